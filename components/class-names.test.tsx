@@ -20,7 +20,9 @@ describe("textOnTint", () => {
           const blended = rgb.map((c, i) => c * alpha + card[i]! * (1 - alpha)) as unknown as [number, number, number];
           const chosen = classes.find((c) => (theme === "dark" ? c.startsWith("dark:") : !c.startsWith("dark:")))!;
           const text: [number, number, number] = chosen.endsWith("black") ? [0, 0, 0] : [255, 255, 255];
-          expect(contrastRatio(text, blended), `${name} at ${alpha} in ${theme}: ${chosen}`).toBeGreaterThanOrEqual(4.5);
+          expect(contrastRatio(text, blended), `${name} at ${alpha} in ${theme}: ${chosen}`).toBeGreaterThanOrEqual(
+            4.5,
+          );
         }
       }
     });

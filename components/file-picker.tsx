@@ -25,11 +25,24 @@ export function FilePicker({
     <div className="flex flex-col gap-1">
       <span>{label}</span>
       <div className="flex items-center gap-2">
-        <label className={`${buttonClass("secondary")} cursor-pointer focus-within:ring-2 focus-within:ring-indigo-400`}>
+        <label
+          className={`${buttonClass("secondary")} cursor-pointer focus-within:ring-2 focus-within:ring-indigo-400`}
+        >
           {file ? "Choose another file…" : "Choose file…"}
-          <input type="file" accept={accept} className="sr-only" aria-label={label} data-testid={testId} onChange={(e) => onChange(e.target.files?.[0] ?? null)} />
+          <input
+            type="file"
+            accept={accept}
+            className="sr-only"
+            aria-label={label}
+            data-testid={testId}
+            onChange={(e) => onChange(e.target.files?.[0] ?? null)}
+          />
         </label>
-        <span className={`max-w-56 truncate text-xs ${file ? "font-mono text-slate-700" : "text-slate-500"}`} title={file?.name} data-testid={testId ? `${testId}-name` : undefined}>
+        <span
+          className={`max-w-56 truncate text-xs ${file ? "font-mono text-slate-700" : "text-slate-500"}`}
+          title={file?.name}
+          data-testid={testId ? `${testId}-name` : undefined}
+        >
           {file ? file.name : "no file chosen"}
         </span>
       </div>

@@ -30,7 +30,10 @@ export function KeyListOverlay({
   }, [open, onClose]);
   if (!open) return null;
   return (
-    <div className="pointer-events-none fixed inset-0 z-50 flex items-start justify-center p-4 pt-[10vh]" data-testid="key-list-overlay">
+    <div
+      className="pointer-events-none fixed inset-0 z-50 flex items-start justify-center p-4 pt-[10vh]"
+      data-testid="key-list-overlay"
+    >
       <section
         role="dialog"
         aria-label={title}
@@ -42,7 +45,12 @@ export function KeyListOverlay({
           <span className="text-xs text-slate-500">
             <kbd className="font-mono">?</kbd> or <kbd className="font-mono">Esc</kbd> closes
           </span>
-          <button type="button" onClick={onClose} className="ml-auto rounded px-2 text-slate-500 hover:bg-slate-100" aria-label="Close the key list">
+          <button
+            type="button"
+            onClick={onClose}
+            className="ml-auto rounded px-2 text-slate-500 hover:bg-slate-100"
+            aria-label="Close the key list"
+          >
             ×
           </button>
         </div>

@@ -31,7 +31,10 @@ test("a user changes their own password and signs in with it", async ({ page }) 
   await signIn(page, email, "second-password-2");
 });
 
-test("an admin resets a password (shown once) and deactivates an account, which is signed out at once", async ({ page, browser }) => {
+test("an admin resets a password (shown once) and deactivates an account, which is signed out at once", async ({
+  page,
+  browser,
+}) => {
   const stamp = Date.now();
   const admin = { email: `lifecycle-admin-${stamp}@example.test`, password: "admin-password-1" };
   const member = { email: `lifecycle-member-${stamp}@example.test`, password: "member-password-1" };
@@ -81,7 +84,9 @@ test("an admin resets a password (shown once) and deactivates an account, which 
   await memberContext.close();
 });
 
-test("an owner adds an endpoint (the form empties), tests it, edits it keeping its key, archives and deletes it", async ({ page }) => {
+test("an owner adds an endpoint (the form empties), tests it, edits it keeping its key, archives and deletes it", async ({
+  page,
+}) => {
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
   const stub = await startStubLlm();
   try {

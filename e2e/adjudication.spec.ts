@@ -15,7 +15,11 @@ test("two reviewers disagree, the owner adjudicates, agreement against gold", as
   const owner = await ownerWithProject("adjudicate");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount: 1, keyFrames: 1, name: "Adjudication e2e" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, {
+    videoCount: 1,
+    keyFrames: 1,
+    name: "Adjudication e2e",
+  });
   await seedFinishedRun(prisma, actor, projectId, videoIds, {
     scores: () => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 8 }],
     outcome: () => ({ verdict: true, overall: 35 }),
@@ -67,7 +71,9 @@ test("two reviewers disagree, the owner adjudicates, agreement against gold", as
   await expect(item.getByTestId("gold-value")).toHaveValue("0");
   await item.getByTestId("gold-note").fill("no artefact in any frame");
   await item.getByTestId("gold-note").press("Enter");
-  await expect(item.getByTestId("current-gold")).toContainText(`Gold: no by ${owner.email} (version 1) — no artefact in any frame`);
+  await expect(item.getByTestId("current-gold")).toContainText(
+    `Gold: no by ${owner.email} (version 1) — no artefact in any frame`,
+  );
   await page.reload();
   await expect(page.getByTestId("adjudication-summary")).toHaveText("1 disputed target, 1 with gold.");
 

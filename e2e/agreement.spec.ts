@@ -4,7 +4,9 @@ import { cli, ownerWithProject, signIn } from "./helpers";
 
 // The agreement dashboard: a finished run with two reviewers' judgments (seeded in the database),
 // the charts, a known number, a confusion cell's link to the video list, and a streamed CSV export.
-test("the agreement dashboard shows the statistics, links to the items behind a cell and exports them", async ({ page }) => {
+test("the agreement dashboard shows the statistics, links to the items behind a cell and exports them", async ({
+  page,
+}) => {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
@@ -20,7 +22,11 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
       return { userId: user.id, email: user.email, name: user.name, isAdmin: false };
     };
     const ownerActor = await actorOf(owner.email);
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, ownerActor, { videoCount: 5, keyFrames: 1, name: "Agreement e2e" });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, ownerActor, {
+      videoCount: 5,
+      keyFrames: 1,
+      name: "Agreement e2e",
+    });
     const reviewers = [];
     for (const name of ["Ann", "Bob"]) {
       const email = `${name.toLowerCase()}-${Date.now()}@example.test`;
@@ -41,7 +47,10 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     await page.goto(`/projects/${projectId}`);
     // The project page links the dashboard; open it by URL, since a click that lands before hydration
     // under load could leave the test on the project page (whose Reviews card also says "No human judgments yet").
-    await expect(page.getByRole("link", { name: "Agreement" })).toHaveAttribute("href", `/projects/${projectId}/agreement`);
+    await expect(page.getByRole("link", { name: "Agreement" })).toHaveAttribute(
+      "href",
+      `/projects/${projectId}/agreement`,
+    );
     await page.goto(`/projects/${projectId}/agreement`);
     await expect(page.getByRole("heading", { name: "Agreement" })).toBeVisible();
     await expect(page.getByText("No human judgments yet")).toBeVisible();
@@ -56,7 +65,10 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     const humanVerdict = [1, 0, 0, 1, 0];
     for (const [v, videoId] of videoIds.entries()) {
       for (const [r, reviewer] of reviewers.entries()) {
-        await reviewScore(prisma, reviewer, scoreIds.get(`${v}:static_hallucination:0:s1`)!, { value: humanS1[v]![r]!, note: r === 0 && v === 0 ? "=SUM(A1:A9)" : undefined });
+        await reviewScore(prisma, reviewer, scoreIds.get(`${v}:static_hallucination:0:s1`)!, {
+          value: humanS1[v]![r]!,
+          note: r === 0 && v === 0 ? "=SUM(A1:A9)" : undefined,
+        });
         await reviewVideoOutcome(prisma, reviewer, runId, videoId, "verdict", { value: humanVerdict[v]! });
       }
     }
@@ -75,15 +87,21 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     const fits = await counted.evaluate((value) => {
       const card = value.parentElement!.getBoundingClientRect();
       const text = value.getBoundingClientRect();
-      return { inside: text.right <= card.right + 0.5 && value.scrollWidth <= value.clientWidth + 0.5, fontSize: parseFloat(getComputedStyle(value).fontSize) };
+      return {
+        inside: text.right <= card.right + 0.5 && value.scrollWidth <= value.clientWidth + 0.5,
+        fontSize: parseFloat(getComputedStyle(value).fontSize),
+      };
     });
     expect(fits.inside).toBe(true);
-    expect(fits.fontSize).toBeLessThan(parseFloat(await page.getByTestId("summary-reviewed").evaluate((figure) => getComputedStyle(figure).fontSize)));
+    expect(fits.fontSize).toBeLessThan(
+      parseFloat(await page.getByTestId("summary-reviewed").evaluate((figure) => getComputedStyle(figure).fontSize)),
+    );
     await page.getByTestId("theme-toggle").selectOption("light");
     // binarised over 5 scores and 5 verdicts: tp 2, fp 4, fn 2, tn 2 → accuracy 0.40
     await expect(page.getByTestId("summary-accuracy")).toHaveText("0.40");
     for (const chart of ["confusion-verdict"]) await expect(page.getByTestId(chart)).toBeVisible();
-    for (const chart of ["chart-scatter", "chart-categories", "chart-sweep"]) await expect(page.getByTestId(chart).locator("svg.recharts-surface").first()).toBeVisible();
+    for (const chart of ["chart-scatter", "chart-categories", "chart-sweep"])
+      await expect(page.getByTestId(chart).locator("svg.recharts-surface").first()).toBeVisible();
     await expect(page.getByTestId("chart-scatter").locator(".recharts-scatter-symbol")).toHaveCount(5);
     await expect(page.getByTestId("sweep-best")).toContainText("Best F1");
 
@@ -124,7 +142,9 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     expect(download.url()).toMatch(new RegExp(`/api/v1/projects/${projectId}/export\\?`));
     expect(await page.evaluate(() => (window as unknown as { blobUrls: number }).blobUrls)).toBe(0);
     // Named for the project, what it holds, the filter (none: all) and the day.
-    expect(download.suggestedFilename()).toBe(`framejury_Agreement-e2e_items_all_${new Date().toISOString().slice(0, 10)}.csv`);
+    expect(download.suggestedFilename()).toBe(
+      `framejury_Agreement-e2e_items_all_${new Date().toISOString().slice(0, 10)}.csv`,
+    );
     const text = fs.readFileSync(await download.path(), "utf8");
     const lines = text.split("\r\n").filter(Boolean);
     expect(lines).toHaveLength(1 + 5 * 3); // header; per video the s1 score, the verdict, the overall
@@ -134,7 +154,9 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     // Issue 28, item 3: the run as a Hugging Face dataset, a plain link too; the saved file is a tar holding
     // the dataset card, the JSONL shard and the frames (the streamed response, read back entry by entry).
     const hfLink = page.getByRole("link", { name: "Hugging Face dataset (.tar)" });
-    expect(await hfLink.getAttribute("href")).toBe(`/api/v1/projects/${projectId}/export/hf-dataset?runId=${encodeURIComponent(runId)}`);
+    expect(await hfLink.getAttribute("href")).toBe(
+      `/api/v1/projects/${projectId}/export/hf-dataset?runId=${encodeURIComponent(runId)}`,
+    );
     const hfDownloadPromise = page.waitForEvent("download");
     await hfLink.click();
     const hfDownload = await hfDownloadPromise;
@@ -157,7 +179,9 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     expect(names[names.length - 1]).toBe("README.md");
     expect(names.some((n) => n.startsWith("frames/"))).toBe(true);
     const ls = page.getByRole("link", { name: "Label Studio tasks" });
-    expect(await ls.getAttribute("href")).toBe(`/api/v1/projects/${projectId}/export/label-studio?runId=${encodeURIComponent(runId)}&part=tasks`);
+    expect(await ls.getAttribute("href")).toBe(
+      `/api/v1/projects/${projectId}/export/label-studio?runId=${encodeURIComponent(runId)}&part=tasks`,
+    );
   } finally {
     await prisma.$disconnect();
   }

@@ -10,7 +10,11 @@ async function ownerWithFramedVideos(label: string, videoCount: number) {
   const owner = await ownerWithProject(label);
   const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false };
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount, keyFrames: 1, name: `${label} e2e` });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, {
+    videoCount,
+    keyFrames: 1,
+    name: `${label} e2e`,
+  });
   videoIds.sort();
   return { prisma, owner, actor, projectId, videoIds };
 }
@@ -40,12 +44,24 @@ test("an owner runs an alignment from the page with the stub and reads its repor
   const stub = await startStubLlm({ latencyMs: 10 });
   try {
     const { prisma, owner, actor, projectId, videoIds } = await ownerWithFramedVideos("alignment", 20);
-    for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { prompt: `Clip ${i} [sim-truth=${1 + (i % 5)}]` } });
+    for (const [i, id] of videoIds.entries())
+      await prisma.video.update({ where: { id }, data: { prompt: `Clip ${i} [sim-truth=${1 + (i % 5)}]` } });
     const task = await createRubricTask(prisma, actor, projectId, {
       definition: {
         name: "Defects",
         frames: { mode: "key_frames" },
-        criteria: [{ id: "defects", name: "Defects", type: "numeric", min: 1, max: 5, step: 1, positiveAtLeast: 4, definition: "How defective, 1 none to 5 severe." }],
+        criteria: [
+          {
+            id: "defects",
+            name: "Defects",
+            type: "numeric",
+            min: 1,
+            max: 5,
+            step: 1,
+            positiveAtLeast: 4,
+            definition: "How defective, 1 none to 5 severe.",
+          },
+        ],
         prompt: "{{prompt}} {{frames}}\n{{criteria}}",
       },
     });
@@ -56,7 +72,16 @@ test("an owner runs an alignment from the page with the stub and reads its repor
       projectId,
       { name: "Truth", format: "generic", fileName: "truth.csv", sha256: "0".repeat(64), citation: "" },
       videoIds.map((videoId, i) => ({
-        target: { task: task.pipeline, targetType: "score", target, videoId, itemId: "", stepId: RUBRIC_STEP, scopeIndex: 0, frameSetId: "" },
+        target: {
+          task: task.pipeline,
+          targetType: "score",
+          target,
+          videoId,
+          itemId: "",
+          stepId: RUBRIC_STEP,
+          scopeIndex: 0,
+          frameSetId: "",
+        },
         value: 1 + (i % 5),
         annotator: null,
       })),
@@ -83,7 +108,10 @@ test("an owner runs an alignment from the page with the stub and reads its repor
     // The split itself, by video, and the link to the saved version.
     await report.getByText(/^Split: 12 train/).click();
     await expect(page.getByTestId("alignment-split-held-out").getByRole("link")).toHaveCount(8);
-    await expect(page.getByTestId("alignment-saved-version")).toHaveAttribute("href", `/projects/${projectId}/rubrics#rubric-${task.id}-v2`);
+    await expect(page.getByTestId("alignment-saved-version")).toHaveAttribute(
+      "href",
+      `/projects/${projectId}/rubrics#rubric-${task.id}-v2`,
+    );
     const version = await prisma.rubricVersion.findFirstOrThrow({ where: { rubricTaskId: task.id, number: 2 } });
     expect(JSON.stringify(version.definition)).toContain("Compression artefacts are not defects.");
   } finally {
@@ -96,7 +124,11 @@ test("an owner runs an alignment from the page with the stub and reads its repor
  * set) through the static-hallucination step's prompt, reads the tuned run settings in the report and makes them the
  * project's defaults for new runs; a reviewer reads the same report without the button.
  */
-test("an owner aligns hallucination's verdict from the page and applies the tuned run settings", async ({ page, request, browser }) => {
+test("an owner aligns hallucination's verdict from the page and applies the tuned run settings", async ({
+  page,
+  request,
+  browser,
+}) => {
   test.setTimeout(300_000);
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
   const { createLabelSet } = await import("../lib/label-sets/label-sets");
@@ -107,7 +139,10 @@ test("an owner aligns hallucination's verdict from the page and applies the tune
     const hallucinates = (i: number) => i % 2 === 0;
     for (const [i, id] of videoIds.entries()) {
       const inflated = !hallucinates(i) && Math.floor(i / 2) % 2 === 0;
-      await prisma.video.update({ where: { id }, data: { prompt: `Clip ${i} [sim-verdict=${hallucinates(i) ? 1 : 0}]${inflated ? " [sim-inflate]" : ""}` } });
+      await prisma.video.update({
+        where: { id },
+        data: { prompt: `Clip ${i} [sim-verdict=${hallucinates(i) ? 1 : 0}]${inflated ? " [sim-inflate]" : ""}` },
+      });
     }
     await createLabelSet(
       prisma,
@@ -115,7 +150,16 @@ test("an owner aligns hallucination's verdict from the page and applies the tune
       projectId,
       { name: "Verdicts", format: "generic", fileName: "verdicts.csv", sha256: "2".repeat(64), citation: "" },
       videoIds.map((videoId, i) => ({
-        target: { task: "hallucination", targetType: "verdict", target: "verdict", videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" },
+        target: {
+          task: "hallucination",
+          targetType: "verdict",
+          target: "verdict",
+          videoId,
+          itemId: "",
+          stepId: "",
+          scopeIndex: 0,
+          frameSetId: "",
+        },
         value: hallucinates(i) ? 1 : 0,
         annotator: null,
       })),
@@ -127,7 +171,9 @@ test("an owner aligns hallucination's verdict from the page and applies the tune
     const form = page.getByRole("form", { name: "Start an alignment" });
     await form.getByLabel(/^Task/).selectOption("builtin:hallucination");
     // The categories per key frame and per cluster are offered on their own (issue 38 §3).
-    await expect(form.getByLabel(/^Criterion or target/).locator('option[value="s3"]')).toHaveText(/\(per key frame\)$/);
+    await expect(form.getByLabel(/^Criterion or target/).locator('option[value="s3"]')).toHaveText(
+      /\(per key frame\)$/,
+    );
     await expect(form.getByLabel(/^Criterion or target/).locator('option[value="d2"]')).toHaveText(/\(per cluster\)$/);
     await form.getByLabel(/^Criterion or target/).selectOption("verdict");
     await form.getByLabel(/^Rewrite the prompt of step/).selectOption("static_hallucination");
@@ -138,7 +184,9 @@ test("an owner aligns hallucination's verdict from the page and applies the tune
     await expect(page.getByTestId("alignment-status")).toHaveText("done", { timeout: 240_000 });
     const report = page.getByRole("region", { name: "Alignment report" });
     await expect(report).toContainText("Split: 18 train, 12 held-out videos");
-    await expect(page.getByTestId("alignment-candidate").filter({ hasText: "summarised with aggregation" }).first()).toContainText("settings");
+    await expect(
+      page.getByTestId("alignment-candidate").filter({ hasText: "summarised with aggregation" }).first(),
+    ).toContainText("settings");
     const settings = page.getByTestId("alignment-best-settings");
     await expect(settings).toContainText("verdict.threshold");
 
@@ -150,12 +198,17 @@ test("an owner aligns hallucination's verdict from the page and applies the tune
     const reviewerPage = await reviewerContext.newPage();
     await signIn(reviewerPage, reviewerEmail, "correct horse battery");
     await reviewerPage.goto(alignmentUrl);
-    await expect(reviewerPage.getByTestId("alignment-best-settings")).toContainText("An owner can make them the defaults for new runs.");
+    await expect(reviewerPage.getByTestId("alignment-best-settings")).toContainText(
+      "An owner can make them the defaults for new runs.",
+    );
     await reviewerContext.close();
 
     await settings.getByRole("button", { name: "Use as the defaults for new runs" }).click();
     await expect(settings).toContainText("They are the project's defaults for new runs.");
-    const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
+    const project = await prisma.project.findUniqueOrThrow({
+      where: { id: projectId },
+      select: { judgeSettings: true },
+    });
     const saved = (project.judgeSettings as { hallucination?: { verdict?: { threshold?: number } } }).hallucination;
     expect(saved?.verdict?.threshold).toBeGreaterThan(5);
   } finally {

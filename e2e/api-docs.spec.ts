@@ -24,7 +24,10 @@ test("the API reference page lists every operation of the public OpenAPI documen
   await expect(page).toHaveURL(/\/docs\/api$/, { timeout: 60_000 });
   await expect(page.getByRole("heading", { name: "HTTP API reference" })).toBeVisible();
   await expect(page.getByTestId("api-operation")).toHaveCount(operations);
-  const createRun = page.getByTestId("api-operation").filter({ hasText: "/api/v1/projects/{projectId}/runs" }).filter({ hasText: "Start a run" });
+  const createRun = page
+    .getByTestId("api-operation")
+    .filter({ hasText: "/api/v1/projects/{projectId}/runs" })
+    .filter({ hasText: "Start a run" });
   await expect(createRun).toContainText("POST");
   await createRun.getByText("Request body").click();
   await expect(createRun.locator("pre")).toContainText('"pipeline"');
@@ -45,6 +48,10 @@ test("the API reference page lists every operation of the public OpenAPI documen
     await page.getByTestId("theme-toggle").selectOption(theme);
     await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
     const result = await new AxeBuilder({ page }).withRules(["color-contrast"]).analyze();
-    expect(result.violations.flatMap((v) => v.nodes.map((n) => `${theme} ${n.target.join(" ")}: ${n.any[0]?.message ?? v.help}`))).toEqual([]);
+    expect(
+      result.violations.flatMap((v) =>
+        v.nodes.map((n) => `${theme} ${n.target.join(" ")}: ${n.any[0]?.message ?? v.help}`),
+      ),
+    ).toEqual([]);
   }
 });

@@ -17,7 +17,8 @@ let page: Page;
 
 test.describe("one frame set whatever the backend", () => {
   test.beforeAll(async ({ playwright }) => {
-    for (const clip of SHARED_CLIPS) expect(fs.existsSync(path.join(SHARED_SAMPLES, clip)), `${clip} in ${SHARED_SAMPLES}`).toBe(true);
+    for (const clip of SHARED_CLIPS)
+      expect(fs.existsSync(path.join(SHARED_SAMPLES, clip)), `${clip} in ${SHARED_SAMPLES}`).toBe(true);
     harness = await startHarness({ clipsDir: SHARED_SAMPLES });
     browser = await playwright.chromium.launch();
     page = await browser.newPage();
@@ -42,7 +43,9 @@ test.describe("one frame set whatever the backend", () => {
       expect(webcodecs.frameIndices.length).toBeGreaterThan(8);
       expect(webcodecs.keyFrameIndices.length).toBeGreaterThan(2);
       // The sampled frames are distinct pictures, so equal key frames are not an accident of flat features.
-      expect(new Set(webcodecs.features.map((features) => features.join(","))).size).toBeGreaterThan(webcodecs.frameIndices.length / 2);
+      expect(new Set(webcodecs.features.map((features) => features.join(","))).size).toBeGreaterThan(
+        webcodecs.frameIndices.length / 2,
+      );
       for (const other of [ffmpegWasm, native]) {
         const label = `${clip}: ${other.backend} against webcodecs`;
         expect(other.durationS, label).toBe(webcodecs.durationS);
@@ -60,9 +63,28 @@ test.describe("one frame set whatever the backend", () => {
     const rotated = await startHarness({ clipsDir: dir });
     try {
       const ffmpeg = (args: string[]) => execFileSync("ffmpeg", ["-hide_banner", "-v", "error", "-y", ...args]);
-      ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=24:duration=3", "-c:v", "libx264", "-pix_fmt", "yuv420p", path.join(dir, "plain.mp4")]);
+      ffmpeg([
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=size=320x180:rate=24:duration=3",
+        "-c:v",
+        "libx264",
+        "-pix_fmt",
+        "yuv420p",
+        path.join(dir, "plain.mp4"),
+      ]);
       // ffmpeg 5.1 writes the display matrix from `rotate` only when remuxing.
-      for (const degrees of [90, 270]) ffmpeg(["-i", path.join(dir, "plain.mp4"), "-c", "copy", "-metadata:s:v:0", `rotate=${degrees}`, path.join(dir, `rot${degrees}.mp4`)]);
+      for (const degrees of [90, 270])
+        ffmpeg([
+          "-i",
+          path.join(dir, "plain.mp4"),
+          "-c",
+          "copy",
+          "-metadata:s:v:0",
+          `rotate=${degrees}`,
+          path.join(dir, `rot${degrees}.mp4`),
+        ]);
       const rotatedPage = await browser.newPage();
       await rotatedPage.goto(`${rotated.url}/`);
       await rotatedPage.waitForFunction(() => "harness" in window);

@@ -14,7 +14,11 @@ test("an owner starts a batch run against the stub's Batch API and sees it compl
   try {
     const owner = await ownerWithProject("batch");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 2, keyFrames: 2, name: "Batched" });
+    const { projectId } = await projectWithFramedVideos(
+      prisma,
+      { userId: user.id, email: user.email, name: user.name, isAdmin: false },
+      { videoCount: 2, keyFrames: 2, name: "Batched" },
+    );
 
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/judge`);

@@ -7,7 +7,11 @@ import { createRunVideo } from "../lib/testing/run-video-fixture";
 const JUDGE_S1 = 7.25;
 const JUDGE_OVERALL = 61.5;
 
-test("a blind queue hides every one of its videos from its reviewer, a direct visit to the next item's video page included", async ({ page, request, baseURL }) => {
+test("a blind queue hides every one of its videos from its reviewer, a direct visit to the next item's video page included", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
@@ -24,14 +28,42 @@ test("a blind queue hides every one of its videos from its reviewer, a direct vi
     await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
     await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
 
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id } });
-    const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id },
+    });
+    const run = await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        createdById: ownerUser.id,
+        status: "done",
+      },
+    });
     for (const videoId of videoIds) {
       const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
       const step = await prisma.stepResult.create({
-        data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t", output: { scores: { s1: JUDGE_S1 } } },
+        data: {
+          runId: run.id,
+          videoId,
+          stepId: "static_hallucination",
+          scopeIndex: 0,
+          status: "done",
+          templateId: "t",
+          output: { scores: { s1: JUDGE_S1 } },
+        },
       });
-      await prisma.score.create({ data: { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: JUDGE_S1 } });
+      await prisma.score.create({
+        data: {
+          runId: run.id,
+          videoId,
+          stepResultId: step.id,
+          stepId: "static_hallucination",
+          scopeIndex: 0,
+          category: "s1",
+          value: JUDGE_S1,
+        },
+      });
       await createRunVideo(prisma, {
         runId: run.id,
         videoId,
@@ -44,14 +76,24 @@ test("a blind queue hides every one of its videos from its reviewer, a direct vi
     const ownerKey = await cli("create-api-key", "--email", owner.email);
     const created = await request.post(`/api/v1/projects/${projectId}/queues`, {
       headers: { authorization: `Bearer ${ownerKey.trim()}` },
-      data: { name: "Blind s1", filter: { prompt: "ramp" }, scope: "scores", categories: ["s1"], reviewersPerItem: 1, blind: true },
+      data: {
+        name: "Blind s1",
+        filter: { prompt: "ramp" },
+        scope: "scores",
+        categories: ["s1"],
+        reviewersPerItem: 1,
+        blind: true,
+      },
     });
     expect(created.status()).toBe(201);
     const { id: queueId } = (await created.json()) as { id: string };
     const items = await prisma.reviewQueueItem.findMany({ where: { queueId }, orderBy: { position: "asc" } });
     expect(items).toHaveLength(3);
 
-    const signedIn = await page.request.post("/api/auth/sign-in/email", { data: reviewer, headers: { origin: baseURL! } });
+    const signedIn = await page.request.post("/api/auth/sign-in/email", {
+      data: reviewer,
+      headers: { origin: baseURL! },
+    });
     expect(signedIn.ok()).toBe(true);
     // Before claiming anything the reviewer sees the judge's values (blind starts with the first claim).
     await page.goto(`/projects/${projectId}/videos/${items[1]!.videoId}`);
@@ -73,7 +115,10 @@ test("a blind queue hides every one of its videos from its reviewer, a direct vi
     await expect(tab.getByTestId("judge-summary")).toHaveCount(0);
     await expect(tab.locator("main")).not.toContainText(String(JUDGE_S1));
     await expect(tab.locator("main")).not.toContainText(String(JUDGE_OVERALL));
-    expect(await (await tab.request.get(`/api/v1/videos/${nextVideo}/scores`)).json()).toMatchObject({ blind: true, summary: null });
+    expect(await (await tab.request.get(`/api/v1/videos/${nextVideo}/scores`)).json()).toMatchObject({
+      blind: true,
+      summary: null,
+    });
     expect(await (await tab.request.get(`/api/v1/videos/${nextVideo}/reviews`)).json()).toMatchObject({ blind: true });
     // The video list marks all three videos blind.
     await tab.goto(`/projects/${projectId}/videos?runId=${run.id}`);
@@ -92,7 +137,9 @@ test("a blind queue hides every one of its videos from its reviewer, a direct vi
     await expect(tab.getByTestId("judge-summary")).toContainText(String(JUDGE_OVERALL));
     await expect(tab.getByTestId("blind-notice")).toHaveCount(0);
     for (const item of items.filter((i) => i.id !== held)) {
-      expect(await (await tab.request.get(`/api/v1/videos/${item.videoId}/scores`)).json()).toMatchObject({ blind: true });
+      expect(await (await tab.request.get(`/api/v1/videos/${item.videoId}/scores`)).json()).toMatchObject({
+        blind: true,
+      });
     }
     await tab.close();
   } finally {

@@ -15,10 +15,20 @@ test("the browser bundle carries no secrets and no server-only code", () => {
   };
   walk(dir);
   expect(files.length).toBeGreaterThan(10);
-  const forbidden = ["APP_SECRET", "DATABASE_URL", "OPENAI_API_KEY", "apiKeyEncrypted", "decryptSecret", "pg_advisory_lock", "@node-rs/argon2"];
+  const forbidden = [
+    "APP_SECRET",
+    "DATABASE_URL",
+    "OPENAI_API_KEY",
+    "apiKeyEncrypted",
+    "decryptSecret",
+    "pg_advisory_lock",
+    "@node-rs/argon2",
+  ];
   const found = files.flatMap((file) => {
     const text = fs.readFileSync(file, "utf8");
-    return forbidden.filter((needle) => text.includes(needle)).map((needle) => `${path.relative(dir, file)}: ${needle}`);
+    return forbidden
+      .filter((needle) => text.includes(needle))
+      .map((needle) => `${path.relative(dir, file)}: ${needle}`);
   });
   expect(found).toEqual([]);
 });

@@ -18,10 +18,34 @@ let files: string[];
 test.beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-captions-"));
   const make = (name: string, source: string) =>
-    execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", source, "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", path.join(root, name)]);
+    execFileSync("ffmpeg", [
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      source,
+      "-t",
+      "2",
+      "-c:v",
+      "libx264",
+      "-pix_fmt",
+      "yuv420p",
+      "-movflags",
+      "+faststart",
+      path.join(root, name),
+    ]);
   make(`${V0}-0.mp4`, "testsrc2=size=320x240:rate=24");
   make(`${V1}-0.mp4`, "mandelbrot=size=320x240:rate=24");
-  const line = (id: number, video: string, type: string, instruction: string, reference: string, keyPoints?: string[]) =>
+  const line = (
+    id: number,
+    video: string,
+    type: string,
+    instruction: string,
+    reference: string,
+    keyPoints?: string[],
+  ) =>
     JSON.stringify({
       id,
       video,
@@ -36,10 +60,29 @@ test.beforeAll(() => {
     path.join(root, "anycap-reference.jsonl"),
     [
       // 13 words.
-      line(1, `${V0}-0.mp4`, "brief", "Describe the video briefly.", "A red ball rolls down a wooden ramp and stops at the bottom."),
+      line(
+        1,
+        `${V0}-0.mp4`,
+        "brief",
+        "Describe the video briefly.",
+        "A red ball rolls down a wooden ramp and stops at the bottom.",
+      ),
       // 18 words.
-      line(2, `${V1}-0.mp4`, "detail", "Describe the video in detail.", "A clear glass slides off the edge of a wooden table and shatters on the tiled floor below."),
-      line(3, `${V0}-0.mp4`, "action", "Describe the actions in the video.", "The ball rolls down the ramp and stops.", ["the ball rolls down the ramp", "the ball stops at the bottom"]),
+      line(
+        2,
+        `${V1}-0.mp4`,
+        "detail",
+        "Describe the video in detail.",
+        "A clear glass slides off the edge of a wooden table and shatters on the tiled floor below.",
+      ),
+      line(
+        3,
+        `${V0}-0.mp4`,
+        "action",
+        "Describe the actions in the video.",
+        "The ball rolls down the ramp and stops.",
+        ["the ball rolls down the ramp", "the ball stops at the bottom"],
+      ),
     ].join("\n") + "\n",
   );
   fs.writeFileSync(
@@ -68,13 +111,18 @@ test.beforeAll(() => {
     ].join("\n") + "\n",
   );
   // An id with no reference: its dry run names the line, and nothing of it is stored.
-  fs.writeFileSync(path.join(root, "gamma_outputs.jsonl"), `${JSON.stringify({ id: 1, output: "A ball." })}\n${JSON.stringify({ id: 99, output: "Nothing." })}\n`);
+  fs.writeFileSync(
+    path.join(root, "gamma_outputs.jsonl"),
+    `${JSON.stringify({ id: 1, output: "A ball." })}\n${JSON.stringify({ id: 99, output: "Nothing." })}\n`,
+  );
   files = fs.readdirSync(root).map((name) => path.join(root, name));
 });
 
 test.afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-test("imports captions with the videos, runs both caption judges and shows the leaderboard and a caption's rule flags", async ({ page }) => {
+test("imports captions with the videos, runs both caption judges and shows the leaderboard and a caption's rule flags", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
@@ -93,13 +141,22 @@ test("imports captions with the videos, runs both caption judges and shows the l
     await expect(captionFile("beta.csv").getByTestId("caption-model")).toHaveValue("beta");
     await expect(page.getByTestId("import-item")).toHaveCount(2);
     await page.getByRole("button", { name: "Start import" }).click();
-    for (const name of [`${V0}-0.mp4`, `${V1}-0.mp4`]) await expect(page.locator(`[data-testid="import-item"][data-path="${name}"]`)).toHaveAttribute("data-state", "done", { timeout: 60_000 });
+    for (const name of [`${V0}-0.mp4`, `${V1}-0.mp4`])
+      await expect(page.locator(`[data-testid="import-item"][data-path="${name}"]`)).toHaveAttribute(
+        "data-state",
+        "done",
+        { timeout: 60_000 },
+      );
 
     // 2. The dry run: what the reference would create; outputs wait for their reference.
     await page.getByRole("button", { name: "Check caption files" }).click();
     await expect(captionFile("anycap-reference.jsonl")).toHaveAttribute("data-state", "checked");
-    await expect(captionFile("anycap-reference.jsonl").getByTestId("caption-file-summary")).toContainText("Would create anycap-reference.jsonl: 3 references over 2 videos");
-    await expect(captionFile("beta.csv").getByTestId("caption-file-message")).toContainText("Import its reference set first");
+    await expect(captionFile("anycap-reference.jsonl").getByTestId("caption-file-summary")).toContainText(
+      "Would create anycap-reference.jsonl: 3 references over 2 videos",
+    );
+    await expect(captionFile("beta.csv").getByTestId("caption-file-message")).toContainText(
+      "Import its reference set first",
+    );
     await page.getByRole("button", { name: "Import checked files" }).click();
     await expect(captionFile("anycap-reference.jsonl")).toHaveAttribute("data-state", "imported");
     // Now the outputs are checked against the stored reference; gamma's unknown id is an error with its line.
@@ -145,7 +202,8 @@ test("imports captions with the videos, runs both caption judges and shows the l
 
     // 5. The leaderboard, by the stub's rules: alpha brief 3 and detail 1 (capped), beta brief 1 and detail 3.
     await page.goto(`/projects/${projectId}/captions`);
-    const row = (model: string, type: string) => page.locator(`[data-testid="leaderboard-row"][data-model="${model}"][data-type="${type}"]`);
+    const row = (model: string, type: string) =>
+      page.locator(`[data-testid="leaderboard-row"][data-model="${model}"][data-type="${type}"]`);
     await expect(row("alpha", "brief").getByTestId("lb-style-value")).toHaveText("3.00");
     await expect(row("alpha", "detail").getByTestId("lb-style-value")).toHaveText("1.00");
     await expect(row("alpha", "all").getByTestId("lb-style-value")).toHaveText("2.00");
@@ -172,11 +230,19 @@ test("imports captions with the videos, runs both caption judges and shows the l
     await expect(style.getByTestId("style-cap")).toHaveText("1");
     await expect(style.getByTestId("style-after")).toHaveText("1");
     await expect(style.getByTestId("flag-broke-rule")).toBeVisible();
-    await expect(style.locator('[data-testid="length-rule"][data-rule="brief_detail_10pct"]')).toHaveAttribute("data-result", "fail");
-    await expect(style.locator('[data-testid="length-rule"][data-rule="brief_detail_10pct"]')).toContainText("3 words, the reference 18 words");
+    await expect(style.locator('[data-testid="length-rule"][data-rule="brief_detail_10pct"]')).toHaveAttribute(
+      "data-result",
+      "fail",
+    );
+    await expect(style.locator('[data-testid="length-rule"][data-rule="brief_detail_10pct"]')).toContainText(
+      "3 words, the reference 18 words",
+    );
     await expect(style.getByTestId("style-reason")).not.toBeEmpty();
     // The caption type is named, its definition one hover away.
-    await expect(page.locator('[data-testid="code-with-name"][data-code="detail"]').first()).toHaveAttribute("title", /±10%/);
+    await expect(page.locator('[data-testid="code-with-name"][data-code="detail"]').first()).toHaveAttribute(
+      "title",
+      /±10%/,
+    );
     const captionUrl = page.url();
     const styleRunHref = await page.getByTestId("run-link-caption_style").getAttribute("href");
     const styleRunId = styleRunHref!.split("/").at(-1)!;
@@ -219,7 +285,9 @@ test("imports captions with the videos, runs both caption judges and shows the l
     // Blind: the judge's style score shows beside the reviewer's until Enter goes on to the next caption.
     await expect(page.getByTestId("reveal-summary")).toBeVisible();
     await page.keyboard.press("Enter");
-    await expect(page.getByTestId("review-caption-output")).toHaveText("A red ball rolls down a wooden ramp and stops at the end.");
+    await expect(page.getByTestId("review-caption-output")).toHaveText(
+      "A red ball rolls down a wooden ramp and stops at the end.",
+    );
 
     // The caption's page shows the queue's judgment beside the judge's; the reviewer changes it there.
     await page.goto(captionUrl);
@@ -242,7 +310,9 @@ test("imports captions with the videos, runs both caption judges and shows the l
     await expect(page.getByTestId("breakdown-caption_type")).toHaveCount(0);
     // So are the Captions page's leaderboard and the style run's downloads: the notice in their place, no partial numbers.
     await page.goto(`/projects/${projectId}/captions?styleRunId=${styleRunId}`);
-    await expect(page.getByTestId("withheld").first()).toContainText(/The leaderboard of these runs is hidden while you review "alpha captions" blind: \d+ items? left/);
+    await expect(page.getByTestId("withheld").first()).toContainText(
+      /The leaderboard of these runs is hidden while you review "alpha captions" blind: \d+ items? left/,
+    );
     await expect(page.getByTestId("caption-leaderboard")).toHaveCount(0);
     await expect(page.getByRole("link", { name: /Style captions CSV/ })).toHaveCount(0);
     await page.context().clearCookies();
@@ -251,7 +321,9 @@ test("imports captions with the videos, runs both caption judges and shows the l
     const byType = page.getByTestId("breakdown-caption_type");
     await expect(byType.locator('[data-testid="breakdown-row"][data-key="detail"]')).toBeVisible();
     await expect(byType.locator('[data-testid="breakdown-row"]')).toHaveCount(1);
-    await expect(page.getByTestId("breakdown-model").locator('[data-testid="breakdown-row"][data-key="alpha"]')).toBeVisible();
+    await expect(
+      page.getByTestId("breakdown-model").locator('[data-testid="breakdown-row"][data-key="alpha"]'),
+    ).toBeVisible();
   } finally {
     await stub.close();
   }

@@ -18,6 +18,13 @@ function sharedMemoryIsSmall(): boolean {
 
 /** Chromium as root in a container, on a machine without internet. */
 export const CHROMIUM_ARGS = [
-  ...["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  ...[
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
   ...(sharedMemoryIsSmall() ? ["--disable-dev-shm-usage"] : []),
 ];

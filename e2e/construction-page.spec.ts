@@ -9,7 +9,10 @@ import { cli, ownerWithProject, signIn } from "./helpers";
 // each video's clips and what the trimming left out, then imported as a clip set. A candidate set (inserted as
 // the generation run leaves one) shows its funnel, chart, letter histogram and list; a viewer sees it all
 // without the import.
-test("imports step annotations with a dry run, lists the clip set and shows a candidate set's funnel and list", async ({ page, browser }) => {
+test("imports step annotations with a dry run, lists the clip set and shows a candidate set's funnel and list", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
@@ -20,7 +23,11 @@ test("imports step annotations with a dry run, lists the clip set and shows a ca
   const owner = await ownerWithProject("construction");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount: 3, keyFrames: 1, name: "Construction e2e" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, {
+    videoCount: 3,
+    keyFrames: 1,
+    name: "Construction e2e",
+  });
   const names = [0, 1, 2].map((v) => `A ball rolls down a ramp number ${v}-0.mp4`) as [string, string, string];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-construction-"));
   const good = path.join(dir, "steps.jsonl");
@@ -39,7 +46,9 @@ test("imports step annotations with a dry run, lists the clip set and shows a ca
 
     await page.getByTestId("step-annotation-file").setInputFiles(bad);
     await page.getByTestId("step-annotation-check").click();
-    await expect(page.getByTestId("step-annotation-errors")).toContainText("line 1: steps[1]: ends at 1s, not after its start 5s");
+    await expect(page.getByTestId("step-annotation-errors")).toContainText(
+      "line 1: steps[1]: ends at 1s, not after its start 5s",
+    );
     await expect(page.getByTestId("step-annotation-submit")).toBeDisabled();
 
     await page.getByTestId("step-annotation-file").setInputFiles(good);
@@ -61,20 +70,43 @@ test("imports step annotations with a dry run, lists the clip set and shows a ca
     await expect(page.getByTestId("clip-set-datasets")).toHaveText("ego4d-goalstep 2 · hirest 1 · youcook2 1");
 
     const { setId } = await insertCandidateSet(prisma, actor, projectId, videoIds, [
-      { externalId: "c0", video: 0, dataset: "hirest", question: "What is done after the face is cleaned?", answer: "Tissue is applied." },
-      { externalId: "c1", video: 1, dataset: "youcook2", question: "What goes into the sauce last?", answer: "The pasta." },
-      { externalId: "c2", video: 2, dataset: "ego4d-goalstep", question: "What is chopped after the peppers?", answer: "An onion." },
+      {
+        externalId: "c0",
+        video: 0,
+        dataset: "hirest",
+        question: "What is done after the face is cleaned?",
+        answer: "Tissue is applied.",
+      },
+      {
+        externalId: "c1",
+        video: 1,
+        dataset: "youcook2",
+        question: "What goes into the sauce last?",
+        answer: "The pasta.",
+      },
+      {
+        externalId: "c2",
+        video: 2,
+        dataset: "ego4d-goalstep",
+        question: "What is chopped after the peppers?",
+        answer: "An onion.",
+      },
     ]);
     await page.reload();
     await expect(page.getByTestId("candidate-set")).toHaveCount(1);
-    await expect(page.locator('[data-testid="funnel-stage"][data-stage="generated"] [data-testid="funnel-kept"]')).toHaveText("3");
+    await expect(
+      page.locator('[data-testid="funnel-stage"][data-stage="generated"] [data-testid="funnel-kept"]'),
+    ).toHaveText("3");
     await expect(page.locator('[data-testid="funnel-stage"][data-stage="blind"]')).toContainText("Blind questions");
     await expect(page.getByTestId("funnel-chart").locator("svg").first()).toBeVisible();
     await expect(page.getByTestId("letter-histogram")).toBeVisible();
     await expect(page.getByTestId("candidate")).toHaveCount(3);
     await expect(page.getByTestId("candidate").first()).toContainText("What is done after the face is cleaned?");
     await expect(page.getByTestId("candidate-fate").first()).toHaveText("waiting at Blind questions");
-    await expect(page.getByTestId("export-mc")).toHaveAttribute("href", `/api/v1/candidate-sets/${setId}/export?format=mc`);
+    await expect(page.getByTestId("export-mc")).toHaveAttribute(
+      "href",
+      `/api/v1/candidate-sets/${setId}/export?format=mc`,
+    );
 
     // The list's filters go through the query string.
     await page.getByTestId("candidate-filters").locator('select[name="dataset"]').selectOption("youcook2");

@@ -15,7 +15,9 @@ export interface CrawlAccount {
  * judgments, and a video registered through the API that waits for frames; then each registered task's
  * own data (`crawlSeed` of its TaskModule, in registry order). Accounts for every role.
  */
-export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSeed; accounts: Record<Exclude<CrawlRole, "signedOut">, CrawlAccount> }> {
+export async function seedCrawlProject(
+  baseURL: string,
+): Promise<{ seed: CrawlSeed; accounts: Record<Exclude<CrawlRole, "signedOut">, CrawlAccount> }> {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   // The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
@@ -34,9 +36,18 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
 
   const stamp = Date.now();
   const roles = ["owner", "reviewer", "viewer", "outsider", "admin"] as const;
-  const accounts = Object.fromEntries(roles.map((role) => [role, { email: `crawl-${role}-${stamp}@example.test`, password: `${role}-password-1` }])) as Record<(typeof roles)[number], CrawlAccount>;
+  const accounts = Object.fromEntries(
+    roles.map((role) => [role, { email: `crawl-${role}-${stamp}@example.test`, password: `${role}-password-1` }]),
+  ) as Record<(typeof roles)[number], CrawlAccount>;
   for (const role of roles) {
-    await cli("create-user", "--email", accounts[role].email, "--password", accounts[role].password, ...(role === "admin" ? ["--admin"] : []));
+    await cli(
+      "create-user",
+      "--email",
+      accounts[role].email,
+      "--password",
+      accounts[role].password,
+      ...(role === "admin" ? ["--admin"] : []),
+    );
   }
   const actorOf = async (email: string) => {
     const user = await prisma.user.findUniqueOrThrow({ where: { email } });
@@ -47,18 +58,38 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
 
   // Four framed videos; the last keeps its frames but loses its prompt and is left out of the run.
   // The first three also get a uniform set of 8 frames, which the caption runs read.
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 2, name: "Page crawl", uniformFrames: 8, uniformVideos: 3 });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 4,
+    keyFrames: 2,
+    name: "Page crawl",
+    uniformFrames: 8,
+    uniformVideos: 3,
+  });
   await cli("add-member", "--project", projectId, "--email", accounts.reviewer.email, "--role", "reviewer");
   await cli("add-member", "--project", projectId, "--email", accounts.viewer.email, "--role", "viewer");
   const mp4 = fs.readFileSync(mediaFixtures().goodMp4);
   for (const id of videoIds) {
     const video = await prisma.video.findUniqueOrThrow({ where: { id } });
     await getStorage().put(video.storageKey, mp4);
-    await prisma.video.update({ where: { id }, data: { sizeBytes: BigInt(mp4.length), durationS: 2, fps: 25, width: 320, height: 180, model: "crawl-model", sampleIndex: 0 } });
+    await prisma.video.update({
+      where: { id },
+      data: {
+        sizeBytes: BigInt(mp4.length),
+        durationS: 2,
+        fps: 25,
+        width: 320,
+        height: 180,
+        model: "crawl-model",
+        sampleIndex: 0,
+      },
+    });
   }
   const judgedVideoIds = videoIds.slice(0, 3);
   const promptlessVideoId = videoIds[3]!;
-  await prisma.video.update({ where: { id: promptlessVideoId }, data: { prompt: null, relativePath: "unlabelled-clip.mp4", dimensions: [] } });
+  await prisma.video.update({
+    where: { id: promptlessVideoId },
+    data: { prompt: null, relativePath: "unlabelled-clip.mp4", dimensions: [] },
+  });
 
   const ownerKey = (await cli("create-api-key", "--email", accounts.owner.email)).trim();
   const reviewerKey = (await cli("create-api-key", "--email", accounts.reviewer.email)).trim();
@@ -66,7 +97,10 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const api = async <T>(key: string, route: string, init: RequestInit = {}): Promise<T> => {
     const response = await fetch(`${baseURL}${route}`, {
       ...init,
-      headers: { authorization: `Bearer ${key}`, ...(init.body && typeof init.body === "string" ? { "content-type": "application/json" } : {}) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(init.body && typeof init.body === "string" ? { "content-type": "application/json" } : {}),
+      },
     });
     const body = (await response.json().catch(() => null)) as T;
     if (!response.ok) throw new Error(`${init.method ?? "GET"} ${route}: ${response.status} ${JSON.stringify(body)}`);
@@ -77,8 +111,12 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   const form = new FormData();
   form.set("path", "crawl-model/Mechanics/A ball waits for its frames-0.mp4");
   form.set("file", new Blob([fs.readFileSync(uniqueMp4("crawl-pending"))]), "A ball waits for its frames-0.mp4");
-  const pending = await api<{ id: string; status: string }>(ownerKey, `/api/v1/projects/${projectId}/videos`, { method: "POST", body: form });
-  if (pending.status !== "pending_extraction") throw new Error(`The API-registered video is ${pending.status}, expected pending_extraction.`);
+  const pending = await api<{ id: string; status: string }>(ownerKey, `/api/v1/projects/${projectId}/videos`, {
+    method: "POST",
+    body: form,
+  });
+  if (pending.status !== "pending_extraction")
+    throw new Error(`The API-registered video is ${pending.status}, expected pending_extraction.`);
 
   // A finished run of that video pipeline over the judged videos.
   const stub = await startStubLlm({ latencyMs: 5 });
@@ -90,7 +128,8 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
     for (;;) {
       const run = await api<{ status: string }>(ownerKey, `/api/v1/runs/${id}`);
       if (run.status === "done") return;
-      if (["failed", "cancelled"].includes(run.status) || Date.now() > deadline) throw new Error(`The crawl's run ${id} ended ${run.status}.`);
+      if (["failed", "cancelled"].includes(run.status) || Date.now() > deadline)
+        throw new Error(`The crawl's run ${id} ended ${run.status}.`);
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
   };
@@ -103,12 +142,23 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   try {
     const endpoint = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/endpoints`, {
       method: "POST",
-      body: JSON.stringify({ name: "Stub (simulated)", baseUrl: stub.baseURL, model: "stub-vision", apiKey: "sk-crawl-never-shown", maxConcurrency: 8 }),
+      body: JSON.stringify({
+        name: "Stub (simulated)",
+        baseUrl: stub.baseURL,
+        model: "stub-vision",
+        apiKey: "sk-crawl-never-shown",
+        maxConcurrency: 8,
+      }),
     });
     // An ensemble run first (two samples at temperature 0.7), so the plain run below stays the project's latest.
     ({ id: ensembleRunId } = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, {
       method: "POST",
-      body: JSON.stringify({ pipeline: videoTask.id, endpointId: endpoint.id, videoIds: judgedVideoIds, ensemble: { kind: "samples", samples: 2, temperature: 0.7 } }),
+      body: JSON.stringify({
+        pipeline: videoTask.id,
+        endpointId: endpoint.id,
+        videoIds: judgedVideoIds,
+        ensemble: { kind: "samples", samples: 2, temperature: 0.7 },
+      }),
     }));
     await waitForRun(ensembleRunId);
     ({ id: runId } = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, {
@@ -130,13 +180,16 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
       endpointId: endpoint.id,
       api: (route, init) => api(ownerKey, route, init),
     };
-    for (const task of installedTaskModules()) if (task.crawlSeed) tasks[task.id] = await (await task.crawlSeed())(context);
+    for (const task of installedTaskModules())
+      if (task.crawlSeed) tasks[task.id] = await (await task.crawlSeed())(context);
 
     // A rubric task (the physical plausibility example: per cluster, with a presence rule) and a finished run of it:
     // the Rubric tasks page lists it, and the run's video list and video pages read its declaration from the
     // browser's task registry (the project layout registers it).
     const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
-    const rubric = await createRubricTask(prisma, owner, projectId, { file: fs.readFileSync("lib/rubrics/examples/physical-plausibility.yaml", "utf8") });
+    const rubric = await createRubricTask(prisma, owner, projectId, {
+      file: fs.readFileSync("lib/rubrics/examples/physical-plausibility.yaml", "utf8"),
+    });
     // The app's own registry reads rubric tasks at most a second old.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const rubricRun = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/runs`, {
@@ -150,7 +203,10 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
   }
 
   // The reviewer's own judgments on the first video: a score and the task's verdict.
-  const score = await prisma.score.findFirstOrThrow({ where: { runId, videoId: judgedVideoIds[0]! }, orderBy: { category: "asc" } });
+  const score = await prisma.score.findFirstOrThrow({
+    where: { runId, videoId: judgedVideoIds[0]! },
+    orderBy: { category: "asc" },
+  });
   await reviewScore(prisma, reviewer, score.id, { value: score.value >= 5 ? 1 : 9, note: "crawl" });
   await reviewVideoOutcome(prisma, reviewer, runId, judgedVideoIds[0]!, videoTask.verdict!.metricId, { value: 1 });
 
@@ -159,10 +215,17 @@ export async function seedCrawlProject(baseURL: string): Promise<{ seed: CrawlSe
     method: "POST",
     body: JSON.stringify({ name: "Crawl queue", runId, scope: "verdict", reviewersPerItem: 1 }),
   });
-  const ownerItem = await api<{ itemId: string | null }>(ownerKey, `/api/v1/queues/${queue.id}/next`, { method: "POST" });
-  const reviewerItem = await api<{ itemId: string | null }>(reviewerKey, `/api/v1/queues/${queue.id}/next`, { method: "POST" });
-  const adminItem = await api<{ itemId: string | null }>(adminKey, `/api/v1/queues/${queue.id}/next`, { method: "POST" });
-  if (!ownerItem.itemId || !reviewerItem.itemId || !adminItem.itemId) throw new Error("The crawl's queue gave no item to claim.");
+  const ownerItem = await api<{ itemId: string | null }>(ownerKey, `/api/v1/queues/${queue.id}/next`, {
+    method: "POST",
+  });
+  const reviewerItem = await api<{ itemId: string | null }>(reviewerKey, `/api/v1/queues/${queue.id}/next`, {
+    method: "POST",
+  });
+  const adminItem = await api<{ itemId: string | null }>(adminKey, `/api/v1/queues/${queue.id}/next`, {
+    method: "POST",
+  });
+  if (!ownerItem.itemId || !reviewerItem.itemId || !adminItem.itemId)
+    throw new Error("The crawl's queue gave no item to claim.");
 
   await prisma.$disconnect();
   return {

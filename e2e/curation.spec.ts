@@ -11,7 +11,10 @@ import { cli, ownerWithProject, signIn } from "./helpers";
 
 const queueRowOf = (page: import("@playwright/test").Page) => page.getByTestId("curation-queue");
 
-test("curates five candidates with the keyboard (a 409 re-applied, accept two, edit one, reject one) and sees the queue's counts and the export", async ({ page, request }) => {
+test("curates five candidates with the keyboard (a 409 re-applied, accept two, edit one, reject one) and sees the queue's counts and the export", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
@@ -21,10 +24,19 @@ test("curates five candidates with the keyboard (a 409 re-applied, accept two, e
   const owner = await ownerWithProject("curation");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount: 2, keyFrames: 3, name: "curation" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, {
+    videoCount: 2,
+    keyFrames: 3,
+    name: "curation",
+  });
   const { setId, itemIds } = await insertCandidateSet(prisma, actor, projectId, videoIds, [
     { externalId: "c0", video: 0, question: "How many times does the ball roll down?", answer: "Once." },
-    { externalId: "c1", video: 0, question: "What happens after the ball is placed at the top?", answer: "It rolls down the ramp." },
+    {
+      externalId: "c1",
+      video: 0,
+      question: "What happens after the ball is placed at the top?",
+      answer: "It rolls down the ramp.",
+    },
     { externalId: "c2", video: 0, question: "What is done last?", answer: "The ball is caught at the bottom." },
     { externalId: "c3", video: 1, question: "Where is the ball placed first?", answer: "At the top of the ramp." },
     { externalId: "c4", video: 1, question: "What does the ball do on the ramp?", answer: "It rolls down." },
@@ -57,7 +69,10 @@ test("curates five candidates with the keyboard (a 409 re-applied, accept two, e
 
     // The same curator decided c0 in another tab meanwhile: accepting here is a 409 that shows that decision; Enter
     // re-applies this one (the button has the focus).
-    const elsewhere = await request.put(`/api/v1/items/${itemIds.c0}/curation`, { headers: { authorization: `Bearer ${ownerKey}` }, data: { decision: "reject", reason: "decided in another tab" } });
+    const elsewhere = await request.put(`/api/v1/items/${itemIds.c0}/curation`, {
+      headers: { authorization: `Bearer ${ownerKey}` },
+      data: { decision: "reject", reason: "decided in another tab" },
+    });
     expect(elsewhere.status()).toBe(200);
     await page.keyboard.press("a");
     await expect(page.getByTestId("curation-conflict")).toContainText("version 1: reject (decided in another tab)");
@@ -71,7 +86,11 @@ test("curates five candidates with the keyboard (a 409 re-applied, accept two, e
     await page.keyboard.press("a");
     await expect(screen).toHaveAttribute("data-item-id", itemIds.c3!);
     await expect(page.getByTestId("curation-notice")).toContainText("Accepted (version 1)");
-    expect(await prisma.curationDecision.count({ where: { itemId: { in: [itemIds.c1!, itemIds.c2!] }, decision: "accept" } })).toBe(2);
+    expect(
+      await prisma.curationDecision.count({
+        where: { itemId: { in: [itemIds.c1!, itemIds.c2!] }, decision: "accept" },
+      }),
+    ).toBe(2);
 
     // Edit: the question field has the focus; select it all and type the new question.
     await page.keyboard.press("e");
@@ -94,14 +113,18 @@ test("curates five candidates with the keyboard (a 409 re-applied, accept two, e
     await page.goto(`/projects/${projectId}/curation`);
     await expect(page.getByTestId("curation-counts")).toHaveText(/accepted 4 · rejected 1 · disputed 0 · pending 0/);
     await expect(page.getByTestId("curation-progress")).toContainText("5 of 5 questions complete");
-    await expect(page.getByTestId("curation-agreement")).toHaveText("Agreement needs at least two curators deciding the same questions.");
+    await expect(page.getByTestId("curation-agreement")).toHaveText(
+      "Agreement needs at least two curators deciding the same questions.",
+    );
 
     // One click: the accepted questions become a question set of this project.
     await queueRowOf(page).getByTestId("make-qa-set").getByRole("button", { name: "Make a QA set" }).click();
     await expect(page.getByTestId("make-qa-set-result")).toContainText("4 questions stored");
     expect(await prisma.item.count({ where: { projectId, kind: "question" } })).toBe(4);
 
-    const exported = await request.get(`/api/v1/candidate-sets/${setId}/export?format=open`, { headers: { authorization: `Bearer ${ownerKey}` } });
+    const exported = await request.get(`/api/v1/candidate-sets/${setId}/export?format=open`, {
+      headers: { authorization: `Bearer ${ownerKey}` },
+    });
     expect(exported.status()).toBe(200);
     const lines = (await exported.text())
       .trim()

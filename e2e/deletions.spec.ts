@@ -7,7 +7,9 @@ import { ownerWithProject, signIn } from "./helpers";
  * same page, and the project comes back. A selection of more videos than a request deletes is deleted by a worker,
  * its progress in the confirmation dialog.
  */
-test("an owner deletes a project and follows it on the projects page; a queued deletion is cancelled and the project is back", async ({ page }) => {
+test("an owner deletes a project and follows it on the projects page; a queued deletion is cancelled and the project is back", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
@@ -18,7 +20,11 @@ test("an owner deletes a project and follows it on the projects page; a queued d
     const owner = await ownerWithProject("deletion");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
     const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-    const { projectId } = await projectWithFramedVideos(prisma, actor, { videoCount: 4, keyFrames: 1, name: "Doomed clips" });
+    const { projectId } = await projectWithFramedVideos(prisma, actor, {
+      videoCount: 4,
+      keyFrames: 1,
+      name: "Doomed clips",
+    });
 
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/settings`);
@@ -36,7 +42,10 @@ test("an owner deletes a project and follows it on the projects page; a queued d
 
     // A deletion no worker has taken yet (its job not sent here): cancelled from the page, the project comes back.
     const kept = await projectWithFramedVideos(prisma, actor, { videoCount: 2, keyFrames: 1, name: "Kept clips" });
-    await deleteProject({ prisma, queue: { enqueue: async () => {} } }, actor, kept.projectId, { dryRun: false, confirmName: "Kept clips" });
+    await deleteProject({ prisma, queue: { enqueue: async () => {} } }, actor, kept.projectId, {
+      dryRun: false,
+      confirmName: "Kept clips",
+    });
     await page.reload();
     const queued = page.getByTestId("project-deletion").filter({ hasText: "Kept clips" });
     await expect(queued.getByTestId("project-deletion-state")).toHaveText("waiting for a worker");
@@ -50,7 +59,9 @@ test("an owner deletes a project and follows it on the projects page; a queued d
   }
 });
 
-test("an owner deletes more videos than a request deletes inline: the dialog follows the worker to the end", async ({ page }) => {
+test("an owner deletes more videos than a request deletes inline: the dialog follows the worker to the end", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
@@ -60,7 +71,11 @@ test("an owner deletes more videos than a request deletes inline: the dialog fol
     const owner = await ownerWithProject("many-videos");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
     const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-    const { projectId } = await projectWithFramedVideos(prisma, actor, { videoCount: 205, keyFrames: 1, name: "Many clips" });
+    const { projectId } = await projectWithFramedVideos(prisma, actor, {
+      videoCount: 205,
+      keyFrames: 1,
+      name: "Many clips",
+    });
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/videos?pageSize=500`);
     await expect(page.getByTestId("video-row")).toHaveCount(205);

@@ -14,7 +14,11 @@ test("an owner runs self-consistency samples and reads each sample's cost and va
   try {
     const owner = await ownerWithProject("ensembles");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 2, keyFrames: 2, name: "Sampled" });
+    const { projectId, videoIds } = await projectWithFramedVideos(
+      prisma,
+      { userId: user.id, email: user.email, name: user.name, isAdmin: false },
+      { videoCount: 2, keyFrames: 2, name: "Sampled" },
+    );
 
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/judge`);

@@ -56,7 +56,11 @@ function scriptEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 function run(script: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: path.resolve("."), env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    cwd: path.resolve("."),
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
@@ -65,7 +69,11 @@ function run(script: string, env: NodeJS.ProcessEnv) {
 }
 
 /** Records every process of `dataDir` seen while `until` is pending. */
-async function watch(dataDir: string, until: Promise<unknown>, onTick?: (seen: Map<number, string>) => void): Promise<Map<number, string>> {
+async function watch(
+  dataDir: string,
+  until: Promise<unknown>,
+  onTick?: (seen: Map<number, string>) => void,
+): Promise<Map<number, string>> {
   const seen = new Map<number, string>();
   let done = false;
   void until.finally(() => (done = true));
@@ -121,11 +129,20 @@ test("npm run demo: a failure in the middle of seeding stops the app, the worker
 test("npm start: when the web server dies, the worker and the embedded PostgreSQL are stopped too, and it says so", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-start-cleanup-"));
   const [port, pgPort] = [await freePort(), await freePort()];
-  const start = run("scripts/start.ts", scriptEnv({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) }));
+  const start = run(
+    "scripts/start.ts",
+    scriptEnv({ DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort) }),
+  );
   try {
-    await expect.poll(() => start.output(), { timeout: 5 * 60_000, intervals: [500] }).toContain("[framejury] FrameJury is ready at");
-    expect(start.output()).toContain(`FrameJury is ready at http://localhost:${port} — open it to create the admin account`);
-    const web = [...processesOf(dataDir)].find(([, command]) => /next-server|next\/dist\/bin\/next start/.test(command));
+    await expect
+      .poll(() => start.output(), { timeout: 5 * 60_000, intervals: [500] })
+      .toContain("[framejury] FrameJury is ready at");
+    expect(start.output()).toContain(
+      `FrameJury is ready at http://localhost:${port} — open it to create the admin account`,
+    );
+    const web = [...processesOf(dataDir)].find(([, command]) =>
+      /next-server|next\/dist\/bin\/next start/.test(command),
+    );
     expect(web, [...processesOf(dataDir).values()].join("\n")).toBeDefined();
     process.kill(web![0], "SIGKILL");
     const code = await start.exited;

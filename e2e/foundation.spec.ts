@@ -96,7 +96,9 @@ test("first run, projects, members, and what a reviewer may see", async ({ page,
   const listed = await api.get("/api/v1/projects", { headers: { authorization: `Bearer ${key}` } });
   expect(listed.status()).toBe(200);
   expect(((await listed.json()) as { projects: { name: string }[] }).projects.map((p) => p.name)).toEqual(["Alpha"]);
-  expect((await api.get(`/api/v1/projects/${secretId}`, { headers: { authorization: `Bearer ${key}` } })).status()).toBe(404);
+  expect(
+    (await api.get(`/api/v1/projects/${secretId}`, { headers: { authorization: `Bearer ${key}` } })).status(),
+  ).toBe(404);
   expect((await api.get("/api/v1/projects")).status()).toBe(401);
 
   // Revoked in the UI, the key stops working.

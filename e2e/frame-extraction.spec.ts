@@ -20,7 +20,8 @@ const GH = 36;
 const FPS = 25;
 
 // Y of the top quarter encodes bit k of N in column k of 10; chroma neutral there. Bottom: testsrc2.
-const BITS_FILTER = "format=yuv420p,geq=lum='if(lt(Y,H/4),if(mod(floor(N/pow(2,floor(X*10/W))),2),235,16),lum(X,Y))':cb='if(lt(Y,H/4),128,cb(X,Y))':cr='if(lt(Y,H/4),128,cr(X,Y))'";
+const BITS_FILTER =
+  "format=yuv420p,geq=lum='if(lt(Y,H/4),if(mod(floor(N/pow(2,floor(X*10/W))),2),235,16),lum(X,Y))':cb='if(lt(Y,H/4),128,cb(X,Y))':cr='if(lt(Y,H/4),128,cr(X,Y))'";
 
 function ffmpeg(args: string[]): Buffer {
   const result = spawnSync("ffmpeg", ["-hide_banner", "-v", "error", "-y", ...args], { maxBuffer: 256 * 1024 * 1024 });
@@ -44,12 +45,25 @@ function meanAbsDiff(a: number[], b: number[]): number {
 
 /** Native ffmpeg's decode of every shown frame of a clip, as GW×GH gray, keyed by the frame number it shows. */
 function nativeFrames(file: string): Map<number, number[]> {
-  const raw = ffmpeg(["-i", file, "-map", "0:v:0", "-vf", `scale=${GW}:${GH}:flags=area`, "-pix_fmt", "rgb24", "-f", "rawvideo", "-"]);
+  const raw = ffmpeg([
+    "-i",
+    file,
+    "-map",
+    "0:v:0",
+    "-vf",
+    `scale=${GW}:${GH}:flags=area`,
+    "-pix_fmt",
+    "rgb24",
+    "-f",
+    "rawvideo",
+    "-",
+  ]);
   const size = GW * GH * 3;
   const byNumber = new Map<number, number[]>();
   for (let offset = 0; offset + size <= raw.length; offset += size) {
     const gray: number[] = [];
-    for (let p = offset; p < offset + size; p += 3) gray.push(Math.round(0.299 * raw[p]! + 0.587 * raw[p + 1]! + 0.114 * raw[p + 2]!));
+    for (let p = offset; p < offset + size; p += 3)
+      gray.push(Math.round(0.299 * raw[p]! + 0.587 * raw[p + 1]! + 0.114 * raw[p + 2]!));
     byNumber.set(frameNumber(gray), gray);
   }
   return byNumber;
@@ -71,11 +85,23 @@ async function openHarness(browser: Browser, h: Harness): Promise<Page> {
 type H = { harness: import("./harness/extraction-harness").Harness };
 
 function probe(p: Page, clip: string, forceDecoder?: Decoder) {
-  return p.evaluate(([url, d]) => (window as unknown as H).harness.probe(url, d), [`/clips/${clip}`, forceDecoder] as const);
+  return p.evaluate(([url, d]) => (window as unknown as H).harness.probe(url, d), [
+    `/clips/${clip}`,
+    forceDecoder,
+  ] as const);
 }
 
-function sample(p: Page, clip: string, timestampsS: number[], opts: { maxSide: number; jpegQuality?: number; forceDecoder?: Decoder }) {
-  return p.evaluate(([url, ts, o]) => (window as unknown as H).harness.sample(url, ts, { jpegQuality: 0.9, ...o, grayWidth: 64, grayHeight: 36 }), [`/clips/${clip}`, timestampsS, opts] as const);
+function sample(
+  p: Page,
+  clip: string,
+  timestampsS: number[],
+  opts: { maxSide: number; jpegQuality?: number; forceDecoder?: Decoder },
+) {
+  return p.evaluate(
+    ([url, ts, o]) =>
+      (window as unknown as H).harness.sample(url, ts, { jpegQuality: 0.9, ...o, grayWidth: 64, grayHeight: 36 }),
+    [`/clips/${clip}`, timestampsS, opts] as const,
+  );
 }
 
 function ok<T>(result: HarnessResult<T>): T {
@@ -110,9 +136,36 @@ test.beforeAll(async ({ browser }) => {
     "-shortest",
     c("bits.mp4"),
   ]);
-  ffmpeg(["-i", c("bits.mp4"), "-an", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "600k", c("bits.webm")]);
+  ffmpeg([
+    "-i",
+    c("bits.mp4"),
+    "-an",
+    "-c:v",
+    "libvpx-vp9",
+    "-deadline",
+    "realtime",
+    "-cpu-used",
+    "8",
+    "-b:v",
+    "600k",
+    c("bits.webm"),
+  ]);
   // 8 s with a keyframe every second (seeking), and a stream-copy cut whose edit list starts mid-frame.
-  ffmpeg(["-f", "lavfi", "-i", `testsrc2=size=640x360:rate=${FPS}:duration=8,${BITS_FILTER}`, "-c:v", "libx264", "-preset", "veryfast", "-g", "25", "-pix_fmt", "yuv420p", c("gop.mp4")]);
+  ffmpeg([
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=size=640x360:rate=${FPS}:duration=8,${BITS_FILTER}`,
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-g",
+    "25",
+    "-pix_fmt",
+    "yuv420p",
+    c("gop.mp4"),
+  ]);
   ffmpeg(["-ss", "1.02", "-i", c("gop.mp4"), "-c", "copy", c("cut.mp4")]);
   // Neither demuxable by mediabunny (AVI) nor decodable by WebCodecs (MPEG-4 Part 2): ffmpeg.wasm only.
   ffmpeg(["-i", c("bits.mp4"), "-an", "-c:v", "mpeg4", "-q:v", "3", c("mpeg4.avi")]);
@@ -133,7 +186,8 @@ test.beforeAll(async ({ browser }) => {
   }
   fs.writeFileSync(c("garbage.mp4"), garbage);
 
-  for (const clip of ["bits.mp4", "bits.webm", "gop.mp4", "cut.mp4", "mpeg4.avi"]) native.set(clip, nativeFrames(c(clip)));
+  for (const clip of ["bits.mp4", "bits.webm", "gop.mp4", "cut.mp4", "mpeg4.avi"])
+    native.set(clip, nativeFrames(c(clip)));
   harness = await startHarness({ clipsDir: clips });
   page = await openHarness(browser, harness);
 });
@@ -160,19 +214,43 @@ test("probe reports duration, fps, size, codec, container and frame count with b
     expect(mp4.decoder).toBe(decoder);
     expect(mp4.probe.durationS).toBeCloseTo(4, 1);
     expect(mp4.probe.fps).toBeCloseTo(25, 2);
-    expect(mp4.probe).toMatchObject({ width: 640, height: 360, codec: "avc", container: "mp4", frameCount: 100, hasVideo: true, hasAudio: true });
+    expect(mp4.probe).toMatchObject({
+      width: 640,
+      height: 360,
+      codec: "avc",
+      container: "mp4",
+      frameCount: 100,
+      hasVideo: true,
+      hasAudio: true,
+    });
 
     const webm = ok(await probe(page, "bits.webm", decoder));
     expect(webm.decoder).toBe(decoder);
     expect(webm.probe.durationS).toBeCloseTo(4, 1);
     expect(webm.probe.fps).toBeCloseTo(25, 2);
-    expect(webm.probe).toMatchObject({ width: 640, height: 360, codec: "vp9", container: "webm", frameCount: 100, hasVideo: true, hasAudio: false });
+    expect(webm.probe).toMatchObject({
+      width: 640,
+      height: 360,
+      codec: "vp9",
+      container: "webm",
+      frameCount: 100,
+      hasVideo: true,
+      hasAudio: false,
+    });
   }
   // Without forcing, the fast path is used when it can be, ffmpeg.wasm when it cannot.
   expect(ok(await probe(page, "bits.mp4")).decoder).toBe("webcodecs");
   const avi = ok(await probe(page, "mpeg4.avi"));
   expect(avi.decoder).toBe("ffmpeg.wasm");
-  expect(avi.probe).toMatchObject({ width: 640, height: 360, codec: "mpeg4", container: "avi", frameCount: 100, hasVideo: true, hasAudio: false });
+  expect(avi.probe).toMatchObject({
+    width: 640,
+    height: 360,
+    codec: "mpeg4",
+    container: "avi",
+    frameCount: 100,
+    hasVideo: true,
+    hasAudio: false,
+  });
   expect(avi.probe.fps).toBeCloseTo(25, 2);
 });
 
@@ -182,7 +260,10 @@ for (const clip of ["bits.mp4", "bits.webm", "cut.mp4"]) {
   test(`${clip}: both decoders return the frame <video> shows at each time, matching native ffmpeg's pixels`, async () => {
     test.setTimeout(90_000);
     const reference = native.get(clip)!;
-    const shown = await page.evaluate(([url, ts]) => (window as unknown as H).harness.videoElementFrames(url, ts, 64, 36), [`/clips/${clip}`, TIMES] as const);
+    const shown = await page.evaluate(
+      ([url, ts]) => (window as unknown as H).harness.videoElementFrames(url, ts, 64, 36),
+      [`/clips/${clip}`, TIMES] as const,
+    );
     const videoNumbers = shown.frames.map((f) => frameNumber(f.gray));
     // Expected from the clip's construction: frame floor(t·25) (offset by 26 in the cut), clamped to the last frame.
     const first = clip === "cut.mp4" ? 26 : 0;
@@ -235,8 +316,10 @@ test("resizing keeps aspect, never upscales, and the JPEG quality setting is app
     expect([big.width, big.height, big.decodedWidth, big.decodedHeight]).toEqual([640, 360, 640, 360]);
     const small = ok(await sample(page, "bits.mp4", [1], { maxSide: 100, forceDecoder: decoder })).frames[0]!;
     expect([small.width, small.height, small.decodedWidth, small.decodedHeight]).toEqual([100, 56, 100, 56]);
-    const low = ok(await sample(page, "bits.mp4", [1], { maxSide: 640, jpegQuality: 0.3, forceDecoder: decoder })).frames[0]!;
-    const high = ok(await sample(page, "bits.mp4", [1], { maxSide: 640, jpegQuality: 0.95, forceDecoder: decoder })).frames[0]!;
+    const low = ok(await sample(page, "bits.mp4", [1], { maxSide: 640, jpegQuality: 0.3, forceDecoder: decoder }))
+      .frames[0]!;
+    const high = ok(await sample(page, "bits.mp4", [1], { maxSide: 640, jpegQuality: 0.95, forceDecoder: decoder }))
+      .frames[0]!;
     expect(high.jpegBytes).toBeGreaterThan(low.jpegBytes * 1.5);
     expect(frameNumber(small.gray)).toBe(25);
   }
@@ -252,7 +335,8 @@ test("sparse samples on a long-GOP clip (ffmpeg.wasm seeks) and unsorted/duplica
       result.frames.map((f) => frameNumber(f.gray)),
       decoder,
     ).toEqual(expected);
-    for (const [i, f] of result.frames.entries()) expect(meanAbsDiff(f.gray, native.get("gop.mp4")!.get(expected[i]!)!)).toBeLessThan(6);
+    for (const [i, f] of result.frames.entries())
+      expect(meanAbsDiff(f.gray, native.get("gop.mp4")!.get(expected[i]!)!)).toBeLessThan(6);
   }
 });
 
@@ -260,7 +344,8 @@ test("files WebCodecs cannot handle fall back to ffmpeg.wasm automatically", asy
   const result = ok(await sample(page, "mpeg4.avi", [0.5, 2.02], { maxSide: 320 }));
   expect(result.decoder).toBe("ffmpeg.wasm");
   expect(result.frames.map((f) => frameNumber(f.gray))).toEqual([12, 50]);
-  for (const f of result.frames) expect(meanAbsDiff(f.gray, native.get("mpeg4.avi")!.get(frameNumber(f.gray))!)).toBeLessThan(6);
+  for (const f of result.frames)
+    expect(meanAbsDiff(f.gray, native.get("mpeg4.avi")!.get(frameNumber(f.gray))!)).toBeLessThan(6);
   // Forcing WebCodecs on it fails clearly instead.
   const forced = await sample(page, "mpeg4.avi", [0.5], { maxSide: 320, forceDecoder: "webcodecs" });
   expect(forced.ok ? "resolved" : forced.code).toBe("unsupported_codec");
@@ -302,18 +387,33 @@ test("abort cancels promptly with code cancelled, and the extractor keeps workin
     ["webcodecs", -1], // at the first progress event
   ] as const) {
     const result = ok(
-      await page.evaluate(([ts, d, ms]) => (window as unknown as H).harness.cancel("/clips/gop.mp4", ts, { maxSide: 640, jpegQuality: 0.9, forceDecoder: d, abortAfterMs: ms }), [
-        many,
-        decoder,
-        abortAfterMs,
-      ] as const),
+      await page.evaluate(
+        ([ts, d, ms]) =>
+          (window as unknown as H).harness.cancel("/clips/gop.mp4", ts, {
+            maxSide: 640,
+            jpegQuality: 0.9,
+            forceDecoder: d,
+            abortAfterMs: ms,
+          }),
+        [many, decoder, abortAfterMs] as const,
+      ),
     );
     expect(result.code, decoder).toBe("cancelled");
     expect(result.rejectAfterAbortMs).toBeGreaterThanOrEqual(0);
     expect(result.rejectAfterAbortMs).toBeLessThan(100);
   }
   // An already-aborted signal rejects at once.
-  const pre = ok(await page.evaluate(([ts]) => (window as unknown as H).harness.cancel("/clips/gop.mp4", ts, { maxSide: 640, jpegQuality: 0.9, abortAfterMs: 0 }), [many] as const));
+  const pre = ok(
+    await page.evaluate(
+      ([ts]) =>
+        (window as unknown as H).harness.cancel("/clips/gop.mp4", ts, {
+          maxSide: 640,
+          jpegQuality: 0.9,
+          abortAfterMs: 0,
+        }),
+      [many] as const,
+    ),
+  );
   expect(pre.code).toBe("cancelled");
   expect(pre.rejectAfterAbortMs).toBeLessThan(50);
   const after = ok(await sample(page, "bits.mp4", [2], { maxSide: 320 }));
@@ -335,7 +435,9 @@ test("with COOP/COEP the multi-thread ffmpeg core is used and gives the same fra
   try {
     expect(await isolatedPage.evaluate(() => (window as unknown as H).harness.crossOriginIsolated())).toBe(true);
     const result = ok(await sample(isolatedPage, "bits.mp4", TIMES, { maxSide: 320, forceDecoder: "ffmpeg.wasm" }));
-    expect(result.frames.map((f) => frameNumber(f.gray))).toEqual(TIMES.map((t) => Math.min(99, Math.floor(t * FPS + 1e-9))));
+    expect(result.frames.map((f) => frameNumber(f.gray))).toEqual(
+      TIMES.map((t) => Math.min(99, Math.floor(t * FPS + 1e-9))),
+    );
     expect(isolated.requests).toContain("/ffmpeg/core-mt/ffmpeg-core.wasm");
     expect(isolated.requests).toContain("/ffmpeg/core-mt/ffmpeg-core.worker.js");
     expect(isolated.requests).not.toContain("/ffmpeg/core/ffmpeg-core.wasm");
@@ -345,7 +447,9 @@ test("with COOP/COEP the multi-thread ffmpeg core is used and gives the same fra
   }
 });
 
-test("isolated page whose server forgets COEP on worker scripts: clear error, or single-thread fallback", async ({ browser }) => {
+test("isolated page whose server forgets COEP on worker scripts: clear error, or single-thread fallback", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   // ffmpeg's thread worker script lacks COEP: the multi-thread core would hang, so the single-thread core is used.
   const noThreads = await startHarness({ clipsDir: clips, isolated: true, omitWorkerCoep: "ffmpeg" });

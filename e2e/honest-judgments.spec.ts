@@ -13,7 +13,11 @@ test("accept marking, the independent-only agreement and withdrawing a judgment"
   const owner = await ownerWithProject("honest");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount: 2, keyFrames: 1, name: "Honest e2e" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, {
+    videoCount: 2,
+    keyFrames: 1,
+    name: "Honest e2e",
+  });
   await seedFinishedRun(prisma, actor, projectId, videoIds, {
     scores: (v) => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: [8, 2][v]! }],
     outcome: (v) => ({ verdict: [true, false][v]!, overall: [35, 85][v]! }),
@@ -25,7 +29,9 @@ test("accept marking, the independent-only agreement and withdrawing a judgment"
   // as on a busy machine: the saved value must still show (the refetch once reused that read and kept its answer).
   let firstReadAnswered!: () => void;
   const firstRead = new Promise<void>((resolve) => (firstReadAnswered = resolve));
-  const saveAnswered = page.waitForResponse((r) => r.request().method() === "PUT" && r.url().includes("/review/verdict"));
+  const saveAnswered = page.waitForResponse(
+    (r) => r.request().method() === "PUT" && r.url().includes("/review/verdict"),
+  );
   await page.route(
     /\/api\/v1\/videos\/[^/]+\/reviews/,
     async (route) => {
@@ -78,9 +84,15 @@ test("accept marking, the independent-only agreement and withdrawing a judgment"
   await expect(verdict.getByTestId("value-you")).toHaveCount(0);
   await page.reload();
   await expect(page.getByTestId("outcome-verdict").getByTestId("value-you")).toHaveCount(0);
-  const stored = await prisma.humanJudgment.findFirstOrThrow({ where: { videoId: videoIds[1]!, target: "verdict" }, include: { history: { orderBy: { version: "asc" } } } });
+  const stored = await prisma.humanJudgment.findFirstOrThrow({
+    where: { videoId: videoIds[1]!, target: "verdict" },
+    include: { history: { orderBy: { version: "asc" } } },
+  });
   expect(stored.withdrawn).toBe(true);
-  expect(stored.history.map((h) => h.after)).toEqual([{ value: 1, note: null, reason: null, acceptedJudge: false }, { withdrawn: true }]);
+  expect(stored.history.map((h) => h.after)).toEqual([
+    { value: 1, note: null, reason: null, acceptedJudge: false },
+    { withdrawn: true },
+  ]);
   await page.goto(`/projects/${projectId}/agreement?independent=all`);
   await expect(page.getByTestId("summary-reviewed")).toHaveText("1");
   await page.goto(`/projects/${projectId}/agreement`);

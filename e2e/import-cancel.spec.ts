@@ -17,7 +17,23 @@ let root: string;
 test.beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-import-cancel-"));
   const make = (name: string, args: string[]) =>
-    execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", ...args, "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-movflags", "+faststart", path.join(root, name)]);
+    execFileSync("ffmpeg", [
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      ...args,
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      "-movflags",
+      "+faststart",
+      path.join(root, name),
+    ]);
   // Noise at a low quantiser: about 17 MB, so the upload has a second chunk to hold back.
   make(BIG, ["-i", "nullsrc=s=640x360:r=24,geq=lum='random(1)*255':cb=128:cr=128", "-t", "2", "-qp", "4"]);
   make(FIRST, ["-i", "testsrc2=size=320x240:rate=24", "-t", "3"]);
@@ -27,7 +43,9 @@ test.beforeAll(() => {
 
 test.afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-test("cancelling an import says per file what was stored, cancels the server's upload session, and Retry finishes only the rest", async ({ page }) => {
+test("cancelling an import says per file what was stored, cancels the server's upload session, and Retry finishes only the rest", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const owner = await ownerWithProject("import-cancel");
   await signIn(page, owner.email, owner.password);
@@ -51,10 +69,13 @@ test("cancelling an import says per file what was stored, cancels the server's u
   );
   const sessionsFor: string[] = [];
   page.on("request", (request) => {
-    if (request.method() === "POST" && new URL(request.url()).pathname.endsWith("/uploads")) sessionsFor.push(JSON.parse(request.postData()!).relativePath);
+    if (request.method() === "POST" && new URL(request.url()).pathname.endsWith("/uploads"))
+      sessionsFor.push(JSON.parse(request.postData()!).relativePath);
   });
 
-  await page.getByTestId("file-input").setInputFiles([BIG, FIRST, NO_PROMPT, LAST].map((name) => path.join(root, name)));
+  await page
+    .getByTestId("file-input")
+    .setInputFiles([BIG, FIRST, NO_PROMPT, LAST].map((name) => path.join(root, name)));
   await expect(page.getByTestId("import-item")).toHaveCount(4);
   await page.getByRole("button", { name: "Start import" }).click();
 
@@ -70,9 +91,13 @@ test("cancelling an import says per file what was stored, cancels the server's u
 
   const bigSize = fs.statSync(path.join(root, BIG)).size;
   await expect(item(BIG)).toHaveAttribute("data-state", "cancelled");
-  await expect(message(BIG)).toHaveText(`Upload cancelled at ${Math.floor((100 * CHUNK_BYTES) / bigSize)}%; nothing stored.`);
+  await expect(message(BIG)).toHaveText(
+    `Upload cancelled at ${Math.floor((100 * CHUNK_BYTES) / bigSize)}%; nothing stored.`,
+  );
   await expect(item(NO_PROMPT)).toHaveAttribute("data-state", "stored");
-  await expect(message(NO_PROMPT)).toContainText("Video stored; frames not extracted — waiting for frames (Extract pending");
+  await expect(message(NO_PROMPT)).toContainText(
+    "Video stored; frames not extracted — waiting for frames (Extract pending",
+  );
   await expect(message(NO_PROMPT)).toContainText("no prompt found");
   await expect(item(LAST)).toHaveAttribute("data-state", "cancelled");
   await expect(message(LAST)).toHaveText("Cancelled before upload; nothing stored.");
@@ -89,7 +114,9 @@ test("cancelling an import says per file what was stored, cancels the server's u
   // the two stored videos exist, `12.mp4` waiting for frames.
   const session = await page.request.get(`/api/v1/uploads/${heldUploadId}`);
   expect(await session.json()).toMatchObject({ status: "cancelled" });
-  const listed = (await (await page.request.get(`/api/v1/projects/${owner.projectId}/videos?sort=path`)).json()) as { videos: { fileName: string; status: string; prompt: string | null }[] };
+  const listed = (await (await page.request.get(`/api/v1/projects/${owner.projectId}/videos?sort=path`)).json()) as {
+    videos: { fileName: string; status: string; prompt: string | null }[];
+  };
   expect(listed.videos.map((v) => [v.fileName, v.status, v.prompt])).toEqual([
     [NO_PROMPT, "pending_extraction", null],
     [FIRST, "ready", "A red ball bounces on a wooden floor"],
@@ -98,7 +125,8 @@ test("cancelling an import says per file what was stored, cancels the server's u
   for (const route of held) await route.abort().catch(() => {});
   await page.unrouteAll({ behavior: "ignoreErrors" });
   await page.getByTestId("import-retry").filter({ hasText: "Retry 3 unfinished files" }).click();
-  for (const name of [BIG, NO_PROMPT, LAST]) await expect(item(name)).toHaveAttribute("data-state", "done", { timeout: 120_000 });
+  for (const name of [BIG, NO_PROMPT, LAST])
+    await expect(item(name)).toHaveAttribute("data-state", "done", { timeout: 120_000 });
   await expect(message(NO_PROMPT)).toContainText("key frames");
   await expect(message(NO_PROMPT)).toContainText("no prompt found");
   await expect(message(LAST)).toContainText("no prompt found");

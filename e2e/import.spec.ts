@@ -15,19 +15,44 @@ test.beforeAll(() => {
   const folder = path.join(root, "Sora");
   fs.mkdirSync(path.join(folder, "Mechanics"), { recursive: true });
   fs.mkdirSync(path.join(folder, "prompt"), { recursive: true });
-  fs.writeFileSync(path.join(folder, "prompt", "Mechanics.txt"), `${prompt}\nA glass of water is knocked over on a wooden table.\n`);
+  fs.writeFileSync(
+    path.join(folder, "prompt", "Mechanics.txt"),
+    `${prompt}\nA glass of water is knocked over on a wooden table.\n`,
+  );
   const make = (out: string, source: string) =>
-    execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", source, "-t", "3", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", out]);
+    execFileSync("ffmpeg", [
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      source,
+      "-t",
+      "3",
+      "-c:v",
+      "libx264",
+      "-pix_fmt",
+      "yuv420p",
+      "-movflags",
+      "+faststart",
+      out,
+    ]);
   // Distinct scenes over time so key frames have something to pick between.
   make(path.join(folder, "Mechanics", `${prompt}-0.mp4`), "testsrc2=size=320x240:rate=24");
   make(path.join(folder, "Mechanics", `${prompt}-1.mp4`), "mandelbrot=size=320x240:rate=24");
   const good = fs.readFileSync(path.join(folder, "Mechanics", `${prompt}-0.mp4`));
-  fs.writeFileSync(path.join(folder, "Mechanics", `${prompt}-2.mp4`), Buffer.concat([good.subarray(0, 2000), Buffer.alloc(4000, 7)]));
+  fs.writeFileSync(
+    path.join(folder, "Mechanics", `${prompt}-2.mp4`),
+    Buffer.concat([good.subarray(0, 2000), Buffer.alloc(4000, 7)]),
+  );
 });
 
 test.afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-test("imports a VBench-style folder: good videos get key frames and clusters, the corrupt one shows its error", async ({ page }) => {
+test("imports a VBench-style folder: good videos get key frames and clusters, the corrupt one shows its error", async ({
+  page,
+}) => {
   const owner = await ownerWithProject("import");
   await signIn(page, owner.email, owner.password);
   await page.goto(`/projects/${owner.projectId}/import`);
@@ -35,7 +60,10 @@ test("imports a VBench-style folder: good videos get key frames and clusters, th
 
   await expect(page.getByTestId("import-item")).toHaveCount(4);
   // The dry run of the prompt list against the videos already in the project, asked once the import ends.
-  const metadataPlan = page.waitForResponse((response) => response.url().endsWith(`/api/v1/projects/${owner.projectId}/videos/metadata`), { timeout: 120_000 });
+  const metadataPlan = page.waitForResponse(
+    (response) => response.url().endsWith(`/api/v1/projects/${owner.projectId}/videos/metadata`),
+    { timeout: 120_000 },
+  );
   await page.getByRole("button", { name: "Start import" }).click();
 
   const item = (suffix: string) => page.locator(`[data-testid="import-item"][data-path$="${suffix}"]`);
@@ -43,7 +71,9 @@ test("imports a VBench-style folder: good videos get key frames and clusters, th
   await expect(item("-0.mp4")).toHaveAttribute("data-state", "done", { timeout: 60_000 });
   await expect(item("-1.mp4")).toHaveAttribute("data-state", "done", { timeout: 60_000 });
   await expect(item("-2.mp4")).toHaveAttribute("data-state", "error", { timeout: 60_000 });
-  await expect(item("-2.mp4").getByTestId("import-item-message")).toContainText(/damaged|truncated|corrupt|not a video/i);
+  await expect(item("-2.mp4").getByTestId("import-item-message")).toContainText(
+    /damaged|truncated|corrupt|not a video/i,
+  );
   await expect(item("-0.mp4").getByTestId("import-item-message")).toContainText("key frames");
   // Issue 38 §5.11: a summary once the import ends, the bar in the outcome's colour (one file failed: amber), and
   // no "Metadata for videos already in the project" box after a fresh upload (the prompt list went with the videos).
@@ -58,7 +88,9 @@ test("imports a VBench-style folder: good videos get key frames and clusters, th
   await expect(page.getByTestId("import-item")).toHaveCount(1);
   await expect(page.getByTestId("import-finished")).toHaveCount(0);
   await page.getByRole("button", { name: "Start import" }).click();
-  await expect(page.getByTestId("import-finished")).toContainText("Import finished: nothing was imported.", { timeout: 60_000 });
+  await expect(page.getByTestId("import-finished")).toContainText("Import finished: nothing was imported.", {
+    timeout: 60_000,
+  });
   await expect(page.getByTestId("import-finished")).toContainText("0 imported, 0 skipped, 1 failed");
   await expect(page.getByTestId("import-progress")).toHaveAttribute("data-tone", "failure");
 

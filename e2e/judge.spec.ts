@@ -13,10 +13,20 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
   try {
     const owner = await ownerWithProject("judge");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 2, keyFrames: 2, name: "Judged" });
+    const { projectId, videoIds } = await projectWithFramedVideos(
+      prisma,
+      { userId: user.id, email: user.email, name: user.name, isAdmin: false },
+      { videoCount: 2, keyFrames: 2, name: "Judged" },
+    );
     // Numbered names that plain string order puts 10 before 2: the run page lists them naturally.
-    await prisma.video.update({ where: { id: videoIds[0] }, data: { relativePath: "Judged/clip-10.mp4", fileName: "clip-10.mp4" } });
-    await prisma.video.update({ where: { id: videoIds[1] }, data: { relativePath: "Judged/clip-2.mp4", fileName: "clip-2.mp4" } });
+    await prisma.video.update({
+      where: { id: videoIds[0] },
+      data: { relativePath: "Judged/clip-10.mp4", fileName: "clip-10.mp4" },
+    });
+    await prisma.video.update({
+      where: { id: videoIds[1] },
+      data: { relativePath: "Judged/clip-2.mp4", fileName: "clip-2.mp4" },
+    });
 
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/judge`);
@@ -42,11 +52,19 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
     await expect(page.getByTestId("run-video").nth(1).getByRole("link", { name: "clip-10.mp4" })).toBeVisible();
     const legend = page.getByTestId("run-metrics-legend");
     await expect(legend).toBeVisible();
-    for (const metric of ["I", "S", "D", "overall"]) await expect(legend.locator(`[data-testid="run-metrics-legend-entry"][data-metric="${metric}"]`)).toBeVisible();
+    for (const metric of ["I", "S", "D", "overall"])
+      await expect(legend.locator(`[data-testid="run-metrics-legend-entry"][data-metric="${metric}"]`)).toBeVisible();
     const runId = new URL(page.url()).pathname.split("/").at(-1)!;
     const exports = page.getByTestId("run-exports").getByTestId("export-link");
-    await expect(exports).toHaveText(["Items CSV", "Items JSONL", "Hugging Face dataset (.tar)", "Label Studio tasks", "Label Studio config"]);
-    for (const href of await exports.evaluateAll((links) => links.map((link) => link.getAttribute("href")!))) expect(new URL(href, page.url()).searchParams.get("runId")).toBe(runId);
+    await expect(exports).toHaveText([
+      "Items CSV",
+      "Items JSONL",
+      "Hugging Face dataset (.tar)",
+      "Label Studio tasks",
+      "Label Studio config",
+    ]);
+    for (const href of await exports.evaluateAll((links) => links.map((link) => link.getAttribute("href")!)))
+      expect(new URL(href, page.url()).searchParams.get("runId")).toBe(runId);
     const itemsCsv = await page.request.get((await exports.first().getAttribute("href"))!);
     expect(itemsCsv.status()).toBe(200);
     expect(itemsCsv.headers()["content-type"]).toContain("text/csv");
@@ -86,7 +104,9 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
     await expect(firstCell).toHaveText(difference > 0 ? `+${difference}` : `−${-difference}`);
     await page.getByTestId("heat-map-view-judge").click();
     await expect(firstCell).toHaveText(String(judgeValue));
-    const reviews = (await (await page.request.get(`/api/v1/videos/${videoIds[0]}/reviews`)).json()) as { judgments: { value: number; judge: { value: number } }[] };
+    const reviews = (await (await page.request.get(`/api/v1/videos/${videoIds[0]}/reviews`)).json()) as {
+      judgments: { value: number; judge: { value: number } }[];
+    };
     expect(reviews.judgments).toHaveLength(1);
     expect(reviews.judgments[0]).toMatchObject({ value: myValue, judge: { value: judgeValue } });
   } finally {
@@ -97,7 +117,9 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
 
 // Endpoints reused across a user's projects: the owner's second project picks the first project's endpoint,
 // which is copied on the server with its key (never shown), and works there.
-test("an owner's new project uses the endpoint of their first project without typing its key again", async ({ page }) => {
+test("an owner's new project uses the endpoint of their first project without typing its key again", async ({
+  page,
+}) => {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
@@ -124,7 +146,9 @@ test("an owner's new project uses the endpoint of their first project without ty
     await page.goto(`/projects/${secondId}/judge`);
     await expect(page.getByTestId("endpoint-list")).not.toContainText("Stub to reuse");
     const picker = page.getByTestId("reuse-endpoint");
-    await picker.getByLabel("Use an endpoint from another of your projects").selectOption({ label: `Stub to reuse · stub-vision · ${stub.baseURL} · key stored` });
+    await picker
+      .getByLabel("Use an endpoint from another of your projects")
+      .selectOption({ label: `Stub to reuse · stub-vision · ${stub.baseURL} · key stored` });
     await picker.getByRole("button", { name: "Use this endpoint" }).click();
     const copied = page.getByTestId("endpoint-item").filter({ hasText: "Stub to reuse" });
     await expect(copied).toContainText("stored (encrypted)");

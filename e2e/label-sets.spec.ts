@@ -18,8 +18,13 @@ test("imports a T2VHaluBench sheet as a label set and shows it as an annotator i
     const owner = await ownerWithProject("label-sets");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
     const ownerActor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, ownerActor, { videoCount: 3, keyFrames: 1, name: "Label sets e2e" });
-    for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4` } });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, ownerActor, {
+      videoCount: 3,
+      keyFrames: 1,
+      name: "Label sets e2e",
+    });
+    for (const [i, id] of videoIds.entries())
+      await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4` } });
     // The judge: yes, yes, no.
     await seedFinishedRun(prisma, ownerActor, projectId, videoIds, {
       scores: () => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 5 }],
@@ -28,7 +33,14 @@ test("imports a T2VHaluBench sheet as a label set and shows it as an annotator i
 
     const workbook = new ExcelJS.Workbook();
     const ws = workbook.addWorksheet("Sheet1");
-    ws.addRow(["Example", "Is_Hallucination", "Is_Prompt_Consistency", "Static_Hallucination", "Dynamic_Hallucination", "model"]);
+    ws.addRow([
+      "Example",
+      "Is_Hallucination",
+      "Is_Prompt_Consistency",
+      "Static_Hallucination",
+      "Dynamic_Hallucination",
+      "model",
+    ]);
     ws.addRow(["1.mp4", 1, 1, "s1. s7", "d5, s2", "Sora"]); // '.' between codes; a static code in the dynamic column
     ws.addRow([" 2.mp4", 1, 0, "s3", "-", "Sora"]); // stray space
     ws.addRow(["3.mp4", 1, 1, "-", "-", "Sora"]);

@@ -10,7 +10,10 @@ import { createRunVideo } from "../lib/testing/run-video-fixture";
 
 const s7 = HALLUCINATION_TASK.targets.find((t) => t.id === "s7")!;
 
-test("every code shows its name and definition: heat map, legend, review screen, queue picker, list filter", async ({ page, request }) => {
+test("every code shows its name and definition: heat map, legend, review screen, queue picker, list filter", async ({
+  page,
+  request,
+}) => {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
@@ -24,13 +27,41 @@ test("every code shows its name and definition: heat map, legend, review screen,
       { videoCount: 1, keyFrames: 1, name: "Legend" },
     );
     const videoId = videoIds[0]!;
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id } });
-    const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id },
+    });
+    const run = await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        createdById: ownerUser.id,
+        status: "done",
+      },
+    });
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
     const staticScores = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`s${i + 1}`, i === 6 ? 7 : 1]));
-    const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t", output: { scores: staticScores } } });
+    const step = await prisma.stepResult.create({
+      data: {
+        runId: run.id,
+        videoId,
+        stepId: "static_hallucination",
+        scopeIndex: 0,
+        status: "done",
+        templateId: "t",
+        output: { scores: staticScores },
+      },
+    });
     await prisma.score.createMany({
-      data: Object.entries(staticScores).map(([category, value]) => ({ runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category, value })),
+      data: Object.entries(staticScores).map(([category, value]) => ({
+        runId: run.id,
+        videoId,
+        stepResultId: step.id,
+        stepId: "static_hallucination",
+        scopeIndex: 0,
+        category,
+        value,
+      })),
     });
     await createRunVideo(prisma, {
       runId: run.id,
@@ -58,12 +89,17 @@ test("every code shows its name and definition: heat map, legend, review screen,
     await s7Code.blur();
     await expect(tooltip).toBeHidden();
     await page.locator('[data-testid="heat-map-column"][data-code="s1"] [data-testid="code-with-name"]').hover();
-    await expect(page.locator('[data-testid="heat-map-column"][data-code="s1"] [data-testid="code-tooltip"]')).toBeVisible();
+    await expect(
+      page.locator('[data-testid="heat-map-column"][data-code="s1"] [data-testid="code-tooltip"]'),
+    ).toBeVisible();
     // The cell itself: its title names the code, and the declared positive rule (≥ 5) marks it.
     const cell = page.locator('[data-testid="score-cell"][data-category="s7"]');
     await expect(cell).toHaveAttribute("title", new RegExp(`^s7 · ${s7.label}: judge 7`));
     await expect(cell).toHaveAttribute("data-positive", "true");
-    await expect(page.locator('[data-testid="score-cell"][data-category="s1"]')).toHaveAttribute("data-positive", "false");
+    await expect(page.locator('[data-testid="score-cell"][data-category="s1"]')).toHaveAttribute(
+      "data-positive",
+      "false",
+    );
     // The picked score shows its definition next to its editor.
     await cell.click();
     await expect(page.getByTestId("score-detail")).toContainText(`s7 · ${s7.label}`);
@@ -79,7 +115,11 @@ test("every code shows its name and definition: heat map, legend, review screen,
       await expect(entry.locator("dt")).toHaveText(`${target.id} · ${target.label}`);
       await expect(entry.locator("dd")).toHaveText(target.definition);
     }
-    await expect(legend.getByTestId("legend-section").locator("h4")).toHaveText(["Static (per key frame)", "Dynamic (per cluster)", "Prompt consistency"]);
+    await expect(legend.getByTestId("legend-section").locator("h4")).toHaveText([
+      "Static (per key frame)",
+      "Dynamic (per cluster)",
+      "Prompt consistency",
+    ]);
 
     // The video list's category filter names each option.
     await page.goto(`/projects/${projectId}/videos`);
@@ -99,13 +139,18 @@ test("every code shows its name and definition: heat map, legend, review screen,
     });
     expect(created.status()).toBe(201);
     const { id: queueId } = (await created.json()) as { id: string };
-    const next = await request.post(`/api/v1/queues/${queueId}/next`, { headers: { authorization: `Bearer ${ownerKey}` }, data: {} });
+    const next = await request.post(`/api/v1/queues/${queueId}/next`, {
+      headers: { authorization: `Bearer ${ownerKey}` },
+      data: {},
+    });
     const { itemId } = (await next.json()) as { itemId: string };
     await page.goto(`/projects/${projectId}/queues/${queueId}/items/${itemId}`);
     const target = page.getByTestId("target");
     await expect(target).toHaveCount(1);
     // innerText: the tooltip's text is in the DOM but not shown until hover or focus.
-    await expect(target.getByTestId("target-label")).toContainText(`s7 · ${s7.label} · key frame 1`, { useInnerText: true });
+    await expect(target.getByTestId("target-label")).toContainText(`s7 · ${s7.label} · key frame 1`, {
+      useInnerText: true,
+    });
     await expect(target.getByTestId("target-definition")).toHaveText(s7.definition);
     await expect(target.getByTestId("judge-value")).toHaveText("7");
     await expect(page.getByTestId("judge-summary")).toContainText("I 0 · S 7 · D 0 · overall 72 · hallucination yes");

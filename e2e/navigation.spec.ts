@@ -9,7 +9,10 @@ import { cli, ownerWithProject, signIn } from "./helpers";
 const SHOTS = process.env.NAV_SHOTS_DIR ?? "/work/shots/nav";
 const CATEGORIES = ["s1", "s2", "s3", "s4", "s5", "s6"];
 /** Every category of the hallucination task: as many bars as the per-category chart gets in practice. */
-const ALL_CATEGORIES = [...Array.from({ length: 10 }, (_, i) => `s${i + 1}`), ...Array.from({ length: 9 }, (_, i) => `d${i + 1}`)];
+const ALL_CATEGORIES = [
+  ...Array.from({ length: 10 }, (_, i) => `s${i + 1}`),
+  ...Array.from({ length: 9 }, (_, i) => `d${i + 1}`),
+];
 
 /** A project with five framed videos, a finished run scoring six long-named categories, two reviewers' judgments and a queue. */
 async function seedProject(label: string, categories: readonly string[] = CATEGORIES) {
@@ -25,8 +28,15 @@ async function seedProject(label: string, categories: readonly string[] = CATEGO
     return { userId: user.id, email: user.email, name: user.name, isAdmin: false };
   };
   const ownerActor = await actorOf(owner.email);
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, ownerActor, { videoCount: 5, keyFrames: 1, name: `${label} nav` });
-  const people: Record<"reviewer" | "viewer", { email: string; password: string }> = { reviewer: { email: "", password: "" }, viewer: { email: "", password: "" } };
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, ownerActor, {
+    videoCount: 5,
+    keyFrames: 1,
+    name: `${label} nav`,
+  });
+  const people: Record<"reviewer" | "viewer", { email: string; password: string }> = {
+    reviewer: { email: "", password: "" },
+    viewer: { email: "", password: "" },
+  };
   const reviewers = [];
   for (const [name, role] of [
     ["Ann", "reviewer"],
@@ -41,18 +51,28 @@ async function seedProject(label: string, categories: readonly string[] = CATEGO
   }
   const { runId, scoreIds } = await seedFinishedRun(prisma, ownerActor, projectId, videoIds, {
     endpointName: "stub judge",
-    scores: (v) => categories.map((category, c) => ({ stepId: stepOf(category), scopeIndex: 0, category, value: (v * 3 + c * 2) % 11 })),
+    scores: (v) =>
+      categories.map((category, c) => ({
+        stepId: stepOf(category),
+        scopeIndex: 0,
+        category,
+        value: (v * 3 + c * 2) % 11,
+      })),
     outcome: (v) => ({ verdict: v % 2 === 0, overall: v % 2 === 0 ? 35 : 85 }),
   });
   for (const [v, videoId] of videoIds.entries()) {
     for (const [r, reviewer] of reviewers.entries()) {
       for (const [c, category] of categories.entries()) {
-        await reviewScore(prisma, reviewer, scoreIds.get(`${v}:${stepOf(category)}:0:${category}`)!, { value: (v * 3 + c * 2 + r + (v === 1 ? 5 : 0)) % 11 });
+        await reviewScore(prisma, reviewer, scoreIds.get(`${v}:${stepOf(category)}:0:${category}`)!, {
+          value: (v * 3 + c * 2 + r + (v === 1 ? 5 : 0)) % 11,
+        });
       }
       await reviewVideoOutcome(prisma, reviewer, runId, videoId, "verdict", { value: (v + r) % 3 === 0 ? 1 : 0 });
     }
   }
-  const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Melting snowmen verdicts", runId, scope: "verdict", createdById: ownerActor.userId } });
+  const queue = await prisma.reviewQueue.create({
+    data: { projectId, name: "Melting snowmen verdicts", runId, scope: "verdict", createdById: ownerActor.userId },
+  });
   return { prisma, owner, people, projectId, runId, queueId: queue.id };
 }
 
@@ -67,14 +87,28 @@ async function navIds(page: Page): Promise<string[]> {
     .evaluateAll((links) => links.map((a) => a.getAttribute("data-testid")!.replace("project-nav-", "")));
 }
 
-test("the navigation bar shows each role only what it may open, the search finds videos, runs and queues, and runs are named", async ({ page }) => {
+test("the navigation bar shows each role only what it may open, the search finds videos, runs and queues, and runs are named", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const { prisma, owner, people, projectId, runId, queueId } = await seedProject("navbar");
   try {
     await signIn(page, people.viewer.email, people.viewer.password);
     await page.goto(`/projects/${projectId}/videos`);
     const viewerLinks = await navIds(page);
-    expect(viewerLinks).toEqual(expect.arrayContaining(["videos", "judge", "queues", "agreement", "captions", "qa", "calibration", "construction", "settings"]));
+    expect(viewerLinks).toEqual(
+      expect.arrayContaining([
+        "videos",
+        "judge",
+        "queues",
+        "agreement",
+        "captions",
+        "qa",
+        "calibration",
+        "construction",
+        "settings",
+      ]),
+    );
     expect(viewerLinks).not.toContain("import");
     expect(viewerLinks).not.toContain("adjudication");
     // Every link the viewer sees opens (no 403 behind a link), and marks itself as the current page.
@@ -97,11 +131,16 @@ test("the navigation bar shows each role only what it may open, the search finds
     await page.getByTestId("project-search-input").fill("hallucination stub judge");
     await page.getByTestId("project-search-input").press("Enter");
     const runLink = page.getByTestId("search-runs").getByRole("link");
-    await expect(runLink).toHaveText(/^Hallucination · stub-model @ stub judge · \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}$/);
+    await expect(runLink).toHaveText(
+      /^Hallucination · stub-model @ stub judge · \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}$/,
+    );
     await expect(runLink).toHaveAttribute("href", `/projects/${projectId}/runs/${runId}`);
     await page.getByTestId("project-search-input").fill("snowmen");
     await page.getByTestId("project-search-input").press("Enter");
-    await expect(page.getByTestId("search-queues").getByRole("link")).toHaveAttribute("href", `/projects/${projectId}/queues/${queueId}`);
+    await expect(page.getByTestId("search-queues").getByRole("link")).toHaveAttribute(
+      "href",
+      `/projects/${projectId}/queues/${queueId}`,
+    );
     // A prompt's words find its video.
     await page.getByTestId("project-search-input").fill("ramp number 4");
     await page.getByTestId("project-search-input").press("Enter");
@@ -131,7 +170,9 @@ test("the navigation bar shows each role only what it may open, the search finds
   }
 });
 
-test("the agreement page opens on a summary under 2,000 px; the details are one click away and the category labels do not overlap", async ({ page }) => {
+test("the agreement page opens on a summary under 2,000 px; the details are one click away and the category labels do not overlap", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const { prisma, owner, projectId } = await seedProject("agreement-summary", ALL_CATEGORIES);
   try {
@@ -161,7 +202,8 @@ test("the agreement page opens on a summary under 2,000 px; the details are one 
     await expect(consensus.locator("td").nth(1)).toHaveText(allN);
     await expect(consensus.locator("td").nth(3)).toContainText(allKappa);
     await expect(page.getByTestId("summary-kappa")).toHaveText(summaryKappa);
-    for (const id of ["chart-scatter", "chart-categories", "chart-sweep", "breakdown-category", "among-reviewers"]) await expect(page.getByTestId(id)).toBeVisible();
+    for (const id of ["chart-scatter", "chart-categories", "chart-sweep", "breakdown-category", "among-reviewers"])
+      await expect(page.getByTestId(id)).toBeVisible();
     // The filters keep the view.
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/view=details/);
@@ -176,7 +218,9 @@ test("the agreement page opens on a summary under 2,000 px; the details are one 
     const bars = await page.getByTestId("breakdown-category").getByTestId("breakdown-row").count();
     expect(bars).toBeGreaterThanOrEqual(ALL_CATEGORIES.length);
     await expect(ticks).toHaveCount(bars);
-    const boxes = await ticks.evaluateAll((nodes) => nodes.map((n) => n.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number }));
+    const boxes = await ticks.evaluateAll((nodes) =>
+      nodes.map((n) => n.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number }),
+    );
     for (let i = 0; i < boxes.length; i++) {
       for (let j = i + 1; j < boxes.length; j++) {
         const [a, b] = [boxes[i]!, boxes[j]!];
@@ -206,7 +250,9 @@ const backgroundLuminance = (page: Page) =>
     return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
   });
 
-test("dark mode follows the system, a toggle overrides it, and text keeps WCAG AA contrast in both themes", async ({ page }) => {
+test("dark mode follows the system, a toggle overrides it, and text keeps WCAG AA contrast in both themes", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const { prisma, owner, projectId, runId } = await seedProject("theme");
   try {

@@ -15,16 +15,25 @@ test("a VBench-2.0 project's video list and navigation bar", async ({ page }) =>
     const owner = await ownerWithProject("findings");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
     const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount: 4, keyFrames: 1, name: "VBench only" });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, {
+      videoCount: 4,
+      keyFrames: 1,
+      name: "VBench only",
+    });
     const longName = `${"a-generated-clip-with-a-very-long-descriptive-name-".repeat(3)}${"x".repeat(23)}.mp4`;
     expect(longName.length).toBe(180);
     for (const [i, name] of ["clip-10.mp4", "clip-2.mp4", "clip-1.mp4", longName].entries()) {
       await prisma.video.update({ where: { id: videoIds[i]! }, data: { fileName: name, relativePath: name } });
     }
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "vlm", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id } });
-    const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "vbench2", endpointId: endpoint.id, createdById: user.id, status: "done" } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "vlm", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id },
+    });
+    const run = await prisma.judgeRun.create({
+      data: { projectId, pipeline: "vbench2", endpointId: endpoint.id, createdById: user.id, status: "done" },
+    });
     const metrics = Object.fromEntries(VBENCH2_TASK.metrics.map((m) => [m.id, 1]));
-    for (const videoId of videoIds) await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: "fs", status: "done", metrics });
+    for (const videoId of videoIds)
+      await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: "fs", status: "done", metrics });
 
     await page.setViewportSize({ width: 1440, height: 900 });
     await signIn(page, owner.email, owner.password);

@@ -4,7 +4,9 @@ import { ownerWithProject, signIn } from "./helpers";
 // vLLM started without --limit-mm-per-prompt takes one image per request. The endpoint's Test probes that
 // limit and shows it on the endpoint's row; the hallucination run then sends each multi-frame step's frames
 // tiled into one image, and finishes.
-test("the hallucination pipeline finishes against an endpoint that takes one image per request, with tiled frames", async ({ page }) => {
+test("the hallucination pipeline finishes against an endpoint that takes one image per request, with tiled frames", async ({
+  page,
+}) => {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
@@ -14,7 +16,11 @@ test("the hallucination pipeline finishes against an endpoint that takes one ima
   try {
     const owner = await ownerWithProject("one-image-endpoint");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 1, keyFrames: 2, name: "One image" });
+    const { projectId } = await projectWithFramedVideos(
+      prisma,
+      { userId: user.id, email: user.email, name: user.name, isAdmin: false },
+      { videoCount: 1, keyFrames: 2, name: "One image" },
+    );
 
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/judge`);

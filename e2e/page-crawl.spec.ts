@@ -68,7 +68,10 @@ async function accessibilityFindings(page: Page): Promise<string[]> {
     const result = await builder().analyze();
     for (const violation of result.violations) {
       if (violation.impact !== "serious" && violation.impact !== "critical") continue;
-      for (const node of violation.nodes) findings.push(`axe ${colorScheme} ${violation.id}: ${node.target.join(" ")}: ${node.any[0]?.message ?? node.failureSummary ?? violation.help}`);
+      for (const node of violation.nodes)
+        findings.push(
+          `axe ${colorScheme} ${violation.id}: ${node.target.join(" ")}: ${node.any[0]?.message ?? node.failureSummary ?? violation.help}`,
+        );
     }
   }
   await page.emulateMedia({ colorScheme: "light" });
@@ -90,32 +93,48 @@ test.describe("page crawl", () => {
   async function contextFor(browser: Browser, role: CrawlRole, baseURL: string): Promise<BrowserContext> {
     const context = await browser.newContext({ baseURL });
     if (role !== "signedOut") {
-      const signedIn = await context.request.post("/api/auth/sign-in/email", { data: accounts[role], headers: { origin: baseURL } });
+      const signedIn = await context.request.post("/api/auth/sign-in/email", {
+        data: accounts[role],
+        headers: { origin: baseURL },
+      });
       expect(signedIn.ok(), `${role} signs in`).toBe(true);
     }
     // CSP violations in the page, reported even when the browser would not log them.
     await context.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
-      document.addEventListener("securitypolicyviolation", (event) => seen.push(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`));
+      document.addEventListener("securitypolicyviolation", (event) =>
+        seen.push(
+          `${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`,
+        ),
+      );
     });
     return context;
   }
 
   /** Opens one URL and returns what went wrong, if anything. */
-  async function visit(page: Page, url: string, expected: Expected, role?: CrawlRole, axeChecked?: Set<string>): Promise<string[]> {
+  async function visit(
+    page: Page,
+    url: string,
+    expected: Expected,
+    role?: CrawlRole,
+    axeChecked?: Set<string>,
+  ): Promise<string[]> {
     const problems: string[] = [];
     const expectedStatus = "status" in expected ? expected.status : 200;
     const onConsole = (message: import("@playwright/test").ConsoleMessage) => {
       if (message.type() !== "error") return;
       // The browser logs the document's own expected 403/404 as a failed resource load.
       const documentStatus =
-        expectedStatus !== 200 && message.text().includes(`status of ${expectedStatus}`) && new URL(message.location().url || "http://x/").pathname === new URL(url, "http://x").pathname;
+        expectedStatus !== 200 &&
+        message.text().includes(`status of ${expectedStatus}`) &&
+        new URL(message.location().url || "http://x/").pathname === new URL(url, "http://x").pathname;
       if (!documentStatus) problems.push(`console error: ${message.text()} (${message.location().url})`);
     };
     const onPageError = (error: Error) => problems.push(`uncaught page error: ${error.message}`);
     const onResponse = (response: import("@playwright/test").Response) => {
-      if (response.status() >= 500) problems.push(`${response.status()} from ${response.request().method()} ${response.url()}`);
+      if (response.status() >= 500)
+        problems.push(`${response.status()} from ${response.request().method()} ${response.url()}`);
     };
     page.on("console", onConsole);
     page.on("pageerror", onPageError);
@@ -125,25 +144,37 @@ test.describe("page crawl", () => {
       await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});
       const finalPath = new URL(page.url()).pathname;
       if ("redirectTo" in expected) {
-        if (finalPath !== expected.redirectTo) problems.push(`expected a redirect to ${expected.redirectTo}, ended on ${page.url()}`);
+        if (finalPath !== expected.redirectTo)
+          problems.push(`expected a redirect to ${expected.redirectTo}, ended on ${page.url()}`);
       } else {
-        if (response?.status() !== expected.status) problems.push(`expected status ${expected.status}, got ${response?.status()}`);
-        if (expected.status === 404 && !(await page.getByRole("heading", { name: "Not found" }).isVisible())) problems.push("expected the app's Not found page");
-        if (expected.status === 403 && !(await page.getByRole("heading", { name: "Not allowed" }).isVisible())) problems.push("expected the app's Not allowed page");
+        if (response?.status() !== expected.status)
+          problems.push(`expected status ${expected.status}, got ${response?.status()}`);
+        if (expected.status === 404 && !(await page.getByRole("heading", { name: "Not found" }).isVisible()))
+          problems.push("expected the app's Not found page");
+        if (expected.status === 403 && !(await page.getByRole("heading", { name: "Not allowed" }).isVisible()))
+          problems.push("expected the app's Not allowed page");
       }
       // A page the role may open links only to pages it may open too: no link leads a member into a 403.
       if (role !== undefined && "status" in expected && expected.status === 200) {
-        const hrefs = await page.$$eval("a[href]", (anchors) => anchors.map((a) => (a as HTMLAnchorElement).href)).catch(() => [] as string[]);
+        const hrefs = await page
+          .$$eval("a[href]", (anchors) => anchors.map((a) => (a as HTMLAnchorElement).href))
+          .catch(() => [] as string[]);
         for (const href of new Set(hrefs)) {
           // An anchor's href property is absolute, or "" without an href worth following.
           const target = URL.canParse(href) ? new URL(href) : null;
           if (!target || target.origin !== new URL(url, page.url()).origin) continue;
           const linked = pageOf(target.pathname);
-          if (linked && "status" in expectedFor(linked, role) && (expectedFor(linked, role) as { status: number }).status === 403)
+          if (
+            linked &&
+            "status" in expectedFor(linked, role) &&
+            (expectedFor(linked, role) as { status: number }).status === 403
+          )
             problems.push(`links to ${target.pathname}${target.search}, which it may not open (403)`);
         }
       }
-      const violations = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []).catch(() => []);
+      const violations = await page
+        .evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])
+        .catch(() => []);
       for (const violation of violations) problems.push(`CSP violation: ${violation}`);
       // Once per role for each page (route) it may open, at its first URL, and once for each page it lands on
       // instead (Not found, Not allowed, the sign-in page): a route's other URLs, and those pages at any URL,
@@ -180,8 +211,13 @@ test.describe("page crawl", () => {
   async function request(context: BrowserContext, url: string, expected: Expected): Promise<string[]> {
     const response = await context.request.get(url);
     const finalPath = new URL(response.url()).pathname;
-    if ("redirectTo" in expected) return finalPath === expected.redirectTo ? [] : [`expected a redirect to ${expected.redirectTo}, ended on ${response.url()} (${response.status()})`];
-    return response.status() === expected.status ? [] : [`expected status ${expected.status}, got ${response.status()}`];
+    if ("redirectTo" in expected)
+      return finalPath === expected.redirectTo
+        ? []
+        : [`expected a redirect to ${expected.redirectTo}, ended on ${response.url()} (${response.status()})`];
+    return response.status() === expected.status
+      ? []
+      : [`expected status ${expected.status}, got ${response.status()}`];
   }
 
   const roles: CrawlRole[] = ["owner", "reviewer", "viewer", "outsider", "admin", "signedOut"];
@@ -205,7 +241,10 @@ test.describe("page crawl", () => {
           const requestAfterFirst = rendersLikeItsFirstUrl(crawlPage, role, expected);
           for (const [index, url] of pageUrls(crawlPage, seed, role).entries()) {
             visited += 1;
-            const problems = index > 0 && requestAfterFirst ? await request(context, url, expected) : await visit(page, url, expected, role, axeHere);
+            const problems =
+              index > 0 && requestAfterFirst
+                ? await request(context, url, expected)
+                : await visit(page, url, expected, role, axeHere);
             for (const problem of problems) failures.push(`${role} ${url}: ${problem}`);
           }
         }

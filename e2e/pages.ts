@@ -38,7 +38,9 @@ const CORE_PAGES: CrawlPage[] = [
     route: "/projects/[projectId]/videos/[videoId]",
     project: {},
     urls: (s) => [
-      ...[...s.judgedVideoIds, s.promptlessVideoId, s.pendingVideoId].map((id) => `/projects/${s.projectId}/videos/${id}`),
+      ...[...s.judgedVideoIds, s.promptlessVideoId, s.pendingVideoId].map(
+        (id) => `/projects/${s.projectId}/videos/${id}`,
+      ),
       // A rubric run's scores: the page reads the rubric task from the browser's registry.
       ...rubricRunIds(s).map((runId) => `/projects/${s.projectId}/videos/${s.judgedVideoIds[0]}?runId=${runId}`),
       `/projects/${s.projectId}/videos/${s.judgedVideoIds[0]}?runId=${s.ensembleRunId}`,
@@ -47,7 +49,11 @@ const CORE_PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/compare",
     project: {},
-    urls: (s) => [`/projects/${s.projectId}/compare`, `/projects/${s.projectId}/compare?videoId=${s.judgedVideoIds[0]}`, `/projects/${s.projectId}/compare?videoId=${s.promptlessVideoId}`],
+    urls: (s) => [
+      `/projects/${s.projectId}/compare`,
+      `/projects/${s.projectId}/compare?videoId=${s.judgedVideoIds[0]}`,
+      `/projects/${s.projectId}/compare?videoId=${s.promptlessVideoId}`,
+    ],
   },
   { route: "/projects/[projectId]/completeness", project: {} },
   { route: "/projects/[projectId]/import", project: { action: "videos.import" } },
@@ -87,17 +93,27 @@ const CORE_PAGES: CrawlPage[] = [
   {
     route: "/projects/[projectId]/adjudication",
     project: { action: "gold.set" },
-    urls: (s) => [`/projects/${s.projectId}/adjudication`, `/projects/${s.projectId}/adjudication?runId=${s.runId}&state=open`, `/projects/${s.projectId}/adjudication?target=verdict`],
+    urls: (s) => [
+      `/projects/${s.projectId}/adjudication`,
+      `/projects/${s.projectId}/adjudication?runId=${s.runId}&state=open`,
+      `/projects/${s.projectId}/adjudication?target=verdict`,
+    ],
   },
   {
     route: "/projects/[projectId]/calibration",
     project: { action: "export.read" },
-    urls: (s) => [`/projects/${s.projectId}/calibration`, `/projects/${s.projectId}/calibration?runId=${s.runId}&threshold=4`],
+    urls: (s) => [
+      `/projects/${s.projectId}/calibration`,
+      `/projects/${s.projectId}/calibration?runId=${s.runId}&threshold=4`,
+    ],
   },
   {
     route: "/projects/[projectId]/calibration/compare",
     project: { action: "export.read" },
-    urls: (s) => [`/projects/${s.projectId}/calibration/compare`, `/projects/${s.projectId}/calibration/compare?runIds=${s.runId}&runIds=${s.runId}&reference=consensus`],
+    urls: (s) => [
+      `/projects/${s.projectId}/calibration/compare`,
+      `/projects/${s.projectId}/calibration/compare?runIds=${s.runId}&runIds=${s.runId}&reference=consensus`,
+    ],
   },
   {
     route: "/projects/[projectId]/prompts",
@@ -105,11 +121,18 @@ const CORE_PAGES: CrawlPage[] = [
     urls: (s) => [`/projects/${s.projectId}/prompts`],
   },
   { route: "/projects/[projectId]/rubrics", project: {} },
-  { route: "/projects/[projectId]/alignment", project: {}, urls: (s) => [`/projects/${s.projectId}/alignment`, `/projects/${s.projectId}/alignment?id=unknown`] },
+  {
+    route: "/projects/[projectId]/alignment",
+    project: {},
+    urls: (s) => [`/projects/${s.projectId}/alignment`, `/projects/${s.projectId}/alignment?id=unknown`],
+  },
   {
     route: "/projects/[projectId]/runs/[runId]/label-next",
     project: { action: "queues.manage" },
-    urls: (s) => [`/projects/${s.projectId}/runs/${s.runId}/label-next`, `/projects/${s.projectId}/runs/${s.runId}/label-next?budget=2&strata=2`],
+    urls: (s) => [
+      `/projects/${s.projectId}/runs/${s.runId}/label-next`,
+      `/projects/${s.projectId}/runs/${s.runId}/label-next?budget=2&strata=2`,
+    ],
   },
   {
     route: "/projects/[projectId]/runs/[runId]/leaderboard",
@@ -122,23 +145,37 @@ const CORE_PAGES: CrawlPage[] = [
       ...rubricRunIds(s).map((runId) => `/projects/${s.projectId}/runs/${runId}/leaderboard`),
     ],
   },
-  { route: "/projects/[projectId]/queues", project: {}, urls: (s) => [`/projects/${s.projectId}/queues`, `/projects/${s.projectId}/queues?archived=1`] },
+  {
+    route: "/projects/[projectId]/queues",
+    project: {},
+    urls: (s) => [`/projects/${s.projectId}/queues`, `/projects/${s.projectId}/queues?archived=1`],
+  },
   {
     route: "/projects/[projectId]/queues/new",
     project: { action: "queues.manage" },
-    urls: (s) => [`/projects/${s.projectId}/queues/new`, `/projects/${s.projectId}/queues/new?runId=${s.runId}`, `/projects/${s.projectId}/queues/new?runId=${s.ensembleRunId}&unstable=1`],
+    urls: (s) => [
+      `/projects/${s.projectId}/queues/new`,
+      `/projects/${s.projectId}/queues/new?runId=${s.runId}`,
+      `/projects/${s.projectId}/queues/new?runId=${s.ensembleRunId}&unstable=1`,
+    ],
   },
   { route: "/projects/[projectId]/queues/[queueId]", project: {} },
   {
     route: "/projects/[projectId]/queues/[queueId]/items/[itemId]",
     project: {},
-    urls: (s, role) => [`/projects/${s.projectId}/queues/${s.queueId}/items/${s.itemIdByRole[role] ?? s.itemIdByRole.reviewer}`],
+    urls: (s, role) => [
+      `/projects/${s.projectId}/queues/${s.queueId}/items/${s.itemIdByRole[role] ?? s.itemIdByRole.reviewer}`,
+    ],
   },
   { route: "/projects/[projectId]/settings", project: {} },
   {
     route: "/projects/[projectId]/search",
     project: {},
-    urls: (s) => [`/projects/${s.projectId}/search`, `/projects/${s.projectId}/search?q=a`, `/projects/${s.projectId}/search?q=${"x".repeat(300)}`],
+    urls: (s) => [
+      `/projects/${s.projectId}/search`,
+      `/projects/${s.projectId}/search?q=a`,
+      `/projects/${s.projectId}/search?q=${"x".repeat(300)}`,
+    ],
   },
 ];
 
@@ -180,7 +217,12 @@ export function routeOfPageFile(file: string): string {
 
 /** The route with `[param]`s filled from the seed. */
 export function fillRoute(route: string, seed: CrawlSeed): string {
-  const values: Record<string, string> = { projectId: seed.projectId, runId: seed.runId, queueId: seed.queueId, videoId: seed.judgedVideoIds[0]! };
+  const values: Record<string, string> = {
+    projectId: seed.projectId,
+    runId: seed.runId,
+    queueId: seed.queueId,
+    videoId: seed.judgedVideoIds[0]!,
+  };
   return route.replace(/\[(\w+)\]/g, (_, name: string) => {
     const value = values[name];
     if (!value) throw new Error(`e2e/pages.ts: no seed value for [${name}] in ${route}; give the page its own urls().`);

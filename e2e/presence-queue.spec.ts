@@ -22,8 +22,12 @@ async function seedPresenceQueue(request: APIRequestContext, prefix: string, vid
   await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
   await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
 
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id } });
-  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id },
+  });
+  const run = await prisma.judgeRun.create({
+    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" },
+  });
   for (const videoId of videoIds) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
     for (const [stepId, scopeIndex, values] of [
@@ -31,8 +35,28 @@ async function seedPresenceQueue(request: APIRequestContext, prefix: string, vid
       ["static_hallucination", 1, { s1: 7, s2: 0 }],
       ["dynamic_hallucination", 0, { d1: 3 }],
     ] as const) {
-      const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId, scopeIndex, status: "done", templateId: "t", output: { scores: values } } });
-      await prisma.score.createMany({ data: Object.entries(values).map(([category, value]) => ({ runId: run.id, videoId, stepResultId: step.id, stepId, scopeIndex, category, value })) });
+      const step = await prisma.stepResult.create({
+        data: {
+          runId: run.id,
+          videoId,
+          stepId,
+          scopeIndex,
+          status: "done",
+          templateId: "t",
+          output: { scores: values },
+        },
+      });
+      await prisma.score.createMany({
+        data: Object.entries(values).map(([category, value]) => ({
+          runId: run.id,
+          videoId,
+          stepResultId: step.id,
+          stepId,
+          scopeIndex,
+          category,
+          value,
+        })),
+      });
     }
     await createRunVideo(prisma, {
       runId: run.id,
@@ -47,7 +71,15 @@ async function seedPresenceQueue(request: APIRequestContext, prefix: string, vid
   const ownerKey = await cli("create-api-key", "--email", owner.email);
   const created = await request.post(`/api/v1/projects/${projectId}/queues`, {
     headers: { authorization: `Bearer ${ownerKey.trim()}` },
-    data: { name: "Presence s1/s2/d1", filter: {}, scope: "scores", categories: ["s1", "s2", "d1"], mode: "presence", reviewersPerItem: 1, blind: false },
+    data: {
+      name: "Presence s1/s2/d1",
+      filter: {},
+      scope: "scores",
+      categories: ["s1", "s2", "d1"],
+      mode: "presence",
+      reviewersPerItem: 1,
+      blind: false,
+    },
   });
   expect(created.status()).toBe(201);
   const { id: queueId } = (await created.json()) as { id: string };
@@ -56,10 +88,17 @@ async function seedPresenceQueue(request: APIRequestContext, prefix: string, vid
 
 // Presence first, then grade, with the keyboard alone: the reviewer marks which categories are present,
 // grades only those (and the ones the judge says are present), and the absent ones are stored as 0.
-test("a presence-first queue item is toggled, graded and submitted keyboard-only, and the judgments are stored", async ({ page, request, baseURL }) => {
+test("a presence-first queue item is toggled, graded and submitted keyboard-only, and the judgments are stored", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const { prisma, projectId, videoId, reviewer, queueId } = await seedPresenceQueue(request, "presence", 1);
   try {
-    const signedIn = await page.request.post("/api/auth/sign-in/email", { data: reviewer, headers: { origin: baseURL! } });
+    const signedIn = await page.request.post("/api/auth/sign-in/email", {
+      data: reviewer,
+      headers: { origin: baseURL! },
+    });
     expect(signedIn.ok()).toBe(true);
     await page.goto(`/projects/${projectId}/queues/${queueId}`);
     await expect(page.getByTestId("start-reviewing")).toBeFocused();
@@ -73,7 +112,11 @@ test("a presence-first queue item is toggled, graded and submitted keyboard-only
     await expect(categories.getByTestId("presence-key")).toHaveText(["1", "2", "3"]);
     await expect(categories.nth(0)).toContainText("s1 · Geometric structure irrationality");
     await expect(categories.nth(0).getByTestId("presence-definition")).not.toBeEmpty();
-    await expect(categories.getByTestId("presence-judge")).toHaveText(["judge: present", "judge: absent", "judge: absent"]);
+    await expect(categories.getByTestId("presence-judge")).toHaveText([
+      "judge: present",
+      "judge: absent",
+      "judge: absent",
+    ]);
     await expect(page.getByTestId("targets")).toBeHidden();
 
     // 2 and 3 mark s2 and d1 present, 3 again takes d1 back; digits here toggle, they never score.
@@ -87,7 +130,12 @@ test("a presence-first queue item is toggled, graded and submitted keyboard-only
     await page.keyboard.press("Enter");
     await expect(step).toBeHidden();
     const targets = page.getByTestId("target");
-    await expect(targets.getByTestId("target-label")).toHaveText([/^s1.*key frame 1/, /^s2.*key frame 1/, /^s1.*key frame 2/, /^s2.*key frame 2/]);
+    await expect(targets.getByTestId("target-label")).toHaveText([
+      /^s1.*key frame 1/,
+      /^s2.*key frame 1/,
+      /^s1.*key frame 2/,
+      /^s2.*key frame 2/,
+    ]);
     await expect(targets.getByTestId("target-definition").first()).not.toBeEmpty();
     await expect(page.getByTestId("presence-summary")).toContainText("Present: s2 · the judge also says: s1");
     for (const [i, digit] of ["3", "4", "1", "6"].entries()) {
@@ -100,9 +148,25 @@ test("a presence-first queue item is toggled, graded and submitted keyboard-only
 
     // Stored: the three presence judgments, the graded values, and d1's score as the absent value 0.
     const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } });
-    const stored = await prisma.humanJudgment.findMany({ where: { reviewerId: reviewerUser.id, videoId }, select: { targetType: true, target: true, scopeIndex: true, value: true } });
-    expect(stored.map((j) => `${j.targetType}:${j.target}${j.targetType === "score" ? `@${j.scopeIndex}` : ""}=${j.value}`).sort()).toEqual(
-      ["presence:s1=0", "presence:s2=1", "presence:d1=0", "score:s1@0=3", "score:s2@0=4", "score:s1@1=1", "score:s2@1=6", "score:d1@0=0"].sort(),
+    const stored = await prisma.humanJudgment.findMany({
+      where: { reviewerId: reviewerUser.id, videoId },
+      select: { targetType: true, target: true, scopeIndex: true, value: true },
+    });
+    expect(
+      stored
+        .map((j) => `${j.targetType}:${j.target}${j.targetType === "score" ? `@${j.scopeIndex}` : ""}=${j.value}`)
+        .sort(),
+    ).toEqual(
+      [
+        "presence:s1=0",
+        "presence:s2=1",
+        "presence:d1=0",
+        "score:s1@0=3",
+        "score:s2@0=4",
+        "score:s1@1=1",
+        "score:s2@1=6",
+        "score:d1@0=0",
+      ].sort(),
     );
 
     // Opened again, the item shows the stored answers: s2 present, then its values.
@@ -121,11 +185,18 @@ test("a presence-first queue item is toggled, graded and submitted keyboard-only
 
 // A presence-first item submitted in the background whose submission fails reopens as the reviewer left it: the
 // presence answers as well as the values (they used to come back as stored, so s2 was absent and its values gone).
-test("a presence-first item whose background submission fails reopens with its presence answers and values", async ({ page, request, baseURL }) => {
+test("a presence-first item whose background submission fails reopens with its presence answers and values", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const { prisma, projectId, reviewer, queueId } = await seedPresenceQueue(request, "presence-unsent", 2);
   try {
-    const signedIn = await page.request.post("/api/auth/sign-in/email", { data: reviewer, headers: { origin: baseURL! } });
+    const signedIn = await page.request.post("/api/auth/sign-in/email", {
+      data: reviewer,
+      headers: { origin: baseURL! },
+    });
     expect(signedIn.ok()).toBe(true);
     await page.goto(`/projects/${projectId}/queues/${queueId}`);
     await expect(page.getByTestId("start-reviewing")).toBeFocused();
@@ -137,7 +208,11 @@ test("a presence-first item whose background submission fails reopens with its p
     const second = ((await (await claimedAhead).json()) as { itemId: string }).itemId;
 
     await page.route("**/submit", (route) =>
-      route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "The server is restarting." } }) }),
+      route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "unavailable", message: "The server is restarting." } }),
+      }),
     );
     await page.keyboard.press("2");
     await page.keyboard.press("Enter");
@@ -162,7 +237,14 @@ test("a presence-first item whose background submission fails reopens with its p
     const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } });
     await expect
       .poll(async () =>
-        (await prisma.humanJudgment.findMany({ where: { reviewerId: reviewerUser.id, targetType: "presence" }, select: { target: true, value: true } })).map((j) => `${j.target}=${j.value}`).sort(),
+        (
+          await prisma.humanJudgment.findMany({
+            where: { reviewerId: reviewerUser.id, targetType: "presence" },
+            select: { target: true, value: true },
+          })
+        )
+          .map((j) => `${j.target}=${j.value}`)
+          .sort(),
       )
       .toEqual(["d1=0", "s1=0", "s2=1"]);
   } finally {
@@ -172,11 +254,18 @@ test("a presence-first item whose background submission fails reopens with its p
 
 // Presence toggles typed and not submitted survive a reload (kept in the browser, keyed by reviewer and item); once
 // the item is submitted the draft is gone, and the next item opens on its own answers.
-test("presence toggles not yet submitted survive a reload and are dropped once submitted", async ({ page, request, baseURL }) => {
+test("presence toggles not yet submitted survive a reload and are dropped once submitted", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const { prisma, projectId, reviewer, queueId } = await seedPresenceQueue(request, "presence-draft", 2);
   try {
-    const signedIn = await page.request.post("/api/auth/sign-in/email", { data: reviewer, headers: { origin: baseURL! } });
+    const signedIn = await page.request.post("/api/auth/sign-in/email", {
+      data: reviewer,
+      headers: { origin: baseURL! },
+    });
     expect(signedIn.ok()).toBe(true);
     await page.goto(`/projects/${projectId}/queues/${queueId}`);
     await expect(page.getByTestId("start-reviewing")).toBeFocused();
@@ -192,7 +281,8 @@ test("presence toggles not yet submitted survive a reload and are dropped once s
     await page.reload();
     await expect(screen).toHaveAttribute("data-item-id", first);
     await expect(categories.getByTestId("presence-mine")).toHaveText(["absent", "present", "present"]);
-    const drafts = () => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("framejury:presence-draft")));
+    const drafts = () =>
+      page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("framejury:presence-draft")));
     expect(await drafts()).toHaveLength(1);
 
     // 3 again takes d1 back; then grade s1 and s2 at both key frames and submit.
@@ -206,7 +296,9 @@ test("presence toggles not yet submitted survive a reload and are dropped once s
     await page.keyboard.press("Enter");
     await expect(screen).not.toHaveAttribute("data-item-id", first);
     const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } });
-    await expect.poll(() => prisma.humanJudgment.count({ where: { reviewerId: reviewerUser.id, targetType: "presence" } })).toBe(3);
+    await expect
+      .poll(() => prisma.humanJudgment.count({ where: { reviewerId: reviewerUser.id, targetType: "presence" } }))
+      .toBe(3);
     await expect.poll(drafts).toEqual([]);
 
     // The next item, reloaded: its own (empty) answers, nothing carried over from the first.

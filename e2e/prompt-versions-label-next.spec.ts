@@ -20,7 +20,11 @@ test("edits a prompt, runs with the new version, proposes videos to label and qu
     const owner = await ownerWithProject("prompts");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
     const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount: 4, keyFrames: 1, name: "Prompt versions e2e" });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, {
+      videoCount: 4,
+      keyFrames: 1,
+      name: "Prompt versions e2e",
+    });
     await createEndpoint(prisma, actor, projectId, {
       name: "Stub (simulated)",
       baseUrl: stub.baseURL,
@@ -46,7 +50,9 @@ test("edits a prompt, runs with the new version, proposes videos to label and qu
     await expect(page.getByTestId("prompt-diff-none")).toBeVisible();
     const text = page.getByTestId("prompt-text");
     await expect(text).toHaveValue(/compare the inconsistency in the two descriptions/);
-    await text.fill(`${(await text.inputValue()).replace(/\n$/, "")}\nBe strict: an object the prompt names but the frames lack is an inconsistency.\n`);
+    await text.fill(
+      `${(await text.inputValue()).replace(/\n$/, "")}\nBe strict: an object the prompt names but the frames lack is an inconsistency.\n`,
+    );
     await expect(page.getByTestId("diff-added")).toHaveCount(1);
     await expect(page.getByTestId("diff-added")).toContainText("Be strict");
     await expect(page.getByTestId("prompt-diff-stats")).toContainText("+1 −0");
@@ -75,10 +81,14 @@ test("edits a prompt, runs with the new version, proposes videos to label and qu
     expect(edited.templateHash).toBe(version.hash);
 
     // 3. One human label so far; ask for 2 more on the edited run's page.
-    const judge = await prisma.runMetric.findFirstOrThrow({ where: { runId: runs[1]!.id, videoId: videoIds[0]!, metric: "verdict" } });
+    const judge = await prisma.runMetric.findFirstOrThrow({
+      where: { runId: runs[1]!.id, videoId: videoIds[0]!, metric: "verdict" },
+    });
     await reviewVideoOutcome(prisma, actor, runs[1]!.id, videoIds[0]!, "verdict", { value: judge.value });
     await page.goto(`/projects/${projectId}/runs/${runs[1]!.id}`);
-    await expect(page.getByTestId("run-prompt-versions")).toContainText(`hallucination/inconsistency ${version.hash.slice(0, 12)} (edited)`);
+    await expect(page.getByTestId("run-prompt-versions")).toContainText(
+      `hallucination/inconsistency ${version.hash.slice(0, 12)} (edited)`,
+    );
     await page.getByTestId("label-next-link").click();
     await page.getByTestId("label-next-budget").fill("2");
     await page.getByTestId("label-next-propose").click();
@@ -91,7 +101,10 @@ test("edits a prompt, runs with the new version, proposes videos to label and qu
     await page.getByTestId("label-next-create-queue").click();
     await expect(page.getByTestId("queue-name")).toHaveText("Label next: 2 videos");
     await expect(page.getByTestId("queue-chosen-by")).toHaveText("what to label next (2)");
-    const queue = await prisma.reviewQueue.findFirstOrThrow({ where: { projectId }, include: { items: { orderBy: { position: "asc" } } } });
+    const queue = await prisma.reviewQueue.findFirstOrThrow({
+      where: { projectId },
+      include: { items: { orderBy: { position: "asc" } } },
+    });
     const paths = new Map((await prisma.video.findMany({ where: { projectId } })).map((v) => [v.id, v.relativePath]));
     expect(queue.items.map((i) => paths.get(i.videoId))).toEqual(proposed);
     expect(queue.items.map((i) => i.videoId)).not.toContain(videoIds[0]);

@@ -14,7 +14,11 @@ test("a run whose answers carry no usage shows its cost and tokens as unknown", 
   try {
     const owner = await ownerWithProject("provider-answers");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 1, keyFrames: 2, name: "No usage" });
+    const { projectId } = await projectWithFramedVideos(
+      prisma,
+      { userId: user.id, email: user.email, name: user.name, isAdmin: false },
+      { videoCount: 1, keyFrames: 2, name: "No usage" },
+    );
 
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/judge`);

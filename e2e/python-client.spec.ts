@@ -16,16 +16,41 @@ test("the Python client's unittest suite passes against the running app", async 
   // Debian's python3 where it is (its pip, setuptools and wheel install offline), else the one on PATH.
   const python3 = fs.existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
   const version = spawnSync(python3, ["--version"], { encoding: "utf8" });
-  if (version.error || version.status !== 0) throw new Error("python3 is not on PATH: the Python client's tests need Debian's python3 (.ci/run installs it).");
+  if (version.error || version.status !== 0)
+    throw new Error("python3 is not on PATH: the Python client's tests need Debian's python3 (.ci/run installs it).");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-python-client-"));
   const source = path.join(work, "source");
   const site = path.join(work, "site");
-  fs.cpSync(path.join(process.cwd(), "clients", "python"), source, { recursive: true, filter: (from) => !/(__pycache__|\.egg-info|[/\\]build)$/.test(from) });
-  const install = spawnSync(python3, ["-m", "pip", "install", "--no-build-isolation", "--no-index", "--disable-pip-version-check", "--target", site, source], { encoding: "utf8" });
-  expect(install.status, `pip install ./clients/python failed (Debian: apt-get install python3-pip python3-setuptools python3-wheel):\n${install.stdout}${install.stderr}`).toBe(0);
+  fs.cpSync(path.join(process.cwd(), "clients", "python"), source, {
+    recursive: true,
+    filter: (from) => !/(__pycache__|\.egg-info|[/\\]build)$/.test(from),
+  });
+  const install = spawnSync(
+    python3,
+    [
+      "-m",
+      "pip",
+      "install",
+      "--no-build-isolation",
+      "--no-index",
+      "--disable-pip-version-check",
+      "--target",
+      site,
+      source,
+    ],
+    { encoding: "utf8" },
+  );
+  expect(
+    install.status,
+    `pip install ./clients/python failed (Debian: apt-get install python3-pip python3-setuptools python3-wheel):\n${install.stdout}${install.stderr}`,
+  ).toBe(0);
   // The tests alone, beside no source copy of the package, so `import framejury` finds the installed one.
   fs.cpSync(path.join(source, "tests"), path.join(work, "tests"), { recursive: true });
-  const where = spawnSync(python3, ["-c", "import framejury; print(framejury.__file__)"], { cwd: work, encoding: "utf8", env: { ...process.env, PYTHONPATH: site } });
+  const where = spawnSync(python3, ["-c", "import framejury; print(framejury.__file__)"], {
+    cwd: work,
+    encoding: "utf8",
+    env: { ...process.env, PYTHONPATH: site },
+  });
   expect(where.stdout.trim().startsWith(site), where.stdout + where.stderr).toBe(true);
 
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;

@@ -52,7 +52,10 @@ const ANNOTATIONS = [
   },
 ];
 
-test("imports annotations for 3 videos, generates, filters, transforms, curates (accept, edit, reject), exports, and runs a simulated model on the export", async ({ page, request }) => {
+test("imports annotations for 3 videos, generates, filters, transforms, curates (accept, edit, reject), exports, and runs a simulated model on the export", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(420_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
@@ -66,7 +69,12 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
     const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
     // Key frames (what construction runs take, any frame set will do) and 8 uniform frames (what a QA run takes).
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount: 3, keyFrames: 3, uniformFrames: 8, name: "QA construction e2e" });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, {
+      videoCount: 3,
+      keyFrames: 3,
+      uniformFrames: 8,
+      name: "QA construction e2e",
+    });
     // The uniform frames (64×48) are a quarter of a 128×96 video's area: the size a QA run plans by default.
     await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
     const ownerKey = (await cli("create-api-key", "--email", owner.email)).trim();
@@ -74,7 +82,14 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
     // Through the app, whose server allows endpoints on this machine (the stub).
     const made = await request.post(`/api/v1/projects/${projectId}/endpoints`, {
       headers: api,
-      data: { name: "Stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low" },
+      data: {
+        name: "Stub",
+        baseUrl: stub.baseURL,
+        model: "stub-vision",
+        apiKey: null,
+        maxConcurrency: 8,
+        imageDetail: "low",
+      },
     });
     expect(made.status()).toBe(201);
     const endpoint = (await made.json()) as { id: string };
@@ -95,22 +110,35 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
 
     // 2. Generate: one run over the clips; when it is done its candidates are made.
     await page.getByTestId("generate-start").click();
-    await expect(page.getByTestId("generate-panel").getByTestId("run-progress")).toHaveAttribute("data-run-status", "done", { timeout: 120_000 });
-    await expect.poll(() => prisma.item.count({ where: { projectId, kind: "qa_candidate" } }), { timeout: 30_000 }).toBe(10);
+    await expect(page.getByTestId("generate-panel").getByTestId("run-progress")).toHaveAttribute(
+      "data-run-status",
+      "done",
+      { timeout: 120_000 },
+    );
+    await expect
+      .poll(() => prisma.item.count({ where: { projectId, kind: "qa_candidate" } }), { timeout: 30_000 })
+      .toBe(10);
     await page.reload();
     await expect(page.getByTestId("candidate-set")).toHaveCount(1);
-    const stage = (id: string, what: "kept" | "removed") => page.locator(`[data-testid="funnel-stage"][data-stage="${id}"] [data-testid="funnel-${what}"]`);
+    const stage = (id: string, what: "kept" | "removed") =>
+      page.locator(`[data-testid="funnel-stage"][data-stage="${id}"] [data-testid="funnel-${what}"]`);
     await expect(stage("generated", "kept")).toHaveText("10");
 
     // 3. Filter and transform.
     await page.getByTestId("construct-start").click();
-    await expect(page.getByTestId("construct-panel").getByTestId("run-progress")).toHaveAttribute("data-run-status", "done", { timeout: 240_000 });
+    await expect(page.getByTestId("construct-panel").getByTestId("run-progress")).toHaveAttribute(
+      "data-run-status",
+      "done",
+      { timeout: 240_000 },
+    );
     await page.reload();
     await expect(stage("blind", "kept")).toHaveText("8");
     await expect(stage("blind", "removed")).toHaveText("2");
     await expect(stage("hallucination", "removed")).toHaveText("1");
     await expect(stage("unspecific", "kept")).toHaveText("7");
-    await expect(page.getByTestId("transformation-counts")).toContainText("transformed 6 · could not transform 1 · in progress 0");
+    await expect(page.getByTestId("transformation-counts")).toContainText(
+      "transformed 6 · could not transform 1 · in progress 0",
+    );
     // A removed question stays visible with the filter's reason.
     await page.getByTestId("candidate-filters").locator('select[name="fate"]').selectOption("removed");
     await page.getByTestId("candidate-filters").getByRole("button", { name: "Show" }).click();
@@ -154,7 +182,18 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
     const records = (await exported.text())
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line) as { id: string; video: string; question: string; format: string; options?: Record<string, string>; answer: string; extra: Record<string, unknown> });
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            id: string;
+            video: string;
+            question: string;
+            format: string;
+            options?: Record<string, string>;
+            answer: string;
+            extra: Record<string, unknown>;
+          },
+      );
     const open = records.filter((r) => r.format === "open");
     expect(open).toHaveLength(2);
     expect(open.map((r) => r.question)).toContain("Which step comes next, as the annotations say?");
@@ -162,7 +201,8 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
       expect(V).toContain(path.basename(r.video));
       expect(JSON.stringify(r.extra)).toContain("construction/generate-");
     }
-    for (const r of records.filter((x) => x.format === "mc")) expect(Object.keys(r.options!)).toEqual(["A", "B", "C", "D", "E"]);
+    for (const r of records.filter((x) => x.format === "mc"))
+      expect(Object.keys(r.options!)).toEqual(["A", "B", "C", "D", "E"]);
 
     // 6. One click makes it a question set of this project; a simulated model answers it.
     await page.goto(`/projects/${projectId}/construction`);
@@ -172,18 +212,30 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
     await make.getByTestId("make-qa-set-name").fill("Constructed benchmark");
     await make.getByTestId("make-qa-set-submit").click();
     await expect(make.getByTestId("make-qa-set-result")).toContainText(`${records.length}`);
-    const questionSet = await prisma.itemSet.findFirstOrThrow({ where: { projectId, kind: "questions", name: "Constructed benchmark" } });
+    const questionSet = await prisma.itemSet.findFirstOrThrow({
+      where: { projectId, kind: "questions", name: "Constructed benchmark" },
+    });
     expect(questionSet.itemCount).toBe(records.length);
-    const run = await request.post(`/api/v1/projects/${projectId}/runs`, { headers: api, data: { pipeline: "qa", endpointId: endpoint.id, questionSetId: questionSet.id, settings: { frames: 8 } } });
+    const run = await request.post(`/api/v1/projects/${projectId}/runs`, {
+      headers: api,
+      data: { pipeline: "qa", endpointId: endpoint.id, questionSetId: questionSet.id, settings: { frames: 8 } },
+    });
     expect(run.status(), await run.text()).toBe(201);
     const runId = ((await run.json()) as { id: string }).id;
-    await expect.poll(async () => (await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } })).status, { timeout: 120_000 }).toBe("done");
+    await expect
+      .poll(async () => (await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } })).status, {
+        timeout: 120_000,
+      })
+      .toBe("done");
     expect(await prisma.runItem.count({ where: { runId } })).toBe(records.length);
     await page.goto(`/projects/${projectId}/qa`);
     // The accuracy table has the run's answers by format: the two open questions and the transformed ones as mc.
     const mc = records.filter((r) => r.format === "mc").length;
     await expect(page.getByRole("row", { name: /stub-vision · 8 frames\s+open-ended/ })).toContainText("n=2");
-    if (mc > 0) await expect(page.getByRole("row", { name: /stub-vision · 8 frames\s+multiple choice/ })).toContainText(`n=${mc}`);
+    if (mc > 0)
+      await expect(page.getByRole("row", { name: /stub-vision · 8 frames\s+multiple choice/ })).toContainText(
+        `n=${mc}`,
+      );
     await page.screenshot({ path: "/tmp/qa-construction-qa.png", fullPage: true });
   } finally {
     await stub.close();

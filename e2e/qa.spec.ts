@@ -22,7 +22,24 @@ let files: string[];
 test.beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-qa-"));
   const make = (name: string, source: string) =>
-    execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", source, "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", path.join(root, name)]);
+    execFileSync("ffmpeg", [
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      source,
+      "-t",
+      "2",
+      "-c:v",
+      "libx264",
+      "-pix_fmt",
+      "yuv420p",
+      "-movflags",
+      "+faststart",
+      path.join(root, name),
+    ]);
   make(`${V0}-0.mp4`, "testsrc2=size=320x240:rate=24");
   make(`${V1}-0.mp4`, "mandelbrot=size=320x240:rate=24");
   const questions = [
@@ -56,11 +73,22 @@ test.beforeAll(() => {
       category: "Future Step Prediction",
       granularity: "coarse",
     },
-    { id: "q4", video: `${V1}-0.mp4`, question: "What does the glass do at the table?", format: "open", answer: "The glass falls off the table.", category: "Step Sequencing", granularity: "coarse" },
+    {
+      id: "q4",
+      video: `${V1}-0.mp4`,
+      question: "What does the glass do at the table?",
+      format: "open",
+      answer: "The glass falls off the table.",
+      category: "Step Sequencing",
+      granularity: "coarse",
+    },
   ];
   fs.writeFileSync(path.join(root, "questions.jsonl"), `${questions.map((q) => JSON.stringify(q)).join("\n")}\n`);
   // A question whose answer letter is not among its options: its check names the line, and nothing of it is stored.
-  fs.writeFileSync(path.join(root, "broken-questions.jsonl"), `${JSON.stringify(questions[0])}\n${JSON.stringify({ ...questions[1], id: "q9", answer: "D" })}\n`);
+  fs.writeFileSync(
+    path.join(root, "broken-questions.jsonl"),
+    `${JSON.stringify(questions[0])}\n${JSON.stringify({ ...questions[1], id: "q9", answer: "D" })}\n`,
+  );
   files = fs.readdirSync(root).map((name) => path.join(root, name));
 });
 
@@ -85,17 +113,28 @@ test("imports a question set with the videos, runs two simulated models and a te
     await expect(page.getByTestId("question-file")).toHaveCount(2);
     await expect(page.getByTestId("import-item")).toHaveCount(2);
     await page.getByRole("button", { name: "Start import" }).click();
-    for (const name of [`${V0}-0.mp4`, `${V1}-0.mp4`]) await expect(page.locator(`[data-testid="import-item"][data-path="${name}"]`)).toHaveAttribute("data-state", "done", { timeout: 60_000 });
+    for (const name of [`${V0}-0.mp4`, `${V1}-0.mp4`])
+      await expect(page.locator(`[data-testid="import-item"][data-path="${name}"]`)).toHaveAttribute(
+        "data-state",
+        "done",
+        { timeout: 60_000 },
+      );
 
     // 2. The dry run, then the import of the file whose check passed.
     await page.getByRole("button", { name: "Check question sets" }).click();
     await expect(questionFile("questions.jsonl")).toHaveAttribute("data-state", "checked");
-    await expect(questionFile("questions.jsonl").getByTestId("question-file-summary")).toContainText("Would create questions.jsonl: 4 questions over 2 videos · mc 3, open 1");
+    await expect(questionFile("questions.jsonl").getByTestId("question-file-summary")).toContainText(
+      "Would create questions.jsonl: 4 questions over 2 videos · mc 3, open 1",
+    );
     await expect(questionFile("broken-questions.jsonl")).toHaveAttribute("data-state", "invalid");
-    await expect(questionFile("broken-questions.jsonl").getByTestId("question-file-errors")).toContainText("line 2: answer: D is not among the options (A, B, C)");
+    await expect(questionFile("broken-questions.jsonl").getByTestId("question-file-errors")).toContainText(
+      "line 2: answer: D is not among the options (A, B, C)",
+    );
     await page.getByRole("button", { name: "Import checked question sets" }).click();
     await expect(questionFile("questions.jsonl")).toHaveAttribute("data-state", "imported");
-    await expect(questionFile("questions.jsonl").getByTestId("question-file-summary")).toContainText("Created questions.jsonl");
+    await expect(questionFile("questions.jsonl").getByTestId("question-file-summary")).toContainText(
+      "Created questions.jsonl",
+    );
 
     // 3. Eight uniform frames at a quarter of each clip's area (320×240 → longest side 160).
     await page.goto(`/projects/${projectId}/pending?uniform=8&resize=quarter`);
@@ -104,7 +143,9 @@ test("imports a question set with the videos, runs two simulated models and a te
     await page.getByRole("button", { name: "Extract frames for 2 videos" }).click();
     await expect(page.locator('[data-testid="pending-item"][data-state="done"]')).toHaveCount(2, { timeout: 60_000 });
     await page.reload();
-    await expect(page.getByText("Every video with questions has a uniform set of 8 frames at the planned size.")).toBeVisible();
+    await expect(
+      page.getByText("Every video with questions has a uniform set of 8 frames at the planned size."),
+    ).toBeVisible();
 
     // 4. Three stub endpoints: a model that sees, one that guesses, and the judge.
     await page.goto(`/projects/${projectId}/judge`);
@@ -140,7 +181,8 @@ test("imports a question set with the videos, runs two simulated models and a te
     await expect(page.getByTestId("qa-runs").locator('input[type="checkbox"]')).toHaveCount(2);
     const rowsByFormat = page.getByTestId("qa-accuracy-row");
     await expect(rowsByFormat).toHaveCount(4);
-    const visionRow = (format: string) => page.locator(`[data-testid="qa-accuracy-row"][data-format="${format}"]`).first();
+    const visionRow = (format: string) =>
+      page.locator(`[data-testid="qa-accuracy-row"][data-format="${format}"]`).first();
     await expect(visionRow("mc").getByTestId("qa-accuracy-cell-value")).toHaveText("66.7%");
     await expect(visionRow("mc").getByTestId("qa-accuracy-cell-n")).toHaveText("n=3");
     await expect(visionRow("open").getByTestId("qa-accuracy-cell-value")).toHaveText("100.0%");
@@ -152,7 +194,12 @@ test("imports a question set with the videos, runs two simulated models and a te
     await expect(page.getByTestId("qa-accuracy-row").first().getByTestId("qa-accuracy-cell")).toContainText("n=4");
     await expect(page.getByTestId("qa-accuracy-row").nth(1)).toContainText("no baseline");
     // The heat map and the pairwise test on the four questions both decided.
-    await expect(page.getByTestId("qa-heatmap").locator('[data-testid="qa-heat-cell"][data-category="Object Attribute Recognition"]').first()).toContainText("0.0%");
+    await expect(
+      page
+        .getByTestId("qa-heatmap")
+        .locator('[data-testid="qa-heat-cell"][data-category="Object Attribute Recognition"]')
+        .first(),
+    ).toContainText("0.0%");
     await expect(page.getByTestId("qa-comparison")).toHaveCount(1);
     await expect(page.getByTestId("qa-comparison")).toContainText(/exact binomial/);
 
@@ -162,7 +209,10 @@ test("imports a question set with the videos, runs two simulated models and a te
     await q2.getByTestId("question-link").click();
     await expect(page.getByTestId("question-text")).toHaveText("What colour is the ramp under the ball?");
     await expect(page.getByTestId("question-option")).toHaveCount(3);
-    await expect(page.locator('[data-testid="question-option"][data-correct="true"]')).toHaveAttribute("data-letter", "C");
+    await expect(page.locator('[data-testid="question-option"][data-correct="true"]')).toHaveAttribute(
+      "data-letter",
+      "C",
+    );
     const vision = page.locator('[data-testid="qa-result"][data-model="stub-vision"]');
     await expect(vision.getByTestId("qa-frames").locator("img")).toHaveCount(8);
     await expect(vision.getByTestId("qa-frames")).toContainText("160×120");
@@ -174,12 +224,16 @@ test("imports a question set with the videos, runs two simulated models and a te
     await expect(vision.getByTestId("qa-review-not-needed")).toBeVisible();
     await expect(vision.getByTestId("qa-review-open")).toHaveText("Override");
     await expect(vision.getByTestId("qa-text-only-raw-answer")).toContainText("Best_option");
-    await expect(page.locator('[data-testid="qa-result"][data-model="stub-guess"]').getByTestId("qa-text-only-outcome")).toHaveCount(0);
+    await expect(
+      page.locator('[data-testid="qa-result"][data-model="stub-guess"]').getByTestId("qa-text-only-outcome"),
+    ).toHaveCount(0);
 
     // The open question: decided by the judge, with its reason.
     await page.goto(`/projects/${projectId}/qa?questionFormat=open`);
     await page.locator('[data-testid="qa-question-row"][data-external-id="q4"]').getByTestId("question-link").click();
-    await expect(page.getByTestId("question-reference")).toContainText("Reference answer The glass falls off the table.");
+    await expect(page.getByTestId("question-reference")).toContainText(
+      "Reference answer The glass falls off the table.",
+    );
     const open = page.locator('[data-testid="qa-result"][data-model="stub-vision"]');
     await expect(open.getByTestId("qa-with-frames-judge")).toContainText("the judge said Yes");
     await expect(open.getByTestId("qa-with-frames-reason")).toContainText("Simulated");
@@ -198,7 +252,9 @@ test("imports a question set with the videos, runs two simulated models and a te
     await expect(reviews.getByTestId("history-entry")).toContainText("It never says where the glass ends up.");
     await expect(open.getByTestId("qa-with-frames-outcome")).toHaveText("correct");
     // The other model's answer to the same question is judged on its own.
-    await expect(page.locator('[data-testid="qa-result"][data-model="stub-guess"]').getByTestId("value-you")).toHaveCount(0);
+    await expect(
+      page.locator('[data-testid="qa-result"][data-model="stub-guess"]').getByTestId("value-you"),
+    ).toHaveCount(0);
 
     // 8. A blind queue over the answers the judge decided in the seeing model's run (only the open q4).
     await page.goto(`/projects/${projectId}/queues/new?runId=${visionRunId}`);
@@ -208,7 +264,9 @@ test("imports a question set with the videos, runs two simulated models and a te
     await page.getByLabel("Question format").selectOption("open");
     await page.getByRole("button", { name: "Create queue" }).click();
     await expect(page.getByTestId("queue-name")).toHaveText("open answers");
-    await expect(page.getByText("each answer's correctness (the answers the judge decided) · format open")).toBeVisible();
+    await expect(
+      page.getByText("each answer's correctness (the answers the judge decided) · format open"),
+    ).toBeVisible();
     const queueUrl = page.url();
     const reviewer = { email: `qa-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
     await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
@@ -232,9 +290,15 @@ test("imports a question set with the videos, runs two simulated models and a te
     await page.goto(`/projects/${projectId}/agreement?runId=${visionRunId}&view=details`);
     await expect(page.getByTestId("summary-reviewed")).toHaveText("1");
     await expect(page.getByTestId("summary-accuracy")).toHaveText("0.00");
-    await expect(page.getByTestId("breakdown-model").locator('[data-testid="breakdown-row"][data-key="stub-vision"]')).toBeVisible();
-    await expect(page.getByTestId("breakdown-category").locator('[data-testid="breakdown-row"][data-key="Step Sequencing"]')).toBeVisible();
-    await expect(page.getByTestId("breakdown-format").locator('[data-testid="breakdown-row"][data-key="open"]')).toBeVisible();
+    await expect(
+      page.getByTestId("breakdown-model").locator('[data-testid="breakdown-row"][data-key="stub-vision"]'),
+    ).toBeVisible();
+    await expect(
+      page.getByTestId("breakdown-category").locator('[data-testid="breakdown-row"][data-key="Step Sequencing"]'),
+    ).toBeVisible();
+    await expect(
+      page.getByTestId("breakdown-format").locator('[data-testid="breakdown-row"][data-key="open"]'),
+    ).toBeVisible();
   } finally {
     await stub.close();
   }

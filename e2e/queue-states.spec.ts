@@ -17,7 +17,11 @@ test("assigned, finished and archived queues", async ({ page, browser }) => {
   const owner = await ownerWithProject("queue-states");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, { videoCount: 1, keyFrames: 1, name: "Queue states e2e" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, actor, {
+    videoCount: 1,
+    keyFrames: 1,
+    name: "Queue states e2e",
+  });
   const { runId } = await seedFinishedRun(prisma, actor, projectId, videoIds, {
     scores: () => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 3 }],
     outcome: () => ({ verdict: false, overall: 80 }),
@@ -45,14 +49,19 @@ test("assigned, finished and archived queues", async ({ page, browser }) => {
   await expect(bob.getByTestId("queue-assigned")).toHaveText("assigned to someone else");
   await expect(bob.getByTestId("queue-assigned-elsewhere")).toBeVisible();
   await expect(bob.getByTestId("start-reviewing")).toHaveCount(0);
-  const refused = await bob.request.post(`/api/v1/queues/${queue.id}/next`, { data: {}, headers: { origin: new URL(bob.url()).origin } });
+  const refused = await bob.request.post(`/api/v1/queues/${queue.id}/next`, {
+    data: {},
+    headers: { origin: new URL(bob.url()).origin },
+  });
   expect(refused.status()).toBe(403);
 
   // Ann reviews the only item: the queue is done.
   const ann = reviewers[0]!;
   const { itemId } = await nextItem(prisma, ann, queue.id);
   const item = await getQueueItem(prisma, ann, queue.id, itemId!);
-  await submitItem(prisma, ann, queue.id, itemId!, { judgments: [{ target: item.targets.find((t) => t.key === "verdict")!.key, value: 0 }] });
+  await submitItem(prisma, ann, queue.id, itemId!, {
+    judgments: [{ target: item.targets.find((t) => t.key === "verdict")!.key, value: 0 }],
+  });
   await bob.reload();
   await expect(bob.getByTestId("queue-done")).toHaveText("Done — 1 item, see agreement");
   await expect(bob.getByTestId("start-reviewing")).toHaveCount(0);

@@ -16,7 +16,13 @@ function postLarge(path: string, declared: boolean): Promise<{ status: number; t
     let sent = 0;
     let answered = false;
     const request = http.request(
-      { host: "localhost", port, path, method: "POST", headers: { "content-type": "application/json", ...(declared ? { "content-length": String(TOTAL) } : {}) } },
+      {
+        host: "localhost",
+        port,
+        path,
+        method: "POST",
+        headers: { "content-type": "application/json", ...(declared ? { "content-length": String(TOTAL) } : {}) },
+      },
       (response) => {
         answered = true;
         let text = "";
@@ -40,7 +46,9 @@ function postLarge(path: string, declared: boolean): Promise<{ status: number; t
 
 for (const path of ["/api/auth/sign-in/email", "/api/auth/no-such-path"]) {
   for (const declared of [true, false]) {
-    test(`POST ${path} with 300 MiB (${declared ? "Content-Length" : "chunked"}) is a 413 naming 1 MiB, and the server goes on`, async ({ request }) => {
+    test(`POST ${path} with 300 MiB (${declared ? "Content-Length" : "chunked"}) is a 413 naming 1 MiB, and the server goes on`, async ({
+      request,
+    }) => {
       const answer = await postLarge(path, declared);
       expect(answer.status).toBe(413);
       expect(JSON.parse(answer.text)).toMatchObject({ error: { code: "too_large" } });
@@ -50,7 +58,10 @@ for (const path of ["/api/auth/sign-in/email", "/api/auth/no-such-path"]) {
       expect((await request.get("/api/health")).status()).toBe(200);
       // A small body still reaches better-auth, which answers it (an unknown account: not a 413, not a crash).
       const origin = `http://localhost:${process.env.E2E_PORT}`;
-      const signIn = await request.post("/api/auth/sign-in/email", { headers: { origin }, data: { email: "nobody@example.com", password: "x".repeat(20) } });
+      const signIn = await request.post("/api/auth/sign-in/email", {
+        headers: { origin },
+        data: { email: "nobody@example.com", password: "x".repeat(20) },
+      });
       expect(signIn.status()).toBe(401);
     });
   }

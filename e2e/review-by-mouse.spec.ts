@@ -15,9 +15,17 @@ async function seed(label: string) {
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
   const owner = await ownerWithProject(`${label}-owner`);
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 2, keyFrames: 3, name: label });
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id } });
-  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: user.id, status: "done" } });
+  const { projectId, videoIds } = await projectWithFramedVideos(
+    prisma,
+    { userId: user.id, email: user.email, name: user.name, isAdmin: false },
+    { videoCount: 2, keyFrames: 3, name: label },
+  );
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id },
+  });
+  const run = await prisma.judgeRun.create({
+    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: user.id, status: "done" },
+  });
   for (const videoId of videoIds) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
     for (let k = 0; k < 3; k++) {
@@ -25,8 +33,20 @@ async function seed(label: string) {
         ["static_hallucination", "s1"],
         ["dynamic_hallucination", "d1"],
       ] as const) {
-        const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId, scopeIndex: k, status: "done", templateId: "t", output: { scores: { [category]: 2 + k } } } });
-        await prisma.score.create({ data: { runId: run.id, videoId, stepResultId: step.id, stepId, scopeIndex: k, category, value: 2 + k } });
+        const step = await prisma.stepResult.create({
+          data: {
+            runId: run.id,
+            videoId,
+            stepId,
+            scopeIndex: k,
+            status: "done",
+            templateId: "t",
+            output: { scores: { [category]: 2 + k } },
+          },
+        });
+        await prisma.score.create({
+          data: { runId: run.id, videoId, stepResultId: step.id, stepId, scopeIndex: k, category, value: 2 + k },
+        });
       }
     }
     await createRunVideo(prisma, {
@@ -45,18 +65,32 @@ async function seed(label: string) {
   return { prisma, projectId, runId: run.id, ownerKey, reviewer };
 }
 
-test("a blind review item scored and submitted with the mouse alone: missing count with a jump, then the judge's values with agreement", async ({ page, request, baseURL }) => {
+test("a blind review item scored and submitted with the mouse alone: missing count with a jump, then the judge's values with agreement", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const { prisma, projectId, runId, ownerKey, reviewer } = await seed("review-by-mouse");
   try {
     const created = await request.post(`/api/v1/projects/${projectId}/queues`, {
       headers: { authorization: `Bearer ${ownerKey}` },
-      data: { name: "s1 and d1 by mouse", runId, scope: "scores", categories: ["s1", "d1"], reviewersPerItem: 1, blind: true },
+      data: {
+        name: "s1 and d1 by mouse",
+        runId,
+        scope: "scores",
+        categories: ["s1", "d1"],
+        reviewersPerItem: 1,
+        blind: true,
+      },
     });
     expect(created.status()).toBe(201);
     const { id: queueId } = (await created.json()) as { id: string };
 
     // Signed in through the auth API, then the one page.goto; from here on only clicks.
-    const signedIn = await page.request.post("/api/auth/sign-in/email", { data: reviewer, headers: { origin: baseURL! } });
+    const signedIn = await page.request.post("/api/auth/sign-in/email", {
+      data: reviewer,
+      headers: { origin: baseURL! },
+    });
     expect(signedIn.ok()).toBe(true);
     await page.goto(`/projects/${projectId}/queues/${queueId}`);
     await page.getByTestId("start-reviewing").click();
@@ -74,7 +108,8 @@ test("a blind review item scored and submitted with the mouse alone: missing cou
     // "A score moves on" is on by default: a click moves the focus to the next target.
     await expect(page.getByTestId("digit-advances")).toBeChecked();
 
-    const pick = (target: number, value: number) => targets.nth(target).locator(`[data-testid="score-button"][data-value="${value}"]`).click();
+    const pick = (target: number, value: number) =>
+      targets.nth(target).locator(`[data-testid="score-button"][data-value="${value}"]`).click();
     await pick(0, 2);
     await expect(targets.nth(0).getByTestId("my-value")).toHaveText("2");
     await expect(targets.nth(1)).toHaveAttribute("data-focused", "true");
@@ -98,7 +133,10 @@ test("a blind review item scored and submitted with the mouse alone: missing cou
     await pick(4, 3);
     await pick(5, 9);
     await expect(page.getByTestId("my-value")).toHaveText(["2", "3", "4", "2", "3", "9"]);
-    await expect(targets.nth(5).locator('[data-testid="score-button"][data-value="9"]')).toHaveAttribute("aria-pressed", "true");
+    await expect(targets.nth(5).locator('[data-testid="score-button"][data-value="9"]')).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
 
     // Submitted: the item stays, now with the judge's values and where the reviewer agrees, until they go on.
     await page.getByTestId("submit-item").click();
@@ -123,8 +161,18 @@ test("a blind review item scored and submitted with the mouse alone: missing cou
     await expect(page.getByTestId("judge-value")).toHaveText(["2", "3", "4", "2", "3", "4"]);
 
     const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } });
-    const saved = await prisma.humanJudgment.findMany({ where: { reviewerId: reviewerUser.id }, select: { target: true, scopeIndex: true, value: true } });
-    expect(saved.map((j) => `${j.target}@${j.scopeIndex}=${j.value}`).sort()).toEqual(["d1@0=2", "d1@1=3", "d1@2=9", "s1@0=2", "s1@1=3", "s1@2=4"]);
+    const saved = await prisma.humanJudgment.findMany({
+      where: { reviewerId: reviewerUser.id },
+      select: { target: true, scopeIndex: true, value: true },
+    });
+    expect(saved.map((j) => `${j.target}@${j.scopeIndex}=${j.value}`).sort()).toEqual([
+      "d1@0=2",
+      "d1@1=3",
+      "d1@2=9",
+      "s1@0=2",
+      "s1@1=3",
+      "s1@2=4",
+    ]);
   } finally {
     await prisma.$disconnect();
   }

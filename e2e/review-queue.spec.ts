@@ -22,7 +22,11 @@ function numbersAndKeys(value: unknown, out: { numbers: number[]; keys: string[]
   return out;
 }
 
-test("a reviewer works through a blind queue with the keyboard only; judge values appear only after submitting", async ({ page, request, baseURL }) => {
+test("a reviewer works through a blind queue with the keyboard only; judge values appear only after submitting", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
@@ -43,17 +47,51 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     await cli("add-member", "--project", projectId, "--email", viewerEmail, "--role", "viewer");
 
     // A finished run with distinctive judge values: s1 = 7.25 and s2 = 3.75 on the key frame, overall 61.5.
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id } });
-    const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id },
+    });
+    const run = await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        createdById: ownerUser.id,
+        status: "done",
+      },
+    });
     for (const videoId of videoIds) {
       const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
       const step = await prisma.stepResult.create({
-        data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t", output: { scores: { s1: JUDGE_S1, s2: JUDGE_S2 } } },
+        data: {
+          runId: run.id,
+          videoId,
+          stepId: "static_hallucination",
+          scopeIndex: 0,
+          status: "done",
+          templateId: "t",
+          output: { scores: { s1: JUDGE_S1, s2: JUDGE_S2 } },
+        },
       });
       await prisma.score.createMany({
         data: [
-          { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: JUDGE_S1 },
-          { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s2", value: JUDGE_S2 },
+          {
+            runId: run.id,
+            videoId,
+            stepResultId: step.id,
+            stepId: "static_hallucination",
+            scopeIndex: 0,
+            category: "s1",
+            value: JUDGE_S1,
+          },
+          {
+            runId: run.id,
+            videoId,
+            stepResultId: step.id,
+            stepId: "static_hallucination",
+            scopeIndex: 0,
+            category: "s2",
+            value: JUDGE_S2,
+          },
         ],
       });
       await createRunVideo(prisma, {
@@ -70,7 +108,14 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     const ownerKey = await cli("create-api-key", "--email", owner.email);
     const created = await request.post(`/api/v1/projects/${projectId}/queues`, {
       headers: { authorization: `Bearer ${ownerKey.trim()}` },
-      data: { name: "Blind s1/s2", filter: { prompt: "ramp" }, scope: "scores", categories: ["s1", "s2"], reviewersPerItem: 1, blind: true },
+      data: {
+        name: "Blind s1/s2",
+        filter: { prompt: "ramp" },
+        scope: "scores",
+        categories: ["s1", "s2"],
+        reviewersPerItem: 1,
+        blind: true,
+      },
     });
     expect(created.status()).toBe(201);
     const { id: queueId } = (await created.json()) as { id: string };
@@ -79,7 +124,8 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     const apiBodies: { url: string; body: unknown }[] = [];
     const pending: Promise<void>[] = [];
     page.on("response", (response: Response) => {
-      if (!response.url().includes("/api/") || !(response.headers()["content-type"] ?? "").includes("application/json")) return;
+      if (!response.url().includes("/api/") || !(response.headers()["content-type"] ?? "").includes("application/json"))
+        return;
       pending.push(
         response.json().then(
           (body: unknown) => void apiBodies.push({ url: response.url(), body }),
@@ -89,7 +135,10 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     });
 
     // Sign in through the auth API (no page visit), then the one and only page.goto.
-    const signedIn = await page.request.post("/api/auth/sign-in/email", { data: reviewer, headers: { origin: baseURL! } });
+    const signedIn = await page.request.post("/api/auth/sign-in/email", {
+      data: reviewer,
+      headers: { origin: baseURL! },
+    });
     expect(signedIn.ok()).toBe(true);
     await page.goto(`/projects/${projectId}/queues/${queueId}`);
     await expect(page.getByTestId("queue-name")).toHaveText("Blind s1/s2");
@@ -188,13 +237,19 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     // A submission that had to claim the next item answers with it (`next`): that payload is an item body too. (Usually
     // the next item was claimed ahead and loaded while the reviewer worked on the one before: an item body already.)
     const submitted = apiBodies.filter((b) => new URL(b.url).pathname.endsWith("/submit"));
-    const nextBodies = submitted.flatMap((b) => ((b.body as { next?: unknown }).next ? [{ url: b.url, body: (b.body as { next: unknown }).next }] : []));
+    const nextBodies = submitted.flatMap((b) =>
+      (b.body as { next?: unknown }).next ? [{ url: b.url, body: (b.body as { next: unknown }).next }] : [],
+    );
     // So is the item a claim ahead answers with.
     const aheadBodies = apiBodies
       .filter((b) => new URL(b.url).pathname.endsWith("/ahead"))
-      .flatMap((b) => ((b.body as { item?: unknown }).item ? [{ url: b.url, body: (b.body as { item: unknown }).item }] : []));
+      .flatMap((b) =>
+        (b.body as { item?: unknown }).item ? [{ url: b.url, body: (b.body as { item: unknown }).item }] : [],
+      );
     expect(aheadBodies.length).toBeGreaterThanOrEqual(2);
-    const blindBodies = [...itemBodies, ...nextBodies, ...aheadBodies].filter((b) => (b.body as { assignment?: { status: string } }).assignment?.status === "claimed");
+    const blindBodies = [...itemBodies, ...nextBodies, ...aheadBodies].filter(
+      (b) => (b.body as { assignment?: { status: string } }).assignment?.status === "claimed",
+    );
     expect(blindBodies.length).toBeGreaterThanOrEqual(3);
     for (const { body } of blindBodies) {
       const { numbers, keys } = numbersAndKeys(body);
@@ -211,10 +266,16 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
 
     // The same guarantee on the other endpoints that carry judge values, for the open item's video.
     const thirdVideo = (await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: third! } })).videoId;
-    const scores = (await (await page.request.get(`/api/v1/videos/${thirdVideo}/scores`)).json()) as { blind: boolean; summary: unknown };
+    const scores = (await (await page.request.get(`/api/v1/videos/${thirdVideo}/scores`)).json()) as {
+      blind: boolean;
+      summary: unknown;
+    };
     expect(scores).toMatchObject({ blind: true, summary: null });
     expect(numbersAndKeys(scores).numbers.filter((n) => DISTINCTIVE.includes(n))).toEqual([]);
-    expect(await (await page.request.get(`/api/v1/videos/${thirdVideo}/reviews`)).json()).toMatchObject({ blind: true, judgments: [] });
+    expect(await (await page.request.get(`/api/v1/videos/${thirdVideo}/reviews`)).json()).toMatchObject({
+      blind: true,
+      judgments: [],
+    });
 
     // The run page blanks the open item's video for this reviewer (in another tab of the same session).
     const runTab = await page.context().newPage();
@@ -226,7 +287,9 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
     await expect(blindRow.getByTestId("run-video-blind")).toBeVisible();
     await expect(blindRow).not.toContainText(String(JUDGE_OVERALL));
     await expect(rows.filter({ hasNot: runTab.getByTestId("run-video-blind") })).toHaveCount(2);
-    await expect(rows.filter({ hasNot: runTab.getByTestId("run-video-blind") }).first()).toContainText(String(JUDGE_OVERALL));
+    await expect(rows.filter({ hasNot: runTab.getByTestId("run-video-blind") }).first()).toContainText(
+      String(JUDGE_OVERALL),
+    );
     // So do the call inspector (the scoring step shows only that it ran) and the side-by-side page.
     await runTab.goto(`/projects/${projectId}/runs/${run.id}/videos/${thirdVideo}`);
     await expect(runTab.getByTestId("inspector-blind")).toBeVisible();

@@ -23,8 +23,12 @@ async function seedBlindVerdictQueue(request: APIRequestContext, label: string, 
   const reviewer = { email: `${label}-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
   await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
   await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id } });
-  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: ownerUser.id },
+  });
+  const run = await prisma.judgeRun.create({
+    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: ownerUser.id, status: "done" },
+  });
   for (const videoId of videoIds) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
     await createRunVideo(prisma, {
@@ -46,11 +50,18 @@ async function seedBlindVerdictQueue(request: APIRequestContext, label: string, 
   return { prisma, projectId, queueId, reviewer };
 }
 
-test("? shows the review screen's keys over the page, in view wherever it is scrolled; Esc hides them", async ({ page, request, baseURL }) => {
+test("? shows the review screen's keys over the page, in view wherever it is scrolled; Esc hides them", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const { prisma, projectId, queueId, reviewer } = await seedBlindVerdictQueue(request, "keys-overlay", 1);
   try {
-    const signedIn = await page.request.post("/api/auth/sign-in/email", { data: reviewer, headers: { origin: baseURL! } });
+    const signedIn = await page.request.post("/api/auth/sign-in/email", {
+      data: reviewer,
+      headers: { origin: baseURL! },
+    });
     expect(signedIn.ok()).toBe(true);
     await page.goto(`/projects/${projectId}/queues/${queueId}`);
     await expect(page.getByTestId("start-reviewing")).toBeFocused();
@@ -75,10 +86,17 @@ test("? shows the review screen's keys over the page, in view wherever it is scr
   }
 });
 
-test("after the last item of a blind verdict queue the header says submitted and shows the judge", async ({ page, request, baseURL }) => {
+test("after the last item of a blind verdict queue the header says submitted and shows the judge", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const { prisma, projectId, queueId, reviewer } = await seedBlindVerdictQueue(request, "last-verdict", 1);
   try {
-    const signedIn = await page.request.post("/api/auth/sign-in/email", { data: reviewer, headers: { origin: baseURL! } });
+    const signedIn = await page.request.post("/api/auth/sign-in/email", {
+      data: reviewer,
+      headers: { origin: baseURL! },
+    });
     expect(signedIn.ok()).toBe(true);
     await page.goto(`/projects/${projectId}/queues/${queueId}`);
     await expect(page.getByTestId("start-reviewing")).toBeFocused();
@@ -100,12 +118,17 @@ test("after the last item of a blind verdict queue the header says submitted and
   }
 });
 
-test("leaving by the queue overview link gives back the claims ahead, one still on its way included, before the overview counts them", async ({ page, request, baseURL }) => {
+test("leaving by the queue overview link gives back the claims ahead, one still on its way included, before the overview counts them", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const seeded = await seedReviewSession(page, request, baseURL!, 4, "leave-claims");
   const { prisma, projectId, queueId, reviewerActor } = seeded;
   try {
-    const claimed = () => prisma.reviewQueueAssignment.count({ where: { queueId, reviewerId: reviewerActor.userId, status: "claimed" } });
+    const claimed = () =>
+      prisma.reviewQueueAssignment.count({ where: { queueId, reviewerId: reviewerActor.userId, status: "claimed" } });
     // The second claim ahead is made on the server, and its answer is slow to come back.
     let aheadCalls = 0;
     let secondAsked!: () => void;

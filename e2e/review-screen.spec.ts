@@ -7,7 +7,8 @@ import { createRunVideo } from "../lib/testing/run-video-fixture";
 // focused target and lighting the frames the judge saw (the video page's heat map does the same); `?` on the
 // queue page; and the loading state of a navigation by link.
 
-const HOSTILE = '<script>window.__guidelinesRan = 1</script>\n\n<img src="/nope.png" onerror="window.__guidelinesRan = 2">';
+const HOSTILE =
+  '<script>window.__guidelinesRan = 1</script>\n\n<img src="/nope.png" onerror="window.__guidelinesRan = 2">';
 
 /** One framed video with 3 key frames; the judge's s1 per key frame and d1 per cluster; a scores queue of it. */
 async function seed(label: string) {
@@ -17,18 +18,38 @@ async function seed(label: string) {
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
   const owner = await ownerWithProject(`${label}-owner`);
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 1, keyFrames: 3, name: label });
+  const { projectId, videoIds } = await projectWithFramedVideos(
+    prisma,
+    { userId: user.id, email: user.email, name: user.name, isAdmin: false },
+    { videoCount: 1, keyFrames: 3, name: label },
+  );
   const videoId = videoIds[0]!;
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id } });
-  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: user.id, status: "done" } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id },
+  });
+  const run = await prisma.judgeRun.create({
+    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: user.id, status: "done" },
+  });
   const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
   for (let k = 0; k < 3; k++) {
     for (const [stepId, category] of [
       ["static_hallucination", "s1"],
       ["dynamic_hallucination", "d1"],
     ] as const) {
-      const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId, scopeIndex: k, status: "done", templateId: "t", output: { scores: { [category]: 2 + k } } } });
-      await prisma.score.create({ data: { runId: run.id, videoId, stepResultId: step.id, stepId, scopeIndex: k, category, value: 2 + k } });
+      const step = await prisma.stepResult.create({
+        data: {
+          runId: run.id,
+          videoId,
+          stepId,
+          scopeIndex: k,
+          status: "done",
+          templateId: "t",
+          output: { scores: { [category]: 2 + k } },
+        },
+      });
+      await prisma.score.create({
+        data: { runId: run.id, videoId, stepResultId: step.id, stepId, scopeIndex: k, category, value: 2 + k },
+      });
     }
   }
   await createRunVideo(prisma, {
@@ -45,12 +66,23 @@ async function seed(label: string) {
 
 const playerTime = (page: Page) => page.getByTestId("player").evaluate((video: HTMLVideoElement) => video.currentTime);
 
-test("guidelines render safely and toggle with g; focusing d1 · cluster 3 seeks the pinned player", async ({ page, request }) => {
+test("guidelines render safely and toggle with g; focusing d1 · cluster 3 seeks the pinned player", async ({
+  page,
+  request,
+}) => {
   const { prisma, owner, projectId, videoId, runId, ownerKey } = await seed("review-screen");
   try {
     const created = await request.post(`/api/v1/projects/${projectId}/queues`, {
       headers: { authorization: `Bearer ${ownerKey}` },
-      data: { name: "s1 and d1", runId, scope: "scores", categories: ["s1", "d1"], reviewersPerItem: 1, blind: false, guidelines: `Mark **melting** hands.\n\n${HOSTILE}` },
+      data: {
+        name: "s1 and d1",
+        runId,
+        scope: "scores",
+        categories: ["s1", "d1"],
+        reviewersPerItem: 1,
+        blind: false,
+        guidelines: `Mark **melting** hands.\n\n${HOSTILE}`,
+      },
     });
     expect(created.status()).toBe(201);
     const { id: queueId } = (await created.json()) as { id: string };
@@ -58,7 +90,9 @@ test("guidelines render safely and toggle with g; focusing d1 · cluster 3 seeks
     // The owner writes the project's guidelines in its settings.
     await signIn(page, owner.email, owner.password);
     await page.goto(`/projects/${projectId}/settings`);
-    await page.getByTestId("project-guidelines-input").fill("Score what you *see*, not the prompt.\n\n- d: across frames");
+    await page
+      .getByTestId("project-guidelines-input")
+      .fill("Score what you *see*, not the prompt.\n\n- d: across frames");
     await page.getByRole("button", { name: "Save guidelines" }).click();
     await expect(page.getByText("Guidelines saved.")).toBeVisible();
 
@@ -76,10 +110,14 @@ test("guidelines render safely and toggle with g; focusing d1 · cluster 3 seeks
     await expect(guidelines.getByTestId("project-guidelines").locator("li")).toHaveText("d: across frames");
     await expect(guidelines.getByTestId("queue-guidelines").locator("strong")).toHaveText("melting");
     // Raw HTML is text: shown as written, never an element, never run.
-    await expect(guidelines.getByTestId("queue-guidelines")).toContainText("<script>window.__guidelinesRan = 1</script>");
+    await expect(guidelines.getByTestId("queue-guidelines")).toContainText(
+      "<script>window.__guidelinesRan = 1</script>",
+    );
     await expect(guidelines.getByTestId("queue-guidelines")).toContainText('onerror="window.__guidelinesRan = 2"');
     await expect(guidelines.locator("script, img")).toHaveCount(0);
-    expect(await page.evaluate(() => (window as unknown as { __guidelinesRan?: number }).__guidelinesRan)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { __guidelinesRan?: number }).__guidelinesRan),
+    ).toBeUndefined();
     await page.keyboard.press("g");
     await expect(guidelines.getByTestId("queue-guidelines")).toHaveCount(0);
     await expect(guidelines).toHaveAttribute("data-shown", "false");
@@ -89,7 +127,9 @@ test("guidelines render safely and toggle with g; focusing d1 · cluster 3 seeks
     // Targets: s1 per key frame, then d1 per cluster. Move to "d1 · cluster 3".
     const targets = page.getByTestId("target");
     await expect(targets).toHaveCount(6);
-    const labels = await page.getByTestId("target-label").evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText));
+    const labels = await page
+      .getByTestId("target-label")
+      .evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText));
     const d1c3 = labels.findIndex((label) => label.startsWith("d1") && label.includes("cluster 3"));
     expect(d1c3).toBe(5);
     // The first target (s1 · key frame 1, at 0.25 s) is focused: the player is there already.
@@ -101,7 +141,11 @@ test("guidelines render safely and toggle with g; focusing d1 · cluster 3 seeks
     await expect(page.getByTestId("player")).toBeInViewport();
     await expect(page.getByTestId("highlight-label")).toContainText("cluster 3");
     await expect(page.locator('[data-testid="strip-frame"][data-highlighted="true"]')).toHaveCount(3);
-    expect(await page.locator('[data-testid="strip-frame"][data-highlighted="true"]').evaluateAll((els) => els.map((el) => el.getAttribute("data-frame-index")))).toEqual(["6", "7", "8"]);
+    expect(
+      await page
+        .locator('[data-testid="strip-frame"][data-highlighted="true"]')
+        .evaluateAll((els) => els.map((el) => el.getAttribute("data-frame-index"))),
+    ).toEqual(["6", "7", "8"]);
     // With the page scrolled to its end, the pinned player is still on screen.
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect(page.getByTestId("player")).toBeInViewport();

@@ -8,7 +8,8 @@ export interface TypedItem {
 }
 
 /** Distinct digits per item, so a key applied to the wrong item or target shows in the saved values. */
-export const typedItems = (count: number): TypedItem[] => Array.from({ length: count }, (_, i) => ({ s1: i % 10, s2: (i * 7 + 3) % 10 }));
+export const typedItems = (count: number): TypedItem[] =>
+  Array.from({ length: count }, (_, i) => ({ s1: i % 10, s2: (i * 7 + 3) % 10 }));
 
 export const keysOf = (items: TypedItem[]) => items.flatMap((item) => [String(item.s1), "j", String(item.s2), "Enter"]);
 
@@ -16,7 +17,13 @@ export const keysOf = (items: TypedItem[]) => items.flatMap((item) => [String(it
  * A project with `count` framed videos, a finished judge run scoring s1/s2 on each video's key frame,
  * a non-blind scores queue of them (one reviewer per item), and a signed-in reviewer on `page`.
  */
-export async function seedReviewSession(page: Page, request: APIRequestContext, baseURL: string, count: number, label: string) {
+export async function seedReviewSession(
+  page: Page,
+  request: APIRequestContext,
+  baseURL: string,
+  count: number,
+  label: string,
+) {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
@@ -24,7 +31,11 @@ export async function seedReviewSession(page: Page, request: APIRequestContext, 
   const owner = await ownerWithProject(`${label}-owner`);
   const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const ownerActor = { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false };
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, ownerActor, { videoCount: count, keyFrames: 1, name: label });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, ownerActor, {
+    videoCount: count,
+    keyFrames: 1,
+    name: label,
+  });
   const reviewer = { email: `${label}-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
   await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
   await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
@@ -34,13 +45,21 @@ export async function seedReviewSession(page: Page, request: APIRequestContext, 
   const { seedFinishedRun } = await import("../lib/tasks/hallucination/agreement-fixtures");
   await seedFinishedRun(prisma, ownerActor, projectId, videoIds, {
     endpointName: "e",
-    scores: () => ["s1", "s2"].map((category) => ({ stepId: "static_hallucination" as const, scopeIndex: 0, category, value: 5 })),
+    scores: () =>
+      ["s1", "s2"].map((category) => ({ stepId: "static_hallucination" as const, scopeIndex: 0, category, value: 5 })),
     outcome: () => ({ verdict: true, overall: 50, S: 5, D: 0, I: 0 }),
   });
   const ownerKey = await cli("create-api-key", "--email", owner.email);
   const created = await request.post(`/api/v1/projects/${projectId}/queues`, {
     headers: { authorization: `Bearer ${ownerKey.trim()}` },
-    data: { name: `${label} queue`, filter: { prompt: "ramp" }, scope: "scores", categories: ["s1", "s2"], reviewersPerItem: 1, blind: false },
+    data: {
+      name: `${label} queue`,
+      filter: { prompt: "ramp" },
+      scope: "scores",
+      categories: ["s1", "s2"],
+      reviewersPerItem: 1,
+      blind: false,
+    },
   });
   expect(created.status()).toBe(201);
   const { id: queueId } = (await created.json()) as { id: string };

@@ -15,7 +15,9 @@ test("a keyboard-only session of 20 items typed without pauses loses no key", as
     const typed = typedItems(20);
     for (const key of keysOf(typed)) await page.keyboard.press(key);
 
-    await expect(page.getByTestId("status-message")).toContainText("Nothing is left for you in this queue", { timeout: 60_000 });
+    await expect(page.getByTestId("status-message")).toContainText("Nothing is left for you in this queue", {
+      timeout: 60_000,
+    });
     const { saved, lost } = await savedAgainstTyped(seeded, typed);
     expect(saved).toEqual(typed);
     expect(lost).toBe(0);
@@ -26,7 +28,11 @@ test("a keyboard-only session of 20 items typed without pauses loses no key", as
 
 // Enter shows the next item at once (it was claimed ahead and loaded) and submits in the background: a submission
 // that fails says so and keeps the typed values, which go through once sent again; leaving releases the claim ahead.
-test("a submission that fails in the background shows it and loses nothing; leaving releases the claim ahead", async ({ page, request, baseURL }) => {
+test("a submission that fails in the background shows it and loses nothing; leaving releases the claim ahead", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const seeded = await seedReviewSession(page, request, baseURL!, 3, "background");
   const { prisma, queueId, reviewerActor } = seeded;
@@ -45,7 +51,11 @@ test("a submission that fails in the background shows it and loses nothing; leav
     expect(ahead.item.item.id).toBe(second);
 
     await page.route("**/submit", (route) =>
-      route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "The server is restarting." } }) }),
+      route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "unavailable", message: "The server is restarting." } }),
+      }),
     );
     for (const key of ["3", "j", "4", "Enter"]) await page.keyboard.press(key);
     // The next item is on screen without waiting for the submission…
@@ -63,14 +73,37 @@ test("a submission that fails in the background shows it and loses nothing; leav
     await page.keyboard.press("Enter");
     await expect(screen).toHaveAttribute("data-item-id", second);
     await expect(failed).toHaveCount(0);
-    await expect.poll(async () => (await prisma.humanJudgment.findMany({ where: { reviewerId: reviewerActor.userId }, orderBy: { value: "asc" } })).map((j) => j.value)).toEqual([3, 4]);
+    await expect
+      .poll(async () =>
+        (
+          await prisma.humanJudgment.findMany({
+            where: { reviewerId: reviewerActor.userId },
+            orderBy: { value: "asc" },
+          })
+        ).map((j) => j.value),
+      )
+      .toEqual([3, 4]);
     await expect(page.getByTestId("my-count")).toHaveText("you: 1 submitted");
 
     // On the second item, the third is claimed ahead; leaving the screen gives it back.
-    await expect.poll(() => prisma.reviewQueueAssignment.count({ where: { queueId, reviewerId: reviewerActor.userId, status: "claimed" } })).toBe(2);
+    await expect
+      .poll(() =>
+        prisma.reviewQueueAssignment.count({ where: { queueId, reviewerId: reviewerActor.userId, status: "claimed" } }),
+      )
+      .toBe(2);
     await page.goto(`/projects/${seeded.projectId}/queues/${queueId}`);
-    await expect.poll(() => prisma.reviewQueueAssignment.count({ where: { queueId, reviewerId: reviewerActor.userId, status: "claimed" } })).toBe(1);
-    expect((await prisma.reviewQueueAssignment.findFirstOrThrow({ where: { queueId, reviewerId: reviewerActor.userId, status: "claimed" } })).itemId).toBe(second);
+    await expect
+      .poll(() =>
+        prisma.reviewQueueAssignment.count({ where: { queueId, reviewerId: reviewerActor.userId, status: "claimed" } }),
+      )
+      .toBe(1);
+    expect(
+      (
+        await prisma.reviewQueueAssignment.findFirstOrThrow({
+          where: { queueId, reviewerId: reviewerActor.userId, status: "claimed" },
+        })
+      ).itemId,
+    ).toBe(second);
   } finally {
     await prisma.$disconnect();
   }

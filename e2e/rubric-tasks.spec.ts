@@ -54,7 +54,12 @@ async function signedInPage(page: Page, baseURL: string, account: { email: strin
   expect(signedIn.ok()).toBe(true);
 }
 
-test("a rubric task is defined and previewed in the UI, run with the stub, reviewed blind by keyboard, and its agreement and export match hand counts", async ({ page, browser, request, baseURL }) => {
+test("a rubric task is defined and previewed in the UI, run with the stub, reviewed blind by keyboard, and its agreement and export match hand counts", async ({
+  page,
+  browser,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(300_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
@@ -66,7 +71,12 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     const owner = await ownerWithProject("rubric");
     const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
     const ownerActor = { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false };
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, ownerActor, { videoCount: 3, keyFrames: 1, uniformFrames: 8, name: "Rubric e2e" });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, ownerActor, {
+      videoCount: 3,
+      keyFrames: 1,
+      uniformFrames: 8,
+      name: "Rubric e2e",
+    });
     const stamp = Date.now();
     const reviewer = { email: `rubric-reviewer-${stamp}@example.test`, password: "reviewer-password-1" };
     const viewer = { email: `rubric-viewer-${stamp}@example.test`, password: "viewer-password-1" };
@@ -77,7 +87,13 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     const ownerKey = (await cli("create-api-key", "--email", owner.email)).trim();
     const endpoint = await request.post(`/api/v1/projects/${projectId}/endpoints`, {
       headers: { authorization: `Bearer ${ownerKey}` },
-      data: { name: "Stub (simulated)", baseUrl: stub.baseURL, model: "stub-vision", apiKey: "sk-rubric-never-shown", maxConcurrency: 4 },
+      data: {
+        name: "Stub (simulated)",
+        baseUrl: stub.baseURL,
+        model: "stub-vision",
+        apiKey: "sk-rubric-never-shown",
+        maxConcurrency: 4,
+      },
     });
     expect(endpoint.ok()).toBe(true);
 
@@ -88,7 +104,9 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     await page.goto(`/projects/${projectId}/rubrics`);
     await expect(page.getByRole("heading", { name: "Rubric tasks", level: 1 })).toBeVisible();
     const editor = page.getByTestId("rubric-editor");
-    await clickUntil(page.getByRole("button", { name: "New rubric task" }), () => expect(editor).toBeVisible({ timeout: 2_000 }));
+    await clickUntil(page.getByRole("button", { name: "New rubric task" }), () =>
+      expect(editor).toBeVisible({ timeout: 2_000 }),
+    );
     await editor.getByLabel("Name", { exact: true }).fill("Clip check");
     await editor.getByLabel("Description", { exact: true }).fill("Quality and legibility of each clip.");
     await editor.getByLabel("Guidelines (Markdown)").fill("Judge the **whole** clip.");
@@ -107,14 +125,20 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     await editor.getByLabel("Criterion 2 type").selectOption("boolean");
     await editor.getByLabel("Criterion 2 name").fill("Legible text");
     await editor.getByLabel("Criterion 2 definition").fill("Is every on-screen text legible?");
-    await editor.getByLabel("Prompt template").fill("Judge the clip made for: {{prompt}}\n{{frames}}\n{{colour}}\n{{criteria}}");
+    await editor
+      .getByLabel("Prompt template")
+      .fill("Judge the clip made for: {{prompt}}\n{{frames}}\n{{colour}}\n{{criteria}}");
     await expect(problemAt("prompt")).toContainText("unknown variable {{colour}}");
-    await editor.getByLabel("Prompt template").fill("Judge the clip made for: {{prompt}}\n{{frames}}\nCriteria:\n{{criteria}}\nGuidelines: {{guidelines}}");
+    await editor
+      .getByLabel("Prompt template")
+      .fill("Judge the clip made for: {{prompt}}\n{{frames}}\nCriteria:\n{{criteria}}\nGuidelines: {{guidelines}}");
     await expect(editor.getByTestId("rubric-no-problems")).toBeVisible();
     await expect(editor.getByTestId("rubric-variables")).toContainText("{{prompt}}");
     const rendered = editor.getByTestId("rubric-rendered-prompt");
     await expect(rendered).toContainText("Judge the clip made for: A red ball rolls down a wooden ramp");
-    await expect(rendered).toContainText("- Overall quality (`quality`, a number from 1 to 5 in steps of 1 (higher is better)): How good the clip looks");
+    await expect(rendered).toContainText(
+      "- Overall quality (`quality`, a number from 1 to 5 in steps of 1 (higher is better)): How good the clip looks",
+    );
     await expect(rendered).toContainText('- "legible": true or false');
     await expect(rendered).toContainText("8 uniformly spaced frames, attached in time order");
     await expect(rendered).toContainText("FrameJury rubric answer format:");
@@ -123,15 +147,23 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     const preview = editor.getByTestId("rubric-video-preview");
     await preview.getByLabel("Preview video").selectOption({ label: "clip-1.mp4" });
     await preview.getByRole("button", { name: "Preview" }).click();
-    await expect(preview.getByTestId("rubric-preview-cache")).toContainText("Answered by the endpoint", { timeout: 30_000 });
+    await expect(preview.getByTestId("rubric-preview-cache")).toContainText("Answered by the endpoint", {
+      timeout: 30_000,
+    });
     await expect(preview.getByTestId("rubric-preview-cache")).toContainText("8 frames");
     await expect(preview.getByTestId("rubric-preview-frame")).toHaveCount(8);
     await expect(preview.getByTestId("rubric-preview-value")).toHaveCount(2);
-    await expect(preview.locator('[data-testid=rubric-preview-value][data-criterion="quality"] dd')).toHaveText(/^[1-5]$/);
-    await expect(preview.locator('[data-testid=rubric-preview-value][data-criterion="legible"] dd')).toHaveText(/^(yes|no) \([01]\)$/);
+    await expect(preview.locator('[data-testid=rubric-preview-value][data-criterion="quality"] dd')).toHaveText(
+      /^[1-5]$/,
+    );
+    await expect(preview.locator('[data-testid=rubric-preview-value][data-criterion="legible"] dd')).toHaveText(
+      /^(yes|no) \([01]\)$/,
+    );
     await expect(preview.getByTestId("rubric-preview-parse-error")).toHaveCount(0);
     await expect(preview.getByTestId("rubric-preview-raw")).toContainText('"quality"');
-    await expect(preview.getByTestId("rubric-preview-prompt")).toContainText("Judge the clip made for: A ball rolls down a ramp");
+    await expect(preview.getByTestId("rubric-preview-prompt")).toContainText(
+      "Judge the clip made for: A ball rolls down a ramp",
+    );
     await preview.getByRole("button", { name: "Preview" }).click();
     await expect(preview.getByTestId("rubric-preview-cache")).toContainText("Answered from the response cache");
     fs.mkdirSync("test-results", { recursive: true });
@@ -160,7 +192,9 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     // The judge's values, as the API gives them.
     const judge = new Map<string, number>();
     for (const videoId of videoIds) {
-      const scores = (await (await page.request.get(`/api/v1/videos/${videoId}/scores?runId=${run.id}`)).json()) as { steps: { scores: { category: string; value: number }[] }[] };
+      const scores = (await (await page.request.get(`/api/v1/videos/${videoId}/scores?runId=${run.id}`)).json()) as {
+        steps: { scores: { category: string; value: number }[] }[];
+      };
       for (const s of scores.steps.flatMap((step) => step.scores)) judge.set(`${videoId}:${s.category}`, s.value);
     }
     expect(judge.size).toBe(6);
@@ -175,7 +209,9 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     // 3. A blind queue of the run's scores (the form reads the run's task from the browser's registry), reviewed by keyboard.
     await page.goto(`/projects/${projectId}/queues/new?runId=${run.id}`);
     await page.getByLabel("Name").fill("Rubric blind");
-    await clickUntil(page.getByRole("radio", { name: /the judge's scores/ }), () => expect(page.getByTestId("queue-categories")).toBeVisible({ timeout: 2_000 }));
+    await clickUntil(page.getByRole("radio", { name: /the judge's scores/ }), () =>
+      expect(page.getByTestId("queue-categories")).toBeVisible({ timeout: 2_000 }),
+    );
     await expect(page.getByTestId("queue-categories")).toContainText("Overall quality");
     await expect(page.getByTestId("queue-categories")).toContainText("Legible text");
     await expect(page.getByRole("checkbox", { name: /Blind/ })).toBeChecked();
@@ -212,7 +248,10 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     }
     await expect(reviewerPage.getByTestId("my-count")).toHaveText("you: 3 submitted");
     const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } });
-    const saved = await prisma.humanJudgment.findMany({ where: { projectId, reviewerId: reviewerUser.id }, select: { videoId: true, target: true, value: true } });
+    const saved = await prisma.humanJudgment.findMany({
+      where: { projectId, reviewerId: reviewerUser.id },
+      select: { videoId: true, target: true, value: true },
+    });
     expect(new Map(saved.map((j) => [`${j.videoId}:${j.target}`, j.value]))).toEqual(typed);
     await reviewerPage.close();
 
@@ -252,7 +291,9 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     const listed = page.getByTestId("rubric-task").filter({ hasText: "Clip check" });
     await expect(listed.getByTestId("rubric-task-runs")).toHaveText("1");
     await expect(listed.getByRole("button", { name: "Delete Clip check" })).toBeDisabled();
-    await clickUntil(listed.getByRole("button", { name: "Archive Clip check" }), () => expect(listed.getByTestId("rubric-task-state")).toHaveText("archived", { timeout: 3_000 }));
+    await clickUntil(listed.getByRole("button", { name: "Archive Clip check" }), () =>
+      expect(listed.getByTestId("rubric-task-state")).toHaveText("archived", { timeout: 3_000 }),
+    );
     await listed.getByRole("button", { name: "Restore Clip check" }).click();
     await expect(listed.getByTestId("rubric-task-state")).toHaveText("active");
     const exported = page.waitForEvent("download");
@@ -278,7 +319,9 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     await expect(viewerPage.getByRole("button", { name: "New rubric task" })).toHaveCount(0);
     await expect(viewerPage.getByRole("button", { name: "Archive Clip check" })).toHaveCount(0);
     const viewerEditor = viewerPage.getByTestId("rubric-editor");
-    await clickUntil(viewerPage.getByRole("button", { name: "View Clip check" }), () => expect(viewerEditor).toBeVisible({ timeout: 2_000 }));
+    await clickUntil(viewerPage.getByRole("button", { name: "View Clip check" }), () =>
+      expect(viewerEditor).toBeVisible({ timeout: 2_000 }),
+    );
     await expect(viewerEditor.getByLabel("Criterion 2 id")).toHaveValue("legible");
     await expect(viewerEditor.getByLabel("Criterion 2 id")).toBeDisabled();
     await expect(viewerEditor.getByRole("button", { name: /Save/ })).toHaveCount(0);

@@ -79,7 +79,10 @@ test.beforeAll(async () => {
   expect(fs.statSync(videoFile).size).toBeGreaterThan(9 * 1024 * 1024);
 
   s3 = await startS3rver("framejury-e2e");
-  database = await createTestDatabase({ baseUrl: databaseUrl(process.env.E2E_DATABASE_URL!, "postgres"), stop: async () => {} }, "e2e_s3");
+  database = await createTestDatabase(
+    { baseUrl: databaseUrl(process.env.E2E_DATABASE_URL!, "postgres"), stop: async () => {} },
+    "e2e_s3",
+  );
   const port = await freePort();
   appUrl = `http://localhost:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -92,7 +95,11 @@ test.beforeAll(async () => {
     NEXT_TELEMETRY_DISABLED: "1",
   };
   delete env.STORAGE_DIR;
-  app = spawn(process.execPath, [nextBin(), "start", "-p", String(port)], { cwd: path.resolve("."), env, stdio: ["ignore", "inherit", "inherit"] });
+  app = spawn(process.execPath, [nextBin(), "start", "-p", String(port)], {
+    cwd: path.resolve("."),
+    env,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   const deadline = Date.now() + 60_000;
   while (
     !(await fetch(`${appUrl}/api/health`).then(
@@ -122,7 +129,9 @@ async function keysUnder(client: S3Client, under: string): Promise<{ key: string
   return (listed.Contents ?? []).map((object) => ({ key: object.Key!.slice(prefix.length), size: object.Size ?? 0 }));
 }
 
-test("imports a video into S3-compatible storage: resumable upload, frames, and playback with range requests", async ({ page }) => {
+test("imports a video into S3-compatible storage: resumable upload, frames, and playback with range requests", async ({
+  page,
+}) => {
   const email = `s3-${Date.now()}@example.test`;
   await cli("create-user", "--email", email, "--password", "owner-password-1");
   const projectId = await cli("create-project", "--name", "S3 project", "--owner", email);
@@ -145,17 +154,23 @@ test("imports a video into S3-compatible storage: resumable upload, frames, and 
   const bytes = fs.readFileSync(videoFile);
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const client = createS3Client(s3.config(prefix));
-  expect(await keysUnder(client, `objects/projects/${projectId}/videos/`)).toEqual([{ key: `objects/projects/${projectId}/videos/${sha256}.mp4`, size: bytes.length }]);
+  expect(await keysUnder(client, `objects/projects/${projectId}/videos/`)).toEqual([
+    { key: `objects/projects/${projectId}/videos/${sha256}.mp4`, size: bytes.length },
+  ]);
   expect((await keysUnder(client, `objects/projects/${projectId}/frames/`)).length).toBeGreaterThan(1);
   expect(await keysUnder(client, "staging/")).toEqual([]);
   expect(await keysUnder(client, "objects/incoming/")).toEqual([]);
 
-  const list = (await (await page.request.get(`${appUrl}/api/v1/projects/${projectId}/videos`)).json()) as { videos: { id: string; sha256: string; thumbnailUrl: string }[] };
+  const list = (await (await page.request.get(`${appUrl}/api/v1/projects/${projectId}/videos`)).json()) as {
+    videos: { id: string; sha256: string; thumbnailUrl: string }[];
+  };
   expect(list.videos.map((v) => v.sha256)).toEqual([sha256]);
   const videoId = list.videos[0]!.id;
 
   // Playback: ranges are served from the bucket through the app.
-  const ranged = await page.request.get(`${appUrl}/api/v1/videos/${videoId}/file`, { headers: { range: "bytes=8388000-8389999" } });
+  const ranged = await page.request.get(`${appUrl}/api/v1/videos/${videoId}/file`, {
+    headers: { range: "bytes=8388000-8389999" },
+  });
   expect(ranged.status()).toBe(206);
   expect(ranged.headers()["content-range"]).toBe(`bytes 8388000-8389999/${bytes.length}`);
   expect(Buffer.from(await ranged.body()).equals(bytes.subarray(8388000, 8390000))).toBe(true);

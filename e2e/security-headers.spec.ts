@@ -30,7 +30,10 @@ function expectCommonHeaders(headers: Record<string, string>, what: string) {
   return csp;
 }
 
-test("pages, API answers and static files carry the security headers; page scripts run on a per-request nonce", async ({ request, page }) => {
+test("pages, API answers and static files carry the security headers; page scripts run on a per-request nonce", async ({
+  request,
+  page,
+}) => {
   const first = await request.get("/sign-in");
   expect(first.status()).toBe(200);
   const csp = expectCommonHeaders(first.headers(), "page");
@@ -89,7 +92,9 @@ function watchForCspViolations(page: Page): () => Promise<string[]> {
   page.on("console", (message) => onConsole(message.text()));
   page.on("worker", (worker) => worker.on("console", (message) => onConsole(message.text())));
   void page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) => console.error(`securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"}`));
+    document.addEventListener("securitypolicyviolation", (event) =>
+      console.error(`securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"}`),
+    );
   });
   return async () => seen;
 }
@@ -101,16 +106,38 @@ test.beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-csp-import-"));
   const folder = path.join(root, "CspModel", "Mechanics");
   fs.mkdirSync(folder, { recursive: true });
-  const make = (out: string, source: string, codec: string[]) => execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", source, "-t", "2", ...codec, path.join(folder, out)]);
+  const make = (out: string, source: string, codec: string[]) =>
+    execFileSync("ffmpeg", [
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      source,
+      "-t",
+      "2",
+      ...codec,
+      path.join(folder, out),
+    ]);
   // H.264: WebCodecs decodes it. MPEG-4 Part 2 in Matroska: mediabunny demuxes it, WebCodecs cannot
   // decode it, so the import falls back to ffmpeg.wasm (its multi-thread core, the page is isolated).
-  make(`${prompt}-0.mp4`, "testsrc2=size=320x240:rate=24", ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart"]);
+  make(`${prompt}-0.mp4`, "testsrc2=size=320x240:rate=24", [
+    "-c:v",
+    "libx264",
+    "-pix_fmt",
+    "yuv420p",
+    "-movflags",
+    "+faststart",
+  ]);
   make(`${prompt}-1.mkv`, "mandelbrot=size=320x240:rate=24", ["-c:v", "mpeg4", "-q:v", "4"]);
 });
 
 test.afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-test("an import with WebCodecs and the ffmpeg.wasm fallback runs under the CSP without a violation", async ({ page }) => {
+test("an import with WebCodecs and the ffmpeg.wasm fallback runs under the CSP without a violation", async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const owner = await ownerWithProject("csp-import");
   await signIn(page, owner.email, owner.password);

@@ -48,8 +48,14 @@ test("a page on another port cannot change data with the signed-in user's cookie
   try {
     // localhost, like the app: another origin (the port differs) on the same site.
     const attackerUrl = `http://localhost:${(server.address() as AddressInfo).port}/`;
-    const answers = ["/api/v1/projects", `/api/v1/projects/${victim.projectId}/members`, `/api/v1/projects/${victim.projectId}/prompt-lists`].map((path) =>
-      page.waitForResponse((response) => new URL(response.url()).pathname === path && response.request().method() === "POST"),
+    const answers = [
+      "/api/v1/projects",
+      `/api/v1/projects/${victim.projectId}/members`,
+      `/api/v1/projects/${victim.projectId}/prompt-lists`,
+    ].map((path) =>
+      page.waitForResponse(
+        (response) => new URL(response.url()).pathname === path && response.request().method() === "POST",
+      ),
     );
     await page.goto(attackerUrl);
     for (const answer of await Promise.all(answers)) {
@@ -64,9 +70,13 @@ test("a page on another port cannot change data with the signed-in user's cookie
 
   const projects = (await (await page.request.get("/api/v1/projects")).json()) as { projects: { name: string }[] };
   expect(projects.projects.map((p) => p.name)).toEqual(["csrf-victim project"]);
-  const members = (await (await page.request.get(`/api/v1/projects/${victim.projectId}/members`)).json()) as { members: { email: string }[] };
+  const members = (await (await page.request.get(`/api/v1/projects/${victim.projectId}/members`)).json()) as {
+    members: { email: string }[];
+  };
   expect(members.members.map((m) => m.email)).toEqual([victim.email]);
-  const lists = (await (await page.request.get(`/api/v1/projects/${victim.projectId}/prompt-lists`)).json()) as { promptLists: unknown[] };
+  const lists = (await (await page.request.get(`/api/v1/projects/${victim.projectId}/prompt-lists`)).json()) as {
+    promptLists: unknown[];
+  };
   expect(lists.promptLists).toEqual([]);
 
   // The app's own pages still change data with the same cookie.
@@ -95,7 +105,10 @@ test("the sign-in form locks an account after 5 failures, with the wrong-passwor
   await expect(page).toHaveURL(/\/sign-in$/);
 });
 
-test("a server action posted from another origin is refused with the API's 403, not a 500", async ({ request, baseURL }) => {
+test("a server action posted from another origin is refused with the API's 403, not a 500", async ({
+  request,
+  baseURL,
+}) => {
   const action = (origin: string) =>
     request.post("/sign-in", {
       headers: { "next-action": "7f".padEnd(42, "0"), origin, "content-type": "text/plain;charset=UTF-8" },
@@ -112,13 +125,20 @@ test("a server action posted from another origin is refused with the API's 403, 
   expect(own.status()).not.toBe(403);
 });
 
-test("many sign-ins in 10 s from one address all get the wrong-password answer, never better-auth's 429", async ({ request, baseURL }) => {
+test("many sign-ins in 10 s from one address all get the wrong-password answer, never better-auth's 429", async ({
+  request,
+  baseURL,
+}) => {
   const email = `burst-${Date.now()}@example.test`;
   const password = "burst-password-1";
   await cli("create-user", "--email", email, "--password", password);
   // An address of its own, so that the per-address count (20 in 15 minutes) is this test's alone.
   const address = `198.51.100.${1 + (Date.now() % 250)}`;
-  const signIn = (typed: string) => request.post("/api/auth/sign-in/email", { headers: { origin: new URL(baseURL!).origin, "x-forwarded-for": address }, data: { email, password: typed } });
+  const signIn = (typed: string) =>
+    request.post("/api/auth/sign-in/email", {
+      headers: { origin: new URL(baseURL!).origin, "x-forwarded-for": address },
+      data: { email, password: typed },
+    });
   const started = Date.now();
   const answers: { status: number; code: unknown }[] = [];
   for (let i = 0; i < 7; i++) {

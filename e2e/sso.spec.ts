@@ -34,25 +34,29 @@ const stamp = Date.now();
 /** `next start` on `port` against the e2e database with the SSO variables and `env`; resolves once healthy. */
 async function startApp(port: number, issuer: string, env: Record<string, string>): Promise<ChildProcess> {
   const url = `http://localhost:${port}`;
-  const child = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port)], {
-    env: {
-      ...process.env,
-      DATABASE_URL: process.env.E2E_DATABASE_URL,
-      APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
-      APP_URL: url,
-      STORAGE_DIR: process.env.E2E_STORAGE_DIR,
-      PORT: String(port),
-      NEXT_TELEMETRY_DISABLED: "1",
-      LOG_LEVEL: "warn",
-      OIDC_ISSUER: issuer,
-      OIDC_CLIENT_ID: "framejury",
-      OIDC_CLIENT_SECRET: "framejury-secret",
-      OIDC_NAME: "Lab Keycloak",
-      SSO_ALLOWED_DOMAINS: "lab.example.test",
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port)],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: process.env.E2E_DATABASE_URL,
+        APP_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456789",
+        APP_URL: url,
+        STORAGE_DIR: process.env.E2E_STORAGE_DIR,
+        PORT: String(port),
+        NEXT_TELEMETRY_DISABLED: "1",
+        LOG_LEVEL: "warn",
+        OIDC_ISSUER: issuer,
+        OIDC_CLIENT_ID: "framejury",
+        OIDC_CLIENT_SECRET: "framejury-secret",
+        OIDC_NAME: "Lab Keycloak",
+        SSO_ALLOWED_DOMAINS: "lab.example.test",
+        ...env,
+      },
+      stdio: ["ignore", "inherit", "inherit"],
     },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  );
   const deadline = Date.now() + 60_000;
   while (
     !(await fetch(`${url}/api/health`).then(
@@ -84,7 +88,10 @@ test.beforeAll(async () => {
     ],
     // The dev login form takes any login: it is the person's email here.
     async findAccount(_ctx, id) {
-      return { accountId: id, claims: async () => ({ sub: id, email: id, email_verified: true, name: `SSO ${id.split("@")[0]}` }) };
+      return {
+        accountId: id,
+        claims: async () => ({ sub: id, email: id, email_verified: true, name: `SSO ${id.split("@")[0]}` }),
+      };
     },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
     features: { devInteractions: { enabled: true } },
@@ -110,7 +117,9 @@ async function signInBySso(page: Page, email: string, url = appUrl) {
   await page.getByRole("button", { name: "Continue" }).click();
 }
 
-test("an account an admin made signs in by SSO; a new person of the lab's domain gets an account; another domain is refused", async ({ browser }) => {
+test("an account an admin made signs in by SSO; a new person of the lab's domain gets an account; another domain is refused", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const existing = `existing-${stamp}@elsewhere.test`;
   await cli("create-user", "--email", existing, "--password", "existing-password-1");
@@ -145,10 +154,14 @@ test("an account an admin made signs in by SSO; a new person of the lab's domain
   await expect(outsider).toHaveURL(/\/sign-in/);
   await expect(outsider.getByTestId("sso-error")).toContainText("not created here");
   await outsider.close();
-  await expect(cli("add-member", "--project", projectId, "--email", `outsider-${stamp}@gmail.example`, "--role", "reviewer")).rejects.toThrow();
+  await expect(
+    cli("add-member", "--project", projectId, "--email", `outsider-${stamp}@gmail.example`, "--role", "reviewer"),
+  ).rejects.toThrow();
 });
 
-test("with SSO_NEW_ACCOUNTS=approve a new person waits for an admin; with PASSWORD_SIGN_IN=off only SSO signs in", async ({ browser }) => {
+test("with SSO_NEW_ACCOUNTS=approve a new person waits for an admin; with PASSWORD_SIGN_IN=off only SSO signs in", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const withPassword = `password-${stamp}@elsewhere.test`;
   await cli("create-user", "--email", withPassword, "--password", "password-user-1");

@@ -25,15 +25,36 @@ async function seed() {
     prisma,
     actor,
     [
-      { model: "GenA", dimension: "Dynamic_Attribute", prompt: "A river turns from blue to green", auxiliaryInfo: RIVER },
-      { model: "GenA", dimension: "Dynamic_Spatial_Relationship", prompt: "A cat jumps onto a box", auxiliaryInfo: CAT },
+      {
+        model: "GenA",
+        dimension: "Dynamic_Attribute",
+        prompt: "A river turns from blue to green",
+        auxiliaryInfo: RIVER,
+      },
+      {
+        model: "GenA",
+        dimension: "Dynamic_Spatial_Relationship",
+        prompt: "A cat jumps onto a box",
+        auxiliaryInfo: CAT,
+      },
     ],
     owner.projectId,
   );
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "VLM", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id } });
-  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "vbench2", endpointId: endpoint.id, createdById: user.id, status: "done" } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "VLM", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id },
+  });
+  const run = await prisma.judgeRun.create({
+    data: { projectId, pipeline: "vbench2", endpointId: endpoint.id, createdById: user.id, status: "done" },
+  });
   const dimensions = [
-    { videoId: videoIds[0]!, dimension: "Dynamic_Attribute", slug: "dynamic_attribute", questions: RIVER, judge: [1, 0], frames: (all: number[]) => [all, all] },
+    {
+      videoId: videoIds[0]!,
+      dimension: "Dynamic_Attribute",
+      slug: "dynamic_attribute",
+      questions: RIVER,
+      judge: [1, 0],
+      frames: (all: number[]) => [all, all],
+    },
     {
       videoId: videoIds[1]!,
       dimension: "Dynamic_Spatial_Relationship",
@@ -44,7 +65,10 @@ async function seed() {
     },
   ];
   for (const d of dimensions) {
-    const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId: d.videoId, mode: "uniform" }, include: { frames: { orderBy: { index: "asc" } } } });
+    const frameSet = await prisma.frameSet.findFirstOrThrow({
+      where: { videoId: d.videoId, mode: "uniform" },
+      include: { frames: { orderBy: { index: "asc" } } },
+    });
     const video = await prisma.video.findUniqueOrThrow({ where: { id: d.videoId } });
     const times = frameSet.frames.map((f) => f.index / video.fps!);
     const asked = d.frames(times);
@@ -58,25 +82,60 @@ async function seed() {
     }));
     const value = d.judge.every((v) => v === 1) ? 1 : 0;
     for (const [k, q] of questions.entries()) {
-      const step = await prisma.stepResult.create({ data: { runId: run.id, videoId: d.videoId, stepId: q.stepId, scopeIndex: 0, status: "done", templateId: "t", output: { text: q.answer } } });
-      await prisma.score.create({ data: { runId: run.id, videoId: d.videoId, stepResultId: step.id, stepId: q.stepId, scopeIndex: 0, category: `${d.slug}:q${k + 1}`, value: d.judge[k]! } });
+      const step = await prisma.stepResult.create({
+        data: {
+          runId: run.id,
+          videoId: d.videoId,
+          stepId: q.stepId,
+          scopeIndex: 0,
+          status: "done",
+          templateId: "t",
+          output: { text: q.answer },
+        },
+      });
+      await prisma.score.create({
+        data: {
+          runId: run.id,
+          videoId: d.videoId,
+          stepResultId: step.id,
+          stepId: q.stepId,
+          scopeIndex: 0,
+          category: `${d.slug}:q${k + 1}`,
+          value: d.judge[k]!,
+        },
+      });
     }
     await createRunVideo(prisma, {
       runId: run.id,
       videoId: d.videoId,
       frameSetId: frameSet.id,
       status: "done",
-      summary: { [d.slug]: value, dimensions: { [d.dimension]: { value, excludedReason: null, questions, judgeExclusion: null, deviation: null } }, complete: true },
+      summary: {
+        [d.slug]: value,
+        dimensions: {
+          [d.dimension]: { value, excludedReason: null, questions, judgeExclusion: null, deviation: null },
+        },
+        complete: true,
+      },
       metrics: { [d.slug]: value },
     });
   }
   const reviewer = { email: `vbench2-review-reviewer-${Date.now()}@example.test`, password: "reviewer-password-1" };
   await cli("create-user", "--email", reviewer.email, "--password", reviewer.password);
   await cli("add-member", "--project", projectId, "--email", reviewer.email, "--role", "reviewer");
-  return { prisma, owner, projectId, runId: run.id, reviewer, reviewerId: async () => (await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } })).id };
+  return {
+    prisma,
+    owner,
+    projectId,
+    runId: run.id,
+    reviewer,
+    reviewerId: async () => (await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } })).id,
+  };
 }
 
-test("a VBench-2.0 item reviewed by keyboard and one by mouse: each question's words, yes / no and its frames on screen", async ({ page }) => {
+test("a VBench-2.0 item reviewed by keyboard and one by mouse: each question's words, yes / no and its frames on screen", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const { prisma, owner, projectId, runId, reviewer, reviewerId } = await seed();
 
@@ -85,7 +144,9 @@ test("a VBench-2.0 item reviewed by keyboard and one by mouse: each question's w
   await page.goto(`/projects/${projectId}/queues/new?runId=${runId}`);
   await page.getByLabel("Name").fill("Rivers and cats");
   await expect(page.getByTestId("queue-scope-verdict")).toHaveCount(0);
-  await expect(page.getByRole("radio", { name: /the judge's answers \(yes \/ no\) to each of its questions/ })).toBeChecked();
+  await expect(
+    page.getByRole("radio", { name: /the judge's answers \(yes \/ no\) to each of its questions/ }),
+  ).toBeChecked();
   await expect(page.getByRole("radio", { name: /overlap first/ })).toBeChecked();
   await page.getByRole("button", { name: "Create queue" }).click();
   await expect(page.getByTestId("queue-name")).toHaveText("Rivers and cats");
@@ -119,7 +180,9 @@ test("a VBench-2.0 item reviewed by keyboard and one by mouse: each question's w
   await page.keyboard.press("Enter");
   // Blind: once submitted, the judge's answers show, and the Judge line lists this item's two questions only.
   await expect(page.getByTestId("reveal-summary")).toContainText("you agree on 2 of 2");
-  await expect(page.getByTestId("judge-summary")).toHaveText("Judge: Dynamic Attribute question 1 yes · Dynamic Attribute question 2 no");
+  await expect(page.getByTestId("judge-summary")).toHaveText(
+    "Judge: Dynamic Attribute question 1 yes · Dynamic Attribute question 2 no",
+  );
   await page.keyboard.press("Enter");
 
   // Item 2 (the cat), by mouse: question 1 was asked with the first 32 frames, question 2 with the last one.
@@ -137,7 +200,11 @@ test("a VBench-2.0 item reviewed by keyboard and one by mouse: each question's w
   await expect(page.getByTestId("agreement")).toHaveText(["agree", "differ"]);
 
   // What was stored: one judgment per question, as answered.
-  const judgments = await prisma.humanJudgment.findMany({ where: { reviewerId: await reviewerId(), withdrawn: false }, select: { target: true, value: true }, orderBy: { target: "asc" } });
+  const judgments = await prisma.humanJudgment.findMany({
+    where: { reviewerId: await reviewerId(), withdrawn: false },
+    select: { target: true, value: true },
+    orderBy: { target: "asc" },
+  });
   expect(judgments).toEqual([
     { target: "dynamic_attribute:q1", value: 1 },
     { target: "dynamic_attribute:q2", value: 0 },

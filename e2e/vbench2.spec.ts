@@ -26,25 +26,79 @@ test.beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-vbench2-"));
   const make = (file: string, source: string) => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    execFileSync("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", source, "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", file]);
+    execFileSync("ffmpeg", [
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      source,
+      "-t",
+      "2",
+      "-c:v",
+      "libx264",
+      "-pix_fmt",
+      "yuv420p",
+      "-movflags",
+      "+faststart",
+      file,
+    ]);
   };
-  make(path.join(root, "samples", "GenA", "Material", `${PROMPTS.genAMaterial}-0.mp4`), "testsrc2=size=320x240:rate=24");
-  make(path.join(root, "samples", "GenA", "Dynamic_Attribute", `${PROMPTS.genADynamic}-0.mp4`), "mandelbrot=size=320x240:rate=24");
+  make(
+    path.join(root, "samples", "GenA", "Material", `${PROMPTS.genAMaterial}-0.mp4`),
+    "testsrc2=size=320x240:rate=24",
+  );
+  make(
+    path.join(root, "samples", "GenA", "Dynamic_Attribute", `${PROMPTS.genADynamic}-0.mp4`),
+    "mandelbrot=size=320x240:rate=24",
+  );
   make(path.join(root, "samples", "GenB", "Material", `${PROMPTS.genBMaterial}-0.mp4`), "testsrc=size=320x240:rate=24");
-  make(path.join(root, "samples", "GenB", "Dynamic_Attribute", `${PROMPTS.genBDynamic}-0.mp4`), "rgbtestsrc=size=320x240:rate=24");
+  make(
+    path.join(root, "samples", "GenB", "Dynamic_Attribute", `${PROMPTS.genBDynamic}-0.mp4`),
+    "rgbtestsrc=size=320x240:rate=24",
+  );
   const info = [
-    { prompt_en: PROMPTS.genAMaterial, dimension: ["Material"], auxiliary_info: ["[yes] Do the paints visibly mix? (yes or no)", "[yes] Finally, is the paint green? (yes or no)"] },
-    { prompt_en: PROMPTS.genBMaterial, dimension: ["Material"], auxiliary_info: ["[yes] Is there a sheet of paper? (yes or no)", "[no] Finally, is the paper folded? (yes or no)"] },
-    { prompt_en: PROMPTS.genADynamic, dimension: ["Dynamic_Attribute"], auxiliary_info: ["[yes] Do the leaves turn red? (yes or no)"] },
-    { prompt_en: PROMPTS.genBDynamic, dimension: ["Dynamic_Attribute"], auxiliary_info: ["[no] Does the light turn green? (yes or no)"] },
-    { prompt_en: "A prompt no video was made for", dimension: ["Thermotics"], auxiliary_info: ["[yes] Is there ice? (yes or no)"] },
+    {
+      prompt_en: PROMPTS.genAMaterial,
+      dimension: ["Material"],
+      auxiliary_info: [
+        "[yes] Do the paints visibly mix? (yes or no)",
+        "[yes] Finally, is the paint green? (yes or no)",
+      ],
+    },
+    {
+      prompt_en: PROMPTS.genBMaterial,
+      dimension: ["Material"],
+      auxiliary_info: [
+        "[yes] Is there a sheet of paper? (yes or no)",
+        "[no] Finally, is the paper folded? (yes or no)",
+      ],
+    },
+    {
+      prompt_en: PROMPTS.genADynamic,
+      dimension: ["Dynamic_Attribute"],
+      auxiliary_info: ["[yes] Do the leaves turn red? (yes or no)"],
+    },
+    {
+      prompt_en: PROMPTS.genBDynamic,
+      dimension: ["Dynamic_Attribute"],
+      auxiliary_info: ["[no] Does the light turn green? (yes or no)"],
+    },
+    {
+      prompt_en: "A prompt no video was made for",
+      dimension: ["Thermotics"],
+      auxiliary_info: ["[yes] Is there ice? (yes or no)"],
+    },
   ];
   fs.writeFileSync(path.join(root, "samples", "VBench2_full_info.json"), JSON.stringify(info, null, 2));
 });
 
 test.afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-test("imports VBench-shaped folders with VBench2_full_info.json, runs two dimensions, reviews the questions blind by keyboard and opens the leaderboard", async ({ page }) => {
+test("imports VBench-shaped folders with VBench2_full_info.json, runs two dimensions, reviews the questions blind by keyboard and opens the leaderboard", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   const { startStubLlm } = await import("../lib/llm-stub/stub-server");
@@ -59,11 +113,17 @@ test("imports VBench-shaped folders with VBench2_full_info.json, runs two dimens
     await page.goto(`/projects/${projectId}/import`);
     await page.getByTestId("folder-input").setInputFiles(path.join(root, "samples"));
     await expect(page.getByTestId("import-item").filter({ hasText: ".mp4" })).toHaveCount(4);
-    await expect(page.getByTestId("import-generators")).toHaveText("Generators found: GenA (2 videos), GenB (2 videos).");
+    await expect(page.getByTestId("import-generators")).toHaveText(
+      "Generators found: GenA (2 videos), GenB (2 videos).",
+    );
     await page.getByRole("button", { name: "Start import" }).click();
-    await expect(page.locator('[data-testid="import-item"][data-state="done"]').filter({ hasText: ".mp4" })).toHaveCount(4, { timeout: 120_000 });
+    await expect(
+      page.locator('[data-testid="import-item"][data-state="done"]').filter({ hasText: ".mp4" }),
+    ).toHaveCount(4, { timeout: 120_000 });
     const api = (route: string) => page.request.get(route).then((r) => r.json());
-    const videos = (await api(`/api/v1/projects/${projectId}/videos?pageSize=10`)) as { videos: { id: string; relativePath: string; model: string }[] };
+    const videos = (await api(`/api/v1/projects/${projectId}/videos?pageSize=10`)) as {
+      videos: { id: string; relativePath: string; model: string }[];
+    };
     expect(videos.videos.map((v) => v.model).sort()).toEqual(["GenA", "GenA", "GenB", "GenB"]);
 
     // 2. VBench's 64 uniform frames (2 s at 24 fps: 48 frames, the 64 indices repeat some).
@@ -100,11 +160,15 @@ test("imports VBench-shaped folders with VBench2_full_info.json, runs two dimens
     await expect(material).toContainText("64 frames");
 
     // 5. A blind queue of the Material questions, answered by a reviewer with the keyboard alone.
-    const runId = new URL(page.url(), "http://x").searchParams.get("runId") ?? (await page.getByTestId("vbench2-choose").locator("select[name=runId]").inputValue());
+    const runId =
+      new URL(page.url(), "http://x").searchParams.get("runId") ??
+      (await page.getByTestId("vbench2-choose").locator("select[name=runId]").inputValue());
     await page.goto(`/projects/${projectId}/queues/new?runId=${runId}`);
     await page.getByLabel("Name").fill("Material questions");
     await page.getByLabel("Judge run").selectOption(runId);
-    await expect(page.getByRole("radio", { name: /the judge.s answers \(yes \/ no\) to each of its questions/ })).toBeChecked();
+    await expect(
+      page.getByRole("radio", { name: /the judge.s answers \(yes \/ no\) to each of its questions/ }),
+    ).toBeChecked();
     await page
       .getByTestId("queue-categories")
       .locator("label", { hasText: /material/i })

@@ -23,24 +23,67 @@ async function seed(ownerEmail: string, reviewerEmail: string, projectId: string
     const storageKey = `projects/${projectId}/videos/${sha}.mp4`;
     await storage.put(storageKey, Buffer.from(`not really a video ${sha}`));
     const video = await prisma.video.create({
-      data: { projectId, sha256: sha, sizeBytes: 10n, fileName: name, relativePath: `clips/${name}`, storageKey, contentType: "video/mp4", status: "ready", dimensions: [], createdById: owner.id },
+      data: {
+        projectId,
+        sha256: sha,
+        sizeBytes: 10n,
+        fileName: name,
+        relativePath: `clips/${name}`,
+        storageKey,
+        contentType: "video/mp4",
+        status: "ready",
+        dimensions: [],
+        createdById: owner.id,
+      },
     });
     ids.push(video.id);
     keys.push(storageKey);
   }
   // 12.mp4 has a frame set of three frames and a reviewer's verdict.
-  const frameSet = await prisma.frameSet.create({ data: { videoId: ids[1]!, identity: randomUUID(), parameters: {}, mode: "uniform", frameCount: 3, keyFrameCount: 3, createdById: owner.id } });
+  const frameSet = await prisma.frameSet.create({
+    data: {
+      videoId: ids[1]!,
+      identity: randomUUID(),
+      parameters: {},
+      mode: "uniform",
+      frameCount: 3,
+      keyFrameCount: 3,
+      createdById: owner.id,
+    },
+  });
   for (let index = 0; index < 3; index++) {
     const key = frameKey(projectId, frameSet.id, index);
     const stored = await storage.put(key, Buffer.from(`frame ${index} ${frameSet.id}`));
-    await prisma.frame.create({ data: { frameSetId: frameSet.id, index, timestampS: index, isKeyFrame: true, storageKey: key, sha256: stored.sha256, sizeBytes: stored.size, width: 8, height: 8 } });
+    await prisma.frame.create({
+      data: {
+        frameSetId: frameSet.id,
+        index,
+        timestampS: index,
+        isKeyFrame: true,
+        storageKey: key,
+        sha256: stored.sha256,
+        sizeBytes: stored.size,
+        width: 8,
+        height: 8,
+      },
+    });
     keys.push(key);
   }
-  await insertJudgment(prisma, { projectId, videoId: ids[1]!, reviewerId: reviewer.id, targetType: "verdict", target: "verdict", value: 1 });
+  await insertJudgment(prisma, {
+    projectId,
+    videoId: ids[1]!,
+    reviewerId: reviewer.id,
+    targetType: "verdict",
+    target: "verdict",
+    value: 1,
+  });
   return { ids, keys, storage, prisma };
 }
 
-test("an owner edits a video's prompt and deletes videos from the list's selection after counted confirmation; a viewer sees neither", async ({ page, browser }) => {
+test("an owner edits a video's prompt and deletes videos from the list's selection after counted confirmation; a viewer sees neither", async ({
+  page,
+  browser,
+}) => {
   const owner = await ownerWithProject("videodata");
   const reviewerEmail = `videodata-reviewer-${Date.now()}@example.test`;
   const viewerEmail = `videodata-viewer-${Date.now()}@example.test`;
@@ -61,7 +104,9 @@ test("an owner edits a video's prompt and deletes videos from the list's selecti
   await page.getByTestId("video-edit-history").locator("summary").click();
   await expect(page.getByTestId("video-edit")).toHaveCount(1);
   await expect(page.getByTestId("video-edit")).toContainText("prompt: — → A dog runs along a beach at sunset");
-  expect((await prisma.video.findUniqueOrThrow({ where: { id: ids[0]! } })).prompt).toBe("A dog runs along a beach at sunset");
+  expect((await prisma.video.findUniqueOrThrow({ where: { id: ids[0]! } })).prompt).toBe(
+    "A dog runs along a beach at sunset",
+  );
 
   await page.goto(`/projects/${owner.projectId}/videos`);
   await expect(page.getByTestId("video-row")).toHaveCount(3);
@@ -70,7 +115,9 @@ test("an owner edits a video's prompt and deletes videos from the list's selecti
   await expect(page.getByTestId("selected-count")).toHaveText("2 selected");
   await page.getByTestId("delete-selected").click();
   const dialog = page.getByTestId("delete-videos-dialog");
-  await expect(dialog.getByTestId("delete-counts")).toContainText("2 videos with 1 frame set and 3 frames (5 stored files removed from storage)");
+  await expect(dialog.getByTestId("delete-counts")).toContainText(
+    "2 videos with 1 frame set and 3 frames (5 stored files removed from storage)",
+  );
   await expect(dialog.getByTestId("delete-counts")).toContainText("1 human judgment");
   await dialog.getByTestId("confirm-delete-videos").click();
   await expect(page.getByTestId("delete-done")).toHaveText("Deleted 2 videos.");

@@ -4,7 +4,9 @@ import { createRunVideo } from "../lib/testing/run-video-fixture";
 
 // The video list: score filters, sortable columns, moving through rows and pages with the keyboard only,
 // and previous/next on the video page following the list's filter and order.
-test("filters the video list by a score range, sorts by a column and opens a video with the keyboard", async ({ page }) => {
+test("filters the video list by a score range, sorts by a column and opens a video with the keyboard", async ({
+  page,
+}) => {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
@@ -12,13 +14,27 @@ test("filters the video list by a score range, sorts by a column and opens a vid
   try {
     const owner = await ownerWithProject("list");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 4, keyFrames: 1, name: "Listed" });
+    const { projectId, videoIds } = await projectWithFramedVideos(
+      prisma,
+      { userId: user.id, email: user.email, name: user.name, isAdmin: false },
+      { videoCount: 4, keyFrames: 1, name: "Listed" },
+    );
     // A finished run: clip-0 overall 80, clip-1 35, clip-2 55; clip-3 was not judged.
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id } });
-    const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: user.id, status: "done" } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id },
+    });
+    const run = await prisma.judgeRun.create({
+      data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: user.id, status: "done" },
+    });
     for (const [i, overall] of [80, 35, 55].entries()) {
       const S = (100 - overall) / 10;
-      await createRunVideo(prisma, { runId: run.id, videoId: videoIds[i]!, frameSetId: "fs", status: "done", metrics: { S: S, D: S, I: 1, overall: overall, verdict: overall < 60 } });
+      await createRunVideo(prisma, {
+        runId: run.id,
+        videoId: videoIds[i]!,
+        frameSetId: "fs",
+        status: "done",
+        metrics: { S: S, D: S, I: 1, overall: overall, verdict: overall < 60 },
+      });
     }
     const base = `/projects/${projectId}/videos`;
     const rows = page.getByTestId("video-row");
@@ -40,7 +56,10 @@ test("filters the video list by a score range, sorts by a column and opens a vid
     await expect(rows).toHaveCount(2);
     await expect(page.getByTestId("video-total")).toHaveText("2 matching");
     expect(await names()).toEqual(["clip-0.mp4", "clip-2.mp4"]);
-    await expect(page.getByTestId("create-queue-link")).toHaveAttribute("href", /\/queues\/new\?.*overallMin=50.*overallMax=90|\/queues\/new\?.*overallMax=90.*overallMin=50/);
+    await expect(page.getByTestId("create-queue-link")).toHaveAttribute(
+      "href",
+      /\/queues\/new\?.*overallMin=50.*overallMax=90|\/queues\/new\?.*overallMax=90.*overallMin=50/,
+    );
 
     // Sorting keeps the filter: ascending, then descending.
     await page.getByTestId("sort-overall").click();
@@ -139,7 +158,9 @@ const LONG_PROMPT =
 
 // At 1440, 1920 and 2560 px the thumbnails have a width, every cell's text stays inside its cell (no "49.9yes"),
 // and the table fits its container; the grid view shows the same page as cards with key frame strips on hover.
-test("the video table fits at 1440, 1920 and 2560 px with real thumbnails; the grid view keeps the filter and shows key frames on hover", async ({ page }) => {
+test("the video table fits at 1440, 1920 and 2560 px with real thumbnails; the grid view keeps the filter and shows key frames on hover", async ({
+  page,
+}) => {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
@@ -147,17 +168,35 @@ test("the video table fits at 1440, 1920 and 2560 px with real thumbnails; the g
   try {
     const owner = await ownerWithProject("list-fit");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, { userId: user.id, email: user.email, name: user.name, isAdmin: false }, { videoCount: 3, keyFrames: 3, name: "Fit" });
+    const { projectId, videoIds } = await projectWithFramedVideos(
+      prisma,
+      { userId: user.id, email: user.email, name: user.name, isAdmin: false },
+      { videoCount: 3, keyFrames: 3, name: "Fit" },
+    );
     // Real clip sets: long prompts, long model names, several dimensions.
     await prisma.video.update({
       where: { id: videoIds[0]! },
-      data: { prompt: LONG_PROMPT, model: "hunyuan-video-t2v-720p-v1.5-distilled", dimensions: ["Mechanics", "Thermotics", "Material", "Camera motion"] },
+      data: {
+        prompt: LONG_PROMPT,
+        model: "hunyuan-video-t2v-720p-v1.5-distilled",
+        dimensions: ["Mechanics", "Thermotics", "Material", "Camera motion"],
+      },
     });
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id } });
-    const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: user.id, status: "done" } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: user.id },
+    });
+    const run = await prisma.judgeRun.create({
+      data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: user.id, status: "done" },
+    });
     for (const [i, overall] of [49.9, 72, 55].entries()) {
       const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId: videoIds[i]! } });
-      await createRunVideo(prisma, { runId: run.id, videoId: videoIds[i]!, frameSetId: frameSet.id, status: "done", metrics: { S: 4.25, D: 3.75, I: 1, overall, verdict: overall < 60 } });
+      await createRunVideo(prisma, {
+        runId: run.id,
+        videoId: videoIds[i]!,
+        frameSetId: frameSet.id,
+        status: "done",
+        metrics: { S: 4.25, D: 3.75, I: 1, overall, verdict: overall < 60 },
+      });
     }
     const base = `/projects/${projectId}/videos`;
     await signIn(page, owner.email, owner.password);
@@ -169,12 +208,24 @@ test("the video table fits at 1440, 1920 and 2560 px with real thumbnails; the g
       await expect(page.getByTestId("video-row")).toHaveCount(3);
       // Loaded thumbnails, each with a real width.
       await expect
-        .poll(() => page.getByTestId("video-thumbnail").evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)))
+        .poll(() =>
+          page
+            .getByTestId("video-thumbnail")
+            .evaluateAll((imgs) =>
+              imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
+            ),
+        )
         .toBe(true);
-      const widths = await page.getByTestId("video-thumbnail").evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect().width));
+      const widths = await page
+        .getByTestId("video-thumbnail")
+        .evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect().width));
       expect(widths, `thumbnail widths at ${width} px`).toEqual([64, 64, 64]);
       // The table fits the box it is in.
-      const fit = await table.evaluate((el) => ({ table: el.getBoundingClientRect().width, scroll: el.scrollWidth, box: el.parentElement!.clientWidth }));
+      const fit = await table.evaluate((el) => ({
+        table: el.getBoundingClientRect().width,
+        scroll: el.scrollWidth,
+        box: el.parentElement!.clientWidth,
+      }));
       expect(fit.table, `table width at ${width} px`).toBeLessThanOrEqual(fit.box + 1);
       expect(fit.scroll, `table scrollWidth at ${width} px`).toBeLessThanOrEqual(fit.box + 1);
       // No cell's content runs past its cell into the next one.
@@ -189,7 +240,9 @@ test("the video table fits at 1440, 1920 and 2560 px with real thumbnails; the g
             const content = range.getBoundingClientRect();
             const box = cell.getBoundingClientRect();
             if (content.right > box.right + 0.5 || content.left < box.left - 0.5)
-              found.push(`cell ${i} "${cell.textContent?.slice(0, 30)}": content ${content.left.toFixed(1)}–${content.right.toFixed(1)}, cell ${box.left.toFixed(1)}–${box.right.toFixed(1)}`);
+              found.push(
+                `cell ${i} "${cell.textContent?.slice(0, 30)}": content ${content.left.toFixed(1)}–${content.right.toFixed(1)}, cell ${box.left.toFixed(1)}–${box.right.toFixed(1)}`,
+              );
           });
         }
         return found;
@@ -208,7 +261,13 @@ test("the video table fits at 1440, 1920 and 2560 px with real thumbnails; the g
     await expect(cards).toHaveCount(3);
     expect(await cards.getByTestId("video-link").allTextContents()).toEqual(["clip-1.mp4", "clip-2.mp4", "clip-0.mp4"]);
     await expect(cards.first().getByTestId("score-overall")).toHaveText("72");
-    await expect.poll(() => page.getByTestId("video-thumbnail").evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect().width > 100))).toEqual([true, true, true]);
+    await expect
+      .poll(() =>
+        page
+          .getByTestId("video-thumbnail")
+          .evaluateAll((imgs) => imgs.map((img) => img.getBoundingClientRect().width > 100)),
+      )
+      .toEqual([true, true, true]);
     // Hovering a card shows its key frame strip (three key frames).
     await expect(page.getByTestId("grid-key-frames")).toHaveCount(0);
     await cards.nth(2).hover();

@@ -73,18 +73,46 @@ async function seed(ownerEmail: string, projectId: string) {
 
   const frameSetId = randomUUID();
   await prisma.frameSet.create({
-    data: { id: frameSetId, videoId: video.id, identity: randomUUID(), parameters: { mode: "density-peaks", fps: 4 }, mode: "density-peaks", frameCount: 6, keyFrameCount: 2, createdById: owner.id },
+    data: {
+      id: frameSetId,
+      videoId: video.id,
+      identity: randomUUID(),
+      parameters: { mode: "density-peaks", fps: 4 },
+      mode: "density-peaks",
+      frameCount: 6,
+      keyFrameCount: 2,
+      createdById: owner.id,
+    },
   });
   const jpeg = fs.readFileSync(media.jpeg);
   for (let i = 0; i < TIMES.length; i++) {
     const key = frameKey(projectId, frameSetId, i);
     const stored = await storage.put(key, Buffer.concat([jpeg, Buffer.from(`e2e-video-page-${i}`)]));
     await prisma.frame.create({
-      data: { frameSetId, index: i, timestampS: TIMES[i]!, isKeyFrame: KEY_OF[i] === i, cluster: KEY_OF[i]!, storageKey: key, sha256: stored.sha256, sizeBytes: stored.size, width: 64, height: 48 },
+      data: {
+        frameSetId,
+        index: i,
+        timestampS: TIMES[i]!,
+        isKeyFrame: KEY_OF[i] === i,
+        cluster: KEY_OF[i]!,
+        storageKey: key,
+        sha256: stored.sha256,
+        sizeBytes: stored.size,
+        width: 64,
+        height: 48,
+      },
     });
   }
 
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "Vision judge", baseUrl: "http://127.0.0.1:9/v1", model: "gpt-4o-e2e", createdById: owner.id } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: {
+      projectId,
+      name: "Vision judge",
+      baseUrl: "http://127.0.0.1:9/v1",
+      model: "gpt-4o-e2e",
+      createdById: owner.id,
+    },
+  });
   const run = await prisma.judgeRun.create({
     data: {
       projectId,
@@ -106,7 +134,13 @@ async function seed(ownerEmail: string, projectId: string) {
     metrics: { S: 2, D: 3, I: 1, overall: 66, verdict: false },
   });
   const hash = (n: number) => `${n}`.repeat(8) + "abcdef0123456789".repeat(3);
-  const step = async (stepId: string, scopeIndex: number, output: unknown, scores: Record<string, number> = {}, templateN = 1) => {
+  const step = async (
+    stepId: string,
+    scopeIndex: number,
+    output: unknown,
+    scores: Record<string, number> = {},
+    templateN = 1,
+  ) => {
     const created = await prisma.stepResult.create({
       data: {
         runId: run.id,
@@ -124,10 +158,22 @@ async function seed(ownerEmail: string, projectId: string) {
     for (const [category, value] of Object.entries(scores)) {
       // The prompt inconsistency also has a logprob-weighted score (its endpoint requested logprobs).
       const expected = category === "inconsistency" ? { expected: 1.38 } : {};
-      await prisma.score.create({ data: { runId: run.id, videoId: video.id, stepResultId: created.id, stepId, scopeIndex, category, value, ...expected } });
+      await prisma.score.create({
+        data: {
+          runId: run.id,
+          videoId: video.id,
+          stepResultId: created.id,
+          stepId,
+          scopeIndex,
+          category,
+          value,
+          ...expected,
+        },
+      });
     }
   };
-  const categories = (prefix: string, count: number, values: number[]) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i + 1}`, values[i % values.length]!]));
+  const categories = (prefix: string, count: number, values: number[]) =>
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i + 1}`, values[i % values.length]!]));
   for (const k of [0, 1]) {
     await step(
       "static_kg",
@@ -142,12 +188,32 @@ async function seed(ownerEmail: string, projectId: string) {
       {},
       1,
     );
-    await step("dynamic_kg", k, { changes: { "red ball": k === 0 ? "starts rolling to the right" : "melts into the table top", "wooden table": "unchanged" } }, {}, 2);
-    await step("static_hallucination", k, { scores: categories("s", 10, [1, 0, 2]), reason: "the shadow is slightly off" }, categories("s", 10, [1, 0, 2]), 3);
+    await step(
+      "dynamic_kg",
+      k,
+      {
+        changes: {
+          "red ball": k === 0 ? "starts rolling to the right" : "melts into the table top",
+          "wooden table": "unchanged",
+        },
+      },
+      {},
+      2,
+    );
+    await step(
+      "static_hallucination",
+      k,
+      { scores: categories("s", 10, [1, 0, 2]), reason: "the shadow is slightly off" },
+      categories("s", 10, [1, 0, 2]),
+      3,
+    );
     await step(
       "dynamic_hallucination",
       k,
-      { scores: categories("d", 9, k === 0 ? [0] : [0, 6, 3]), reason: k === 1 ? "the ball fuses with the table" : undefined },
+      {
+        scores: categories("d", 9, k === 0 ? [0] : [0, 6, 3]),
+        reason: k === 1 ? "the ball fuses with the table" : undefined,
+      },
       categories("d", 9, k === 0 ? [0] : [0, 6, 3]),
       4,
     );
@@ -171,7 +237,11 @@ async function seed(ownerEmail: string, projectId: string) {
   return { videoId: video.id, runId: run.id };
 }
 
-test("the video page links heat map, player and frames; reviewers' judgments are labelled with history; side by side by model", async ({ page, browser, baseURL }) => {
+test("the video page links heat map, player and frames; reviewers' judgments are labelled with history; side by side by model", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const owner = await ownerWithProject("videopage");
   const { videoId, runId } = await seed(owner.email, owner.projectId);
   const viewerEmail = `videopage-viewer-${Date.now()}@example.test`;
@@ -182,18 +252,34 @@ test("the video page links heat map, player and frames; reviewers' judgments are
   await page.goto(`/projects/${owner.projectId}/videos/${videoId}`);
   const player = page.getByTestId("player");
   await expect(player).toBeVisible();
-  await page.waitForFunction(() => ((document.querySelector('[data-testid="player"]') as HTMLVideoElement | null)?.readyState ?? 0) >= 1);
+  await page.waitForFunction(
+    () => ((document.querySelector('[data-testid="player"]') as HTMLVideoElement | null)?.readyState ?? 0) >= 1,
+  );
 
   // A dynamic cell of cluster 2: the player goes to key frame 2 (1.6 s), its cluster lights up.
-  await page.locator('[data-testid="score-cell"][data-step="dynamic_hallucination"][data-scope="1"][data-category="d2"]').click();
+  await page
+    .locator('[data-testid="score-cell"][data-step="dynamic_hallucination"][data-scope="1"][data-category="d2"]')
+    .click();
   await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(1.55);
   expect(Math.abs((await player.evaluate((v: HTMLVideoElement) => v.currentTime)) - 1.6)).toBeLessThanOrEqual(0.05);
   await expect(page.locator('[data-highlighted="true"]')).toHaveCount(3);
-  expect(await page.locator('[data-highlighted="true"]').evaluateAll((els) => els.map((el) => el.getAttribute("data-frame-index")))).toEqual(["3", "4", "5"]);
+  expect(
+    await page
+      .locator('[data-highlighted="true"]')
+      .evaluateAll((els) => els.map((el) => el.getAttribute("data-frame-index"))),
+  ).toEqual(["3", "4", "5"]);
   await expect(page.getByTestId("highlight-label")).toContainText("cluster 2");
   // A static cell of key frame 1: only that key frame.
-  await page.locator('[data-testid="score-cell"][data-step="static_hallucination"][data-scope="0"][data-category="s3"]').click();
-  await expect.poll(() => page.locator('[data-highlighted="true"]').evaluateAll((els) => els.map((el) => el.getAttribute("data-frame-index")))).toEqual(["1"]);
+  await page
+    .locator('[data-testid="score-cell"][data-step="static_hallucination"][data-scope="0"][data-category="s3"]')
+    .click();
+  await expect
+    .poll(() =>
+      page
+        .locator('[data-highlighted="true"]')
+        .evaluateAll((els) => els.map((el) => el.getAttribute("data-frame-index"))),
+    )
+    .toEqual(["1"]);
   await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeLessThan(0.45);
 
   // The judge's outputs as text, with what produced them.
@@ -202,7 +288,9 @@ test("the video page links heat map, player and frames; reviewers' judgments are
   await expect(outputs.getByTestId("kg-object").first()).toContainText("is shiny");
   await expect(outputs.getByTestId("kg-relation").first()).toHaveText("red ball — rolls on — wooden table");
   await expect(outputs.getByTestId("kg-change").filter({ hasText: "melts into the table top" })).toHaveCount(1);
-  await expect(outputs.getByTestId("video-summary")).toContainText("A red ball rolls across a table and sinks into it.");
+  await expect(outputs.getByTestId("video-summary")).toContainText(
+    "A red ball rolls across a table and sinks into it.",
+  );
   await expect(outputs.getByTestId("step-problem")).toContainText("parse failed");
   await expect(outputs.getByTestId("step-problem")).toContainText("objects: expected array");
   await expect(outputs.getByTestId("prompt-versions")).toContainText("hallucination/static-kg");
@@ -252,7 +340,9 @@ test("the video page links heat map, player and frames; reviewers' judgments are
   expect(elsewhere.status()).toBe(200);
   await overall.getByLabel("Your value").fill("50");
   await overall.getByRole("button", { name: "Save" }).click();
-  await expect(overall.getByTestId("review-conflict")).toContainText("Changed in another tab/session: now version 2, value 40");
+  await expect(overall.getByTestId("review-conflict")).toContainText(
+    "Changed in another tab/session: now version 2, value 40",
+  );
   await overall.getByRole("button", { name: "Reload" }).click();
   await expect(overall.getByLabel("Your value")).toHaveValue("40");
   await overall.getByLabel("Your value").fill("50");
@@ -265,10 +355,15 @@ test("the video page links heat map, player and frames; reviewers' judgments are
   const viewerPage = await viewerContext.newPage();
   await signIn(viewerPage, viewerEmail, "viewer-password-1");
   await viewerPage.goto(`/projects/${owner.projectId}/videos/${videoId}`);
-  await expect(viewerPage.getByTestId("outcome-verdict").getByTestId("value-consensus")).toHaveText("Reviewers' consensus (1): no");
+  await expect(viewerPage.getByTestId("outcome-verdict").getByTestId("value-consensus")).toHaveText(
+    "Reviewers' consensus (1): no",
+  );
   await expect(viewerPage.getByTestId("outcome-verdict").getByTestId("history-entry")).toHaveCount(2);
   await expect(viewerPage.getByRole("button", { name: /Give your|Change your/ })).toHaveCount(0);
-  await viewerPage.locator('[data-testid="score-cell"][data-step="dynamic_hallucination"][data-scope="0"]').first().click();
+  await viewerPage
+    .locator('[data-testid="score-cell"][data-step="dynamic_hallucination"][data-scope="0"]')
+    .first()
+    .click();
   await expect(viewerPage.getByTestId("score-detail")).toBeVisible();
   await expect(viewerPage.getByTestId("review-editor")).toHaveCount(0);
   await expect(viewerPage.locator('[data-highlighted="true"]')).toHaveCount(3);
@@ -279,8 +374,12 @@ test("the video page links heat map, player and frames; reviewers' judgments are
   await expect(page).toHaveURL(/\/compare\?videoId=/);
   await expect(page.getByTestId("compare-prompt")).toContainText(PROMPT);
   await expect(page.getByTestId("compare-row")).toHaveCount(2);
-  await expect(page.locator('[data-testid="compare-row"][data-model="modelA"] [data-testid="sample-tile"]')).toHaveCount(3);
-  await expect(page.locator('[data-testid="compare-row"][data-model="modelB"] [data-testid="sample-tile"]')).toHaveCount(1);
+  await expect(
+    page.locator('[data-testid="compare-row"][data-model="modelA"] [data-testid="sample-tile"]'),
+  ).toHaveCount(3);
+  await expect(
+    page.locator('[data-testid="compare-row"][data-model="modelB"] [data-testid="sample-tile"]'),
+  ).toHaveCount(1);
   const focusTile = page.locator(`[data-testid="sample-tile"][data-video-id="${videoId}"]`);
   await expect(focusTile.getByTestId("tile-judge")).toContainText("overall 66");
   await expect(focusTile.getByTestId("tile-judge")).toContainText("hallucination no");
@@ -297,19 +396,26 @@ test("the video page links heat map, player and frames; reviewers' judgments are
 // What a reviewer needs in view: the prompt at the top beside the player; `,` / `.` step one frame (paused) with the
 // time and frame number shown; the strip names the key frame at the player's time, whichever way it got there; a
 // frame opens full size in an accessible lightbox with previous / next and the frames the judge saw for the score.
-test("the prompt sits beside the player; , and . step frames; the strip names the current key frame; a frame opens full size", async ({ page }) => {
+test("the prompt sits beside the player; , and . step frames; the strip names the current key frame; a frame opens full size", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const owner = await ownerWithProject("videopage-view");
   const { videoId } = await seed(owner.email, owner.projectId);
   await signIn(page, owner.email, owner.password);
   await page.goto(`/projects/${owner.projectId}/videos/${videoId}`);
   const player = page.getByTestId("player");
-  await page.waitForFunction(() => ((document.querySelector('[data-testid="player"]') as HTMLVideoElement | null)?.readyState ?? 0) >= 1);
+  await page.waitForFunction(
+    () => ((document.querySelector('[data-testid="player"]') as HTMLVideoElement | null)?.readyState ?? 0) >= 1,
+  );
 
   // The expected (logprob-weighted) score beside the judge's answer, where the run has one: only the prompt inconsistency's.
   await expect(page.getByTestId("expected-score")).toHaveCount(1);
   await expect(page.getByTestId("expected-score")).toHaveText("≈1.38");
-  await expect(page.getByTestId("expected-score")).toHaveAttribute("title", /expected score 1\.380.*the judge answered 1/);
+  await expect(page.getByTestId("expected-score")).toHaveAttribute(
+    "title",
+    /expected score 1\.380.*the judge answered 1/,
+  );
 
   // The prompt, in the first screenful, level with the player.
   const prompt = page.getByTestId("video-prompt");
@@ -342,7 +448,9 @@ test("the prompt sits beside the player; , and . step frames; the strip names th
   await expect(header).toContainText("At key frame 2 of 2");
   await expect(clusters.nth(1)).toHaveAttribute("data-current", "true");
   await expect(clusters.nth(0)).toHaveAttribute("data-current", "false");
-  await page.locator('[data-testid="score-cell"][data-step="static_hallucination"][data-scope="0"][data-category="s3"]').click();
+  await page
+    .locator('[data-testid="score-cell"][data-step="static_hallucination"][data-scope="0"][data-category="s3"]')
+    .click();
   await expect(header).toContainText("At key frame 1 of 2");
   await expect(clusters.nth(0)).toHaveAttribute("data-current", "true");
   const strip = page.getByTestId("key-frame-strip");
@@ -355,7 +463,9 @@ test("the prompt sits beside the player; , and . step frames; the strip names th
   }
 
   // The lightbox, on a dynamic score of cluster 2 (frames 3, 4, 5 seen by the judge).
-  await page.locator('[data-testid="score-cell"][data-step="dynamic_hallucination"][data-scope="1"][data-category="d2"]').click();
+  await page
+    .locator('[data-testid="score-cell"][data-step="dynamic_hallucination"][data-scope="1"][data-category="d2"]')
+    .click();
   await expect(page.locator('[data-highlighted="true"]')).toHaveCount(3);
   const stripWidth = (await page.locator('[data-frame-index="4"] [data-testid="key-frame"]').boundingBox())!.width;
   await page.locator('[data-testid="strip-frame"][data-frame-index="4"] + [data-testid="enlarge-frame"]').click();
@@ -381,7 +491,11 @@ test("the prompt sits beside the player; , and . step frames; the strip names th
   // Focus stays in the dialog.
   for (let i = 0; i < 8; i++) {
     await page.keyboard.press("Tab");
-    expect(await page.evaluate(() => Boolean(document.activeElement?.closest("dialog")) || document.activeElement === document.body)).toBe(true);
+    expect(
+      await page.evaluate(
+        () => Boolean(document.activeElement?.closest("dialog")) || document.activeElement === document.body,
+      ),
+    ).toBe(true);
   }
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog")).toHaveCount(0);

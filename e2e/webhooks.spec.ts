@@ -7,7 +7,9 @@ import { expect, test } from "@playwright/test";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { ownerWithProject, signIn } from "./helpers";
 
-test("an owner registers a webhook, sends a test, and the receiver gets it signed; the log shows it delivered", async ({ page }) => {
+test("an owner registers a webhook, sends a test, and the receiver gets it signed; the log shows it delivered", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const received: { headers: Record<string, string>; body: string }[] = [];
   const server = http.createServer((req, res) => {
@@ -32,10 +34,15 @@ test("an owner registers a webhook, sends a test, and the receiver gets it signe
     await expect(card.getByTestId("webhook-item")).toContainText("run.finished, queue.finished");
 
     await card.getByRole("button", { name: "Send test" }).click();
-    await expect(card.getByTestId("webhook-delivery").first()).toHaveAttribute("data-status", "delivered", { timeout: 30_000 });
+    await expect(card.getByTestId("webhook-delivery").first()).toHaveAttribute("data-status", "delivered", {
+      timeout: 30_000,
+    });
     await expect(card.getByTestId("webhook-delivery").first()).toContainText("204");
     expect(received).toHaveLength(1);
-    const payload = new StandardWebhook(secret).verify(received[0]!.body, received[0]!.headers) as { event: string; project: { id: string } };
+    const payload = new StandardWebhook(secret).verify(received[0]!.body, received[0]!.headers) as {
+      event: string;
+      project: { id: string };
+    };
     expect(payload).toMatchObject({ event: "ping", project: { id: owner.projectId } });
 
     // After a reload the secret is gone for good: the page never reads it again.

@@ -34,9 +34,17 @@ export class AppError extends Error implements AppErrorLike {
  * `P2002`) is not one, so its message never reaches the caller.
  */
 export function isAppError(error: unknown): error is AppErrorLike {
-  if (typeof error !== "object" || error === null || (error as Record<symbol, unknown>)[APP_ERROR] !== true) return false;
+  if (typeof error !== "object" || error === null || (error as Record<symbol, unknown>)[APP_ERROR] !== true)
+    return false;
   const { status, code, message } = error as Partial<AppErrorLike>;
-  return typeof status === "number" && Number.isInteger(status) && status >= 400 && status <= 599 && typeof code === "string" && typeof message === "string";
+  return (
+    typeof status === "number" &&
+    Number.isInteger(status) &&
+    status >= 400 &&
+    status <= 599 &&
+    typeof code === "string" &&
+    typeof message === "string"
+  );
 }
 
 /** Is this an app error with this code (`not_found`: a NotFoundError, `invalid_request`: a ValidationError)? As isAppError, whichever copy made it. */
@@ -81,7 +89,12 @@ export class DuplicateVideoError extends AppError {
     fileName: string,
   ) {
     // The existing video's id in `details`, so a client resuming an import can finish that video's frames.
-    super(409, "duplicate", `${fileName} is already in this project (same SHA-256 as video ${existingVideoId}); not stored again.`, { videoId: existingVideoId });
+    super(
+      409,
+      "duplicate",
+      `${fileName} is already in this project (same SHA-256 as video ${existingVideoId}); not stored again.`,
+      { videoId: existingVideoId },
+    );
   }
 }
 

@@ -2,7 +2,12 @@
 // Only I/O lives here; the CSV parsing and the statistics are lib/stats/agreement-report.ts.
 // Exit codes: 0 report printed, 2 bad arguments or a bad file (reason on stderr, naming the line).
 import fs from "node:fs";
-import { AGREEMENT_USAGE, agreementReportFromCsv, parseAgreementArgs, type AgreementCommand } from "../lib/stats/agreement-report";
+import {
+  AGREEMENT_USAGE,
+  agreementReportFromCsv,
+  parseAgreementArgs,
+  type AgreementCommand,
+} from "../lib/stats/agreement-report";
 import { StatsInputError } from "../lib/stats/input-error";
 
 function fail(message: string): never {

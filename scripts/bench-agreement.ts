@@ -81,7 +81,8 @@ try {
     const file = writeDataset(dir, dataset);
     const sizeMb = fs.statSync(file).size / 1e6;
     console.log(
-      `\n${dataset.name}: ${(dataset.items * dataset.raters).toLocaleString("en")} ratings, ${sizeMb.toFixed(1)} MB ` + `(generated in ${((performance.now() - generateStart) / 1000).toFixed(1)} s)`,
+      `\n${dataset.name}: ${(dataset.items * dataset.raters).toLocaleString("en")} ratings, ${sizeMb.toFixed(1)} MB ` +
+        `(generated in ${((performance.now() - generateStart) / 1000).toFixed(1)} s)`,
     );
     const warmUp = runCli(file);
     if (warmUp.status !== 0) {
@@ -90,8 +91,12 @@ try {
     }
     const times = Array.from({ length: RUNS }, () => runCli(file).ms);
     const typical = median(times);
-    console.log(`  wall time per run: ${times.map((ms) => `${ms.toFixed(0)} ms`).join(", ")} (warm-up ${warmUp.ms.toFixed(0)} ms)`);
-    console.log(`  median ${typical.toFixed(0)} ms — target < ${TARGET_MS} ms: ${typical < TARGET_MS ? "met" : "NOT met"}`);
+    console.log(
+      `  wall time per run: ${times.map((ms) => `${ms.toFixed(0)} ms`).join(", ")} (warm-up ${warmUp.ms.toFixed(0)} ms)`,
+    );
+    console.log(
+      `  median ${typical.toFixed(0)} ms — target < ${TARGET_MS} ms: ${typical < TARGET_MS ? "met" : "NOT met"}`,
+    );
     console.log(`  output: ${warmUp.stdout.trim().split("\n").join("\n  ")}`);
   }
 } finally {

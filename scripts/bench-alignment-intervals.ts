@@ -48,5 +48,7 @@ for (const n of [10, 20, 40, 80, 160, 320]) {
     if (one.lower !== null && one.upper !== null) single.push(one.upper - one.lower);
     if (two.lower !== null && two.upper !== null) paired.push(two.upper - two.lower);
   }
-  console.log(`| ${n} | ±${(median(single) / 2).toFixed(2)} (${median(single).toFixed(2)}) | ±${(median(paired) / 2).toFixed(2)} (${median(paired).toFixed(2)}) |`);
+  console.log(
+    `| ${n} | ±${(median(single) / 2).toFixed(2)} (${median(single).toFixed(2)}) | ±${(median(paired) / 2).toFixed(2)} (${median(paired).toFixed(2)}) |`,
+  );
 }

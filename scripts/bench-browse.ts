@@ -42,7 +42,9 @@ const { databaseUrl } = await import("../lib/db/embedded-postgres");
 const { applyMigrations } = await import("../lib/db/migrate");
 const { MIGRATIONS_DIR } = await import("../lib/db/resolve-database");
 const KEEP = values.keep || values["seed-only"] || values.reuse !== undefined;
-const database = values.reuse ? { name: values.reuse, url: databaseUrl(server.baseUrl, values.reuse), drop: async () => {} } : await createTestDatabase(server, "bench_browse");
+const database = values.reuse
+  ? { name: values.reuse, url: databaseUrl(server.baseUrl, values.reuse), drop: async () => {} }
+  : await createTestDatabase(server, "bench_browse");
 if (values.reuse) await applyMigrations(database.url, MIGRATIONS_DIR);
 process.env.DATABASE_URL = database.url;
 // The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
@@ -71,7 +73,9 @@ function explainingClient(client: Client): Client {
       return async (first: TemplateStringsArray | InstanceType<typeof Prisma.Sql>, ...values: unknown[]) => {
         const sql = "raw" in first ? Prisma.sql(first, ...(values as Parameters<typeof Prisma.sql>[1][])) : first;
         const plan = await target.$queryRaw<{ "QUERY PLAN": string }[]>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${sql}`);
-        console.log(`  ${sql.sql.replace(/\s+/g, " ").slice(0, 140)}…\n${plan.map((row) => `    ${row["QUERY PLAN"]}`).join("\n")}`);
+        console.log(
+          `  ${sql.sql.replace(/\s+/g, " ").slice(0, 140)}…\n${plan.map((row) => `    ${row["QUERY PLAN"]}`).join("\n")}`,
+        );
         return target.$queryRaw(sql);
       };
     },
@@ -80,9 +84,21 @@ function explainingClient(client: Client): Client {
 
 /** The project an earlier --keep run seeded, found again for --reuse. */
 async function seededProject() {
-  const project = await prisma.project.findFirstOrThrow({ where: { name: { startsWith: "Large project" } }, orderBy: { createdAt: "desc" }, select: { id: true } });
-  const run = await prisma.judgeRun.findFirstOrThrow({ where: { projectId: project.id }, orderBy: { createdAt: "desc" }, select: { id: true } });
-  const members = await prisma.projectMember.findMany({ where: { projectId: project.id, role: "reviewer" }, orderBy: { userId: "asc" }, select: { userId: true } });
+  const project = await prisma.project.findFirstOrThrow({
+    where: { name: { startsWith: "Large project" } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true },
+  });
+  const run = await prisma.judgeRun.findFirstOrThrow({
+    where: { projectId: project.id },
+    orderBy: { createdAt: "desc" },
+    select: { id: true },
+  });
+  const members = await prisma.projectMember.findMany({
+    where: { projectId: project.id, role: "reviewer" },
+    orderBy: { userId: "asc" },
+    select: { userId: true },
+  });
   // ANALYZE: a migration's new index (or a new table) has no statistics yet.
   await prisma.$executeRaw`ANALYZE`;
   return { projectId: project.id, runId: run.id, reviewerIds: members.map((member) => member.userId) };
@@ -93,13 +109,25 @@ function percentile(sorted: number[], p: number): number {
 }
 
 try {
-  console.log(`video list benchmark: ${os.cpus().length} CPUs, Node ${process.version}, database ${database.name}, load average ${loadAverage()}`);
-  const seeded = values.reuse ? await seededProject() : await seedLargeProject(prisma, { videos: VIDEOS, scores: SCORES, log: (line) => console.log(line) });
-  if (KEEP) console.log(`database kept: ${database.name} (time it again with --reuse ${database.name}; drop it with DROP DATABASE when done)`);
+  console.log(
+    `video list benchmark: ${os.cpus().length} CPUs, Node ${process.version}, database ${database.name}, load average ${loadAverage()}`,
+  );
+  const seeded = values.reuse
+    ? await seededProject()
+    : await seedLargeProject(prisma, { videos: VIDEOS, scores: SCORES, log: (line) => console.log(line) });
+  if (KEEP)
+    console.log(
+      `database kept: ${database.name} (time it again with --reuse ${database.name}; drop it with DROP DATABASE when done)`,
+    );
   if (values["seed-only"]) process.exit(0);
   const { projectId, runId } = seeded;
   const reviewer = seeded.reviewerIds[0]!;
-  const actor = { userId: reviewer, email: `${reviewer}@seed.framejury.local`, name: "Seed reviewer 1", isAdmin: false };
+  const actor = {
+    userId: reviewer,
+    email: `${reviewer}@seed.framejury.local`,
+    name: "Seed reviewer 1",
+    isAdmin: false,
+  };
   const [videoCount, runVideoCount, scoreCount, judgmentCount] = await Promise.all([
     prisma.video.count({ where: { projectId } }),
     prisma.runVideo.count({ where: { runId } }),
@@ -109,10 +137,19 @@ try {
   console.log(
     `project: ${videoCount.toLocaleString("en")} videos, ${runVideoCount.toLocaleString("en")} in the run, ${scoreCount.toLocaleString("en")} scores, ${judgmentCount.toLocaleString("en")} human judgments`,
   );
-  const sample = await prisma.video.findFirstOrThrow({ where: { projectId }, orderBy: { id: "asc" }, select: { dimensions: true, model: true } });
+  const sample = await prisma.video.findFirstOrThrow({
+    where: { projectId },
+    orderBy: { id: "asc" },
+    select: { dimensions: true, model: true },
+  });
   // Page 500 reached by following nextCursor: the cursor page 499 hands out.
   const cursorTo500 = async (query: Record<string, string>) => {
-    const page499 = await browseVideos(prisma, actor, projectId, videoListQuerySchema().parse({ ...query, page: "499" }));
+    const page499 = await browseVideos(
+      prisma,
+      actor,
+      projectId,
+      videoListQuerySchema().parse({ ...query, page: "499" }),
+    );
     return page499.nextCursor;
   };
   const [cursorByPath, cursorByOverall] = [await cursorTo500({}), await cursorTo500({ sort: "overall", dir: "desc" })];
@@ -133,10 +170,15 @@ try {
     { name: "review: unreviewed", query: { review: "unreviewed" } },
     { name: "review: reviewed by me", query: { review: "reviewed_by_me" } },
     { name: "review: disagreement", query: { review: "disagreement" } },
-    { name: "dimension + I ≥ 5, sort I desc", query: { dimension: sample.dimensions[0]!, iMin: "5", sort: "I", dir: "desc" } },
+    {
+      name: "dimension + I ≥ 5, sort I desc",
+      query: { dimension: sample.dimensions[0]!, iMin: "5", sort: "I", dir: "desc" },
+    },
     // (Only when the project has a page 500.)
     ...(cursorByPath ? [{ name: "page 500 by path, cursor", query: { cursor: cursorByPath } }] : []),
-    ...(cursorByOverall ? [{ name: "page 500 by overall desc, cursor", query: { sort: "overall", dir: "desc", cursor: cursorByOverall } }] : []),
+    ...(cursorByOverall
+      ? [{ name: "page 500 by overall desc, cursor", query: { sort: "overall", dir: "desc", cursor: cursorByOverall } }]
+      : []),
     { name: "page=500 by path (OFFSET)", query: { page: "500" } },
     { name: "page=500 by overall desc (OFFSET)", query: { page: "500", sort: "overall", dir: "desc" } },
     { name: "option lists", run: () => browseOptions(prisma, actor, projectId) },
@@ -175,7 +217,9 @@ try {
   console.log(`${"query".padEnd(width)}  ${"matches".padStart(9)}  ${"p50 ms".padStart(7)}  ${"p95 ms".padStart(7)}`);
   for (const row of rows) {
     const mark = row.p95 >= TARGET_MS ? "  ✗ over target" : "";
-    console.log(`${row.name.padEnd(width)}  ${row.total.padStart(9)}  ${row.p50.toFixed(1).padStart(7)}  ${row.p95.toFixed(1).padStart(7)}${mark}`);
+    console.log(
+      `${row.name.padEnd(width)}  ${row.total.padStart(9)}  ${row.p50.toFixed(1).padStart(7)}  ${row.p95.toFixed(1).padStart(7)}${mark}`,
+    );
   }
   const worst = rows.reduce((a, b) => (b.p95 > a.p95 ? b : a));
   console.log(

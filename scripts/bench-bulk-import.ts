@@ -55,7 +55,17 @@ const sources = fs.existsSync(values.clips)
 if (sources.length === 0) {
   for (const [i, source] of ["testsrc2", "smptehdbars", "rgbtestsrc"].entries()) {
     const generated = path.join(work, `generated-${i}.mp4`);
-    ffmpeg(["-f", "lavfi", "-i", `${source}=size=1280x720:rate=24:duration=8`, "-vf", "hue=H=t*0.8,format=yuv420p", "-c:v", "libx264", generated]);
+    ffmpeg([
+      "-f",
+      "lavfi",
+      "-i",
+      `${source}=size=1280x720:rate=24:duration=8`,
+      "-vf",
+      "hue=H=t*0.8,format=yuv420p",
+      "-c:v",
+      "libx264",
+      generated,
+    ]);
     sources.push(generated);
   }
 }
@@ -63,9 +73,21 @@ const folder = path.join(work, "T2VHaluBench");
 fs.mkdirSync(folder);
 for (let i = 0; i < COUNT; i++) {
   const source = sources[i % sources.length]!;
-  ffmpeg(["-i", source, "-map", "0", "-c", "copy", "-metadata", `comment=bench copy ${i}`, path.join(folder, `a clip to judge number ${i}-0${path.extname(source)}`)]);
+  ffmpeg([
+    "-i",
+    source,
+    "-map",
+    "0",
+    "-c",
+    "copy",
+    "-metadata",
+    `comment=bench copy ${i}`,
+    path.join(folder, `a clip to judge number ${i}-0${path.extname(source)}`),
+  ]);
 }
-console.log(`bench-bulk-import: ${os.cpus().length} cores; ${COUNT} clips (copies of ${sources.length} from ${values.clips}), ${JOBS} at once; load average ${load()}`);
+console.log(
+  `bench-bulk-import: ${os.cpus().length} cores; ${COUNT} clips (copies of ${sources.length} from ${values.clips}), ${JOBS} at once; load average ${load()}`,
+);
 
 const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
 const server = await startTestServer();
@@ -103,31 +125,61 @@ try {
     const project = await createProject(prisma, actor, { name: `bench bulk import ${tools.decoder}` });
     const loadBefore = load();
     const cpuBefore = cpuSeconds();
-    const summary = await importFolders({ roots: [folder], target: localTarget({ prisma, storage: getStorage() }, actor, project.id), parameters: PARAMETERS, concurrency: JOBS, frameTools: tools });
+    const summary = await importFolders({
+      roots: [folder],
+      target: localTarget({ prisma, storage: getStorage() }, actor, project.id),
+      parameters: PARAMETERS,
+      concurrency: JOBS,
+      frameTools: tools,
+    });
     const cpu = cpuSeconds() - cpuBefore;
     const stored = await prisma.video.findMany({
       where: { projectId: project.id },
-      select: { relativePath: true, frameSets: { select: { decoder: true, frames: { select: { timestampS: true, isKeyFrame: true, cluster: true }, orderBy: { index: "asc" } } } } },
+      select: {
+        relativePath: true,
+        frameSets: {
+          select: {
+            decoder: true,
+            frames: { select: { timestampS: true, isKeyFrame: true, cluster: true }, orderBy: { index: "asc" } },
+          },
+        },
+      },
     });
     const frames = new Map(stored.map((video) => [video.relativePath, JSON.stringify(video.frameSets)]));
-    const row = { label, imported: summary.counts.imported, wallS: summary.elapsedMs / 1000, cpuPerVideo: cpu / COUNT, loadBefore, loadAfter: load(), frames };
+    const row = {
+      label,
+      imported: summary.counts.imported,
+      wallS: summary.elapsedMs / 1000,
+      cpuPerVideo: cpu / COUNT,
+      loadBefore,
+      loadAfter: load(),
+      frames,
+    };
     rows.push(row);
-    console.log(`${label}: ${row.imported}/${COUNT} imported in ${row.wallS.toFixed(1)} s (load before ${row.loadBefore}, after ${row.loadAfter})`);
+    console.log(
+      `${label}: ${row.imported}/${COUNT} imported in ${row.wallS.toFixed(1)} s (load before ${row.loadBefore}, after ${row.loadAfter})`,
+    );
   }
 
-  console.log(`\n| decoder | imported | wall s | videos/min | CPU s per video | load before → after (1, 5, 15 min) |\n|---|---|---|---|---|---|`);
+  console.log(
+    `\n| decoder | imported | wall s | videos/min | CPU s per video | load before → after (1, 5, 15 min) |\n|---|---|---|---|---|---|`,
+  );
   for (const row of rows)
     console.log(
       `| ${row.label} | ${row.imported}/${COUNT} | ${row.wallS.toFixed(1)} | ${((row.imported / row.wallS) * 60).toFixed(1)} | ${row.cpuPerVideo.toFixed(2)} | ${row.loadBefore} → ${row.loadAfter} |`,
     );
   const [native, wasm] = rows as [Row, Row];
-  console.log(`ffmpeg.wasm takes ${(native.imported / native.wallS / (wasm.imported / wasm.wallS)).toFixed(1)}× native's wall time per video`);
+  console.log(
+    `ffmpeg.wasm takes ${(native.imported / native.wallS / (wasm.imported / wasm.wallS)).toFixed(1)}× native's wall time per video`,
+  );
   let same = 0;
   for (const [relativePath, nativeFrames] of native.frames) {
     const wasmFrames = wasm.frames.get(relativePath)?.replaceAll('"decoder":"ffmpeg.wasm"', '"decoder":"ffmpeg"');
     if (wasmFrames === nativeFrames) same += 1;
   }
-  console.log(`same frames (timestamps, key frames, clusters) from both decoders: ${same}/${native.frames.size} videos`);
+  console.log(
+    `same frames (timestamps, key frames, clusters) from both decoders: ${same}/${native.frames.size} videos`,
+  );
 } finally {
   await prisma.$disconnect();
   await database.drop();

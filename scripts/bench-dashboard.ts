@@ -34,7 +34,9 @@ const { createTestDatabase, startTestServer } = await import("../lib/testing/tes
 const server = await startTestServer();
 const { databaseUrl } = await import("../lib/db/embedded-postgres");
 const reused = values.database;
-const database = reused ? { name: reused, url: databaseUrl(server.baseUrl, reused), drop: async () => {} } : await createTestDatabase(server, "benchdash");
+const database = reused
+  ? { name: reused, url: databaseUrl(server.baseUrl, reused), drop: async () => {} }
+  : await createTestDatabase(server, "benchdash");
 process.env.DATABASE_URL = database.url;
 
 // The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
@@ -50,15 +52,28 @@ const { DEFAULT_AGREEMENT_OPTIONS } = await import("../lib/agreement/types");
 
 /** Seeds the large project (the seeder logs each step and its total time). */
 async function seed() {
-  console.log(`seeding ${VIDEOS.toLocaleString("en")} videos, ${SCORES.toLocaleString("en")} scores, ${REVIEWERS} reviewers…`);
-  const seeded = await seedLargeProject(prisma, { videos: VIDEOS, scores: SCORES, reviewers: REVIEWERS, log: (line) => console.log(line) });
+  console.log(
+    `seeding ${VIDEOS.toLocaleString("en")} videos, ${SCORES.toLocaleString("en")} scores, ${REVIEWERS} reviewers…`,
+  );
+  const seeded = await seedLargeProject(prisma, {
+    videos: VIDEOS,
+    scores: SCORES,
+    reviewers: REVIEWERS,
+    log: (line) => console.log(line),
+  });
   if (values.keep) console.log(`kept database ${database.name} (time it again with --database ${database.name})`);
   return seeded;
 }
 
 /** The project a kept database holds (its only one, seeded with one run). */
 async function seededProject() {
-  const project = await prisma.project.findFirstOrThrow({ select: { id: true, runs: { select: { id: true }, take: 1 }, members: { where: { role: "owner" }, select: { userId: true }, take: 1 } } });
+  const project = await prisma.project.findFirstOrThrow({
+    select: {
+      id: true,
+      runs: { select: { id: true }, take: 1 },
+      members: { where: { role: "owner" }, select: { userId: true }, take: 1 },
+    },
+  });
   return { projectId: project.id, runId: project.runs[0]!.id, ownerId: project.members[0]!.userId };
 }
 
@@ -69,7 +84,9 @@ try {
   const owner = await prisma.user.findUniqueOrThrow({ where: { id: seeded.ownerId } });
   const actor = { userId: owner.id, email: owner.email, name: owner.name, isAdmin: false };
   const judgments = await prisma.humanJudgment.count({ where: { projectId: seeded.projectId } });
-  const dimension = (await prisma.video.findFirstOrThrow({ where: { projectId: seeded.projectId }, select: { dimensions: true } })).dimensions[0];
+  const dimension = (
+    await prisma.video.findFirstOrThrow({ where: { projectId: seeded.projectId }, select: { dimensions: true } })
+  ).dimensions[0];
   console.log(`${judgments.toLocaleString("en")} human judgments\n`);
 
   console.log(
@@ -97,7 +114,13 @@ try {
       const report = agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold });
       const t2 = performance.now();
       const { user, system } = process.cpuUsage(cpu);
-      runs.push({ total: t2 - t0, load: t1 - t0, report: t2 - t1, reportCpu: (user + system) / 1000, reviewed: report.summary.reviewedItems });
+      runs.push({
+        total: t2 - t0,
+        load: t1 - t0,
+        report: t2 - t1,
+        reportCpu: (user + system) / 1000,
+        reviewed: report.summary.reviewedItems,
+      });
     }
     runs.sort((a, b) => a.total - b.total);
     const [min, median, max] = runs as [(typeof runs)[number], (typeof runs)[number], (typeof runs)[number]];
@@ -108,7 +131,10 @@ try {
 
   // --no-export: the report only.
   const formats = values["no-export"] ? [] : (["csv", "jsonl"] as const);
-  if (formats.length) console.log(`\nexport (streamed, read to the end, in a process started without flags; the export sets ${WEB_PROCESS_V8_FLAGS.join(" ")}; target < 64 MiB extra peak RSS):`);
+  if (formats.length)
+    console.log(
+      `\nexport (streamed, read to the end, in a process started without flags; the export sets ${WEB_PROCESS_V8_FLAGS.join(" ")}; target < 64 MiB extra peak RSS):`,
+    );
   const extra: string[] = [];
   for (const format of formats) {
     global.gc?.();
@@ -136,7 +162,9 @@ try {
     const seconds = (performance.now() - t) / 1000;
     clearInterval(sampler);
     const rows = format === "csv" ? lines - 1 : lines;
-    extra.push(`${format.toUpperCase()} +${mib(peakRss - before.rss)} MiB${peakRss - before.rss < 64 * 1024 * 1024 ? "" : " (over the 64 MiB target)"}`);
+    extra.push(
+      `${format.toUpperCase()} +${mib(peakRss - before.rss)} MiB${peakRss - before.rss < 64 * 1024 * 1024 ? "" : " (over the 64 MiB target)"}`,
+    );
     console.log(
       `  ${format.padEnd(6)} ${rows.toLocaleString("en")} rows, ${mib(bytes)} MiB in ${seconds.toFixed(1)} s: ${Math.round(rows / seconds).toLocaleString("en")} rows/s, ${(bytes / 1024 / 1024 / seconds).toFixed(1)} MiB/s; first bytes after ${firstByteMs.toFixed(0)} ms; peak RSS +${mib(peakRss - before.rss)} MiB (${mib(peakRss)} MiB), peak heap +${mib(peakHeap - before.heapUsed)} MiB`,
     );

@@ -19,7 +19,15 @@ import path from "node:path";
 import { chromium, type Page } from "playwright-core";
 import type { Harness as HarnessApi } from "../e2e/harness/extraction-harness";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startHarness } from "../e2e/harness/harness-server";
-import { agreement, BACKENDS, DEFAULT_PARAMETERS, keyFrameSetOf, SHARED_CLIPS, SHARED_SAMPLES, type BackendSet } from "../e2e/harness/key-frame-sets";
+import {
+  agreement,
+  BACKENDS,
+  DEFAULT_PARAMETERS,
+  keyFrameSetOf,
+  SHARED_CLIPS,
+  SHARED_SAMPLES,
+  type BackendSet,
+} from "../e2e/harness/key-frame-sets";
 
 const RUNS = 3;
 const MAX_SIDE = 768;
@@ -60,16 +68,19 @@ function nativeRun(file: string, width: number, height: number, outDir: string):
 }
 
 async function browserRun(page: Page, clip: string, decoder: Decoder) {
-  const result = await page.evaluate(([url, ts, maxSide, jpegQuality, forceDecoder]) => (window as unknown as H).harness.sample(url, ts, { maxSide, jpegQuality, forceDecoder }), [
-    `/clips/${clip}`,
-    TIMESTAMPS,
-    MAX_SIDE,
-    JPEG_QUALITY,
-    decoder,
-  ] as const);
+  const result = await page.evaluate(
+    ([url, ts, maxSide, jpegQuality, forceDecoder]) =>
+      (window as unknown as H).harness.sample(url, ts, { maxSide, jpegQuality, forceDecoder }),
+    [`/clips/${clip}`, TIMESTAMPS, MAX_SIDE, JPEG_QUALITY, decoder] as const,
+  );
   if (!result.ok) throw new Error(`${clip} ${decoder}: ${result.code}: ${result.message}`);
   const first = result.value.frames[0]!;
-  return { ms: result.ms, frames: result.value.frames.length, size: `${first.width}x${first.height}`, decoder: result.value.decoder };
+  return {
+    ms: result.ms,
+    frames: result.value.frames.length,
+    size: `${first.width}x${first.height}`,
+    decoder: result.value.decoder,
+  };
 }
 
 async function main() {
@@ -111,12 +122,14 @@ async function main() {
       const page = await browser.newPage();
       await page.goto(`${url}/`);
       await page.waitForFunction(() => "harness" in window);
-      for (const clip of clips) await page.evaluate((u) => (window as unknown as H).harness.preload(u), `/clips/${clip.name}`);
+      for (const clip of clips)
+        await page.evaluate((u) => (window as unknown as H).harness.preload(u), `/clips/${clip.name}`);
       return page;
     };
     const plainPage = await open(plain.url);
     const isolatedPage = await open(isolated.url);
-    if (!(await isolatedPage.evaluate(() => (window as unknown as H).harness.crossOriginIsolated()))) throw new Error("the isolated harness page is not cross-origin isolated");
+    if (!(await isolatedPage.evaluate(() => (window as unknown as H).harness.crossOriginIsolated())))
+      throw new Error("the isolated harness page is not cross-origin isolated");
 
     for (const clip of clips) {
       const clipFile = path.join(work, clip.name);
@@ -159,12 +172,17 @@ async function main() {
 
   const header = ["clip", "decoder", "wall s", "frames/s", "video fps decoded", "ratio vs native", "output"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 5 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
-  console.log(`\nSampling ${TIMESTAMPS.length} frames (${SAMPLE_FPS} fps) from ${DURATION_S} s ${CLIP_FPS} fps H.264 clips, longest side ${MAX_SIDE}, median of ${RUNS} after 1 warm-up:\n`);
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i >= 2 && i <= 5 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
+  console.log(
+    `\nSampling ${TIMESTAMPS.length} frames (${SAMPLE_FPS} fps) from ${DURATION_S} s ${CLIP_FPS} fps H.264 clips, longest side ${MAX_SIDE}, median of ${RUNS} after 1 warm-up:\n`,
+  );
   console.log(line(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const row of rows) console.log(line(row));
-  console.log("\nframes/s = sampled JPEGs per second; video fps decoded = the clip's frames (all decoded) per second; ratio = browser wall time / native wall time.");
+  console.log(
+    "\nframes/s = sampled JPEGs per second; video fps decoded = the clip's frames (all decoded) per second; ratio = browser wall time / native wall time.",
+  );
 }
 
 /** The shared samples through every backend: speed and agreement with WebCodecs. */
@@ -182,7 +200,8 @@ async function agreementOnSharedSamples() {
     const page = await browser.newPage();
     await page.goto(`${harness.url}/`);
     await page.waitForFunction(() => "harness" in window);
-    for (const clip of SHARED_CLIPS) await page.evaluate((u) => (window as unknown as H).harness.preload(u), `/clips/${clip}`);
+    for (const clip of SHARED_CLIPS)
+      await page.evaluate((u) => (window as unknown as H).harness.preload(u), `/clips/${clip}`);
     // Warm-up: loads the ffmpeg core once, so its time is not counted against the first clip.
     await keyFrameSetOf(page, SHARED_SAMPLES, SHARED_CLIPS[0]!, "ffmpeg.wasm");
     for (const clip of SHARED_CLIPS) {
@@ -196,16 +215,34 @@ async function agreementOnSharedSamples() {
           if (set !== reference) totals.set(what, { same: total.same + same, of: total.of + of });
           return `${same}/${of}`;
         });
-        rows.push([clip.replace(".mp4", ""), set.backend, set.decoderVersion, (set.ms / 1000).toFixed(2), ...cells, `${set.keyFrameIndices.join(",")}`]);
+        rows.push([
+          clip.replace(".mp4", ""),
+          set.backend,
+          set.decoderVersion,
+          (set.ms / 1000).toFixed(2),
+          ...cells,
+          `${set.keyFrameIndices.join(",")}`,
+        ]);
       }
     }
   } finally {
     await browser.close();
     await harness.close();
   }
-  const header = ["clip", "backend", "version", "wall s", "sampled", "features", "key frames", "clusters", "key frame indices"];
+  const header = [
+    "clip",
+    "backend",
+    "version",
+    "wall s",
+    "sampled",
+    "features",
+    "key frames",
+    "clusters",
+    "key frame indices",
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");
   console.log(
     `\nAgreement with WebCodecs on ${SHARED_CLIPS.length} shared samples (default density-peaks set: ${DEFAULT_PARAMETERS.sampleFps} fps, ${DEFAULT_PARAMETERS.keyFrames} key frames, ±${DEFAULT_PARAMETERS.neighbours} neighbours), one run each:\n`,
   );

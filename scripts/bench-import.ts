@@ -51,12 +51,16 @@ function treeCpuSeconds(rootPid: number): number {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       // After the command: state ppid … utime(14) stime(15) cutime(16) cstime(17), 1-based from pid.
-      stats.set(Number(entry), { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) });
+      stats.set(Number(entry), {
+        parent: Number(fields[1]),
+        ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]),
+      });
     } catch {
       // the process ended meanwhile
     }
   }
-  const inTree = (pid: number): boolean => pid === rootPid || (pid > 1 && stats.has(pid) && inTree(stats.get(pid)!.parent));
+  const inTree = (pid: number): boolean =>
+    pid === rootPid || (pid > 1 && stats.has(pid) && inTree(stats.get(pid)!.parent));
   let ticks = 0;
   for (const [pid, stat] of stats) if (inTree(pid)) ticks += stat.ticks;
   return ticks / CLOCK_TICKS;
@@ -76,14 +80,27 @@ let sources = fs.existsSync(values.clips)
   : [];
 if (sources.length === 0) {
   const generated = path.join(work, "generated-0.mp4");
-  ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", generated]);
+  ffmpeg([
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=1280x720:rate=24:duration=2",
+    "-c:v",
+    "libx264",
+    "-pix_fmt",
+    "yuv420p",
+    generated,
+  ]);
   sources = [generated];
 }
-console.log(`bench-import: ${os.cpus().length} cores, load average ${load()}; ${sources.length} source clips from ${values.clips}`);
+console.log(
+  `bench-import: ${os.cpus().length} cores, load average ${load()}; ${sources.length} source clips from ${values.clips}`,
+);
 
 const { densityPeaksParametersSchema } = await import("../lib/frames/frame-set-parameters");
 const { frameSetTimestamps, planFrameSet } = await import("../lib/frames/plan-frame-set");
-const { extractFrameSetFromFile, inspectVideoFile, sampleVideoFile } = await import("../lib/bulk-import/native-extraction");
+const { extractFrameSetFromFile, inspectVideoFile, sampleVideoFile } =
+  await import("../lib/bulk-import/native-extraction");
 const parameters = densityPeaksParametersSchema.parse(PARAMETERS);
 
 const clipsDir = path.join(work, "clips");
@@ -93,7 +110,17 @@ const folder = path.join(work, "T2VHaluBench");
 fs.mkdirSync(folder);
 for (let i = 0; i < COUNT; i++) {
   const source = sources[i % sources.length]!;
-  ffmpeg(["-i", source, "-map", "0", "-c", "copy", "-metadata", `comment=bench copy ${i}`, path.join(folder, `a clip to judge number ${i}-0${path.extname(source)}`)]);
+  ffmpeg([
+    "-i",
+    source,
+    "-map",
+    "0",
+    "-c",
+    "copy",
+    "-metadata",
+    `comment=bench copy ${i}`,
+    path.join(folder, `a clip to judge number ${i}-0${path.extname(source)}`),
+  ]);
 }
 fs.cpSync(folder, path.join(clipsDir, "T2VHaluBench"), { recursive: true });
 
@@ -108,31 +135,45 @@ const openPage = async () => {
 
 /** The browser's key frames for a clip served at `url`: probe, sample at the frame set's times, plan. */
 async function browserPlan(page: Page, url: string, forceDecoder?: "webcodecs" | "ffmpeg.wasm") {
-  const probed = await page.evaluate(([u, d]) => (window as unknown as H).harness.probe(u, d), [url, forceDecoder] as const);
+  const probed = await page.evaluate(([u, d]) => (window as unknown as H).harness.probe(u, d), [
+    url,
+    forceDecoder,
+  ] as const);
   if (!probed.ok) throw new Error(`${url}: ${probed.code}: ${probed.message}`);
   const durationS = probed.value.probe.durationS;
   const timestamps = frameSetTimestamps(parameters, durationS);
-  const sampled = await page.evaluate(([u, ts, maxSide, jpegQuality, d]) => (window as unknown as H).harness.sample(u, ts, { maxSide, jpegQuality, forceDecoder: d }), [
-    url,
-    timestamps,
-    parameters.maxSide,
-    parameters.jpegQuality,
-    forceDecoder,
-  ] as const);
+  const sampled = await page.evaluate(
+    ([u, ts, maxSide, jpegQuality, d]) =>
+      (window as unknown as H).harness.sample(u, ts, { maxSide, jpegQuality, forceDecoder: d }),
+    [url, timestamps, parameters.maxSide, parameters.jpegQuality, forceDecoder] as const,
+  );
   if (!sampled.ok) throw new Error(`${url}: ${sampled.code}: ${sampled.message}`);
-  const frames = sampled.value.frames.map((frame) => ({ timestampS: frame.timestampS, features: Float32Array.from(frame.features) }));
-  return { durationS, frames, keyFrames: planFrameSet(parameters, frames, durationS).keyFrameIndices, decoder: sampled.value.decoder };
+  const frames = sampled.value.frames.map((frame) => ({
+    timestampS: frame.timestampS,
+    features: Float32Array.from(frame.features),
+  }));
+  return {
+    durationS,
+    frames,
+    keyFrames: planFrameSet(parameters, frames, durationS).keyFrameIndices,
+    decoder: sampled.value.decoder,
+  };
 }
 
 try {
   if (!values["skip-compare"]) {
-    console.log(`\nKey frames of the default frame set (density peaks, ${parameters.sampleFps} fps, longest side ${parameters.maxSide}):\n`);
+    console.log(
+      `\nKey frames of the default frame set (density peaks, ${parameters.sampleFps} fps, longest side ${parameters.maxSide}):\n`,
+    );
     const page = await openPage();
     for (const source of sources) {
       const name = path.basename(source);
       const inspected = await inspectVideoFile(source);
       const timestamps = frameSetTimestamps(parameters, inspected.probe.durationS);
-      const native = await sampleVideoFile(source, inspected, timestamps, { maxSide: parameters.maxSide, jpegQuality: parameters.jpegQuality });
+      const native = await sampleVideoFile(source, inspected, timestamps, {
+        maxSide: parameters.maxSide,
+        jpegQuality: parameters.jpegQuality,
+      });
       const nativeKeys = planFrameSet(parameters, native, inspected.probe.durationS).keyFrameIndices;
       for (const decoder of ["webcodecs", "ffmpeg.wasm"] as const) {
         const inBrowser = await browserPlan(page, `/clips/${name}`, decoder);
@@ -179,7 +220,12 @@ try {
       const project = await createProject(prisma, actor, { name: "bench import" });
       const loadBefore = load();
       const cpuBefore = treeCpuSeconds(process.pid);
-      const summary = await importFolders({ roots: [folder], target: localTarget({ prisma, storage: getStorage() }, actor, project.id), parameters: PARAMETERS, concurrency: 2 });
+      const summary = await importFolders({
+        roots: [folder],
+        target: localTarget({ prisma, storage: getStorage() }, actor, project.id),
+        parameters: PARAMETERS,
+        concurrency: 2,
+      });
       const headlessS = summary.elapsedMs / 1000;
       const headlessCpu = treeCpuSeconds(process.pid) - cpuBefore;
       console.log(
@@ -190,7 +236,8 @@ try {
       const extractionCpuBefore = treeCpuSeconds(process.pid);
       await Promise.all(
         [0, 1].map(async () => {
-          for (let name = names.shift(); name; name = names.shift()) await extractFrameSetFromFile(path.join(folder, name), PARAMETERS);
+          for (let name = names.shift(); name; name = names.shift())
+            await extractFrameSetFromFile(path.join(folder, name), PARAMETERS);
         }),
       );
       const extractionS = (performance.now() - extractionStarted) / 1000;
@@ -206,7 +253,12 @@ try {
     const names = fs.readdirSync(folder).sort();
     const pages = [await openPage(), await openPage()];
     // The files are read into the pages first: the Import page has them on the local disk too.
-    for (const page of pages) for (const name of names) await page.evaluate((u) => (window as unknown as H).harness.preload(u), `/clips/T2VHaluBench/${encodeURIComponent(name)}`);
+    for (const page of pages)
+      for (const name of names)
+        await page.evaluate(
+          (u) => (window as unknown as H).harness.preload(u),
+          `/clips/T2VHaluBench/${encodeURIComponent(name)}`,
+        );
     const loadBefore = load();
     const started = performance.now();
     const browserCpuBefore = treeCpuSeconds(process.pid);

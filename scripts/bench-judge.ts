@@ -49,14 +49,16 @@ const { values } = parseArgs({
     keep: { type: "boolean", default: false },
   },
 });
-if (values.limiter !== "shared" && values.limiter !== "process") throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
+if (values.limiter !== "shared" && values.limiter !== "process")
+  throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
 const VIDEOS = Number(values.videos);
 const KEY_FRAMES = Number(values["key-frames"]);
 const LATENCY_MS = Number(values.latency);
 const CONCURRENCY = Number(values.concurrency);
 const WORKERS = Number(values.workers);
 if (!Number.isInteger(WORKERS) || WORKERS < 0) throw new Error(`--workers is a whole number, not ${values.workers}`);
-if (WORKERS > 0 && (values.limiter !== "shared" || values.profile)) throw new Error("--workers runs the workers as `npm run worker` does: with the shared limiter and without --profile");
+if (WORKERS > 0 && (values.limiter !== "shared" || values.profile))
+  throw new Error("--workers runs the workers as `npm run worker` does: with the shared limiter and without --profile");
 
 // The worker's JSON log: only problems, so the numbers stay readable (LOG_LEVEL=info shows every judged video).
 process.env.LOG_LEVEL ??= "warn";
@@ -99,13 +101,17 @@ const counted = createPrismaClient(countedPool);
 process.on("exit", () => {
   if (!values.statements) return;
   console.log("most frequent SQL statements (count, start of the text):");
-  for (const [text, count] of [...byStatement].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${String(count).padStart(7)}  ${text}`);
+  for (const [text, count] of [...byStatement].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`${String(count).padStart(7)}  ${text}`);
 });
 (globalThis as unknown as { prisma?: unknown }).prisma = counted;
 // The benchmark's own polling goes through another client, so it is not counted.
 const watcher = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url }) });
 const runFinished = async (runId: string) => {
-  while ((await watcher.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).status !== "done") await new Promise((r) => setTimeout(r, 50));
+  while (
+    (await watcher.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).status !== "done"
+  )
+    await new Promise((r) => setTimeout(r, 50));
 };
 
 // The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
@@ -173,13 +179,17 @@ function postgresPids(): number[] {
       return [];
     }
   });
-  const postmaster = processes.find((p) => p.args[0]?.endsWith("/postgres") && p.args.includes("-p") && p.args[p.args.indexOf("-p") + 1] === port);
+  const postmaster = processes.find(
+    (p) => p.args[0]?.endsWith("/postgres") && p.args.includes("-p") && p.args[p.args.indexOf("-p") + 1] === port,
+  );
   return postmaster ? [postmaster.pid, ...processes.filter((p) => p.parent === postmaster.pid).map((p) => p.pid)] : [];
 }
 /** PostgreSQL's CPU time so far (ms): its processes' and those of its connections that have ended. NaN on a server elsewhere. */
 function postgresCpuMs(): number {
   const [postmaster, ...children] = postgresPids();
-  return postmaster === undefined ? Number.NaN : processCpuMs(postmaster, true) + children.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  return postmaster === undefined
+    ? Number.NaN
+    : processCpuMs(postmaster, true) + children.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 }
 /** The stub process's CPU time so far (ms): what the stand-in endpoint costs the shared cores. */
 const stubCpuMs = () => processCpuMs(stubProcess.pid!);
@@ -191,7 +201,11 @@ async function stubRequests(): Promise<StubRequest[]> {
 const user = await createUser(prisma, { email: "bench@example.test", password: "bench-password" });
 const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
 console.log(`seeding ${VIDEOS} videos with ${KEY_FRAMES} key frames each…`);
-const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: KEY_FRAMES, name: "bench" });
+const { projectId } = await projectWithFramedVideos(prisma, owner, {
+  videoCount: VIDEOS,
+  keyFrames: KEY_FRAMES,
+  name: "bench",
+});
 const endpointSettings = {
   name: "stub",
   baseUrl: stubBaseUrl,
@@ -211,10 +225,18 @@ const boss = await startBoss(database.url, { supervise: true });
 const judgeDeps = benchJudgeDeps(values.limiter);
 /** The worker processes of --workers, each as `npm run worker` starts one. */
 const workerProcesses = Array.from({ length: WORKERS }, () => {
-  const child = spawn(process.execPath, [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", path.resolve("scripts/worker.ts")], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, DATABASE_URL: database.url, WORKER_CONCURRENCY: String(Math.ceil((CONCURRENCY * 2) / WORKERS)) },
-  });
+  const child = spawn(
+    process.execPath,
+    [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", path.resolve("scripts/worker.ts")],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        WORKER_CONCURRENCY: String(Math.ceil((CONCURRENCY * 2) / WORKERS)),
+      },
+    },
+  );
   process.on("exit", () => child.kill("SIGKILL"));
   return child;
 });
@@ -238,12 +260,19 @@ const load = () =>
 
 /** Starts a run of `pipeline` on every video of the project with the endpoint, and waits for it to be done; its id. */
 async function runToEnd(projectId: string, pipeline: string, endpointId: string): Promise<string> {
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline, endpointId });
+  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, {
+    pipeline,
+    endpointId,
+  });
   await runFinished(run.id);
   return run.id;
 }
 
-async function timedRun(label: string, pipeline = "hallucination", where: { projectId: string; endpointId: string } = { projectId, endpointId: endpoint.id }) {
+async function timedRun(
+  label: string,
+  pipeline = "hallucination",
+  where: { projectId: string; endpointId: string } = { projectId, endpointId: endpoint.id },
+) {
   const before = (await stubRequests()).length;
   const startedAt = Date.now();
   const loadBefore = load();
@@ -294,7 +323,11 @@ async function timedRun(label: string, pipeline = "hallucination", where: { proj
 // connections) are not what a step costs. A run of a few other videos pays them before the clock starts.
 const WARM_UP_VIDEOS = 8;
 {
-  const warmUp = await projectWithFramedVideos(prisma, owner, { videoCount: WARM_UP_VIDEOS, keyFrames: KEY_FRAMES, name: "warm-up" });
+  const warmUp = await projectWithFramedVideos(prisma, owner, {
+    videoCount: WARM_UP_VIDEOS,
+    keyFrames: KEY_FRAMES,
+    name: "warm-up",
+  });
   const warmUpEndpoint = await createEndpoint(prisma, owner, warmUp.projectId, {
     name: "stub",
     baseUrl: stubBaseUrl,
@@ -318,11 +351,20 @@ const achieved = first.calls / first.seconds;
 const second = await timedRun("rerun");
 const ratio = achieved / limit;
 /** SQL statements per step through the benchmark's Prisma client: uncounted when worker processes judge. */
-const sqlPerStep = (run: { statementsPerStep: number }) => (WORKERS > 0 ? "uncounted" : run.statementsPerStep.toFixed(2));
+const sqlPerStep = (run: { statementsPerStep: number }) =>
+  WORKERS > 0 ? "uncounted" : run.statementsPerStep.toFixed(2);
 
 /** A rubric task with 10 criteria (numeric, ordered labels, boolean), judged once per key frame: one call answers all ten. */
 function benchRubric() {
-  const numeric = (id: string) => ({ id, name: id, type: "numeric" as const, min: 0, max: 10, step: 1, definition: `How much ${id}, 0 to 10.` });
+  const numeric = (id: string) => ({
+    id,
+    name: id,
+    type: "numeric" as const,
+    min: 0,
+    max: 10,
+    step: 1,
+    definition: `How much ${id}, 0 to 10.`,
+  });
   const ordered = (id: string) => ({
     id,
     name: id,
@@ -359,10 +401,17 @@ if (!values["no-rubric"]) {
   const task = await createRubricTask(prisma, owner, projectId, { definition: benchRubric() });
   rubric = await timedRun("rubric", task.pipeline);
   const keyFrames = Math.round(first.stepCount / VIDEOS);
-  const sameSize = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames, name: "bench-rubric" });
+  const sameSize = await projectWithFramedVideos(prisma, owner, {
+    videoCount: VIDEOS,
+    keyFrames,
+    name: "bench-rubric",
+  });
   const sameSizeEndpoint = await createEndpoint(prisma, owner, sameSize.projectId, endpointSettings);
   const sameSizeTask = await createRubricTask(prisma, owner, sameSize.projectId, { definition: benchRubric() });
-  rubricSameSize = await timedRun("rubric-same-size", sameSizeTask.pipeline, { projectId: sameSize.projectId, endpointId: sameSizeEndpoint.id });
+  rubricSameSize = await timedRun("rubric-same-size", sameSizeTask.pipeline, {
+    projectId: sameSize.projectId,
+    endpointId: sameSizeEndpoint.id,
+  });
 }
 /**
  * Five yes/no dimensions of VBench-2.0 per video with `perVideo` questions among them, as many as the hallucination
@@ -371,8 +420,14 @@ if (!values["no-rubric"]) {
  */
 function vbench2Questions(v: number, perVideo: number) {
   const dimensions = ["Material", "Mechanics", "Thermotics", "Dynamic_Attribute", "Motion_Rationality"];
-  const count = (i: number) => Math.floor(perVideo / dimensions.length) + (i >= dimensions.length - (perVideo % dimensions.length) ? 1 : 0);
-  return Object.fromEntries(dimensions.map((d, i) => [d, Array.from({ length: count(i) }, (_, k) => `Question ${k + 1} of ${d} about video ${v}? (yes or no)`)]));
+  const count = (i: number) =>
+    Math.floor(perVideo / dimensions.length) + (i >= dimensions.length - (perVideo % dimensions.length) ? 1 : 0);
+  return Object.fromEntries(
+    dimensions.map((d, i) => [
+      d,
+      Array.from({ length: count(i) }, (_, k) => `Question ${k + 1} of ${d} about video ${v}? (yes or no)`),
+    ]),
+  );
 }
 let vbench2: Awaited<ReturnType<typeof timedRun>> | null = null;
 const vbench2PerVideo = Math.max(5, Math.round(first.stepCount / VIDEOS));
@@ -438,7 +493,9 @@ session.disconnect();
 // The worker gives the endpoint's concurrency slots back just after a run's last call (the run already done):
 // a moment for that before the database goes, so the log stays free of failed releases.
 if (rubric || vbench2) await new Promise((resolve) => setTimeout(resolve, 2000));
-await Promise.all(workerProcesses.map((child) => new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGKILL")))));
+await Promise.all(
+  workerProcesses.map((child) => new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGKILL")))),
+);
 await judging?.stop(0);
 await boss.stop({ graceful: false });
 await prisma.$disconnect();

@@ -15,7 +15,13 @@
 import os from "node:os";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { iterations: { type: "string", default: "5" }, explain: { type: "boolean", default: false }, prompts: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    iterations: { type: "string", default: "5" },
+    explain: { type: "boolean", default: false },
+    prompts: { type: "string" },
+  },
+});
 const ITERATIONS = Math.max(1, Number(values.iterations));
 const WARM_UP = 2;
 const TARGET_MS = 1000;
@@ -43,11 +49,17 @@ async function explain(projectId: string) {
       get(target, property) {
         const value = Reflect.get(target, property) as unknown;
         if (property === "$transaction")
-          return (run: (tx: unknown) => Promise<unknown>) => (value as (fn: (tx: object) => Promise<unknown>) => Promise<unknown>).call(target, (tx) => run(explaining(tx)));
-        if (property !== "$queryRaw") return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          return (run: (tx: unknown) => Promise<unknown>) =>
+            (value as (fn: (tx: object) => Promise<unknown>) => Promise<unknown>).call(target, (tx) =>
+              run(explaining(tx)),
+            );
+        if (property !== "$queryRaw")
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
         return async (strings: TemplateStringsArray, ...args: unknown[]) => {
           const sql = Prisma.sql(strings, ...(args as Parameters<typeof Prisma.sql>[1][]));
-          const plan = (await (value as Raw).call(target, Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${sql}`)) as { "QUERY PLAN": string }[];
+          const plan = (await (value as Raw).call(target, Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${sql}`)) as {
+            "QUERY PLAN": string;
+          }[];
           console.log(plan.map((row) => row["QUERY PLAN"]).join("\n"));
           return (value as Raw).call(target, sql);
         };
@@ -61,7 +73,8 @@ const loadAverage = () =>
     .loadavg()
     .map((load) => load.toFixed(2))
     .join(" ");
-const prompt = (i: number) => `A red ball number ${i} rolls down a long wooden ramp in a sunny garden and stops by the fence`;
+const prompt = (i: number) =>
+  `A red ball number ${i} rolls down a long wooden ramp in a sunny garden and stops by the fence`;
 const lines = (from: number, count: number) => Array.from({ length: count }, (_, i) => prompt(from + i)).join("\n");
 
 async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
@@ -71,7 +84,9 @@ async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }
 }
 
 try {
-  console.log(`prompt list benchmark: ${os.cpus().length} CPUs, Node ${process.version}, database ${database.name}, load average ${loadAverage()}`);
+  console.log(
+    `prompt list benchmark: ${os.cpus().length} CPUs, Node ${process.version}, database ${database.name}, load average ${loadAverage()}`,
+  );
   const owner = await makeUser();
   const deps = { prisma, storage: getStorage() };
   const projectId = (await createProject(prisma, owner, { name: "Prompt list bench" })).id;
@@ -82,14 +97,17 @@ try {
       (error: Error) => error.message,
     ),
   );
-  console.log(`\n${REFUSED_SIZE.toLocaleString("en")}-entry list: ${refused.value} (${refused.ms.toFixed(0)} ms, parsing included)`);
+  console.log(
+    `\n${REFUSED_SIZE.toLocaleString("en")}-entry list: ${refused.value} (${refused.ms.toFixed(0)} ms, parsing included)`,
+  );
 
   let stored = 0;
   if (PROMPTS !== undefined) {
     // --prompts N: the rows savePromptList writes (a list per MAX_PROMPT_LIST_ENTRIES, each entry with its name
     // keys and its dimension row), written set-based straight to the tables, past the maxima.
     const perList = store.MAX_PROMPT_LIST_ENTRIES;
-    const text = (i: InstanceType<typeof Prisma.Sql>) => Prisma.sql`'A red ball number ' || ${i} || ' rolls down a long wooden ramp in a sunny garden and stops by the fence'`;
+    const text = (i: InstanceType<typeof Prisma.Sql>) =>
+      Prisma.sql`'A red ball number ' || ${i} || ' rolls down a long wooden ramp in a sunny garden and stops by the fence'`;
     await prisma.$executeRaw`
       INSERT INTO prompt_list (id, "projectId", name, format, "entryCount", "createdById", "createdAt")
       SELECT 'bench-' || n, ${projectId}, 'Mechanics.txt', 'dimension-txt', least(${perList}::int, ${PROMPTS}::int - n * ${perList}::int), ${owner.userId}, now() + n * interval '1 ms'
@@ -153,7 +171,9 @@ try {
     }
     times.sort((a, b) => a - b);
     const p50 = times[Math.floor((times.length - 1) / 2)]!;
-    console.log(`page ${page}: p50 ${p50.toFixed(0)} ms, max ${times.at(-1)!.toFixed(0)} ms, answer ${(bytes / 1024).toFixed(1)} KiB — ${p50 < TARGET_MS ? "met" : "NOT met"}`);
+    console.log(
+      `page ${page}: p50 ${p50.toFixed(0)} ms, max ${times.at(-1)!.toFixed(0)} ms, answer ${(bytes / 1024).toFixed(1)} KiB — ${p50 < TARGET_MS ? "met" : "NOT met"}`,
+    );
   }
   if (values.explain) await explain(projectId);
   console.log(`load average (1, 5, 15 min) at the end: ${loadAverage()} on ${os.cpus().length} CPUs`);

@@ -18,7 +18,8 @@ const { values } = parseArgs({
     limiter: { type: "string", default: "shared" },
   },
 });
-if (values.limiter !== "shared" && values.limiter !== "process") throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
+if (values.limiter !== "shared" && values.limiter !== "process")
+  throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
 const QUESTIONS = Number(values.questions);
 const PER_VIDEO = Number(values["per-video"]);
 const VIDEOS = Math.ceil(QUESTIONS / PER_VIDEO);
@@ -56,29 +57,59 @@ const stub = await startStubLlm({ latencyMs: LATENCY_MS });
 const user = await createUser(prisma, { email: "bench@example.test", password: "bench-password" });
 const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
 console.log(`seeding ${VIDEOS} videos with 8 uniform frames each and ${QUESTIONS} questions…`);
-const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: 1, uniformFrames: 8, name: "bench" });
+const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+  videoCount: VIDEOS,
+  keyFrames: 1,
+  uniformFrames: 8,
+  name: "bench",
+});
 // 128×96 videos: their 64×48 uniform frames are a quarter of the area, as a QA run plans by default.
 await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
-const CATEGORIES = ["Step Sequencing", "Specific Step Recognition", "Past Step Recall", "Future Step Prediction", "Object Attribute Recognition"];
+const CATEGORIES = [
+  "Step Sequencing",
+  "Specific Step Recognition",
+  "Past Step Recall",
+  "Future Step Prediction",
+  "Object Attribute Recognition",
+];
 const lines: string[] = [];
 for (let i = 0; i < QUESTIONS; i++) {
   const video = fixtureVideoName(Math.floor(i / PER_VIDEO));
-  const common = { id: `q${i}`, video, category: CATEGORIES[i % CATEGORIES.length], granularity: i % 2 ? "fine" : "coarse" };
+  const common = {
+    id: `q${i}`,
+    video,
+    category: CATEGORIES[i % CATEGORIES.length],
+    granularity: i % 2 ? "fine" : "coarse",
+  };
   lines.push(
     JSON.stringify(
       i % 5 === 4
-        ? { ...common, question: `What does the ball do on ramp ${i}?`, format: "open", answer: `The ball rolls down ramp ${i}.` }
+        ? {
+            ...common,
+            question: `What does the ball do on ramp ${i}?`,
+            format: "open",
+            answer: `The ball rolls down ramp ${i}.`,
+          }
         : {
             ...common,
             question: `Where does ball ${i} roll?`,
             format: "mc",
-            options: { A: `Ball ${i} rolls down the ramp.`, B: "It flies away.", C: "It melts.", D: "It stays still.", E: "It bounces." },
+            options: {
+              A: `Ball ${i} rolls down the ramp.`,
+              B: "It flies away.",
+              C: "It melts.",
+              D: "It stays still.",
+              E: "It bounces.",
+            },
             answer: "A",
           },
     ),
   );
 }
-const set = await importQuestionSet(prisma, owner, projectId, { fileName: "bench-questions.jsonl", bytes: new TextEncoder().encode(`${lines.join("\n")}\n`) });
+const set = await importQuestionSet(prisma, owner, projectId, {
+  fileName: "bench-questions.jsonl",
+  bytes: new TextEncoder().encode(`${lines.join("\n")}\n`),
+});
 const endpoint = await createEndpoint(prisma, owner, projectId, {
   name: "stub",
   baseUrl: stub.baseURL,
@@ -101,14 +132,23 @@ async function timedRun() {
   const before = stub.requests.length;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline: "qa", endpointId: endpoint.id, itemSetId: set.set.id! });
-  while ((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status !== "done") await new Promise((r) => setTimeout(r, 200));
+  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, {
+    pipeline: "qa",
+    endpointId: endpoint.id,
+    itemSetId: set.set.id!,
+  });
+  while ((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status !== "done")
+    await new Promise((r) => setTimeout(r, 200));
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const steps = await prisma.stepResult.groupBy({ by: ["status"], where: { runId: run.id }, _count: { _all: true } });
   const correct = await prisma.runMetric.count({ where: { runId: run.id, metric: "correct", value: 1 } });
   // Steps that did not finish, by their error: a benchmark that hides them would measure the wrong thing.
-  const failures = await prisma.stepResult.groupBy({ by: ["stepId", "status", "error"], where: { runId: run.id, status: { notIn: ["done"] } }, _count: { _all: true } });
+  const failures = await prisma.stepResult.groupBy({
+    by: ["stepId", "status", "error"],
+    where: { runId: run.id, status: { notIn: ["done"] } },
+    _count: { _all: true },
+  });
   for (const f of failures) console.log(`  ${f._count._all} × ${f.stepId} ${f.status}: ${f.error}`);
   return {
     seconds,

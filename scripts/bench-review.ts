@@ -4,9 +4,15 @@
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { items: { type: "string", default: "50" }, "keys-per-second": { type: "string", default: "10" } } });
-const result = spawnSync(process.execPath, ["node_modules/@playwright/test/cli.js", "test", "--config", "e2e/bench/playwright.config.ts"], {
-  stdio: "inherit",
-  env: { ...process.env, BENCH_ITEMS: values.items, BENCH_KEYS_PER_SECOND: values["keys-per-second"] },
+const { values } = parseArgs({
+  options: { items: { type: "string", default: "50" }, "keys-per-second": { type: "string", default: "10" } },
 });
+const result = spawnSync(
+  process.execPath,
+  ["node_modules/@playwright/test/cli.js", "test", "--config", "e2e/bench/playwright.config.ts"],
+  {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_ITEMS: values.items, BENCH_KEYS_PER_SECOND: values["keys-per-second"] },
+  },
+);
 process.exit(result.status ?? 1);

@@ -4,4 +4,9 @@
 // Results go to stdout alone (an id, a key); everything else to stderr, so scripts can capture them.
 import { runCli } from "../lib/cli/run-cli";
 
-process.exit(await runCli(process.argv.slice(2), { stdout: (s) => process.stdout.write(s + "\n"), stderr: (s) => process.stderr.write(s + "\n") }));
+process.exit(
+  await runCli(process.argv.slice(2), {
+    stdout: (s) => process.stdout.write(s + "\n"),
+    stderr: (s) => process.stderr.write(s + "\n"),
+  }),
+);

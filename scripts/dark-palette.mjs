@@ -11,9 +11,33 @@ const values = new Map([...theme.matchAll(/--color-([a-z]+)-(\d+): ([^;]+);/g)].
 const palettes = [...new Set([...values.keys()].map((k) => k.split("-")[0]))];
 
 /** Greys are surfaces and text: 100 (chips, hovers) must stay apart from white (cards, now 900). */
-export const NEUTRAL_STEPS = { 50: 950, 100: 800, 200: 700, 300: 600, 400: 500, 500: 400, 600: 300, 700: 300, 800: 200, 900: 100, 950: 50 };
+export const NEUTRAL_STEPS = {
+  50: 950,
+  100: 800,
+  200: 700,
+  300: 600,
+  400: 500,
+  500: 400,
+  600: 300,
+  700: 300,
+  800: 200,
+  900: 100,
+  950: 50,
+};
 /** Colours: tints become shades and back; 500–700 (buttons, links) become light enough to read on dark. */
-export const COLOUR_STEPS = { 50: 950, 100: 900, 200: 800, 300: 700, 400: 500, 500: 400, 600: 400, 700: 300, 800: 200, 900: 100, 950: 50 };
+export const COLOUR_STEPS = {
+  50: 950,
+  100: 900,
+  200: 800,
+  300: 700,
+  400: 500,
+  500: 400,
+  600: 400,
+  700: 300,
+  800: 200,
+  900: 100,
+  950: 50,
+};
 const NEUTRALS = new Set(["slate", "gray", "zinc", "neutral", "stone"]);
 
 export function darkPaletteDeclarations() {

@@ -55,7 +55,8 @@ async function main() {
     },
   });
   app.on("exit", (code, signal) => {
-    if (!shutdown.stopping) void shutdown.run(code || 1, `the app exited (${code ?? signal}) while ${step}; see its output above`);
+    if (!shutdown.stopping)
+      void shutdown.run(code || 1, `the app exited (${code ?? signal}) while ${step}; see its output above`);
   });
 
   step = "waiting for the app (a first start builds it: minutes)";

@@ -13,7 +13,9 @@ const HISTORY = /\b(session|stop)\s+\d+\b/i;
 
 /** The lines of `text` that narrate the work's history, as `file:line: text`. */
 function historyLines(file: string, text: string): string[] {
-  return text.split("\n").flatMap((line, i) => (HISTORY.test(line) ? [`${file}:${i + 1}: ${line.trim().slice(0, 160)}`] : []));
+  return text
+    .split("\n")
+    .flatMap((line, i) => (HISTORY.test(line) ? [`${file}:${i + 1}: ${line.trim().slice(0, 160)}`] : []));
 }
 
 describe("docs and comments speak of the product, not of its history", () => {
@@ -23,7 +25,11 @@ describe("docs and comments speak of the product, not of its history", () => {
   });
 
   it("no tracked file under docs, lib, components, app, scripts, e2e or the README says 'session N' or 'stop N'", () => {
-    const files = execFileSync("git", ["ls-files", "--", "docs", "README.md", "lib", "components", "app", "scripts", "e2e", "clients"], { cwd: ROOT, encoding: "utf8" })
+    const files = execFileSync(
+      "git",
+      ["ls-files", "--", "docs", "README.md", "lib", "components", "app", "scripts", "e2e", "clients"],
+      { cwd: ROOT, encoding: "utf8" },
+    )
       .split("\n")
       .filter((file) => file && file !== THIS_FILE && /\.(md|ts|tsx|mjs|js|py|css)$/.test(file));
     expect(files.length).toBeGreaterThan(100);

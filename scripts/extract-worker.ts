@@ -3,4 +3,10 @@
 import { runExtractWorkerCli } from "../lib/bulk-import/run-import-cli";
 import { stopOnInterrupt } from "./lib/stop-on-interrupt";
 
-process.exit(await runExtractWorkerCli(process.argv.slice(2), { stdout: (line) => process.stdout.write(`${line}\n`), stderr: process.stderr, signal: stopOnInterrupt() }));
+process.exit(
+  await runExtractWorkerCli(process.argv.slice(2), {
+    stdout: (line) => process.stdout.write(`${line}\n`),
+    stderr: process.stderr,
+    signal: stopOnInterrupt(),
+  }),
+);

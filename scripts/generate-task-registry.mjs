@@ -25,9 +25,30 @@ function map(target, kind, modulePath, typeImport, typeName, constName) {
 }
 // The views' map lives under components/, as the views do: lib/ never imports a component (the layer rule).
 const generated = [
-  ["lib/generated/tasks/modules.ts", "Module", (id) => `lib/tasks/${id}/module`, "lib/tasks/task-module", "TaskModule", "GENERATED_TASK_MODULES"],
-  ["lib/generated/tasks/declarations.ts", "Declarations", (id) => `lib/tasks/${id}/declarations`, "lib/tasks/task-module", "TaskDeclarations", "GENERATED_TASK_DECLARATIONS"],
-  ["components/generated/task-views.ts", "Views", (id) => `components/tasks/${id}/views`, "components/tasks/task-views", "TaskViews", "GENERATED_TASK_VIEWS"],
+  [
+    "lib/generated/tasks/modules.ts",
+    "Module",
+    (id) => `lib/tasks/${id}/module`,
+    "lib/tasks/task-module",
+    "TaskModule",
+    "GENERATED_TASK_MODULES",
+  ],
+  [
+    "lib/generated/tasks/declarations.ts",
+    "Declarations",
+    (id) => `lib/tasks/${id}/declarations`,
+    "lib/tasks/task-module",
+    "TaskDeclarations",
+    "GENERATED_TASK_DECLARATIONS",
+  ],
+  [
+    "components/generated/task-views.ts",
+    "Views",
+    (id) => `components/tasks/${id}/views`,
+    "components/tasks/task-views",
+    "TaskViews",
+    "GENERATED_TASK_VIEWS",
+  ],
 ];
 const files = Object.fromEntries(generated.map(([target, ...rest]) => [target, map(target, ...rest)]));
 

@@ -21,7 +21,13 @@ type Layer = (typeof LAYERS)[number];
  * - app: app/, the root files Next.js runs (instrumentation, proxy), a task's pages and route handlers.
  */
 function layerOf(file: string): Layer {
-  if (file.startsWith("app/") || !file.includes("/") || /^components\/tasks\/[^/]+\/pages\//.test(file) || /^lib\/tasks\/[^/]+\/routes\//.test(file)) return "app";
+  if (
+    file.startsWith("app/") ||
+    !file.includes("/") ||
+    /^components\/tasks\/[^/]+\/pages\//.test(file) ||
+    /^lib\/tasks\/[^/]+\/routes\//.test(file)
+  )
+    return "app";
   if (file.startsWith("components/")) return "component";
   if (file === "lib/tasks/modules.ts" || file === "lib/generated/tasks/modules.ts") return "registry";
   if (/^lib\/tasks\/[^/]+\//.test(file)) return "task";
@@ -32,16 +38,22 @@ const rank = (layer: Layer) => LAYERS.indexOf(layer);
 
 /** Everything that runs in the app and its workers; the test harness and Prisma's generated client aside. */
 function appGraph() {
-  const files = [...sourcesUnder("lib"), ...sourcesUnder("components"), ...sourcesUnder("app"), ...sourcesUnder("instrumentation.ts"), ...sourcesUnder("proxy.ts")].filter(
-    (file) => !file.includes("/lib/testing/") && !file.includes("/lib/generated/prisma/"),
-  );
+  const files = [
+    ...sourcesUnder("lib"),
+    ...sourcesUnder("components"),
+    ...sourcesUnder("app"),
+    ...sourcesUnder("instrumentation.ts"),
+    ...sourcesUnder("proxy.ts"),
+  ].filter((file) => !file.includes("/lib/testing/") && !file.includes("/lib/generated/prisma/"));
   return runtimeImportGraph(files);
 }
 
 /** The arrows of the graph that go from a lower layer up to a higher one. */
 function arrowsUp(graph: Map<string, Set<string>>): string[] {
   return [...graph].flatMap(([file, targets]) =>
-    [...targets].filter((target) => graph.has(target) && rank(layerOf(target)) > rank(layerOf(file))).map((target) => `${file} (${layerOf(file)}) → ${target} (${layerOf(target)})`),
+    [...targets]
+      .filter((target) => graph.has(target) && rank(layerOf(target)) > rank(layerOf(file)))
+      .map((target) => `${file} (${layerOf(file)}) → ${target} (${layerOf(target)})`),
   );
 }
 

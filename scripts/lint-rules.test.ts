@@ -35,34 +35,81 @@ async function ruleIds(file: string, source: string): Promise<string[]> {
 
 describe("the core-boundary rule", () => {
   it("reports core lib/ importing a task's own folder, by alias or by relative path", async () => {
-    expect(await ruleIds("lib/queues/lint-probe.ts", `import { steps } from "@/lib/tasks/${TASK}/steps";\nexport const all = steps;\n`)).toEqual(["import/no-restricted-paths"]);
-    expect(await ruleIds("lib/queues/lint-probe.ts", `import { steps } from "../tasks/${TASK}/steps";\nexport const all = steps;\n`)).toEqual(["import/no-restricted-paths"]);
+    expect(
+      await ruleIds(
+        "lib/queues/lint-probe.ts",
+        `import { steps } from "@/lib/tasks/${TASK}/steps";\nexport const all = steps;\n`,
+      ),
+    ).toEqual(["import/no-restricted-paths"]);
+    expect(
+      await ruleIds(
+        "lib/queues/lint-probe.ts",
+        `import { steps } from "../tasks/${TASK}/steps";\nexport const all = steps;\n`,
+      ),
+    ).toEqual(["import/no-restricted-paths"]);
   });
 
   it("reports core components/ importing a task's components", async () => {
-    expect(await ruleIds("components/queues/lint-probe.tsx", `import { View } from "@/components/tasks/${TASK}/view";\nexport const Shown = View;\n`)).toEqual(["import/no-restricted-paths"]);
+    expect(
+      await ruleIds(
+        "components/queues/lint-probe.tsx",
+        `import { View } from "@/components/tasks/${TASK}/view";\nexport const Shown = View;\n`,
+      ),
+    ).toEqual(["import/no-restricted-paths"]);
     // From lib/ it breaks the layer rule too (lib/ below components/): two zones of the same rule report it.
-    expect(new Set(await ruleIds("lib/visibility/lint-probe.ts", `import { View } from "@/components/tasks/${TASK}/view";\nexport const Shown = View;\n`))).toEqual(
-      new Set(["import/no-restricted-paths"]),
-    );
+    expect(
+      new Set(
+        await ruleIds(
+          "lib/visibility/lint-probe.ts",
+          `import { View } from "@/components/tasks/${TASK}/view";\nexport const Shown = View;\n`,
+        ),
+      ),
+    ).toEqual(new Set(["import/no-restricted-paths"]));
   });
 
   it("lets the core read the registry at lib/tasks/ top level", async () => {
-    expect(await ruleIds("lib/queues/lint-probe.ts", `import { TASKS } from "@/lib/tasks/registry";\nexport const all = TASKS;\n`)).toEqual([]);
+    expect(
+      await ruleIds(
+        "lib/queues/lint-probe.ts",
+        `import { TASKS } from "@/lib/tasks/registry";\nexport const all = TASKS;\n`,
+      ),
+    ).toEqual([]);
   });
 
   it("reports the core importing the registry's install point or the generated list of task modules", async () => {
-    expect(await ruleIds("lib/queues/lint-probe.ts", `import "@/lib/tasks/modules";\nexport const probe = 1;\n`)).toEqual(["import/no-restricted-paths"]);
-    expect(await ruleIds("lib/queues/lint-probe.ts", `import { videoItemLists } from "../tasks/video-item-lists";\nexport const lists = videoItemLists;\n`)).toEqual(["import/no-restricted-paths"]);
-    expect(await ruleIds("components/queues/lint-probe.tsx", `import { GENERATED_TASK_MODULES } from "@/lib/generated/tasks/modules";\nexport const all = GENERATED_TASK_MODULES;\n`)).toEqual([
-      "import/no-restricted-paths",
-    ]);
+    expect(
+      await ruleIds("lib/queues/lint-probe.ts", `import "@/lib/tasks/modules";\nexport const probe = 1;\n`),
+    ).toEqual(["import/no-restricted-paths"]);
+    expect(
+      await ruleIds(
+        "lib/queues/lint-probe.ts",
+        `import { videoItemLists } from "../tasks/video-item-lists";\nexport const lists = videoItemLists;\n`,
+      ),
+    ).toEqual(["import/no-restricted-paths"]);
+    expect(
+      await ruleIds(
+        "components/queues/lint-probe.tsx",
+        `import { GENERATED_TASK_MODULES } from "@/lib/generated/tasks/modules";\nexport const all = GENERATED_TASK_MODULES;\n`,
+      ),
+    ).toEqual(["import/no-restricted-paths"]);
   });
 
   it("lets the core read the installed task modules through the port, and the entry points install them", async () => {
-    expect(await ruleIds("lib/queues/lint-probe.ts", `import { installedTaskModules } from "@/lib/task-modules/installed-task-modules";\nexport const all = installedTaskModules;\n`)).toEqual([]);
-    expect(await ruleIds("app/projects/[projectId]/lint-probe.ts", `import "@/lib/tasks/modules";\nexport const probe = 1;\n`)).toEqual([]);
-    expect(await ruleIds("lib/testing/lint-probe.ts", `import "../tasks/modules";\nexport const probe = 1;\n`)).toEqual([]);
+    expect(
+      await ruleIds(
+        "lib/queues/lint-probe.ts",
+        `import { installedTaskModules } from "@/lib/task-modules/installed-task-modules";\nexport const all = installedTaskModules;\n`,
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds(
+        "app/projects/[projectId]/lint-probe.ts",
+        `import "@/lib/tasks/modules";\nexport const probe = 1;\n`,
+      ),
+    ).toEqual([]);
+    expect(await ruleIds("lib/testing/lint-probe.ts", `import "../tasks/modules";\nexport const probe = 1;\n`)).toEqual(
+      [],
+    );
   });
 
   it("lets app/, the task's own folder and the test harness import task code", async () => {
@@ -78,7 +125,12 @@ describe("the layer rule: lib/ below components/ below app/", () => {
     const intoComponents = `import { buttonClass } from "@/components/class-names";\nexport const shown = buttonClass;\n`;
     const intoApp = `import { getPageActor } from "@/app/_server/actor";\nexport const actorOf = getPageActor;\n`;
     expect(await ruleIds("lib/queues/lint-probe.ts", intoComponents)).toEqual(["import/no-restricted-paths"]);
-    expect(await ruleIds("lib/queues/lint-probe.ts", `import { buttonClass } from "../../components/class-names";\nexport const shown = buttonClass;\n`)).toEqual(["import/no-restricted-paths"]);
+    expect(
+      await ruleIds(
+        "lib/queues/lint-probe.ts",
+        `import { buttonClass } from "../../components/class-names";\nexport const shown = buttonClass;\n`,
+      ),
+    ).toEqual(["import/no-restricted-paths"]);
     expect(await ruleIds("lib/queues/lint-probe.ts", intoApp)).toEqual(["import/no-restricted-paths"]);
     expect(await ruleIds(`lib/tasks/${TASK}/lint-probe.ts`, intoApp)).toEqual(["import/no-restricted-paths"]);
   });
@@ -92,14 +144,29 @@ describe("the layer rule: lib/ below components/ below app/", () => {
   it("lets a task's pages (app/ code mounted by a one-line page) use app/'s server helpers, and tests drive routes", async () => {
     const intoApp = `import { getPageActor } from "@/app/_server/actor";\nexport const actorOf = getPageActor;\n`;
     expect(await ruleIds(`components/tasks/${TASK}/pages/lint-probe.tsx`, intoApp)).toEqual([]);
-    expect(await ruleIds("lib/queues/lint-probe.test.ts", `import { GET } from "@/app/api/health/route";\nexport const get = GET;\n`)).toEqual([]);
+    expect(
+      await ruleIds(
+        "lib/queues/lint-probe.test.ts",
+        `import { GET } from "@/app/api/health/route";\nexport const get = GET;\n`,
+      ),
+    ).toEqual([]);
   });
 });
 
 describe("lib/ and Next.js", () => {
   it("reports lib/ outside lib/tasks importing next or next/*", async () => {
-    expect(await ruleIds("lib/queues/lint-probe.ts", `import { redirect } from "next/navigation";\nexport const go = redirect;\n`)).toEqual(["no-restricted-imports"]);
-    expect(await ruleIds("lib/queues/lint-probe.ts", `import type { NextConfig } from "next";\nexport type Config = NextConfig;\n`)).toEqual(["no-restricted-imports"]);
+    expect(
+      await ruleIds(
+        "lib/queues/lint-probe.ts",
+        `import { redirect } from "next/navigation";\nexport const go = redirect;\n`,
+      ),
+    ).toEqual(["no-restricted-imports"]);
+    expect(
+      await ruleIds(
+        "lib/queues/lint-probe.ts",
+        `import type { NextConfig } from "next";\nexport type Config = NextConfig;\n`,
+      ),
+    ).toEqual(["no-restricted-imports"]);
   });
 
   it("lets app/ and a task's glue import Next.js", async () => {
@@ -112,15 +179,25 @@ describe("lib/ and Next.js", () => {
 describe("pages query only through lib/", () => {
   it("reports a page calling prisma.<model> or prisma.$<method> itself", async () => {
     const header = `import { prisma } from "@/lib/db/prisma";\n`;
-    expect(await ruleIds("app/projects/lint-probe/page.tsx", `${header}export default async function Page() {\n  return <p>{await prisma.video.count()}</p>;\n}\n`)).toEqual(["no-restricted-syntax"]);
-    expect(await ruleIds("app/projects/lint-probe/page.tsx", `${header}export default async function Page() {\n  await prisma.$transaction([]);\n  return null;\n}\n`)).toEqual([
-      "no-restricted-syntax",
-    ]);
+    expect(
+      await ruleIds(
+        "app/projects/lint-probe/page.tsx",
+        `${header}export default async function Page() {\n  return <p>{await prisma.video.count()}</p>;\n}\n`,
+      ),
+    ).toEqual(["no-restricted-syntax"]);
+    expect(
+      await ruleIds(
+        "app/projects/lint-probe/page.tsx",
+        `${header}export default async function Page() {\n  await prisma.$transaction([]);\n  return null;\n}\n`,
+      ),
+    ).toEqual(["no-restricted-syntax"]);
   });
 
   it("reports it in a task's own page too (components/tasks/<id>/pages, mounted by a one-line app/ page)", async () => {
     const source = `import { prisma } from "@/lib/db/prisma";\nexport default async function Page() {\n  return <p>{await prisma.video.count()}</p>;\n}\n`;
-    expect(await ruleIds(`components/tasks/${TASK}/pages/lint-probe-page.tsx`, source)).toEqual(["no-restricted-syntax"]);
+    expect(await ruleIds(`components/tasks/${TASK}/pages/lint-probe-page.tsx`, source)).toEqual([
+      "no-restricted-syntax",
+    ]);
   });
 
   it("lets a page hand prisma to a lib/ function", async () => {
@@ -131,20 +208,41 @@ describe("pages query only through lib/", () => {
 
 describe("no id tails on screen", () => {
   it("reports a page or component showing a slice of an id", async () => {
-    expect(await ruleIds("components/runs/lint-probe.tsx", `export const Tail = ({ run }: { run: { id: string } }) => <span>{run.id.slice(-6)}</span>;\n`)).toEqual(["no-restricted-syntax"]);
-    expect(await ruleIds("app/lint-probe.tsx", `export const tail = (videoId: string) => videoId.substring(0, 8);\n`)).toEqual(["no-restricted-syntax"]);
-    expect(await ruleIds("app/projects/lint-probe/page.tsx", `export default function Page({ r }: { r: { runId: string } }) {\n  return <p>{r.runId.substr(0, 6)}</p>;\n}\n`)).toEqual([
-      "no-restricted-syntax",
-    ]);
+    expect(
+      await ruleIds(
+        "components/runs/lint-probe.tsx",
+        `export const Tail = ({ run }: { run: { id: string } }) => <span>{run.id.slice(-6)}</span>;\n`,
+      ),
+    ).toEqual(["no-restricted-syntax"]);
+    expect(
+      await ruleIds("app/lint-probe.tsx", `export const tail = (videoId: string) => videoId.substring(0, 8);\n`),
+    ).toEqual(["no-restricted-syntax"]);
+    expect(
+      await ruleIds(
+        "app/projects/lint-probe/page.tsx",
+        `export default function Page({ r }: { r: { runId: string } }) {\n  return <p>{r.runId.substr(0, 6)}</p>;\n}\n`,
+      ),
+    ).toEqual(["no-restricted-syntax"]);
   });
 
   it("reports `run ${id}` in a template and run {id} in JSX", async () => {
-    expect(await ruleIds("components/runs/lint-probe.tsx", "export const label = (run: { id: string }) => `Run ${run.id}`;\n")).toEqual(["no-restricted-syntax"]);
-    expect(await ruleIds("components/runs/lint-probe.tsx", `export const Label = ({ id }: { id: string }) => <p>Started run {id}</p>;\n`)).toEqual(["no-restricted-syntax"]);
+    expect(
+      await ruleIds(
+        "components/runs/lint-probe.tsx",
+        "export const label = (run: { id: string }) => `Run ${run.id}`;\n",
+      ),
+    ).toEqual(["no-restricted-syntax"]);
+    expect(
+      await ruleIds(
+        "components/runs/lint-probe.tsx",
+        `export const Label = ({ id }: { id: string }) => <p>Started run {id}</p>;\n`,
+      ),
+    ).toEqual(["no-restricted-syntax"]);
   });
 
   it("lets names be sliced and runs be named", async () => {
-    const source = "export const Label = ({ run }: { run: { id: string; name: string } }) => <p title={`run ${run.name}`}>Started run {run.name.slice(0, 40)}</p>;\n";
+    const source =
+      "export const Label = ({ run }: { run: { id: string; name: string } }) => <p title={`run ${run.name}`}>Started run {run.name.slice(0, 40)}</p>;\n";
     expect(await ruleIds("components/runs/lint-probe.tsx", source)).toEqual([]);
   });
 });
@@ -152,12 +250,20 @@ describe("no id tails on screen", () => {
 describe("caption results on pages and routes", () => {
   it("reports importing an unredacted read, wherever the module lives", async () => {
     for (const from of ["@/lib/judge/pipelines/captions/caption-results", "@/lib/tasks/captions/caption-results"]) {
-      expect(await ruleIds("app/lint-probe.ts", `import { captionDetail } from "${from}";\nexport const read = captionDetail;\n`)).toEqual(["no-restricted-imports"]);
+      expect(
+        await ruleIds(
+          "app/lint-probe.ts",
+          `import { captionDetail } from "${from}";\nexport const read = captionDetail;\n`,
+        ),
+      ).toEqual(["no-restricted-imports"]);
     }
     // A task's route handlers are written in lib/tasks/<id>/routes and mounted by app/: the rule follows them there.
-    expect(await ruleIds(`lib/tasks/${TASK}/routes/lint-probe.ts`, `import { captionDetail } from "@/lib/tasks/captions/caption-results";\nexport const read = captionDetail;\n`)).toEqual([
-      "no-restricted-imports",
-    ]);
+    expect(
+      await ruleIds(
+        `lib/tasks/${TASK}/routes/lint-probe.ts`,
+        `import { captionDetail } from "@/lib/tasks/captions/caption-results";\nexport const read = captionDetail;\n`,
+      ),
+    ).toEqual(["no-restricted-imports"]);
   });
 
   it("lets pages import the redacting reads and the module's other exports", async () => {

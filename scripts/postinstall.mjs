@@ -2,8 +2,15 @@
 // for `generate`, which does not use it; pointing it at any file keeps it from trying to download one.
 import { spawnSync } from "node:child_process";
 
-const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? "package.json", PRISMA_HIDE_UPDATE_MESSAGE: "1" };
-const result = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "generate"], { stdio: "inherit", env });
+const env = {
+  ...process.env,
+  PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? "package.json",
+  PRISMA_HIDE_UPDATE_MESSAGE: "1",
+};
+const result = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "generate"], {
+  stdio: "inherit",
+  env,
+});
 if (result.status !== 0) process.exit(result.status ?? 1);
 
 await import("./copy-browser-assets.mjs");

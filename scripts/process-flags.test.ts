@@ -5,7 +5,9 @@ import { describe, expect, it } from "vitest";
 import { WORKER_PROCESS_V8_FLAGS } from "../lib/ops/worker-process-flags";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+const scripts = (
+  JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+).scripts;
 
 /** The young generation's size (bytes) in a node process started with `flags` running `setup`, after it allocated 2M small objects. */
 function youngGenerationAfterAllocating(flags: readonly string[], setup = ""): number {
@@ -22,7 +24,10 @@ describe("the worker's V8 flags", () => {
 
   it("grow the young generation past node's default, and only when given on the command line", () => {
     const byDefault = youngGenerationAfterAllocating([]);
-    const setAtRunTime = youngGenerationAfterAllocating([], `require("node:v8").setFlagsFromString(${JSON.stringify(WORKER_PROCESS_V8_FLAGS.join(" "))})`);
+    const setAtRunTime = youngGenerationAfterAllocating(
+      [],
+      `require("node:v8").setFlagsFromString(${JSON.stringify(WORKER_PROCESS_V8_FLAGS.join(" "))})`,
+    );
     const started = youngGenerationAfterAllocating(WORKER_PROCESS_V8_FLAGS);
     expect(byDefault).toBeGreaterThan(0);
     expect(started).toBeGreaterThan(byDefault);

@@ -34,7 +34,9 @@ const shutdown = new Shutdown(
     await children.stopAll({ log });
     clearRunningApp();
     if (database?.embedded) log("stopping the embedded PostgreSQL server…");
-    await database?.stop().catch((error: unknown) => console.error(`[framejury] could not stop PostgreSQL: ${describeError(error)}`));
+    await database
+      ?.stop()
+      .catch((error: unknown) => console.error(`[framejury] could not stop PostgreSQL: ${describeError(error)}`));
   },
 );
 
@@ -52,27 +54,47 @@ async function main() {
 
   step = "starting the database";
   const secret = resolveAppSecret();
-  log(process.env.DATABASE_URL ? "using DATABASE_URL" : "starting the embedded PostgreSQL server (DATABASE_URL is unset)…");
+  log(
+    process.env.DATABASE_URL
+      ? "using DATABASE_URL"
+      : "starting the embedded PostgreSQL server (DATABASE_URL is unset)…",
+  );
   database = await resolveDatabase(log);
   log(`database ready${database.embedded ? ` (embedded, cluster in ${database.clusterDir})` : ""}; migrations applied`);
   if (shutdown.stopping) return;
   // So `npm run cli` joins this database whichever command started the app (lib/cli/running-app.ts).
-  recordRunningApp({ pid: process.pid, startedBy: process.env.FRAMEJURY_STARTED_BY ?? "npm start", dataDir: database.embedded ? dataDir() : null });
+  recordRunningApp({
+    pid: process.pid,
+    startedBy: process.env.FRAMEJURY_STARTED_BY ?? "npm start",
+    dataDir: database.embedded ? dataDir() : null,
+  });
   step = "creating the admin from ADMIN_EMAIL";
   await seedAdminFromEnv(database.url, log);
   step = "sweeping stale uploads";
   await sweepLeftovers(database.url);
 
   step = "starting the web server";
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, APP_SECRET: secret, PORT: port, NEXT_TELEMETRY_DISABLED: "1" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    APP_SECRET: secret,
+    PORT: port,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
   // Every process it starts (and restarts) refuses another cluster on this address from its first connection on.
   const systemIdentifier = await readSystemIdentifier(database.url);
   if (systemIdentifier) env[SYSTEM_IDENTIFIER_VARIABLE] = systemIdentifier;
   else delete env[SYSTEM_IDENTIFIER_VARIABLE];
   // V8 flags that keep streamed exports' memory flat (lib/ops/web-process-flags.ts).
-  const web = children.spawn("the web server", process.execPath, [...WEB_PROCESS_V8_FLAGS, nextBin(), "start", "-p", port], { stdio: "inherit", env });
+  const web = children.spawn(
+    "the web server",
+    process.execPath,
+    [...WEB_PROCESS_V8_FLAGS, nextBin(), "start", "-p", port],
+    { stdio: "inherit", env },
+  );
   web.on("exit", (code, signal) => {
-    if (!shutdown.stopping) void shutdown.run(code || 1, `the web server exited (${code ?? signal}); see its output above`);
+    if (!shutdown.stopping)
+      void shutdown.run(code || 1, `the web server exited (${code ?? signal}); see its output above`);
   });
   // One judge worker beside the web server; WORKERS=0 leaves judging to workers started elsewhere. A worker that
   // exits is started again with backoff (scripts/lib/supervisor.ts); one that keeps exiting stops everything.
@@ -80,7 +102,11 @@ async function main() {
   for (let i = 0; i < workers; i++) {
     const name = workers === 1 ? "the judge worker" : `judge worker ${i + 1}`;
     supervise(name, {
-      start: () => children.spawn(name, process.execPath, [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", "scripts/worker.ts"], { stdio: "inherit", env }),
+      start: () =>
+        children.spawn(name, process.execPath, [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", "scripts/worker.ts"], {
+          stdio: "inherit",
+          env,
+        }),
       policy: restartPolicy,
       log,
       stopping: () => shutdown.stopping,
@@ -95,7 +121,9 @@ async function main() {
   const address = process.env.APP_URL ?? `http://localhost:${port}`;
   const prisma = createPrismaClient(database.url);
   const anyUser = await hasAnyUser(prisma).finally(() => prisma.$disconnect());
-  log(`FrameJury is ready at ${address} — ${anyUser ? "open it and sign in" : "open it to create the admin account"}. Ctrl-C stops it.`);
+  log(
+    `FrameJury is ready at ${address} — ${anyUser ? "open it and sign in" : "open it to create the admin account"}. Ctrl-C stops it.`,
+  );
   step = "running";
 }
 

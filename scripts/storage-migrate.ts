@@ -20,10 +20,16 @@ function fail(message: string): never {
 
 let args: { from?: string; concurrency: number };
 try {
-  const { values } = parseArgs({ options: { from: { type: "string" }, concurrency: { type: "string", default: "4" } } });
-  args = z.object({ from: z.string().min(1).optional(), concurrency: z.coerce.number().int().min(1).max(64) }).parse(values);
+  const { values } = parseArgs({
+    options: { from: { type: "string" }, concurrency: { type: "string", default: "4" } },
+  });
+  args = z
+    .object({ from: z.string().min(1).optional(), concurrency: z.coerce.number().int().min(1).max(64) })
+    .parse(values);
 } catch (error) {
-  fail(`${error instanceof z.ZodError ? z.prettifyError(error) : error instanceof Error ? error.message : String(error)}\nusage: npm run storage:migrate -- [--from DIR] [--concurrency N]`);
+  fail(
+    `${error instanceof z.ZodError ? z.prettifyError(error) : error instanceof Error ? error.message : String(error)}\nusage: npm run storage:migrate -- [--from DIR] [--concurrency N]`,
+  );
 }
 
 let config;

@@ -21,7 +21,11 @@ const playwrightReport = path.join(reports, "playwright.json");
 const bin = (name: string) => path.resolve("node_modules/.bin", name);
 
 const extra = process.argv.slice(2);
-const vitest = spawnSync(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`, ...extra], { stdio: "inherit" });
+const vitest = spawnSync(
+  bin("vitest"),
+  ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`, ...extra],
+  { stdio: "inherit" },
+);
 const playwright = spawnSync(bin("playwright"), ["test"], {
   stdio: "inherit",
   env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },

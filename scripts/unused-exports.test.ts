@@ -15,13 +15,19 @@ interface KnipIssue {
 
 describe("knip", () => {
   it("reports no unused files, exports, types or dependencies", () => {
-    const knip = spawnSync(process.execPath, [path.join(ROOT, "node_modules/knip/bin/knip.js"), "--no-progress", "--reporter", "json"], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
+    const knip = spawnSync(
+      process.execPath,
+      [path.join(ROOT, "node_modules/knip/bin/knip.js"), "--no-progress", "--reporter", "json"],
+      { cwd: ROOT, encoding: "utf8", timeout: 180_000 },
+    );
     expect(knip.error).toBeUndefined();
     const report = JSON.parse(knip.stdout) as { issues: KnipIssue[] };
     const found = report.issues.flatMap((issue) =>
       Object.entries(issue)
         .filter(([kind, value]) => kind !== "file" && Array.isArray(value) && value.length > 0)
-        .flatMap(([kind, value]) => (value as { name: string }[]).map((entry) => `${issue.file}: ${kind} ${entry.name}`)),
+        .flatMap(([kind, value]) =>
+          (value as { name: string }[]).map((entry) => `${issue.file}: ${kind} ${entry.name}`),
+        ),
     );
     expect(found).toEqual([]);
     expect(knip.status).toBe(0);

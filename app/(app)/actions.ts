@@ -4,7 +4,16 @@ import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
 import { formValues, runAction, type ActionResult } from "@/app/_server/action-result";
 import { prisma } from "@/lib/db/prisma";
-import { addMember, changeMemberRole, createProject, removeMember, renameProject, setProjectArchived, setProjectGuidelines, setProjectSsoDefaultRole } from "@/lib/projects/projects";
+import {
+  addMember,
+  changeMemberRole,
+  createProject,
+  removeMember,
+  renameProject,
+  setProjectArchived,
+  setProjectGuidelines,
+  setProjectSsoDefaultRole,
+} from "@/lib/projects/projects";
 import { setQueueGuidelines } from "@/lib/queues/set-queue-guidelines";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
 import {
@@ -75,7 +84,10 @@ export async function removeMemberAction(_previous: ActionResult | null, formDat
   });
 }
 
-export async function setProjectGuidelinesAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+export async function setProjectGuidelinesAction(
+  _previous: ActionResult | null,
+  formData: FormData,
+): Promise<ActionResult> {
   return runAction(async (actor) => {
     const input = projectGuidelinesSchema.parse(formValues(formData));
     await setProjectGuidelines(prisma, actor, input);
@@ -85,16 +97,27 @@ export async function setProjectGuidelinesAction(_previous: ActionResult | null,
 }
 
 /** The role every account created by single sign-on gets in the project ("none": no access). */
-export async function setSsoDefaultRoleAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+export async function setSsoDefaultRoleAction(
+  _previous: ActionResult | null,
+  formData: FormData,
+): Promise<ActionResult> {
   return runAction(async (actor) => {
     const input = projectSsoDefaultRoleSchema.parse(formValues(formData));
     await setProjectSsoDefaultRole(prisma, actor, input);
     revalidatePath(`/projects/${input.projectId}/settings`);
-    return { ok: true, message: input.ssoDefaultRole ? `New single sign-on accounts join as ${input.ssoDefaultRole}.` : "New single sign-on accounts get no access." };
+    return {
+      ok: true,
+      message: input.ssoDefaultRole
+        ? `New single sign-on accounts join as ${input.ssoDefaultRole}.`
+        : "New single sign-on accounts get no access.",
+    };
   });
 }
 
-export async function setQueueGuidelinesAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+export async function setQueueGuidelinesAction(
+  _previous: ActionResult | null,
+  formData: FormData,
+): Promise<ActionResult> {
   return runAction(async (actor) => {
     const values = formValues(formData);
     const queueId = queueIdSchema.parse(values.queueId);

@@ -42,7 +42,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
           )}
           <span className="ml-auto text-slate-500" data-testid="current-user">
             {actor.email}
-            {actor.isAdmin && <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">admin</span>}
+            {actor.isAdmin && (
+              <span className="ml-1 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">admin</span>
+            )}
           </span>
           <ThemeToggle initial={theme} />
           <form action={signOutAction}>

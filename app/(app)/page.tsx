@@ -19,12 +19,20 @@ export default async function ProjectsPage() {
         <h1 className="text-2xl font-semibold tracking-tight">Projects</h1>
         <ProjectDeletions initial={JSON.parse(JSON.stringify(deletions))} />
         {active.length === 0 ? (
-          <EmptyState title="No projects yet">Create one on the right, or ask a project owner to add you as a member.</EmptyState>
+          <EmptyState title="No projects yet">
+            Create one on the right, or ask a project owner to add you as a member.
+          </EmptyState>
         ) : (
-          <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="project-list">
+          <ul
+            className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white"
+            data-testid="project-list"
+          >
             {active.map((project) => (
               <li key={project.id}>
-                <Link href={`/projects/${project.id}`} className="flex items-center justify-between px-4 py-3 hover:bg-slate-50">
+                <Link
+                  href={`/projects/${project.id}`}
+                  className="flex items-center justify-between px-4 py-3 hover:bg-slate-50"
+                >
                   <span className="font-medium">{project.name}</span>
                   <span className="text-xs text-slate-500">
                     {project.role} · {project.memberCount} member{project.memberCount === 1 ? "" : "s"}

@@ -31,19 +31,31 @@ export async function signInAction(_previous: ActionResult | null, formData: For
 /** Starts a single sign-on: better-auth answers the provider's authorization URL (with state and PKCE cookies set). */
 export async function ssoSignInAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
   const parsed = ssoSignInSchema.safeParse(formValues(formData));
-  if (!parsed.success || !ssoButtons().some((b) => b.providerId === parsed.data.providerId)) return { ok: false, error: "That sign-in method is not configured." };
+  if (!parsed.success || !ssoButtons().some((b) => b.providerId === parsed.data.providerId))
+    return { ok: false, error: "That sign-in method is not configured." };
   let url: string | undefined;
   try {
-    const answer = await getAuth().api.signInSocial({ body: { provider: parsed.data.providerId, callbackURL: "/", errorCallbackURL: "/sign-in" }, headers: await headers() });
+    const answer = await getAuth().api.signInSocial({
+      body: { provider: parsed.data.providerId, callbackURL: "/", errorCallbackURL: "/sign-in" },
+      headers: await headers(),
+    });
     url = "url" in answer ? answer.url : undefined;
   } catch (error) {
     log().error({ err: error, providerId: parsed.data.providerId }, "single sign-on could not start");
   }
-  if (!url) return { ok: false, error: "Single sign-on could not start: the identity provider did not answer. Try again, or sign in with your password." };
+  if (!url)
+    return {
+      ok: false,
+      error:
+        "Single sign-on could not start: the identity provider did not answer. Try again, or sign in with your password.",
+    };
   redirect(url);
 }
 
-export async function createFirstAdminAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
+export async function createFirstAdminAction(
+  _previous: ActionResult | null,
+  formData: FormData,
+): Promise<ActionResult> {
   // The admin could not sign in with the password just chosen; the page says to use the CLI instead.
   if (!ssoConfig().passwordSignIn) return { ok: false, error: PASSWORD_OFF };
   const parsed = firstAdminSchema.safeParse(formValues(formData));

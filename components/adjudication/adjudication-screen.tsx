@@ -10,16 +10,22 @@ import { typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
 import type { AdjudicationItem, GoldView } from "@/lib/adjudication/adjudication";
 import type { GoldInput } from "@/lib/adjudication/adjudication.validation";
 
-type Item = Omit<AdjudicationItem, "gold"> & { gold: (Omit<GoldView, "updatedAt" | "history"> & { updatedAt: string | Date }) | null };
+type Item = Omit<AdjudicationItem, "gold"> & {
+  gold: (Omit<GoldView, "updatedAt" | "history"> & { updatedAt: string | Date }) | null;
+};
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 
 function scaleHint(scale: Item["scale"]): string {
-  return scale.kind === "categorical" ? scale.values.map((v) => `${v.value} ${v.label}`).join(" · ") : `${scale.min}–${scale.max}`;
+  return scale.kind === "categorical"
+    ? scale.values.map((v) => `${v.value} ${v.label}`).join(" · ")
+    : `${scale.min}–${scale.max}`;
 }
 
 function valueLabel(scale: Item["scale"], value: number): string {
-  return scale.kind === "categorical" ? (scale.values.find((v) => v.value === value)?.label ?? String(value)) : String(value);
+  return scale.kind === "categorical"
+    ? (scale.values.find((v) => v.value === value)?.label ?? String(value))
+    : String(value);
 }
 
 /**
@@ -32,7 +38,9 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
   const [index, setIndex] = useState(0);
   const [value, setValue] = useState("");
   const [note, setNote] = useState("");
-  const [status, setStatus] = useState<{ kind: "idle" | "saving" | "saved" | "error"; message?: string }>({ kind: "idle" });
+  const [status, setStatus] = useState<{ kind: "idle" | "saving" | "saved" | "error"; message?: string }>({
+    kind: "idle",
+  });
   const typed = useRef<TypedNumber | null>(null);
   const player = useRef<HTMLVideoElement>(null);
   const item = items[index] ?? null;
@@ -44,7 +52,10 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
     typed.current = null;
   }, [item?.targetKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const move = useCallback((by: number) => setIndex((i) => Math.min(Math.max(i + by, 0), Math.max(items.length - 1, 0))), [items.length]);
+  const move = useCallback(
+    (by: number) => setIndex((i) => Math.min(Math.max(i + by, 0), Math.max(items.length - 1, 0))),
+    [items.length],
+  );
 
   const save = useCallback(async () => {
     if (!item) return;
@@ -58,7 +69,12 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
       const gold = await apiFetch<NonNullable<Item["gold"]>>(`/api/v1/projects/${projectId}/gold`, {
         method: "PUT",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ targetKey: item.targetKey, value: number, note, ...(item.gold ? { expectedVersion: item.gold.version } : {}) } satisfies GoldInput),
+        body: JSON.stringify({
+          targetKey: item.targetKey,
+          value: number,
+          note,
+          ...(item.gold ? { expectedVersion: item.gold.version } : {}),
+        } satisfies GoldInput),
       });
       setItems((all) => all.map((x) => (x.targetKey === item.targetKey ? { ...x, gold } : x)));
       setStatus({ kind: "saved", message: `Gold saved: ${valueLabel(item.scale, number)}.` });
@@ -66,7 +82,12 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
       if (nextOpen >= 0) setIndex(nextOpen);
       else move(1);
     } catch (error) {
-      const message = error instanceof ApiError && error.status === 409 ? `${error.message} Reload the page to see the current gold.` : error instanceof Error ? error.message : String(error);
+      const message =
+        error instanceof ApiError && error.status === 409
+          ? `${error.message} Reload the page to see the current gold.`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       setStatus({ kind: "error", message });
     }
   }, [item, value, note, projectId, items, index, move]);
@@ -121,7 +142,11 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
           </li>
         ))}
       </ol>
-      <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4" data-testid="adjudication-item" data-target-key={item.targetKey}>
+      <section
+        className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4"
+        data-testid="adjudication-item"
+        data-target-key={item.targetKey}
+      >
         <div className="flex flex-wrap items-baseline gap-3">
           <h2 className="text-lg font-semibold">{item.label}</h2>
           <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900" data-testid="disagreement-kind">
@@ -151,7 +176,9 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
           <div className="flex min-w-0 flex-col gap-2">
             <p className="text-sm" data-testid="adjudication-prompt">
               <span className="block text-xs font-medium uppercase tracking-wide text-slate-500">Prompt</span>
-              <span className="whitespace-pre-wrap break-words text-slate-900">{item.video.prompt ?? <NoPrompt />}</span>
+              <span className="whitespace-pre-wrap break-words text-slate-900">
+                {item.video.prompt ?? <NoPrompt />}
+              </span>
             </p>
             {item.frames.length > 0 && (
               <div className="flex flex-wrap gap-2" aria-label="Frames the judge saw">
@@ -167,7 +194,11 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
                     title={`Show the video at ${f.timestampS.toFixed(2)} s`}
                   >
                     {/* eslint-disable-next-line @next/next/no-img-element */}
-                    <img src={f.url} alt={`frame ${f.index} at ${f.timestampS.toFixed(2)} s`} className="h-28 max-w-none rounded border border-slate-200" />
+                    <img
+                      src={f.url}
+                      alt={`frame ${f.index} at ${f.timestampS.toFixed(2)} s`}
+                      className="h-28 max-w-none rounded border border-slate-200"
+                    />
                   </button>
                 ))}
               </div>
@@ -205,7 +236,12 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
           <label className="flex flex-col gap-1 text-sm">
             Gold value <span className="text-xs text-slate-500">({scaleHint(item.scale)})</span>
             {item.scale.kind === "categorical" ? (
-              <select className={input} value={value} onChange={(e) => setValue(e.target.value)} data-testid="gold-value">
+              <select
+                className={input}
+                value={value}
+                onChange={(e) => setValue(e.target.value)}
+                data-testid="gold-value"
+              >
                 <option value="">—</option>
                 {item.scale.values.map((v) => (
                   <option key={v.value} value={String(v.value)}>
@@ -214,12 +250,24 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
                 ))}
               </select>
             ) : (
-              <input className={`${input} w-24`} inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} data-testid="gold-value" />
+              <input
+                className={`${input} w-24`}
+                inputMode="decimal"
+                value={value}
+                onChange={(e) => setValue(e.target.value)}
+                data-testid="gold-value"
+              />
             )}
           </label>
           <label className="flex grow flex-col gap-1 text-sm">
             Note
-            <input className={input} value={note} onChange={(e) => setNote(e.target.value)} placeholder="why this is the right value" data-testid="gold-note" />
+            <input
+              className={input}
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              placeholder="why this is the right value"
+              data-testid="gold-note"
+            />
           </label>
           <button type="submit" className={buttonClass()} disabled={status.kind === "saving"}>
             Save gold
@@ -227,14 +275,21 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
         </form>
         {item.gold && (
           <p className="text-sm text-slate-600" data-testid="current-gold">
-            Gold: <strong>{valueLabel(item.scale, item.gold.value)}</strong> by {item.gold.adjudicator.email ?? item.gold.adjudicator.id} (version {item.gold.version})
+            Gold: <strong>{valueLabel(item.scale, item.gold.value)}</strong> by{" "}
+            {item.gold.adjudicator.email ?? item.gold.adjudicator.id} (version {item.gold.version})
             {item.gold.note ? ` — ${item.gold.note}` : ""}
           </p>
         )}
-        <p role="status" className={`text-sm ${status.kind === "error" ? "text-red-700" : "text-slate-600"}`} data-testid="adjudication-status">
+        <p
+          role="status"
+          className={`text-sm ${status.kind === "error" ? "text-red-700" : "text-slate-600"}`}
+          data-testid="adjudication-status"
+        >
           {status.message ?? ""}
         </p>
-        <p className="text-xs text-slate-500">Keys: digits type the value · Enter saves and moves to the next open target · j / k next / previous.</p>
+        <p className="text-xs text-slate-500">
+          Keys: digits type the value · Enter saves and moves to the next open target · j / k next / previous.
+        </p>
       </section>
     </div>
   );

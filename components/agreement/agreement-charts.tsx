@@ -1,8 +1,30 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { Bar, BarChart, CartesianGrid, ErrorBar, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
-import { type AgreementReport, type ConfusionCell, type ConfusionKind, type ConfusionView, type SweepMetric, WORST_TARGET } from "@/lib/agreement/types";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  ErrorBar,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  ScatterChart,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import {
+  type AgreementReport,
+  type ConfusionCell,
+  type ConfusionKind,
+  type ConfusionView,
+  type SweepMetric,
+  WORST_TARGET,
+} from "@/lib/agreement/types";
 import { runName } from "@/lib/runs/run-name";
 import { fmt, fmtCi, videoHref, videoListHref, yesNo } from "./links";
 
@@ -15,7 +37,11 @@ function cellColor(count: number, max: number, agree: boolean): string {
 /** The video list link of a verdict cell (its filters read one run); other kinds have none exactly. */
 function cellListHref(projectId: string, kind: ConfusionKind, cell: ConfusionCell, runId: string): string | null {
   if (!kind.listKeys) return null;
-  return videoListHref(projectId, { runId, [kind.listKeys.judge]: yesNo(cell.judge), [kind.listKeys.human]: yesNo(cell.human) });
+  return videoListHref(projectId, {
+    runId,
+    [kind.listKeys.judge]: yesNo(cell.judge),
+    [kind.listKeys.human]: yesNo(cell.human),
+  });
 }
 
 function ConfusionHeatMap({
@@ -35,7 +61,10 @@ function ConfusionHeatMap({
   const max = Math.max(0, ...view.cells.map((c) => c.count));
   const size = 110;
   const origin = { x: 110, y: 40 };
-  const position = (cell: ConfusionCell) => ({ x: origin.x + (cell.judge === 1 ? 0 : size), y: origin.y + (cell.human === 1 ? 0 : size) });
+  const position = (cell: ConfusionCell) => ({
+    x: origin.x + (cell.judge === 1 ? 0 : size),
+    y: origin.y + (cell.human === 1 ? 0 : size),
+  });
   const chosen = selected === null ? null : view.cells[selected]!;
   return (
     <div className="flex flex-col gap-2">
@@ -78,14 +107,26 @@ function ConfusionHeatMap({
                 stroke={selected === i ? "#1e1b4b" : "none"}
                 strokeWidth={2}
               />
-              <text x={x + size / 2} y={y + size / 2 + 8} textAnchor="middle" fontSize={24} fontWeight={600} className="fill-slate-900">
+              <text
+                x={x + size / 2}
+                y={y + size / 2 + 8}
+                textAnchor="middle"
+                fontSize={24}
+                fontWeight={600}
+                className="fill-slate-900"
+              >
                 {cell.count}
               </text>
             </>
           );
           const label = `humans ${yesNo(cell.human)}, judge ${yesNo(cell.judge)}: ${cell.count}`;
           return href ? (
-            <a key={i} href={href} aria-label={label} data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}>
+            <a
+              key={i}
+              href={href}
+              aria-label={label}
+              data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}
+            >
               <title>{`${label} — open these videos`}</title>
               {body}
             </a>
@@ -106,7 +147,13 @@ function ConfusionHeatMap({
           );
         })}
       </svg>
-      <CellVideos projectId={projectId} kind={kind} fileNames={fileNames} runNames={runNames} cell={chosen ?? view.cells.find((c) => c.count > 0 && c.human !== c.judge) ?? null} />
+      <CellVideos
+        projectId={projectId}
+        kind={kind}
+        fileNames={fileNames}
+        runNames={runNames}
+        cell={chosen ?? view.cells.find((c) => c.count > 0 && c.human !== c.judge) ?? null}
+      />
     </div>
   );
 }
@@ -140,7 +187,12 @@ function CellVideos({
       </p>
       <p className="flex flex-wrap gap-x-2">
         {cell.videos.map((v) => (
-          <a key={`${v.runId}:${v.videoId}`} href={videoHref(projectId, v.videoId, v.runId)} className="text-indigo-700 underline" data-testid="cell-video">
+          <a
+            key={`${v.runId}:${v.videoId}`}
+            href={videoHref(projectId, v.videoId, v.runId)}
+            className="text-indigo-700 underline"
+            data-testid="cell-video"
+          >
             {fileNames[v.videoId] ?? "a video"}
           </a>
         ))}
@@ -157,15 +209,32 @@ function jitter(i: number, salt: number): number {
 }
 
 function JudgeHumanScatter({ projectId, report }: { projectId: string; report: AgreementReport }) {
-  const data = useMemo(() => report.scatter.points.map((p, i) => ({ ...p, x: p.judge + jitter(i, 1), y: p.human + jitter(i, 2) })), [report.scatter.points]);
+  const data = useMemo(
+    () => report.scatter.points.map((p, i) => ({ ...p, x: p.judge + jitter(i, 1), y: p.human + jitter(i, 2) })),
+    [report.scatter.points],
+  );
   if (data.length === 0) return <p className="text-sm text-slate-500">No reviewed scores yet.</p>;
   return (
     <div data-testid="chart-scatter">
       <ResponsiveContainer width="100%" height={300}>
         <ScatterChart margin={{ top: 10, right: 10, bottom: 20, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" />
-          <XAxis type="number" dataKey="x" domain={[-0.5, 10.5]} ticks={[0, 2, 4, 6, 8, 10]} name="judge" label={{ value: "judge", position: "insideBottom", offset: -10 }} />
-          <YAxis type="number" dataKey="y" domain={[-0.5, 10.5]} ticks={[0, 2, 4, 6, 8, 10]} name="humans" label={{ value: "reviewers' consensus", angle: -90, position: "insideLeft" }} />
+          <XAxis
+            type="number"
+            dataKey="x"
+            domain={[-0.5, 10.5]}
+            ticks={[0, 2, 4, 6, 8, 10]}
+            name="judge"
+            label={{ value: "judge", position: "insideBottom", offset: -10 }}
+          />
+          <YAxis
+            type="number"
+            dataKey="y"
+            domain={[-0.5, 10.5]}
+            ticks={[0, 2, 4, 6, 8, 10]}
+            name="humans"
+            label={{ value: "reviewers' consensus", angle: -90, position: "insideLeft" }}
+          />
           <ReferenceLine
             segment={[
               { x: 0, y: 0 },
@@ -227,7 +296,12 @@ function CategoryBars({ projectId, report }: { projectId: string; report: Agreem
     <div data-testid="chart-categories">
       <div className="mb-2 flex gap-2 text-xs">
         {(["accuracy", "kappa", "f1"] as const).map((s) => (
-          <button key={s} type="button" onClick={() => setStat(s)} className={`rounded px-2 py-1 ${stat === s ? "bg-indigo-600 text-white" : "bg-slate-100"}`}>
+          <button
+            key={s}
+            type="button"
+            onClick={() => setStat(s)}
+            className={`rounded px-2 py-1 ${stat === s ? "bg-indigo-600 text-white" : "bg-slate-100"}`}
+          >
             {s === "f1" ? "F1" : s}
           </button>
         ))}
@@ -238,13 +312,21 @@ function CategoryBars({ projectId, report }: { projectId: string; report: Agreem
         <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }}>
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />
           <XAxis type="number" domain={stat === "kappa" ? [-1, 1] : [0, 1]} fontSize={11} />
-          <YAxis type="category" dataKey="label" interval={0} width={170} fontSize={11} tickFormatter={(label: string) => (label.length > 26 ? `${label.slice(0, 25)}…` : label)} />
+          <YAxis
+            type="category"
+            dataKey="label"
+            interval={0}
+            width={170}
+            fontSize={11}
+            tickFormatter={(label: string) => (label.length > 26 ? `${label.slice(0, 25)}…` : label)}
+          />
           <Tooltip
             content={({ payload }) => {
               const d = payload?.[0]?.payload as (typeof data)[number] | undefined;
               return d ? (
                 <div className="rounded border border-slate-200 bg-white px-2 py-1 text-xs shadow">
-                  {d.label}: {d.defined ? fmt(d.value) : "undefined"} {fmtCi(d.ci)} (n = {d.n}){d.link ? " — click for the videos" : ""}
+                  {d.label}: {d.defined ? fmt(d.value) : "undefined"} {fmtCi(d.ci)} (n = {d.n})
+                  {d.link ? " — click for the videos" : ""}
                 </div>
               ) : null;
             }}
@@ -277,7 +359,9 @@ function CategoryBars({ projectId, report }: { projectId: string; report: Agreem
 
 function SweepChart({ projectId, report }: { projectId: string; report: AgreementReport }) {
   // The worst target first when the task sweeps it: one curve over every target.
-  const [metric, setMetric] = useState<SweepMetric>(report.sweep.find((c) => c.metric === WORST_TARGET)?.metric ?? report.sweep[0]?.metric ?? "");
+  const [metric, setMetric] = useState<SweepMetric>(
+    report.sweep.find((c) => c.metric === WORST_TARGET)?.metric ?? report.sweep[0]?.metric ?? "",
+  );
   const curve = report.sweep.find((c) => c.metric === metric);
   if (!curve) return <p className="text-sm text-slate-500">The judge tasks in this report declare nothing to sweep.</p>;
   const singleRun = report.runs.length === 1 ? report.runs[0]!.id : null;
@@ -287,7 +371,12 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
     <div data-testid="chart-sweep">
       <div className="mb-2 flex flex-wrap items-center gap-2 text-xs">
         {report.sweep.map((c) => (
-          <button key={c.metric} type="button" onClick={() => setMetric(c.metric)} className={`rounded px-2 py-1 ${metric === c.metric ? "bg-indigo-600 text-white" : "bg-slate-100"}`}>
+          <button
+            key={c.metric}
+            type="button"
+            onClick={() => setMetric(c.metric)}
+            className={`rounded px-2 py-1 ${metric === c.metric ? "bg-indigo-600 text-white" : "bg-slate-100"}`}
+          >
             {c.label}
           </button>
         ))}
@@ -308,7 +397,12 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
         <ResponsiveContainer width="100%" height={260}>
           <LineChart data={curve.points} margin={{ top: 10, right: 10, bottom: 20, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="threshold" type="number" domain={curve.domain} label={{ value: "threshold", position: "insideBottom", offset: -10 }} />
+            <XAxis
+              dataKey="threshold"
+              type="number"
+              domain={curve.domain}
+              label={{ value: "threshold", position: "insideBottom", offset: -10 }}
+            />
             <YAxis domain={[0, 1]} />
             <Tooltip formatter={(v) => (typeof v === "number" ? fmt(v) : String(v))} />
             <Legend verticalAlign="top" />
@@ -324,7 +418,8 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
                 className: filter && singleRun ? "cursor-pointer" : undefined,
                 onClick: (_: unknown, e: unknown) => {
                   const threshold = (e as { payload?: { threshold?: number } })?.payload?.threshold;
-                  if (filter && singleRun && threshold !== undefined) window.location.assign(videoListHref(projectId, { runId: singleRun, [filter]: threshold }));
+                  if (filter && singleRun && threshold !== undefined)
+                    window.location.assign(videoListHref(projectId, { runId: singleRun, [filter]: threshold }));
                 },
               }}
             />
@@ -335,7 +430,10 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
         </ResponsiveContainer>
       )}
       {filter && singleRun && curve.best && (
-        <a href={videoListHref(projectId, { runId: singleRun, [filter]: curve.best.threshold })} className="text-xs text-indigo-700 underline">
+        <a
+          href={videoListHref(projectId, { runId: singleRun, [filter]: curve.best.threshold })}
+          className="text-xs text-indigo-700 underline"
+        >
           videos the judge flags at the best threshold ({curve.label} {curve.rule} {curve.best.threshold})
         </a>
       )}
@@ -344,14 +442,28 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
 }
 
 /** `fileNames`: the confusion cells' videos by id (the agreement page looks them up), so their links read as files. */
-export function AgreementCharts({ projectId, report, fileNames = {} }: { projectId: string; report: AgreementReport; fileNames?: Record<string, string> }) {
+export function AgreementCharts({
+  projectId,
+  report,
+  fileNames = {},
+}: {
+  projectId: string;
+  report: AgreementReport;
+  fileNames?: Record<string, string>;
+}) {
   const kinds = report.confusionKinds;
   const [kindId, setKind] = useState(kinds[0]!.id);
   const kind = kinds.find((k) => k.id === kindId) ?? kinds[0]!;
   // What a binarised score counts as: the scored task's positive class name (its scale's positive rule).
   const scorePositive = (kinds.find((k) => k.id === "score") ?? kind).positive;
   const runNames = useMemo(
-    () => Object.fromEntries(report.runs.map((r) => [r.id, runName({ pipeline: r.pipeline ?? "", endpointName: r.endpointName, model: r.model, createdAt: r.createdAt })])),
+    () =>
+      Object.fromEntries(
+        report.runs.map((r) => [
+          r.id,
+          runName({ pipeline: r.pipeline ?? "", endpointName: r.endpointName, model: r.model, createdAt: r.createdAt }),
+        ]),
+      ),
     [report.runs],
   );
   return (
@@ -360,15 +472,27 @@ export function AgreementCharts({ projectId, report, fileNames = {} }: { project
         <h2 className="mb-2 text-base font-semibold text-slate-800">Judge vs reviewers&apos; consensus (binarised)</h2>
         <div className="mb-2 flex flex-wrap gap-2 text-xs">
           {kinds.map((k) => (
-            <button key={k.id} type="button" onClick={() => setKind(k.id)} className={`rounded px-2 py-1 ${kind.id === k.id ? "bg-indigo-600 text-white" : "bg-slate-100"}`}>
+            <button
+              key={k.id}
+              type="button"
+              onClick={() => setKind(k.id)}
+              className={`rounded px-2 py-1 ${kind.id === k.id ? "bg-indigo-600 text-white" : "bg-slate-100"}`}
+            >
               {k.label} ({report.confusion[k.id]?.n ?? 0})
             </button>
           ))}
         </div>
-        <ConfusionHeatMap key={kind.id} projectId={projectId} view={report.confusion[kind.id]!} kind={kind} fileNames={fileNames} runNames={runNames} />
+        <ConfusionHeatMap
+          key={kind.id}
+          projectId={projectId}
+          view={report.confusion[kind.id]!}
+          kind={kind}
+          fileNames={fileNames}
+          runNames={runNames}
+        />
         <p className="mt-1 text-xs text-slate-500">
-          Scores ≥ {report.options.threshold} and overall &lt; {report.options.overallThreshold} count as {scorePositive}. Verdict cells open the video list filtered on both verdicts; other cells list
-          their videos.
+          Scores ≥ {report.options.threshold} and overall &lt; {report.options.overallThreshold} count as{" "}
+          {scorePositive}. Verdict cells open the video list filtered on both verdicts; other cells list their videos.
         </p>
       </section>
       <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">

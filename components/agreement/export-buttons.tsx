@@ -15,7 +15,13 @@ export function ExportButtons({ downloads }: { downloads: Download[] }) {
   return (
     <div className="flex flex-wrap gap-2 text-sm">
       {downloads.map((d) => (
-        <a key={d.label} href={d.href} download={d.filename} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50" data-testid="export-link">
+        <a
+          key={d.label}
+          href={d.href}
+          download={d.filename}
+          className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50"
+          data-testid="export-link"
+        >
           {d.label}
         </a>
       ))}

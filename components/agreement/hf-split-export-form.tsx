@@ -7,11 +7,23 @@ const input = "rounded-md border border-slate-300 px-2 py-1.5";
  * the browser saves the streamed .tar itself, as with the export links. The fields of the other split kinds go
  * along empty and the route ignores them.
  */
-export function HfSplitExportForm({ projectId, runId, metadataFields }: { projectId: string; runId: string; metadataFields: string[] }) {
+export function HfSplitExportForm({
+  projectId,
+  runId,
+  metadataFields,
+}: {
+  projectId: string;
+  runId: string;
+  metadataFields: string[];
+}) {
   return (
     <details className="mt-3 text-sm" data-testid="hf-split-export">
       <summary className="cursor-pointer text-indigo-700">Hugging Face dataset with splits…</summary>
-      <form method="get" action={`/api/v1/projects/${projectId}/export/hf-dataset`} className="mt-2 flex flex-col gap-3 rounded-md border border-slate-200 p-3">
+      <form
+        method="get"
+        action={`/api/v1/projects/${projectId}/export/hf-dataset`}
+        className="mt-2 flex flex-col gap-3 rounded-md border border-slate-200 p-3"
+      >
         <input type="hidden" name="runId" value={runId} />
         <fieldset className="flex flex-wrap items-end gap-3">
           <legend className="sr-only">Split by</legend>
@@ -26,7 +38,15 @@ export function HfSplitExportForm({ projectId, runId, metadataFields }: { projec
           {(["train", "validation", "test"] as const).map((name) => (
             <label key={name} className="flex flex-col gap-1">
               <span>{name}</span>
-              <input name={name} type="number" min={0} max={1} step={0.05} defaultValue={HF_DEFAULT_RATIOS[name]} className={`${input} w-20`} />
+              <input
+                name={name}
+                type="number"
+                min={0}
+                max={1}
+                step={0.05}
+                defaultValue={HF_DEFAULT_RATIOS[name]}
+                className={`${input} w-20`}
+              />
             </label>
           ))}
         </fieldset>
@@ -52,10 +72,13 @@ export function HfSplitExportForm({ projectId, runId, metadataFields }: { projec
           <span>by label set (one split per label set that labels the run&apos;s videos)</span>
         </label>
         <div>
-          <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50">Download (.tar)</button>
+          <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50">
+            Download (.tar)
+          </button>
         </div>
         <p className="text-xs text-slate-500">
-          A seed puts each video, with all its rows, in one of train, validation and test; the same seed splits the same way in every export. The shares must add up to 1.
+          A seed puts each video, with all its rows, in one of train, validation and test; the same seed splits the same
+          way in every export. The shares must add up to 1.
         </p>
       </form>
     </details>

@@ -3,7 +3,8 @@ import { formatInterval, formatStatistic } from "@/lib/format/numbers";
 /** Links from the dashboard to the items behind a number: the video list with filters, or one video. */
 export function videoListHref(projectId: string, params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== "") search.set(key, String(value));
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== "") search.set(key, String(value));
   const query = search.toString();
   return `/projects/${projectId}/videos${query ? `?${query}` : ""}`;
 }

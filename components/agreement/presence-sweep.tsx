@@ -7,14 +7,20 @@ import { fmt } from "./links";
  */
 export function PresenceSweep({ reports }: { reports: PresenceReport[] }) {
   const withCurves = reports.filter((r) => r.curves.length > 0);
-  if (withCurves.length === 0) return <p className="text-sm text-slate-500">No presence labels yet (present / absent per video: a label set, or a presence-first queue).</p>;
+  if (withCurves.length === 0)
+    return (
+      <p className="text-sm text-slate-500">
+        No presence labels yet (present / absent per video: a label set, or a presence-first queue).
+      </p>
+    );
   return (
     <div className="flex flex-col gap-4" data-testid="presence-sweep">
       {withCurves.map((report) => (
         <div key={report.taskId} className="flex flex-col gap-3">
           <p className="text-sm text-slate-600" data-testid="presence-threshold">
             Chosen t = <b>{report.threshold}</b>
-            {report.threshold !== report.defaultThreshold && <> (declared default {report.defaultThreshold})</>}: {report.rule}.
+            {report.threshold !== report.defaultThreshold && <> (declared default {report.defaultThreshold})</>}:{" "}
+            {report.rule}.
           </p>
           {report.curves.map((curve) => (
             <div key={curve.human} className="overflow-x-auto" data-testid="presence-curve" data-human={curve.human}>
@@ -37,7 +43,12 @@ export function PresenceSweep({ reports }: { reports: PresenceReport[] }) {
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {curve.points.map((p) => (
-                    <tr key={p.threshold} className={p.threshold === report.threshold ? "bg-indigo-50 font-semibold" : ""} data-testid="presence-point" data-threshold={p.threshold}>
+                    <tr
+                      key={p.threshold}
+                      className={p.threshold === report.threshold ? "bg-indigo-50 font-semibold" : ""}
+                      data-testid="presence-point"
+                      data-threshold={p.threshold}
+                    >
                       <td className="px-2 py-0.5">
                         {p.threshold}
                         {p.threshold === report.threshold ? " (chosen)" : ""}

@@ -17,10 +17,25 @@ const agreement = { n: 2, kappa: 0.5, f1: 0.6 };
 const interval = { difference: 0.1, lower: -0.2, upper: 0.4, p: 0.5 };
 const report = {
   split: { train: ["v1", "v2"], heldOut: ["v3", "gone"] },
-  candidates: [{ id: "c1", kind: "baseline", note: "the task's latest version", definition: {}, train: agreement, trainRunId: "r1" }],
+  candidates: [
+    {
+      id: "c1",
+      kind: "baseline",
+      note: "the task's latest version",
+      definition: {},
+      train: agreement,
+      trainRunId: "r1",
+    },
+  ],
   skipped: [],
   bestId: "c1",
-  heldOut: { baseline: agreement, best: agreement, difference: { kappa: interval, f1: interval }, baselineRunId: "r2", bestRunId: "r2" },
+  heldOut: {
+    baseline: agreement,
+    best: agreement,
+    difference: { kappa: interval, f1: interval },
+    baselineRunId: "r2",
+    bestRunId: "r2",
+  },
   calls: 12,
   costUsd: 0,
   stopped: null,
@@ -32,7 +47,13 @@ function data(savedVersion: number | null): AlignmentPageData {
     alignments: [],
     choices: {
       tasks: [{ id: "t1", name: "Defects", criteria: [{ id: "defects", name: "Defects" }] }],
-      builtins: [{ pipeline: "hallucination", name: "Hallucination (built-in)", targets: [{ id: "inconsistency", name: "Prompt inconsistency" }] }],
+      builtins: [
+        {
+          pipeline: "hallucination",
+          name: "Hallucination (built-in)",
+          targets: [{ id: "inconsistency", name: "Prompt inconsistency" }],
+        },
+      ],
       labelSets: [{ id: "ls1", name: "Truth" }],
       endpoints: [{ id: "e1", name: "Stub", model: "m" }],
     },
@@ -105,17 +126,32 @@ describe("the alignment report", () => {
 
   it("links a built-in task's chosen judge to its prompt version, with the tuned threshold", () => {
     const builtin = data(null);
-    const candidate = { id: "c2", kind: "threshold", note: "c1 with the positive threshold at 7", promptVersionId: "pv1", body: "", threshold: 7, train: agreement, trainRunId: "r1" };
+    const candidate = {
+      id: "c2",
+      kind: "threshold",
+      note: "c1 with the positive threshold at 7",
+      promptVersionId: "pv1",
+      body: "",
+      threshold: 7,
+      train: agreement,
+      trainRunId: "r1",
+    };
     builtin.selected = {
       ...builtin.selected!,
       rubricTaskId: null,
       pipeline: "hallucination",
       savedPromptVersion: { id: "pv1", templateId: "hallucination/inconsistency" },
-      report: { ...builtin.selected!.report!, candidates: [...builtin.selected!.report!.candidates, candidate], bestId: "c2" } as unknown as AlignmentReport,
+      report: {
+        ...builtin.selected!.report!,
+        candidates: [...builtin.selected!.report!.candidates, candidate],
+        bestId: "c2",
+      } as unknown as AlignmentReport,
     };
     renderPanel(builtin);
     const link = screen.getByTestId("alignment-saved-version");
-    expect(link.getAttribute("href")).toBe("/projects/p1/prompts?pipeline=hallucination&template=hallucination%2Finconsistency#prompt-version-pv1");
+    expect(link.getAttribute("href")).toBe(
+      "/projects/p1/prompts?pipeline=hallucination&template=hallucination%2Finconsistency#prompt-version-pv1",
+    );
     expect(link.parentElement!.textContent).toContain("a prompt version of hallucination/inconsistency, positive at 7");
   });
 
@@ -140,8 +176,20 @@ describe("the alignment report", () => {
         pipeline: "hallucination",
         name: "Hallucination (built-in)",
         targets: [
-          { id: "inconsistency", name: "Prompt inconsistency", kind: "score", scope: "video", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
-          { id: "verdict", name: 'Hallucination (metric "verdict")', kind: "metric", scope: "video", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+          {
+            id: "inconsistency",
+            name: "Prompt inconsistency",
+            kind: "score",
+            scope: "video",
+            steps: [{ id: "inconsistency", name: "Prompt inconsistency" }],
+          },
+          {
+            id: "verdict",
+            name: 'Hallucination (metric "verdict")',
+            kind: "metric",
+            scope: "video",
+            steps: [{ id: "inconsistency", name: "Prompt inconsistency" }],
+          },
         ],
       },
     ];
@@ -150,7 +198,10 @@ describe("the alignment report", () => {
       "fetch",
       vi.fn(async (_url: string, init: RequestInit) => {
         posted.push(JSON.parse(init.body as string));
-        return new Response(JSON.stringify({ id: "a9" }), { status: 201, headers: { "content-type": "application/json" } });
+        return new Response(JSON.stringify({ id: "a9" }), {
+          status: 201,
+          headers: { "content-type": "application/json" },
+        });
       }),
     );
     renderPanel(d);
@@ -171,7 +222,13 @@ describe("the alignment report", () => {
         pipeline: "hallucination",
         name: "Hallucination (built-in)",
         targets: [
-          { id: "inconsistency", name: "Prompt inconsistency", kind: "score", scope: "video", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+          {
+            id: "inconsistency",
+            name: "Prompt inconsistency",
+            kind: "score",
+            scope: "video",
+            steps: [{ id: "inconsistency", name: "Prompt inconsistency" }],
+          },
           {
             id: "verdict",
             name: 'Hallucination (metric "verdict")',
@@ -190,7 +247,10 @@ describe("the alignment report", () => {
       "fetch",
       vi.fn(async (_url: string, init: RequestInit) => {
         posted.push(JSON.parse(init.body as string));
-        return new Response(JSON.stringify({ id: "a9" }), { status: 201, headers: { "content-type": "application/json" } });
+        return new Response(JSON.stringify({ id: "a9" }), {
+          status: 201,
+          headers: { "content-type": "application/json" },
+        });
       }),
     );
     renderPanel(d);
@@ -202,13 +262,22 @@ describe("the alignment report", () => {
     fireEvent.change(step, { target: { value: "static_hallucination" } });
     fireEvent.submit(screen.getByRole("form", { name: "Start an alignment" }));
     await vi.waitFor(() => expect(posted).toHaveLength(1));
-    expect(posted[0]).toMatchObject({ pipeline: "hallucination", targetId: "verdict", rewriteStepId: "static_hallucination" });
+    expect(posted[0]).toMatchObject({
+      pipeline: "hallucination",
+      targetId: "verdict",
+      rewriteStepId: "static_hallucination",
+    });
     vi.unstubAllGlobals();
   });
 
   it("shows a built-in judge's tuned run settings, with an owner's button to make them the defaults until they are", () => {
     const builtin = data(null);
-    const settings = { words: "aggregation mean-max, verdict.on max_category, verdict.threshold 7", changed: true, applied: false, canApply: true };
+    const settings = {
+      words: "aggregation mean-max, verdict.on max_category, verdict.threshold 7",
+      changed: true,
+      applied: false,
+      canApply: true,
+    };
     builtin.selected = { ...builtin.selected!, rubricTaskId: null, pipeline: "hallucination", bestSettings: settings };
     renderPanel(builtin);
     const block = screen.getByTestId("alignment-best-settings");
@@ -217,7 +286,9 @@ describe("the alignment report", () => {
     expect(screen.getByText(/renders the shipped templates with the settings above/)).toBeTruthy();
     cleanup();
     renderPanel({ ...builtin, selected: { ...builtin.selected!, bestSettings: { ...settings, applied: true } } });
-    expect(screen.getByTestId("alignment-best-settings").textContent).toContain("They are the project's defaults for new runs.");
+    expect(screen.getByTestId("alignment-best-settings").textContent).toContain(
+      "They are the project's defaults for new runs.",
+    );
     cleanup();
     renderPanel({ ...builtin, selected: { ...builtin.selected!, bestSettings: { ...settings, canApply: false } } });
     expect(within(screen.getByTestId("alignment-best-settings")).queryByRole("button")).toBeNull();

@@ -21,7 +21,10 @@ export function AlignmentPanel({ projectId, data }: { projectId: string; data: A
     const timer = setInterval(() => router.refresh(), 1000);
     return () => clearInterval(timer);
   }, [active, router]);
-  const cancel = useMutation({ mutationFn: (id: string) => postJson(`/api/v1/projects/${projectId}/alignments/${id}/cancel`, {}), onSuccess: () => router.refresh() });
+  const cancel = useMutation({
+    mutationFn: (id: string) => postJson(`/api/v1/projects/${projectId}/alignments/${id}/cancel`, {}),
+    onSuccess: () => router.refresh(),
+  });
   return (
     <div className="flex flex-col gap-6">
       {data.choices && <StartForm projectId={projectId} choices={data.choices} />}
@@ -50,10 +53,19 @@ export function AlignmentPanel({ projectId, data }: { projectId: string; data: A
           <p className="text-sm">Labels: {selected.labels}.</p>
           {active && (
             <div className="flex items-center gap-3 text-sm">
-              <progress max={selected.progress.total ?? 1} value={selected.progress.done ?? 0} aria-label="Alignment progress" />
+              <progress
+                max={selected.progress.total ?? 1}
+                value={selected.progress.done ?? 0}
+                aria-label="Alignment progress"
+              />
               <span>{selected.progress.message ?? "waiting for a worker"}</span>
               {data.canManage && (
-                <button type="button" className="rounded border px-2 py-1" onClick={() => cancel.mutate(selected.id)} disabled={cancel.isPending}>
+                <button
+                  type="button"
+                  className="rounded border px-2 py-1"
+                  onClick={() => cancel.mutate(selected.id)}
+                  disabled={cancel.isPending}
+                >
                   Cancel
                 </button>
               )}
@@ -69,7 +81,17 @@ export function AlignmentPanel({ projectId, data }: { projectId: string; data: A
 
 type Selected = NonNullable<AlignmentPageData["selected"]>;
 
-function SplitList({ projectId, title, videos, testId }: { projectId: string; title: string; videos: { id: string; name: string | null }[]; testId: string }) {
+function SplitList({
+  projectId,
+  title,
+  videos,
+  testId,
+}: {
+  projectId: string;
+  title: string;
+  videos: { id: string; name: string | null }[];
+  testId: string;
+}) {
   return (
     <div>
       <h3 className="font-semibold">
@@ -106,12 +128,18 @@ function Report({ projectId, selected }: { projectId: string; selected: Selected
       </p>
       <details aria-label="The split">
         <summary className="cursor-pointer">
-          Split: {report.split.train.length} train, {report.split.heldOut.length} held-out videos (stratified by label). Show the videos.
+          Split: {report.split.train.length} train, {report.split.heldOut.length} held-out videos (stratified by label).
+          Show the videos.
         </summary>
         {splitVideos && (
           <div className="mt-2 grid max-w-4xl grid-cols-2 gap-4">
             <SplitList projectId={projectId} title="Train" videos={splitVideos.train} testId="alignment-split-train" />
-            <SplitList projectId={projectId} title="Held-out" videos={splitVideos.heldOut} testId="alignment-split-held-out" />
+            <SplitList
+              projectId={projectId}
+              title="Held-out"
+              videos={splitVideos.heldOut}
+              testId="alignment-split-held-out"
+            />
           </div>
         )}
       </details>
@@ -167,10 +195,12 @@ function Report({ projectId, selected }: { projectId: string; selected: Selected
             <tr>
               <td>Best − baseline</td>
               <td>
-                {fmt(held.difference.kappa.difference)} [{fmt(held.difference.kappa.lower)}, {fmt(held.difference.kappa.upper)}], p = {fmt(held.difference.kappa.p)}
+                {fmt(held.difference.kappa.difference)} [{fmt(held.difference.kappa.lower)},{" "}
+                {fmt(held.difference.kappa.upper)}], p = {fmt(held.difference.kappa.p)}
               </td>
               <td>
-                {fmt(held.difference.f1.difference)} [{fmt(held.difference.f1.lower)}, {fmt(held.difference.f1.upper)}], p = {fmt(held.difference.f1.p)}
+                {fmt(held.difference.f1.difference)} [{fmt(held.difference.f1.lower)}, {fmt(held.difference.f1.upper)}],
+                p = {fmt(held.difference.f1.p)}
               </td>
             </tr>
           </tbody>
@@ -202,7 +232,11 @@ function Report({ projectId, selected }: { projectId: string; selected: Selected
       ) : (
         <p>
           The best judge was saved as{" "}
-          <Link className="text-blue-700 underline" href={`/projects/${projectId}/rubrics#rubric-${selected.rubricTaskId}-v${savedVersion}`} data-testid="alignment-saved-version">
+          <Link
+            className="text-blue-700 underline"
+            href={`/projects/${projectId}/rubrics#rubric-${selected.rubricTaskId}-v${savedVersion}`}
+            data-testid="alignment-saved-version"
+          >
             version {savedVersion}
           </Link>{" "}
           of the rubric task.
@@ -215,7 +249,10 @@ function Report({ projectId, selected }: { projectId: string; selected: Selected
 /** A built-in alignment whose best judge has its own run settings: what they are, and an owner's button to make them the defaults. */
 function AppliedSettings({ projectId, selected }: { projectId: string; selected: Selected }) {
   const router = useRouter();
-  const apply = useMutation({ mutationFn: () => postJson(`/api/v1/projects/${projectId}/alignments/${selected.id}/apply-settings`, {}), onSuccess: () => router.refresh() });
+  const apply = useMutation({
+    mutationFn: () => postJson(`/api/v1/projects/${projectId}/alignments/${selected.id}/apply-settings`, {}),
+    onSuccess: () => router.refresh(),
+  });
   const settings = selected.bestSettings!;
   return (
     <div className="flex flex-wrap items-center gap-3" data-testid="alignment-best-settings">
@@ -225,13 +262,22 @@ function AppliedSettings({ projectId, selected }: { projectId: string; selected:
       {settings.applied ? (
         <span className="text-green-800">They are the project&apos;s defaults for new runs.</span>
       ) : settings.canApply ? (
-        <button type="button" className="rounded border px-2 py-1" onClick={() => apply.mutate()} disabled={apply.isPending}>
+        <button
+          type="button"
+          className="rounded border px-2 py-1"
+          onClick={() => apply.mutate()}
+          disabled={apply.isPending}
+        >
           Use as the defaults for new runs
         </button>
       ) : (
         <span className="text-slate-600">An owner can make them the defaults for new runs.</span>
       )}
-      {apply.error && <span className="text-red-700">{apply.error instanceof ApiError ? apply.error.message : "Could not apply the settings."}</span>}
+      {apply.error && (
+        <span className="text-red-700">
+          {apply.error instanceof ApiError ? apply.error.message : "Could not apply the settings."}
+        </span>
+      )}
     </div>
   );
 }
@@ -239,12 +285,19 @@ function AppliedSettings({ projectId, selected }: { projectId: string; selected:
 function StartForm({ projectId, choices }: { projectId: string; choices: NonNullable<AlignmentPageData["choices"]> }) {
   const router = useRouter();
   // Rubric tasks by id, built-in tasks as BUILTIN + pipeline; a built-in task's "criteria" are its alignable targets.
-  const tasks = [...choices.tasks, ...choices.builtins.map((b) => ({ id: `${BUILTIN}${b.pipeline}`, name: b.name, criteria: b.targets }))];
+  const tasks = [
+    ...choices.tasks,
+    ...choices.builtins.map((b) => ({ id: `${BUILTIN}${b.pipeline}`, name: b.name, criteria: b.targets })),
+  ];
   const [taskId, setTaskId] = useState(tasks[0]?.id ?? "");
-  const criteria: { id: string; name: string; kind?: string; steps?: { id: string; name: string }[] }[] = tasks.find((t) => t.id === taskId)?.criteria ?? [];
+  const criteria: { id: string; name: string; kind?: string; steps?: { id: string; name: string }[] }[] =
+    tasks.find((t) => t.id === taskId)?.criteria ?? [];
   const [criterionId, setCriterionId] = useState(criteria[0]?.id ?? "");
   // A built-in metric (a verdict) is aligned through one scoring step's template: the owner picks which.
-  const rewriteSteps = criteria.find((c) => c.id === criterionId)?.kind === "metric" ? (criteria.find((c) => c.id === criterionId)?.steps ?? []) : [];
+  const rewriteSteps =
+    criteria.find((c) => c.id === criterionId)?.kind === "metric"
+      ? (criteria.find((c) => c.id === criterionId)?.steps ?? [])
+      : [];
   const [rewriteStepId, setRewriteStepId] = useState("");
   const rewriteStep = rewriteSteps.some((s) => s.id === rewriteStepId) ? rewriteStepId : (rewriteSteps[0]?.id ?? "");
   // A label set's id, or GOLD for the project's gold values.
@@ -260,7 +313,12 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
     mutationFn: () =>
       postJson<{ id: string }>(`/api/v1/projects/${projectId}/alignments`, {
         ...(taskId.startsWith(BUILTIN)
-          ? { pipeline: taskId.replace(BUILTIN, ""), targetId: criterionId, ...(rewriteStep ? { rewriteStepId: rewriteStep } : {}), ...(offersFewShot ? { fewShot } : {}) }
+          ? {
+              pipeline: taskId.replace(BUILTIN, ""),
+              targetId: criterionId,
+              ...(rewriteStep ? { rewriteStepId: rewriteStep } : {}),
+              ...(offersFewShot ? { fewShot } : {}),
+            }
           : { rubricTaskId: taskId, criterionId, fewShot }),
         labels: labelsChoice === GOLD ? { kind: "gold" } : { kind: "labelSet", id: labelsChoice },
         judgeEndpointId: judgeId,
@@ -282,7 +340,8 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
       </select>
     </label>
   );
-  if (tasks.length === 0) return <p className="text-sm text-slate-600">No task to align: define a rubric task first.</p>;
+  if (tasks.length === 0)
+    return <p className="text-sm text-slate-600">No task to align: define a rubric task first.</p>;
   return (
     <form
       aria-label="Start an alignment"
@@ -303,28 +362,59 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
       )}
       {select("Criterion or target", criterionId, setCriterionId, criteria)}
       {rewriteSteps.length > 0 && select("Rewrite the prompt of step", rewriteStep, setRewriteStepId, rewriteSteps)}
-      {select("Labels", labelsChoice, setLabelsChoice, [...choices.labelSets.map((s) => ({ id: s.id, name: `Label set: ${s.name}` })), { id: GOLD, name: "Gold values (adjudicated)" }])}
+      {select("Labels", labelsChoice, setLabelsChoice, [
+        ...choices.labelSets.map((s) => ({ id: s.id, name: `Label set: ${s.name}` })),
+        { id: GOLD, name: "Gold values (adjudicated)" },
+      ])}
       {select("Judging endpoint", judgeId, setJudgeId, choices.endpoints)}
       {select("Optimizer endpoint", optimizerId, setOptimizerId, choices.endpoints)}
       <label className="flex flex-col gap-1">
         Maximum calls
-        <input className="rounded border px-2 py-1" type="number" min={1} value={maxCalls} onChange={(e) => setMaxCalls(Number(e.target.value))} />
+        <input
+          className="rounded border px-2 py-1"
+          type="number"
+          min={1}
+          value={maxCalls}
+          onChange={(e) => setMaxCalls(Number(e.target.value))}
+        />
       </label>
       <label className="flex flex-col gap-1">
         Maximum cost (USD)
-        <input className="rounded border px-2 py-1" type="number" min={0} step="0.01" value={maxCost} onChange={(e) => setMaxCost(Number(e.target.value))} />
+        <input
+          className="rounded border px-2 py-1"
+          type="number"
+          min={0}
+          step="0.01"
+          value={maxCost}
+          onChange={(e) => setMaxCost(Number(e.target.value))}
+        />
       </label>
       {offersFewShot && (
         <label className="flex flex-col gap-1">
           Few-shot examples (0: none)
-          <input className="rounded border px-2 py-1" type="number" min={0} max={8} value={fewShot} onChange={(e) => setFewShot(Number(e.target.value))} />
+          <input
+            className="rounded border px-2 py-1"
+            type="number"
+            min={0}
+            max={8}
+            value={fewShot}
+            onChange={(e) => setFewShot(Number(e.target.value))}
+          />
         </label>
       )}
       <div className="col-span-2 flex items-center gap-3">
-        <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-white" disabled={start.isPending || !judgeId}>
+        <button
+          type="submit"
+          className="rounded bg-slate-900 px-3 py-1.5 text-white"
+          disabled={start.isPending || !judgeId}
+        >
           Start alignment
         </button>
-        {start.error && <span className="text-red-700">{start.error instanceof ApiError ? start.error.message : "Could not start the alignment."}</span>}
+        {start.error && (
+          <span className="text-red-700">
+            {start.error instanceof ApiError ? start.error.message : "Could not start the alignment."}
+          </span>
+        )}
       </div>
     </form>
   );

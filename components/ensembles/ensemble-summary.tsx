@@ -10,11 +10,22 @@ const fixed = (value: number | null, digits = 2) => (value === null ? "—" : va
  * An ensemble run's members (each sample's or judge's run, status, calls and cost) and per target the members'
  * agreement (Krippendorff's α) and unstable scores, with links to the list filtered and sorted by them.
  */
-export function EnsembleSummary({ projectId, report, canManageQueues }: { projectId: string; report: Report; canManageQueues: boolean }) {
+export function EnsembleSummary({
+  projectId,
+  report,
+  canManageQueues,
+}: {
+  projectId: string;
+  report: Report;
+  canManageQueues: boolean;
+}) {
   const noun = report.kind === "samples" ? "sample" : "judge";
   const unstableWord = report.kind === "samples" ? "unstable" : "judges disagree";
   return (
-    <section className="flex flex-col gap-3 rounded-lg border border-violet-200 bg-white p-4 text-sm" data-testid="ensemble-summary">
+    <section
+      className="flex flex-col gap-3 rounded-lg border border-violet-200 bg-white p-4 text-sm"
+      data-testid="ensemble-summary"
+    >
       <h2 className="font-medium">
         {report.kind === "samples"
           ? `Self-consistency: ${report.samples} samples at temperature ${report.temperature}, combined as each target declares (mean, median or majority)`
@@ -45,20 +56,25 @@ export function EnsembleSummary({ projectId, report, canManageQueues }: { projec
               <td>{m.temperature ?? "endpoint default"}</td>
               <td>{m.status}</td>
               <td>{m.calls}</td>
-              <td data-testid="ensemble-member-cost">{m.costUsd === null ? `≥ ${formatCost(m.costUsdAtLeast)}` : formatCost(m.costUsd)}</td>
+              <td data-testid="ensemble-member-cost">
+                {m.costUsd === null ? `≥ ${formatCost(m.costUsdAtLeast)}` : formatCost(m.costUsd)}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       <p>
-        Whole {report.kind === "samples" ? "ensemble" : "panel"}: {report.costUsd === null ? "unknown (some calls without usage)" : formatCost(report.costUsd)}
+        Whole {report.kind === "samples" ? "ensemble" : "panel"}:{" "}
+        {report.costUsd === null ? "unknown (some calls without usage)" : formatCost(report.costUsd)}
       </p>
       {report.targets.length > 0 && (
         <table className="w-full text-left" data-testid="ensemble-targets">
           <thead className="text-xs uppercase text-slate-500">
             <tr>
               <th className="py-1">Target</th>
-              <th title={`Krippendorff's α among the ${noun}s, at the target's level of measurement`}>α among {noun}s</th>
+              <th title={`Krippendorff's α among the ${noun}s, at the target's level of measurement`}>
+                α among {noun}s
+              </th>
               <th>Mean SD</th>
               <th>{unstableWord}</th>
               <th />
@@ -75,7 +91,10 @@ export function EnsembleSummary({ projectId, report, canManageQueues }: { projec
                   {t.unstableAt !== null && <span className="ml-1 text-xs text-slate-500">(at {t.unstableAt})</span>}
                 </td>
                 <td>
-                  <Link href={`/projects/${projectId}/videos?runId=${report.runId}&unstable=1&category=${encodeURIComponent(t.target)}`} className="text-xs text-indigo-700 underline">
+                  <Link
+                    href={`/projects/${projectId}/videos?runId=${report.runId}&unstable=1&category=${encodeURIComponent(t.target)}`}
+                    className="text-xs text-indigo-700 underline"
+                  >
                     list them
                   </Link>
                 </td>
@@ -85,14 +104,20 @@ export function EnsembleSummary({ projectId, report, canManageQueues }: { projec
         </table>
       )}
       <p className="text-xs text-slate-500">
-        <Link href={`/projects/${projectId}/videos?runId=${report.runId}&sort=dispersion&dir=desc`} className="text-indigo-700 underline">
+        <Link
+          href={`/projects/${projectId}/videos?runId=${report.runId}&sort=dispersion&dir=desc`}
+          className="text-indigo-700 underline"
+        >
           videos by dispersion
         </Link>
         {canManageQueues && (
           <>
             {" "}
             ·{" "}
-            <Link href={`/projects/${projectId}/queues/new?runId=${report.runId}&unstable=1`} className="text-indigo-700 underline">
+            <Link
+              href={`/projects/${projectId}/queues/new?runId=${report.runId}&unstable=1`}
+              className="text-indigo-700 underline"
+            >
               review the {report.kind === "samples" ? "unstable targets" : "panel's disagreements"}
             </Link>
           </>

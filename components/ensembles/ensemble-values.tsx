@@ -23,10 +23,21 @@ interface EnsembleValues {
 }
 
 /** On a video page, an ensemble run's combined scores with every sample's or judge's value and reason, and the unstable ones marked. */
-export function EnsembleValuesPanel({ runId, videoId, task }: { runId: string; videoId: string; task: TaskDeclaration | null }) {
+export function EnsembleValuesPanel({
+  runId,
+  videoId,
+  task,
+}: {
+  runId: string;
+  videoId: string;
+  task: TaskDeclaration | null;
+}) {
   const values = useQuery({
     queryKey: ["ensemble-values", runId, videoId],
-    queryFn: () => apiFetch<{ ensemble: EnsembleValues | null }>(`/api/v1/runs/${runId}/videos/${videoId}/ensemble`).then((b) => b.ensemble),
+    queryFn: () =>
+      apiFetch<{ ensemble: EnsembleValues | null }>(`/api/v1/runs/${runId}/videos/${videoId}/ensemble`).then(
+        (b) => b.ensemble,
+      ),
   });
   const data = values.data;
   if (!data || data.blind || data.scores.length === 0) return null;
@@ -36,7 +47,11 @@ export function EnsembleValuesPanel({ runId, videoId, task }: { runId: string; v
     return target ? formatValue(target, value) : String(Math.round(value * 100) / 100);
   };
   return (
-    <details className="rounded-md border border-violet-200 p-2 text-xs" data-testid="ensemble-values" open={data.scores.some((s) => s.unstable)}>
+    <details
+      className="rounded-md border border-violet-200 p-2 text-xs"
+      data-testid="ensemble-values"
+      open={data.scores.some((s) => s.unstable)}
+    >
       <summary className="cursor-pointer font-medium">
         Each {noun}&apos;s value ({data.scores.filter((s) => s.unstable).length} unstable of {data.scores.length})
       </summary>
@@ -51,7 +66,11 @@ export function EnsembleValuesPanel({ runId, videoId, task }: { runId: string; v
         </thead>
         <tbody className="divide-y divide-slate-100 align-top">
           {data.scores.map((s) => (
-            <tr key={`${s.stepId}#${s.scopeIndex}#${s.category}`} data-testid="ensemble-score" data-unstable={s.unstable}>
+            <tr
+              key={`${s.stepId}#${s.scopeIndex}#${s.category}`}
+              data-testid="ensemble-score"
+              data-unstable={s.unstable}
+            >
               <td className="py-1">
                 {task?.targets.find((t) => t.id === s.category)?.label ?? s.category}
                 {s.scopeIndex > 0 && <span className="text-slate-500"> #{s.scopeIndex + 1}</span>}

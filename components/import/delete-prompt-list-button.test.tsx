@@ -21,7 +21,9 @@ describe("DeletePromptListButton", () => {
     apiFetch.mockResolvedValue({ deleted: "list-1" });
     render(<DeletePromptListButton projectId="p1" promptList={list} />);
     fireEvent.click(screen.getByTestId("delete-prompt-list"));
-    expect(screen.getByTestId("delete-prompt-list-confirm").textContent).toContain("Delete Mechanics.txt (1,234 prompts)? Imports and this report stop reading it");
+    expect(screen.getByTestId("delete-prompt-list-confirm").textContent).toContain(
+      "Delete Mechanics.txt (1,234 prompts)? Imports and this report stop reading it",
+    );
     expect(apiFetch).not.toHaveBeenCalled();
 
     fireEvent.click(screen.getByText("Cancel"));

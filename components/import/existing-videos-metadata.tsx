@@ -9,7 +9,12 @@ import { postJson } from "@/lib/api-client";
 const SHOWN_CHANGES = 200;
 const NONE: ReadonlySet<string> = new Set();
 
-const shown = (value: unknown) => (value === null || value === undefined || value === "" ? "—" : Array.isArray(value) ? value.join(", ") || "—" : String(value));
+const shown = (value: unknown) =>
+  value === null || value === undefined || value === ""
+    ? "—"
+    : Array.isArray(value)
+      ? value.join(", ") || "—"
+      : String(value);
 
 /** Parsed metadata by path key (aliases included) → one row per described file, under its longest key. */
 export function metadataRows(byPath: ReadonlyMap<string, FileMetadata>) {
@@ -60,7 +65,14 @@ export function ExistingVideosMetadata({
     setBusy(true);
     setError(null);
     try {
-      setPlan(await postJson<MetadataPlan>(`/api/v1/projects/${projectId}/videos/metadata`, { rows, promptLists, dryRun: false, confirmOverwrites: overwrite }));
+      setPlan(
+        await postJson<MetadataPlan>(`/api/v1/projects/${projectId}/videos/metadata`, {
+          rows,
+          promptLists,
+          dryRun: false,
+          confirmOverwrites: overwrite,
+        }),
+      );
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -70,9 +82,13 @@ export function ExistingVideosMetadata({
 
   // Shown only when the files change videos that were in the project before: after a fresh upload the metadata
   // and prompt lists already went with the videos, and an empty box about "videos already in the project" misled.
-  if (!error && (!plan || (!plan.applied && plan.changes.every((change) => importedVideoIds.has(change.videoId))))) return null;
+  if (!error && (!plan || (!plan.applied && plan.changes.every((change) => importedVideoIds.has(change.videoId)))))
+    return null;
   return (
-    <section className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="existing-videos-metadata">
+    <section
+      className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      data-testid="existing-videos-metadata"
+    >
       <h2 className="font-semibold">Metadata for videos already in the project</h2>
       {plan && (
         <p data-testid="metadata-plan-summary">
@@ -97,13 +113,19 @@ export function ExistingVideosMetadata({
           <tbody className="divide-y divide-slate-100">
             {plan.changes.slice(0, SHOWN_CHANGES).flatMap((change) =>
               change.fields.map((field, index) => (
-                <tr key={`${change.videoId}:${field.field}`} className={field.overwrite ? "bg-amber-50" : undefined} data-testid={field.overwrite ? "metadata-overwrite" : "metadata-change"}>
+                <tr
+                  key={`${change.videoId}:${field.field}`}
+                  className={field.overwrite ? "bg-amber-50" : undefined}
+                  data-testid={field.overwrite ? "metadata-overwrite" : "metadata-change"}
+                >
                   <td className="max-w-48 truncate py-1 pr-2 font-mono">{index === 0 ? change.relativePath : ""}</td>
                   <td className="pr-2">{field.field}</td>
                   <td className="max-w-64 truncate pr-2 text-slate-500">{shown(field.before)}</td>
                   <td className="max-w-64 truncate">
                     {shown(field.after)}
-                    {field.overwrite && <span className="ml-1 rounded bg-amber-200 px-1 text-amber-900">replaces a set value</span>}
+                    {field.overwrite && (
+                      <span className="ml-1 rounded bg-amber-200 px-1 text-amber-900">replaces a set value</span>
+                    )}
                   </td>
                 </tr>
               )),
@@ -111,16 +133,29 @@ export function ExistingVideosMetadata({
           </tbody>
         </table>
       )}
-      {plan && plan.changes.length > SHOWN_CHANGES && <p className="text-xs text-slate-500">and {plan.changes.length - SHOWN_CHANGES} more videos.</p>}
+      {plan && plan.changes.length > SHOWN_CHANGES && (
+        <p className="text-xs text-slate-500">and {plan.changes.length - SHOWN_CHANGES} more videos.</p>
+      )}
       {plan && !plan.applied && plan.changes.length > 0 && (
         <div className="flex flex-wrap items-center gap-3">
           {plan.overwrites > 0 && (
             <label className="flex items-center gap-1.5">
-              <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} data-testid="confirm-overwrites" />
+              <input
+                type="checkbox"
+                checked={overwrite}
+                onChange={(e) => setOverwrite(e.target.checked)}
+                data-testid="confirm-overwrites"
+              />
               replace the {plan.overwrites} value{plan.overwrites === 1 ? "" : "s"} already set
             </label>
           )}
-          <button type="button" className={buttonClass()} disabled={busy || (plan.overwrites > 0 && !overwrite)} onClick={() => void apply()} data-testid="apply-metadata">
+          <button
+            type="button"
+            className={buttonClass()}
+            disabled={busy || (plan.overwrites > 0 && !overwrite)}
+            onClick={() => void apply()}
+            data-testid="apply-metadata"
+          >
             {busy ? "Applying…" : `Apply to ${plan.changes.length} video${plan.changes.length === 1 ? "" : "s"}`}
           </button>
         </div>

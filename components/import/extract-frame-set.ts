@@ -1,5 +1,9 @@
 import type { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
-import { normaliseFrameSetParameters, type FrameManifest, type FrameSetParameters } from "@/lib/frames/frame-set-parameters";
+import {
+  normaliseFrameSetParameters,
+  type FrameManifest,
+  type FrameSetParameters,
+} from "@/lib/frames/frame-set-parameters";
 import { framesToUpload } from "@/lib/frames/frames-to-upload";
 import { planFrameSet } from "@/lib/frames/plan-frame-set";
 import { uniformFrameManifest } from "@/lib/frames/vbench-uniform";
@@ -28,7 +32,12 @@ export async function extractAndUploadFrameSet(options: {
   onProgress?: (done: number, total: number) => void;
 }): Promise<ExtractedFrameSet> {
   const parameters: FrameSetParameters = normaliseFrameSetParameters(options.parameters);
-  const sampling = { maxSide: parameters.maxSide, jpegQuality: parameters.jpegQuality, signal: options.signal, onProgress: options.onProgress };
+  const sampling = {
+    maxSide: parameters.maxSide,
+    jpegQuality: parameters.jpegQuality,
+    signal: options.signal,
+    onProgress: options.onProgress,
+  };
   let manifest: FrameManifest;
   let jpegs: Blob[];
   let decoder: string;
@@ -59,10 +68,19 @@ export async function extractAndUploadFrameSet(options: {
   form.set("decoderVersion", decoderVersion);
   manifest.forEach((entry, position) => form.append(entry.name, jpegs[position]!, entry.name));
   options.signal?.throwIfAborted();
-  const result = await apiFetch<{ frameSetId: string; created: boolean }>(`/api/v1/videos/${encodeURIComponent(options.videoId)}/frame-sets`, {
-    method: "POST",
-    body: form,
-    signal: options.signal,
-  });
-  return { ...result, keyFrames: manifest.filter((frame) => frame.isKeyFrame).length, frames: manifest.length, decoder, decoderVersion };
+  const result = await apiFetch<{ frameSetId: string; created: boolean }>(
+    `/api/v1/videos/${encodeURIComponent(options.videoId)}/frame-sets`,
+    {
+      method: "POST",
+      body: form,
+      signal: options.signal,
+    },
+  );
+  return {
+    ...result,
+    keyFrames: manifest.filter((frame) => frame.isKeyFrame).length,
+    frames: manifest.length,
+    decoder,
+    decoderVersion,
+  };
 }

@@ -41,15 +41,28 @@ describe("the Import page, before Start", () => {
       "samples/wan2.1/Camera_Motion/Garden, zoom in.-0.mp4",
       "samples/VBench2_full_info.json",
     ]);
-    await waitFor(() => expect(screen.getByTestId("import-generators").textContent).toBe("Generators found: kling-1.6 (2 videos), wan2.1 (1 video)."));
+    await waitFor(() =>
+      expect(screen.getByTestId("import-generators").textContent).toBe(
+        "Generators found: kling-1.6 (2 videos), wan2.1 (1 video).",
+      ),
+    );
     fireEvent.change(screen.getByPlaceholderText(/from the folder above the dimension/), { target: { value: "Sora" } });
-    expect(screen.getByTestId("import-generators").textContent).toBe("Generators found: Sora (3 videos) (the model typed above).");
+    expect(screen.getByTestId("import-generators").textContent).toBe(
+      "Generators found: Sora (3 videos) (the model typed above).",
+    );
   });
 
   it("names every prompt list it accepts in the drop zone's hint", () => {
     renderPanel();
     const hint = screen.getByTestId("drop-zone").textContent!;
-    for (const name of ["VBench2_full_info.json", "meta_info/Dimension.json", "VBench2_full_text_info.json", "VBench_full_info.json", "prompts"]) expect(hint).toContain(name);
+    for (const name of [
+      "VBench2_full_info.json",
+      "meta_info/Dimension.json",
+      "VBench2_full_text_info.json",
+      "VBench_full_info.json",
+      "prompts",
+    ])
+      expect(hint).toContain(name);
   });
 });
 
@@ -69,7 +82,11 @@ describe("the Import page, a prompt list the project already has", () => {
       unmatchedVideos: { count: 0, first: [] },
     };
     vi.stubGlobal("fetch", (url: string) =>
-      String(url).includes("/prompt-lists") ? Promise.resolve(new Response(JSON.stringify(answer), { status: 200, headers: { "content-type": "application/json" } })) : new Promise<Response>(() => {}),
+      String(url).includes("/prompt-lists")
+        ? Promise.resolve(
+            new Response(JSON.stringify(answer), { status: 200, headers: { "content-type": "application/json" } }),
+          )
+        : new Promise<Response>(() => {}),
     );
     renderPanel();
     chooseFolder(["samples/VBench2_full_info.json"]);

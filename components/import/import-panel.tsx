@@ -13,7 +13,12 @@ import { classifyPickedFile } from "@/lib/import/classify-file";
 import { filesFromDrop, filesFromInput, type PickedFile } from "./collect-files";
 import { ExistingVideosMetadata, metadataRows } from "./existing-videos-metadata";
 import { extractAndUploadFrameSet } from "./extract-frame-set";
-import { ExtractionSettings, defaultExtractionSettings, settingsToParameters, type ExtractionSettingsValue } from "./extraction-settings";
+import {
+  ExtractionSettings,
+  defaultExtractionSettings,
+  settingsToParameters,
+  type ExtractionSettingsValue,
+} from "./extraction-settings";
 import { sha256OfFile, UploadCancelledError, uploadVideo, type VideoJson } from "./upload-video";
 import { ImportProgress } from "./import-progress";
 import { FINISHED_IMPORT_STATES, promptExcerpt, type ImportItemState } from "@/lib/import/import-summary";
@@ -41,7 +46,8 @@ const FINISHED = FINISHED_IMPORT_STATES;
 /** What a cancel leaves unfinished; Retry takes these up again (a stored video only needs its frames). */
 const RETRYABLE: ImportItemState[] = ["cancelled", "stored"];
 const NOTHING_STORED = "Cancelled before upload; nothing stored.";
-const STORED_WITHOUT_FRAMES = "Video stored; frames not extracted — waiting for frames (Extract pending, or Retry here).";
+const STORED_WITHOUT_FRAMES =
+  "Video stored; frames not extracted — waiting for frames (Extract pending, or Retry here).";
 const NO_PROMPT = "no prompt found (the name is not <prompt>-<index>, and no metadata or prompt list names it)";
 
 const NO_FILES: readonly ClaimedFile[] = [];
@@ -50,7 +56,8 @@ const NO_FILES: readonly ClaimedFile[] = [];
 const taskImportPanels = () => GENERATED_TASK_VIEWS.flatMap((views) => views.importPanels ?? []);
 
 /** "a, b and c". */
-const alongWith = (parts: readonly string[]) => (parts.length < 2 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`);
+const alongWith = (parts: readonly string[]) =>
+  parts.length < 2 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 
 interface PromptListAnswer {
   /** The project's list with this name and content, when this one was not stored again. */
@@ -68,7 +75,9 @@ function unmatchedMessage(list: PromptListAnswer): string {
   const byDimension = Object.entries(list.unmatchedPrompts.byDimension)
     .map(([dimension, d]) => `${dimension} ${d.count}`)
     .join(", ");
-  const prompts = list.unmatchedPrompts.count ? `${list.unmatchedPrompts.count} of its prompts have no video (${byDimension})` : "every prompt has a video";
+  const prompts = list.unmatchedPrompts.count
+    ? `${list.unmatchedPrompts.count} of its prompts have no video (${byDimension})`
+    : "every prompt has a video";
   const videos = list.unmatchedVideos.count
     ? `${list.unmatchedVideos.count} video${list.unmatchedVideos.count === 1 ? "" : "s"} match no prompt of it (${list.unmatchedVideos.first.slice(0, 3).join(", ")}${list.unmatchedVideos.count > 3 ? ", …" : ""})`
     : "every video matches a prompt";
@@ -92,7 +101,11 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   // by its task's own section, after the videos. By panel id.
   const [claimedFiles, setClaimedFiles] = useState<Readonly<Record<string, readonly ClaimedFile[]>>>({});
   // After an import with metadata or prompt lists: what they change in videos already in the project.
-  const [lateMetadata, setLateMetadata] = useState<{ rows: ReturnType<typeof metadataRows>; promptLists: boolean; importedVideoIds: ReadonlySet<string> } | null>(null);
+  const [lateMetadata, setLateMetadata] = useState<{
+    rows: ReturnType<typeof metadataRows>;
+    promptLists: boolean;
+    importedVideoIds: ReadonlySet<string>;
+  } | null>(null);
 
   // Re-render at most every 150 ms: a 5,000-file import updates progress constantly.
   const refresh = useCallback(() => {
@@ -112,7 +125,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         if (known.has(relativePath)) continue;
         known.add(relativePath);
         const kind = classifyPickedFile(relativePath);
-        const candidates = kind === "other" ? taskImportPanels().filter((panel) => panel.fileNames.test(relativePath)) : [];
+        const candidates =
+          kind === "other" ? taskImportPanels().filter((panel) => panel.fileNames.test(relativePath)) : [];
         if (candidates.length) {
           const head = await file.slice(0, Math.max(...candidates.map((panel) => panel.sniffBytes))).text();
           let claim: unknown = null;
@@ -134,7 +148,11 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       }
       setFinished(false);
       const panelIds = Object.keys(claimed).filter((id) => claimed[id]!.length > 0);
-      if (panelIds.length) setClaimedFiles((old) => ({ ...old, ...Object.fromEntries(panelIds.map((id) => [id, [...(old[id] ?? []), ...claimed[id]!]])) }));
+      if (panelIds.length)
+        setClaimedFiles((old) => ({
+          ...old,
+          ...Object.fromEntries(panelIds.map((id) => [id, [...(old[id] ?? []), ...claimed[id]!]])),
+        }));
       refresh();
     },
     [refresh],
@@ -148,7 +166,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   };
 
   function retry() {
-    for (const item of items.current) if (RETRYABLE.includes(item.state)) update(item, { state: "queued", message: "", progress: 0 });
+    for (const item of items.current)
+      if (RETRYABLE.includes(item.state)) update(item, { state: "queued", message: "", progress: 0 });
     void start();
   }
 
@@ -166,7 +185,10 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         const form = new FormData();
         form.set("file", item.file, item.relativePath.split("/").pop());
         try {
-          const list = await apiFetch<PromptListAnswer>(`/api/v1/projects/${projectId}/prompt-lists`, { method: "POST", body: form });
+          const list = await apiFetch<PromptListAnswer>(`/api/v1/projects/${projectId}/prompt-lists`, {
+            method: "POST",
+            body: form,
+          });
           update(item, { state: "done", progress: 1, message: promptListMessage(list) });
         } catch (error) {
           update(item, { state: "error", message: errorMessage(error) });
@@ -187,7 +209,13 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       for (const item of queue) {
         const parsed = parseVideoPath(item.relativePath, { model: model || undefined });
         // macOS resource forks (._x.mp4, __MACOSX/) are not videos: skip them quietly.
-        if (!parsed.ok) update(item, parsed.reason === "not_video" ? { state: "skipped", message: parsed.error } : { state: "error", message: parsed.error });
+        if (!parsed.ok)
+          update(
+            item,
+            parsed.reason === "not_video"
+              ? { state: "skipped", message: parsed.error }
+              : { state: "error", message: parsed.error },
+          );
       }
       const runnable = queue.filter((item) => item.state === "queued");
       const fileNames = countFileNames(items.current.filter((i) => i.kind === "video").map((i) => i.relativePath));
@@ -197,7 +225,12 @@ export function ImportPanel({ projectId }: { projectId: string }) {
           while (!signal.aborted) {
             const item = runnable.shift();
             if (!item) break;
-            await importOne(item, extractor, findMetadata(metadata.current, item.relativePath, fileNames) ?? undefined, signal);
+            await importOne(
+              item,
+              extractor,
+              findMetadata(metadata.current, item.relativePath, fileNames) ?? undefined,
+              signal,
+            );
           }
         } finally {
           extractor.terminate();
@@ -210,7 +243,10 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         const form = new FormData();
         form.set("file", item.file, item.relativePath.split("/").pop());
         try {
-          const matched = await apiFetch<PromptListAnswer>(`/api/v1/projects/${projectId}/prompt-lists?dryRun=true`, { method: "POST", body: form });
+          const matched = await apiFetch<PromptListAnswer>(`/api/v1/projects/${projectId}/prompt-lists?dryRun=true`, {
+            method: "POST",
+            body: form,
+          });
           update(item, { message: `${promptListMessage(matched)} ${unmatchedMessage(matched)}` });
         } catch {
           // The list is stored; only its match report is missing.
@@ -220,16 +256,27 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       // importOne settles every item it starts; this only catches one left mid-way by a bug.
       for (const item of items.current) {
         if (!FINISHED.includes(item.state) && item.state !== "queued") {
-          update(item, item.videoId ? { state: "stored", message: STORED_WITHOUT_FRAMES } : { state: "cancelled", message: "Cancelled; whether the server stored it is unknown. Retry checks." });
+          update(
+            item,
+            item.videoId
+              ? { state: "stored", message: STORED_WITHOUT_FRAMES }
+              : { state: "cancelled", message: "Cancelled; whether the server stored it is unknown. Retry checks." },
+          );
         }
       }
-      if (signal.aborted) for (const item of items.current) if (item.state === "queued") update(item, { state: "cancelled", message: NOTHING_STORED });
+      if (signal.aborted)
+        for (const item of items.current)
+          if (item.state === "queued") update(item, { state: "cancelled", message: NOTHING_STORED });
       const listsStored = items.current.some((i) => i.kind === "prompt-list" && i.state === "done");
       if (!signal.aborted && (metadata.current.size > 0 || listsStored))
         setLateMetadata({
           rows: metadataRows(metadata.current),
           promptLists: listsStored,
-          importedVideoIds: new Set(items.current.flatMap((i) => (i.videoId && (i.state === "done" || i.state === "stored") ? [i.videoId] : []))),
+          importedVideoIds: new Set(
+            items.current.flatMap((i) =>
+              i.videoId && (i.state === "done" || i.state === "stored") ? [i.videoId] : [],
+            ),
+          ),
         });
       setRunning(false);
       setFinished(true);
@@ -244,14 +291,23 @@ export function ImportPanel({ projectId }: { projectId: string }) {
     return `Prompt list: ${list.entryCount} prompts (${list.format}${info})${already}; it matches ${list.matchedVideos} video${list.matchedVideos === 1 ? "" : "s"} of the project.`;
   }
 
-  async function importOne(item: ImportItem, extractor: FrameExtractor, metadata: FileMetadata | undefined, signal: AbortSignal) {
+  async function importOne(
+    item: ImportItem,
+    extractor: FrameExtractor,
+    metadata: FileMetadata | undefined,
+    signal: AbortSignal,
+  ) {
     let video: VideoJson | undefined;
     try {
       update(item, { state: "probing", message: "Reading the video…", progress: 0.02 });
       item.probe ??= (await extractor.probe(item.file, { signal })).probe;
       if (!item.videoId) {
         update(item, { state: "hashing", message: "Computing SHA-256…" });
-        const sha256 = await sha256OfFile(item.file, (done) => update(item, { progress: 0.02 + 0.08 * (done / item.file.size) }), signal);
+        const sha256 = await sha256OfFile(
+          item.file,
+          (done) => update(item, { progress: 0.02 + 0.08 * (done / item.file.size) }),
+          signal,
+        );
         update(item, { state: "uploading", message: "Uploading…" });
         try {
           video = await uploadVideo({
@@ -262,7 +318,11 @@ export function ImportPanel({ projectId }: { projectId: string }) {
             model: model || undefined,
             metadata: metadata ? toVideoMetadata(metadata) : undefined,
             signal,
-            onProgress: (sent) => update(item, { progress: 0.1 + 0.6 * (sent / item.file.size), message: `Uploading… ${Math.round((100 * sent) / item.file.size)}%` }),
+            onProgress: (sent) =>
+              update(item, {
+                progress: 0.1 + 0.6 * (sent / item.file.size),
+                message: `Uploading… ${Math.round((100 * sent) / item.file.size)}%`,
+              }),
           });
         } catch (error) {
           if (error instanceof ApiError && error.code === "duplicate") {
@@ -282,10 +342,19 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         file: item.file,
         parameters: settingsToParameters(settings),
         signal,
-        onProgress: (done, total) => update(item, { progress: 0.7 + 0.28 * (done / Math.max(1, total)), message: `Extracting frames… ${done}/${total}` }),
+        onProgress: (done, total) =>
+          update(item, {
+            progress: 0.7 + 0.28 * (done / Math.max(1, total)),
+            message: `Extracting frames… ${done}/${total}`,
+          }),
       });
       const prompt = video?.prompt ? ` · ${promptExcerpt(video.prompt)}` : item.noPrompt ? ` · ${NO_PROMPT}` : "";
-      update(item, { state: "done", progress: 1, message: `${frameSet.keyFrames} key frames, ${frameSet.frames} frames (${frameSet.decoder})${prompt}`, prompt: video?.prompt ?? undefined });
+      update(item, {
+        state: "done",
+        progress: 1,
+        message: `${frameSet.keyFrames} key frames, ${frameSet.frames} frames (${frameSet.decoder})${prompt}`,
+        prompt: video?.prompt ?? undefined,
+      });
     } catch (error) {
       if (signal.aborted) {
         update(item, await cancelledOutcome(item, error));
@@ -305,10 +374,20 @@ export function ImportPanel({ projectId }: { projectId: string }) {
   /** What a cancel left of one file, asked of the server where the client cannot know it. */
   async function cancelledOutcome(item: ImportItem, error: unknown): Promise<Partial<ImportItem>> {
     const noPrompt = item.noPrompt ? ` This video has ${NO_PROMPT}.` : "";
-    if (!item.videoId) return { state: "cancelled", progress: 0, message: error instanceof UploadCancelledError ? error.message : NOTHING_STORED };
+    if (!item.videoId)
+      return {
+        state: "cancelled",
+        progress: 0,
+        message: error instanceof UploadCancelledError ? error.message : NOTHING_STORED,
+      };
     // The frames' upload may have reached the server before the cancel did.
     const stored = await apiFetch<VideoJson>(`/api/v1/videos/${encodeURIComponent(item.videoId)}`).catch(() => null);
-    if (stored?.status === "ready") return { state: "done", progress: 1, message: `Video and frames stored (the frames arrived before the cancel).${noPrompt}` };
+    if (stored?.status === "ready")
+      return {
+        state: "done",
+        progress: 1,
+        message: `Video and frames stored (the frames arrived before the cancel).${noPrompt}`,
+      };
     return { state: "stored", message: `${STORED_WITHOUT_FRAMES}${noPrompt}` };
   }
 
@@ -339,15 +418,26 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       >
         <p className="font-medium text-slate-700">Drop video files or whole folders here</p>
         <p className="text-sm text-slate-500">
-          mp4, webm, mov, m4v, mkv · VBench-2.0 layout <code>generator/Dimension/prompt-index.mp4</code> or flat · prompt lists (<code>VBench2_full_info.json</code>,{" "}
-          <code>meta_info/Dimension.json</code>, <code>VBench2_full_text_info.json</code>, <code>VBench_full_info.json</code>, txt/csv/json/jsonl in a <code>prompt</code> or <code>prompts</code>{" "}
-          folder or named <code>*prompt*</code>), {alongWith(["a metadata csv/jsonl (named *meta*)", ...taskImportPanels().flatMap((panel) => (panel.description ? [panel.description] : []))])} may
-          come along.
+          mp4, webm, mov, m4v, mkv · VBench-2.0 layout <code>generator/Dimension/prompt-index.mp4</code> or flat ·
+          prompt lists (<code>VBench2_full_info.json</code>, <code>meta_info/Dimension.json</code>,{" "}
+          <code>VBench2_full_text_info.json</code>, <code>VBench_full_info.json</code>, txt/csv/json/jsonl in a{" "}
+          <code>prompt</code> or <code>prompts</code> folder or named <code>*prompt*</code>),{" "}
+          {alongWith([
+            "a metadata csv/jsonl (named *meta*)",
+            ...taskImportPanels().flatMap((panel) => (panel.description ? [panel.description] : [])),
+          ])}{" "}
+          may come along.
         </p>
         <div className="flex gap-2">
           <label className={buttonClass("secondary")}>
             Choose files
-            <input type="file" multiple className="sr-only" data-testid="file-input" onChange={(e) => void addFiles(filesFromInput(e.target.files))} />
+            <input
+              type="file"
+              multiple
+              className="sr-only"
+              data-testid="file-input"
+              onChange={(e) => void addFiles(filesFromInput(e.target.files))}
+            />
           </label>
           <label className={buttonClass("secondary")}>
             Choose a folder
@@ -381,7 +471,12 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         <button type="button" className={buttonClass()} disabled={running || !queued} onClick={() => void start()}>
           Start import
         </button>
-        <button type="button" className={buttonClass("danger")} disabled={!running} onClick={() => abort.current?.abort()}>
+        <button
+          type="button"
+          className={buttonClass("danger")}
+          disabled={!running}
+          onClick={() => abort.current?.abort()}
+        >
           Cancel
         </button>
         {!running && retryable > 0 && (
@@ -390,7 +485,8 @@ export function ImportPanel({ projectId }: { projectId: string }) {
           </button>
         )}
         <span className="text-sm text-slate-600" data-testid="import-summary">
-          {list.length} files · {counts.done ?? 0} done · {counts.duplicate ?? 0} duplicates · {counts.error ?? 0} errors · {counts.skipped ?? 0} skipped
+          {list.length} files · {counts.done ?? 0} done · {counts.duplicate ?? 0} duplicates · {counts.error ?? 0}{" "}
+          errors · {counts.skipped ?? 0} skipped
           {counts.stored ? ` · ${counts.stored} stored, waiting for frames` : ""}
           {counts.cancelled ? ` · ${counts.cancelled} cancelled, nothing stored` : ""}
           {noPrompt ? ` · no prompt found for ${noPrompt} ${noPrompt === 1 ? "file" : "files"}` : ""}
@@ -404,20 +500,38 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       )}
       {noPrompt > 0 && (
         <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="import-no-prompt">
-          No prompt found for {noPrompt} {noPrompt === 1 ? "file" : "files"}: {noPrompt === 1 ? "its name is" : "their names are"} not <code>&lt;prompt&gt;-&lt;index&gt;</code> and no metadata file or
-          prompt list names {noPrompt === 1 ? "it" : "them"}. {noPrompt === 1 ? "It is" : "They are"} stored without a prompt, and the judge skips the steps that compare a video with its prompt.
+          No prompt found for {noPrompt} {noPrompt === 1 ? "file" : "files"}:{" "}
+          {noPrompt === 1 ? "its name is" : "their names are"} not <code>&lt;prompt&gt;-&lt;index&gt;</code> and no
+          metadata file or prompt list names {noPrompt === 1 ? "it" : "them"}. {noPrompt === 1 ? "It is" : "They are"}{" "}
+          stored without a prompt, and the judge skips the steps that compare a video with its prompt.
         </p>
       )}
       <ImportProgress items={list} running={running} finished={finished} />
 
-      {lateMetadata && <ExistingVideosMetadata projectId={projectId} rows={lateMetadata.rows} promptLists={lateMetadata.promptLists} importedVideoIds={lateMetadata.importedVideoIds} />}
+      {lateMetadata && (
+        <ExistingVideosMetadata
+          projectId={projectId}
+          rows={lateMetadata.rows}
+          promptLists={lateMetadata.promptLists}
+          importedVideoIds={lateMetadata.importedVideoIds}
+        />
+      )}
       {taskImportPanels().map(({ id, Panel }) => (
         <Panel key={id} projectId={projectId} files={claimedFiles[id] ?? NO_FILES} />
       ))}
 
-      <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm" data-testid="import-items">
+      <ul
+        className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm"
+        data-testid="import-items"
+      >
         {list.slice(0, 1000).map((item) => (
-          <li key={item.key} className="flex flex-col gap-1 px-3 py-2" data-testid="import-item" data-state={item.state} data-path={item.relativePath}>
+          <li
+            key={item.key}
+            className="flex flex-col gap-1 px-3 py-2"
+            data-testid="import-item"
+            data-state={item.state}
+            data-path={item.relativePath}
+          >
             <div className="flex items-center gap-3">
               <span className="min-w-0 flex-1 truncate font-mono text-xs" title={item.relativePath}>
                 {item.relativePath}
@@ -435,13 +549,19 @@ export function ImportPanel({ projectId }: { projectId: string }) {
               </div>
             )}
             {item.message && (
-              <span className={`text-xs ${item.state === "error" ? "text-red-700" : "text-slate-500"}`} data-testid="import-item-message" title={item.prompt}>
+              <span
+                className={`text-xs ${item.state === "error" ? "text-red-700" : "text-slate-500"}`}
+                data-testid="import-item-message"
+                title={item.prompt}
+              >
                 {item.message}
               </span>
             )}
           </li>
         ))}
-        {list.length > 1000 && <li className="px-3 py-2 text-xs text-slate-500">…and {list.length - 1000} more files (counted above).</li>}
+        {list.length > 1000 && (
+          <li className="px-3 py-2 text-xs text-slate-500">…and {list.length - 1000} more files (counted above).</li>
+        )}
       </ul>
     </div>
   );

@@ -1,8 +1,22 @@
-import { FINISHED_IMPORT_STATES, importSummary, importSummaryLine, type ImportItemState } from "@/lib/import/import-summary";
+import {
+  FINISHED_IMPORT_STATES,
+  importSummary,
+  importSummaryLine,
+  type ImportItemState,
+} from "@/lib/import/import-summary";
 import type { PickedKind } from "@/lib/import/classify-file";
 
-const BAR_COLOUR = { running: "bg-indigo-600", success: "bg-emerald-600", warning: "bg-amber-500", failure: "bg-red-600" } as const;
-const BOX_COLOUR = { success: "border-emerald-200 bg-emerald-50 text-emerald-900", warning: "border-amber-200 bg-amber-50 text-amber-900", failure: "border-red-200 bg-red-50 text-red-900" } as const;
+const BAR_COLOUR = {
+  running: "bg-indigo-600",
+  success: "bg-emerald-600",
+  warning: "bg-amber-500",
+  failure: "bg-red-600",
+} as const;
+const BOX_COLOUR = {
+  success: "border-emerald-200 bg-emerald-50 text-emerald-900",
+  warning: "border-amber-200 bg-amber-50 text-amber-900",
+  failure: "border-red-200 bg-red-50 text-red-900",
+} as const;
 
 /**
  * The import's overall progress bar and, once an import has finished, its summary: how many files were
@@ -22,7 +36,9 @@ export function ImportProgress({
   const offered = items.filter((i) => i.kind !== "other");
   if (offered.length === 0 && !finished) return null;
   const summary = importSummary(items);
-  const overall = offered.length ? offered.reduce((sum, i) => sum + (FINISHED_IMPORT_STATES.includes(i.state) ? 1 : i.progress), 0) / offered.length : 0;
+  const overall = offered.length
+    ? offered.reduce((sum, i) => sum + (FINISHED_IMPORT_STATES.includes(i.state) ? 1 : i.progress), 0) / offered.length
+    : 0;
   const done = finished && !running;
   const colour = done ? BAR_COLOUR[summary.tone] : BAR_COLOUR.running;
   return (
@@ -41,8 +57,14 @@ export function ImportProgress({
         </div>
       )}
       {done && (
-        <p role="status" className={`rounded-md border px-3 py-2 text-sm ${BOX_COLOUR[summary.tone]}`} data-testid="import-finished" data-tone={summary.tone}>
-          <b>{summary.tone === "failure" ? "Import finished: nothing was imported." : "Import finished."}</b> {importSummaryLine(summary)}.
+        <p
+          role="status"
+          className={`rounded-md border px-3 py-2 text-sm ${BOX_COLOUR[summary.tone]}`}
+          data-testid="import-finished"
+          data-tone={summary.tone}
+        >
+          <b>{summary.tone === "failure" ? "Import finished: nothing was imported." : "Import finished."}</b>{" "}
+          {importSummaryLine(summary)}.
         </p>
       )}
     </>

@@ -23,7 +23,12 @@ afterEach(() => {
   extract.mockReset();
 });
 
-const video = (id: string): PendingVideo => ({ id, fileName: `${id}.mp4`, relativePath: `Mechanics/${id}.mp4`, sizeBytes: 10 });
+const video = (id: string): PendingVideo => ({
+  id,
+  fileName: `${id}.mp4`,
+  relativePath: `Mechanics/${id}.mp4`,
+  sizeBytes: 10,
+});
 
 function renderPanel(videos: PendingVideo[]) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -62,7 +67,11 @@ describe("the pending page in uniform mode", () => {
     renderPanel([video("a"), video("b"), video("c")]);
     expect(screen.queryByTestId("pending-summary")).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Extract frames for 3 videos" }));
-    await waitFor(() => expect(screen.getByTestId("pending-summary").textContent).toBe("Extraction finished: 2 of 3 videos extracted, 1 failed (see the rows below)."));
+    await waitFor(() =>
+      expect(screen.getByTestId("pending-summary").textContent).toBe(
+        "Extraction finished: 2 of 3 videos extracted, 1 failed (see the rows below).",
+      ),
+    );
     expect(screen.getByText("not a readable video")).toBeTruthy();
   });
 });

@@ -7,7 +7,12 @@ import { buttonClass } from "@/components/class-names";
 import { FrameExtractor } from "@/lib/browser-extraction/frame-extractor";
 import { apiFetch } from "@/lib/api-client";
 import { extractAndUploadFrameSet } from "./extract-frame-set";
-import { ExtractionSettings, defaultExtractionSettings, settingsToParameters, type ExtractionSettingsValue } from "./extraction-settings";
+import {
+  ExtractionSettings,
+  defaultExtractionSettings,
+  settingsToParameters,
+  type ExtractionSettingsValue,
+} from "./extraction-settings";
 
 export interface PendingVideo {
   id: string;
@@ -27,20 +32,31 @@ type RowState = { state: "waiting" | "working" | "done" | "error" | "cancelled";
  * with `uniform`, the uniform frame set of that many frames for the listed videos (item runs need it): at
  * each video's planned size when `atPlannedSize`; `itemsNoun` names the items those videos have ("captions"), empty when every video is listed.
  */
-export function PendingExtractionPanel({ projectId, uniform }: { projectId: string; uniform?: { count: number; atPlannedSize?: boolean; itemsNoun: string; videos: PendingVideo[] } }) {
+export function PendingExtractionPanel({
+  projectId,
+  uniform,
+}: {
+  projectId: string;
+  uniform?: { count: number; atPlannedSize?: boolean; itemsNoun: string; videos: PendingVideo[] };
+}) {
   const queryClient = useQueryClient();
   // Uniform mode keeps the list it was given, so finished rows stay in view; a reload lists what still lacks the set.
   const [uniformVideos] = useState(uniform?.videos);
   const pending = useQuery({
     queryKey: ["pending-videos", projectId],
-    queryFn: () => apiFetch<{ videos: PendingVideo[]; total: number }>(`/api/v1/projects/${projectId}/videos?status=pending_extraction&pageSize=500`),
+    queryFn: () =>
+      apiFetch<{ videos: PendingVideo[]; total: number }>(
+        `/api/v1/projects/${projectId}/videos?status=pending_extraction&pageSize=500`,
+      ),
     enabled: !uniform,
   });
   const [rows, setRows] = useState<Record<string, RowState>>({});
   const [running, setRunning] = useState(false);
   // The videos of the last extraction this visit: its summary counts their rows once it ends.
   const [lastRun, setLastRun] = useState<string[] | null>(null);
-  const [settings, setSettings] = useState<ExtractionSettingsValue>(uniform ? { ...defaultExtractionSettings, mode: "uniform", count: uniform.count } : defaultExtractionSettings);
+  const [settings, setSettings] = useState<ExtractionSettingsValue>(
+    uniform ? { ...defaultExtractionSettings, mode: "uniform", count: uniform.count } : defaultExtractionSettings,
+  );
   const abort = useRef<AbortController | null>(null);
   const setRow = (id: string, row: RowState) => setRows((current) => ({ ...current, [id]: row }));
 
@@ -73,9 +89,18 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
             file,
             parameters: settingsToParameters(video.maxSide ? { ...settings, maxSide: video.maxSide } : settings),
             signal: controller.signal,
-            onProgress: (done, total) => setRow(video.id, { state: "working", message: `Extracting ${done}/${total}`, progress: 0.2 + 0.8 * (done / Math.max(1, total)) }),
+            onProgress: (done, total) =>
+              setRow(video.id, {
+                state: "working",
+                message: `Extracting ${done}/${total}`,
+                progress: 0.2 + 0.8 * (done / Math.max(1, total)),
+              }),
           });
-          setRow(video.id, { state: "done", message: `${result.keyFrames} key frames, ${result.frames} frames`, progress: 1 });
+          setRow(video.id, {
+            state: "done",
+            message: `${result.keyFrames} key frames, ${result.frames} frames`,
+            progress: 1,
+          });
         } catch (error) {
           if (controller.signal.aborted) {
             setRow(video.id, { state: "cancelled", message: "Cancelled.", progress: 0 });
@@ -105,16 +130,28 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
       {uniform ? (
         <p className="text-sm text-slate-600" data-testid="uniform-settings">
           Uniform set of {uniform.count} evenly spaced frames
-          {uniform.atPlannedSize ? " at each video's planned size (listed per video)." : ` (longest side ${settings.maxSide} px).`}
+          {uniform.atPlannedSize
+            ? " at each video's planned size (listed per video)."
+            : ` (longest side ${settings.maxSide} px).`}
         </p>
       ) : (
         <ExtractionSettings value={settings} onChange={setSettings} />
       )}
       <div className="flex gap-3">
-        <button type="button" className={buttonClass()} disabled={running || videos.length === 0} onClick={() => void run(videos)}>
+        <button
+          type="button"
+          className={buttonClass()}
+          disabled={running || videos.length === 0}
+          onClick={() => void run(videos)}
+        >
           Extract frames for {videos.length} video{videos.length === 1 ? "" : "s"}
         </button>
-        <button type="button" className={buttonClass("danger")} disabled={!running} onClick={() => abort.current?.abort()}>
+        <button
+          type="button"
+          className={buttonClass("danger")}
+          disabled={!running}
+          onClick={() => abort.current?.abort()}
+        >
           Cancel
         </button>
       </div>
@@ -137,7 +174,12 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
         {[...new Map([...listed.map((v) => [v.id, v] as const)]).values()].map((video) => {
           const row = rows[video.id];
           return (
-            <li key={video.id} className="flex flex-col gap-1 px-3 py-2" data-testid="pending-item" data-state={row?.state ?? "waiting"}>
+            <li
+              key={video.id}
+              className="flex flex-col gap-1 px-3 py-2"
+              data-testid="pending-item"
+              data-state={row?.state ?? "waiting"}
+            >
               <div className="flex gap-3">
                 <span className="min-w-0 flex-1 truncate font-mono text-xs">{video.relativePath}</span>
                 {video.maxSide ? (
@@ -153,7 +195,11 @@ export function PendingExtractionPanel({ projectId, uniform }: { projectId: stri
                   <div className="h-full bg-indigo-400" style={{ width: `${row.progress * 100}%` }} />
                 </div>
               )}
-              {row?.message && <span className={`text-xs ${row.state === "error" ? "text-red-700" : "text-slate-500"}`}>{row.message}</span>}
+              {row?.message && (
+                <span className={`text-xs ${row.state === "error" ? "text-red-700" : "text-slate-500"}`}>
+                  {row.message}
+                </span>
+              )}
             </li>
           );
         })}

@@ -4,7 +4,11 @@ import { ApiError, apiFetch, postJson } from "@/lib/api-client";
 const HASH_SLICE = 8 * 1024 * 1024;
 
 /** SHA-256 of a file, read in slices so a 2 GiB file never sits in memory whole. */
-export async function sha256OfFile(file: Blob, onProgress?: (done: number) => void, signal?: AbortSignal): Promise<string> {
+export async function sha256OfFile(
+  file: Blob,
+  onProgress?: (done: number) => void,
+  signal?: AbortSignal,
+): Promise<string> {
   const hasher = await createSHA256();
   hasher.init();
   for (let offset = 0; offset < file.size; offset += HASH_SLICE) {
@@ -43,7 +47,9 @@ export class UploadCancelledError extends Error {
     readonly discarded: boolean,
   ) {
     const percent = sizeBytes > 0 ? Math.floor((100 * sentBytes) / sizeBytes) : 0;
-    const leftover = discarded ? "" : " (the server did not confirm discarding the partial upload; it is never turned into a video)";
+    const leftover = discarded
+      ? ""
+      : " (the server did not confirm discarding the partial upload; it is never turned into a video)";
     super(`Upload cancelled at ${percent}%; nothing stored${leftover}.`);
   }
 }
@@ -71,13 +77,16 @@ export async function uploadVideo(options: {
 }): Promise<VideoJson> {
   const { file, signal } = options;
   signal?.throwIfAborted();
-  const session = await postJson<{ uploadId: string; receivedBytes: number; chunkBytes: number }>(`/api/v1/projects/${encodeURIComponent(options.projectId)}/uploads`, {
-    relativePath: options.relativePath,
-    sizeBytes: file.size,
-    sha256: options.sha256,
-    model: options.model || undefined,
-    metadata: options.metadata,
-  });
+  const session = await postJson<{ uploadId: string; receivedBytes: number; chunkBytes: number }>(
+    `/api/v1/projects/${encodeURIComponent(options.projectId)}/uploads`,
+    {
+      relativePath: options.relativePath,
+      sizeBytes: file.size,
+      sha256: options.sha256,
+      model: options.model || undefined,
+      metadata: options.metadata,
+    },
+  );
   const uploadUrl = `/api/v1/uploads/${encodeURIComponent(session.uploadId)}`;
   let offset = session.receivedBytes;
   let failures = 0;

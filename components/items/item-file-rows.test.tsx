@@ -36,14 +36,31 @@ describe("item file rows", () => {
       ],
       unmatched: ["a.mp4"],
     });
-    expect(itemFileFailure(new ApiError(500, "internal", "boom", null))).toEqual({ state: "error", message: "boom", errors: undefined, unmatched: undefined });
-    expect(itemFileFailure(new TypeError("Failed to fetch"))).toMatchObject({ state: "error", message: "Failed to fetch" });
+    expect(itemFileFailure(new ApiError(500, "internal", "boom", null))).toEqual({
+      state: "error",
+      message: "boom",
+      errors: undefined,
+      unmatched: undefined,
+    });
+    expect(itemFileFailure(new TypeError("Failed to fetch"))).toMatchObject({
+      state: "error",
+      message: "Failed to fetch",
+    });
   });
 
   it("adds one row per newly dropped path, lets the panel arrange them, and patches one row by key", () => {
-    const toRow = (path: string): ItemFileRow & { linked?: string } => ({ key: path, file, relativePath: path, state: "new" });
-    const arrange = (rows: (ItemFileRow & { linked?: string })[]) => rows.map((row) => ({ ...row, linked: rows[0]!.key }));
-    const { result, rerender } = renderHook(({ files }) => useItemFileRows(files, (path: string) => path, toRow, arrange), { initialProps: { files: ["a/one.jsonl"] } });
+    const toRow = (path: string): ItemFileRow & { linked?: string } => ({
+      key: path,
+      file,
+      relativePath: path,
+      state: "new",
+    });
+    const arrange = (rows: (ItemFileRow & { linked?: string })[]) =>
+      rows.map((row) => ({ ...row, linked: rows[0]!.key }));
+    const { result, rerender } = renderHook(
+      ({ files }) => useItemFileRows(files, (path: string) => path, toRow, arrange),
+      { initialProps: { files: ["a/one.jsonl"] } },
+    );
     rerender({ files: ["a/one.jsonl", "a/two.jsonl", "a/one.jsonl"] });
     expect(result.current.rows.map((row) => [row.key, row.linked])).toEqual([
       ["a/one.jsonl", "a/one.jsonl"],
@@ -66,7 +83,10 @@ describe("item file rows", () => {
     expect(screen.getByTestId("toy-file").dataset).toMatchObject({ state: "invalid", path: "sets/set.jsonl" });
     expect(screen.getByTestId("toy-file-state").textContent).toBe("invalid");
     expect(screen.getByTestId("toy-file-message").textContent).toContain("nothing was imported");
-    expect([...screen.getByTestId("toy-file-errors").querySelectorAll("li")].map((li) => li.textContent)).toEqual(["line 2: no such video", "empty"]);
+    expect([...screen.getByTestId("toy-file-errors").querySelectorAll("li")].map((li) => li.textContent)).toEqual([
+      "line 2: no such video",
+      "empty",
+    ]);
     expect(screen.getByTestId("toy-file-unmatched").textContent).toBe("Not in the project: a.mp4");
     expect(screen.getByText("controls here")).toBeTruthy();
     expect(screen.getByText("summary here")).toBeTruthy();

@@ -25,7 +25,11 @@ export const fileNameOf = (path: string) => path.split("/").pop() ?? path;
 
 /** The row's change when an import or its dry run failed: a refused file (`invalid_file`, with its problems) or any other error. */
 export function itemFileFailure(error: unknown): Pick<ItemFileRow, "state" | "message" | "errors" | "unmatched"> {
-  const details = error instanceof ApiError ? (error.body as { error?: { details?: { errors?: ItemFileRow["errors"]; unmatched?: string[] } } } | null)?.error?.details : undefined;
+  const details =
+    error instanceof ApiError
+      ? (error.body as { error?: { details?: { errors?: ItemFileRow["errors"]; unmatched?: string[] } } } | null)?.error
+          ?.details
+      : undefined;
   return {
     state: error instanceof ApiError && error.code === "invalid_file" ? "invalid" : "error",
     message: error instanceof Error ? error.message : String(error),
@@ -56,14 +60,30 @@ export function useItemFileRows<Dropped, Row extends ItemFileRow>(
     setRows((old) => arrange([...old, ...added.map(toRow)]));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only newly dropped files matter; the callbacks are the panel's fixed rules
   }, [files]);
-  const patch = (key: string, change: Partial<Row>) => setRows((old) => old.map((r) => (r.key === key ? { ...r, ...change } : r)));
+  const patch = (key: string, change: Partial<Row>) =>
+    setRows((old) => old.map((r) => (r.key === key ? { ...r, ...change } : r)));
   return { rows, current, patch };
 }
 
 /** One file's row: its path, the task's controls (`children`), its state, `summary`, then its message, problems and missing videos. */
-export function ItemFileRowView({ row, testId, children, summary }: { row: ItemFileRow; testId: string; children?: ReactNode; summary?: ReactNode }) {
+export function ItemFileRowView({
+  row,
+  testId,
+  children,
+  summary,
+}: {
+  row: ItemFileRow;
+  testId: string;
+  children?: ReactNode;
+  summary?: ReactNode;
+}) {
   return (
-    <li className="flex flex-col gap-2 px-3 py-2" data-testid={testId} data-state={row.state} data-path={row.relativePath}>
+    <li
+      className="flex flex-col gap-2 px-3 py-2"
+      data-testid={testId}
+      data-state={row.state}
+      data-path={row.relativePath}
+    >
       <div className="flex flex-wrap items-center gap-3">
         <span className="min-w-0 flex-1 truncate font-mono text-xs" title={row.relativePath}>
           {row.relativePath}
@@ -75,7 +95,10 @@ export function ItemFileRowView({ row, testId, children, summary }: { row: ItemF
       </div>
       {summary}
       {row.message && (
-        <p className={`text-xs ${row.state === "invalid" || row.state === "error" ? "text-red-700" : "text-slate-500"}`} data-testid={`${testId}-message`}>
+        <p
+          className={`text-xs ${row.state === "invalid" || row.state === "error" ? "text-red-700" : "text-slate-500"}`}
+          data-testid={`${testId}-message`}
+        >
           {row.message}
         </p>
       )}

@@ -113,7 +113,15 @@ function formOf(endpoint: EndpointRow): FormState {
  * once and never comes back; when editing, a blank key keeps the stored one. After *Add* the form is
  * empty again, ready for the next endpoint.
  */
-export function EndpointForm({ projectId, endpoint, onDone }: { projectId: string; endpoint?: EndpointRow; onDone?: () => void }) {
+export function EndpointForm({
+  projectId,
+  endpoint,
+  onDone,
+}: {
+  projectId: string;
+  endpoint?: EndpointRow;
+  onDone?: () => void;
+}) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const [form, setForm] = useState<FormState>(() => (endpoint ? formOf(endpoint) : EMPTY_FORM));
@@ -140,7 +148,11 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
         requestLogprobs: form.requestLogprobs,
         topLogprobs: Number(form.topLogprobs),
       } satisfies EndpointUpdate;
-      if (!endpoint) return postJson(`/api/v1/projects/${projectId}/endpoints`, { ...body, apiKey: form.apiKey || null } satisfies EndpointInput);
+      if (!endpoint)
+        return postJson(`/api/v1/projects/${projectId}/endpoints`, {
+          ...body,
+          apiKey: form.apiKey || null,
+        } satisfies EndpointInput);
       // Editing: a typed key replaces the stored one, "remove" clears it, a blank field keeps it.
       const apiKey = form.removeApiKey ? { apiKey: "" } : form.apiKey ? { apiKey: form.apiKey } : {};
       return apiFetch(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}`, {
@@ -170,7 +182,8 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
         Name <input className={field} required value={form.name} onChange={(e) => set({ name: e.target.value })} />
       </label>
       <label className="col-span-2 flex flex-col gap-1">
-        Base URL <input className={field} required value={form.baseUrl} onChange={(e) => set({ baseUrl: e.target.value })} />
+        Base URL{" "}
+        <input className={field} required value={form.baseUrl} onChange={(e) => set({ baseUrl: e.target.value })} />
       </label>
       <label className="flex flex-col gap-1">
         Model <input className={field} required value={form.model} onChange={(e) => set({ model: e.target.value })} />
@@ -189,62 +202,133 @@ export function EndpointForm({ projectId, endpoint, onDone }: { projectId: strin
       </label>
       {dropsStoredKey(endpoint, form) && (
         <p className="col-span-2 text-amber-800" data-testid="endpoint-key-dropped">
-          The base URL is on another server: saving drops the stored key, so it is never sent there. Type the key again to keep one.
+          The base URL is on another server: saving drops the stored key, so it is never sent there. Type the key again
+          to keep one.
         </p>
       )}
       {endpoint?.hasApiKey && (
         <label className="col-span-2 flex items-center gap-2">
-          <input type="checkbox" id={`${idPrefix}-remove-key`} checked={form.removeApiKey} onChange={(e) => set({ removeApiKey: e.target.checked, apiKey: "" })} /> Remove the stored key
+          <input
+            type="checkbox"
+            id={`${idPrefix}-remove-key`}
+            checked={form.removeApiKey}
+            onChange={(e) => set({ removeApiKey: e.target.checked, apiKey: "" })}
+          />{" "}
+          Remove the stored key
         </label>
       )}
       <label className="flex flex-col gap-1">
         Image detail
-        <select className={field} value={form.imageDetail} onChange={(e) => set({ imageDetail: imageDetailOf(e.target.value) })}>
+        <select
+          className={field}
+          value={form.imageDetail}
+          onChange={(e) => set({ imageDetail: imageDetailOf(e.target.value) })}
+        >
           <option>auto</option>
           <option>low</option>
           <option>high</option>
         </select>
       </label>
       <label className="flex flex-col gap-1">
-        Temperature <input className={field} value={form.temperature} onChange={(e) => set({ temperature: e.target.value })} />
+        Temperature{" "}
+        <input className={field} value={form.temperature} onChange={(e) => set({ temperature: e.target.value })} />
       </label>
       <label className="flex flex-col gap-1">
-        Max concurrency <input className={field} value={form.maxConcurrency} onChange={(e) => set({ maxConcurrency: e.target.value })} />
+        Max concurrency{" "}
+        <input
+          className={field}
+          value={form.maxConcurrency}
+          onChange={(e) => set({ maxConcurrency: e.target.value })}
+        />
       </label>
       <label className="flex flex-col gap-1">
-        Requests / minute <input className={field} placeholder="no limit" value={form.requestsPerMinute} onChange={(e) => set({ requestsPerMinute: e.target.value })} />
+        Requests / minute{" "}
+        <input
+          className={field}
+          placeholder="no limit"
+          value={form.requestsPerMinute}
+          onChange={(e) => set({ requestsPerMinute: e.target.value })}
+        />
       </label>
       <label className="flex flex-col gap-1">
-        Timeout (seconds) <input className={field} value={form.timeoutSeconds} onChange={(e) => set({ timeoutSeconds: e.target.value })} />
+        Timeout (seconds){" "}
+        <input
+          className={field}
+          value={form.timeoutSeconds}
+          onChange={(e) => set({ timeoutSeconds: e.target.value })}
+        />
       </label>
       <label className="flex flex-col gap-1">
-        $ per 1k input tokens <input className={field} value={form.pricePer1kInput} onChange={(e) => set({ pricePer1kInput: e.target.value })} />
+        $ per 1k input tokens{" "}
+        <input
+          className={field}
+          value={form.pricePer1kInput}
+          onChange={(e) => set({ pricePer1kInput: e.target.value })}
+        />
       </label>
       <label className="flex flex-col gap-1">
-        $ per 1k output tokens <input className={field} value={form.pricePer1kOutput} onChange={(e) => set({ pricePer1kOutput: e.target.value })} />
+        $ per 1k output tokens{" "}
+        <input
+          className={field}
+          value={form.pricePer1kOutput}
+          onChange={(e) => set({ pricePer1kOutput: e.target.value })}
+        />
       </label>
       <label className="flex flex-col gap-1">
         Max answer tokens
-        <input className={field} placeholder="server default" value={form.maxTokens} onChange={(e) => set({ maxTokens: e.target.value })} data-testid="endpoint-max-tokens" />
+        <input
+          className={field}
+          placeholder="server default"
+          value={form.maxTokens}
+          onChange={(e) => set({ maxTokens: e.target.value })}
+          data-testid="endpoint-max-tokens"
+        />
       </label>
       <label className="flex flex-col gap-1">
         Azure api-version
-        <input className={field} placeholder="not Azure" value={form.apiVersion} onChange={(e) => set({ apiVersion: e.target.value })} data-testid="endpoint-api-version" />
+        <input
+          className={field}
+          placeholder="not Azure"
+          value={form.apiVersion}
+          onChange={(e) => set({ apiVersion: e.target.value })}
+          data-testid="endpoint-api-version"
+        />
       </label>
       <label className="col-span-2 flex items-center gap-2">
-        <input type="checkbox" checked={form.structuredOutput} onChange={(e) => set({ structuredOutput: e.target.checked })} /> Ask for JSON-schema structured output
+        <input
+          type="checkbox"
+          checked={form.structuredOutput}
+          onChange={(e) => set({ structuredOutput: e.target.checked })}
+        />{" "}
+        Ask for JSON-schema structured output
       </label>
       <label className="col-span-2 flex items-center gap-2">
-        <input type="checkbox" checked={form.sendImageDetail} onChange={(e) => set({ sendImageDetail: e.target.checked })} data-testid="endpoint-send-detail" /> Send each image&apos;s detail field
-        (untick for servers that reject it)
+        <input
+          type="checkbox"
+          checked={form.sendImageDetail}
+          onChange={(e) => set({ sendImageDetail: e.target.checked })}
+          data-testid="endpoint-send-detail"
+        />{" "}
+        Send each image&apos;s detail field (untick for servers that reject it)
       </label>
       <label className="col-span-2 flex items-center gap-2">
-        <input type="checkbox" checked={form.supportsBatchApi} onChange={(e) => set({ supportsBatchApi: e.target.checked })} data-testid="endpoint-batch-api" /> Supports the Batch API (/v1/files and
-        /v1/batches): runs can be sent as batches, at half the price, answered within 24 hours
+        <input
+          type="checkbox"
+          checked={form.supportsBatchApi}
+          onChange={(e) => set({ supportsBatchApi: e.target.checked })}
+          data-testid="endpoint-batch-api"
+        />{" "}
+        Supports the Batch API (/v1/files and /v1/batches): runs can be sent as batches, at half the price, answered
+        within 24 hours
       </label>
       <label className="col-span-2 flex items-center gap-2">
-        <input type="checkbox" checked={form.requestLogprobs} onChange={(e) => set({ requestLogprobs: e.target.checked })} data-testid="endpoint-request-logprobs" /> Request logprobs: store a
-        logprob-weighted (expected) score beside each score, from the top
+        <input
+          type="checkbox"
+          checked={form.requestLogprobs}
+          onChange={(e) => set({ requestLogprobs: e.target.checked })}
+          data-testid="endpoint-request-logprobs"
+        />{" "}
+        Request logprobs: store a logprob-weighted (expected) score beside each score, from the top
         <input
           className={`${field} w-16`}
           type="number"

@@ -22,10 +22,19 @@ interface EndpointTestResult {
   probedAt: string | null;
 }
 
-const small = "inline-flex items-center rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100 disabled:opacity-50";
+const small =
+  "inline-flex items-center rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100 disabled:opacity-50";
 
 /** The Judge page's endpoints: details for everyone; test, edit, archive and delete for owners. */
-export function EndpointList({ projectId, endpoints, canManage }: { projectId: string; endpoints: EndpointRow[]; canManage: boolean }) {
+export function EndpointList({
+  projectId,
+  endpoints,
+  canManage,
+}: {
+  projectId: string;
+  endpoints: EndpointRow[];
+  canManage: boolean;
+}) {
   return (
     <ul className="mb-4 flex flex-col gap-3 text-sm" data-testid="endpoint-list">
       {endpoints.map((endpoint) => (
@@ -35,7 +44,15 @@ export function EndpointList({ projectId, endpoints, canManage }: { projectId: s
   );
 }
 
-function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; endpoint: EndpointRow; canManage: boolean }) {
+function EndpointItem({
+  projectId,
+  endpoint,
+  canManage,
+}: {
+  projectId: string;
+  endpoint: EndpointRow;
+  canManage: boolean;
+}) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const [editing, setEditing] = useState(false);
@@ -44,10 +61,17 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
     router.refresh();
   };
   // The probe stores what it found on the endpoint: the row shows it once the page is read again.
-  const test = useMutation({ mutationFn: () => postJson<EndpointTestResult>(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}/test`, {}), onSuccess: () => router.refresh() });
+  const test = useMutation({
+    mutationFn: () => postJson<EndpointTestResult>(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}/test`, {}),
+    onSuccess: () => router.refresh(),
+  });
   const archive = useMutation({
     mutationFn: (archived: boolean) =>
-      apiFetch(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ archived }) }),
+      apiFetch(`/api/v1/endpoints/${encodeURIComponent(endpoint.id)}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ archived }),
+      }),
     onSuccess: changed,
   });
   const remove = useMutation({
@@ -60,7 +84,8 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
       <span className="font-medium">{endpoint.name}</span> · {endpoint.model}
       {archived && <span className="ml-1 rounded bg-slate-100 px-1.5 text-xs text-slate-600">archived</span>}
       <div className="text-xs text-slate-500">
-        {endpoint.baseUrl} · key {endpoint.hasApiKey ? "stored (encrypted)" : "none"} · ≤{endpoint.maxConcurrency} at once
+        {endpoint.baseUrl} · key {endpoint.hasApiKey ? "stored (encrypted)" : "none"} · ≤{endpoint.maxConcurrency} at
+        once
         {endpoint.requestsPerMinute ? ` · ${endpoint.requestsPerMinute}/min` : ""}
         {endpoint.supportsBatchApi ? " · Batch API" : ""}
         {endpoint.apiVersion ? ` · Azure api-version ${endpoint.apiVersion}` : ""}
@@ -68,7 +93,11 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
         {endpoint.sendImageDetail ? "" : " · no image detail"}
         {endpoint.requestLogprobs ? ` · logprobs (top ${endpoint.topLogprobs})` : ""}
       </div>
-      <Capabilities capabilities={endpoint.capabilities} probedAt={endpoint.probedAt} requestLogprobs={endpoint.requestLogprobs} />
+      <Capabilities
+        capabilities={endpoint.capabilities}
+        probedAt={endpoint.probedAt}
+        requestLogprobs={endpoint.requestLogprobs}
+      />
       {canManage && (
         <div className="mt-1 flex flex-wrap gap-1.5">
           <button type="button" className={small} disabled={test.isPending} onClick={() => test.mutate()}>
@@ -77,7 +106,12 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
           <button type="button" className={small} onClick={() => setEditing((open) => !open)}>
             Edit
           </button>
-          <button type="button" className={small} disabled={archive.isPending} onClick={() => archive.mutate(!archived)}>
+          <button
+            type="button"
+            className={small}
+            disabled={archive.isPending}
+            onClick={() => archive.mutate(!archived)}
+          >
             {archived ? "Restore" : "Archive"}
           </button>
           <button
@@ -85,7 +119,12 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
             className={small}
             disabled={remove.isPending}
             onClick={() => {
-              if (window.confirm(`Delete endpoint ${endpoint.name}? Endpoints that runs used cannot be deleted; archive them instead.`)) remove.mutate();
+              if (
+                window.confirm(
+                  `Delete endpoint ${endpoint.name}? Endpoints that runs used cannot be deleted; archive them instead.`,
+                )
+              )
+                remove.mutate();
             }}
           >
             Delete
@@ -108,7 +147,15 @@ function EndpointItem({ projectId, endpoint, canManage }: { projectId: string; e
 }
 
 /** What the endpoint's last probe found, in a line; how runs use it is in docs/guide/judging.md. */
-function Capabilities({ capabilities, probedAt, requestLogprobs }: { capabilities: EndpointCapabilities | null; probedAt: string | null; requestLogprobs: boolean }) {
+function Capabilities({
+  capabilities,
+  probedAt,
+  requestLogprobs,
+}: {
+  capabilities: EndpointCapabilities | null;
+  probedAt: string | null;
+  requestLogprobs: boolean;
+}) {
   if (!capabilities || !probedAt) {
     return (
       <div className="text-xs text-slate-500" data-testid="endpoint-capabilities">
@@ -134,7 +181,11 @@ function Capabilities({ capabilities, probedAt, requestLogprobs }: { capabilitie
     `${capabilities.latencyMs} ms`,
   ];
   return (
-    <div className="text-xs text-slate-600" data-testid="endpoint-capabilities" title={capabilities.notes.join("\n") || undefined}>
+    <div
+      className="text-xs text-slate-600"
+      data-testid="endpoint-capabilities"
+      title={capabilities.notes.join("\n") || undefined}
+    >
       Probed {probedAt.slice(0, 16).replace("T", " ")} UTC: {parts.join(" · ")}
       {requestLogprobs && capabilities.topLogprobs === false && (
         <span className="text-amber-700" data-testid="endpoint-logprobs-unavailable">

@@ -6,7 +6,10 @@ import type { RunFormPipeline } from "@/lib/judge/run-form";
 import { JudgeLayout } from "./judge-layout";
 
 /* The Judge page shows the defaults card of the pipeline chosen in the run form, and only it. */
-vi.mock("next/navigation", () => ({ useRouter: () => ({ push: vi.fn(), refresh: vi.fn() }), usePathname: () => "/projects/p1/judge" }));
+vi.mock("next/navigation", () => ({
+  useRouter: () => ({ push: vi.fn(), refresh: vi.fn() }),
+  usePathname: () => "/projects/p1/judge",
+}));
 
 afterEach(() => {
   cleanup();
@@ -19,7 +22,13 @@ describe("the Judge page's defaults cards", () => {
   it("follow the pipeline chosen in the run form", () => {
     vi.stubGlobal(
       "fetch",
-      vi.fn(async () => new Response(JSON.stringify({ endpoints: [], runs: [] }), { status: 200, headers: { "content-type": "application/json" } })),
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ endpoints: [], runs: [] }), {
+            status: 200,
+            headers: { "content-type": "application/json" },
+          }),
+      ),
     );
     render(
       <QueryClientProvider client={new QueryClient()}>

@@ -27,7 +27,14 @@ export function JudgeLayout({
   const [pipelineId, setPipelineId] = useState(pipelines[0]?.id ?? "");
   return (
     <div className="grid gap-5 lg:grid-cols-[1fr_24rem]">
-      <JudgePanel projectId={projectId} canManage={canManage} dimensions={dimensions} pipelines={pipelines} pipelineId={pipelineId} onPipelineChange={setPipelineId} />
+      <JudgePanel
+        projectId={projectId}
+        canManage={canManage}
+        dimensions={dimensions}
+        pipelines={pipelines}
+        pipelineId={pipelineId}
+        onPipelineChange={setPipelineId}
+      />
       <div className="flex flex-col gap-5">
         {endpointsCard}
         {defaultsCards

@@ -35,7 +35,10 @@ interface RunRow {
   endpoint: { name: string; model: string };
   _count: { videos: number };
   /** An ensemble run's settings (lib/ensembles); a member run names its parent. */
-  ensemble?: { kind: "samples"; samples: number; temperature: number } | { kind: "panel"; combine: string; endpointIds: string[] } | null;
+  ensemble?:
+    | { kind: "samples"; samples: number; temperature: number }
+    | { kind: "panel"; combine: string; endpointIds: string[] }
+    | null;
   parentRunId?: string | null;
 }
 /** Start a run (whole project, a dimension, or chosen videos) and follow the runs live. The pipelines and their controls come from the task registry. */
@@ -57,11 +60,16 @@ export function JudgePanel({
   onPipelineChange?: (pipelineId: string) => void;
 }) {
   const queryClient = useQueryClient();
-  const endpoints = useQuery({ queryKey: ["endpoints", projectId], queryFn: () => apiFetch<{ endpoints: Endpoint[] }>(`/api/v1/projects/${projectId}/endpoints`).then((b) => b.endpoints) });
+  const endpoints = useQuery({
+    queryKey: ["endpoints", projectId],
+    queryFn: () =>
+      apiFetch<{ endpoints: Endpoint[] }>(`/api/v1/projects/${projectId}/endpoints`).then((b) => b.endpoints),
+  });
   const runs = useQuery({
     queryKey: ["runs", projectId],
     queryFn: () => apiFetch<{ runs: RunRow[] }>(`/api/v1/projects/${projectId}/runs`).then((b) => b.runs),
-    refetchInterval: (query) => (query.state.data?.some((r) => r.status === "queued" || r.status === "running") ? 1500 : false),
+    refetchInterval: (query) =>
+      query.state.data?.some((r) => r.status === "queued" || r.status === "running") ? 1500 : false,
   });
   const [endpointId, setEndpointId] = useState("");
   const [batch, setBatch] = useState(false);
@@ -85,19 +93,29 @@ export function JudgePanel({
   const defaults = Object.fromEntries(pipelines.map((p) => [p.id, p.defaults]));
   const chosenEndpoint = endpoints.data?.find((e) => e.id === endpointId) ?? endpoints.data?.[0];
   const panel = (endpoints.data ?? []).filter((e) => panelIds.includes(e.id)).map((e) => e.id);
-  const ensemble = judges === "samples" ? { kind: "samples", samples, temperature } : judges === "panel" ? { kind: "panel", endpointIds: panel, combine } : undefined;
+  const ensemble =
+    judges === "samples"
+      ? { kind: "samples", samples, temperature }
+      : judges === "panel"
+        ? { kind: "panel", endpointIds: panel, combine }
+        : undefined;
   const start = useMutation({
     mutationFn: (part: RunSettingsPart) =>
-      postJson<{ id: string; videos: number; withoutFramesCount: number; beingDeletedCount: number; items?: number }>(`/api/v1/projects/${projectId}/runs`, {
-        pipeline: pipeline?.id,
-        endpointId: judges === "panel" ? panel[0] : endpointId || endpoints.data?.[0]?.id,
-        ...(ensemble ? { ensemble } : {}),
-        ...(scope === "dimension" ? { dimension } : {}),
-        ...(scope === "videos" ? { videoIds: videoIds.split(/[\s,]+/).filter(Boolean) } : {}),
-        ...part.request,
-        ...(chosenPromptVersions(promptVersions[pipelineId] ?? {}) ? { promptVersions: chosenPromptVersions(promptVersions[pipelineId] ?? {}) } : {}),
-        ...(batch && chosenEndpoint?.supportsBatchApi ? { batch: true } : {}),
-      }),
+      postJson<{ id: string; videos: number; withoutFramesCount: number; beingDeletedCount: number; items?: number }>(
+        `/api/v1/projects/${projectId}/runs`,
+        {
+          pipeline: pipeline?.id,
+          endpointId: judges === "panel" ? panel[0] : endpointId || endpoints.data?.[0]?.id,
+          ...(ensemble ? { ensemble } : {}),
+          ...(scope === "dimension" ? { dimension } : {}),
+          ...(scope === "videos" ? { videoIds: videoIds.split(/[\s,]+/).filter(Boolean) } : {}),
+          ...part.request,
+          ...(chosenPromptVersions(promptVersions[pipelineId] ?? {})
+            ? { promptVersions: chosenPromptVersions(promptVersions[pipelineId] ?? {}) }
+            : {}),
+          ...(batch && chosenEndpoint?.supportsBatchApi ? { batch: true } : {}),
+        },
+      ),
     onSuccess: () => refetchAfterWrite(queryClient, ["runs", projectId]),
   });
 
@@ -114,7 +132,12 @@ export function JudgePanel({
       >
         <label className="flex flex-col gap-1">
           Pipeline
-          <select className="rounded-md border border-slate-300 px-2 py-1.5" value={pipelineId} onChange={(e) => setPipelineId(e.target.value)} data-testid="run-pipeline">
+          <select
+            className="rounded-md border border-slate-300 px-2 py-1.5"
+            value={pipelineId}
+            onChange={(e) => setPipelineId(e.target.value)}
+            data-testid="run-pipeline"
+          >
             {pipelines.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.label}
@@ -125,7 +148,12 @@ export function JudgePanel({
         {fields}
         <label className="flex flex-col gap-1">
           {pipeline?.endpointLabel ?? "Endpoint"}
-          <select className="rounded-md border border-slate-300 px-2 py-1.5" value={endpointId} onChange={(e) => setEndpointId(e.target.value)} data-testid="run-endpoint">
+          <select
+            className="rounded-md border border-slate-300 px-2 py-1.5"
+            value={endpointId}
+            onChange={(e) => setEndpointId(e.target.value)}
+            data-testid="run-endpoint"
+          >
             {(endpoints.data ?? []).map((e) => (
               <option key={e.id} value={e.id}>
                 {e.name} ({e.model})
@@ -135,7 +163,12 @@ export function JudgePanel({
         </label>
         <label className="flex flex-col gap-1">
           Judges
-          <select className="rounded-md border border-slate-300 px-2 py-1.5" value={judges} onChange={(e) => setJudges(e.target.value as typeof judges)} data-testid="run-judges">
+          <select
+            className="rounded-md border border-slate-300 px-2 py-1.5"
+            value={judges}
+            onChange={(e) => setJudges(e.target.value as typeof judges)}
+            data-testid="run-judges"
+          >
             <option value="one">one answer per score</option>
             <option value="samples">samples (self-consistency)</option>
             <option value="panel">a panel of endpoints</option>
@@ -176,7 +209,13 @@ export function JudgePanel({
             <div className="flex flex-wrap gap-x-3">
               {(endpoints.data ?? []).map((e) => (
                 <label key={e.id} className="flex items-center gap-1">
-                  <input type="checkbox" checked={panelIds.includes(e.id)} onChange={(ev) => setPanelIds((ids) => (ev.target.checked ? [...ids, e.id] : ids.filter((id) => id !== e.id)))} />
+                  <input
+                    type="checkbox"
+                    checked={panelIds.includes(e.id)}
+                    onChange={(ev) =>
+                      setPanelIds((ids) => (ev.target.checked ? [...ids, e.id] : ids.filter((id) => id !== e.id)))
+                    }
+                  />
                   {e.name}
                 </label>
               ))}
@@ -196,38 +235,73 @@ export function JudgePanel({
         )}
         {chosenEndpoint?.supportsBatchApi && (
           <label className="flex items-center gap-2 self-center pt-5">
-            <input type="checkbox" checked={batch} onChange={(e) => setBatch(e.target.checked)} data-testid="run-batch" />
+            <input
+              type="checkbox"
+              checked={batch}
+              onChange={(e) => setBatch(e.target.checked)}
+              data-testid="run-batch"
+            />
             batch (half the price, within 24 hours)
           </label>
         )}
         <label className="flex flex-col gap-1">
           Videos
-          <select className="rounded-md border border-slate-300 px-2 py-1.5" value={scope} onChange={(e) => setScope(e.target.value as typeof scope)}>
+          <select
+            className="rounded-md border border-slate-300 px-2 py-1.5"
+            value={scope}
+            onChange={(e) => setScope(e.target.value as typeof scope)}
+          >
             <option value="project">{pipeline?.allVideosLabel ?? "every video with frames"}</option>
             <option value="dimension">one dimension</option>
             <option value="videos">these video ids</option>
           </select>
         </label>
         {scope === "dimension" && (
-          <select className="rounded-md border border-slate-300 px-2 py-1.5" value={dimension} onChange={(e) => setDimension(e.target.value)}>
+          <select
+            className="rounded-md border border-slate-300 px-2 py-1.5"
+            value={dimension}
+            onChange={(e) => setDimension(e.target.value)}
+          >
             {dimensions.map((d) => (
               <option key={d}>{d}</option>
             ))}
           </select>
         )}
         {scope === "videos" && (
-          <input className="w-72 rounded-md border border-slate-300 px-2 py-1.5" placeholder="video ids, comma separated" value={videoIds} onChange={(e) => setVideoIds(e.target.value)} />
+          <input
+            className="w-72 rounded-md border border-slate-300 px-2 py-1.5"
+            placeholder="video ids, comma separated"
+            value={videoIds}
+            onChange={(e) => setVideoIds(e.target.value)}
+          />
         )}
-        <PromptVersionPicker projectId={projectId} pipeline={pipelineId} value={promptVersions[pipelineId] ?? {}} onChange={(next) => setPromptVersions((all) => ({ ...all, [pipelineId]: next }))} />
-        <button className={buttonClass()} disabled={start.isPending || !endpoints.data?.length || !part.ready || (judges === "panel" && (panel.length < 2 || panel.length > 5))}>
+        <PromptVersionPicker
+          projectId={projectId}
+          pipeline={pipelineId}
+          value={promptVersions[pipelineId] ?? {}}
+          onChange={(next) => setPromptVersions((all) => ({ ...all, [pipelineId]: next }))}
+        />
+        <button
+          className={buttonClass()}
+          disabled={
+            start.isPending ||
+            !endpoints.data?.length ||
+            !part.ready ||
+            (judges === "panel" && (panel.length < 2 || panel.length > 5))
+          }
+        >
           Start run
         </button>
-        {!endpoints.data?.length && endpoints.isSuccess && <span className="text-slate-500">Add an endpoint first.</span>}
+        {!endpoints.data?.length && endpoints.isSuccess && (
+          <span className="text-slate-500">Add an endpoint first.</span>
+        )}
         {part.notice}
         {start.data && (
           <span className="text-slate-600" data-testid="run-started">
             Started on {start.data.videos} video{start.data.videos === 1 ? "" : "s"}
-            {start.data.items !== undefined ? ` (${start.data.items} ${itemNoun}${start.data.items === 1 ? "" : "s"})` : ""}
+            {start.data.items !== undefined
+              ? ` (${start.data.items} ${itemNoun}${start.data.items === 1 ? "" : "s"})`
+              : ""}
             {start.data.withoutFramesCount > 0 && (
               <>
                 ; {start.data.withoutFramesCount} left out for want of their frame set (
@@ -237,7 +311,10 @@ export function JudgePanel({
                 )
               </>
             )}
-            {start.data.beingDeletedCount > 0 && <>; {start.data.beingDeletedCount} left out because they are being deleted</>}.
+            {start.data.beingDeletedCount > 0 && (
+              <>; {start.data.beingDeletedCount} left out because they are being deleted</>
+            )}
+            .
           </span>
         )}
         {start.error && (
@@ -274,18 +351,30 @@ export function JudgePanel({
         {runs.data
           ?.filter((run) => !run.parentRunId)
           .map((run) => (
-            <li key={run.id} className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="run" data-status={run.status}>
+            <li
+              key={run.id}
+              className="rounded-lg border border-slate-200 bg-white p-4 text-sm"
+              data-testid="run"
+              data-status={run.status}
+            >
               <div className="mb-2 flex flex-wrap items-center gap-3">
                 <Link href={`/projects/${projectId}/runs/${run.id}`} className="font-medium text-indigo-700 underline">
                   {runNameOfRow(run)}
                 </Link>
                 <span className="text-slate-600">{run._count.videos} videos</span>
                 {run.ensemble && (
-                  <span className="rounded bg-violet-100 px-1.5 text-xs text-violet-800" data-testid="run-ensemble-badge">
-                    {run.ensemble.kind === "samples" ? `${run.ensemble.samples} samples at T ${run.ensemble.temperature}` : `panel of ${run.ensemble.endpointIds.length} (${run.ensemble.combine})`}
+                  <span
+                    className="rounded bg-violet-100 px-1.5 text-xs text-violet-800"
+                    data-testid="run-ensemble-badge"
+                  >
+                    {run.ensemble.kind === "samples"
+                      ? `${run.ensemble.samples} samples at T ${run.ensemble.temperature}`
+                      : `panel of ${run.ensemble.endpointIds.length} (${run.ensemble.combine})`}
                   </span>
                 )}
-                {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}
+                {run.simulated && (
+                  <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>
+                )}
                 {run.batchMode && (
                   <span className="rounded bg-sky-100 px-1.5 text-xs text-sky-800" data-testid="run-batch-badge">
                     batch

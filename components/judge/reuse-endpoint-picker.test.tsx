@@ -18,9 +18,33 @@ afterEach(() => {
 });
 
 const offered: ReusableEndpoint[] = [
-  { id: "e1", name: "Stub LLM (simulated)", baseUrl: "http://127.0.0.1:4010/v1", model: "stub-vision", hasApiKey: false, project: { id: "p1", name: "Demo" }, alreadyHere: true },
-  { id: "e2", name: "GPT", baseUrl: "https://api.openai.com/v1", model: "gpt-4o", hasApiKey: true, project: { id: "p2", name: "Lab" }, alreadyHere: false },
-  { id: "e3", name: "Guesser", baseUrl: "http://127.0.0.1:4010/v1", model: "stub-guess", hasApiKey: false, project: { id: "p1", name: "Demo" }, alreadyHere: false },
+  {
+    id: "e1",
+    name: "Stub LLM (simulated)",
+    baseUrl: "http://127.0.0.1:4010/v1",
+    model: "stub-vision",
+    hasApiKey: false,
+    project: { id: "p1", name: "Demo" },
+    alreadyHere: true,
+  },
+  {
+    id: "e2",
+    name: "GPT",
+    baseUrl: "https://api.openai.com/v1",
+    model: "gpt-4o",
+    hasApiKey: true,
+    project: { id: "p2", name: "Lab" },
+    alreadyHere: false,
+  },
+  {
+    id: "e3",
+    name: "Guesser",
+    baseUrl: "http://127.0.0.1:4010/v1",
+    model: "stub-guess",
+    hasApiKey: false,
+    project: { id: "p1", name: "Demo" },
+    alreadyHere: false,
+  },
 ];
 
 function show(endpoints: ReusableEndpoint[]) {
@@ -42,9 +66,18 @@ describe("ReuseEndpointPicker", () => {
     vi.stubGlobal("fetch", fetchMock);
     show(offered);
     const select = screen.getByLabelText<HTMLSelectElement>("Use an endpoint from another of your projects");
-    const groups = [...select.querySelectorAll("optgroup")].map((group) => [group.label, [...group.querySelectorAll("option")].map((option) => option.textContent)]);
+    const groups = [...select.querySelectorAll("optgroup")].map((group) => [
+      group.label,
+      [...group.querySelectorAll("option")].map((option) => option.textContent),
+    ]);
     expect(groups).toEqual([
-      ["Demo", ["Stub LLM (simulated) · stub-vision · http://127.0.0.1:4010/v1 (already here)", "Guesser · stub-guess · http://127.0.0.1:4010/v1"]],
+      [
+        "Demo",
+        [
+          "Stub LLM (simulated) · stub-vision · http://127.0.0.1:4010/v1 (already here)",
+          "Guesser · stub-guess · http://127.0.0.1:4010/v1",
+        ],
+      ],
       ["Lab", ["GPT · gpt-4o · https://api.openai.com/v1 · key stored"]],
     ]);
     expect(select.value).toBe("e2");
@@ -52,14 +85,28 @@ describe("ReuseEndpointPicker", () => {
     fireEvent.change(select, { target: { value: "e3" } });
     fireEvent.click(within(screen.getByTestId("reuse-endpoint")).getByRole("button", { name: "Use this endpoint" }));
     await waitFor(() => expect(refresh).toHaveBeenCalled());
-    expect(fetchMock).toHaveBeenCalledWith("/api/v1/projects/target/endpoints/reusable", expect.objectContaining({ method: "POST", body: JSON.stringify({ fromEndpointId: "e3" }) }));
+    expect(fetchMock).toHaveBeenCalledWith(
+      "/api/v1/projects/target/endpoints/reusable",
+      expect.objectContaining({ method: "POST", body: JSON.stringify({ fromEndpointId: "e3" }) }),
+    );
   });
 
   it("shows the server's refusal", async () => {
-    vi.stubGlobal("fetch", async () => new Response(JSON.stringify({ error: { code: "forbidden", message: "Your role (reviewer) may not do that in this project." } }), { status: 403 }));
+    vi.stubGlobal(
+      "fetch",
+      async () =>
+        new Response(
+          JSON.stringify({
+            error: { code: "forbidden", message: "Your role (reviewer) may not do that in this project." },
+          }),
+          { status: 403 },
+        ),
+    );
     show(offered);
     fireEvent.click(screen.getByRole("button", { name: "Use this endpoint" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("Your role (reviewer) may not do that in this project.");
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Your role (reviewer) may not do that in this project.",
+    );
     expect(refresh).not.toHaveBeenCalled();
   });
 });

@@ -33,9 +33,14 @@ const optionText = (endpoint: ReusableEndpoint) =>
 export function ReuseEndpointPicker({ projectId, endpoints }: { projectId: string; endpoints: ReusableEndpoint[] }) {
   const queryClient = useQueryClient();
   const router = useRouter();
-  const [picked, setPicked] = useState(() => (endpoints.find((endpoint) => !endpoint.alreadyHere) ?? endpoints[0])?.id ?? "");
+  const [picked, setPicked] = useState(
+    () => (endpoints.find((endpoint) => !endpoint.alreadyHere) ?? endpoints[0])?.id ?? "",
+  );
   const copy = useMutation({
-    mutationFn: (fromEndpointId: string) => postJson<{ id: string }>(`/api/v1/projects/${encodeURIComponent(projectId)}/endpoints/reusable`, { fromEndpointId } satisfies CopyEndpointRequest),
+    mutationFn: (fromEndpointId: string) =>
+      postJson<{ id: string }>(`/api/v1/projects/${encodeURIComponent(projectId)}/endpoints/reusable`, {
+        fromEndpointId,
+      } satisfies CopyEndpointRequest),
     onSuccess: () => {
       void refetchAfterWrite(queryClient, ["endpoints", projectId]);
       router.refresh(); // the endpoint list above is rendered on the server
@@ -65,7 +70,9 @@ export function ReuseEndpointPicker({ projectId, endpoints }: { projectId: strin
           ))}
         </select>
       </label>
-      <p className="text-xs text-slate-500">Copied on the server with its settings and key (never shown); the copy is this project&apos;s own endpoint.</p>
+      <p className="text-xs text-slate-500">
+        Copied on the server with its settings and key (never shown); the copy is this project&apos;s own endpoint.
+      </p>
       <div>
         <button className={buttonClass("secondary")} disabled={copy.isPending || !picked}>
           {copy.isPending ? "Copying…" : "Use this endpoint"}

@@ -6,7 +6,14 @@ import { scaleHint } from "@/lib/tasks/task-display";
  * verdict) with its name, definition, how it is computed and its scale. The headers' abbreviations are
  * otherwise unexplained (issue 38 §5.6).
  */
-export function RunMetricsLegend({ metrics }: { metrics: readonly Pick<MetricDeclaration, "id" | "label" | "definition" | "aggregation" | "scale" | "higherIsBetter">[] }) {
+export function RunMetricsLegend({
+  metrics,
+}: {
+  metrics: readonly Pick<
+    MetricDeclaration,
+    "id" | "label" | "definition" | "aggregation" | "scale" | "higherIsBetter"
+  >[];
+}) {
   if (metrics.length === 0) return null;
   return (
     <details className="rounded-md border border-slate-200 bg-white p-3 text-xs" open data-testid="run-metrics-legend">

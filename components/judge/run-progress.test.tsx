@@ -13,20 +13,46 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const steps = (done: number, total: number): RunStatus["steps"] => ({ total, pending: total - done, running: 0, done, failed: 0, parse_failed: 0, skipped: 0, cancelled: 0 });
+const steps = (done: number, total: number): RunStatus["steps"] => ({
+  total,
+  pending: total - done,
+  running: 0,
+  done,
+  failed: 0,
+  parse_failed: 0,
+  skipped: 0,
+  cancelled: 0,
+});
 
 describe("a run's step count", () => {
   it("is estimated, and says so, while some videos have not started", () => {
     // 36 videos; 22 started with 99 steps planned (4.5 a video): about 162 in all.
-    const running = stepsProgress({ status: "running", videos: { total: 36, running: 22, queued: 14 }, steps: steps(0, 99) });
+    const running = stepsProgress({
+      status: "running",
+      videos: { total: 36, running: 22, queued: 14 },
+      steps: steps(0, 99),
+    });
     expect(running).toMatchObject({ finished: 0, total: 162, estimated: true, label: "0/~162" });
-    expect(running.note).toBe("14 of 36 videos not started: their steps are planned when they start; about 162 from the 99 steps of the 22 started");
-    expect(stepsProgress({ status: "queued", videos: { total: 36, queued: 36 }, steps: steps(0, 0) })).toMatchObject({ total: 0, estimated: true, label: "0/?" });
+    expect(running.note).toBe(
+      "14 of 36 videos not started: their steps are planned when they start; about 162 from the 99 steps of the 22 started",
+    );
+    expect(stepsProgress({ status: "queued", videos: { total: 36, queued: 36 }, steps: steps(0, 0) })).toMatchObject({
+      total: 0,
+      estimated: true,
+      label: "0/?",
+    });
   });
 
   it("is the steps counted once every video has started, or the run ended", () => {
-    expect(stepsProgress({ status: "running", videos: { total: 36, running: 36 }, steps: steps(100, 156) })).toEqual({ finished: 100, total: 156, estimated: false, label: "100/156" });
-    expect(stepsProgress({ status: "cancelled", videos: { total: 36, done: 10, queued: 26 }, steps: steps(40, 40) })).toMatchObject({ estimated: false, label: "40/40" });
+    expect(stepsProgress({ status: "running", videos: { total: 36, running: 36 }, steps: steps(100, 156) })).toEqual({
+      finished: 100,
+      total: 156,
+      estimated: false,
+      label: "100/156",
+    });
+    expect(
+      stepsProgress({ status: "cancelled", videos: { total: 36, done: 10, queued: 26 }, steps: steps(40, 40) }),
+    ).toMatchObject({ estimated: false, label: "40/40" });
   });
 
   it("shows as an estimate on the run's progress", async () => {
@@ -45,7 +71,10 @@ describe("a run's step count", () => {
     };
     vi.stubGlobal(
       "fetch",
-      vi.fn(async () => new Response(JSON.stringify(status), { status: 200, headers: { "content-type": "application/json" } })),
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify(status), { status: 200, headers: { "content-type": "application/json" } }),
+      ),
     );
     render(
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>

@@ -12,11 +12,35 @@ export interface RunStatus {
   simulated: boolean;
   batchMode: boolean;
   /** A batch run's latest batch. */
-  batch: { number: number; status: string; completed: number; failed: number; total: number; error: string | null } | null;
+  batch: {
+    number: number;
+    status: string;
+    completed: number;
+    failed: number;
+    total: number;
+    error: string | null;
+  } | null;
   videos: { total: number } & Record<string, number>;
-  steps: { total: number; pending: number; running: number; done: number; failed: number; parse_failed: number; skipped: number; cancelled: number };
+  steps: {
+    total: number;
+    pending: number;
+    running: number;
+    done: number;
+    failed: number;
+    parse_failed: number;
+    skipped: number;
+    cancelled: number;
+  };
   /** `lost`: sent by a worker that died before the answer was stored; `inFlight`: sent, not answered yet; both with estimated tokens and cost. */
-  calls: { total: number; cached: number; errors: number; repairs: number; lost: number; inFlight: number; withoutUsage: number };
+  calls: {
+    total: number;
+    cached: number;
+    errors: number;
+    repairs: number;
+    lost: number;
+    inFlight: number;
+    withoutUsage: number;
+  };
   /** Null when some call was answered without `usage`; `atLeast` is what the others add up to. */
   tokens: { prompt: number | null; completion: number | null; atLeast: { prompt: number; completion: number } };
   costUsd: number | null;
@@ -25,24 +49,38 @@ export interface RunStatus {
 
 /** The run's tokens as shown: unknown (never 0) when calls were answered without `usage`. */
 export function tokensLabel(s: Pick<RunStatus, "tokens" | "calls">): string {
-  if (s.tokens.prompt !== null && s.tokens.completion !== null) return (s.tokens.prompt + s.tokens.completion).toLocaleString();
+  if (s.tokens.prompt !== null && s.tokens.completion !== null)
+    return (s.tokens.prompt + s.tokens.completion).toLocaleString();
   const atLeast = s.tokens.atLeast.prompt + s.tokens.atLeast.completion;
-  return atLeast > 0 ? `≥ ${atLeast.toLocaleString()} (${s.calls.withoutUsage} calls without usage)` : `unknown (${s.calls.withoutUsage} calls without usage)`;
+  return atLeast > 0
+    ? `≥ ${atLeast.toLocaleString()} (${s.calls.withoutUsage} calls without usage)`
+    : `unknown (${s.calls.withoutUsage} calls without usage)`;
 }
 
 /** The run's cost as shown: unknown (never $0) when calls were answered without `usage`. */
 export function costLabel(s: Pick<RunStatus, "costUsd" | "costUsdAtLeast" | "calls">): string {
   if (s.costUsd !== null) return formatCost(s.costUsd);
-  return s.costUsdAtLeast > 0 ? `≥ ${formatCost(s.costUsdAtLeast)} (${s.calls.withoutUsage} calls without usage)` : `unknown (${s.calls.withoutUsage} calls without usage)`;
+  return s.costUsdAtLeast > 0
+    ? `≥ ${formatCost(s.costUsdAtLeast)} (${s.calls.withoutUsage} calls without usage)`
+    : `unknown (${s.calls.withoutUsage} calls without usage)`;
 }
 
 /** Live progress of a run, polled while it is queued or running; owners can cancel it. */
-export function RunProgress({ runId, canManage, compact = false }: { runId: string; canManage: boolean; compact?: boolean }) {
+export function RunProgress({
+  runId,
+  canManage,
+  compact = false,
+}: {
+  runId: string;
+  canManage: boolean;
+  compact?: boolean;
+}) {
   const queryClient = useQueryClient();
   const status = useQuery({
     queryKey: ["run", runId],
     queryFn: () => apiFetch<RunStatus>(`/api/v1/runs/${runId}`),
-    refetchInterval: (query) => (query.state.data && !["queued", "running"].includes(query.state.data.status) ? false : 1000),
+    refetchInterval: (query) =>
+      query.state.data && !["queued", "running"].includes(query.state.data.status) ? false : 1000,
   });
   const cancel = useMutation({
     mutationFn: () => postJson(`/api/v1/runs/${runId}/cancel`, {}),
@@ -59,14 +97,27 @@ export function RunProgress({ runId, canManage, compact = false }: { runId: stri
   return (
     <div className="flex flex-col gap-2" data-testid="run-progress" data-run-status={s.status}>
       <div className="flex items-center gap-3">
-        <div className="h-2 flex-1 overflow-hidden rounded bg-slate-200" role="progressbar" aria-valuenow={Math.round(fraction * 100)} aria-label="Run progress">
-          <div className={`h-full ${s.status === "cancelled" ? "bg-slate-400" : "bg-indigo-600"}`} style={{ width: `${fraction * 100}%` }} />
+        <div
+          className="h-2 flex-1 overflow-hidden rounded bg-slate-200"
+          role="progressbar"
+          aria-valuenow={Math.round(fraction * 100)}
+          aria-label="Run progress"
+        >
+          <div
+            className={`h-full ${s.status === "cancelled" ? "bg-slate-400" : "bg-indigo-600"}`}
+            style={{ width: `${fraction * 100}%` }}
+          />
         </div>
         <span className="w-20 text-right text-xs font-medium" data-testid="run-status">
           {s.status}
         </span>
         {canManage && active && (
-          <button type="button" className={buttonClass("danger")} onClick={() => cancel.mutate()} disabled={cancel.isPending}>
+          <button
+            type="button"
+            className={buttonClass("danger")}
+            onClick={() => cancel.mutate()}
+            disabled={cancel.isPending}
+          >
             Cancel
           </button>
         )}
@@ -79,7 +130,10 @@ export function RunProgress({ runId, canManage, compact = false }: { runId: stri
             : "preparing the first batch"}
         </p>
       )}
-      <dl className={`grid ${compact ? "grid-cols-4" : "grid-cols-4 md:grid-cols-8"} gap-x-4 gap-y-1 text-xs`} data-testid="run-counts">
+      <dl
+        className={`grid ${compact ? "grid-cols-4" : "grid-cols-4 md:grid-cols-8"} gap-x-4 gap-y-1 text-xs`}
+        data-testid="run-counts"
+      >
         <Stat label={steps.estimated ? "steps (estimated)" : "steps"} value={steps.label} title={steps.note} />
         <Stat label="running" value={s.steps.running} />
         <Stat label="done" value={s.steps.done} />
@@ -99,18 +153,42 @@ export function RunProgress({ runId, canManage, compact = false }: { runId: stri
  * the rows counted so far are not the run's total: the total is then estimated from the videos started (their steps
  * per video times every video) and labelled so, rather than growing under the reader (0/99, then 156/156).
  */
-export function stepsProgress(s: Pick<RunStatus, "status" | "videos" | "steps">): { finished: number; total: number; estimated: boolean; label: string; note?: string } {
+export function stepsProgress(s: Pick<RunStatus, "status" | "videos" | "steps">): {
+  finished: number;
+  total: number;
+  estimated: boolean;
+  label: string;
+  note?: string;
+} {
   const finished = s.steps.done + s.steps.failed + s.steps.parse_failed + s.steps.skipped + s.steps.cancelled;
   const waiting = s.videos.queued ?? 0;
   const started = s.videos.total - waiting;
-  if (!(s.status === "queued" || s.status === "running") || waiting === 0) return { finished, total: s.steps.total, estimated: false, label: `${finished}/${s.steps.total}` };
+  if (!(s.status === "queued" || s.status === "running") || waiting === 0)
+    return { finished, total: s.steps.total, estimated: false, label: `${finished}/${s.steps.total}` };
   const note = `${waiting} of ${s.videos.total} video${s.videos.total === 1 ? "" : "s"} not started: their steps are planned when they start`;
-  if (started === 0 || s.steps.total === 0) return { finished, total: 0, estimated: true, label: `${finished}/?`, note };
+  if (started === 0 || s.steps.total === 0)
+    return { finished, total: 0, estimated: true, label: `${finished}/?`, note };
   const total = Math.max(s.steps.total, Math.round((s.steps.total / started) * s.videos.total));
-  return { finished, total, estimated: true, label: `${finished}/~${total}`, note: `${note}; about ${total} from the ${s.steps.total} steps of the ${started} started` };
+  return {
+    finished,
+    total,
+    estimated: true,
+    label: `${finished}/~${total}`,
+    note: `${note}; about ${total} from the ${s.steps.total} steps of the ${started} started`,
+  };
 }
 
-function Stat({ label, value, warn = false, title }: { label: string; value: string | number; warn?: boolean; title?: string }) {
+function Stat({
+  label,
+  value,
+  warn = false,
+  title,
+}: {
+  label: string;
+  value: string | number;
+  warn?: boolean;
+  title?: string;
+}) {
   return (
     <div title={title}>
       <dt className="text-slate-500">{label}</dt>

@@ -26,7 +26,11 @@ describe("the run page's table", () => {
         projectId="p1"
         runId="r1"
         metrics={metrics}
-        videos={[row("v1", "GenA", { material: 1, complete: true }), row("v2", "GenB", { material: 0, complete: true }), row("v3", null, { thermotics: null, complete: true })]}
+        videos={[
+          row("v1", "GenA", { material: 1, complete: true }),
+          row("v2", "GenB", { material: 0, complete: true }),
+          row("v3", null, { thermotics: null, complete: true }),
+        ]}
       />,
     );
     const headers = screen.getAllByRole("columnheader").map((h) => h.textContent);

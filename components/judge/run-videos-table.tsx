@@ -12,7 +12,17 @@ const fmt = (metric: MetricDeclaration, v: number | null) => formatValue(metric,
  * The run page's table: each video with its generator (two generators' videos of one prompt share a file name), its
  * status and a column per metric the run's videos have, under headers that wrap rather than run together.
  */
-export function RunVideosTable({ projectId, runId, metrics, videos }: { projectId: string; runId: string; metrics: Overview["metrics"]; videos: Overview["videos"] }) {
+export function RunVideosTable({
+  projectId,
+  runId,
+  metrics,
+  videos,
+}: {
+  projectId: string;
+  runId: string;
+  metrics: Overview["metrics"];
+  videos: Overview["videos"];
+}) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table className="w-full text-left text-sm" data-testid="run-videos">
@@ -22,7 +32,12 @@ export function RunVideosTable({ projectId, runId, metrics, videos }: { projectI
             <th className="px-2 py-2">Generator</th>
             <th className="px-2 py-2">Status</th>
             {metrics.map((m) => (
-              <th key={m.id} className="min-w-16 max-w-28 px-2 py-2 font-medium leading-tight" title={`${m.definition} ${m.aggregation}`} data-testid="run-metric-header">
+              <th
+                key={m.id}
+                className="min-w-16 max-w-28 px-2 py-2 font-medium leading-tight"
+                title={`${m.definition} ${m.aggregation}`}
+                data-testid="run-metric-header"
+              >
                 {m.label}
               </th>
             ))}
@@ -46,19 +61,31 @@ export function RunVideosTable({ projectId, runId, metrics, videos }: { projectI
                 <td className="px-2 py-2">
                   {rv.status}
                   {rv.blind && (
-                    <span className="ml-1 rounded bg-slate-800 px-1 text-xs text-white" data-testid="run-video-blind" title="You are reviewing this video in a blind queue: shown once you submit">
+                    <span
+                      className="ml-1 rounded bg-slate-800 px-1 text-xs text-white"
+                      data-testid="run-video-blind"
+                      title="You are reviewing this video in a blind queue: shown once you submit"
+                    >
                       blind
                     </span>
                   )}
                 </td>
                 {metrics.map((m, i) => (
-                  <td key={m.id} className={`px-2 py-2 tabular-nums${m.reviewed && m.scale.kind === "numeric" ? " font-medium" : ""}`}>
+                  <td
+                    key={m.id}
+                    className={`px-2 py-2 tabular-nums${m.reviewed && m.scale.kind === "numeric" ? " font-medium" : ""}`}
+                  >
                     {fmt(m, values[m.id] ?? null)}
-                    {i === metrics.length - 1 && summary?.complete === false && <span className="ml-1 text-xs text-amber-700">(incomplete)</span>}
+                    {i === metrics.length - 1 && summary?.complete === false && (
+                      <span className="ml-1 text-xs text-amber-700">(incomplete)</span>
+                    )}
                   </td>
                 ))}
                 <td className="px-2 py-2">
-                  <Link href={`/projects/${projectId}/runs/${runId}/videos/${rv.videoId}`} className="text-xs text-indigo-700 underline">
+                  <Link
+                    href={`/projects/${projectId}/runs/${runId}/videos/${rv.videoId}`}
+                    className="text-xs text-indigo-700 underline"
+                  >
                     calls
                   </Link>
                 </td>

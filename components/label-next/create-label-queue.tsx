@@ -24,7 +24,15 @@ export function CreateLabelQueue({
   const [name, setName] = useState(defaultName);
   const [blind, setBlind] = useState(true);
   const create = useMutation({
-    mutationFn: () => postJson<{ id: string }>(`/api/v1/projects/${projectId}/queues`, { name, runId, ...queue, videoIds, chosenBy: "what to label next", blind }),
+    mutationFn: () =>
+      postJson<{ id: string }>(`/api/v1/projects/${projectId}/queues`, {
+        name,
+        runId,
+        ...queue,
+        videoIds,
+        chosenBy: "what to label next",
+        blind,
+      }),
     onSuccess: ({ id }) => router.push(`/projects/${projectId}/queues/${id}`),
   });
   return (
@@ -47,7 +55,11 @@ export function CreateLabelQueue({
         <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} />
         blind (reviewers see the judge&apos;s values only after submitting)
       </label>
-      <button className={buttonClass()} disabled={create.isPending || videoIds.length === 0 || !name.trim()} data-testid="label-next-create-queue">
+      <button
+        className={buttonClass()}
+        disabled={create.isPending || videoIds.length === 0 || !name.trim()}
+        data-testid="label-next-create-queue"
+      >
         Create review queue of these {videoIds.length} videos
       </button>
       {create.error && (

@@ -13,7 +13,13 @@ import { LabelSetPanel } from "./label-set-panel";
 beforeEach(() => {
   vi.stubGlobal(
     "fetch",
-    vi.fn(async () => new Response(JSON.stringify({ labelSets: [] }), { status: 200, headers: { "content-type": "application/json" } })),
+    vi.fn(
+      async () =>
+        new Response(JSON.stringify({ labelSets: [] }), {
+          status: 200,
+          headers: { "content-type": "application/json" },
+        }),
+    ),
   );
 });
 afterEach(() => {
@@ -29,14 +35,27 @@ function renderPanel() {
   );
 }
 
-const formatOptions = () => [...(screen.getByTestId("label-set-format") as HTMLSelectElement).options].map((option) => [option.value, option.textContent]);
+const formatOptions = () =>
+  [...(screen.getByTestId("label-set-format") as HTMLSelectElement).options].map((option) => [
+    option.value,
+    option.textContent,
+  ]);
 
 describe("the label-set import form reads the tasks' label file formats from the registry", () => {
   it("offers a format a test registers, with its file label and accepted types, and forgets it once it is taken out", () => {
     const unregister = registerTaskDeclarations({
       id: "toy-labels",
       tasks: [],
-      labelSetFormats: [{ id: "toy_sheet", label: "Toy sheet (.toy)", description: "a toy label file (.toy)", fileLabel: "Toy file", accept: ".toy", defaultName: "Toy labels" }],
+      labelSetFormats: [
+        {
+          id: "toy_sheet",
+          label: "Toy sheet (.toy)",
+          description: "a toy label file (.toy)",
+          fileLabel: "Toy file",
+          accept: ".toy",
+          defaultName: "Toy labels",
+        },
+      ],
     });
     try {
       renderPanel();

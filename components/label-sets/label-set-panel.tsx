@@ -73,13 +73,18 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
   /** A generic file in the wide layout: one column per criterion, mapped below. */
   const [wide, setWide] = useState(false);
   const [headers, setHeaders] = useState<string[]>([]);
-  const [columnMap, setColumnMap] = useState<ColumnMapState>({ video: "video", annotator: "", targets: [{ column: "", target: "" }] });
+  const [columnMap, setColumnMap] = useState<ColumnMapState>({
+    video: "video",
+    annotator: "",
+    targets: [{ column: "", target: "" }],
+  });
   const [plan, setPlan] = useState<Plan | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const labelSets = useQuery({
     queryKey: ["label-sets", projectId],
-    queryFn: () => apiFetch<{ labelSets: LabelSetRow[] }>(`/api/v1/projects/${projectId}/label-sets`).then((b) => b.labelSets),
+    queryFn: () =>
+      apiFetch<{ labelSets: LabelSetRow[] }>(`/api/v1/projects/${projectId}/label-sets`).then((b) => b.labelSets),
   });
 
   async function send(dryRun: boolean) {
@@ -98,7 +103,11 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
     setBusy(true);
     setMessage(null);
     try {
-      const result = await apiFetch<{ dryRun: boolean; plan: Plan; labelSet: { id: string; judgments: number } | null }>(`/api/v1/projects/${projectId}/label-sets`, { method: "POST", body: form });
+      const result = await apiFetch<{
+        dryRun: boolean;
+        plan: Plan;
+        labelSet: { id: string; judgments: number } | null;
+      }>(`/api/v1/projects/${projectId}/label-sets`, { method: "POST", body: form });
       setPlan(result.plan);
       setHeaders(result.plan.headers);
       if (!result.dryRun) {
@@ -118,7 +127,9 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
   async function remove(id: string) {
     setBusy(true);
     try {
-      const result = await apiFetch<{ deletedJudgments: number }>(`/api/v1/projects/${projectId}/label-sets/${id}`, { method: "DELETE" });
+      const result = await apiFetch<{ deletedJudgments: number }>(`/api/v1/projects/${projectId}/label-sets/${id}`, {
+        method: "DELETE",
+      });
       setMessage(`Deleted the label set and its ${result.deletedJudgments} labels.`);
       await refetchAfterWrite(queryClient, ["label-sets", projectId]);
     } catch (error) {
@@ -130,19 +141,25 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
 
   const changed = () => setPlan(null);
   return (
-    <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="label-set-panel">
+    <section
+      className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      data-testid="label-set-panel"
+    >
       <h2 className="text-base font-semibold text-slate-800">Label sets (published human labels)</h2>
       <p className="max-w-3xl text-slate-600">
-        Import {formats.map((f) => f.description).join(", or ")} with the columns <code>video</code> (path or file name), <code>annotator</code>, <code>target</code> (a declared target:{" "}
+        Import {formats.map((f) => f.description).join(", or ")} with the columns <code>video</code> (path or file
+        name), <code>annotator</code>, <code>target</code> (a declared target:{" "}
         {exampleLabelTargets(projectTasks(projectId)).map((target) => (
           <span key={target}>
             <code>{target}</code>,{" "}
           </span>
         ))}
-        …), <code>value</code> and <code>item</code> (the item, for targets of an item), as a read-only label set: it appears as an annotator (one per <code>annotator</code> value) in the agreement
-        dashboard and the paper&apos;s table. A generic file may instead have <b>one column per criterion</b> (a rubric task&apos;s): map each column to its criterion, and name the video and annotator
-        columns. Import the videos first.
-        <b> Dry run</b> shows what would be created and every cell that had to be interpreted or skipped; nothing is stored until <b>Import</b>.
+        …), <code>value</code> and <code>item</code> (the item, for targets of an item), as a read-only label set: it
+        appears as an annotator (one per <code>annotator</code> value) in the agreement dashboard and the paper&apos;s
+        table. A generic file may instead have <b>one column per criterion</b> (a rubric task&apos;s): map each column
+        to its criterion, and name the video and annotator columns. Import the videos first.
+        <b> Dry run</b> shows what would be created and every cell that had to be interpreted or skipped; nothing is
+        stored until <b>Import</b>.
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1">
@@ -161,19 +178,40 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
             ))}
           </select>
         </label>
-        <FilePicker key={format.id} label={format.fileLabel} accept={format.accept} file={file} testId="label-set-file" onChange={(picked) => (setFile(picked), changed())} />
+        <FilePicker
+          key={format.id}
+          label={format.fileLabel}
+          accept={format.accept}
+          file={file}
+          testId="label-set-file"
+          onChange={(picked) => (setFile(picked), changed())}
+        />
         <label className="flex flex-col gap-1">
           Name
-          <input className="rounded-md border border-slate-300 px-2 py-1" value={name} data-testid="label-set-name" onChange={(e) => (setName(e.target.value), changed())} />
+          <input
+            className="rounded-md border border-slate-300 px-2 py-1"
+            value={name}
+            data-testid="label-set-name"
+            onChange={(e) => (setName(e.target.value), changed())}
+          />
         </label>
         <label className="flex flex-col gap-1">
           Citation
-          <input className="w-72 rounded-md border border-slate-300 px-2 py-1" value={citation} onChange={(e) => setCitation(e.target.value)} />
+          <input
+            className="w-72 rounded-md border border-slate-300 px-2 py-1"
+            value={citation}
+            onChange={(e) => setCitation(e.target.value)}
+          />
         </label>
         {format.matchVideos && (
           <label className="flex flex-col gap-1">
             Match videos
-            <select className="rounded-md border border-slate-300 px-2 py-1" value={match} aria-label="Match videos" onChange={(e) => (setMatch(e.target.value as "file_name" | "column"), changed())}>
+            <select
+              className="rounded-md border border-slate-300 px-2 py-1"
+              value={match}
+              aria-label="Match videos"
+              onChange={(e) => (setMatch(e.target.value as "file_name" | "column"), changed())}
+            >
               <option value="file_name">by file name ({format.matchVideos.fileNameColumn})</option>
               <option value="column">by a mapping column</option>
             </select>
@@ -182,7 +220,12 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
         {format.matchVideos && match === "column" && (
           <label className="flex flex-col gap-1">
             Mapping column
-            <input className="rounded-md border border-slate-300 px-2 py-1" value={mappingColumn} list="label-set-headers" onChange={(e) => (setMappingColumn(e.target.value), changed())} />
+            <input
+              className="rounded-md border border-slate-300 px-2 py-1"
+              value={mappingColumn}
+              list="label-set-headers"
+              onChange={(e) => (setMappingColumn(e.target.value), changed())}
+            />
             <datalist id="label-set-headers">
               {plan?.headers.map((h) => (
                 <option key={h} value={h} />
@@ -192,7 +235,12 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
         )}
         {format.id === GENERIC_FORMAT.id && (
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={wide} data-testid="label-set-wide" onChange={(e) => (setWide(e.target.checked), changed())} />
+            <input
+              type="checkbox"
+              checked={wide}
+              data-testid="label-set-wide"
+              onChange={(e) => (setWide(e.target.checked), changed())}
+            />
             one column per criterion
           </label>
         )}
@@ -204,7 +252,12 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
         </button>
       </div>
       {format.id === GENERIC_FORMAT.id && wide && (
-        <ColumnMapEditor map={columnMap} onChange={(map) => (setColumnMap(map), changed())} choices={labelTargetChoices(projectTasks(projectId))} headers={headers} />
+        <ColumnMapEditor
+          map={columnMap}
+          onChange={(map) => (setColumnMap(map), changed())}
+          choices={labelTargetChoices(projectTasks(projectId))}
+          headers={headers}
+        />
       )}
       {message && (
         <p className="text-slate-700" role="status" data-testid="label-set-message">
@@ -241,7 +294,12 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
               </thead>
               <tbody>
                 {plan.issues.map((issue, i) => (
-                  <tr key={i} className="border-t border-slate-100" data-testid="label-set-issue" data-action={issue.action}>
+                  <tr
+                    key={i}
+                    className="border-t border-slate-100"
+                    data-testid="label-set-issue"
+                    data-action={issue.action}
+                  >
                     <td className="py-1 pr-2">{issue.row}</td>
                     <td className="pr-2">{issue.column}</td>
                     <td className="whitespace-pre pr-2 font-mono">{JSON.stringify(issue.cell)}</td>
@@ -255,12 +313,16 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
         </div>
       )}
       {labelSets.data && labelSets.data.length > 0 && (
-        <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200" data-testid="label-sets">
+        <ul
+          className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200"
+          data-testid="label-sets"
+        >
           {labelSets.data.map((set) => (
             <li key={set.id} className="flex flex-wrap items-center gap-3 px-3 py-2" data-testid="label-set">
               <span className="font-medium">{set.name}</span>
               <span className="text-slate-500">
-                {set.fileName} · {set.judgments} labels · {new Date(set.createdAt).toLocaleString()} by {set.importedBy.name || set.importedBy.email || "?"}
+                {set.fileName} · {set.judgments} labels · {new Date(set.createdAt).toLocaleString()} by{" "}
+                {set.importedBy.name || set.importedBy.email || "?"}
                 {set.citation ? ` · ${set.citation}` : ""}
               </span>
               <button type="button" className={buttonClass("danger")} disabled={busy} onClick={() => remove(set.id)}>

@@ -5,13 +5,30 @@ import type { LeaderboardGenerator } from "@/lib/leaderboard/leaderboard";
 import { leaderboardValueFormat } from "./leaderboard-tables";
 
 /** Each model's mean as a bar with its 95% interval as an error bar, in ranking order, on the metric's scale. */
-export function LeaderboardChart({ generators, dimension, percent, domain }: { generators: readonly LeaderboardGenerator[]; dimension: string; percent: boolean; domain: [number, number] }) {
+export function LeaderboardChart({
+  generators,
+  dimension,
+  percent,
+  domain,
+}: {
+  generators: readonly LeaderboardGenerator[];
+  dimension: string;
+  percent: boolean;
+  domain: [number, number];
+}) {
   const fmt = leaderboardValueFormat(percent);
   const data = generators.flatMap((g) => {
     const cell = g.dimensions[dimension];
     if (!cell || cell.score === null) return [];
     const ci = cell.lower !== null && cell.upper !== null ? ([cell.lower, cell.upper] as const) : null;
-    return [{ model: g.model, value: cell.score, ci, error: ci ? [Math.max(0, cell.score - ci[0]), Math.max(0, ci[1] - cell.score)] : [0, 0] }];
+    return [
+      {
+        model: g.model,
+        value: cell.score,
+        ci,
+        error: ci ? [Math.max(0, cell.score - ci[0]), Math.max(0, ci[1] - cell.score)] : [0, 0],
+      },
+    ];
   });
   if (data.length === 0) return null;
   return (
@@ -20,7 +37,14 @@ export function LeaderboardChart({ generators, dimension, percent, domain }: { g
         <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }}>
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />
           <XAxis type="number" domain={domain} fontSize={11} tickFormatter={(v: number) => fmt(v)} />
-          <YAxis type="category" dataKey="model" interval={0} width={170} fontSize={11} tickFormatter={(label: string) => (label.length > 26 ? `${label.slice(0, 25)}…` : label)} />
+          <YAxis
+            type="category"
+            dataKey="model"
+            interval={0}
+            width={170}
+            fontSize={11}
+            tickFormatter={(label: string) => (label.length > 26 ? `${label.slice(0, 25)}…` : label)}
+          />
           <Tooltip
             content={({ payload }) => {
               const d = payload?.[0]?.payload as (typeof data)[number] | undefined;

@@ -13,7 +13,9 @@ import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 
 const page = vi.hoisted(() => ({ actor: null as Actor | null }));
-vi.mock("@/app/_server/actor", () => ({ requirePageProjectAccess: async () => ({ actor: page.actor, role: "owner" }) }));
+vi.mock("@/app/_server/actor", () => ({
+  requirePageProjectAccess: async () => ({ actor: page.actor, role: "owner" }),
+}));
 const { default: RunLeaderboardPage } = await import("@/app/(app)/projects/[projectId]/runs/[runId]/leaderboard/page");
 
 let owner: Actor;
@@ -24,19 +26,43 @@ let runId: string;
 beforeAll(async () => {
   [owner, viewer] = await Promise.all([makeUser(), makeUser()]);
   let videoIds: string[];
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 1, name: "Withheld page" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 4,
+    keyFrames: 1,
+    name: "Withheld page",
+  }));
   await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
-  for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { model: i < 2 ? "GenA" : "GenB", prompt: `Prompt ${i % 2}` } });
-  ({ runId } = await seedFinishedRun(prisma, owner, projectId, videoIds, { scores: () => [], outcome: (v) => ({ verdict: v % 2 === 0, overall: [80, 60, 40, 20][v]! }) }));
-  const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Blind overall", runId, scope: "verdict", blind: true, itemCount: 2, createdById: owner.userId } });
-  for (const [position, videoId] of videoIds.slice(2).entries()) await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position } });
+  for (const [i, id] of videoIds.entries())
+    await prisma.video.update({ where: { id }, data: { model: i < 2 ? "GenA" : "GenB", prompt: `Prompt ${i % 2}` } });
+  ({ runId } = await seedFinishedRun(prisma, owner, projectId, videoIds, {
+    scores: () => [],
+    outcome: (v) => ({ verdict: v % 2 === 0, overall: [80, 60, 40, 20][v]! }),
+  }));
+  const queue = await prisma.reviewQueue.create({
+    data: {
+      projectId,
+      name: "Blind overall",
+      runId,
+      scope: "verdict",
+      blind: true,
+      itemCount: 2,
+      createdById: owner.userId,
+    },
+  });
+  for (const [position, videoId] of videoIds.slice(2).entries())
+    await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position } });
   const first = await prisma.reviewQueueItem.findFirstOrThrow({ where: { queueId: queue.id, position: 0 } });
-  await prisma.reviewQueueAssignment.create({ data: { itemId: first.id, queueId: queue.id, reviewerId: owner.userId } });
+  await prisma.reviewQueueAssignment.create({
+    data: { itemId: first.id, queueId: queue.id, reviewerId: owner.userId },
+  });
 });
 
 async function render(actor: Actor, query: Record<string, string> = {}, run = runId) {
   page.actor = actor;
-  const element = await RunLeaderboardPage({ params: Promise.resolve({ projectId, runId: run }), searchParams: Promise.resolve({ samples: "200", ...query }) });
+  const element = await RunLeaderboardPage({
+    params: Promise.resolve({ projectId, runId: run }),
+    searchParams: Promise.resolve({ samples: "200", ...query }),
+  });
   return renderToStaticMarkup(element);
 }
 
@@ -44,7 +70,9 @@ describe("a run's leaderboard page", () => {
   it("shows an owner reviewing a video of the run blind why the board is withheld, and no board", async () => {
     const html = await render(owner);
     expect(html).toContain('data-testid="withheld"');
-    expect(html).toContain("This run&#x27;s leaderboard is hidden while you review &quot;Blind overall&quot; blind: 2 items left.");
+    expect(html).toContain(
+      "This run&#x27;s leaderboard is hidden while you review &quot;Blind overall&quot; blind: 2 items left.",
+    );
     expect(html).toContain("Blind overall: 2 items left");
     expect(html).not.toContain('data-testid="leaderboard-row"');
     expect(html).not.toContain("GenA");
@@ -67,8 +95,13 @@ describe("a run's leaderboard page", () => {
   });
 
   it("opens on the headline metric among those some video of the run has a value of, and lists those first", async () => {
-    const videoIds = (await prisma.runVideo.findMany({ where: { runId }, select: { videoId: true }, orderBy: { videoId: "asc" } })).map((v) => v.videoId);
-    const { runId: other } = await seedFinishedRun(prisma, owner, projectId, videoIds, { scores: () => [], outcome: (v) => ({ verdict: v % 2 === 0, overall: 50 }) });
+    const videoIds = (
+      await prisma.runVideo.findMany({ where: { runId }, select: { videoId: true }, orderBy: { videoId: "asc" } })
+    ).map((v) => v.videoId);
+    const { runId: other } = await seedFinishedRun(prisma, owner, projectId, videoIds, {
+      scores: () => [],
+      outcome: (v) => ({ verdict: v % 2 === 0, overall: 50 }),
+    });
     await prisma.runMetric.deleteMany({ where: { runId: other, metric: "overall" } });
     expect(await prisma.runMetric.count({ where: { runId: other, metric: "verdict" } })).toBeGreaterThan(0);
     const html = await render(viewer, {}, other);

@@ -25,7 +25,9 @@ describe("the leaderboard page's tables", () => {
     const rows = screen.getAllByTestId("leaderboard-row");
     expect(rows.map((r) => within(r).getAllByRole("cell")[1]!.textContent)).toEqual(["A", "B", "C"]);
     const a = result.generators[0]!.dimensions.score!;
-    expect(within(rows[0]!).getAllByRole("cell")[2]!.textContent).toBe(`70.0% [${(a.lower! * 100).toFixed(1)}%, ${(a.upper! * 100).toFixed(1)}%]`);
+    expect(within(rows[0]!).getAllByRole("cell")[2]!.textContent).toBe(
+      `70.0% [${(a.lower! * 100).toFixed(1)}%, ${(a.upper! * 100).toFixed(1)}%]`,
+    );
     expect(within(rows[2]!).getAllByRole("cell")[2]!.textContent).toBe("10.0% [10.0%, 10.0%]");
   });
 

@@ -7,11 +7,28 @@ export function leaderboardValueFormat(percent: boolean): (value: number | null)
   return (value) => (value === null ? MISSING : percent ? `${(value * 100).toFixed(1)}%` : value.toFixed(2));
 }
 
-const withInterval = (fmt: (value: number | null) => string, value: number | null, lower: number | null, upper: number | null) =>
-  value === null ? MISSING : lower === null || upper === null ? fmt(value) : `${fmt(value)} [${fmt(lower)}, ${fmt(upper)}]`;
+const withInterval = (
+  fmt: (value: number | null) => string,
+  value: number | null,
+  lower: number | null,
+  upper: number | null,
+) =>
+  value === null
+    ? MISSING
+    : lower === null || upper === null
+      ? fmt(value)
+      : `${fmt(value)} [${fmt(lower)}, ${fmt(upper)}]`;
 
 /** One row per generator in ranking order: the metric with its 95% interval, and its videos and prompts. */
-export function LeaderboardTable({ result, dimension, percent }: { result: LeaderboardResult; dimension: string; percent: boolean }) {
+export function LeaderboardTable({
+  result,
+  dimension,
+  percent,
+}: {
+  result: LeaderboardResult;
+  dimension: string;
+  percent: boolean;
+}) {
   const fmt = leaderboardValueFormat(percent);
   const cell = (g: LeaderboardResult["generators"][number]) => g.dimensions[dimension]!;
   return (
@@ -20,7 +37,12 @@ export function LeaderboardTable({ result, dimension, percent }: { result: Leade
       columns={[
         { id: "rank", header: "Rank", cell: (g) => g.rank },
         { id: "model", header: "Model", className: "font-medium", cell: (g) => g.model },
-        { id: "mean", header: "Mean [95% interval]", className: "tabular-nums", cell: (g) => withInterval(fmt, cell(g).score, cell(g).lower, cell(g).upper) },
+        {
+          id: "mean",
+          header: "Mean [95% interval]",
+          className: "tabular-nums",
+          cell: (g) => withInterval(fmt, cell(g).score, cell(g).lower, cell(g).upper),
+        },
         { id: "videos", header: "Videos", className: "tabular-nums", cell: (g) => cell(g).n },
         { id: "prompts", header: "Prompts", className: "tabular-nums", cell: (g) => cell(g).prompts },
       ]}
@@ -34,7 +56,8 @@ export function LeaderboardTable({ result, dimension, percent }: { result: Leade
 /** Every pair of models: the difference over the prompts both have, its interval and p-value. */
 export function LeaderboardPairsTable({ pairs, percent }: { pairs: readonly LeaderboardPair[]; percent: boolean }) {
   const fmt = leaderboardValueFormat(percent);
-  const clear = (pair: LeaderboardPair) => pair.lower !== null && pair.upper !== null && (pair.lower > 0 || pair.upper < 0);
+  const clear = (pair: LeaderboardPair) =>
+    pair.lower !== null && pair.upper !== null && (pair.lower > 0 || pair.upper < 0);
   return (
     <DataTable
       testId="leaderboard-pairs"
@@ -47,7 +70,8 @@ export function LeaderboardPairsTable({ pairs, percent }: { pairs: readonly Lead
           header: "Difference [95% interval]",
           className: "tabular-nums",
           cellProps: (pair) => ({ className: clear(pair) ? "font-medium" : undefined }),
-          cell: (pair) => (pair.n === 0 ? "no shared prompt" : withInterval(fmt, pair.difference, pair.lower, pair.upper)),
+          cell: (pair) =>
+            pair.n === 0 ? "no shared prompt" : withInterval(fmt, pair.difference, pair.lower, pair.upper),
         },
         { id: "p", header: "p", className: "tabular-nums", cell: (pair) => formatPValue(pair.p) },
       ]}

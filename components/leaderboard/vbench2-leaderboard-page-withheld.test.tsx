@@ -16,7 +16,9 @@ import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 
 const page = vi.hoisted(() => ({ actor: null as Actor | null }));
-vi.mock("@/app/_server/actor", () => ({ requirePageProjectAccess: async () => ({ actor: page.actor, role: "owner" }) }));
+vi.mock("@/app/_server/actor", () => ({
+  requirePageProjectAccess: async () => ({ actor: page.actor, role: "owner" }),
+}));
 const { default: Vbench2LeaderboardPage } = await import("@/components/tasks/vbench2/pages/leaderboard-page");
 const { default: Vbench2ResultsPage } = await import("@/components/tasks/vbench2/pages/vbench2-page");
 
@@ -38,19 +40,41 @@ beforeAll(async () => {
   ]));
   await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
   const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
-  runId = (await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm })))
-    .id;
+  runId = (
+    await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+    )
+  ).id;
   // The owner reviews both Mechanics videos blind and holds the first.
-  const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Mechanics blind", runId, scope: "scores", blind: true, itemCount: 2, createdById: owner.userId } });
-  for (const [position, videoId] of videoIds.slice(0, 2).entries()) await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position } });
+  const queue = await prisma.reviewQueue.create({
+    data: {
+      projectId,
+      name: "Mechanics blind",
+      runId,
+      scope: "scores",
+      blind: true,
+      itemCount: 2,
+      createdById: owner.userId,
+    },
+  });
+  for (const [position, videoId] of videoIds.slice(0, 2).entries())
+    await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position } });
   const first = await prisma.reviewQueueItem.findFirstOrThrow({ where: { queueId: queue.id, position: 0 } });
-  await prisma.reviewQueueAssignment.create({ data: { itemId: first.id, queueId: queue.id, reviewerId: owner.userId } });
+  await prisma.reviewQueueAssignment.create({
+    data: { itemId: first.id, queueId: queue.id, reviewerId: owner.userId },
+  });
 }, 120_000);
 afterAll(() => stub.close());
 
 async function render(actor: Actor) {
   page.actor = actor;
-  const element = await Vbench2LeaderboardPage({ params: Promise.resolve({ projectId }), searchParams: Promise.resolve({ runId, samples: "200" }) });
+  const element = await Vbench2LeaderboardPage({
+    params: Promise.resolve({ projectId }),
+    searchParams: Promise.resolve({ runId, samples: "200" }),
+  });
   return renderToStaticMarkup(element);
 }
 
@@ -58,7 +82,9 @@ describe("the VBench-2.0 leaderboard page", () => {
   it("withholds the whole board from an owner reviewing some of its videos blind, saying which queue and how many items are left", async () => {
     const html = await render(owner);
     expect(html).toContain('data-testid="withheld"');
-    expect(html).toContain("The VBench-2.0 leaderboard is hidden while you review &quot;Mechanics blind&quot; blind: 2 items left.");
+    expect(html).toContain(
+      "The VBench-2.0 leaderboard is hidden while you review &quot;Mechanics blind&quot; blind: 2 items left.",
+    );
     expect(html).not.toContain('data-testid="vbench2-leaderboard-row"');
     expect(html).not.toContain("have no video here");
     expect(html).not.toContain("format=csv");
@@ -74,9 +100,13 @@ describe("the VBench-2.0 leaderboard page", () => {
 
   it("withholds the whole results page from the owner (notice, no table, sections, JSON or leaderboard link), and gives the viewer all of it", async () => {
     page.actor = owner;
-    const mine = renderToStaticMarkup(await Vbench2ResultsPage({ params: Promise.resolve({ projectId }), searchParams: Promise.resolve({ runId }) }));
+    const mine = renderToStaticMarkup(
+      await Vbench2ResultsPage({ params: Promise.resolve({ projectId }), searchParams: Promise.resolve({ runId }) }),
+    );
     expect(mine).toContain('data-testid="withheld"');
-    expect(mine).toContain("The VBench-2.0 results are hidden while you review &quot;Mechanics blind&quot; blind: 2 items left.");
+    expect(mine).toContain(
+      "The VBench-2.0 results are hidden while you review &quot;Mechanics blind&quot; blind: 2 items left.",
+    );
     expect(mine).toContain('data-testid="vbench2-choose"');
     expect(mine).not.toContain('data-testid="vbench2-dimensions"');
     expect(mine).not.toContain("excluded,");
@@ -85,7 +115,9 @@ describe("the VBench-2.0 leaderboard page", () => {
     // GenA's and GenB's Mechanics videos are both blind: neither eval_results file would answer.
     expect(mine).not.toContain("format=eval_results");
     page.actor = viewer;
-    const theirs = renderToStaticMarkup(await Vbench2ResultsPage({ params: Promise.resolve({ projectId }), searchParams: Promise.resolve({ runId }) }));
+    const theirs = renderToStaticMarkup(
+      await Vbench2ResultsPage({ params: Promise.resolve({ projectId }), searchParams: Promise.resolve({ runId }) }),
+    );
     expect(theirs).not.toContain('data-testid="withheld"');
     expect(theirs).toContain('data-testid="vbench2-dimensions"');
     expect(theirs).toContain("format=json");

@@ -18,9 +18,14 @@ describe("the withheld notice", () => {
     render(<WithheldNotice message={error.message} withheld={error.withheld} />);
     expect(screen.getByTestId("withheld")).toHaveProperty(
       "textContent",
-      expect.stringContaining('The VBench-2.0 leaderboard is hidden while you review "Mechanics blind" blind: 20 items left; "Last one" blind: 1 item left.'),
+      expect.stringContaining(
+        'The VBench-2.0 leaderboard is hidden while you review "Mechanics blind" blind: 20 items left; "Last one" blind: 1 item left.',
+      ),
     );
-    expect(screen.getAllByTestId("withheld-queue").map((li) => li.textContent)).toEqual(["Mechanics blind: 20 items left", "Last one: 1 item left"]);
+    expect(screen.getAllByTestId("withheld-queue").map((li) => li.textContent)).toEqual([
+      "Mechanics blind: 20 items left",
+      "Last one: 1 item left",
+    ]);
     expect(error.status).toBe(409);
     expect(error.code).toBe("withheld");
     expect(error.details).toEqual({ withheld: error.withheld });

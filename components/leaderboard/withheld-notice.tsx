@@ -6,7 +6,11 @@ import type { Withheld } from "@/lib/visibility/withheld";
  */
 export function WithheldNotice({ message, withheld }: { message: string; withheld: Withheld }) {
   return (
-    <div role="status" data-testid="withheld" className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-800">
+    <div
+      role="status"
+      data-testid="withheld"
+      className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-800"
+    >
       <p className="font-medium">{message}</p>
       <ul className="mt-1 list-disc pl-5 text-slate-600">
         {withheld.queues.map((queue) => (

@@ -12,7 +12,11 @@ type Answer = { dryRun: boolean; name: string; counts: ProjectDeletionCounts };
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 function send(projectId: string, body: unknown) {
-  return apiFetch<Answer>(`/api/v1/projects/${projectId}`, { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return apiFetch<Answer>(`/api/v1/projects/${projectId}`, {
+    method: "DELETE",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 /**
@@ -55,19 +59,29 @@ export function DeleteProjectButton({ projectId }: { projectId: string }) {
     <div className="flex flex-col gap-2 text-sm" data-testid="delete-project">
       {!open && (
         <div>
-          <button type="button" className={buttonClass("danger")} onClick={() => void start()} data-testid="delete-project-start">
+          <button
+            type="button"
+            className={buttonClass("danger")}
+            onClick={() => void start()}
+            data-testid="delete-project-start"
+          >
             Delete project…
           </button>
         </div>
       )}
       {open && (
-        <div className="flex flex-col gap-2 rounded-md border border-red-200 bg-red-50/50 p-3" role="group" aria-label="Delete this project">
+        <div
+          className="flex flex-col gap-2 rounded-md border border-red-200 bg-red-50/50 p-3"
+          role="group"
+          aria-label="Delete this project"
+        >
           {c ? (
             <>
               <p>Deleting the project removes, and cannot be undone:</p>
               <ul className="ml-5 list-disc" data-testid="delete-project-counts">
                 <li>
-                  {plural(c.videos, "video")} and {plural(c.frames, "frame")} ({plural(c.storageObjects, "stored file")})
+                  {plural(c.videos, "video")} and {plural(c.frames, "frame")} ({plural(c.storageObjects, "stored file")}
+                  )
                 </li>
                 <li>
                   {plural(c.runs, "run")} with {plural(c.steps, "step")}
@@ -76,7 +90,8 @@ export function DeleteProjectButton({ projectId }: { projectId: string }) {
                   {plural(c.humanJudgments, "human judgment")} and {plural(c.goldJudgments, "gold value")}
                 </li>
                 <li>
-                  {plural(c.queues, "queue")}, {plural(c.labelSets, "label set")}, {plural(c.items, itemNounPhrase().one, itemNounPhrase().many)}
+                  {plural(c.queues, "queue")}, {plural(c.labelSets, "label set")},{" "}
+                  {plural(c.items, itemNounPhrase().one, itemNounPhrase().many)}
                 </li>
                 <li>the membership of {plural(c.members, "person", "people")}</li>
               </ul>
@@ -84,7 +99,12 @@ export function DeleteProjectButton({ projectId }: { projectId: string }) {
                 <span>
                   Type the project&apos;s name, <b>{counts!.name}</b>, to confirm
                 </span>
-                <input value={typed} onChange={(e) => setTyped(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1" data-testid="delete-project-name" />
+                <input
+                  value={typed}
+                  onChange={(e) => setTyped(e.target.value)}
+                  className="rounded-md border border-slate-300 px-2 py-1"
+                  data-testid="delete-project-name"
+                />
               </label>
             </>
           ) : (
@@ -96,7 +116,13 @@ export function DeleteProjectButton({ projectId }: { projectId: string }) {
             </p>
           )}
           <div className="flex gap-2">
-            <button type="button" className={buttonClass("danger")} disabled={!c || busy || typed.trim() !== counts?.name.trim()} onClick={() => void confirm()} data-testid="delete-project-confirm">
+            <button
+              type="button"
+              className={buttonClass("danger")}
+              disabled={!c || busy || typed.trim() !== counts?.name.trim()}
+              onClick={() => void confirm()}
+              data-testid="delete-project-confirm"
+            >
               {busy ? "Deleting…" : "Delete project"}
             </button>
             <button type="button" className={buttonClass("secondary")} disabled={busy} onClick={() => setOpen(false)}>

@@ -6,7 +6,10 @@ import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
 import type { ProjectDeletionState } from "@/lib/projects/project-deletion";
 
-type Deletion = Omit<ProjectDeletionState, "createdAt" | "finishedAt"> & { createdAt: string; finishedAt: string | null };
+type Deletion = Omit<ProjectDeletionState, "createdAt" | "finishedAt"> & {
+  createdAt: string;
+  finishedAt: string | null;
+};
 
 const KEY = ["project-deletions"];
 const unfinished = (d: Deletion) => d.status === "queued" || d.status === "running";
@@ -36,7 +39,13 @@ function DeletionRow({ deletion }: { deletion: Deletion }) {
       <div className="flex items-center justify-between gap-3">
         <span className="font-medium">{deletion.projectName}</span>
         {unfinished(deletion) && !deletion.cancelRequested && (
-          <button type="button" className={buttonClass("secondary")} disabled={cancel.isPending} onClick={() => cancel.mutate()} data-testid="project-deletion-cancel">
+          <button
+            type="button"
+            className={buttonClass("secondary")}
+            disabled={cancel.isPending}
+            onClick={() => cancel.mutate()}
+            data-testid="project-deletion-cancel"
+          >
             Cancel deletion
           </button>
         )}
@@ -53,7 +62,8 @@ function DeletionRow({ deletion }: { deletion: Deletion }) {
           <div className="h-full bg-red-500" style={{ width: `${percent}%` }} />
         </div>
         <span data-testid="project-deletion-progress">
-          {deletion.videosDeleted.toLocaleString("en")} / {total.toLocaleString("en")} videos · {deletion.storageRemoved.toLocaleString("en")} stored files removed
+          {deletion.videosDeleted.toLocaleString("en")} / {total.toLocaleString("en")} videos ·{" "}
+          {deletion.storageRemoved.toLocaleString("en")} stored files removed
         </span>
         <span data-testid="project-deletion-state">{state}</span>
       </div>
@@ -83,7 +93,10 @@ export function ProjectDeletions({ initial }: { initial: Deletion[] }) {
   return (
     <section className="flex flex-col gap-2" aria-label="Project deletions">
       <h2 className="text-sm font-semibold text-slate-700">Project deletions</h2>
-      <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white text-sm" data-testid="project-deletions">
+      <ul
+        className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white text-sm"
+        data-testid="project-deletions"
+      >
         {deletions.data.map((deletion) => (
           <DeletionRow key={deletion.id} deletion={deletion} />
         ))}

@@ -13,7 +13,11 @@ vi.mock("next/navigation", () => ({ usePathname: () => pathname }));
 afterEach(cleanup);
 
 const link = (id: string, label: string) => ({ id, label, href: `/projects/p1/${id}` });
-const items = [{ id: "overview", label: "Overview", href: "/projects/p1" }, link("videos", "Videos"), link("vbench2", "VBench-2.0")];
+const items = [
+  { id: "overview", label: "Overview", href: "/projects/p1" },
+  link("videos", "Videos"),
+  link("vbench2", "VBench-2.0"),
+];
 const moreTasks = [link("captions", "Captions"), link("qa", "QA"), link("construction", "Construction")];
 
 describe("the project navigation bar", () => {

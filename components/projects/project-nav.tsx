@@ -12,10 +12,19 @@ type NavLink = { id: string; label: string; href: string };
  * tasks the project does not use sit under one "More tasks" menu (a native disclosure: Enter or Space opens
  * it, Escape closes it); the page on screen is always in the bar, even when its task is one of those.
  */
-export function ProjectNav({ projectId, items, moreTasks = [] }: { projectId: string; items: NavLink[]; moreTasks?: NavLink[] }) {
+export function ProjectNav({
+  projectId,
+  items,
+  moreTasks = [],
+}: {
+  projectId: string;
+  items: NavLink[];
+  moreTasks?: NavLink[];
+}) {
   const pathname = usePathname();
   const overview = `/projects/${projectId}`;
-  const isCurrent = (href: string) => (href === overview ? pathname === overview : pathname === href || pathname.startsWith(`${href}/`));
+  const isCurrent = (href: string) =>
+    href === overview ? pathname === overview : pathname === href || pathname.startsWith(`${href}/`);
   const promoted = moreTasks.filter((item) => isCurrent(item.href));
   const inMenu = moreTasks.filter((item) => !isCurrent(item.href));
   return (
@@ -59,7 +68,10 @@ export function ProjectNav({ projectId, items, moreTasks = [] }: { projectId: st
           className="w-72 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm text-slate-900 placeholder:text-slate-500"
           data-testid="project-search-input"
         />
-        <button type="submit" className="rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
+        <button
+          type="submit"
+          className="rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-700 hover:bg-slate-100"
+        >
           Search
         </button>
       </form>
@@ -81,13 +93,24 @@ function MoreTasksMenu({ items }: { items: NavLink[] }) {
           menu.current.querySelector("summary")?.focus();
         }}
       >
-        <summary className="block cursor-pointer list-none rounded-md px-2.5 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900" data-testid="project-nav-more-button">
+        <summary
+          className="block cursor-pointer list-none rounded-md px-2.5 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+          data-testid="project-nav-more-button"
+        >
           More tasks <span aria-hidden="true">▾</span>
         </summary>
-        <ul className="absolute left-0 z-30 mt-1 flex min-w-[12rem] flex-col rounded-md border border-slate-200 bg-white py-1 shadow-lg" aria-label="More tasks">
+        <ul
+          className="absolute left-0 z-30 mt-1 flex min-w-[12rem] flex-col rounded-md border border-slate-200 bg-white py-1 shadow-lg"
+          aria-label="More tasks"
+        >
           {items.map((item) => (
             <li key={item.id}>
-              <Link prefetch={false} href={item.href} data-testid={`project-nav-${item.id}`} className="block px-3 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900">
+              <Link
+                prefetch={false}
+                href={item.href}
+                data-testid={`project-nav-${item.id}`}
+                className="block px-3 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+              >
                 {item.label}
               </Link>
             </li>

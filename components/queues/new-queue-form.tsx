@@ -38,7 +38,9 @@ export function NewQueueForm({
   const router = useRouter();
   const [name, setName] = useState("");
   const [runId, setRunId] = useState(typeof filter.runId === "string" ? filter.runId : runs[0]!.id);
-  const [chosenScope, setScope] = useState<"verdict" | "scores" | "unstable">(filter.unstable === "1" ? "unstable" : "verdict");
+  const [chosenScope, setScope] = useState<"verdict" | "scores" | "unstable">(
+    filter.unstable === "1" ? "unstable" : "verdict",
+  );
   const [handOut, setHandOut] = useState<QueueHandOut>("overlap");
   const [mode, setMode] = useState<"full" | "presence">("full");
   /** The item scopes' options as chosen, by scope id (kept when the run changes back). */
@@ -53,18 +55,25 @@ export function NewQueueForm({
   const hasVerdict = task ? task.metrics.some((m) => m.reviewed) : true;
   const scope = chosenScope === "verdict" && !hasVerdict ? "scores" : chosenScope;
   // A run whose subjects are items is reviewed item by item, in the scope its task folder adds for that kind.
-  const itemScope = task && task.subject !== "video" ? (itemScopes.find((s) => s.reviews === task.subject) ?? null) : null;
+  const itemScope =
+    task && task.subject !== "video" ? (itemScopes.find((s) => s.reviews === task.subject) ?? null) : null;
   const videoScope = itemScope === null;
   // An ensemble run (samples or a judge panel) can be reviewed where its members spread: its unstable scores.
   const ensembleKind = runs.find((r) => r.id === runId)?.ensemble ?? null;
   const scoreScope = scope === "scores" || (scope === "unstable" && ensembleKind !== null);
   const targets = task?.targets ?? [];
   const verdictMetric = task?.verdict ? task.metrics.find((m) => m.id === task.verdict!.metricId) : undefined;
-  const bounds = targets.length ? targets.map((t) => scaleBounds(t.scale)).reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) })) : null;
+  const bounds = targets.length
+    ? targets
+        .map((t) => scaleBounds(t.scale))
+        .reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) }))
+    : null;
   const scopes = [...new Set(targets.map((t) => SCOPE_WORDS[t.scope]))].join(" / ");
   /** Every target a yes/no answer (VBench-2.0's questions): the scores are answers, not numbers on a range. */
   const answers = targets.length > 0 && targets.every((t) => isYesNoScale(t.scale));
-  const filterEntries = Object.entries(filter).filter(([key, value]) => key !== "runId" && value !== undefined && value !== "");
+  const filterEntries = Object.entries(filter).filter(
+    ([key, value]) => key !== "runId" && value !== undefined && value !== "",
+  );
   const previewParams = new URLSearchParams(filterEntries.map(([k, v]) => [k, String(v)]));
   previewParams.set("runId", runId);
   // The targets per video are counted for the chosen categories (the video list link keeps the filter alone).
@@ -73,7 +82,10 @@ export function NewQueueForm({
   if (chosenTargets.length) countParams.set("categories", chosenTargets.join(","));
   const preview = useQuery({
     queryKey: ["queue-preview", projectId, countParams.toString()],
-    queryFn: () => apiFetch<{ runId: string; count: number; targets: QueueTargetCounts | null }>(`/api/v1/projects/${projectId}/queues/preview?${countParams.toString()}`),
+    queryFn: () =>
+      apiFetch<{ runId: string; count: number; targets: QueueTargetCounts | null }>(
+        `/api/v1/projects/${projectId}/queues/preview?${countParams.toString()}`,
+      ),
     placeholderData: (previous) => previous,
   });
   const perVideo = videoScope && scope === "scores" ? (preview.data?.targets ?? null) : null;
@@ -126,12 +138,22 @@ export function NewQueueForm({
           </a>
         </p>
         <p data-testid="queue-match-count" className="font-medium">
-          {preview.isPending ? "Counting…" : preview.error ? <span className="text-red-700">{preview.error.message}</span> : `${preview.data.count} video${preview.data.count === 1 ? "" : "s"} match`}
+          {preview.isPending ? (
+            "Counting…"
+          ) : preview.error ? (
+            <span className="text-red-700">{preview.error.message}</span>
+          ) : (
+            `${preview.data.count} video${preview.data.count === 1 ? "" : "s"} match`
+          )}
         </p>
       </div>
       <label className="flex flex-col gap-1">
         <span className="font-medium">Judge run</span>
-        <select value={runId} onChange={(e) => setRunId(e.target.value)} className="rounded-md border border-slate-300 px-2 py-1.5">
+        <select
+          value={runId}
+          onChange={(e) => setRunId(e.target.value)}
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+        >
           {runs.map((r) => (
             <option key={r.id} value={r.id}>
               {r.label}
@@ -152,13 +174,27 @@ export function NewQueueForm({
           <legend className="font-medium">Reviewers judge</legend>
           {hasVerdict && (
             <label className="flex items-center gap-2">
-              <input type="radio" name="scope" checked={scope === "verdict"} onChange={() => setScope("verdict")} data-testid="queue-scope-verdict" /> the{" "}
-              {verdictMetric ? verdictMetric.label.toLowerCase() : "judge's"} verdict (yes/no) per video
+              <input
+                type="radio"
+                name="scope"
+                checked={scope === "verdict"}
+                onChange={() => setScope("verdict")}
+                data-testid="queue-scope-verdict"
+              />{" "}
+              the {verdictMetric ? verdictMetric.label.toLowerCase() : "judge's"} verdict (yes/no) per video
             </label>
           )}
           <label className="flex items-center gap-2">
-            <input type="radio" name="scope" checked={scope === "scores"} onChange={() => setScope("scores")} data-testid="queue-scope-scores" />{" "}
-            {answers ? "the judge's answers (yes / no) to each of its questions" : `the judge's scores${bounds ? ` (${bounds.min}–${bounds.max})` : ""}`}
+            <input
+              type="radio"
+              name="scope"
+              checked={scope === "scores"}
+              onChange={() => setScope("scores")}
+              data-testid="queue-scope-scores"
+            />{" "}
+            {answers
+              ? "the judge's answers (yes / no) to each of its questions"
+              : `the judge's scores${bounds ? ` (${bounds.min}–${bounds.max})` : ""}`}
             {scopes ? ` per ${scopes}` : ""}
           </label>
           {!hasVerdict && task && (
@@ -177,8 +213,16 @@ export function NewQueueForm({
           )}
           {ensembleKind && (
             <label className="flex items-center gap-2">
-              <input type="radio" name="scope" checked={scope === "unstable"} onChange={() => setScope("unstable")} data-testid="queue-scope-unstable" />{" "}
-              {ensembleKind === "samples" ? "unstable targets: the scores whose samples spread past the target's threshold" : "panel disagreement: the scores the judges disagree on"}
+              <input
+                type="radio"
+                name="scope"
+                checked={scope === "unstable"}
+                onChange={() => setScope("unstable")}
+                data-testid="queue-scope-unstable"
+              />{" "}
+              {ensembleKind === "samples"
+                ? "unstable targets: the scores whose samples spread past the target's threshold"
+                : "panel disagreement: the scores the judges disagree on"}
             </label>
           )}
         </fieldset>
@@ -187,11 +231,19 @@ export function NewQueueForm({
         <fieldset className="flex flex-col gap-1" data-testid="queue-mode">
           <legend className="font-medium">How each video is asked</legend>
           <label className="flex items-center gap-2">
-            <input type="radio" name="mode" value="full" checked={mode === "full"} onChange={() => setMode("full")} /> full grading: a value for every score
+            <input type="radio" name="mode" value="full" checked={mode === "full"} onChange={() => setMode("full")} />{" "}
+            full grading: a value for every score
           </label>
           <label className="flex items-center gap-2">
-            <input type="radio" name="mode" value="presence" checked={mode === "presence"} onChange={() => setMode("presence")} /> presence first: which categories are present in the video, then
-            values only where the reviewer (or the judge, unless blind) says present; absent stores {task.presence.absentValue}
+            <input
+              type="radio"
+              name="mode"
+              value="presence"
+              checked={mode === "presence"}
+              onChange={() => setMode("presence")}
+            />{" "}
+            presence first: which categories are present in the video, then values only where the reviewer (or the
+            judge, unless blind) says present; absent stores {task.presence.absentValue}
           </label>
         </fieldset>
       )}
@@ -201,7 +253,11 @@ export function NewQueueForm({
           <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2" data-testid="queue-categories">
             {targets.map(({ id: c }) => (
               <label key={c} className="flex items-center gap-1.5 text-xs">
-                <input type="checkbox" checked={chosen.includes(c)} onChange={(e) => setChosen((list) => (e.target.checked ? [...list, c] : list.filter((x) => x !== c)))} />
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(c)}
+                  onChange={(e) => setChosen((list) => (e.target.checked ? [...list, c] : list.filter((x) => x !== c)))}
+                />
                 <TaskCode task={task} code={c} />
               </label>
             ))}
@@ -210,23 +266,45 @@ export function NewQueueForm({
       )}
       <label className="flex w-48 flex-col gap-1">
         <span className="font-medium">Reviewers per item</span>
-        <input type="number" min={1} max={10} value={reviewersPerItem} onChange={(e) => setReviewersPerItem(Number(e.target.value))} className="rounded-md border border-slate-300 px-2 py-1.5" />
+        <input
+          type="number"
+          min={1}
+          max={10}
+          value={reviewersPerItem}
+          onChange={(e) => setReviewersPerItem(Number(e.target.value))}
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+        />
       </label>
       <fieldset className="flex flex-col gap-1" data-testid="queue-hand-out">
         <legend className="font-medium">Which item a reviewer gets next</legend>
         <label className="flex items-center gap-2">
-          <input type="radio" name="handOut" value="overlap" checked={handOut === "overlap"} onChange={() => setHandOut("overlap")} /> overlap first: the first item they have not reviewed that still
-          needs a reviewer, so reviewers meet on the same items and their agreement shows early
+          <input
+            type="radio"
+            name="handOut"
+            value="overlap"
+            checked={handOut === "overlap"}
+            onChange={() => setHandOut("overlap")}
+          />{" "}
+          overlap first: the first item they have not reviewed that still needs a reviewer, so reviewers meet on the
+          same items and their agreement shows early
         </label>
         <label className="flex items-center gap-2">
-          <input type="radio" name="handOut" value="coverage" checked={handOut === "coverage"} onChange={() => setHandOut("coverage")} /> coverage first: the items with the fewest reviews first, so
-          every item gets one reviewer before any gets a second
+          <input
+            type="radio"
+            name="handOut"
+            value="coverage"
+            checked={handOut === "coverage"}
+            onChange={() => setHandOut("coverage")}
+          />{" "}
+          coverage first: the items with the fewest reviews first, so every item gets one reviewer before any gets a
+          second
         </label>
       </fieldset>
       <label className="flex items-center gap-2">
         <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} />
         <span>
-          <span className="font-medium">Blind</span>: reviewers see the judge&apos;s (and others&apos;) values only after submitting their own
+          <span className="font-medium">Blind</span>: reviewers see the judge&apos;s (and others&apos;) values only
+          after submitting their own
         </span>
       </label>
       <label className="flex flex-col gap-1">
@@ -239,7 +317,9 @@ export function NewQueueForm({
           className="rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
           data-testid="new-queue-guidelines"
         />
-        <span className="text-xs text-slate-500">Shown on the review screen after the project&apos;s guidelines; g shows or hides them.</span>
+        <span className="text-xs text-slate-500">
+          Shown on the review screen after the project&apos;s guidelines; g shows or hides them.
+        </span>
       </label>
       <div className="flex items-center gap-3">
         <button type="submit" disabled={create.isPending || preview.data?.count === 0} className={buttonClass()}>

@@ -4,7 +4,8 @@
  */
 const PREFIX = "framejury:presence-draft";
 
-export const presenceDraftKey = (userId: string, queueId: string, itemId: string) => `${PREFIX}:${userId}:${queueId}:${itemId}`;
+export const presenceDraftKey = (userId: string, queueId: string, itemId: string) =>
+  `${PREFIX}:${userId}:${queueId}:${itemId}`;
 
 /** The draft's answers by category, or null (none, unreadable, or storage unavailable). */
 export function readPresenceDraft(key: string): Record<string, boolean> | null {
@@ -13,7 +14,9 @@ export function readPresenceDraft(key: string): Record<string, boolean> | null {
     if (!raw) return null;
     const parsed: unknown = JSON.parse(raw);
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
-    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, boolean] => typeof entry[1] === "boolean"));
+    return Object.fromEntries(
+      Object.entries(parsed).filter((entry): entry is [string, boolean] => typeof entry[1] === "boolean"),
+    );
   } catch {
     return null;
   }

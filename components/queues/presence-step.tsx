@@ -50,7 +50,11 @@ export function usePresenceStep(
   draft: Record<string, boolean> | null = null,
 ) {
   const [active, setActive] = useState(Boolean(presence) && !restored);
-  const [present, setPresent] = useState<Record<string, boolean>>(() => Object.fromEntries((presence?.categories ?? []).map((c) => [c.id, restored?.[c.id] ?? draft?.[c.id] ?? c.mine?.value === 1])));
+  const [present, setPresent] = useState<Record<string, boolean>>(() =>
+    Object.fromEntries(
+      (presence?.categories ?? []).map((c) => [c.id, restored?.[c.id] ?? draft?.[c.id] ?? c.mine?.value === 1]),
+    ),
+  );
   const [focus, setFocus] = useState(0);
   const categories = presence?.categories ?? [];
   const asked = (c: PresenceCategoryView) => present[c.id] === true || c.judge === 1;
@@ -83,11 +87,18 @@ export function usePresenceStep(
   };
 
   const element: ReactNode = presence ? (
-    <section className="flex flex-col gap-2" data-testid="presence-step" aria-label="Which categories are present in the video?">
+    <section
+      className="flex flex-col gap-2"
+      data-testid="presence-step"
+      aria-label="Which categories are present in the video?"
+    >
       <p className="text-sm font-medium text-slate-800">Which categories are present anywhere in the video?</p>
       <p className="text-xs text-slate-500">
-        Press a category&apos;s key to mark it present (again: absent). Enter goes on to grade the present ones; absent ones are stored as {presence.absentValue}.
-        {categories.some((c) => "judge" in c) ? ` The judge's presence: its highest score of the category ≥ ${presence.threshold}.` : " The judge's presence is hidden until you submit."}
+        Press a category&apos;s key to mark it present (again: absent). Enter goes on to grade the present ones; absent
+        ones are stored as {presence.absentValue}.
+        {categories.some((c) => "judge" in c)
+          ? ` The judge's presence: its highest score of the category ≥ ${presence.threshold}.`
+          : " The judge's presence is hidden until you submit."}
       </p>
       <ol className="flex max-h-[60vh] flex-col gap-1 overflow-y-auto">
         {categories.map((c, index) => {
@@ -106,13 +117,19 @@ export function usePresenceStep(
               className={`cursor-pointer rounded-md border p-2 text-sm ${isPresent ? "border-amber-500 bg-amber-50" : "border-slate-200 bg-white"} ${index === focus ? "ring-1 ring-indigo-400" : ""}`}
             >
               <div className="flex items-center gap-2">
-                <kbd className="w-6 rounded border border-slate-300 bg-slate-50 text-center font-mono text-xs" data-testid="presence-key">
+                <kbd
+                  className="w-6 rounded border border-slate-300 bg-slate-50 text-center font-mono text-xs"
+                  data-testid="presence-key"
+                >
                   {c.key ?? "·"}
                 </kbd>
                 <span className="min-w-0 flex-1">
                   <b className="font-mono">{c.id}</b> · {c.label}
                 </span>
-                <span className={`text-xs font-semibold ${isPresent ? "text-amber-800" : "text-slate-500"}`} data-testid="presence-mine">
+                <span
+                  className={`text-xs font-semibold ${isPresent ? "text-amber-800" : "text-slate-500"}`}
+                  data-testid="presence-mine"
+                >
                   {isPresent ? "present" : "absent"}
                 </span>
                 {"judge" in c ? (
@@ -125,7 +142,11 @@ export function usePresenceStep(
                   </span>
                 )}
               </div>
-              <p className={`mt-0.5 text-xs text-slate-500 ${index === focus ? "" : "truncate"}`} title={c.definition} data-testid="presence-definition">
+              <p
+                className={`mt-0.5 text-xs text-slate-500 ${index === focus ? "" : "truncate"}`}
+                title={c.definition}
+                data-testid="presence-definition"
+              >
                 {c.definition}
               </p>
             </li>
@@ -166,7 +187,10 @@ export function usePresenceStep(
     answers: (): Record<string, boolean> | null => (presence ? { ...present } : null),
     /** True when the answers differ from the stored ones (something typed and not submitted). */
     changed: Boolean(presence) && categories.some((c) => (present[c.id] === true) !== (c.mine?.value === 1)),
-    judgments: (): PresenceJudgment[] | undefined => (presence ? categories.map((c) => ({ category: c.id, value: present[c.id] ? 1 : 0, expectedVersion: c.mine?.version })) : undefined),
+    judgments: (): PresenceJudgment[] | undefined =>
+      presence
+        ? categories.map((c) => ({ category: c.id, value: present[c.id] ? 1 : 0, expectedVersion: c.mine?.version }))
+        : undefined,
     element,
     summary,
   };

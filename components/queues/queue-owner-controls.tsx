@@ -6,10 +6,25 @@ import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
 import type { QueueHandOut, QueueStateInput } from "@/lib/queues/queue-states.validation";
 
-const patch = (queueId: string, body: QueueStateInput) => apiFetch(`/api/v1/queues/${queueId}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const patch = (queueId: string, body: QueueStateInput) =>
+  apiFetch(`/api/v1/queues/${queueId}`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 /** Owners' controls on a queue page: archive / restore, assign the queue to named reviewers by email, and the hand-out order. */
-export function QueueOwnerControls({ queueId, archived, assignees, handOut }: { queueId: string; archived: boolean; assignees: string[]; handOut: QueueHandOut }) {
+export function QueueOwnerControls({
+  queueId,
+  archived,
+  assignees,
+  handOut,
+}: {
+  queueId: string;
+  archived: boolean;
+  assignees: string[];
+  handOut: QueueHandOut;
+}) {
   const router = useRouter();
   const [emails, setEmails] = useState(assignees.join(", "));
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
@@ -41,7 +56,12 @@ export function QueueOwnerControls({ queueId, archived, assignees, handOut }: { 
       >
         <label className="flex grow flex-col gap-1">
           Assigned to (emails; empty: every reviewer)
-          <input className="rounded-md border border-slate-300 px-2 py-1.5" value={emails} onChange={(e) => setEmails(e.target.value)} data-testid="queue-assignees" />
+          <input
+            className="rounded-md border border-slate-300 px-2 py-1.5"
+            value={emails}
+            onChange={(e) => setEmails(e.target.value)}
+            data-testid="queue-assignees"
+          />
         </label>
         <button type="submit" className={buttonClass("secondary")} disabled={busy}>
           Save assignees
@@ -55,7 +75,12 @@ export function QueueOwnerControls({ queueId, archived, assignees, handOut }: { 
           disabled={busy}
           onChange={(e) => {
             const order = e.target.value as QueueHandOut;
-            void run({ handOut: order }, order === "coverage" ? "Coverage first: the items with the fewest reviews first." : "Overlap first: the first item a reviewer has not reviewed.");
+            void run(
+              { handOut: order },
+              order === "coverage"
+                ? "Coverage first: the items with the fewest reviews first."
+                : "Overlap first: the first item a reviewer has not reviewed.",
+            );
           }}
           data-testid="queue-hand-out-choice"
         >
@@ -64,12 +89,22 @@ export function QueueOwnerControls({ queueId, archived, assignees, handOut }: { 
         </select>
       </label>
       <div>
-        <button type="button" className={buttonClass("secondary")} disabled={busy} onClick={() => void run({ archived: !archived }, archived ? "Restored." : "Archived.")} data-testid="queue-archive">
+        <button
+          type="button"
+          className={buttonClass("secondary")}
+          disabled={busy}
+          onClick={() => void run({ archived: !archived }, archived ? "Restored." : "Archived.")}
+          data-testid="queue-archive"
+        >
           {archived ? "Restore queue" : "Archive queue"}
         </button>
       </div>
       {message && (
-        <p role="status" className={message.error ? "text-red-700" : "text-slate-600"} data-testid="queue-owner-message">
+        <p
+          role="status"
+          className={message.error ? "text-red-700" : "text-slate-600"}
+          data-testid="queue-owner-message"
+        >
           {message.text}
         </p>
       )}

@@ -5,7 +5,15 @@ interface Progress {
 }
 
 /** A queue's progress bar (items complete: N reviewers submitted) and, optionally, per reviewer. */
-export function QueueProgress({ progress, reviewersPerItem, perReviewer = false }: { progress: Progress; reviewersPerItem: number; perReviewer?: boolean }) {
+export function QueueProgress({
+  progress,
+  reviewersPerItem,
+  perReviewer = false,
+}: {
+  progress: Progress;
+  reviewersPerItem: number;
+  perReviewer?: boolean;
+}) {
   const percent = progress.items ? Math.round((100 * progress.complete) / progress.items) : 0;
   const slots = progress.items * reviewersPerItem;
   const submitted = progress.reviewers.reduce((sum, r) => sum + r.done, 0);
@@ -47,7 +55,10 @@ export function QueueProgress({ progress, reviewersPerItem, perReviewer = false 
                   <td className="pr-4">{r.email}</td>
                   <td className="pr-4">
                     <span className="mr-2 inline-block h-1.5 w-24 overflow-hidden rounded bg-slate-200 align-middle">
-                      <span className="block h-full bg-indigo-500" style={{ width: `${progress.items ? Math.round((100 * r.done) / progress.items) : 0}%` }} />
+                      <span
+                        className="block h-full bg-indigo-500"
+                        style={{ width: `${progress.items ? Math.round((100 * r.done) / progress.items) : 0}%` }}
+                      />
                     </span>
                     {r.done}
                   </td>

@@ -14,11 +14,31 @@ import { DIGIT_ADVANCES_KEY } from "./review-options";
  */
 vi.mock("next/navigation", () => ({ usePathname: () => "/projects/p1/queues/q1/items/i1" }));
 
-const targets = () => ["motion", "physics"].map((key) => ({ key, kind: "score" as const, label: key, required: true, min: 0, max: 3, category: null, scopeIndex: null, frameIndexes: [], mine: null }));
+const targets = () =>
+  ["motion", "physics"].map((key) => ({
+    key,
+    kind: "score" as const,
+    label: key,
+    required: true,
+    min: 0,
+    max: 3,
+    category: null,
+    scopeIndex: null,
+    frameIndexes: [],
+    mine: null,
+  }));
 
 function itemView(id: string, position: number) {
   return {
-    queue: { id: "q1", projectId: "p1", name: "Queue", scope: "scores", blind: true, reviewersPerItem: 1, itemCount: 3 },
+    queue: {
+      id: "q1",
+      projectId: "p1",
+      name: "Queue",
+      scope: "scores",
+      blind: true,
+      reviewersPerItem: 1,
+      itemCount: 3,
+    },
     item: { id, position },
     assignment: { status: "claimed" },
     blind: true,
@@ -44,7 +64,8 @@ let submittedFirst: boolean;
 /** Answers for `POST …/submit`, in order; each is settled by the test. */
 let submitAnswers: { promise: Promise<Response>; resolve: (response: Response) => void }[];
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 beforeEach(() => {
   calls = [];
@@ -58,9 +79,11 @@ beforeEach(() => {
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const method = init.method ?? "GET";
       calls.push({ method, url: input, body: init.body ? JSON.parse(String(init.body)) : null });
-      if (method === "GET" && input === "/api/v1/queues/q1/items/i1") return json((submittedFirst && firstItemSubmitted) || firstItem || itemView("i1", 0));
+      if (method === "GET" && input === "/api/v1/queues/q1/items/i1")
+        return json((submittedFirst && firstItemSubmitted) || firstItem || itemView("i1", 0));
       if (method === "GET" && input === "/api/v1/queues/q1/items/i2") return json(itemView("i2", 1));
-      if (method === "GET" && input === "/api/v1/queues/q1") return json({ progress: { items: 3, complete: 0 }, mine: { done: 0 } });
+      if (method === "GET" && input === "/api/v1/queues/q1")
+        return json({ progress: { items: 3, complete: 0 }, mine: { done: 0 } });
       // No item claimed ahead: Enter submits in the foreground and the server sends the next item back.
       if (method === "POST" && input.includes("/ahead")) return json({ itemId: null });
       if (method === "POST" && input.includes("/submit")) {
@@ -93,12 +116,14 @@ async function openScreen() {
 /** Presses keys on the page, one keydown each, all before React renders again. */
 function press(...keys: string[]) {
   act(() => {
-    for (const key of keys) window.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
+    for (const key of keys)
+      window.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
   });
 }
 
 const values = () => screen.getAllByTestId("my-value").map((element) => element.textContent?.trim() ?? "");
-const focusedIndex = () => screen.getAllByTestId("target").findIndex((element) => element.getAttribute("data-focused") === "true");
+const focusedIndex = () =>
+  screen.getAllByTestId("target").findIndex((element) => element.getAttribute("data-focused") === "true");
 
 describe("the review screen's keys", () => {
   it('a digit scores the focused target; j and k move the focus (with "a score moves on" off)', async () => {
@@ -125,7 +150,12 @@ describe("the review screen's keys", () => {
     await waitFor(() => expect(submitAnswers).toHaveLength(1));
     const submit = calls.find((call) => call.url.includes("/submit"))!;
     expect(submit.url).toBe("/api/v1/queues/q1/items/i1/submit?next=1");
-    expect(submit.body).toMatchObject({ judgments: [expect.objectContaining({ target: "motion", value: 1 }), expect.objectContaining({ target: "physics", value: 2 })] });
+    expect(submit.body).toMatchObject({
+      judgments: [
+        expect.objectContaining({ target: "motion", value: 1 }),
+        expect.objectContaining({ target: "physics", value: 2 }),
+      ],
+    });
   });
 
   it("Enter with a target left unscored submits nothing and names it", async () => {
@@ -160,12 +190,19 @@ describe("the review screen's keys", () => {
     const toyViews: TaskViews = {
       id: "toy-keys",
       subjectViews: { toyThing: () => <p data-testid="toy-thing">toy thing</p> },
-      subjectValueKeys: { toyThing: { one: "u", zero: "d", category: "physics", help: ["u / d", "toy thing: up / down (also 1 / 0)"] } },
+      subjectValueKeys: {
+        toyThing: { one: "u", zero: "d", category: "physics", help: ["u / d", "toy thing: up / down (also 1 / 0)"] },
+      },
     };
     (GENERATED_TASK_VIEWS as TaskViews[]).push(toyViews);
     try {
       const item = itemView("i1", 0);
-      firstItem = { ...item, queue: { ...item.queue, scope: "toy_things" }, toyThing: { id: "t1" }, targets: item.targets.map((t) => ({ ...t, category: t.key })) };
+      firstItem = {
+        ...item,
+        queue: { ...item.queue, scope: "toy_things" },
+        toyThing: { id: "t1" },
+        targets: item.targets.map((t) => ({ ...t, category: t.key })),
+      };
       await openScreen();
       expect(screen.getByTestId("toy-thing")).toBeTruthy();
       expect(screen.getByTestId("shortcut-help").textContent).toContain("u / d toy thing: up / down");
@@ -181,7 +218,10 @@ describe("the review screen's keys", () => {
   });
 
   it("a subject's key pair does nothing on an item without that subject", async () => {
-    (GENERATED_TASK_VIEWS as TaskViews[]).push({ id: "toy-keys", subjectValueKeys: { toyThing: { one: "u", zero: "d", category: "physics", help: ["u / d", "toy"] } } });
+    (GENERATED_TASK_VIEWS as TaskViews[]).push({
+      id: "toy-keys",
+      subjectValueKeys: { toyThing: { one: "u", zero: "d", category: "physics", help: ["u / d", "toy"] } },
+    });
     try {
       const item = itemView("i1", 0);
       firstItem = { ...item, targets: item.targets.map((t) => ({ ...t, category: t.key })) };
@@ -216,13 +256,17 @@ function itemOf(count: number, max: number, blind = true) {
   };
 }
 
-const scoreButton = (target: number, value: number) => screen.getAllByTestId("target")[target]!.querySelector<HTMLButtonElement>(`[data-testid="score-button"][data-value="${value}"]`)!;
+const scoreButton = (target: number, value: number) =>
+  screen
+    .getAllByTestId("target")
+    [target]!.querySelector<HTMLButtonElement>(`[data-testid="score-button"][data-value="${value}"]`)!;
 
 describe("scoring with the mouse, and a score that moves on", () => {
   it("every target has a button per value; a click scores it like the digit and moves the focus on", async () => {
     firstItem = itemOf(3, 10);
     await openScreen();
-    for (const target of screen.getAllByTestId("target")) expect(target.querySelectorAll('[data-testid="score-button"]')).toHaveLength(11);
+    for (const target of screen.getAllByTestId("target"))
+      expect(target.querySelectorAll('[data-testid="score-button"]')).toHaveLength(11);
     act(() => scoreButton(0, 10).click());
     await waitFor(() => expect(values()).toEqual(["10", "—", "—"]));
     expect(scoreButton(0, 10).getAttribute("aria-pressed")).toBe("true");
@@ -240,7 +284,20 @@ describe("scoring with the mouse, and a score that moves on", () => {
     const item = itemView("i1", 0);
     firstItem = {
       ...item,
-      targets: [{ key: "verdict", kind: "verdict", label: "Hallucination verdict", required: true, min: 0, max: 1, category: null, scopeIndex: null, frameIndexes: [], mine: null }],
+      targets: [
+        {
+          key: "verdict",
+          kind: "verdict",
+          label: "Hallucination verdict",
+          required: true,
+          min: 0,
+          max: 1,
+          category: null,
+          scopeIndex: null,
+          frameIndexes: [],
+          mine: null,
+        },
+      ],
     };
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
@@ -327,7 +384,11 @@ describe("after submitting a blind item", () => {
       queue: { ...revealed.queue, blind: true },
       assignment: { status: "done" },
       nav: { index: 0, count: 1, previousItemId: null, nextItemId: "i2" },
-      targets: revealed.targets.map((t, i) => ({ ...t, judge: 7, mine: { value: [7, 2][i], note: null, reason: null, version: 1 } })),
+      targets: revealed.targets.map((t, i) => ({
+        ...t,
+        judge: 7,
+        mine: { value: [7, 2][i], note: null, reason: null, version: 1 },
+      })),
     };
     await openScreen();
     act(() => scoreButton(0, 7).click());
@@ -377,7 +438,11 @@ describe("after submitting a blind item", () => {
 describe("after submitting a blind item whose video stays blind", () => {
   it("goes on to the next item, as there is nothing to reveal (another item of the video waits)", async () => {
     firstItem = itemOf(1, 3);
-    firstItemSubmitted = { ...itemOf(1, 3), assignment: { status: "done" }, nav: { index: 0, count: 1, previousItemId: null, nextItemId: "i2" } };
+    firstItemSubmitted = {
+      ...itemOf(1, 3),
+      assignment: { status: "done" },
+      nav: { index: 0, count: 1, previousItemId: null, nextItemId: "i2" },
+    };
     await openScreen();
     press("2", "Enter");
     await waitFor(() => expect(submitAnswers).toHaveLength(1));

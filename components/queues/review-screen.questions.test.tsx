@@ -12,8 +12,18 @@ import { DIGIT_ADVANCES_KEY } from "./review-options";
  */
 vi.mock("next/navigation", () => ({ usePathname: () => "/projects/p1/queues/q1/items/i1" }));
 
-const frames = Array.from({ length: 6 }, (_, i) => ({ id: `f${i}`, index: i * 10, timestampS: i * 0.4, isKeyFrame: true, cluster: null, url: `/frames/f${i}.jpg` }));
-const QUESTIONS = ["Initially, is the color of the river mostly blue?", "Finally, is the color of the river mostly green?"];
+const frames = Array.from({ length: 6 }, (_, i) => ({
+  id: `f${i}`,
+  index: i * 10,
+  timestampS: i * 0.4,
+  isKeyFrame: true,
+  cluster: null,
+  url: `/frames/f${i}.jpg`,
+}));
+const QUESTIONS = [
+  "Initially, is the color of the river mostly blue?",
+  "Finally, is the color of the river mostly green?",
+];
 
 function questionItem(blind: boolean) {
   return {
@@ -21,7 +31,13 @@ function questionItem(blind: boolean) {
     item: { id: "i1", position: 0 },
     assignment: { status: "claimed" },
     blind,
-    video: { id: "v1", fileName: "river-0.mp4", prompt: "A river turns from blue to green", url: "/media/v1.mp4", frames },
+    video: {
+      id: "v1",
+      fileName: "river-0.mp4",
+      prompt: "A river turns from blue to green",
+      url: "/media/v1.mp4",
+      frames,
+    },
     ...(blind ? {} : { judgeSummary: { dynamic_attribute: 1, complex_landscape: null, complete: true } }),
     targets: QUESTIONS.map((text, k) => ({
       key: `s${k + 1}`,
@@ -46,7 +62,8 @@ function questionItem(blind: boolean) {
 
 let item: unknown;
 let submits: unknown[];
-const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
 
 beforeEach(() => {
   submits = [];
@@ -56,7 +73,8 @@ beforeEach(() => {
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const method = init.method ?? "GET";
       if (method === "GET" && input === "/api/v1/queues/q1/items/i1") return json(item);
-      if (method === "GET" && input === "/api/v1/queues/q1") return json({ progress: { items: 1, complete: 0 }, mine: { done: 0 } });
+      if (method === "GET" && input === "/api/v1/queues/q1")
+        return json({ progress: { items: 1, complete: 0 }, mine: { done: 0 } });
       if (method === "POST" && input.includes("/ahead")) return json({ itemId: null });
       if (method === "POST" && input.includes("/submit")) {
         submits.push(JSON.parse(String(init.body)));
@@ -86,7 +104,8 @@ async function openScreen(blind = true, video?: Record<string, unknown>) {
 
 function press(...keys: string[]) {
   act(() => {
-    for (const key of keys) window.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
+    for (const key of keys)
+      window.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
   });
 }
 
@@ -108,7 +127,10 @@ describe("a VBench-2.0 item on the review screen", () => {
     expect(screen.queryByText(/^Dynamic Attribute question$/)).toBeNull();
     const buttons = within(rows[0]!).getAllByTestId("score-button");
     expect(buttons.map((b) => b.textContent)).toEqual(["yes", "no"]);
-    expect(buttons.map((b) => b.getAttribute("aria-label"))).toEqual([`Dynamic Attribute question 1: ${QUESTIONS[0]}: yes`, `Dynamic Attribute question 1: ${QUESTIONS[0]}: no`]);
+    expect(buttons.map((b) => b.getAttribute("aria-label"))).toEqual([
+      `Dynamic Attribute question 1: ${QUESTIONS[0]}: yes`,
+      `Dynamic Attribute question 1: ${QUESTIONS[0]}: no`,
+    ]);
   });
 
   it("y and n answer the focused question and move on; 1 and 0 do the same", async () => {
@@ -121,7 +143,12 @@ describe("a VBench-2.0 item on the review screen", () => {
     await waitFor(() => expect(values()).toEqual(["yes", "yes"]));
     press("Enter");
     await waitFor(() => expect(submits).toHaveLength(1));
-    expect(submits[0]).toMatchObject({ judgments: [expect.objectContaining({ target: "s1", value: 1 }), expect.objectContaining({ target: "s2", value: 1 })] });
+    expect(submits[0]).toMatchObject({
+      judgments: [
+        expect.objectContaining({ target: "s1", value: 1 }),
+        expect.objectContaining({ target: "s2", value: 1 }),
+      ],
+    });
   });
 
   it('y and n leave the focus where it is with "a score moves on" off', async () => {
@@ -148,7 +175,10 @@ describe("a VBench-2.0 item on the review screen", () => {
         .map((img) => img.getAttribute("src"));
     expect(shown()).toEqual(["/frames/f0.jpg", "/frames/f1.jpg", "/frames/f2.jpg"]);
     expect(screen.getByTestId("question-frames").textContent).toContain("Asked with 3 frames (0.00–0.80 s)");
-    const lit = () => [...document.querySelectorAll('[data-highlighted="true"]')].map((element) => element.querySelector("img")?.getAttribute("src"));
+    const lit = () =>
+      [...document.querySelectorAll('[data-highlighted="true"]')].map((element) =>
+        element.querySelector("img")?.getAttribute("src"),
+      );
     expect(lit()).toEqual(["/frames/f0.jpg", "/frames/f1.jpg", "/frames/f2.jpg"]);
     press("j");
     await waitFor(() => expect(shown()).toEqual(["/frames/f5.jpg"]));

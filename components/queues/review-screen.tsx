@@ -15,15 +15,40 @@ import { ON_TINTED_ROW } from "@/components/class-names";
 import { Guidelines } from "@/components/markdown";
 import { VideoFramesViewer } from "@/components/videos/video-frames-viewer";
 import { PRESENCE_SHORTCUTS, usePresenceStep, type PresenceView } from "@/components/queues/presence-step";
-import { JudgeAnswersLine, QuestionFrames, QuestionLabel, questionFocus, type TargetQuestionView } from "@/components/queues/target-question";
-import { clearPresenceDraft, presenceDraftKey, readPresenceDraft, writePresenceDraft } from "@/components/queues/presence-draft";
+import {
+  JudgeAnswersLine,
+  QuestionFrames,
+  QuestionLabel,
+  questionFocus,
+  type TargetQuestionView,
+} from "@/components/queues/target-question";
+import {
+  clearPresenceDraft,
+  presenceDraftKey,
+  readPresenceDraft,
+  writePresenceDraft,
+} from "@/components/queues/presence-draft";
 import { PRESENCE_KEY_SET } from "@/lib/queues/presence-keys";
-import { awaitsMoreDigits, continuesNumber, DIGIT_CHAIN_MS, typeDigit, type TypedNumber } from "@/lib/queues/score-keys";
+import {
+  awaitsMoreDigits,
+  continuesNumber,
+  DIGIT_CHAIN_MS,
+  typeDigit,
+  type TypedNumber,
+} from "@/lib/queues/score-keys";
 import { missingTargetsMessage } from "@/lib/queues/missing-targets";
 import { useDigitAdvances } from "@/components/queues/review-options";
 import { scopeFocus } from "@/lib/judge/frame-scopes";
 import { findTask, metricOf, projectTasks } from "@/lib/tasks/registry";
-import { disagrees, formatValue, isYesNoScale, targetIdOfCategory, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "@/lib/tasks/task-declaration";
+import {
+  disagrees,
+  formatValue,
+  isYesNoScale,
+  targetIdOfCategory,
+  type MetricDeclaration,
+  type TargetDeclaration,
+  type TaskDeclaration,
+} from "@/lib/tasks/task-declaration";
 import { scopeLabel, summaryMetricValues, type SubjectSummary } from "@/lib/tasks/task-display";
 
 interface TargetView {
@@ -45,7 +70,15 @@ interface TargetView {
   judge?: number | null;
 }
 interface ItemView {
-  queue: { id: string; projectId: string; name: string; scope: string; blind: boolean; reviewersPerItem: number; itemCount: number };
+  queue: {
+    id: string;
+    projectId: string;
+    name: string;
+    scope: string;
+    blind: boolean;
+    reviewersPerItem: number;
+    itemCount: number;
+  };
   item: { id: string; position: number };
   /** An item queue's subject under review, by its scope's key (`caption`, `answer`): shown by the task's subject view. */
   [subjectKey: string]: unknown;
@@ -56,7 +89,14 @@ interface ItemView {
     fileName: string;
     prompt: string | null;
     url: string;
-    frames: { id: string; index: number; timestampS: number; isKeyFrame: boolean; cluster: number | null; url: string }[];
+    frames: {
+      id: string;
+      index: number;
+      timestampS: number;
+      isKeyFrame: boolean;
+      cluster: number | null;
+      url: string;
+    }[];
     /** A uniform frame set: its frames are named by place and time, not as key frames with clusters. */
     uniformFrames?: boolean;
   };
@@ -79,12 +119,24 @@ interface Draft {
 
 /** The screen's keys, with every registered task's verdict names and subject keys (read at render, so a registered toy task's count). */
 function reviewShortcuts(projectId: string): [string, string][] {
-  const positives = [...new Set(projectTasks(projectId).flatMap((task) => (task.verdict ? [metricOf(task, task.verdict.metricId)?.label.toLowerCase() ?? task.verdict.metricId] : [])))];
+  const positives = [
+    ...new Set(
+      projectTasks(projectId).flatMap((task) =>
+        task.verdict ? [metricOf(task, task.verdict.metricId)?.label.toLowerCase() ?? task.verdict.metricId] : [],
+      ),
+    ),
+  ];
   return [
     ["j / ↓", "next target"],
     ["k / ↑", "previous target"],
-    ["0–9", `score the focused target (10: type 1 then 0 within ${DIGIT_CHAIN_MS} ms); with "a score moves on", the focus then goes to the next target`],
-    ["y / n", `answer yes / no: the item's verdict, else the focused yes/no question (also 1 / 0${positives.length ? `; a verdict's yes is ${positives.join(" / ")}` : ""})`],
+    [
+      "0–9",
+      `score the focused target (10: type 1 then 0 within ${DIGIT_CHAIN_MS} ms); with "a score moves on", the focus then goes to the next target`,
+    ],
+    [
+      "y / n",
+      `answer yes / no: the item's verdict, else the focused yes/no question (also 1 / 0${positives.length ? `; a verdict's yes is ${positives.join(" / ")}` : ""})`,
+    ],
     ...Object.values(subjectValueKeys()).map((keys) => keys.help),
     ...CORE_SHORTCUTS_AFTER,
   ];
@@ -106,7 +158,10 @@ const CORE_SHORTCUTS_AFTER: [string, string][] = [
  * A score's category target (an indexed category, `material:q2`, is its declared target's), or the per-video metric a
  * verdict/overall target judges; null when the task declares neither.
  */
-function declarationOf(task: TaskDeclaration | null, target: Pick<TargetView, "key" | "category">): TargetDeclaration | MetricDeclaration | null {
+function declarationOf(
+  task: TaskDeclaration | null,
+  target: Pick<TargetView, "key" | "category">,
+): TargetDeclaration | MetricDeclaration | null {
   if (!task) return null;
   if (target.category === null) return task.metrics.find((m) => m.id === target.key) ?? null;
   const id = targetIdOfCategory(task, target.category);
@@ -118,15 +173,31 @@ const show = (declared: TargetDeclaration | MetricDeclaration | null, value: num
   formatValue(declared ?? { scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null } }, value);
 
 /** The values a mouse picks from for a target: a categorical scale's named values, or each whole number of a short numeric scale; null: a number field. */
-function scoreChoices(declared: TargetDeclaration | MetricDeclaration | null, target: TargetView): { value: number; label: string }[] | null {
-  if (declared?.scale.kind === "categorical") return declared.scale.values.map((v) => ({ value: v.value, label: v.label }));
+function scoreChoices(
+  declared: TargetDeclaration | MetricDeclaration | null,
+  target: TargetView,
+): { value: number; label: string }[] | null {
+  if (declared?.scale.kind === "categorical")
+    return declared.scale.values.map((v) => ({ value: v.value, label: v.label }));
   if (!Number.isInteger(target.min) || !Number.isInteger(target.max) || target.max - target.min > 10) return null;
-  return Array.from({ length: target.max - target.min + 1 }, (_, i) => ({ value: target.min + i, label: String(target.min + i) }));
+  return Array.from({ length: target.max - target.min + 1 }, (_, i) => ({
+    value: target.min + i,
+    label: String(target.min + i),
+  }));
 }
 
 /** Whether the reviewer's value counts as agreeing with the judge's: closer than the target's declared disagreement gap. */
-function agreesWithJudge(declared: TargetDeclaration | MetricDeclaration | null, target: TargetView, mine: number, judge: number): boolean {
-  return !disagrees(declared ?? { scale: { kind: "numeric", min: target.min, max: target.max, step: null } }, mine, judge);
+function agreesWithJudge(
+  declared: TargetDeclaration | MetricDeclaration | null,
+  target: TargetView,
+  mine: number,
+  judge: number,
+): boolean {
+  return !disagrees(
+    declared ?? { scale: { kind: "numeric", min: target.min, max: target.max, step: null } },
+    mine,
+    judge,
+  );
 }
 
 /** Put in the key queue by the screen itself when a digit's wait for a second digit is over: the focus moves on then. */
@@ -160,7 +231,8 @@ function preloadFrames(view: ItemView) {
 }
 
 /** Marks every cached item of the queue stale (their links and status change with each submit or claim) without refetching them now. */
-const invalidateItems = (queryClient: QueryClient, queueId: string) => queryClient.invalidateQueries({ queryKey: ["queue-item", queueId], refetchType: "none" });
+const invalidateItems = (queryClient: QueryClient, queueId: string) =>
+  queryClient.invalidateQueries({ queryKey: ["queue-item", queueId], refetchType: "none" });
 
 /** What the queue overview API says of the queue's progress, read again after each submission made in the background. */
 interface QueueProgressView {
@@ -253,7 +325,9 @@ export function ReviewScreen({
 }) {
   const itemBase = `/projects/${projectId}/queues/${queueId}/items/`;
   const pathname = usePathname();
-  const addressed = pathname?.startsWith(itemBase) ? decodeURIComponent(pathname.slice(itemBase.length).split("/")[0]!) : pageItemId;
+  const addressed = pathname?.startsWith(itemBase)
+    ? decodeURIComponent(pathname.slice(itemBase.length).split("/")[0]!)
+    : pageItemId;
   // The item on screen changes at once when the screen moves on (an urgent update), not when the router has caught
   // up with the new address (a transition, which React may render and throw away): the items pushed and not yet
   // addressed lead; back / forward (an address that was not pushed) drops them.
@@ -306,7 +380,13 @@ export function ReviewScreen({
         }
         return;
       }
-      if (event.ctrlKey || event.metaKey || event.altKey || !(REVIEW_KEY.test(event.key) || PRESENCE_KEY_SET.has(event.key) || event.key === "p")) return;
+      if (
+        event.ctrlKey ||
+        event.metaKey ||
+        event.altKey ||
+        !(REVIEW_KEY.test(event.key) || PRESENCE_KEY_SET.has(event.key) || event.key === "p")
+      )
+        return;
       event.preventDefault();
       pending.current.push({ key: event.key, timeStamp: event.timeStamp || performance.now() });
       setTaken((n) => n + 1);
@@ -319,7 +399,12 @@ export function ReviewScreen({
   const left = useRef(false);
   const releaseOne = useCallback(
     (id: string) =>
-      fetch(`/api/v1/queues/${queueId}/items/${encodeURIComponent(id)}/release`, { method: "POST", keepalive: true, headers: { "content-type": "application/json" }, body: "{}" }).then(
+      fetch(`/api/v1/queues/${queueId}/items/${encodeURIComponent(id)}/release`, {
+        method: "POST",
+        keepalive: true,
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      }).then(
         () => undefined,
         () => undefined,
       ),
@@ -355,7 +440,10 @@ export function ReviewScreen({
   const leaveTo = useCallback(
     async (href: string) => {
       // A claim ahead still on its way is waited for (briefly), so it is given back too.
-      await Promise.race([Promise.allSettled([...aheadRequests.current.values()]), new Promise((resolve) => setTimeout(resolve, 1500))]);
+      await Promise.race([
+        Promise.allSettled([...aheadRequests.current.values()]),
+        new Promise((resolve) => setTimeout(resolve, 1500)),
+      ]);
       await Promise.race([releaseReserved(), new Promise((resolve) => setTimeout(resolve, 3000))]);
       window.location.assign(href);
     },
@@ -382,7 +470,10 @@ export function ReviewScreen({
     aheadOf: (after) => {
       let request = aheadRequests.current.get(after);
       if (!request) {
-        request = postJson<{ itemId: string | null; item?: ItemView | null }>(`/api/v1/queues/${queueId}/items/${encodeURIComponent(after)}/ahead?payload=1`, {}).then(
+        request = postJson<{ itemId: string | null; item?: ItemView | null }>(
+          `/api/v1/queues/${queueId}/items/${encodeURIComponent(after)}/ahead?payload=1`,
+          {},
+        ).then(
           ({ itemId: aheadId, item: payload }) => {
             // None now (nothing left, or too many open claims): a later item may ask again.
             if (!aheadId) {
@@ -449,7 +540,10 @@ export function ReviewScreen({
           clearPresenceDraft(presenceDraftKey(userId, queueId, sentId));
         })
         .catch((error: unknown) => {
-          setFailures((f) => [...f.filter((x) => x.itemId !== sentId), { itemId: sentId, label, message: error instanceof Error ? error.message : "Could not submit." }]);
+          setFailures((f) => [
+            ...f.filter((x) => x.itemId !== sentId),
+            { itemId: sentId, label, message: error instanceof Error ? error.message : "Could not submit." },
+          ]);
         })
         .finally(() => {
           inflight.current.delete(sent);
@@ -470,7 +564,12 @@ export function ReviewScreen({
     failures.length > 0 ? (
       <div className="mb-3 flex flex-col gap-1" data-testid="submit-failures">
         {failures.map((f) => (
-          <p key={f.itemId} role="alert" className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-800" data-testid="submit-failed">
+          <p
+            key={f.itemId}
+            role="alert"
+            className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-800"
+            data-testid="submit-failed"
+          >
             {f.label} was not submitted: {f.message} Your values are kept.{" "}
             {f.itemId !== itemId && (
               <button type="button" className="underline" onClick={() => navigate(f.itemId)}>
@@ -501,7 +600,10 @@ export function ReviewScreen({
         </p>
       </>
     );
-  const live = progress.data && progress.dataUpdatedAt > item.dataUpdatedAt ? { items: progress.data.progress.items, complete: progress.data.progress.complete, mine: progress.data.mine } : null;
+  const live =
+    progress.data && progress.dataUpdatedAt > item.dataUpdatedAt
+      ? { items: progress.data.progress.items, complete: progress.data.progress.complete, mine: progress.data.mine }
+      : null;
   return (
     <>
       {failed}
@@ -541,7 +643,16 @@ function ItemReview({
   const queueId = data.queue.id;
   const [focus, setFocus] = useState(0);
   const [drafts, setDrafts] = useState<Record<string, Draft>>(() =>
-    Object.fromEntries(data.targets.map((t) => [t.key, restored?.drafts[t.key] ?? { value: t.mine?.value ?? null, note: t.mine?.note ?? "", accepted: t.mine?.acceptedJudge ?? false }])),
+    Object.fromEntries(
+      data.targets.map((t) => [
+        t.key,
+        restored?.drafts[t.key] ?? {
+          value: t.mine?.value ?? null,
+          note: t.mine?.note ?? "",
+          accepted: t.mine?.acceptedJudge ?? false,
+        },
+      ]),
+    ),
   );
   /** The item claimed ahead of this one (when the payload predates that claim, its nav does not name it). */
   const [aheadId, setAheadId] = useState<string | null>(null);
@@ -570,7 +681,9 @@ function ItemReview({
   const noteRefs = useRef(new Map<string, HTMLTextAreaElement>());
   const screen = useRef<HTMLDivElement>(null);
   const draftKey = support.draftKey(data.item.id);
-  const [presenceDraft] = useState(() => (data.presence && typeof window !== "undefined" ? readPresenceDraft(draftKey) : null));
+  const [presenceDraft] = useState(() =>
+    data.presence && typeof window !== "undefined" ? readPresenceDraft(draftKey) : null,
+  );
   const presence = usePresenceStep(
     data.presence,
     data.targets.map((t) => t.key),
@@ -647,7 +760,8 @@ function ItemReview({
     const nextId = data.nav.nextItemId;
     // An item claimed ahead is a new one: it comes after this one is submitted.
     if (nextId && !(data.assignment.status !== "done" && support.isReserved(nextId))) return leaveFor(nextId);
-    if (data.assignment.status !== "done") return setMessage({ text: "Submit this item (Enter) before taking a new one.", tone: "info" });
+    if (data.assignment.status !== "done")
+      return setMessage({ text: "Submit this item (Enter) before taking a new one.", tone: "info" });
     holdOn.current = data.item.id;
     try {
       // The server hands out the oldest open claim: wait until the submissions on their way have closed theirs.
@@ -657,7 +771,10 @@ function ItemReview({
       if (itemId && itemId !== data.item.id) return leaveFor(itemId);
       setMessage({ text: "Nothing is left for you in this queue. Thank you!" + release(), tone: "info" });
     } catch (error) {
-      setMessage({ text: (error instanceof Error ? error.message : "Could not take the next item.") + release(), tone: "error" });
+      setMessage({
+        text: (error instanceof Error ? error.message : "Could not take the next item.") + release(),
+        tone: "error",
+      });
     }
   }, [data, holdOn, leaveFor, queryClient, queueId, release, support]);
 
@@ -691,7 +808,14 @@ function ItemReview({
     // The next item is known (and loaded, or on its way): show it now and let the submission go in the background.
     // Not from a blind item: its judge's values are shown once it is saved, before the reviewer goes on.
     if (known && !data.blind) {
-      support.submitInBackground({ itemId: data.item.id, label: `Your item ${data.nav.index + 1}`, drafts, judgments, presence: presence.judgments(), present: presence.answers() });
+      support.submitInBackground({
+        itemId: data.item.id,
+        label: `Your item ${data.nav.index + 1}`,
+        drafts,
+        judgments,
+        presence: presence.judgments(),
+        present: presence.answers(),
+      });
       return leaveFor(known);
     }
     setBusy(true);
@@ -700,7 +824,10 @@ function ItemReview({
       // Without a known next item the server claims it and sends it back with the submission: one round trip. It
       // hands out the oldest open claim, so the submissions still on their way must have closed theirs first.
       await support.settled();
-      const result = await postJson<{ next?: ItemView | null }>(`/api/v1/queues/${queueId}/items/${data.item.id}/submit${known ? "" : "?next=1"}`, { judgments, presence: presence.judgments() });
+      const result = await postJson<{ next?: ItemView | null }>(
+        `/api/v1/queues/${queueId}/items/${data.item.id}/submit${known ? "" : "?next=1"}`,
+        { judgments, presence: presence.judgments() },
+      );
       support.submitted(data.item.id);
       clearPresenceDraft(draftKey);
       await invalidateItems(queryClient, queueId);
@@ -712,26 +839,58 @@ function ItemReview({
       // Keys typed since Enter are for the next item: the reviewer has gone on, so go there without the reveal.
       // Keys typed from here on wait for the item read back (the hold ends there): they act on the reveal.
       if (nextId && data.blind && pending.current.length === 0) {
-        return support.reveal(data.item.id, nextId, "Submitted: the judge's values are shown beside yours. Enter, → or Next item goes on (a score key starts the next item).");
+        return support.reveal(
+          data.item.id,
+          nextId,
+          "Submitted: the judge's values are shown beside yours. Enter, → or Next item goes on (a score key starts the next item).",
+        );
       }
       if (nextId) return leaveFor(nextId);
       // Read the item again: its header says submitted, and a blind queue now shows the judge's values.
       support.finished(data.item.id, "Submitted. Nothing is left for you in this queue. Thank you!" + release());
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) await refetchAfterWrite(queryClient, ["queue-item", queueId, data.item.id]);
+      if (error instanceof ApiError && error.status === 409)
+        await refetchAfterWrite(queryClient, ["queue-item", queueId, data.item.id]);
       setMessage({ text: (error instanceof Error ? error.message : "Could not submit.") + release(), tone: "error" });
     } finally {
       setBusy(false);
     }
-  }, [aheadId, data, drafts, draftKey, holdOn, leaveFor, pending, queryClient, queueId, release, support, presence, targets]);
+  }, [
+    aheadId,
+    data,
+    drafts,
+    draftKey,
+    holdOn,
+    leaveFor,
+    pending,
+    queryClient,
+    queueId,
+    release,
+    support,
+    presence,
+    targets,
+  ]);
 
   const accept = useCallback(
     (targets: TargetView[]) => {
-      if (data.blind) return setMessage({ text: "Blind queue: the judge's values are hidden until you submit, so there is nothing to accept.", tone: "error" });
+      if (data.blind)
+        return setMessage({
+          text: "Blind queue: the judge's values are hidden until you submit, so there is nothing to accept.",
+          tone: "error",
+        });
       const withJudge = targets.filter((t) => t.judge !== null && t.judge !== undefined);
       if (withJudge.length === 0) return setMessage({ text: "The judge gave no value here.", tone: "error" });
-      setDrafts((d) => ({ ...d, ...Object.fromEntries(withJudge.map((t) => [t.key, { ...d[t.key]!, value: t.judge!, accepted: true }])) }));
-      setMessage({ text: withJudge.length === 1 ? `Accepted the judge's value for ${withJudge[0]!.label}.` : `Accepted ${withJudge.length} judge values.`, tone: "info" });
+      setDrafts((d) => ({
+        ...d,
+        ...Object.fromEntries(withJudge.map((t) => [t.key, { ...d[t.key]!, value: t.judge!, accepted: true }])),
+      }));
+      setMessage({
+        text:
+          withJudge.length === 1
+            ? `Accepted the judge's value for ${withJudge[0]!.label}.`
+            : `Accepted ${withJudge.length} judge values.`,
+        tone: "info",
+      });
     },
     [data.blind],
   );
@@ -853,7 +1012,12 @@ function ItemReview({
       const digit = Number(key);
       let index = focus;
       // "A score moves on": the focused target's number is complete (this digit does not continue it), so the digit is the next target's.
-      if (support.digitAdvances && deferred && deferred.target === focused.key && !continuesNumber(typed.current, focused.key, digit, timeStamp, focused)) {
+      if (
+        support.digitAdvances &&
+        deferred &&
+        deferred.target === focused.key &&
+        !continuesNumber(typed.current, focused.key, digit, timeStamp, focused)
+      ) {
         index = Math.min(focus + 1, targets.length - 1);
         typed.current = null;
       }
@@ -914,7 +1078,9 @@ function ItemReview({
     data.assignment.status === "done"
       ? targets.flatMap((t) => {
           const mine = drafts[t.key]!.value;
-          return mine !== null && t.judge !== null && t.judge !== undefined ? [agreesWithJudge(declarationOf(task, t), t, mine, t.judge)] : [];
+          return mine !== null && t.judge !== null && t.judge !== undefined
+            ? [agreesWithJudge(declarationOf(task, t), t, mine, t.judge)]
+            : [];
         })
       : [];
   const jumpTo = message?.jumpTo ? targets.findIndex((t) => t.key === message.jumpTo) : -1;
@@ -923,7 +1089,13 @@ function ItemReview({
   const frameByIndex = new Map(data.video.frames.map((f) => [f.index, f]));
 
   return (
-    <div ref={screen} tabIndex={-1} className="flex flex-col gap-4 outline-none" data-testid="review-screen" data-item-id={data.item.id}>
+    <div
+      ref={screen}
+      tabIndex={-1}
+      className="flex flex-col gap-4 outline-none"
+      data-testid="review-screen"
+      data-item-id={data.item.id}
+    >
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-xl font-semibold tracking-tight">{data.queue.name}</h1>
         {data.queue.blind && (
@@ -932,7 +1104,8 @@ function ItemReview({
           </span>
         )}
         <span className="text-sm text-slate-500" data-testid="item-position">
-          your item {data.nav.index + 1} of {Math.max(data.nav.count, support.reached)} · {data.assignment.status === "done" ? "submitted" : "not submitted yet"}
+          your item {data.nav.index + 1} of {Math.max(data.nav.count, support.reached)} ·{" "}
+          {data.assignment.status === "done" ? "submitted" : "not submitted yet"}
         </span>
         <a
           href={`/projects/${projectId}/queues/${queueId}`}
@@ -952,7 +1125,8 @@ function ItemReview({
           <div className="h-full bg-emerald-500" style={{ width: `${percent}%` }} />
         </div>
         <span>
-          {progress.complete} of {progress.items} items complete ({data.queue.reviewersPerItem} reviewer{data.queue.reviewersPerItem === 1 ? "" : "s"} each)
+          {progress.complete} of {progress.items} items complete ({data.queue.reviewersPerItem} reviewer
+          {data.queue.reviewersPerItem === 1 ? "" : "s"} each)
         </span>
         <span className="font-medium" data-testid="my-count">
           you: {progress.mine.done} submitted
@@ -961,7 +1135,10 @@ function ItemReview({
 
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_26rem]">
         {/* Pinned while the targets scroll: the player and the strip stay in view beside the form. */}
-        <div className="flex min-w-0 flex-col gap-3 lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-y-auto" data-testid="pinned-video">
+        <div
+          className="flex min-w-0 flex-col gap-3 lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-y-auto"
+          data-testid="pinned-video"
+        >
           <p className="text-sm" data-testid="review-prompt">
             <span className="text-slate-500">Prompt: </span>
             {data.video.prompt ?? "—"} <span className="text-xs text-slate-500">({data.video.fileName})</span>
@@ -979,9 +1156,15 @@ function ItemReview({
 
         <div className="flex flex-col gap-2">
           {hasGuidelines && (
-            <section aria-label="Guidelines" className="rounded-md border border-amber-200 bg-amber-50/50 p-2" data-testid="review-guidelines" data-shown={support.guidelinesShown}>
+            <section
+              aria-label="Guidelines"
+              className="rounded-md border border-amber-200 bg-amber-50/50 p-2"
+              data-testid="review-guidelines"
+              data-shown={support.guidelinesShown}
+            >
               <p className="text-xs text-slate-600">
-                <b>Guidelines</b> · <kbd className="font-mono font-semibold">g</kbd> {support.guidelinesShown ? "hides" : "shows"} them
+                <b>Guidelines</b> · <kbd className="font-mono font-semibold">g</kbd>{" "}
+                {support.guidelinesShown ? "hides" : "shows"} them
               </p>
               {support.guidelinesShown && (
                 <div className="mt-1 max-h-60 overflow-y-auto">
@@ -1003,12 +1186,16 @@ function ItemReview({
           {presence.active ? presence.element : presence.summary}
           {revealing && (
             <p className="rounded bg-emerald-50 p-2 text-sm text-emerald-900" data-testid="reveal-summary">
-              The judge&apos;s values are shown: you agree on {compared.filter(Boolean).length} of {compared.length} target{compared.length === 1 ? "" : "s"}.
+              The judge&apos;s values are shown: you agree on {compared.filter(Boolean).length} of {compared.length}{" "}
+              target{compared.length === 1 ? "" : "s"}.
             </p>
           )}
-          <div className={`flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-500 ${presence.active ? "hidden" : ""}`}>
+          <div
+            className={`flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-500 ${presence.active ? "hidden" : ""}`}
+          >
             <span>
-              {answered} of {targets.length} judged · click a value or type digits, j/k to move, Enter to submit, ? for help
+              {answered} of {targets.length} judged · click a value or type digits, j/k to move, Enter to submit, ? for
+              help
             </span>
             <label className="flex items-center gap-1" title="Kept in this browser for every queue">
               <input
@@ -1025,7 +1212,10 @@ function ItemReview({
               a score moves on to the next target
             </label>
           </div>
-          <ol className={`flex max-h-[60vh] flex-col gap-1 overflow-y-auto ${presence.active ? "hidden" : ""}`} data-testid="targets">
+          <ol
+            className={`flex max-h-[60vh] flex-col gap-1 overflow-y-auto ${presence.active ? "hidden" : ""}`}
+            data-testid="targets"
+          >
             {targets.map((target, index) => {
               const draft = drafts[target.key]!;
               const isFocused = index === focus;
@@ -1043,22 +1233,36 @@ function ItemReview({
                       {/* A question shows its words; an indexed category (a caption's key point 3) keeps its label, which carries its text. */}
                       {target.question ? (
                         <QuestionLabel label={target.label} question={target.question} />
-                      ) : target.category !== null && declared && "scope" in declared && declared.id === target.category ? (
+                      ) : target.category !== null &&
+                        declared &&
+                        "scope" in declared &&
+                        declared.id === target.category ? (
                         <>
                           <TaskCode task={task} code={target.category} />
-                          {target.scopeIndex !== null && <span className="text-slate-600"> · {scopeLabel(declared.scope, target.scopeIndex)}</span>}
+                          {target.scopeIndex !== null && (
+                            <span className="text-slate-600"> · {scopeLabel(declared.scope, target.scopeIndex)}</span>
+                          )}
                         </>
                       ) : (
                         target.label
                       )}
-                      {target.required && draft.value === null && <span className="ml-1 text-xs text-amber-700">needed</span>}
+                      {target.required && draft.value === null && (
+                        <span className="ml-1 text-xs text-amber-700">needed</span>
+                      )}
                     </span>
                     <span className="text-xs text-slate-500">you</span>
-                    <span className="w-10 text-right font-mono text-base font-semibold text-indigo-900" data-testid="my-value">
+                    <span
+                      className="w-10 text-right font-mono text-base font-semibold text-indigo-900"
+                      data-testid="my-value"
+                    >
                       {show(declared, draft.value)}
                     </span>
                     {draft.accepted && (
-                      <span className="rounded bg-amber-100 px-1 text-xs text-amber-900" data-testid="accepted-mark" title="The judge's value, taken with a / A">
+                      <span
+                        className="rounded bg-amber-100 px-1 text-xs text-amber-900"
+                        data-testid="accepted-mark"
+                        title="The judge's value, taken with a / A"
+                      >
                         accepted
                       </span>
                     )}
@@ -1068,13 +1272,20 @@ function ItemReview({
                         {show(declared, target.judge)}
                       </span>
                     ) : (
-                      <span className="w-10 text-right text-xs text-slate-500" data-testid="judge-hidden" title="Blind queue: shown once you submit">
+                      <span
+                        className="w-10 text-right text-xs text-slate-500"
+                        data-testid="judge-hidden"
+                        title="Blind queue: shown once you submit"
+                      >
                         hidden
                       </span>
                     )}
-                    {data.assignment.status === "done" && draft.value !== null && target.judge !== null && target.judge !== undefined && (
-                      <AgreementMark agrees={agreesWithJudge(declared, target, draft.value, target.judge)} />
-                    )}
+                    {data.assignment.status === "done" &&
+                      draft.value !== null &&
+                      target.judge !== null &&
+                      target.judge !== undefined && (
+                        <AgreementMark agrees={agreesWithJudge(declared, target, draft.value, target.judge)} />
+                      )}
                   </div>
                   <ScoreControls
                     choices={scoreChoices(declared, target)}
@@ -1089,17 +1300,34 @@ function ItemReview({
                     }}
                   />
                   {declared && (
-                    <p className={`mt-0.5 text-xs text-slate-500 ${isFocused ? "" : "truncate"}`} title={declared.definition} data-testid="target-definition">
+                    <p
+                      className={`mt-0.5 text-xs text-slate-500 ${isFocused ? "" : "truncate"}`}
+                      title={declared.definition}
+                      data-testid="target-definition"
+                    >
                       {declared.definition}
                     </p>
                   )}
-                  {isFocused && target.question && <QuestionFrames frameIndexes={target.frameIndexes} frames={data.video.frames} note={target.question.framesNote} />}
+                  {isFocused && target.question && (
+                    <QuestionFrames
+                      frameIndexes={target.frameIndexes}
+                      frames={data.video.frames}
+                      note={target.question.framesNote}
+                    />
+                  )}
                   {isFocused && !target.question && target.frameIndexes.length > 0 && (
                     <div className="mt-1 flex gap-1" data-testid="target-frames">
                       {target.frameIndexes.map((i) => {
                         const frame = frameByIndex.get(i);
                         // eslint-disable-next-line @next/next/no-img-element
-                        return frame ? <img key={frame.id} src={frame.url} alt={`frame at ${frame.timestampS.toFixed(2)} s`} className="h-14 rounded" /> : null;
+                        return frame ? (
+                          <img
+                            key={frame.id}
+                            src={frame.url}
+                            alt={`frame at ${frame.timestampS.toFixed(2)} s`}
+                            className="h-14 rounded"
+                          />
+                        ) : null;
                       })}
                     </div>
                   )}
@@ -1113,7 +1341,9 @@ function ItemReview({
                         }}
                         rows={isFocused ? 2 : 1}
                         value={draft.note}
-                        onChange={(e) => setDrafts((d) => ({ ...d, [target.key]: { ...d[target.key]!, note: e.target.value } }))}
+                        onChange={(e) =>
+                          setDrafts((d) => ({ ...d, [target.key]: { ...d[target.key]!, note: e.target.value } }))
+                        }
                         onFocus={() => setFocus(index)}
                         className="rounded border border-slate-300 px-2 py-1 text-sm text-slate-800"
                         data-testid="note-input"
@@ -1127,7 +1357,12 @@ function ItemReview({
           </ol>
           <div className="flex flex-wrap items-center gap-2">
             {revealing ? (
-              <button type="button" onClick={goOnFromReveal} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white" data-testid="reveal-next">
+              <button
+                type="button"
+                onClick={goOnFromReveal}
+                className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white"
+                data-testid="reveal-next"
+              >
                 Next item (Enter)
               </button>
             ) : (
@@ -1163,10 +1398,20 @@ function ItemReview({
               </button>
             )}
           </div>
-          <p role="status" aria-live="polite" data-testid="status-message" className={`min-h-5 text-sm ${message?.tone === "error" ? "text-red-700" : "text-slate-600"}`}>
+          <p
+            role="status"
+            aria-live="polite"
+            data-testid="status-message"
+            className={`min-h-5 text-sm ${message?.tone === "error" ? "text-red-700" : "text-slate-600"}`}
+          >
             {message?.text}{" "}
             {jumpTo >= 0 && (
-              <button type="button" className="ml-1 rounded border border-red-300 bg-white px-2 py-0.5 text-xs text-red-800" onClick={() => setFocus(jumpTo)} data-testid="jump-to-missing">
+              <button
+                type="button"
+                className="ml-1 rounded border border-red-300 bg-white px-2 py-0.5 text-xs text-red-800"
+                onClick={() => setFocus(jumpTo)}
+                data-testid="jump-to-missing"
+              >
                 Go to the first missing target ({targets[jumpTo]!.label})
               </button>
             )}
@@ -1176,12 +1421,22 @@ function ItemReview({
 
       {task && <TargetLegend task={task} />}
 
-      <section aria-label="Keyboard shortcuts" className="rounded-md border border-slate-200 bg-white p-3 text-xs text-slate-600" data-testid="shortcut-help">
+      <section
+        aria-label="Keyboard shortcuts"
+        className="rounded-md border border-slate-200 bg-white p-3 text-xs text-slate-600"
+        data-testid="shortcut-help"
+      >
         <p>
-          {shortcuts.map(([keys, what]) => `${keys} ${what.split(" (")[0]}`).join(" · ")} — press <kbd className="font-mono font-semibold">?</kbd> for details.
+          {shortcuts.map(([keys, what]) => `${keys} ${what.split(" (")[0]}`).join(" · ")} — press{" "}
+          <kbd className="font-mono font-semibold">?</kbd> for details.
         </p>
       </section>
-      <KeyListOverlay open={help} onClose={closeHelp} keys={[...shortcuts, ...(data.presence ? PRESENCE_SHORTCUTS : [])]} testId="shortcut-help-overlay" />
+      <KeyListOverlay
+        open={help}
+        onClose={closeHelp}
+        keys={[...shortcuts, ...(data.presence ? PRESENCE_SHORTCUTS : [])]}
+        testId="shortcut-help-overlay"
+      />
     </div>
   );
 }
@@ -1193,7 +1448,11 @@ function AgreementMark({ agrees }: { agrees: boolean }) {
       className={`rounded px-1 text-xs font-medium ${agrees ? "bg-emerald-100 text-emerald-900" : "bg-rose-100 text-rose-900"}`}
       data-testid="agreement"
       data-agrees={agrees}
-      title={agrees ? "You and the judge agree (closer than the target's disagreement gap)" : "You and the judge disagree (at least the target's disagreement gap apart)"}
+      title={
+        agrees
+          ? "You and the judge agree (closer than the target's disagreement gap)"
+          : "You and the judge disagree (at least the target's disagreement gap apart)"
+      }
     >
       {agrees ? "agree" : "differ"}
     </span>
@@ -1241,7 +1500,12 @@ function ScoreControls({
       </label>
     );
   return (
-    <div className="mt-1 flex flex-wrap gap-1" role="group" aria-label={`${label}: your value`} data-testid="score-controls">
+    <div
+      className="mt-1 flex flex-wrap gap-1"
+      role="group"
+      aria-label={`${label}: your value`}
+      data-testid="score-controls"
+    >
       {choices.map((choice) => {
         const chosen = value === choice.value;
         return (

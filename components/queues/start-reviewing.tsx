@@ -53,7 +53,14 @@ export function StartReviewing({ projectId, queueId }: { projectId: string; queu
   return (
     <div className="flex flex-col gap-2">
       <div className="flex items-center gap-3">
-        <button ref={button} type="button" onClick={() => void start()} disabled={busy} className={buttonClass()} data-testid="start-reviewing">
+        <button
+          ref={button}
+          type="button"
+          onClick={() => void start()}
+          disabled={busy}
+          className={buttonClass()}
+          data-testid="start-reviewing"
+        >
           Start reviewing
         </button>
         <span className="text-xs text-slate-500">
@@ -64,7 +71,10 @@ export function StartReviewing({ projectId, queueId }: { projectId: string; queu
         </span>
       </div>
       {help && (
-        <dl className="grid grid-cols-[6rem_1fr] gap-x-3 rounded-md border border-slate-200 bg-white p-2 text-xs" data-testid="queue-keys">
+        <dl
+          className="grid grid-cols-[6rem_1fr] gap-x-3 rounded-md border border-slate-200 bg-white p-2 text-xs"
+          data-testid="queue-keys"
+        >
           {KEYS.map(([key, what]) => (
             <div key={key} className="contents">
               <dt className="font-mono">{key}</dt>

@@ -21,10 +21,17 @@ interface FrameView {
 }
 
 /** Where the player seeks and which frames the strip lights for a focused question: the frames it was asked with. */
-export function questionFocus(frames: readonly Pick<FrameView, "index" | "timestampS">[], frameIndexes: readonly number[]): { seekS: number | null; frameIndexes: number[]; label: string } {
+export function questionFocus(
+  frames: readonly Pick<FrameView, "index" | "timestampS">[],
+  frameIndexes: readonly number[],
+): { seekS: number | null; frameIndexes: number[]; label: string } {
   const asked = new Set(frameIndexes);
   const first = frames.find((frame) => asked.has(frame.index));
-  return { seekS: first?.timestampS ?? null, frameIndexes: [...asked], label: `the ${asked.size} frame${asked.size === 1 ? "" : "s"} this question was asked with` };
+  return {
+    seekS: first?.timestampS ?? null,
+    frameIndexes: [...asked],
+    label: `the ${asked.size} frame${asked.size === 1 ? "" : "s"} this question was asked with`,
+  };
 }
 
 /** "Material question 2" of the label "Material question 2: Is it green?" (the label before the question's words). */
@@ -46,7 +53,15 @@ export function QuestionLabel({ label, question }: { label: string; question: Ta
 }
 
 /** The frames a question was asked with, as a scrolling strip of small images (VBench-2.0 asks with 64). */
-export function QuestionFrames({ frameIndexes, frames, note }: { frameIndexes: readonly number[]; frames: readonly FrameView[]; note: string | null }) {
+export function QuestionFrames({
+  frameIndexes,
+  frames,
+  note,
+}: {
+  frameIndexes: readonly number[];
+  frames: readonly FrameView[];
+  note: string | null;
+}) {
   const byIndex = new Map(frames.map((frame) => [frame.index, frame]));
   const shown = frameIndexes.flatMap((index) => byIndex.get(index) ?? []);
   if (shown.length === 0) return null;
@@ -55,13 +70,22 @@ export function QuestionFrames({ frameIndexes, frames, note }: { frameIndexes: r
   return (
     <div className="mt-1 flex flex-col gap-0.5" data-testid="question-frames">
       <p className="text-xs text-slate-500">
-        Asked with {shown.length === 1 ? `1 frame (${first.toFixed(2)} s)` : `${shown.length} frames (${first.toFixed(2)}–${last.toFixed(2)} s)`}
+        Asked with{" "}
+        {shown.length === 1
+          ? `1 frame (${first.toFixed(2)} s)`
+          : `${shown.length} frames (${first.toFixed(2)}–${last.toFixed(2)} s)`}
         {note ? ` · ${note}` : ""}
       </p>
       <div className="flex gap-0.5 overflow-x-auto pb-1" data-testid="target-frames">
         {shown.map((frame) => (
           // eslint-disable-next-line @next/next/no-img-element
-          <img key={frame.id} src={frame.url} alt={`frame at ${frame.timestampS.toFixed(2)} s`} className="h-10 shrink-0 rounded" loading="lazy" />
+          <img
+            key={frame.id}
+            src={frame.url}
+            alt={`frame at ${frame.timestampS.toFixed(2)} s`}
+            className="h-10 shrink-0 rounded"
+            loading="lazy"
+          />
         ))}
       </div>
     </div>
@@ -69,7 +93,9 @@ export function QuestionFrames({ frameIndexes, frames, note }: { frameIndexes: r
 }
 
 /** The Judge line of an item of questions: each of its questions by name with the judge's answer, nothing else. */
-export function JudgeAnswersLine<T extends { key: string; label: string; question?: TargetQuestionView | null; judge?: number | null }>({
+export function JudgeAnswersLine<
+  T extends { key: string; label: string; question?: TargetQuestionView | null; judge?: number | null },
+>({
   targets,
   declarationOf,
 }: {
@@ -84,7 +110,10 @@ export function JudgeAnswersLine<T extends { key: string; label: string; questio
         <span key={target.key} data-testid="judge-answer">
           {i > 0 && " · "}
           <abbr title={target.question!.text}>{questionName(target.label, target.question!)}</abbr>{" "}
-          {formatValue(declarationOf(target) ?? { scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null } }, target.judge)}
+          {formatValue(
+            declarationOf(target) ?? { scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null } },
+            target.judge,
+          )}
         </span>
       ))}
     </>

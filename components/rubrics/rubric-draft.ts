@@ -94,7 +94,8 @@ export function newCriterion(index: number): CriterionDraft {
   };
 }
 
-export const DEFAULT_PROMPT = "You are judging an AI-generated video made for the prompt: {{prompt}}\n\n{{frames}}\n\nJudge it on these criteria:\n{{criteria}}\n\nGuidelines:\n{{guidelines}}";
+export const DEFAULT_PROMPT =
+  "You are judging an AI-generated video made for the prompt: {{prompt}}\n\n{{frames}}\n\nJudge it on these criteria:\n{{criteria}}\n\nGuidelines:\n{{guidelines}}";
 
 export function emptyDraft(): RubricDraft {
   return {
@@ -122,8 +123,14 @@ export function draftOf(definition: RubricDefinition): RubricDraft {
     description: definition.description,
     guidelines: definition.guidelines,
     subjectKind: definition.subject.kind,
-    itemFields: definition.subject.kind === "item" ? definition.subject.fields.map((f) => `${f.id}${f.required ? "" : "?"}`).join(", ") : "",
-    itemFieldLabels: definition.subject.kind === "item" ? Object.fromEntries(definition.subject.fields.map((f) => [f.id, f.label])) : {},
+    itemFields:
+      definition.subject.kind === "item"
+        ? definition.subject.fields.map((f) => `${f.id}${f.required ? "" : "?"}`).join(", ")
+        : "",
+    itemFieldLabels:
+      definition.subject.kind === "item"
+        ? Object.fromEntries(definition.subject.fields.map((f) => [f.id, f.label]))
+        : {},
     framesMode: frames.mode,
     framesCount: frames.mode === "uniform" ? String(frames.count) : "8",
     longestSide: text(frames.longestSide),
@@ -136,7 +143,14 @@ export function draftOf(definition: RubricDefinition): RubricDraft {
       higherIsBetter: c.higherIsBetter,
       aggregation: c.aggregation ?? "",
       ...(c.type === "numeric"
-        ? { min: String(c.min), max: String(c.max), step: text(c.step), presence: !!c.presence, presenceThreshold: text(c.presence?.threshold), presenceAbsentValue: text(c.presence?.absentValue) }
+        ? {
+            min: String(c.min),
+            max: String(c.max),
+            step: text(c.step),
+            presence: !!c.presence,
+            presenceThreshold: text(c.presence?.threshold),
+            presenceAbsentValue: text(c.presence?.absentValue),
+          }
         : {}),
       ...(c.type === "categorical" ? { labels: c.labels.map((l) => ({ ...l })), ordered: c.ordered } : {}),
       kept: keptOf(c),
@@ -173,7 +187,11 @@ function subjectOf(draft: RubricDraft): RubricDefinitionInput["subject"] {
 export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
   const frames =
     draft.framesMode === "uniform"
-      ? { mode: "uniform" as const, count: numberOf(draft.framesCount) ?? "", ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}) }
+      ? {
+          mode: "uniform" as const,
+          count: numberOf(draft.framesCount) ?? "",
+          ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}),
+        }
       : { mode: draft.framesMode, ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}) };
   const criteria = draft.criteria.map((c) => {
     const base = {
@@ -192,10 +210,23 @@ export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
         min: numberOf(c.min) ?? "",
         max: numberOf(c.max) ?? "",
         ...(step !== undefined ? { step } : {}),
-        ...(c.presence ? { presence: { threshold: numberOf(c.presenceThreshold) ?? "", absentValue: numberOf(c.presenceAbsentValue) ?? "" } } : {}),
+        ...(c.presence
+          ? {
+              presence: {
+                threshold: numberOf(c.presenceThreshold) ?? "",
+                absentValue: numberOf(c.presenceAbsentValue) ?? "",
+              },
+            }
+          : {}),
       };
     }
-    if (c.type === "categorical") return { ...base, type: "categorical" as const, labels: c.labels.map((l) => ({ label: l.label, definition: l.definition })), ordered: c.ordered };
+    if (c.type === "categorical")
+      return {
+        ...base,
+        type: "categorical" as const,
+        labels: c.labels.map((l) => ({ label: l.label, definition: l.definition })),
+        ordered: c.ordered,
+      };
     return { ...base, type: "boolean" as const };
   });
   // Typed text where a number belongs is passed on as it is: the schema reports it at its field.

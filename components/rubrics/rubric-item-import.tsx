@@ -35,7 +35,10 @@ export function RubricItemImport({ task }: { task: RubricTaskSummary }) {
     setBusy(true);
     setRow({ key: file.name, file, relativePath: file.name, state: dryRun ? "checking" : "importing" });
     try {
-      const summary = await apiFetch<Summary>(`/api/v1/rubric-tasks/${task.id}/item-sets`, { method: "POST", body: form });
+      const summary = await apiFetch<Summary>(`/api/v1/rubric-tasks/${task.id}/item-sets`, {
+        method: "POST",
+        body: form,
+      });
       setRow({ key: file.name, file, relativePath: file.name, state: dryRun ? "checked" : "imported", summary });
       if (!dryRun) router.refresh();
     } catch (error) {
@@ -46,10 +49,14 @@ export function RubricItemImport({ task }: { task: RubricTaskSummary }) {
   }
 
   return (
-    <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="rubric-item-import">
+    <section
+      className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      data-testid="rubric-item-import"
+    >
       <h2 className="text-base font-semibold text-slate-800">Items of “{task.name}”</h2>
       <p className="text-slate-600">
-        A JSONL, JSON or CSV file with one item per row: <code>video</code> (the video&apos;s path or file name), an optional <code>id</code>, and{" "}
+        A JSONL, JSON or CSV file with one item per row: <code>video</code> (the video&apos;s path or file name), an
+        optional <code>id</code>, and{" "}
         {subject.fields.map((f, i) => (
           <span key={f.id}>
             {i > 0 ? ", " : ""}
@@ -57,7 +64,8 @@ export function RubricItemImport({ task }: { task: RubricTaskSummary }) {
             {f.required ? "" : ", optional"})
           </span>
         ))}
-        . Import the videos first. The file is checked first (nothing is stored); a file with an unreadable row stores nothing.
+        . Import the videos first. The file is checked first (nothing is stored); a file with an unreadable row stores
+        nothing.
       </p>
       <label className="w-fit cursor-pointer rounded border border-slate-300 px-3 py-1.5">
         Choose an item file
@@ -82,13 +90,19 @@ export function RubricItemImport({ task }: { task: RubricTaskSummary }) {
             summary={
               row.summary && (
                 <p className="text-xs text-slate-600" data-testid="rubric-item-summary">
-                  {row.summary.dryRun ? "Would create" : "Created"} {row.summary.set.name}: {row.summary.items.count} items over {row.summary.items.videos} videos
+                  {row.summary.dryRun ? "Would create" : "Created"} {row.summary.set.name}: {row.summary.items.count}{" "}
+                  items over {row.summary.items.videos} videos
                 </p>
               )
             }
           >
             {row.state === "checked" && (
-              <button type="button" className={buttonClass()} disabled={busy} onClick={() => void send(row.file, false)}>
+              <button
+                type="button"
+                className={buttonClass()}
+                disabled={busy}
+                onClick={() => void send(row.file, false)}
+              >
                 Import
               </button>
             )}

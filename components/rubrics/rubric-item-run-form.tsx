@@ -18,7 +18,9 @@ export function RubricItemRunForm({ projectId, pipeline, state, setState, childr
   const sets = useQuery({
     queryKey: ["rubric-item-sets", projectId, pipeline],
     queryFn: async () => {
-      const { rubricTasks } = await apiFetch<{ rubricTasks: RubricTaskSummary[] }>(`/api/v1/projects/${projectId}/rubric-tasks`);
+      const { rubricTasks } = await apiFetch<{ rubricTasks: RubricTaskSummary[] }>(
+        `/api/v1/projects/${projectId}/rubric-tasks`,
+      );
       const task = rubricTasks.find((t) => t.pipeline === pipeline);
       if (!task) return [];
       return (await apiFetch<{ sets: ItemSetRow[] }>(`/api/v1/rubric-tasks/${task.id}/item-sets`)).sets;
@@ -28,7 +30,12 @@ export function RubricItemRunForm({ projectId, pipeline, state, setState, childr
   const fields = (
     <label className="flex flex-col gap-1">
       Item set
-      <select className="rounded-md border border-slate-300 px-2 py-1.5" value={set?.id ?? ""} onChange={(e) => setState(e.target.value)} data-testid="run-rubric-item-set">
+      <select
+        className="rounded-md border border-slate-300 px-2 py-1.5"
+        value={set?.id ?? ""}
+        onChange={(e) => setState(e.target.value)}
+        data-testid="run-rubric-item-set"
+      >
         {(sets.data ?? []).map((s) => (
           <option key={s.id} value={s.id}>
             {s.name} ({s.itemCount})

@@ -9,7 +9,11 @@ import type { RubricItemSubject } from "@/lib/rubrics/rubric-item-queue-scope";
 export function RubricItemSubjectView({ subject }: SubjectViewProps) {
   const item = subject as RubricItemSubject;
   return (
-    <section className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3 text-sm" data-testid="review-rubric-item" aria-label="Item under review">
+    <section
+      className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3 text-sm"
+      data-testid="review-rubric-item"
+      aria-label="Item under review"
+    >
       <p className="text-xs text-slate-500">Item {item.externalId}</p>
       <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1">
         {item.fields.map((field) => (

@@ -49,7 +49,10 @@ const list: RubricItemValues = {
 describe("the run page's list of an item run's values", () => {
   it("shows a row per item with its fields and a column per criterion, marks a blind one, and sorts by a criterion keeping the filter", () => {
     render(<RubricItemValuesTable projectId="p1" runId="r1" list={list} />);
-    expect(screen.getAllByTestId("rubric-item-criterion").map((th) => th.textContent)).toEqual(["Faithfulness ▲", "Fluent"]);
+    expect(screen.getAllByTestId("rubric-item-criterion").map((th) => th.textContent)).toEqual([
+      "Faithfulness ▲",
+      "Fluent",
+    ]);
     const rows = screen.getAllByTestId("rubric-item-row");
     expect(rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent))).toEqual([
       ["c1", "dog.mp4", "caption: A dog runs.", "4", "yes"],
@@ -60,6 +63,11 @@ describe("the run page's list of an item run's values", () => {
     const faithful = screen.getByText("Faithfulness ▲").closest("a")!;
     const href = new URL(faithful.getAttribute("href")!, "http://x");
     expect(href.pathname).toBe("/projects/p1/runs/r1");
-    expect(Object.fromEntries(href.searchParams)).toEqual({ itemCriterion: "faithful", itemMin: "3", itemSort: "faithful", itemDir: "desc" });
+    expect(Object.fromEntries(href.searchParams)).toEqual({
+      itemCriterion: "faithful",
+      itemMin: "3",
+      itemSort: "faithful",
+      itemDir: "desc",
+    });
   });
 });

@@ -6,7 +6,15 @@ import type { RubricItemValues } from "@/lib/rubrics/rubric-item-values";
  * filter (one criterion's value range, text in the fields) and a sort (a criterion or the item's id), all in the
  * page's search params so a filtered list has its own URL.
  */
-export function RubricItemValuesTable({ projectId, runId, list }: { projectId: string; runId: string; list: RubricItemValues }) {
+export function RubricItemValuesTable({
+  projectId,
+  runId,
+  list,
+}: {
+  projectId: string;
+  runId: string;
+  list: RubricItemValues;
+}) {
   const { criteria, rows, query } = list;
   const base = `/projects/${projectId}/runs/${runId}`;
   const sortHref = (sort: string) => {
@@ -23,10 +31,19 @@ export function RubricItemValuesTable({ projectId, runId, list }: { projectId: s
   return (
     <section id="items" className="flex flex-col gap-2" data-testid="rubric-item-values">
       <h2 className="text-lg font-semibold">Items</h2>
-      <form method="get" action={`${base}#items`} className="flex flex-wrap items-end gap-2 text-sm" data-testid="rubric-item-filter">
+      <form
+        method="get"
+        action={`${base}#items`}
+        className="flex flex-wrap items-end gap-2 text-sm"
+        data-testid="rubric-item-filter"
+      >
         <label className="flex flex-col">
           <span className="text-xs text-slate-500">Criterion</span>
-          <select name="itemCriterion" defaultValue={query.criterion ?? ""} className="rounded border border-slate-300 px-2 py-1">
+          <select
+            name="itemCriterion"
+            defaultValue={query.criterion ?? ""}
+            className="rounded border border-slate-300 px-2 py-1"
+          >
             <option value="">any</option>
             {criteria.map((c) => (
               <option key={c.id} value={c.id}>
@@ -37,11 +54,23 @@ export function RubricItemValuesTable({ projectId, runId, list }: { projectId: s
         </label>
         <label className="flex flex-col">
           <span className="text-xs text-slate-500">from</span>
-          <input name="itemMin" type="number" step="any" defaultValue={query.min ?? ""} className="w-20 rounded border border-slate-300 px-2 py-1" />
+          <input
+            name="itemMin"
+            type="number"
+            step="any"
+            defaultValue={query.min ?? ""}
+            className="w-20 rounded border border-slate-300 px-2 py-1"
+          />
         </label>
         <label className="flex flex-col">
           <span className="text-xs text-slate-500">to</span>
-          <input name="itemMax" type="number" step="any" defaultValue={query.max ?? ""} className="w-20 rounded border border-slate-300 px-2 py-1" />
+          <input
+            name="itemMax"
+            type="number"
+            step="any"
+            defaultValue={query.max ?? ""}
+            className="w-20 rounded border border-slate-300 px-2 py-1"
+          />
         </label>
         <label className="flex flex-col">
           <span className="text-xs text-slate-500">Text</span>
@@ -56,7 +85,9 @@ export function RubricItemValuesTable({ projectId, runId, list }: { projectId: s
           {rows.length} of {list.total} items
         </span>
       </form>
-      <p className="text-xs text-slate-500">A label&apos;s value is its position in the criterion&apos;s list (from 0); yes is 1, no 0.</p>
+      <p className="text-xs text-slate-500">
+        A label&apos;s value is its position in the criterion&apos;s list (from 0); yes is 1, no 0.
+      </p>
       <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm">
         <thead className="text-xs uppercase text-slate-500">
           <tr>
@@ -80,7 +111,10 @@ export function RubricItemValuesTable({ projectId, runId, list }: { projectId: s
             <tr key={row.itemId} data-testid="rubric-item-row">
               <td className="px-3 py-2 font-mono text-xs">{row.externalId}</td>
               <td className="max-w-[12rem] truncate">
-                <Link href={`/projects/${projectId}/runs/${runId}/videos/${row.videoId}`} className="text-indigo-700 underline">
+                <Link
+                  href={`/projects/${projectId}/runs/${runId}/videos/${row.videoId}`}
+                  className="text-indigo-700 underline"
+                >
                   {row.fileName}
                 </Link>
               </td>
@@ -94,7 +128,10 @@ export function RubricItemValuesTable({ projectId, runId, list }: { projectId: s
               {criteria.map((c) => (
                 <td key={c.id}>
                   {row.blind ? (
-                    <span className="rounded bg-slate-800 px-1 text-xs text-white" title="You are reviewing this video in a blind queue: shown once you submit">
+                    <span
+                      className="rounded bg-slate-800 px-1 text-xs text-white"
+                      title="You are reviewing this video in a blind queue: shown once you submit"
+                    >
                       blind
                     </span>
                   ) : (

@@ -14,7 +14,10 @@ import { RubricTaskRegistry } from "./rubric-task-registry";
  * tasks through RubricTaskRegistry. A client component under it (here the video page's workspace) then reads a
  * rubric run's task, its criteria's names and definitions, as it reads a built-in one's.
  */
-vi.mock("next/navigation", () => ({ usePathname: () => "/projects/p1/videos/v1", useRouter: () => ({ push: vi.fn() }) }));
+vi.mock("next/navigation", () => ({
+  usePathname: () => "/projects/p1/videos/v1",
+  useRouter: () => ({ push: vi.fn() }),
+}));
 
 const KEY = 9301;
 const definition = (name: string) =>
@@ -22,7 +25,15 @@ const definition = (name: string) =>
     name: "Clip quality",
     frames: { mode: "uniform", count: 4 },
     criteria: [
-      { id: "quality", name, definition: "How good the clip looks, 1 (bad) to 5 (great).", type: "numeric", min: 1, max: 5, step: 1 },
+      {
+        id: "quality",
+        name,
+        definition: "How good the clip looks, 1 (bad) to 5 (great).",
+        type: "numeric",
+        min: 1,
+        max: 5,
+        step: 1,
+      },
       { id: "legible", name: "Legible text", definition: "Is every on-screen text legible?", type: "boolean" },
     ],
     prompt: "Judge the clip for {{prompt}}.\n{{criteria}}\n{{frames}}",
@@ -32,15 +43,32 @@ const folderOf = (name: string): TaskDeclarations => {
   return { id: task.id, projectId: "p1", tasks: [task], runForm: {} };
 };
 
-const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
 
 function answerWithRubricRun() {
-  const run = { id: "r1", pipeline: `rubric_${KEY}`, status: "completed", simulated: true, createdAt: "2026-11-01T10:00:00.000Z", settings: {}, endpointSnapshot: { name: "Stub", model: "stub" } };
+  const run = {
+    id: "r1",
+    pipeline: `rubric_${KEY}`,
+    status: "completed",
+    simulated: true,
+    createdAt: "2026-11-01T10:00:00.000Z",
+    settings: {},
+    endpointSnapshot: { name: "Stub", model: "stub" },
+  };
   vi.stubGlobal(
     "fetch",
     vi.fn(async (input: string) => {
       if (input.startsWith("/api/v1/videos/v1/scores"))
-        return json({ videoId: "v1", run, frameSetId: "fs1", status: "done", summary: { values: { quality: 4, legible: 1 }, complete: true }, steps: [], blind: false });
+        return json({
+          videoId: "v1",
+          run,
+          frameSetId: "fs1",
+          status: "done",
+          summary: { values: { quality: 4, legible: 1 }, complete: true },
+          steps: [],
+          blind: false,
+        });
       if (input.startsWith("/api/v1/videos/v1/reviews")) return json({ judgments: [] });
       return json({});
     }),
@@ -55,7 +83,14 @@ function Workspace() {
       fps={null}
       frameSets={[{ id: "fs1", frames: [] }]}
       runs={[
-        { id: "r1", label: "Rubric · stub @ Stub · 1 Nov 2026 10:00:00", createdAt: "2026-11-01T10:00:00.000Z", runStatus: "completed", simulated: true, endpoint: { name: "Stub", model: "stub" } },
+        {
+          id: "r1",
+          label: "Rubric · stub @ Stub · 1 Nov 2026 10:00:00",
+          createdAt: "2026-11-01T10:00:00.000Z",
+          runStatus: "completed",
+          simulated: true,
+          endpoint: { name: "Stub", model: "stub" },
+        },
       ]}
       runId={null}
       currentUserId="u1"
@@ -101,7 +136,9 @@ describe("the browser's registry of a project's rubric tasks", () => {
     );
     expect(seenOnFirstRender).toBe("Clip quality");
     const legend = await screen.findByTestId("target-legend");
-    const entries = Array.from(legend.querySelectorAll("[data-testid=legend-entry]"), (e) => e.getAttribute("data-code"));
+    const entries = Array.from(legend.querySelectorAll("[data-testid=legend-entry]"), (e) =>
+      e.getAttribute("data-code"),
+    );
     expect(entries).toEqual([`r${KEY}_quality`, `r${KEY}_legible`]);
     expect(legend.textContent).toContain("Overall quality");
     expect(legend.textContent).toContain("Is every on-screen text legible?");

@@ -10,7 +10,15 @@ import type { TaskDeclarations } from "@/lib/tasks/task-module";
  * an effect: an effect runs after the children, which would render a rubric run without its task first (and the
  * server's HTML would differ from the browser's). Registration is idempotent, so re-renders cost a comparison.
  */
-export function RubricTaskRegistry({ projectId, folders, children }: { projectId: string; folders: TaskDeclarations[]; children: ReactNode }) {
+export function RubricTaskRegistry({
+  projectId,
+  folders,
+  children,
+}: {
+  projectId: string;
+  folders: TaskDeclarations[];
+  children: ReactNode;
+}) {
   syncProjectTaskFolders(projectId, folders);
   return <>{children}</>;
 }

@@ -11,7 +11,12 @@ import type { RubricPreviewChoices } from "@/lib/rubrics/rubric-tasks-page";
 import { RubricEditor } from "./rubric-editor";
 import { RubricItemImport } from "./rubric-item-import";
 
-const FRAMES_WORDS = { uniform: "uniform", key_frames: "key frames", each_key_frame: "each key frame", each_cluster: "each cluster" } as const;
+const FRAMES_WORDS = {
+  uniform: "uniform",
+  key_frames: "key frames",
+  each_key_frame: "each key frame",
+  each_cluster: "each cluster",
+} as const;
 
 /** Every version of a task, newest first; a version an alignment saved links to that alignment's report. */
 function VersionHistory({ projectId, task }: { projectId: string; task: RubricTaskSummary }) {
@@ -26,7 +31,10 @@ function VersionHistory({ projectId, task }: { projectId: string; task: RubricTa
               <>
                 {" "}
                 ·{" "}
-                <Link className="text-indigo-700 underline" href={`/projects/${projectId}/alignment?id=${v.alignmentId}`}>
+                <Link
+                  className="text-indigo-700 underline"
+                  href={`/projects/${projectId}/alignment?id=${v.alignmentId}`}
+                >
                   saved by an alignment
                 </Link>
               </>
@@ -40,14 +48,18 @@ function VersionHistory({ projectId, task }: { projectId: string; task: RubricTa
 
 function framesWords(task: RubricTaskSummary): string {
   const frames = task.definition.frames;
-  if (frames.mode !== "uniform") return `${FRAMES_WORDS[frames.mode]}${frames.longestSide ? `, ${frames.longestSide} px` : ""}`;
+  if (frames.mode !== "uniform")
+    return `${FRAMES_WORDS[frames.mode]}${frames.longestSide ? `, ${frames.longestSide} px` : ""}`;
   return `${frames.count} uniform${frames.longestSide ? `, ${frames.longestSide} px` : ""}`;
 }
 
 /** An API error's message, with a rubric definition's problems one per line. */
 function errorLines(error: unknown): string[] {
   if (!(error instanceof Error)) return [String(error)];
-  const problems = error instanceof ApiError ? (error.body as { error?: { details?: { problems?: RubricProblem[] } } } | null)?.error?.details?.problems : undefined;
+  const problems =
+    error instanceof ApiError
+      ? (error.body as { error?: { details?: { problems?: RubricProblem[] } } } | null)?.error?.details?.problems
+      : undefined;
   return problems?.length ? problems.map((p) => `${p.path}: ${p.message}`) : [error.message];
 }
 
@@ -80,7 +92,11 @@ export function RubricTasksPanel({
 
   const archive = useMutation({
     mutationFn: ({ id, archived }: { id: string; archived: boolean }) =>
-      apiFetch(`/api/v1/rubric-tasks/${id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ archived }) }),
+      apiFetch(`/api/v1/rubric-tasks/${id}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ archived }),
+      }),
     onSuccess: () => router.refresh(),
   });
   const remove = useMutation({
@@ -93,7 +109,8 @@ export function RubricTasksPanel({
     },
   });
   const importFile = useMutation({
-    mutationFn: async (file: File) => postJson<{ id: string; name: string }>(`/api/v1/projects/${projectId}/rubric-tasks`, { file: await file.text() }),
+    mutationFn: async (file: File) =>
+      postJson<{ id: string; name: string }>(`/api/v1/projects/${projectId}/rubric-tasks`, { file: await file.text() }),
     onSuccess: () => router.refresh(),
     onSettled: () => {
       if (fileInput.current) fileInput.current.value = "";
@@ -108,7 +125,11 @@ export function RubricTasksPanel({
           <h2 className="text-base font-semibold text-slate-800">Rubric tasks ({tasks.length})</h2>
           {canManage && (
             <div className="flex flex-wrap items-center gap-2">
-              <button type="button" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white" onClick={() => setOpen("new")}>
+              <button
+                type="button"
+                className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white"
+                onClick={() => setOpen("new")}
+              >
                 New rubric task
               </button>
               <label className="cursor-pointer rounded border border-slate-300 px-3 py-1.5 text-sm">
@@ -141,7 +162,10 @@ export function RubricTasksPanel({
           </div>
         )}
         {tasks.length === 0 ? (
-          <p className="text-sm text-slate-500">No rubric tasks yet. {canManage ? "Define one (“New rubric task”) or import a rubric file." : "An owner defines them here."}</p>
+          <p className="text-sm text-slate-500">
+            No rubric tasks yet.{" "}
+            {canManage ? "Define one (“New rubric task”) or import a rubric file." : "An owner defines them here."}
+          </p>
         ) : (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="rubric-task-list">
@@ -160,7 +184,13 @@ export function RubricTasksPanel({
               </thead>
               <tbody>
                 {tasks.map((t) => (
-                  <tr key={t.id} className="border-t border-slate-100" data-testid="rubric-task" data-task-id={t.id} data-pipeline={t.pipeline}>
+                  <tr
+                    key={t.id}
+                    className="border-t border-slate-100"
+                    data-testid="rubric-task"
+                    data-task-id={t.id}
+                    data-pipeline={t.pipeline}
+                  >
                     <td className="py-1.5 pr-3 font-medium" data-testid="rubric-task-name">
                       {t.name}
                     </td>
@@ -174,19 +204,38 @@ export function RubricTasksPanel({
                       {t.runs}
                     </td>
                     <td className="py-1.5 pr-3" data-testid="rubric-task-state">
-                      {t.archived ? <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">archived</span> : "active"}
+                      {t.archived ? (
+                        <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">archived</span>
+                      ) : (
+                        "active"
+                      )}
                     </td>
                     <td className="py-1.5">
                       <div className="flex flex-wrap justify-end gap-3 text-xs">
-                        <button type="button" className="text-indigo-700 underline" onClick={() => setOpen(t.id)} aria-label={`${canManage ? "Edit" : "View"} ${t.name}`}>
+                        <button
+                          type="button"
+                          className="text-indigo-700 underline"
+                          onClick={() => setOpen(t.id)}
+                          aria-label={`${canManage ? "Edit" : "View"} ${t.name}`}
+                        >
                           {canManage ? "Edit" : "View"}
                         </button>
                         {canImportItems && t.definition.subject.kind === "item" && (
-                          <button type="button" className="text-indigo-700 underline" onClick={() => setItemsOf(itemsOf === t.id ? null : t.id)} aria-label={`Import items for ${t.name}`}>
+                          <button
+                            type="button"
+                            className="text-indigo-700 underline"
+                            onClick={() => setItemsOf(itemsOf === t.id ? null : t.id)}
+                            aria-label={`Import items for ${t.name}`}
+                          >
                             Items
                           </button>
                         )}
-                        <a className="text-indigo-700 underline" href={`/api/v1/rubric-tasks/${t.id}/export`} download aria-label={`Export ${t.name}`}>
+                        <a
+                          className="text-indigo-700 underline"
+                          href={`/api/v1/rubric-tasks/${t.id}/export`}
+                          download
+                          aria-label={`Export ${t.name}`}
+                        >
                           Export
                         </a>
                         {canManage && (
@@ -205,9 +254,18 @@ export function RubricTasksPanel({
                             type="button"
                             className="text-red-700 underline disabled:text-slate-400 disabled:no-underline"
                             disabled={t.runs > 0 || remove.isPending}
-                            title={t.runs > 0 ? "It has runs: archive it instead, so their results keep their meaning." : undefined}
+                            title={
+                              t.runs > 0
+                                ? "It has runs: archive it instead, so their results keep their meaning."
+                                : undefined
+                            }
                             onClick={() => {
-                              if (window.confirm(`Delete the rubric task “${t.name}”? It has no runs; this cannot be undone.`)) remove.mutate(t.id);
+                              if (
+                                window.confirm(
+                                  `Delete the rubric task “${t.name}”? It has no runs; this cannot be undone.`,
+                                )
+                              )
+                                remove.mutate(t.id);
                             }}
                             aria-label={`Delete ${t.name}`}
                           >

@@ -25,13 +25,22 @@ export interface RubricPreviewResult {
 function parsedRows(parsed: unknown): { id: string; text: string }[] {
   if (!parsed || typeof parsed !== "object") return [];
   const record = parsed as Record<string, unknown>;
-  const values = (record.values && typeof record.values === "object" ? record.values : record) as Record<string, unknown>;
+  const values = (record.values && typeof record.values === "object" ? record.values : record) as Record<
+    string,
+    unknown
+  >;
   return Object.entries(values)
     .filter(([id]) => id !== "reasons")
     .map(([id, v]) => {
       if (v && typeof v === "object") {
         const { value, label } = v as { value?: unknown; label?: unknown };
-        return { id, text: label !== undefined && label !== null && String(label) !== String(value) ? `${String(label)} (${String(value)})` : String(value) };
+        return {
+          id,
+          text:
+            label !== undefined && label !== null && String(label) !== String(value)
+              ? `${String(label)} (${String(value)})`
+              : String(value),
+        };
       }
       return { id, text: String(v) };
     });
@@ -42,7 +51,15 @@ function parsedRows(parsed: unknown): { id: string; text: string }[] {
  * real video's frames, showing what a run would send and read back. An identical second preview is answered from
  * the response cache, and says so.
  */
-export function RubricVideoPreview({ projectId, definition, choices }: { projectId: string; definition: RubricDefinitionInput | null; choices: PreviewChoices }) {
+export function RubricVideoPreview({
+  projectId,
+  definition,
+  choices,
+}: {
+  projectId: string;
+  definition: RubricDefinitionInput | null;
+  choices: PreviewChoices;
+}) {
   const [videoId, setVideoId] = useState(choices.videos[0]?.id ?? "");
   const [endpointId, setEndpointId] = useState(choices.endpoints[0]?.id ?? "");
   const [scopeIndex, setScopeIndex] = useState("0");
@@ -61,7 +78,11 @@ export function RubricVideoPreview({ projectId, definition, choices }: { project
   const result = preview.data;
   const perScope = definition?.frames.mode === "each_key_frame" || definition?.frames.mode === "each_cluster";
   const rows = result ? parsedRows(result.parsed) : [];
-  const missing = !choices.videos.length ? "No video with frames yet: import one first." : !choices.endpoints.length ? "No endpoint yet: add one on the Judge page." : null;
+  const missing = !choices.videos.length
+    ? "No video with frames yet: import one first."
+    : !choices.endpoints.length
+      ? "No endpoint yet: add one on the Judge page."
+      : null;
   return (
     <div className="flex flex-col gap-3 rounded border border-slate-200 p-3" data-testid="rubric-video-preview">
       <h3 className="text-sm font-semibold text-slate-800">Preview with a video</h3>
@@ -71,7 +92,11 @@ export function RubricVideoPreview({ projectId, definition, choices }: { project
         <div className="flex flex-wrap items-end gap-3">
           <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
             Preview video
-            <select className="max-w-[18rem] rounded border border-slate-300 bg-white px-2 py-1 text-sm" value={videoId} onChange={(e) => setVideoId(e.target.value)}>
+            <select
+              className="max-w-[18rem] rounded border border-slate-300 bg-white px-2 py-1 text-sm"
+              value={videoId}
+              onChange={(e) => setVideoId(e.target.value)}
+            >
               {choices.videos.map((v) => (
                 <option key={v.id} value={v.id}>
                   {v.fileName}
@@ -81,7 +106,11 @@ export function RubricVideoPreview({ projectId, definition, choices }: { project
           </label>
           <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
             Preview endpoint
-            <select className="max-w-[14rem] rounded border border-slate-300 bg-white px-2 py-1 text-sm" value={endpointId} onChange={(e) => setEndpointId(e.target.value)}>
+            <select
+              className="max-w-[14rem] rounded border border-slate-300 bg-white px-2 py-1 text-sm"
+              value={endpointId}
+              onChange={(e) => setEndpointId(e.target.value)}
+            >
               {choices.endpoints.map((e) => (
                 <option key={e.id} value={e.id}>
                   {e.name} ({e.model})
@@ -92,13 +121,23 @@ export function RubricVideoPreview({ projectId, definition, choices }: { project
           {perScope && (
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
               Scope (key frame or cluster, from 0)
-              <input className="w-16 rounded border border-slate-300 px-2 py-1 text-sm" inputMode="numeric" value={scopeIndex} onChange={(e) => setScopeIndex(e.target.value)} />
+              <input
+                className="w-16 rounded border border-slate-300 px-2 py-1 text-sm"
+                inputMode="numeric"
+                value={scopeIndex}
+                onChange={(e) => setScopeIndex(e.target.value)}
+              />
             </label>
           )}
           {itemSubject && (
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
               Item of the video (its id in the file)
-              <input className="w-40 rounded border border-slate-300 px-2 py-1 text-sm" value={item} onChange={(e) => setItem(e.target.value)} data-testid="rubric-preview-item" />
+              <input
+                className="w-40 rounded border border-slate-300 px-2 py-1 text-sm"
+                value={item}
+                onChange={(e) => setItem(e.target.value)}
+                data-testid="rubric-preview-item"
+              />
             </label>
           )}
           <button
@@ -121,17 +160,30 @@ export function RubricVideoPreview({ projectId, definition, choices }: { project
         <div className="flex flex-col gap-3 text-sm" data-testid="rubric-preview-result">
           <p className="text-xs text-slate-600" data-testid="rubric-preview-cache">
             {result.cached ? "Answered from the response cache" : "Answered by the endpoint"}
-            {result.latencyMs !== null ? ` in ${Math.round(result.latencyMs)} ms` : ""} · {result.frames.length} frame{result.frames.length === 1 ? "" : "s"}
-            {result.scope && result.scope.count > 1 ? ` · scope ${result.scope.index + 1} of ${result.scope.count}` : ""}
+            {result.latencyMs !== null ? ` in ${Math.round(result.latencyMs)} ms` : ""} · {result.frames.length} frame
+            {result.frames.length === 1 ? "" : "s"}
+            {result.scope && result.scope.count > 1
+              ? ` · scope ${result.scope.index + 1} of ${result.scope.count}`
+              : ""}
           </p>
           {result.frames.length > 0 && (
             <div className="flex flex-wrap gap-2" data-testid="rubric-preview-frames">
               {result.frames.map((f) =>
                 f.url ? (
                   // eslint-disable-next-line @next/next/no-img-element -- frame images are served by the app's own route, sized by CSS
-                  <img key={f.id} src={f.url} alt={`frame at ${f.timestampS.toFixed(2)} s`} className="h-20 rounded border border-slate-200" data-testid="rubric-preview-frame" />
+                  <img
+                    key={f.id}
+                    src={f.url}
+                    alt={`frame at ${f.timestampS.toFixed(2)} s`}
+                    className="h-20 rounded border border-slate-200"
+                    data-testid="rubric-preview-frame"
+                  />
                 ) : (
-                  <span key={f.id} className="rounded border border-slate-200 px-2 py-1 text-xs" data-testid="rubric-preview-frame">
+                  <span
+                    key={f.id}
+                    className="rounded border border-slate-200 px-2 py-1 text-xs"
+                    data-testid="rubric-preview-frame"
+                  >
                     frame {f.index} at {f.timestampS.toFixed(2)} s
                   </span>
                 ),
@@ -154,13 +206,21 @@ export function RubricVideoPreview({ projectId, definition, choices }: { project
           )}
           <details>
             <summary className="cursor-pointer text-xs text-slate-600">Raw answer</summary>
-            <pre tabIndex={0} className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs" data-testid="rubric-preview-raw">
+            <pre
+              tabIndex={0}
+              className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs"
+              data-testid="rubric-preview-raw"
+            >
               {result.rawAnswer ?? "(none)"}
             </pre>
           </details>
           <details>
             <summary className="cursor-pointer text-xs text-slate-600">Prompt sent</summary>
-            <pre tabIndex={0} className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs" data-testid="rubric-preview-prompt">
+            <pre
+              tabIndex={0}
+              className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs"
+              data-testid="rubric-preview-prompt"
+            >
               {result.prompt}
             </pre>
           </details>

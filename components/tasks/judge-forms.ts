@@ -11,7 +11,9 @@ import type { DefaultsFormProps, RunSettingsFormProps } from "./run-settings-for
 
 /** The run form's controls for the pipeline, or null when its runs take the project's defaults. */
 export function runSettingsFormOf(pipelineId: string): ComponentType<RunSettingsFormProps> | null {
-  const own = GENERATED_TASK_VIEWS.find((views) => views.runSettingsForms?.[pipelineId])?.runSettingsForms?.[pipelineId];
+  const own = GENERATED_TASK_VIEWS.find((views) => views.runSettingsForms?.[pipelineId])?.runSettingsForms?.[
+    pipelineId
+  ];
   if (own) return own;
   // A rubric task that judges items (defined as data, no views of its own) asks which of its item sets to judge.
   const task = findTask(pipelineId);

@@ -55,7 +55,17 @@ export function CodeWithName({
 }
 
 /** CodeWithName for a code of a task (a target or a metric id). */
-export function TaskCode({ task, code, showName = true, className }: { task: Pick<TaskDeclaration, "targets" | "metrics"> | null | undefined; code: string; showName?: boolean; className?: string }) {
+export function TaskCode({
+  task,
+  code,
+  showName = true,
+  className,
+}: {
+  task: Pick<TaskDeclaration, "targets" | "metrics"> | null | undefined;
+  code: string;
+  showName?: boolean;
+  className?: string;
+}) {
   return <CodeWithName meaning={meaningOf(task, code)} code={code} showName={showName} className={className} />;
 }
 
@@ -63,10 +73,22 @@ export function TaskCode({ task, code, showName = true, className }: { task: Pic
  * Every code of a task with its name and definition, grouped by the task's first declared grouping,
  * then its headline metrics: a collapsible block under the heat map and beside the review controls.
  */
-export function TargetLegend({ task, open = false, title = "Legend: every code with its name and definition" }: { task: TaskDeclaration; open?: boolean; title?: string }) {
+export function TargetLegend({
+  task,
+  open = false,
+  title = "Legend: every code with its name and definition",
+}: {
+  task: TaskDeclaration;
+  open?: boolean;
+  title?: string;
+}) {
   const sections = targetSections(task);
   return (
-    <details className="rounded-md border border-slate-200 bg-white p-3 text-xs" open={open} data-testid="target-legend">
+    <details
+      className="rounded-md border border-slate-200 bg-white p-3 text-xs"
+      open={open}
+      data-testid="target-legend"
+    >
       <summary className="cursor-pointer font-medium text-slate-700">{title}</summary>
       <div className="mt-2 flex flex-col gap-3">
         {sections.map((section) => (
@@ -91,7 +113,9 @@ export function TargetLegend({ task, open = false, title = "Legend: every code w
           .map((grouping) => (
             <section key={grouping.id} data-testid="legend-grouping">
               <h4 className="mb-1 font-medium text-slate-600">{grouping.label} (results group by it)</h4>
-              <p className="text-slate-600">{grouping.values.map((v) => (v.label === v.id ? v.id : `${v.id} · ${v.label}`)).join(", ")}</p>
+              <p className="text-slate-600">
+                {grouping.values.map((v) => (v.label === v.id ? v.id : `${v.id} · ${v.label}`)).join(", ")}
+              </p>
             </section>
           ))}
         {task.metrics.length > 0 && (

@@ -12,15 +12,34 @@ const stages: Stage[] = [
 ];
 const columns: Column<Stage>[] = [
   { id: "stage", header: "stage", className: "font-medium", cell: (s) => s.label },
-  { id: "kept", header: "kept", align: "right", cellProps: (s) => ({ "data-testid": "kept", title: `${s.kept} kept` }), cell: (s) => s.kept },
-  { id: "note", header: "note", cellProps: (s) => (s.hidden ? { colSpan: 2, "data-testid": "hidden" } : {}), cell: (s) => (s.hidden ? "hidden" : "shown") },
+  {
+    id: "kept",
+    header: "kept",
+    align: "right",
+    cellProps: (s) => ({ "data-testid": "kept", title: `${s.kept} kept` }),
+    cell: (s) => s.kept,
+  },
+  {
+    id: "note",
+    header: "note",
+    cellProps: (s) => (s.hidden ? { colSpan: 2, "data-testid": "hidden" } : {}),
+    cell: (s) => (s.hidden ? "hidden" : "shown"),
+  },
   { id: "own", header: "own cell", td: (s) => <td data-testid="own">{s.id}</td> },
 ];
 const texts = (elements: HTMLElement[]) => elements.map((e) => e.textContent);
 
 describe("the shared data table", () => {
   it("renders a header per column and a row per item with its attributes, inside a sideways-scrolling wrapper", () => {
-    render(<DataTable testId="funnel" columns={columns} rows={stages} rowKey={(s) => s.id} rowProps={(s) => ({ "data-testid": "stage", "data-stage": s.id })} />);
+    render(
+      <DataTable
+        testId="funnel"
+        columns={columns}
+        rows={stages}
+        rowKey={(s) => s.id}
+        rowProps={(s) => ({ "data-testid": "stage", "data-stage": s.id })}
+      />,
+    );
     const table = screen.getByTestId("funnel");
     expect(table.parentElement!.className).toBe("overflow-x-auto");
     expect(texts(within(table).getAllByRole("columnheader"))).toEqual(["stage", "kept", "note", "own cell"]);
@@ -36,19 +55,38 @@ describe("the shared data table", () => {
   });
 
   it("skips the columns a cell's colSpan covers", () => {
-    render(<DataTable columns={columns} rows={stages} rowKey={(s) => s.id} rowProps={(s) => ({ "data-testid": `row-${s.id}` })} />);
+    render(
+      <DataTable
+        columns={columns}
+        rows={stages}
+        rowKey={(s) => s.id}
+        rowProps={(s) => ({ "data-testid": `row-${s.id}` })}
+      />,
+    );
     const cells = within(screen.getByTestId("row-tricky")).getAllByRole("cell");
     expect(texts(cells)).toEqual(["Tricky", "3", "hidden"]);
     expect(cells[2]!.getAttribute("colspan")).toBe("2");
   });
 
   it("leaves out columns given as false, and pads and sizes cells by its size", () => {
-    const { container } = render(<DataTable size="xs" columns={[columns[0], false, columns[1]]} rows={stages} rowKey={(s) => s.id} cellPadding="py-2 pr-3" />);
+    const { container } = render(
+      <DataTable
+        size="xs"
+        columns={[columns[0], false, columns[1]]}
+        rows={stages}
+        rowKey={(s) => s.id}
+        cellPadding="py-2 pr-3"
+      />,
+    );
     const table = container.querySelector("table")!;
     expect(table.className.split(" ")).toContain("text-xs");
     expect(texts(within(table).getAllByRole("columnheader"))).toEqual(["stage", "kept"]);
-    expect(within(table).getAllByRole("columnheader")[0]!.className.split(" ")).toEqual(expect.arrayContaining(["py-1", "pr-3"]));
-    expect(within(table).getAllByRole("cell")[0]!.className.split(" ")).toEqual(expect.arrayContaining(["py-2", "pr-3"]));
+    expect(within(table).getAllByRole("columnheader")[0]!.className.split(" ")).toEqual(
+      expect.arrayContaining(["py-1", "pr-3"]),
+    );
+    expect(within(table).getAllByRole("cell")[0]!.className.split(" ")).toEqual(
+      expect.arrayContaining(["py-2", "pr-3"]),
+    );
     expect(container.querySelector("thead")!.className).not.toContain("uppercase");
   });
 
@@ -59,10 +97,14 @@ describe("the shared data table", () => {
   });
 
   it("shows the empty message instead of a table when there is no row", () => {
-    const { container, rerender } = render(<DataTable columns={columns} rows={[]} rowKey={(s) => s.id} empty="No stage matches." />);
+    const { container, rerender } = render(
+      <DataTable columns={columns} rows={[]} rowKey={(s) => s.id} empty="No stage matches." />,
+    );
     expect(container.querySelector("table")).toBeNull();
     expect(container.textContent).toBe("No stage matches.");
-    rerender(<DataTable columns={columns} rows={[]} rowKey={(s) => s.id} empty={<em data-testid="custom-empty">none</em>} />);
+    rerender(
+      <DataTable columns={columns} rows={[]} rowKey={(s) => s.id} empty={<em data-testid="custom-empty">none</em>} />,
+    );
     expect(screen.getByTestId("custom-empty").textContent).toBe("none");
     rerender(<DataTable columns={columns} rows={[]} rowKey={(s) => s.id} />);
     expect(container.querySelectorAll("thead th")).toHaveLength(4);

@@ -18,7 +18,11 @@ type ColumnBase = {
  * a data-testid, a colSpan, whose covered columns the row then skips); or `td` gives the whole cell, for the shared
  * cell components that render their own <td> (a metric with its interval).
  */
-export type Column<Row> = ColumnBase & ({ cell: (row: Row) => ReactNode; cellProps?: (row: Row) => CellProps; td?: never } | { td: (row: Row) => ReactElement; cell?: never; cellProps?: never });
+export type Column<Row> = ColumnBase &
+  (
+    | { cell: (row: Row) => ReactNode; cellProps?: (row: Row) => CellProps; td?: never }
+    | { td: (row: Row) => ReactElement; cell?: never; cellProps?: never }
+  );
 
 const SIZES = {
   /** Dense lists (funnels, candidates): small type, cells padded right. */
@@ -55,7 +59,8 @@ export function DataTable<Row>({
   testId?: string;
   empty?: ReactNode;
 }) {
-  if (rows.length === 0 && empty !== undefined) return typeof empty === "string" ? <p className="text-sm text-slate-500">{empty}</p> : <>{empty}</>;
+  if (rows.length === 0 && empty !== undefined)
+    return typeof empty === "string" ? <p className="text-sm text-slate-500">{empty}</p> : <>{empty}</>;
   const style = SIZES[size];
   const shown = columns.filter((c): c is Column<Row> => Boolean(c));
   const align = (c: Column<Row>) => c.align === "right" && "text-right";
@@ -85,7 +90,11 @@ export function DataTable<Row>({
                   const { className, ...props } = c.cellProps?.(row) ?? {};
                   skip = (props.colSpan ?? 1) - 1;
                   return (
-                    <td key={c.id} {...props} className={classes(cellPadding ?? style.cell, align(c), c.className, className)}>
+                    <td
+                      key={c.id}
+                      {...props}
+                      className={classes(cellPadding ?? style.cell, align(c), c.className, className)}
+                    >
                       {c.cell(row)}
                     </td>
                   );

@@ -9,7 +9,16 @@ const optionsOf = (select: HTMLElement) => within(select).getAllByRole("option")
 
 describe("a list page's filter select", () => {
   it("labels the select, puts the empty option first and selects the default value", () => {
-    render(<FilterSelect label="Model" name="model" defaultValue="gpt" empty="every model" options={["claude", "gpt"]} testId="filter-model" />);
+    render(
+      <FilterSelect
+        label="Model"
+        name="model"
+        defaultValue="gpt"
+        empty="every model"
+        options={["claude", "gpt"]}
+        testId="filter-model"
+      />,
+    );
     const select = screen.getByLabelText("Model") as HTMLSelectElement;
     expect(select).toBe(screen.getByTestId("filter-model"));
     expect(select.name).toBe("model");

@@ -35,7 +35,12 @@ export function FilterSelect({
   return (
     <label className="flex flex-col gap-1">
       <span className={labelClassName}>{label}</span>
-      <select name={name} defaultValue={defaultValue} className={className ? `${FILTER_INPUT} ${className}` : FILTER_INPUT} data-testid={testId}>
+      <select
+        name={name}
+        defaultValue={defaultValue}
+        className={className ? `${FILTER_INPUT} ${className}` : FILTER_INPUT}
+        data-testid={testId}
+      >
         {empty !== undefined && <option value="">{empty}</option>}
         {options.map((option) =>
           typeof option === "string" ? (
@@ -52,6 +57,21 @@ export function FilterSelect({
 }
 
 /** The "Video" filter of a list of one project's items (captions, questions): every video by its path. */
-export function VideoFilterSelect({ videos, defaultValue }: { videos: readonly { id: string; relativePath: string }[]; defaultValue?: string }) {
-  return <FilterSelect label="Video" name="videoId" defaultValue={defaultValue ?? ""} empty="every video" options={videos.map((v) => ({ value: v.id, label: v.relativePath }))} className="max-w-64" />;
+export function VideoFilterSelect({
+  videos,
+  defaultValue,
+}: {
+  videos: readonly { id: string; relativePath: string }[];
+  defaultValue?: string;
+}) {
+  return (
+    <FilterSelect
+      label="Video"
+      name="videoId"
+      defaultValue={defaultValue ?? ""}
+      empty="every video"
+      options={videos.map((v) => ({ value: v.id, label: v.relativePath }))}
+      className="max-w-64"
+    />
+  );
 }

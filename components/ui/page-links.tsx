@@ -1,7 +1,15 @@
 import Link from "next/link";
 
 /** A paged list's links under it: previous, where it is, next; nothing when the list fits one page. */
-export function PageLinks({ page, pageCount, href }: { page: number; pageCount: number; href: (page: number) => string }) {
+export function PageLinks({
+  page,
+  pageCount,
+  href,
+}: {
+  page: number;
+  pageCount: number;
+  href: (page: number) => string;
+}) {
   if (pageCount <= 1) return null;
   return (
     <nav className="mt-3 flex gap-3 text-sm">

@@ -44,7 +44,10 @@ describe("deleting a video from its page", () => {
       "fetch",
       vi.fn(async (_url: string, init?: RequestInit) => {
         bodies.push(JSON.parse(String(init?.body)));
-        return new Response(JSON.stringify({ counts }), { status: 200, headers: { "content-type": "application/json" } });
+        return new Response(JSON.stringify({ counts }), {
+          status: 200,
+          headers: { "content-type": "application/json" },
+        });
       }),
     );
     render(

@@ -7,7 +7,15 @@ import { DeleteVideosDialog } from "./delete-videos-dialog";
 import { withDeletedNotice } from "./deleted-notice";
 
 /** The video page's *Delete video* (owners): the counted confirmation, then back to the list, which says it was deleted. */
-export function DeleteVideoButton({ projectId, videoId, afterHref }: { projectId: string; videoId: string; afterHref: string }) {
+export function DeleteVideoButton({
+  projectId,
+  videoId,
+  afterHref,
+}: {
+  projectId: string;
+  videoId: string;
+  afterHref: string;
+}) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   return (
@@ -16,7 +24,12 @@ export function DeleteVideoButton({ projectId, videoId, afterHref }: { projectId
         Delete video
       </button>
       {open && (
-        <DeleteVideosDialog projectId={projectId} videoIds={[videoId]} onCancel={() => setOpen(false)} onDeleted={(result) => router.push(withDeletedNotice(afterHref, result.counts.videos))} />
+        <DeleteVideosDialog
+          projectId={projectId}
+          videoIds={[videoId]}
+          onCancel={() => setOpen(false)}
+          onDeleted={(result) => router.push(withDeletedNotice(afterHref, result.counts.videos))}
+        />
       )}
     </>
   );

@@ -26,7 +26,17 @@ export function deletionLines(c: VideoDeletionCounts): string[] {
  * Asks the server what deleting these videos removes (a dry run), shows it, and deletes on confirm.
  * Nothing is deleted until the button inside is pressed.
  */
-export function DeleteVideosDialog({ projectId, videoIds, onCancel, onDeleted }: { projectId: string; videoIds: string[]; onCancel: () => void; onDeleted: (result: VideoDeletionResult) => void }) {
+export function DeleteVideosDialog({
+  projectId,
+  videoIds,
+  onCancel,
+  onDeleted,
+}: {
+  projectId: string;
+  videoIds: string[];
+  onCancel: () => void;
+  onDeleted: (result: VideoDeletionResult) => void;
+}) {
   const [counts, setCounts] = useState<VideoDeletionCounts | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -35,7 +45,10 @@ export function DeleteVideosDialog({ projectId, videoIds, onCancel, onDeleted }:
   const idsKey = videoIds.join(",");
   useEffect(() => {
     let live = true;
-    postJson<VideoDeletionResult>(`/api/v1/projects/${projectId}/videos/delete`, { videoIds: idsKey.split(","), dryRun: true })
+    postJson<VideoDeletionResult>(`/api/v1/projects/${projectId}/videos/delete`, {
+      videoIds: idsKey.split(","),
+      dryRun: true,
+    })
       .then((result) => live && setCounts(result.counts))
       .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)));
     return () => {
@@ -47,9 +60,11 @@ export function DeleteVideosDialog({ projectId, videoIds, onCancel, onDeleted }:
   const [queued, setQueued] = useState<VideoDeletionResult | null>(null);
   const job = useQuery({
     queryKey: ["video-deletion", projectId, queued?.deletion?.id],
-    queryFn: () => apiFetch<VideoDeletionState>(`/api/v1/projects/${projectId}/video-deletions/${queued!.deletion!.id}`),
+    queryFn: () =>
+      apiFetch<VideoDeletionState>(`/api/v1/projects/${projectId}/video-deletions/${queued!.deletion!.id}`),
     enabled: Boolean(queued?.deletion),
-    refetchInterval: (query) => (query.state.data && !["queued", "running"].includes(query.state.data.status) ? false : 1000),
+    refetchInterval: (query) =>
+      query.state.data && !["queued", "running"].includes(query.state.data.status) ? false : 1000,
   });
   const reported = useRef(false);
   useEffect(() => {
@@ -87,12 +102,20 @@ export function DeleteVideosDialog({ projectId, videoIds, onCancel, onDeleted }:
   const progress = job.data ?? queued?.deletion ?? null;
 
   return (
-    <div role="dialog" aria-modal="true" aria-labelledby="delete-videos-title" className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/40 p-4" data-testid="delete-videos-dialog">
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="delete-videos-title"
+      className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/40 p-4"
+      data-testid="delete-videos-dialog"
+    >
       <div className="flex w-full max-w-lg flex-col gap-3 rounded-lg bg-white p-5 text-sm shadow-xl">
         <h2 id="delete-videos-title" className="text-base font-semibold">
           Delete {plural(videoIds.length, "video")}?
         </h2>
-        {!counts && !error && <p className="text-slate-500">Counting what depends on {videoIds.length === 1 ? "it" : "them"}…</p>}
+        {!counts && !error && (
+          <p className="text-slate-500">Counting what depends on {videoIds.length === 1 ? "it" : "them"}…</p>
+        )}
         {counts && (
           <>
             <p>This deletes, and cannot be undone:</p>
@@ -107,19 +130,30 @@ export function DeleteVideosDialog({ projectId, videoIds, onCancel, onDeleted }:
           <div className="flex items-center gap-3 text-xs text-slate-600" data-testid="video-deletion-progress">
             <progress max={progress.videosTotal} value={progress.videosDeleted} aria-label="videos deleted" />
             <span>
-              {progress.videosDeleted.toLocaleString("en")} / {progress.videosTotal.toLocaleString("en")} videos deleted by a worker
+              {progress.videosDeleted.toLocaleString("en")} / {progress.videosTotal.toLocaleString("en")} videos deleted
+              by a worker
               {progress.cancelRequested ? " · cancelling after the current batch" : ""}
             </span>
           </div>
         )}
         {error && (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-red-800" data-testid="delete-error">
+          <p
+            role="alert"
+            className="rounded-md border border-red-200 bg-red-50 p-2 text-red-800"
+            data-testid="delete-error"
+          >
             {error}
           </p>
         )}
         <div className="flex justify-end gap-2">
           {progress ? (
-            <button type="button" className={buttonClass("secondary")} onClick={() => void cancelJob()} disabled={progress.cancelRequested} data-testid="cancel-video-deletion">
+            <button
+              type="button"
+              className={buttonClass("secondary")}
+              onClick={() => void cancelJob()}
+              disabled={progress.cancelRequested}
+              data-testid="cancel-video-deletion"
+            >
               Cancel deletion
             </button>
           ) : (
@@ -127,7 +161,13 @@ export function DeleteVideosDialog({ projectId, videoIds, onCancel, onDeleted }:
               Cancel
             </button>
           )}
-          <button type="button" className={buttonClass("danger")} onClick={() => void confirm()} disabled={!counts || busy} data-testid="confirm-delete-videos">
+          <button
+            type="button"
+            className={buttonClass("danger")}
+            onClick={() => void confirm()}
+            disabled={!counts || busy}
+            data-testid="confirm-delete-videos"
+          >
             {busy ? "Deleting…" : `Delete ${plural(videoIds.length, "video")}`}
           </button>
         </div>

@@ -7,8 +7,13 @@ export function DeletedNotice({ deleted }: { deleted: string | undefined }) {
   const count = deleted !== undefined && /^\d{1,6}$/.test(deleted) ? Number(deleted) : 0;
   if (count < 1) return null;
   return (
-    <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="video-deleted-notice">
-      Deleted {count.toLocaleString("en")} video{count === 1 ? "" : "s"} with {count === 1 ? "its" : "their"} frames, judgments and results.
+    <p
+      role="status"
+      className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900"
+      data-testid="video-deleted-notice"
+    >
+      Deleted {count.toLocaleString("en")} video{count === 1 ? "" : "s"} with {count === 1 ? "its" : "their"} frames,
+      judgments and results.
     </p>
   );
 }

@@ -71,17 +71,31 @@ export function FrameLightbox({
             {describe(frame)} · {frame.timestampS.toFixed(3)} s · frame {index + 1} of {frames.length}
           </span>
           {judgeFrames.length > 0 && (
-            <span className={`rounded px-1.5 text-xs ${seenByJudge ? "bg-amber-100 text-amber-900" : "bg-slate-100 text-slate-600"}`} data-testid="lightbox-seen">
+            <span
+              className={`rounded px-1.5 text-xs ${seenByJudge ? "bg-amber-100 text-amber-900" : "bg-slate-100 text-slate-600"}`}
+              data-testid="lightbox-seen"
+            >
               {seenByJudge ? "the judge saw this frame" : "not seen by the judge for this score"}
             </span>
           )}
           <span className="ml-auto text-xs text-slate-500">← / → previous / next · Esc closes</span>
-          <button type="button" onClick={onClose} className="rounded px-2 text-lg leading-none text-slate-600 hover:bg-slate-100" aria-label="Close">
+          <button
+            type="button"
+            onClick={onClose}
+            className="rounded px-2 text-lg leading-none text-slate-600 hover:bg-slate-100"
+            aria-label="Close"
+          >
             ×
           </button>
         </div>
         <div className="flex items-center gap-2">
-          <button type="button" onClick={() => go(-1)} disabled={index === 0} className="rounded border border-slate-300 px-2 py-6 disabled:opacity-30" aria-label="Previous frame">
+          <button
+            type="button"
+            onClick={() => go(-1)}
+            disabled={index === 0}
+            className="rounded border border-slate-300 px-2 py-6 disabled:opacity-30"
+            aria-label="Previous frame"
+          >
             ‹
           </button>
           <div className="flex min-w-0 flex-1 justify-center bg-slate-900">
@@ -93,12 +107,22 @@ export function FrameLightbox({
               data-testid="lightbox-image"
             />
           </div>
-          <button type="button" onClick={() => go(1)} disabled={index === frames.length - 1} className="rounded border border-slate-300 px-2 py-6 disabled:opacity-30" aria-label="Next frame">
+          <button
+            type="button"
+            onClick={() => go(1)}
+            disabled={index === frames.length - 1}
+            className="rounded border border-slate-300 px-2 py-6 disabled:opacity-30"
+            aria-label="Next frame"
+          >
             ›
           </button>
         </div>
         {judgeFrames.length > 0 && (
-          <section aria-label="Frames the judge saw" className="flex flex-col gap-1" data-testid="lightbox-judge-frames">
+          <section
+            aria-label="Frames the judge saw"
+            className="flex flex-col gap-1"
+            data-testid="lightbox-judge-frames"
+          >
             <p className="text-xs text-amber-800">
               Frames the judge saw for the focused score
               {judgeLabel ? (

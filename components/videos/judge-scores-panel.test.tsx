@@ -18,7 +18,15 @@ const task = findTask("hallucination")!;
 const s7 = task.targets.find((t) => t.id === "s7")!;
 
 const data: ScoresResponse = {
-  run: { id: "r1", pipeline: "hallucination", status: "completed", simulated: false, createdAt: "2026-11-01T10:00:00.000Z", settings: {}, endpointSnapshot: {} },
+  run: {
+    id: "r1",
+    pipeline: "hallucination",
+    status: "completed",
+    simulated: false,
+    createdAt: "2026-11-01T10:00:00.000Z",
+    settings: {},
+    endpointSnapshot: {},
+  },
   summary: null,
   steps: [
     {
@@ -56,12 +64,22 @@ const mineOnS7: Judgment = {
 function renderPanel() {
   render(
     <QueryClientProvider client={new QueryClient()}>
-      <JudgeScoresPanel data={data} task={task} judgments={[mineOnS7]} videoId="v1" currentUserId="u1" canReview focus={null} onFocus={() => {}} />
+      <JudgeScoresPanel
+        data={data}
+        task={task}
+        judgments={[mineOnS7]}
+        videoId="v1"
+        currentUserId="u1"
+        canReview
+        focus={null}
+        onFocus={() => {}}
+      />
     </QueryClientProvider>,
   );
 }
 
-const cellOf = (code: string) => screen.getAllByTestId("score-cell").find((cell) => cell.getAttribute("data-category") === code)!;
+const cellOf = (code: string) =>
+  screen.getAllByTestId("score-cell").find((cell) => cell.getAttribute("data-category") === code)!;
 const alphaOf = (cell: HTMLElement) => Number(cell.getAttribute("data-alpha"));
 
 describe("the heat map's cells", () => {

@@ -4,7 +4,14 @@ import { useId, useState } from "react";
 import { textOnTint } from "@/components/class-names";
 import { TaskCode } from "@/components/tasks/target-legend";
 import type { TargetDeclaration, TaskDeclaration } from "@/lib/tasks/task-declaration";
-import { heatCellShown, meaningOf, scopeLabel, targetSections, type HeatMapView, type SubjectSummary } from "@/lib/tasks/task-display";
+import {
+  heatCellShown,
+  meaningOf,
+  scopeLabel,
+  targetSections,
+  type HeatMapView,
+  type SubjectSummary,
+} from "@/lib/tasks/task-display";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
 
 /** The heat map's tints: red for a score (stronger for worse), amber for the difference between you and the judge. */
@@ -32,7 +39,16 @@ export interface StepRow {
 }
 export interface ScoresResponse {
   /** `ensemble`: set for an ensemble run (lib/ensembles), whose members' values the video page shows beside the combined ones. */
-  run: { id: string; pipeline: string; status: string; simulated: boolean; createdAt: string; settings: unknown; endpointSnapshot: unknown; ensemble?: unknown } | null;
+  run: {
+    id: string;
+    pipeline: string;
+    status: string;
+    simulated: boolean;
+    createdAt: string;
+    settings: unknown;
+    endpointSnapshot: unknown;
+    ensemble?: unknown;
+  } | null;
   frameSetId?: string;
   status?: string;
   /** The pipeline's per-video summary; read through the run's task (summaryMetricValues). */
@@ -66,8 +82,12 @@ interface HeatSection {
 function heatSections(task: TaskDeclaration, steps: StepRow[]): HeatSection[] {
   return targetSections(task).flatMap((section) => {
     const codes = new Set(section.targets.map((t) => t.id));
-    const stepIds = [...new Set(steps.filter((s) => s.scores.some((score) => codes.has(score.category))).map((s) => s.stepId))].sort();
-    const rows = steps.filter((s) => stepIds.includes(s.stepId)).sort((a, b) => a.stepId.localeCompare(b.stepId) || a.scopeIndex - b.scopeIndex);
+    const stepIds = [
+      ...new Set(steps.filter((s) => s.scores.some((score) => codes.has(score.category))).map((s) => s.stepId)),
+    ].sort();
+    const rows = steps
+      .filter((s) => stepIds.includes(s.stepId))
+      .sort((a, b) => a.stepId.localeCompare(b.stepId) || a.scopeIndex - b.scopeIndex);
     return rows.length ? [{ ...section, scope: section.targets[0]!.scope, stepIds, rows }] : [];
   });
 }
@@ -117,7 +137,9 @@ export function JudgeScoresPanel({
     const selected = focus?.scoreId === cell.id;
     const target = targetOf(cell.category);
     // The number and the tint come from the same value: the view's (judge, yours, or yours minus the judge's).
-    const shown = target ? heatCellShown(target, view, cell.value, own?.value ?? null) : { text: view === "judge" ? String(cell.value) : "", hue: "score" as const, alpha: 0, positive: false };
+    const shown = target
+      ? heatCellShown(target, view, cell.value, own?.value ?? null)
+      : { text: view === "judge" ? String(cell.value) : "", hue: "score" as const, alpha: 0, positive: false };
     const rgb = shown.hue === "difference" ? DIFFERENCE_RGB : SCORE_RGB;
     const tint = `rgba(${rgb.join(", ")}, ${shown.alpha})`;
     const button = (
@@ -157,8 +179,9 @@ export function JudgeScoresPanel({
   return (
     <div className="flex flex-col gap-3 text-sm" data-testid="judge-scores">
       <p className="text-xs text-slate-500">
-        Click a cell: the player jumps to its key frame and the frames the judge saw are highlighted{canReview ? "; give your own value below the map" : ""}. Underlined cells have a value of yours.
-        Hover or focus a code for its name and definition.
+        Click a cell: the player jumps to its key frame and the frames the judge saw are highlighted
+        {canReview ? "; give your own value below the map" : ""}. Underlined cells have a value of yours. Hover or focus
+        a code for its name and definition.
       </p>
       {sections.length > 0 && <HeatMapViewSwitch view={view} onChange={setView} />}
       {/* What each cell's aria-describedby reads: the code's name and definition. */}
@@ -171,7 +194,11 @@ export function JudgeScoresPanel({
       </div>
       {sections.map((section) =>
         section.scope === "video" ? (
-          <div key={section.id} className="flex flex-wrap items-center gap-2 text-xs" data-testid={`heat-map-${section.stepIds[0] ?? section.id}`}>
+          <div
+            key={section.id}
+            className="flex flex-wrap items-center gap-2 text-xs"
+            data-testid={`heat-map-${section.stepIds[0] ?? section.id}`}
+          >
             <span className="text-slate-500">{section.label} (whole video):</span>
             {section.targets.map((target) => {
               const row = section.rows.find((r) => r.scores.some((s) => s.category === target.id)) ?? section.rows[0]!;
@@ -200,9 +227,18 @@ export function JudgeScoresPanel({
               </thead>
               <tbody>
                 {section.rows.map((row) => (
-                  <tr key={row.id} className={focus && focus.stepId === row.stepId && focus.scopeIndex === row.scopeIndex ? "bg-amber-50" : ""}>
+                  <tr
+                    key={row.id}
+                    className={
+                      focus && focus.stepId === row.stepId && focus.scopeIndex === row.scopeIndex ? "bg-amber-50" : ""
+                    }
+                  >
                     <td className="pr-2">
-                      <button type="button" className="text-slate-600 underline decoration-dotted" onClick={() => onFocus({ stepId: row.stepId, scopeIndex: row.scopeIndex, scoreId: null })}>
+                      <button
+                        type="button"
+                        className="text-slate-600 underline decoration-dotted"
+                        onClick={() => onFocus({ stepId: row.stepId, scopeIndex: row.scopeIndex, scoreId: null })}
+                      >
                         {scopeLabel(section.scope, row.scopeIndex)}
                       </button>
                     </td>
@@ -210,7 +246,11 @@ export function JudgeScoresPanel({
                       const cell = row.scores.find((s) => s.category === target.id);
                       if (!cell)
                         return (
-                          <td key={target.id} className="px-1 text-center text-slate-500" title={row.error ?? row.status}>
+                          <td
+                            key={target.id}
+                            className="px-1 text-center text-slate-500"
+                            title={row.error ?? row.status}
+                          >
                             {row.status === "done" ? "·" : "✕"}
                           </td>
                         );
@@ -230,14 +270,22 @@ export function JudgeScoresPanel({
       {picked && (
         <div className="flex flex-col gap-2 rounded-md border border-slate-200 p-3" data-testid="score-detail">
           <p className="text-xs">
-            <TaskCode task={task} code={picked.score.category} />, {pickedTarget ? scopeLabel(pickedTarget.scope, picked.step.scopeIndex) : `${picked.step.stepId} ${picked.step.scopeIndex + 1}`}
+            <TaskCode task={task} code={picked.score.category} />,{" "}
+            {pickedTarget
+              ? scopeLabel(pickedTarget.scope, picked.step.scopeIndex)
+              : `${picked.step.stepId} ${picked.step.scopeIndex + 1}`}
           </p>
           {pickedTarget && (
             <p className="text-xs text-slate-600" data-testid="score-definition">
               {pickedTarget.definition}
             </p>
           )}
-          <LabelledValues targetType="score" judgeValue={picked.score.value} judgments={scoreJudgments(picked.score.id)} currentUserId={currentUserId} />
+          <LabelledValues
+            targetType="score"
+            judgeValue={picked.score.value}
+            judgments={scoreJudgments(picked.score.id)}
+            currentUserId={currentUserId}
+          />
           {canReview && (
             <JudgmentForm
               key={picked.score.id}
@@ -247,7 +295,9 @@ export function JudgeScoresPanel({
               own={scoreJudgments(picked.score.id).find((j) => j.reviewer.id === currentUserId) ?? null}
               judgeValue={picked.score.value}
               videoId={videoId}
-              onCancel={() => onFocus({ stepId: picked.step.stepId, scopeIndex: picked.step.scopeIndex, scoreId: null })}
+              onCancel={() =>
+                onFocus({ stepId: picked.step.stepId, scopeIndex: picked.step.scopeIndex, scoreId: null })
+              }
             />
           )}
           <JudgmentHistory targetType="score" judgments={scoreJudgments(picked.score.id)} />
@@ -260,13 +310,22 @@ export function JudgeScoresPanel({
 const HEAT_MAP_VIEWS: { view: HeatMapView; label: string; hint: string }[] = [
   { view: "judge", label: "Judge", hint: "the judge's values, tinted toward the bad end of the scale" },
   { view: "mine", label: "Mine", hint: "your own values, tinted the same way; blank where you gave none" },
-  { view: "difference", label: "Difference", hint: "yours minus the judge's, tinted by its size; blank where you gave none" },
+  {
+    view: "difference",
+    label: "Difference",
+    hint: "yours minus the judge's, tinted by its size; blank where you gave none",
+  },
 ];
 
 /** Which values the heat map's cells show and are tinted by: one source for both. */
 function HeatMapViewSwitch({ view, onChange }: { view: HeatMapView; onChange: (view: HeatMapView) => void }) {
   return (
-    <div role="radiogroup" aria-label="Heat map shows" className="flex flex-wrap items-center gap-1 text-xs" data-testid="heat-map-view">
+    <div
+      role="radiogroup"
+      aria-label="Heat map shows"
+      className="flex flex-wrap items-center gap-1 text-xs"
+      data-testid="heat-map-view"
+    >
       <span className="mr-1 text-slate-500">Cells show:</span>
       {HEAT_MAP_VIEWS.map((option) => (
         <button

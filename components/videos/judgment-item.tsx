@@ -14,8 +14,20 @@ export interface HistoryEntry {
   version: number;
   at: string;
   by: string;
-  before: { value?: number; note?: string | null; reason?: string | null; acceptedJudge?: boolean; withdrawn?: boolean } | null;
-  after: { value?: number; note?: string | null; reason?: string | null; acceptedJudge?: boolean; withdrawn?: boolean } | null;
+  before: {
+    value?: number;
+    note?: string | null;
+    reason?: string | null;
+    acceptedJudge?: boolean;
+    withdrawn?: boolean;
+  } | null;
+  after: {
+    value?: number;
+    note?: string | null;
+    reason?: string | null;
+    acceptedJudge?: boolean;
+    withdrawn?: boolean;
+  } | null;
 }
 export interface Judgment {
   id: string;
@@ -67,7 +79,13 @@ export function LabelledValues({
 }
 
 /** Every reviewer's changes to this item: who (email), when, before → after, with notes and reasons. */
-export function JudgmentHistory({ targetType, judgments }: { targetType: string | JudgedDeclaration; judgments: Judgment[] }) {
+export function JudgmentHistory({
+  targetType,
+  judgments,
+}: {
+  targetType: string | JudgedDeclaration;
+  judgments: Judgment[];
+}) {
   const entries = judgments
     .flatMap((j) => j.history.map((h) => ({ ...h, email: j.reviewer.email ?? j.reviewer.name ?? j.reviewer.id })))
     .sort((a, b) => b.at.localeCompare(a.at) || b.version - a.version);
@@ -203,7 +221,12 @@ export function JudgmentForm({
       <label className="flex flex-col gap-0.5">
         <span>Your value{choices.length || !bounds ? "" : ` (${bounds.min}–${bounds.max})`}</span>
         {choices.length ? (
-          <select className="rounded border border-slate-300 bg-white px-2 py-1" value={value} onChange={(e) => setValue(e.target.value)} aria-label="Your value">
+          <select
+            className="rounded border border-slate-300 bg-white px-2 py-1"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            aria-label="Your value"
+          >
             <option value="" disabled>
               choose…
             </option>
@@ -229,7 +252,14 @@ export function JudgmentForm({
       </label>
       <label className="flex flex-col gap-0.5">
         <span>Note</span>
-        <input className="w-64 rounded border border-slate-300 px-2 py-1" placeholder="optional" value={note} onChange={(e) => setNote(e.target.value)} aria-label="Note" maxLength={5000} />
+        <input
+          className="w-64 rounded border border-slate-300 px-2 py-1"
+          placeholder="optional"
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          aria-label="Note"
+          maxLength={5000}
+        />
       </label>
       <label className="flex flex-col gap-0.5">
         <span>Reason</span>
@@ -242,7 +272,10 @@ export function JudgmentForm({
           maxLength={200}
         />
       </label>
-      <button className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50" disabled={save.isPending || conflict || value === ""}>
+      <button
+        className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50"
+        disabled={save.isPending || conflict || value === ""}
+      >
         Save
       </button>
       {judgeValue !== null && (
@@ -284,7 +317,11 @@ export function JudgmentForm({
         </button>
       )}
       {save.error && (
-        <div role="alert" className="flex w-full flex-wrap items-center gap-2 text-red-700" data-testid={conflict ? "review-conflict" : "review-error"}>
+        <div
+          role="alert"
+          className="flex w-full flex-wrap items-center gap-2 text-red-700"
+          data-testid={conflict ? "review-conflict" : "review-error"}
+        >
           {conflict ? (
             <>
               <span>
@@ -292,7 +329,11 @@ export function JudgmentForm({
                   ? `Changed in another tab/session: now version ${current.version}, value ${formatJudgmentValue(declared ?? targetType, current.value)}. Nothing was overwritten.`
                   : `${save.error.message} Nothing was overwritten.`}
               </span>
-              <button type="button" className="rounded border border-red-300 bg-white px-2 py-0.5 text-red-800" onClick={reload}>
+              <button
+                type="button"
+                className="rounded border border-red-300 bg-white px-2 py-0.5 text-red-800"
+                onClick={reload}
+              >
                 Reload
               </button>
             </>

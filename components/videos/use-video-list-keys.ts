@@ -73,7 +73,12 @@ export function useVideoListKeys<E extends HTMLElement>({
         case "Enter":
         case "o": {
           // Enter on a focused control is its own (a link, a button, the navigation's More tasks disclosure).
-          if (event.key === "Enter" && event.target instanceof HTMLElement && event.target.closest("a, button, summary, select, [role='button']")) return;
+          if (
+            event.key === "Enter" &&
+            event.target instanceof HTMLElement &&
+            event.target.closest("a, button, summary, select, [role='button']")
+          )
+            return;
           const row = rows[cursor];
           if (!row) return;
           event.preventDefault();

@@ -36,15 +36,38 @@ export function VideoFilterFields({
   /** The task of the run the filter reads: its targets are the categories, its metrics the ranges. */
   task: TaskDeclaration;
 }) {
-  const categoryBounds = task.targets.length > 0 ? task.targets.map((t) => scaleBounds(t.scale)).reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) })) : { min: 0, max: 0 };
+  const categoryBounds =
+    task.targets.length > 0
+      ? task.targets
+          .map((t) => scaleBounds(t.scale))
+          .reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) }))
+      : { min: 0, max: 0 };
   const value = (key: string) => values[key] ?? "";
   const range = (label: string, title: string, min: string, max: string, lower: number, upper: number) => (
     <fieldset key={min} className="flex flex-col gap-1" title={title}>
       <legend className="mb-1">{label}</legend>
       <div className="flex items-center gap-1">
-        <input name={min} aria-label={`${label} min`} type="number" min={lower} max={upper} step="any" defaultValue={value(min)} className={rangeInput} />
+        <input
+          name={min}
+          aria-label={`${label} min`}
+          type="number"
+          min={lower}
+          max={upper}
+          step="any"
+          defaultValue={value(min)}
+          className={rangeInput}
+        />
         <span>–</span>
-        <input name={max} aria-label={`${label} max`} type="number" min={lower} max={upper} step="any" defaultValue={value(max)} className={rangeInput} />
+        <input
+          name={max}
+          aria-label={`${label} max`}
+          type="number"
+          min={lower}
+          max={upper}
+          step="any"
+          defaultValue={value(max)}
+          className={rangeInput}
+        />
       </div>
     </fieldset>
   );
@@ -55,7 +78,14 @@ export function VideoFilterFields({
     <>
       <label className="flex flex-col gap-1">
         <span>Prompt contains</span>
-        <input id={searchInputId} name="prompt" type="search" defaultValue={value("prompt")} placeholder={searchInputId ? "press / to search" : undefined} className={FILTER_INPUT} />
+        <input
+          id={searchInputId}
+          name="prompt"
+          type="search"
+          defaultValue={value("prompt")}
+          placeholder={searchInputId ? "press / to search" : undefined}
+          className={FILTER_INPUT}
+        />
       </label>
       {choice("Dimension", "dimension", dimensions)}
       {choice("Model", "model", models)}
@@ -81,26 +111,63 @@ export function VideoFilterFields({
               </option>
             ))}
           </select>
-          <input name="categoryMin" aria-label="Category min" type="number" min={categoryBounds.min} max={categoryBounds.max} step="any" defaultValue={value("categoryMin")} className={rangeInput} />
+          <input
+            name="categoryMin"
+            aria-label="Category min"
+            type="number"
+            min={categoryBounds.min}
+            max={categoryBounds.max}
+            step="any"
+            defaultValue={value("categoryMin")}
+            className={rangeInput}
+          />
           <span>–</span>
-          <input name="categoryMax" aria-label="Category max" type="number" min={categoryBounds.min} max={categoryBounds.max} step="any" defaultValue={value("categoryMax")} className={rangeInput} />
+          <input
+            name="categoryMax"
+            aria-label="Category max"
+            type="number"
+            min={categoryBounds.min}
+            max={categoryBounds.max}
+            step="any"
+            defaultValue={value("categoryMax")}
+            className={rangeInput}
+          />
         </div>
       </fieldset>
       {task.metrics.map((metric) => {
         if (metric.scale.kind === "numeric") {
-          return range(metric.label, metric.definition, metricQueryKey(task, metric.id, "min"), metricQueryKey(task, metric.id, "max"), metric.scale.min, metric.scale.max);
+          return range(
+            metric.label,
+            metric.definition,
+            metricQueryKey(task, metric.id, "min"),
+            metricQueryKey(task, metric.id, "max"),
+            metric.scale.min,
+            metric.scale.max,
+          );
         }
         const isVerdict = task.verdict?.metricId === metric.id;
         // The positive value reads as what it means ("hallucination"); a verdict's other value as "none".
         const options = metric.scale.values.map((v) => ({
           value: v.label,
-          label: metric.positive.op === "==" && metric.positive.value === v.value ? metric.positive.label : isVerdict ? "none" : v.label,
+          label:
+            metric.positive.op === "==" && metric.positive.value === v.value
+              ? metric.positive.label
+              : isVerdict
+                ? "none"
+                : v.label,
         }));
-        return choice(isVerdict ? "Judge verdict" : `Judge ${metric.label}`, metricQueryKey(task, metric.id, "is"), options);
+        return choice(
+          isVerdict ? "Judge verdict" : `Judge ${metric.label}`,
+          metricQueryKey(task, metric.id, "is"),
+          options,
+        );
       })}
       {choice("Reviewers' verdict", "humanVerdict", [
         // The task's verdict reads as what its positive value means (say, "hallucination").
-        { value: "yes", label: `${task.metrics.find((m) => m.id === task.verdict?.metricId)?.positive.label ?? "positive"} (majority)` },
+        {
+          value: "yes",
+          label: `${task.metrics.find((m) => m.id === task.verdict?.metricId)?.positive.label ?? "positive"} (majority)`,
+        },
         { value: "no", label: "none (majority)" },
       ])}
       {choice(

@@ -79,7 +79,8 @@ export function VideoFramesViewer({
     if (!frameStepping) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== "," && event.key !== ".") return;
-      if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || isTypingTarget(event.target)) return;
+      if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || isTypingTarget(event.target))
+        return;
       const video = player.current;
       if (!video) return;
       event.preventDefault();
@@ -96,12 +97,17 @@ export function VideoFramesViewer({
   // The strip frame on screen: the latest at or before the player's time (a little slack for seeks that land just short).
   const currentFrame = useMemo(() => {
     let found: ViewerFrame | null = null;
-    for (const frame of stripFrames) if (frame.timestampS <= time + 0.02 && (!found || frame.timestampS >= found.timestampS)) found = frame;
+    for (const frame of stripFrames)
+      if (frame.timestampS <= time + 0.02 && (!found || frame.timestampS >= found.timestampS)) found = frame;
     return found;
   }, [stripFrames, time]);
   const currentFrameIndex = currentFrame?.index ?? null;
   /** The key frame (its ordinal) whose cluster holds the frame on screen; the first before any. */
-  const current = currentFrame ? clusters.findIndex((members) => members.includes(currentFrame)) : keyFrames.length > 0 ? 0 : null;
+  const current = currentFrame
+    ? clusters.findIndex((members) => members.includes(currentFrame))
+    : keyFrames.length > 0
+      ? 0
+      : null;
 
   const ordinalOf = (frame: ViewerFrame) => clusters.findIndex((members) => members.includes(frame));
   const describe = (frame: ViewerFrame) => {
@@ -116,12 +122,20 @@ export function VideoFramesViewer({
       setTime(frame.timestampS);
     }
   };
-  const judgeFrames = highlighted && highlighted.size > 0 ? stripFrames.filter((frame) => highlighted.has(frame.index)) : [];
+  const judgeFrames =
+    highlighted && highlighted.size > 0 ? stripFrames.filter((frame) => highlighted.has(frame.index)) : [];
   const currentKey = current !== null ? keyFrames[current] : undefined;
 
   return (
     <div className="flex flex-col gap-3">
-      <video ref={player} src={videoUrl} controls preload="metadata" className="max-h-[60vh] w-full rounded-lg bg-black" data-testid="player" />
+      <video
+        ref={player}
+        src={videoUrl}
+        controls
+        preload="metadata"
+        className="max-h-[60vh] w-full rounded-lg bg-black"
+        data-testid="player"
+      />
       {frameStepping && (
         <p className="flex flex-wrap items-baseline gap-x-3 text-xs text-slate-600" data-testid="frame-stepper">
           <span className="font-mono tabular-nums text-slate-900" data-testid="frame-time">
@@ -144,11 +158,14 @@ export function VideoFramesViewer({
             {currentKey && atTimes ? (
               <>
                 At frame <b>{(current ?? 0) + 1}</b> of {keyFrames.length} · {currentKey.timestampS.toFixed(2)} s ·{" "}
-                {uniform ? "uniform frames, evenly spaced in time (no key frames or clusters)" : "frames at their times (no clusters)"}
+                {uniform
+                  ? "uniform frames, evenly spaced in time (no key frames or clusters)"
+                  : "frames at their times (no clusters)"}
               </>
             ) : currentKey ? (
               <>
-                At key frame <b>{(current ?? 0) + 1}</b> of {keyFrames.length} · {currentKey.timestampS.toFixed(2)} s · cluster of {clusters[current ?? 0]?.length ?? 1}
+                At key frame <b>{(current ?? 0) + 1}</b> of {keyFrames.length} · {currentKey.timestampS.toFixed(2)} s ·
+                cluster of {clusters[current ?? 0]?.length ?? 1}
               </>
             ) : null}
           </p>
@@ -165,7 +182,9 @@ export function VideoFramesViewer({
                   data-current={isCurrent ? "true" : "false"}
                 >
                   <span className="text-xs text-slate-500">
-                    {atTimes ? `frame ${ordinal + 1} · ${key.timestampS.toFixed(2)} s` : `key frame ${ordinal + 1} · ${key.timestampS.toFixed(2)} s · cluster of ${members.length}`}
+                    {atTimes
+                      ? `frame ${ordinal + 1} · ${key.timestampS.toFixed(2)} s`
+                      : `key frame ${ordinal + 1} · ${key.timestampS.toFixed(2)} s · cluster of ${members.length}`}
                   </span>
                   <div className="flex flex-wrap gap-1">
                     {members.map((frame) => {

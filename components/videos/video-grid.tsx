@@ -11,7 +11,10 @@ import { MetricValue, type VideoListRow } from "@/components/videos/video-list-t
 import type { MetricDeclaration } from "@/lib/tasks/task-declaration";
 
 interface DetailFrames {
-  frameSets: { id: string; frames: { id: string; index: number; timestampS: number; isKeyFrame: boolean; url: string }[] }[];
+  frameSets: {
+    id: string;
+    frames: { id: string; index: number; timestampS: number; isKeyFrame: boolean; url: string }[];
+  }[];
 }
 
 /**
@@ -35,11 +38,26 @@ export function VideoGrid({
   searchInputId: string;
 }) {
   const blindMetricId = verdictMetricId ?? metrics[metrics.length - 1]?.id;
-  const { cursor, setCursor, listening, help, closeHelp, itemRefs } = useVideoListKeys<HTMLLIElement>({ rows, nextHref, prevHref, searchInputId });
+  const { cursor, setCursor, listening, help, closeHelp, itemRefs } = useVideoListKeys<HTMLLIElement>({
+    rows,
+    nextHref,
+    prevHref,
+    searchInputId,
+  });
   return (
     <>
-      <KeyListOverlay open={help} onClose={closeHelp} keys={LIST_KEYS} title="Video list keys" testId="video-list-keys" />
-      <ul className="grid grid-cols-[repeat(auto-fill,minmax(14rem,1fr))] gap-3" data-testid="video-grid" data-keyboard={listening ? "on" : undefined}>
+      <KeyListOverlay
+        open={help}
+        onClose={closeHelp}
+        keys={LIST_KEYS}
+        title="Video list keys"
+        testId="video-list-keys"
+      />
+      <ul
+        className="grid grid-cols-[repeat(auto-fill,minmax(14rem,1fr))] gap-3"
+        data-testid="video-grid"
+        data-keyboard={listening ? "on" : undefined}
+      >
         {rows.map((video, index) => (
           <li
             key={video.id}
@@ -60,7 +78,15 @@ export function VideoGrid({
   );
 }
 
-function VideoCard({ video, metrics, blindMetricId }: { video: VideoListRow; metrics: readonly MetricDeclaration[]; blindMetricId: string | undefined }) {
+function VideoCard({
+  video,
+  metrics,
+  blindMetricId,
+}: {
+  video: VideoListRow;
+  metrics: readonly MetricDeclaration[];
+  blindMetricId: string | undefined;
+}) {
   const [hovered, setHovered] = useState(false);
   const detail = useQuery({
     queryKey: ["video-key-frames", video.id],
@@ -80,7 +106,14 @@ function VideoCard({ video, metrics, blindMetricId }: { video: VideoListRow; met
       <Link href={video.href} className="block" tabIndex={-1} aria-hidden="true">
         {video.thumbnailUrl ? (
           // eslint-disable-next-line @next/next/no-img-element
-          <img src={video.thumbnailUrl} alt="" loading="lazy" decoding="async" className="aspect-video w-full max-w-none rounded bg-slate-100 object-cover" data-testid="video-thumbnail" />
+          <img
+            src={video.thumbnailUrl}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            className="aspect-video w-full max-w-none rounded bg-slate-100 object-cover"
+            data-testid="video-thumbnail"
+          />
         ) : (
           <span className="block aspect-video w-full rounded bg-slate-100" />
         )}
@@ -88,7 +121,11 @@ function VideoCard({ video, metrics, blindMetricId }: { video: VideoListRow; met
       <Link href={video.href} className="wrap-anywhere font-medium text-indigo-700 underline" data-testid="video-link">
         {video.fileName}
       </Link>
-      <p className="line-clamp-2 break-words text-xs text-slate-600" title={video.prompt ?? ""} data-testid="video-prompt-cell">
+      <p
+        className="line-clamp-2 break-words text-xs text-slate-600"
+        title={video.prompt ?? ""}
+        data-testid="video-prompt-cell"
+      >
         {video.prompt ?? <NoPrompt />}
       </p>
       <dl className="mt-auto flex flex-wrap gap-x-3 gap-y-0.5 text-xs">
@@ -114,7 +151,10 @@ function VideoCard({ video, metrics, blindMetricId }: { video: VideoListRow; met
         )}
       </dl>
       {hovered && video.keyFrameCount > 0 && (
-        <div className="absolute inset-x-0 top-full z-20 -mt-1 rounded-b-lg border border-slate-300 bg-white p-2 shadow-lg" data-testid="grid-key-frames">
+        <div
+          className="absolute inset-x-0 top-full z-20 -mt-1 rounded-b-lg border border-slate-300 bg-white p-2 shadow-lg"
+          data-testid="grid-key-frames"
+        >
           {detail.isPending ? (
             <p className="text-xs text-slate-500">Loading key frames…</p>
           ) : detail.error ? (
@@ -123,7 +163,13 @@ function VideoCard({ video, metrics, blindMetricId }: { video: VideoListRow; met
             <div className="flex gap-1 overflow-x-auto">
               {keyFrames.map((frame) => (
                 // eslint-disable-next-line @next/next/no-img-element
-                <img key={frame.id} src={frame.url} alt={`key frame at ${frame.timestampS.toFixed(2)} s`} className="h-12 max-w-none rounded" data-testid="grid-key-frame" />
+                <img
+                  key={frame.id}
+                  src={frame.url}
+                  alt={`key frame at ${frame.timestampS.toFixed(2)} s`}
+                  className="h-12 max-w-none rounded"
+                  data-testid="grid-key-frame"
+                />
               ))}
             </div>
           )}

@@ -39,7 +39,17 @@ function renderTable() {
   vi.spyOn(HTMLElement.prototype, "scrollIntoView").mockImplementation(function (this: HTMLElement) {
     scrolled.push(this.getAttribute("data-testid") ?? this.tagName);
   });
-  render(<VideoListTable rows={[row(0, LONG_NAME), row(1), row(2)]} head={null} metrics={[]} verdictMetricId={null} nextHref={null} prevHref={null} searchInputId="search" />);
+  render(
+    <VideoListTable
+      rows={[row(0, LONG_NAME), row(1), row(2)]}
+      head={null}
+      metrics={[]}
+      verdictMetricId={null}
+      nextHref={null}
+      prevHref={null}
+      searchInputId="search"
+    />,
+  );
   return scrolled;
 }
 

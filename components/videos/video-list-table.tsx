@@ -28,7 +28,10 @@ export interface VideoListRow {
 }
 
 const blindMark = (
-  <span className="rounded bg-slate-200 px-1 text-xs" title="You are reviewing this video in a blind queue: the judge's values appear after you submit.">
+  <span
+    className="rounded bg-slate-200 px-1 text-xs"
+    title="You are reviewing this video in a blind queue: the judge's values appear after you submit."
+  >
     blind
   </span>
 );
@@ -37,11 +40,26 @@ const blindMark = (
 const cell = "px-2 py-1 align-middle";
 
 /** A video's value of one of the run's metrics as the list shows it: a number, a named value (red when positive), or "blind". */
-export function MetricValue({ metric, video, blindMetricId }: { metric: MetricDeclaration; video: VideoListRow; blindMetricId: string | undefined }) {
+export function MetricValue({
+  metric,
+  video,
+  blindMetricId,
+}: {
+  metric: MetricDeclaration;
+  video: VideoListRow;
+  blindMetricId: string | undefined;
+}) {
   if (video.blind && metric.id === blindMetricId) return blindMark;
   const value = video.scores?.[metric.id];
   if (metric.scale.kind === "numeric") return <>{typeof value === "number" ? formatScore(value) : ""}</>;
-  const stored = typeof value === "boolean" && isYesNoScale(metric.scale) ? (value ? 1 : 0) : typeof value === "number" ? value : null;
+  const stored =
+    typeof value === "boolean" && isYesNoScale(metric.scale)
+      ? value
+        ? 1
+        : 0
+      : typeof value === "number"
+        ? value
+        : null;
   const positive = stored !== null && metric.positive.op === "==" && metric.positive.value === stored;
   const label = stored === null ? "" : (metric.scale.values.find((v) => v.value === stored)?.label ?? String(stored));
   return positive ? <span className="text-red-700">{label}</span> : <>{label}</>;
@@ -71,15 +89,32 @@ export function VideoListTable({
   searchInputId: string;
 }) {
   const blindMetricId = verdictMetricId ?? metrics[metrics.length - 1]?.id;
-  const { cursor, setCursor, listening, help, closeHelp, itemRefs: rowRefs } = useVideoListKeys<HTMLTableRowElement>({ rows, nextHref, prevHref, searchInputId });
+  const {
+    cursor,
+    setCursor,
+    listening,
+    help,
+    closeHelp,
+    itemRefs: rowRefs,
+  } = useVideoListKeys<HTMLTableRowElement>({ rows, nextHref, prevHref, searchInputId });
 
   return (
     <>
-      <KeyListOverlay open={help} onClose={closeHelp} keys={LIST_KEYS} title="Video list keys" testId="video-list-keys" />
+      <KeyListOverlay
+        open={help}
+        onClose={closeHelp}
+        keys={LIST_KEYS}
+        title="Video list keys"
+        testId="video-list-keys"
+      />
       {/* A table wider than the page (a task with many metrics) scrolls sideways in its own box, never the page. Names and
           prompts take two lines at most (the whole text in their title), every cell is padded, so no column runs into the next. */}
       <div className="w-full min-w-0 overflow-x-auto" data-testid="video-table-container">
-        <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="video-table" data-keyboard={listening ? "on" : undefined}>
+        <table
+          className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm"
+          data-testid="video-table"
+          data-keyboard={listening ? "on" : undefined}
+        >
           {head}
           <tbody className="divide-y divide-slate-100">
             {rows.map((video, index) => {
@@ -94,7 +129,11 @@ export function VideoListTable({
                   data-cursor={active ? "true" : undefined}
                   aria-selected={active}
                   onClick={() => setCursor(index)}
-                  className={active ? `bg-indigo-50 outline outline-2 -outline-offset-2 outline-indigo-400 ${ON_TINTED_ROW}` : undefined}
+                  className={
+                    active
+                      ? `bg-indigo-50 outline outline-2 -outline-offset-2 outline-indigo-400 ${ON_TINTED_ROW}`
+                      : undefined
+                  }
                 >
                   <td className="w-20 px-2 py-1">
                     {video.thumbnailUrl ? (
@@ -120,7 +159,11 @@ export function VideoListTable({
                         takes 8–16rem as the table's room allows, never a narrow column and a tall row. */}
                     <div className="flex min-w-[8rem] max-w-[16rem] items-start">
                       <VideoSelectCheckbox id={video.id} label={video.fileName} />
-                      <Link href={video.href} className="line-clamp-2 wrap-anywhere text-indigo-700 underline" data-testid="video-link">
+                      <Link
+                        href={video.href}
+                        className="line-clamp-2 wrap-anywhere text-indigo-700 underline"
+                        data-testid="video-link"
+                      >
                         {video.fileName}
                       </Link>
                     </div>
@@ -130,11 +173,23 @@ export function VideoListTable({
                   </td>
                   <td className={`${cell} break-words`} data-testid="video-model-cell">
                     {video.model}
-                    {video.dimensions.length > 0 && <span className="block text-xs text-slate-600">{video.dimensions.join(", ")}</span>}
+                    {video.dimensions.length > 0 && (
+                      <span className="block text-xs text-slate-600">{video.dimensions.join(", ")}</span>
+                    )}
                   </td>
                   <td className={`${cell} tabular-nums`}>{video.sampleIndex}</td>
                   <td className={`${cell} whitespace-nowrap`}>
-                    <span className={video.status === "failed" ? "text-red-700" : video.status === "ready" ? "text-emerald-700" : "text-amber-700"}>{video.status.replace("_", " ")}</span>
+                    <span
+                      className={
+                        video.status === "failed"
+                          ? "text-red-700"
+                          : video.status === "ready"
+                            ? "text-emerald-700"
+                            : "text-amber-700"
+                      }
+                    >
+                      {video.status.replace("_", " ")}
+                    </span>
                   </td>
                   <td className={`${cell} text-right tabular-nums`}>{video.keyFrameCount || ""}</td>
                   {metrics.map((metric) => (
@@ -154,7 +209,10 @@ export function VideoListTable({
                   </td>
                   <td className="px-2 text-center" data-testid="disagreement">
                     {video.review.disagreement ? (
-                      <span className="rounded bg-amber-100 px-1 text-xs text-amber-900" title="A reviewer disagrees with the judge">
+                      <span
+                        className="rounded bg-amber-100 px-1 text-xs text-amber-900"
+                        title="A reviewer disagrees with the judge"
+                      >
                         disagrees
                       </span>
                     ) : (

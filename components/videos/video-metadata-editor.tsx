@@ -26,7 +26,12 @@ const SOURCE_LABEL: Record<string, string> = {
   "metadata+prompt_list": "metadata file and prompt list",
 };
 
-const shown = (value: unknown) => (value === null || value === undefined || value === "" ? "—" : Array.isArray(value) ? value.join(", ") || "—" : String(value));
+const shown = (value: unknown) =>
+  value === null || value === undefined || value === ""
+    ? "—"
+    : Array.isArray(value)
+      ? value.join(", ") || "—"
+      : String(value);
 
 /** `key = value` lines, one extra field each. */
 function extraToText(extra: Record<string, unknown>): string {
@@ -38,7 +43,10 @@ function extraToText(extra: Record<string, unknown>): string {
 type ExtraInput = NonNullable<VideoEditRequest["extra"]>;
 
 /** Parsed back; a value written as it was shown keeps its type (a number stays a number). */
-function textToExtra(text: string, current: Record<string, unknown>): { ok: true; extra: ExtraInput } | { ok: false; error: string } {
+function textToExtra(
+  text: string,
+  current: Record<string, unknown>,
+): { ok: true; extra: ExtraInput } | { ok: false; error: string } {
   const extra: ExtraInput = {};
   for (const [index, line] of text.split("\n").entries()) {
     if (line.trim() === "") continue;
@@ -80,7 +88,8 @@ export function VideoMetadataEditor({
     const extra = textToExtra(String(form.get("extra") ?? ""), fields.extra);
     if (!extra.ok) return setError(extra.error);
     const sampleText = String(form.get("sampleIndex") ?? "").trim();
-    if (sampleText !== "" && !/^\d+$/.test(sampleText)) return setError("The sample index is a whole number ≥ 0, or empty.");
+    if (sampleText !== "" && !/^\d+$/.test(sampleText))
+      return setError("The sample index is a whole number ≥ 0, or empty.");
     setSaving(true);
     setError(null);
     try {
@@ -111,7 +120,10 @@ export function VideoMetadataEditor({
 
   const input = "w-full rounded-md border border-slate-300 px-2 py-1 text-sm";
   return (
-    <div className="mt-3 flex flex-col gap-2 border-t border-slate-100 pt-3 text-sm" data-testid="video-metadata-editor">
+    <div
+      className="mt-3 flex flex-col gap-2 border-t border-slate-100 pt-3 text-sm"
+      data-testid="video-metadata-editor"
+    >
       {!editing && (fields.seed !== null || Object.keys(fields.extra).length > 0) && (
         <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1" data-testid="video-extra-fields">
           {fields.seed !== null && (
@@ -132,7 +144,12 @@ export function VideoMetadataEditor({
       )}
       {canEdit && !editing && (
         <div>
-          <button type="button" className={buttonClass("secondary")} onClick={() => setEditing(true)} data-testid="edit-video-fields">
+          <button
+            type="button"
+            className={buttonClass("secondary")}
+            onClick={() => setEditing(true)}
+            data-testid="edit-video-fields"
+          >
             Edit prompt and details
           </button>
         </div>
@@ -141,15 +158,33 @@ export function VideoMetadataEditor({
         <form action={(form) => void save(form)} className="flex flex-col gap-2" data-testid="video-fields-form">
           <label className="flex flex-col gap-1">
             <span className="font-medium">Prompt</span>
-            <textarea name="prompt" defaultValue={fields.prompt ?? ""} rows={4} maxLength={20000} className={input} data-testid="edit-prompt" />
+            <textarea
+              name="prompt"
+              defaultValue={fields.prompt ?? ""}
+              rows={4}
+              maxLength={20000}
+              className={input}
+              data-testid="edit-prompt"
+            />
           </label>
           <label className="flex flex-col gap-1">
             <span className="font-medium">Model</span>
-            <input name="model" defaultValue={fields.model ?? ""} maxLength={200} className={input} data-testid="edit-model" />
+            <input
+              name="model"
+              defaultValue={fields.model ?? ""}
+              maxLength={200}
+              className={input}
+              data-testid="edit-model"
+            />
           </label>
           <label className="flex flex-col gap-1">
             <span className="font-medium">Dimensions (comma-separated)</span>
-            <input name="dimensions" defaultValue={fields.dimensions.join(", ")} className={input} data-testid="edit-dimensions" />
+            <input
+              name="dimensions"
+              defaultValue={fields.dimensions.join(", ")}
+              className={input}
+              data-testid="edit-dimensions"
+            />
           </label>
           <div className="grid grid-cols-2 gap-2">
             <label className="flex flex-col gap-1">
@@ -163,11 +198,22 @@ export function VideoMetadataEditor({
           </div>
           <label className="flex flex-col gap-1">
             <span className="font-medium">Extra fields (one &quot;name = value&quot; a line)</span>
-            <textarea name="extra" defaultValue={extraToText(fields.extra)} rows={3} className={`${input} font-mono text-xs`} />
+            <textarea
+              name="extra"
+              defaultValue={extraToText(fields.extra)}
+              rows={3}
+              className={`${input} font-mono text-xs`}
+            />
           </label>
-          <p className="text-xs text-slate-500">Runs already made keep the prompt they judged; new runs use this one.</p>
+          <p className="text-xs text-slate-500">
+            Runs already made keep the prompt they judged; new runs use this one.
+          </p>
           {error && (
-            <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-red-800" data-testid="edit-error">
+            <p
+              role="alert"
+              className="rounded-md border border-red-200 bg-red-50 p-2 text-red-800"
+              data-testid="edit-error"
+            >
               {error}
             </p>
           )}
@@ -175,7 +221,12 @@ export function VideoMetadataEditor({
             <button type="submit" className={buttonClass()} disabled={saving} data-testid="save-video-fields">
               {saving ? "Saving…" : "Save"}
             </button>
-            <button type="button" className={buttonClass("secondary")} onClick={() => setEditing(false)} disabled={saving}>
+            <button
+              type="button"
+              className={buttonClass("secondary")}
+              onClick={() => setEditing(false)}
+              disabled={saving}
+            >
               Cancel
             </button>
           </div>
@@ -190,12 +241,15 @@ export function VideoMetadataEditor({
             {history.map((entry) => (
               <li key={entry.id} className="rounded border border-slate-100 p-2" data-testid="video-edit">
                 <p className="text-xs text-slate-500">
-                  {entry.at.slice(0, 16).replace("T", " ")} UTC · {entry.editorEmail ?? "a former user"} · {SOURCE_LABEL[entry.source] ?? entry.source}
+                  {entry.at.slice(0, 16).replace("T", " ")} UTC · {entry.editorEmail ?? "a former user"} ·{" "}
+                  {SOURCE_LABEL[entry.source] ?? entry.source}
                 </p>
                 <ul className="mt-1 flex flex-col gap-0.5">
                   {Object.keys(entry.after).map((field) => (
                     <li key={field} className="break-words">
-                      <span className="font-medium">{field}</span>: <del className="text-slate-500">{shown(entry.before[field])}</del> → <ins className="no-underline">{shown(entry.after[field])}</ins>
+                      <span className="font-medium">{field}</span>:{" "}
+                      <del className="text-slate-500">{shown(entry.before[field])}</del> →{" "}
+                      <ins className="no-underline">{shown(entry.after[field])}</ins>
                     </li>
                   ))}
                 </ul>

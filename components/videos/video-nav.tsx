@@ -12,7 +12,17 @@ const KEYS: [string, string][] = [
 ];
 
 /** Previous/next video of the list the reviewer came from (its filter and order), with `j`/`k` and a loading state. */
-export function VideoNav({ previousHref, nextHref, position, total }: { previousHref: string | null; nextHref: string | null; position: number; total: number }) {
+export function VideoNav({
+  previousHref,
+  nextHref,
+  position,
+  total,
+}: {
+  previousHref: string | null;
+  nextHref: string | null;
+  position: number;
+  total: number;
+}) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [help, setHelp] = useState(false);
@@ -25,7 +35,8 @@ export function VideoNav({ previousHref, nextHref, position, total }: { previous
       startTransition(() => router.push(href));
     }
     function onKeyDown(event: KeyboardEvent) {
-      if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || isTypingTarget(event.target)) return;
+      if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || isTypingTarget(event.target))
+        return;
       if (event.key === "j") go(nextHref, event);
       else if (event.key === "k") go(previousHref, event);
       else if (event.key === "?") {
@@ -58,7 +69,11 @@ export function VideoNav({ previousHref, nextHref, position, total }: { previous
     );
 
   return (
-    <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="video-nav" data-keyboard={listening ? "on" : undefined}>
+    <div
+      className="flex flex-wrap items-center gap-3 text-sm"
+      data-testid="video-nav"
+      data-keyboard={listening ? "on" : undefined}
+    >
       {link(previousHref, "← previous (k)", "previous-video")}
       <span className="text-slate-500" data-testid="video-position">
         {position} of {total}
@@ -73,7 +88,10 @@ export function VideoNav({ previousHref, nextHref, position, total }: { previous
         keys (?)
       </button>
       {help && (
-        <dl className="grid w-full grid-cols-[6rem_1fr] gap-x-3 rounded-md border border-slate-200 bg-white p-2 text-xs" data-testid="video-keys">
+        <dl
+          className="grid w-full grid-cols-[6rem_1fr] gap-x-3 rounded-md border border-slate-200 bg-white p-2 text-xs"
+          data-testid="video-keys"
+        >
           {KEYS.map(([key, what]) => (
             <div key={key} className="contents">
               <dt className="font-mono">{key}</dt>

@@ -17,7 +17,17 @@ const SelectionContext = createContext<Selection | null>(null);
  * The video list's selection (owners): a checkbox per row and a bar that deletes the chosen videos
  * after the counted confirmation. Without the provider (other roles) the checkboxes render nothing.
  */
-export function VideoSelectionProvider({ enabled, projectId, pageIds, children }: { enabled: boolean; projectId: string; pageIds: string[]; children: ReactNode }) {
+export function VideoSelectionProvider({
+  enabled,
+  projectId,
+  pageIds,
+  children,
+}: {
+  enabled: boolean;
+  projectId: string;
+  pageIds: string[];
+  children: ReactNode;
+}) {
   const router = useRouter();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
@@ -47,9 +57,15 @@ export function VideoSelectionProvider({ enabled, projectId, pageIds, children }
   function deleted(result: VideoDeletionResult) {
     setConfirming(false);
     setSelected(new Set());
-    const failed = result.storage?.failedCount ? ` ${result.storage.failedCount} stored files could not be removed (logged).` : "";
+    const failed = result.storage?.failedCount
+      ? ` ${result.storage.failedCount} stored files could not be removed (logged).`
+      : "";
     const deletedVideos = `${result.counts.videos} video${result.counts.videos === 1 ? "" : "s"}`;
-    setDone(result.deletion?.status === "cancelled" ? `Cancelled after deleting ${deletedVideos}; the others are kept.` : `Deleted ${deletedVideos}.${failed}`);
+    setDone(
+      result.deletion?.status === "cancelled"
+        ? `Cancelled after deleting ${deletedVideos}; the others are kept.`
+        : `Deleted ${deletedVideos}.${failed}`,
+    );
     router.refresh();
   }
 
@@ -57,13 +73,24 @@ export function VideoSelectionProvider({ enabled, projectId, pageIds, children }
     <SelectionContext.Provider value={{ selected, toggle }}>
       <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="video-selection-bar">
         <label className="flex items-center gap-1.5">
-          <input type="checkbox" checked={allOnPage} onChange={(e) => setSelected(e.target.checked ? new Set(pageIds) : new Set())} data-testid="select-page" />
+          <input
+            type="checkbox"
+            checked={allOnPage}
+            onChange={(e) => setSelected(e.target.checked ? new Set(pageIds) : new Set())}
+            data-testid="select-page"
+          />
           select this page
         </label>
         <span className="text-slate-500" data-testid="selected-count">
           {selected.size} selected
         </span>
-        <button type="button" className={buttonClass("danger")} disabled={selected.size === 0} onClick={() => setConfirming(true)} data-testid="delete-selected">
+        <button
+          type="button"
+          className={buttonClass("danger")}
+          disabled={selected.size === 0}
+          onClick={() => setConfirming(true)}
+          data-testid="delete-selected"
+        >
           Delete selected…
         </button>
         {done && (
@@ -73,7 +100,14 @@ export function VideoSelectionProvider({ enabled, projectId, pageIds, children }
         )}
       </div>
       {children}
-      {confirming && <DeleteVideosDialog projectId={projectId} videoIds={[...selected]} onCancel={() => setConfirming(false)} onDeleted={deleted} />}
+      {confirming && (
+        <DeleteVideosDialog
+          projectId={projectId}
+          videoIds={[...selected]}
+          onCancel={() => setConfirming(false)}
+          onDeleted={deleted}
+        />
+      )}
     </SelectionContext.Provider>
   );
 }

@@ -9,16 +9,33 @@ import { VideoWorkspace } from "./video-workspace";
  * a hallucination run's aggregation and verdict rule in words; a run whose task words no settings gets no line,
  * never another task's rule. A reviewer blind on the video sees no judge outputs.
  */
-vi.mock("next/navigation", () => ({ usePathname: () => "/projects/p1/videos/v1", useRouter: () => ({ push: vi.fn() }) }));
+vi.mock("next/navigation", () => ({
+  usePathname: () => "/projects/p1/videos/v1",
+  useRouter: () => ({ push: vi.fn() }),
+}));
 
-const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
 
-function answer(pipeline: string, settings: unknown, scores: { blind: boolean; steps: unknown[] } = { blind: false, steps: [] }) {
-  const run = { id: "r1", pipeline, status: "completed", simulated: false, createdAt: "2026-11-01T10:00:00.000Z", settings, endpointSnapshot: { name: "Judge", model: "gpt-x" } };
+function answer(
+  pipeline: string,
+  settings: unknown,
+  scores: { blind: boolean; steps: unknown[] } = { blind: false, steps: [] },
+) {
+  const run = {
+    id: "r1",
+    pipeline,
+    status: "completed",
+    simulated: false,
+    createdAt: "2026-11-01T10:00:00.000Z",
+    settings,
+    endpointSnapshot: { name: "Judge", model: "gpt-x" },
+  };
   vi.stubGlobal(
     "fetch",
     vi.fn(async (input: string) => {
-      if (input.startsWith("/api/v1/videos/v1/scores")) return json({ videoId: "v1", run, frameSetId: "fs1", status: "done", summary: null, ...scores });
+      if (input.startsWith("/api/v1/videos/v1/scores"))
+        return json({ videoId: "v1", run, frameSetId: "fs1", status: "done", summary: null, ...scores });
       if (input.startsWith("/api/v1/videos/v1/reviews")) return json({ judgments: [] });
       return json({});
     }),
@@ -63,7 +80,9 @@ describe("the video page's run settings", () => {
     answer("hallucination", { aggregation: "mean", verdict: { on: "overall", threshold: 70 } });
     renderWorkspace();
     const line = await screen.findByTestId("run-settings");
-    expect(line.textContent).toBe("Score settings: aggregation mean; verdict: hallucination when overall < 70. Prompt versions are listed under the outputs.");
+    expect(line.textContent).toBe(
+      "Score settings: aggregation mean; verdict: hallucination when overall < 70. Prompt versions are listed under the outputs.",
+    );
   });
 
   it("shows no settings line for a run whose task gives no settings view", async () => {
@@ -80,12 +99,22 @@ describe("the video page's run selector", () => {
     answer("hallucination", { aggregation: "mean" });
     renderWorkspace();
     const option = (await screen.findByTestId("run-selector")).querySelector("option")!;
-    expect(option.textContent).toBe("Hallucination · gpt-x @ Judge · 1 Nov 2026 10:00:00 · temperature 0 · completed · latest");
+    expect(option.textContent).toBe(
+      "Hallucination · gpt-x @ Judge · 1 Nov 2026 10:00:00 · temperature 0 · completed · latest",
+    );
   });
 });
 
 describe("the video page's judge outputs", () => {
-  const step = (output: unknown) => ({ id: "s1", stepId: "dynamic_attribute_q1", status: "done", error: null, output, scopeIndex: null, scores: [] });
+  const step = (output: unknown) => ({
+    id: "s1",
+    stepId: "dynamic_attribute_q1",
+    status: "done",
+    error: null,
+    output,
+    scopeIndex: null,
+    scores: [],
+  });
 
   it("shows a VBench-2.0 run's answers as the model gave them", async () => {
     answer("vbench2", {}, { blind: false, steps: [step({ text: "Yes." })] });

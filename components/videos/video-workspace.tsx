@@ -65,14 +65,18 @@ export function VideoWorkspace({
   const [focus, setFocus] = useState<CellFocus | null>(null);
   const scores = useQuery({
     queryKey: ["scores", videoId, runId ?? "latest"],
-    queryFn: () => apiFetch<ScoresResponse>(`/api/v1/videos/${videoId}/scores${runId ? `?runId=${encodeURIComponent(runId)}` : ""}`),
+    queryFn: () =>
+      apiFetch<ScoresResponse>(`/api/v1/videos/${videoId}/scores${runId ? `?runId=${encodeURIComponent(runId)}` : ""}`),
   });
   // Judgments belong to targets, not runs: shown against the run on screen (once its id is known).
   const shownRunId = scores.data?.run?.id ?? runId;
   const reviews = useQuery({
     queryKey: ["reviews", videoId, shownRunId ?? "saved"],
     enabled: !scores.isPending,
-    queryFn: () => apiFetch<{ judgments: Judgment[] }>(`/api/v1/videos/${videoId}/reviews${shownRunId ? `?runId=${encodeURIComponent(shownRunId)}` : ""}`),
+    queryFn: () =>
+      apiFetch<{ judgments: Judgment[] }>(
+        `/api/v1/videos/${videoId}/reviews${shownRunId ? `?runId=${encodeURIComponent(shownRunId)}` : ""}`,
+      ),
   });
   // The frames the run judged (its frame set), else the newest frame set.
   const frameSet = frameSets.find((set) => set.id === scores.data?.frameSetId) ?? frameSets.at(-1) ?? null;
@@ -103,7 +107,10 @@ export function VideoWorkspace({
     // Two columns on wide screens: the player and the strip pinned on the left while the scores, their editors and
     // the outputs scroll on the right, so a picked score's frames are in view beside it.
     <div className="grid gap-5 xl:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
-      <div className="min-w-0 xl:sticky xl:top-2 xl:max-h-[calc(100vh-1rem)] xl:self-start xl:overflow-y-auto" data-testid="pinned-video">
+      <div
+        className="min-w-0 xl:sticky xl:top-2 xl:max-h-[calc(100vh-1rem)] xl:self-start xl:overflow-y-auto"
+        data-testid="pinned-video"
+      >
         <VideoFramesViewer
           videoUrl={videoUrl}
           frames={frames}
@@ -153,7 +160,8 @@ export function VideoWorkspace({
             </p>
           ) : data?.blind ? (
             <p className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm" data-testid="blind-notice">
-              You are reviewing this video in a blind queue: the judge&apos;s values and other reviewers&apos; are hidden until you submit it there.
+              You are reviewing this video in a blind queue: the judge&apos;s values and other reviewers&apos; are
+              hidden until you submit it there.
             </p>
           ) : !data || !run ? (
             <p className="text-sm text-slate-500">No judge run has scored this video yet.</p>
@@ -161,19 +169,41 @@ export function VideoWorkspace({
             <div className="flex flex-col gap-4">
               <div className="flex flex-col gap-1 rounded-md bg-slate-50 p-3 text-xs" data-testid="run-provenance">
                 <p>
-                  <span className="font-medium">{runName({ pipeline: run.pipeline, endpointName: snapshot.name ?? "?", model: snapshot.model ?? null, createdAt: run.createdAt })}</span> ({run.status})
-                  · run id <span className="font-mono">{run.id}</span> · endpoint <b>{snapshot.name ?? "?"}</b>, model <b>{snapshot.model ?? "?"}</b>
-                  {run.simulated && <span className="ml-2 rounded bg-amber-100 px-1.5 text-amber-800">simulated judgments</span>}
+                  <span className="font-medium">
+                    {runName({
+                      pipeline: run.pipeline,
+                      endpointName: snapshot.name ?? "?",
+                      model: snapshot.model ?? null,
+                      createdAt: run.createdAt,
+                    })}
+                  </span>{" "}
+                  ({run.status}) · run id <span className="font-mono">{run.id}</span> · endpoint{" "}
+                  <b>{snapshot.name ?? "?"}</b>, model <b>{snapshot.model ?? "?"}</b>
+                  {run.simulated && (
+                    <span className="ml-2 rounded bg-amber-100 px-1.5 text-amber-800">simulated judgments</span>
+                  )}
                 </p>
                 <RunSettings pipeline={run.pipeline} settings={run.settings} />
                 {data.summary && task && (
                   <p data-testid="judge-summary">
                     <span className="font-medium">Judge:</span> <MetricsLine task={task} values={metricValues} />
-                    {!data.summary.complete && <span className="text-amber-700"> (incomplete: some steps gave no scores)</span>}
+                    {!data.summary.complete && (
+                      <span className="text-amber-700"> (incomplete: some steps gave no scores)</span>
+                    )}
                   </p>
                 )}
               </div>
-              {task && <OutcomeJudgments task={task} runId={run.id} videoId={videoId} judgeValues={metricValues} judgments={judgments} currentUserId={currentUserId} canReview={canReview} />}
+              {task && (
+                <OutcomeJudgments
+                  task={task}
+                  runId={run.id}
+                  videoId={videoId}
+                  judgeValues={metricValues}
+                  judgments={judgments}
+                  currentUserId={currentUserId}
+                  canReview={canReview}
+                />
+              )}
               <JudgeScoresPanel
                 data={data}
                 task={task}
@@ -193,7 +223,12 @@ export function VideoWorkspace({
         {/* A blind reviewer's outputs come back redacted: the blind notice above says why, and no empty answers show. */}
         {data && !data.blind && run && OUTPUT_VIEWS[run.pipeline] && (
           <Card title="Judge outputs">
-            <OutputsView pipeline={run.pipeline} steps={data.steps} keyFrameCount={frames.filter((f) => f.isKeyFrame).length} onFocus={onFocus} />
+            <OutputsView
+              pipeline={run.pipeline}
+              steps={data.steps}
+              keyFrameCount={frames.filter((f) => f.isKeyFrame).length}
+              onFocus={onFocus}
+            />
           </Card>
         )}
         {aside}
@@ -226,7 +261,10 @@ function OutcomeJudgments({
 }) {
   const [open, setOpen] = useState<string | null>(null);
   const reviewed = task.metrics.filter((m) => m.reviewed);
-  const items = [...reviewed.filter((m) => m.id === task.verdict?.metricId), ...reviewed.filter((m) => m.id !== task.verdict?.metricId)];
+  const items = [
+    ...reviewed.filter((m) => m.id === task.verdict?.metricId),
+    ...reviewed.filter((m) => m.id !== task.verdict?.metricId),
+  ];
   return (
     <div className="grid gap-3 md:grid-cols-2">
       {items.map((metric) => {
@@ -235,13 +273,21 @@ function OutcomeJudgments({
         const mine = judgments.filter((j) => j.targetType === target && j.runId === runId);
         const own = mine.find((j) => j.reviewer.id === currentUserId) ?? null;
         return (
-          <section key={target} className="flex flex-col gap-2 rounded-md border border-slate-200 p-3" data-testid={`outcome-${target}`}>
+          <section
+            key={target}
+            className="flex flex-col gap-2 rounded-md border border-slate-200 p-3"
+            data-testid={`outcome-${target}`}
+          >
             <div className="flex items-center gap-2">
               <h3 className="text-sm font-medium" title={metric.definition}>
                 {metric.label} ({scaleHint(metric)})
               </h3>
               {canReview && open !== target && (
-                <button type="button" className="ml-auto rounded border border-indigo-300 px-2 py-0.5 text-xs text-indigo-800" onClick={() => setOpen(target)}>
+                <button
+                  type="button"
+                  className="ml-auto rounded border border-indigo-300 px-2 py-0.5 text-xs text-indigo-800"
+                  onClick={() => setOpen(target)}
+                >
                   {own ? `Change your ${target}` : `Give your ${target}`}
                 </button>
               )}
@@ -249,7 +295,12 @@ function OutcomeJudgments({
             <p className="text-xs text-slate-500" data-testid="metric-definition">
               {metric.definition}
             </p>
-            <LabelledValues targetType={target} judgeValue={judgeValue} judgments={mine} currentUserId={currentUserId} />
+            <LabelledValues
+              targetType={target}
+              judgeValue={judgeValue}
+              judgments={mine}
+              currentUserId={currentUserId}
+            />
             {canReview && open === target && (
               <JudgmentForm
                 targetType={target}

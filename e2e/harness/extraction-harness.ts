@@ -17,7 +17,8 @@ export interface HarnessFrame {
   decodedHeight: number;
 }
 
-export type HarnessResult<T> = { ok: true; value: T; ms: number } | { ok: false; code: string; message: string; name: string; ms: number };
+export type HarnessResult<T> =
+  { ok: true; value: T; ms: number } | { ok: false; code: string; message: string; name: string; ms: number };
 
 const extractor = new FrameExtractor({
   // A classic worker, like the one Turbopack emits (see harness-server.ts).
@@ -31,7 +32,9 @@ async function load(url: string): Promise<File> {
   if (!file) {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`fetch ${url}: ${response.status}`);
-    file = new File([await response.blob()], url.split("/").pop() ?? "video", { type: response.headers.get("content-type") ?? "" });
+    file = new File([await response.blob()], url.split("/").pop() ?? "video", {
+      type: response.headers.get("content-type") ?? "",
+    });
     files.set(url, file);
   }
   return file;
@@ -44,8 +47,15 @@ async function settle<T>(fn: () => Promise<T>): Promise<HarnessResult<T>> {
     return { ok: true, value, ms: performance.now() - start };
   } catch (error) {
     const ms = performance.now() - start;
-    if (error instanceof ExtractionError) return { ok: false, code: error.code, message: error.message, name: error.name, ms };
-    return { ok: false, code: "thrown", message: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : "", ms };
+    if (error instanceof ExtractionError)
+      return { ok: false, code: error.code, message: error.message, name: error.name, ms };
+    return {
+      ok: false,
+      code: "thrown",
+      message: error instanceof Error ? error.message : String(error),
+      name: error instanceof Error ? error.name : "",
+      ms,
+    };
   }
 }
 
@@ -57,7 +67,8 @@ async function grayOf(jpeg: Blob, width: number, height: number) {
   context.drawImage(bitmap, 0, 0, width, height);
   const rgba = context.getImageData(0, 0, width, height).data;
   const gray: number[] = [];
-  for (let i = 0; i < rgba.length; i += 4) gray.push(Math.round(0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!));
+  for (let i = 0; i < rgba.length; i += 4)
+    gray.push(Math.round(0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!));
   const size = { decodedWidth: bitmap.width, decodedHeight: bitmap.height };
   bitmap.close();
   return { gray, ...size };
@@ -70,14 +81,24 @@ const harness = {
   probe(url: string, forceDecoder?: DecoderName) {
     return settle(async () => extractor.probe(await load(url), { forceDecoder }));
   },
-  sample(url: string, timestampsS: number[], opts: { maxSide: number; jpegQuality: number; forceDecoder?: DecoderName; grayWidth?: number; grayHeight?: number }) {
+  sample(
+    url: string,
+    timestampsS: number[],
+    opts: { maxSide: number; jpegQuality: number; forceDecoder?: DecoderName; grayWidth?: number; grayHeight?: number },
+  ) {
     return settle(async () => {
       const progress: [number, number][] = [];
       const file = await load(url);
-      const { frames, decoder } = await extractor.sample(file, timestampsS, { ...opts, onProgress: (d, t) => progress.push([d, t]) });
+      const { frames, decoder } = await extractor.sample(file, timestampsS, {
+        ...opts,
+        onProgress: (d, t) => progress.push([d, t]),
+      });
       const out: HarnessFrame[] = [];
       for (const f of frames) {
-        const g = opts.grayWidth && opts.grayHeight ? await grayOf(f.jpeg, opts.grayWidth, opts.grayHeight) : { gray: [], decodedWidth: 0, decodedHeight: 0 };
+        const g =
+          opts.grayWidth && opts.grayHeight
+            ? await grayOf(f.jpeg, opts.grayWidth, opts.grayHeight)
+            : { gray: [], decodedWidth: 0, decodedHeight: 0 };
         out.push({
           timestampS: f.timestampS,
           frameTimestampS: f.frameTimestampS,
@@ -93,7 +114,11 @@ const harness = {
     });
   },
   /** A key-frame set's sampled frames (FrameExtractor.sampleKeyFrameSet), without the JPEGs' bytes. */
-  keyFrameSet(url: string, sampleFps: number, opts: { maxSide: number; jpegQuality: number; forceDecoder?: DecoderName }) {
+  keyFrameSet(
+    url: string,
+    sampleFps: number,
+    opts: { maxSide: number; jpegQuality: number; forceDecoder?: DecoderName },
+  ) {
     return settle(async () => {
       const { sample, decoder, decoderVersion } = await extractor.sampleKeyFrameSet(await load(url), sampleFps, opts);
       const frames = sample.frames.map((f) => ({
@@ -108,7 +133,11 @@ const harness = {
     });
   },
   /** Starts a sample and aborts it after `abortAfterMs` (0: before starting; -1: at the first progress event). */
-  cancel(url: string, timestampsS: number[], opts: { maxSide: number; jpegQuality: number; forceDecoder?: DecoderName; abortAfterMs: number }) {
+  cancel(
+    url: string,
+    timestampsS: number[],
+    opts: { maxSide: number; jpegQuality: number; forceDecoder?: DecoderName; abortAfterMs: number },
+  ) {
     return settle(async () => {
       const file = await load(url);
       const controller = new AbortController();
@@ -121,10 +150,19 @@ const harness = {
       };
       if (opts.abortAfterMs === 0) abort();
       else if (opts.abortAfterMs > 0) setTimeout(abort, opts.abortAfterMs);
-      const result = await extractor.sample(file, timestampsS, { ...opts, signal: controller.signal, onProgress: () => opts.abortAfterMs < 0 && abort() }).then(
-        () => ({ code: "resolved", message: "" }),
-        (error: unknown) => ({ code: error instanceof ExtractionError ? error.code : "thrown", message: error instanceof Error ? error.message : String(error) }),
-      );
+      const result = await extractor
+        .sample(file, timestampsS, {
+          ...opts,
+          signal: controller.signal,
+          onProgress: () => opts.abortAfterMs < 0 && abort(),
+        })
+        .then(
+          () => ({ code: "resolved", message: "" }),
+          (error: unknown) => ({
+            code: error instanceof ExtractionError ? error.code : "thrown",
+            message: error instanceof Error ? error.message : String(error),
+          }),
+        );
       return { ...result, rejectAfterAbortMs: abortedAt ? performance.now() - abortedAt : -1 };
     });
   },
@@ -138,7 +176,8 @@ const harness = {
     try {
       await new Promise((resolve, reject) => {
         video.onloadeddata = resolve;
-        video.onerror = () => reject(new Error(`<video> could not load ${url}: ${video.error?.message ?? "unknown error"}`));
+        video.onerror = () =>
+          reject(new Error(`<video> could not load ${url}: ${video.error?.message ?? "unknown error"}`));
       });
       const canvas = new OffscreenCanvas(grayWidth, grayHeight);
       const context = canvas.getContext("2d", { willReadFrequently: true })!;
@@ -154,7 +193,8 @@ const harness = {
         context.drawImage(video, 0, 0, grayWidth, grayHeight);
         const rgba = context.getImageData(0, 0, grayWidth, grayHeight).data;
         const gray: number[] = [];
-        for (let i = 0; i < rgba.length; i += 4) gray.push(Math.round(0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!));
+        for (let i = 0; i < rgba.length; i += 4)
+          gray.push(Math.round(0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!));
         out.push({ currentTime: video.currentTime, gray });
       }
       return { duration: video.duration, frames: out };

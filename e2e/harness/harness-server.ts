@@ -37,7 +37,11 @@ export interface Harness {
  * `isolated`: serve the page cross-origin isolated (COOP/COEP). `omitWorkerCoep` (tests of a misconfigured
  * server): leave COEP off every worker script ("all") or off ffmpeg's thread worker script only ("ffmpeg").
  */
-export async function startHarness(options: { clipsDir: string; isolated?: boolean; omitWorkerCoep?: "all" | "ffmpeg" }): Promise<Harness> {
+export async function startHarness(options: {
+  clipsDir: string;
+  isolated?: boolean;
+  omitWorkerCoep?: "all" | "ffmpeg";
+}): Promise<Harness> {
   const ffmpegDir = path.join(repoRoot, "public", "ffmpeg");
   if (!fs.existsSync(path.join(ffmpegDir, "core", "ffmpeg-core.wasm"))) {
     throw new Error("public/ffmpeg is missing: run `node scripts/copy-browser-assets.mjs` (npm install does it).");
@@ -46,11 +50,24 @@ export async function startHarness(options: { clipsDir: string; isolated?: boole
   // The page entry is an ES module; the worker is a classic script, because that is what Next.js 16's
   // Turbopack emits for `new Worker(new URL(...), { type: "module" })` (it drops the type and loads the
   // chunks with importScripts), so the harness runs the worker the way the app does.
-  const common = { bundle: true, platform: "browser", target: "es2022", sourcemap: "linked", logLevel: "error" } as const;
-  await build({ ...common, entryPoints: { harness: path.join(repoRoot, "e2e", "harness", "extraction-harness.ts") }, outdir: bundleDir, format: "esm" });
+  const common = {
+    bundle: true,
+    platform: "browser",
+    target: "es2022",
+    sourcemap: "linked",
+    logLevel: "error",
+  } as const;
   await build({
     ...common,
-    entryPoints: { "extract-frames.worker": path.join(repoRoot, "lib", "browser-extraction", "extract-frames.worker.ts") },
+    entryPoints: { harness: path.join(repoRoot, "e2e", "harness", "extraction-harness.ts") },
+    outdir: bundleDir,
+    format: "esm",
+  });
+  await build({
+    ...common,
+    entryPoints: {
+      "extract-frames.worker": path.join(repoRoot, "lib", "browser-extraction", "extract-frames.worker.ts"),
+    },
     outdir: bundleDir,
     format: "iife",
   });
@@ -86,7 +103,8 @@ export async function startHarness(options: { clipsDir: string; isolated?: boole
         headers["Cross-Origin-Opener-Policy"] = "same-origin";
         headers["Cross-Origin-Embedder-Policy"] = "require-corp";
       }
-      const omit = options.omitWorkerCoep === "all" || (options.omitWorkerCoep === "ffmpeg" && pathname.startsWith("/ffmpeg/"));
+      const omit =
+        options.omitWorkerCoep === "all" || (options.omitWorkerCoep === "ffmpeg" && pathname.startsWith("/ffmpeg/"));
       if (pathname.endsWith(".worker.js") && !omit) headers["Cross-Origin-Embedder-Policy"] = "require-corp";
     }
     if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {

@@ -29,7 +29,13 @@ export interface BackendSet {
   clusters: (number | null)[];
 }
 
-function planned(backend: Backend, decoderVersion: string, ms: number, durationS: number, frames: { timestampS: number; frameIndex: number; features: ArrayLike<number> }[]): BackendSet {
+function planned(
+  backend: Backend,
+  decoderVersion: string,
+  ms: number,
+  durationS: number,
+  frames: { timestampS: number; frameIndex: number; features: ArrayLike<number> }[],
+): BackendSet {
   const plan = planFrameSet(
     DEFAULT_PARAMETERS,
     frames.map((frame) => ({ timestampS: frame.timestampS, features: Float32Array.from(frame.features) })),
@@ -57,11 +63,20 @@ export async function keyFrameSetOf(page: Page, clipsDir: string, clip: string, 
     const start = performance.now();
     const file = path.join(clipsDir, clip);
     const inspected = await inspectVideoFile(file, undefined, nativeTools);
-    const sample = await sampleKeyFrameSetFile(file, inspected, sampleFps, { maxSide, jpegQuality, tools: nativeTools });
+    const sample = await sampleKeyFrameSetFile(file, inspected, sampleFps, {
+      maxSide,
+      jpegQuality,
+      tools: nativeTools,
+    });
     return planned(backend, await nativeTools.version(), performance.now() - start, sample.durationS, sample.frames);
   }
   const result = await page.evaluate(
-    ([url, fps, side, quality, forceDecoder]) => (window as unknown as { harness: HarnessApi }).harness.keyFrameSet(url, fps, { maxSide: side, jpegQuality: quality, forceDecoder }),
+    ([url, fps, side, quality, forceDecoder]) =>
+      (window as unknown as { harness: HarnessApi }).harness.keyFrameSet(url, fps, {
+        maxSide: side,
+        jpegQuality: quality,
+        forceDecoder,
+      }),
     [`/clips/${clip}`, sampleFps, maxSide, jpegQuality, backend] as const,
   );
   if (!result.ok) throw new Error(`${clip} with ${backend}: ${result.code}: ${result.message}`);
@@ -71,13 +86,17 @@ export async function keyFrameSetOf(page: Page, clipsDir: string, clip: string, 
 
 function sameAt<T>(a: readonly T[], b: readonly T[]): number {
   let same = 0;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) if (i < a.length && i < b.length && JSON.stringify(a[i]) === JSON.stringify(b[i])) same++;
+  for (let i = 0; i < Math.max(a.length, b.length); i++)
+    if (i < a.length && i < b.length && JSON.stringify(a[i]) === JSON.stringify(b[i])) same++;
   return same;
 }
 
 /** How far `other` agrees with `reference`: equal entries at the same position, over the longer list. */
 export function agreement(reference: BackendSet, other: BackendSet) {
-  const share = (a: readonly unknown[], b: readonly unknown[]) => ({ same: sameAt(a, b), of: Math.max(a.length, b.length) });
+  const share = (a: readonly unknown[], b: readonly unknown[]) => ({
+    same: sameAt(a, b),
+    of: Math.max(a.length, b.length),
+  });
   return {
     sampledFrames: share(reference.frameIndices, other.frameIndices),
     features: share(reference.features, other.features),

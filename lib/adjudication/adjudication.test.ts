@@ -14,7 +14,8 @@ import { ReviewConflictError, reviewScore, reviewVideoOutcome } from "../reviews
 import { adjudicationQuerySchema, adjudicationQueue, setGold } from "./adjudication";
 import { reviewerDisagreement } from "./disagreement-among-reviewers";
 
-const declared = (id: string) => [...HALLUCINATION_TASK.targets, ...HALLUCINATION_TASK.metrics].find((t) => t.id === id)!;
+const declared = (id: string) =>
+  [...HALLUCINATION_TASK.targets, ...HALLUCINATION_TASK.metrics].find((t) => t.id === id)!;
 
 describe("reviewerDisagreement", () => {
   it("finds a tie on a nominal target (the verdict): no majority", () => {
@@ -52,9 +53,14 @@ let runId: string;
 
 beforeAll(async () => {
   [owner, ann, bob, carl] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1, name: "Adjudication" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 3,
+    keyFrames: 1,
+    name: "Adjudication",
+  }));
   videoIds.sort();
-  for (const actor of [ann, bob, carl]) await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
+  for (const actor of [ann, bob, carl])
+    await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
   const run = await seedFinishedRun(prisma, owner, projectId, videoIds, {
     scores: (v) => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: [8, 2, 5][v]! }],
     outcome: (v) => ({ verdict: [true, false, true][v]!, overall: [40, 80, 50][v]! }),
@@ -76,8 +82,10 @@ beforeAll(async () => {
     await reviewVideoOutcome(prisma, actor, runId, videoIds[1]!, "verdict", { value });
 });
 
-const queue = (params: Record<string, string> = {}, actor: Actor = owner) => adjudicationQueue(prisma, actor, projectId, adjudicationQuerySchema.parse(params));
-const keyOf = async (videoId: string, target: string) => (await prisma.humanJudgment.findFirstOrThrow({ where: { videoId, target } })).targetKey;
+const queue = (params: Record<string, string> = {}, actor: Actor = owner) =>
+  adjudicationQueue(prisma, actor, projectId, adjudicationQuerySchema.parse(params));
+const keyOf = async (videoId: string, target: string) =>
+  (await prisma.humanJudgment.findFirstOrThrow({ where: { videoId, target } })).targetKey;
 
 describe("the adjudication queue", () => {
   it("lists exactly the tie and the spread, with each reviewer's value by email, the judge's value and the frames", async () => {
@@ -116,23 +124,41 @@ describe("gold values", () => {
   it("are set, overwritten with the version seen, kept in history, and a stale or missing version is a 409", async () => {
     const key = await keyOf(videoIds[0]!, "s1");
     const first = await setGold(prisma, owner, projectId, { targetKey: key, value: 4, note: "smoke at 0:02" });
-    expect(first).toMatchObject({ value: 4, note: "smoke at 0:02", version: 1, adjudicator: { id: owner.userId, email: owner.email } });
-    const second = await setGold(prisma, owner, projectId, { targetKey: key, value: 6, note: "the hand melts", expectedVersion: 1 });
+    expect(first).toMatchObject({
+      value: 4,
+      note: "smoke at 0:02",
+      version: 1,
+      adjudicator: { id: owner.userId, email: owner.email },
+    });
+    const second = await setGold(prisma, owner, projectId, {
+      targetKey: key,
+      value: 6,
+      note: "the hand melts",
+      expectedVersion: 1,
+    });
     expect(second.version).toBe(2);
     expect(second.history.map((h) => [h.version, h.before, h.after])).toEqual([
       [1, null, { value: 4, note: "smoke at 0:02" }],
       [2, { value: 4, note: "smoke at 0:02", adjudicatorId: owner.userId }, { value: 6, note: "the hand melts" }],
     ]);
-    const stale = await setGold(prisma, owner, projectId, { targetKey: key, value: 1, expectedVersion: 1 }).catch((e: unknown) => e);
+    const stale = await setGold(prisma, owner, projectId, { targetKey: key, value: 1, expectedVersion: 1 }).catch(
+      (e: unknown) => e,
+    );
     expect(stale).toBeInstanceOf(ReviewConflictError);
     expect((stale as ReviewConflictError).status).toBe(409);
     const missing = await setGold(prisma, owner, projectId, { targetKey: key, value: 1 }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(ReviewConflictError);
     expect((await prisma.goldJudgment.findFirstOrThrow({ where: { targetKey: key } })).value).toBe(6);
 
-    await expect(setGold(prisma, owner, projectId, { targetKey: key, value: 11, expectedVersion: 2 })).rejects.toBeInstanceOf(ValidationError);
-    await expect(setGold(prisma, ann, projectId, { targetKey: key, value: 5, expectedVersion: 2 })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(setGold(prisma, owner, projectId, { targetKey: "hallucination|v:nothing|s1", value: 5 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      setGold(prisma, owner, projectId, { targetKey: key, value: 11, expectedVersion: 2 }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      setGold(prisma, ann, projectId, { targetKey: key, value: 5, expectedVersion: 2 }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      setGold(prisma, owner, projectId, { targetKey: "hallucination|v:nothing|s1", value: 5 }),
+    ).rejects.toBeInstanceOf(NotFoundError);
 
     const { settled, items } = await queue({ state: "settled" });
     expect(settled).toBe(1);
@@ -142,7 +168,11 @@ describe("gold values", () => {
 
   it("are what agreement compares the judge with (judge_vs_gold), apart from reviewers and their consensus", async () => {
     // Gold: v0 s1 = 6 (judge 8), v0 verdict = no (judge yes), v1 s1 = 2 (judge 2, not disputed but settled anyway).
-    await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[0]!, "verdict"), value: 0, note: "no artefact" });
+    await setGold(prisma, owner, projectId, {
+      targetKey: await keyOf(videoIds[0]!, "verdict"),
+      value: 0,
+      note: "no artefact",
+    });
     await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[1]!, "s1"), value: 2 });
     const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId }));
     const gold = report.humanVsJudge.gold!;
@@ -156,10 +186,17 @@ describe("gold values", () => {
     expect(report.reviewers.map((r) => r.id)).not.toContain("gold");
     // The consensus is the reviewers' own: v0 s1 median 4, not the gold 6.
     expect(report.humanVsJudge.consensus.native.score.n).toBe(3);
-    expect(reportRows(report).some((row) => row[0] === "judge_vs_gold" && row[2] === "binary" && row[3] === "accuracy")).toBe(true);
+    expect(
+      reportRows(report).some((row) => row[0] === "judge_vs_gold" && row[2] === "binary" && row[3] === "accuracy"),
+    ).toBe(true);
 
     // truth=gold: the confusion is the judge against gold; targets without gold drop out.
-    const againstGold = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId, truth: "gold" }));
+    const againstGold = await projectAgreement(
+      prisma,
+      owner,
+      projectId,
+      agreementQuerySchema().parse({ runId, truth: "gold" }),
+    );
     expect(againstGold.options.truth).toBe("gold");
     expect(againstGold.confusion.all.n).toBe(3);
     const againstConsensus = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId }));
@@ -167,22 +204,34 @@ describe("gold values", () => {
   });
 
   it("are carried by the exports: gold_value, gold_note, gold_adjudicator", async () => {
-    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "jsonl", runId }));
+    const { stream } = await projectExport(
+      prisma,
+      owner,
+      projectId,
+      exportQuerySchema().parse({ format: "jsonl", runId }),
+    );
     const rows = (await new Response(stream).text())
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as ExportRow);
-    const gold = (videoId: string, category: string) => rows.find((r) => r.videoId === videoId && r.category === category)!.gold;
+    const gold = (videoId: string, category: string) =>
+      rows.find((r) => r.videoId === videoId && r.category === category)!.gold;
     expect(gold(videoIds[0]!, "s1")).toEqual({ value: 6, note: "the hand melts", adjudicator: owner.email });
     expect(gold(videoIds[0]!, "verdict")).toEqual({ value: 0, note: "no artefact", adjudicator: owner.email });
     expect(gold(videoIds[2]!, "s1")).toBeNull();
 
-    const csv = await new Response((await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "csv", runId }))).stream).text();
+    const csv = await new Response(
+      (await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "csv", runId }))).stream,
+    ).text();
     const [header, ...lines] = csv.trimEnd().split("\r\n");
     const columns = header!.split(",");
     const at = (name: string) => columns.indexOf(name);
     expect(at("gold_value")).toBeGreaterThan(0);
     const v0s1 = lines.find((l) => l.startsWith(`${videoIds[0]},`) && l.includes(",s1,"))!.split(",");
-    expect([v0s1[at("gold_value")], v0s1[at("gold_note")], v0s1[at("gold_adjudicator")]]).toEqual(["6", "the hand melts", owner.email]);
+    expect([v0s1[at("gold_value")], v0s1[at("gold_note")], v0s1[at("gold_adjudicator")]]).toEqual([
+      "6",
+      "the hand melts",
+      owner.email,
+    ]);
   });
 });

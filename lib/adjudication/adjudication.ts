@@ -11,7 +11,12 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { findTask } from "../tasks/registry";
 import { formatValue } from "../tasks/task-declaration";
-import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE, UndeclaredJudgmentTargetError } from "../reviews/judgment-target";
+import {
+  type JudgedDeclaration,
+  judgmentDeclaration,
+  SCORE_TARGET_TYPE,
+  UndeclaredJudgmentTargetError,
+} from "../reviews/judgment-target";
 import { runJudgeValueSql } from "../reviews/judgment-key";
 import { outOfScale, ReviewConflictError } from "../reviews/reviews";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
@@ -57,7 +62,14 @@ export interface AdjudicationItem {
   itemId: string;
   stepId: string;
   scopeIndex: number;
-  reviews: { reviewerId: string; email: string; value: number; display: string; note: string | null; acceptedJudge: boolean }[];
+  reviews: {
+    reviewerId: string;
+    email: string;
+    value: number;
+    display: string;
+    note: string | null;
+    acceptedJudge: boolean;
+  }[];
   /** The judge's value: the named run's, else the run the latest reviewer saw; null when unknown. */
   judge: { runId: string; value: number; display: string } | null;
   /** The frames the judge saw for this target (a key frame, its cluster, or the video's key frames). */
@@ -75,7 +87,14 @@ interface TargetRow {
   stepId: string;
   scopeIndex: number;
   frameSetId: string;
-  reviews: { reviewerId: string; value: number; note: string | null; acceptedJudge: boolean; runId: string | null; judgeValue: number | null }[];
+  reviews: {
+    reviewerId: string;
+    value: number;
+    note: string | null;
+    acceptedJudge: boolean;
+    runId: string | null;
+    judgeValue: number | null;
+  }[];
 }
 
 function declarationOf(task: string, targetType: string, target: string): JudgedDeclaration | null {
@@ -93,7 +112,12 @@ function declarationOf(task: string, targetType: string, target: string): Judged
  * The targets of the project that live reviewers disagree on (label sets are annotators apart from
  * them), with every reviewer's value by email, the judge's value, the frames and the gold if set. Owners only.
  */
-export async function adjudicationQueue(prisma: PrismaClient, actor: Actor, projectId: string, query: AdjudicationQuery): Promise<{ total: number; settled: number; items: AdjudicationItem[] }> {
+export async function adjudicationQueue(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: AdjudicationQuery,
+): Promise<{ total: number; settled: number; items: AdjudicationItem[] }> {
   await requireProjectAccess(prisma, actor, projectId, "gold.set");
   if (query.runId) {
     const run = await prisma.judgeRun.findFirst({ where: { id: query.runId, projectId }, select: { id: true } });
@@ -131,7 +155,9 @@ export async function adjudicationQueue(prisma: PrismaClient, actor: Actor, proj
     disagreeing.map((d) => d.row.targetKey),
   );
   const settled = disagreeing.filter((d) => golds.has(d.row.targetKey)).length;
-  const chosen = disagreeing.filter((d) => query.state === "all" || (query.state === "settled") === golds.has(d.row.targetKey)).slice(0, query.limit);
+  const chosen = disagreeing
+    .filter((d) => query.state === "all" || (query.state === "settled") === golds.has(d.row.targetKey))
+    .slice(0, query.limit);
 
   const judgeInRun = new Map<string, number | null>();
   if (query.runId && chosen.length) {
@@ -144,7 +170,10 @@ export async function adjudicationQueue(prisma: PrismaClient, actor: Actor, proj
   const videoIds = [...new Set(chosen.map((c) => c.row.videoId))];
   const [videos, users] = await Promise.all([
     prisma.video.findMany({ where: { id: { in: videoIds } }, select: { id: true, relativePath: true, prompt: true } }),
-    prisma.user.findMany({ where: { id: { in: [...new Set(chosen.flatMap((c) => c.row.reviews.map((r) => r.reviewerId)))] } }, select: { id: true, email: true } }),
+    prisma.user.findMany({
+      where: { id: { in: [...new Set(chosen.flatMap((c) => c.row.reviews.map((r) => r.reviewerId)))] } },
+      select: { id: true, email: true },
+    }),
   ]);
   const frames = await framesOf(
     prisma,
@@ -179,7 +208,10 @@ export async function adjudicationQueue(prisma: PrismaClient, actor: Actor, proj
         note: r.note,
         acceptedJudge: r.acceptedJudge,
       })),
-      judge: judgeValue !== null && judgeRun ? { runId: judgeRun, value: judgeValue, display: formatValue(declaration, judgeValue) } : null,
+      judge:
+        judgeValue !== null && judgeRun
+          ? { runId: judgeRun, value: judgeValue, display: formatValue(declaration, judgeValue) }
+          : null,
       frames: frames.get(row.targetKey) ?? [],
       gold: golds.get(row.targetKey) ?? null,
     };
@@ -188,13 +220,30 @@ export async function adjudicationQueue(prisma: PrismaClient, actor: Actor, proj
 }
 
 /** The frames the judge saw for each target: its frame set's key frame or cluster, else the video's key frames. */
-async function framesOf(prisma: PrismaClient, rows: readonly TargetRow[], runId: string | null): Promise<Map<string, AdjudicationItem["frames"]>> {
+async function framesOf(
+  prisma: PrismaClient,
+  rows: readonly TargetRow[],
+  runId: string | null,
+): Promise<Map<string, AdjudicationItem["frames"]>> {
   const out = new Map<string, AdjudicationItem["frames"]>();
   if (rows.length === 0) return out;
   const videoIds = [...new Set(rows.map((r) => r.videoId))];
-  const runVideos = runId ? await prisma.runVideo.findMany({ where: { runId, videoId: { in: videoIds } }, select: { videoId: true, frameSetId: true } }) : [];
-  const latest = await prisma.frameSet.findMany({ where: { videoId: { in: videoIds } }, orderBy: { createdAt: "desc" }, select: { id: true, videoId: true } });
-  const setOf = (row: TargetRow) => row.frameSetId || runVideos.find((rv) => rv.videoId === row.videoId)?.frameSetId || latest.find((f) => f.videoId === row.videoId)?.id || null;
+  const runVideos = runId
+    ? await prisma.runVideo.findMany({
+        where: { runId, videoId: { in: videoIds } },
+        select: { videoId: true, frameSetId: true },
+      })
+    : [];
+  const latest = await prisma.frameSet.findMany({
+    where: { videoId: { in: videoIds } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, videoId: true },
+  });
+  const setOf = (row: TargetRow) =>
+    row.frameSetId ||
+    runVideos.find((rv) => rv.videoId === row.videoId)?.frameSetId ||
+    latest.find((f) => f.videoId === row.videoId)?.id ||
+    null;
   const setIds = [...new Set(rows.map(setOf).filter((s): s is string => s !== null))];
   const frameRows = await prisma.frame.findMany({
     where: { frameSetId: { in: setIds }, OR: [{ isKeyFrame: true }, { cluster: { not: null } }] },
@@ -216,11 +265,23 @@ async function framesOf(prisma: PrismaClient, rows: readonly TargetRow[], runId:
 }
 
 /** The current gold of each of the targets (with its history and adjudicator's email). */
-export async function goldsByKey(prisma: PrismaClient, projectId: string, targetKeys: readonly string[]): Promise<Map<string, GoldView>> {
+export async function goldsByKey(
+  prisma: PrismaClient,
+  projectId: string,
+  targetKeys: readonly string[],
+): Promise<Map<string, GoldView>> {
   if (targetKeys.length === 0) return new Map();
-  const golds = await prisma.goldJudgment.findMany({ where: { projectId, targetKey: { in: [...targetKeys] } }, include: { history: { orderBy: { version: "asc" } } } });
-  const users = await prisma.user.findMany({ where: { id: { in: [...new Set(golds.map((g) => g.adjudicatorId))] } }, select: { id: true, email: true } });
-  return new Map(golds.map((g) => [g.targetKey, goldView(g, users.find((u) => u.id === g.adjudicatorId)?.email ?? null)]));
+  const golds = await prisma.goldJudgment.findMany({
+    where: { projectId, targetKey: { in: [...targetKeys] } },
+    include: { history: { orderBy: { version: "asc" } } },
+  });
+  const users = await prisma.user.findMany({
+    where: { id: { in: [...new Set(golds.map((g) => g.adjudicatorId))] } },
+    select: { id: true, email: true },
+  });
+  return new Map(
+    golds.map((g) => [g.targetKey, goldView(g, users.find((u) => u.id === g.adjudicatorId)?.email ?? null)]),
+  );
 }
 
 type GoldRow = Prisma.GoldJudgmentGetPayload<{ include: { history: true } }>;
@@ -232,7 +293,13 @@ function goldView(g: GoldRow, email: string | null): GoldView {
     adjudicator: { id: g.adjudicatorId, email },
     version: g.version,
     updatedAt: g.updatedAt,
-    history: g.history.map((h) => ({ version: h.version, at: h.at, by: h.adjudicatorId, before: h.before, after: h.after })),
+    history: g.history.map((h) => ({
+      version: h.version,
+      at: h.at,
+      by: h.adjudicatorId,
+      before: h.before,
+      after: h.after,
+    })),
   };
 }
 
@@ -241,12 +308,26 @@ function goldView(g: GoldRow, email: string | null): GoldView {
  * changing it needs the version the owner saw, so a stale edit is a 409 and nothing is overwritten.
  * Every change is appended to the gold's history.
  */
-export async function setGold(prisma: PrismaClient, actor: Actor, projectId: string, raw: GoldInput): Promise<GoldView> {
+export async function setGold(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  raw: GoldInput,
+): Promise<GoldView> {
   await requireProjectAccess(prisma, actor, projectId, "gold.set");
   const input = goldInputSchema.parse(raw);
   const judged = await prisma.humanJudgment.findFirst({
     where: { projectId, targetKey: input.targetKey, withdrawn: false },
-    select: { task: true, targetType: true, target: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, frameSetId: true },
+    select: {
+      task: true,
+      targetType: true,
+      target: true,
+      videoId: true,
+      itemId: true,
+      stepId: true,
+      scopeIndex: true,
+      frameSetId: true,
+    },
   });
   if (!judged) throw new NotFoundError("No judged target with that key in this project.");
   const declaration = declarationOf(judged.task, judged.targetType, judged.target);
@@ -256,29 +337,56 @@ export async function setGold(prisma: PrismaClient, actor: Actor, projectId: str
   const after = { value: input.value, note: input.note };
   const email = (await prisma.user.findUnique({ where: { id: actor.userId }, select: { email: true } }))?.email ?? null;
   const gold = await prisma.$transaction(async (tx) => {
-    const existing = await tx.goldJudgment.findUnique({ where: { projectId_targetKey: { projectId, targetKey: input.targetKey } } });
+    const existing = await tx.goldJudgment.findUnique({
+      where: { projectId_targetKey: { projectId, targetKey: input.targetKey } },
+    });
     if (!existing) {
-      if (input.expectedVersion !== undefined && input.expectedVersion !== 0) throw new NotFoundError("There is no gold value of this target to update.");
+      if (input.expectedVersion !== undefined && input.expectedVersion !== 0)
+        throw new NotFoundError("There is no gold value of this target to update.");
       try {
-        const created = await tx.goldJudgment.create({ data: { projectId, ...judged, targetKey: input.targetKey, ...after, adjudicatorId: actor.userId } });
-        await tx.goldJudgmentHistory.create({ data: { goldId: created.id, adjudicatorId: actor.userId, version: 1, after } });
+        const created = await tx.goldJudgment.create({
+          data: { projectId, ...judged, targetKey: input.targetKey, ...after, adjudicatorId: actor.userId },
+        });
+        await tx.goldJudgmentHistory.create({
+          data: { goldId: created.id, adjudicatorId: actor.userId, version: 1, after },
+        });
         return created.id;
       } catch (error) {
         // Another owner (or tab) set the first gold at the same moment.
         if (isPrismaError(error, UNIQUE_VIOLATION)) {
-          throw new ReviewConflictError(await prisma.goldJudgment.findUniqueOrThrow({ where: { projectId_targetKey: { projectId, targetKey: input.targetKey } } }));
+          throw new ReviewConflictError(
+            await prisma.goldJudgment.findUniqueOrThrow({
+              where: { projectId_targetKey: { projectId, targetKey: input.targetKey } },
+            }),
+          );
         }
         throw error;
       }
     }
     if (input.expectedVersion === undefined) throw new ReviewConflictError(existing, "missing_version");
     if (input.expectedVersion !== existing.version) throw new ReviewConflictError(existing);
-    const updated = await tx.goldJudgment.updateMany({ where: { id: existing.id, version: existing.version }, data: { ...after, adjudicatorId: actor.userId, version: existing.version + 1 } });
-    if (updated.count === 0) throw new ReviewConflictError(await prisma.goldJudgment.findUniqueOrThrow({ where: { id: existing.id } }));
+    const updated = await tx.goldJudgment.updateMany({
+      where: { id: existing.id, version: existing.version },
+      data: { ...after, adjudicatorId: actor.userId, version: existing.version + 1 },
+    });
+    if (updated.count === 0)
+      throw new ReviewConflictError(await prisma.goldJudgment.findUniqueOrThrow({ where: { id: existing.id } }));
     await tx.goldJudgmentHistory.create({
-      data: { goldId: existing.id, adjudicatorId: actor.userId, version: existing.version + 1, before: { value: existing.value, note: existing.note, adjudicatorId: existing.adjudicatorId }, after },
+      data: {
+        goldId: existing.id,
+        adjudicatorId: actor.userId,
+        version: existing.version + 1,
+        before: { value: existing.value, note: existing.note, adjudicatorId: existing.adjudicatorId },
+        after,
+      },
     });
     return existing.id;
   });
-  return goldView(await prisma.goldJudgment.findUniqueOrThrow({ where: { id: gold }, include: { history: { orderBy: { version: "asc" } } } }), email);
+  return goldView(
+    await prisma.goldJudgment.findUniqueOrThrow({
+      where: { id: gold },
+      include: { history: { orderBy: { version: "asc" } } },
+    }),
+    email,
+  );
 }

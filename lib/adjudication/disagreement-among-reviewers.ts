@@ -12,7 +12,10 @@ export type ReviewerDisagreement = "tie" | "spread";
  * disagreement gap, the same rule by which a reviewer disagrees with the judge. Null when fewer than
  * two reviewers judged it or they agree. A nominal target's values are labels, so only a tie counts there.
  */
-export function reviewerDisagreement(declaration: Pick<TargetDeclaration, "level" | "scale" | "disagreementGap">, values: readonly number[]): ReviewerDisagreement | null {
+export function reviewerDisagreement(
+  declaration: Pick<TargetDeclaration, "level" | "scale" | "disagreementGap">,
+  values: readonly number[],
+): ReviewerDisagreement | null {
   if (values.length < 2) return null;
   if (declaration.level === "nominal") return consensusValue("nominal", values) === null ? "tie" : null;
   const spread = Math.max(...values) - Math.min(...values);

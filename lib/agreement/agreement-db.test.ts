@@ -33,9 +33,16 @@ const I = [5, 4, 9];
 
 beforeAll(async () => {
   [owner, ann, bob, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 2, name: "Agreement" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 3,
+    keyFrames: 2,
+    name: "Agreement",
+  }));
   videoIds.sort(); // the export's order
-  await prisma.video.update({ where: { id: videoIds[1]! }, data: { model: "Kling", prompt: "=1+1 a formula-looking prompt" } });
+  await prisma.video.update({
+    where: { id: videoIds[1]! },
+    data: { model: "Kling", prompt: "=1+1 a formula-looking prompt" },
+  });
   for (const [actor, role] of [
     [ann, "reviewer"],
     [bob, "reviewer"],
@@ -76,7 +83,8 @@ beforeAll(async () => {
   r2S1 = second.scoreIds.get("0:static_hallucination:0:s1")!;
 });
 
-const agreement = (actor: Actor, params: Record<string, string> = {}) => projectAgreement(prisma, actor, projectId, agreementQuerySchema().parse(params));
+const agreement = (actor: Actor, params: Record<string, string> = {}) =>
+  projectAgreement(prisma, actor, projectId, agreementQuerySchema().parse(params));
 
 describe("projectAgreement (database)", () => {
   it("reads every run by default, with counts of all judged targets and breakdowns by endpoint and prompt version", async () => {
@@ -84,7 +92,14 @@ describe("projectAgreement (database)", () => {
     // r1: 3 videos × 4 scores + 3 verdicts + 3 overalls; r2: 1 score + verdict + overall.
     // Judgments belong to targets: r2 scored v0's s1 at key frame 0 and v0's verdict, which ann and bob
     // judged once (seen in r1), so both count against r2 too: 6 items in r1 + 2 in r2, 10 judgments.
-    expect(report.summary).toMatchObject({ videos: 3, judgeItems: 21, reviewedItems: 8, judgments: 10, reviewers: 2, multiReviewedItems: 4 });
+    expect(report.summary).toMatchObject({
+      videos: 3,
+      judgeItems: 21,
+      reviewedItems: 8,
+      judgments: 10,
+      reviewers: 2,
+      multiReviewedItems: 4,
+    });
     expect(report.runs.map((r) => [r.id, r.endpointName])).toEqual([
       [r1, "alpha"],
       [r2, "beta"],
@@ -117,7 +132,10 @@ describe("projectAgreement (database)", () => {
 
   it("compares a judgment given once with every run that scored its target", async () => {
     const report = await agreement(viewer);
-    const input = await loadAgreementInput(prisma, await resolveAgreementScope(prisma, projectId, agreementQuerySchema().parse({}), viewer.userId));
+    const input = await loadAgreementInput(
+      prisma,
+      await resolveAgreementScope(prisma, projectId, agreementQuerySchema().parse({}), viewer.userId),
+    );
     const v0s1 = input.items.filter((i) => i.videoId === videoIds[0] && i.category === "s1" && i.scopeIndex === 0);
     expect(v0s1.map((i) => [i.runId, i.judge, i.ratings.map((r) => r.value).sort()])).toEqual([
       [r1, 8, [7, 9]],
@@ -133,9 +151,15 @@ describe("projectAgreement (database)", () => {
   it("applies the video filters and the run", async () => {
     expect((await agreement(viewer, { runId: r1 })).summary).toMatchObject({ reviewedItems: 6, judgeItems: 18 });
     // judge verdict "yes" in r1: v0 and v2 → their s1 and verdict targets
-    expect((await agreement(viewer, { runId: r1, verdict: "yes" })).summary).toMatchObject({ videos: 2, reviewedItems: 4 });
+    expect((await agreement(viewer, { runId: r1, verdict: "yes" })).summary).toMatchObject({
+      videos: 2,
+      reviewedItems: 4,
+    });
     // reviewers' majority "no" in r1: only v2 (v1 is a tie)
-    expect((await agreement(viewer, { runId: r1, humanVerdict: "no" })).summary).toMatchObject({ videos: 1, reviewedItems: 2 });
+    expect((await agreement(viewer, { runId: r1, humanVerdict: "no" })).summary).toMatchObject({
+      videos: 1,
+      reviewedItems: 2,
+    });
     // without runId the video filters read the latest run (r2, where v0 is "no"); the targets come from every run
     expect((await agreement(viewer, { verdict: "no" })).summary).toMatchObject({ videos: 1, reviewedItems: 4 });
     // a category keeps that category's scores (and the video-level targets)
@@ -178,7 +202,13 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<{ text: stri
 
 describe("projectExport (database)", () => {
   it("streams JSONL in batches of videos: every judged item, complete and in order, with the frames the judge saw", async () => {
-    const { stream, filename, contentType } = await projectExport(prisma, viewer, projectId, exportQuerySchema().parse({ format: "jsonl", runId: r1 }), 2);
+    const { stream, filename, contentType } = await projectExport(
+      prisma,
+      viewer,
+      projectId,
+      exportQuerySchema().parse({ format: "jsonl", runId: r1 }),
+      2,
+    );
     expect(contentType).toContain("application/x-ndjson");
     expect(filename).toBe(`framejury_Agreement_items_runId-${r1}_${new Date().toISOString().slice(0, 10)}.jsonl`);
     const { text, chunks } = await readAll(stream);
@@ -212,7 +242,14 @@ describe("projectExport (database)", () => {
     );
     expect(verdict!.reviews.map((r) => r.value).sort()).toEqual([1, 1]);
     // reviewed in r1: s1 at key frame 0 and the verdict of each video
-    expect(rows.filter((r) => r.reviews.length > 0).map((r) => r.category)).toEqual(["s1", "verdict", "s1", "verdict", "s1", "verdict"]);
+    expect(rows.filter((r) => r.reviews.length > 0).map((r) => r.category)).toEqual([
+      "s1",
+      "verdict",
+      "s1",
+      "verdict",
+      "s1",
+      "verdict",
+    ]);
   });
 
   it("streams CSV with per-reviewer columns, formula cells neutralised; every run by default", async () => {
@@ -256,7 +293,13 @@ describe("projectExport (database)", () => {
       scores: () => [{ stepId: "inconsistency", scopeIndex: 0, category: "inconsistency", value: 4 }],
       outcome: () => ({ verdict: false, overall: 84 }),
     });
-    const { stream } = await projectExport(prisma, owner, other.projectId, exportQuerySchema().parse({ format: "jsonl" }), 1);
+    const { stream } = await projectExport(
+      prisma,
+      owner,
+      other.projectId,
+      exportQuerySchema().parse({ format: "jsonl" }),
+      1,
+    );
     const { text } = await readAll(stream);
     const rows = text
       .trimEnd()
@@ -270,17 +313,36 @@ describe("projectExport (database)", () => {
   });
 
   it("is for members only", async () => {
-    await expect(projectExport(prisma, stranger, projectId, exportQuerySchema().parse({}))).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectExport(prisma, stranger, projectId, exportQuerySchema().parse({}))).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 });
 
 describe("agreement and exports for a reviewer in a blind queue", () => {
   it("are withheld whole while they review a video of the filter blind, and whole again once they submit it", async () => {
-    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "blind", runId: r1, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
-    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId,
+        name: "blind",
+        runId: r1,
+        scope: "verdict",
+        blind: true,
+        itemCount: 1,
+        createdById: owner.userId,
+      },
+    });
+    const item = await prisma.reviewQueueItem.create({
+      data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 },
+    });
     await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: ann.userId } });
     const exported = async (as: Actor) => {
-      const { stream } = await projectExport(prisma, as, projectId, exportQuerySchema().parse({ format: "jsonl", runId: r1 }));
+      const { stream } = await projectExport(
+        prisma,
+        as,
+        projectId,
+        exportQuerySchema().parse({ format: "jsonl", runId: r1 }),
+      );
       return (await readAll(stream)).text
         .trimEnd()
         .split("\n")
@@ -289,7 +351,9 @@ describe("agreement and exports for a reviewer in a blind queue", () => {
     const withheld = await exported(ann).catch((error: unknown) => error);
     expect(withheld).toBeInstanceOf(WithheldError);
     expect((withheld as WithheldError).message).toContain('hidden while you review "blind" blind: 1 item left');
-    await expect(projectAgreement(prisma, ann, projectId, agreementQuerySchema().parse({ runId: r1 }))).rejects.toBeInstanceOf(WithheldError);
+    await expect(
+      projectAgreement(prisma, ann, projectId, agreementQuerySchema().parse({ runId: r1 })),
+    ).rejects.toBeInstanceOf(WithheldError);
     const viewerRows = await exported(viewer);
     expect(viewerRows).toHaveLength(18);
     const openReport = await projectAgreement(prisma, viewer, projectId, agreementQuerySchema().parse({ runId: r1 }));
@@ -300,8 +364,13 @@ describe("agreement and exports for a reviewer in a blind queue", () => {
     expect(klingForAnn.summary.videos).toBe(1);
     expect(klingForAnn).toEqual(await projectAgreement(prisma, viewer, projectId, kling));
 
-    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: ann.userId } }, data: { status: "done", doneAt: new Date() } });
+    await prisma.reviewQueueAssignment.update({
+      where: { itemId_reviewerId: { itemId: item.id, reviewerId: ann.userId } },
+      data: { status: "done", doneAt: new Date() },
+    });
     expect(await exported(ann)).toEqual(viewerRows);
-    expect(await projectAgreement(prisma, ann, projectId, agreementQuerySchema().parse({ runId: r1 }))).toEqual(openReport);
+    expect(await projectAgreement(prisma, ann, projectId, agreementQuerySchema().parse({ runId: r1 }))).toEqual(
+      openReport,
+    );
   });
 });

@@ -12,7 +12,13 @@ function slug(text: string): string {
  * the filter as its set fields in order (`model-Sora_overallMin-50`) or `all`, the date as YYYY-MM-DD (UTC).
  * Each part is slugged, and the filter part shortened, so the name stays portable.
  */
-export function exportFileName(parts: { project: string; what: string; filter: Record<string, string | number | undefined>; date: Date; extension: string }): string {
+export function exportFileName(parts: {
+  project: string;
+  what: string;
+  filter: Record<string, string | number | undefined>;
+  date: Date;
+  extension: string;
+}): string {
   const filter = Object.entries(parts.filter)
     .filter(([, value]) => value !== undefined && value !== "")
     .map(([key, value]) => `${slug(key)}-${slug(String(value))}`)

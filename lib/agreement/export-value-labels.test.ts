@@ -26,19 +26,36 @@ let videoIds: string[];
 
 beforeAll(async () => {
   owner = await makeUser();
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Labels" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    name: "Labels",
+  }));
   videoIds.sort(); // the export's order
   const { runId } = await seedFinishedRun(prisma, owner, projectId, videoIds, {
     scores: (v) => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: [8, 2][v]! }],
     outcome: (v) => ({ verdict: v === 0, overall: [40, 80][v]! }),
   });
   await reviewVideoOutcome(prisma, owner, runId, videoIds[0]!, "verdict", { value: 0 });
-  await insertJudgment(prisma, { projectId, task: "hallucination", targetType: "presence", target: "s1", videoId: videoIds[0]!, reviewerId: owner.userId, value: 1 });
-  await setGold(prisma, owner, projectId, { targetKey: judgmentKey(metricTarget("hallucination", videoIds[0]!, "", "verdict")), value: 1 });
+  await insertJudgment(prisma, {
+    projectId,
+    task: "hallucination",
+    targetType: "presence",
+    target: "s1",
+    videoId: videoIds[0]!,
+    reviewerId: owner.userId,
+    value: 1,
+  });
+  await setGold(prisma, owner, projectId, {
+    targetKey: judgmentKey(metricTarget("hallucination", videoIds[0]!, "", "verdict")),
+    value: 1,
+  });
 });
 
 async function exported(format: "csv" | "jsonl"): Promise<string> {
-  return new Response((await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format }))).stream).text();
+  return new Response(
+    (await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format }))).stream,
+  ).text();
 }
 
 describe("the items export's values on a categorical scale", () => {
@@ -47,7 +64,11 @@ describe("the items export's values on a categorical scale", () => {
     if (!table.ok) throw new Error(table.error);
     const reviewerValue = table.columns.find((column) => column.endsWith(" value") && column !== "gold_value")!;
     expect(reviewerValue).toBeDefined();
-    const cells = table.rows.map(({ values }) => ["video_id", "target", "category", "judge_value", "gold_value", reviewerValue].map((column) => values.get(column)));
+    const cells = table.rows.map(({ values }) =>
+      ["video_id", "target", "category", "judge_value", "gold_value", reviewerValue].map((column) =>
+        values.get(column),
+      ),
+    );
     expect(cells).toEqual([
       [videoIds[0], "score", "s1", "8", "", ""],
       [videoIds[0], "verdict", "verdict", "yes", "yes", "no"],
@@ -65,7 +86,11 @@ describe("the items export's values on a categorical scale", () => {
       .split("\n")
       .map((line) => JSON.parse(line) as ExportRow);
     const verdict = rows.find((row) => row.videoId === videoIds[0] && row.target === "verdict")!;
-    expect([verdict.judgeValue, verdict.gold?.value, verdict.reviews.map((review) => review.value)]).toEqual([1, 1, [0]]);
+    expect([verdict.judgeValue, verdict.gold?.value, verdict.reviews.map((review) => review.value)]).toEqual([
+      1,
+      1,
+      [0],
+    ]);
     const presence = rows.find((row) => row.target === "presence")!;
     expect([presence.judgeValue, presence.reviews.map((review) => review.value)]).toEqual([1, [1]]);
     expect(rows.find((row) => row.videoId === videoIds[1] && row.target === "verdict")!.judgeValue).toBe(0);

@@ -7,7 +7,14 @@ import { framesSeenBy, keyFramesAndClusters, stepScope } from "../judge/frame-sc
 import { reviewerInfo, scopeRuns } from "./load";
 import { type AgreementScope, type ExportQuery, resolveAgreementScope, runCondition } from "./scope";
 import { TASKS } from "../tasks/registry";
-import { judgePresence, PRESENCE_TARGET_TYPE, presenceTargetOf, type Scale, type TaskDeclaration, targetIdOfCategory } from "../tasks/task-declaration";
+import {
+  judgePresence,
+  PRESENCE_TARGET_TYPE,
+  presenceTargetOf,
+  type Scale,
+  type TaskDeclaration,
+  targetIdOfCategory,
+} from "../tasks/task-declaration";
 import type { ReviewerInfo } from "./types";
 import { log } from "../observability/logger";
 import { useExportHeapFlags } from "../ops/web-process-flags";
@@ -99,7 +106,8 @@ function seen(
   if (!view || step === null || scopeIndex === null) return { keyFrameIndex: null, timestamps: [] };
   // An item is judged in one call with its video's frames (the whole uniform set, or every key frame): its
   // scopeIndex is its position among its video's items, not a key frame's.
-  if (stepScope(step, task) === "item") return { keyFrameIndex: null, timestamps: (view.uniform ?? view.keyFrames).map((f) => f.timestampS) };
+  if (stepScope(step, task) === "item")
+    return { keyFrameIndex: null, timestamps: (view.uniform ?? view.keyFrames).map((f) => f.timestampS) };
   const { keyFrame, frames } = framesSeenBy(view, step, scopeIndex, task);
   return { keyFrameIndex: keyFrame?.index ?? null, timestamps: frames.map((f) => f.timestampS) };
 }
@@ -116,8 +124,15 @@ export async function exportReviewers(prisma: PrismaClient, scope: AgreementScop
 }
 
 /** Batches of rows, `batchVideos` videos at a time in video-id order (keyset pagination: no OFFSET). */
-export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope, reviewers: ReviewerInfo[], batchVideos = EXPORT_BATCH_VIDEOS): AsyncGenerator<ExportRow[]> {
-  const runs = new Map((await scopeRuns(prisma, scope.ctx.projectId, scope.runId)).map((r, order) => [r.id, { ...r, order }]));
+export async function* exportBatches(
+  prisma: PrismaClient,
+  scope: AgreementScope,
+  reviewers: ReviewerInfo[],
+  batchVideos = EXPORT_BATCH_VIDEOS,
+): AsyncGenerator<ExportRow[]> {
+  const runs = new Map(
+    (await scopeRuns(prisma, scope.ctx.projectId, scope.runId)).map((r, order) => [r.id, { ...r, order }]),
+  );
   const labels = new Map(reviewers.map((r) => [r.id, r.label]));
   const projectId = scope.ctx.projectId;
   let cursor = "";
@@ -129,18 +144,51 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
     const ids = page.map((p) => p.id);
 
     const [videos, runVideos, scores, judgments, golds] = await Promise.all([
-      prisma.video.findMany({ where: { id: { in: ids } }, select: { id: true, relativePath: true, prompt: true, model: true, dimensions: true } }),
-      prisma.$queryRaw<{ runId: string; videoId: string; frameSetId: string; pipeline: string; metrics: Record<string, number> | null }[]>`
+      prisma.video.findMany({
+        where: { id: { in: ids } },
+        select: { id: true, relativePath: true, prompt: true, model: true, dimensions: true },
+      }),
+      prisma.$queryRaw<
+        {
+          runId: string;
+          videoId: string;
+          frameSetId: string;
+          pipeline: string;
+          metrics: Record<string, number> | null;
+        }[]
+      >`
         SELECT rv."runId", rv."videoId", rv."frameSetId", r."pipeline", rm."metrics" FROM "run_video" rv JOIN "judge_run" r ON r."id" = rv."runId"
         LEFT JOIN LATERAL (
           SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m WHERE m."runId" = rv."runId" AND m."videoId" = rv."videoId" AND m."itemId" = ''
         ) rm ON TRUE
         WHERE r."projectId" = ${projectId} AND rv."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`rv."runId"`)}`,
-      prisma.$queryRaw<{ id: string; runId: string; videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string; value: number; templateHash: string | null }[]>`
+      prisma.$queryRaw<
+        {
+          id: string;
+          runId: string;
+          videoId: string;
+          itemId: string;
+          stepId: string;
+          scopeIndex: number;
+          category: string;
+          value: number;
+          templateHash: string | null;
+        }[]
+      >`
         SELECT s."id", s."runId", s."videoId", s."itemId", s."stepId", s."scopeIndex", s."category", s."value", sr."templateHash"
         FROM "score" s JOIN "step_result" sr ON sr."id" = s."stepResultId"
         WHERE s."videoId" = ANY(${ids}) ${runCondition(scope, Prisma.sql`s."runId"`)} ${scope.category ? Prisma.sql`AND s."category" = ${scope.category}` : Prisma.empty}`,
-      prisma.$queryRaw<{ targetKey: string; reviewerId: string; value: number; note: string | null; reason: string | null; acceptedJudge: boolean; implied: boolean }[]>`
+      prisma.$queryRaw<
+        {
+          targetKey: string;
+          reviewerId: string;
+          value: number;
+          note: string | null;
+          reason: string | null;
+          acceptedJudge: boolean;
+          implied: boolean;
+        }[]
+      >`
         SELECT h."targetKey", h."reviewerId", h."value", h."note", h."reason", h."acceptedJudge", h."origin" = 'implied_by_absence' AS "implied" FROM "human_judgment" h
         WHERE h."projectId" = ${projectId} AND h."videoId" = ANY(${ids}) AND NOT h."withdrawn"`,
       prisma.$queryRaw<{ targetKey: string; value: number; note: string; adjudicator: string }[]>`
@@ -148,12 +196,20 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
         FROM "gold_judgment" g LEFT JOIN "user" u ON u."id" = g."adjudicatorId"
         WHERE g."projectId" = ${projectId} AND g."videoId" = ANY(${ids})`,
     ]);
-    const goldByKey = new Map(golds.map((g) => [g.targetKey, { value: g.value, note: g.note, adjudicator: g.adjudicator }]));
+    const goldByKey = new Map(
+      golds.map((g) => [g.targetKey, { value: g.value, note: g.note, adjudicator: g.adjudicator }]),
+    );
     const frameSetIds = [...new Set(runVideos.map((rv) => rv.frameSetId))];
     // Item runs' sets: every frame of a uniform set is what an item's call saw (the other runs read key frames and clusters only).
     const itemSetIds = [...new Set(runVideos.filter((rv) => isItemSubject(rv.pipeline)).map((rv) => rv.frameSetId))];
     const uniformSetIds = itemSetIds.length
-      ? (await prisma.$queryRaw<FrameSetMode[]>`SELECT fs."id", fs."mode" FROM "frame_set" fs WHERE fs."id" = ANY(${itemSetIds})`).filter((fs) => fs.mode === "uniform").map((fs) => fs.id)
+      ? (
+          await prisma.$queryRaw<
+            FrameSetMode[]
+          >`SELECT fs."id", fs."mode" FROM "frame_set" fs WHERE fs."id" = ANY(${itemSetIds})`
+        )
+          .filter((fs) => fs.mode === "uniform")
+          .map((fs) => fs.id)
       : [];
     const frames = frameSetIds.length
       ? await prisma.$queryRaw<FrameRow[]>`
@@ -162,7 +218,13 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
       : [];
     const itemIds = [...new Set(scores.filter((s) => s.itemId !== "").map((s) => s.itemId))];
     const itemById = new Map(
-      (itemIds.length ? await prisma.item.findMany({ where: { id: { in: itemIds } }, select: { id: true, externalId: true, payload: true } }) : []).map((item) => [
+      (itemIds.length
+        ? await prisma.item.findMany({
+            where: { id: { in: itemIds } },
+            select: { id: true, externalId: true, payload: true },
+          })
+        : []
+      ).map((item) => [
         item.id,
         { id: item.id, externalId: item.externalId, fields: itemFields(item.payload) } satisfies ExportItem,
       ]),
@@ -195,7 +257,8 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
       if (list) list.push(review);
       else reviewsByKey.set(j.targetKey, [review]);
     }
-    for (const list of reviewsByKey.values()) list.sort((a, b) => a.reviewer.localeCompare(b.reviewer) || a.reviewerId.localeCompare(b.reviewerId));
+    for (const list of reviewsByKey.values())
+      list.sort((a, b) => a.reviewer.localeCompare(b.reviewer) || a.reviewerId.localeCompare(b.reviewerId));
     const scoresByRunVideo = new Map<string, typeof scores>();
     for (const s of scores) {
       const key = `${s.runId}:${s.videoId}`;
@@ -204,7 +267,13 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
       else scoresByRunVideo.set(key, [s]);
     }
     const videoById = new Map(videos.map((v) => [v.id, v]));
-    runVideos.sort((a, b) => (a.videoId < b.videoId ? -1 : a.videoId > b.videoId ? 1 : (runs.get(a.runId)?.order ?? 0) - (runs.get(b.runId)?.order ?? 0)));
+    runVideos.sort((a, b) =>
+      a.videoId < b.videoId
+        ? -1
+        : a.videoId > b.videoId
+          ? 1
+          : (runs.get(a.runId)?.order ?? 0) - (runs.get(b.runId)?.order ?? 0),
+    );
 
     for (const rv of runVideos) {
       // One (run, video)'s rows at a time: the consumer turns them into text before the next are built, so
@@ -226,11 +295,27 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
       const rank = targetRanks(task);
       // Plain comparisons, no closures or collation per comparison: this runs for every row of the export.
       const own = (scoresByRunVideo.get(`${rv.runId}:${rv.videoId}`) ?? []).sort(
-        (a, b) => (a.stepId < b.stepId ? -1 : a.stepId > b.stepId ? 1 : 0) || a.scopeIndex - b.scopeIndex || (rank.get(a.category) ?? 1000) - (rank.get(b.category) ?? 1000),
+        (a, b) =>
+          (a.stepId < b.stepId ? -1 : a.stepId > b.stepId ? 1 : 0) ||
+          a.scopeIndex - b.scopeIndex ||
+          (rank.get(a.category) ?? 1000) - (rank.get(b.category) ?? 1000),
       );
       for (const s of own) {
         const { keyFrameIndex, timestamps } = seen(s.stepId, s.scopeIndex, view, task);
-        const key = judgmentKey(scoreTarget(rv.pipeline, { videoId: s.videoId, itemId: s.itemId, stepId: s.stepId, scopeIndex: s.scopeIndex, category: s.category, runId: rv.runId }, rv.frameSetId));
+        const key = judgmentKey(
+          scoreTarget(
+            rv.pipeline,
+            {
+              videoId: s.videoId,
+              itemId: s.itemId,
+              stepId: s.stepId,
+              scopeIndex: s.scopeIndex,
+              category: s.category,
+              runId: rv.runId,
+            },
+            rv.frameSetId,
+          ),
+        );
         rows.push({
           ...base,
           target: "score",
@@ -247,7 +332,8 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           ...(s.itemId !== "" && itemById.has(s.itemId) ? { item: itemById.get(s.itemId)! } : {}),
         });
       }
-      const videoVersion = [...new Set(own.map((s) => s.templateHash).filter((h): h is string => h !== null))].sort().join("+") || null;
+      const videoVersion =
+        [...new Set(own.map((s) => s.templateHash).filter((h): h is string => h !== null))].sort().join("+") || null;
       const outcome = (target: string, value: number | null) => {
         if (value === null) return;
         const key = judgmentKey(metricTarget(rv.pipeline, rv.videoId, "", target));
@@ -282,7 +368,10 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
           scopeIndex: null,
           keyFrameIndex: null,
           category,
-          promptVersion: [...new Set(ofCategory.map((s) => s.templateHash).filter((h): h is string => h !== null))].sort().join("+") || null,
+          promptVersion:
+            [...new Set(ofCategory.map((s) => s.templateHash).filter((h): h is string => h !== null))]
+              .sort()
+              .join("+") || null,
           judgeValue: judgePresence(
             ofCategory.map((s) => s.value),
             task!.presence!.defaultThreshold,
@@ -302,7 +391,12 @@ export async function* exportBatches(prisma: PrismaClient, scope: AgreementScope
 function itemFields(payload: unknown): Record<string, string> {
   const fields = (payload as { fields?: unknown } | null)?.fields;
   if (!fields || typeof fields !== "object" || Array.isArray(fields)) return {};
-  return Object.fromEntries(Object.entries(fields as Record<string, unknown>).map(([id, value]) => [id, typeof value === "string" ? value : JSON.stringify(value)]));
+  return Object.fromEntries(
+    Object.entries(fields as Record<string, unknown>).map(([id, value]) => [
+      id,
+      typeof value === "string" ? value : JSON.stringify(value),
+    ]),
+  );
 }
 
 /**
@@ -311,7 +405,10 @@ function itemFields(payload: unknown): Record<string, string> {
  */
 async function csvRunsOf(prisma: PrismaClient, scope: AgreementScope): Promise<CsvRuns> {
   const runs = await scopeRuns(prisma, scope.ctx.projectId, scope.runId ?? null);
-  return { itemColumns: runs.some((r) => isItemSubject(r.pipeline)), taskOfRun: new Map(runs.map((r) => [r.id, r.pipeline === undefined ? undefined : registeredTask(r.pipeline)])) };
+  return {
+    itemColumns: runs.some((r) => isItemSubject(r.pipeline)),
+    taskOfRun: new Map(runs.map((r) => [r.id, r.pipeline === undefined ? undefined : registeredTask(r.pipeline)])),
+  };
 }
 
 interface CsvRuns {
@@ -394,12 +491,23 @@ export function exportCsvHeader(reviewers: readonly ReviewerInfo[], itemColumns 
   return csvRow([
     ...EXPORT_BASE_COLUMNS,
     ...(itemColumns ? EXPORT_ITEM_COLUMNS : []),
-    ...reviewers.flatMap((r) => [`${r.label} value`, `${r.label} note`, `${r.label} reason`, `${r.label} accepted_judge`, `${r.label} implied`]),
+    ...reviewers.flatMap((r) => [
+      `${r.label} value`,
+      `${r.label} note`,
+      `${r.label} reason`,
+      `${r.label} accepted_judge`,
+      `${r.label} implied`,
+    ]),
   ]);
 }
 
 /** One CSV line of a row; `task` is its run's (its values on a categorical scale are written as their labels). */
-export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[], itemColumns = false, task?: TaskDeclaration): string {
+export function exportCsvRow(
+  row: ExportRow,
+  reviewers: readonly ReviewerInfo[],
+  itemColumns = false,
+  task?: TaskDeclaration,
+): string {
   const scale = rowScale(task, row);
   const cells: CsvValue[] = [
     row.videoId,
@@ -421,10 +529,17 @@ export function exportCsvRow(row: ExportRow, reviewers: readonly ReviewerInfo[],
     row.gold?.note ?? null,
     row.gold?.adjudicator ?? null,
   ];
-  if (itemColumns) cells.push(row.item?.id ?? null, row.item?.externalId ?? null, row.item ? JSON.stringify(row.item.fields) : null);
+  if (itemColumns)
+    cells.push(row.item?.id ?? null, row.item?.externalId ?? null, row.item ? JSON.stringify(row.item.fields) : null);
   for (const r of reviewers) {
     const review = row.reviews.find((x) => x.reviewerId === r.id);
-    cells.push(csvValue(scale, review?.value), review?.note ?? null, review?.reason ?? null, review ? review.acceptedJudge : null, review ? review.implied : null);
+    cells.push(
+      csvValue(scale, review?.value),
+      review?.note ?? null,
+      review?.reason ?? null,
+      review ? review.acceptedJudge : null,
+      review ? review.implied : null,
+    );
   }
   return csvRow(cells);
 }
@@ -478,7 +593,11 @@ export function exportStream(
             controller.close();
             return;
           }
-          for (const row of next.value) text += format === "csv" ? exportCsvRow(row, reviewers, csvRuns.itemColumns, csvRuns.taskOfRun.get(row.runId)) : exportJsonLine(row);
+          for (const row of next.value)
+            text +=
+              format === "csv"
+                ? exportCsvRow(row, reviewers, csvRuns.itemColumns, csvRuns.taskOfRun.get(row.runId))
+                : exportJsonLine(row);
           if (text.length >= chunkChars) {
             controller.enqueue(encoder.encode(text));
             return;
@@ -501,7 +620,13 @@ export function exportStream(
 }
 
 /** The export of a project for a filter; every member may read it (`export.read`). */
-export async function projectExport(prisma: PrismaClient, actor: Actor, projectId: string, query: ExportQuery, batchVideos = EXPORT_BATCH_VIDEOS) {
+export async function projectExport(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: ExportQuery,
+  batchVideos = EXPORT_BATCH_VIDEOS,
+) {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
   const { format, ...filter } = query;
   const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
@@ -511,6 +636,12 @@ export async function projectExport(prisma: PrismaClient, actor: Actor, projectI
     stream: exportStream(prisma, scope, reviewers, format, batchVideos),
     contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
     // The name the agreement page's link gives it (the header wins over the link's `download` name).
-    filename: exportFileName({ project: project.name, what: "items", filter: filter as Record<string, string | number | undefined>, date: new Date(), extension: format }),
+    filename: exportFileName({
+      project: project.name,
+      what: "items",
+      filter: filter as Record<string, string | number | undefined>,
+      date: new Date(),
+      extension: format,
+    }),
   };
 }

@@ -47,7 +47,11 @@ const TYPED: Record<number, Record<string, number[]>> = { 0: { s1: [6, 8] }, 1: 
 
 beforeAll(async () => {
   owner = await makeUser();
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 2, name: "Implied by absence" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 3,
+    keyFrames: 2,
+    name: "Implied by absence",
+  }));
   await seedFinishedRun(prisma, owner, projectId, videoIds, {
     scores: () => [
       { stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 2 },
@@ -58,7 +62,14 @@ beforeAll(async () => {
     ],
     outcome: () => ({ verdict: true, overall: 50 }),
   });
-  const queue = await createQueue(prisma, owner, projectId, { name: "Presence blind", filter: {}, scope: "scores", categories: ["s1", "s2", "d1"], mode: "presence", blind: true });
+  const queue = await createQueue(prisma, owner, projectId, {
+    name: "Presence blind",
+    filter: {},
+    scope: "scores",
+    categories: ["s1", "s2", "d1"],
+    mode: "presence",
+    blind: true,
+  });
   me = await makeUser();
   await prisma.projectMember.create({ data: { projectId, userId: me.userId, role: "reviewer" } });
   for (let i = 0; i < 3; i++) {
@@ -66,17 +77,30 @@ beforeAll(async () => {
     const item = await getQueueItem(prisma, me, queue.id, itemId!);
     const v = videoIds.indexOf(item.video.id);
     const judgments = Object.entries(TYPED[v]!).flatMap(([category, values]) =>
-      values.map((value, scope) => ({ target: item.targets.find((t) => t.category === category && t.scopeIndex === scope)!.key, value })),
+      values.map((value, scope) => ({
+        target: item.targets.find((t) => t.category === category && t.scopeIndex === scope)!.key,
+        value,
+      })),
     );
-    await submitItem(prisma, me, queue.id, itemId!, { presence: ["s1", "s2", "d1"].map((category) => ({ category, value: PRESENT[v]!.includes(category) ? (1 as const) : (0 as const) })), judgments });
+    await submitItem(prisma, me, queue.id, itemId!, {
+      presence: ["s1", "s2", "d1"].map((category) => ({
+        category,
+        value: PRESENT[v]!.includes(category) ? (1 as const) : (0 as const),
+      })),
+      judgments,
+    });
   }
 });
 
-const report = (params: Record<string, string> = {}) => projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse(params));
+const report = (params: Record<string, string> = {}) =>
+  projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse(params));
 
 describe("values implied by an absent category", () => {
   it("are stored marked implied_by_absence; the values the reviewer typed stay typed", async () => {
-    const rows = await prisma.humanJudgment.findMany({ where: { projectId, reviewerId: me.userId, targetType: "score" }, select: { origin: true, value: true } });
+    const rows = await prisma.humanJudgment.findMany({
+      where: { projectId, reviewerId: me.userId, targetType: "score" },
+      select: { origin: true, value: true },
+    });
     expect(
       rows
         .filter((r) => r.origin === "typed")
@@ -84,7 +108,11 @@ describe("values implied by an absent category", () => {
         .sort(),
     ).toEqual([4, 6, 6, 8]);
     expect(rows.filter((r) => r.origin === "implied_by_absence").map((r) => r.value)).toEqual(Array(11).fill(0));
-    expect(await prisma.humanJudgment.count({ where: { projectId, reviewerId: me.userId, targetType: "presence", origin: "typed" } })).toBe(9);
+    expect(
+      await prisma.humanJudgment.count({
+        where: { projectId, reviewerId: me.userId, targetType: "presence", origin: "typed" },
+      }),
+    ).toBe(9);
   });
 
   it("are left out of the agreement report by default: hand-counted n, accuracy and κ", async () => {
@@ -99,7 +127,13 @@ describe("values implied by an absent category", () => {
     expect(binary.values.kappa).toBeCloseTo(12 / 77, 10);
     expect(r.humanVsJudge.consensus.native.score!.n).toBe(4);
     // Presence still counts through the presence targets: 9 answers, judge at t = 5.
-    expect(r.presence[0]!.curves.find((c) => c.human === me.userId)!.chosen).toMatchObject({ threshold: 5, tp: 1, fp: 2, fn: 1, tn: 5 });
+    expect(r.presence[0]!.curves.find((c) => c.human === me.userId)!.chosen).toMatchObject({
+      threshold: 5,
+      tp: 1,
+      fp: 2,
+      fn: 1,
+      tn: 5,
+    });
   });
 
   it("count when the switch includes them (implied=include)", async () => {
@@ -115,11 +149,22 @@ describe("values implied by an absent category", () => {
   });
 
   it("are marked in the exports: an implied column per reviewer in CSV, implied on each review in JSONL", async () => {
-    const read = async (format: "csv" | "jsonl") => new Response((await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format }))).stream).text();
+    const read = async (format: "csv" | "jsonl") =>
+      new Response(
+        (await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format }))).stream,
+      ).text();
     const lines = (await read("jsonl"))
       .trim()
       .split("\n")
-      .map((l) => JSON.parse(l) as { target: string; category: string; scopeIndex: number | null; reviews: { implied: boolean; value: number }[] });
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            target: string;
+            category: string;
+            scopeIndex: number | null;
+            reviews: { implied: boolean; value: number }[];
+          },
+      );
     const scoreReviews = lines.filter((l) => l.target === "score").flatMap((l) => l.reviews);
     expect(scoreReviews.filter((x) => x.implied)).toHaveLength(11);
     expect(
@@ -149,11 +194,17 @@ describe("values implied by an absent category", () => {
   });
 
   it("are found again by the migration's back-fill in rows saved before the column existed", async () => {
-    const sql = fs.readFileSync(path.join(process.cwd(), "prisma/migrations/20261123090000_judgment_origin/migration.sql"), "utf8");
+    const sql = fs.readFileSync(
+      path.join(process.cwd(), "prisma/migrations/20261123090000_judgment_origin/migration.sql"),
+      "utf8",
+    );
     const update = sql.slice(sql.indexOf("UPDATE"));
     await prisma.humanJudgment.updateMany({ where: { projectId }, data: { origin: "typed" } });
     await prisma.$executeRawUnsafe(update);
-    const rows = await prisma.humanJudgment.findMany({ where: { projectId, reviewerId: me.userId }, select: { origin: true, targetType: true, value: true } });
+    const rows = await prisma.humanJudgment.findMany({
+      where: { projectId, reviewerId: me.userId },
+      select: { origin: true, targetType: true, value: true },
+    });
     expect(rows.filter((r) => r.origin === "implied_by_absence")).toHaveLength(11);
     expect(
       rows

@@ -22,7 +22,9 @@ import {
 } from "./types";
 
 /** Per-video metrics reviewers give their own value for (human_judgment target types), across tasks. */
-const reviewedMetrics = (tasks: readonly TaskDeclaration[]) => [...new Set(tasks.flatMap((t) => t.metrics.filter((m) => m.reviewed).map((m) => m.id)))];
+const reviewedMetrics = (tasks: readonly TaskDeclaration[]) => [
+  ...new Set(tasks.flatMap((t) => t.metrics.filter((m) => m.reviewed).map((m) => m.id))),
+];
 
 /** (task, graded target) pairs with a declared presence target; never empty, for SQL. */
 function presencePairs(tasks: readonly TaskDeclaration[]): Prisma.Sql {
@@ -37,7 +39,12 @@ function metricStepPairs(tasks: readonly TaskDeclaration[]): Prisma.Sql {
 }
 
 /** The sweep's per-video values from the run's stored metrics (a metric with no row is unknown). */
-function sweepValues(task: TaskDeclaration | undefined, metrics: Record<string, number> | null, worst: number | null, best: number | null): VideoJudgeValues {
+function sweepValues(
+  task: TaskDeclaration | undefined,
+  metrics: Record<string, number> | null,
+  worst: number | null,
+  best: number | null,
+): VideoJudgeValues {
   const values: VideoJudgeValues = {};
   if (!task) return values;
   for (const metric of task.metrics) if (metric.sweep) values[metric.id] = metrics?.[metric.id] ?? null;
@@ -84,7 +91,10 @@ function itemFieldsSql(tasks: readonly TaskDeclaration[]): Prisma.Sql {
 }
 
 /** A judged item's value of each declared grouping that reads the item (its group, or a payload field). */
-function itemGroups(task: TaskDeclaration | undefined, row: Pick<JudgmentRow, "itemGroup" | "itemFields">): Record<string, string> | null {
+function itemGroups(
+  task: TaskDeclaration | undefined,
+  row: Pick<JudgmentRow, "itemGroup" | "itemFields">,
+): Record<string, string> | null {
   const groups: Record<string, string> = {};
   for (const g of task?.groupings ?? []) {
     if (g.ofItem && row.itemGroup !== null) groups[g.id] = row.itemGroup;
@@ -99,7 +109,14 @@ export async function scopeRuns(prisma: PrismaClient, projectId: string, runId: 
   const runs = await prisma.judgeRun.findMany({
     where: { projectId, ...(runId ? { id: runId } : {}) },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true, pipeline: true, endpointId: true, endpointSnapshot: true, createdAt: true, endpoint: { select: { name: true, model: true } } },
+    select: {
+      id: true,
+      pipeline: true,
+      endpointId: true,
+      endpointSnapshot: true,
+      createdAt: true,
+      endpoint: { select: { name: true, model: true } },
+    },
   });
   return runs.map((r) => {
     const snapshot = (r.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
@@ -117,21 +134,37 @@ export async function scopeRuns(prisma: PrismaClient, projectId: string, runId: 
 /** Reviewers by id, labelled by name (email when two share a name or the name is empty). */
 export async function reviewerInfo(prisma: PrismaClient, ids: readonly string[]): Promise<ReviewerInfo[]> {
   if (ids.length === 0) return [];
-  const users = await prisma.user.findMany({ where: { id: { in: [...ids] } }, select: { id: true, name: true, email: true }, orderBy: [{ name: "asc" }, { email: "asc" }] });
+  const users = await prisma.user.findMany({
+    where: { id: { in: [...ids] } },
+    select: { id: true, name: true, email: true },
+    orderBy: [{ name: "asc" }, { email: "asc" }],
+  });
   const names = new Map<string, number>();
   for (const u of users) names.set(u.name, (names.get(u.name) ?? 0) + 1);
-  const live = users.map((u) => ({ id: u.id, label: u.name && names.get(u.name) === 1 ? u.name : `${u.name || "reviewer"} <${u.email}>` }));
+  const live = users.map((u) => ({
+    id: u.id,
+    label: u.name && names.get(u.name) === 1 ? u.name : `${u.name || "reviewer"} <${u.email}>`,
+  }));
   // Label sets follow the live reviewers, labelled by their names (and annotator column).
   const labelled = ids.flatMap((id) => {
     const parsed = parseLabelSetReviewerId(id);
     return parsed ? [{ id, ...parsed }] : [];
   });
   if (labelled.length === 0) return live;
-  const sets = await prisma.labelSet.findMany({ where: { id: { in: [...new Set(labelled.map((l) => l.labelSetId))] } }, select: { id: true, name: true } });
+  const sets = await prisma.labelSet.findMany({
+    where: { id: { in: [...new Set(labelled.map((l) => l.labelSetId))] } },
+    select: { id: true, name: true },
+  });
   const labelSets = labelled.flatMap((l) => {
     const set = sets.find((s) => s.id === l.labelSetId);
     if (!set) return [];
-    return [{ id: l.id, label: l.annotator ? `${set.name} · ${l.annotator}` : set.name, labelSet: { id: set.id, name: set.name, annotator: l.annotator } }];
+    return [
+      {
+        id: l.id,
+        label: l.annotator ? `${set.name} · ${l.annotator}` : set.name,
+        labelSet: { id: set.id, name: set.name, annotator: l.annotator },
+      },
+    ];
   });
   labelSets.sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id));
   return [...live, ...labelSets];
@@ -149,7 +182,9 @@ export async function loadAgreementInput(
   options: { independentOnly: boolean; includeImplied?: boolean } = { independentOnly: true },
 ): Promise<AgreementInput> {
   const projectId = scope.ctx.projectId;
-  const categoryCondition = scope.category ? Prisma.sql`AND (x."targetType" NOT IN (${SCORE_TARGET_TYPE}, ${PRESENCE_TARGET_TYPE}) OR x."category" = ${scope.category})` : Prisma.empty;
+  const categoryCondition = scope.category
+    ? Prisma.sql`AND (x."targetType" NOT IN (${SCORE_TARGET_TYPE}, ${PRESENCE_TARGET_TYPE}) OR x."category" = ${scope.category})`
+    : Prisma.empty;
   // The per-video values (metrics, worst score, prompt version) are looked up once per judged (run,
   // video) with a per-video target, not once per judgment row: most judgments are of scores, and
   // the per-row lookups (a LEFT JOIN LATERAL runs even when its ON is false) ran three subqueries
@@ -250,10 +285,16 @@ export async function loadAgreementInput(
     ORDER BY x."runId", x."videoId", x."targetKey", x."reviewerId"`;
 
   // The tasks of the scope's runs (every registered task when it has none), for the report's declarations.
-  const scopeTasks = prisma.judgeRun.findMany({ where: { projectId, ...(scope.runId ? { id: scope.runId } : {}) }, distinct: ["pipeline"], select: { pipeline: true } }).then((scopePipelines) => {
-    const inScope = registry.filter((t) => scopePipelines.some((r) => r.pipeline === t.id));
-    return inScope.length ? inScope : registry;
-  });
+  const scopeTasks = prisma.judgeRun
+    .findMany({
+      where: { projectId, ...(scope.runId ? { id: scope.runId } : {}) },
+      distinct: ["pipeline"],
+      select: { pipeline: true },
+    })
+    .then((scopePipelines) => {
+      const inScope = registry.filter((t) => scopePipelines.some((r) => r.pipeline === t.id));
+      return inScope.length ? inScope : registry;
+    });
   const scoreCategory = scope.category ? Prisma.sql`AND s."category" = ${scope.category}` : Prisma.empty;
   const countsQuery = scopeTasks.then(
     (tasks) => prisma.$queryRaw<{ videos: bigint; scores: bigint; outcomes: bigint }[]>`
@@ -266,7 +307,12 @@ export async function loadAgreementInput(
   );
   // The counts scan every score of the scope (~1M in a 50,000-video project): on their own connection,
   // beside the judgments' query, not after it (a read-only report, no transaction to share).
-  const [rows, runs, tasks, [counts]] = await Promise.all([rowsQuery, scopeRuns(prisma, projectId, scope.runId), scopeTasks, countsQuery]);
+  const [rows, runs, tasks, [counts]] = await Promise.all([
+    rowsQuery,
+    scopeRuns(prisma, projectId, scope.runId),
+    scopeTasks,
+    countsQuery,
+  ]);
 
   const taskById = new Map(registry.map((t) => [t.id, t]));
   const runModel = new Map(runs.map((r) => [r.id, r.model]));
@@ -299,8 +345,11 @@ export async function loadAgreementInput(
         model: task?.subjectPerRun ? (runModel.get(row.runId) ?? row.model) : row.model,
         ...(groups ? { groups } : {}),
         endpointId: row.endpointId,
-        promptVersion: targetType === SCORE_TARGET_TYPE || targetType === PRESENCE_TARGET_TYPE ? row.templateHash : row.videoVersion,
-        ...(task?.verdict && targetType === task.verdict.metricId ? { videoValues: sweepValues(task, row.videoMetrics, row.worst, row.best) } : {}),
+        promptVersion:
+          targetType === SCORE_TARGET_TYPE || targetType === PRESENCE_TARGET_TYPE ? row.templateHash : row.videoVersion,
+        ...(task?.verdict && targetType === task.verdict.metricId
+          ? { videoValues: sweepValues(task, row.videoMetrics, row.worst, row.best) }
+          : {}),
       };
       byKey.set(key, item);
       items.push(item);
@@ -311,7 +360,12 @@ export async function loadAgreementInput(
   // The adjudicated gold of the reviewed targets, an annotator apart from reviewers and label sets.
   const targetKeys = [...new Set(items.map((i) => i.targetKey))];
   const [golds, reviewers] = await Promise.all([
-    targetKeys.length ? prisma.goldJudgment.findMany({ where: { projectId, targetKey: { in: targetKeys } }, select: { targetKey: true, value: true } }) : null,
+    targetKeys.length
+      ? prisma.goldJudgment.findMany({
+          where: { projectId, targetKey: { in: targetKeys } },
+          select: { targetKey: true, value: true },
+        })
+      : null,
     reviewerInfo(prisma, [...reviewerIds]),
   ]);
   if (golds) {
@@ -330,9 +384,23 @@ export async function loadAgreementInput(
 }
 
 /** The agreement report of a project for a filter; every member may read it (`export.read`). */
-export async function projectAgreement(prisma: PrismaClient, actor: Actor, projectId: string, query: AgreementQuery): Promise<AgreementReport> {
+export async function projectAgreement(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: AgreementQuery,
+): Promise<AgreementReport> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const { threshold, overallThreshold, presenceThreshold, independent, implied, truth, format: _format, ...filter } = query;
+  const {
+    threshold,
+    overallThreshold,
+    presenceThreshold,
+    independent,
+    implied,
+    truth,
+    format: _format,
+    ...filter
+  } = query;
   const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
   const independentOnly = independent === "only";
   const impliedIncluded = implied === "include";
@@ -340,21 +408,52 @@ export async function projectAgreement(prisma: PrismaClient, actor: Actor, proje
   if (presenceThreshold !== undefined) {
     for (const task of input.tasks ?? []) {
       const graded = task.presence && task.targets.find((t) => t.id === task.presence!.of[0]);
-      if (graded?.scale.kind === "numeric" && (presenceThreshold < graded.scale.min || presenceThreshold > graded.scale.max)) {
-        throw new ValidationError(`presenceThreshold: ${presenceThreshold} is outside ${task.label}'s graded scale ${graded.scale.min}–${graded.scale.max}.`);
+      if (
+        graded?.scale.kind === "numeric" &&
+        (presenceThreshold < graded.scale.min || presenceThreshold > graded.scale.max)
+      ) {
+        throw new ValidationError(
+          `presenceThreshold: ${presenceThreshold} is outside ${task.label}'s graded scale ${graded.scale.min}–${graded.scale.max}.`,
+        );
       }
     }
   }
   return {
-    ...agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, threshold, overallThreshold, truth, ...(presenceThreshold !== undefined ? { presenceThreshold } : {}) }),
+    ...agreementReport(input, {
+      ...DEFAULT_AGREEMENT_OPTIONS,
+      threshold,
+      overallThreshold,
+      truth,
+      ...(presenceThreshold !== undefined ? { presenceThreshold } : {}),
+    }),
     independentOnly,
     impliedIncluded,
   };
 }
 
 /** The report's download name, as the agreement page's link names it (the video filter's fields, not the thresholds). */
-export async function agreementFileName(prisma: PrismaClient, projectId: string, query: AgreementQuery, extension: "csv" | "json"): Promise<string> {
-  const { threshold: _t, overallThreshold: _o, presenceThreshold: _p, independent: _i, implied: _m, truth: _r, format: _f, ...filter } = query;
+export async function agreementFileName(
+  prisma: PrismaClient,
+  projectId: string,
+  query: AgreementQuery,
+  extension: "csv" | "json",
+): Promise<string> {
+  const {
+    threshold: _t,
+    overallThreshold: _o,
+    presenceThreshold: _p,
+    independent: _i,
+    implied: _m,
+    truth: _r,
+    format: _f,
+    ...filter
+  } = query;
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
-  return exportFileName({ project: project.name, what: "agreement", filter: filter as Record<string, string | number | undefined>, date: new Date(), extension });
+  return exportFileName({
+    project: project.name,
+    what: "agreement",
+    filter: filter as Record<string, string | number | undefined>,
+    date: new Date(),
+    extension,
+  });
 }

@@ -15,7 +15,14 @@ import { agreementQuerySchema, exportQuerySchema } from "./scope";
 async function sheet(rows: (string | number)[][]): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
   const ws = workbook.addWorksheet("Sheet1");
-  ws.addRow(["Example", "Is_Hallucination", "Is_Prompt_Consistency", "Static_Hallucination", "Dynamic_Hallucination", "model"]);
+  ws.addRow([
+    "Example",
+    "Is_Hallucination",
+    "Is_Prompt_Consistency",
+    "Static_Hallucination",
+    "Dynamic_Hallucination",
+    "model",
+  ]);
   for (const row of rows) ws.addRow(row);
   return new Uint8Array(await workbook.xlsx.writeBuffer());
 }
@@ -41,8 +48,13 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
   beforeAll(async () => {
     owner = await makeUser();
     let videoIds: string[];
-    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 2, name: "Presence" }));
-    for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4` } });
+    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 3,
+      keyFrames: 2,
+      name: "Presence",
+    }));
+    for (const [i, id] of videoIds.entries())
+      await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4` } });
     const s1 = [
       [2, 7],
       [4, 1],
@@ -88,7 +100,15 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
     expect(curve.chosen!.recall).toBeCloseTo(2 / 3, 10);
     expect(curve.chosen!.f1).toBeCloseTo(4 / 5, 10);
     expect(curve.chosen!.kappa).toBeCloseTo(2 / 3, 10);
-    for (const t of [2, 3, 4]) expect(curve.points.find((p) => p.threshold === t)).toMatchObject({ tp: 3, fp: 0, fn: 0, tn: 3, f1: 1, kappa: 1 });
+    for (const t of [2, 3, 4])
+      expect(curve.points.find((p) => p.threshold === t)).toMatchObject({
+        tp: 3,
+        fp: 0,
+        fn: 0,
+        tn: 3,
+        f1: 1,
+        kappa: 1,
+      });
     expect(curve.points.find((p) => p.threshold === 1)).toMatchObject({ tp: 3, fp: 1, fn: 0, tn: 2 });
     expect(curve.best).toMatchObject({ threshold: 2, f1: 1 });
     // The label set is compared with the judge like an annotator: presence targets enter its comparison too.
@@ -101,10 +121,22 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
   });
 
   it("takes the request's t (presenceThreshold) and refuses one outside the graded scale", async () => {
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ presenceThreshold: "4" }));
+    const report = await projectAgreement(
+      prisma,
+      owner,
+      projectId,
+      agreementQuerySchema().parse({ presenceThreshold: "4" }),
+    );
     expect(report.presence[0]!.threshold).toBe(4);
-    expect(report.presence[0]!.curves.find((c) => c.human === `labelset:${labelSetId}`)!.chosen).toMatchObject({ tp: 3, fp: 0, fn: 0, tn: 3 });
-    await expect(projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ presenceThreshold: "11" }))).rejects.toThrow(ValidationError);
+    expect(report.presence[0]!.curves.find((c) => c.human === `labelset:${labelSetId}`)!.chosen).toMatchObject({
+      tp: 3,
+      fp: 0,
+      fn: 0,
+      tn: 3,
+    });
+    await expect(
+      projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ presenceThreshold: "11" })),
+    ).rejects.toThrow(ValidationError);
   });
 
   it("exports each judged presence target with the judge's presence at the declared t", async () => {
@@ -116,7 +148,8 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
     const presence = rows.filter((r) => r.target === "presence");
     // 3 videos × the sheet's 20 presence labels (s1–s10, d1–d9, inconsistency); a category the judge never scored has no judge value.
     expect(presence).toHaveLength(3 * 20);
-    const byVideo = (path: string, category: string) => presence.find((r) => r.path === path && r.category === category)!;
+    const byVideo = (path: string, category: string) =>
+      presence.find((r) => r.path === path && r.category === category)!;
     const paths = [...new Set(presence.map((r) => r.path))].sort();
     const s1 = paths.map((p) => byVideo(p, "s1"));
     const s2 = paths.map((p) => byVideo(p, "s2"));

@@ -79,7 +79,12 @@ describe("presence labels against graded scores (threshold mapping)", () => {
     const report = agreementReport(study(), options);
     expect(report.presence).toHaveLength(1);
     const [p] = report.presence;
-    expect(p!).toMatchObject({ taskId: "hallucination", threshold: 5, defaultThreshold: 5, thresholds: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] });
+    expect(p!).toMatchObject({
+      taskId: "hallucination",
+      threshold: 5,
+      defaultThreshold: 5,
+      thresholds: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    });
     const curve = p!.curves.find((c) => c.human === L)!;
     expect(curve.labelSet).toEqual({ id: "set1", name: "T2VHaluBench", annotator: null });
     expect(curve.n).toBe(5);

@@ -1,21 +1,38 @@
 import { csvRow, type CsvValue } from "../export/csv";
 import { BREAKDOWNS, type AgreementReport, type StatBlock } from "./types";
 
-export const REPORT_CSV_HEADER = ["comparison", "breakdown", "group", "statistic", "value", "ci_low", "ci_high", "n"] as const;
+export const REPORT_CSV_HEADER = [
+  "comparison",
+  "breakdown",
+  "group",
+  "statistic",
+  "value",
+  "ci_low",
+  "ci_high",
+  "n",
+] as const;
 
 /** The report as flat rows: comparison, breakdown, group, statistic, value, ci_low, ci_high, n. */
 export function reportRows(report: AgreementReport): CsvValue[][] {
   const rows: CsvValue[][] = [];
-  const block = (comparison: string, breakdown: string, group: string, b: StatBlock, extra: Record<string, number> = {}) => {
+  const block = (
+    comparison: string,
+    breakdown: string,
+    group: string,
+    b: StatBlock,
+    extra: Record<string, number> = {},
+  ) => {
     for (const [statistic, value] of Object.entries({ ...b.values, ...extra })) {
       const ci = b.ci[statistic] ?? null;
       rows.push([comparison, breakdown, group, statistic, value, ci?.[0] ?? null, ci?.[1] ?? null, b.n]);
     }
   };
-  for (const [statistic, value] of Object.entries(report.summary)) rows.push(["summary", "all", "all", statistic, value, null, null, null]);
+  for (const [statistic, value] of Object.entries(report.summary))
+    rows.push(["summary", "all", "all", statistic, value, null, null, null]);
   rows.push(["summary", "all", "all", "threshold", report.options.threshold, null, null, null]);
   rows.push(["summary", "all", "all", "overall_threshold", report.options.overallThreshold, null, null, null]);
-  for (const p of report.presence) rows.push(["summary", "all", p.taskId, "presence_threshold", p.threshold, null, null, null]);
+  for (const p of report.presence)
+    rows.push(["summary", "all", p.taskId, "presence_threshold", p.threshold, null, null, null]);
 
   const judge = (comparison: string, c: AgreementReport["humanVsJudge"]["consensus"]) => {
     const { tp, fp, fn, tn } = c.binary.confusion;
@@ -27,7 +44,8 @@ export function reportRows(report: AgreementReport): CsvValue[][] {
   if (report.humanVsJudge.gold) judge("judge_vs_gold", report.humanVsJudge.gold);
 
   block("human_vs_human", "all", "binary", report.humanVsHuman.binary);
-  for (const [type, b] of Object.entries(report.humanVsHuman.native)) block("human_vs_human", "all", `native_${type}`, b);
+  for (const [type, b] of Object.entries(report.humanVsHuman.native))
+    block("human_vs_human", "all", `native_${type}`, b);
   for (const p of report.humanVsHuman.pairs) {
     block(`human_pair:${p.labelA}|${p.labelB}`, "all", "binary", p.binary);
     block(`human_pair:${p.labelA}|${p.labelB}`, "all", "native_score", p.score);
@@ -44,11 +62,38 @@ export function reportRows(report: AgreementReport): CsvValue[][] {
   for (const curve of report.sweep) {
     for (const p of curve.points) {
       for (const statistic of ["precision", "recall", "f1", "accuracy", "kappa", "tp", "fp", "fn", "tn"] as const) {
-        rows.push(["threshold_sweep", `${curve.metric} ${curve.rule}`, String(p.threshold), statistic, p[statistic], null, null, curve.n]);
+        rows.push([
+          "threshold_sweep",
+          `${curve.metric} ${curve.rule}`,
+          String(p.threshold),
+          statistic,
+          p[statistic],
+          null,
+          null,
+          curve.n,
+        ]);
       }
     }
-    rows.push(["threshold_sweep", `${curve.metric} ${curve.rule}`, "best", "threshold", curve.best?.threshold ?? null, null, null, curve.n]);
-    rows.push(["threshold_sweep", `${curve.metric} ${curve.rule}`, "best", "f1", curve.best?.f1 ?? null, null, null, curve.n]);
+    rows.push([
+      "threshold_sweep",
+      `${curve.metric} ${curve.rule}`,
+      "best",
+      "threshold",
+      curve.best?.threshold ?? null,
+      null,
+      null,
+      curve.n,
+    ]);
+    rows.push([
+      "threshold_sweep",
+      `${curve.metric} ${curve.rule}`,
+      "best",
+      "f1",
+      curve.best?.f1 ?? null,
+      null,
+      null,
+      curve.n,
+    ]);
   }
   // Presence: each human side against the judge's presence at every t ("judge ≥ t means present"), then the chosen and best t.
   for (const presence of report.presence) {

@@ -29,7 +29,10 @@ import { type AgreementInput, type AgreementItem, DEFAULT_AGREEMENT_OPTIONS, typ
 const options = { ...DEFAULT_AGREEMENT_OPTIONS, iterations: 100 };
 
 let seq = 0;
-function item(partial: Partial<AgreementItem> & Pick<AgreementItem, "targetType" | "judge">, ratings: Record<string, number>): AgreementItem {
+function item(
+  partial: Partial<AgreementItem> & Pick<AgreementItem, "targetType" | "judge">,
+  ratings: Record<string, number>,
+): AgreementItem {
   seq++;
   return {
     key: `r1|k${seq}`,
@@ -47,7 +50,13 @@ function item(partial: Partial<AgreementItem> & Pick<AgreementItem, "targetType"
     ratings: Object.entries(ratings).map(([reviewerId, value]) => ({ reviewerId, value })),
   };
 }
-const values = (I: number | null, overall: number | null): VideoJudgeValues => ({ I, overall, S: null, D: null, worst: I });
+const values = (I: number | null, overall: number | null): VideoJudgeValues => ({
+  I,
+  overall,
+  S: null,
+  D: null,
+  worst: I,
+});
 
 function study(): AgreementInput {
   seq = 0;
@@ -80,7 +89,8 @@ function study(): AgreementInput {
 function assertNoNaN(value: unknown, path = "report"): void {
   if (typeof value === "number") expect(Number.isFinite(value), path).toBe(true);
   else if (Array.isArray(value)) value.forEach((v, i) => assertNoNaN(v, `${path}[${i}]`));
-  else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) assertNoNaN(v, `${path}.${k}`);
+  else if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) assertNoNaN(v, `${path}.${k}`);
 }
 
 describe("binarise", () => {
@@ -102,9 +112,21 @@ describe("binaryMetrics", () => {
     expect(m.kappa).toBeCloseTo(1 / 17, 12);
   });
   it("is null where undefined", () => {
-    expect(binaryMetrics({ tp: 0, fp: 0, fn: 0, tn: 0 })).toEqual({ precision: null, recall: null, f1: null, accuracy: null, kappa: null });
+    expect(binaryMetrics({ tp: 0, fp: 0, fn: 0, tn: 0 })).toEqual({
+      precision: null,
+      recall: null,
+      f1: null,
+      accuracy: null,
+      kappa: null,
+    });
     // everyone said no: agreement 1, chance agreement 1 → kappa undefined; no positives → F1 undefined
-    expect(binaryMetrics({ tp: 0, fp: 0, fn: 0, tn: 4 })).toMatchObject({ accuracy: 1, kappa: null, f1: null, precision: null, recall: null });
+    expect(binaryMetrics({ tp: 0, fp: 0, fn: 0, tn: 4 })).toMatchObject({
+      accuracy: 1,
+      kappa: null,
+      f1: null,
+      precision: null,
+      recall: null,
+    });
   });
 });
 
@@ -135,7 +157,15 @@ describe("agreementReport on a hand-worked study", () => {
   const report = agreementReport(study(), options);
 
   it("counts what was reviewed", () => {
-    expect(report.summary).toEqual({ videos: 10, judgeItems: 10, reviewedItems: 9, judgments: 16, reviewedVideos: 9, multiReviewedItems: 7, reviewers: 2 });
+    expect(report.summary).toEqual({
+      videos: 10,
+      judgeItems: 10,
+      reviewedItems: 9,
+      judgments: 16,
+      reviewedVideos: 9,
+      multiReviewedItems: 7,
+      reviewers: 2,
+    });
     expect(report.reviewers.map((r) => r.id)).toEqual(["A", "B"]);
     assertNoNaN(report);
   });
@@ -270,7 +300,13 @@ describe("agreementReport edge cases", () => {
     input.items = input.items.map((i) => ({ ...i, ratings: [] }));
     const report = agreementReport(input, options);
     expect(report.summary).toMatchObject({ reviewedItems: 0, judgments: 0, reviewers: 0 });
-    expect(report.humanVsJudge.consensus.binary.values).toEqual({ precision: null, recall: null, f1: null, accuracy: null, kappa: null });
+    expect(report.humanVsJudge.consensus.binary.values).toEqual({
+      precision: null,
+      recall: null,
+      f1: null,
+      accuracy: null,
+      kappa: null,
+    });
     expect(report.humanVsJudge.consensus.native.score.values.spearman).toBeNull();
     expect(report.humanVsHuman.binary.values.alpha).toBeNull();
     expect(report.sweep.every((c) => c.best === null)).toBe(true);
@@ -292,7 +328,14 @@ describe("agreementReport edge cases", () => {
     const items = [1, 2, 3].map(() => item({ targetType: "score", judge: 5 }, { A: 5, B: 5 }));
     const report = agreementReport({ ...study(), items }, options);
     const s = report.humanVsJudge.consensus.native.score;
-    expect(s.values).toMatchObject({ spearman: null, pearson: null, kendallTauB: null, kappaQuadratic: null, mae: 0, rmse: 0 });
+    expect(s.values).toMatchObject({
+      spearman: null,
+      pearson: null,
+      kendallTauB: null,
+      kappaQuadratic: null,
+      mae: 0,
+      rmse: 0,
+    });
     expect(report.humanVsJudge.consensus.binary.values).toMatchObject({ accuracy: 1, kappa: null, f1: 1 });
     expect(report.humanVsHuman.native.score.values).toEqual({ alpha: null, fleiss: null, percentAgreement: 1 });
     expect(s.ci.spearman).toBeNull();

@@ -7,7 +7,12 @@ import { resolveFilterRun, videoFilterFrom, videoFilterWhere, type FilterContext
 import { videoFilterSchema, type VideoFilter } from "../videos/video-filter";
 
 const numberParam = (min: number, max: number, fallback: number) =>
-  z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().finite().min(min).max(max).optional()).transform((v) => v ?? fallback);
+  z
+    .preprocess(
+      (v) => (v === "" || v === null ? undefined : v),
+      z.coerce.number().finite().min(min).max(max).optional(),
+    )
+    .transform((v) => v ?? fallback);
 
 /** The agreement API's and dashboard's query: the video list's filters plus the binarising thresholds. */
 export const agreementQuerySchema = memoByTaskRegistry(() =>
@@ -20,7 +25,10 @@ export const agreementQuerySchema = memoByTaskRegistry(() =>
      * Presence targets: the judge's presence of a category is "its highest score of it ≥ t"; unset: the
      * task's declared default t. Checked against the graded scale by the report.
      */
-    presenceThreshold: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().finite().min(-1e6).max(1e6).optional()),
+    presenceThreshold: z.preprocess(
+      (v) => (v === "" || v === null ? undefined : v),
+      z.coerce.number().finite().min(-1e6).max(1e6).optional(),
+    ),
     /**
      * "only" (default): judgments taken with the explicit accept-the-judge action are left out of every
      * statistic (they are not independent of the judge and would inflate agreement); "all": they count.
@@ -69,13 +77,20 @@ export interface AgreementScope {
  * every matching video, so while the user reviews any of them in a blind queue the whole report or export is
  * withheld (WithheldError, 409 `withheld`), never one of the other videos presented as whole.
  */
-export async function resolveAgreementScope(prisma: PrismaClient, projectId: string, filter: VideoFilter, userId: string): Promise<AgreementScope> {
+export async function resolveAgreementScope(
+  prisma: PrismaClient,
+  projectId: string,
+  filter: VideoFilter,
+  userId: string,
+): Promise<AgreementScope> {
   const run = await resolveFilterRun(prisma, projectId, filter.runId);
   const ctx: FilterContext = { projectId, runId: run?.id ?? null, task: run?.task ?? null, userId };
   const matchingVideos = Prisma.sql`SELECT v."id" ${videoFilterFrom(ctx)} WHERE ${videoFilterWhere(filter, ctx)}`;
   const blind = [...(await blindVideoIdsFor(prisma, userId))];
   if (blind.length > 0) {
-    const matched = await prisma.$queryRaw<{ id: string }[]>`SELECT m."id" FROM (${matchingVideos}) m WHERE m."id" = ANY(${blind}::text[])`;
+    const matched = await prisma.$queryRaw<
+      { id: string }[]
+    >`SELECT m."id" FROM (${matchingVideos}) m WHERE m."id" = ANY(${blind}::text[])`;
     await requireWholeView(
       prisma,
       userId,

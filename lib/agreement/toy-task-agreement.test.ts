@@ -28,7 +28,17 @@ const TOY_TASK: TaskDeclaration = {
   label: "Toy caption judge",
   subject: "video",
   targets: [
-    { id: "style", label: "Style", definition: "Follows the requested style.", scale: zeroToFour, level: "ordinal", higherIsBetter: true, scope: "video", positive: good, groups: { type: "form" } },
+    {
+      id: "style",
+      label: "Style",
+      definition: "Follows the requested style.",
+      scale: zeroToFour,
+      level: "ordinal",
+      higherIsBetter: true,
+      scope: "video",
+      positive: good,
+      groups: { type: "form" },
+    },
     {
       id: "keypoints",
       label: "Key points",
@@ -105,7 +115,14 @@ const ACCEPTABLE_ANN = [1, 0, 1, 0];
 
 async function judge(
   reviewer: Actor,
-  target: { type: string; target: string; stepId?: string; videoId: string; scoreId?: string; declaration: Parameters<typeof disagreesWithJudge>[0] & object },
+  target: {
+    type: string;
+    target: string;
+    stepId?: string;
+    videoId: string;
+    scoreId?: string;
+    declaration: Parameters<typeof disagreesWithJudge>[0] & object;
+  },
   value: number,
   judgeValue: number,
 ) {
@@ -131,25 +148,106 @@ beforeAll(async () => {
   [owner, ann, bob] = await Promise.all([makeUser(), makeUser(), makeUser()]);
   const project = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 1, name: "Toy task" });
   projectId = project.projectId;
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "captioner", baseUrl: "http://127.0.0.1:1/v1", model: "stub-model", createdById: owner.userId } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: {
+      projectId,
+      name: "captioner",
+      baseUrl: "http://127.0.0.1:1/v1",
+      model: "stub-model",
+      createdById: owner.userId,
+    },
+  });
   const run = await prisma.judgeRun.create({
-    data: { projectId, pipeline: TOY_TASK.id, endpointId: endpoint.id, createdById: owner.userId, status: "done", endpointSnapshot: { name: endpoint.name, model: endpoint.model } },
+    data: {
+      projectId,
+      pipeline: TOY_TASK.id,
+      endpointId: endpoint.id,
+      createdById: owner.userId,
+      status: "done",
+      endpointSnapshot: { name: endpoint.name, model: endpoint.model },
+    },
   });
   runId = run.id;
   const [style, keypoints] = TOY_TASK.targets;
   const [quality, acceptable] = TOY_TASK.metrics;
   for (const [v, videoId] of project.videoIds.entries()) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId }, select: { id: true } });
-    const step = await prisma.stepResult.create({ data: { runId, videoId, stepId: "caption_judge", scopeIndex: 0, status: "done", templateId: "toy/caption", templateHash: "cccccccccccccccc" } });
-    const styleScore = await prisma.score.create({ data: { runId, videoId, stepResultId: step.id, stepId: "caption_judge", scopeIndex: 0, category: "style", value: STYLE_JUDGE[v]! } });
-    const keypointScore = await prisma.score.create({ data: { runId, videoId, stepResultId: step.id, stepId: "caption_judge", scopeIndex: 0, category: "keypoints", value: KEYPOINTS_JUDGE[v]! } });
-    await createRunVideo(prisma, { runId, videoId, frameSetId: frameSet.id, status: "done", summary: {}, metrics: { quality: QUALITY_JUDGE[v], acceptable: ACCEPTABLE_JUDGE[v] } });
-    const styleTarget = { type: "score", target: "style", stepId: "caption_judge", scoreId: styleScore.id, videoId, declaration: style! };
+    const step = await prisma.stepResult.create({
+      data: {
+        runId,
+        videoId,
+        stepId: "caption_judge",
+        scopeIndex: 0,
+        status: "done",
+        templateId: "toy/caption",
+        templateHash: "cccccccccccccccc",
+      },
+    });
+    const styleScore = await prisma.score.create({
+      data: {
+        runId,
+        videoId,
+        stepResultId: step.id,
+        stepId: "caption_judge",
+        scopeIndex: 0,
+        category: "style",
+        value: STYLE_JUDGE[v]!,
+      },
+    });
+    const keypointScore = await prisma.score.create({
+      data: {
+        runId,
+        videoId,
+        stepResultId: step.id,
+        stepId: "caption_judge",
+        scopeIndex: 0,
+        category: "keypoints",
+        value: KEYPOINTS_JUDGE[v]!,
+      },
+    });
+    await createRunVideo(prisma, {
+      runId,
+      videoId,
+      frameSetId: frameSet.id,
+      status: "done",
+      summary: {},
+      metrics: { quality: QUALITY_JUDGE[v], acceptable: ACCEPTABLE_JUDGE[v] },
+    });
+    const styleTarget = {
+      type: "score",
+      target: "style",
+      stepId: "caption_judge",
+      scoreId: styleScore.id,
+      videoId,
+      declaration: style!,
+    };
     await judge(ann, styleTarget, STYLE_ANN[v]!, STYLE_JUDGE[v]!);
     await judge(bob, styleTarget, STYLE_BOB[v]!, STYLE_JUDGE[v]!);
-    await judge(ann, { type: "score", target: "keypoints", stepId: "caption_judge", scoreId: keypointScore.id, videoId, declaration: keypoints! }, KEYPOINTS_ANN[v]!, KEYPOINTS_JUDGE[v]!);
-    await judge(ann, { type: "quality", target: "quality", videoId, declaration: quality! }, QUALITY_ANN[v]!, QUALITY_JUDGE[v]!);
-    await judge(ann, { type: "acceptable", target: "acceptable", videoId, declaration: acceptable! }, ACCEPTABLE_ANN[v]!, ACCEPTABLE_JUDGE[v]!);
+    await judge(
+      ann,
+      {
+        type: "score",
+        target: "keypoints",
+        stepId: "caption_judge",
+        scoreId: keypointScore.id,
+        videoId,
+        declaration: keypoints!,
+      },
+      KEYPOINTS_ANN[v]!,
+      KEYPOINTS_JUDGE[v]!,
+    );
+    await judge(
+      ann,
+      { type: "quality", target: "quality", videoId, declaration: quality! },
+      QUALITY_ANN[v]!,
+      QUALITY_JUDGE[v]!,
+    );
+    await judge(
+      ann,
+      { type: "acceptable", target: "acceptable", videoId, declaration: acceptable! },
+      ACCEPTABLE_ANN[v]!,
+      ACCEPTABLE_JUDGE[v]!,
+    );
   }
 });
 
@@ -203,7 +301,10 @@ describe("the agreement report of a task that is not hallucination (declared in 
     const quality = report.humanVsJudge.consensus.native.quality!;
     expect(quality.n).toBe(4);
     expect(quality.values.alpha).toBeCloseTo(pairAlpha(QUALITY_JUDGE, QUALITY_ANN, "ordinal"), 12);
-    expect(pairAlpha(QUALITY_JUDGE, QUALITY_ANN, "interval")).not.toBeCloseTo(pairAlpha(QUALITY_JUDGE, QUALITY_ANN, "ordinal"), 3);
+    expect(pairAlpha(QUALITY_JUDGE, QUALITY_ANN, "interval")).not.toBeCloseTo(
+      pairAlpha(QUALITY_JUDGE, QUALITY_ANN, "ordinal"),
+      3,
+    );
     const acceptable = report.humanVsJudge.consensus.native.acceptable!;
     expect(acceptable.values.alpha).toBeCloseTo(pairAlpha(ACCEPTABLE_JUDGE, ACCEPTABLE_ANN, "nominal"), 12);
     // among reviewers, the style scores (two reviewers) at the targets' ordinal level

@@ -116,7 +116,13 @@ export interface AgreementOptions {
   truth?: "consensus" | "gold";
 }
 
-export const DEFAULT_AGREEMENT_OPTIONS: AgreementOptions = { threshold: 5, overallThreshold: 60, iterations: 200, seed: 20240601, scatterLimit: 2000 };
+export const DEFAULT_AGREEMENT_OPTIONS: AgreementOptions = {
+  threshold: 5,
+  overallThreshold: 60,
+  iterations: 200,
+  seed: 20240601,
+  scatterLimit: 2000,
+};
 
 export type Interval = [number, number];
 
@@ -298,7 +304,13 @@ export interface PresenceReport {
 }
 
 export interface AgreementReport {
-  options: { threshold: number; overallThreshold: number; iterations: number; seed: number; truth?: "consensus" | "gold" };
+  options: {
+    threshold: number;
+    overallThreshold: number;
+    iterations: number;
+    seed: number;
+    truth?: "consensus" | "gold";
+  };
   /** Judgments taken with the accept-the-judge action were left out (`independent=only`, the default). */
   independentOnly?: boolean;
   /**

@@ -29,7 +29,11 @@ const all = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 /** κ and F1 of the judge's binarised values against the labels', over the videos both have. */
 export function binaryAgreement(truth: readonly boolean[], predicted: readonly boolean[]): BinaryAgreement {
-  return { n: truth.length, kappa: truth.length ? kappaOf(truth, predicted, all(truth.length)) : null, f1: f1Of(truth, predicted, all(truth.length)) };
+  return {
+    n: truth.length,
+    kappa: truth.length ? kappaOf(truth, predicted, all(truth.length)) : null,
+    f1: f1Of(truth, predicted, all(truth.length)),
+  };
 }
 
 /** Candidate minus baseline on the same videos: paired bootstrap of κ and of F1. */
@@ -65,11 +69,19 @@ export function labelledPairs(
   ids: readonly string[],
 ): { ids: string[]; truth: boolean[]; predicted: boolean[] } {
   const both = ids.filter((id) => values.has(id) && labels.has(id));
-  return { ids: both, truth: both.map((id) => truthPositive(labels.get(id)!)), predicted: both.map((id) => positive(values.get(id)!)) };
+  return {
+    ids: both,
+    truth: both.map((id) => truthPositive(labels.get(id)!)),
+    predicted: both.map((id) => positive(values.get(id)!)),
+  };
 }
 
 /** The held-out comparison of an alignment (rubric or built-in): each judge's agreement and the paired bootstrap of their difference. */
-export function heldOutComparison(baseline: { truth: boolean[]; predicted: boolean[]; runId: string }, best: { truth: boolean[]; predicted: boolean[]; runId: string }, seed: number) {
+export function heldOutComparison(
+  baseline: { truth: boolean[]; predicted: boolean[]; runId: string },
+  best: { truth: boolean[]; predicted: boolean[]; runId: string },
+  seed: number,
+) {
   return {
     baseline: binaryAgreement(baseline.truth, baseline.predicted),
     best: binaryAgreement(best.truth, best.predicted),

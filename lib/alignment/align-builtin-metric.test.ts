@@ -43,27 +43,54 @@ interface Setup {
 }
 
 async function setUp(withBias: boolean): Promise<Setup> {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: 1, name: "Verdict alignment" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: VIDEOS,
+    keyFrames: 1,
+    name: "Verdict alignment",
+  });
   videoIds.sort();
   for (const [i, id] of videoIds.entries())
-    await prisma.video.update({ where: { id }, data: { prompt: `A cat jumps onto table ${i} [sim-verdict=${hallucinates(i) ? 1 : 0}]${withBias && inflated(i) ? " [sim-inflate]" : ""}` } });
+    await prisma.video.update({
+      where: { id },
+      data: {
+        prompt: `A cat jumps onto table ${i} [sim-verdict=${hallucinates(i) ? 1 : 0}]${withBias && inflated(i) ? " [sim-inflate]" : ""}`,
+      },
+    });
   const labelSet = await createLabelSet(
     prisma,
     owner,
     projectId,
     { name: "Verdicts", format: "generic", fileName: "verdicts.csv", sha256: "1".repeat(64), citation: "" },
     videoIds.map((videoId, i) => ({
-      target: { task: "hallucination", targetType: "verdict", target: "verdict", videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" },
+      target: {
+        task: "hallucination",
+        targetType: "verdict",
+        target: "verdict",
+        videoId,
+        itemId: "",
+        stepId: "",
+        scopeIndex: 0,
+        frameSetId: "",
+      },
       value: hallucinates(i) ? 1 : 0,
       annotator: null,
     })),
   );
   const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
-  const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: "hallucination", target: "verdict", targetType: "verdict" }, (v) => v === 1);
+  const store = labelSetStore(
+    prisma,
+    { projectId, labelSetId: labelSet.id, task: "hallucination", target: "verdict", targetType: "verdict" },
+    (v) => v === 1,
+  );
   return { projectId, videoIds, labelSetId: labelSet.id, store, endpointId: endpoint.id };
 }
 
-const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels });
+const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({
+  prisma,
+  queue: inlineJudgeQueue(testJudgeDeps()),
+  pipelines: installedPipelines(),
+  labels,
+});
 const inputOf = (setup: Setup): BuiltinAlignmentInput => ({
   pipeline: "hallucination",
   targetId: "verdict",
@@ -114,10 +141,14 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     expect(held.difference.kappa.lower!).toBeGreaterThan(0);
     expect(held.difference.kappa.p!).toBeLessThan(0.05);
     // The best's held-out run is a real run with the tuned settings; its answers all came from the baseline's cache.
-    const bestRun = await prisma.judgeRun.findUniqueOrThrow({ where: { id: held.bestRunId }, select: { settings: true } });
+    const bestRun = await prisma.judgeRun.findUniqueOrThrow({
+      where: { id: held.bestRunId },
+      select: { settings: true },
+    });
     expect(bestRun.settings).toEqual(tuned.settings);
     expect(await prisma.llmCall.count({ where: { runId: held.bestRunId, cached: false } })).toBe(0);
-    const spent = (await prisma.llmCall.count({ where: { run: { projectId: biased.projectId }, cached: false } })) - callsBefore;
+    const spent =
+      (await prisma.llmCall.count({ where: { run: { projectId: biased.projectId }, cached: false } })) - callsBefore;
     // Every call made: the runs' plus the one optimizer call (made through the stub server, not stored as a run's).
     expect(report.calls).toBe(spent + 1);
   }, 300_000);
@@ -127,8 +158,12 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     const tuned = report.candidates.find((c) => c.id === report.bestId)!;
     for (const videoId of report.split.heldOut.slice(0, 6)) {
       const stored = await storedVideoAnswers(prisma, held.baselineRunId, videoId);
-      const metric = await prisma.runMetric.findUnique({ where: { runId_videoId_itemId_metric: { runId: held.bestRunId, videoId, itemId: "", metric: "verdict" } } });
-      expect(metricsUnderSettings(installedPipelines().hallucination!, stored!, tuned.settings).verdict).toBe(metric!.value);
+      const metric = await prisma.runMetric.findUnique({
+        where: { runId_videoId_itemId_metric: { runId: held.bestRunId, videoId, itemId: "", metric: "verdict" } },
+      });
+      expect(metricsUnderSettings(installedPipelines().hallucination!, stored!, tuned.settings).verdict).toBe(
+        metric!.value,
+      );
     }
   });
 
@@ -152,11 +187,16 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     // Not asked for (a metric's default): no few-shot candidate and nothing said.
     expect(report.skipped.filter((s) => s.startsWith("few-shot"))).toEqual([]);
     const progress: [number, number][] = [];
-    const asked = await alignBuiltinJudge({ ...depsOf(unbiased.store), onProgress: (done, total) => void progress.push([done, total]) }, owner, unbiased.projectId, {
-      ...inputOf(unbiased),
-      rewrites: 0,
-      fewShot: 4,
-    });
+    const asked = await alignBuiltinJudge(
+      { ...depsOf(unbiased.store), onProgress: (done, total) => void progress.push([done, total]) },
+      owner,
+      unbiased.projectId,
+      {
+        ...inputOf(unbiased),
+        rewrites: 0,
+        fewShot: 4,
+      },
+    );
     expect(asked.skipped).toContain("few-shot: a metric's label is not an answer of one step");
     expect(asked.candidates.filter((c) => c.kind === "fewshot")).toEqual([]);
     expect(progress.map(([, total]) => total)).toEqual([3, 3, 3]);
@@ -176,7 +216,10 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
       rewrites: 1,
     });
     const started = await startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, body);
-    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, started.id);
+    await executeAlignment(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      started.id,
+    );
     const done = await getAlignment(prisma, owner, biased.projectId, started.id);
     expect(done.status).toBe("done");
     const doneReport = done.report as BuiltinAlignmentReport;
@@ -185,22 +228,38 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     // A settings candidate renders the shipped templates: no prompt version to link.
     expect(done.promptVersionId).toBeNull();
     const reviewer = await makeUser();
-    await prisma.projectMember.create({ data: { projectId: biased.projectId, userId: reviewer.userId, role: "reviewer" } });
+    await prisma.projectMember.create({
+      data: { projectId: biased.projectId, userId: reviewer.userId, role: "reviewer" },
+    });
     await expect(applyAlignedSettings(prisma, reviewer, biased.projectId, started.id)).rejects.toThrow(ForbiddenError);
     // The report's page: the settings in words (in the schema's key order, though jsonb stores its own), not yet applied.
     const before = (await alignmentPageData(prisma, owner, biased.projectId, started.id)).selected!.bestSettings!;
     expect(before).toMatchObject({ changed: true, applied: false, canApply: true });
     expect(before.words).toMatch(/^aggregation [a-z-]+, verdict\.on [a-z_]+, verdict\.threshold \d+$/);
-    expect((await alignmentPageData(prisma, reviewer, biased.projectId, started.id)).selected!.bestSettings!.canApply).toBe(false);
+    expect(
+      (await alignmentPageData(prisma, reviewer, biased.projectId, started.id)).selected!.bestSettings!.canApply,
+    ).toBe(false);
     const applied = await applyAlignedSettings(prisma, owner, biased.projectId, started.id);
     expect(applied.settings).toEqual(best.settings);
     // Applied as a new version of the pipeline's defaults that names the alignment.
     expect(applied).toMatchObject({ number: 1, alignmentRunId: started.id, createdById: owner.userId });
     expect((await projectPipelineDefaults(prisma, owner, biased.projectId)).hallucination).toEqual(best.settings);
-    expect((await alignmentPageData(prisma, owner, biased.projectId, started.id)).selected!.bestSettings!.applied).toBe(true);
+    expect((await alignmentPageData(prisma, owner, biased.projectId, started.id)).selected!.bestSettings!.applied).toBe(
+      true,
+    );
     // Gold of the verdict is read as the verdict's own target type.
-    await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, labels: { kind: "gold" } })).rejects.toThrow(/no gold values/);
-    await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, rewriteStepId: "video_summary" })).rejects.toThrow(/rewriteStepId/);
+    await expect(
+      startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, {
+        ...body,
+        labels: { kind: "gold" },
+      }),
+    ).rejects.toThrow(/no gold values/);
+    await expect(
+      startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, {
+        ...body,
+        rewriteStepId: "video_summary",
+      }),
+    ).rejects.toThrow(/rewriteStepId/);
     // Too few labelled videos for a split is refused at the start, not as a failed job.
     const few = await createLabelSet(
       prisma,
@@ -208,15 +267,27 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
       biased.projectId,
       { name: "Five verdicts", format: "generic", fileName: "five.csv", sha256: "4".repeat(64), citation: "" },
       biased.videoIds.slice(0, 5).map((videoId, i) => ({
-        target: { task: "hallucination", targetType: "verdict", target: "verdict", videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" },
+        target: {
+          task: "hallucination",
+          targetType: "verdict",
+          target: "verdict",
+          videoId,
+          itemId: "",
+          stepId: "",
+          scopeIndex: 0,
+          frameSetId: "",
+        },
         value: hallucinates(i) ? 1 : 0,
         annotator: null,
       })),
     );
     const queued: string[] = [];
-    await expect(startAlignment(prisma, { enqueue: async (id) => void queued.push(id) }, owner, biased.projectId, { ...body, labels: { kind: "labelSet", id: few.id } })).rejects.toThrow(
-      /too few labelled videos to align \(5\): at least 6/,
-    );
+    await expect(
+      startAlignment(prisma, { enqueue: async (id) => void queued.push(id) }, owner, biased.projectId, {
+        ...body,
+        labels: { kind: "labelSet", id: few.id },
+      }),
+    ).rejects.toThrow(/too few labelled videos to align \(5\): at least 6/);
     expect(queued).toEqual([]);
   }, 300_000);
 });

@@ -19,7 +19,13 @@ import { labelReadSpy } from "../testing/label-read-spy";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { pipelinePromptVersions } from "../prompt-versions/prompt-versions";
 import { parseTemplate } from "../judge/prompt-templates";
-import { alignableTargets, alignBuiltinJudge, middleOfBestRun, type BuiltinAlignmentInput, type BuiltinAlignmentReport } from "./align-builtin";
+import {
+  alignableTargets,
+  alignBuiltinJudge,
+  middleOfBestRun,
+  type BuiltinAlignmentInput,
+  type BuiltinAlignmentReport,
+} from "./align-builtin";
 import { alignmentPageData } from "./alignment-page";
 import { executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
 import { startAlignmentSchema } from "./alignment.validation";
@@ -45,28 +51,55 @@ interface Setup {
 }
 
 async function setUp(withArtefacts: boolean): Promise<Setup> {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: 1, name: "Built-in alignment" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: VIDEOS,
+    keyFrames: 1,
+    name: "Built-in alignment",
+  });
   videoIds.sort();
   for (const [i, id] of videoIds.entries())
-    await prisma.video.update({ where: { id }, data: { prompt: `A ball rolls down ramp ${i} [sim-truth=${truthOf(i)}]${withArtefacts && artefacts(i) ? " [sim-artefacts]" : ""}` } });
+    await prisma.video.update({
+      where: { id },
+      data: {
+        prompt: `A ball rolls down ramp ${i} [sim-truth=${truthOf(i)}]${withArtefacts && artefacts(i) ? " [sim-artefacts]" : ""}`,
+      },
+    });
   const labelSet = await createLabelSet(
     prisma,
     owner,
     projectId,
     { name: "Truth", format: "generic", fileName: "truth.csv", sha256: "0".repeat(64), citation: "" },
     videoIds.map((videoId, i) => ({
-      target: { task: "hallucination", targetType: "score", target: "inconsistency", videoId, itemId: "", stepId: "inconsistency", scopeIndex: 0, frameSetId: "" },
+      target: {
+        task: "hallucination",
+        targetType: "score",
+        target: "inconsistency",
+        videoId,
+        itemId: "",
+        stepId: "inconsistency",
+        scopeIndex: 0,
+        frameSetId: "",
+      },
       value: truthOf(i),
       annotator: null,
     })),
   );
   const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
   labelSetIds.set(projectId, labelSet.id);
-  const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: "hallucination", target: "inconsistency" }, (v) => v >= 5);
+  const store = labelSetStore(
+    prisma,
+    { projectId, labelSetId: labelSet.id, task: "hallucination", target: "inconsistency" },
+    (v) => v >= 5,
+  );
   return { projectId, videoIds, store, endpointId: endpoint.id };
 }
 
-const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels });
+const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({
+  prisma,
+  queue: inlineJudgeQueue(testJudgeDeps()),
+  pipelines: installedPipelines(),
+  labels,
+});
 const inputOf = (setup: Setup): BuiltinAlignmentInput => ({
   pipeline: "hallucination",
   targetId: "inconsistency",
@@ -118,8 +151,16 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     const targets = alignableTargets(installedPipelines(), "hallucination");
     expect(targets.slice(0, 3).map((t) => [t.kind, t.target.id, t.steps.map((s) => s.templateId)])).toEqual([
       ["score", "inconsistency", ["hallucination/inconsistency"]],
-      ["metric", "overall", ["hallucination/inconsistency", "hallucination/static-hallucination", "hallucination/dynamic-hallucination"]],
-      ["metric", "verdict", ["hallucination/inconsistency", "hallucination/static-hallucination", "hallucination/dynamic-hallucination"]],
+      [
+        "metric",
+        "overall",
+        ["hallucination/inconsistency", "hallucination/static-hallucination", "hallucination/dynamic-hallucination"],
+      ],
+      [
+        "metric",
+        "verdict",
+        ["hallucination/inconsistency", "hallucination/static-hallucination", "hallucination/dynamic-hallucination"],
+      ],
     ]);
     // s1–s10 per key frame, d1–d9 per cluster (the task module declares them), each through its own step's template.
     expect(targets.slice(3).map((t) => `${t.target.id}:${t.scope}:${t.steps[0]!.stepId}`)).toEqual([
@@ -141,10 +182,17 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     expect(best.body).toContain(SIM_FIX_SENTENCE);
     // The candidate is a prompt version of the template, noted, that the owners' edit check accepted.
     const version = await prisma.promptVersion.findUniqueOrThrow({ where: { id: best.promptVersionId! } });
-    expect(version).toMatchObject({ projectId: biased.projectId, templateId: "hallucination/inconsistency", note: "alignment candidate" });
+    expect(version).toMatchObject({
+      projectId: biased.projectId,
+      templateId: "hallucination/inconsistency",
+      note: "alignment candidate",
+    });
     expect(version.text).toContain("{{original_prompt}}");
     // Its train run rendered that version.
-    const trainRun = await prisma.judgeRun.findUniqueOrThrow({ where: { id: best.trainRunId }, select: { promptVersionIds: true } });
+    const trainRun = await prisma.judgeRun.findUniqueOrThrow({
+      where: { id: best.trainRunId },
+      select: { promptVersionIds: true },
+    });
     expect(trainRun.promptVersionIds).toEqual({ "hallucination/inconsistency": version.id });
     for (const c of report.candidates) expect(c.train.n).toBe(report.split.train.length);
     const baselineTrain = report.candidates.find((c) => c.kind === "baseline")!.train.kappa!;
@@ -178,7 +226,9 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     const report = await alignBuiltinJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11 });
     const after = await runs();
     const heldOut = new Set(report.split.heldOut);
-    expect(events.filter((e) => e.method === "strata")).toEqual([{ method: "strata", ids: [...biased.videoIds].sort(), runsSoFar: before }]);
+    expect(events.filter((e) => e.method === "strata")).toEqual([
+      { method: "strata", ids: [...biased.videoIds].sort(), runsSoFar: before },
+    ]);
     const reads = events.filter((e) => e.method === "labels");
     expect(reads.length).toBe(2);
     expect(reads[0]!.ids.filter((id) => heldOut.has(id))).toEqual([]);
@@ -191,11 +241,16 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
 
   it("few-shot (no rewrites): train videos shown as examples, frames included, fix the bias on train and on held-out, significantly", async () => {
     const progress: [number, number][] = [];
-    const report = await alignBuiltinJudge({ ...depsOf(biased.store), onProgress: (done, total) => void progress.push([done, total]) }, owner, biased.projectId, {
-      ...inputOf(biased),
-      rewrites: 0,
-      fewShot: 4,
-    });
+    const report = await alignBuiltinJudge(
+      { ...depsOf(biased.store), onProgress: (done, total) => void progress.push([done, total]) },
+      owner,
+      biased.projectId,
+      {
+        ...inputOf(biased),
+        rewrites: 0,
+        fewShot: 4,
+      },
+    );
     expect(report.candidates.map((c) => c.kind)).not.toContain("rewrite");
     const fewshot = report.candidates.find((c) => c.kind === "fewshot")!;
     expect(fewshot.note).toBe("c1 with 4 train example(s), frames included");
@@ -214,9 +269,19 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     // Half of each label class.
     expect(examples.filter((e) => e.label >= 5)).toHaveLength(2);
     // The frames are those the baseline's train run sent for that video's step.
-    const call = await prisma.llmCall.findFirstOrThrow({ where: { runId: report.candidates[0]!.trainRunId, videoId: examples[0]!.videoId, stepResult: { stepId: "inconsistency" } } });
-    const sent = await prisma.frame.findMany({ where: { id: { in: (call.request as { frameIds: string[] }).frameIds } } });
-    expect(examples[0]!.frames.map((f) => `${f.frameSetId}#${f.index}`)).toEqual(sent.slice(0, 2).map((f) => `${f.frameSetId}#${f.index}`));
+    const call = await prisma.llmCall.findFirstOrThrow({
+      where: {
+        runId: report.candidates[0]!.trainRunId,
+        videoId: examples[0]!.videoId,
+        stepResult: { stepId: "inconsistency" },
+      },
+    });
+    const sent = await prisma.frame.findMany({
+      where: { id: { in: (call.request as { frameIds: string[] }).frameIds } },
+    });
+    expect(examples[0]!.frames.map((f) => `${f.frameSetId}#${f.index}`)).toEqual(
+      sent.slice(0, 2).map((f) => `${f.frameSetId}#${f.index}`),
+    );
     expect(fewshot.train.kappa!).toBeGreaterThan(report.candidates[0]!.train.kappa! + 0.3);
     const best = report.candidates.find((c) => c.id === report.bestId)!;
     expect(best.promptVersionId).toBe(fewshot.promptVersionId);
@@ -234,7 +299,11 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
   }, 240_000);
 
   it("few-shot does not 'improve' a judge without the bias: the baseline stays best, the held-out difference is not significant", async () => {
-    const report = await alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), rewrites: 0, fewShot: 4 });
+    const report = await alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, {
+      ...inputOf(unbiased),
+      rewrites: 0,
+      fewShot: 4,
+    });
     expect(report.candidates.map((c) => c.kind)).toContain("fewshot");
     expect(report.candidates.find((c) => c.id === report.bestId)!.kind).toBe("baseline");
     const held = report.heldOut!;
@@ -248,7 +317,12 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
     const { spy, events } = labelReadSpy(store, runs);
     const before = await runs();
-    const report = await alignBuiltinJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 13, rewrites: 1, fewShot: 4 });
+    const report = await alignBuiltinJudge(depsOf(spy), owner, biased.projectId, {
+      ...inputOf(biased),
+      seed: 13,
+      rewrites: 1,
+      fewShot: 4,
+    });
     const after = await runs();
     const heldOut = new Set(report.split.heldOut);
     const reads = events.filter((e) => e.method === "labels");
@@ -260,21 +334,36 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     expect(events.at(-1)).toBe(reads[1]);
     const fewshot = report.candidates.find((c) => c.kind === "fewshot")!;
     const version = await prisma.promptVersion.findUniqueOrThrow({ where: { id: fewshot.promptVersionId! } });
-    expect(parseTemplate(version.text, "hallucination/inconsistency").examples!.filter((e) => heldOut.has(e.videoId))).toEqual([]);
+    expect(
+      parseTemplate(version.text, "hallucination/inconsistency").examples!.filter((e) => heldOut.has(e.videoId)),
+    ).toEqual([]);
   }, 240_000);
 
   it("takes a built-in alignment's few-shot count (0 to 8), absent when not given", () => {
-    const body = { pipeline: "hallucination", targetId: "inconsistency", labels: { kind: "gold" }, judgeEndpointId: "e", optimizerEndpointId: "e", maxCalls: 10, maxCostUsd: 1 };
+    const body = {
+      pipeline: "hallucination",
+      targetId: "inconsistency",
+      labels: { kind: "gold" },
+      judgeEndpointId: "e",
+      optimizerEndpointId: "e",
+      maxCalls: 10,
+      maxCostUsd: 1,
+    };
     expect(startAlignmentSchema.parse({ ...body, fewShot: 3 })).toMatchObject({ fewShot: 3 });
     expect("fewShot" in startAlignmentSchema.parse(body)).toBe(false);
     expect(() => startAlignmentSchema.parse({ ...body, fewShot: 9 })).toThrow();
   });
 
   it("refuses a target no templated step scores (an unreviewed metric), and a budget that cannot cover the baseline", async () => {
-    await expect(alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), targetId: "S" })).rejects.toThrow(/no alignable target "S"/);
-    await expect(alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), budget: { maxCalls: 10, maxCostUsd: 1 } })).rejects.toThrow(
-      /cannot cover the baseline on train/,
-    );
+    await expect(
+      alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), targetId: "S" }),
+    ).rejects.toThrow(/no alignable target "S"/);
+    await expect(
+      alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, {
+        ...inputOf(unbiased),
+        budget: { maxCalls: 10, maxCostUsd: 1 },
+      }),
+    ).rejects.toThrow(/cannot cover the baseline on train/);
   });
 
   it("as a job: started with a pipeline and target, it links the chosen prompt version, which links back; the form offers the task", async () => {
@@ -289,9 +378,18 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
       seed: 7,
     });
     const queued: string[] = [];
-    const started = await startAlignment(prisma, { enqueue: async (id) => void queued.push(id) }, owner, biased.projectId, body);
+    const started = await startAlignment(
+      prisma,
+      { enqueue: async (id) => void queued.push(id) },
+      owner,
+      biased.projectId,
+      body,
+    );
     expect(queued).toEqual([started.id]);
-    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, started.id);
+    await executeAlignment(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      started.id,
+    );
     const done = await getAlignment(prisma, owner, biased.projectId, started.id);
     expect(done.status).toBe("done");
     expect(done.rubricTaskId).toBeNull();
@@ -299,7 +397,12 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     const best = report.candidates.find((c) => c.id === report.bestId)!;
     expect(done.promptVersionId).toBe(best.promptVersionId);
     expect(done.savedPromptVersion).toEqual({ id: best.promptVersionId, templateId: "hallucination/inconsistency" });
-    const templates = await pipelinePromptVersions(prisma, owner, biased.projectId, installedPipelines().hallucination!);
+    const templates = await pipelinePromptVersions(
+      prisma,
+      owner,
+      biased.projectId,
+      installedPipelines().hallucination!,
+    );
     const versions = templates.find((t) => t.templateId === "hallucination/inconsistency")!.versions;
     expect(versions.find((v) => v.id === best.promptVersionId)!.alignmentId).toBe(started.id);
     expect(versions.filter((v) => v.id !== best.promptVersionId).every((v) => v.alignmentId === null)).toBe(true);
@@ -313,15 +416,35 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     const hallucination = page.choices!.builtins.find((b) => b.pipeline === "hallucination")!;
     expect(hallucination.name).toBe("Hallucination (Sora Detector knowledge graphs) (built-in)");
     expect(hallucination.targets.slice(0, 3)).toEqual([
-      { id: "inconsistency", name: "Prompt inconsistency", kind: "score", scope: "video", steps: [{ id: "inconsistency", name: "Prompt inconsistency" }] },
+      {
+        id: "inconsistency",
+        name: "Prompt inconsistency",
+        kind: "score",
+        scope: "video",
+        steps: [{ id: "inconsistency", name: "Prompt inconsistency" }],
+      },
       { id: "overall", name: 'Overall (metric "overall")', kind: "metric", scope: "video", steps: scoringSteps },
       { id: "verdict", name: 'Hallucination (metric "verdict")', kind: "metric", scope: "video", steps: scoringSteps },
     ]);
-    expect(hallucination.targets.find((t) => t.id === "s3")).toMatchObject({ kind: "score", scope: "key_frame", name: expect.stringMatching(/\(per key frame\)$/) });
-    expect(hallucination.targets.find((t) => t.id === "d2")).toMatchObject({ scope: "cluster", name: expect.stringMatching(/\(per cluster\)$/) });
+    expect(hallucination.targets.find((t) => t.id === "s3")).toMatchObject({
+      kind: "score",
+      scope: "key_frame",
+      name: expect.stringMatching(/\(per key frame\)$/),
+    });
+    expect(hallucination.targets.find((t) => t.id === "d2")).toMatchObject({
+      scope: "cluster",
+      name: expect.stringMatching(/\(per cluster\)$/),
+    });
     // The item tasks' targets are offered too, per item.
     expect(page.choices!.builtins.map((b) => b.pipeline)).toEqual(expect.arrayContaining(["caption_style", "qa"]));
-    await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, targetId: "S" })).rejects.toThrow(/no alignable target "S"/);
-    await expect(startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, labels: { kind: "gold" } })).rejects.toThrow(/no gold values/);
+    await expect(
+      startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, targetId: "S" }),
+    ).rejects.toThrow(/no alignable target "S"/);
+    await expect(
+      startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, {
+        ...body,
+        labels: { kind: "gold" },
+      }),
+    ).rejects.toThrow(/no gold values/);
   }, 240_000);
 });

@@ -21,17 +21,33 @@ import { ValidationError } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
 import { metricsUnderSettings, storedVideoAnswers } from "../judge/engine/resummarise";
 import { loadTemplate } from "../judge/prompt-templates";
-import { MAX_EXAMPLE_FRAMES, MAX_EXAMPLE_PROMPT_CHARS, withTemplateExamples, type TemplateExample } from "../judge/template-examples";
+import {
+  MAX_EXAMPLE_FRAMES,
+  MAX_EXAMPLE_PROMPT_CHARS,
+  withTemplateExamples,
+  type TemplateExample,
+} from "../judge/template-examples";
 import { createRun } from "../judge/runs";
 import { savePromptVersion, validateTemplateEdit } from "../prompt-versions/prompt-versions";
 import { getStorage } from "../storage/storage";
-import { binariseValue, type MetricDeclaration, type PositiveRule, type TargetDeclaration } from "../tasks/task-declaration";
+import {
+  binariseValue,
+  type MetricDeclaration,
+  type PositiveRule,
+  type TargetDeclaration,
+} from "../tasks/task-declaration";
 import { findTask } from "../tasks/registry";
 import { installedTaskModules } from "../task-modules/installed-task-modules";
 import type { TargetScope } from "../tasks/task-declaration";
 import { unitParts, unitKey } from "./label-store";
 import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
-import { AlignmentCancelled, labelledItemSet, waitForRun, type AlignmentDeps, type AlignmentReport } from "./align-judge";
+import {
+  AlignmentCancelled,
+  labelledItemSet,
+  waitForRun,
+  type AlignmentDeps,
+  type AlignmentReport,
+} from "./align-judge";
 import { alignmentOptimizer, callFrameImages, proposeRewrite, type Disagreement } from "./optimizer";
 import { fewShotPick, splitLabelled } from "./split";
 
@@ -112,12 +128,31 @@ export function alignableTargets(pipelines: AlignmentDeps["pipelines"], pipeline
       // The step whose id names the target scores it (hallucination's "inconsistency" step scores "inconsistency").
       const step = pipeline.steps.find((s) => s.id === target.id && s.scope === "video" && !s.compute && s.templateId);
       if (step)
-        out.push({ pipeline: pipelineId, kind: "score", scope: "video", valueStep: step.id, target, steps: [{ stepId: step.id, templateId: step.templateId, label: step.label }], settings: [] });
+        out.push({
+          pipeline: pipelineId,
+          kind: "score",
+          scope: "video",
+          valueStep: step.id,
+          target,
+          steps: [{ stepId: step.id, templateId: step.templateId, label: step.label }],
+          settings: [],
+        });
     }
-    const scoring = pipeline.steps.filter((s) => s.scope !== "item" && !s.compute && s.templateId && s.scores).map((s) => ({ stepId: s.id, templateId: s.templateId, label: s.label }));
+    const scoring = pipeline.steps
+      .filter((s) => s.scope !== "item" && !s.compute && s.templateId && s.scores)
+      .map((s) => ({ stepId: s.id, templateId: s.templateId, label: s.label }));
     for (const metric of task.metrics) {
       const settings = metric.reviewed ? (pipeline.alignmentSettings?.(metric.id) ?? []) : [];
-      if (settings.length > 0 && scoring.length > 0) out.push({ pipeline: pipelineId, kind: "metric", scope: "video", valueStep: null, target: metric, steps: scoring, settings });
+      if (settings.length > 0 && scoring.length > 0)
+        out.push({
+          pipeline: pipelineId,
+          kind: "metric",
+          scope: "video",
+          valueStep: null,
+          target: metric,
+          steps: scoring,
+          settings,
+        });
     }
   }
   for (const declared of installedTaskModules()
@@ -128,14 +163,29 @@ export function alignableTargets(pipelines: AlignmentDeps["pipelines"], pipeline
     for (const id of declared.targets) {
       const target = task.targets.find((t) => t.id === id);
       if (!target || target.scope === "video") continue;
-      const step = { stepId: rewrite.id, templateId: declared.rewriteTemplateId ?? rewrite.templateId, label: rewrite.label };
-      out.push({ pipeline: pipelineId, kind: "score", scope: target.scope, valueStep: declared.valueStep, target, steps: [step], settings: [] });
+      const step = {
+        stepId: rewrite.id,
+        templateId: declared.rewriteTemplateId ?? rewrite.templateId,
+        label: rewrite.label,
+      };
+      out.push({
+        pipeline: pipelineId,
+        kind: "score",
+        scope: target.scope,
+        valueStep: declared.valueStep,
+        target,
+        steps: [step],
+        settings: [],
+      });
     }
   }
   return out;
 }
 
-export function builtinPositive(target: Pick<TargetDeclaration, "positive">, threshold?: number | null): (value: number) => boolean {
+export function builtinPositive(
+  target: Pick<TargetDeclaration, "positive">,
+  threshold?: number | null,
+): (value: number) => boolean {
   return (value) => binariseValue(target.positive, value, threshold ?? undefined) === 1;
 }
 
@@ -157,7 +207,11 @@ export const sameSettings = (a: unknown, b: unknown) => isDeepStrictEqual(a, b);
 export function settingsWords(settings: unknown, prefix = ""): string {
   if (settings === null || typeof settings !== "object") return `${prefix}${String(settings)}`;
   return Object.entries(settings as Record<string, unknown>)
-    .map(([key, value]) => (value !== null && typeof value === "object" ? settingsWords(value, `${prefix}${key}.`) : `${prefix}${key} ${String(value)}`))
+    .map(([key, value]) =>
+      value !== null && typeof value === "object"
+        ? settingsWords(value, `${prefix}${key}.`)
+        : `${prefix}${key} ${String(value)}`,
+    )
     .join(", ");
 }
 
@@ -180,7 +234,12 @@ export function middleOfBestRun<T>(entries: readonly (T | null)[], score: (entry
   return entries[first + Math.floor((last - first) / 2)]!;
 }
 
-export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, projectId: string, input: BuiltinAlignmentInput): Promise<BuiltinAlignmentReport> {
+export async function alignBuiltinJudge(
+  deps: AlignmentDeps,
+  actor: Actor,
+  projectId: string,
+  input: BuiltinAlignmentInput,
+): Promise<BuiltinAlignmentReport> {
   const { prisma } = deps;
   await requireProjectAccess(prisma, actor, projectId, "prompts.manage");
   const alignable = alignableTargets(deps.pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
@@ -188,10 +247,18 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
   const pipeline = deps.pipelines[input.pipeline]!;
   const { target } = alignable;
   const step = input.rewriteStepId ? alignable.steps.find((s) => s.stepId === input.rewriteStepId) : alignable.steps[0];
-  if (!step) throw new ValidationError(`rewriteStepId: the steps whose template can be rewritten for "${target.id}" are ${alignable.steps.map((s) => s.stepId).join(", ")}.`);
+  if (!step)
+    throw new ValidationError(
+      `rewriteStepId: the steps whose template can be rewritten for "${target.id}" are ${alignable.steps.map((s) => s.stepId).join(", ")}.`,
+    );
   const { stepId, templateId } = step;
   const shipped = loadTemplate(templateId);
-  const { config: optimizerConfig, client: optimizerClient } = await alignmentOptimizer(prisma, projectId, input.optimizerEndpointId, deps.optimizerClient);
+  const { config: optimizerConfig, client: optimizerClient } = await alignmentOptimizer(
+    prisma,
+    projectId,
+    input.optimizerEndpointId,
+    deps.optimizerClient,
+  );
   const storage = deps.storage ?? getStorage();
   const truthPositive = builtinPositive(target);
 
@@ -221,15 +288,25 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
     return calls + more <= input.budget.maxCalls && costUsd + perCall * more <= input.budget.maxCostUsd;
   };
   if (!fits(split.train.length))
-    throw new ValidationError(`The budget of ${input.budget.maxCalls} calls cannot cover the baseline on train (${split.train.length} videos) and the final held-out runs.`);
+    throw new ValidationError(
+      `The budget of ${input.budget.maxCalls} calls cannot cover the baseline on train (${split.train.length} videos) and the final held-out runs.`,
+    );
 
   // A metric's values are the run's stored metric; a score target's, the step's score.
   const valuesOf = async (runId: string): Promise<Map<string, number>> => {
     if (alignable.kind === "metric") {
-      const rows = await prisma.runMetric.findMany({ where: { runId, metric: target.id, itemId: "" }, select: { videoId: true, value: true } });
+      const rows = await prisma.runMetric.findMany({
+        where: { runId, metric: target.id, itemId: "" },
+        select: { videoId: true, value: true },
+      });
       return new Map(rows.map((r) => [r.videoId, r.value]));
     }
-    const where = alignable.scope === "video" ? { scopeIndex: 0, itemId: "" } : alignable.scope === "item" ? { itemId: { not: "" } } : { itemId: "" };
+    const where =
+      alignable.scope === "video"
+        ? { scopeIndex: 0, itemId: "" }
+        : alignable.scope === "item"
+          ? { itemId: { not: "" } }
+          : { itemId: "" };
     const rows = await prisma.score.findMany({
       where: { runId, stepId: alignable.valueStep!, category: target.id, ...where },
       select: { videoId: true, itemId: true, scopeIndex: true, value: true },
@@ -257,14 +334,27 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
       ...(itemSetId ? { itemSetId } : {}),
     });
     await waitForRun(prisma, run.id, deps.signal);
-    const spent = await prisma.llmCall.aggregate({ where: { runId: run.id, cached: false }, _count: { _all: true }, _sum: { costUsd: true } });
+    const spent = await prisma.llmCall.aggregate({
+      where: { runId: run.id, cached: false },
+      _count: { _all: true },
+      _sum: { costUsd: true },
+    });
     calls += spent._count._all;
     costUsd += spent._sum.costUsd ?? 0;
     const stored = await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id }, select: { settings: true } });
-    return { runId: run.id, values: await valuesOf(run.id), spent: spent._count._all, settings: stored.settings as unknown };
+    return {
+      runId: run.id,
+      values: await valuesOf(run.id),
+      spent: spent._count._all,
+      settings: stored.settings as unknown,
+    };
   };
-  const scoreOn = (values: ReadonlyMap<string, number>, labels: ReadonlyMap<string, number>, positive: (v: number) => boolean, ids: readonly string[]) =>
-    labelledPairs(values, labels, truthPositive, positive, ids);
+  const scoreOn = (
+    values: ReadonlyMap<string, number>,
+    labels: ReadonlyMap<string, number>,
+    positive: (v: number) => boolean,
+    ids: readonly string[],
+  ) => labelledPairs(values, labels, truthPositive, positive, ids);
 
   const candidates: BuiltinCandidate[] = [];
   const skipped: string[] = [];
@@ -274,7 +364,8 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
     candidates.push(entry);
     return entry;
   };
-  const better = (a: BinaryAgreement, than: BinaryAgreement | undefined) => (a.kappa ?? -2) > (than?.kappa ?? -2) + 1e-12;
+  const better = (a: BinaryAgreement, than: BinaryAgreement | undefined) =>
+    (a.kappa ?? -2) > (than?.kappa ?? -2) + 1e-12;
   // Thresholds tuned on train: the same values binarised at every value the judge gave (no calls).
   const tuneThreshold = (parent: BuiltinCandidate, values: ReadonlyMap<string, number>) => {
     if (target.positive.op === "==" || target.scale.kind !== "numeric") return;
@@ -283,7 +374,15 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
       if (t === parent.threshold) continue;
       const { truth, predicted } = scoreOn(values, trainLabels, builtinPositive(target, t), trainUnits);
       const train = binaryAgreement(truth, predicted);
-      if (better(train, best?.train ?? parent.train)) best = { ...parent, id: "", kind: "threshold", note: `${parent.id} with the positive threshold at ${t}`, threshold: t, train };
+      if (better(train, best?.train ?? parent.train))
+        best = {
+          ...parent,
+          id: "",
+          kind: "threshold",
+          note: `${parent.id} with the positive threshold at ${t}`,
+          threshold: t,
+          train,
+        };
     }
     if (best) candidates.push({ ...best, id: `c${candidates.length + 1}` });
   };
@@ -369,9 +468,19 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
       skipped.push(`rewrite ${r + 1}: no train disagreements left to learn from`);
       break;
     }
-    const scale = target.scale.kind === "numeric" ? `${target.scale.min} to ${target.scale.max}` : target.scale.values.map((v) => `${v.value} ${v.label}`).join(", ");
-    const name = alignable.kind === "metric" ? `${target.label}, through the ${step.label} step's prompt` : target.label;
-    const proposal = await proposeRewrite(optimizerClient, optimizerConfig, { name, definition: parent.candidate.body, scale }, disagreements, deps.signal);
+    const scale =
+      target.scale.kind === "numeric"
+        ? `${target.scale.min} to ${target.scale.max}`
+        : target.scale.values.map((v) => `${v.value} ${v.label}`).join(", ");
+    const name =
+      alignable.kind === "metric" ? `${target.label}, through the ${step.label} step's prompt` : target.label;
+    const proposal = await proposeRewrite(
+      optimizerClient,
+      optimizerConfig,
+      { name, definition: parent.candidate.body, scale },
+      disagreements,
+      deps.signal,
+    );
     calls += 1;
     costUsd += proposal.costUsd;
     if ("error" in proposal) {
@@ -390,7 +499,11 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
       skipped.push(`rewrite ${r + 1}: the optimizer proposed a template already tried`);
       continue;
     }
-    const version = await savePromptVersion(prisma, actor, projectId, { templateId, text, note: "alignment candidate" });
+    const version = await savePromptVersion(prisma, actor, projectId, {
+      templateId,
+      text,
+      note: "alignment candidate",
+    });
     // A rewrite is judged with the settings of the candidate it rewrote: each change is measured on its own.
     const run = await runOn(version.id, split.train, parent.candidate.settings);
     const entry = add(
@@ -414,17 +527,35 @@ export async function alignBuiltinJudge(deps: AlignmentDeps, actor: Actor, proje
   // Few-shot: the best template so far with k train videos shown as examples (their first frames, the label as the
   // person's value), within the budget; only train videos and their labels, read above.
   if (fewShot > 0 && !fewShotCandidate)
-    skipped.push(alignable.kind === "metric" ? "few-shot: a metric's label is not an answer of one step" : `few-shot: not offered yet for a target judged per ${alignable.scope.replace("_", " ")}`);
+    skipped.push(
+      alignable.kind === "metric"
+        ? "few-shot: a metric's label is not an answer of one step"
+        : `few-shot: not offered yet for a target judged per ${alignable.scope.replace("_", " ")}`,
+    );
   if (fewShotCandidate && stopped === null) {
     if (!fits(split.train.length)) {
       stopped = `Stopped at the budget (${calls} of ${input.budget.maxCalls} calls, $${costUsd.toFixed(4)} of $${input.budget.maxCostUsd}) before the few-shot candidate: the held-out runs are kept within it.`;
     } else {
       checkCancel();
-      const examples = await builtinFewShotExamples(prisma, parent.candidate, trainLabels, split.train, stepId, target as TargetDeclaration, truthPositive, fewShot, input.seed ?? 1);
+      const examples = await builtinFewShotExamples(
+        prisma,
+        parent.candidate,
+        trainLabels,
+        split.train,
+        stepId,
+        target as TargetDeclaration,
+        truthPositive,
+        fewShot,
+        input.seed ?? 1,
+      );
       if (examples.length === 0) skipped.push("few-shot: no train video with frames to show");
       else {
         const text = withTemplateExamples(withBody(shipped.raw, parent.candidate.body), examples);
-        const version = await savePromptVersion(prisma, actor, projectId, { templateId, text: validateTemplateEdit(shipped, text).raw, note: "alignment candidate" });
+        const version = await savePromptVersion(prisma, actor, projectId, {
+          templateId,
+          text: validateTemplateEdit(shipped, text).raw,
+          note: "alignment candidate",
+        });
         const run = await runOn(version.id, split.train, parent.candidate.settings);
         const entry = add(
           {
@@ -506,11 +637,23 @@ async function builtinFewShotExamples(
       select: { request: true },
     });
     const frameIds = ((call?.request as { frameIds?: string[] } | null)?.frameIds ?? []).slice(0, MAX_EXAMPLE_FRAMES);
-    const rows = await prisma.frame.findMany({ where: { id: { in: frameIds } }, select: { id: true, frameSetId: true, index: true, sha256: true } });
-    const frames = frameIds.flatMap((id) => rows.filter((r) => r.id === id).map((r) => ({ frameSetId: r.frameSetId, index: r.index, sha256: r.sha256 })));
+    const rows = await prisma.frame.findMany({
+      where: { id: { in: frameIds } },
+      select: { id: true, frameSetId: true, index: true, sha256: true },
+    });
+    const frames = frameIds.flatMap((id) =>
+      rows.filter((r) => r.id === id).map((r) => ({ frameSetId: r.frameSetId, index: r.index, sha256: r.sha256 })),
+    );
     if (frames.length === 0) continue;
     const label = labels.get(videoId)!;
-    examples.push({ videoId, prompt: (video.prompt ?? "").slice(0, MAX_EXAMPLE_PROMPT_CHARS), target: target.label, label, labelText: labelText(target, label), frames });
+    examples.push({
+      videoId,
+      prompt: (video.prompt ?? "").slice(0, MAX_EXAMPLE_PROMPT_CHARS),
+      target: target.label,
+      label,
+      labelText: labelText(target, label),
+      frames,
+    });
   }
   return examples;
 }
@@ -528,7 +671,9 @@ async function disagreementsOf(
   truthPositive: (v: number) => boolean,
   detail: "low" | "high" | "auto" | null,
 ): Promise<Disagreement[]> {
-  const ids = train.filter((id) => values.has(id) && labels.has(id) && positive(values.get(id)!) !== truthPositive(labels.get(id)!)).slice(0, MAX_DISAGREEMENTS);
+  const ids = train
+    .filter((id) => values.has(id) && labels.has(id) && positive(values.get(id)!) !== truthPositive(labels.get(id)!))
+    .slice(0, MAX_DISAGREEMENTS);
   const out: Disagreement[] = [];
   for (const unit of ids) {
     const { videoId, itemId, scopeIndex } = unitParts(unit);
@@ -548,7 +693,13 @@ async function disagreementsOf(
       reason = null;
     }
     const images = await callFrameImages(prisma, storage, call?.request, detail);
-    out.push({ videoPrompt: video.prompt, judgeValue: values.get(unit)!, judgeReason: reason, label: labels.get(unit)!, images });
+    out.push({
+      videoPrompt: video.prompt,
+      judgeValue: values.get(unit)!,
+      judgeReason: reason,
+      label: labels.get(unit)!,
+      images,
+    });
   }
   return out;
 }

@@ -18,7 +18,12 @@ import { labelReadSpy } from "../testing/label-read-spy";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { createRun } from "../judge/runs";
 import { listSettingsVersions } from "../judge/settings-versions";
-import { alignableTargets, alignBuiltinJudge, type BuiltinAlignmentInput, type BuiltinAlignmentReport } from "./align-builtin";
+import {
+  alignableTargets,
+  alignBuiltinJudge,
+  type BuiltinAlignmentInput,
+  type BuiltinAlignmentReport,
+} from "./align-builtin";
 import { alignmentPageData } from "./alignment-page";
 import { applyAlignedSettings, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
 import { labelSetStore, unitVideo } from "./label-store";
@@ -38,11 +43,24 @@ const labelSets: Record<string, string> = {};
 beforeAll(async () => {
   stub = await startStubLlm();
   owner = await makeUser();
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: KEY_FRAMES, name: "Per key frame alignment" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: VIDEOS,
+    keyFrames: KEY_FRAMES,
+    name: "Per key frame alignment",
+  }));
   videoIds.sort();
   for (const [i, id] of videoIds.entries())
-    await prisma.video.update({ where: { id }, data: { prompt: `A dog catches frisbee ${i} [sim-verdict=${hallucinates(i) ? 1 : 0}]${inflated(i) ? " [sim-inflate]" : ""}` } });
-  const frameSets = new Map((await prisma.frameSet.findMany({ where: { videoId: { in: videoIds } }, select: { id: true, videoId: true } })).map((s) => [s.videoId, s.id]));
+    await prisma.video.update({
+      where: { id },
+      data: {
+        prompt: `A dog catches frisbee ${i} [sim-verdict=${hallucinates(i) ? 1 : 0}]${inflated(i) ? " [sim-inflate]" : ""}`,
+      },
+    });
+  const frameSets = new Map(
+    (await prisma.frameSet.findMany({ where: { videoId: { in: videoIds } }, select: { id: true, videoId: true } })).map(
+      (s) => [s.videoId, s.id],
+    ),
+  );
   // One label per key frame (s3) and per cluster (d2): 8 where the video hallucinates, else 0.
   for (const [target, stepId] of [
     ["s3", "static_hallucination"],
@@ -52,10 +70,25 @@ beforeAll(async () => {
       prisma,
       owner,
       projectId,
-      { name: `Per ${target}`, format: "generic", fileName: `${target}.csv`, sha256: (target === "s3" ? "3" : "4").repeat(64), citation: "" },
+      {
+        name: `Per ${target}`,
+        format: "generic",
+        fileName: `${target}.csv`,
+        sha256: (target === "s3" ? "3" : "4").repeat(64),
+        citation: "",
+      },
       videoIds.flatMap((videoId, i) =>
         Array.from({ length: KEY_FRAMES }, (_, k) => ({
-          target: { task: "hallucination", targetType: "score", target, videoId, itemId: "", stepId, scopeIndex: k, frameSetId: frameSets.get(videoId)! },
+          target: {
+            task: "hallucination",
+            targetType: "score",
+            target,
+            videoId,
+            itemId: "",
+            stepId,
+            scopeIndex: k,
+            frameSetId: frameSets.get(videoId)!,
+          },
           value: hallucinates(i) ? 8 : 0,
           annotator: null,
         })),
@@ -67,7 +100,12 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => stub?.close());
 
-const depsOf = (labels: ReturnType<typeof labelSetStore>) => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels });
+const depsOf = (labels: ReturnType<typeof labelSetStore>) => ({
+  prisma,
+  queue: inlineJudgeQueue(testJudgeDeps()),
+  pipelines: installedPipelines(),
+  labels,
+});
 const inputOf = (targetId: string): BuiltinAlignmentInput => ({
   pipeline: "hallucination",
   targetId,
@@ -82,14 +120,27 @@ describe("aligning a category per key frame or per cluster on its own", () => {
   it("offers s1–s10 per key frame and d1–d9 per cluster, each with its own step's template, as the task module declares", () => {
     const targets = alignableTargets(installedPipelines(), "hallucination");
     const s3 = targets.find((t) => t.target.id === "s3")!;
-    expect(s3).toMatchObject({ kind: "score", scope: "key_frame", valueStep: "static_hallucination", steps: [{ stepId: "static_hallucination", templateId: "hallucination/static-hallucination" }] });
-    expect(targets.find((t) => t.target.id === "d2")).toMatchObject({ scope: "cluster", valueStep: "dynamic_hallucination", steps: [{ templateId: "hallucination/dynamic-hallucination" }] });
+    expect(s3).toMatchObject({
+      kind: "score",
+      scope: "key_frame",
+      valueStep: "static_hallucination",
+      steps: [{ stepId: "static_hallucination", templateId: "hallucination/static-hallucination" }],
+    });
+    expect(targets.find((t) => t.target.id === "d2")).toMatchObject({
+      scope: "cluster",
+      valueStep: "dynamic_hallucination",
+      steps: [{ templateId: "hallucination/dynamic-hallucination" }],
+    });
     expect(targets.filter((t) => t.scope === "key_frame")).toHaveLength(10);
     expect(targets.filter((t) => t.scope === "cluster")).toHaveLength(9);
   });
 
   it("s3: labels per key frame, split by video, a tuned threshold fixes the inflated key frames on train and on held-out", async () => {
-    const store = labelSetStore(prisma, { projectId, labelSetId: labelSets.s3!, task: "hallucination", target: "s3", scope: "key_frame" }, (v) => v >= 5);
+    const store = labelSetStore(
+      prisma,
+      { projectId, labelSetId: labelSets.s3!, task: "hallucination", target: "s3", scope: "key_frame" },
+      (v) => v >= 5,
+    );
     const runs = () => prisma.judgeRun.count({ where: { projectId } });
     const { spy, events } = labelReadSpy(store, runs);
     const report = await alignBuiltinJudge(depsOf(spy), owner, projectId, { ...inputOf("s3"), fewShot: 2 });
@@ -119,17 +170,28 @@ describe("aligning a category per key frame or per cluster on its own", () => {
   }, 300_000);
 
   it("d2: values and labels per cluster, the dynamic step's template is the one rewritten", async () => {
-    const store = labelSetStore(prisma, { projectId, labelSetId: labelSets.d2!, task: "hallucination", target: "d2", scope: "cluster" }, (v) => v >= 5);
+    const store = labelSetStore(
+      prisma,
+      { projectId, labelSetId: labelSets.d2!, task: "hallucination", target: "d2", scope: "cluster" },
+      (v) => v >= 5,
+    );
     const labels = await store.labels(videoIds);
     expect(labels.size).toBe(VIDEOS * KEY_FRAMES);
     expect(new Set([...labels.keys()].map(unitVideo)).size).toBe(VIDEOS);
     const report = await alignBuiltinJudge(depsOf(store), owner, projectId, inputOf("d2"));
-    expect(report).toMatchObject({ templateId: "hallucination/dynamic-hallucination", stepId: "dynamic_hallucination", targetKind: "score" });
+    expect(report).toMatchObject({
+      templateId: "hallucination/dynamic-hallucination",
+      stepId: "dynamic_hallucination",
+      targetKind: "score",
+    });
     const baseline = report.candidates.find((c) => c.kind === "baseline")!;
     expect(baseline.train.n).toBe(report.split.train.length * KEY_FRAMES);
     // The stub's dynamic judge answers 0 everywhere: it finds no hallucinating cluster, so agreement is only chance.
     expect(baseline.train.kappa ?? 0).toBeLessThanOrEqual(0);
-    const values = await prisma.score.findMany({ where: { runId: baseline.trainRunId, stepId: "dynamic_hallucination", category: "d2" }, select: { scopeIndex: true } });
+    const values = await prisma.score.findMany({
+      where: { runId: baseline.trainRunId, stepId: "dynamic_hallucination", category: "d2" },
+      select: { scopeIndex: true },
+    });
     expect(new Set(values.map((v) => v.scopeIndex))).toEqual(new Set([0, 1]));
     expect(report.heldOut!.baseline.n).toBe(report.split.heldOut.length * KEY_FRAMES);
   }, 300_000);
@@ -147,10 +209,15 @@ describe("aligning a category per key frame or per cluster on its own", () => {
       seed: 5,
       rewrites: 0,
     });
-    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, started.id);
+    await executeAlignment(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      started.id,
+    );
     const done = await getAlignment(prisma, owner, projectId, started.id);
     expect(done.status).toBe("done");
-    expect((done.report as BuiltinAlignmentReport).candidates.find((c) => c.id === done.report!.bestId)!.threshold).toBe(8);
+    expect(
+      (done.report as BuiltinAlignmentReport).candidates.find((c) => c.id === done.report!.bestId)!.threshold,
+    ).toBe(8);
 
     // The report's page offers the tuned threshold as part of the defaults for new runs.
     const before = (await alignmentPageData(prisma, owner, projectId, started.id)).selected!.bestSettings!;
@@ -158,24 +225,42 @@ describe("aligning a category per key frame or per cluster on its own", () => {
     expect(before.words).toMatch(/s3 positive threshold 8$/);
     const first = await applyAlignedSettings(prisma, owner, projectId, started.id);
     expect((await alignmentPageData(prisma, owner, projectId, started.id)).selected!.bestSettings!.applied).toBe(true);
-    expect(first).toMatchObject({ number: 1, thresholds: { s3: 8 }, alignmentRunId: started.id, createdById: owner.userId });
-    const run1 = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, {
-      pipeline: "hallucination",
-      endpointId,
-      videoIds: [videoIds[0]!],
+    expect(first).toMatchObject({
+      number: 1,
+      thresholds: { s3: 8 },
+      alignmentRunId: started.id,
+      createdById: owner.userId,
     });
+    const run1 = await createRun(
+      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      owner,
+      projectId,
+      {
+        pipeline: "hallucination",
+        endpointId,
+        videoIds: [videoIds[0]!],
+      },
+    );
     const second = await applyAlignedSettings(prisma, owner, projectId, started.id);
     expect(second.number).toBe(2);
-    const run2 = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, {
-      pipeline: "hallucination",
-      endpointId,
-      videoIds: [videoIds[0]!],
-    });
+    const run2 = await createRun(
+      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      owner,
+      projectId,
+      {
+        pipeline: "hallucination",
+        endpointId,
+        videoIds: [videoIds[0]!],
+      },
+    );
 
     const versions = await listSettingsVersions(prisma, owner, projectId, "hallucination");
     expect(versions.map((v) => v.number)).toEqual([2, 1]);
     expect(versions[1]).toMatchObject({ id: first.id, thresholds: { s3: 8 }, alignmentRunId: started.id });
-    const stored = await prisma.judgeRun.findMany({ where: { id: { in: [run1.id, run2.id] } }, select: { id: true, settingsVersionId: true } });
+    const stored = await prisma.judgeRun.findMany({
+      where: { id: { in: [run1.id, run2.id] } },
+      select: { id: true, settingsVersionId: true },
+    });
     expect(stored.find((r) => r.id === run1.id)!.settingsVersionId).toBe(first.id);
     expect(stored.find((r) => r.id === run2.id)!.settingsVersionId).toBe(second.id);
   }, 300_000);

@@ -65,9 +65,17 @@ interface Setup {
 }
 
 async function setUp(sentence: string): Promise<Setup> {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: 1, name: "Alignment" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: VIDEOS,
+    keyFrames: 1,
+    name: "Alignment",
+  });
   videoIds.sort();
-  for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { prompt: `A ball rolls down ramp ${i} [sim-truth=${truthOf(i)}]` } });
+  for (const [i, id] of videoIds.entries())
+    await prisma.video.update({
+      where: { id },
+      data: { prompt: `A ball rolls down ramp ${i} [sim-truth=${truthOf(i)}]` },
+    });
   const task = await createRubricTask(prisma, owner, projectId, { definition: rubric(sentence) });
   const target = rubricTargetId(task.key, "defects");
   const labelSet = await createLabelSet(
@@ -76,22 +84,51 @@ async function setUp(sentence: string): Promise<Setup> {
     projectId,
     { name: "Truth", format: "generic", fileName: "truth.csv", sha256: "0".repeat(64), citation: "" },
     videoIds.map((videoId, i) => ({
-      target: { task: task.pipeline, targetType: "score", target, videoId, itemId: "", stepId: RUBRIC_STEP, scopeIndex: 0, frameSetId: "" },
+      target: {
+        task: task.pipeline,
+        targetType: "score",
+        target,
+        videoId,
+        itemId: "",
+        stepId: RUBRIC_STEP,
+        scopeIndex: 0,
+        frameSetId: "",
+      },
       value: truthOf(i),
       annotator: null,
     })),
   );
   const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
-  const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: task.pipeline, target }, (v) => v >= 4);
+  const store = labelSetStore(
+    prisma,
+    { projectId, labelSetId: labelSet.id, task: task.pipeline, target },
+    (v) => v >= 4,
+  );
   for (const [i, videoId] of videoIds.slice(0, GOLD_VIDEOS).entries()) {
-    const at = { task: task.pipeline, targetType: "score", target, videoId, itemId: "", stepId: RUBRIC_STEP, scopeIndex: 0, frameSetId: "" };
-    await prisma.goldJudgment.create({ data: { projectId, ...at, targetKey: judgmentKey(at), value: truthOf(i), adjudicatorId: owner.userId } });
+    const at = {
+      task: task.pipeline,
+      targetType: "score",
+      target,
+      videoId,
+      itemId: "",
+      stepId: RUBRIC_STEP,
+      scopeIndex: 0,
+      frameSetId: "",
+    };
+    await prisma.goldJudgment.create({
+      data: { projectId, ...at, targetKey: judgmentKey(at), value: truthOf(i), adjudicatorId: owner.userId },
+    });
   }
   const gold = goldStore(prisma, { projectId, task: task.pipeline, target }, (v) => v >= 4);
   return { projectId, videoIds, rubricTaskId: task.id, pipeline: task.pipeline, store, gold, endpointId: endpoint.id };
 }
 
-const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels });
+const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({
+  prisma,
+  queue: inlineJudgeQueue(testJudgeDeps()),
+  pipelines: installedPipelines(),
+  labels,
+});
 const inputOf = (setup: Setup, budget = { maxCalls: 1000, maxCostUsd: 10 }): AlignmentInput => ({
   rubricTaskId: setup.rubricTaskId,
   criterionId: "defects",
@@ -114,7 +151,10 @@ afterAll(async () => stub?.close());
 
 describe("aligning a rubric judge to a label set", () => {
   it("fixes a planted rubric bias: the best candidate adds the missing sentence and beats the baseline on held-out, significantly", async () => {
-    const report = await alignRubricJudge(depsOf(biased.store), owner, biased.projectId, { ...inputOf(biased), fewShot: 4 });
+    const report = await alignRubricJudge(depsOf(biased.store), owner, biased.projectId, {
+      ...inputOf(biased),
+      fewShot: 4,
+    });
     expect(report.split.train.length + report.split.heldOut.length).toBe(VIDEOS);
     expect(report.split.train.filter((id) => report.split.heldOut.includes(id))).toEqual([]);
     // Stratified: each class is 40% held-out, ±1.
@@ -136,9 +176,16 @@ describe("aligning a rubric judge to a label set", () => {
   }, 120_000);
 
   it("does not 'improve' a judge without the bias: the held-out difference is not significant", async () => {
-    const report = await alignRubricJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), fewShot: 4 });
+    const report = await alignRubricJudge(depsOf(unbiased.store), owner, unbiased.projectId, {
+      ...inputOf(unbiased),
+      fewShot: 4,
+    });
     expect(report.candidates.map((c) => c.kind)).toContain("fewshot");
-    expect(report.candidates.some((c) => c.kind === "rewrite" && c.definition.criteria[0]!.definition.includes(SIM_NEUTRAL_SENTENCE))).toBe(true);
+    expect(
+      report.candidates.some(
+        (c) => c.kind === "rewrite" && c.definition.criteria[0]!.definition.includes(SIM_NEUTRAL_SENTENCE),
+      ),
+    ).toBe(true);
     const held = report.heldOut!;
     expect(held.difference.kappa.lower!).toBeLessThanOrEqual(0);
     expect(held.difference.kappa.upper!).toBeGreaterThanOrEqual(0);
@@ -151,13 +198,19 @@ describe("aligning a rubric judge to a label set", () => {
       const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
       const { spy, events } = labelReadSpy(store, runs);
       const before = await runs();
-      const report = await alignRubricJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11, fewShot: 2 });
+      const report = await alignRubricJudge(depsOf(spy), owner, biased.projectId, {
+        ...inputOf(biased),
+        seed: 11,
+        fewShot: 2,
+      });
       const after = await runs();
       const labelled = source === "gold" ? biased.videoIds.slice(0, GOLD_VIDEOS) : biased.videoIds;
       expect(report.split.train.length + report.split.heldOut.length).toBe(labelled.length);
       const heldOut = new Set(report.split.heldOut);
       // The split's strata are read once, before any run; label values of held-out videos only in the last read, after every run.
-      expect(events.filter((e) => e.method === "strata")).toEqual([{ method: "strata", ids: [...labelled].sort(), runsSoFar: before }]);
+      expect(events.filter((e) => e.method === "strata")).toEqual([
+        { method: "strata", ids: [...labelled].sort(), runsSoFar: before },
+      ]);
       const reads = events.filter((e) => e.method === "labels");
       expect(reads.length).toBe(2);
       expect(reads[0]!.ids.filter((id) => heldOut.has(id))).toEqual([]);
@@ -166,15 +219,25 @@ describe("aligning a rubric judge to a label set", () => {
       expect(reads[1]!.runsSoFar).toBe(after);
       expect(events.at(-1)).toBe(reads[1]);
       // The planted bias is found against either source; the few-shot candidate took its examples from train.
-      for (const e of report.candidates.find((c) => c.kind === "fewshot")!.definition.examples!) expect(heldOut.has(e.videoId)).toBe(false);
-      expect(report.candidates.find((c) => c.id === report.bestId)!.definition.criteria[0]!.definition).toContain(SIM_FIX_SENTENCE);
+      for (const e of report.candidates.find((c) => c.kind === "fewshot")!.definition.examples!)
+        expect(heldOut.has(e.videoId)).toBe(false);
+      expect(report.candidates.find((c) => c.id === report.bestId)!.definition.criteria[0]!.definition).toContain(
+        SIM_FIX_SENTENCE,
+      );
     }, 120_000);
   }
 
   it("the gold store reads gold values, not the label set's, of the criterion's target only", async () => {
-    await prisma.goldJudgment.updateMany({ where: { projectId: unbiased.projectId, videoId: unbiased.videoIds[0]! }, data: { value: 5 } });
+    await prisma.goldJudgment.updateMany({
+      where: { projectId: unbiased.projectId, videoId: unbiased.videoIds[0]! },
+      data: { value: 5 },
+    });
     expect(await unbiased.gold.labelledVideoIds()).toEqual([...unbiased.videoIds.slice(0, GOLD_VIDEOS)].sort());
-    const values = await unbiased.gold.labels([unbiased.videoIds[0]!, unbiased.videoIds[1]!, unbiased.videoIds[GOLD_VIDEOS]!]);
+    const values = await unbiased.gold.labels([
+      unbiased.videoIds[0]!,
+      unbiased.videoIds[1]!,
+      unbiased.videoIds[GOLD_VIDEOS]!,
+    ]);
     expect([...values.entries()].sort()).toEqual(
       [
         [unbiased.videoIds[0]!, 5],
@@ -182,14 +245,25 @@ describe("aligning a rubric judge to a label set", () => {
       ].sort(),
     );
     expect((await unbiased.store.labels([unbiased.videoIds[0]!])).get(unbiased.videoIds[0]!)).toBe(truthOf(0));
-    const other = goldStore(prisma, { projectId: unbiased.projectId, task: unbiased.pipeline, target: "another_target" }, () => true);
+    const other = goldStore(
+      prisma,
+      { projectId: unbiased.projectId, task: unbiased.pipeline, target: "another_target" },
+      () => true,
+    );
     expect(await other.labelledVideoIds()).toEqual([]);
-    await prisma.goldJudgment.updateMany({ where: { projectId: unbiased.projectId, videoId: unbiased.videoIds[0]! }, data: { value: truthOf(0) } });
+    await prisma.goldJudgment.updateMany({
+      where: { projectId: unbiased.projectId, videoId: unbiased.videoIds[0]! },
+      data: { value: truthOf(0) },
+    });
   });
 
   it("few-shot: k train videos shown with their frames and labels remove the planted bias, on held-out too", async () => {
     const fresh = await setUp("");
-    const report = await alignRubricJudge(depsOf(fresh.store), owner, fresh.projectId, { ...inputOf(fresh), rewrites: 0, fewShot: 4 });
+    const report = await alignRubricJudge(depsOf(fresh.store), owner, fresh.projectId, {
+      ...inputOf(fresh),
+      rewrites: 0,
+      fewShot: 4,
+    });
     const fewShot = report.candidates.find((c) => c.kind === "fewshot")!;
     const examples = fewShot.definition.examples!;
     expect(examples).toHaveLength(4);
@@ -200,11 +274,17 @@ describe("aligning a rubric judge to a label set", () => {
     expect(examples.filter((e) => truth.get(e.videoId)! >= 4)).toHaveLength(2);
     for (const e of examples) {
       expect(e.answer).toEqual({ defects: truth.get(e.videoId) });
-      const frames = await prisma.frame.findMany({ where: { id: { in: e.frames.map((f) => f.id) } }, select: { frameSet: { select: { videoId: true } } } });
+      const frames = await prisma.frame.findMany({
+        where: { id: { in: e.frames.map((f) => f.id) } },
+        select: { frameSet: { select: { videoId: true } } },
+      });
       expect(frames.map((f) => f.frameSet.videoId)).toEqual(e.frames.map(() => e.videoId));
     }
     // Its train run attached the examples' frames after the video's own, and never a video's own example.
-    const calls = await prisma.llmCall.findMany({ where: { runId: fewShot.trainRunId }, select: { videoId: true, request: true } });
+    const calls = await prisma.llmCall.findMany({
+      where: { runId: fewShot.trainRunId },
+      select: { videoId: true, request: true },
+    });
     const exampleFrames = new Map(examples.map((e) => [e.videoId, e.frames.map((f) => f.id)]));
     for (const call of calls) {
       const request = call.request as { frameIds: string[]; text: string };
@@ -225,23 +305,36 @@ describe("aligning a rubric judge to a label set", () => {
     // Baseline on train plus both held-out runs fit; one rewrite (an optimizer call and a train run) does not.
     const maxCalls = trainSize + 2 * (VIDEOS - trainSize) + 5;
     const fresh = await setUp("");
-    const report = await alignRubricJudge(depsOf(fresh.store), owner, fresh.projectId, inputOf(fresh, { maxCalls, maxCostUsd: 10 }));
+    const report = await alignRubricJudge(
+      depsOf(fresh.store),
+      owner,
+      fresh.projectId,
+      inputOf(fresh, { maxCalls, maxCostUsd: 10 }),
+    );
     expect(report.stopped).toMatch(/^Stopped at the budget \(\d+ of \d+ calls/);
     expect(report.candidates.filter((c) => c.kind === "rewrite")).toEqual([]);
     expect(report.heldOut).not.toBeNull();
     expect(report.calls).toBeLessThanOrEqual(maxCalls);
-    await expect(alignRubricJudge(depsOf(fresh.store), owner, fresh.projectId, inputOf(fresh, { maxCalls: 10, maxCostUsd: 10 }))).rejects.toThrow(/cannot cover the baseline on train/);
+    await expect(
+      alignRubricJudge(depsOf(fresh.store), owner, fresh.projectId, inputOf(fresh, { maxCalls: 10, maxCostUsd: 10 })),
+    ).rejects.toThrow(/cannot cover the baseline on train/);
   }, 120_000);
 
   it("a run of a candidate definition keeps the rubric's criteria: a changed scale is refused", async () => {
-    const latest = (await prisma.rubricVersion.findFirstOrThrow({ where: { rubricTaskId: biased.rubricTaskId } })).definition as unknown as RubricDefinition;
+    const latest = (await prisma.rubricVersion.findFirstOrThrow({ where: { rubricTaskId: biased.rubricTaskId } }))
+      .definition as unknown as RubricDefinition;
     const changed = { ...latest, criteria: latest.criteria.map((c) => ({ ...c, max: 10 })) };
     await expect(
-      createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, biased.projectId, {
-        pipeline: biased.pipeline,
-        endpointId: biased.endpointId,
-        settings: { candidateDefinition: changed },
-      }),
+      createRun(
+        { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+        owner,
+        biased.projectId,
+        {
+          pipeline: biased.pipeline,
+          endpointId: biased.endpointId,
+          settings: { candidateDefinition: changed },
+        },
+      ),
     ).rejects.toThrow(/candidate definition must keep the rubric's frames, subject and criteria/);
   });
 });

@@ -68,7 +68,13 @@ export interface AlignmentReport {
   /** Rewrites the optimizer could not give (the reason each). */
   skipped: string[];
   bestId: string;
-  heldOut: { baseline: BinaryAgreement; best: BinaryAgreement; difference: { kappa: PairedBootstrapResult; f1: PairedBootstrapResult }; baselineRunId: string; bestRunId: string } | null;
+  heldOut: {
+    baseline: BinaryAgreement;
+    best: BinaryAgreement;
+    difference: { kappa: PairedBootstrapResult; f1: PairedBootstrapResult };
+    baselineRunId: string;
+    bestRunId: string;
+  } | null;
   calls: number;
   costUsd: number;
   /** Why the alignment stopped early (the budget, a cancel), or null. */
@@ -83,7 +89,9 @@ function positiveRule(criterion: RubricCriterion): (value: number) => boolean {
     return (v) => v >= t;
   }
   if (criterion.type === "boolean") return (v) => v === 1;
-  const index = criterion.positiveLabel ? criterion.labels.findIndex((l) => l.label.toLowerCase() === criterion.positiveLabel!.toLowerCase()) : criterion.labels.length - 1;
+  const index = criterion.positiveLabel
+    ? criterion.labels.findIndex((l) => l.label.toLowerCase() === criterion.positiveLabel!.toLowerCase())
+    : criterion.labels.length - 1;
   return (v) => v === index;
 }
 
@@ -94,7 +102,11 @@ export function criterionPositive(definition: RubricDefinition, criterionId: str
   return positiveRule(criterion);
 }
 
-function withCriterion(definition: RubricDefinition, criterionId: string, change: (c: RubricCriterion) => RubricCriterion): RubricDefinition {
+function withCriterion(
+  definition: RubricDefinition,
+  criterionId: string,
+  change: (c: RubricCriterion) => RubricCriterion,
+): RubricDefinition {
   return { ...definition, criteria: definition.criteria.map((c) => (c.id === criterionId ? change(c) : c)) };
 }
 
@@ -104,7 +116,12 @@ function scaleWords(c: RubricCriterion): string {
   return c.labels.map((l, i) => `${i} ${l.label}`).join(", ");
 }
 
-export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projectId: string, input: AlignmentInput): Promise<AlignmentReport> {
+export async function alignRubricJudge(
+  deps: AlignmentDeps,
+  actor: Actor,
+  projectId: string,
+  input: AlignmentInput,
+): Promise<AlignmentReport> {
   const { prisma } = deps;
   await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
   const task = await prisma.rubricTask.findFirst({
@@ -117,7 +134,12 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
   const criterion = baseline.criteria.find((c) => c.id === input.criterionId);
   if (!criterion) throw new ValidationError(`The rubric has no criterion "${input.criterionId}".`);
   const metric = rubricMetricId(task.key, criterion.id);
-  const { config: optimizerConfig, client: optimizerClient } = await alignmentOptimizer(prisma, projectId, input.optimizerEndpointId, deps.optimizerClient);
+  const { config: optimizerConfig, client: optimizerClient } = await alignmentOptimizer(
+    prisma,
+    projectId,
+    input.optimizerEndpointId,
+    deps.optimizerClient,
+  );
   const storage = deps.storage ?? getStorage();
   // A rubric over items is compared item by item (labels and values keyed by unitKey), its runs judging the labelled items' set.
   const perItem = baseline.subject?.kind === "item";
@@ -148,10 +170,15 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
   const reserve = 2 * split.heldOut.length;
   const fits = (videos: number, extraCalls = 0) => {
     const perCall = calls > 0 ? costUsd / calls : 0;
-    return calls + videos + extraCalls + reserve <= input.budget.maxCalls && costUsd + perCall * (videos + extraCalls + reserve) <= input.budget.maxCostUsd;
+    return (
+      calls + videos + extraCalls + reserve <= input.budget.maxCalls &&
+      costUsd + perCall * (videos + extraCalls + reserve) <= input.budget.maxCostUsd
+    );
   };
   if (!fits(split.train.length)) {
-    throw new ValidationError(`The budget of ${input.budget.maxCalls} calls cannot cover the baseline on train (${split.train.length} calls) and the final held-out runs (${reserve}).`);
+    throw new ValidationError(
+      `The budget of ${input.budget.maxCalls} calls cannot cover the baseline on train (${split.train.length} calls) and the final held-out runs (${reserve}).`,
+    );
   }
 
   const runOn = async (definition: RubricDefinition, ids: readonly string[], candidate: boolean) => {
@@ -164,22 +191,46 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
       ...(itemSetId ? { itemSetId } : {}),
     });
     await waitForRun(prisma, run.id, deps.signal);
-    const spent = await prisma.llmCall.aggregate({ where: { runId: run.id, cached: false }, _count: { _all: true }, _sum: { costUsd: true } });
+    const spent = await prisma.llmCall.aggregate({
+      where: { runId: run.id, cached: false },
+      _count: { _all: true },
+      _sum: { costUsd: true },
+    });
     calls += spent._count._all;
     costUsd += spent._sum.costUsd ?? 0;
-    const rows = await prisma.runMetric.findMany({ where: { runId: run.id, metric, itemId: perItem ? { not: "" } : "" }, select: { videoId: true, itemId: true, value: true } });
+    const rows = await prisma.runMetric.findMany({
+      where: { runId: run.id, metric, itemId: perItem ? { not: "" } : "" },
+      select: { videoId: true, itemId: true, value: true },
+    });
     const values = new Map(rows.map((m) => [unitKey(perItem ? "item" : "video", m.videoId, m.itemId, 0), m.value]));
     return { runId: run.id, values };
   };
   const truthPositive = criterionPositive(baseline, criterion.id);
-  const scoreOn = (values: ReadonlyMap<string, number>, labels: ReadonlyMap<string, number>, positive: (v: number) => boolean, ids: readonly string[]) =>
-    labelledPairs(values, labels, truthPositive, positive, ids);
+  const scoreOn = (
+    values: ReadonlyMap<string, number>,
+    labels: ReadonlyMap<string, number>,
+    positive: (v: number) => boolean,
+    ids: readonly string[],
+  ) => labelledPairs(values, labels, truthPositive, positive, ids);
 
   const candidates: AlignmentCandidate[] = [];
   const skipped: string[] = [];
-  const add = (kind: AlignmentCandidate["kind"], note: string, definition: RubricDefinition, values: ReadonlyMap<string, number>, trainRunId: string) => {
+  const add = (
+    kind: AlignmentCandidate["kind"],
+    note: string,
+    definition: RubricDefinition,
+    values: ReadonlyMap<string, number>,
+    trainRunId: string,
+  ) => {
     const { truth, predicted } = scoreOn(values, trainLabels, criterionPositive(definition, criterion.id), trainUnits);
-    const entry = { id: `c${candidates.length + 1}`, kind, note, definition, train: binaryAgreement(truth, predicted), trainRunId };
+    const entry = {
+      id: `c${candidates.length + 1}`,
+      kind,
+      note,
+      definition,
+      train: binaryAgreement(truth, predicted),
+      trainRunId,
+    };
     candidates.push(entry);
     return entry;
   };
@@ -191,12 +242,23 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
     const current = criterionPositive(parent.definition, criterion.id);
     for (const t of [...new Set(values.values())].sort((a, b) => a - b)) {
       if (t <= c.min || t > c.max) continue;
-      const definition = withCriterion(parent.definition, criterion.id, (x) => ({ ...x, positiveAtLeast: t }) as RubricCriterion);
+      const definition = withCriterion(
+        parent.definition,
+        criterion.id,
+        (x) => ({ ...x, positiveAtLeast: t }) as RubricCriterion,
+      );
       if (trainUnits.every((id) => !values.has(id) || current(values.get(id)!) === values.get(id)! >= t)) continue;
       const { truth, predicted } = scoreOn(values, trainLabels, (v) => v >= t, trainUnits);
       const train = binaryAgreement(truth, predicted);
       if ((train.kappa ?? -2) > (best?.train.kappa ?? parent.train.kappa ?? -2) + 1e-12)
-        best = { id: "", kind: "threshold", note: `${parent.id} with positive at ≥ ${t}`, definition, train, trainRunId: parent.trainRunId };
+        best = {
+          id: "",
+          kind: "threshold",
+          note: `${parent.id} with positive at ≥ ${t}`,
+          definition,
+          train,
+          trainRunId: parent.trainRunId,
+        };
     }
     if (best) candidates.push({ ...best, id: `c${candidates.length + 1}` });
   };
@@ -212,7 +274,16 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
       break;
     }
     checkCancel();
-    const disagreements = await disagreementsOf(prisma, storage, parent.candidate, parent.values, trainLabels, trainUnits, criterion.id, optimizerConfig.imageDetail);
+    const disagreements = await disagreementsOf(
+      prisma,
+      storage,
+      parent.candidate,
+      parent.values,
+      trainLabels,
+      trainUnits,
+      criterion.id,
+      optimizerConfig.imageDetail,
+    );
     if (disagreements.length === 0) {
       skipped.push(`rewrite ${r + 1}: no train disagreements left to learn from`);
       break;
@@ -231,16 +302,32 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
       skipped.push(`rewrite ${r + 1}: ${proposal.error}`);
       continue;
     }
-    const definition = withCriterion(parent.candidate.definition, criterion.id, (c) => ({ ...c, definition: proposal.definition }));
-    if (candidates.some((c) => c.kind === "rewrite" && c.definition.criteria.some((x) => x.id === criterion.id && x.definition === proposal.definition))) {
+    const definition = withCriterion(parent.candidate.definition, criterion.id, (c) => ({
+      ...c,
+      definition: proposal.definition,
+    }));
+    if (
+      candidates.some(
+        (c) =>
+          c.kind === "rewrite" &&
+          c.definition.criteria.some((x) => x.id === criterion.id && x.definition === proposal.definition),
+      )
+    ) {
       skipped.push(`rewrite ${r + 1}: the optimizer proposed a definition already tried`);
       continue;
     }
     const run = await runOn(definition, split.train, true);
-    const entry = add("rewrite", `the optimizer's rewrite of ${parent.candidate.id}'s definition`, definition, run.values, run.runId);
+    const entry = add(
+      "rewrite",
+      `the optimizer's rewrite of ${parent.candidate.id}'s definition`,
+      definition,
+      run.values,
+      run.runId,
+    );
     tuneThreshold(entry, run.values);
     progress(`rewrite ${r + 1} on train`);
-    if ((entry.train.kappa ?? -2) > (parent.candidate.train.kappa ?? -2)) parent = { candidate: entry, values: run.values };
+    if ((entry.train.kappa ?? -2) > (parent.candidate.train.kappa ?? -2))
+      parent = { candidate: entry, values: run.values };
   }
 
   // Few-shot: the best so far with k train videos shown as examples (their frames, the label as the expected answer).
@@ -250,12 +337,27 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
     if (!fits(split.train.length)) {
       stopped = `Stopped at the budget (${calls} of ${input.budget.maxCalls} calls, $${costUsd.toFixed(4)} of $${input.budget.maxCostUsd}) before the few-shot candidate: the held-out runs are kept within it.`;
     } else {
-      const examples = await fewShotExamples(prisma, parent.candidate, trainLabels, split.train, criterion, criterionPositive(baseline, criterion.id), fewShot, input.seed ?? 1);
+      const examples = await fewShotExamples(
+        prisma,
+        parent.candidate,
+        trainLabels,
+        split.train,
+        criterion,
+        criterionPositive(baseline, criterion.id),
+        fewShot,
+        input.seed ?? 1,
+      );
       if (examples.length === 0) skipped.push("few-shot: no train video with frames to show");
       else {
         const definition = { ...parent.candidate.definition, examples };
         const run = await runOn(definition, split.train, true);
-        const entry = add("fewshot", `${parent.candidate.id} with ${examples.length} train example(s), frames included`, definition, run.values, run.runId);
+        const entry = add(
+          "fewshot",
+          `${parent.candidate.id} with ${examples.length} train example(s), frames included`,
+          definition,
+          run.values,
+          run.runId,
+        );
         tuneThreshold(entry, run.values);
         progress("few-shot on train");
       }
@@ -270,7 +372,12 @@ export async function alignRubricJudge(deps: AlignmentDeps, actor: Actor, projec
   const heldBest = best.kind === "baseline" ? heldBase : await runOn(best.definition, split.heldOut, true);
   progress("best on held-out");
   const heldLabels = await deps.labels.labels(split.heldOut);
-  const a = scoreOn(heldBase.values, heldLabels, criterionPositive(baseline, criterion.id), [...heldLabels.keys()].sort());
+  const a = scoreOn(
+    heldBase.values,
+    heldLabels,
+    criterionPositive(baseline, criterion.id),
+    [...heldLabels.keys()].sort(),
+  );
   const b = scoreOn(heldBest.values, heldLabels, criterionPositive(best.definition, criterion.id), a.ids);
   return {
     split,
@@ -289,7 +396,8 @@ export async function waitForRun(prisma: PrismaClient, runId: string, signal?: A
   for (;;) {
     const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { status: true } });
     if (run.status === "done") return;
-    if (run.status === "failed" || run.status === "cancelled") throw new ValidationError(`A judge run of the alignment ended ${run.status}.`);
+    if (run.status === "failed" || run.status === "cancelled")
+      throw new ValidationError(`A judge run of the alignment ended ${run.status}.`);
     if (signal?.aborted) {
       await prisma.judgeRun.update({ where: { id: runId }, data: { status: "cancelled" } });
       throw new AlignmentCancelled("The alignment was cancelled.");
@@ -326,12 +434,24 @@ async function fewShotExamples(
   const examples: RubricExample[] = [];
   for (const videoId of picked) {
     const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
-    const call = await prisma.llmCall.findFirst({ where: { runId: candidate.trainRunId, videoId, error: null }, orderBy: { createdAt: "desc" }, select: { request: true } });
+    const call = await prisma.llmCall.findFirst({
+      where: { runId: candidate.trainRunId, videoId, error: null },
+      orderBy: { createdAt: "desc" },
+      select: { request: true },
+    });
     const frameIds = ((call?.request as { frameIds?: string[] } | null)?.frameIds ?? []).slice(0, FRAMES_PER_EXAMPLE);
-    const rows = await prisma.frame.findMany({ where: { id: { in: frameIds } }, select: { id: true, frameSetId: true, index: true, timestampS: true, sha256: true } });
+    const rows = await prisma.frame.findMany({
+      where: { id: { in: frameIds } },
+      select: { id: true, frameSetId: true, index: true, timestampS: true, sha256: true },
+    });
     const frames = frameIds.flatMap((id) => rows.filter((r) => r.id === id));
     if (frames.length === 0) continue;
-    examples.push({ videoId, prompt: (video.prompt ?? "").slice(0, 2000), frames, answer: { [criterion.id]: answerOf(criterion, labels.get(videoId)!) } });
+    examples.push({
+      videoId,
+      prompt: (video.prompt ?? "").slice(0, 2000),
+      frames,
+      answer: { [criterion.id]: answerOf(criterion, labels.get(videoId)!) },
+    });
   }
   return examples;
 }
@@ -347,7 +467,9 @@ async function disagreementsOf(
   detail: "low" | "high" | "auto" | null,
 ): Promise<Disagreement[]> {
   const positive = criterionPositive(candidate.definition, criterionId);
-  const ids = train.filter((id) => values.has(id) && labels.has(id) && positive(values.get(id)!) !== positive(labels.get(id)!)).slice(0, MAX_DISAGREEMENTS);
+  const ids = train
+    .filter((id) => values.has(id) && labels.has(id) && positive(values.get(id)!) !== positive(labels.get(id)!))
+    .slice(0, MAX_DISAGREEMENTS);
   const out: Disagreement[] = [];
   for (const unit of ids) {
     const { videoId, itemId } = unitParts(unit);
@@ -359,19 +481,37 @@ async function disagreementsOf(
     });
     let reason: string | null = null;
     try {
-      reason = (JSON.parse(call?.responseText ?? "") as { reasons?: Record<string, string> }).reasons?.[criterionId] ?? null;
+      reason =
+        (JSON.parse(call?.responseText ?? "") as { reasons?: Record<string, string> }).reasons?.[criterionId] ?? null;
     } catch {
       reason = null;
     }
     const images = await callFrameImages(prisma, storage, call?.request, detail);
-    out.push({ videoPrompt: video.prompt, judgeValue: values.get(unit)!, judgeReason: reason, label: labels.get(unit)!, images });
+    out.push({
+      videoPrompt: video.prompt,
+      judgeValue: values.get(unit)!,
+      judgeReason: reason,
+      label: labels.get(unit)!,
+      images,
+    });
   }
   return out;
 }
 
 /** The one item set the labelled items belong to: an alignment's runs judge the items of one set. */
-export async function labelledItemSet(prisma: PrismaClient, projectId: string, itemIds: readonly string[]): Promise<string> {
-  const sets = await prisma.item.findMany({ where: { projectId, id: { in: [...new Set(itemIds)] } }, select: { setId: true }, distinct: ["setId"] });
-  if (sets.length !== 1) throw new ValidationError(`The labelled items belong to ${sets.length} item sets: an alignment judges the items of one set.`);
+export async function labelledItemSet(
+  prisma: PrismaClient,
+  projectId: string,
+  itemIds: readonly string[],
+): Promise<string> {
+  const sets = await prisma.item.findMany({
+    where: { projectId, id: { in: [...new Set(itemIds)] } },
+    select: { setId: true },
+    distinct: ["setId"],
+  });
+  if (sets.length !== 1)
+    throw new ValidationError(
+      `The labelled items belong to ${sets.length} item sets: an alignment judges the items of one set.`,
+    );
   return sets[0]!.setId;
 }

@@ -13,16 +13,30 @@ import { alignedChange, getAlignment, listAlignments } from "./alignment-runs";
 import { alignmentLabelsOf, type StartBuiltinAlignmentInput } from "./alignment.validation";
 import { latestSettingsVersion } from "../judge/settings-versions";
 
-export async function alignmentPageData(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string | null) {
+export async function alignmentPageData(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  alignmentId: string | null,
+) {
   const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
   const canManage = roleCan(role, "rubrics.manage");
   const tasks = (await listRubricTasks(prisma, actor, projectId)).filter((t) => !t.archived);
   const taskName = new Map(tasks.map((t) => [t.id, t.name]));
   // A built-in task's alignment names its pipeline; a rubric task's, its task.
   const nameOf = (a: { rubricTaskId: string | null; pipeline: string | null }) =>
-    a.pipeline ? `${findTask(a.pipeline)?.label ?? a.pipeline} (built-in)` : (taskName.get(a.rubricTaskId ?? "") ?? "(archived task)");
-  const alignments = (await listAlignments(prisma, actor, projectId)).map((a) => ({ ...a, taskName: nameOf(a), createdAt: a.createdAt.toISOString() }));
-  const selected = alignmentId && alignments.some((a) => a.id === alignmentId) ? await getAlignment(prisma, actor, projectId, alignmentId) : null;
+    a.pipeline
+      ? `${findTask(a.pipeline)?.label ?? a.pipeline} (built-in)`
+      : (taskName.get(a.rubricTaskId ?? "") ?? "(archived task)");
+  const alignments = (await listAlignments(prisma, actor, projectId)).map((a) => ({
+    ...a,
+    taskName: nameOf(a),
+    createdAt: a.createdAt.toISOString(),
+  }));
+  const selected =
+    alignmentId && alignments.some((a) => a.id === alignmentId)
+      ? await getAlignment(prisma, actor, projectId, alignmentId)
+      : null;
   const labelsOf = async () => {
     if (!selected) return "";
     const source = alignmentLabelsOf(selected.input);
@@ -33,16 +47,40 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
   const labels = await labelsOf();
   // The split's videos by name, for the report's list (a video deleted since keeps its place, without a name).
   const splitIds = selected?.report ? [...selected.report.split.train, ...selected.report.split.heldOut] : [];
-  const names = new Map((await prisma.video.findMany({ where: { projectId, id: { in: splitIds } }, select: { id: true, relativePath: true } })).map((v) => [v.id, v.relativePath]));
-  const named = (ids: readonly string[]) => ids.map((id) => ({ id, name: names.get(id) ?? null })).sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff"));
-  const splitVideos = selected?.report ? { train: named(selected.report.split.train), heldOut: named(selected.report.split.heldOut) } : null;
+  const names = new Map(
+    (
+      await prisma.video.findMany({
+        where: { projectId, id: { in: splitIds } },
+        select: { id: true, relativePath: true },
+      })
+    ).map((v) => [v.id, v.relativePath]),
+  );
+  const named = (ids: readonly string[]) =>
+    ids
+      .map((id) => ({ id, name: names.get(id) ?? null }))
+      .sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff"));
+  const splitVideos = selected?.report
+    ? { train: named(selected.report.split.train), heldOut: named(selected.report.split.heldOut) }
+    : null;
   const bestSettings =
     selected?.pipeline && selected.report
-      ? await bestSettingsOf(prisma, actor, projectId, selected.pipeline, (selected.input as StartBuiltinAlignmentInput).targetId, selected.report as BuiltinAlignmentReport, role)
+      ? await bestSettingsOf(
+          prisma,
+          actor,
+          projectId,
+          selected.pipeline,
+          (selected.input as StartBuiltinAlignmentInput).targetId,
+          selected.report as BuiltinAlignmentReport,
+          role,
+        )
       : null;
   const choices = canManage
     ? {
-        tasks: tasks.map((t) => ({ id: t.id, name: t.name, criteria: t.definition.criteria.map((c) => ({ id: c.id, name: c.name })) })),
+        tasks: tasks.map((t) => ({
+          id: t.id,
+          name: t.name,
+          criteria: t.definition.criteria.map((c) => ({ id: c.id, name: c.name })),
+        })),
         /** Built-in tasks with a target that can be aligned (a target a step scores with its own template, per video, key frame, cluster or item, or a reviewed metric). */
         builtins: Object.keys(installedPipelines())
           .map((pipeline) => ({
@@ -50,7 +88,12 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
             name: `${findTask(pipeline)?.label ?? pipeline} (built-in)`,
             targets: alignableTargets(installedPipelines(), pipeline).map((t) => ({
               id: t.target.id,
-              name: t.kind === "metric" ? `${t.target.label} (metric "${t.target.id}")` : t.scope === "video" ? t.target.label : `${t.target.label} (per ${t.scope.replace("_", " ")})`,
+              name:
+                t.kind === "metric"
+                  ? `${t.target.label} (metric "${t.target.id}")`
+                  : t.scope === "video"
+                    ? t.target.label
+                    : `${t.target.label} (per ${t.scope.replace("_", " ")})`,
               kind: t.kind,
               /** What one label is about: the video, or each key frame, cluster or item of it. */
               scope: t.scope,
@@ -60,7 +103,11 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
           }))
           .filter((b) => b.targets.length > 0),
         labelSets: (await listLabelSets(prisma, actor, projectId)).map((s) => ({ id: s.id, name: s.name })),
-        endpoints: (await listEndpoints(prisma, actor, projectId)).map((e) => ({ id: e.id, name: e.name, model: e.model })),
+        endpoints: (await listEndpoints(prisma, actor, projectId)).map((e) => ({
+          id: e.id,
+          name: e.name,
+          model: e.model,
+        })),
       }
     : null;
   return {
@@ -90,22 +137,43 @@ export async function alignmentPageData(prisma: PrismaClient, actor: Actor, proj
  * baseline's, whether they are the project's defaults for new runs now (the latest settings version, for the
  * threshold), and whether this member may make them so (a new settings version, applyAlignedSettings).
  */
-async function bestSettingsOf(prisma: PrismaClient, actor: Actor, projectId: string, pipeline: string, targetId: string, report: BuiltinAlignmentReport, role: Parameters<typeof roleCan>[0]) {
+async function bestSettingsOf(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  pipeline: string,
+  targetId: string,
+  report: BuiltinAlignmentReport,
+  role: Parameters<typeof roleCan>[0],
+) {
   const best = report.candidates.find((c) => c.id === report.bestId);
   const baseline = report.candidates.find((c) => c.kind === "baseline");
   if (!best) return null;
-  const change = alignedChange(report, targetId, alignableTargets(installedPipelines(), pipeline).find((t) => t.target.id === targetId)?.target, installedPipelines()[pipeline]);
+  const change = alignedChange(
+    report,
+    targetId,
+    alignableTargets(installedPipelines(), pipeline).find((t) => t.target.id === targetId)?.target,
+    installedPipelines()[pipeline],
+  );
   if (!change) return null;
   const defaults = (await projectPipelineDefaults(prisma, actor, projectId))[pipeline];
   const latest = await latestSettingsVersion(prisma, projectId, pipeline);
   // Parsed, the settings are in the schema's key order (the report's come back from jsonb in its own).
-  const parsed = (value: unknown) => installedPipelines()[pipeline]?.settingsSchema?.safeParse(value ?? {}).data ?? value;
+  const parsed = (value: unknown) =>
+    installedPipelines()[pipeline]?.settingsSchema?.safeParse(value ?? {}).data ?? value;
   const threshold = change.thresholds?.[targetId] ?? null;
-  const words = [change.settings !== undefined ? settingsWords(parsed(change.settings)) : "", threshold !== null ? `${targetId} positive threshold ${threshold}` : ""].filter(Boolean).join(", ");
+  const words = [
+    change.settings !== undefined ? settingsWords(parsed(change.settings)) : "",
+    threshold !== null ? `${targetId} positive threshold ${threshold}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
   return {
     words,
     changed: threshold !== null || (change.settings !== undefined && !sameSettings(best.settings, baseline?.settings)),
-    applied: (change.settings === undefined || sameSettings(parsed(change.settings), parsed(defaults))) && (threshold === null || latest?.thresholds[targetId] === threshold),
+    applied:
+      (change.settings === undefined || sameSettings(parsed(change.settings), parsed(defaults))) &&
+      (threshold === null || latest?.thresholds[targetId] === threshold),
     canApply: roleCan(role, "runs.manage"),
   };
 }

@@ -29,9 +29,13 @@ export function appAlignmentQueue(): AlignmentQueue {
 /** A worker's alignment jobs: one at a time; the judge runs they start go to the judge queue like any run's. */
 export async function startAlignmentWorker(boss: PgBoss) {
   await withQueue(boss);
-  return boss.work<{ alignmentId: string }>(ALIGNMENT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
-    if (!job) return;
-    rootLogger().info({ alignmentId: job.data.alignmentId }, "aligning a judge");
-    await executeAlignment({ prisma, queue: appJudgeQueue(), pipelines: installedPipelines() }, job.data.alignmentId);
-  });
+  return boss.work<{ alignmentId: string }>(
+    ALIGNMENT_QUEUE,
+    { batchSize: 1, pollingIntervalSeconds: 1 },
+    async ([job]) => {
+      if (!job) return;
+      rootLogger().info({ alignmentId: job.data.alignmentId }, "aligning a judge");
+      await executeAlignment({ prisma, queue: appJudgeQueue(), pipelines: installedPipelines() }, job.data.alignmentId);
+    },
+  );
 }

@@ -40,12 +40,24 @@ beforeAll(async () => {
   projectId = made.projectId;
   const videoIds = made.videoIds.sort();
   await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
-  for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { prompt: `Clip ${i} [sim-truth=${1 + (i % 5)}]` } });
+  for (const [i, id] of videoIds.entries())
+    await prisma.video.update({ where: { id }, data: { prompt: `Clip ${i} [sim-truth=${1 + (i % 5)}]` } });
   const task = await createRubricTask(prisma, owner, projectId, {
     definition: {
       name: "Defects",
       frames: { mode: "key_frames" },
-      criteria: [{ id: "defects", name: "Defects", type: "numeric", min: 1, max: 5, step: 1, positiveAtLeast: 4, definition: "How defective, 1 none to 5 severe." }],
+      criteria: [
+        {
+          id: "defects",
+          name: "Defects",
+          type: "numeric",
+          min: 1,
+          max: 5,
+          step: 1,
+          positiveAtLeast: 4,
+          definition: "How defective, 1 none to 5 severe.",
+        },
+      ],
       prompt: "{{prompt}} {{frames}}\n{{criteria}}",
     },
   });
@@ -56,7 +68,16 @@ beforeAll(async () => {
     projectId,
     { name: "Truth", format: "generic", fileName: "t.csv", sha256: "0".repeat(64), citation: "" },
     videoIds.map((videoId, i) => ({
-      target: { task: task.pipeline, targetType: "score", target, videoId, itemId: "", stepId: RUBRIC_STEP, scopeIndex: 0, frameSetId: "" },
+      target: {
+        task: task.pipeline,
+        targetType: "score",
+        target,
+        videoId,
+        itemId: "",
+        stepId: RUBRIC_STEP,
+        scopeIndex: 0,
+        frameSetId: "",
+      },
       value: 1 + (i % 5),
       annotator: null,
     })),
@@ -94,7 +115,12 @@ describe("an alignment job", () => {
     const split = page.selected!.splitVideos!;
     expect(split.heldOut.map((v) => v.id).sort()).toEqual([...done.report!.split.heldOut].sort());
     expect(split.train.map((v) => v.id).sort()).toEqual([...done.report!.split.train].sort());
-    const paths = new Map((await prisma.video.findMany({ where: { projectId }, select: { id: true, relativePath: true } })).map((v) => [v.id, v.relativePath]));
+    const paths = new Map(
+      (await prisma.video.findMany({ where: { projectId }, select: { id: true, relativePath: true } })).map((v) => [
+        v.id,
+        v.relativePath,
+      ]),
+    );
     for (const v of [...split.train, ...split.heldOut]) expect(v.name).toBe(paths.get(v.id));
     // The saved version links back to this report: in the task list's versions and in the task's own versions.
     expect(page.selected!.rubricTaskId).toBe(body.rubricTaskId);
@@ -122,12 +148,25 @@ describe("an alignment job", () => {
 
   it("aligns to the project's gold values: refused while there are none, then runs against them", async () => {
     const gold = { ...body, labels: { kind: "gold" as const } };
-    await expect(startAlignment(prisma, queue, owner, projectId, gold)).rejects.toThrow(/no gold values of this criterion/);
+    await expect(startAlignment(prisma, queue, owner, projectId, gold)).rejects.toThrow(
+      /no gold values of this criterion/,
+    );
     // Gold on 20 of the 30 videos: the split covers exactly those.
     const goldIds = goldTarget.videoIds.slice(0, 20);
     for (const [i, videoId] of goldIds.entries()) {
-      const at = { task: goldTarget.task, targetType: "score", target: goldTarget.target, videoId, itemId: "", stepId: RUBRIC_STEP, scopeIndex: 0, frameSetId: "" };
-      await prisma.goldJudgment.create({ data: { projectId, ...at, targetKey: judgmentKey(at), value: 1 + (i % 5), adjudicatorId: owner.userId } });
+      const at = {
+        task: goldTarget.task,
+        targetType: "score",
+        target: goldTarget.target,
+        videoId,
+        itemId: "",
+        stepId: RUBRIC_STEP,
+        scopeIndex: 0,
+        frameSetId: "",
+      };
+      await prisma.goldJudgment.create({
+        data: { projectId, ...at, targetKey: judgmentKey(at), value: 1 + (i % 5), adjudicatorId: owner.userId },
+      });
     }
     const started = await startAlignment(prisma, queue, owner, projectId, gold);
     await executeAlignment(jobDeps(), started.id);
@@ -139,18 +178,34 @@ describe("an alignment job", () => {
   }, 120_000);
 
   it("refuses a label set or endpoint of another project, and a rubric over items without labels of its items", async () => {
-    await expect(startAlignment(prisma, queue, owner, projectId, { ...body, labels: { kind: "labelSet", id: "nope" } })).rejects.toThrow(/No such label set/);
+    await expect(
+      startAlignment(prisma, queue, owner, projectId, { ...body, labels: { kind: "labelSet", id: "nope" } }),
+    ).rejects.toThrow(/No such label set/);
     const items = await createRubricTask(prisma, owner, projectId, {
       definition: {
         name: "Caption defects",
         subject: { kind: "item", fields: ["text"] },
         frames: { mode: "key_frames" },
-        criteria: [{ id: "defects", name: "Defects", type: "numeric", min: 1, max: 5, step: 1, definition: "How defective, 1 none to 5 severe." }],
+        criteria: [
+          {
+            id: "defects",
+            name: "Defects",
+            type: "numeric",
+            min: 1,
+            max: 5,
+            step: 1,
+            definition: "How defective, 1 none to 5 severe.",
+          },
+        ],
         prompt: "{{item.text}} {{frames}}\n{{criteria}}",
       },
     });
     // A rubric over items is aligned per item (lib/rubrics/rubric-item-alignment.test.ts): this label set labels none of its items.
-    await expect(startAlignment(prisma, queue, owner, projectId, { ...body, rubricTaskId: items.id })).rejects.toThrow(/too few labelled videos to align \(0\)/);
-    await expect(startAlignment(prisma, queue, owner, projectId, { ...body, optimizerEndpointId: "nope" })).rejects.toThrow(/No such endpoint/);
+    await expect(startAlignment(prisma, queue, owner, projectId, { ...body, rubricTaskId: items.id })).rejects.toThrow(
+      /too few labelled videos to align \(0\)/,
+    );
+    await expect(
+      startAlignment(prisma, queue, owner, projectId, { ...body, optimizerEndpointId: "nope" }),
+    ).rejects.toThrow(/No such endpoint/);
   });
 });

@@ -15,7 +15,13 @@ import type { RubricDefinition } from "../rubrics/rubric-definition";
 import { saveRubricVersion } from "../rubrics/rubric-tasks";
 import type { AlignmentDeps, AlignmentReport } from "./align-judge";
 import { AlignmentCancelled, alignRubricJudge, criterionPositive } from "./align-judge";
-import { alignableTargets, alignBuiltinJudge, builtinPositive, type AlignableTarget, type BuiltinAlignmentReport } from "./align-builtin";
+import {
+  alignableTargets,
+  alignBuiltinJudge,
+  builtinPositive,
+  type AlignableTarget,
+  type BuiltinAlignmentReport,
+} from "./align-builtin";
 import { alignmentLabelsOf, type StartAlignmentInput, type StartBuiltinAlignmentInput } from "./alignment.validation";
 import { goldStore, labelSetStore } from "./label-store";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
@@ -43,16 +49,24 @@ export async function startAlignment(
   });
   if (!task?.versions[0]) throw new NotFoundError("No such rubric task in this project.");
   const definition = task.versions[0].definition as unknown as RubricDefinition;
-  if (!definition.criteria.some((c) => c.id === input.criterionId)) throw new ValidationError(`criterionId: the rubric has no criterion "${input.criterionId}".`);
+  if (!definition.criteria.some((c) => c.id === input.criterionId))
+    throw new ValidationError(`criterionId: the rubric has no criterion "${input.criterionId}".`);
   if (definition.frames.mode !== "uniform" && definition.frames.mode !== "key_frames")
-    throw new ValidationError("Aligning is available for rubrics judged once per video (uniform or key_frames frames) so far.");
+    throw new ValidationError(
+      "Aligning is available for rubrics judged once per video (uniform or key_frames frames) so far.",
+    );
   await checkLabelsAndEndpoints(prisma, projectId, input, {
     task: rubricPipelineId(task.key),
     target: rubricTargetId(task.key, input.criterionId),
     scope: definition.subject?.kind === "item" ? "item" : "video",
   });
   const row = await prisma.alignmentRun.create({
-    data: { projectId, rubricTaskId: input.rubricTaskId, input: input as unknown as Prisma.InputJsonValue, createdById: actor.userId },
+    data: {
+      projectId,
+      rubricTaskId: input.rubricTaskId,
+      input: input as unknown as Prisma.InputJsonValue,
+      createdById: actor.userId,
+    },
     select: { id: true },
   });
   await queue.enqueue(row.id);
@@ -60,7 +74,14 @@ export async function startAlignment(
 }
 
 /** A built-in task's alignment: the pipeline's alignable target, labels of it, the project's endpoints. */
-async function startBuiltinAlignment(prisma: PrismaClient, queue: AlignmentQueue, actor: Actor, projectId: string, input: StartBuiltinAlignmentInput, pipelines: AlignmentDeps["pipelines"]) {
+async function startBuiltinAlignment(
+  prisma: PrismaClient,
+  queue: AlignmentQueue,
+  actor: Actor,
+  projectId: string,
+  input: StartBuiltinAlignmentInput,
+  pipelines: AlignmentDeps["pipelines"],
+) {
   await requireProjectAccess(prisma, actor, projectId, "prompts.manage");
   const alignable = alignableTargets(pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
   if (!alignable)
@@ -68,10 +89,22 @@ async function startBuiltinAlignment(prisma: PrismaClient, queue: AlignmentQueue
       `targetId: pipeline ${input.pipeline} has no alignable target "${input.targetId}" (a video-level target a step scores with its own prompt template, or a reviewed metric with settings to tune).`,
     );
   if (input.rewriteStepId && !alignable.steps.some((s) => s.stepId === input.rewriteStepId))
-    throw new ValidationError(`rewriteStepId: the steps whose template can be rewritten for "${input.targetId}" are ${alignable.steps.map((s) => s.stepId).join(", ")}.`);
-  await checkLabelsAndEndpoints(prisma, projectId, input, { task: input.pipeline, target: input.targetId, targetType: labelTargetType(alignable), scope: alignable.scope });
+    throw new ValidationError(
+      `rewriteStepId: the steps whose template can be rewritten for "${input.targetId}" are ${alignable.steps.map((s) => s.stepId).join(", ")}.`,
+    );
+  await checkLabelsAndEndpoints(prisma, projectId, input, {
+    task: input.pipeline,
+    target: input.targetId,
+    targetType: labelTargetType(alignable),
+    scope: alignable.scope,
+  });
   const row = await prisma.alignmentRun.create({
-    data: { projectId, pipeline: input.pipeline, input: input as unknown as Prisma.InputJsonValue, createdById: actor.userId },
+    data: {
+      projectId,
+      pipeline: input.pipeline,
+      input: input as unknown as Prisma.InputJsonValue,
+      createdById: actor.userId,
+    },
     select: { id: true },
   });
   await queue.enqueue(row.id);
@@ -85,23 +118,43 @@ function labelTargetType(alignable: AlignableTarget): string {
   return alignable.kind === "metric" ? alignable.target.id : SCORE_TARGET_TYPE;
 }
 
-async function checkLabelsAndEndpoints(prisma: PrismaClient, projectId: string, input: StartAlignmentInput, gold: { task: string; target: string; targetType?: string; scope?: TargetScope }) {
+async function checkLabelsAndEndpoints(
+  prisma: PrismaClient,
+  projectId: string,
+  input: StartAlignmentInput,
+  gold: { task: string; target: string; targetType?: string; scope?: TargetScope },
+) {
   if (input.labels.kind === "labelSet") {
-    const labelSet = await prisma.labelSet.findFirst({ where: { id: input.labels.id, projectId }, select: { id: true } });
+    const labelSet = await prisma.labelSet.findFirst({
+      where: { id: input.labels.id, projectId },
+      select: { id: true },
+    });
     if (!labelSet) throw new NotFoundError("No such label set in this project.");
   } else {
     const where = { projectId, task: gold.task, targetType: gold.targetType ?? SCORE_TARGET_TYPE, target: gold.target };
     if ((await goldStore(prisma, { ...where, scope: gold.scope }, () => false).labelledVideoIds()).length === 0)
-      throw new ValidationError("labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).");
+      throw new ValidationError(
+        "labels: the project has no gold values of this criterion yet (set them on the Adjudicate page).",
+      );
   }
   // Refused here rather than as a failed job: a split needs 4 train and 2 held-out videos (the job checks the classes).
   const where = { projectId, ...gold };
-  const store = input.labels.kind === "labelSet" ? labelSetStore(prisma, { ...where, labelSetId: input.labels.id }, () => false) : goldStore(prisma, where, () => false);
+  const store =
+    input.labels.kind === "labelSet"
+      ? labelSetStore(prisma, { ...where, labelSetId: input.labels.id }, () => false)
+      : goldStore(prisma, where, () => false);
   const labelled = (await store.labelledVideoIds()).length;
   if (labelled < MIN_LABELLED_VIDEOS)
-    throw new ValidationError(`labels: too few labelled videos to align (${labelled}): at least ${MIN_LABELLED_VIDEOS} are needed (4 train, 2 held-out), with both label classes.`);
+    throw new ValidationError(
+      `labels: too few labelled videos to align (${labelled}): at least ${MIN_LABELLED_VIDEOS} are needed (4 train, 2 held-out), with both label classes.`,
+    );
   for (const endpointId of [input.judgeEndpointId, input.optimizerEndpointId]) {
-    if (!(await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId, archivedAt: null }, select: { id: true } })))
+    if (
+      !(await prisma.judgeEndpoint.findFirst({
+        where: { id: endpointId, projectId, archivedAt: null },
+        select: { id: true },
+      }))
+    )
       throw new NotFoundError(`No such endpoint in this project (${endpointId}).`);
   }
 }
@@ -110,8 +163,12 @@ export async function cancelAlignment(prisma: PrismaClient, actor: Actor, projec
   await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
   const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId }, select: { status: true } });
   if (!row) throw new NotFoundError("No such alignment in this project.");
-  if (row.status !== "queued" && row.status !== "running") throw new ConflictError(`The alignment is already ${row.status}.`);
-  await prisma.alignmentRun.update({ where: { id: alignmentId }, data: { status: "cancelled", finishedAt: new Date(), error: "Cancelled by an owner." } });
+  if (row.status !== "queued" && row.status !== "running")
+    throw new ConflictError(`The alignment is already ${row.status}.`);
+  await prisma.alignmentRun.update({
+    where: { id: alignmentId },
+    data: { status: "cancelled", finishedAt: new Date(), error: "Cancelled by an owner." },
+  });
   return { id: alignmentId, status: "cancelled" as const };
 }
 
@@ -121,7 +178,18 @@ export async function listAlignments(prisma: PrismaClient, actor: Actor, project
     where: { projectId },
     orderBy: { createdAt: "desc" },
     take: 50,
-    select: { id: true, rubricTaskId: true, pipeline: true, status: true, progress: true, error: true, createdAt: true, finishedAt: true, rubricVersionId: true, promptVersionId: true },
+    select: {
+      id: true,
+      rubricTaskId: true,
+      pipeline: true,
+      status: true,
+      progress: true,
+      error: true,
+      createdAt: true,
+      finishedAt: true,
+      rubricVersionId: true,
+      promptVersionId: true,
+    },
   });
 }
 
@@ -129,8 +197,15 @@ export async function getAlignment(prisma: PrismaClient, actor: Actor, projectId
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId } });
   if (!row) throw new NotFoundError("No such alignment in this project.");
-  const version = row.rubricVersionId ? await prisma.rubricVersion.findUnique({ where: { id: row.rubricVersionId }, select: { number: true } }) : null;
-  const prompt = row.promptVersionId ? await prisma.promptVersion.findUnique({ where: { id: row.promptVersionId }, select: { id: true, templateId: true } }) : null;
+  const version = row.rubricVersionId
+    ? await prisma.rubricVersion.findUnique({ where: { id: row.rubricVersionId }, select: { number: true } })
+    : null;
+  const prompt = row.promptVersionId
+    ? await prisma.promptVersion.findUnique({
+        where: { id: row.promptVersionId },
+        select: { id: true, templateId: true },
+      })
+    : null;
   return {
     ...row,
     input: row.input as unknown as StartAlignmentInput,
@@ -141,7 +216,10 @@ export async function getAlignment(prisma: PrismaClient, actor: Actor, projectId
 }
 
 /** The job: runs the alignment as the owner who started it, with progress and cancel through the row. */
-export async function executeAlignment(deps: Omit<AlignmentDeps, "labels" | "signal" | "onProgress"> & { queue: JudgeQueue }, alignmentId: string): Promise<void> {
+export async function executeAlignment(
+  deps: Omit<AlignmentDeps, "labels" | "signal" | "onProgress"> & { queue: JudgeQueue },
+  alignmentId: string,
+): Promise<void> {
   const { prisma } = deps;
   const row = await prisma.alignmentRun.findUnique({ where: { id: alignmentId } });
   if (!row || row.status !== "queued") return;
@@ -174,29 +252,55 @@ export async function executeAlignment(deps: Omit<AlignmentDeps, "labels" | "sig
       scope: definition.subject?.kind === "item" ? ("item" as const) : ("video" as const),
     };
     const positive = criterionPositive(definition, input.criterionId);
-    const labels = source.kind === "gold" ? goldStore(prisma, where, positive) : labelSetStore(prisma, { ...where, labelSetId: source.id }, positive);
+    const labels =
+      source.kind === "gold"
+        ? goldStore(prisma, where, positive)
+        : labelSetStore(prisma, { ...where, labelSetId: source.id }, positive);
     const report = await alignRubricJudge(
       {
         ...deps,
         labels,
         signal: controller.signal,
-        onProgress: (done, total, message) => void prisma.alignmentRun.updateMany({ where: { id: alignmentId, status: "running" }, data: { progress: { done, total, message } } }),
+        onProgress: (done, total, message) =>
+          void prisma.alignmentRun.updateMany({
+            where: { id: alignmentId, status: "running" },
+            data: { progress: { done, total, message } },
+          }),
       },
       actor,
       row.projectId,
       { ...input, budget: { maxCalls: input.maxCalls, maxCostUsd: input.maxCostUsd } },
     );
     const best = report.candidates.find((c) => c.id === report.bestId)!;
-    const saved = best.kind === "baseline" ? null : await saveRubricVersion(prisma, actor, input.rubricTaskId, { definition: best.definition });
-    const versionId = saved ? ((await prisma.rubricVersion.findFirst({ where: { rubricTaskId: input.rubricTaskId, number: saved.version }, select: { id: true } }))?.id ?? null) : null;
+    const saved =
+      best.kind === "baseline"
+        ? null
+        : await saveRubricVersion(prisma, actor, input.rubricTaskId, { definition: best.definition });
+    const versionId = saved
+      ? ((
+          await prisma.rubricVersion.findFirst({
+            where: { rubricTaskId: input.rubricTaskId, number: saved.version },
+            select: { id: true },
+          })
+        )?.id ?? null)
+      : null;
     await prisma.alignmentRun.updateMany({
       where: { id: alignmentId, status: "running" },
-      data: { status: "done", report: report as unknown as Prisma.InputJsonValue, rubricVersionId: versionId, finishedAt: new Date(), progress: { done: 1, total: 1, message: "done" } },
+      data: {
+        status: "done",
+        report: report as unknown as Prisma.InputJsonValue,
+        rubricVersionId: versionId,
+        finishedAt: new Date(),
+        progress: { done: 1, total: 1, message: "done" },
+      },
     });
   } catch (error) {
     if (error instanceof AlignmentCancelled) return;
     const message = error instanceof Error ? error.message : String(error);
-    await prisma.alignmentRun.updateMany({ where: { id: alignmentId, status: "running" }, data: { status: "failed", error: message, finishedAt: new Date() } });
+    await prisma.alignmentRun.updateMany({
+      where: { id: alignmentId, status: "running" },
+      data: { status: "failed", error: message, finishedAt: new Date() },
+    });
   } finally {
     clearInterval(watch);
   }
@@ -214,14 +318,27 @@ async function executeBuiltinAlignment(
   const alignable = alignableTargets(deps.pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
   if (!alignable) throw new ValidationError(`Pipeline ${input.pipeline} has no alignable target "${input.targetId}".`);
   const source = alignmentLabelsOf(input);
-  const where = { projectId, task: input.pipeline, target: input.targetId, targetType: labelTargetType(alignable), scope: alignable.scope };
+  const where = {
+    projectId,
+    task: input.pipeline,
+    target: input.targetId,
+    targetType: labelTargetType(alignable),
+    scope: alignable.scope,
+  };
   const positive = builtinPositive(alignable.target);
-  const labels = source.kind === "gold" ? goldStore(prisma, where, positive) : labelSetStore(prisma, { ...where, labelSetId: source.id }, positive);
+  const labels =
+    source.kind === "gold"
+      ? goldStore(prisma, where, positive)
+      : labelSetStore(prisma, { ...where, labelSetId: source.id }, positive);
   const report = await alignBuiltinJudge(
     {
       ...deps,
       labels,
-      onProgress: (done, total, message) => void prisma.alignmentRun.updateMany({ where: { id: alignmentId, status: "running" }, data: { progress: { done, total, message } } }),
+      onProgress: (done, total, message) =>
+        void prisma.alignmentRun.updateMany({
+          where: { id: alignmentId, status: "running" },
+          data: { progress: { done, total, message } },
+        }),
     },
     actor,
     projectId,
@@ -230,7 +347,13 @@ async function executeBuiltinAlignment(
   const best = report.candidates.find((c) => c.id === report.bestId)!;
   await prisma.alignmentRun.updateMany({
     where: { id: alignmentId, status: "running" },
-    data: { status: "done", report: report as unknown as Prisma.InputJsonValue, promptVersionId: best.promptVersionId, finishedAt: new Date(), progress: { done: 1, total: 1, message: "done" } },
+    data: {
+      status: "done",
+      report: report as unknown as Prisma.InputJsonValue,
+      promptVersionId: best.promptVersionId,
+      finishedAt: new Date(),
+      progress: { done: 1, total: 1, message: "done" },
+    },
   });
 }
 
@@ -238,12 +361,21 @@ async function executeBuiltinAlignment(
  * What an applied alignment changes in a pipeline's defaults: its chosen run settings (a metric's tuned aggregation,
  * verdict basis and threshold) and its target's tuned positive threshold, where it differs from the declared one.
  */
-export function alignedChange(report: BuiltinAlignmentReport, targetId: string, declared: AlignableTarget["target"] | undefined, pipeline: AlignmentDeps["pipelines"][string] | undefined) {
+export function alignedChange(
+  report: BuiltinAlignmentReport,
+  targetId: string,
+  declared: AlignableTarget["target"] | undefined,
+  pipeline: AlignmentDeps["pipelines"][string] | undefined,
+) {
   const best = report.candidates.find((c) => c.id === report.bestId);
   if (!best) return null;
-  const settings = pipeline?.settingsSchema && best.settings !== undefined && best.settings !== null ? best.settings : undefined;
+  const settings =
+    pipeline?.settingsSchema && best.settings !== undefined && best.settings !== null ? best.settings : undefined;
   const declaredThreshold = declared && declared.positive.op !== "==" ? declared.positive.threshold : null;
-  const threshold = best.threshold !== null && best.threshold !== undefined && best.threshold !== declaredThreshold ? best.threshold : null;
+  const threshold =
+    best.threshold !== null && best.threshold !== undefined && best.threshold !== declaredThreshold
+      ? best.threshold
+      : null;
   if (settings === undefined && threshold === null) return null;
   return { settings, thresholds: threshold !== null ? { [targetId]: threshold } : undefined };
 }
@@ -261,13 +393,28 @@ export async function applyAlignedSettings(
   pipelines: AlignmentDeps["pipelines"] = installedPipelines(),
 ): Promise<SettingsVersion> {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
-  const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId }, select: { pipeline: true, status: true, report: true, input: true } });
+  const row = await prisma.alignmentRun.findFirst({
+    where: { id: alignmentId, projectId },
+    select: { pipeline: true, status: true, report: true, input: true },
+  });
   if (!row) throw new NotFoundError("No such alignment in this project.");
-  if (!row.pipeline) throw new ValidationError("A rubric task's alignment saves a rubric version: it has no run settings to apply.");
-  if (row.status !== "done" || !row.report) throw new ConflictError(`The alignment is ${row.status}: only a finished one has settings to apply.`);
+  if (!row.pipeline)
+    throw new ValidationError("A rubric task's alignment saves a rubric version: it has no run settings to apply.");
+  if (row.status !== "done" || !row.report)
+    throw new ConflictError(`The alignment is ${row.status}: only a finished one has settings to apply.`);
   const { targetId } = row.input as unknown as StartBuiltinAlignmentInput;
   const declared = alignableTargets(pipelines, row.pipeline).find((t) => t.target.id === targetId)?.target;
-  const change = alignedChange(row.report as unknown as BuiltinAlignmentReport, targetId, declared, pipelines[row.pipeline]);
-  if (!change) throw new ValidationError("This alignment's best judge has neither run settings nor a tuned threshold to apply.");
-  return saveSettingsVersion(prisma, actor, projectId, pipelines, row.pipeline, { ...change, alignmentRunId: alignmentId, note: `applied from alignment ${alignmentId}` });
+  const change = alignedChange(
+    row.report as unknown as BuiltinAlignmentReport,
+    targetId,
+    declared,
+    pipelines[row.pipeline],
+  );
+  if (!change)
+    throw new ValidationError("This alignment's best judge has neither run settings nor a tuned threshold to apply.");
+  return saveSettingsVersion(prisma, actor, projectId, pipelines, row.pipeline, {
+    ...change,
+    alignmentRunId: alignmentId,
+    note: `applied from alignment ${alignmentId}`,
+  });
 }

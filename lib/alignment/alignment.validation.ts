@@ -3,7 +3,10 @@ import { z } from "zod";
 const id = z.string().min(1).max(64);
 
 /** Where the labels come from: a label set of the project, or the project's gold values (adjudicated). */
-export const alignmentLabelsSchema = z.discriminatedUnion("kind", [z.strictObject({ kind: z.literal("labelSet"), id }), z.strictObject({ kind: z.literal("gold") })]);
+export const alignmentLabelsSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("labelSet"), id }),
+  z.strictObject({ kind: z.literal("gold") }),
+]);
 export type AlignmentLabels = z.output<typeof alignmentLabelsSchema>;
 
 const common = {

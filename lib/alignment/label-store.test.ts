@@ -17,19 +17,44 @@ let videoIds: string[];
 
 beforeAll(async () => {
   owner = await makeUser();
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 1, name: "Label store" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 4,
+    keyFrames: 1,
+    name: "Label store",
+  }));
   videoIds.sort();
 });
 
-const verdictOf = (videoId: string) => ({ task: "hallucination", targetType: "verdict", target: "verdict", videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" });
+const verdictOf = (videoId: string) => ({
+  task: "hallucination",
+  targetType: "verdict",
+  target: "verdict",
+  videoId,
+  itemId: "",
+  stepId: "",
+  scopeIndex: 0,
+  frameSetId: "",
+});
 
 describe("a label set's labels of a target", () => {
   it("reads every annotator column of the set, a video's label the median of its annotators'", async () => {
     // Video 0: both yes; video 1: both no; video 2: a split; video 3: one annotator only.
     const byAnnotator: Record<string, (number | null)[]> = { ann: [1, 0, 1, 0], bob: [1, 0, 0, null] };
-    const labels = Object.entries(byAnnotator).flatMap(([annotator, values]) => values.flatMap((value, i) => (value === null ? [] : [{ target: verdictOf(videoIds[i]!), value, annotator }])));
-    const set = await createLabelSet(prisma, owner, projectId, { name: "Two annotators", format: "generic", fileName: "two.csv", sha256: "3".repeat(64), citation: "" }, labels);
-    const store = labelSetStore(prisma, { projectId, labelSetId: set.id, task: "hallucination", target: "verdict", targetType: "verdict" }, (v) => v === 1);
+    const labels = Object.entries(byAnnotator).flatMap(([annotator, values]) =>
+      values.flatMap((value, i) => (value === null ? [] : [{ target: verdictOf(videoIds[i]!), value, annotator }])),
+    );
+    const set = await createLabelSet(
+      prisma,
+      owner,
+      projectId,
+      { name: "Two annotators", format: "generic", fileName: "two.csv", sha256: "3".repeat(64), citation: "" },
+      labels,
+    );
+    const store = labelSetStore(
+      prisma,
+      { projectId, labelSetId: set.id, task: "hallucination", target: "verdict", targetType: "verdict" },
+      (v) => v === 1,
+    );
     expect(await store.labelledVideoIds()).toEqual(videoIds);
     expect(await store.labels(videoIds)).toEqual(
       new Map([
@@ -49,7 +74,11 @@ describe("a label set's labels of a target", () => {
       ]),
     );
     // Another target of the same set is not read.
-    const other = labelSetStore(prisma, { projectId, labelSetId: set.id, task: "hallucination", target: "inconsistency" }, (v) => v >= 5);
+    const other = labelSetStore(
+      prisma,
+      { projectId, labelSetId: set.id, task: "hallucination", target: "inconsistency" },
+      (v) => v >= 5,
+    );
     expect(await other.labelledVideoIds()).toEqual([]);
   });
 });

@@ -59,7 +59,14 @@ export interface AlignmentLabelStore {
  */
 export function labelSetStore(
   prisma: PrismaClient,
-  where: { projectId: string; labelSetId: string; task: string; target: string; targetType?: string; scope?: TargetScope },
+  where: {
+    projectId: string;
+    labelSetId: string;
+    task: string;
+    target: string;
+    targetType?: string;
+    scope?: TargetScope;
+  },
   positive: (value: number) => boolean,
 ): AlignmentLabelStore {
   const scope = where.scope ?? "video";
@@ -72,7 +79,10 @@ export function labelSetStore(
     ...scopeWhere(scope),
   };
   const read = async (videoIds: readonly string[]) => {
-    const rows = await prisma.humanJudgment.findMany({ where: { ...base, videoId: { in: [...videoIds] } }, select: { videoId: true, itemId: true, scopeIndex: true, value: true } });
+    const rows = await prisma.humanJudgment.findMany({
+      where: { ...base, videoId: { in: [...videoIds] } },
+      select: { videoId: true, itemId: true, scopeIndex: true, value: true },
+    });
     const byUnit = new Map<string, number[]>();
     for (const row of rows) {
       const key = unitKey(scope, row.videoId, row.itemId, row.scopeIndex);
@@ -82,7 +92,11 @@ export function labelSetStore(
   };
   return {
     async labelledVideoIds() {
-      const rows = await prisma.humanJudgment.findMany({ where: base, select: { videoId: true }, distinct: ["videoId"] });
+      const rows = await prisma.humanJudgment.findMany({
+        where: base,
+        select: { videoId: true },
+        distinct: ["videoId"],
+      });
       return rows.map((r) => r.videoId).sort();
     },
     async strata(videoIds) {
@@ -108,7 +122,13 @@ export function goldStore(
   positive: (value: number) => boolean,
 ): AlignmentLabelStore {
   const scope = where.scope ?? "video";
-  const base = { projectId: where.projectId, task: where.task, targetType: where.targetType ?? SCORE_TARGET_TYPE, target: where.target, ...scopeWhere(scope) };
+  const base = {
+    projectId: where.projectId,
+    task: where.task,
+    targetType: where.targetType ?? SCORE_TARGET_TYPE,
+    target: where.target,
+    ...scopeWhere(scope),
+  };
   const read = async (videoIds: readonly string[]) => {
     const rows = await prisma.goldJudgment.findMany({
       where: { ...base, videoId: { in: [...videoIds] } },
@@ -119,7 +139,11 @@ export function goldStore(
   };
   return {
     async labelledVideoIds() {
-      const rows = await prisma.goldJudgment.findMany({ where: base, select: { videoId: true }, distinct: ["videoId"] });
+      const rows = await prisma.goldJudgment.findMany({
+        where: base,
+        select: { videoId: true },
+        distinct: ["videoId"],
+      });
       return rows.map((r) => r.videoId).sort();
     },
     async strata(videoIds) {

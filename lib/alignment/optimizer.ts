@@ -23,14 +23,18 @@ export interface Disagreement {
 
 const answerSchema = z.object({ definition: z.string().trim().min(1).max(4000) });
 
-export function optimizerPrompt(criterion: { name: string; definition: string; scale: string }, disagreements: readonly Disagreement[]): string {
+export function optimizerPrompt(
+  criterion: { name: string; definition: string; scale: string },
+  disagreements: readonly Disagreement[],
+): string {
   const lines = [
     `${OPTIMIZER_MARKER}.`,
     `A vision judge scores videos on the criterion "${criterion.name}" (${criterion.scale}). Its definition now reads:`,
     `<definition>${criterion.definition}</definition>`,
     `On these videos its value differs from the human label. Their frames are attached in this order.`,
     ...disagreements.map(
-      (d, i) => `Video ${i + 1} (${d.images.length} frame(s)): prompt "${d.videoPrompt ?? ""}"; judge value ${d.judgeValue}; human label ${d.label}; judge's reason: ${d.judgeReason ?? "(none)"}`,
+      (d, i) =>
+        `Video ${i + 1} (${d.images.length} frame(s)): prompt "${d.videoPrompt ?? ""}"; judge value ${d.judgeValue}; human label ${d.label}; judge's reason: ${d.judgeReason ?? "(none)"}`,
     ),
     `Rewrite the definition so that the judge would agree with the humans. Keep the scale. Answer JSON: {"definition": "<the new definition>"}`,
   ];
@@ -38,7 +42,12 @@ export function optimizerPrompt(criterion: { name: string; definition: string; s
 }
 
 /** The optimizer endpoint of the project, its settings and its client (the deps' client when a test gives one). */
-export async function alignmentOptimizer(prisma: PrismaClient, projectId: string, endpointId: string, client?: LlmClient) {
+export async function alignmentOptimizer(
+  prisma: PrismaClient,
+  projectId: string,
+  endpointId: string,
+  client?: LlmClient,
+) {
   const optimizer = await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId } });
   if (!optimizer) throw new NotFoundError("No such optimizer endpoint in this project.");
   const config = endpointConfigOf(optimizer);
@@ -48,7 +57,13 @@ export async function alignmentOptimizer(prisma: PrismaClient, projectId: string
 /** One optimizer call; the rewritten definition, or why there is none (the alignment lists it and goes on). */
 export async function proposeRewrite(
   client: LlmClient,
-  endpoint: { model: string; temperature: number | null; timeoutSeconds: number; pricePer1kInput: number | null; pricePer1kOutput: number | null },
+  endpoint: {
+    model: string;
+    temperature: number | null;
+    timeoutSeconds: number;
+    pricePer1kInput: number | null;
+    pricePer1kOutput: number | null;
+  },
   criterion: { name: string; definition: string; scale: string },
   disagreements: readonly Disagreement[],
   signal?: AbortSignal,
@@ -64,20 +79,36 @@ export async function proposeRewrite(
     { timeoutMs: endpoint.timeoutSeconds * 1000, signal },
   );
   // The call costs what the optimizer endpoint's prices say, whatever its answer.
-  const usage = { costUsd: ((endpoint.pricePer1kInput ?? 0) * result.promptTokens + (endpoint.pricePer1kOutput ?? 0) * result.completionTokens) / 1000 };
+  const usage = {
+    costUsd:
+      ((endpoint.pricePer1kInput ?? 0) * result.promptTokens +
+        (endpoint.pricePer1kOutput ?? 0) * result.completionTokens) /
+      1000,
+  };
   try {
     const parsed = answerSchema.safeParse(JSON.parse(result.text ?? ""));
     if (parsed.success) return { definition: parsed.data.definition, ...usage };
-    return { error: `the optimizer's answer has no usable "definition": ${parsed.error.issues[0]?.message ?? "invalid"}`, ...usage };
+    return {
+      error: `the optimizer's answer has no usable "definition": ${parsed.error.issues[0]?.message ?? "invalid"}`,
+      ...usage,
+    };
   } catch {
     return { error: "the optimizer's answer is not JSON", ...usage };
   }
 }
 
 /** The first two frames a judge call sent (its stored request's frameIds), as images for the optimizer. */
-export async function callFrameImages(prisma: PrismaClient, storage: ObjectStorage, request: unknown, detail: ChatImage["detail"]): Promise<ChatImage[]> {
+export async function callFrameImages(
+  prisma: PrismaClient,
+  storage: ObjectStorage,
+  request: unknown,
+  detail: ChatImage["detail"],
+): Promise<ChatImage[]> {
   const frameIds = ((request as { frameIds?: string[] } | null)?.frameIds ?? []).slice(0, 2);
-  const frames = await prisma.frame.findMany({ where: { id: { in: frameIds } }, select: { id: true, storageKey: true } });
+  const frames = await prisma.frame.findMany({
+    where: { id: { in: frameIds } },
+    select: { id: true, storageKey: true },
+  });
   const images: ChatImage[] = [];
   // In the call's order (the query's is the database's).
   for (const frame of frameIds.flatMap((id) => frames.filter((f) => f.id === id))) {

@@ -11,7 +11,11 @@ export interface AlignmentSplit {
  * Train and held-out, stratified by label class: each class is shuffled with the seed and its first
  * round(share·n) go to held-out (at least one of a class of two or more, so both sides see every class).
  */
-export function stratifiedSplit(strata: ReadonlyMap<string, boolean>, heldOutShare: number, seed: number): AlignmentSplit {
+export function stratifiedSplit(
+  strata: ReadonlyMap<string, boolean>,
+  heldOutShare: number,
+  seed: number,
+): AlignmentSplit {
   const random = mulberry32(seed);
   const train: string[] = [];
   const heldOut: string[] = [];
@@ -35,11 +39,17 @@ export function stratifiedSplit(strata: ReadonlyMap<string, boolean>, heldOutSha
  * Step 1 of every alignment: the labelled videos split by their label class (the only read of the held-out videos'
  * labels before the final step), and the train videos' labels.
  */
-export async function splitLabelled(labels: AlignmentLabelStore, heldOutShare: number, seed: number): Promise<{ split: AlignmentSplit; trainLabels: Map<string, number> }> {
+export async function splitLabelled(
+  labels: AlignmentLabelStore,
+  heldOutShare: number,
+  seed: number,
+): Promise<{ split: AlignmentSplit; trainLabels: Map<string, number> }> {
   const videoIds = await labels.labelledVideoIds();
   const split = stratifiedSplit(await labels.strata(videoIds), heldOutShare, seed);
   if (split.train.length < 4 || split.heldOut.length < 2)
-    throw new ValidationError(`Too few labelled videos to align (${videoIds.length}): train needs at least 4 and held-out 2, with both label classes.`);
+    throw new ValidationError(
+      `Too few labelled videos to align (${videoIds.length}): train needs at least 4 and held-out 2, with both label classes.`,
+    );
   return { split, trainLabels: await labels.labels(split.train) };
 }
 
@@ -47,7 +57,13 @@ export async function splitLabelled(labels: AlignmentLabelStore, heldOutShare: n
  * k labelled train videos for few-shot examples, alternately of each label class while both have some (seeded
  * shuffle), so the examples show both classes where train allows. Only train videos and their train labels.
  */
-export function fewShotPick(train: readonly string[], labels: ReadonlyMap<string, number>, truthPositive: (label: number) => boolean, k: number, seed: number): string[] {
+export function fewShotPick(
+  train: readonly string[],
+  labels: ReadonlyMap<string, number>,
+  truthPositive: (label: number) => boolean,
+  k: number,
+  seed: number,
+): string[] {
   const random = mulberry32(seed + 1);
   const shuffled = train.filter((id) => labels.has(id));
   for (let i = shuffled.length - 1; i > 0; i--) {

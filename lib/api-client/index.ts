@@ -25,11 +25,21 @@ export async function apiFetch<T>(input: string, init: RequestInit = {}): Promis
   }
   if (!response.ok) {
     const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ApiError(response.status, error?.code ?? "http_error", error?.message ?? `Request failed (${response.status}).`, body);
+    throw new ApiError(
+      response.status,
+      error?.code ?? "http_error",
+      error?.message ?? `Request failed (${response.status}).`,
+      body,
+    );
   }
   return body as T;
 }
 
 export function postJson<T>(input: string, body: unknown, init: RequestInit = {}): Promise<T> {
-  return apiFetch<T>(input, { ...init, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return apiFetch<T>(input, {
+    ...init,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }

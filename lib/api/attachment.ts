@@ -5,7 +5,11 @@ const ATTACHMENT_TYPES = {
 } as const;
 
 /** A downloadable export body (CSV, JSONL or LaTeX; text, or a stream of it), never cached or sniffed. */
-export function attachmentResponse(body: string | ReadableStream<Uint8Array>, format: keyof typeof ATTACHMENT_TYPES, baseName: string): Response {
+export function attachmentResponse(
+  body: string | ReadableStream<Uint8Array>,
+  format: keyof typeof ATTACHMENT_TYPES,
+  baseName: string,
+): Response {
   const { contentType, extension } = ATTACHMENT_TYPES[format];
   return new Response(body, {
     headers: {

@@ -15,11 +15,17 @@ import { AUTH_BODY_LIMIT, readBoundedBody } from "./request-body";
 export async function guardedAuthRequest(request: Request): Promise<Response | Request> {
   try {
     rejectNulBytesInUrl(request, {});
-    if (hasNulByte(safeDecode(new URL(request.url).pathname))) throw new ValidationError(`The path: ${NUL_BYTE_MESSAGE}.`);
+    if (hasNulByte(safeDecode(new URL(request.url).pathname)))
+      throw new ValidationError(`The path: ${NUL_BYTE_MESSAGE}.`);
     if (request.method === "GET" || request.method === "HEAD" || !request.body) return request;
     const bytes = await readBoundedBody(request, AUTH_BODY_LIMIT);
     rejectNulBytesInBody(new TextDecoder().decode(bytes), request.headers.get("content-type"));
-    return new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal });
+    return new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: bytes,
+      signal: request.signal,
+    });
   } catch (error) {
     if (isAppError(error)) return errorResponse(error);
     throw error;

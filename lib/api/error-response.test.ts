@@ -6,11 +6,18 @@ import { errorResponse } from "./handler";
  * An app error as another server bundle's copy of lib/errors.ts makes it: not an instance of this copy's class,
  * only carrying the mark every AppError carries (the zip-bomb label sheet's 413 came back as a 500 this way).
  */
-function fromAnotherCopy(fields: { status: number; code: string; message: string }, base: object = new Error(fields.message)) {
+function fromAnotherCopy(
+  fields: { status: number; code: string; message: string },
+  base: object = new Error(fields.message),
+) {
   return Object.assign(base, { status: fields.status, code: fields.code, [Symbol.for("framejury.app-error")]: true });
 }
 
-const workbook = { status: 413, code: "too_large", message: "The workbook is too large: its files unpack to 374 MiB, more than the limit of 96 MiB." };
+const workbook = {
+  status: 413,
+  code: "too_large",
+  message: "The workbook is too large: its files unpack to 374 MiB, more than the limit of 96 MiB.",
+};
 
 async function bodyOf(response: Response) {
   return ((await response.json()) as { error: { code: string; message: string } }).error;
@@ -53,12 +60,29 @@ describe("no handler recognises the app's errors by class", () => {
     const { execFileSync } = await import("node:child_process");
     const grep = (pattern: string, dirs: string[]) => {
       try {
-        return execFileSync("grep", ["-rlE", "--include=*.ts", "--include=*.tsx", "--exclude=*.test.ts", "--exclude=*.test.tsx", pattern, ...dirs], { encoding: "utf8" }).trim();
+        return execFileSync(
+          "grep",
+          [
+            "-rlE",
+            "--include=*.ts",
+            "--include=*.tsx",
+            "--exclude=*.test.ts",
+            "--exclude=*.test.tsx",
+            pattern,
+            ...dirs,
+          ],
+          { encoding: "utf8" },
+        ).trim();
       } catch {
         return ""; // grep exits 1 when nothing matches
       }
     };
     expect(grep("instanceof AppError\\b", ["app", "lib"])).toBe("");
-    expect(grep("instanceof (NotFoundError|ValidationError|ForbiddenError|UnauthorizedError|ConflictError|PayloadTooLargeError)\\b", ["app"])).toBe("");
+    expect(
+      grep(
+        "instanceof (NotFoundError|ValidationError|ForbiddenError|UnauthorizedError|ConflictError|PayloadTooLargeError)\\b",
+        ["app"],
+      ),
+    ).toBe("");
   });
 });

@@ -10,7 +10,13 @@ import { JSON_BODY_LIMIT, readBoundedText } from "./request-body";
 import { prisma } from "../db/prisma";
 import { ensureRubricTasks, isRubricTaskId } from "../rubrics/rubric-registry";
 import { searchParamsObject } from "../videos/video-filter";
-import { type ApiAccess, type DescribedHandler, type RouteDescription, type RouteInput, schemaOf } from "./openapi/route-spec";
+import {
+  type ApiAccess,
+  type DescribedHandler,
+  type RouteDescription,
+  type RouteInput,
+  schemaOf,
+} from "./openapi/route-spec";
 
 export function jsonError(status: number, code: string, message: string, details?: Record<string, unknown>): Response {
   return Response.json({ error: { code, message, ...(details ? { details } : {}) } }, { status });
@@ -24,7 +30,11 @@ export function jsonError(status: number, code: string, message: string, details
 export function errorResponse(error: unknown): Response {
   if (isAppError(error)) return jsonError(error.status, error.code, error.message, error.details);
   if (error instanceof z.ZodError) {
-    return jsonError(400, "invalid_request", error.issues.map((i) => `${i.path.join(".") || "input"}: ${issueMessage(i)}`).join("; "));
+    return jsonError(
+      400,
+      "invalid_request",
+      error.issues.map((i) => `${i.path.join(".") || "input"}: ${issueMessage(i)}`).join("; "),
+    );
   }
   log().error({ err: error }, "unhandled error in an API route");
   return jsonError(500, "internal_error", "Something went wrong on the server.");
@@ -32,7 +42,8 @@ export function errorResponse(error: unknown): Response {
 
 /** An issue's message; a list of options leaves out projects' rubric task ids (each project's own business). */
 function issueMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code !== "invalid_value" || !issue.values.some((v) => typeof v === "string" && isRubricTaskId(v))) return issue.message;
+  if (issue.code !== "invalid_value" || !issue.values.some((v) => typeof v === "string" && isRubricTaskId(v)))
+    return issue.message;
   const shown = issue.values.filter((v) => !(typeof v === "string" && isRubricTaskId(v)));
   return `Invalid option: expected one of ${shown.map((v) => JSON.stringify(v)).join("|")}`;
 }
@@ -56,7 +67,10 @@ function described(handler: RouteHandler, api: RouteDescription, access: ApiAcce
  * measures the request with its request id (lib/observability/http.ts). withActor, withProject and withProjectOf
  * build on it, each reading the route's input (readRouteInput) once the caller may call it.
  */
-export function authenticatedRoute(api: RouteDescription, handler: (request: Request, actor: Actor, params: PathParams) => Promise<Response>) {
+export function authenticatedRoute(
+  api: RouteDescription,
+  handler: (request: Request, actor: Actor, params: PathParams) => Promise<Response>,
+) {
   const route = observed(async (request: Request, context: RouteContext): Promise<Response> => {
     try {
       const { actor, via } = await actorFromRequest(request.headers);
@@ -82,10 +96,15 @@ export function authenticatedRoute(api: RouteDescription, handler: (request: Req
  * (`readBy: "handler"`, multipart, bytes) is left to the handler.
  */
 export async function readRouteInput<D extends RouteDescription>(request: Request, api: D): Promise<RouteInput<D>> {
-  const query = api.query && !("readBy" in api.query) ? schemaOf(api.query).parse(searchParamsObject(new URL(request.url).searchParams)) : undefined;
+  const query =
+    api.query && !("readBy" in api.query)
+      ? schemaOf(api.query).parse(searchParamsObject(new URL(request.url).searchParams))
+      : undefined;
   const json = api.body?.kind === "json" && !api.body.readBy ? api.body : undefined;
   const limit = json?.maxBytes ?? JSON_BODY_LIMIT;
-  const body = json ? await (json.optional ? parseOptionalJsonBody : parseJsonBody)(request, schemaOf(json.schema), { limit }) : undefined;
+  const body = json
+    ? await (json.optional ? parseOptionalJsonBody : parseJsonBody)(request, schemaOf(json.schema), { limit })
+    : undefined;
   return { query, body } as RouteInput<D>;
 }
 
@@ -94,15 +113,23 @@ export async function readRouteInput<D extends RouteDescription>(request: Reques
  * authenticatedRoute does, then the handler gets the query and JSON body `api` declares, parsed. `api` is the
  * route's description for the OpenAPI document. Permission checks stay inside the lib functions the handler calls.
  */
-export function withActor<D extends RouteDescription>(api: D, handler: (request: Request, actor: Actor, params: PathParams, input: RouteInput<D>) => Promise<Response>) {
-  return authenticatedRoute(api, async (request, actor, params) => handler(request, actor, params, await readRouteInput(request, api)));
+export function withActor<D extends RouteDescription>(
+  api: D,
+  handler: (request: Request, actor: Actor, params: PathParams, input: RouteInput<D>) => Promise<Response>,
+) {
+  return authenticatedRoute(api, async (request, actor, params) =>
+    handler(request, actor, params, await readRouteInput(request, api)),
+  );
 }
 
 /**
  * Wraps a public /api/v1 route handler, one with no caller (the OpenAPI document): errors as JSON, a NUL byte in
  * the URL refused, the request logged and measured, as on every route; it reads no body or query of its own.
  */
-export function withoutActor(api: Omit<RouteDescription, "body" | "query">, handler: (request: Request) => Promise<Response>) {
+export function withoutActor(
+  api: Omit<RouteDescription, "body" | "query">,
+  handler: (request: Request) => Promise<Response>,
+) {
   const route = observed(async (request: Request, context: RouteContext | undefined): Promise<Response> => {
     try {
       rejectNulBytesInUrl(request, (await context?.params) ?? {});
@@ -123,7 +150,8 @@ export function rejectNulBytesInUrl(request: Request, params: unknown): void {
   const segments = params && typeof params === "object" ? Object.values(params as Record<string, unknown>).flat() : [];
   if (segments.some((segment) => typeof segment === "string" && hasNulByte(segment))) throw new NotFoundError();
   for (const [name, value] of new URL(request.url).searchParams) {
-    if (hasNulByte(name) || hasNulByte(value)) throw new ValidationError(`${hasNulByte(name) ? JSON.stringify(name) : name}: ${NUL_BYTE_MESSAGE}.`);
+    if (hasNulByte(name) || hasNulByte(value))
+      throw new ValidationError(`${hasNulByte(name) ? JSON.stringify(name) : name}: ${NUL_BYTE_MESSAGE}.`);
   }
 }
 
@@ -134,14 +162,22 @@ type JsonBodyOptions = { limit?: number };
  * The request's JSON body parsed with `schema`: read bounded (more than the limit is a 413 naming it, before the
  * rest is read), then refused with a 400 when it is not JSON or holds a NUL byte.
  */
-export async function parseJsonBody<T extends z.ZodType>(request: Request, schema: T, options: JsonBodyOptions = {}): Promise<z.output<T>> {
+export async function parseJsonBody<T extends z.ZodType>(
+  request: Request,
+  schema: T,
+  options: JsonBodyOptions = {},
+): Promise<z.output<T>> {
   const body = parseJsonText(await readBoundedText(request, options.limit ?? JSON_BODY_LIMIT));
   rejectNulBytes(body);
   return schema.parse(body);
 }
 
 /** As parseJsonBody, for bodies that may be left out (a DELETE with only defaults): an empty body parses as `{}`. */
-export async function parseOptionalJsonBody<T extends z.ZodType>(request: Request, schema: T, options: JsonBodyOptions = {}): Promise<z.output<T>> {
+export async function parseOptionalJsonBody<T extends z.ZodType>(
+  request: Request,
+  schema: T,
+  options: JsonBodyOptions = {},
+): Promise<z.output<T>> {
   const text = await readBoundedText(request, options.limit ?? JSON_BODY_LIMIT);
   if (text.trim() === "") return schema.parse({});
   const body = parseJsonText(text);

@@ -25,13 +25,18 @@ export async function readMultipart(
   limits: { maxFields?: number; maxFieldBytes?: number; maxFiles?: number } = {},
 ): Promise<Record<string, string>> {
   const contentType = request.headers.get("content-type") ?? "";
-  if (!contentType.toLowerCase().startsWith("multipart/form-data")) throw new ValidationError("Send multipart/form-data.");
+  if (!contentType.toLowerCase().startsWith("multipart/form-data"))
+    throw new ValidationError("Send multipart/form-data.");
   const body = requestBodyStream(request);
   let busboy: Busboy.Busboy;
   try {
     busboy = Busboy({
       headers: { "content-type": contentType },
-      limits: { fields: limits.maxFields ?? 20, fieldSize: limits.maxFieldBytes ?? 5 * 1024 * 1024, files: limits.maxFiles ?? 1 },
+      limits: {
+        fields: limits.maxFields ?? 20,
+        fieldSize: limits.maxFieldBytes ?? 5 * 1024 * 1024,
+        files: limits.maxFiles ?? 1,
+      },
       defParamCharset: "utf8",
     });
   } catch {
@@ -57,7 +62,8 @@ export async function readMultipart(
 
   busboy.on("field", (name, value, info) => {
     if (info.valueTruncated) fail(new ValidationError(`The field ${name} is too large.`));
-    else if (hasNulByte(name) || hasNulByte(value)) fail(new ValidationError(`${JSON.stringify(name)}: ${NUL_BYTE_MESSAGE}.`));
+    else if (hasNulByte(name) || hasNulByte(value))
+      fail(new ValidationError(`${JSON.stringify(name)}: ${NUL_BYTE_MESSAGE}.`));
     else fields[name] = value;
   });
   busboy.on("file", (field, stream, info) => {

@@ -5,7 +5,12 @@ import { Readable as NodeReadable } from "node:stream";
  * Serves stored bytes with HTTP range support (players seek with `Range: bytes=…`).
  * Only single ranges are supported; anything else gets the whole body or 416.
  */
-export async function rangeResponse(request: Request, size: number, open: (range?: { start: number; end: number }) => Promise<Readable>, headers: Record<string, string>): Promise<Response> {
+export async function rangeResponse(
+  request: Request,
+  size: number,
+  open: (range?: { start: number; end: number }) => Promise<Readable>,
+  headers: Record<string, string>,
+): Promise<Response> {
   const common = { "accept-ranges": "bytes", "cache-control": "private, max-age=3600", ...headers };
   const header = request.headers.get("range");
   const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
@@ -26,9 +31,16 @@ export async function rangeResponse(request: Request, size: number, open: (range
     const body = await open({ start, end });
     return new Response(NodeReadable.toWeb(body) as ReadableStream, {
       status: 206,
-      headers: { ...common, "content-range": `bytes ${start}-${end}/${size}`, "content-length": String(end - start + 1) },
+      headers: {
+        ...common,
+        "content-range": `bytes ${start}-${end}/${size}`,
+        "content-length": String(end - start + 1),
+      },
     });
   }
   const body = await open();
-  return new Response(NodeReadable.toWeb(body) as ReadableStream, { status: 200, headers: { ...common, "content-length": String(size) } });
+  return new Response(NodeReadable.toWeb(body) as ReadableStream, {
+    status: 200,
+    headers: { ...common, "content-length": String(size) },
+  });
 }

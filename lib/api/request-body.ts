@@ -61,7 +61,9 @@ function bytesInWords(bytes: number): string {
 }
 
 function bodyTooLarge(limit: number): PayloadTooLargeError {
-  return new PayloadTooLargeError(`The request body is larger than the limit of ${bytesInWords(limit)}.`, { limitBytes: limit });
+  return new PayloadTooLargeError(`The request body is larger than the limit of ${bytesInWords(limit)}.`, {
+    limitBytes: limit,
+  });
 }
 
 /**

@@ -14,7 +14,11 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export class CrossOriginRequestError extends AppError {
   constructor() {
-    super(403, "cross_origin", "Requests that change data with a session cookie must come from the app's own pages (same Origin). Scripts send an API key (Authorization: Bearer <key>) instead.");
+    super(
+      403,
+      "cross_origin",
+      "Requests that change data with a session cookie must come from the app's own pages (same Origin). Scripts send an API key (Authorization: Bearer <key>) instead.",
+    );
   }
 }
 
@@ -39,7 +43,8 @@ export function assertSessionRequestAllowed(request: Request, body: BodyKind): v
   if (!isSameOriginRequest(request)) throw new CrossOriginRequestError();
   const received = mediaType(request.headers.get("content-type"));
   const expected = CONTENT_TYPE[body];
-  if (received === null ? declaresBody(request.headers) : received !== expected) throw new UnsupportedContentTypeError(expected, received);
+  if (received === null ? declaresBody(request.headers) : received !== expected)
+    throw new UnsupportedContentTypeError(expected, received);
 }
 
 export function isStateChanging(request: Request): boolean {
@@ -57,7 +62,10 @@ export function isSameOriginRequest(request: Request): boolean {
   if (appOrigins().includes(origin) || origin === new URL(request.url).origin) return true;
   // The host the browser addressed (as Next.js checks server actions): a page can only show the same
   // host in its Origin if it is served by this app, since a browser sets both headers itself.
-  const host = (request.headers.get("x-forwarded-host") ?? request.headers.get("host"))?.split(",")[0]?.trim().toLowerCase();
+  const host = (request.headers.get("x-forwarded-host") ?? request.headers.get("host"))
+    ?.split(",")[0]
+    ?.trim()
+    .toLowerCase();
   try {
     return host !== undefined && host !== "" && new URL(origin).host === host;
   } catch {

@@ -11,7 +11,8 @@ import { type ProjectRequest, type ScopedRequest, withProject, withProjectOf } f
 /** What these routes say of themselves (the OpenAPI document reads it; they declare nothing to parse). */
 const api = { summary: "A thing", responses: [] };
 const context = (projectId: string) => ({ params: Promise.resolve({ projectId }) });
-const request = (key: string, method = "GET") => new Request("http://localhost:3000/api/v1/projects/x/thing", { method, headers: { authorization: `Bearer ${key}` } });
+const request = (key: string, method = "GET") =>
+  new Request("http://localhost:3000/api/v1/projects/x/thing", { method, headers: { authorization: `Bearer ${key}` } });
 
 async function memberWithKey(projectId: string | null, role: "owner" | "reviewer" | "viewer" = "viewer") {
   const user = await makeUser();
@@ -33,14 +34,21 @@ describe("withProject", () => {
     const allowed = await route(request(ownerKey), context(project.id));
     expect(allowed.status).toBe(200);
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ actor: { userId: owner.userId }, project: { id: project.id, name: "Wrapped" }, role: "owner", params: { projectId: project.id } });
+    expect(seen[0]).toMatchObject({
+      actor: { userId: owner.userId },
+      project: { id: project.id, name: "Wrapped" },
+      role: "owner",
+      params: { projectId: project.id },
+    });
     expect(seen[0]!.request.url).toBe("http://localhost:3000/api/v1/projects/x/thing");
 
     // A reviewer lacks queues.manage: 403, and the handler never runs.
     const reviewer = await memberWithKey(project.id, "reviewer");
     const forbidden = await route(request(reviewer.key), context(project.id));
     expect(forbidden.status).toBe(403);
-    expect(((await forbidden.json()) as { error: { code: string; message: string } }).error.message).toBe("Your role (reviewer) may not do that in this project.");
+    expect(((await forbidden.json()) as { error: { code: string; message: string } }).error.message).toBe(
+      "Your role (reviewer) may not do that in this project.",
+    );
     // A non-member and a missing project read alike: 404 "No such project.".
     const stranger = await memberWithKey(null);
     for (const [key, id] of [
@@ -53,7 +61,9 @@ describe("withProject", () => {
     }
     // A malformed id is bad input; no key is a 401.
     expect((await route(request(ownerKey), context("bad id!"))).status).toBe(400);
-    expect((await route(new Request("http://localhost:3000/api/v1/projects/x/thing"), context(project.id))).status).toBe(401);
+    expect(
+      (await route(new Request("http://localhost:3000/api/v1/projects/x/thing"), context(project.id))).status,
+    ).toBe(401);
     expect(seen).toHaveLength(1);
   });
 });
@@ -65,7 +75,12 @@ describe("what a route's description declares", () => {
     const seen: { name: string; limit: number }[] = [];
     const route = withProject(
       "queues.manage",
-      { summary: "A thing", query: z.object({ limit: z.coerce.number().int().max(10) }), body: { kind: "json", schema: z.object({ name: z.string().min(1) }) }, responses: [] },
+      {
+        summary: "A thing",
+        query: z.object({ limit: z.coerce.number().int().max(10) }),
+        body: { kind: "json", schema: z.object({ name: z.string().min(1) }) },
+        responses: [],
+      },
       async ({ body, query }) => {
         seen.push({ name: body.name, limit: query.limit });
         return Response.json({ ok: true });
@@ -73,7 +88,11 @@ describe("what a route's description declares", () => {
     );
     const post = (key: string, body: string, query = "?limit=3") =>
       route(
-        new Request(`http://localhost:3000/api/v1/projects/x/thing${query}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body }),
+        new Request(`http://localhost:3000/api/v1/projects/x/thing${query}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body,
+        }),
         context(project.id),
       );
     const ownerKey = (await createApiKey(prisma, owner.userId, "test")).key;
@@ -84,8 +103,16 @@ describe("what a route's description declares", () => {
     const badBody = await post(ownerKey, JSON.stringify({ name: "" }));
     expect(badBody.status).toBe(400);
     expect(((await badBody.json()) as { error: { message: string } }).error.message).toMatch(/^name: /);
-    expect(((await (await post(ownerKey, "not json")).json()) as { error: { message: string } }).error.message).toBe("The request body must be JSON.");
-    expect(((await (await post(ownerKey, JSON.stringify({ name: "x" }), "?limit=11")).json()) as { error: { message: string } }).error.message).toMatch(/^limit: /);
+    expect(((await (await post(ownerKey, "not json")).json()) as { error: { message: string } }).error.message).toBe(
+      "The request body must be JSON.",
+    );
+    expect(
+      (
+        (await (await post(ownerKey, JSON.stringify({ name: "x" }), "?limit=11")).json()) as {
+          error: { message: string };
+        }
+      ).error.message,
+    ).toMatch(/^limit: /);
     // A caller without the right hears 403 before any of it is read.
     const reviewer = await memberWithKey(project.id, "reviewer");
     expect((await post(reviewer.key, "not json", "?limit=x")).status).toBe(403);
@@ -123,7 +150,9 @@ describe("withProjectOf", () => {
     const reviewer = await memberWithKey(project.id, "reviewer");
     const forbidden = await route(request(reviewer.key), at("known-thing"));
     expect(forbidden.status).toBe(403);
-    expect(((await forbidden.json()) as { error: { message: string } }).error.message).toBe("Your role (reviewer) may not do that in this project.");
+    expect(((await forbidden.json()) as { error: { message: string } }).error.message).toBe(
+      "Your role (reviewer) may not do that in this project.",
+    );
 
     const stranger = await memberWithKey(null);
     for (const [key, id] of [

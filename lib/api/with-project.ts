@@ -31,11 +31,20 @@ export interface ProjectRequest<D extends RouteDescription = RouteDescription> e
  * answers (including which error comes first) stay the lib's; the `actor` handed on carries the role read here
  * (authorizeInProject), so that lib check reads no membership again.
  */
-export function withProject<D extends RouteDescription>(action: ProjectAction, api: D, handler: (context: ProjectRequest<D>) => Promise<Response>) {
+export function withProject<D extends RouteDescription>(
+  action: ProjectAction,
+  api: D,
+  handler: (context: ProjectRequest<D>) => Promise<Response>,
+) {
   return authenticatedRoute(api, async (request, actor, params) => {
     const projectId = projectIdSchema.parse(params.projectId);
     const authorized = await authorizeInProject(prisma, actor, projectId, action);
-    return handler({ ...authorized, params: { ...params, projectId }, request, ...(await readRouteInput(request, api)) });
+    return handler({
+      ...authorized,
+      params: { ...params, projectId },
+      request,
+      ...(await readRouteInput(request, api)),
+    });
   });
 }
 
@@ -54,7 +63,10 @@ export interface ProjectScope<R extends { projectId: string }> {
 }
 
 /** What a route handler keyed by another record gets: as `ProjectRequest`, with the record `find` read. */
-export interface ScopedRequest<R extends { projectId: string }, D extends RouteDescription = RouteDescription> extends RouteInput<D> {
+export interface ScopedRequest<
+  R extends { projectId: string },
+  D extends RouteDescription = RouteDescription,
+> extends RouteInput<D> {
   actor: Actor;
   project: Project;
   role: ProjectRole;

@@ -7,7 +7,14 @@ import { addMember, createProject } from "../projects/projects";
 import { videoReviews } from "../reviews/reviews";
 import { makeUser } from "../testing/fixtures";
 import { insertJudgment } from "../testing/judgments";
-import { accountRecords, deactivateUser, deleteUser, reactivateUser, resetPassword, USER_REFERENCE_COLUMNS } from "./account-lifecycle";
+import {
+  accountRecords,
+  deactivateUser,
+  deleteUser,
+  reactivateUser,
+  resetPassword,
+  USER_REFERENCE_COLUMNS,
+} from "./account-lifecycle";
 import { actorForApiKey, createApiKey } from "./api-keys";
 import { changeOwnPassword } from "./change-password";
 import { actorFromHeaders } from "./request-actor";
@@ -36,7 +43,17 @@ const withCookie = (cookie: string) => new Headers({ cookie, origin: "http://loc
 async function videoOf(projectId: string, ownerId: string) {
   const sha = randomBytes(32).toString("hex");
   return prisma.video.create({
-    data: { projectId, sha256: sha, sizeBytes: BigInt(10), fileName: "a.mp4", relativePath: `a-${sha}.mp4`, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", createdById: ownerId },
+    data: {
+      projectId,
+      sha256: sha,
+      sizeBytes: BigInt(10),
+      fileName: "a.mp4",
+      relativePath: `a-${sha}.mp4`,
+      storageKey: `k/${sha}`,
+      contentType: "video/mp4",
+      status: "ready",
+      createdById: ownerId,
+    },
   });
 }
 
@@ -48,7 +65,13 @@ describe("deactivating an account", () => {
     const project = await createProject(prisma, owner, { name: "Lifecycle" });
     await addMember(prisma, owner, { projectId: project.id, email: reviewer.email, role: "reviewer" });
     const video = await videoOf(project.id, owner.userId);
-    await insertJudgment(prisma, { projectId: project.id, videoId: video.id, targetType: "verdict", reviewerId: reviewer.userId, value: 1 });
+    await insertJudgment(prisma, {
+      projectId: project.id,
+      videoId: video.id,
+      targetType: "verdict",
+      reviewerId: reviewer.userId,
+      value: 1,
+    });
 
     const session = await signIn(reviewer.email, reviewer.password);
     expect(session.status).toBe(200);
@@ -57,14 +80,33 @@ describe("deactivating an account", () => {
     expect(await actorForApiKey(prisma, key)).not.toBeNull();
 
     // One item the reviewer submitted, one they hold unsubmitted.
-    const queue = await prisma.reviewQueue.create({ data: { projectId: project.id, name: "q", runId: "none", scope: "verdict", categories: [], createdById: owner.userId } });
-    const [done, claimed] = await Promise.all([0, 1].map((position) => prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: `${video.id}-${position}`, position } })));
-    await prisma.reviewQueueAssignment.create({ data: { itemId: done!.id, queueId: queue.id, reviewerId: reviewer.userId, status: "done", doneAt: new Date() } });
-    await prisma.reviewQueueAssignment.create({ data: { itemId: claimed!.id, queueId: queue.id, reviewerId: reviewer.userId, status: "claimed" } });
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId: project.id,
+        name: "q",
+        runId: "none",
+        scope: "verdict",
+        categories: [],
+        createdById: owner.userId,
+      },
+    });
+    const [done, claimed] = await Promise.all(
+      [0, 1].map((position) =>
+        prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: `${video.id}-${position}`, position } }),
+      ),
+    );
+    await prisma.reviewQueueAssignment.create({
+      data: { itemId: done!.id, queueId: queue.id, reviewerId: reviewer.userId, status: "done", doneAt: new Date() },
+    });
+    await prisma.reviewQueueAssignment.create({
+      data: { itemId: claimed!.id, queueId: queue.id, reviewerId: reviewer.userId, status: "claimed" },
+    });
 
     const result = await deactivateUser(prisma, admin, reviewer.userId);
     expect(result).toMatchObject({ sessionsEnded: 1, apiKeysRevoked: 1, claimsReleased: 1 });
-    expect(await prisma.reviewQueueAssignment.findMany({ where: { reviewerId: reviewer.userId }, select: { itemId: true } })).toEqual([{ itemId: done!.id }]);
+    expect(
+      await prisma.reviewQueueAssignment.findMany({ where: { reviewerId: reviewer.userId }, select: { itemId: true } }),
+    ).toEqual([{ itemId: done!.id }]);
     // The very next request with the old cookie or key is anonymous.
     expect(await actorFromHeaders(withCookie(session.cookie))).toBeNull();
     expect(await actorForApiKey(prisma, key)).toBeNull();
@@ -81,7 +123,11 @@ describe("deactivating an account", () => {
     // The judgment stays, and is shown with its reviewer's name and email.
     const reviews = await videoReviews(prisma, owner, video.id);
     expect(reviews.judgments).toHaveLength(1);
-    expect(reviews.judgments[0]!.reviewer).toMatchObject({ id: reviewer.userId, email: reviewer.email, name: reviewer.name });
+    expect(reviews.judgments[0]!.reviewer).toMatchObject({
+      id: reviewer.userId,
+      email: reviewer.email,
+      name: reviewer.name,
+    });
 
     // Reactivated, the account signs in again; its old key stays revoked.
     await reactivateUser(prisma, admin, reviewer.userId);
@@ -98,12 +144,18 @@ describe("deactivating an account", () => {
     await expect(deactivateUser(prisma, admin, admin.userId)).rejects.toThrow(/your own account/);
     // The CLI acts as an admin that is no account: it may not remove the last active admin.
     const cli = { userId: "cli", email: "cli", name: "cli", isAdmin: true };
-    await prisma.user.updateMany({ where: { isAdmin: true, id: { not: admin.userId } }, data: { deactivatedAt: new Date() } });
+    await prisma.user.updateMany({
+      where: { isAdmin: true, id: { not: admin.userId } },
+      data: { deactivatedAt: new Date() },
+    });
     try {
       await expect(deactivateUser(prisma, cli, admin.userId)).rejects.toThrow(/last active site admin/);
       await expect(deleteUser(prisma, cli, admin.userId)).rejects.toThrow(/last active site admin/);
     } finally {
-      await prisma.user.updateMany({ where: { isAdmin: true, id: { not: admin.userId } }, data: { deactivatedAt: null } });
+      await prisma.user.updateMany({
+        where: { isAdmin: true, id: { not: admin.userId } },
+        data: { deactivatedAt: null },
+      });
     }
   });
 });
@@ -130,10 +182,26 @@ describe("changing one's own password", () => {
     const user = await makeUser();
     const current = await signIn(user.email, user.password);
     const other = await signIn(user.email, user.password);
-    const input = { currentPassword: "wrong-password", newPassword: "brand new password", confirmPassword: "brand new password" };
+    const input = {
+      currentPassword: "wrong-password",
+      newPassword: "brand new password",
+      confirmPassword: "brand new password",
+    };
     await expect(changeOwnPassword(withCookie(current.cookie), input)).rejects.toThrow(/current password is wrong/);
-    await expect(changeOwnPassword(withCookie(current.cookie), { ...input, currentPassword: user.password, confirmPassword: "typo" })).rejects.toBeInstanceOf(ValidationError);
-    await expect(changeOwnPassword(withCookie(current.cookie), { currentPassword: user.password, newPassword: "short", confirmPassword: "short" })).rejects.toThrow(/at least 8/);
+    await expect(
+      changeOwnPassword(withCookie(current.cookie), {
+        ...input,
+        currentPassword: user.password,
+        confirmPassword: "typo",
+      }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      changeOwnPassword(withCookie(current.cookie), {
+        currentPassword: user.password,
+        newPassword: "short",
+        confirmPassword: "short",
+      }),
+    ).rejects.toThrow(/at least 8/);
 
     await changeOwnPassword(withCookie(current.cookie), { ...input, currentPassword: user.password });
     expect(await actorFromHeaders(withCookie(other.cookie))).toBeNull();
@@ -157,7 +225,13 @@ describe("deleting an account", () => {
     const reviewer = await makeUser();
     const project = await createProject(prisma, owner, { name: "Named" });
     const video = await videoOf(project.id, owner.userId);
-    await insertJudgment(prisma, { projectId: project.id, videoId: video.id, targetType: "verdict", reviewerId: reviewer.userId, value: 0 });
+    await insertJudgment(prisma, {
+      projectId: project.id,
+      videoId: video.id,
+      targetType: "verdict",
+      reviewerId: reviewer.userId,
+      value: 0,
+    });
     expect(await accountRecords(prisma, reviewer.userId)).toEqual({ judgments: 1 });
     await expect(deleteUser(prisma, admin, reviewer.userId)).rejects.toThrow(/1 judgments\. Deactivate it instead/);
     await expect(deleteUser(prisma, admin, owner.userId)).rejects.toThrow(/1 videos/);

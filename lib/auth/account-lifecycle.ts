@@ -39,7 +39,12 @@ async function targetUser(prisma: PrismaClient, userId: string) {
  * Sets a new password for `userId` (a generated one unless given) and ends the account's sessions, so
  * whoever held the old password is signed out. Returns the password, to be shown once.
  */
-export async function resetPassword(prisma: PrismaClient, actor: Actor, userId: string, password?: string): Promise<{ email: string; password: string }> {
+export async function resetPassword(
+  prisma: PrismaClient,
+  actor: Actor,
+  userId: string,
+  password?: string,
+): Promise<{ email: string; password: string }> {
   requireSiteAdmin(actor);
   const user = await targetUser(prisma, userId);
   const chosen = password ?? generatePassword();
@@ -48,9 +53,20 @@ export async function resetPassword(prisma: PrismaClient, actor: Actor, userId: 
   // The same argon2id function better-auth is configured with (lib/auth/auth.ts), so it signs in against it.
   const passwordHash = await hashPassword(parsed.data);
   await prisma.$transaction(async (tx) => {
-    const updated = await tx.account.updateMany({ where: { userId, providerId: "credential" }, data: { password: passwordHash } });
+    const updated = await tx.account.updateMany({
+      where: { userId, providerId: "credential" },
+      data: { password: passwordHash },
+    });
     if (updated.count === 0) {
-      await tx.account.create({ data: { id: randomBytes(16).toString("base64url"), accountId: userId, providerId: "credential", userId, password: passwordHash } });
+      await tx.account.create({
+        data: {
+          id: randomBytes(16).toString("base64url"),
+          accountId: userId,
+          providerId: "credential",
+          userId,
+          password: passwordHash,
+        },
+      });
     }
     await tx.session.deleteMany({ where: { userId } });
   });
@@ -58,11 +74,19 @@ export async function resetPassword(prisma: PrismaClient, actor: Actor, userId: 
 }
 
 /** Refuses to leave the site without an active admin, and an admin from locking themselves out. */
-async function assertNotLastAdmin(prisma: PrismaClient, actor: Actor, user: { id: string; isAdmin: boolean }, doing: string) {
+async function assertNotLastAdmin(
+  prisma: PrismaClient,
+  actor: Actor,
+  user: { id: string; isAdmin: boolean },
+  doing: string,
+) {
   if (user.id === actor.userId) throw new ConflictError(`You cannot ${doing} your own account.`);
   if (!user.isAdmin) return;
-  const otherActiveAdmins = await prisma.user.count({ where: { isAdmin: true, deactivatedAt: null, id: { not: user.id } } });
-  if (otherActiveAdmins === 0) throw new ConflictError(`This is the last active site admin; make another admin before you ${doing} it.`);
+  const otherActiveAdmins = await prisma.user.count({
+    where: { isAdmin: true, deactivatedAt: null, id: { not: user.id } },
+  });
+  if (otherActiveAdmins === 0)
+    throw new ConflictError(`This is the last active site admin; make another admin before you ${doing} it.`);
 }
 
 /**
@@ -81,7 +105,12 @@ export async function deactivateUser(prisma: PrismaClient, actor: Actor, userId:
     const keys = await tx.apiKey.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
     // Unsubmitted queue claims go back to the queue now rather than when they time out; submitted ones stay.
     const claims = await tx.reviewQueueAssignment.deleteMany({ where: { reviewerId: userId, status: "claimed" } });
-    return { email: user.email, sessionsEnded: sessions.count, apiKeysRevoked: keys.count, claimsReleased: claims.count };
+    return {
+      email: user.email,
+      sessionsEnded: sessions.count,
+      apiKeysRevoked: keys.count,
+      claimsReleased: claims.count,
+    };
   });
 }
 
@@ -133,7 +162,11 @@ type CountDelegate = { count(args: { where: Record<string, unknown> }): Promise<
 /** How many records name the account, by kind (only kinds with some). */
 export async function accountRecords(prisma: PrismaClient, userId: string): Promise<Record<string, number>> {
   const counts = await Promise.all(
-    USER_REFERENCE_COLUMNS.map(({ model, field }) => (prisma[model] as unknown as CountDelegate).count({ where: { [field]: field === "assigneeIds" ? { has: userId } : userId } })),
+    USER_REFERENCE_COLUMNS.map(({ model, field }) =>
+      (prisma[model] as unknown as CountDelegate).count({
+        where: { [field]: field === "assigneeIds" ? { has: userId } : userId },
+      }),
+    ),
   );
   const byKind: Record<string, number> = {};
   USER_REFERENCE_COLUMNS.forEach(({ kind }, i) => {
@@ -152,14 +185,21 @@ export async function deleteUser(prisma: PrismaClient, actor: Actor, userId: str
   await assertNotLastAdmin(prisma, actor, user, "delete");
   const records = Object.entries(await accountRecords(prisma, userId));
   if (records.length > 0) {
-    throw new ConflictError(`${user.email} cannot be deleted: it is named by ${records.map(([kind, count]) => `${count} ${kind}`).join(", ")}. Deactivate it instead; its records keep its name.`);
+    throw new ConflictError(
+      `${user.email} cannot be deleted: it is named by ${records.map(([kind, count]) => `${count} ${kind}`).join(", ")}. Deactivate it instead; its records keep its name.`,
+    );
   }
   const soleOwnerOf = await prisma.project.findMany({
-    where: { members: { some: { userId, role: "owner" } }, NOT: { members: { some: { userId: { not: userId }, role: "owner" } } } },
+    where: {
+      members: { some: { userId, role: "owner" } },
+      NOT: { members: { some: { userId: { not: userId }, role: "owner" } } },
+    },
     select: { name: true },
   });
   if (soleOwnerOf.length > 0) {
-    throw new ConflictError(`${user.email} cannot be deleted: it is the only owner of ${soleOwnerOf.map((p) => `“${p.name}”`).join(", ")}. Add another owner first, or deactivate it.`);
+    throw new ConflictError(
+      `${user.email} cannot be deleted: it is the only owner of ${soleOwnerOf.map((p) => `“${p.name}”`).join(", ")}. Add another owner first, or deactivate it.`,
+    );
   }
   // Sessions, the password, API keys and memberships go with the row (foreign keys cascade).
   await prisma.user.delete({ where: { id: userId } });

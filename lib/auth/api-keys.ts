@@ -18,7 +18,10 @@ function hashKey(key: string): string {
 export async function createApiKey(prisma: PrismaClient, userId: string, name: string) {
   const parsed = apiKeyNameSchema.safeParse(name);
   if (!parsed.success) throw new ValidationError(parsed.error.issues[0]!.message);
-  const owner = await prisma.user.findUnique({ where: { id: userId }, select: { deactivatedAt: true, approvalPendingSince: true } });
+  const owner = await prisma.user.findUnique({
+    where: { id: userId },
+    select: { deactivatedAt: true, approvalPendingSince: true },
+  });
   if (!owner) throw new NotFoundError("No such user.");
   if (owner.deactivatedAt) throw new ConflictError("The account is deactivated: reactivate it first.");
   if (owner.approvalPendingSince) throw new ConflictError("The account is waiting for approval: approve it first.");
@@ -50,7 +53,11 @@ export async function actorForApiKey(prisma: PrismaClient, key: string): Promise
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) return null;
   const row = await prisma.apiKey.findUnique({
     where: { keyHash: hashKey(key) },
-    include: { user: { select: { id: true, email: true, name: true, isAdmin: true, deactivatedAt: true, approvalPendingSince: true } } },
+    include: {
+      user: {
+        select: { id: true, email: true, name: true, isAdmin: true, deactivatedAt: true, approvalPendingSince: true },
+      },
+    },
   });
   // Deactivation revokes the keys too; the check here holds even for a key made while it was under way.
   // An account waiting for approval (lib/auth/sso-accounts.ts) has no way in, a key included.

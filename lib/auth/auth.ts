@@ -8,7 +8,13 @@ import { prisma } from "../db/prisma";
 import type { PrismaClient } from "../generated/prisma/client";
 import { deactivatedAccounts } from "./deactivated-accounts";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "./password";
-import { clientAddress, PASSWORD_CHANGE_THROTTLED, recordSignInSuccess, reserveSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
+import {
+  clientAddress,
+  PASSWORD_CHANGE_THROTTLED,
+  recordSignInSuccess,
+  reserveSignInAttempt,
+  type SignInAttempt,
+} from "./sign-in-throttle";
 import { GITHUB_PROVIDER_ID, mayCreateAccount, OIDC_PROVIDER_ID, ssoConfig } from "./sso";
 import { setUpSsoAccount } from "./sso-accounts";
 
@@ -36,17 +42,29 @@ export function createAuth(db: PrismaClient = prisma) {
     user: {
       additionalFields: { isAdmin: { type: "boolean", defaultValue: false, input: false } },
     },
-    socialProviders: sso.github ? { github: { clientId: sso.github.clientId, clientSecret: sso.github.clientSecret, ...signUp } } : {},
+    socialProviders: sso.github
+      ? { github: { clientId: sso.github.clientId, clientSecret: sso.github.clientSecret, ...signUp } }
+      : {},
     // The configured providers vouch for the emails they give (the lab's IdP, GitHub's verified primary email):
     // an SSO identity with an account's email is linked to that account. The local side needs no verified flag:
     // accounts are made by an admin, who vouches for the email (no self sign-up, no verification mail).
-    account: { accountLinking: { enabled: true, requireLocalEmailVerified: false, trustedProviders: [...(sso.oidc ? [OIDC_PROVIDER_ID] : []), ...(sso.github ? [GITHUB_PROVIDER_ID] : [])] } },
+    account: {
+      accountLinking: {
+        enabled: true,
+        requireLocalEmailVerified: false,
+        trustedProviders: [...(sso.oidc ? [OIDC_PROVIDER_ID] : []), ...(sso.github ? [GITHUB_PROVIDER_ID] : [])],
+      },
+    },
     // Accounts are otherwise made with Prisma (lib/auth/users.ts), so a user better-auth creates is an SSO sign-up.
     databaseHooks: {
       user: {
         create: {
           async before(user: { email: string }) {
-            if (!mayCreateAccount(sso, user.email)) throw new APIError("FORBIDDEN", { code: "ACCOUNT_NOT_ALLOWED", message: "Accounts for that email are not created by single sign-on." });
+            if (!mayCreateAccount(sso, user.email))
+              throw new APIError("FORBIDDEN", {
+                code: "ACCOUNT_NOT_ALLOWED",
+                message: "Accounts for that email are not created by single sign-on.",
+              });
             // SSO_NEW_ACCOUNTS=approve: the account is born waiting for a site admin (lib/auth/sso-accounts.ts).
             if (sso.newAccounts === "approve") return { data: { approvalPendingSince: new Date() } };
           },
@@ -55,7 +73,10 @@ export function createAuth(db: PrismaClient = prisma) {
             try {
               await setUpSsoAccount(db, user.id);
             } catch {
-              throw new APIError("INTERNAL_SERVER_ERROR", { code: "ACCOUNT_SETUP_FAILED", message: "The new account could not be set up." });
+              throw new APIError("INTERNAL_SERVER_ERROR", {
+                code: "ACCOUNT_SETUP_FAILED",
+                message: "The new account could not be set up.",
+              });
             }
           },
         },
@@ -91,7 +112,8 @@ export function createAuth(db: PrismaClient = prisma) {
       }),
       after: createAuthMiddleware(async (ctx) => {
         const attempt = await passwordAttemptOf(ctx);
-        if (attempt && ctx.context.returned !== undefined && !isAPIError(ctx.context.returned)) await recordSignInSuccess(db, attempt);
+        if (attempt && ctx.context.returned !== undefined && !isAPIError(ctx.context.returned))
+          await recordSignInSuccess(db, attempt);
       }),
     },
     plugins: [
@@ -121,7 +143,10 @@ export function createAuth(db: PrismaClient = prisma) {
 
 /** The answer to a password sign-in while PASSWORD_SIGN_IN=off. */
 function passwordSignInOff(): APIError {
-  return new APIError("FORBIDDEN", { code: "PASSWORD_SIGN_IN_OFF", message: "Password sign-in is turned off here; sign in with single sign-on." });
+  return new APIError("FORBIDDEN", {
+    code: "PASSWORD_SIGN_IN_OFF",
+    message: "Password sign-in is turned off here; sign in with single sign-on.",
+  });
 }
 
 type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];

@@ -12,7 +12,10 @@ export const changePasswordSchema = z
     newPassword: newPasswordSchema,
     confirmPassword: z.string().max(1024),
   })
-  .refine((input) => input.newPassword === input.confirmPassword, { message: "The two new passwords differ.", path: ["confirmPassword"] });
+  .refine((input) => input.newPassword === input.confirmPassword, {
+    message: "The two new passwords differ.",
+    path: ["confirmPassword"],
+  });
 
 /**
  * The signed-in user (the session in `headers`) changes their own password through better-auth's
@@ -29,12 +32,16 @@ export async function changeOwnPassword(headers: Headers, input: z.input<typeof 
   const session = await auth.api.getSession({ headers });
   if (!session) throw new UnauthorizedError("Your session ended: sign in again.");
   try {
-    await auth.api.changePassword({ body: { currentPassword: parsed.data.currentPassword, newPassword: parsed.data.newPassword }, headers });
+    await auth.api.changePassword({
+      body: { currentPassword: parsed.data.currentPassword, newPassword: parsed.data.newPassword },
+      headers,
+    });
   } catch (error) {
     const code = isAPIError(error) ? (error.body as { code?: string } | undefined)?.code : undefined;
     if (code === "INVALID_PASSWORD") throw new ValidationError("The current password is wrong.");
     // The sign-in throttle (lib/auth/auth.ts hooks): too many wrong passwords for the account or the address.
-    if (code === PASSWORD_CHANGE_THROTTLED.code) throw new AppError(429, "too_many_attempts", PASSWORD_CHANGE_THROTTLED.message);
+    if (code === PASSWORD_CHANGE_THROTTLED.code)
+      throw new AppError(429, "too_many_attempts", PASSWORD_CHANGE_THROTTLED.message);
     throw error;
   }
   await prisma.session.deleteMany({ where: { userId: session.user.id, token: { not: session.session.token } } });

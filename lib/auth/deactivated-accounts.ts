@@ -19,7 +19,10 @@ export function deactivatedAccounts(db: PrismaClient) {
     // approvalPendingSince is declared so that the SSO sign-up hook (lib/auth/auth.ts) can create a user waiting for approval.
     schema: {
       user: {
-        fields: { deactivatedAt: { type: "date", required: false, input: false }, approvalPendingSince: { type: "date", required: false, input: false } },
+        fields: {
+          deactivatedAt: { type: "date", required: false, input: false },
+          approvalPendingSince: { type: "date", required: false, input: false },
+        },
       },
     },
     init() {
@@ -29,7 +32,10 @@ export function deactivatedAccounts(db: PrismaClient) {
             session: {
               create: {
                 async before(session: { userId: string }) {
-                  const user = await db.user.findUnique({ where: { id: session.userId }, select: { deactivatedAt: true, approvalPendingSince: true } });
+                  const user = await db.user.findUnique({
+                    where: { id: session.userId },
+                    select: { deactivatedAt: true, approvalPendingSince: true },
+                  });
                   if (!user || user.deactivatedAt) throw wrongEmailOrPassword();
                   // Only SSO makes pending accounts (lib/auth/sso-accounts.ts), and the person just proved who they are.
                   if (user.approvalPendingSince) throw accountPending();
@@ -50,5 +56,8 @@ export function wrongEmailOrPassword(): APIError {
 
 /** The refusal of a session to an account an admin has not approved yet; better-auth's SSO callback passes the code on. */
 function accountPending(): APIError {
-  return new APIError("FORBIDDEN", { code: "ACCOUNT_PENDING", message: "This account is waiting for an administrator's approval." });
+  return new APIError("FORBIDDEN", {
+    code: "ACCOUNT_PENDING",
+    message: "This account is waiting for an administrator's approval.",
+  });
 }

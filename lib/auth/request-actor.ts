@@ -23,8 +23,15 @@ export async function actorFromRequest(headers: Headers): Promise<{ actor: Actor
   }
   const session = await getAuth().api.getSession({ headers });
   if (!session) return { actor: null, via: "session" };
-  const user = session.user as typeof session.user & { isAdmin?: boolean; deactivatedAt?: Date | null; approvalPendingSince?: Date | null };
+  const user = session.user as typeof session.user & {
+    isAdmin?: boolean;
+    deactivatedAt?: Date | null;
+    approvalPendingSince?: Date | null;
+  };
   // Neither gets a session (lib/auth/deactivated-accounts.ts); this covers one that slipped in meanwhile.
   if (user.deactivatedAt || user.approvalPendingSince) return { actor: null, via: "session" };
-  return { actor: { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin === true }, via: "session" };
+  return {
+    actor: { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin === true },
+    via: "session",
+  };
 }

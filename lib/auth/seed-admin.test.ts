@@ -25,7 +25,9 @@ describe("seedAdminFromEnv", () => {
   });
 
   it("does nothing once users exist, so a restart never resets the admin", async () => {
-    await prisma.user.create({ data: { id: `existing-${Date.now()}`, name: "x", email: `existing-${Date.now()}@example.test` } });
+    await prisma.user.create({
+      data: { id: `existing-${Date.now()}`, name: "x", email: `existing-${Date.now()}@example.test` },
+    });
     process.env.ADMIN_EMAIL = "late-seed@example.test";
     process.env.ADMIN_PASSWORD = "seeded-password";
     await seedAdminFromEnv(process.env.DATABASE_URL!, () => {});

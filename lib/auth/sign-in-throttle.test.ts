@@ -5,7 +5,14 @@ import { makeUser } from "../testing/fixtures";
 import { getAuth } from "./auth";
 import { changeOwnPassword } from "./change-password";
 import { verifyPassword } from "./password";
-import { clientAddress, forgetEndedSignInWindows, PASSWORD_CHANGE_THROTTLED, recordSignInSuccess, reserveSignInAttempt, SIGN_IN_LIMITS } from "./sign-in-throttle";
+import {
+  clientAddress,
+  forgetEndedSignInWindows,
+  PASSWORD_CHANGE_THROTTLED,
+  recordSignInSuccess,
+  reserveSignInAttempt,
+  SIGN_IN_LIMITS,
+} from "./sign-in-throttle";
 
 const someEmail = () => `throttle-${randomBytes(5).toString("hex")}@example.test`;
 const someIp = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${randomBytes(3).toString("hex")}`;
@@ -18,7 +25,8 @@ describe("reserveSignInAttempt", () => {
   it("allows 5 attempts per account in 15 minutes, whatever the case of the email, then refuses", async () => {
     const email = someEmail();
     const results = [];
-    for (let i = 0; i < SIGN_IN_LIMITS.account.attempts + 2; i++) results.push(await reserve(i % 2 ? email.toUpperCase() : email));
+    for (let i = 0; i < SIGN_IN_LIMITS.account.attempts + 2; i++)
+      results.push(await reserve(i % 2 ? email.toUpperCase() : email));
     expect(results).toEqual([true, true, true, true, true, false, false]);
   });
 
@@ -39,7 +47,10 @@ describe("reserveSignInAttempt", () => {
       data: { windowStart: new Date(Date.now() - (SIGN_IN_LIMITS.account.windowSeconds + 5) * 1000) },
     });
     expect(await reserve(email)).toBe(true);
-    expect((await prisma.signInThrottle.findUniqueOrThrow({ where: { kind_key: { kind: "account", key: email } } })).attempts).toBe(1);
+    expect(
+      (await prisma.signInThrottle.findUniqueOrThrow({ where: { kind_key: { kind: "account", key: email } } }))
+        .attempts,
+    ).toBe(1);
   });
 
   it("forgets rows whose window has ended, and only those", async () => {
@@ -72,7 +83,9 @@ describe("reserveSignInAttempt", () => {
     await reserve(email, ip);
     await recordSignInSuccess(prisma, { email, ip });
     expect(await prisma.signInThrottle.findUnique({ where: { kind_key: { kind: "account", key: email } } })).toBeNull();
-    expect((await prisma.signInThrottle.findUniqueOrThrow({ where: { kind_key: { kind: "ip", key: ip } } })).attempts).toBe(8);
+    expect(
+      (await prisma.signInThrottle.findUniqueOrThrow({ where: { kind_key: { kind: "ip", key: ip } } })).attempts,
+    ).toBe(8);
   });
 });
 
@@ -139,10 +152,16 @@ describe("sign-in through better-auth is throttled", () => {
   it("counts both of two simultaneous failures at the last free place, so the limit holds", async () => {
     const user = await makeUser();
     const ip = someIp();
-    for (let i = 0; i < SIGN_IN_LIMITS.account.attempts - 1; i++) await directSignIn(user.email, "not the password", ip);
-    const results = await Promise.all([directSignIn(user.email, "wrong twice", ip), directSignIn(user.email, "wrong again", ip)]);
+    for (let i = 0; i < SIGN_IN_LIMITS.account.attempts - 1; i++)
+      await directSignIn(user.email, "not the password", ip);
+    const results = await Promise.all([
+      directSignIn(user.email, "wrong twice", ip),
+      directSignIn(user.email, "wrong again", ip),
+    ]);
     expect(results).toEqual([results[0], results[0]]);
-    const row = await prisma.signInThrottle.findUniqueOrThrow({ where: { kind_key: { kind: "account", key: user.email } } });
+    const row = await prisma.signInThrottle.findUniqueOrThrow({
+      where: { kind_key: { kind: "account", key: user.email } },
+    });
     expect(row.attempts).toBe(SIGN_IN_LIMITS.account.attempts + 1);
     expect(await directSignIn(user.email, user.password, ip)).toBe(results[0]);
   });
@@ -169,7 +188,11 @@ describe("password changes count against the sign-in throttle", () => {
   };
   const signedIn = async (ip: string) => {
     const user = await makeUser();
-    const { status, cookie } = await authRoute("/sign-in/email", { email: user.email, password: user.password }, { "x-forwarded-for": ip });
+    const { status, cookie } = await authRoute(
+      "/sign-in/email",
+      { email: user.email, password: user.password },
+      { "x-forwarded-for": ip },
+    );
     expect(status).toBe(200);
     return { ...user, cookie };
   };
@@ -191,13 +214,22 @@ describe("password changes count against the sign-in throttle", () => {
   it("refuses the form's change after 5 wrong current passwords, even with the right one, with the throttle's message; another account from another address is unaffected", async () => {
     const ip = someIp();
     const user = await signedIn(ip);
-    for (let i = 0; i < SIGN_IN_LIMITS.account.attempts; i++) expect(await formChange(user, ip, "not the password")).toBe("400 The current password is wrong.");
+    for (let i = 0; i < SIGN_IN_LIMITS.account.attempts; i++)
+      expect(await formChange(user, ip, "not the password")).toBe("400 The current password is wrong.");
     const refused = await formChange(user, ip, user.password);
     expect(refused).toBe(`429 ${PASSWORD_CHANGE_THROTTLED.message}`);
     expect(await passwordStillIs(user.userId, user.password)).toBe(true);
     // Per account: another address does not unlock it, and the account's sign-in is refused too (one count of guesses).
     expect(await formChange(user, someIp(), user.password)).toBe(refused);
-    expect((await authRoute("/sign-in/email", { email: user.email, password: user.password }, { "x-forwarded-for": someIp() })).status).toBe(401);
+    expect(
+      (
+        await authRoute(
+          "/sign-in/email",
+          { email: user.email, password: user.password },
+          { "x-forwarded-for": someIp() },
+        )
+      ).status,
+    ).toBe(401);
 
     const otherIp = someIp();
     const other = await signedIn(otherIp);
@@ -209,9 +241,14 @@ describe("password changes count against the sign-in throttle", () => {
     const ip = someIp();
     const users = await Promise.all(Array.from({ length: 5 }, () => signedIn(someIp())));
     const change = (user: { cookie: string }, currentPassword: string, from = ip) =>
-      authRoute("/change-password", { currentPassword, newPassword: "a new password" }, { cookie: user.cookie, "x-forwarded-for": from });
+      authRoute(
+        "/change-password",
+        { currentPassword, newPassword: "a new password" },
+        { cookie: user.cookie, "x-forwarded-for": from },
+      );
     // 20 failures from one address, 4 for each of 5 accounts: no account's next attempt is past its own limit of 5.
-    for (let i = 0; i < SIGN_IN_LIMITS.ip.attempts; i++) expect((await change(users[i % 5]!, "not the password")).body?.code).toBe("INVALID_PASSWORD");
+    for (let i = 0; i < SIGN_IN_LIMITS.ip.attempts; i++)
+      expect((await change(users[i % 5]!, "not the password")).body?.code).toBe("INVALID_PASSWORD");
     const refused = await change(users[0]!, users[0]!.password);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject(PASSWORD_CHANGE_THROTTLED);
@@ -227,9 +264,17 @@ describe("password changes count against the sign-in throttle", () => {
     const user = await signedIn(ip);
     for (let i = 0; i < SIGN_IN_LIMITS.account.attempts - 1; i++) await formChange(user, ip, "not the password");
     expect(await formChange(user, ip, user.password)).toBe("changed");
-    expect(await prisma.signInThrottle.findUnique({ where: { kind_key: { kind: "account", key: user.email } } })).toBeNull();
-    const anonymous = await authRoute("/change-password", { currentPassword: "x", newPassword: "a new password" }, { "x-forwarded-for": ip });
+    expect(
+      await prisma.signInThrottle.findUnique({ where: { kind_key: { kind: "account", key: user.email } } }),
+    ).toBeNull();
+    const anonymous = await authRoute(
+      "/change-password",
+      { currentPassword: "x", newPassword: "a new password" },
+      { "x-forwarded-for": ip },
+    );
     expect(anonymous.status).toBe(401);
-    expect((await prisma.signInThrottle.findUniqueOrThrow({ where: { kind_key: { kind: "ip", key: ip } } })).attempts).toBe(SIGN_IN_LIMITS.account.attempts - 1);
+    expect(
+      (await prisma.signInThrottle.findUniqueOrThrow({ where: { kind_key: { kind: "ip", key: ip } } })).attempts,
+    ).toBe(SIGN_IN_LIMITS.account.attempts - 1);
   });
 });

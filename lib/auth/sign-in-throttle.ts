@@ -47,7 +47,11 @@ function keysOf(attempt: SignInAttempt): [ThrottleKind, string][] {
  * window that has ended starts again at this attempt. Unknown emails are counted like known ones, so
  * the throttle tells nothing about which accounts exist.
  */
-export async function reserveSignInAttempt(prisma: PrismaClient, attempt: SignInAttempt, limits = SIGN_IN_LIMITS): Promise<{ allowed: boolean }> {
+export async function reserveSignInAttempt(
+  prisma: PrismaClient,
+  attempt: SignInAttempt,
+  limits = SIGN_IN_LIMITS,
+): Promise<{ allowed: boolean }> {
   // Random emails would otherwise leave a row each for ever; one attempt in a hundred sweeps.
   if (Math.random() < 0.01) await forgetEndedSignInWindows(prisma, limits);
   let allowed = true;
@@ -108,6 +112,9 @@ export function clientAddress(headers: Headers, trustProxy = process.env.TRUST_P
 function trustedHops(value: string | undefined): number {
   if (value === undefined || value.trim() === "") return 0;
   const hops = Number(value);
-  if (!Number.isInteger(hops) || hops < 0) throw new Error(`TRUST_PROXY must be the number of reverse proxies in front of the app (0, 1, 2…), not ${JSON.stringify(value)}.`);
+  if (!Number.isInteger(hops) || hops < 0)
+    throw new Error(
+      `TRUST_PROXY must be the number of reverse proxies in front of the app (0, 1, 2…), not ${JSON.stringify(value)}.`,
+    );
   return hops;
 }

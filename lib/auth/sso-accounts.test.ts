@@ -19,7 +19,10 @@ const someEmail = (domain = "lab.example.test") => `sso-${randomBytes(5).toStrin
 
 async function ssoSignUp(auth: ReturnType<typeof createAuth>, email: string) {
   const context = await auth.$context;
-  return context.internalAdapter.createUser({ email, name: "SSO person", emailVerified: true }, { method: "oauth", oauth: { providerId: "github" } });
+  return context.internalAdapter.createUser(
+    { email, name: "SSO person", emailVerified: true },
+    { method: "oauth", oauth: { providerId: "github" } },
+  );
 }
 
 async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
@@ -38,15 +41,22 @@ afterEach(() => {
 describe("accounts created by single sign-on", () => {
   it("become members of every project that names a default role, with that role, and of no other", async () => {
     const owner = await makeUser();
-    const [asReviewer, asViewer, closed] = await Promise.all(["reviewer", "viewer", "closed"].map((name) => createProject(prisma, owner, { name: `SSO ${name}` })));
+    const [asReviewer, asViewer, closed] = await Promise.all(
+      ["reviewer", "viewer", "closed"].map((name) => createProject(prisma, owner, { name: `SSO ${name}` })),
+    );
     await setProjectSsoDefaultRole(prisma, owner, { projectId: asReviewer!.id, ssoDefaultRole: "reviewer" });
     await setProjectSsoDefaultRole(prisma, owner, { projectId: asViewer!.id, ssoDefaultRole: "viewer" });
     await setProjectSsoDefaultRole(prisma, owner, { projectId: closed!.id, ssoDefaultRole: null });
 
     const auth = authWith({ ...GITHUB, SSO_NEW_ACCOUNTS: "create" });
     const user = await ssoSignUp(auth, someEmail());
-    const memberships = await prisma.projectMember.findMany({ where: { userId: user.id, projectId: { in: [asReviewer!.id, asViewer!.id, closed!.id] } } });
-    expect(Object.fromEntries(memberships.map((m) => [m.projectId, m.role]))).toEqual({ [asReviewer!.id]: "reviewer", [asViewer!.id]: "viewer" });
+    const memberships = await prisma.projectMember.findMany({
+      where: { userId: user.id, projectId: { in: [asReviewer!.id, asViewer!.id, closed!.id] } },
+    });
+    expect(Object.fromEntries(memberships.map((m) => [m.projectId, m.role]))).toEqual({
+      [asReviewer!.id]: "reviewer",
+      [asViewer!.id]: "viewer",
+    });
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).approvalPendingSince).toBeNull();
     // It signs in at once.
     expect((await (await auth.$context).internalAdapter.createSession(user.id)).userId).toBe(user.id);
@@ -57,7 +67,9 @@ describe("accounts created by single sign-on", () => {
     const reviewer = await makeUser();
     const project = await createProject(prisma, owner, { name: "SSO owners only" });
     await prisma.projectMember.create({ data: { projectId: project.id, userId: reviewer.userId, role: "reviewer" } });
-    await expect(setProjectSsoDefaultRole(prisma, reviewer, { projectId: project.id, ssoDefaultRole: "owner" })).rejects.toThrow();
+    await expect(
+      setProjectSsoDefaultRole(prisma, reviewer, { projectId: project.id, ssoDefaultRole: "owner" }),
+    ).rejects.toThrow();
     expect((await prisma.project.findUniqueOrThrow({ where: { id: project.id } })).ssoDefaultRole).toBeNull();
   });
 
@@ -81,7 +93,11 @@ describe("accounts created by single sign-on", () => {
     const user = await ssoSignUp(auth, someEmail());
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).approvalPendingSince).toBeInstanceOf(Date);
     // The memberships are there already; the session is not.
-    expect(await prisma.projectMember.findUnique({ where: { projectId_userId: { projectId: project.id, userId: user.id } } })).toMatchObject({ role: "viewer" });
+    expect(
+      await prisma.projectMember.findUnique({
+        where: { projectId_userId: { projectId: project.id, userId: user.id } },
+      }),
+    ).toMatchObject({ role: "viewer" });
     expect(await errorCode(context.internalAdapter.createSession(user.id))).toBe("ACCOUNT_PENDING");
     expect(await prisma.session.count({ where: { userId: user.id } })).toBe(0);
     // Nor an API key.
@@ -111,7 +127,10 @@ describe("accounts created by single sign-on", () => {
   it("are removed again when their memberships cannot be written, so nobody keeps an account without its promised access", async () => {
     const user = await makeUser();
     const failing = new Proxy(prisma, {
-      get: (target, key, receiver) => (key === "$transaction" ? () => Promise.reject(new Error("database went away")) : Reflect.get(target, key, receiver)),
+      get: (target, key, receiver) =>
+        key === "$transaction"
+          ? () => Promise.reject(new Error("database went away"))
+          : Reflect.get(target, key, receiver),
     }) as PrismaClient;
     await expect(setUpSsoAccount(failing, user.userId)).rejects.toThrow(/went away/);
     expect(await prisma.user.findUnique({ where: { id: user.userId } })).toBeNull();
@@ -122,7 +141,9 @@ describe("PASSWORD_SIGN_IN=off", () => {
   it("refuses password sign-in on the server, through the HTTP route and the direct call; on, the same password works", async () => {
     const user = await makeUser();
     const off = authWith({ ...GITHUB, PASSWORD_SIGN_IN: "off" });
-    expect(await errorCode(off.api.signInEmail({ body: { email: user.email, password: user.password } }))).toBe("PASSWORD_SIGN_IN_OFF");
+    expect(await errorCode(off.api.signInEmail({ body: { email: user.email, password: user.password } }))).toBe(
+      "PASSWORD_SIGN_IN_OFF",
+    );
     const response = await off.handler(
       new Request("http://localhost:3000/api/auth/sign-in/email", {
         method: "POST",
@@ -136,6 +157,8 @@ describe("PASSWORD_SIGN_IN=off", () => {
 
     vi.unstubAllEnvs();
     const on = authWith(GITHUB);
-    expect((await on.api.signInEmail({ body: { email: user.email, password: user.password } })).user.id).toBe(user.userId);
+    expect((await on.api.signInEmail({ body: { email: user.email, password: user.password } })).user.id).toBe(
+      user.userId,
+    );
   });
 });

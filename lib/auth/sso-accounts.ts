@@ -21,7 +21,10 @@ import type { Actor } from "./actor";
 export async function setUpSsoAccount(db: PrismaClient, userId: string): Promise<{ memberships: number }> {
   try {
     return await db.$transaction(async (tx) => {
-      const projects = await tx.project.findMany({ where: { ssoDefaultRole: { not: null }, deletingAt: null }, select: { id: true, ssoDefaultRole: true } });
+      const projects = await tx.project.findMany({
+        where: { ssoDefaultRole: { not: null }, deletingAt: null },
+        select: { id: true, ssoDefaultRole: true },
+      });
       const created = await tx.projectMember.createMany({
         data: projects.map((project) => ({ projectId: project.id, userId, role: project.ssoDefaultRole! })),
         skipDuplicates: true,
@@ -37,7 +40,10 @@ export async function setUpSsoAccount(db: PrismaClient, userId: string): Promise
 /** A site admin lets an account waiting for approval in; it then signs in by SSO as any other. */
 export async function approveUser(prisma: PrismaClient, actor: Actor, userId: string): Promise<{ email: string }> {
   requireSiteAdmin(actor);
-  const user = await prisma.user.findUnique({ where: { id: userId }, select: { email: true, approvalPendingSince: true } });
+  const user = await prisma.user.findUnique({
+    where: { id: userId },
+    select: { email: true, approvalPendingSince: true },
+  });
   if (!user) throw new NotFoundError("No such user.");
   if (!user.approvalPendingSince) throw new ConflictError(`${user.email} is not waiting for approval.`);
   await prisma.user.update({ where: { id: userId }, data: { approvalPendingSince: null } });

@@ -4,8 +4,18 @@ import { mayCreateAccount, ssoButtons, ssoConfig, ssoErrorMessage } from "./sso"
 describe("single sign-on settings", () => {
   it("is off without settings, and reads an OIDC provider and GitHub with their defaults", () => {
     expect(ssoButtons(ssoConfig({}))).toEqual([]);
-    const config = ssoConfig({ OIDC_ISSUER: "https://kc.lab.example/realms/lab/", OIDC_CLIENT_ID: "framejury", OIDC_CLIENT_SECRET: "s", GITHUB_CLIENT_ID: "g", GITHUB_CLIENT_SECRET: "h" });
-    expect(config.oidc).toMatchObject({ discoveryUrl: "https://kc.lab.example/realms/lab/.well-known/openid-configuration", scopes: ["openid", "email", "profile"], name: "single sign-on" });
+    const config = ssoConfig({
+      OIDC_ISSUER: "https://kc.lab.example/realms/lab/",
+      OIDC_CLIENT_ID: "framejury",
+      OIDC_CLIENT_SECRET: "s",
+      GITHUB_CLIENT_ID: "g",
+      GITHUB_CLIENT_SECRET: "h",
+    });
+    expect(config.oidc).toMatchObject({
+      discoveryUrl: "https://kc.lab.example/realms/lab/.well-known/openid-configuration",
+      scopes: ["openid", "email", "profile"],
+      name: "single sign-on",
+    });
     expect(ssoButtons(config).map((b) => b.label)).toEqual(["Sign in with single sign-on", "Sign in with GitHub"]);
     expect(config.newAccounts).toBe("refuse");
     expect(config.passwordSignIn).toBe(true);
@@ -20,8 +30,12 @@ describe("single sign-on settings", () => {
     expect(() => ssoConfig({ SSO_NEW_ACCOUNTS: "maybe" })).toThrow(/SSO_NEW_ACCOUNTS is create, approve or refuse/);
     expect(mayCreateAccount(ssoConfig({ SSO_NEW_ACCOUNTS: "approve" }), "a@lab.example")).toBe(true);
     expect(() => ssoConfig({ PASSWORD_SIGN_IN: "off" })).toThrow(/needs a single sign-on provider/);
-    expect(() => ssoConfig({ PASSWORD_SIGN_IN: "no", GITHUB_CLIENT_ID: "g", GITHUB_CLIENT_SECRET: "h" })).toThrow(/PASSWORD_SIGN_IN is on or off/);
-    expect(ssoConfig({ PASSWORD_SIGN_IN: "off", GITHUB_CLIENT_ID: "g", GITHUB_CLIENT_SECRET: "h" }).passwordSignIn).toBe(false);
+    expect(() => ssoConfig({ PASSWORD_SIGN_IN: "no", GITHUB_CLIENT_ID: "g", GITHUB_CLIENT_SECRET: "h" })).toThrow(
+      /PASSWORD_SIGN_IN is on or off/,
+    );
+    expect(
+      ssoConfig({ PASSWORD_SIGN_IN: "off", GITHUB_CLIENT_ID: "g", GITHUB_CLIENT_SECRET: "h" }).passwordSignIn,
+    ).toBe(false);
   });
 
   it("names the variable that is wrong", () => {

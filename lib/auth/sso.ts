@@ -25,7 +25,14 @@ const optional = z
 
 const ssoEnvSchema = z
   .object({
-    OIDC_ISSUER: optional.pipe(z.url({ message: "OIDC_ISSUER must be the provider's issuer URL (its discovery document is <issuer>/.well-known/openid-configuration)." }).optional()),
+    OIDC_ISSUER: optional.pipe(
+      z
+        .url({
+          message:
+            "OIDC_ISSUER must be the provider's issuer URL (its discovery document is <issuer>/.well-known/openid-configuration).",
+        })
+        .optional(),
+    ),
     OIDC_CLIENT_ID: optional,
     OIDC_CLIENT_SECRET: optional,
     OIDC_NAME: optional,
@@ -38,16 +45,33 @@ const ssoEnvSchema = z
     PASSWORD_SIGN_IN: optional,
   })
   .superRefine((env, ctx) => {
-    if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) ctx.addIssue({ code: "custom", message: "OIDC_ISSUER is set without OIDC_CLIENT_ID." });
-    if (!env.OIDC_ISSUER && env.OIDC_CLIENT_ID) ctx.addIssue({ code: "custom", message: "OIDC_CLIENT_ID is set without OIDC_ISSUER." });
-    if (Boolean(env.GITHUB_CLIENT_ID) !== Boolean(env.GITHUB_CLIENT_SECRET)) ctx.addIssue({ code: "custom", message: "GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET go together." });
-    if (env.SSO_CREATE_ACCOUNTS && env.SSO_CREATE_ACCOUNTS !== "1" && env.SSO_CREATE_ACCOUNTS !== "0") ctx.addIssue({ code: "custom", message: "SSO_CREATE_ACCOUNTS is 1 or 0." });
-    if (env.SSO_NEW_ACCOUNTS && !(NEW_ACCOUNT_MODES as readonly string[]).includes(env.SSO_NEW_ACCOUNTS)) ctx.addIssue({ code: "custom", message: "SSO_NEW_ACCOUNTS is create, approve or refuse." });
-    if (env.SSO_NEW_ACCOUNTS && env.SSO_CREATE_ACCOUNTS && (env.SSO_NEW_ACCOUNTS === "refuse") !== (env.SSO_CREATE_ACCOUNTS === "0"))
-      ctx.addIssue({ code: "custom", message: "SSO_NEW_ACCOUNTS and SSO_CREATE_ACCOUNTS disagree; set only SSO_NEW_ACCOUNTS." });
-    if (env.PASSWORD_SIGN_IN && env.PASSWORD_SIGN_IN !== "on" && env.PASSWORD_SIGN_IN !== "off") ctx.addIssue({ code: "custom", message: "PASSWORD_SIGN_IN is on or off." });
+    if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID)
+      ctx.addIssue({ code: "custom", message: "OIDC_ISSUER is set without OIDC_CLIENT_ID." });
+    if (!env.OIDC_ISSUER && env.OIDC_CLIENT_ID)
+      ctx.addIssue({ code: "custom", message: "OIDC_CLIENT_ID is set without OIDC_ISSUER." });
+    if (Boolean(env.GITHUB_CLIENT_ID) !== Boolean(env.GITHUB_CLIENT_SECRET))
+      ctx.addIssue({ code: "custom", message: "GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET go together." });
+    if (env.SSO_CREATE_ACCOUNTS && env.SSO_CREATE_ACCOUNTS !== "1" && env.SSO_CREATE_ACCOUNTS !== "0")
+      ctx.addIssue({ code: "custom", message: "SSO_CREATE_ACCOUNTS is 1 or 0." });
+    if (env.SSO_NEW_ACCOUNTS && !(NEW_ACCOUNT_MODES as readonly string[]).includes(env.SSO_NEW_ACCOUNTS))
+      ctx.addIssue({ code: "custom", message: "SSO_NEW_ACCOUNTS is create, approve or refuse." });
+    if (
+      env.SSO_NEW_ACCOUNTS &&
+      env.SSO_CREATE_ACCOUNTS &&
+      (env.SSO_NEW_ACCOUNTS === "refuse") !== (env.SSO_CREATE_ACCOUNTS === "0")
+    )
+      ctx.addIssue({
+        code: "custom",
+        message: "SSO_NEW_ACCOUNTS and SSO_CREATE_ACCOUNTS disagree; set only SSO_NEW_ACCOUNTS.",
+      });
+    if (env.PASSWORD_SIGN_IN && env.PASSWORD_SIGN_IN !== "on" && env.PASSWORD_SIGN_IN !== "off")
+      ctx.addIssue({ code: "custom", message: "PASSWORD_SIGN_IN is on or off." });
     if (env.PASSWORD_SIGN_IN === "off" && !env.OIDC_ISSUER && !env.GITHUB_CLIENT_ID)
-      ctx.addIssue({ code: "custom", message: "PASSWORD_SIGN_IN=off needs a single sign-on provider (OIDC_ISSUER or GITHUB_CLIENT_ID): nobody could sign in." });
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "PASSWORD_SIGN_IN=off needs a single sign-on provider (OIDC_ISSUER or GITHUB_CLIENT_ID): nobody could sign in.",
+      });
   });
 
 /** What an SSO sign-in does for a person without an account: create it, create it pending an admin's approval, or refuse. */
@@ -55,7 +79,14 @@ export const NEW_ACCOUNT_MODES = ["create", "approve", "refuse"] as const;
 export type NewAccountMode = (typeof NEW_ACCOUNT_MODES)[number];
 
 export interface SsoConfig {
-  oidc: { issuer: string; discoveryUrl: string; clientId: string; clientSecret: string | undefined; name: string; scopes: string[] } | null;
+  oidc: {
+    issuer: string;
+    discoveryUrl: string;
+    clientId: string;
+    clientSecret: string | undefined;
+    name: string;
+    scopes: string[];
+  } | null;
   github: { clientId: string; clientSecret: string } | null;
   /** SSO_NEW_ACCOUNTS, or the older SSO_CREATE_ACCOUNTS (1: create, 0 or unset: refuse). */
   newAccounts: NewAccountMode;
@@ -68,7 +99,8 @@ export interface SsoConfig {
 /** The SSO settings from the environment; throws a plain-words error naming the variable when they do not hold. */
 export function ssoConfig(env: Readonly<Record<string, string | undefined>> = process.env): SsoConfig {
   const parsed = ssoEnvSchema.safeParse(env);
-  if (!parsed.success) throw new Error(`Single sign-on settings: ${parsed.error.issues.map((issue) => issue.message).join(" ")}`);
+  if (!parsed.success)
+    throw new Error(`Single sign-on settings: ${parsed.error.issues.map((issue) => issue.message).join(" ")}`);
   const e = parsed.data;
   const issuer = e.OIDC_ISSUER?.replace(/\/+$/, "");
   return {
@@ -83,8 +115,12 @@ export function ssoConfig(env: Readonly<Record<string, string | undefined>> = pr
             scopes: (e.OIDC_SCOPES ?? "openid email profile").split(/[\s,]+/).filter(Boolean),
           }
         : null,
-    github: e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET } : null,
-    newAccounts: (e.SSO_NEW_ACCOUNTS as NewAccountMode | undefined) ?? (e.SSO_CREATE_ACCOUNTS === "1" ? "create" : "refuse"),
+    github:
+      e.GITHUB_CLIENT_ID && e.GITHUB_CLIENT_SECRET
+        ? { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET }
+        : null,
+    newAccounts:
+      (e.SSO_NEW_ACCOUNTS as NewAccountMode | undefined) ?? (e.SSO_CREATE_ACCOUNTS === "1" ? "create" : "refuse"),
     passwordSignIn: e.PASSWORD_SIGN_IN !== "off",
     allowedDomains: (e.SSO_ALLOWED_DOMAINS ?? "")
       .split(",")
@@ -113,11 +149,14 @@ export function mayCreateAccount(config: SsoConfig, email: string): boolean {
 export function ssoErrorMessage(code: string): string {
   const known: Record<string, string> = {
     signup_disabled: "Single sign-on worked, but no FrameJury account has that email. Ask an admin to create one.",
-    account_not_allowed: "Single sign-on worked, but accounts for that email domain are not created here. Ask an admin.",
-    email_not_found: "The identity provider did not give an email address; FrameJury needs one (ask for the email scope).",
+    account_not_allowed:
+      "Single sign-on worked, but accounts for that email domain are not created here. Ask an admin.",
+    email_not_found:
+      "The identity provider did not give an email address; FrameJury needs one (ask for the email scope).",
     access_denied: "The identity provider refused the sign-in.",
     state_mismatch: "The sign-in took too long or was started in another tab; try again.",
-    account_setup_failed: "Single sign-on worked, but your new account could not be set up. Try again, or ask an admin.",
+    account_setup_failed:
+      "Single sign-on worked, but your new account could not be set up. Try again, or ask an admin.",
   };
   return known[code.toLowerCase()] ?? `Single sign-on failed (${code}).`;
 }

@@ -22,19 +22,25 @@ describe("createUser", () => {
   it("refuses a second account with the same email, whatever its case", async () => {
     const email = `dup-${Date.now()}@example.test`;
     await createUser(prisma, { email, password: "password-1" });
-    await expect(createUser(prisma, { email: email.toUpperCase(), password: "password-2" })).rejects.toBeInstanceOf(ConflictError);
+    await expect(createUser(prisma, { email: email.toUpperCase(), password: "password-2" })).rejects.toBeInstanceOf(
+      ConflictError,
+    );
   });
 
   it("rejects short passwords and malformed emails with a readable message", async () => {
     await expect(createUser(prisma, { email: "x@example.test", password: "short" })).rejects.toThrow(/at least 8/);
-    await expect(createUser(prisma, { email: "not-an-email", password: "long enough" })).rejects.toBeInstanceOf(ValidationError);
+    await expect(createUser(prisma, { email: "not-an-email", password: "long enough" })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
   });
 });
 
 describe("createFirstAdmin", () => {
   it("is refused once any user exists", async () => {
     await createUser(prisma, { email: `someone-${Date.now()}@example.test`, password: "password-1" });
-    await expect(createFirstAdmin(prisma, { email: "late@example.test", password: "password-1" })).rejects.toThrow(/already has users/);
+    await expect(createFirstAdmin(prisma, { email: "late@example.test", password: "password-1" })).rejects.toThrow(
+      /already has users/,
+    );
   });
 });
 
@@ -44,7 +50,11 @@ describe("listUsers", () => {
     const someone = await makeUser();
     const users = await listUsers(prisma, admin);
     expect(users.map((u) => u.id)).toEqual(expect.arrayContaining([admin.userId, someone.userId]));
-    expect(users.find((u) => u.id === someone.userId)).toMatchObject({ email: someone.email, isAdmin: false, _count: { memberships: 0 } });
+    expect(users.find((u) => u.id === someone.userId)).toMatchObject({
+      email: someone.email,
+      isAdmin: false,
+      _count: { memberships: 0 },
+    });
     await expect(listUsers(prisma, someone)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

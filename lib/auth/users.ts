@@ -60,7 +60,16 @@ export async function listUsers(prisma: PrismaClient, actor: Actor) {
   requireSiteAdmin(actor);
   return prisma.user.findMany({
     orderBy: { createdAt: "asc" },
-    select: { id: true, email: true, name: true, isAdmin: true, deactivatedAt: true, approvalPendingSince: true, createdAt: true, _count: { select: { memberships: true } } },
+    select: {
+      id: true,
+      email: true,
+      name: true,
+      isAdmin: true,
+      deactivatedAt: true,
+      approvalPendingSince: true,
+      createdAt: true,
+      _count: { select: { memberships: true } },
+    },
   });
 }
 
@@ -80,7 +89,13 @@ async function insertUser(tx: Tx, data: z.output<typeof newUserSchema>, password
     select: { id: true, email: true, name: true, isAdmin: true },
   });
   await tx.account.create({
-    data: { id: randomBytes(16).toString("base64url"), accountId: id, providerId: "credential", userId: id, password: passwordHash },
+    data: {
+      id: randomBytes(16).toString("base64url"),
+      accountId: id,
+      providerId: "credential",
+      userId: id,
+      password: passwordHash,
+    },
   });
   return { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
 }

@@ -22,7 +22,9 @@ describe("requireProjectAccess", () => {
     const owner = await makeUser();
     const stranger = await makeUser();
     const project = await createProject(prisma, owner, { name: "Private" });
-    const forMissing = await requireProjectAccess(prisma, stranger, "does-not-exist", "project.view").catch((e: Error) => e);
+    const forMissing = await requireProjectAccess(prisma, stranger, "does-not-exist", "project.view").catch(
+      (e: Error) => e,
+    );
     const forStranger = await requireProjectAccess(prisma, stranger, project.id, "project.view").catch((e: Error) => e);
     expect(forStranger).toBeInstanceOf(NotFoundError);
     expect(forMissing).toBeInstanceOf(NotFoundError);
@@ -36,7 +38,9 @@ describe("requireProjectAccess", () => {
     const project = await createProject(prisma, owner, { name: "Roles" });
     await prisma.projectMember.create({ data: { projectId: project.id, userId: viewer.userId, role: "viewer" } });
     expect(await requireProjectAccess(prisma, viewer, project.id, "project.view")).toBe("viewer");
-    await expect(requireProjectAccess(prisma, viewer, project.id, "project.rename")).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(requireProjectAccess(prisma, viewer, project.id, "project.rename")).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
     expect(await requireProjectAccess(prisma, owner, project.id, "members.manage")).toBe("owner");
     expect(await requireProjectAccess(prisma, admin, project.id, "members.manage")).toBe("owner");
   });
@@ -56,7 +60,11 @@ describe("authorizeInProject", () => {
     });
 
     const authorized = await authorizeInProject(prisma, reviewer, project.id, "project.view");
-    expect(authorized).toMatchObject({ role: "reviewer", project: { id: project.id, name: "Granted" }, actor: { userId: reviewer.userId } });
+    expect(authorized).toMatchObject({
+      role: "reviewer",
+      project: { id: project.id, name: "Granted" },
+      actor: { userId: reviewer.userId },
+    });
     // The grant is invisible: the actor serializes as before.
     expect(JSON.parse(JSON.stringify(authorized.actor))).toEqual(JSON.parse(JSON.stringify(reviewer)));
 
@@ -64,14 +72,24 @@ describe("authorizeInProject", () => {
     // (had they, this would be a 404), while the same user without the grant, or in another project, is read afresh.
     await prisma.projectMember.deleteMany({ where: { userId: reviewer.userId } });
     await expect(requireProjectAccess(prisma, authorized.actor, project.id, "scores.review")).resolves.toBe("reviewer");
-    await expect(requireProjectAccess(prisma, reviewer, project.id, "scores.review")).rejects.toBeInstanceOf(NotFoundError);
-    await expect(requireProjectAccess(prisma, authorized.actor, other.id, "project.view")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(requireProjectAccess(prisma, reviewer, project.id, "scores.review")).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(requireProjectAccess(prisma, authorized.actor, other.id, "project.view")).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     // A copy of the actor does not carry the grant; the grant never widens the role's rights.
-    await expect(requireProjectAccess(prisma, { ...authorized.actor }, project.id, "project.view")).rejects.toBeInstanceOf(NotFoundError);
-    await expect(requireProjectAccess(prisma, authorized.actor, project.id, "queues.manage")).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      requireProjectAccess(prisma, { ...authorized.actor }, project.id, "project.view"),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(requireProjectAccess(prisma, authorized.actor, project.id, "queues.manage")).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
     // Without the right for the action asked, nothing is granted.
     const viewer = await makeUser();
     await prisma.projectMember.create({ data: { projectId: project.id, userId: viewer.userId, role: "viewer" } });
-    await expect(authorizeInProject(prisma, viewer, project.id, "scores.review")).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(authorizeInProject(prisma, viewer, project.id, "scores.review")).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
   });
 });

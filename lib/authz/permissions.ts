@@ -63,14 +63,26 @@ function grantedRole(actor: Actor, projectId: string): ProjectRole | null {
  * here instead of reading the membership again (one query per request less). The grant is for this project
  * only and lives as long as the actor object, i.e. the request (lib/api/with-project.ts).
  */
-export async function authorizeInProject(prisma: PrismaClient, actor: Actor, projectId: string, action: ProjectAction): Promise<{ actor: Actor; project: Project; role: ProjectRole }> {
+export async function authorizeInProject(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  action: ProjectAction,
+): Promise<{ actor: Actor; project: Project; role: ProjectRole }> {
   const { project, role } = await requireProject(prisma, actor, projectId, action);
-  const granted: GrantedActor = Object.defineProperty({ ...actor }, GRANT, { value: { projectId, role }, enumerable: false });
+  const granted: GrantedActor = Object.defineProperty({ ...actor }, GRANT, {
+    value: { projectId, role },
+    enumerable: false,
+  });
   return { actor: granted, project, role };
 }
 
 /** The actor's effective role in the project, or null when they may not know it exists. */
-export async function projectRoleOf(prisma: PrismaClient, actor: Actor, projectId: string): Promise<ProjectRole | null> {
+export async function projectRoleOf(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+): Promise<ProjectRole | null> {
   const granted = grantedRole(actor, projectId);
   if (granted) return granted;
   if (actor.isAdmin) {
@@ -89,7 +101,12 @@ export async function projectRoleOf(prisma: PrismaClient, actor: Actor, projectI
  * Resolves the actor's role or throws. A non-member gets NotFound, exactly as for a project that
  * does not exist, so project ids can't be probed; a member without the right gets Forbidden.
  */
-export async function requireProjectAccess(prisma: PrismaClient, actor: Actor, projectId: string, action: ProjectAction): Promise<ProjectRole> {
+export async function requireProjectAccess(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  action: ProjectAction,
+): Promise<ProjectRole> {
   const role = await projectRoleOf(prisma, actor, projectId);
   if (!role) throw new NotFoundError("No such project.");
   if (!roleCan(role, action)) throw new ForbiddenError(`Your role (${role}) may not do that in this project.`);
@@ -100,10 +117,19 @@ export async function requireProjectAccess(prisma: PrismaClient, actor: Actor, p
  * As `requireProjectAccess`, with the project itself, read in the same query as the actor's membership:
  * what `withProject` (lib/api/with-project.ts) hands a route handler once it is authorized.
  */
-export async function requireProject(prisma: PrismaClient, actor: Actor, projectId: string, action: ProjectAction): Promise<{ project: Project; role: ProjectRole }> {
-  const found = await prisma.project.findUnique({ where: { id: projectId }, include: { members: { where: { userId: actor.userId }, select: { role: true } } } });
+export async function requireProject(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  action: ProjectAction,
+): Promise<{ project: Project; role: ProjectRole }> {
+  const found = await prisma.project.findUnique({
+    where: { id: projectId },
+    include: { members: { where: { userId: actor.userId }, select: { role: true } } },
+  });
   const { members, ...project } = found ?? { members: [] };
-  const role: ProjectRole | null = found && !found.deletingAt ? (actor.isAdmin ? "owner" : (members[0]?.role ?? null)) : null;
+  const role: ProjectRole | null =
+    found && !found.deletingAt ? (actor.isAdmin ? "owner" : (members[0]?.role ?? null)) : null;
   if (!role) throw new NotFoundError("No such project.");
   if (!roleCan(role, action)) throw new ForbiddenError(`Your role (${role}) may not do that in this project.`);
   return { project: project as Project, role };

@@ -2,7 +2,12 @@
 import { ExtractionError } from "./types";
 
 /** Signature-level guess at what a file is, from its first bytes. */
-export type Sniffed = { kind: "video-container"; name: string } | { kind: "audio"; name: string } | { kind: "image"; name: string } | { kind: "text" } | { kind: "unknown" };
+export type Sniffed =
+  | { kind: "video-container"; name: string }
+  | { kind: "audio"; name: string }
+  | { kind: "image"; name: string }
+  | { kind: "text" }
+  | { kind: "unknown" };
 
 const ISOBMFF_BOXES = new Set(["ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "styp", "sidx", "moof"]);
 
@@ -21,7 +26,8 @@ export async function sniff(file: Blob): Promise<Sniffed> {
     if (ascii(bytes, 4, 4) === "ftyp" && /^(M4A |M4B |M4P |F4A )/.test(brand)) return { kind: "audio", name: "m4a" };
     return { kind: "video-container", name: brand === "qt  " ? "mov" : "mp4" };
   }
-  if (b(0) === 0x1a && b(1) === 0x45 && b(2) === 0xdf && b(3) === 0xa3) return { kind: "video-container", name: "matroska" };
+  if (b(0) === 0x1a && b(1) === 0x45 && b(2) === 0xdf && b(3) === 0xa3)
+    return { kind: "video-container", name: "matroska" };
   if (ascii(bytes, 0, 4) === "RIFF") {
     const form = ascii(bytes, 8, 4);
     if (form === "AVI ") return { kind: "video-container", name: "avi" };
@@ -31,10 +37,12 @@ export async function sniff(file: Blob): Promise<Sniffed> {
   if (ascii(bytes, 0, 4) === "OggS") return { kind: "video-container", name: "ogg" };
   if (ascii(bytes, 0, 3) === "FLV") return { kind: "video-container", name: "flv" };
   if (b(0) === 0x30 && b(1) === 0x26 && b(2) === 0xb2 && b(3) === 0x75) return { kind: "video-container", name: "asf" };
-  if (b(0) === 0x00 && b(1) === 0x00 && b(2) === 0x01 && (b(3) === 0xba || b(3) === 0xb3)) return { kind: "video-container", name: "mpeg" };
+  if (b(0) === 0x00 && b(1) === 0x00 && b(2) === 0x01 && (b(3) === 0xba || b(3) === 0xb3))
+    return { kind: "video-container", name: "mpeg" };
   if (b(0) === 0x47 && (bytes.length < 189 || b(188) === 0x47)) return { kind: "video-container", name: "mpegts" };
   if (ascii(bytes, 0, 4) === "fLaC") return { kind: "audio", name: "flac" };
-  if (ascii(bytes, 0, 3) === "ID3" || (b(0) === 0xff && (b(1) & 0xe0) === 0xe0)) return { kind: "audio", name: "mp3/aac" };
+  if (ascii(bytes, 0, 3) === "ID3" || (b(0) === 0xff && (b(1) & 0xe0) === 0xe0))
+    return { kind: "audio", name: "mp3/aac" };
   if (b(0) === 0xff && b(1) === 0xd8 && b(2) === 0xff) return { kind: "image", name: "jpeg" };
   if (b(0) === 0x89 && ascii(bytes, 1, 3) === "PNG") return { kind: "image", name: "png" };
   if (ascii(bytes, 0, 4) === "GIF8") return { kind: "image", name: "gif" };
@@ -64,7 +72,10 @@ function looksLikeText(bytes: Uint8Array): boolean {
 }
 
 export function emptyFileError(): ExtractionError {
-  return new ExtractionError("corrupt", "The file is damaged or truncated: it is empty (0 bytes). The upload or copy was probably interrupted.");
+  return new ExtractionError(
+    "corrupt",
+    "The file is damaged or truncated: it is empty (0 bytes). The upload or copy was probably interrupted.",
+  );
 }
 
 export function notAVideoError(sniffed: Sniffed, detail?: string): ExtractionError {

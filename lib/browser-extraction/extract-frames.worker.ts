@@ -2,11 +2,39 @@
 // The extraction worker: one request at a time (the main-thread wrapper serializes them). WebCodecs via
 // mediabunny first; ffmpeg.wasm when mediabunny cannot demux the file, WebCodecs cannot decode its video
 // track, or the caller forces it. Cancellation = the wrapper terminates this worker.
-import { audioOnlyError, describe, emptyFileError, isExtractionError, notAVideoError, sniff, unsupportedCodecError } from "./diagnose";
-import { ffmpegWasmVersion, probeWithFfmpeg, sampleKeyFrameSetWithFfmpeg, sampleUniformWithFfmpeg, sampleWithFfmpeg } from "./ffmpeg-backend";
-import type { DecoderName, KeyFrameSetSample, UniformSample, VideoProbe, WorkerFrame, WorkerRequest, WorkerResponse } from "./types";
+import {
+  audioOnlyError,
+  describe,
+  emptyFileError,
+  isExtractionError,
+  notAVideoError,
+  sniff,
+  unsupportedCodecError,
+} from "./diagnose";
+import {
+  ffmpegWasmVersion,
+  probeWithFfmpeg,
+  sampleKeyFrameSetWithFfmpeg,
+  sampleUniformWithFfmpeg,
+  sampleWithFfmpeg,
+} from "./ffmpeg-backend";
+import type {
+  DecoderName,
+  KeyFrameSetSample,
+  UniformSample,
+  VideoProbe,
+  WorkerFrame,
+  WorkerRequest,
+  WorkerResponse,
+} from "./types";
 import { ExtractionError } from "./types";
-import { NeedsFallback, probeWithWebCodecs, sampleKeyFrameSetWithWebCodecs, sampleUniformWithWebCodecs, sampleWithWebCodecs } from "./webcodecs-backend";
+import {
+  NeedsFallback,
+  probeWithWebCodecs,
+  sampleKeyFrameSetWithWebCodecs,
+  sampleUniformWithWebCodecs,
+  sampleWithWebCodecs,
+} from "./webcodecs-backend";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
@@ -20,7 +48,12 @@ async function rejectObviousNonMedia(file: Blob): Promise<void> {
   if (sniffed.kind === "text" || sniffed.kind === "image") throw notAVideoError(sniffed);
 }
 
-async function withFallback<T>(file: Blob, forceDecoder: DecoderName | undefined, webcodecs: () => Promise<T>, ffmpeg: () => Promise<T>): Promise<{ value: T; decoder: DecoderName }> {
+async function withFallback<T>(
+  file: Blob,
+  forceDecoder: DecoderName | undefined,
+  webcodecs: () => Promise<T>,
+  ffmpeg: () => Promise<T>,
+): Promise<{ value: T; decoder: DecoderName }> {
   if (file.size === 0) throw emptyFileError();
   if (forceDecoder === "ffmpeg.wasm") {
     await rejectObviousNonMedia(file);
@@ -35,7 +68,10 @@ async function withFallback<T>(file: Blob, forceDecoder: DecoderName | undefined
       const sniffed = await sniff(file);
       if (sniffed.kind === "audio") throw audioOnlyError();
       if (sniffed.kind !== "video-container") throw notAVideoError(sniffed);
-      throw new ExtractionError("unsupported_codec", `This browser cannot read ${sniffed.name} files without the built-in decoder (${error.message}).`);
+      throw new ExtractionError(
+        "unsupported_codec",
+        `This browser cannot read ${sniffed.name} files without the built-in decoder (${error.message}).`,
+      );
     }
     if (error.reason === "demux") await rejectObviousNonMedia(file);
     return { value: await ffmpeg(), decoder: "ffmpeg.wasm" };
@@ -44,7 +80,8 @@ async function withFallback<T>(file: Blob, forceDecoder: DecoderName | undefined
 
 function validateTimestamps(timestamps: number[]) {
   for (const t of timestamps) {
-    if (typeof t !== "number" || !Number.isFinite(t) || t < 0) throw new ExtractionError("internal", `Invalid timestamp ${String(t)}: timestamps must be finite numbers ≥ 0.`);
+    if (typeof t !== "number" || !Number.isFinite(t) || t < 0)
+      throw new ExtractionError("internal", `Invalid timestamp ${String(t)}: timestamps must be finite numbers ≥ 0.`);
   }
 }
 
@@ -53,7 +90,8 @@ function browserVersion(): string {
   const agent = scope.navigator.userAgent;
   const match = /(Firefox|Edg|OPR|Chrome|Version)\/(\S+)/.exec(agent);
   if (!match) return agent.slice(0, 30);
-  const name = match[1] === "Version" ? "Safari" : match[1] === "Edg" ? "Edge" : match[1] === "OPR" ? "Opera" : match[1]!;
+  const name =
+    match[1] === "Version" ? "Safari" : match[1] === "Edg" ? "Edge" : match[1] === "OPR" ? "Opera" : match[1]!;
   return `${name} ${match[2]}`;
 }
 
@@ -75,7 +113,11 @@ scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
       );
       post({ id, type: "probe", probe: value, decoder });
     } else if (request.kind === "sample-key-frame-set") {
-      if (!(Number.isFinite(request.sampleFps) && request.sampleFps > 0)) throw new ExtractionError("internal", `Invalid sampling rate ${String(request.sampleFps)}: it must be a positive number.`);
+      if (!(Number.isFinite(request.sampleFps) && request.sampleFps > 0))
+        throw new ExtractionError(
+          "internal",
+          `Invalid sampling rate ${String(request.sampleFps)}: it must be a positive number.`,
+        );
       const progress = (done: number, total: number) => post({ id, type: "progress", done, total });
       const { value, decoder } = await withFallback<KeyFrameSetSample>(
         file,
@@ -87,7 +129,11 @@ scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
       const transfer = [...new Set(value.frames.map((f) => f.features.buffer as ArrayBuffer))];
       post({ id, type: "sample-key-frame-set", sample: value, decoder, decoderVersion }, transfer);
     } else if (request.kind === "sample-uniform") {
-      if (!(Number.isInteger(request.count) && request.count >= 1)) throw new ExtractionError("internal", `Invalid frame count ${String(request.count)}: it must be an integer ≥ 1.`);
+      if (!(Number.isInteger(request.count) && request.count >= 1))
+        throw new ExtractionError(
+          "internal",
+          `Invalid frame count ${String(request.count)}: it must be an integer ≥ 1.`,
+        );
       const progress = (done: number, total: number) => post({ id, type: "progress", done, total });
       const { value, decoder } = await withFallback<UniformSample>(
         file,
@@ -95,7 +141,13 @@ scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
         () => sampleUniformWithWebCodecs(file, request.count, request.options, progress),
         () => sampleUniformWithFfmpeg(file, request.count, request.options, config.ffmpegBaseUrl, progress),
       );
-      post({ id, type: "sample-uniform", sample: value, decoder, decoderVersion: await versionOf(decoder, config.ffmpegBaseUrl) });
+      post({
+        id,
+        type: "sample-uniform",
+        sample: value,
+        decoder,
+        decoderVersion: await versionOf(decoder, config.ffmpegBaseUrl),
+      });
     } else {
       validateTimestamps(request.timestampsS);
       const progress = (done: number, total: number) => post({ id, type: "progress", done, total });
@@ -110,7 +162,13 @@ scope.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     }
   } catch (error) {
     if (isExtractionError(error)) post({ id, type: "error", code: error.code, message: error.message });
-    else post({ id, type: "error", code: "internal", message: `Frame extraction failed unexpectedly: ${describe(error)}` });
+    else
+      post({
+        id,
+        type: "error",
+        code: "internal",
+        message: `Frame extraction failed unexpectedly: ${describe(error)}`,
+      });
   }
 };
 

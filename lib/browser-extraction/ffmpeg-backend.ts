@@ -69,13 +69,17 @@ let corePromise: Promise<FFmpegCore> | null = null;
  * a COEP header; a refused thread worker would hang the core, so check the header first.
  */
 async function ffmpegVariant(baseUrl: string): Promise<"core" | "core-mt"> {
-  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
+  const isolated =
+    (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true &&
+    typeof SharedArrayBuffer === "function";
   if (!isolated) return "core";
   try {
     const response = await fetch(`${baseUrl}/core-mt/ffmpeg-core.worker.js`, { method: "HEAD", cache: "no-store" });
     const coep = response.headers.get("cross-origin-embedder-policy") ?? "";
     if (response.ok && /require-corp|credentialless/.test(coep)) return "core-mt";
-    console.warn(`[frame-extraction] using the single-thread ffmpeg core: ${baseUrl}/core-mt/ffmpeg-core.worker.js is not served with Cross-Origin-Embedder-Policy (got "${coep}")`);
+    console.warn(
+      `[frame-extraction] using the single-thread ffmpeg core: ${baseUrl}/core-mt/ffmpeg-core.worker.js is not served with Cross-Origin-Embedder-Policy (got "${coep}")`,
+    );
   } catch {
     /* fall through */
   }
@@ -88,10 +92,15 @@ async function loadCore(baseUrl: string): Promise<FFmpegCore> {
   const coreURL = `${dir}/ffmpeg-core.js`;
   let factory: CoreFactory;
   try {
-    const mod = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ coreURL)) as { default: CoreFactory };
+    const mod = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ coreURL)) as {
+      default: CoreFactory;
+    };
     factory = mod.default;
   } catch (error) {
-    throw new ExtractionError("internal", `Could not load the built-in video decoder from ${coreURL} (${describe(error)}). Run "npm install" so public/ffmpeg/ is populated.`);
+    throw new ExtractionError(
+      "internal",
+      `Could not load the built-in video decoder from ${coreURL} (${describe(error)}). Run "npm install" so public/ffmpeg/ is populated.`,
+    );
   }
   // The core's locateFile reads the wasm/worker URLs from this fragment (the same convention @ffmpeg/ffmpeg uses).
   const urls = btoa(JSON.stringify({ wasmURL: `${dir}/ffmpeg-core.wasm`, workerURL: `${dir}/ffmpeg-core.worker.js` }));
@@ -179,7 +188,13 @@ export async function probeWithFfmpeg(file: Blob, baseUrl: string): Promise<Vide
   return withMountedFile(core, file, async (path) => probeFromInspection(await inspect(core, file, path)));
 }
 
-export async function sampleWithFfmpeg(file: Blob, timestampsS: number[], options: SampleOptions, baseUrl: string, onProgress: (done: number, total: number) => void): Promise<WorkerFrame[]> {
+export async function sampleWithFfmpeg(
+  file: Blob,
+  timestampsS: number[],
+  options: SampleOptions,
+  baseUrl: string,
+  onProgress: (done: number, total: number) => void,
+): Promise<WorkerFrame[]> {
   const core = await getCore(baseUrl);
   return withMountedFile(core, file, async (path) => {
     const info = await inspect(core, file, path);
@@ -218,7 +233,14 @@ export async function sampleKeyFrameSetWithFfmpeg(
     return {
       durationS,
       frameCount: info.frames.length,
-      frames: samples.map(({ timestampS, frameIndex }) => ({ timestampS, frameIndex, frameTimestampS: info.frames[frameIndex]!.pts, width, height, ...decoded.get(frameIndex)! })),
+      frames: samples.map(({ timestampS, frameIndex }) => ({
+        timestampS,
+        frameIndex,
+        frameTimestampS: info.frames[frameIndex]!.pts,
+        width,
+        height,
+        ...decoded.get(frameIndex)!,
+      })),
     };
   });
 }
@@ -239,7 +261,13 @@ export async function ffmpegWasmVersion(baseUrl: string): Promise<string> {
 }
 
 /** VBench-2.0's uniform set of `count` frames (uniformFrameSetFrames), each decoded by its index, as native ffmpeg does in Node. */
-export async function sampleUniformWithFfmpeg(file: Blob, count: number, options: SampleOptions, baseUrl: string, onProgress: (done: number, total: number) => void): Promise<UniformSample> {
+export async function sampleUniformWithFfmpeg(
+  file: Blob,
+  count: number,
+  options: SampleOptions,
+  baseUrl: string,
+  onProgress: (done: number, total: number) => void,
+): Promise<UniformSample> {
   const core = await getCore(baseUrl);
   return withMountedFile(core, file, async (path) => {
     const info = await inspect(core, file, path);
@@ -255,7 +283,14 @@ export async function sampleUniformWithFfmpeg(file: Blob, count: number, options
     return {
       totalFrames,
       avgFps,
-      frames: picked.map(({ index, timestampS }) => ({ index, timestampS, frameTimestampS: info.frames[index]!.pts, width, height, jpeg: decoded.get(index)!.jpeg })),
+      frames: picked.map(({ index, timestampS }) => ({
+        index,
+        timestampS,
+        frameTimestampS: info.frames[index]!.pts,
+        width,
+        height,
+        jpeg: decoded.get(index)!.jpeg,
+      })),
     };
   });
 }
@@ -304,7 +339,10 @@ async function decodePlannedFrames(
     const planes = readOutput(lumaOut);
     const planeBytes = lumaPlaneBytes(luma);
     // A frame counts as decoded when both outputs hold it.
-    const decodedCount = Math.min(data ? Math.floor(data.length / frameBytes) : 0, planes ? Math.floor(planes.length / planeBytes) : 0);
+    const decodedCount = Math.min(
+      data ? Math.floor(data.length / frameBytes) : 0,
+      planes ? Math.floor(planes.length / planeBytes) : 0,
+    );
     return { result, data, planes, luma, planeBytes, count: decodedCount };
   };
 
@@ -318,7 +356,8 @@ async function decodePlannedFrames(
   for (const segment of segments) {
     let decoded = decodeSegment(segment, true);
     // A demuxer that seeks imprecisely may land after the first wanted frame: decode from the start instead.
-    if (decoded.count < segment.length && keyIndexBefore(info, segment[0]!) > 0) decoded = decodeSegment(segment, false);
+    if (decoded.count < segment.length && keyIndexBefore(info, segment[0]!) > 0)
+      decoded = decodeSegment(segment, false);
     const { result, data, count } = decoded;
     if (result.ret !== 0 && count < segment.length) throw await diagnoseFailure(file, result.stderr);
     // ffmpeg conceals damaged data and carries on; the WebCodecs path fails on it, and so do we.
@@ -326,13 +365,18 @@ async function decodePlannedFrames(
     if (damage) throw corruptError(`the video data could not be decoded (${lastMeaningfulLine([damage])})`);
     if (!data || count < segment.length) {
       const detail = lastMeaningfulLine(result.stderr);
-      throw corruptError(`only ${count} of ${segment.length} frames near ${frames[segment[0]!]!.pts.toFixed(2)} s could be decoded${detail ? ` (${detail})` : ""}`);
+      throw corruptError(
+        `only ${count} of ${segment.length} frames near ${frames[segment[0]!]!.pts.toFixed(2)} s could be decoded${detail ? ` (${detail})` : ""}`,
+      );
     }
     // Encode this run's frames before the next run, so at most one run of raw frames is held.
     for (const [k, index] of segment.entries()) {
       const pixels = new Uint8ClampedArray(data.buffer as ArrayBuffer, data.byteOffset + k * frameBytes, frameBytes);
       context.putImageData(new ImageData(pixels, width, height), 0, 0);
-      const features = lumaOutputFeatures(decoded.luma, decoded.planes!.subarray(k * decoded.planeBytes, (k + 1) * decoded.planeBytes));
+      const features = lumaOutputFeatures(
+        decoded.luma,
+        decoded.planes!.subarray(k * decoded.planeBytes, (k + 1) * decoded.planeBytes),
+      );
       const jpeg = await encodeJpeg(canvas, options.jpegQuality);
       results.set(index, { jpeg, features });
       done += requestedIndex.filter((r) => r === index).length;

@@ -2,7 +2,16 @@
 // request at a time (later calls queue). Aborting a running request terminates the worker (ffmpeg.wasm
 // runs synchronously inside it, so that is the only prompt way to stop it); the next request starts a
 // fresh worker.
-import type { DecoderName, KeyFrameSetSample, SampledFrame, UniformSample, VideoProbe, WorkerConfig, WorkerRequest, WorkerResponse } from "./types";
+import type {
+  DecoderName,
+  KeyFrameSetSample,
+  SampledFrame,
+  UniformSample,
+  VideoProbe,
+  WorkerConfig,
+  WorkerRequest,
+  WorkerResponse,
+} from "./types";
 import { ExtractionError } from "./types";
 
 export interface FrameExtractorOptions {
@@ -24,7 +33,12 @@ type Payload =
   | { kind: "probe"; file: Blob; forceDecoder?: DecoderName }
   | { kind: "sample"; file: Blob; timestampsS: number[]; options: Omit<SampleRequestOptions, "signal" | "onProgress"> }
   | { kind: "sample-uniform"; file: Blob; count: number; options: Omit<SampleRequestOptions, "signal" | "onProgress"> }
-  | { kind: "sample-key-frame-set"; file: Blob; sampleFps: number; options: Omit<SampleRequestOptions, "signal" | "onProgress"> };
+  | {
+      kind: "sample-key-frame-set";
+      file: Blob;
+      sampleFps: number;
+      options: Omit<SampleRequestOptions, "signal" | "onProgress">;
+    };
 
 interface Job {
   id: number;
@@ -37,7 +51,10 @@ interface Job {
 }
 
 function defaultWorker(): Worker {
-  return new Worker(new URL("./extract-frames.worker.ts", import.meta.url), { type: "module", name: "frame-extraction" });
+  return new Worker(new URL("./extract-frames.worker.ts", import.meta.url), {
+    type: "module",
+    name: "frame-extraction",
+  });
 }
 
 function cancelled(): ExtractionError {
@@ -58,21 +75,40 @@ export class FrameExtractor {
     const base = options.ffmpegBaseUrl ?? "/ffmpeg";
     // The worker imports the core by URL, so it needs an absolute one (a module worker resolves relative URLs
     // against its own script URL, which under a bundler is somewhere in /_next/).
-    this.config = { ffmpegBaseUrl: new URL(base, globalThis.location?.href ?? "http://localhost/").href.replace(/\/$/, "") };
+    this.config = {
+      ffmpegBaseUrl: new URL(base, globalThis.location?.href ?? "http://localhost/").href.replace(/\/$/, ""),
+    };
   }
 
-  async probe(file: Blob, opts: { signal?: AbortSignal; forceDecoder?: DecoderName } = {}): Promise<{ probe: VideoProbe; decoder: DecoderName }> {
+  async probe(
+    file: Blob,
+    opts: { signal?: AbortSignal; forceDecoder?: DecoderName } = {},
+  ): Promise<{ probe: VideoProbe; decoder: DecoderName }> {
     const response = await this.enqueue({ kind: "probe", file, forceDecoder: opts.forceDecoder }, opts.signal);
     if (response.type !== "probe") throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
     return { probe: response.probe, decoder: response.decoder };
   }
 
-  async sample(file: Blob, timestampsS: number[], opts: SampleRequestOptions): Promise<{ frames: SampledFrame[]; decoder: DecoderName }> {
+  async sample(
+    file: Blob,
+    timestampsS: number[],
+    opts: SampleRequestOptions,
+  ): Promise<{ frames: SampledFrame[]; decoder: DecoderName }> {
     if (!(opts.maxSide >= 1)) throw new ExtractionError("internal", `maxSide must be ≥ 1, got ${opts.maxSide}`);
     if (timestampsS.length === 0) return { frames: [], decoder: opts.forceDecoder ?? "webcodecs" };
     const { maxSide, jpegQuality, forceDecoder } = opts;
-    const response = await this.enqueue({ kind: "sample", file, timestampsS: [...timestampsS], options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder } }, opts.signal, opts.onProgress);
-    if (response.type !== "sample") throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
+    const response = await this.enqueue(
+      {
+        kind: "sample",
+        file,
+        timestampsS: [...timestampsS],
+        options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder },
+      },
+      opts.signal,
+      opts.onProgress,
+    );
+    if (response.type !== "sample")
+      throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
     return { frames: response.frames, decoder: response.decoder };
   }
 
@@ -81,11 +117,20 @@ export class FrameExtractor {
    * np.linspace(0, total_frames − 1, count) by their index among the video's decoded frames, each once, with
    * the video's frame count and average frame rate as the decoder read them.
    */
-  async sampleUniform(file: Blob, count: number, opts: SampleRequestOptions): Promise<{ sample: UniformSample; decoder: DecoderName; decoderVersion: string }> {
+  async sampleUniform(
+    file: Blob,
+    count: number,
+    opts: SampleRequestOptions,
+  ): Promise<{ sample: UniformSample; decoder: DecoderName; decoderVersion: string }> {
     if (!(opts.maxSide >= 1)) throw new ExtractionError("internal", `maxSide must be ≥ 1, got ${opts.maxSide}`);
     const { maxSide, jpegQuality, forceDecoder } = opts;
-    const response = await this.enqueue({ kind: "sample-uniform", file, count, options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder } }, opts.signal, opts.onProgress);
-    if (response.type !== "sample-uniform") throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
+    const response = await this.enqueue(
+      { kind: "sample-uniform", file, count, options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder } },
+      opts.signal,
+      opts.onProgress,
+    );
+    if (response.type !== "sample-uniform")
+      throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
     return { sample: response.sample, decoder: response.decoder, decoderVersion: response.decoderVersion };
   }
 
@@ -94,11 +139,25 @@ export class FrameExtractor {
    * their index among the decoded frames, with features from each frame's luma plane, so WebCodecs, ffmpeg.wasm
    * and native ffmpeg sample, and then pick, the same frames. `decoderVersion` says which build decoded them.
    */
-  async sampleKeyFrameSet(file: Blob, sampleFps: number, opts: SampleRequestOptions): Promise<{ sample: KeyFrameSetSample; decoder: DecoderName; decoderVersion: string }> {
+  async sampleKeyFrameSet(
+    file: Blob,
+    sampleFps: number,
+    opts: SampleRequestOptions,
+  ): Promise<{ sample: KeyFrameSetSample; decoder: DecoderName; decoderVersion: string }> {
     if (!(opts.maxSide >= 1)) throw new ExtractionError("internal", `maxSide must be ≥ 1, got ${opts.maxSide}`);
     const { maxSide, jpegQuality, forceDecoder } = opts;
-    const response = await this.enqueue({ kind: "sample-key-frame-set", file, sampleFps, options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder } }, opts.signal, opts.onProgress);
-    if (response.type !== "sample-key-frame-set") throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
+    const response = await this.enqueue(
+      {
+        kind: "sample-key-frame-set",
+        file,
+        sampleFps,
+        options: { maxSide: Math.floor(maxSide), jpegQuality, forceDecoder },
+      },
+      opts.signal,
+      opts.onProgress,
+    );
+    if (response.type !== "sample-key-frame-set")
+      throw new ExtractionError("internal", `Unexpected worker response ${response.type}`);
     return { sample: response.sample, decoder: response.decoder, decoderVersion: response.decoderVersion };
   }
 
@@ -113,7 +172,11 @@ export class FrameExtractor {
     }
   }
 
-  private enqueue(payload: Payload, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<WorkerResponse> {
+  private enqueue(
+    payload: Payload,
+    signal?: AbortSignal,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<WorkerResponse> {
     return new Promise<WorkerResponse>((resolve, reject) => {
       if (signal?.aborted) {
         reject(cancelled());
@@ -206,20 +269,52 @@ export class FrameExtractor {
     this.running = job;
     let request: WorkerRequest;
     if (job.payload.kind === "probe") {
-      request = { id: job.id, kind: "probe", file: job.payload.file, config: this.config, forceDecoder: job.payload.forceDecoder };
+      request = {
+        id: job.id,
+        kind: "probe",
+        file: job.payload.file,
+        config: this.config,
+        forceDecoder: job.payload.forceDecoder,
+      };
     } else if (job.payload.kind === "sample-key-frame-set") {
-      request = { id: job.id, kind: "sample-key-frame-set", file: job.payload.file, config: this.config, sampleFps: job.payload.sampleFps, options: job.payload.options };
+      request = {
+        id: job.id,
+        kind: "sample-key-frame-set",
+        file: job.payload.file,
+        config: this.config,
+        sampleFps: job.payload.sampleFps,
+        options: job.payload.options,
+      };
     } else if (job.payload.kind === "sample-uniform") {
-      request = { id: job.id, kind: "sample-uniform", file: job.payload.file, config: this.config, count: job.payload.count, options: job.payload.options };
+      request = {
+        id: job.id,
+        kind: "sample-uniform",
+        file: job.payload.file,
+        config: this.config,
+        count: job.payload.count,
+        options: job.payload.options,
+      };
     } else {
-      request = { id: job.id, kind: "sample", file: job.payload.file, config: this.config, timestampsS: job.payload.timestampsS, options: job.payload.options };
+      request = {
+        id: job.id,
+        kind: "sample",
+        file: job.payload.file,
+        config: this.config,
+        timestampsS: job.payload.timestampsS,
+        options: job.payload.options,
+      };
     }
     try {
       this.ensureWorker().postMessage(request);
     } catch (error) {
       this.running = null;
       job.cleanup();
-      job.reject(new ExtractionError("internal", `Could not start frame extraction: ${error instanceof Error ? error.message : String(error)}`));
+      job.reject(
+        new ExtractionError(
+          "internal",
+          `Could not start frame extraction: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
       this.pump();
     }
   }

@@ -65,7 +65,8 @@ export interface KeyFrameSetSample {
   frames: (WorkerFrame & { frameIndex: number })[];
 }
 
-export type ExtractionErrorCode = "not_a_video" | "audio_only" | "corrupt" | "unsupported_codec" | "cancelled" | "internal";
+export type ExtractionErrorCode =
+  "not_a_video" | "audio_only" | "corrupt" | "unsupported_codec" | "cancelled" | "internal";
 
 export class ExtractionError extends Error {
   readonly code: ExtractionErrorCode;
@@ -95,7 +96,14 @@ export type WorkerRequest =
   | { id: number; kind: "probe"; file: Blob; config: WorkerConfig; forceDecoder?: DecoderName }
   | { id: number; kind: "sample"; file: Blob; config: WorkerConfig; timestampsS: number[]; options: SampleOptions }
   | { id: number; kind: "sample-uniform"; file: Blob; config: WorkerConfig; count: number; options: SampleOptions }
-  | { id: number; kind: "sample-key-frame-set"; file: Blob; config: WorkerConfig; sampleFps: number; options: SampleOptions };
+  | {
+      id: number;
+      kind: "sample-key-frame-set";
+      file: Blob;
+      config: WorkerConfig;
+      sampleFps: number;
+      options: SampleOptions;
+    };
 
 export interface WorkerFrame {
   timestampS: number;
@@ -112,5 +120,11 @@ export type WorkerResponse =
   | { id: number; type: "probe"; probe: VideoProbe; decoder: DecoderName }
   | { id: number; type: "sample"; frames: WorkerFrame[]; decoder: DecoderName }
   | { id: number; type: "sample-uniform"; sample: UniformSample; decoder: DecoderName; decoderVersion: string }
-  | { id: number; type: "sample-key-frame-set"; sample: KeyFrameSetSample; decoder: DecoderName; decoderVersion: string }
+  | {
+      id: number;
+      type: "sample-key-frame-set";
+      sample: KeyFrameSetSample;
+      decoder: DecoderName;
+      decoderVersion: string;
+    }
   | { id: number; type: "error"; code: ExtractionErrorCode; message: string };

@@ -1,7 +1,22 @@
 // Fast path: mediabunny demuxes (edit lists applied) and decodes through WebCodecs inside the worker.
 // Anything mediabunny cannot demux, or whose track WebCodecs cannot decode, raises NeedsFallback so the
 // worker can retry with ffmpeg.wasm.
-import { ALL_FORMATS, BlobSource, EncodedPacketSink, Input, type InputFormat, type InputVideoTrack, MATROSKA, MP4, MPEG_TS, OGG, QTFF, VideoSample, VideoSampleSink, WEBM } from "mediabunny";
+import {
+  ALL_FORMATS,
+  BlobSource,
+  EncodedPacketSink,
+  Input,
+  type InputFormat,
+  type InputVideoTrack,
+  MATROSKA,
+  MP4,
+  MPEG_TS,
+  OGG,
+  QTFF,
+  VideoSample,
+  VideoSampleSink,
+  WEBM,
+} from "mediabunny";
 import { audioOnlyError, corruptError, describe, isExtractionError } from "./diagnose";
 import { computeLumaFeatures, FEATURE_GRID, lumaOfRgba } from "../frames/frame-features";
 import { keyFrameSampling } from "../frames/plan-frame-set";
@@ -41,7 +56,10 @@ function decodeFailure(error: unknown): ExtractionError {
   if (isExtractionError(error)) return error;
   const message = describe(error);
   const name = error instanceof Error ? error.name : "";
-  if (name === "EncodingError" || /decod|corrupt|invalid|out of bounds|offset|unexpected end|end of file|truncat|range/i.test(message)) {
+  if (
+    name === "EncodingError" ||
+    /decod|corrupt|invalid|out of bounds|offset|unexpected end|end of file|truncat|range/i.test(message)
+  ) {
     return corruptError(`the video data could not be decoded (${message})`);
   }
   return new ExtractionError("internal", `Frame extraction failed unexpectedly: ${message}`, { cause: error });
@@ -129,7 +147,8 @@ export async function probeWithWebCodecs(file: Blob): Promise<VideoProbe> {
     }
     const durationS = await video.computeDuration().catch(async () => (await input.computeDuration()) ?? 0);
     await verifyReadable(video, file.size);
-    const fps = Number.isFinite(stats.averagePacketRate) && stats.averagePacketRate > 0 ? stats.averagePacketRate : null;
+    const fps =
+      Number.isFinite(stats.averagePacketRate) && stats.averagePacketRate > 0 ? stats.averagePacketRate : null;
     return {
       durationS,
       fps,
@@ -200,7 +219,12 @@ async function withColorSpace(sample: VideoSample, colorSpace: VideoColorSpaceIn
 /** At most this many frames are being JPEG-encoded at once (each holds a canvas). */
 const ENCODE_CONCURRENCY = 4;
 
-export async function sampleWithWebCodecs(file: Blob, timestampsS: number[], options: SampleOptions, onProgress: (done: number, total: number) => void): Promise<WorkerFrame[]> {
+export async function sampleWithWebCodecs(
+  file: Blob,
+  timestampsS: number[],
+  options: SampleOptions,
+  onProgress: (done: number, total: number) => void,
+): Promise<WorkerFrame[]> {
   const opened = await open(file);
   try {
     await verifyComplete(opened.video, file.size);
@@ -244,16 +268,25 @@ async function presentedFrames(video: InputVideoTrack, shift: number): Promise<P
  * expose the container's own frame rate; for WebM and MKV ffmpeg estimates avg_frame_rate, and the times may
  * differ from the ffmpeg.wasm path in the last digits (the frame indices do not depend on the rate).
  */
-export async function vbenchFramesOf(video: InputVideoTrack, format: InputFormat): Promise<{ frames: PresentedFrame[]; avgFps: number }> {
+export async function vbenchFramesOf(
+  video: InputVideoTrack,
+  format: InputFormat,
+): Promise<{ frames: PresentedFrame[]; avgFps: number }> {
   const frames = await presentedFrames(video, await videoTimelineShift(video, format));
   if (frames.length === 0) throw corruptError("no video frames could be read — the file ends before its video data");
   const { averagePacketRate } = await video.computePacketStats();
-  if (!(Number.isFinite(averagePacketRate) && averagePacketRate > 0)) throw corruptError("the video's frame rate is unknown, so its frames cannot be given times");
+  if (!(Number.isFinite(averagePacketRate) && averagePacketRate > 0))
+    throw corruptError("the video's frame rate is unknown, so its frames cannot be given times");
   return { frames, avgFps: averagePacketRate };
 }
 
 /** VBench-2.0's uniform set of `count` frames (uniformFrameSetFrames), each decoded by its index. */
-export async function sampleUniformWithWebCodecs(file: Blob, count: number, options: SampleOptions, onProgress: (done: number, total: number) => void): Promise<UniformSample> {
+export async function sampleUniformWithWebCodecs(
+  file: Blob,
+  count: number,
+  options: SampleOptions,
+  onProgress: (done: number, total: number) => void,
+): Promise<UniformSample> {
   const opened = await open(file);
   try {
     await verifyComplete(opened.video, file.size);
@@ -262,7 +295,11 @@ export async function sampleUniformWithWebCodecs(file: Blob, count: number, opti
     const picked = uniformFrameSetFrames(frames.length, avgFps, count);
     const wanted = picked.map(({ index }) => middleOf(frames, index));
     const decoded = await decodeAt(opened, wanted, shift, options, onProgress);
-    return { totalFrames: frames.length, avgFps, frames: picked.map(({ index, timestampS }, i) => ({ index, timestampS, ...decoded[i]! })) };
+    return {
+      totalFrames: frames.length,
+      avgFps,
+      frames: picked.map(({ index, timestampS }, i) => ({ index, timestampS, ...decoded[i]! })),
+    };
   } finally {
     opened.input.dispose();
   }
@@ -276,7 +313,12 @@ function middleOf(frames: PresentedFrame[], index: number): number {
 }
 
 /** A key-frame set's sampled frames at `sampleFps`, picked by frame index (keyFrameSampling), as the ffmpeg paths do. */
-export async function sampleKeyFrameSetWithWebCodecs(file: Blob, sampleFps: number, options: SampleOptions, onProgress: (done: number, total: number) => void): Promise<KeyFrameSetSample> {
+export async function sampleKeyFrameSetWithWebCodecs(
+  file: Blob,
+  sampleFps: number,
+  options: SampleOptions,
+  onProgress: (done: number, total: number) => void,
+): Promise<KeyFrameSetSample> {
   const opened = await open(file);
   try {
     await verifyComplete(opened.video, file.size);
@@ -294,7 +336,11 @@ export async function sampleKeyFrameSetWithWebCodecs(file: Blob, sampleFps: numb
       options,
       onProgress,
     );
-    return { durationS, frameCount: frames.length, frames: samples.map(({ timestampS, frameIndex }, i) => ({ timestampS, frameIndex, ...decoded[i]! })) };
+    return {
+      durationS,
+      frameCount: frames.length,
+      frames: samples.map(({ timestampS, frameIndex }, i) => ({ timestampS, frameIndex, ...decoded[i]! })),
+    };
   } finally {
     opened.input.dispose();
   }
@@ -318,8 +364,18 @@ async function lumaFeaturesOf(sample: VideoSample): Promise<Float32Array> {
     const [luma] = await sample.copyTo(buffer);
     if (!luma) throw new ExtractionError("internal", `a decoded ${format} frame has no luma plane`);
     if (highDepth) {
-      const samples = new Uint16Array(buffer.buffer, buffer.byteOffset + luma.offset, (luma.stride / 2) * (height - 1) + width);
-      grid = computeLumaFeatures({ samples, width, height, stride: luma.stride / 2, maxValue: 2 ** Number(highDepth[1]) - 1 });
+      const samples = new Uint16Array(
+        buffer.buffer,
+        buffer.byteOffset + luma.offset,
+        (luma.stride / 2) * (height - 1) + width,
+      );
+      grid = computeLumaFeatures({
+        samples,
+        width,
+        height,
+        stride: luma.stride / 2,
+        maxValue: 2 ** Number(highDepth[1]) - 1,
+      });
     } else {
       grid = computeLumaFeatures({ samples: buffer.subarray(luma.offset), width, height, stride: luma.stride });
     }
@@ -327,8 +383,16 @@ async function lumaFeaturesOf(sample: VideoSample): Promise<Float32Array> {
     const buffer = new Uint8Array(sample.allocationSize());
     const [plane] = await sample.copyTo(buffer);
     const packed = new Uint8Array(width * height * 4);
-    for (let row = 0; row < height; row++) packed.set(buffer.subarray(plane!.offset + row * plane!.stride, plane!.offset + row * plane!.stride + width * 4), row * width * 4);
-    grid = computeLumaFeatures({ samples: lumaOfRgba(packed, width, height, 4, format.startsWith("BGR") ? "bgr" : "rgb"), width, height });
+    for (let row = 0; row < height; row++)
+      packed.set(
+        buffer.subarray(plane!.offset + row * plane!.stride, plane!.offset + row * plane!.stride + width * 4),
+        row * width * 4,
+      );
+    grid = computeLumaFeatures({
+      samples: lumaOfRgba(packed, width, height, 4, format.startsWith("BGR") ? "bgr" : "rgb"),
+      width,
+      height,
+    });
   } else {
     throw new ExtractionError("internal", `decoded frames come in an unexpected pixel format (${format || "none"})`);
   }
@@ -343,7 +407,8 @@ function turnGrid(grid: Float32Array, degrees: number): Float32Array {
   for (let y = 0; y < n; y++) {
     for (let x = 0; x < n; x++) {
       // Clockwise by 90: the output's (x, y) shows the input's (y, n−1−x).
-      const [sourceX, sourceY] = degrees === 90 ? [y, n - 1 - x] : degrees === 180 ? [n - 1 - x, n - 1 - y] : [n - 1 - y, x];
+      const [sourceX, sourceY] =
+        degrees === 90 ? [y, n - 1 - x] : degrees === 180 ? [n - 1 - x, n - 1 - y] : [n - 1 - y, x];
       turned[y * n + x] = grid[sourceY * n + sourceX]!;
     }
   }
@@ -376,7 +441,8 @@ async function decodeAt(
     let index = 0;
     for await (const decoded of sink.samplesAtTimestamps(order)) {
       const requested = order[index++]!;
-      if (!decoded) throw corruptError(`no frame could be decoded at ${requested.toFixed(3)} s, so the file probably ends early`);
+      if (!decoded)
+        throw corruptError(`no frame could be decoded at ${requested.toFixed(3)} s, so the file probably ends early`);
       let job = byFrame.get(decoded.timestamp);
       if (!job) {
         const frameTimestampS = Math.round((decoded.timestamp - shift) * 1e6) / 1e6;

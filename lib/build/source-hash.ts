@@ -3,7 +3,19 @@ import fs from "node:fs";
 import path from "node:path";
 
 // What the Next.js build depends on. lib/generated is derived from prisma/schema.prisma (listed).
-const INPUTS = ["app", "components", "lib", "public", "prisma/schema.prisma", "next.config.ts", "proxy.ts", "instrumentation.ts", "postcss.config.mjs", "tsconfig.json", "package.json"];
+const INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "prisma/schema.prisma",
+  "next.config.ts",
+  "proxy.ts",
+  "instrumentation.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package.json",
+];
 const SKIP = new Set(["node_modules", ".next", ".data", "generated", "ffmpeg"]);
 
 /** A hash over every file the production build is made from, to tell whether .next is stale. */

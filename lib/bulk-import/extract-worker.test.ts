@@ -10,11 +10,22 @@ import { registerStoredVideo } from "../videos/register-video";
 import { runExtractWorker } from "./extract-worker";
 
 /** A video registered as the API's POST /projects/:id/videos does: stored, no frames yet. */
-async function registerWithoutFrames(projectId: string, actor: Awaited<ReturnType<typeof makeUser>>, file: string, relativePath: string) {
+async function registerWithoutFrames(
+  projectId: string,
+  actor: Awaited<ReturnType<typeof makeUser>>,
+  file: string,
+  relativePath: string,
+) {
   const storage = getStorage();
   const key = `incoming/test-${Date.now()}-${Math.random().toString(36).slice(2)}`;
   const stored = await storage.put(key, fs.readFileSync(file));
-  return registerStoredVideo({ prisma, storage }, actor, { projectId, incomingKey: key, sha256: stored.sha256, sizeBytes: stored.size, relativePath });
+  return registerStoredVideo({ prisma, storage }, actor, {
+    projectId,
+    incomingKey: key,
+    sha256: stored.sha256,
+    sizeBytes: stored.size,
+    relativePath,
+  });
 }
 
 describe("npm run extract-worker", () => {
@@ -44,13 +55,20 @@ describe("npm run extract-worker", () => {
       log: (line) => lines.push(line),
     });
     expect(result).toEqual({ extracted: 2, failed: 1 });
-    const after = await prisma.video.findMany({ where: { id: { in: [...waiting, damaged, elsewhere].map((video) => video.id) } }, include: { frameSets: true } });
+    const after = await prisma.video.findMany({
+      where: { id: { in: [...waiting, damaged, elsewhere].map((video) => video.id) } },
+      include: { frameSets: true },
+    });
     const byId = new Map(after.map((video) => [video.id, video]));
     for (const video of waiting) {
       expect(byId.get(video.id)).toMatchObject({ status: "ready", error: null });
-      expect(byId.get(video.id)!.frameSets.map((set) => [set.decoder, set.mode, set.createdById])).toEqual([["ffmpeg", "density-peaks", owner.userId]]);
+      expect(byId.get(video.id)!.frameSets.map((set) => [set.decoder, set.mode, set.createdById])).toEqual([
+        ["ffmpeg", "density-peaks", owner.userId],
+      ]);
       // The build is recorded with the frame set: what `ffmpeg -version` says on this machine.
-      expect(byId.get(video.id)!.frameSets[0]!.decoderVersion).toBe(`ffmpeg ${/ffmpeg version (\S+)/.exec(execFileSync("ffmpeg", ["-version"]).toString())![1]}`);
+      expect(byId.get(video.id)!.frameSets[0]!.decoderVersion).toBe(
+        `ffmpeg ${/ffmpeg version (\S+)/.exec(execFileSync("ffmpeg", ["-version"]).toString())![1]}`,
+      );
     }
     expect(byId.get(damaged.id)).toMatchObject({ status: "failed" });
     expect(byId.get(damaged.id)!.error).toMatch(/damaged or truncated/);
@@ -81,6 +99,8 @@ describe("npm run extract-worker", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const video = await registerWithoutFrames(project.id, owner, uniqueMp4("worker-later"), "rain falls-0.mp4");
     expect(await running).toEqual({ extracted: 1, failed: 0 });
-    expect(await prisma.video.findUniqueOrThrow({ where: { id: video.id }, select: { status: true } })).toEqual({ status: "ready" });
+    expect(await prisma.video.findUniqueOrThrow({ where: { id: video.id }, select: { status: true } })).toEqual({
+      status: "ready",
+    });
   }, 120_000);
 });

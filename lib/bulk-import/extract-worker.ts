@@ -45,16 +45,22 @@ export async function runExtractWorker(options: ExtractWorkerOptions): Promise<{
   const tried = new Set<string>();
   while (!signal?.aborted) {
     const waiting = await deps.prisma.video.findMany({
-      where: { status: "pending_extraction", ...(options.projectId ? { projectId: options.projectId } : {}), id: { notIn: [...tried] } },
+      where: {
+        status: "pending_extraction",
+        ...(options.projectId ? { projectId: options.projectId } : {}),
+        id: { notIn: [...tried] },
+      },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: BATCH,
       select: { id: true, projectId: true, relativePath: true, storageKey: true, createdById: true },
     });
     const importers = new Map(
-      (await deps.prisma.user.findMany({ where: { id: { in: [...new Set(waiting.map((video) => video.createdById))] } }, select: { id: true, email: true, name: true } })).map((user) => [
-        user.id,
-        user,
-      ]),
+      (
+        await deps.prisma.user.findMany({
+          where: { id: { in: [...new Set(waiting.map((video) => video.createdById))] } },
+          select: { id: true, email: true, name: true },
+        })
+      ).map((user) => [user.id, user]),
     );
     if (waiting.length === 0) {
       if (options.once) break;
@@ -69,9 +75,16 @@ export async function runExtractWorker(options: ExtractWorkerOptions): Promise<{
         // The worker is the operator's tool, like the admin CLI: it acts with site-admin rights, and the
         // frame set is recorded as made by the video's importer.
         const importer = importers.get(video.createdById);
-        const actor: Actor = { userId: video.createdById, email: importer?.email ?? "extract-worker", name: importer?.name ?? "extract-worker", isAdmin: true };
+        const actor: Actor = {
+          userId: video.createdById,
+          email: importer?.email ?? "extract-worker",
+          name: importer?.name ?? "extract-worker",
+          isAdmin: true,
+        };
         try {
-          const frames = await deps.storage.withLocalFile(video.storageKey, (localPath) => extractFrameSetFromFile(localPath, options.parameters, { signal, tools: options.frameTools }));
+          const frames = await deps.storage.withLocalFile(video.storageKey, (localPath) =>
+            extractFrameSetFromFile(localPath, options.parameters, { signal, tools: options.frameTools }),
+          );
           const saved = await createFrameSet(deps, actor, video.id, {
             parameters: frames.parameters,
             manifest: frames.manifest,

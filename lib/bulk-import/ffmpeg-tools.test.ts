@@ -3,7 +3,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { chooseFfmpegTools, ffmpegChoiceFromEnvironment, nativeTools, NativeFfmpegMissingError, type FfmpegTools } from "./ffmpeg-tools";
+import {
+  chooseFfmpegTools,
+  ffmpegChoiceFromEnvironment,
+  nativeTools,
+  NativeFfmpegMissingError,
+  type FfmpegTools,
+} from "./ffmpeg-tools";
 import { extractFrameSetFromFile, type ExtractedFrames } from "./native-extraction";
 
 const PARAMETERS = { mode: "density-peaks" } as const;
@@ -53,10 +59,35 @@ describe("headless frame extraction without native ffmpeg (the ffmpeg.wasm core 
     }
     // 720 lines (BT.709 for untagged video) and below (BT.601), with motion and colour changes so density
     // peaks has something to choose between.
-    ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=4", "-vf", "hue=H=t*1.5,format=yuv420p", "-c:v", "libx264", "-g", "30", path.join(dir, "generated-720p.mp4")]);
-    ffmpeg(["-f", "lavfi", "-i", "testsrc=size=480x360:rate=25:duration=4", "-vf", "hue=s=1+sin(t*2),noise=alls=12:allf=t,format=yuv420p", "-c:v", "libx264", path.join(dir, "generated-360p.mp4")]);
+    ffmpeg([
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=1280x720:rate=24:duration=4",
+      "-vf",
+      "hue=H=t*1.5,format=yuv420p",
+      "-c:v",
+      "libx264",
+      "-g",
+      "30",
+      path.join(dir, "generated-720p.mp4"),
+    ]);
+    ffmpeg([
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc=size=480x360:rate=25:duration=4",
+      "-vf",
+      "hue=s=1+sin(t*2),noise=alls=12:allf=t,format=yuv420p",
+      "-c:v",
+      "libx264",
+      path.join(dir, "generated-360p.mp4"),
+    ]);
     clips.push(path.join(dir, "generated-720p.mp4"), path.join(dir, "generated-360p.mp4"));
-    fs.writeFileSync(path.join(dir, "cut-short.mp4"), fs.readFileSync(path.join(dir, "generated-360p.mp4")).subarray(0, 6000));
+    fs.writeFileSync(
+      path.join(dir, "cut-short.mp4"),
+      fs.readFileSync(path.join(dir, "generated-360p.mp4")).subarray(0, 6000),
+    );
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -75,7 +106,10 @@ describe("headless frame extraction without native ffmpeg (the ffmpeg.wasm core 
     for (const clip of clips) {
       const frames = await extractFrameSetFromFile(clip, PARAMETERS, { tools });
       expect(frames.decoder).toBe("ffmpeg.wasm");
-      expect({ clip: path.basename(clip), ...summary(frames) }).toEqual({ clip: path.basename(clip), ...native.get(clip)! });
+      expect({ clip: path.basename(clip), ...summary(frames) }).toEqual({
+        clip: path.basename(clip),
+        ...native.get(clip)!,
+      });
       expect(frames.keyFrameIndices.length).toBeGreaterThan(1);
       // Every stored frame is a JPEG.
       for (const jpeg of frames.files.values()) expect([...jpeg.subarray(0, 2)]).toEqual([0xff, 0xd8]);
@@ -85,7 +119,9 @@ describe("headless frame extraction without native ffmpeg (the ffmpeg.wasm core 
   it("a corrupt file gives a clear error, and the core extracts the next file after it", async () => {
     const tools = chooseFfmpegTools("wasm");
     expect(tools.decoder).toBe("ffmpeg.wasm");
-    await expect(extractFrameSetFromFile(path.join(dir, "cut-short.mp4"), PARAMETERS, { tools })).rejects.toThrow(/damaged or truncated/);
+    await expect(extractFrameSetFromFile(path.join(dir, "cut-short.mp4"), PARAMETERS, { tools })).rejects.toThrow(
+      /damaged or truncated/,
+    );
     const after = await extractFrameSetFromFile(path.join(dir, "generated-360p.mp4"), PARAMETERS, { tools });
     expect(after.manifest.length).toBeGreaterThan(0);
   }, 120_000);
@@ -109,7 +145,9 @@ describe("headless frame extraction without native ffmpeg (the ffmpeg.wasm core 
           }),
         ),
     };
-    await expect(extractFrameSetFromFile(clip, PARAMETERS, { tools: abortingTools, signal: controller.signal })).rejects.toMatchObject({ code: "cancelled" });
+    await expect(
+      extractFrameSetFromFile(clip, PARAMETERS, { tools: abortingTools, signal: controller.signal }),
+    ).rejects.toMatchObject({ code: "cancelled" });
     const after = await extractFrameSetFromFile(clip, PARAMETERS, { tools });
     expect(after.decoder).toBe("ffmpeg.wasm");
     expect(after.manifest.length).toBeGreaterThan(0);

@@ -63,7 +63,8 @@ function cancelled(): ExtractionError {
 export function nativeFfmpegProblem(): string | null {
   for (const tool of ["ffmpeg", "ffprobe"]) {
     const result = spawnSync(tool, ["-version"], { stdio: ["ignore", "pipe", "ignore"] });
-    if (result.error || result.status !== 0) return `"${tool}" could not be run (${result.error ? describe(result.error) : `exit code ${result.status}`})`;
+    if (result.error || result.status !== 0)
+      return `"${tool}" could not be run (${result.error ? describe(result.error) : `exit code ${result.status}`})`;
   }
   return null;
 }
@@ -78,12 +79,17 @@ function runNative(tool: "ffmpeg" | "ffprobe", args: string[], signal?: AbortSig
     child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
     child.on("error", (error) => {
       if (signal?.aborted) reject(cancelled());
-      else if ((error as NodeJS.ErrnoException).code === "ENOENT") reject(new NativeFfmpegMissingError(`"${tool}" is not on PATH`));
+      else if ((error as NodeJS.ErrnoException).code === "ENOENT")
+        reject(new NativeFfmpegMissingError(`"${tool}" is not on PATH`));
       else reject(error);
     });
     child.on("close", (code) => {
       if (signal?.aborted) return reject(cancelled());
-      resolve({ code, stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8").split("\n").filter(Boolean) });
+      resolve({
+        code,
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderr: Buffer.concat(stderr).toString("utf8").split("\n").filter(Boolean),
+      });
     });
   });
 }
@@ -101,13 +107,20 @@ export const nativeTools: FfmpegTools = {
   description: "native ffmpeg",
   jpegArgs: [],
   version() {
-    nativeVersion ??= runNative("ffmpeg", ["-hide_banner", "-version"]).then((result) => ffmpegVersionOf(result.stdout));
+    nativeVersion ??= runNative("ffmpeg", ["-hide_banner", "-version"]).then((result) =>
+      ffmpegVersionOf(result.stdout),
+    );
     return nativeVersion;
   },
   async withFile(filePath, fn) {
     const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), "framejury-frames-"));
     try {
-      return await fn({ input: filePath, scratch, read: (toolPath) => fs.promises.readFile(toolPath).catch(() => null), run: runNative });
+      return await fn({
+        input: filePath,
+        scratch,
+        read: (toolPath) => fs.promises.readFile(toolPath).catch(() => null),
+        run: runNative,
+      });
     } finally {
       await fs.promises.rm(scratch, { recursive: true, force: true });
     }
@@ -126,14 +139,19 @@ class WasmThread {
   constructor() {
     // An idle thread must not keep the command running; a call under way refs it again.
     this.worker.unref();
-    this.worker.on("message", ({ id, ok, result, message }: { id: number; ok: boolean; result: unknown; message?: string }) => {
-      const call = this.pending.get(id);
-      this.pending.delete(id);
-      if (this.pending.size === 0) this.worker.unref();
-      if (ok) call?.resolve(result);
-      else call?.reject(new ExtractionError("internal", `ffmpeg.wasm failed: ${message}`));
-    });
-    this.worker.on("error", (error) => this.fail(new ExtractionError("internal", `ffmpeg.wasm's thread crashed: ${describe(error)}`)));
+    this.worker.on(
+      "message",
+      ({ id, ok, result, message }: { id: number; ok: boolean; result: unknown; message?: string }) => {
+        const call = this.pending.get(id);
+        this.pending.delete(id);
+        if (this.pending.size === 0) this.worker.unref();
+        if (ok) call?.resolve(result);
+        else call?.reject(new ExtractionError("internal", `ffmpeg.wasm failed: ${message}`));
+      },
+    );
+    this.worker.on("error", (error) =>
+      this.fail(new ExtractionError("internal", `ffmpeg.wasm's thread crashed: ${describe(error)}`)),
+    );
     this.worker.on("exit", () => this.fail(new ExtractionError("internal", "ffmpeg.wasm's thread stopped")));
   }
 
@@ -229,7 +247,8 @@ export function chooseFfmpegTools(choice: FfmpegChoice = "auto"): FfmpegTools {
 /** FRAMEJURY_FFMPEG, checked: an unknown value is an error, not a silent default. */
 export function ffmpegChoiceFromEnvironment(value = process.env.FRAMEJURY_FFMPEG): FfmpegChoice {
   const choice = (value ?? "").trim().toLowerCase() || "auto";
-  if (!(FFMPEG_CHOICES as readonly string[]).includes(choice)) throw new Error(`FRAMEJURY_FFMPEG must be one of ${FFMPEG_CHOICES.join(", ")} (got "${value}")`);
+  if (!(FFMPEG_CHOICES as readonly string[]).includes(choice))
+    throw new Error(`FRAMEJURY_FFMPEG must be one of ${FFMPEG_CHOICES.join(", ")} (got "${value}")`);
   return choice as FfmpegChoice;
 }
 

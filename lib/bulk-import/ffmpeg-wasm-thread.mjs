@@ -16,7 +16,10 @@ let corePromise = null;
 
 async function loadCore() {
   const scriptPath = createRequire(import.meta.url).resolve("@ffmpeg/core");
-  const [source, wasmBinary] = await Promise.all([fs.promises.readFile(scriptPath, "utf8"), fs.promises.readFile(scriptPath.replace(/\.js$/, ".wasm"))]);
+  const [source, wasmBinary] = await Promise.all([
+    fs.promises.readFile(scriptPath, "utf8"),
+    fs.promises.readFile(scriptPath.replace(/\.js$/, ".wasm")),
+  ]);
   // The UMD script assigns module.exports; `self` stands in for the worker global it expects.
   const evaluate = vm.runInThisContext(`(function (self, module, exports) {${source}\n})`, { filename: scriptPath });
   const loaded = { exports: {} };
@@ -64,7 +67,14 @@ const operations = {
     const code = core.ret;
     core.reset();
     core.setLogger(() => {});
-    return { result: { code, stdout: stdout.join("\n"), stderr: stderr.filter((line) => line && line !== "Aborted()"), trapped } };
+    return {
+      result: {
+        code,
+        stdout: stdout.join("\n"),
+        stderr: stderr.filter((line) => line && line !== "Aborted()"),
+        trapped,
+      },
+    };
   },
   async read(core, { path }) {
     let data;

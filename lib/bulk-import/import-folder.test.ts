@@ -43,13 +43,38 @@ function makeFolder(root: string) {
   for (let variant = 0; variant < VARIANTS && good.length < CLIP_COUNT; variant++) {
     const base = path.join(work, `base-${variant}.mp4`);
     const source = sources[variant % sources.length]!;
-    ffmpeg(["-f", "lavfi", "-i", `${source}=size=64x64:rate=25:duration=1`, "-vf", `hue=h=${variant * 37}`, "-c:v", "libx264", "-pix_fmt", "yuv420p", base]);
+    ffmpeg([
+      "-f",
+      "lavfi",
+      "-i",
+      `${source}=size=64x64:rate=25:duration=1`,
+      "-vf",
+      `hue=h=${variant * 37}`,
+      "-c:v",
+      "libx264",
+      "-pix_fmt",
+      "yuv420p",
+      base,
+    ]);
     // One ffmpeg process writes all of this variant's copies.
     const args = ["-i", base];
     for (let copy = 0; copy < perVariant && good.length < CLIP_COUNT; copy++) {
       const n = good.length;
-      const relative = path.join(dimensions[n % dimensions.length]!, `a ${source} pattern turning ${variant} way ${Math.floor(n / 3)}-${n % 3}.mp4`);
-      args.push("-map", "0", "-c", "copy", "-movflags", "+faststart", "-metadata", `comment=clip ${n}`, path.join(folder, relative));
+      const relative = path.join(
+        dimensions[n % dimensions.length]!,
+        `a ${source} pattern turning ${variant} way ${Math.floor(n / 3)}-${n % 3}.mp4`,
+      );
+      args.push(
+        "-map",
+        "0",
+        "-c",
+        "copy",
+        "-movflags",
+        "+faststart",
+        "-metadata",
+        `comment=clip ${n}`,
+        path.join(folder, relative),
+      );
       good.push(relative);
     }
     ffmpeg(args);
@@ -66,7 +91,19 @@ function makeFolder(root: string) {
   const oddName = "Mechanics/bell\u0007 rings-0.mp4";
   fs.copyFileSync(path.join(folder, good[1]!), path.join(folder, oddName));
   const big = "Thermotics/a noisy picture-0.mp4";
-  ffmpeg(["-f", "lavfi", "-i", "nullsrc=size=256x256:rate=25:duration=1", "-vf", "noise=alls=100:allf=t,format=yuv420p", "-c:v", "libx264", "-qp", "0", path.join(folder, big)]);
+  ffmpeg([
+    "-f",
+    "lavfi",
+    "-i",
+    "nullsrc=size=256x256:rate=25:duration=1",
+    "-vf",
+    "noise=alls=100:allf=t,format=yuv420p",
+    "-c:v",
+    "libx264",
+    "-qp",
+    "0",
+    path.join(folder, big),
+  ]);
   // A prompt list restores a prompt, a metadata file gives one clip its seed.
   fs.mkdirSync(path.join(folder, "prompts"));
   const firstPrompt = good[0]!.split(path.sep)[1]!.replace(/-\d+\.mp4$/, "");
@@ -74,7 +111,13 @@ function makeFolder(root: string) {
   fs.writeFileSync(path.join(folder, "meta.csv"), `path,seed\nSora/${good[0]!.split(path.sep).join("/")},4242\n`);
   fs.writeFileSync(path.join(folder, "notes.md"), "not for import\n");
   fs.rmSync(work, { recursive: true, force: true });
-  return { folder, good: good.map((relative) => `Sora/${relative.split(path.sep).join("/")}`), corrupt: Object.keys(corrupt).map((r) => `Sora/${r}`), oddName: `Sora/${oddName}`, big: `Sora/${big}` };
+  return {
+    folder,
+    good: good.map((relative) => `Sora/${relative.split(path.sep).join("/")}`),
+    corrupt: Object.keys(corrupt).map((r) => `Sora/${r}`),
+    oddName: `Sora/${oddName}`,
+    big: `Sora/${big}`,
+  };
 }
 
 function makeJpeg(dir: string): string {
@@ -92,7 +135,9 @@ beforeAll(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-import-"));
   layout = makeFolder(root);
   // Every generated clip is a few KB; the noisy one is well over this.
-  process.env.MAX_UPLOAD_BYTES = String(Math.max(200_000, ...layout.good.map((relative) => fs.statSync(path.join(root, relative)).size + 1)));
+  process.env.MAX_UPLOAD_BYTES = String(
+    Math.max(200_000, ...layout.good.map((relative) => fs.statSync(path.join(root, relative)).size + 1)),
+  );
   expect(fs.statSync(path.join(root, layout.big)).size).toBeGreaterThan(Number(process.env.MAX_UPLOAD_BYTES));
 }, 240_000);
 
@@ -109,7 +154,9 @@ async function newProject() {
 }
 
 function videoOutcomes(summary: ImportSummary, status: string) {
-  return summary.files.filter((file) => file.kind === "video" && file.status === status).map((file) => file.relativePath);
+  return summary.files
+    .filter((file) => file.kind === "video" && file.status === status)
+    .map((file) => file.relativePath);
 }
 
 describe("the headless bulk import (npm run import), in-process against the database", () => {
@@ -135,17 +182,27 @@ describe("the headless bulk import (npm run import), in-process against the data
     expect(first.counts.imported).toBeLessThan(CLIP_COUNT);
 
     // Second run: the same folder, to the end.
-    const second = await importFolders({ roots: [layout.folder], target, parameters: PARAMETERS, concurrency: CONCURRENCY, journal });
+    const second = await importFolders({
+      roots: [layout.folder],
+      target,
+      parameters: PARAMETERS,
+      concurrency: CONCURRENCY,
+      journal,
+    });
     expect(second.counts.interrupted).toBe(0);
     expect(second.counts.imported + second.counts.duplicate).toBe(CLIP_COUNT);
     // What the first run finished is a duplicate now (skipped); the rest is imported.
     expect(second.counts.duplicate).toBe(first.counts.imported);
-    expect(new Set([...videoOutcomes(first, "imported"), ...videoOutcomes(second, "imported")])).toEqual(new Set(layout.good));
+    expect(new Set([...videoOutcomes(first, "imported"), ...videoOutcomes(second, "imported")])).toEqual(
+      new Set(layout.good),
+    );
     // Bad files: each run reports them with their reason and stores nothing of them.
     for (const summary of [second]) {
       expect(summary.counts.failed).toBe(7);
       expect(summary.failedByReason).toEqual({ corrupt: 2, not_a_video: 3, odd_name: 1, too_big: 1 });
-      const reasons = Object.fromEntries(summary.files.filter((file) => file.status === "failed").map((file) => [file.relativePath, file.reason]));
+      const reasons = Object.fromEntries(
+        summary.files.filter((file) => file.status === "failed").map((file) => [file.relativePath, file.reason]),
+      );
       expect(reasons).toEqual({
         [layout.corrupt[0]!]: "corrupt",
         [layout.corrupt[1]!]: "corrupt",
@@ -163,12 +220,20 @@ describe("the headless bulk import (npm run import), in-process against the data
       status: "duplicate",
       message: expect.stringContaining("already in the project"),
     });
-    expect(second.files.find((file) => file.relativePath === "Sora/meta.csv")).toMatchObject({ kind: "metadata", status: "imported" });
+    expect(second.files.find((file) => file.relativePath === "Sora/meta.csv")).toMatchObject({
+      kind: "metadata",
+      status: "imported",
+    });
 
     // No duplicates, nothing half-done: one video per good clip, each ready with one frame set.
-    const videos = await prisma.video.findMany({ where: { projectId }, include: { frameSets: { include: { frames: { orderBy: { index: "asc" } } } } } });
+    const videos = await prisma.video.findMany({
+      where: { projectId },
+      include: { frameSets: { include: { frames: { orderBy: { index: "asc" } } } } },
+    });
     expect(videos.map((video) => video.relativePath).sort()).toEqual([...layout.good].sort());
-    expect(videos.every((video) => video.status === "ready" && video.frameSets.length === 1 && video.model === "Sora")).toBe(true);
+    expect(
+      videos.every((video) => video.status === "ready" && video.frameSets.length === 1 && video.model === "Sora"),
+    ).toBe(true);
     expect(await prisma.uploadSession.count({ where: { projectId, status: "open" } })).toBe(0);
     const first0 = videos.find((video) => video.relativePath === layout.good[0]);
     expect(first0).toMatchObject({ seed: "4242", matchedPrompt: true, dimensions: ["Mechanics"], sampleIndex: 0 });
@@ -183,10 +248,19 @@ describe("the headless bulk import (npm run import), in-process against the data
       const stored = video.frameSets[0]!;
       expect(stored.decoder).toBe("ffmpeg");
       const again = await storage.withLocalFile(video.storageKey, (file) => extractFrameSetFromFile(file, PARAMETERS));
-      expect(again.manifest.map(({ index, isKeyFrame, cluster, timestampS }) => ({ index, isKeyFrame, cluster, timestampS }))).toEqual(
+      expect(
+        again.manifest.map(({ index, isKeyFrame, cluster, timestampS }) => ({
+          index,
+          isKeyFrame,
+          cluster,
+          timestampS,
+        })),
+      ).toEqual(
         stored.frames.map(({ index, isKeyFrame, cluster, timestampS }) => ({ index, isKeyFrame, cluster, timestampS })),
       );
-      expect(again.manifest.map((entry) => sha256(again.files.get(entry.name)!))).toEqual(stored.frames.map((frame) => frame.sha256));
+      expect(again.manifest.map((entry) => sha256(again.files.get(entry.name)!))).toEqual(
+        stored.frames.map((frame) => frame.sha256),
+      );
       return reExtract();
     }
   }, 600_000);
@@ -210,12 +284,25 @@ describe("the headless bulk import (npm run import), in-process against the data
         return target.appendChunk(uploadId, offset, bytes);
       },
     });
-    const first = await importFolders({ roots: [single], target: recording(() => controller.abort()), chunkBytes: 1024, journal, signal: controller.signal });
+    const first = await importFolders({
+      roots: [single],
+      target: recording(() => controller.abort()),
+      chunkBytes: 1024,
+      journal,
+      signal: controller.signal,
+    });
     expect(first.counts.interrupted).toBe(1);
-    expect(await prisma.uploadSession.findFirst({ where: { projectId }, select: { status: true, receivedBytes: true } })).toEqual({ status: "open", receivedBytes: 1024n });
+    expect(
+      await prisma.uploadSession.findFirst({ where: { projectId }, select: { status: true, receivedBytes: true } }),
+    ).toEqual({ status: "open", receivedBytes: 1024n });
 
     // Run 2 goes on from byte 1024, not from 0, and never opens a second upload.
-    const second = await importFolders({ roots: [single], target: recording((offset) => offsets.push(offset)), chunkBytes: 1024, journal });
+    const second = await importFolders({
+      roots: [single],
+      target: recording((offset) => offsets.push(offset)),
+      chunkBytes: 1024,
+      journal,
+    });
     expect(second.counts.imported).toBe(1);
     expect(second.resumed).toBe(1);
     expect(offsets[0]).toBe(1024);
@@ -228,7 +315,9 @@ describe("the headless bulk import (npm run import), in-process against the data
     await prisma.video.updateMany({ where: { projectId }, data: { status: "pending_extraction" } });
     const third = await importFolders({ roots: [single], target, journal });
     expect(third.files.find((file) => file.kind === "video")).toMatchObject({ status: "imported", resumed: true });
-    expect(await prisma.video.findFirst({ where: { projectId }, select: { status: true } })).toEqual({ status: "ready" });
+    expect(await prisma.video.findFirst({ where: { projectId }, select: { status: true } })).toEqual({
+      status: "ready",
+    });
     const fourth = await importFolders({ roots: [single], target, journal });
     expect(fourth.counts).toMatchObject({ imported: 0, duplicate: 1 });
   }, 120_000);

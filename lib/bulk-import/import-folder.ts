@@ -17,7 +17,8 @@ import { frameSetCountsLine } from "../frames/frame-set-parameters";
 import type { UploadJournal } from "./upload-journal";
 
 /** Why a file was not imported, as the summary groups them. */
-export type FailureReason = "corrupt" | "not_a_video" | "too_big" | "odd_name" | "audio_only" | "unsupported_codec" | "refused" | "error";
+export type FailureReason =
+  "corrupt" | "not_a_video" | "too_big" | "odd_name" | "audio_only" | "unsupported_codec" | "refused" | "error";
 
 export type FileStatus = "imported" | "duplicate" | "failed" | "skipped" | "interrupted";
 
@@ -51,7 +52,9 @@ export interface ImportSummary {
 
 /** `found` comes before anything uploads: the video files and the generators their paths name (or the --model given). */
 export type ImportEvent =
-  { type: "found"; videos: number; generators: FoundGenerators } | { type: "start"; videos: number } | { type: "file"; outcome: FileOutcome; videosDone: number; videos: number };
+  | { type: "found"; videos: number; generators: FoundGenerators }
+  | { type: "start"; videos: number }
+  | { type: "file"; outcome: FileOutcome; videosDone: number; videos: number };
 
 export interface ImportOptions {
   /** Folders (or single files) to import; a folder's own name starts its files' paths, as when dropped. */
@@ -101,7 +104,10 @@ export async function collectFiles(roots: string[]): Promise<LocalFile[]> {
         const absolutePath = path.join(dir, entry.name);
         if (entry.isDirectory()) await walk(absolutePath);
         // A symbolic link to a file is read like the file (links to folders are not followed: no cycles).
-        else if (entry.isFile() || (entry.isSymbolicLink() && (await fs.promises.stat(absolutePath).catch(() => null))?.isFile())) {
+        else if (
+          entry.isFile() ||
+          (entry.isSymbolicLink() && (await fs.promises.stat(absolutePath).catch(() => null))?.isFile())
+        ) {
           const relativePath = [base, ...path.relative(absoluteRoot, absolutePath).split(path.sep)].join("/");
           files.push({ absolutePath, relativePath, sizeBytes: (await fs.promises.stat(absolutePath)).size });
         }
@@ -156,36 +162,70 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
 
   const kinds = files.map((file) => ({ file, kind: classifyPickedFile(file.relativePath) }));
   const videoPaths = kinds.filter((entry) => entry.kind === "video").map((entry) => entry.file.relativePath);
-  options.onEvent?.({ type: "found", videos: videoPaths.length, generators: foundGenerators(videoPaths, options.model) });
+  options.onEvent?.({
+    type: "found",
+    videos: videoPaths.length,
+    generators: foundGenerators(videoPaths, options.model),
+  });
   // Prompt lists first, so the server restores full prompts, dimensions and auxiliary info for the videos.
   const storedLists: { file: LocalFile; outcome: FileOutcome }[] = [];
   for (const { file, kind } of kinds.filter((entry) => entry.kind === "prompt-list")) {
     if (signal?.aborted) break;
     try {
-      const list = await target.savePromptList(path.basename(file.absolutePath), await fs.promises.readFile(file.absolutePath, "utf8"));
+      const list = await target.savePromptList(
+        path.basename(file.absolutePath),
+        await fs.promises.readFile(file.absolutePath, "utf8"),
+      );
       const info = list.withAuxiliaryInfo ? `, ${list.withAuxiliaryInfo} with auxiliary info` : "";
       const stored = `prompt list: ${list.entryCount} prompts (${list.format}${info})`;
       const outcome: FileOutcome = list.duplicateOf
-        ? { relativePath: file.relativePath, kind, status: "duplicate", message: `${stored}, already in the project (not stored again)` }
+        ? {
+            relativePath: file.relativePath,
+            kind,
+            status: "duplicate",
+            message: `${stored}, already in the project (not stored again)`,
+          }
         : { relativePath: file.relativePath, kind, status: "imported", message: stored };
       outcomes.push(outcome);
       storedLists.push({ file, outcome });
     } catch (error) {
-      outcomes.push({ relativePath: file.relativePath, kind, status: "failed", reason: reasonOf(error), message: messageOf(error) });
+      outcomes.push({
+        relativePath: file.relativePath,
+        kind,
+        status: "failed",
+        reason: reasonOf(error),
+        message: messageOf(error),
+      });
     }
   }
   const metadata = new Map<string, FileMetadata>();
   for (const { file, kind } of kinds.filter((entry) => entry.kind === "metadata")) {
     const parsed = parseMetadataFile(file.relativePath, await fs.promises.readFile(file.absolutePath, "utf8"));
     if (!parsed.ok) {
-      outcomes.push({ relativePath: file.relativePath, kind, status: "failed", reason: "refused", message: `${file.relativePath}: ${parsed.error}` });
+      outcomes.push({
+        relativePath: file.relativePath,
+        kind,
+        status: "failed",
+        reason: "refused",
+        message: `${file.relativePath}: ${parsed.error}`,
+      });
       continue;
     }
     for (const [name, value] of parsed.byPath) metadata.set(name, value);
-    outcomes.push({ relativePath: file.relativePath, kind, status: "imported", message: `metadata for ${parsed.rowCount} files` });
+    outcomes.push({
+      relativePath: file.relativePath,
+      kind,
+      status: "imported",
+      message: `metadata for ${parsed.rowCount} files`,
+    });
   }
   for (const { file, kind } of kinds.filter((entry) => entry.kind === "other")) {
-    outcomes.push({ relativePath: file.relativePath, kind, status: "skipped", message: "not a video, prompt list or metadata file" });
+    outcomes.push({
+      relativePath: file.relativePath,
+      kind,
+      status: "skipped",
+      message: "not a video, prompt list or metadata file",
+    });
   }
 
   const queue: LocalFile[] = [];
@@ -193,14 +233,23 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
     const parsed = parseVideoPath(file.relativePath, { model: options.model || undefined });
     if (parsed.ok) queue.push(file);
     // macOS resource forks (._x.mp4, __MACOSX/) are not videos: skipped quietly, as on the Import page.
-    else if (parsed.reason === "not_video") outcomes.push({ relativePath: file.relativePath, kind: "video", status: "skipped", message: parsed.error });
-    else outcomes.push({ relativePath: file.relativePath, kind: "video", status: "failed", reason: "odd_name", message: parsed.error });
+    else if (parsed.reason === "not_video")
+      outcomes.push({ relativePath: file.relativePath, kind: "video", status: "skipped", message: parsed.error });
+    else
+      outcomes.push({
+        relativePath: file.relativePath,
+        kind: "video",
+        status: "failed",
+        reason: "odd_name",
+        message: parsed.error,
+      });
   }
 
   const videos = queue.length + outcomes.filter((outcome) => outcome.kind === "video").length;
   let videosDone = outcomes.filter((outcome) => outcome.kind === "video").length;
   options.onEvent?.({ type: "start", videos });
-  for (const outcome of outcomes.filter((o) => o.kind === "video")) options.onEvent?.({ type: "file", outcome, videosDone, videos });
+  for (const outcome of outcomes.filter((o) => o.kind === "video"))
+    options.onEvent?.({ type: "file", outcome, videosDone, videos });
 
   // The same bytes twice in this run: the second is a duplicate of the first, without asking the server.
   const seen = new Map<string, string>();
@@ -211,20 +260,33 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
   };
   const fileNames = countFileNames(queue.map((file) => file.relativePath));
   const pending = [...queue];
-  const lanes = Array.from({ length: Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, pending.length)) }, async () => {
-    while (!signal?.aborted) {
-      const file = pending.shift();
-      if (!file) break;
-      finish(await importVideo(file, findMetadata(metadata, file.relativePath, fileNames) ?? undefined));
-    }
-  });
+  const lanes = Array.from(
+    { length: Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, pending.length)) },
+    async () => {
+      while (!signal?.aborted) {
+        const file = pending.shift();
+        if (!file) break;
+        finish(await importVideo(file, findMetadata(metadata, file.relativePath, fileNames) ?? undefined));
+      }
+    },
+  );
   await Promise.all(lanes);
-  for (const file of pending) outcomes.push({ relativePath: file.relativePath, kind: "video", status: "interrupted", message: "not started: the import was stopped; run it again to import it" });
+  for (const file of pending)
+    outcomes.push({
+      relativePath: file.relativePath,
+      kind: "video",
+      status: "interrupted",
+      message: "not started: the import was stopped; run it again to import it",
+    });
   // What each stored list matches now the videos are in (a dry run, which stores nothing).
   for (const { file, outcome } of storedLists) {
     if (signal?.aborted) break;
     try {
-      const matched = await target.savePromptList(path.basename(file.absolutePath), await fs.promises.readFile(file.absolutePath, "utf8"), { dryRun: true });
+      const matched = await target.savePromptList(
+        path.basename(file.absolutePath),
+        await fs.promises.readFile(file.absolutePath, "utf8"),
+        { dryRun: true },
+      );
       outcome.message += `; ${matched.matchedVideos} videos match it, ${matched.unmatchedPrompts.count} of its prompts have no video, ${matched.unmatchedVideos.count} videos match no prompt of it`;
     } catch {
       // The list is stored; only its match report is missing.
@@ -243,14 +305,20 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
       return { ...base, status: "failed", reason: reasonOf(error), message: messageOf(error) };
     }
     const earlier = seen.get(sha256);
-    if (earlier) return { ...base, status: "duplicate", message: `same bytes as ${earlier} in this import; not stored again` };
+    if (earlier)
+      return { ...base, status: "duplicate", message: `same bytes as ${earlier} in this import; not stored again` };
     seen.set(sha256, file.relativePath);
 
     let video: TargetVideo;
     let resumed = false;
     try {
       const stored = await upload(file, sha256, fileMetadata);
-      if (stored === "interrupted") return { ...base, status: "interrupted", message: "upload stopped part-way; run the import again to resume it from the bytes that arrived" };
+      if (stored === "interrupted")
+        return {
+          ...base,
+          status: "interrupted",
+          message: "upload stopped part-way; run the import again to resume it from the bytes that arrived",
+        };
       video = stored.video;
       resumed = stored.resumed;
     } catch (error) {
@@ -261,7 +329,8 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
       } catch (lookup) {
         return { ...base, status: "failed", reason: reasonOf(lookup), message: messageOf(lookup) };
       }
-      if (video.status === "ready") return { ...base, status: "duplicate", videoId: video.id, message: messageOf(error) };
+      if (video.status === "ready")
+        return { ...base, status: "duplicate", videoId: video.id, message: messageOf(error) };
       // Stored by an earlier run that stopped before its frames: finish it.
       resumed = true;
     }
@@ -273,10 +342,14 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
         videoId: video.id,
         resumed,
         noPrompt,
-        message: "video stored, frames not extracted yet; run the import again (or npm run extract-worker) to extract them",
+        message:
+          "video stored, frames not extracted yet; run the import again (or npm run extract-worker) to extract them",
       };
     try {
-      const frames = await extractFrameSetFromFile(file.absolutePath, parameters, { inspected, tools: options.frameTools });
+      const frames = await extractFrameSetFromFile(file.absolutePath, parameters, {
+        inspected,
+        tools: options.frameTools,
+      });
       await target.saveFrameSet(video.id, frames);
       const keyFrames = frames.manifest.filter((frame) => frame.isKeyFrame).length;
       return {
@@ -291,12 +364,22 @@ export async function importFolders(options: ImportOptions): Promise<ImportSumma
       };
     } catch (error) {
       await target.recordExtractionError(video.id, messageOf(error)).catch(() => {});
-      return { ...base, status: "failed", reason: reasonOf(error), videoId: video.id, message: `video stored, frames failed: ${messageOf(error)}` };
+      return {
+        ...base,
+        status: "failed",
+        reason: reasonOf(error),
+        videoId: video.id,
+        message: `video stored, frames failed: ${messageOf(error)}`,
+      };
     }
   }
 
   /** Uploads one file through a resumable session (resuming a journaled one), or says it was interrupted. */
-  async function upload(file: LocalFile, sha256: string, fileMetadata: FileMetadata | undefined): Promise<{ video: TargetVideo; resumed: boolean } | "interrupted"> {
+  async function upload(
+    file: LocalFile,
+    sha256: string,
+    fileMetadata: FileMetadata | undefined,
+  ): Promise<{ video: TargetVideo; resumed: boolean } | "interrupted"> {
     let session: { uploadId: string; receivedBytes: number; chunkBytes: number } | null = null;
     let resumed = false;
     const journaled = options.journal?.get(sha256);

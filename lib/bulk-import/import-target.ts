@@ -8,7 +8,13 @@ import { isAppError } from "../errors";
 import { savePromptList, type PromptListReport } from "../videos/prompt-list-store";
 import { createFrameSet, findVideoForActor, recordExtractionError } from "../videos/frame-sets";
 import type { VideoDeps } from "../videos/register-video";
-import { appendUploadChunk, cancelUpload, completeUpload, createUploadSession, uploadStatus } from "../videos/upload-sessions";
+import {
+  appendUploadChunk,
+  cancelUpload,
+  completeUpload,
+  createUploadSession,
+  uploadStatus,
+} from "../videos/upload-sessions";
 import type { VideoMetadataInput } from "../videos/videos.validation";
 import type { ExtractedFrames } from "./native-extraction";
 
@@ -30,7 +36,13 @@ export interface ImportTarget {
   /** Stores a prompt list (`dryRun`: stores nothing); the answer says what it matches (POST …/prompt-lists). */
   savePromptList(fileName: string, text: string, options?: { dryRun?: boolean }): Promise<PromptListReport>;
   /** Refuses a file whose bytes the project has (code "duplicate", with the video's id: duplicateVideoId). */
-  startUpload(input: { relativePath: string; sizeBytes: number; sha256: string; model?: string; metadata?: VideoMetadataInput }): Promise<UploadSession>;
+  startUpload(input: {
+    relativePath: string;
+    sizeBytes: number;
+    sha256: string;
+    model?: string;
+    metadata?: VideoMetadataInput;
+  }): Promise<UploadSession>;
   uploadStatus(uploadId: string): Promise<{ status: string; receivedBytes: number }>;
   appendChunk(uploadId: string, offset: number, bytes: Uint8Array): Promise<{ receivedBytes: number }>;
   completeUpload(uploadId: string): Promise<TargetVideo>;
@@ -42,13 +54,15 @@ export interface ImportTarget {
 
 /** A refusal from either target: the HTTP status and the API's error code, whichever way it came. */
 export function refusalOf(error: unknown): { status: number; code: string; message: string } | null {
-  if (isAppError(error) || error instanceof ApiError) return { status: error.status, code: error.code, message: error.message };
+  if (isAppError(error) || error instanceof ApiError)
+    return { status: error.status, code: error.code, message: error.message };
   return null;
 }
 
 /** The existing video a "duplicate" refusal names. */
 export function duplicateVideoId(error: unknown): string | null {
-  if (isAppError(error) && error.code === "duplicate") return typeof error.details?.videoId === "string" ? error.details.videoId : null;
+  if (isAppError(error) && error.code === "duplicate")
+    return typeof error.details?.videoId === "string" ? error.details.videoId : null;
   if (error instanceof ApiError && error.code === "duplicate") {
     const videoId = (error.body as { error?: { details?: { videoId?: unknown } } } | null)?.error?.details?.videoId;
     return typeof videoId === "string" ? videoId : null;
@@ -67,12 +81,19 @@ export function localTarget(deps: VideoDeps, actor: Actor, projectId: string): I
     savePromptList: (fileName, text, options) => savePromptList(deps, actor, projectId, fileName, text, options),
     startUpload: (input) => createUploadSession(deps, actor, projectId, input),
     uploadStatus: (uploadId) => uploadStatus(deps, actor, uploadId),
-    appendChunk: (uploadId, offset, bytes) => appendUploadChunk(deps, actor, uploadId, offset, Readable.from([Buffer.from(bytes)]), bytes.byteLength),
+    appendChunk: (uploadId, offset, bytes) =>
+      appendUploadChunk(deps, actor, uploadId, offset, Readable.from([Buffer.from(bytes)]), bytes.byteLength),
     completeUpload: async (uploadId) => targetVideo(await completeUpload(deps, actor, uploadId)),
     cancelUpload: (uploadId) => cancelUpload(deps, actor, uploadId),
     video: async (videoId) => targetVideo(await findVideoForActor(deps, actor, videoId, "project.view")),
     saveFrameSet: (videoId, frames) =>
-      createFrameSet(deps, actor, videoId, { parameters: frames.parameters, manifest: frames.manifest, files: frames.files, decoder: frames.decoder, decoderVersion: frames.decoderVersion }),
+      createFrameSet(deps, actor, videoId, {
+        parameters: frames.parameters,
+        manifest: frames.manifest,
+        files: frames.files,
+        decoder: frames.decoder,
+        decoderVersion: frames.decoderVersion,
+      }),
     recordExtractionError: (videoId, message) => recordExtractionError(deps, actor, videoId, message),
   };
 }
@@ -81,8 +102,13 @@ export function localTarget(deps: VideoDeps, actor: Actor, projectId: string): I
 export function serverTarget(baseUrl: string, apiKey: string, projectId: string): ImportTarget {
   const root = baseUrl.replace(/\/+$/, "");
   const authorization = `Bearer ${apiKey}`;
-  const call = <T>(path: string, init: RequestInit = {}) => apiFetch<T>(`${root}${path}`, { ...init, headers: { authorization, ...(init.headers as Record<string, string> | undefined) } });
-  const json = <T>(path: string, body: unknown) => call<T>(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const call = <T>(path: string, init: RequestInit = {}) =>
+    apiFetch<T>(`${root}${path}`, {
+      ...init,
+      headers: { authorization, ...(init.headers as Record<string, string> | undefined) },
+    });
+  const json = <T>(path: string, body: unknown) =>
+    call<T>(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const project = `/api/v1/projects/${encodeURIComponent(projectId)}`;
   const upload = (uploadId: string) => `/api/v1/uploads/${encodeURIComponent(uploadId)}`;
   const video = (videoId: string) => `/api/v1/videos/${encodeURIComponent(videoId)}`;
@@ -96,7 +122,11 @@ export function serverTarget(baseUrl: string, apiKey: string, projectId: string)
     startUpload: (input) => json(`${project}/uploads`, input),
     uploadStatus: (uploadId) => call(upload(uploadId)),
     appendChunk: (uploadId, offset, bytes) =>
-      call(`${upload(uploadId)}?offset=${offset}`, { method: "PUT", body: bytes as Uint8Array<ArrayBuffer>, headers: { "content-type": "application/octet-stream" } }),
+      call(`${upload(uploadId)}?offset=${offset}`, {
+        method: "PUT",
+        body: bytes as Uint8Array<ArrayBuffer>,
+        headers: { "content-type": "application/octet-stream" },
+      }),
     completeUpload: (uploadId) => json(`${upload(uploadId)}/complete`, {}),
     cancelUpload: async (uploadId) => {
       await call(upload(uploadId), { method: "DELETE" });
@@ -108,7 +138,12 @@ export function serverTarget(baseUrl: string, apiKey: string, projectId: string)
       form.set("manifest", JSON.stringify(frames.manifest));
       form.set("decoder", frames.decoder);
       form.set("decoderVersion", frames.decoderVersion);
-      for (const entry of frames.manifest) form.append(entry.name, new Blob([frames.files.get(entry.name)! as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }), entry.name);
+      for (const entry of frames.manifest)
+        form.append(
+          entry.name,
+          new Blob([frames.files.get(entry.name)! as Uint8Array<ArrayBuffer>], { type: "image/jpeg" }),
+          entry.name,
+        );
       return call(`${video(videoId)}/frame-sets`, { method: "POST", body: form });
     },
     recordExtractionError: async (videoId, message) => {

@@ -26,7 +26,11 @@ import {
   type FfmpegInfo,
   type SamplingPlan,
 } from "../frames/ffmpeg-sampling";
-import { normaliseFrameSetParameters, type FrameManifest, type FrameSetParameters } from "../frames/frame-set-parameters";
+import {
+  normaliseFrameSetParameters,
+  type FrameManifest,
+  type FrameSetParameters,
+} from "../frames/frame-set-parameters";
 import { framesToUpload } from "../frames/frames-to-upload";
 import { keyFrameSampling, planFrameSet } from "../frames/plan-frame-set";
 import { uniformFrameManifest, uniformFrameSetFrames } from "../frames/vbench-uniform";
@@ -38,10 +42,20 @@ export interface InspectedVideo {
 }
 
 /** ffprobe's look at a file (no decoding): its probe, or an ExtractionError saying why it is not a usable video. */
-export async function inspectVideoFile(filePath: string, signal?: AbortSignal, tools: FfmpegTools = defaultFfmpegTools()): Promise<InspectedVideo> {
+export async function inspectVideoFile(
+  filePath: string,
+  signal?: AbortSignal,
+  tools: FfmpegTools = defaultFfmpegTools(),
+): Promise<InspectedVideo> {
   const file = await fs.promises.stat(filePath);
-  if (file.size === 0) throw new ExtractionError("corrupt", "The file is damaged or truncated: it is empty (0 bytes). The upload or copy was probably interrupted.");
-  const result = await tools.withFile(filePath, (staged) => staged.run("ffprobe", inspectionArgs(staged.input), signal));
+  if (file.size === 0)
+    throw new ExtractionError(
+      "corrupt",
+      "The file is damaged or truncated: it is empty (0 bytes). The upload or copy was probably interrupted.",
+    );
+  const result = await tools.withFile(filePath, (staged) =>
+    staged.run("ffprobe", inspectionArgs(staged.input), signal),
+  );
   const info = await readInspection(await fs.openAsBlob(filePath), result.stdout, result.stderr);
   return { info, probe: probeFromInspection(info) };
 }
@@ -106,7 +120,12 @@ export async function sampleKeyFrameSetFile(
   const decoded = await decodePlannedFrames(filePath, inspected, plan, options);
   return {
     durationS,
-    frames: samples.map(({ timestampS, frameIndex }) => ({ timestampS, frameIndex, frameTimestampS: inspected.info.frames[frameIndex]!.pts, ...decoded.get(frameIndex)! })),
+    frames: samples.map(({ timestampS, frameIndex }) => ({
+      timestampS,
+      frameIndex,
+      frameTimestampS: inspected.info.frames[frameIndex]!.pts,
+      ...decoded.get(frameIndex)!,
+    })),
   };
 }
 
@@ -154,28 +173,48 @@ async function decodePlannedFrames(
       const result = await run("ffmpeg", args, options.signal);
       const planes = await read(lumaFile);
       const planeBytes = lumaPlaneBytes(luma);
-      return { result, planes, luma, planeBytes, count: planes ? Math.floor(planes.length / planeBytes) : 0, jpegPattern };
+      return {
+        result,
+        planes,
+        luma,
+        planeBytes,
+        count: planes ? Math.floor(planes.length / planeBytes) : 0,
+        jpegPattern,
+      };
     };
 
     const results = new Map<number, Omit<NativeFrame, "timestampS" | "frameTimestampS">>();
     for (const [segmentNumber, segment] of segments.entries()) {
       let decoded = await decodeSegment(segmentNumber, segment, true);
       // A demuxer that seeks imprecisely may land after the first wanted frame: decode from the start instead.
-      if (decoded.count < segment.length && keyIndexBefore(info, segment[0]!) > 0) decoded = await decodeSegment(segmentNumber, segment, false);
+      if (decoded.count < segment.length && keyIndexBefore(info, segment[0]!) > 0)
+        decoded = await decodeSegment(segmentNumber, segment, false);
       const { result, planes, count } = decoded;
-      if (result.code !== 0 && count < segment.length) throw await diagnoseFailure(await fs.openAsBlob(filePath), result.stderr);
+      if (result.code !== 0 && count < segment.length)
+        throw await diagnoseFailure(await fs.openAsBlob(filePath), result.stderr);
       // ffmpeg conceals damaged data and carries on; the browser fails on it, and so do we.
       const damage = result.stderr.find((line) => DAMAGE_PATTERN.test(line));
       if (damage) throw corruptError(`the video data could not be decoded (${lastMeaningfulLine([damage])})`);
       if (!planes || count < segment.length) {
         const detail = lastMeaningfulLine(result.stderr);
-        throw corruptError(`only ${count} of ${segment.length} frames near ${info.frames[segment[0]!]!.pts.toFixed(2)} s could be decoded${detail ? ` (${detail})` : ""}`);
+        throw corruptError(
+          `only ${count} of ${segment.length} frames near ${info.frames[segment[0]!]!.pts.toFixed(2)} s could be decoded${detail ? ` (${detail})` : ""}`,
+        );
       }
       for (const [k, index] of segment.entries()) {
         const bytes = planes.subarray(k * decoded.planeBytes, (k + 1) * decoded.planeBytes);
         const jpeg = await read(decoded.jpegPattern.replace("%05d", String(k).padStart(5, "0")));
-        if (!jpeg) throw new ExtractionError("internal", `ffmpeg decoded frame ${k} near ${info.frames[segment[0]!]!.pts.toFixed(2)} s but wrote no JPEG of it`);
-        results.set(index, { jpeg, width: size.width, height: size.height, features: lumaOutputFeatures(decoded.luma, bytes) });
+        if (!jpeg)
+          throw new ExtractionError(
+            "internal",
+            `ffmpeg decoded frame ${k} near ${info.frames[segment[0]!]!.pts.toFixed(2)} s but wrote no JPEG of it`,
+          );
+        results.set(index, {
+          jpeg,
+          width: size.width,
+          height: size.height,
+          features: lumaOutputFeatures(decoded.luma, bytes),
+        });
       }
     }
     return results;
@@ -220,9 +259,21 @@ export async function extractFrameSetFromFile(
     const decoded = await decodePlannedFrames(filePath, inspected, plan, sampling);
     const manifest = uniformFrameManifest(frames);
     const files = new Map(manifest.map((entry) => [entry.name, decoded.get(entry.index)!.jpeg]));
-    return { parameters, manifest, files, keyFrameIndices: manifest.map((entry) => entry.index), decoder: tools.decoder, decoderVersion: await tools.version() };
+    return {
+      parameters,
+      manifest,
+      files,
+      keyFrameIndices: manifest.map((entry) => entry.index),
+      decoder: tools.decoder,
+      decoderVersion: await tools.version(),
+    };
   }
-  const { durationS, frames: sampled } = await sampleKeyFrameSetFile(filePath, inspected, parameters.sampleFps, sampling);
+  const { durationS, frames: sampled } = await sampleKeyFrameSetFile(
+    filePath,
+    inspected,
+    parameters.sampleFps,
+    sampling,
+  );
   const plan = planFrameSet(
     parameters,
     sampled.map((frame) => ({ timestampS: frame.timestampS, features: frame.features })),
@@ -230,5 +281,12 @@ export async function extractFrameSetFromFile(
   );
   const { manifest, sampledIndex } = framesToUpload(plan);
   const files = new Map(manifest.map((entry, position) => [entry.name, sampled[sampledIndex[position]!]!.jpeg]));
-  return { parameters, manifest, files, keyFrameIndices: plan.keyFrameIndices, decoder: tools.decoder, decoderVersion: await tools.version() };
+  return {
+    parameters,
+    manifest,
+    files,
+    keyFrameIndices: plan.keyFrameIndices,
+    decoder: tools.decoder,
+    decoderVersion: await tools.version(),
+  };
 }

@@ -60,15 +60,22 @@ export function formatSummary(summary: ImportSummary): string {
   const lines = [
     `videos: ${counts.imported} imported${summary.resumed ? ` (${summary.resumed} finished from an earlier run)` : ""}, ${counts.duplicate} skipped as duplicates, ${counts.failed} failed, ${counts.skipped} skipped${counts.interrupted ? `, ${counts.interrupted} not finished (stopped; run again to resume)` : ""}`,
   ];
-  const reasons = Object.entries(summary.failedByReason).map(([reason, count]) => `${count} ${reason.replace(/_/g, " ")}`);
+  const reasons = Object.entries(summary.failedByReason).map(
+    ([reason, count]) => `${count} ${reason.replace(/_/g, " ")}`,
+  );
   if (reasons.length) lines.push(`failed: ${reasons.join(", ")}`);
-  if (summary.noPrompt) lines.push(`no prompt found for ${summary.noPrompt} ${summary.noPrompt === 1 ? "video" : "videos"} (stored without one)`);
+  if (summary.noPrompt)
+    lines.push(
+      `no prompt found for ${summary.noPrompt} ${summary.noPrompt === 1 ? "video" : "videos"} (stored without one)`,
+    );
   const others = summary.files.filter((file) => file.kind === "prompt-list" || file.kind === "metadata");
-  for (const file of others) lines.push(`${file.kind}: ${file.relativePath} — ${file.status === "failed" ? "failed: " : ""}${file.message}`);
+  for (const file of others)
+    lines.push(`${file.kind}: ${file.relativePath} — ${file.status === "failed" ? "failed: " : ""}${file.message}`);
   const failed = summary.files.filter((file) => file.kind === "video" && file.status === "failed");
   if (failed.length) {
     lines.push("failed files:");
-    for (const file of failed) lines.push(`  ${file.relativePath}: ${file.reason?.replace(/_/g, " ")} — ${file.message}`);
+    for (const file of failed)
+      lines.push(`  ${file.relativePath}: ${file.reason?.replace(/_/g, " ")} — ${file.message}`);
   }
   const videos = counts.imported + counts.duplicate + counts.failed;
   lines.push(`took ${(summary.elapsedMs / 1000).toFixed(1)} s${videos ? ` (${rate(videos, summary.elapsedMs)})` : ""}`);

@@ -13,7 +13,14 @@ import { runExtractWorkerCli, runImportCli } from "./run-import-cli";
 function io(isTTY = false) {
   const out: string[] = [];
   let err = "";
-  return { out, err: () => err, io: { stdout: (line: string) => out.push(line), stderr: { isTTY, columns: 200, write: (text: string) => (err += text) } } };
+  return {
+    out,
+    err: () => err,
+    io: {
+      stdout: (line: string) => out.push(line),
+      stderr: { isTTY, columns: 200, write: (text: string) => (err += text) },
+    },
+  };
 }
 
 const savedPath = process.env.PATH;
@@ -62,13 +69,18 @@ describe("npm run import / framejury import (the command line)", () => {
     fs.copyFileSync(uniqueMp4("cli-wasm-b"), path.join(root, "clips", "a train stops-0.mp4"));
     process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-empty-path-"));
     const run = io();
-    const code = await runImportCli(["--project", project.id, "--jobs", "1", "--state", path.join(root, "state.json"), path.join(root, "clips")], run.io);
+    const code = await runImportCli(
+      ["--project", project.id, "--jobs", "1", "--state", path.join(root, "state.json"), path.join(root, "clips")],
+      run.io,
+    );
     expect(code).toBe(1); // the cut-short file failed
     expect(run.err()).toMatch(/^extracting frames with ffmpeg\.wasm in Node .* — no native ffmpeg on PATH$/m);
     expect(run.err()).toMatch(/failed \(corrupt\): clips\/a boat sails-0\.mp4 — The file is damaged or truncated/);
     expect(run.err()).toMatch(/imported: clips\/a kite flies-0\.mp4 — \d+ key frames, \d+ frames \(ffmpeg\.wasm\)/);
     expect(run.err()).toMatch(/imported: clips\/a train stops-0\.mp4 — \d+ key frames/);
-    expect(run.out.join("\n")).toMatch(/^videos: 2 imported, 0 skipped as duplicates, 1 failed, 0 skipped\nfailed: 1 corrupt/m);
+    expect(run.out.join("\n")).toMatch(
+      /^videos: 2 imported, 0 skipped as duplicates, 1 failed, 0 skipped\nfailed: 1 corrupt/m,
+    );
     const videos = await prisma.video.findMany({
       where: { projectId: project.id },
       select: { relativePath: true, status: true, frameSets: { select: { decoder: true } } },
@@ -88,16 +100,32 @@ describe("npm run import / framejury import (the command line)", () => {
     fs.copyFileSync(uniqueMp4("cli-a"), path.join(root, "clips", "a kite flies-0.mp4"));
     fs.writeFileSync(path.join(root, "clips", "broken-0.mp4"), "");
     const run = io();
-    const code = await runImportCli(["--project", project.id, "--model", "Veo", "--jobs", "1", "--state", path.join(root, "state.json"), path.join(root, "clips")], run.io);
+    const code = await runImportCli(
+      [
+        "--project",
+        project.id,
+        "--model",
+        "Veo",
+        "--jobs",
+        "1",
+        "--state",
+        path.join(root, "state.json"),
+        path.join(root, "clips"),
+      ],
+      run.io,
+    );
     expect(code).toBe(1); // one file failed
     expect(run.out.join("\n")).toMatch(
       /^videos: 1 imported, 0 skipped as duplicates, 1 failed, 0 skipped\nfailed: 1 corrupt\nfailed files:\n {2}clips\/broken-0\.mp4: corrupt — The file is damaged or truncated: it is empty/m,
     );
     expect(run.err()).toMatch(/\[1\/2\] imported: clips\/a kite flies-0\.mp4 — \d+ key frames/);
     expect(run.err()).toMatch(/\[2\/2\] failed \(corrupt\): clips\/broken-0\.mp4/);
-    expect(await prisma.video.findMany({ where: { projectId: project.id }, select: { model: true, createdById: true, status: true } })).toEqual([
-      { model: "Veo", createdById: owner.userId, status: "ready" },
-    ]);
+    expect(
+      await prisma.video.findMany({
+        where: { projectId: project.id },
+        select: { model: true, createdById: true, status: true },
+      }),
+    ).toEqual([{ model: "Veo", createdById: owner.userId, status: "ready" }]);
   }, 60_000);
 
   it("reads VBench-2.0's samples/<model>/<Dimension>/… with the folder above the dimension as the generator, and lists the generators found before anything uploads", async () => {
@@ -106,20 +134,38 @@ describe("npm run import / framejury import (the command line)", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-cli-generators-"));
     for (const model of ["kling-1.6", "wan2.1"]) {
       fs.mkdirSync(path.join(root, "samples", model, "Mechanics"), { recursive: true });
-      fs.copyFileSync(uniqueMp4(`cli-generator-${model}`), path.join(root, "samples", model, "Mechanics", "a ball rolls down a slope-0.mp4"));
+      fs.copyFileSync(
+        uniqueMp4(`cli-generator-${model}`),
+        path.join(root, "samples", model, "Mechanics", "a ball rolls down a slope-0.mp4"),
+      );
     }
     const run = io();
-    const code = await runImportCli(["--project", project.id, "--jobs", "1", "--state", path.join(root, "state.json"), path.join(root, "samples")], run.io);
+    const code = await runImportCli(
+      ["--project", project.id, "--jobs", "1", "--state", path.join(root, "state.json"), path.join(root, "samples")],
+      run.io,
+    );
     expect(code).toBe(0);
     const lines = run.err().split("\n");
     const found = lines.indexOf("found 2 video files; generators found: kling-1.6 (1 video), wan2.1 (1 video)");
     expect(found).toBeGreaterThanOrEqual(0);
     // Listed before the first video's outcome line: the found line is written before any upload starts.
     expect(found).toBeLessThan(lines.findIndex((line) => line.startsWith("[1/2] ")));
-    const videos = await prisma.video.findMany({ where: { projectId: project.id }, select: { relativePath: true, model: true, dimensions: true }, orderBy: { relativePath: "asc" } });
+    const videos = await prisma.video.findMany({
+      where: { projectId: project.id },
+      select: { relativePath: true, model: true, dimensions: true },
+      orderBy: { relativePath: "asc" },
+    });
     expect(videos).toEqual([
-      { relativePath: "samples/kling-1.6/Mechanics/a ball rolls down a slope-0.mp4", model: "kling-1.6", dimensions: ["Mechanics"] },
-      { relativePath: "samples/wan2.1/Mechanics/a ball rolls down a slope-0.mp4", model: "wan2.1", dimensions: ["Mechanics"] },
+      {
+        relativePath: "samples/kling-1.6/Mechanics/a ball rolls down a slope-0.mp4",
+        model: "kling-1.6",
+        dimensions: ["Mechanics"],
+      },
+      {
+        relativePath: "samples/wan2.1/Mechanics/a ball rolls down a slope-0.mp4",
+        model: "wan2.1",
+        dimensions: ["Mechanics"],
+      },
     ]);
   }, 60_000);
 });
@@ -141,7 +187,9 @@ describe("the progress reporter", () => {
     report({ type: "file", outcome: outcome("failed", "b-0.mp4"), videosDone: 2, videos: 2 });
     expect(text).toContain("\r\x1b[K[############------------] 1/2 · 1 imported · 0 duplicates · 0 failed");
     expect(text).toContain("\r\x1b[Kfailed (corrupt): b-0.mp4 — why\n");
-    expect(text).toMatch(/\[########################\] 2\/2 · 1 imported · 0 duplicates · 1 failed · [\d.]+ videos\/s\n$/);
+    expect(text).toMatch(
+      /\[########################\] 2\/2 · 1 imported · 0 duplicates · 1 failed · [\d.]+ videos\/s\n$/,
+    );
   });
 
   it("writes plain lines elsewhere", () => {

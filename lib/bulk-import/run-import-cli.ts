@@ -13,7 +13,13 @@ import { getStorage } from "../storage/storage";
 import { runExtractWorker } from "./extract-worker";
 import { DEFAULT_FRAME_SET_PARAMETERS, importFolders } from "./import-folder";
 import { localTarget, serverTarget, type ImportTarget } from "./import-target";
-import { chooseFfmpegTools, FFMPEG_CHOICES, ffmpegChoiceFromEnvironment, NativeFfmpegMissingError, type FfmpegTools } from "./ffmpeg-tools";
+import {
+  chooseFfmpegTools,
+  FFMPEG_CHOICES,
+  ffmpegChoiceFromEnvironment,
+  NativeFfmpegMissingError,
+  type FfmpegTools,
+} from "./ffmpeg-tools";
 import { formatSummary, progressReporter } from "./progress";
 import { fileUploadJournal } from "./upload-journal";
 
@@ -67,7 +73,8 @@ class UsageError extends Error {}
 
 /** The ffmpeg to extract with (--ffmpeg, else FRAMEJURY_FFMPEG, else auto), said on stderr. */
 function frameTools(flag: string | undefined, io: BulkCliIo): FfmpegTools {
-  if (flag !== undefined && !(FFMPEG_CHOICES as readonly string[]).includes(flag)) throw new UsageError(`--ffmpeg must be one of ${FFMPEG_CHOICES.join(", ")} (got "${flag}")`);
+  if (flag !== undefined && !(FFMPEG_CHOICES as readonly string[]).includes(flag))
+    throw new UsageError(`--ffmpeg must be one of ${FFMPEG_CHOICES.join(", ")} (got "${flag}")`);
   let choice: (typeof FFMPEG_CHOICES)[number];
   try {
     choice = (flag as (typeof FFMPEG_CHOICES)[number] | undefined) ?? ffmpegChoiceFromEnvironment();
@@ -75,7 +82,9 @@ function frameTools(flag: string | undefined, io: BulkCliIo): FfmpegTools {
     throw new UsageError((error as Error).message);
   }
   const tools = chooseFfmpegTools(choice);
-  io.stderr.write(`extracting frames with ${tools.description}${choice === "auto" && tools.decoder === "ffmpeg.wasm" ? " — no native ffmpeg on PATH" : ""}\n`);
+  io.stderr.write(
+    `extracting frames with ${tools.description}${choice === "auto" && tools.decoder === "ffmpeg.wasm" ? " — no native ffmpeg on PATH" : ""}\n`,
+  );
   return tools;
 }
 
@@ -84,12 +93,24 @@ const positiveInt = (flag: string) => z.coerce.number().int().min(1, `${flag} mu
 function frameParameters(values: Record<string, string | boolean | undefined>): unknown {
   const mode = (values.mode as string | undefined) ?? DEFAULT_FRAME_SET_PARAMETERS.mode;
   const number = (flag: string) => (values[flag] === undefined ? undefined : Number(values[flag]));
-  const keyFrames = values["key-frames"] === undefined ? undefined : values["key-frames"] === "auto" ? "auto" : Number(values["key-frames"]);
+  const keyFrames =
+    values["key-frames"] === undefined
+      ? undefined
+      : values["key-frames"] === "auto"
+        ? "auto"
+        : Number(values["key-frames"]);
   const input =
     mode === "uniform"
       ? { mode, count: number("count"), maxSide: number("max-side") }
-      : { mode, sampleFps: number("sample-fps"), ...(mode === "density-peaks" ? { keyFrames } : {}), maxSide: number("max-side") };
-  return normaliseFrameSetParameters(Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)));
+      : {
+          mode,
+          sampleFps: number("sample-fps"),
+          ...(mode === "density-peaks" ? { keyFrames } : {}),
+          maxSide: number("max-side"),
+        };
+  return normaliseFrameSetParameters(
+    Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)),
+  );
 }
 
 function defaultJournalPath(targetDescription: string, projectId: string): string {
@@ -98,13 +119,21 @@ function defaultJournalPath(targetDescription: string, projectId: string): strin
   return path.join(cache, "framejury", `uploads-${key}.json`);
 }
 
-async function localActor(prisma: ReturnType<typeof createPrismaClient>, projectId: string, email: string | undefined): Promise<Actor> {
+async function localActor(
+  prisma: ReturnType<typeof createPrismaClient>,
+  projectId: string,
+  email: string | undefined,
+): Promise<Actor> {
   if (email) {
     const user = await prisma.user.findUnique({ where: { email: email.trim().toLowerCase() } });
     if (!user) throw new UsageError(`no user with email ${email}`);
     return { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
   }
-  const owner = await prisma.projectMember.findFirst({ where: { projectId, role: "owner" }, orderBy: { createdAt: "asc" }, include: { user: true } });
+  const owner = await prisma.projectMember.findFirst({
+    where: { projectId, role: "owner" },
+    orderBy: { createdAt: "asc" },
+    include: { user: true },
+  });
   if (!owner) throw new UsageError(`project ${projectId} does not exist or has no owner; pass --as EMAIL`);
   return { userId: owner.user.id, email: owner.user.email, name: owner.user.name, isAdmin: owner.user.isAdmin };
 }
@@ -147,13 +176,20 @@ export async function runImportCli(argv: string[], io: BulkCliIo): Promise<numbe
     let target: ImportTarget;
     if (values.server) {
       const apiKey = process.env.FRAMEJURY_API_KEY;
-      if (!apiKey) throw new UsageError("--server needs an API key in FRAMEJURY_API_KEY (create one on your account page, or: npm run cli -- create-api-key --email E)");
+      if (!apiKey)
+        throw new UsageError(
+          "--server needs an API key in FRAMEJURY_API_KEY (create one on your account page, or: npm run cli -- create-api-key --email E)",
+        );
       if (values.as) throw new UsageError("--as is for the local database; with --server the API key says who imports");
       target = serverTarget(z.url({ protocol: /^https?$/ }).parse(values.server), apiKey, values.project);
     } else {
       database = await resolveDatabase((line) => io.stderr.write(`${line}\n`));
       prisma = createPrismaClient(database.url);
-      target = localTarget({ prisma, storage: getStorage() }, await localActor(prisma, values.project, values.as), values.project);
+      target = localTarget(
+        { prisma, storage: getStorage() },
+        await localActor(prisma, values.project, values.as),
+        values.project,
+      );
     }
     const journalPath = values.state ?? defaultJournalPath(target.description, values.project);
     io.stderr.write(`importing into project ${values.project} on ${target.description}\n`);
@@ -169,7 +205,10 @@ export async function runImportCli(argv: string[], io: BulkCliIo): Promise<numbe
       onEvent: progressReporter(io.stderr),
     });
     io.stdout(values.json ? JSON.stringify(summary) : formatSummary(summary));
-    return summary.counts.failed + summary.counts.interrupted > 0 || summary.files.some((file) => file.status === "failed") ? 1 : 0;
+    return summary.counts.failed + summary.counts.interrupted > 0 ||
+      summary.files.some((file) => file.status === "failed")
+      ? 1
+      : 0;
   } catch (error) {
     return reportError(error, io, IMPORT_USAGE);
   } finally {
@@ -184,7 +223,9 @@ function reportError(error: unknown, io: BulkCliIo, usage: string): number {
     return 2;
   }
   if (error instanceof z.ZodError) {
-    io.stderr.write(`error: ${error.issues.map((issue) => `${issue.path.join(".") || "value"}: ${issue.message}`).join("; ")}\n`);
+    io.stderr.write(
+      `error: ${error.issues.map((issue) => `${issue.path.join(".") || "value"}: ${issue.message}`).join("; ")}\n`,
+    );
     return 2;
   }
   if (error instanceof NativeFfmpegMissingError) {

@@ -51,7 +51,11 @@ beforeAll(async () => {
   folder = path.join(root, "Kling");
   fs.mkdirSync(path.join(folder, "Mechanics"), { recursive: true });
   fs.mkdirSync(path.join(folder, "prompts"));
-  for (const [i, name] of ["a ball rolls down a slope-0", "a ball rolls down a slope-1", "ice melts in the sun-0"].entries()) {
+  for (const [i, name] of [
+    "a ball rolls down a slope-0",
+    "a ball rolls down a slope-1",
+    "ice melts in the sun-0",
+  ].entries()) {
     fs.copyFileSync(uniqueMp4(`server-${i}`), path.join(folder, "Mechanics", `${name}.mp4`));
   }
   fs.copyFileSync(mediaFixtures().textAsMp4, path.join(folder, "Mechanics", "a note-0.mp4"));
@@ -72,13 +76,30 @@ describe("the headless import against a server (--server URL with FRAMEJURY_API_
 
     const first = await importFolders({ roots: [folder], target });
     expect(first.counts).toEqual({ imported: 3, duplicate: 0, failed: 1, skipped: 0, interrupted: 0 });
-    expect(first.files.find((file) => file.relativePath === "Kling/Mechanics/a note-0.mp4")).toMatchObject({ status: "failed", reason: "not_a_video" });
+    expect(first.files.find((file) => file.relativePath === "Kling/Mechanics/a note-0.mp4")).toMatchObject({
+      status: "failed",
+      reason: "not_a_video",
+    });
     expect(first.files.find((file) => file.kind === "prompt-list")).toMatchObject({
       status: "imported",
-      message: "prompt list: 2 prompts (dimension-txt); 3 videos match it, 0 of its prompts have no video, 0 videos match no prompt of it",
+      message:
+        "prompt list: 2 prompts (dimension-txt); 3 videos match it, 0 of its prompts have no video, 0 videos match no prompt of it",
     });
-    const videos = await prisma.video.findMany({ where: { projectId: project.id }, include: { frameSets: true }, orderBy: { relativePath: "asc" } });
-    expect(videos.map((video) => [video.relativePath, video.status, video.model, video.matchedPrompt, video.createdById, video.frameSets.map((set) => set.decoder)])).toEqual([
+    const videos = await prisma.video.findMany({
+      where: { projectId: project.id },
+      include: { frameSets: true },
+      orderBy: { relativePath: "asc" },
+    });
+    expect(
+      videos.map((video) => [
+        video.relativePath,
+        video.status,
+        video.model,
+        video.matchedPrompt,
+        video.createdById,
+        video.frameSets.map((set) => set.decoder),
+      ]),
+    ).toEqual([
       ["Kling/Mechanics/a ball rolls down a slope-0.mp4", "ready", "Kling", true, owner.userId, ["ffmpeg"]],
       ["Kling/Mechanics/a ball rolls down a slope-1.mp4", "ready", "Kling", true, owner.userId, ["ffmpeg"]],
       ["Kling/Mechanics/ice melts in the sun-0.mp4", "ready", "Kling", true, owner.userId, ["ffmpeg"]],
@@ -100,7 +121,8 @@ describe("the headless import against a server (--server URL with FRAMEJURY_API_
     // The prompt list the first run stored is not stored again.
     expect(second.files.find((file) => file.kind === "prompt-list")).toMatchObject({
       status: "duplicate",
-      message: "prompt list: 2 prompts (dimension-txt), already in the project (not stored again); 3 videos match it, 0 of its prompts have no video, 0 videos match no prompt of it",
+      message:
+        "prompt list: 2 prompts (dimension-txt), already in the project (not stored again); 3 videos match it, 0 of its prompts have no video, 0 videos match no prompt of it",
     });
     expect(await prisma.promptList.count({ where: { projectId: project.id } })).toBe(1);
   }, 120_000);
@@ -112,10 +134,16 @@ describe("the headless import against a server (--server URL with FRAMEJURY_API_
     await prisma.projectMember.create({ data: { projectId: project.id, userId: reviewer.userId, role: "reviewer" } });
     const reviewerKey = (await createApiKey(prisma, reviewer.userId, "import")).key;
 
-    const badKey = await importFolders({ roots: [path.join(folder, "Mechanics", "a ball rolls down a slope-0.mp4")], target: serverTarget(server.url, "fj_not_a_key", project.id) });
+    const badKey = await importFolders({
+      roots: [path.join(folder, "Mechanics", "a ball rolls down a slope-0.mp4")],
+      target: serverTarget(server.url, "fj_not_a_key", project.id),
+    });
     expect(badKey.files[0]).toMatchObject({ status: "failed", reason: "refused" });
     expect(badKey.files[0]!.message).toMatch(/API key|sign in/i);
-    const asReviewer = await importFolders({ roots: [path.join(folder, "Mechanics", "a ball rolls down a slope-0.mp4")], target: serverTarget(server.url, reviewerKey, project.id) });
+    const asReviewer = await importFolders({
+      roots: [path.join(folder, "Mechanics", "a ball rolls down a slope-0.mp4")],
+      target: serverTarget(server.url, reviewerKey, project.id),
+    });
     expect(asReviewer.files[0]).toMatchObject({ status: "failed", reason: "refused" });
     expect(await prisma.video.count({ where: { projectId: project.id } })).toBe(0);
     expect(await prisma.uploadSession.count({ where: { projectId: project.id } })).toBe(0);

@@ -18,7 +18,11 @@ export function fileUploadJournal(filePath: string): UploadJournal {
   try {
     const parsed: unknown = JSON.parse(fs.readFileSync(filePath, "utf8"));
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
-      entries = Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => /^[0-9a-f]{64}$/.test(entry[0]) && typeof entry[1] === "string"));
+      entries = Object.fromEntries(
+        Object.entries(parsed).filter(
+          (entry): entry is [string, string] => /^[0-9a-f]{64}$/.test(entry[0]) && typeof entry[1] === "string",
+        ),
+      );
     }
   } catch {
     entries = {}; // missing or unreadable: nothing to resume

@@ -19,9 +19,23 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   [owner, stranger] = await Promise.all([makeUser(), makeUser()]);
   projectId = (await createProject(prisma, owner, { name: "Pickers" })).id;
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "Stub", baseUrl: "http://127.0.0.1:1/v1", model: "stub-vision", createdById: owner.userId } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: {
+      projectId,
+      name: "Stub",
+      baseUrl: "http://127.0.0.1:1/v1",
+      model: "stub-vision",
+      createdById: owner.userId,
+    },
+  });
   const version = await prisma.promptVersion.create({
-    data: { projectId, templateId: "hallucination/inconsistency", text: "edited", hash: "0a1b2c3d4e5f60718293a4b5c6d7e8f9", createdById: owner.userId },
+    data: {
+      projectId,
+      templateId: "hallucination/inconsistency",
+      text: "edited",
+      hash: "0a1b2c3d4e5f60718293a4b5c6d7e8f9",
+      createdById: owner.userId,
+    },
   });
   const snapshot = { name: "Stub", model: "stub-vision", baseUrl: "http://127.0.0.1:1/v1", temperature: 0 };
   const make = async (key: string, second: number, settings: object, promptVersionIds: object = {}) => {
@@ -44,20 +58,45 @@ beforeAll(async () => {
   await make("mean", 7, { aggregation: "mean" });
   await make("max", 41, { aggregation: "max" });
   await make("edited", 50, { aggregation: "max" }, { "hallucination/inconsistency": version.id });
-  const other = await prisma.judgeEndpoint.create({ data: { projectId, name: "Captioner", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  ids.caption = (await prisma.judgeRun.create({ data: { projectId, pipeline: "caption_style", endpointId: other.id, createdById: owner.userId, status: "done", settings: { captionModel: "x" } } })).id;
+  const other = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "Captioner", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
+  ids.caption = (
+    await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "caption_style",
+        endpointId: other.id,
+        createdById: owner.userId,
+        status: "done",
+        settings: { captionModel: "x" },
+      },
+    })
+  ).id;
 });
 
 describe("the calibration pages' run pickers", () => {
   it("label runs that runName names alike by the time to the second and the settings that differ among the task's runs", async () => {
     const { runs } = await calibrationOptions(prisma, owner, projectId);
     const byId = new Map(runs.map((r) => [r.id, r]));
-    const named = (key: string) => runName({ pipeline: "hallucination", endpointName: byId.get(ids[key]!)!.endpoint, model: byId.get(ids[key]!)!.model, createdAt: byId.get(ids[key]!)!.createdAt });
+    const named = (key: string) =>
+      runName({
+        pipeline: "hallucination",
+        endpointName: byId.get(ids[key]!)!.endpoint,
+        model: byId.get(ids[key]!)!.model,
+        createdAt: byId.get(ids[key]!)!.createdAt,
+      });
     expect(named("mean")).toBe(named("max"));
     const labels = runOptionLabels(runs);
-    expect(labels.get(ids.mean!)).toBe("Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · aggregation mean, prompt hallucination/inconsistency shipped");
-    expect(labels.get(ids.max!)).toBe("Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:41 · aggregation max, prompt hallucination/inconsistency shipped");
-    expect(labels.get(ids.edited!)).toBe("Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:50 · aggregation max, prompt hallucination/inconsistency edited 0a1b2c3d");
+    expect(labels.get(ids.mean!)).toBe(
+      "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · aggregation mean, prompt hallucination/inconsistency shipped",
+    );
+    expect(labels.get(ids.max!)).toBe(
+      "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:41 · aggregation max, prompt hallucination/inconsistency shipped",
+    );
+    expect(labels.get(ids.edited!)).toBe(
+      "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:50 · aggregation max, prompt hallucination/inconsistency edited 0a1b2c3d",
+    );
     // A run of another task is told apart by its task: the hallucination runs' settings are not its.
     expect(labels.get(ids.caption!)).not.toContain("aggregation");
     expect(new Set(labels.values()).size).toBe(4);

@@ -21,7 +21,11 @@ export interface CalibrationRunOption {
 export async function calibrationOptions(prisma: PrismaClient, actor: Actor, projectId: string) {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
   const [labelSets, runs] = await Promise.all([
-    prisma.labelSet.findMany({ where: { projectId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }], select: { id: true, name: true, format: true, annotators: true } }),
+    prisma.labelSet.findMany({
+      where: { projectId },
+      orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+      select: { id: true, name: true, format: true, annotators: true },
+    }),
     prisma.judgeRun.findMany({
       where: { projectId },
       orderBy: [{ createdAt: "desc" }, { id: "asc" }],
@@ -41,8 +45,17 @@ export async function calibrationOptions(prisma: PrismaClient, actor: Actor, pro
     }),
   ]);
   // The edited prompt templates each run rendered, by their versions' hashes.
-  const versionIds = runs.flatMap((r) => Object.values((r.promptVersionIds ?? {}) as Record<string, unknown>).filter((id): id is string => typeof id === "string"));
-  const versions = versionIds.length ? await prisma.promptVersion.findMany({ where: { projectId, id: { in: versionIds } }, select: { id: true, hash: true } }) : [];
+  const versionIds = runs.flatMap((r) =>
+    Object.values((r.promptVersionIds ?? {}) as Record<string, unknown>).filter(
+      (id): id is string => typeof id === "string",
+    ),
+  );
+  const versions = versionIds.length
+    ? await prisma.promptVersion.findMany({
+        where: { projectId, id: { in: versionIds } },
+        select: { id: true, hash: true },
+      })
+    : [];
   const hashOf = new Map(versions.map((v) => [v.id, v.hash]));
   return {
     labelSets,
@@ -62,7 +75,9 @@ export async function calibrationOptions(prisma: PrismaClient, actor: Actor, pro
           batchMode: r.batchMode,
           ensemble: r.ensemble,
           promptVersions: Object.fromEntries(
-            Object.entries((r.promptVersionIds ?? {}) as Record<string, unknown>).flatMap(([templateId, id]) => (typeof id === "string" && hashOf.has(id) ? [[templateId, hashOf.get(id)!]] : [])),
+            Object.entries((r.promptVersionIds ?? {}) as Record<string, unknown>).flatMap(([templateId, id]) =>
+              typeof id === "string" && hashOf.has(id) ? [[templateId, hashOf.get(id)!]] : [],
+            ),
           ),
         }),
       };
@@ -76,5 +91,14 @@ export async function calibrationOptions(prisma: PrismaClient, actor: Actor, pro
  * tasks are told apart by the task), so no two read the same.
  */
 export function runOptionLabels(runs: readonly CalibrationRunOption[]): Map<string, string> {
-  return labelRunsByTask(runs.map((r) => ({ id: r.id, pipeline: r.pipeline, endpointName: r.endpoint, model: r.model, createdAt: r.createdAt, settings: r.settings })));
+  return labelRunsByTask(
+    runs.map((r) => ({
+      id: r.id,
+      pipeline: r.pipeline,
+      endpointName: r.endpoint,
+      model: r.model,
+      createdAt: r.createdAt,
+      settings: r.settings,
+    })),
+  );
 }

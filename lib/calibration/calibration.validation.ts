@@ -6,7 +6,8 @@ const id = z
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, "Not an id.");
-const optionalNumber = (schema: z.ZodNumber) => z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().pipe(schema).optional());
+const optionalNumber = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().pipe(schema).optional());
 
 /** The paper's table: `?labelSetId=&runId=` (required), `annotator`, `threshold` (0–10), `seed`, `iterations`, `format`. */
 export const paperTableQuerySchema = z
@@ -80,7 +81,8 @@ export const compareSetupsQuerySchema = z
   })
   .strict()
   .refine((q) => q.reference !== "label_set" || !!q.labelSetId, {
-    message: "Name the label set (labelSetId), or compare with the reviewers' consensus (reference=consensus) or the gold values (reference=gold).",
+    message:
+      "Name the label set (labelSetId), or compare with the reviewers' consensus (reference=consensus) or the gold values (reference=gold).",
     path: ["labelSetId"],
   });
 export type CompareSetupsQuery = z.output<typeof compareSetupsQuerySchema>;

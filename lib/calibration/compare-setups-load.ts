@@ -6,7 +6,15 @@ import { createTemplateStore } from "../judge/prompt-templates";
 import { labelSetReviewerId, LABEL_SET_REVIEWER_PREFIX } from "../label-sets/label-set-reviewer";
 import { installedTaskModules } from "../task-modules/installed-task-modules";
 import { findTask } from "../tasks/registry";
-import { binariseValue, consensusValue, PRESENCE_TARGET_TYPE, type MetricDeclaration, type PositiveRule, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+import {
+  binariseValue,
+  consensusValue,
+  PRESENCE_TARGET_TYPE,
+  type MetricDeclaration,
+  type PositiveRule,
+  type TargetDeclaration,
+  type TaskDeclaration,
+} from "../tasks/task-declaration";
 import { requireWholeView } from "../visibility/withheld";
 import type { CompareSetupsQuery } from "./calibration.validation";
 import { compareSetups, type RunJudgments, type SetupComparison } from "./compare-setups";
@@ -37,7 +45,12 @@ export function comparableTargets(task: TaskDeclaration, perItem = false): { id:
   return [
     ...task.metrics.filter((m) => m.reviewed).map((m) => ({ id: m.id, label: m.label })),
     ...task.targets
-      .filter((t) => t.scope === "video" || (perItem && comparesItems(task) && t.scope === "item") || task.presence?.of.includes(t.id))
+      .filter(
+        (t) =>
+          t.scope === "video" ||
+          (perItem && comparesItems(task) && t.scope === "item") ||
+          task.presence?.of.includes(t.id),
+      )
       .map((t) => ({ id: t.id, label: task.presence?.of.includes(t.id) ? `${t.label} present` : t.label })),
   ];
 }
@@ -62,16 +75,31 @@ function comparedTarget(task: TaskDeclaration, requested: string | undefined): C
     comparableTargets(task, true)
       .map((t) => t.id)
       .join(", ");
-  if (!id) throw new ValidationError(`Name the target to compare ${task.label} runs on (target=): one of ${choices()}.`);
+  if (!id)
+    throw new ValidationError(`Name the target to compare ${task.label} runs on (target=): one of ${choices()}.`);
   const metric = task.metrics.find((m) => m.id === id && m.reviewed);
-  if (metric) return { task, id, label: metric.label, kind: "metric", judgmentType: id, declaration: metric, unit: "video" };
+  if (metric)
+    return { task, id, label: metric.label, kind: "metric", judgmentType: id, declaration: metric, unit: "video" };
   const target = task.targets.find((t) => t.id === id);
-  if (target && task.presence?.of.includes(id)) return { task, id, label: `${target.label} present`, kind: "presence", judgmentType: PRESENCE_TARGET_TYPE, declaration: target, unit: "video" };
-  if (target && target.scope === "video") return { task, id, label: target.label, kind: "score", judgmentType: "score", declaration: target, unit: "video" };
+  if (target && task.presence?.of.includes(id))
+    return {
+      task,
+      id,
+      label: `${target.label} present`,
+      kind: "presence",
+      judgmentType: PRESENCE_TARGET_TYPE,
+      declaration: target,
+      unit: "video",
+    };
+  if (target && target.scope === "video")
+    return { task, id, label: target.label, kind: "score", judgmentType: "score", declaration: target, unit: "video" };
   // A target scored per item (a rubric over items): each item is one labelled unit, compared with the judge's value of that item.
-  if (target && target.scope === "item" && comparesItems(task)) return { task, id, label: target.label, kind: "score", judgmentType: "score", declaration: target, unit: "item" };
+  if (target && target.scope === "item" && comparesItems(task))
+    return { task, id, label: target.label, kind: "score", judgmentType: "score", declaration: target, unit: "item" };
   if (target)
-    throw new ValidationError(`${target.label} (${id}) is scored per ${target.scope.replace("_", " ")} with no presence rule: setups are compared per video. Compare on one of ${choices()}.`);
+    throw new ValidationError(
+      `${target.label} (${id}) is scored per ${target.scope.replace("_", " ")} with no presence rule: setups are compared per video. Compare on one of ${choices()}.`,
+    );
   throw new ValidationError(`The task ${task.label} has no target "${id}" to compare on: one of ${choices()}.`);
 }
 
@@ -125,7 +153,10 @@ export interface TemplateDiff {
 
 export interface CompareSetupsReport {
   /** The labels the setups are compared with: a label set's annotator, the live reviewers' consensus, or the adjudicated gold values. */
-  reference: { kind: "label_set"; id: string; name: string; annotator: string | null } | { kind: "consensus" } | { kind: "gold" };
+  reference:
+    | { kind: "label_set"; id: string; name: string; annotator: string | null }
+    | { kind: "consensus" }
+    | { kind: "gold" };
   /**
    * The runs' task and what they are compared on (the verdict, a per-video target, or a target's presence); `per:
    * "item"` when the target is scored per item: `comparison.videoIds` then holds item ids, one unit per item.
@@ -133,7 +164,15 @@ export interface CompareSetupsReport {
   compared: { task: string; target: string; label: string; kind: "metric" | "score" | "presence"; per?: "item" };
   runs: RunSetup[];
   /** Which settings differ between the runs. */
-  differs: { endpoint: boolean; model: boolean; parameters: boolean; templates: string[]; frameSets: boolean; aggregation: boolean; verdict: boolean };
+  differs: {
+    endpoint: boolean;
+    model: boolean;
+    parameters: boolean;
+    templates: string[];
+    frameSets: boolean;
+    aggregation: boolean;
+    verdict: boolean;
+  };
   templateDiffs: TemplateDiff[];
   comparison: SetupComparison;
   bootstrap: { iterations: number; seed: number };
@@ -152,7 +191,10 @@ function unitOf(compared: ComparedTarget, row: { videoId: string; itemId: string
 }
 
 /** One label per unit (video or item) from several values (reviewers', or gold of several scopes): their consensus at the target's level, ties left out. */
-function labelsByVideo(compared: ComparedTarget, rows: readonly { videoId: string; itemId: string; value: number }[]): Map<string, boolean> {
+function labelsByVideo(
+  compared: ComparedTarget,
+  rows: readonly { videoId: string; itemId: string; value: number }[],
+): Map<string, boolean> {
   const byVideo = new Map<string, number[]>();
   for (const row of rows) {
     const unit = unitOf(compared, row);
@@ -167,19 +209,38 @@ function labelsByVideo(compared: ComparedTarget, rows: readonly { videoId: strin
   return labels;
 }
 
-async function referenceLabels(prisma: PrismaClient, projectId: string, query: CompareSetupsQuery, compared: ComparedTarget) {
-  const target = { task: compared.task.id, targetType: compared.judgmentType, ...(compared.kind === "metric" ? {} : { target: compared.id }), itemId: compared.unit === "item" ? { not: "" } : "" };
+async function referenceLabels(
+  prisma: PrismaClient,
+  projectId: string,
+  query: CompareSetupsQuery,
+  compared: ComparedTarget,
+) {
+  const target = {
+    task: compared.task.id,
+    targetType: compared.judgmentType,
+    ...(compared.kind === "metric" ? {} : { target: compared.id }),
+    itemId: compared.unit === "item" ? { not: "" } : "",
+  };
   const judged = { ...target, withdrawn: false };
   if (query.reference === "gold") {
     // The owners' adjudicated values of the task's target (lib/adjudication): gold is keyed by what was judged, so
     // it holds for every run; a video with gold on several scopes (frame sets) takes their consensus.
-    const rows = await prisma.goldJudgment.findMany({ where: { projectId, ...target }, select: { videoId: true, itemId: true, value: true } });
+    const rows = await prisma.goldJudgment.findMany({
+      where: { projectId, ...target },
+      select: { videoId: true, itemId: true, value: true },
+    });
     return { reference: { kind: "gold" as const }, labels: labelsByVideo(compared, rows) };
   }
   if (query.reference === "consensus") {
     // Live reviewers only (no label set), independent of the judge (accepted judge values are left out, as in agreement).
     const rows = await prisma.humanJudgment.findMany({
-      where: { projectId, ...judged, acceptedJudge: false, labelSetId: null, NOT: { reviewerId: { startsWith: LABEL_SET_REVIEWER_PREFIX } } },
+      where: {
+        projectId,
+        ...judged,
+        acceptedJudge: false,
+        labelSetId: null,
+        NOT: { reviewerId: { startsWith: LABEL_SET_REVIEWER_PREFIX } },
+      },
       select: { videoId: true, itemId: true, value: true },
     });
     return { reference: { kind: "consensus" as const }, labels: labelsByVideo(compared, rows) };
@@ -189,7 +250,10 @@ async function referenceLabels(prisma: PrismaClient, projectId: string, query: C
   let annotator: string | null = null;
   if (labelSet.annotators.length > 0) {
     annotator = query.annotator ?? labelSet.annotators[0]!;
-    if (!labelSet.annotators.includes(annotator)) throw new ValidationError(`The label set has no annotator "${annotator}"; it has ${labelSet.annotators.join(", ")}.`);
+    if (!labelSet.annotators.includes(annotator))
+      throw new ValidationError(
+        `The label set has no annotator "${annotator}"; it has ${labelSet.annotators.join(", ")}.`,
+      );
   } else if (query.annotator) {
     throw new ValidationError("This label set is one annotator: leave `annotator` out.");
   }
@@ -197,71 +261,143 @@ async function referenceLabels(prisma: PrismaClient, projectId: string, query: C
     where: { labelSetId: labelSet.id, reviewerId: labelSetReviewerId(labelSet.id, annotator), ...judged },
     select: { videoId: true, itemId: true, value: true },
   });
-  return { reference: { kind: "label_set" as const, id: labelSet.id, name: labelSet.name, annotator }, labels: new Map(rows.map((r) => [unitOf(compared, r), humanPositive(compared, r.value)])) };
+  return {
+    reference: { kind: "label_set" as const, id: labelSet.id, name: labelSet.name, annotator },
+    labels: new Map(rows.map((r) => [unitOf(compared, r), humanPositive(compared, r.value)])),
+  };
 }
 
 /**
  * Each run's yes/no and graded value per labelled video. A task's verdict that sweeps its worst target
  * (hallucination) is graded by the video's highest score, as its verdict threshold applies to the scores.
  */
-async function runJudgments(prisma: PrismaClient, runId: string, labelled: string[], compared: ComparedTarget): Promise<RunJudgments> {
+async function runJudgments(
+  prisma: PrismaClient,
+  runId: string,
+  labelled: string[],
+  compared: ComparedTarget,
+): Promise<RunJudgments> {
   if (compared.kind === "metric") {
     const [values, worst] = await Promise.all([
-      prisma.runMetric.findMany({ where: { runId, videoId: { in: labelled }, itemId: "", metric: compared.id }, select: { videoId: true, value: true } }),
+      prisma.runMetric.findMany({
+        where: { runId, videoId: { in: labelled }, itemId: "", metric: compared.id },
+        select: { videoId: true, value: true },
+      }),
       compared.task.verdict?.metricId === compared.id && compared.task.sweepWorstTarget
-        ? prisma.score.groupBy({ by: ["videoId"], where: { runId, videoId: { in: labelled }, itemId: "" }, _max: { value: true } })
+        ? prisma.score.groupBy({
+            by: ["videoId"],
+            where: { runId, videoId: { in: labelled }, itemId: "" },
+            _max: { value: true },
+          })
         : Promise.resolve(null),
     ]);
-    const judged = values.flatMap((v) => (v.value === null ? [] : [{ videoId: v.videoId, ...positiveOf(compared.declaration.positive, v.value) }]));
+    const judged = values.flatMap((v) =>
+      v.value === null ? [] : [{ videoId: v.videoId, ...positiveOf(compared.declaration.positive, v.value) }],
+    );
     return {
       runId,
       verdict: new Map(judged.map((v) => [v.videoId, v.positive])),
-      graded: worst ? new Map(worst.flatMap((w) => (w._max.value === null ? [] : [[w.videoId, w._max.value] as const]))) : new Map(judged.map((v) => [v.videoId, v.graded])),
+      graded: worst
+        ? new Map(worst.flatMap((w) => (w._max.value === null ? [] : [[w.videoId, w._max.value] as const])))
+        : new Map(judged.map((v) => [v.videoId, v.graded])),
     };
   }
   if (compared.kind === "presence") {
     // The judge's presence: its highest score of the target over the video's scopes reaching the declared t.
-    const worst = await prisma.score.groupBy({ by: ["videoId"], where: { runId, videoId: { in: labelled }, itemId: "", category: compared.id }, _max: { value: true } });
+    const worst = await prisma.score.groupBy({
+      by: ["videoId"],
+      where: { runId, videoId: { in: labelled }, itemId: "", category: compared.id },
+      _max: { value: true },
+    });
     const threshold = compared.task.presence!.defaultThreshold;
     const graded = new Map(worst.flatMap((w) => (w._max.value === null ? [] : [[w.videoId, w._max.value] as const])));
     return { runId, verdict: new Map([...graded].map(([videoId, value]) => [videoId, value >= threshold])), graded };
   }
   // Per item: the item's one score of the target (its scopeIndex is its position among its video's items).
   const scores = await prisma.score.findMany({
-    where: { runId, category: compared.id, ...(compared.unit === "item" ? { itemId: { in: labelled } } : { videoId: { in: labelled }, itemId: "", scopeIndex: 0 }) },
+    where: {
+      runId,
+      category: compared.id,
+      ...(compared.unit === "item"
+        ? { itemId: { in: labelled } }
+        : { videoId: { in: labelled }, itemId: "", scopeIndex: 0 }),
+    },
     select: { videoId: true, itemId: true, value: true },
   });
-  const judged = scores.map((s) => ({ videoId: unitOf(compared, s), ...positiveOf(compared.declaration.positive, s.value) }));
-  return { runId, verdict: new Map(judged.map((v) => [v.videoId, v.positive])), graded: new Map(judged.map((v) => [v.videoId, v.graded])) };
+  const judged = scores.map((s) => ({
+    videoId: unitOf(compared, s),
+    ...positiveOf(compared.declaration.positive, s.value),
+  }));
+  return {
+    runId,
+    verdict: new Map(judged.map((v) => [v.videoId, v.positive])),
+    graded: new Map(judged.map((v) => [v.videoId, v.graded])),
+  };
 }
 
-export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, projectId: string, query: CompareSetupsQuery): Promise<CompareSetupsReport> {
+export async function compareSetupsReport(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: CompareSetupsQuery,
+): Promise<CompareSetupsReport> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const wanted = query.runIds.map((setupId) => ({ setupId, runId: setupId.replace(/:expected$/, ""), expected: setupId.endsWith(":expected") }));
+  const wanted = query.runIds.map((setupId) => ({
+    setupId,
+    runId: setupId.replace(/:expected$/, ""),
+    expected: setupId.endsWith(":expected"),
+  }));
   const runIds = [...new Set(wanted.map((w) => w.runId))];
-  const runs = await prisma.judgeRun.findMany({ where: { id: { in: runIds }, projectId }, include: { endpoint: { select: { name: true, model: true } } } });
+  const runs = await prisma.judgeRun.findMany({
+    where: { id: { in: runIds }, projectId },
+    include: { endpoint: { select: { name: true, model: true } } },
+  });
   const missing = runIds.filter((id) => !runs.some((r) => r.id === id));
   if (missing.length) throw new NotFoundError(`No run ${missing.join(", ")} in this project.`);
-  const ordered = wanted.map((w) => ({ ...runs.find((r) => r.id === w.runId)!, setupId: w.setupId, expected: w.expected }));
+  const ordered = wanted.map((w) => ({
+    ...runs.find((r) => r.id === w.runId)!,
+    setupId: w.setupId,
+    expected: w.expected,
+  }));
   const other = ordered.find((r) => r.pipeline !== ordered[0]!.pipeline);
-  if (other) throw new ValidationError(`Setups are compared on runs of one task; run ${other.id} is a "${other.pipeline}" run, run ${ordered[0]!.id} a "${ordered[0]!.pipeline}" run.`);
+  if (other)
+    throw new ValidationError(
+      `Setups are compared on runs of one task; run ${other.id} is a "${other.pipeline}" run, run ${ordered[0]!.id} a "${ordered[0]!.pipeline}" run.`,
+    );
   const task = findTask(ordered[0]!.pipeline);
-  if (!task) throw new ValidationError(`The runs' task "${ordered[0]!.pipeline}" is not known to this version of FrameJury.`);
+  if (!task)
+    throw new ValidationError(`The runs' task "${ordered[0]!.pipeline}" is not known to this version of FrameJury.`);
   const compared = comparedTarget(task, query.target);
   // The task's module names its runs' settings (their aggregation and verdict rule).
   const taskModule = installedTaskModules().find((m) => m.pipelines.some((p) => p.id === task.id));
-  const setupSettingsOf = (settings: unknown) => taskModule?.setupSettings?.(settings) ?? { aggregation: null, verdict: null };
+  const setupSettingsOf = (settings: unknown) =>
+    taskModule?.setupSettings?.(settings) ?? { aggregation: null, verdict: null };
   const { reference, labels } = await referenceLabels(prisma, projectId, query, compared);
   // Computed from every labelled video (an item's video, per item), or withheld while the caller reviews one blind.
   const videoOfItem =
     compared.unit === "item"
-      ? new Map((await prisma.item.findMany({ where: { projectId, id: { in: [...labels.keys()] } }, select: { id: true, videoId: true } })).map((i) => [i.id, i.videoId]))
+      ? new Map(
+          (
+            await prisma.item.findMany({
+              where: { projectId, id: { in: [...labels.keys()] } },
+              select: { id: true, videoId: true },
+            })
+          ).map((i) => [i.id, i.videoId]),
+        )
       : null;
-  await requireWholeView(prisma, actor.userId, videoOfItem ? [...new Set(videoOfItem.values())] : [...labels.keys()], "This comparison of judge setups");
+  await requireWholeView(
+    prisma,
+    actor.userId,
+    videoOfItem ? [...new Set(videoOfItem.values())] : [...labels.keys()],
+    "This comparison of judge setups",
+  );
   const labelled = [...labels.keys()];
 
   // An ensemble run (self-consistency samples or a judge panel) calls no endpoint itself: its members make the calls.
-  const members = await prisma.judgeRun.findMany({ where: { parentRunId: { in: runIds } }, select: { id: true, parentRunId: true } });
+  const members = await prisma.judgeRun.findMany({
+    where: { parentRunId: { in: runIds } },
+    select: { id: true, parentRunId: true },
+  });
   const membersOf = (runId: string) => members.filter((m) => m.parentRunId === runId).map((m) => m.id);
   /** The runs whose calls a setup paid for: the run and its ensemble members. */
   const callRunIds = new Map(ordered.map((run) => [run.setupId, [run.id, ...membersOf(run.id)]]));
@@ -274,14 +410,30 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
     const stepRuns = callers.length > 1 ? callers.slice(1) : callers;
     const [judged, steps, calls, stepStatus, frameSets, withoutUsage] = await Promise.all([
       runJudgments(prisma, run.id, labelled, compared),
-      prisma.stepResult.groupBy({ by: ["stepId", "templateId", "templateHash"], where: { runId: run.id }, _count: { _all: true } }),
-      prisma.llmCall.aggregate({ where: { runId: { in: callers } }, _sum: { promptTokens: true, completionTokens: true, costUsd: true, latencyMs: true }, _count: { _all: true } }),
-      prisma.stepResult.groupBy({ by: ["status"], where: { runId: { in: stepRuns }, status: { in: ["parse_failed", "failed"] } }, _count: { _all: true } }),
+      prisma.stepResult.groupBy({
+        by: ["stepId", "templateId", "templateHash"],
+        where: { runId: run.id },
+        _count: { _all: true },
+      }),
+      prisma.llmCall.aggregate({
+        where: { runId: { in: callers } },
+        _sum: { promptTokens: true, completionTokens: true, costUsd: true, latencyMs: true },
+        _count: { _all: true },
+      }),
+      prisma.stepResult.groupBy({
+        by: ["status"],
+        where: { runId: { in: stepRuns }, status: { in: ["parse_failed", "failed"] } },
+        _count: { _all: true },
+      }),
       prisma.$queryRaw<{ mode: string; parameters: unknown }[]>`
         SELECT DISTINCT fs.mode, fs.parameters FROM run_video rv JOIN frame_set fs ON fs.id = rv."frameSetId" WHERE rv."runId" = ${run.id}`,
       prisma.llmCall.count({ where: { runId: { in: callers }, usageKnown: false } }),
     ]);
-    judgments.push(run.expected ? { runId: run.setupId, ...(await expectedJudgments(prisma, run.id, labelled, compared, judged)) } : { ...judged, runId: run.setupId });
+    judgments.push(
+      run.expected
+        ? { runId: run.setupId, ...(await expectedJudgments(prisma, run.id, labelled, compared, judged)) }
+        : { ...judged, runId: run.setupId },
+    );
     const snapshot = (run.endpointSnapshot ?? {}) as Record<string, unknown>;
     const { name, model, ...parameters } = snapshot;
     const settings = setupSettingsOf(run.settings);
@@ -305,7 +457,10 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
       templates,
       frameSets: frameSets.map((f) => `${f.mode} ${json(f.parameters)}`).sort(),
       costUsd: withoutUsage > 0 ? null : (calls._sum.costUsd ?? 0),
-      tokens: withoutUsage > 0 ? { prompt: null, completion: null } : { prompt: calls._sum.promptTokens ?? 0, completion: calls._sum.completionTokens ?? 0 },
+      tokens:
+        withoutUsage > 0
+          ? { prompt: null, completion: null }
+          : { prompt: calls._sum.promptTokens ?? 0, completion: calls._sum.completionTokens ?? 0 },
       calls: calls._count._all,
       callsWithoutUsage: withoutUsage,
       wallSeconds: run.startedAt && run.finishedAt ? (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000 : null,
@@ -321,7 +476,13 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
   const differingSteps = stepIds.filter((step) => distinct((s) => s.templates[step]?.hashes ?? []));
   return {
     reference,
-    compared: { task: task.id, target: compared.id, label: compared.label, kind: compared.kind, ...(compared.unit === "item" ? { per: "item" as const } : {}) },
+    compared: {
+      task: task.id,
+      target: compared.id,
+      label: compared.label,
+      kind: compared.kind,
+      ...(compared.unit === "item" ? { per: "item" as const } : {}),
+    },
     runs: setups,
     differs: {
       endpoint: distinct((s) => s.endpoint),
@@ -332,7 +493,13 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
       aggregation: distinct((s) => s.aggregation),
       verdict: distinct((s) => s.verdict),
     },
-    templateDiffs: await templateDiffs(prisma, setups, callRunIds, differingSteps, videoOfItem ? (videoOfItem.get(comparison.videoIds[0] ?? "") ?? null) : (comparison.videoIds[0] ?? null)),
+    templateDiffs: await templateDiffs(
+      prisma,
+      setups,
+      callRunIds,
+      differingSteps,
+      videoOfItem ? (videoOfItem.get(comparison.videoIds[0] ?? "") ?? null) : (comparison.videoIds[0] ?? null),
+    ),
     comparison,
     bootstrap,
   };
@@ -345,29 +512,52 @@ export async function compareSetupsReport(prisma: PrismaClient, actor: Actor, pr
  * expected score, and its verdict is "graded ≥ t" with t the threshold that best reproduces the run's own
  * verdicts from its argmax scores (fitted on the run alone, never on the reference labels).
  */
-async function expectedJudgments(prisma: PrismaClient, runId: string, videoIds: string[], compared: ComparedTarget, argmax: RunJudgments) {
-  if (compared.kind === "metric" && !(compared.task.verdict?.metricId === compared.id && compared.task.sweepWorstTarget)) {
-    throw new ValidationError(`${compared.label} is not a score: expected (logprob-weighted) scores compare on a target's scores or on a verdict read from the worst score.`);
+async function expectedJudgments(
+  prisma: PrismaClient,
+  runId: string,
+  videoIds: string[],
+  compared: ComparedTarget,
+  argmax: RunJudgments,
+) {
+  if (
+    compared.kind === "metric" &&
+    !(compared.task.verdict?.metricId === compared.id && compared.task.sweepWorstTarget)
+  ) {
+    throw new ValidationError(
+      `${compared.label} is not a score: expected (logprob-weighted) scores compare on a target's scores or on a verdict read from the worst score.`,
+    );
   }
   const ofTarget = compared.kind === "metric" ? Prisma.empty : Prisma.sql`AND category = ${compared.id}`;
-  const ofScope = compared.kind === "score" && compared.unit === "video" ? Prisma.sql`AND "scopeIndex" = 0` : Prisma.empty;
+  const ofScope =
+    compared.kind === "score" && compared.unit === "video" ? Prisma.sql`AND "scopeIndex" = 0` : Prisma.empty;
   // Per item, the units are items (one score each); per video, the video's scores outside any item.
   const unit = compared.unit === "item" ? Prisma.sql`"itemId"` : Prisma.sql`"videoId"`;
-  const ofUnit = compared.unit === "item" ? Prisma.sql`"itemId" = ANY(${videoIds}::text[])` : Prisma.sql`"itemId" = '' AND "videoId" = ANY(${videoIds}::text[])`;
+  const ofUnit =
+    compared.unit === "item"
+      ? Prisma.sql`"itemId" = ANY(${videoIds}::text[])`
+      : Prisma.sql`"itemId" = '' AND "videoId" = ANY(${videoIds}::text[])`;
   const rows = await prisma.$queryRaw<{ videoId: string; graded: number | null; whole: boolean }[]>`
     SELECT ${unit} AS "videoId", max(expected) AS graded, bool_and(expected IS NOT NULL) AS whole
     FROM score WHERE "runId" = ${runId} AND ${ofUnit} ${ofTarget} ${ofScope} GROUP BY ${unit}`;
   const expected = new Map(rows.flatMap((r) => (r.whole && r.graded !== null ? [[r.videoId, r.graded] as const] : [])));
   if (expected.size === 0 && rows.length > 0) {
-    throw new ValidationError(`Run ${runId} has no logprob-weighted scores: its endpoint did not request logprobs, or the answers carried none.`);
+    throw new ValidationError(
+      `Run ${runId} has no logprob-weighted scores: its endpoint did not request logprobs, or the answers carried none.`,
+    );
   }
   if (compared.kind === "presence") {
     const threshold = compared.task.presence!.defaultThreshold;
     return { graded: expected, verdict: new Map([...expected].map(([id, g]) => [id, g >= threshold])) };
   }
   if (compared.kind === "score") {
-    const judged = [...expected].map(([videoId, value]) => ({ videoId, ...positiveOf(compared.declaration.positive, value) }));
-    return { graded: new Map(judged.map((v) => [v.videoId, v.graded])), verdict: new Map(judged.map((v) => [v.videoId, v.positive])) };
+    const judged = [...expected].map(([videoId, value]) => ({
+      videoId,
+      ...positiveOf(compared.declaration.positive, value),
+    }));
+    return {
+      graded: new Map(judged.map((v) => [v.videoId, v.graded])),
+      verdict: new Map(judged.map((v) => [v.videoId, v.positive])),
+    };
   }
   const judged = [...argmax.graded.keys()].filter((id) => argmax.verdict.has(id));
   const thresholds = [...new Set(judged.map((id) => argmax.graded.get(id)!))].sort((a, b) => a - b);
@@ -393,7 +583,10 @@ async function templateDiffs(
   videoId: string | null,
 ): Promise<TemplateDiff[]> {
   const store = createTemplateStore();
-  const textOf = async (setup: RunSetup, stepId: string): Promise<{ hash: string | null; source: string; text: string }> => {
+  const textOf = async (
+    setup: RunSetup,
+    stepId: string,
+  ): Promise<{ hash: string | null; source: string; text: string }> => {
     const t = setup.templates[stepId];
     const hash = t?.hashes[0] ?? null;
     if (t && hash) {
@@ -406,7 +599,11 @@ async function templateDiffs(
     }
     const call = await prisma.llmCall.findFirst({
       // An ensemble's prompt is the one its members sent (their earliest call).
-      where: { runId: { in: callRunIds.get(setup.id) ?? [setup.runId] }, isRepair: false, stepResult: { stepId, ...(videoId ? { videoId } : {}) } },
+      where: {
+        runId: { in: callRunIds.get(setup.id) ?? [setup.runId] },
+        isRepair: false,
+        stepResult: { stepId, ...(videoId ? { videoId } : {}) },
+      },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { request: true, videoId: true },
     });
@@ -420,7 +617,10 @@ async function templateDiffs(
     const base = await textOf(first!, stepId);
     const others = [];
     for (const setup of rest) {
-      if (JSON.stringify(setup.templates[stepId]?.hashes ?? []) === JSON.stringify(first!.templates[stepId]?.hashes ?? [])) continue;
+      if (
+        JSON.stringify(setup.templates[stepId]?.hashes ?? []) === JSON.stringify(first!.templates[stepId]?.hashes ?? [])
+      )
+        continue;
       const other = await textOf(setup, stepId);
       others.push({ runId: setup.id, hash: other.hash, source: other.source, diff: lineDiff(base.text, other.text) });
     }

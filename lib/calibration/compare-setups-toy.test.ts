@@ -69,31 +69,72 @@ beforeAll(async () => {
     registerTaskModule({
       id: "toy-shine",
       pipelines: [{ id: "toy_shine", task: toyTask } as unknown as RegisteredPipeline],
-      setupSettings: (settings) => ({ aggregation: null, verdict: `shine ≥ ${(settings as { threshold?: number } | null)?.threshold ?? "?"}` }),
+      setupSettings: (settings) => ({
+        aggregation: null,
+        verdict: `shine ≥ ${(settings as { threshold?: number } | null)?.threshold ?? "?"}`,
+      }),
     }),
     registerTaskDeclarations({ id: "toy-shine", tasks: [toyTask] }),
   );
   [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1, name: "Toy setups" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 3,
+    keyFrames: 1,
+    name: "Toy setups",
+  }));
   // Two runs of the toy task: A says yes on the first two videos, B on the first only.
   for (const [name, threshold, verdicts] of [
     ["a", 2, [1, 1, 0]],
     ["b", 3, [1, 0, 0]],
   ] as const) {
-    const endpointId = await insertEndpoint(prisma, { projectId, name: `judge-${name}`, baseUrl: "http://127.0.0.1:1/v1", model: "stub-model", createdById: owner.userId });
-    const runId = await insertFinishedRun(prisma, { projectId, pipeline: "toy_shine", endpointId, createdById: owner.userId, endpointSnapshot: { name: `judge-${name}`, model: "stub-model" } });
+    const endpointId = await insertEndpoint(prisma, {
+      projectId,
+      name: `judge-${name}`,
+      baseUrl: "http://127.0.0.1:1/v1",
+      model: "stub-model",
+      createdById: owner.userId,
+    });
+    const runId = await insertFinishedRun(prisma, {
+      projectId,
+      pipeline: "toy_shine",
+      endpointId,
+      createdById: owner.userId,
+      endpointSnapshot: { name: `judge-${name}`, model: "stub-model" },
+    });
     await prisma.judgeRun.update({ where: { id: runId }, data: { settings: { threshold } } });
-    await prisma.runMetric.createMany({ data: videoIds.map((videoId, i) => ({ runId, videoId, metric: "toy_shines", value: verdicts[i]! })) });
+    await prisma.runMetric.createMany({
+      data: videoIds.map((videoId, i) => ({ runId, videoId, metric: "toy_shines", value: verdicts[i]! })),
+    });
     // Each video's graded score (the threshold sweep's): 4 where the run says yes, 1 where it says no.
     for (const [i, videoId] of videoIds.entries()) {
-      const step = await prisma.stepResult.create({ data: { runId, videoId, stepId: "shine", scopeIndex: 0, status: "done", templateId: "toy/shine" }, select: { id: true } });
-      await prisma.score.create({ data: { runId, videoId, stepResultId: step.id, stepId: "shine", scopeIndex: 0, category: "toy_shine_score", value: verdicts[i] ? 4 : 1 } });
+      const step = await prisma.stepResult.create({
+        data: { runId, videoId, stepId: "shine", scopeIndex: 0, status: "done", templateId: "toy/shine" },
+        select: { id: true },
+      });
+      await prisma.score.create({
+        data: {
+          runId,
+          videoId,
+          stepResultId: step.id,
+          stepId: "shine",
+          scopeIndex: 0,
+          category: "toy_shine_score",
+          value: verdicts[i] ? 4 : 1,
+        },
+      });
     }
     runs.push(runId);
   }
   // The reviewer's verdicts: yes, yes, no (run A agrees on all three, B on two).
   for (const [i, videoId] of videoIds.entries()) {
-    await insertJudgment(prisma, { projectId, task: "toy_shine", targetType: "toy_shines", videoId, reviewerId: reviewer.userId, value: i < 2 ? 1 : 0 });
+    await insertJudgment(prisma, {
+      projectId,
+      task: "toy_shine",
+      targetType: "toy_shines",
+      videoId,
+      reviewerId: reviewer.userId,
+      value: i < 2 ? 1 : 0,
+    });
   }
 });
 afterAll(() => {
@@ -102,7 +143,12 @@ afterAll(() => {
 
 describe("comparing setups of a registered toy task", () => {
   it("compares its runs against the reviewers' verdicts on its verdict metric and names their settings through its module", async () => {
-    const report = await compareSetupsReport(prisma, owner, projectId, compareSetupsQuerySchema.parse({ runIds: runs.join(","), reference: "consensus", iterations: 100 }));
+    const report = await compareSetupsReport(
+      prisma,
+      owner,
+      projectId,
+      compareSetupsQuerySchema.parse({ runIds: runs.join(","), reference: "consensus", iterations: 100 }),
+    );
     expect(report.runs.map((r) => [r.endpoint, r.verdict, r.aggregation])).toEqual([
       ["judge-a", "shine ≥ 2", null],
       ["judge-b", "shine ≥ 3", null],
@@ -113,9 +159,23 @@ describe("comparing setups of a registered toy task", () => {
   });
 
   it("is withheld whole from a reviewer reviewing a labelled video blind, never compared over the other videos", async () => {
-    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Setups blind", runId: runs[0]!, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
-    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
-    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: owner.userId } });
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId,
+        name: "Setups blind",
+        runId: runs[0]!,
+        scope: "verdict",
+        blind: true,
+        itemCount: 1,
+        createdById: owner.userId,
+      },
+    });
+    const item = await prisma.reviewQueueItem.create({
+      data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 },
+    });
+    await prisma.reviewQueueAssignment.create({
+      data: { itemId: item.id, queueId: queue.id, reviewerId: owner.userId },
+    });
     const query = compareSetupsQuerySchema.parse({ runIds: runs.join(","), reference: "consensus", iterations: 100 });
     const withheld = await compareSetupsReport(prisma, owner, projectId, query).catch((error: unknown) => error);
     expect(withheld).toBeInstanceOf(WithheldError);
@@ -124,10 +184,29 @@ describe("comparing setups of a registered toy task", () => {
   });
 
   it("refuses runs of two tasks", async () => {
-    const endpointId = await insertEndpoint(prisma, { projectId, name: "judge-other", baseUrl: "http://127.0.0.1:1/v1", model: "stub-model", createdById: owner.userId });
-    const other = await insertFinishedRun(prisma, { projectId, pipeline: "hallucination", endpointId, createdById: owner.userId, endpointSnapshot: {} });
-    const mixed = compareSetupsReport(prisma, owner, projectId, compareSetupsQuerySchema.parse({ runIds: `${runs[0]},${other}`, reference: "consensus" }));
+    const endpointId = await insertEndpoint(prisma, {
+      projectId,
+      name: "judge-other",
+      baseUrl: "http://127.0.0.1:1/v1",
+      model: "stub-model",
+      createdById: owner.userId,
+    });
+    const other = await insertFinishedRun(prisma, {
+      projectId,
+      pipeline: "hallucination",
+      endpointId,
+      createdById: owner.userId,
+      endpointSnapshot: {},
+    });
+    const mixed = compareSetupsReport(
+      prisma,
+      owner,
+      projectId,
+      compareSetupsQuerySchema.parse({ runIds: `${runs[0]},${other}`, reference: "consensus" }),
+    );
     await expect(mixed).rejects.toThrow(ValidationError);
-    await expect(mixed).rejects.toThrow(`Setups are compared on runs of one task; run ${other} is a "hallucination" run, run ${runs[0]} a "toy_shine" run.`);
+    await expect(mixed).rejects.toThrow(
+      `Setups are compared on runs of one task; run ${other} is a "hallucination" run, run ${runs[0]} a "toy_shine" run.`,
+    );
   });
 });

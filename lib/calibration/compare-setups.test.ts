@@ -18,7 +18,11 @@ import { lineDiff } from "./line-diff";
 
 const ids = ["v1", "v2", "v3", "v4", "v5", "v6"];
 const reference = new Map(ids.map((id, i) => [id, i < 3]));
-const run = (runId: string, verdict: boolean[], graded: number[]) => ({ runId, verdict: new Map(ids.map((id, i) => [id, verdict[i]!])), graded: new Map(ids.map((id, i) => [id, graded[i]!])) });
+const run = (runId: string, verdict: boolean[], graded: number[]) => ({
+  runId,
+  verdict: new Map(ids.map((id, i) => [id, verdict[i]!])),
+  graded: new Map(ids.map((id, i) => [id, graded[i]!])),
+});
 // A agrees everywhere; B misses v2 and flags v5.
 const A = run("A", [true, true, true, false, false, false], [8, 8, 8, 2, 2, 2]);
 const B = run("B", [true, false, true, false, true, false], [9, 4, 6, 1, 5, 0]);
@@ -60,7 +64,13 @@ describe("compareSetups, against a worked example", () => {
 
   it("compares only the videos every run judged", () => {
     const partial = { ...B, verdict: new Map([...B.verdict].filter(([id]) => id !== "v6")) };
-    expect(compareSetups(reference, [A, partial], { iterations: 100 }).videoIds).toEqual(["v1", "v2", "v3", "v4", "v5"]);
+    expect(compareSetups(reference, [A, partial], { iterations: 100 }).videoIds).toEqual([
+      "v1",
+      "v2",
+      "v3",
+      "v4",
+      "v5",
+    ]);
   });
 });
 
@@ -87,15 +97,35 @@ describe("compareSetupsReport", () => {
 
   beforeAll(async () => {
     [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
-    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 1, name: "Compare setups" }));
+    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 4,
+      keyFrames: 1,
+      name: "Compare setups",
+    }));
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
-    for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4` } });
+    for (const [i, id] of videoIds.entries())
+      await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4` } });
     const workbook = new ExcelJS.Workbook();
     const ws = workbook.addWorksheet("Sheet1");
-    ws.addRow(["Example", "Is_Hallucination", "Is_Prompt_Consistency", "Static_Hallucination", "Dynamic_Hallucination", "model"]);
+    ws.addRow([
+      "Example",
+      "Is_Hallucination",
+      "Is_Prompt_Consistency",
+      "Static_Hallucination",
+      "Dynamic_Hallucination",
+      "model",
+    ]);
     for (const [i, h] of [1, 1, 0, 0].entries()) ws.addRow([`${i + 1}.mp4`, h, 1, "-", "-", "Sora"]);
     const file = new Uint8Array(await workbook.xlsx.writeBuffer());
-    labelSetId = (await importT2vHaluBench(prisma, owner, projectId, { file, fileName: "labels.xlsx", name: "Authors", match: { by: "file_name" }, dryRun: false })).labelSet!.id;
+    labelSetId = (
+      await importT2vHaluBench(prisma, owner, projectId, {
+        file,
+        fileName: "labels.xlsx",
+        name: "Authors",
+        match: { by: "file_name" },
+        dryRun: false,
+      })
+    ).labelSet!.id;
     // The shipped static template's hash for run A; another hash (an edited prompt) for run B.
     const shipped = loadTemplate(HALLUCINATION_TEMPLATE_IDS.static_hallucination);
     ({ runId: runA } = await seedFinishedRun(prisma, owner, projectId, videoIds, {
@@ -111,9 +141,14 @@ describe("compareSetupsReport", () => {
       outcome: (v) => ({ verdict: v === 0 || v === 2, overall: 50 }),
     }));
     // The fixture names templates after the step; the engine records the template's real id.
-    await prisma.stepResult.updateMany({ where: { runId: { in: [runA, runB] }, stepId: "static_hallucination" }, data: { templateId: HALLUCINATION_TEMPLATE_IDS.static_hallucination } });
+    await prisma.stepResult.updateMany({
+      where: { runId: { in: [runA, runB] }, stepId: "static_hallucination" },
+      data: { templateId: HALLUCINATION_TEMPLATE_IDS.static_hallucination },
+    });
     // Run B's prompt as sent (no shipped template has its hash), with usage to sum.
-    const step = await prisma.stepResult.findFirstOrThrow({ where: { runId: runB, videoId: videoIds[0]!, stepId: "static_hallucination" } });
+    const step = await prisma.stepResult.findFirstOrThrow({
+      where: { runId: runB, videoId: videoIds[0]!, stepId: "static_hallucination" },
+    });
     await prisma.llmCall.create({
       data: {
         runId: runB,
@@ -130,7 +165,8 @@ describe("compareSetupsReport", () => {
     await prisma.stepResult.update({ where: { id: step.id }, data: { status: "parse_failed" } });
   });
 
-  const query = (over: Record<string, string>) => compareSetupsQuerySchema.parse({ runIds: `${runA},${runB}`, labelSetId, iterations: "200", ...over });
+  const query = (over: Record<string, string>) =>
+    compareSetupsQuerySchema.parse({ runIds: `${runA},${runB}`, labelSetId, iterations: "200", ...over });
 
   it("puts the runs side by side against a label set, with their settings and what differs", async () => {
     const report = await compareSetupsReport(prisma, owner, projectId, query({}));
@@ -141,8 +177,19 @@ describe("compareSetupsReport", () => {
     expect([a!.kappa, b!.kappa]).toEqual([1, 0]);
     expect(report.comparison.pairs[0]!.mcnemar).toMatchObject({ b: 2, c: 0, p: 0.5 });
     expect(report.runs.map((r) => r.endpoint)).toEqual(["judge-a", "judge-b"]);
-    expect(report.runs[1]).toMatchObject({ costUsd: 0.5, tokens: { prompt: 100, completion: 20 }, calls: 1, latencySeconds: 1.5, parseFailures: 1 });
-    expect(report.differs).toMatchObject({ endpoint: true, model: false, templates: ["static_hallucination"], aggregation: false });
+    expect(report.runs[1]).toMatchObject({
+      costUsd: 0.5,
+      tokens: { prompt: 100, completion: 20 },
+      calls: 1,
+      latencySeconds: 1.5,
+      parseFailures: 1,
+    });
+    expect(report.differs).toMatchObject({
+      endpoint: true,
+      model: false,
+      templates: ["static_hallucination"],
+      aggregation: false,
+    });
     const [diff] = report.templateDiffs;
     expect(diff!.base.source).toBe("prompts/hallucination/static-hallucination.md (shipped)");
     expect(diff!.others[0]!.source).toBe(`the prompt sent for video ${videoIds[0]}`);
@@ -164,12 +211,22 @@ describe("compareSetupsReport", () => {
     const second = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: second.userId, role: "reviewer" } });
     for (const videoId of videoIds) await reviewVideoOutcome(prisma, second, runA, videoId, "verdict", { value: 0 });
-    const keyOf = async (videoId: string) => (await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: second.userId, videoId }, select: { targetKey: true } })).targetKey;
+    const keyOf = async (videoId: string) =>
+      (
+        await prisma.humanJudgment.findFirstOrThrow({
+          where: { reviewerId: second.userId, videoId },
+          select: { targetKey: true },
+        })
+      ).targetKey;
     await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[0]!), value: 1 });
     // Gold changed once: the current value (0) counts, not the first (1).
     await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[1]!), value: 1 });
     await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[1]!), value: 0, expectedVersion: 1 });
-    await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[2]!), value: 1, note: "the ball passes through the table" });
+    await setGold(prisma, owner, projectId, {
+      targetKey: await keyOf(videoIds[2]!),
+      value: 1,
+      note: "the ball passes through the table",
+    });
 
     const report = await compareSetupsReport(prisma, owner, projectId, query({ reference: "gold" }));
     expect(report.reference).toEqual({ kind: "gold" });
@@ -199,13 +256,18 @@ describe("compareSetupsReport", () => {
     expect(() => compareSetupsQuerySchema.parse({ runIds: runA, labelSetId })).toThrow(/at least two/);
     expect(() => compareSetupsQuerySchema.parse({ runIds: "a,b,c,d,e,f,g", labelSetId })).toThrow(/at most six/);
     expect(() => compareSetupsQuerySchema.parse({ runIds: `${runA},${runB}` })).toThrow(/label set/);
-    await expect(compareSetupsReport(prisma, owner, projectId, query({ runIds: `${runA},nope` }))).rejects.toBeInstanceOf(NotFoundError);
-    await expect(compareSetupsReport(prisma, owner, projectId, query({ annotator: "x" }))).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      compareSetupsReport(prisma, owner, projectId, query({ runIds: `${runA},nope` })),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(compareSetupsReport(prisma, owner, projectId, query({ annotator: "x" }))).rejects.toBeInstanceOf(
+      ValidationError,
+    );
   });
 
   it("compares a run's logprob-weighted (expected) scores with its argmax as another setup, with κ, F1, Spearman, their paired bootstraps and the same cost", async () => {
     // Run B's judge answered 9 3 6 1 (argmax); its token probabilities put the expected scores at 8.6 6.4 4.2 1.1.
-    for (const [v, expected] of [8.6, 6.4, 4.2, 1.1].entries()) await prisma.score.updateMany({ where: { runId: runB, videoId: videoIds[v]! }, data: { expected } });
+    for (const [v, expected] of [8.6, 6.4, 4.2, 1.1].entries())
+      await prisma.score.updateMany({ where: { runId: runB, videoId: videoIds[v]! }, data: { expected } });
     const report = await compareSetupsReport(prisma, owner, projectId, query({ runIds: `${runB},${runB}:expected` }));
     expect(report.runs.map((r) => [r.id, r.runId, r.scores])).toEqual([
       [runB, runB, "argmax"],
@@ -220,7 +282,11 @@ describe("compareSetupsReport", () => {
     // One run, one set of calls: the expected scores cost nothing more.
     expect(report.runs[1]).toMatchObject({ costUsd: 0.5, calls: 1 });
     // A run without expected scores says so.
-    await expect(compareSetupsReport(prisma, owner, projectId, query({ runIds: `${runB},${runA}:expected` }))).rejects.toThrow(/no logprob-weighted scores/);
-    expect(() => compareSetupsQuerySchema.parse({ runIds: `${runA},${runB}:median`, labelSetId })).toThrow(/Not a setup/);
+    await expect(
+      compareSetupsReport(prisma, owner, projectId, query({ runIds: `${runB},${runA}:expected` })),
+    ).rejects.toThrow(/no logprob-weighted scores/);
+    expect(() => compareSetupsQuerySchema.parse({ runIds: `${runA},${runB}:median`, labelSetId })).toThrow(
+      /Not a setup/,
+    );
   });
 });

@@ -72,7 +72,8 @@ function f1Of(truth: readonly boolean[], predicted: readonly boolean[], items?: 
 }
 
 function kappaOf(truth: readonly boolean[], predicted: readonly boolean[], items?: Int32Array): number | null {
-  const pick = (xs: readonly boolean[]) => (items ? Array.from(items, (i) => (xs[i] ? 1 : 0)) : xs.map((x) => (x ? 1 : 0)));
+  const pick = (xs: readonly boolean[]) =>
+    items ? Array.from(items, (i) => (xs[i] ? 1 : 0)) : xs.map((x) => (x ? 1 : 0));
   return cohensKappa(pick(truth), pick(predicted));
 }
 
@@ -88,12 +89,20 @@ export function thresholdSweep(truth: readonly boolean[], graded: readonly numbe
     ),
   }));
   let best: { threshold: number; f1: number } | null = null;
-  for (const point of sweep) if (point.f1 !== null && (best === null || point.f1 > best.f1 + 1e-12)) best = { threshold: point.threshold, f1: point.f1 };
+  for (const point of sweep)
+    if (point.f1 !== null && (best === null || point.f1 > best.f1 + 1e-12))
+      best = { threshold: point.threshold, f1: point.f1 };
   return { sweep, best };
 }
 
-export function compareSetups(reference: ReadonlyMap<string, boolean>, runs: readonly RunJudgments[], options: { iterations?: number; seed?: number } = {}): SetupComparison {
-  const videoIds = [...reference.keys()].filter((id) => runs.every((r) => r.verdict.has(id) && r.graded.has(id))).sort();
+export function compareSetups(
+  reference: ReadonlyMap<string, boolean>,
+  runs: readonly RunJudgments[],
+  options: { iterations?: number; seed?: number } = {},
+): SetupComparison {
+  const videoIds = [...reference.keys()]
+    .filter((id) => runs.every((r) => r.verdict.has(id) && r.graded.has(id)))
+    .sort();
   const truth = videoIds.map((id) => reference.get(id)!);
   const truthRanks = truth.map((t) => (t ? 1 : 0));
   const perRun = runs.map((run) => {
@@ -106,7 +115,12 @@ export function compareSetups(reference: ReadonlyMap<string, boolean>, runs: rea
       runId: run.runId,
       n: videoIds.length,
       kappa: videoIds.length ? kappaOf(truth, verdict) : null,
-      alpha: videoIds.length ? krippendorffAlpha(ratingTableFromMatrix(videoIds.map((_, i) => [truth[i] ? 1 : 0, verdict[i] ? 1 : 0])), "nominal") : null,
+      alpha: videoIds.length
+        ? krippendorffAlpha(
+            ratingTableFromMatrix(videoIds.map((_, i) => [truth[i] ? 1 : 0, verdict[i] ? 1 : 0])),
+            "nominal",
+          )
+        : null,
       accuracy: videoIds.length ? [...right.values()].filter(Boolean).length / videoIds.length : null,
       f1: f1Of(truth, verdict),
       bestF1: best?.f1 ?? null,
@@ -138,7 +152,12 @@ export function compareSetups(reference: ReadonlyMap<string, boolean>, runs: rea
           (items) => f1Of(truth, B.atBest, items),
           bootstrap,
         ),
-        spearman: pairedBootstrapDifference(videoIds.length, spearmanOfResamples(A.graded, truthRanks), spearmanOfResamples(B.graded, truthRanks), bootstrap),
+        spearman: pairedBootstrapDifference(
+          videoIds.length,
+          spearmanOfResamples(A.graded, truthRanks),
+          spearmanOfResamples(B.graded, truthRanks),
+          bootstrap,
+        ),
         mcnemar: mcnemarTest(b, c),
       });
     }

@@ -14,7 +14,9 @@ export interface CategoryScore {
 
 /** true / false, or null when the run has no score of the category for the video (never a guess). */
 export function judgePresence(scores: readonly CategoryScore[], category: string, t: number): boolean | null {
-  const values = scores.filter((score) => score.category === category && Number.isFinite(score.value)).map((score) => score.value);
+  const values = scores
+    .filter((score) => score.category === category && Number.isFinite(score.value))
+    .map((score) => score.value);
   const presence = presenceOfScores(values, t);
   return presence === null ? null : presence === 1;
 }

@@ -11,12 +11,14 @@ export interface DiffLine {
 export function lineDiff(before: string, after: string, maxCells = 4_000_000): DiffLine[] {
   const a = before.split("\n");
   const b = after.split("\n");
-  if (a.length * b.length > maxCells) return [...a.map((text) => ({ op: "-" as const, text })), ...b.map((text) => ({ op: "+" as const, text }))];
+  if (a.length * b.length > maxCells)
+    return [...a.map((text) => ({ op: "-" as const, text })), ...b.map((text) => ({ op: "+" as const, text }))];
   const cols = b.length + 1;
   const lcs = new Uint32Array((a.length + 1) * cols);
   for (let i = a.length - 1; i >= 0; i--) {
     for (let j = b.length - 1; j >= 0; j--) {
-      lcs[i * cols + j] = a[i] === b[j] ? lcs[(i + 1) * cols + j + 1]! + 1 : Math.max(lcs[(i + 1) * cols + j]!, lcs[i * cols + j + 1]!);
+      lcs[i * cols + j] =
+        a[i] === b[j] ? lcs[(i + 1) * cols + j + 1]! + 1 : Math.max(lcs[(i + 1) * cols + j]!, lcs[i * cols + j + 1]!);
     }
   }
   const out: DiffLine[] = [];

@@ -33,7 +33,9 @@ describe("admin CLI", () => {
 
     expect((await cli("add-member", "--project", projectId, "--email", reviewer, "--role", "reviewer")).code).toBe(0);
     const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer } });
-    const membership = await prisma.projectMember.findUniqueOrThrow({ where: { projectId_userId: { projectId, userId: reviewerUser.id } } });
+    const membership = await prisma.projectMember.findUniqueOrThrow({
+      where: { projectId_userId: { projectId, userId: reviewerUser.id } },
+    });
     expect(membership.role).toBe("reviewer");
   });
 
@@ -57,7 +59,9 @@ describe("admin CLI", () => {
     expect((await cli("create-user", "--email", email, "--password", "password-1")).code).toBe(0);
     const user = await prisma.user.findUniqueOrThrow({ where: { email } });
     const key = (await cli("create-api-key", "--email", email)).out[0]!;
-    await prisma.session.create({ data: { id: `s-${stamp}`, token: `t-${stamp}`, userId: user.id, expiresAt: new Date(Date.now() + 3_600_000) } });
+    await prisma.session.create({
+      data: { id: `s-${stamp}`, token: `t-${stamp}`, userId: user.id, expiresAt: new Date(Date.now() + 3_600_000) },
+    });
 
     const reset = await cli("reset-password", "--email", email);
     expect(reset.code).toBe(0);
@@ -68,7 +72,9 @@ describe("admin CLI", () => {
     expect(await prisma.session.count({ where: { userId: user.id } })).toBe(0);
     expect((await cli("reset-password", "--email", email, "--password", "short")).code).toBe(1);
 
-    await prisma.session.create({ data: { id: `s2-${stamp}`, token: `t2-${stamp}`, userId: user.id, expiresAt: new Date(Date.now() + 3_600_000) } });
+    await prisma.session.create({
+      data: { id: `s2-${stamp}`, token: `t2-${stamp}`, userId: user.id, expiresAt: new Date(Date.now() + 3_600_000) },
+    });
     const deactivated = await cli("deactivate-user", "--email", email);
     expect(deactivated.code).toBe(0);
     expect(deactivated.err).toMatch(/ended 1 session\(s\), revoked 1 API key\(s\)/);

@@ -38,7 +38,12 @@ const commands: Record<string, Command> = {
   "create-user": async (prisma, args, io) => {
     const { values } = parseArgs({
       args,
-      options: { email: { type: "string" }, password: { type: "string" }, name: { type: "string" }, admin: { type: "boolean" } },
+      options: {
+        email: { type: "string" },
+        password: { type: "string" },
+        name: { type: "string" },
+        admin: { type: "boolean" },
+      },
     });
     const user = await createUser(prisma, {
       email: required(values.email, "--email"),
@@ -60,12 +65,19 @@ const commands: Record<string, Command> = {
     const { values } = parseArgs({ args, options: { name: { type: "string" }, owner: { type: "string" } } });
     const owner = await userByEmail(prisma, required(values.owner, "--owner"));
     const input = createProjectSchema.parse({ name: required(values.name, "--name") });
-    const project = await createProject(prisma, { userId: owner.id, email: owner.email, name: owner.name, isAdmin: owner.isAdmin }, input);
+    const project = await createProject(
+      prisma,
+      { userId: owner.id, email: owner.email, name: owner.name, isAdmin: owner.isAdmin },
+      input,
+    );
     io.stdout(project.id);
     io.stderr(`created project "${project.name}" owned by ${owner.email}`);
   },
   "add-member": async (prisma, args, io) => {
-    const { values } = parseArgs({ args, options: { project: { type: "string" }, email: { type: "string" }, role: { type: "string" } } });
+    const { values } = parseArgs({
+      args,
+      options: { project: { type: "string" }, email: { type: "string" }, role: { type: "string" } },
+    });
     const input = addMemberSchema.parse({
       projectId: required(values.project, "--project"),
       email: required(values.email, "--email"),
@@ -79,16 +91,28 @@ const commands: Record<string, Command> = {
     const userId = await userIdByEmail(prisma, required(values.email, "--email"));
     const result = await resetPassword(prisma, CLI_ACTOR, userId, values.password);
     io.stdout(result.password);
-    io.stderr(`set a new password for ${result.email} and ended their sessions${values.password ? "" : "; it is not shown again"}`);
+    io.stderr(
+      `set a new password for ${result.email} and ended their sessions${values.password ? "" : "; it is not shown again"}`,
+    );
   },
   "deactivate-user": async (prisma, args, io) => {
     const { values } = parseArgs({ args, options: { email: { type: "string" } } });
-    const result = await deactivateUser(prisma, CLI_ACTOR, await userIdByEmail(prisma, required(values.email, "--email")));
-    io.stderr(`deactivated ${result.email}: ended ${result.sessionsEnded} session(s), revoked ${result.apiKeysRevoked} API key(s)`);
+    const result = await deactivateUser(
+      prisma,
+      CLI_ACTOR,
+      await userIdByEmail(prisma, required(values.email, "--email")),
+    );
+    io.stderr(
+      `deactivated ${result.email}: ended ${result.sessionsEnded} session(s), revoked ${result.apiKeysRevoked} API key(s)`,
+    );
   },
   "reactivate-user": async (prisma, args, io) => {
     const { values } = parseArgs({ args, options: { email: { type: "string" } } });
-    const result = await reactivateUser(prisma, CLI_ACTOR, await userIdByEmail(prisma, required(values.email, "--email")));
+    const result = await reactivateUser(
+      prisma,
+      CLI_ACTOR,
+      await userIdByEmail(prisma, required(values.email, "--email")),
+    );
     io.stderr(`reactivated ${result.email}; their old API keys stay revoked`);
   },
   "approve-user": async (prisma, args, io) => {
@@ -130,7 +154,10 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     io.stderr(name && name !== "help" && name !== "--help" ? `unknown command: ${name}\n\n${USAGE}` : USAGE);
     return name === "help" || name === "--help" ? 0 : 2;
   }
-  const choice = chooseCliDatabase(options.env ?? process.env, readRunningApp(options.runningAppFile ?? RUNNING_APP_FILE));
+  const choice = chooseCliDatabase(
+    options.env ?? process.env,
+    readRunningApp(options.runningAppFile ?? RUNNING_APP_FILE),
+  );
   if (choice.kind === "refuse") {
     io.stderr(`error: ${choice.message}`);
     return 1;

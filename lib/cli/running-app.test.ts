@@ -2,7 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { chooseCliDatabase, clearRunningApp, describeCliDatabase, readRunningApp, recordRunningApp } from "./running-app";
+import {
+  chooseCliDatabase,
+  clearRunningApp,
+  describeCliDatabase,
+  readRunningApp,
+  recordRunningApp,
+} from "./running-app";
 import { runCli } from "./run-cli";
 
 const dirs: string[] = [];
@@ -22,7 +28,11 @@ describe("the CLI joins the running app's database", () => {
     const file = tempFile();
     recordRunningApp({ pid: process.pid, startedBy: "npm run demo", dataDir: "/srv/checkout/.data/demo" }, file);
     const choice = chooseCliDatabase({}, readRunningApp(file), alive);
-    expect(choice).toEqual({ kind: "join", dataDir: "/srv/checkout/.data/demo", note: `the running app's (npm run demo, process ${process.pid})` });
+    expect(choice).toEqual({
+      kind: "join",
+      dataDir: "/srv/checkout/.data/demo",
+      note: `the running app's (npm run demo, process ${process.pid})`,
+    });
   });
 
   it("DATABASE_URL or DATA_DIR given win over the running app", () => {
@@ -55,19 +65,32 @@ describe("the CLI joins the running app's database", () => {
     const file = tempFile();
     recordRunningApp({ pid: process.pid, startedBy: "npm start", dataDir: null }, file);
     const err: string[] = [];
-    const code = await runCli(["create-user", "--email", "refused@example.test", "--password", "password-1"], { stdout: () => {}, stderr: (s) => err.push(s) }, { env: {}, runningAppFile: file });
+    const code = await runCli(
+      ["create-user", "--email", "refused@example.test", "--password", "password-1"],
+      { stdout: () => {}, stderr: (s) => err.push(s) },
+      { env: {}, runningAppFile: file },
+    );
     expect(code).toBe(1);
     expect(err.join("\n")).toMatch(/running app \(npm start, process \d+\) uses DATABASE_URL/);
   });
 
   it("says which database it used, without the password", async () => {
     const err: string[] = [];
-    const code = await runCli(["create-api-key", "--email", "ghost-db-line@example.test"], { stdout: () => {}, stderr: (s) => err.push(s) }, { runningAppFile: tempFile() });
+    const code = await runCli(
+      ["create-api-key", "--email", "ghost-db-line@example.test"],
+      { stdout: () => {}, stderr: (s) => err.push(s) },
+      { runningAppFile: tempFile() },
+    );
     expect(code).toBe(1);
     expect(err[0]).toMatch(/^database: DATABASE_URL \(/);
-    expect(describeCliDatabase({ url: "postgres://u:secret@db.example:5432/fj", embedded: false, clusterDir: null }, null)).toBe("database: DATABASE_URL (db.example:5432/fj)");
-    expect(describeCliDatabase({ url: "x", embedded: true, clusterDir: "/c/.data/demo/postgres" }, "the running app's (npm run demo, process 7)")).toBe(
-      "database: the embedded PostgreSQL in /c/.data/demo/postgres, the running app's (npm run demo, process 7)",
-    );
+    expect(
+      describeCliDatabase({ url: "postgres://u:secret@db.example:5432/fj", embedded: false, clusterDir: null }, null),
+    ).toBe("database: DATABASE_URL (db.example:5432/fj)");
+    expect(
+      describeCliDatabase(
+        { url: "x", embedded: true, clusterDir: "/c/.data/demo/postgres" },
+        "the running app's (npm run demo, process 7)",
+      ),
+    ).toBe("database: the embedded PostgreSQL in /c/.data/demo/postgres, the running app's (npm run demo, process 7)");
   });
 });

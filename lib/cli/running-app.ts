@@ -70,7 +70,11 @@ export type CliDatabaseChoice =
  * app's: its embedded server's folder, or a refusal naming DATABASE_URL when the app uses one (acting
  * on the default embedded database then would write where the app never reads).
  */
-export function chooseCliDatabase(env: Record<string, string | undefined>, app: RunningApp | null, isAlive: (pid: number) => boolean = processIsAlive): CliDatabaseChoice {
+export function chooseCliDatabase(
+  env: Record<string, string | undefined>,
+  app: RunningApp | null,
+  isAlive: (pid: number) => boolean = processIsAlive,
+): CliDatabaseChoice {
   if (env.DATABASE_URL) return { kind: "as-configured", note: null };
   if (env.DATA_DIR) return { kind: "as-configured", note: null };
   if (!app || !isAlive(app.pid)) return { kind: "as-configured", note: null };
@@ -78,15 +82,21 @@ export function chooseCliDatabase(env: Record<string, string | undefined>, app: 
     return {
       kind: "refuse",
       message:
-        `the running app (${app.startedBy}, process ${app.pid}) uses DATABASE_URL: set DATABASE_URL to the same value ` + `to act on its database (or DATA_DIR to act on an embedded one on purpose)`,
+        `the running app (${app.startedBy}, process ${app.pid}) uses DATABASE_URL: set DATABASE_URL to the same value ` +
+        `to act on its database (or DATA_DIR to act on an embedded one on purpose)`,
     };
   }
   return { kind: "join", dataDir: app.dataDir, note: `the running app's (${app.startedBy}, process ${app.pid})` };
 }
 
 /** The line the CLI prints about the database it used: where it is, never a password. */
-export function describeCliDatabase(database: { url: string; embedded: boolean; clusterDir: string | null }, why: string | null): string {
-  const where = database.embedded ? `the embedded PostgreSQL in ${database.clusterDir}` : `DATABASE_URL (${hostAndDatabase(database.url)})`;
+export function describeCliDatabase(
+  database: { url: string; embedded: boolean; clusterDir: string | null },
+  why: string | null,
+): string {
+  const where = database.embedded
+    ? `the embedded PostgreSQL in ${database.clusterDir}`
+    : `DATABASE_URL (${hostAndDatabase(database.url)})`;
   return `database: ${where}${why ? `, ${why}` : ""}`;
 }
 

@@ -11,7 +11,9 @@ export function encryptSecret(plaintext: string, secret: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", keyFrom(secret), iv);
   const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
+  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(
+    ".",
+  );
 }
 
 export function decryptSecret(sealed: string, secret: string): string {

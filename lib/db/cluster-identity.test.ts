@@ -18,7 +18,9 @@ describe("the cluster a process expects", () => {
     process.env[SYSTEM_IDENTIFIER_VARIABLE] = "1";
     const prisma = createPrismaClient(url, { maxWaitMs: 0 });
     clients.push(prisma);
-    await expect(prisma.user.count()).rejects.toThrow(/another cluster \(system identifier \d+, this process's database is 1\)/);
+    await expect(prisma.user.count()).rejects.toThrow(
+      /another cluster \(system identifier \d+, this process's database is 1\)/,
+    );
   });
 
   it("uses the server when the identifier passed is its own", async () => {
@@ -30,7 +32,9 @@ describe("the cluster a process expects", () => {
 
   it("ignores a malformed identifier, taking the first connection's", () => {
     expect(loggedClusterIdentity({ [SYSTEM_IDENTIFIER_VARIABLE]: "not-a-number" }).expected).toBeNull();
-    expect(loggedClusterIdentity({ [SYSTEM_IDENTIFIER_VARIABLE]: "7712871883362249904" }).expected).toBe("7712871883362249904");
+    expect(loggedClusterIdentity({ [SYSTEM_IDENTIFIER_VARIABLE]: "7712871883362249904" }).expected).toBe(
+      "7712871883362249904",
+    );
     expect(loggedClusterIdentity({}).expected).toBeNull();
   });
 });

@@ -107,6 +107,10 @@ export function loggedClusterIdentity(env: Record<string, string | undefined> = 
   const passed = env[SYSTEM_IDENTIFIER_VARIABLE];
   return new ClusterIdentity({
     expected: passed && /^\d{1,20}$/.test(passed) ? passed : null,
-    onRefused: (error) => rootLogger().error({ expected: error.expected, found: error.found }, "refused a PostgreSQL server that is another cluster; waiting for this database's own"),
+    onRefused: (error) =>
+      rootLogger().error(
+        { expected: error.expected, found: error.found },
+        "refused a PostgreSQL server that is another cluster; waiting for this database's own",
+      ),
   });
 }

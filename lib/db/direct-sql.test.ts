@@ -25,23 +25,35 @@ const json = JSON.stringify({ text: awkward, n: 1.5, list: [1, null, "x"], neste
 
 describe("directRows", () => {
   it("returns the rows $queryRaw returns, for every column type it reads", async () => {
-    const rows = <T>(tag: (strings: TemplateStringsArray, ...values: (string | string[] | null)[]) => Promise<T[]>) => tag`
+    const rows = <T>(
+      tag: (strings: TemplateStringsArray, ...values: (string | string[] | null)[]) => Promise<T[]>,
+    ) => tag`
       SELECT ${awkward}::text AS text, 42::int AS int, 2.5::float8 AS double, 1.25::real AS real, true AS bool,
         ${json}::jsonb AS jsonb, ${json}::json AS json, 'null'::jsonb AS "jsonNull", NULL::jsonb AS "sqlNull",
         '2026-11-27 01:02:03.456'::timestamp(3) AS at, ${["a", awkward, "c"]}::text[] AS list, 'running'::"StepStatus" AS status,
         'c'::char AS "char", gen_random_uuid() IS NOT NULL AS "hasUuid", ${null}::text AS "nullParam"
       FROM generate_series(1, 2)`;
     const direct = await rows(directRows(prisma));
-    const viaPrisma = await rows(<T>(strings: TemplateStringsArray, ...values: unknown[]) => prisma.$queryRaw<T[]>(strings, ...values));
+    const viaPrisma = await rows(<T>(strings: TemplateStringsArray, ...values: unknown[]) =>
+      prisma.$queryRaw<T[]>(strings, ...values),
+    );
     expect(direct).toEqual(viaPrisma);
-    expect(direct[0]).toMatchObject({ text: awkward, int: 42, jsonb: JSON.parse(json), list: ["a", awkward, "c"], nullParam: null });
+    expect(direct[0]).toMatchObject({
+      text: awkward,
+      int: 42,
+      jsonb: JSON.parse(json),
+      list: ["a", awkward, "c"],
+      nullParam: null,
+    });
     expect((direct[0] as { at: Date }).at.toISOString()).toBe("2026-11-27T01:02:03.456Z");
   });
 
   it("goes to the driver adapter: a column it cannot read as $queryRaw would is an error, not another value", async () => {
     // $queryRaw gives a bigint here; the direct path does not read int8 and says so.
     expect(await prisma.$queryRaw`SELECT 1::int8 AS n`).toEqual([{ n: 1n }]);
-    await expect(directRows(prisma)`SELECT 1::int8 AS n`).rejects.toThrow(/cannot read column "n".*use prisma\.\$queryRaw/);
+    await expect(directRows(prisma)`SELECT 1::int8 AS n`).rejects.toThrow(
+      /cannot read column "n".*use prisma\.\$queryRaw/,
+    );
   });
 
   it("runs the statement through $queryRaw for a client it cannot reach the adapter of", async () => {

@@ -34,7 +34,10 @@ export function directRows(prisma: PrismaClient) {
   };
 }
 
-const argTypeOf = (value: DirectValue): ArgType => ({ scalarType: "string", arity: Array.isArray(value) ? "list" : "scalar" });
+const argTypeOf = (value: DirectValue): ArgType => ({
+  scalarType: "string",
+  arity: Array.isArray(value) ? "list" : "scalar",
+});
 
 /** Values of each column type as `$queryRaw` gives them; undefined: a type the direct path does not read. */
 const READERS: Partial<Record<number, (value: unknown) => unknown>> = {
@@ -55,7 +58,10 @@ const READERS: Partial<Record<number, (value: unknown) => unknown>> = {
 function rowsOf<T>(result: SqlResultSet): T[] {
   const readers = result.columnTypes.map((type, i) => {
     const reader = READERS[type];
-    if (!reader) throw new Error(`directRows cannot read column "${result.columnNames[i]}" (driver adapter column type ${type}): use prisma.$queryRaw for this statement.`);
+    if (!reader)
+      throw new Error(
+        `directRows cannot read column "${result.columnNames[i]}" (driver adapter column type ${type}): use prisma.$queryRaw for this statement.`,
+      );
     return reader;
   });
   return result.rows.map((values) => {

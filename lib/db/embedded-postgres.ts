@@ -76,7 +76,9 @@ export function planEmbeddedLocation(input: EmbeddedLocationInput): EmbeddedLoca
   let nativeDir = input.packageNativeDir;
   if (!input.reachable(path.join(input.packageNativeDir, "bin", "postgres"))) {
     nativeDir = path.join(root, `postgres-${input.binariesTag}`);
-    notes.push(`the PostgreSQL binaries in ${input.packageNativeDir} are not reachable by the 'postgres' OS user, so they run from a copy in ${nativeDir}`);
+    notes.push(
+      `the PostgreSQL binaries in ${input.packageNativeDir} are not reachable by the 'postgres' OS user, so they run from a copy in ${nativeDir}`,
+    );
   }
   return { clusterDir, nativeDir, notes };
 }
@@ -122,7 +124,14 @@ export async function startEmbeddedPostgres(options: {
 
   const running = runningServerPort(clusterDir);
   if (running !== null) {
-    return { baseUrl: urlFor(credentials, running, "postgres"), port: running, ownsServer: false, clusterDir, nativeDir, stop: async () => {} };
+    return {
+      baseUrl: urlFor(credentials, running, "postgres"),
+      port: running,
+      ownsServer: false,
+      clusterDir,
+      nativeDir,
+      stop: async () => {},
+    };
   }
 
   if (nativeDir !== packageNativeDir) copyBinaries(packageNativeDir, nativeDir);
@@ -136,7 +145,9 @@ export async function startEmbeddedPostgres(options: {
     try {
       await initCluster({ initdb: bin("initdb"), clusterDir, credentials, locale, owner, serverLog });
     } catch (error) {
-      throw new Error(`initdb failed for ${clusterDir}: ${error instanceof Error ? error.message : String(error)}\n${recent.join("\n")}`);
+      throw new Error(
+        `initdb failed for ${clusterDir}: ${error instanceof Error ? error.message : String(error)}\n${recent.join("\n")}`,
+      );
     }
   }
   const port = options.port ?? (await pickPort(DEFAULT_PORT));
@@ -144,14 +155,24 @@ export async function startEmbeddedPostgres(options: {
   try {
     child = await startServer({
       postgres: bin("postgres"),
-      args: ["-D", clusterDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+      args: [
+        "-D",
+        clusterDir,
+        "-p",
+        String(port),
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "unix_socket_directories=",
+      ],
       env: { ...process.env, LC_MESSAGES: locale },
       runAs,
       serverLog,
     });
   } catch (error) {
     throw new Error(
-      `The embedded PostgreSQL server in ${clusterDir} did not start on port ${port}` + `${error instanceof Error ? `: ${error.message}` : ""}. Its last log lines:\n${recent.join("\n")}`,
+      `The embedded PostgreSQL server in ${clusterDir} did not start on port ${port}` +
+        `${error instanceof Error ? `: ${error.message}` : ""}. Its last log lines:\n${recent.join("\n")}`,
     );
   }
   // If this process exits without stopping it, the server shuts down too (a fast shutdown, by signal).
@@ -249,7 +270,8 @@ async function installedNativeDir(): Promise<string> {
 function binariesTag(nativeDir: string): string {
   let version = "unknown";
   try {
-    version = (JSON.parse(fs.readFileSync(path.join(nativeDir, "..", "package.json"), "utf8")) as { version: string }).version;
+    version = (JSON.parse(fs.readFileSync(path.join(nativeDir, "..", "package.json"), "utf8")) as { version: string })
+      .version;
   } catch {
     // a test's copy of the native folder has no package.json beside it
   }
@@ -295,7 +317,14 @@ function bestLocale(): string {
   return "C";
 }
 
-async function initCluster(work: { initdb: string; clusterDir: string; credentials: Credentials; locale: string; owner: OsUser | null; serverLog: (line: unknown) => void }): Promise<void> {
+async function initCluster(work: {
+  initdb: string;
+  clusterDir: string;
+  credentials: Credentials;
+  locale: string;
+  owner: OsUser | null;
+  serverLog: (line: unknown) => void;
+}): Promise<void> {
   const { clusterDir, owner } = work;
   fs.mkdirSync(path.dirname(clusterDir), { recursive: true, mode: 0o755 });
   fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
@@ -312,7 +341,14 @@ async function initCluster(work: { initdb: string; clusterDir: string; credentia
     await new Promise<void>((resolve, reject) => {
       const child = spawn(
         work.initdb,
-        [`--pgdata=${clusterDir}`, "--auth=scram-sha-256", `--username=${work.credentials.user}`, `--pwfile=${passwordFile}`, `--lc-messages=${work.locale}`, "--encoding=UTF8"],
+        [
+          `--pgdata=${clusterDir}`,
+          "--auth=scram-sha-256",
+          `--username=${work.credentials.user}`,
+          `--pwfile=${passwordFile}`,
+          `--lc-messages=${work.locale}`,
+          "--encoding=UTF8",
+        ],
         { ...(owner ? { uid: owner.uid, gid: owner.gid } : {}), env: { ...process.env, LC_MESSAGES: work.locale } },
       );
       let stderr = "";
@@ -322,14 +358,22 @@ async function initCluster(work: { initdb: string; clusterDir: string; credentia
         work.serverLog(chunk.toString("utf8"));
       });
       child.on("error", reject);
-      child.on("close", (code, signal) => (code === 0 ? resolve() : reject(new Error(`initdb exited with ${code ?? signal}: ${stderr.trim()}`))));
+      child.on("close", (code, signal) =>
+        code === 0 ? resolve() : reject(new Error(`initdb exited with ${code ?? signal}: ${stderr.trim()}`)),
+      );
     });
   } finally {
     fs.rmSync(secretDir, { recursive: true, force: true });
   }
 }
 
-function startServer(work: { postgres: string; args: string[]; env: NodeJS.ProcessEnv; runAs: { uid?: number; gid?: number }; serverLog: (line: unknown) => void }): Promise<ChildProcess> {
+function startServer(work: {
+  postgres: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  runAs: { uid?: number; gid?: number };
+  serverLog: (line: unknown) => void;
+}): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(work.postgres, work.args, { ...work.runAs, env: work.env, stdio: ["ignore", "pipe", "pipe"] });
     let ready = false;

@@ -57,8 +57,19 @@ beforeAll(async () => {
   db = createPrismaClient(url);
 
   // Accounts, project and videos: tables this migration does not touch.
-  const users = await Promise.all(["owner", "reviewer"].map((who) => createUser(db, { email: `${who}-${randomUUID()}@example.test`, password: "correct horse battery", isAdmin: false })));
-  [owner, reviewer] = users.map((u) => ({ userId: u.id, email: u.email, name: u.name, isAdmin: false })) as [Actor, Actor];
+  const users = await Promise.all(
+    ["owner", "reviewer"].map((who) =>
+      createUser(db, {
+        email: `${who}-${randomUUID()}@example.test`,
+        password: "correct horse battery",
+        isAdmin: false,
+      }),
+    ),
+  );
+  [owner, reviewer] = users.map((u) => ({ userId: u.id, email: u.email, name: u.name, isAdmin: false })) as [
+    Actor,
+    Actor,
+  ];
   // Raw rows where later migrations add columns these tables do not have yet.
   projectId = await insertProject(db, "before generic metrics", owner!.userId);
   await db.projectMember.create({ data: { projectId, userId: reviewer!.userId, role: "reviewer" } });
@@ -80,15 +91,43 @@ beforeAll(async () => {
     };
     videoIds.push(video.id);
   }
-  const endpointId = await insertEndpoint(db, { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner!.userId });
-  runId = await insertFinishedRun(db, { projectId, pipeline: "hallucination", endpointId, createdById: owner!.userId, endpointSnapshot: {} });
+  const endpointId = await insertEndpoint(db, {
+    projectId,
+    name: "e",
+    baseUrl: "http://127.0.0.1:1/v1",
+    model: "m",
+    createdById: owner!.userId,
+  });
+  runId = await insertFinishedRun(db, {
+    projectId,
+    pipeline: "hallucination",
+    endpointId,
+    createdById: owner!.userId,
+    endpointSnapshot: {},
+  });
 
   // What the old release wrote: the columns, judgments keyed by run with the judge's value, a queue.
   for (const [i, v] of OLD.entries()) {
     await sql(
       `INSERT INTO "run_video" ("runId", "videoId", "frameSetId", "status", "summary", "scoreS", "scoreD", "scoreI", "overall", "verdict", "updatedAt")
        VALUES ($1, $2, 'fs', 'done', $3, $4, $5, $6, $7, $8, now())`,
-      [runId, videoIds[i], JSON.stringify({ S: v.S, D: v.D, I: v.I, overall: v.overall, hallucination: v.verdict, complete: v.overall !== null }), v.S, v.D, v.I, v.overall, v.verdict],
+      [
+        runId,
+        videoIds[i],
+        JSON.stringify({
+          S: v.S,
+          D: v.D,
+          I: v.I,
+          overall: v.overall,
+          hallucination: v.verdict,
+          complete: v.overall !== null,
+        }),
+        v.S,
+        v.D,
+        v.I,
+        v.overall,
+        v.verdict,
+      ],
     );
   }
   await sql(
@@ -98,13 +137,13 @@ beforeAll(async () => {
     [projectId, runId, videoIds[0], reviewer!.userId, videoIds[1]],
   );
   // Queues as that release stored them (later migrations change review_queue_item, so not through the client).
-  await sql(`INSERT INTO "review_queue" ("id", "projectId", "name", "runId", "scope", "categories", "filter", "itemCount", "createdById") VALUES ('q1', $1, 'q', $2, 'verdict', '{}', $3, 1, $4)`, [
-    projectId,
-    runId,
-    JSON.stringify({ verdict: "yes", sMin: 2 }),
-    owner!.userId,
+  await sql(
+    `INSERT INTO "review_queue" ("id", "projectId", "name", "runId", "scope", "categories", "filter", "itemCount", "createdById") VALUES ('q1', $1, 'q', $2, 'verdict', '{}', $3, 1, $4)`,
+    [projectId, runId, JSON.stringify({ verdict: "yes", sMin: 2 }), owner!.userId],
+  );
+  await sql(`INSERT INTO "review_queue_item" ("id", "queueId", "videoId", "position") VALUES ('qi1', 'q1', $1, 0)`, [
+    videoIds[0],
   ]);
-  await sql(`INSERT INTO "review_queue_item" ("id", "queueId", "videoId", "position") VALUES ('qi1', 'q1', $1, 0)`, [videoIds[0]]);
 
   await applyMigrations(url, MIGRATIONS_DIR);
 });
@@ -116,15 +155,21 @@ afterAll(async () => {
 
 describe(`migration ${MIGRATION}`, () => {
   it("moves every known value to run_metric (verdict as 1/0, unknown as no row) and drops the old columns", async () => {
-    const rows = await sql(`SELECT "videoId", "itemId", "metric", "value" FROM "run_metric" WHERE "runId" = $1`, [runId]);
+    const rows = await sql(`SELECT "videoId", "itemId", "metric", "value" FROM "run_metric" WHERE "runId" = $1`, [
+      runId,
+    ]);
     expect(rows).toHaveLength(5 + 5 + 2);
     for (const [i, v] of OLD.entries()) {
       const mine = Object.fromEntries(rows.filter((r) => r.videoId === videoIds[i]).map((r) => [r.metric, r.value]));
-      const expected = Object.fromEntries(Object.entries({ ...v, verdict: v.verdict === null ? null : v.verdict ? 1 : 0 }).filter(([, x]) => x !== null));
+      const expected = Object.fromEntries(
+        Object.entries({ ...v, verdict: v.verdict === null ? null : v.verdict ? 1 : 0 }).filter(([, x]) => x !== null),
+      );
       expect(mine).toEqual(expected);
     }
     expect(rows.every((r) => r.itemId === "")).toBe(true);
-    const columns = (await sql(`SELECT column_name FROM information_schema.columns WHERE table_name = 'run_video'`)).map((r) => r.column_name);
+    const columns = (
+      await sql(`SELECT column_name FROM information_schema.columns WHERE table_name = 'run_video'`)
+    ).map((r) => r.column_name);
     expect(columns).not.toContain("scoreS");
     expect(columns).not.toContain("verdict");
     expect(columns).toContain("summary");
@@ -137,7 +182,12 @@ describe(`migration ${MIGRATION}`, () => {
     for (const [i, v] of OLD.entries()) expect(list.videos.find((x) => x.id === videoIds[i])!.scores).toEqual(v);
     // The reviewer's verdict disagreed with the judge's; the flag survives.
     expect(list.videos.find((x) => x.id === videoIds[0])!.review).toMatchObject({ reviewers: 1, disagreement: true });
-    const filtered = await browseVideos(db, owner, projectId, videoListQuerySchema().parse({ verdict: "yes", sMin: "2" }));
+    const filtered = await browseVideos(
+      db,
+      owner,
+      projectId,
+      videoListQuerySchema().parse({ verdict: "yes", sMin: "2" }),
+    );
     expect(filtered.videos.map((v) => v.id)).toEqual([videoIds[0]]);
     const overall = await browseVideos(db, owner, projectId, videoListQuerySchema().parse({ overallMin: "60" }));
     expect(overall.videos.map((v) => v.id)).toEqual([videoIds[1]]);

@@ -112,8 +112,14 @@ describe("the database health check", () => {
 
   it("reads its thresholds from the environment, falling back to the defaults on a bad value", () => {
     expect(healthThresholdsFromEnv({})).toEqual({ slowMs: 1000, timeoutMs: 5000 });
-    expect(healthThresholdsFromEnv({ HEALTH_DB_SLOW_MS: "250", HEALTH_DB_TIMEOUT_MS: "3000" })).toEqual({ slowMs: 250, timeoutMs: 3000 });
-    expect(healthThresholdsFromEnv({ HEALTH_DB_SLOW_MS: "fast", HEALTH_DB_TIMEOUT_MS: "-1" })).toEqual({ slowMs: 1000, timeoutMs: 5000 });
+    expect(healthThresholdsFromEnv({ HEALTH_DB_SLOW_MS: "250", HEALTH_DB_TIMEOUT_MS: "3000" })).toEqual({
+      slowMs: 250,
+      timeoutMs: 3000,
+    });
+    expect(healthThresholdsFromEnv({ HEALTH_DB_SLOW_MS: "fast", HEALTH_DB_TIMEOUT_MS: "-1" })).toEqual({
+      slowMs: 1000,
+      timeoutMs: 5000,
+    });
     // The timeout is never shorter than the slow threshold.
     expect(healthThresholdsFromEnv({ HEALTH_DB_SLOW_MS: "8000" })).toEqual({ slowMs: 8000, timeoutMs: 8000 });
   });

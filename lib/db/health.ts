@@ -1,7 +1,8 @@
 import pg from "pg";
 import { z } from "zod";
 
-export type DatabaseHealth = { db: "ok"; latencyMs: number } | { db: "slow"; latencyMs: number; answered: boolean } | { db: "down" };
+export type DatabaseHealth =
+  { db: "ok"; latencyMs: number } | { db: "slow"; latencyMs: number; answered: boolean } | { db: "down" };
 
 export interface HealthThresholds {
   /** An answer slower than this (connecting included) is `slow`. */
@@ -31,7 +32,10 @@ export function healthThresholdsFromEnv(env: Record<string, string | undefined> 
  * later than `slowMs`, or has not answered by `timeoutMs`, it is `slow`, with the time waited; a busy database is
  * not a dead one, and a load balancer that took the web server out for it would only add to the trouble.
  */
-export async function checkDatabase(connectionString: string | undefined, thresholds: HealthThresholds): Promise<DatabaseHealth> {
+export async function checkDatabase(
+  connectionString: string | undefined,
+  thresholds: HealthThresholds,
+): Promise<DatabaseHealth> {
   if (!connectionString) return { db: "down" };
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);

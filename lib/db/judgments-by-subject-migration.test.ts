@@ -88,15 +88,18 @@ async function oldJudgment(row: {
     ],
   );
   for (let v = 1; v <= row.version; v++) {
-    await sql(`INSERT INTO "human_judgment_history" ("id", "judgmentId", "reviewerId", "version", "before", "after", "at") VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-      `${row.id}-h${v}`,
-      row.id,
-      row.reviewer.userId,
-      v,
-      v === 1 ? null : JSON.stringify({ value: -v, note: null, reason: null }),
-      JSON.stringify({ value: v === row.version ? row.value : -v - 1, note: null, reason: null }),
-      new Date(row.updatedAt - (row.version - v) * 1000),
-    ]);
+    await sql(
+      `INSERT INTO "human_judgment_history" ("id", "judgmentId", "reviewerId", "version", "before", "after", "at") VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        `${row.id}-h${v}`,
+        row.id,
+        row.reviewer.userId,
+        v,
+        v === 1 ? null : JSON.stringify({ value: -v, note: null, reason: null }),
+        JSON.stringify({ value: v === row.version ? row.value : -v - 1, note: null, reason: null }),
+        new Date(row.updatedAt - (row.version - v) * 1000),
+      ],
+    );
   }
 }
 
@@ -109,10 +112,27 @@ beforeAll(async () => {
   db = createPrismaClient(url);
 
   // Tables this migration does not touch are written through the client.
-  const users = await Promise.all(["owner", "ann", "bob"].map((who) => createUser(db, { email: `${who}-${randomUUID()}@example.test`, password: "correct horse battery", isAdmin: false })));
-  [owner, ann, bob] = users.map((u) => ({ userId: u.id, email: u.email, name: u.name, isAdmin: false })) as [Actor, Actor, Actor];
-  ({ projectId, videoIds } = await projectWithFramedVideos(db, owner, { videoCount: 2, keyFrames: 2, name: "before judgments by subject" }));
-  for (const who of [ann, bob]) await db.projectMember.create({ data: { projectId, userId: who.userId, role: "reviewer" } });
+  const users = await Promise.all(
+    ["owner", "ann", "bob"].map((who) =>
+      createUser(db, {
+        email: `${who}-${randomUUID()}@example.test`,
+        password: "correct horse battery",
+        isAdmin: false,
+      }),
+    ),
+  );
+  [owner, ann, bob] = users.map((u) => ({ userId: u.id, email: u.email, name: u.name, isAdmin: false })) as [
+    Actor,
+    Actor,
+    Actor,
+  ];
+  ({ projectId, videoIds } = await projectWithFramedVideos(db, owner, {
+    videoCount: 2,
+    keyFrames: 2,
+    name: "before judgments by subject",
+  }));
+  for (const who of [ann, bob])
+    await db.projectMember.create({ data: { projectId, userId: who.userId, role: "reviewer" } });
   frameSetId = (await db.frameSet.findFirstOrThrow({ where: { videoId: videoIds[0]! }, select: { id: true } })).id;
   const first = await seedFinishedRun(db, owner, projectId, videoIds, {
     scores: (v) => [
@@ -217,7 +237,10 @@ afterAll(async () => {
 
 describe(`migration ${MIGRATION}`, () => {
   it("keys every judgment by what was judged, merging one reviewer's two judgments of the same target into the latest", async () => {
-    const rows = await db.humanJudgment.findMany({ orderBy: { id: "asc" }, include: { history: { orderBy: { version: "asc" } } } });
+    const rows = await db.humanJudgment.findMany({
+      orderBy: { id: "asc" },
+      include: { history: { orderBy: { version: "asc" } } },
+    });
     expect(rows.map((r) => r.id)).toEqual(["hj-ann-overall", "hj-ann-r2", "hj-bob-verdict", "hj-orphan"]);
     const annS1 = rows.find((r) => r.id === "hj-ann-r2")!;
     expect(annS1).toMatchObject({
@@ -234,7 +257,15 @@ describe(`migration ${MIGRATION}`, () => {
       runId: run2,
       scoreId: run2S1,
     });
-    expect(annS1.targetKey).toBe(judgmentKey(scoreTarget("hallucination", { videoId: videoIds[0]!, itemId: "", stepId: "static_hallucination", scopeIndex: 0, category: "s1" }, frameSetId)));
+    expect(annS1.targetKey).toBe(
+      judgmentKey(
+        scoreTarget(
+          "hallucination",
+          { videoId: videoIds[0]!, itemId: "", stepId: "static_hallucination", scopeIndex: 0, category: "s1" },
+          frameSetId,
+        ),
+      ),
+    );
     // Both histories, in the order they happened, numbered on; the version continues from them.
     expect(annS1.history.map((h) => [h.id, h.version])).toEqual([
       ["hj-ann-r1-h1", 1],
@@ -242,8 +273,18 @@ describe(`migration ${MIGRATION}`, () => {
       ["hj-ann-r2-h1", 3],
     ]);
     expect(annS1.version).toBe(3);
-    expect(rows.find((r) => r.id === "hj-bob-verdict")).toMatchObject({ target: "verdict", stepId: "", frameSetId: "", gap: 1, targetKey: `hallucination|v:${videoIds[0]}|verdict` });
-    expect(rows.find((r) => r.id === "hj-ann-overall")).toMatchObject({ target: "overall", gap: 10, targetKey: `hallucination|v:${videoIds[1]}|overall` });
+    expect(rows.find((r) => r.id === "hj-bob-verdict")).toMatchObject({
+      target: "verdict",
+      stepId: "",
+      frameSetId: "",
+      gap: 1,
+      targetKey: `hallucination|v:${videoIds[0]}|verdict`,
+    });
+    expect(rows.find((r) => r.id === "hj-ann-overall")).toMatchObject({
+      target: "overall",
+      gap: 10,
+      targetKey: `hallucination|v:${videoIds[1]}|overall`,
+    });
     // Nothing to compare the orphan with: it keeps its old key and value.
     expect(rows.find((r) => r.id === "hj-orphan")).toMatchObject({ targetKey: "score:gone", value: 5 });
     expect((await sql(`SELECT count(*)::int AS n FROM "human_judgment_history"`))[0].n).toBe(2 + 1 + 1 + 1 + 1);
@@ -251,29 +292,58 @@ describe(`migration ${MIGRATION}`, () => {
 
   it("shows the same judgments on the video page, against whichever run is on screen", async () => {
     const inRun1 = await videoReviews(db, owner, videoIds[0]!, { runId: run1 });
-    expect(inRun1.judgments.map((j) => [j.reviewer.id, j.targetType, j.value, j.runId, j.scoreId, j.judge?.value ?? null]).sort()).toEqual(
+    expect(
+      inRun1.judgments
+        .map((j) => [j.reviewer.id, j.targetType, j.value, j.runId, j.scoreId, j.judge?.value ?? null])
+        .sort(),
+    ).toEqual(
       [
         [ann.userId, "score", 4, run1, run1S1, 8],
         [bob.userId, "verdict", 0, run1, null, null],
       ].sort(),
     );
     const inRun2 = await videoReviews(db, owner, videoIds[0]!, { runId: run2 });
-    expect(inRun2.judgments.find((j) => j.reviewer.id === ann.userId)).toMatchObject({ scoreId: run2S1, runId: run2, judge: { value: 1 } });
+    expect(inRun2.judgments.find((j) => j.reviewer.id === ann.userId)).toMatchObject({
+      scoreId: run2S1,
+      runId: run2,
+      judge: { value: 1 },
+    });
   });
 
   it("keeps the list's review flags, the queue's own values and the agreement items", async () => {
     const list = await browseVideos(db, owner, projectId, videoListQuerySchema().parse({ runId: run1 }));
-    expect(list.videos.find((v) => v.id === videoIds[0])!.review).toEqual({ reviewers: 2, byMe: false, disagreement: true });
-    expect(list.videos.find((v) => v.id === videoIds[1])!.review).toEqual({ reviewers: 2, byMe: false, disagreement: false });
+    expect(list.videos.find((v) => v.id === videoIds[0])!.review).toEqual({
+      reviewers: 2,
+      byMe: false,
+      disagreement: true,
+    });
+    expect(list.videos.find((v) => v.id === videoIds[1])!.review).toEqual({
+      reviewers: 2,
+      byMe: false,
+      disagreement: false,
+    });
 
-    const queue = await createQueue(db, owner, projectId, { name: "scores", runId: run1, scope: "scores", categories: ["s1"], filter: {}, reviewersPerItem: 1, blind: false });
+    const queue = await createQueue(db, owner, projectId, {
+      name: "scores",
+      runId: run1,
+      scope: "scores",
+      categories: ["s1"],
+      filter: {},
+      reviewersPerItem: 1,
+      blind: false,
+    });
     const { itemId } = await nextItem(db, ann, queue.id);
     const item = await getQueueItem(db, ann, queue.id, itemId!);
     const s1 = item.targets.find((t) => t.category === "s1" && t.scopeIndex === 0)!;
     expect(s1.mine).toMatchObject({ value: 4, version: 3 });
 
-    const input = await loadAgreementInput(db, await resolveAgreementScope(db, projectId, agreementQuerySchema().parse({}), owner.userId));
-    const annItems = input.items.filter((i) => i.ratings.some((r) => r.reviewerId === ann.userId) && i.targetType === "score");
+    const input = await loadAgreementInput(
+      db,
+      await resolveAgreementScope(db, projectId, agreementQuerySchema().parse({}), owner.userId),
+    );
+    const annItems = input.items.filter(
+      (i) => i.ratings.some((r) => r.reviewerId === ann.userId) && i.targetType === "score",
+    );
     expect(annItems.map((i) => [i.runId, i.judge, i.ratings[0]!.value])).toEqual([
       [run1, 8, 4],
       [run2, 1, 4],
@@ -281,7 +351,9 @@ describe(`migration ${MIGRATION}`, () => {
   });
 
   it("keeps versions: a stale save is a conflict, the current version saves", async () => {
-    await expect(reviewScore(db, ann, run1S1, { value: 6, expectedVersion: 2 })).rejects.toBeInstanceOf(ReviewConflictError);
+    await expect(reviewScore(db, ann, run1S1, { value: 6, expectedVersion: 2 })).rejects.toBeInstanceOf(
+      ReviewConflictError,
+    );
     const saved = await reviewScore(db, ann, run1S1, { value: 6, expectedVersion: 3 });
     expect(saved).toMatchObject({ id: "hj-ann-r2", version: 4, value: 6, runId: run1, scoreId: run1S1 });
   });

@@ -48,7 +48,12 @@ describe("applyMigrations", () => {
     const files = readMigrations(MIGRATIONS_DIR);
     expect(result.applied).toEqual(files.map((file) => file.name));
 
-    const rows = await query<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number }>(
+    const rows = await query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      applied_steps_count: number;
+    }>(
       url,
       `SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name`,
     );
@@ -60,8 +65,13 @@ describe("applyMigrations", () => {
       expect(row.finished_at).toBeInstanceOf(Date);
       expect(row.applied_steps_count).toBe(1);
     }
-    const tables = await query<{ table_name: string }>(url, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`);
-    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(["user", "session", "project", "project_member", "api_key"]));
+    const tables = await query<{ table_name: string }>(
+      url,
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
+    );
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(["user", "session", "project", "project_member", "api_key"]),
+    );
 
     expect((await applyMigrations(url, MIGRATIONS_DIR)).applied).toEqual([]);
   });
@@ -85,11 +95,19 @@ describe("applyMigrations", () => {
       "003_after": `CREATE TABLE c (id int);`,
     });
     await expect(applyMigrations(url, dir)).rejects.toThrow(/Migration "002_broken" failed: .*missing_table/);
-    const tables = (await query<{ table_name: string }>(url, `SELECT table_name FROM information_schema.tables WHERE table_schema='public'`)).map((t) => t.table_name);
+    const tables = (
+      await query<{ table_name: string }>(
+        url,
+        `SELECT table_name FROM information_schema.tables WHERE table_schema='public'`,
+      )
+    ).map((t) => t.table_name);
     expect(tables).toContain("a");
     expect(tables).not.toContain("b"); // the failed file ran in one transaction
     expect(tables).not.toContain("c");
-    const failed = await query<{ logs: string; finished_at: Date | null }>(url, `SELECT logs, finished_at FROM "_prisma_migrations" WHERE migration_name = '002_broken'`);
+    const failed = await query<{ logs: string; finished_at: Date | null }>(
+      url,
+      `SELECT logs, finished_at FROM "_prisma_migrations" WHERE migration_name = '002_broken'`,
+    );
     expect(failed[0]!.finished_at).toBeNull();
     expect(failed[0]!.logs).toMatch(/missing_table/);
 

@@ -47,9 +47,15 @@ export interface MigrateOptions {
   upTo?: string;
 }
 
-export async function applyMigrations(databaseUrl: string, migrationsDir: string, log: (line: string) => void = () => {}, options: MigrateOptions = {}): Promise<MigrateResult> {
+export async function applyMigrations(
+  databaseUrl: string,
+  migrationsDir: string,
+  log: (line: string) => void = () => {},
+  options: MigrateOptions = {},
+): Promise<MigrateResult> {
   const all = readMigrations(migrationsDir);
-  if (options.upTo !== undefined && !all.some((m) => m.name === options.upTo)) throw new MigrationError(`No migration named "${options.upTo}".`);
+  if (options.upTo !== undefined && !all.some((m) => m.name === options.upTo))
+    throw new MigrationError(`No migration named "${options.upTo}".`);
   const migrations = options.upTo === undefined ? all : all.filter((m) => m.name <= options.upTo!);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -67,9 +73,12 @@ export async function applyMigrations(databaseUrl: string, migrationsDir: string
         "applied_steps_count" INTEGER NOT NULL DEFAULT 0
       )`);
       const rows = (
-        await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-          `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`,
-        )
+        await client.query<{
+          migration_name: string;
+          checksum: string;
+          finished_at: Date | null;
+          rolled_back_at: Date | null;
+        }>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`)
       ).rows;
 
       const failed = rows.filter((row) => row.finished_at === null && row.rolled_back_at === null);
@@ -81,7 +90,9 @@ export async function applyMigrations(databaseUrl: string, migrationsDir: string
         );
       }
 
-      const done = new Map(rows.filter((row) => row.finished_at !== null).map((row) => [row.migration_name, row.checksum]));
+      const done = new Map(
+        rows.filter((row) => row.finished_at !== null).map((row) => [row.migration_name, row.checksum]),
+      );
       const modified = migrations.filter((m) => done.has(m.name) && done.get(m.name) !== m.checksum).map((m) => m.name);
       for (const name of modified) log(`warning: migration ${name} was modified after it was applied`);
 
@@ -101,9 +112,14 @@ export async function applyMigrations(databaseUrl: string, migrationsDir: string
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           await client.query(`UPDATE "_prisma_migrations" SET logs = $2 WHERE id = $1`, [id, message]);
-          throw new MigrationError(`Migration "${migration.name}" failed: ${message}. Start-up stopped; nothing after it was applied.`);
+          throw new MigrationError(
+            `Migration "${migration.name}" failed: ${message}. Start-up stopped; nothing after it was applied.`,
+          );
         }
-        await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
+        await client.query(
+          `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
+          [id],
+        );
         applied.push(migration.name);
         log(`applied migration ${migration.name}`);
       }

@@ -21,16 +21,24 @@ export function createPrismaClient(connection: string | Pool, reconnect: Partial
   const maxWaitMs = reconnect.maxWaitMs ?? reconnectWaitMsFromEnv();
   // Every new connection of the client's own pool must reach the cluster its first one did (lib/db/cluster-identity.ts).
   const identity = loggedClusterIdentity();
-  const pool = typeof connection === "string" ? { connectionString: connection, onConnect: identity.check } : connection;
+  const pool =
+    typeof connection === "string" ? { connectionString: connection, onConnect: identity.check } : connection;
   const adapter = new ReconnectingAdapterFactory(new PrismaPg(pool), {
     maxWaitMs,
     onOutage: ({ state, error, waitedMs, attempts }) => {
-      if (state === "lost") rootLogger().warn({ error: describeConnectionError(error) }, "lost the database connection; waiting for PostgreSQL to answer again");
+      if (state === "lost")
+        rootLogger().warn(
+          { error: describeConnectionError(error) },
+          "lost the database connection; waiting for PostgreSQL to answer again",
+        );
       else rootLogger().info({ waitedMs, attempts }, "the database answers again");
     },
     ...reconnect,
   });
-  const client = new PrismaClient({ adapter, transactionOptions: { maxWait: 2000 + maxWaitMs, timeout: 5000 + maxWaitMs } });
+  const client = new PrismaClient({
+    adapter,
+    transactionOptions: { maxWait: 2000 + maxWaitMs, timeout: 5000 + maxWaitMs },
+  });
   attachDriverAdapter(client, () => adapter.current);
   return client;
 }

@@ -38,15 +38,10 @@ async function sql(text: string, values: unknown[] = []) {
 }
 
 async function oldList(listName: string, createdAt: string, entries: unknown[]) {
-  await sql(`INSERT INTO prompt_list (id, "projectId", name, format, entries, "entryCount", "createdById", "createdAt") VALUES ($1, $2, $3, 'json-array', $4, $5, $6, $7)`, [
-    randomUUID(),
-    projectId,
-    listName,
-    JSON.stringify(entries),
-    entries.length,
-    owner.userId,
-    createdAt,
-  ]);
+  await sql(
+    `INSERT INTO prompt_list (id, "projectId", name, format, entries, "entryCount", "createdById", "createdAt") VALUES ($1, $2, $3, 'json-array', $4, $5, $6, $7)`,
+    [randomUUID(), projectId, listName, JSON.stringify(entries), entries.length, owner.userId, createdAt],
+  );
 }
 
 async function addVideo(relativePath: string, prompt: string, sampleIndex: number, dimensions: string[]) {
@@ -76,7 +71,11 @@ beforeAll(async () => {
   url = databaseUrl(baseUrl, name);
   expect((await applyMigrations(url, MIGRATIONS_DIR, () => {}, { upTo: previous })).applied.at(-1)).toBe(previous);
   db = createPrismaClient(url);
-  const user = await createUser(db, { email: `owner-${randomUUID()}@example.test`, password: "correct horse battery", isAdmin: false });
+  const user = await createUser(db, {
+    email: `owner-${randomUUID()}@example.test`,
+    password: "correct horse battery",
+    isAdmin: false,
+  });
   owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
   projectId = (await createProject(db, owner, { name: "before prompt-list entry rows" })).id;
   await oldList("keyed.json", "2026-01-01T00:00:00Z", [
@@ -89,7 +88,9 @@ beforeAll(async () => {
     { prompt: "A door swings.", dimensions: [] },
     { prompt: "   ", dimensions: ["Mechanics"] },
   ]);
-  await oldList("nfd.json", "2026-01-03T00:00:00Z", [{ prompt: "Señor waves.".normalize("NFD"), dimensions: ["Material"] }]);
+  await oldList("nfd.json", "2026-01-03T00:00:00Z", [
+    { prompt: "Señor waves.".normalize("NFD"), dimensions: ["Material"] },
+  ]);
   const before = (await promptIndexBefore()).map((e) => JSON.stringify(e));
   expect(before).toHaveLength(5);
   expect((await applyMigrations(url, MIGRATIONS_DIR)).applied.at(-1)).toBe(all.at(-1));
@@ -102,7 +103,12 @@ let indexBefore: string[];
 async function promptIndexBefore() {
   const { buildPromptIndex } = await import("../import/prompt-lists");
   const rows = await sql(`SELECT entries FROM prompt_list WHERE "projectId" = $1 ORDER BY "createdAt"`, [projectId]);
-  return buildPromptIndex(rows.flatMap((row: { entries: { prompt: string; dimensions: string[]; auxiliaryInfo?: Record<string, unknown> }[] }) => row.entries)).toJSON();
+  return buildPromptIndex(
+    rows.flatMap(
+      (row: { entries: { prompt: string; dimensions: string[]; auxiliaryInfo?: Record<string, unknown> }[] }) =>
+        row.entries,
+    ),
+  ).toJSON();
 }
 
 afterAll(async () => {
@@ -114,13 +120,22 @@ describe(`migration ${MIGRATION}`, () => {
   it("gives the prompt index the entries the lists held, and the report the reference's answer", async () => {
     const index = await promptIndexForProject(db, projectId);
     expect(index.toJSON().map((e) => JSON.stringify(e))).toEqual(indexBefore);
-    expect(await sql(`SELECT column_name FROM information_schema.columns WHERE table_name = 'prompt_list' AND column_name = 'entries'`)).toEqual([]);
+    expect(
+      await sql(
+        `SELECT column_name FROM information_schema.columns WHERE table_name = 'prompt_list' AND column_name = 'entries'`,
+      ),
+    ).toEqual([]);
 
     await addVideo(`Mechanics/${LONG.slice(0, 180)}-0.mp4`, LONG.slice(0, 180), 0, ["Mechanics"]);
     await addVideo("Material/A cup falls.-1.mp4", "A cup falls.", 1, ["Material"]);
-    await addVideo(`Material/${"Señor waves.".normalize("NFD")}-2.mp4`, "Señor waves.".normalize("NFD"), 2, ["Material"]);
+    await addVideo(`Material/${"Señor waves.".normalize("NFD")}-2.mp4`, "Señor waves.".normalize("NFD"), 2, [
+      "Material",
+    ]);
     await addVideo("flat/A door swings.-0.mp4", "A door swings.", 0, []);
-    const videos = await db.video.findMany({ where: { projectId }, select: { relativePath: true, prompt: true, dimensions: true, sampleIndex: true } });
+    const videos = await db.video.findMany({
+      where: { projectId },
+      select: { relativePath: true, prompt: true, dimensions: true, sampleIndex: true },
+    });
     const expected = completenessReport({ promptIndex: await promptIndexForProject(db, projectId), videos });
     const got = await completenessFromDatabase(db, projectId, { page: 1, pageSize: 1000 });
     expect(got.totals).toEqual(expected.totals);

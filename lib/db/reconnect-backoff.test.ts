@@ -100,7 +100,8 @@ async function startCluster(label: string, options: { port?: number; credentials
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), `framejury-${label}-`));
   fs.chmodSync(folder, 0o755);
   const dir = path.join(folder, "postgres");
-  if (options.credentialsFrom) fs.copyFileSync(`${options.credentialsFrom}-credentials.json`, `${dir}-credentials.json`);
+  if (options.credentialsFrom)
+    fs.copyFileSync(`${options.credentialsFrom}-credentials.json`, `${dir}-credentials.json`);
   const start = () => startEmbeddedPostgres({ dir, port: options.port });
   let server: EmbeddedServer = await start();
   await ensureDatabase(server.baseUrl, "framejury");
@@ -122,38 +123,48 @@ async function startCluster(label: string, options: { port?: number; credentials
 }
 
 describe("a server of another cluster on the freed port", () => {
-  it("is refused, writes nothing there, and the client carries on once its own server is back", { timeout: 180_000 }, async () => {
-    // A port of its own, not the embedded server's default, which other test files' servers may take meanwhile.
-    const own = await startCluster("cluster-own", { port: await freePort() });
-    const prisma: PrismaClient = createPrismaClient(own.url, { maxWaitMs: 3000, initialDelayMs: 50, maxDelayMs: 200 });
-    cleanups.push(() => prisma.$disconnect());
-    const person = (id: string) => ({ id, email: `${id}@cluster.test`, name: id, emailVerified: true });
-    await prisma.user.create({ data: person("before") });
-    const boss = await startBoss(own.url, { supervise: false });
-    cleanups.push(() => boss.stop({ graceful: false }));
-    await boss.send(JUDGE_QUEUE, { n: 1 });
+  it(
+    "is refused, writes nothing there, and the client carries on once its own server is back",
+    { timeout: 180_000 },
+    async () => {
+      // A port of its own, not the embedded server's default, which other test files' servers may take meanwhile.
+      const own = await startCluster("cluster-own", { port: await freePort() });
+      const prisma: PrismaClient = createPrismaClient(own.url, {
+        maxWaitMs: 3000,
+        initialDelayMs: 50,
+        maxDelayMs: 200,
+      });
+      cleanups.push(() => prisma.$disconnect());
+      const person = (id: string) => ({ id, email: `${id}@cluster.test`, name: id, emailVerified: true });
+      await prisma.user.create({ data: person("before") });
+      const boss = await startBoss(own.url, { supervise: false });
+      cleanups.push(() => boss.stop({ graceful: false }));
+      await boss.send(JUDGE_QUEUE, { n: 1 });
 
-    await own.stop();
-    // Another PostgreSQL takes the port: same user and password, a `framejury` database with the same tables.
-    const other = await startCluster("cluster-other", { port: own.port, credentialsFrom: own.dir });
-    expect(other.url).toBe(own.url);
-    // It runs the job queue's tables too.
-    const otherBoss = await startBoss(other.url, { supervise: false });
-    await otherBoss.stop({ graceful: false });
+      await own.stop();
+      // Another PostgreSQL takes the port: same user and password, a `framejury` database with the same tables.
+      const other = await startCluster("cluster-other", { port: own.port, credentialsFrom: own.dir });
+      expect(other.url).toBe(own.url);
+      // It runs the job queue's tables too.
+      const otherBoss = await startBoss(other.url, { supervise: false });
+      await otherBoss.stop({ graceful: false });
 
-    await expect(prisma.user.count()).rejects.toThrow(/another cluster/);
-    await expect(prisma.user.create({ data: person("during") })).rejects.toThrow(/another cluster/);
-    await expect(boss.send(JUDGE_QUEUE, { n: 2 })).rejects.toThrow(/another cluster/);
-    const otherClient = new pg.Client({ connectionString: other.url });
-    await otherClient.connect();
-    expect((await otherClient.query(`SELECT count(*)::int AS n FROM "user"`)).rows[0]).toEqual({ n: 0 });
-    expect((await otherClient.query(`SELECT count(*)::int AS n FROM pgboss.job`)).rows[0]).toEqual({ n: 0 });
-    await otherClient.end();
+      await expect(prisma.user.count()).rejects.toThrow(/another cluster/);
+      await expect(prisma.user.create({ data: person("during") })).rejects.toThrow(/another cluster/);
+      await expect(boss.send(JUDGE_QUEUE, { n: 2 })).rejects.toThrow(/another cluster/);
+      const otherClient = new pg.Client({ connectionString: other.url });
+      await otherClient.connect();
+      expect((await otherClient.query(`SELECT count(*)::int AS n FROM "user"`)).rows[0]).toEqual({ n: 0 });
+      expect((await otherClient.query(`SELECT count(*)::int AS n FROM pgboss.job`)).rows[0]).toEqual({ n: 0 });
+      await otherClient.end();
 
-    await other.stop();
-    await own.restart();
-    expect(await prisma.user.findMany({ select: { id: true } })).toEqual([{ id: "before" }]);
-    await boss.send(JUDGE_QUEUE, { n: 3 });
-    expect((await boss.findJobs(JUDGE_QUEUE)).map((job) => job.data)).toEqual(expect.arrayContaining([{ n: 1 }, { n: 3 }]));
-  });
+      await other.stop();
+      await own.restart();
+      expect(await prisma.user.findMany({ select: { id: true } })).toEqual([{ id: "before" }]);
+      await boss.send(JUDGE_QUEUE, { n: 3 });
+      expect((await boss.findJobs(JUDGE_QUEUE)).map((job) => job.data)).toEqual(
+        expect.arrayContaining([{ n: 1 }, { n: 3 }]),
+      );
+    },
+  );
 });

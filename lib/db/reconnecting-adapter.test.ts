@@ -22,7 +22,9 @@ describe("the reconnecting Prisma adapter", () => {
   it("tells a lost connection from a wrong query", () => {
     expect(isConnectionLoss({ name: "DriverAdapterError", cause: { kind: "DatabaseNotReachable" } })).toBe(true);
     expect(isConnectionLoss({ name: "DriverAdapterError", cause: { kind: "postgres", code: "57P01" } })).toBe(true);
-    expect(isConnectionLoss(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toBe(true);
+    expect(
+      isConnectionLoss(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })),
+    ).toBe(true);
     expect(isConnectionLoss(new Error("Connection terminated unexpectedly"))).toBe(true);
     expect(isConnectionLoss({ name: "DriverAdapterError", cause: { kind: "UniqueConstraintViolation" } })).toBe(false);
     expect(isConnectionLoss({ name: "DriverAdapterError", cause: { kind: "postgres", code: "42601" } })).toBe(false);
@@ -38,11 +40,15 @@ describe("the reconnecting Prisma adapter", () => {
   it("replays a transaction whose connection was cut half-way, and commits it once", async () => {
     await prisma.$transaction(async (tx) => {
       await tx.user.create({ data: user("tx-a") });
-      expect(await tx.user.count({ where: { email: { endsWith: "@reconnect.test" }, name: { startsWith: "tx-" } } })).toBe(1);
+      expect(
+        await tx.user.count({ where: { email: { endsWith: "@reconnect.test" }, name: { startsWith: "tx-" } } }),
+      ).toBe(1);
       expect(await cutConnections("state = 'idle in transaction'")).toBe(1);
       await tx.user.create({ data: user("tx-b") });
     });
-    const names = (await prisma.user.findMany({ where: { name: { startsWith: "tx-" } }, select: { name: true } })).map((u) => u.name).sort();
+    const names = (await prisma.user.findMany({ where: { name: { startsWith: "tx-" } }, select: { name: true } }))
+      .map((u) => u.name)
+      .sort();
     expect(names).toEqual(["tx-a", "tx-b"]);
   });
 
@@ -52,7 +58,9 @@ describe("the reconnecting Prisma adapter", () => {
       await tx.user.count({ where: { name: { startsWith: "other-" } } });
       expect(await cutConnections("state = 'idle in transaction'")).toBe(1);
       // Another session changes what the transaction read before it is replayed.
-      await database.adminQuery(`INSERT INTO "user" (id, email, name, "emailVerified", "createdAt", "updatedAt") VALUES ('other-1', 'other@reconnect.test', 'other-1', true, now(), now())`);
+      await database.adminQuery(
+        `INSERT INTO "user" (id, email, name, "emailVerified", "createdAt", "updatedAt") VALUES ('other-1', 'other@reconnect.test', 'other-1', true, now(), now())`,
+      );
       await tx.user.create({ data: user("diverge-b") });
     });
     await expect(attempt).rejects.toThrow();

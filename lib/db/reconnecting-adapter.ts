@@ -1,4 +1,12 @@
-import type { IsolationLevel, SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, SqlQuery, SqlResultSet, Transaction, TransactionOptions } from "@prisma/driver-adapter-utils";
+import type {
+  IsolationLevel,
+  SqlDriverAdapter,
+  SqlMigrationAwareDriverAdapterFactory,
+  SqlQuery,
+  SqlResultSet,
+  Transaction,
+  TransactionOptions,
+} from "@prisma/driver-adapter-utils";
 
 export interface ReconnectPolicy {
   /** How long one query keeps waiting for the database to come back before failing. */
@@ -30,12 +38,21 @@ const LOST_CONNECTION_MESSAGES =
  */
 export function isConnectionLoss(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 4; depth++) {
-    const record = e as { name?: string; code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; originalCode?: unknown };
+    const record = e as {
+      name?: string;
+      code?: unknown;
+      kind?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      originalCode?: unknown;
+    };
     if (typeof record.kind === "string") {
       if (CONNECTION_KINDS.has(record.kind)) return true;
-      if (record.kind === "postgres" && typeof record.code === "string" && sqlStateIsConnectionLoss(record.code)) return true;
+      if (record.kind === "postgres" && typeof record.code === "string" && sqlStateIsConnectionLoss(record.code))
+        return true;
     }
-    if (typeof record.code === "string" && (SOCKET_CODES.has(record.code) || sqlStateIsConnectionLoss(record.code))) return true;
+    if (typeof record.code === "string" && (SOCKET_CODES.has(record.code) || sqlStateIsConnectionLoss(record.code)))
+      return true;
     if (typeof record.originalCode === "string" && sqlStateIsConnectionLoss(record.originalCode)) return true;
     if (typeof record.message === "string" && LOST_CONNECTION_MESSAGES.test(record.message)) return true;
     e = record.cause;
@@ -235,7 +252,10 @@ class ReconnectingAdapter implements SqlDriverAdapter {
   }
 }
 
-type Step = { kind: "query"; query: SqlQuery; result: string } | { kind: "execute"; query: SqlQuery; result: number } | { kind: "savepoint"; action: "create" | "rollback" | "release"; name: string };
+type Step =
+  | { kind: "query"; query: SqlQuery; result: string }
+  | { kind: "execute"; query: SqlQuery; result: number }
+  | { kind: "savepoint"; action: "create" | "rollback" | "release"; name: string };
 
 const isCommit = (query: SqlQuery) => /^\s*COMMIT\b/i.test(query.sql);
 
@@ -311,7 +331,11 @@ class ReplayingTransaction implements Transaction {
       try {
         for (const step of this.steps) {
           if (step.kind === "savepoint") {
-            const action = { create: "createSavepoint", rollback: "rollbackToSavepoint", release: "releaseSavepoint" } as const;
+            const action = {
+              create: "createSavepoint",
+              rollback: "rollbackToSavepoint",
+              release: "releaseSavepoint",
+            } as const;
             await this.inner[action[step.action]]!(step.name);
           } else if (step.kind === "query") {
             if (fingerprint(await this.inner.queryRaw(step.query)) !== step.result) throw new ReplayDiverged(original);
@@ -339,6 +363,10 @@ class ReplayDiverged extends Error {
 
 function fingerprint(result: SqlResultSet): string {
   return JSON.stringify([result.columnNames, result.rows], (_key, value: unknown) =>
-    typeof value === "bigint" ? `${value}n` : value instanceof Uint8Array ? Buffer.from(value).toString("base64") : value,
+    typeof value === "bigint"
+      ? `${value}n`
+      : value instanceof Uint8Array
+        ? Buffer.from(value).toString("base64")
+        : value,
   );
 }

@@ -20,7 +20,10 @@ export interface ResolvedDatabase {
  */
 export async function resolveDatabase(
   log: (line: string) => void = () => {},
-  options: { migrate?: boolean; /** The data folder to use instead of DATA_DIR's (the CLI joining a running app). */ dataDir?: string } = {},
+  options: {
+    migrate?: boolean;
+    /** The data folder to use instead of DATA_DIR's (the CLI joining a running app). */ dataDir?: string;
+  } = {},
 ): Promise<ResolvedDatabase> {
   let resolved: ResolvedDatabase;
   if (process.env.DATABASE_URL) {
@@ -29,7 +32,12 @@ export async function resolveDatabase(
     const port = process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : undefined;
     const server = await startEmbeddedPostgres({ dir: path.join(options.dataDir ?? dataDir(), "postgres"), port, log });
     await ensureDatabase(server.baseUrl, "framejury");
-    resolved = { url: databaseUrl(server.baseUrl, "framejury"), embedded: true, clusterDir: server.clusterDir, stop: () => server.stop() };
+    resolved = {
+      url: databaseUrl(server.baseUrl, "framejury"),
+      embedded: true,
+      clusterDir: server.clusterDir,
+      stop: () => server.stop(),
+    };
   }
   if (options.migrate !== false) await applyMigrations(resolved.url, MIGRATIONS_DIR, log);
   return resolved;

@@ -19,7 +19,9 @@ export interface DeletionProgress<Counts> {
 }
 
 /** The progress fields of a deletion's row (project_deletion and video_deletion share them). */
-export function deletionProgressOf<Counts>(row: Omit<DeletionProgress<unknown>, "status" | "counts"> & { status: string; counts: unknown }): DeletionProgress<Counts> {
+export function deletionProgressOf<Counts>(
+  row: Omit<DeletionProgress<unknown>, "status" | "counts"> & { status: string; counts: unknown },
+): DeletionProgress<Counts> {
   return {
     id: row.id,
     projectId: row.projectId,

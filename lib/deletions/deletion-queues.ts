@@ -26,7 +26,14 @@ async function withQueues(boss: PgBoss): Promise<PgBoss> {
   // A worker killed mid-deletion stops its heartbeat: pg-boss fails the job and retries it, and the retry resumes
   // from the rows. Retried for about a day, with a growing delay.
   for (const { queue } of Object.values(KINDS)) {
-    await boss.createQueue(queue, { heartbeatSeconds: 10, retryLimit: 200, retryDelay: 2, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 24 * 3600 });
+    await boss.createQueue(queue, {
+      heartbeatSeconds: 10,
+      retryLimit: 200,
+      retryDelay: 2,
+      retryBackoff: true,
+      retryDelayMax: 600,
+      expireInSeconds: 24 * 3600,
+    });
   }
   return boss;
 }
@@ -68,12 +75,24 @@ const SWEEP_INTERVAL_MS = 10 * 60_000;
 export async function startDeletionWorker(boss: PgBoss): Promise<() => void> {
   await withQueues(boss);
   const logger = rootLogger().child({ role: "deletions" });
-  for (const [kind, { queue, execute, unfinished }] of Object.entries(KINDS) as [DeletionKind, (typeof KINDS)[DeletionKind]][]) {
+  for (const [kind, { queue, execute, unfinished }] of Object.entries(KINDS) as [
+    DeletionKind,
+    (typeof KINDS)[DeletionKind],
+  ][]) {
     await boss.work<{ deletionId: string }>(queue, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
       if (!job) return;
       logger.info({ kind, deletionId: job.data.deletionId }, "deleting");
       const state = await execute({ prisma, storage: getStorage() }, job.data.deletionId);
-      logger.info({ kind, deletionId: job.data.deletionId, status: state?.status, videosDeleted: state?.videosDeleted, storageRemoved: state?.storageRemoved }, "deletion ended");
+      logger.info(
+        {
+          kind,
+          deletionId: job.data.deletionId,
+          status: state?.status,
+          videosDeleted: state?.videosDeleted,
+          storageRemoved: state?.storageRemoved,
+        },
+        "deletion ended",
+      );
     });
     for (const deletionId of await unfinished(prisma)) await send(boss, kind, deletionId);
   }

@@ -24,7 +24,9 @@ function fakeApp() {
     const method = init.method ?? (init.json !== undefined || init.form ? "POST" : "GET");
     const body = init.json as { pipeline?: string; name?: string } | undefined;
     const detail = body?.pipeline ?? body?.name ?? init.form?.get("name") ?? init.form?.get("model") ?? "";
-    requests.push(`${method} ${route.replace(/\/(projects|runs|caption-sets)\/[^/]+/g, "/$1/:id")} ${String(detail)}`.trim());
+    requests.push(
+      `${method} ${route.replace(/\/(projects|runs|caption-sets)\/[^/]+/g, "/$1/:id")} ${String(detail)}`.trim(),
+    );
     if (method === "GET") return { status: "done" };
     if (route.endsWith("/candidates")) return { setId: `set-${++n}`, count: 2 };
     if (route.endsWith("/caption-sets") || route.endsWith("/question-sets")) return { set: { id: `set-${++n}` } };
@@ -37,10 +39,21 @@ let owner: Actor;
 let projectId: string;
 beforeAll(async () => {
   owner = await makeUser({ isAdmin: true });
-  const project = await projectWithFramedVideos(prisma, owner, { videoCount: CLIPS.length, keyFrames: 1, name: "Demo parts" });
+  const project = await projectWithFramedVideos(prisma, owner, {
+    videoCount: CLIPS.length,
+    keyFrames: 1,
+    name: "Demo parts",
+  });
   projectId = project.projectId;
   for (const [i, id] of project.videoIds.entries()) {
-    await prisma.video.update({ where: { id }, data: { fileName: path.basename(CLIPS[i]!.path), relativePath: `Demo model/${CLIPS[i]!.path}`, model: "Demo model" } });
+    await prisma.video.update({
+      where: { id },
+      data: {
+        fileName: path.basename(CLIPS[i]!.path),
+        relativePath: `Demo model/${CLIPS[i]!.path}`,
+        model: "Demo model",
+      },
+    });
   }
 });
 
@@ -118,20 +131,47 @@ describe("the demo's task parts", () => {
     // each of VBench-2.0's two generators.
     expect(uploads).toEqual([4, 4, 3, 3, 3]);
     // The alignment project: 8 labelled clips, their prompts tagged for the stub's simulated judge.
-    const alignment = await prisma.project.findFirstOrThrow({ where: { name: "Alignment demo (simulated)", members: { some: { userId: owner.userId } } } });
-    const labelled = await prisma.humanJudgment.findMany({ where: { projectId: alignment.id, target: "verdict" }, select: { value: true, videoId: true } });
-    const prompts = new Map((await prisma.video.findMany({ where: { projectId: alignment.id }, select: { id: true, prompt: true } })).map((v) => [v.id, v.prompt ?? ""]));
+    const alignment = await prisma.project.findFirstOrThrow({
+      where: { name: "Alignment demo (simulated)", members: { some: { userId: owner.userId } } },
+    });
+    const labelled = await prisma.humanJudgment.findMany({
+      where: { projectId: alignment.id, target: "verdict" },
+      select: { value: true, videoId: true },
+    });
+    const prompts = new Map(
+      (await prisma.video.findMany({ where: { projectId: alignment.id }, select: { id: true, prompt: true } })).map(
+        (v) => [v.id, v.prompt ?? ""],
+      ),
+    );
     expect(labelled).toHaveLength(8);
     expect(labelled.every((l) => prompts.get(l.videoId)!.includes(`[sim-verdict=${l.value}]`))).toBe(true);
     expect([...prompts.values()].filter((p) => p.includes("[sim-inflate]"))).toHaveLength(3);
-    expect(logged).toContainEqual(expect.stringMatching(/^started an alignment of the verdict id-\d+ over 8 labelled clips$/));
-    const construction = await prisma.project.findFirstOrThrow({ where: { name: "Demo — Q&A construction (simulated)", members: { some: { userId: owner.userId } } } });
+    expect(logged).toContainEqual(
+      expect.stringMatching(/^started an alignment of the verdict id-\d+ over 8 labelled clips$/),
+    );
+    const construction = await prisma.project.findFirstOrThrow({
+      where: { name: "Demo — Q&A construction (simulated)", members: { some: { userId: owner.userId } } },
+    });
     // No hallucination runs exist behind the fake app, so only the construction page is printed.
-    const vbench2 = await prisma.project.findFirstOrThrow({ where: { name: "VBench-2.0 demo (simulated)", members: { some: { userId: owner.userId } } } });
+    const vbench2 = await prisma.project.findFirstOrThrow({
+      where: { name: "VBench-2.0 demo (simulated)", members: { some: { userId: owner.userId } } },
+    });
     expect(links).toEqual([
-      { label: "an alignment of the verdict", path: `/projects/${alignment.id}/alignment`, note: "8 labelled clips; tuned settings undo a simulated bias" },
-      { label: "demo Q&A construction", path: `/projects/${construction.id}/construction`, note: "simulated step annotations" },
-      { label: "demo VBench-2.0 results", path: `/projects/${vbench2.id}/vbench2`, note: "two simulated generators, three dimensions" },
+      {
+        label: "an alignment of the verdict",
+        path: `/projects/${alignment.id}/alignment`,
+        note: "8 labelled clips; tuned settings undo a simulated bias",
+      },
+      {
+        label: "demo Q&A construction",
+        path: `/projects/${construction.id}/construction`,
+        note: "simulated step annotations",
+      },
+      {
+        label: "demo VBench-2.0 results",
+        path: `/projects/${vbench2.id}/vbench2`,
+        note: "two simulated generators, three dimensions",
+      },
     ]);
   });
 

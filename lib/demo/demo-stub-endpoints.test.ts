@@ -27,12 +27,23 @@ describe("the demo's stub endpoint in the demo user's new projects", () => {
     // As the demo seeds it: the demo user (a site admin) owns the demo project with the stub endpoint.
     const demoUser = await makeUser({ isAdmin: true });
     const demoProject = await createProject(prisma, demoUser, { name: "Demo — simulated judgments" });
-    const stubEndpoint = await createStubEndpoint(prisma, demoUser, demoProject.id, firstStub.baseURL, "stub-vision", { name: DEMO_STUB_ENDPOINT, maxConcurrency: 8 });
+    const stubEndpoint = await createStubEndpoint(prisma, demoUser, demoProject.id, firstStub.baseURL, "stub-vision", {
+      name: DEMO_STUB_ENDPOINT,
+      maxConcurrency: 8,
+    });
 
     const mine = await createProject(prisma, demoUser, { name: "My own project" });
     const offered = await listReusableEndpoints(prisma, demoUser, mine.id);
-    expect(offered.find((endpoint) => endpoint.id === stubEndpoint.id)).toMatchObject({ name: DEMO_STUB_ENDPOINT, baseUrl: firstStub.baseURL, model: "stub-vision", project: { id: demoProject.id } });
-    const copy = await copyEndpointFromProject(prisma, demoUser, { fromEndpointId: stubEndpoint.id, toProjectId: mine.id });
+    expect(offered.find((endpoint) => endpoint.id === stubEndpoint.id)).toMatchObject({
+      name: DEMO_STUB_ENDPOINT,
+      baseUrl: firstStub.baseURL,
+      model: "stub-vision",
+      project: { id: demoProject.id },
+    });
+    const copy = await copyEndpointFromProject(prisma, demoUser, {
+      fromEndpointId: stubEndpoint.id,
+      toProjectId: mine.id,
+    });
     expect((await testEndpoint(prisma, demoUser, copy.id, { probeBudgetMs: 1 })).answered).toBe(true);
 
     // Someone else's endpoint at the same address is none of the demo's business.
@@ -41,7 +52,11 @@ describe("the demo's stub endpoint in the demo user's new projects", () => {
     const unrelated = await createStubEndpoint(prisma, other, otherProject.id, firstStub.baseURL);
 
     // The next start: the stub listens elsewhere.
-    const moved = await moveDemoStubEndpoints(prisma, { userId: demoUser.userId, demoProjectId: demoProject.id, stubBaseUrl: laterStub.baseURL });
+    const moved = await moveDemoStubEndpoints(prisma, {
+      userId: demoUser.userId,
+      demoProjectId: demoProject.id,
+      stubBaseUrl: laterStub.baseURL,
+    });
     expect(moved).toBe(2);
     const baseUrlOf = async (id: string) => (await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } })).baseUrl;
     expect(await baseUrlOf(stubEndpoint.id)).toBe(laterStub.baseURL);
@@ -52,6 +67,12 @@ describe("the demo's stub endpoint in the demo user's new projects", () => {
     expect(laterStub.requests.length).toBeGreaterThan(0);
 
     // Started again on the same port: nothing to move.
-    expect(await moveDemoStubEndpoints(prisma, { userId: demoUser.userId, demoProjectId: demoProject.id, stubBaseUrl: laterStub.baseURL })).toBe(0);
+    expect(
+      await moveDemoStubEndpoints(prisma, {
+        userId: demoUser.userId,
+        demoProjectId: demoProject.id,
+        stubBaseUrl: laterStub.baseURL,
+      }),
+    ).toBe(0);
   });
 });

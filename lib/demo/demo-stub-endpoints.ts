@@ -9,10 +9,16 @@ export const DEMO_STUB_ENDPOINT = "Stub LLM (simulated)";
  * old address: the copies the user made of it in their own projects (lib/judge/endpoint-reuse.ts), which would
  * otherwise call a port nothing listens on. Returns how many endpoints moved, the demo project's own included.
  */
-export async function moveDemoStubEndpoints(prisma: PrismaClient, options: { userId: string; demoProjectId: string; stubBaseUrl: string }): Promise<number> {
+export async function moveDemoStubEndpoints(
+  prisma: PrismaClient,
+  options: { userId: string; demoProjectId: string; stubBaseUrl: string },
+): Promise<number> {
   const { userId, demoProjectId, stubBaseUrl } = options;
   return prisma.$transaction(async (tx) => {
-    const own = await tx.judgeEndpoint.findMany({ where: { projectId: demoProjectId, name: DEMO_STUB_ENDPOINT }, select: { baseUrl: true } });
+    const own = await tx.judgeEndpoint.findMany({
+      where: { projectId: demoProjectId, name: DEMO_STUB_ENDPOINT },
+      select: { baseUrl: true },
+    });
     const previous = [...new Set(own.map((endpoint) => endpoint.baseUrl))].filter((baseUrl) => baseUrl !== stubBaseUrl);
     const moved = await tx.judgeEndpoint.updateMany({
       where: {

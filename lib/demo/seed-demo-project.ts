@@ -45,14 +45,25 @@ export async function seedDemoProject(options: {
   try {
     let user = await prisma.user.findUnique({ where: { email: DEMO_EMAIL } });
     if (!user) {
-      const created = await createUser(prisma, { email: DEMO_EMAIL, password: DEMO_PASSWORD, name: "Demo", isAdmin: true });
+      const created = await createUser(prisma, {
+        email: DEMO_EMAIL,
+        password: DEMO_PASSWORD,
+        name: "Demo",
+        isAdmin: true,
+      });
       user = await prisma.user.findUniqueOrThrow({ where: { id: created.id } });
     }
     const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
-    const existing = await prisma.project.findFirst({ where: { name: DEMO_PROJECT, members: { some: { userId: user.id } } } });
+    const existing = await prisma.project.findFirst({
+      where: { name: DEMO_PROJECT, members: { some: { userId: user.id } } },
+    });
     if (existing) {
       // The stub listens on a new port each time the demo starts: its endpoint moves, and the user's copies of it.
-      await moveDemoStubEndpoints(prisma, { userId: user.id, demoProjectId: existing.id, stubBaseUrl: options.stubBaseUrl });
+      await moveDemoStubEndpoints(prisma, {
+        userId: user.id,
+        demoProjectId: existing.id,
+        stubBaseUrl: options.stubBaseUrl,
+      });
       const resume: DemoResumeContext = { prisma, actor, projectId: existing.id, stubBaseUrl: options.stubBaseUrl };
       const links: DemoLink[] = [];
       for (const part of await demoParts()) if (part.resume) links.push(...(await part.resume(resume)));
@@ -83,7 +94,10 @@ export async function seedDemoProject(options: {
       const generator = clipOptions.generator ?? DEMO_GENERATOR;
       // Another generator's clip is the same scene with its colours inverted: other bytes, so another video.
       const other = generator !== DEMO_GENERATOR;
-      const file = path.join(clipsDir, `${other ? `${generator.replace(/[^A-Za-z0-9]+/g, "-")}-` : ""}${path.basename(clip.path)}`);
+      const file = path.join(
+        clipsDir,
+        `${other ? `${generator.replace(/[^A-Za-z0-9]+/g, "-")}-` : ""}${path.basename(clip.path)}`,
+      );
       if (!fs.existsSync(file))
         execFileSync("ffmpeg", [
           "-loglevel",
@@ -111,12 +125,18 @@ export async function seedDemoProject(options: {
       await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: frameSetForm(file, clipsDir) });
       // The caption judges see 8 evenly spaced frames; QA runs 8 or 16 at a quarter of the clip's area.
       await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: await uniformFrameSetForm(file, 8) });
-      for (const count of [8, 16]) await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: await uniformFrameSetForm(file, count, QUARTER_SIDE) });
-      for (const count of clipOptions.uniformCounts ?? []) await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: await uniformFrameSetForm(file, count) });
+      for (const count of [8, 16])
+        await api(`/api/v1/videos/${String(video.id)}/frame-sets`, {
+          form: await uniformFrameSetForm(file, count, QUARTER_SIDE),
+        });
+      for (const count of clipOptions.uniformCounts ?? [])
+        await api(`/api/v1/videos/${String(video.id)}/frame-sets`, { form: await uniformFrameSetForm(file, count) });
       options.log(`demo clip ${clip.path}`);
       clipsUploaded++;
       if (options.failAfterClips !== undefined && clipsUploaded >= options.failAfterClips) {
-        throw new Error(`stopping after ${clipsUploaded} clip(s), as FRAMEJURY_DEMO_FAIL_AFTER_CLIPS asks (a test of the demo's clean-up)`);
+        throw new Error(
+          `stopping after ${clipsUploaded} clip(s), as FRAMEJURY_DEMO_FAIL_AFTER_CLIPS asks (a test of the demo's clean-up)`,
+        );
       }
     };
     let clipsUploaded = 0;
@@ -137,7 +157,10 @@ export async function seedDemoProject(options: {
     for (const part of await demoParts()) links.push(...(await part.seed(context)));
     // Rubric tasks are a project's data, not a task folder: the example rubrics, each with a simulated run.
     links.push(...(await seedDemoRubrics(context)));
-    await prisma.apiKey.updateMany({ where: { userId: user.id, name: "demo seeding" }, data: { revokedAt: new Date() } });
+    await prisma.apiKey.updateMany({
+      where: { userId: user.id, name: "demo seeding" },
+      data: { revokedAt: new Date() },
+    });
     return { email: DEMO_EMAIL, password: DEMO_PASSWORD, projectId: project.id, links };
   } finally {
     await prisma.$disconnect();
@@ -166,7 +189,8 @@ async function uniformFrameSetForm(file: string, count: number, maxSide = 480): 
   form.set("parameters", JSON.stringify(frames.parameters));
   form.set("manifest", JSON.stringify(frames.manifest));
   form.set("decoder", "native-ffmpeg (demo)");
-  for (const entry of frames.manifest) form.append(entry.name, new Blob([new Uint8Array(frames.files.get(entry.name)!)]), entry.name);
+  for (const entry of frames.manifest)
+    form.append(entry.name, new Blob([new Uint8Array(frames.files.get(entry.name)!)]), entry.name);
   return form;
 }
 
@@ -175,12 +199,45 @@ function frameSetForm(file: string, workDir: string): FormData {
   const parameters = densityPeaksParametersSchema.parse({ mode: "density-peaks", sampleFps: 4, maxSide: 480 });
   const timestamps = uniformSampleTimestamps(DURATION_S, 4);
   const frameDir = fs.mkdtempSync(path.join(workDir, "frames-"));
-  execFileSync("ffmpeg", ["-loglevel", "error", "-i", file, "-vf", "fps=4:round=up", "-frames:v", String(timestamps.length), "-q:v", "3", path.join(frameDir, "%05d.jpg")]);
-  const raw = execFileSync("ffmpeg", ["-loglevel", "error", "-i", file, "-vf", "fps=4:round=up,scale=64:36", "-frames:v", String(timestamps.length), "-f", "rawvideo", "-pix_fmt", "rgba", "-"], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  execFileSync("ffmpeg", [
+    "-loglevel",
+    "error",
+    "-i",
+    file,
+    "-vf",
+    "fps=4:round=up",
+    "-frames:v",
+    String(timestamps.length),
+    "-q:v",
+    "3",
+    path.join(frameDir, "%05d.jpg"),
+  ]);
+  const raw = execFileSync(
+    "ffmpeg",
+    [
+      "-loglevel",
+      "error",
+      "-i",
+      file,
+      "-vf",
+      "fps=4:round=up,scale=64:36",
+      "-frames:v",
+      String(timestamps.length),
+      "-f",
+      "rawvideo",
+      "-pix_fmt",
+      "rgba",
+      "-",
+    ],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const frameBytes = 64 * 36 * 4;
-  const sampled = timestamps.map((timestampS, i) => ({ timestampS, features: computeFrameFeatures(raw.subarray(i * frameBytes, (i + 1) * frameBytes), 64, 36) }));
+  const sampled = timestamps.map((timestampS, i) => ({
+    timestampS,
+    features: computeFrameFeatures(raw.subarray(i * frameBytes, (i + 1) * frameBytes), 64, 36),
+  }));
   const plan = planFrameSet(parameters, sampled, DURATION_S);
   const { manifest, sampledIndex } = framesToUpload(plan);
   const form = new FormData();

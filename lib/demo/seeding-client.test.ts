@@ -12,13 +12,21 @@ afterEach(async () => {
 
 /** A server that counts connections and fully received requests; `onConnection` may drop a connection unread. */
 async function server(handler: Handler, onConnection?: (socket: import("node:net").Socket, index: number) => boolean) {
-  const stats = { connections: 0, requests: [] as { method: string; url: string; body: string; connection: string | undefined }[] };
+  const stats = {
+    connections: 0,
+    requests: [] as { method: string; url: string; body: string; connection: string | undefined }[],
+  };
   const srv = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const body = Buffer.concat(chunks);
-      stats.requests.push({ method: request.method!, url: request.url!, body: body.toString("utf8"), connection: request.headers.connection });
+      stats.requests.push({
+        method: request.method!,
+        url: request.url!,
+        body: body.toString("utf8"),
+        connection: request.headers.connection,
+      });
       handler(request, response, body);
     });
   });
@@ -67,13 +75,17 @@ describe("seedingClient", () => {
     const { baseUrl } = await server(ok);
     await new Promise((resolve) => servers.pop()!.close(resolve));
     const api = seedingClient({ baseUrl, apiKey: "k", attempts: 3, backoffMs: 5 });
-    await expect(api("/api/v1/projects/p")).rejects.toThrow(/GET \/api\/v1\/projects\/p failed \(ECONNREFUSED; after 3 attempts\)/);
+    await expect(api("/api/v1/projects/p")).rejects.toThrow(
+      /GET \/api\/v1\/projects\/p failed \(ECONNREFUSED; after 3 attempts\)/,
+    );
   });
 
   it("does not repeat a POST the server received in full before the connection broke", async () => {
     const { baseUrl, stats } = await server((_request, response) => response.socket?.destroy());
     const api = seedingClient({ baseUrl, apiKey: "k", backoffMs: 5 });
-    await expect(api("/api/v1/projects/p/runs", { json: { pipeline: "hallucination" } })).rejects.toThrow(/not retried: the server may have received it/);
+    await expect(api("/api/v1/projects/p/runs", { json: { pipeline: "hallucination" } })).rejects.toThrow(
+      /not retried: the server may have received it/,
+    );
     expect(stats.requests).toHaveLength(1);
   });
 

@@ -20,11 +20,22 @@ export interface SeedingClientOptions {
   log?: (line: string) => void;
 }
 
-export type SeedingRequest = (route: string, init?: { method?: "GET" | "POST"; json?: unknown; form?: FormData }) => Promise<Record<string, unknown>>;
+export type SeedingRequest = (
+  route: string,
+  init?: { method?: "GET" | "POST"; json?: unknown; form?: FormData },
+) => Promise<Record<string, unknown>>;
 
 export class SeedingRequestError extends Error {}
 
-const RETRYABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "ENOTFOUND", "EHOSTUNREACH"]);
+const RETRYABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+]);
 
 export function seedingClient(options: SeedingClientOptions): SeedingRequest {
   const attempts = options.attempts ?? 5;
@@ -37,15 +48,21 @@ export function seedingClient(options: SeedingClientOptions): SeedingRequest {
       if (outcome.kind === "response") {
         const parsed = parseJson(outcome.body);
         if (outcome.status >= 200 && outcome.status < 300) return (parsed ?? {}) as Record<string, unknown>;
-        throw new SeedingRequestError(`${method} ${route}: ${outcome.status} ${parsed === null ? outcome.body.slice(0, 500) : JSON.stringify(parsed)}`);
+        throw new SeedingRequestError(
+          `${method} ${route}: ${outcome.status} ${parsed === null ? outcome.body.slice(0, 500) : JSON.stringify(parsed)}`,
+        );
       }
       const code = outcome.error.code ?? "";
       // EPIPE: a write failed because the server had closed the connection, so it never read the whole
       // request, and it acts on a request only once it has the whole body.
       const safe = method === "GET" || code === "ECONNREFUSED" || code === "EPIPE" || !outcome.bodySent;
       if (!safe || !RETRYABLE_CODES.has(code) || attempt >= attempts) {
-        const why = safe ? `after ${attempt} attempt${attempt === 1 ? "" : "s"}` : "not retried: the server may have received it";
-        throw new SeedingRequestError(`${method} ${route} failed (${code || outcome.error.message}; ${why})`, { cause: outcome.error });
+        const why = safe
+          ? `after ${attempt} attempt${attempt === 1 ? "" : "s"}`
+          : "not retried: the server may have received it";
+        throw new SeedingRequestError(`${method} ${route} failed (${code || outcome.error.message}; ${why})`, {
+          cause: outcome.error,
+        });
       }
       const wait = backoffMs * 2 ** (attempt - 1);
       options.log?.(`${method} ${route}: ${code}, retrying in ${wait} ms (attempt ${attempt + 1} of ${attempts})`);
@@ -54,11 +71,23 @@ export function seedingClient(options: SeedingClientOptions): SeedingRequest {
   };
 }
 
-type Outcome = { kind: "response"; status: number; body: string } | { kind: "error"; error: NodeJS.ErrnoException; bodySent: boolean };
+type Outcome =
+  | { kind: "response"; status: number; body: string }
+  | { kind: "error"; error: NodeJS.ErrnoException; bodySent: boolean };
 
-function send(url: URL, method: string, apiKey: string, body: Buffer | null, contentType: string | null): Promise<Outcome> {
+function send(
+  url: URL,
+  method: string,
+  apiKey: string,
+  body: Buffer | null,
+  contentType: string | null,
+): Promise<Outcome> {
   return new Promise((resolve) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}`, connection: "close", accept: "application/json" };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${apiKey}`,
+      connection: "close",
+      accept: "application/json",
+    };
     if (body) {
       headers["content-length"] = String(body.length);
       if (contentType) headers["content-type"] = contentType;
@@ -75,7 +104,9 @@ function send(url: URL, method: string, apiKey: string, body: Buffer | null, con
     const request = transport.request(url, { method, headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => settle({ kind: "response", status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+      response.on("end", () =>
+        settle({ kind: "response", status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
+      );
       // The answer was cut off: the server acted on the request, so this is not a connection failure to retry.
       response.on("error", (error: NodeJS.ErrnoException) => settle({ kind: "error", error, bodySent: true }));
     });
@@ -85,7 +116,10 @@ function send(url: URL, method: string, apiKey: string, body: Buffer | null, con
   });
 }
 
-async function encodeBody(init: { json?: unknown; form?: FormData }): Promise<{ body: Buffer | null; contentType: string | null }> {
+async function encodeBody(init: {
+  json?: unknown;
+  form?: FormData;
+}): Promise<{ body: Buffer | null; contentType: string | null }> {
   if (init.json !== undefined) return { body: Buffer.from(JSON.stringify(init.json)), contentType: "application/json" };
   if (init.form) {
     // Request encodes the multipart body (and its boundary) as fetch would.

@@ -11,7 +11,10 @@ import { scaleBounds, unstableAtOf, type TargetDeclaration } from "../tasks/task
  */
 export type CombineRule = "declared" | "mean" | "majority" | "minimum";
 
-export type CombinedTarget = Pick<TargetDeclaration, "scale" | "level" | "higherIsBetter" | "disagreementGap" | "unstableAt">;
+export type CombinedTarget = Pick<
+  TargetDeclaration,
+  "scale" | "level" | "higherIsBetter" | "disagreementGap" | "unstableAt"
+>;
 
 export interface Dispersion {
   n: number;

@@ -35,7 +35,14 @@ async function ensembleRunFor(prisma: PrismaClient, actor: Actor, runId: string)
       ensemble: true,
       members: {
         orderBy: { memberIndex: "asc" },
-        select: { id: true, memberIndex: true, status: true, sampling: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } },
+        select: {
+          id: true,
+          memberIndex: true,
+          status: true,
+          sampling: true,
+          endpointSnapshot: true,
+          endpoint: { select: { name: true, model: true } },
+        },
       },
     },
   });
@@ -81,9 +88,23 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
            count(*) FILTER (WHERE NOT "usageKnown") AS "withoutUsage",
            sum("promptTokens") AS prompt, sum("completionTokens") AS completion, sum("costUsd") AS cost
     FROM llm_call WHERE "runId" = ANY(${memberIds}::text[]) GROUP BY "runId"`;
-  const none = { total: 0, cached: 0, errors: 0, repairs: 0, lost: 0, sent: 0, withoutUsage: 0, prompt: 0, completion: 0, cost: 0 };
+  const none = {
+    total: 0,
+    cached: 0,
+    errors: 0,
+    repairs: 0,
+    lost: 0,
+    sent: 0,
+    withoutUsage: 0,
+    prompt: 0,
+    completion: 0,
+    cost: 0,
+  };
   const members = run.members.map((m) => {
-    const totals = runCallTotals(calls.find((c) => c.runId === m.id) ?? none, m.status === "queued" || m.status === "running");
+    const totals = runCallTotals(
+      calls.find((c) => c.runId === m.id) ?? none,
+      m.status === "queued" || m.status === "running",
+    );
     const snapshot = m.endpointSnapshot as { temperature?: number | null };
     const sampling = m.sampling as { temperature?: number | null; salt?: string | null } | null;
     return {
@@ -99,7 +120,17 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
   });
   const rows = await prisma.scoreDispersion.findMany({
     where: { runId },
-    select: { videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true, sd: true, unstable: true, members: true },
+    select: {
+      videoId: true,
+      itemId: true,
+      stepId: true,
+      scopeIndex: true,
+      category: true,
+      value: true,
+      sd: true,
+      unstable: true,
+      members: true,
+    },
   });
   const task = findTask(run.pipeline);
   const humans = await humanConsensus(prisma, run.projectId, run.pipeline, rows);
@@ -108,7 +139,11 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
     const declared = task?.targets.find((t) => t.id === category);
     const own = rows.filter((r) => r.category === category);
     const ratings: RatingRow[] = own.flatMap((r) =>
-      (r.members as unknown as MemberValue[]).map((m) => ({ item: `${r.videoId}|${r.stepId}|${r.scopeIndex}`, rater: String(m.memberIndex), value: m.value })),
+      (r.members as unknown as MemberValue[]).map((m) => ({
+        item: `${r.videoId}|${r.stepId}|${r.scopeIndex}`,
+        rater: String(m.memberIndex),
+        value: m.value,
+      })),
     );
     const level = declared?.level ?? "interval";
     const alpha = ratings.length ? krippendorffAlpha(buildRatingTable(ratings), level) : null;
@@ -156,7 +191,11 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
         combined: withHumans(judged.map((j) => ({ human: j.human, judge: j.combined }))),
         members: run.members.map((m, index) => ({
           memberIndex: m.memberIndex ?? index,
-          ...withHumans(judged.flatMap((j) => j.members.filter((v) => v.runId === m.id).map((v) => ({ human: j.human, judge: v.value })))),
+          ...withHumans(
+            judged.flatMap((j) =>
+              j.members.filter((v) => v.runId === m.id).map((v) => ({ human: j.human, judge: v.value })),
+            ),
+          ),
         })),
       },
     };
@@ -172,7 +211,8 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
   };
 }
 
-const unitKey = (r: { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string }) => `${r.videoId}|${r.itemId}|${r.stepId}|${r.scopeIndex}|${r.category}`;
+const unitKey = (r: { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string }) =>
+  `${r.videoId}|${r.itemId}|${r.stepId}|${r.scopeIndex}|${r.category}`;
 
 /**
  * The people's value of each score of the run's videos: their consensus (as the target's level declares: mean,
@@ -189,7 +229,15 @@ async function humanConsensus(
   const videoIds = [...new Set(rows.map((r) => r.videoId))];
   if (videoIds.length === 0) return new Map();
   const judgments = await prisma.humanJudgment.findMany({
-    where: { projectId, task: pipeline, targetType: "score", videoId: { in: videoIds }, withdrawn: false, acceptedJudge: false, origin: "typed" },
+    where: {
+      projectId,
+      task: pipeline,
+      targetType: "score",
+      videoId: { in: videoIds },
+      withdrawn: false,
+      acceptedJudge: false,
+      origin: "typed",
+    },
     select: { videoId: true, itemId: true, stepId: true, scopeIndex: true, target: true, value: true },
   });
   const byUnit = new Map<string, number[]>();
@@ -202,7 +250,9 @@ async function humanConsensus(
   for (const [key, values] of byUnit) {
     const category = key.slice(key.lastIndexOf("|") + 1);
     const target = task?.targets.find((t) => t.id === category);
-    const combined = target ? combineValues(target, values, "declared") : { value: values.reduce((a, b) => a + b, 0) / values.length };
+    const combined = target
+      ? combineValues(target, values, "declared")
+      : { value: values.reduce((a, b) => a + b, 0) / values.length };
     if (combined) consensus.set(key, combined.value);
   }
   return consensus;
@@ -216,8 +266,12 @@ export async function videoEnsembleValues(prisma: PrismaClient, actor: Actor, ru
   const run = await ensembleRunFor(prisma, actor, runId);
   const settings = ensembleSettingsOf(run.ensemble);
   if (!settings) return null;
-  if (await isBlindFor(prisma, actor.userId, videoId)) return { kind: settings.kind, combine: settings.combine, blind: true, scores: [] };
-  const rows = await prisma.scoreDispersion.findMany({ where: { runId, videoId }, orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }] });
+  if (await isBlindFor(prisma, actor.userId, videoId))
+    return { kind: settings.kind, combine: settings.combine, blind: true, scores: [] };
+  const rows = await prisma.scoreDispersion.findMany({
+    where: { runId, videoId },
+    orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }],
+  });
   return {
     kind: settings.kind,
     combine: settings.combine,
@@ -240,7 +294,12 @@ export async function videoEnsembleValues(prisma: PrismaClient, actor: Actor, ru
 
 /** A member run's ensemble (its parent and place), or null; the caller has checked access to the run. */
 export async function ensembleMembershipOf(prisma: PrismaClient, runId: string) {
-  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { parentRunId: true, memberIndex: true, parent: { select: { ensemble: true } } } });
+  const run = await prisma.judgeRun.findUnique({
+    where: { id: runId },
+    select: { parentRunId: true, memberIndex: true, parent: { select: { ensemble: true } } },
+  });
   const settings = ensembleSettingsOf(run?.parent?.ensemble);
-  return run?.parentRunId && settings ? { parentRunId: run.parentRunId, memberIndex: run.memberIndex ?? 0, kind: settings.kind } : null;
+  return run?.parentRunId && settings
+    ? { parentRunId: run.parentRunId, memberIndex: run.memberIndex ?? 0, kind: settings.kind }
+    : null;
 }

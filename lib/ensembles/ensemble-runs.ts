@@ -49,11 +49,18 @@ export async function createEnsembleRun(
   const request = input.ensemble!;
   const members: { endpointId: string; sampling: { temperature: number; salt: string } | null }[] =
     request.kind === "samples"
-      ? Array.from({ length: request.samples }, (_, i) => ({ endpointId: input.endpointId, sampling: { temperature: request.temperature, salt: sampleSalt(i) } }))
+      ? Array.from({ length: request.samples }, (_, i) => ({
+          endpointId: input.endpointId,
+          sampling: { temperature: request.temperature, salt: sampleSalt(i) },
+        }))
       : request.endpointIds.map((endpointId) => ({ endpointId, sampling: null }));
   if (request.kind === "panel") {
-    if (!request.endpointIds.includes(input.endpointId)) throw new ValidationError("endpointId must be one of the panel's endpoints (ensemble.endpointIds).");
-    const found = await prisma.judgeEndpoint.findMany({ where: { projectId, id: { in: request.endpointIds } }, select: { id: true } });
+    if (!request.endpointIds.includes(input.endpointId))
+      throw new ValidationError("endpointId must be one of the panel's endpoints (ensemble.endpointIds).");
+    const found = await prisma.judgeEndpoint.findMany({
+      where: { projectId, id: { in: request.endpointIds } },
+      select: { id: true },
+    });
     const missing = request.endpointIds.filter((id) => !found.some((e) => e.id === id));
     if (missing.length) throw new NotFoundError(`No such endpoint in this project: ${missing.join(", ")}.`);
   }
@@ -64,15 +71,30 @@ export async function createEnsembleRun(
   // The members' jobs wait until every run exists and knows its parent: a member finishing first must find it.
   const jobs: { runId: string; videoId: string }[] = [];
   const batchRuns: string[] = [];
-  const deferred: JudgeQueue = { enqueue: async (more) => void jobs.push(...more), startBatchChecks: deps.queue.startBatchChecks ? async (runId) => void batchRuns.push(runId) : undefined };
+  const deferred: JudgeQueue = {
+    enqueue: async (more) => void jobs.push(...more),
+    startBatchChecks: deps.queue.startBatchChecks ? async (runId) => void batchRuns.push(runId) : undefined,
+  };
   const memberInput: CreateRunInput = { ...input, ensemble: undefined };
   const created = await prisma.$transaction(
     async (tx) => {
       const client = tx as unknown as PrismaClient;
       const runs: { id: string; videos: number; beingDeletedCount: number }[] = [];
-      for (const member of members) runs.push(await createPlainRun({ ...deps, prisma: client, queue: deferred }, actor, projectId, { ...memberInput, endpointId: member.endpointId }));
-      const first = await tx.judgeRun.findUniqueOrThrow({ where: { id: runs[0]!.id }, include: { videos: true, items: true } });
-      const memberRows = await tx.judgeRun.findMany({ where: { id: { in: runs.map((r) => r.id) } }, select: { simulated: true, createdAt: true } });
+      for (const member of members)
+        runs.push(
+          await createPlainRun({ ...deps, prisma: client, queue: deferred }, actor, projectId, {
+            ...memberInput,
+            endpointId: member.endpointId,
+          }),
+        );
+      const first = await tx.judgeRun.findUniqueOrThrow({
+        where: { id: runs[0]!.id },
+        include: { videos: true, items: true },
+      });
+      const memberRows = await tx.judgeRun.findMany({
+        where: { id: { in: runs.map((r) => r.id) } },
+        select: { simulated: true, createdAt: true },
+      });
       const simulated = memberRows.some((m) => m.simulated);
       const lastCreated = Math.max(...memberRows.map((m) => m.createdAt.getTime()));
       const parent = await tx.judgeRun.create({
@@ -89,13 +111,32 @@ export async function createEnsembleRun(
           ensemble: settings,
           // After its members': the latest run of the pipeline (every page's default) is the ensemble, not a sample.
           createdAt: new Date(Math.max(lastCreated + 1, Date.now())),
-          videos: { createMany: { data: first.videos.map((v) => ({ videoId: v.videoId, frameSetId: v.frameSetId, judgedWith: v.judgedWith ?? undefined })) } },
-          ...(first.items.length ? { items: { createMany: { data: first.items.map((i) => ({ itemId: i.itemId, videoId: i.videoId, position: i.position })) } } } : {}),
+          videos: {
+            createMany: {
+              data: first.videos.map((v) => ({
+                videoId: v.videoId,
+                frameSetId: v.frameSetId,
+                judgedWith: v.judgedWith ?? undefined,
+              })),
+            },
+          },
+          ...(first.items.length
+            ? {
+                items: {
+                  createMany: {
+                    data: first.items.map((i) => ({ itemId: i.itemId, videoId: i.videoId, position: i.position })),
+                  },
+                },
+              }
+            : {}),
         },
       });
       for (const [index, run] of runs.entries()) {
         const sampling = members[index]!.sampling;
-        await tx.judgeRun.update({ where: { id: run.id }, data: { parentRunId: parent.id, memberIndex: index, ...(sampling ? { sampling } : {}) } });
+        await tx.judgeRun.update({
+          where: { id: run.id },
+          data: { parentRunId: parent.id, memberIndex: index, ...(sampling ? { sampling } : {}) },
+        });
       }
       return { parent, runs, videos: first.videos.length };
     },
@@ -129,14 +170,22 @@ export function reasonOf(output: unknown, category: string): string | null {
   const o = output as Record<string, unknown>;
   if (o.reasons && typeof o.reasons === "object") {
     for (const [key, value] of Object.entries(o.reasons as Record<string, unknown>)) {
-      if (typeof value === "string" && (key === category || category.endsWith(`_${key}`) || category.endsWith(`.${key}`))) return value;
+      if (
+        typeof value === "string" &&
+        (key === category || category.endsWith(`_${key}`) || category.endsWith(`.${key}`))
+      )
+        return value;
     }
   }
   for (const key of ["reason", "reasoning", "explanation", "rationale"]) if (typeof o[key] === "string") return o[key];
   return null;
 }
 
-const UNDECLARED: CombinedTarget = { scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null }, level: "interval", higherIsBetter: true };
+const UNDECLARED: CombinedTarget = {
+  scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null },
+  level: "interval",
+  higherIsBetter: true,
+};
 
 /**
  * Once every member of an ensemble is done, writes the parent's results (idempotent; called by the worker
@@ -146,9 +195,17 @@ const UNDECLARED: CombinedTarget = { scale: { kind: "numeric", min: -Infinity, m
  * transaction that locks the parent row, so two workers finishing the last two members combine once.
  * Returns whether this call combined.
  */
-export async function combineEnsembleWhenDone(prisma: PrismaClient, pipelines: Pipelines, parentRunId: string): Promise<boolean> {
-  const look = await prisma.judgeRun.findUnique({ where: { id: parentRunId }, select: { status: true, pipeline: true, members: { select: { status: true } } } });
-  if (!look || look.status === "done" || look.status === "cancelled" || look.members.some((m) => m.status !== "done")) return false;
+export async function combineEnsembleWhenDone(
+  prisma: PrismaClient,
+  pipelines: Pipelines,
+  parentRunId: string,
+): Promise<boolean> {
+  const look = await prisma.judgeRun.findUnique({
+    where: { id: parentRunId },
+    select: { status: true, pipeline: true, members: { select: { status: true } } },
+  });
+  if (!look || look.status === "done" || look.status === "cancelled" || look.members.some((m) => m.status !== "done"))
+    return false;
   let pipeline = pipelines[look.pipeline];
   if (!pipeline) {
     await ensureRubricTasks(prisma, { force: true });
@@ -159,18 +216,30 @@ export async function combineEnsembleWhenDone(prisma: PrismaClient, pipelines: P
   const targets = new Map<string, TargetDeclaration>((task?.targets ?? []).map((t) => [t.id, t]));
   return prisma.$transaction(
     async (tx) => {
-      const locked = await tx.$queryRaw<{ status: string }[]>`SELECT status::text AS status FROM judge_run WHERE id = ${parentRunId} FOR UPDATE`;
+      const locked = await tx.$queryRaw<
+        { status: string }[]
+      >`SELECT status::text AS status FROM judge_run WHERE id = ${parentRunId} FOR UPDATE`;
       if (locked[0]?.status !== "queued" && locked[0]?.status !== "running") return false;
       const parent = await tx.judgeRun.findUniqueOrThrow({
         where: { id: parentRunId },
-        select: { settings: true, ensemble: true, members: { orderBy: { memberIndex: "asc" }, select: { id: true, memberIndex: true, status: true, startedAt: true } } },
+        select: {
+          settings: true,
+          ensemble: true,
+          members: {
+            orderBy: { memberIndex: "asc" },
+            select: { id: true, memberIndex: true, status: true, startedAt: true },
+          },
+        },
       });
       if (parent.members.some((m) => m.status !== "done")) return false;
       const settings = ensembleSettingsOf(parent.ensemble);
       if (!settings) throw new Error(`Run ${parentRunId} is no ensemble run.`);
       const rule: CombineRule = settings.combine;
       const memberIds = parent.members.map((m) => m.id);
-      const steps = await tx.stepResult.findMany({ where: { runId: { in: memberIds } }, include: { scores: { select: { category: true, value: true } } } });
+      const steps = await tx.stepResult.findMany({
+        where: { runId: { in: memberIds } },
+        include: { scores: { select: { category: true, value: true } } },
+      });
       const stepsByVideo = new Map<string, typeof steps>();
       for (const step of steps) stepsByVideo.set(step.videoId, [...(stepsByVideo.get(step.videoId) ?? []), step]);
       const order = new Map(memberIds.map((id, index) => [id, index]));
@@ -181,7 +250,11 @@ export async function combineEnsembleWhenDone(prisma: PrismaClient, pipelines: P
       for (const { videoId } of videos) {
         const own = (stepsByVideo.get(videoId) ?? []).sort((a, b) => order.get(a.runId)! - order.get(b.runId)!);
         const byScope = new Map<string, typeof own>();
-        for (const step of own) byScope.set(`${step.stepId}#${step.scopeIndex}`, [...(byScope.get(`${step.stepId}#${step.scopeIndex}`) ?? []), step]);
+        for (const step of own)
+          byScope.set(`${step.stepId}#${step.scopeIndex}`, [
+            ...(byScope.get(`${step.stepId}#${step.scopeIndex}`) ?? []),
+            step,
+          ]);
         const stepRows: Prisma.StepResultCreateManyInput[] = [];
         const scoreRows: Prisma.ScoreCreateManyInput[] = [];
         const dispersionRows: Prisma.ScoreDispersionCreateManyInput[] = [];
@@ -208,11 +281,22 @@ export async function combineEnsembleWhenDone(prisma: PrismaClient, pipelines: P
             startedAt: shown.startedAt,
             finishedAt: shown.finishedAt,
           });
-          const categories = [...new Set(memberSteps.flatMap((s) => (s.status === "done" ? s.scores.map((sc) => sc.category) : [])))];
+          const categories = [
+            ...new Set(memberSteps.flatMap((s) => (s.status === "done" ? s.scores.map((sc) => sc.category) : []))),
+          ];
           for (const category of categories) {
             const given = memberSteps.flatMap((s) => {
               const score = s.status === "done" ? s.scores.find((sc) => sc.category === category) : undefined;
-              return score ? [{ memberIndex: order.get(s.runId)!, runId: s.runId, value: score.value, reason: reasonOf(s.output, category) }] : [];
+              return score
+                ? [
+                    {
+                      memberIndex: order.get(s.runId)!,
+                      runId: s.runId,
+                      value: score.value,
+                      reason: reasonOf(s.output, category),
+                    },
+                  ]
+                : [];
             });
             const target = targets.get(category) ?? UNDECLARED;
             const dispersion = combineValues(
@@ -223,10 +307,22 @@ export async function combineEnsembleWhenDone(prisma: PrismaClient, pipelines: P
             if (!dispersion) continue;
             const relative = (dispersion.entropy ?? dispersion.sd) / unstableAtOf(target);
             if (Number.isFinite(relative)) spread = Math.max(spread ?? 0, relative);
-            const keys = { runId: parentRunId, videoId, itemId: shown.itemId, stepId: shown.stepId, scopeIndex: shown.scopeIndex, category };
+            const keys = {
+              runId: parentRunId,
+              videoId,
+              itemId: shown.itemId,
+              stepId: shown.stepId,
+              scopeIndex: shown.scopeIndex,
+              category,
+            };
             scoreRows.push({ ...keys, stepResultId: id, value: dispersion.value });
             dispersionRows.push({ ...keys, ...dispersion, members: given });
-            combinedScores.push({ stepId: shown.stepId, scopeIndex: shown.scopeIndex, category, value: dispersion.value });
+            combinedScores.push({
+              stepId: shown.stepId,
+              scopeIndex: shown.scopeIndex,
+              category,
+              value: dispersion.value,
+            });
           }
         }
         await tx.stepResult.createMany({ data: stepRows });
@@ -250,7 +346,8 @@ export async function combineEnsembleWhenDone(prisma: PrismaClient, pipelines: P
           settings: parent.settings,
         };
         const outputs: StepOutputs = {
-          get: (stepId, scopeIndex) => stepRows.find((r) => r.stepId === stepId && r.scopeIndex === scopeIndex && r.status === "done")?.output,
+          get: (stepId, scopeIndex) =>
+            stepRows.find((r) => r.stepId === stepId && r.scopeIndex === scopeIndex && r.status === "done")?.output,
           all: (stepId) =>
             stepRows
               .filter((r) => r.stepId === stepId)
@@ -262,13 +359,21 @@ export async function combineEnsembleWhenDone(prisma: PrismaClient, pipelines: P
           ...metricRows("", { ...pipeline.metricValues(summary), [DISPERSION_SORT]: spread }),
           ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values)),
         ];
-        await tx.runVideo.update({ where: { runId_videoId: { runId: parentRunId, videoId } }, data: { status: "done", summary: (summary ?? undefined) as Prisma.InputJsonValue | undefined } });
-        if (metrics.length) await tx.runMetric.createMany({ data: metrics.map((m) => ({ ...m, runId: parentRunId, videoId })) });
+        await tx.runVideo.update({
+          where: { runId_videoId: { runId: parentRunId, videoId } },
+          data: { status: "done", summary: (summary ?? undefined) as Prisma.InputJsonValue | undefined },
+        });
+        if (metrics.length)
+          await tx.runMetric.createMany({ data: metrics.map((m) => ({ ...m, runId: parentRunId, videoId })) });
       }
       const startedAt = parent.members.map((m) => m.startedAt).filter((d): d is Date => d !== null);
       await tx.judgeRun.update({
         where: { id: parentRunId },
-        data: { status: "done", startedAt: startedAt.length ? new Date(Math.min(...startedAt.map((d) => d.getTime()))) : null, finishedAt: new Date() },
+        data: {
+          status: "done",
+          startedAt: startedAt.length ? new Date(Math.min(...startedAt.map((d) => d.getTime()))) : null,
+          finishedAt: new Date(),
+        },
       });
       return true;
     },
@@ -278,5 +383,7 @@ export async function combineEnsembleWhenDone(prisma: PrismaClient, pipelines: P
 
 /** As the engine stores them: only known values get a row. */
 function metricRows(itemId: string, values: Record<string, number | null>) {
-  return Object.entries(values).flatMap(([metric, value]) => (value === null || !Number.isFinite(value) ? [] : [{ itemId, metric, value }]));
+  return Object.entries(values).flatMap(([metric, value]) =>
+    value === null || !Number.isFinite(value) ? [] : [{ itemId, metric, value }],
+  );
 }

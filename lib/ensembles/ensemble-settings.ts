@@ -26,11 +26,22 @@ export const ensembleRequestSchema = z.discriminatedUnion("kind", [
 ]);
 
 /** What an ensemble run keeps in judge_run.ensemble. */
-export type EnsembleSettings = { kind: "samples"; combine: "declared"; samples: number; temperature: number } | { kind: "panel"; combine: "mean" | "majority" | "minimum"; endpointIds: string[] };
+export type EnsembleSettings =
+  | { kind: "samples"; combine: "declared"; samples: number; temperature: number }
+  | { kind: "panel"; combine: "mean" | "majority" | "minimum"; endpointIds: string[] };
 
 const storedSchema = z.union([
-  z.object({ kind: z.literal("samples"), combine: z.literal("declared"), samples: z.number(), temperature: z.number() }),
-  z.object({ kind: z.literal("panel"), combine: z.enum(["mean", "majority", "minimum"]), endpointIds: z.array(z.string()) }),
+  z.object({
+    kind: z.literal("samples"),
+    combine: z.literal("declared"),
+    samples: z.number(),
+    temperature: z.number(),
+  }),
+  z.object({
+    kind: z.literal("panel"),
+    combine: z.enum(["mean", "majority", "minimum"]),
+    endpointIds: z.array(z.string()),
+  }),
 ]);
 
 /** A run's stored ensemble settings, or null for a plain run. */

@@ -41,7 +41,16 @@ const RUBRIC = JSON.stringify({
   subject: { kind: "video" },
   frames: { mode: "key_frames" },
   criteria: [
-    { id: "quality", name: "Quality", type: "numeric", min: 0, max: 10, step: 1, definition: "0 worst, 10 best.", unstableAt: 1.5 },
+    {
+      id: "quality",
+      name: "Quality",
+      type: "numeric",
+      min: 0,
+      max: 10,
+      step: 1,
+      definition: "0 worst, 10 best.",
+      unstableAt: 1.5,
+    },
     { id: "sharp", name: "Sharp", type: "boolean", definition: "Is it sharp?" },
   ],
   prompt: 'Video prompt: "{{prompt}}"\n\nThe images are {{frames}}\n\n{{guidelines}}\n\n{{criteria}}',
@@ -66,13 +75,21 @@ function seededTruths(n: number, seed: number) {
 }
 
 async function simJudge(name: string, model: string) {
-  return createStubEndpoint(prisma, owner, projectId, stub.baseURL, model, { name, maxConcurrency: 8, pricePer1kInput: 0.001, pricePer1kOutput: 0.002 });
+  return createStubEndpoint(prisma, owner, projectId, stub.baseURL, model, {
+    name,
+    maxConcurrency: 8,
+    pricePer1kInput: 0.001,
+    pricePer1kOutput: 0.002,
+  });
 }
 
 const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() });
 
 async function scoresOf(runId: string) {
-  const rows = await prisma.score.findMany({ where: { runId, category: targetId }, select: { videoId: true, value: true } });
+  const rows = await prisma.score.findMany({
+    where: { runId, category: targetId },
+    select: { videoId: true, value: true },
+  });
   expect(rows).toHaveLength(VIDEOS);
   const byVideo = new Map(rows.map((r) => [r.videoId, r.value]));
   const predicted = Float64Array.from(videoIds.map((id) => byVideo.get(id)!));
@@ -89,7 +106,10 @@ beforeAll(async () => {
   const truths = seededTruths(VIDEOS, 26);
   for (const [i, videoId] of videoIds.entries()) {
     truth.set(videoId, truths[i]!);
-    await prisma.video.update({ where: { id: videoId }, data: { prompt: `A ball rolls down ramp ${i}, truth=${truths[i]}` } });
+    await prisma.video.update({
+      where: { id: videoId },
+      data: { prompt: `A ball rolls down ramp ${i}, truth=${truths[i]}` },
+    });
   }
   const created = await createRubricTask(prisma, owner, projectId, { file: RUBRIC });
   pipeline = created.pipeline;
@@ -103,7 +123,11 @@ describe("self-consistency: samples N at temperature T", () => {
 
   beforeAll(async () => {
     const endpoint = await simJudge("sampler", "stub-sim-judge?noise=1.5&bias=0&seed=3");
-    const run = await createRun(deps(), owner, projectId, { pipeline, endpointId: endpoint.id, ensemble: { kind: "samples", samples: 5, temperature: 0.7 } });
+    const run = await createRun(deps(), owner, projectId, {
+      pipeline,
+      endpointId: endpoint.id,
+      ensemble: { kind: "samples", samples: 5, temperature: 0.7 },
+    });
     parentId = run.id;
     memberIds = (run as { members: string[] }).members;
   }, 300_000);
@@ -122,11 +146,20 @@ describe("self-consistency: samples N at temperature T", () => {
   });
 
   it("each sample asks at the sample temperature under its own cache key, and stores every sample", async () => {
-    const calls = await prisma.llmCall.findMany({ where: { runId: { in: memberIds } }, select: { runId: true, request: true, cached: true } });
+    const calls = await prisma.llmCall.findMany({
+      where: { runId: { in: memberIds } },
+      select: { runId: true, request: true, cached: true },
+    });
     expect(calls).toHaveLength(5 * VIDEOS);
     expect(calls.every((c) => !c.cached && (c.request as { temperature: number }).temperature === 0.7)).toBe(true);
-    const members = await prisma.judgeRun.findMany({ where: { parentRunId: parentId }, orderBy: { memberIndex: "asc" }, select: { memberIndex: true, sampling: true } });
-    expect(members.map((m) => m.sampling)).toEqual([0, 1, 2, 3, 4].map((i) => ({ temperature: 0.7, salt: `sample-${i}` })));
+    const members = await prisma.judgeRun.findMany({
+      where: { parentRunId: parentId },
+      orderBy: { memberIndex: "asc" },
+      select: { memberIndex: true, sampling: true },
+    });
+    expect(members.map((m) => m.sampling)).toEqual(
+      [0, 1, 2, 3, 4].map((i) => ({ temperature: 0.7, salt: `sample-${i}` })),
+    );
     // No call was made for the parent: it only combines.
     expect(await prisma.llmCall.count({ where: { runId: parentId } })).toBe(0);
   });
@@ -190,12 +223,20 @@ describe("self-consistency: samples N at temperature T", () => {
   });
 
   it("the video list filters unstable=1 (optionally of one target) and sorts by dispersion; the latest run is the ensemble, not a sample", async () => {
-    const query = (extra: Record<string, string>) => videoListQuerySchema().parse({ runId: parentId, pageSize: "100", ...extra }) as VideoListQuery;
-    const unstable = (await prisma.scoreDispersion.findMany({ where: { runId: parentId, unstable: true }, select: { videoId: true, category: true } })).map((d) => d);
+    const query = (extra: Record<string, string>) =>
+      videoListQuerySchema().parse({ runId: parentId, pageSize: "100", ...extra }) as VideoListQuery;
+    const unstable = (
+      await prisma.scoreDispersion.findMany({
+        where: { runId: parentId, unstable: true },
+        select: { videoId: true, category: true },
+      })
+    ).map((d) => d);
     const listed = await browseVideos(prisma, owner, projectId, query({ unstable: "1" }));
     expect(new Set(listed.videos.map((v) => v.id))).toEqual(new Set(unstable.map((d) => d.videoId)));
     const ofQuality = await browseVideos(prisma, owner, projectId, query({ unstable: "1", category: targetId }));
-    expect(new Set(ofQuality.videos.map((v) => v.id))).toEqual(new Set(unstable.filter((d) => d.category === targetId).map((d) => d.videoId)));
+    expect(new Set(ofQuality.videos.map((v) => v.id))).toEqual(
+      new Set(unstable.filter((d) => d.category === targetId).map((d) => d.videoId)),
+    );
     expect(ofQuality.videos.length).toBeGreaterThan(0);
     expect(ofQuality.videos.length).toBeLessThan(VIDEOS);
     expect(videoListQuerySchema().safeParse({ unstable: "yes" }).success).toBe(false);
@@ -203,26 +244,48 @@ describe("self-consistency: samples N at temperature T", () => {
     // Most spread first: the largest SD (or entropy) over its target's threshold.
     const sorted = await browseVideos(prisma, owner, projectId, query({ sort: "dispersion", dir: "desc" }));
     const rows = await prisma.scoreDispersion.findMany({ where: { runId: parentId } });
-    const spreadOf = (videoId: string) => Math.max(...rows.filter((r) => r.videoId === videoId).map((r) => (r.entropy ?? r.sd) / (r.category === targetId ? 1.5 : 0.8)));
+    const spreadOf = (videoId: string) =>
+      Math.max(
+        ...rows
+          .filter((r) => r.videoId === videoId)
+          .map((r) => (r.entropy ?? r.sd) / (r.category === targetId ? 1.5 : 0.8)),
+      );
     const spreads = sorted.videos.map((v) => spreadOf(v.id));
     expect(spreads).toHaveLength(VIDEOS);
     for (let i = 1; i < spreads.length; i++) expect(spreads[i - 1]!).toBeGreaterThanOrEqual(spreads[i]! - 1e-9);
     expect(spreads[0]!).toBeGreaterThan(spreads[spreads.length - 1]!);
 
-    const latest = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ pageSize: "1" }) as VideoListQuery);
+    const latest = await browseVideos(
+      prisma,
+      owner,
+      projectId,
+      videoListQuerySchema().parse({ pageSize: "1" }) as VideoListQuery,
+    );
     expect(latest.run?.id).toBe(parentId);
   });
 
   it("a review queue of unstable targets holds the videos with an unstable score and asks only for those scores", async () => {
-    const queue = await createQueue(prisma, owner, projectId, { name: "Unstable", runId: parentId, scope: "unstable", categories: [targetId] });
-    const unstable = await prisma.scoreDispersion.findMany({ where: { runId: parentId, unstable: true, category: targetId }, select: { videoId: true } });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "Unstable",
+      runId: parentId,
+      scope: "unstable",
+      categories: [targetId],
+    });
+    const unstable = await prisma.scoreDispersion.findMany({
+      where: { runId: parentId, unstable: true, category: targetId },
+      select: { videoId: true },
+    });
     const items = await prisma.reviewQueueItem.findMany({ where: { queueId: queue.id }, select: { videoId: true } });
     expect(new Set(items.map((i) => i.videoId))).toEqual(new Set(unstable.map((u) => u.videoId)));
     const stored = await prisma.reviewQueue.findUniqueOrThrow({ where: { id: queue.id } });
     const targets = await itemTargets(prisma, stored, items[0]!.videoId);
     expect(targets.map((t) => t.category)).toEqual([targetId]);
     // A video's unstable yes/no value is not asked in a queue of the quality criterion only; the queue of every category asks it.
-    const everything = await createQueue(prisma, owner, projectId, { name: "Unstable, all", runId: parentId, scope: "unstable" });
+    const everything = await createQueue(prisma, owner, projectId, {
+      name: "Unstable, all",
+      runId: parentId,
+      scope: "unstable",
+    });
     const all = await prisma.reviewQueue.findUniqueOrThrow({ where: { id: everything.id } });
     const allUnstable = await prisma.scoreDispersion.findMany({ where: { runId: parentId, unstable: true } });
     const videoId = allUnstable[0]!.videoId;
@@ -233,7 +296,9 @@ describe("self-consistency: samples N at temperature T", () => {
         .sort(),
     );
     // A plain run has no unstable scores to review.
-    await expect(createQueue(prisma, owner, projectId, { name: "Plain", runId: memberIds[0]!, scope: "unstable" })).rejects.toThrow(/ensemble run/);
+    await expect(
+      createQueue(prisma, owner, projectId, { name: "Plain", runId: memberIds[0]!, scope: "unstable" }),
+    ).rejects.toThrow(/ensemble run/);
   });
 
   it("combining again changes nothing (idempotent: the parent is done)", async () => {
@@ -245,8 +310,14 @@ describe("self-consistency: samples N at temperature T", () => {
 
 describe("a judge panel", () => {
   it("a panel of 3 independent noisy judges agrees with the truth better than each of its judges, also by the people's labels", async () => {
-    const judges = await Promise.all([1, 2, 3].map((seed) => simJudge(`judge ${seed}`, `stub-sim-judge?noise=1.5&bias=0&seed=${10 + seed}`)));
-    const run = await createRun(deps(), owner, projectId, { pipeline, endpointId: judges[0]!.id, ensemble: { kind: "panel", endpointIds: judges.map((j) => j.id), combine: "mean" } });
+    const judges = await Promise.all(
+      [1, 2, 3].map((seed) => simJudge(`judge ${seed}`, `stub-sim-judge?noise=1.5&bias=0&seed=${10 + seed}`)),
+    );
+    const run = await createRun(deps(), owner, projectId, {
+      pipeline,
+      endpointId: judges[0]!.id,
+      ensemble: { kind: "panel", endpointIds: judges.map((j) => j.id), combine: "mean" },
+    });
     const members = (run as { members: string[] }).members;
     const panel = await scoresOf(run.id);
     for (const memberId of members) {
@@ -255,7 +326,10 @@ describe("a judge panel", () => {
       expect(panel.rho).toBeGreaterThan(single.rho);
     }
     // People label 30 of the videos with their truth: each judge's agreement with them, beside the panel's.
-    const scored = await prisma.scoreDispersion.findMany({ where: { runId: run.id, category: targetId }, select: { videoId: true, stepId: true, scopeIndex: true } });
+    const scored = await prisma.scoreDispersion.findMany({
+      where: { runId: run.id, category: targetId },
+      select: { videoId: true, stepId: true, scopeIndex: true },
+    });
     const labelled = scored.slice(0, 30);
     for (const s of labelled) {
       await insertJudgment(prisma, {
@@ -284,7 +358,9 @@ describe("a judge panel", () => {
       });
       return values.reduce((a, b) => a + b, 0) / values.length;
     };
-    const memberScores = new Map(await Promise.all(members.map(async (id) => [id, (await scoresOf(id)).byVideo] as const)));
+    const memberScores = new Map(
+      await Promise.all(members.map(async (id) => [id, (await scoresOf(id)).byVideo] as const)),
+    );
     expect(quality.humans.combined.mae).toBeCloseTo(truthMae(null));
     for (const [index, m] of quality.humans.members.entries()) {
       expect(m.pairs).toBe(30);
@@ -295,86 +371,183 @@ describe("a judge panel", () => {
     // from every video, whoever looks.
     const blindReviewer = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: blindReviewer.userId, role: "reviewer" } });
-    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Panel blind", runId: run.id, scope: "scores", blind: true, itemCount: 1, createdById: owner.userId } });
-    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: labelled[0]!.videoId, position: 0 } });
-    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: blindReviewer.userId } });
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId,
+        name: "Panel blind",
+        runId: run.id,
+        scope: "scores",
+        blind: true,
+        itemCount: 1,
+        createdById: owner.userId,
+      },
+    });
+    const item = await prisma.reviewQueueItem.create({
+      data: { queueId: queue.id, videoId: labelled[0]!.videoId, position: 0 },
+    });
+    await prisma.reviewQueueAssignment.create({
+      data: { itemId: item.id, queueId: queue.id, reviewerId: blindReviewer.userId },
+    });
     expect(await ensembleRunReport(prisma, blindReviewer, run.id)).toEqual(report);
     await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
   }, 300_000);
 
   it("combines by minimum: the least favourable value of the judges", { timeout: 300_000 }, async () => {
-    const judges = await Promise.all([4, 5].map((seed) => simJudge(`strict ${seed}`, `stub-sim-judge?noise=2&bias=0&seed=${10 + seed}`)));
-    const run = await createRun(deps(), owner, projectId, { pipeline, endpointId: judges[1]!.id, ensemble: { kind: "panel", endpointIds: judges.map((j) => j.id), combine: "minimum" } });
+    const judges = await Promise.all(
+      [4, 5].map((seed) => simJudge(`strict ${seed}`, `stub-sim-judge?noise=2&bias=0&seed=${10 + seed}`)),
+    );
+    const run = await createRun(deps(), owner, projectId, {
+      pipeline,
+      endpointId: judges[1]!.id,
+      ensemble: { kind: "panel", endpointIds: judges.map((j) => j.id), combine: "minimum" },
+    });
     const dispersions = await prisma.scoreDispersion.findMany({ where: { runId: run.id, category: targetId } });
     expect(dispersions).toHaveLength(VIDEOS);
-    for (const d of dispersions) expect(d.value).toBe(Math.min(...(d.members as { value: number }[]).map((m) => m.value)));
+    for (const d of dispersions)
+      expect(d.value).toBe(Math.min(...(d.members as { value: number }[]).map((m) => m.value)));
   });
 
   it("refuses a panel of one, more than five, repeated endpoints, or an endpoint of another project, saving nothing", async () => {
     const base = { pipeline, endpointId: "e1" };
-    expect(createRunSchema.safeParse({ ...base, ensemble: { kind: "panel", endpointIds: ["e1"], combine: "mean" } }).success).toBe(false);
-    expect(createRunSchema.safeParse({ ...base, ensemble: { kind: "panel", endpointIds: ["a", "b", "c", "d", "e", "f"], combine: "mean" } }).success).toBe(false);
-    expect(createRunSchema.safeParse({ ...base, ensemble: { kind: "panel", endpointIds: ["e1", "e1"], combine: "mean" } }).success).toBe(false);
-    expect(createRunSchema.safeParse({ ...base, ensemble: { kind: "panel", endpointIds: ["e1", "e2"], combine: "median" } }).success).toBe(false);
-    expect(createRunSchema.safeParse({ ...base, ensemble: { kind: "samples", samples: 11, temperature: 0.7 } }).success).toBe(false);
-    expect(createRunSchema.safeParse({ ...base, ensemble: { kind: "samples", samples: 0, temperature: 0.7 } }).success).toBe(false);
-    expect(createRunSchema.safeParse({ ...base, ensemble: { kind: "samples", samples: 3, temperature: 3 } }).success).toBe(false);
-    expect(createRunSchema.safeParse({ ...base, ensemble: { kind: "samples", samples: 3, temperature: 1 } }).success).toBe(true);
+    expect(
+      createRunSchema.safeParse({ ...base, ensemble: { kind: "panel", endpointIds: ["e1"], combine: "mean" } }).success,
+    ).toBe(false);
+    expect(
+      createRunSchema.safeParse({
+        ...base,
+        ensemble: { kind: "panel", endpointIds: ["a", "b", "c", "d", "e", "f"], combine: "mean" },
+      }).success,
+    ).toBe(false);
+    expect(
+      createRunSchema.safeParse({ ...base, ensemble: { kind: "panel", endpointIds: ["e1", "e1"], combine: "mean" } })
+        .success,
+    ).toBe(false);
+    expect(
+      createRunSchema.safeParse({ ...base, ensemble: { kind: "panel", endpointIds: ["e1", "e2"], combine: "median" } })
+        .success,
+    ).toBe(false);
+    expect(
+      createRunSchema.safeParse({ ...base, ensemble: { kind: "samples", samples: 11, temperature: 0.7 } }).success,
+    ).toBe(false);
+    expect(
+      createRunSchema.safeParse({ ...base, ensemble: { kind: "samples", samples: 0, temperature: 0.7 } }).success,
+    ).toBe(false);
+    expect(
+      createRunSchema.safeParse({ ...base, ensemble: { kind: "samples", samples: 3, temperature: 3 } }).success,
+    ).toBe(false);
+    expect(
+      createRunSchema.safeParse({ ...base, ensemble: { kind: "samples", samples: 3, temperature: 1 } }).success,
+    ).toBe(true);
 
     const mine = await simJudge("mine", "stub-sim-judge?seed=1");
     const elsewhere = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Elsewhere" });
-    const theirs = await createStubEndpoint(prisma, owner, elsewhere.projectId, stub.baseURL, "stub-vision", { name: "theirs", maxConcurrency: 1 });
+    const theirs = await createStubEndpoint(prisma, owner, elsewhere.projectId, stub.baseURL, "stub-vision", {
+      name: "theirs",
+      maxConcurrency: 1,
+    });
     const runsBefore = await prisma.judgeRun.count({ where: { projectId } });
-    await expect(createRun(deps(), owner, projectId, { pipeline, endpointId: mine.id, ensemble: { kind: "panel", endpointIds: [mine.id, theirs.id], combine: "mean" } })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    await expect(
+      createRun(deps(), owner, projectId, {
+        pipeline,
+        endpointId: mine.id,
+        ensemble: { kind: "panel", endpointIds: [mine.id, theirs.id], combine: "mean" },
+      }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     const other = await simJudge("other", "stub-sim-judge?seed=2");
-    await expect(createRun(deps(), owner, projectId, { pipeline, endpointId: mine.id, ensemble: { kind: "panel", endpointIds: [other.id, theirs.id], combine: "mean" } })).rejects.toBeInstanceOf(
-      ValidationError,
-    );
+    await expect(
+      createRun(deps(), owner, projectId, {
+        pipeline,
+        endpointId: mine.id,
+        ensemble: { kind: "panel", endpointIds: [other.id, theirs.id], combine: "mean" },
+      }),
+    ).rejects.toBeInstanceOf(ValidationError);
     // A member that fails after the first was created (an archived endpoint) rolls every run back.
     await prisma.judgeEndpoint.update({ where: { id: other.id }, data: { archivedAt: new Date() } });
-    await expect(createRun(deps(), owner, projectId, { pipeline, endpointId: mine.id, ensemble: { kind: "panel", endpointIds: [mine.id, other.id], combine: "mean" } })).rejects.toBeInstanceOf(
-      ValidationError,
-    );
+    await expect(
+      createRun(deps(), owner, projectId, {
+        pipeline,
+        endpointId: mine.id,
+        ensemble: { kind: "panel", endpointIds: [mine.id, other.id], combine: "mean" },
+      }),
+    ).rejects.toBeInstanceOf(ValidationError);
     expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(runsBefore);
   });
 });
 
 describe("a built-in task", () => {
-  it("an ensemble of the hallucination pipeline is combined by its declarations: every scope's score, the pipeline's metrics of the combined scores", { timeout: 300_000 }, async () => {
-    const small = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2, name: "Ensemble of a built-in task" });
-    const endpoint = await createStubEndpoint(prisma, owner, small.projectId, stub.baseURL);
-    const run = await createRun(deps(), owner, small.projectId, { pipeline: "hallucination", endpointId: endpoint.id, ensemble: { kind: "samples", samples: 2, temperature: 0.7 } });
-    expect((await getRunStatus(prisma, owner, run.id)).status).toBe("done");
-    const [first] = (run as { members: string[] }).members;
-    const memberScores = await prisma.score.findMany({ where: { runId: first }, orderBy: [{ videoId: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }] });
-    const parentScores = await prisma.score.findMany({ where: { runId: run.id }, orderBy: [{ videoId: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }] });
-    expect(memberScores.length).toBeGreaterThan(2);
-    // Every score of every key frame's step has its combined score and dispersion.
-    expect(parentScores.map((s) => [s.videoId, s.stepId, s.scopeIndex, s.category])).toEqual(memberScores.map((s) => [s.videoId, s.stepId, s.scopeIndex, s.category]));
-    expect(await prisma.scoreDispersion.count({ where: { runId: run.id } })).toBe(parentScores.length);
-    // The pipeline's own per-video metrics (S, D, I, overall, verdict) exist for the ensemble, from the combined scores.
-    const metrics = await prisma.runMetric.findMany({ where: { runId: run.id, metric: { in: ["overall", "verdict"] } } });
-    expect(metrics).toHaveLength(4);
-    expect(await prisma.runVideo.count({ where: { runId: run.id, status: "done", summary: { not: Prisma.DbNull } } })).toBe(2);
-  });
+  it(
+    "an ensemble of the hallucination pipeline is combined by its declarations: every scope's score, the pipeline's metrics of the combined scores",
+    { timeout: 300_000 },
+    async () => {
+      const small = await projectWithFramedVideos(prisma, owner, {
+        videoCount: 2,
+        keyFrames: 2,
+        name: "Ensemble of a built-in task",
+      });
+      const endpoint = await createStubEndpoint(prisma, owner, small.projectId, stub.baseURL);
+      const run = await createRun(deps(), owner, small.projectId, {
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        ensemble: { kind: "samples", samples: 2, temperature: 0.7 },
+      });
+      expect((await getRunStatus(prisma, owner, run.id)).status).toBe("done");
+      const [first] = (run as { members: string[] }).members;
+      const memberScores = await prisma.score.findMany({
+        where: { runId: first },
+        orderBy: [{ videoId: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }],
+      });
+      const parentScores = await prisma.score.findMany({
+        where: { runId: run.id },
+        orderBy: [{ videoId: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }],
+      });
+      expect(memberScores.length).toBeGreaterThan(2);
+      // Every score of every key frame's step has its combined score and dispersion.
+      expect(parentScores.map((s) => [s.videoId, s.stepId, s.scopeIndex, s.category])).toEqual(
+        memberScores.map((s) => [s.videoId, s.stepId, s.scopeIndex, s.category]),
+      );
+      expect(await prisma.scoreDispersion.count({ where: { runId: run.id } })).toBe(parentScores.length);
+      // The pipeline's own per-video metrics (S, D, I, overall, verdict) exist for the ensemble, from the combined scores.
+      const metrics = await prisma.runMetric.findMany({
+        where: { runId: run.id, metric: { in: ["overall", "verdict"] } },
+      });
+      expect(metrics).toHaveLength(4);
+      expect(
+        await prisma.runVideo.count({ where: { runId: run.id, status: "done", summary: { not: Prisma.DbNull } } }),
+      ).toBe(2);
+    },
+  );
 });
 
 describe("members and the parent cancel together", () => {
   it("cancelling the parent cancels every member, and cancelling a member cancels the parent and its siblings", async () => {
     const endpoint = await simJudge("idle sampler", "stub-sim-judge?noise=1&seed=9");
     const idle = { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() };
-    const first = await createRun(idle, owner, projectId, { pipeline, endpointId: endpoint.id, ensemble: { kind: "samples", samples: 3, temperature: 1 } });
+    const first = await createRun(idle, owner, projectId, {
+      pipeline,
+      endpointId: endpoint.id,
+      ensemble: { kind: "samples", samples: 3, temperature: 1 },
+    });
     await cancelRun(prisma, owner, first.id);
-    const family = await prisma.judgeRun.findMany({ where: { OR: [{ id: first.id }, { parentRunId: first.id }] }, select: { status: true } });
+    const family = await prisma.judgeRun.findMany({
+      where: { OR: [{ id: first.id }, { parentRunId: first.id }] },
+      select: { status: true },
+    });
     expect(family.map((r) => r.status)).toEqual(["cancelled", "cancelled", "cancelled", "cancelled"]);
-    expect(await prisma.runVideo.count({ where: { run: { parentRunId: first.id }, status: { not: "cancelled" } } })).toBe(0);
+    expect(
+      await prisma.runVideo.count({ where: { run: { parentRunId: first.id }, status: { not: "cancelled" } } }),
+    ).toBe(0);
 
-    const second = await createRun(idle, owner, projectId, { pipeline, endpointId: endpoint.id, ensemble: { kind: "samples", samples: 2, temperature: 1 } });
+    const second = await createRun(idle, owner, projectId, {
+      pipeline,
+      endpointId: endpoint.id,
+      ensemble: { kind: "samples", samples: 2, temperature: 1 },
+    });
     const memberId = (second as { members: string[] }).members[1]!;
     await cancelRun(prisma, owner, memberId);
-    const statuses = await prisma.judgeRun.findMany({ where: { OR: [{ id: second.id }, { parentRunId: second.id }] }, select: { status: true } });
+    const statuses = await prisma.judgeRun.findMany({
+      where: { OR: [{ id: second.id }, { parentRunId: second.id }] },
+      select: { status: true },
+    });
     expect(statuses.map((r) => r.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
     // A cancelled ensemble is never combined.
     expect(await combineEnsembleWhenDone(prisma, installedPipelines(), second.id)).toBe(false);

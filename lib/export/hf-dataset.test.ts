@@ -30,9 +30,14 @@ let runId: string;
 
 beforeAll(async () => {
   [owner, ann, bob, stranger] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2, name: "HF export" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 2,
+    name: "HF export",
+  }));
   videoIds.sort();
-  for (const actor of [ann, bob]) await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
+  for (const actor of [ann, bob])
+    await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
   const run = await seedFinishedRun(prisma, owner, projectId, videoIds, {
     endpointName: "alpha",
     templateHash: "aaaaaaaaaaaaaaaa",
@@ -73,8 +78,12 @@ describe("runHfDatasetExport (database)", () => {
       [videoIds[1], "verdict", "verdict", 0],
       [videoIds[1], "overall", "overall", 80],
     ]);
-    const scores = await prisma.score.findMany({ where: { runId }, select: { videoId: true, category: true, value: true } });
-    for (const s of scores) expect(rows.find((r) => r.video_id === s.videoId && r.category === s.category)!.judge_value).toBe(s.value);
+    const scores = await prisma.score.findMany({
+      where: { runId },
+      select: { videoId: true, category: true, value: true },
+    });
+    for (const s of scores)
+      expect(rows.find((r) => r.video_id === s.videoId && r.category === s.category)!.judge_value).toBe(s.value);
     const reviewed = rows.find((r) => r.video_id === videoIds[0] && r.category === "s1")!;
     expect([...reviewed.human_values].sort()).toEqual([7, 9]);
     expect(reviewed.human_mean).toBe(8);
@@ -88,13 +97,20 @@ describe("runHfDatasetExport (database)", () => {
     // referenced file is in the tar with the stored frame's bytes.
     expect(reviewed.frame_timestamps).toEqual([0.25]);
     expect(reviewed.frames).toEqual([`frames/${videoIds[0]}/00001.jpg`]);
-    expect(rows.find((r) => r.video_id === videoIds[0] && r.category === "d1")!.frames).toEqual([3, 4, 5].map((i) => `frames/${videoIds[0]}/0000${i}.jpg`));
+    expect(rows.find((r) => r.video_id === videoIds[0] && r.category === "d1")!.frames).toEqual(
+      [3, 4, 5].map((i) => `frames/${videoIds[0]}/0000${i}.jpg`),
+    );
     const frameFiles = [...entries.keys()].filter((n) => n.startsWith("frames/"));
     for (const row of rows) for (const f of row.frames) expect(frameFiles).toContain(f);
-    const stored = await prisma.frame.findMany({ where: { frameSet: { videoId: videoIds[0] } }, select: { index: true, sha256: true } });
+    const stored = await prisma.frame.findMany({
+      where: { frameSet: { videoId: videoIds[0] } },
+      select: { index: true, sha256: true },
+    });
     for (const name of frameFiles.filter((n) => n.startsWith(`frames/${videoIds[0]}/`))) {
       const index = Number(name.slice(-9, -4));
-      expect(createHash("sha256").update(entries.get(name)!).digest("hex")).toBe(stored.find((f) => f.index === index)!.sha256);
+      expect(createHash("sha256").update(entries.get(name)!).digest("hex")).toBe(
+        stored.find((f) => f.index === index)!.sha256,
+      );
     }
 
     // The card: YAML front matter (parsed with the repo's yaml library), features, labels, agreement, provenance.
@@ -102,7 +118,10 @@ describe("runHfDatasetExport (database)", () => {
     const [, front, body] = card.split(/^---$/m);
     const meta = parseYaml(front!) as Record<string, unknown> & {
       configs: { config_name: string; data_files: { split: string; path: string }[] }[];
-      dataset_info: { features: { name: string; dtype?: string; sequence?: string }[]; splits: { name: string; num_examples: number }[] };
+      dataset_info: {
+        features: { name: string; dtype?: string; sequence?: string }[];
+        splits: { name: string; num_examples: number }[];
+      };
       task_categories: string[];
     };
     expect(meta.configs).toEqual([{ config_name: "default", data_files: [{ split: "test", path: HF_DATA_GLOB }] }]);
@@ -112,7 +131,8 @@ describe("runHfDatasetExport (database)", () => {
     expect(meta.license).toBe("other");
     expect(meta.task_categories).toEqual(["video-classification"]);
     const task = TASKS.find((t) => t.id === "hallucination")!;
-    for (const label of [...task.targets, ...task.metrics]) expect(body).toContain(`| \`${label.id}\` | ${label.label.replaceAll("|", "\\|")} |`);
+    for (const label of [...task.targets, ...task.metrics])
+      expect(body).toContain(`| \`${label.id}\` | ${label.label.replaceAll("|", "\\|")} |`);
     expect(body).toContain('Judge: endpoint "alpha", model `stub-model`');
     expect(body).toContain("Prompt template hashes: `aaaaaaaaaaaaaaaa`");
     expect(body).toContain("Reviewers counted: 2 (not named");
@@ -124,7 +144,8 @@ describe("runHfDatasetExport (database)", () => {
       .filter(([n]) => !n.startsWith("frames/"))
       .map(([, b]) => b.toString("utf8"))
       .join("\n");
-    for (const secret of [ann.userId, bob.userId, ann.email, bob.email, "ann's private note"]) expect(text).not.toContain(secret);
+    for (const secret of [ann.userId, bob.userId, ann.email, bob.email, "ann's private note"])
+      expect(text).not.toContain(secret);
   });
 
   it("errors the stream when reading fails part-way, so the download fails instead of ending as a whole tar", async () => {
@@ -137,8 +158,20 @@ describe("runHfDatasetExport (database)", () => {
   });
 
   it("is withheld whole, before the first byte, from someone reviewing one of the run's videos blind", async () => {
-    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "HF blind", runId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
-    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[1]!, position: 0 } });
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId,
+        name: "HF blind",
+        runId,
+        scope: "verdict",
+        blind: true,
+        itemCount: 1,
+        createdById: owner.userId,
+      },
+    });
+    const item = await prisma.reviewQueueItem.create({
+      data: { queueId: queue.id, videoId: videoIds[1]!, position: 0 },
+    });
     await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: bob.userId } });
     const withheld = await runHfDatasetExport(prisma, bob, projectId, runId).catch((error: unknown) => error);
     expect(withheld).toBeInstanceOf(WithheldError);

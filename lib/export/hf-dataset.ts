@@ -8,12 +8,23 @@ import { NotFoundError } from "../errors";
 import { EXPORT_BATCH_VIDEOS, exportBatches, exportReviewers, type ExportRow } from "../agreement/export";
 import { exportFileName } from "../agreement/export-file-name";
 import { projectAgreement } from "../agreement/load";
-import { agreementQuerySchema, exportQuerySchema, resolveAgreementScope, type AgreementScope } from "../agreement/scope";
+import {
+  agreementQuerySchema,
+  exportQuerySchema,
+  resolveAgreementScope,
+  type AgreementScope,
+} from "../agreement/scope";
 import type { AgreementReport, StatBlock } from "../agreement/types";
 import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
 import { TASKS } from "../tasks/registry";
-import { targetIdOfCategory, type MetricDeclaration, type Scale, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+import {
+  targetIdOfCategory,
+  type MetricDeclaration,
+  type Scale,
+  type TargetDeclaration,
+  type TaskDeclaration,
+} from "../tasks/task-declaration";
 import { log } from "../observability/logger";
 import { HF_DEFAULT_SPLIT, planHfSplits, type HfSplitPlan } from "./hf-splits";
 import type { HfSplitSpec } from "./hf-splits.validation";
@@ -107,7 +118,11 @@ function frameFileName(videoId: string, index: number): string {
   return `frames/${videoId}/${String(index).padStart(5, "0")}.jpg`;
 }
 
-export function hfDatasetRow(row: ExportRow, task: TaskDeclaration | undefined, framesByTimestamp: ReadonlyMap<number, string>): HfDatasetRow {
+export function hfDatasetRow(
+  row: ExportRow,
+  task: TaskDeclaration | undefined,
+  framesByTimestamp: ReadonlyMap<number, string>,
+): HfDatasetRow {
   const values = row.reviews.map((r) => r.value);
   return {
     video_id: row.videoId,
@@ -135,7 +150,8 @@ export function hfDatasetRow(row: ExportRow, task: TaskDeclaration | undefined, 
 }
 
 function scaleText(scale: Scale): string {
-  if (scale.kind === "numeric") return `numeric ${scale.min}–${scale.max}${scale.step ? ` in steps of ${scale.step}` : ""}`;
+  if (scale.kind === "numeric")
+    return `numeric ${scale.min}–${scale.max}${scale.step ? ` in steps of ${scale.step}` : ""}`;
   return `categorical: ${scale.values.map((v) => `${v.value} = ${v.label}`).join(", ")}`;
 }
 
@@ -186,21 +202,36 @@ export interface HfWrittenSplit {
  * its shards; `dataset_info.splits` with their row counts), then splits, features, label definitions, agreement
  * and provenance in Markdown.
  */
-export function hfDatasetCard(input: { projectName: string; provenance: HfProvenance; report: AgreementReport; frameCount: number; splits: HfWrittenSplit[]; splitSummary: string }): string {
+export function hfDatasetCard(input: {
+  projectName: string;
+  provenance: HfProvenance;
+  report: AgreementReport;
+  frameCount: number;
+  splits: HfWrittenSplit[];
+  splitSummary: string;
+}): string {
   const { provenance: p, report } = input;
   // Splits without rows would name shards that do not exist, which `load_dataset` refuses; an empty export keeps its first.
-  const splits = input.splits.some((sp) => sp.rows > 0) ? input.splits.filter((sp) => sp.rows > 0) : input.splits.slice(0, 1);
+  const splits = input.splits.some((sp) => sp.rows > 0)
+    ? input.splits.filter((sp) => sp.rows > 0)
+    : input.splits.slice(0, 1);
   const rowCount = input.splits.reduce((sum, sp) => sum + sp.rows, 0);
   const shardCount = input.splits.reduce((sum, sp) => sum + sp.shards.length, 0);
-  const features = FEATURES.map((f) => (f.sequence ? { name: f.name, sequence: f.sequence } : { name: f.name, dtype: f.dtype }));
+  const features = FEATURES.map((f) =>
+    f.sequence ? { name: f.name, sequence: f.sequence } : { name: f.name, dtype: f.dtype },
+  );
   const frontMatter = {
     license: "other",
     license_name: "to-be-chosen",
     pretty_name: `${input.projectName}: ${p.task?.label ?? p.pipeline} judgments (run ${p.runId})`,
     task_categories: ["video-classification"],
     tags: ["framejury", "llm-as-a-judge", "human-evaluation", "ai-generated-video"],
-    size_categories: [rowCount < 1000 ? "n<1K" : rowCount < 10_000 ? "1K<n<10K" : rowCount < 100_000 ? "10K<n<100K" : "100K<n<1M"],
-    configs: [{ config_name: "default", data_files: splits.map((sp) => ({ split: sp.name, path: hfDataGlob(sp.name) })) }],
+    size_categories: [
+      rowCount < 1000 ? "n<1K" : rowCount < 10_000 ? "1K<n<10K" : rowCount < 100_000 ? "10K<n<100K" : "100K<n<1M",
+    ],
+    configs: [
+      { config_name: "default", data_files: splits.map((sp) => ({ split: sp.name, path: hfDataGlob(sp.name) })) },
+    ],
     dataset_info: { features, splits: splits.map((sp) => ({ name: sp.name, num_examples: sp.rows })) },
   };
   const labels: (TargetDeclaration | MetricDeclaration)[] = p.task ? [...p.task.targets, ...p.task.metrics] : [];
@@ -232,17 +263,25 @@ export function hfDatasetCard(input: { projectName: string; provenance: HfProven
     "",
     "| name | type | meaning |",
     "|---|---|---|",
-    ...FEATURES.map((f) => `| \`${f.name}\` | ${f.sequence ? `list of ${f.sequence}` : f.dtype} | ${cell(FEATURE_MEANINGS[f.name])} |`),
+    ...FEATURES.map(
+      (f) =>
+        `| \`${f.name}\` | ${f.sequence ? `list of ${f.sequence}` : f.dtype} | ${cell(FEATURE_MEANINGS[f.name])} |`,
+    ),
     "",
     "## Label definitions",
     "",
-    labels.length ? "From the task's declaration; `label_id` names the row's label." : `The task \`${p.pipeline}\` is not declared in this FrameJury; its labels are not described.`,
+    labels.length
+      ? "From the task's declaration; `label_id` names the row's label."
+      : `The task \`${p.pipeline}\` is not declared in this FrameJury; its labels are not described.`,
     "",
     ...(labels.length
       ? [
           "| label_id | name | scale | positive | higher is better | definition |",
           "|---|---|---|---|---|---|",
-          ...labels.map((l) => `| \`${l.id}\` | ${cell(l.label)} | ${cell(scaleText(l.scale))} | ${cell(positiveText(l))} | ${l.higherIsBetter ? "yes" : "no"} | ${cell(l.definition)} |`),
+          ...labels.map(
+            (l) =>
+              `| \`${l.id}\` | ${cell(l.label)} | ${cell(scaleText(l.scale))} | ${cell(positiveText(l))} | ${l.higherIsBetter ? "yes" : "no"} | ${cell(l.definition)} |`,
+          ),
         ]
       : []),
     "",
@@ -253,9 +292,13 @@ export function hfDatasetCard(input: { projectName: string; provenance: HfProven
     "| comparison | n | statistic | value | 95% interval |",
     "|---|---|---|---|---|",
     ...statRows("judge vs reviewers' consensus, binarised", report.humanVsJudge.consensus.binary),
-    ...Object.entries(report.humanVsJudge.consensus.native).flatMap(([type, block]) => statRows(`judge vs consensus, ${type}`, block)),
+    ...Object.entries(report.humanVsJudge.consensus.native).flatMap(([type, block]) =>
+      statRows(`judge vs consensus, ${type}`, block),
+    ),
     ...statRows("among reviewers, binarised", report.humanVsHuman.binary),
-    ...Object.entries(report.humanVsHuman.native).flatMap(([type, block]) => statRows(`among reviewers, ${type}`, block)),
+    ...Object.entries(report.humanVsHuman.native).flatMap(([type, block]) =>
+      statRows(`among reviewers, ${type}`, block),
+    ),
     "",
     "## Provenance",
     "",
@@ -268,7 +311,13 @@ export function hfDatasetCard(input: { projectName: string; provenance: HfProven
   return lines.join("\n");
 }
 
-async function addFrame(pack: Pack, storage: ObjectStorage, name: string, storageKey: string, size: number): Promise<void> {
+async function addFrame(
+  pack: Pack,
+  storage: ObjectStorage,
+  name: string,
+  storageKey: string,
+  size: number,
+): Promise<void> {
   // The object first: an entry opened and then abandoned would error unheard when the pack is destroyed.
   const source = await storage.get(storageKey);
   await pipeline(source, pack.entry({ name, size, type: "file" }));
@@ -295,9 +344,21 @@ async function writeDataset(
     projectAgreement(prisma, actor, projectId, agreementQuerySchema().parse({ runId })),
     prisma.judgeRun.findUniqueOrThrow({
       where: { id: runId },
-      select: { pipeline: true, simulated: true, createdAt: true, finishedAt: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } },
+      select: {
+        pipeline: true,
+        simulated: true,
+        createdAt: true,
+        finishedAt: true,
+        endpointSnapshot: true,
+        endpoint: { select: { name: true, model: true } },
+      },
     }),
-    prisma.stepResult.findMany({ where: { runId, templateHash: { not: null } }, distinct: ["templateHash"], select: { templateHash: true }, orderBy: { templateHash: "asc" } }),
+    prisma.stepResult.findMany({
+      where: { runId, templateHash: { not: null } },
+      distinct: ["templateHash"],
+      select: { templateHash: true },
+      orderBy: { templateHash: "asc" },
+    }),
   ]);
   const task = TASKS.find((t) => t.id === run.pipeline);
   const snapshot = (run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
@@ -333,7 +394,9 @@ async function writeDataset(
     if (signal.cancelled) return;
     if (rows.length === 0) continue;
     const videoId = rows[0]!.videoId;
-    const frames = await prisma.$queryRaw<{ index: number; timestampS: number; storageKey: string; sizeBytes: number }[]>`
+    const frames = await prisma.$queryRaw<
+      { index: number; timestampS: number; storageKey: string; sizeBytes: number }[]
+    >`
       SELECT f."index", f."timestampS", f."storageKey", f."sizeBytes" FROM "frame" f JOIN "run_video" rv ON rv."frameSetId" = f."frameSetId"
       WHERE rv."runId" = ${runId} AND rv."videoId" = ${videoId} AND (f."isKeyFrame" OR f."cluster" IS NOT NULL) ORDER BY f."index"`;
     const seenTimestamps = new Set(rows.flatMap((r) => r.frameTimestamps));
@@ -354,8 +417,24 @@ async function writeDataset(
     if (++videosPending >= EXPORT_BATCH_VIDEOS) await flush();
   }
   await flush();
-  const written = [...splits.values()].map(({ name, description, rows, shards }) => ({ name, description, rows, shards }));
-  await addBuffer(pack, "README.md", hfDatasetCard({ projectName: input.projectName, provenance, report, frameCount, splits: written, splitSummary: plan.summary }));
+  const written = [...splits.values()].map(({ name, description, rows, shards }) => ({
+    name,
+    description,
+    rows,
+    shards,
+  }));
+  await addBuffer(
+    pack,
+    "README.md",
+    hfDatasetCard({
+      projectName: input.projectName,
+      provenance,
+      report,
+      frameCount,
+      splits: written,
+      splitSummary: plan.summary,
+    }),
+  );
   pack.finalize();
 }
 
@@ -370,16 +449,31 @@ function splitLabel(spec: HfSplitSpec): string | undefined {
  * A run's Hugging Face dataset as a .tar byte stream; every member may read it (`export.read`). A failure
  * part-way errors the stream, so the HTTP response is aborted rather than ending as a complete tar.
  */
-export async function runHfDatasetExport(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, options: { split?: HfSplitSpec; storage?: ObjectStorage } = {}) {
+export async function runHfDatasetExport(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  runId: string,
+  options: { split?: HfSplitSpec; storage?: ObjectStorage } = {},
+) {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true, pipeline: true } });
+  const run = await prisma.judgeRun.findFirst({
+    where: { id: runId, projectId },
+    select: { id: true, pipeline: true },
+  });
   if (!run) throw new NotFoundError("Run not found.");
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
   const storage = options.storage ?? getStorage();
   const filter = (({ format: _format, ...rest }) => rest)(exportQuerySchema().parse({ runId }));
   const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
   // Before the first byte: a split that cannot be made is a 400, not a broken download.
-  const plan = await planHfSplits(prisma, { projectId, runId, pipeline: run.pipeline, videoIds: scope.matchingVideos, spec: options.split ?? { kind: "none" } });
+  const plan = await planHfSplits(prisma, {
+    projectId,
+    runId,
+    pipeline: run.pipeline,
+    videoIds: scope.matchingVideos,
+    spec: options.split ?? { kind: "none" },
+  });
   const pack = tarPack();
   const signal = { cancelled: false };
   // A failure reaches the consumer through `failed` (the pack's own iterator may never settle once destroyed).
@@ -387,7 +481,14 @@ export async function runHfDatasetExport(prisma: PrismaClient, actor: Actor, pro
   const failed = new Promise<never>((_, reject) => (fail = reject));
   failed.catch(() => {});
   pack.on("error", () => {});
-  writeDataset(prisma, actor, { projectId, runId, projectName: project.name, scope, plan }, pack, signal, storage).catch((error: unknown) => {
+  writeDataset(
+    prisma,
+    actor,
+    { projectId, runId, projectName: project.name, scope, plan },
+    pack,
+    signal,
+    storage,
+  ).catch((error: unknown) => {
     log().error({ err: error }, "Hugging Face dataset export failed part-way");
     const reason = error instanceof Error ? error : new Error(String(error));
     fail(reason);
@@ -407,5 +508,14 @@ export async function runHfDatasetExport(prisma: PrismaClient, actor: Actor, pro
       await chunks.return?.();
     },
   });
-  return { stream, filename: exportFileName({ project: project.name, what: "hf-dataset", filter: { runId, split: splitLabel(plan.spec) }, date: new Date(), extension: "tar" }) };
+  return {
+    stream,
+    filename: exportFileName({
+      project: project.name,
+      what: "hf-dataset",
+      filter: { runId, split: splitLabel(plan.spec) },
+      date: new Date(),
+      extension: "tar",
+    }),
+  };
 }

@@ -28,7 +28,11 @@ let runId: string;
 
 beforeAll(async () => {
   owner = await makeUser();
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 9, keyFrames: 1, name: "HF splits" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 9,
+    keyFrames: 1,
+    name: "HF splits",
+  }));
   videoIds.sort();
   ({ runId } = await seedFinishedRun(prisma, owner, projectId, videoIds, {
     scores: (v) => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: v % 10 }],
@@ -62,12 +66,18 @@ async function exported(split: HfSplitSpec) {
 /** video id → the splits its rows are in. */
 function splitsOfVideos(rowsBySplit: Map<string, HfDatasetRow[]>): Map<string, string[]> {
   const result = new Map<string, string[]>();
-  for (const [split, rows] of rowsBySplit) for (const id of new Set(rows.map((r) => r.video_id))) result.set(id, [...(result.get(id) ?? []), split].sort());
+  for (const [split, rows] of rowsBySplit)
+    for (const id of new Set(rows.map((r) => r.video_id))) result.set(id, [...(result.get(id) ?? []), split].sort());
   return result;
 }
 
 /** The card's configs/data_files and dataset_info.splits name exactly the shards and row counts written. */
-function expectCardMatchesFiles(card: Card, rowsBySplit: Map<string, HfDatasetRow[]>, shardsBySplit: Map<string, string[]>, allNames: string[]) {
+function expectCardMatchesFiles(
+  card: Card,
+  rowsBySplit: Map<string, HfDatasetRow[]>,
+  shardsBySplit: Map<string, string[]>,
+  allNames: string[],
+) {
   expect(card.configs).toHaveLength(1);
   expect(card.configs[0]!.config_name).toBe("default");
   const dataFiles = card.configs[0]!.data_files;
@@ -79,7 +89,9 @@ function expectCardMatchesFiles(card: Card, rowsBySplit: Map<string, HfDatasetRo
     const glob = new RegExp(`^${path.replaceAll(".", "\\.").replace("*", "[^/]*")}$`);
     expect(allNames.filter((n) => glob.test(n)).sort()).toEqual([...shardsBySplit.get(split)!].sort());
   }
-  expect(card.dataset_info.splits.map((s) => [s.name, s.num_examples]).sort()).toEqual([...rowsBySplit].map(([name, rows]) => [name, rows.length]).sort());
+  expect(card.dataset_info.splits.map((s) => [s.name, s.num_examples]).sort()).toEqual(
+    [...rowsBySplit].map(([name, rows]) => [name, rows.length]).sort(),
+  );
 }
 
 describe("seedSplitOf and split names (pure)", () => {
@@ -101,7 +113,9 @@ describe("seedSplitOf and split names (pure)", () => {
     // Two independent assignments differ for about 1 − (0.8² + 0.1² + 0.1²) = 34% of the videos.
     expect(moved / ids.length).toBeGreaterThan(0.25);
     expect(ids.every((id) => seedSplitOf(id, "7", { train: 0, validation: 0, test: 1 }) === "test")).toBe(true);
-    expect(new Set(ids.map((id) => seedSplitOf(id, "7", { train: 0.5, validation: 0, test: 0.5 })))).toEqual(new Set(["train", "test"]));
+    expect(new Set(ids.map((id) => seedSplitOf(id, "7", { train: 0.5, validation: 0, test: 0.5 })))).toEqual(
+      new Set(["train", "test"]),
+    );
   });
 
   it("makes names the Hub accepts, and tells apart values that read alike", () => {
@@ -122,17 +136,28 @@ describe("seedSplitOf and split names (pure)", () => {
   it("validates the query: a seed split needs a seed and shares adding up to 1; a metadata split a field; the form's empty fields are ignored", () => {
     const parse = (query: Record<string, string>) => hfDatasetQuerySchema.safeParse({ runId: "r1", ...query });
     expect(hfSplitSpecOf(parse({}).data!)).toEqual({ kind: "none" });
-    expect(hfSplitSpecOf(parse({ split: "seed", seed: "42", field: "", train: "", validation: "", test: "" }).data!)).toEqual({
+    expect(
+      hfSplitSpecOf(parse({ split: "seed", seed: "42", field: "", train: "", validation: "", test: "" }).data!),
+    ).toEqual({
       kind: "seed",
       seed: "42",
       ratios: { train: 0.8, validation: 0.1, test: 0.1 },
     });
-    expect(hfSplitSpecOf(parse({ split: "seed", seed: "1", train: "0.7", test: "0.3" }).data!)).toEqual({ kind: "seed", seed: "1", ratios: { train: 0.7, validation: 0, test: 0.3 } });
-    expect(parse({ split: "seed", seed: "1", train: "0.7", validation: "0.2", test: "0.2" }).error?.issues[0]?.message).toMatch(/add up to 1\.1, not 1/);
+    expect(hfSplitSpecOf(parse({ split: "seed", seed: "1", train: "0.7", test: "0.3" }).data!)).toEqual({
+      kind: "seed",
+      seed: "1",
+      ratios: { train: 0.7, validation: 0, test: 0.3 },
+    });
+    expect(
+      parse({ split: "seed", seed: "1", train: "0.7", validation: "0.2", test: "0.2" }).error?.issues[0]?.message,
+    ).toMatch(/add up to 1\.1, not 1/);
     expect(parse({ split: "seed" }).error?.issues[0]?.message).toMatch(/needs a seed/);
     expect(parse({ split: "seed", seed: "1", train: "1.5" }).success).toBe(false);
     expect(parse({ split: "metadata" }).error?.issues[0]?.message).toMatch(/needs a field/);
-    expect(hfSplitSpecOf(parse({ split: "metadata", field: "camera", seed: "" }).data!)).toEqual({ kind: "metadata", field: "camera" });
+    expect(hfSplitSpecOf(parse({ split: "metadata", field: "camera", seed: "" }).data!)).toEqual({
+      kind: "metadata",
+      field: "camera",
+    });
     expect(parse({ split: "random" }).success).toBe(false);
   });
 });
@@ -154,7 +179,9 @@ describe("split exports (database)", () => {
     expect(splitsOfVideos(again.rowsBySplit)).toEqual(firstSplits);
 
     // A seed whose assignment of these videos differs (found with the pure function), exported for real.
-    const otherSeed = Array.from({ length: 50 }, (_, i) => `fold-${i + 2}`).find((seed) => videoIds.some((id) => seedSplitOf(id, seed, ratios) !== seedSplitOf(id, "fold-1", ratios)))!;
+    const otherSeed = Array.from({ length: 50 }, (_, i) => `fold-${i + 2}`).find((seed) =>
+      videoIds.some((id) => seedSplitOf(id, seed, ratios) !== seedSplitOf(id, "fold-1", ratios)),
+    )!;
     const other = await exported({ kind: "seed", seed: otherSeed, ratios });
     const otherSplits = splitsOfVideos(other.rowsBySplit);
     expect(otherSplits).not.toEqual(firstSplits);
@@ -164,13 +191,29 @@ describe("split exports (database)", () => {
 
   it("splits by a metadata field, one split per value with names the Hub accepts, and refuses fields the project does not have", async () => {
     const models = ["Sora", "Kling 1.6", "Kling-1.6", null, "Sora", "all", "Kling 1.6", null, "Sora"];
-    for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { model: models[i], extra: { camera: i % 3 === 0 ? "static" : "pan left" } } });
-    expect(await metadataSplitFields(prisma, projectId)).toEqual(["model", "seed", "sample_index", "dimension", "camera"]);
+    for (const [i, id] of videoIds.entries())
+      await prisma.video.update({
+        where: { id },
+        data: { model: models[i], extra: { camera: i % 3 === 0 ? "static" : "pan left" } },
+      });
+    expect(await metadataSplitFields(prisma, projectId)).toEqual([
+      "model",
+      "seed",
+      "sample_index",
+      "dimension",
+      "camera",
+    ]);
 
     const byModel = await exported({ kind: "metadata", field: "model" });
     const splits = splitsOfVideos(byModel.rowsBySplit);
-    const expectedName: Record<string, string> = { Sora: "Sora", "Kling 1.6": "Kling_1_6", "Kling-1.6": "Kling_1_6_2", all: "all_2" };
-    for (const [i, id] of videoIds.entries()) expect(splits.get(id)).toEqual([models[i] === null ? "none" : expectedName[models[i]!]]);
+    const expectedName: Record<string, string> = {
+      Sora: "Sora",
+      "Kling 1.6": "Kling_1_6",
+      "Kling-1.6": "Kling_1_6_2",
+      all: "all_2",
+    };
+    for (const [i, id] of videoIds.entries())
+      expect(splits.get(id)).toEqual([models[i] === null ? "none" : expectedName[models[i]!]]);
     expect([...byModel.rowsBySplit.keys()].sort()).toEqual(["Kling_1_6", "Kling_1_6_2", "Sora", "all_2", "none"]);
     expectCardMatchesFiles(byModel.card, byModel.rowsBySplit, byModel.shardsBySplit, [...byModel.entries.keys()]);
     expect(byModel.body).toContain("| `Kling_1_6_2` |");
@@ -178,20 +221,42 @@ describe("split exports (database)", () => {
 
     const byCamera = await exported({ kind: "metadata", field: "camera" });
     expect([...byCamera.rowsBySplit.keys()].sort()).toEqual(["pan_left", "static"]);
-    for (const [i, id] of videoIds.entries()) expect(splitsOfVideos(byCamera.rowsBySplit).get(id)).toEqual([i % 3 === 0 ? "static" : "pan_left"]);
+    for (const [i, id] of videoIds.entries())
+      expect(splitsOfVideos(byCamera.rowsBySplit).get(id)).toEqual([i % 3 === 0 ? "static" : "pan_left"]);
 
     for (const field of ["relativePath", 'model"; DROP TABLE video; --', "storageKey"]) {
-      await expect(runHfDatasetExport(prisma, owner, projectId, runId, { split: { kind: "metadata", field } })).rejects.toThrow(ValidationError);
+      await expect(
+        runHfDatasetExport(prisma, owner, projectId, runId, { split: { kind: "metadata", field } }),
+      ).rejects.toThrow(ValidationError);
     }
-    await expect(runHfDatasetExport(prisma, owner, projectId, runId, { split: { kind: "metadata", field: "nope" } })).rejects.toThrow(/one of: model, seed, sample_index, dimension, camera/);
+    await expect(
+      runHfDatasetExport(prisma, owner, projectId, runId, { split: { kind: "metadata", field: "nope" } }),
+    ).rejects.toThrow(/one of: model, seed, sample_index, dimension, camera/);
   });
 
   it("splits by label set: each set's videos in its split, a video two sets label in both, the rest unlabelled", async () => {
     const importer = await makeUser();
-    const makeSet = (name: string) => prisma.labelSet.create({ data: { projectId, name, format: "generic", fileName: `${name}.csv`, sha256: "0".repeat(64), importedById: importer.userId } });
+    const makeSet = (name: string) =>
+      prisma.labelSet.create({
+        data: {
+          projectId,
+          name,
+          format: "generic",
+          fileName: `${name}.csv`,
+          sha256: "0".repeat(64),
+          importedById: importer.userId,
+        },
+      });
     const [haluBench, vbench] = [await makeSet("T2VHaluBench v1"), await makeSet("VBench (human)")];
     const label = async (labelSetId: string, videoId: string) => {
-      const j = await insertJudgment(prisma, { projectId, task: "hallucination", targetType: "verdict", videoId, reviewerId: `labelset:${labelSetId}`, value: 1 });
+      const j = await insertJudgment(prisma, {
+        projectId,
+        task: "hallucination",
+        targetType: "verdict",
+        videoId,
+        reviewerId: `labelset:${labelSetId}`,
+        value: 1,
+      });
       await prisma.humanJudgment.update({ where: { id: j.id }, data: { labelSetId } });
     };
     for (const id of videoIds.slice(0, 3)) await label(haluBench.id, id);
@@ -210,7 +275,9 @@ describe("split exports (database)", () => {
       ["unlabelled"],
       ["unlabelled"],
     ]);
-    expectCardMatchesFiles(byLabelSet.card, byLabelSet.rowsBySplit, byLabelSet.shardsBySplit, [...byLabelSet.entries.keys()]);
+    expectCardMatchesFiles(byLabelSet.card, byLabelSet.rowsBySplit, byLabelSet.shardsBySplit, [
+      ...byLabelSet.entries.keys(),
+    ]);
     expect(byLabelSet.body).toContain('the videos label set "VBench (human)" labels');
   });
 
@@ -220,6 +287,8 @@ describe("split exports (database)", () => {
       scores: () => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 3 }],
       outcome: () => ({ verdict: true, overall: 50, I: 5, S: 5, D: 3 }),
     });
-    await expect(runHfDatasetExport(prisma, owner, other.projectId, otherRun, { split: { kind: "labelSet" } })).rejects.toThrow(/No label set labels this run's videos/);
+    await expect(
+      runHfDatasetExport(prisma, owner, other.projectId, otherRun, { split: { kind: "labelSet" } }),
+    ).rejects.toThrow(/No label set labels this run's videos/);
   });
 });

@@ -99,7 +99,14 @@ export interface HfSplitPlan {
   summary: string;
 }
 
-type Video = { id: string; model: string | null; seed: string | null; sampleIndex: number | null; dimensions: string[]; extra: Prisma.JsonValue };
+type Video = {
+  id: string;
+  model: string | null;
+  seed: string | null;
+  sampleIndex: number | null;
+  dimensions: string[];
+  extra: Prisma.JsonValue;
+};
 
 function metadataValue(video: Video, field: string): string | null {
   const text = (value: unknown): string | null => {
@@ -117,7 +124,10 @@ function metadataValue(video: Video, field: string): string | null {
       // A video of several dimensions is in the split of all of them together, so it is in one split.
       return video.dimensions.length ? [...video.dimensions].sort().join("+") : null;
     default: {
-      const extra = video.extra && typeof video.extra === "object" && !Array.isArray(video.extra) ? (video.extra as Record<string, unknown>) : {};
+      const extra =
+        video.extra && typeof video.extra === "object" && !Array.isArray(video.extra)
+          ? (video.extra as Record<string, unknown>)
+          : {};
       return text(extra[field]);
     }
   }
@@ -133,14 +143,26 @@ function tooMany(count: number, what: string): ValidationError {
  * a broken download. The field is looked up among the project's fields and read from the rows in code, never
  * put into SQL.
  */
-export async function planHfSplits(prisma: PrismaClient, input: { projectId: string; runId: string; pipeline: string; videoIds: Prisma.Sql; spec: HfSplitSpec }): Promise<HfSplitPlan> {
+export async function planHfSplits(
+  prisma: PrismaClient,
+  input: { projectId: string; runId: string; pipeline: string; videoIds: Prisma.Sql; spec: HfSplitSpec },
+): Promise<HfSplitPlan> {
   const { spec } = input;
-  if (spec.kind === "none") return { spec, splits: [{ name: HF_DEFAULT_SPLIT, description: "every row" }], splitsOf: () => [HF_DEFAULT_SPLIT], summary: `One split, \`${HF_DEFAULT_SPLIT}\`.` };
+  if (spec.kind === "none")
+    return {
+      spec,
+      splits: [{ name: HF_DEFAULT_SPLIT, description: "every row" }],
+      splitsOf: () => [HF_DEFAULT_SPLIT],
+      summary: `One split, \`${HF_DEFAULT_SPLIT}\`.`,
+    };
   if (spec.kind === "seed") {
     const shares = HF_SEED_SPLITS.filter((name) => spec.ratios[name] > 0);
     return {
       spec,
-      splits: shares.map((name) => ({ name, description: `${Math.round(spec.ratios[name] * 1000) / 10}% of the videos, by the seed` })),
+      splits: shares.map((name) => ({
+        name,
+        description: `${Math.round(spec.ratios[name] * 1000) / 10}% of the videos, by the seed`,
+      })),
       splitsOf: (videoId) => [seedSplitOf(videoId, spec.seed, spec.ratios)],
       summary: `By seed \`${spec.seed}\`: each video goes to ${shares.map((name) => `\`${name}\` (${spec.ratios[name]})`).join(", ")} by SHA-256 of the seed and its id, so all of a video's rows are in one split and the same seed splits every export of these videos the same way.`,
     };
@@ -148,21 +170,31 @@ export async function planHfSplits(prisma: PrismaClient, input: { projectId: str
   const runVideoIds = Prisma.sql`SELECT rv."videoId" FROM "run_video" rv WHERE rv."runId" = ${input.runId} AND rv."videoId" IN (${input.videoIds})`;
   if (spec.kind === "metadata") {
     const fields = await metadataSplitFields(prisma, input.projectId);
-    if (!fields.includes(spec.field)) throw new ValidationError(`"${spec.field}" is not a metadata field of this project; one of: ${fields.join(", ")}.`);
+    if (!fields.includes(spec.field))
+      throw new ValidationError(
+        `"${spec.field}" is not a metadata field of this project; one of: ${fields.join(", ")}.`,
+      );
     // Every metadata column, whichever the field: the field picks among them in code.
     const videos = await prisma.$queryRaw<Video[]>`
       SELECT v."id", v."model", v."seed", v."sampleIndex", v."dimensions", v."extra" FROM "video" v WHERE v."id" IN (${runVideoIds})`;
     const valueOf = new Map(videos.map((v) => [v.id, metadataValue(v, spec.field)]));
     const values = [...new Set([...valueOf.values()].filter((v): v is string => v !== null))].sort();
     const hasNone = [...valueOf.values()].some((v) => v === null);
-    if (values.length + (hasNone ? 1 : 0) > MAX_HF_SPLITS) throw tooMany(values.length + (hasNone ? 1 : 0), `The field "${spec.field}"`);
+    if (values.length + (hasNone ? 1 : 0) > MAX_HF_SPLITS)
+      throw tooMany(values.length + (hasNone ? 1 : 0), `The field "${spec.field}"`);
     // The values' own names first; the no-value split takes what is left of "none" (its key is no value's).
     const noValueKey = "\u0000";
-    const names = uniqueSplitNames([...values.map((value) => [value, value] as const), ...(hasNone ? [[noValueKey, NO_VALUE_SPLIT] as const] : [])]);
+    const names = uniqueSplitNames([
+      ...values.map((value) => [value, value] as const),
+      ...(hasNone ? [[noValueKey, NO_VALUE_SPLIT] as const] : []),
+    ]);
     const nameOfValue = (value: string | null) => names.get(value ?? noValueKey)!;
     return {
       spec,
-      splits: [...values.map((value) => ({ name: nameOfValue(value), description: `${spec.field} = ${value}` })), ...(hasNone ? [{ name: nameOfValue(null), description: `no ${spec.field}` }] : [])],
+      splits: [
+        ...values.map((value) => ({ name: nameOfValue(value), description: `${spec.field} = ${value}` })),
+        ...(hasNone ? [{ name: nameOfValue(null), description: `no ${spec.field}` }] : []),
+      ],
       splitsOf: (videoId) => [nameOfValue(valueOf.get(videoId) ?? null)],
       summary: `By the videos' \`${spec.field}\`: one split per value (its name made of letters, digits and \`_\`, as the Hub requires), each video in the split of its value${hasNone ? `, videos without one in \`${nameOfValue(null)}\`` : ""}.`,
     };
@@ -170,8 +202,13 @@ export async function planHfSplits(prisma: PrismaClient, input: { projectId: str
   const labelled = await prisma.$queryRaw<{ videoId: string; labelSetId: string; name: string }[]>`
     SELECT DISTINCT h."videoId", h."labelSetId", ls."name" FROM "human_judgment" h JOIN "label_set" ls ON ls."id" = h."labelSetId"
     WHERE h."projectId" = ${input.projectId} AND h."task" = ${input.pipeline} AND NOT h."withdrawn" AND h."videoId" IN (${runVideoIds})`;
-  if (labelled.length === 0) throw new ValidationError("No label set labels this run's videos: import one (Label sets) or choose another split.");
-  const labelSets = [...new Map(labelled.map((r) => [r.labelSetId, r.name])).entries()].sort((a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]));
+  if (labelled.length === 0)
+    throw new ValidationError(
+      "No label set labels this run's videos: import one (Label sets) or choose another split.",
+    );
+  const labelSets = [...new Map(labelled.map((r) => [r.labelSetId, r.name])).entries()].sort(
+    (a, b) => a[1].localeCompare(b[1]) || a[0].localeCompare(b[0]),
+  );
   if (labelSets.length + 1 > MAX_HF_SPLITS) throw tooMany(labelSets.length + 1, "The label sets");
   // Named after the label sets' names, keyed by id (two sets whose names read alike get a split each); the
   // videos none labels last (its key is no id).
@@ -183,12 +220,17 @@ export async function planHfSplits(prisma: PrismaClient, input: { projectId: str
   return {
     spec,
     splits: [
-      ...labelSets.map(([id, name]) => ({ name: nameOf.get(id)!, description: `the videos label set "${name}" labels` })),
+      ...labelSets.map(([id, name]) => ({
+        name: nameOf.get(id)!,
+        description: `the videos label set "${name}" labels`,
+      })),
       { name: nameOf.get(unlabelledKey)!, description: "the videos no label set labels" },
     ],
     splitsOf: (videoId) => {
       const sets = setsOfVideo.get(videoId);
-      return sets ? [...sets].sort((a, b) => order.get(a)! - order.get(b)!).map((id) => nameOf.get(id)!) : [nameOf.get(unlabelledKey)!];
+      return sets
+        ? [...sets].sort((a, b) => order.get(a)! - order.get(b)!).map((id) => nameOf.get(id)!)
+        : [nameOf.get(unlabelledKey)!];
     },
     summary: `By label set: one split per published label set that labels the run's videos (for this task), holding every row of those videos; a video several label sets label is in each of their splits; videos none labels are in \`${nameOf.get(unlabelledKey)}\`.`,
   };

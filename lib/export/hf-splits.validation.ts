@@ -32,17 +32,28 @@ export const hfDatasetQuerySchema = z
   })
   .superRefine((query, ctx) => {
     if (query.split === "seed") {
-      if (query.seed === undefined) ctx.addIssue({ code: "custom", path: ["seed"], message: "A seed split needs a seed." });
+      if (query.seed === undefined)
+        ctx.addIssue({ code: "custom", path: ["seed"], message: "A seed split needs a seed." });
       const sum = seedRatios(query).reduce((a, b) => a + b, 0);
-      if (Math.abs(sum - 1) > 1e-6) ctx.addIssue({ code: "custom", path: ["train"], message: `The train, validation and test shares add up to ${Number(sum.toFixed(6))}, not 1.` });
+      if (Math.abs(sum - 1) > 1e-6)
+        ctx.addIssue({
+          code: "custom",
+          path: ["train"],
+          message: `The train, validation and test shares add up to ${Number(sum.toFixed(6))}, not 1.`,
+        });
     }
-    if (query.split === "metadata" && query.field === undefined) ctx.addIssue({ code: "custom", path: ["field"], message: "A metadata split needs a field." });
+    if (query.split === "metadata" && query.field === undefined)
+      ctx.addIssue({ code: "custom", path: ["field"], message: "A metadata split needs a field." });
   });
 export type HfDatasetQuery = z.output<typeof hfDatasetQuerySchema>;
 
 export type SeedRatios = Record<(typeof HF_SEED_SPLITS)[number], number>;
 
-export type HfSplitSpec = { kind: "none" } | { kind: "seed"; seed: string; ratios: SeedRatios } | { kind: "metadata"; field: string } | { kind: "labelSet" };
+export type HfSplitSpec =
+  | { kind: "none" }
+  | { kind: "seed"; seed: string; ratios: SeedRatios }
+  | { kind: "metadata"; field: string }
+  | { kind: "labelSet" };
 
 function seedRatios(query: Pick<HfDatasetQuery, "train" | "validation" | "test">): number[] {
   const given = HF_SEED_SPLITS.some((name) => query[name] !== undefined);

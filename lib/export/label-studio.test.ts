@@ -23,7 +23,11 @@ let runId: string;
 
 beforeAll(async () => {
   [owner, stranger] = await Promise.all([makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "LS export" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    name: "LS export",
+  }));
   videoIds.sort();
   runId = (
     await seedFinishedRun(prisma, owner, projectId, videoIds, {
@@ -38,18 +42,40 @@ describe("runLabelStudioExport (database)", () => {
   it("is withheld whole from someone reviewing one of the run's videos blind, naming the queue, and whole once they submit it", async () => {
     const reviewer = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
-    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "LS blind", runId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
-    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
-    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId } });
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId,
+        name: "LS blind",
+        runId,
+        scope: "verdict",
+        blind: true,
+        itemCount: 1,
+        createdById: owner.userId,
+      },
+    });
+    const item = await prisma.reviewQueueItem.create({
+      data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 },
+    });
+    await prisma.reviewQueueAssignment.create({
+      data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId },
+    });
     const withheld = await runLabelStudioExport(prisma, reviewer, projectId, runId).catch((error: unknown) => error);
     expect(withheld).toBeInstanceOf(WithheldError);
     expect((withheld as WithheldError).message).toContain('hidden while you review "LS blind" blind: 1 item left');
     // The run page and the Agreement page ask the same before offering the links.
-    expect(await runExportsWithheld(prisma, reviewer.userId, runId)).toEqual({ queues: [{ id: queue.id, name: "LS blind", itemsLeft: 1 }], blindVideos: 1 });
+    expect(await runExportsWithheld(prisma, reviewer.userId, runId)).toEqual({
+      queues: [{ id: queue.id, name: "LS blind", itemsLeft: 1 }],
+      blindVideos: 1,
+    });
     expect(await runExportsWithheld(prisma, owner.userId, runId)).toBeNull();
-    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "done", doneAt: new Date() } });
+    await prisma.reviewQueueAssignment.update({
+      where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } },
+      data: { status: "done", doneAt: new Date() },
+    });
     expect(await runExportsWithheld(prisma, reviewer.userId, runId)).toBeNull();
-    expect((await runLabelStudioExport(prisma, reviewer, projectId, runId)).tasks).toEqual((await runLabelStudioExport(prisma, owner, projectId, runId)).tasks);
+    expect((await runLabelStudioExport(prisma, reviewer, projectId, runId)).tasks).toEqual(
+      (await runLabelStudioExport(prisma, owner, projectId, runId)).tasks,
+    );
   });
 
   it("gives one task per video with the judge's metrics as predictions that match the labelling config", async () => {
@@ -70,17 +96,28 @@ describe("runLabelStudioExport (database)", () => {
       const expected = task.metrics.flatMap((m): LabelStudioResult[] => {
         const row = stored.find((s) => s.videoId === t.data.framejury_video_id && s.metric === m.id);
         if (!row) return [];
-        if (m.scale.kind === "numeric") return [{ from_name: m.id, to_name: "video", type: "number", value: { number: row.value } }];
-        return [{ from_name: m.id, to_name: "video", type: "choices", value: { choices: [m.scale.values.find((v) => v.value === row.value)!.label] } }];
+        if (m.scale.kind === "numeric")
+          return [{ from_name: m.id, to_name: "video", type: "number", value: { number: row.value } }];
+        return [
+          {
+            from_name: m.id,
+            to_name: "video",
+            type: "choices",
+            value: { choices: [m.scale.values.find((v) => v.value === row.value)!.label] },
+          },
+        ];
       });
       expect(expected.length).toBeGreaterThan(1);
       expect(prediction!.result).toEqual(expected);
       for (const r of prediction!.result) expect(controls).toContain(r.from_name);
-      for (const r of prediction!.result) if ("choices" in r.value) expect(exported.config).toContain(`<Choice value="${r.value.choices[0]}"/>`);
+      for (const r of prediction!.result)
+        if ("choices" in r.value) expect(exported.config).toContain(`<Choice value="${r.value.choices[0]}"/>`);
     }
     // The verdict is the prediction's score: yes (1) for v0, no (0) for v1.
     const verdict = task.verdict!.metricId;
-    expect(tasks.map((t) => t.predictions[0]!.score)).toEqual(videoIds.map((id) => stored.find((s) => s.videoId === id && s.metric === verdict)!.value));
+    expect(tasks.map((t) => t.predictions[0]!.score)).toEqual(
+      videoIds.map((id) => stored.find((s) => s.videoId === id && s.metric === verdict)!.value),
+    );
   });
 
   it("is for members only, and only for a run of the project", async () => {

@@ -43,13 +43,23 @@ export function labelStudioConfig(metrics: readonly MetricDeclaration[]): string
     const choices = m.scale.values.map((v) => `    <Choice value="${xmlAttr(v.label)}"/>`).join("\n");
     return `  <Header value="${xmlAttr(hint)}"/>\n  <Choices name="${xmlAttr(m.id)}" toName="video" choice="single">\n${choices}\n  </Choices>`;
   });
-  return ["<View>", '  <Video name="video" value="$video"/>', '  <Text name="prompt" value="$prompt"/>', ...controls, "</View>", ""].join("\n");
+  return [
+    "<View>",
+    '  <Video name="video" value="$video"/>',
+    '  <Text name="prompt" value="$prompt"/>',
+    ...controls,
+    "</View>",
+    "",
+  ].join("\n");
 }
 
 function resultOf(metric: MetricDeclaration, value: number): LabelStudioResult | null {
-  if (metric.scale.kind === "numeric") return { from_name: metric.id, to_name: "video", type: "number", value: { number: value } };
+  if (metric.scale.kind === "numeric")
+    return { from_name: metric.id, to_name: "video", type: "number", value: { number: value } };
   const label = (metric.scale as Extract<Scale, { kind: "categorical" }>).values.find((v) => v.value === value)?.label;
-  return label === undefined ? null : { from_name: metric.id, to_name: "video", type: "choices", value: { choices: [label] } };
+  return label === undefined
+    ? null
+    : { from_name: metric.id, to_name: "video", type: "choices", value: { choices: [label] } };
 }
 
 /** The tasks JSON and labelling config of a run; every member may read them (`export.read`). */
@@ -57,7 +67,12 @@ export async function runLabelStudioExport(prisma: PrismaClient, actor: Actor, p
   await requireProjectAccess(prisma, actor, projectId, "export.read");
   const run = await prisma.judgeRun.findFirst({
     where: { id: runId, projectId },
-    select: { pipeline: true, endpointSnapshot: true, endpoint: { select: { model: true } }, project: { select: { name: true } } },
+    select: {
+      pipeline: true,
+      endpointSnapshot: true,
+      endpoint: { select: { model: true } },
+      project: { select: { name: true } },
+    },
   });
   if (!run) throw new NotFoundError("Run not found.");
   const task = TASKS.find((t) => t.id === run.pipeline);
@@ -76,7 +91,10 @@ export async function runLabelStudioExport(prisma: PrismaClient, actor: Actor, p
     runVideos.map((rv) => rv.videoId),
     "This run's Label Studio export",
   );
-  const values = await prisma.runMetric.findMany({ where: { runId, itemId: "", metric: { in: metrics.map((m) => m.id) } }, select: { videoId: true, metric: true, value: true } });
+  const values = await prisma.runMetric.findMany({
+    where: { runId, itemId: "", metric: { in: metrics.map((m) => m.id) } },
+    select: { videoId: true, metric: true, value: true },
+  });
   const byVideo = new Map<string, Map<string, number>>();
   for (const v of values) {
     const own = byVideo.get(v.videoId) ?? new Map<string, number>();
@@ -100,9 +118,17 @@ export async function runLabelStudioExport(prisma: PrismaClient, actor: Actor, p
         model: rv.video.model,
       },
       // `score`: Label Studio sorts and samples by it; the verdict metric's value when the task has one.
-      predictions: [{ model_version: modelVersion, score: verdictMetric ? (own?.get(verdictMetric) ?? null) : null, result }],
+      predictions: [
+        { model_version: modelVersion, score: verdictMetric ? (own?.get(verdictMetric) ?? null) : null, result },
+      ],
     };
   });
-  const name = (what: string, extension: string) => exportFileName({ project: run.project.name, what, filter: { runId }, date: new Date(), extension });
-  return { tasks, config: labelStudioConfig(metrics), tasksFileName: name("label-studio-tasks", "json"), configFileName: name("label-studio-config", "xml") };
+  const name = (what: string, extension: string) =>
+    exportFileName({ project: run.project.name, what, filter: { runId }, date: new Date(), extension });
+  return {
+    tasks,
+    config: labelStudioConfig(metrics),
+    tasksFileName: name("label-studio-tasks", "json"),
+    configFileName: name("label-studio-config", "xml"),
+  };
 }

@@ -18,7 +18,13 @@ describe("a run's export links (issue 38 §5.6: the run page has its own)", () =
 
   it("reach the existing export routes, filtered to the run", () => {
     const downloads = runDownloads(project, "run-7", date);
-    expect(downloads.map((d) => d.label)).toEqual(["Items CSV", "Items JSONL", "Hugging Face dataset (.tar)", "Label Studio tasks", "Label Studio config"]);
+    expect(downloads.map((d) => d.label)).toEqual([
+      "Items CSV",
+      "Items JSONL",
+      "Hugging Face dataset (.tar)",
+      "Label Studio tasks",
+      "Label Studio config",
+    ]);
     for (const d of downloads) {
       expect(fs.existsSync(routeFileOf(d.href)), d.href).toBe(true);
       expect(new URL(d.href, "http://x").searchParams.get("runId")).toBe("run-7");

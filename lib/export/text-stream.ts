@@ -35,7 +35,11 @@ export function textStream(chunks: AsyncIterable<string>): ReadableStream<Uint8A
  * An export written page by page: the first page is read now, so a refusal or a bad filter is the response's status
  * (403, 404, 400) rather than a download broken after its headers; the others as the stream is read.
  */
-export async function pagedTextStream<Page>(pages: AsyncGenerator<Page>, header: string, text: (page: Page) => string): Promise<ReadableStream<Uint8Array>> {
+export async function pagedTextStream<Page>(
+  pages: AsyncGenerator<Page>,
+  header: string,
+  text: (page: Page) => string,
+): Promise<ReadableStream<Uint8Array>> {
   const first = await pages.next();
   async function* chunks() {
     yield header;
@@ -50,7 +54,11 @@ export async function pagedTextStream<Page>(pages: AsyncGenerator<Page>, header:
  * The pages of an export of `total` rows, each read by `read` (`skip`, `take`) only when the stream asks for it; one
  * page (empty) when there is no row, so the export still has its header and its run.
  */
-export async function* rowPages<Page>(total: number, pageSize: number, read: (page: { skip: number; take: number }) => Promise<Page>): AsyncGenerator<Page> {
+export async function* rowPages<Page>(
+  total: number,
+  pageSize: number,
+  read: (page: { skip: number; take: number }) => Promise<Page>,
+): AsyncGenerator<Page> {
   for (let skip = 0; skip === 0 || skip < total; skip += pageSize) yield await read({ skip, take: pageSize });
 }
 

@@ -22,7 +22,13 @@ export function naturalCompare(a: string, b: string): number {
     const x = left[i]!;
     const y = right[i]!;
     const digits = /^\d/.test(x) && /^\d/.test(y);
-    const order = digits ? compareDigits(x, y) : x.toLowerCase() < y.toLowerCase() ? -1 : x.toLowerCase() > y.toLowerCase() ? 1 : 0;
+    const order = digits
+      ? compareDigits(x, y)
+      : x.toLowerCase() < y.toLowerCase()
+        ? -1
+        : x.toLowerCase() > y.toLowerCase()
+          ? 1
+          : 0;
     if (order !== 0) return order;
   }
   if (left.length !== right.length) return left.length - right.length;

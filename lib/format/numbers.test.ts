@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { formatCost, formatInterval, formatPercent, formatPValue, formatScore, formatSeconds, formatStatistic, MISSING } from "./numbers";
+import {
+  formatCost,
+  formatInterval,
+  formatPercent,
+  formatPValue,
+  formatScore,
+  formatSeconds,
+  formatStatistic,
+  MISSING,
+} from "./numbers";
 
 describe("number formatting: one precision per kind", () => {
   it("shows statistics (κ, α, F1) with 2 decimals, missing ones as a dash", () => {

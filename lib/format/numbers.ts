@@ -17,7 +17,8 @@
 /** What a missing or undefined number reads as. */
 export const MISSING = "—";
 
-const isMissing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || Number.isNaN(value);
+const isMissing = (value: number | null | undefined): value is null | undefined =>
+  value === null || value === undefined || Number.isNaN(value);
 
 export const STATISTIC_DIGITS = 2;
 export const PERCENT_DIGITS = 1;

@@ -5,6 +5,9 @@
  * sample).
  */
 export function someNamed(names: readonly string[], shown: number, maxChars?: number): string {
-  const shorten = (name: string) => (maxChars === undefined || name.length <= maxChars ? name : `${name.slice(0, maxChars - 12).trimEnd()}…${name.slice(-11)}`);
+  const shorten = (name: string) =>
+    maxChars === undefined || name.length <= maxChars
+      ? name
+      : `${name.slice(0, maxChars - 12).trimEnd()}…${name.slice(-11)}`;
   return `${names.slice(0, shown).map(shorten).join(", ")}${names.length > shown ? ` and ${names.length - shown} more` : ""}`;
 }

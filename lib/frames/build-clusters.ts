@@ -20,19 +20,31 @@ export type FrameClusters = {
   clusterOfFrame: (number | null)[];
 };
 
-export function buildClusters(keyFrameIndices: readonly number[], frameCount: number, neighbours: number): FrameClusters {
-  if (!Number.isInteger(frameCount) || frameCount < 0) throw new RangeError(`frameCount must be an integer ≥ 0, got ${frameCount}.`);
-  if (!Number.isInteger(neighbours) || neighbours < 0) throw new RangeError(`neighbours must be an integer ≥ 0, got ${neighbours}.`);
+export function buildClusters(
+  keyFrameIndices: readonly number[],
+  frameCount: number,
+  neighbours: number,
+): FrameClusters {
+  if (!Number.isInteger(frameCount) || frameCount < 0)
+    throw new RangeError(`frameCount must be an integer ≥ 0, got ${frameCount}.`);
+  if (!Number.isInteger(neighbours) || neighbours < 0)
+    throw new RangeError(`neighbours must be an integer ≥ 0, got ${neighbours}.`);
   const keyFrames = [...keyFrameIndices].sort((a, b) => a - b);
   for (const [position, keyFrame] of keyFrames.entries()) {
-    if (!Number.isInteger(keyFrame) || keyFrame < 0 || keyFrame >= frameCount) throw new RangeError(`Key frame ${keyFrame} is not a frame index in [0, ${frameCount}).`);
-    if (position > 0 && keyFrames[position - 1] === keyFrame) throw new RangeError(`Key frame ${keyFrame} is listed twice.`);
+    if (!Number.isInteger(keyFrame) || keyFrame < 0 || keyFrame >= frameCount)
+      throw new RangeError(`Key frame ${keyFrame} is not a frame index in [0, ${frameCount}).`);
+    if (position > 0 && keyFrames[position - 1] === keyFrame)
+      throw new RangeError(`Key frame ${keyFrame} is listed twice.`);
   }
 
   const clusterOfFrame: (number | null)[] = new Array<number | null>(frameCount).fill(null);
   // Ascending order plus a strict "nearer" test makes ties go to the earlier key frame.
   for (const keyFrame of keyFrames) {
-    for (let frame = Math.max(0, keyFrame - neighbours); frame <= Math.min(frameCount - 1, keyFrame + neighbours); frame++) {
+    for (
+      let frame = Math.max(0, keyFrame - neighbours);
+      frame <= Math.min(frameCount - 1, keyFrame + neighbours);
+      frame++
+    ) {
       const current = clusterOfFrame[frame];
       if (current == null || Math.abs(frame - keyFrame) < Math.abs(frame - current)) clusterOfFrame[frame] = keyFrame;
     }
@@ -42,5 +54,8 @@ export function buildClusters(keyFrameIndices: readonly number[], frameCount: nu
   clusterOfFrame.forEach((keyFrame, frame) => {
     if (keyFrame != null) membersOf.get(keyFrame)?.push(frame);
   });
-  return { clusters: keyFrames.map((keyFrame) => ({ keyFrame, members: membersOf.get(keyFrame) ?? [] })), clusterOfFrame };
+  return {
+    clusters: keyFrames.map((keyFrame) => ({ keyFrame, members: membersOf.get(keyFrame) ?? [] })),
+    clusterOfFrame,
+  };
 }

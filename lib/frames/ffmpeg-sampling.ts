@@ -8,7 +8,13 @@
 // frames are picked from that list, then decoded with -copyts (so filter timestamps equal the demuxer's
 // pts) and kept by a select filter on their pts, seeking to the nearest keyframe when a long stretch would
 // otherwise be decoded for nothing.
-import { audioOnlyError, corruptError, notAVideoError, sniff, unsupportedCodecError } from "../browser-extraction/diagnose";
+import {
+  audioOnlyError,
+  corruptError,
+  notAVideoError,
+  sniff,
+  unsupportedCodecError,
+} from "../browser-extraction/diagnose";
 import type { VideoProbe } from "../browser-extraction/types";
 import { ExtractionError } from "../browser-extraction/types";
 import { computeLumaFeatures, lumaOfRgba } from "./frame-features";
@@ -38,7 +44,14 @@ interface ProbeJson {
   packets?: { stream_index?: number; pts_time?: string; dts_time?: string; flags?: string }[];
 }
 
-const FFMPEG_CODECS: Record<string, string> = { h264: "avc", hevc: "hevc", vp8: "vp8", vp9: "vp9", av1: "av1", prores: "prores" };
+const FFMPEG_CODECS: Record<string, string> = {
+  h264: "avc",
+  hevc: "hevc",
+  vp8: "vp8",
+  vp9: "vp9",
+  av1: "av1",
+  prores: "prores",
+};
 const IMAGE_FORMATS = /(^|,)(image2|[a-z0-9]+_pipe|gif|apng|webp)(,|$)/;
 
 function rational(value: string | undefined): number | null {
@@ -91,13 +104,18 @@ export function lastMeaningfulLine(logs: string[]): string {
 export async function diagnoseFailure(file: Blob, logs: string[]): Promise<ExtractionError> {
   const lower = logs.join("\n").toLowerCase();
   const sniffed = await sniff(file);
-  const decoderMissing = /decoder \(codec ([a-z0-9_]+)\) not found|unsupported codec|codec not currently supported/.exec(lower);
+  const decoderMissing =
+    /decoder \(codec ([a-z0-9_]+)\) not found|unsupported codec|codec not currently supported/.exec(lower);
   if (decoderMissing) return unsupportedCodecError(decoderMissing[1] ?? null);
   if (sniffed.kind === "text" || sniffed.kind === "image" || sniffed.kind === "unknown") return notAVideoError(sniffed);
   if (sniffed.kind === "audio" && !DAMAGE_PATTERN.test(lower)) return audioOnlyError();
-  if (lower.includes("moov atom not found")) return corruptError("the MP4 index (moov atom) is missing, so the file was probably cut short");
-  if (lower.includes("partial file")) return corruptError("the file ends before all of its video data, so it was probably cut short");
-  return corruptError(`it looks like ${sniffed.kind === "video-container" ? sniffed.name : "a media file"} but could not be read (${lastMeaningfulLine(logs) || "unknown error"})`);
+  if (lower.includes("moov atom not found"))
+    return corruptError("the MP4 index (moov atom) is missing, so the file was probably cut short");
+  if (lower.includes("partial file"))
+    return corruptError("the file ends before all of its video data, so it was probably cut short");
+  return corruptError(
+    `it looks like ${sniffed.kind === "video-container" ? sniffed.name : "a media file"} but could not be read (${lastMeaningfulLine(logs) || "unknown error"})`,
+  );
 }
 
 interface PacketInfo {
@@ -120,7 +138,17 @@ export interface FfmpegInfo {
  * call must use exactly these arguments.
  */
 export function inspectionArgs(path: string): string[] {
-  return ["-v", "error", "-of", "json=c=1", "-show_format", "-show_streams", "-show_entries", "packet=stream_index,pts_time,dts_time,flags", path];
+  return [
+    "-v",
+    "error",
+    "-of",
+    "json=c=1",
+    "-show_format",
+    "-show_streams",
+    "-show_entries",
+    "packet=stream_index,pts_time,dts_time,flags",
+    path,
+  ];
 }
 
 /** Reads ffprobe's answer to inspectionArgs; throws an ExtractionError saying what is wrong with the file. */
@@ -134,7 +162,8 @@ export async function readInspection(file: Blob, stdout: string, stderr: string[
   const streams = probe.streams ?? [];
   // The wasm core's ffprobe entry point does not report an exit code (ret stays -1), so judge by its output.
   if (streams.length === 0) throw await diagnoseFailure(file, stderr);
-  if (IMAGE_FORMATS.test(probe.format?.format_name ?? "")) throw notAVideoError({ kind: "image", name: probe.format?.format_name ?? "image" });
+  if (IMAGE_FORMATS.test(probe.format?.format_name ?? ""))
+    throw notAVideoError({ kind: "image", name: probe.format?.format_name ?? "image" });
   const video = streams.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic);
   if (!video) {
     if (streams.some((s) => s.codec_type === "audio")) throw audioOnlyError();
@@ -144,7 +173,8 @@ export async function readInspection(file: Blob, stdout: string, stderr: string[
     throw unsupportedCodecError(video.codec_name ?? (video.tags?.handler_name || null));
   }
   const codec = FFMPEG_CODECS[video.codec_name] ?? video.codec_name;
-  if (stderr.some((l) => DAMAGE_PATTERN.test(l) || /moov atom not found/i.test(l))) throw await diagnoseFailure(file, stderr);
+  if (stderr.some((l) => DAMAGE_PATTERN.test(l) || /moov atom not found/i.test(l)))
+    throw await diagnoseFailure(file, stderr);
 
   const frames: PacketInfo[] = [];
   let packetCount = 0;
@@ -160,7 +190,8 @@ export async function readInspection(file: Blob, stdout: string, stderr: string[
   probe.packets = undefined;
   if (frames.length === 0) throw corruptError("no video frames could be read — the file ends before its video data");
   const declared = video.nb_frames !== undefined ? Number(video.nb_frames) : NaN;
-  if (Number.isFinite(declared) && declared > packetCount) throw corruptError(`only ${packetCount} of ${declared} video frames are present`);
+  if (Number.isFinite(declared) && declared > packetCount)
+    throw corruptError(`only ${packetCount} of ${declared} video frames are present`);
   return { probe, stream: video, display: displaySize(video), codec, frames };
 }
 
@@ -171,7 +202,8 @@ export function probeFromInspection(info: FfmpegInfo): VideoProbe {
   let durationS = Number(stream.duration ?? probe.format?.duration ?? NaN);
   if (!Number.isFinite(durationS) || durationS <= 0) durationS = videoEnd;
   let fps = rational(stream.avg_frame_rate);
-  if (!fps || !Number.isFinite(fps) || fps <= 0) fps = durationS > 0 ? frames.length / durationS : rational(stream.r_frame_rate);
+  if (!fps || !Number.isFinite(fps) || fps <= 0)
+    fps = durationS > 0 ? frames.length / durationS : rational(stream.r_frame_rate);
   return {
     durationS,
     fps: fps && Number.isFinite(fps) && fps > 0 ? fps : null,
@@ -244,7 +276,9 @@ export function vbenchFrameCountAndRate(info: FfmpegInfo): { totalFrames: number
 /** The frames at these indices (into info.frames, in any order, repeats allowed), grouped into runs of at most `maxPerSegment` frames. */
 export function planFrameSampling(info: FfmpegInfo, requestedIndex: number[], maxPerSegment: number): SamplingPlan {
   const frames = info.frames;
-  for (const index of requestedIndex) if (!(Number.isInteger(index) && index >= 0 && index < frames.length)) throw new RangeError(`Frame ${index} is not one of the video's ${frames.length} frames.`);
+  for (const index of requestedIndex)
+    if (!(Number.isInteger(index) && index >= 0 && index < frames.length))
+      throw new RangeError(`Frame ${index} is not one of the video's ${frames.length} frames.`);
   const selected = [...new Set(requestedIndex)].sort((a, b) => a - b);
   const minGap = frames.slice(1).reduce((m, f, i) => Math.min(m, f.pts - frames[i]!.pts), Infinity);
   const epsilon = Math.min(0.0005, Number.isFinite(minGap) && minGap > 0 ? minGap / 4 : 0.0005);
@@ -254,7 +288,13 @@ export function planFrameSampling(info: FfmpegInfo, requestedIndex: number[], ma
   for (const index of selected) {
     const current = segments[segments.length - 1];
     const previous = current?.[current.length - 1];
-    if (!current || previous === undefined || current.length >= maxPerSegment || keyIndexBefore(info, index) - previous > SEEK_GAP_FRAMES) segments.push([index]);
+    if (
+      !current ||
+      previous === undefined ||
+      current.length >= maxPerSegment ||
+      keyIndexBefore(info, index) - previous > SEEK_GAP_FRAMES
+    )
+      segments.push([index]);
     else current.push(index);
   }
   return { requestedIndex, segments, epsilon };
@@ -294,10 +334,26 @@ export function lumaOutput(info: FfmpegInfo): LumaOutput {
   const height = info.stream.height ?? 0;
   const turned = rotationOf(info.stream) % 180 !== 0;
   const size = turned ? { width: height, height: width } : { width, height };
-  if (!/^(yuv|yuvj|yuva|nv12|nv21|nv16|nv24|p010|p016|gray)/.test(pixelFormat)) return { filter: "format=rgb24", ...size, bytesPerSample: 1, maxValue: 255, rgb: true };
-  const depth = Number(/(?:p|gray)(9|10|12|14|16)(?:le|be)?$/.exec(pixelFormat)?.[1] ?? (pixelFormat.startsWith("p01") ? 16 : 8));
-  if (depth > 8) return { filter: `extractplanes=y,format=gray${depth === 9 ? 10 : depth}le`, ...size, bytesPerSample: 2, maxValue: 2 ** (depth === 9 ? 10 : depth) - 1, rgb: false };
-  return { filter: pixelFormat.startsWith("gray") ? "format=gray" : "extractplanes=y", ...size, bytesPerSample: 1, maxValue: 255, rgb: false };
+  if (!/^(yuv|yuvj|yuva|nv12|nv21|nv16|nv24|p010|p016|gray)/.test(pixelFormat))
+    return { filter: "format=rgb24", ...size, bytesPerSample: 1, maxValue: 255, rgb: true };
+  const depth = Number(
+    /(?:p|gray)(9|10|12|14|16)(?:le|be)?$/.exec(pixelFormat)?.[1] ?? (pixelFormat.startsWith("p01") ? 16 : 8),
+  );
+  if (depth > 8)
+    return {
+      filter: `extractplanes=y,format=gray${depth === 9 ? 10 : depth}le`,
+      ...size,
+      bytesPerSample: 2,
+      maxValue: 2 ** (depth === 9 ? 10 : depth) - 1,
+      rgb: false,
+    };
+  return {
+    filter: pixelFormat.startsWith("gray") ? "format=gray" : "extractplanes=y",
+    ...size,
+    bytesPerSample: 1,
+    maxValue: 255,
+    rgb: false,
+  };
 }
 
 /**
@@ -306,7 +362,14 @@ export function lumaOutput(info: FfmpegInfo): LumaOutput {
  * video gets the matrix <video> would use (Chromium: BT.601 below 720 lines, BT.709 from 720 up; ffmpeg alone
  * would always pick BT.601); tagged video follows its tags, like the browser.
  */
-export function segmentDecoding(info: FfmpegInfo, path: string, segment: number[], seek: boolean, epsilon: number, size: { width: number; height: number }) {
+export function segmentDecoding(
+  info: FfmpegInfo,
+  path: string,
+  segment: number[],
+  seek: boolean,
+  epsilon: number,
+  size: { width: number; height: number },
+) {
   const select = segment.map((i) => `lt(abs(t-${info.frames[i]!.pts.toFixed(6)})\\,${epsilon})`).join("+");
   // -copyts: filter timestamps are the demuxer's pts (what we selected on). -noaccurate_seek: no trimming
   // after the seek, the select filter does the picking.

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { computeFrameFeatures, computeLumaFeatures, FEATURE_GRID, FEATURE_LEVELS, FRAME_FEATURE_LENGTH, featureDistance, lumaOfRgba } from "./frame-features";
+import {
+  computeFrameFeatures,
+  computeLumaFeatures,
+  FEATURE_GRID,
+  FEATURE_LEVELS,
+  FRAME_FEATURE_LENGTH,
+  featureDistance,
+  lumaOfRgba,
+} from "./frame-features";
 
 type Rgb = readonly [number, number, number];
 
@@ -44,7 +52,9 @@ describe("computeLumaFeatures", () => {
       const black = computeLumaFeatures({ samples: plane(width, height, () => 0), width, height });
       const white = computeLumaFeatures({ samples: plane(width, height, () => 255), width, height });
       expect(featureDistance(black, white)).toBeCloseTo(1, 6);
-      expect(featureDistance(white, computeLumaFeatures({ samples: plane(width, height, () => 255), width, height }))).toBe(0);
+      expect(
+        featureDistance(white, computeLumaFeatures({ samples: plane(width, height, () => 255), width, height })),
+      ).toBe(0);
     }
   });
 
@@ -56,14 +66,17 @@ describe("computeLumaFeatures", () => {
     const grid = levelsOf(computeLumaFeatures({ samples, width, height }));
     const mirroredGrid = levelsOf(computeLumaFeatures({ samples: mirrored, width, height }));
     for (let y = 0; y < FEATURE_GRID; y++) {
-      for (let x = 0; x < FEATURE_GRID; x++) expect(mirroredGrid[y * FEATURE_GRID + x]).toBe(grid[y * FEATURE_GRID + (FEATURE_GRID - 1 - x)]);
+      for (let x = 0; x < FEATURE_GRID; x++)
+        expect(mirroredGrid[y * FEATURE_GRID + x]).toBe(grid[y * FEATURE_GRID + (FEATURE_GRID - 1 - x)]);
     }
   });
 
   it("weights a pixel by its overlap: 3 pixels over 16 cells", () => {
     // Pixel 0 black, 1 and 2 white; cell 5 spans [15/16, 18/16) pixels: 1/16 of black, 2/16 of white, so its
     // mean is 170 and its level floor(170·32 / 256) = 21.
-    const levels = levelsOf(computeLumaFeatures({ samples: plane(3, 1, (x) => (x === 0 ? 0 : 255)), width: 3, height: 1 }));
+    const levels = levelsOf(
+      computeLumaFeatures({ samples: plane(3, 1, (x) => (x === 0 ? 0 : 255)), width: 3, height: 1 }),
+    );
     expect(levels.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
     expect(levels[5]).toBe(21);
     expect(levels[6]).toBe(31);
@@ -75,12 +88,16 @@ describe("computeLumaFeatures", () => {
     for (let y = 0; y < 4; y++) for (let x = 0; x < 8; x++) samples[y * stride + x] = 0;
     expect(new Set(levelsOf(computeLumaFeatures({ samples, width: 8, height: 4, stride })))).toEqual(new Set([0]));
     const tenBit = new Uint16Array(16).fill(1023);
-    expect(new Set(levelsOf(computeLumaFeatures({ samples: tenBit, width: 4, height: 4, maxValue: 1023 })))).toEqual(new Set([31]));
+    expect(new Set(levelsOf(computeLumaFeatures({ samples: tenBit, width: 4, height: 4, maxValue: 1023 })))).toEqual(
+      new Set([31]),
+    );
   });
 
   it("rejects sizes the samples do not fill", () => {
     expect(() => computeLumaFeatures({ samples: new Uint8Array(10), width: 4, height: 4 })).toThrow(RangeError);
-    expect(() => computeLumaFeatures({ samples: new Uint8Array(16), width: 4, height: 4, stride: 3 })).toThrow(RangeError);
+    expect(() => computeLumaFeatures({ samples: new Uint8Array(16), width: 4, height: 4, stride: 3 })).toThrow(
+      RangeError,
+    );
     expect(() => computeLumaFeatures({ samples: new Uint8Array(0), width: 0, height: 0 })).toThrow(RangeError);
     expect(() => featureDistance(new Float32Array(2), new Float32Array(3))).toThrow(RangeError);
   });

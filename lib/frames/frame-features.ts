@@ -65,10 +65,14 @@ export function computeLumaFeatures(plane: LumaPlane): Float32Array {
   const stride = plane.stride ?? width;
   const maxValue = plane.maxValue ?? 255;
   checkSize(width, height);
-  if (!Number.isInteger(stride) || stride < width) throw new RangeError(`Stride ${stride} is smaller than the width ${width}.`);
-  if (!Number.isInteger(maxValue) || maxValue < 1) throw new RangeError(`maxValue must be a positive integer, got ${maxValue}.`);
+  if (!Number.isInteger(stride) || stride < width)
+    throw new RangeError(`Stride ${stride} is smaller than the width ${width}.`);
+  if (!Number.isInteger(maxValue) || maxValue < 1)
+    throw new RangeError(`maxValue must be a positive integer, got ${maxValue}.`);
   if (samples.length < (height - 1) * stride + width)
-    throw new RangeError(`Expected at least ${(height - 1) * stride + width} samples for ${width}×${height} (stride ${stride}), got ${samples.length}.`);
+    throw new RangeError(
+      `Expected at least ${(height - 1) * stride + width} samples for ${width}×${height} (stride ${stride}), got ${samples.length}.`,
+    );
 
   const columns = axisOverlaps(width);
   const rows = axisOverlaps(height);
@@ -85,13 +89,17 @@ export function computeLumaFeatures(plane: LumaPlane): Float32Array {
       for (let cellX = 0; cellX < FEATURE_GRID; cellX++) {
         const column = columns[cellX]!;
         let sum = 0;
-        for (let c = 0; c < column.overlaps.length; c++) sum += column.overlaps[c]! * samples[rowOffset + column.first + c]!;
+        for (let c = 0; c < column.overlaps.length; c++)
+          sum += column.overlaps[c]! * samples[rowOffset + column.first + c]!;
         columnSums[cellX] = columnSums[cellX]! + rowWeight * sum;
       }
     }
     for (let cellX = 0; cellX < FEATURE_GRID; cellX++) {
       // Integer division: floor(sum·LEVELS / (area·(maxValue+1))), exact because both sides are integers < 2^53.
-      const level = Math.min(FEATURE_LEVELS - 1, Math.floor((columnSums[cellX]! * FEATURE_LEVELS) / (cellArea * (maxValue + 1))));
+      const level = Math.min(
+        FEATURE_LEVELS - 1,
+        Math.floor((columnSums[cellX]! * FEATURE_LEVELS) / (cellArea * (maxValue + 1))),
+      );
       features[cellY * FEATURE_GRID + cellX] = (level / (FEATURE_LEVELS - 1)) * CELL_WEIGHT;
     }
   }
@@ -103,9 +111,16 @@ export function computeLumaFeatures(plane: LumaPlane): Float32Array {
  * as RGB (a hardware decoder that hands over no YUV planes, or a still image): its result is close to, not
  * equal to, the Y plane the frame was encoded from (docs/guide/frames.md gives the tolerance).
  */
-export function lumaOfRgba(rgba: ArrayLike<number>, width: number, height: number, channels: 3 | 4 = 4, order: "rgb" | "bgr" = "rgb"): Uint8Array {
+export function lumaOfRgba(
+  rgba: ArrayLike<number>,
+  width: number,
+  height: number,
+  channels: 3 | 4 = 4,
+  order: "rgb" | "bgr" = "rgb",
+): Uint8Array {
   checkSize(width, height);
-  if (rgba.length < width * height * channels) throw new RangeError(`Expected ${width * height * channels} bytes for ${width}×${height}, got ${rgba.length}.`);
+  if (rgba.length < width * height * channels)
+    throw new RangeError(`Expected ${width * height * channels} bytes for ${width}×${height}, got ${rgba.length}.`);
   const luma = new Uint8Array(width * height);
   const [red, blue] = order === "rgb" ? [0, 2] : [2, 0];
   for (let pixel = 0, byte = 0; pixel < luma.length; pixel++, byte += channels) {
@@ -115,9 +130,14 @@ export function lumaOfRgba(rgba: ArrayLike<number>, width: number, height: numbe
 }
 
 /** computeLumaFeatures of RGBA pixels through lumaOfRgba (see its caveat). */
-export function computeFrameFeatures(rgba: Uint8ClampedArray | Uint8Array, width: number, height: number): Float32Array {
+export function computeFrameFeatures(
+  rgba: Uint8ClampedArray | Uint8Array,
+  width: number,
+  height: number,
+): Float32Array {
   checkSize(width, height);
-  if (rgba.length !== width * height * 4) throw new RangeError(`Expected ${width * height * 4} RGBA bytes for ${width}×${height}, got ${rgba.length}.`);
+  if (rgba.length !== width * height * 4)
+    throw new RangeError(`Expected ${width * height * 4} RGBA bytes for ${width}×${height}, got ${rgba.length}.`);
   return computeLumaFeatures({ samples: lumaOfRgba(rgba, width, height), width, height });
 }
 

@@ -30,7 +30,10 @@ export function describeResize(resize: FrameResize): string {
   return resize.mode === "quarter" ? "a quarter of the video's area" : `a longest side of ${resize.px} px`;
 }
 
-export function planFrames(video: { width: number | null; height: number | null }, resize: FrameResize): FramePlanResult {
+export function planFrames(
+  video: { width: number | null; height: number | null },
+  resize: FrameResize,
+): FramePlanResult {
   const known = video.width !== null && video.height !== null && video.width > 0 && video.height > 0;
   if (resize.mode === "longest_side") {
     if (!known) return { ok: true, maxSide: resize.px, width: null, height: null };
@@ -42,8 +45,13 @@ export function planFrames(video: { width: number | null; height: number | null 
 }
 
 /** Whether a uniform frame set (its `maxSide` parameter and its first frame's size) is the planned one. */
-export function frameSetFitsPlan(plan: FramePlan, set: { maxSide: number | null; width: number; height: number }): boolean {
+export function frameSetFitsPlan(
+  plan: FramePlan,
+  set: { maxSide: number | null; width: number; height: number },
+): boolean {
   if (set.maxSide === plan.maxSide) return true;
   if (plan.width === null || plan.height === null) return false;
-  return Math.abs(set.width - plan.width) <= SIZE_TOLERANCE_PX && Math.abs(set.height - plan.height) <= SIZE_TOLERANCE_PX;
+  return (
+    Math.abs(set.width - plan.width) <= SIZE_TOLERANCE_PX && Math.abs(set.height - plan.height) <= SIZE_TOLERANCE_PX
+  );
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { checkFrameManifest, type FrameManifest, frameManifestSchema, frameSetCountsLine, frameSetParametersKey, normaliseFrameSetParameters, validateManifest } from "./frame-set-parameters";
+import {
+  checkFrameManifest,
+  type FrameManifest,
+  frameManifestSchema,
+  frameSetCountsLine,
+  frameSetParametersKey,
+  normaliseFrameSetParameters,
+  validateManifest,
+} from "./frame-set-parameters";
 
 describe("normaliseFrameSetParameters", () => {
   it("fills the defaults of each mode", () => {
@@ -21,7 +29,12 @@ describe("normaliseFrameSetParameters", () => {
       maxSide: 768,
       jpegQuality: 0.85,
     });
-    expect(normaliseFrameSetParameters({ mode: "uniform" })).toEqual({ mode: "uniform", count: 8, maxSide: 768, jpegQuality: 0.85 });
+    expect(normaliseFrameSetParameters({ mode: "uniform" })).toEqual({
+      mode: "uniform",
+      count: 8,
+      maxSide: 768,
+      jpegQuality: 0.85,
+    });
   });
 
   it("keeps given values and is idempotent", () => {
@@ -56,13 +69,26 @@ describe("normaliseFrameSetParameters", () => {
 
 describe("frameSetParametersKey", () => {
   it("is canonical JSON with sorted keys and defaults filled", () => {
-    expect(frameSetParametersKey({ mode: "density-peaks" })).toBe('{"jpegQuality":0.85,"keyFrames":"auto","maxSide":768,"mode":"density-peaks","neighbours":2,"sampleFps":4}');
+    expect(frameSetParametersKey({ mode: "density-peaks" })).toBe(
+      '{"jpegQuality":0.85,"keyFrames":"auto","maxSide":768,"mode":"density-peaks","neighbours":2,"sampleFps":4}',
+    );
   });
 
   it("is the same for equal parameters in any key order, with or without defaults", () => {
     const key = frameSetParametersKey({ mode: "scene-change", threshold: 0.4, sampleFps: 2 });
     expect(frameSetParametersKey({ sampleFps: 2, threshold: 0.4, mode: "scene-change" })).toBe(key);
-    expect(frameSetParametersKey({ jpegQuality: 0.85, maxSide: 768, neighbours: 2, maxKeyFrames: 12, minGapS: 1, threshold: 0.4, sampleFps: 2.0, mode: "scene-change" })).toBe(key);
+    expect(
+      frameSetParametersKey({
+        jpegQuality: 0.85,
+        maxSide: 768,
+        neighbours: 2,
+        maxKeyFrames: 12,
+        minGapS: 1,
+        threshold: 0.4,
+        sampleFps: 2.0,
+        mode: "scene-change",
+      }),
+    ).toBe(key);
   });
 
   it("differs when any parameter differs", () => {
@@ -70,7 +96,9 @@ describe("frameSetParametersKey", () => {
     expect(frameSetParametersKey({ mode: "density-peaks", sampleFps: 2 })).not.toBe(base);
     expect(frameSetParametersKey({ mode: "density-peaks", keyFrames: 3 })).not.toBe(base);
     expect(frameSetParametersKey({ mode: "density-peaks", jpegQuality: 0.9 })).not.toBe(base);
-    expect(frameSetParametersKey({ mode: "uniform", count: 8 })).not.toBe(frameSetParametersKey({ mode: "uniform", count: 16 }));
+    expect(frameSetParametersKey({ mode: "uniform", count: 8 })).not.toBe(
+      frameSetParametersKey({ mode: "uniform", count: 16 }),
+    );
     expect(frameSetParametersKey({ mode: "scene-change" })).not.toBe(base);
   });
 });
@@ -99,7 +127,15 @@ describe("validateManifest", () => {
     ["names differing only in case", withFrame(2, { name: "00001.JPG" }), /used more than once/],
     ["a duplicate index", withFrame(3, { index: 2 }), /index 2 is used more than once/],
     ["a gap in the indices", withFrame(3, { index: 7 }), /missing 3/],
-    ["indices not starting at 0", validManifest.map((frame) => ({ ...frame, index: frame.index + 1, cluster: frame.cluster === null ? null : frame.cluster + 1 })), /missing 0/],
+    [
+      "indices not starting at 0",
+      validManifest.map((frame) => ({
+        ...frame,
+        index: frame.index + 1,
+        cluster: frame.cluster === null ? null : frame.cluster + 1,
+      })),
+      /missing 0/,
+    ],
     ["a timestamp going back", withFrame(2, { timestampS: 0.1 }), /Frame 2 \(0\.1 s\) is earlier than frame 1/],
     ["a cluster that is not a key frame", withFrame(2, { cluster: 0 }), /Frame 2's cluster 0 is not a key frame/],
     ["a cluster that is not a frame", withFrame(3, { cluster: 9 }), /Frame 3's cluster 9 is not a frame index/],

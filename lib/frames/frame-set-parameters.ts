@@ -48,7 +48,11 @@ export const uniformParametersSchema = z.strictObject({
   jpegQuality: jpegQualitySchema,
 });
 
-export const frameSetParametersSchema = z.discriminatedUnion("mode", [densityPeaksParametersSchema, sceneChangeParametersSchema, uniformParametersSchema]);
+export const frameSetParametersSchema = z.discriminatedUnion("mode", [
+  densityPeaksParametersSchema,
+  sceneChangeParametersSchema,
+  uniformParametersSchema,
+]);
 
 export type FrameSetParametersInput = z.input<typeof frameSetParametersSchema>;
 export type FrameSetParameters = z.output<typeof frameSetParametersSchema>;
@@ -118,7 +122,10 @@ export type FrameManifest = z.output<typeof frameManifestSchema>;
  * stores each frame under its index among the video's decoded frames (lib/frames/vbench-uniform.ts), so its
  * indices have gaps; every one of its frames is a key frame in its own cluster.
  */
-export function validateManifest(manifest: FrameManifest, mode: FrameSetParameters["mode"] = "density-peaks"): string[] {
+export function validateManifest(
+  manifest: FrameManifest,
+  mode: FrameSetParameters["mode"] = "density-peaks",
+): string[] {
   const problems: string[] = [];
   if (manifest.length === 0) return ["The manifest lists no frames."];
 
@@ -144,10 +151,13 @@ export function validateManifest(manifest: FrameManifest, mode: FrameSetParamete
   }
 
   const missing: number[] = [];
-  if (mode !== "uniform") for (let index = 0; index < manifest.length; index++) if (!byIndex.has(index)) missing.push(index);
+  if (mode !== "uniform")
+    for (let index = 0; index < manifest.length; index++) if (!byIndex.has(index)) missing.push(index);
   if (missing.length > 0) {
     const shown = missing.slice(0, 10).join(", ");
-    problems.push(`Frame indices must run from 0 to ${manifest.length - 1} without gaps; missing ${shown}${missing.length > 10 ? ", …" : ""}.`);
+    problems.push(
+      `Frame indices must run from 0 to ${manifest.length - 1} without gaps; missing ${shown}${missing.length > 10 ? ", …" : ""}.`,
+    );
   }
 
   const ordered = [...byIndex.values()].sort((a, b) => a.index - b.index);
@@ -155,18 +165,25 @@ export function validateManifest(manifest: FrameManifest, mode: FrameSetParamete
     const previous = ordered[position - 1];
     const current = ordered[position];
     if (previous && current && current.timestampS < previous.timestampS) {
-      problems.push(`Frame ${current.index} (${current.timestampS} s) is earlier than frame ${previous.index} (${previous.timestampS} s).`);
+      problems.push(
+        `Frame ${current.index} (${current.timestampS} s) is earlier than frame ${previous.index} (${previous.timestampS} s).`,
+      );
     }
   }
 
   if (mode === "uniform") {
     const notKeyFrames = manifest.filter((entry) => !entry.isKeyFrame).map((entry) => entry.index);
-    if (notKeyFrames.length > 0) problems.push(`In a uniform frame set every frame is a key frame; ${notKeyFrames.slice(0, 10).join(", ")}${notKeyFrames.length > 10 ? ", …" : ""} are not.`);
+    if (notKeyFrames.length > 0)
+      problems.push(
+        `In a uniform frame set every frame is a key frame; ${notKeyFrames.slice(0, 10).join(", ")}${notKeyFrames.length > 10 ? ", …" : ""} are not.`,
+      );
   }
 
   for (const entry of manifest) {
     if (entry.isKeyFrame && entry.cluster !== entry.index) {
-      problems.push(`Key frame ${entry.index} must be in its own cluster (cluster ${entry.index}), not ${entry.cluster ?? "none"}.`);
+      problems.push(
+        `Key frame ${entry.index} must be in its own cluster (cluster ${entry.index}), not ${entry.cluster ?? "none"}.`,
+      );
       continue;
     }
     if (entry.cluster === null) continue;
@@ -183,7 +200,12 @@ export type ManifestCheck = { ok: true; manifest: FrameManifest } | { ok: false;
 export function checkFrameManifest(input: unknown, mode?: FrameSetParameters["mode"]): ManifestCheck {
   const parsed = frameManifestSchema.safeParse(input);
   if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message)) };
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((issue) =>
+        issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message,
+      ),
+    };
   }
   const problems = validateManifest(parsed.data, mode);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, manifest: parsed.data };
@@ -193,7 +215,10 @@ export function checkFrameManifest(input: unknown, mode?: FrameSetParameters["mo
  * How a stored frame set reads in a progress line: a uniform set's frames are frames at their times, with no key
  * frames or clusters ("64 uniform frames"); a key-frame set names both counts ("4 key frames, 32 frames").
  */
-export function frameSetCountsLine(parameters: Pick<FrameSetParameters, "mode">, manifest: readonly { isKeyFrame: boolean }[]): string {
+export function frameSetCountsLine(
+  parameters: Pick<FrameSetParameters, "mode">,
+  manifest: readonly { isKeyFrame: boolean }[],
+): string {
   if (parameters.mode === "uniform") return `${manifest.length} uniform frames`;
   return `${manifest.filter((frame) => frame.isKeyFrame).length} key frames, ${manifest.length} frames`;
 }

@@ -77,7 +77,9 @@ describe("planFrameSet", () => {
     expect(plan.keyFrameIndices.map((index) => Math.floor(index / 8))).toEqual([0, 1, 2]);
     for (const keyFrame of plan.keyFrameIndices) {
       const members = plan.frames.filter((frame) => frame.cluster === keyFrame).map((frame) => frame.index);
-      expect(members).toEqual([keyFrame - 2, keyFrame - 1, keyFrame, keyFrame + 1, keyFrame + 2].filter((index) => index >= 0 && index < 24));
+      expect(members).toEqual(
+        [keyFrame - 2, keyFrame - 1, keyFrame, keyFrame + 1, keyFrame + 2].filter((index) => index >= 0 && index < 24),
+      );
     }
     expect(plan.frames.filter((frame) => frame.isKeyFrame).map((frame) => frame.index)).toEqual(plan.keyFrameIndices);
     expect(plan.frames.map((frame) => frame.timestampS)).toEqual(threeShots().map((frame) => frame.timestampS));
@@ -88,7 +90,11 @@ describe("planFrameSet", () => {
     const sampled = threeShots();
     expect(planFrameSet({ mode: "density-peaks" }, sampled, 6).keyFrameIndices).toHaveLength(3);
     expect(planFrameSet({ mode: "density-peaks" }, sampled, 10).keyFrameIndices).toHaveLength(5);
-    expect(planFrameSet({ mode: "density-peaks", neighbours: 0 }, sampled, 6).frames.filter((frame) => frame.cluster !== null)).toHaveLength(3);
+    expect(
+      planFrameSet({ mode: "density-peaks", neighbours: 0 }, sampled, 6).frames.filter(
+        (frame) => frame.cluster !== null,
+      ),
+    ).toHaveLength(3);
   });
 
   it("scene change: converts the minimum gap to sampled frames", () => {
@@ -97,13 +103,19 @@ describe("planFrameSet", () => {
     // 2.25 s at 4 fps = 9 frames: the bigger cut at 16 is kept, 8 is too close to 0.
     expect(planFrameSet({ mode: "scene-change", minGapS: 2.25 }, sampled, 6).keyFrameIndices).toEqual([0, 16]);
     const plan = planFrameSet({ mode: "scene-change", neighbours: 1 }, sampled, 6);
-    expect(plan.frames.map((frame) => frame.cluster)).toEqual(Array.from({ length: 24 }, (_, index) => (index <= 1 ? 0 : index >= 7 && index <= 9 ? 8 : index >= 15 && index <= 17 ? 16 : null)));
+    expect(plan.frames.map((frame) => frame.cluster)).toEqual(
+      Array.from({ length: 24 }, (_, index) =>
+        index <= 1 ? 0 : index >= 7 && index <= 9 ? 8 : index >= 15 && index <= 17 ? 16 : null,
+      ),
+    );
     expect(validateManifest(withNames(plan.frames))).toEqual([]);
   });
 
   it("refuses uniform parameters: a uniform set takes frames by index (vbench-uniform.ts), not sampled times", () => {
     const sampled = threeShots();
-    expect(() => planFrameSet({ mode: "uniform", count: 8 } as unknown as Parameters<typeof planFrameSet>[0], sampled, 6)).toThrow(/by index/);
+    expect(() =>
+      planFrameSet({ mode: "uniform", count: 8 } as unknown as Parameters<typeof planFrameSet>[0], sampled, 6),
+    ).toThrow(/by index/);
   });
 
   it("handles no frames and rejects timestamps out of order", () => {

@@ -1,5 +1,9 @@
 import { buildClusters } from "./build-clusters";
-import { type FrameSetParameters, type FrameSetParametersInput, normaliseFrameSetParameters } from "./frame-set-parameters";
+import {
+  type FrameSetParameters,
+  type FrameSetParametersInput,
+  normaliseFrameSetParameters,
+} from "./frame-set-parameters";
 import { defaultKeyFrameCount, selectKeyFramesDensityPeaks, selectSceneChangeKeyFrames } from "./select-key-frames";
 
 /**
@@ -48,11 +52,15 @@ function microseconds(seconds: number): number {
  * each t_k takes the last frame whose time since the first frame is ≤ t_k, compared in whole microseconds.
  * A one-frame video gives that frame once, with duration 0.
  */
-export function keyFrameSampling(framePtsS: readonly number[], sampleFps: number): { durationS: number; samples: KeyFrameSample[] } {
+export function keyFrameSampling(
+  framePtsS: readonly number[],
+  sampleFps: number,
+): { durationS: number; samples: KeyFrameSample[] } {
   if (framePtsS.length === 0) throw new RangeError("The video has no frames to sample.");
   framePtsS.forEach((pts, index) => {
     if (!Number.isFinite(pts)) throw new RangeError(`Frame ${index} has an invalid time ${pts}.`);
-    if (index > 0 && pts < framePtsS[index - 1]!) throw new RangeError(`Frame ${index} (${pts} s) comes before frame ${index - 1}.`);
+    if (index > 0 && pts < framePtsS[index - 1]!)
+      throw new RangeError(`Frame ${index} (${pts} s) comes before frame ${index - 1}.`);
   });
   const origin = microseconds(framePtsS[0]!);
   const relative = framePtsS.map((pts) => microseconds(pts) - origin);
@@ -89,13 +97,22 @@ export type FrameSetPlan = {
  *
  * Uniform sets are not planned here: they take decoded frames by index (uniformFrameSetFrames).
  */
-export function planFrameSet(parameters: KeyFrameParametersInput, sampled: readonly SampledFrame[], durationS: number): FrameSetPlan {
+export function planFrameSet(
+  parameters: KeyFrameParametersInput,
+  sampled: readonly SampledFrame[],
+  durationS: number,
+): FrameSetPlan {
   const normalised = normaliseFrameSetParameters(parameters);
-  if (normalised.mode === "uniform") throw new RangeError("A uniform frame set picks frames by index (uniformFrameSetFrames), not from sampled times.");
+  if (normalised.mode === "uniform")
+    throw new RangeError("A uniform frame set picks frames by index (uniformFrameSetFrames), not from sampled times.");
   sampled.forEach(({ timestampS }, index) => {
-    if (!(Number.isFinite(timestampS) && timestampS >= 0)) throw new RangeError(`Frame ${index} has an invalid timestamp ${timestampS}.`);
+    if (!(Number.isFinite(timestampS) && timestampS >= 0))
+      throw new RangeError(`Frame ${index} has an invalid timestamp ${timestampS}.`);
     const previous = sampled[index - 1];
-    if (previous && timestampS < previous.timestampS) throw new RangeError(`Frame ${index} (${timestampS} s) comes before frame ${index - 1} (${previous.timestampS} s).`);
+    if (previous && timestampS < previous.timestampS)
+      throw new RangeError(
+        `Frame ${index} (${timestampS} s) comes before frame ${index - 1} (${previous.timestampS} s).`,
+      );
   });
 
   const frameCount = sampled.length;
@@ -103,7 +120,9 @@ export function planFrameSet(parameters: KeyFrameParametersInput, sampled: reado
   const features = sampled.map(({ features }) => features);
   const keyFrameIndices =
     normalised.mode === "density-peaks"
-      ? selectKeyFramesDensityPeaks(features, { m: normalised.keyFrames === "auto" ? defaultKeyFrameCount(durationS) : normalised.keyFrames })
+      ? selectKeyFramesDensityPeaks(features, {
+          m: normalised.keyFrames === "auto" ? defaultKeyFrameCount(durationS) : normalised.keyFrames,
+        })
       : selectSceneChangeKeyFrames(features, {
           threshold: normalised.threshold,
           minGap: Math.max(1, Math.ceil(normalised.minGapS * normalised.sampleFps - 1e-9)),
@@ -112,7 +131,12 @@ export function planFrameSet(parameters: KeyFrameParametersInput, sampled: reado
   const keyFrames = new Set(keyFrameIndices);
   const { clusterOfFrame } = buildClusters(keyFrameIndices, frameCount, normalised.neighbours);
   return {
-    frames: sampled.map(({ timestampS }, index) => ({ index, timestampS, isKeyFrame: keyFrames.has(index), cluster: clusterOfFrame[index] ?? null })),
+    frames: sampled.map(({ timestampS }, index) => ({
+      index,
+      timestampS,
+      isKeyFrame: keyFrames.has(index),
+      cluster: clusterOfFrame[index] ?? null,
+    })),
     keyFrameIndices,
   };
 }

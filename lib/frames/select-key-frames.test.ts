@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { autoSceneChangeThreshold, defaultKeyFrameCount, densityPeaks, selectKeyFramesDensityPeaks, selectSceneChangeKeyFrames, selectUniformFrames } from "./select-key-frames";
+import {
+  autoSceneChangeThreshold,
+  defaultKeyFrameCount,
+  densityPeaks,
+  selectKeyFramesDensityPeaks,
+  selectSceneChangeKeyFrames,
+  selectUniformFrames,
+} from "./select-key-frames";
 
-const points = (...coordinates: (number | readonly number[])[]) => coordinates.map((coordinate) => Float32Array.from(typeof coordinate === "number" ? [coordinate] : coordinate));
+const points = (...coordinates: (number | readonly number[])[]) =>
+  coordinates.map((coordinate) => Float32Array.from(typeof coordinate === "number" ? [coordinate] : coordinate));
 
 /** Deterministic pseudo-random numbers in [0, 1). */
 function seededRandom(seed: number): () => number {
@@ -14,7 +22,10 @@ function seededRandom(seed: number): () => number {
 
 /** A centre and a hexagon of radius 0.3 around it: the centre is the group's density peak. */
 function group(centreX: number, centreY: number): { centre: number[]; ring: number[][] } {
-  const ring = Array.from({ length: 6 }, (_, k) => [centreX + 0.3 * Math.cos((k * Math.PI) / 3), centreY + 0.3 * Math.sin((k * Math.PI) / 3)]);
+  const ring = Array.from({ length: 6 }, (_, k) => [
+    centreX + 0.3 * Math.cos((k * Math.PI) / 3),
+    centreY + 0.3 * Math.sin((k * Math.PI) / 3),
+  ]);
   return { centre: [centreX, centreY], ring };
 }
 
@@ -70,7 +81,10 @@ describe("densityPeaks", () => {
 describe("selectKeyFramesDensityPeaks", () => {
   const groups = [group(0, 0), group(10, 0), group(0, 10)];
   // Interleave the groups so position in the input says nothing about group membership.
-  const labelled = groups.flatMap((g, groupIndex) => [{ label: `centre${groupIndex}`, point: g.centre }, ...g.ring.map((point, k) => ({ label: `ring${groupIndex}.${k}`, point }))]);
+  const labelled = groups.flatMap((g, groupIndex) => [
+    { label: `centre${groupIndex}`, point: g.centre },
+    ...g.ring.map((point, k) => ({ label: `ring${groupIndex}.${k}`, point })),
+  ]);
   const order = [5, 12, 0, 19, 8, 3, 15, 20, 1, 10, 17, 6, 13, 2, 18, 9, 4, 14, 7, 16, 11];
 
   it("picks the centre of each of three tight groups", () => {
@@ -151,7 +165,9 @@ describe("selectSceneChangeKeyFrames", () => {
   // Three shots with slow drift inside each; the cut at 20 is bigger than the cut at 10.
   const random = seededRandom(3);
   const shotLevels = [0, 1, 3];
-  const threeShots = points(...Array.from({ length: 30 }, (_, i) => [shotLevels[Math.floor(i / 10)]! + 0.01 * i + 0.005 * random(), 0.2]));
+  const threeShots = points(
+    ...Array.from({ length: 30 }, (_, i) => [shotLevels[Math.floor(i / 10)]! + 0.01 * i + 0.005 * random(), 0.2]),
+  );
 
   it("keeps frame 0 and the first frame after each cut", () => {
     expect(selectSceneChangeKeyFrames(threeShots)).toEqual([0, 10, 20]);

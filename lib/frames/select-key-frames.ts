@@ -14,7 +14,8 @@ type CondensedDistances = { count: number; values: Float64Array };
 function assertSameLength(features: readonly Float32Array[]): number {
   const dimension = features[0]?.length ?? 0;
   for (const [index, vector] of features.entries()) {
-    if (vector.length !== dimension) throw new RangeError(`Feature ${index} has length ${vector.length}, expected ${dimension}.`);
+    if (vector.length !== dimension)
+      throw new RangeError(`Feature ${index} has length ${vector.length}, expected ${dimension}.`);
   }
   return dimension;
 }
@@ -167,12 +168,15 @@ function densityPeaksOfDistances(distances: CondensedDistances, cutoff: number):
   // The paper's "higher density" made a strict total order: equal densities rank the lower index higher,
   // so exactly one frame (the top) has no higher-ranked frame.
   const rankKeys = Array.from(rho, densityRankKey);
-  const ranking = Array.from({ length: count }, (_, index) => index).sort((a, b) => rankKeys[b]! - rankKeys[a]! || a - b);
+  const ranking = Array.from({ length: count }, (_, index) => index).sort(
+    (a, b) => rankKeys[b]! - rankKeys[a]! || a - b,
+  );
   for (let position = 0; position < count; position++) {
     const frame = ranking[position]!;
     if (position === 0) {
       let farthest = 0;
-      for (let other = 0; other < count; other++) farthest = Math.max(farthest, distanceBetween(distances, frame, other));
+      for (let other = 0; other < count; other++)
+        farthest = Math.max(farthest, distanceBetween(distances, frame, other));
       delta[frame] = farthest;
       continue;
     }
@@ -194,7 +198,8 @@ function densityPeaksOfDistances(distances: CondensedDistances, cutoff: number):
 }
 
 function checkCutoff(cutoff: number | "auto"): void {
-  if (cutoff !== "auto" && !(Number.isFinite(cutoff) && cutoff >= 0)) throw new RangeError(`Cutoff must be "auto" or a finite number ≥ 0, got ${cutoff}.`);
+  if (cutoff !== "auto" && !(Number.isFinite(cutoff) && cutoff >= 0))
+    throw new RangeError(`Cutoff must be "auto" or a finite number ≥ 0, got ${cutoff}.`);
 }
 
 /** ρ, δ and γ of every frame (Rodriguez & Laio 2014). O(n²·d) time; n(n−1)/2 doubles of memory (16 MB at n = 2,000). */
@@ -217,7 +222,10 @@ function checkCount(name: string, value: number): void {
  * index) from every chosen frame, ties → lower index. When no frame has γ > 0 (e.g. all frames
  * identical) the m frames are spread uniformly (selectUniformFrames).
  */
-export function selectKeyFramesDensityPeaks(features: readonly Float32Array[], options: { m: number; cutoff?: number | "auto" }): number[] {
+export function selectKeyFramesDensityPeaks(
+  features: readonly Float32Array[],
+  options: { m: number; cutoff?: number | "auto" },
+): number[] {
   const { m, cutoff = "auto" } = options;
   checkCount("m", m);
   checkCutoff(cutoff);
@@ -265,7 +273,8 @@ export function defaultKeyFrameCount(durationS: number): number {
 export function autoSceneChangeThreshold(consecutiveDistances: readonly number[]): number {
   if (consecutiveDistances.length === 0) return 0;
   const mean = consecutiveDistances.reduce((sum, distance) => sum + distance, 0) / consecutiveDistances.length;
-  const variance = consecutiveDistances.reduce((sum, distance) => sum + (distance - mean) ** 2, 0) / consecutiveDistances.length;
+  const variance =
+    consecutiveDistances.reduce((sum, distance) => sum + (distance - mean) ** 2, 0) / consecutiveDistances.length;
   return mean + 2 * Math.sqrt(variance);
 }
 
@@ -275,16 +284,22 @@ export function autoSceneChangeThreshold(consecutiveDistances: readonly number[]
  * kept only if at least `minGap` frames (default 1) from every frame already kept, frame 0 included,
  * until `max` frames (default unlimited, frame 0 included) are kept. Returns ascending indices.
  */
-export function selectSceneChangeKeyFrames(features: readonly Float32Array[], options: { threshold?: number | "auto"; minGap?: number; max?: number } = {}): number[] {
+export function selectSceneChangeKeyFrames(
+  features: readonly Float32Array[],
+  options: { threshold?: number | "auto"; minGap?: number; max?: number } = {},
+): number[] {
   const { threshold = "auto", minGap = 1, max = Number.POSITIVE_INFINITY } = options;
-  if (threshold !== "auto" && !(Number.isFinite(threshold) && threshold >= 0)) throw new RangeError(`Threshold must be "auto" or a finite number ≥ 0, got ${threshold}.`);
+  if (threshold !== "auto" && !(Number.isFinite(threshold) && threshold >= 0))
+    throw new RangeError(`Threshold must be "auto" or a finite number ≥ 0, got ${threshold}.`);
   if (!Number.isInteger(minGap) || minGap < 1) throw new RangeError(`minGap must be an integer ≥ 1, got ${minGap}.`);
-  if (!(max === Number.POSITIVE_INFINITY || (Number.isInteger(max) && max >= 1))) throw new RangeError(`max must be an integer ≥ 1, got ${max}.`);
+  if (!(max === Number.POSITIVE_INFINITY || (Number.isInteger(max) && max >= 1)))
+    throw new RangeError(`max must be an integer ≥ 1, got ${max}.`);
   assertSameLength(features);
   if (features.length === 0) return [];
 
   const changes: number[] = [];
-  for (let index = 1; index < features.length; index++) changes.push(featureDistance(features[index - 1]!, features[index]!));
+  for (let index = 1; index < features.length; index++)
+    changes.push(featureDistance(features[index - 1]!, features[index]!));
   const limit = threshold === "auto" ? autoSceneChangeThreshold(changes) : threshold;
 
   const candidates = changes

@@ -15,7 +15,8 @@ function checkPositiveInteger(name: string, value: number) {
 }
 
 function checkPositiveRate(avgFps: number) {
-  if (!(Number.isFinite(avgFps) && avgFps > 0)) throw new RangeError(`avgFps must be a positive number, got ${avgFps}.`);
+  if (!(Number.isFinite(avgFps) && avgFps > 0))
+    throw new RangeError(`avgFps must be a positive number, got ${avgFps}.`);
 }
 
 /**
@@ -87,5 +88,11 @@ export function uniformFrameSetFrames(totalFrames: number, avgFps: number, count
  * frame in its own one-frame cluster (so runs and cluster-based judging treat all frame sets alike).
  */
 export function uniformFrameManifest(frames: readonly UniformFrame[]): FrameManifest {
-  return frames.map(({ index, timestampS }) => ({ name: `frame-${String(index).padStart(6, "0")}.jpg`, index, timestampS, isKeyFrame: true, cluster: index }));
+  return frames.map(({ index, timestampS }) => ({
+    name: `frame-${String(index).padStart(6, "0")}.jpg`,
+    index,
+    timestampS,
+    isKeyFrame: true,
+    cluster: index,
+  }));
 }

@@ -19,6 +19,7 @@ export function classifyPickedFile(relativePath: string): PickedKind {
   const inPromptFolder = folders.some((part) => /^prompts?$/i.test(part));
   // VBench-2.0's per-dimension auxiliary info: meta_info/<Dimension>.json.
   const inMetaInfoFolder = /\.json$/i.test(name) && folders.some((part) => /^meta_info$/i.test(part));
-  if (inPromptFolder || inMetaInfoFolder || /vbench2?_full_(text|info)/i.test(name) || /prompt/i.test(name)) return "prompt-list";
+  if (inPromptFolder || inMetaInfoFolder || /vbench2?_full_(text|info)/i.test(name) || /prompt/i.test(name))
+    return "prompt-list";
   return "other";
 }

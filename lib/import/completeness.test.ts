@@ -39,13 +39,32 @@ describe("completenessReport", () => {
         expected: 6,
         present: 5,
         missing: [{ model: "m", prompt: BALL, dimension: "Mechanics", sampleIndex: 1 }],
-        unexpected: [{ relativePath: `m/Mechanics/${CUP}-3.mp4`, model: "m", prompt: CUP, sampleIndex: 3, reason: "index_out_of_range", duplicateOf: null }],
+        unexpected: [
+          {
+            relativePath: `m/Mechanics/${CUP}-3.mp4`,
+            model: "m",
+            prompt: CUP,
+            sampleIndex: 3,
+            reason: "index_out_of_range",
+            duplicateOf: null,
+          },
+        ],
         unmatched: ["m/Mechanics/Something else entirely.-0.mp4"],
         byGenerator: [{ model: "m", expected: 6, present: 5, missing: 1, unexpected: 1 }],
       },
     ]);
-    expect(report.unmatched).toEqual([{ relativePath: "m/Mechanics/Something else entirely.-0.mp4", dimensions: ["Mechanics"] }]);
-    expect(report.totals).toEqual({ generators: 1, videos: 7, expected: 6, present: 5, missing: 1, unexpected: 1, unmatched: 1 });
+    expect(report.unmatched).toEqual([
+      { relativePath: "m/Mechanics/Something else entirely.-0.mp4", dimensions: ["Mechanics"] },
+    ]);
+    expect(report.totals).toEqual({
+      generators: 1,
+      videos: 7,
+      expected: 6,
+      present: 5,
+      missing: 1,
+      unexpected: 1,
+      unmatched: 1,
+    });
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });
 
@@ -55,12 +74,38 @@ describe("completenessReport", () => {
       { prompt: BALL, dimensions: ["Material"] },
     ]);
     const videos: CompletenessVideo[] = [
-      { relativePath: "b/Mechanics/cup-copy.mp4", prompt: CUP, dimensions: ["Mechanics"], sampleIndex: 0, matchedPromptList: true },
-      { relativePath: "a/Mechanics/cup.mp4", prompt: CUP, dimensions: ["Mechanics"], sampleIndex: 0, matchedPromptList: true },
-      { relativePath: "a/Mechanics/cup-no-index.mp4", prompt: CUP, dimensions: ["Mechanics"], sampleIndex: null, matchedPromptList: true },
-      { relativePath: "a/Mechanics/ball.mp4", prompt: BALL, dimensions: ["Mechanics"], sampleIndex: 0, matchedPromptList: true },
+      {
+        relativePath: "b/Mechanics/cup-copy.mp4",
+        prompt: CUP,
+        dimensions: ["Mechanics"],
+        sampleIndex: 0,
+        matchedPromptList: true,
+      },
+      {
+        relativePath: "a/Mechanics/cup.mp4",
+        prompt: CUP,
+        dimensions: ["Mechanics"],
+        sampleIndex: 0,
+        matchedPromptList: true,
+      },
+      {
+        relativePath: "a/Mechanics/cup-no-index.mp4",
+        prompt: CUP,
+        dimensions: ["Mechanics"],
+        sampleIndex: null,
+        matchedPromptList: true,
+      },
+      {
+        relativePath: "a/Mechanics/ball.mp4",
+        prompt: BALL,
+        dimensions: ["Mechanics"],
+        sampleIndex: 0,
+        matchedPromptList: true,
+      },
     ];
-    const mechanics = completenessReport({ promptIndex, videos }).dimensions.find((dimension) => dimension.dimension === "Mechanics");
+    const mechanics = completenessReport({ promptIndex, videos }).dimensions.find(
+      (dimension) => dimension.dimension === "Mechanics",
+    );
     expect(mechanics?.present).toBe(1);
     expect(mechanics?.unexpected.map((video) => [video.relativePath, video.reason, video.duplicateOf])).toEqual([
       ["a/Mechanics/ball.mp4", "prompt_not_in_dimension", null],
@@ -88,7 +133,14 @@ describe("completenessReport", () => {
       { prompt: "a prompt", dimensions: ["Thermotics"] },
     ]);
     const [thermotics] = completenessReport({ promptIndex, videos: [] }).dimensions;
-    expect(thermotics?.missing.map((sample) => `${sample.prompt}#${sample.sampleIndex}`)).toEqual(["a prompt#0", "a prompt#1", "a prompt#2", "b prompt#0", "b prompt#1", "b prompt#2"]);
+    expect(thermotics?.missing.map((sample) => `${sample.prompt}#${sample.sampleIndex}`)).toEqual([
+      "a prompt#0",
+      "a prompt#1",
+      "a prompt#2",
+      "b prompt#0",
+      "b prompt#1",
+      "b prompt#2",
+    ]);
   });
 
   it("re-resolves prompts against the index: truncated names match, metadata prompts no list holds do not", () => {
@@ -96,7 +148,13 @@ describe("completenessReport", () => {
     const promptIndex = buildPromptIndex([{ prompt: long, dimensions: [] }]);
     const videos: CompletenessVideo[] = [
       { relativePath: "x-0.mp4", prompt: long.slice(0, 180), dimensions: [], sampleIndex: 0, matchedPromptList: false },
-      { relativePath: "y-0.mp4", prompt: "Typed in metadata.", dimensions: [], sampleIndex: 0, matchedPromptList: true },
+      {
+        relativePath: "y-0.mp4",
+        prompt: "Typed in metadata.",
+        dimensions: [],
+        sampleIndex: 0,
+        matchedPromptList: true,
+      },
     ];
     const report = completenessReport({ promptIndex, videos });
     expect(report.dimensions).toHaveLength(1);
@@ -110,14 +168,29 @@ describe("completenessReport", () => {
       { prompt: "p2", dimensions: [] },
       { prompt: "p3", dimensions: ["Camera_Motion", "Lighting"] },
     ]);
-    expect(completenessReport({ promptIndex, videos: [] }).dimensions.map((dimension) => dimension.dimension)).toEqual(["Camera_Motion", "Lighting", "Thermotics", null]);
+    expect(completenessReport({ promptIndex, videos: [] }).dimensions.map((dimension) => dimension.dimension)).toEqual([
+      "Camera_Motion",
+      "Lighting",
+      "Thermotics",
+      null,
+    ]);
   });
 
   it("expects each generator's samples: the same prompts under two generators are no duplicates, and a sample one lacks is missing under it only", () => {
     const promptIndex = buildPromptIndex([CUP, BALL].map((prompt) => ({ prompt, dimensions: ["Mechanics"] })));
-    const paths = ["genA", "genB"].flatMap((model) => [CUP, BALL].flatMap((prompt) => [0, 1, 2].map((i) => `${model}/Mechanics/${prompt}-${i}.mp4`)));
+    const paths = ["genA", "genB"].flatMap((model) =>
+      [CUP, BALL].flatMap((prompt) => [0, 1, 2].map((i) => `${model}/Mechanics/${prompt}-${i}.mp4`)),
+    );
     const complete = completenessReport({ promptIndex, videos: videosFrom(paths, promptIndex) });
-    expect(complete.totals).toEqual({ generators: 2, videos: 12, expected: 12, present: 12, missing: 0, unexpected: 0, unmatched: 0 });
+    expect(complete.totals).toEqual({
+      generators: 2,
+      videos: 12,
+      expected: 12,
+      present: 12,
+      missing: 0,
+      unexpected: 0,
+      unmatched: 0,
+    });
     expect(complete.generators).toEqual([
       { model: "genA", expected: 6, present: 6, missing: 0, unexpected: 0 },
       { model: "genB", expected: 6, present: 6, missing: 0, unexpected: 0 },
@@ -129,7 +202,9 @@ describe("completenessReport", () => {
         promptIndex,
       ),
     });
-    expect(lacking.dimensions[0]!.missing).toEqual([{ model: "genB", prompt: BALL, dimension: "Mechanics", sampleIndex: 1 }]);
+    expect(lacking.dimensions[0]!.missing).toEqual([
+      { model: "genB", prompt: BALL, dimension: "Mechanics", sampleIndex: 1 },
+    ]);
     expect(lacking.generators.map((g) => [g.model, g.missing])).toEqual([
       ["genA", 0],
       ["genB", 1],

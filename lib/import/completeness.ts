@@ -25,7 +25,8 @@ export interface MissingSample {
   sampleIndex: number;
 }
 
-export type UnexpectedReason = "index_out_of_range" | "duplicate_sample" | "no_sample_index" | "prompt_not_in_dimension";
+export type UnexpectedReason =
+  "index_out_of_range" | "duplicate_sample" | "no_sample_index" | "prompt_not_in_dimension";
 
 export interface UnexpectedVideo {
   relativePath: string;
@@ -145,7 +146,13 @@ class DimensionTally {
         }
       }
       const unexpected = this.unexpected.filter((u) => u.model === model).length;
-      byGenerator.push({ model, expected, present: this.present.get(model) ?? 0, missing: missing.length - before, unexpected });
+      byGenerator.push({
+        model,
+        expected,
+        present: this.present.get(model) ?? 0,
+        missing: missing.length - before,
+        unexpected,
+      });
     }
     return {
       dimension: this.dimension,
@@ -179,9 +186,19 @@ export function reportGenerators(models: Iterable<string | null>): (string | nul
  * The rules' reference: requests compute the same report in PostgreSQL, a page at a time
  * (lib/videos/completeness-query.ts), and its test compares the two.
  */
-export function completenessReport({ promptIndex, videos, model }: { promptIndex: PromptIndex; videos: readonly CompletenessVideo[]; model?: string }): CompletenessReport {
-  const chosen = model === undefined ? videos : videos.filter((video) => generatorOf(video.model) === generatorOf(model));
-  const generators = model === undefined ? reportGenerators(chosen.map((video) => generatorOf(video.model))) : [generatorOf(model)];
+export function completenessReport({
+  promptIndex,
+  videos,
+  model,
+}: {
+  promptIndex: PromptIndex;
+  videos: readonly CompletenessVideo[];
+  model?: string;
+}): CompletenessReport {
+  const chosen =
+    model === undefined ? videos : videos.filter((video) => generatorOf(video.model) === generatorOf(model));
+  const generators =
+    model === undefined ? reportGenerators(chosen.map((video) => generatorOf(video.model))) : [generatorOf(model)];
   const tallies = new Map<string | null, DimensionTally>();
   const tallyFor = (dimension: string | null): DimensionTally => {
     let tally = tallies.get(dimension);
@@ -213,7 +230,14 @@ export function completenessReport({ promptIndex, videos, model }: { promptIndex
     for (const dimension of dimensions) {
       const tally = tallyFor(dimension);
       const flag = (reason: UnexpectedReason, duplicateOf: string | null = null) =>
-        tally.unexpected.push({ relativePath: video.relativePath, model: generator, prompt, sampleIndex: video.sampleIndex, reason, duplicateOf });
+        tally.unexpected.push({
+          relativePath: video.relativePath,
+          model: generator,
+          prompt,
+          sampleIndex: video.sampleIndex,
+          reason,
+          duplicateOf,
+        });
       if (!tally.prompts.has(prompt)) {
         flag("prompt_not_in_dimension");
         continue;
@@ -231,8 +255,11 @@ export function completenessReport({ promptIndex, videos, model }: { promptIndex
     }
   }
 
-  const dimensions = [...tallies.values()].sort((a, b) => compareDimensionKeys(a.dimension, b.dimension)).map((tally) => tally.toReport(generators));
-  const sum = (count: (dimension: DimensionCompleteness) => number) => dimensions.reduce((total, dimension) => total + count(dimension), 0);
+  const dimensions = [...tallies.values()]
+    .sort((a, b) => compareDimensionKeys(a.dimension, b.dimension))
+    .map((tally) => tally.toReport(generators));
+  const sum = (count: (dimension: DimensionCompleteness) => number) =>
+    dimensions.reduce((total, dimension) => total + count(dimension), 0);
   return {
     dimensions,
     unmatched,
@@ -250,10 +277,19 @@ export function completenessReport({ promptIndex, videos, model }: { promptIndex
 }
 
 /** Each generator's counts summed over the dimensions. */
-export function sumByGenerator(generators: readonly (string | null)[], dimensions: readonly { byGenerator: readonly GeneratorCompleteness[] }[]): GeneratorCompleteness[] {
+export function sumByGenerator(
+  generators: readonly (string | null)[],
+  dimensions: readonly { byGenerator: readonly GeneratorCompleteness[] }[],
+): GeneratorCompleteness[] {
   return generators.map((model, i) => {
     const rows = dimensions.map((d) => d.byGenerator[i]!);
     const sum = (count: (g: GeneratorCompleteness) => number) => rows.reduce((total, g) => total + count(g), 0);
-    return { model, expected: sum((g) => g.expected), present: sum((g) => g.present), missing: sum((g) => g.missing), unexpected: sum((g) => g.unexpected) };
+    return {
+      model,
+      expected: sum((g) => g.expected),
+      present: sum((g) => g.present),
+      missing: sum((g) => g.missing),
+      unexpected: sum((g) => g.unexpected),
+    };
   });
 }

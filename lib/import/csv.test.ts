@@ -51,11 +51,17 @@ describe("parseCsv", () => {
   });
 
   it("rejects an unclosed quote, naming the line it opened on", () => {
-    expect(parseCsv('a\n"never closed\nmore')).toEqual({ ok: false, error: expect.stringMatching(/^line 2: .*never closed/) });
+    expect(parseCsv('a\n"never closed\nmore')).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^line 2: .*never closed/),
+    });
   });
 
   it("rejects text after a closing quote", () => {
-    expect(parseCsv('a\n"quoted"tail,b\n')).toEqual({ ok: false, error: expect.stringMatching(/^line 2: unexpected text after a closing quote/) });
+    expect(parseCsv('a\n"quoted"tail,b\n')).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^line 2: unexpected text after a closing quote/),
+    });
   });
 });
 
@@ -72,7 +78,10 @@ describe("parseCsvTable", () => {
   });
 
   it("rejects a header naming a column twice (ignoring case) and an empty file", () => {
-    expect(parseCsvTable("prompt,Prompt\nx,y\n")).toEqual({ ok: false, error: 'line 1: the header names the column "Prompt" twice' });
+    expect(parseCsvTable("prompt,Prompt\nx,y\n")).toEqual({
+      ok: false,
+      error: 'line 1: the header names the column "Prompt" twice',
+    });
     expect(parseCsvTable("\n\n").ok).toBe(false);
   });
 });

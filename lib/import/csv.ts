@@ -65,7 +65,10 @@ export function parseCsv(text: string, { delimiter = COMMA }: { delimiter?: "," 
       if (!closed) return { ok: false, error: `line ${quotedStartLine}: a quoted field is never closed (missing ")` };
       const next = input[position];
       if (next !== undefined && next !== delimiter && next !== CR && next !== LF) {
-        return { ok: false, error: `line ${line}: unexpected text after a closing quote; a quote inside a field must be doubled ("")` };
+        return {
+          ok: false,
+          error: `line ${line}: unexpected text after a closing quote; a quote inside a field must be doubled ("")`,
+        };
       }
       atFieldStart = false;
       continue;
@@ -128,7 +131,8 @@ export function parseCsvTable(text: string): CsvTableResult {
   const seen = new Set<string>();
   for (const column of columns) {
     const key = column.toLowerCase();
-    if (key !== "" && seen.has(key)) return { ok: false, error: `line ${header.line}: the header names the column "${column}" twice` };
+    if (key !== "" && seen.has(key))
+      return { ok: false, error: `line ${header.line}: the header names the column "${column}" twice` };
     seen.add(key);
   }
   const rows: CsvRow[] = [];

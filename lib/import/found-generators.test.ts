@@ -18,15 +18,22 @@ describe("the generators an import finds in its paths, before anything uploads",
       ],
       withoutGenerator: 1,
     });
-    expect(foundGeneratorsLine(found)).toBe("generators found: kling-1.6 (2 videos), wan2.1 (1 video); no generator for 1 video");
+    expect(foundGeneratorsLine(found)).toBe(
+      "generators found: kling-1.6 (2 videos), wan2.1 (1 video); no generator for 1 video",
+    );
   });
 
   it("names the form's model for every video when one is given, and counts a folder named like an object key as any other", () => {
-    expect(foundGenerators(["samples/a/Material/x-0.mp4", "samples/b/Material/y-0.mp4"], "Sora")).toEqual({ generators: [{ model: "Sora", videos: 2 }], withoutGenerator: 0 });
+    expect(foundGenerators(["samples/a/Material/x-0.mp4", "samples/b/Material/y-0.mp4"], "Sora")).toEqual({
+      generators: [{ model: "Sora", videos: 2 }],
+      withoutGenerator: 0,
+    });
     expect(foundGenerators(["__proto__/Material/x-0.mp4", "constructor/Material/x-0.mp4"]).generators).toEqual([
       { model: "__proto__", videos: 1 },
       { model: "constructor", videos: 1 },
     ]);
-    expect(foundGeneratorsLine(foundGenerators(["Material/x-0.mp4"]))).toBe("no generator found in the paths of the 1 video");
+    expect(foundGeneratorsLine(foundGenerators(["Material/x-0.mp4"]))).toBe(
+      "no generator found in the paths of the 1 video",
+    );
   });
 });

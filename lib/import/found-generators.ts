@@ -22,7 +22,9 @@ export function foundGenerators(relativePaths: Iterable<string>, model?: string)
     if (parsed.value.model === null) withoutGenerator += 1;
     else counts.set(parsed.value.model, (counts.get(parsed.value.model) ?? 0) + 1);
   }
-  const generators = [...counts].map(([name, videos]) => ({ model: name, videos })).sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
+  const generators = [...counts]
+    .map(([name, videos]) => ({ model: name, videos }))
+    .sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
   return { generators, withoutGenerator };
 }
 

@@ -4,10 +4,28 @@ import type { PickedKind } from "./classify-file";
  * Where each file of a browser import stands (components/import): `stored` is a video kept without frames yet
  * (the import was cancelled during extraction), `duplicate` a video the project already had.
  */
-export type ImportItemState = "queued" | "probing" | "hashing" | "uploading" | "extracting" | "done" | "stored" | "duplicate" | "error" | "cancelled" | "skipped";
+export type ImportItemState =
+  | "queued"
+  | "probing"
+  | "hashing"
+  | "uploading"
+  | "extracting"
+  | "done"
+  | "stored"
+  | "duplicate"
+  | "error"
+  | "cancelled"
+  | "skipped";
 
 /** The states a file ends in. */
-export const FINISHED_IMPORT_STATES: readonly ImportItemState[] = ["done", "stored", "duplicate", "error", "cancelled", "skipped"];
+export const FINISHED_IMPORT_STATES: readonly ImportItemState[] = [
+  "done",
+  "stored",
+  "duplicate",
+  "error",
+  "cancelled",
+  "skipped",
+];
 
 /**
  * What an import came to, in counts of files. `imported`: files that are now in the project (videos with
@@ -47,7 +65,12 @@ export function importSummary(items: readonly { kind: PickedKind; state: ImportI
     cancelled: count((i) => i.state === "cancelled"),
     unfinished: count((i) => !FINISHED_IMPORT_STATES.includes(i.state)),
   };
-  const tone: ImportSummary["tone"] = (videos > 0 && videosImported === 0) || summary.imported === 0 ? "failure" : summary.skipped + summary.failed + summary.cancelled > 0 ? "warning" : "success";
+  const tone: ImportSummary["tone"] =
+    (videos > 0 && videosImported === 0) || summary.imported === 0
+      ? "failure"
+      : summary.skipped + summary.failed + summary.cancelled > 0
+        ? "warning"
+        : "success";
   return { ...summary, tone };
 }
 

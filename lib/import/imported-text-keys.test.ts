@@ -55,7 +55,10 @@ async function projectWithVideos(paths: readonly string[]) {
   return projectId;
 }
 
-const own = (value: unknown, key: string) => (value !== null && typeof value === "object" && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined);
+const own = (value: unknown, key: string) =>
+  value !== null && typeof value === "object" && Object.hasOwn(value, key)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 
 describe.each(KEYS)("imported text %j", (key) => {
   it("as a prompt list's dimension: counted per dimension, its auxiliary info kept under it, completeness reported", async () => {
@@ -73,7 +76,10 @@ describe.each(KEYS)("imported text %j", (key) => {
 
     const saved = await savePromptList(appDeps(), owner, projectId, "meta.json", list);
     expect(saved).toMatchObject({ videosUpdated: 1 });
-    const video = await prisma.video.findFirstOrThrow({ where: { projectId }, select: { dimensions: true, auxiliaryInfo: true } });
+    const video = await prisma.video.findFirstOrThrow({
+      where: { projectId },
+      select: { dimensions: true, auxiliaryInfo: true },
+    });
     expect(video.dimensions).toEqual([key]);
     expect(own(video.auxiliaryInfo, key)).toEqual({ question: "Is it red?" });
 
@@ -87,42 +93,70 @@ describe.each(KEYS)("imported text %j", (key) => {
     if (key === "__proto__") {
       // JSON bodies cannot carry it (the API's parser drops it): refused with its line, not lost on the way.
       expect(parsed).toEqual({ ok: false, error: 'line 1: "__proto__" cannot name a column; rename it' });
-      expect(parseMetadataFile("meta.jsonl", `{"file":"x-0.mp4","${key}":"v"}`)).toEqual({ ok: false, error: 'line 1: "__proto__" cannot name a column; rename it' });
+      expect(parseMetadataFile("meta.jsonl", `{"file":"x-0.mp4","${key}":"v"}`)).toEqual({
+        ok: false,
+        error: 'line 1: "__proto__" cannot name a column; rename it',
+      });
       return;
     }
     expect(parsed.ok && parsed.byPath.get("x-0.mp4")?.extra).toEqual({ [key]: "v", note: "n" });
     expect(parsed.ok && Object.keys(parsed.byPath.get("x-0.mp4")!.extra)).toEqual([key, "note"]);
 
     const projectId = await projectWithVideos(["m/x-0.mp4"]);
-    const plan = await applyMetadataToVideos(prisma, owner, projectId, { rows: [{ path: "x-0.mp4", extra: { [key]: "v" } }], promptLists: false, dryRun: true, confirmOverwrites: false });
+    const plan = await applyMetadataToVideos(prisma, owner, projectId, {
+      rows: [{ path: "x-0.mp4", extra: { [key]: "v" } }],
+      promptLists: false,
+      dryRun: true,
+      confirmOverwrites: false,
+    });
     expect(plan).toMatchObject({ matchedVideos: 1, overwrites: 0 });
     expect(plan.changes[0]!.fields).toEqual([{ field: `extra.${key}`, before: null, after: "v", overwrite: false }]);
   });
 
   it("as an extra field of the metadata the API takes: kept, or refused by name where JSON parsing would drop it", () => {
     const rows = applyMetadataSchema.safeParse(JSON.parse(`{"rows": [{"path": "x-0.mp4", "extra": {"${key}": "v"}}]}`));
-    if (key === "__proto__") expect(rows.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["rows.0.extra", '"__proto__" cannot name an extra field; rename it.']]);
+    if (key === "__proto__")
+      expect(rows.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+        ["rows.0.extra", '"__proto__" cannot name an extra field; rename it.'],
+      ]);
     else expect(rows.success && own(rows.data.rows[0]!.extra, key)).toBe("v");
   });
 
   it("as a label set's annotator and dimension: counted as any name", async () => {
     const projectId = await projectWithVideos(["Mechanics/one-0.mp4", "Mechanics/two-0.mp4"]);
     const csv = `video,annotator,target,value\nMechanics/one-0.mp4,${key},verdict,1\nMechanics/two-0.mp4,${key},verdict,0\nMechanics/two-0.mp4,alice,verdict,1\n`;
-    const generic = await importGenericLabels(prisma, owner, projectId, { file: encode(csv), fileName: "labels.csv", name: "Long", dryRun: true });
+    const generic = await importGenericLabels(prisma, owner, projectId, {
+      file: encode(csv),
+      fileName: "labels.csv",
+      name: "Long",
+      dryRun: true,
+    });
     expect(generic.plan.issues).toEqual([]);
     expect(own(generic.plan.annotators, key)).toBe(2);
     expect(own(generic.plan.annotators, "alice")).toBe(1);
     expect(Object.keys(generic.plan.annotators).sort()).toEqual([key, "alice"].sort());
 
     const results = `{"${key}": [0.5, [{"video_path": "Mechanics/one-0.mp4", "video_results": 1}, {"video_path": "Mechanics/two-0.mp4", "video_results": 0}]]}`;
-    const vbench = await importVbenchResults(prisma, owner, projectId, { file: encode(results), fileName: "eval_results.json", name: "VBench", dryRun: true });
+    const vbench = await importVbenchResults(prisma, owner, projectId, {
+      file: encode(results),
+      fileName: "eval_results.json",
+      name: "VBench",
+      dryRun: true,
+    });
     expect(own(vbench.plan.judgments, key)).toBe(2);
     expect(own(vbench.plan.aggregates, key)).toBe(0.5);
   });
 
   it("as a wide label file's mapped column in the import form: kept, or refused by name where JSON parsing would drop it", () => {
-    const fields = labelSetImportFieldsSchema().safeParse({ format: "generic", name: "Wide", columns: JSON.stringify({ video: "clip", targets: { [key]: "verdict" } }) });
-    if (key === "__proto__") expect(fields.error?.issues.map((issue) => issue.message)).toEqual(['columns: a column named "__proto__" cannot be mapped; rename it.']);
+    const fields = labelSetImportFieldsSchema().safeParse({
+      format: "generic",
+      name: "Wide",
+      columns: JSON.stringify({ video: "clip", targets: { [key]: "verdict" } }),
+    });
+    if (key === "__proto__")
+      expect(fields.error?.issues.map((issue) => issue.message)).toEqual([
+        'columns: a column named "__proto__" cannot be mapped; rename it.',
+      ]);
     else expect(fields.success && own(fields.data.columns?.targets, key)).toBe("verdict");
   });
 
@@ -136,19 +170,28 @@ describe.each(KEYS)("imported text %j", (key) => {
       dryRun: true,
       columns: { video: "clip", targets: { [key]: "verdict" } },
     });
-    expect(wide.plan).toMatchObject({ rows: 2, matchedVideos: 1, judgments: { "hallucination:verdict": 1 }, issues: [] });
+    expect(wide.plan).toMatchObject({
+      rows: 2,
+      matchedVideos: 1,
+      judgments: { "hallucination:verdict": 1 },
+      issues: [],
+    });
   });
 
   it("as an item field (a rubric's declared field): read only from the row, filled into the prompt", () => {
     const fields = [{ id: key, label: "Field", required: false }];
-    const file = { fileName: "items.jsonl", bytes: encode(`{"id": "a", "video": "x-0.mp4", "${key}": "given"}\n{"id": "b", "video": "x-0.mp4"}\n`) };
+    const file = {
+      fileName: "items.jsonl",
+      bytes: encode(`{"id": "a", "video": "x-0.mp4", "${key}": "given"}\n{"id": "b", "video": "x-0.mp4"}\n`),
+    };
     const parsed = parseGenericItems(file, fields, ["x-0.mp4"]);
     expect(parsed.ok).toBe(true);
     const items = parsed.ok ? parsed.items : [];
     expect(items.map((item) => own(item.payload.fields, key))).toEqual(["given", ""]);
 
     const definition = { prompt: `Field: [{{item.${key}}}]` } as Parameters<typeof renderRubricPrompt>[0];
-    const render = (item: Record<string, string>) => renderRubricPrompt({ ...definition, criteria: [] } as never, { prompt: "", frames: "", item }).split("\n")[0];
+    const render = (item: Record<string, string>) =>
+      renderRubricPrompt({ ...definition, criteria: [] } as never, { prompt: "", frames: "", item }).split("\n")[0];
     expect(render(Object.fromEntries([[key, "shown"]]))).toBe("Field: [shown]");
     expect(render({})).toBe("Field: []");
   });

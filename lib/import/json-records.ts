@@ -42,7 +42,8 @@ export function jsonlRecords(text: string, errors: RecordError[], what: string):
       errors.push({ line, message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` });
       return;
     }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) errors.push({ line, message: `each line must be one JSON object (a ${what})` });
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      errors.push({ line, message: `each line must be one JSON object (a ${what})` });
     else records.push({ line, value: value as Record<string, unknown> });
   });
   return records;
@@ -55,7 +56,10 @@ export function jsonlRecords(text: string, errors: RecordError[], what: string):
 export function jsonArrayRecords(text: string, errors: RecordError[], what: string): RawRecord[] {
   const start = text.search(/\S/);
   if (start < 0 || text[start] !== "[") {
-    errors.push({ line: start < 0 ? null : lineOf(text, start), message: `a JSON file is one array of ${what} objects` });
+    errors.push({
+      line: start < 0 ? null : lineOf(text, start),
+      message: `a JSON file is one array of ${what} objects`,
+    });
     return [];
   }
   const spans: { from: number; to: number }[] = [];
@@ -87,10 +91,17 @@ export function jsonArrayRecords(text: string, errors: RecordError[], what: stri
     }
   }
   if (end < 0) {
-    errors.push({ line: lineOf(text, start), message: "the JSON array that starts here is never closed (the file seems cut off)" });
+    errors.push({
+      line: lineOf(text, start),
+      message: "the JSON array that starts here is never closed (the file seems cut off)",
+    });
     return [];
   }
-  if (text.slice(end + 1).trim() !== "") errors.push({ line: lineOf(text, end + 1 + text.slice(end + 1).search(/\S/)), message: "text after the end of the JSON array" });
+  if (text.slice(end + 1).trim() !== "")
+    errors.push({
+      line: lineOf(text, end + 1 + text.slice(end + 1).search(/\S/)),
+      message: "text after the end of the JSON array",
+    });
   const records: RawRecord[] = [];
   for (const span of spans) {
     const line = lineOf(text, span.from);
@@ -101,7 +112,8 @@ export function jsonArrayRecords(text: string, errors: RecordError[], what: stri
       errors.push({ line, message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` });
       continue;
     }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) errors.push({ line, message: `each element must be one JSON object (a ${what})` });
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      errors.push({ line, message: `each element must be one JSON object (a ${what})` });
     else records.push({ line, value: value as Record<string, unknown> });
   }
   return records;

@@ -9,7 +9,10 @@ function byPathOf(fileName: string, content: string): Map<string, FileMetadata> 
 
 describe("parseMetadataFile: CSV", () => {
   it("reads known columns and puts the rest in extra, keeping extra names as written", () => {
-    const csv = ["File_Name,Prompt,Model,Seed,Dimension,sample_index,CFG_Scale,notes", '"A cup, red.-0.mp4","A cup, red.",wan2.1,18446744073709551615,Mechanics;material,0,7.5,'].join("\r\n");
+    const csv = [
+      "File_Name,Prompt,Model,Seed,Dimension,sample_index,CFG_Scale,notes",
+      '"A cup, red.-0.mp4","A cup, red.",wan2.1,18446744073709551615,Mechanics;material,0,7.5,',
+    ].join("\r\n");
     const byPath = byPathOf("meta.csv", csv);
     expect(byPath.get("A cup, red.-0.mp4")).toEqual({
       prompt: "A cup, red.",
@@ -27,7 +30,10 @@ describe("parseMetadataFile: CSV", () => {
   });
 
   it("keys rows by their path as written, never also by its bare file name", () => {
-    const byPath = byPathOf("meta.csv", "path,seed\nkling/Mechanics/a-0.mp4,1\nkling/Material/b-0.mp4,2\nveo/Material/b-0.mp4,3\n");
+    const byPath = byPathOf(
+      "meta.csv",
+      "path,seed\nkling/Mechanics/a-0.mp4,1\nkling/Material/b-0.mp4,2\nveo/Material/b-0.mp4,3\n",
+    );
     expect(byPath.get("kling/Mechanics/a-0.mp4")?.seed).toBe("1");
     expect(byPath.has("a-0.mp4")).toBe(false);
     expect(byPath.has("b-0.mp4")).toBe(false);
@@ -57,7 +63,10 @@ describe("parseMetadataFile: CSV", () => {
   });
 
   it("passes CSV parse errors through, naming the line", () => {
-    expect(parseMetadataFile("meta.csv", 'file,prompt\na.mp4,"open\n')).toEqual({ ok: false, error: expect.stringMatching(/^line 2: /) });
+    expect(parseMetadataFile("meta.csv", 'file,prompt\na.mp4,"open\n')).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^line 2: /),
+    });
   });
 });
 
@@ -81,8 +90,14 @@ describe("parseMetadataFile: JSON Lines and JSON", () => {
   it("names the line of invalid JSON, a non-object line and a mistyped field", () => {
     const invalid = parseMetadataFile("meta.jsonl", '{"file": "a.mp4"}\n{"file": "b.mp4",}\n');
     expect(!invalid.ok && invalid.error).toMatch(/^line 2: invalid JSON/);
-    expect(parseMetadataFile("meta.jsonl", '\n["a.mp4"]')).toEqual({ ok: false, error: "line 2: expected a JSON object" });
-    expect(parseMetadataFile("meta.jsonl", '{"file": "a.mp4", "prompt": 3}')).toEqual({ ok: false, error: 'line 1: "prompt" must be text' });
+    expect(parseMetadataFile("meta.jsonl", '\n["a.mp4"]')).toEqual({
+      ok: false,
+      error: "line 2: expected a JSON object",
+    });
+    expect(parseMetadataFile("meta.jsonl", '{"file": "a.mp4", "prompt": 3}')).toEqual({
+      ok: false,
+      error: 'line 1: "prompt" must be text',
+    });
   });
 
   it("reads a JSON array, numbering rows by item", () => {
@@ -92,13 +107,24 @@ describe("parseMetadataFile: JSON Lines and JSON", () => {
   });
 
   it("rejects other extensions", () => {
-    expect(parseMetadataFile("meta.xlsx", "")).toEqual({ ok: false, error: "unsupported metadata format; use .csv, .jsonl or .json" });
+    expect(parseMetadataFile("meta.xlsx", "")).toEqual({
+      ok: false,
+      error: "unsupported metadata format; use .csv, .jsonl or .json",
+    });
   });
 });
 
 describe("findMetadata", () => {
-  const byPath = byPathOf("meta.csv", 'path,seed\n"Camera_Motion/Garden, zoom in.-0.mp4",1\nsolo-0.mp4,2\ncafé-0.mp4,3\n');
-  const videos = ["my-export/Camera_Motion/Garden, zoom in.-0.mp4", "my-export\\deep\\solo-0.mp4", "café-0.mp4".normalize("NFD"), "other-0.mp4"];
+  const byPath = byPathOf(
+    "meta.csv",
+    'path,seed\n"Camera_Motion/Garden, zoom in.-0.mp4",1\nsolo-0.mp4,2\ncafé-0.mp4,3\n',
+  );
+  const videos = [
+    "my-export/Camera_Motion/Garden, zoom in.-0.mp4",
+    "my-export\\deep\\solo-0.mp4",
+    "café-0.mp4".normalize("NFD"),
+    "other-0.mp4",
+  ];
   const names = countFileNames(videos);
 
   it("finds a video whose browser path has the chosen folder in front", () => {

@@ -19,7 +19,9 @@ export interface FileMetadata {
 
 export type MetadataFileFormat = "csv" | "jsonl" | "json";
 
-export type MetadataFileResult = { ok: true; format: MetadataFileFormat; rowCount: number; byPath: Map<string, FileMetadata> } | { ok: false; error: string };
+export type MetadataFileResult =
+  | { ok: true; format: MetadataFileFormat; rowCount: number; byPath: Map<string, FileMetadata> }
+  | { ok: false; error: string };
 
 /** Column names that identify the video, most specific first. */
 export const FILE_COLUMNS = ["path", "file", "file_name", "filename"] as const;
@@ -50,7 +52,8 @@ class RowFields {
   firstPresent(names: readonly string[]): { name: string; value: unknown } | null {
     for (const name of names) {
       const written = this.byLowerName.get(name);
-      if (written !== undefined && !isBlank(this.fields.get(written))) return { name: written, value: this.fields.get(written) };
+      if (written !== undefined && !isBlank(this.fields.get(written)))
+        return { name: written, value: this.fields.get(written) };
     }
     return null;
   }
@@ -85,13 +88,21 @@ function extraValue(value: unknown): MetadataValue {
   return JSON.stringify(value);
 }
 
-function readText(value: unknown, column: string, where: string): { ok: true; text: string | undefined } | { ok: false; error: string } {
+function readText(
+  value: unknown,
+  column: string,
+  where: string,
+): { ok: true; text: string | undefined } | { ok: false; error: string } {
   if (isBlank(value)) return { ok: true, text: undefined };
   if (typeof value !== "string") return { ok: false, error: `${where}: "${column}" must be text` };
   return { ok: true, text: value.trim() };
 }
 
-function readSampleIndex(value: unknown, column: string, where: string): { ok: true; index: number | undefined } | { ok: false; error: string } {
+function readSampleIndex(
+  value: unknown,
+  column: string,
+  where: string,
+): { ok: true; index: number | undefined } | { ok: false; error: string } {
   if (isBlank(value)) return { ok: true, index: undefined };
   const index = typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof index !== "number" || !Number.isSafeInteger(index) || index < 0) {
@@ -100,13 +111,21 @@ function readSampleIndex(value: unknown, column: string, where: string): { ok: t
   return { ok: true, index };
 }
 
-const KNOWN_COLUMNS = new Set<string>([...FILE_COLUMNS, PROMPT_COLUMN, MODEL_COLUMN, SEED_COLUMN, ...DIMENSION_COLUMNS, ...SAMPLE_INDEX_COLUMNS]);
+const KNOWN_COLUMNS = new Set<string>([
+  ...FILE_COLUMNS,
+  PROMPT_COLUMN,
+  MODEL_COLUMN,
+  SEED_COLUMN,
+  ...DIMENSION_COLUMNS,
+  ...SAMPLE_INDEX_COLUMNS,
+]);
 
 function readRow(row: MetadataRow): RowResult {
   const { where } = row;
   const fields = new RowFields(row.fields);
   const file = fields.firstPresent(FILE_COLUMNS);
-  if (!file) return { ok: false, error: `${where}: no file name (give a "file", "file_name", "filename" or "path" value)` };
+  if (!file)
+    return { ok: false, error: `${where}: no file name (give a "file", "file_name", "filename" or "path" value)` };
   if (typeof file.value !== "string") return { ok: false, error: `${where}: "${file.name}" must be text` };
 
   const prompt = readText(fields.get(PROMPT_COLUMN), PROMPT_COLUMN, where);
@@ -145,7 +164,11 @@ function readRow(row: MetadataRow): RowResult {
   const reserved = [...row.fields.keys()].find((column) => column === "__proto__");
   if (reserved !== undefined) return { ok: false, error: `${where}: "${reserved}" cannot name a column; rename it` };
   // Other column names are the file's text (`constructor`, `toString`…): each becomes an own key, never read from the prototype.
-  metadata.extra = Object.fromEntries([...row.fields].filter(([column]) => !KNOWN_COLUMNS.has(column.toLowerCase())).map(([column, value]) => [column, extraValue(value)]));
+  metadata.extra = Object.fromEntries(
+    [...row.fields]
+      .filter(([column]) => !KNOWN_COLUMNS.has(column.toLowerCase()))
+      .map(([column, value]) => [column, extraValue(value)]),
+  );
   return { ok: true, path: file.value.trim(), metadata };
 }
 
@@ -155,8 +178,12 @@ function csvRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: false;
   if (!findColumn(table.columns, FILE_COLUMNS)) {
     return { ok: false, error: `line 1: the header needs a "file", "file_name", "filename" or "path" column` };
   }
-  if (table.columns.includes("__proto__")) return { ok: false, error: `line 1: "__proto__" cannot name a column; rename it` };
-  return { ok: true, rows: table.rows.map((row) => ({ where: `line ${row.line}`, fields: new Map<string, unknown>(row.values) })) };
+  if (table.columns.includes("__proto__"))
+    return { ok: false, error: `line 1: "__proto__" cannot name a column; rename it` };
+  return {
+    ok: true,
+    rows: table.rows.map((row) => ({ where: `line ${row.line}`, fields: new Map<string, unknown>(row.values) })),
+  };
 }
 
 function objectFields(value: unknown): Map<string, unknown> | null {
@@ -212,7 +239,13 @@ function jsonArrayRows(text: string): { ok: true; rows: MetadataRow[] } | { ok: 
 export function parseMetadataFile(fileName: string, content: string): MetadataFileResult {
   const text = stripByteOrderMark(content);
   const lower = fileName.toLowerCase();
-  const format: MetadataFileFormat | null = lower.endsWith(".csv") ? "csv" : lower.endsWith(".jsonl") || lower.endsWith(".ndjson") ? "jsonl" : lower.endsWith(".json") ? "json" : null;
+  const format: MetadataFileFormat | null = lower.endsWith(".csv")
+    ? "csv"
+    : lower.endsWith(".jsonl") || lower.endsWith(".ndjson")
+      ? "jsonl"
+      : lower.endsWith(".json")
+        ? "json"
+        : null;
   if (!format) return { ok: false, error: "unsupported metadata format; use .csv, .jsonl or .json" };
   const rows = format === "csv" ? csvRows(text) : format === "jsonl" ? jsonLineRows(text) : jsonArrayRows(text);
   if (!rows.ok) return rows;
@@ -224,7 +257,8 @@ export function parseMetadataFile(fileName: string, content: string): MetadataFi
     if (!read.ok) return read;
     const key = metadataPathKey(read.path);
     const firstWhere = whereByPath.get(key);
-    if (firstWhere !== undefined) return { ok: false, error: `${row.where}: "${key}" is already described at ${firstWhere}` };
+    if (firstWhere !== undefined)
+      return { ok: false, error: `${row.where}: "${key}" is already described at ${firstWhere}` };
     whereByPath.set(key, row.where);
     byPath.set(key, read.metadata);
   }
@@ -250,7 +284,11 @@ export function countFileNames(relativePaths: Iterable<string>): ReadonlyMap<str
  * the longest such row wins. A row with a bare file name names the video with that name when `fileNames`
  * (from `countFileNames` over every video being matched) says exactly one video has it.
  */
-export function findMetadata(byPath: ReadonlyMap<string, FileMetadata>, relativePath: string, fileNames: ReadonlyMap<string, number>): FileMetadata | null {
+export function findMetadata(
+  byPath: ReadonlyMap<string, FileMetadata>,
+  relativePath: string,
+  fileNames: ReadonlyMap<string, number>,
+): FileMetadata | null {
   const segments = metadataPathKey(relativePath).split("/");
   for (let start = 0; start < segments.length - 1; start += 1) {
     const found = byPath.get(segments.slice(start).join("/"));

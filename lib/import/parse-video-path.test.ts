@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseVideoPath, sanitizeDisplayName, utf8ByteLength, type ParsedVideoPath, type ParseVideoPathOptions } from "./parse-video-path";
+import {
+  parseVideoPath,
+  sanitizeDisplayName,
+  utf8ByteLength,
+  type ParsedVideoPath,
+  type ParseVideoPathOptions,
+} from "./parse-video-path";
 import { buildPromptIndex, parsePromptList } from "./prompt-lists";
 import { readVbenchFile, readVbenchInfo } from "./test-support";
 
@@ -36,20 +42,41 @@ describe("parseVideoPath: VBench names without a prompt index", () => {
 
   it("reads layout B (flat) and Windows separators", () => {
     const video = parsed("wan2.1\\A man is playing basketball.-19.MP4");
-    expect(video).toMatchObject({ prompt: "A man is playing basketball.", sampleIndex: 19, dimensions: [], model: "wan2.1", layout: "vbench-flat" });
+    expect(video).toMatchObject({
+      prompt: "A man is playing basketball.",
+      sampleIndex: 19,
+      dimensions: [],
+      model: "wan2.1",
+      layout: "vbench-flat",
+    });
   });
 
   it("takes the generator from the folder right above the dimension folder, as VBench-2.0 saves samples (samples/<model>/<Dimension>/…)", () => {
-    expect(parsed("samples/kling-1.6/Camera_Motion/Garden, zoom in.-2.mp4")).toMatchObject({ model: "kling-1.6", dimensions: ["Camera_Motion"], layout: "vbench-dimension" });
-    expect(parsed("lab/runs/2025/wan2.1/Complex_Plot/A relay race.-0.mp4")).toMatchObject({ model: "wan2.1", dimensions: ["Complex_Plot"] });
+    expect(parsed("samples/kling-1.6/Camera_Motion/Garden, zoom in.-2.mp4")).toMatchObject({
+      model: "kling-1.6",
+      dimensions: ["Camera_Motion"],
+      layout: "vbench-dimension",
+    });
+    expect(parsed("lab/runs/2025/wan2.1/Complex_Plot/A relay race.-0.mp4")).toMatchObject({
+      model: "wan2.1",
+      dimensions: ["Complex_Plot"],
+    });
     // With no folder above it, a folder below the dimension folder; with no dimension folder, the folder holding the file.
     expect(parsed("Mechanics/hunyuan/A cup.-0.mp4")).toMatchObject({ model: "hunyuan", dimensions: ["Mechanics"] });
-    expect(parsed("samples/wan2.1/A man is playing basketball.-19.mp4")).toMatchObject({ model: "wan2.1", layout: "vbench-flat" });
-    expect(parsed("samples/kling-1.6/Camera_Motion/Garden, zoom in.-2.mp4", { model: "Kling 1.6" }).model).toBe("Kling 1.6");
+    expect(parsed("samples/wan2.1/A man is playing basketball.-19.mp4")).toMatchObject({
+      model: "wan2.1",
+      layout: "vbench-flat",
+    });
+    expect(parsed("samples/kling-1.6/Camera_Motion/Garden, zoom in.-2.mp4", { model: "Kling 1.6" }).model).toBe(
+      "Kling 1.6",
+    );
   });
 
   it("recognises a loosely spelled dimension folder at the top level (no model)", () => {
-    expect(parsed("multi view consistency/A cup.-0.webm")).toMatchObject({ dimensions: ["Multi-View_Consistency"], model: null });
+    expect(parsed("multi view consistency/A cup.-0.webm")).toMatchObject({
+      dimensions: ["Multi-View_Consistency"],
+      model: null,
+    });
   });
 
   it("lets the model from the import form win over a model folder", () => {
@@ -58,22 +85,41 @@ describe("parseVideoPath: VBench names without a prompt index", () => {
   });
 
   it("takes only the last -<digits> as the sample index", () => {
-    expect(parsed("Complex_Plot/Team A won the final set 15-12.-1.mp4")).toMatchObject({ promptTruncated: "Team A won the final set 15-12.", sampleIndex: 1 });
+    expect(parsed("Complex_Plot/Team A won the final set 15-12.-1.mp4")).toMatchObject({
+      promptTruncated: "Team A won the final set 15-12.",
+      sampleIndex: 1,
+    });
     expect(parsed("A score of 1-0-2.mkv")).toMatchObject({ promptTruncated: "A score of 1-0", sampleIndex: 2 });
   });
 
   it("gives no prompt (null, never the file name) for a name that is not <prompt>-<index>", () => {
     expect(parsed("12.mp4")).toMatchObject({ prompt: null, promptTruncated: null, sampleIndex: null, layout: "other" });
-    expect(parsed("misc/my clip.m4v")).toMatchObject({ prompt: null, promptTruncated: null, sampleIndex: null, layout: "other", model: "misc" });
+    expect(parsed("misc/my clip.m4v")).toMatchObject({
+      prompt: null,
+      promptTruncated: null,
+      sampleIndex: null,
+      layout: "other",
+      model: "misc",
+    });
     expect(parsed("-3.mp4")).toMatchObject({ prompt: null, sampleIndex: null });
     // A 7-digit run is a timestamp or id, not a sample index, so this is no VBench name either.
     expect(parsed("render-1700000.mp4")).toMatchObject({ prompt: null, sampleIndex: null });
     // In a dimension folder too: the folder gives the dimension, not a prompt.
-    expect(parsed("Mechanics/clip.mp4")).toMatchObject({ prompt: null, sampleIndex: null, dimensions: ["Mechanics"], layout: "vbench-dimension" });
+    expect(parsed("Mechanics/clip.mp4")).toMatchObject({
+      prompt: null,
+      sampleIndex: null,
+      dimensions: ["Mechanics"],
+      layout: "vbench-dimension",
+    });
   });
 
   it("gives no prompt when the part before -<index> has no letter (a number or a date)", () => {
-    expect(parsed("12-0.mp4")).toMatchObject({ prompt: null, promptTruncated: null, sampleIndex: null, layout: "other" });
+    expect(parsed("12-0.mp4")).toMatchObject({
+      prompt: null,
+      promptTruncated: null,
+      sampleIndex: null,
+      layout: "other",
+    });
     expect(parsed("2024-05-01.mp4")).toMatchObject({ prompt: null, sampleIndex: null });
     expect(parsed("Mechanics/0001-2.mp4")).toMatchObject({ prompt: null, sampleIndex: null });
   });
@@ -90,7 +136,11 @@ describe("parseVideoPath: VBench names without a prompt index", () => {
       { prompt: "my clip", dimensions: ["Material"] },
     ]);
     expect(parsed("12.mp4", { promptIndex: index })).toMatchObject({ prompt: "12", matchedPromptList: true });
-    expect(parsed("my clip.mp4", { promptIndex: index })).toMatchObject({ prompt: "my clip", dimensions: ["Material"], matchedPromptList: true });
+    expect(parsed("my clip.mp4", { promptIndex: index })).toMatchObject({
+      prompt: "my clip",
+      dimensions: ["Material"],
+      matchedPromptList: true,
+    });
     expect(parsed("other clip.mp4", { promptIndex: index })).toMatchObject({ prompt: null, matchedPromptList: false });
   });
 
@@ -152,7 +202,11 @@ describe("parseVideoPath: with the real VBench prompt index", () => {
 
   it("marks a name no list knows as unmatched, keeping the name's prompt", () => {
     const video = parsed("Mechanics/Not a VBench prompt.-0.mp4", { promptIndex: vbenchIndex });
-    expect(video).toMatchObject({ prompt: "Not a VBench prompt.", matchedPromptList: false, dimensions: ["Mechanics"] });
+    expect(video).toMatchObject({
+      prompt: "Not a VBench prompt.",
+      matchedPromptList: false,
+      dimensions: ["Mechanics"],
+    });
   });
 });
 
@@ -195,13 +249,19 @@ describe("parseVideoPath: prompts that end in -<digits>", () => {
       { prompt: `${shared} two`, dimensions: ["Material"] },
     ]);
     expect(parsed(`Material/${shared}-0.mp4`, { promptIndex: twins }).prompt).toBe(`${shared} two`);
-    expect(parsed(`${shared}-0.mp4`, { promptIndex: twins })).toMatchObject({ prompt: shared, matchedPromptList: false });
+    expect(parsed(`${shared}-0.mp4`, { promptIndex: twins })).toMatchObject({
+      prompt: shared,
+      matchedPromptList: false,
+    });
   });
 });
 
 describe("parseVideoPath: rejections", () => {
   it("rejects .. and . segments", () => {
-    expect(rejection("../secret/a-0.mp4")).toEqual({ reason: "unsafe_path", error: expect.stringContaining('contains a ".." segment') });
+    expect(rejection("../secret/a-0.mp4")).toEqual({
+      reason: "unsafe_path",
+      error: expect.stringContaining('contains a ".." segment'),
+    });
     expect(rejection("Mechanics/..\\a-0.mp4").error).toContain('".."');
     expect(rejection("./a-0.mp4").error).toContain('"." segment');
   });

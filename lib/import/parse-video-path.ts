@@ -31,7 +31,8 @@ export interface ParsedVideoPath {
 /** `unsafe_path` should stop an import; `not_video` is usually a stray file (.DS_Store, notes.txt) to skip. */
 export type VideoPathRejection = "unsafe_path" | "not_video";
 
-export type ParseVideoPathResult = { ok: true; value: ParsedVideoPath } | { ok: false; error: string; reason: VideoPathRejection };
+export type ParseVideoPathResult =
+  { ok: true; value: ParsedVideoPath } | { ok: false; error: string; reason: VideoPathRejection };
 
 export interface ParseVideoPathOptions {
   /** The generator model chosen in the import form; wins over a model folder in the path. */
@@ -87,18 +88,26 @@ function splitSafePath(relativePath: string): { ok: true; segments: string[] } |
   if (relativePath === "") return unsafe("The file path is empty.");
   const shown = `"${sanitizeDisplayName(relativePath)}"`;
   const control = CONTROL_CHARACTER.exec(relativePath);
-  if (control) return unsafe(`${shown} contains a control character (${codePointLabel(control[0])}), which file names may not contain.`);
+  if (control)
+    return unsafe(
+      `${shown} contains a control character (${codePointLabel(control[0])}), which file names may not contain.`,
+    );
   const pathBytes = utf8ByteLength(relativePath);
-  if (pathBytes > MAX_PATH_BYTES) return unsafe(`${shown} is ${pathBytes} bytes long; a path may be at most ${MAX_PATH_BYTES} bytes (UTF-8).`);
+  if (pathBytes > MAX_PATH_BYTES)
+    return unsafe(`${shown} is ${pathBytes} bytes long; a path may be at most ${MAX_PATH_BYTES} bytes (UTF-8).`);
   const segments = relativePath.split(/[\\/]/);
   for (const segment of segments) {
-    if (segment === "") return unsafe(`${shown} has an empty folder or file name (a leading, trailing or doubled slash).`);
-    if (segment === ".." || segment === ".") return unsafe(`${shown} contains a "${segment}" segment; only plain folder and file names are allowed.`);
+    if (segment === "")
+      return unsafe(`${shown} has an empty folder or file name (a leading, trailing or doubled slash).`);
+    if (segment === ".." || segment === ".")
+      return unsafe(`${shown} contains a "${segment}" segment; only plain folder and file names are allowed.`);
   }
   const fileName = segments[segments.length - 1]!;
   const nameBytes = utf8ByteLength(fileName);
   if (nameBytes > MAX_FILE_NAME_BYTES) {
-    return unsafe(`The file name "${sanitizeDisplayName(fileName)}" is ${nameBytes} bytes long; a file name may be at most ${MAX_FILE_NAME_BYTES} bytes (UTF-8).`);
+    return unsafe(
+      `The file name "${sanitizeDisplayName(fileName)}" is ${nameBytes} bytes long; a file name may be at most ${MAX_FILE_NAME_BYTES} bytes (UTF-8).`,
+    );
   }
   return { ok: true, segments };
 }
@@ -118,7 +127,11 @@ interface PromptReading {
   match: PromptEntry | null;
 }
 
-function resolveEntry(index: PromptIndex | undefined, stem: string, folderDimension: string | null): PromptEntry | null {
+function resolveEntry(
+  index: PromptIndex | undefined,
+  stem: string,
+  folderDimension: string | null,
+): PromptEntry | null {
   if (!index) return null;
   const candidates = index.candidates(stem);
   if (candidates.length === 1) return candidates[0]!;
@@ -159,7 +172,8 @@ function readPrompt(stem: string, index: PromptIndex | undefined, folderDimensio
  */
 function generatorFolder(folders: readonly string[], folderDimensions: readonly (string | null)[]): string | null {
   const nearestOther = (from: number, to: number) => {
-    for (let position = to - 1; position >= from; position -= 1) if (folderDimensions[position] === null) return folders[position]!;
+    for (let position = to - 1; position >= from; position -= 1)
+      if (folderDimensions[position] === null) return folders[position]!;
     return null;
   };
   const dimensionAt = folderDimensions.findLastIndex((dimension) => dimension !== null);
@@ -198,7 +212,11 @@ export function parseVideoPath(relativePath: string, options: ParseVideoPathOpti
 
   const reading = readPrompt(stem, options.promptIndex, folderDimension);
   const dimensions = folderDimension ? [folderDimension] : reading.match ? [...reading.match.dimensions] : [];
-  const layout: VideoPathLayout = folderDimension ? "vbench-dimension" : reading.sampleIndex !== null ? "vbench-flat" : "other";
+  const layout: VideoPathLayout = folderDimension
+    ? "vbench-dimension"
+    : reading.sampleIndex !== null
+      ? "vbench-flat"
+      : "other";
 
   return {
     ok: true,
@@ -210,7 +228,9 @@ export function parseVideoPath(relativePath: string, options: ParseVideoPathOpti
       dimensions,
       model,
       matchedPromptList: reading.match !== null,
-      auxiliaryInfo: Object.fromEntries(Object.entries(reading.match?.auxiliaryInfo ?? {}).filter(([dimension]) => dimensions.includes(dimension))),
+      auxiliaryInfo: Object.fromEntries(
+        Object.entries(reading.match?.auxiliaryInfo ?? {}).filter(([dimension]) => dimensions.includes(dimension)),
+      ),
       layout,
     },
   };

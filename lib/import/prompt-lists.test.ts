@@ -41,11 +41,15 @@ describe("parsePromptList: real VBench-2.0 files", () => {
   });
 
   it("rebuilds the info file's prompt → dimensions map from the 18 per-dimension lists", () => {
-    const fromDimensionFiles = buildPromptIndex(vbenchDimensionFileNames().flatMap((name) => entriesOf(name, readVbenchFile(`prompt/${name}`))));
+    const fromDimensionFiles = buildPromptIndex(
+      vbenchDimensionFileNames().flatMap((name) => entriesOf(name, readVbenchFile(`prompt/${name}`))),
+    );
     const info = readVbenchInfo();
     expect(fromDimensionFiles.size).toBe(Object.keys(info).length);
     for (const record of Object.values(info)) {
-      expect(fromDimensionFiles.lookup(record.caption)?.dimensions.slice().sort()).toEqual([...record.dimension].sort());
+      expect(fromDimensionFiles.lookup(record.caption)?.dimensions.slice().sort()).toEqual(
+        [...record.dimension].sort(),
+      );
     }
   });
 
@@ -59,7 +63,8 @@ describe("parsePromptList: real VBench-2.0 files", () => {
 
 describe("parsePromptList: other formats", () => {
   it("reads a CSV with a prompt column and several dimensions per cell", () => {
-    const csv = 'id,Prompt,Dimension\r\n1,"A cat, a dog and ""Rex"".",Mechanics; camera motion\r\n2,Plain prompt,Material|Thermotics|Lighting\r\n3,No dimension,\r\n';
+    const csv =
+      'id,Prompt,Dimension\r\n1,"A cat, a dog and ""Rex"".",Mechanics; camera motion\r\n2,Plain prompt,Material|Thermotics|Lighting\r\n3,No dimension,\r\n';
     const parsed = parsePromptList("prompts.csv", csv);
     expect(parsed.ok && parsed.format).toBe("csv");
     expect(parsed.ok && parsed.entries).toEqual([
@@ -74,11 +79,15 @@ describe("parsePromptList: other formats", () => {
       ok: false,
       error: 'line 1: the header has no "prompt" column (found: text, dimension)',
     });
-    expect(parsePromptList("p.csv", "prompt,dimension\nx,Mechanics\n,Mechanics\n")).toEqual({ ok: false, error: "line 3: the prompt is empty" });
+    expect(parsePromptList("p.csv", "prompt,dimension\nx,Mechanics\n,Mechanics\n")).toEqual({
+      ok: false,
+      error: "line 3: the prompt is empty",
+    });
   });
 
   it("reads JSON Lines with a string or list dimension and skips blank lines", () => {
-    const jsonl = '{"prompt": "Un café à Paris ☕", "dimension": "Material"}\n\n{"prompt": "Two", "dimension": ["Mechanics", "Thermotics"]}\n{"prompt": "Three"}\n';
+    const jsonl =
+      '{"prompt": "Un café à Paris ☕", "dimension": "Material"}\n\n{"prompt": "Two", "dimension": ["Mechanics", "Thermotics"]}\n{"prompt": "Three"}\n';
     expect(entriesOf("p.jsonl", jsonl)).toEqual([
       { prompt: "Un café à Paris ☕", dimensions: ["Material"] },
       { prompt: "Two", dimensions: ["Mechanics", "Thermotics"] },
@@ -90,8 +99,14 @@ describe("parsePromptList: other formats", () => {
     const bad = parsePromptList("p.jsonl", '{"prompt": "ok"}\n{"prompt": oops}\n');
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.error).toMatch(/^line 2: invalid JSON/);
-    expect(parsePromptList("p.jsonl", '{"prompt": "ok"}\n\n{"text": "x"}')).toEqual({ ok: false, error: 'line 3: no "prompt" field' });
-    expect(parsePromptList("p.jsonl", '{"prompt": 5}')).toEqual({ ok: false, error: 'line 1: "prompt" must be a string' });
+    expect(parsePromptList("p.jsonl", '{"prompt": "ok"}\n\n{"text": "x"}')).toEqual({
+      ok: false,
+      error: 'line 3: no "prompt" field',
+    });
+    expect(parsePromptList("p.jsonl", '{"prompt": 5}')).toEqual({
+      ok: false,
+      error: 'line 1: "prompt" must be a string',
+    });
   });
 
   it("reads a JSON array of prompt objects or plain strings", () => {
@@ -101,7 +116,10 @@ describe("parsePromptList: other formats", () => {
       { prompt: "One", dimensions: ["Diversity"] },
       { prompt: "Two", dimensions: [] },
     ]);
-    expect(parsePromptList("p.json", JSON.stringify([{ prompt: "One" }, { dimension: "x" }]))).toEqual({ ok: false, error: 'item 2: no "prompt" field' });
+    expect(parsePromptList("p.json", JSON.stringify([{ prompt: "One" }, { dimension: "x" }]))).toEqual({
+      ok: false,
+      error: 'item 2: no "prompt" field',
+    });
   });
 
   it("reads a .txt not named after a dimension without dimensions, skipping blank lines", () => {
@@ -114,17 +132,28 @@ describe("parsePromptList: other formats", () => {
   });
 
   it("rejects unknown extensions, invalid JSON and empty lists", () => {
-    expect(parsePromptList("prompts.xlsx", "x")).toEqual({ ok: false, error: expect.stringContaining("unsupported prompt list format (.xlsx)") });
-    expect(parsePromptList("p.json", "{not json")).toEqual({ ok: false, error: expect.stringMatching(/^invalid JSON/) });
+    expect(parsePromptList("prompts.xlsx", "x")).toEqual({
+      ok: false,
+      error: expect.stringContaining("unsupported prompt list format (.xlsx)"),
+    });
+    expect(parsePromptList("p.json", "{not json")).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^invalid JSON/),
+    });
     // An empty list says which formats a prompt list may be.
-    expect(parsePromptList("Mechanics.txt", "\n \n")).toEqual({ ok: false, error: expect.stringMatching(/^no prompts found \(one prompt per line \(\.txt\), .*VBench2_full_info\.json/) });
+    expect(parsePromptList("Mechanics.txt", "\n \n")).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^no prompts found \(one prompt per line \(\.txt\), .*VBench2_full_info\.json/),
+    });
   });
 });
 
 describe("buildPromptIndex", () => {
   it("restores every real prompt from its 180-character file-name key", () => {
     const info = readVbenchInfo();
-    const index = buildPromptIndex(entriesOf("VBench2_full_text_info.json", readVbenchFile("VBench2_full_text_info.json")));
+    const index = buildPromptIndex(
+      entriesOf("VBench2_full_text_info.json", readVbenchFile("VBench2_full_text_info.json")),
+    );
     const longKeys = Object.keys(info).filter((key) => info[key]!.caption.length > 180);
     expect(longKeys.length).toBeGreaterThan(50);
     for (const [key, record] of Object.entries(info)) {

@@ -9,9 +9,11 @@ export interface PromptEntry {
   auxiliaryInfo?: Record<string, unknown>;
 }
 
-export type PromptListFormat = "vbench-info-json" | "vbench-full-info-json" | "json-array" | "jsonl" | "csv" | "dimension-txt" | "txt";
+export type PromptListFormat =
+  "vbench-info-json" | "vbench-full-info-json" | "json-array" | "jsonl" | "csv" | "dimension-txt" | "txt";
 
-export type PromptListResult = { ok: true; entries: PromptEntry[]; format: PromptListFormat } | { ok: false; error: string };
+export type PromptListResult =
+  { ok: true; entries: PromptEntry[]; format: PromptListFormat } | { ok: false; error: string };
 
 /** VBench-2.0 names a video after the first 180 characters of its prompt. */
 export const VBENCH_PROMPT_NAME_LENGTH = 180;
@@ -43,7 +45,10 @@ export function splitDimensionList(cell: string): string[] {
   return uniqueDimensions(cell.split(/[;|]/));
 }
 
-function readDimensionsField(value: unknown, where: string): { ok: true; dimensions: string[] } | { ok: false; error: string } {
+function readDimensionsField(
+  value: unknown,
+  where: string,
+): { ok: true; dimensions: string[] } | { ok: false; error: string } {
   if (value === undefined || value === null) return { ok: true, dimensions: [] };
   if (typeof value === "string") return { ok: true, dimensions: splitDimensionList(value) };
   if (Array.isArray(value) && value.every((item): item is string => typeof item === "string")) {
@@ -55,7 +60,9 @@ function readDimensionsField(value: unknown, where: string): { ok: true; dimensi
 function readPromptObject(value: unknown, where: string): EntryResult {
   if (typeof value === "string") {
     const prompt = value.trim();
-    return prompt === "" ? { ok: false, error: `${where}: the prompt is empty` } : { ok: true, entry: { prompt, dimensions: [] } };
+    return prompt === ""
+      ? { ok: false, error: `${where}: the prompt is empty` }
+      : { ok: true, entry: { prompt, dimensions: [] } };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, error: `${where}: expected an object with a "prompt" field` };
@@ -63,7 +70,10 @@ function readPromptObject(value: unknown, where: string): EntryResult {
   const record = value as Record<string, unknown>;
   const prompt = record.prompt;
   if (typeof prompt !== "string") {
-    return { ok: false, error: prompt === undefined ? `${where}: no "prompt" field` : `${where}: "prompt" must be a string` };
+    return {
+      ok: false,
+      error: prompt === undefined ? `${where}: no "prompt" field` : `${where}: "prompt" must be a string`,
+    };
   }
   if (prompt.trim() === "") return { ok: false, error: `${where}: the prompt is empty` };
   const dimensions = readDimensionsField(record.dimension ?? record.dimensions, where);
@@ -89,7 +99,8 @@ function parseVbenchInfo(info: Record<string, unknown>): PromptListResult {
     }
     const record = value as Record<string, unknown>;
     const caption = record.caption ?? key;
-    if (typeof caption !== "string" || caption.trim() === "") return { ok: false, error: `${where}: "caption" must be a non-empty string` }; // VBench's own field, not a task name
+    if (typeof caption !== "string" || caption.trim() === "")
+      return { ok: false, error: `${where}: "caption" must be a non-empty string` }; // VBench's own field, not a task name
     const dimensions = readDimensionsField(record.dimension, where);
     if (!dimensions.ok) return dimensions;
     entries.push({ prompt: caption.trim(), dimensions: dimensions.dimensions });
@@ -105,14 +116,17 @@ function parseVbenchFullInfo(value: unknown[]): PromptListResult {
   const entries: PromptEntry[] = [];
   for (const [index, item] of value.entries()) {
     const where = `entry ${index + 1}`;
-    if (typeof item !== "object" || item === null || Array.isArray(item)) return { ok: false, error: `${where}: expected an object with "prompt_en" and "dimension"` };
+    if (typeof item !== "object" || item === null || Array.isArray(item))
+      return { ok: false, error: `${where}: expected an object with "prompt_en" and "dimension"` };
     const record = item as Record<string, unknown>;
-    if (typeof record.prompt_en !== "string" || record.prompt_en.trim() === "") return { ok: false, error: `${where}: "prompt_en" must be a non-empty string` };
+    if (typeof record.prompt_en !== "string" || record.prompt_en.trim() === "")
+      return { ok: false, error: `${where}: "prompt_en" must be a non-empty string` };
     const dimensions = readDimensionsField(record.dimension, where);
     if (!dimensions.ok) return dimensions;
     if (dimensions.dimensions.length === 0) return { ok: false, error: `${where}: "dimension" names no dimension` };
     const entry: PromptEntry = { prompt: record.prompt_en.trim(), dimensions: dimensions.dimensions };
-    if (record.auxiliary_info !== undefined && record.auxiliary_info !== null) entry.auxiliaryInfo = Object.fromEntries(dimensions.dimensions.map((d) => [d, record.auxiliary_info]));
+    if (record.auxiliary_info !== undefined && record.auxiliary_info !== null)
+      entry.auxiliaryInfo = Object.fromEntries(dimensions.dimensions.map((d) => [d, record.auxiliary_info]));
     entries.push(entry);
   }
   return { ok: true, entries, format: "vbench-full-info-json" };
@@ -123,7 +137,8 @@ function parseJsonList(text: string): PromptListResult {
   if (!parsed.ok) return { ok: false, error: `invalid JSON (${parsed.reason})` };
   const value = parsed.value;
   const first = Array.isArray(value) ? value[0] : undefined;
-  if (Array.isArray(value) && typeof first === "object" && first !== null && "prompt_en" in first) return parseVbenchFullInfo(value);
+  if (Array.isArray(value) && typeof first === "object" && first !== null && "prompt_en" in first)
+    return parseVbenchFullInfo(value);
   if (Array.isArray(value)) {
     const entries: PromptEntry[] = [];
     for (const [index, item] of value.entries()) {
@@ -157,7 +172,10 @@ function parseCsvList(text: string): PromptListResult {
   if (!table.ok) return table;
   const promptColumn = findColumn(table.columns, ["prompt", "caption"]); // VBench's own field, not a task name
   if (!promptColumn) {
-    return { ok: false, error: `line 1: the header has no "prompt" column (found: ${table.columns.filter(Boolean).join(", ") || "nothing"})` };
+    return {
+      ok: false,
+      error: `line 1: the header has no "prompt" column (found: ${table.columns.filter(Boolean).join(", ") || "nothing"})`,
+    };
   }
   const dimensionColumn = findColumn(table.columns, ["dimension", "dimensions"]);
   const entries: PromptEntry[] = [];
@@ -210,10 +228,14 @@ export function parsePromptList(fileName: string, content: string): PromptListRe
       case ".txt":
         return parseTextList(fileName, text);
       default:
-        return { ok: false as const, error: `unsupported prompt list format (${extension || "no extension"}); use .txt, .csv, .json or .jsonl` };
+        return {
+          ok: false as const,
+          error: `unsupported prompt list format (${extension || "no extension"}); use .txt, .csv, .json or .jsonl`,
+        };
     }
   })();
-  if (parsed.ok && parsed.entries.length === 0) return { ok: false, error: `no prompts found (${PROMPT_LIST_FORMATS_IN_WORDS})` };
+  if (parsed.ok && parsed.entries.length === 0)
+    return { ok: false, error: `no prompts found (${PROMPT_LIST_FORMATS_IN_WORDS})` };
   return parsed;
 }
 
@@ -300,7 +322,11 @@ export class PromptIndex {
   }
 
   toJSON(): PromptEntry[] {
-    return this.entries.map((entry) => ({ prompt: entry.prompt, dimensions: [...entry.dimensions], ...(entry.auxiliaryInfo ? { auxiliaryInfo: entry.auxiliaryInfo } : {}) }));
+    return this.entries.map((entry) => ({
+      prompt: entry.prompt,
+      dimensions: [...entry.dimensions],
+      ...(entry.auxiliaryInfo ? { auxiliaryInfo: entry.auxiliaryInfo } : {}),
+    }));
   }
 }
 
@@ -322,7 +348,8 @@ export function buildPromptIndex(entries: readonly PromptEntry[]): PromptIndex {
       if (canonical !== "") target.dimensions.add(canonical);
     }
     // A later list's auxiliary info of a dimension replaces an earlier one's (a corrected meta_info file).
-    for (const [dimension, info] of Object.entries(entry.auxiliaryInfo ?? {})) target.auxiliaryInfo.set(canonicalDimension(dimension), info);
+    for (const [dimension, info] of Object.entries(entry.auxiliaryInfo ?? {}))
+      target.auxiliaryInfo.set(canonicalDimension(dimension), info);
     if (!existing) merged.set(key, target);
   }
   return new PromptIndex(

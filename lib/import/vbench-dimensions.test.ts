@@ -14,7 +14,8 @@ describe("samplesPerPrompt", () => {
   it("is 20 for Diversity and 3 for every other dimension", () => {
     expect(samplesPerPrompt("Diversity")).toBe(20);
     expect(samplesPerPrompt("diversity")).toBe(20);
-    for (const dimension of VBENCH_DIMENSIONS.filter((name) => name !== "Diversity")) expect(samplesPerPrompt(dimension)).toBe(3);
+    for (const dimension of VBENCH_DIMENSIONS.filter((name) => name !== "Diversity"))
+      expect(samplesPerPrompt(dimension)).toBe(3);
     expect(samplesPerPrompt("My_Custom_Dimension")).toBe(3);
   });
 });

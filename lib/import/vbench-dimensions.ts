@@ -38,7 +38,9 @@ function dimensionKey(name: string): string {
     .replace(/[\s_-]+/g, "");
 }
 
-const DIMENSION_BY_KEY: ReadonlyMap<string, VbenchDimension> = new Map(VBENCH_DIMENSIONS.map((dimension) => [dimensionKey(dimension), dimension]));
+const DIMENSION_BY_KEY: ReadonlyMap<string, VbenchDimension> = new Map(
+  VBENCH_DIMENSIONS.map((dimension) => [dimensionKey(dimension), dimension]),
+);
 
 /** The dimension a folder (or list file stem) names, ignoring case and `-`/`_`/space differences; null if none. */
 export function matchDimension(folderName: string): VbenchDimension | null {

@@ -14,7 +14,12 @@ export function videoFileNameMatcher(projectVideoFileNames: readonly string[]): 
   return (video) => {
     const matches = byBaseName.get(videoBaseName(video)) ?? [];
     if (matches.length === 1) return { ok: true, fileName: matches[0]! };
-    if (matches.length === 0) return { ok: false, message: `video ${JSON.stringify(video)} is not among the project's videos`, unmatched: true };
+    if (matches.length === 0)
+      return {
+        ok: false,
+        message: `video ${JSON.stringify(video)} is not among the project's videos`,
+        unmatched: true,
+      };
     return {
       ok: false,
       message: `video ${JSON.stringify(video)} matches ${matches.length} of the project's videos (${matches.map((m) => JSON.stringify(m)).join(", ")}); file names must identify one video`,

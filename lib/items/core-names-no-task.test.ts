@@ -12,7 +12,16 @@ import { itemSetKinds } from "./item-sets";
  * kind, item kind or label file format, each as the registry gives them, so the list follows the tasks.
  */
 const ROOT = path.resolve(__dirname, "../..");
-const CORE = ["lib/items", "lib/label-sets", "lib/import", "lib/frames", "components/import", "components/label-sets", "components/items", "lib/videos/uniform-frame-sets.ts"];
+const CORE = [
+  "lib/items",
+  "lib/label-sets",
+  "lib/import",
+  "lib/frames",
+  "components/import",
+  "components/label-sets",
+  "components/items",
+  "lib/videos/uniform-frame-sets.ts",
+];
 
 function sources(entry: string): string[] {
   const full = path.join(ROOT, entry);
@@ -38,7 +47,17 @@ function taskNames(): string[] {
 
 describe("the core's items, label sets, import and frames name no task", () => {
   it("knows the names to look for (so an empty list cannot pass)", () => {
-    expect(taskNames()).toEqual(expect.arrayContaining(["hallucination", "caption_style", "qa", "questions", "caption", "question", "t2vhalubench"]));
+    expect(taskNames()).toEqual(
+      expect.arrayContaining([
+        "hallucination",
+        "caption_style",
+        "qa",
+        "questions",
+        "caption",
+        "question",
+        "t2vhalubench",
+      ]),
+    );
     expect(CORE.flatMap(sources).length).toBeGreaterThan(20);
   });
 
@@ -56,7 +75,8 @@ describe("the core's items, label sets, import and frames name no task", () => {
             .replace(/^\s*\*.*$/, "")
             .replace(/^\s*\/\*\*.*$/, "")
             .replace(/\/\*.*?\*\//g, "");
-          for (const name of names) if (new RegExp(`["'\`]${name}["'\`]`).test(code)) hits.push(`${file}:${i + 1}: "${name}": ${line.trim()}`);
+          for (const name of names)
+            if (new RegExp(`["'\`]${name}["'\`]`).test(code)) hits.push(`${file}:${i + 1}: "${name}": ${line.trim()}`);
         });
     }
     expect(hits).toEqual([]);

@@ -6,7 +6,13 @@
  * unknown video, a missing required field, a field that is not text) and nothing is stored then.
  */
 import { parseCsvTable } from "../import/csv";
-import { jsonArrayRecords, jsonlRecords, type RawRecord, type RecordError, recordFileFormat } from "../import/json-records";
+import {
+  jsonArrayRecords,
+  jsonlRecords,
+  type RawRecord,
+  type RecordError,
+  recordFileFormat,
+} from "../import/json-records";
 import { videoFileNameMatcher } from "../import/video-file-names";
 import { ItemFileError, nulByteErrors } from "./item-set-import";
 import type { ItemFile, ItemSetImportOptions, ItemSetKind, NewItem } from "./item-set-kind";
@@ -48,7 +54,10 @@ function csvRecords(text: string, errors: RecordError[]): RawRecord[] {
     errors.push(match ? { line: Number(match[1]), message: match[2]! } : { line: null, message: table.error });
     return [];
   }
-  return table.rows.map((row) => ({ line: row.line, value: Object.fromEntries([...row.values].map(([column, cell]) => [column.toLowerCase(), cell])) }));
+  return table.rows.map((row) => ({
+    line: row.line,
+    value: Object.fromEntries([...row.values].map(([column, cell]) => [column.toLowerCase(), cell])),
+  }));
 }
 
 /** The text of a field's value: strings as they are, numbers and booleans written out; anything else is refused. */
@@ -58,17 +67,28 @@ function fieldText(value: unknown): string | null {
   return null;
 }
 
-export type GenericItemsResult = { ok: true; items: { externalId: string; videoFileName: string; payload: GenericItemPayload }[] } | { ok: false; errors: RecordError[]; unmatchedVideos: string[] };
+export type GenericItemsResult =
+  | { ok: true; items: { externalId: string; videoFileName: string; payload: GenericItemPayload }[] }
+  | { ok: false; errors: RecordError[]; unmatchedVideos: string[] };
 
 /** Reads a file of items with `fields` against the project's video file names: every item, or every problem with its line. */
-export function parseGenericItems(file: ItemFile, fields: readonly ItemFieldDeclaration[], projectVideoFileNames: readonly string[]): GenericItemsResult {
+export function parseGenericItems(
+  file: ItemFile,
+  fields: readonly ItemFieldDeclaration[],
+  projectVideoFileNames: readonly string[],
+): GenericItemsResult {
   const decoded = decode(file.bytes);
   if (!decoded.ok) return { ok: false, errors: [decoded.error], unmatchedVideos: [] };
   const text = decoded.text;
   const errors: RecordError[] = [];
   const first = text.trimStart()[0];
   const format = recordFileFormat(file.fileName) ?? (first === "[" ? "json" : first === "{" ? "jsonl" : "csv");
-  const records = format === "csv" ? csvRecords(text, errors) : format === "json" && first !== "{" ? jsonArrayRecords(text, errors, "item") : jsonlRecords(text, errors, "item");
+  const records =
+    format === "csv"
+      ? csvRecords(text, errors)
+      : format === "json" && first !== "{"
+        ? jsonArrayRecords(text, errors, "item")
+        : jsonlRecords(text, errors, "item");
   if (records.length === 0 && errors.length === 0) errors.push({ line: null, message: "the file has no items" });
 
   const matchVideo = videoFileNameMatcher(projectVideoFileNames);
@@ -79,7 +99,8 @@ export function parseGenericItems(file: ItemFile, fields: readonly ItemFieldDecl
     const problems: string[] = [];
     const video = fieldText(record.value.video);
     let videoFileName = "";
-    if (video === null || video.trim() === "") problems.push('video: each item names its video (path or file name) in a "video" field');
+    if (video === null || video.trim() === "")
+      problems.push('video: each item names its video (path or file name) in a "video" field');
     else {
       const match = matchVideo(video.trim());
       if (match.ok) videoFileName = match.fileName;
@@ -88,16 +109,19 @@ export function parseGenericItems(file: ItemFile, fields: readonly ItemFieldDecl
         if (match.unmatched) unmatched.add(video.trim());
       }
     }
-    const id = record.value.id === undefined || record.value.id === "" ? `line-${record.line}` : fieldText(record.value.id);
+    const id =
+      record.value.id === undefined || record.value.id === "" ? `line-${record.line}` : fieldText(record.value.id);
     if (id === null) problems.push("id: must be text or a number");
-    else if (firstLineOfId.has(id)) problems.push(`id ${JSON.stringify(id)} is used again (first on line ${firstLineOfId.get(id)})`);
+    else if (firstLineOfId.has(id))
+      problems.push(`id ${JSON.stringify(id)} is used again (first on line ${firstLineOfId.get(id)})`);
     else firstLineOfId.set(id, record.line);
     const values = new Map<string, string>();
     for (const field of fields) {
       // A field id may be `constructor` or `tostring`: only the record's own keys are its cells.
       const raw = Object.hasOwn(record.value, field.id) ? record.value[field.id] : undefined;
       const value = raw === undefined || raw === null ? "" : fieldText(raw);
-      if (value === null) problems.push(`${field.id}: must be text, not ${Array.isArray(raw) ? "a list" : "an object"}`);
+      if (value === null)
+        problems.push(`${field.id}: must be text, not ${Array.isArray(raw) ? "a list" : "an object"}`);
       else if (field.required && value.trim() === "") problems.push(`${field.id}: the ${field.label} is required`);
       else if (value.length > MAX_FIELD_CHARS) problems.push(`${field.id}: at most ${MAX_FIELD_CHARS} characters`);
       else values.set(field.id, value);
@@ -106,10 +130,15 @@ export function parseGenericItems(file: ItemFile, fields: readonly ItemFieldDecl
       errors.push(...problems.map((message) => ({ line: record.line, message })));
       continue;
     }
-    items.push({ externalId: id!, videoFileName, payload: { video: video!.trim(), fields: Object.fromEntries(values), line: record.line } });
+    items.push({
+      externalId: id!,
+      videoFileName,
+      payload: { video: video!.trim(), fields: Object.fromEntries(values), line: record.line },
+    });
   }
   errors.push(...nulByteErrors(items.map(({ payload }) => ({ line: payload.line, ...payload.fields }))));
-  if (errors.length) return { ok: false, errors: errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), unmatchedVideos: [...unmatched] };
+  if (errors.length)
+    return { ok: false, errors: errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), unmatchedVideos: [...unmatched] };
   return { ok: true, items };
 }
 
@@ -120,7 +149,12 @@ export const GENERIC_ITEM_FILE = { noun: "item file", defaultFileName: "items.js
  * An item set kind for items with declared fields: a declaration (a rubric task) registers one under its own
  * `id`, and its items are stored with `itemKind`.
  */
-export function genericItemSetKind(declaration: { id: string; noun: string; itemKind: string; fields: readonly ItemFieldDeclaration[] }): ItemSetKind<ItemSetImportOptions, GenericItemSummary> {
+export function genericItemSetKind(declaration: {
+  id: string;
+  noun: string;
+  itemKind: string;
+  fields: readonly ItemFieldDeclaration[];
+}): ItemSetKind<ItemSetImportOptions, GenericItemSummary> {
   return {
     id: declaration.id,
     noun: declaration.noun,
@@ -142,9 +176,17 @@ export function genericItemSetKind(declaration: { id: string; noun: string; item
         payload: { ...item.payload },
       }));
       return {
-        set: { name: options.name || file.fileName, model: null, referenceSetId: null, citation: options.citation || null },
+        set: {
+          name: options.name || file.fileName,
+          model: null,
+          referenceSetId: null,
+          citation: options.citation || null,
+        },
         items,
-        summary: { items: { count: items.length, videos: new Set(items.map((item) => item.videoId)).size }, unmatched: [] },
+        summary: {
+          items: { count: items.length, videos: new Set(items.map((item) => item.videoId)).size },
+          unmatched: [],
+        },
       };
     },
   };

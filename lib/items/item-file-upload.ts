@@ -9,18 +9,27 @@ import { MAX_ITEM_SET_FILE_BYTES, type ItemFile, type ItemSetKind } from "./item
  * before it is all read) and the text fields. The kind names the file in messages and gives the file name
  * an upload without one is stored under.
  */
-export async function readItemFileUpload(request: Request, kind: Pick<ItemSetKind, "noun" | "defaultFileName">): Promise<{ file: ItemFile; fields: Record<string, string> }> {
+export async function readItemFileUpload(
+  request: Request,
+  kind: Pick<ItemSetKind, "noun" | "defaultFileName">,
+): Promise<{ file: ItemFile; fields: Record<string, string> }> {
   let file: ItemFile | null = null;
   const fields = await readMultipart(request, async (part) => {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of part.stream as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > MAX_ITEM_SET_FILE_BYTES) throw new PayloadTooLargeError(`A ${fileNounOf(kind)} may be at most ${MAX_ITEM_SET_FILE_BYTES / (1024 * 1024)} MiB.`);
+      if (size > MAX_ITEM_SET_FILE_BYTES)
+        throw new PayloadTooLargeError(
+          `A ${fileNounOf(kind)} may be at most ${MAX_ITEM_SET_FILE_BYTES / (1024 * 1024)} MiB.`,
+        );
       chunks.push(chunk);
     }
     if (hasNulByte(part.filename ?? "")) throw new ValidationError(`The file name ${NUL_BYTE_MESSAGE}.`);
-    if (part.field !== "file") throw new ValidationError(`Unexpected file part "${part.field}"; send the ${kind.noun} as the part named "file".`);
+    if (part.field !== "file")
+      throw new ValidationError(
+        `Unexpected file part "${part.field}"; send the ${kind.noun} as the part named "file".`,
+      );
     file = { fileName: part.filename || kind.defaultFileName, bytes: new Uint8Array(Buffer.concat(chunks)) };
   });
   const received = file as ItemFile | null;

@@ -11,7 +11,13 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, PayloadTooLargeError } from "../errors";
 import { NUL_BYTE_MESSAGE, nulBytePath } from "../validation/nul-bytes";
-import { MAX_ITEM_SET_FILE_BYTES, type ItemFile, type ItemFileProblem, type ItemSetImportOptions, type ItemSetKind } from "./item-set-kind";
+import {
+  MAX_ITEM_SET_FILE_BYTES,
+  type ItemFile,
+  type ItemFileProblem,
+  type ItemSetImportOptions,
+  type ItemSetKind,
+} from "./item-set-kind";
 
 export type { ItemFile };
 
@@ -62,7 +68,8 @@ export const itemSetSelect = {
 } as const;
 
 /** `a caption set file`, `a step annotation file`: the noun as a file. */
-export const fileNounOf = (kind: Pick<ItemSetKind, "noun">) => (kind.noun.endsWith(" file") ? kind.noun : `${kind.noun} file`);
+export const fileNounOf = (kind: Pick<ItemSetKind, "noun">) =>
+  kind.noun.endsWith(" file") ? kind.noun : `${kind.noun} file`;
 
 /**
  * Lines whose texts hold a NUL byte (U+0000, which a JSON string may spell "\u0000"): PostgreSQL cannot
@@ -99,17 +106,31 @@ export async function importItemSetOfKind<Options extends ItemSetImportOptions, 
 ): Promise<ItemSetImport<Summary>> {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   if (file.bytes.byteLength > MAX_ITEM_SET_FILE_BYTES) {
-    throw new PayloadTooLargeError(`${file.fileName}: a ${fileNounOf(kind)} may be at most ${MAX_ITEM_SET_FILE_BYTES / (1024 * 1024)} MiB.`);
+    throw new PayloadTooLargeError(
+      `${file.fileName}: a ${fileNounOf(kind)} may be at most ${MAX_ITEM_SET_FILE_BYTES / (1024 * 1024)} MiB.`,
+    );
   }
   const videos = await prisma.video.findMany({ where: { projectId }, select: { id: true, relativePath: true } });
   const plan = await kind.plan({ prisma, projectId, file, options, videos });
   const { name, model, referenceSetId, citation } = plan.set;
-  const set = { kind: kind.id, name, model, referenceSetId, fileName: file.fileName, sha256: sha256(file.bytes), itemCount: plan.items.length, citation };
+  const set = {
+    kind: kind.id,
+    name,
+    model,
+    referenceSetId,
+    fileName: file.fileName,
+    sha256: sha256(file.bytes),
+    itemCount: plan.items.length,
+    citation,
+  };
   if (options.dryRun) return { dryRun: true, set: { ...set, id: null, importedAt: null }, ...plan.summary };
 
   const stored = await prisma.$transaction(
     async (tx) => {
-      const created = await tx.itemSet.create({ data: { ...set, projectId, importedById: actor.userId }, select: itemSetSelect });
+      const created = await tx.itemSet.create({
+        data: { ...set, projectId, importedById: actor.userId },
+        select: itemSetSelect,
+      });
       await createItems(
         tx,
         plan.items.map((item) => ({ ...item, projectId, setId: created.id })),

@@ -50,7 +50,10 @@ export interface ItemSetPlan<Summary extends object> {
   summary: Summary;
 }
 
-export interface ItemSetKind<Options extends ItemSetImportOptions = ItemSetImportOptions, Summary extends object = object> {
+export interface ItemSetKind<
+  Options extends ItemSetImportOptions = ItemSetImportOptions,
+  Summary extends object = object,
+> {
   /** Stored as the set's `kind`. */
   id: string;
   /** The file in messages ("a question set file may be at most …"). */
@@ -76,7 +79,12 @@ export interface ItemSetKind<Options extends ItemSetImportOptions = ItemSetImpor
    * lack it): `itemKind` names the items, `itemsNoun` them in its messages ("captions"), and
    * `atPlannedSize` says the set is wanted at the run's planned frame size (`?resize=` / `?longestSide=`).
    */
-  uniformFrames?: { itemKind: string; itemsNoun: string; atPlannedSize: boolean; /** The runs that need the set, as the pending page names them ("caption runs"). */ runsNoun: string };
+  uniformFrames?: {
+    itemKind: string;
+    itemsNoun: string;
+    atPlannedSize: boolean;
+    /** The runs that need the set, as the pending page names them ("caption runs"). */ runsNoun: string;
+  };
 }
 
 /** An item as the item list reads it (its set's `itemList.view` adds the kind's own fields). */

@@ -50,7 +50,10 @@ export async function listItemSets(prisma: PrismaClient, actor: Actor, projectId
   const sets = await prisma.itemSet.findMany({
     where: { projectId, kind: { in: [...kinds] } },
     orderBy: [{ importedAt: "asc" }, { id: "asc" }],
-    select: { ...itemSetSelect, outputSets: { select: { id: true, model: true, itemCount: true }, orderBy: { model: "asc" } } },
+    select: {
+      ...itemSetSelect,
+      outputSets: { select: { id: true, model: true, itemCount: true }, orderBy: { model: "asc" } },
+    },
   });
   const answered = new Set(itemSetKinds().flatMap((kind) => (kind.outputsKind ? [kind.id] : [])));
   return sets.map(({ outputSets, ...set }) => ({ ...set, ...(answered.has(set.kind) ? { outputs: outputSets } : {}) }));
@@ -69,10 +72,20 @@ export async function deleteItemSet(prisma: PrismaClient, actor: Actor, projectI
   });
   if (!set) throw new NotFoundError("No such item set in this project.");
   if (set.outputSets.length > 0) {
-    throw new ConflictError(`${set.name} still has outputs of ${set.outputSets.map((o) => o.model).join(", ")}; delete those sets first.`);
+    throw new ConflictError(
+      `${set.name} still has outputs of ${set.outputSets.map((o) => o.model).join(", ")}; delete those sets first.`,
+    );
   }
-  const runs = await prisma.runItem.findMany({ where: { item: { setId: set.id } }, distinct: ["runId"], select: { runId: true }, take: 10 });
-  if (runs.length > 0) throw new ConflictError(`Judge runs judged items of ${set.name} (runs ${runs.map((r) => r.runId).join(", ")}); deleting it would take their results' subjects.`);
+  const runs = await prisma.runItem.findMany({
+    where: { item: { setId: set.id } },
+    distinct: ["runId"],
+    select: { runId: true },
+    take: 10,
+  });
+  if (runs.length > 0)
+    throw new ConflictError(
+      `Judge runs judged items of ${set.name} (runs ${runs.map((r) => r.runId).join(", ")}); deleting it would take their results' subjects.`,
+    );
   const deleted = await prisma.$transaction(async (tx) => {
     const { count } = await tx.item.deleteMany({ where: { setId: set.id } });
     await tx.itemSet.delete({ where: { id: set.id } });

@@ -37,10 +37,20 @@ interface ItemBaseView {
 }
 
 /** A listed item: the core's fields and its kind's own (ItemListViews, filled by the task folders). */
-export type ItemView = [keyof ItemListViews] extends [never] ? ItemBaseView : { [Kind in keyof ItemListViews]: ItemBaseView & ItemListViews[Kind] }[keyof ItemListViews];
+export type ItemView = [keyof ItemListViews] extends [never]
+  ? ItemBaseView
+  : { [Kind in keyof ItemListViews]: ItemBaseView & ItemListViews[Kind] }[keyof ItemListViews];
 
 function itemView(row: ItemRow, listed: readonly ItemListDeclaration[]): ItemView {
-  const base: ItemBaseView = { id: row.id, kind: row.kind, setId: row.setId, externalId: row.externalId, model: row.model, video: row.video, createdAt: row.createdAt };
+  const base: ItemBaseView = {
+    id: row.id,
+    kind: row.kind,
+    setId: row.setId,
+    externalId: row.externalId,
+    model: row.model,
+    video: row.video,
+    createdAt: row.createdAt,
+  };
   const own = listed.find((kind) => kind.itemKind === row.kind)?.view(row) ?? {};
   // The kind's view is what ItemListViews declares for it (the task folder declares both side by side).
   return { ...base, ...own } as ItemView;

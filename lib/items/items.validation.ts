@@ -41,7 +41,9 @@ export const ITEMS_PAGE_SIZE = 50;
 export const MAX_ITEMS_PAGE_SIZE = 500;
 
 /** The item list's `kind`: one of the listed kinds, by default the one listed by default (none listed: every kind is refused). */
-function itemKindField(listed: readonly Pick<ItemListDeclaration, "itemKind" | "listedByDefault">[]): z.ZodType<string, string | undefined> {
+function itemKindField(
+  listed: readonly Pick<ItemListDeclaration, "itemKind" | "listedByDefault">[],
+): z.ZodType<string, string | undefined> {
   const [first, ...rest] = listed.map((kind) => kind.itemKind);
   if (first === undefined) return z.string().refine(() => false, "no registered task lists items");
   const kinds = z.enum([first, ...rest]);

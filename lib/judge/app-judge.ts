@@ -53,14 +53,20 @@ export function workerBatchDeps(): Omit<BatchRunnerDeps, "enqueueVideos" | "vide
  * With a call thread (the worker's), an endpoint without a requests-per-minute limit sends through its gate
  * (lib/judge/call-thread.ts); `slotsFor` replaces the shared limits (a benchmark's per-process limiter).
  */
-export function workerJudgeDeps(options: { callThread?: CallThread; slotsFor?: (endpoint: EndpointConfig) => SlotSource } = {}): JudgeDeps {
+export function workerJudgeDeps(
+  options: { callThread?: CallThread; slotsFor?: (endpoint: EndpointConfig) => SlotSource } = {},
+): JudgeDeps {
   const engineLog = (line: string) => log().warn(line);
   const clients = new Map<string, LlmClient>();
   const sharedLimits = new SharedLimits(prisma, undefined, engineLog);
   const slotsFor = options.slotsFor ?? ((endpoint: EndpointConfig) => sharedLimits.limiterFor(endpoint));
   const { callThread } = options;
-  const gateFor = (e: EndpointConfig) => (callThread && !e.requestsPerMinute ? callThread.gate(JSON.stringify([e.id, e.maxConcurrency]), slotsFor(e), e.maxConcurrency) : null);
-  const fingerprint = (e: EndpointConfig) => JSON.stringify([e.id, e.baseUrl, e.apiKey, e.apiVersion ?? null, e.maxConcurrency, e.requestsPerMinute]);
+  const gateFor = (e: EndpointConfig) =>
+    callThread && !e.requestsPerMinute
+      ? callThread.gate(JSON.stringify([e.id, e.maxConcurrency]), slotsFor(e), e.maxConcurrency)
+      : null;
+  const fingerprint = (e: EndpointConfig) =>
+    JSON.stringify([e.id, e.baseUrl, e.apiKey, e.apiVersion ?? null, e.maxConcurrency, e.requestsPerMinute]);
   return {
     prisma,
     storage: getStorage(),

@@ -12,9 +12,18 @@ import { withoutServerDetails } from "./step-errors";
  * holding the video blind (lib/visibility) sees the steps that carry no judge values and, of the scoring
  * steps, only their status.
  */
-export async function inspectRunVideo(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, videoId: string) {
+export async function inspectRunVideo(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  runId: string,
+  videoId: string,
+) {
   const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { id: true, pipeline: true, simulated: true } });
+  const run = await prisma.judgeRun.findFirst({
+    where: { id: runId, projectId },
+    select: { id: true, pipeline: true, simulated: true },
+  });
   if (!run) throw new NotFoundError("No such run.");
   const steps = await prisma.stepResult.findMany({
     where: { runId, videoId },

@@ -91,7 +91,8 @@ function start(key: string, carrier: Carrier, call: QueuedCall) {
     stream.on("data", (chunk: Buffer) => {
       chunks.push(chunk);
       bytes += chunk.length;
-      if (bytes > MAX_ANSWER_BYTES) stream.destroy(new Error(`The answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB.`));
+      if (bytes > MAX_ANSWER_BYTES)
+        stream.destroy(new Error(`The answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB.`));
     });
     stream.once("error", fail);
     stream.once("close", () => fail(new Error("The connection closed before the answer ended.")));
@@ -133,7 +134,8 @@ port.on("message", (message: ToCallThread) => {
       const idle = gateOf(message.gate).idle;
       const released = idle.splice(0, message.count);
       for (const carrier of released) retire(message.gate, carrier, true);
-      if (released.length < message.count) post({ type: "releaseShort", gate: message.gate, by: message.count - released.length });
+      if (released.length < message.count)
+        post({ type: "releaseShort", gate: message.gate, by: message.count - released.length });
       return;
     }
     case "pause": {

@@ -36,7 +36,11 @@ function callThread() {
 
 /** One endpoint's gate with its own limiter in this process, and a client sending through it. */
 function localGate(baseURL: string, maxConcurrency: number) {
-  const gate = callThread().gate(`local-${maxConcurrency}-${Math.random()}`, new EndpointLimiter({ maxConcurrency, requestsPerMinute: null }), maxConcurrency);
+  const gate = callThread().gate(
+    `local-${maxConcurrency}-${Math.random()}`,
+    new EndpointLimiter({ maxConcurrency, requestsPerMinute: null }),
+    maxConcurrency,
+  );
   return { gate, llm: openAiCompatibleClient({ baseURL, apiKey: null, guardedSend: gate.fetch }) };
 }
 
@@ -51,7 +55,10 @@ function sharedGate(target: { id: string; maxConcurrency: number; requestsPerMin
 async function endpoint(maxConcurrency: number) {
   const owner = await makeUser();
   const project = await createProject(prisma, owner, { name: "Call thread" });
-  const created = await createStubEndpoint(prisma, owner, project.id, stub.baseURL, "stub-vision", { maxConcurrency, timeoutSeconds: 30 });
+  const created = await createStubEndpoint(prisma, owner, project.id, stub.baseURL, "stub-vision", {
+    maxConcurrency,
+    timeoutSeconds: 30,
+  });
   return { id: created.id, maxConcurrency, requestsPerMinute: null };
 }
 
@@ -100,7 +107,9 @@ describe("CallThread", () => {
     const server = await endpointInAnotherProcess();
     try {
       const { gate, llm } = localGate(server.baseURL, 2);
-      const calls = Array.from({ length: 8 }, (_, i) => gate.limiter.run(() => llm.complete(request(`call ${i}`), { timeoutMs: 10_000 })));
+      const calls = Array.from({ length: 8 }, (_, i) =>
+        gate.limiter.run(() => llm.complete(request(`call ${i}`), { timeoutMs: 10_000 })),
+      );
       await waitFor(async () => (await server.arrivals()).length >= 2, 5000, "the first two requests sent");
       // The main thread busy for 700 ms: the thread sends the queued calls as the first ones are answered.
       const blockedFrom = Date.now();
@@ -121,7 +130,9 @@ describe("CallThread", () => {
     try {
       const { gate, llm } = localGate(server.baseURL, 1);
       const cancel = new AbortController();
-      const first = gate.limiter.run(() => llm.complete(request("cancelled"), { timeoutMs: 10_000, signal: cancel.signal })).catch((e: unknown) => e);
+      const first = gate.limiter
+        .run(() => llm.complete(request("cancelled"), { timeoutMs: 10_000, signal: cancel.signal }))
+        .catch((e: unknown) => e);
       await waitFor(async () => (await server.arrivals()).length === 1, 5000, "the first request sent");
       // The 429 comes 1.5 s after the request, while the main thread is busy; the call is cancelled 300 ms after that,
       // before the main thread can read the answer.
@@ -141,10 +152,19 @@ describe("CallThread", () => {
   it("keeps two processes' gates together within the endpoint's max concurrency, and gives every slot back", async () => {
     const target = await endpoint(3);
     const [a, b] = [sharedGate(target), sharedGate(target)];
-    await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b)).map(({ gate, llm }) => gate.limiter.run(() => llm.complete(request(), { timeoutMs: 5000 }))));
+    await Promise.all(
+      Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b)).map(({ gate, llm }) =>
+        gate.limiter.run(() => llm.complete(request(), { timeoutMs: 5000 })),
+      ),
+    );
     expect(stub.requests).toHaveLength(16);
     expect(peakInFlight(stub.requests)).toBe(3);
-    await waitFor(async () => (await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } })) === 0, 3000, "every slot back in the table");
+    await waitFor(
+      async () =>
+        (await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } })) === 0,
+      3000,
+      "every slot back in the table",
+    );
   });
 
   it("takes a slot as a call starts and keeps it while the call gets ready to send, then gives it back", async () => {
@@ -198,7 +218,9 @@ describe("CallThread", () => {
   it("stops sending while another worker has the endpoint paused", { timeout: 20_000 }, async () => {
     const target = await endpoint(2);
     const { gate, llm } = sharedGate(target);
-    const calls = Array.from({ length: 40 }, (_, i) => gate.limiter.run(() => llm.complete(request(`call ${i}`), { timeoutMs: 10_000 })));
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      gate.limiter.run(() => llm.complete(request(`call ${i}`), { timeoutMs: 10_000 })),
+    );
     await waitFor(async () => stub.requests.length >= 4, 5000, "calls going");
     // Another worker's 429 paused the endpoint for 2.5 s.
     const pausedAt = Date.now();
@@ -217,8 +239,12 @@ describe("CallThread", () => {
     stub.addFault({ fault: { kind: "latency", ms: 60_000 } });
     const slow = new AbortController();
     const queued = new AbortController();
-    const first = gate.limiter.run(() => llm.complete(request("slow"), { timeoutMs: 120_000, signal: slow.signal })).catch((e: unknown) => e);
-    const second = gate.limiter.run(() => llm.complete(request("never sent"), { timeoutMs: 120_000, signal: queued.signal })).catch((e: unknown) => e);
+    const first = gate.limiter
+      .run(() => llm.complete(request("slow"), { timeoutMs: 120_000, signal: slow.signal }))
+      .catch((e: unknown) => e);
+    const second = gate.limiter
+      .run(() => llm.complete(request("never sent"), { timeoutMs: 120_000, signal: queued.signal }))
+      .catch((e: unknown) => e);
     await waitFor(async () => stub.requests.length === 1, 10_000, "the slow call sent");
     queued.abort();
     expect(((await second) as LlmError).kind).toBe("cancelled");
@@ -238,7 +264,9 @@ describe("CallThread", () => {
     const allowed = process.env.ALLOW_PRIVATE_ENDPOINTS;
     process.env.ALLOW_PRIVATE_ENDPOINTS = "0";
     try {
-      const refused = await gate.limiter.run(() => llm.complete(request(), { timeoutMs: 5000 })).catch((e: unknown) => e);
+      const refused = await gate.limiter
+        .run(() => llm.complete(request(), { timeoutMs: 5000 }))
+        .catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(LlmError);
       expect((refused as LlmError).kind).toBe("not_allowed");
       expect(stub.requests).toHaveLength(0);
@@ -256,7 +284,15 @@ describe("CallThread", () => {
       req.on("end", () => {
         res.setHeader("content-type", "application/json");
         if (served++ > 0)
-          return res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "m", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "ok" } }] }));
+          return res.end(
+            JSON.stringify({
+              id: "c",
+              object: "chat.completion",
+              created: 0,
+              model: "m",
+              choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: "ok" } }],
+            }),
+          );
         const piece = Buffer.alloc(1024 * 1024, "a");
         let sent = 0;
         const more = () => {
@@ -273,7 +309,9 @@ describe("CallThread", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { gate, llm } = localGate(`http://127.0.0.1:${(server.address() as { port: number }).port}/v1`, 1);
-      const huge = await gate.limiter.run(() => llm.complete(request(), { timeoutMs: 20_000 })).catch((e: unknown) => e);
+      const huge = await gate.limiter
+        .run(() => llm.complete(request(), { timeoutMs: 20_000 }))
+        .catch((e: unknown) => e);
       expect(huge).toBeInstanceOf(LlmError);
       expect((huge as LlmError).kind).toBe("network");
       expect((huge as LlmError).excerpt).toContain("larger than 64 MiB");
@@ -290,7 +328,9 @@ describe("CallThread", () => {
     const gate = thread.gate("stopping", new EndpointLimiter({ maxConcurrency: 2, requestsPerMinute: null }), 2);
     const llm = openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null, guardedSend: gate.fetch });
     stub.addFault({ fault: { kind: "latency", ms: 3000 }, times: 2 });
-    const stranded = Array.from({ length: 3 }, () => gate.limiter.run(() => llm.complete(request(), { timeoutMs: 10_000 })).catch((e: unknown) => e));
+    const stranded = Array.from({ length: 3 }, () =>
+      gate.limiter.run(() => llm.complete(request(), { timeoutMs: 10_000 })).catch((e: unknown) => e),
+    );
     await waitFor(async () => stub.requests.length === 2, 3000, "two calls sent");
     await thread.stop();
     for (const outcome of await Promise.all(stranded)) expect((outcome as LlmError).kind).toBe("network");

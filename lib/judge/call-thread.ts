@@ -31,7 +31,12 @@ import { MAX_SHARED_PAUSE_MS } from "./shared-endpoint-limiter";
 
 /** Messages to the thread. */
 export type ToCallThread =
-  | { type: "call"; id: number; gate: string; request: { method: string; url: string; headers: Record<string, string>; body: ArrayBuffer | null } }
+  | {
+      type: "call";
+      id: number;
+      gate: string;
+      request: { method: string; url: string; headers: Record<string, string>; body: ArrayBuffer | null };
+    }
   | { type: "cancel"; id: number }
   | { type: "carrier"; gate: string; carrier: number; retireAt: number }
   | { type: "release"; gate: string; count: number }
@@ -99,12 +104,15 @@ export class CallThread {
     if (this.worker) return this.worker;
     // The thread runs TypeScript as the worker does: tsx registered in it first.
     const entry = new URL("./call-thread-worker.ts", import.meta.url).href;
-    const worker = new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, {
-      eval: true,
-      execArgv: [],
-      // ALLOW_PRIVATE_ENDPOINTS is read when the thread connects, as guardedFetch reads it.
-      env: SHARE_ENV,
-    });
+    const worker = new Worker(
+      `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
+      {
+        eval: true,
+        execArgv: [],
+        // ALLOW_PRIVATE_ENDPOINTS is read when the thread connects, as guardedFetch reads it.
+        env: SHARE_ENV,
+      },
+    );
     worker.unref();
     worker.on("message", (message: FromCallThread) => this.received(message));
     let failure: string | null = null;
@@ -121,7 +129,8 @@ export class CallThread {
   }
 
   private received(message: FromCallThread) {
-    if (message.type === "carrierEnded") return this.gates.get(message.gate)?.carrierEnded(message.carrier, message.released);
+    if (message.type === "carrierEnded")
+      return this.gates.get(message.gate)?.carrierEnded(message.carrier, message.released);
     if (message.type === "releaseShort") return this.gates.get(message.gate)?.releaseShort(message.by);
     const pending = this.pending.get(message.id);
     if (!pending) return; // cancelled
@@ -133,7 +142,8 @@ export class CallThread {
   private threadGone(reason: string) {
     const pending = [...this.pending.entries()];
     this.pending.clear();
-    for (const [id, call] of pending) call.answered({ type: "failed", id, message: reason, code: "ECONNRESET", notAllowed: false });
+    for (const [id, call] of pending)
+      call.answered({ type: "failed", id, message: reason, code: "ECONNRESET", notAllowed: false });
     for (const gate of this.gates.values()) gate.threadGone();
   }
 }
@@ -167,13 +177,17 @@ export class CallGate {
     private readonly maxConcurrency: number,
     private readonly log: (line: string) => void,
   ) {
-    const admission = new EndpointLimiter({ maxConcurrency: maxConcurrency + headStartCalls(maxConcurrency), requestsPerMinute: null });
+    const admission = new EndpointLimiter({
+      maxConcurrency: maxConcurrency + headStartCalls(maxConcurrency),
+      requestsPerMinute: null,
+    });
     this.limiter = {
       run: (task, headStart) =>
         admission.run(async () => {
           // A call waits out a pause it knows of before it starts (its timeout starts with it); one already queued
           // in the thread when the pause began counts it in its timeout.
-          for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now()) await new Promise((resolve) => setTimeout(resolve, wait));
+          for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now())
+            await new Promise((resolve) => setTimeout(resolve, wait));
           this.running += 1;
           this.demandChanged();
           try {
@@ -208,19 +222,34 @@ export class CallGate {
         reject(signal?.reason ?? new DOMException("This operation was aborted", "AbortError"));
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.thread.call({ type: "call", id, gate: this.key, request: { method: request.method, url: request.url, headers: request.headers, body } }, body, (message) => {
-        const limited = message.type === "answer" && (message.init.status === 429 || message.init.status === 503);
-        if (limited) this.resumeAfter(new Headers(message.init.headers));
-        if (cancelled) return;
-        signal?.removeEventListener("abort", onAbort);
-        this.outstanding -= 1;
-        this.demandChanged();
-        if (message.type === "failed") {
-          const error = message.notAllowed ? new EndpointNotAllowedError(message.message) : Object.assign(new Error(message.message), { code: message.code ?? undefined });
-          return reject(error);
-        }
-        resolve(message.body === null ? new Response(null, message.init) : new BufferedResponse(Buffer.from(message.body), message.init));
-      });
+      this.thread.call(
+        {
+          type: "call",
+          id,
+          gate: this.key,
+          request: { method: request.method, url: request.url, headers: request.headers, body },
+        },
+        body,
+        (message) => {
+          const limited = message.type === "answer" && (message.init.status === 429 || message.init.status === 503);
+          if (limited) this.resumeAfter(new Headers(message.init.headers));
+          if (cancelled) return;
+          signal?.removeEventListener("abort", onAbort);
+          this.outstanding -= 1;
+          this.demandChanged();
+          if (message.type === "failed") {
+            const error = message.notAllowed
+              ? new EndpointNotAllowedError(message.message)
+              : Object.assign(new Error(message.message), { code: message.code ?? undefined });
+            return reject(error);
+          }
+          resolve(
+            message.body === null
+              ? new Response(null, message.init)
+              : new BufferedResponse(Buffer.from(message.body), message.init),
+          );
+        },
+      );
       this.outstanding += 1;
       this.demandChanged();
     });
@@ -287,7 +316,11 @@ export class CallGate {
         this.thread.send({ type: "carrier", gate: this.key, carrier: id, retireAt: Date.now() + turn });
         await ended;
       })
-      .catch((error: unknown) => this.log(`endpoint ${this.key}: could not take a slot: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) =>
+        this.log(
+          `endpoint ${this.key}: could not take a slot: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      )
       .finally(() => {
         if (carrier.inThread) this.inThread -= 1;
         this.carriers.delete(id);
@@ -316,7 +349,11 @@ export class CallGate {
         .then((ms) => {
           if (ms > 0) this.pause(Date.now() + ms);
         })
-        .catch((error: unknown) => this.log(`endpoint ${this.key}: could not look at its pause: ${error instanceof Error ? error.message : String(error)}`))
+        .catch((error: unknown) =>
+          this.log(
+            `endpoint ${this.key}: could not look at its pause: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        )
         .finally(() => (this.lookingAtPause = false));
     }, PAUSE_RELAY_MS);
     this.pauseTimer.unref();

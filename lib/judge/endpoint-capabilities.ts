@@ -66,7 +66,9 @@ export function responseFormatFor(
 
 /** The context length an error message states (vLLM's and OpenAI's "maximum context length is N tokens"). */
 export function contextLengthIn(message: string | null | undefined): number | null {
-  const match = /maximum context length is (\d+) tokens/i.exec(message ?? "") ?? /max_model_len[^\d]{0,20}(\d+)/i.exec(message ?? "");
+  const match =
+    /maximum context length is (\d+) tokens/i.exec(message ?? "") ??
+    /max_model_len[^\d]{0,20}(\d+)/i.exec(message ?? "");
   const value = match ? Number(match[1]) : Number.NaN;
   return Number.isSafeInteger(value) && value > 0 ? value : null;
 }

@@ -36,7 +36,10 @@ const endpointFields = z.object({
       z
         .string()
         .trim()
-        .regex(/^\d{4}-\d{2}-\d{2}(?:-preview)?$|^(?:latest|preview)$/, "apiVersion looks like 2024-10-21 or 2025-04-01-preview."),
+        .regex(
+          /^\d{4}-\d{2}-\d{2}(?:-preview)?$|^(?:latest|preview)$/,
+          "apiVersion looks like 2024-10-21 or 2025-04-01-preview.",
+        ),
     ])
     .nullable()
     // An empty field clears it; an omitted one (a PATCH) leaves it as it is.

@@ -28,7 +28,10 @@ export async function managedEndpoint(prisma: PrismaClient, actor: Actor, endpoi
 /** How many of the project's runs call the endpoint, as their own or in another role (a QA run's judge). */
 export async function runsUsingEndpoint(prisma: PrismaClient, projectId: string, endpointId: string): Promise<number> {
   const own = await prisma.judgeRun.count({ where: { endpointId } });
-  const others = await prisma.judgeRun.findMany({ where: { projectId, endpointId: { not: endpointId } }, select: { pipeline: true, settings: true } });
+  const others = await prisma.judgeRun.findMany({
+    where: { projectId, endpointId: { not: endpointId } },
+    select: { pipeline: true, settings: true },
+  });
   const inOtherRoles = others.filter((run) => {
     const pipeline = installedPipelines()[run.pipeline];
     if (!pipeline?.endpointIds) return false;
@@ -55,7 +58,8 @@ export async function deleteEndpoint(prisma: PrismaClient, actor: Actor, endpoin
   }
   // A run started between the count and here fails the delete on its foreign key (onDelete: Restrict).
   await prisma.judgeEndpoint.delete({ where: { id: endpoint.id } }).catch((error: unknown) => {
-    if (isPrismaError(error, FOREIGN_KEY_VIOLATION)) throw new ConflictError(`Endpoint ${endpoint.name} cannot be deleted: a run uses it. Archive it instead.`);
+    if (isPrismaError(error, FOREIGN_KEY_VIOLATION))
+      throw new ConflictError(`Endpoint ${endpoint.name} cannot be deleted: a run uses it. Archive it instead.`);
     throw error;
   });
 }

@@ -45,7 +45,10 @@ export class EndpointLimiter implements CallLimiter {
 
   constructor(
     private readonly options: { maxConcurrency: number; requestsPerMinute: number | null; windowMs?: number },
-    private readonly clock: { now(): number; sleep(ms: number): Promise<void> } = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    private readonly clock: { now(): number; sleep(ms: number): Promise<void> } = {
+      now: () => Date.now(),
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    },
   ) {
     this.headStarts = headStartCalls(options.maxConcurrency);
   }

@@ -48,7 +48,14 @@ describe("the endpoint probe", () => {
     const id = await endpointFor("stub-vision");
     const result = await testEndpoint(prisma, owner, id);
     expect(result.answered).toBe(true);
-    expect(result.capabilities).toMatchObject({ images: "yes", maxImages: 16, jsonMode: "json_schema", topLogprobs: true, usage: true, contextLength: null });
+    expect(result.capabilities).toMatchObject({
+      images: "yes",
+      maxImages: 16,
+      jsonMode: "json_schema",
+      topLogprobs: true,
+      usage: true,
+      contextLength: null,
+    });
     expect(result.capabilities!.latencyMs).toBe(result.latencyMs);
     // 1 test + 4 image counts + json_schema + logprobs + context
     expect(stub.requests.map((r) => r.imageCount)).toEqual([1, 2, 4, 8, 16, 0, 0, 0]);
@@ -62,7 +69,14 @@ describe("the endpoint probe", () => {
   it("finds vLLM's image limit, json_object only, no logprobs and the context length its refusal states", async () => {
     const id = await endpointFor("stub-images-per-request-2-json-object-only-no-logprobs-context-8192");
     const { capabilities } = await testEndpoint(prisma, owner, id);
-    expect(capabilities).toMatchObject({ images: "yes", maxImages: 2, jsonMode: "json_object", topLogprobs: false, usage: true, contextLength: 8192 });
+    expect(capabilities).toMatchObject({
+      images: "yes",
+      maxImages: 2,
+      jsonMode: "json_object",
+      topLogprobs: false,
+      usage: true,
+      contextLength: 8192,
+    });
     // It stopped at the first refused count (4) and did not try 8 or 16.
     expect(stub.requests.map((r) => r.imageCount).filter((n) => n > 0)).toEqual([1, 2, 4]);
     expect(imageLimitOf(capabilities)).toBe(2);
@@ -115,9 +129,20 @@ describe("what the engine takes from a probe", () => {
   const schema = { type: "json_schema", json_schema: { name: "x", schema: {} } };
   it("asks for the strongest JSON mode found; never probed or structured output off: as before", () => {
     const found = (jsonMode: "json_schema" | "json_object" | "none" | null) =>
-      capabilitiesOf({ images: "yes", maxImages: 1, jsonMode, topLogprobs: null, usage: null, contextLength: null, latencyMs: 1, notes: [] });
+      capabilitiesOf({
+        images: "yes",
+        maxImages: 1,
+        jsonMode,
+        topLogprobs: null,
+        usage: null,
+        contextLength: null,
+        latencyMs: 1,
+        notes: [],
+      });
     expect(responseFormatFor({ structuredOutput: true, capabilities: found("json_schema") }, schema)).toBe(schema);
-    expect(responseFormatFor({ structuredOutput: true, capabilities: found("json_object") }, schema)).toEqual({ type: "json_object" });
+    expect(responseFormatFor({ structuredOutput: true, capabilities: found("json_object") }, schema)).toEqual({
+      type: "json_object",
+    });
     expect(responseFormatFor({ structuredOutput: true, capabilities: found("none") }, schema)).toBeNull();
     expect(responseFormatFor({ structuredOutput: true, capabilities: found(null) }, schema)).toBe(schema);
     expect(responseFormatFor({ structuredOutput: true, capabilities: null }, schema)).toBe(schema);
@@ -125,9 +150,17 @@ describe("what the engine takes from a probe", () => {
   });
 
   it("reads the context length from vLLM's and OpenAI's words", () => {
-    expect(contextLengthIn("This model's maximum context length is 32768 tokens. However, you requested 10000031 tokens")).toBe(32768);
-    expect(contextLengthIn("'max_tokens' is too large: 10000000. This model's maximum context length is 4096 tokens and your request has 12 input tokens")).toBe(4096);
-    expect(contextLengthIn("max_tokens is too large: 10000000. This model supports at most 16384 completion tokens")).toBeNull();
+    expect(
+      contextLengthIn("This model's maximum context length is 32768 tokens. However, you requested 10000031 tokens"),
+    ).toBe(32768);
+    expect(
+      contextLengthIn(
+        "'max_tokens' is too large: 10000000. This model's maximum context length is 4096 tokens and your request has 12 input tokens",
+      ),
+    ).toBe(4096);
+    expect(
+      contextLengthIn("max_tokens is too large: 10000000. This model supports at most 16384 completion tokens"),
+    ).toBeNull();
   });
 
   it("treats a stored shape it cannot read as never probed", () => {

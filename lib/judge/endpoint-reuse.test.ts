@@ -32,7 +32,13 @@ async function ownerWithTwoProjects(apiKey = "sk-reuse-secret-1234") {
   const owner = await makeUser();
   const first = await createProject(prisma, owner, { name: "First" });
   const second = await createProject(prisma, owner, { name: "Second" });
-  const endpoint = await createStubEndpoint(prisma, owner, first.id, stub.baseURL, "stub-vision", { name: "Stub judge", apiKey, maxConcurrency: 7, requestsPerMinute: 90, pricePer1kInput: 0.25 });
+  const endpoint = await createStubEndpoint(prisma, owner, first.id, stub.baseURL, "stub-vision", {
+    name: "Stub judge",
+    apiKey,
+    maxConcurrency: 7,
+    requestsPerMinute: 90,
+    pricePer1kInput: 0.25,
+  });
   return { owner, first, second, endpoint };
 }
 
@@ -44,7 +50,17 @@ describe("listReusableEndpoints", () => {
   it("offers a second project of the same owner the first's endpoint: name, base URL and model, never the key", async () => {
     const { owner, first, second, endpoint } = await ownerWithTwoProjects();
     const offered = await listReusableEndpoints(prisma, owner, second.id);
-    expect(offered).toEqual([{ id: endpoint.id, name: "Stub judge", baseUrl: stub.baseURL, model: "stub-vision", hasApiKey: true, project: { id: first.id, name: "First" }, alreadyHere: false }]);
+    expect(offered).toEqual([
+      {
+        id: endpoint.id,
+        name: "Stub judge",
+        baseUrl: stub.baseURL,
+        model: "stub-vision",
+        hasApiKey: true,
+        project: { id: first.id, name: "First" },
+        alreadyHere: false,
+      },
+    ]);
     const stored = await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(JSON.stringify(offered)).not.toContain("sk-reuse-secret-1234");
     expect(JSON.stringify(offered)).not.toContain(stored.apiKeyEncrypted!);
@@ -56,27 +72,37 @@ describe("listReusableEndpoints", () => {
     const { owner, second } = await ownerWithTwoProjects();
     const other = await ownerWithTwoProjects();
     const reviewed = await createProject(prisma, other.owner, { name: "Reviewed" });
-    await createStubEndpoint(prisma, other.owner, reviewed.id, stub.baseURL, "stub-reviewed", { name: "Reviewed stub" });
+    await createStubEndpoint(prisma, other.owner, reviewed.id, stub.baseURL, "stub-reviewed", {
+      name: "Reviewed stub",
+    });
     await addMember(reviewed.id, owner, "reviewer");
     const viewed = await createProject(prisma, other.owner, { name: "Viewed" });
     await createStubEndpoint(prisma, other.owner, viewed.id, stub.baseURL, "stub-viewed", { name: "Viewed stub" });
     await addMember(viewed.id, owner, "viewer");
     const archivedProject = await createProject(prisma, owner, { name: "Has an archived endpoint" });
-    const archived = await createStubEndpoint(prisma, owner, archivedProject.id, stub.baseURL, "stub-archived", { name: "Archived stub" });
+    const archived = await createStubEndpoint(prisma, owner, archivedProject.id, stub.baseURL, "stub-archived", {
+      name: "Archived stub",
+    });
     await prisma.judgeEndpoint.update({ where: { id: archived.id }, data: { archivedAt: new Date() } });
 
     const names = (await listReusableEndpoints(prisma, owner, second.id)).map((endpoint) => endpoint.name);
     expect(names).toEqual(["Stub judge"]);
     // The other user is offered their own, and none of the first owner's.
-    expect((await listReusableEndpoints(prisma, other.owner, other.second.id)).map((endpoint) => endpoint.name).sort()).toEqual(["Reviewed stub", "Stub judge", "Viewed stub"]);
-    expect((await listReusableEndpoints(prisma, other.owner, other.second.id)).map((endpoint) => endpoint.project.id)).not.toContain(second.id);
+    expect(
+      (await listReusableEndpoints(prisma, other.owner, other.second.id)).map((endpoint) => endpoint.name).sort(),
+    ).toEqual(["Reviewed stub", "Stub judge", "Viewed stub"]);
+    expect(
+      (await listReusableEndpoints(prisma, other.owner, other.second.id)).map((endpoint) => endpoint.project.id),
+    ).not.toContain(second.id);
   });
 
   it("also offers the endpoints of a project the owner was made an owner of, and a site admin every project's", async () => {
     const { owner, second } = await ownerWithTwoProjects();
     const colleague = await ownerWithTwoProjects();
     await addMember(colleague.first.id, owner, "owner");
-    expect((await listReusableEndpoints(prisma, owner, second.id)).map((endpoint) => endpoint.id)).toContain(colleague.endpoint.id);
+    expect((await listReusableEndpoints(prisma, owner, second.id)).map((endpoint) => endpoint.id)).toContain(
+      colleague.endpoint.id,
+    );
     const admin = await makeUser({ isAdmin: true });
     const adminProject = await createProject(prisma, admin, { name: "Admin's" });
     const offered = (await listReusableEndpoints(prisma, admin, adminProject.id)).map((endpoint) => endpoint.id);
@@ -128,8 +154,12 @@ describe("copyEndpointFromProject", () => {
     expect(stub.requests[0]).toMatchObject({ model: "stub-vision", headers: { authorization: true } });
 
     // The second project now lists it as its own, and the offer says it is already here.
-    expect((await prisma.judgeEndpoint.findMany({ where: { projectId: second.id } })).map((e) => e.id)).toEqual([copy.id]);
-    expect((await listReusableEndpoints(prisma, owner, second.id)).find((e) => e.id === endpoint.id)?.alreadyHere).toBe(true);
+    expect((await prisma.judgeEndpoint.findMany({ where: { projectId: second.id } })).map((e) => e.id)).toEqual([
+      copy.id,
+    ]);
+    expect((await listReusableEndpoints(prisma, owner, second.id)).find((e) => e.id === endpoint.id)?.alreadyHere).toBe(
+      true,
+    );
   });
 
   it("copies an endpoint without a key as one without a key, with what its probe found", async () => {
@@ -152,27 +182,42 @@ describe("copyEndpointFromProject", () => {
     const stranger = await makeUser();
     const strangerProject = await createProject(prisma, stranger, { name: "Stranger's" });
     // A non-member of the source: as for an endpoint that does not exist.
-    const notMember = await copyEndpointFromProject(prisma, stranger, { fromEndpointId: endpoint.id, toProjectId: strangerProject.id }).catch((e: unknown) => e);
+    const notMember = await copyEndpointFromProject(prisma, stranger, {
+      fromEndpointId: endpoint.id,
+      toProjectId: strangerProject.id,
+    }).catch((e: unknown) => e);
     expect(notMember).toBeInstanceOf(NotFoundError);
     expect((notMember as Error).message).toBe("No such endpoint.");
-    const missing = await copyEndpointFromProject(prisma, stranger, { fromEndpointId: "no-such-endpoint", toProjectId: strangerProject.id }).catch((e: unknown) => e);
+    const missing = await copyEndpointFromProject(prisma, stranger, {
+      fromEndpointId: "no-such-endpoint",
+      toProjectId: strangerProject.id,
+    }).catch((e: unknown) => e);
     expect((missing as Error).message).toBe((notMember as Error).message);
 
     // A reviewer of the source, who owns the target: forbidden.
     await addMember(first.id, stranger, "reviewer");
-    await expect(copyEndpointFromProject(prisma, stranger, { fromEndpointId: endpoint.id, toProjectId: strangerProject.id })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      copyEndpointFromProject(prisma, stranger, { fromEndpointId: endpoint.id, toProjectId: strangerProject.id }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
 
     // An owner of the source who only reviews the target: forbidden; a non-member of the target: no such project.
     const colleague = await makeUser();
     await addMember(first.id, colleague, "owner");
     await addMember(second.id, colleague, "reviewer");
-    await expect(copyEndpointFromProject(prisma, colleague, { fromEndpointId: endpoint.id, toProjectId: second.id })).rejects.toBeInstanceOf(ForbiddenError);
-    const noTarget = await copyEndpointFromProject(prisma, colleague, { fromEndpointId: endpoint.id, toProjectId: strangerProject.id }).catch((e: unknown) => e);
+    await expect(
+      copyEndpointFromProject(prisma, colleague, { fromEndpointId: endpoint.id, toProjectId: second.id }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    const noTarget = await copyEndpointFromProject(prisma, colleague, {
+      fromEndpointId: endpoint.id,
+      toProjectId: strangerProject.id,
+    }).catch((e: unknown) => e);
     expect(noTarget).toBeInstanceOf(NotFoundError);
     expect((noTarget as Error).message).toBe("No such project.");
 
     // Into its own project: refused.
-    await expect(copyEndpointFromProject(prisma, owner, { fromEndpointId: endpoint.id, toProjectId: first.id })).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      copyEndpointFromProject(prisma, owner, { fromEndpointId: endpoint.id, toProjectId: first.id }),
+    ).rejects.toBeInstanceOf(ValidationError);
 
     expect(await prisma.judgeEndpoint.count({ where: { projectId: { in: [second.id, strangerProject.id] } } })).toBe(0);
     expect(await prisma.judgeEndpoint.count({ where: { projectId: first.id } })).toBe(1);
@@ -181,11 +226,19 @@ describe("copyEndpointFromProject", () => {
   it("refuses a base URL the endpoint policy refuses now, and a key APP_SECRET no longer opens", async () => {
     const { owner, second, endpoint } = await ownerWithTwoProjects();
     vi.stubEnv("ALLOW_PRIVATE_ENDPOINTS", "");
-    await expect(copyEndpointFromProject(prisma, owner, { fromEndpointId: endpoint.id, toProjectId: second.id })).rejects.toBeInstanceOf(EndpointNotAllowedError);
+    await expect(
+      copyEndpointFromProject(prisma, owner, { fromEndpointId: endpoint.id, toProjectId: second.id }),
+    ).rejects.toBeInstanceOf(EndpointNotAllowedError);
     vi.unstubAllEnvs();
 
-    await prisma.judgeEndpoint.update({ where: { id: endpoint.id }, data: { apiKeyEncrypted: encryptSecret("sk-under-an-old-secret", "an-older-app-secret-an-older-app-secret") } });
-    const refused = await copyEndpointFromProject(prisma, owner, { fromEndpointId: endpoint.id, toProjectId: second.id }).catch((e: unknown) => e);
+    await prisma.judgeEndpoint.update({
+      where: { id: endpoint.id },
+      data: { apiKeyEncrypted: encryptSecret("sk-under-an-old-secret", "an-older-app-secret-an-older-app-secret") },
+    });
+    const refused = await copyEndpointFromProject(prisma, owner, {
+      fromEndpointId: endpoint.id,
+      toProjectId: second.id,
+    }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(UndecryptableKeyError);
     expect((refused as UndecryptableKeyError).status).toBe(409);
     expect(await prisma.judgeEndpoint.count({ where: { projectId: second.id } })).toBe(0);

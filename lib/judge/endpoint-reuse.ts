@@ -33,25 +33,52 @@ export interface ReusableEndpoint {
  * `toProjectId`, where they must be allowed to manage endpoints too; the newest first, at most
  * REUSABLE_ENDPOINTS_LIMIT.
  */
-export async function listReusableEndpoints(prisma: PrismaClient, actor: Actor, toProjectId: string): Promise<ReusableEndpoint[]> {
+export async function listReusableEndpoints(
+  prisma: PrismaClient,
+  actor: Actor,
+  toProjectId: string,
+): Promise<ReusableEndpoint[]> {
   await requireProjectAccess(prisma, actor, toProjectId, "endpoints.manage");
   const [rows, here] = await Promise.all([
     prisma.judgeEndpoint.findMany({
-      where: { archivedAt: null, projectId: { not: toProjectId }, project: projectsWhereActorMay(actor, "endpoints.manage") },
-      select: { id: true, name: true, baseUrl: true, model: true, apiKeyEncrypted: true, project: { select: { id: true, name: true } } },
+      where: {
+        archivedAt: null,
+        projectId: { not: toProjectId },
+        project: projectsWhereActorMay(actor, "endpoints.manage"),
+      },
+      select: {
+        id: true,
+        name: true,
+        baseUrl: true,
+        model: true,
+        apiKeyEncrypted: true,
+        project: { select: { id: true, name: true } },
+      },
       orderBy: [{ createdAt: "desc" }, { id: "asc" }],
       take: REUSABLE_ENDPOINTS_LIMIT,
     }),
-    prisma.judgeEndpoint.findMany({ where: { projectId: toProjectId, archivedAt: null }, select: { baseUrl: true, model: true } }),
+    prisma.judgeEndpoint.findMany({
+      where: { projectId: toProjectId, archivedAt: null },
+      select: { baseUrl: true, model: true },
+    }),
   ]);
-  const sameServer = (a: { baseUrl: string; model: string }, b: { baseUrl: string; model: string }) => a.baseUrl === b.baseUrl && a.model === b.model;
-  return rows.map(({ apiKeyEncrypted, ...row }) => ({ ...row, hasApiKey: apiKeyEncrypted !== null, alreadyHere: here.some((endpoint) => sameServer(endpoint, row)) }));
+  const sameServer = (a: { baseUrl: string; model: string }, b: { baseUrl: string; model: string }) =>
+    a.baseUrl === b.baseUrl && a.model === b.model;
+  return rows.map(({ apiKeyEncrypted, ...row }) => ({
+    ...row,
+    hasApiKey: apiKeyEncrypted !== null,
+    alreadyHere: here.some((endpoint) => sameServer(endpoint, row)),
+  }));
 }
 
 /** A stored key that the current APP_SECRET cannot open: the copy would have no usable key. */
 export class UndecryptableKeyError extends AppError {
   constructor(endpointName: string) {
-    super(409, "key_undecryptable", `The API key of endpoint ${endpointName} cannot be decrypted: APP_SECRET changed since it was stored. Add the endpoint here with its key instead.`);
+    super(
+      409,
+      "key_undecryptable",
+      `The API key of endpoint ${endpointName} cannot be decrypted: APP_SECRET changed since it was stored. Add the endpoint here with its key instead.`,
+    );
   }
 }
 
@@ -63,17 +90,24 @@ export class UndecryptableKeyError extends AppError {
  * gets "No such endpoint."; a reviewer a 403). The base URL goes through the endpoint policy again, as on creation.
  * The source is read and the copy written in one transaction.
  */
-export async function copyEndpointFromProject(prisma: PrismaClient, actor: Actor, input: { fromEndpointId: string; toProjectId: string }) {
+export async function copyEndpointFromProject(
+  prisma: PrismaClient,
+  actor: Actor,
+  input: { fromEndpointId: string; toProjectId: string },
+) {
   await requireProjectAccess(prisma, actor, input.toProjectId, "endpoints.manage");
   const checked = await managedEndpoint(prisma, actor, input.fromEndpointId);
-  if (checked.projectId === input.toProjectId) throw new ValidationError(`Endpoint ${checked.name} is already in this project.`);
+  if (checked.projectId === input.toProjectId)
+    throw new ValidationError(`Endpoint ${checked.name} is already in this project.`);
   await assertEndpointUrlAllowed(checked.baseUrl);
   const row = await prisma.$transaction(async (tx) => {
     // Read again inside the transaction: the copy carries the key and settings as they are when it is written.
     const source = await tx.judgeEndpoint.findUniqueOrThrow({ where: { id: checked.id } });
-    if (source.baseUrl !== checked.baseUrl) throw new ConflictError(`Endpoint ${source.name} changed its base URL while it was being copied; pick it again.`);
+    if (source.baseUrl !== checked.baseUrl)
+      throw new ConflictError(`Endpoint ${source.name} changed its base URL while it was being copied; pick it again.`);
     // What belongs to the source row itself stays behind; every other column (a setting added later too) is copied.
-    const { id, projectId, apiKeyEncrypted, archivedAt, createdById, createdAt, updatedAt, capabilities, ...settings } = source;
+    const { id, projectId, apiKeyEncrypted, archivedAt, createdById, createdAt, updatedAt, capabilities, ...settings } =
+      source;
     let apiKey: string | null = null;
     if (apiKeyEncrypted !== null) {
       try {

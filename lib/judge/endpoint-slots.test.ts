@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
-import { admitCallStart, othersWaiting, pauseEndpoint, releaseSlot, renewSlots, takeSlot, takeSlots } from "./endpoint-slots";
+import {
+  admitCallStart,
+  othersWaiting,
+  pauseEndpoint,
+  releaseSlot,
+  renewSlots,
+  takeSlot,
+  takeSlots,
+} from "./endpoint-slots";
 import { createEndpoint } from "./endpoints";
 
 /** A fresh endpoint row (the slot tables reference it); its limits are passed to each call. */
@@ -27,7 +35,8 @@ async function endpointId(): Promise<string> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const concurrency = (id: string, holder: string, holdMs = 10_000, limit = 3) => takeSlot(prisma, { endpointId: id, kind: "concurrency", limit, holder, holdMs });
+const concurrency = (id: string, holder: string, holdMs = 10_000, limit = 3) =>
+  takeSlot(prisma, { endpointId: id, kind: "concurrency", limit, holder, holdMs });
 
 describe("concurrency slots in PostgreSQL", () => {
   it("gives at most `limit` slots, and a released slot can be taken again", async () => {
@@ -47,7 +56,13 @@ describe("concurrency slots in PostgreSQL", () => {
     const id = await endpointId();
     const limit = 200;
     await prisma.endpointSlotLease.createMany({
-      data: Array.from({ length: limit }, (_, slot) => ({ endpointId: id, kind: "rate", slot, holder: "filler", expiresAt: new Date(Date.now() + 60_000) })).filter((r) => r.slot !== 137),
+      data: Array.from({ length: limit }, (_, slot) => ({
+        endpointId: id,
+        kind: "rate",
+        slot,
+        holder: "filler",
+        expiresAt: new Date(Date.now() + 60_000),
+      })).filter((r) => r.slot !== 137),
     });
     const taken = await takeSlot(prisma, { endpointId: id, kind: "rate", limit, holder: "last", holdMs: 60_000 });
     expect(taken.slot).toBe(137);
@@ -69,7 +84,11 @@ describe("concurrency slots in PostgreSQL", () => {
       if (retry.slot !== null) granted.push(retry);
     }
     expect(granted.map((t) => t.slot).sort()).toEqual([0, 1, 2]);
-    expect(await prisma.endpointSlotLease.count({ where: { endpointId: id, kind: "concurrency", expiresAt: { gt: new Date() } } })).toBe(3);
+    expect(
+      await prisma.endpointSlotLease.count({
+        where: { endpointId: id, kind: "concurrency", expiresAt: { gt: new Date() } },
+      }),
+    ).toBe(3);
   });
 
   it("frees a slot whose holder stops renewing once its lease ends, and keeps a renewed one", async () => {
@@ -83,13 +102,18 @@ describe("concurrency slots in PostgreSQL", () => {
     const started = Date.now();
     let newcomer: Awaited<ReturnType<typeof concurrency>> = { slot: null, retryInMs: null, pausedForMs: null };
     while (Date.now() - started < 1500) {
-      expect(await renewSlots(prisma, newcomer.slot === null ? ["alive"] : ["alive", "newcomer"], 600)).toEqual(new Set());
+      expect(await renewSlots(prisma, newcomer.slot === null ? ["alive"] : ["alive", "newcomer"], 600)).toEqual(
+        new Set(),
+      );
       if (newcomer.slot === null) newcomer = await concurrency(id, "newcomer", 600, 2);
       await sleep(200);
     }
     expect(newcomer.slot).toBe(silent.slot);
     expect((await concurrency(id, "another", 600, 2)).slot).toBeNull(); // "alive" still holds its slot
-    const rows = await prisma.endpointSlotLease.findMany({ where: { endpointId: id, kind: "concurrency" }, orderBy: { slot: "asc" } });
+    const rows = await prisma.endpointSlotLease.findMany({
+      where: { endpointId: id, kind: "concurrency" },
+      orderBy: { slot: "asc" },
+    });
     expect(rows.map((r) => r.holder).sort()).toEqual(["alive", "newcomer"]);
   });
 
@@ -100,14 +124,20 @@ describe("concurrency slots in PostgreSQL", () => {
     await sleep(400);
     expect((await concurrency(id, "next", 10_000, 1)).slot).toBe(0);
     expect(await renewSlots(prisma, ["late", "next"], 10_000)).toEqual(new Set(["late"]));
-    expect((await prisma.endpointSlotLease.findFirstOrThrow({ where: { endpointId: id, kind: "concurrency" } })).holder).toBe("next");
+    expect(
+      (await prisma.endpointSlotLease.findFirstOrThrow({ where: { endpointId: id, kind: "concurrency" } })).holder,
+    ).toBe("next");
   });
 
   it("gives nothing after the limit is lowered until the slots above the new limit are free", async () => {
     const id = await endpointId();
     for (const holder of ["a", "b", "c"]) expect((await concurrency(id, holder, 10_000, 3)).slot).not.toBeNull();
-    const high = await prisma.endpointSlotLease.findFirstOrThrow({ where: { endpointId: id, kind: "concurrency", slot: 2 } });
-    const low = await prisma.endpointSlotLease.findFirstOrThrow({ where: { endpointId: id, kind: "concurrency", slot: 0 } });
+    const high = await prisma.endpointSlotLease.findFirstOrThrow({
+      where: { endpointId: id, kind: "concurrency", slot: 2 },
+    });
+    const low = await prisma.endpointSlotLease.findFirstOrThrow({
+      where: { endpointId: id, kind: "concurrency", slot: 0 },
+    });
     await releaseSlot(prisma, { endpointId: id, kind: "concurrency", slot: 0, holder: low.holder });
     // Limit now 2: slot 0 is free, but slots 1 and 2 are held, already 2 calls.
     expect((await concurrency(id, "d", 10_000, 2)).slot).toBeNull();
@@ -133,7 +163,12 @@ describe("concurrency slots taken in batches", () => {
     expect([...first, ...second].map((t) => t.slot).sort()).toEqual([0, 1, 2, 3, 4]);
     expect(await batch(id, 1, a)).toEqual([]);
     // Each slot is released by its own holder, and is then free for the next batch.
-    await releaseSlot(prisma, { endpointId: id, kind: "concurrency", slot: second[0]!.slot, holder: second[0]!.holder });
+    await releaseSlot(prisma, {
+      endpointId: id,
+      kind: "concurrency",
+      slot: second[0]!.slot,
+      holder: second[0]!.holder,
+    });
     expect((await batch(id, 2, a)).map((t) => t.slot)).toEqual([second[0]!.slot]);
   });
 
@@ -147,7 +182,11 @@ describe("concurrency slots taken in batches", () => {
       const slots = tries.flat().map((t) => t.slot);
       expect(slots.length).toBeLessThanOrEqual(7);
       expect(new Set(slots).size).toBe(slots.length);
-      expect(await prisma.endpointSlotLease.count({ where: { endpointId: id, kind: "concurrency", expiresAt: { gt: new Date() } } })).toBe(slots.length);
+      expect(
+        await prisma.endpointSlotLease.count({
+          where: { endpointId: id, kind: "concurrency", expiresAt: { gt: new Date() } },
+        }),
+      ).toBe(slots.length);
       await prisma.endpointSlotLease.deleteMany({ where: { endpointId: id, kind: "concurrency" } });
     }
   });
@@ -178,7 +217,10 @@ describe("concurrency slots taken in batches", () => {
     });
     expect(await batch(id, 1, a, 1)).toHaveLength(1);
     expect(await batch(id, 1, a, 1)).toEqual([]);
-    const rows = await prisma.endpointSlotLease.findMany({ where: { endpointId: id, kind: "waiting" }, orderBy: { holder: "asc" } });
+    const rows = await prisma.endpointSlotLease.findMany({
+      where: { endpointId: id, kind: "waiting" },
+      orderBy: { holder: "asc" },
+    });
     expect(rows.map((r) => r.holder)).toEqual(["host:a", "host:recent"]);
   });
 
@@ -188,7 +230,12 @@ describe("concurrency slots taken in batches", () => {
     const held = await batch(id, 3, a, 3);
     expect(held).toHaveLength(3);
     const top = held.find((t) => t.slot === 2)!;
-    await releaseSlot(prisma, { endpointId: id, kind: "concurrency", slot: 0, holder: held.find((t) => t.slot === 0)!.holder });
+    await releaseSlot(prisma, {
+      endpointId: id,
+      kind: "concurrency",
+      slot: 0,
+      holder: held.find((t) => t.slot === 0)!.holder,
+    });
     expect(await batch(id, 1, a, 2)).toEqual([]);
     await releaseSlot(prisma, { endpointId: id, kind: "concurrency", slot: 2, holder: top.holder });
     expect((await batch(id, 2, a, 2)).map((t) => t.slot)).toEqual([0]);
@@ -196,7 +243,8 @@ describe("concurrency slots taken in batches", () => {
 });
 
 describe("rate slots and pauses in PostgreSQL", () => {
-  const start = (id: string, requestsPerWindow: number | null, windowMs = 1000) => admitCallStart(prisma, { endpointId: id, requestsPerWindow, windowMs, holder: "test" });
+  const start = (id: string, requestsPerWindow: number | null, windowMs = 1000) =>
+    admitCallStart(prisma, { endpointId: id, requestsPerWindow, windowMs, holder: "test" });
 
   it("admits at most N starts per window, says when the next is possible, and admits again after the window", async () => {
     const id = await endpointId();

@@ -34,14 +34,23 @@ export type SlotTry = { slot: number } | { slot: null; retryInMs: number | null 
  */
 export async function takeSlot(
   prisma: PrismaClient,
-  request: { endpointId: string; kind: SlotKind; limit: number; holder: string; holdMs: number; respectPause?: boolean },
+  request: {
+    endpointId: string;
+    kind: SlotKind;
+    limit: number;
+    holder: string;
+    holdMs: number;
+    respectPause?: boolean;
+  },
 ): Promise<SlotTry & { pausedForMs: number | null }> {
   const { endpointId, kind, holder } = request;
   const limit = Math.max(1, Math.floor(request.limit));
   // Eight random slots are looked up by key first; only when all are taken (a nearly full limit) are
   // the live slots scanned for a free one. LIMIT over UNION ALL never runs the scan when a probe hits,
   // which keeps a start cheap with thousands of rate slots.
-  const [row] = await prisma.$queryRaw<{ slot: number | null; hadCandidate: boolean; pausedForMs: number | null; nextExpiryInMs: number | null }[]>`
+  const [row] = await prisma.$queryRaw<
+    { slot: number | null; hadCandidate: boolean; pausedForMs: number | null; nextExpiryInMs: number | null }[]
+  >`
     WITH pause AS (
       SELECT "pausedUntil" FROM "endpoint_pause" WHERE "endpointId" = ${endpointId} AND "pausedUntil" > now()
     ), candidate AS MATERIALIZED (
@@ -164,7 +173,10 @@ export async function othersWaiting(prisma: PrismaClient, endpointId: string, pr
 }
 
 /** Frees a concurrency slot at the end of a call, unless it has meanwhile expired and gone to someone else. */
-export async function releaseSlot(prisma: PrismaClient, lease: { endpointId: string; kind: SlotKind; slot: number; holder: string }): Promise<void> {
+export async function releaseSlot(
+  prisma: PrismaClient,
+  lease: { endpointId: string; kind: SlotKind; slot: number; holder: string },
+): Promise<void> {
   await prisma.$executeRaw`
     DELETE FROM "endpoint_slot_lease"
     WHERE "endpointId" = ${lease.endpointId} AND "kind" = ${lease.kind} AND "slot" = ${lease.slot} AND "holder" = ${lease.holder}`;

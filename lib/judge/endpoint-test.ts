@@ -44,7 +44,8 @@ export interface EndpointTestResult {
 }
 
 const IMAGE_REFUSAL = /\b(image|images|image_url|vision|multimodal|multi-modal)\b/i;
-const CANNOT_SEE = /\b(can(?:not|'t|’t)|unable to|do(?:n't|n’t| not)) (?:see|view|process|access|read)\b.*\b(image|picture|images)\b|\bno image\b/i;
+const CANNOT_SEE =
+  /\b(can(?:not|'t|’t)|unable to|do(?:n't|n’t| not)) (?:see|view|process|access|read)\b.*\b(image|picture|images)\b|\bno image\b/i;
 
 export async function testEndpoint(
   prisma: PrismaClient,
@@ -60,7 +61,8 @@ export async function testEndpoint(
     // The same check as on save, so an address refused since then gets the policy's own words.
     await assertEndpointUrlAllowed(config.baseUrl);
   } catch (error) {
-    if (error instanceof EndpointNotAllowedError) return { ...base, answered: false, latencyMs: 0, tookImage: "unknown", error: error.message };
+    if (error instanceof EndpointNotAllowedError)
+      return { ...base, answered: false, latencyMs: 0, tookImage: "unknown", error: error.message };
     throw error;
   }
   const client = deps.client ?? clientForEndpoint(config);
@@ -68,7 +70,10 @@ export async function testEndpoint(
   const tested = await firstRequest(client, config, colour, timeoutMs, base);
   // An endpoint that answered, or refused the image with a 400, can be probed; an unreachable one tells nothing.
   if (!tested.result.answered && tested.result.tookImage !== "no") return tested.result;
-  const capabilities = await probeCapabilities(client, config, tested, timeoutMs, { signal: deps.signal, budgetMs: deps.probeBudgetMs });
+  const capabilities = await probeCapabilities(client, config, tested, timeoutMs, {
+    signal: deps.signal,
+    budgetMs: deps.probeBudgetMs,
+  });
   // Someone who left the page (the request aborted) gets nothing stored: the probe stopped halfway.
   if (deps.signal?.aborted) return tested.result;
   const probedAt = new Date();
@@ -89,23 +94,35 @@ async function firstRequest(
   const started = performance.now();
   try {
     const result = await client.complete(
-      { model: config.model, text: ENDPOINT_TEST_PROMPT, images: [{ url: solidColourDataUrl(colour), detail: imageDetailOf(config) }], temperature: config.temperature, responseFormat: null },
+      {
+        model: config.model,
+        text: ENDPOINT_TEST_PROMPT,
+        images: [{ url: solidColourDataUrl(colour), detail: imageDetailOf(config) }],
+        temperature: config.temperature,
+        responseFormat: null,
+      },
       { timeoutMs },
     );
     const usageKnown = result.usageKnown !== false;
     const latencyMs = Math.round(performance.now() - started);
     const text = (result.text ?? "").replace(/<think>[\s\S]*?<\/think>/gi, "").trim();
     if (!text) {
-      const why = result.refusal ? `The model refused: ${result.refusal.slice(0, 200)}` : "The endpoint answered with no text.";
+      const why = result.refusal
+        ? `The model refused: ${result.refusal.slice(0, 200)}`
+        : "The endpoint answered with no text.";
       return { result: { ...base, answered: false, latencyMs, tookImage: "unknown", error: why }, usageKnown };
     }
     const colourNamed = new RegExp(`\\b${colour}\\b`, "i").test(text);
     const tookImage = colourNamed ? "yes" : CANNOT_SEE.test(text) ? "no" : "unknown";
-    return { result: { ...base, answered: true, latencyMs, tookImage, colourNamed, answer: text.slice(0, 200), error: null }, usageKnown };
+    return {
+      result: { ...base, answered: true, latencyMs, tookImage, colourNamed, answer: text.slice(0, 200), error: null },
+      usageKnown,
+    };
   } catch (error) {
     const latencyMs = Math.round(performance.now() - started);
     const llmError = error instanceof LlmError ? error : null;
-    const refusedImage = llmError?.kind === "client" && llmError.status === 400 && IMAGE_REFUSAL.test(llmError.excerpt ?? "");
+    const refusedImage =
+      llmError?.kind === "client" && llmError.status === 400 && IMAGE_REFUSAL.test(llmError.excerpt ?? "");
     return {
       result: {
         ...base,
@@ -113,7 +130,9 @@ async function firstRequest(
         latencyMs,
         tookImage: refusedImage ? "no" : "unknown",
         status: llmError?.status ?? null,
-        error: llmError ? plainWords(llmError, timeoutMs, refusedImage) : `Unexpected failure: ${error instanceof Error ? error.name : "error"}.`,
+        error: llmError
+          ? plainWords(llmError, timeoutMs, refusedImage)
+          : `Unexpected failure: ${error instanceof Error ? error.name : "error"}.`,
       },
       usageKnown: null,
     };
@@ -136,7 +155,8 @@ const PROBE_SCHEMA = {
   },
 };
 
-type Attempt = { ok: true; result: ChatResult } | { ok: false; refused: boolean; error: LlmError | null; words: string };
+type Attempt =
+  { ok: true; result: ChatResult } | { ok: false; refused: boolean; error: LlmError | null; words: string };
 
 /**
  * What the endpoint can do, one small request at a time (never in parallel, so its limits are not tested
@@ -160,25 +180,39 @@ export async function probeCapabilities(
   const attempt = async (request: Omit<ChatRequest, "model" | "temperature">): Promise<Attempt> => {
     const left = deadline - Date.now();
     if (options.signal?.aborted) return { ok: false, refused: false, error: null, words: "the Test was cancelled" };
-    if (left <= 0) return { ok: false, refused: false, error: null, words: `the probe's ${Math.round(budgetMs / 1000)} s ran out` };
+    if (left <= 0)
+      return { ok: false, refused: false, error: null, words: `the probe's ${Math.round(budgetMs / 1000)} s ran out` };
     try {
-      const result = await client.complete({ model: config.model, temperature: config.temperature, ...request }, { timeoutMs: Math.min(timeoutMs, left), signal: options.signal });
+      const result = await client.complete(
+        { model: config.model, temperature: config.temperature, ...request },
+        { timeoutMs: Math.min(timeoutMs, left), signal: options.signal },
+      );
       usage.push(result.usageKnown !== false);
       return { ok: true, result };
     } catch (error) {
       const llmError = error instanceof LlmError ? error : null;
-      const refused = llmError?.kind === "client" && llmError.status !== null && llmError.status >= 400 && llmError.status < 500;
-      return { ok: false, refused, error: llmError, words: llmError ? plainWords(llmError, timeoutMs) : "unexpected failure" };
+      const refused =
+        llmError?.kind === "client" && llmError.status !== null && llmError.status >= 400 && llmError.status < 500;
+      return {
+        ok: false,
+        refused,
+        error: llmError,
+        words: llmError ? plainWords(llmError, timeoutMs) : "unexpected failure",
+      };
     }
   };
 
   // Images: the Test's request carried one.
-  let images: EndpointCapabilities["images"] = tested.result.tookImage === "no" ? "no" : tested.result.answered ? "yes" : "unknown";
+  let images: EndpointCapabilities["images"] =
+    tested.result.tookImage === "no" ? "no" : tested.result.answered ? "yes" : "unknown";
   let maxImages: number | null = images === "no" ? 0 : images === "yes" ? 1 : null;
   if (images === "yes") {
     for (const count of PROBE_IMAGE_COUNTS.filter((n) => n > 1)) {
       const colours = Object.keys(TEST_COLOURS) as TestColour[];
-      const sent = Array.from({ length: count }, (_, i) => ({ url: solidColourDataUrl(colours[i % colours.length]!, 32), detail: imageDetailOf(config) }));
+      const sent = Array.from({ length: count }, (_, i) => ({
+        url: solidColourDataUrl(colours[i % colours.length]!, 32),
+        detail: imageDetailOf(config),
+      }));
       const outcome = await attempt({ text: PROBE_IMAGES_PROMPT, images: sent, responseFormat: null });
       if (outcome.ok) {
         maxImages = count;
@@ -187,7 +221,10 @@ export async function probeCapabilities(
       // vLLM says its limit ("At most 2 image(s) may be provided in one request."): take it as said.
       const stated = /at most (\d+) image/i.exec(outcome.error?.excerpt ?? outcome.error?.message ?? "");
       if (stated && Number(stated[1]) < count) maxImages = Math.max(maxImages ?? 0, Number(stated[1]));
-      if (!outcome.refused) notes.push(`Images: stopped at ${count} per request without an answer (${outcome.words}); ${maxImages} per request worked.`);
+      if (!outcome.refused)
+        notes.push(
+          `Images: stopped at ${count} per request without an answer (${outcome.words}); ${maxImages} per request worked.`,
+        );
       break;
     }
   } else if (images === "unknown") {
@@ -200,7 +237,11 @@ export async function probeCapabilities(
   const schemaOutcome = await attempt({ text: PROBE_JSON_PROMPT, images: [], responseFormat: PROBE_SCHEMA });
   if (schemaOutcome.ok) jsonMode = "json_schema";
   else if (schemaOutcome.refused) {
-    const objectOutcome = await attempt({ text: PROBE_JSON_PROMPT, images: [], responseFormat: { type: "json_object" } });
+    const objectOutcome = await attempt({
+      text: PROBE_JSON_PROMPT,
+      images: [],
+      responseFormat: { type: "json_object" },
+    });
     if (objectOutcome.ok) jsonMode = "json_object";
     else if (objectOutcome.refused) jsonMode = "none";
     else notes.push(`JSON mode: json_schema was refused, and json_object got no answer (${objectOutcome.words}).`);
@@ -215,8 +256,14 @@ export async function probeCapabilities(
 
   // Context length: only when a refusal of an impossible max_tokens names it.
   let contextLength: number | null = null;
-  const contextOutcome = await attempt({ text: PROBE_TEXT_PROMPT, images: [], responseFormat: null, maxTokens: CONTEXT_PROBE_MAX_TOKENS });
-  if (!contextOutcome.ok) contextLength = contextLengthIn(contextOutcome.error?.excerpt) ?? contextLengthIn(contextOutcome.error?.message);
+  const contextOutcome = await attempt({
+    text: PROBE_TEXT_PROMPT,
+    images: [],
+    responseFormat: null,
+    maxTokens: CONTEXT_PROBE_MAX_TOKENS,
+  });
+  if (!contextOutcome.ok)
+    contextLength = contextLengthIn(contextOutcome.error?.excerpt) ?? contextLengthIn(contextOutcome.error?.message);
   if (contextLength === null) notes.push("Context length: the endpoint did not state it.");
 
   return {
@@ -239,12 +286,15 @@ export function plainWords(error: LlmError, timeoutMs: number, refusedImage = fa
     case "not_allowed":
       return error.message;
     case "timeout":
-      return error.status === 408 ? `The endpoint gave up on the request (408).${provider}` : `No answer within ${Math.round(timeoutMs / 1000)} s (the endpoint's timeout).`;
+      return error.status === 408
+        ? `The endpoint gave up on the request (408).${provider}`
+        : `No answer within ${Math.round(timeoutMs / 1000)} s (the endpoint's timeout).`;
     case "network": {
       const code = /\(([A-Z_]+)\)/.exec(error.message)?.[1];
       if (code === "ECONNREFUSED") return "The connection was refused: nothing is listening at that address and port.";
       if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "The host name could not be found: check the base URL.";
-      if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return "The endpoint closed the connection without an answer.";
+      if (code === "ECONNRESET" || code === "UND_ERR_SOCKET")
+        return "The endpoint closed the connection without an answer.";
       if (code && /CERT|SSL|TLS/.test(code)) return `The endpoint's TLS certificate was not accepted (${code}).`;
       return `Could not reach the endpoint${code ? ` (${code})` : ""}.`;
     }
@@ -257,7 +307,8 @@ export function plainWords(error: LlmError, timeoutMs: number, refusedImage = fa
     case "client":
       if (error.status === 401) return `The API key was refused (401).${provider}`;
       if (error.status === 403) return `The API key may not use this model or endpoint (403).${provider}`;
-      if (error.status === 404) return `The model or URL was not found (404): check the base URL (it usually ends in /v1) and the model name.${provider}`;
+      if (error.status === 404)
+        return `The model or URL was not found (404): check the base URL (it usually ends in /v1) and the model name.${provider}`;
       if (error.status !== null && error.status >= 300 && error.status < 400) return error.message;
       return `The endpoint refused the request (${error.status ?? "?"}).${provider}`;
     case "cancelled":

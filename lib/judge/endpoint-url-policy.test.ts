@@ -60,7 +60,16 @@ describe("nonPublicAddressReason", () => {
     expect(nonPublicAddressReason(address)).toBe(reason);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "169.255.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "2002:808:808::"])("allows the public address %s", (address) => {
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "172.32.0.1",
+    "100.128.0.1",
+    "169.255.0.1",
+    "2606:4700:4700::1111",
+    "::ffff:8.8.8.8",
+    "2002:808:808::",
+  ])("allows the public address %s", (address) => {
     expect(nonPublicAddressReason(address)).toBeNull();
   });
 
@@ -77,25 +86,46 @@ describe("assertEndpointUrlAllowed (when an endpoint is created or changed)", ()
       addresses.map((address) => ({ address }));
 
   it("checks every address a name resolves to, not just the first", async () => {
-    await expect(assertEndpointUrlAllowed("https://llm.example.test/v1", { allowPrivate: false, lookupAll: resolvesTo("93.184.215.14", "10.0.0.7") })).rejects.toThrow(
-      /llm\.example\.test resolves to a private address/,
-    );
-    await expect(assertEndpointUrlAllowed("https://llm.example.test/v1", { allowPrivate: false, lookupAll: resolvesTo("2606:4700::1", "fd00::2") })).rejects.toThrow(/unique-local/);
-    await expect(assertEndpointUrlAllowed("https://llm.example.test/v1", { allowPrivate: false, lookupAll: resolvesTo("93.184.215.14", "2606:4700::1") })).resolves.toBeUndefined();
+    await expect(
+      assertEndpointUrlAllowed("https://llm.example.test/v1", {
+        allowPrivate: false,
+        lookupAll: resolvesTo("93.184.215.14", "10.0.0.7"),
+      }),
+    ).rejects.toThrow(/llm\.example\.test resolves to a private address/);
+    await expect(
+      assertEndpointUrlAllowed("https://llm.example.test/v1", {
+        allowPrivate: false,
+        lookupAll: resolvesTo("2606:4700::1", "fd00::2"),
+      }),
+    ).rejects.toThrow(/unique-local/);
+    await expect(
+      assertEndpointUrlAllowed("https://llm.example.test/v1", {
+        allowPrivate: false,
+        lookupAll: resolvesTo("93.184.215.14", "2606:4700::1"),
+      }),
+    ).resolves.toBeUndefined();
   });
 
   it("names the class of address but never the address itself", async () => {
-    const error = await assertEndpointUrlAllowed("http://internal.example.test/v1", { allowPrivate: false, lookupAll: resolvesTo("10.9.8.7") }).catch((e: unknown) => e);
+    const error = await assertEndpointUrlAllowed("http://internal.example.test/v1", {
+      allowPrivate: false,
+      lookupAll: resolvesTo("10.9.8.7"),
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EndpointNotAllowedError);
     expect((error as Error).message).not.toContain("10.9.8.7");
   });
 
   it("refuses a name that does not resolve, and resolves localhost with the real resolver", async () => {
     const notFound = Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
-    await expect(assertEndpointUrlAllowed("http://nowhere.example.test/v1", { allowPrivate: false, lookupAll: async () => Promise.reject(notFound) })).rejects.toThrow(
-      /could not be resolved \(ENOTFOUND\)/,
+    await expect(
+      assertEndpointUrlAllowed("http://nowhere.example.test/v1", {
+        allowPrivate: false,
+        lookupAll: async () => Promise.reject(notFound),
+      }),
+    ).rejects.toThrow(/could not be resolved \(ENOTFOUND\)/);
+    await expect(assertEndpointUrlAllowed("http://localhost:8000/v1", { allowPrivate: false })).rejects.toThrow(
+      /loopback/,
     );
-    await expect(assertEndpointUrlAllowed("http://localhost:8000/v1", { allowPrivate: false })).rejects.toThrow(/loopback/);
   });
 
   it("allows private hosts with ALLOW_PRIVATE_ENDPOINTS=1, but never a malformed base URL", async () => {
@@ -118,7 +148,9 @@ describe("the connect-time guard (guardedFetch)", () => {
   it("refuses to connect to a name that resolves to loopback, without sending anything", async () => {
     const fetchGuarded = guardedFetch({ allowPrivate: () => false });
     const port = new URL(stub.baseURL).port;
-    await expect(fetchGuarded(`http://localhost:${port}/v1/models`)).rejects.toThrow(/localhost resolves to a loopback address/);
+    await expect(fetchGuarded(`http://localhost:${port}/v1/models`)).rejects.toThrow(
+      /localhost resolves to a loopback address/,
+    );
     await expect(fetchGuarded(`http://127.0.0.1:${port}/v1/models`)).rejects.toThrow(/loopback/);
     await expect(fetchGuarded(`http://[::ffff:127.0.0.1]:${port}/v1/models`)).rejects.toThrow(/IPv4-mapped loopback/);
     expect(stub.requests).toHaveLength(0);
@@ -126,7 +158,10 @@ describe("the connect-time guard (guardedFetch)", () => {
 
   it("makes the judge's call fail as not allowed, once, without retrying, when the flag is off", async () => {
     vi.stubEnv("ALLOW_PRIVATE_ENDPOINTS", "");
-    const client = openAiCompatibleClient({ baseURL: stub.baseURL.replace("127.0.0.1", "localhost"), apiKey: "sk-secret-key-123456" });
+    const client = openAiCompatibleClient({
+      baseURL: stub.baseURL.replace("127.0.0.1", "localhost"),
+      apiKey: "sk-secret-key-123456",
+    });
     const error = await client.complete(request, { timeoutMs: 5000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmError);
     expect((error as LlmError).kind).toBe("not_allowed");
@@ -147,7 +182,10 @@ describe("the connect-time guard (guardedFetch)", () => {
       res.writeHead(307, { location: `http://localhost:${target.port}/v1/chat/completions` }).end();
     });
     try {
-      const client = openAiCompatibleClient({ baseURL: `http://127.0.0.1:${redirecting.port}/v1`, apiKey: "sk-secret-key-123456" });
+      const client = openAiCompatibleClient({
+        baseURL: `http://127.0.0.1:${redirecting.port}/v1`,
+        apiKey: "sk-secret-key-123456",
+      });
       const error = await client.complete(request, { timeoutMs: 5000 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LlmError);
       expect((error as LlmError).message).toMatch(/redirect \(307\).*not followed/);
@@ -165,10 +203,15 @@ describe("the connect-time guard (guardedFetch)", () => {
       res.writeHead(400, { "content-type": "application/json" }).end(body);
     });
     try {
-      const client = openAiCompatibleClient({ baseURL: `http://127.0.0.1:${failing.port}/v1`, apiKey: "sk-secret-key-123456" });
+      const client = openAiCompatibleClient({
+        baseURL: `http://127.0.0.1:${failing.port}/v1`,
+        apiKey: "sk-secret-key-123456",
+      });
       const error = (await client.complete(request, { timeoutMs: 5000 }).catch((e: unknown) => e)) as LlmError;
       // A refused request's message carries the provider's own words (issue 23.12), sanitised as the excerpt is.
-      expect(error.message).toMatch(/^The endpoint refused the request \(400\)\. The endpoint said: "Invalid key \[redacted\]/);
+      expect(error.message).toMatch(
+        /^The endpoint refused the request \(400\)\. The endpoint said: "Invalid key \[redacted\]/,
+      );
       expect(error.message).not.toContain("sk-secret");
       expect(error.message).not.toContain("/srv/app");
       expect(error.message).not.toMatch(/[\u0000-\u001f]/);

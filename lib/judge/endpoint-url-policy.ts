@@ -138,7 +138,9 @@ export function nonPublicAddressReason(address: string): string | null {
 }
 
 function refusal(host: string, reason: string): EndpointNotAllowedError {
-  return new EndpointNotAllowedError(`The endpoint host ${host} resolves to ${reason} address, which is not allowed. ${ALLOW_HINT}`);
+  return new EndpointNotAllowedError(
+    `The endpoint host ${host} resolves to ${reason} address, which is not allowed. ${ALLOW_HINT}`,
+  );
 }
 
 /** The URL's host without IPv6 brackets. */
@@ -148,7 +150,10 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, "");
  * Checks a base URL when an endpoint is created or changed: its form, and (unless private
  * endpoints are allowed) every address its host resolves to. Throws EndpointNotAllowedError.
  */
-export async function assertEndpointUrlAllowed(baseUrl: string, options: { allowPrivate?: boolean; lookupAll?: (host: string) => Promise<{ address: string }[]> } = {}): Promise<void> {
+export async function assertEndpointUrlAllowed(
+  baseUrl: string,
+  options: { allowPrivate?: boolean; lookupAll?: (host: string) => Promise<{ address: string }[]> } = {},
+): Promise<void> {
   const problem = baseUrlProblem(baseUrl);
   if (problem) throw new EndpointNotAllowedError(problem);
   if (options.allowPrivate ?? privateEndpointsAllowed()) return;
@@ -178,19 +183,28 @@ export function guardedLookup(options: { allowPrivate?: () => boolean } = {}): L
   return (hostname, lookupOptions, callback) => {
     const family = typeof lookupOptions === "number" ? lookupOptions : (lookupOptions?.family ?? 0);
     const wantsAll = typeof lookupOptions === "object" && lookupOptions !== null && lookupOptions.all === true;
-    dns.lookup(hostname, { family: family as 0 | 4 | 6, all: true, hints: typeof lookupOptions === "object" ? lookupOptions?.hints : undefined }, (error, addresses) => {
-      if (error) return callback(error, "", 0);
-      if (!allowPrivate()) {
-        for (const { address } of addresses) {
-          const reason = nonPublicAddressReason(address);
-          if (reason) return callback(refusal(hostname, reason) as unknown as NodeJS.ErrnoException, "", 0);
+    dns.lookup(
+      hostname,
+      {
+        family: family as 0 | 4 | 6,
+        all: true,
+        hints: typeof lookupOptions === "object" ? lookupOptions?.hints : undefined,
+      },
+      (error, addresses) => {
+        if (error) return callback(error, "", 0);
+        if (!allowPrivate()) {
+          for (const { address } of addresses) {
+            const reason = nonPublicAddressReason(address);
+            if (reason) return callback(refusal(hostname, reason) as unknown as NodeJS.ErrnoException, "", 0);
+          }
         }
-      }
-      if (wantsAll) return callback(null, addresses);
-      const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error(`No address for ${hostname}.`), { code: "ENOTFOUND" }), "", 0);
-      callback(null, first.address, first.family);
-    });
+        if (wantsAll) return callback(null, addresses);
+        const first = addresses[0];
+        if (!first)
+          return callback(Object.assign(new Error(`No address for ${hostname}.`), { code: "ENOTFOUND" }), "", 0);
+        callback(null, first.address, first.family);
+      },
+    );
   };
 }
 

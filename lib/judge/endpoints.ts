@@ -22,17 +22,32 @@ export function publicEndpoint(row: Awaited<ReturnType<PrismaClient["judgeEndpoi
   return { ...rest, hasApiKey: apiKeyEncrypted !== null };
 }
 
-export async function createEndpoint(prisma: PrismaClient, actor: Actor, projectId: string, input: z.output<typeof endpointInputSchema>) {
+export async function createEndpoint(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  input: z.output<typeof endpointInputSchema>,
+) {
   await requireProjectAccess(prisma, actor, projectId, "endpoints.manage");
   await assertEndpointUrlAllowed(input.baseUrl);
   const { apiKey, ...fields } = input;
   const row = await prisma.judgeEndpoint.create({
-    data: { ...fields, projectId, createdById: actor.userId, apiKeyEncrypted: apiKey ? encryptSecret(apiKey, appSecret()) : null },
+    data: {
+      ...fields,
+      projectId,
+      createdById: actor.userId,
+      apiKeyEncrypted: apiKey ? encryptSecret(apiKey, appSecret()) : null,
+    },
   });
   return publicEndpoint(row);
 }
 
-export async function updateEndpoint(prisma: PrismaClient, actor: Actor, endpointId: string, input: z.output<typeof endpointUpdateSchema>) {
+export async function updateEndpoint(
+  prisma: PrismaClient,
+  actor: Actor,
+  endpointId: string,
+  input: z.output<typeof endpointUpdateSchema>,
+) {
   const existing = await prisma.judgeEndpoint.findUnique({ where: { id: endpointId } });
   if (!existing) throw new NotFoundError("No such endpoint.");
   await requireProjectAccess(prisma, actor, existing.projectId, "endpoints.manage").catch((error: unknown) => {
@@ -41,11 +56,17 @@ export async function updateEndpoint(prisma: PrismaClient, actor: Actor, endpoin
   if (input.baseUrl !== undefined) await assertEndpointUrlAllowed(input.baseUrl);
   const { apiKey, archived, ...fields } = input;
   // A probe describes a server, a model and a dialect: once one of them changes, its findings no longer hold.
-  const probeStale = (["baseUrl", "model", "apiVersion"] as const).some((field) => fields[field] !== undefined && fields[field] !== existing[field]);
+  const probeStale = (["baseUrl", "model", "apiVersion"] as const).some(
+    (field) => fields[field] !== undefined && fields[field] !== existing[field],
+  );
   // The key was given for one server: a base URL on another origin would get it as `Authorization: Bearer` on
   // the next call (and an endpoint reused by several projects lets another project's owner move it), so the
   // stored key stays only while the origin does, or when the request gives the key again.
-  const apiKeyDropped = apiKey === undefined && existing.apiKeyEncrypted !== null && fields.baseUrl !== undefined && !sameOrigin(fields.baseUrl, existing.baseUrl);
+  const apiKeyDropped =
+    apiKey === undefined &&
+    existing.apiKeyEncrypted !== null &&
+    fields.baseUrl !== undefined &&
+    !sameOrigin(fields.baseUrl, existing.baseUrl);
   const row = await prisma.judgeEndpoint.update({
     where: { id: endpointId },
     data: {
@@ -70,7 +91,12 @@ function sameOrigin(a: string, b: string): boolean {
 }
 
 /** A project's endpoints; archived ones (which no new run may use) only with `includeArchived`. */
-export async function listEndpoints(prisma: PrismaClient, actor: Actor, projectId: string, options: { includeArchived?: boolean } = {}) {
+export async function listEndpoints(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  options: { includeArchived?: boolean } = {},
+) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const rows = await prisma.judgeEndpoint.findMany({
     where: { projectId, ...(options.includeArchived ? {} : { archivedAt: null }) },
@@ -83,21 +109,32 @@ export async function listEndpoints(prisma: PrismaClient, actor: Actor, projectI
  * The endpoint a run calls, with its key decrypted: for the worker only, never for a response. With
  * `endpointId`, another endpoint of the run's project that some of its steps call (a QA run's judge).
  */
-export async function endpointConfigForRun(prisma: PrismaClient, runId: string, endpointId?: string): Promise<EndpointConfig> {
+export async function endpointConfigForRun(
+  prisma: PrismaClient,
+  runId: string,
+  endpointId?: string,
+): Promise<EndpointConfig> {
   const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, include: { endpoint: true } });
-  const e = endpointId && endpointId !== run.endpointId ? await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId: run.projectId } }) : run.endpoint;
+  const e =
+    endpointId && endpointId !== run.endpointId
+      ? await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId: run.projectId } })
+      : run.endpoint;
   if (!e) throw new Error(`Run ${runId} names endpoint ${endpointId}, which is not an endpoint of its project.`);
   return endpointConfigOf(e);
 }
 
 /** An endpoint row as the LLM client calls it, with its key decrypted: for server-side calls only, never for a response. */
-export function endpointConfigOf(e: Awaited<ReturnType<PrismaClient["judgeEndpoint"]["findFirstOrThrow"]>>): EndpointConfig {
+export function endpointConfigOf(
+  e: Awaited<ReturnType<PrismaClient["judgeEndpoint"]["findFirstOrThrow"]>>,
+): EndpointConfig {
   return {
     id: e.id,
     baseUrl: e.baseUrl,
     model: e.model,
     apiKey: e.apiKeyEncrypted ? decryptSecret(e.apiKeyEncrypted, appSecret()) : null,
-    imageDetail: (["low", "high", "auto"].includes(e.imageDetail) ? e.imageDetail : "auto") as EndpointConfig["imageDetail"],
+    imageDetail: (["low", "high", "auto"].includes(e.imageDetail)
+      ? e.imageDetail
+      : "auto") as EndpointConfig["imageDetail"],
     temperature: e.temperature,
     maxConcurrency: e.maxConcurrency,
     requestsPerMinute: e.requestsPerMinute,

@@ -19,7 +19,9 @@ const unknownPipelineMessage = () =>
     .join("|")}`;
 
 /** A registered pipeline's id. */
-export const pipelineIdSchema = z.string({ error: unknownPipelineMessage }).refine((id) => Object.hasOwn(installedPipelines(), id), { error: unknownPipelineMessage });
+export const pipelineIdSchema = z
+  .string({ error: unknownPipelineMessage })
+  .refine((id) => Object.hasOwn(installedPipelines(), id), { error: unknownPipelineMessage });
 /** `?pipeline=` of `GET /api/v1/projects/{projectId}/prompt-versions`. */
 export const pipelineQuerySchema = z.object({ pipeline: pipelineIdSchema });
 /** The `{pipeline}` of `PUT …/judge-settings/{pipeline}`: free text, since a pipeline without settings is a 400 naming it. */
@@ -31,7 +33,13 @@ export const pipelineParamSchema = z.string().max(64);
  * `itemSetId`; the first one given counts when `itemSetId` is not.
  */
 export function itemSetIdAliases(): string[] {
-  return [...new Set(Object.values(installedPipelines()).flatMap((pipeline) => (pipeline.items?.setField ? [pipeline.items.setField] : [])))];
+  return [
+    ...new Set(
+      Object.values(installedPipelines()).flatMap((pipeline) =>
+        pipeline.items?.setField ? [pipeline.items.setField] : [],
+      ),
+    ),
+  ];
 }
 
 const setIdSchema = z.string().min(1).max(64);

@@ -74,7 +74,13 @@ describe("expectedScore (G-Eval over the value token's alternatives)", () => {
     expect(chatCompletionBody(base)).not.toHaveProperty("logprobs");
     expect(chatCompletionBody({ ...base, topLogprobs: 50 })).toMatchObject({ logprobs: true, top_logprobs: 20 });
     const result = chatResultOf({
-      choices: [{ message: { content: "4" }, finish_reason: "stop", logprobs: { content: [{ token: "4", logprob: -0.1, top_logprobs: [{ token: "4", logprob: -0.1 }] }] } } as never],
+      choices: [
+        {
+          message: { content: "4" },
+          finish_reason: "stop",
+          logprobs: { content: [{ token: "4", logprob: -0.1, top_logprobs: [{ token: "4", logprob: -0.1 }] }] },
+        } as never,
+      ],
     });
     expect(result.logprobs).toEqual([{ token: "4", logprob: -0.1, top: [{ token: "4", logprob: -0.1 }] }]);
     expect(chatResultOf({ choices: [{ message: { content: "4" }, finish_reason: "stop" }] }).logprobs).toBeNull();

@@ -15,7 +15,12 @@ import type { TokenLogprob } from "./llm-client";
  * found, the value is not one whole token (a tokenizer that splits "10" into "1" and "0": the first
  * token's alternatives would mix 1 and 10–19), or no alternative is on the scale.
  */
-export function expectedScore(tokens: readonly TokenLogprob[] | null | undefined, key: string, value: number, target: Pick<TargetDeclaration, "label" | "scale"> | null): number | null {
+export function expectedScore(
+  tokens: readonly TokenLogprob[] | null | undefined,
+  key: string,
+  value: number,
+  target: Pick<TargetDeclaration, "label" | "scale"> | null,
+): number | null {
   if (!tokens?.length || !target) return null;
   const starts: number[] = [];
   let text = "";
@@ -23,7 +28,10 @@ export function expectedScore(tokens: readonly TokenLogprob[] | null | undefined
     starts.push(text.length);
     text += t.token;
   }
-  const pattern = new RegExp(`"${escapeRegExp(key)}"\\s*:\\s*(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?|true|false)(?![\\w.])`, "g");
+  const pattern = new RegExp(
+    `"${escapeRegExp(key)}"\\s*:\\s*(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?|true|false)(?![\\w.])`,
+    "g",
+  );
   for (const match of text.matchAll(pattern)) {
     const literal = match[1]!;
     if (literalValue(literal) !== value) continue;
@@ -40,7 +48,9 @@ export function expectedScore(tokens: readonly TokenLogprob[] | null | undefined
 }
 
 function weighted(token: TokenLogprob, target: Pick<TargetDeclaration, "label" | "scale">): number | null {
-  const alternatives = token.top.some((alt) => alt.token === token.token) ? token.top : [{ token: token.token, logprob: token.logprob }, ...token.top];
+  const alternatives = token.top.some((alt) => alt.token === token.token)
+    ? token.top
+    : [{ token: token.token, logprob: token.logprob }, ...token.top];
   // Tokens that read as the same value (" 4" and "4") add up.
   const probability = new Map<number, number>();
   for (const alt of alternatives) {

@@ -8,7 +8,12 @@ import jpeg from "jpeg-js";
 const JPEG_QUALITY = 90;
 
 export function scaleJpegToLongestSide(bytes: Buffer, px: number): Buffer {
-  const image = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 64, maxMemoryUsageInMB: 512 });
+  const image = jpeg.decode(bytes, {
+    useTArray: true,
+    formatAsRGBA: true,
+    maxResolutionInMP: 64,
+    maxMemoryUsageInMB: 512,
+  });
   const longest = Math.max(image.width, image.height);
   if (longest <= px) return bytes;
   const scale = px / longest;
@@ -31,7 +36,15 @@ export function scaleJpegToLongestSide(bytes: Buffer, px: number): Buffer {
  * Writes the mean colour of the source pixels [sx0, sx1) × [sy0, sy1) of an RGBA image into `out` at `to`, opaque:
  * the area average that scaling a frame down here and tiling frames into a grid (frame-tiling.ts) both use.
  */
-export function averageInto(out: Uint8Array, to: number, image: { width: number; data: ArrayLike<number> }, sx0: number, sx1: number, sy0: number, sy1: number): void {
+export function averageInto(
+  out: Uint8Array,
+  to: number,
+  image: { width: number; data: ArrayLike<number> },
+  sx0: number,
+  sx1: number,
+  sy0: number,
+  sy1: number,
+): void {
   let r = 0;
   let g = 0;
   let b = 0;

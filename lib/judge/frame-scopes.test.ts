@@ -35,7 +35,11 @@ describe("scopeFocus (which frames a step looked at)", () => {
       expect(stepScope("toy_track")).toBe("cluster");
       expect(scopeFocus(frames, "toy_look", 1)).toEqual({ seekS: 1.0, frameIndexes: [4], label: "key frame 2" });
       expect(scopeFocus(frames, "toy_track", 0)).toEqual({ seekS: 0.25, frameIndexes: [0, 1, 2], label: "cluster 1" });
-      expect(scopeFocus(frames, "toy_sum", 3)).toEqual({ seekS: 0.25, frameIndexes: [1, 4], label: "whole video (all key frames)" });
+      expect(scopeFocus(frames, "toy_sum", 3)).toEqual({
+        seekS: 0.25,
+        frameIndexes: [1, 4],
+        label: "whole video (all key frames)",
+      });
       expect(scopeFocus(frames, "toy_track", 2)).toEqual({ seekS: null, frameIndexes: [], label: "cluster 3" });
     } finally {
       unregister();

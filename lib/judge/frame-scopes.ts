@@ -36,7 +36,10 @@ export interface ScopedFrame {
 export function keyFramesAndClusters<F extends ScopedFrame>(frames: readonly F[]): { keyFrames: F[]; clusters: F[][] } {
   const ordered = [...frames].sort((a, b) => a.index - b.index);
   const keyFrames = ordered.filter((frame) => frame.isKeyFrame);
-  return { keyFrames, clusters: keyFrames.map((key) => ordered.filter((frame) => frame.cluster === key.index || frame === key)) };
+  return {
+    keyFrames,
+    clusters: keyFrames.map((key) => ordered.filter((frame) => frame.cluster === key.index || frame === key)),
+  };
 }
 
 /**
@@ -74,6 +77,15 @@ export interface ScopeFocus {
 export function scopeFocus(frames: readonly FrameLike[], stepId: string, scopeIndex: number): ScopeFocus {
   const seen = framesSeenBy(keyFramesAndClusters(frames), stepId, scopeIndex);
   const scope = stepScope(stepId);
-  const label = scope === "key_frame" ? `key frame ${scopeIndex + 1}` : scope === "cluster" ? `cluster ${scopeIndex + 1}` : "whole video (all key frames)";
-  return { seekS: (seen.keyFrame ?? seen.frames[0])?.timestampS ?? null, frameIndexes: seen.frames.map((frame) => frame.index), label };
+  const label =
+    scope === "key_frame"
+      ? `key frame ${scopeIndex + 1}`
+      : scope === "cluster"
+        ? `cluster ${scopeIndex + 1}`
+        : "whole video (all key frames)";
+  return {
+    seekS: (seen.keyFrame ?? seen.frames[0])?.timestampS ?? null,
+    frameIndexes: seen.frames.map((frame) => frame.index),
+    label,
+  };
 }

@@ -14,7 +14,8 @@ function pixel(image: { width: number; data: Uint8Array }, x: number, y: number)
   return [image.data[at]!, image.data[at + 1]!, image.data[at + 2]!];
 }
 
-const near = (actual: [number, number, number], expected: [number, number, number]) => actual.every((value, i) => Math.abs(value - expected[i]!) <= 12);
+const near = (actual: [number, number, number], expected: [number, number, number]) =>
+  actual.every((value, i) => Math.abs(value - expected[i]!) <= 12);
 
 const RED: [number, number, number] = [220, 30, 30];
 const GREEN: [number, number, number] = [30, 200, 60];
@@ -53,7 +54,12 @@ describe("tiling frames into one grid image", () => {
     expect(near(pixel(mixed, 108 + 50, 50), GREEN)).toBe(true);
     expect(near(pixel(mixed, 108 + 5, 5), WHITE)).toBe(true);
 
-    const big = tileFrames([solid(1600, 900, RED), solid(1600, 900, GREEN), solid(1600, 900, BLUE), solid(1600, 900, RED)]);
+    const big = tileFrames([
+      solid(1600, 900, RED),
+      solid(1600, 900, GREEN),
+      solid(1600, 900, BLUE),
+      solid(1600, 900, RED),
+    ]);
     expect(Math.max(big.width, big.height)).toBe(MAX_GRID_SIDE);
     const image = jpeg.decode(big.jpeg, { useTArray: true });
     expect(near(pixel(image, big.width * 0.75, big.height * 0.25), GREEN)).toBe(true);
@@ -61,7 +67,9 @@ describe("tiling frames into one grid image", () => {
   });
 
   it("says in the prompt how the grid is read", () => {
-    expect(tilingNote(3, gridFor(3))).toContain("the 3 frames are tiled into the one image below, in a 2×2 grid separated by white lines, read left to right, top to bottom");
+    expect(tilingNote(3, gridFor(3))).toContain(
+      "the 3 frames are tiled into the one image below, in a 2×2 grid separated by white lines, read left to right, top to bottom",
+    );
     expect(tilingNote(3, gridFor(3))).toContain("followed by 1 empty cell");
     expect(tilingNote(4, gridFor(4))).toContain("the last is at the bottom right");
   });

@@ -44,7 +44,9 @@ export function tilingNote(count: number, grid: { columns: number; rows: number 
 /** Tiles JPEG frames into one grid JPEG; every cell is as large as the largest frame, smaller frames centred in theirs. */
 export function tileFrames(frames: Buffer[]): TiledFrames {
   if (frames.length === 0) throw new Error("No frames to tile.");
-  const decoded = frames.map((bytes) => jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 64, maxMemoryUsageInMB: 512 }));
+  const decoded = frames.map((bytes) =>
+    jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 64, maxMemoryUsageInMB: 512 }),
+  );
   const { columns, rows } = gridFor(frames.length);
   const cellWidth = Math.max(...decoded.map((d) => d.width));
   const cellHeight = Math.max(...decoded.map((d) => d.height));

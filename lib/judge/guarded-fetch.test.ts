@@ -6,11 +6,17 @@ import { guardedFetch, piecesBody } from "./guarded-fetch";
 
 const servers: http.Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())))));
+  await Promise.all(
+    servers
+      .splice(0)
+      .map((server) => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())))),
+  );
 });
 
 /** A server on loopback whose handler gets the request with its body read; its base URL. */
-async function localServer(handler: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => void): Promise<string> {
+async function localServer(
+  handler: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => void,
+): Promise<string> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -25,7 +31,11 @@ const fetchLocal = guardedFetch({ allowPrivate: () => true });
 
 describe("guardedFetch's JSON answers, read in full before they are handed on", () => {
   it("reads one as text, JSON, bytes or a clone, once each, as a fetch Response would", async () => {
-    const base = await localServer((_req, _body, res) => res.writeHead(200, { "content-type": "application/json; charset=utf-8", "x-request-id": "req-1" }).end('{"answer":"ok ✓"}'));
+    const base = await localServer((_req, _body, res) =>
+      res
+        .writeHead(200, { "content-type": "application/json; charset=utf-8", "x-request-id": "req-1" })
+        .end('{"answer":"ok ✓"}'),
+    );
     const response = await fetchLocal(`${base}/v1/chat/completions`, { method: "POST", body: "{}" });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-request-id")).toBe("req-1");
@@ -65,9 +75,21 @@ describe("guardedFetch's JSON answers, read in full before they are handed on", 
     const json = JSON.stringify({ answer: "ok ✓", padding: "x".repeat(5000) });
     const base = await localServer((req, _body, res) => {
       const encoding = req.url!.endsWith("/br") ? "br" : req.url!.endsWith("/deflate") ? "deflate" : "gzip";
-      const bytes = encoding === "br" ? zlib.brotliCompressSync(json) : encoding === "deflate" ? zlib.deflateSync(json) : zlib.gzipSync(json);
+      const bytes =
+        encoding === "br"
+          ? zlib.brotliCompressSync(json)
+          : encoding === "deflate"
+            ? zlib.deflateSync(json)
+            : zlib.gzipSync(json);
       res.setHeader("set-cookie", ["a=1", "b=2"]);
-      res.writeHead(200, { "content-type": "application/json", "content-encoding": encoding, "content-length": String(bytes.length), "retry-after": "7" }).end(bytes);
+      res
+        .writeHead(200, {
+          "content-type": "application/json",
+          "content-encoding": encoding,
+          "content-length": String(bytes.length),
+          "retry-after": "7",
+        })
+        .end(bytes);
     });
     for (const encoding of ["gzip", "deflate", "br"]) {
       const response = await fetchLocal(`${base}/v1/chat/completions/${encoding}`, { method: "POST", body: "{}" });
@@ -85,8 +107,16 @@ describe("guardedFetch's JSON answers, read in full before they are handed on", 
       received.push(req.headers);
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
-    await fetchLocal(`${base}/a`, { method: "POST", headers: new Headers({ Authorization: "Bearer k", "X-Custom": "1", "Content-Length": "999" }), body: "{}" });
-    await fetchLocal(`${base}/b`, { method: "POST", headers: { Authorization: "Bearer k", "X-Custom": "1" }, body: "ab" });
+    await fetchLocal(`${base}/a`, {
+      method: "POST",
+      headers: new Headers({ Authorization: "Bearer k", "X-Custom": "1", "Content-Length": "999" }),
+      body: "{}",
+    });
+    await fetchLocal(`${base}/b`, {
+      method: "POST",
+      headers: { Authorization: "Bearer k", "X-Custom": "1" },
+      body: "ab",
+    });
     expect(received.map((h) => [h.authorization, h["x-custom"], h["content-length"], h["content-type"]])).toEqual([
       ["Bearer k", "1", "2", "text/plain;charset=UTF-8"],
       ["Bearer k", "1", "2", "text/plain;charset=UTF-8"],
@@ -94,7 +124,9 @@ describe("guardedFetch's JSON answers, read in full before they are handed on", 
   });
 
   it("leaves an answer that is not JSON as a stream", async () => {
-    const base = await localServer((_req, _body, res) => res.writeHead(200, { "content-type": "application/jsonl" }).end('{"a":1}\n{"a":2}\n'));
+    const base = await localServer((_req, _body, res) =>
+      res.writeHead(200, { "content-type": "application/jsonl" }).end('{"a":1}\n{"a":2}\n'),
+    );
     const response = await fetchLocal(`${base}/v1/files/f/content`);
     expect(await response.text()).toBe('{"a":1}\n{"a":2}\n');
   });
@@ -108,7 +140,11 @@ describe("piecesBody", () => {
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
     const pieces = ['{"model":"m",', '"messages":[]', "}"].map((piece) => Buffer.from(piece, "utf8"));
-    await fetchLocal(`${base}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json", "content-length": "999" }, body: piecesBody(pieces) });
+    await fetchLocal(`${base}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": "999" },
+      body: piecesBody(pieces),
+    });
     expect(received).toEqual([{ body: '{"model":"m","messages":[]}', length: "27" }]);
   });
 });

@@ -26,7 +26,8 @@ export function guardedFetch(options: { allowPrivate?: () => boolean } = {}): ty
       const outgoing = sendRequest(request, agents, lookup, signal, (incoming) => {
         const { init, stream } = answerParts(incoming, request.method);
         if (!stream) return resolve(new Response(null, init));
-        if (!isJson(incoming.headers["content-type"] ?? null)) return resolve(new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, init));
+        if (!isJson(incoming.headers["content-type"] ?? null))
+          return resolve(new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, init));
         readJson(stream, init).then(resolve, reject);
       });
       outgoing.on("error", reject);
@@ -41,10 +42,15 @@ export type CheckedRequest = OutgoingRequest & { parsedUrl: URL };
  * A fetch call's request, checked against the endpoint policy before anything is sent: http(s) only, and a host
  * written as an IP address allowed (a name is checked when it is resolved, by guardedLookup).
  */
-export async function checkedRequest(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1], allowPrivate: boolean): Promise<CheckedRequest> {
+export async function checkedRequest(
+  input: Parameters<typeof fetch>[0],
+  init: Parameters<typeof fetch>[1],
+  allowPrivate: boolean,
+): Promise<CheckedRequest> {
   const request = await outgoingRequest(input, init);
   const parsedUrl = new URL(request.url);
-  if (parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:") throw new TypeError(`Only http(s) endpoints can be called, not ${parsedUrl.protocol}`);
+  if (parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:")
+    throw new TypeError(`Only http(s) endpoints can be called, not ${parsedUrl.protocol}`);
   assertLiteralHostAllowed(parsedUrl, allowPrivate);
   const { body, headers } = request;
   if (body) headers["content-length"] = String(body.reduce((total, piece) => total + piece.length, 0));
@@ -69,7 +75,17 @@ export function sendRequest(
 ): http.ClientRequest {
   const { parsedUrl: url } = request;
   const transport = url.protocol === "https:" ? https : http;
-  const outgoing = transport.request(url, { method: request.method, headers: request.headers, agent: agents[url.protocol as "http:" | "https:"], lookup, signal }, onAnswer);
+  const outgoing = transport.request(
+    url,
+    {
+      method: request.method,
+      headers: request.headers,
+      agent: agents[url.protocol as "http:" | "https:"],
+      lookup,
+      signal,
+    },
+    onAnswer,
+  );
   // A body in pieces goes out in one write of all of them (writev), never copied into one buffer.
   outgoing.cork();
   for (const piece of request.body ?? []) outgoing.write(piece);
@@ -102,7 +118,14 @@ export function answerParts(incoming: http.IncomingMessage, method: string): Ans
   const status = incoming.statusCode ?? 0;
   let stream: Readable = incoming;
   const encoding = incoming.headers["content-encoding"]?.trim().toLowerCase();
-  const decoder = encoding === "gzip" || encoding === "x-gzip" ? zlib.createGunzip() : encoding === "deflate" ? zlib.createInflate() : encoding === "br" ? zlib.createBrotliDecompress() : null;
+  const decoder =
+    encoding === "gzip" || encoding === "x-gzip"
+      ? zlib.createGunzip()
+      : encoding === "deflate"
+        ? zlib.createInflate()
+        : encoding === "br"
+          ? zlib.createBrotliDecompress()
+          : null;
   if (decoder) {
     stream = incoming.pipe(decoder);
     incoming.on("error", (error) => decoder.destroy(error));
@@ -114,7 +137,11 @@ export function answerParts(incoming: http.IncomingMessage, method: string): Ans
     if (value === undefined || (decoder && (name === "content-encoding" || name === "content-length"))) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.push([name, v]);
   }
-  const init = { status: status >= 200 && status <= 599 ? status : 502, statusText: incoming.statusMessage ?? "", headers };
+  const init = {
+    status: status >= 200 && status <= 599 ? status : 502,
+    statusText: incoming.statusMessage ?? "",
+    headers,
+  };
   if (method === "HEAD" || [101, 103, 204, 205, 304].includes(status)) {
     incoming.resume();
     return { init, stream: null };
@@ -154,7 +181,10 @@ interface OutgoingRequest {
   body: Uint8Array[] | null;
 }
 
-async function outgoingRequest(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<OutgoingRequest> {
+async function outgoingRequest(
+  input: Parameters<typeof fetch>[0],
+  init: Parameters<typeof fetch>[1],
+): Promise<OutgoingRequest> {
   const raw = init?.body;
   const plainUrl = typeof input === "string" || input instanceof URL;
   const pieces = raw instanceof Uint8Array ? bodyPieces.get(raw) : undefined;
@@ -163,13 +193,24 @@ async function outgoingRequest(input: Parameters<typeof fetch>[0], init: Paramet
     delete headers["content-length"];
     return { method: (init?.method ?? "POST").toUpperCase(), url: String(input), headers, body: pieces };
   }
-  const plainBody = raw === undefined || raw === null || typeof raw === "string" || raw instanceof Uint8Array || raw instanceof ArrayBuffer;
+  const plainBody =
+    raw === undefined ||
+    raw === null ||
+    typeof raw === "string" ||
+    raw instanceof Uint8Array ||
+    raw instanceof ArrayBuffer;
   const method = (init?.method ?? "GET").toUpperCase();
   if (plainUrl && plainBody) {
     const headers = plainHeaders(init?.headers);
     if (typeof raw === "string" && !("content-type" in headers)) headers["content-type"] = "text/plain;charset=UTF-8";
     const noBody = method === "GET" || method === "HEAD" || raw === undefined || raw === null;
-    const body = noBody ? null : typeof raw === "string" ? Buffer.from(raw, "utf8") : raw instanceof ArrayBuffer ? Buffer.from(raw) : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const body = noBody
+      ? null
+      : typeof raw === "string"
+        ? Buffer.from(raw, "utf8")
+        : raw instanceof ArrayBuffer
+          ? Buffer.from(raw)
+          : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     return { method, url: String(input), headers, body: body ? [body] : null };
   }
   const headers = plainHeaders(init?.headers);
@@ -182,7 +223,8 @@ async function outgoingRequest(input: Parameters<typeof fetch>[0], init: Paramet
       pieces.push(read.value);
       received += read.value.length;
     }
-    if (received !== length) throw new TypeError(`The request body has ${received} bytes, not the ${length} its content-length says.`);
+    if (received !== length)
+      throw new TypeError(`The request body has ${received} bytes, not the ${length} its content-length says.`);
     delete headers["content-length"];
     return { method, url: String(input), headers, body: pieces };
   }
@@ -288,7 +330,11 @@ export class BufferedResponse extends Response {
 
   override clone(): Response {
     if (this.#used || this.#stream) throw new TypeError("Response.clone: Body has already been consumed.");
-    return new BufferedResponse(this.#bytes, { status: this.status, statusText: this.statusText, headers: this.headers });
+    return new BufferedResponse(this.#bytes, {
+      status: this.status,
+      statusText: this.statusText,
+      headers: this.headers,
+    });
   }
 
   /** The body as a stream, for a reader that wants one (the SDK does not); text() and the rest refuse after it. */

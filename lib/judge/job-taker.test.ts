@@ -57,14 +57,24 @@ function taker(
   options: { heartbeatMs?: number; setupLimit?: number; idlePollMs?: number; wokenPollMs?: number } = {},
 ) {
   const errors: string[] = [];
-  const started = new JobTaker<{ n: number }>(boss, { queue, capacity, handle, log: (error, what) => errors.push(`${what}: ${String(error)}`), ...options }).start();
+  const started = new JobTaker<{ n: number }>(boss, {
+    queue,
+    capacity,
+    handle,
+    log: (error, what) => errors.push(`${what}: ${String(error)}`),
+    ...options,
+  }).start();
   takers.push(started);
   return started;
 }
 
 /** Connections of this database listening for wakes (a listener's last statement until its first heartbeat, 10 s on). */
 async function listeners(): Promise<number> {
-  const { rows } = await boss.getDb().executeSql(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "framejury_jobs_added"'`);
+  const { rows } = await boss
+    .getDb()
+    .executeSql(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "framejury_jobs_added"'`,
+    );
   return (rows[0] as { n: number }).n;
 }
 
@@ -73,7 +83,13 @@ async function jobStates(queue: string, ids: string[]) {
 }
 
 /** Queues `count` jobs numbered from 0 and handles them with a taker of `capacity` running `work`; the most running at once, and the numbers handled. */
-async function judgeJobs(queue: string, count: number, capacity: number, work: (job: { windDown(): void; ready(): void }) => Promise<unknown>, options: { setupLimit?: number } = {}) {
+async function judgeJobs(
+  queue: string,
+  count: number,
+  capacity: number,
+  work: (job: { windDown(): void; ready(): void }) => Promise<unknown>,
+  options: { setupLimit?: number } = {},
+) {
   await boss.createQueue(queue);
   const ids = (await boss.insert(
     queue,
@@ -94,7 +110,11 @@ async function judgeJobs(queue: string, count: number, capacity: number, work: (
     },
     options,
   );
-  await waitFor(async () => (await jobStates(queue, ids)).every((state) => state === "completed"), 20_000, "every job completed");
+  await waitFor(
+    async () => (await jobStates(queue, ids)).every((state) => state === "completed"),
+    20_000,
+    "every job completed",
+  );
   return { peak, handled: handled.sort((a, b) => a - b) };
 }
 
@@ -108,86 +128,102 @@ describe("JobTaker", () => {
     expect(Math.max(...completions.get("taker-capacity")!)).toBe(4);
   });
 
-  it("lends the slot of a job that winds down to the next job, up to twice its capacity running, and completes every job", { timeout: 30_000 }, async () => {
-    const { peak, handled } = await judgeJobs("taker-wind-down", 12, 2, async (job) => {
-      // Said twice, counted once.
-      job.windDown();
-      job.windDown();
-      await sleep(150);
-    });
-    // Without winding down the peak is the capacity (the test above); with it, twice that and no more.
-    expect(peak).toBe(4);
-    expect(handled).toEqual(Array.from({ length: 12 }, (_, n) => n));
-  });
-
-  it("sets up at most its setup limit of jobs at once: a job that says it is ready lets the next one start", { timeout: 30_000 }, async () => {
-    let settingUp = 0;
-    let peakSettingUp = 0;
-    const { peak, handled } = await judgeJobs(
-      "taker-setup",
-      16,
-      8,
-      async (job) => {
-        peakSettingUp = Math.max(peakSettingUp, ++settingUp);
-        await sleep(30);
-        settingUp -= 1;
+  it(
+    "lends the slot of a job that winds down to the next job, up to twice its capacity running, and completes every job",
+    { timeout: 30_000 },
+    async () => {
+      const { peak, handled } = await judgeJobs("taker-wind-down", 12, 2, async (job) => {
         // Said twice, counted once.
-        job.ready();
-        job.ready();
-        await sleep(200);
-      },
-      { setupLimit: 2 },
-    );
-    expect(peakSettingUp).toBe(2);
-    // Ready jobs leave room for more: the taker still fills its capacity, two by two.
-    expect(peak).toBeGreaterThanOrEqual(6);
-    expect(peak).toBeLessThanOrEqual(8);
-    expect(handled).toEqual(Array.from({ length: 16 }, (_, n) => n));
-  });
+        job.windDown();
+        job.windDown();
+        await sleep(150);
+      });
+      // Without winding down the peak is the capacity (the test above); with it, twice that and no more.
+      expect(peak).toBe(4);
+      expect(handled).toEqual(Array.from({ length: 12 }, (_, n) => n));
+    },
+  );
+
+  it(
+    "sets up at most its setup limit of jobs at once: a job that says it is ready lets the next one start",
+    { timeout: 30_000 },
+    async () => {
+      let settingUp = 0;
+      let peakSettingUp = 0;
+      const { peak, handled } = await judgeJobs(
+        "taker-setup",
+        16,
+        8,
+        async (job) => {
+          peakSettingUp = Math.max(peakSettingUp, ++settingUp);
+          await sleep(30);
+          settingUp -= 1;
+          // Said twice, counted once.
+          job.ready();
+          job.ready();
+          await sleep(200);
+        },
+        { setupLimit: 2 },
+      );
+      expect(peakSettingUp).toBe(2);
+      // Ready jobs leave room for more: the taker still fills its capacity, two by two.
+      expect(peak).toBeGreaterThanOrEqual(6);
+      expect(peak).toBeLessThanOrEqual(8);
+      expect(handled).toEqual(Array.from({ length: 16 }, (_, n) => n));
+    },
+  );
 
   it("counts a job that ends without saying it is ready as ready", { timeout: 30_000 }, async () => {
     const { handled } = await judgeJobs("taker-setup-end", 6, 4, () => sleep(20), { setupLimit: 1 });
     expect(handled).toEqual(Array.from({ length: 6 }, (_, n) => n));
   });
 
-  it("looks at an empty queue about once a second while it listens for wakes, whatever its capacity (pg-boss's loop per slot: twice a second each)", { timeout: 30_000 }, async () => {
-    await boss.createQueue("taker-idle");
-    taker("taker-idle", 512, async () => {});
-    await sleep(500);
-    const before = fetches.get("taker-idle") ?? 0;
-    await sleep(2000);
-    const idleFetches = (fetches.get("taker-idle") ?? 0) - before;
-    expect(idleFetches).toBeGreaterThanOrEqual(1);
-    expect(idleFetches).toBeLessThanOrEqual(4);
-    // A job sent to the empty queue without a wake is still taken, at a later look.
-    let took = false;
-    await takers.at(-1)!.stop(0);
-    await boss.createQueue("taker-pickup");
-    taker("taker-pickup", 512, async () => void (took = true));
-    await sleep(300);
-    await boss.send("taker-pickup", { n: 1 });
-    await waitFor(async () => took, 15_000, "the job taken");
-  });
+  it(
+    "looks at an empty queue about once a second while it listens for wakes, whatever its capacity (pg-boss's loop per slot: twice a second each)",
+    { timeout: 30_000 },
+    async () => {
+      await boss.createQueue("taker-idle");
+      taker("taker-idle", 512, async () => {});
+      await sleep(500);
+      const before = fetches.get("taker-idle") ?? 0;
+      await sleep(2000);
+      const idleFetches = (fetches.get("taker-idle") ?? 0) - before;
+      expect(idleFetches).toBeGreaterThanOrEqual(1);
+      expect(idleFetches).toBeLessThanOrEqual(4);
+      // A job sent to the empty queue without a wake is still taken, at a later look.
+      let took = false;
+      await takers.at(-1)!.stop(0);
+      await boss.createQueue("taker-pickup");
+      taker("taker-pickup", 512, async () => void (took = true));
+      await sleep(300);
+      await boss.send("taker-pickup", { n: 1 });
+      await waitFor(async () => took, 15_000, "the job taken");
+    },
+  );
 
-  it("takes new jobs at once when wakeTakers says its queue has them, and ignores wakes for other queues", { timeout: 30_000 }, async () => {
-    await boss.createQueue("taker-wake");
-    const handled: number[] = [];
-    const before = await listeners();
-    // It would look again only after a minute on its own.
-    taker("taker-wake", 4, async (job) => void handled.push(job.data.n), { idlePollMs: 60_000, wokenPollMs: 60_000 });
-    await waitFor(async () => (await listeners()) > before, 5000, "the taker listening");
-    // The look it takes once it listens (wakes sent before were missed).
-    await sleep(200);
-    const looks = fetches.get("taker-wake") ?? 0;
-    await wakeTakers(boss, "taker-wake-other");
-    await sleep(300);
-    expect(fetches.get("taker-wake")).toBe(looks);
+  it(
+    "takes new jobs at once when wakeTakers says its queue has them, and ignores wakes for other queues",
+    { timeout: 30_000 },
+    async () => {
+      await boss.createQueue("taker-wake");
+      const handled: number[] = [];
+      const before = await listeners();
+      // It would look again only after a minute on its own.
+      taker("taker-wake", 4, async (job) => void handled.push(job.data.n), { idlePollMs: 60_000, wokenPollMs: 60_000 });
+      await waitFor(async () => (await listeners()) > before, 5000, "the taker listening");
+      // The look it takes once it listens (wakes sent before were missed).
+      await sleep(200);
+      const looks = fetches.get("taker-wake") ?? 0;
+      await wakeTakers(boss, "taker-wake-other");
+      await sleep(300);
+      expect(fetches.get("taker-wake")).toBe(looks);
 
-    await boss.send("taker-wake", { n: 1 });
-    await wakeTakers(boss, "taker-wake");
-    await waitFor(async () => handled.length === 1, 5000, "the job taken once woken");
-    expect(handled).toEqual([1]);
-  });
+      await boss.send("taker-wake", { n: 1 });
+      await wakeTakers(boss, "taker-wake");
+      await waitFor(async () => handled.length === 1, 5000, "the job taken once woken");
+      expect(handled).toEqual([1]);
+    },
+  );
 
   it("has closed its listening connection once stop returns", { timeout: 30_000 }, async () => {
     await boss.createQueue("taker-stop-listening");
@@ -210,45 +246,57 @@ describe("JobTaker", () => {
     }
   });
 
-  it("looks again after a fetch that was under way when a wake came, even if that fetch came back short", { timeout: 30_000 }, async () => {
-    await boss.createQueue("taker-wake-during-fetch");
-    const handled: number[] = [];
-    let secondTaken: () => void = () => {};
-    const second = new Promise<void>((resolve) => (secondTaken = resolve));
-    const before = await listeners();
-    // Job 1 runs until job 2 is taken (5 s at most), so that no job's end makes the taker look.
-    const handle = async (job: { data: { n: number } }) => {
-      handled.push(job.data.n);
-      if (job.data.n === 2) secondTaken();
-      else await Promise.race([second, sleep(5000)]);
-    };
-    taker("taker-wake-during-fetch", 4, handle, { idlePollMs: 60_000, wokenPollMs: 60_000 });
-    await waitFor(async () => (await listeners()) > before, 5000, "the taker listening");
-    await sleep(200);
-    // Each fetch's jobs reach the taker 400 ms after it claimed them: the second wake comes while the first fetch,
-    // which claimed only job 1, is under way.
-    answerDelayMs.set("taker-wake-during-fetch", 400);
-    await boss.send("taker-wake-during-fetch", { n: 1 });
-    await wakeTakers(boss, "taker-wake-during-fetch");
-    await sleep(100);
-    await boss.send("taker-wake-during-fetch", { n: 2 });
-    await wakeTakers(boss, "taker-wake-during-fetch");
-    await waitFor(async () => handled.length === 2, 4000, "both jobs taken");
-    expect(handled.sort()).toEqual([1, 2]);
-  });
+  it(
+    "looks again after a fetch that was under way when a wake came, even if that fetch came back short",
+    { timeout: 30_000 },
+    async () => {
+      await boss.createQueue("taker-wake-during-fetch");
+      const handled: number[] = [];
+      let secondTaken: () => void = () => {};
+      const second = new Promise<void>((resolve) => (secondTaken = resolve));
+      const before = await listeners();
+      // Job 1 runs until job 2 is taken (5 s at most), so that no job's end makes the taker look.
+      const handle = async (job: { data: { n: number } }) => {
+        handled.push(job.data.n);
+        if (job.data.n === 2) secondTaken();
+        else await Promise.race([second, sleep(5000)]);
+      };
+      taker("taker-wake-during-fetch", 4, handle, { idlePollMs: 60_000, wokenPollMs: 60_000 });
+      await waitFor(async () => (await listeners()) > before, 5000, "the taker listening");
+      await sleep(200);
+      // Each fetch's jobs reach the taker 400 ms after it claimed them: the second wake comes while the first fetch,
+      // which claimed only job 1, is under way.
+      answerDelayMs.set("taker-wake-during-fetch", 400);
+      await boss.send("taker-wake-during-fetch", { n: 1 });
+      await wakeTakers(boss, "taker-wake-during-fetch");
+      await sleep(100);
+      await boss.send("taker-wake-during-fetch", { n: 2 });
+      await wakeTakers(boss, "taker-wake-during-fetch");
+      await waitFor(async () => handled.length === 2, 4000, "both jobs taken");
+      expect(handled.sort()).toEqual([1, 2]);
+    },
+  );
 
-  it("fails a job whose handler throws, so pg-boss retries it, and completes the retry", { timeout: 30_000 }, async () => {
-    await boss.createQueue("taker-retry", { retryLimit: 2, retryDelay: 0 });
-    const id = (await boss.send("taker-retry", { n: 7 }))!;
-    const attempts: number[] = [];
-    taker("taker-retry", 2, async (job) => {
-      attempts.push(job.data.n);
-      if (attempts.length === 1) throw new Error("first attempt fails");
-    });
-    await waitFor(async () => (await boss.getJobById("taker-retry", id))?.state === "completed", 20_000, "the retry completed");
-    expect(attempts).toEqual([7, 7]);
-    expect((await boss.getJobById("taker-retry", id))?.retryCount).toBe(1);
-  });
+  it(
+    "fails a job whose handler throws, so pg-boss retries it, and completes the retry",
+    { timeout: 30_000 },
+    async () => {
+      await boss.createQueue("taker-retry", { retryLimit: 2, retryDelay: 0 });
+      const id = (await boss.send("taker-retry", { n: 7 }))!;
+      const attempts: number[] = [];
+      taker("taker-retry", 2, async (job) => {
+        attempts.push(job.data.n);
+        if (attempts.length === 1) throw new Error("first attempt fails");
+      });
+      await waitFor(
+        async () => (await boss.getJobById("taker-retry", id))?.state === "completed",
+        20_000,
+        "the retry completed",
+      );
+      expect(attempts).toEqual([7, 7]);
+      expect((await boss.getJobById("taker-retry", id))?.retryCount).toBe(1);
+    },
+  );
 
   it("hands back, unhandled, the jobs of a fetch that answers after stop began", { timeout: 30_000 }, async () => {
     await boss.createQueue("taker-late-fetch", { retryLimit: 3, retryDelay: 0 });
@@ -256,28 +304,50 @@ describe("JobTaker", () => {
     answerDelayMs.set("taker-late-fetch", 600);
     let handled = 0;
     const late = taker("taker-late-fetch", 2, async () => void (handled += 1));
-    await waitFor(async () => (await boss.getJobById("taker-late-fetch", id))?.state === "active", 5000, "the job claimed");
+    await waitFor(
+      async () => (await boss.getJobById("taker-late-fetch", id))?.state === "active",
+      5000,
+      "the job claimed",
+    );
     await late.stop(0);
-    await waitFor(async () => (await boss.getJobById("taker-late-fetch", id))?.state === "retry", 5000, "the job handed back");
+    await waitFor(
+      async () => (await boss.getJobById("taker-late-fetch", id))?.state === "retry",
+      5000,
+      "the job handed back",
+    );
     expect(handled).toBe(0);
     expect(late.active).toBe(0);
   });
 
-  it("renews the heartbeats of the jobs it handles, and stop hands back the jobs still running after its grace time", { timeout: 30_000 }, async () => {
-    await boss.createQueue("taker-stop", { heartbeatSeconds: 10, retryLimit: 3, retryDelay: 0 });
-    const id = (await boss.send("taker-stop", { n: 1 }))!;
-    let release: () => void = () => {};
-    const stopping = taker("taker-stop", 2, () => new Promise<void>((resolve) => (release = resolve)), { heartbeatMs: 200 });
-    await waitFor(async () => (await boss.getJobById("taker-stop", id))?.state === "active", 10_000, "the job active");
-    const firstBeat = (await boss.getJobById("taker-stop", id))!.heartbeatOn?.getTime() ?? 0;
-    await waitFor(async () => ((await boss.getJobById("taker-stop", id))!.heartbeatOn?.getTime() ?? 0) > firstBeat, 5000, "a renewed heartbeat");
+  it(
+    "renews the heartbeats of the jobs it handles, and stop hands back the jobs still running after its grace time",
+    { timeout: 30_000 },
+    async () => {
+      await boss.createQueue("taker-stop", { heartbeatSeconds: 10, retryLimit: 3, retryDelay: 0 });
+      const id = (await boss.send("taker-stop", { n: 1 }))!;
+      let release: () => void = () => {};
+      const stopping = taker("taker-stop", 2, () => new Promise<void>((resolve) => (release = resolve)), {
+        heartbeatMs: 200,
+      });
+      await waitFor(
+        async () => (await boss.getJobById("taker-stop", id))?.state === "active",
+        10_000,
+        "the job active",
+      );
+      const firstBeat = (await boss.getJobById("taker-stop", id))!.heartbeatOn?.getTime() ?? 0;
+      await waitFor(
+        async () => ((await boss.getJobById("taker-stop", id))!.heartbeatOn?.getTime() ?? 0) > firstBeat,
+        5000,
+        "a renewed heartbeat",
+      );
 
-    await stopping.stop(300);
-    const job = await boss.getJobById("taker-stop", id);
-    expect(job?.state).toBe("retry");
-    expect(stopping.active).toBe(1);
-    release();
-  });
+      await stopping.stop(300);
+      const job = await boss.getJobById("taker-stop", id);
+      expect(job?.state).toBe("retry");
+      expect(stopping.active).toBe(1);
+      release();
+    },
+  );
   it("stops asking a boss that was stopped without stopping the taker first", async () => {
     const { PgBoss } = await import("pg-boss");
     const own = new PgBoss({ connectionString: database.url, supervise: false, schedule: false });
@@ -288,7 +358,12 @@ describe("JobTaker", () => {
     const fetch = own.fetch.bind(own) as (name: string, options: object) => Promise<unknown>;
     (own as unknown as { fetch: typeof fetch }).fetch = (name, options) => ((asks += 1), fetch(name, options));
     const errors: string[] = [];
-    new JobTaker<{ n: number }>(own, { queue: "taker-orphaned", capacity: 2, handle: async () => {}, log: (_error, what) => errors.push(what) }).start();
+    new JobTaker<{ n: number }>(own, {
+      queue: "taker-orphaned",
+      capacity: 2,
+      handle: async () => {},
+      log: (_error, what) => errors.push(what),
+    }).start();
     await sleep(300);
     expect(asks).toBeGreaterThan(0);
     await own.stop({ graceful: false });

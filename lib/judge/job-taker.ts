@@ -128,7 +128,8 @@ export class JobTaker<T extends object> {
         return attempts.map(() => undefined);
       },
       2 * options.capacity,
-      (error, jobs) => options.log(error, `could not complete ${jobs} jobs in one statement; completing them one by one`),
+      (error, jobs) =>
+        options.log(error, `could not complete ${jobs} jobs in one statement; completing them one by one`),
     );
     this.heartbeat = setInterval(() => void this.renewHeartbeats(), options.heartbeatMs ?? 4000);
     this.heartbeat.unref();
@@ -170,7 +171,10 @@ export class JobTaker<T extends object> {
           return handle;
         },
         (error: unknown) => {
-          this.options.log(error, `could not listen for new jobs; looking for them every ${this.idlePollMs} ms instead`);
+          this.options.log(
+            error,
+            `could not listen for new jobs; looking for them every ${this.idlePollMs} ms instead`,
+          );
           return null;
         },
       );
@@ -205,7 +209,9 @@ export class JobTaker<T extends object> {
   private async handBack(attempts: JobAttempt[]) {
     if (attempts.length === 0) return;
     await this.boss
-      .fail(this.options.queue, attempts, { message: "The worker stopped before the job finished; another worker takes it." })
+      .fail(this.options.queue, attempts, {
+        message: "The worker stopped before the job finished; another worker takes it.",
+      })
       .catch((error: unknown) => this.options.log(error, "could not hand back the jobs of a stopping worker"));
   }
 
@@ -235,7 +241,11 @@ export class JobTaker<T extends object> {
    * and never more than the setup limit setting up.
    */
   private room(): number {
-    return Math.min(this.options.capacity - (this.running.size - this.windingDown.size), 2 * this.options.capacity - this.running.size, this.setupLimit - this.settingUp.size);
+    return Math.min(
+      this.options.capacity - (this.running.size - this.windingDown.size),
+      2 * this.options.capacity - this.running.size,
+      this.setupLimit - this.settingUp.size,
+    );
   }
 
   private async fetch() {
@@ -288,7 +298,10 @@ export class JobTaker<T extends object> {
       .finally(() => this.ready(job.id))
       .then(
         () => this.completions.ask(attempt),
-        (error: unknown) => this.boss.fail(this.options.queue, attempt, { message: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) =>
+          this.boss.fail(this.options.queue, attempt, {
+            message: error instanceof Error ? error.message : String(error),
+          }),
       )
       .then(
         () => {},

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { EndpointLimiter, headStartCalls } from "./endpoint-limiter";
-import { callWithRetries, chatCompletionBody, chatCompletionPieces, LlmError, openAiCompatibleClient, parseRetryAfter, retryAfterMsOf, type ChatImage, type ChatRequest } from "./llm-client";
+import {
+  callWithRetries,
+  chatCompletionBody,
+  chatCompletionPieces,
+  LlmError,
+  openAiCompatibleClient,
+  parseRetryAfter,
+  retryAfterMsOf,
+  type ChatImage,
+  type ChatRequest,
+} from "./llm-client";
 
 let stub: StubServer;
 beforeAll(async () => {
@@ -10,7 +20,11 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 beforeEach(() => stub.reset());
 
-const request = { model: "stub-vision", text: "hello", images: [{ url: "data:image/jpeg;base64,/9j/", detail: "low" as const }] };
+const request = {
+  model: "stub-vision",
+  text: "hello",
+  images: [{ url: "data:image/jpeg;base64,/9j/", detail: "low" as const }],
+};
 
 function retrying(delays: number[]) {
   const client = openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null });
@@ -56,7 +70,9 @@ describe("LLM client over real HTTP", () => {
     const refused = await retrying([]).catch((e: unknown) => e);
     expect((refused as LlmError).kind).toBe("client");
     // The endpoint's words (sanitised) follow the app's in the member-visible message: they say what to change.
-    expect((refused as LlmError).message).toBe('The endpoint refused the request (400). The endpoint said: "bad image"');
+    expect((refused as LlmError).message).toBe(
+      'The endpoint refused the request (400). The endpoint said: "bad image"',
+    );
     expect((refused as LlmError).excerpt).toMatch(/bad image/);
     expect(stub.requests).toHaveLength(1);
   });
@@ -122,35 +138,41 @@ describe("EndpointLimiter", () => {
     expect([1, 2, 32, 33, 64, 256].map(headStartCalls)).toEqual([8, 8, 8, 9, 16, 64]);
   });
 
-  it.each([2, 256])("at concurrency %i gives a head start only to calls that hold a slot or are next in line, each once", async (maxConcurrency) => {
-    const nextInLine = headStartCalls(maxConcurrency);
-    const limiter = new EndpointLimiter({ maxConcurrency, requestsPerMinute: null });
-    const headStarts: number[] = [];
-    const finish: (() => void)[] = [];
-    const calls = Array.from({ length: maxConcurrency + nextInLine + 3 }, (_, i) =>
-      limiter.run(
-        () => new Promise<void>((resolve) => finish.push(resolve)),
-        () => headStarts.push(i),
-      ),
-    );
-    await new Promise((r) => setImmediate(r));
-    // maxConcurrency hold slots, nextInLine wait next in line; the last three wait without one.
-    expect(headStarts).toEqual(Array.from({ length: maxConcurrency + nextInLine }, (_, i) => i));
-    finish.shift()!();
-    await new Promise((r) => setImmediate(r));
-    expect(headStarts).toHaveLength(maxConcurrency + 1 + nextInLine);
-    expect(headStarts.at(-1)).toBe(maxConcurrency + nextInLine);
-    while (finish.length) {
+  it.each([2, 256])(
+    "at concurrency %i gives a head start only to calls that hold a slot or are next in line, each once",
+    async (maxConcurrency) => {
+      const nextInLine = headStartCalls(maxConcurrency);
+      const limiter = new EndpointLimiter({ maxConcurrency, requestsPerMinute: null });
+      const headStarts: number[] = [];
+      const finish: (() => void)[] = [];
+      const calls = Array.from({ length: maxConcurrency + nextInLine + 3 }, (_, i) =>
+        limiter.run(
+          () => new Promise<void>((resolve) => finish.push(resolve)),
+          () => headStarts.push(i),
+        ),
+      );
+      await new Promise((r) => setImmediate(r));
+      // maxConcurrency hold slots, nextInLine wait next in line; the last three wait without one.
+      expect(headStarts).toEqual(Array.from({ length: maxConcurrency + nextInLine }, (_, i) => i));
       finish.shift()!();
       await new Promise((r) => setImmediate(r));
-    }
-    await Promise.all(calls);
-    expect(headStarts).toEqual(Array.from({ length: calls.length }, (_, i) => i));
-  });
+      expect(headStarts).toHaveLength(maxConcurrency + 1 + nextInLine);
+      expect(headStarts.at(-1)).toBe(maxConcurrency + nextInLine);
+      while (finish.length) {
+        finish.shift()!();
+        await new Promise((r) => setImmediate(r));
+      }
+      await Promise.all(calls);
+      expect(headStarts).toEqual(Array.from({ length: calls.length }, (_, i) => i));
+    },
+  );
 });
 
 describe("chatCompletionPieces", () => {
-  const image = (n: number, detail: ChatImage["detail"] = "low"): ChatImage => ({ url: `data:image/jpeg;base64,${Buffer.alloc(30 + n, n).toString("base64")}`, detail });
+  const image = (n: number, detail: ChatImage["detail"] = "low"): ChatImage => ({
+    url: `data:image/jpeg;base64,${Buffer.alloc(30 + n, n).toString("base64")}`,
+    detail,
+  });
   const shapes: [string, ChatRequest][] = [
     ["text only", { model: "m", text: "Describe.", images: [] }],
     [
@@ -180,7 +202,10 @@ describe("chatCompletionPieces", () => {
         ],
       },
     ],
-    ["a repair request", { model: "m", text: "Q", images: [image(4)], followUp: { previousAnswer: "bad", correction: "Answer in JSON." } }],
+    [
+      "a repair request",
+      { model: "m", text: "Q", images: [image(4)], followUp: { previousAnswer: "bad", correction: "Answer in JSON." } },
+    ],
   ];
   it.each(shapes)("is JSON.stringify(chatCompletionBody(request)) byte for byte: %s", (_name, request) => {
     const bytes = Buffer.concat(chatCompletionPieces(request));
@@ -189,19 +214,33 @@ describe("chatCompletionPieces", () => {
     const again = chatCompletionPieces(request);
     expect(Buffer.concat(again).equals(bytes)).toBe(true);
     const third = chatCompletionPieces(request);
-    expect(again.filter((piece, i) => piece === third[i] && piece.includes('"image_url"')).length).toBe(request.images.length);
+    expect(again.filter((piece, i) => piece === third[i] && piece.includes('"image_url"')).length).toBe(
+      request.images.length,
+    );
   });
 
   it("reaches the endpoint as JSON, with its content type, images, roles and options", async () => {
     const client = openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null });
-    const result = await client.complete({ model: "stub-vision", system: "Be brief.", text: "hello", images: [image(5, null), image(6)], maxTokens: 40 }, { timeoutMs: 5000 });
+    const result = await client.complete(
+      { model: "stub-vision", system: "Be brief.", text: "hello", images: [image(5, null), image(6)], maxTokens: 40 },
+      { timeoutMs: 5000 },
+    );
     expect(result.text).toBeTruthy();
-    expect(stub.requests.at(-1)).toMatchObject({ path: "/v1/chat/completions", model: "stub-vision", imageCount: 2, roles: ["system", "user"], maxTokens: 40, imageDetail: true });
+    expect(stub.requests.at(-1)).toMatchObject({
+      path: "/v1/chat/completions",
+      model: "stub-vision",
+      imageCount: 2,
+      roles: ["system", "user"],
+      maxTokens: 40,
+      imageDetail: true,
+    });
   });
 
   it("names an Azure deployment from the request's model", async () => {
     const client = openAiCompatibleClient({ baseURL: `${stub.url}/openai`, apiKey: "k", apiVersion: "2024-10-21" });
     await client.complete({ model: "my-deployment", text: "hello", images: [] }, { timeoutMs: 5000 });
-    expect(stub.requests.at(-1)?.path).toBe("/openai/deployments/my-deployment/chat/completions?api-version=2024-10-21");
+    expect(stub.requests.at(-1)?.path).toBe(
+      "/openai/deployments/my-deployment/chat/completions?api-version=2024-10-21",
+    );
   });
 });

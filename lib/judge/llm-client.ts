@@ -70,7 +70,8 @@ export interface ChatResult {
   logprobs?: TokenLogprob[] | null;
 }
 
-export type LlmErrorKind = "rate_limited" | "server" | "timeout" | "network" | "client" | "bad_response" | "cancelled" | "not_allowed";
+export type LlmErrorKind =
+  "rate_limited" | "server" | "timeout" | "network" | "client" | "bad_response" | "cancelled" | "not_allowed";
 
 /**
  * One failed attempt. `retryable` failures are retried with backoff; the rest fail the step.
@@ -89,7 +90,13 @@ export class LlmError extends Error {
     super(message);
   }
   get retryable(): boolean {
-    return this.kind === "rate_limited" || this.kind === "server" || this.kind === "timeout" || this.kind === "network" || this.kind === "bad_response";
+    return (
+      this.kind === "rate_limited" ||
+      this.kind === "server" ||
+      this.kind === "timeout" ||
+      this.kind === "network" ||
+      this.kind === "bad_response"
+    );
   }
 }
 
@@ -121,7 +128,9 @@ export function openAiCompatibleClient(options: {
   };
   // Azure OpenAI: `api-version` on every request, the key in `api-key`, the model (its deployment) in the path
   // unless the base URL already names a deployment.
-  const client = options.apiVersion ? new AzureOpenAI({ ...common, apiVersion: options.apiVersion }) : new OpenAI(common);
+  const client = options.apiVersion
+    ? new AzureOpenAI({ ...common, apiVersion: options.apiVersion })
+    : new OpenAI(common);
   return {
     async complete(request, { timeoutMs, signal }) {
       const seen: ErrorBodySeen = { body: null };
@@ -151,15 +160,26 @@ export function openAiCompatibleClient(options: {
 }
 
 /** The client for an endpoint's settings: the judge's, the Test's and the probe's. */
-export function clientForEndpoint(endpoint: { baseUrl: string; apiKey: string | null; apiVersion?: string | null }, guardedSend?: typeof fetch): LlmClient {
-  return openAiCompatibleClient({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey, apiVersion: endpoint.apiVersion ?? null, guardedSend });
+export function clientForEndpoint(
+  endpoint: { baseUrl: string; apiKey: string | null; apiVersion?: string | null },
+  guardedSend?: typeof fetch,
+): LlmClient {
+  return openAiCompatibleClient({
+    baseURL: endpoint.baseUrl,
+    apiKey: endpoint.apiKey,
+    apiVersion: endpoint.apiVersion ?? null,
+    guardedSend,
+  });
 }
 
 /**
  * OpenRouter's app attribution headers (openrouter.ai/docs/app-attribution): the app's name, and its address
  * when APP_URL is set. Sent to openrouter.ai only, so no other provider learns the app's address.
  */
-export function attributionHeaders(baseURL: string, appUrl = process.env.APP_URL ?? null): Record<string, string> | undefined {
+export function attributionHeaders(
+  baseURL: string,
+  appUrl = process.env.APP_URL ?? null,
+): Record<string, string> | undefined {
   let host: string;
   try {
     host = new URL(baseURL).hostname;
@@ -217,7 +237,11 @@ export function providerErrorMessage(body: string | null | undefined): string | 
     if (typeof value === "string") return value.trim() || null;
     if (Array.isArray(value)) {
       // FastAPI's `detail: [{msg}]`; Gemini's OpenAI-compatible endpoint wraps its error in a list: `[{"error": {"message": …}}]`.
-      const parts = value.map((v) => (typeof v === "string" ? v : isRecord(v) ? (typeof v.msg === "string" ? v.msg : textOf(v.error)) : null)).filter((v): v is string => !!v);
+      const parts = value
+        .map((v) =>
+          typeof v === "string" ? v : isRecord(v) ? (typeof v.msg === "string" ? v.msg : textOf(v.error)) : null,
+        )
+        .filter((v): v is string => !!v);
       return parts.length ? parts.join("; ") : null;
     }
     if (isRecord(value)) return textOf(value.message) ?? textOf(value.msg) ?? textOf(value.detail);
@@ -227,7 +251,8 @@ export function providerErrorMessage(body: string | null | undefined): string | 
   return textOf(parsed.error) ?? textOf(parsed.message) ?? textOf(parsed.detail) ?? null;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * What to change on the server for errors that a server setting causes, in vLLM's words: the image limit
@@ -246,7 +271,10 @@ export function serverSettingHint(message: string | null): string | null {
 }
 
 function imagePart(image: ChatImage): OpenAI.Chat.ChatCompletionContentPartImage {
-  return { type: "image_url", image_url: image.detail === null ? { url: image.url } : { url: image.url, detail: image.detail } };
+  return {
+    type: "image_url",
+    image_url: image.detail === null ? { url: image.url } : { url: image.url, detail: image.detail },
+  };
 }
 
 /**
@@ -259,7 +287,9 @@ export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatComple
   const content: OpenAI.Chat.ChatCompletionContentPart[] = request.imagesFirst ? [...images, text] : [text, ...images];
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
     ...(request.system ? [{ role: "system" as const, content: request.system }] : []),
-    ...(request.turns ?? []).map((turn) => ({ role: turn.role, content: turn.content }) as OpenAI.Chat.ChatCompletionMessageParam),
+    ...(request.turns ?? []).map(
+      (turn) => ({ role: turn.role, content: turn.content }) as OpenAI.Chat.ChatCompletionMessageParam,
+    ),
     { role: "user", content },
   ];
   if (request.followUp) {
@@ -272,7 +302,9 @@ export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatComple
     ...(request.temperature === null || request.temperature === undefined ? {} : { temperature: request.temperature }),
     ...(request.responseFormat ? { response_format: request.responseFormat as never } : {}),
     ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
-    ...(request.topLogprobs ? { logprobs: true, top_logprobs: Math.min(20, Math.max(1, Math.round(request.topLogprobs))) } : {}),
+    ...(request.topLogprobs
+      ? { logprobs: true, top_logprobs: Math.min(20, Math.max(1, Math.round(request.topLogprobs))) }
+      : {}),
   };
 }
 
@@ -323,7 +355,12 @@ export function chatCompletionPieces(request: ChatRequest): Buffer[] {
 export function chatResultOf(response: {
   choices?:
     | {
-        message?: { content?: unknown; refusal?: string | null; reasoning_content?: unknown; reasoning?: unknown } | null;
+        message?: {
+          content?: unknown;
+          refusal?: string | null;
+          reasoning_content?: unknown;
+          reasoning?: unknown;
+        } | null;
         finish_reason?: string | null;
         logprobs?: unknown;
         error?: unknown;
@@ -336,7 +373,8 @@ export function chatResultOf(response: {
   const inside = errorInsideAnswer(response.error) ?? errorInsideAnswer(response.choices?.[0]?.error);
   if (inside) throw inside;
   const choice = response.choices?.[0];
-  if (!choice) throw new LlmError("bad_response", "The endpoint answered without any choice (an empty `choices` list).");
+  if (!choice)
+    throw new LlmError("bad_response", "The endpoint answered without any choice (an empty `choices` list).");
   const message = choice.message ?? null;
   const content = contentText(message?.content);
   const split = content === null ? { answer: null, reasoning: null } : splitReasoning(content);
@@ -344,7 +382,11 @@ export function chatResultOf(response: {
   const reasoning = [separate, split.reasoning].filter((part): part is string => !!part?.trim()).join("\n\n") || null;
   const promptTokens = response.usage?.prompt_tokens;
   const completionTokens = response.usage?.completion_tokens;
-  const usageKnown = typeof promptTokens === "number" && Number.isFinite(promptTokens) && typeof completionTokens === "number" && Number.isFinite(completionTokens);
+  const usageKnown =
+    typeof promptTokens === "number" &&
+    Number.isFinite(promptTokens) &&
+    typeof completionTokens === "number" &&
+    Number.isFinite(completionTokens);
   return {
     text: split.answer,
     refusal: message?.refusal ?? null,
@@ -367,9 +409,29 @@ function errorInsideAnswer(error: unknown): LlmError | null {
   const code = isRecord(error) ? Number(error.code) : Number.NaN;
   const status = Number.isInteger(code) && code >= 400 && code <= 599 ? code : null;
   const said = `The endpoint said: "${message}"`;
-  if (status === 429) return new LlmError("rate_limited", `Rate limited (429, reported inside a 200 answer). ${said}`, status, null, message);
-  if (status === null || status >= 500) return new LlmError("server", `Endpoint error (${status ?? "no code"}, reported inside a 200 answer). ${said}`, status, null, message);
-  return new LlmError("client", `The endpoint refused the request (${status}, reported inside a 200 answer). ${said}`, status, null, message);
+  if (status === 429)
+    return new LlmError(
+      "rate_limited",
+      `Rate limited (429, reported inside a 200 answer). ${said}`,
+      status,
+      null,
+      message,
+    );
+  if (status === null || status >= 500)
+    return new LlmError(
+      "server",
+      `Endpoint error (${status ?? "no code"}, reported inside a 200 answer). ${said}`,
+      status,
+      null,
+      message,
+    );
+  return new LlmError(
+    "client",
+    `The endpoint refused the request (${status}, reported inside a 200 answer). ${said}`,
+    status,
+    null,
+    message,
+  );
 }
 
 /** `choice.logprobs.content` as tokens with their alternatives; null when the answer carried none (or an unreadable shape). */
@@ -380,17 +442,27 @@ export function contentLogprobs(logprobs: unknown): TokenLogprob[] | null {
   for (const entry of content) {
     if (!isRecord(entry) || typeof entry.token !== "string" || typeof entry.logprob !== "number") return null;
     const top = Array.isArray(entry.top_logprobs)
-      ? entry.top_logprobs.flatMap((alt) => (isRecord(alt) && typeof alt.token === "string" && typeof alt.logprob === "number" ? [{ token: alt.token, logprob: alt.logprob }] : []))
+      ? entry.top_logprobs.flatMap((alt) =>
+          isRecord(alt) && typeof alt.token === "string" && typeof alt.logprob === "number"
+            ? [{ token: alt.token, logprob: alt.logprob }]
+            : [],
+        )
       : [];
     tokens.push({ token: entry.token, logprob: entry.logprob, top });
   }
   return tokens;
 }
 
-export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (string | null)[] = [], rawBody: string | null = null): LlmError {
+export function toLlmError(
+  error: unknown,
+  signal?: AbortSignal,
+  secrets: (string | null)[] = [],
+  rawBody: string | null = null,
+): LlmError {
   if (error instanceof LlmError) return error;
   if (signal?.aborted) return new LlmError("cancelled", "Cancelled.");
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmError("timeout", "The endpoint did not answer in time.");
+  if (error instanceof OpenAI.APIConnectionTimeoutError)
+    return new LlmError("timeout", "The endpoint did not answer in time.");
   if (error instanceof OpenAI.APIUserAbortError) return new LlmError("cancelled", "Cancelled.");
   if (error instanceof OpenAI.APIConnectionError) {
     const cause = (error as { cause?: unknown }).cause;
@@ -416,7 +488,8 @@ export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (strin
     const said = providerMessage ? ` The endpoint said: "${providerMessage}"` : "";
     const hint = serverSettingHint(providerMessage);
     if (status === 429) return new LlmError("rate_limited", "Rate limited (429).", status, retryAfter, excerpt);
-    if (status !== null && status >= 500) return new LlmError("server", `Endpoint error (${status}).`, status, retryAfter, excerpt);
+    if (status !== null && status >= 500)
+      return new LlmError("server", `Endpoint error (${status}).`, status, retryAfter, excerpt);
     if (status === 408) return new LlmError("timeout", "Request timeout (408).", status, null, excerpt);
     if (status !== null && status >= 300 && status < 400) {
       return new LlmError(
@@ -427,18 +500,33 @@ export function toLlmError(error: unknown, signal?: AbortSignal, secrets: (strin
         excerpt,
       );
     }
-    return new LlmError("client", `The endpoint refused the request (${status ?? "?"}).${said}${hint ? ` ${hint}` : ""}`, status, null, excerpt);
+    return new LlmError(
+      "client",
+      `The endpoint refused the request (${status ?? "?"}).${said}${hint ? ` ${hint}` : ""}`,
+      status,
+      null,
+      excerpt,
+    );
   }
   // The SDK throws SyntaxError-like errors for bodies that are not JSON; their message quotes the body.
   const name = error instanceof Error ? error.name : "Error";
-  return new LlmError("bad_response", `Unreadable answer from the endpoint (${name}).`, null, null, errorBodyExcerpt(error instanceof Error ? error.message : String(error), secrets));
+  return new LlmError(
+    "bad_response",
+    `Unreadable answer from the endpoint (${name}).`,
+    null,
+    null,
+    errorBodyExcerpt(error instanceof Error ? error.message : String(error), secrets),
+  );
 }
 
 /**
  * How long an answer asks us to wait, in milliseconds: `retry-after-ms` (OpenAI's and Azure's, more
  * precise) when present, else `retry-after`.
  */
-export function retryAfterMsOf(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | null {
+export function retryAfterMsOf(
+  headers: { get(name: string): string | null } | undefined,
+  now = Date.now(),
+): number | null {
   const ms = Number(headers?.get?.("retry-after-ms")?.trim() || Number.NaN);
   if (Number.isFinite(ms) && ms >= 0) return ms;
   return parseRetryAfter(headers?.get?.("retry-after") ?? null, now);
@@ -467,7 +555,13 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 
  */
 export async function callWithRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
-  options: { policy?: RetryPolicy; sleep?: (ms: number) => Promise<void>; random?: () => number; onRetry?: (error: LlmError, delayMs: number) => void; signal?: AbortSignal },
+  options: {
+    policy?: RetryPolicy;
+    sleep?: (ms: number) => Promise<void>;
+    random?: () => number;
+    onRetry?: (error: LlmError, delayMs: number) => void;
+    signal?: AbortSignal;
+  },
 ): Promise<T> {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
@@ -480,7 +574,13 @@ export async function callWithRetries<T>(
       const llmError =
         error instanceof LlmError
           ? error
-          : Object.assign(new LlmError("bad_response", `Unreadable answer from the endpoint (${withoutServerDetails(error instanceof Error ? error.name : "Error", 60)}).`), { cause: error });
+          : Object.assign(
+              new LlmError(
+                "bad_response",
+                `Unreadable answer from the endpoint (${withoutServerDetails(error instanceof Error ? error.name : "Error", 60)}).`,
+              ),
+              { cause: error },
+            );
       if (!llmError.retryable || n >= policy.maxAttempts || options.signal?.aborted) throw llmError;
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1)) * random();
       const delay = Math.max(backoff, llmError.retryAfterMs ?? 0);

@@ -25,7 +25,9 @@ const definition: RubricDefinitionInput = {
   name: "Simulated quality",
   frames: { mode: "key_frames" },
   prompt: "The video's prompt: {{prompt}}\nRate the key frames. {{frames}}\n{{criteria}}",
-  criteria: [{ id: "quality", name: "Quality", definition: "How good it looks.", type: "numeric", min: 1, max: 5, step: 1 }],
+  criteria: [
+    { id: "quality", name: "Quality", definition: "How good it looks.", type: "numeric", min: 1, max: 5, step: 1 },
+  ],
 };
 
 let stub: StubServer;
@@ -53,20 +55,30 @@ const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipeline
 beforeAll(async () => {
   stub = await startStubLlm();
   owner = await makeUser();
-  project = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: 1, name: "Logprob simulation" });
+  project = await projectWithFramedVideos(prisma, owner, {
+    videoCount: VIDEOS,
+    keyFrames: 1,
+    name: "Logprob simulation",
+  });
   const random = seeded(26);
   for (const videoId of project.videoIds) {
     // Truths spread over the scale's inside, where rounding loses most (1.0–5.0).
     const truth = Math.round((1 + 4 * random()) * 100) / 100;
     truthOf.set(videoId, truth);
-    await prisma.video.update({ where: { id: videoId }, data: { prompt: `A simulated clip. sim-truth quality=${truth} in 1..5` } });
+    await prisma.video.update({
+      where: { id: videoId },
+      data: { prompt: `A simulated clip. sim-truth quality=${truth} in 1..5` },
+    });
   }
   pipeline = (await createRubricTask(prisma, owner, project.projectId, { definition })).pipeline;
 }, 120_000);
 afterAll(async () => stub?.close());
 
 async function scoresOf(runId: string) {
-  const rows = await prisma.score.findMany({ where: { runId }, select: { videoId: true, value: true, expected: true } });
+  const rows = await prisma.score.findMany({
+    where: { runId },
+    select: { videoId: true, value: true, expected: true },
+  });
   return rows.sort((a, b) => a.videoId.localeCompare(b.videoId));
 }
 
@@ -74,7 +86,10 @@ const mae = (xs: number[], ys: number[]) => xs.reduce((sum, x, i) => sum + Math.
 
 describe("logprob-weighted scores", () => {
   it("asks for top_logprobs, stores the expected score beside the argmax, and beats the argmax against a known truth (MAE and Spearman, 48 videos)", async () => {
-    const judge = await endpoint("uncertain judge", "sim-logprobs?noise=0.8&seed=1&jitter=0.25", { requestLogprobs: true, topLogprobs: 5 });
+    const judge = await endpoint("uncertain judge", "sim-logprobs?noise=0.8&seed=1&jitter=0.25", {
+      requestLogprobs: true,
+      topLogprobs: 5,
+    });
     const before = stub.requests.length;
     const run = await createRun(deps(), owner, project.projectId, { pipeline, endpointId: judge.id });
     expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("done");
@@ -96,17 +111,24 @@ describe("logprob-weighted scores", () => {
     const maeExpected = mae(expected, truth);
     const rhoArgmax = spearman(argmax, truth)!;
     const rhoExpected = spearman(expected, truth)!;
-    console.log(`48 videos: MAE argmax ${maeArgmax.toFixed(3)}, expected ${maeExpected.toFixed(3)}; Spearman argmax ${rhoArgmax.toFixed(3)}, expected ${rhoExpected.toFixed(3)}`);
+    console.log(
+      `48 videos: MAE argmax ${maeArgmax.toFixed(3)}, expected ${maeExpected.toFixed(3)}; Spearman argmax ${rhoArgmax.toFixed(3)}, expected ${rhoExpected.toFixed(3)}`,
+    );
     expect(maeExpected).toBeLessThan(maeArgmax);
     expect(rhoExpected).toBeGreaterThan(rhoArgmax);
 
     // The video page's scores carry the expected score beside the argmax.
     const shown = await videoScores(prisma, owner, scores[0]!.videoId, run.id);
-    expect(shown.steps.flatMap((step) => step.scores)).toEqual([expect.objectContaining({ value: scores[0]!.value, expected: scores[0]!.expected })]);
+    expect(shown.steps.flatMap((step) => step.scores)).toEqual([
+      expect.objectContaining({ value: scores[0]!.value, expected: scores[0]!.expected }),
+    ]);
   }, 180_000);
 
   it("keeps the logprobs of a cached answer: a second run answered from the cache gets the same expected scores without a call", async () => {
-    const judge = await endpoint("uncertain judge again", "sim-logprobs?noise=0.6&seed=2", { requestLogprobs: true, topLogprobs: 3 });
+    const judge = await endpoint("uncertain judge again", "sim-logprobs?noise=0.6&seed=2", {
+      requestLogprobs: true,
+      topLogprobs: 3,
+    });
     const first = await createRun(deps(), owner, project.projectId, { pipeline, endpointId: judge.id });
     const before = stub.requests.length;
     const second = await createRun(deps(), owner, project.projectId, { pipeline, endpointId: judge.id });
@@ -118,23 +140,38 @@ describe("logprob-weighted scores", () => {
 
   it("does not ask for logprobs when the endpoint's probe found none come back (one finding: capabilities.topLogprobs), and stores no expected score", async () => {
     // A server that never returns logprobs ("…no-logprobs…"): the endpoint requests them, the Test's probe finds none.
-    const judge = await endpoint("judge without logprobs", "sim-logprobs?noise=0.8&seed=5&server=no-logprobs", { requestLogprobs: true, topLogprobs: 5 });
+    const judge = await endpoint("judge without logprobs", "sim-logprobs?noise=0.8&seed=5&server=no-logprobs", {
+      requestLogprobs: true,
+      topLogprobs: 5,
+    });
     const tested = await testEndpoint(prisma, owner, judge.id);
     expect(tested.capabilities).toMatchObject({ topLogprobs: false });
     expect(tested).not.toHaveProperty("logprobs");
     const before = stub.requests.length;
     const run = await createRun(deps(), owner, project.projectId, { pipeline, endpointId: judge.id });
-    const calls = stub.requests.slice(before).filter((r) => r.model === "sim-logprobs?noise=0.8&seed=5&server=no-logprobs");
+    const calls = stub.requests
+      .slice(before)
+      .filter((r) => r.model === "sim-logprobs?noise=0.8&seed=5&server=no-logprobs");
     expect(calls.length).toBe(VIDEOS);
     expect(calls.every((r) => r.topLogprobs === null)).toBe(true);
     const scores = await scoresOf(run.id);
     expect(scores).toHaveLength(VIDEOS);
     expect(scores.every((s) => s.expected === null)).toBe(true);
     // An endpoint whose probe found them come back asks for its 5 alternatives (a fresh model: nothing cached).
-    const other = await endpoint("judge with logprobs", "sim-logprobs?noise=0.8&seed=6", { requestLogprobs: true, topLogprobs: 5 });
-    await prisma.judgeEndpoint.update({ where: { id: other.id }, data: { capabilities: { ...tested.capabilities!, topLogprobs: true } } });
+    const other = await endpoint("judge with logprobs", "sim-logprobs?noise=0.8&seed=6", {
+      requestLogprobs: true,
+      topLogprobs: 5,
+    });
+    await prisma.judgeEndpoint.update({
+      where: { id: other.id },
+      data: { capabilities: { ...tested.capabilities!, topLogprobs: true } },
+    });
     const asked = stub.requests.length;
-    await createRun(deps(), owner, project.projectId, { pipeline, endpointId: other.id, videoIds: project.videoIds.slice(0, 1) });
+    await createRun(deps(), owner, project.projectId, {
+      pipeline,
+      endpointId: other.id,
+      videoIds: project.videoIds.slice(0, 1),
+    });
     expect(stub.requests.slice(asked).map((r) => r.topLogprobs)).toEqual([5]);
   }, 180_000);
 

@@ -18,12 +18,27 @@ export const ESTIMATED_CHARS_PER_TOKEN = 4;
 export const ESTIMATED_TOKENS_PER_IMAGE = 255;
 
 /** The prompt tokens a request is estimated at: its text (and a repair's earlier turns) at 4 characters a token, plus 255 per image. */
-export function estimatedPromptTokens(request: { text: string; imageCount: number; followUp?: { previousAnswer: string; correction: string } | null }): number {
-  const chars = request.text.length + (request.followUp ? request.followUp.previousAnswer.length + request.followUp.correction.length : 0);
+export function estimatedPromptTokens(request: {
+  text: string;
+  imageCount: number;
+  followUp?: { previousAnswer: string; correction: string } | null;
+}): number {
+  const chars =
+    request.text.length +
+    (request.followUp ? request.followUp.previousAnswer.length + request.followUp.correction.length : 0);
   return Math.ceil(chars / ESTIMATED_CHARS_PER_TOKEN) + request.imageCount * ESTIMATED_TOKENS_PER_IMAGE;
 }
 
 /** A call's cost at the endpoint's prices (USD per 1,000 tokens; an unset price counts as free). */
-export function callCostUsd(endpoint: { pricePer1kInput: number | null; pricePer1kOutput: number | null }, promptTokens: number, completionTokens: number, factor = 1): number {
-  return ((promptTokens / 1000) * (endpoint.pricePer1kInput ?? 0) + (completionTokens / 1000) * (endpoint.pricePer1kOutput ?? 0)) * factor;
+export function callCostUsd(
+  endpoint: { pricePer1kInput: number | null; pricePer1kOutput: number | null },
+  promptTokens: number,
+  completionTokens: number,
+  factor = 1,
+): number {
+  return (
+    ((promptTokens / 1000) * (endpoint.pricePer1kInput ?? 0) +
+      (completionTokens / 1000) * (endpoint.pricePer1kOutput ?? 0)) *
+    factor
+  );
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { boundedScore, describeIssues, extractJson, extractJsonValues, parseStructuredOutput } from "./parse-llm-output";
+import {
+  boundedScore,
+  describeIssues,
+  extractJson,
+  extractJsonValues,
+  parseStructuredOutput,
+} from "./parse-llm-output";
 
 function valueOf(text: string): unknown {
   const result = extractJson(text);
@@ -30,7 +36,10 @@ describe("extractJson", () => {
   });
 
   it("finds an object wrapped in prose", () => {
-    expect(valueOf('Sure! My analysis: {"objects": ["dog"], "relations": []} Hope this helps.')).toEqual({ objects: ["dog"], relations: [] });
+    expect(valueOf('Sure! My analysis: {"objects": ["dog"], "relations": []} Hope this helps.')).toEqual({
+      objects: ["dog"],
+      relations: [],
+    });
   });
 
   it("collapses the seeds' doubled braces when the doubled form does not parse", () => {
@@ -38,7 +47,9 @@ describe("extractJson", () => {
       objects: ["a_1", "a_2"],
       relations: [["a_1", "next to", "a_2"]],
     });
-    expect(valueOf('{{"changes":{{"dog": "runs", "cat": "unchanged"}}}}')).toEqual({ changes: { dog: "runs", cat: "unchanged" } });
+    expect(valueOf('{{"changes":{{"dog": "runs", "cat": "unchanged"}}}}')).toEqual({
+      changes: { dog: "runs", cat: "unchanged" },
+    });
   });
 
   it("leaves braces and escaped quotes inside strings alone", () => {
@@ -48,7 +59,10 @@ describe("extractJson", () => {
   });
 
   it("returns nested objects whole", () => {
-    expect(valueOf('x {"scores": {"s1": 1, "s2": {"score": 2}}, "reason": "r"} y')).toEqual({ scores: { s1: 1, s2: { score: 2 } }, reason: "r" });
+    expect(valueOf('x {"scores": {"s1": 1, "s2": {"score": 2}}, "reason": "r"} y')).toEqual({
+      scores: { s1: 1, s2: { score: 2 } },
+      reason: "r",
+    });
   });
 
   it("gives the first of two objects in prose, and lists both", () => {
@@ -59,7 +73,9 @@ describe("extractJson", () => {
 
   it("repairs trailing commas and Python literals", () => {
     expect(valueOf('{"a": [1, 2,], "b": {"c": 3,},}')).toEqual({ a: [1, 2], b: { c: 3 } });
-    expect(valueOf("{'objects': ['dog', 'cat'], 'ok': True, 'none': None, 'no': False, 'q': 'say \"hi\"', 'it': 'it\\'s'}")).toEqual({
+    expect(
+      valueOf("{'objects': ['dog', 'cat'], 'ok': True, 'none': None, 'no': False, 'q': 'say \"hi\"', 'it': 'it\\'s'}"),
+    ).toEqual({
       objects: ["dog", "cat"],
       ok: true,
       none: null,
@@ -80,18 +96,24 @@ describe("extractJson", () => {
   });
 
   it("reports cut-off JSON instead of offering its complete inner parts", () => {
-    expect(errorOf('{"objects": ["a", "b"], "relations": [["a", "on", "b"')).toMatch(/never closed; the answer seems cut off/);
+    expect(errorOf('{"objects": ["a", "b"], "relations": [["a", "on", "b"')).toMatch(
+      /never closed; the answer seems cut off/,
+    );
     expect(errorOf('```json\n{"scores": {"s1": 3, "s2": 4}, "reason": "the')).toMatch(/cut off/);
   });
 
   it("says when there is no JSON at all, or only broken JSON", () => {
     expect(errorOf("The video shows a dog. Score: 7")).toBe("The answer contains no JSON object.");
-    expect(errorOf('{"objects": [ojbect_1, object_2, xxx]}')).toMatch(/^The text in brackets at character 1 is not valid JSON/);
+    expect(errorOf('{"objects": [ojbect_1, object_2, xxx]}')).toMatch(
+      /^The text in brackets at character 1 is not valid JSON/,
+    );
   });
 });
 
 const scored = z.object({ score: boundedScore(0, 10), reason: z.string().optional() });
-const categories = z.object({ scores: z.strictObject({ s1: boundedScore(0, 10), s2: boundedScore(0, 10), s3: boundedScore(0, 10) }) });
+const categories = z.object({
+  scores: z.strictObject({ s1: boundedScore(0, 10), s2: boundedScore(0, 10), s3: boundedScore(0, 10) }),
+});
 
 function failure(result: ReturnType<typeof parseStructuredOutput>) {
   if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.value)}`);
@@ -100,15 +122,22 @@ function failure(result: ReturnType<typeof parseStructuredOutput>) {
 
 describe("parseStructuredOutput", () => {
   it("accepts a valid answer", () => {
-    expect(parseStructuredOutput('{"score": 7.0, "reason": "clear mismatch"}', scored)).toEqual({ ok: true, value: { score: 7, reason: "clear mismatch" } });
+    expect(parseStructuredOutput('{"score": 7.0, "reason": "clear mismatch"}', scored)).toEqual({
+      ok: true,
+      value: { score: 7, reason: "clear mismatch" },
+    });
   });
 
   it("accepts numeric strings and decimals but not fractions or words", () => {
     expect(parseStructuredOutput('{"score": "7"}', scored)).toEqual({ ok: true, value: { score: 7 } });
     expect(parseStructuredOutput('{"score": 7.5}', scored)).toEqual({ ok: true, value: { score: 7.5 } });
-    expect(failure(parseStructuredOutput('{"score": "7/10"}', scored)).error).toMatch(/score: must be a number from 0 to 10, not "7\/10"/);
+    expect(failure(parseStructuredOutput('{"score": "7/10"}', scored)).error).toMatch(
+      /score: must be a number from 0 to 10, not "7\/10"/,
+    );
     expect(failure(parseStructuredOutput('{"score": "seven"}', scored)).kind).toBe("invalid");
-    expect(failure(parseStructuredOutput('{"score": null}', scored)).error).toMatch(/score: must be a number from 0 to 10, not null/);
+    expect(failure(parseStructuredOutput('{"score": null}', scored)).error).toMatch(
+      /score: must be a number from 0 to 10, not null/,
+    );
   });
 
   it("rejects out-of-range scores instead of clamping", () => {
@@ -128,7 +157,9 @@ describe("parseStructuredOutput", () => {
   });
 
   it("names unknown keys", () => {
-    expect(failure(parseStructuredOutput('{"scores": {"s1": 1, "s2": 2, "s3": 3, "total": 6}}', categories)).error).toMatch(/scores: unknown key "total"/);
+    expect(
+      failure(parseStructuredOutput('{"scores": {"s1": 1, "s2": 2, "s3": 3, "total": 6}}', categories)).error,
+    ).toMatch(/scores: unknown key "total"/);
   });
 
   it("takes the first JSON value the schema accepts", () => {
@@ -147,7 +178,9 @@ describe("parseStructuredOutput", () => {
     expect(field.error).toMatch(/can't help/);
     expect(field.repairHint).toMatch(/Please complete the task above/);
     expect(failure(parseStructuredOutput("", scored, { finishReason: "content_filter" })).kind).toBe("refusal");
-    expect(failure(parseStructuredOutput("I'm sorry, but I can't assist with evaluating these images.", scored)).kind).toBe("refusal");
+    expect(
+      failure(parseStructuredOutput("I'm sorry, but I can't assist with evaluating these images.", scored)).kind,
+    ).toBe("refusal");
   });
 
   it("reports truncation when finish_reason is length, even if a prefix parses", () => {
@@ -165,8 +198,14 @@ describe("parseStructuredOutput", () => {
   });
 
   it("offers a plain-text answer to a schema that accepts strings, but not when JSON was given", () => {
-    const summary = z.preprocess((value) => (typeof value === "string" ? { summary: value } : value), z.object({ summary: z.string().min(1) }));
-    expect(parseStructuredOutput("  A dog runs across a lawn [1].  ", summary)).toEqual({ ok: true, value: { summary: "A dog runs across a lawn [1]." } });
+    const summary = z.preprocess(
+      (value) => (typeof value === "string" ? { summary: value } : value),
+      z.object({ summary: z.string().min(1) }),
+    );
+    expect(parseStructuredOutput("  A dog runs across a lawn [1].  ", summary)).toEqual({
+      ok: true,
+      value: { summary: "A dog runs across a lawn [1]." },
+    });
     expect(failure(parseStructuredOutput('{"description": "A dog."}', summary)).error).toMatch(/summary: /);
   });
 });
@@ -182,7 +221,9 @@ describe("describeIssues", () => {
     });
     expect(result.success).toBe(false);
     expect(describeIssues(result.error!.issues)).toMatch(/^relations\[1\]\[1\]: /);
-    const many = z.object(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, z.number()]))).safeParse({});
+    const many = z
+      .object(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, z.number()])))
+      .safeParse({});
     expect(describeIssues(many.error!.issues, 3)).toMatch(/; and 7 more$/);
   });
 });

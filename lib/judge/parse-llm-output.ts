@@ -25,7 +25,8 @@ export type JsonExtraction = { ok: true; value: unknown } | { ok: false; error: 
 
 export type StructuredOutputFailureKind = "refusal" | "truncated" | "no_json" | "invalid";
 
-export type StructuredOutput<T> = { ok: true; value: T } | { ok: false; kind: StructuredOutputFailureKind; error: string; repairHint: string };
+export type StructuredOutput<T> =
+  { ok: true; value: T } | { ok: false; kind: StructuredOutputFailureKind; error: string; repairHint: string };
 
 export interface StructuredOutputOptions {
   /** The choice's finish_reason: "length" means the answer was cut off, even if a prefix parses. */
@@ -87,7 +88,14 @@ function findJsonValues(text: string): { values: FoundValue[]; error: string } {
   return { values, error };
 }
 
-function scanRegion(text: string, from: number, to: number, values: FoundValue[], seen: Set<number>, problems: ScanProblems): void {
+function scanRegion(
+  text: string,
+  from: number,
+  to: number,
+  values: FoundValue[],
+  seen: Set<number>,
+  problems: ScanProblems,
+): void {
   let i = from;
   while (i < to) {
     const char = text[i];
@@ -248,7 +256,8 @@ function repairJsonish(text: string, collapseDoubledBraces: boolean): { text: st
   return { text: out, nonFinite };
 }
 
-const REFUSAL_OPENING = /^\s*(?:I['’]m sorry|I am sorry|Sorry[,.!]|I can(?:not|['’]t)\b|I['’]m (?:not able|unable)|I am (?:not able|unable)|I won['’]t\b)/i;
+const REFUSAL_OPENING =
+  /^\s*(?:I['’]m sorry|I am sorry|Sorry[,.!]|I can(?:not|['’]t)\b|I['’]m (?:not able|unable)|I am (?:not able|unable)|I won['’]t\b)/i;
 
 /** A short answer without JSON that opens like an apology. Checked only once nothing valid was found. */
 function looksLikeRefusal(text: string): boolean {
@@ -265,13 +274,25 @@ const REPLY_WITH_JSON = "Reply with only the JSON object in the required format,
  * so a schema that accepts strings (a free-text summary) takes plain-text answers; object schemas
  * reject it and the result is `no_json`.
  */
-export function parseStructuredOutput<T>(text: string | readonly unknown[] | null | undefined, schema: ZodType<T>, options: StructuredOutputOptions = {}): StructuredOutput<T> {
+export function parseStructuredOutput<T>(
+  text: string | readonly unknown[] | null | undefined,
+  schema: ZodType<T>,
+  options: StructuredOutputOptions = {},
+): StructuredOutput<T> {
   const refusal = options.refusal?.trim();
   if (refusal) {
-    return fail("refusal", `The model refused: ${clip(refusal, 300)}`, `Your previous answer declined the task. Please complete the task above. ${REPLY_WITH_JSON}`);
+    return fail(
+      "refusal",
+      `The model refused: ${clip(refusal, 300)}`,
+      `Your previous answer declined the task. Please complete the task above. ${REPLY_WITH_JSON}`,
+    );
   }
   if (options.finishReason === "content_filter") {
-    return fail("refusal", "The endpoint's content filter stopped the answer.", `Your previous answer was stopped by a content filter. Please complete the task above. ${REPLY_WITH_JSON}`);
+    return fail(
+      "refusal",
+      "The endpoint's content filter stopped the answer.",
+      `Your previous answer was stopped by a content filter. Please complete the task above. ${REPLY_WITH_JSON}`,
+    );
   }
   if (options.finishReason === "length") {
     return fail(
@@ -281,12 +302,20 @@ export function parseStructuredOutput<T>(text: string | readonly unknown[] | nul
     );
   }
   if (text === null || text === undefined) {
-    return fail("no_json", "The endpoint answered with no content (`content` was null).", `Your previous answer was empty. ${REPLY_WITH_JSON}`);
+    return fail(
+      "no_json",
+      "The endpoint answered with no content (`content` was null).",
+      `Your previous answer was empty. ${REPLY_WITH_JSON}`,
+    );
   }
   // Servers may give `content` as an array of parts: its text parts are the answer.
   const answer = (typeof text === "string" ? text : (contentText(text) ?? "")).trim();
   if (!answer && options.reasoning?.trim()) {
-    return fail("no_json", "The answer held only the model's reasoning (`<think>` never closed), with no answer after it.", `Your previous answer stopped while thinking. ${REPLY_WITH_JSON}`);
+    return fail(
+      "no_json",
+      "The answer held only the model's reasoning (`<think>` never closed), with no answer after it.",
+      `Your previous answer stopped while thinking. ${REPLY_WITH_JSON}`,
+    );
   }
   if (!answer) return fail("no_json", "The answer was empty.", `Your previous answer was empty. ${REPLY_WITH_JSON}`);
 
@@ -297,20 +326,34 @@ export function parseStructuredOutput<T>(text: string | readonly unknown[] | nul
   const foundObject = found.values.some((candidate) => isPlainObject(candidate.value));
   if (!foundObject) {
     if (looksLikeRefusal(answer)) {
-      return fail("refusal", `The model refused: ${clip(answer, 300)}`, `Your previous answer declined the task. Please complete the task above. ${REPLY_WITH_JSON}`);
+      return fail(
+        "refusal",
+        `The model refused: ${clip(answer, 300)}`,
+        `Your previous answer declined the task. Please complete the task above. ${REPLY_WITH_JSON}`,
+      );
     }
     const asText = schema.safeParse(answer);
     if (asText.success) return { ok: true, value: asText.data };
   }
   if (attempts.length === 0) {
-    return fail("no_json", found.error, `Your previous answer did not contain the required JSON object. ${REPLY_WITH_JSON}`);
+    return fail(
+      "no_json",
+      found.error,
+      `Your previous answer did not contain the required JSON object. ${REPLY_WITH_JSON}`,
+    );
   }
 
   const failures = attempts.flatMap(({ result }) => (result.success ? [] : [result.error.issues]));
-  const rightShape = failures.filter((issues) => !issues.some((issue) => issue.path.length === 0 && issue.code === "invalid_type"));
+  const rightShape = failures.filter(
+    (issues) => !issues.some((issue) => issue.path.length === 0 && issue.code === "invalid_type"),
+  );
   const issues = (rightShape.length ? rightShape : failures).at(-1) ?? [];
   const described = describeIssues(issues);
-  return fail("invalid", `The answer does not match the required format: ${described}`, `Your previous answer did not match the required format: ${described}. ${REPLY_WITH_JSON}`);
+  return fail(
+    "invalid",
+    `The answer does not match the required format: ${described}`,
+    `Your previous answer did not match the required format: ${described}. ${REPLY_WITH_JSON}`,
+  );
 }
 
 function fail(kind: StructuredOutputFailureKind, error: string, repairHint: string): StructuredOutput<never> {
@@ -337,7 +380,8 @@ function formatPath(path: readonly PropertyKey[]): string {
 /** Zod issues as one line a model (and a person reading the run log) can act on, e.g. `scores.s3: missing`. */
 export function describeIssues(issues: readonly Issue[], limit = 8): string {
   const lines = issues.slice(0, limit).map((issue) => {
-    if (issue.code === "unrecognized_keys") return `${formatPath(issue.path)}: unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+    if (issue.code === "unrecognized_keys")
+      return `${formatPath(issue.path)}: unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
     return `${formatPath(issue.path)}: ${issue.message}`;
   });
   if (issues.length > limit) lines.push(`and ${issues.length - limit} more`);
@@ -367,11 +411,15 @@ export function boundedScore(min: number, max: number, options: { integer?: bool
         if (typeof issue.input === "number" && Number.isFinite(issue.input)) return `${issue.input} is not ${scale}`;
         return `must be ${scale}, not ${describeInput(issue.input)}`;
       }
-      if (issue.code === "too_big" || issue.code === "too_small") return `${describeInput(issue.input)} is outside ${min}–${max}`;
+      if (issue.code === "too_big" || issue.code === "too_small")
+        return `${describeInput(issue.input)} is outside ${min}–${max}`;
       return undefined;
     },
   });
   number = number.min(min).max(max);
   if (options.integer) number = number.int();
-  return z.preprocess((value) => (typeof value === "string" && NUMERIC_STRING.test(value) ? Number(value) : value), number);
+  return z.preprocess(
+    (value) => (typeof value === "string" && NUMERIC_STRING.test(value) ? Number(value) : value),
+    number,
+  );
 }

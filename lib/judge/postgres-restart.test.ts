@@ -34,7 +34,11 @@ afterAll(async () => {
 
 describe("PostgreSQL restarting in the middle of a run", () => {
   it("loses no step and pays for none twice", { timeout: 240_000 }, async () => {
-    const user = await createUser(prisma, { email: "owner@restart.test", password: "correct horse battery", isAdmin: false });
+    const user = await createUser(prisma, {
+      email: "owner@restart.test",
+      password: "correct horse battery",
+      isAdmin: false,
+    });
     const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
     const videoCount = 6;
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 3 });
@@ -52,21 +56,44 @@ describe("PostgreSQL restarting in the middle of a run", () => {
       pricePer1kInput: 0.01,
       pricePer1kOutput: 0.02,
     });
-    worker = startWorkerProcess({ ...process.env, DATABASE_URL: database.url, WORKER_CONCURRENCY: "4", LOG_LEVEL: "info" });
+    worker = startWorkerProcess({
+      ...process.env,
+      DATABASE_URL: database.url,
+      WORKER_CONCURRENCY: "4",
+      LOG_LEVEL: "info",
+    });
     const output = () => `Worker output:\n${worker!.output().slice(-4000)}`;
-    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const run = await createRun(
+      { prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: "hallucination", endpointId: endpoint.id },
+    );
     const totalSteps = videoCount * (3 + 3 + 1 + 1 + 3 + 3);
 
-    await waitFor(async () => (await prisma.stepResult.count({ where: { runId: run.id, status: "done" } })) >= 12, 90_000, "some finished steps", output);
+    await waitFor(
+      async () => (await prisma.stepResult.count({ where: { runId: run.id, status: "done" } })) >= 12,
+      90_000,
+      "some finished steps",
+      output,
+    );
     await database.stopServer();
     // Calls in flight come back while the server is down; their results must wait for it.
     await new Promise((r) => setTimeout(r, 3000));
     await database.startServer();
 
-    await waitFor(async () => (await prisma.judgeRun.findUnique({ where: { id: run.id } }))?.status === "done", 180_000, "the run to finish", output);
+    await waitFor(
+      async () => (await prisma.judgeRun.findUnique({ where: { id: run.id } }))?.status === "done",
+      180_000,
+      "the run to finish",
+      output,
+    );
     expect(worker.child.exitCode, output()).toBeNull();
 
-    const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, select: { id: true, status: true, error: true } });
+    const steps = await prisma.stepResult.findMany({
+      where: { runId: run.id },
+      select: { id: true, status: true, error: true },
+    });
     expect(steps).toHaveLength(totalSteps);
     expect(steps.filter((s) => s.status !== "done")).toEqual([]);
     // One paid call per step: the stub saw each request once, and each step has exactly one call row.

@@ -3,7 +3,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTemplateStore, listPlaceholders, listTemplateIds, loadTemplate, parseTemplate, promptsDir, renderTemplate, TemplateError, templateHash } from "./prompt-templates";
+import {
+  createTemplateStore,
+  listPlaceholders,
+  listTemplateIds,
+  loadTemplate,
+  parseTemplate,
+  promptsDir,
+  renderTemplate,
+  TemplateError,
+  templateHash,
+} from "./prompt-templates";
 
 const EXPECTED_TEMPLATES = [
   "caption-content/judge",
@@ -100,9 +110,13 @@ describe("the prompt files", () => {
       for (const name of template.inputs) {
         const values = valuesFor(template.inputs);
         delete values[name];
-        expect(() => renderTemplate(template, values)).toThrow(new RegExp(`${id}: cannot render: no value for \\{\\{${name}\\}\\}`));
+        expect(() => renderTemplate(template, values)).toThrow(
+          new RegExp(`${id}: cannot render: no value for \\{\\{${name}\\}\\}`),
+        );
       }
-      expect(() => renderTemplate(template, { ...valuesFor(template.inputs), extra: "x" })).toThrow(/unknown placeholder\(s\) extra/);
+      expect(() => renderTemplate(template, { ...valuesFor(template.inputs), extra: "x" })).toThrow(
+        /unknown placeholder\(s\) extra/,
+      );
     }
   });
 
@@ -130,10 +144,26 @@ describe("the prompt files", () => {
 
   it("keep the seed text of the scoring steps verbatim and append the output format after it", () => {
     const cases: [string, string, Record<string, string>][] = [
-      ["hallucination/static-hallucination", "- First I will give the definition of all types of static hallucinations: \n  1. Geometric structure irrationality: Objects' shapes", {}],
-      ["hallucination/dynamic-hallucination", "- First I will give the the definition of all type of dynamic hallucinations: \n  1. Clipping:", {}],
-      ["hallucination/inconsistency", "Human Description:<original_prompt>\nAI-generated Description:<generated_prompt>", { original_prompt: "a cat", generated_prompt: "a dog" }],
-      ["hallucination/video-summary", "generate a brief and accurate description for the video.\nThe objects changes for all key frames:<changes>", { changes: "none" }],
+      [
+        "hallucination/static-hallucination",
+        "- First I will give the definition of all types of static hallucinations: \n  1. Geometric structure irrationality: Objects' shapes",
+        {},
+      ],
+      [
+        "hallucination/dynamic-hallucination",
+        "- First I will give the the definition of all type of dynamic hallucinations: \n  1. Clipping:",
+        {},
+      ],
+      [
+        "hallucination/inconsistency",
+        "Human Description:<original_prompt>\nAI-generated Description:<generated_prompt>",
+        { original_prompt: "a cat", generated_prompt: "a dog" },
+      ],
+      [
+        "hallucination/video-summary",
+        "generate a brief and accurate description for the video.\nThe objects changes for all key frames:<changes>",
+        { changes: "none" },
+      ],
     ];
     for (const [id, seedExcerpt, given] of cases) {
       const template = loadTemplate(id);
@@ -142,16 +172,29 @@ describe("the prompt files", () => {
       expect(seedPart).toContain(asSent(seedExcerpt, given));
       expect(formatPart).toMatch(/^Reply with only one line of JSON and no other text:\n\{"/);
     }
-    const staticText = renderTemplate(loadTemplate("hallucination/static-hallucination"), { original_prompt: "a cat on a mat", relation: "R" });
-    expect(staticText).toContain('The following is a frame from a video, which depicts "a cat on a mat". Based on the frame image');
+    const staticText = renderTemplate(loadTemplate("hallucination/static-hallucination"), {
+      original_prompt: "a cat on a mat",
+      relation: "R",
+    });
+    expect(staticText).toContain(
+      'The following is a frame from a video, which depicts "a cat on a mat". Based on the frame image',
+    );
     expect(staticText).toContain('"s10": <0-10>}');
     expect(staticText.endsWith("each from 0 (does not occur) to 10 (most severe).")).toBe(true);
   });
 
   it("render the caption rubric with its single-brace output example intact", () => {
-    const text = renderTemplate(loadTemplate("caption-rubric/judge"), { caption_type: "brief", output: "A dog runs.", reference: "A dog is running." });
-    expect(text).toContain('{"score": [0-4], "reason": "1-2 sentence explanation"}\n### **Input:**\nCaption Type: brief  \nModel Output: A dog runs.\nReference: A dog is running.');
-    expect(text.endsWith("Please strictly return the output in the above format and do not add any other content.")).toBe(true);
+    const text = renderTemplate(loadTemplate("caption-rubric/judge"), {
+      caption_type: "brief",
+      output: "A dog runs.",
+      reference: "A dog is running.",
+    });
+    expect(text).toContain(
+      '{"score": [0-4], "reason": "1-2 sentence explanation"}\n### **Input:**\nCaption Type: brief  \nModel Output: A dog runs.\nReference: A dog is running.',
+    );
+    expect(
+      text.endsWith("Please strictly return the output in the above format and do not add any other content."),
+    ).toBe(true);
   });
 
   it("render the caption key-point check with its numbered key points and JSON answer format", () => {
@@ -179,20 +222,36 @@ describe("the prompt files", () => {
         "Options:\nA. It rolls down the ramp.\nB. It bounces.\n" +
         "Answer with the option’s letter from the given choices directly.",
     );
-    expect(renderTemplate(loadTemplate("qa/answer-open"), { question: "Where does it stop?" }).endsWith("accurately.\nGiven Frames:<Video>\nQuestion:Where does it stop?")).toBe(true);
+    expect(
+      renderTemplate(loadTemplate("qa/answer-open"), { question: "Where does it stop?" }).endsWith(
+        "accurately.\nGiven Frames:<Video>\nQuestion:Where does it stop?",
+      ),
+    ).toBe(true);
     const judge = renderTemplate(loadTemplate("qa/judge-option"), {
       question: "What is the process that takes place after cleaning out the face?",
-      options: "      A. After cleaning the face, one starts to make the mask shape.\n      B. After cleaning the face, tissue is applied on the face using water.",
+      options:
+        "      A. After cleaning the face, one starts to make the mask shape.\n      B. After cleaning the face, tissue is applied on the face using water.",
       correct_answer: "B. After cleaning the face, tissue is applied on the face using water.",
       student_answer: "A",
     });
-    expect(judge.startsWith("You are tasked with evaluating whether a student has correctly answered a question based solely on the provided options.\n\n## Instruction:\n")).toBe(true);
+    expect(
+      judge.startsWith(
+        "You are tasked with evaluating whether a student has correctly answered a question based solely on the provided options.\n\n## Instruction:\n",
+      ),
+    ).toBe(true);
     expect(judge).toContain(
       "## Input:\n   - Question: What is the process that takes place after cleaning out the face?\n   - Options:\n      A. After cleaning the face, one starts to make the mask shape.\n      B. After cleaning the face, tissue is applied on the face using water.\n   - Correct Answer: B. After cleaning the face, tissue is applied on the face using water.\n   - Student’s Answer: A\n## Output:\n",
     );
-    expect(judge.endsWith('{"Judgement": xxx, "Reason": xxx}. Ensure that the response is structured correctly in JSON format, as it will be parsed using json.loads() in Python.')).toBe(true);
-    expect(renderTemplate(loadTemplate("qa/text-only-open"), { question: "Why?" })).toBe("## Input:\n   - Question: Why?\n## Output:");
-    for (const id of ["qa/judge-open", "qa/judge-option", "qa/text-only-mc"]) expect(loadTemplate(id).body).not.toContain("\u00a0");
+    expect(
+      judge.endsWith(
+        '{"Judgement": xxx, "Reason": xxx}. Ensure that the response is structured correctly in JSON format, as it will be parsed using json.loads() in Python.',
+      ),
+    ).toBe(true);
+    expect(renderTemplate(loadTemplate("qa/text-only-open"), { question: "Why?" })).toBe(
+      "## Input:\n   - Question: Why?\n## Output:",
+    );
+    for (const id of ["qa/judge-open", "qa/judge-option", "qa/text-only-mc"])
+      expect(loadTemplate(id).body).not.toContain("\u00a0");
   });
 
   it("hash to the sha256 of the exact file bytes", () => {
@@ -208,7 +267,13 @@ const minimal = (body: string, header = "id: t/x\nversion: 1\ninputs: [a, b]") =
 
 describe("parseTemplate", () => {
   it("splits front matter from the body and keeps other fields as meta", () => {
-    const template = parseTemplate(minimal('Use {{a}} then {{b}} and {{a}}; JSON stays: {"x": {"y": [1]}}', "id: t/x\nversion: 3\ninputs: [a, b]\noutput: t/out\nnotes: a: colon"), "t/x");
+    const template = parseTemplate(
+      minimal(
+        'Use {{a}} then {{b}} and {{a}}; JSON stays: {"x": {"y": [1]}}',
+        "id: t/x\nversion: 3\ninputs: [a, b]\noutput: t/out\nnotes: a: colon",
+      ),
+      "t/x",
+    );
     expect(template.version).toBe(3);
     expect(template.meta).toEqual({ output: "t/out", notes: "a: colon" });
     expect(template.body).toBe('Use {{a}} then {{b}} and {{a}}; JSON stays: {"x": {"y": [1]}}');
@@ -226,7 +291,9 @@ describe("parseTemplate", () => {
 
   it("rejects inputs that do not match the body's placeholders", () => {
     expect(() => parseTemplate(minimal("only {{a}}"), "t/x")).toThrow(/`inputs` lists b but the body never uses it/);
-    expect(() => parseTemplate(minimal("{{a}} {{b}} {{c}}"), "t/x")).toThrow(/the body uses \{\{c\}\} but `inputs` does not list it/);
+    expect(() => parseTemplate(minimal("{{a}} {{b}} {{c}}"), "t/x")).toThrow(
+      /the body uses \{\{c\}\} but `inputs` does not list it/,
+    );
   });
 
   it("rejects a `{{` that is not a placeholder, with its line", () => {
@@ -237,10 +304,16 @@ describe("parseTemplate", () => {
   it("rejects malformed front matter", () => {
     expect(() => parseTemplate("no front matter", "t/x")).toThrow(/must start with a `---`/);
     expect(() => parseTemplate("---\nid: t/x\nversion: 1\ninputs: []\n", "t/x")).toThrow(/no closing `---`/);
-    expect(() => parseTemplate(minimal("x", "id: t/y\nversion: 1\ninputs: []"), "t/x")).toThrow(/the front matter says id "t\/y"/);
+    expect(() => parseTemplate(minimal("x", "id: t/y\nversion: 1\ninputs: []"), "t/x")).toThrow(
+      /the front matter says id "t\/y"/,
+    );
     expect(() => parseTemplate(minimal("x", "id: t/x\nversion: one\ninputs: []"), "t/x")).toThrow(/version/);
-    expect(() => parseTemplate(minimal("x", "id: t/x\nversion: 1\ninputs: a"), "t/x")).toThrow(/`inputs` must be a list/);
-    expect(() => parseTemplate(minimal("x", "id: t/x\nversion: 1\ninputs: []\nnot a field"), "t/x")).toThrow(/line 5 is not `key: value`/);
+    expect(() => parseTemplate(minimal("x", "id: t/x\nversion: 1\ninputs: a"), "t/x")).toThrow(
+      /`inputs` must be a list/,
+    );
+    expect(() => parseTemplate(minimal("x", "id: t/x\nversion: 1\ninputs: []\nnot a field"), "t/x")).toThrow(
+      /line 5 is not `key: value`/,
+    );
   });
 
   it("renders a CRLF checkout like the LF file, under a different hash", () => {

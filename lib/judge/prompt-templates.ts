@@ -103,7 +103,8 @@ export function parseTemplate(raw: string, id: string): PromptTemplate {
   for (const [lineIndex, line] of header.split("\n").entries()) {
     if (!line.trim()) continue;
     const match = /^([A-Za-z_][A-Za-z0-9_-]*):\s?(.*)$/.exec(line);
-    if (!match) throw new TemplateError(id, `front-matter line ${lineIndex + 2} is not \`key: value\`: ${JSON.stringify(line)}`);
+    if (!match)
+      throw new TemplateError(id, `front-matter line ${lineIndex + 2} is not \`key: value\`: ${JSON.stringify(line)}`);
     if (fields.has(match[1]!)) throw new TemplateError(id, `front-matter field "${match[1]}" is given twice.`);
     fields.set(match[1]!, match[2]!.trim());
   }
@@ -111,37 +112,57 @@ export function parseTemplate(raw: string, id: string): PromptTemplate {
   const declaredId = fields.get("id");
   if (!declaredId) throw new TemplateError(id, "the front matter has no `id`.");
   if (declaredId !== id) throw new TemplateError(id, `the front matter says id "${declaredId}".`);
-  if (!TEMPLATE_ID.test(declaredId)) throw new TemplateError(id, "ids are lower-case path segments such as `group/name`.");
+  if (!TEMPLATE_ID.test(declaredId))
+    throw new TemplateError(id, "ids are lower-case path segments such as `group/name`.");
 
   const versionText = fields.get("version");
-  if (!versionText || !/^[1-9][0-9]*$/.test(versionText)) throw new TemplateError(id, "`version` must be a positive integer.");
+  if (!versionText || !/^[1-9][0-9]*$/.test(versionText))
+    throw new TemplateError(id, "`version` must be a positive integer.");
 
   const inputsText = fields.get("inputs");
   const inputsMatch = inputsText === undefined ? null : /^\[(.*)\]$/.exec(inputsText);
-  if (!inputsMatch) throw new TemplateError(id, "`inputs` must be a list such as `[original_prompt, relation]` (or `[]`).");
+  if (!inputsMatch)
+    throw new TemplateError(id, "`inputs` must be a list such as `[original_prompt, relation]` (or `[]`).");
   const inputs = inputsMatch[1]!.trim() ? inputsMatch[1]!.split(",").map((name) => name.trim()) : [];
   for (const name of inputs) {
-    if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new TemplateError(id, `input name "${name}" must be lower-case letters, digits and _.`);
+    if (!/^[a-z][a-z0-9_]*$/.test(name))
+      throw new TemplateError(id, `input name "${name}" must be lower-case letters, digits and _.`);
   }
   if (new Set(inputs).size !== inputs.length) throw new TemplateError(id, "`inputs` lists a name twice.");
 
   const stray = body.replace(PLACEHOLDER, (placeholder) => " ".repeat(placeholder.length)).indexOf("{{");
   if (stray >= 0) {
     const line = body.slice(0, stray).split("\n").length;
-    throw new TemplateError(id, `body line ${line} has a "{{" that is not a {{placeholder}} (names are lower-case, no spaces).`);
+    throw new TemplateError(
+      id,
+      `body line ${line} has a "{{" that is not a {{placeholder}} (names are lower-case, no spaces).`,
+    );
   }
   const used = listPlaceholders(body);
   const undeclared = used.filter((name) => !inputs.includes(name));
   const unused = inputs.filter((name) => !used.includes(name));
-  if (undeclared.length) throw new TemplateError(id, `the body uses ${undeclared.map((n) => `{{${n}}}`).join(", ")} but \`inputs\` does not list it.`);
+  if (undeclared.length)
+    throw new TemplateError(
+      id,
+      `the body uses ${undeclared.map((n) => `{{${n}}}`).join(", ")} but \`inputs\` does not list it.`,
+    );
   if (unused.length) throw new TemplateError(id, `\`inputs\` lists ${unused.join(", ")} but the body never uses it.`);
 
   const system = fields.get("system");
   if (system !== undefined) {
-    if (system !== "first-paragraph") throw new TemplateError(id, `\`system\` must be \`first-paragraph\` (the body's text before its first blank line is the system message), not "${system}".`);
+    if (system !== "first-paragraph")
+      throw new TemplateError(
+        id,
+        `\`system\` must be \`first-paragraph\` (the body's text before its first blank line is the system message), not "${system}".`,
+      );
     const split = body.indexOf("\n\n");
-    if (split <= 0 || !body.slice(split).trim()) throw new TemplateError(id, "`system: first-paragraph` needs a first paragraph, a blank line and a prompt after it.");
-    if (listPlaceholders(body.slice(0, split)).length) throw new TemplateError(id, "the system message (the first paragraph) may not hold a {{placeholder}}.");
+    if (split <= 0 || !body.slice(split).trim())
+      throw new TemplateError(
+        id,
+        "`system: first-paragraph` needs a first paragraph, a blank line and a prompt after it.",
+      );
+    if (listPlaceholders(body.slice(0, split)).length)
+      throw new TemplateError(id, "the system message (the first paragraph) may not hold a {{placeholder}}.");
   }
 
   try {
@@ -164,8 +185,18 @@ export function parseTemplate(raw: string, id: string): PromptTemplate {
   }
 
   const meta: Record<string, string> = {};
-  for (const [key, value] of fields) if (key !== "id" && key !== "version" && key !== "inputs" && key !== "examples") meta[key] = value;
-  return { id: declaredId, version: Number(versionText), inputs, meta, ...(examples?.length ? { examples } : {}), body, raw, hash: templateHash(raw) };
+  for (const [key, value] of fields)
+    if (key !== "id" && key !== "version" && key !== "inputs" && key !== "examples") meta[key] = value;
+  return {
+    id: declaredId,
+    version: Number(versionText),
+    inputs,
+    meta,
+    ...(examples?.length ? { examples } : {}),
+    body,
+    raw,
+    hash: templateHash(raw),
+  };
 }
 
 /** Fills every placeholder; throws on a missing value or on a value the template has no placeholder for. */
@@ -177,7 +208,10 @@ export function renderTemplate(template: PromptTemplate, values: Readonly<Record
       missing.length ? `no value for ${missing.map((n) => `{{${n}}}`).join(", ")}` : null,
       unknown.length ? `values given for unknown placeholder(s) ${unknown.join(", ")}` : null,
     ].filter(Boolean);
-    throw new TemplateError(template.id, `cannot render: ${problems.join("; ")} (it takes ${template.inputs.length ? template.inputs.join(", ") : "no values"}).`);
+    throw new TemplateError(
+      template.id,
+      `cannot render: ${problems.join("; ")} (it takes ${template.inputs.length ? template.inputs.join(", ") : "no values"}).`,
+    );
   }
   return template.body.replace(PLACEHOLDER, (_, name: string) => values[name]!);
 }
@@ -190,7 +224,8 @@ function resolveTemplateFile(idOrPath: string, dir: string): { file: string; id:
     // A file outside the prompts dir has no id by location; its front matter names it.
     return { file, id: inside ? relative.slice(0, -3).split(path.sep).join("/") : null };
   }
-  if (!TEMPLATE_ID.test(idOrPath)) throw new TemplateError(idOrPath, "not a template id (lower-case path segments such as `<task>/<step>`).");
+  if (!TEMPLATE_ID.test(idOrPath))
+    throw new TemplateError(idOrPath, "not a template id (lower-case path segments such as `<task>/<step>`).");
   return { file: path.join(dir, `${idOrPath}.md`), id: idOrPath };
 }
 
@@ -207,7 +242,10 @@ export function loadTemplate(idOrPath: string, options: { promptsDir?: string } 
   try {
     raw = fs.readFileSync(/* turbopackIgnore: true */ file, "utf8");
   } catch (error) {
-    throw new TemplateError(id ?? idOrPath, `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new TemplateError(
+      id ?? idOrPath,
+      `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return parseTemplate(raw, id ?? declaredId(raw) ?? idOrPath);
 }
@@ -217,7 +255,10 @@ export function listTemplateIds(options: { promptsDir?: string } = {}): string[]
   const dir = options.promptsDir ?? promptsDir();
   const ids: string[] = [];
   const walk = (relative: string) => {
-    for (const entry of fs.readdirSync(/* turbopackIgnore: true */ path.join(/* turbopackIgnore: true */ dir, relative), { withFileTypes: true })) {
+    for (const entry of fs.readdirSync(
+      /* turbopackIgnore: true */ path.join(/* turbopackIgnore: true */ dir, relative),
+      { withFileTypes: true },
+    )) {
       const child = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isDirectory()) walk(child);
       else if (entry.isFile() && entry.name.endsWith(".md")) ids.push(child.slice(0, -3));
@@ -271,8 +312,17 @@ export function templateTurns(meta: Readonly<Record<string, string>> | undefined
     throw new Error(`\`turns\` is not JSON (${error instanceof Error ? error.message : String(error)}).`);
   }
   const turns = Array.isArray(parsed) ? parsed : null;
-  const valid = turns?.every((turn) => turn && typeof turn === "object" && ["system", "user", "assistant"].includes((turn as ChatTurn).role) && typeof (turn as ChatTurn).content === "string");
-  if (!turns || !valid || turns.length === 0) throw new Error('`turns` must be a non-empty JSON array of {"role": "system" | "user" | "assistant", "content": "…"}.');
+  const valid = turns?.every(
+    (turn) =>
+      turn &&
+      typeof turn === "object" &&
+      ["system", "user", "assistant"].includes((turn as ChatTurn).role) &&
+      typeof (turn as ChatTurn).content === "string",
+  );
+  if (!turns || !valid || turns.length === 0)
+    throw new Error(
+      '`turns` must be a non-empty JSON array of {"role": "system" | "user" | "assistant", "content": "…"}.',
+    );
   return turns as ChatTurn[];
 }
 
@@ -281,7 +331,10 @@ export function imagesFirst(meta: Readonly<Record<string, string>> | undefined):
   return meta?.["image-position"] === "before";
 }
 
-export function splitSystemMessage(meta: Readonly<Record<string, string>> | undefined, text: string): { system: string | null; user: string } {
+export function splitSystemMessage(
+  meta: Readonly<Record<string, string>> | undefined,
+  text: string,
+): { system: string | null; user: string } {
   if (meta?.system !== "first-paragraph") return { system: null, user: text };
   const split = text.indexOf("\n\n");
   if (split <= 0) return { system: null, user: text };

@@ -51,45 +51,71 @@ async function setup(models: string[]) {
   }
   return { projectId, videoId: videoIds[0]!, endpointIds };
 }
-const judge = (projectId: string, endpointId: string) => createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId });
+const judge = (projectId: string, endpointId: string) =>
+  createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, {
+    pipeline: "hallucination",
+    endpointId,
+  });
 const scoresOf = async (runId: string) =>
-  (await prisma.score.findMany({ where: { runId }, orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }] })).map((s) => `${s.stepId}[${s.scopeIndex}].${s.category}=${s.value}`);
+  (
+    await prisma.score.findMany({
+      where: { runId },
+      orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }, { category: "asc" }],
+    })
+  ).map((s) => `${s.stepId}[${s.scopeIndex}].${s.category}=${s.value}`);
 const always = 1_000_000;
 
 describe("answers with the model's reasoning before them", () => {
-  it("stores the answer after </think>, not the draft inside it, and keeps the reasoning on the call", { timeout: 120_000 }, async () => {
-    const { projectId, endpointIds } = await setup(["stub-think", "stub-plain"]);
-    stub.addFault({ fault: { kind: "think" }, times: always });
-    const thinking = await judge(projectId, endpointIds[0]!);
-    stub.reset();
-    const plain = await judge(projectId, endpointIds[1]!);
+  it(
+    "stores the answer after </think>, not the draft inside it, and keeps the reasoning on the call",
+    { timeout: 120_000 },
+    async () => {
+      const { projectId, endpointIds } = await setup(["stub-think", "stub-plain"]);
+      stub.addFault({ fault: { kind: "think" }, times: always });
+      const thinking = await judge(projectId, endpointIds[0]!);
+      stub.reset();
+      const plain = await judge(projectId, endpointIds[1]!);
 
-    expect((await getRunStatus(prisma, owner, thinking.id)).steps).toMatchObject({ total: 10, done: 10 });
-    const scores = await scoresOf(thinking.id);
-    expect(scores.length).toBeGreaterThan(0);
-    // The same values as the answers without thinking; the drafts (other values) were not taken.
-    expect(scores).toEqual(await scoresOf(plain.id));
-    const calls = await prisma.llmCall.findMany({ where: { runId: thinking.id } });
-    expect(calls).toHaveLength(10);
-    for (const call of calls) {
-      expect(call.reasoning).toMatch(/^Let me draft it first\./);
-      expect(call.responseText).not.toContain("<think>");
-    }
-    // Knowledge graphs that flow into later prompts are the answers too: the dynamic KG prompts are the same in both runs.
-    const prompts = async (runId: string) =>
-      (await prisma.llmCall.findMany({ where: { runId, stepResult: { stepId: "dynamic_kg" } }, orderBy: { createdAt: "asc" } })).map((c) => (c.request as { text: string }).text).sort();
-    expect(await prompts(thinking.id)).toEqual(await prompts(plain.id));
-  });
+      expect((await getRunStatus(prisma, owner, thinking.id)).steps).toMatchObject({ total: 10, done: 10 });
+      const scores = await scoresOf(thinking.id);
+      expect(scores.length).toBeGreaterThan(0);
+      // The same values as the answers without thinking; the drafts (other values) were not taken.
+      expect(scores).toEqual(await scoresOf(plain.id));
+      const calls = await prisma.llmCall.findMany({ where: { runId: thinking.id } });
+      expect(calls).toHaveLength(10);
+      for (const call of calls) {
+        expect(call.reasoning).toMatch(/^Let me draft it first\./);
+        expect(call.responseText).not.toContain("<think>");
+      }
+      // Knowledge graphs that flow into later prompts are the answers too: the dynamic KG prompts are the same in both runs.
+      const prompts = async (runId: string) =>
+        (
+          await prisma.llmCall.findMany({
+            where: { runId, stepResult: { stepId: "dynamic_kg" } },
+            orderBy: { createdAt: "asc" },
+          })
+        )
+          .map((c) => (c.request as { text: string }).text)
+          .sort();
+      expect(await prompts(thinking.id)).toEqual(await prompts(plain.id));
+    },
+  );
 
-  it("a <think> never closed leaves no answer: the step fails to parse instead of storing the draft", { timeout: 120_000 }, async () => {
-    const { projectId, endpointIds } = await setup(["stub-think-open"]);
-    stub.addFault({ fault: { kind: "think", unterminated: true }, times: always });
-    const run = await judge(projectId, endpointIds[0]!);
-    const kg = await prisma.stepResult.findFirstOrThrow({ where: { runId: run.id, stepId: "static_kg", scopeIndex: 0 } });
-    expect(kg.status).toBe("parse_failed");
-    expect(kg.error).toContain("only the model's reasoning");
-    expect(await prisma.score.count({ where: { runId: run.id } })).toBe(0);
-  });
+  it(
+    "a <think> never closed leaves no answer: the step fails to parse instead of storing the draft",
+    { timeout: 120_000 },
+    async () => {
+      const { projectId, endpointIds } = await setup(["stub-think-open"]);
+      stub.addFault({ fault: { kind: "think", unterminated: true }, times: always });
+      const run = await judge(projectId, endpointIds[0]!);
+      const kg = await prisma.stepResult.findFirstOrThrow({
+        where: { runId: run.id, stepId: "static_kg", scopeIndex: 0 },
+      });
+      expect(kg.status).toBe("parse_failed");
+      expect(kg.error).toContain("only the model's reasoning");
+      expect(await prisma.score.count({ where: { runId: run.id } })).toBe(0);
+    },
+  );
 });
 
 describe("content as an array of text parts, or null", () => {
@@ -106,33 +132,48 @@ describe("content as an array of text parts, or null", () => {
     const { projectId, endpointIds } = await setup(["stub-null"]);
     stub.addFault({ fault: { kind: "null_content" }, times: always });
     const run = await judge(projectId, endpointIds[0]!);
-    const kg = await prisma.stepResult.findFirstOrThrow({ where: { runId: run.id, stepId: "static_kg", scopeIndex: 0 } });
+    const kg = await prisma.stepResult.findFirstOrThrow({
+      where: { runId: run.id, stepId: "static_kg", scopeIndex: 0 },
+    });
     expect(kg.status).toBe("parse_failed");
     expect(kg.error).toContain("no content (`content` was null)");
   });
 });
 
 describe("vLLM's error answers", () => {
-  it("keeps vLLM's own message for too many images in the step error and the excerpt, and names --limit-mm-per-prompt", { timeout: 120_000 }, async () => {
-    const { projectId, endpointIds } = await setup(["stub-vllm"]);
-    stub.addFault({ fault: { kind: "image_limit", limit: 1 }, times: always });
-    const run = await judge(projectId, endpointIds[0]!);
-    // A key frame's static KG sends one image; a cluster's dynamic KG three.
-    expect((await prisma.stepResult.findFirstOrThrow({ where: { runId: run.id, stepId: "static_kg", scopeIndex: 0 } })).status).toBe("done");
-    const dynamic = await prisma.stepResult.findFirstOrThrow({ where: { runId: run.id, stepId: "dynamic_kg", scopeIndex: 0 }, include: { calls: true } });
-    expect(dynamic.status).toBe("failed");
-    expect(dynamic.error).toContain("The endpoint refused the request (400).");
-    expect(dynamic.error).toContain("At most 1 image(s) may be provided in one request.");
-    expect(dynamic.error).toContain(`--limit-mm-per-prompt '{"image": K}'`);
-    expect(dynamic.calls[0]!.errorExcerpt).toContain("At most 1 image(s) may be provided in one request.");
-  });
+  it(
+    "keeps vLLM's own message for too many images in the step error and the excerpt, and names --limit-mm-per-prompt",
+    { timeout: 120_000 },
+    async () => {
+      const { projectId, endpointIds } = await setup(["stub-vllm"]);
+      stub.addFault({ fault: { kind: "image_limit", limit: 1 }, times: always });
+      const run = await judge(projectId, endpointIds[0]!);
+      // A key frame's static KG sends one image; a cluster's dynamic KG three.
+      expect(
+        (await prisma.stepResult.findFirstOrThrow({ where: { runId: run.id, stepId: "static_kg", scopeIndex: 0 } }))
+          .status,
+      ).toBe("done");
+      const dynamic = await prisma.stepResult.findFirstOrThrow({
+        where: { runId: run.id, stepId: "dynamic_kg", scopeIndex: 0 },
+        include: { calls: true },
+      });
+      expect(dynamic.status).toBe("failed");
+      expect(dynamic.error).toContain("The endpoint refused the request (400).");
+      expect(dynamic.error).toContain("At most 1 image(s) may be provided in one request.");
+      expect(dynamic.error).toContain(`--limit-mm-per-prompt '{"image": K}'`);
+      expect(dynamic.calls[0]!.errorExcerpt).toContain("At most 1 image(s) may be provided in one request.");
+    },
+  );
 
   it("names --max-model-len for a context-length error", { timeout: 120_000 }, async () => {
     const { projectId, endpointIds } = await setup(["stub-vllm-context"]);
-    const message = "This model's maximum context length is 4096 tokens. However, you requested 5210 tokens (5000 in the messages, 210 in the completion).";
+    const message =
+      "This model's maximum context length is 4096 tokens. However, you requested 5210 tokens (5000 in the messages, 210 in the completion).";
     stub.addFault({ fault: { kind: "vllm_error", status: 400, message }, times: always });
     const run = await judge(projectId, endpointIds[0]!);
-    const kg = await prisma.stepResult.findFirstOrThrow({ where: { runId: run.id, stepId: "static_kg", scopeIndex: 0 } });
+    const kg = await prisma.stepResult.findFirstOrThrow({
+      where: { runId: run.id, stepId: "static_kg", scopeIndex: 0 },
+    });
     expect(kg.status).toBe("failed");
     expect(kg.error).toContain("maximum context length is 4096 tokens");
     expect(kg.error).toContain("--max-model-len");
@@ -163,9 +204,14 @@ describe("answers without usage", () => {
     expect(status.calls.withoutUsage).toBeGreaterThan(0);
     expect(status.calls.withoutUsage).toBeLessThan(10);
     expect(status.costUsd).toBeNull();
-    const known = await prisma.llmCall.aggregate({ where: { runId: run.id, usageKnown: true }, _sum: { costUsd: true } });
+    const known = await prisma.llmCall.aggregate({
+      where: { runId: run.id, usageKnown: true },
+      _sum: { costUsd: true },
+    });
     expect(status.costUsdAtLeast).toBeCloseTo(known._sum.costUsd!, 10);
     expect(status.costUsdAtLeast).toBeGreaterThan(0);
-    expect(costLabel(status)).toBe(`≥ $${status.costUsdAtLeast.toFixed(4)} (${status.calls.withoutUsage} calls without usage)`);
+    expect(costLabel(status)).toBe(
+      `≥ $${status.costUsdAtLeast.toFixed(4)} (${status.calls.withoutUsage} calls without usage)`,
+    );
   });
 });

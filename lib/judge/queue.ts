@@ -44,8 +44,23 @@ export async function startBoss(connectionString: string, options: { supervise: 
   const boss = new PgBoss(settings);
   boss.on("error", queueErrorLogger());
   await boss.start();
-  await boss.createQueue(JUDGE_QUEUE, { heartbeatSeconds: 10, retryLimit: 20, retryDelay: 1, retryBackoff: true, retryDelayMax: 30, expireInSeconds: 4 * 3600 });
-  await boss.createQueue(JUDGE_BATCH_QUEUE, { policy: "stately", heartbeatSeconds: 10, retryLimit: 1000, retryDelay: 5, retryBackoff: true, retryDelayMax: 300, expireInSeconds: 3600 });
+  await boss.createQueue(JUDGE_QUEUE, {
+    heartbeatSeconds: 10,
+    retryLimit: 20,
+    retryDelay: 1,
+    retryBackoff: true,
+    retryDelayMax: 30,
+    expireInSeconds: 4 * 3600,
+  });
+  await boss.createQueue(JUDGE_BATCH_QUEUE, {
+    policy: "stately",
+    heartbeatSeconds: 10,
+    retryLimit: 1000,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 3600,
+  });
   return boss;
 }
 
@@ -78,24 +93,39 @@ export async function videoJobsInFlight(boss: PgBoss, runId: string): Promise<nu
 }
 
 /** Takes batch checks: each looks at its run once and schedules the next look until the run needs none. */
-export async function startBatchWorker(boss: PgBoss, deps: Omit<BatchRunnerDeps, "enqueueVideos" | "videoJobsInFlight">) {
+export async function startBatchWorker(
+  boss: PgBoss,
+  deps: Omit<BatchRunnerDeps, "enqueueVideos" | "videoJobsInFlight">,
+) {
   const queue = pgBossQueue(boss);
-  const runnerDeps: BatchRunnerDeps = { ...deps, enqueueVideos: (jobs) => queue.enqueue(jobs), videoJobsInFlight: (runId) => videoJobsInFlight(boss, runId) };
-  return boss.work<{ runId: string }>(JUDGE_BATCH_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-    if (!job) return;
-    const jobLog = rootLogger().child({ jobId: job.id, runId: job.data.runId, batchCheck: true });
-    await withLogger(jobLog, async () => {
-      const outcome = await advanceBatchRun({ ...runnerDeps, log: (line) => jobLog.info(line) }, job.data.runId);
-      if (outcome === "again") await scheduleBatchCheck(boss, job.data.runId, batchPollSeconds());
-    });
-  });
+  const runnerDeps: BatchRunnerDeps = {
+    ...deps,
+    enqueueVideos: (jobs) => queue.enqueue(jobs),
+    videoJobsInFlight: (runId) => videoJobsInFlight(boss, runId),
+  };
+  return boss.work<{ runId: string }>(
+    JUDGE_BATCH_QUEUE,
+    { batchSize: 1, pollingIntervalSeconds: 0.5 },
+    async ([job]) => {
+      if (!job) return;
+      const jobLog = rootLogger().child({ jobId: job.id, runId: job.data.runId, batchCheck: true });
+      await withLogger(jobLog, async () => {
+        const outcome = await advanceBatchRun({ ...runnerDeps, log: (line) => jobLog.info(line) }, job.data.runId);
+        if (outcome === "again") await scheduleBatchCheck(boss, job.data.runId, batchPollSeconds());
+      });
+    },
+  );
 }
 
 /**
  * Judges videos from the judge queue, up to `concurrency` at a time (a JobTaker: one fetch for all free
  * slots, heartbeats renewed together). Returns the taker, whose `stop` hands back unfinished jobs.
  */
-export function startJudgeWorker(boss: PgBoss, deps: JudgeDeps, options: { concurrency: number }): JobTaker<{ runId: string; videoId: string }> {
+export function startJudgeWorker(
+  boss: PgBoss,
+  deps: JudgeDeps,
+  options: { concurrency: number },
+): JobTaker<{ runId: string; videoId: string }> {
   const logger = rootLogger();
   return new JobTaker<{ runId: string; videoId: string }>(boss, {
     queue: JUDGE_QUEUE,
@@ -112,7 +142,10 @@ export function startJudgeWorker(boss: PgBoss, deps: JudgeDeps, options: { concu
         const outcome = await judgeVideo(deps, job.data, (line) => jobLog.warn(line), job);
         jobLog.info({ outcome, durationMs: Math.round(performance.now() - started) }, "video judged");
       } catch (error) {
-        jobLog.error({ err: error, durationMs: Math.round(performance.now() - started) }, "judging the video failed; pg-boss retries the job");
+        jobLog.error(
+          { err: error, durationMs: Math.round(performance.now() - started) },
+          "judging the video failed; pg-boss retries the job",
+        );
         throw error;
       }
     },
@@ -130,7 +163,10 @@ function queueErrorLogger() {
     if (isConnectionLoss(error)) {
       if (Date.now() - lastConnectionWarning < 30_000) return;
       lastConnectionWarning = Date.now();
-      rootLogger().warn({ error: error instanceof Error ? error.message : String(error) }, "lost the job queue's database connection; retrying on its own");
+      rootLogger().warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        "lost the job queue's database connection; retrying on its own",
+      );
       return;
     }
     rootLogger().error({ err: error }, what);

@@ -20,11 +20,16 @@ export interface RunFormPipeline extends RunFormDeclaration {
  * `runForm` and a task module registers. Read at call time, so a task registered in a test is offered; a
  * project's own rubric tasks are offered in that project only.
  */
-export function runFormPipelines(savedDefaults: Readonly<Record<string, unknown>>, projectId?: string): RunFormPipeline[] {
+export function runFormPipelines(
+  savedDefaults: Readonly<Record<string, unknown>>,
+  projectId?: string,
+): RunFormPipeline[] {
   return TASK_FOLDERS.filter((folder) => !folder.projectId || folder.projectId === projectId).flatMap((folder) =>
     Object.entries(folder.runForm ?? {}).flatMap(([id, form]) => {
       const pipeline = installedPipelines()[id];
-      return pipeline ? [{ id, folderId: folder.id, ...form, defaults: settingsDefaults(pipeline, savedDefaults[id]) }] : [];
+      return pipeline
+        ? [{ id, folderId: folder.id, ...form, defaults: settingsDefaults(pipeline, savedDefaults[id]) }]
+        : [];
     }),
   );
 }

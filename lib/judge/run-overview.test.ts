@@ -21,21 +21,54 @@ let videoIds: string[];
 
 beforeAll(async () => {
   [owner, stranger] = await Promise.all([makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Run pages" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    name: "Run pages",
+  }));
   otherProjectId = (await createProject(prisma, owner, { name: "Other" })).id;
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  runId = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } })).id;
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
+  runId = (
+    await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        status: "done",
+      },
+    })
+  ).id;
   for (const [i, videoId] of videoIds.entries()) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
-    await createRunVideo(prisma, { runId, videoId, frameSetId: frameSet.id, status: "done", summary: { overall: 70 + i, complete: true } });
+    await createRunVideo(prisma, {
+      runId,
+      videoId,
+      frameSetId: frameSet.id,
+      status: "done",
+      summary: { overall: 70 + i, complete: true },
+    });
   }
-  queueId = (await prisma.reviewQueue.create({ data: { projectId, name: "q", runId, scope: "verdict", createdById: owner.userId } })).id;
-  await prisma.project.update({ where: { id: projectId }, data: { judgeSettings: { hallucination: { aggregation: "max-max" } } } });
+  queueId = (
+    await prisma.reviewQueue.create({
+      data: { projectId, name: "q", runId, scope: "verdict", createdById: owner.userId },
+    })
+  ).id;
+  await prisma.project.update({
+    where: { id: projectId },
+    data: { judgeSettings: { hallucination: { aggregation: "max-max" } } },
+  });
 });
 
 describe("the run page's and the queue pages' reads", () => {
   it("find a run of the project, never another project's, for members only", async () => {
-    expect(await findProjectRun(prisma, owner, projectId, runId)).toMatchObject({ id: runId, pipeline: "hallucination", endpoint: { name: "e", model: "m" } });
+    expect(await findProjectRun(prisma, owner, projectId, runId)).toMatchObject({
+      id: runId,
+      pipeline: "hallucination",
+      endpoint: { name: "e", model: "m" },
+    });
     expect(await findProjectRun(prisma, owner, otherProjectId, runId)).toBeNull();
     await expect(findProjectRun(prisma, stranger, projectId, runId)).rejects.toBeInstanceOf(NotFoundError);
   });
@@ -52,36 +85,80 @@ describe("the run page's and the queue pages' reads", () => {
   });
 
   it("list the run's videos in natural path order: 2 before 10 (issue 38 §5.6)", async () => {
-    await prisma.video.update({ where: { id: videoIds[0] }, data: { relativePath: "Sora/clip-10.mp4", fileName: "clip-10.mp4" } });
-    await prisma.video.update({ where: { id: videoIds[1] }, data: { relativePath: "Sora/clip-2.mp4", fileName: "clip-2.mp4" } });
+    await prisma.video.update({
+      where: { id: videoIds[0] },
+      data: { relativePath: "Sora/clip-10.mp4", fileName: "clip-10.mp4" },
+    });
+    await prisma.video.update({
+      where: { id: videoIds[1] },
+      data: { relativePath: "Sora/clip-2.mp4", fileName: "clip-2.mp4" },
+    });
     const overview = await runOverview(prisma, owner, projectId, runId);
     expect(overview.videos.map((v) => v.video.fileName)).toEqual(["clip-2.mp4", "clip-10.mp4"]);
     expect(overview.videos.map((v) => v.summary?.overall)).toEqual([71, 70]);
   });
 
   it("give a queue's run pipeline, for members only", async () => {
-    expect(await queueWithRunPipeline(prisma, owner, projectId, queueId)).toEqual({ id: queueId, runId, pipeline: "hallucination" });
+    expect(await queueWithRunPipeline(prisma, owner, projectId, queueId)).toEqual({
+      id: queueId,
+      runId,
+      pipeline: "hallucination",
+    });
     expect(await queueWithRunPipeline(prisma, owner, otherProjectId, queueId)).toBeNull();
     await expect(queueWithRunPipeline(prisma, stranger, projectId, queueId)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("give the project's saved pipeline defaults, for members only", async () => {
-    expect(await projectPipelineDefaults(prisma, owner, projectId)).toEqual({ hallucination: { aggregation: "max-max" } });
+    expect(await projectPipelineDefaults(prisma, owner, projectId)).toEqual({
+      hallucination: { aggregation: "max-max" },
+    });
     await expect(projectPipelineDefaults(prisma, stranger, projectId)).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
 describe("the run page's columns", () => {
   it("are the metrics the run's videos have (a VBench-2.0 video only its own dimensions'), the same for a blind reviewer, with each video's generator", async () => {
-    const { projectId: vbProject, videoIds: vb } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1, name: "VBench-2.0 run page" });
+    const { projectId: vbProject, videoIds: vb } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 3,
+      keyFrames: 1,
+      name: "VBench-2.0 run page",
+    });
     await prisma.video.update({ where: { id: vb[0] }, data: { model: "GenA" } });
     await prisma.video.update({ where: { id: vb[1] }, data: { model: "GenB" } });
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId: vbProject, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-    const run = (await prisma.judgeRun.create({ data: { projectId: vbProject, pipeline: "vbench2", endpointId: endpoint.id, createdById: owner.userId, status: "running" } })).id;
-    const summaries = [{ material: 1, dimensions: {}, complete: true }, { thermotics: null, dimensions: {}, complete: true }, null];
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: {
+        projectId: vbProject,
+        name: "e",
+        baseUrl: "http://127.0.0.1:1/v1",
+        model: "m",
+        createdById: owner.userId,
+      },
+    });
+    const run = (
+      await prisma.judgeRun.create({
+        data: {
+          projectId: vbProject,
+          pipeline: "vbench2",
+          endpointId: endpoint.id,
+          createdById: owner.userId,
+          status: "running",
+        },
+      })
+    ).id;
+    const summaries = [
+      { material: 1, dimensions: {}, complete: true },
+      { thermotics: null, dimensions: {}, complete: true },
+      null,
+    ];
     for (const [i, videoId] of vb.entries()) {
       const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
-      await createRunVideo(prisma, { runId: run, videoId, frameSetId: frameSet.id, status: summaries[i] ? "done" : "queued", summary: summaries[i] ?? undefined });
+      await createRunVideo(prisma, {
+        runId: run,
+        videoId,
+        frameSetId: frameSet.id,
+        status: summaries[i] ? "done" : "queued",
+        summary: summaries[i] ?? undefined,
+      });
     }
     const overview = await runOverview(prisma, owner, vbProject, run);
     expect(overview.metrics.map((m) => m.id)).toEqual(["material", "thermotics"]);
@@ -91,7 +168,16 @@ describe("the run page's columns", () => {
     const reviewer = await makeUser();
     await prisma.projectMember.create({ data: { projectId: vbProject, userId: reviewer.userId, role: "reviewer" } });
     const queue = await prisma.reviewQueue.create({
-      data: { projectId: vbProject, name: "blind", runId: run, scope: "verdict", blind: true, reviewersPerItem: 1, itemCount: 1, createdById: owner.userId },
+      data: {
+        projectId: vbProject,
+        name: "blind",
+        runId: run,
+        scope: "verdict",
+        blind: true,
+        reviewersPerItem: 1,
+        itemCount: 1,
+        createdById: owner.userId,
+      },
     });
     await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: vb[0]!, position: 0 } });
     expect((await nextItem(prisma, reviewer, queue.id)).itemId).not.toBeNull();
@@ -100,7 +186,17 @@ describe("the run page's columns", () => {
     expect(blind.metrics.map((m) => m.id)).toEqual(["material", "thermotics"]);
 
     // Before any video has a summary, every metric the task declares.
-    const fresh = (await prisma.judgeRun.create({ data: { projectId: vbProject, pipeline: "vbench2", endpointId: endpoint.id, createdById: owner.userId, status: "queued" } })).id;
+    const fresh = (
+      await prisma.judgeRun.create({
+        data: {
+          projectId: vbProject,
+          pipeline: "vbench2",
+          endpointId: endpoint.id,
+          createdById: owner.userId,
+          status: "queued",
+        },
+      })
+    ).id;
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId: vb[0] } });
     await createRunVideo(prisma, { runId: fresh, videoId: vb[0]!, frameSetId: frameSet.id, status: "queued" });
     expect((await runOverview(prisma, owner, vbProject, fresh)).metrics).toHaveLength(12);

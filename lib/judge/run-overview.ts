@@ -15,7 +15,16 @@ export async function findProjectRun(prisma: PrismaClient, actor: Actor, project
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   return prisma.judgeRun.findFirst({
     where: { id: runId, projectId },
-    select: { id: true, pipeline: true, status: true, simulated: true, batchMode: true, createdAt: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } },
+    select: {
+      id: true,
+      pipeline: true,
+      status: true,
+      simulated: true,
+      batchMode: true,
+      createdAt: true,
+      endpointSnapshot: true,
+      endpoint: { select: { name: true, model: true } },
+    },
   });
 }
 
@@ -27,7 +36,10 @@ export async function runOverview(prisma: PrismaClient, actor: Actor, projectId:
   const run = await findProjectRun(prisma, actor, projectId, runId);
   if (!run) throw new NotFoundError("No such run.");
   // Natural path order (clip-2 before clip-10), which SQL cannot sort by: the paths first, then the page's rows.
-  const paths = await prisma.runVideo.findMany({ where: { runId }, select: { videoId: true, video: { select: { relativePath: true } } } });
+  const paths = await prisma.runVideo.findMany({
+    where: { runId },
+    select: { videoId: true, video: { select: { relativePath: true } } },
+  });
   const shown = naturalSortBy(paths, (row) => row.video.relativePath)
     .slice(0, RUN_PAGE_VIDEOS)
     .map((row) => row.videoId);
@@ -35,7 +47,12 @@ export async function runOverview(prisma: PrismaClient, actor: Actor, projectId:
   const rows = (
     await prisma.runVideo.findMany({
       where: { runId, videoId: { in: shown } },
-      select: { videoId: true, status: true, summary: true, video: { select: { fileName: true, prompt: true, model: true } } },
+      select: {
+        videoId: true,
+        status: true,
+        summary: true,
+        video: { select: { fileName: true, prompt: true, model: true } },
+      },
     })
   ).sort((a, b) => place.get(a.videoId)! - place.get(b.videoId)!);
   const metrics = metricsInSummaries(findTask(run.pipeline)?.metrics ?? [], rows);
@@ -52,8 +69,15 @@ export async function runOverview(prisma: PrismaClient, actor: Actor, projectId:
  * dimensions' keys, so twelve columns would be mostly empty); all of them while no video has a summary yet. Read from
  * the stored summaries before any is withheld, so the columns are the same whoever looks.
  */
-function metricsInSummaries<M extends { id: string; summaryKey?: string }>(metrics: readonly M[], rows: readonly { summary: unknown }[]): M[] {
-  const summaries = rows.flatMap((row) => (row.summary && typeof row.summary === "object" ? [row.summary as object] : []));
+function metricsInSummaries<M extends { id: string; summaryKey?: string }>(
+  metrics: readonly M[],
+  rows: readonly { summary: unknown }[],
+): M[] {
+  const summaries = rows.flatMap((row) =>
+    row.summary && typeof row.summary === "object" ? [row.summary as object] : [],
+  );
   if (summaries.length === 0) return [...metrics];
-  return metrics.filter((metric) => summaries.some((summary) => Object.hasOwn(summary, metric.summaryKey ?? metric.id)));
+  return metrics.filter((metric) =>
+    summaries.some((summary) => Object.hasOwn(summary, metric.summaryKey ?? metric.id)),
+  );
 }

@@ -14,14 +14,31 @@ describe("runs", () => {
     const reviewer = await makeUser();
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1 });
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+    });
 
-    await expect(setPipelineDefaults(prisma, reviewer, projectId, installedPipelines(), "hallucination", {})).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(setPipelineDefaults(prisma, owner, projectId, installedPipelines(), "hallucination", { aggregation: "median" })).rejects.toThrow();
-    await setPipelineDefaults(prisma, owner, projectId, installedPipelines(), "hallucination", { aggregation: "max-max", verdict: { on: "overall", threshold: 60 } });
+    await expect(
+      setPipelineDefaults(prisma, reviewer, projectId, installedPipelines(), "hallucination", {}),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      setPipelineDefaults(prisma, owner, projectId, installedPipelines(), "hallucination", { aggregation: "median" }),
+    ).rejects.toThrow();
+    await setPipelineDefaults(prisma, owner, projectId, installedPipelines(), "hallucination", {
+      aggregation: "max-max",
+      verdict: { on: "overall", threshold: 60 },
+    });
 
-    const withDefaults = await createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
-    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: withDefaults.id } })).settings).toEqual({ aggregation: "max-max", verdict: { on: "overall", threshold: 60 } });
+    const withDefaults = await createRun(
+      { prisma, queue: noQueue, pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: "hallucination", endpointId: endpoint.id },
+    );
+    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: withDefaults.id } })).settings).toEqual({
+      aggregation: "max-max",
+      verdict: { on: "overall", threshold: 60 },
+    });
     expect(withDefaults.videos).toBe(2);
 
     const own = await createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, {
@@ -30,7 +47,9 @@ describe("runs", () => {
       videoIds: [videoIds[0]!],
       settings: { aggregation: "mean-mean" },
     });
-    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: own.id } })).settings).toMatchObject({ aggregation: "mean-mean" });
+    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: own.id } })).settings).toMatchObject({
+      aggregation: "mean-mean",
+    });
     expect(own.videos).toBe(1);
   });
 
@@ -39,44 +58,91 @@ describe("runs", () => {
     const reviewer = await makeUser();
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+    });
     await expect(
-      createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: ["elsewhere"] }),
+      createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, {
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        videoIds: ["elsewhere"],
+      }),
     ).rejects.toThrow(/not in the project or have no key frames/);
     await expect(
-      createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, dimension: "Thermotics" }),
+      createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, {
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        dimension: "Thermotics",
+      }),
     ).rejects.toBeInstanceOf(ValidationError);
-    await expect(createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, reviewer, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).rejects.toBeInstanceOf(
-      ForbiddenError,
-    );
+    await expect(
+      createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, reviewer, projectId, {
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+      }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
   });
 
   it("leave out the videos a queued or running deletion is removing, refuse them by id, and take them again once it is cancelled", async () => {
     const owner = await makeUser();
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1 });
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+    });
     const deps = { prisma, queue: noQueue, pipelines: installedPipelines() };
     const deletion = await prisma.videoDeletion.create({
-      data: { projectId, requestedById: owner.userId, status: "running", videoIds: [videoIds[0]!, videoIds[1]!], counts: {}, videosTotal: 2 },
+      data: {
+        projectId,
+        requestedById: owner.userId,
+        status: "running",
+        videoIds: [videoIds[0]!, videoIds[1]!],
+        counts: {},
+        videosTotal: 2,
+      },
     });
     // Another project's deletion naming an id of this one changes nothing here.
     const other = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
-    await prisma.videoDeletion.create({ data: { projectId: other.projectId, requestedById: owner.userId, status: "running", videoIds: [videoIds[2]!], counts: {}, videosTotal: 1 } });
+    await prisma.videoDeletion.create({
+      data: {
+        projectId: other.projectId,
+        requestedById: owner.userId,
+        status: "running",
+        videoIds: [videoIds[2]!],
+        counts: {},
+        videosTotal: 1,
+      },
+    });
     const run = await createRun(deps, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     expect(run).toMatchObject({ videos: 1, beingDeletedCount: 2 });
     expect((await prisma.runVideo.findMany({ where: { runId: run.id } })).map((v) => v.videoId)).toEqual([videoIds[2]]);
-    await expect(createRun(deps, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: [videoIds[1]!, videoIds[2]!] })).rejects.toThrow(/being deleted/);
+    await expect(
+      createRun(deps, owner, projectId, {
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        videoIds: [videoIds[1]!, videoIds[2]!],
+      }),
+    ).rejects.toThrow(/being deleted/);
     await prisma.videoDeletion.update({ where: { id: deletion.id }, data: { status: "queued" } });
-    await expect(createRun(deps, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, videoIds: [videoIds[0]!] })).rejects.toThrow(/being deleted/);
+    await expect(
+      createRun(deps, owner, projectId, {
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        videoIds: [videoIds[0]!],
+      }),
+    ).rejects.toThrow(/being deleted/);
 
     await prisma.videoDeletion.update({ where: { id: deletion.id }, data: { status: "cancelled" } });
-    expect(await createRun(deps, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).toMatchObject({ videos: 3, beingDeletedCount: 0 });
+    expect(
+      await createRun(deps, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id }),
+    ).toMatchObject({ videos: 3, beingDeletedCount: 0 });
   });
 
   it("answer a conflict, saving nothing, when a video is deleted between the run's choice of videos and its write", async () => {
     const owner = await makeUser();
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1 });
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+    });
     // The database as the run sees it, with another request deleting a video just before the run's write.
     const racing = new Proxy(prisma, {
       get(target, property, receiver) {
@@ -87,7 +153,12 @@ describe("runs", () => {
         };
       },
     });
-    await expect(createRun({ prisma: racing, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).rejects.toMatchObject({
+    await expect(
+      createRun({ prisma: racing, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, {
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+      }),
+    ).rejects.toMatchObject({
       status: 409,
       message: expect.stringMatching(/deleted while it was starting/),
     });

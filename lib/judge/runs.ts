@@ -17,7 +17,11 @@ import { videosBeingDeleted } from "../videos/video-deletion-job";
 import type { JudgeQueue } from "./judge-queue";
 import { isPrismaError, FOREIGN_KEY_VIOLATION } from "../db/prisma-errors";
 
-type RunDeps = { prisma: PrismaClient; queue: JudgeQueue; pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }> };
+type RunDeps = {
+  prisma: PrismaClient;
+  queue: JudgeQueue;
+  pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }>;
+};
 
 /** A run, or with `ensemble` an ensemble run whose scores are combined from member runs (lib/ensembles). */
 export async function createRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
@@ -30,12 +34,19 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const pipeline = deps.pipelines[input.pipeline];
   // A project's own data-defined task runs in that project only: elsewhere it is as unknown as a typo.
-  if (!pipeline || (pipeline.projectId && pipeline.projectId !== projectId)) throw new ValidationError(`Unknown pipeline ${input.pipeline}.`);
+  if (!pipeline || (pipeline.projectId && pipeline.projectId !== projectId))
+    throw new ValidationError(`Unknown pipeline ${input.pipeline}.`);
   const endpoint = await prisma.judgeEndpoint.findFirst({ where: { id: input.endpointId, projectId } });
   if (!endpoint) throw new NotFoundError("No such endpoint in this project.");
-  if (endpoint.archivedAt) throw new ValidationError(`Endpoint ${endpoint.name} is archived: restore it on the Judge page to start runs with it.`);
+  if (endpoint.archivedAt)
+    throw new ValidationError(
+      `Endpoint ${endpoint.name} is archived: restore it on the Judge page to start runs with it.`,
+    );
   if (input.batch) {
-    if (!endpoint.supportsBatchApi) throw new ValidationError(`Endpoint ${endpoint.name} does not support the Batch API: turn on "supports Batch API" in its settings first.`);
+    if (!endpoint.supportsBatchApi)
+      throw new ValidationError(
+        `Endpoint ${endpoint.name} does not support the Batch API: turn on "supports Batch API" in its settings first.`,
+      );
     if (!deps.queue.startBatchChecks) throw new ValidationError("This server cannot run batch runs.");
   }
   // The run's own settings, else the project's defaults for this pipeline; kept with the run.
@@ -52,7 +63,10 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
     if (!id || id === endpoint.id) continue;
     const other = await prisma.judgeEndpoint.findFirst({ where: { id, projectId } });
     if (!other) throw new NotFoundError(`No such endpoint in this project for the ${role} (${id}).`);
-    if (other.archivedAt) throw new ValidationError(`Endpoint ${other.name} (the ${role}) is archived: restore it on the Judge page to start runs with it.`);
+    if (other.archivedAt)
+      throw new ValidationError(
+        `Endpoint ${other.name} (the ${role}) is archived: restore it on the Judge page to start runs with it.`,
+      );
     otherEndpoints.push({ role, endpoint: other });
   }
 
@@ -62,8 +76,14 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
   const where: Prisma.VideoWhereInput = { projectId };
   if (input.videoIds) where.id = { in: input.videoIds };
   if (input.dimension) where.dimensions = { has: input.dimension };
-  if (items) where.id = { in: [...new Set(items.included.map((item) => item.videoId))].filter((id) => !input.videoIds || input.videoIds.includes(id)) };
-  const frameSetWhere = requirement.mode === "uniform" ? FRAME_SET_WHERE.uniform(requirement.count) : FRAME_SET_WHERE[requirement.mode];
+  if (items)
+    where.id = {
+      in: [...new Set(items.included.map((item) => item.videoId))].filter(
+        (id) => !input.videoIds || input.videoIds.includes(id),
+      ),
+    };
+  const frameSetWhere =
+    requirement.mode === "uniform" ? FRAME_SET_WHERE.uniform(requirement.count) : FRAME_SET_WHERE[requirement.mode];
   const accepts = requirement.mode === "uniform" ? requirement.accepts : undefined;
   const found = await prisma.video.findMany({
     where,
@@ -80,7 +100,11 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
         where: frameSetWhere,
         orderBy: { createdAt: "desc" },
         ...(accepts ? {} : { take: 1 }),
-        select: { id: true, parameters: true, frames: { orderBy: { index: "asc" }, take: accepts ? 1 : 0, select: { width: true, height: true } } },
+        select: {
+          id: true,
+          parameters: true,
+          frames: { orderBy: { index: "asc" }, take: accepts ? 1 : 0, select: { width: true, height: true } },
+        },
       },
     },
   });
@@ -100,26 +124,52 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
         ? video.frameSets.filter((set) => {
             const maxSide = (set.parameters as { maxSide?: unknown } | null)?.maxSide;
             const first = set.frames[0];
-            return first !== undefined && accepts(video, { maxSide: typeof maxSide === "number" ? maxSide : null, width: first.width, height: first.height });
+            return (
+              first !== undefined &&
+              accepts(video, {
+                maxSide: typeof maxSide === "number" ? maxSide : null,
+                width: first.width,
+                height: first.height,
+              })
+            );
           })
         : video.frameSets,
     }));
   const videos = candidates.filter((v) => v.frameSets.length > 0);
-  const withoutFrames = candidates.filter((v) => v.frameSets.length === 0).map((v) => ({ id: v.id, relativePath: v.relativePath }));
-  const needs = requirement.mode === "uniform" ? (requirement.label ?? `a uniform frame set of ${requirement.count} frames`) : requirement.mode === "key_frames" ? "key frames" : "frames";
+  const withoutFrames = candidates
+    .filter((v) => v.frameSets.length === 0)
+    .map((v) => ({ id: v.id, relativePath: v.relativePath }));
+  const needs =
+    requirement.mode === "uniform"
+      ? (requirement.label ?? `a uniform frame set of ${requirement.count} frames`)
+      : requirement.mode === "key_frames"
+        ? "key frames"
+        : "frames";
   if (input.videoIds && !items) {
     const found = new Set(videos.map((v) => v.id));
     const missing = input.videoIds.filter((id) => !found.has(id));
-    if (missing.length) throw new ValidationError(`These videos are not in the project or have no ${needs} yet: ${someNamed(missing, 10)}.`);
+    if (missing.length)
+      throw new ValidationError(
+        `These videos are not in the project or have no ${needs} yet: ${someNamed(missing, 10)}.`,
+      );
   }
   if (videos.length === 0) {
     if (items && items.included.length === 0)
-      throw new ValidationError(`No ${pipeline.items!.kind} of that set fits this pipeline${items.excluded.length ? ` (${items.excluded[0]!.reason}, and ${items.excluded.length - 1} more)` : ""}.`);
+      throw new ValidationError(
+        `No ${pipeline.items!.kind} of that set fits this pipeline${items.excluded.length ? ` (${items.excluded[0]!.reason}, and ${items.excluded.length - 1} more)` : ""}.`,
+      );
     const paths = withoutFrames.map((v) => v.relativePath);
     // A count, a few shortened names and where to extract: VBench-2.0's names are 180-character prompts.
-    const where = requirement.mode === "uniform" ? ` on the Extract pending page (/projects/${projectId}/pending?uniform=${requirement.count}&videos=all)` : "";
-    const extract = paths.length ? ` Extract them first (${paths.length} ${paths.length === 1 ? "video" : "videos"})${where} for: ${someNamed(paths, 3, 72)}.` : "";
-    throw new ValidationError(`No video with ${needs} matches.${extract}${doomed.length ? ` ${doomed.length} are being deleted.` : ""}`);
+    const where =
+      requirement.mode === "uniform"
+        ? ` on the Extract pending page (/projects/${projectId}/pending?uniform=${requirement.count}&videos=all)`
+        : "";
+    const extract = paths.length
+      ? ` Extract them first (${paths.length} ${paths.length === 1 ? "video" : "videos"})${where} for: ${someNamed(paths, 3, 72)}.`
+      : "";
+    throw new ValidationError(
+      `No video with ${needs} matches.${extract}${doomed.length ? ` ${doomed.length} are being deleted.` : ""}`,
+    );
   }
   const judged = new Set(videos.map((v) => v.id));
   const runItems = items ? positions(items.included.filter((item) => judged.has(item.videoId))) : [];
@@ -132,7 +182,10 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       )
     : settings;
 
-  const deleted = () => new ConflictError("A video, frame set or endpoint of this run was deleted while it was starting; nothing was saved. Start the run again.");
+  const deleted = () =>
+    new ConflictError(
+      "A video, frame set or endpoint of this run was deleted while it was starting; nothing was saved. Start the run again.",
+    );
   const run = await prisma
     .$transaction(
       async (tx) => {
@@ -153,12 +206,24 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
               ...(otherEndpoints.length
                 ? {
                     roles: Object.fromEntries(
-                      otherEndpoints.map(({ role, endpoint: e }) => [role, { id: e.id, name: e.name, baseUrl: e.baseUrl, model: e.model, temperature: e.temperature, imageDetail: e.imageDetail }]),
+                      otherEndpoints.map(({ role, endpoint: e }) => [
+                        role,
+                        {
+                          id: e.id,
+                          name: e.name,
+                          baseUrl: e.baseUrl,
+                          model: e.model,
+                          temperature: e.temperature,
+                          imageDetail: e.imageDetail,
+                        },
+                      ]),
                     ),
                   }
                 : {}),
             },
-            simulated: [endpoint, ...otherEndpoints.map((o) => o.endpoint)].some((e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated")),
+            simulated: [endpoint, ...otherEndpoints.map((o) => o.endpoint)].some(
+              (e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated"),
+            ),
             batchMode: input.batch ?? false,
             createdById: actor.userId,
             ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
@@ -216,10 +281,18 @@ export const FRAME_SET_WHERE = {
  * The items a run of an item pipeline judges: those of the named set, or those answering it (a reference
  * set's captions), of the pipeline's kind, optionally only some models'; with what the pipeline excludes.
  */
-async function runItemsFor(prisma: PrismaClient, projectId: string, requirement: ItemRequirement, input: CreateRunInput) {
+async function runItemsFor(
+  prisma: PrismaClient,
+  projectId: string,
+  requirement: ItemRequirement,
+  input: CreateRunInput,
+) {
   const setId = input.itemSetId;
   const noun = requirement.setNoun ?? requirement.kind;
-  if (!setId) throw new ValidationError(`Pipeline ${input.pipeline} judges items: name the set with ${requirement.setField ?? "itemSetId"}.`);
+  if (!setId)
+    throw new ValidationError(
+      `Pipeline ${input.pipeline} judges items: name the set with ${requirement.setField ?? "itemSetId"}.`,
+    );
   const set = await prisma.itemSet.findFirst({ where: { id: setId, projectId }, select: { id: true } });
   if (!set) throw new NotFoundError(`No such ${noun} set in this project.`);
   const rows = await prisma.item.findMany({
@@ -230,7 +303,16 @@ async function runItemsFor(prisma: PrismaClient, projectId: string, requirement:
       ...(input.models ? { model: { in: input.models } } : {}),
     },
     orderBy: [{ videoId: "asc" }, { group: "asc" }, { model: "asc" }, { externalId: "asc" }, { id: "asc" }],
-    select: { id: true, videoId: true, externalId: true, kind: true, group: true, model: true, payload: true, referenceItem: { select: { id: true, externalId: true, payload: true } } },
+    select: {
+      id: true,
+      videoId: true,
+      externalId: true,
+      kind: true,
+      group: true,
+      model: true,
+      payload: true,
+      referenceItem: { select: { id: true, externalId: true, payload: true } },
+    },
   });
   if (input.models) {
     const found = new Set(rows.map((row) => row.model));
@@ -258,7 +340,10 @@ function positions(items: { id: string; videoId: string }[]) {
 }
 
 async function runForActor(prisma: PrismaClient, actor: Actor, runId: string, action: "project.view" | "runs.manage") {
-  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, include: { endpoint: { select: { name: true, model: true } } } });
+  const run = await prisma.judgeRun.findUnique({
+    where: { id: runId },
+    include: { endpoint: { select: { name: true, model: true } } },
+  });
   if (!run) throw new NotFoundError("No such run.");
   await requireProjectAccess(prisma, actor, run.projectId, action).catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
@@ -269,13 +354,26 @@ async function runForActor(prisma: PrismaClient, actor: Actor, runId: string, ac
 export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: string) {
   const run = await runForActor(prisma, actor, runId, "project.view");
   // An ensemble run's work is its members' (lib/ensembles): their steps and calls are its progress and cost.
-  const members = run.ensemble ? await prisma.judgeRun.findMany({ where: { parentRunId: runId }, select: { id: true } }) : [];
+  const members = run.ensemble
+    ? await prisma.judgeRun.findMany({ where: { parentRunId: runId }, select: { id: true } })
+    : [];
   const workIds = members.length ? members.map((m) => m.id) : [runId];
   const [videoCounts, stepCounts, calls, lastBatch] = await Promise.all([
     prisma.runVideo.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     prisma.stepResult.groupBy({ by: ["status"], where: { runId: { in: workIds } }, _count: { _all: true } }),
     prisma.$queryRaw<
-      { total: bigint; cached: bigint; errors: bigint; repairs: bigint; lost: bigint; sent: bigint; withoutUsage: bigint; prompt: bigint | null; completion: bigint | null; cost: number | null }[]
+      {
+        total: bigint;
+        cached: bigint;
+        errors: bigint;
+        repairs: bigint;
+        lost: bigint;
+        sent: bigint;
+        withoutUsage: bigint;
+        prompt: bigint | null;
+        completion: bigint | null;
+        cost: number | null;
+      }[]
     >`
       SELECT count(*) AS total,
              count(*) FILTER (WHERE cached) AS cached,
@@ -288,7 +386,8 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
       FROM llm_call WHERE "runId" = ANY(${workIds}::text[])`,
     run.batchMode ? prisma.judgeBatch.findFirst({ where: { runId }, orderBy: { number: "desc" } }) : null,
   ]);
-  const count = (rows: { status: string; _count: { _all: number } }[]) => Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
+  const count = (rows: { status: string; _count: { _all: number } }[]) =>
+    Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
   const steps = count(stepCounts);
   const c = calls[0]!;
   return {
@@ -304,7 +403,14 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
     memberIndex: run.memberIndex,
     /** A batch run's latest batch, as the run page shows it: "batch N: in_progress, x/y". */
     batch: lastBatch
-      ? { number: lastBatch.number, status: lastBatch.status, completed: lastBatch.completedCount, failed: lastBatch.failedCount, total: lastBatch.requestCount, error: lastBatch.error }
+      ? {
+          number: lastBatch.number,
+          status: lastBatch.status,
+          completed: lastBatch.completedCount,
+          failed: lastBatch.failedCount,
+          total: lastBatch.requestCount,
+          error: lastBatch.error,
+        }
       : null,
     endpoint: run.endpoint,
     settings: run.settings,
@@ -357,7 +463,15 @@ export function runCallTotals(
   const cost = c.cost ?? 0;
   const known = withoutUsage === 0;
   return {
-    calls: { total: Number(c.total), cached: Number(c.cached), errors: Number(c.errors), repairs: Number(c.repairs), lost, inFlight, withoutUsage },
+    calls: {
+      total: Number(c.total),
+      cached: Number(c.cached),
+      errors: Number(c.errors),
+      repairs: Number(c.repairs),
+      lost,
+      inFlight,
+      withoutUsage,
+    },
     tokens: { prompt: known ? prompt : null, completion: known ? completion : null, atLeast: { prompt, completion } },
     costUsd: known ? cost : null,
     /** What the calls with usage (and the estimates of lost and in-flight calls) add up to: the cost when `costUsd` is known, a lower bound when not. */
@@ -370,9 +484,15 @@ export async function cancelRun(prisma: PrismaClient, actor: Actor, runId: strin
   await runForActor(prisma, actor, runId, "runs.manage");
   const runIds = await ensembleFamily(prisma, runId);
   await prisma.$transaction([
-    prisma.judgeRun.updateMany({ where: { id: { in: runIds }, status: { in: ["queued", "running"] } }, data: { status: "cancelled", finishedAt: new Date() } }),
+    prisma.judgeRun.updateMany({
+      where: { id: { in: runIds }, status: { in: ["queued", "running"] } },
+      data: { status: "cancelled", finishedAt: new Date() },
+    }),
     prisma.runVideo.updateMany({ where: { runId: { in: runIds }, status: "queued" }, data: { status: "cancelled" } }),
-    prisma.stepResult.updateMany({ where: { runId: { in: runIds }, status: "pending" }, data: { status: "cancelled", finishedAt: new Date() } }),
+    prisma.stepResult.updateMany({
+      where: { runId: { in: runIds }, status: "pending" },
+      data: { status: "cancelled", finishedAt: new Date() },
+    }),
   ]);
 }
 
@@ -397,13 +517,28 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
     // By default the latest run that judged the video itself, not one that judged its captions.
     where: { videoId, ...(runId ? { runId } : { run: { pipeline: { in: videoSubjectPipelineIds() } } }) },
     orderBy: { run: { createdAt: "desc" } },
-    include: { run: { select: { id: true, pipeline: true, status: true, simulated: true, settings: true, endpointSnapshot: true, createdAt: true, ensemble: true } } },
+    include: {
+      run: {
+        select: {
+          id: true,
+          pipeline: true,
+          status: true,
+          simulated: true,
+          settings: true,
+          endpointSnapshot: true,
+          createdAt: true,
+          ensemble: true,
+        },
+      },
+    },
   });
   if (!runVideo) return { videoId, run: null, summary: null, steps: [], blind: false };
   const steps = await prisma.stepResult.findMany({
     where: { runId: runVideo.runId, videoId },
     orderBy: [{ stepId: "asc" }, { scopeIndex: "asc" }],
-    include: { scores: { select: { id: true, category: true, value: true, expected: true }, orderBy: { category: "asc" } } },
+    include: {
+      scores: { select: { id: true, category: true, value: true, expected: true }, orderBy: { category: "asc" } },
+    },
   });
   // Blind review queues: the judge's values stay hidden from a reviewer who has not submitted yet.
   return redactVideoScoresFor(prisma, actor.userId, videoId, {
@@ -428,7 +563,11 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
 }
 
 /** The project's stored default settings for new runs, by pipeline id (each as saved; a pipeline parses its own). */
-export async function projectPipelineDefaults(prisma: PrismaClient, actor: Actor, projectId: string): Promise<Record<string, unknown>> {
+export async function projectPipelineDefaults(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+): Promise<Record<string, unknown>> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
   return (project.judgeSettings ?? {}) as Record<string, unknown>;
@@ -449,7 +588,8 @@ export async function setPipelineDefaults(
 ) {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const pipeline = pipelines[pipelineId];
-  if (!pipeline?.settingsSchema || (pipeline.projectId && pipeline.projectId !== projectId)) throw new ValidationError(`Pipeline ${pipelineId} has no settings.`);
+  if (!pipeline?.settingsSchema || (pipeline.projectId && pipeline.projectId !== projectId))
+    throw new ValidationError(`Pipeline ${pipelineId} has no settings.`);
   const version = await saveSettingsVersion(prisma, actor, projectId, pipelines, pipelineId, { settings, ...source });
   return version.settings;
 }

@@ -27,15 +27,33 @@ export interface SettingsVersion {
   createdAt: Date;
 }
 
-const versionSelect = { id: true, pipeline: true, number: true, settings: true, thresholds: true, alignmentRunId: true, note: true, createdById: true, createdAt: true } as const;
+const versionSelect = {
+  id: true,
+  pipeline: true,
+  number: true,
+  settings: true,
+  thresholds: true,
+  alignmentRunId: true,
+  note: true,
+  createdById: true,
+  createdAt: true,
+} as const;
 
 function asVersion(row: Prisma.PipelineSettingsVersionGetPayload<{ select: typeof versionSelect }>): SettingsVersion {
   return { ...row, thresholds: (row.thresholds ?? {}) as Record<string, number> };
 }
 
 /** The latest version of a pipeline's defaults in a project, or null when none was saved yet. */
-export async function latestSettingsVersion(db: Db, projectId: string, pipeline: string): Promise<SettingsVersion | null> {
-  const row = await db.pipelineSettingsVersion.findFirst({ where: { projectId, pipeline }, orderBy: { number: "desc" }, select: versionSelect });
+export async function latestSettingsVersion(
+  db: Db,
+  projectId: string,
+  pipeline: string,
+): Promise<SettingsVersion | null> {
+  const row = await db.pipelineSettingsVersion.findFirst({
+    where: { projectId, pipeline },
+    orderBy: { number: "desc" },
+    select: versionSelect,
+  });
   return row ? asVersion(row) : null;
 }
 
@@ -54,8 +72,10 @@ export async function saveSettingsVersion(
 ): Promise<SettingsVersion> {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const pipeline = pipelines[pipelineId];
-  if (!pipeline || (pipeline.projectId && pipeline.projectId !== projectId)) throw new ValidationError(`Unknown pipeline ${pipelineId}.`);
-  if (change.settings !== undefined && !pipeline.settingsSchema) throw new ValidationError(`Pipeline ${pipelineId} has no settings.`);
+  if (!pipeline || (pipeline.projectId && pipeline.projectId !== projectId))
+    throw new ValidationError(`Unknown pipeline ${pipelineId}.`);
+  if (change.settings !== undefined && !pipeline.settingsSchema)
+    throw new ValidationError(`Pipeline ${pipelineId} has no settings.`);
   const parsed = change.settings !== undefined ? pipeline.settingsSchema!.parse(change.settings) : undefined;
   if (parsed !== undefined) await assertSettingsEndpointsInProject(prisma, projectId, pipeline, parsed);
   return prisma.$transaction(async (tx) => {
@@ -76,7 +96,11 @@ export async function saveSettingsVersion(
       },
       select: versionSelect,
     });
-    if (parsed !== undefined) await tx.project.update({ where: { id: projectId }, data: { judgeSettings: { ...stored, [pipelineId]: parsed } as Prisma.InputJsonValue } });
+    if (parsed !== undefined)
+      await tx.project.update({
+        where: { id: projectId },
+        data: { judgeSettings: { ...stored, [pipelineId]: parsed } as Prisma.InputJsonValue },
+      });
     return asVersion(row);
   });
 }
@@ -85,7 +109,12 @@ export async function saveSettingsVersion(
  * The endpoints the settings name for a step's role (a QA run's judge: PipelineDefinition.endpointIds) must be the
  * project's own: a run would refuse another project's, so the defaults refuse it when saved, naming the role.
  */
-async function assertSettingsEndpointsInProject(prisma: PrismaClient, projectId: string, pipeline: PipelineDefinition, settings: unknown): Promise<void> {
+async function assertSettingsEndpointsInProject(
+  prisma: PrismaClient,
+  projectId: string,
+  pipeline: PipelineDefinition,
+  settings: unknown,
+): Promise<void> {
   for (const [role, id] of Object.entries(pipeline.endpointIds?.(settings) ?? {})) {
     if (!id) continue;
     const found = await prisma.judgeEndpoint.findFirst({ where: { id, projectId }, select: { id: true } });
@@ -94,8 +123,17 @@ async function assertSettingsEndpointsInProject(prisma: PrismaClient, projectId:
 }
 
 /** Every version of a pipeline's defaults in a project, newest first (members may read them). */
-export async function listSettingsVersions(prisma: PrismaClient, actor: Actor, projectId: string, pipeline: string): Promise<SettingsVersion[]> {
+export async function listSettingsVersions(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  pipeline: string,
+): Promise<SettingsVersion[]> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const rows = await prisma.pipelineSettingsVersion.findMany({ where: { projectId, pipeline }, orderBy: { number: "desc" }, select: versionSelect });
+  const rows = await prisma.pipelineSettingsVersion.findMany({
+    where: { projectId, pipeline },
+    orderBy: { number: "desc" },
+    select: versionSelect,
+  });
   return rows.map(asVersion);
 }

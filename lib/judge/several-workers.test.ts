@@ -42,68 +42,96 @@ afterAll(async () => {
 });
 
 describe("running more machines", () => {
-  it("two worker processes on one database split a run's videos and pay for each step once", { timeout: 180_000 }, async () => {
-    const user = await createUser(prisma, { email: "owner@machines.test", password: "correct horse battery", isAdmin: false });
-    const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-    const videoCount = 6;
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 2 });
-    // A key that each worker must decrypt with the shared APP_SECRET (another secret fails every step).
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub",
-      baseUrl: stub.baseURL,
-      model: "stub-vision",
-      apiKey: "sk-shared-by-workers",
-      imageDetail: "low",
-      temperature: 0,
-      maxConcurrency: 2,
-      requestsPerMinute: null,
-      timeoutSeconds: 30,
-      structuredOutput: true,
-      pricePer1kInput: null,
-      pricePer1kOutput: null,
-    });
+  it(
+    "two worker processes on one database split a run's videos and pay for each step once",
+    { timeout: 180_000 },
+    async () => {
+      const user = await createUser(prisma, {
+        email: "owner@machines.test",
+        password: "correct horse battery",
+        isAdmin: false,
+      });
+      const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
+      const videoCount = 6;
+      const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 2 });
+      // A key that each worker must decrypt with the shared APP_SECRET (another secret fails every step).
+      const endpoint = await createEndpoint(prisma, owner, projectId, {
+        name: "stub",
+        baseUrl: stub.baseURL,
+        model: "stub-vision",
+        apiKey: "sk-shared-by-workers",
+        imageDetail: "low",
+        temperature: 0,
+        maxConcurrency: 2,
+        requestsPerMinute: null,
+        timeoutSeconds: 30,
+        structuredOutput: true,
+        pricePer1kInput: null,
+        pricePer1kOutput: null,
+      });
 
-    for (const machine of ["a", "b"]) {
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        DATABASE_URL: database.url,
-        APP_SECRET: process.env.APP_SECRET,
-        STORAGE_DIR: process.env.STORAGE_DIR,
-        DATA_DIR: path.join(machines, machine),
-        WORKER_CONCURRENCY: "2",
-        LOG_LEVEL: "info",
-      };
-      workers.push(startWorkerProcess(env));
-    }
-    const output = () => workers.map((w, i) => `worker ${i}:\n${w.output().slice(-3000)}`).join("\n");
-    // Both listen before the run starts, so neither can take every job before the other is up.
-    for (const worker of workers) {
-      await waitFor(async () => worker.lines().some((line) => String(line.msg).startsWith("judging with up to")), 60_000, "a worker to start", output);
-    }
+      for (const machine of ["a", "b"]) {
+        const env: NodeJS.ProcessEnv = {
+          ...process.env,
+          DATABASE_URL: database.url,
+          APP_SECRET: process.env.APP_SECRET,
+          STORAGE_DIR: process.env.STORAGE_DIR,
+          DATA_DIR: path.join(machines, machine),
+          WORKER_CONCURRENCY: "2",
+          LOG_LEVEL: "info",
+        };
+        workers.push(startWorkerProcess(env));
+      }
+      const output = () => workers.map((w, i) => `worker ${i}:\n${w.output().slice(-3000)}`).join("\n");
+      // Both listen before the run starts, so neither can take every job before the other is up.
+      for (const worker of workers) {
+        await waitFor(
+          async () => worker.lines().some((line) => String(line.msg).startsWith("judging with up to")),
+          60_000,
+          "a worker to start",
+          output,
+        );
+      }
 
-    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
-    await waitFor(async () => (await prisma.judgeRun.findUnique({ where: { id: run.id } }))?.status === "done", 150_000, "the run to finish", output);
-
-    const stepsPerVideo = 2 + 2 + 1 + 1 + 2 + 2;
-    const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, select: { status: true } });
-    expect(steps).toHaveLength(videoCount * stepsPerVideo);
-    expect(steps.every((s) => s.status === "done")).toBe(true);
-    expect(stub.requests).toHaveLength(videoCount * stepsPerVideo);
-
-    // Each worker's job log names the videos it judged: both worked, and every video was judged once. A worker logs
-    // a video after its last write commits, so the run may be found done before the last line comes through its pipe.
-    const judgedBy = () =>
-      workers.map((worker) =>
-        worker
-          .lines()
-          .filter((line) => line.msg === "video judged" && line.runId === run.id)
-          .map((line) => String(line.videoId)),
+      const run = await createRun(
+        { prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() },
+        owner,
+        projectId,
+        { pipeline: "hallucination", endpointId: endpoint.id },
       );
-    await waitFor(async () => judgedBy().flat().length >= videoCount, 10_000, "every judged video's log line", output);
-    const judged = judgedBy();
-    expect(judged[0]!.length).toBeGreaterThan(0);
-    expect(judged[1]!.length).toBeGreaterThan(0);
-    expect([...judged[0]!, ...judged[1]!].sort()).toEqual([...videoIds].sort());
-    for (const worker of workers) expect(worker.child.exitCode, output()).toBeNull();
-  });
+      await waitFor(
+        async () => (await prisma.judgeRun.findUnique({ where: { id: run.id } }))?.status === "done",
+        150_000,
+        "the run to finish",
+        output,
+      );
+
+      const stepsPerVideo = 2 + 2 + 1 + 1 + 2 + 2;
+      const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, select: { status: true } });
+      expect(steps).toHaveLength(videoCount * stepsPerVideo);
+      expect(steps.every((s) => s.status === "done")).toBe(true);
+      expect(stub.requests).toHaveLength(videoCount * stepsPerVideo);
+
+      // Each worker's job log names the videos it judged: both worked, and every video was judged once. A worker logs
+      // a video after its last write commits, so the run may be found done before the last line comes through its pipe.
+      const judgedBy = () =>
+        workers.map((worker) =>
+          worker
+            .lines()
+            .filter((line) => line.msg === "video judged" && line.runId === run.id)
+            .map((line) => String(line.videoId)),
+        );
+      await waitFor(
+        async () => judgedBy().flat().length >= videoCount,
+        10_000,
+        "every judged video's log line",
+        output,
+      );
+      const judged = judgedBy();
+      expect(judged[0]!.length).toBeGreaterThan(0);
+      expect(judged[1]!.length).toBeGreaterThan(0);
+      expect([...judged[0]!, ...judged[1]!].sort()).toEqual([...videoIds].sort());
+      for (const worker of workers) expect(worker.child.exitCode, output()).toBeNull();
+    },
+  );
 });

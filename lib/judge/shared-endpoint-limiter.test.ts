@@ -54,7 +54,9 @@ describe("SharedEndpointLimiter", () => {
     const target = await endpoint({ maxConcurrency: 3, requestsPerMinute: null });
     const [a, b] = [workerProcess().limiterFor(target), workerProcess().limiterFor(target)];
     const llm = client();
-    await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).run(() => llm.complete(request(), { timeoutMs: 5000 }))));
+    await Promise.all(
+      Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).run(() => llm.complete(request(), { timeoutMs: 5000 }))),
+    );
     expect(stub.requests).toHaveLength(16);
     expect(peakInFlight(stub.requests)).toBe(3);
     // Every slot went back to the table once the calls ended (a finished call's slot is parked 1 s at most).
@@ -68,7 +70,9 @@ describe("SharedEndpointLimiter", () => {
     const [a, b] = [workerProcess(settings).limiterFor(target), workerProcess(settings).limiterFor(target)];
     const llm = client();
     const started = Date.now();
-    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).run(() => llm.complete(request(), { timeoutMs: 5000 }))));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).run(() => llm.complete(request(), { timeoutMs: 5000 }))),
+    );
     // 10 starts at 4 per 2 s: the 9th cannot start before 4 s.
     expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
     // The stub stamps a request some time after its rate slot was taken, on a busy machine (load 30 on
@@ -107,11 +111,22 @@ describe("SharedEndpointLimiter", () => {
     const llm = client();
     // Two slow calls: the process holds both slots, then "dies" (stops renewing; it never releases in time).
     stub.addFault({ fault: { kind: "latency", ms: 5000 }, times: 2 });
-    const slow = Array.from({ length: 2 }, () => dying.limiterFor(target).run(() => llm.complete(request(), { timeoutMs: 20_000 })));
-    await waitFor(async () => (await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } })) === 2, 5000, "both slots taken");
+    const slow = Array.from({ length: 2 }, () =>
+      dying.limiterFor(target).run(() => llm.complete(request(), { timeoutMs: 20_000 })),
+    );
+    await waitFor(
+      async () =>
+        (await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } })) === 2,
+      5000,
+      "both slots taken",
+    );
     // While it renews, its slots outlive the 1 s lease.
     await new Promise((r) => setTimeout(r, 1500));
-    expect(await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency", expiresAt: { gt: new Date() } } })).toBe(2);
+    expect(
+      await prisma.endpointSlotLease.count({
+        where: { endpointId: target.id, kind: "concurrency", expiresAt: { gt: new Date() } },
+      }),
+    ).toBe(2);
     dying.stop();
     const died = Date.now();
     await workerProcess({ leaseMs: 1000, rateWindowMs: 60_000 })
@@ -122,129 +137,144 @@ describe("SharedEndpointLimiter", () => {
     await Promise.all(slow);
   });
 
-  it("keeps a lone busy worker's slots through their turns' ends while no other process waits", { timeout: 30_000 }, async () => {
-    const target = await endpoint({ maxConcurrency: 16, requestsPerMinute: null });
-    const limiter = workerProcess({ leaseMs: 3000, rateWindowMs: 60_000, turnMs: 1000 }).limiterFor(target);
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    // 32 callers want the 16 slots for 8 s: every slot is taken at the start, and its turns (0.5–1.5 s
-    // here, 2.5–7.5 s by default) end many times over.
-    const deadline = Date.now() + 8000;
-    let calls = 0;
-    const callers = Promise.all(
-      Array.from({ length: 32 }, async () => {
-        while (Date.now() < deadline)
-          await limiter.run(async () => {
-            calls++;
-            await sleep(20);
-          });
-      }),
-    );
-    const held: number[] = [];
-    await sleep(1000);
-    while (Date.now() < deadline - 200) {
-      held.push(await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } }));
-      await sleep(25);
-    }
-    await callers;
-    expect(held.length).toBeGreaterThan(50);
-    // Nobody else wants them, so no slot goes back to the table (where it would sit idle for a poll interval).
-    expect(Math.min(...held)).toBe(16);
-    // 16 slots × 8 s / 20 ms is 6,400 calls at most; the machine is shared, so a generous floor.
-    expect(calls).toBeGreaterThan(2000);
-  });
+  it(
+    "keeps a lone busy worker's slots through their turns' ends while no other process waits",
+    { timeout: 30_000 },
+    async () => {
+      const target = await endpoint({ maxConcurrency: 16, requestsPerMinute: null });
+      const limiter = workerProcess({ leaseMs: 3000, rateWindowMs: 60_000, turnMs: 1000 }).limiterFor(target);
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      // 32 callers want the 16 slots for 8 s: every slot is taken at the start, and its turns (0.5–1.5 s
+      // here, 2.5–7.5 s by default) end many times over.
+      const deadline = Date.now() + 8000;
+      let calls = 0;
+      const callers = Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (Date.now() < deadline)
+            await limiter.run(async () => {
+              calls++;
+              await sleep(20);
+            });
+        }),
+      );
+      const held: number[] = [];
+      await sleep(1000);
+      while (Date.now() < deadline - 200) {
+        held.push(await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } }));
+        await sleep(25);
+      }
+      await callers;
+      expect(held.length).toBeGreaterThan(50);
+      // Nobody else wants them, so no slot goes back to the table (where it would sit idle for a poll interval).
+      expect(Math.min(...held)).toBe(16);
+      // 16 slots × 8 s / 20 ms is 6,400 calls at most; the machine is shared, so a generous floor.
+      expect(calls).toBeGreaterThan(2000);
+    },
+  );
 
-  it("gives a busy process's slots to another process that waits, as their turns end, within the limit", { timeout: 30_000 }, async () => {
-    const target = await endpoint({ maxConcurrency: 4, requestsPerMinute: null });
-    const settings = { leaseMs: 3000, rateWindowMs: 60_000, turnMs: 1000 };
-    const [busy, late] = [workerProcess(settings).limiterFor(target), workerProcess(settings).limiterFor(target)];
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    let inFlight = 0;
-    let peak = 0;
-    const task = (done: () => void) => async () => {
-      peak = Math.max(peak, ++inFlight);
-      await sleep(20);
-      inFlight--;
-      done();
-    };
-    const deadline = Date.now() + 6000;
-    let busyCalls = 0;
-    const busyCallers = Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (Date.now() < deadline) await busy.run(task(() => busyCalls++));
-      }),
-    );
-    await sleep(800);
-    // The busy process holds all 4 slots; the late one waits for them.
-    expect(await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } })).toBe(4);
-    const lateStarted = Date.now();
-    const lateCalls: number[] = [];
-    const lateCallers = Promise.all(
-      Array.from({ length: 4 }, async () => {
-        while (Date.now() < deadline) await late.run(task(() => lateCalls.push(Date.now())));
-      }),
-    );
-    await Promise.all([busyCallers, lateCallers]);
-    expect(peak).toBeLessThanOrEqual(4);
-    // Within a turn (1.5 s at most) and a few polls, the late process has calls going, and keeps a share.
-    expect(lateCalls.length).toBeGreaterThan(0);
-    expect(lateCalls[0]! - lateStarted).toBeLessThan(2500);
-    expect(lateCalls.filter((t) => t > deadline - 2000).length).toBeGreaterThan(0);
-    expect(busyCalls).toBeGreaterThan(0);
-  });
+  it(
+    "gives a busy process's slots to another process that waits, as their turns end, within the limit",
+    { timeout: 30_000 },
+    async () => {
+      const target = await endpoint({ maxConcurrency: 4, requestsPerMinute: null });
+      const settings = { leaseMs: 3000, rateWindowMs: 60_000, turnMs: 1000 };
+      const [busy, late] = [workerProcess(settings).limiterFor(target), workerProcess(settings).limiterFor(target)];
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      let inFlight = 0;
+      let peak = 0;
+      const task = (done: () => void) => async () => {
+        peak = Math.max(peak, ++inFlight);
+        await sleep(20);
+        inFlight--;
+        done();
+      };
+      const deadline = Date.now() + 6000;
+      let busyCalls = 0;
+      const busyCallers = Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (Date.now() < deadline) await busy.run(task(() => busyCalls++));
+        }),
+      );
+      await sleep(800);
+      // The busy process holds all 4 slots; the late one waits for them.
+      expect(await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } })).toBe(4);
+      const lateStarted = Date.now();
+      const lateCalls: number[] = [];
+      const lateCallers = Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (Date.now() < deadline) await late.run(task(() => lateCalls.push(Date.now())));
+        }),
+      );
+      await Promise.all([busyCallers, lateCallers]);
+      expect(peak).toBeLessThanOrEqual(4);
+      // Within a turn (1.5 s at most) and a few polls, the late process has calls going, and keeps a share.
+      expect(lateCalls.length).toBeGreaterThan(0);
+      expect(lateCalls[0]! - lateStarted).toBeLessThan(2500);
+      expect(lateCalls.filter((t) => t > deadline - 2000).length).toBeGreaterThan(0);
+      expect(busyCalls).toBeGreaterThan(0);
+    },
+  );
 
-  it("starts calls while a slow look at the pause runs if the endpoint was found unpaused within a second, and waits for the look after that", { timeout: 30_000 }, async () => {
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const target = await endpoint({ maxConcurrency: 4, requestsPerMinute: null });
-    // The pause is looked at through this client, which answers that look after `lookMs` (a busy database).
-    let lookMs = 600;
-    let looks = 0;
-    const slowPauseLooks = new Proxy(prisma, {
-      get(client, property) {
-        if (property === "$queryRaw") {
-          return async (strings: TemplateStringsArray, ...values: unknown[]) => {
-            if (strings.join("").includes("endpoint_pause")) {
-              looks += 1;
-              await sleep(lookMs);
-            }
-            return client.$queryRaw(strings, ...values);
-          };
-        }
-        const value = Reflect.get(client, property);
-        return typeof value === "function" ? value.bind(client) : value;
-      },
-    });
-    const limits = new SharedLimits(slowPauseLooks, { leaseMs: 3000, rateWindowMs: 60_000 });
-    processes.push(limits);
-    const limiter = limits.limiterFor(target);
-    const waitBeforeStart = async () => {
-      const asked = Date.now();
-      let startedAt = 0;
-      await limiter.run(async () => void (startedAt = Date.now()));
-      return startedAt - asked;
-    };
+  it(
+    "starts calls while a slow look at the pause runs if the endpoint was found unpaused within a second, and waits for the look after that",
+    { timeout: 30_000 },
+    async () => {
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      const target = await endpoint({ maxConcurrency: 4, requestsPerMinute: null });
+      // The pause is looked at through this client, which answers that look after `lookMs` (a busy database).
+      let lookMs = 600;
+      let looks = 0;
+      const slowPauseLooks = new Proxy(prisma, {
+        get(client, property) {
+          if (property === "$queryRaw") {
+            return async (strings: TemplateStringsArray, ...values: unknown[]) => {
+              if (strings.join("").includes("endpoint_pause")) {
+                looks += 1;
+                await sleep(lookMs);
+              }
+              return client.$queryRaw(strings, ...values);
+            };
+          }
+          const value = Reflect.get(client, property);
+          return typeof value === "function" ? value.bind(client) : value;
+        },
+      });
+      const limits = new SharedLimits(slowPauseLooks, { leaseMs: 3000, rateWindowMs: 60_000 });
+      processes.push(limits);
+      const limiter = limits.limiterFor(target);
+      const waitBeforeStart = async () => {
+        const asked = Date.now();
+        let startedAt = 0;
+        await limiter.run(async () => void (startedAt = Date.now()));
+        return startedAt - asked;
+      };
 
-    // No look has answered yet: the first call waits for one.
-    expect(await waitBeforeStart()).toBeGreaterThanOrEqual(600 - 20);
-    // 300 ms on the last look is stale (over 200 ms old) but found the endpoint unpaused under a second ago:
-    // the call starts at once, and a new look runs meanwhile.
-    await sleep(300);
-    expect(await waitBeforeStart()).toBeLessThan(300);
-    expect(looks).toBe(2);
-    // That look answers 600 ms later; the one after it takes 3 s.
-    await sleep(700);
-    lookMs = 3000;
-    await sleep(300);
-    expect(await waitBeforeStart()).toBeLessThan(300);
-    expect(looks).toBe(3);
-    // Over a second after the last answer, with the slow look still running, a call waits for it.
-    await sleep(900);
-    expect(await waitBeforeStart()).toBeGreaterThanOrEqual(300);
-    expect(looks).toBe(3);
-  });
+      // No look has answered yet: the first call waits for one.
+      expect(await waitBeforeStart()).toBeGreaterThanOrEqual(600 - 20);
+      // 300 ms on the last look is stale (over 200 ms old) but found the endpoint unpaused under a second ago:
+      // the call starts at once, and a new look runs meanwhile.
+      await sleep(300);
+      expect(await waitBeforeStart()).toBeLessThan(300);
+      expect(looks).toBe(2);
+      // That look answers 600 ms later; the one after it takes 3 s.
+      await sleep(700);
+      lookMs = 3000;
+      await sleep(300);
+      expect(await waitBeforeStart()).toBeLessThan(300);
+      expect(looks).toBe(3);
+      // Over a second after the last answer, with the slow look still running, a call waits for it.
+      await sleep(900);
+      expect(await waitBeforeStart()).toBeGreaterThanOrEqual(300);
+      expect(looks).toBe(3);
+    },
+  );
 
   it("reads its lease and window from the environment, and refuses nonsense", () => {
     expect(sharedLimitSettings({})).toEqual({ leaseMs: 15_000, rateWindowMs: 60_000 });
-    expect(sharedLimitSettings({ ENDPOINT_LEASE_SECONDS: "3", ENDPOINT_RATE_WINDOW_SECONDS: "0.5" })).toEqual({ leaseMs: 3000, rateWindowMs: 500 });
+    expect(sharedLimitSettings({ ENDPOINT_LEASE_SECONDS: "3", ENDPOINT_RATE_WINDOW_SECONDS: "0.5" })).toEqual({
+      leaseMs: 3000,
+      rateWindowMs: 500,
+    });
     expect(() => sharedLimitSettings({ ENDPOINT_LEASE_SECONDS: "soon" })).toThrow(/ENDPOINT_LEASE_SECONDS/);
     expect(() => sharedLimitSettings({ ENDPOINT_RATE_WINDOW_SECONDS: "-1" })).toThrow(/ENDPOINT_RATE_WINDOW_SECONDS/);
   });

@@ -3,7 +3,15 @@ import os from "node:os";
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import { EndpointLimiter, type SlotSource } from "./endpoint-limiter";
-import { admitCallStart, othersWaiting, pauseEndpoint, releaseSlot, renewSlots, takeSlots, type Waiter } from "./endpoint-slots";
+import {
+  admitCallStart,
+  othersWaiting,
+  pauseEndpoint,
+  releaseSlot,
+  renewSlots,
+  takeSlots,
+  type Waiter,
+} from "./endpoint-slots";
 import { LlmError } from "./llm-client";
 
 export interface SharedLimitSettings {
@@ -19,14 +27,25 @@ export interface SharedLimitSettings {
 }
 
 const secondsSetting = (fallback: number) => z.coerce.number().positive().max(3600).default(fallback);
-const settingsSchema = z.object({ ENDPOINT_LEASE_SECONDS: secondsSetting(15), ENDPOINT_RATE_WINDOW_SECONDS: secondsSetting(60) });
+const settingsSchema = z.object({
+  ENDPOINT_LEASE_SECONDS: secondsSetting(15),
+  ENDPOINT_RATE_WINDOW_SECONDS: secondsSetting(60),
+});
 
 export function sharedLimitSettings(env: Record<string, string | undefined> = process.env): SharedLimitSettings {
-  const parsed = settingsSchema.safeParse({ ENDPOINT_LEASE_SECONDS: env.ENDPOINT_LEASE_SECONDS || undefined, ENDPOINT_RATE_WINDOW_SECONDS: env.ENDPOINT_RATE_WINDOW_SECONDS || undefined });
+  const parsed = settingsSchema.safeParse({
+    ENDPOINT_LEASE_SECONDS: env.ENDPOINT_LEASE_SECONDS || undefined,
+    ENDPOINT_RATE_WINDOW_SECONDS: env.ENDPOINT_RATE_WINDOW_SECONDS || undefined,
+  });
   if (!parsed.success) {
-    throw new Error(`ENDPOINT_LEASE_SECONDS and ENDPOINT_RATE_WINDOW_SECONDS must be numbers of seconds between 0 and 3600: ${z.prettifyError(parsed.error)}`);
+    throw new Error(
+      `ENDPOINT_LEASE_SECONDS and ENDPOINT_RATE_WINDOW_SECONDS must be numbers of seconds between 0 and 3600: ${z.prettifyError(parsed.error)}`,
+    );
   }
-  return { leaseMs: parsed.data.ENDPOINT_LEASE_SECONDS * 1000, rateWindowMs: parsed.data.ENDPOINT_RATE_WINDOW_SECONDS * 1000 };
+  return {
+    leaseMs: parsed.data.ENDPOINT_LEASE_SECONDS * 1000,
+    rateWindowMs: parsed.data.ENDPOINT_RATE_WINDOW_SECONDS * 1000,
+  };
 }
 
 /** The limits of one endpoint, as the engine's EndpointConfig carries them. */
@@ -96,7 +115,11 @@ interface Clock {
   sleep(ms: number): Promise<void>;
   random(): number;
 }
-const realClock: Clock = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)), random: Math.random };
+const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: Math.random,
+};
 
 /**
  * Everything one worker process shares among its endpoints' limiters: its name in the slot table and
@@ -162,7 +185,9 @@ export class SharedLimits {
         if (!lease) continue; // released while renewing
         lease.lost = true;
         this.held.delete(holder);
-        this.log(`endpoint ${lease.endpointId}: concurrency slot ${lease.slot} expired before it was renewed (was this process stalled for over ${this.settings.leaseMs} ms?)`);
+        this.log(
+          `endpoint ${lease.endpointId}: concurrency slot ${lease.slot} expired before it was renewed (was this process stalled for over ${this.settings.leaseMs} ms?)`,
+        );
       }
     } catch (error) {
       this.log(`could not renew endpoint slots: ${error instanceof Error ? error.message : String(error)}`);
@@ -215,7 +240,14 @@ export class SharedEndpointLimiter implements SlotSource {
     private readonly endpoint: EndpointLimits,
   ) {
     const { prisma, settings, clock } = shared;
-    this.local = new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute, windowMs: settings.rateWindowMs }, clock);
+    this.local = new EndpointLimiter(
+      {
+        maxConcurrency: endpoint.maxConcurrency,
+        requestsPerMinute: endpoint.requestsPerMinute,
+        windowMs: settings.rateWindowMs,
+      },
+      clock,
+    );
     this.slots = new PollingQueue<Lease>({
       clock,
       log: shared.log,
@@ -230,7 +262,14 @@ export class SharedEndpointLimiter implements SlotSource {
           waiter: shared.waiter,
         });
         const takenAt = clock.now();
-        const leases = taken.map(({ slot, holder }): Lease => ({ endpointId: endpoint.id, slot, holder, takenAt, turnEndsAt: takenAt + shared.turnLength(), lost: false }));
+        const leases = taken.map(({ slot, holder }): Lease => ({
+          endpointId: endpoint.id,
+          slot,
+          holder,
+          takenAt,
+          turnEndsAt: takenAt + shared.turnLength(),
+          lost: false,
+        }));
         for (const lease of leases) shared.track(lease);
         // A concurrency slot is renewed while held, so when one frees up is unknown: poll.
         return { values: leases, retryInMs: null };
@@ -243,7 +282,13 @@ export class SharedEndpointLimiter implements SlotSource {
       log: shared.log,
       tryAtOnce: true,
       attempt: async () => {
-        const admit = () => admitCallStart(prisma, { endpointId: endpoint.id, requestsPerWindow: endpoint.requestsPerMinute, windowMs: settings.rateWindowMs, holder: shared.processName });
+        const admit = () =>
+          admitCallStart(prisma, {
+            endpointId: endpoint.id,
+            requestsPerWindow: endpoint.requestsPerMinute,
+            windowMs: settings.rateWindowMs,
+            holder: shared.processName,
+          });
         const admitted = endpoint.requestsPerMinute ? await admit() : await this.pauseLook(admit);
         return admitted.admitted ? { values: [true], retryInMs: null } : { values: [], retryInMs: admitted.retryInMs };
       },
@@ -318,7 +363,11 @@ export class SharedEndpointLimiter implements SlotSource {
       this.checkingOthers = true;
       othersWaiting(prisma, this.endpoint.id, waiter.process)
         .then((waiting) => (this.others = { waiting, checkedAt: clock.now() }))
-        .catch((error: unknown) => log(`endpoint limits: could not tell whether other workers wait for endpoint ${this.endpoint.id}: ${error instanceof Error ? error.message : String(error)}`))
+        .catch((error: unknown) =>
+          log(
+            `endpoint limits: could not tell whether other workers wait for endpoint ${this.endpoint.id}: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        )
         .finally(() => (this.checkingOthers = false));
     }
     return this.others?.waiting ?? null;
@@ -326,9 +375,16 @@ export class SharedEndpointLimiter implements SlotSource {
 
   private giveBack(lease: Lease) {
     this.shared.untrack(lease);
-    releaseSlot(this.shared.prisma, { endpointId: lease.endpointId, kind: "concurrency", slot: lease.slot, holder: lease.holder }).catch((error: unknown) =>
+    releaseSlot(this.shared.prisma, {
+      endpointId: lease.endpointId,
+      kind: "concurrency",
+      slot: lease.slot,
+      holder: lease.holder,
+    }).catch((error: unknown) =>
       // Not fatal: the slot expires by itself within the lease time.
-      this.shared.log(`could not release concurrency slot ${lease.slot} of endpoint ${lease.endpointId}: ${error instanceof Error ? error.message : String(error)}`),
+      this.shared.log(
+        `could not release concurrency slot ${lease.slot} of endpoint ${lease.endpointId}: ${error instanceof Error ? error.message : String(error)}`,
+      ),
     );
   }
 
@@ -364,8 +420,16 @@ export class SharedEndpointLimiter implements SlotSource {
   /** How long the endpoint stays paused (0: not), as a call start would find it: looked at again once the last look is stale. */
   async pauseRemainingMs(): Promise<number> {
     const { prisma, settings } = this.shared;
-    if (this.endpoint.requestsPerMinute) throw new Error("An endpoint with a rate limit is paused where its calls take their rate slots.");
-    const admitted = await this.pauseLook(() => admitCallStart(prisma, { endpointId: this.endpoint.id, requestsPerWindow: null, windowMs: settings.rateWindowMs, holder: this.shared.processName }));
+    if (this.endpoint.requestsPerMinute)
+      throw new Error("An endpoint with a rate limit is paused where its calls take their rate slots.");
+    const admitted = await this.pauseLook(() =>
+      admitCallStart(prisma, {
+        endpointId: this.endpoint.id,
+        requestsPerWindow: null,
+        windowMs: settings.rateWindowMs,
+        holder: this.shared.processName,
+      }),
+    );
     return admitted.admitted ? 0 : (admitted.retryInMs ?? 0);
   }
 
@@ -382,7 +446,9 @@ export class SharedEndpointLimiter implements SlotSource {
     try {
       await pauseEndpoint(this.shared.prisma, this.endpoint.id, Math.min(error.retryAfterMs, MAX_SHARED_PAUSE_MS));
     } catch (pauseError) {
-      this.shared.log(`could not pause endpoint ${this.endpoint.id}: ${pauseError instanceof Error ? pauseError.message : String(pauseError)}`);
+      this.shared.log(
+        `could not pause endpoint ${this.endpoint.id}: ${pauseError instanceof Error ? pauseError.message : String(pauseError)}`,
+      );
     }
   }
 }
@@ -421,7 +487,9 @@ class PollingQueue<T> {
         for (const value of extra) this.options.unclaimed(value);
         if (first !== undefined) return first;
       } catch (error) {
-        this.options.log(`endpoint limits: database query failed, retrying: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.log(
+          `endpoint limits: database query failed, retrying: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
     return new Promise<T>((resolve, reject) => {
@@ -459,10 +527,18 @@ class PollingQueue<T> {
           failingSince = null;
         } catch (error) {
           failingSince ??= clock.now();
-          this.options.log(`endpoint limits: database query failed, retrying: ${error instanceof Error ? error.message : String(error)}`);
+          this.options.log(
+            `endpoint limits: database query failed, retrying: ${error instanceof Error ? error.message : String(error)}`,
+          );
           if (clock.now() - failingSince >= DATABASE_PATIENCE_MS) {
             failingSince = null;
-            this.waiters.shift()?.reject(Object.assign(new LlmError("network", "Could not reach the database to check the endpoint's limits."), { cause: error }));
+            this.waiters
+              .shift()
+              ?.reject(
+                Object.assign(new LlmError("network", "Could not reach the database to check the endpoint's limits."), {
+                  cause: error,
+                }),
+              );
             continue;
           }
           outcome = { values: [], retryInMs: null };
@@ -476,7 +552,8 @@ class PollingQueue<T> {
           backoffMs = 10;
           continue;
         }
-        const waitMs = outcome.retryInMs !== null ? outcome.retryInMs + clock.random() * 50 : backoffMs * (0.5 + clock.random() / 2);
+        const waitMs =
+          outcome.retryInMs !== null ? outcome.retryInMs + clock.random() * 50 : backoffMs * (0.5 + clock.random() / 2);
         if (outcome.retryInMs === null) backoffMs = Math.min(backoffMs * 2, MAX_POLL_MS);
         await clock.sleep(Math.max(1, waitMs));
       }

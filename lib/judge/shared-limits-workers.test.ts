@@ -23,7 +23,12 @@ let children: ChildProcess[] = [];
 
 beforeAll(async () => {
   boss = await startBoss(process.env.DATABASE_URL!, { supervise: false });
-  const started = [0, 1, 2].map(() => workers.start({ ENDPOINT_LEASE_SECONDS: String(LEASE_MS / 1000), ENDPOINT_RATE_WINDOW_SECONDS: String(WINDOW_MS / 1000) }));
+  const started = [0, 1, 2].map(() =>
+    workers.start({
+      ENDPOINT_LEASE_SECONDS: String(LEASE_MS / 1000),
+      ENDPOINT_RATE_WINDOW_SECONDS: String(WINDOW_MS / 1000),
+    }),
+  );
   children = started.map((s) => s.child);
   await Promise.all(started.map((s) => s.ready));
 }, 120_000);
@@ -40,7 +45,11 @@ async function stubLlm(latencyMs: number) {
 }
 
 /** A run of `videoCount` videos × 2 key frames (10 calls each) on a fresh endpoint of the stub. */
-async function startRun(stub: StubServer, limits: { maxConcurrency: number; requestsPerMinute: number | null }, videoCount: number) {
+async function startRun(
+  stub: StubServer,
+  limits: { maxConcurrency: number; requestsPerMinute: number | null },
+  videoCount: number,
+) {
   const owner = await makeUser();
   const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 2 });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
@@ -56,7 +65,10 @@ async function startRun(stub: StubServer, limits: { maxConcurrency: number; requ
     pricePer1kOutput: null,
     ...limits,
   });
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, {
+    pipeline: "hallucination",
+    endpointId: endpoint.id,
+  });
   return { owner, run, endpoint, calls: videoCount * (2 + 2 + 1 + 1 + 2 + 2) };
 }
 
@@ -92,23 +104,31 @@ describe("endpoint limits shared by three worker processes", () => {
     expect(await prisma.stepResult.count({ where: { runId: run.id, status: { not: "done" } } })).toBe(0);
   });
 
-  it("a 429 with retry-after seen by one worker holds back every worker's next requests", { timeout: 120_000 }, async () => {
-    const stub = await stubLlm(300);
-    const { run } = await startRun(stub, { maxConcurrency: 3, requestsPerMinute: null }, 4);
-    await waitFor(async () => stub.requests.length >= 6, 60_000, "the workers to be busy");
-    stub.addFault({ fault: { kind: "status", status: 429, retryAfter: 4 } });
-    const limited = await waitFor(async () => stub.requests.find((r) => r.status === 429 && r.endedAt !== null), 30_000, "the 429");
-    await waitFor(async () => (await runStatus(run.id)) === "done", 90_000, "the run to finish");
+  it(
+    "a 429 with retry-after seen by one worker holds back every worker's next requests",
+    { timeout: 120_000 },
+    async () => {
+      const stub = await stubLlm(300);
+      const { run } = await startRun(stub, { maxConcurrency: 3, requestsPerMinute: null }, 4);
+      await waitFor(async () => stub.requests.length >= 6, 60_000, "the workers to be busy");
+      stub.addFault({ fault: { kind: "status", status: 429, retryAfter: 4 } });
+      const limited = await waitFor(
+        async () => stub.requests.find((r) => r.status === 429 && r.endedAt !== null),
+        30_000,
+        "the 429",
+      );
+      await waitFor(async () => (await runStatus(run.id)) === "done", 90_000, "the run to finish");
 
-    // Requests already past their limiter when the 429 was answered may still arrive a little later
-    // (stamped up to 700 ms late on a busy machine, see above), and a worker without a rate limit
-    // looks at the pause every 200 ms; after that, nobody sends anything until the 4 s are over.
-    // Without the shared pause the other workers would send about 20 in that time.
-    const during = stub.requests.filter((r) => r.at > limited.endedAt! + 1200 && r.at < limited.endedAt! + 4000 - 50);
-    expect(during.map((r) => r.at - limited.endedAt!)).toEqual([]);
-    expect(stub.requests.filter((r) => r.at >= limited.endedAt! + 4000 - 50).length).toBeGreaterThan(0);
-    expect(await prisma.stepResult.count({ where: { runId: run.id, status: { not: "done" } } })).toBe(0);
-  });
+      // Requests already past their limiter when the 429 was answered may still arrive a little later
+      // (stamped up to 700 ms late on a busy machine, see above), and a worker without a rate limit
+      // looks at the pause every 200 ms; after that, nobody sends anything until the 4 s are over.
+      // Without the shared pause the other workers would send about 20 in that time.
+      const during = stub.requests.filter((r) => r.at > limited.endedAt! + 1200 && r.at < limited.endedAt! + 4000 - 50);
+      expect(during.map((r) => r.at - limited.endedAt!)).toEqual([]);
+      expect(stub.requests.filter((r) => r.at >= limited.endedAt! + 4000 - 50).length).toBeGreaterThan(0);
+      expect(await prisma.stepResult.count({ where: { runId: run.id, status: { not: "done" } } })).toBe(0);
+    },
+  );
 
   it("a killed worker's slots go to the others within the lease time", { timeout: 120_000 }, async () => {
     const stub = await stubLlm(1500);
@@ -127,7 +147,9 @@ describe("endpoint limits shared by three worker processes", () => {
     await workers.kill(holder);
     const killedAt = Date.now();
     const deadPid = `:${holder.pid}:`;
-    const deadLeases = await prisma.endpointSlotLease.findMany({ where: { endpointId, kind: "concurrency", holder: { contains: deadPid } } });
+    const deadLeases = await prisma.endpointSlotLease.findMany({
+      where: { endpointId, kind: "concurrency", holder: { contains: deadPid } },
+    });
     expect(deadLeases.length).toBeGreaterThan(0);
     // Renewed at most a lease ago, so they end within one lease of the kill.
     for (const lease of deadLeases) expect(lease.expiresAt.getTime()).toBeLessThanOrEqual(killedAt + LEASE_MS + 100);
@@ -143,7 +165,11 @@ describe("endpoint limits shared by three worker processes", () => {
       "3 requests in flight again",
     );
     expect(refilled - killedAt).toBeLessThanOrEqual(LEASE_MS + 2000);
-    expect(await prisma.endpointSlotLease.count({ where: { endpointId, holder: { contains: deadPid }, expiresAt: { gt: new Date() } } })).toBe(0);
+    expect(
+      await prisma.endpointSlotLease.count({
+        where: { endpointId, holder: { contains: deadPid }, expiresAt: { gt: new Date() } },
+      }),
+    ).toBe(0);
     await cancelRun(prisma, owner, run.id);
   });
 });

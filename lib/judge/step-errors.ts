@@ -16,7 +16,11 @@ const PATH = /(?:file:\/\/)?(?:[A-Za-z]:\\|\/)(?:[\w.@+~-]+[\\/])+[\w.@+~-]*(?::
 const NOISE_LINE = /^\s*(?:at\s|→|\d+\s|Invalid `.*` invocation|\^+\s*$|~+\s*$)/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 // Things that look like credentials, whatever endpoint echoed them.
-const SECRET_LIKE = [/\b(?:sk|pk|rk|fj)[-_][A-Za-z0-9_-]{8,}/g, /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi, /\b(?:api[-_]?key|token|secret|password)(["'\s:=]+)[^\s"',}]{6,}/gi];
+const SECRET_LIKE = [
+  /\b(?:sk|pk|rk|fj)[-_][A-Za-z0-9_-]{8,}/g,
+  /\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  /\b(?:api[-_]?key|token|secret|password)(["'\s:=]+)[^\s"',}]{6,}/gi,
+];
 
 const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -34,13 +38,18 @@ export function withoutServerDetails(text: string, max = MAX_MESSAGE_CHARS): str
  * At most 200 characters of an endpoint's error body, safe to store: control characters and
  * anything that looks like a credential (or is one of `secrets`) removed.
  */
-export function errorBodyExcerpt(body: string | null | undefined, secrets: (string | null | undefined)[] = []): string | null {
+export function errorBodyExcerpt(
+  body: string | null | undefined,
+  secrets: (string | null | undefined)[] = [],
+): string | null {
   if (!body) return null;
   let text = body;
   for (const secret of secrets) if (secret && secret.length >= 4) text = text.split(secret).join("[redacted]");
   for (const pattern of SECRET_LIKE)
     text = text.replace(pattern, (match, separator?: string) =>
-      typeof separator === "string" && !match.startsWith("Bearer") ? `${match.slice(0, match.indexOf(separator) + separator.length)}[redacted]` : "[redacted]",
+      typeof separator === "string" && !match.startsWith("Bearer")
+        ? `${match.slice(0, match.indexOf(separator) + separator.length)}[redacted]`
+        : "[redacted]",
     );
   text = withoutServerDetails(text.replace(CONTROL, " "), Number.MAX_SAFE_INTEGER);
   return text ? truncate(text, MAX_EXCERPT_CHARS) : null;
@@ -48,7 +57,8 @@ export function errorBodyExcerpt(body: string | null | undefined, secrets: (stri
 
 /** The error class as shown: its name, and a code when it has one (ENOENT, P2002). */
 function errorClass(error: Error): string {
-  const constructorName = error.constructor?.name && error.constructor.name !== "Object" ? error.constructor.name : "Error";
+  const constructorName =
+    error.constructor?.name && error.constructor.name !== "Object" ? error.constructor.name : "Error";
   const name = error.name && error.name !== "Error" ? error.name : constructorName;
   const code = (error as { code?: unknown }).code;
   return typeof code === "string" && /^[A-Z0-9_]{2,40}$/.test(code) ? `${name} ${code}` : name;

@@ -47,7 +47,12 @@ export function solidColourPng(colour: TestColour, size = 64): Buffer {
   const row = Buffer.alloc(1 + size * 3); // filter byte 0, then the pixels
   for (let x = 0; x < size; x++) row.set([r, g, b], 1 + x * 3);
   const pixels = Buffer.concat(Array.from({ length: size }, () => row));
-  return Buffer.concat([PNG_SIGNATURE, chunk("IHDR", header), chunk("IDAT", deflateSync(pixels)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(pixels)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 export function solidColourDataUrl(colour: TestColour, size = 64): string {
@@ -63,7 +68,13 @@ export function testColourOfDataUrl(url: string): TestColour | null {
   if (!match) return null;
   try {
     const png = Buffer.from(match[1]!, "base64");
-    if (!png.subarray(0, 8).equals(PNG_SIGNATURE) || png.toString("ascii", 12, 16) !== "IHDR" || png[25] !== 2 || png[24] !== 8) return null;
+    if (
+      !png.subarray(0, 8).equals(PNG_SIGNATURE) ||
+      png.toString("ascii", 12, 16) !== "IHDR" ||
+      png[25] !== 2 ||
+      png[24] !== 8
+    )
+      return null;
     const idatLength = png.readUInt32BE(33);
     if (png.toString("ascii", 37, 41) !== "IDAT") return null;
     const pixels = inflateSync(png.subarray(41, 41 + idatLength));

@@ -30,7 +30,18 @@ const toyTask: TaskDeclaration = {
   id: "toy_forms",
   label: "Toy forms",
   subject: "caption",
-  targets: [{ id: "ok", label: "OK", definition: "The thing is OK.", scale: yesNo, level: "nominal", higherIsBetter: true, scope: "item", positive: { op: "==", value: 1, label: "ok" } }],
+  targets: [
+    {
+      id: "ok",
+      label: "OK",
+      definition: "The thing is OK.",
+      scale: yesNo,
+      level: "nominal",
+      higherIsBetter: true,
+      scope: "item",
+      positive: { op: "==", value: 1, label: "ok" },
+    },
+  ],
   metrics: [],
   groupings: [],
 };
@@ -70,7 +81,10 @@ afterAll(() => {
 describe("run validation reads the registry", () => {
   it("accepts a pipeline registered at test time, and refuses an unknown one with z.enum's message listing the registered ids", () => {
     expect(pipelineIds()).toContain("toy_forms");
-    expect(createRunSchema.parse({ pipeline: "toy_forms", endpointId: "e1" })).toMatchObject({ pipeline: "toy_forms", endpointId: "e1" });
+    expect(createRunSchema.parse({ pipeline: "toy_forms", endpointId: "e1" })).toMatchObject({
+      pipeline: "toy_forms",
+      endpointId: "e1",
+    });
     expect(pipelineIdSchema.parse("toy_forms")).toBe("toy_forms");
 
     const refused = createRunSchema.safeParse({ pipeline: "nope", endpointId: "e1" });
@@ -78,15 +92,22 @@ describe("run validation reads the registry", () => {
     const listed = Object.keys(installedPipelines())
       .map((id) => JSON.stringify(id))
       .join("|");
-    expect(refused.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual([["pipeline", `Invalid option: expected one of ${listed}`]]);
+    expect(refused.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["pipeline", `Invalid option: expected one of ${listed}`],
+    ]);
     expect(listed).toContain('"hallucination"|"caption_style"|"caption_content"|"qa"|"qa_generate"|"qa_construct"');
     // A missing or non-string pipeline reads the same as before too.
-    expect(createRunSchema.safeParse({ endpointId: "e1" }).error!.issues[0]!.message).toBe(`Invalid option: expected one of ${listed}`);
-    expect(createRunSchema.safeParse({ pipeline: 3, endpointId: "e1" }).error!.issues[0]!.message).toBe(`Invalid option: expected one of ${listed}`);
+    expect(createRunSchema.safeParse({ endpointId: "e1" }).error!.issues[0]!.message).toBe(
+      `Invalid option: expected one of ${listed}`,
+    );
+    expect(createRunSchema.safeParse({ pipeline: 3, endpointId: "e1" }).error!.issues[0]!.message).toBe(
+      `Invalid option: expected one of ${listed}`,
+    );
   });
 
   it("takes one itemSetId, with each item pipeline's old field name as an alias", () => {
-    const parse = (body: Record<string, unknown>) => createRunSchema.parse({ pipeline: "qa", endpointId: "e1", ...body });
+    const parse = (body: Record<string, unknown>) =>
+      createRunSchema.parse({ pipeline: "qa", endpointId: "e1", ...body });
     expect(parse({ itemSetId: "s0" }).itemSetId).toBe("s0");
     expect(parse({ captionSetId: "s1" }).itemSetId).toBe("s1");
     expect(parse({ questionSetId: "s2" }).itemSetId).toBe("s2");
@@ -101,15 +122,27 @@ describe("run validation reads the registry", () => {
 
   it("lets createRun start the registered pipeline and name its set in errors from its registration", async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+    });
     const start = (body: Record<string, unknown>) =>
-      createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ pipeline: "toy_forms", endpointId: endpoint.id, ...body }));
+      createRun(
+        { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+        owner,
+        projectId,
+        createRunSchema.parse({ pipeline: "toy_forms", endpointId: endpoint.id, ...body }),
+      );
     await expect(start({})).rejects.toThrow("Pipeline toy_forms judges items: name the set with toyThingSetId.");
     await expect(start({ toyThingSetId: "missing" })).rejects.toThrow("No such toy thing set in this project.");
     await expect(start({ itemSetId: "missing" })).rejects.toThrow("No such toy thing set in this project.");
     // The shipped item pipelines still name their sets as before.
     await expect(
-      createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ pipeline: "qa_generate", endpointId: endpoint.id })),
+      createRun(
+        { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+        owner,
+        projectId,
+        createRunSchema.parse({ pipeline: "qa_generate", endpointId: endpoint.id }),
+      ),
     ).rejects.toThrow("Pipeline qa_generate judges items: name the set with clipSetId.");
     await expect(
       createRun(
@@ -134,11 +167,27 @@ describe("the Judge page's run form", () => {
       ["vbench2", "VBench-2.0 (the 12 VLM-judged dimensions)"],
       ["toy_forms", "toy forms (test only)"],
     ]);
-    expect(offered.find((p) => p.id === "toy_forms")).toEqual({ id: "toy_forms", folderId: "toy-forms", label: "toy forms (test only)", itemNoun: "toy thing", defaults: { level: 4 } });
-    expect(offered.find((p) => p.id === "qa")).toMatchObject({ endpointLabel: "Evaluated model (endpoint)", itemNoun: "question", defaults: { frames: 16, textOnlyBaseline: expect.any(Boolean) } });
-    expect(offered.find((p) => p.id === "caption_style")!.defaults).toEqual({ countedScore: "after_rules", frames: 8, wordCounting: "framejury" });
+    expect(offered.find((p) => p.id === "toy_forms")).toEqual({
+      id: "toy_forms",
+      folderId: "toy-forms",
+      label: "toy forms (test only)",
+      itemNoun: "toy thing",
+      defaults: { level: 4 },
+    });
+    expect(offered.find((p) => p.id === "qa")).toMatchObject({
+      endpointLabel: "Evaluated model (endpoint)",
+      itemNoun: "question",
+      defaults: { frames: 16, textOnlyBaseline: expect.any(Boolean) },
+    });
+    expect(offered.find((p) => p.id === "caption_style")!.defaults).toEqual({
+      countedScore: "after_rules",
+      frames: 8,
+      wordCounting: "framejury",
+    });
     // A saved default that no longer parses gives way to the schema's own.
-    expect(runFormPipelines({ toy_forms: { level: 99 } }).find((p) => p.id === "toy_forms")!.defaults).toEqual({ level: 2 });
+    expect(runFormPipelines({ toy_forms: { level: 99 } }).find((p) => p.id === "toy_forms")!.defaults).toEqual({
+      level: 2,
+    });
   });
 });
 
@@ -166,7 +215,16 @@ describe("the project's navigation", () => {
     ]);
     expect(ids("viewer")).toContain("toy-forms");
     expect(ids("viewer")).not.toContain("toy-forms-owners");
-    expect(projectNavItems("p1", "viewer").find((i) => i.id === "toy-forms")).toEqual({ id: "toy-forms", label: "Toys", href: "/projects/p1/toys" });
-    expect(projectNav().find((i) => i.id === "captions")).toEqual({ id: "captions", label: "Captions", path: "/captions", action: "project.view" });
+    expect(projectNavItems("p1", "viewer").find((i) => i.id === "toy-forms")).toEqual({
+      id: "toy-forms",
+      label: "Toys",
+      href: "/projects/p1/toys",
+    });
+    expect(projectNav().find((i) => i.id === "captions")).toEqual({
+      id: "captions",
+      label: "Captions",
+      path: "/captions",
+      action: "project.view",
+    });
   });
 });

@@ -20,11 +20,19 @@ export async function videoRuns(prisma: PrismaClient, actor: Actor, videoId: str
     select: {
       status: true,
       runId: true,
-      run: { select: { id: true, pipeline: true, status: true, simulated: true, createdAt: true, endpointSnapshot: true } },
+      run: {
+        select: { id: true, pipeline: true, status: true, simulated: true, createdAt: true, endpointSnapshot: true },
+      },
     },
   });
   const blind = await isBlindFor(prisma, actor.userId, videoId);
-  const metrics = new Map(await Promise.all(rows.map(async (row) => [row.runId, (await readRunMetrics(prisma, row.runId, [videoId])).get(videoId) ?? null] as const)));
+  const metrics = new Map(
+    await Promise.all(
+      rows.map(
+        async (row) => [row.runId, (await readRunMetrics(prisma, row.runId, [videoId])).get(videoId) ?? null] as const,
+      ),
+    ),
+  );
   return rows.map((row) => {
     const scores = metricScores(taskOf(row.run.pipeline), metrics.get(row.runId) ?? null);
     const snapshot = (row.run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
@@ -35,7 +43,10 @@ export async function videoRuns(prisma: PrismaClient, actor: Actor, videoId: str
       videoStatus: row.status,
       simulated: row.run.simulated,
       createdAt: row.run.createdAt,
-      endpoint: { name: typeof snapshot.name === "string" ? snapshot.name : null, model: typeof snapshot.model === "string" ? snapshot.model : null },
+      endpoint: {
+        name: typeof snapshot.name === "string" ? snapshot.name : null,
+        model: typeof snapshot.model === "string" ? snapshot.model : null,
+      },
       /** The run's headline metrics for the video, by declared id (a yes/no metric as a boolean). */
       scores,
       overall: typeof scores.overall === "number" ? scores.overall : null,

@@ -45,17 +45,31 @@ beforeAll(async () => {
     pricePer1kInput: null,
     pricePer1kOutput: null,
   });
-  runId = (await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id })).id;
-  for (const m of await prisma.runMetric.findMany({ where: { runId, metric: "verdict" } })) judgeVerdict.set(m.videoId, m.value);
+  runId = (
+    await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: "hallucination", endpointId: endpoint.id },
+    )
+  ).id;
+  for (const m of await prisma.runMetric.findMany({ where: { runId, metric: "verdict" } }))
+    judgeVerdict.set(m.videoId, m.value);
   const [v0, v1, v2, v3] = videoIds as [string, string, string, string];
   // v0: the reviewer agrees with the judge; v1: disagrees; v2: a label set agrees; v3: a tie (no human verdict).
   await reviewVideoOutcome(prisma, reviewer, runId, v0, "verdict", { value: judgeVerdict.get(v0)! });
   await reviewVideoOutcome(prisma, reviewer, runId, v1, "verdict", { value: 1 - judgeVerdict.get(v1)! });
   await reviewVideoOutcome(prisma, reviewer, runId, v3, "verdict", { value: 1 });
-  await createLabelSet(prisma, owner, projectId, { name: "paper", format: "t2vhalubench", fileName: "labels.xlsx", sha256: "0".repeat(64), citation: "" }, [
-    { target: metricTarget("hallucination", v2, "", "verdict"), value: judgeVerdict.get(v2)!, annotator: null },
-    { target: metricTarget("hallucination", v3, "", "verdict"), value: 0, annotator: null },
-  ]);
+  await createLabelSet(
+    prisma,
+    owner,
+    projectId,
+    { name: "paper", format: "t2vhalubench", fileName: "labels.xlsx", sha256: "0".repeat(64), citation: "" },
+    [
+      { target: metricTarget("hallucination", v2, "", "verdict"), value: judgeVerdict.get(v2)!, annotator: null },
+      { target: metricTarget("hallucination", v3, "", "verdict"), value: 0, annotator: null },
+    ],
+  );
 });
 afterAll(() => stub.close());
 
@@ -63,7 +77,13 @@ describe("what to label next, from a run's stored verdicts and the humans' label
   it("counts reviewers' and label sets' verdicts, proposes only unlabelled videos and gives both intervals", async () => {
     expect(judgeVerdict.size).toBe(6);
     const plan = await labelNextPlan(prisma, owner, runId, { budget: "2", strata: "2" });
-    expect(plan).toMatchObject({ eligible: 6, excluded: 0, budget: 2, scoreMetric: { id: "overall" }, verdictMetric: { id: "verdict" } });
+    expect(plan).toMatchObject({
+      eligible: 6,
+      excluded: 0,
+      budget: 2,
+      scoreMetric: { id: "overall" },
+      verdictMetric: { id: "verdict" },
+    });
     expect(plan.strata.reduce((n, s) => n + s.labelled, 0)).toBe(3);
     expect(plan.strata.reduce((n, s) => n + s.agreeing, 0)).toBe(2);
     expect(plan.strata.reduce((n, s) => n + s.proposed, 0)).toBe(2);
@@ -81,12 +101,28 @@ describe("what to label next, from a run's stored verdicts and the humans' label
 
   it("turns the proposal into a review queue of exactly those videos, in that order", async () => {
     const plan = await labelNextPlan(prisma, owner, runId, { budget: 3 });
-    const queue = await createQueue(prisma, owner, projectId, { name: "Label next", runId, scope: "verdict", videoIds: plan.videos.map((v) => v.id), chosenBy: "what to label next" });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "Label next",
+      runId,
+      scope: "verdict",
+      videoIds: plan.videos.map((v) => v.id),
+      chosenBy: "what to label next",
+    });
     const items = await prisma.reviewQueueItem.findMany({ where: { queueId: queue.id }, orderBy: { position: "asc" } });
     expect(items.map((i) => i.videoId)).toEqual(plan.videos.map((v) => v.id));
     expect(queue).toMatchObject({ itemCount: 3, filter: { runId, chosen: "what to label next (3)" } });
-    await expect(createQueue(prisma, owner, projectId, { name: "x", runId, scope: "verdict", videoIds: ["not-in-run"] })).rejects.toThrow(/not in the judge run: not-in-run/);
-    await expect(createQueue(prisma, owner, projectId, { name: "x", runId, scope: "verdict", videoIds: [videoIds[0]!], filter: { model: "m" } })).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      createQueue(prisma, owner, projectId, { name: "x", runId, scope: "verdict", videoIds: ["not-in-run"] }),
+    ).rejects.toThrow(/not in the judge run: not-in-run/);
+    await expect(
+      createQueue(prisma, owner, projectId, {
+        name: "x",
+        runId,
+        scope: "verdict",
+        videoIds: [videoIds[0]!],
+        filter: { model: "m" },
+      }),
+    ).rejects.toBeInstanceOf(ValidationError);
   });
 
   it("is for owners, and checks its query", async () => {
@@ -98,12 +134,28 @@ describe("what to label next, from a run's stored verdicts and the humans' label
   it("is withheld whole from an owner who reviews some of the run's videos blind, naming the queue; the other owner gets the plan", async () => {
     const coOwner = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: coOwner.userId, role: "owner" } });
-    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Blind verdicts", runId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
-    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[5]!, position: 0 } });
-    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: coOwner.userId } });
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId,
+        name: "Blind verdicts",
+        runId,
+        scope: "verdict",
+        blind: true,
+        itemCount: 1,
+        createdById: owner.userId,
+      },
+    });
+    const item = await prisma.reviewQueueItem.create({
+      data: { queueId: queue.id, videoId: videoIds[5]!, position: 0 },
+    });
+    await prisma.reviewQueueAssignment.create({
+      data: { itemId: item.id, queueId: queue.id, reviewerId: coOwner.userId },
+    });
     const withheld = await labelNextPlan(prisma, coOwner, runId, { budget: 2 }).catch((error: unknown) => error);
     expect(withheld).toBeInstanceOf(WithheldError);
-    expect((withheld as WithheldError).message).toContain('What to label next is hidden while you review "Blind verdicts" blind: 1 item left');
+    expect((withheld as WithheldError).message).toContain(
+      'What to label next is hidden while you review "Blind verdicts" blind: 1 item left',
+    );
     expect((await labelNextPlan(prisma, owner, runId, { budget: 2 })).videos.length).toBeGreaterThan(0);
   });
 });

@@ -6,7 +6,12 @@ import { NotFoundError, ValidationError } from "../errors";
 import { comparableTargets } from "../calibration/compare-setups-load";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { findTask } from "../tasks/registry";
-import { binariseValue, PRESENCE_TARGET_TYPE, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+import {
+  binariseValue,
+  PRESENCE_TARGET_TYPE,
+  type TargetDeclaration,
+  type TaskDeclaration,
+} from "../tasks/task-declaration";
 import { majorityVerdict, planLabelling, type LabellingPlan } from "./sampling-plan";
 import { requireWholeView } from "../visibility/withheld";
 import { labelNextQuerySchema, type LabelNextQuery } from "./label-next.validation";
@@ -50,7 +55,12 @@ interface PlanRow {
 
 type Basis =
   | { kind: "verdict"; verdict: { id: string; label: string }; score: { id: string; label: string } }
-  | { kind: "score" | "presence"; target: TargetDeclaration; verdict: { id: string; label: string }; score: { id: string; label: string } };
+  | {
+      kind: "score" | "presence";
+      target: TargetDeclaration;
+      verdict: { id: string; label: string };
+      score: { id: string; label: string };
+    };
 
 /**
  * The criteria a task's runs can be planned on besides its own verdict: each per-video target and each target
@@ -64,22 +74,34 @@ export function labelNextCriteria(task: TaskDeclaration): { id: string; label: s
  * What a run of the project can be planned on (for the page's choice): whether its task has a verdict of its own,
  * and its criteria; nothing for another project's run.
  */
-export async function labelNextChoicesOfRun(prisma: PrismaClient, projectId: string, runId: string): Promise<{ verdict: boolean; criteria: { id: string; label: string }[] }> {
+export async function labelNextChoicesOfRun(
+  prisma: PrismaClient,
+  projectId: string,
+  runId: string,
+): Promise<{ verdict: boolean; criteria: { id: string; label: string }[] }> {
   const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { pipeline: true } });
   const task = run ? findTask(run.pipeline) : null;
-  return task && task.subject === "video" ? { verdict: !!task.verdict, criteria: labelNextCriteria(task) } : { verdict: false, criteria: [] };
+  return task && task.subject === "video"
+    ? { verdict: !!task.verdict, criteria: labelNextCriteria(task) }
+    : { verdict: false, criteria: [] };
 }
 
 /** The task's verdict when no criterion is named (and it has one), else the named criterion, whitelisted against the declaration. */
 function labelNextBasis(task: TaskDeclaration, criterion: string | undefined): Basis {
   const criteria = labelNextCriteria(task);
-  const choices = () => (criteria.length ? `one of ${criteria.map((c) => `${c.id} (${c.label})`).join(", ")}` : "it has none");
+  const choices = () =>
+    criteria.length ? `one of ${criteria.map((c) => `${c.id} (${c.label})`).join(", ")}` : "it has none";
   if (criterion === undefined) {
     const verdict = task.verdict ? task.metrics.find((m) => m.id === task.verdict!.metricId) : undefined;
     // The headline score reviewers also judge (hallucination: the overall), else any swept numeric metric.
     const swept = task.metrics.filter((m) => m.sweep && m.scale.kind === "numeric");
     const score = swept.find((m) => m.reviewed) ?? swept[0];
-    if (verdict && score) return { kind: "verdict", verdict: { id: verdict.id, label: verdict.label }, score: { id: score.id, label: score.label } };
+    if (verdict && score)
+      return {
+        kind: "verdict",
+        verdict: { id: verdict.id, label: verdict.label },
+        score: { id: score.id, label: score.label },
+      };
     if (criteria.length !== 1) {
       throw new ValidationError(
         criteria.length
@@ -90,15 +112,32 @@ function labelNextBasis(task: TaskDeclaration, criterion: string | undefined): B
     criterion = criteria[0]!.id;
   }
   const target = criteria.some((c) => c.id === criterion) ? task.targets.find((t) => t.id === criterion) : undefined;
-  if (!target) throw new ValidationError(`The task ${task.label} has no criterion "${criterion}" read per video: ${choices()}.`);
+  if (!target)
+    throw new ValidationError(`The task ${task.label} has no criterion "${criterion}" read per video: ${choices()}.`);
   if (task.presence?.of.includes(target.id)) {
-    return { kind: "presence", target, verdict: { id: target.id, label: `${target.label} present` }, score: { id: target.id, label: `highest ${target.label}` } };
+    return {
+      kind: "presence",
+      target,
+      verdict: { id: target.id, label: `${target.label} present` },
+      score: { id: target.id, label: `highest ${target.label}` },
+    };
   }
-  return { kind: "score", target, verdict: { id: target.id, label: `${target.label} ${target.positive.label}` }, score: { id: target.id, label: target.label } };
+  return {
+    kind: "score",
+    target,
+    verdict: { id: target.id, label: `${target.label} ${target.positive.label}` },
+    score: { id: target.id, label: target.label },
+  };
 }
 
-async function verdictRows(prisma: PrismaClient, run: { id: string; projectId: string; pipeline: string }, basis: Basis): Promise<PlanRow[]> {
-  const rows = await prisma.$queryRaw<{ videoId: string; relativePath: string; score: number | null; judge: number | null; humans: number[] | null }[]>`
+async function verdictRows(
+  prisma: PrismaClient,
+  run: { id: string; projectId: string; pipeline: string },
+  basis: Basis,
+): Promise<PlanRow[]> {
+  const rows = await prisma.$queryRaw<
+    { videoId: string; relativePath: string; score: number | null; judge: number | null; humans: number[] | null }[]
+  >`
     SELECT rv."videoId", v."relativePath",
       (SELECT m.value FROM run_metric m WHERE m."runId" = rv."runId" AND m."videoId" = rv."videoId" AND m."itemId" = '' AND m.metric = ${basis.score.id}) AS score,
       (SELECT m.value FROM run_metric m WHERE m."runId" = rv."runId" AND m."videoId" = rv."videoId" AND m."itemId" = '' AND m.metric = ${basis.verdict.id}) AS judge,
@@ -117,12 +156,19 @@ async function verdictRows(prisma: PrismaClient, run: { id: string; projectId: s
  * rule: the judge's highest score over the video's scopes, present when it reaches the declared threshold,
  * against the humans' present/absent judgments.
  */
-async function criterionRows(prisma: PrismaClient, run: { id: string; projectId: string; pipeline: string }, task: TaskDeclaration, basis: Basis & { kind: "score" | "presence" }): Promise<PlanRow[]> {
+async function criterionRows(
+  prisma: PrismaClient,
+  run: { id: string; projectId: string; pipeline: string },
+  task: TaskDeclaration,
+  basis: Basis & { kind: "score" | "presence" },
+): Promise<PlanRow[]> {
   const presence = basis.kind === "presence";
   const targetType = presence ? PRESENCE_TARGET_TYPE : SCORE_TARGET_TYPE;
   const ofScope = presence ? Prisma.empty : Prisma.sql`AND s."scopeIndex" = 0`;
   const ofHumanScope = presence ? Prisma.empty : Prisma.sql`AND h."scopeIndex" = 0`;
-  const rows = await prisma.$queryRaw<{ videoId: string; relativePath: string; score: number | null; humans: number[] | null }[]>`
+  const rows = await prisma.$queryRaw<
+    { videoId: string; relativePath: string; score: number | null; humans: number[] | null }[]
+  >`
     SELECT rv."videoId", v."relativePath",
       (SELECT max(s.value) FROM score s WHERE s."runId" = rv."runId" AND s."videoId" = rv."videoId" AND s."itemId" = '' AND s.category = ${basis.target.id} ${ofScope}) AS score,
       (SELECT array_agg(h.value) FROM human_judgment h
@@ -132,9 +178,16 @@ async function criterionRows(prisma: PrismaClient, run: { id: string; projectId:
     WHERE rv."runId" = ${run.id}
     ORDER BY rv."videoId"`;
   const threshold = task.presence?.defaultThreshold ?? 0;
-  const judgeOf = (score: number): number => (presence ? (score >= threshold ? 1 : 0) : binariseValue(basis.target.positive, score));
+  const judgeOf = (score: number): number =>
+    presence ? (score >= threshold ? 1 : 0) : binariseValue(basis.target.positive, score);
   const humanOf = (value: number): number => (presence ? value : binariseValue(basis.target.positive, value));
-  return rows.map((r) => ({ videoId: r.videoId, relativePath: r.relativePath, score: r.score, judge: r.score === null ? null : judgeOf(r.score), humans: (r.humans ?? []).map(humanOf) }));
+  return rows.map((r) => ({
+    videoId: r.videoId,
+    relativePath: r.relativePath,
+    score: r.score,
+    judge: r.score === null ? null : judgeOf(r.score),
+    humans: (r.humans ?? []).map(humanOf),
+  }));
 }
 
 /** The same run gets the same proposal while its labels stay the same. */
@@ -142,16 +195,26 @@ function seedOf(runId: string): number {
   return createHash("sha256").update(runId).digest().readUInt32BE(0);
 }
 
-export async function labelNextPlan(prisma: PrismaClient, actor: Actor, runId: string, raw: Partial<Record<keyof LabelNextQuery, unknown>>): Promise<LabelNextResult> {
+export async function labelNextPlan(
+  prisma: PrismaClient,
+  actor: Actor,
+  runId: string,
+  raw: Partial<Record<keyof LabelNextQuery, unknown>>,
+): Promise<LabelNextResult> {
   const query = labelNextQuerySchema.parse(raw);
-  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { id: true, projectId: true, pipeline: true } });
+  const run = await prisma.judgeRun.findUnique({
+    where: { id: runId },
+    select: { id: true, projectId: true, pipeline: true },
+  });
   if (!run) throw new NotFoundError("No such run.");
   await requireProjectAccess(prisma, actor, run.projectId, "queues.manage").catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
   });
   const task = findTask(run.pipeline);
   if (!task || task.subject !== "video") {
-    throw new ValidationError(`A ${task?.label ?? run.pipeline} run has no yes/no verdict per video with a score to stratify by: there is no accuracy to narrow.`);
+    throw new ValidationError(
+      `A ${task?.label ?? run.pipeline} run has no yes/no verdict per video with a score to stratify by: there is no accuracy to narrow.`,
+    );
   }
   const basis = labelNextBasis(task, query.criterion);
   const runVideos = await prisma.runVideo.findMany({ where: { runId }, select: { videoId: true } });
@@ -161,7 +224,8 @@ export async function labelNextPlan(prisma: PrismaClient, actor: Actor, runId: s
     runVideos.map((v) => v.videoId),
     "What to label next",
   );
-  const rows = basis.kind === "verdict" ? await verdictRows(prisma, run, basis) : await criterionRows(prisma, run, task, basis);
+  const rows =
+    basis.kind === "verdict" ? await verdictRows(prisma, run, basis) : await criterionRows(prisma, run, task, basis);
   const plan = planLabelling(
     rows.map((r) => ({ videoId: r.videoId, score: r.score, judge: r.judge, human: majorityVerdict(r.humans) })),
     { budget: query.budget, strata: query.strata, seed: seedOf(run.id) },
@@ -175,7 +239,10 @@ export async function labelNextPlan(prisma: PrismaClient, actor: Actor, runId: s
     scoreMetric: basis.score,
     verdictMetric: basis.verdict,
     criterion: basis.kind === "verdict" ? null : basis.verdict.id,
-    queue: basis.kind === "verdict" ? { scope: "verdict" } : { scope: "scores", categories: [basis.target.id], mode: basis.kind === "presence" ? "presence" : "full" },
+    queue:
+      basis.kind === "verdict"
+        ? { scope: "verdict" }
+        : { scope: "scores", categories: [basis.target.id], mode: basis.kind === "presence" ? "presence" : "full" },
     budget: query.budget,
     videos: plan.videoIds.map((id) => ({ id, relativePath: paths.get(id)! })),
   };

@@ -4,7 +4,12 @@ const intParam = (min: number, max: number, fallback: number, label: string) =>
   z
     .preprocess(
       (v) => (v === "" || v === null || v === undefined ? undefined : v),
-      z.coerce.number().int(`${label} must be a whole number.`).min(min, `${label}: at least ${min}.`).max(max, `${label}: at most ${max}.`).optional(),
+      z.coerce
+        .number()
+        .int(`${label} must be a whole number.`)
+        .min(min, `${label}: at least ${min}.`)
+        .max(max, `${label}: at most ${max}.`)
+        .optional(),
     )
     .transform((v) => v ?? fallback);
 

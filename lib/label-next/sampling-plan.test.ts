@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../stats/bootstrap";
 import { allocate, majorityVerdict, planLabelling, stratify, type PlanVideo } from "./sampling-plan";
 
-const video = (id: number, score: number, judge: number, human: number | null = null): PlanVideo => ({ videoId: `v${String(id).padStart(4, "0")}`, score, judge, human });
+const video = (id: number, score: number, judge: number, human: number | null = null): PlanVideo => ({
+  videoId: `v${String(id).padStart(4, "0")}`,
+  score,
+  judge,
+  human,
+});
 
 describe("stratify", () => {
   it("cuts equal-count bins of the sorted scores and never splits equal scores", () => {
@@ -58,11 +63,16 @@ describe("planLabelling", () => {
   it("gives the hand-worked interval for one stratum", () => {
     // N = 4, two labelled, both agree: Beta(3, 1), m = 2 → mean (2 + 2·0.75)/4 = 0.875,
     // variance of the agreements 2·3·1·(4 + 2)/(4²·5) = 0.45, sd 0.6708/4 = 0.1677, ±1.96·sd = 0.3287.
-    const plan = planLabelling([video(1, 10, 1, 1), video(2, 20, 0, 0), video(3, 30, 1), video(4, 40, 0)], { budget: 0, strata: 1 });
+    const plan = planLabelling([video(1, 10, 1, 1), video(2, 20, 0, 0), video(3, 30, 1), video(4, 40, 0)], {
+      budget: 0,
+      strata: 1,
+    });
     expect(plan.current.estimate).toBeCloseTo(0.875, 10);
     expect(plan.current.lower).toBeCloseTo(0.875 - (1.96 * Math.sqrt(0.45)) / 4, 10);
     expect(plan.current.upper).toBe(1);
-    expect(plan.strata).toEqual([{ index: 0, scoreMin: 10, scoreMax: 40, size: 4, labelled: 2, agreeing: 2, accuracy: 0.75, proposed: 0 }]);
+    expect(plan.strata).toEqual([
+      { index: 0, scoreMin: 10, scoreMax: 40, size: 4, labelled: 2, agreeing: 2, accuracy: 0.75, proposed: 0 },
+    ]);
     expect(plan.videoIds).toEqual([]);
   });
 
@@ -101,7 +111,13 @@ describe("planLabelling", () => {
       return { videoId: `v${i}`, score, judge, truth: agrees ? judge : 1 - judge };
     });
     const trueAccuracy = universe.filter((v) => v.truth === v.judge).length / universe.length;
-    const labelWith = (labelled: Set<string>): PlanVideo[] => universe.map((v) => ({ videoId: v.videoId, score: v.score, judge: v.judge, human: labelled.has(v.videoId) ? v.truth : null }));
+    const labelWith = (labelled: Set<string>): PlanVideo[] =>
+      universe.map((v) => ({
+        videoId: v.videoId,
+        score: v.score,
+        judge: v.judge,
+        human: labelled.has(v.videoId) ? v.truth : null,
+      }));
 
     let planWidth = 0;
     let randomWidth = 0;
@@ -121,7 +137,9 @@ describe("planLabelling", () => {
       // The uncertain strata (scores near 60) get more labels than the certain ends.
       const nearThreshold = before.strata.filter((s) => s.scoreMax > 45 && s.scoreMin < 75);
       const farFrom = before.strata.filter((s) => s.scoreMax < 40 || s.scoreMin > 80);
-      expect(Math.max(...nearThreshold.map((s) => s.proposed))).toBeGreaterThan(Math.min(...farFrom.map((s) => s.proposed)));
+      expect(Math.max(...nearThreshold.map((s) => s.proposed))).toBeGreaterThan(
+        Math.min(...farFrom.map((s) => s.proposed)),
+      );
 
       const after = planLabelling(labelWith(new Set([...start, ...before.videoIds])), { budget: 0, strata: 5 });
       expect(after.current.halfWidth).toBeLessThan(before.current.halfWidth);
@@ -134,7 +152,10 @@ describe("planLabelling", () => {
         .filter((v) => !start.has(v.videoId))
         .sort(() => pick() - 0.5)
         .slice(0, 90);
-      randomWidth += planLabelling(labelWith(new Set([...start, ...others.map((v) => v.videoId)])), { budget: 0, strata: 5 }).current.halfWidth;
+      randomWidth += planLabelling(labelWith(new Set([...start, ...others.map((v) => v.videoId)])), {
+        budget: 0,
+        strata: 5,
+      }).current.halfWidth;
     }
     expect(covered / rounds).toBeGreaterThanOrEqual(0.85);
     expect(planWidth).toBeLessThan(randomWidth);

@@ -132,7 +132,12 @@ function interval(posteriors: readonly Posterior[], total: number, z: number): I
 /** The posterior after `k` more labels counted at the posterior mean. */
 function afterLabels(p: Posterior, k: number): Posterior {
   const mean = p.alpha / (p.alpha + p.beta);
-  return { alpha: p.alpha + k * mean, beta: p.beta + k * (1 - mean), remaining: p.remaining - k, agreeing: p.agreeing + k * mean };
+  return {
+    alpha: p.alpha + k * mean,
+    beta: p.beta + k * (1 - mean),
+    remaining: p.remaining - k,
+    agreeing: p.agreeing + k * mean,
+  };
 }
 
 /** Greedy Neyman allocation: each label to the stratum whose expected variance drops most. */
@@ -171,7 +176,12 @@ export function planLabelling(videos: readonly PlanVideo[], options: PlanOptions
   const posteriors: Posterior[] = strata.map((s) => {
     const labelled = s.videos.filter((v) => v.human !== null);
     const agreeing = labelled.filter((v) => v.human === v.judge).length;
-    return { alpha: prior.a + agreeing, beta: prior.b + labelled.length - agreeing, remaining: s.videos.length - labelled.length, agreeing };
+    return {
+      alpha: prior.a + agreeing,
+      beta: prior.b + labelled.length - agreeing,
+      remaining: s.videos.length - labelled.length,
+      agreeing,
+    };
   });
   const proposed = allocate(posteriors, Math.max(0, Math.floor(budget)));
   const random = mulberry32(seed);

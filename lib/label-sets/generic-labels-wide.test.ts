@@ -19,8 +19,18 @@ const encode = (text: string) => new TextEncoder().encode(text);
 
 describe("parseWideGenericLabels", () => {
   it("reads one label per mapped column, numbers or label names, and lists bad cells by line and column", () => {
-    const csv = ["clip,rater,Verdict,S7,Overall,notes", "1.mp4,ann,yes,present,80,x", "2.mp4,ann,No,absent,,", "3.mp4,ann,maybe,1,high,", ",ann,1,0,5,"].join("\n");
-    const parsed = parseWideGenericLabels(csv, "wide.csv", { video: "clip", annotator: "rater", targets: { Verdict: "verdict", S7: "s7", Overall: "overall" } });
+    const csv = [
+      "clip,rater,Verdict,S7,Overall,notes",
+      "1.mp4,ann,yes,present,80,x",
+      "2.mp4,ann,No,absent,,",
+      "3.mp4,ann,maybe,1,high,",
+      ",ann,1,0,5,",
+    ].join("\n");
+    const parsed = parseWideGenericLabels(csv, "wide.csv", {
+      video: "clip",
+      annotator: "rater",
+      targets: { Verdict: "verdict", S7: "s7", Overall: "overall" },
+    });
     expect(parsed.rows.map((r) => [r.line, r.column, r.video, r.annotator, r.target, r.value])).toEqual([
       [2, "Verdict", "1.mp4", "ann", "verdict", 1],
       [2, "S7", "1.mp4", "ann", "s7", 1],
@@ -35,24 +45,51 @@ describe("parseWideGenericLabels", () => {
       [5, "clip", "", "empty"],
     ]);
     expect(parsed.records).toBe(4);
-    expect(() => parseWideGenericLabels(csv, "wide.csv", { video: "clip", targets: { Style: "verdict", Missing: "s7" } })).toThrow(/lacks the mapped columns Style, Missing/);
-    expect(() => parseWideGenericLabels(csv, "wide.csv", { video: "clip", targets: { Verdict: "nope" } })).toThrow(/The column "Verdict" is mapped to "nope": no task declares a target "nope"/);
-    expect(() => parseWideGenericLabels(csv, "wide.csv", { video: "clip", targets: { clip: "verdict" } })).toThrow(/both the video/);
+    expect(() =>
+      parseWideGenericLabels(csv, "wide.csv", { video: "clip", targets: { Style: "verdict", Missing: "s7" } }),
+    ).toThrow(/lacks the mapped columns Style, Missing/);
+    expect(() => parseWideGenericLabels(csv, "wide.csv", { video: "clip", targets: { Verdict: "nope" } })).toThrow(
+      /The column "Verdict" is mapped to "nope": no task declares a target "nope"/,
+    );
+    expect(() => parseWideGenericLabels(csv, "wide.csv", { video: "clip", targets: { clip: "verdict" } })).toThrow(
+      /both the video/,
+    );
   });
 });
 
 describe("the import form's column map", () => {
   it("is JSON of {video, annotator?, item?, targets}, for the generic format only", () => {
     const fields = { format: "generic", name: "Wide" };
-    expect(labelSetImportFieldsSchema().parse({ ...fields, columns: JSON.stringify({ video: "clip", targets: { Q: "r1_quality" } }) }).columns).toEqual({
+    expect(
+      labelSetImportFieldsSchema().parse({
+        ...fields,
+        columns: JSON.stringify({ video: "clip", targets: { Q: "r1_quality" } }),
+      }).columns,
+    ).toEqual({
       video: "clip",
       targets: { Q: "r1_quality" },
     });
     expect(labelSetImportFieldsSchema().parse(fields).columns).toBeUndefined();
-    expect(labelSetImportFieldsSchema().safeParse({ ...fields, columns: "{video:" }).error?.issues[0]?.message).toMatch(/columns: not JSON/);
-    expect(labelSetImportFieldsSchema().safeParse({ ...fields, columns: JSON.stringify({ video: "clip", targets: {} }) }).error?.issues[0]?.message).toBe("Map at least one column to a target.");
-    expect(labelSetImportFieldsSchema().safeParse({ ...fields, columns: JSON.stringify({ video: "clip", targets: { Q: "x" }, extra: 1 }) }).success).toBe(false);
-    expect(labelSetImportFieldsSchema().safeParse({ ...fields, format: "vbench", columns: JSON.stringify({ video: "clip", targets: { Q: "x" } }) }).success).toBe(false);
+    expect(labelSetImportFieldsSchema().safeParse({ ...fields, columns: "{video:" }).error?.issues[0]?.message).toMatch(
+      /columns: not JSON/,
+    );
+    expect(
+      labelSetImportFieldsSchema().safeParse({ ...fields, columns: JSON.stringify({ video: "clip", targets: {} }) })
+        .error?.issues[0]?.message,
+    ).toBe("Map at least one column to a target.");
+    expect(
+      labelSetImportFieldsSchema().safeParse({
+        ...fields,
+        columns: JSON.stringify({ video: "clip", targets: { Q: "x" }, extra: 1 }),
+      }).success,
+    ).toBe(false);
+    expect(
+      labelSetImportFieldsSchema().safeParse({
+        ...fields,
+        format: "vbench",
+        columns: JSON.stringify({ video: "clip", targets: { Q: "x" } }),
+      }).success,
+    ).toBe(false);
   });
 });
 
@@ -66,14 +103,30 @@ describe("importing a wide label file of a rubric task's criteria", () => {
 
   beforeAll(async () => {
     owner = await makeUser();
-    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1, name: "Wide labels" }));
-    for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4`, relativePath: `wide/${i + 1}.mp4` } });
+    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 3,
+      keyFrames: 1,
+      name: "Wide labels",
+    }));
+    for (const [i, id] of videoIds.entries())
+      await prisma.video.update({
+        where: { id },
+        data: { fileName: `${i + 1}.mp4`, relativePath: `wide/${i + 1}.mp4` },
+      });
     ({ key, pipeline } = await createRubricTask(prisma, owner, projectId, {
       definition: {
         name: "Wide rubric",
         frames: { mode: "uniform", count: 2 },
         criteria: [
-          { id: "quality", name: "Quality", type: "numeric", min: 1, max: 5, step: 1, definition: "1 bad … 5 flawless." },
+          {
+            id: "quality",
+            name: "Quality",
+            type: "numeric",
+            min: 1,
+            max: 5,
+            step: 1,
+            definition: "1 bad … 5 flawless.",
+          },
           {
             id: "motion",
             name: "Motion",
@@ -102,14 +155,22 @@ describe("importing a wide label file of a rubric task's criteria", () => {
       "1.mp4,bob,5,jerky,false", // 6: true/false for a yes/no criterion
       "1.mp4,ann,3,,", // 7: ann already labelled video 1's quality on line 2
     ].join("\n");
-    const columns = { video: "clip", annotator: "rater", targets: { Q: criterion("quality"), M: criterion("motion"), W: criterion("watermark") } };
+    const columns = {
+      video: "clip",
+      annotator: "rater",
+      targets: { Q: criterion("quality"), M: criterion("motion"), W: criterion("watermark") },
+    };
     const input = { file: encode(csv), fileName: "wide.csv", name: "Wide", dryRun: true, columns };
     const dry = await importGenericLabels(prisma, owner, projectId, input);
     expect(dry.labelSet).toBeNull();
     expect(dry.plan).toMatchObject({
       rows: 6,
       matchedVideos: 2,
-      judgments: { [`${pipeline}:${criterion("quality")}`]: 3, [`${pipeline}:${criterion("motion")}`]: 3, [`${pipeline}:${criterion("watermark")}`]: 3 },
+      judgments: {
+        [`${pipeline}:${criterion("quality")}`]: 3,
+        [`${pipeline}:${criterion("motion")}`]: 3,
+        [`${pipeline}:${criterion("watermark")}`]: 3,
+      },
       annotators: { ann: 6, bob: 3 },
       headers: ["clip", "rater", "Q", "M", "W"],
     });
@@ -126,20 +187,54 @@ describe("importing a wide label file of a rubric task's criteria", () => {
     expect(imported.labelSet).toMatchObject({ format: "generic", annotators: ["ann", "bob"], judgments: 9 });
     const stored = await prisma.humanJudgment.findMany({
       where: { labelSetId: id },
-      select: { reviewerId: true, videoId: true, task: true, targetType: true, target: true, stepId: true, value: true },
+      select: {
+        reviewerId: true,
+        videoId: true,
+        task: true,
+        targetType: true,
+        target: true,
+        stepId: true,
+        value: true,
+      },
     });
-    const of = (annotator: string, video: number, c: string) => stored.find((j) => j.reviewerId === `labelset:${id}:${annotator}` && j.videoId === videoIds[video] && j.target === criterion(c));
-    expect(of("ann", 0, "quality")).toEqual({ reviewerId: `labelset:${id}:ann`, videoId: videoIds[0], task: pipeline, targetType: "score", target: criterion("quality"), stepId: "judge", value: 4 });
+    const of = (annotator: string, video: number, c: string) =>
+      stored.find(
+        (j) =>
+          j.reviewerId === `labelset:${id}:${annotator}` && j.videoId === videoIds[video] && j.target === criterion(c),
+      );
+    expect(of("ann", 0, "quality")).toEqual({
+      reviewerId: `labelset:${id}:ann`,
+      videoId: videoIds[0],
+      task: pipeline,
+      targetType: "score",
+      target: criterion("quality"),
+      stepId: "judge",
+      value: 4,
+    });
     expect([of("ann", 0, "motion")?.value, of("ann", 0, "watermark")?.value]).toEqual([1, 1]);
-    expect([of("ann", 1, "quality")?.value, of("ann", 1, "motion")?.value, of("ann", 1, "watermark")?.value]).toEqual([2, 0, 0]);
-    expect([of("bob", 0, "quality")?.value, of("bob", 0, "motion")?.value, of("bob", 0, "watermark")?.value]).toEqual([5, 0, 0]);
+    expect([of("ann", 1, "quality")?.value, of("ann", 1, "motion")?.value, of("ann", 1, "watermark")?.value]).toEqual([
+      2, 0, 0,
+    ]);
+    expect([of("bob", 0, "quality")?.value, of("bob", 0, "motion")?.value, of("bob", 0, "watermark")?.value]).toEqual([
+      5, 0, 0,
+    ]);
     expect(stored.filter((j) => j.videoId === videoIds[2])).toEqual([]);
   });
 
   it("reads JSONL without an annotator column as one annotator, and refuses a map naming a column the CSV lacks or a target no task declares", async () => {
-    const jsonl = [JSON.stringify({ file: "1.mp4", quality: 3, watermark: true }), "{oops", JSON.stringify({ file: "2.mp4", quality: "5", watermark: "No" })].join("\n");
+    const jsonl = [
+      JSON.stringify({ file: "1.mp4", quality: 3, watermark: true }),
+      "{oops",
+      JSON.stringify({ file: "2.mp4", quality: "5", watermark: "No" }),
+    ].join("\n");
     const columns = { video: "file", targets: { quality: criterion("quality"), watermark: criterion("watermark") } };
-    const imported = await importGenericLabels(prisma, owner, projectId, { file: encode(jsonl), fileName: "wide.jsonl", name: "Wide JSONL", dryRun: false, columns });
+    const imported = await importGenericLabels(prisma, owner, projectId, {
+      file: encode(jsonl),
+      fileName: "wide.jsonl",
+      name: "Wide JSONL",
+      dryRun: false,
+      columns,
+    });
     expect(imported.plan.issues.map((i) => [i.row, i.message])).toEqual([[2, "not a JSON object"]]);
     expect(imported.plan).toMatchObject({ rows: 3, annotators: {} });
     expect(imported.labelSet).toMatchObject({ annotators: [], judgments: 4 });
@@ -160,10 +255,22 @@ describe("importing a wide label file of a rubric task's criteria", () => {
 
     const csv = encode("clip,Q\n1.mp4,3\n");
     await expect(
-      importGenericLabels(prisma, owner, projectId, { file: csv, fileName: "w.csv", name: "Bad map", dryRun: true, columns: { video: "clip", targets: { Quality: criterion("quality") } } }),
+      importGenericLabels(prisma, owner, projectId, {
+        file: csv,
+        fileName: "w.csv",
+        name: "Bad map",
+        dryRun: true,
+        columns: { video: "clip", targets: { Quality: criterion("quality") } },
+      }),
     ).rejects.toThrow(/lacks the mapped column Quality \(its columns: clip, Q\)/);
     await expect(
-      importGenericLabels(prisma, owner, projectId, { file: csv, fileName: "w.csv", name: "Bad map", dryRun: true, columns: { video: "clip", targets: { Q: "r999999_quality" } } }),
+      importGenericLabels(prisma, owner, projectId, {
+        file: csv,
+        fileName: "w.csv",
+        name: "Bad map",
+        dryRun: true,
+        columns: { video: "clip", targets: { Q: "r999999_quality" } },
+      }),
     ).rejects.toBeInstanceOf(ValidationError);
   });
 });

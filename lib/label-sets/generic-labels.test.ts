@@ -11,15 +11,31 @@ const encode = (text: string) => new TextEncoder().encode(text);
 
 describe("resolveGenericTarget", () => {
   it("names any declared target or reviewed metric, qualified by its task where needed", () => {
-    expect(resolveGenericTarget("verdict")).toMatchObject({ kind: "metric", id: "verdict", task: { id: "hallucination" } });
+    expect(resolveGenericTarget("verdict")).toMatchObject({
+      kind: "metric",
+      id: "verdict",
+      task: { id: "hallucination" },
+    });
     expect(resolveGenericTarget("s7")).toMatchObject({ kind: "presence", id: "s7" });
     expect(resolveGenericTarget("inconsistency")).toMatchObject({ kind: "presence", id: "inconsistency" });
-    expect(resolveGenericTarget("correctness")).toMatchObject({ kind: "score", id: "correctness", task: { id: "qa", subject: "question" } });
+    expect(resolveGenericTarget("correctness")).toMatchObject({
+      kind: "score",
+      id: "correctness",
+      task: { id: "qa", subject: "question" },
+    });
     expect(resolveGenericTarget("qa")).toMatchObject({ kind: "score", id: "correctness" });
-    expect(resolveGenericTarget("caption_style:style")).toMatchObject({ kind: "score", id: "style", task: { id: "caption_style" } });
-    expect(resolveGenericTarget("caption_style")).toEqual({ error: "the task caption_style has several targets: write caption_style:style or caption_style:style_raw" });
+    expect(resolveGenericTarget("caption_style:style")).toMatchObject({
+      kind: "score",
+      id: "style",
+      task: { id: "caption_style" },
+    });
+    expect(resolveGenericTarget("caption_style")).toEqual({
+      error: "the task caption_style has several targets: write caption_style:style or caption_style:style_raw",
+    });
     expect(resolveGenericTarget("nope")).toEqual({ error: 'no task declares a target "nope"' });
-    expect(resolveGenericTarget("qa:s7")).toMatchObject({ error: expect.stringContaining('the task qa declares no target "s7"') });
+    expect(resolveGenericTarget("qa:s7")).toMatchObject({
+      error: expect.stringContaining('the task qa declares no target "s7"'),
+    });
   });
 });
 
@@ -40,7 +56,9 @@ describe("parseGenericLabels", () => {
   });
 
   it("refuses a CSV without the required columns", () => {
-    expect(() => parseGenericLabels("video,target,value\n1.mp4,verdict,1\n", "labels.csv")).toThrow(/lacks the column annotator/);
+    expect(() => parseGenericLabels("video,target,value\n1.mp4,verdict,1\n", "labels.csv")).toThrow(
+      /lacks the column annotator/,
+    );
   });
 });
 
@@ -52,10 +70,18 @@ describe("importGenericLabels", () => {
 
   beforeAll(async () => {
     [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
-    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 1, name: "Generic labels" }));
+    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 4,
+      keyFrames: 1,
+      name: "Generic labels",
+    }));
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
     const names = ["one", "two", "three", "four"];
-    for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4`, relativePath: `Mechanics/${names[i]}-0.mp4` } });
+    for (const [i, id] of videoIds.entries())
+      await prisma.video.update({
+        where: { id },
+        data: { fileName: `${i + 1}.mp4`, relativePath: `Mechanics/${names[i]}-0.mp4` },
+      });
   });
 
   const CSV = [
@@ -76,7 +102,13 @@ describe("importGenericLabels", () => {
   ].join("\r\n");
 
   it("dry-runs listing every bad row with its line, imports one annotator per value, and deletes exactly its labels", async () => {
-    const input = { file: encode(CSV), fileName: "labels.csv", name: "Round 1", citation: "in-house, 2026", dryRun: true };
+    const input = {
+      file: encode(CSV),
+      fileName: "labels.csv",
+      name: "Round 1",
+      citation: "in-house, 2026",
+      dryRun: true,
+    };
     const dry = await importGenericLabels(prisma, owner, projectId, input);
     expect(dry.labelSet).toBeNull();
     expect(await prisma.labelSet.count({ where: { projectId } })).toBe(0);
@@ -101,7 +133,13 @@ describe("importGenericLabels", () => {
 
     const imported = await importGenericLabels(prisma, owner, projectId, { ...input, dryRun: false });
     const id = imported.labelSet!.id;
-    expect(imported.labelSet).toMatchObject({ format: "generic", fileName: "labels.csv", citation: "in-house, 2026", annotators: ["alice", "bob"], judgments: 4 });
+    expect(imported.labelSet).toMatchObject({
+      format: "generic",
+      fileName: "labels.csv",
+      citation: "in-house, 2026",
+      annotators: ["alice", "bob"],
+      judgments: 4,
+    });
     const rows = await prisma.humanJudgment.findMany({
       where: { labelSetId: id },
       orderBy: [{ reviewerId: "asc" }, { target: "asc" }],
@@ -113,7 +151,10 @@ describe("importGenericLabels", () => {
       { reviewerId: `labelset:${id}:bob`, videoId: videoIds[2], targetType: "overall", target: "overall", value: 75 },
       { reviewerId: `labelset:${id}:bob`, videoId: videoIds[1], targetType: "presence", target: "s7", value: 0 },
     ]);
-    expect((await listLabelSets(prisma, reviewer, projectId)).find((s) => s.id === id)?.reviewerIds).toEqual([`labelset:${id}:alice`, `labelset:${id}:bob`]);
+    expect((await listLabelSets(prisma, reviewer, projectId)).find((s) => s.id === id)?.reviewerIds).toEqual([
+      `labelset:${id}:alice`,
+      `labelset:${id}:bob`,
+    ]);
 
     expect(await deleteLabelSet(prisma, owner, projectId, id)).toEqual({ deletedJudgments: 4 });
     expect(await prisma.humanJudgment.count({ where: { projectId } })).toBe(0);
@@ -121,8 +162,20 @@ describe("importGenericLabels", () => {
 
   it("refuses a file with nothing to import, and a file that is not text", async () => {
     await expect(
-      importGenericLabels(prisma, owner, projectId, { file: encode("video,annotator,target,value\nmissing.mp4,a,verdict,1\n"), fileName: "x.csv", name: "Empty", dryRun: false }),
+      importGenericLabels(prisma, owner, projectId, {
+        file: encode("video,annotator,target,value\nmissing.mp4,a,verdict,1\n"),
+        fileName: "x.csv",
+        name: "Empty",
+        dryRun: false,
+      }),
     ).rejects.toBeInstanceOf(ValidationError);
-    await expect(importGenericLabels(prisma, owner, projectId, { file: new Uint8Array([0xff, 0xfe, 0x00]), fileName: "x.csv", name: "Binary", dryRun: true })).rejects.toThrow(/not UTF-8/);
+    await expect(
+      importGenericLabels(prisma, owner, projectId, {
+        file: new Uint8Array([0xff, 0xfe, 0x00]),
+        fileName: "x.csv",
+        name: "Binary",
+        dryRun: true,
+      }),
+    ).rejects.toThrow(/not UTF-8/);
   });
 });

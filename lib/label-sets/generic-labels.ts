@@ -20,7 +20,13 @@ import { parseCsv, stripByteOrderMark } from "../import/csv";
 import { metricTarget, type JudgmentTarget } from "../reviews/judgment-key";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { TASKS } from "../tasks/registry";
-import { presenceTargetOf, scaleViolation, type MetricDeclaration, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+import {
+  presenceTargetOf,
+  scaleViolation,
+  type MetricDeclaration,
+  type TargetDeclaration,
+  type TaskDeclaration,
+} from "../tasks/task-declaration";
 
 export const GENERIC_COLUMNS = ["video", "annotator", "target", "value", "item"] as const;
 const REQUIRED = ["video", "annotator", "target", "value"] as const;
@@ -55,14 +61,22 @@ function candidates(task: TaskDeclaration, id: string): ResolvedTarget[] {
   const out: ResolvedTarget[] = [];
   const target = task.targets.find((t) => t.id === id);
   // A graded target with a declared presence (a hallucination category) is labelled present or absent, as the sheets give it.
-  if (target) out.push(task.presence?.of.includes(id) ? { kind: "presence", task, id, declaration: target } : { kind: "score", task, id, declaration: target });
+  if (target)
+    out.push(
+      task.presence?.of.includes(id)
+        ? { kind: "presence", task, id, declaration: target }
+        : { kind: "score", task, id, declaration: target },
+    );
   const metric = task.metrics.find((m) => m.id === id && m.reviewed);
   if (metric) out.push({ kind: "metric", task, id, declaration: metric });
   return out;
 }
 
 /** The declared target a `target` cell names, or why it names none (or several). */
-export function resolveGenericTarget(name: string, tasks: readonly TaskDeclaration[] = TASKS): ResolvedTarget | { error: string } {
+export function resolveGenericTarget(
+  name: string,
+  tasks: readonly TaskDeclaration[] = TASKS,
+): ResolvedTarget | { error: string } {
   const colon = name.indexOf(":");
   if (colon >= 0) {
     const task = tasks.find((t) => t.id === name.slice(0, colon));
@@ -76,10 +90,16 @@ export function resolveGenericTarget(name: string, tasks: readonly TaskDeclarati
   }
   const found = tasks.flatMap((task) => candidates(task, name));
   if (found.length === 1) return found[0]!;
-  if (found.length > 1) return { error: `several tasks declare "${name}": write it as ${found.map((f) => `${f.task.id}:${name}`).join(" or ")}` };
+  if (found.length > 1)
+    return {
+      error: `several tasks declare "${name}": write it as ${found.map((f) => `${f.task.id}:${name}`).join(" or ")}`,
+    };
   const task = tasks.find((t) => t.id === name);
   if (task && task.targets.length === 1) return candidates(task, task.targets[0]!.id)[0]!;
-  if (task) return { error: `the task ${task.id} has several targets: write ${task.targets.map((t) => `${task.id}:${t.id}`).join(" or ")}` };
+  if (task)
+    return {
+      error: `the task ${task.id} has several targets: write ${task.targets.map((t) => `${task.id}:${t.id}`).join(" or ")}`,
+    };
   return { error: `no task declares a target "${name}"` };
 }
 
@@ -90,15 +110,37 @@ export function isItemTarget(resolved: ResolvedTarget): boolean {
 
 /** The judgment target a label of `resolved` on this video (and item) is stored under. */
 export function genericJudgmentTarget(resolved: ResolvedTarget, videoId: string, itemId: string): JudgmentTarget {
-  if (resolved.kind === "presence") return { task: resolved.task.id, targetType: "presence", target: resolved.id, videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" };
+  if (resolved.kind === "presence")
+    return {
+      task: resolved.task.id,
+      targetType: "presence",
+      target: resolved.id,
+      videoId,
+      itemId: "",
+      stepId: "",
+      scopeIndex: 0,
+      frameSetId: "",
+    };
   if (resolved.kind === "metric") return metricTarget(resolved.task.id, videoId, itemId, resolved.id);
   // A target of an item is scored by the task's first metric step (as a judge score of that item is).
-  return { task: resolved.task.id, targetType: SCORE_TARGET_TYPE, target: resolved.id, videoId, itemId, stepId: resolved.task.metricSteps?.[0] ?? "", scopeIndex: 0, frameSetId: "" };
+  return {
+    task: resolved.task.id,
+    targetType: SCORE_TARGET_TYPE,
+    target: resolved.id,
+    videoId,
+    itemId,
+    stepId: resolved.task.metricSteps?.[0] ?? "",
+    scopeIndex: 0,
+    frameSetId: "",
+  };
 }
 
 /** Why the value is not one the target takes, or null. */
 export function genericValueViolation(resolved: ResolvedTarget, value: number): string | null {
-  if (resolved.kind === "presence") return value === 0 || value === 1 ? null : `${resolved.id} is a presence label: 1 (present) or 0 (absent), not ${value}`;
+  if (resolved.kind === "presence")
+    return value === 0 || value === 1
+      ? null
+      : `${resolved.id} is a presence label: 1 (present) or 0 (absent), not ${value}`;
   return scaleViolation(resolved.declaration, value);
 }
 
@@ -110,7 +152,10 @@ function cellText(value: unknown): string | null {
 }
 
 /** Reads rows; every row it cannot use is an issue with its line, and the others go on. */
-export function parseGenericLabels(text: string, fileName: string): { rows: GenericLabelRow[]; issues: GenericIssue[]; headers: string[] } {
+export function parseGenericLabels(
+  text: string,
+  fileName: string,
+): { rows: GenericLabelRow[]; issues: GenericIssue[]; headers: string[] } {
   const issues: GenericIssue[] = [];
   const raw: { line: number; cells: Record<string, string> }[] = [];
   let headers: string[] = [];
@@ -124,18 +169,36 @@ export function parseGenericLabels(text: string, fileName: string): { rows: Gene
       try {
         parsed = JSON.parse(lineText);
       } catch {
-        issues.push({ row: line, column: "", cell: lineText.slice(0, 200), action: "skipped", message: "not a JSON object" });
+        issues.push({
+          row: line,
+          column: "",
+          cell: lineText.slice(0, 200),
+          action: "skipped",
+          message: "not a JSON object",
+        });
         return;
       }
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-        issues.push({ row: line, column: "", cell: lineText.slice(0, 200), action: "skipped", message: "not a JSON object" });
+        issues.push({
+          row: line,
+          column: "",
+          cell: lineText.slice(0, 200),
+          action: "skipped",
+          message: "not a JSON object",
+        });
         return;
       }
       const cells: Record<string, string> = {};
       for (const column of GENERIC_COLUMNS) {
         const value = cellText((parsed as Record<string, unknown>)[column]);
         if (value === null) {
-          issues.push({ row: line, column, cell: JSON.stringify((parsed as Record<string, unknown>)[column]).slice(0, 200), action: "skipped", message: "must be a string or a number" });
+          issues.push({
+            row: line,
+            column,
+            cell: JSON.stringify((parsed as Record<string, unknown>)[column]).slice(0, 200),
+            action: "skipped",
+            message: "must be a string or a number",
+          });
           return;
         }
         cells[column] = value;
@@ -148,7 +211,10 @@ export function parseGenericLabels(text: string, fileName: string): { rows: Gene
     const [header, ...records] = csv.records;
     headers = (header?.fields ?? []).map((h) => h.trim());
     const missing = REQUIRED.filter((c) => !headers.includes(c));
-    if (missing.length) throw new GenericLabelFileError(`The file lacks the column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (expected ${GENERIC_COLUMNS.join(", ")}; item is optional).`);
+    if (missing.length)
+      throw new GenericLabelFileError(
+        `The file lacks the column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (expected ${GENERIC_COLUMNS.join(", ")}; item is optional).`,
+      );
     for (const record of records) {
       if (record.fields.every((f) => f.trim() === "")) continue;
       const cells: Record<string, string> = {};
@@ -161,7 +227,10 @@ export function parseGenericLabels(text: string, fileName: string): { rows: Gene
   }
   const rows: GenericLabelRow[] = [];
   for (const { line, cells } of raw) {
-    const trimmed = Object.fromEntries(Object.entries(cells).map(([k, v]) => [k, v.trim()])) as Record<(typeof GENERIC_COLUMNS)[number], string>;
+    const trimmed = Object.fromEntries(Object.entries(cells).map(([k, v]) => [k, v.trim()])) as Record<
+      (typeof GENERIC_COLUMNS)[number],
+      string
+    >;
     const empty = REQUIRED.find((c) => trimmed[c] === "");
     if (empty) {
       issues.push({ row: line, column: empty, cell: cells[empty] ?? "", action: "skipped", message: "empty" });
@@ -169,7 +238,13 @@ export function parseGenericLabels(text: string, fileName: string): { rows: Gene
     }
     const long = GENERIC_COLUMNS.find((c) => trimmed[c].length > MAX_FIELD);
     if (long) {
-      issues.push({ row: line, column: long, cell: trimmed[long].slice(0, 200), action: "skipped", message: `longer than ${MAX_FIELD} characters` });
+      issues.push({
+        row: line,
+        column: long,
+        cell: trimmed[long].slice(0, 200),
+        action: "skipped",
+        message: `longer than ${MAX_FIELD} characters`,
+      });
       continue;
     }
     const value = Number(trimmed.value);
@@ -177,7 +252,14 @@ export function parseGenericLabels(text: string, fileName: string): { rows: Gene
       issues.push({ row: line, column: "value", cell: cells.value ?? "", action: "skipped", message: "not a number" });
       continue;
     }
-    rows.push({ line, video: trimmed.video, annotator: trimmed.annotator, target: trimmed.target, value, item: trimmed.item });
+    rows.push({
+      line,
+      video: trimmed.video,
+      annotator: trimmed.annotator,
+      target: trimmed.target,
+      value,
+      item: trimmed.item,
+    });
   }
   return { rows, issues, headers };
 }
@@ -195,7 +277,9 @@ export interface GenericColumnMap {
 
 /** The scale a label of the target is given on: a presence target's is present (1) / absent (0). */
 function labelScale(resolved: ResolvedTarget) {
-  return resolved.kind === "presence" ? presenceTargetOf(resolved.task, resolved.id)!.scale : resolved.declaration.scale;
+  return resolved.kind === "presence"
+    ? presenceTargetOf(resolved.task, resolved.id)!.scale
+    : resolved.declaration.scale;
 }
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -210,7 +294,9 @@ export function genericCellValue(resolved: ResolvedTarget, text: string): number
   if (named) return named.value;
   const yesNo = scale.values.some((v) => v.value === 1) && scale.values.some((v) => v.value === 0);
   if (yesNo && (wanted === "true" || wanted === "false")) return wanted === "true" ? 1 : 0;
-  return { error: `not a number or a label of ${resolved.declaration.label} (${scale.values.map((v) => v.label).join(", ")})` };
+  return {
+    error: `not a number or a label of ${resolved.declaration.label} (${scale.values.map((v) => v.label).join(", ")})`,
+  };
 }
 
 /**
@@ -226,13 +312,17 @@ export function parseWideGenericLabels(
 ): { rows: GenericLabelRow[]; issues: GenericIssue[]; headers: string[]; records: number } {
   const targets = Object.entries(map.targets).map(([column, name]) => {
     const resolved = resolveGenericTarget(name, tasks);
-    if ("error" in resolved) throw new GenericLabelFileError(`The column "${column}" is mapped to "${name}": ${resolved.error}.`);
+    if ("error" in resolved)
+      throw new GenericLabelFileError(`The column "${column}" is mapped to "${name}": ${resolved.error}.`);
     return { column, name, resolved };
   });
   if (targets.length === 0) throw new GenericLabelFileError("Map at least one column to a target.");
   const special = [map.video, map.annotator, map.item].filter((c): c is string => !!c);
   const clash = targets.find((t) => special.includes(t.column));
-  if (clash) throw new GenericLabelFileError(`The column "${clash.column}" cannot be both the video, annotator or item column and a target's.`);
+  if (clash)
+    throw new GenericLabelFileError(
+      `The column "${clash.column}" cannot be both the video, annotator or item column and a target's.`,
+    );
   const issues: GenericIssue[] = [];
   // Columns are the file's text (`__proto__`, `constructor`…): cells by column in a Map.
   const records: { line: number; cells: ReadonlyMap<string, string> }[] = [];
@@ -251,7 +341,13 @@ export function parseWideGenericLabels(
         parsed = null;
       }
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-        issues.push({ row: line, column: "", cell: lineText.slice(0, 200), action: "skipped", message: "not a JSON object" });
+        issues.push({
+          row: line,
+          column: "",
+          cell: lineText.slice(0, 200),
+          action: "skipped",
+          message: "not a JSON object",
+        });
         unreadable++;
         return;
       }
@@ -260,7 +356,13 @@ export function parseWideGenericLabels(
         keys.add(key);
         const value = cellText(raw);
         if (value === null) {
-          issues.push({ row: line, column: key, cell: JSON.stringify(raw).slice(0, 200), action: "skipped", message: "must be a string, a number or true/false" });
+          issues.push({
+            row: line,
+            column: key,
+            cell: JSON.stringify(raw).slice(0, 200),
+            action: "skipped",
+            message: "must be a string, a number or true/false",
+          });
           cells.set(key, "");
         } else cells.set(key, value);
       }
@@ -273,7 +375,10 @@ export function parseWideGenericLabels(
     const [header, ...rest] = csv.records;
     headers = (header?.fields ?? []).map((h) => h.trim());
     const missing = [...special, ...targets.map((t) => t.column)].filter((c) => !headers.includes(c));
-    if (missing.length) throw new GenericLabelFileError(`The file lacks the mapped column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (its columns: ${headers.join(", ")}).`);
+    if (missing.length)
+      throw new GenericLabelFileError(
+        `The file lacks the mapped column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (its columns: ${headers.join(", ")}).`,
+      );
     for (const record of rest) {
       if (record.fields.every((f) => f.trim() === "")) continue;
       records.push({ line: record.line, cells: new Map(headers.map((h, i) => [h, record.fields[i] ?? ""])) });
@@ -292,7 +397,13 @@ export function parseWideGenericLabels(
     }
     const long = [map.video, map.annotator, map.item].find((c) => c && cell(c).length > MAX_FIELD);
     if (long) {
-      issues.push({ row: line, column: long, cell: cell(long).slice(0, 200), action: "skipped", message: `longer than ${MAX_FIELD} characters` });
+      issues.push({
+        row: line,
+        column: long,
+        cell: cell(long).slice(0, 200),
+        action: "skipped",
+        message: `longer than ${MAX_FIELD} characters`,
+      });
       continue;
     }
     for (const target of targets) {
@@ -300,7 +411,13 @@ export function parseWideGenericLabels(
       if (!text) continue;
       const value = genericCellValue(target.resolved, text);
       if (typeof value !== "number") {
-        issues.push({ row: line, column: target.column, cell: text.slice(0, 200), action: "skipped", message: value.error });
+        issues.push({
+          row: line,
+          column: target.column,
+          cell: text.slice(0, 200),
+          action: "skipped",
+          message: value.error,
+        });
         continue;
       }
       rows.push({ line, column: target.column, video, annotator, target: target.name, value, item });

@@ -63,5 +63,10 @@ export interface LabelSetFormat {
   /** The `format` an upload names (a LabelSet's `format`). */
   id: string;
   /** Reads the file and plans the label set; imports it unless `dryRun` (checks the actor's permission itself). */
-  importLabels(prisma: PrismaClient, actor: Actor, projectId: string, input: LabelSetImportInput): Promise<LabelSetImportResult>;
+  importLabels(
+    prisma: PrismaClient,
+    actor: Actor,
+    projectId: string,
+    input: LabelSetImportInput,
+  ): Promise<LabelSetImportResult>;
 }

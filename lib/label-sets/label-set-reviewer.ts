@@ -18,5 +18,7 @@ export function parseLabelSetReviewerId(reviewerId: string): { labelSetId: strin
   if (!isLabelSetReviewerId(reviewerId)) return null;
   const rest = reviewerId.slice(LABEL_SET_REVIEWER_PREFIX.length);
   const colon = rest.indexOf(":");
-  return colon < 0 ? { labelSetId: rest, annotator: null } : { labelSetId: rest.slice(0, colon), annotator: rest.slice(colon + 1) };
+  return colon < 0
+    ? { labelSetId: rest, annotator: null }
+    : { labelSetId: rest.slice(0, colon), annotator: rest.slice(colon + 1) };
 }

@@ -14,7 +14,15 @@ import { videoListQuerySchema } from "../videos/video-filter";
 import { importT2vHaluBench, parseT2vHaluBenchSheet } from "../tasks/hallucination/t2vhalubench";
 import { deleteLabelSet, listLabelSets, sha256Of } from "./label-sets";
 
-const HEADER = ["Example", "Is_Hallucination", "Is_Prompt_Consistency", "Static_Hallucination", "Dynamic_Hallucination", "model", "video_path"];
+const HEADER = [
+  "Example",
+  "Is_Hallucination",
+  "Is_Prompt_Consistency",
+  "Static_Hallucination",
+  "Dynamic_Hallucination",
+  "model",
+  "video_path",
+];
 
 /** A label sheet like T2VHaluBench's, with each kind of mistake the published one has. */
 async function sheet(rows: (string | number | null)[][], header = HEADER): Promise<Uint8Array> {
@@ -36,7 +44,8 @@ const ROWS: (string | number | null)[][] = [
 
 const STATIC = ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10"];
 const DYNAMIC = ["d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9"];
-const labels = (present: string[], ids: string[]) => Object.fromEntries(ids.map((id) => [id, present.includes(id) ? 1 : 0]));
+const labels = (present: string[], ids: string[]) =>
+  Object.fromEntries(ids.map((id) => [id, present.includes(id) ? 1 : 0]));
 
 describe("parseT2vHaluBenchSheet", () => {
   it("reads what is unambiguous and lists every interpreted or skipped cell with its row", async () => {
@@ -58,11 +67,35 @@ describe("parseT2vHaluBenchSheet", () => {
     expect(parsed.rows[4]!.categories).toEqual({ s1: 1, ...labels([], DYNAMIC) });
     expect(parsed.issues).toEqual([
       { row: 3, column: "Example", cell: " 2.mp4 ", action: "interpreted", message: "stray spaces around the cell" },
-      { row: 3, column: "Dynamic_Hallucination", cell: "d2, s5", action: "interpreted", message: "s5 is a static code: read as present in its own kind" },
-      { row: 4, column: "Static_Hallucination", cell: "s1. s2", action: "interpreted", message: "'.' read as ',' between codes" },
-      { row: 5, column: "Static_Hallucination", cell: " - ", action: "interpreted", message: "stray spaces around the cell" },
+      {
+        row: 3,
+        column: "Dynamic_Hallucination",
+        cell: "d2, s5",
+        action: "interpreted",
+        message: "s5 is a static code: read as present in its own kind",
+      },
+      {
+        row: 4,
+        column: "Static_Hallucination",
+        cell: "s1. s2",
+        action: "interpreted",
+        message: "'.' read as ',' between codes",
+      },
+      {
+        row: 5,
+        column: "Static_Hallucination",
+        cell: " - ",
+        action: "interpreted",
+        message: "stray spaces around the cell",
+      },
       { row: 6, column: "Is_Hallucination", cell: "x", action: "skipped", message: "not 1 or 0: not labelled" },
-      { row: 6, column: "Static_Hallucination", cell: "s12, s1", action: "skipped", message: '"s12" is no category code: the column\'s other categories are not labelled' },
+      {
+        row: 6,
+        column: "Static_Hallucination",
+        cell: "s12, s1",
+        action: "skipped",
+        message: '"s12" is no category code: the column\'s other categories are not labelled',
+      },
     ]);
     expect(parsed.headers).toEqual(HEADER);
   });
@@ -83,7 +116,9 @@ describe("parseT2vHaluBenchSheet", () => {
     await expect(parseT2vHaluBenchSheet(await sheet([["1.mp4", 1]], ["Example", "Is_Hallucination"]))).rejects.toThrow(
       /lacks the column\(s\) Is_Prompt_Consistency, Static_Hallucination, Dynamic_Hallucination/,
     );
-    await expect(parseT2vHaluBenchSheet(await sheet([["a"]], ["Name"]))).rejects.toThrow(/No worksheet has the header "Example"/);
+    await expect(parseT2vHaluBenchSheet(await sheet([["a"]], ["Name"]))).rejects.toThrow(
+      /No worksheet has the header "Example"/,
+    );
     await expect(parseT2vHaluBenchSheet(new TextEncoder().encode("not a zip"))).rejects.toThrow(ValidationError);
   });
 });
@@ -99,9 +134,17 @@ describe("T2VHaluBench label sets (database)", () => {
 
   beforeAll(async () => {
     [owner, reviewer, viewer] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 5, keyFrames: 1, name: "Labels" }));
+    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 5,
+      keyFrames: 1,
+      name: "Labels",
+    }));
     const names = ["one", "two", "three", "four", "five"];
-    for (const [i, id] of videoIds.entries()) await prisma.video.update({ where: { id }, data: { fileName: `${i + 1}.mp4`, relativePath: `Mechanics/${names[i]}-0.mp4` } });
+    for (const [i, id] of videoIds.entries())
+      await prisma.video.update({
+        where: { id },
+        data: { fileName: `${i + 1}.mp4`, relativePath: `Mechanics/${names[i]}-0.mp4` },
+      });
     for (const [actor, role] of [
       [reviewer, "reviewer"],
       [viewer, "viewer"],
@@ -131,8 +174,22 @@ describe("T2VHaluBench label sets (database)", () => {
     expect(await prisma.labelSet.count({ where: { projectId } })).toBe(0);
     expect(await prisma.humanJudgment.count({ where: { projectId } })).toBe(0);
     // 5 matched rows: 4 verdicts (row 6 has none), 5 prompt-consistency labels, 19 categories each except row 6 (s1 + 9 dynamic).
-    expect(dry.plan).toMatchObject({ name: "T2VHaluBench authors", sha256: sha256Of(file), rows: 6, matchedVideos: 5, judgments: { verdict: 4, presence: 5 + 4 * 19 + 10 } });
-    expect(dry.plan.issues.filter((i) => i.row === 7)).toEqual([{ row: 7, column: "Example", cell: "missing.mp4", action: "skipped", message: "no video of the project has this file name or path" }]);
+    expect(dry.plan).toMatchObject({
+      name: "T2VHaluBench authors",
+      sha256: sha256Of(file),
+      rows: 6,
+      matchedVideos: 5,
+      judgments: { verdict: 4, presence: 5 + 4 * 19 + 10 },
+    });
+    expect(dry.plan.issues.filter((i) => i.row === 7)).toEqual([
+      {
+        row: 7,
+        column: "Example",
+        cell: "missing.mp4",
+        action: "skipped",
+        message: "no video of the project has this file name or path",
+      },
+    ]);
     expect(dry.plan.issues).toHaveLength(7);
 
     // A live reviewer's verdict, which must survive the label set's deletion.
@@ -150,7 +207,10 @@ describe("T2VHaluBench label sets (database)", () => {
       importedById: owner.userId,
       judgments: 95,
     });
-    const verdicts = await prisma.humanJudgment.findMany({ where: { labelSetId, targetType: "verdict" }, orderBy: { videoId: "asc" } });
+    const verdicts = await prisma.humanJudgment.findMany({
+      where: { labelSetId, targetType: "verdict" },
+      orderBy: { videoId: "asc" },
+    });
     expect(verdicts.map((j) => [videoIds.indexOf(j.videoId), j.value, j.runId, j.reviewerId])).toEqual(
       [
         [0, 1],
@@ -161,12 +221,20 @@ describe("T2VHaluBench label sets (database)", () => {
         .sort((a, b) => videoIds[a[0]!]!.localeCompare(videoIds[b[0]!]!))
         .map(([v, value]) => [v, value, null, labelReviewer]),
     );
-    const video1 = await prisma.humanJudgment.findMany({ where: { labelSetId, videoId: videoIds[1]!, targetType: "presence", value: 1 }, select: { target: true, targetKey: true } });
+    const video1 = await prisma.humanJudgment.findMany({
+      where: { labelSetId, videoId: videoIds[1]!, targetType: "presence", value: 1 },
+      select: { target: true, targetKey: true },
+    });
     expect(video1.map((j) => j.target).sort()).toEqual(["d2", "inconsistency", "s3", "s5"]);
     expect(video1.find((j) => j.target === "s5")!.targetKey).toBe(`hallucination|v:${videoIds[1]}|s5`);
 
     const [listed] = await listLabelSets(prisma, viewer, projectId);
-    expect(listed).toMatchObject({ id: labelSetId, judgments: 95, reviewerIds: [labelReviewer], importedBy: { id: owner.userId } });
+    expect(listed).toMatchObject({
+      id: labelSetId,
+      judgments: 95,
+      reviewerIds: [labelReviewer],
+      importedBy: { id: owner.userId },
+    });
 
     // Agreement: the label set is an annotator with its name, marked as a label set, beside the reviewer.
     const report = await projectAgreement(prisma, viewer, projectId, agreementQuerySchema().parse({ runId }));
@@ -187,11 +255,23 @@ describe("T2VHaluBench label sets (database)", () => {
     expect(report.humanVsJudge.consensus.binary.confusion).toMatchObject({ tp: 0, tn: 0, fp: 0, fn: 1 });
 
     // Review state counts live reviewers only: video 0 has only label-set judgments.
-    const unreviewed = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId, review: "unreviewed" }));
+    const unreviewed = await browseVideos(
+      prisma,
+      owner,
+      projectId,
+      videoListQuerySchema().parse({ runId, review: "unreviewed" }),
+    );
     expect(unreviewed.videos.map((v) => v.id).sort()).toEqual([0, 1, 2, 4].map((i) => videoIds[i]!).sort());
-    const listedVideo = (await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId }))).videos.find((v) => v.id === videoIds[0])!;
+    const listedVideo = (
+      await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId }))
+    ).videos.find((v) => v.id === videoIds[0])!;
     expect(listedVideo.review).toMatchObject({ reviewers: 0, disagreement: false });
-    const humanYes = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId, humanVerdict: "yes" }));
+    const humanYes = await browseVideos(
+      prisma,
+      owner,
+      projectId,
+      videoListQuerySchema().parse({ runId, humanVerdict: "yes" }),
+    );
     expect(humanYes.videos.map((v) => v.id)).toEqual([videoIds[3]]);
 
     await expect(importT2vHaluBench(prisma, owner, projectId, input())).rejects.toThrow(ConflictError);
@@ -199,21 +279,43 @@ describe("T2VHaluBench label sets (database)", () => {
     const before = await prisma.humanJudgment.count({ where: { projectId } });
     expect(await deleteLabelSet(prisma, owner, projectId, labelSetId)).toEqual({ deletedJudgments: 95 });
     expect(await prisma.humanJudgment.count({ where: { projectId } })).toBe(before - 95);
-    expect(await prisma.humanJudgment.findMany({ where: { projectId }, select: { reviewerId: true } })).toEqual([{ reviewerId: reviewer.userId }]);
+    expect(await prisma.humanJudgment.findMany({ where: { projectId }, select: { reviewerId: true } })).toEqual([
+      { reviewerId: reviewer.userId },
+    ]);
     await expect(deleteLabelSet(prisma, owner, projectId, labelSetId)).rejects.toThrow(NotFoundError);
   });
 
   it("maps rows by a mapping column of paths, and skips a file name that several videos share", async () => {
-    const byColumn = await importT2vHaluBench(prisma, owner, projectId, input({ name: "by path", match: { by: "column", column: "video_path" } }));
+    const byColumn = await importT2vHaluBench(
+      prisma,
+      owner,
+      projectId,
+      input({ name: "by path", match: { by: "column", column: "video_path" } }),
+    );
     expect(byColumn.plan.matchedVideos).toBe(5);
-    expect(byColumn.plan.issues.filter((i) => i.row === 7).map((i) => [i.column, i.cell])).toEqual([["video_path", "Mechanics/none-0.mp4"]]);
-    await expect(importT2vHaluBench(prisma, owner, projectId, input({ name: "no column", match: { by: "column", column: "nope" } }))).rejects.toThrow(/no mapping column "nope"/);
+    expect(byColumn.plan.issues.filter((i) => i.row === 7).map((i) => [i.column, i.cell])).toEqual([
+      ["video_path", "Mechanics/none-0.mp4"],
+    ]);
+    await expect(
+      importT2vHaluBench(
+        prisma,
+        owner,
+        projectId,
+        input({ name: "no column", match: { by: "column", column: "nope" } }),
+      ),
+    ).rejects.toThrow(/no mapping column "nope"/);
 
     await prisma.video.update({ where: { id: videoIds[4]! }, data: { fileName: "1.mp4" } });
     try {
       const shared = await importT2vHaluBench(prisma, owner, projectId, input({ name: "shared" }));
       expect(shared.plan.issues.filter((i) => i.row === 2)).toEqual([
-        { row: 2, column: "Example", cell: "1.mp4", action: "skipped", message: "2 videos of the project have this file name: use a mapping column with their paths" },
+        {
+          row: 2,
+          column: "Example",
+          cell: "1.mp4",
+          action: "skipped",
+          message: "2 videos of the project have this file name: use a mapping column with their paths",
+        },
       ]);
     } finally {
       await prisma.video.update({ where: { id: videoIds[4]! }, data: { fileName: "5.mp4" } });
@@ -221,13 +323,23 @@ describe("T2VHaluBench label sets (database)", () => {
   });
 
   it("is never shown to a reviewer working a blind queue, and only owners import", async () => {
-    await expect(importT2vHaluBench(prisma, reviewer, projectId, input({ name: "by reviewer" }))).rejects.toThrow(ForbiddenError);
+    await expect(importT2vHaluBench(prisma, reviewer, projectId, input({ name: "by reviewer" }))).rejects.toThrow(
+      ForbiddenError,
+    );
     const imported = await importT2vHaluBench(prisma, owner, projectId, input({ name: "visible", dryRun: false }));
     const labelReviewer = `labelset:${imported.labelSet!.id}`;
-    expect((await videoReviews(prisma, viewer, videoIds[0]!)).judgments.some((j) => j.reviewer.id === labelReviewer)).toBe(true);
-    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "blind", runId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
-    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
-    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId } });
+    expect(
+      (await videoReviews(prisma, viewer, videoIds[0]!)).judgments.some((j) => j.reviewer.id === labelReviewer),
+    ).toBe(true);
+    const queue = await prisma.reviewQueue.create({
+      data: { projectId, name: "blind", runId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId },
+    });
+    const item = await prisma.reviewQueueItem.create({
+      data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 },
+    });
+    await prisma.reviewQueueAssignment.create({
+      data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId },
+    });
     expect(await videoReviews(prisma, reviewer, videoIds[0]!)).toMatchObject({ blind: true, judgments: [] });
     await deleteLabelSet(prisma, owner, projectId, imported.labelSet!.id);
   });

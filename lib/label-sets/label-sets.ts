@@ -71,13 +71,21 @@ export async function requireFreeName(prisma: PrismaClient, projectId: string, n
 }
 
 /** Writes a label set and its judgments in one transaction. */
-export async function createLabelSet(prisma: PrismaClient, actor: Actor, projectId: string, set: NewLabelSet, judgments: readonly LabelJudgment[]) {
+export async function createLabelSet(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  set: NewLabelSet,
+  judgments: readonly LabelJudgment[],
+) {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   await requireFreeName(prisma, projectId, set.name);
   const annotators = [...new Set(judgments.flatMap((j) => (j.annotator ? [j.annotator] : [])))].sort();
   return prisma.$transaction(
     async (tx) => {
-      const labelSet = await tx.labelSet.create({ data: { projectId, ...set, importedById: actor.userId, annotators } });
+      const labelSet = await tx.labelSet.create({
+        data: { projectId, ...set, importedById: actor.userId, annotators },
+      });
       await tx.humanJudgment.createMany({
         data: judgments.map((j) => ({
           projectId,
@@ -97,11 +105,20 @@ export async function createLabelSet(prisma: PrismaClient, actor: Actor, project
 
 export async function listLabelSets(prisma: PrismaClient, actor: Actor, projectId: string) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const sets = await prisma.labelSet.findMany({ where: { projectId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }], include: { _count: { select: { judgments: true } } } });
-  const importers = await prisma.user.findMany({ where: { id: { in: [...new Set(sets.map((s) => s.importedById))] } }, select: { id: true, name: true, email: true } });
+  const sets = await prisma.labelSet.findMany({
+    where: { projectId },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    include: { _count: { select: { judgments: true } } },
+  });
+  const importers = await prisma.user.findMany({
+    where: { id: { in: [...new Set(sets.map((s) => s.importedById))] } },
+    select: { id: true, name: true, email: true },
+  });
   return sets.map(({ _count, ...s }) => ({
     ...s,
-    reviewerIds: s.annotators.length ? s.annotators.map((a) => labelSetReviewerId(s.id, a)) : [labelSetReviewerId(s.id)],
+    reviewerIds: s.annotators.length
+      ? s.annotators.map((a) => labelSetReviewerId(s.id, a))
+      : [labelSetReviewerId(s.id)],
     importedBy: importers.find((u) => u.id === s.importedById) ?? { id: s.importedById, name: null, email: null },
     judgments: _count.judgments,
   }));
@@ -112,7 +129,10 @@ export async function deleteLabelSet(prisma: PrismaClient, actor: Actor, project
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   const set = await prisma.labelSet.findFirst({ where: { id: labelSetId, projectId }, select: { id: true } });
   if (!set) throw new NotFoundError("No such label set.");
-  const [{ count }] = await prisma.$transaction([prisma.humanJudgment.deleteMany({ where: { labelSetId } }), prisma.labelSet.delete({ where: { id: labelSetId } })]);
+  const [{ count }] = await prisma.$transaction([
+    prisma.humanJudgment.deleteMany({ where: { labelSetId } }),
+    prisma.labelSet.delete({ where: { id: labelSetId } }),
+  ]);
   return { deletedJudgments: count };
 }
 
@@ -123,9 +143,13 @@ export async function deleteLabelSet(prisma: PrismaClient, actor: Actor, project
 const MATCH_CHUNK = 5_000;
 
 /** Runs `find` on chunks of `names`, one after another: what they found, each row once (two chunks can find one row by two columns). */
-export async function inChunks<T extends { id: string }>(names: readonly string[], find: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+export async function inChunks<T extends { id: string }>(
+  names: readonly string[],
+  find: (chunk: string[]) => Promise<T[]>,
+): Promise<T[]> {
   const found = new Map<string, T>();
-  for (let i = 0; i < names.length; i += MATCH_CHUNK) for (const row of await find(names.slice(i, i + MATCH_CHUNK))) found.set(row.id, row);
+  for (let i = 0; i < names.length; i += MATCH_CHUNK)
+    for (const row of await find(names.slice(i, i + MATCH_CHUNK))) found.set(row.id, row);
   return [...found.values()];
 }
 
@@ -150,7 +174,13 @@ function taskLabelSetFormats() {
 }
 
 /** Imports a label file of a format a task declares (`labelSetFormats` of its module); an unknown format is refused. */
-export async function importTaskLabelSet(prisma: PrismaClient, actor: Actor, projectId: string, format: string, input: LabelSetImportInput): Promise<LabelSetImportResult> {
+export async function importTaskLabelSet(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  format: string,
+  input: LabelSetImportInput,
+): Promise<LabelSetImportResult> {
   const found = taskLabelSetFormats().find((f) => f.id === format);
   if (!found) throw new ValidationError(`No label file format "${format}".`);
   return found.importLabels(prisma, actor, projectId, input);
@@ -164,14 +194,21 @@ export const VBENCH_METRIC_TARGET_TYPE = "vbench_metric";
 /** VBench's prompt part of a file name is cut at 180 characters. */
 const VBENCH_PROMPT_CHARS = 180;
 
-type VbenchVideo = MatchableVideo & { promptTruncated: string | null; sampleIndex: number | null; model: string | null };
+type VbenchVideo = MatchableVideo & {
+  promptTruncated: string | null;
+  sampleIndex: number | null;
+  model: string | null;
+};
 
 /**
  * The project's video a results path names: the video whose path the results path ends with; else the
  * one video with its file name; else by VBench's name rules, the prompt (cut at 180 characters) and the
  * sample index, and the model folder when several models share them.
  */
-export function matchVbenchPath(videos: readonly VbenchVideo[], resultPath: string): { video: VbenchVideo } | { error: string } {
+export function matchVbenchPath(
+  videos: readonly VbenchVideo[],
+  resultPath: string,
+): { video: VbenchVideo } | { error: string } {
   const path = resultPath
     .replaceAll("\\", "/")
     .replace(/^[A-Za-z]:/, "")
@@ -184,15 +221,25 @@ export function matchVbenchPath(videos: readonly VbenchVideo[], resultPath: stri
   const parsed = parseVideoPath(path);
   if (parsed.ok && parsed.value.promptTruncated !== null && parsed.value.sampleIndex !== null) {
     const prompt = parsed.value.promptTruncated.slice(0, VBENCH_PROMPT_CHARS);
-    let candidates = videos.filter((v) => v.promptTruncated?.slice(0, VBENCH_PROMPT_CHARS) === prompt && v.sampleIndex === parsed.value.sampleIndex);
+    let candidates = videos.filter(
+      (v) => v.promptTruncated?.slice(0, VBENCH_PROMPT_CHARS) === prompt && v.sampleIndex === parsed.value.sampleIndex,
+    );
     if (candidates.length > 1) {
       const folders = path.split("/").slice(0, -1);
       candidates = candidates.filter((v) => v.model !== null && folders.includes(v.model));
     }
     if (candidates.length === 1) return { video: candidates[0]! };
-    if (candidates.length > 1 || byName.length > 1) return { error: `several videos of the project match "${fileName}" (prompt and sample index): give the results' paths with the model folder` };
+    if (candidates.length > 1 || byName.length > 1)
+      return {
+        error: `several videos of the project match "${fileName}" (prompt and sample index): give the results' paths with the model folder`,
+      };
   }
-  return { error: byName.length > 1 ? `${byName.length} videos of the project have the file name "${fileName}"` : "no video of the project matches this path, file name, or prompt and sample index" };
+  return {
+    error:
+      byName.length > 1
+        ? `${byName.length} videos of the project have the file name "${fileName}"`
+        : "no video of the project matches this path, file name, or prompt and sample index",
+  };
 }
 
 export interface VbenchImportInput {
@@ -204,7 +251,12 @@ export interface VbenchImportInput {
 }
 
 /** Reads VBench results and plans the label set (one annotator: VBench); imports it unless `dryRun`. */
-export async function importVbenchResults(prisma: PrismaClient, actor: Actor, projectId: string, input: VbenchImportInput) {
+export async function importVbenchResults(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  input: VbenchImportInput,
+) {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   const name = input.name.trim();
   if (!name) throw new ValidationError("Name the label set.");
@@ -223,12 +275,22 @@ export async function importVbenchResults(prisma: PrismaClient, actor: Actor, pr
   for (const result of parsed.results) {
     const match = matchVbenchPath(videos, result.videoPath);
     if ("error" in match) {
-      issues.push({ dimension: result.dimension, index: result.index, videoPath: result.videoPath, message: `${match.error}: skipped` });
+      issues.push({
+        dimension: result.dimension,
+        index: result.index,
+        videoPath: result.videoPath,
+        message: `${match.error}: skipped`,
+      });
       continue;
     }
     const key = `${result.dimension}|${match.video.id}`;
     if (seen.has(key)) {
-      issues.push({ dimension: result.dimension, index: result.index, videoPath: result.videoPath, message: "an earlier entry of this dimension already gives this video's value: skipped" });
+      issues.push({
+        dimension: result.dimension,
+        index: result.index,
+        videoPath: result.videoPath,
+        message: "an earlier entry of this dimension already gives this video's value: skipped",
+      });
       continue;
     }
     seen.add(key);
@@ -248,10 +310,25 @@ export async function importVbenchResults(prisma: PrismaClient, actor: Actor, pr
   // Dimensions are the file's keys (`__proto__`, `constructor`…): counted in a Map, own keys of the plan.
   const byDimension = Object.fromEntries(countBy(judgments.map((j) => j.target.target)));
   const sha256 = sha256Of(input.file);
-  const plan = { name, fileName: input.fileName, sha256, results: parsed.results.length, matchedVideos: matched.size, judgments: byDimension, aggregates: parsed.aggregates, issues };
+  const plan = {
+    name,
+    fileName: input.fileName,
+    sha256,
+    results: parsed.results.length,
+    matchedVideos: matched.size,
+    judgments: byDimension,
+    aggregates: parsed.aggregates,
+    issues,
+  };
   if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
   if (judgments.length === 0) throw new ValidationError("Nothing to import: no result matched a video of the project.");
-  const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "vbench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);
+  const labelSet = await createLabelSet(
+    prisma,
+    actor,
+    projectId,
+    { name, format: "vbench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" },
+    judgments,
+  );
   return { dryRun: false as const, plan, labelSet };
 }
 
@@ -277,7 +354,12 @@ export interface GenericImportInput {
  * Reads a generic label file and plans the label set (one annotator per `annotator` value); imports it
  * unless `dryRun`. Every row not imported is listed with its line and why; nothing is written on a dry run.
  */
-export async function importGenericLabels(prisma: PrismaClient, actor: Actor, projectId: string, input: GenericImportInput) {
+export async function importGenericLabels(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  input: GenericImportInput,
+) {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   const name = input.name.trim();
   if (!name) throw new ValidationError("Name the label set.");
@@ -286,18 +368,26 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(input.file);
     rejectNulBytesInFile(text, input.fileName);
-    parsed = input.columns ? parseWideGenericLabels(text, input.fileName, input.columns) : parseGenericLabels(text, input.fileName);
+    parsed = input.columns
+      ? parseWideGenericLabels(text, input.fileName, input.columns)
+      : parseGenericLabels(text, input.fileName);
   } catch (error) {
     if (error instanceof GenericLabelFileError) throw new ValidationError(error.message);
     if (error instanceof TypeError) throw new ValidationError("The file is not UTF-8 text.");
     throw error;
   }
   const issues: SheetIssue[] = [...parsed.issues];
-  const videos: VbenchVideo[] = await prisma.video.findMany({ where: { projectId }, select: { id: true, fileName: true, relativePath: true, promptTruncated: true, sampleIndex: true, model: true } });
+  const videos: VbenchVideo[] = await prisma.video.findMany({
+    where: { projectId },
+    select: { id: true, fileName: true, relativePath: true, promptTruncated: true, sampleIndex: true, model: true },
+  });
   const itemNames = [...new Set(parsed.rows.map((r) => r.item).filter(Boolean))];
   const items = itemNames.length
     ? await inChunks(itemNames, (chunk) =>
-        prisma.item.findMany({ where: { projectId, OR: [{ id: { in: chunk } }, { externalId: { in: chunk } }] }, select: { id: true, externalId: true, videoId: true, kind: true } }),
+        prisma.item.findMany({
+          where: { projectId, OR: [{ id: { in: chunk } }, { externalId: { in: chunk } }] },
+          select: { id: true, externalId: true, videoId: true, kind: true },
+        }),
       )
     : [];
   const judgments: LabelJudgment[] = [];
@@ -333,26 +423,48 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
     let itemId = "";
     if (isItemTarget(resolved)) {
       if (!row.item) {
-        skip(row, "item", "", `${resolved.task.id}:${resolved.id} belongs to a ${resolved.task.subject}: name it in the item column`);
+        skip(
+          row,
+          "item",
+          "",
+          `${resolved.task.id}:${resolved.id} belongs to a ${resolved.task.subject}: name it in the item column`,
+        );
         continue;
       }
       let found = items.filter((i) => i.videoId === match.video.id && (i.id === row.item || i.externalId === row.item));
       // An item task's subject is the kind of item it judges (a caption task judges items of kind "caption", not their references).
       if (found.length > 1) found = found.filter((i) => i.kind === resolved.task.subject);
       if (found.length !== 1) {
-        skip(row, "item", row.item, found.length ? `${found.length} items of this video have this id: give the item's FrameJury id` : `no ${resolved.task.subject} of this video has this id`);
+        skip(
+          row,
+          "item",
+          row.item,
+          found.length
+            ? `${found.length} items of this video have this id: give the item's FrameJury id`
+            : `no ${resolved.task.subject} of this video has this id`,
+        );
         continue;
       }
       itemId = found[0]!.id;
     } else if (row.item) {
-      skip(row, "item", row.item, `${resolved.id} is a label of the video, not of an item: leave the item column empty`);
+      skip(
+        row,
+        "item",
+        row.item,
+        `${resolved.id} is a label of the video, not of an item: leave the item column empty`,
+      );
       continue;
     }
     const target = genericJudgmentTarget(resolved, match.video.id, itemId);
     const key = `${row.annotator}\u0000${judgmentKey(target)}`;
     const earlier = seen.get(key);
     if (earlier !== undefined) {
-      skip(row, row.column ?? "target", row.target, `line ${earlier} already gives ${row.annotator ? `${row.annotator}'s label` : "a label"} of this target`);
+      skip(
+        row,
+        row.column ?? "target",
+        row.target,
+        `line ${earlier} already gives ${row.annotator ? `${row.annotator}'s label` : "a label"} of this target`,
+      );
       continue;
     }
     seen.set(key, row.line);
@@ -377,7 +489,14 @@ export async function importGenericLabels(prisma: PrismaClient, actor: Actor, pr
     headers: parsed.headers,
   };
   if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
-  if (judgments.length === 0) throw new ValidationError("Nothing to import: no row gave a label of a declared target on a video of the project.");
-  const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "generic", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);
+  if (judgments.length === 0)
+    throw new ValidationError("Nothing to import: no row gave a label of a declared target on a video of the project.");
+  const labelSet = await createLabelSet(
+    prisma,
+    actor,
+    projectId,
+    { name, format: "generic", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" },
+    judgments,
+  );
   return { dryRun: false as const, plan, labelSet };
 }

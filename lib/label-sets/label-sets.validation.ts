@@ -48,11 +48,15 @@ const columnsField = z
     try {
       parsed = JSON.parse(text) as unknown;
     } catch {
-      ctx.addIssue({ code: "custom", message: "columns: not JSON (expected {video, annotator?, item?, targets: {column: target}})." });
+      ctx.addIssue({
+        code: "custom",
+        message: "columns: not JSON (expected {video, annotator?, item?, targets: {column: target}}).",
+      });
       return z.NEVER;
     }
     // zod leaves a "__proto__" key out of a record: a column of that name is refused by name rather than lost.
-    const targets = typeof parsed === "object" && parsed !== null ? (parsed as { targets?: unknown }).targets : undefined;
+    const targets =
+      typeof parsed === "object" && parsed !== null ? (parsed as { targets?: unknown }).targets : undefined;
     if (typeof targets === "object" && targets !== null && Object.hasOwn(targets, "__proto__")) {
       ctx.addIssue({ code: "custom", message: 'columns: a column named "__proto__" cannot be mapped; rename it.' });
       return z.NEVER;
@@ -89,6 +93,12 @@ export const labelSetImportFieldsSchema = memoByTaskRegistry(() =>
       dryRun: z.enum(["true", "false"]).default("true"),
     })
     .strict()
-    .refine((f) => f.match !== "column" || !!f.mappingColumn, { message: 'With match "column", name the mappingColumn.', path: ["mappingColumn"] })
-    .refine((f) => f.columns === undefined || f.format === "generic", { message: "A column map (columns) is for the generic format only.", path: ["columns"] }),
+    .refine((f) => f.match !== "column" || !!f.mappingColumn, {
+      message: 'With match "column", name the mappingColumn.',
+      path: ["mappingColumn"],
+    })
+    .refine((f) => f.columns === undefined || f.format === "generic", {
+      message: "A column map (columns) is for the generic format only.",
+      path: ["columns"],
+    }),
 );

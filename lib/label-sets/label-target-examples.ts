@@ -6,7 +6,10 @@
 import { TASKS } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 
-const labelledIds = (task: TaskDeclaration) => [...task.targets.map((t) => t.id), ...task.metrics.filter((m) => m.reviewed).map((m) => m.id)];
+const labelledIds = (task: TaskDeclaration) => [
+  ...task.targets.map((t) => t.id),
+  ...task.metrics.filter((m) => m.reviewed).map((m) => m.id),
+];
 
 export function exampleLabelTargets(tasks: readonly TaskDeclaration[] = TASKS): string[] {
   return tasks.flatMap((task) => {
@@ -23,7 +26,12 @@ export function exampleLabelTargets(tasks: readonly TaskDeclaration[] = TASKS): 
  */
 export function labelTargetChoices(tasks: readonly TaskDeclaration[] = TASKS): { value: string; label: string }[] {
   return tasks.flatMap((task) => [
-    ...task.targets.map((t) => ({ value: `${task.id}:${t.id}`, label: `${task.label}: ${t.label}${task.presence?.of.includes(t.id) ? " (present/absent)" : ""}` })),
-    ...task.metrics.filter((m) => m.reviewed).map((m) => ({ value: `${task.id}:${m.id}`, label: `${task.label}: ${m.label}` })),
+    ...task.targets.map((t) => ({
+      value: `${task.id}:${t.id}`,
+      label: `${task.label}: ${t.label}${task.presence?.of.includes(t.id) ? " (present/absent)" : ""}`,
+    })),
+    ...task.metrics
+      .filter((m) => m.reviewed)
+      .map((m) => ({ value: `${task.id}:${m.id}`, label: `${task.label}: ${m.label}` })),
   ]);
 }

@@ -47,7 +47,8 @@ export interface XlsxCounts {
 
 const notXlsx = (why: string) => new ValidationError(`The file is not a readable .xlsx workbook (${why}).`);
 const MIB = 1024 * 1024;
-const tooLarge = (what: string) => new PayloadTooLargeError(`The workbook is too large: ${what}. Split the sheet, or import the labels as generic CSV.`);
+const tooLarge = (what: string) =>
+  new PayloadTooLargeError(`The workbook is too large: ${what}. Split the sheet, or import the labels as generic CSV.`);
 
 /** The zip's entries, from its central directory. */
 function zipEntries(file: Buffer): ZipEntry[] {
@@ -85,7 +86,8 @@ function zipEntries(file: Buffer): ZipEntry[] {
 
 function entryData(file: Buffer, entry: ZipEntry): Buffer {
   const at = entry.localHeaderOffset;
-  if (at + 30 > file.length || file.readUInt32LE(at) !== LOCAL_SIGNATURE) throw notXlsx(`a damaged entry ${entry.name}`);
+  if (at + 30 > file.length || file.readUInt32LE(at) !== LOCAL_SIGNATURE)
+    throw notXlsx(`a damaged entry ${entry.name}`);
   const start = at + 30 + file.readUInt16LE(at + 26) + file.readUInt16LE(at + 28);
   if (start + entry.compressedSize > file.length) throw notXlsx(`a truncated entry ${entry.name}`);
   return file.subarray(start, start + entry.compressedSize);
@@ -104,12 +106,20 @@ class SheetTagCounter {
     }
     // A tag cut between chunks: keep the end after the last `<` (at most a short tag name) for the next one.
     const lastOpen = text.lastIndexOf("<");
-    this.tail = lastOpen >= 0 && text.length - lastOpen < 64 && !/[\s/>]/.test(text.slice(lastOpen + 1)) ? text.slice(lastOpen) : "";
+    this.tail =
+      lastOpen >= 0 && text.length - lastOpen < 64 && !/[\s/>]/.test(text.slice(lastOpen + 1))
+        ? text.slice(lastOpen)
+        : "";
   }
 }
 
 /** Inflates one entry, counting, and refuses once the whole workbook passes a limit. */
-function inflateCounting(data: Buffer, totals: XlsxCounts, counter: SheetTagCounter | null, name: string): Promise<void> {
+function inflateCounting(
+  data: Buffer,
+  totals: XlsxCounts,
+  counter: SheetTagCounter | null,
+  name: string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const inflater = createInflateRaw();
     let settled = false;
@@ -123,15 +133,18 @@ function inflateCounting(data: Buffer, totals: XlsxCounts, counter: SheetTagCoun
     };
     inflater.on("data", (chunk: Buffer) => {
       totals.unpackedBytes += chunk.length;
-      if (totals.unpackedBytes > MAX_XLSX_UNPACKED_BYTES) return settle(tooLarge(`it unpacks to more than the limit of ${MAX_XLSX_UNPACKED_BYTES / MIB} MiB`));
+      if (totals.unpackedBytes > MAX_XLSX_UNPACKED_BYTES)
+        return settle(tooLarge(`it unpacks to more than the limit of ${MAX_XLSX_UNPACKED_BYTES / MIB} MiB`));
       if (!counter) return;
       const rowsBefore = counter.rows;
       const cellsBefore = counter.cells;
       counter.push(chunk);
       totals.rows += counter.rows - rowsBefore;
       totals.cells += counter.cells - cellsBefore;
-      if (totals.rows > MAX_XLSX_ROWS) settle(tooLarge(`more than the limit of ${MAX_XLSX_ROWS.toLocaleString("en")} rows`));
-      else if (totals.cells > MAX_XLSX_CELLS) settle(tooLarge(`more than the limit of ${MAX_XLSX_CELLS.toLocaleString("en")} cells`));
+      if (totals.rows > MAX_XLSX_ROWS)
+        settle(tooLarge(`more than the limit of ${MAX_XLSX_ROWS.toLocaleString("en")} rows`));
+      else if (totals.cells > MAX_XLSX_CELLS)
+        settle(tooLarge(`more than the limit of ${MAX_XLSX_CELLS.toLocaleString("en")} cells`));
     });
     inflater.on("end", () => settle());
     inflater.on("error", () => settle(notXlsx(`the entry ${name} does not inflate`)));
@@ -150,7 +163,9 @@ export async function checkXlsxLimits(bytes: Uint8Array): Promise<XlsxCounts> {
   const entries = zipEntries(file);
   const declared = entries.reduce((sum, e) => sum + e.declaredSize, 0);
   if (declared > MAX_XLSX_UNPACKED_BYTES) {
-    throw tooLarge(`its files unpack to ${Math.ceil(declared / MIB)} MiB, more than the limit of ${MAX_XLSX_UNPACKED_BYTES / MIB} MiB`);
+    throw tooLarge(
+      `its files unpack to ${Math.ceil(declared / MIB)} MiB, more than the limit of ${MAX_XLSX_UNPACKED_BYTES / MIB} MiB`,
+    );
   }
   const totals: XlsxCounts = { entries: entries.length, unpackedBytes: 0, rows: 0, cells: 0 };
   for (const entry of entries) {
@@ -158,7 +173,8 @@ export async function checkXlsxLimits(bytes: Uint8Array): Promise<XlsxCounts> {
     const counter = WORKSHEET.test(entry.name) ? new SheetTagCounter() : null;
     if (entry.method === 0) {
       totals.unpackedBytes += data.length;
-      if (totals.unpackedBytes > MAX_XLSX_UNPACKED_BYTES) throw tooLarge(`it unpacks to more than the limit of ${MAX_XLSX_UNPACKED_BYTES / MIB} MiB`);
+      if (totals.unpackedBytes > MAX_XLSX_UNPACKED_BYTES)
+        throw tooLarge(`it unpacks to more than the limit of ${MAX_XLSX_UNPACKED_BYTES / MIB} MiB`);
       if (counter) {
         counter.push(data);
         totals.rows += counter.rows;
@@ -171,6 +187,7 @@ export async function checkXlsxLimits(bytes: Uint8Array): Promise<XlsxCounts> {
     }
   }
   if (totals.rows > MAX_XLSX_ROWS) throw tooLarge(`more than the limit of ${MAX_XLSX_ROWS.toLocaleString("en")} rows`);
-  if (totals.cells > MAX_XLSX_CELLS) throw tooLarge(`more than the limit of ${MAX_XLSX_CELLS.toLocaleString("en")} cells`);
+  if (totals.cells > MAX_XLSX_CELLS)
+    throw tooLarge(`more than the limit of ${MAX_XLSX_CELLS.toLocaleString("en")} cells`);
   return totals;
 }

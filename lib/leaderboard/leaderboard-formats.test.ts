@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { buildLeaderboard, type LeaderboardRow } from "./leaderboard";
 import { leaderboardCsv, leaderboardLatex } from "./leaderboard-formats";
 
-const row = (generator: string, promptKey: string, dimension: string, value: number): LeaderboardRow => ({ generator, promptKey, dimension, value });
+const row = (generator: string, promptKey: string, dimension: string, value: number): LeaderboardRow => ({
+  generator,
+  promptKey,
+  dimension,
+  value,
+});
 /*
  * "Gen_2 & co": d1 0.8 (p1), 0.6 (p2) → 0.7; d2 0.25 (p1)        → both 0.475, total 0.475
  * "=evil":      d1 0.5 (p1), 0.5 (p2) → 0.5; d2 0.75 (p1), 0.25 (p2) → 0.5 → both 0.5, total 0.5
@@ -25,7 +30,9 @@ const RESULT = buildLeaderboard({
 describe("leaderboardCsv", () => {
   it("writes one row per generator in ranking order: rank, model, each dimension's score, interval and n, the categories and the total", () => {
     const lines = leaderboardCsv(RESULT).split("\r\n");
-    expect(lines[0]).toBe("rank,model,d1,d1_lower,d1_upper,d1_n,d2,d2_lower,d2_upper,d2_n,both,both_lower,both_upper,total,total_lower,total_upper");
+    expect(lines[0]).toBe(
+      "rank,model,d1,d1_lower,d1_upper,d1_n,d2,d2_lower,d2_upper,d2_n,both,both_lower,both_upper,total,total_lower,total_upper",
+    );
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe("");
     const cells = lines.map((line) => line.split(","));
@@ -68,7 +75,9 @@ describe("leaderboardLatex", () => {
   it("adds intervals on request, bolds the lowest when lower is better, and shows raw values without percent", () => {
     const withIntervals = leaderboardLatex(RESULT, { intervals: true });
     const d1 = RESULT.generators[1]!.dimensions.d1!;
-    expect(withIntervals).toContain(`\\textbf{70.0} {\\scriptsize[${(d1.lower! * 100).toFixed(1)}, ${(d1.upper! * 100).toFixed(1)}]}`);
+    expect(withIntervals).toContain(
+      `\\textbf{70.0} {\\scriptsize[${(d1.lower! * 100).toFixed(1)}, ${(d1.upper! * 100).toFixed(1)}]}`,
+    );
     const lower = leaderboardLatex({ ...RESULT, higherIsBetter: false }, { percent: false });
     // Raw values with one decimal: 0.475 shows as 0.5, so it ties with 0.5 and both are bold.
     expect(lower).toContain("=evil & \\textbf{0.5} & 0.5 & \\textbf{0.5} & \\textbf{0.5} \\\\");
@@ -76,9 +85,17 @@ describe("leaderboardLatex", () => {
   });
 
   it("shows a missing value as -- and leaves out the total of a single dimension", () => {
-    const single = buildLeaderboard({ rows: [row("A", "p", "d", 0.123), row("B", "p", "e", 0.5)], dimensions: ["d", "e"], bootstrap: { seed: 1, samples: 50 } });
+    const single = buildLeaderboard({
+      rows: [row("A", "p", "d", 0.123), row("B", "p", "e", 0.5)],
+      dimensions: ["d", "e"],
+      bootstrap: { seed: 1, samples: 50 },
+    });
     expect(leaderboardLatex(single)).toContain("A & \\textbf{12.3} & -- & 12.3 \\\\");
-    const one = buildLeaderboard({ rows: [row("A", "p", "d", 0.123)], dimensions: ["d"], bootstrap: { seed: 1, samples: 50 } });
+    const one = buildLeaderboard({
+      rows: [row("A", "p", "d", 0.123)],
+      dimensions: ["d"],
+      bootstrap: { seed: 1, samples: 50 },
+    });
     expect(leaderboardLatex(one)).toContain("Model & d \\\\");
   });
 });

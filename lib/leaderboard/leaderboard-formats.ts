@@ -67,22 +67,32 @@ export function leaderboardLatex(result: LeaderboardResult, options: Leaderboard
       return { value: cell.score, lower: cell.lower, upper: cell.upper };
     },
   }));
-  for (const c of Object.keys(result.categories ?? {})) columns.push({ heading: heading(c), cell: (g) => g.categories[c]! });
-  if (result.categories || result.dimensions.length > 1) columns.push({ heading: escapeLatex(options.labels?.total ?? "Total"), cell: (g) => g.total });
+  for (const c of Object.keys(result.categories ?? {}))
+    columns.push({ heading: heading(c), cell: (g) => g.categories[c]! });
+  if (result.categories || result.dimensions.length > 1)
+    columns.push({ heading: escapeLatex(options.labels?.total ?? "Total"), cell: (g) => g.total });
 
   const best = columns.map((column) => {
     const values = result.generators.map((g) => column.cell(g).value).filter((v): v is number => v !== null);
     if (values.length === 0) return null;
     return shown(result.higherIsBetter ? Math.max(...values) : Math.min(...values));
   });
-  const lines = ["% \\usepackage{booktabs}", `\\begin{tabular}{l${"r".repeat(columns.length)}}`, "\\toprule", `Model & ${columns.map((c) => c.heading).join(" & ")} \\\\`, "\\midrule"];
+  const lines = [
+    "% \\usepackage{booktabs}",
+    `\\begin{tabular}{l${"r".repeat(columns.length)}}`,
+    "\\toprule",
+    `Model & ${columns.map((c) => c.heading).join(" & ")} \\\\`,
+    "\\midrule",
+  ];
   for (const g of result.generators) {
     const cells = columns.map((column, i) => {
       const { value, lower, upper } = column.cell(g);
       if (value === null) return "--";
       const text = shown(value);
       const score = text === best[i] ? `\\textbf{${text}}` : text;
-      return options.intervals && lower !== null && upper !== null ? `${score} {\\scriptsize[${shown(lower)}, ${shown(upper)}]}` : score;
+      return options.intervals && lower !== null && upper !== null
+        ? `${score} {\\scriptsize[${shown(lower)}, ${shown(upper)}]}`
+        : score;
     });
     lines.push(`${escapeLatex(g.model)} & ${cells.join(" & ")} \\\\`);
   }

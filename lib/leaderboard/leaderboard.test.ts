@@ -10,7 +10,12 @@ import { buildLeaderboard, kendallTau, type LeaderboardInput, type LeaderboardRo
  *   B, d2: no video.
  * Categories: both = [d1, d2], first = [d1].
  */
-const row = (generator: string, promptKey: string, dimension: string, value: number): LeaderboardRow => ({ generator, promptKey, dimension, value });
+const row = (generator: string, promptKey: string, dimension: string, value: number): LeaderboardRow => ({
+  generator,
+  promptKey,
+  dimension,
+  value,
+});
 const ROWS: LeaderboardRow[] = [
   row("A", "p1", "d1", 0.8),
   row("A", "p1", "d1", 0.6),
@@ -25,8 +30,15 @@ const ROWS: LeaderboardRow[] = [
   row("B", "p3", "d1", 0.4),
 ];
 const CATEGORIES = { both: ["d1", "d2"], first: ["d1"] };
-const input = (over: Partial<LeaderboardInput> = {}): LeaderboardInput => ({ rows: ROWS, dimensions: ["d1", "d2"], categories: CATEGORIES, bootstrap: { samples: 500, seed: 7 }, ...over });
-const byModel = (result: ReturnType<typeof buildLeaderboard>, model: string) => result.generators.find((g) => g.model === model)!;
+const input = (over: Partial<LeaderboardInput> = {}): LeaderboardInput => ({
+  rows: ROWS,
+  dimensions: ["d1", "d2"],
+  categories: CATEGORIES,
+  bootstrap: { samples: 500, seed: 7 },
+  ...over,
+});
+const byModel = (result: ReturnType<typeof buildLeaderboard>, model: string) =>
+  result.generators.find((g) => g.model === model)!;
 
 describe("the leaderboard's estimates", () => {
   it("scores a dimension as the mean over the generator's videos, with n videos and their prompts", () => {
@@ -74,7 +86,11 @@ describe("the leaderboard's estimates", () => {
   it("ranks lowest first when lower is better, and shares a rank on equal totals", () => {
     const lower = buildLeaderboard(input({ higherIsBetter: false }));
     expect(lower.ranking).toEqual(["B", "A"]);
-    const tied = buildLeaderboard({ rows: [row("Z", "p", "d", 1), row("Y", "p", "d", 1), row("X", "p", "d", 0)], dimensions: ["d"], bootstrap: { seed: 1, samples: 50 } });
+    const tied = buildLeaderboard({
+      rows: [row("Z", "p", "d", 1), row("Y", "p", "d", 1), row("X", "p", "d", 0)],
+      dimensions: ["d"],
+      bootstrap: { seed: 1, samples: 50 },
+    });
     expect(tied.generators.map((g) => [g.model, g.rank])).toEqual([
       ["Y", 1],
       ["Z", 1],
@@ -115,8 +131,15 @@ describe("the leaderboard's intervals", () => {
   it("resample prompts, not videos: with every prompt's mean the same, every replicate is that mean", () => {
     // Prompt means 0.5, 0.5 and 0.5 with 2, 1 and 2 videos: any draw of whole prompts averages 0.5 exactly over its
     // videos, where resampling single videos (0.2 … 0.8) would spread.
-    const rows = [row("A", "p1", "d", 0.2), row("A", "p1", "d", 0.8), row("A", "p2", "d", 0.5), row("A", "p3", "d", 0.4), row("A", "p3", "d", 0.6)];
-    const d = buildLeaderboard({ rows, dimensions: ["d"], bootstrap: { seed: 11, samples: 300 } }).generators[0]!.dimensions.d!;
+    const rows = [
+      row("A", "p1", "d", 0.2),
+      row("A", "p1", "d", 0.8),
+      row("A", "p2", "d", 0.5),
+      row("A", "p3", "d", 0.4),
+      row("A", "p3", "d", 0.6),
+    ];
+    const d = buildLeaderboard({ rows, dimensions: ["d"], bootstrap: { seed: 11, samples: 300 } }).generators[0]!
+      .dimensions.d!;
     expect(d).toEqual({ score: 0.5, lower: 0.5, upper: 0.5, n: 5, excluded: 0, prompts: 3 });
   });
 
@@ -142,13 +165,19 @@ describe("the leaderboard's pairs", () => {
   });
 
   it("compare the single dimension when there is one", () => {
-    const pair = buildLeaderboard(input({ rows: ROWS.filter((r) => r.dimension === "d1"), dimensions: ["d1"], categories: undefined })).pairs[0]!;
+    const pair = buildLeaderboard(
+      input({ rows: ROWS.filter((r) => r.dimension === "d1"), dimensions: ["d1"], categories: undefined }),
+    ).pairs[0]!;
     expect(pair).toMatchObject({ a: "A", b: "B", n: 3 });
     expect(pair.difference).toBeCloseTo(0.7 - 0.45, 12);
   });
 
   it("give p at its floor 1/(samples + 1) when a is better on every prompt, and 1 for identical generators", () => {
-    const rows = ["p1", "p2", "p3", "p4"].flatMap((p, i) => [row("A", p, "d", 0.6 + i / 10), row("B", p, "d", 0.5 + i / 10), row("C", p, "d", 0.5 + i / 10)]);
+    const rows = ["p1", "p2", "p3", "p4"].flatMap((p, i) => [
+      row("A", p, "d", 0.6 + i / 10),
+      row("B", p, "d", 0.5 + i / 10),
+      row("C", p, "d", 0.5 + i / 10),
+    ]);
     const result = buildLeaderboard({ rows, dimensions: ["d"], bootstrap: { seed: 5, samples: 400 } });
     const pair = (a: string, b: string) => result.pairs.find((p) => p.a === a && p.b === b)!;
     expect(pair("A", "B").p).toBe(1 / 401);
@@ -158,7 +187,11 @@ describe("the leaderboard's pairs", () => {
   });
 
   it("have nothing to compare when the generators share no prompt", () => {
-    const result = buildLeaderboard({ rows: [row("A", "p1", "d", 1), row("B", "p2", "d", 0)], dimensions: ["d"], bootstrap: { seed: 1, samples: 50 } });
+    const result = buildLeaderboard({
+      rows: [row("A", "p1", "d", 1), row("B", "p2", "d", 0)],
+      dimensions: ["d"],
+      bootstrap: { seed: 1, samples: 50 },
+    });
     expect(result.pairs).toEqual([{ a: "A", b: "B", n: 0, difference: null, lower: null, upper: null, p: null }]);
   });
 
@@ -204,15 +237,26 @@ describe("the leaderboard's input checks", () => {
     // Replicates with 4 or more of the 6 prompts drawn from the excluded ones score 0: the interval reaches 0.
     expect(byModel(result, "A").dimensions.d!.lower).toBe(0);
     // Without a rule, the mean ignores -1 and unknown videos alike.
-    expect(byModel(buildLeaderboard({ rows, dimensions: ["d"], bootstrap: { seed: 3, samples: 300 } }), "A").dimensions.d!.score).toBe(0.5);
+    expect(
+      byModel(buildLeaderboard({ rows, dimensions: ["d"], bootstrap: { seed: 3, samples: 300 } }), "A").dimensions.d!
+        .score,
+    ).toBe(0.5);
     // The pair (p1, p2 shared) is scored by the rule too: B 1 − A 0.5.
     const pair = result.pairs[0]!;
     expect([pair.a, pair.b, pair.n, pair.difference]).toEqual(["B", "A", 2, 0.5]);
-    expect(() => buildLeaderboard({ rows: [{ generator: "A", promptKey: "p", dimension: "d", value: Number.NaN }], dimensions: ["d"], bootstrap: { seed: 1 } })).toThrow(/finite/);
+    expect(() =>
+      buildLeaderboard({
+        rows: [{ generator: "A", promptKey: "p", dimension: "d", value: Number.NaN }],
+        dimensions: ["d"],
+        bootstrap: { seed: 1 },
+      }),
+    ).toThrow(/finite/);
   });
 
   it("defaults to 1000 resamples", () => {
-    expect(buildLeaderboard({ rows: [row("A", "p", "d", 1)], dimensions: ["d"], bootstrap: { seed: 1 } }).bootstrap.samples).toBe(1000);
+    expect(
+      buildLeaderboard({ rows: [row("A", "p", "d", 1)], dimensions: ["d"], bootstrap: { seed: 1 } }).bootstrap.samples,
+    ).toBe(1000);
   });
 });
 

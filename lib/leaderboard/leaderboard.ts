@@ -51,7 +51,8 @@ export interface ScoreTally {
 export type ScoreRule = (dimension: string, tally: ScoreTally) => number | null;
 
 /** The mean of the counted values (null when none is counted): every dimension's score unless a rule says otherwise. */
-export const meanOfTally = (tally: ScoreTally): number | null => (tally.counted === 0 ? null : tally.sum / tally.counted);
+export const meanOfTally = (tally: ScoreTally): number | null =>
+  tally.counted === 0 ? null : tally.sum / tally.counted;
 
 export interface LeaderboardInput {
   rows: readonly LeaderboardRow[];
@@ -161,7 +162,12 @@ function meanOfScores(scores: Float64Array, indices: readonly number[], missingC
 }
 
 /** Category values into `categoryOut` (when there are categories) and the total, from dimension scores (NaN: missing). */
-function aggregate(scores: Float64Array, aggregation: Aggregation, allDimensions: readonly number[], categoryOut: Float64Array): number {
+function aggregate(
+  scores: Float64Array,
+  aggregation: Aggregation,
+  allDimensions: readonly number[],
+  categoryOut: Float64Array,
+): number {
   if (!aggregation.categories) return meanOfScores(scores, allDimensions, aggregation.missingCountsZero);
   let sum = 0;
   let count = 0;
@@ -194,24 +200,37 @@ function interval(replicates: Float64Array, confidence: number): { lower: number
 
 function checkInput(input: LeaderboardInput): { samples: number; confidence: number; seed: number } {
   if (input.dimensions.length === 0) throw new StatsInputError("name at least one dimension");
-  if (new Set(input.dimensions).size !== input.dimensions.length) throw new StatsInputError("a dimension is named twice");
+  if (new Set(input.dimensions).size !== input.dimensions.length)
+    throw new StatsInputError("a dimension is named twice");
   const known = new Set(input.dimensions);
   for (const [category, dimensions] of Object.entries(input.categories ?? {})) {
     if (dimensions.length === 0) throw new StatsInputError(`category "${category}" has no dimensions`);
-    for (const d of dimensions) if (!known.has(d)) throw new StatsInputError(`category "${category}" names "${d}", which is not one of the dimensions`);
+    for (const d of dimensions)
+      if (!known.has(d))
+        throw new StatsInputError(`category "${category}" names "${d}", which is not one of the dimensions`);
   }
   input.rows.forEach((row, i) => {
-    if (!known.has(row.dimension)) throw new StatsInputError(`row ${i + 1} (${row.generator}): "${row.dimension}" is not one of the dimensions`);
-    if (row.value !== null && !Number.isFinite(row.value)) throw new StatsInputError(`row ${i + 1} (${row.generator}, ${row.dimension}): the value ${row.value} is not a finite number`);
+    if (!known.has(row.dimension))
+      throw new StatsInputError(`row ${i + 1} (${row.generator}): "${row.dimension}" is not one of the dimensions`);
+    if (row.value !== null && !Number.isFinite(row.value))
+      throw new StatsInputError(
+        `row ${i + 1} (${row.generator}, ${row.dimension}): the value ${row.value} is not a finite number`,
+      );
   });
   const { seed, samples } = input.bootstrap;
   if (!Number.isInteger(seed)) throw new StatsInputError("the seed must be an integer");
-  const { iterations, confidence } = checkedBootstrapOptions({ iterations: samples ?? 1000, confidence: input.bootstrap.confidence });
+  const { iterations, confidence } = checkedBootstrapOptions({
+    iterations: samples ?? 1000,
+    confidence: input.bootstrap.confidence,
+  });
   return { samples: iterations, confidence, seed };
 }
 
 /** Per generator and dimension, the videos summed per prompt. */
-function promptSums(rows: readonly LeaderboardRow[], dimensions: readonly string[]): Map<string, (PromptSums | null)[]> {
+function promptSums(
+  rows: readonly LeaderboardRow[],
+  dimensions: readonly string[],
+): Map<string, (PromptSums | null)[]> {
   const dimensionIndex = new Map(dimensions.map((d, i) => [d, i]));
   const grouped = new Map<string, Map<string, { sum: number; count: number; excluded: number; videos: number }>[]>();
   for (const row of rows) {
@@ -320,7 +339,9 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
   const categoryNames = input.categories ? Object.keys(input.categories) : [];
   const dimensionIndex = new Map(dimensions.map((d, i) => [d, i]));
   const aggregation: Aggregation = {
-    categories: input.categories ? categoryNames.map((c) => input.categories![c]!.map((d) => dimensionIndex.get(d)!)) : null,
+    categories: input.categories
+      ? categoryNames.map((c) => input.categories![c]!.map((d) => dimensionIndex.get(d)!))
+      : null,
     missingCountsZero,
   };
   const allDimensions = dimensions.map((_, i) => i);
@@ -340,7 +361,10 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
       if (group === undefined) {
         group = groups.length;
         groupIndex.set(key, group);
-        groups.push({ draw: resampler(streamSeed(seed, `dimension\u0000${key}`)), buffer: new Int32Array(c.prompts.length) });
+        groups.push({
+          draw: resampler(streamSeed(seed, `dimension\u0000${key}`)),
+          buffer: new Int32Array(c.prompts.length),
+        });
       }
       return group;
     });
@@ -368,14 +392,17 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
     for (const state of states) {
       for (let d = 0; d < dimensions.length; d++) {
         const cells = state.cells[d];
-        replicateScores[d] = state.dimensionReplicates[d]![b] = cells ? scoreOf(d, tallyOverPrompts(cells, tally, groups[state.groups[d]!]!.buffer)) : NaN;
+        replicateScores[d] = state.dimensionReplicates[d]![b] = cells
+          ? scoreOf(d, tallyOverPrompts(cells, tally, groups[state.groups[d]!]!.buffer))
+          : NaN;
       }
       state.totalReplicates[b] = aggregate(replicateScores, aggregation, allDimensions, replicateCategories);
       for (let k = 0; k < categoryNames.length; k++) state.categoryReplicates[k]![b] = replicateCategories[k]!;
     }
   }
 
-  const estimate = (value: number, replicates: Float64Array): LeaderboardEstimate => (Number.isNaN(value) ? { value: null, lower: null, upper: null } : { value, ...interval(replicates, confidence) });
+  const estimate = (value: number, replicates: Float64Array): LeaderboardEstimate =>
+    Number.isNaN(value) ? { value: null, lower: null, upper: null } : { value, ...interval(replicates, confidence) };
   const generators: LeaderboardGenerator[] = states.map((state) => ({
     model: state.model,
     rank: 0,
@@ -384,10 +411,21 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
         const cells = state.cells[d];
         if (!cells) return [dimension, { score: null, lower: null, upper: null, n: 0, excluded: 0, prompts: 0 }];
         const { counted, excluded } = tallyOverPrompts(cells, emptyTally());
-        return [dimension, { score: orNull(state.scores[d]!), ...interval(state.dimensionReplicates[d]!, confidence), n: counted, excluded, prompts: cells.prompts.length }];
+        return [
+          dimension,
+          {
+            score: orNull(state.scores[d]!),
+            ...interval(state.dimensionReplicates[d]!, confidence),
+            n: counted,
+            excluded,
+            prompts: cells.prompts.length,
+          },
+        ];
       }),
     ),
-    categories: Object.fromEntries(categoryNames.map((category, k) => [category, estimate(state.categoryValues[k]!, state.categoryReplicates[k]!)])),
+    categories: Object.fromEntries(
+      categoryNames.map((category, k) => [category, estimate(state.categoryValues[k]!, state.categoryReplicates[k]!)]),
+    ),
     total: estimate(state.total, state.totalReplicates),
   }));
 
@@ -416,7 +454,14 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
       pairs.push(
         a.groups.every((group, d) => group === b.groups[d])
           ? pairOnSharedDraws(a, b, confidence, samples)
-          : pairedDifference(a.model, b.model, sums, { aggregation, allDimensions, samples, confidence, seed, scoreOf }),
+          : pairedDifference(a.model, b.model, sums, {
+              aggregation,
+              allDimensions,
+              samples,
+              confidence,
+              seed,
+              scoreOf,
+            }),
       );
     }
   }
@@ -451,9 +496,17 @@ function bootstrapP(differences: Float64Array, samples: number): number | null {
 function pairOnSharedDraws(a: GeneratorState, b: GeneratorState, confidence: number, samples: number): LeaderboardPair {
   const n = a.cells.reduce((total, c) => total + (c ? c.prompts.length : 0), 0);
   const difference = a.total - b.total;
-  if (n === 0 || Number.isNaN(difference)) return { a: a.model, b: b.model, n, difference: null, lower: null, upper: null, p: null };
+  if (n === 0 || Number.isNaN(difference))
+    return { a: a.model, b: b.model, n, difference: null, lower: null, upper: null, p: null };
   const differences = a.totalReplicates.map((x, r) => x - b.totalReplicates[r]!);
-  return { a: a.model, b: b.model, n, difference, ...interval(differences, confidence), p: bootstrapP(differences, samples) };
+  return {
+    a: a.model,
+    b: b.model,
+    n,
+    difference,
+    ...interval(differences, confidence),
+    p: bootstrapP(differences, samples),
+  };
 }
 
 /**
@@ -468,7 +521,14 @@ function pairedDifference(
   a: string,
   b: string,
   sums: Map<string, (PromptSums | null)[]>,
-  options: { aggregation: Aggregation; allDimensions: readonly number[]; samples: number; confidence: number; seed: number; scoreOf: CellScore },
+  options: {
+    aggregation: Aggregation;
+    allDimensions: readonly number[];
+    samples: number;
+    confidence: number;
+    seed: number;
+    scoreOf: CellScore;
+  },
 ): LeaderboardPair {
   const { aggregation, allDimensions, samples, confidence, seed, scoreOf } = options;
   const tallyA = emptyTally();
@@ -498,7 +558,10 @@ function pairedDifference(
       scoresA[d] = scoreOf(d, tallyOverPrompts(pair[0], tallyA, buffer));
       scoresB[d] = scoreOf(d, tallyOverPrompts(pair[1], tallyB, buffer));
     }
-    return aggregate(scoresA, aggregation, allDimensions, categories) - aggregate(scoresB, aggregation, allDimensions, categories);
+    return (
+      aggregate(scoresA, aggregation, allDimensions, categories) -
+      aggregate(scoresB, aggregation, allDimensions, categories)
+    );
   };
   const estimate = difference(false);
   if (Number.isNaN(estimate)) return { a, b, n, difference: null, lower: null, upper: null, p: null };

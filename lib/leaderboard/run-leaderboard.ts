@@ -51,18 +51,36 @@ export function defaultLeaderboardMetric(metrics: readonly MetricDeclaration[]):
   return numeric.find((m) => m.reviewed) ?? numeric[0] ?? metrics[0];
 }
 
-export async function runLeaderboard(prisma: PrismaClient, actor: Actor, runId: string, query: Pick<RunLeaderboardQuery, "metric" | "samples" | "seed">): Promise<RunLeaderboard> {
+export async function runLeaderboard(
+  prisma: PrismaClient,
+  actor: Actor,
+  runId: string,
+  query: Pick<RunLeaderboardQuery, "metric" | "samples" | "seed">,
+): Promise<RunLeaderboard> {
   const run = await prisma.judgeRun.findUnique({
     where: { id: runId },
-    select: { id: true, projectId: true, pipeline: true, createdAt: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } },
+    select: {
+      id: true,
+      projectId: true,
+      pipeline: true,
+      createdAt: true,
+      endpointSnapshot: true,
+      endpoint: { select: { name: true, model: true } },
+    },
   });
   if (!run) throw new NotFoundError("No such run.");
   await requireProjectAccess(prisma, actor, run.projectId, "project.view").catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
   });
   const task = findTask(run.pipeline);
-  if (!task) throw new ValidationError(`No judge task is declared for this run's pipeline "${run.pipeline}": it has no metrics to rank by.`);
-  if (task.subject !== "video") throw new ValidationError(`A ${task.label} run judges each ${task.subject}, not the videos: its values have no generator to rank.`);
+  if (!task)
+    throw new ValidationError(
+      `No judge task is declared for this run's pipeline "${run.pipeline}": it has no metrics to rank by.`,
+    );
+  if (task.subject !== "video")
+    throw new ValidationError(
+      `A ${task.label} run judges each ${task.subject}, not the videos: its values have no generator to rank.`,
+    );
   const named = query.metric === undefined ? undefined : task.metrics.find((m) => m.id === query.metric);
   if (query.metric !== undefined && !named) {
     const choices = task.metrics.map((m) => `${m.id} (${m.label})`).join(", ");
@@ -76,9 +94,16 @@ export async function runLeaderboard(prisma: PrismaClient, actor: Actor, runId: 
     runVideos.map((v) => v.videoId),
     "This run's leaderboard",
   );
-  const valued = new Set((await prisma.runMetric.findMany({ where: { runId, itemId: "" }, distinct: ["metric"], select: { metric: true } })).map((row) => row.metric));
+  const valued = new Set(
+    (
+      await prisma.runMetric.findMany({ where: { runId, itemId: "" }, distinct: ["metric"], select: { metric: true } })
+    ).map((row) => row.metric),
+  );
   const metrics = [...task.metrics.filter((m) => valued.has(m.id)), ...task.metrics.filter((m) => !valued.has(m.id))];
-  const metric = named ?? defaultLeaderboardMetric(metrics.filter((m) => valued.has(m.id))) ?? defaultLeaderboardMetric(task.metrics);
+  const metric =
+    named ??
+    defaultLeaderboardMetric(metrics.filter((m) => valued.has(m.id))) ??
+    defaultLeaderboardMetric(task.metrics);
   if (!metric) throw new ValidationError(`The task ${task.label} declares no metrics.`);
 
   const scale = scaleBounds(metric.scale);
@@ -92,13 +117,32 @@ export async function runLeaderboard(prisma: PrismaClient, actor: Actor, runId: 
       withoutModel++;
       return [];
     }
-    return [{ generator: v.video.model, promptKey: v.video.prompt || ownPromptKey(v.videoId), dimension: metric.id, value: v.value }];
+    return [
+      {
+        generator: v.video.model,
+        promptKey: v.video.prompt || ownPromptKey(v.videoId),
+        dimension: metric.id,
+        value: v.value,
+      },
+    ];
   });
   return {
     run: { id: run.id, projectId: run.projectId, pipeline: run.pipeline, name: runNameOfRow(run) },
-    metric: { id: metric.id, label: metric.label, definition: metric.definition, higherIsBetter: metric.higherIsBetter, scale, percent: scale.min >= 0 && scale.max <= 1 },
+    metric: {
+      id: metric.id,
+      label: metric.label,
+      definition: metric.definition,
+      higherIsBetter: metric.higherIsBetter,
+      scale,
+      percent: scale.min >= 0 && scale.max <= 1,
+    },
     metrics: metrics.map((m) => ({ id: m.id, label: m.label })),
     videos: { withValue: values.length, ranked: rows.length, withoutModel },
-    leaderboard: buildLeaderboard({ rows, dimensions: [metric.id], higherIsBetter: metric.higherIsBetter, bootstrap: { samples: query.samples, seed: query.seed } }),
+    leaderboard: buildLeaderboard({
+      rows,
+      dimensions: [metric.id],
+      higherIsBetter: metric.higherIsBetter,
+      bootstrap: { samples: query.samples, seed: query.seed },
+    }),
   };
 }

@@ -4,7 +4,15 @@ const blankAsMissing = (v: unknown) => (v === "" || v === null ? undefined : v);
 
 const intParam = (min: number, max: number, fallback: number, label: string) =>
   z
-    .preprocess(blankAsMissing, z.coerce.number().int(`${label} must be a whole number.`).min(min, `${label}: at least ${min}.`).max(max, `${label}: at most ${max}.`).optional())
+    .preprocess(
+      blankAsMissing,
+      z.coerce
+        .number()
+        .int(`${label} must be a whole number.`)
+        .min(min, `${label}: at least ${min}.`)
+        .max(max, `${label}: at most ${max}.`)
+        .optional(),
+    )
     .transform((v) => v ?? fallback);
 
 /**

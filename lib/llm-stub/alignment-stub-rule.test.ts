@@ -16,16 +16,36 @@ const definition = (sentence: string): RubricDefinition =>
     guidelines: "",
     subject: { kind: "video" },
     frames: { mode: "key_frames" },
-    criteria: [{ id: "defects", name: "Defects", type: "numeric", min: 1, max: 9, step: 1, higherIsBetter: false, definition: `How defective.${sentence}` }],
+    criteria: [
+      {
+        id: "defects",
+        name: "Defects",
+        type: "numeric",
+        min: 1,
+        max: 9,
+        step: 1,
+        higherIsBetter: false,
+        definition: `How defective.${sentence}`,
+      },
+    ],
     prompt: "{{prompt}} {{frames}}\n{{criteria}}",
     reasons: false,
   }) as unknown as RubricDefinition;
 
 const frame = { id: "f", frameSetId: "s", index: 0, timestampS: 0, sha256: "0".repeat(64) };
-const example = (truth: number, label: number) => ({ videoId: `v${truth}`, prompt: `Clip [sim-truth=${truth}]`, frames: [frame], answer: { defects: label } });
+const example = (truth: number, label: number) => ({
+  videoId: `v${truth}`,
+  prompt: `Clip [sim-truth=${truth}]`,
+  frames: [frame],
+  answer: { defects: label },
+});
 
 function answer(sentence: string, truth: number, examples: ReturnType<typeof example>[], salt: number): number {
-  const text = renderRubricPrompt(definition(sentence), { prompt: `Clip ${salt} [sim-truth=${truth}]`, frames: "1 key frame", examples: examplesText(examples, 1) });
+  const text = renderRubricPrompt(definition(sentence), {
+    prompt: `Clip ${salt} [sim-truth=${truth}]`,
+    frames: "1 key frame",
+    examples: examplesText(examples, 1),
+  });
   expect(ALIGNMENT_JUDGE_STUB_RULE.match.test(text)).toBe(true);
   return (JSON.parse(ALIGNMENT_JUDGE_STUB_RULE.respond(makeContext(text, [], true))) as { defects: number }).defects;
 }
@@ -42,12 +62,16 @@ describe("the alignment judge stub with few-shot examples", () => {
   });
 
   it("a judge without the bias stays at truth ± noise with examples that agree with it", () => {
-    const values = Array.from({ length: 30 }, (_, salt) => answer(` ${SIM_FIX_SENTENCE}`, 4, [example(7, 7), example(2, 2)], salt));
+    const values = Array.from({ length: 30 }, (_, salt) =>
+      answer(` ${SIM_FIX_SENTENCE}`, 4, [example(7, 7), example(2, 2)], salt),
+    );
     for (const v of values) expect(Math.abs(v - 4)).toBeLessThanOrEqual(1);
   });
 
   it("examples labelled above the truth push a judge without the bias up by their mean offset", () => {
-    const values = Array.from({ length: 30 }, (_, salt) => answer(` ${SIM_FIX_SENTENCE}`, 4, [example(5, 7), example(2, 4)], salt));
+    const values = Array.from({ length: 30 }, (_, salt) =>
+      answer(` ${SIM_FIX_SENTENCE}`, 4, [example(5, 7), example(2, 4)], salt),
+    );
     for (const v of values) expect(Math.abs(v - 6)).toBeLessThanOrEqual(1);
   });
 });

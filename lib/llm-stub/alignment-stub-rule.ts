@@ -27,7 +27,9 @@ export const ALIGNMENT_OPTIMIZER_STUB_RULE: StubRule = {
   match: /^FrameJury alignment optimizer/m,
   respond: (context) => {
     const definition = /<definition>([\s\S]*?)<\/definition>/.exec(context.text)?.[1] ?? "";
-    const pairs = [...context.text.matchAll(/judge value (-?[\d.]+); human label (-?[\d.]+)/g)].map((m) => Number(m[1]) - Number(m[2]));
+    const pairs = [...context.text.matchAll(/judge value (-?[\d.]+); human label (-?[\d.]+)/g)].map(
+      (m) => Number(m[1]) - Number(m[2]),
+    );
     const above = pairs.filter((d) => d > 0).length > pairs.length / 2;
     const addition = above && !definition.includes(SIM_FIX_SENTENCE) ? SIM_FIX_SENTENCE : SIM_NEUTRAL_SENTENCE;
     return JSON.stringify({ definition: `${definition} ${addition}`.trim() });
@@ -43,19 +45,35 @@ export const ALIGNMENT_JUDGE_STUB_RULE: StubRule = {
     const block = start < 0 ? "" : context.text.slice(start, end < 0 ? undefined : end);
     const own = start < 0 ? context.text : context.text.slice(0, start) + (end < 0 ? "" : context.text.slice(end));
     const truth = Number(TRUTH.exec(own)![1]);
-    const shape = JSON.parse(RUBRIC_MARKER.exec(context.text)![1]!) as { criteria: { id: string; type: string; min?: number; max?: number }[]; reasons: boolean };
+    const shape = JSON.parse(RUBRIC_MARKER.exec(context.text)![1]!) as {
+      criteria: { id: string; type: string; min?: number; max?: number }[];
+      reasons: boolean;
+    };
     const fixed = context.text.includes(SIM_FIX_SENTENCE);
     const bias = fixed ? 0 : 2;
-    const examples = [...block.matchAll(/\[sim-truth=(\d+)\][^\n]*The expected answer: (\{.*\})$/gm)].map((m) => ({ truth: Number(m[1]), answer: JSON.parse(m[2]!) as Record<string, unknown> }));
+    const examples = [...block.matchAll(/\[sim-truth=(\d+)\][^\n]*The expected answer: (\{.*\})$/gm)].map((m) => ({
+      truth: Number(m[1]),
+      answer: JSON.parse(m[2]!) as Record<string, unknown>,
+    }));
     const answer: Record<string, unknown> = {};
     for (const c of shape.criteria) {
-      const noise = [-1, -1, 1, 1, 0, 0, 0, 0, 0, 0][createHash("sha256").update(context.text).update(c.id).digest().readUInt32BE(0) % 10]!;
+      const noise = [-1, -1, 1, 1, 0, 0, 0, 0, 0, 0][
+        createHash("sha256").update(context.text).update(c.id).digest().readUInt32BE(0) % 10
+      ]!;
       const shown = examples.filter((e) => typeof e.answer[c.id] === "number");
-      const offset = shown.length ? Math.round(shown.reduce((sum, e) => sum + (e.truth + bias - (e.answer[c.id] as number)), 0) / shown.length) : 0;
+      const offset = shown.length
+        ? Math.round(shown.reduce((sum, e) => sum + (e.truth + bias - (e.answer[c.id] as number)), 0) / shown.length)
+        : 0;
       const value = fixed || shown.length ? truth + bias - offset + noise : truth + 2;
       answer[c.id] = Math.min(c.max ?? value, Math.max(c.min ?? value, value));
     }
-    if (shape.reasons) answer.reasons = Object.fromEntries(shape.criteria.map((c) => [c.id, fixed ? "Judged the visible content." : "Blocky compression counts as a defect."]));
+    if (shape.reasons)
+      answer.reasons = Object.fromEntries(
+        shape.criteria.map((c) => [
+          c.id,
+          fixed ? "Judged the visible content." : "Blocky compression counts as a defect.",
+        ]),
+      );
     return JSON.stringify(answer);
   },
 };

@@ -5,7 +5,14 @@ import { simJudgeOf, simulatedScore } from "./sim-judge";
 const MARKER = /FrameJury rubric answer format: (\{.*\})\s*$/m;
 
 interface AnswerShape {
-  criteria: { id: string; type: "numeric" | "categorical" | "boolean"; min?: number; max?: number; step?: number | null; labels?: string[] }[];
+  criteria: {
+    id: string;
+    type: "numeric" | "categorical" | "boolean";
+    min?: number;
+    max?: number;
+    step?: number | null;
+    labels?: string[];
+  }[];
   reasons: boolean;
 }
 
@@ -26,14 +33,18 @@ export const RUBRIC_STUB_RULE: StubRule = {
     for (const c of shape.criteria) {
       if (c.type === "boolean") answer[c.id] = context.pick(2, c.id) === 1;
       else if (c.type === "categorical") answer[c.id] = c.labels![context.pick(c.labels!.length, c.id)];
-      else if (simJudge) answer[c.id] = simulatedScore(simJudge, context, { id: c.id, min: c.min!, max: c.max!, step: c.step ?? 1 });
+      else if (simJudge)
+        answer[c.id] = simulatedScore(simJudge, context, { id: c.id, min: c.min!, max: c.max!, step: c.step ?? 1 });
       else {
         const step = c.step ?? 1;
         const steps = Math.floor((c.max! - c.min!) / step + 1e-9);
         answer[c.id] = Number((c.min! + context.pick(steps + 1, c.id) * step).toFixed(6));
       }
     }
-    if (shape.reasons) answer.reasons = Object.fromEntries(shape.criteria.map((c) => [c.id, `The stub judged ${c.id} from ${context.imageCount} image(s).`]));
+    if (shape.reasons)
+      answer.reasons = Object.fromEntries(
+        shape.criteria.map((c) => [c.id, `The stub judged ${c.id} from ${context.imageCount} image(s).`]),
+      );
     return JSON.stringify(answer);
   },
 };

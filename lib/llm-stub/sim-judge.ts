@@ -32,7 +32,10 @@ export function simJudgeOf(model: string): SimJudge | null {
 const TRUTH = /\btruth=(-?\d+(?:\.\d+)?)/;
 
 /** The simulated truth of a numeric criterion for this request: the prompt's `truth=`, else one from its hash. */
-export function simulatedTruth(context: StubRequestContext, criterion: { id: string; min: number; max: number; step: number }): number {
+export function simulatedTruth(
+  context: StubRequestContext,
+  criterion: { id: string; min: number; max: number; step: number },
+): number {
   const stated = TRUTH.exec(context.text);
   if (stated) return Number(stated[1]);
   const steps = Math.floor((criterion.max - criterion.min) / criterion.step + 1e-9);
@@ -40,10 +43,20 @@ export function simulatedTruth(context: StubRequestContext, criterion: { id: str
 }
 
 /** One simulated answer: truth + bias + N(0, noise) (Box–Muller from two uniforms hashed from the text, the judge's seed and how often the text was asked), on the step, within the scale. */
-export function simulatedScore(judge: SimJudge, context: StubRequestContext, criterion: { id: string; min: number; max: number; step: number }): number {
+export function simulatedScore(
+  judge: SimJudge,
+  context: StubRequestContext,
+  criterion: { id: string; min: number; max: number; step: number },
+): number {
   const truth = simulatedTruth(context, criterion);
   // From the text alone (not the frames' bytes): a seeded simulation draws the same numbers on every test run.
-  const uniform = (which: string) => (createHash("sha256").update(`${context.text}\n${judge.seed}|${criterion.id}|${context.seen}|${which}`).digest().readUInt32BE(0) + 0.5) / 2 ** 32;
+  const uniform = (which: string) =>
+    (createHash("sha256")
+      .update(`${context.text}\n${judge.seed}|${criterion.id}|${context.seen}|${which}`)
+      .digest()
+      .readUInt32BE(0) +
+      0.5) /
+    2 ** 32;
   const normal = Math.sqrt(-2 * Math.log(uniform("u1"))) * Math.cos(2 * Math.PI * uniform("u2"));
   const raw = truth + judge.bias + judge.noise * normal;
   const onStep = criterion.min + Math.round((raw - criterion.min) / criterion.step) * criterion.step;

@@ -16,7 +16,8 @@ beforeEach(() => {
 });
 
 const frame = "data:image/jpeg;base64,/9j/4AAQSkZJRg==";
-const staticKgPrompt = "The following is a frame from a video. Perform the following actions:\n- Identify objects in the foreground of the frame and output a list.";
+const staticKgPrompt =
+  "The following is a frame from a video. Perform the following actions:\n- Identify objects in the foreground of the frame and output a list.";
 
 function line(customId: string, text: string) {
   return JSON.stringify({
@@ -39,7 +40,10 @@ function line(customId: string, text: string) {
 }
 
 async function batchOf(lines: string[]) {
-  const file = await client.files.create({ file: await toFile(Buffer.from(lines.join("\n") + "\n"), "in.jsonl"), purpose: "batch" });
+  const file = await client.files.create({
+    file: await toFile(Buffer.from(lines.join("\n") + "\n"), "in.jsonl"),
+    purpose: "batch",
+  });
   return client.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
 }
 
@@ -49,7 +53,14 @@ async function lines(fileId: string | null | undefined) {
   return text
     .split("\n")
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as { custom_id: string; response: { status_code: number; body: OpenAI.Chat.ChatCompletion } | null; error: unknown });
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          custom_id: string;
+          response: { status_code: number; body: OpenAI.Chat.ChatCompletion } | null;
+          error: unknown;
+        },
+    );
 }
 
 describe("stub LLM (test tool): the Batch API through the openai SDK", () => {
@@ -85,7 +96,9 @@ describe("stub LLM (test tool): the Batch API through the openai SDK", () => {
   it("fails the configured share of lines and applies queued faults to lines", async () => {
     stub.setBatchOptions({ completionDelayMs: 0, failedShare: 0.5 });
     stub.addFault({ fault: { kind: "status", status: 400, message: "bad line" }, match: "fault-me" });
-    const created = await batchOf(["1", "2", "3", "4"].map((id) => line(id, `plain ${id}`)).concat(line("5", "fault-me")));
+    const created = await batchOf(
+      ["1", "2", "3", "4"].map((id) => line(id, `plain ${id}`)).concat(line("5", "fault-me")),
+    );
     const done = await client.batches.retrieve(created.id);
     expect(done.status).toBe("completed");
     const errors = await lines(done.error_file_id);

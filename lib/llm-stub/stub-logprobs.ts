@@ -26,7 +26,11 @@ export function simulatedLogprobJudge(model: string): SimulatedLogprobJudge | nu
     const value = Number(params.get(name));
     return params.has(name) && Number.isFinite(value) ? value : fallback;
   };
-  return { noise: Math.max(0.05, number("noise", 0.7)), seed: params.get("seed") ?? "0", jitter: Math.max(0, number("jitter", 0)) };
+  return {
+    noise: Math.max(0.05, number("noise", 0.7)),
+    seed: params.get("seed") ?? "0",
+    jitter: Math.max(0, number("jitter", 0)),
+  };
 }
 
 const TRUTH = /sim-truth ([\w-]+)=(-?\d+(?:\.\d+)?) in (-?\d+)\.\.(-?\d+)/g;
@@ -51,7 +55,9 @@ function beliefsOf(prompt: string, judge: SimulatedLogprobJudge): Belief[] {
     const top = Math.max(...logits.map((l) => l.logit));
     const weights = logits.map((l) => ({ value: l.value, weight: Math.exp(l.logit - top) }));
     const total = weights.reduce((sum, w) => sum + w.weight, 0);
-    const alternatives = weights.map((w) => ({ value: w.value, probability: w.weight / total })).sort((a, b) => b.probability - a.probability || a.value - b.value);
+    const alternatives = weights
+      .map((w) => ({ value: w.value, probability: w.weight / total }))
+      .sort((a, b) => b.probability - a.probability || a.value - b.value);
     return { key: key!, alternatives };
   });
 }
@@ -66,7 +72,12 @@ export function simulatedAnswer(content: string, prompt: string, judge: Simulate
   return answer;
 }
 
-export function stubContentLogprobs(content: string, topLogprobs: number, prompt: string, judge: SimulatedLogprobJudge | null) {
+export function stubContentLogprobs(
+  content: string,
+  topLogprobs: number,
+  prompt: string,
+  judge: SimulatedLogprobJudge | null,
+) {
   const beliefs = judge ? beliefsOf(prompt, judge) : [];
   const tokens = content.match(/\s+|[{}[\]:,"]|[^\s{}[\]:,"]+/g) ?? [];
   const k = Math.max(0, Math.min(20, topLogprobs));
@@ -76,7 +87,9 @@ export function stubContentLogprobs(content: string, topLogprobs: number, prompt
     const belief = beliefs.find((b) => new RegExp(`"${b.key}"\\s*:\\s*$`).test(text));
     text += token;
     if (belief && /^-?\d+$/.test(token)) {
-      const top = belief.alternatives.slice(0, k).map((alt) => ({ token: String(alt.value), logprob: Math.log(alt.probability), bytes: null }));
+      const top = belief.alternatives
+        .slice(0, k)
+        .map((alt) => ({ token: String(alt.value), logprob: Math.log(alt.probability), bytes: null }));
       const chosen = belief.alternatives.find((alt) => String(alt.value) === token);
       return { token, logprob: chosen ? Math.log(chosen.probability) : -100, bytes: null, top_logprobs: top };
     }

@@ -32,7 +32,14 @@ export interface StubRule {
   respond(context: StubRequestContext): string;
 }
 
-export function makeContext(text: string, imageKeys: string[], wantsJson: boolean, model = "", seen = 0, imageUrls: string[] = []): StubRequestContext {
+export function makeContext(
+  text: string,
+  imageKeys: string[],
+  wantsJson: boolean,
+  model = "",
+  seen = 0,
+  imageUrls: string[] = [],
+): StubRequestContext {
   const seed = createHash("sha256").update(text).update(imageKeys.join("|")).digest("hex");
   return {
     text,

@@ -49,8 +49,24 @@ describe("the stub's rule list", () => {
     const rule = (name: string) => ({ name, match: new RegExp(name), respond: () => name });
     const [a, b, c] = ["a", "b", "c"].map((id) => ({ id, pipelines: [], stubRules: [rule(id)] }));
     const names = (modules: Parameters<typeof defaultStubRules>[0]) => defaultStubRules(modules).map((r) => r.name);
-    expect(names([a!, b!, { ...c!, stubRulesBefore: ["b"] }])).toEqual(["alignment-optimizer", "alignment-judge", "rubric", "a", "c", "b", "endpoint-test"]);
-    expect(names([a!, b!, { ...c!, stubRulesBefore: ["x"] }])).toEqual(["alignment-optimizer", "alignment-judge", "rubric", "a", "b", "c", "endpoint-test"]);
+    expect(names([a!, b!, { ...c!, stubRulesBefore: ["b"] }])).toEqual([
+      "alignment-optimizer",
+      "alignment-judge",
+      "rubric",
+      "a",
+      "c",
+      "b",
+      "endpoint-test",
+    ]);
+    expect(names([a!, b!, { ...c!, stubRulesBefore: ["x"] }])).toEqual([
+      "alignment-optimizer",
+      "alignment-judge",
+      "rubric",
+      "a",
+      "b",
+      "c",
+      "endpoint-test",
+    ]);
     expect(installedTaskModules().length).toBeGreaterThan(1);
   });
 });

@@ -15,7 +15,13 @@ export { makeContext, type StubRule } from "./stub-rule";
  * runs (registerTaskModule) is answered by its own rules.
  */
 export function defaultStubRules(modules: readonly TaskModule[] = installedTaskModules()): StubRule[] {
-  return [ALIGNMENT_OPTIMIZER_STUB_RULE, ALIGNMENT_JUDGE_STUB_RULE, RUBRIC_STUB_RULE, ...stubRuleOrder(modules).flatMap((task) => task.stubRules ?? []), ENDPOINT_TEST_RULE];
+  return [
+    ALIGNMENT_OPTIMIZER_STUB_RULE,
+    ALIGNMENT_JUDGE_STUB_RULE,
+    RUBRIC_STUB_RULE,
+    ...stubRuleOrder(modules).flatMap((task) => task.stubRules ?? []),
+    ENDPOINT_TEST_RULE,
+  ];
 }
 
 /**
@@ -35,5 +41,8 @@ function stubRuleOrder(modules: readonly TaskModule[]): TaskModule[] {
 export const FALLBACK_RULE: StubRule = {
   name: "fallback",
   match: /[\s\S]*/,
-  respond: (context) => (context.wantsJson ? JSON.stringify({ answer: "stub" }) : "This is the FrameJury stub LLM. No rule matched the prompt."),
+  respond: (context) =>
+    context.wantsJson
+      ? JSON.stringify({ answer: "stub" })
+      : "This is the FrameJury stub LLM. No rule matched the prompt.",
 };

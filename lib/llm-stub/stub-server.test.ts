@@ -13,7 +13,8 @@ afterAll(() => stub.close());
 beforeEach(() => stub.reset());
 
 const frame = "data:image/jpeg;base64,/9j/4AAQSkZJRg==";
-const staticKgPrompt = "The following is a frame from a video. Perform the following actions:\n- Identify objects in the foreground of the frame and output a list.";
+const staticKgPrompt =
+  "The following is a frame from a video. Perform the following actions:\n- Identify objects in the foreground of the frame and output a list.";
 
 function ask(text: string, extra: Partial<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming> = {}) {
   return client.chat.completions.create({
@@ -104,7 +105,11 @@ describe("stub LLM (test tool) with the real openai SDK", () => {
   });
 
   it("streams when asked", async () => {
-    const stream = await client.chat.completions.create({ model: "stub-vision", messages: [{ role: "user", content: staticKgPrompt }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: "stub-vision",
+      messages: [{ role: "user", content: staticKgPrompt }],
+      stream: true,
+    });
     let text = "";
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
     expect(JSON.parse(text)).toHaveProperty("objects");

@@ -74,7 +74,12 @@ export const faultSchema = z.discriminatedUnion("kind", [
    * Other servers' error shapes: Gemini's OpenAI-compatible endpoint (Google's `{"error": {code, message, status}}` in a
    * list), Ollama's (`{"error": "…"}`), and OpenRouter's error inside a 200 answer (`{"error": {code, message}}`).
    */
-  z.object({ kind: z.literal("provider_error"), provider: z.enum(["gemini", "ollama", "openrouter"]), status: z.number().int().min(400).max(599), message: z.string() }),
+  z.object({
+    kind: z.literal("provider_error"),
+    provider: z.enum(["gemini", "ollama", "openrouter"]),
+    status: z.number().int().min(400).max(599),
+    message: z.string(),
+  }),
   /** A server that rejects the unknown `detail` field of an image (Gemini's error shape): FrameJury's "omit detail" endpoint option. */
   z.object({ kind: z.literal("rejects_detail") }),
 ]);
@@ -179,7 +184,19 @@ export interface StubServer {
 const messageSchema = z
   .object({
     role: z.string(),
-    content: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional(), image_url: z.object({ url: z.string() }).passthrough().optional() }).passthrough()), z.null()]),
+    content: z.union([
+      z.string(),
+      z.array(
+        z
+          .object({
+            type: z.string(),
+            text: z.string().optional(),
+            image_url: z.object({ url: z.string() }).passthrough().optional(),
+          })
+          .passthrough(),
+      ),
+      z.null(),
+    ]),
   })
   .passthrough();
 
@@ -229,7 +246,10 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     try {
       const url = new URL(req.url ?? "/", "http://stub");
       if (req.method === "GET" && (url.pathname === "/v1/models" || url.pathname === "/models")) {
-        return sendJson(res, 200, { object: "list", data: [{ id: "stub-vision", object: "model", created: 0, owned_by: "framejury-stub" }] });
+        return sendJson(res, 200, {
+          object: "list",
+          data: [{ id: "stub-vision", object: "model", created: 0, owned_by: "framejury-stub" }],
+        });
       }
       if (url.pathname === "/__stub/faults" && req.method === "POST") {
         const parsed = queuedFaultSchema.safeParse(JSON.parse(await readBody(req)));
@@ -253,7 +273,10 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       const fileRoute = /^\/v1\/files\/([^/]+)(\/content)?$/.exec(url.pathname);
       if (req.method === "GET" && fileRoute) {
         const file = files.get(fileRoute[1]!);
-        if (!file) return sendJson(res, 404, { error: { message: `No such file ${fileRoute[1]}`, type: "invalid_request_error" } });
+        if (!file)
+          return sendJson(res, 404, {
+            error: { message: `No such file ${fileRoute[1]}`, type: "invalid_request_error" },
+          });
         if (!fileRoute[2]) return sendJson(res, 200, fileObject(file));
         res.writeHead(200, { "content-type": "application/octet-stream" });
         return res.end(file.bytes);
@@ -262,7 +285,10 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       const batchRoute = /^\/v1\/batches\/([^/]+)(\/cancel)?$/.exec(url.pathname);
       if (batchRoute && (req.method === "GET" || (req.method === "POST" && batchRoute[2]))) {
         const batch = batches.get(batchRoute[1]!);
-        if (!batch) return sendJson(res, 404, { error: { message: `No such batch ${batchRoute[1]}`, type: "invalid_request_error" } });
+        if (!batch)
+          return sendJson(res, 404, {
+            error: { message: `No such batch ${batchRoute[1]}`, type: "invalid_request_error" },
+          });
         if (batchRoute[2]) {
           if (batch.status === "validating" || batch.status === "in_progress" || batch.status === "finalizing") {
             batch.status = "cancelling";
@@ -280,13 +306,22 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
           return sendJson(res, 404, { error: { code: "404", message: "Resource not found" } });
         }
         if (!req.headers["api-key"]) {
-          return sendJson(res, 401, { error: { code: "401", message: "Access denied due to invalid subscription key or wrong API endpoint." } });
+          return sendJson(res, 401, {
+            error: { code: "401", message: "Access denied due to invalid subscription key or wrong API endpoint." },
+          });
         }
         return await handleChat(req, res, url);
       }
-      sendJson(res, 404, { error: { message: `The stub LLM has no route ${req.method} ${url.pathname}`, type: "invalid_request_error" } });
+      sendJson(res, 404, {
+        error: { message: `The stub LLM has no route ${req.method} ${url.pathname}`, type: "invalid_request_error" },
+      });
     } catch (error) {
-      sendJson(res, 500, { error: { message: `stub error: ${error instanceof Error ? error.message : String(error)}`, type: "server_error" } });
+      sendJson(res, 500, {
+        error: {
+          message: `stub error: ${error instanceof Error ? error.message : String(error)}`,
+          type: "server_error",
+        },
+      });
     }
   });
 
@@ -302,7 +337,12 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
         return image.hash;
       });
     } catch (error) {
-      return sendJson(res, 400, { error: { message: `invalid request: ${error instanceof Error ? error.message : ""}`, type: "invalid_request_error" } });
+      return sendJson(res, 400, {
+        error: {
+          message: `invalid request: ${error instanceof Error ? error.message : ""}`,
+          type: "invalid_request_error",
+        },
+      });
     }
     const { text, images } = requestParts(body, imageHashes);
     const headerFault = parseHeaderFault(req.headers["x-stub-fault"]);
@@ -327,7 +367,11 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
         authorization: req.headers.authorization !== undefined,
       },
       maxTokens: body.max_tokens ?? body.max_completion_tokens ?? null,
-      imageDetail: body.messages.some((m) => Array.isArray(m.content) && m.content.some((part) => part.type === "image_url" && part.image_url && "detail" in part.image_url)),
+      imageDetail: body.messages.some(
+        (m) =>
+          Array.isArray(m.content) &&
+          m.content.some((part) => part.type === "image_url" && part.image_url && "detail" in part.image_url),
+      ),
       topLogprobs: body.logprobs === true ? (body.top_logprobs ?? 0) : null,
     };
     requests.push(record);
@@ -351,26 +395,54 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       const headers: Record<string, string> = {};
       if (fault.retryAfter !== undefined) headers["retry-after"] = String(fault.retryAfter);
       if (fault.retryAfterMs !== undefined) headers["retry-after-ms"] = String(fault.retryAfterMs);
-      const type = fault.status === 429 ? "rate_limit_exceeded" : fault.status >= 500 ? "server_error" : "invalid_request_error";
-      return sendJson(res, fault.status, { error: { message: fault.message ?? `stub fault: HTTP ${fault.status}`, type, code: type } }, headers);
+      const type =
+        fault.status === 429 ? "rate_limit_exceeded" : fault.status >= 500 ? "server_error" : "invalid_request_error";
+      return sendJson(
+        res,
+        fault.status,
+        { error: { message: fault.message ?? `stub fault: HTTP ${fault.status}`, type, code: type } },
+        headers,
+      );
     }
     if (fault?.kind === "vllm_error") return sendJson(res, fault.status, vllmError(fault.status, fault.message));
     if (fault?.kind === "provider_error") {
       if (fault.provider === "openrouter")
-        return sendJson(res, 200, { id: `gen-${record.id}`, object: "chat.completion", error: { code: fault.status, message: fault.message, metadata: { provider_name: "stub" } } });
+        return sendJson(res, 200, {
+          id: `gen-${record.id}`,
+          object: "chat.completion",
+          error: { code: fault.status, message: fault.message, metadata: { provider_name: "stub" } },
+        });
       if (fault.provider === "ollama") return sendJson(res, fault.status, { error: fault.message });
-      return sendJson(res, fault.status, [{ error: { code: fault.status, message: fault.message, status: fault.status === 429 ? "RESOURCE_EXHAUSTED" : "INVALID_ARGUMENT" } }]);
+      return sendJson(res, fault.status, [
+        {
+          error: {
+            code: fault.status,
+            message: fault.message,
+            status: fault.status === 429 ? "RESOURCE_EXHAUSTED" : "INVALID_ARGUMENT",
+          },
+        },
+      ]);
     }
     if (fault?.kind === "rejects_detail" && record.imageDetail) {
-      const message = "Invalid JSON payload received. Unknown name \"detail\" at 'messages[0].content[1].image_url': Cannot find field.";
+      const message =
+        "Invalid JSON payload received. Unknown name \"detail\" at 'messages[0].content[1].image_url': Cannot find field.";
       return sendJson(res, 400, [{ error: { code: 400, message, status: "INVALID_ARGUMENT" } }]);
     }
-    const imageLimit = fault?.kind === "image_limit" ? fault.limit : IMAGE_LIMIT_MODEL.exec(body.model) ? Number(IMAGE_LIMIT_MODEL.exec(body.model)![1]) : null;
+    const imageLimit =
+      fault?.kind === "image_limit"
+        ? fault.limit
+        : IMAGE_LIMIT_MODEL.exec(body.model)
+          ? Number(IMAGE_LIMIT_MODEL.exec(body.model)![1])
+          : null;
     if (imageLimit !== null && images.length > imageLimit) {
       return sendJson(res, 400, vllmError(400, `At most ${imageLimit} image(s) may be provided in one request.`));
     }
     const format = body.response_format?.type;
-    if (format && (NO_RESPONSE_FORMAT_MODEL.test(body.model) || (format === "json_schema" && JSON_OBJECT_ONLY_MODEL.test(body.model)))) {
+    if (
+      format &&
+      (NO_RESPONSE_FORMAT_MODEL.test(body.model) ||
+        (format === "json_schema" && JSON_OBJECT_ONLY_MODEL.test(body.model)))
+    ) {
       return sendJson(res, 400, vllmError(400, `response_format type ${format} is not supported by this server.`));
     }
     const contextLimit = CONTEXT_MODEL.exec(body.model);
@@ -391,7 +463,13 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     }
     // A text-only model (its name says so) refuses images as OpenAI's API does, for the endpoint test's "took the image" check.
     if (TEXT_ONLY_MODEL.test(body.model) && images.length > 0) {
-      return sendJson(res, 400, { error: { message: "Invalid content type. image_url is only supported by certain models.", type: "invalid_request_error", code: "invalid_request_error" } });
+      return sendJson(res, 400, {
+        error: {
+          message: "Invalid content type. image_url is only supported by certain models.",
+          type: "invalid_request_error",
+          code: "invalid_request_error",
+        },
+      });
     }
     if (fault?.kind === "malformed") {
       res.writeHead(200, { "content-type": "application/json" });
@@ -404,7 +482,14 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     }
 
     if (fault?.kind === "empty_choices") {
-      return sendJson(res, 200, { id: `chatcmpl-${record.id}`, object: "chat.completion", created: Math.floor(Date.now() / 1000), model: body.model, choices: [], prompt_filter_results: [] });
+      return sendJson(res, 200, {
+        id: `chatcmpl-${record.id}`,
+        object: "chat.completion",
+        created: Math.floor(Date.now() / 1000),
+        model: body.model,
+        choices: [],
+        prompt_filter_results: [],
+      });
     }
     const completion = completionFor(body, text, images, fault, rule, record.id, timesSeen(body.model, text));
     if (body.stream) return sendStream(res, completion);
@@ -412,15 +497,27 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
   }
 
   async function uploadFile(req: http.IncomingMessage, res: http.ServerResponse) {
-    const form = await new Request("http://stub/v1/files", { method: "POST", headers: { "content-type": String(req.headers["content-type"] ?? "") }, body: new Uint8Array(await readRaw(req)) })
+    const form = await new Request("http://stub/v1/files", {
+      method: "POST",
+      headers: { "content-type": String(req.headers["content-type"] ?? "") },
+      body: new Uint8Array(await readRaw(req)),
+    })
       .formData()
       .catch(() => null);
     const file = form?.get("file");
     const purpose = form?.get("purpose");
     if (!form || !(file instanceof Blob) || typeof purpose !== "string") {
-      return sendJson(res, 400, { error: { message: "Expected a multipart upload with `file` and `purpose`.", type: "invalid_request_error" } });
+      return sendJson(res, 400, {
+        error: { message: "Expected a multipart upload with `file` and `purpose`.", type: "invalid_request_error" },
+      });
     }
-    const stored = { id: `file-${randomUUID()}`, purpose, filename: (file as File).name ?? "upload", bytes: Buffer.from(await file.arrayBuffer()), createdAt: Date.now() };
+    const stored = {
+      id: `file-${randomUUID()}`,
+      purpose,
+      filename: (file as File).name ?? "upload",
+      bytes: Buffer.from(await file.arrayBuffer()),
+      createdAt: Date.now(),
+    };
     files.set(stored.id, stored);
     log(`file ${stored.id} (${purpose}, ${stored.bytes.length} bytes)`);
     return sendJson(res, 200, fileObject(stored));
@@ -428,9 +525,15 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
 
   async function createBatch(req: http.IncomingMessage, res: http.ServerResponse) {
     const parsed = createBatchSchema.safeParse(JSON.parse(await readBody(req)));
-    if (!parsed.success) return sendJson(res, 400, { error: { message: `invalid request: ${parsed.error.message}`, type: "invalid_request_error" } });
+    if (!parsed.success)
+      return sendJson(res, 400, {
+        error: { message: `invalid request: ${parsed.error.message}`, type: "invalid_request_error" },
+      });
     const input = files.get(parsed.data.input_file_id);
-    if (!input || input.purpose !== "batch") return sendJson(res, 400, { error: { message: `No batch input file ${parsed.data.input_file_id}`, type: "invalid_request_error" } });
+    if (!input || input.purpose !== "batch")
+      return sendJson(res, 400, {
+        error: { message: `No batch input file ${parsed.data.input_file_id}`, type: "invalid_request_error" },
+      });
     const lineCount = input.bytes
       .toString("utf8")
       .split("\n")
@@ -492,7 +595,13 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     });
     const store = (content: string[]) => {
       if (content.length === 0) return null;
-      const file = { id: `file-${randomUUID()}`, purpose: "batch_output", filename: `${batch.id}.jsonl`, bytes: Buffer.from(content.join("\n") + "\n"), createdAt: now };
+      const file = {
+        id: `file-${randomUUID()}`,
+        purpose: "batch_output",
+        filename: `${batch.id}.jsonl`,
+        bytes: Buffer.from(content.join("\n") + "\n"),
+        createdAt: now,
+      };
       files.set(file.id, file);
       return file.id;
     };
@@ -509,35 +618,83 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     try {
       parsedLine = batchLineSchema.parse(JSON.parse(line));
     } catch (error) {
-      return { ok: false, line: { id: requestId, custom_id: null, response: null, error: { code: "invalid_request", message: `invalid line: ${error instanceof Error ? error.message : ""}` } } };
+      return {
+        ok: false,
+        line: {
+          id: requestId,
+          custom_id: null,
+          response: null,
+          error: { code: "invalid_request", message: `invalid line: ${error instanceof Error ? error.message : ""}` },
+        },
+      };
     }
     const { text, images } = requestParts(parsedLine.body);
     const rule = rules().find((candidate) => candidate.match.test(text)) ?? FALLBACK_RULE;
-    const record: StubBatchLineRecord = { batchId, customId: parsedLine.custom_id, text, images, rule: rule.name, fault: null, status: 200 };
+    const record: StubBatchLineRecord = {
+      batchId,
+      customId: parsedLine.custom_id,
+      text,
+      images,
+      rule: rule.name,
+      fault: null,
+      status: 200,
+    };
     batchLines.push(record);
     const failed = (status: number, type: string, message: string) => {
       record.status = status;
       return {
         ok: false,
-        line: { id: requestId, custom_id: parsedLine.custom_id, response: { status_code: status, request_id: requestId, body: { error: { message, type, code: type } } }, error: null },
+        line: {
+          id: requestId,
+          custom_id: parsedLine.custom_id,
+          response: { status_code: status, request_id: requestId, body: { error: { message, type, code: type } } },
+          error: null,
+        },
       };
     };
     if (failLine) {
       record.fault = "failed_line";
       record.status = 500;
-      return { ok: false, line: { id: requestId, custom_id: parsedLine.custom_id, response: null, error: { code: "server_error", message: "stub: this batch line failed" } } };
+      return {
+        ok: false,
+        line: {
+          id: requestId,
+          custom_id: parsedLine.custom_id,
+          response: null,
+          error: { code: "server_error", message: "stub: this batch line failed" },
+        },
+      };
     }
     const fault = takeFault(text);
     record.fault = fault?.kind ?? null;
     if (fault?.kind === "status") {
-      const type = fault.status === 429 ? "rate_limit_exceeded" : fault.status >= 500 ? "server_error" : "invalid_request_error";
+      const type =
+        fault.status === 429 ? "rate_limit_exceeded" : fault.status >= 500 ? "server_error" : "invalid_request_error";
       return failed(fault.status, type, fault.message ?? `stub fault: HTTP ${fault.status}`);
     }
-    if (fault?.kind === "hang" || fault?.kind === "disconnect" || fault?.kind === "malformed") return failed(500, "server_error", `stub fault: ${fault.kind}`);
+    if (fault?.kind === "hang" || fault?.kind === "disconnect" || fault?.kind === "malformed")
+      return failed(500, "server_error", `stub fault: ${fault.kind}`);
     if (fault?.kind === "vllm_error") return failed(fault.status, "BadRequestError", fault.message);
-    if (fault?.kind === "image_limit" && images.length > fault.limit) return failed(400, "BadRequestError", `At most ${fault.limit} image(s) may be provided in one request.`);
-    const completion = completionFor(parsedLine.body, text, images, fault, rule, requestId, timesSeen(parsedLine.body.model, text));
-    return { ok: true, line: { id: requestId, custom_id: parsedLine.custom_id, response: { status_code: 200, request_id: requestId, body: completion }, error: null } };
+    if (fault?.kind === "image_limit" && images.length > fault.limit)
+      return failed(400, "BadRequestError", `At most ${fault.limit} image(s) may be provided in one request.`);
+    const completion = completionFor(
+      parsedLine.body,
+      text,
+      images,
+      fault,
+      rule,
+      requestId,
+      timesSeen(parsedLine.body.model, text),
+    );
+    return {
+      ok: true,
+      line: {
+        id: requestId,
+        custom_id: parsedLine.custom_id,
+        response: { status_code: 200, request_id: requestId, body: completion },
+        error: null,
+      },
+    };
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -571,7 +728,15 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
 }
 
 /** The chat completion the stub answers to a request (after any fault that answers without one). */
-function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, images: string[], fault: Fault | null, rule: StubRule, id: string, seen = 0) {
+function completionFor(
+  body: z.infer<typeof chatRequestSchema>,
+  text: string,
+  images: string[],
+  fault: Fault | null,
+  rule: StubRule,
+  id: string,
+  seen = 0,
+) {
   const wantsJson = body.response_format?.type === "json_schema" || body.response_format?.type === "json_object";
   let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model, seen, imageUrlsOf(body)));
   // A simulated uncertain judge answers each value it has a truth for with its belief's argmax (./stub-logprobs.ts).
@@ -580,7 +745,8 @@ function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, im
   let finishReason = "stop";
   let refusal: string | null = null;
   if (fault?.kind === "content") content = fault.content;
-  if (fault?.kind === "prose") content = `Sure! Here is my analysis of the frames.\n\n\`\`\`json\n${content}\n\`\`\`\n\nLet me know if you need anything else.`;
+  if (fault?.kind === "prose")
+    content = `Sure! Here is my analysis of the frames.\n\n\`\`\`json\n${content}\n\`\`\`\n\nLet me know if you need anything else.`;
   if (fault?.kind === "truncated") {
     content = content.slice(0, Math.max(1, Math.floor(content.length / 2)));
     finishReason = "length";
@@ -622,7 +788,10 @@ function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, im
   // Only the plain answer's tokens (./stub-logprobs.ts): a fault that reshapes the content leaves no logprobs, as the
   // answer's tokens are no longer those; a "…no-logprobs…" model never returns them.
   const logprobs =
-    body.logprobs === true && !NO_LOGPROBS_MODEL.test(body.model) && typeof sentContent === "string" && sentContent === content
+    body.logprobs === true &&
+    !NO_LOGPROBS_MODEL.test(body.model) &&
+    typeof sentContent === "string" &&
+    sentContent === content
       ? { content: stubContentLogprobs(sentContent, body.top_logprobs ?? 0, text, simulated) }
       : null;
   const completion = {
@@ -632,9 +801,27 @@ function completionFor(body: z.infer<typeof chatRequestSchema>, text: string, im
     model: body.model,
     system_fingerprint: "framejury-stub",
     choices: [
-      { index: 0, message: { role: "assistant", content: sentContent, refusal, ...(reasoningContent === null ? {} : { reasoning_content: reasoningContent }) }, logprobs, finish_reason: finishReason },
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: sentContent,
+          refusal,
+          ...(reasoningContent === null ? {} : { reasoning_content: reasoningContent }),
+        },
+        logprobs,
+        finish_reason: finishReason,
+      },
     ],
-    ...(fault?.kind === "no_usage" ? {} : { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }),
+    ...(fault?.kind === "no_usage"
+      ? {}
+      : {
+          usage: {
+            prompt_tokens: promptTokens,
+            completion_tokens: completionTokens,
+            total_tokens: promptTokens + completionTokens,
+          },
+        }),
   };
   return completion;
 }
@@ -647,7 +834,11 @@ function vllmError(status: number, message: string) {
 /** The request's image parts' `image_url` objects, in order. */
 function imageParts(body: z.infer<typeof chatRequestSchema>): { url: string }[] {
   return body.messages.flatMap((message) =>
-    typeof message.content === "string" ? [] : (message.content ?? []).flatMap((part) => (part.type === "image_url" && part.image_url ? [part.image_url] : [])),
+    typeof message.content === "string"
+      ? []
+      : (message.content ?? []).flatMap((part) =>
+          part.type === "image_url" && part.image_url ? [part.image_url] : [],
+        ),
   );
 }
 
@@ -656,7 +847,10 @@ function imageUrlsOf(body: z.infer<typeof chatRequestSchema>): string[] {
 }
 
 /** The text parts of every message, joined by newlines, and a short hash of each image (`imageHashes`: those already computed, in order). */
-function requestParts(body: z.infer<typeof chatRequestSchema>, imageHashes?: readonly string[]): { text: string; images: string[] } {
+function requestParts(
+  body: z.infer<typeof chatRequestSchema>,
+  imageHashes?: readonly string[],
+): { text: string; images: string[] } {
   const texts: string[] = [];
   for (const message of body.messages) {
     if (typeof message.content === "string") texts.push(message.content);
@@ -665,17 +859,33 @@ function requestParts(body: z.infer<typeof chatRequestSchema>, imageHashes?: rea
   return { text: texts.join("\n"), images: imageHashes ? [...imageHashes] : imageUrlsOf(body).map(imageHashOf) };
 }
 
-const batchOptionsSchema = z.object({ completionDelayMs: z.number().int().min(0).max(86_400_000).optional(), failedShare: z.number().min(0).max(1).optional() });
+const batchOptionsSchema = z.object({
+  completionDelayMs: z.number().int().min(0).max(86_400_000).optional(),
+  failedShare: z.number().min(0).max(1).optional(),
+});
 const createBatchSchema = z.object({
   input_file_id: z.string().min(1),
   endpoint: z.literal("/v1/chat/completions"),
   completion_window: z.literal("24h"),
   metadata: z.record(z.string(), z.string()).nullable().optional(),
 });
-const batchLineSchema = z.object({ custom_id: z.string().min(1), method: z.literal("POST"), url: z.literal("/v1/chat/completions"), body: chatRequestSchema });
+const batchLineSchema = z.object({
+  custom_id: z.string().min(1),
+  method: z.literal("POST"),
+  url: z.literal("/v1/chat/completions"),
+  body: chatRequestSchema,
+});
 
 function fileObject(file: { id: string; purpose: string; filename: string; bytes: Buffer; createdAt: number }) {
-  return { id: file.id, object: "file", bytes: file.bytes.length, created_at: Math.floor(file.createdAt / 1000), filename: file.filename, purpose: file.purpose, status: "processed" };
+  return {
+    id: file.id,
+    object: "file",
+    bytes: file.bytes.length,
+    created_at: Math.floor(file.createdAt / 1000),
+    filename: file.filename,
+    purpose: file.purpose,
+    status: "processed",
+  };
 }
 
 function batchObject(batch: StubBatchRecord) {
@@ -752,14 +962,28 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
 
 function sendStream(
   res: http.ServerResponse,
-  completion: { id: string; created: number; model: string; choices: { message: { content: string | { type: "text"; text: string }[] | null }; finish_reason: string }[]; usage?: unknown },
+  completion: {
+    id: string;
+    created: number;
+    model: string;
+    choices: { message: { content: string | { type: "text"; text: string }[] | null }; finish_reason: string }[];
+    usage?: unknown;
+  },
 ) {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const choice = completion.choices[0]!;
   const chunk = (delta: unknown, finish: string | null, usage?: unknown) =>
     `data: ${JSON.stringify({ id: completion.id, object: "chat.completion.chunk", created: completion.created, model: completion.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
   const content = choice.message.content;
-  res.write(chunk({ role: "assistant", content: Array.isArray(content) ? content.map((part) => part.text).join("") : (content ?? "") }, null));
+  res.write(
+    chunk(
+      {
+        role: "assistant",
+        content: Array.isArray(content) ? content.map((part) => part.text).join("") : (content ?? ""),
+      },
+      null,
+    ),
+  );
   res.write(chunk({}, choice.finish_reason, completion.usage));
   res.end("data: [DONE]\n\n");
 }

@@ -31,7 +31,9 @@ describe("request ids", () => {
 describe("route patterns", () => {
   it("names parameters instead of ids, catch-alls included", () => {
     expect(routePattern("/api/v1/projects/p1/videos", { projectId: "p1" })).toBe("/api/v1/projects/[projectId]/videos");
-    expect(routePattern("/api/v1/queues/q1/items/i1/submit", { id: "q1", itemId: "i1" })).toBe("/api/v1/queues/[id]/items/[itemId]/submit");
+    expect(routePattern("/api/v1/queues/q1/items/i1/submit", { id: "q1", itemId: "i1" })).toBe(
+      "/api/v1/queues/[id]/items/[itemId]/submit",
+    );
     expect(routePattern("/api/auth/sign-in/email", { all: ["sign-in", "email"] })).toBe("/api/auth/[...all]");
     expect(routePattern("/api/health", {})).toBe("/api/health");
   });
@@ -42,9 +44,14 @@ describe("one JSON log line per API request", () => {
     const user = await makeUser();
     const { key } = await createApiKey(prisma, user.userId, "log test");
     const project = await createProject(prisma, user, { name: "Logged" });
-    const response = await getProject(new Request(`http://localhost:3000/api/v1/projects/${project.id}`, { headers: { authorization: `Bearer ${key}`, "x-request-id": "client-req-0042" } }), {
-      params: Promise.resolve({ projectId: project.id }),
-    });
+    const response = await getProject(
+      new Request(`http://localhost:3000/api/v1/projects/${project.id}`, {
+        headers: { authorization: `Bearer ${key}`, "x-request-id": "client-req-0042" },
+      }),
+      {
+        params: Promise.resolve({ projectId: project.id }),
+      },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("x-request-id")).toBe("client-req-0042");
     expect(requestLines()).toHaveLength(1);
@@ -64,19 +71,27 @@ describe("one JSON log line per API request", () => {
   });
 
   it("generates an id when none is sent, and logs a refused request with its status", async () => {
-    const response = await getProject(new Request("http://localhost:3000/api/v1/projects/nope"), { params: Promise.resolve({ projectId: "nope" }) });
+    const response = await getProject(new Request("http://localhost:3000/api/v1/projects/nope"), {
+      params: Promise.resolve({ projectId: "nope" }),
+    });
     expect(response.status).toBe(401);
     const id = response.headers.get("x-request-id");
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(requestLines()).toEqual([expect.objectContaining({ requestId: id, status: 401, route: "/api/v1/projects/[projectId]" })]);
+    expect(requestLines()).toEqual([
+      expect.objectContaining({ requestId: id, status: 401, route: "/api/v1/projects/[projectId]" }),
+    ]);
   });
 
   it("puts the request id on what the handler logs, and logs a thrown error at error level", async () => {
     const failing = observed(async () => {
       throw new Error("boom in handler");
     });
-    await expect(failing(new Request("http://localhost:3000/api/v1/broken", { headers: { "x-request-id": "trace-failing-1" } }))).rejects.toThrow("boom");
-    expect(requestLines()).toEqual([expect.objectContaining({ level: "error", requestId: "trace-failing-1", status: 500, msg: "request failed" })]);
+    await expect(
+      failing(new Request("http://localhost:3000/api/v1/broken", { headers: { "x-request-id": "trace-failing-1" } })),
+    ).rejects.toThrow("boom");
+    expect(requestLines()).toEqual([
+      expect.objectContaining({ level: "error", requestId: "trace-failing-1", status: 500, msg: "request failed" }),
+    ]);
     expect((requestLines()[0]!.err as { message: string }).message).toBe("boom in handler");
   });
 

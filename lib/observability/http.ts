@@ -23,7 +23,8 @@ export function routePattern(pathname: string, params: Params): string {
       // A catch-all: its values are the path's last segments.
       const tail = value.map(encodeURIComponent);
       const start = segments.length - tail.length;
-      if (start > 0 && segments.slice(start).join("/") === tail.join("/")) segments.splice(start, tail.length, `[...${name}]`);
+      if (start > 0 && segments.slice(start).join("/") === tail.join("/"))
+        segments.splice(start, tail.length, `[...${name}]`);
     } else if (typeof value === "string") {
       const index = segments.lastIndexOf(encodeURIComponent(value));
       if (index > 0) segments[index] = `[${name}]`;
@@ -47,7 +48,8 @@ export function observed<C>(
     const started = performance.now();
     const requestId = requestIdFrom(request.headers);
     const pathname = new URL(request.url).pathname;
-    const params = ((await (context as { params?: Promise<Params> } | undefined)?.params?.catch(() => ({}))) ?? {}) as Params;
+    const params = ((await (context as { params?: Promise<Params> } | undefined)?.params?.catch(() => ({}))) ??
+      {}) as Params;
     const route = routePattern(pathname, params);
     const logger = rootLogger().child({ requestId });
     let response: Response;
@@ -55,13 +57,22 @@ export function observed<C>(
       response = await withLogger(logger, () => handler(request, context as C));
     } catch (error) {
       const durationMs = performance.now() - started;
-      logger.error({ method: request.method, route, path: pathname, status: 500, durationMs: round(durationMs), err: error }, "request failed");
+      logger.error(
+        { method: request.method, route, path: pathname, status: 500, durationMs: round(durationMs), err: error },
+        "request failed",
+      );
       observeHttpRequest(request.method, route, 500, durationMs / 1000);
       throw error;
     }
     const durationMs = performance.now() - started;
     response = withHeader(response, "x-request-id", requestId);
-    const fields = { method: request.method, route, path: pathname, status: response.status, durationMs: round(durationMs) };
+    const fields = {
+      method: request.method,
+      route,
+      path: pathname,
+      status: response.status,
+      durationMs: round(durationMs),
+    };
     if (options.quiet && response.status < 400) logger.debug(fields, "request");
     else logger.info(fields, "request");
     observeHttpRequest(request.method, route, response.status, durationMs / 1000);

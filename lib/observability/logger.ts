@@ -11,7 +11,10 @@ export function logLevelFromEnv(value = process.env.LOG_LEVEL): (typeof LEVELS)[
   return (LEVELS as readonly string[]).includes(level) ? (level as (typeof LEVELS)[number]) : "info";
 }
 
-const globalForLog = globalThis as unknown as { frameJuryLogger?: Logger; frameJuryLogContext?: AsyncLocalStorage<Logger> };
+const globalForLog = globalThis as unknown as {
+  frameJuryLogger?: Logger;
+  frameJuryLogContext?: AsyncLocalStorage<Logger>;
+};
 
 /**
  * The process's JSON logger (pino, one object per line on stdout). Kept on globalThis: Next.js may
@@ -30,7 +33,15 @@ export function setLogDestination(destination: pino.DestinationStream, level?: s
 }
 
 function createLogger(destination: pino.DestinationStream): Logger {
-  const logger = pino({ level: logLevelFromEnv(), base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, destination);
+  const logger = pino(
+    {
+      level: logLevelFromEnv(),
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
   if (process.env.LOG_LEVEL && logLevelFromEnv() !== process.env.LOG_LEVEL.trim().toLowerCase()) {
     logger.warn({ logLevel: process.env.LOG_LEVEL }, `LOG_LEVEL must be one of ${LEVELS.join(", ")}; using info`);
   }

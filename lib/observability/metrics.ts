@@ -36,8 +36,18 @@ function metrics(): Metrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],
     }),
-    runs: new Gauge({ name: "framejury_runs", help: "Judge runs by status.", labelNames: ["status"], registers: [registry] }),
-    runVideos: new Gauge({ name: "framejury_run_videos", help: "Videos of judge runs by status.", labelNames: ["status"], registers: [registry] }),
+    runs: new Gauge({
+      name: "framejury_runs",
+      help: "Judge runs by status.",
+      labelNames: ["status"],
+      registers: [registry],
+    }),
+    runVideos: new Gauge({
+      name: "framejury_run_videos",
+      help: "Videos of judge runs by status.",
+      labelNames: ["status"],
+      registers: [registry],
+    }),
     queueJobs: new Gauge({
       name: "framejury_queue_jobs",
       help: "pg-boss jobs waiting (created, retry) or being worked on (active), by queue.",
@@ -56,8 +66,18 @@ function metrics(): Metrics {
       labelNames: [...endpointLabels],
       registers: [registry],
     }),
-    llmTokens: new Counter({ name: "framejury_llm_tokens_total", help: "Tokens by endpoint and kind (prompt, completion).", labelNames: [...endpointLabels, "kind"], registers: [registry] }),
-    llmCost: new Counter({ name: "framejury_llm_cost_usd_total", help: "Cost in USD by endpoint, from the endpoint's prices.", labelNames: [...endpointLabels], registers: [registry] }),
+    llmTokens: new Counter({
+      name: "framejury_llm_tokens_total",
+      help: "Tokens by endpoint and kind (prompt, completion).",
+      labelNames: [...endpointLabels, "kind"],
+      registers: [registry],
+    }),
+    llmCost: new Counter({
+      name: "framejury_llm_cost_usd_total",
+      help: "Cost in USD by endpoint, from the endpoint's prices.",
+      labelNames: [...endpointLabels],
+      registers: [registry],
+    }),
   };
   globalForMetrics.frameJuryMetrics = created;
   return created;
@@ -74,11 +94,26 @@ const QUEUE_STATES = ["created", "retry", "active"];
 export async function renderMetrics(prisma: PrismaClient): Promise<{ contentType: string; body: string }> {
   const m = metrics();
   const [runs, runVideos, calls, jobs] = await Promise.all([
-    prisma.$queryRaw<{ status: string; n: number }[]>`SELECT status::text AS status, count(*)::int AS n FROM judge_run GROUP BY 1`,
+    prisma.$queryRaw<
+      { status: string; n: number }[]
+    >`SELECT status::text AS status, count(*)::int AS n FROM judge_run GROUP BY 1`,
     prisma.$queryRaw<{ status: string; n: number }[]>`
       SELECT rv.status::text AS status, count(*)::int AS n FROM run_video rv JOIN judge_run r ON r.id = rv."runId"
       WHERE r.status IN ('queued', 'running') GROUP BY 1`,
-    prisma.$queryRaw<{ endpoint: string; name: string; ok: number; errors: number; cached: number; lost: number; retries: number; prompt: number; completion: number; cost: number }[]>`
+    prisma.$queryRaw<
+      {
+        endpoint: string;
+        name: string;
+        ok: number;
+        errors: number;
+        cached: number;
+        lost: number;
+        retries: number;
+        prompt: number;
+        completion: number;
+        cost: number;
+      }[]
+    >`
       SELECT e.id AS endpoint, e.name,
              count(*) FILTER (WHERE NOT c.cached AND c.error IS NULL AND c.status = 'answered')::float8 AS ok,
              count(*) FILTER (WHERE c.status = 'lost')::float8 AS lost,
@@ -117,15 +152,25 @@ export async function renderMetrics(prisma: PrismaClient): Promise<{ contentType
 
 /** Jobs per queue and open state; none before pg-boss has created its schema (no worker yet). */
 async function queueJobs(prisma: PrismaClient): Promise<{ queue: string; state: string; n: number }[]> {
-  const [present] = await prisma.$queryRaw<{ present: boolean }[]>`SELECT to_regclass('pgboss.job') IS NOT NULL AS present`;
-  const queues = present?.present ? await prisma.$queryRaw<{ queue: string }[]>`SELECT name AS queue FROM pgboss.queue` : [];
+  const [present] = await prisma.$queryRaw<
+    { present: boolean }[]
+  >`SELECT to_regclass('pgboss.job') IS NOT NULL AS present`;
+  const queues = present?.present
+    ? await prisma.$queryRaw<{ queue: string }[]>`SELECT name AS queue FROM pgboss.queue`
+    : [];
   const counts = present?.present
     ? await prisma.$queryRaw<{ queue: string; state: string; n: number }[]>`
         SELECT name AS queue, state::text AS state, count(*)::int AS n FROM pgboss.job
         WHERE state IN ('created', 'retry', 'active') GROUP BY 1, 2`
     : [];
   // Every queue reports every open state, 0 included, so an empty queue is a value and not a gap.
-  return queues.flatMap(({ queue }) => QUEUE_STATES.map((state) => ({ queue, state, n: counts.find((c) => c.queue === queue && c.state === state)?.n ?? 0 })));
+  return queues.flatMap(({ queue }) =>
+    QUEUE_STATES.map((state) => ({
+      queue,
+      state,
+      n: counts.find((c) => c.queue === queue && c.state === state)?.n ?? 0,
+    })),
+  );
 }
 
 export type MetricsAccess = "ok" | "disabled" | "unauthorized";

@@ -25,7 +25,16 @@ export const manifestSchema = z.object({
   framejury: z.object({ version: z.string(), node: z.string() }),
   postgres: z.object({ serverVersion: z.string(), database: z.string() }),
   migrations: z.array(z.string()),
-  tables: z.array(z.object({ schema: z.string(), name: z.string(), columns: z.array(z.string()), rows: z.number().int().min(0), file: z.string(), sha256: z.string() })),
+  tables: z.array(
+    z.object({
+      schema: z.string(),
+      name: z.string(),
+      columns: z.array(z.string()),
+      rows: z.number().int().min(0),
+      file: z.string(),
+      sha256: z.string(),
+    }),
+  ),
   storage: z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("local"), files: z.number().int().min(0), bytes: z.number().int().min(0) }),
     z.object({ kind: z.literal("not_copied"), location: z.string(), reason: z.string() }),
@@ -45,7 +54,10 @@ export interface BackupOptions {
   /** The local store's folder, or where the objects are when they are not local (S3: documented, not copied). */
   storage: { kind: "local"; dir: string } | { kind: "not_copied"; location: string; reason: string };
   /** The secret in use: from DATA_DIR/secret (copied unless `include` is false) or the environment (never copied). */
-  secret: { source: "data_dir"; value: string; include: boolean } | { source: "environment"; value: string } | { source: "none" };
+  secret:
+    | { source: "data_dir"; value: string; include: boolean }
+    | { source: "environment"; value: string }
+    | { source: "none" };
   log?(line: string): void;
 }
 
@@ -125,14 +137,21 @@ async function dumpDatabase(databaseUrl: string, work: string, log: (line: strin
   try {
     // One snapshot for every table, read-only: the copy is consistent while the app keeps writing.
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    const serverVersion = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0]!.server_version;
+    const serverVersion = (await client.query<{ server_version: string }>("SHOW server_version")).rows[0]!
+      .server_version;
     const name = (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]!.db;
-    const hasMigrations = (await client.query(`SELECT to_regclass('public._prisma_migrations') IS NOT NULL AS present`)).rows[0].present as boolean;
+    const hasMigrations = (await client.query(`SELECT to_regclass('public._prisma_migrations') IS NOT NULL AS present`))
+      .rows[0].present as boolean;
     if (!hasMigrations) throw new Error("This database has no FrameJury tables (_prisma_migrations is missing).");
     const migrations = (
-      await client.query<{ migration_name: string }>(`SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`)
+      await client.query<{ migration_name: string }>(
+        `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
+      )
     ).rows.map((row) => row.migration_name);
-    const tables = (await tablesWithColumns(client)).map((t) => ({ ...t, file: `database/${t.schema}.${t.name}.copy.gz` }));
+    const tables = (await tablesWithColumns(client)).map((t) => ({
+      ...t,
+      file: `database/${t.schema}.${t.name}.copy.gz`,
+    }));
     const dumped: BackupManifest["tables"] = [];
     for (const table of tables) {
       const file = path.join(work, table.file);
@@ -159,7 +178,9 @@ async function dumpDatabase(databaseUrl: string, work: string, log: (line: strin
 }
 
 /** Ordinary and partitioned tables of the app's schemas (not partitions), with their stored columns. */
-export async function tablesWithColumns(client: pg.ClientBase): Promise<{ schema: string; name: string; columns: string[] }[]> {
+export async function tablesWithColumns(
+  client: pg.ClientBase,
+): Promise<{ schema: string; name: string; columns: string[] }[]> {
   const result = await client.query<{ schema: string; name: string; columns: string[] }>(
     `SELECT n.nspname AS schema, c.relname AS name,
             array_agg(a.attname::text ORDER BY a.attnum) AS columns
@@ -179,7 +200,11 @@ export function qualified(table: { schema: string; name: string }): string {
 }
 
 /** Adds every file under the local store's folder as storage/<path>, with a SHA-256 list. */
-async function archiveStorage(tar: TarWriter, dir: string, log: (line: string) => void): Promise<{ files: number; bytes: number }> {
+async function archiveStorage(
+  tar: TarWriter,
+  dir: string,
+  log: (line: string) => void,
+): Promise<{ files: number; bytes: number }> {
   const sums: string[] = [];
   let bytes = 0;
   for (const relative of await filesUnder(dir)) {

@@ -13,7 +13,8 @@ interface PgConnection {
   sendCopyFromChunk(chunk: Buffer): void;
   endCopyFrom(): void;
   sendCopyFail(message: string): void;
-  stream: NodeJS.ReadableStream & NodeJS.WritableStream & { writableLength: number; writableHighWaterMark: number; pause(): void; resume(): void };
+  stream: NodeJS.ReadableStream &
+    NodeJS.WritableStream & { writableLength: number; writableHighWaterMark: number; pause(): void; resume(): void };
 }
 
 abstract class CopySubmittable {
@@ -114,7 +115,8 @@ class CopyIn extends CopySubmittable {
       try {
         for await (const chunk of this.source) {
           connection.sendCopyFromChunk(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
-          if (connection.stream.writableLength > connection.stream.writableHighWaterMark) await once(connection.stream, "drain");
+          if (connection.stream.writableLength > connection.stream.writableHighWaterMark)
+            await once(connection.stream, "drain");
         }
         connection.endCopyFrom();
       } catch (error) {

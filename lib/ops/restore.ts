@@ -8,7 +8,18 @@ import pg from "pg";
 import type { PrismaClient } from "../generated/prisma/client";
 import { applyMigrations, readMigrations } from "../db/migrate";
 import type { JudgeQueue } from "../judge/judge-queue";
-import { filesUnder, hashing, manifestSchema, MANIFEST_ENTRY, qualified, SECRET_ENTRY, secretCheck, STORAGE_SUMS_ENTRY, tablesWithColumns, type BackupManifest } from "./backup";
+import {
+  filesUnder,
+  hashing,
+  manifestSchema,
+  MANIFEST_ENTRY,
+  qualified,
+  SECRET_ENTRY,
+  secretCheck,
+  STORAGE_SUMS_ENTRY,
+  tablesWithColumns,
+  type BackupManifest,
+} from "./backup";
 import { copyIn } from "./pg-copy";
 import { listTar, readTarEntry, type TarEntry } from "./tar";
 
@@ -50,24 +61,37 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   const manifestEntry = entries.get(MANIFEST_ENTRY);
   if (!manifestEntry) throw new RestoreRefused(`${options.archive} is not a FrameJury backup (no ${MANIFEST_ENTRY}).`);
   const parsed = manifestSchema.safeParse(JSON.parse(await readText(options.archive, manifestEntry)));
-  if (!parsed.success) throw new RestoreRefused(`${options.archive} has a manifest this version cannot read: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new RestoreRefused(
+      `${options.archive} has a manifest this version cannot read: ${parsed.error.issues[0]?.message}`,
+    );
   const manifest = parsed.data;
-  for (const table of manifest.tables) if (!entries.has(table.file)) throw new RestoreRefused(`The archive lacks ${table.file}.`);
+  for (const table of manifest.tables)
+    if (!entries.has(table.file)) throw new RestoreRefused(`The archive lacks ${table.file}.`);
 
   const known = new Set(readMigrations(options.migrationsDir).map((m) => m.name));
   const unknown = manifest.migrations.filter((name) => !known.has(name));
   if (unknown.length > 0) {
-    throw new RestoreRefused(`The backup was made by a newer FrameJury (migrations ${unknown.join(", ")} are unknown here); restore it with that version or a later one.`);
+    throw new RestoreRefused(
+      `The backup was made by a newer FrameJury (migrations ${unknown.join(", ")} are unknown here); restore it with that version or a later one.`,
+    );
   }
   const secret = await checkSecret(manifest, entries, options);
   if (secret.warning) warnings.push(secret.warning);
   if (options.storageDir && manifest.storage.kind === "local" && (await filesUnder(options.storageDir)).length > 0) {
-    throw new RestoreRefused(`The storage folder ${options.storageDir} is not empty; restore into a fresh DATA_DIR (or an empty STORAGE_DIR).`);
+    throw new RestoreRefused(
+      `The storage folder ${options.storageDir} is not empty; restore into a fresh DATA_DIR (or an empty STORAGE_DIR).`,
+    );
   }
   if (manifest.storage.kind === "local" && !options.storageDir) {
-    warnings.push("The backup holds local storage but this installation does not store locally: its files were not restored.");
+    warnings.push(
+      "The backup holds local storage but this installation does not store locally: its files were not restored.",
+    );
   }
-  if (manifest.storage.kind === "not_copied") warnings.push(`Storage was not in the backup (${manifest.storage.reason}); restore ${manifest.storage.location} separately.`);
+  if (manifest.storage.kind === "not_copied")
+    warnings.push(
+      `Storage was not in the backup (${manifest.storage.reason}); restore ${manifest.storage.location} separately.`,
+    );
   await assertEmptyDatabase(options.databaseUrl);
 
   // The schema as it was when the backup was made, then the rows, then anything newer.
@@ -80,7 +104,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   let storageFiles = 0;
   if (options.storageDir && manifest.storage.kind === "local") {
     storageFiles = await restoreStorage(options.archive, entries, options.storageDir);
-    if (storageFiles !== manifest.storage.files) throw new Error(`Restored ${storageFiles} storage files, but the manifest lists ${manifest.storage.files}.`);
+    if (storageFiles !== manifest.storage.files)
+      throw new Error(`Restored ${storageFiles} storage files, but the manifest lists ${manifest.storage.files}.`);
     log(`restored storage: ${storageFiles} files`);
   }
   if (secret.restore) {
@@ -90,24 +115,35 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   return { manifest, rows, storageFiles, secret: secret.outcome, warnings };
 }
 
-async function checkSecret(manifest: BackupManifest, entries: Map<string, TarEntry>, options: RestoreOptions): Promise<{ outcome: RestoreResult["secret"]; restore?: string; warning?: string }> {
+async function checkSecret(
+  manifest: BackupManifest,
+  entries: Map<string, TarEntry>,
+  options: RestoreOptions,
+): Promise<{ outcome: RestoreResult["secret"]; restore?: string; warning?: string }> {
   const lost = "stored endpoint API keys will not decrypt (enter them again on the Judge page) and sessions end";
   if (options.environmentSecret) {
     if (manifest.secret.check && secretCheck(options.environmentSecret) !== manifest.secret.check) {
-      return { outcome: "environment_matches", warning: `APP_SECRET is not the secret the backup was made with: ${lost}.` };
+      return {
+        outcome: "environment_matches",
+        warning: `APP_SECRET is not the secret the backup was made with: ${lost}.`,
+      };
     }
     return { outcome: "environment_matches" };
   }
   if (manifest.secret.included) {
-    if (fs.existsSync(options.secretFile)) throw new RestoreRefused(`${options.secretFile} exists already; restore into a fresh DATA_DIR.`);
+    if (fs.existsSync(options.secretFile))
+      throw new RestoreRefused(`${options.secretFile} exists already; restore into a fresh DATA_DIR.`);
     const entry = entries.get(SECRET_ENTRY);
-    if (!entry) throw new RestoreRefused(`The manifest says the secret is included, but the archive lacks ${SECRET_ENTRY}.`);
+    if (!entry)
+      throw new RestoreRefused(`The manifest says the secret is included, but the archive lacks ${SECRET_ENTRY}.`);
     return { outcome: "restored", restore: await readText(options.archive, entry) };
   }
   const from = manifest.secret.source === "environment" ? "APP_SECRET from the environment" : "no secret";
   return {
     outcome: "not_in_backup",
-    warning: manifest.secret.check ? `The backup was made with ${from} and does not hold it: set the same APP_SECRET, or ${lost}.` : undefined,
+    warning: manifest.secret.check
+      ? `The backup was made with ${from} and does not hold it: set the same APP_SECRET, or ${lost}.`
+      : undefined,
   };
 }
 
@@ -120,7 +156,9 @@ async function assertEmptyDatabase(databaseUrl: string): Promise<void> {
         WHERE c.relkind IN ('r', 'p') AND n.nspname IN ('public', 'pgboss')`,
     );
     if (rows[0]!.n > 0) {
-      throw new RestoreRefused("The target database is not empty. Restore into a fresh DATA_DIR, or point DATABASE_URL at a new, empty database.");
+      throw new RestoreRefused(
+        "The target database is not empty. Restore into a fresh DATA_DIR, or point DATABASE_URL at a new, empty database.",
+      );
     }
   } finally {
     await client.end();
@@ -128,7 +166,12 @@ async function assertEmptyDatabase(databaseUrl: string): Promise<void> {
 }
 
 /** Loads every table's rows in one transaction; returns the row counts, each checked against the manifest. */
-async function loadTables(databaseUrl: string, archive: string, manifest: BackupManifest, log: (line: string) => void): Promise<Record<string, number>> {
+async function loadTables(
+  databaseUrl: string,
+  archive: string,
+  manifest: BackupManifest,
+  log: (line: string) => void,
+): Promise<Record<string, number>> {
   const entries = new Map((await listTar(archive)).map((entry) => [entry.name, entry]));
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -144,7 +187,8 @@ async function loadTables(databaseUrl: string, archive: string, manifest: Backup
            FROM pg_constraint WHERE contype = 'f' AND connamespace = 'public'::regnamespace`,
       )
     ).rows;
-    for (const fk of foreignKeys) await client.query(`ALTER TABLE ${fk.table} DROP CONSTRAINT ${pg.escapeIdentifier(fk.name)}`);
+    for (const fk of foreignKeys)
+      await client.query(`ALTER TABLE ${fk.table} DROP CONSTRAINT ${pg.escapeIdentifier(fk.name)}`);
     const withTriggers = (
       await client.query<{ table: string }>(
         `SELECT DISTINCT tgrelid::regclass::text AS table FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
@@ -156,7 +200,10 @@ async function loadTables(databaseUrl: string, archive: string, manifest: Backup
     for (const table of manifest.tables) {
       const key = `${table.schema}.${table.name}`;
       const target = present.get(key);
-      if (!target) throw new Error(`The table ${key} of the backup does not exist after migrating to ${manifest.migrations.at(-1)}.`);
+      if (!target)
+        throw new Error(
+          `The table ${key} of the backup does not exist after migrating to ${manifest.migrations.at(-1)}.`,
+        );
       const missing = table.columns.filter((column) => !target.columns.includes(column));
       if (missing.length > 0) throw new Error(`${key} has no column(s) ${missing.join(", ")} after migrating.`);
       if (table.name === "_prisma_migrations") {
@@ -166,15 +213,21 @@ async function loadTables(databaseUrl: string, archive: string, manifest: Backup
       const hash = createHash("sha256");
       const source = readTarEntry(archive, entries.get(table.file)!);
       const hashed = source.pipe(hashing(hash));
-      const rows = await copyIn(client, `COPY ${qualified(table)} (${table.columns.map((c) => pg.escapeIdentifier(c)).join(", ")}) FROM STDIN`, hashed.pipe(createGunzip()));
-      if (hash.digest("hex") !== table.sha256) throw new Error(`${table.file} is damaged (its SHA-256 differs from the manifest's).`);
+      const rows = await copyIn(
+        client,
+        `COPY ${qualified(table)} (${table.columns.map((c) => pg.escapeIdentifier(c)).join(", ")}) FROM STDIN`,
+        hashed.pipe(createGunzip()),
+      );
+      if (hash.digest("hex") !== table.sha256)
+        throw new Error(`${table.file} is damaged (its SHA-256 differs from the manifest's).`);
       if (rows !== table.rows) throw new Error(`${key}: loaded ${rows} rows, the manifest says ${table.rows}.`);
       counts[key] = rows;
       log(`restored ${key}: ${rows} rows`);
     }
 
     for (const { table } of withTriggers) await client.query(`ALTER TABLE ${table} ENABLE TRIGGER USER`);
-    for (const fk of foreignKeys) await client.query(`ALTER TABLE ${fk.table} ADD CONSTRAINT ${pg.escapeIdentifier(fk.name)} ${fk.definition}`);
+    for (const fk of foreignKeys)
+      await client.query(`ALTER TABLE ${fk.table} ADD CONSTRAINT ${pg.escapeIdentifier(fk.name)} ${fk.definition}`);
     // Sequences owned by columns continue after the restored values.
     const sequences = (
       await client.query<{ sequence: string; table: string; column: string }>(
@@ -187,7 +240,10 @@ async function loadTables(databaseUrl: string, archive: string, manifest: Backup
       )
     ).rows;
     for (const s of sequences) {
-      await client.query(`SELECT setval($1::regclass, coalesce((SELECT max(${pg.escapeIdentifier(s.column)}) FROM ${s.table}), 0) + 1, false)`, [s.sequence]);
+      await client.query(
+        `SELECT setval($1::regclass, coalesce((SELECT max(${pg.escapeIdentifier(s.column)}) FROM ${s.table}), 0) + 1, false)`,
+        [s.sequence],
+      );
     }
     await client.query("COMMIT");
     return counts;

@@ -24,12 +24,20 @@ describe("the backup's tar", () => {
     await tar.add(longName, Buffer.from("frame bytes"));
     await tar.add("storage/objects/prompts/Überraschung – 1.txt", Buffer.from("ü"));
     await tar.add("empty", Buffer.alloc(0));
-    await tar.add("streamed.bin", Readable.from([streamed.subarray(0, 1000), streamed.subarray(1000)]), { size: streamed.length });
+    await tar.add("streamed.bin", Readable.from([streamed.subarray(0, 1000), streamed.subarray(1000)]), {
+      size: streamed.length,
+    });
     await tar.close();
     expect(fs.statSync(file).size % 512).toBe(0);
 
     const entries = await listTar(file);
-    expect(entries.map((e) => e.name)).toEqual(["manifest.json", longName, "storage/objects/prompts/Überraschung – 1.txt", "empty", "streamed.bin"]);
+    expect(entries.map((e) => e.name)).toEqual([
+      "manifest.json",
+      longName,
+      "storage/objects/prompts/Überraschung – 1.txt",
+      "empty",
+      "streamed.bin",
+    ]);
     expect((await read(file, entries[1]!)).toString()).toBe("frame bytes");
     expect((await read(file, entries[2]!)).toString()).toBe("ü");
     expect(await read(file, entries[3]!)).toEqual(Buffer.alloc(0));
@@ -38,7 +46,9 @@ describe("the backup's tar", () => {
 
   it("refuses a stream whose length differs from the size given, and a file that is not a tar", async () => {
     const tar = await TarWriter.create(path.join(dir, "b.tar"));
-    await expect(tar.add("short", Readable.from([Buffer.from("abc")]), { size: 5 })).rejects.toThrow(/has 3 bytes, expected 5/);
+    await expect(tar.add("short", Readable.from([Buffer.from("abc")]), { size: 5 })).rejects.toThrow(
+      /has 3 bytes, expected 5/,
+    );
     await tar.abort();
     const notTar = path.join(dir, "not.tar");
     fs.writeFileSync(notTar, Buffer.alloc(1024, 65));

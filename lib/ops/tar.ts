@@ -21,7 +21,11 @@ export class TarWriter {
   }
 
   /** Adds a file whose bytes come from `body` (a Buffer, or a stream of exactly `size` bytes). */
-  async add(name: string, body: Buffer | Readable, options: { size?: number; mode?: number; mtime?: Date } = {}): Promise<void> {
+  async add(
+    name: string,
+    body: Buffer | Readable,
+    options: { size?: number; mode?: number; mtime?: Date } = {},
+  ): Promise<void> {
     const size = Buffer.isBuffer(body) ? body.length : options.size;
     if (size === undefined) throw new Error(`tar: the size of ${name} is needed for a stream`);
     await this.header(name, size, "0", options.mode ?? 0o644, options.mtime ?? new Date());
@@ -73,7 +77,15 @@ export class TarWriter {
       await this.write(body);
       await this.pad();
     }
-    await this.write(ustarHeader(nameBytes.length > 100 ? nameBytes.subarray(0, 100).toString("latin1") : name, Math.min(size, MAX_OCTAL_SIZE), type, mode, mtime));
+    await this.write(
+      ustarHeader(
+        nameBytes.length > 100 ? nameBytes.subarray(0, 100).toString("latin1") : name,
+        Math.min(size, MAX_OCTAL_SIZE),
+        type,
+        mode,
+        mtime,
+      ),
+    );
   }
 
   private async write(bytes: Buffer): Promise<void> {
@@ -94,14 +106,16 @@ export class TarWriter {
 function paxRecord(key: string, value: string): string {
   const text = ` ${key}=${value}\n`;
   let length = Buffer.byteLength(text) + 1;
-  while (String(length).length + Buffer.byteLength(text) !== length) length = String(length).length + Buffer.byteLength(text);
+  while (String(length).length + Buffer.byteLength(text) !== length)
+    length = String(length).length + Buffer.byteLength(text);
   return `${length}${text}`;
 }
 
 function ustarHeader(name: string, size: number, type: string, mode: number, mtime: Date): Buffer {
   const header = Buffer.alloc(BLOCK);
   const put = (offset: number, length: number, value: string) => header.write(value, offset, length, "latin1");
-  const octal = (offset: number, length: number, value: number) => put(offset, length - 1, value.toString(8).padStart(length - 1, "0"));
+  const octal = (offset: number, length: number, value: number) =>
+    put(offset, length - 1, value.toString(8).padStart(length - 1, "0"));
   put(0, 100, name);
   octal(100, 8, mode);
   octal(108, 8, 0);
@@ -143,18 +157,23 @@ export async function listTar(file: string): Promise<TarEntry[]> {
       const rawSize = readOctal(header, 124, 12);
       const dataStart = position + BLOCK;
       const size = pending.size ?? rawSize;
-      const next = dataStart + Math.ceil((type === "x" || type === "g" || type === "L" ? rawSize : size) / BLOCK) * BLOCK;
+      const next =
+        dataStart + Math.ceil((type === "x" || type === "g" || type === "L" ? rawSize : size) / BLOCK) * BLOCK;
       if (type === "x" || type === "L") {
         const body = Buffer.alloc(rawSize);
         await readExactly(handle, body, dataStart);
-        pending = type === "L" ? { ...pending, path: body.toString("utf8").replace(/\0+$/, "") } : { ...pending, ...parsePax(body) };
+        pending =
+          type === "L"
+            ? { ...pending, path: body.toString("utf8").replace(/\0+$/, "") }
+            : { ...pending, ...parsePax(body) };
       } else if (type === "g") {
         // Global pax headers carry nothing FrameJury reads.
       } else {
         const prefix = readString(header, 345, 155);
         const name = pending.path ?? (prefix ? `${prefix}/${readString(header, 0, 100)}` : readString(header, 0, 100));
         if (type === "0" || type === "\0") entries.push({ name, size, type: "file", offset: dataStart });
-        else if (type === "5") entries.push({ name: name.replace(/\/$/, ""), size: 0, type: "directory", offset: dataStart });
+        else if (type === "5")
+          entries.push({ name: name.replace(/\/$/, ""), size: 0, type: "directory", offset: dataStart });
         pending = {};
       }
       if (next > total) throw new Error(`The archive is cut short at byte ${total}.`);

@@ -35,30 +35,55 @@ afterAll(async () => {
 
 describe("a worker killed in the middle of a project deletion", () => {
   it("is resumed by another worker, and the deletion leaves nothing in storage", { timeout: 300_000 }, async () => {
-    const user = await createUser(prisma, { email: "owner@deletion-kill.test", password: "correct horse battery", isAdmin: false });
+    const user = await createUser(prisma, {
+      email: "owner@deletion-kill.test",
+      password: "correct horse battery",
+      isAdmin: false,
+    });
     const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
     const videoCount = 150;
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 1, name: "Doomed" });
     const storage = getStorage();
-    const videos = await prisma.video.findMany({ where: { projectId }, select: { storageKey: true, frameSets: { select: { frames: { select: { storageKey: true } } } } } });
+    const videos = await prisma.video.findMany({
+      where: { projectId },
+      select: { storageKey: true, frameSets: { select: { frames: { select: { storageKey: true } } } } },
+    });
     for (const video of videos) await storage.put(video.storageKey, Buffer.from("video bytes"));
-    const keys = videos.flatMap((v) => [v.storageKey, ...v.frameSets.flatMap((fs) => fs.frames.map((f) => f.storageKey))]);
+    const keys = videos.flatMap((v) => [
+      v.storageKey,
+      ...v.frameSets.flatMap((fs) => fs.frames.map((f) => f.storageKey)),
+    ]);
 
     const env = { ...process.env, DATABASE_URL: database.url, PROJECT_DELETION_BATCH_SIZE: "3", LOG_LEVEL: "info" };
     const first = startWorkerProcess(env);
     workers.push(first);
     const output = () => workers.map((w, i) => `Worker ${i + 1}:\n${w.output().slice(-3000)}`).join("\n");
-    const { deletion } = await deleteProject({ prisma, queue: pgBossDeletionQueue(boss, "project") }, owner, projectId, { dryRun: false, confirmName: "Doomed" });
+    const { deletion } = await deleteProject(
+      { prisma, queue: pgBossDeletionQueue(boss, "project") },
+      owner,
+      projectId,
+      { dryRun: false, confirmName: "Doomed" },
+    );
     const progress = () => prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletion!.id } });
 
-    await waitFor(async () => (await progress()).videosDeleted >= 15, 120_000, "the first worker to delete some videos", output);
+    await waitFor(
+      async () => (await progress()).videosDeleted >= 15,
+      120_000,
+      "the first worker to delete some videos",
+      output,
+    );
     await first.stop();
     const atKill = await progress();
     expect(atKill.status).toBe("running");
     expect(atKill.videosDeleted).toBeLessThan(videoCount);
 
     workers.push(startWorkerProcess(env));
-    const done = await waitFor(async () => ((await progress()).status === "done" ? progress() : null), 180_000, "the deletion to finish after the restart", output);
+    const done = await waitFor(
+      async () => ((await progress()).status === "done" ? progress() : null),
+      180_000,
+      "the deletion to finish after the restart",
+      output,
+    );
     expect(done).toMatchObject({ videosDeleted: videoCount, videosTotal: videoCount });
     expect(await prisma.project.count({ where: { id: projectId } })).toBe(0);
     expect(await prisma.video.count({ where: { projectId } })).toBe(0);

@@ -85,7 +85,10 @@ async function countProject(tx: Tx, projectId: string): Promise<ProjectDeletionC
       (SELECT count(*) FROM label_set WHERE "projectId" = ${projectId}) AS "labelSets",
       (SELECT count(*) FROM item WHERE "projectId" = ${projectId}) AS items,
       (SELECT count(*) FROM project_member WHERE "projectId" = ${projectId}) AS members`;
-  const n = Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Number(value)])) as Omit<ProjectDeletionCounts, "storageObjects">;
+  const n = Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Number(value)])) as Omit<
+    ProjectDeletionCounts,
+    "storageObjects"
+  >;
   return { ...n, storageObjects: n.videos + n.frames };
 }
 
@@ -102,9 +105,14 @@ export async function deleteProject(
   await requireProjectAccess(deps.prisma, actor, projectId, "project.delete");
   const outcome = await deps.prisma.$transaction(
     async (tx) => {
-      const [project] = await tx.$queryRaw<{ name: string }[]>`SELECT name FROM project WHERE id = ${projectId} AND "deletingAt" IS NULL FOR UPDATE`;
+      const [project] = await tx.$queryRaw<
+        { name: string }[]
+      >`SELECT name FROM project WHERE id = ${projectId} AND "deletingAt" IS NULL FOR UPDATE`;
       if (!project) throw new NotFoundError("No such project.");
-      const busy = await tx.judgeRun.findMany({ where: { projectId, status: { in: ["queued", "running"] } }, select: { id: true, pipeline: true } });
+      const busy = await tx.judgeRun.findMany({
+        where: { projectId, status: { in: ["queued", "running"] } },
+        select: { id: true, pipeline: true },
+      });
       if (busy.length) {
         throw new AppError(
           409,
@@ -116,7 +124,9 @@ export async function deleteProject(
       const counts = await countProject(tx, projectId);
       if (input.dryRun) return { name: project.name, counts, deletion: null };
       if ((input.confirmName ?? "").trim() !== project.name.trim()) {
-        throw new ValidationError(`Type the project's name ("${project.name}") to confirm its deletion. Nothing was deleted.`);
+        throw new ValidationError(
+          `Type the project's name ("${project.name}") to confirm its deletion. Nothing was deleted.`,
+        );
       }
       const members = await tx.projectMember.findMany({ where: { projectId }, select: { userId: true, role: true } });
       await tx.projectMember.deleteMany({ where: { projectId } });
@@ -146,11 +156,16 @@ export async function deleteProject(
 /** The deletion, for the account that asked for it or a site admin; anyone else gets a 404. */
 async function requireDeletion(prisma: PrismaClient, actor: Actor, deletionId: string): Promise<DeletionRow> {
   const row = await prisma.projectDeletion.findUnique({ where: { id: deletionId } });
-  if (!row || (row.requestedById !== actor.userId && !actor.isAdmin)) throw new NotFoundError("No such project deletion.");
+  if (!row || (row.requestedById !== actor.userId && !actor.isAdmin))
+    throw new NotFoundError("No such project deletion.");
   return row;
 }
 
-export async function getProjectDeletion(prisma: PrismaClient, actor: Actor, deletionId: string): Promise<ProjectDeletionState> {
+export async function getProjectDeletion(
+  prisma: PrismaClient,
+  actor: Actor,
+  deletionId: string,
+): Promise<ProjectDeletionState> {
   return stateOf(await requireDeletion(prisma, actor, deletionId));
 }
 
@@ -170,8 +185,17 @@ export async function listProjectDeletions(prisma: PrismaClient, actor: Actor): 
 /** Gives the project back: its members (those whose accounts still exist) and whatever was not deleted yet. */
 async function restoreProject(tx: Tx, row: DeletionRow): Promise<DeletionRow> {
   const members = row.members as unknown as { userId: string; role: ProjectRole }[];
-  const users = new Set((await tx.user.findMany({ where: { id: { in: members.map((m) => m.userId) } }, select: { id: true } })).map((u) => u.id));
-  await tx.projectMember.createMany({ data: members.filter((m) => users.has(m.userId)).map((m) => ({ projectId: row.projectId, userId: m.userId, role: m.role })), skipDuplicates: true });
+  const users = new Set(
+    (await tx.user.findMany({ where: { id: { in: members.map((m) => m.userId) } }, select: { id: true } })).map(
+      (u) => u.id,
+    ),
+  );
+  await tx.projectMember.createMany({
+    data: members
+      .filter((m) => users.has(m.userId))
+      .map((m) => ({ projectId: row.projectId, userId: m.userId, role: m.role })),
+    skipDuplicates: true,
+  });
   await tx.project.update({ where: { id: row.projectId }, data: { deletingAt: null } });
   return tx.projectDeletion.update({ where: { id: row.id }, data: { status: "cancelled", finishedAt: new Date() } });
 }
@@ -184,13 +208,21 @@ const STALLED_MS = 5 * 60_000;
  * down, or its retries given up), is given back at once; a running one stops after its current batch (the answer
  * says `cancelRequested`). One that ended is a 409.
  */
-export async function cancelProjectDeletion(prisma: PrismaClient, actor: Actor, deletionId: string): Promise<ProjectDeletionState> {
+export async function cancelProjectDeletion(
+  prisma: PrismaClient,
+  actor: Actor,
+  deletionId: string,
+): Promise<ProjectDeletionState> {
   await requireDeletion(prisma, actor, deletionId);
   const row = await prisma.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM project_deletion WHERE id = ${deletionId} FOR UPDATE`;
-    if (!locked || !UNFINISHED.includes(locked.status as ProjectDeletionStatus)) throw new ConflictError(`The deletion has ended (${locked?.status ?? "gone"}): there is nothing to cancel.`);
+    const [locked] = await tx.$queryRaw<
+      { status: string }[]
+    >`SELECT status FROM project_deletion WHERE id = ${deletionId} FOR UPDATE`;
+    if (!locked || !UNFINISHED.includes(locked.status as ProjectDeletionStatus))
+      throw new ConflictError(`The deletion has ended (${locked?.status ?? "gone"}): there is nothing to cancel.`);
     const current = await tx.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } });
-    if (locked.status === "queued" || Date.now() - current.updatedAt.getTime() > STALLED_MS) return restoreProject(tx, current);
+    if (locked.status === "queued" || Date.now() - current.updatedAt.getTime() > STALLED_MS)
+      return restoreProject(tx, current);
     return tx.projectDeletion.update({ where: { id: deletionId }, data: { cancelRequested: true } });
   });
   return stateOf(row);
@@ -207,14 +239,21 @@ export interface ProjectDeletionDeps {
 /** The storage keys of this project recorded as garbage and not removed yet (by an attempt that was killed). */
 async function removeLeftGarbage(deps: ProjectDeletionDeps, row: DeletionRow): Promise<void> {
   for (;;) {
-    const left = await deps.prisma.storageGarbage.findMany({ where: { key: { startsWith: `projects/${row.projectId}/` } }, take: 1000, select: { key: true } });
+    const left = await deps.prisma.storageGarbage.findMany({
+      where: { key: { startsWith: `projects/${row.projectId}/` } },
+      take: 1000,
+      select: { key: true },
+    });
     if (left.length === 0) return;
     const removed = await removeStorageGarbage(
       deps.prisma,
       deps.storage,
       left.map((g) => g.key),
     );
-    await deps.prisma.projectDeletion.update({ where: { id: row.id }, data: { storageRemoved: { increment: removed.removed } } });
+    await deps.prisma.projectDeletion.update({
+      where: { id: row.id },
+      data: { storageRemoved: { increment: removed.removed } },
+    });
     // A key that failed every attempt stays for the sweep (lib/storage/storage-garbage.ts), not for this loop.
     if (removed.failedCount > 0) return;
   }
@@ -239,9 +278,15 @@ async function stopHere(prisma: PrismaClient, deletionId: string): Promise<boole
  * The worker's part: deletes the project a batch of videos at a time, then the rest. Safe to run again at any point
  * (a retry after a kill) and side by side with itself (each batch takes only the videos no one else holds).
  */
-export async function executeProjectDeletion(deps: ProjectDeletionDeps, deletionId: string): Promise<ProjectDeletionState | null> {
+export async function executeProjectDeletion(
+  deps: ProjectDeletionDeps,
+  deletionId: string,
+): Promise<ProjectDeletionState | null> {
   const { prisma } = deps;
-  const claimed = await prisma.projectDeletion.updateMany({ where: { id: deletionId, status: { in: UNFINISHED } }, data: { status: "running" } });
+  const claimed = await prisma.projectDeletion.updateMany({
+    where: { id: deletionId, status: { in: UNFINISHED } },
+    data: { status: "running" },
+  });
   let row = await prisma.projectDeletion.findUnique({ where: { id: deletionId } });
   if (!row || claimed.count === 0) return row ? stateOf(row) : null;
   const { projectId } = row;
@@ -252,14 +297,20 @@ export async function executeProjectDeletion(deps: ProjectDeletionDeps, deletion
       projectId,
       batchSize,
       stop: () => stopHere(prisma, deletionId),
-      counted: (tx, n) => tx.projectDeletion.update({ where: { id: deletionId }, data: { videosDeleted: { increment: n } } }),
+      counted: (tx, n) =>
+        tx.projectDeletion.update({ where: { id: deletionId }, data: { videosDeleted: { increment: n } } }),
       removed: async (files) => {
-        row = await prisma.projectDeletion.update({ where: { id: deletionId }, data: { storageRemoved: { increment: files } } });
+        row = await prisma.projectDeletion.update({
+          where: { id: deletionId },
+          data: { storageRemoved: { increment: files } },
+        });
         await deps.afterBatch?.(stateOf(row));
       },
     });
-    if (videos === "stopped") return stateOf(await prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
-    if (await stopHere(prisma, deletionId)) return stateOf(await prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
+    if (videos === "stopped")
+      return stateOf(await prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
+    if (await stopHere(prisma, deletionId))
+      return stateOf(await prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
     // No video is left: judgments (which name the project without a foreign key), the runs a few at a time (their
     // steps, calls and scores cascade), the open uploads' staged bytes, then the project with everything else.
     await prisma.humanJudgment.deleteMany({ where: { projectId } });
@@ -272,18 +323,25 @@ export async function executeProjectDeletion(deps: ProjectDeletionDeps, deletion
     for (const upload of uploads) await deps.storage.discardStaging(upload.id).catch(() => undefined);
     row = await prisma.$transaction(async (tx) => {
       await tx.project.deleteMany({ where: { id: projectId } });
-      return tx.projectDeletion.update({ where: { id: deletionId }, data: { status: "done", error: null, finishedAt: new Date() } });
+      return tx.projectDeletion.update({
+        where: { id: deletionId },
+        data: { status: "done", error: null, finishedAt: new Date() },
+      });
     });
     await removeLeftGarbage(deps, row);
     return stateOf(await prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletionId } }));
   } catch (error) {
     // The job is retried (its queue's retry limit); the requester sees why it has not finished yet.
-    await prisma.projectDeletion.update({ where: { id: deletionId }, data: { error: error instanceof Error ? error.message : String(error) } }).catch(() => undefined);
+    await prisma.projectDeletion
+      .update({ where: { id: deletionId }, data: { error: error instanceof Error ? error.message : String(error) } })
+      .catch(() => undefined);
     throw error;
   }
 }
 
 /** The deletions a worker should (re)send as it starts: queued or running ones whose job may be lost. */
 export async function unfinishedProjectDeletions(prisma: PrismaClient): Promise<string[]> {
-  return (await prisma.projectDeletion.findMany({ where: { status: { in: UNFINISHED } }, select: { id: true } })).map((d) => d.id);
+  return (await prisma.projectDeletion.findMany({ where: { status: { in: UNFINISHED } }, select: { id: true } })).map(
+    (d) => d.id,
+  );
 }

@@ -18,7 +18,19 @@ describe("project navigation bar", () => {
     expect(ids("viewer")).not.toContain("adjudication");
     expect(ids("reviewer")).not.toContain("import");
     for (const role of ["owner", "reviewer", "viewer"] as const) {
-      expect(ids(role)).toEqual(expect.arrayContaining(["videos", "judge", "queues", "agreement", "captions", "qa", "calibration", "construction", "settings"]));
+      expect(ids(role)).toEqual(
+        expect.arrayContaining([
+          "videos",
+          "judge",
+          "queues",
+          "agreement",
+          "captions",
+          "qa",
+          "calibration",
+          "construction",
+          "settings",
+        ]),
+      );
     }
     expect(projectNavItems("p1", "viewer").find((i) => i.id === "videos")!.href).toBe("/projects/p1/videos");
   });
@@ -28,7 +40,9 @@ describe("project navigation bar", () => {
     const mainIds = main.map((i) => i.id);
     const moreIds = moreTasks.map((i) => i.id);
     expect(mainIds).toContain("vbench2");
-    expect(mainIds).toEqual(expect.arrayContaining(["overview", "videos", "judge", "queues", "calibration", "settings"]));
+    expect(mainIds).toEqual(
+      expect.arrayContaining(["overview", "videos", "judge", "queues", "calibration", "settings"]),
+    );
     for (const id of ["captions", "qa", "construction"]) {
       expect(mainIds).not.toContain(id);
       expect(moreIds).toContain(id);

@@ -36,10 +36,21 @@ interface PlacedNavItem extends ProjectNavItem {
 }
 
 function placedNav(projectId?: string): PlacedNavItem[] {
-  const taskLinks = (projectId === undefined ? TASK_FOLDERS : projectTaskFolders(projectId)).flatMap((folder) => (folder.navLinks ?? []).map((link) => ({ ...link, folderId: folder.id })));
-  const placed = CORE_PROJECT_NAV.flatMap((core) => [{ ...core, folderId: null }, ...taskLinks.filter((link) => link.after === core.id)]);
+  const taskLinks = (projectId === undefined ? TASK_FOLDERS : projectTaskFolders(projectId)).flatMap((folder) =>
+    (folder.navLinks ?? []).map((link) => ({ ...link, folderId: folder.id })),
+  );
+  const placed = CORE_PROJECT_NAV.flatMap((core) => [
+    { ...core, folderId: null },
+    ...taskLinks.filter((link) => link.after === core.id),
+  ]);
   const orphans = taskLinks.filter((link) => !CORE_PROJECT_NAV.some((core) => core.id === link.after));
-  return [...placed, ...orphans].map(({ id, label, path, action, folderId }) => ({ id, label, path, action, folderId }));
+  return [...placed, ...orphans].map(({ id, label, path, action, folderId }) => ({
+    id,
+    label,
+    path,
+    action,
+    folderId,
+  }));
 }
 
 /**
@@ -68,7 +79,11 @@ export interface ProjectNavLink {
  * lib/projects/used-task-folders.ts) in the bar, the other tasks' links under one "More tasks" menu, so a
  * project of one task does not show every task's tab. Both in the bar's order; a role sees only what it may open.
  */
-export function projectNavGroups(projectId: string, role: ProjectRole, usedFolderIds: ReadonlySet<string>): { main: ProjectNavLink[]; moreTasks: ProjectNavLink[] } {
+export function projectNavGroups(
+  projectId: string,
+  role: ProjectRole,
+  usedFolderIds: ReadonlySet<string>,
+): { main: ProjectNavLink[]; moreTasks: ProjectNavLink[] } {
   const main: ProjectNavLink[] = [];
   const moreTasks: ProjectNavLink[] = [];
   for (const item of placedNav(projectId)) {

@@ -10,18 +10,29 @@ import { requireProjectAccess } from "../authz/permissions";
  */
 export async function projectOverviewCounts(prisma: PrismaClient, actor: Actor, projectId: string) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const [statusCounts, runs, judgmentsBySource, myJudgments, reviewerRows, labelSetRows, openQueues] = await Promise.all([
-    prisma.video.groupBy({ by: ["status"], where: { projectId }, _count: { _all: true } }),
-    prisma.judgeRun.count({ where: { projectId } }),
-    prisma.$queryRaw<{ fromLabelSet: boolean; count: number }[]>`
+  const [statusCounts, runs, judgmentsBySource, myJudgments, reviewerRows, labelSetRows, openQueues] =
+    await Promise.all([
+      prisma.video.groupBy({ by: ["status"], where: { projectId }, _count: { _all: true } }),
+      prisma.judgeRun.count({ where: { projectId } }),
+      prisma.$queryRaw<{ fromLabelSet: boolean; count: number }[]>`
       SELECT (h."labelSetId" IS NOT NULL) AS "fromLabelSet", count(*)::int AS "count" FROM "human_judgment" h
       WHERE h."projectId" = ${projectId} AND NOT h."withdrawn" GROUP BY 1`,
-    prisma.humanJudgment.count({ where: { projectId, reviewerId: actor.userId, withdrawn: false } }),
-    prisma.humanJudgment.findMany({ where: { projectId, withdrawn: false, labelSetId: null }, distinct: ["reviewerId"], select: { reviewerId: true } }),
-    prisma.humanJudgment.findMany({ where: { projectId, withdrawn: false, labelSetId: { not: null } }, distinct: ["labelSetId"], select: { labelSetId: true } }),
-    prisma.reviewQueue.count({ where: { projectId, archivedAt: null } }),
-  ]);
-  const videosByStatus: Record<string, number> = Object.fromEntries(statusCounts.map((row) => [row.status, row._count._all]));
+      prisma.humanJudgment.count({ where: { projectId, reviewerId: actor.userId, withdrawn: false } }),
+      prisma.humanJudgment.findMany({
+        where: { projectId, withdrawn: false, labelSetId: null },
+        distinct: ["reviewerId"],
+        select: { reviewerId: true },
+      }),
+      prisma.humanJudgment.findMany({
+        where: { projectId, withdrawn: false, labelSetId: { not: null } },
+        distinct: ["labelSetId"],
+        select: { labelSetId: true },
+      }),
+      prisma.reviewQueue.count({ where: { projectId, archivedAt: null } }),
+    ]);
+  const videosByStatus: Record<string, number> = Object.fromEntries(
+    statusCounts.map((row) => [row.status, row._count._all]),
+  );
   const reviewerJudgments = judgmentsBySource.find((row) => !row.fromLabelSet)?.count ?? 0;
   const labelSetJudgments = judgmentsBySource.find((row) => row.fromLabelSet)?.count ?? 0;
   return {
@@ -39,7 +50,10 @@ export async function projectOverviewCounts(prisma: PrismaClient, actor: Actor, 
   };
 }
 
-type ReviewCounts = Pick<Awaited<ReturnType<typeof projectOverviewCounts>>, "judgments" | "myJudgments" | "reviewers" | "reviewerJudgments" | "labelSets" | "labelSetJudgments">;
+type ReviewCounts = Pick<
+  Awaited<ReturnType<typeof projectOverviewCounts>>,
+  "judgments" | "myJudgments" | "reviewers" | "reviewerJudgments" | "labelSets" | "labelSetJudgments"
+>;
 
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -53,7 +67,8 @@ export function reviewCountsSentence(counts: ReviewCounts): string {
   const byPeople = `by ${counted(counts.reviewers, "reviewer", "reviewers")}`;
   const fromLabelSets = `from ${counted(counts.labelSets, "label set", "label sets")}`;
   const yours = `${counts.myJudgments} yours`;
-  if (counts.reviewerJudgments > 0 && counts.labelSetJudgments > 0) return `${total}: ${counts.reviewerJudgments} ${byPeople}, ${counts.labelSetJudgments} ${fromLabelSets} · ${yours}`;
+  if (counts.reviewerJudgments > 0 && counts.labelSetJudgments > 0)
+    return `${total}: ${counts.reviewerJudgments} ${byPeople}, ${counts.labelSetJudgments} ${fromLabelSets} · ${yours}`;
   if (counts.labelSetJudgments > 0) return `${total} ${fromLabelSets} · ${yours}`;
   if (counts.reviewerJudgments > 0) return `${total} ${byPeople} · ${yours}`;
   return `${total} · ${yours}`;

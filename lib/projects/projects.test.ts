@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors";
 import { makeUser } from "../testing/fixtures";
-import { addMember, changeMemberRole, createProject, listMembers, listProjects, removeMember, renameProject, setProjectArchived } from "./projects";
+import {
+  addMember,
+  changeMemberRole,
+  createProject,
+  listMembers,
+  listProjects,
+  removeMember,
+  renameProject,
+  setProjectArchived,
+} from "./projects";
 
 describe("projects", () => {
   it("lists only the projects a user belongs to, with their role", async () => {
@@ -19,14 +28,24 @@ describe("projects", () => {
     const owner = await makeUser();
     const reviewer = await makeUser();
     const project = await createProject(prisma, owner, { name: "Team" });
-    await addMember(prisma, owner, { projectId: project.id, email: reviewer.email.toUpperCase().toLowerCase(), role: "reviewer" });
+    await addMember(prisma, owner, {
+      projectId: project.id,
+      email: reviewer.email.toUpperCase().toLowerCase(),
+      role: "reviewer",
+    });
     expect((await listProjects(prisma, reviewer)).map((p) => [p.id, p.role])).toEqual([[project.id, "reviewer"]]);
 
-    await expect(addMember(prisma, reviewer, { projectId: project.id, email: owner.email, role: "viewer" })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(addMember(prisma, owner, { projectId: project.id, email: "nobody@example.test", role: "viewer" })).rejects.toThrow(/No account uses/);
+    await expect(
+      addMember(prisma, reviewer, { projectId: project.id, email: owner.email, role: "viewer" }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      addMember(prisma, owner, { projectId: project.id, email: "nobody@example.test", role: "viewer" }),
+    ).rejects.toThrow(/No account uses/);
 
     await changeMemberRole(prisma, owner, { projectId: project.id, userId: reviewer.userId, role: "viewer" });
-    expect((await listMembers(prisma, owner, project.id)).find((m) => m.userId === reviewer.userId)?.role).toBe("viewer");
+    expect((await listMembers(prisma, owner, project.id)).find((m) => m.userId === reviewer.userId)?.role).toBe(
+      "viewer",
+    );
     await removeMember(prisma, owner, { projectId: project.id, userId: reviewer.userId });
     expect(await listProjects(prisma, reviewer)).toEqual([]);
     await expect(listMembers(prisma, reviewer, project.id)).rejects.toBeInstanceOf(NotFoundError);
@@ -35,8 +54,12 @@ describe("projects", () => {
   it("always keeps at least one owner", async () => {
     const owner = await makeUser();
     const project = await createProject(prisma, owner, { name: "Solo" });
-    await expect(removeMember(prisma, owner, { projectId: project.id, userId: owner.userId })).rejects.toBeInstanceOf(ConflictError);
-    await expect(changeMemberRole(prisma, owner, { projectId: project.id, userId: owner.userId, role: "viewer" })).rejects.toBeInstanceOf(ConflictError);
+    await expect(removeMember(prisma, owner, { projectId: project.id, userId: owner.userId })).rejects.toBeInstanceOf(
+      ConflictError,
+    );
+    await expect(
+      changeMemberRole(prisma, owner, { projectId: project.id, userId: owner.userId, role: "viewer" }),
+    ).rejects.toBeInstanceOf(ConflictError);
   });
 
   it("two owners demoting each other at once leave one owner", async () => {
@@ -57,7 +80,9 @@ describe("projects", () => {
     const viewer = await makeUser();
     const project = await createProject(prisma, owner, { name: "Old" });
     await addMember(prisma, owner, { projectId: project.id, email: viewer.email, role: "viewer" });
-    await expect(renameProject(prisma, viewer, { projectId: project.id, name: "Hijacked" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(renameProject(prisma, viewer, { projectId: project.id, name: "Hijacked" })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
     await renameProject(prisma, owner, { projectId: project.id, name: "New" });
     await setProjectArchived(prisma, owner, { projectId: project.id, archived: true });
     const [listed] = await listProjects(prisma, viewer);

@@ -28,7 +28,10 @@ export async function listProjects(prisma: PrismaClient, actor: Actor): Promise<
   const projects = await prisma.project.findMany({
     where: actor.isAdmin ? { deletingAt: null } : { members: { some: { userId: actor.userId } } },
     orderBy: [{ archivedAt: { sort: "asc", nulls: "first" } }, { createdAt: "desc" }],
-    include: { members: { where: { userId: actor.userId }, select: { role: true } }, _count: { select: { members: true } } },
+    include: {
+      members: { where: { userId: actor.userId }, select: { role: true } },
+      _count: { select: { members: true } },
+    },
   });
   return projects.map((project) => ({
     id: project.id,
@@ -58,7 +61,11 @@ export async function renameProject(prisma: PrismaClient, actor: Actor, input: z
 }
 
 /** Owners write the project's guidelines for its reviewers (Markdown; empty: none). */
-export async function setProjectGuidelines(prisma: PrismaClient, actor: Actor, input: z.output<typeof projectGuidelinesSchema>) {
+export async function setProjectGuidelines(
+  prisma: PrismaClient,
+  actor: Actor,
+  input: z.output<typeof projectGuidelinesSchema>,
+) {
   await requireProjectAccess(prisma, actor, input.projectId, "project.rename");
   return prisma.project.update({ where: { id: input.projectId }, data: { guidelines: input.guidelines } });
 }
@@ -67,12 +74,20 @@ export async function setProjectGuidelines(prisma: PrismaClient, actor: Actor, i
  * Owners choose the role every account created by single sign-on gets in this project (null: none). Only accounts
  * created after the change get it; existing accounts are added by email (lib/auth/sso-accounts.ts).
  */
-export async function setProjectSsoDefaultRole(prisma: PrismaClient, actor: Actor, input: z.output<typeof projectSsoDefaultRoleSchema>) {
+export async function setProjectSsoDefaultRole(
+  prisma: PrismaClient,
+  actor: Actor,
+  input: z.output<typeof projectSsoDefaultRoleSchema>,
+) {
   await requireProjectAccess(prisma, actor, input.projectId, "members.manage");
   return prisma.project.update({ where: { id: input.projectId }, data: { ssoDefaultRole: input.ssoDefaultRole } });
 }
 
-export async function setProjectArchived(prisma: PrismaClient, actor: Actor, input: z.output<typeof archiveProjectSchema>) {
+export async function setProjectArchived(
+  prisma: PrismaClient,
+  actor: Actor,
+  input: z.output<typeof archiveProjectSchema>,
+) {
   await requireProjectAccess(prisma, actor, input.projectId, "project.archive");
   return prisma.project.update({
     where: { id: input.projectId },
@@ -87,7 +102,12 @@ export async function listMembers(prisma: PrismaClient, actor: Actor, projectId:
     include: { user: { select: { id: true, email: true, name: true } } },
     orderBy: [{ role: "asc" }, { createdAt: "asc" }],
   });
-  return members.map((member) => ({ userId: member.userId, email: member.user.email, name: member.user.name, role: member.role }));
+  return members.map((member) => ({
+    userId: member.userId,
+    email: member.user.email,
+    name: member.user.name,
+    role: member.role,
+  }));
 }
 
 /** Adds an existing user by email, or changes their role when they are already a member. */
@@ -95,7 +115,9 @@ export async function addMember(prisma: PrismaClient, actor: Actor, input: z.out
   await requireProjectAccess(prisma, actor, input.projectId, "members.manage");
   const user = await prisma.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (!user) {
-    throw new NotFoundError(`No account uses ${input.email}. A site admin creates accounts (Admin → Users, or the CLI).`);
+    throw new NotFoundError(
+      `No account uses ${input.email}. A site admin creates accounts (Admin → Users, or the CLI).`,
+    );
   }
   return changeRoleGuarded(prisma, input.projectId, user.id, input.role);
 }
@@ -117,10 +139,15 @@ export async function removeMember(prisma: PrismaClient, actor: Actor, input: z.
       where: { projectId_userId: { projectId: input.projectId, userId: input.userId } },
     });
     if (!member) throw new NotFoundError("That user is not a member of this project.");
-    if (member.role === "owner" && (await tx.projectMember.count({ where: { projectId: input.projectId, role: "owner" } })) === 1) {
+    if (
+      member.role === "owner" &&
+      (await tx.projectMember.count({ where: { projectId: input.projectId, role: "owner" } })) === 1
+    ) {
       throw new ConflictError("A project keeps at least one owner: make someone else owner first.");
     }
-    await tx.projectMember.delete({ where: { projectId_userId: { projectId: input.projectId, userId: input.userId } } });
+    await tx.projectMember.delete({
+      where: { projectId_userId: { projectId: input.projectId, userId: input.userId } },
+    });
   });
 }
 
@@ -135,7 +162,11 @@ async function changeRoleGuarded(prisma: PrismaClient, projectId: string, userId
   return prisma.$transaction(async (tx) => {
     await lockProjectMembers(tx, projectId);
     const current = await tx.projectMember.findUnique({ where: { projectId_userId: { projectId, userId } } });
-    if (current?.role === "owner" && role !== "owner" && (await tx.projectMember.count({ where: { projectId, role: "owner" } })) === 1) {
+    if (
+      current?.role === "owner" &&
+      role !== "owner" &&
+      (await tx.projectMember.count({ where: { projectId, role: "owner" } })) === 1
+    ) {
       throw new ConflictError("A project keeps at least one owner: make someone else owner first.");
     }
     return tx.projectMember.upsert({

@@ -5,7 +5,11 @@ export const projectIdSchema = z
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, "Invalid project id.");
-export const projectNameSchema = z.string().trim().min(1, "Give the project a name.").max(200, "At most 200 characters.");
+export const projectNameSchema = z
+  .string()
+  .trim()
+  .min(1, "Give the project a name.")
+  .max(200, "At most 200 characters.");
 export const projectRoleSchema = z.enum(["owner", "reviewer", "viewer"]);
 
 /** Guidelines for reviewers, as Markdown (rendered with react-markdown, which shows raw HTML as text). */
@@ -28,7 +32,11 @@ export const addMemberSchema = z.object({
 });
 /** The body of `POST /api/v1/projects/{projectId}/members` (the project comes from the path). */
 export const addMemberBodySchema = addMemberSchema.omit({ projectId: true });
-export const changeRoleSchema = z.object({ projectId: projectIdSchema, userId: z.string().min(1).max(64), role: projectRoleSchema });
+export const changeRoleSchema = z.object({
+  projectId: projectIdSchema,
+  userId: z.string().min(1).max(64),
+  role: projectRoleSchema,
+});
 export const removeMemberSchema = z.object({ projectId: projectIdSchema, userId: z.string().min(1).max(64) });
 export const projectGuidelinesSchema = z.object({ projectId: projectIdSchema, guidelines: guidelinesSchema });
 

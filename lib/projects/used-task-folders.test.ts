@@ -11,11 +11,18 @@ describe("the task folders a project uses", () => {
     const projectId = (await createProject(prisma, owner, { name: "VBench only" })).id;
     expect([...(await usedTaskFolderIds(prisma, projectId))]).toEqual([]);
 
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-    await prisma.judgeRun.create({ data: { projectId, pipeline: "vbench2", endpointId: endpoint.id, createdById: owner.userId, status: "done" } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+    });
+    await prisma.judgeRun.create({
+      data: { projectId, pipeline: "vbench2", endpointId: endpoint.id, createdById: owner.userId, status: "done" },
+    });
     expect([...(await usedTaskFolderIds(prisma, projectId))]).toEqual(["vbench2"]);
 
-    await prisma.project.update({ where: { id: projectId }, data: { judgeSettings: { hallucination: { aggregation: "max" } } } });
+    await prisma.project.update({
+      where: { id: projectId },
+      data: { judgeSettings: { hallucination: { aggregation: "max" } } },
+    });
     expect([...(await usedTaskFolderIds(prisma, projectId))].sort()).toEqual(["hallucination", "vbench2"]);
 
     // Another project's runs do not count.

@@ -14,11 +14,16 @@ export async function usedTaskFolderIds(prisma: PrismaClient, projectId: string)
   ]);
   const pipelines = new Set(runs.map((run) => run.pipeline));
   const settings = project?.judgeSettings;
-  if (settings && typeof settings === "object" && !Array.isArray(settings)) for (const pipeline of Object.keys(settings)) pipelines.add(pipeline);
+  if (settings && typeof settings === "object" && !Array.isArray(settings))
+    for (const pipeline of Object.keys(settings)) pipelines.add(pipeline);
   const formats = new Set(labelSets.map((set) => set.format));
   const used = new Set<string>();
   for (const folder of projectTaskFolders(projectId)) {
-    if (folder.tasks.some((task) => pipelines.has(task.id)) || (folder.labelSetFormats ?? []).some((format) => formats.has(format.id))) used.add(folder.id);
+    if (
+      folder.tasks.some((task) => pipelines.has(task.id)) ||
+      (folder.labelSetFormats ?? []).some((format) => formats.has(format.id))
+    )
+      used.add(folder.id);
   }
   return used;
 }

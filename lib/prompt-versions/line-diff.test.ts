@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { diffStats, lineDiff } from "./line-diff";
 
-const render = (before: string, after: string) => lineDiff(before, after).map((l) => `${l.kind === "same" ? " " : l.kind === "added" ? "+" : "-"}${l.text}`);
+const render = (before: string, after: string) =>
+  lineDiff(before, after).map((l) => `${l.kind === "same" ? " " : l.kind === "added" ? "+" : "-"}${l.text}`);
 
 describe("lineDiff", () => {
   it("shows nothing changed for equal texts, with line numbers on both sides", () => {
@@ -13,8 +14,19 @@ describe("lineDiff", () => {
   });
 
   it("finds an inserted, a removed and a changed line in the middle", () => {
-    expect(render("one\ntwo\nthree\nfour\nfive", "one\nTWO\nthree\nfive\nsix")).toEqual([" one", "-two", "+TWO", " three", "-four", " five", "+six"]);
-    expect(diffStats(lineDiff("one\ntwo\nthree\nfour\nfive", "one\nTWO\nthree\nfive\nsix"))).toEqual({ added: 2, removed: 2 });
+    expect(render("one\ntwo\nthree\nfour\nfive", "one\nTWO\nthree\nfive\nsix")).toEqual([
+      " one",
+      "-two",
+      "+TWO",
+      " three",
+      "-four",
+      " five",
+      "+six",
+    ]);
+    expect(diffStats(lineDiff("one\ntwo\nthree\nfour\nfive", "one\nTWO\nthree\nfive\nsix"))).toEqual({
+      added: 2,
+      removed: 2,
+    });
   });
 
   it("keeps the longest common subsequence, not the first match", () => {

@@ -52,7 +52,10 @@ function middleDiff(a: string[], b: string[], offset: number): DiffLine[] {
   const lcs = new Uint32Array((n + 1) * width);
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lcs[i * width + j] = a[i] === b[j] ? lcs[(i + 1) * width + j + 1]! + 1 : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
+      lcs[i * width + j] =
+        a[i] === b[j]
+          ? lcs[(i + 1) * width + j + 1]! + 1
+          : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
     }
   }
   const out: DiffLine[] = [];
@@ -76,5 +79,8 @@ function middleDiff(a: string[], b: string[], offset: number): DiffLine[] {
 
 /** How many lines were added and removed. */
 export function diffStats(diff: readonly DiffLine[]): { added: number; removed: number } {
-  return { added: diff.filter((l) => l.kind === "added").length, removed: diff.filter((l) => l.kind === "removed").length };
+  return {
+    added: diff.filter((l) => l.kind === "added").length,
+    removed: diff.filter((l) => l.kind === "removed").length,
+  };
 }

@@ -12,7 +12,12 @@ import { createEndpoint } from "../judge/endpoints";
 import { loadTemplate } from "../judge/prompt-templates";
 import { createRun } from "../judge/runs";
 import { testEndpoint } from "../judge/endpoint-test";
-import { TEMPLATE_EXAMPLES_END, TEMPLATE_EXAMPLES_HEADER, withTemplateExamples, type TemplateExample } from "../judge/template-examples";
+import {
+  TEMPLATE_EXAMPLES_END,
+  TEMPLATE_EXAMPLES_HEADER,
+  withTemplateExamples,
+  type TemplateExample,
+} from "../judge/template-examples";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
@@ -55,14 +60,36 @@ async function setup(videoCount: number, model = "stub-vision") {
 /** A video as an example: its prompt, its first two frames, and a label. */
 async function exampleOf(videoId: string, label: number): Promise<TemplateExample> {
   const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
-  const frames = await prisma.frame.findMany({ where: { frameSet: { videoId } }, orderBy: { index: "asc" }, take: 2, select: { frameSetId: true, index: true, sha256: true } });
-  return { videoId, prompt: video.prompt ?? "", target: "Prompt inconsistency", label, labelText: String(label), frames };
+  const frames = await prisma.frame.findMany({
+    where: { frameSet: { videoId } },
+    orderBy: { index: "asc" },
+    take: 2,
+    select: { frameSetId: true, index: true, sha256: true },
+  });
+  return {
+    videoId,
+    prompt: video.prompt ?? "",
+    target: "Prompt inconsistency",
+    label,
+    labelText: String(label),
+    frames,
+  };
 }
 
 const run = (projectId: string, endpointId: string, videoIds: string[], versionId: string) =>
-  createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId, videoIds, promptVersions: { [INCONSISTENCY]: versionId } });
-const stepOf = (runId: string, videoId: string) => prisma.stepResult.findFirstOrThrow({ where: { runId, videoId, stepId: "inconsistency" }, include: { calls: true } });
-const blockOf = (text: string) => text.slice(text.indexOf(TEMPLATE_EXAMPLES_HEADER), text.indexOf(TEMPLATE_EXAMPLES_END) + TEMPLATE_EXAMPLES_END.length);
+  createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, {
+    pipeline: "hallucination",
+    endpointId,
+    videoIds,
+    promptVersions: { [INCONSISTENCY]: versionId },
+  });
+const stepOf = (runId: string, videoId: string) =>
+  prisma.stepResult.findFirstOrThrow({ where: { runId, videoId, stepId: "inconsistency" }, include: { calls: true } });
+const blockOf = (text: string) =>
+  text.slice(
+    text.indexOf(TEMPLATE_EXAMPLES_HEADER),
+    text.indexOf(TEMPLATE_EXAMPLES_END) + TEMPLATE_EXAMPLES_END.length,
+  );
 
 describe("a prompt version's few-shot examples", () => {
   it("are rendered after the body with their frames after the video's own, never the video as its own example", async () => {
@@ -70,7 +97,11 @@ describe("a prompt version's few-shot examples", () => {
     const [a, b, c] = videoIds as [string, string, string];
     const examples = [await exampleOf(a, 2), await exampleOf(b, 8)];
     const text = withTemplateExamples(loadTemplate(INCONSISTENCY).raw, examples);
-    const version = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text, note: "examples" });
+    const version = await savePromptVersion(prisma, owner, projectId, {
+      templateId: INCONSISTENCY,
+      text,
+      note: "examples",
+    });
     const judged = await run(projectId, endpointId, [a, c], version.id);
 
     // Video c: both examples, their frames after c's own key frame, in the examples' order.
@@ -78,10 +109,26 @@ describe("a prompt version's few-shot examples", () => {
     expect(stepC.status).toBe("done");
     expect(stepC.templateHash).toBe(version.hash);
     const requestC = stepC.calls[0]!.request as { text: string; frameIds: string[] };
-    const ownC = await prisma.frame.findMany({ where: { frameSet: { videoId: c }, isKeyFrame: true }, select: { id: true } });
+    const ownC = await prisma.frame.findMany({
+      where: { frameSet: { videoId: c }, isKeyFrame: true },
+      select: { id: true },
+    });
     const exampleIds = async (ex: TemplateExample) =>
-      (await Promise.all(ex.frames.map((f) => prisma.frame.findFirstOrThrow({ where: { frameSetId: f.frameSetId, index: f.index }, select: { id: true } })))).map((f) => f.id);
-    expect(requestC.frameIds).toEqual([...ownC.map((f) => f.id), ...(await exampleIds(examples[0]!)), ...(await exampleIds(examples[1]!))]);
+      (
+        await Promise.all(
+          ex.frames.map((f) =>
+            prisma.frame.findFirstOrThrow({
+              where: { frameSetId: f.frameSetId, index: f.index },
+              select: { id: true },
+            }),
+          ),
+        )
+      ).map((f) => f.id);
+    expect(requestC.frameIds).toEqual([
+      ...ownC.map((f) => f.id),
+      ...(await exampleIds(examples[0]!)),
+      ...(await exampleIds(examples[1]!)),
+    ]);
     expect(blockOf(requestC.text)).toBe(
       [
         TEMPLATE_EXAMPLES_HEADER,
@@ -91,14 +138,21 @@ describe("a prompt version's few-shot examples", () => {
       ].join("\n"),
     );
     // The body comes first, the block after it.
-    expect(requestC.text.indexOf("compare the inconsistency")).toBeLessThan(requestC.text.indexOf(TEMPLATE_EXAMPLES_HEADER));
+    expect(requestC.text.indexOf("compare the inconsistency")).toBeLessThan(
+      requestC.text.indexOf(TEMPLATE_EXAMPLES_HEADER),
+    );
     // The endpoint got the images: the video's own and the examples'.
-    const sentC = stub.requests.filter((r) => r.text.includes(TEMPLATE_EXAMPLES_HEADER) && r.text.includes(JSON.stringify(examples[0]!.prompt)));
+    const sentC = stub.requests.filter(
+      (r) => r.text.includes(TEMPLATE_EXAMPLES_HEADER) && r.text.includes(JSON.stringify(examples[0]!.prompt)),
+    );
     expect(sentC.map((r) => r.imageCount).sort()).toEqual([ownC.length + 4]);
 
     // Video a is never its own example: only b's is shown, and only b's frames follow a's.
     const requestA = (await stepOf(judged.id, a)).calls[0]!.request as { text: string; frameIds: string[] };
-    const ownA = await prisma.frame.findMany({ where: { frameSet: { videoId: a }, isKeyFrame: true }, select: { id: true } });
+    const ownA = await prisma.frame.findMany({
+      where: { frameSet: { videoId: a }, isKeyFrame: true },
+      select: { id: true },
+    });
     expect(requestA.frameIds).toEqual([...ownA.map((f) => f.id), ...(await exampleIds(examples[1]!))]);
     expect(blockOf(requestA.text)).not.toContain(JSON.stringify(examples[0]!.prompt));
     expect(blockOf(requestA.text)).toContain(`Example 1 (2 frames): prompt ${JSON.stringify(examples[1]!.prompt)}`);
@@ -109,8 +163,14 @@ describe("a prompt version's few-shot examples", () => {
     const { projectId, endpointId, videoIds } = await setup(2);
     const [a, b] = videoIds as [string, string];
     const shipped = loadTemplate(INCONSISTENCY).raw;
-    const one = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text: withTemplateExamples(shipped, [await exampleOf(a, 2)]) });
-    const other = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text: withTemplateExamples(shipped, [await exampleOf(a, 9)]) });
+    const one = await savePromptVersion(prisma, owner, projectId, {
+      templateId: INCONSISTENCY,
+      text: withTemplateExamples(shipped, [await exampleOf(a, 2)]),
+    });
+    const other = await savePromptVersion(prisma, owner, projectId, {
+      templateId: INCONSISTENCY,
+      text: withTemplateExamples(shipped, [await exampleOf(a, 9)]),
+    });
     expect(one.hash).not.toBe(other.hash);
     const first = await run(projectId, endpointId, [b], one.id);
     const again = await run(projectId, endpointId, [b], one.id);
@@ -127,7 +187,10 @@ describe("a prompt version's few-shot examples", () => {
     const { projectId, endpointId, videoIds } = await setup(2, "stub-images-per-request-1");
     expect((await testEndpoint(prisma, owner, endpointId)).capabilities).toMatchObject({ maxImages: 1 });
     const [a, b] = videoIds as [string, string];
-    const version = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text: withTemplateExamples(loadTemplate(INCONSISTENCY).raw, [await exampleOf(a, 2)]) });
+    const version = await savePromptVersion(prisma, owner, projectId, {
+      templateId: INCONSISTENCY,
+      text: withTemplateExamples(loadTemplate(INCONSISTENCY).raw, [await exampleOf(a, 2)]),
+    });
     stub.reset();
     const judged = await run(projectId, endpointId, [b], version.id);
     const step = await stepOf(judged.id, b);
@@ -137,14 +200,19 @@ describe("a prompt version's few-shot examples", () => {
     expect(request.frameIds).toHaveLength(3);
     expect(request.text).toContain("the 3 frames are tiled into the one image below");
     expect(request.text.indexOf(TEMPLATE_EXAMPLES_END)).toBeLessThan(request.text.indexOf("tiled into"));
-    expect(stub.requests.filter((r) => r.text.includes(TEMPLATE_EXAMPLES_HEADER)).map((r) => r.imageCount)).toEqual([1]);
+    expect(stub.requests.filter((r) => r.text.includes(TEMPLATE_EXAMPLES_HEADER)).map((r) => r.imageCount)).toEqual([
+      1,
+    ]);
   });
 
   it("an example whose frame is gone fails the step with words that say so", async () => {
     const { projectId, endpointId, videoIds } = await setup(2);
     const [a, b] = videoIds as [string, string];
     const example = await exampleOf(a, 2);
-    const version = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text: withTemplateExamples(loadTemplate(INCONSISTENCY).raw, [example]) });
+    const version = await savePromptVersion(prisma, owner, projectId, {
+      templateId: INCONSISTENCY,
+      text: withTemplateExamples(loadTemplate(INCONSISTENCY).raw, [example]),
+    });
     await prisma.frame.deleteMany({ where: { frameSetId: example.frames[0]!.frameSetId } });
     const judged = await run(projectId, endpointId, [b], version.id);
     const step = await stepOf(judged.id, b);
@@ -156,17 +224,29 @@ describe("a prompt version's few-shot examples", () => {
 describe("checking a version's examples as an owner's edit", () => {
   const shipped = loadTemplate(INCONSISTENCY);
   const frame = { frameSetId: "fs1", index: 0, sha256: "a".repeat(64) };
-  const good = { videoId: "v1", prompt: "A ball [x]", target: "Prompt inconsistency", label: 2, labelText: "2", frames: [frame] };
+  const good = {
+    videoId: "v1",
+    prompt: "A ball [x]",
+    target: "Prompt inconsistency",
+    label: 2,
+    labelText: "2",
+    frames: [frame],
+  };
   const withLine = (json: string) => shipped.raw.replace("\n---\n", `\nexamples: ${json}\n---\n`);
 
   it("accepts well-formed examples and parses them; the body and placeholders are the shipped ones", () => {
-    const edited = validateTemplateEdit(shipped, withTemplateExamples(shipped.raw, [good, { ...good, videoId: "v2", frames: [frame, { ...frame, index: 1 }] }]));
+    const edited = validateTemplateEdit(
+      shipped,
+      withTemplateExamples(shipped.raw, [good, { ...good, videoId: "v2", frames: [frame, { ...frame, index: 1 }] }]),
+    );
     expect(edited.examples).toHaveLength(2);
     expect(edited.examples![1]!.frames).toHaveLength(2);
     expect(edited.body).toBe(shipped.body);
     expect(edited.meta.examples).toBeUndefined();
     // Setting examples again replaces the line.
-    const twice = withTemplateExamples(withTemplateExamples(shipped.raw, [good]), [{ ...good, label: 7, labelText: "7" }]);
+    const twice = withTemplateExamples(withTemplateExamples(shipped.raw, [good]), [
+      { ...good, label: 7, labelText: "7" },
+    ]);
     expect(validateTemplateEdit(shipped, twice).examples!.map((e) => e.label)).toEqual([7]);
     expect(twice.match(/^examples:/gm)).toHaveLength(1);
   });
@@ -177,10 +257,22 @@ describe("checking a version's examples as an owner's edit", () => {
     ["more than 8", JSON.stringify(Array.from({ length: 9 }, () => good)), /holds 9 examples; at most 8/],
     ["an unknown field", JSON.stringify([{ ...good, answer: 3 }]), /entry 1 has unknown field\(s\) answer/],
     ["no video", JSON.stringify([{ ...good, videoId: "" }]), /entry 1: videoId/],
-    ["a label that is no number", JSON.stringify([good, { ...good, label: "high" }]), /entry 2: label must be a number/],
-    ["three frames", JSON.stringify([{ ...good, frames: [frame, frame, frame] }]), /entry 1: frames must list 1 to 2 frames/],
+    [
+      "a label that is no number",
+      JSON.stringify([good, { ...good, label: "high" }]),
+      /entry 2: label must be a number/,
+    ],
+    [
+      "three frames",
+      JSON.stringify([{ ...good, frames: [frame, frame, frame] }]),
+      /entry 1: frames must list 1 to 2 frames/,
+    ],
     ["no frames", JSON.stringify([{ ...good, frames: [] }]), /entry 1: frames must list 1 to 2 frames/],
-    ["a bad hash", JSON.stringify([{ ...good, frames: [{ ...frame, sha256: "xyz" }] }]), /entry 1, frame 1: sha256 must be 64/],
+    [
+      "a bad hash",
+      JSON.stringify([{ ...good, frames: [{ ...frame, sha256: "xyz" }] }]),
+      /entry 1, frame 1: sha256 must be 64/,
+    ],
     ["a negative index", JSON.stringify([{ ...good, frames: [{ ...frame, index: -1 }] }]), /entry 1, frame 1: index/],
   ])("rejects %s with a clear ValidationError", (_, json, message) => {
     const attempt = () => validateTemplateEdit(shipped, withLine(json));

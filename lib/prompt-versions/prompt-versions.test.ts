@@ -28,7 +28,8 @@ const queue = inlineJudgeQueue(testJudgeDeps());
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 const INCONSISTENCY = "hallucination/inconsistency";
 /** The shipped inconsistency template with one more sentence at the end of its body. */
-const editedInconsistency = (sentence = "Be strict: any object the prompt names but the frames lack counts.") => `${loadTemplate(INCONSISTENCY).raw.replace(/\n?$/, "")}\n${sentence}\n`;
+const editedInconsistency = (sentence = "Be strict: any object the prompt names but the frames lack counts.") =>
+  `${loadTemplate(INCONSISTENCY).raw.replace(/\n?$/, "")}\n${sentence}\n`;
 
 async function setup(videoCount = 1) {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 1 });
@@ -50,8 +51,13 @@ async function setup(videoCount = 1) {
 }
 
 const run = (projectId: string, endpointId: string, promptVersions?: Record<string, string>) =>
-  createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId, ...(promptVersions ? { promptVersions } : {}) });
-const inconsistencyStep = (runId: string) => prisma.stepResult.findFirstOrThrow({ where: { runId, stepId: "inconsistency" }, include: { calls: true } });
+  createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, {
+    pipeline: "hallucination",
+    endpointId,
+    ...(promptVersions ? { promptVersions } : {}),
+  });
+const inconsistencyStep = (runId: string) =>
+  prisma.stepResult.findFirstOrThrow({ where: { runId, stepId: "inconsistency" }, include: { calls: true } });
 
 describe("prompt versions", () => {
   it("lists a pipeline's shipped templates, QA's per-question ones included", () => {
@@ -70,12 +76,19 @@ describe("prompt versions", () => {
   it("saves an edit with the SHA-256 of its text, once per text, and lists it beside the shipped template", async () => {
     const { projectId } = await setup();
     const text = editedInconsistency();
-    const saved = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text, note: "stricter" });
+    const saved = await savePromptVersion(prisma, owner, projectId, {
+      templateId: INCONSISTENCY,
+      text,
+      note: "stricter",
+    });
     expect(saved).toMatchObject({ templateId: INCONSISTENCY, hash: sha256(text), note: "stricter", created: true });
     expect(saved.hash).not.toBe(loadTemplate(INCONSISTENCY).hash);
     const again = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text });
     expect(again).toMatchObject({ id: saved.id, created: false });
-    const other = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text: editedInconsistency("Another sentence.") });
+    const other = await savePromptVersion(prisma, owner, projectId, {
+      templateId: INCONSISTENCY,
+      text: editedInconsistency("Another sentence."),
+    });
     expect(other.id).not.toBe(saved.id);
 
     const listed = await pipelinePromptVersions(prisma, owner, projectId, installedPipelines().hallucination!);
@@ -90,14 +103,26 @@ describe("prompt versions", () => {
     const { projectId } = await setup();
     const shipped = loadTemplate(INCONSISTENCY).raw;
     const save = (text: string) => savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text });
-    const withoutGenerated = shipped.replace("inputs: [original_prompt, generated_prompt]", "inputs: [original_prompt]").replaceAll("{{generated_prompt}}", "the AI's description");
+    const withoutGenerated = shipped
+      .replace("inputs: [original_prompt, generated_prompt]", "inputs: [original_prompt]")
+      .replaceAll("{{generated_prompt}}", "the AI's description");
     await expect(save(withoutGenerated)).rejects.toThrow(/lacks \{\{generated_prompt\}\}/);
-    const withExtra = shipped.replace("inputs: [original_prompt, generated_prompt]", "inputs: [original_prompt, generated_prompt, mood]") + "\nMood: {{mood}}\n";
+    const withExtra =
+      shipped.replace(
+        "inputs: [original_prompt, generated_prompt]",
+        "inputs: [original_prompt, generated_prompt, mood]",
+      ) + "\nMood: {{mood}}\n";
     await expect(save(withExtra)).rejects.toThrow(/no value for \{\{mood\}\}/);
-    await expect(save(shipped.replace("{{original_prompt}}", "{{ original_prompt }}"))).rejects.toBeInstanceOf(ValidationError);
-    await expect(save(shipped.replace(`id: ${INCONSISTENCY}`, "id: hallucination/static-kg"))).rejects.toThrow(/says id/);
+    await expect(save(shipped.replace("{{original_prompt}}", "{{ original_prompt }}"))).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    await expect(save(shipped.replace(`id: ${INCONSISTENCY}`, "id: hallucination/static-kg"))).rejects.toThrow(
+      /says id/,
+    );
     await expect(save(shipped)).rejects.toThrow(/shipped text/);
-    await expect(savePromptVersion(prisma, owner, projectId, { templateId: "hallucination/nope", text: shipped })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      savePromptVersion(prisma, owner, projectId, { templateId: "hallucination/nope", text: shipped }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     expect(await prisma.promptVersion.count({ where: { projectId } })).toBe(0);
   });
 
@@ -108,10 +133,14 @@ describe("prompt versions", () => {
     await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
     await addMember(prisma, owner, { projectId, email: viewer.email, role: "viewer" });
     for (const member of [reviewer, viewer]) {
-      await expect(savePromptVersion(prisma, member, projectId, { templateId: INCONSISTENCY, text: editedInconsistency() })).rejects.toBeInstanceOf(ForbiddenError);
+      await expect(
+        savePromptVersion(prisma, member, projectId, { templateId: INCONSISTENCY, text: editedInconsistency() }),
+      ).rejects.toBeInstanceOf(ForbiddenError);
     }
     const stranger = await makeUser();
-    await expect(savePromptVersion(prisma, stranger, projectId, { templateId: INCONSISTENCY, text: editedInconsistency() })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      savePromptVersion(prisma, stranger, projectId, { templateId: INCONSISTENCY, text: editedInconsistency() }),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("never changes a saved version: an UPDATE leaves the row as it was", async () => {
@@ -132,18 +161,27 @@ describe("prompt versions", () => {
 
     const shipped = await run(projectId, endpointId);
     const callsPerVideo = stub.requests.length;
-    expect((await getRunStatus(prisma, owner, shipped.id)).steps).toMatchObject({ done: 6, failed: 0, parse_failed: 0 });
+    expect((await getRunStatus(prisma, owner, shipped.id)).steps).toMatchObject({
+      done: 6,
+      failed: 0,
+      parse_failed: 0,
+    });
     expect((await inconsistencyStep(shipped.id)).templateHash).toBe(shippedHash);
 
     // The edited template: only its own step calls the model, with the edited text; the rest come from the cache.
     stub.reset();
-    const edited = await run(projectId, endpointId, { [INCONSISTENCY]: version.id, "hallucination/static-kg": "shipped" });
+    const edited = await run(projectId, endpointId, {
+      [INCONSISTENCY]: version.id,
+      "hallucination/static-kg": "shipped",
+    });
     expect(stub.requests.map((r) => r.rule)).toEqual(["inconsistency-check"]);
     const editedStep = await inconsistencyStep(edited.id);
     expect(editedStep).toMatchObject({ status: "done", templateHash: version.hash });
     expect((editedStep.calls[0]!.request as { text: string }).text).toContain("Be strict: any object the prompt names");
     expect(editedStep.calls[0]!.cached).toBe(false);
-    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: edited.id } })).promptVersionIds).toEqual({ [INCONSISTENCY]: version.id });
+    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: edited.id } })).promptVersionIds).toEqual({
+      [INCONSISTENCY]: version.id,
+    });
 
     // Back to the shipped template, and again the edit: every answer is in the cache by now.
     stub.reset();
@@ -152,16 +190,28 @@ describe("prompt versions", () => {
     expect(stub.requests).toHaveLength(0);
     expect((await inconsistencyStep(back.id)).templateHash).toBe(shippedHash);
     expect((await inconsistencyStep(again.id)).templateHash).toBe(version.hash);
-    expect((await getRunStatus(prisma, owner, again.id)).calls).toMatchObject({ total: callsPerVideo, cached: callsPerVideo });
+    expect((await getRunStatus(prisma, owner, again.id)).calls).toMatchObject({
+      total: callsPerVideo,
+      cached: callsPerVideo,
+    });
   });
 
   it("refuses a run with another template's or another project's version", async () => {
     const { projectId, endpointId } = await setup();
-    const version = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text: editedInconsistency() });
-    await expect(run(projectId, endpointId, { "hallucination/static-kg": version.id })).rejects.toThrow(/is a version of hallucination\/inconsistency/);
-    await expect(run(projectId, endpointId, { "caption-rubric/judge": version.id })).rejects.toThrow(/renders no template caption-rubric\/judge/);
+    const version = await savePromptVersion(prisma, owner, projectId, {
+      templateId: INCONSISTENCY,
+      text: editedInconsistency(),
+    });
+    await expect(run(projectId, endpointId, { "hallucination/static-kg": version.id })).rejects.toThrow(
+      /is a version of hallucination\/inconsistency/,
+    );
+    await expect(run(projectId, endpointId, { "caption-rubric/judge": version.id })).rejects.toThrow(
+      /renders no template caption-rubric\/judge/,
+    );
     const other = await setup();
-    await expect(run(other.projectId, other.endpointId, { [INCONSISTENCY]: version.id })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(run(other.projectId, other.endpointId, { [INCONSISTENCY]: version.id })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     expect(stub.requests).toHaveLength(0);
   });
 });

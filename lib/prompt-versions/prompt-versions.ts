@@ -3,7 +3,14 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import type { PipelineDefinition } from "../judge/engine/pipeline";
-import { listTemplateIds, loadTemplate, parseTemplate, TemplateError, templateHash, type PromptTemplate } from "../judge/prompt-templates";
+import {
+  listTemplateIds,
+  loadTemplate,
+  parseTemplate,
+  TemplateError,
+  templateHash,
+  type PromptTemplate,
+} from "../judge/prompt-templates";
 import { savePromptVersionSchema, type SavePromptVersionInput } from "./prompt-versions.validation";
 
 /**
@@ -45,7 +52,9 @@ export function validateTemplateEdit(shipped: PromptTemplate, text: string): Pro
       missing.length ? `it lacks ${missing.map((n) => `{{${n}}}`).join(", ")}` : null,
       extra.length ? `the pipeline has no value for ${extra.map((n) => `{{${n}}}`).join(", ")}` : null,
     ].filter(Boolean);
-    throw new ValidationError(`Prompt template ${shipped.id}: ${problems.join("; ")}. The pipeline fills exactly ${shipped.inputs.map((n) => `{{${n}}}`).join(", ") || "no placeholders"}.`);
+    throw new ValidationError(
+      `Prompt template ${shipped.id}: ${problems.join("; ")}. The pipeline fills exactly ${shipped.inputs.map((n) => `{{${n}}}`).join(", ") || "no placeholders"}.`,
+    );
   }
   return edited;
 }
@@ -55,17 +64,33 @@ function shippedTemplate(templateId: string): PromptTemplate {
   return loadTemplate(templateId);
 }
 
-const versionSelect = { id: true, templateId: true, hash: true, note: true, createdAt: true, createdById: true } as const;
+const versionSelect = {
+  id: true,
+  templateId: true,
+  hash: true,
+  note: true,
+  createdAt: true,
+  createdById: true,
+} as const;
 
 /** Owners save an edit of a shipped template; saving the same text again answers the version it already has. */
-export async function savePromptVersion(prisma: PrismaClient, actor: Actor, projectId: string, raw: SavePromptVersionInput) {
+export async function savePromptVersion(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  raw: SavePromptVersionInput,
+) {
   await requireProjectAccess(prisma, actor, projectId, "prompts.manage");
   const input = savePromptVersionSchema.parse(raw);
   const shipped = shippedTemplate(input.templateId);
   validateTemplateEdit(shipped, input.text);
   const hash = templateHash(input.text);
-  if (hash === shipped.hash) throw new ValidationError(`This is the shipped text of ${shipped.id}: runs use it by default, no version needed.`);
-  const existing = await prisma.promptVersion.findUnique({ where: { projectId_templateId_hash: { projectId, templateId: shipped.id, hash } }, select: versionSelect });
+  if (hash === shipped.hash)
+    throw new ValidationError(`This is the shipped text of ${shipped.id}: runs use it by default, no version needed.`);
+  const existing = await prisma.promptVersion.findUnique({
+    where: { projectId_templateId_hash: { projectId, templateId: shipped.id, hash } },
+    select: versionSelect,
+  });
   if (existing) return { ...existing, created: false };
   const created = await prisma.promptVersion.upsert({
     // Two saves of the same text at once: the second finds the first's row.
@@ -78,7 +103,12 @@ export async function savePromptVersion(prisma: PrismaClient, actor: Actor, proj
 }
 
 /** A project's templates for a pipeline: each shipped template with its hash and the project's versions of it, newest first. */
-export async function pipelinePromptVersions(prisma: PrismaClient, actor: Actor, projectId: string, pipeline: PipelineDefinition) {
+export async function pipelinePromptVersions(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  pipeline: PipelineDefinition,
+) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const ids = pipelineTemplateIds(pipeline);
   const versions = await prisma.promptVersion.findMany({
@@ -87,14 +117,19 @@ export async function pipelinePromptVersions(prisma: PrismaClient, actor: Actor,
     select: { ...versionSelect, text: true },
   });
   // A version an alignment chose links back to that alignment's report.
-  const chosen = await prisma.alignmentRun.findMany({ where: { projectId, promptVersionId: { in: versions.map((v) => v.id) } }, select: { id: true, promptVersionId: true } });
+  const chosen = await prisma.alignmentRun.findMany({
+    where: { projectId, promptVersionId: { in: versions.map((v) => v.id) } },
+    select: { id: true, promptVersionId: true },
+  });
   const alignmentOf = new Map(chosen.map((a) => [a.promptVersionId!, a.id]));
   return ids.map((id) => {
     const shipped = loadTemplate(id);
     return {
       templateId: id,
       shipped: { hash: shipped.hash, text: shipped.raw, inputs: shipped.inputs },
-      versions: versions.filter((v) => v.templateId === id).map((v) => ({ ...v, alignmentId: alignmentOf.get(v.id) ?? null })),
+      versions: versions
+        .filter((v) => v.templateId === id)
+        .map((v) => ({ ...v, alignmentId: alignmentOf.get(v.id) ?? null })),
     };
   });
 }
@@ -103,30 +138,47 @@ export async function pipelinePromptVersions(prisma: PrismaClient, actor: Actor,
  * The prompt versions a new run renders, checked: each named template is one the pipeline renders and
  * each version is this project's edit of it. "shipped" (or leaving a template out) renders the file.
  */
-export async function resolveRunPromptVersions(prisma: PrismaClient, projectId: string, pipeline: PipelineDefinition, chosen: Record<string, string> | undefined): Promise<Record<string, string>> {
+export async function resolveRunPromptVersions(
+  prisma: PrismaClient,
+  projectId: string,
+  pipeline: PipelineDefinition,
+  chosen: Record<string, string> | undefined,
+): Promise<Record<string, string>> {
   const named = Object.entries(chosen ?? {}).filter(([, version]) => version !== "shipped");
   if (named.length === 0) return {};
   const allowed = new Set(pipelineTemplateIds(pipeline));
   const foreign = named.filter(([templateId]) => !allowed.has(templateId)).map(([templateId]) => templateId);
   if (foreign.length) throw new ValidationError(`Pipeline ${pipeline.id} renders no template ${foreign.join(", ")}.`);
-  const versions = await prisma.promptVersion.findMany({ where: { projectId, id: { in: named.map(([, id]) => id) } }, select: { id: true, templateId: true } });
+  const versions = await prisma.promptVersion.findMany({
+    where: { projectId, id: { in: named.map(([, id]) => id) } },
+    select: { id: true, templateId: true },
+  });
   for (const [templateId, versionId] of named) {
     const version = versions.find((v) => v.id === versionId);
     if (!version) throw new NotFoundError(`No prompt version ${versionId} in this project.`);
-    if (version.templateId !== templateId) throw new ValidationError(`Prompt version ${versionId} is a version of ${version.templateId}, not of ${templateId}.`);
+    if (version.templateId !== templateId)
+      throw new ValidationError(
+        `Prompt version ${versionId} is a version of ${version.templateId}, not of ${templateId}.`,
+      );
   }
   return Object.fromEntries(named);
 }
 
 /** The prompt versions a run rendered (template id, version id, hash, note); an empty list: every template was the shipped one. */
 export async function runPromptVersions(prisma: PrismaClient, actor: Actor, runId: string) {
-  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { projectId: true, promptVersionIds: true } });
+  const run = await prisma.judgeRun.findUnique({
+    where: { id: runId },
+    select: { projectId: true, promptVersionIds: true },
+  });
   if (!run) throw new NotFoundError("No such run.");
   await requireProjectAccess(prisma, actor, run.projectId, "project.view").catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
   });
   const ids = Object.values((run.promptVersionIds ?? {}) as Record<string, string>);
   if (ids.length === 0) return [];
-  const rows = await prisma.promptVersion.findMany({ where: { id: { in: ids } }, select: { id: true, templateId: true, hash: true, note: true, createdAt: true } });
+  const rows = await prisma.promptVersion.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, templateId: true, hash: true, note: true, createdAt: true },
+  });
   return rows.sort((a, b) => a.templateId.localeCompare(b.templateId));
 }

@@ -7,7 +7,10 @@ export const templateIdSchema = z
   .string()
   .trim()
   .max(200)
-  .regex(/^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/, "Not a template id (lower-case path segments such as <task>/<step>).");
+  .regex(
+    /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/,
+    "Not a template id (lower-case path segments such as <task>/<step>).",
+  );
 
 export const promptVersionIdSchema = z
   .string()
@@ -17,10 +20,15 @@ export const promptVersionIdSchema = z
 export const savePromptVersionSchema = z.object({
   templateId: templateIdSchema,
   /** The whole template: front matter and body, as in the shipped file. */
-  text: z.string().min(1, "The template is empty.").max(MAX_PROMPT_TEXT_CHARS, `At most ${MAX_PROMPT_TEXT_CHARS} characters.`),
+  text: z
+    .string()
+    .min(1, "The template is empty.")
+    .max(MAX_PROMPT_TEXT_CHARS, `At most ${MAX_PROMPT_TEXT_CHARS} characters.`),
   note: z.string().trim().max(500).default(""),
 });
 export type SavePromptVersionInput = z.input<typeof savePromptVersionSchema>;
 
 /** A run's prompt versions: template id → a prompt version id, or "shipped" (the default for any template not named). */
-export const runPromptVersionsSchema = z.record(templateIdSchema, z.union([z.literal("shipped"), promptVersionIdSchema])).refine((map) => Object.keys(map).length <= 50, "At most 50 templates.");
+export const runPromptVersionsSchema = z
+  .record(templateIdSchema, z.union([z.literal("shipped"), promptVersionIdSchema]))
+  .refine((map) => Object.keys(map).length <= 50, "At most 50 templates.");

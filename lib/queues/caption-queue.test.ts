@@ -42,7 +42,8 @@ beforeAll(async () => {
   stub = await startStubLlm();
   [owner, ann, bob] = await Promise.all([makeUser(), makeUser(), makeUser()]);
   ({ projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 }));
-  for (const who of [ann, bob]) await prisma.projectMember.create({ data: { projectId, userId: who.userId, role: "reviewer" } });
+  for (const who of [ann, bob])
+    await prisma.projectMember.create({ data: { projectId, userId: who.userId, role: "reviewer" } });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
     baseUrl: stub.baseURL,
@@ -57,7 +58,12 @@ beforeAll(async () => {
     pricePer1kInput: null,
     pricePer1kOutput: null,
   });
-  const reference = await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(...smallReferenceSet())));
+  const reference = await importReferenceSet(
+    prisma,
+    owner,
+    projectId,
+    file("ref.jsonl", jsonlBytes(...smallReferenceSet())),
+  );
   const setId = reference.set.id!;
   await importModelOutputs(
     prisma,
@@ -68,7 +74,11 @@ beforeAll(async () => {
       "alpha.jsonl",
       jsonlBytes(
         { id: 1, output: "A red ball rolls down a wooden ramp and stops." }, // brief, 10 vs 13 words: 2 → capped 1
-        { id: 2, output: "A small red rubber ball starts at the top of a long wooden ramp, rolls steadily downward past a blue marker, and comes to rest on the floor." }, // detail: 3
+        {
+          id: 2,
+          output:
+            "A small red rubber ball starts at the top of a long wooden ramp, rolls steadily downward past a blue marker, and comes to rest on the floor.",
+        }, // detail: 3
         { id: 3, output: "Ball goes down,\nball is round." }, // poem: 2
         { id: 4, output: "A red sphere rolls down the ramp." }, // action: key point 1 of 3
       ),
@@ -90,26 +100,69 @@ beforeAll(async () => {
     { model: "beta" },
   );
   const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
-  styleRun = (await createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "caption_style", endpointId: endpoint.id, captionSetId: setId }))).id;
-  contentRun = (await createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "caption_content", endpointId: endpoint.id, captionSetId: setId }))).id;
+  styleRun = (
+    await createRun(
+      deps,
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "caption_style", endpointId: endpoint.id, captionSetId: setId }),
+    )
+  ).id;
+  contentRun = (
+    await createRun(
+      deps,
+      owner,
+      projectId,
+      createRunSchema.parse({ pipeline: "caption_content", endpointId: endpoint.id, captionSetId: setId }),
+    )
+  ).id;
 });
 afterAll(() => stub.close());
 
-const captionOf = (model: string, type: string) => prisma.item.findFirstOrThrow({ where: { projectId, kind: "caption", model, group: type } });
+const captionOf = (model: string, type: string) =>
+  prisma.item.findFirstOrThrow({ where: { projectId, kind: "caption", model, group: type } });
 
 describe("queues over captions", () => {
   it("makes one item per judged caption, filtered by model and type, and refuses the video scopes for a caption run", async () => {
-    const all = await createQueue(prisma, owner, projectId, { name: "all styles", runId: styleRun, scope: "captions", filter: {} });
+    const all = await createQueue(prisma, owner, projectId, {
+      name: "all styles",
+      runId: styleRun,
+      scope: "captions",
+      filter: {},
+    });
     expect(all.itemCount).toBe(4); // alpha brief, detail, poem; beta brief (the action captions are not style-judged)
-    const alpha = await createQueue(prisma, owner, projectId, { name: "alpha", runId: styleRun, scope: "captions", captions: { model: "alpha", type: "brief" }, filter: {} });
+    const alpha = await createQueue(prisma, owner, projectId, {
+      name: "alpha",
+      runId: styleRun,
+      scope: "captions",
+      captions: { model: "alpha", type: "brief" },
+      filter: {},
+    });
     const items = await prisma.reviewQueueItem.findMany({ where: { queueId: alpha.id } });
     expect(items.map((i) => i.itemId)).toEqual([(await captionOf("alpha", "brief")).id]);
-    await expect(createQueue(prisma, owner, projectId, { name: "x", runId: styleRun, scope: "verdict", filter: {} })).rejects.toBeInstanceOf(ValidationError);
-    await expect(createQueue(prisma, owner, projectId, { name: "x", runId: styleRun, scope: "captions", captions: { model: "gamma" }, filter: {} })).rejects.toThrow(/queue would be empty/);
+    await expect(
+      createQueue(prisma, owner, projectId, { name: "x", runId: styleRun, scope: "verdict", filter: {} }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      createQueue(prisma, owner, projectId, {
+        name: "x",
+        runId: styleRun,
+        scope: "captions",
+        captions: { model: "gamma" },
+        filter: {},
+      }),
+    ).rejects.toThrow(/queue would be empty/);
   });
 
   it("shows the caption and its reviewable style score; blind until submitted; the judgment belongs to the caption", async () => {
-    const queue = await createQueue(prisma, owner, projectId, { name: "blind alpha brief", runId: styleRun, scope: "captions", captions: { model: "alpha", type: "brief" }, filter: {}, blind: true });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "blind alpha brief",
+      runId: styleRun,
+      scope: "captions",
+      captions: { model: "alpha", type: "brief" },
+      filter: {},
+      blind: true,
+    });
     const { itemId } = await nextItem(prisma, ann, queue.id);
     const item = await getQueueItem(prisma, ann, queue.id, itemId!);
     expect(item.caption).toMatchObject({
@@ -125,15 +178,33 @@ describe("queues over captions", () => {
     // The caption's scores are withheld on the video's reviews too while blind.
     expect((await videoReviews(prisma, ann, item.video.id)).blind).toBe(true);
 
-    await submitItem(prisma, ann, queue.id, itemId!, { judgments: [{ target: item.targets[0]!.key, value: 2, note: "too short, but accurate" }] });
+    await submitItem(prisma, ann, queue.id, itemId!, {
+      judgments: [{ target: item.targets[0]!.key, value: 2, note: "too short, but accurate" }],
+    });
     const after = await getQueueItem(prisma, ann, queue.id, itemId!);
-    expect(after.targets[0]).toMatchObject({ judge: 1, mine: { value: 2, note: "too short, but accurate", version: 1 } });
+    expect(after.targets[0]).toMatchObject({
+      judge: 1,
+      mine: { value: 2, note: "too short, but accurate", version: 1 },
+    });
     const saved = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: ann.userId } });
-    expect(saved).toMatchObject({ task: "caption_style", target: "style", itemId: (await captionOf("alpha", "brief")).id, frameSetId: "", gap: 0.8, judgeValue: 1 });
+    expect(saved).toMatchObject({
+      task: "caption_style",
+      target: "style",
+      itemId: (await captionOf("alpha", "brief")).id,
+      frameSetId: "",
+      gap: 0.8,
+      judgeValue: 1,
+    });
   });
 
   it("labels each key point of a content caption with its text and saves 0/1 values", async () => {
-    const queue = await createQueue(prisma, owner, projectId, { name: "beta content", runId: contentRun, scope: "captions", captions: { model: "beta" }, filter: {} });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "beta content",
+      runId: contentRun,
+      scope: "captions",
+      captions: { model: "beta" },
+      filter: {},
+    });
     const { itemId } = await nextItem(prisma, bob, queue.id);
     const item = await getQueueItem(prisma, bob, queue.id, itemId!);
     expect(item.targets.map((t) => [t.category, t.label, t.judge])).toEqual([
@@ -141,9 +212,16 @@ describe("queues over captions", () => {
       ["kp:2", "Key point 2: the ball stops on the floor", 1],
       ["kp:3", "Key point 3: a hand pushes the ball", 1],
     ]);
-    await expect(submitItem(prisma, bob, queue.id, itemId!, { judgments: item.targets.map((t) => ({ target: t.key, value: 2 })) })).rejects.toThrow(/hit|missed|one of/);
-    await submitItem(prisma, bob, queue.id, itemId!, { judgments: item.targets.map((t, i) => ({ target: t.key, value: i === 2 ? 0 : 1 })) });
-    const judgments = await prisma.humanJudgment.findMany({ where: { reviewerId: bob.userId }, orderBy: { target: "asc" } });
+    await expect(
+      submitItem(prisma, bob, queue.id, itemId!, { judgments: item.targets.map((t) => ({ target: t.key, value: 2 })) }),
+    ).rejects.toThrow(/hit|missed|one of/);
+    await submitItem(prisma, bob, queue.id, itemId!, {
+      judgments: item.targets.map((t, i) => ({ target: t.key, value: i === 2 ? 0 : 1 })),
+    });
+    const judgments = await prisma.humanJudgment.findMany({
+      where: { reviewerId: bob.userId },
+      orderBy: { target: "asc" },
+    });
     expect(judgments.map((j) => [j.target, j.value, j.disagrees])).toEqual([
       ["kp:1", 1, false],
       ["kp:2", 1, false],
@@ -155,7 +233,10 @@ describe("queues over captions", () => {
 describe("agreement on captions", () => {
   it("breaks down by caption type and by the caption's model", async () => {
     // Ann and Bob give style scores to the captions outside the queues (the caption page's route).
-    const styleScores = await prisma.score.findMany({ where: { runId: styleRun, category: "style" }, include: { stepResult: { select: { itemId: true } } } });
+    const styleScores = await prisma.score.findMany({
+      where: { runId: styleRun, category: "style" },
+      include: { stepResult: { select: { itemId: true } } },
+    });
     const items = await prisma.item.findMany({ where: { id: { in: styleScores.map((s) => s.itemId) } } });
     const byItem = new Map(items.map((i) => [i.id, i]));
     for (const score of styleScores) {
@@ -175,7 +256,12 @@ describe("agreement on captions", () => {
       ["alpha", 3],
       ["beta", 1],
     ]);
-    const content = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: contentRun }));
+    const content = await projectAgreement(
+      prisma,
+      owner,
+      projectId,
+      agreementQuerySchema().parse({ runId: contentRun }),
+    );
     // Bob's three key points of beta's action caption: judge hit all three, Bob says the third missed.
     expect(content.summary).toMatchObject({ reviewedItems: 3 });
     expect(content.breakdowns.caption_type!.map((g) => [g.key, g.items])).toEqual([["action", 3]]);

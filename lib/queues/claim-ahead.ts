@@ -19,22 +19,32 @@ export const MAX_OPEN_CLAIMS = 4;
  * Returns their live claim taken after the current one if they hold one, else a new claim (none when
  * nothing is left, or when they already hold MAX_OPEN_CLAIMS unsubmitted claims).
  */
-export async function claimAhead(prisma: PrismaClient, actor: Actor, queueId: string, currentItemId: string): Promise<{ itemId: string | null }> {
+export async function claimAhead(
+  prisma: PrismaClient,
+  actor: Actor,
+  queueId: string,
+  currentItemId: string,
+): Promise<{ itemId: string | null }> {
   const queue = await queueForActor(prisma, actor, queueId, "scores.review");
   if (queue.archivedAt) throw new ValidationError("This queue is archived.");
   const me = actor.userId;
   return prisma.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`review_queue:${queue.id}`}, 0))`;
-      const current = await tx.reviewQueueAssignment.findUnique({ where: { itemId_reviewerId: { itemId: currentItemId, reviewerId: me } } });
-      if (!current || current.queueId !== queue.id) throw new NotFoundError("This item is not assigned to you: ask the queue for your next item.");
+      const current = await tx.reviewQueueAssignment.findUnique({
+        where: { itemId_reviewerId: { itemId: currentItemId, reviewerId: me } },
+      });
+      if (!current || current.queueId !== queue.id)
+        throw new NotFoundError("This item is not assigned to you: ask the queue for your next item.");
       const open = await tx.$queryRaw<{ itemId: string; claimedAt: Date }[]>`
         SELECT a."itemId", a."claimedAt" FROM "review_queue_assignment" a
         WHERE a."queueId" = ${queue.id} AND a."reviewerId" = ${me} AND a."status" = 'claimed' AND a."claimedAt" > ${liveSince}
         ORDER BY a."claimedAt" ASC, a."itemId" ASC`;
       // Claims are handed out in (claimedAt, itemId) order: the one after the current item is the one ahead.
       const at = current.claimedAt.getTime();
-      const ahead = open.find((claim) => claim.claimedAt.getTime() > at || (claim.claimedAt.getTime() === at && claim.itemId > currentItemId));
+      const ahead = open.find(
+        (claim) => claim.claimedAt.getTime() > at || (claim.claimedAt.getTime() === at && claim.itemId > currentItemId),
+      );
       if (ahead) return { itemId: ahead.itemId };
       if (open.length >= MAX_OPEN_CLAIMS) return { itemId: null };
       return { itemId: await claimFreeItem(tx, queue, me) };

@@ -18,7 +18,10 @@ export async function queueRun(prisma: PrismaClient, projectId: string, runId: s
     if (error instanceof NotFoundError) throw new ValidationError("No such judge run in this project.");
     throw error;
   }
-  if (!run) throw new ValidationError("This project has no judge run yet: run a judge, then create a review queue from its results.");
+  if (!run)
+    throw new ValidationError(
+      "This project has no judge run yet: run a judge, then create a review queue from its results.",
+    );
   return run;
 }
 
@@ -32,18 +35,38 @@ export async function queueVideoIds(
 ) {
   const parsed = createQueueSchema().pick({ filter: true, sort: true, dir: true }).parse(input);
   const filter = { ...parsed.filter, runId: run.id };
-  const ids = await matchingVideoIds(prisma, filter, { projectId, runId: run.id, task: run.task, userId: actor.userId }, parsed.sort, parsed.dir);
+  const ids = await matchingVideoIds(
+    prisma,
+    filter,
+    { projectId, runId: run.id, task: run.task, userId: actor.userId },
+    parsed.sort,
+    parsed.dir,
+  );
   return { filter, sort: parsed.sort, dir: parsed.dir, ids };
 }
 
 /** A queue of named videos (a what-to-label-next proposal): each must be in the run; the filter is not used. */
-async function chosenVideoIds(prisma: PrismaClient, runId: string, input: { videoIds?: string[]; chosenBy?: string; filter: CreateQueueInput["filter"] }) {
+async function chosenVideoIds(
+  prisma: PrismaClient,
+  runId: string,
+  input: { videoIds?: string[]; chosenBy?: string; filter: CreateQueueInput["filter"] },
+) {
   const ids = [...new Set(input.videoIds ?? [])];
-  if (Object.keys(input.filter ?? {}).length > 0) throw new ValidationError("Give either a filter or the videos, not both.");
-  const inRun = new Set((await prisma.runVideo.findMany({ where: { runId, videoId: { in: ids } }, select: { videoId: true } })).map((r) => r.videoId));
+  if (Object.keys(input.filter ?? {}).length > 0)
+    throw new ValidationError("Give either a filter or the videos, not both.");
+  const inRun = new Set(
+    (await prisma.runVideo.findMany({ where: { runId, videoId: { in: ids } }, select: { videoId: true } })).map(
+      (r) => r.videoId,
+    ),
+  );
   const missing = ids.filter((id) => !inRun.has(id));
   if (missing.length) throw new ValidationError(`These videos are not in the judge run: ${someNamed(missing, 10)}.`);
-  return { filter: { runId, chosen: `${input.chosenBy ?? "chosen videos"} (${ids.length})` }, sort: "path", dir: "asc", ids };
+  return {
+    filter: { runId, chosen: `${input.chosenBy ?? "chosen videos"} (${ids.length})` },
+    sort: "path",
+    dir: "asc",
+    ids,
+  };
 }
 
 /**
@@ -54,26 +77,46 @@ async function chosenVideoIds(prisma: PrismaClient, runId: string, input: { vide
 export async function createQueue(prisma: PrismaClient, actor: Actor, projectId: string, raw: CreateQueueInput) {
   await requireProjectAccess(prisma, actor, projectId, "queues.manage");
   const input = createQueueSchema().parse(raw);
-  if (input.scope === "verdict" && input.categories.length > 0) throw new ValidationError("Categories only apply to a queue of scores.");
+  if (input.scope === "verdict" && input.categories.length > 0)
+    throw new ValidationError("Categories only apply to a queue of scores.");
   const run = await queueRun(prisma, projectId, input.runId ?? input.filter.runId);
   if (input.mode === "presence") {
-    if (input.scope !== "scores") throw new ValidationError("Presence first applies to a queue of scores: choose the scores, or full grading.");
-    if (!run.task.presence) throw new ValidationError(`${run.task.label} declares no presence targets: choose full grading.`);
+    if (input.scope !== "scores")
+      throw new ValidationError("Presence first applies to a queue of scores: choose the scores, or full grading.");
+    if (!run.task.presence)
+      throw new ValidationError(`${run.task.label} declares no presence targets: choose full grading.`);
     if (input.categories.length > 0 && !input.categories.some((c) => run.task.presence!.of.includes(c))) {
-      throw new ValidationError("None of the chosen categories has a presence target: choose full grading, or other categories.");
+      throw new ValidationError(
+        "None of the chosen categories has a presence target: choose full grading, or other categories.",
+      );
     }
   }
   // A run whose subjects are items (captions, answers) is reviewed in its task folder's item scope (lib/queues/queue-scope.ts).
   const itemScope = run.task.subject !== "video" ? queueScopeForSubject(run.task.subject) : null;
-  if (run.task.subject !== "video" && !itemScope) throw new ValidationError(`A ${run.task.label} run has no review queues.`);
-  if (itemScope && input.scope !== itemScope.id) throw new ValidationError(`A ${run.task.label} run is reviewed one ${itemScope.noun} at a time: choose the scope "${itemScope.id}".`);
-  if (!itemScope && queueScopeOf(input.scope)) throw new ValidationError(`This run judged videos, not ${input.scope}: choose the verdict or the scores.`);
+  if (run.task.subject !== "video" && !itemScope)
+    throw new ValidationError(`A ${run.task.label} run has no review queues.`);
+  if (itemScope && input.scope !== itemScope.id)
+    throw new ValidationError(
+      `A ${run.task.label} run is reviewed one ${itemScope.noun} at a time: choose the scope "${itemScope.id}".`,
+    );
+  if (!itemScope && queueScopeOf(input.scope))
+    throw new ValidationError(`This run judged videos, not ${input.scope}: choose the verdict or the scores.`);
   // A task without a reviewed per-video metric (VBench-2.0's answers are per question) gives a verdict queue no target.
   if (input.scope === "verdict" && !run.task.metrics.some((m) => m.reviewed)) {
-    throw new ValidationError(`A ${run.task.label} run has no per-video verdict to review: choose its scores (scope "scores"), so reviewers answer what the judge was asked.`);
+    throw new ValidationError(
+      `A ${run.task.label} run has no per-video verdict to review: choose its scores (scope "scores"), so reviewers answer what the judge was asked.`,
+    );
   }
-  const { filter, sort, dir, ids: matching } = input.videoIds ? await chosenVideoIds(prisma, run.id, input) : await queueVideoIds(prisma, actor, projectId, run, input);
-  if (itemScope) return createItemQueue(prisma, actor, projectId, run.id, input, itemScope, { filter, sort, dir }, matching);
+  const {
+    filter,
+    sort,
+    dir,
+    ids: matching,
+  } = input.videoIds
+    ? await chosenVideoIds(prisma, run.id, input)
+    : await queueVideoIds(prisma, actor, projectId, run, input);
+  if (itemScope)
+    return createItemQueue(prisma, actor, projectId, run.id, input, itemScope, { filter, sort, dir }, matching);
   let ids = matching;
   if (input.scope === "unstable") {
     // An ensemble run's scores whose members spread past the target's threshold (lib/ensembles).
@@ -82,12 +125,21 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
       distinct: ["videoId"],
       select: { videoId: true },
     });
-    if (ids.length > 0 && unstable.length === 0 && (await prisma.scoreDispersion.count({ where: { runId: run.id } })) === 0) {
-      throw new ValidationError("Unstable targets need an ensemble run (samples or a judge panel): this run has one judge answer per score.");
+    if (
+      ids.length > 0 &&
+      unstable.length === 0 &&
+      (await prisma.scoreDispersion.count({ where: { runId: run.id } })) === 0
+    ) {
+      throw new ValidationError(
+        "Unstable targets need an ensemble run (samples or a judge panel): this run has one judge answer per score.",
+      );
     }
     const withUnstable = new Set(unstable.map((s) => s.videoId));
     ids = ids.filter((id) => withUnstable.has(id));
-    if (ids.length === 0 && matching.length > 0) throw new ValidationError("None of the matching videos has an unstable score in the chosen categories: the queue would be empty.");
+    if (ids.length === 0 && matching.length > 0)
+      throw new ValidationError(
+        "None of the matching videos has an unstable score in the chosen categories: the queue would be empty.",
+      );
   }
   if (input.scope === "scores" && ids.length > 0) {
     const scored = await prisma.score.findMany({
@@ -125,7 +177,11 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
         },
       });
       for (let start = 0; start < ids.length; start += 5000) {
-        await tx.reviewQueueItem.createMany({ data: ids.slice(start, start + 5000).map((videoId, offset) => ({ queueId: queue.id, videoId, position: start + offset })) });
+        await tx.reviewQueueItem.createMany({
+          data: ids
+            .slice(start, start + 5000)
+            .map((videoId, offset) => ({ queueId: queue.id, videoId, position: start + offset })),
+        });
       }
       return queue;
     },
@@ -167,7 +223,16 @@ async function createItemQueue(
         },
       });
       for (let start = 0; start < items.length; start += 5000) {
-        await tx.reviewQueueItem.createMany({ data: items.slice(start, start + 5000).map((r, offset) => ({ queueId: queue.id, videoId: r.videoId, itemId: r.itemId, position: start + offset })) });
+        await tx.reviewQueueItem.createMany({
+          data: items
+            .slice(start, start + 5000)
+            .map((r, offset) => ({
+              queueId: queue.id,
+              videoId: r.videoId,
+              itemId: r.itemId,
+              position: start + offset,
+            })),
+        });
       }
       return queue;
     },

@@ -41,13 +41,34 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
   const presenceKeys = new Map(presence.map((c) => [c.id, judgmentKey(presenceTarget(task.id, item.videoId, c.id))]));
   const [frameSet, own, judgeMetrics] = await Promise.all([
     runVideo
-      ? prisma.frameSet.findUnique({ where: { id: runVideo.frameSetId }, include: { frames: { orderBy: { index: "asc" } } } })
-      : prisma.frameSet.findFirst({ where: { videoId: item.videoId }, orderBy: { createdAt: "desc" }, include: { frames: { orderBy: { index: "asc" } } } }),
+      ? prisma.frameSet.findUnique({
+          where: { id: runVideo.frameSetId },
+          include: { frames: { orderBy: { index: "asc" } } },
+        })
+      : prisma.frameSet.findFirst({
+          where: { videoId: item.videoId },
+          orderBy: { createdAt: "desc" },
+          include: { frames: { orderBy: { index: "asc" } } },
+        }),
     prisma.humanJudgment.findMany({
-      where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: [...targets.map((t) => t.judgmentKey), ...presenceKeys.values()] } },
-      select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true, version: true, updatedAt: true },
+      where: {
+        reviewerId: actor.userId,
+        withdrawn: false,
+        targetKey: { in: [...targets.map((t) => t.judgmentKey), ...presenceKeys.values()] },
+      },
+      select: {
+        targetKey: true,
+        value: true,
+        note: true,
+        reason: true,
+        acceptedJudge: true,
+        version: true,
+        updatedAt: true,
+      },
     }),
-    runVideo ? readRunMetrics(prisma, queue.runId, [item.videoId]).then((m) => m.get(item.videoId) ?? {}) : Promise.resolve({} as Record<string, number>),
+    runVideo
+      ? readRunMetrics(prisma, queue.runId, [item.videoId]).then((m) => m.get(item.videoId) ?? {})
+      : Promise.resolve({} as Record<string, number>),
   ]);
   const frames = frameSet?.frames ?? [];
   const keyFrames = frames.filter((f) => f.isKeyFrame);
@@ -93,7 +114,14 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
       dimensions: video.dimensions,
       model: video.model,
       url: `/api/v1/videos/${video.id}/file`,
-      frames: frames.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, isKeyFrame: f.isKeyFrame, cluster: f.cluster, url: `/api/v1/frames/${f.id}/image` })),
+      frames: frames.map((f) => ({
+        id: f.id,
+        index: f.index,
+        timestampS: f.timestampS,
+        isKeyFrame: f.isKeyFrame,
+        cluster: f.cluster,
+        url: `/api/v1/frames/${f.id}/image`,
+      })),
       /** Whether the frames are a uniform set: frames at their times, with no key frames or clusters. */
       uniformFrames: (frameSet?.parameters as { mode?: unknown } | null)?.mode === "uniform",
     },
@@ -107,7 +135,8 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
     targets: targets.map((t) => {
       // A score's scope is declared by its target: a key frame, a key frame's cluster, or the whole video (no frames).
       const scope = t.kind === SCORE_TARGET_TYPE && "scope" in t.declaration ? t.declaration.scope : null;
-      const keyFrame = t.scopeIndex !== null && (scope === "key_frame" || scope === "cluster") ? keyFrames[t.scopeIndex] : undefined;
+      const keyFrame =
+        t.scopeIndex !== null && (scope === "key_frame" || scope === "cluster") ? keyFrames[t.scopeIndex] : undefined;
       const judgment = mine.get(t.judgmentKey);
       return {
         key: t.key,
@@ -130,7 +159,14 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
         /** What the score asked, in the judge's words (null: the label says it); shown blind too, it is not the judge's answer. */
         question: t.question ? { text: t.question.text, framesNote: t.question.framesNote } : null,
         mine: judgment
-          ? { value: judgment.value, note: judgment.note, reason: judgment.reason, acceptedJudge: judgment.acceptedJudge, version: judgment.version, updatedAt: judgment.updatedAt }
+          ? {
+              value: judgment.value,
+              note: judgment.note,
+              reason: judgment.reason,
+              acceptedJudge: judgment.acceptedJudge,
+              version: judgment.version,
+              updatedAt: judgment.updatedAt,
+            }
           : null,
         ...(blind ? {} : { judge: t.judgeValue }),
       };
@@ -165,7 +201,11 @@ export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: 
       previousItemId: at > 0 ? history[at - 1]!.itemId : null,
       nextItemId: at >= 0 && at < history.length - 1 ? history[at + 1]!.itemId : null,
     },
-    progress: { items: progress.items, complete: progress.complete, mine: { done: history.filter((h) => h.status === "done").length } },
+    progress: {
+      items: progress.items,
+      complete: progress.complete,
+      mine: { done: history.filter((h) => h.status === "done").length },
+    },
   };
   // The item scopes' subjects are keyed by their scopes (`caption`, `answer`, ...): read them as the scope's own type.
   return payload as typeof payload & Record<string, unknown>;

@@ -7,7 +7,10 @@ import { assignmentOf, progressOf, queueJson } from "./queue-json";
 /** One queue with its progress and the caller's own counts. */
 export async function getQueue(prisma: PrismaClient, actor: Actor, queueId: string) {
   const queue = await queueForActor(prisma, actor, queueId, "project.view");
-  const [progress, assignees] = await Promise.all([progressOf(prisma, [queue]).then((p) => p.get(queue.id)!), assigneesOf(prisma, [queue]).then((a) => a.get(queue.id)!)]);
+  const [progress, assignees] = await Promise.all([
+    progressOf(prisma, [queue]).then((p) => p.get(queue.id)!),
+    assigneesOf(prisma, [queue]).then((a) => a.get(queue.id)!),
+  ]);
   const mine = progress.reviewers.find((r) => r.reviewerId === actor.userId);
   return {
     ...queueJson(queue),

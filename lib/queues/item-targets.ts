@@ -25,16 +25,32 @@ const SCOPE_NOUN: Record<string, string> = { key_frame: "key frame", cluster: "c
  * What a reviewer judges for one item: the task's verdict metric (and optionally its other reviewed
  * metrics), or each chosen judge score; scales and labels from the task's declaration.
  */
-export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, videoId: string, itemId = "", knownTask?: TaskDeclaration): Promise<Target[]> {
+export async function itemTargets(
+  prisma: PrismaClient,
+  queue: ReviewQueue,
+  videoId: string,
+  itemId = "",
+  knownTask?: TaskDeclaration,
+): Promise<Target[]> {
   const task = knownTask ?? (await taskOfRun(prisma, queue.runId));
   // An item queue's targets are its task folder's (lib/queues/queue-scope.ts).
   const itemScope = queueScopeOf(queue.scope);
-  if (itemScope) return itemScoreTargets(prisma, queue, task, videoId, itemId, (await itemScope.indexedTexts?.(prisma, itemId)) ?? []);
+  if (itemScope)
+    return itemScoreTargets(
+      prisma,
+      queue,
+      task,
+      videoId,
+      itemId,
+      (await itemScope.indexedTexts?.(prisma, itemId)) ?? [],
+    );
   if (queue.scope === "verdict") {
     const key = (metric: string) => judgmentKey(metricTarget(task.id, videoId, "", metric));
     const judge = (await readRunMetrics(prisma, queue.runId, [videoId])).get(videoId) ?? {};
     const verdictId = task.verdict?.metricId;
-    const reviewed = task.metrics.filter((m) => m.reviewed).sort((a, b) => Number(b.id === verdictId) - Number(a.id === verdictId));
+    const reviewed = task.metrics
+      .filter((m) => m.reviewed)
+      .sort((a, b) => Number(b.id === verdictId) - Number(a.id === verdictId));
     return reviewed.map((m) => {
       const required = m.id === verdictId;
       const { min, max } = scaleBounds(m.scale);
@@ -57,21 +73,45 @@ export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, vide
   const [allScores, runVideo, unstable, questions] = await Promise.all([
     prisma.score.findMany({
       where: { runId: queue.runId, videoId, ...scoreCategoryWhere(task, queue.categories) },
-      select: { id: true, runId: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, category: true, value: true },
+      select: {
+        id: true,
+        runId: true,
+        videoId: true,
+        itemId: true,
+        stepId: true,
+        scopeIndex: true,
+        category: true,
+        value: true,
+      },
     }),
-    prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId } }, select: { frameSetId: true } }),
+    prisma.runVideo.findUnique({
+      where: { runId_videoId: { runId: queue.runId, videoId } },
+      select: { frameSetId: true },
+    }),
     // An "unstable" queue asks only for the scores an ensemble's members spread on (lib/ensembles).
-    queue.scope === "unstable" ? prisma.scoreDispersion.findMany({ where: { runId: queue.runId, videoId, unstable: true }, select: { stepId: true, scopeIndex: true, category: true } }) : null,
+    queue.scope === "unstable"
+      ? prisma.scoreDispersion.findMany({
+          where: { runId: queue.runId, videoId, unstable: true },
+          select: { stepId: true, scopeIndex: true, category: true },
+        })
+      : null,
     scoreQuestionsOf(prisma, task, queue.runId, videoId),
   ]);
   const unstableKeys = unstable ? new Set(unstable.map((d) => `${d.stepId}#${d.scopeIndex}#${d.category}`)) : null;
-  const scores = unstableKeys ? allScores.filter((s) => unstableKeys.has(`${s.stepId}#${s.scopeIndex}#${s.category}`)) : allScores;
+  const scores = unstableKeys
+    ? allScores.filter((s) => unstableKeys.has(`${s.stepId}#${s.scopeIndex}#${s.category}`))
+    : allScores;
   const frameSetId = runVideo?.frameSetId ?? "";
   const order = new Map(task.targets.map((t, i) => [t.id, i]));
-  const declared = scores.map((s) => ({ score: s, target: judgmentDeclaration(SCORE_TARGET_TYPE, s.category, [task]) as TargetDeclaration }));
+  const declared = scores.map((s) => ({
+    score: s,
+    target: judgmentDeclaration(SCORE_TARGET_TYPE, s.category, [task]) as TargetDeclaration,
+  }));
   declared.sort(
     (a, b) =>
-      (SCOPE_ORDER[a.target.scope] ?? 9) - (SCOPE_ORDER[b.target.scope] ?? 9) || a.score.scopeIndex - b.score.scopeIndex || (order.get(a.score.category) ?? 0) - (order.get(b.score.category) ?? 0),
+      (SCOPE_ORDER[a.target.scope] ?? 9) - (SCOPE_ORDER[b.target.scope] ?? 9) ||
+      a.score.scopeIndex - b.score.scopeIndex ||
+      (order.get(a.score.category) ?? 0) - (order.get(b.score.category) ?? 0),
   );
   return declared.map(({ score: s, target }) => {
     const { min, max } = scaleBounds(target.scale);
@@ -80,7 +120,11 @@ export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, vide
     return {
       key: s.id,
       kind: SCORE_TARGET_TYPE,
-      label: question ? questionLabel(target.label, s.category, target.id, question) : noun ? `${s.category} · ${noun} ${s.scopeIndex + 1}` : target.label,
+      label: question
+        ? questionLabel(target.label, s.category, target.id, question)
+        : noun
+          ? `${s.category} · ${noun} ${s.scopeIndex + 1}`
+          : target.label,
       required: true,
       min,
       max,
@@ -96,9 +140,14 @@ export async function itemTargets(prisma: PrismaClient, queue: ReviewQueue, vide
 }
 
 /** The categories a presence-first queue asks about: the task's presence targets among the queue's categories (none chosen: all). */
-export function presenceCategories(task: TaskDeclaration, queue: Pick<ReviewQueue, "scope" | "mode" | "categories">): TargetDeclaration[] {
+export function presenceCategories(
+  task: TaskDeclaration,
+  queue: Pick<ReviewQueue, "scope" | "mode" | "categories">,
+): TargetDeclaration[] {
   if (queue.scope !== "scores" || queue.mode !== "presence" || !task.presence) return [];
-  return task.presence.of.filter((id) => queue.categories.length === 0 || queue.categories.includes(id)).flatMap((id) => task.targets.find((t) => t.id === id) ?? []);
+  return task.presence.of
+    .filter((id) => queue.categories.length === 0 || queue.categories.includes(id))
+    .flatMap((id) => task.targets.find((t) => t.id === id) ?? []);
 }
 
 /** The judge's presence of a category from the item's scores of it, at the task's declared threshold. */

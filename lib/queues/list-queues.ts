@@ -5,12 +5,25 @@ import { assigneesOf } from "./queue-states";
 import { assignmentOf, progressOf, queueJson } from "./queue-json";
 
 /** A project's queues (newest first) with their progress; the archived ones instead with `archived`. */
-export async function listQueues(prisma: PrismaClient, actor: Actor, projectId: string, options: { archived?: boolean } = {}) {
+export async function listQueues(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  options: { archived?: boolean } = {},
+) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const queues = await prisma.reviewQueue.findMany({ where: { projectId, archivedAt: options.archived ? { not: null } : null }, orderBy: { createdAt: "desc" } });
+  const queues = await prisma.reviewQueue.findMany({
+    where: { projectId, archivedAt: options.archived ? { not: null } : null },
+    orderBy: { createdAt: "desc" },
+  });
   const [progress, assignees] = await Promise.all([progressOf(prisma, queues), assigneesOf(prisma, queues)]);
   return queues.map((q) => {
     const p = progress.get(q.id)!;
-    return { ...queueJson(q), progress: p, finished: p.complete >= q.itemCount, assignment: assignmentOf(q, assignees.get(q.id)!, actor.userId) };
+    return {
+      ...queueJson(q),
+      progress: p,
+      finished: p.complete >= q.itemCount,
+      assignment: assignmentOf(q, assignees.get(q.id)!, actor.userId),
+    };
   });
 }

@@ -3,7 +3,9 @@ import { missingTargetsMessage, NAMED_UP_TO } from "./missing-targets";
 
 describe("the review screen's message for targets left without a value", () => {
   it("names a few missing targets", () => {
-    expect(missingTargetsMessage(["s1 · key frame 1", "s2 · key frame 1"], 2)).toBe("Judge every target before submitting; missing: s1 · key frame 1, s2 · key frame 1.");
+    expect(missingTargetsMessage(["s1 · key frame 1", "s2 · key frame 1"], 2)).toBe(
+      "Judge every target before submitting; missing: s1 · key frame 1, s2 · key frame 1.",
+    );
     const labels = Array.from({ length: NAMED_UP_TO }, (_, i) => `t${i}`);
     expect(missingTargetsMessage(labels, 10)).toContain(`missing: ${labels.join(", ")}.`);
   });

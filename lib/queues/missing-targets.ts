@@ -6,6 +6,7 @@
 export const NAMED_UP_TO = 3;
 
 export function missingTargetsMessage(missingLabels: readonly string[], total: number): string {
-  if (missingLabels.length <= NAMED_UP_TO) return `Judge every target before submitting; missing: ${missingLabels.join(", ")}.`;
+  if (missingLabels.length <= NAMED_UP_TO)
+    return `Judge every target before submitting; missing: ${missingLabels.join(", ")}.`;
   return `Judge every target before submitting: ${missingLabels.length} of ${total} still need a value.`;
 }

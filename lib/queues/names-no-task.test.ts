@@ -16,7 +16,8 @@ describe("lib/queues", () => {
     for (const file of files) {
       const source = fs.readFileSync(path.join(here, file), "utf8");
       for (const id of TASK_IDS) if (source.includes(`tasks/${id}/`)) found.push(`${file} imports lib/tasks/${id}/`);
-      for (const name of names) if (new RegExp(`["'\`]${name}["'\`]`).test(source)) found.push(`${file} names "${name}"`);
+      for (const name of names)
+        if (new RegExp(`["'\`]${name}["'\`]`).test(source)) found.push(`${file} names "${name}"`);
     }
     expect(found).toEqual([]);
   });

@@ -10,7 +10,11 @@ import { assertMayClaim } from "./queue-states";
  * live claims is below reviewersPerItem. Claims older than CLAIM_TTL_MINUTES no longer hold a place. Null when
  * nothing is left for them.
  */
-export async function nextItem(prisma: PrismaClient, actor: Actor, queueId: string): Promise<{ itemId: string | null }> {
+export async function nextItem(
+  prisma: PrismaClient,
+  actor: Actor,
+  queueId: string,
+): Promise<{ itemId: string | null }> {
   const queue = await queueForActor(prisma, actor, queueId, "scores.review");
   // Archived (400) or assigned to other reviewers (403): no claim.
   assertMayClaim(queue, actor.userId);
@@ -29,11 +33,16 @@ export async function nextItem(prisma: PrismaClient, actor: Actor, queueId: stri
       for (const claim of own) {
         if (claim.live) return { itemId: claim.itemId };
         if (claim.room) {
-          await tx.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: claim.itemId, reviewerId: me } }, data: { claimedAt: new Date() } });
+          await tx.reviewQueueAssignment.update({
+            where: { itemId_reviewerId: { itemId: claim.itemId, reviewerId: me } },
+            data: { claimedAt: new Date() },
+          });
           return { itemId: claim.itemId };
         }
         // The item filled up while this claim was stale: let it go.
-        await tx.reviewQueueAssignment.delete({ where: { itemId_reviewerId: { itemId: claim.itemId, reviewerId: me } } });
+        await tx.reviewQueueAssignment.delete({
+          where: { itemId_reviewerId: { itemId: claim.itemId, reviewerId: me } },
+        });
       }
       return { itemId: await claimFreeItem(tx, queue, me) };
     },
@@ -48,7 +57,11 @@ export async function nextItem(prisma: PrismaClient, actor: Actor, queueId: stri
  * start and their agreement can be measured early; "coverage": by (doneCount, position), so every item gets its
  * first reviewer before any gets a second.
  */
-export async function claimFreeItem(tx: Prisma.TransactionClient, queue: ReviewQueue, me: string): Promise<string | null> {
+export async function claimFreeItem(
+  tx: Prisma.TransactionClient,
+  queue: ReviewQueue,
+  me: string,
+): Promise<string | null> {
   const n = queue.reviewersPerItem;
   const coverage = queue.handOut === "coverage";
   const [candidate] = await tx.$queryRaw<{ id: string }[]>`

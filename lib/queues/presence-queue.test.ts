@@ -28,7 +28,11 @@ async function reviewer(): Promise<Actor> {
 
 beforeAll(async () => {
   owner = await makeUser();
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2, name: "Presence queue" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 2,
+    name: "Presence queue",
+  }));
   await seedFinishedRun(prisma, owner, projectId, videoIds, {
     scores: () => [
       { stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 2 },
@@ -42,17 +46,31 @@ beforeAll(async () => {
 });
 
 const presenceQueue = (blind: boolean) =>
-  createQueue(prisma, owner, projectId, { name: `Presence ${blind ? "blind" : "open"}`, filter: {}, scope: "scores", categories: ["s1", "s2", "d1"], mode: "presence", blind });
+  createQueue(prisma, owner, projectId, {
+    name: `Presence ${blind ? "blind" : "open"}`,
+    filter: {},
+    scope: "scores",
+    categories: ["s1", "s2", "d1"],
+    mode: "presence",
+    blind,
+  });
 
 async function judgmentsOf(actor: Actor, videoId: string) {
-  const rows = await prisma.humanJudgment.findMany({ where: { reviewerId: actor.userId, videoId }, select: { targetType: true, target: true, scopeIndex: true, value: true, targetKey: true } });
-  return rows.map((r) => `${r.targetType}:${r.target}${r.targetType === "score" ? `@${r.scopeIndex}` : ""}=${r.value}`).sort();
+  const rows = await prisma.humanJudgment.findMany({
+    where: { reviewerId: actor.userId, videoId },
+    select: { targetType: true, target: true, scopeIndex: true, value: true, targetKey: true },
+  });
+  return rows
+    .map((r) => `${r.targetType}:${r.target}${r.targetType === "score" ? `@${r.scopeIndex}` : ""}=${r.value}`)
+    .sort();
 }
 
 describe("presence-first queues", () => {
   it("asks presence first with the judge's presence shown, requires values where the reviewer or the judge says present, and stores absent as 0", async () => {
     const queue = await presenceQueue(false);
-    expect(await prisma.reviewQueue.findUniqueOrThrow({ where: { id: queue.id }, select: { mode: true } })).toEqual({ mode: "presence" });
+    expect(await prisma.reviewQueue.findUniqueOrThrow({ where: { id: queue.id }, select: { mode: true } })).toEqual({
+      mode: "presence",
+    });
     const me = await reviewer();
     const { itemId } = await nextItem(prisma, me, queue.id);
     const item = await getQueueItem(prisma, me, queue.id, itemId!);
@@ -64,7 +82,8 @@ describe("presence-first queues", () => {
       ["d1", "3", expect.any(String), 1, 0],
     ]);
     expect(item.presence!.categories[0]!.definition.length).toBeGreaterThan(10);
-    const key = (category: string, scope: number) => item.targets.find((t) => t.category === category && t.scopeIndex === scope)!.key;
+    const key = (category: string, scope: number) =>
+      item.targets.find((t) => t.category === category && t.scopeIndex === scope)!.key;
 
     const presence = [
       { category: "s1", value: 0 as const },
@@ -76,19 +95,49 @@ describe("presence-first queues", () => {
       { target: key("s2", 1), value: 6 },
     ];
     // The judge says s1 is present: the reviewer must grade it even though they said absent.
-    await expect(submitItem(prisma, me, queue.id, itemId!, { presence, judgments: s2Values })).rejects.toThrow(/missing: s1 · key frame 1, s1 · key frame 2/);
+    await expect(submitItem(prisma, me, queue.id, itemId!, { presence, judgments: s2Values })).rejects.toThrow(
+      /missing: s1 · key frame 1, s1 · key frame 2/,
+    );
     // d1 is absent on both sides: a value other than 0 is refused.
     await expect(
-      submitItem(prisma, me, queue.id, itemId!, { presence, judgments: [...s2Values, { target: key("s1", 0), value: 1 }, { target: key("s1", 1), value: 0 }, { target: key("d1", 0), value: 5 }] }),
+      submitItem(prisma, me, queue.id, itemId!, {
+        presence,
+        judgments: [
+          ...s2Values,
+          { target: key("s1", 0), value: 1 },
+          { target: key("s1", 1), value: 0 },
+          { target: key("d1", 0), value: 5 },
+        ],
+      }),
     ).rejects.toThrow(/d1 is marked absent, so its scores are 0/);
-    await expect(submitItem(prisma, me, queue.id, itemId!, { presence: presence.slice(0, 2), judgments: s2Values })).rejects.toThrow(/missing: d1/);
+    await expect(
+      submitItem(prisma, me, queue.id, itemId!, { presence: presence.slice(0, 2), judgments: s2Values }),
+    ).rejects.toThrow(/missing: d1/);
     await expect(submitItem(prisma, me, queue.id, itemId!, { judgments: s2Values })).rejects.toThrow(ValidationError);
     expect(await judgmentsOf(me, item.video.id)).toEqual([]);
 
-    const done = await submitItem(prisma, me, queue.id, itemId!, { presence, judgments: [...s2Values, { target: key("s1", 0), value: 1 }, { target: key("s1", 1), value: 0 }] });
+    const done = await submitItem(prisma, me, queue.id, itemId!, {
+      presence,
+      judgments: [...s2Values, { target: key("s1", 0), value: 1 }, { target: key("s1", 1), value: 0 }],
+    });
     expect(done).toMatchObject({ status: "done", counted: true });
-    expect(await judgmentsOf(me, item.video.id)).toEqual(["presence:d1=0", "presence:s1=0", "presence:s2=1", "score:d1@0=0", "score:s1@0=1", "score:s1@1=0", "score:s2@0=4", "score:s2@1=6"].sort());
-    const presenceKey = (await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: me.userId, targetType: "presence", target: "s2" } })).targetKey;
+    expect(await judgmentsOf(me, item.video.id)).toEqual(
+      [
+        "presence:d1=0",
+        "presence:s1=0",
+        "presence:s2=1",
+        "score:d1@0=0",
+        "score:s1@0=1",
+        "score:s1@1=0",
+        "score:s2@0=4",
+        "score:s2@1=6",
+      ].sort(),
+    );
+    const presenceKey = (
+      await prisma.humanJudgment.findFirstOrThrow({
+        where: { reviewerId: me.userId, targetType: "presence", target: "s2" },
+      })
+    ).targetKey;
     expect(presenceKey).toBe(`hallucination|v:${item.video.id}|s2`);
 
     // Reopened, the item shows the reviewer's own presence answers with their versions.
@@ -113,17 +162,42 @@ describe("presence-first queues", () => {
     expect(item.blind).toBe(true);
     for (const category of item.presence!.categories) expect(category).not.toHaveProperty("judge");
     // Everything absent: nothing to grade (the judge's s1 is hidden, so it asks nothing), every score stored as 0.
-    await submitItem(prisma, me, queue.id, itemId!, { presence: ["s1", "s2", "d1"].map((category) => ({ category, value: 0 as const })), judgments: [] });
-    expect(await judgmentsOf(me, item.video.id)).toEqual(["presence:d1=0", "presence:s1=0", "presence:s2=0", "score:d1@0=0", "score:s1@0=0", "score:s1@1=0", "score:s2@0=0", "score:s2@1=0"].sort());
+    await submitItem(prisma, me, queue.id, itemId!, {
+      presence: ["s1", "s2", "d1"].map((category) => ({ category, value: 0 as const })),
+      judgments: [],
+    });
+    expect(await judgmentsOf(me, item.video.id)).toEqual(
+      [
+        "presence:d1=0",
+        "presence:s1=0",
+        "presence:s2=0",
+        "score:d1@0=0",
+        "score:s1@0=0",
+        "score:s1@1=0",
+        "score:s2@0=0",
+        "score:s2@1=0",
+      ].sort(),
+    );
   });
 
   it("is chosen for queues of scores of a task that declares presence", async () => {
-    await expect(createQueue(prisma, owner, projectId, { name: "x", filter: {}, scope: "verdict", mode: "presence" })).rejects.toThrow(/Presence first applies to a queue of scores/);
-    const full = await createQueue(prisma, owner, projectId, { name: "full", filter: {}, scope: "scores", categories: ["s1"] });
-    expect(await prisma.reviewQueue.findUniqueOrThrow({ where: { id: full.id }, select: { mode: true } })).toEqual({ mode: "full" });
+    await expect(
+      createQueue(prisma, owner, projectId, { name: "x", filter: {}, scope: "verdict", mode: "presence" }),
+    ).rejects.toThrow(/Presence first applies to a queue of scores/);
+    const full = await createQueue(prisma, owner, projectId, {
+      name: "full",
+      filter: {},
+      scope: "scores",
+      categories: ["s1"],
+    });
+    expect(await prisma.reviewQueue.findUniqueOrThrow({ where: { id: full.id }, select: { mode: true } })).toEqual({
+      mode: "full",
+    });
     const me = await reviewer();
     const { itemId } = await nextItem(prisma, me, full.id);
     expect((await getQueueItem(prisma, me, full.id, itemId!)).presence).toBeNull();
-    await expect(submitItem(prisma, me, full.id, itemId!, { presence: [{ category: "s1", value: 0 }], judgments: [] })).rejects.toThrow(/asks no presence/);
+    await expect(
+      submitItem(prisma, me, full.id, itemId!, { presence: [{ category: "s1", value: 0 }], judgments: [] }),
+    ).rejects.toThrow(/asks no presence/);
   });
 });

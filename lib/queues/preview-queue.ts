@@ -11,7 +11,12 @@ import { previewQueueSchema, type PreviewQueueInput } from "./queues.validation"
  * videos, also how many targets each would ask in a queue of the judge's scores (of `categories`; none: all), with
  * full grading and with presence first (lib/queues/target-counts.ts); null for a run judging items.
  */
-export async function previewQueue(prisma: PrismaClient, actor: Actor, projectId: string, raw: PreviewQueueInput): Promise<{ runId: string; count: number; targets: QueueTargetCounts | null }> {
+export async function previewQueue(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  raw: PreviewQueueInput,
+): Promise<{ runId: string; count: number; targets: QueueTargetCounts | null }> {
   await requireProjectAccess(prisma, actor, projectId, "queues.manage");
   const input = previewQueueSchema().parse(raw);
   const run = await queueRun(prisma, projectId, input.runId ?? input.filter.runId);
@@ -25,7 +30,17 @@ export async function previewQueue(prisma: PrismaClient, actor: Actor, projectId
     _count: { _all: true },
     _max: { value: true },
   });
-  const presence = task.presence ? { categories: task.presence.of.filter((id) => input.categories.length === 0 || input.categories.includes(id)), threshold: task.presence.defaultThreshold } : null;
-  const rows = grouped.map((g) => ({ videoId: g.videoId, category: g.category, count: g._count._all, max: g._max.value }));
+  const presence = task.presence
+    ? {
+        categories: task.presence.of.filter((id) => input.categories.length === 0 || input.categories.includes(id)),
+        threshold: task.presence.defaultThreshold,
+      }
+    : null;
+  const rows = grouped.map((g) => ({
+    videoId: g.videoId,
+    category: g.category,
+    count: g._count._all,
+    max: g._max.value,
+  }));
   return { runId: run.id, count: ids.length, targets: queueTargetCounts(ids, rows, presence) };
 }

@@ -8,7 +8,12 @@ export const CLAIM_TTL_MINUTES = 30;
 
 export const liveSince = Prisma.sql`now() - make_interval(mins => ${CLAIM_TTL_MINUTES})`;
 
-export async function queueForActor(prisma: PrismaClient, actor: Actor, queueId: string, action: ProjectAction): Promise<ReviewQueue> {
+export async function queueForActor(
+  prisma: PrismaClient,
+  actor: Actor,
+  queueId: string,
+  action: ProjectAction,
+): Promise<ReviewQueue> {
   const queue = await prisma.reviewQueue.findUnique({ where: { id: queueId } });
   if (!queue) throw new NotFoundError("No such queue.");
   try {

@@ -11,7 +11,10 @@ interface ReviewerProgress {
 }
 
 /** Per queue: items complete (doneCount ≥ N), and per reviewer their submitted and live claimed items. */
-export async function progressOf(prisma: PrismaClient, queues: Pick<ReviewQueue, "id" | "reviewersPerItem" | "itemCount">[]) {
+export async function progressOf(
+  prisma: PrismaClient,
+  queues: Pick<ReviewQueue, "id" | "reviewersPerItem" | "itemCount">[],
+) {
   const ids = queues.map((q) => q.id);
   if (ids.length === 0) return new Map<string, { items: number; complete: number; reviewers: ReviewerProgress[] }>();
   const complete = await prisma.$queryRaw<{ queueId: string; complete: number }[]>`
@@ -26,7 +29,10 @@ export async function progressOf(prisma: PrismaClient, queues: Pick<ReviewQueue,
     FROM "review_queue_assignment" a
     WHERE a."queueId" IN (${Prisma.join(ids)})
     GROUP BY a."queueId", a."reviewerId"`;
-  const users = await prisma.user.findMany({ where: { id: { in: [...new Set(perReviewer.map((r) => r.reviewerId))] } }, select: { id: true, email: true, name: true } });
+  const users = await prisma.user.findMany({
+    where: { id: { in: [...new Set(perReviewer.map((r) => r.reviewerId))] } },
+    select: { id: true, email: true, name: true },
+  });
   const byId = new Map(users.map((u) => [u.id, u]));
   return new Map(
     queues.map((q) => [
@@ -36,7 +42,13 @@ export async function progressOf(prisma: PrismaClient, queues: Pick<ReviewQueue,
         complete: complete.find((c) => c.queueId === q.id)?.complete ?? 0,
         reviewers: perReviewer
           .filter((r) => r.queueId === q.id && (r.done > 0 || r.claimed > 0))
-          .map((r) => ({ reviewerId: r.reviewerId, email: byId.get(r.reviewerId)?.email ?? "", name: byId.get(r.reviewerId)?.name ?? "", done: r.done, claimed: r.claimed }))
+          .map((r) => ({
+            reviewerId: r.reviewerId,
+            email: byId.get(r.reviewerId)?.email ?? "",
+            name: byId.get(r.reviewerId)?.name ?? "",
+            done: r.done,
+            claimed: r.claimed,
+          }))
           .sort((a, b) => b.done - a.done || a.email.localeCompare(b.email)),
       },
     ]),

@@ -8,7 +8,10 @@ import { requireProjectAccess } from "../authz/permissions";
  */
 export async function queueWithRunPipeline(prisma: PrismaClient, actor: Actor, projectId: string, queueId: string) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const queue = await prisma.reviewQueue.findFirst({ where: { id: queueId, projectId }, select: { id: true, runId: true } });
+  const queue = await prisma.reviewQueue.findFirst({
+    where: { id: queueId, projectId },
+    select: { id: true, runId: true },
+  });
   if (!queue) return null;
   const run = await prisma.judgeRun.findUnique({ where: { id: queue.runId }, select: { pipeline: true } });
   return { id: queue.id, runId: queue.runId, pipeline: run?.pipeline ?? null };

@@ -36,25 +36,43 @@ describe("item queue scopes in the create-queue body", () => {
   it("a registered toy scope is a valid scope, its options are parsed under its key, and it is refused once taken out", () => {
     expect(createQueueSchema().safeParse({ name: "Toy", scope: "toy_things" }).success).toBe(false);
     undo = registerTaskModule({ id: "toy-things", pipelines: [], queueScopes: [toyScope] });
-    const parsed = createQueueSchema().parse({ name: "Toy", scope: "toy_things", toyThings: { shade: "red" } }) as Record<string, unknown>;
+    const parsed = createQueueSchema().parse({
+      name: "Toy",
+      scope: "toy_things",
+      toyThings: { shade: "red" },
+    }) as Record<string, unknown>;
     expect(parsed.scope).toBe("toy_things");
     expect(parsed.toyThings).toEqual({ shade: "red" });
     // Omitted: the scope's default; a value its schema refuses: a clear error on that key.
-    expect((createQueueSchema().parse({ name: "Toy", scope: "toy_things" }) as Record<string, unknown>).toyThings).toEqual({});
+    expect(
+      (createQueueSchema().parse({ name: "Toy", scope: "toy_things" }) as Record<string, unknown>).toyThings,
+    ).toEqual({});
     const refused = createQueueSchema().safeParse({ name: "Toy", scope: "toy_things", toyThings: { shade: "blue" } });
     expect(refused.success).toBe(false);
     expect(refused.error!.issues[0]!.path).toEqual(["toyThings", "shade"]);
     undo();
     undo = null;
     expect(createQueueSchema().safeParse({ name: "Toy", scope: "toy_things" }).success).toBe(false);
-    expect((createQueueSchema().parse({ name: "Toy", scope: "verdict", toyThings: { shade: "red" } }) as Record<string, unknown>).toyThings).toBeUndefined();
+    expect(
+      (
+        createQueueSchema().parse({ name: "Toy", scope: "verdict", toyThings: { shade: "red" } }) as Record<
+          string,
+          unknown
+        >
+      ).toyThings,
+    ).toBeUndefined();
   });
 
   it("the registered tasks' scopes keep the API's body keys and defaults (captions, answers)", () => {
-    const parsed = createQueueSchema().parse({ name: "Q", scope: "answers", answers: { format: "mc" } }) as Record<string, unknown>;
+    const parsed = createQueueSchema().parse({ name: "Q", scope: "answers", answers: { format: "mc" } }) as Record<
+      string,
+      unknown
+    >;
     expect(parsed.answers).toEqual({ format: "mc", letters: false });
     expect(parsed.captions).toEqual({});
-    expect(createQueueSchema().safeParse({ name: "Q", scope: "captions", captions: { model: "" } }).success).toBe(false);
+    expect(createQueueSchema().safeParse({ name: "Q", scope: "captions", captions: { model: "" } }).success).toBe(
+      false,
+    );
     expect(createQueueSchema()).toBe(createQueueSchema());
   });
 

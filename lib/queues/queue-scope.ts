@@ -69,7 +69,12 @@ export interface QueueScopeModule {
    * The queue's items of the matching videos (in the videos' order, then the run's order within a video) and
    * what the queue's filter records of the choice; a ValidationError when none matches.
    */
-  items(prisma: PrismaClient, runId: string, input: ParsedCreateQueueInput, videoIds: string[]): Promise<{ items: { itemId: string; videoId: string }[]; filter: Record<string, unknown> }>;
+  items(
+    prisma: PrismaClient,
+    runId: string,
+    input: ParsedCreateQueueInput,
+    videoIds: string[],
+  ): Promise<{ items: { itemId: string; videoId: string }[]; filter: Record<string, unknown> }>;
   /**
    * A reviewer judges an item's reviewable scores in the run (lib/queues/item-score-targets.ts); an indexed
    * target (`<id><n>`, a caption's key point n) is labelled with the n-th of these texts of the item.

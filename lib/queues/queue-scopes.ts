@@ -21,9 +21,15 @@ export function queueScopeForSubject(subject: SubjectKind): QueueScopeModule | n
  * Every item scope's subject for one queue item, by its payload key: the queue's own scope's (of an item), the
  * others' null, so every item payload has the same keys. Blind reviewers get the subject as the scope withholds it.
  */
-export async function queueSubjects(prisma: PrismaClient, queue: ReviewQueue, itemId: string): Promise<{ subjects: Record<string, unknown>; withheld(blind: boolean): Record<string, unknown> }> {
+export async function queueSubjects(
+  prisma: PrismaClient,
+  queue: ReviewQueue,
+  itemId: string,
+): Promise<{ subjects: Record<string, unknown>; withheld(blind: boolean): Record<string, unknown> }> {
   const scopes = itemQueueScopes();
-  const values = await Promise.all(scopes.map((s) => (s.id === queue.scope && itemId ? s.subject(prisma, queue, itemId) : Promise.resolve(null))));
+  const values = await Promise.all(
+    scopes.map((s) => (s.id === queue.scope && itemId ? s.subject(prisma, queue, itemId) : Promise.resolve(null))),
+  );
   // Scopes may share a subject key (every rubric task's item scope shows its item as `rubricItem`): the queue's own subject wins.
   const byKey = (value: (s: QueueScopeModule, i: number) => unknown) => {
     const entries: Record<string, unknown> = {};

@@ -22,8 +22,13 @@ let videoIds: string[];
 
 beforeAll(async () => {
   [owner, ann, bob, viewer] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Queue states" }));
-  for (const actor of [ann, bob]) await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    name: "Queue states",
+  }));
+  for (const actor of [ann, bob])
+    await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
   await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
   await seedFinishedRun(prisma, owner, projectId, videoIds, {
     scores: () => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 4 }],
@@ -51,11 +56,17 @@ describe("assigned queues", () => {
   it("let only the named reviewers claim items; others see it assigned to someone else", async () => {
     const q = await queue("for Ann");
     await expect(updateQueueState(prisma, owner, q.id, { assignees: [viewer.email] })).rejects.toThrow(viewer.email);
-    await expect(updateQueueState(prisma, owner, q.id, { assignees: ["nobody@example.test"] })).rejects.toBeInstanceOf(ValidationError);
+    await expect(updateQueueState(prisma, owner, q.id, { assignees: ["nobody@example.test"] })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     const assigned = await updateQueueState(prisma, owner, q.id, { assignees: [ann.email.toUpperCase()] });
     expect(assigned.assignees).toEqual([{ id: ann.userId, email: ann.email }]);
     await expect(nextItem(prisma, bob, q.id)).rejects.toBeInstanceOf(ForbiddenError);
-    expect((await getQueue(prisma, bob, q.id)).assignment).toEqual({ assignees: [ann.email], toMe: false, open: false });
+    expect((await getQueue(prisma, bob, q.id)).assignment).toEqual({
+      assignees: [ann.email],
+      toMe: false,
+      open: false,
+    });
     expect((await getQueue(prisma, ann, q.id)).assignment).toEqual({ assignees: [ann.email], toMe: true, open: true });
     expect((await nextItem(prisma, ann, q.id)).itemId).not.toBeNull();
     // Opened to everyone again.
@@ -66,9 +77,16 @@ describe("assigned queues", () => {
 
 describe("the hand-out order", () => {
   it("is the owner's to change: next items follow the new order; a reviewer or an unknown order changes nothing", async () => {
-    const q = await createQueue(prisma, owner, projectId, { name: "order", filter: {}, scope: "verdict", reviewersPerItem: 2 });
+    const q = await createQueue(prisma, owner, projectId, {
+      name: "order",
+      filter: {},
+      scope: "verdict",
+      reviewersPerItem: 2,
+    });
     await expect(updateQueueState(prisma, ann, q.id, { handOut: "coverage" })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(updateQueueState(prisma, owner, q.id, { handOut: "random" as "coverage" })).rejects.toMatchObject({ name: "ZodError" });
+    await expect(updateQueueState(prisma, owner, q.id, { handOut: "random" as "coverage" })).rejects.toMatchObject({
+      name: "ZodError",
+    });
     expect((await getQueue(prisma, bob, q.id)).handOut).toBe("overlap");
     const { itemId: first } = await nextItem(prisma, ann, q.id);
     await submitItem(prisma, ann, q.id, first!, { judgments: [{ target: "verdict", value: 1 }] });
@@ -88,7 +106,11 @@ describe("finished queues", () => {
       if (!itemId) break;
       const item = await getQueueItem(prisma, ann, q.id, itemId);
       const verdict = item.targets.find((t) => t.key === "verdict")!;
-      await submitItem(prisma, ann, q.id, itemId, { judgments: [{ target: verdict.key, value: 0, ...(verdict.mine ? { expectedVersion: verdict.mine.version } : {}) }] });
+      await submitItem(prisma, ann, q.id, itemId, {
+        judgments: [
+          { target: verdict.key, value: 0, ...(verdict.mine ? { expectedVersion: verdict.mine.version } : {}) },
+        ],
+      });
     }
     const done = await getQueue(prisma, bob, q.id);
     expect(done.finished).toBe(true);

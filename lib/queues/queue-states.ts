@@ -12,7 +12,8 @@ import { queueStateSchema, type QueueHandOut, type QueueStateInput } from "./que
 /** Why the user may not claim items of the queue (archived, or assigned to others), or null. */
 export function claimRefusal(queue: Pick<ReviewQueue, "archivedAt" | "assigneeIds">, userId: string): string | null {
   if (queue.archivedAt) return "This queue is archived.";
-  if (queue.assigneeIds.length > 0 && !queue.assigneeIds.includes(userId)) return "This queue is assigned to other reviewers.";
+  if (queue.assigneeIds.length > 0 && !queue.assigneeIds.includes(userId))
+    return "This queue is assigned to other reviewers.";
   return null;
 }
 
@@ -24,9 +25,14 @@ export function assertMayClaim(queue: Pick<ReviewQueue, "archivedAt" | "assignee
 }
 
 /** The assignees with their emails, in the order the owner gave them. */
-export async function assigneesOf(prisma: PrismaClient, queues: readonly Pick<ReviewQueue, "id" | "assigneeIds">[]): Promise<Map<string, { id: string; email: string }[]>> {
+export async function assigneesOf(
+  prisma: PrismaClient,
+  queues: readonly Pick<ReviewQueue, "id" | "assigneeIds">[],
+): Promise<Map<string, { id: string; email: string }[]>> {
   const ids = [...new Set(queues.flatMap((q) => q.assigneeIds))];
-  const users = ids.length ? await prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } }) : [];
+  const users = ids.length
+    ? await prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } })
+    : [];
   const email = new Map(users.map((u) => [u.id, u.email]));
   return new Map(queues.map((q) => [q.id, q.assigneeIds.map((id) => ({ id, email: email.get(id) ?? id }))]));
 }
@@ -49,7 +55,10 @@ export async function updateQueueState(prisma: PrismaClient, actor: Actor, queue
   if (input.assignees) {
     const emails = [...new Set(input.assignees)];
     const users = await prisma.user.findMany({ where: { email: { in: emails } }, select: { id: true, email: true } });
-    const members = await prisma.projectMember.findMany({ where: { projectId: queue.projectId, userId: { in: users.map((u) => u.id) } }, select: { userId: true, role: true } });
+    const members = await prisma.projectMember.findMany({
+      where: { projectId: queue.projectId, userId: { in: users.map((u) => u.id) } },
+      select: { userId: true, role: true },
+    });
     const reviewing = new Set(members.filter((m) => roleCan(m.role, "scores.review")).map((m) => m.userId));
     const missing = emails.filter((e) => !users.some((u) => u.email === e && reviewing.has(u.id)));
     if (missing.length) throw new ValidationError(`Not a reviewer or owner of this project: ${missing.join(", ")}.`);

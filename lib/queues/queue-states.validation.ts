@@ -18,5 +18,7 @@ export const queueStateSchema = z
     /** The order items are handed out in from now on (claims already taken stay). */
     handOut: z.enum(QUEUE_HAND_OUTS).optional(),
   })
-  .refine((v) => v.archived !== undefined || v.assignees !== undefined || v.handOut !== undefined, { message: "Give archived, assignees or handOut (one or more)." });
+  .refine((v) => v.archived !== undefined || v.assignees !== undefined || v.handOut !== undefined, {
+    message: "Give archived, assignees or handOut (one or more).",
+  });
 export type QueueStateInput = z.input<typeof queueStateSchema>;

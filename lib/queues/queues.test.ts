@@ -41,22 +41,66 @@ async function reviewer(): Promise<Actor> {
 
 /** A finished run over the first `count` videos: s1 and s2 on two key frames, I, a summary, a verdict. */
 async function seedRun(ids: string[], verdicts: boolean[]) {
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: `e-${Date.now()}`, baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: {
+      projectId,
+      name: `e-${Date.now()}`,
+      baseUrl: "http://127.0.0.1:1/v1",
+      model: "m",
+      createdById: owner.userId,
+    },
+  });
+  const run = await prisma.judgeRun.create({
+    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" },
+  });
   for (const [v, videoId] of ids.entries()) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
     for (const k of [0, 1]) {
       const step = await prisma.stepResult.create({
-        data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: k, status: "done", templateId: "t", output: { scores: { s1: JUDGE_S1, s2: JUDGE_S2 } } },
+        data: {
+          runId: run.id,
+          videoId,
+          stepId: "static_hallucination",
+          scopeIndex: k,
+          status: "done",
+          templateId: "t",
+          output: { scores: { s1: JUDGE_S1, s2: JUDGE_S2 } },
+        },
       });
       await prisma.score.createMany({
         data: [
-          { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: k, category: "s1", value: JUDGE_S1 },
-          { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: k, category: "s2", value: JUDGE_S2 },
+          {
+            runId: run.id,
+            videoId,
+            stepResultId: step.id,
+            stepId: "static_hallucination",
+            scopeIndex: k,
+            category: "s1",
+            value: JUDGE_S1,
+          },
+          {
+            runId: run.id,
+            videoId,
+            stepResultId: step.id,
+            stepId: "static_hallucination",
+            scopeIndex: k,
+            category: "s2",
+            value: JUDGE_S2,
+          },
         ],
       });
     }
-    await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_kg", scopeIndex: 0, status: "done", templateId: "t", output: { objects: ["ball"] } } });
+    await prisma.stepResult.create({
+      data: {
+        runId: run.id,
+        videoId,
+        stepId: "static_kg",
+        scopeIndex: 0,
+        status: "done",
+        templateId: "t",
+        output: { objects: ["ball"] },
+      },
+    });
     const overall = JUDGE_OVERALL + v;
     await createRunVideo(prisma, {
       runId: run.id,
@@ -72,13 +116,18 @@ async function seedRun(ids: string[], verdicts: boolean[]) {
 
 beforeAll(async () => {
   [owner, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 5, keyFrames: 2, name: "Queues" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 5,
+    keyFrames: 2,
+    name: "Queues",
+  }));
   await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
   // Video 4 is not in the run; videos 0 and 2 have the verdict "yes".
   runId = await seedRun(videoIds.slice(0, 4), [true, false, true, false]);
 });
 
-const verdictQueue = (extra: Partial<Parameters<typeof createQueue>[3]> = {}) => createQueue(prisma, owner, projectId, { name: "Verdicts", filter: {}, scope: "verdict", ...extra });
+const verdictQueue = (extra: Partial<Parameters<typeof createQueue>[3]> = {}) =>
+  createQueue(prisma, owner, projectId, { name: "Verdicts", filter: {}, scope: "verdict", ...extra });
 
 describe("creating a queue from a video filter", () => {
   it("holds the matching videos of the run, in list order, and only those", async () => {
@@ -89,24 +138,47 @@ describe("creating a queue from a video filter", () => {
     expect(all.itemCount).toBe(4);
 
     const yes = await verdictQueue({ filter: { verdict: "yes" } });
-    expect((await prisma.reviewQueueItem.findMany({ where: { queueId: yes.id }, orderBy: { position: "asc" } })).map((i) => i.videoId)).toEqual([videoIds[0], videoIds[2]]);
+    expect(
+      (await prisma.reviewQueueItem.findMany({ where: { queueId: yes.id }, orderBy: { position: "asc" } })).map(
+        (i) => i.videoId,
+      ),
+    ).toEqual([videoIds[0], videoIds[2]]);
 
     const byOverall = await verdictQueue({ sort: "overall", dir: "desc" });
-    expect((await prisma.reviewQueueItem.findMany({ where: { queueId: byOverall.id }, orderBy: { position: "asc" } })).map((i) => i.videoId)).toEqual(videoIds.slice(0, 4).reverse());
+    expect(
+      (await prisma.reviewQueueItem.findMany({ where: { queueId: byOverall.id }, orderBy: { position: "asc" } })).map(
+        (i) => i.videoId,
+      ),
+    ).toEqual(videoIds.slice(0, 4).reverse());
 
-    expect(await previewQueue(prisma, owner, projectId, { filter: { verdict: "no" } })).toMatchObject({ runId, count: 2 });
+    expect(await previewQueue(prisma, owner, projectId, { filter: { verdict: "no" } })).toMatchObject({
+      runId,
+      count: 2,
+    });
   });
 
   it("previews the targets each video would ask: every score of the chosen categories, and presence first's cut by the judge's presence", async () => {
     // Each video in the run: s1 (the judge's 7.25, present at the threshold of 5) and s2 (3.75, absent) on two key frames.
-    const chosen = await previewQueue(prisma, owner, projectId, { filter: { verdict: "no" }, categories: ["s1", "s2"] });
-    expect(chosen.targets).toEqual({ full: { min: 4, max: 4, mean: 4 }, presenceFirst: { questions: 2, scores: { min: 2, max: 2, mean: 2 } } });
+    const chosen = await previewQueue(prisma, owner, projectId, {
+      filter: { verdict: "no" },
+      categories: ["s1", "s2"],
+    });
+    expect(chosen.targets).toEqual({
+      full: { min: 4, max: 4, mean: 4 },
+      presenceFirst: { questions: 2, scores: { min: 2, max: 2, mean: 2 } },
+    });
     // None chosen: every category is asked about first (the run scored only s1 and s2).
     const all = await previewQueue(prisma, owner, projectId, { filter: {} });
     expect(all.count).toBe(4);
-    expect(all.targets).toEqual({ full: { min: 4, max: 4, mean: 4 }, presenceFirst: { questions: taskOf("hallucination").presence!.of.length, scores: { min: 2, max: 2, mean: 2 } } });
+    expect(all.targets).toEqual({
+      full: { min: 4, max: 4, mean: 4 },
+      presenceFirst: { questions: taskOf("hallucination").presence!.of.length, scores: { min: 2, max: 2, mean: 2 } },
+    });
     const s2Only = await previewQueue(prisma, owner, projectId, { filter: {}, categories: ["s2"] });
-    expect(s2Only.targets).toEqual({ full: { min: 2, max: 2, mean: 2 }, presenceFirst: { questions: 1, scores: { min: 0, max: 0, mean: 0 } } });
+    expect(s2Only.targets).toEqual({
+      full: { min: 2, max: 2, mean: 2 },
+      presenceFirst: { questions: 1, scores: { min: 0, max: 0, mean: 0 } },
+    });
   });
 
   it("refuses an empty match, a project without runs, and bad input with a 400", async () => {
@@ -114,7 +186,9 @@ describe("creating a queue from a video filter", () => {
     expect(empty).toBeInstanceOf(ValidationError);
     expect((empty as ValidationError).message).toMatch(/queue would be empty/);
     const bare = await createProject(prisma, owner, { name: "No runs" });
-    await expect(createQueue(prisma, owner, bare.id, { name: "x", filter: {}, scope: "verdict" })).rejects.toThrow(/no judge run yet/);
+    await expect(createQueue(prisma, owner, bare.id, { name: "x", filter: {}, scope: "verdict" })).rejects.toThrow(
+      /no judge run yet/,
+    );
     await expect(verdictQueue({ runId: "missing-run" })).rejects.toThrow(/No such judge run/);
     await expect(verdictQueue({ reviewersPerItem: 11 })).rejects.toThrow(/At most 10/);
     await expect(verdictQueue({ name: "  " })).rejects.toThrow(/name/);
@@ -122,15 +196,26 @@ describe("creating a queue from a video filter", () => {
 
   it("is for owners: a reviewer or viewer gets Forbidden, a non-member NotFound", async () => {
     const someReviewer = await reviewer();
-    await expect(createQueue(prisma, someReviewer, projectId, { name: "x", filter: {}, scope: "verdict" })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(createQueue(prisma, viewer, projectId, { name: "x", filter: {}, scope: "verdict" })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(createQueue(prisma, stranger, projectId, { name: "x", filter: {}, scope: "verdict" })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      createQueue(prisma, someReviewer, projectId, { name: "x", filter: {}, scope: "verdict" }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      createQueue(prisma, viewer, projectId, { name: "x", filter: {}, scope: "verdict" }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      createQueue(prisma, stranger, projectId, { name: "x", filter: {}, scope: "verdict" }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     await expect(listQueues(prisma, stranger, projectId)).rejects.toBeInstanceOf(NotFoundError);
     expect((await listQueues(prisma, viewer, projectId)).length).toBeGreaterThan(0);
   });
 
   it("with scope scores, reviews each judge score of the chosen categories with its key frame", async () => {
-    const queue = await createQueue(prisma, owner, projectId, { name: "s1 only", filter: { verdict: "yes" }, scope: "scores", categories: ["s1"] });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "s1 only",
+      filter: { verdict: "yes" },
+      scope: "scores",
+      categories: ["s1"],
+    });
     const r = await reviewer();
     const { itemId } = await nextItem(prisma, r, queue.id);
     const payload = await getQueueItem(prisma, r, queue.id, itemId!);
@@ -170,7 +255,11 @@ describe("handing out items", () => {
     const progress = await getQueueProgress(prisma, viewer, queue.id);
     expect(progress.items).toBe(4);
     expect(progress.complete).toBe(1);
-    expect(progress.reviewers.find((r) => r.reviewerId === c.userId)).toMatchObject({ email: c.email, done: 3, claimed: 0 });
+    expect(progress.reviewers.find((r) => r.reviewerId === c.userId)).toMatchObject({
+      email: c.email,
+      done: 3,
+      claimed: 0,
+    });
     expect(progress.reviewers.find((r) => r.reviewerId === a.userId)).toMatchObject({ done: 1, claimed: 0 });
   });
 
@@ -225,7 +314,10 @@ describe("handing out items", () => {
     const { itemId } = await nextItem(prisma, a, queue.id);
     expect(itemId).not.toBeNull();
     expect(await nextItem(prisma, b, queue.id)).toEqual({ itemId: null });
-    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: itemId!, reviewerId: a.userId } }, data: { claimedAt: new Date(Date.now() - 31 * 60_000) } });
+    await prisma.reviewQueueAssignment.update({
+      where: { itemId_reviewerId: { itemId: itemId!, reviewerId: a.userId } },
+      data: { claimedAt: new Date(Date.now() - 31 * 60_000) },
+    });
     expect(await nextItem(prisma, b, queue.id)).toEqual({ itemId });
     // a's stale claim has no room any more: it is let go, and nothing is left for a.
     expect(await nextItem(prisma, a, queue.id)).toEqual({ itemId: null });
@@ -238,14 +330,22 @@ describe("handing out items", () => {
     await expect(nextItem(prisma, stranger, queue.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(getQueue(prisma, stranger, queue.id)).rejects.toBeInstanceOf(NotFoundError);
     const item = await prisma.reviewQueueItem.findFirstOrThrow({ where: { queueId: queue.id } });
-    await expect(submitItem(prisma, viewer, queue.id, item.id, { judgments: [{ target: "verdict", value: 1 }] })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(submitItem(prisma, stranger, queue.id, item.id, { judgments: [{ target: "verdict", value: 1 }] })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      submitItem(prisma, viewer, queue.id, item.id, { judgments: [{ target: "verdict", value: 1 }] }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      submitItem(prisma, stranger, queue.id, item.id, { judgments: [{ target: "verdict", value: 1 }] }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     await expect(getQueueItem(prisma, viewer, queue.id, item.id)).rejects.toBeInstanceOf(ForbiddenError);
     // A reviewer who was not given the item can neither read nor submit it.
     const r = await reviewer();
     await expect(getQueueItem(prisma, r, queue.id, item.id)).rejects.toThrow(/not assigned to you/);
-    await expect(submitItem(prisma, r, queue.id, item.id, { judgments: [{ target: "verdict", value: 1 }] })).rejects.toBeInstanceOf(NotFoundError);
-    expect(await prisma.humanJudgment.count({ where: { reviewerId: { in: [viewer.userId, stranger.userId, r.userId] } } })).toBe(0);
+    await expect(
+      submitItem(prisma, r, queue.id, item.id, { judgments: [{ target: "verdict", value: 1 }] }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    expect(
+      await prisma.humanJudgment.count({ where: { reviewerId: { in: [viewer.userId, stranger.userId, r.userId] } } }),
+    ).toBe(0);
   });
 });
 
@@ -254,12 +354,26 @@ describe("submitting an item", () => {
     const queue = await verdictQueue({ reviewersPerItem: 3 });
     const r = await reviewer();
     const { itemId } = await nextItem(prisma, r, queue.id);
-    const first = await submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1, note: "melting hand" }] });
+    const first = await submitItem(prisma, r, queue.id, itemId!, {
+      judgments: [{ target: "verdict", value: 1, note: "melting hand" }],
+    });
     expect(first.counted).toBe(true);
     // The same submission again (a double Enter) saves and counts nothing.
-    expect((await submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1, note: "melting hand" }] })).counted).toBe(false);
+    expect(
+      (
+        await submitItem(prisma, r, queue.id, itemId!, {
+          judgments: [{ target: "verdict", value: 1, note: "melting hand" }],
+        })
+      ).counted,
+    ).toBe(false);
     // Two racing identical submissions.
-    await Promise.all([1, 2].map(() => submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1, note: "melting hand" }] })));
+    await Promise.all(
+      [1, 2].map(() =>
+        submitItem(prisma, r, queue.id, itemId!, {
+          judgments: [{ target: "verdict", value: 1, note: "melting hand" }],
+        }),
+      ),
+    );
     // An edit of the submitted item, at the version the reviewer saw.
     const payload = await getQueueItem(prisma, r, queue.id, itemId!);
     const verdict = payload.targets.find((t) => t.key === "verdict")!;
@@ -271,16 +385,26 @@ describe("submitting an item", () => {
       ],
     });
     // A stale edit is a conflict, as everywhere.
-    await expect(submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1, expectedVersion: 1 }] })).rejects.toMatchObject({ status: 409 });
+    await expect(
+      submitItem(prisma, r, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1, expectedVersion: 1 }] }),
+    ).rejects.toMatchObject({ status: 409 });
 
     expect((await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).doneCount).toBe(1);
-    const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: r.userId, targetType: "verdict" }, include: { history: true } });
+    const judgment = await prisma.humanJudgment.findFirstOrThrow({
+      where: { reviewerId: r.userId, targetType: "verdict" },
+      include: { history: true },
+    });
     expect([judgment.value, judgment.version, judgment.history.length]).toEqual([0, 2, 2]);
     expect(await prisma.humanJudgment.count({ where: { reviewerId: r.userId, targetType: "overall" } })).toBe(1);
   });
 
   it("refuses a submission with missing, unknown or out-of-range targets, naming them", async () => {
-    const queue = await createQueue(prisma, owner, projectId, { name: "scores", filter: { verdict: "no" }, scope: "scores", categories: ["s1", "s2"] });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "scores",
+      filter: { verdict: "no" },
+      scope: "scores",
+      categories: ["s1", "s2"],
+    });
     const r = await reviewer();
     const { itemId } = await nextItem(prisma, r, queue.id);
     const { targets } = await getQueueItem(prisma, r, queue.id, itemId!);
@@ -288,18 +412,32 @@ describe("submitting an item", () => {
     const partial = targets.slice(0, 2).map((t) => ({ target: t.key, value: 2 }));
     const missing = await submitItem(prisma, r, queue.id, itemId!, { judgments: partial }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(ValidationError);
-    expect((missing as Error).message).toBe("Judge every target before submitting; missing: s1 · key frame 2, s2 · key frame 2.");
-    await expect(submitItem(prisma, r, queue.id, itemId!, { judgments: [...partial, { target: "verdict", value: 1 }] })).rejects.toThrow(/"verdict" is not something to judge/);
-    await expect(submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 11 })) })).rejects.toThrow(/between 0 and 10/);
+    expect((missing as Error).message).toBe(
+      "Judge every target before submitting; missing: s1 · key frame 2, s2 · key frame 2.",
+    );
+    await expect(
+      submitItem(prisma, r, queue.id, itemId!, { judgments: [...partial, { target: "verdict", value: 1 }] }),
+    ).rejects.toThrow(/"verdict" is not something to judge/);
+    await expect(
+      submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 11 })) }),
+    ).rejects.toThrow(/between 0 and 10/);
     expect(await prisma.humanJudgment.count({ where: { reviewerId: r.userId } })).toBe(0);
-    expect((await prisma.reviewQueueAssignment.findFirstOrThrow({ where: { itemId: itemId!, reviewerId: r.userId } })).status).toBe("claimed");
+    expect(
+      (await prisma.reviewQueueAssignment.findFirstOrThrow({ where: { itemId: itemId!, reviewerId: r.userId } }))
+        .status,
+    ).toBe("claimed");
 
     await submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 4 })) });
     expect(await prisma.humanJudgment.count({ where: { reviewerId: r.userId, targetType: "score" } })).toBe(4);
   });
 
   it("saves an item's judgments and its done mark together: a failure on the last target saves nothing of the item", async () => {
-    const queue = await createQueue(prisma, owner, projectId, { name: "atomic", filter: { verdict: "no" }, scope: "scores", categories: ["s1", "s2"] });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "atomic",
+      filter: { verdict: "no" },
+      scope: "scores",
+      categories: ["s1", "s2"],
+    });
     const r = await reviewer();
     const { itemId } = await nextItem(prisma, r, queue.id);
     const { targets } = await getQueueItem(prisma, r, queue.id, itemId!);
@@ -312,7 +450,9 @@ describe("submitting an item", () => {
     await prisma.$executeRaw`CREATE FUNCTION fail_injected_target() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF EXISTS (SELECT 1 FROM injected_failure f WHERE f."scoreId" = NEW."scoreId") THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`;
     await prisma.$executeRaw`CREATE TRIGGER fail_injected_target BEFORE INSERT ON "human_judgment" FOR EACH ROW EXECUTE FUNCTION fail_injected_target()`;
     try {
-      await expect(submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 3 })) })).rejects.toThrow(/injected failure/);
+      await expect(
+        submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 3 })) }),
+      ).rejects.toThrow(/injected failure/);
     } finally {
       await prisma.$executeRaw`DROP TRIGGER fail_injected_target ON "human_judgment"`;
       await prisma.$executeRaw`DROP FUNCTION fail_injected_target()`;
@@ -320,11 +460,17 @@ describe("submitting an item", () => {
     }
     expect(await prisma.humanJudgment.count({ where: { reviewerId: r.userId } })).toBe(0);
     expect(await prisma.humanJudgmentHistory.count({ where: { reviewerId: r.userId } })).toBe(0);
-    expect((await prisma.reviewQueueAssignment.findFirstOrThrow({ where: { itemId: itemId!, reviewerId: r.userId } })).status).toBe("claimed");
+    expect(
+      (await prisma.reviewQueueAssignment.findFirstOrThrow({ where: { itemId: itemId!, reviewerId: r.userId } }))
+        .status,
+    ).toBe("claimed");
     expect((await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).doneCount).toBe(0);
 
     // Submitted again without the failure, everything is saved once.
-    expect((await submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 3 })) })).counted).toBe(true);
+    expect(
+      (await submitItem(prisma, r, queue.id, itemId!, { judgments: targets.map((t) => ({ target: t.key, value: 3 })) }))
+        .counted,
+    ).toBe(true);
     expect(await prisma.humanJudgment.count({ where: { reviewerId: r.userId } })).toBe(4);
   });
 
@@ -347,21 +493,43 @@ describe("submitting an item", () => {
 
 describe("guidelines", () => {
   it("are written by owners for the project and each queue, and reach the reviewer with every item", async () => {
-    const queue = await verdictQueue({ name: "With guidelines", guidelines: "  Look for **melting** hands.\r\n\r\n- one\r\n- two  " });
+    const queue = await verdictQueue({
+      name: "With guidelines",
+      guidelines: "  Look for **melting** hands.\r\n\r\n- one\r\n- two  ",
+    });
     expect(queue.guidelines).toBe("Look for **melting** hands.\n\n- one\n- two");
-    await setProjectGuidelines(prisma, owner, { projectId, guidelines: "Score what you *see*, not what the prompt says." });
+    await setProjectGuidelines(prisma, owner, {
+      projectId,
+      guidelines: "Score what you *see*, not what the prompt says.",
+    });
     const r = await reviewer();
     const { itemId } = await nextItem(prisma, r, queue.id);
-    expect((await getQueueItem(prisma, r, queue.id, itemId!)).guidelines).toEqual({ project: "Score what you *see*, not what the prompt says.", queue: "Look for **melting** hands.\n\n- one\n- two" });
+    expect((await getQueueItem(prisma, r, queue.id, itemId!)).guidelines).toEqual({
+      project: "Score what you *see*, not what the prompt says.",
+      queue: "Look for **melting** hands.\n\n- one\n- two",
+    });
 
-    expect((await setQueueGuidelines(prisma, owner, queue.id, { guidelines: "<script>alert(1)</script> stays text" })).guidelines).toBe("<script>alert(1)</script> stays text");
-    expect((await getQueueItem(prisma, r, queue.id, itemId!)).guidelines.queue).toBe("<script>alert(1)</script> stays text");
+    expect(
+      (await setQueueGuidelines(prisma, owner, queue.id, { guidelines: "<script>alert(1)</script> stays text" }))
+        .guidelines,
+    ).toBe("<script>alert(1)</script> stays text");
+    expect((await getQueueItem(prisma, r, queue.id, itemId!)).guidelines.queue).toBe(
+      "<script>alert(1)</script> stays text",
+    );
     expect((await getQueue(prisma, r, queue.id)).guidelines).toBe("<script>alert(1)</script> stays text");
     // Reviewers read them; only owners write them.
-    await expect(setQueueGuidelines(prisma, r, queue.id, { guidelines: "mine now" })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(setProjectGuidelines(prisma, r, { projectId, guidelines: "mine now" })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(setQueueGuidelines(prisma, stranger, queue.id, { guidelines: "x" })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(setQueueGuidelines(prisma, owner, queue.id, { guidelines: "x".repeat(20_001) })).rejects.toThrow(/at most 20,000/);
+    await expect(setQueueGuidelines(prisma, r, queue.id, { guidelines: "mine now" })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
+    await expect(setProjectGuidelines(prisma, r, { projectId, guidelines: "mine now" })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
+    await expect(setQueueGuidelines(prisma, stranger, queue.id, { guidelines: "x" })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(setQueueGuidelines(prisma, owner, queue.id, { guidelines: "x".repeat(20_001) })).rejects.toThrow(
+      /at most 20,000/,
+    );
     await setProjectGuidelines(prisma, owner, { projectId, guidelines: "" });
   });
 });
@@ -384,7 +552,9 @@ describe("claiming ahead", () => {
       expect(again).toEqual(ahead);
       for (const [i, r] of reviewers.entries()) {
         if (ahead[i]!.itemId) expect(ahead[i]!.itemId).not.toBe(current[i]!.itemId);
-        expect(await prisma.reviewQueueAssignment.count({ where: { queueId: queue.id, reviewerId: r.userId } })).toBe(ahead[i]!.itemId ? 2 : 1);
+        expect(await prisma.reviewQueueAssignment.count({ where: { queueId: queue.id, reviewerId: r.userId } })).toBe(
+          ahead[i]!.itemId ? 2 : 1,
+        );
       }
       const perItem = await takenPerItem(queue.id);
       expect(Math.max(...perItem)).toBeLessThanOrEqual(reviewersPerItem);
@@ -440,12 +610,24 @@ describe("claiming ahead", () => {
     const { itemId: second } = await claimAhead(prisma, r, queue.id, first!);
     const { itemId: third } = await claimAhead(prisma, r, queue.id, second!);
     expect(third).not.toBeNull();
-    expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({ index: 0, count: 1, nextItemId: second });
+    expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({
+      index: 0,
+      count: 1,
+      nextItemId: second,
+    });
     // Submitted (the judge's values shown until they move on): still the first of one.
     await submitItem(prisma, r, queue.id, first!, { judgments: [{ target: "verdict", value: 1 }] });
-    expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({ index: 0, count: 1, nextItemId: second });
+    expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({
+      index: 0,
+      count: 1,
+      nextItemId: second,
+    });
     // Opened, the next item counts: 2 of 2; submitted, the first reads 1 of 2.
-    expect((await getQueueItem(prisma, r, queue.id, second!)).nav).toMatchObject({ index: 1, count: 2, previousItemId: first });
+    expect((await getQueueItem(prisma, r, queue.id, second!)).nav).toMatchObject({
+      index: 1,
+      count: 2,
+      previousItemId: first,
+    });
     await submitItem(prisma, r, queue.id, second!, { judgments: [{ target: "verdict", value: 0 }] });
     expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({ index: 0, count: 2 });
   });
@@ -478,7 +660,9 @@ describe("blind queues", () => {
     const score = await prisma.score.findFirstOrThrow({ where: { runId, videoId } });
     await reviewScore(prisma, other, score.id, { value: 9.5, note: "the other reviewer's note" });
     // Blind covers every video of the queue, not only the held item's (here the filter gives two).
-    const queueVideos = (await prisma.reviewQueueItem.findMany({ where: { queueId: queue.id }, select: { videoId: true } })).map((i) => i.videoId);
+    const queueVideos = (
+      await prisma.reviewQueueItem.findMany({ where: { queueId: queue.id }, select: { videoId: true } })
+    ).map((i) => i.videoId);
     expect(queueVideos.length).toBeGreaterThan(1);
     expect([...(await blindVideoIdsFor(prisma, r.userId))].sort()).toEqual([...queueVideos].sort());
 
@@ -492,7 +676,15 @@ describe("blind queues", () => {
         else found.push(value);
       };
       walk(JSON.parse(JSON.stringify(payload)));
-      return [JUDGE_S1, JUDGE_S2, JUDGE_OVERALL + 1, 9.5, "the other reviewer's note", "key:judge", "key:judgeSummary"].filter((needle) => found.includes(needle));
+      return [
+        JUDGE_S1,
+        JUDGE_S2,
+        JUDGE_OVERALL + 1,
+        9.5,
+        "the other reviewer's note",
+        "key:judge",
+        "key:judgeSummary",
+      ].filter((needle) => found.includes(needle));
     };
     const item = await getQueueItem(prisma, r, queue.id, itemId!);
     expect(item.blind).toBe(true);
@@ -522,7 +714,9 @@ describe("blind queues", () => {
       ["overall", JUDGE_OVERALL + 1],
     ]);
     // The submitted video is revealed; the queue's other videos stay blind while they are left to do.
-    expect([...(await blindVideoIdsFor(prisma, r.userId))].sort()).toEqual(queueVideos.filter((v) => v !== videoId).sort());
+    expect([...(await blindVideoIdsFor(prisma, r.userId))].sort()).toEqual(
+      queueVideos.filter((v) => v !== videoId).sort(),
+    );
     const scoresAfter = await videoScores(prisma, r, videoId);
     expect(scoresAfter.blind).toBe(false);
     expect(scoresAfter.steps.flatMap((s) => s.scores.map((x) => x.value))).toContain(JUDGE_S1);
@@ -534,7 +728,9 @@ describe("blind queues", () => {
         .map((j) => j.value)
         .sort(),
     ).toEqual([1, 9.5]);
-    expect(reviewsAfter.judgments.find((j) => j.reviewer.id === other.userId)!.judge).toMatchObject({ value: score.value });
+    expect(reviewsAfter.judgments.find((j) => j.reviewer.id === other.userId)!.judge).toMatchObject({
+      value: score.value,
+    });
   });
 
   it("do not hide anything in a queue that is not blind", async () => {

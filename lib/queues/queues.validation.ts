@@ -61,7 +61,12 @@ function buildCreateQueueSchema(scopes: readonly QueueScopeModule[]) {
       .max(10_000)
       .optional(),
     chosenBy: z.string().trim().min(1).max(200).optional(),
-    reviewersPerItem: z.number().int().min(1, "At least 1 reviewer per item.").max(10, "At most 10 reviewers per item.").default(1),
+    reviewersPerItem: z
+      .number()
+      .int()
+      .min(1, "At least 1 reviewer per item.")
+      .max(10, "At most 10 reviewers per item.")
+      .default(1),
     /** The order items are handed out in (QUEUE_HAND_OUTS). */
     handOut: z.enum(QUEUE_HAND_OUTS).default("overlap"),
     blind: z.boolean().default(false),
@@ -69,11 +74,17 @@ function buildCreateQueueSchema(scopes: readonly QueueScopeModule[]) {
     guidelines: guidelinesSchema.default(""),
   };
   // Each item scope's own options (lib/queues/queue-scope.ts `options`), under the body key it declares, in registry order.
-  const scopeOptions = Object.fromEntries(scopes.flatMap((scope) => (scope.options ? [[scope.options.key, scope.options.schema]] : [])));
+  const scopeOptions = Object.fromEntries(
+    scopes.flatMap((scope) => (scope.options ? [[scope.options.key, scope.options.schema]] : [])),
+  );
   return z.object({ ...core, ...scopeOptions, ...rest }) as unknown as z.ZodObject<typeof core & typeof rest>;
 }
 
-let builtCreateQueueSchema: { registry: object; scopes: readonly QueueScopeModule[]; schema: ReturnType<typeof buildCreateQueueSchema> } | null = null;
+let builtCreateQueueSchema: {
+  registry: object;
+  scopes: readonly QueueScopeModule[];
+  schema: ReturnType<typeof buildCreateQueueSchema>;
+} | null = null;
 /** A token that changes whenever the task declarations do. */
 const registryState = memoByTaskRegistry(() => ({}));
 
@@ -85,23 +96,41 @@ export function createQueueSchema() {
   const registry = registryState();
   const scopes = itemQueueScopes();
   const built = builtCreateQueueSchema;
-  if (built && built.registry === registry && built.scopes.length === scopes.length && built.scopes.every((scope, i) => scope === scopes[i])) return built.schema;
+  if (
+    built &&
+    built.registry === registry &&
+    built.scopes.length === scopes.length &&
+    built.scopes.every((scope, i) => scope === scopes[i])
+  )
+    return built.schema;
   builtCreateQueueSchema = { registry, scopes, schema: buildCreateQueueSchema(scopes) };
   return builtCreateQueueSchema.schema;
 }
 /** A create-queue body: the core's fields, and any item scope's options under its key (checked by the scope's schema). */
-export type CreateQueueInput = Omit<z.input<ReturnType<typeof createQueueSchema>>, "filter"> & { filter?: VideoFilterInput } & { readonly [scopeOptionsKey: string]: unknown };
+export type CreateQueueInput = Omit<z.input<ReturnType<typeof createQueueSchema>>, "filter"> & {
+  filter?: VideoFilterInput;
+} & { readonly [scopeOptionsKey: string]: unknown };
 
 /** How many videos a queue with this filter would hold, and the targets per video of the chosen categories (the "new queue" form asks before creating). */
-export const previewQueueSchema = memoByTaskRegistry(() => createQueueSchema().pick({ runId: true, filter: true, categories: true }));
-export type PreviewQueueInput = Omit<z.input<ReturnType<typeof previewQueueSchema>>, "filter"> & { filter?: VideoFilterInput };
+export const previewQueueSchema = memoByTaskRegistry(() =>
+  createQueueSchema().pick({ runId: true, filter: true, categories: true }),
+);
+export type PreviewQueueInput = Omit<z.input<ReturnType<typeof previewQueueSchema>>, "filter"> & {
+  filter?: VideoFilterInput;
+};
 
 /**
  * The preview route's query: the video list's filter, and `categories` (comma-separated score categories, none: all)
  * for the targets per video; the categories are checked by previewQueueSchema.
  */
 export const queuePreviewQuerySchema = memoByTaskRegistry(() =>
-  videoFilterSchema().extend({ categories: z.string().max(4000).optional().describe("Score categories, comma-separated, for the target counts (none: all).") }),
+  videoFilterSchema().extend({
+    categories: z
+      .string()
+      .max(4000)
+      .optional()
+      .describe("Score categories, comma-separated, for the target counts (none: all)."),
+  }),
 );
 
 /** An owner's edit of a queue's guidelines. */

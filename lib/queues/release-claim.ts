@@ -7,8 +7,15 @@ import { queueForActor } from "./queue-access";
  * reviewer leaves), so the item's place goes to someone else at once instead of after CLAIM_TTL_MINUTES.
  * Judgments already saved stay. A submitted item is not released.
  */
-export async function releaseClaim(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string): Promise<{ released: boolean }> {
+export async function releaseClaim(
+  prisma: PrismaClient,
+  actor: Actor,
+  queueId: string,
+  itemId: string,
+): Promise<{ released: boolean }> {
   await queueForActor(prisma, actor, queueId, "scores.review");
-  const { count } = await prisma.reviewQueueAssignment.deleteMany({ where: { itemId, queueId, reviewerId: actor.userId, status: "claimed" } });
+  const { count } = await prisma.reviewQueueAssignment.deleteMany({
+    where: { itemId, queueId, reviewerId: actor.userId, status: "claimed" },
+  });
   return { released: count > 0 };
 }

@@ -16,7 +16,13 @@ export interface TypedNumber {
   target: string;
 }
 
-export function typeDigit(previous: TypedNumber | null, target: string, digit: number, now: number, range: { min: number; max: number }): TypedNumber | null {
+export function typeDigit(
+  previous: TypedNumber | null,
+  target: string,
+  digit: number,
+  now: number,
+  range: { min: number; max: number },
+): TypedNumber | null {
   if (!Number.isInteger(digit) || digit < 0 || digit > 9) return null;
   if (previous && previous.target === target && now - previous.at <= DIGIT_CHAIN_MS && previous.value > 0) {
     const chained = previous.value * 10 + digit;
@@ -36,8 +42,20 @@ export function awaitsMoreDigits(typed: TypedNumber, range: { max: number }): bo
 }
 
 /** Whether `digit`, typed at `now`, continues the number typed on `target` (rather than starting a new one). */
-export function continuesNumber(previous: TypedNumber | null, target: string, digit: number, now: number, range: { max: number }): boolean {
-  return previous !== null && previous.target === target && now - previous.at <= DIGIT_CHAIN_MS && previous.value > 0 && previous.value * 10 + digit <= range.max;
+export function continuesNumber(
+  previous: TypedNumber | null,
+  target: string,
+  digit: number,
+  now: number,
+  range: { max: number },
+): boolean {
+  return (
+    previous !== null &&
+    previous.target === target &&
+    now - previous.at <= DIGIT_CHAIN_MS &&
+    previous.value > 0 &&
+    previous.value * 10 + digit <= range.max
+  );
 }
 
 /**
@@ -48,5 +66,7 @@ export function scoreCategoryWhere(task: Pick<TaskDeclaration, "indexedTargets">
   if (targetIds.length === 0) return {};
   const prefixes = (task.indexedTargets ?? []).filter((t) => targetIds.includes(t.targetId)).map((t) => t.prefix);
   if (prefixes.length === 0) return { category: { in: [...targetIds] } };
-  return { OR: [{ category: { in: [...targetIds] } }, ...prefixes.map((prefix) => ({ category: { startsWith: prefix } }))] };
+  return {
+    OR: [{ category: { in: [...targetIds] } }, ...prefixes.map((prefix) => ({ category: { startsWith: prefix } }))],
+  };
 }

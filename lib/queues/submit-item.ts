@@ -26,7 +26,8 @@ function checkRange(target: Target, value: number) {
     const problem = scaleViolation({ ...target.declaration, label: target.label }, value);
     if (problem) throw new ValidationError(problem);
   }
-  if (value < target.min || value > target.max) throw new ValidationError(`${target.label}: the value must be between ${target.min} and ${target.max}.`);
+  if (value < target.min || value > target.max)
+    throw new ValidationError(`${target.label}: the value must be between ${target.min} and ${target.max}.`);
 }
 
 /**
@@ -36,7 +37,13 @@ function checkRange(target: Target, value: number) {
  * Every required target must be judged (a 400 names the missing ones). Submitting again edits the
  * judgments and counts nothing twice; a judgment identical to the saved one is not saved again.
  */
-export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string, raw: SubmitItemInput) {
+export async function submitItem(
+  prisma: PrismaClient,
+  actor: Actor,
+  queueId: string,
+  itemId: string,
+  raw: SubmitItemInput,
+) {
   const input = submitItemSchema.parse(raw);
   const { queue, item } = await assignedItem(prisma, actor, queueId, itemId);
   if (queue.archivedAt) throw new ValidationError("This queue is archived.");
@@ -50,17 +57,25 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     if (given.has(judgment.target)) throw new ValidationError(`"${target.label}" is judged twice in this submission.`);
     checkRange(target, judgment.value);
     if (presence?.absentTargets.has(target.key) && judgment.value !== presence.absentValue) {
-      throw new ValidationError(`${target.label}: ${target.category} is marked absent, so its scores are ${presence.absentValue}; mark it present to grade it.`);
+      throw new ValidationError(
+        `${target.label}: ${target.category} is marked absent, so its scores are ${presence.absentValue}; mark it present to grade it.`,
+      );
     }
     given.set(judgment.target, judgment);
   }
   const missing = targets.filter((t) => t.required && !given.has(t.key) && !presence?.absentTargets.has(t.key));
-  if (missing.length > 0) throw new ValidationError(`Judge every target before submitting; missing: ${missing.map((t) => t.label).join(", ")}.`);
+  if (missing.length > 0)
+    throw new ValidationError(
+      `Judge every target before submitting; missing: ${missing.map((t) => t.label).join(", ")}.`,
+    );
 
   // Each judgment is prepared (looked up, checked) before anything is written; then all of them and the
   // assignment's "done" are written in one transaction, so a failure on any target leaves the item as it was.
   // The queue's permission check above covers every target: they are the queue's run's, of this item.
-  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId: item.videoId } }, include: { run: { select: { projectId: true, pipeline: true } } } });
+  const runVideo = await prisma.runVideo.findUnique({
+    where: { runId_videoId: { runId: queue.runId, videoId: item.videoId } },
+    include: { run: { select: { projectId: true, pipeline: true } } },
+  });
   const presenceWrites = presence
     ? await Promise.all(
         presence.categories.map(async (category) => ({
@@ -71,7 +86,11 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
             queue.runId,
             item.videoId,
             category.id,
-            { value: category.answer.value, note: category.answer.note || null, expectedVersion: category.answer.expectedVersion },
+            {
+              value: category.answer.value,
+              note: category.answer.note || null,
+              expectedVersion: category.answer.expectedVersion,
+            },
             runVideo ?? undefined,
           ),
         })),
@@ -79,8 +98,11 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
     : [];
   // An absent category's scores (not asked) hold the absent value because of that answer, not because the reviewer
   // typed it: marked so, agreement does not count them as independent judgments.
-  const originOf = (target: Target): JudgmentOrigin => (presence?.absentTargets.has(target.key) ? IMPLIED_BY_ABSENCE : "typed");
-  const asked = (target: Target) => given.get(target.key) ?? (presence?.absentTargets.has(target.key) ? { target: target.key, value: presence.absentValue } : undefined);
+  const originOf = (target: Target): JudgmentOrigin =>
+    presence?.absentTargets.has(target.key) ? IMPLIED_BY_ABSENCE : "typed";
+  const asked = (target: Target) =>
+    given.get(target.key) ??
+    (presence?.absentTargets.has(target.key) ? { target: target.key, value: presence.absentValue } : undefined);
   const targetWrites = await Promise.all(
     targets.flatMap((target) => {
       const judgment = asked(target);
@@ -109,8 +131,22 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
       const current = new Map(
         (
           await tx.humanJudgment.findMany({
-            where: { reviewerId: actor.userId, withdrawn: false, targetKey: { in: [...targets.map((t) => t.judgmentKey), ...(presence?.categories.map((c) => c.judgmentKey) ?? [])] } },
-            select: { targetKey: true, value: true, note: true, reason: true, acceptedJudge: true, version: true, origin: true },
+            where: {
+              reviewerId: actor.userId,
+              withdrawn: false,
+              targetKey: {
+                in: [...targets.map((t) => t.judgmentKey), ...(presence?.categories.map((c) => c.judgmentKey) ?? [])],
+              },
+            },
+            select: {
+              targetKey: true,
+              value: true,
+              note: true,
+              reason: true,
+              acceptedJudge: true,
+              version: true,
+              origin: true,
+            },
           })
         ).map((j) => [j.targetKey, j]),
       );
@@ -120,7 +156,12 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
         try {
           await writeJudgment(tx, actor, prepared);
         } catch (error) {
-          if (error instanceof ReviewConflictError && error.current.value === category.answer.value && (error.current.note ?? null) === note) continue;
+          if (
+            error instanceof ReviewConflictError &&
+            error.current.value === category.answer.value &&
+            (error.current.note ?? null) === note
+          )
+            continue;
           throw error;
         }
       }
@@ -130,17 +171,32 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
         const reason = judgment.reason ?? null;
         const saved = current.get(target.judgmentKey);
         const acceptedJudge = judgment.acceptedJudge === true;
-        if (saved && saved.value === judgment.value && saved.note === note && saved.reason === reason && saved.acceptedJudge === acceptedJudge && saved.origin === originOf(target)) continue;
+        if (
+          saved &&
+          saved.value === judgment.value &&
+          saved.note === note &&
+          saved.reason === reason &&
+          saved.acceptedJudge === acceptedJudge &&
+          saved.origin === originOf(target)
+        )
+          continue;
         // An absent category's scores are the declared absent value: stored like any judgment (history, versions),
         // over the reviewer's own earlier values of them, which "absent" replaces.
-        const write = given.has(target.key) ? prepared : { ...prepared, input: { ...judgment, expectedVersion: saved?.version } };
+        const write = given.has(target.key)
+          ? prepared
+          : { ...prepared, input: { ...judgment, expectedVersion: saved?.version } };
         const refused = acceptanceProblem(write, blind);
         if (refused) throw new ValidationError(refused);
         try {
           await writeJudgment(tx, actor, write);
         } catch (error) {
           // A double submit racing itself: the other request saved exactly this.
-          if (error instanceof ReviewConflictError && error.current.value === judgment.value && (error.current.note ?? null) === note) continue;
+          if (
+            error instanceof ReviewConflictError &&
+            error.current.value === judgment.value &&
+            (error.current.note ?? null) === note
+          )
+            continue;
           throw error;
         }
       }
@@ -162,22 +218,37 @@ export async function submitItem(prisma: PrismaClient, actor: Actor, queueId: st
  * targets whose values are not asked (the reviewer says absent, and so does the judge, or the judge is
  * hidden from them in a blind queue) — those get the declared absent value. Null for other queues.
  */
-async function presencePlan(prisma: PrismaClient, actor: Actor, queue: ReviewQueue, videoId: string, targets: readonly Target[], answers: readonly PresenceJudgment[] | undefined) {
+async function presencePlan(
+  prisma: PrismaClient,
+  actor: Actor,
+  queue: ReviewQueue,
+  videoId: string,
+  targets: readonly Target[],
+  answers: readonly PresenceJudgment[] | undefined,
+) {
   const task = await taskOfRun(prisma, queue.runId);
   const categories = presenceCategories(task, queue);
   if (categories.length === 0) {
     if (answers?.length) throw new ValidationError("This queue grades every score: it asks no presence.");
     return null;
   }
-  if (!answers) throw new ValidationError("This queue asks presence first: say for every category whether it is present (1) or absent (0).");
+  if (!answers)
+    throw new ValidationError(
+      "This queue asks presence first: say for every category whether it is present (1) or absent (0).",
+    );
   const byCategory = new Map<string, PresenceJudgment>();
   for (const answer of answers) {
-    if (!categories.some((c) => c.id === answer.category)) throw new ValidationError(`"${answer.category}" is not a category of this queue.`);
-    if (byCategory.has(answer.category)) throw new ValidationError(`"${answer.category}" is answered twice in this submission.`);
+    if (!categories.some((c) => c.id === answer.category))
+      throw new ValidationError(`"${answer.category}" is not a category of this queue.`);
+    if (byCategory.has(answer.category))
+      throw new ValidationError(`"${answer.category}" is answered twice in this submission.`);
     byCategory.set(answer.category, answer);
   }
   const unanswered = categories.filter((c) => !byCategory.has(c.id));
-  if (unanswered.length > 0) throw new ValidationError(`Say whether each category is present; missing: ${unanswered.map((c) => `${c.id} (${c.label})`).join(", ")}.`);
+  if (unanswered.length > 0)
+    throw new ValidationError(
+      `Say whether each category is present; missing: ${unanswered.map((c) => `${c.id} (${c.label})`).join(", ")}.`,
+    );
   const blind = (await blindVideoIdsFor(prisma, actor.userId, [videoId])).has(videoId);
   const absentTargets = new Set<string>();
   for (const category of categories) {
@@ -188,7 +259,11 @@ async function presencePlan(prisma: PrismaClient, actor: Actor, queue: ReviewQue
   return {
     absentValue: task.presence!.absentValue,
     absentTargets,
-    categories: categories.map((c) => ({ id: c.id, answer: byCategory.get(c.id)!, judgmentKey: judgmentKey(presenceTarget(task.id, videoId, c.id)) })),
+    categories: categories.map((c) => ({
+      id: c.id,
+      answer: byCategory.get(c.id)!,
+      judgmentKey: judgmentKey(presenceTarget(task.id, videoId, c.id)),
+    })),
   };
 }
 
@@ -196,7 +271,13 @@ async function presencePlan(prisma: PrismaClient, actor: Actor, queue: ReviewQue
  * Submits an item and, in the same request, claims the reviewer's next one and returns its review
  * payload (null when nothing is left), so the review screen moves on after one round trip.
  */
-export async function submitItemAndTakeNext(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string, raw: SubmitItemInput) {
+export async function submitItemAndTakeNext(
+  prisma: PrismaClient,
+  actor: Actor,
+  queueId: string,
+  itemId: string,
+  raw: SubmitItemInput,
+) {
   const submitted = await submitItem(prisma, actor, queueId, itemId, raw);
   const { itemId: nextId } = await nextItem(prisma, actor, queueId);
   return { ...submitted, next: nextId ? await getQueueItem(prisma, actor, queueId, nextId) : null };

@@ -33,20 +33,34 @@ export interface QueueTargetCounts {
 
 function perItem(counts: readonly number[]): PerItemCount {
   if (counts.length === 0) return { min: 0, max: 0, mean: 0 };
-  return { min: Math.min(...counts), max: Math.max(...counts), mean: counts.reduce((a, b) => a + b, 0) / counts.length };
+  return {
+    min: Math.min(...counts),
+    max: Math.max(...counts),
+    mean: counts.reduce((a, b) => a + b, 0) / counts.length,
+  };
 }
 
 /**
  * `rows` hold only the chosen categories' scores (rows of videos outside `videoIds` are ignored); `presence`: the
  * categories asked first (already narrowed to the chosen ones) and the judge's threshold, or null.
  */
-export function queueTargetCounts(videoIds: readonly string[], rows: readonly CategoryScores[], presence: { categories: readonly string[]; threshold: number } | null): QueueTargetCounts {
+export function queueTargetCounts(
+  videoIds: readonly string[],
+  rows: readonly CategoryScores[],
+  presence: { categories: readonly string[]; threshold: number } | null,
+): QueueTargetCounts {
   const byVideo = new Map<string, CategoryScores[]>(videoIds.map((id) => [id, []]));
   for (const row of rows) byVideo.get(row.videoId)?.push(row);
   const full = [...byVideo.values()].map((scores) => scores.reduce((sum, row) => sum + row.count, 0));
   if (!presence) return { full: perItem(full), presenceFirst: null };
   const asked = new Set(presence.categories);
-  const graded = [...byVideo.values()].map((scores) => scores.reduce((sum, row) => sum + (!asked.has(row.category) || (row.max !== null && row.max >= presence.threshold) ? row.count : 0), 0));
+  const graded = [...byVideo.values()].map((scores) =>
+    scores.reduce(
+      (sum, row) =>
+        sum + (!asked.has(row.category) || (row.max !== null && row.max >= presence.threshold) ? row.count : 0),
+      0,
+    ),
+  );
   return { full: perItem(full), presenceFirst: { questions: asked.size, scores: perItem(graded) } };
 }
 

@@ -8,7 +8,11 @@ import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "
  * declared measurement level, the majority on a nominal scale (a tie is none), else the median.
  * `target` is the declaration, or a judgment's target type (and the score's category).
  */
-export function consensusOf(target: string | JudgedDeclaration, values: readonly number[], category?: string | null): number | null {
+export function consensusOf(
+  target: string | JudgedDeclaration,
+  values: readonly number[],
+  category?: string | null,
+): number | null {
   if (typeof target !== "string") return consensusValue(target.level, values);
   // Only the level matters here: a score of unnamed target is fine when every declared target has the same level.
   if (target === SCORE_TARGET_TYPE && !category) {

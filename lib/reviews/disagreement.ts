@@ -6,7 +6,12 @@ import { type JudgedDeclaration, judgmentDeclaration } from "./judgment-target";
  * declared disagreement gap (lib/tasks/task-declaration.ts). `target` is the declaration, or a
  * judgment's target type (and the score's category) to look it up by.
  */
-export function disagreesWithJudge(target: string | JudgedDeclaration, value: number, judgeValue: number | null, category?: string | null): boolean {
+export function disagreesWithJudge(
+  target: string | JudgedDeclaration,
+  value: number,
+  judgeValue: number | null,
+  category?: string | null,
+): boolean {
   const declaration = typeof target === "string" ? judgmentDeclaration(target, category) : target;
   return disagrees(declaration, value, judgeValue);
 }

@@ -29,9 +29,14 @@ let s1: (v: number) => string;
 
 beforeAll(async () => {
   [owner, ann, bob] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Honest judgments" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    name: "Honest judgments",
+  }));
   videoIds.sort();
-  for (const actor of [ann, bob]) await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
+  for (const actor of [ann, bob])
+    await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
   const run = await seedFinishedRun(prisma, owner, projectId, videoIds, {
     scores: (v) => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: [8, 2][v]! }],
     outcome: (v) => ({ verdict: [true, false][v]!, overall: [40, 80][v]! }),
@@ -42,7 +47,8 @@ beforeAll(async () => {
   await reviewScore(prisma, ann, s1(1), { value: 2, acceptedJudge: true });
 });
 
-const agreement = (params: Record<string, string> = {}) => projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse(params));
+const agreement = (params: Record<string, string> = {}) =>
+  projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse(params));
 
 async function exportText(format: "csv" | "jsonl") {
   const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format }));
@@ -51,12 +57,19 @@ async function exportText(format: "csv" | "jsonl") {
 
 describe("accepting the judge's value", () => {
   it("is recorded on the judgment and its history, and refused for a value that is not the judge's", async () => {
-    const accepted = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: ann.userId, videoId: videoIds[1]! }, include: { history: true } });
+    const accepted = await prisma.humanJudgment.findFirstOrThrow({
+      where: { reviewerId: ann.userId, videoId: videoIds[1]! },
+      include: { history: true },
+    });
     expect(accepted.acceptedJudge).toBe(true);
     expect(accepted.history.map((h) => h.after)).toEqual([{ value: 2, note: null, reason: null, acceptedJudge: true }]);
-    const own = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: ann.userId, videoId: videoIds[0]! } });
+    const own = await prisma.humanJudgment.findFirstOrThrow({
+      where: { reviewerId: ann.userId, videoId: videoIds[0]! },
+    });
     expect(own.acceptedJudge).toBe(false);
-    await expect(reviewScore(prisma, bob, s1(0), { value: 7, acceptedJudge: true })).rejects.toBeInstanceOf(ValidationError);
+    await expect(reviewScore(prisma, bob, s1(0), { value: 7, acceptedJudge: true })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     expect(await prisma.humanJudgment.count({ where: { reviewerId: bob.userId } })).toBe(0);
     const reviews = await videoReviews(prisma, owner, videoIds[1]!, { runId });
     expect(reviews.judgments.map((j) => (j as { acceptedJudge?: boolean }).acceptedJudge)).toEqual([true]);
@@ -66,7 +79,12 @@ describe("accepting the judge's value", () => {
     const rows = (await exportText("jsonl"))
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line) as Omit<ExportRow, "reviews"> & { reviews: { reviewerId: string; accepted_judge: boolean }[] });
+      .map(
+        (line) =>
+          JSON.parse(line) as Omit<ExportRow, "reviews"> & {
+            reviews: { reviewerId: string; accepted_judge: boolean }[];
+          },
+      );
     const reviewed = rows.filter((r) => r.category === "s1" && r.reviews.length > 0);
     expect(reviewed.map((r) => [r.videoId, r.reviews.map((x) => x.accepted_judge)])).toEqual([
       [videoIds[0], [false]],
@@ -99,12 +117,19 @@ describe("withdrawing a judgment", () => {
   it("removes it from agreement, exports and the list's flags, keeps its history, and a later save continues its versions", async () => {
     await reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 0 });
     const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: bob.userId } });
-    const listed = async () => (await browseVideos(prisma, bob, projectId, videoListQuerySchema().parse({ runId }))).videos.find((v) => v.id === videoIds[0]!)!.review;
+    const listed = async () =>
+      (await browseVideos(prisma, bob, projectId, videoListQuerySchema().parse({ runId }))).videos.find(
+        (v) => v.id === videoIds[0]!,
+      )!.review;
     expect(await listed()).toMatchObject({ reviewers: 2, byMe: true, disagreement: true });
 
     // Someone else's judgment reads as missing; a stale version is a conflict.
-    await expect(withdrawJudgment(prisma, ann, judgment.id, { expectedVersion: 1 })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(withdrawJudgment(prisma, bob, judgment.id, { expectedVersion: 2 })).rejects.toBeInstanceOf(ReviewConflictError);
+    await expect(withdrawJudgment(prisma, ann, judgment.id, { expectedVersion: 1 })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(withdrawJudgment(prisma, bob, judgment.id, { expectedVersion: 2 })).rejects.toBeInstanceOf(
+      ReviewConflictError,
+    );
 
     const withdrawn = await withdrawJudgment(prisma, bob, judgment.id, { expectedVersion: 1 });
     expect(withdrawn).toMatchObject({ withdrawn: true, version: 2 });
@@ -113,26 +138,44 @@ describe("withdrawing a judgment", () => {
     expect(report.summary).toMatchObject({ judgments: 2, reviewers: 1 });
     expect(report.confusion.verdict!.cells.every((c) => c.count === 0)).toBe(true);
     expect((await exportText("csv")).split("\r\n")[0]).not.toContain(bob.userId);
-    expect((await videoReviews(prisma, owner, videoIds[0]!, { runId })).judgments.map((j) => j.reviewer.id)).toEqual([ann.userId]);
-    const history = await prisma.humanJudgmentHistory.findMany({ where: { judgmentId: judgment.id }, orderBy: { version: "asc" } });
+    expect((await videoReviews(prisma, owner, videoIds[0]!, { runId })).judgments.map((j) => j.reviewer.id)).toEqual([
+      ann.userId,
+    ]);
+    const history = await prisma.humanJudgmentHistory.findMany({
+      where: { judgmentId: judgment.id },
+      orderBy: { version: "asc" },
+    });
     expect(history.map((h) => [h.version, h.after])).toEqual([
       [1, { value: 0, note: null, reason: null, acceptedJudge: false }],
       [2, { withdrawn: true }],
     ]);
     // Withdrawing twice: nothing left to withdraw.
-    await expect(withdrawJudgment(prisma, bob, judgment.id, { expectedVersion: 2 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(withdrawJudgment(prisma, bob, judgment.id, { expectedVersion: 2 })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
 
     // Saving again: like a first judgment (no version), or with the current one; a stale one is a conflict.
-    await expect(reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 1, expectedVersion: 1 })).rejects.toBeInstanceOf(ReviewConflictError);
+    await expect(
+      reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 1, expectedVersion: 1 }),
+    ).rejects.toBeInstanceOf(ReviewConflictError);
     const again = await reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 1 });
     expect(again).toMatchObject({ id: judgment.id, withdrawn: false, value: 1, version: 3 });
-    await expect(reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 0 })).rejects.toBeInstanceOf(ReviewConflictError);
+    await expect(reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 0 })).rejects.toBeInstanceOf(
+      ReviewConflictError,
+    );
     expect(await listed()).toMatchObject({ reviewers: 2, byMe: true });
-    const after = await prisma.humanJudgmentHistory.findMany({ where: { judgmentId: judgment.id }, orderBy: { version: "asc" } });
+    const after = await prisma.humanJudgmentHistory.findMany({
+      where: { judgmentId: judgment.id },
+      orderBy: { version: "asc" },
+    });
     expect(after.map((h) => [h.version, h.before, h.after])).toEqual([
       [1, null, { value: 0, note: null, reason: null, acceptedJudge: false }],
       [2, { value: 0, note: null, reason: null, acceptedJudge: false }, { withdrawn: true }],
-      [3, { value: 0, note: null, reason: null, acceptedJudge: false, withdrawn: true }, { value: 1, note: null, reason: null, acceptedJudge: false }],
+      [
+        3,
+        { value: 0, note: null, reason: null, acceptedJudge: false, withdrawn: true },
+        { value: 1, note: null, reason: null, acceptedJudge: false },
+      ],
     ]);
     expect((await agreement({ independent: "all" })).summary).toMatchObject({ reviewers: 2 });
   });
@@ -142,18 +185,35 @@ describe("accepting while blind", () => {
   it("is refused until the reviewer submits the item, in the queue and on the video page; after that it is recorded", async () => {
     const carol = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: carol.userId, role: "reviewer" } });
-    const queue = await createQueue(prisma, owner, projectId, { name: "Blind verdicts", filter: {}, scope: "verdict", blind: true });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "Blind verdicts",
+      filter: {},
+      scope: "verdict",
+      blind: true,
+    });
     const { itemId } = await nextItem(prisma, carol, queue.id);
     const videoId = (await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).videoId;
     const judge = [1, 0][videoIds.indexOf(videoId)]!;
-    await expect(reviewVideoOutcome(prisma, carol, runId, videoId, "verdict", { value: judge, acceptedJudge: true })).rejects.toThrow(/Blind queue/);
-    await expect(submitItem(prisma, carol, queue.id, itemId!, { judgments: [{ target: "verdict", value: judge, acceptedJudge: true }] })).rejects.toThrow(/Blind queue/);
+    await expect(
+      reviewVideoOutcome(prisma, carol, runId, videoId, "verdict", { value: judge, acceptedJudge: true }),
+    ).rejects.toThrow(/Blind queue/);
+    await expect(
+      submitItem(prisma, carol, queue.id, itemId!, {
+        judgments: [{ target: "verdict", value: judge, acceptedJudge: true }],
+      }),
+    ).rejects.toThrow(/Blind queue/);
     expect(await prisma.humanJudgment.count({ where: { reviewerId: carol.userId } })).toBe(0);
     await submitItem(prisma, carol, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1 - judge }] });
     // Submitted: the judge's value is shown, and accepting it now is an explicit, marked change.
     const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: carol.userId } });
     expect(judgment).toMatchObject({ acceptedJudge: false, version: 1 });
-    await submitItem(prisma, carol, queue.id, itemId!, { judgments: [{ target: "verdict", value: judge, acceptedJudge: true, expectedVersion: 1 }] });
-    expect(await prisma.humanJudgment.findUniqueOrThrow({ where: { id: judgment.id } })).toMatchObject({ acceptedJudge: true, value: judge, version: 2 });
+    await submitItem(prisma, carol, queue.id, itemId!, {
+      judgments: [{ target: "verdict", value: judge, acceptedJudge: true, expectedVersion: 1 }],
+    });
+    expect(await prisma.humanJudgment.findUniqueOrThrow({ where: { id: judgment.id } })).toMatchObject({
+      acceptedJudge: true,
+      value: judge,
+      version: 2,
+    });
   });
 });

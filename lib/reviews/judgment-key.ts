@@ -50,11 +50,16 @@ function isFrameScoped(pipeline: string, stepId: string): boolean {
  * The target of a judge score of a run (`frameSetId`: the run's frame set of the score's video). The
  * score's `runId` is needed for tasks whose subject is a run's output (`subjectPerRun`).
  */
-export function scoreTarget(pipeline: string, score: { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string; runId?: string }, frameSetId: string): JudgmentTarget {
+export function scoreTarget(
+  pipeline: string,
+  score: { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string; runId?: string },
+  frameSetId: string,
+): JudgmentTarget {
   // An item step's scope index is the item's position in one run; the item itself is the subject.
   const itemScoped = score.itemId !== "";
   const perRun = findTask(pipeline)?.subjectPerRun === true;
-  if (perRun && !score.runId) throw new Error(`A ${pipeline} judgment is about one run's answer: the score's runId is needed for its key.`);
+  if (perRun && !score.runId)
+    throw new Error(`A ${pipeline} judgment is about one run's answer: the score's runId is needed for its key.`);
   return {
     ...(perRun ? { subjectRunId: score.runId } : {}),
     task: pipeline,
@@ -70,12 +75,30 @@ export function scoreTarget(pipeline: string, score: { videoId: string; itemId: 
 
 /** The target of a subject's reviewed metric (a video's verdict, an item's style score). */
 export function metricTarget(pipeline: string, videoId: string, itemId: string, metric: string): JudgmentTarget {
-  return { task: pipeline, targetType: metric, target: metric, videoId, itemId, stepId: "", scopeIndex: 0, frameSetId: "" };
+  return {
+    task: pipeline,
+    targetType: metric,
+    target: metric,
+    videoId,
+    itemId,
+    stepId: "",
+    scopeIndex: 0,
+    frameSetId: "",
+  };
 }
 
 /** The target of a per-video presence judgment of one of the task's graded targets (`<task>|v:<videoId>|<target>`). */
 export function presenceTarget(task: string, videoId: string, target: string): JudgmentTarget {
-  return { task, targetType: PRESENCE_TARGET_TYPE, target, videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" };
+  return {
+    task,
+    targetType: PRESENCE_TARGET_TYPE,
+    target,
+    videoId,
+    itemId: "",
+    stepId: "",
+    scopeIndex: 0,
+    frameSetId: "",
+  };
 }
 
 /**

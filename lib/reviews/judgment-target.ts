@@ -5,7 +5,15 @@
  * type is the id of a reviewed metric.
  */
 import { TASKS } from "../tasks/registry";
-import { disagreementGapOf, type MetricDeclaration, PRESENCE_TARGET_TYPE, presenceTargetOf, type TargetDeclaration, type TaskDeclaration, targetIdOfCategory } from "../tasks/task-declaration";
+import {
+  disagreementGapOf,
+  type MetricDeclaration,
+  PRESENCE_TARGET_TYPE,
+  presenceTargetOf,
+  type TargetDeclaration,
+  type TaskDeclaration,
+  targetIdOfCategory,
+} from "../tasks/task-declaration";
 
 export type JudgedDeclaration = TargetDeclaration | MetricDeclaration;
 
@@ -14,12 +22,21 @@ export const SCORE_TARGET_TYPE = "score";
 export class UndeclaredJudgmentTargetError extends Error {}
 
 const sameRules = (a: JudgedDeclaration, b: JudgedDeclaration) =>
-  a.level === b.level && disagreementGapOf(a) === disagreementGapOf(b) && JSON.stringify(a.scale) === JSON.stringify(b.scale) && JSON.stringify(a.positive) === JSON.stringify(b.positive);
+  a.level === b.level &&
+  disagreementGapOf(a) === disagreementGapOf(b) &&
+  JSON.stringify(a.scale) === JSON.stringify(b.scale) &&
+  JSON.stringify(a.positive) === JSON.stringify(b.positive);
 
-export function judgmentDeclaration(targetType: string, category?: string | null, tasks: readonly TaskDeclaration[] = TASKS): JudgedDeclaration {
+export function judgmentDeclaration(
+  targetType: string,
+  category?: string | null,
+  tasks: readonly TaskDeclaration[] = TASKS,
+): JudgedDeclaration {
   if (targetType === SCORE_TARGET_TYPE) {
     if (category) {
-      const target = tasks.map((task) => task.targets.find((t) => t.id === targetIdOfCategory(task, category))).find(Boolean);
+      const target = tasks
+        .map((task) => task.targets.find((t) => t.id === targetIdOfCategory(task, category)))
+        .find(Boolean);
       if (!target) throw new UndeclaredJudgmentTargetError(`No judge task declares the target "${category}".`);
       return target;
     }
@@ -33,7 +50,8 @@ export function judgmentDeclaration(targetType: string, category?: string | null
   }
   if (targetType === PRESENCE_TARGET_TYPE) {
     const presence = category ? tasks.map((task) => presenceTargetOf(task, category)).find(Boolean) : undefined;
-    if (!presence) throw new UndeclaredJudgmentTargetError(`No judge task declares a presence target "${category ?? ""}".`);
+    if (!presence)
+      throw new UndeclaredJudgmentTargetError(`No judge task declares a presence target "${category ?? ""}".`);
     return presence;
   }
   const metric = tasks.flatMap((t) => t.metrics).find((m) => m.id === targetType && m.reviewed);
@@ -42,8 +60,16 @@ export function judgmentDeclaration(targetType: string, category?: string | null
 }
 
 /** The task a declaration belongs to, among `tasks`. */
-export function taskDeclaring(declaration: JudgedDeclaration, tasks: readonly TaskDeclaration[] = TASKS): TaskDeclaration | undefined {
-  return tasks.find((t) => t.targets.includes(declaration as TargetDeclaration) || t.metrics.includes(declaration as MetricDeclaration) || presenceTargetOf(t, declaration.id) === declaration);
+export function taskDeclaring(
+  declaration: JudgedDeclaration,
+  tasks: readonly TaskDeclaration[] = TASKS,
+): TaskDeclaration | undefined {
+  return tasks.find(
+    (t) =>
+      t.targets.includes(declaration as TargetDeclaration) ||
+      t.metrics.includes(declaration as MetricDeclaration) ||
+      presenceTargetOf(t, declaration.id) === declaration,
+  );
 }
 
 /**

@@ -18,12 +18,22 @@ describe("labelled aggregates", () => {
   });
 
   it("has no 'You' before the caller judged and no consensus without reviewers", () => {
-    expect(labelledAggregates("overall", 55, judgments.slice(1), "me")).toMatchObject({ you: null, consensus: { label: "Reviewers' consensus (2)", value: 0.5 } });
-    expect(labelledAggregates("overall", 55, [], "me")).toEqual({ judge: { label: "Judge", value: 55 }, you: null, consensus: null });
+    expect(labelledAggregates("overall", 55, judgments.slice(1), "me")).toMatchObject({
+      you: null,
+      consensus: { label: "Reviewers' consensus (2)", value: 0.5 },
+    });
+    expect(labelledAggregates("overall", 55, [], "me")).toEqual({
+      judge: { label: "Judge", value: 55 },
+      you: null,
+      consensus: null,
+    });
   });
 
   it("reports a verdict tie as no consensus", () => {
-    expect(labelledAggregates("verdict", 1, judgments.slice(1), "me").consensus).toEqual({ label: "Reviewers' consensus (2)", value: null });
+    expect(labelledAggregates("verdict", 1, judgments.slice(1), "me").consensus).toEqual({
+      label: "Reviewers' consensus (2)",
+      value: null,
+    });
     expect(formatJudgmentValue("verdict", null, { tie: true })).toBe("no majority (tie)");
   });
 
@@ -39,7 +49,10 @@ describe("labelled aggregates", () => {
   it("reads any task's declaration: a key point's consensus is the majority, named hit / missed", () => {
     const keyPoint = CAPTION_CONTENT_TASK.targets.find((t) => t.id === "key_point")!;
     const votes = [1, 1, 0].map((value, i) => ({ reviewer: { id: `r${i}` }, value }));
-    expect(labelledAggregates(keyPoint, 0, votes, "r2").consensus).toEqual({ label: "Reviewers' consensus (3)", value: 1 });
+    expect(labelledAggregates(keyPoint, 0, votes, "r2").consensus).toEqual({
+      label: "Reviewers' consensus (3)",
+      value: 1,
+    });
     expect(formatJudgmentValue(keyPoint, 1)).toBe("hit");
     expect(formatJudgmentValue(keyPoint, 0)).toBe("missed");
     expect(labelledAggregates(keyPoint, 0, votes.slice(1), "r2").consensus?.value).toBeNull();

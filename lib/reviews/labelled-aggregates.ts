@@ -3,7 +3,8 @@ import { consensusOf } from "./consensus";
 import { type JudgedDeclaration, judgmentDeclaration } from "./judgment-target";
 
 /** A target's declaration, given itself or a target type ("score" for the first task's scores, or a reviewed metric's id). */
-const declared = (target: string | JudgedDeclaration): JudgedDeclaration => (typeof target === "string" ? judgmentDeclaration(target) : target);
+const declared = (target: string | JudgedDeclaration): JudgedDeclaration =>
+  typeof target === "string" ? judgmentDeclaration(target) : target;
 
 /**
  * Whose number is whose on the video page: the judge's value, the caller's own judgment and the
@@ -19,18 +20,33 @@ export interface JudgmentLike {
   value: number;
 }
 
-export function labelledAggregates(target: string | JudgedDeclaration, judgeValue: number | null, judgments: readonly JudgmentLike[], currentUserId: string) {
+export function labelledAggregates(
+  target: string | JudgedDeclaration,
+  judgeValue: number | null,
+  judgments: readonly JudgmentLike[],
+  currentUserId: string,
+) {
   const own = judgments.find((j) => j.reviewer.id === currentUserId) ?? null;
   const values = judgments.map((j) => j.value);
   return {
     judge: { label: "Judge", value: judgeValue } satisfies LabelledValue,
     you: own ? ({ label: "You", value: own.value } satisfies LabelledValue) : null,
-    consensus: values.length > 0 ? ({ label: `Reviewers' consensus (${values.length})`, value: consensusOf(declared(target), values) } satisfies LabelledValue) : null,
+    consensus:
+      values.length > 0
+        ? ({
+            label: `Reviewers' consensus (${values.length})`,
+            value: consensusOf(declared(target), values),
+          } satisfies LabelledValue)
+        : null,
   };
 }
 
 /** A value in words, on the target's declared scale: named values by name (a verdict's yes/no), numbers as every score reads (formatScore: at most two decimals); null as "—" (or "no majority (tie)" for a consensus on named values). */
-export function formatJudgmentValue(target: string | Pick<JudgedDeclaration, "scale">, value: number | null, options: { tie?: boolean } = {}): string {
+export function formatJudgmentValue(
+  target: string | Pick<JudgedDeclaration, "scale">,
+  value: number | null,
+  options: { tie?: boolean } = {},
+): string {
   const declaration = typeof target === "string" ? declared(target) : target;
   if (value === null) return declaration.scale.kind === "categorical" && options.tie ? "no majority (tie)" : "—";
   return formatValue(declaration, value);

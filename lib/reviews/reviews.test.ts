@@ -18,7 +18,13 @@ let videoId: string;
 let projectIdOfScore: string;
 
 beforeAll(async () => {
-  [owner, reviewer, other, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser(), makeUser()]);
+  [owner, reviewer, other, viewer, stranger] = await Promise.all([
+    makeUser(),
+    makeUser(),
+    makeUser(),
+    makeUser(),
+    makeUser(),
+  ]);
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
   videoId = videoIds[0]!;
   projectIdOfScore = projectId;
@@ -29,13 +35,36 @@ beforeAll(async () => {
   ] as const) {
     await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role } });
   }
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } });
-  const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t" } });
-  const score = await prisma.score.create({ data: { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 7 } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
+  const run = await prisma.judgeRun.create({
+    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" },
+  });
+  const step = await prisma.stepResult.create({
+    data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t" },
+  });
+  const score = await prisma.score.create({
+    data: {
+      runId: run.id,
+      videoId,
+      stepResultId: step.id,
+      stepId: "static_hallucination",
+      scopeIndex: 0,
+      category: "s1",
+      value: 7,
+    },
+  });
   scoreId = score.id;
   runId = run.id;
-  await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: "fs", status: "done", summary: { overall: 55, hallucination: true }, metrics: { overall: 55, verdict: true } });
+  await createRunVideo(prisma, {
+    runId: run.id,
+    videoId,
+    frameSetId: "fs",
+    status: "done",
+    summary: { overall: 55, hallucination: true },
+    metrics: { overall: 55, verdict: true },
+  });
 });
 
 describe("human judgments of judge scores", () => {
@@ -52,13 +81,19 @@ describe("human judgments of judge scores", () => {
     expect(mine.judge).toMatchObject({ value: 7, category: "s1" });
     expect(mine.history.map((h) => [h.version, h.before, h.after])).toEqual([
       [1, null, { value: 3, note: "hands look fine", reason: null, acceptedJudge: false }],
-      [2, { value: 3, note: "hands look fine", reason: null, acceptedJudge: false }, { value: 4, note: null, reason: "blur", acceptedJudge: false }],
+      [
+        2,
+        { value: 3, note: "hands look fine", reason: null, acceptedJudge: false },
+        { value: 4, note: null, reason: "blur", acceptedJudge: false },
+      ],
     ]);
     expect(judgments.find((j) => j.reviewer.id === other.userId)!.value).toBe(8);
 
     const historyRow = await prisma.humanJudgmentHistory.findFirstOrThrow({ where: { judgmentId: mine.id } });
     await prisma.humanJudgmentHistory.updateMany({ where: { id: historyRow.id }, data: { after: { value: 0 } } });
-    expect((await prisma.humanJudgmentHistory.findUniqueOrThrow({ where: { id: historyRow.id } })).after).toEqual(historyRow.after);
+    expect((await prisma.humanJudgmentHistory.findUniqueOrThrow({ where: { id: historyRow.id } })).after).toEqual(
+      historyRow.after,
+    );
   });
 
   it("refuses a save from a stale tab with a conflict, and lets exactly one of two racing saves win", async () => {
@@ -69,10 +104,16 @@ describe("human judgments of judge scores", () => {
     expect((stale as ReviewConflictError).status).toBe(409);
     expect((stale as Error).message).toMatch(/changed elsewhere.*version 2.*value 5/);
 
-    const results = await Promise.allSettled([reviewScore(prisma, other, scoreId, { value: 1, expectedVersion: 2 }), reviewScore(prisma, other, scoreId, { value: 9, expectedVersion: 2 })]);
+    const results = await Promise.allSettled([
+      reviewScore(prisma, other, scoreId, { value: 1, expectedVersion: 2 }),
+      reviewScore(prisma, other, scoreId, { value: 9, expectedVersion: 2 }),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(results.filter((r) => r.status === "rejected" && r.reason instanceof ReviewConflictError)).toHaveLength(1);
-    const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { scoreId, reviewerId: other.userId }, include: { history: true } });
+    const judgment = await prisma.humanJudgment.findFirstOrThrow({
+      where: { scoreId, reviewerId: other.userId },
+      include: { history: true },
+    });
     expect(judgment.version).toBe(3);
     expect(judgment.history).toHaveLength(3);
   });
@@ -82,13 +123,19 @@ describe("human judgments of judge scores", () => {
     const missing = await reviewScore(prisma, other, scoreId, { value: 2 }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(ReviewConflictError);
     expect((missing as ReviewConflictError).status).toBe(409);
-    expect((missing as Error).message).toBe(`You already judged this (version ${before.version}, value ${before.value}); send expectedVersion ${before.version} to update it.`);
-    expect((missing as ReviewConflictError).details).toMatchObject({ current: { version: before.version, value: before.value } });
+    expect((missing as Error).message).toBe(
+      `You already judged this (version ${before.version}, value ${before.value}); send expectedVersion ${before.version} to update it.`,
+    );
+    expect((missing as ReviewConflictError).details).toMatchObject({
+      current: { version: before.version, value: before.value },
+    });
     const after = await prisma.humanJudgment.findUniqueOrThrow({ where: { id: before.id } });
     expect([after.version, after.value]).toEqual([before.version, before.value]);
     // A first judgment needs no version.
     const fresh = await makeUser();
-    await prisma.projectMember.create({ data: { projectId: projectIdOfScore, userId: fresh.userId, role: "reviewer" } });
+    await prisma.projectMember.create({
+      data: { projectId: projectIdOfScore, userId: fresh.userId, role: "reviewer" },
+    });
     expect((await reviewScore(prisma, fresh, scoreId, { value: 2 })).version).toBe(1);
   });
 
@@ -97,7 +144,11 @@ describe("human judgments of judge scores", () => {
     await expect(reviewScore(prisma, stranger, scoreId, { value: 2 })).rejects.toBeInstanceOf(NotFoundError);
     await expect(videoReviews(prisma, stranger, videoId)).rejects.toBeInstanceOf(NotFoundError);
     await expect(reviewScore(prisma, owner, scoreId, { value: 11 })).rejects.toThrow(/between 0 and 10/);
-    expect(await prisma.humanJudgment.count({ where: { scoreId, reviewerId: { in: [viewer.userId, stranger.userId, owner.userId] } } })).toBe(0);
+    expect(
+      await prisma.humanJudgment.count({
+        where: { scoreId, reviewerId: { in: [viewer.userId, stranger.userId, owner.userId] } },
+      }),
+    ).toBe(0);
   });
 });
 
@@ -105,20 +156,34 @@ describe("human judgments of a video's verdict and overall", () => {
   it("are kept per reviewer beside the judge's summary, which stays unchanged", async () => {
     await reviewVideoOutcome(prisma, reviewer, runId, videoId, "verdict", { value: 0, note: "no hallucination here" });
     await reviewVideoOutcome(prisma, reviewer, runId, videoId, "overall", { value: 80 });
-    await expect(reviewVideoOutcome(prisma, reviewer, runId, videoId, "verdict", { value: 0.5, expectedVersion: 1 })).rejects.toThrow(/1 \(hallucination\) or 0/);
-    await expect(reviewVideoOutcome(prisma, reviewer, runId, videoId, "overall", { value: 120, expectedVersion: 1 })).rejects.toThrow(/between 0 and 100/);
-    await expect(reviewVideoOutcome(prisma, viewer, runId, videoId, "verdict", { value: 1 })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(reviewVideoOutcome(prisma, stranger, runId, videoId, "verdict", { value: 1 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      reviewVideoOutcome(prisma, reviewer, runId, videoId, "verdict", { value: 0.5, expectedVersion: 1 }),
+    ).rejects.toThrow(/1 \(hallucination\) or 0/);
+    await expect(
+      reviewVideoOutcome(prisma, reviewer, runId, videoId, "overall", { value: 120, expectedVersion: 1 }),
+    ).rejects.toThrow(/between 0 and 100/);
+    await expect(reviewVideoOutcome(prisma, viewer, runId, videoId, "verdict", { value: 1 })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
+    await expect(reviewVideoOutcome(prisma, stranger, runId, videoId, "verdict", { value: 1 })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     const { judgments } = await videoReviews(prisma, owner, videoId);
     expect(judgments.filter((j) => j.targetType !== "score").map((j) => [j.targetType, j.value])).toEqual([
       ["overall", 80],
       ["verdict", 0],
     ]);
-    expect((await prisma.runVideo.findFirstOrThrow({ where: { runId, videoId } })).summary).toEqual({ overall: 55, hallucination: true });
+    expect((await prisma.runVideo.findFirstOrThrow({ where: { runId, videoId } })).summary).toEqual({
+      overall: 55,
+      hallucination: true,
+    });
   });
 
   it("record the judge's value beside the reviewer's, and whether they disagree", async () => {
-    const rows = await prisma.humanJudgment.findMany({ where: { videoId, reviewerId: reviewer.userId }, orderBy: { targetType: "asc" } });
+    const rows = await prisma.humanJudgment.findMany({
+      where: { videoId, reviewerId: reviewer.userId },
+      orderBy: { targetType: "asc" },
+    });
     expect(rows.map((r) => [r.targetType, r.value, r.judgeValue, r.disagrees])).toEqual([
       ["overall", 80, 55, true],
       ["score", 4, 7, true],

@@ -46,7 +46,8 @@ export function outOfScale(declaration: JudgedDeclaration, value: number): strin
     const positive = declaration.positive;
     const negative = scale.values.filter((v) => positive.op !== "==" || v.value !== positive.value);
     // A yes/no scale reads as what its positive value means ("A verdict is 1 (hallucination) or 0 (none).").
-    if (positive.op === "==" && negative.length === 1) return `A ${declaration.id} is ${positive.value} (${positive.label}) or ${negative[0]!.value} (none).`;
+    if (positive.op === "==" && negative.length === 1)
+      return `A ${declaration.id} is ${positive.value} (${positive.label}) or ${negative[0]!.value} (none).`;
     return `${declaration.label} is one of ${scale.values.map((v) => `${v.value} (${v.label})`).join(", ")}.`;
   }
   return value < scale.min || value > scale.max ? `value must be between ${scale.min} and ${scale.max}.` : null;
@@ -69,7 +70,10 @@ export interface PreparedJudgment {
 }
 
 async function scoreOf(prisma: PrismaClient, scoreId: string) {
-  const score = await prisma.score.findUnique({ where: { id: scoreId }, include: { stepResult: { select: { run: { select: { projectId: true, pipeline: true } } } } } });
+  const score = await prisma.score.findUnique({
+    where: { id: scoreId },
+    include: { stepResult: { select: { run: { select: { projectId: true, pipeline: true } } } } },
+  });
   if (!score) throw new NotFoundError("No such score.");
   return score;
 }
@@ -90,7 +94,10 @@ export async function prepareScoreJudgment(
   const declaration = judgmentDeclaration(SCORE_TARGET_TYPE, score.category, [taskOf(pipeline)]);
   const problem = outOfScale(declaration, input.value);
   if (problem) throw new ValidationError(problem);
-  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: score.runId, videoId: score.videoId } }, select: { frameSetId: true } });
+  const runVideo = await prisma.runVideo.findUnique({
+    where: { runId_videoId: { runId: score.runId, videoId: score.videoId } },
+    select: { frameSetId: true },
+  });
   return {
     declaration,
     projectId,
@@ -104,7 +111,15 @@ export async function prepareScoreJudgment(
 }
 
 /** What the review routes answer for a saved judgment (`judgmentResponseSchema` in the OpenAPI document). */
-export function savedJudgmentAnswer(judgment: { id: string; value: number; note: string | null; reason: string | null; acceptedJudge: boolean; version: number; updatedAt: Date }) {
+export function savedJudgmentAnswer(judgment: {
+  id: string;
+  value: number;
+  note: string | null;
+  reason: string | null;
+  acceptedJudge: boolean;
+  version: number;
+  updatedAt: Date;
+}) {
   const { id, value, note, reason, acceptedJudge, version, updatedAt } = judgment;
   return { id, value, note, reason, acceptedJudge, version, updatedAt };
 }
@@ -114,7 +129,13 @@ export function savedJudgmentAnswer(judgment: { id: string; value: number; note:
  * is; the judgment belongs to the target (not to the score's run), so every run that scored the same
  * target is compared with it. Every change is appended to the history.
  */
-export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: string, input: ReviewInput, origin: JudgmentOrigin = "typed") {
+export async function reviewScore(
+  prisma: PrismaClient,
+  actor: Actor,
+  scoreId: string,
+  input: ReviewInput,
+  origin: JudgmentOrigin = "typed",
+) {
   const score = await scoreOf(prisma, scoreId);
   try {
     await requireProjectAccess(prisma, actor, score.stepResult.run.projectId, "scores.review");
@@ -125,7 +146,10 @@ export async function reviewScore(prisma: PrismaClient, actor: Actor, scoreId: s
 }
 
 async function runVideoOf(prisma: PrismaClient, runId: string, videoId: string) {
-  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId, videoId } }, include: { run: { select: { projectId: true, pipeline: true } } } });
+  const runVideo = await prisma.runVideo.findUnique({
+    where: { runId_videoId: { runId, videoId } },
+    include: { run: { select: { projectId: true, pipeline: true } } },
+  });
   if (!runVideo) throw new NotFoundError("No such video in that run.");
   return runVideo;
 }
@@ -169,7 +193,14 @@ export async function prepareOutcomeJudgment(
  * video's verdict, 1 yes / 0 no, or its overall score 0–100), on the metric's declared scale, as seen
  * in a run. The judge's summary is never changed.
  */
-export async function reviewVideoOutcome(prisma: PrismaClient, actor: Actor, runId: string, videoId: string, target: string, input: ReviewInput) {
+export async function reviewVideoOutcome(
+  prisma: PrismaClient,
+  actor: Actor,
+  runId: string,
+  videoId: string,
+  target: string,
+  input: ReviewInput,
+) {
   const runVideo = await runVideoOf(prisma, runId, videoId);
   await requireReviewInRun(prisma, actor, runVideo);
   return saveJudgment(prisma, actor, await prepareOutcomeJudgment(prisma, runId, videoId, target, input, runVideo));
@@ -190,7 +221,10 @@ export async function preparePresenceJudgment(
   if (!declaration) throw new ValidationError(`"${category}" has no presence target in this run's task.`);
   const problem = outOfScale(declaration, input.value);
   if (problem) throw new ValidationError(`${category}: a presence is 1 (present) or 0 (absent).`);
-  const scores = await prisma.score.findMany({ where: { runId, videoId, itemId: "", category }, select: { value: true } });
+  const scores = await prisma.score.findMany({
+    where: { runId, videoId, itemId: "", category },
+    select: { value: true },
+  });
   return {
     declaration,
     projectId: runVideo.run.projectId,
@@ -214,7 +248,9 @@ export function acceptanceProblem(judgment: PreparedJudgment, blind: boolean): s
   if (input.acceptedJudge !== true) return null;
   // An accepted value is the judge's value, so the mark can't be put on a value of the reviewer's own.
   if (judgment.judgeValue === null || judgment.judgeValue !== input.value) {
-    return judgment.judgeValue === null ? "There is no judge's value to accept here." : `Accepting takes the judge's value (${judgment.judgeValue}), not ${input.value}.`;
+    return judgment.judgeValue === null
+      ? "There is no judge's value to accept here."
+      : `Accepting takes the judge's value (${judgment.judgeValue}), not ${input.value}.`;
   }
   // While blind the judge's value is hidden, so nothing can be accepted: blind judgments stay independent.
   return blind ? "Blind queue: the judge's values are hidden until you submit, so there is nothing to accept." : null;
@@ -248,22 +284,37 @@ export async function writeJudgment(tx: Prisma.TransactionClient, actor: Actor, 
     disagrees: disagreesWithJudge(declaration, input.value, judgment.judgeValue),
     origin: judgment.origin ?? "typed",
   };
-  const existing = await tx.humanJudgment.findUnique({ where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } } });
+  const existing = await tx.humanJudgment.findUnique({
+    where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } },
+  });
   if (!existing) {
-    if (input.expectedVersion !== undefined && input.expectedVersion !== 0) throw new NotFoundError("There is no earlier judgment of yours to update.");
+    if (input.expectedVersion !== undefined && input.expectedVersion !== 0)
+      throw new NotFoundError("There is no earlier judgment of yours to update.");
     await tx.$executeRaw`SAVEPOINT judgment_create`;
     try {
       const created = await tx.humanJudgment.create({
-        data: { projectId: judgment.projectId, ...judgment.target, targetKey, gap: disagreementGapOf(declaration), reviewerId: actor.userId, ...after, ...seen },
+        data: {
+          projectId: judgment.projectId,
+          ...judgment.target,
+          targetKey,
+          gap: disagreementGapOf(declaration),
+          reviewerId: actor.userId,
+          ...after,
+          ...seen,
+        },
       });
-      await tx.humanJudgmentHistory.create({ data: { judgmentId: created.id, reviewerId: actor.userId, version: 1, before: undefined, after } });
+      await tx.humanJudgmentHistory.create({
+        data: { judgmentId: created.id, reviewerId: actor.userId, version: 1, before: undefined, after },
+      });
       await tx.$executeRaw`RELEASE SAVEPOINT judgment_create`;
       return created;
     } catch (error) {
       // The same reviewer's other tab created it first.
       if (isPrismaError(error, UNIQUE_VIOLATION)) {
         await tx.$executeRaw`ROLLBACK TO SAVEPOINT judgment_create`;
-        const winner = await tx.humanJudgment.findUniqueOrThrow({ where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } } });
+        const winner = await tx.humanJudgment.findUniqueOrThrow({
+          where: { targetKey_reviewerId: { targetKey, reviewerId: actor.userId } },
+        });
         throw new ReviewConflictError(winner);
       }
       throw error;
@@ -272,7 +323,12 @@ export async function writeJudgment(tx: Prisma.TransactionClient, actor: Actor, 
   // Updating needs the version the reviewer saw, so a blind retry can never overwrite another tab's save.
   // A withdrawn judgment is saved again like a first one (no version needed), or with its current version.
   if (existing.withdrawn) {
-    if (input.expectedVersion !== undefined && input.expectedVersion !== 0 && input.expectedVersion !== existing.version) throw new ReviewConflictError(existing);
+    if (
+      input.expectedVersion !== undefined &&
+      input.expectedVersion !== 0 &&
+      input.expectedVersion !== existing.version
+    )
+      throw new ReviewConflictError(existing);
   } else {
     if (input.expectedVersion === undefined) throw new ReviewConflictError(existing, "missing_version");
     if (input.expectedVersion !== existing.version) throw new ReviewConflictError(existing);
@@ -299,8 +355,20 @@ export async function writeJudgment(tx: Prisma.TransactionClient, actor: Actor, 
 }
 
 /** A judgment as its history records it (a withdrawn one as `{"withdrawn": true}` with its last value). */
-function historyState(j: { value: number; note: string | null; reason: string | null; acceptedJudge: boolean; withdrawn: boolean }): Prisma.InputJsonValue {
-  return { value: j.value, note: j.note, reason: j.reason, acceptedJudge: j.acceptedJudge, ...(j.withdrawn ? { withdrawn: true } : {}) };
+function historyState(j: {
+  value: number;
+  note: string | null;
+  reason: string | null;
+  acceptedJudge: boolean;
+  withdrawn: boolean;
+}): Prisma.InputJsonValue {
+  return {
+    value: j.value,
+    note: j.note,
+    reason: j.reason,
+    acceptedJudge: j.acceptedJudge,
+    ...(j.withdrawn ? { withdrawn: true } : {}),
+  };
 }
 
 /**
@@ -311,7 +379,8 @@ function historyState(j: { value: number; note: string | null; reason: string | 
 export async function withdrawJudgment(prisma: PrismaClient, actor: Actor, judgmentId: string, input: WithdrawInput) {
   const judgment = await prisma.humanJudgment.findUnique({ where: { id: judgmentId } });
   // Only one's own judgment can be withdrawn; anyone else's reads as missing.
-  if (!judgment || judgment.reviewerId !== actor.userId || judgment.withdrawn) throw new NotFoundError("No such judgment of yours.");
+  if (!judgment || judgment.reviewerId !== actor.userId || judgment.withdrawn)
+    throw new NotFoundError("No such judgment of yours.");
   try {
     await requireProjectAccess(prisma, actor, judgment.projectId, "scores.review");
   } catch (error) {
@@ -319,10 +388,20 @@ export async function withdrawJudgment(prisma: PrismaClient, actor: Actor, judgm
   }
   if (input.expectedVersion !== judgment.version) throw new ReviewConflictError(judgment);
   return prisma.$transaction(async (tx) => {
-    const updated = await tx.humanJudgment.updateMany({ where: { id: judgment.id, version: judgment.version, withdrawn: false }, data: { withdrawn: true, version: judgment.version + 1 } });
-    if (updated.count === 0) throw new ReviewConflictError(await prisma.humanJudgment.findUniqueOrThrow({ where: { id: judgment.id } }));
+    const updated = await tx.humanJudgment.updateMany({
+      where: { id: judgment.id, version: judgment.version, withdrawn: false },
+      data: { withdrawn: true, version: judgment.version + 1 },
+    });
+    if (updated.count === 0)
+      throw new ReviewConflictError(await prisma.humanJudgment.findUniqueOrThrow({ where: { id: judgment.id } }));
     await tx.humanJudgmentHistory.create({
-      data: { judgmentId: judgment.id, reviewerId: actor.userId, version: judgment.version + 1, before: historyState(judgment), after: { withdrawn: true } },
+      data: {
+        judgmentId: judgment.id,
+        reviewerId: actor.userId,
+        version: judgment.version + 1,
+        before: historyState(judgment),
+        after: { withdrawn: true },
+      },
     });
     return tx.humanJudgment.findUniqueOrThrow({ where: { id: judgment.id } });
   });
@@ -333,7 +412,12 @@ export async function withdrawJudgment(prisma: PrismaClient, actor: Actor, judgm
  * `runId`, each judgment of a target that run scored is shown against that run (its `runId`,
  * `scoreId` and `judge` are the run's), wherever it was saved; otherwise against the run it was saved in.
  */
-export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: string, options: { runId?: string; itemId?: string } = {}) {
+export async function videoReviews(
+  prisma: PrismaClient,
+  actor: Actor,
+  videoId: string,
+  options: { runId?: string; itemId?: string } = {},
+) {
   const video = await prisma.video.findUnique({ where: { id: videoId }, select: { projectId: true } });
   if (!video) throw new NotFoundError("No such video.");
   try {
@@ -346,18 +430,44 @@ export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: 
     orderBy: [{ targetKey: "asc" }, { createdAt: "asc" }],
     include: { history: { orderBy: { version: "asc" } } },
   });
-  const reviewers = await prisma.user.findMany({ where: { id: { in: [...new Set(judgments.map((j) => j.reviewerId))] } }, select: { id: true, email: true, name: true } });
-  const scoreSelect = { id: true, runId: true, value: true, category: true, stepId: true, scopeIndex: true, itemId: true, videoId: true } as const;
-  const saved = await prisma.score.findMany({ where: { id: { in: judgments.flatMap((j) => (j.scoreId ? [j.scoreId] : [])) } }, select: scoreSelect });
+  const reviewers = await prisma.user.findMany({
+    where: { id: { in: [...new Set(judgments.map((j) => j.reviewerId))] } },
+    select: { id: true, email: true, name: true },
+  });
+  const scoreSelect = {
+    id: true,
+    runId: true,
+    value: true,
+    category: true,
+    stepId: true,
+    scopeIndex: true,
+    itemId: true,
+    videoId: true,
+  } as const;
+  const saved = await prisma.score.findMany({
+    where: { id: { in: judgments.flatMap((j) => (j.scoreId ? [j.scoreId] : [])) } },
+    select: scoreSelect,
+  });
   // The requested run's scores and metrics by judgment key, to show each judgment against that run.
   const inRun = new Map<string, { runId: string; score: (typeof saved)[number] | null }>();
   const run = options.runId
-    ? await prisma.runVideo.findFirst({ where: { runId: options.runId, videoId, run: { projectId: video.projectId } }, select: { frameSetId: true, run: { select: { id: true, pipeline: true } } } })
+    ? await prisma.runVideo.findFirst({
+        where: { runId: options.runId, videoId, run: { projectId: video.projectId } },
+        select: { frameSetId: true, run: { select: { id: true, pipeline: true } } },
+      })
     : null;
   if (run) {
-    const scores = await prisma.score.findMany({ where: { runId: run.run.id, videoId, ...(options.itemId !== undefined ? { itemId: options.itemId } : {}) }, select: scoreSelect });
-    for (const score of scores) inRun.set(judgmentKey(scoreTarget(run.run.pipeline, score, run.frameSetId)), { runId: run.run.id, score });
-    for (const metric of taskOf(run.run.pipeline).metrics.filter((m) => m.reviewed)) inRun.set(judgmentKey(metricTarget(run.run.pipeline, videoId, "", metric.id)), { runId: run.run.id, score: null });
+    const scores = await prisma.score.findMany({
+      where: { runId: run.run.id, videoId, ...(options.itemId !== undefined ? { itemId: options.itemId } : {}) },
+      select: scoreSelect,
+    });
+    for (const score of scores)
+      inRun.set(judgmentKey(scoreTarget(run.run.pipeline, score, run.frameSetId)), { runId: run.run.id, score });
+    for (const metric of taskOf(run.run.pipeline).metrics.filter((m) => m.reviewed))
+      inRun.set(judgmentKey(metricTarget(run.run.pipeline, videoId, "", metric.id)), {
+        runId: run.run.id,
+        score: null,
+      });
   }
   // Blind review queues: only the reviewer's own judgments, without the judge's, until they submit.
   return redactVideoReviewsFor(prisma, actor.userId, videoId, {
@@ -374,7 +484,15 @@ export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: 
         subjectRunId: j.subjectRunId,
         scoreId: shown ? (shown.score?.id ?? null) : j.scoreId,
         runId: shown ? shown.runId : j.runId,
-        judge: score ? { id: score.id, value: score.value, category: score.category, stepId: score.stepId, scopeIndex: score.scopeIndex } : null,
+        judge: score
+          ? {
+              id: score.id,
+              value: score.value,
+              category: score.category,
+              stepId: score.stepId,
+              scopeIndex: score.scopeIndex,
+            }
+          : null,
         reviewer: reviewers.find((r) => r.id === j.reviewerId) ?? { id: j.reviewerId },
         value: j.value,
         note: j.note,
@@ -382,7 +500,13 @@ export async function videoReviews(prisma: PrismaClient, actor: Actor, videoId: 
         acceptedJudge: j.acceptedJudge,
         version: j.version,
         updatedAt: j.updatedAt,
-        history: j.history.map((h) => ({ version: h.version, at: h.at, by: h.reviewerId, before: h.before, after: h.after })),
+        history: j.history.map((h) => ({
+          version: h.version,
+          at: h.at,
+          by: h.reviewerId,
+          before: h.before,
+          after: h.after,
+        })),
       };
     }),
   });

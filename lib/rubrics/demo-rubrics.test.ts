@@ -28,7 +28,12 @@ afterAll(async () => stub?.close());
 
 describe("the demo's rubric tasks", () => {
   it("are the three example files, created in the demo project, each with a run judged by the stub", async () => {
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2, uniformFrames: 8, name: "Demo rubrics" });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 2,
+      keyFrames: 2,
+      uniformFrames: 8,
+      name: "Demo rubrics",
+    });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
       name: "Stub LLM (simulated)",
       baseUrl: stub.baseURL,
@@ -47,25 +52,60 @@ describe("the demo's rubric tasks", () => {
     const api: SeedingRequest = async (route, init = {}) => {
       requests.push(`POST ${route.replace(projectId, ":id")}`);
       const body = createRunSchema.parse(init.json);
-      return createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, body);
+      return createRun(
+        { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+        owner,
+        projectId,
+        body,
+      );
     };
     const logged: string[] = [];
-    const links = await seedDemoRubrics({ prisma, actor: owner, projectId, endpointId: endpoint.id, api, log: (line) => logged.push(line), registryAgeMs: 0 });
+    const links = await seedDemoRubrics({
+      prisma,
+      actor: owner,
+      projectId,
+      endpointId: endpoint.id,
+      api,
+      log: (line) => logged.push(line),
+      registryAgeMs: 0,
+    });
 
-    const tasks = await prisma.rubricTask.findMany({ where: { projectId }, orderBy: { key: "asc" }, select: { key: true, name: true } });
-    expect(exampleRubricFiles().map((f) => f.fileName)).toEqual(["on-screen-text.yaml", "physical-plausibility.yaml", "prompt-adherence.yaml"]);
+    const tasks = await prisma.rubricTask.findMany({
+      where: { projectId },
+      orderBy: { key: "asc" },
+      select: { key: true, name: true },
+    });
+    expect(exampleRubricFiles().map((f) => f.fileName)).toEqual([
+      "on-screen-text.yaml",
+      "physical-plausibility.yaml",
+      "prompt-adherence.yaml",
+    ]);
     expect(tasks.map((t) => t.name)).toEqual(["On-screen text artefacts", "Physical plausibility", "Prompt adherence"]);
-    expect(requests).toEqual(["POST /api/v1/projects/:id/runs", "POST /api/v1/projects/:id/runs", "POST /api/v1/projects/:id/runs"]);
+    expect(requests).toEqual([
+      "POST /api/v1/projects/:id/runs",
+      "POST /api/v1/projects/:id/runs",
+      "POST /api/v1/projects/:id/runs",
+    ]);
     for (const task of tasks) {
-      const run = await prisma.judgeRun.findFirstOrThrow({ where: { projectId, pipeline: rubricPipelineId(task.key) } });
+      const run = await prisma.judgeRun.findFirstOrThrow({
+        where: { projectId, pipeline: rubricPipelineId(task.key) },
+      });
       expect((await getRunStatus(prisma, owner, run.id)).status).toBe("done");
       const scored = await prisma.score.groupBy({ by: ["videoId"], where: { runId: run.id } });
       expect(scored.map((s) => s.videoId).sort()).toEqual([...videoIds].sort());
     }
     expect(logged.filter((line) => line.startsWith("created the rubric task"))).toHaveLength(3);
     const adherence = tasks.find((t) => t.name === "Prompt adherence")!;
-    const adherenceRun = await prisma.judgeRun.findFirstOrThrow({ where: { projectId, pipeline: rubricPipelineId(adherence.key) }, select: { id: true } });
-    expect(links).toEqual([{ label: "a rubric task's run (example rubrics, simulated)", path: `/projects/${projectId}/videos?runId=${adherenceRun.id}` }]);
+    const adherenceRun = await prisma.judgeRun.findFirstOrThrow({
+      where: { projectId, pipeline: rubricPipelineId(adherence.key) },
+      select: { id: true },
+    });
+    expect(links).toEqual([
+      {
+        label: "a rubric task's run (example rubrics, simulated)",
+        path: `/projects/${projectId}/videos?runId=${adherenceRun.id}`,
+      },
+    ]);
     // A later start of the demo prints the same page.
     expect(await rubricLinks({ prisma, projectId })).toEqual(links);
   });

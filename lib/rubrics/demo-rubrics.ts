@@ -27,7 +27,11 @@ export function exampleRubricFiles(): { fileName: string; text: string }[] {
  */
 const APP_REGISTRY_AGE_MS = 1100;
 
-export async function seedDemoRubrics(context: Pick<DemoSeedContext, "prisma" | "actor" | "projectId" | "endpointId" | "api" | "log"> & { registryAgeMs?: number }): Promise<DemoLink[]> {
+export async function seedDemoRubrics(
+  context: Pick<DemoSeedContext, "prisma" | "actor" | "projectId" | "endpointId" | "api" | "log"> & {
+    registryAgeMs?: number;
+  },
+): Promise<DemoLink[]> {
   const { prisma, actor, projectId, endpointId, api, log } = context;
   const created = [];
   for (const file of exampleRubricFiles()) {
@@ -44,8 +48,15 @@ export async function seedDemoRubrics(context: Pick<DemoSeedContext, "prisma" | 
 }
 
 /** The video list of the demo's first rubric run (prompt adherence, one score per clip). */
-export async function rubricLinks({ prisma, projectId }: Pick<DemoResumeContext, "prisma" | "projectId">): Promise<DemoLink[]> {
-  const tasks = await prisma.rubricTask.findMany({ where: { projectId }, select: { key: true, name: true }, orderBy: { key: "asc" } });
+export async function rubricLinks({
+  prisma,
+  projectId,
+}: Pick<DemoResumeContext, "prisma" | "projectId">): Promise<DemoLink[]> {
+  const tasks = await prisma.rubricTask.findMany({
+    where: { projectId },
+    select: { key: true, name: true },
+    orderBy: { key: "asc" },
+  });
   const runs = await prisma.judgeRun.findMany({
     where: { projectId, pipeline: { in: tasks.map((t) => rubricPipelineId(t.key)) } },
     orderBy: { createdAt: "asc" },
@@ -53,5 +64,12 @@ export async function rubricLinks({ prisma, projectId }: Pick<DemoResumeContext,
   });
   const adherence = tasks.find((t) => t.name === "Prompt adherence");
   const run = runs.find((r) => adherence && r.pipeline === rubricPipelineId(adherence.key)) ?? runs[0];
-  return run ? [{ label: "a rubric task's run (example rubrics, simulated)", path: `/projects/${projectId}/videos?runId=${run.id}` }] : [];
+  return run
+    ? [
+        {
+          label: "a rubric task's run (example rubrics, simulated)",
+          path: `/projects/${projectId}/videos?runId=${run.id}`,
+        },
+      ]
+    : [];
 }

@@ -36,23 +36,40 @@ async function stubEndpoint(projectId: string) {
 }
 
 describe("the example rubric files run end to end", () => {
-  it("ships the three examples", () => expect(files.sort()).toEqual(["on-screen-text.yaml", "physical-plausibility.yaml", "prompt-adherence.yaml"]));
+  it("ships the three examples", () =>
+    expect(files.sort()).toEqual(["on-screen-text.yaml", "physical-plausibility.yaml", "prompt-adherence.yaml"]));
 
   it.each(files)("%s: imported, run on two videos, scored per scope and aggregated per video", async (file) => {
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 3, uniformFrames: 8, name: `Rubric ${file}` });
-    const created = await createRubricTask(prisma, owner, projectId, { file: fs.readFileSync(path.join(EXAMPLES, file), "utf8") });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 2,
+      keyFrames: 3,
+      uniformFrames: 8,
+      name: `Rubric ${file}`,
+    });
+    const created = await createRubricTask(prisma, owner, projectId, {
+      file: fs.readFileSync(path.join(EXAMPLES, file), "utf8"),
+    });
     const task = findTask(created.pipeline)!;
     expect(task).not.toBeNull();
     const endpoint = await stubEndpoint(projectId);
     const before = stub.requests.length;
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: created.pipeline, endpointId: endpoint.id });
+    const run = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: created.pipeline, endpointId: endpoint.id },
+    );
     const status = await getRunStatus(prisma, owner, run.id);
     expect(status.status).toBe("done");
     const requests = stub.requests.slice(before);
     expect(requests.every((r) => r.rule === "rubric")).toBe(true);
 
     const stored = await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id }, select: { settings: true } });
-    const definition = (stored.settings as { definition: { frames: { mode: string }; criteria: { id: string; type: string; aggregation?: string }[] } }).definition;
+    const definition = (
+      stored.settings as {
+        definition: { frames: { mode: string }; criteria: { id: string; type: string; aggregation?: string }[] };
+      }
+    ).definition;
     const scopes = { uniform: 1, key_frames: 1, each_key_frame: 3, each_cluster: 3 }[definition.frames.mode]!;
     expect(requests).toHaveLength(2 * scopes);
 
@@ -65,13 +82,28 @@ describe("the example rubric files run end to end", () => {
         const own = scores.filter((s) => s.videoId === videoId && s.category === targetId).map((s) => s.value);
         expect(own).toHaveLength(scopes);
         // Every value is on the criterion's scale.
-        for (const value of own) expect(target.scale.kind === "numeric" ? value >= target.scale.min && value <= target.scale.max : target.scale.values.some((v) => v.value === value)).toBe(true);
-        const metric = metrics.find((m) => m.videoId === videoId && m.metric === rubricMetricId(created.key, criterion.id));
-        const expected = criterion.aggregation === "max" ? Math.max(...own) : own.reduce((a, b) => a + b, 0) / own.length;
+        for (const value of own)
+          expect(
+            target.scale.kind === "numeric"
+              ? value >= target.scale.min && value <= target.scale.max
+              : target.scale.values.some((v) => v.value === value),
+          ).toBe(true);
+        const metric = metrics.find(
+          (m) => m.videoId === videoId && m.metric === rubricMetricId(created.key, criterion.id),
+        );
+        const expected =
+          criterion.aggregation === "max" ? Math.max(...own) : own.reduce((a, b) => a + b, 0) / own.length;
         expect(metric?.value).toBeCloseTo(expected);
         // The video page's "Judge:" line reads the same value from the video's stored summary.
-        const summary = (await prisma.runVideo.findUniqueOrThrow({ where: { runId_videoId: { runId: run.id, videoId } }, select: { summary: true } })).summary;
-        expect(summaryMetricValues(task, summary as SubjectSummary)[rubricMetricId(created.key, criterion.id)]).toBeCloseTo(expected);
+        const summary = (
+          await prisma.runVideo.findUniqueOrThrow({
+            where: { runId_videoId: { runId: run.id, videoId } },
+            select: { summary: true },
+          })
+        ).summary;
+        expect(
+          summaryMetricValues(task, summary as SubjectSummary)[rubricMetricId(created.key, criterion.id)],
+        ).toBeCloseTo(expected);
       }
     }
   });

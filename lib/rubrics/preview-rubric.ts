@@ -25,7 +25,13 @@ import { criterionScale } from "./rubric-declaration";
 import { rubricProblems, type RubricDefinition } from "./rubric-definition";
 import { RubricDefinitionError } from "./rubric-errors";
 import { frameAsSent, sentFrameHash } from "../judge/frame-resize";
-import { framesRequirement, rubricPromptValues, rubricScopeInput, rubricSkipReason, scopeCount } from "./rubric-pipeline";
+import {
+  framesRequirement,
+  rubricPromptValues,
+  rubricScopeInput,
+  rubricSkipReason,
+  scopeCount,
+} from "./rubric-pipeline";
 import { answerJsonSchema, answerSchema, renderRubricPrompt, type RubricAnswer } from "./rubric-prompt";
 import { rubricTemplateHash } from "./rubric-template-hash";
 import type { RubricPreviewInput } from "./rubrics.validation";
@@ -53,7 +59,12 @@ export interface RubricPreview {
 export class PreviewCallError extends AppError {
   constructor(error: LlmError, timeoutMs: number) {
     const status = error.kind === "timeout" ? 504 : 502;
-    const code = error.kind === "rate_limited" ? "endpoint_rate_limited" : error.kind === "timeout" ? "endpoint_timeout" : "endpoint_error";
+    const code =
+      error.kind === "rate_limited"
+        ? "endpoint_rate_limited"
+        : error.kind === "timeout"
+          ? "endpoint_timeout"
+          : "endpoint_error";
     super(status, code, `The endpoint did not answer the preview: ${plainWords(error, timeoutMs)}`, {
       kind: error.kind,
       endpointStatus: error.status,
@@ -70,23 +81,41 @@ export interface PreviewDeps {
   signal?: AbortSignal;
 }
 
-export async function previewRubric(prisma: PrismaClient, actor: Actor, projectId: string, input: RubricPreviewInput, deps: PreviewDeps = {}): Promise<RubricPreview> {
+export async function previewRubric(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  input: RubricPreviewInput,
+  deps: PreviewDeps = {},
+): Promise<RubricPreview> {
   await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
   const { definition, problems } = rubricProblems(input.definition);
   if (!definition) throw new RubricDefinitionError(problems);
-  const video = await prisma.video.findFirst({ where: { id: input.videoId, projectId }, select: { id: true, relativePath: true, prompt: true, width: true, height: true } });
+  const video = await prisma.video.findFirst({
+    where: { id: input.videoId, projectId },
+    select: { id: true, relativePath: true, prompt: true, width: true, height: true },
+  });
   if (!video) throw new NotFoundError("No such video in this project.");
   const endpoint = await prisma.judgeEndpoint.findFirst({ where: { id: input.endpointId, projectId } });
   if (!endpoint) throw new NotFoundError("No such endpoint in this project.");
-  if (endpoint.archivedAt) throw new ValidationError(`Endpoint ${endpoint.name} is archived: restore it on the Judge page to preview with it.`);
+  if (endpoint.archivedAt)
+    throw new ValidationError(
+      `Endpoint ${endpoint.name} is archived: restore it on the Judge page to preview with it.`,
+    );
 
   const frames = await runFrames(prisma, video, definition);
   const items = definition.subject.kind === "item" ? [await previewItem(prisma, projectId, video, input.item)] : [];
   const context = { prompt: video.prompt, frames, ...keyFramesAndClusters(frames), items };
   const count = scopeCount(definition, context);
-  if (definition.subject.kind === "item" && input.scopeIndex > 0) throw new ValidationError("scopeIndex: this rubric judges each item in one call, so the only scope is 0.");
+  if (definition.subject.kind === "item" && input.scopeIndex > 0)
+    throw new ValidationError("scopeIndex: this rubric judges each item in one call, so the only scope is 0.");
   if (input.scopeIndex >= count) {
-    const perScope = definition.frames.mode === "each_key_frame" ? "key frame" : definition.frames.mode === "each_cluster" ? "cluster" : null;
+    const perScope =
+      definition.frames.mode === "each_key_frame"
+        ? "key frame"
+        : definition.frames.mode === "each_cluster"
+          ? "cluster"
+          : null;
     throw new ValidationError(
       perScope === null
         ? "scopeIndex: this rubric judges each video in one call, so the only scope is 0."
@@ -116,29 +145,51 @@ export async function previewRubric(prisma: PrismaClient, actor: Actor, projectI
   });
   const shown = {
     prompt,
-    frames: scopeInput.frames.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, url: `/api/v1/frames/${f.id}/image` })),
+    frames: scopeInput.frames.map((f) => ({
+      id: f.id,
+      index: f.index,
+      timestampS: f.timestampS,
+      url: `/api/v1/frames/${f.id}/image`,
+    })),
     scope: { mode: definition.frames.mode, index: input.scopeIndex, count },
   };
   const schema = answerSchema(definition);
   const started = performance.now();
 
-  const hit = await prisma.responseCache.findUnique({ where: { key: cacheKey }, select: { responseText: true, finishReason: true } });
+  const hit = await prisma.responseCache.findUnique({
+    where: { key: cacheKey },
+    select: { responseText: true, finishReason: true },
+  });
   if (hit) {
     const outcome = parseStructuredOutput(hit.responseText, schema, { finishReason: hit.finishReason });
-    return { ...shown, rawAnswer: hit.responseText, ...parsedOf(definition, outcome), cached: true, latencyMs: Math.round(performance.now() - started) };
+    return {
+      ...shown,
+      rawAnswer: hit.responseText,
+      ...parsedOf(definition, outcome),
+      cached: true,
+      latencyMs: Math.round(performance.now() - started),
+    };
   }
 
   // The same check as on save (a 400 endpoint_not_allowed), so an address refused since then gets the policy's own words.
   await assertEndpointUrlAllowed(config.baseUrl);
   const storage = deps.storage ?? getStorage();
-  const images = await Promise.all(scopeInput.frames.map(async (frame) => ({ url: await frameDataUrl(storage, frame, scopeInput.imageMaxSide), detail: config.imageDetail })));
+  const images = await Promise.all(
+    scopeInput.frames.map(async (frame) => ({
+      url: await frameDataUrl(storage, frame, scopeInput.imageMaxSide),
+      detail: config.imageDetail,
+    })),
+  );
   const client = deps.client ?? openAiCompatibleClient({ baseURL: config.baseUrl, apiKey: config.apiKey });
   const timeoutMs = Math.min(config.timeoutSeconds * 1000, MAX_PREVIEW_TIMEOUT_MS);
   const callStarted = performance.now();
   let result;
   try {
     // One attempt: a person is waiting, and a rate limit or a timeout is better said than retried for minutes.
-    result = await client.complete({ model: config.model, system: null, text: prompt, images, temperature: config.temperature, responseFormat }, { timeoutMs, signal: deps.signal });
+    result = await client.complete(
+      { model: config.model, system: null, text: prompt, images, temperature: config.temperature, responseFormat },
+      { timeoutMs, signal: deps.signal },
+    );
   } catch (error) {
     // Refused at connect time (a name that now resolves to a private address): the policy's 400, not the endpoint's failure.
     if (error instanceof LlmError && error.kind === "not_allowed") throw new EndpointNotAllowedError(error.message);
@@ -147,25 +198,44 @@ export async function previewRubric(prisma: PrismaClient, actor: Actor, projectI
   }
   const latencyMs = Math.round(performance.now() - callStarted);
   const rawAnswer = result.text ?? result.refusal ?? "";
-  const outcome = parseStructuredOutput(result.text, schema, { finishReason: result.finishReason, refusal: result.refusal, reasoning: result.reasoning });
+  const outcome = parseStructuredOutput(result.text, schema, {
+    finishReason: result.finishReason,
+    refusal: result.refusal,
+    reasoning: result.reasoning,
+  });
   // Only a valid answer is cached, as a run caches (a run would send a repair request for an invalid one).
   if (outcome.ok && !result.refusal) {
     await prisma.responseCache.createMany({
-      data: [{ key: cacheKey, model: config.model, responseText: result.text ?? "", finishReason: result.finishReason, promptTokens: result.promptTokens, completionTokens: result.completionTokens }],
+      data: [
+        {
+          key: cacheKey,
+          model: config.model,
+          responseText: result.text ?? "",
+          finishReason: result.finishReason,
+          promptTokens: result.promptTokens,
+          completionTokens: result.completionTokens,
+        },
+      ],
       skipDuplicates: true,
     });
   }
   return { ...shown, rawAnswer, ...parsedOf(definition, outcome), cached: false, latencyMs };
 }
 
-function parsedOf(definition: RubricDefinition, outcome: StructuredOutput<RubricAnswer>): Pick<RubricPreview, "parsed" | "parseError"> {
+function parsedOf(
+  definition: RubricDefinition,
+  outcome: StructuredOutput<RubricAnswer>,
+): Pick<RubricPreview, "parsed" | "parseError"> {
   if (!outcome.ok) return { parsed: null, parseError: outcome.error };
   const answer = outcome.value;
   return {
     parsed: Object.fromEntries(
       definition.criteria.map((c) => {
         const value = answer.values[c.id]!;
-        return [c.id, { value, label: formatValue({ scale: criterionScale(c) }, value), reason: answer.reasons[c.id] ?? null }];
+        return [
+          c.id,
+          { value, label: formatValue({ scale: criterionScale(c) }, value), reason: answer.reasons[c.id] ?? null },
+        ];
       }),
     ),
     parseError: null,
@@ -176,14 +246,30 @@ function parsedOf(definition: RubricDefinition, outcome: StructuredOutput<Rubric
  * The item of the video an item rubric's preview fills `{{item.<field>}}` from: named by its id in its file or its
  * FrameJury id, among the video's imported items that carry declared fields (lib/items/generic-items.ts).
  */
-async function previewItem(prisma: PrismaClient, projectId: string, video: { id: string; relativePath: string }, item: string | undefined) {
-  if (!item) throw new ValidationError("item: this rubric judges items; name one of the video's items (its id in the imported file).");
+async function previewItem(
+  prisma: PrismaClient,
+  projectId: string,
+  video: { id: string; relativePath: string },
+  item: string | undefined,
+) {
+  if (!item)
+    throw new ValidationError(
+      "item: this rubric judges items; name one of the video's items (its id in the imported file).",
+    );
   const found = await prisma.item.findFirst({
-    where: { projectId, videoId: video.id, OR: [{ id: item }, { externalId: item }], payload: { path: ["fields"], not: Prisma.AnyNull } },
+    where: {
+      projectId,
+      videoId: video.id,
+      OR: [{ id: item }, { externalId: item }],
+      payload: { path: ["fields"], not: Prisma.AnyNull },
+    },
     orderBy: { createdAt: "desc" },
     select: { payload: true },
   });
-  if (!found) throw new NotFoundError(`No item "${item}" of ${video.relativePath} with fields (import the rubric's items first).`);
+  if (!found)
+    throw new NotFoundError(
+      `No item "${item}" of ${video.relativePath} with fields (import the rubric's items first).`,
+    );
   return found;
 }
 
@@ -191,30 +277,59 @@ async function previewItem(prisma: PrismaClient, projectId: string, video: { id:
  * The frames a run would judge the video with: the latest frame set its frames mode needs (createRun in
  * lib/judge/runs.ts picks it the same way), all its frames in time order.
  */
-async function runFrames(prisma: PrismaClient, video: { id: string; relativePath: string; width: number | null; height: number | null }, definition: RubricDefinition): Promise<FrameRef[]> {
+async function runFrames(
+  prisma: PrismaClient,
+  video: { id: string; relativePath: string; width: number | null; height: number | null },
+  definition: RubricDefinition,
+): Promise<FrameRef[]> {
   const requirement = framesRequirement(definition);
-  const where = requirement.mode === "uniform" ? FRAME_SET_WHERE.uniform(requirement.count) : FRAME_SET_WHERE[requirement.mode];
+  const where =
+    requirement.mode === "uniform" ? FRAME_SET_WHERE.uniform(requirement.count) : FRAME_SET_WHERE[requirement.mode];
   const accepts = requirement.mode === "uniform" ? requirement.accepts : undefined;
   const sets = await prisma.frameSet.findMany({
     where: { videoId: video.id, ...where },
     orderBy: { createdAt: "desc" },
     ...(accepts ? {} : { take: 1 }),
-    select: { id: true, parameters: true, frames: { orderBy: { index: "asc" }, take: 1, select: { width: true, height: true } } },
+    select: {
+      id: true,
+      parameters: true,
+      frames: { orderBy: { index: "asc" }, take: 1, select: { width: true, height: true } },
+    },
   });
   const chosen = sets.find((set) => {
     if (!accepts) return true;
     const maxSide = (set.parameters as { maxSide?: unknown } | null)?.maxSide;
     const first = set.frames[0];
-    return first !== undefined && accepts(video, { maxSide: typeof maxSide === "number" ? maxSide : null, width: first.width, height: first.height });
+    return (
+      first !== undefined &&
+      accepts(video, {
+        maxSide: typeof maxSide === "number" ? maxSide : null,
+        width: first.width,
+        height: first.height,
+      })
+    );
   });
   if (!chosen) {
-    const needs = requirement.mode === "uniform" ? (requirement.label ?? `a uniform frame set of ${requirement.count} frames`) : "key frames";
-    throw new ValidationError(`${video.relativePath} has no frames this rubric can use yet: it needs ${needs}. Extract them first.`);
+    const needs =
+      requirement.mode === "uniform"
+        ? (requirement.label ?? `a uniform frame set of ${requirement.count} frames`)
+        : "key frames";
+    throw new ValidationError(
+      `${video.relativePath} has no frames this rubric can use yet: it needs ${needs}. Extract them first.`,
+    );
   }
   return prisma.frame.findMany({
     where: { frameSetId: chosen.id },
     orderBy: { index: "asc" },
-    select: { id: true, index: true, timestampS: true, isKeyFrame: true, cluster: true, storageKey: true, sha256: true },
+    select: {
+      id: true,
+      index: true,
+      timestampS: true,
+      isKeyFrame: true,
+      cluster: true,
+      storageKey: true,
+      sha256: true,
+    },
   });
 }
 

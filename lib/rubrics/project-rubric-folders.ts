@@ -9,7 +9,11 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { TaskDeclarations } from "../tasks/task-module";
 import { loadRubricTaskRecords, projectRubricFolders } from "./rubric-registry";
 
-export async function projectRubricTaskFolders(prisma: PrismaClient, actor: Actor, projectId: string): Promise<TaskDeclarations[]> {
+export async function projectRubricTaskFolders(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+): Promise<TaskDeclarations[]> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   return projectRubricFolders(await loadRubricTaskRecords(prisma, { projectId }), projectId);
 }

@@ -28,6 +28,10 @@ export function syncProjectTaskFolders(projectId: string, folders: readonly Task
     if (current?.signature === signature) continue;
     if (!current && folder.tasks.some((task) => TASKS.some((t) => t.id === task.id))) continue;
     current?.undo();
-    synced.set(folder.id, { projectId: folder.projectId ?? projectId, signature, undo: registerTaskDeclarations(folder) });
+    synced.set(folder.id, {
+      projectId: folder.projectId ?? projectId,
+      signature,
+      undo: registerTaskDeclarations(folder),
+    });
   }
 }

@@ -3,7 +3,13 @@
  * (list columns and filters, queues, agreement, calibration, exports) reads a rubric task exactly as it reads a
  * built-in one. Plain data and pure functions: the browser builds the same declaration.
  */
-import type { MetricDeclaration, PositiveRule, Scale, TargetDeclaration, TaskDeclaration } from "../tasks/task-declaration";
+import type {
+  MetricDeclaration,
+  PositiveRule,
+  Scale,
+  TargetDeclaration,
+  TaskDeclaration,
+} from "../tasks/task-declaration";
 import { rubricScope, type RubricCriterion, type RubricDefinition } from "./rubric-definition";
 
 /** The pipeline id of a rubric task: its key is unique across projects. */
@@ -61,7 +67,9 @@ function positiveOf(criterion: RubricCriterion): PositiveRule & { label: string 
         label: criterion.positiveLabel ?? (criterion.presence ? "present" : "high"),
       };
     case "categorical": {
-      const index = criterion.positiveLabel ? criterion.labels.findIndex((l) => l.label.toLowerCase() === criterion.positiveLabel!.toLowerCase()) : criterion.labels.length - 1;
+      const index = criterion.positiveLabel
+        ? criterion.labels.findIndex((l) => l.label.toLowerCase() === criterion.positiveLabel!.toLowerCase())
+        : criterion.labels.length - 1;
       return { op: "==", value: index, label: criterion.labels[index]?.label ?? "positive" };
     }
     case "boolean":
@@ -87,7 +95,12 @@ export function rubricTaskDeclaration(key: number, definition: RubricDefinition)
       label: criterion.name,
       definition: criterion.definition,
       scale,
-      level: criterion.type === "numeric" ? "interval" : criterion.type === "categorical" && criterion.ordered ? "ordinal" : "nominal",
+      level:
+        criterion.type === "numeric"
+          ? "interval"
+          : criterion.type === "categorical" && criterion.ordered
+            ? "ordinal"
+            : "nominal",
       higherIsBetter: criterion.higherIsBetter,
       scope,
       positive: positiveOf(criterion),
@@ -99,7 +112,14 @@ export function rubricTaskDeclaration(key: number, definition: RubricDefinition)
     const aggregation = aggregationOf(criterion);
     const averaged = perScope && aggregation === "mean";
     const bounds = target.scale.kind === "numeric" ? target.scale : { min: 0, max: target.scale.values.length - 1 };
-    const scale: Scale = averaged ? { kind: "numeric", min: criterion.type === "boolean" ? 0 : bounds.min, max: criterion.type === "boolean" ? 1 : bounds.max, step: null } : target.scale;
+    const scale: Scale = averaged
+      ? {
+          kind: "numeric",
+          min: criterion.type === "boolean" ? 0 : bounds.min,
+          max: criterion.type === "boolean" ? 1 : bounds.max,
+          step: null,
+        }
+      : target.scale;
     return {
       id: rubricMetricId(key, criterion.id),
       label: criterion.name,
@@ -108,7 +128,10 @@ export function rubricTaskDeclaration(key: number, definition: RubricDefinition)
       scale,
       level: averaged ? "interval" : target.level,
       higherIsBetter: criterion.higherIsBetter,
-      positive: averaged && target.positive.op === "==" ? { op: ">=", threshold: 0.5, label: target.positive.label } : target.positive,
+      positive:
+        averaged && target.positive.op === "=="
+          ? { op: ">=", threshold: 0.5, label: target.positive.label }
+          : target.positive,
     };
   });
   const withPresence = definition.criteria.filter((c) => c.type === "numeric" && c.presence);

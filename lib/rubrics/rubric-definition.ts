@@ -67,7 +67,11 @@ const criterionBase = {
   unstableAt: z.number().positive().finite().optional(),
 };
 
-export const criterionSchema = z.discriminatedUnion("type", [numericCriterion.extend(criterionBase), categoricalCriterion.extend(criterionBase), booleanCriterion.extend(criterionBase)]);
+export const criterionSchema = z.discriminatedUnion("type", [
+  numericCriterion.extend(criterionBase),
+  categoricalCriterion.extend(criterionBase),
+  booleanCriterion.extend(criterionBase),
+]);
 
 /**
  * The frame size: the longest side in px. A uniform set is extracted at that size; key frames and clusters are
@@ -88,7 +92,10 @@ export const rubricFramesSchema = z.discriminatedUnion("mode", [
 
 const itemFieldId = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, "lower-case letters, digits or _");
 /** A field each item carries (`{{item.<id>}}`); a bare id is shorthand for a required field labelled with it. */
-const itemFieldSchema = z.union([itemFieldId.transform((id) => ({ id, label: id, required: true })), z.strictObject({ id: itemFieldId, label: text(80).min(1), required: z.boolean().default(true) })]);
+const itemFieldSchema = z.union([
+  itemFieldId.transform((id) => ({ id, label: id, required: true })),
+  z.strictObject({ id: itemFieldId, label: text(80).min(1), required: z.boolean().default(true) }),
+]);
 
 export const rubricSubjectSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("video") }),
@@ -113,7 +120,15 @@ export const rubricExampleSchema = z.strictObject({
   videoId: recordId,
   prompt: text(2000).default(""),
   frames: z
-    .array(z.strictObject({ id: recordId, frameSetId: recordId, index: z.int().min(0).max(99_999), timestampS: z.number().finite().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) }))
+    .array(
+      z.strictObject({
+        id: recordId,
+        frameSetId: recordId,
+        index: z.int().min(0).max(99_999),
+        timestampS: z.number().finite().min(0),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      }),
+    )
     .min(1)
     .max(4),
   answer: z.record(z.string().regex(CRITERION_ID), z.union([z.number().finite(), z.boolean(), text(60)])),
@@ -155,7 +170,9 @@ export function promptVariables(prompt: string): string[] {
 }
 
 /** The scope each criterion is scored at, from the frames and the subject. */
-export function rubricScope(definition: Pick<RubricDefinition, "frames" | "subject">): "video" | "key_frame" | "cluster" | "item" {
+export function rubricScope(
+  definition: Pick<RubricDefinition, "frames" | "subject">,
+): "video" | "key_frame" | "cluster" | "item" {
   if (definition.subject.kind === "item") return "item";
   if (definition.frames.mode === "each_key_frame") return "key_frame";
   if (definition.frames.mode === "each_cluster") return "cluster";
@@ -166,54 +183,108 @@ export function rubricScope(definition: Pick<RubricDefinition, "frames" | "subje
 export function rubricProblems(input: unknown): { definition: RubricDefinition | null; problems: RubricProblem[] } {
   const parsed = rubricDefinitionSchema.safeParse(input);
   if (!parsed.success) {
-    return { definition: null, problems: parsed.error.issues.map((issue) => ({ path: issue.path.join(".") || "(definition)", message: issue.message })) };
+    return {
+      definition: null,
+      problems: parsed.error.issues.map((issue) => ({
+        path: issue.path.join(".") || "(definition)",
+        message: issue.message,
+      })),
+    };
   }
   const definition = parsed.data;
   const problems: RubricProblem[] = [];
   const seen = new Set<string>();
   definition.criteria.forEach((criterion, i) => {
     const at = (field: string) => `criteria.${i}.${field}`;
-    if (seen.has(criterion.id)) problems.push({ path: at("id"), message: `the criterion id "${criterion.id}" is used twice` });
+    if (seen.has(criterion.id))
+      problems.push({ path: at("id"), message: `the criterion id "${criterion.id}" is used twice` });
     seen.add(criterion.id);
     if (criterion.type === "numeric") {
-      if (!(criterion.max > criterion.min)) problems.push({ path: at("max"), message: `max (${criterion.max}) must be greater than min (${criterion.min})` });
+      if (!(criterion.max > criterion.min))
+        problems.push({
+          path: at("max"),
+          message: `max (${criterion.max}) must be greater than min (${criterion.min})`,
+        });
       else {
         const inRange = (value: number) => value >= criterion.min && value <= criterion.max;
-        if (criterion.step && criterion.step > criterion.max - criterion.min) problems.push({ path: at("step"), message: "the step is larger than the range" });
+        if (criterion.step && criterion.step > criterion.max - criterion.min)
+          problems.push({ path: at("step"), message: "the step is larger than the range" });
         if (criterion.positiveAtLeast !== undefined && !inRange(criterion.positiveAtLeast))
-          problems.push({ path: at("positiveAtLeast"), message: `${criterion.positiveAtLeast} is outside ${criterion.min}–${criterion.max}` });
+          problems.push({
+            path: at("positiveAtLeast"),
+            message: `${criterion.positiveAtLeast} is outside ${criterion.min}–${criterion.max}`,
+          });
         if (criterion.presence) {
           if (criterion.higherIsBetter)
-            problems.push({ path: at("presence"), message: "a presence rule needs a criterion where higher is worse (the intensity of a defect): set higherIsBetter to false" });
-          if (!inRange(criterion.presence.threshold)) problems.push({ path: at("presence.threshold"), message: `${criterion.presence.threshold} is outside ${criterion.min}–${criterion.max}` });
-          if (!inRange(criterion.presence.absentValue)) problems.push({ path: at("presence.absentValue"), message: `${criterion.presence.absentValue} is outside ${criterion.min}–${criterion.max}` });
-          if (definition.subject.kind !== "video") problems.push({ path: at("presence"), message: "presence is judged per video: the subject must be the video" });
+            problems.push({
+              path: at("presence"),
+              message:
+                "a presence rule needs a criterion where higher is worse (the intensity of a defect): set higherIsBetter to false",
+            });
+          if (!inRange(criterion.presence.threshold))
+            problems.push({
+              path: at("presence.threshold"),
+              message: `${criterion.presence.threshold} is outside ${criterion.min}–${criterion.max}`,
+            });
+          if (!inRange(criterion.presence.absentValue))
+            problems.push({
+              path: at("presence.absentValue"),
+              message: `${criterion.presence.absentValue} is outside ${criterion.min}–${criterion.max}`,
+            });
+          if (definition.subject.kind !== "video")
+            problems.push({
+              path: at("presence"),
+              message: "presence is judged per video: the subject must be the video",
+            });
         }
       }
     }
     if (criterion.type === "categorical") {
-      if (criterion.labels.length < 2) problems.push({ path: at("labels"), message: criterion.labels.length === 0 ? "the label list is empty" : "a categorical criterion needs at least two labels" });
+      if (criterion.labels.length < 2)
+        problems.push({
+          path: at("labels"),
+          message:
+            criterion.labels.length === 0
+              ? "the label list is empty"
+              : "a categorical criterion needs at least two labels",
+        });
       const labels = criterion.labels.map((l) => l.label.toLowerCase());
       const twice = labels.find((label, j) => labels.indexOf(label) !== j);
       if (twice) problems.push({ path: at("labels"), message: `the label "${twice}" is given twice` });
       if (criterion.positiveLabel && !labels.includes(criterion.positiveLabel.toLowerCase()))
         problems.push({ path: at("positiveLabel"), message: `"${criterion.positiveLabel}" is not one of the labels` });
     }
-    if (criterion.type !== "numeric" && criterion.presence) problems.push({ path: at("presence"), message: "a presence rule needs a numeric criterion" });
-    if (criterion.aggregation === "mean" && criterion.type !== "numeric" && !(criterion.type === "categorical" && criterion.ordered)) {
+    if (criterion.type !== "numeric" && criterion.presence)
+      problems.push({ path: at("presence"), message: "a presence rule needs a numeric criterion" });
+    if (
+      criterion.aggregation === "mean" &&
+      criterion.type !== "numeric" &&
+      !(criterion.type === "categorical" && criterion.ordered)
+    ) {
       problems.push({ path: at("aggregation"), message: "the mean of unordered labels means nothing: use majority" });
     }
   });
-  const presences = definition.criteria.flatMap((c, i) => (c.type === "numeric" && c.presence ? [{ i, ...c.presence }] : []));
+  const presences = definition.criteria.flatMap((c, i) =>
+    c.type === "numeric" && c.presence ? [{ i, ...c.presence }] : [],
+  );
   for (const other of presences.slice(1)) {
     if (other.threshold !== presences[0]!.threshold || other.absentValue !== presences[0]!.absentValue) {
-      problems.push({ path: `criteria.${other.i}.presence`, message: "every presence rule of a rubric uses the same threshold and absent value (presence review asks them together)" });
+      problems.push({
+        path: `criteria.${other.i}.presence`,
+        message:
+          "every presence rule of a rubric uses the same threshold and absent value (presence review asks them together)",
+      });
     }
   }
   const fields = definition.subject.kind === "item" ? definition.subject.fields.map((f) => f.id) : [];
   fields.forEach((id, i) => {
-    if (fields.indexOf(id) !== i) problems.push({ path: `subject.fields.${i}.id`, message: `the field id "${id}" is used twice` });
-    if (id === "video" || id === "id") problems.push({ path: `subject.fields.${i}.id`, message: `"${id}" names the item's ${id === "video" ? "video" : "id"} in the file; choose another field id` });
+    if (fields.indexOf(id) !== i)
+      problems.push({ path: `subject.fields.${i}.id`, message: `the field id "${id}" is used twice` });
+    if (id === "video" || id === "id")
+      problems.push({
+        path: `subject.fields.${i}.id`,
+        message: `"${id}" names the item's ${id === "video" ? "video" : "id"} in the file; choose another field id`,
+      });
   });
   for (const variable of promptVariables(definition.prompt)) {
     if ((RUBRIC_VARIABLES as readonly string[]).includes(variable)) continue;
@@ -222,10 +293,16 @@ export function rubricProblems(input: unknown): { definition: RubricDefinition |
     const known = [...RUBRIC_VARIABLES.map((v) => `{{${v}}}`), ...fields.map((f) => `{{item.${f}}}`)].join(", ");
     problems.push({
       path: "prompt",
-      message: field ? `{{${variable}}}: the subject declares no item field "${field}" (fields: ${fields.join(", ") || "none"})` : `unknown variable {{${variable}}}; use ${known}`,
+      message: field
+        ? `{{${variable}}}: the subject declares no item field "${field}" (fields: ${fields.join(", ") || "none"})`
+        : `unknown variable {{${variable}}}; use ${known}`,
     });
   }
-  if (definition.subject.kind === "item" && definition.frames.mode !== "uniform" && definition.frames.mode !== "key_frames") {
+  if (
+    definition.subject.kind === "item" &&
+    definition.frames.mode !== "uniform" &&
+    definition.frames.mode !== "key_frames"
+  ) {
     problems.push({ path: "frames.mode", message: "an item is judged in one call: use uniform or key_frames frames" });
   }
   return { definition: problems.length ? null : definition, problems };

@@ -42,7 +42,17 @@ const LOOK: RubricDefinitionInput = {
   description: "How the video looks, once per video.",
   frames: { mode: "uniform", count: 4 },
   criteria: [
-    { id: "quality", name: "Quality", type: "numeric", min: 1, max: 5, step: 1, positiveAtLeast: 4, positiveLabel: "good", definition: "1 unwatchable … 5 flawless." },
+    {
+      id: "quality",
+      name: "Quality",
+      type: "numeric",
+      min: 1,
+      max: 5,
+      step: 1,
+      positiveAtLeast: 4,
+      positiveLabel: "good",
+      definition: "1 unwatchable … 5 flawless.",
+    },
     {
       id: "motion",
       name: "Motion",
@@ -55,7 +65,14 @@ const LOOK: RubricDefinitionInput = {
       ],
       definition: "How smoothly things move.",
     },
-    { id: "watermark", name: "Watermark", type: "boolean", higherIsBetter: false, positiveLabel: "watermarked", definition: "A watermark or logo is visible." },
+    {
+      id: "watermark",
+      name: "Watermark",
+      type: "boolean",
+      higherIsBetter: false,
+      positiveLabel: "watermarked",
+      definition: "A watermark or logo is visible.",
+    },
   ],
   prompt: "The images are {{frames}} The video's prompt: {{prompt}}\n\nRate it on:\n{{criteria}}",
 };
@@ -146,9 +163,15 @@ function alphaByHand(pairs: readonly (readonly [number, number])[], level: "nomi
 beforeAll(async () => {
   stub = await startStubLlm();
   [owner, ann, bob] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: KEY_FRAMES, uniformFrames: 4, name: "Rubric downstream" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: VIDEOS,
+    keyFrames: KEY_FRAMES,
+    uniformFrames: 4,
+    name: "Rubric downstream",
+  }));
   videoIds.sort();
-  for (const reviewer of [ann, bob]) await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+  for (const reviewer of [ann, bob])
+    await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
     baseUrl: stub.baseURL,
@@ -173,8 +196,10 @@ beforeAll(async () => {
   };
   look = await runOf(LOOK);
   defects = await runOf(DEFECTS);
-  for (const metric of await prisma.runMetric.findMany({ where: { runId: look.runId } })) (lookValue[metric.metric] ??= {})[metric.videoId] = metric.value!;
-  for (const score of await prisma.score.findMany({ where: { runId: defects.runId }, orderBy: { scopeIndex: "asc" } })) (physicsScores[score.videoId] ??= []).push(score.value);
+  for (const metric of await prisma.runMetric.findMany({ where: { runId: look.runId } }))
+    (lookValue[metric.metric] ??= {})[metric.videoId] = metric.value!;
+  for (const score of await prisma.score.findMany({ where: { runId: defects.runId }, orderBy: { scopeIndex: "asc" } }))
+    (physicsScores[score.videoId] ??= []).push(score.value);
 });
 afterAll(async () => stub?.close());
 
@@ -186,13 +211,20 @@ describe("a rubric task downstream of its declaration", () => {
       [lookTarget("motion"), "ordinal", "video"],
       [lookTarget("watermark"), "nominal", "video"],
     ]);
-    expect(findTask(defects.pipeline)!.presence).toMatchObject({ of: [rubricTargetId(defects.key, "physics")], absentValue: 0, defaultThreshold: 4 });
-    for (const criterion of ["quality", "motion", "watermark"]) expect(Object.keys(lookValue[lookMetric(criterion)]!).sort()).toEqual(videoIds);
+    expect(findTask(defects.pipeline)!.presence).toMatchObject({
+      of: [rubricTargetId(defects.key, "physics")],
+      absentValue: 0,
+      defaultThreshold: 4,
+    });
+    for (const criterion of ["quality", "motion", "watermark"])
+      expect(Object.keys(lookValue[lookMetric(criterion)]!).sort()).toEqual(videoIds);
     for (const id of videoIds) expect(physicsScores[id]).toHaveLength(KEY_FRAMES);
   });
 
   it("the video list shows its metrics as columns, and filters and sorts on them", async () => {
-    const browse = async (query: Record<string, string>) => (await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId: look.runId, ...query }))).videos;
+    const browse = async (query: Record<string, string>) =>
+      (await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId: look.runId, ...query })))
+        .videos;
     const listed = await browse({});
     // A boolean criterion's column is a yes/no metric: the list gives it as a boolean.
     for (const video of listed) {
@@ -204,23 +236,43 @@ describe("a rubric task downstream of its declaration", () => {
     }
     const quality = lookValue[lookMetric("quality")]!;
     const ids = (videos: { id: string }[]) => videos.map((v) => v.id).sort();
-    expect(ids(await browse({ [`min.${lookMetric("quality")}`]: "3" }))).toEqual(videoIds.filter((id) => quality[id]! >= 3));
-    expect(ids(await browse({ [`max.${lookMetric("quality")}`]: "2" }))).toEqual(videoIds.filter((id) => quality[id]! <= 2));
-    expect((await browse({ sort: lookMetric("quality"), dir: "desc" })).map((v) => quality[v.id])).toEqual(videoIds.map((id) => quality[id]).sort((a, b) => b! - a!));
+    expect(ids(await browse({ [`min.${lookMetric("quality")}`]: "3" }))).toEqual(
+      videoIds.filter((id) => quality[id]! >= 3),
+    );
+    expect(ids(await browse({ [`max.${lookMetric("quality")}`]: "2" }))).toEqual(
+      videoIds.filter((id) => quality[id]! <= 2),
+    );
+    expect((await browse({ sort: lookMetric("quality"), dir: "desc" })).map((v) => quality[v.id])).toEqual(
+      videoIds.map((id) => quality[id]).sort((a, b) => b! - a!),
+    );
     // A categorical metric filters by its label: the ordered label "smooth" is stored as 2, a boolean's "yes" as 1.
     const motion = lookValue[lookMetric("motion")]!;
-    expect(ids(await browse({ [`is.${lookMetric("motion")}`]: "smooth" }))).toEqual(videoIds.filter((id) => motion[id] === 2));
+    expect(ids(await browse({ [`is.${lookMetric("motion")}`]: "smooth" }))).toEqual(
+      videoIds.filter((id) => motion[id] === 2),
+    );
     const watermark = lookValue[lookMetric("watermark")]!;
-    expect(ids(await browse({ [`is.${lookMetric("watermark")}`]: "yes" }))).toEqual(videoIds.filter((id) => watermark[id] === 1));
+    expect(ids(await browse({ [`is.${lookMetric("watermark")}`]: "yes" }))).toEqual(
+      videoIds.filter((id) => watermark[id] === 1),
+    );
     // Out of the criterion's scale: refused with a clear error, not an empty list.
     expect(videoListQuerySchema().safeParse({ [`min.${lookMetric("quality")}`]: "7" }).success).toBe(false);
     // Per-cluster criterion: the video's value is the declared aggregation (max) of its clusters.
-    const physics = (await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId: defects.runId }))).videos;
-    for (const video of physics) expect(video.scores?.[rubricMetricId(defects.key, "physics")]).toBe(Math.max(...physicsScores[video.id]!));
+    const physics = (
+      await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId: defects.runId }))
+    ).videos;
+    for (const video of physics)
+      expect(video.scores?.[rubricMetricId(defects.key, "physics")]).toBe(Math.max(...physicsScores[video.id]!));
   });
 
   it("a blind full queue withholds the judge's values until the reviewer submits, and saves each criterion's judgment", async () => {
-    const queue = await createQueue(prisma, owner, projectId, { name: "Look, blind", runId: look.runId, filter: {}, scope: "scores", blind: true, reviewersPerItem: 2 });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "Look, blind",
+      runId: look.runId,
+      filter: {},
+      scope: "scores",
+      blind: true,
+      reviewersPerItem: 2,
+    });
     expect(queue.itemCount).toBe(VIDEOS);
     for (const [reviewer, values] of [
       [ann, HUMAN.ann],
@@ -242,11 +294,16 @@ describe("a rubric task downstream of its declaration", () => {
           target: item.targets.find((t) => t.category === lookTarget(criterion))!.key,
           value: values[criterion][i]!,
         }));
-        expect(await submitItem(prisma, reviewer, queue.id, itemId!, { judgments })).toMatchObject({ status: "done", counted: true });
+        expect(await submitItem(prisma, reviewer, queue.id, itemId!, { judgments })).toMatchObject({
+          status: "done",
+          counted: true,
+        });
         // Submitted, the item shows the judge's values.
         const after = await getQueueItem(prisma, reviewer, queue.id, itemId!);
         expect(after.blind).toBe(false);
-        expect(after.targets.map((t) => t.judge)).toEqual(["quality", "motion", "watermark"].map((c) => lookValue[lookMetric(c)]![item.video.id]));
+        expect(after.targets.map((t) => t.judge)).toEqual(
+          ["quality", "motion", "watermark"].map((c) => lookValue[lookMetric(c)]![item.video.id]),
+        );
       }
       expect((await nextItem(prisma, reviewer, queue.id)).itemId).toBeNull();
     }
@@ -266,7 +323,13 @@ describe("a rubric task downstream of its declaration", () => {
 
   it("a presence-first queue asks whether the criterion's defect is present, then values where present", async () => {
     const physics = rubricTargetId(defects.key, "physics");
-    const queue = await createQueue(prisma, owner, projectId, { name: "Defects, presence", runId: defects.runId, filter: {}, scope: "scores", mode: "presence" });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "Defects, presence",
+      runId: defects.runId,
+      filter: {},
+      scope: "scores",
+      mode: "presence",
+    });
     for (let n = 0; n < VIDEOS; n++) {
       const { itemId } = await nextItem(prisma, ann, queue.id);
       const item = await getQueueItem(prisma, ann, queue.id, itemId!);
@@ -274,19 +337,43 @@ describe("a rubric task downstream of its declaration", () => {
       const i = videoIds.indexOf(id);
       const judgePresent = Math.max(...physicsScores[id]!) >= 4;
       expect(item.presence).toMatchObject({ absentValue: 0, threshold: 4 });
-      expect(item.presence!.categories.map((c) => [c.id, c.label, c.targetKeys.length, c.judge])).toEqual([[physics, "Physics violation", KEY_FRAMES, judgePresent ? 1 : 0]]);
+      expect(item.presence!.categories.map((c) => [c.id, c.label, c.targetKeys.length, c.judge])).toEqual([
+        [physics, "Physics violation", KEY_FRAMES, judgePresent ? 1 : 0],
+      ]);
       const present = ANN_PRESENT[i]!;
-      const judgments = present || judgePresent ? item.targets.map((t, scope) => ({ target: t.key, value: present ? ANN_PHYSICS[scope]! : 0 })) : [];
-      await submitItem(prisma, ann, queue.id, itemId!, { presence: [{ category: physics, value: present }], judgments });
+      const judgments =
+        present || judgePresent
+          ? item.targets.map((t, scope) => ({ target: t.key, value: present ? ANN_PHYSICS[scope]! : 0 }))
+          : [];
+      await submitItem(prisma, ann, queue.id, itemId!, {
+        presence: [{ category: physics, value: present }],
+        judgments,
+      });
     }
-    const rows = await prisma.humanJudgment.findMany({ where: { reviewerId: ann.userId, task: defects.pipeline }, orderBy: [{ videoId: "asc" }, { targetType: "asc" }, { scopeIndex: "asc" }] });
+    const rows = await prisma.humanJudgment.findMany({
+      where: { reviewerId: ann.userId, task: defects.pipeline },
+      orderBy: [{ videoId: "asc" }, { targetType: "asc" }, { scopeIndex: "asc" }],
+    });
     expect(rows.map((r) => [r.videoId, r.targetType, r.scopeIndex, r.value])).toEqual(
-      videoIds.flatMap((id, i) => [[id, "presence", 0, ANN_PRESENT[i]], ...Array.from({ length: KEY_FRAMES }, (_, scope) => [id, "score", scope, ANN_PRESENT[i] ? ANN_PHYSICS[scope] : 0])]),
+      videoIds.flatMap((id, i) => [
+        [id, "presence", 0, ANN_PRESENT[i]],
+        ...Array.from({ length: KEY_FRAMES }, (_, scope) => [
+          id,
+          "score",
+          scope,
+          ANN_PRESENT[i] ? ANN_PHYSICS[scope] : 0,
+        ]),
+      ]),
     );
   });
 
   it("adjudication lists the criteria the reviewers disagree on, and takes a gold value", async () => {
-    const queue = await adjudicationQueue(prisma, owner, projectId, adjudicationQuerySchema.parse({ runId: look.runId }));
+    const queue = await adjudicationQueue(
+      prisma,
+      owner,
+      projectId,
+      adjudicationQuerySchema.parse({ runId: look.runId }),
+    );
     const found = queue.items.map((item) => [item.target, videoIds.indexOf(item.video.id), item.disagreement]).sort();
     // By hand from HUMAN: quality 2 vs 4 (v1) and 3 vs 2 (v5) spread by the 0.8 gap of a 1–5 scale; motion 2 vs 1 (v3);
     // watermark yes vs no (v3, v5) are ties of a nominal target.
@@ -310,7 +397,11 @@ describe("a rubric task downstream of its declaration", () => {
     });
     expect(motion.judge).toMatchObject({ runId: look.runId, value: lookValue[lookMetric("motion")]![videoIds[3]!] });
     await expect(setGold(prisma, owner, projectId, { targetKey: motion.targetKey, value: 7 })).rejects.toThrow();
-    const gold = await setGold(prisma, owner, projectId, { targetKey: motion.targetKey, value: 2, note: "smooth on a second look" });
+    const gold = await setGold(prisma, owner, projectId, {
+      targetKey: motion.targetKey,
+      value: 2,
+      note: "smooth on a second look",
+    });
     expect(gold).toMatchObject({ value: 2, version: 1 });
   });
 
@@ -321,15 +412,28 @@ describe("a rubric task downstream of its declaration", () => {
       { criterion: "watermark", level: "nominal", other: null, positive: (v: number) => v === 1 },
     ] as const;
     for (const { criterion, level, other, positive } of cases) {
-      const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: look.runId, category: lookTarget(criterion) }));
+      const report = await projectAgreement(
+        prisma,
+        owner,
+        projectId,
+        agreementQuerySchema().parse({ runId: look.runId, category: lookTarget(criterion) }),
+      );
       const judge = videoIds.map((id) => lookValue[lookMetric(criterion)]![id]!);
       const annPairs = judge.map((j, i) => [j, HUMAN.ann[criterion][i]!] as const);
       const vsAnn = report.humanVsJudge.reviewers.find((r) => r.reviewerId === ann.userId)!;
       expect(vsAnn.native.score!.n).toBe(VIDEOS);
-      expect(vsAnn.native.score!.values.mae).toBeCloseTo(annPairs.reduce((sum, [j, h]) => sum + Math.abs(j - h), 0) / VIDEOS);
+      expect(vsAnn.native.score!.values.mae).toBeCloseTo(
+        annPairs.reduce((sum, [j, h]) => sum + Math.abs(j - h), 0) / VIDEOS,
+      );
       expect(vsAnn.native.score!.values.alpha).toBeCloseTo(alphaByHand(annPairs, level), 10);
-      const count = (h: boolean, j: boolean) => annPairs.filter(([jv, hv]) => positive(hv) === h && positive(jv) === j).length;
-      expect(vsAnn.binary.confusion).toEqual({ tp: count(true, true), fp: count(false, true), fn: count(true, false), tn: count(false, false) });
+      const count = (h: boolean, j: boolean) =>
+        annPairs.filter(([jv, hv]) => positive(hv) === h && positive(jv) === j).length;
+      expect(vsAnn.binary.confusion).toEqual({
+        tp: count(true, true),
+        fp: count(false, true),
+        fn: count(true, false),
+        tn: count(false, false),
+      });
       // Among the reviewers, at the same level.
       const between = HUMAN.ann[criterion].map((a, i) => [a, HUMAN.bob[criterion][i]!] as const);
       expect(report.humanVsHuman.native.score!.values.alpha).toBeCloseTo(alphaByHand(between, level), 10);
@@ -348,7 +452,9 @@ describe("a rubric task downstream of its declaration", () => {
         const [a, b] = [HUMAN.ann[criterion][i]!, HUMAN.bob[criterion][i]!];
         return level === "nominal" ? (a === b ? a : null) : (a + b) / 2;
       });
-      const pairs = videoIds.flatMap((id, i) => (consensus[i] === null ? [] : [[lookValue[lookMetric(criterion)]![id]!, consensus[i]!] as const]));
+      const pairs = videoIds.flatMap((id, i) =>
+        consensus[i] === null ? [] : [[lookValue[lookMetric(criterion)]![id]!, consensus[i]!] as const],
+      );
       expect(row.level).toBe(level);
       expect(row.judge.n).toBe(pairs.length);
       expect(row.judge.values.alpha).toBeCloseTo(alphaByHand(pairs, level), 10);
@@ -357,23 +463,45 @@ describe("a rubric task downstream of its declaration", () => {
     expect(all.breakdowns.model.map((row) => [row.level, row.judge.values.alpha])).toEqual([[null, null]]);
 
     // The gold value of motion on v3 is what the judge is compared with under truth=gold.
-    const gold = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: look.runId, category: lookTarget("motion"), truth: "gold" }));
+    const gold = await projectAgreement(
+      prisma,
+      owner,
+      projectId,
+      agreementQuerySchema().parse({ runId: look.runId, category: lookTarget("motion"), truth: "gold" }),
+    );
     expect(gold.humanVsJudge.gold!.n).toBe(1);
-    expect(gold.humanVsJudge.gold!.native.score!.values.mae).toBeCloseTo(Math.abs(lookValue[lookMetric("motion")]![videoIds[3]!]! - 2));
+    expect(gold.humanVsJudge.gold!.native.score!.values.mae).toBeCloseTo(
+      Math.abs(lookValue[lookMetric("motion")]![videoIds[3]!]! - 2),
+    );
   });
 
   it("the agreement report's presence sweep compares the reviewer's presence with the judge's (max over clusters ≥ t)", async () => {
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: defects.runId }));
+    const report = await projectAgreement(
+      prisma,
+      owner,
+      projectId,
+      agreementQuerySchema().parse({ runId: defects.runId }),
+    );
     const presence = report.presence.find((p) => p.taskId === defects.pipeline)!;
     expect(presence).toMatchObject({ threshold: 4, defaultThreshold: 4 });
     const curve = presence.curves.find((c) => c.human === ann.userId)!;
     const judgePresent = videoIds.map((id) => Math.max(...physicsScores[id]!) >= 4);
-    const count = (h: number, j: boolean) => videoIds.filter((_, i) => ANN_PRESENT[i] === h && judgePresent[i] === j).length;
-    expect(curve.chosen).toMatchObject({ threshold: 4, tp: count(1, true), fp: count(0, true), fn: count(1, false), tn: count(0, false) });
+    const count = (h: number, j: boolean) =>
+      videoIds.filter((_, i) => ANN_PRESENT[i] === h && judgePresent[i] === j).length;
+    expect(curve.chosen).toMatchObject({
+      threshold: 4,
+      tp: count(1, true),
+      fp: count(0, true),
+      fn: count(1, false),
+      tn: count(0, false),
+    });
   });
 
   it("a label set imported with the generic importer calibrates the rubric's criteria", async () => {
-    const videos = await prisma.video.findMany({ where: { id: { in: videoIds } }, select: { id: true, relativePath: true } });
+    const videos = await prisma.video.findMany({
+      where: { id: { in: videoIds } },
+      select: { id: true, relativePath: true },
+    });
     const pathOf = new Map(videos.map((v) => [v.id, v.relativePath]));
     const rows = ["video,annotator,target,value"];
     videoIds.forEach((id, i) => {
@@ -382,9 +510,16 @@ describe("a rubric task downstream of its declaration", () => {
       rows.push(`"${pathOf.get(id)}",lab,${rubricTargetId(defects.key, "physics")},${LAB.physicsPresent[i]}`);
     });
     rows.push(`"${pathOf.get(videoIds[0]!)}",lab,${lookTarget("quality")},9`);
-    const imported = await importGenericLabels(prisma, owner, projectId, { file: new TextEncoder().encode(rows.join("\n") + "\n"), fileName: "lab.csv", name: "Lab", dryRun: false });
+    const imported = await importGenericLabels(prisma, owner, projectId, {
+      file: new TextEncoder().encode(rows.join("\n") + "\n"),
+      fileName: "lab.csv",
+      name: "Lab",
+      dryRun: false,
+    });
     // The out-of-scale row is skipped with its line and why; every other row is imported.
-    expect(imported.plan.issues).toEqual([expect.objectContaining({ row: 3 * VIDEOS + 2, column: "value", cell: "9" })]);
+    expect(imported.plan.issues).toEqual([
+      expect.objectContaining({ row: 3 * VIDEOS + 2, column: "value", cell: "9" }),
+    ]);
     expect(imported.plan.judgments).toEqual({
       [`${look.pipeline}:${lookTarget("quality")}`]: VIDEOS,
       [`${look.pipeline}:${lookTarget("watermark")}`]: VIDEOS,
@@ -393,22 +528,45 @@ describe("a rubric task downstream of its declaration", () => {
     labelSetId = imported.labelSet!.id;
     const lab = labelSetReviewerId(labelSetId, "lab");
 
-    const quality = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: look.runId, category: lookTarget("quality") }));
+    const quality = await projectAgreement(
+      prisma,
+      owner,
+      projectId,
+      agreementQuerySchema().parse({ runId: look.runId, category: lookTarget("quality") }),
+    );
     const vsLab = quality.humanVsJudge.reviewers.find((r) => r.reviewerId === lab)!;
     const pairs = videoIds.map((id, i) => [lookValue[lookMetric("quality")]![id]!, LAB.quality[i]!] as const);
     expect(vsLab.native.score!.n).toBe(VIDEOS);
-    expect(vsLab.native.score!.values.mae).toBeCloseTo(pairs.reduce((sum, [j, h]) => sum + Math.abs(j - h), 0) / VIDEOS);
+    expect(vsLab.native.score!.values.mae).toBeCloseTo(
+      pairs.reduce((sum, [j, h]) => sum + Math.abs(j - h), 0) / VIDEOS,
+    );
     expect(vsLab.native.score!.values.alpha).toBeCloseTo(alphaByHand(pairs, "interval"), 10);
 
-    const presence = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: defects.runId }));
+    const presence = await projectAgreement(
+      prisma,
+      owner,
+      projectId,
+      agreementQuerySchema().parse({ runId: defects.runId }),
+    );
     const curve = presence.presence.find((p) => p.taskId === defects.pipeline)!.curves.find((c) => c.human === lab)!;
     const judgePresent = videoIds.map((id) => Math.max(...physicsScores[id]!) >= 4);
-    const count = (h: number, j: boolean) => videoIds.filter((_, i) => LAB.physicsPresent[i] === h && judgePresent[i] === j).length;
-    expect(curve.chosen).toMatchObject({ tp: count(1, true), fp: count(0, true), fn: count(1, false), tn: count(0, false) });
+    const count = (h: number, j: boolean) =>
+      videoIds.filter((_, i) => LAB.physicsPresent[i] === h && judgePresent[i] === j).length;
+    expect(curve.chosen).toMatchObject({
+      tp: count(1, true),
+      fp: count(0, true),
+      fn: count(1, false),
+      tn: count(0, false),
+    });
   });
 
   it("the export writes each criterion's rows with the judge's and the reviewers' values", async () => {
-    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ runId: look.runId, format: "jsonl" }));
+    const { stream } = await projectExport(
+      prisma,
+      owner,
+      projectId,
+      exportQuerySchema().parse({ runId: look.runId, format: "jsonl" }),
+    );
     const rows = (await readAll(stream))
       .trim()
       .split("\n")
@@ -418,7 +576,9 @@ describe("a rubric task downstream of its declaration", () => {
         .filter((r) => r.reviewerId === ann.userId || r.reviewerId === bob.userId)
         .map((r) => [r.reviewerId === ann.userId ? "ann" : "bob", r.value])
         .sort();
-    expect(rows.map((row) => [row.videoId, row.runId, row.step, row.category, row.judgeValue, reviewsOf(row)]).sort()).toEqual(
+    expect(
+      rows.map((row) => [row.videoId, row.runId, row.step, row.category, row.judgeValue, reviewsOf(row)]).sort(),
+    ).toEqual(
       videoIds
         .flatMap((id, i) =>
           (["quality", "motion", "watermark"] as const).map((c) => [
@@ -435,22 +595,48 @@ describe("a rubric task downstream of its declaration", () => {
         )
         .sort(),
     );
-    const csv = await readAll((await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ runId: look.runId, format: "csv" }))).stream);
+    const csv = await readAll(
+      (await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ runId: look.runId, format: "csv" })))
+        .stream,
+    );
     const lines = csv.trim().split("\n");
     expect(lines).toHaveLength(1 + 3 * VIDEOS);
     expect(lines.filter((line) => line.includes(lookTarget("motion")))).toHaveLength(VIDEOS);
   });
 
   it("compare setups takes two runs of the rubric task (two versions of its prompt), on a criterion, against the label set or the reviewers", async () => {
-    await saveRubricVersion(prisma, owner, look.id, { definition: { ...LOOK, prompt: `Look closely. ${LOOK.prompt}` } });
-    const second = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: look.pipeline, endpointId });
+    await saveRubricVersion(prisma, owner, look.id, {
+      definition: { ...LOOK, prompt: `Look closely. ${LOOK.prompt}` },
+    });
+    const second = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: look.pipeline, endpointId },
+    );
     expect((await getRunStatus(prisma, owner, second.id)).status).toBe("done");
-    const secondQuality = new Map((await prisma.score.findMany({ where: { runId: second.id, category: lookTarget("quality") } })).map((s) => [s.videoId, s.value]));
+    const secondQuality = new Map(
+      (await prisma.score.findMany({ where: { runId: second.id, category: lookTarget("quality") } })).map((s) => [
+        s.videoId,
+        s.value,
+      ]),
+    );
     const firstQuality = new Map(videoIds.map((id) => [id, lookValue[lookMetric("quality")]![id]!]));
-    const query = (over: Record<string, string>) => compareSetupsQuerySchema.parse({ runIds: `${look.runId},${second.id}`, iterations: "200", ...over });
+    const query = (over: Record<string, string>) =>
+      compareSetupsQuerySchema.parse({ runIds: `${look.runId},${second.id}`, iterations: "200", ...over });
 
-    const report = await compareSetupsReport(prisma, owner, projectId, query({ labelSetId, target: lookTarget("quality") }));
-    expect(report.compared).toEqual({ task: look.pipeline, target: lookTarget("quality"), label: "Quality", kind: "score" });
+    const report = await compareSetupsReport(
+      prisma,
+      owner,
+      projectId,
+      query({ labelSetId, target: lookTarget("quality") }),
+    );
+    expect(report.compared).toEqual({
+      task: look.pipeline,
+      target: lookTarget("quality"),
+      label: "Quality",
+      kind: "score",
+    });
     expect(report.comparison.videoIds).toEqual(videoIds);
     // By hand: "good" is 4 or more (the criterion's positiveAtLeast), for the lab and for each run.
     const truth = LAB.quality.map((v) => v >= 4);
@@ -467,19 +653,48 @@ describe("a rubric task downstream of its declaration", () => {
     expect(report.differs.templates).toEqual(["judge"]);
 
     // Against the reviewers' consensus on the boolean criterion: their ties (v3, v5) have no consensus.
-    const consensus = await compareSetupsReport(prisma, owner, projectId, query({ reference: "consensus", target: lookTarget("watermark") }));
-    expect(consensus.comparison.videoIds).toEqual(videoIds.filter((_, i) => HUMAN.ann.watermark[i] === HUMAN.bob.watermark[i]));
+    const consensus = await compareSetupsReport(
+      prisma,
+      owner,
+      projectId,
+      query({ reference: "consensus", target: lookTarget("watermark") }),
+    );
+    expect(consensus.comparison.videoIds).toEqual(
+      videoIds.filter((_, i) => HUMAN.ann.watermark[i] === HUMAN.bob.watermark[i]),
+    );
 
     // Without a target the task has no verdict to fall back on: the error names the targets it can compare on.
-    await expect(compareSetupsReport(prisma, owner, projectId, query({ labelSetId }))).rejects.toThrow(new RegExp(`${lookTarget("quality")}, ${lookTarget("motion")}, ${lookTarget("watermark")}`));
+    await expect(compareSetupsReport(prisma, owner, projectId, query({ labelSetId }))).rejects.toThrow(
+      new RegExp(`${lookTarget("quality")}, ${lookTarget("motion")}, ${lookTarget("watermark")}`),
+    );
     // Runs of two tasks are not setups of one judge.
-    await expect(compareSetupsReport(prisma, owner, projectId, query({ runIds: `${look.runId},${defects.runId}`, labelSetId }))).rejects.toThrow(/runs of one task/);
+    await expect(
+      compareSetupsReport(prisma, owner, projectId, query({ runIds: `${look.runId},${defects.runId}`, labelSetId })),
+    ).rejects.toThrow(/runs of one task/);
     // The per-cluster criterion compares on its presence (highest cluster score ≥ 4), against the lab's presence labels.
-    await saveRubricVersion(prisma, owner, defects.id, { definition: { ...DEFECTS, prompt: `Look closely. ${DEFECTS.prompt}` } });
-    const secondDefects = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: defects.pipeline, endpointId });
-    const presence = await compareSetupsReport(prisma, owner, projectId, query({ runIds: `${defects.runId},${secondDefects.id}`, labelSetId, target: rubricTargetId(defects.key, "physics") }));
+    await saveRubricVersion(prisma, owner, defects.id, {
+      definition: { ...DEFECTS, prompt: `Look closely. ${DEFECTS.prompt}` },
+    });
+    const secondDefects = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: defects.pipeline, endpointId },
+    );
+    const presence = await compareSetupsReport(
+      prisma,
+      owner,
+      projectId,
+      query({
+        runIds: `${defects.runId},${secondDefects.id}`,
+        labelSetId,
+        target: rubricTargetId(defects.key, "physics"),
+      }),
+    );
     expect(presence.compared).toMatchObject({ kind: "presence", label: "Physics violation present" });
     const judgePresent = videoIds.map((id) => Math.max(...physicsScores[id]!) >= 4);
-    expect(presence.comparison.runs[0]!.accuracy).toBeCloseTo(judgePresent.filter((p, i) => p === (LAB.physicsPresent[i] === 1)).length / VIDEOS);
+    expect(presence.comparison.runs[0]!.accuracy).toBeCloseTo(
+      judgePresent.filter((p, i) => p === (LAB.physicsPresent[i] === 1)).length / VIDEOS,
+    );
   });
 });

@@ -16,7 +16,12 @@ const definition = rubricDefinitionSchema.parse({
   criteria: [{ id: "defects", name: "Defects", type: "numeric", min: 1, max: 5, definition: "How defective." }],
   prompt: "{{prompt}} {{frames}}\n{{criteria}}",
   examples: [
-    { videoId: "v1", prompt: "one", frames: [{ id: "f1", frameSetId: "s1", index: 3, timestampS: 1.5, sha256: sha }], answer: { defects: 2 } },
+    {
+      videoId: "v1",
+      prompt: "one",
+      frames: [{ id: "f1", frameSetId: "s1", index: 3, timestampS: 1.5, sha256: sha }],
+      answer: { defects: 2 },
+    },
     {
       videoId: "v2",
       prompt: "two",
@@ -28,17 +33,32 @@ const definition = rubricDefinitionSchema.parse({
     },
   ],
 });
-const own = { id: "own", index: 0, timestampS: 0, isKeyFrame: true, cluster: 0, storageKey: "projects/p1/frames/s0/00000.jpg", sha256: sha };
+const own = {
+  id: "own",
+  index: 0,
+  timestampS: 0,
+  isKeyFrame: true,
+  cluster: 0,
+  storageKey: "projects/p1/frames/s0/00000.jpg",
+  sha256: sha,
+};
 const context = { prompt: "judged", frames: [own], keyFrames: [own], clusters: [[own]] };
 
 describe("few-shot examples in a rubric definition", () => {
   it("attaches the examples' frames after the video's own, keyed in the task's project, and numbers them in the prompt", () => {
     const input = rubricScopeInput(definition, 0, { ...context, videoId: "v9" }, "p1");
-    expect(input.frames.map((f) => f.storageKey)).toEqual([own.storageKey, "projects/p1/frames/s1/00003.jpg", "projects/p1/frames/s2/00000.jpg", "projects/p1/frames/s2/00001.jpg"]);
+    expect(input.frames.map((f) => f.storageKey)).toEqual([
+      own.storageKey,
+      "projects/p1/frames/s1/00003.jpg",
+      "projects/p1/frames/s2/00000.jpg",
+      "projects/p1/frames/s2/00001.jpg",
+    ]);
     const prompt = renderRubricPrompt(definition, rubricPromptValues(input.values));
     expect(prompt).toContain('Example 1 (image 2): prompt "one". The expected answer: {"defects":2}');
     expect(prompt).toContain('Example 2 (images 3–4): prompt "two". The expected answer: {"defects":5}');
-    expect(prompt.indexOf("FrameJury few-shot examples: 2")).toBeLessThan(prompt.indexOf("FrameJury rubric answer format:"));
+    expect(prompt.indexOf("FrameJury few-shot examples: 2")).toBeLessThan(
+      prompt.indexOf("FrameJury rubric answer format:"),
+    );
   });
 
   it("never shows a video as its own example", () => {
@@ -49,7 +69,15 @@ describe("few-shot examples in a rubric definition", () => {
   });
 
   it("refuses a frame named by a path, and the form keeps the examples through an edit", () => {
-    const bad = { ...definition, examples: [{ ...definition.examples![0]!, frames: [{ ...definition.examples![0]!.frames[0]!, frameSetId: "../../other/frames/x" }] }] };
+    const bad = {
+      ...definition,
+      examples: [
+        {
+          ...definition.examples![0]!,
+          frames: [{ ...definition.examples![0]!.frames[0]!, frameSetId: "../../other/frames/x" }],
+        },
+      ],
+    };
     expect(rubricProblems(bad).definition).toBeNull();
     const edited = rubricProblems(definitionInputOf({ ...draftOf(definition), name: "Defects 2" })).definition!;
     expect(edited.name).toBe("Defects 2");

@@ -16,14 +16,22 @@ export interface RubricTaskFile {
 }
 
 /** One version of a rubric task (the latest when `version` is absent) as a YAML file; any member may export it. */
-export async function rubricTaskFile(prisma: PrismaClient, actor: Actor, rubricTaskId: string, version?: number): Promise<RubricTaskFile> {
+export async function rubricTaskFile(
+  prisma: PrismaClient,
+  actor: Actor,
+  rubricTaskId: string,
+  version?: number,
+): Promise<RubricTaskFile> {
   const task = await requireRubricTask(prisma, actor, rubricTaskId, "project.view");
   const row = await prisma.rubricVersion.findFirst({
     where: { rubricTaskId, ...(version === undefined ? {} : { number: version }) },
     orderBy: { number: "desc" },
     select: { number: true, definition: true },
   });
-  if (!row) throw new NotFoundError(version === undefined ? "The rubric task has no version." : `The rubric task has no version ${version}.`);
+  if (!row)
+    throw new NotFoundError(
+      version === undefined ? "The rubric task has no version." : `The rubric task has no version ${version}.`,
+    );
   const base = safeFileBase(task.name);
   const suffix = `-v${row.number}.yaml`;
   return {

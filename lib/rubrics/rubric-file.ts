@@ -12,7 +12,8 @@ export const MAX_RUBRIC_FILE_BYTES = 256 * 1024;
 
 /** The file's content as data: JSON when it starts with `{`, otherwise YAML (which JSON is also). */
 export function parseRubricFile(text: string): unknown {
-  if (Buffer.byteLength(text, "utf8") > MAX_RUBRIC_FILE_BYTES) throw new ValidationError(`A rubric file is at most ${MAX_RUBRIC_FILE_BYTES / 1024} KB.`);
+  if (Buffer.byteLength(text, "utf8") > MAX_RUBRIC_FILE_BYTES)
+    throw new ValidationError(`A rubric file is at most ${MAX_RUBRIC_FILE_BYTES / 1024} KB.`);
   const trimmed = text.replace(/^\uFEFF/, "").trim();
   if (!trimmed) throw new ValidationError("The rubric file is empty.");
   try {

@@ -59,7 +59,12 @@ describe("a rubric's frame size for key frames and clusters", () => {
       testJudgeDeps({
         llmFor: (endpoint) => {
           const client = clientForEndpoint(endpoint);
-          return { complete: (request: ChatRequest, options) => (sent.push(request.images.map((i) => i.url)), client.complete(request, options)) };
+          return {
+            complete: (request: ChatRequest, options) => (
+              sent.push(request.images.map((i) => i.url)),
+              client.complete(request, options)
+            ),
+          };
         },
       }),
     ),
@@ -68,17 +73,26 @@ describe("a rubric's frame size for key frames and clusters", () => {
   const definition = (frames: RubricDefinitionInput["frames"]): RubricDefinitionInput => ({
     name: `Sized ${JSON.stringify(frames)}`,
     frames,
-    criteria: [{ id: "defect", name: "Defect", type: "numeric", min: 0, max: 10, step: 1, definition: "How broken, 0–10." }],
+    criteria: [
+      { id: "defect", name: "Defect", type: "numeric", min: 0, max: 10, step: 1, definition: "How broken, 0–10." },
+    ],
     prompt: "The images are {{frames}}\n\nRate them on:\n{{criteria}}",
   });
 
   beforeAll(async () => {
     stub = await startStubLlm();
     owner = await makeUser();
-    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2, name: "Frame size" }));
+    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 2,
+      keyFrames: 2,
+      name: "Frame size",
+    }));
     // The fixture's frames are 64×48; store 320×180 pictures under their keys so there is something to scale.
     const storage = getStorage();
-    const frames = await prisma.frame.findMany({ where: { frameSet: { video: { projectId } } }, select: { storageKey: true } });
+    const frames = await prisma.frame.findMany({
+      where: { frameSet: { video: { projectId } } },
+      select: { storageKey: true },
+    });
     for (const frame of frames) await storage.put(frame.storageKey, picture(320, 180));
     endpointId = (
       await createEndpoint(prisma, owner, projectId, {
@@ -120,7 +134,9 @@ describe("a rubric's frame size for key frames and clusters", () => {
     expect(sent).toHaveLength(4);
     expect(sent.flat().map(sizeOf)).toEqual(Array.from({ length: 12 }, () => [320, 180]));
 
-    await saveRubricVersion(prisma, owner, task.id, { definition: definition({ mode: "each_cluster", longestSide: 128 }) });
+    await saveRubricVersion(prisma, owner, task.id, {
+      definition: definition({ mode: "each_cluster", longestSide: 128 }),
+    });
     const sized = await run(task.pipeline);
     expect(sent).toHaveLength(4);
     expect(sent.flat().map(sizeOf)).toEqual(Array.from({ length: 12 }, () => [128, 72]));
@@ -128,7 +144,12 @@ describe("a rubric's frame size for key frames and clusters", () => {
 
     // A preview sends the very request a run sends: the same size, so the same cache key (answered from the cache).
     const sizedDefinition = definition({ mode: "each_cluster", longestSide: 128 });
-    const cached = await previewRubric(prisma, owner, projectId, { definition: sizedDefinition, videoId: videoIds[0]!, endpointId, scopeIndex: 1 });
+    const cached = await previewRubric(prisma, owner, projectId, {
+      definition: sizedDefinition,
+      videoId: videoIds[0]!,
+      endpointId,
+      scopeIndex: 1,
+    });
     expect(cached.cached).toBe(true);
     // Uncached (another size), it sends the frames at its size.
     const previewed: string[][] = [];
@@ -137,8 +158,20 @@ describe("a rubric's frame size for key frames and clusters", () => {
       prisma,
       owner,
       projectId,
-      { definition: definition({ mode: "each_cluster", longestSide: 90 }), videoId: videoIds[0]!, endpointId, scopeIndex: 0 },
-      { client: { complete: (request, options) => (previewed.push(request.images.map((i) => i.url)), client.complete(request, options)) } },
+      {
+        definition: definition({ mode: "each_cluster", longestSide: 90 }),
+        videoId: videoIds[0]!,
+        endpointId,
+        scopeIndex: 0,
+      },
+      {
+        client: {
+          complete: (request, options) => (
+            previewed.push(request.images.map((i) => i.url)),
+            client.complete(request, options)
+          ),
+        },
+      },
     );
     expect(preview).toMatchObject({ cached: false, parseError: null });
     expect(previewed.flat().map(sizeOf)).toEqual([
@@ -149,12 +182,16 @@ describe("a rubric's frame size for key frames and clusters", () => {
   });
 
   it("sends every key frame in one call at the size, and each key frame on its own", async () => {
-    const all = await createRubricTask(prisma, owner, projectId, { definition: definition({ mode: "key_frames", longestSide: 100 }) });
+    const all = await createRubricTask(prisma, owner, projectId, {
+      definition: definition({ mode: "key_frames", longestSide: 100 }),
+    });
     await run(all.pipeline);
     expect(sent.map((images) => images.length)).toEqual([2, 2]);
     expect(sent.flat().map(sizeOf)).toEqual(Array.from({ length: 4 }, () => [100, 56]));
 
-    const each = await createRubricTask(prisma, owner, projectId, { definition: definition({ mode: "each_key_frame", longestSide: 200 }) });
+    const each = await createRubricTask(prisma, owner, projectId, {
+      definition: definition({ mode: "each_key_frame", longestSide: 200 }),
+    });
     await run(each.pipeline);
     expect(sent.map((images) => images.length)).toEqual([1, 1, 1, 1]);
     expect(sent.flat().map(sizeOf)).toEqual(Array.from({ length: 4 }, () => [200, 113]));

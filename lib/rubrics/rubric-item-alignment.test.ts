@@ -43,12 +43,36 @@ let itemCount: number;
 beforeAll(async () => {
   stub = await startStubLlm();
   owner = await makeUser();
-  ({ projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: 1, uniformFrames: 4, name: "Item rubric alignment" }));
-  const paths = (await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { relativePath: true } })).map((v) => v.relativePath);
+  ({ projectId } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: VIDEOS,
+    keyFrames: 1,
+    uniformFrames: 4,
+    name: "Item rubric alignment",
+  }));
+  const paths = (
+    await prisma.video.findMany({
+      where: { projectId },
+      orderBy: { relativePath: "asc" },
+      select: { relativePath: true },
+    })
+  ).map((v) => v.relativePath);
   task = await createRubricTask(prisma, owner, projectId, { definition: RUBRIC });
-  const lines = paths.flatMap((path, v) => Array.from({ length: ITEMS_PER_VIDEO }, (_, j) => JSON.stringify({ id: `c${v}-${j}`, video: path, text: `A ball rolls down ramp ${v}, take ${j}.` })));
-  const stored = await importRubricItems(prisma, owner, task.id, { fileName: "captions.jsonl", bytes: new TextEncoder().encode(lines.join("\n")) }, { name: "Captions" });
-  const items = await prisma.item.findMany({ where: { setId: stored.set.id! }, select: { id: true, videoId: true, externalId: true } });
+  const lines = paths.flatMap((path, v) =>
+    Array.from({ length: ITEMS_PER_VIDEO }, (_, j) =>
+      JSON.stringify({ id: `c${v}-${j}`, video: path, text: `A ball rolls down ramp ${v}, take ${j}.` }),
+    ),
+  );
+  const stored = await importRubricItems(
+    prisma,
+    owner,
+    task.id,
+    { fileName: "captions.jsonl", bytes: new TextEncoder().encode(lines.join("\n")) },
+    { name: "Captions" },
+  );
+  const items = await prisma.item.findMany({
+    where: { setId: stored.set.id! },
+    select: { id: true, videoId: true, externalId: true },
+  });
   itemCount = items.length;
   const target = rubricTargetId(task.key, "fluent");
   const set = await createLabelSet(
@@ -59,7 +83,16 @@ beforeAll(async () => {
     items.map((item) => {
       const [v, j] = item.externalId.slice(1).split("-").map(Number);
       return {
-        target: { task: task.pipeline, targetType: "score", target, videoId: item.videoId, itemId: item.id, stepId: "", scopeIndex: 0, frameSetId: "" },
+        target: {
+          task: task.pipeline,
+          targetType: "score",
+          target,
+          videoId: item.videoId,
+          itemId: item.id,
+          stepId: "",
+          scopeIndex: 0,
+          frameSetId: "",
+        },
         value: labelOf(v!, j!),
         annotator: null,
       };
@@ -72,23 +105,35 @@ afterAll(async () => stub?.close());
 
 describe("aligning a rubric criterion judged per item", () => {
   it("compares judge and labels item by item, its runs judging the labelled items' set", async () => {
-    const labels = labelSetStore(prisma, { projectId, labelSetId, task: task.pipeline, target: rubricTargetId(task.key, "fluent"), scope: "item" }, (v) => v === 1);
+    const labels = labelSetStore(
+      prisma,
+      { projectId, labelSetId, task: task.pipeline, target: rubricTargetId(task.key, "fluent"), scope: "item" },
+      (v) => v === 1,
+    );
     expect((await labels.labels(await labels.labelledVideoIds())).size).toBe(itemCount);
-    const report = await alignRubricJudge({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels }, owner, projectId, {
-      rubricTaskId: task.id,
-      criterionId: "fluent",
-      judgeEndpointId: endpointId,
-      optimizerEndpointId: endpointId,
-      budget: { maxCalls: 1000, maxCostUsd: 10 },
-      seed: 3,
-      rewrites: 1,
-      fewShot: 2,
-    });
+    const report = await alignRubricJudge(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels },
+      owner,
+      projectId,
+      {
+        rubricTaskId: task.id,
+        criterionId: "fluent",
+        judgeEndpointId: endpointId,
+        optimizerEndpointId: endpointId,
+        budget: { maxCalls: 1000, maxCostUsd: 10 },
+        seed: 3,
+        rewrites: 1,
+        fewShot: 2,
+      },
+    );
     const baseline = report.candidates.find((c) => c.kind === "baseline")!;
     // Every item of a train video is compared, and each with the judge's own value of it.
     expect(baseline.train.n).toBe(report.split.train.length * ITEMS_PER_VIDEO);
     expect(report.heldOut!.baseline.n).toBe(report.split.heldOut.length * ITEMS_PER_VIDEO);
-    const metrics = await prisma.runMetric.findMany({ where: { runId: baseline.trainRunId, metric: rubricMetricId(task.key, "fluent") }, select: { itemId: true } });
+    const metrics = await prisma.runMetric.findMany({
+      where: { runId: baseline.trainRunId, metric: rubricMetricId(task.key, "fluent") },
+      select: { itemId: true },
+    });
     expect(metrics).toHaveLength(report.split.train.length * ITEMS_PER_VIDEO);
     expect(metrics.every((m) => m.itemId !== "")).toBe(true);
     expect(report.skipped).toContain("few-shot: not offered yet for a rubric judged per item");
@@ -108,13 +153,19 @@ describe("aligning a rubric criterion judged per item", () => {
       rewrites: 0,
       fewShot: 0,
     });
-    await executeAlignment({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, started.id);
+    await executeAlignment(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      started.id,
+    );
     const done = await getAlignment(prisma, owner, projectId, started.id);
     expect(done.error).toBeNull();
     expect(done.status).toBe("done");
     const report = done.report as AlignmentReport;
     expect(report.candidates[0]!.train.n).toBe(report.split.train.length * ITEMS_PER_VIDEO);
-    const trainRun = await prisma.judgeRun.findUniqueOrThrow({ where: { id: report.candidates[0]!.trainRunId }, select: { items: { select: { itemId: true } } } });
+    const trainRun = await prisma.judgeRun.findUniqueOrThrow({
+      where: { id: report.candidates[0]!.trainRunId },
+      select: { items: { select: { itemId: true } } },
+    });
     expect(trainRun.items).toHaveLength(report.split.train.length * ITEMS_PER_VIDEO);
   }, 300_000);
 });

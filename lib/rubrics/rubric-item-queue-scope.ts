@@ -24,18 +24,40 @@ export interface RubricItemSubject {
   fields: { id: string; label: string; value: string }[];
 }
 
-async function rubricItemQueueItems(prisma: PrismaClient, runId: string, _input: ParsedCreateQueueInput, videoIds: string[]) {
+async function rubricItemQueueItems(
+  prisma: PrismaClient,
+  runId: string,
+  _input: ParsedCreateQueueInput,
+  videoIds: string[],
+) {
   const order = new Map(videoIds.map((id, i) => [id, i]));
-  const runItems = await prisma.runItem.findMany({ where: { runId, videoId: { in: videoIds } }, select: { itemId: true, videoId: true, position: true } });
+  const runItems = await prisma.runItem.findMany({
+    where: { runId, videoId: { in: videoIds } },
+    select: { itemId: true, videoId: true, position: true },
+  });
   // Only items the judge scored: an unjudged item has nothing to compare with.
-  const scored = new Set((await prisma.score.findMany({ where: { runId, itemId: { in: runItems.map((r) => r.itemId) } }, distinct: ["itemId"], select: { itemId: true } })).map((s) => s.itemId));
-  const items = runItems.filter((r) => scored.has(r.itemId)).sort((a, b) => order.get(a.videoId)! - order.get(b.videoId)! || a.position - b.position);
+  const scored = new Set(
+    (
+      await prisma.score.findMany({
+        where: { runId, itemId: { in: runItems.map((r) => r.itemId) } },
+        distinct: ["itemId"],
+        select: { itemId: true },
+      })
+    ).map((s) => s.itemId),
+  );
+  const items = runItems
+    .filter((r) => scored.has(r.itemId))
+    .sort((a, b) => order.get(a.videoId)! - order.get(b.videoId)! || a.position - b.position);
   if (items.length === 0) throw new ValidationError("No judged item of that run matches: the queue would be empty.");
   return { items, filter: {} };
 }
 
 /** The item as the review screen shows it, with the fields of the definition the run pinned (its labels and order). */
-async function rubricItemSubject(prisma: PrismaClient, runId: string, itemId: string): Promise<RubricItemSubject | null> {
+async function rubricItemSubject(
+  prisma: PrismaClient,
+  runId: string,
+  itemId: string,
+): Promise<RubricItemSubject | null> {
   if (!itemId) return null;
   const [item, run] = await Promise.all([
     prisma.item.findUnique({ where: { id: itemId }, select: { id: true, externalId: true, payload: true } }),
@@ -44,8 +66,15 @@ async function rubricItemSubject(prisma: PrismaClient, runId: string, itemId: st
   if (!item) return null;
   const definition = (run?.settings as { definition?: RubricDefinition } | null)?.definition;
   const stored = (item.payload as Partial<GenericItemPayload> | null)?.fields ?? {};
-  const declared = definition?.subject.kind === "item" ? definition.subject.fields : Object.keys(stored).map((id) => ({ id, label: id }));
-  return { id: item.id, externalId: item.externalId, fields: declared.map((field) => ({ id: field.id, label: field.label, value: String(stored[field.id] ?? "") })) };
+  const declared =
+    definition?.subject.kind === "item"
+      ? definition.subject.fields
+      : Object.keys(stored).map((id) => ({ id, label: id }));
+  return {
+    id: item.id,
+    externalId: item.externalId,
+    fields: declared.map((field) => ({ id: field.id, label: field.label, value: String(stored[field.id] ?? "") })),
+  };
 }
 
 /** The queue scope of one rubric task whose subject is an item. */

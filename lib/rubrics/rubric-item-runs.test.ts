@@ -49,7 +49,15 @@ const CAPTIONS: RubricDefinitionInput = {
   },
   frames: { mode: "uniform", count: 4 },
   criteria: [
-    { id: "faithful", name: "Faithfulness", type: "numeric", min: 1, max: 5, step: 1, definition: "1 invents most of it … 5 says only what the video shows." },
+    {
+      id: "faithful",
+      name: "Faithfulness",
+      type: "numeric",
+      min: 1,
+      max: 5,
+      step: 1,
+      definition: "1 invents most of it … 5 says only what the video shows.",
+    },
     {
       id: "detail",
       name: "Detail",
@@ -64,7 +72,8 @@ const CAPTIONS: RubricDefinitionInput = {
     },
     { id: "fluent", name: "Fluent", type: "boolean", definition: "The caption reads as natural English." },
   ],
-  prompt: "The images are {{frames}}\nCaption: {{item.text}}\nReference: {{item.reference}}\n\nRate the caption on:\n{{criteria}}",
+  prompt:
+    "The images are {{frames}}\nCaption: {{item.text}}\nReference: {{item.reference}}\n\nRate the caption on:\n{{criteria}}",
 };
 
 const CRITERIA = ["faithful", "detail", "fluent"] as const;
@@ -120,9 +129,21 @@ function alphaByHand(pairs: readonly (readonly [number, number])[], level: "nomi
 beforeAll(async () => {
   stub = await startStubLlm();
   [owner, ann, bob] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  ({ projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 2, uniformFrames: 4, name: "Rubric items" }));
-  paths = (await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { relativePath: true } })).map((v) => v.relativePath);
-  for (const reviewer of [ann, bob]) await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+  ({ projectId } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 3,
+    keyFrames: 2,
+    uniformFrames: 4,
+    name: "Rubric items",
+  }));
+  paths = (
+    await prisma.video.findMany({
+      where: { projectId },
+      orderBy: { relativePath: "asc" },
+      select: { relativePath: true },
+    })
+  ).map((v) => v.relativePath);
+  for (const reviewer of [ann, bob])
+    await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
     baseUrl: stub.baseURL,
@@ -139,7 +160,9 @@ beforeAll(async () => {
   });
   endpointId = endpoint.id;
   task = await createRubricTask(prisma, owner, projectId, { definition: CAPTIONS });
-  const file = ITEMS.map((item) => JSON.stringify({ id: item.id, video: paths[item.video], text: item.text, reference: item.reference })).join("\n");
+  const file = ITEMS.map((item) =>
+    JSON.stringify({ id: item.id, video: paths[item.video], text: item.text, reference: item.reference }),
+  ).join("\n");
   // The importer is all or nothing: the file with an empty required caption is refused, the others import.
   const good = ITEMS.filter((item) => item.text);
   const stored = await importRubricItems(
@@ -148,17 +171,28 @@ beforeAll(async () => {
     task.id,
     {
       fileName: "captions.jsonl",
-      bytes: new TextEncoder().encode(good.map((item) => JSON.stringify({ id: item.id, video: paths[item.video], text: item.text, reference: item.reference })).join("\n")),
+      bytes: new TextEncoder().encode(
+        good
+          .map((item) =>
+            JSON.stringify({ id: item.id, video: paths[item.video], text: item.text, reference: item.reference }),
+          )
+          .join("\n"),
+      ),
     },
     { name: "Captions" },
   );
-  await expect(importRubricItems(prisma, owner, task.id, { fileName: "all.jsonl", bytes: new TextEncoder().encode(file) }, {})).rejects.toMatchObject({
+  await expect(
+    importRubricItems(prisma, owner, task.id, { fileName: "all.jsonl", bytes: new TextEncoder().encode(file) }, {}),
+  ).rejects.toMatchObject({
     status: 422,
     details: { errors: [{ line: 6, message: "text: the caption is required" }] },
   });
   // An item stored before the rubric required its caption (say, under an earlier version) has it empty: the run skips it.
   const last = ITEMS.at(-1)!;
-  const video = await prisma.video.findFirstOrThrow({ where: { projectId, relativePath: paths[last.video] }, select: { id: true } });
+  const video = await prisma.video.findFirstOrThrow({
+    where: { projectId, relativePath: paths[last.video] },
+    select: { id: true },
+  });
   await prisma.item.create({
     data: {
       projectId,
@@ -170,14 +204,23 @@ beforeAll(async () => {
       payload: { video: paths[last.video]!, fields: { text: "", reference: last.reference }, line: 6 },
     },
   });
-  for (const item of await prisma.item.findMany({ where: { setId: stored.set.id! }, select: { id: true, externalId: true } })) itemIds[item.externalId] = item.id;
+  for (const item of await prisma.item.findMany({
+    where: { setId: stored.set.id! },
+    select: { id: true, externalId: true },
+  }))
+    itemIds[item.externalId] = item.id;
 
   const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
-  const run = await createRun(deps, owner, projectId, { pipeline: task.pipeline, endpointId: endpoint.id, itemSetId: stored.set.id! });
+  const run = await createRun(deps, owner, projectId, {
+    pipeline: task.pipeline,
+    endpointId: endpoint.id,
+    itemSetId: stored.set.id!,
+  });
   expect(run).toMatchObject({ videos: 3, items: ITEMS.length });
   runId = run.id;
   expect((await getRunStatus(prisma, owner, runId)).status).toBe("done");
-  for (const score of await prisma.score.findMany({ where: { runId } })) (judge[score.category] ??= {})[score.itemId!] = score.value;
+  for (const score of await prisma.score.findMany({ where: { runId } }))
+    (judge[score.category] ??= {})[score.itemId!] = score.value;
 });
 afterAll(async () => stub?.close());
 
@@ -202,7 +245,10 @@ describe("a run of a rubric task over items", () => {
       expect(call.text).toContain(`Reference: ${item.reference}\n`);
       expect(call.imageCount).toBe(4);
     }
-    const skipped = await prisma.stepResult.findMany({ where: { runId, status: "skipped" }, select: { error: true, scopeIndex: true, videoId: true } });
+    const skipped = await prisma.stepResult.findMany({
+      where: { runId, status: "skipped" },
+      select: { error: true, scopeIndex: true, videoId: true },
+    });
     expect(skipped).toHaveLength(1);
     expect(skipped[0]!.error).toContain("the item has no caption (text), which the rubric requires");
   });
@@ -214,21 +260,34 @@ describe("a run of a rubric task over items", () => {
     for (const value of Object.values(judge[target("faithful")]!)) expect([1, 2, 3, 4, 5]).toContain(value);
     for (const value of Object.values(judge[target("detail")]!)) expect([0, 1, 2]).toContain(value);
     for (const value of Object.values(judge[target("fluent")]!)) expect([0, 1]).toContain(value);
-    const metrics = await prisma.runMetric.findMany({ where: { runId }, select: { itemId: true, metric: true, value: true } });
+    const metrics = await prisma.runMetric.findMany({
+      where: { runId },
+      select: { itemId: true, metric: true, value: true },
+    });
     expect(metrics.filter((m) => m.itemId === "")).toEqual([]);
     for (const criterion of CRITERIA) {
       for (const item of JUDGED) {
         const id = itemIds[item.id]!;
-        expect(metrics.find((m) => m.itemId === id && m.metric === rubricMetricId(task.key, criterion))?.value).toBe(judge[target(criterion)]![id]);
+        expect(metrics.find((m) => m.itemId === id && m.metric === rubricMetricId(task.key, criterion))?.value).toBe(
+          judge[target(criterion)]![id],
+        );
       }
     }
     // The stub answers from the prompt and the images: the same run again gives the same values.
-    const again = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, {
-      pipeline: task.pipeline,
-      endpointId: (await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } })).endpointId,
-      itemSetId: (await prisma.item.findUniqueOrThrow({ where: { id: itemIds.c1! } })).setId,
+    const again = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      {
+        pipeline: task.pipeline,
+        endpointId: (await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } })).endpointId,
+        itemSetId: (await prisma.item.findUniqueOrThrow({ where: { id: itemIds.c1! } })).setId,
+      },
+    );
+    const repeated = await prisma.score.findMany({
+      where: { runId: again.id },
+      select: { category: true, itemId: true, value: true },
     });
-    const repeated = await prisma.score.findMany({ where: { runId: again.id }, select: { category: true, itemId: true, value: true } });
     expect(repeated).toHaveLength(JUDGED.length * CRITERIA.length);
     for (const score of repeated) expect(score.value).toBe(judge[score.category]![score.itemId!]);
   });
@@ -237,25 +296,63 @@ describe("a run of a rubric task over items", () => {
 describe("previewing a rubric over items", () => {
   it("fills the prompt from the named item of the video, sends what the run sent (so answers from its cache), and refuses without an item", async () => {
     const first = JUDGED[0]!;
-    const video = await prisma.video.findFirstOrThrow({ where: { projectId, relativePath: paths[first.video] }, select: { id: true } });
-    const preview = await previewRubric(prisma, owner, projectId, { definition: CAPTIONS, videoId: video.id, endpointId, scopeIndex: 0, item: first.id });
+    const video = await prisma.video.findFirstOrThrow({
+      where: { projectId, relativePath: paths[first.video] },
+      select: { id: true },
+    });
+    const preview = await previewRubric(prisma, owner, projectId, {
+      definition: CAPTIONS,
+      videoId: video.id,
+      endpointId,
+      scopeIndex: 0,
+      item: first.id,
+    });
     expect(preview.prompt).toContain(`Caption: ${first.text}\nReference: ${first.reference}\n`);
     expect(preview.frames).toHaveLength(4);
     expect(preview.cached).toBe(true);
-    expect(Object.fromEntries(Object.entries(preview.parsed!).map(([id, v]) => [id, v.value]))).toEqual(Object.fromEntries(CRITERIA.map((c) => [c, judge[target(c)]![itemIds[first.id]!]])));
-    await expect(previewRubric(prisma, owner, projectId, { definition: CAPTIONS, videoId: video.id, endpointId, scopeIndex: 0 })).rejects.toThrow("item: this rubric judges items");
-    await expect(previewRubric(prisma, owner, projectId, { definition: CAPTIONS, videoId: video.id, endpointId, scopeIndex: 0, item: "c5" })).rejects.toThrow('No item "c5"');
+    expect(Object.fromEntries(Object.entries(preview.parsed!).map(([id, v]) => [id, v.value]))).toEqual(
+      Object.fromEntries(CRITERIA.map((c) => [c, judge[target(c)]![itemIds[first.id]!]])),
+    );
+    await expect(
+      previewRubric(prisma, owner, projectId, { definition: CAPTIONS, videoId: video.id, endpointId, scopeIndex: 0 }),
+    ).rejects.toThrow("item: this rubric judges items");
+    await expect(
+      previewRubric(prisma, owner, projectId, {
+        definition: CAPTIONS,
+        videoId: video.id,
+        endpointId,
+        scopeIndex: 0,
+        item: "c5",
+      }),
+    ).rejects.toThrow('No item "c5"');
   });
 });
 
 describe("reviewing a rubric run's items, and agreement over them", () => {
   it("a blind queue holds one item per judged item, shows its fields and its video's frames, withholds the judge until the reviewer is done, and saves each criterion", async () => {
     // The new-queue form offers the task's scope for this run in its own project only.
-    expect((await itemScopeForms(prisma, owner, projectId)).find((s) => s.id === rubricItemQueueScopeId(task.key))).toMatchObject({ reviews: rubricItemKind(task.key) });
-    const other = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Another project" });
-    expect((await itemScopeForms(prisma, owner, other.projectId)).map((s) => s.id)).not.toContain(rubricItemQueueScopeId(task.key));
-    await expect(createQueue(prisma, owner, projectId, { name: "wrong scope", runId, filter: {}, scope: "scores" })).rejects.toThrow(`choose the scope "${rubricItemQueueScopeId(task.key)}"`);
-    const queue = await createQueue(prisma, owner, projectId, { name: "Captions, blind", runId, filter: {}, scope: rubricItemQueueScopeId(task.key), blind: true, reviewersPerItem: 2 });
+    expect(
+      (await itemScopeForms(prisma, owner, projectId)).find((s) => s.id === rubricItemQueueScopeId(task.key)),
+    ).toMatchObject({ reviews: rubricItemKind(task.key) });
+    const other = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 1,
+      keyFrames: 1,
+      name: "Another project",
+    });
+    expect((await itemScopeForms(prisma, owner, other.projectId)).map((s) => s.id)).not.toContain(
+      rubricItemQueueScopeId(task.key),
+    );
+    await expect(
+      createQueue(prisma, owner, projectId, { name: "wrong scope", runId, filter: {}, scope: "scores" }),
+    ).rejects.toThrow(`choose the scope "${rubricItemQueueScopeId(task.key)}"`);
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "Captions, blind",
+      runId,
+      filter: {},
+      scope: rubricItemQueueScopeId(task.key),
+      blind: true,
+      reviewersPerItem: 2,
+    });
     expect(queue.itemCount).toBe(JUDGED.length);
     for (const [reviewer, values] of [
       [ann, HUMAN.ann],
@@ -265,7 +362,11 @@ describe("reviewing a rubric run's items, and agreement over them", () => {
       for (let n = 0; n < JUDGED.length; n++) {
         const { itemId } = await nextItem(prisma, reviewer, queue.id);
         const item = await getQueueItem(prisma, reviewer, queue.id, itemId!);
-        const subject = (item as unknown as { rubricItem: { externalId: string; fields: { id: string; label: string; value: string }[] } }).rubricItem;
+        const subject = (
+          item as unknown as {
+            rubricItem: { externalId: string; fields: { id: string; label: string; value: string }[] };
+          }
+        ).rubricItem;
         const i = JUDGED.findIndex((j) => j.id === subject.externalId);
         expect(i).toBeGreaterThanOrEqual(0);
         expect(subject.fields).toEqual([
@@ -280,8 +381,14 @@ describe("reviewing a rubric run's items, and agreement over them", () => {
           [target("fluent"), "Fluent", 0, 1],
         ]);
         for (const t of item.targets) expect(t).not.toHaveProperty("judge");
-        const judgments = CRITERIA.map((criterion) => ({ target: item.targets.find((t) => t.category === target(criterion))!.key, value: values[criterion][i]! }));
-        expect(await submitItem(prisma, reviewer, queue.id, itemId!, { judgments })).toMatchObject({ status: "done", counted: true });
+        const judgments = CRITERIA.map((criterion) => ({
+          target: item.targets.find((t) => t.category === target(criterion))!.key,
+          value: values[criterion][i]!,
+        }));
+        expect(await submitItem(prisma, reviewer, queue.id, itemId!, { judgments })).toMatchObject({
+          status: "done",
+          counted: true,
+        });
         reviewed.push({ itemId: itemId!, i });
       }
       expect((await nextItem(prisma, reviewer, queue.id)).itemId).toBeNull();
@@ -290,7 +397,9 @@ describe("reviewing a rubric run's items, and agreement over them", () => {
       for (const { itemId, i } of reviewed) {
         const after = await getQueueItem(prisma, reviewer, queue.id, itemId);
         expect(after.blind).toBe(false);
-        expect(after.targets.map((t) => t.judge)).toEqual(CRITERIA.map((c) => judge[target(c)]![itemIds[JUDGED[i]!.id]!]));
+        expect(after.targets.map((t) => t.judge)).toEqual(
+          CRITERIA.map((c) => judge[target(c)]![itemIds[JUDGED[i]!.id]!]),
+        );
       }
     }
     const saved = await prisma.humanJudgment.findMany({ where: { projectId, task: task.pipeline } });
@@ -305,14 +414,23 @@ describe("reviewing a rubric run's items, and agreement over them", () => {
       { criterion: "fluent", level: "nominal" },
     ] as const;
     for (const { criterion, level } of cases) {
-      const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId, category: target(criterion) }));
-      const annPairs = JUDGED.map((item, i) => [judge[target(criterion)]![itemIds[item.id]!]!, HUMAN.ann[criterion][i]!] as const);
+      const report = await projectAgreement(
+        prisma,
+        owner,
+        projectId,
+        agreementQuerySchema().parse({ runId, category: target(criterion) }),
+      );
+      const annPairs = JUDGED.map(
+        (item, i) => [judge[target(criterion)]![itemIds[item.id]!]!, HUMAN.ann[criterion][i]!] as const,
+      );
       const vsAnn = report.humanVsJudge.reviewers.find((r) => r.reviewerId === ann.userId)!;
       expect(vsAnn.native.score!.n).toBe(JUDGED.length);
       expect(vsAnn.native.score!.values.alpha).toBeCloseTo(alphaByHand(annPairs, level), 10);
       const between = HUMAN.ann[criterion].map((a, i) => [a, HUMAN.bob[criterion][i]!] as const);
       expect(report.humanVsHuman.native.score!.values.alpha).toBeCloseTo(alphaByHand(between, level), 10);
-      expect(report.breakdowns.category.map((row) => [row.key, row.items])).toEqual([[target(criterion), JUDGED.length]]);
+      expect(report.breakdowns.category.map((row) => [row.key, row.items])).toEqual([
+        [target(criterion), JUDGED.length],
+      ]);
     }
   });
 });
@@ -321,9 +439,20 @@ describe("exporting a rubric run over items", () => {
   it("names each row's item (its id, its id in the file, its fields) and gives the frames its call saw; a video run's CSV keeps its header", async () => {
     const uniform = async (videoId: string) => {
       const rv = await prisma.runVideo.findFirstOrThrow({ where: { runId, videoId }, select: { frameSetId: true } });
-      return (await prisma.frame.findMany({ where: { frameSetId: rv.frameSetId }, orderBy: { index: "asc" }, select: { timestampS: true } })).map((f) => f.timestampS);
+      return (
+        await prisma.frame.findMany({
+          where: { frameSetId: rv.frameSetId },
+          orderBy: { index: "asc" },
+          select: { timestampS: true },
+        })
+      ).map((f) => f.timestampS);
     };
-    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "jsonl", runId }));
+    const { stream } = await projectExport(
+      prisma,
+      owner,
+      projectId,
+      exportQuerySchema().parse({ format: "jsonl", runId }),
+    );
     const rows = (await new Response(stream).text())
       .trim()
       .split("\n")
@@ -342,9 +471,17 @@ describe("exporting a rubric run over items", () => {
       }
     }
 
-    const csv = parseCsvTable(await new Response((await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "csv", runId }))).stream).text());
+    const csv = parseCsvTable(
+      await new Response(
+        (await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "csv", runId }))).stream,
+      ).text(),
+    );
     if (!csv.ok) throw new Error(csv.error);
-    expect(csv.columns.slice(EXPORT_BASE_COLUMNS.length, EXPORT_BASE_COLUMNS.length + 3)).toEqual(["item_id", "item_external_id", "item_fields"]);
+    expect(csv.columns.slice(EXPORT_BASE_COLUMNS.length, EXPORT_BASE_COLUMNS.length + 3)).toEqual([
+      "item_id",
+      "item_external_id",
+      "item_fields",
+    ]);
     expect(csv.rows).toHaveLength(rows.length);
     for (const item of JUDGED) {
       const own = csv.rows.filter((r) => r.values.get("item_id") === itemIds[item.id]);
@@ -352,13 +489,23 @@ describe("exporting a rubric run over items", () => {
       for (const row of own) {
         expect(row.values.get("item_external_id")).toBe(item.id);
         expect(JSON.parse(row.values.get("item_fields")!)).toEqual({ text: item.text, reference: item.reference });
-        expect(row.values.get("frame_timestamps")!.split(" ").map(Number)).toEqual(await uniform(row.values.get("video_id")!));
+        expect(row.values.get("frame_timestamps")!.split(" ").map(Number)).toEqual(
+          await uniform(row.values.get("video_id")!),
+        );
       }
     }
 
     // A project with only video runs keeps the base header.
-    const other = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Video runs only" });
-    const plain = parseCsvTable(await new Response((await projectExport(prisma, owner, other.projectId, exportQuerySchema().parse({ format: "csv" }))).stream).text());
+    const other = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 1,
+      keyFrames: 1,
+      name: "Video runs only",
+    });
+    const plain = parseCsvTable(
+      await new Response(
+        (await projectExport(prisma, owner, other.projectId, exportQuerySchema().parse({ format: "csv" }))).stream,
+      ).text(),
+    );
     if (!plain.ok) throw new Error(plain.error);
     expect(plain.columns).toEqual([...EXPORT_BASE_COLUMNS]);
   });
@@ -377,37 +524,79 @@ describe("calibrating a rubric run over items against a label set, and comparing
     });
     // A label of an item criterion without its item is skipped with why.
     rows.push(`"${paths[0]}",lab,${target("faithful")},3,`);
-    const imported = await importGenericLabels(prisma, owner, projectId, { file: new TextEncoder().encode(rows.join("\n") + "\n"), fileName: "lab.csv", name: "Lab", dryRun: false });
+    const imported = await importGenericLabels(prisma, owner, projectId, {
+      file: new TextEncoder().encode(rows.join("\n") + "\n"),
+      fileName: "lab.csv",
+      name: "Lab",
+      dryRun: false,
+    });
     expect(imported.plan.issues).toEqual([expect.objectContaining({ row: 2 * JUDGED.length + 2, column: "item" })]);
-    expect(imported.plan.judgments).toEqual({ [`${task.pipeline}:${target("faithful")}`]: JUDGED.length, [`${task.pipeline}:${target("fluent")}`]: JUDGED.length });
+    expect(imported.plan.judgments).toEqual({
+      [`${task.pipeline}:${target("faithful")}`]: JUDGED.length,
+      [`${task.pipeline}:${target("fluent")}`]: JUDGED.length,
+    });
     labelSetId = imported.labelSet!.id;
     const lab = labelSetReviewerId(labelSetId, "lab");
     for (const [criterion, level] of [
       ["faithful", "interval"],
       ["fluent", "nominal"],
     ] as const) {
-      const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId, category: target(criterion) }));
+      const report = await projectAgreement(
+        prisma,
+        owner,
+        projectId,
+        agreementQuerySchema().parse({ runId, category: target(criterion) }),
+      );
       const vsLab = report.humanVsJudge.reviewers.find((r) => r.reviewerId === lab)!;
-      const pairs = JUDGED.map((item, i) => [judge[target(criterion)]![itemIds[item.id]!]!, LAB[criterion][i]!] as const);
+      const pairs = JUDGED.map(
+        (item, i) => [judge[target(criterion)]![itemIds[item.id]!]!, LAB[criterion][i]!] as const,
+      );
       expect(vsLab.native.score!.n).toBe(JUDGED.length);
       expect(vsLab.native.score!.values.alpha).toBeCloseTo(alphaByHand(pairs, level), 10);
     }
   });
 
   it("compare setups takes two runs of the item rubric (two versions of its prompt) on a criterion, per item, against the label set or the reviewers' consensus", async () => {
-    await saveRubricVersion(prisma, owner, task.id, { definition: { ...CAPTIONS, prompt: `Look closely. ${CAPTIONS.prompt}` } });
+    await saveRubricVersion(prisma, owner, task.id, {
+      definition: { ...CAPTIONS, prompt: `Look closely. ${CAPTIONS.prompt}` },
+    });
     const setId = (await prisma.item.findUniqueOrThrow({ where: { id: itemIds.c1! } })).setId;
-    const second = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: task.pipeline, endpointId, itemSetId: setId });
+    const second = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: task.pipeline, endpointId, itemSetId: setId },
+    );
     expect((await getRunStatus(prisma, owner, second.id)).status).toBe("done");
-    const secondValues = new Map((await prisma.score.findMany({ where: { runId: second.id, category: target("faithful") } })).map((s) => [s.itemId, s.value]));
-    const query = (over: Record<string, string>) => compareSetupsQuerySchema.parse({ runIds: `${runId},${second.id}`, iterations: "200", ...over });
+    const secondValues = new Map(
+      (await prisma.score.findMany({ where: { runId: second.id, category: target("faithful") } })).map((s) => [
+        s.itemId,
+        s.value,
+      ]),
+    );
+    const query = (over: Record<string, string>) =>
+      compareSetupsQuerySchema.parse({ runIds: `${runId},${second.id}`, iterations: "200", ...over });
 
     expect(compareTargetChoices([task.pipeline]).map((c) => c.id)).toEqual(CRITERIA.map(target));
-    const report = await compareSetupsReport(prisma, owner, projectId, query({ labelSetId, target: target("faithful") }));
-    expect(report.compared).toEqual({ task: task.pipeline, target: target("faithful"), label: "Faithfulness", kind: "score", per: "item" });
+    const report = await compareSetupsReport(
+      prisma,
+      owner,
+      projectId,
+      query({ labelSetId, target: target("faithful") }),
+    );
+    expect(report.compared).toEqual({
+      task: task.pipeline,
+      target: target("faithful"),
+      label: "Faithfulness",
+      kind: "score",
+      per: "item",
+    });
     expect(report.comparison.videoIds).toEqual(JUDGED.map((item) => itemIds[item.id]!).sort());
     // By hand: "good" is 3 or more (the midpoint of 1–5), for the lab and for each run.
-    for (const [i, valueOf] of [(id: string) => judge[target("faithful")]![id]!, (id: string) => secondValues.get(id)!].entries()) {
+    for (const [i, valueOf] of [
+      (id: string) => judge[target("faithful")]![id]!,
+      (id: string) => secondValues.get(id)!,
+    ].entries()) {
       const right = JUDGED.filter((item, k) => valueOf(itemIds[item.id]!) >= 3 === LAB.faithful[k]! >= 3).length;
       expect(report.comparison.runs[i]!.n).toBe(JUDGED.length);
       expect(report.comparison.runs[i]!.accuracy).toBeCloseTo(right / JUDGED.length);
@@ -416,13 +605,21 @@ describe("calibrating a rubric run over items against a label set, and comparing
     expect(report.templateDiffs[0]!.others[0]!.diff.some((line) => line.text.includes("Look closely."))).toBe(true);
 
     // Against Ann's and Bob's consensus on the boolean criterion: the items they disagree on have none.
-    const consensus = await compareSetupsReport(prisma, owner, projectId, query({ reference: "consensus", target: target("fluent") }));
-    expect(consensus.comparison.videoIds).toEqual(JUDGED.flatMap((item, i) => (HUMAN.ann.fluent[i] === HUMAN.bob.fluent[i] ? [itemIds[item.id]!] : [])).sort());
+    const consensus = await compareSetupsReport(
+      prisma,
+      owner,
+      projectId,
+      query({ reference: "consensus", target: target("fluent") }),
+    );
+    expect(consensus.comparison.videoIds).toEqual(
+      JUDGED.flatMap((item, i) => (HUMAN.ann.fluent[i] === HUMAN.bob.fluent[i] ? [itemIds[item.id]!] : [])).sort(),
+    );
   });
 });
 
 describe("the list of an item run's values", () => {
-  const list = (actor: Actor, query: Record<string, string>, run = runId) => rubricItemValues(prisma, actor, projectId, run, rubricItemValuesQuerySchema.parse(query));
+  const list = (actor: Actor, query: Record<string, string>, run = runId) =>
+    rubricItemValues(prisma, actor, projectId, run, rubricItemValuesQuerySchema.parse(query));
 
   it("has a row per item of the run with its fields and a column per criterion, filtered on a criterion's range or the fields' text, and sorted", async () => {
     const all = (await list(owner, {}))!;
@@ -444,18 +641,26 @@ describe("the list of an item run's values", () => {
       ]);
       expect(row.values).toEqual(Object.fromEntries(CRITERIA.map((c) => [c, judge[target(c)]![itemIds[item.id]!]])));
       const detail = ["sparse", "fair", "rich"][row.values.detail!];
-      expect(row.shown).toEqual({ faithful: String(row.values.faithful), detail, fluent: row.values.fluent === 1 ? "yes" : "no" });
+      expect(row.shown).toEqual({
+        faithful: String(row.values.faithful),
+        detail,
+        fluent: row.values.fluent === 1 ? "yes" : "no",
+      });
     }
 
     const faithful = (id: string) => judge[target("faithful")]![itemIds[id]!]!;
     const byFaithful = (await list(owner, { itemSort: "faithful", itemDir: "desc" }))!;
-    const expected = [...JUDGED].sort((a, b) => faithful(b.id) - faithful(a.id) || a.id.localeCompare(b.id)).map((i) => i.id);
+    const expected = [...JUDGED]
+      .sort((a, b) => faithful(b.id) - faithful(a.id) || a.id.localeCompare(b.id))
+      .map((i) => i.id);
     expect(byFaithful.rows.map((r) => r.externalId)).toEqual([...expected, "c6"]);
 
     const atLeast3 = (await list(owner, { itemCriterion: "faithful", itemMin: "3" }))!;
     expect(atLeast3.rows.map((r) => r.externalId)).toEqual(JUDGED.filter((i) => faithful(i.id) >= 3).map((i) => i.id));
     const fluent = (await list(owner, { itemCriterion: "fluent", itemMin: "1", itemMax: "1" }))!;
-    expect(fluent.rows.map((r) => r.externalId)).toEqual(JUDGED.filter((i) => judge[target("fluent")]![itemIds[i.id]!] === 1).map((i) => i.id));
+    expect(fluent.rows.map((r) => r.externalId)).toEqual(
+      JUDGED.filter((i) => judge[target("fluent")]![itemIds[i.id]!] === 1).map((i) => i.id),
+    );
     expect((await list(owner, { itemText: "CAR" }))!.rows.map((r) => r.externalId)).toEqual(["c3", "c4"]);
     // A criterion the run does not declare is not a filter or a sort: the defaults apply.
     const unknown = (await list(owner, { itemSort: "nope", itemCriterion: "nope", itemMin: "9" }))!;
@@ -467,7 +672,14 @@ describe("the list of an item run's values", () => {
   it("hides the values of a video a reviewer is reviewing blind, and is null for a run over videos", async () => {
     const cara = await makeUser();
     await addMember(prisma, owner, { projectId, email: cara.email, role: "reviewer" });
-    const queue = await createQueue(prisma, owner, projectId, { name: "Cara, blind", runId, filter: {}, scope: rubricItemQueueScopeId(task.key), blind: true, reviewersPerItem: 1 });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "Cara, blind",
+      runId,
+      filter: {},
+      scope: rubricItemQueueScopeId(task.key),
+      blind: true,
+      reviewersPerItem: 1,
+    });
     const { itemId } = await nextItem(prisma, cara, queue.id);
     expect(itemId).toBeTruthy();
     const seen = (await list(cara, {}))!;
@@ -476,9 +688,19 @@ describe("the list of an item run's values", () => {
     expect((await list(owner, {}))!.rows.every((r) => !r.blind)).toBe(true);
 
     const videoTask = await createRubricTask(prisma, owner, projectId, {
-      definition: { name: "Whole video", frames: { mode: "uniform", count: 4 }, criteria: [CAPTIONS.criteria[2]!], prompt: "The images are {{frames}}\n{{criteria}}" },
+      definition: {
+        name: "Whole video",
+        frames: { mode: "uniform", count: 4 },
+        criteria: [CAPTIONS.criteria[2]!],
+        prompt: "The images are {{frames}}\n{{criteria}}",
+      },
     });
-    const videoRun = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: videoTask.pipeline, endpointId });
+    const videoRun = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: videoTask.pipeline, endpointId },
+    );
     expect(await list(owner, {}, videoRun.id)).toBeNull();
     await expect(list(owner, {}, "no-such-run")).rejects.toThrow("No such run");
   });

@@ -16,7 +16,11 @@ import { requireRubricTask } from "./rubric-tasks";
 /** The item set kind of a rubric task's latest version; a 400 when the task judges videos. */
 async function itemSetKindOf(prisma: PrismaClient, actor: Actor, rubricTaskId: string) {
   const task = await requireRubricTask(prisma, actor, rubricTaskId, "project.view");
-  const latest = await prisma.rubricVersion.findFirst({ where: { rubricTaskId }, orderBy: { number: "desc" }, select: { definition: true } });
+  const latest = await prisma.rubricVersion.findFirst({
+    where: { rubricTaskId },
+    orderBy: { number: "desc" },
+    select: { definition: true },
+  });
   const definition = latest ? rubricDefinitionSchema.safeParse(latest.definition) : null;
   const kind = definition?.success ? rubricItemSetKind(task.key, definition.data) : null;
   if (!kind) throw new ValidationError(`The rubric task "${task.name}" judges each video: it has no items to import.`);
@@ -24,7 +28,13 @@ async function itemSetKindOf(prisma: PrismaClient, actor: Actor, rubricTaskId: s
 }
 
 /** Imports a file of items for the task (the project's importers: owners and editors). */
-export async function importRubricItems(prisma: PrismaClient, actor: Actor, rubricTaskId: string, file: ItemFile, options: ItemSetImportOptions) {
+export async function importRubricItems(
+  prisma: PrismaClient,
+  actor: Actor,
+  rubricTaskId: string,
+  file: ItemFile,
+  options: ItemSetImportOptions,
+) {
   const { task, kind } = await itemSetKindOf(prisma, actor, rubricTaskId);
   return importItemSetOfKind(prisma, actor, task.projectId, kind, file, options);
 }

@@ -43,27 +43,53 @@ export interface RubricItemValueRow {
 }
 
 export interface RubricItemValues {
-  criteria: { id: string; name: string; type: string; higherIsBetter: boolean; values: readonly { value: number; label: string }[] | null }[];
+  criteria: {
+    id: string;
+    name: string;
+    type: string;
+    higherIsBetter: boolean;
+    values: readonly { value: number; label: string }[] | null;
+  }[];
   rows: RubricItemValueRow[];
   /** Items of the run before the filter. */
   total: number;
-  query: { sort: string; dir: "asc" | "desc"; criterion: string | null; min: number | null; max: number | null; text: string };
+  query: {
+    sort: string;
+    dir: "asc" | "desc";
+    criterion: string | null;
+    min: number | null;
+    max: number | null;
+    text: string;
+  };
 }
 
 /** The run's pinned definition when it is a rubric run over items, else null (the run page then shows no item list). */
-async function itemDefinitionOf(prisma: PrismaClient, projectId: string, runId: string): Promise<{ definition: RubricDefinition; key: number } | null> {
+async function itemDefinitionOf(
+  prisma: PrismaClient,
+  projectId: string,
+  runId: string,
+): Promise<{ definition: RubricDefinition; key: number } | null> {
   const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { settings: true } });
   if (!run) throw new NotFoundError("No such run in this project.");
   const settings = (run.settings ?? {}) as { rubricVersionId?: unknown; definition?: unknown };
   if (typeof settings.rubricVersionId !== "string") return null;
   const parsed = rubricDefinitionSchema.safeParse(settings.definition);
   if (!parsed.success || parsed.data.subject.kind !== "item") return null;
-  const version = await prisma.rubricVersion.findUnique({ where: { id: settings.rubricVersionId }, select: { rubricTask: { select: { key: true } } } });
+  const version = await prisma.rubricVersion.findUnique({
+    where: { id: settings.rubricVersionId },
+    select: { rubricTask: { select: { key: true } } },
+  });
   return version ? { definition: parsed.data, key: version.rubricTask.key } : null;
 }
 
 /** The item list of a rubric run over items (members), or null when the run judges videos. */
-export async function rubricItemValues(prisma: PrismaClient, actor: Actor, projectId: string, runId: string, query: RubricItemValuesQuery): Promise<RubricItemValues | null> {
+export async function rubricItemValues(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  runId: string,
+  query: RubricItemValuesQuery,
+): Promise<RubricItemValues | null> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const pinned = await itemDefinitionOf(prisma, projectId, runId);
   if (!pinned) return null;
@@ -71,7 +97,13 @@ export async function rubricItemValues(prisma: PrismaClient, actor: Actor, proje
   const scales = new Map(definition.criteria.map((c) => [c.id, criterionScale(c)]));
   const criteria = definition.criteria.map((c) => {
     const scale = scales.get(c.id)!;
-    return { id: c.id, name: c.name, type: c.type, higherIsBetter: c.higherIsBetter ?? true, values: scale.kind === "categorical" ? scale.values : null };
+    return {
+      id: c.id,
+      name: c.name,
+      type: c.type,
+      higherIsBetter: c.higherIsBetter ?? true,
+      values: scale.kind === "categorical" ? scale.values : null,
+    };
   });
   const known = new Set(criteria.map((c) => c.id));
   // Unknown criteria fall back to the defaults rather than failing the run page.
@@ -86,9 +118,16 @@ export async function rubricItemValues(prisma: PrismaClient, actor: Actor, proje
     prisma.runItem.findMany({
       where: { runId },
       orderBy: [{ videoId: "asc" }, { position: "asc" }],
-      select: { item: { select: { id: true, externalId: true, payload: true, video: { select: { id: true, fileName: true } } } } },
+      select: {
+        item: {
+          select: { id: true, externalId: true, payload: true, video: { select: { id: true, fileName: true } } },
+        },
+      },
     }),
-    prisma.score.findMany({ where: { runId, itemId: { not: "" } }, select: { itemId: true, category: true, value: true } }),
+    prisma.score.findMany({
+      where: { runId, itemId: { not: "" } },
+      select: { itemId: true, category: true, value: true },
+    }),
   ]);
   const hidden = await blindVideoIdsFor(prisma, actor.userId, [...new Set(runItems.map((r) => r.item.video.id))]);
   const valueOf = new Map(scores.map((s) => [`${s.itemId}|${s.category}`, s.value]));
@@ -96,20 +135,31 @@ export async function rubricItemValues(prisma: PrismaClient, actor: Actor, proje
   const all: RubricItemValueRow[] = runItems.map(({ item }) => {
     const blind = hidden.has(item.video.id);
     const stored = (item.payload as Partial<GenericItemPayload> | null)?.fields ?? {};
-    const values = Object.fromEntries(criteria.map((c) => [c.id, blind ? null : (valueOf.get(`${item.id}|${rubricTargetId(key, c.id)}`) ?? null)]));
+    const values = Object.fromEntries(
+      criteria.map((c) => [c.id, blind ? null : (valueOf.get(`${item.id}|${rubricTargetId(key, c.id)}`) ?? null)]),
+    );
     return {
       itemId: item.id,
       externalId: item.externalId,
       videoId: item.video.id,
       fileName: item.video.fileName,
-      fields: fieldsDeclared.map((f) => ({ id: f.id, label: f.label, value: typeof stored[f.id] === "string" ? stored[f.id]! : "" })),
+      fields: fieldsDeclared.map((f) => ({
+        id: f.id,
+        label: f.label,
+        value: typeof stored[f.id] === "string" ? stored[f.id]! : "",
+      })),
       values,
       shown: Object.fromEntries(criteria.map((c) => [c.id, formatValue({ scale: scales.get(c.id)! }, values[c.id])])),
       blind,
     };
   });
   const rows = all.filter((row) => {
-    if (text && !row.externalId.toLowerCase().includes(text) && !row.fields.some((f) => f.value.toLowerCase().includes(text))) return false;
+    if (
+      text &&
+      !row.externalId.toLowerCase().includes(text) &&
+      !row.fields.some((f) => f.value.toLowerCase().includes(text))
+    )
+      return false;
     if (!criterion) return true;
     const value = row.values[criterion] ?? null;
     if (min === null && max === null) return value !== null;

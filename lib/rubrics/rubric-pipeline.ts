@@ -5,12 +5,41 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { FrameRef, FrameRequirement, ItemRef, RegisteredPipeline, ScoreRow, StepDefinition, VideoContext } from "../judge/engine/pipeline";
+import type {
+  FrameRef,
+  FrameRequirement,
+  ItemRef,
+  RegisteredPipeline,
+  ScoreRow,
+  StepDefinition,
+  VideoContext,
+} from "../judge/engine/pipeline";
 import type { GenericItemPayload } from "../items/generic-items";
 import { frameSetFitsPlan, planFrames } from "../frames/frame-plan";
-import { aggregationOf, RUBRIC_STEP, rubricItemKind, rubricMetricId, rubricTargetId, rubricTaskDeclaration } from "./rubric-declaration";
-import { canonicalDefinition, promptVariables, rubricProblems, rubricScope, type RubricDefinition } from "./rubric-definition";
-import { answerJsonSchema, answerSchema, examplesText, framesText, renderRubricPrompt, type RubricAnswer, type RubricPromptValues } from "./rubric-prompt";
+import {
+  aggregationOf,
+  RUBRIC_STEP,
+  rubricItemKind,
+  rubricMetricId,
+  rubricTargetId,
+  rubricTaskDeclaration,
+} from "./rubric-declaration";
+import {
+  canonicalDefinition,
+  promptVariables,
+  rubricProblems,
+  rubricScope,
+  type RubricDefinition,
+} from "./rubric-definition";
+import {
+  answerJsonSchema,
+  answerSchema,
+  examplesText,
+  framesText,
+  renderRubricPrompt,
+  type RubricAnswer,
+  type RubricPromptValues,
+} from "./rubric-prompt";
 import { frameKey } from "../storage/storage";
 import { rubricTemplateHash } from "./rubric-template-hash";
 
@@ -40,7 +69,9 @@ export function candidateShapeProblem(latest: RubricDefinition, candidate: Rubri
         ...(c.type === "categorical" ? { labels: c.labels.map((l) => l.label) } : {}),
       })),
     });
-  return shape(latest) === shape(candidate) ? null : "a candidate definition must keep the rubric's frames, subject and criteria (ids, types, scales)";
+  return shape(latest) === shape(candidate)
+    ? null
+    : "a candidate definition must keep the rubric's frames, subject and criteria (ids, types, scales)";
 }
 
 /** The rubric task as the registry knows it: its latest version, which new runs pin. */
@@ -58,7 +89,11 @@ function definitionOf(context: Pick<VideoContext, "settings">): RubricDefinition
 }
 
 /** The frames a scope's call attaches. */
-export function scopeFrames(definition: RubricDefinition, scopeIndex: number, context: Pick<VideoContext, "frames" | "keyFrames" | "clusters">): FrameRef[] {
+export function scopeFrames(
+  definition: RubricDefinition,
+  scopeIndex: number,
+  context: Pick<VideoContext, "frames" | "keyFrames" | "clusters">,
+): FrameRef[] {
   switch (definition.frames.mode) {
     case "uniform":
       return context.frames;
@@ -71,9 +106,16 @@ export function scopeFrames(definition: RubricDefinition, scopeIndex: number, co
   }
 }
 
-const FRAME_WORDS = { uniform: "frames sampled evenly over the video", key_frames: "key frames of the video", each_key_frame: "key frame", each_cluster: "frames around one key frame" } as const;
+const FRAME_WORDS = {
+  uniform: "frames sampled evenly over the video",
+  key_frames: "key frames of the video",
+  each_key_frame: "key frame",
+  each_cluster: "frames around one key frame",
+} as const;
 
-type ScopeContext = Pick<VideoContext, "prompt" | "frames" | "keyFrames" | "clusters"> & { items?: readonly Pick<ItemRef, "payload">[] };
+type ScopeContext = Pick<VideoContext, "prompt" | "frames" | "keyFrames" | "clusters"> & {
+  items?: readonly Pick<ItemRef, "payload">[];
+};
 
 /** The prefix of an item field's value among a step's values (`item.text`), as the template names it. */
 const ITEM_VALUE = "item.";
@@ -82,17 +124,31 @@ const ITEM_VALUE = "item.";
 function itemValues(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): Record<string, string> {
   if (definition.subject.kind !== "item") return {};
   const fields = (context.items?.[scopeIndex]?.payload as Partial<GenericItemPayload> | undefined)?.fields ?? {};
-  return Object.fromEntries(definition.subject.fields.map((field) => [field.id, typeof fields[field.id] === "string" ? fields[field.id]! : ""]));
+  return Object.fromEntries(
+    definition.subject.fields.map((field) => [field.id, typeof fields[field.id] === "string" ? fields[field.id]! : ""]),
+  );
 }
 
 /** The prompt values a step's input carries back into the template: `{{item.<field>}}` from its `item.<field>` values. */
 export function rubricPromptValues(values: Record<string, string>): RubricPromptValues {
-  const item = Object.fromEntries(Object.entries(values).flatMap(([key, value]) => (key.startsWith(ITEM_VALUE) ? [[key.slice(ITEM_VALUE.length), value]] : [])));
-  return { prompt: values.prompt ?? "", frames: values.frames ?? "", item, ...(values.examples !== undefined ? { examples: values.examples } : {}) };
+  const item = Object.fromEntries(
+    Object.entries(values).flatMap(([key, value]) =>
+      key.startsWith(ITEM_VALUE) ? [[key.slice(ITEM_VALUE.length), value]] : [],
+    ),
+  );
+  return {
+    prompt: values.prompt ?? "",
+    frames: values.frames ?? "",
+    item,
+    ...(values.examples !== undefined ? { examples: values.examples } : {}),
+  };
 }
 
 /** How many calls (scopes) a video gets: one, or one per key frame or cluster. */
-export function scopeCount(definition: RubricDefinition, context: Pick<VideoContext, "keyFrames" | "clusters"> & { items?: readonly unknown[] }): number {
+export function scopeCount(
+  definition: RubricDefinition,
+  context: Pick<VideoContext, "keyFrames" | "clusters"> & { items?: readonly unknown[] },
+): number {
   if (definition.subject.kind === "item") return context.items?.length ?? 0;
   if (definition.frames.mode === "each_key_frame") return context.keyFrames.length;
   if (definition.frames.mode === "each_cluster") return context.clusters.length;
@@ -100,8 +156,13 @@ export function scopeCount(definition: RubricDefinition, context: Pick<VideoCont
 }
 
 /** Why a scope of a video cannot be judged, or null: a run skips it, a preview refuses it with these words. */
-export function rubricSkipReason(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): string | null {
-  if (promptVariables(definition.prompt).includes("prompt") && !context.prompt) return "the rubric's prompt uses {{prompt}} and the video has no prompt";
+export function rubricSkipReason(
+  definition: RubricDefinition,
+  scopeIndex: number,
+  context: ScopeContext,
+): string | null {
+  if (promptVariables(definition.prompt).includes("prompt") && !context.prompt)
+    return "the rubric's prompt uses {{prompt}} and the video has no prompt";
   if (scopeFrames(definition, scopeIndex, context).length === 0) return "the video has no frames for this scope";
   if (definition.subject.kind === "item") {
     const values = itemValues(definition, scopeIndex, context);
@@ -125,20 +186,47 @@ export function rubricScopeInput(
   projectId?: string,
 ): { values: Record<string, string>; frames: FrameRef[]; imageMaxSide?: number } {
   const frames = scopeFrames(definition, scopeIndex, context);
-  const what = frames.length === 1 && definition.frames.mode === "each_key_frame" ? "key frame" : FRAME_WORDS[definition.frames.mode];
-  const size = definition.frames.mode !== "uniform" && definition.frames.longestSide ? { imageMaxSide: definition.frames.longestSide } : {};
-  const item = Object.fromEntries(Object.entries(itemValues(definition, scopeIndex, context)).map(([field, value]) => [`${ITEM_VALUE}${field}`, value]));
+  const what =
+    frames.length === 1 && definition.frames.mode === "each_key_frame"
+      ? "key frame"
+      : FRAME_WORDS[definition.frames.mode];
+  const size =
+    definition.frames.mode !== "uniform" && definition.frames.longestSide
+      ? { imageMaxSide: definition.frames.longestSide }
+      : {};
+  const item = Object.fromEntries(
+    Object.entries(itemValues(definition, scopeIndex, context)).map(([field, value]) => [
+      `${ITEM_VALUE}${field}`,
+      value,
+    ]),
+  );
   const values: Record<string, string> = { prompt: context.prompt ?? "", frames: framesText(frames, what), ...item };
   const examples = projectId ? (definition.examples ?? []).filter((e) => e.videoId !== context.videoId) : [];
   if (examples.length === 0) return { values, frames, ...size };
   const exampleFrames = examples.flatMap((e) =>
-    e.frames.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, isKeyFrame: false, cluster: null, storageKey: frameKey(projectId!, f.frameSetId, f.index), sha256: f.sha256 })),
+    e.frames.map((f) => ({
+      id: f.id,
+      index: f.index,
+      timestampS: f.timestampS,
+      isKeyFrame: false,
+      cluster: null,
+      storageKey: frameKey(projectId!, f.frameSetId, f.index),
+      sha256: f.sha256,
+    })),
   );
-  return { values: { ...values, examples: examplesText(examples, frames.length) }, frames: [...frames, ...exampleFrames], ...size };
+  return {
+    values: { ...values, examples: examplesText(examples, frames.length) },
+    frames: [...frames, ...exampleFrames],
+    ...size,
+  };
 }
 
 /** One video's value of each criterion from its per-scope scores; null where the judge gave none. */
-export function aggregateCriteria(key: number, definition: RubricDefinition, scores: readonly Pick<ScoreRow, "category" | "value">[]): Record<string, number | null> {
+export function aggregateCriteria(
+  key: number,
+  definition: RubricDefinition,
+  scores: readonly Pick<ScoreRow, "category" | "value">[],
+): Record<string, number | null> {
   const values: Record<string, number | null> = {};
   for (const criterion of definition.criteria) {
     const own = scores.filter((s) => s.category === rubricTargetId(key, criterion.id)).map((s) => s.value);
@@ -181,7 +269,10 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
     responseFormatFor: (input) => answerJsonSchema((input.data as { definition: RubricDefinition }).definition),
     inlineTemplate: (context) => {
       const settings = context.settings as RubricRunSettings;
-      return { hash: rubricTemplateHash(settings.definition), render: (values) => renderRubricPrompt(settings.definition, rubricPromptValues(values)) };
+      return {
+        hash: rubricTemplateHash(settings.definition),
+        render: (values) => renderRubricPrompt(settings.definition, rubricPromptValues(values)),
+      };
     },
     dependsOn: () => [],
     skipReason: (scopeIndex, context) => rubricSkipReason(definitionOf(context), scopeIndex, context),
@@ -191,9 +282,17 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
     },
     scores: (output, input) => {
       const definition = (input.data as { definition: RubricDefinition }).definition;
-      return definition.criteria.flatMap((c) => (output.values[c.id] === undefined ? [] : [{ category: rubricTargetId(key, c.id), value: output.values[c.id]! }]));
+      return definition.criteria.flatMap((c) =>
+        output.values[c.id] === undefined ? [] : [{ category: rubricTargetId(key, c.id), value: output.values[c.id]! }],
+      );
     },
-    scoreKeys: (input) => Object.fromEntries((input.data as { definition: RubricDefinition }).definition.criteria.map((c) => [rubricTargetId(key, c.id), c.id])),
+    scoreKeys: (input) =>
+      Object.fromEntries(
+        (input.data as { definition: RubricDefinition }).definition.criteria.map((c) => [
+          rubricTargetId(key, c.id),
+          c.id,
+        ]),
+      ),
   };
   return {
     id: task.id,
@@ -206,20 +305,36 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
       .passthrough()
       .transform((input, ctx) => {
         if (record.archived) {
-          ctx.addIssue({ code: "custom", message: `The rubric task "${record.name}" is archived: restore it on the Rubric tasks page to start runs.` });
+          ctx.addIssue({
+            code: "custom",
+            message: `The rubric task "${record.name}" is archived: restore it on the Rubric tasks page to start runs.`,
+          });
           return z.NEVER;
         }
         if ("candidateDefinition" in input) {
           const { definition, problems } = rubricProblems(input.candidateDefinition);
-          const problem = definition ? candidateShapeProblem(latest, definition) : problems.map((p) => `${p.path}: ${p.message}`).join("; ");
+          const problem = definition
+            ? candidateShapeProblem(latest, definition)
+            : problems.map((p) => `${p.path}: ${p.message}`).join("; ");
           if (!definition || problem) {
             ctx.addIssue({ code: "custom", message: `candidateDefinition: ${problem}` });
             return z.NEVER;
           }
           const hash = createHash("sha256").update(canonicalDefinition(definition)).digest("hex");
-          return { rubricVersionId: record.latest.id, version: record.latest.number, hash, definition, candidate: true } satisfies RubricRunSettings;
+          return {
+            rubricVersionId: record.latest.id,
+            version: record.latest.number,
+            hash,
+            definition,
+            candidate: true,
+          } satisfies RubricRunSettings;
         }
-        return { rubricVersionId: record.latest.id, version: record.latest.number, hash: record.latest.hash, definition: latest } satisfies RubricRunSettings;
+        return {
+          rubricVersionId: record.latest.id,
+          version: record.latest.number,
+          hash: record.latest.hash,
+          definition: latest,
+        } satisfies RubricRunSettings;
       }),
     frames: (settings) => framesRequirement((settings as Partial<RubricRunSettings>)?.definition ?? latest),
     ...(latest.subject.kind === "item" ? itemSubject(record) : videoSubject(key, latest)),
@@ -231,11 +346,15 @@ function videoSubject(key: number, latest: RubricDefinition): Pick<RegisteredPip
   return {
     summarize: (scores, context) => {
       const values = aggregateCriteria(key, definitionOf(context), scores);
-      return Object.fromEntries(Object.entries(values).map(([criterionId, value]) => [rubricMetricId(key, criterionId), value]));
+      return Object.fromEntries(
+        Object.entries(values).map(([criterionId, value]) => [rubricMetricId(key, criterionId), value]),
+      );
     },
     metricValues: (summary) => {
       const values = (summary ?? {}) as Record<string, number | null | undefined>;
-      return Object.fromEntries(latest.criteria.map((c) => [rubricMetricId(key, c.id), values[rubricMetricId(key, c.id)] ?? null]));
+      return Object.fromEntries(
+        latest.criteria.map((c) => [rubricMetricId(key, c.id), values[rubricMetricId(key, c.id)] ?? null]),
+      );
     },
   };
 }
@@ -250,7 +369,9 @@ export interface RubricItemSummary {
  * An item subject: one call per item of the run's set (the rubric's item kind), and its values stored per item
  * (run_metric rows with the item's id), as a QA run stores each question's. The video itself gets no metric.
  */
-function itemSubject(record: RubricTaskRecord): Pick<RegisteredPipeline, "summarize" | "metricValues" | "items" | "itemMetrics"> {
+function itemSubject(
+  record: RubricTaskRecord,
+): Pick<RegisteredPipeline, "summarize" | "metricValues" | "items" | "itemMetrics"> {
   const { key } = record;
   return {
     items: { kind: rubricItemKind(key), setNoun: `${record.name} item` },
@@ -259,13 +380,20 @@ function itemSubject(record: RubricTaskRecord): Pick<RegisteredPipeline, "summar
       const items: RubricItemSummary[] = context.items.map((item, scopeIndex) => ({
         itemId: item.id,
         values: Object.fromEntries(
-          definition.criteria.map((c) => [rubricMetricId(key, c.id), scores.find((s) => s.scopeIndex === scopeIndex && s.category === rubricTargetId(key, c.id))?.value ?? null]),
+          definition.criteria.map((c) => [
+            rubricMetricId(key, c.id),
+            scores.find((s) => s.scopeIndex === scopeIndex && s.category === rubricTargetId(key, c.id))?.value ?? null,
+          ]),
         ),
       }));
       return { items };
     },
     metricValues: () => ({}),
-    itemMetrics: (summary) => ((summary as { items?: RubricItemSummary[] } | null)?.items ?? []).map((item) => ({ itemId: item.itemId, values: item.values })),
+    itemMetrics: (summary) =>
+      ((summary as { items?: RubricItemSummary[] } | null)?.items ?? []).map((item) => ({
+        itemId: item.itemId,
+        values: item.values,
+      })),
   };
 }
 

@@ -28,7 +28,10 @@ function scaleWords(criterion: RubricCriterion): string {
 export function criteriaText(definition: RubricDefinition): string {
   return definition.criteria
     .map((c) => {
-      const labels = c.type === "categorical" ? c.labels.filter((l) => l.definition).map((l) => `\n  - "${l.label}": ${l.definition}`) : [];
+      const labels =
+        c.type === "categorical"
+          ? c.labels.filter((l) => l.definition).map((l) => `\n  - "${l.label}": ${l.definition}`)
+          : [];
       return `- ${c.name} (\`${c.id}\`, ${scaleWords(c)}): ${c.definition.trim().replace(/\n/g, "\n  ")}${labels.join("")}`;
     })
     .join("\n");
@@ -36,7 +39,14 @@ export function criteriaText(definition: RubricDefinition): string {
 
 /** The answer's JSON shape: each criterion's value by id, and (when asked for) a reason per criterion. */
 export interface RubricAnswerShape {
-  criteria: { id: string; type: RubricCriterion["type"]; min?: number; max?: number; step?: number | null; labels?: string[] }[];
+  criteria: {
+    id: string;
+    type: RubricCriterion["type"];
+    min?: number;
+    max?: number;
+    step?: number | null;
+    labels?: string[];
+  }[];
   reasons: boolean;
 }
 
@@ -56,7 +66,8 @@ export function answerShape(definition: RubricDefinition): RubricAnswerShape {
 /** The instruction appended to every rubric prompt: written from the criteria, so a rubric never states the format itself. */
 export function answerInstruction(definition: RubricDefinition): string {
   const example: Record<string, unknown> = {};
-  for (const c of definition.criteria) example[c.id] = c.type === "numeric" ? c.min : c.type === "categorical" ? (c.labels[0]?.label ?? "") : false;
+  for (const c of definition.criteria)
+    example[c.id] = c.type === "numeric" ? c.min : c.type === "categorical" ? (c.labels[0]?.label ?? "") : false;
   if (definition.reasons) example.reasons = Object.fromEntries(definition.criteria.map((c) => [c.id, "one sentence"]));
   return [
     "Answer with only a JSON object, no other text, with one key per criterion id:",
@@ -70,7 +81,11 @@ export function answerInstruction(definition: RubricDefinition): string {
 /** The JSON schema of the answer, for `response_format: {type: "json_schema"}` (strict: every key required). */
 export function answerJsonSchema(definition: RubricDefinition): Record<string, unknown> {
   const property = (c: RubricCriterion): Record<string, unknown> =>
-    c.type === "numeric" ? { type: "number", minimum: c.min, maximum: c.max } : c.type === "categorical" ? { type: "string", enum: c.labels.map((l) => l.label) } : { type: "boolean" };
+    c.type === "numeric"
+      ? { type: "number", minimum: c.min, maximum: c.max }
+      : c.type === "categorical"
+        ? { type: "string", enum: c.labels.map((l) => l.label) }
+        : { type: "boolean" };
   const properties: Record<string, unknown> = Object.fromEntries(definition.criteria.map((c) => [c.id, property(c)]));
   if (definition.reasons) {
     properties.reasons = {
@@ -82,7 +97,11 @@ export function answerJsonSchema(definition: RubricDefinition): Record<string, u
   }
   return {
     type: "json_schema",
-    json_schema: { name: "rubric_answer", strict: true, schema: { type: "object", properties, required: Object.keys(properties), additionalProperties: false } },
+    json_schema: {
+      name: "rubric_answer",
+      strict: true,
+      schema: { type: "object", properties, required: Object.keys(properties), additionalProperties: false },
+    },
   };
 }
 
@@ -97,11 +116,18 @@ function valueSchema(c: RubricCriterion): z.ZodType<number> {
     case "numeric": {
       const scale = criterionScale(c);
       return z
-        .preprocess((v) => (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v), z.number())
+        .preprocess(
+          (v) => (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v),
+          z.number(),
+        )
         .superRefine((value, ctx) => {
-          if (value < c.min || value > c.max) ctx.addIssue({ code: "custom", message: `${c.id}: ${value} is outside ${c.min}–${c.max}` });
+          if (value < c.min || value > c.max)
+            ctx.addIssue({ code: "custom", message: `${c.id}: ${value} is outside ${c.min}–${c.max}` });
           else if (c.step && Math.abs((value - c.min) / c.step - Math.round((value - c.min) / c.step)) > 1e-9) {
-            ctx.addIssue({ code: "custom", message: `${c.id}: ${value} is not on the scale (${formatValue({ scale }, c.min)}, ${formatValue({ scale }, c.min + c.step)}, …)` });
+            ctx.addIssue({
+              code: "custom",
+              message: `${c.id}: ${value} is not on the scale (${formatValue({ scale }, c.min)}, ${formatValue({ scale }, c.min + c.step)}, …)`,
+            });
           }
         });
     }
@@ -110,14 +136,19 @@ function valueSchema(c: RubricCriterion): z.ZodType<number> {
       return z.string().transform((answer, ctx) => {
         const index = labels.indexOf(answer.trim().toLowerCase());
         if (index < 0) {
-          ctx.addIssue({ code: "custom", message: `${c.id}: "${answer}" is not one of ${c.labels.map((l) => `"${l.label}"`).join(", ")}` });
+          ctx.addIssue({
+            code: "custom",
+            message: `${c.id}: "${answer}" is not one of ${c.labels.map((l) => `"${l.label}"`).join(", ")}`,
+          });
           return z.NEVER;
         }
         return index;
       });
     }
     case "boolean":
-      return z.union([z.boolean(), z.enum(["yes", "no", "true", "false"])]).transform((v) => (v === true || v === "yes" || v === "true" ? 1 : 0));
+      return z
+        .union([z.boolean(), z.enum(["yes", "no", "true", "false"])])
+        .transform((v) => (v === true || v === "yes" || v === "true" ? 1 : 0));
   }
 }
 
@@ -125,7 +156,9 @@ function valueSchema(c: RubricCriterion): z.ZodType<number> {
 export function answerSchema(definition: RubricDefinition): z.ZodType<RubricAnswer> {
   const shape = Object.fromEntries(definition.criteria.map((c) => [c.id, valueSchema(c)]));
   return z.object({ ...shape, reasons: z.record(z.string(), z.unknown()).optional() }).transform((answer) => ({
-    values: Object.fromEntries(definition.criteria.map((c) => [c.id, (answer as Record<string, unknown>)[c.id] as number])),
+    values: Object.fromEntries(
+      definition.criteria.map((c) => [c.id, (answer as Record<string, unknown>)[c.id] as number]),
+    ),
     reasons: Object.fromEntries(
       definition.criteria.flatMap((c) => {
         const reason = answer.reasons?.[c.id];

@@ -32,7 +32,9 @@ const definition = (name: string, criterion = "glow"): RubricDefinitionInput => 
   name,
   frames: { mode: "key_frames" },
   prompt: "Rate the key frames. {{frames}}\n{{criteria}}",
-  criteria: [{ id: criterion, name: "Glow", definition: "How much it glows.", type: "numeric", min: 0, max: 4, step: 1 }],
+  criteria: [
+    { id: criterion, name: "Glow", definition: "How much it glows.", type: "numeric", min: 0, max: 4, step: 1 },
+  ],
 });
 
 let stub: StubServer;
@@ -58,7 +60,9 @@ describe("rubric tasks in the registry", () => {
     expect(runFormPipelines({}, a.projectId).map((p) => p.id)).toContain(inA.pipeline);
     expect(runFormPipelines({}, a.projectId).map((p) => p.id)).not.toContain(inB.pipeline);
     expect(runFormPipelines({}, a.projectId).find((p) => p.id === inA.pipeline)?.label).toBe("Glow A (rubric task)");
-    await expect(createRun(deps(), owner, a.projectId, { pipeline: inB.pipeline, endpointId: endpointA })).rejects.toThrow(`Unknown pipeline ${inB.pipeline}.`);
+    await expect(
+      createRun(deps(), owner, a.projectId, { pipeline: inB.pipeline, endpointId: endpointA }),
+    ).rejects.toThrow(`Unknown pipeline ${inB.pipeline}.`);
   });
 
   it("lists a project's rubric tasks on its own pages only: task lists, pipeline names, label examples, nav", async () => {
@@ -69,16 +73,27 @@ describe("rubric tasks in the registry", () => {
     expect(ids(a.projectId)).not.toContain(inB.pipeline);
     expect(ids(b.projectId)).toContain(inB.pipeline);
     // The built-in tasks belong to every project.
-    expect(ids(a.projectId)).toEqual(expect.arrayContaining(TASK_IDS.flatMap((id) => GENERATED_TASK_DECLARATIONS.find((f) => f.id === id)!.tasks.map((t) => t.id))));
+    expect(ids(a.projectId)).toEqual(
+      expect.arrayContaining(
+        TASK_IDS.flatMap((id) => GENERATED_TASK_DECLARATIONS.find((f) => f.id === id)!.tasks.map((t) => t.id)),
+      ),
+    );
     expect(pipelineNames(a.projectId)).toContain("Listed A");
     expect(pipelineNames(a.projectId)).not.toContain("Listed B");
     expect(exampleLabelTargets(projectTasks(a.projectId)).join(" ")).not.toMatch(/listed_b/);
     expect(exampleLabelTargets(projectTasks(b.projectId)).join(" ")).toMatch(/listed_b/);
-    expect(projectNavItems(a.projectId, "owner")).toEqual(projectNavItems(b.projectId, "owner").map((item) => ({ ...item, href: item.href.replace(b.projectId, a.projectId) })));
+    expect(projectNavItems(a.projectId, "owner")).toEqual(
+      projectNavItems(b.projectId, "owner").map((item) => ({
+        ...item,
+        href: item.href.replace(b.projectId, a.projectId),
+      })),
+    );
   });
 
   it("keeps every project's rubric ids out of the public OpenAPI document and out of 400s' option lists", async () => {
-    const task = await createRubricTask(prisma, owner, b.projectId, { definition: definition("Secret B", "secret_glow") });
+    const task = await createRubricTask(prisma, owner, b.projectId, {
+      definition: definition("Secret B", "secret_glow"),
+    });
     const metricId = findTask(task.pipeline)!.metrics[0]!.id;
     expect(isRubricTaskId(metricId)).toBe(true);
     // The sort schema itself takes the metric (a project's own list sorts by it)…
@@ -111,7 +126,9 @@ describe("rubric tasks in the registry", () => {
             }
           : Reflect.get(target, property),
     });
-    const slowPrisma = new Proxy(prisma, { get: (target, property) => (property === "rubricTask" ? slowRubricTasks : Reflect.get(target, property)) });
+    const slowPrisma = new Proxy(prisma, {
+      get: (target, property) => (property === "rubricTask" ? slowRubricTasks : Reflect.get(target, property)),
+    });
     const olderRefresh = ensureRubricTasks(slowPrisma, { force: true });
     await new Promise((resolve) => setTimeout(resolve, 200)); // its rows are read before the save
     const saved = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Raced", "raced") });
@@ -132,7 +149,9 @@ describe("rubric tasks in the registry", () => {
     await pagesRegistry.ensureRubricTasks(prisma);
     expect(pagesRegistry.isRubricTaskId).not.toBe(isRubricTaskId);
     // The API's copy saves (and refreshes itself); the page renders at once, well within the second a copy may be stale.
-    const saved = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Saved by the API", "api") });
+    const saved = await createRubricTask(prisma, owner, a.projectId, {
+      definition: definition("Saved by the API", "api"),
+    });
     await pagesRegistry.ensureRubricTasks(prisma);
     expect(pagesRegistry.isRubricTaskId(saved.pipeline)).toBe(true);
     expect(pagesRunForm.runFormPipelines({}, a.projectId).map((p) => p.id)).toContain(saved.pipeline);
@@ -146,14 +165,37 @@ describe("rubric tasks in the registry", () => {
   it("registers a saved version at once; a run started before keeps the version it pinned", async () => {
     const task = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Versioned") });
     const first = await createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA });
-    const changed = { ...definition("Versioned"), criteria: [{ id: "glow", name: "Glow", definition: "How much it glows.", type: "numeric" as const, min: 0, max: 10, step: 1 }] };
-    expect(await saveRubricVersion(prisma, owner, task.id, { definition: changed })).toMatchObject({ version: 2, created: true });
-    expect(await saveRubricVersion(prisma, owner, task.id, { definition: changed })).toMatchObject({ version: 2, created: false });
+    const changed = {
+      ...definition("Versioned"),
+      criteria: [
+        {
+          id: "glow",
+          name: "Glow",
+          definition: "How much it glows.",
+          type: "numeric" as const,
+          min: 0,
+          max: 10,
+          step: 1,
+        },
+      ],
+    };
+    expect(await saveRubricVersion(prisma, owner, task.id, { definition: changed })).toMatchObject({
+      version: 2,
+      created: true,
+    });
+    expect(await saveRubricVersion(prisma, owner, task.id, { definition: changed })).toMatchObject({
+      version: 2,
+      created: false,
+    });
     const target = findTask(task.pipeline)!.targets[0]!;
     expect(target.scale).toEqual({ kind: "numeric", min: 0, max: 10, step: 1 });
     const second = await createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA });
-    const settings = await prisma.judgeRun.findMany({ where: { id: { in: [first.id, second.id] } }, select: { id: true, settings: true } });
-    const versionOf = (id: string) => settings.find((s) => s.id === id)!.settings as { version: number; definition: { criteria: { max: number }[] } };
+    const settings = await prisma.judgeRun.findMany({
+      where: { id: { in: [first.id, second.id] } },
+      select: { id: true, settings: true },
+    });
+    const versionOf = (id: string) =>
+      settings.find((s) => s.id === id)!.settings as { version: number; definition: { criteria: { max: number }[] } };
     expect([versionOf(first.id).version, versionOf(first.id).definition.criteria[0]!.max]).toEqual([1, 4]);
     expect([versionOf(second.id).version, versionOf(second.id).definition.criteria[0]!.max]).toEqual([2, 10]);
     // Each run's scores are on the scale of the version it pinned.
@@ -166,8 +208,12 @@ describe("rubric tasks in the registry", () => {
     const task = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Archived one") });
     await setRubricTaskArchived(prisma, owner, task.id, true);
     expect(runFormPipelines({}, a.projectId).map((p) => p.id)).not.toContain(task.pipeline);
-    await expect(createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA })).rejects.toThrow(/Archived one.*archived/);
+    await expect(
+      createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA }),
+    ).rejects.toThrow(/Archived one.*archived/);
     await setRubricTaskArchived(prisma, owner, task.id, false);
-    await expect(createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA })).resolves.toMatchObject({ id: expect.any(String) });
+    await expect(
+      createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA }),
+    ).resolves.toMatchObject({ id: expect.any(String) });
   });
 });

@@ -34,10 +34,16 @@ function register(record: RubricTaskRecord): () => void {
   const undoModule = registerTaskModule({
     id: folder.id,
     pipelines: [rubricPipeline(record)],
-    ...(itemSetKind ? { itemSetKinds: [itemSetKind], queueScopes: [rubricItemQueueScope(record.key, record.name, record.projectId)] } : {}),
+    ...(itemSetKind
+      ? { itemSetKinds: [itemSetKind], queueScopes: [rubricItemQueueScope(record.key, record.name, record.projectId)] }
+      : {}),
   });
   const undoDeclarations = registerTaskDeclarations(folder);
-  const ids = folder.tasks.flatMap((task) => [task.id, ...task.targets.map((t) => t.id), ...task.metrics.map((m) => m.id)]);
+  const ids = folder.tasks.flatMap((task) => [
+    task.id,
+    ...task.targets.map((t) => t.id),
+    ...task.metrics.map((m) => m.id),
+  ]);
   for (const id of ids) registeredIds.add(id);
   return () => {
     undoDeclarations();
@@ -106,7 +112,10 @@ export function registerRubricTasks(records: readonly RubricTaskRecord[]): void 
 }
 
 /** Every project's rubric tasks (or one project's) with their latest versions. */
-export async function loadRubricTaskRecords(prisma: PrismaClient, only: { projectId?: string } = {}): Promise<RubricTaskRecord[]> {
+export async function loadRubricTaskRecords(
+  prisma: PrismaClient,
+  only: { projectId?: string } = {},
+): Promise<RubricTaskRecord[]> {
   const rows = await prisma.rubricTask.findMany({
     ...(only.projectId ? { where: { projectId: only.projectId } } : {}),
     orderBy: { key: "asc" },
@@ -116,7 +125,11 @@ export async function loadRubricTaskRecords(prisma: PrismaClient, only: { projec
       projectId: true,
       name: true,
       archivedAt: true,
-      versions: { orderBy: { number: "desc" }, take: 1, select: { id: true, number: true, hash: true, definition: true } },
+      versions: {
+        orderBy: { number: "desc" },
+        take: 1,
+        select: { id: true, number: true, hash: true, definition: true },
+      },
     },
   });
   return rows.flatMap((row) => {
@@ -124,7 +137,16 @@ export async function loadRubricTaskRecords(prisma: PrismaClient, only: { projec
     const definition = latest ? rubricDefinitionSchema.safeParse(latest.definition) : null;
     // A stored definition always parsed when it was saved; one that no longer does (a stricter schema) is left out, not fatal.
     if (!latest || !definition?.success) return [];
-    return [{ id: row.id, key: row.key, projectId: row.projectId, name: row.name, archived: row.archivedAt !== null, latest: { ...latest, definition: definition.data } }];
+    return [
+      {
+        id: row.id,
+        key: row.key,
+        projectId: row.projectId,
+        name: row.name,
+        archived: row.archivedAt !== null,
+        latest: { ...latest, definition: definition.data },
+      },
+    ];
   });
 }
 

@@ -24,7 +24,11 @@ export interface RubricTasksPageData {
   preview: RubricPreviewChoices | null;
 }
 
-export async function rubricTasksPageData(prisma: PrismaClient, actor: Actor, projectId: string): Promise<RubricTasksPageData> {
+export async function rubricTasksPageData(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+): Promise<RubricTasksPageData> {
   const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
   const tasks = await listRubricTasks(prisma, actor, projectId);
   const canManage = roleCan(role, "rubrics.manage");
@@ -37,7 +41,11 @@ export async function rubricTasksPageData(prisma: PrismaClient, actor: Actor, pr
       take: PREVIEW_VIDEO_LIMIT,
       select: { id: true, fileName: true, prompt: true },
     }),
-    prisma.judgeEndpoint.findMany({ where: { projectId, archivedAt: null }, orderBy: { createdAt: "asc" }, select: { id: true, name: true, model: true } }),
+    prisma.judgeEndpoint.findMany({
+      where: { projectId, archivedAt: null },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, name: true, model: true },
+    }),
   ]);
   return { tasks, canManage, canImportItems, preview: { videos, endpoints } };
 }

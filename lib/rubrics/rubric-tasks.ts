@@ -41,20 +41,35 @@ export async function createRubricTask(prisma: PrismaClient, actor: Actor, proje
         projectId,
         name: definition.name,
         createdById: actor.userId,
-        versions: { create: { number: 1, definition: definition as unknown as Prisma.InputJsonValue, hash: rubricHash(definition), createdById: actor.userId } },
+        versions: {
+          create: {
+            number: 1,
+            definition: definition as unknown as Prisma.InputJsonValue,
+            hash: rubricHash(definition),
+            createdById: actor.userId,
+          },
+        },
       },
       select: { id: true, key: true, name: true },
     });
     await ensureRubricTasks(prisma, { force: true });
     return { ...created, pipeline: rubricPipelineId(created.key), version: 1 };
   } catch (error) {
-    if (nameTaken(error)) throw new RubricDefinitionError([{ path: "name", message: `the project already has a rubric task named "${definition.name}"` }]);
+    if (nameTaken(error))
+      throw new RubricDefinitionError([
+        { path: "name", message: `the project already has a rubric task named "${definition.name}"` },
+      ]);
     throw error;
   }
 }
 
 /** The task, if the actor may do `action` in its project; a task of a project they are not in is a 404. */
-export async function requireRubricTask(prisma: PrismaClient, actor: Actor, rubricTaskId: string, action: "project.view" | "rubrics.manage") {
+export async function requireRubricTask(
+  prisma: PrismaClient,
+  actor: Actor,
+  rubricTaskId: string,
+  action: "project.view" | "rubrics.manage",
+) {
   const task = await prisma.rubricTask.findUnique({ where: { id: rubricTaskId } });
   if (!task) throw new NotFoundError("No such rubric task.");
   try {
@@ -73,25 +88,49 @@ export async function saveRubricVersion(prisma: PrismaClient, actor: Actor, rubr
   const hash = rubricHash(definition);
   try {
     const saved = await prisma.$transaction(async (tx) => {
-      const latest = await tx.rubricVersion.findFirst({ where: { rubricTaskId }, orderBy: { number: "desc" }, select: { number: true, hash: true } });
+      const latest = await tx.rubricVersion.findFirst({
+        where: { rubricTaskId },
+        orderBy: { number: "desc" },
+        select: { number: true, hash: true },
+      });
       if (latest?.hash === hash) return { version: latest.number, created: false };
       // An earlier version's definition again is a new version: the latest is what new runs pin.
       const number = (latest?.number ?? 0) + 1;
-      await tx.rubricVersion.create({ data: { rubricTaskId, number, definition: definition as unknown as Prisma.InputJsonValue, hash, createdById: actor.userId } });
+      await tx.rubricVersion.create({
+        data: {
+          rubricTaskId,
+          number,
+          definition: definition as unknown as Prisma.InputJsonValue,
+          hash,
+          createdById: actor.userId,
+        },
+      });
       await tx.rubricTask.update({ where: { id: rubricTaskId }, data: { name: definition.name } });
       return { version: number, created: true };
     });
     await ensureRubricTasks(prisma, { force: true });
     return { id: task.id, key: task.key, pipeline: rubricPipelineId(task.key), ...saved };
   } catch (error) {
-    if (nameTaken(error)) throw new RubricDefinitionError([{ path: "name", message: `the project already has a rubric task named "${definition.name}"` }]);
+    if (nameTaken(error))
+      throw new RubricDefinitionError([
+        { path: "name", message: `the project already has a rubric task named "${definition.name}"` },
+      ]);
     throw error;
   }
 }
 
-export async function setRubricTaskArchived(prisma: PrismaClient, actor: Actor, rubricTaskId: string, archived: boolean) {
+export async function setRubricTaskArchived(
+  prisma: PrismaClient,
+  actor: Actor,
+  rubricTaskId: string,
+  archived: boolean,
+) {
   await requireRubricTask(prisma, actor, rubricTaskId, "rubrics.manage");
-  const task = await prisma.rubricTask.update({ where: { id: rubricTaskId }, data: { archivedAt: archived ? new Date() : null }, select: { id: true, archivedAt: true } });
+  const task = await prisma.rubricTask.update({
+    where: { id: rubricTaskId },
+    data: { archivedAt: archived ? new Date() : null },
+    select: { id: true, archivedAt: true },
+  });
   await ensureRubricTasks(prisma, { force: true });
   return { id: task.id, archived: task.archivedAt !== null };
 }
@@ -99,8 +138,13 @@ export async function setRubricTaskArchived(prisma: PrismaClient, actor: Actor, 
 /** Deletes a rubric task that no run used; one with runs is archived instead (its runs keep their declaration). */
 export async function deleteRubricTask(prisma: PrismaClient, actor: Actor, rubricTaskId: string) {
   const task = await requireRubricTask(prisma, actor, rubricTaskId, "rubrics.manage");
-  const runs = await prisma.judgeRun.count({ where: { projectId: task.projectId, pipeline: rubricPipelineId(task.key) } });
-  if (runs > 0) throw new ConflictError(`The rubric task "${task.name}" has ${runs} run${runs === 1 ? "" : "s"}: archive it instead, so their results keep their meaning.`);
+  const runs = await prisma.judgeRun.count({
+    where: { projectId: task.projectId, pipeline: rubricPipelineId(task.key) },
+  });
+  if (runs > 0)
+    throw new ConflictError(
+      `The rubric task "${task.name}" has ${runs} run${runs === 1 ? "" : "s"}: archive it instead, so their results keep their meaning.`,
+    );
   await prisma.rubricTask.delete({ where: { id: rubricTaskId } });
   await ensureRubricTasks(prisma, { force: true });
   return { id: rubricTaskId, deleted: true };
@@ -129,19 +173,37 @@ export interface RubricVersionOrigin {
 
 /** The alignment (if any) that saved each of these rubric versions as its chosen judge. */
 async function alignmentsOfVersions(prisma: PrismaClient, versionIds: string[]): Promise<Map<string, string>> {
-  const rows = await prisma.alignmentRun.findMany({ where: { rubricVersionId: { in: versionIds } }, select: { id: true, rubricVersionId: true } });
+  const rows = await prisma.alignmentRun.findMany({
+    where: { rubricVersionId: { in: versionIds } },
+    select: { id: true, rubricVersionId: true },
+  });
   return new Map(rows.map((r) => [r.rubricVersionId!, r.id]));
 }
 
 /** The project's rubric tasks, newest first, each with its latest version and its run count. */
-export async function listRubricTasks(prisma: PrismaClient, actor: Actor, projectId: string): Promise<RubricTaskSummary[]> {
+export async function listRubricTasks(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+): Promise<RubricTaskSummary[]> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const tasks = await prisma.rubricTask.findMany({
     where: { projectId },
     orderBy: { createdAt: "desc" },
-    select: { id: true, key: true, name: true, archivedAt: true, updatedAt: true, versions: { orderBy: { number: "desc" }, take: 1, select: { number: true, hash: true, definition: true } } },
+    select: {
+      id: true,
+      key: true,
+      name: true,
+      archivedAt: true,
+      updatedAt: true,
+      versions: { orderBy: { number: "desc" }, take: 1, select: { number: true, hash: true, definition: true } },
+    },
   });
-  const counts = await prisma.judgeRun.groupBy({ by: ["pipeline"], where: { projectId, pipeline: { in: tasks.map((t) => rubricPipelineId(t.key)) } }, _count: { _all: true } });
+  const counts = await prisma.judgeRun.groupBy({
+    by: ["pipeline"],
+    where: { projectId, pipeline: { in: tasks.map((t) => rubricPipelineId(t.key)) } },
+    _count: { _all: true },
+  });
   const runsOf = new Map(counts.map((c) => [c.pipeline, c._count._all]));
   const allVersions = await prisma.rubricVersion.findMany({
     where: { rubricTaskId: { in: tasks.map((t) => t.id) } },
@@ -168,7 +230,13 @@ export async function listRubricTasks(prisma: PrismaClient, actor: Actor, projec
         definition: latest.definition as unknown as RubricDefinition,
         runs: runsOf.get(pipeline) ?? 0,
         updatedAt: t.updatedAt.toISOString(),
-        versions: allVersions.filter((v) => v.rubricTaskId === t.id).map((v) => ({ number: v.number, createdAt: v.createdAt.toISOString(), alignmentId: aligned.get(v.id) ?? null })),
+        versions: allVersions
+          .filter((v) => v.rubricTaskId === t.id)
+          .map((v) => ({
+            number: v.number,
+            createdAt: v.createdAt.toISOString(),
+            alignmentId: aligned.get(v.id) ?? null,
+          })),
       },
     ];
   });
@@ -177,8 +245,14 @@ export async function listRubricTasks(prisma: PrismaClient, actor: Actor, projec
 /** One rubric task with every version, newest first. */
 export async function getRubricTask(prisma: PrismaClient, actor: Actor, rubricTaskId: string) {
   const task = await requireRubricTask(prisma, actor, rubricTaskId, "project.view");
-  const versions = await prisma.rubricVersion.findMany({ where: { rubricTaskId }, orderBy: { number: "desc" }, select: { id: true, number: true, hash: true, definition: true, createdAt: true } });
-  const runs = await prisma.judgeRun.count({ where: { projectId: task.projectId, pipeline: rubricPipelineId(task.key) } });
+  const versions = await prisma.rubricVersion.findMany({
+    where: { rubricTaskId },
+    orderBy: { number: "desc" },
+    select: { id: true, number: true, hash: true, definition: true, createdAt: true },
+  });
+  const runs = await prisma.judgeRun.count({
+    where: { projectId: task.projectId, pipeline: rubricPipelineId(task.key) },
+  });
   const aligned = await alignmentsOfVersions(
     prisma,
     versions.map((v) => v.id),

@@ -3,7 +3,10 @@ import { z } from "zod";
 export const rubricTaskIdSchema = z.string().min(1).max(64);
 
 /** `POST …/rubric-tasks` and `PUT /rubric-tasks/{id}`: a definition as data, or a JSON/YAML file's text. */
-export const rubricBodySchema = z.union([z.strictObject({ definition: z.unknown() }), z.strictObject({ file: z.string().max(256 * 1024) })]);
+export const rubricBodySchema = z.union([
+  z.strictObject({ definition: z.unknown() }),
+  z.strictObject({ file: z.string().max(256 * 1024) }),
+]);
 
 /** `PATCH /rubric-tasks/{id}`: archive or restore. */
 export const rubricArchiveSchema = z.strictObject({ archived: z.boolean() });
@@ -27,4 +30,6 @@ export type RubricBody = z.output<typeof rubricBodySchema>;
 export type RubricPreviewInput = z.output<typeof rubricPreviewSchema>;
 
 /** `GET /rubric-tasks/{id}/export?version=`: one version's file (the latest when absent). */
-export const rubricExportQuerySchema = z.strictObject({ version: z.coerce.number().int().min(1).max(1_000_000).optional() });
+export const rubricExportQuerySchema = z.strictObject({
+  version: z.coerce.number().int().min(1).max(1_000_000).optional(),
+});

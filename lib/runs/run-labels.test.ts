@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { distinctRunLabels, runSettingWords, type RunLabelParts } from "./run-labels";
 import { runDate, runName } from "./run-name";
 
-const run = (id: string, createdAt: string, settings: Record<string, string>, judge: Partial<RunLabelParts> = {}): RunLabelParts => ({
+const run = (
+  id: string,
+  createdAt: string,
+  settings: Record<string, string>,
+  judge: Partial<RunLabelParts> = {},
+): RunLabelParts => ({
   id,
   pipeline: "hallucination",
   endpointName: "Stub",
@@ -25,16 +30,33 @@ describe("labels of runs listed together (issue 38 §5.9)", () => {
 
   it("name a setting one run has and another lacks, edited prompts against the shipped ones, and every judge", () => {
     const shipped = run("a", "2026-11-23T14:05:07Z", {});
-    const edited = run("b", "2026-11-23T14:06:00Z", { "prompt hallucination/inconsistency": "edited 0a1b2c3d", batch: "yes" }, { endpointName: "lab vLLM", model: "qwen2.5-vl" });
+    const edited = run(
+      "b",
+      "2026-11-23T14:06:00Z",
+      { "prompt hallucination/inconsistency": "edited 0a1b2c3d", batch: "yes" },
+      { endpointName: "lab vLLM", model: "qwen2.5-vl" },
+    );
     const labels = distinctRunLabels([shipped, edited]);
-    expect(labels.get("a")).toBe("Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · batch no, prompt hallucination/inconsistency shipped");
-    expect(labels.get("b")).toBe("Hallucination · qwen2.5-vl @ lab vLLM · 23 Nov 2026 14:06:00 · batch yes, prompt hallucination/inconsistency edited 0a1b2c3d");
+    expect(labels.get("a")).toBe(
+      "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · batch no, prompt hallucination/inconsistency shipped",
+    );
+    expect(labels.get("b")).toBe(
+      "Hallucination · qwen2.5-vl @ lab vLLM · 23 Nov 2026 14:06:00 · batch yes, prompt hallucination/inconsistency edited 0a1b2c3d",
+    );
   });
 
   it("number runs that still read the same, and leave a lone run's label plain", () => {
-    const labels = distinctRunLabels([run("a", "2026-11-23T14:05:07Z", { x: "1" }), run("b", "2026-11-23T14:05:07Z", { x: "1" })]);
-    expect([labels.get("a"), labels.get("b")]).toEqual(["Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · #1 of 2", "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · #2 of 2"]);
-    expect(distinctRunLabels([run("a", "2026-11-23T14:05:07Z", { x: "1" })]).get("a")).toBe("Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07");
+    const labels = distinctRunLabels([
+      run("a", "2026-11-23T14:05:07Z", { x: "1" }),
+      run("b", "2026-11-23T14:05:07Z", { x: "1" }),
+    ]);
+    expect([labels.get("a"), labels.get("b")]).toEqual([
+      "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · #1 of 2",
+      "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · #2 of 2",
+    ]);
+    expect(distinctRunLabels([run("a", "2026-11-23T14:05:07Z", { x: "1" })]).get("a")).toBe(
+      "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07",
+    );
     expect(runDate("2026-01-05T03:07:09Z", { seconds: true })).toBe("5 Jan 2026 03:07:09");
   });
 
@@ -42,7 +64,14 @@ describe("labels of runs listed together (issue 38 §5.9)", () => {
     expect(
       runSettingWords({
         settings: { aggregation: "mean", verdict: { on: "overall", threshold: 70 } },
-        endpointSnapshot: { name: "Stub", model: "m", baseUrl: "http://x", temperature: 0.7, imageDetail: "low", roles: { critic: { name: "Other", model: "gpt-4o", temperature: 0 } } },
+        endpointSnapshot: {
+          name: "Stub",
+          model: "m",
+          baseUrl: "http://x",
+          temperature: 0.7,
+          imageDetail: "low",
+          roles: { critic: { name: "Other", model: "gpt-4o", temperature: 0 } },
+        },
         batchMode: true,
         ensemble: { kind: "samples", samples: 5, combine: "mean" },
         promptVersions: { "hallucination/inconsistency": "0a1b2c3d4e5f" },

@@ -12,7 +12,8 @@ export interface RunLabelParts extends RunNameParts {
   settings: Record<string, string>;
 }
 
-const words = (value: unknown): string => (value === null || value === undefined ? "none" : typeof value === "object" ? JSON.stringify(value) : String(value));
+const words = (value: unknown): string =>
+  value === null || value === undefined ? "none" : typeof value === "object" ? JSON.stringify(value) : String(value);
 
 /** A settings object as words by name, one level of nesting spelled out ("verdict.threshold": "70"). */
 function flatten(prefix: string, value: unknown, into: Record<string, string>) {
@@ -41,15 +42,27 @@ export function runSettingWords(run: {
 }): Record<string, string> {
   const out: Record<string, string> = {};
   flatten("", run.settings ?? {}, out);
-  const { name: _name, model: _model, baseUrl: _baseUrl, roles, ...parameters } = (run.endpointSnapshot ?? {}) as Record<string, unknown>;
+  const {
+    name: _name,
+    model: _model,
+    baseUrl: _baseUrl,
+    roles,
+    ...parameters
+  } = (run.endpointSnapshot ?? {}) as Record<string, unknown>;
   for (const [key, value] of Object.entries(parameters)) out[key] = words(value);
   if (roles && typeof roles === "object") {
-    for (const [role, judge] of Object.entries(roles as Record<string, { name?: unknown; model?: unknown; temperature?: unknown }>)) {
-      out[`${role} judge`] = runJudgeName(String(judge?.name ?? "?"), typeof judge?.model === "string" ? judge.model : null);
+    for (const [role, judge] of Object.entries(
+      roles as Record<string, { name?: unknown; model?: unknown; temperature?: unknown }>,
+    )) {
+      out[`${role} judge`] = runJudgeName(
+        String(judge?.name ?? "?"),
+        typeof judge?.model === "string" ? judge.model : null,
+      );
       if (judge?.temperature !== undefined) out[`${role} temperature`] = words(judge.temperature);
     }
   }
-  for (const [templateId, hash] of Object.entries(run.promptVersions ?? {})) out[`prompt ${templateId}`] = `edited ${hash.slice(0, 8)}`;
+  for (const [templateId, hash] of Object.entries(run.promptVersions ?? {}))
+    out[`prompt ${templateId}`] = `edited ${hash.slice(0, 8)}`;
   if (run.batchMode) out.batch = "yes";
   if (run.ensemble && typeof run.ensemble === "object") {
     const e = run.ensemble as { kind?: unknown; samples?: unknown; combine?: unknown };

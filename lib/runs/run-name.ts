@@ -43,7 +43,12 @@ export function runName(run: RunNameParts): string {
  * The name of a run row as Prisma reads it: the endpoint's name and model as they were when the run
  * started (its snapshot), else the endpoint's current ones.
  */
-export function runNameOfRow(row: { pipeline: string; createdAt: Date | string; endpointSnapshot?: unknown; endpoint: { name: string; model: string | null } }): string {
+export function runNameOfRow(row: {
+  pipeline: string;
+  createdAt: Date | string;
+  endpointSnapshot?: unknown;
+  endpoint: { name: string; model: string | null };
+}): string {
   const snapshot = (row.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
   return runName({
     pipeline: row.pipeline,

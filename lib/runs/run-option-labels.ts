@@ -20,7 +20,11 @@ export function labelRunsByTask(runs: readonly RunLabelParts[]): Map<string, str
  * each run was started with: settings, the endpoint's snapshot, edited prompt versions, batch mode, ensemble.
  * The caller has checked the actor may see the project's runs.
  */
-export async function runPickerLabels(prisma: PrismaClient, projectId: string, runIds: readonly string[]): Promise<Map<string, string>> {
+export async function runPickerLabels(
+  prisma: PrismaClient,
+  projectId: string,
+  runIds: readonly string[],
+): Promise<Map<string, string>> {
   if (runIds.length === 0) return new Map();
   const runs = await prisma.judgeRun.findMany({
     where: { projectId, id: { in: [...runIds] } },
@@ -36,8 +40,17 @@ export async function runPickerLabels(prisma: PrismaClient, projectId: string, r
       endpoint: { select: { name: true, model: true } },
     },
   });
-  const versionIds = runs.flatMap((r) => Object.values((r.promptVersionIds ?? {}) as Record<string, unknown>).filter((id): id is string => typeof id === "string"));
-  const versions = versionIds.length ? await prisma.promptVersion.findMany({ where: { projectId, id: { in: versionIds } }, select: { id: true, hash: true } }) : [];
+  const versionIds = runs.flatMap((r) =>
+    Object.values((r.promptVersionIds ?? {}) as Record<string, unknown>).filter(
+      (id): id is string => typeof id === "string",
+    ),
+  );
+  const versions = versionIds.length
+    ? await prisma.promptVersion.findMany({
+        where: { projectId, id: { in: versionIds } },
+        select: { id: true, hash: true },
+      })
+    : [];
   const hashOf = new Map(versions.map((v) => [v.id, v.hash]));
   return labelRunsByTask(
     runs.map((r): RunLabelParts => {
@@ -54,7 +67,9 @@ export async function runPickerLabels(prisma: PrismaClient, projectId: string, r
           batchMode: r.batchMode,
           ensemble: r.ensemble,
           promptVersions: Object.fromEntries(
-            Object.entries((r.promptVersionIds ?? {}) as Record<string, unknown>).flatMap(([templateId, id]) => (typeof id === "string" && hashOf.has(id) ? [[templateId, hashOf.get(id)!]] : [])),
+            Object.entries((r.promptVersionIds ?? {}) as Record<string, unknown>).flatMap(([templateId, id]) =>
+              typeof id === "string" && hashOf.has(id) ? [[templateId, hashOf.get(id)!]] : [],
+            ),
           ),
         }),
       };

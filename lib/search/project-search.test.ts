@@ -38,10 +38,24 @@ describe("searchProject", () => {
     const named = await addVideo(projectId, owner.userId, "snowman-dance.mp4", null);
     await addVideo(projectId, owner.userId, "12.mp4", "A cat plays the piano");
     await addVideo(otherId, owner.userId, "snowman.mp4", "A snowman in another project");
-    const endpointId = await insertEndpoint(prisma, { projectId, name: "lab vLLM", baseUrl: "http://127.0.0.1:1/v1", model: "qwen2.5-vl", createdById: owner.userId });
-    const runId = await insertFinishedRun(prisma, { projectId, pipeline: "hallucination", endpointId, createdById: owner.userId, endpointSnapshot: { name: "lab vLLM", model: "qwen2.5-vl" } });
+    const endpointId = await insertEndpoint(prisma, {
+      projectId,
+      name: "lab vLLM",
+      baseUrl: "http://127.0.0.1:1/v1",
+      model: "qwen2.5-vl",
+      createdById: owner.userId,
+    });
+    const runId = await insertFinishedRun(prisma, {
+      projectId,
+      pipeline: "hallucination",
+      endpointId,
+      createdById: owner.userId,
+      endpointSnapshot: { name: "lab vLLM", model: "qwen2.5-vl" },
+    });
     await prisma.judgeRun.update({ where: { id: runId }, data: { createdAt: new Date("2026-11-23T14:05:00Z") } });
-    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Snowman verdicts", runId, scope: "verdict", createdById: owner.userId } });
+    const queue = await prisma.reviewQueue.create({
+      data: { projectId, name: "Snowman verdicts", runId, scope: "verdict", createdById: owner.userId },
+    });
 
     const snow = await searchProject(prisma, viewer, projectId, { q: " snowman " });
     expect(snow.videos.map((v) => v.id).sort()).toEqual([melting, named].sort());
@@ -50,13 +64,17 @@ describe("searchProject", () => {
 
     // Every word must be in the run's name: task, model, endpoint, date.
     const runs = await searchProject(prisma, viewer, projectId, { q: "hallucination qwen 23 Nov 2026" });
-    expect(runs.runs).toEqual([{ id: runId, pipeline: "hallucination", name: "Hallucination · qwen2.5-vl @ lab vLLM · 23 Nov 2026 14:05" }]);
+    expect(runs.runs).toEqual([
+      { id: runId, pipeline: "hallucination", name: "Hallucination · qwen2.5-vl @ lab vLLM · 23 Nov 2026 14:05" },
+    ]);
     expect((await searchProject(prisma, viewer, projectId, { q: "hallucination gpt" })).runs).toEqual([]);
 
     // LIKE's wildcards are literal characters in a search.
     expect((await searchProject(prisma, viewer, projectId, { q: "100%" })).videos.map((v) => v.id)).toEqual([melting]);
     expect((await searchProject(prisma, viewer, projectId, { q: "a_s" })).videos).toEqual([]);
-    expect((await searchProject(prisma, viewer, projectId, { q: "real_time" })).videos.map((v) => v.id)).toEqual([melting]);
+    expect((await searchProject(prisma, viewer, projectId, { q: "real_time" })).videos.map((v) => v.id)).toEqual([
+      melting,
+    ]);
   });
 
   it("refuses an empty or over-long search and hides the project from non-members", async () => {
@@ -64,7 +82,9 @@ describe("searchProject", () => {
     const outsider = await makeUser();
     const projectId = await insertProject(prisma, "Search 2", owner.userId);
     await expect(searchProject(prisma, owner, projectId, { q: "   " })).rejects.toBeInstanceOf(ValidationError);
-    await expect(searchProject(prisma, owner, projectId, { q: "x".repeat(201) })).rejects.toBeInstanceOf(ValidationError);
+    await expect(searchProject(prisma, owner, projectId, { q: "x".repeat(201) })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     await expect(searchProject(prisma, owner, projectId, { q: ["a", "b"] })).rejects.toBeInstanceOf(ValidationError);
     await expect(searchProject(prisma, outsider, projectId, { q: "snow" })).rejects.toBeInstanceOf(NotFoundError);
   });

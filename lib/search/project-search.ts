@@ -26,7 +26,12 @@ export interface ProjectSearchResult {
   truncated: ("videos" | "runs" | "queues")[];
 }
 
-export async function searchProject(prisma: PrismaClient, actor: Actor, projectId: string, raw: unknown): Promise<ProjectSearchResult> {
+export async function searchProject(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  raw: unknown,
+): Promise<ProjectSearchResult> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const parsed = projectSearchSchema.safeParse(raw);
   if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? "Invalid search.");
@@ -47,7 +52,13 @@ export async function searchProject(prisma: PrismaClient, actor: Actor, projectI
     prisma.judgeRun.findMany({
       where: { projectId },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      select: { id: true, pipeline: true, createdAt: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } },
+      select: {
+        id: true,
+        pipeline: true,
+        createdAt: true,
+        endpointSnapshot: true,
+        endpoint: { select: { name: true, model: true } },
+      },
     }),
   ]);
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);

@@ -36,7 +36,13 @@ export function pageContentSecurityPolicy(nonce: string, options: { development?
   return serialise({
     ...COMMON_DIRECTIVES,
     // React's development build evaluates code to rebuild server stacks; production never does.
-    "script-src": ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'", "'wasm-unsafe-eval'", ...(options.development ? ["'unsafe-eval'"] : [])],
+    "script-src": [
+      "'self'",
+      `'nonce-${nonce}'`,
+      "'strict-dynamic'",
+      "'wasm-unsafe-eval'",
+      ...(options.development ? ["'unsafe-eval'"] : []),
+    ],
     "style-src": ["'self'", "'unsafe-inline'"],
   });
 }

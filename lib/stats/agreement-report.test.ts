@@ -48,7 +48,13 @@ describe("agreement report from CSV", () => {
     // SciPy's Kendall example as two raters, plus an item only one of them rated (left out of the pairs).
     const x = [12, 2, 1, 12, 2];
     const y = [1, 4, 7, 1, 0];
-    const rows = ["item,rater,value", ...x.map((v, i) => `i${i},a,${v}`), ...y.map((v, i) => `i${i},b,${v}`), "i9,a,5", "i9,b,"];
+    const rows = [
+      "item,rater,value",
+      ...x.map((v, i) => `i${i},a,${v}`),
+      ...y.map((v, i) => `i${i},b,${v}`),
+      "i9,a,5",
+      "i9,b,",
+    ];
     const report = agreementReportFromCsv(rows.join("\n"), "interval");
     expect(report.n_items).toBe(6);
     expect(report.n_raters).toBe(2);
@@ -65,7 +71,12 @@ describe("agreement report from CSV", () => {
   });
 
   it("matches the library on Wikipedia's Cohen example given as a CSV (κ = 0.4, Fleiss computed: nothing missing)", () => {
-    const pairs = [...Array<[number, number]>(20).fill([1, 1]), ...Array<[number, number]>(5).fill([1, 0]), ...Array<[number, number]>(10).fill([0, 1]), ...Array<[number, number]>(15).fill([0, 0])];
+    const pairs = [
+      ...Array<[number, number]>(20).fill([1, 1]),
+      ...Array<[number, number]>(5).fill([1, 0]),
+      ...Array<[number, number]>(10).fill([0, 1]),
+      ...Array<[number, number]>(15).fill([0, 0]),
+    ];
     const report = agreementReportFromCsv(csvOf(pairs), "nominal");
     expect(report.cohen_kappa).toBeCloseTo(0.4, 12);
     // With two categories 0/1 every weighting gives the same kappa.
@@ -76,7 +87,8 @@ describe("agreement report from CSV", () => {
   });
 
   it("accepts nominal string labels: weighted kappas and the numeric statistics are null", () => {
-    const csv = "rater,value,item\nann,sharp,c1\nbob,sharp,c1\nann,blurry,c2\nbob,sharp,c2\nann,blurry,c3\nbob,blurry,c3\n";
+    const csv =
+      "rater,value,item\nann,sharp,c1\nbob,sharp,c1\nann,blurry,c2\nbob,sharp,c2\nann,blurry,c3\nbob,blurry,c3\n";
     const report = agreementReportFromCsv(csv, "nominal");
     expect(report).toMatchObject({
       n_items: 3,
@@ -95,13 +107,42 @@ describe("agreement report from CSV", () => {
 
   it("reports nulls, not NaN, for a constant rating and for a header with no rows", () => {
     const constant = agreementReportFromCsv("item,rater,value\ni1,a,5\ni1,b,5\ni2,a,5\ni2,b,5\n", "interval");
-    expect(constant).toMatchObject({ percent_agreement: 1, krippendorff_alpha: null, fleiss_kappa: null, cohen_kappa: null, pearson: null, spearman: null, kendall_tau_b: null, mae: 0, rmse: 0 });
+    expect(constant).toMatchObject({
+      percent_agreement: 1,
+      krippendorff_alpha: null,
+      fleiss_kappa: null,
+      cohen_kappa: null,
+      pearson: null,
+      spearman: null,
+      kendall_tau_b: null,
+      mae: 0,
+      rmse: 0,
+    });
     const empty = agreementReportFromCsv("item,rater,value\n", "ordinal");
-    expect(empty).toEqual({ level: "ordinal", n_items: 0, n_raters: 0, percent_agreement: null, krippendorff_alpha: null, fleiss_kappa: null });
+    expect(empty).toEqual({
+      level: "ordinal",
+      n_items: 0,
+      n_raters: 0,
+      percent_agreement: null,
+      krippendorff_alpha: null,
+      fleiss_kappa: null,
+    });
     const oneRater = agreementReportFromCsv("item,rater,value\ni1,a,1\ni2,a,2\n", "ordinal");
-    expect(oneRater).toMatchObject({ n_raters: 1, percent_agreement: null, krippendorff_alpha: null, fleiss_kappa: null });
+    expect(oneRater).toMatchObject({
+      n_raters: 1,
+      percent_agreement: null,
+      krippendorff_alpha: null,
+      fleiss_kappa: null,
+    });
     const allMissing = agreementReportFromCsv("item,rater,value\ni1,a,\ni1,b,\n", "ordinal");
-    expect(allMissing).toMatchObject({ n_items: 1, n_raters: 2, percent_agreement: null, krippendorff_alpha: null, cohen_kappa: null, mae: null });
+    expect(allMissing).toMatchObject({
+      n_items: 1,
+      n_raters: 2,
+      percent_agreement: null,
+      krippendorff_alpha: null,
+      cohen_kappa: null,
+      mae: null,
+    });
     expect(JSON.stringify(allMissing)).not.toMatch(/NaN|Infinity/);
   });
 
@@ -155,10 +196,25 @@ describe("agreement report from CSV", () => {
       ["an empty rater", "item,rater,value\ni1, ,1\n", 2, /the rater is empty/],
       ["an unterminated quote", 'item,rater,value\ni1,a,1\n"i2,a,1\n', 3, /unterminated quoted field/],
       ["text after a closing quote", 'item,rater,value\n"i1"x,a,1\n', 2, /after a closing quote/],
-      ["a label at the ordinal level", "item,rater,value\ni1,a,1\ni1,b,good\ni2,a,bad\n", 3, /"good" is not a number; --level ordinal/],
+      [
+        "a label at the ordinal level",
+        "item,rater,value\ni1,a,1\ni1,b,good\ni2,a,bad\n",
+        3,
+        /"good" is not a number; --level ordinal/,
+      ],
       ["a negative value at the ratio level", "item,rater,value\ni1,a,1\ni1,b,-2\n", 3, /"-2" is negative/],
-      ["a numeral too large for a number", "item,rater,value\ni1,a,1\ni1,b,2\ni2,a,3\ni2,b,1e999\n", 5, /"1e999" is too large to be a number/],
-      ["a duplicate item and rater", "item,rater,value\ni1,a,1\ni1,b,2\ni1,a,\n", 4, /duplicate rating for item "i1" by rater "a" \(first given on line 2\)/],
+      [
+        "a numeral too large for a number",
+        "item,rater,value\ni1,a,1\ni1,b,2\ni2,a,3\ni2,b,1e999\n",
+        5,
+        /"1e999" is too large to be a number/,
+      ],
+      [
+        "a duplicate item and rater",
+        "item,rater,value\ni1,a,1\ni1,b,2\ni1,a,\n",
+        4,
+        /duplicate rating for item "i1" by rater "a" \(first given on line 2\)/,
+      ],
       ["a line number after a quoted line break", 'item,rater,value\ni1,"x\ny",1\ni2,a\n', 4, /found 2/],
     ] as const)("%s", (name, csv, line, message) => {
       const error = errorOf(() => agreementReportFromCsv(csv, name.includes("ratio") ? "ratio" : "ordinal"));
@@ -171,7 +227,11 @@ describe("agreement report from CSV", () => {
       const csv = "item,rater,value\ni1,a,1\ni1,b,good\n";
       expect(() => agreementReportFromCsv(csv, "ordinal")).toThrow(StatsInputError);
       // One item, "1" against "good": no observed agreement and no chance agreement, so κ = 0; no weights for labels.
-      expect(agreementReportFromCsv(csv, "nominal")).toMatchObject({ n_items: 1, cohen_kappa: 0, cohen_kappa_linear: null });
+      expect(agreementReportFromCsv(csv, "nominal")).toMatchObject({
+        n_items: 1,
+        cohen_kappa: 0,
+        cohen_kappa_linear: null,
+      });
     });
   });
 });
@@ -179,7 +239,11 @@ describe("agreement report from CSV", () => {
 describe("agreement CLI arguments", () => {
   it("defaults the level to ordinal and accepts both --flag value and --flag=value", () => {
     expect(parseAgreementArgs(["--input", "r.csv"])).toEqual({ kind: "run", input: "r.csv", level: "ordinal" });
-    expect(parseAgreementArgs(["--level=ratio", "--input=r.csv"])).toEqual({ kind: "run", input: "r.csv", level: "ratio" });
+    expect(parseAgreementArgs(["--level=ratio", "--input=r.csv"])).toEqual({
+      kind: "run",
+      input: "r.csv",
+      level: "ratio",
+    });
     expect(parseAgreementArgs(["--input", "r.csv", "--help"])).toEqual({ kind: "help" });
   });
 
@@ -195,7 +259,12 @@ describe("agreement CLI arguments", () => {
 
 describe("scripts/agreement.ts as a process", () => {
   const root = path.resolve(import.meta.dirname, "../..");
-  const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "scripts/agreement.ts", ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ["--import", "tsx", "scripts/agreement.ts", ...args], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
 
   it("prints one JSON report on stdout and exits 0", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agreement-cli-"));

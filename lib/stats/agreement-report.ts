@@ -55,7 +55,10 @@ export function parseAgreementArgs(argv: readonly string[]): AgreementCommand {
     if (value === undefined || value === "") throw new StatsInputError(`${name} needs a value`);
     if (name === "--input") input = value;
     else if (isLevel(value)) level = value;
-    else throw new StatsInputError(`--level must be one of ${MEASUREMENT_LEVELS.join(", ")}, not ${JSON.stringify(value)}`);
+    else
+      throw new StatsInputError(
+        `--level must be one of ${MEASUREMENT_LEVELS.join(", ")}, not ${JSON.stringify(value)}`,
+      );
   }
   if (input === undefined) throw new StatsInputError("--input <file> is required");
   return { kind: "run", input, level };
@@ -93,10 +96,12 @@ export function agreementReport(table: RatingTable, level: MeasurementLevel): Ag
   const paired = pairedCodes(table, 0, 1);
   const x = valuesOf(table, paired.a);
   const y = valuesOf(table, paired.b);
-  const numeric = <T>(f: (x: Float64Array, y: Float64Array) => T): T | null => (x === null || y === null ? null : f(x, y));
+  const numeric = <T>(f: (x: Float64Array, y: Float64Array) => T): T | null =>
+    x === null || y === null ? null : f(x, y);
   // Category codes are ranks of the sorted numeric categories, so the rank statistics need no re-ranking.
   const levels = table.categories.length;
-  const ranked = <T>(f: (x: Ranking, y: Ranking) => T): T | null => (table.categoryValues === null ? null : f({ ranks: paired.a, levels }, { ranks: paired.b, levels }));
+  const ranked = <T>(f: (x: Ranking, y: Ranking) => T): T | null =>
+    table.categoryValues === null ? null : f({ ranks: paired.a, levels }, { ranks: paired.b, levels });
   return {
     ...report,
     cohen_kappa: cohensKappaFromConfusion(confusion, "unweighted"),

@@ -72,10 +72,17 @@ describe("bootstrap confidence intervals over items", () => {
 
   it("matches the exact percentiles for a statistic with a known resampling distribution", () => {
     // The share of items that are 1 in a sample of 2 items {0, 1}: 0, 0.5 or 1 with probabilities 1/4, 1/2, 1/4.
-    const interval = bootstrapConfidenceInterval(2, (items) => (items[0]! + items[1]!) / 2, { iterations: 4000, seed: 3 })!;
+    const interval = bootstrapConfidenceInterval(2, (items) => (items[0]! + items[1]!) / 2, {
+      iterations: 4000,
+      seed: 3,
+    })!;
     expect(interval.lower).toBe(0);
     expect(interval.upper).toBe(1);
-    const narrow = bootstrapConfidenceInterval(2, (items) => (items[0]! + items[1]!) / 2, { iterations: 4000, seed: 3, confidence: 0.4 })!;
+    const narrow = bootstrapConfidenceInterval(2, (items) => (items[0]! + items[1]!) / 2, {
+      iterations: 4000,
+      seed: 3,
+      confidence: 0.4,
+    })!;
     expect(narrow.lower).toBe(0.5);
     expect(narrow.upper).toBe(0.5);
   });
@@ -86,9 +93,15 @@ describe("bootstrap confidence intervals over items", () => {
       [2, 2],
       [3, 3],
     ]);
-    expect(bootstrapTableStatistic(perfect, percentAgreement, { iterations: 200 })).toMatchObject({ lower: 1, upper: 1 });
+    expect(bootstrapTableStatistic(perfect, percentAgreement, { iterations: 200 })).toMatchObject({
+      lower: 1,
+      upper: 1,
+    });
     // Alpha is undefined on a resample that drew one item three times (no variation): those are skipped.
-    const alpha = bootstrapTableStatistic(perfect, (t) => krippendorffAlpha(t, "nominal"), { iterations: 300, seed: 5 })!;
+    const alpha = bootstrapTableStatistic(perfect, (t) => krippendorffAlpha(t, "nominal"), {
+      iterations: 300,
+      seed: 5,
+    })!;
     expect(alpha.validIterations).toBeLessThan(300);
     expect(alpha.validIterations).toBeGreaterThan(200);
   });

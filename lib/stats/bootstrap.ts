@@ -64,7 +64,8 @@ export function quantile(sorted: Float64Array, p: number): number {
 export function checkedBootstrapOptions(options: BootstrapOptions): { iterations: number; confidence: number } {
   const iterations = options.iterations ?? 1000;
   const confidence = options.confidence ?? 0.95;
-  if (!Number.isInteger(iterations) || iterations < 1) throw new StatsInputError("iterations must be a positive integer");
+  if (!Number.isInteger(iterations) || iterations < 1)
+    throw new StatsInputError("iterations must be a positive integer");
   if (!(confidence > 0 && confidence < 1)) throw new StatsInputError("confidence must be between 0 and 1");
   return { iterations, confidence };
 }
@@ -74,7 +75,11 @@ export function checkedBootstrapOptions(options: BootstrapOptions): { iterations
  * and hands them to `statistic`. Items, not single ratings, are resampled because ratings of one item are
  * not independent. `null` when there are no items or the statistic is undefined on every resample.
  */
-export function bootstrapConfidenceInterval(itemCount: number, statistic: (items: Int32Array) => number | null, options: BootstrapOptions = {}): ConfidenceInterval | null {
+export function bootstrapConfidenceInterval(
+  itemCount: number,
+  statistic: (items: Int32Array) => number | null,
+  options: BootstrapOptions = {},
+): ConfidenceInterval | null {
   const { iterations, confidence } = checkedBootstrapOptions(options);
   if (itemCount === 0) return null;
   const random = mulberry32(options.seed ?? 1);
@@ -89,10 +94,20 @@ export function bootstrapConfidenceInterval(itemCount: number, statistic: (items
   if (valid === 0) return null;
   const sorted = estimates.subarray(0, valid).sort();
   const tail = (1 - confidence) / 2;
-  return { lower: quantile(sorted, tail), upper: quantile(sorted, 1 - tail), confidence, iterations, validIterations: valid };
+  return {
+    lower: quantile(sorted, tail),
+    upper: quantile(sorted, 1 - tail),
+    confidence,
+    iterations,
+    validIterations: valid,
+  };
 }
 
 /** The same, for a statistic of a rating table: each resample is the table with its items drawn with replacement. */
-export function bootstrapTableStatistic(table: RatingTable, statistic: (table: RatingTable) => number | null, options: BootstrapOptions = {}): ConfidenceInterval | null {
+export function bootstrapTableStatistic(
+  table: RatingTable,
+  statistic: (table: RatingTable) => number | null,
+  options: BootstrapOptions = {},
+): ConfidenceInterval | null {
   return bootstrapConfidenceInterval(table.itemIds.length, (items) => statistic(selectItems(table, items)), options);
 }

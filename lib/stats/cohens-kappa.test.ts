@@ -16,7 +16,12 @@ describe("Cohen's kappa", () => {
       ),
     ).toBeCloseTo(0.4, 12);
     const a = [...Array<string>(25).fill("yes"), ...Array<string>(25).fill("no")];
-    const b = [...Array<string>(20).fill("yes"), ...Array<string>(5).fill("no"), ...Array<string>(10).fill("yes"), ...Array<string>(15).fill("no")];
+    const b = [
+      ...Array<string>(20).fill("yes"),
+      ...Array<string>(5).fill("no"),
+      ...Array<string>(10).fill("yes"),
+      ...Array<string>(15).fill("no"),
+    ];
     expect(cohensKappa(a, b)).toBeCloseTo(0.4, 12);
   });
 
@@ -90,6 +95,7 @@ describe("Cohen's kappa", () => {
     ["all pairs missing", [null, 1], [2, null]],
     ["one category used by both", [3, 3, 3], [3, 3, 3]],
   ] as const)("is null for %s (all weightings)", (_name, a, b) => {
-    for (const weighting of ["unweighted", "linear", "quadratic"] as const) expect(cohensKappa(a, b, weighting)).toBeNull();
+    for (const weighting of ["unweighted", "linear", "quadratic"] as const)
+      expect(cohensKappa(a, b, weighting)).toBeNull();
   });
 });

@@ -18,7 +18,10 @@ export type KappaWeighting = "unweighted" | "linear" | "quadratic";
  * `null` when undefined: no items, chance disagreement of zero (both raters used a single, same category),
  * or a weighted kappa over labels that are not all numbers (weights need ordered numeric categories).
  */
-export function cohensKappaFromConfusion(matrix: ConfusionMatrix, weighting: KappaWeighting = "unweighted"): number | null {
+export function cohensKappaFromConfusion(
+  matrix: ConfusionMatrix,
+  weighting: KappaWeighting = "unweighted",
+): number | null {
   const k = matrix.labels.length;
   const n = matrix.total;
   if (n === 0) return null;
@@ -56,11 +59,20 @@ export function cohensKappaFromConfusion(matrix: ConfusionMatrix, weighting: Kap
 }
 
 /** Cohen's kappa of two raters' label lists, over the positions where both gave a label. */
-export function cohensKappa(a: readonly Rating[], b: readonly Rating[], weighting: KappaWeighting = "unweighted"): number | null {
+export function cohensKappa(
+  a: readonly Rating[],
+  b: readonly Rating[],
+  weighting: KappaWeighting = "unweighted",
+): number | null {
   return cohensKappaFromConfusion(confusionMatrix(a, b), weighting);
 }
 
 /** Cohen's kappa of two raters (by index) of a table, over the items both rated. */
-export function cohensKappaForRaters(table: RatingTable, raterA: number, raterB: number, weighting: KappaWeighting = "unweighted"): number | null {
+export function cohensKappaForRaters(
+  table: RatingTable,
+  raterA: number,
+  raterB: number,
+  weighting: KappaWeighting = "unweighted",
+): number | null {
   return cohensKappaFromConfusion(confusionMatrixForRaters(table, raterA, raterB), weighting);
 }

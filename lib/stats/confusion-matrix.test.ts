@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { binaryClassificationMetrics, confusionMatrix, confusionMatrixForRaters, confusionMatrixFromCounts, countAt } from "./confusion-matrix";
+import {
+  binaryClassificationMetrics,
+  confusionMatrix,
+  confusionMatrixForRaters,
+  confusionMatrixFromCounts,
+  countAt,
+} from "./confusion-matrix";
 import { StatsInputError } from "./input-error";
 import { ratingTableFromMatrix } from "./rating-table";
 

@@ -22,7 +22,8 @@ function compareLabels(a: Category, b: Category): number {
 
 /** Pairs where either side is `null` are left out, as an item one rater skipped says nothing about agreement. */
 export function confusionMatrix(a: readonly Rating[], b: readonly Rating[]): ConfusionMatrix {
-  if (a.length !== b.length) throw new StatsInputError(`the two label lists differ in length (${a.length} and ${b.length})`);
+  if (a.length !== b.length)
+    throw new StatsInputError(`the two label lists differ in length (${a.length} and ${b.length})`);
   const seen = new Set<Category>();
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
@@ -47,7 +48,10 @@ export function confusionMatrix(a: readonly Rating[], b: readonly Rating[]): Con
 }
 
 /** From a published k × k table of counts (rows: first rater). Labels default to 0…k-1. */
-export function confusionMatrixFromCounts(table: readonly (readonly number[])[], labels?: readonly Category[]): ConfusionMatrix {
+export function confusionMatrixFromCounts(
+  table: readonly (readonly number[])[],
+  labels?: readonly Category[],
+): ConfusionMatrix {
   const k = table.length;
   const names = labels ?? Array.from({ length: k }, (_, i) => i);
   if (names.length !== k) throw new StatsInputError(`${names.length} labels for a ${k} × ${k} table`);
@@ -56,7 +60,8 @@ export function confusionMatrixFromCounts(table: readonly (readonly number[])[],
   table.forEach((row, i) => {
     if (row.length !== k) throw new StatsInputError(`row ${i} of the table has ${row.length} cells, expected ${k}`);
     row.forEach((count, j) => {
-      if (!Number.isFinite(count) || count < 0) throw new StatsInputError(`cell (${i}, ${j}) is not a non-negative count`);
+      if (!Number.isFinite(count) || count < 0)
+        throw new StatsInputError(`cell (${i}, ${j}) is not a non-negative count`);
       counts[i * k + j] = count;
       total += count;
     });
@@ -137,10 +142,16 @@ export function binaryMetricsFromConfusion(matrix: ConfusionMatrix, positive: Ca
  * `positive` is the negative class; more than two distinct labels is an error, as it is then not binary).
  * Pairs with a `null` on either side are left out.
  */
-export function binaryClassificationMetrics(truth: readonly Rating[], predicted: readonly Rating[], positive: Category): BinaryClassificationMetrics {
+export function binaryClassificationMetrics(
+  truth: readonly Rating[],
+  predicted: readonly Rating[],
+  positive: Category,
+): BinaryClassificationMetrics {
   const matrix = confusionMatrix(truth, predicted);
   if (matrix.labels.length > 2) {
-    throw new StatsInputError(`binary metrics need at most two labels, found ${matrix.labels.length}: ${matrix.labels.join(", ")}`);
+    throw new StatsInputError(
+      `binary metrics need at most two labels, found ${matrix.labels.length}: ${matrix.labels.join(", ")}`,
+    );
   }
   return binaryMetricsFromConfusion(matrix, positive);
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "./bootstrap";
-import { averageRanks, kendallTauB, kendallTauBOfRankings, pearson, ranking, spearman, spearmanOfRankings, spearmanOfResamples } from "./correlation";
+import {
+  averageRanks,
+  kendallTauB,
+  kendallTauBOfRankings,
+  pearson,
+  ranking,
+  spearman,
+  spearmanOfRankings,
+  spearmanOfResamples,
+} from "./correlation";
 import { StatsInputError } from "./input-error";
 
 /** Kendall's tau-b by its definition, over all pairs: the O(n²) reference for the merge-sort version. */

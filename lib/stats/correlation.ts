@@ -1,9 +1,11 @@
 import { StatsInputError } from "./input-error";
 
 function checkPaired(x: ArrayLike<number>, y: ArrayLike<number>): number {
-  if (x.length !== y.length) throw new StatsInputError(`the two samples differ in length (${x.length} and ${y.length})`);
+  if (x.length !== y.length)
+    throw new StatsInputError(`the two samples differ in length (${x.length} and ${y.length})`);
   for (let i = 0; i < x.length; i++) {
-    if (!Number.isFinite(x[i]!) || !Number.isFinite(y[i]!)) throw new StatsInputError(`pair ${i} is not a pair of finite numbers`);
+    if (!Number.isFinite(x[i]!) || !Number.isFinite(y[i]!))
+      throw new StatsInputError(`pair ${i} is not a pair of finite numbers`);
   }
   return x.length;
 }
@@ -164,7 +166,11 @@ export function spearmanOfResamples(x: ArrayLike<number>, y: ArrayLike<number>):
   return (sample) => {
     const n = sample.length;
     if (n < 2) return null;
-    if (n >= 1 << 26) return spearmanOfRankings({ ranks: Int32Array.from(sample, (k) => ranksX[k]!), levels: rx.levels }, { ranks: Int32Array.from(sample, (k) => ranksY[k]!), levels: ry.levels });
+    if (n >= 1 << 26)
+      return spearmanOfRankings(
+        { ranks: Int32Array.from(sample, (k) => ranksX[k]!), levels: rx.levels },
+        { ranks: Int32Array.from(sample, (k) => ranksY[k]!), levels: ry.levels },
+      );
     countsX.fill(0);
     countsY.fill(0);
     for (let i = 0; i < n; i++) {
@@ -272,7 +278,10 @@ export function kendallTauB(x: ArrayLike<number>, y: ArrayLike<number>): number 
 export function kendallTauBOfRankings(x: Ranking, y: Ranking): number | null {
   const n = checkRankings(x, y);
   if (n < 2) return null;
-  const { ySorted, tiedX, tiedBoth } = x.levels * y.levels <= Math.max(n, 1 << 16) ? sortPairsByCounting(x.ranks, y.ranks, x.levels, y.levels) : sortPairsByKey(x.ranks, y.ranks, y.levels);
+  const { ySorted, tiedX, tiedBoth } =
+    x.levels * y.levels <= Math.max(n, 1 << 16)
+      ? sortPairsByCounting(x.ranks, y.ranks, x.levels, y.levels)
+      : sortPairsByKey(x.ranks, y.ranks, y.levels);
   const yCounts = new Float64Array(y.levels);
   for (let i = 0; i < n; i++) yCounts[y.ranks[i]!]! += 1;
   let tiedY = 0;
@@ -298,7 +307,12 @@ interface SortedPairs {
  * Orders the pairs with a counting sort over the (x rank, y rank) grid: linear time when the grid is small,
  * which it is for ratings on a fixed scale (11 × 11 cells for 0–10), and the cell counts give n₁ and n₃.
  */
-function sortPairsByCounting(xRanks: Int32Array, yRanks: Int32Array, xDistinct: number, yDistinct: number): SortedPairs {
+function sortPairsByCounting(
+  xRanks: Int32Array,
+  yRanks: Int32Array,
+  xDistinct: number,
+  yDistinct: number,
+): SortedPairs {
   const n = xRanks.length;
   const cells = new Float64Array(xDistinct * yDistinct);
   for (let i = 0; i < n; i++) cells[xRanks[i]! * yDistinct + yRanks[i]!]! += 1;

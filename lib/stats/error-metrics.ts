@@ -5,7 +5,8 @@ function checkPaired(predicted: ArrayLike<number>, actual: ArrayLike<number>): n
     throw new StatsInputError(`the two samples differ in length (${predicted.length} and ${actual.length})`);
   }
   for (let i = 0; i < predicted.length; i++) {
-    if (!Number.isFinite(predicted[i]!) || !Number.isFinite(actual[i]!)) throw new StatsInputError(`pair ${i} is not a pair of finite numbers`);
+    if (!Number.isFinite(predicted[i]!) || !Number.isFinite(actual[i]!))
+      throw new StatsInputError(`pair ${i} is not a pair of finite numbers`);
   }
   return predicted.length;
 }

@@ -17,7 +17,9 @@ describe("Fleiss' kappa", () => {
 
   it("counts and raw ratings give the same kappa", () => {
     const table = ratingTableFromMatrix(FLEISS_1971_DIAGNOSES);
-    const counts = FLEISS_1971_DIAGNOSES.map((row) => [1, 2, 3, 4, 5].map((category) => row.filter((v) => v === category).length));
+    const counts = FLEISS_1971_DIAGNOSES.map((row) =>
+      [1, 2, 3, 4, 5].map((category) => row.filter((v) => v === category).length),
+    );
     expect(fleissKappaFromCounts(counts)).toBeCloseTo(fleissKappa(table)!, 14);
   });
 

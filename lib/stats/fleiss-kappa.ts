@@ -15,7 +15,8 @@ export function fleissKappaFromCounts(counts: readonly (readonly number[])[]): n
   counts.forEach((row, i) => {
     if (row.length !== k) throw new StatsInputError(`item ${i} has ${row.length} category counts, expected ${k}`);
     row.forEach((count, j) => {
-      if (!Number.isInteger(count) || count < 0) throw new StatsInputError(`count (${i}, ${j}) is not a non-negative integer`);
+      if (!Number.isInteger(count) || count < 0)
+        throw new StatsInputError(`count (${i}, ${j}) is not a non-negative integer`);
       flat[i * k + j] = count;
     });
   });

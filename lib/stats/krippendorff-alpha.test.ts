@@ -23,7 +23,9 @@ describe("Krippendorff's alpha", () => {
     // Marginals: n₁ = 9, n₂ = 13, n₃ = 10, n₄ = 5, n₅ = 3 (unit 12 has a single value and is not pairable).
     const o = coincidenceMatrix(example);
     const k = example.categories.length;
-    const marginals = Array.from({ length: k }, (_, c) => Array.from({ length: k }, (_, d) => o[c * k + d]!).reduce((a, b) => a + b));
+    const marginals = Array.from({ length: k }, (_, c) =>
+      Array.from({ length: k }, (_, d) => o[c * k + d]!).reduce((a, b) => a + b),
+    );
     expect(marginals.map((m) => Math.round(m * 1e9) / 1e9)).toEqual([9, 13, 10, 5, 3]);
     expect(o[0]).toBeCloseTo(7, 12);
     expect(o[1]).toBeCloseTo(4 / 3, 12);
@@ -36,7 +38,9 @@ describe("Krippendorff's alpha", () => {
     for (const level of ["nominal", "ordinal", "interval", "ratio"] as const) {
       expect(krippendorffAlpha(example, level, rows)).toBe(krippendorffAlpha(selectItems(example, rows), level));
     }
-    expect(Array.from(coincidenceMatrix(example, rows))).toEqual(Array.from(coincidenceMatrix(selectItems(example, rows))));
+    expect(Array.from(coincidenceMatrix(example, rows))).toEqual(
+      Array.from(coincidenceMatrix(selectItems(example, rows))),
+    );
     expect(krippendorffAlpha(example, "interval", rows)).not.toBe(krippendorffAlpha(example, "interval"));
   });
 
@@ -79,15 +83,21 @@ describe("Krippendorff's alpha", () => {
   });
 
   it("is unchanged by a linear rescaling of interval values and by a monotone recoding of ordinal ones", () => {
-    const rescaled = ratingTableFromMatrix(KRIPPENDORFF_2011.map((row) => row.map((v) => (v === null ? null : 10 * Number(v) + 3))));
+    const rescaled = ratingTableFromMatrix(
+      KRIPPENDORFF_2011.map((row) => row.map((v) => (v === null ? null : 10 * Number(v) + 3))),
+    );
     expect(krippendorffAlpha(rescaled, "interval")).toBeCloseTo(krippendorffAlpha(example, "interval")!, 12);
-    const squared = ratingTableFromMatrix(KRIPPENDORFF_2011.map((row) => row.map((v) => (v === null ? null : Number(v) ** 2))));
+    const squared = ratingTableFromMatrix(
+      KRIPPENDORFF_2011.map((row) => row.map((v) => (v === null ? null : Number(v) ** 2))),
+    );
     expect(krippendorffAlpha(squared, "ordinal")).toBeCloseTo(krippendorffAlpha(example, "ordinal")!, 12);
     expect(krippendorffAlpha(squared, "interval")).not.toBeCloseTo(krippendorffAlpha(example, "interval")!, 3);
   });
 
   it("takes string labels at the nominal level and gives null for ordered levels on them", () => {
-    const labels = ratingTableFromMatrix(KRIPPENDORFF_2011.map((row) => row.map((v) => (v === null ? null : `code-${v}`))));
+    const labels = ratingTableFromMatrix(
+      KRIPPENDORFF_2011.map((row) => row.map((v) => (v === null ? null : `code-${v}`))),
+    );
     expect(krippendorffAlpha(labels, "nominal")).toBeCloseTo(0.743, 3);
     expect(krippendorffAlpha(labels, "ordinal")).toBeNull();
     expect(krippendorffAlpha(labels, "interval")).toBeNull();
@@ -144,7 +154,8 @@ describe("Krippendorff's alpha", () => {
         ]),
       ],
     ])("%s", (_name, table) => {
-      for (const level of ["nominal", "ordinal", "interval", "ratio"] as const) expect(krippendorffAlpha(table, level)).toBeNull();
+      for (const level of ["nominal", "ordinal", "interval", "ratio"] as const)
+        expect(krippendorffAlpha(table, level)).toBeNull();
     });
   });
 });

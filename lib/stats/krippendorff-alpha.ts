@@ -43,7 +43,11 @@ export function coincidenceMatrix(table: RatingTable, rows?: Int32Array): Float6
  * coincidence marginals n_g, so only the order of values matters and unused values take no room;
  * interval (c − k)²; ratio ((c − k)/(c + k))².
  */
-function differences(level: MeasurementLevel, values: Float64Array | null, marginals: Float64Array): Float64Array | null {
+function differences(
+  level: MeasurementLevel,
+  values: Float64Array | null,
+  marginals: Float64Array,
+): Float64Array | null {
   const k = marginals.length;
   const delta = new Float64Array(k * k);
   if (level === "nominal") {

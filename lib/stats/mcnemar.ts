@@ -43,8 +43,14 @@ export function erfc(x: number): number {
   if (x < 0) return 2 - erfc(-x);
   if (x < 0.5) return 1 - erfSmall(x);
   if (x < 4) {
-    const p = [3.00459261020161601e2, 4.51918953711872942e2, 3.39320816734343687e2, 1.52989285046940404e2, 4.31622272220567353e1, 7.21175825088309366, 5.64195517478973971e-1, -1.36864857382716707e-7];
-    const q = [3.00459260956983293e2, 7.90950925327898027e2, 9.31354094850609621e2, 6.38980264465631167e2, 2.77585444743987643e2, 7.7000152935229473e1, 1.27827273196294235e1, 1];
+    const p = [
+      3.00459261020161601e2, 4.51918953711872942e2, 3.39320816734343687e2, 1.52989285046940404e2, 4.31622272220567353e1,
+      7.21175825088309366, 5.64195517478973971e-1, -1.36864857382716707e-7,
+    ];
+    const q = [
+      3.00459260956983293e2, 7.90950925327898027e2, 9.31354094850609621e2, 6.38980264465631167e2, 2.77585444743987643e2,
+      7.7000152935229473e1, 1.27827273196294235e1, 1,
+    ];
     let num = 0;
     let den = 0;
     for (let i = p.length - 1; i >= 0; i--) {
@@ -53,7 +59,10 @@ export function erfc(x: number): number {
     }
     return Math.exp(-x * x) * (num / den);
   }
-  const p = [-2.99610707703542174e-3, -4.94730910623250734e-2, -2.2695659353968693e-1, -2.78661308609647788e-1, -2.23192459734184686e-2];
+  const p = [
+    -2.99610707703542174e-3, -4.94730910623250734e-2, -2.2695659353968693e-1, -2.78661308609647788e-1,
+    -2.23192459734184686e-2,
+  ];
   const q = [1.06209230528467918e-2, 1.91308926107829841e-1, 1.05167510706793207, 1.98733201817135256, 1];
   const z = 1 / (x * x);
   let num = 0;
@@ -66,7 +75,9 @@ export function erfc(x: number): number {
 }
 
 function erfSmall(x: number): number {
-  const p = [3.20937758913846947e3, 3.77485237685302021e2, 1.13864154151050156e2, 3.1611237438705656, 1.85777706184603153e-1];
+  const p = [
+    3.20937758913846947e3, 3.77485237685302021e2, 1.13864154151050156e2, 3.1611237438705656, 1.85777706184603153e-1,
+  ];
   const q = [2.84423683343917062e3, 1.28261652607737228e3, 2.44024637934444173e2, 2.36012909523441209e1, 1];
   const z = x * x;
   let num = 0;
@@ -80,17 +91,22 @@ function erfSmall(x: number): number {
 
 /** McNemar's test from the discordant counts. */
 export function mcnemarTest(b: number, c: number): McNemarResult {
-  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new RangeError(`mcnemarTest: b = ${b} and c = ${c} must be counts`);
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0)
+    throw new RangeError(`mcnemarTest: b = ${b} and c = ${c} must be counts`);
   const n = b + c;
   if (n === 0) return { b, c, method: "exact", statistic: null, p: 1 };
-  if (n < EXACT_BELOW) return { b, c, method: "exact", statistic: null, p: Math.min(1, 2 * binomialHalfCdf(Math.min(b, c), n)) };
+  if (n < EXACT_BELOW)
+    return { b, c, method: "exact", statistic: null, p: Math.min(1, 2 * binomialHalfCdf(Math.min(b, c), n)) };
   const statistic = (Math.abs(b - c) - 1) ** 2 / n;
   // Chi-square with 1 df: P(X² ≥ s) = P(|Z| ≥ √s) = erfc(√(s/2)).
   return { b, c, method: "chi_square", statistic, p: Math.min(1, erfc(Math.sqrt(statistic / 2))) };
 }
 
 /** b and c from two models' outcomes on the same cases (true: right); cases either lacks are left out. */
-export function discordantCounts(first: ReadonlyMap<string, boolean>, second: ReadonlyMap<string, boolean>): { b: number; c: number; n: number } {
+export function discordantCounts(
+  first: ReadonlyMap<string, boolean>,
+  second: ReadonlyMap<string, boolean>,
+): { b: number; c: number; n: number } {
   let b = 0;
   let c = 0;
   let n = 0;

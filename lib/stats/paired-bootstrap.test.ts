@@ -33,7 +33,12 @@ describe("pairedBootstrapDifference", () => {
     expect([r.lower, r.upper]).toEqual([0, 1]);
     // The two systems are evaluated on the same draws: swapping them mirrors the result.
     const swapped = pairedBootstrapDifference(2, accuracy([0, 1]), accuracy([1, 1]), { iterations: 20_000, seed: 3 });
-    expect([swapped.difference, swapped.lower, swapped.upper === 0 ? 0 : swapped.upper, swapped.p]).toEqual([-0.5, -1, 0, r.p]);
+    expect([swapped.difference, swapped.lower, swapped.upper === 0 ? 0 : swapped.upper, swapped.p]).toEqual([
+      -0.5,
+      -1,
+      0,
+      r.p,
+    ]);
   });
 
   it("leaves out resamples where a statistic is undefined, and says so", () => {

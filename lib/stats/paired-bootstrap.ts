@@ -21,7 +21,12 @@ export interface PairedBootstrapResult {
   validIterations: number;
 }
 
-export function pairedBootstrapDifference(itemCount: number, a: (items: Int32Array) => number | null, b: (items: Int32Array) => number | null, options: BootstrapOptions = {}): PairedBootstrapResult {
+export function pairedBootstrapDifference(
+  itemCount: number,
+  a: (items: Int32Array) => number | null,
+  b: (items: Int32Array) => number | null,
+  options: BootstrapOptions = {},
+): PairedBootstrapResult {
   const { iterations, confidence } = checkedBootstrapOptions(options);
   const all = Int32Array.from({ length: itemCount }, (_, i) => i);
   const full = (f: (items: Int32Array) => number | null) => {

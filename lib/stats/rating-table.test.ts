@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { StatsInputError } from "./input-error";
-import { buildRatingTable, MISSING, pairedCodes, RatingTableBuilder, ratingTableFromMatrix, selectItems, valuesOf } from "./rating-table";
+import {
+  buildRatingTable,
+  MISSING,
+  pairedCodes,
+  RatingTableBuilder,
+  ratingTableFromMatrix,
+  selectItems,
+  valuesOf,
+} from "./rating-table";
 
 describe("buildRatingTable", () => {
   it("lays rows out as items × raters with sorted category codes and missing ratings", () => {
@@ -80,7 +88,9 @@ describe("RatingTableBuilder with numeric strings (the CSV path)", () => {
     const builder = new RatingTableBuilder({ numericStrings: true, sourceKind: "line" });
     builder.add("i1", "r1", "1", 2);
     builder.add("i1", "r1", "2", 7);
-    expect(() => builder.build()).toThrow('line 7: duplicate rating for item "i1" by rater "r1" (first given on line 2)');
+    expect(() => builder.build()).toThrow(
+      'line 7: duplicate rating for item "i1" by rater "r1" (first given on line 2)',
+    );
   });
 });
 

@@ -104,7 +104,9 @@ export function assembleRatingTable(ratings: InternedRatings, options: RatingTab
   const nItems = ratings.itemIds.length;
   const nRaters = ratings.raterIds.length;
   if (nItems * nRaters > MAX_CELLS) {
-    throw new StatsInputError(`${nItems} items × ${nRaters} raters is more than ${MAX_CELLS} cells; this dense items × raters table is meant for a few raters per study.`);
+    throw new StatsInputError(
+      `${nItems} items × ${nRaters} raters is more than ${MAX_CELLS} cells; this dense items × raters table is meant for a few raters per study.`,
+    );
   }
   const { categories, categoryValues, remap } = resolveCategories(ratings.rawValues, options.numericStrings === true);
   const { item, rater, value } = ratings.entries;
@@ -119,8 +121,14 @@ export function assembleRatingTable(ratings: InternedRatings, options: RatingTab
   return { itemIds: ratings.itemIds.slice(), raterIds: ratings.raterIds.slice(), categories, categoryValues, codes };
 }
 
-function resolveCategories(raw: readonly Category[], numericStrings: boolean): { categories: Category[]; categoryValues: Float64Array | null; remap: Int32Array } {
-  const asNumbers = numericStrings && raw.every((v) => typeof v === "number" || isNumericText(v)) ? raw.map((v) => (typeof v === "number" ? v : Number(v))) : raw;
+function resolveCategories(
+  raw: readonly Category[],
+  numericStrings: boolean,
+): { categories: Category[]; categoryValues: Float64Array | null; remap: Int32Array } {
+  const asNumbers =
+    numericStrings && raw.every((v) => typeof v === "number" || isNumericText(v))
+      ? raw.map((v) => (typeof v === "number" ? v : Number(v)))
+      : raw;
   const distinct = [...new Set(asNumbers)].sort(compareCategories);
   const codeOf = new Map<Category, number>(distinct.map((c, i) => [c, i]));
   const remap = new Int32Array(raw.length);
@@ -143,7 +151,10 @@ function throwDuplicate(ratings: InternedRatings, k: number, cell: number, optio
   const at = entries.source[k]!;
   const firstAt = entries.source[first]!;
   if (options.sourceKind === "line") {
-    throw new StatsInputError(`duplicate rating for item ${item} by rater ${rater} (first given on line ${firstAt})`, at);
+    throw new StatsInputError(
+      `duplicate rating for item ${item} by rater ${rater} (first given on line ${firstAt})`,
+      at,
+    );
   }
   throw new StatsInputError(`duplicate rating for item ${item} by rater ${rater} (rows ${firstAt} and ${at})`);
 }
@@ -206,7 +217,10 @@ export class RatingTableBuilder {
   }
 
   build(): RatingTable {
-    return assembleRatingTable({ itemIds: this.itemIds, raterIds: this.raterIds, rawValues: this.rawValues, entries: this.entries }, this.options);
+    return assembleRatingTable(
+      { itemIds: this.itemIds, raterIds: this.raterIds, rawValues: this.rawValues, entries: this.entries },
+      this.options,
+    );
   }
 }
 
@@ -233,8 +247,10 @@ export function buildRatingTable(rows: Iterable<RatingRow>): RatingTable {
   const builder = new RatingTableBuilder({ sourceKind: "row" });
   let index = 0;
   for (const row of rows) {
-    if (typeof row.item !== "string" || row.item === "") throw new StatsInputError(`row ${index}: item must be a non-empty string`);
-    if (typeof row.rater !== "string" || row.rater === "") throw new StatsInputError(`row ${index}: rater must be a non-empty string`);
+    if (typeof row.item !== "string" || row.item === "")
+      throw new StatsInputError(`row ${index}: item must be a non-empty string`);
+    if (typeof row.rater !== "string" || row.rater === "")
+      throw new StatsInputError(`row ${index}: rater must be a non-empty string`);
     const value = row.value;
     if (typeof value === "number" && !Number.isFinite(value)) {
       throw new StatsInputError(`row ${index}: value ${value} is not a finite number`);
@@ -273,7 +289,13 @@ export function selectItems(table: RatingTable, items: ArrayLike<number>): Ratin
     itemIds[i] = table.itemIds[source]!;
     codes.set(table.codes.subarray(source * nRaters, source * nRaters + nRaters), i * nRaters);
   }
-  return { itemIds, raterIds: table.raterIds, categories: table.categories, categoryValues: table.categoryValues, codes };
+  return {
+    itemIds,
+    raterIds: table.raterIds,
+    categories: table.categories,
+    categoryValues: table.categoryValues,
+    codes,
+  };
 }
 
 /** The two raters' codes on the items both of them rated, in item order. */

@@ -5,7 +5,8 @@ import { parseRatingsCsv } from "./ratings-csv";
 
 describe("parseRatingsCsv", () => {
   it("parses quoted fields, escaped quotes, CRLF, a BOM, blank lines and line breaks inside quotes", () => {
-    const csv = '\ufeff"item","rater","value"\r\n"clip, one","Ann ""A""",3\r\n\r\nclip-2,"multi\nline",4\n"clip, one",bob,"3"\n';
+    const csv =
+      '\ufeff"item","rater","value"\r\n"clip, one","Ann ""A""",3\r\n\r\nclip-2,"multi\nline",4\n"clip, one",bob,"3"\n';
     const table = parseRatingsCsv(csv, "ordinal");
     expect(table.itemIds).toEqual(["clip, one", "clip-2"]);
     expect(table.raterIds).toEqual(['Ann "A"', "multi\nline", "bob"]);
@@ -55,7 +56,10 @@ describe("parseRatingsCsv", () => {
   it("tells apart ids whose hashes collide", () => {
     // "video-0062789" and "video-0279192" have the same 32-bit FNV-1a hash (found by search): only the
     // character comparison separates them. The third line repeats the first id, which must be found again.
-    const table = parseRatingsCsv("item,rater,value\nvideo-0062789,a,1\nvideo-0279192,a,2\nvideo-0062789,b,3\n", "ordinal");
+    const table = parseRatingsCsv(
+      "item,rater,value\nvideo-0062789,a,1\nvideo-0279192,a,2\nvideo-0062789,b,3\n",
+      "ordinal",
+    );
     expect(table.itemIds).toEqual(["video-0062789", "video-0279192"]);
     expect(Array.from(table.codes)).toEqual([0, 2, 1, MISSING]);
     const quoted = parseRatingsCsv('item,rater,value\n"video-0062789",a,1\n"video-0279192",a,2\n', "ordinal");
@@ -66,6 +70,8 @@ describe("parseRatingsCsv", () => {
     const lines = ["item,rater,value"];
     for (let i = 0; i < 3000; i++) lines.push(`item-${i},a,1`);
     lines.push("item-1234,a,2");
-    expect(() => parseRatingsCsv(lines.join("\n"), "ordinal")).toThrow(new StatsInputError('duplicate rating for item "item-1234" by rater "a" (first given on line 1236)', 3002));
+    expect(() => parseRatingsCsv(lines.join("\n"), "ordinal")).toThrow(
+      new StatsInputError('duplicate rating for item "item-1234" by rater "a" (first given on line 1236)', 3002),
+    );
   });
 });

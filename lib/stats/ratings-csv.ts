@@ -167,7 +167,10 @@ function parseQuotedRecord(text: string, start: number, line: number): ParsedRec
       while (p < text.length && isPadding(text.charCodeAt(p)) && text.charCodeAt(p) !== CR) p++;
       const after = text.charCodeAt(p);
       if (p < text.length && after !== COMMA && after !== NEWLINE && after !== CR) {
-        throw new StatsInputError(`unexpected ${JSON.stringify(text[p])} after a closing quote`, line + innerLineBreaks);
+        throw new StatsInputError(
+          `unexpected ${JSON.stringify(text[p])} after a closing quote`,
+          line + innerLineBreaks,
+        );
       }
       fields.push(value);
       pos = p;
@@ -200,7 +203,10 @@ function columnRoles(header: string[]): Int32Array {
       unexpected.length > 0 ? `unexpected ${unexpected.map((n) => JSON.stringify(n)).join(", ")}` : "",
       missing.length === 0 && unexpected.length === 0 ? "a column appears twice" : "",
     ].filter(Boolean);
-    throw new StatsInputError(`the header must have exactly the columns item, rater, value (any order): ${problems.join("; ")}`, 1);
+    throw new StatsInputError(
+      `the header must have exactly the columns item, rater, value (any order): ${problems.join("; ")}`,
+      1,
+    );
   }
   return Int32Array.from(names, (name) => (COLUMNS as readonly string[]).indexOf(name));
 }
@@ -336,7 +342,15 @@ export function parseRatingsCsv(text: string, level: MeasurementLevel): RatingTa
   }
 
   checkValuesForLevel(sink.values.strings, sink.valueFirstLine, level);
-  return assembleRatingTable({ itemIds: sink.items.strings, raterIds: sink.raters.strings, rawValues: sink.values.strings, entries: sink.entries }, { numericStrings: true, sourceKind: "line" });
+  return assembleRatingTable(
+    {
+      itemIds: sink.items.strings,
+      raterIds: sink.raters.strings,
+      rawValues: sink.values.strings,
+      entries: sink.entries,
+    },
+    { numericStrings: true, sourceKind: "line" },
+  );
 }
 
 function checkValuesForLevel(values: readonly string[], firstLine: readonly number[], level: MeasurementLevel): void {
@@ -348,7 +362,8 @@ function checkValuesForLevel(values: readonly string[], firstLine: readonly numb
     // numerals they are compared as numbers, and the statistics could then only say "pair i", not the line.
     if (isNumericText(value) && !Number.isFinite(Number(value))) reason = "is too large to be a number";
     else if (level === "nominal") return;
-    else if (!isNumericText(value)) reason = `is not a number; --level ${level} needs numeric values (use --level nominal for labels)`;
+    else if (!isNumericText(value))
+      reason = `is not a number; --level ${level} needs numeric values (use --level nominal for labels)`;
     else if (level === "ratio" && Number(value) < 0) reason = "is negative; --level ratio needs values of 0 or more";
     if (reason !== null && (bad === null || line < bad.line)) bad = { value, line, reason };
   });

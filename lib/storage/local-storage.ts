@@ -4,7 +4,16 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { assertSafeKey, assertSafeUploadId, StorageIntegrityError, StorageNotFoundError, StorageOffsetError, StorageTooLargeError, type ObjectStorage, type StoredObject } from "./object-storage";
+import {
+  assertSafeKey,
+  assertSafeUploadId,
+  StorageIntegrityError,
+  StorageNotFoundError,
+  StorageOffsetError,
+  StorageTooLargeError,
+  type ObjectStorage,
+  type StoredObject,
+} from "./object-storage";
 
 /** ObjectStorage on a local directory. Writes go to a temp file that is renamed into place. */
 export class LocalStorage implements ObjectStorage {
@@ -20,7 +29,11 @@ export class LocalStorage implements ObjectStorage {
     return path.join(this.root, "staging", uploadId);
   }
 
-  async put(key: string, body: Readable | Uint8Array, options: { expectedSha256?: string; maxBytes?: number } = {}): Promise<StoredObject> {
+  async put(
+    key: string,
+    body: Readable | Uint8Array,
+    options: { expectedSha256?: string; maxBytes?: number } = {},
+  ): Promise<StoredObject> {
     const target = this.pathOf(key);
     await fsp.mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.${randomUUID()}.part`;
@@ -126,17 +139,24 @@ export class LocalStorage implements ObjectStorage {
     }
   }
 
-  async promoteStaging(uploadId: string, key: string, options: { expectedSha256: string; expectedSize: number }): Promise<StoredObject> {
+  async promoteStaging(
+    uploadId: string,
+    key: string,
+    options: { expectedSha256: string; expectedSize: number },
+  ): Promise<StoredObject> {
     const file = this.stagingPath(uploadId);
     const size = await this.stagingSize(uploadId);
-    if (size !== options.expectedSize) throw new StorageIntegrityError(`received ${size} of ${options.expectedSize} bytes`);
+    if (size !== options.expectedSize)
+      throw new StorageIntegrityError(`received ${size} of ${options.expectedSize} bytes`);
     const hash = createHash("sha256");
     await pipeline(fs.createReadStream(file), async function* (source: AsyncIterable<Buffer>) {
       for await (const chunk of source) hash.update(chunk);
     });
     const sha256 = hash.digest("hex");
     if (sha256 !== options.expectedSha256) {
-      throw new StorageIntegrityError(`SHA-256 mismatch: the client said ${options.expectedSha256}, the bytes that arrived hash to ${sha256}`);
+      throw new StorageIntegrityError(
+        `SHA-256 mismatch: the client said ${options.expectedSha256}, the bytes that arrived hash to ${sha256}`,
+      );
     }
     const target = this.pathOf(key);
     await fsp.mkdir(path.dirname(target), { recursive: true });

@@ -37,9 +37,13 @@ async function localStore() {
   };
   await add("projects/p1/videos/aaa.mp4", randomBytes(9 * 1024 * 1024));
   await add("projects/p1/videos/bbb.webm", randomBytes(200_000));
-  for (let i = 0; i < 4; i++) await add(`projects/p1/frames/set1/${String(i).padStart(5, "0")}.jpg`, randomBytes(3000 + i));
+  for (let i = 0; i < 4; i++)
+    await add(`projects/p1/frames/set1/${String(i).padStart(5, "0")}.jpg`, randomBytes(3000 + i));
   await local.put("incoming/0b7e7a52-7f3a-4c1e-9a59-1f0c2c1d2e3f", Buffer.from("an upload in flight"));
-  fs.writeFileSync(path.join(dir, "objects/projects/p1/videos/ccc.mp4.9f1c2b3a-1111-2222-3333-444455556666.part"), "a partial write");
+  fs.writeFileSync(
+    path.join(dir, "objects/projects/p1/videos/ccc.mp4.9f1c2b3a-1111-2222-3333-444455556666.part"),
+    "a partial write",
+  );
   await local.appendToStaging("upload1", 0, Readable.from([Buffer.from("staged")]), 100);
   return { dir, objects };
 }
@@ -74,7 +78,9 @@ describe("migrateLocalToS3", () => {
     });
     expect(first).toMatchObject({ objects: 6, copied: 2, skipped: 0, failed: [], interrupted: true });
     expect(lines[0]).toBe(`6 objects (9.2 MiB) in ${path.join(dir, "objects")}`);
-    expect(lines.at(-1)).toMatch(/^interrupted: 2\/6 objects, .*\(copied 2, already there 0, failed 0\); .* copied and verified by SHA-256\. Run it again to continue/);
+    expect(lines.at(-1)).toMatch(
+      /^interrupted: 2\/6 objects, .*\(copied 2, already there 0, failed 0\); .* copied and verified by SHA-256\. Run it again to continue/,
+    );
     const copiedFirst = await keysIn(target);
     expect(copiedFirst).toHaveLength(2);
 
@@ -83,7 +89,12 @@ describe("migrateLocalToS3", () => {
     await target.put(damagedKey, Readable.from([randomBytes(objects.get(damagedKey)!.length)]));
 
     lines.length = 0;
-    const second = await migrateLocalToS3({ sourceDir: dir, target, log: (line) => lines.push(line), progressEveryMs: 0 });
+    const second = await migrateLocalToS3({
+      sourceDir: dir,
+      target,
+      log: (line) => lines.push(line),
+      progressEveryMs: 0,
+    });
     expect(second).toMatchObject({ objects: 6, copied: 5, skipped: 1, failed: [], interrupted: false });
     expect(lines.at(-1)).toMatch(/^done: 6\/6 objects, 9\.2 MiB of 9\.2 MiB \(copied 5, already there 1, failed 0\)/);
     expect(lines.some((line) => /^\d\/6 objects/.test(line))).toBe(true);
@@ -106,14 +117,22 @@ describe("migrateLocalToS3", () => {
     const run = (env: Record<string, string>) =>
       promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/storage-migrate.ts"], {
         // Only what the script needs: nothing of this test process's storage settings leaks in.
-        env: { NODE_ENV: "production", PATH: process.env.PATH!, STORAGE_DIR: dir, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
+        env: {
+          NODE_ENV: "production",
+          PATH: process.env.PATH!,
+          STORAGE_DIR: dir,
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+          ...env,
+        },
       }).then(
         (result) => ({ code: 0, ...result }),
         (error: { code: number; stdout: string; stderr: string }) => error,
       );
     const done = await run(s3.env(prefix));
     expect(done.code).toBe(0);
-    expect(done.stdout).toContain(`[storage:migrate] from local directory ${dir} to s3://${s3.bucket}/${prefix} at ${s3.endpoint}, path-style`);
+    expect(done.stdout).toContain(
+      `[storage:migrate] from local directory ${dir} to s3://${s3.bucket}/${prefix} at ${s3.endpoint}, path-style`,
+    );
     expect(done.stdout).toMatch(/\[storage:migrate\] done: 6\/6 objects, .*\(copied 6, already there 0, failed 0\)/);
     const config = { ...s3.config(prefix) };
     const target = new S3Storage(createS3Client(config), config.bucket, config.prefix);

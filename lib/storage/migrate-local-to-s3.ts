@@ -49,7 +49,14 @@ export async function migrateLocalToS3(options: {
   const totalBytes = files.reduce((sum, file) => sum + file.size, 0);
   log(`${files.length} objects (${formatBytes(totalBytes)}) in ${root}`);
 
-  const summary: MigrationSummary = { objects: files.length, copied: 0, skipped: 0, failed: [], bytesCopied: 0, interrupted: false };
+  const summary: MigrationSummary = {
+    objects: files.length,
+    copied: 0,
+    skipped: 0,
+    failed: [],
+    bytesCopied: 0,
+    interrupted: false,
+  };
   let done = 0;
   let bytesDone = 0;
   let lastProgress = Date.now();
@@ -115,7 +122,8 @@ async function listObjectFiles(root: string): Promise<{ key: string; path: strin
   try {
     entries = await fsp.readdir(root, { recursive: true, withFileTypes: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`${root} does not exist: is --from (or STORAGE_DIR) the local store?`);
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new Error(`${root} does not exist: is --from (or STORAGE_DIR) the local store?`);
     throw error;
   }
   const files: { key: string; path: string; size: number }[] = [];

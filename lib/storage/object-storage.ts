@@ -11,7 +11,11 @@ export interface ObjectStorage {
    * computed on arrival; with `expectedSha256` a mismatch stores nothing and throws
    * StorageIntegrityError. With `maxBytes` a larger body stores nothing and throws StorageTooLargeError.
    */
-  put(key: string, body: Readable | Uint8Array, options?: { expectedSha256?: string; maxBytes?: number }): Promise<StoredObject>;
+  put(
+    key: string,
+    body: Readable | Uint8Array,
+    options?: { expectedSha256?: string; maxBytes?: number },
+  ): Promise<StoredObject>;
   /** Streams the object, or the inclusive byte range [start, end]; StorageNotFoundError when there is none. */
   get(key: string, range?: { start: number; end: number }): Promise<Readable>;
   /**
@@ -28,7 +32,11 @@ export interface ObjectStorage {
   appendToStaging(uploadId: string, offset: number, body: Readable, maxBytes: number): Promise<number>;
   stagingSize(uploadId: string): Promise<number>;
   /** Hashes the staged bytes, checks them, and moves them to `key`; the staging object is gone after. */
-  promoteStaging(uploadId: string, key: string, options: { expectedSha256: string; expectedSize: number }): Promise<StoredObject>;
+  promoteStaging(
+    uploadId: string,
+    key: string,
+    options: { expectedSha256: string; expectedSize: number },
+  ): Promise<StoredObject>;
   discardStaging(uploadId: string): Promise<void>;
   /**
    * Removes what interrupted requests left behind: incoming objects, partial writes and staged

@@ -28,13 +28,44 @@ describe("removing the stored objects of deleted rows", () => {
     const key = videoKey(projectId, sha, ".mp4");
     await storage.put(key, Buffer.from("video bytes"));
     const video = await prisma.video.create({
-      data: { projectId, sha256: sha, sizeBytes: 11n, fileName: "a.mp4", relativePath: "a.mp4", storageKey: key, contentType: "video/mp4", createdById: owner.userId },
+      data: {
+        projectId,
+        sha256: sha,
+        sizeBytes: 11n,
+        fileName: "a.mp4",
+        relativePath: "a.mp4",
+        storageKey: key,
+        contentType: "video/mp4",
+        createdById: owner.userId,
+      },
     });
-    const frameSet = await prisma.frameSet.create({ data: { videoId: video.id, identity: randomUUID(), parameters: {}, mode: "uniform", frameCount: 2, keyFrameCount: 2, createdById: owner.userId } });
+    const frameSet = await prisma.frameSet.create({
+      data: {
+        videoId: video.id,
+        identity: randomUUID(),
+        parameters: {},
+        mode: "uniform",
+        frameCount: 2,
+        keyFrameCount: 2,
+        createdById: owner.userId,
+      },
+    });
     const frameKeys = [0, 1].map((index) => frameKey(projectId, frameSet.id, index));
     for (const [index, fk] of frameKeys.entries()) {
       const stored = await storage.put(fk, Buffer.from(`frame ${index}`));
-      await prisma.frame.create({ data: { frameSetId: frameSet.id, index, timestampS: index, isKeyFrame: true, storageKey: fk, sha256: stored.sha256, sizeBytes: stored.size, width: 8, height: 8 } });
+      await prisma.frame.create({
+        data: {
+          frameSetId: frameSet.id,
+          index,
+          timestampS: index,
+          isKeyFrame: true,
+          storageKey: fk,
+          sha256: stored.sha256,
+          sizeBytes: stored.size,
+          width: 8,
+          height: 8,
+        },
+      });
     }
 
     const result = await deleteVideos({ prisma, storage }, owner, projectId, { videoIds: [video.id], dryRun: false });

@@ -35,7 +35,10 @@ export async function removeStoredObjects(
         } catch (error) {
           if (attempt >= attempts) {
             failed.push(key);
-            log().warn({ err: error, key, attempts }, "could not remove a stored object of deleted rows; its key stays recorded for the next sweep");
+            log().warn(
+              { err: error, key, attempts },
+              "could not remove a stored object of deleted rows; its key stays recorded for the next sweep",
+            );
             break;
           }
           await new Promise((resolve) => setTimeout(resolve, 200 * attempt));

@@ -26,7 +26,10 @@ describe("judging with frames in S3-compatible storage", () => {
     // The fixture stores frames in the test's local storage; move them to the bucket under the same keys.
     const local = getStorage();
     const s3Storage = storageFor(s3.config());
-    const frames = await prisma.frame.findMany({ where: { frameSet: { videoId: videoIds[0] } }, select: { storageKey: true } });
+    const frames = await prisma.frame.findMany({
+      where: { frameSet: { videoId: videoIds[0] } },
+      select: { storageKey: true },
+    });
     for (const { storageKey } of frames) {
       await s3Storage.put(storageKey, await local.get(storageKey));
       await local.delete(storageKey);
@@ -48,7 +51,12 @@ describe("judging with frames in S3-compatible storage", () => {
       pricePer1kInput: 0.01,
       pricePer1kOutput: 0.03,
     });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const run = await createRun(
+      { prisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: "hallucination", endpointId: endpoint.id },
+    );
     const status = await getRunStatus(prisma, owner, run.id);
     expect(status.steps).toMatchObject({ total: 10, done: 10, failed: 0 });
     // The key frames and clusters went along with their calls.

@@ -23,7 +23,11 @@ const readAll = async (stream: Readable) => {
 };
 function storageWith(options: { copyLimitBytes?: number } = {}) {
   const config = s3.config();
-  return { storage: new S3Storage(createS3Client(config), config.bucket, config.prefix, options), prefix: config.prefix, client: createS3Client(config) };
+  return {
+    storage: new S3Storage(createS3Client(config), config.bucket, config.prefix, options),
+    prefix: config.prefix,
+    client: createS3Client(config),
+  };
 }
 
 describe("S3Storage specifics", () => {
@@ -95,14 +99,22 @@ describe("S3Storage specifics", () => {
     slow.push(null);
     expect(await first).toBe(2500);
     expect(await storage.appendToStaging("race", 2500, Readable.from([bytes.subarray(2500)]), bytes.length)).toBe(6000);
-    const promoted = await storage.promoteStaging("race", "raced", { expectedSha256: sha256(bytes), expectedSize: bytes.length });
+    const promoted = await storage.promoteStaging("race", "raced", {
+      expectedSha256: sha256(bytes),
+      expectedSize: bytes.length,
+    });
     expect(promoted.sha256).toBe(sha256(bytes));
     expect((await readAll(await storage.get("raced"))).equals(bytes)).toBe(true);
   });
 });
 
 describe("coverage of staged parts", () => {
-  const part = (offset: number, size: number) => ({ s3Key: `k${offset}-${size}`, offset, size, lastModified: new Date() });
+  const part = (offset: number, size: number) => ({
+    s3Key: `k${offset}-${size}`,
+    offset,
+    size,
+    lastModified: new Date(),
+  });
 
   it("follows parts end to end, reads overlaps once, and stops at a gap", () => {
     expect(coverage([part(0, 10), part(10, 5)])).toEqual({
@@ -132,7 +144,9 @@ describe("checkStorage (start-up)", () => {
     await expect(checkStorage({ ...s3.config(), bucket: "no-such-bucket" })).rejects.toThrow(
       /^Storage: cannot list s3:\/\/no-such-bucket\/.* \(NoSuchBucket: .*\)\. Check STORAGE_URL, S3_ENDPOINT, S3_REGION, the credentials, and that the bucket exists\.$/,
     );
-    await expect(checkStorage({ ...s3.config(), credentials: { accessKeyId: "NOT-A-KEY", secretAccessKey: "S3RVER" } })).rejects.toThrow(/InvalidAccessKeyId/);
+    await expect(
+      checkStorage({ ...s3.config(), credentials: { accessKeyId: "NOT-A-KEY", secretAccessKey: "S3RVER" } }),
+    ).rejects.toThrow(/InvalidAccessKeyId/);
     await expect(checkStorage({ kind: "local", dir: "/srv/x" })).resolves.toBe("local directory /srv/x");
   });
 });

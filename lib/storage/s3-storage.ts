@@ -5,9 +5,27 @@ import os from "node:os";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type _Object } from "@aws-sdk/client-s3";
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type _Object,
+} from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { assertSafeKey, assertSafeUploadId, StorageIntegrityError, StorageNotFoundError, StorageOffsetError, StorageTooLargeError, type ObjectStorage, type StoredObject } from "./object-storage";
+import {
+  assertSafeKey,
+  assertSafeUploadId,
+  StorageIntegrityError,
+  StorageNotFoundError,
+  StorageOffsetError,
+  StorageTooLargeError,
+  type ObjectStorage,
+  type StoredObject,
+} from "./object-storage";
 import type { S3StorageConfig } from "./storage-config";
 
 const MiB = 1024 * 1024;
@@ -75,19 +93,35 @@ export class S3Storage implements ObjectStorage {
     return `${this.prefix}staging/${uploadId}/`;
   }
 
-  async put(key: string, body: Readable | Uint8Array, options: { expectedSha256?: string; maxBytes?: number } = {}): Promise<StoredObject> {
+  async put(
+    key: string,
+    body: Readable | Uint8Array,
+    options: { expectedSha256?: string; maxBytes?: number } = {},
+  ): Promise<StoredObject> {
     const target = this.objectKey(key);
     if (body instanceof Uint8Array) {
       const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-      if (options.maxBytes !== undefined && bytes.length > options.maxBytes) throw new StorageTooLargeError(`larger than ${options.maxBytes} bytes`);
+      if (options.maxBytes !== undefined && bytes.length > options.maxBytes)
+        throw new StorageTooLargeError(`larger than ${options.maxBytes} bytes`);
       const sha256 = createHash("sha256").update(bytes).digest("hex");
       if (options.expectedSha256 && options.expectedSha256 !== sha256) {
         throw new StorageIntegrityError(`SHA-256 mismatch: expected ${options.expectedSha256}, got ${sha256}`);
       }
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: target, Body: bytes, ContentLength: bytes.length, Metadata: { sha256 } }));
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: target,
+          Body: bytes,
+          ContentLength: bytes.length,
+          Metadata: { sha256 },
+        }),
+      );
       return { key, sha256, size: bytes.length };
     }
-    const stored = await this.uploadChecked(target, body, { maxBytes: options.maxBytes, expectedSha256: options.expectedSha256 });
+    const stored = await this.uploadChecked(target, body, {
+      maxBytes: options.maxBytes,
+      expectedSha256: options.expectedSha256,
+    });
     return { key, ...stored };
   }
 
@@ -122,7 +156,9 @@ export class S3Storage implements ObjectStorage {
         if (check.expectedSize !== undefined && size !== check.expectedSize) {
           refusal = new StorageIntegrityError(`received ${size} of ${check.expectedSize} bytes`);
         } else if (check.expectedSha256 && check.expectedSha256 !== sha256) {
-          refusal = new StorageIntegrityError(check.mismatch?.(sha256) ?? `SHA-256 mismatch: expected ${check.expectedSha256}, got ${sha256}`);
+          refusal = new StorageIntegrityError(
+            check.mismatch?.(sha256) ?? `SHA-256 mismatch: expected ${check.expectedSha256}, got ${sha256}`,
+          );
         }
         callback(refusal);
       },
@@ -133,7 +169,12 @@ export class S3Storage implements ObjectStorage {
     });
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.bucket, Key: s3Key, Body: meter, ...(check.expectedSha256 ? { Metadata: { sha256: check.expectedSha256 } } : {}) },
+      params: {
+        Bucket: this.bucket,
+        Key: s3Key,
+        Body: meter,
+        ...(check.expectedSha256 ? { Metadata: { sha256: check.expectedSha256 } } : {}),
+      },
       partSize: partSizeFor(check.expectedSize ?? check.maxBytes),
       queueSize: 4,
     });
@@ -158,7 +199,13 @@ export class S3Storage implements ObjectStorage {
   async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
     const s3Key = this.objectKey(key);
     try {
-      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: s3Key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
+      const answer = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: s3Key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
       return answer.Body as Readable;
     } catch (error) {
       if (isMissing(error)) throw new StorageNotFoundError(`No object at ${key}.`);
@@ -199,11 +246,16 @@ export class S3Storage implements ObjectStorage {
     const head = await this.head(fromKey);
     if (!head) throw new StorageNotFoundError(`No object at ${fromKey}.`);
     if (head.size <= this.copyLimitBytes) {
-      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${encodeKeyForCopy(from)}` }));
+      await this.client.send(
+        new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${encodeKeyForCopy(from)}` }),
+      );
     } else {
       // Beyond CopyObject's limit. (UploadPartCopy would copy server-side, but S3-compatible servers
       // do not all implement it; streaming works everywhere and is checked against the recorded hash.)
-      await this.uploadChecked(to, await this.get(fromKey), { expectedSize: head.size, expectedSha256: head.sha256 ?? undefined });
+      await this.uploadChecked(to, await this.get(fromKey), {
+        expectedSize: head.size,
+        expectedSha256: head.sha256 ?? undefined,
+      });
     }
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: from }));
   }
@@ -241,7 +293,12 @@ export class S3Storage implements ObjectStorage {
     body.pipe(arrived);
     const partKey = `${this.stagingPrefix(uploadId)}${String(offset).padStart(16, "0")}.${randomUUID()}`;
     try {
-      await new Upload({ client: this.client, params: { Bucket: this.bucket, Key: partKey, Body: arrived }, partSize: MIN_PART_BYTES, queueSize: 4 }).done();
+      await new Upload({
+        client: this.client,
+        params: { Bucket: this.bucket, Key: partKey, Body: arrived },
+        partSize: MIN_PART_BYTES,
+        queueSize: 4,
+      }).done();
     } catch (error) {
       body.unpipe(arrived);
       arrived.destroy();
@@ -256,12 +313,19 @@ export class S3Storage implements ObjectStorage {
     return coverage(await this.stagedParts(uploadId)).size;
   }
 
-  async promoteStaging(uploadId: string, key: string, options: { expectedSha256: string; expectedSize: number }): Promise<StoredObject> {
+  async promoteStaging(
+    uploadId: string,
+    key: string,
+    options: { expectedSha256: string; expectedSize: number },
+  ): Promise<StoredObject> {
     const target = this.objectKey(key);
     const { size, pieces } = coverage(await this.stagedParts(uploadId));
-    if (size !== options.expectedSize) throw new StorageIntegrityError(`received ${size} of ${options.expectedSize} bytes`);
+    if (size !== options.expectedSize)
+      throw new StorageIntegrityError(`received ${size} of ${options.expectedSize} bytes`);
     const read = async (piece: (typeof pieces)[number]) => {
-      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: piece.s3Key, Range: `bytes=${piece.start}-${piece.end}` }));
+      const answer = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: piece.s3Key, Range: `bytes=${piece.start}-${piece.end}` }),
+      );
       return answer.Body as Readable;
     };
     const concatenated = Readable.from(
@@ -272,7 +336,8 @@ export class S3Storage implements ObjectStorage {
     await this.uploadChecked(target, concatenated, {
       expectedSize: options.expectedSize,
       expectedSha256: options.expectedSha256,
-      mismatch: (got) => `SHA-256 mismatch: the client said ${options.expectedSha256}, the bytes that arrived hash to ${got}`,
+      mismatch: (got) =>
+        `SHA-256 mismatch: the client said ${options.expectedSha256}, the bytes that arrived hash to ${got}`,
     });
     await this.discardStaging(uploadId);
     return { key, sha256: options.expectedSha256, size };
@@ -345,7 +410,9 @@ export class S3Storage implements ObjectStorage {
   private async *list(prefix: string): AsyncGenerator<_Object> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
       yield* page.Contents ?? [];
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -370,7 +437,10 @@ export class S3Storage implements ObjectStorage {
  * before it and reaches furthest. Parts normally follow each other exactly; overlaps (a chunk
  * re-sent after a lost lease) are read once, and a gap ends the run, so the client resends from there.
  */
-export function coverage(parts: StagedPart[]): { size: number; pieces: { s3Key: string; start: number; end: number }[] } {
+export function coverage(parts: StagedPart[]): {
+  size: number;
+  pieces: { s3Key: string; start: number; end: number }[];
+} {
   const sorted = [...parts].sort((a, b) => a.offset - b.offset);
   const pieces: { s3Key: string; start: number; end: number }[] = [];
   let position = 0;
@@ -378,7 +448,8 @@ export function coverage(parts: StagedPart[]): { size: number; pieces: { s3Key: 
     let best: StagedPart | null = null;
     for (const part of sorted) {
       if (part.offset > position) break;
-      if (part.offset + part.size > position && (!best || part.offset + part.size > best.offset + best.size)) best = part;
+      if (part.offset + part.size > position && (!best || part.offset + part.size > best.offset + best.size))
+        best = part;
     }
     if (!best) return { size: position, pieces };
     pieces.push({ s3Key: best.s3Key, start: position - best.offset, end: best.size - 1 });

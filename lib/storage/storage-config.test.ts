@@ -37,12 +37,25 @@ describe("storageConfigFromEnv", () => {
       forcePathStyle: false,
       credentials: undefined,
     });
-    expect(storageConfigFromEnv({ STORAGE_URL: "s3://lab-videos/x", S3_REGION: "us-west-2", AWS_REGION: "eu-west-3", S3_FORCE_PATH_STYLE: "1" })).toMatchObject({
+    expect(
+      storageConfigFromEnv({
+        STORAGE_URL: "s3://lab-videos/x",
+        S3_REGION: "us-west-2",
+        AWS_REGION: "eu-west-3",
+        S3_FORCE_PATH_STYLE: "1",
+      }),
+    ).toMatchObject({
       region: "us-west-2",
       forcePathStyle: true,
       prefix: "x/",
     });
-    expect(storageConfigFromEnv({ STORAGE_URL: "s3://lab-videos", S3_ENDPOINT: "https://r2.example", S3_FORCE_PATH_STYLE: "0" })).toMatchObject({ forcePathStyle: false });
+    expect(
+      storageConfigFromEnv({
+        STORAGE_URL: "s3://lab-videos",
+        S3_ENDPOINT: "https://r2.example",
+        S3_FORCE_PATH_STYLE: "0",
+      }),
+    ).toMatchObject({ forcePathStyle: false });
   });
 
   it("refuses malformed settings with every problem named", () => {
@@ -55,10 +68,19 @@ describe("storageConfigFromEnv", () => {
       }
       throw new Error("accepted");
     };
-    expect(refused({ STORAGE_URL: "https://bucket/prefix" })).toMatch(/^Storage configuration: STORAGE_URL must look like s3:\/\/bucket or s3:\/\/bucket\/prefix/);
+    expect(refused({ STORAGE_URL: "https://bucket/prefix" })).toMatch(
+      /^Storage configuration: STORAGE_URL must look like s3:\/\/bucket or s3:\/\/bucket\/prefix/,
+    );
     expect(refused({ STORAGE_URL: "s3://Upper_Case" })).toMatch(/STORAGE_URL must look like/);
-    expect(refused({ STORAGE_URL: "s3://bucket/a/../b" })).toMatch(/STORAGE_URL the prefix may not contain \. or \.\. segments/);
-    const several = refused({ STORAGE_URL: "s3://bucket", S3_ENDPOINT: "minio:9000", S3_FORCE_PATH_STYLE: "yes", S3_ACCESS_KEY_ID: "only-the-id" });
+    expect(refused({ STORAGE_URL: "s3://bucket/a/../b" })).toMatch(
+      /STORAGE_URL the prefix may not contain \. or \.\. segments/,
+    );
+    const several = refused({
+      STORAGE_URL: "s3://bucket",
+      S3_ENDPOINT: "minio:9000",
+      S3_FORCE_PATH_STYLE: "yes",
+      S3_ACCESS_KEY_ID: "only-the-id",
+    });
     expect(several).toContain("S3_ENDPOINT must be an http:// or https:// URL");
     expect(several).toContain("S3_FORCE_PATH_STYLE must be 1 or 0");
     expect(several).toContain("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together, or neither");

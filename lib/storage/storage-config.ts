@@ -19,7 +19,13 @@ export type StorageConfig = { kind: "local"; dir: string } | S3StorageConfig;
 
 export class StorageConfigError extends Error {}
 
-const S3_VARIABLES = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE"] as const;
+const S3_VARIABLES = [
+  "S3_ENDPOINT",
+  "S3_REGION",
+  "S3_ACCESS_KEY_ID",
+  "S3_SECRET_ACCESS_KEY",
+  "S3_FORCE_PATH_STYLE",
+] as const;
 /** Every variable that can move storage to S3: test set-ups clear them so tests never write to a real bucket. */
 export const S3_STORAGE_VARIABLES = ["STORAGE_URL", ...S3_VARIABLES] as const;
 
@@ -74,7 +80,10 @@ export function storageConfigFromEnv(env: Record<string, string | undefined> = p
         `Storage configuration: ${stray.join(", ")} ${stray.length === 1 ? "is" : "are"} set but STORAGE_URL is not, so videos would go to the local directory. Set STORAGE_URL=s3://bucket/prefix to use S3-compatible storage, or unset ${stray.join(", ")}.`,
       );
     }
-    return { kind: "local", dir: path.resolve(/* turbopackIgnore: true */ env.STORAGE_DIR ?? path.join(dataDir(env), "storage")) };
+    return {
+      kind: "local",
+      dir: path.resolve(/* turbopackIgnore: true */ env.STORAGE_DIR ?? path.join(dataDir(env), "storage")),
+    };
   }
   const parsed = envSchema.safeParse({
     STORAGE_URL: storageUrl,
@@ -94,8 +103,14 @@ export function storageConfigFromEnv(env: Record<string, string | undefined> = p
     endpoint: values.S3_ENDPOINT,
     region: values.S3_REGION ?? values.AWS_REGION ?? "us-east-1",
     // S3-compatible servers (MinIO, Ceph, Garage, s3rver) address buckets by path; AWS by host name.
-    forcePathStyle: values.S3_FORCE_PATH_STYLE === undefined ? values.S3_ENDPOINT !== undefined : values.S3_FORCE_PATH_STYLE === "1" || values.S3_FORCE_PATH_STYLE === "true",
-    credentials: values.S3_ACCESS_KEY_ID && values.S3_SECRET_ACCESS_KEY ? { accessKeyId: values.S3_ACCESS_KEY_ID, secretAccessKey: values.S3_SECRET_ACCESS_KEY } : undefined,
+    forcePathStyle:
+      values.S3_FORCE_PATH_STYLE === undefined
+        ? values.S3_ENDPOINT !== undefined
+        : values.S3_FORCE_PATH_STYLE === "1" || values.S3_FORCE_PATH_STYLE === "true",
+    credentials:
+      values.S3_ACCESS_KEY_ID && values.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: values.S3_ACCESS_KEY_ID, secretAccessKey: values.S3_SECRET_ACCESS_KEY }
+        : undefined,
   };
 }
 

@@ -15,7 +15,10 @@ const INSERT_CHUNK = 5_000;
 /** Records `keys` as garbage, in the transaction that deletes the rows naming them. */
 export async function recordStorageGarbage(tx: Prisma.TransactionClient, keys: readonly string[]): Promise<void> {
   for (let i = 0; i < keys.length; i += INSERT_CHUNK) {
-    await tx.storageGarbage.createMany({ data: keys.slice(i, i + INSERT_CHUNK).map((key) => ({ key })), skipDuplicates: true });
+    await tx.storageGarbage.createMany({
+      data: keys.slice(i, i + INSERT_CHUNK).map((key) => ({ key })),
+      skipDuplicates: true,
+    });
   }
 }
 
@@ -43,14 +46,19 @@ async function keysNamedAgain(prisma: PrismaClient, keys: readonly string[]): Pr
 }
 
 async function forget(prisma: PrismaClient, keys: readonly string[]): Promise<void> {
-  for (let i = 0; i < keys.length; i += INSERT_CHUNK) await prisma.storageGarbage.deleteMany({ where: { key: { in: keys.slice(i, i + INSERT_CHUNK) } } });
+  for (let i = 0; i < keys.length; i += INSERT_CHUNK)
+    await prisma.storageGarbage.deleteMany({ where: { key: { in: keys.slice(i, i + INSERT_CHUNK) } } });
 }
 
 /**
  * Removes the objects of `keys` (recorded as garbage) and takes each removed one out of the table; a key a row names
  * again is taken out without removing its object.
  */
-export async function removeStorageGarbage(prisma: PrismaClient, storage: ObjectStorage, keys: readonly string[]): Promise<RemovedObjects> {
+export async function removeStorageGarbage(
+  prisma: PrismaClient,
+  storage: ObjectStorage,
+  keys: readonly string[],
+): Promise<RemovedObjects> {
   const named = await keysNamedAgain(prisma, keys);
   await forget(prisma, [...named]);
   const gone: string[] = [];
@@ -67,14 +75,23 @@ export async function removeStorageGarbage(prisma: PrismaClient, storage: Object
  * Removes garbage recorded more than `olderThanMs` ago (a deletion that is still removing its own keys is left to
  * it), a page of keys at a time. Returns what it removed.
  */
-export async function sweepStorageGarbage(prisma: PrismaClient, storage: ObjectStorage, options: { olderThanMs?: number; pageSize?: number } = {}): Promise<{ removed: number; failed: number }> {
+export async function sweepStorageGarbage(
+  prisma: PrismaClient,
+  storage: ObjectStorage,
+  options: { olderThanMs?: number; pageSize?: number } = {},
+): Promise<{ removed: number; failed: number }> {
   const before = new Date(Date.now() - (options.olderThanMs ?? 5 * 60_000));
   const pageSize = options.pageSize ?? 1_000;
   let removed = 0;
   let failed = 0;
   let after = "";
   for (;;) {
-    const page = await prisma.storageGarbage.findMany({ where: { createdAt: { lte: before }, key: { gt: after } }, orderBy: { key: "asc" }, take: pageSize, select: { key: true } });
+    const page = await prisma.storageGarbage.findMany({
+      where: { createdAt: { lte: before }, key: { gt: after } },
+      orderBy: { key: "asc" },
+      take: pageSize,
+      select: { key: true },
+    });
     if (page.length === 0) break;
     const result = await removeStorageGarbage(
       prisma,

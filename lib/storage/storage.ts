@@ -16,7 +16,9 @@ export function getStorage(): ObjectStorage {
 }
 
 export function storageFor(config: StorageConfig): ObjectStorage {
-  return config.kind === "s3" ? new S3Storage(createS3Client(config), config.bucket, config.prefix) : new LocalStorage(config.dir);
+  return config.kind === "s3"
+    ? new S3Storage(createS3Client(config), config.bucket, config.prefix)
+    : new LocalStorage(config.dir);
 }
 
 /**
@@ -32,7 +34,9 @@ export async function checkStorage(config: StorageConfig = storageConfigFromEnv(
     await client.send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: config.prefix, MaxKeys: 1 }));
   } catch (error) {
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    throw new StorageConfigError(`Storage: cannot list ${description} (${reason}). Check STORAGE_URL, S3_ENDPOINT, S3_REGION, the credentials, and that the bucket exists.`);
+    throw new StorageConfigError(
+      `Storage: cannot list ${description} (${reason}). Check STORAGE_URL, S3_ENDPOINT, S3_REGION, the credentials, and that the bucket exists.`,
+    );
   } finally {
     client.destroy();
   }

@@ -54,7 +54,8 @@ export function installedPipelines(): Record<string, RegisteredPipeline> {
   const current = installed();
   if (pipelinesFrom !== current) {
     for (const id of Object.keys(pipelines)) delete pipelines[id];
-    for (const task of [...current.modules, ...registered]) for (const pipeline of task.pipelines) pipelines[pipeline.id] = pipeline;
+    for (const task of [...current.modules, ...registered])
+      for (const pipeline of task.pipelines) pipelines[pipeline.id] = pipeline;
     pipelinesFrom = current;
   }
   return pipelines;

@@ -16,7 +16,12 @@ const seed: CrawlSeed = {
   promptlessVideoId: "V4",
   pendingVideoId: "V5",
   itemIdByRole: { reviewer: "I" },
-  tasks: { captions: { runIds: ["C1", "C2"], captionIds: ["K1"] }, qa: { runIds: ["A1"], questionIds: ["Q1", "Q2"] }, construction: { curationQueueIds: ["CQ"] }, vbench2: { runIds: ["VB"] } },
+  tasks: {
+    captions: { runIds: ["C1", "C2"], captionIds: ["K1"] },
+    qa: { runIds: ["A1"], questionIds: ["Q1", "Q2"] },
+    construction: { curationQueueIds: ["CQ"] },
+    vbench2: { runIds: ["VB"] },
+  },
 };
 const urlsOf = (route: string) =>
   pageUrls(
@@ -30,7 +35,12 @@ describe("the crawl's pages", () => {
     const routes = crawlPages().map((page) => page.route);
     expect(new Set(routes).size).toBe(routes.length);
     expect(routes).toEqual(
-      expect.arrayContaining(["/projects/[projectId]/captions/[captionId]", "/projects/[projectId]/qa/[questionId]", "/projects/[projectId]/construction", "/projects/[projectId]/curation/[queueId]"]),
+      expect.arrayContaining([
+        "/projects/[projectId]/captions/[captionId]",
+        "/projects/[projectId]/qa/[questionId]",
+        "/projects/[projectId]/construction",
+        "/projects/[projectId]/curation/[queueId]",
+      ]),
     );
   });
 
@@ -43,16 +53,31 @@ describe("the crawl's pages", () => {
       "/projects/P/runs/A1",
       "/projects/P/runs/VB",
     ]);
-    expect(urlsOf("/projects/[projectId]/vbench2")).toEqual(["/projects/P/vbench2", "/projects/P/vbench2?runId=VB", "/projects/P/vbench2?runId=nope&labelSetId=nope"]);
-    expect(urlsOf("/projects/[projectId]/runs/[runId]/label-next")).toEqual(["/projects/P/runs/R/label-next", "/projects/P/runs/R/label-next?budget=2&strata=2", "/projects/P/runs/A1/label-next"]);
-    expect(urlsOf("/projects/[projectId]/prompts")).toEqual(["/projects/P/prompts", "/projects/P/prompts?pipeline=qa&template=qa/judge-open"]);
+    expect(urlsOf("/projects/[projectId]/vbench2")).toEqual([
+      "/projects/P/vbench2",
+      "/projects/P/vbench2?runId=VB",
+      "/projects/P/vbench2?runId=nope&labelSetId=nope",
+    ]);
+    expect(urlsOf("/projects/[projectId]/runs/[runId]/label-next")).toEqual([
+      "/projects/P/runs/R/label-next",
+      "/projects/P/runs/R/label-next?budget=2&strata=2",
+      "/projects/P/runs/A1/label-next",
+    ]);
+    expect(urlsOf("/projects/[projectId]/prompts")).toEqual([
+      "/projects/P/prompts",
+      "/projects/P/prompts?pipeline=qa&template=qa/judge-open",
+    ]);
     expect(urlsOf("/projects/[projectId]/captions/[captionId]")).toEqual(["/projects/P/captions/K1"]);
-    expect(urlsOf("/projects/[projectId]/qa")[1]).toBe("/projects/P/qa?runId=A1&by=format_category_granularity&outcome=wrong&flag=right_without_video");
+    expect(urlsOf("/projects/[projectId]/qa")[1]).toBe(
+      "/projects/P/qa?runId=A1&by=format_category_granularity&outcome=wrong&flag=right_without_video",
+    );
     expect(urlsOf("/projects/[projectId]/qa/[questionId]")).toEqual(["/projects/P/qa/Q1", "/projects/P/qa/Q2"]);
     expect(urlsOf("/projects/[projectId]/curation")).toEqual(["/projects/P/curation"]);
     expect(urlsOf("/projects/[projectId]/curation/[queueId]")).toEqual(["/projects/P/curation/CQ"]);
     // Core pages keep their access rule when a task adds URLs to them.
-    expect(crawlPages().find((page) => page.route === "/projects/[projectId]/runs/[runId]/label-next")!.project).toEqual({ action: "queues.manage" });
+    expect(
+      crawlPages().find((page) => page.route === "/projects/[projectId]/runs/[runId]/label-next")!.project,
+    ).toEqual({ action: "queues.manage" });
   });
 
   it("take a new task's pages with no edit to e2e/", () => {

@@ -27,10 +27,18 @@ describe("the Import page's task sections", () => {
   });
 
   it("each claim their own files, and no panel claims another kind of file", () => {
-    expect(route("refs.jsonl", text(jsonlBytes(...smallReferenceSet())))).toEqual({ panel: "captions", claim: "caption_reference" });
-    expect(route("model-a.jsonl", text(jsonlBytes({ id: 1, output: "A ball." })))).toEqual({ panel: "captions", claim: "caption_outputs" });
+    expect(route("refs.jsonl", text(jsonlBytes(...smallReferenceSet())))).toEqual({
+      panel: "captions",
+      claim: "caption_reference",
+    });
+    expect(route("model-a.jsonl", text(jsonlBytes({ id: 1, output: "A ball." })))).toEqual({
+      panel: "captions",
+      claim: "caption_outputs",
+    });
     expect(route("questions.jsonl", text(questionSetBytes()))).toEqual({ panel: "questions", claim: "question_set" });
-    expect(route("questions.json", JSON.stringify(JSON.parse(`[${text(questionSetBytes()).trim().split("\n").join(",")}]`)))).toEqual({ panel: "questions", claim: "question_set" });
+    expect(
+      route("questions.json", JSON.stringify(JSON.parse(`[${text(questionSetBytes()).trim().split("\n").join(",")}]`))),
+    ).toEqual({ panel: "questions", claim: "question_set" });
     expect(route("notes.txt", "hello")).toBeNull();
     expect(route("table.csv", "a,b\n1,2\n")).toBeNull();
   });

@@ -9,7 +9,9 @@ const ROOT = path.resolve(__dirname, "../..");
 
 describe("an item queue's subject on the review screen", () => {
   it("is shown by the view its own task folder registers under the scope's subject key", () => {
-    const scopes = installedTaskModules().flatMap((task) => (task.queueScopes ?? []).map((scope) => ({ task: task.id, scope })));
+    const scopes = installedTaskModules().flatMap((task) =>
+      (task.queueScopes ?? []).map((scope) => ({ task: task.id, scope })),
+    );
     expect(scopes.map(({ scope }) => scope.subjectKey).sort()).toEqual(["answer", "caption"]);
     for (const { task, scope } of scopes) {
       const views = GENERATED_TASK_VIEWS.find((v) => v.id === task);
@@ -22,7 +24,11 @@ describe("an item queue's subject on the review screen", () => {
     const hits = fs
       .readdirSync(folder)
       .filter((file) => file === "review-screen.tsx")
-      .flatMap((file) => TASK_IDS.filter((id) => fs.readFileSync(path.join(folder, file), "utf8").includes(`components/tasks/${id}/`)).map((id) => `${file} imports components/tasks/${id}/`));
+      .flatMap((file) =>
+        TASK_IDS.filter((id) =>
+          fs.readFileSync(path.join(folder, file), "utf8").includes(`components/tasks/${id}/`),
+        ).map((id) => `${file} imports components/tasks/${id}/`),
+      );
     expect(hits).toEqual([]);
   });
 });

@@ -22,7 +22,8 @@ let registryVersion = 0;
  */
 export function registerTaskDeclarations(folder: TaskDeclarations): () => void {
   const tasks = TASKS as TaskDeclaration[];
-  for (const task of folder.tasks) if (tasks.some((t) => t.id === task.id)) throw new Error(`Task "${task.id}" is already registered.`);
+  for (const task of folder.tasks)
+    if (tasks.some((t) => t.id === task.id)) throw new Error(`Task "${task.id}" is already registered.`);
   tasks.push(...folder.tasks);
   (TASK_FOLDERS as TaskDeclarations[]).push(folder);
   registryVersion++;

@@ -35,7 +35,11 @@ describe("task declarations", () => {
   it("the hallucination task declares s1–s10, d1–d9 and inconsistency with consistent metadata", () => {
     expect(declarationProblems(HALLUCINATION_TASK)).toEqual([]);
     const ids = HALLUCINATION_TASK.targets.map((t) => t.id);
-    expect(ids).toEqual([...Array.from({ length: 10 }, (_, i) => `s${i + 1}`), ...Array.from({ length: 9 }, (_, i) => `d${i + 1}`), "inconsistency"]);
+    expect(ids).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => `s${i + 1}`),
+      ...Array.from({ length: 9 }, (_, i) => `d${i + 1}`),
+      "inconsistency",
+    ]);
     expect(HALLUCINATION_TASK.metrics.map((m) => m.id)).toEqual(["I", "S", "D", "overall", "verdict"]);
     expect(HALLUCINATION_TASK.targets.find((t) => t.id === "s7")!.label).toBe("Motion and blur inconsistency");
   });
@@ -52,8 +56,13 @@ describe("task declarations", () => {
     ];
     for (const [declared, type, values] of cases) {
       for (const judge of values) {
-        for (const value of values) expect(disagrees(declared, value, judge), `${type} ${value} vs ${judge}`).toBe(disagreesWithJudge(type, value, judge));
-        expect(binariseValue(declared.positive, judge)).toBe(binarise(type, judge, { threshold: 5, overallThreshold: 60 }));
+        for (const value of values)
+          expect(disagrees(declared, value, judge), `${type} ${value} vs ${judge}`).toBe(
+            disagreesWithJudge(type, value, judge),
+          );
+        expect(binariseValue(declared.positive, judge)).toBe(
+          binarise(type, judge, { threshold: 5, overallThreshold: 60 }),
+        );
       }
       for (const sample of [[], [values[0]!], values, [...values, values[0]!], [values.at(-1)!, values[0]!]]) {
         expect(consensusValue(declared.level, sample)).toEqual(consensusOf(type, sample));
@@ -143,10 +152,22 @@ describe("task declarations", () => {
   });
 
   it("declares per-video presence of every hallucination category and the prompt inconsistency, judged as 'max over scopes ≥ t'", () => {
-    expect(HALLUCINATION_TASK.presence).toEqual({ of: HALLUCINATION_TASK.targets.map((t) => t.id), absentValue: 0, judgeRule: "max over scopes >= t", defaultThreshold: 5 });
+    expect(HALLUCINATION_TASK.presence).toEqual({
+      of: HALLUCINATION_TASK.targets.map((t) => t.id),
+      absentValue: 0,
+      judgeRule: "max over scopes >= t",
+      defaultThreshold: 5,
+    });
     expect(presenceTargets(HALLUCINATION_TASK).map((t) => t.id)).toEqual(HALLUCINATION_TASK.targets.map((t) => t.id));
     const s7 = presenceTargetOf(HALLUCINATION_TASK, "s7")!;
-    expect(s7).toMatchObject({ id: "s7", label: "Motion and blur inconsistency", level: "nominal", scope: "video", positive: { op: "==", value: 1 }, groups: { kind: "static" } });
+    expect(s7).toMatchObject({
+      id: "s7",
+      label: "Motion and blur inconsistency",
+      level: "nominal",
+      scope: "video",
+      positive: { op: "==", value: 1 },
+      groups: { kind: "static" },
+    });
     expect(scaleViolation(s7, 1)).toBeNull();
     expect(scaleViolation(s7, 0)).toBeNull();
     expect(scaleViolation(s7, 5)).not.toBeNull();
@@ -166,7 +187,13 @@ describe("task declarations", () => {
   });
 
   it("finds inconsistent presence declarations", () => {
-    const graded = target({ id: "g", scale: { kind: "numeric", min: 0, max: 10, step: null }, higherIsBetter: false, scope: "key_frame", positive: { op: ">=", threshold: 5, label: "x" } });
+    const graded = target({
+      id: "g",
+      scale: { kind: "numeric", min: 0, max: 10, step: null },
+      higherIsBetter: false,
+      scope: "key_frame",
+      positive: { op: ">=", threshold: 5, label: "x" },
+    });
     const task = (presence: TaskDeclaration["presence"], over: Partial<TaskDeclaration> = {}): TaskDeclaration => ({
       id: "toy",
       label: "Toy",
@@ -193,14 +220,18 @@ describe("task declarations", () => {
     });
     const rule = "max over scopes >= t" as const;
     expect(declarationProblems(task({ of: ["g"], absentValue: 0, judgeRule: rule, defaultThreshold: 5 }))).toEqual([]);
-    expect(declarationProblems(task({ of: ["g", "nope", "c"], absentValue: 11, judgeRule: rule, defaultThreshold: 12 }))).toEqual([
+    expect(
+      declarationProblems(task({ of: ["g", "nope", "c"], absentValue: 11, judgeRule: rule, defaultThreshold: 12 })),
+    ).toEqual([
       "presence: the absent value 11 is not on g's scale",
       "presence: the default threshold 12 is outside g's scale",
       'presence: "nope" is not a declared target',
       'presence: "c" is not graded on a numeric scale',
     ]);
-    expect(declarationProblems(task({ of: ["g"], absentValue: 0, judgeRule: rule, defaultThreshold: 5 }, { subject: "caption" }))).toEqual([
-      "presence targets are per video: the task's subject must be the video",
-    ]);
+    expect(
+      declarationProblems(
+        task({ of: ["g"], absentValue: 0, judgeRule: rule, defaultThreshold: 5 }, { subject: "caption" }),
+      ),
+    ).toEqual(["presence targets are per video: the task's subject must be the video"]);
   });
 });

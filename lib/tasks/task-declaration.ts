@@ -22,7 +22,8 @@ export type Scale =
  * When a value counts as the positive class once binarised (e.g. "hallucination present"). The
  * threshold is the default; reports may override it per request.
  */
-export type PositiveRule = { op: ">="; threshold: number } | { op: "<"; threshold: number } | { op: "=="; value: number };
+export type PositiveRule =
+  { op: ">="; threshold: number } | { op: "<"; threshold: number } | { op: "=="; value: number };
 
 /** Where in the subject a target's values come from, and so which frames a person should look at. */
 export type TargetScope = "video" | "key_frame" | "cluster" | "item";
@@ -232,7 +233,9 @@ export interface TaskDeclaration {
 
 /** The id of the declared target a score category belongs to ("kp:3" → "key_point"), or the category itself. */
 export function targetIdOfCategory(task: Pick<TaskDeclaration, "indexedTargets">, category: string): string {
-  const indexed = task.indexedTargets?.find((t) => category.startsWith(t.prefix) && /^\d+$/.test(category.slice(t.prefix.length)));
+  const indexed = task.indexedTargets?.find(
+    (t) => category.startsWith(t.prefix) && /^\d+$/.test(category.slice(t.prefix.length)),
+  );
   return indexed ? indexed.targetId : category;
 }
 
@@ -255,7 +258,11 @@ export function disagreementGapOf(target: Pick<TargetDeclaration, "scale" | "dis
   return (target.scale.max - target.scale.min) / 5;
 }
 
-export function disagrees(target: Pick<TargetDeclaration, "scale" | "disagreementGap">, value: number, judgeValue: number | null): boolean {
+export function disagrees(
+  target: Pick<TargetDeclaration, "scale" | "disagreementGap">,
+  value: number,
+  judgeValue: number | null,
+): boolean {
   if (judgeValue === null) return false;
   return Math.abs(value - judgeValue) >= disagreementGapOf(target) - 1e-9;
 }
@@ -283,12 +290,15 @@ export function scaleViolation(target: Pick<TargetDeclaration, "label" | "scale"
   if (!Number.isFinite(value)) return `${target.label}: the value must be a number.`;
   const scale = target.scale;
   if (scale.kind === "categorical") {
-    return scale.values.some((v) => v.value === value) ? null : `${target.label}: ${value} is not one of ${scale.values.map((v) => `${v.value} (${v.label})`).join(", ")}.`;
+    return scale.values.some((v) => v.value === value)
+      ? null
+      : `${target.label}: ${value} is not one of ${scale.values.map((v) => `${v.value} (${v.label})`).join(", ")}.`;
   }
   if (value < scale.min || value > scale.max) return `${target.label}: ${value} is outside ${scale.min}–${scale.max}.`;
   if (scale.step !== null) {
     const steps = (value - scale.min) / scale.step;
-    if (Math.abs(steps - Math.round(steps)) > 1e-9) return `${target.label}: ${value} is not a multiple of ${scale.step} from ${scale.min}.`;
+    if (Math.abs(steps - Math.round(steps)) > 1e-9)
+      return `${target.label}: ${value} is not a multiple of ${scale.step} from ${scale.min}.`;
   }
   return null;
 }
@@ -314,7 +324,8 @@ export function consensusValue(level: MeasurementLevel, values: readonly number[
 /** The value's label on a categorical scale, else the number as every score reads (lib/format/numbers formatScore). */
 export function formatValue(target: Pick<TargetDeclaration, "scale">, value: number | null | undefined): string {
   if (value === null || value === undefined) return MISSING;
-  if (target.scale.kind === "categorical") return target.scale.values.find((v) => v.value === value)?.label ?? String(value);
+  if (target.scale.kind === "categorical")
+    return target.scale.values.find((v) => v.value === value)?.label ?? String(value);
   return formatScore(value);
 }
 
@@ -326,7 +337,10 @@ export function formatValue(target: Pick<TargetDeclaration, "scale">, value: num
 export function declarationProblems(task: TaskDeclaration): string[] {
   const problems: string[] = [];
   const ids = new Set<string>();
-  const all = [...task.targets.map((t) => ({ ...t, kind: "target" })), ...task.metrics.map((m) => ({ ...m, kind: "metric" }))];
+  const all = [
+    ...task.targets.map((t) => ({ ...t, kind: "target" })),
+    ...task.metrics.map((m) => ({ ...m, kind: "metric" })),
+  ];
   for (const entry of all) {
     if (ids.has(entry.id)) problems.push(`${entry.kind} id "${entry.id}" is declared twice`);
     ids.add(entry.id);
@@ -334,22 +348,31 @@ export function declarationProblems(task: TaskDeclaration): string[] {
     if (!entry.definition.trim()) problems.push(`${entry.id}: empty definition`);
     const scale = entry.scale;
     if (scale.kind === "numeric" && !(scale.max > scale.min)) problems.push(`${entry.id}: max must exceed min`);
-    if (scale.kind === "categorical" && scale.values.length < 2) problems.push(`${entry.id}: a categorical scale needs two values`);
-    if (scale.kind === "categorical" && entry.level !== "nominal" && entry.level !== "ordinal") problems.push(`${entry.id}: a categorical scale is nominal or ordinal`);
-    if (entry.positive.op === "==" && scaleViolation(entry, entry.positive.value) !== null) problems.push(`${entry.id}: the positive value is not on the scale`);
+    if (scale.kind === "categorical" && scale.values.length < 2)
+      problems.push(`${entry.id}: a categorical scale needs two values`);
+    if (scale.kind === "categorical" && entry.level !== "nominal" && entry.level !== "ordinal")
+      problems.push(`${entry.id}: a categorical scale is nominal or ordinal`);
+    if (entry.positive.op === "==" && scaleViolation(entry, entry.positive.value) !== null)
+      problems.push(`${entry.id}: the positive value is not on the scale`);
     if (disagreementGapOf(entry) <= 0) problems.push(`${entry.id}: the disagreement gap must be positive`);
   }
-  if (task.verdict && !task.metrics.some((m) => m.id === task.verdict!.metricId)) problems.push(`verdict metric "${task.verdict.metricId}" is not declared`);
+  if (task.verdict && !task.metrics.some((m) => m.id === task.verdict!.metricId))
+    problems.push(`verdict metric "${task.verdict.metricId}" is not declared`);
   for (const alias of task.queryAliases ?? []) {
     const metric = task.metrics.find((m) => m.id === alias.metric);
     if (!metric) problems.push(`query alias "${alias.key}": metric "${alias.metric}" is not declared`);
-    else if ((alias.bound === "is") !== (metric.scale.kind === "categorical")) problems.push(`query alias "${alias.key}": "${alias.bound}" does not fit ${alias.metric}'s scale`);
+    else if ((alias.bound === "is") !== (metric.scale.kind === "categorical"))
+      problems.push(`query alias "${alias.key}": "${alias.bound}" does not fit ${alias.metric}'s scale`);
   }
-  for (const m of task.metrics) if (m.sweep && m.positive.op === "==") problems.push(`${m.id}: a swept metric needs a ">=" or "<" positive rule`);
+  for (const m of task.metrics)
+    if (m.sweep && m.positive.op === "==") problems.push(`${m.id}: a swept metric needs a ">=" or "<" positive rule`);
   for (const param of task.thresholdParams ?? []) {
-    for (const id of param.ids) if (!all.some((e) => e.id === id)) problems.push(`threshold parameter "${param.key}": "${id}" is not declared`);
+    for (const id of param.ids)
+      if (!all.some((e) => e.id === id)) problems.push(`threshold parameter "${param.key}": "${id}" is not declared`);
   }
-  for (const m of task.metrics) if (!/^[A-Za-z0-9_]{1,32}$/.test(m.id)) problems.push(`metric id "${m.id}" must be 1–32 letters, digits or _ (it is a query key)`);
+  for (const m of task.metrics)
+    if (!/^[A-Za-z0-9_]{1,32}$/.test(m.id))
+      problems.push(`metric id "${m.id}" must be 1–32 letters, digits or _ (it is a query key)`);
   if (task.presence) {
     const { of, absentValue, defaultThreshold } = task.presence;
     if (task.subject !== "video") problems.push("presence targets are per video: the task's subject must be the video");
@@ -359,9 +382,12 @@ export function declarationProblems(task: TaskDeclaration): string[] {
       if (!graded) problems.push(`presence: "${id}" is not a declared target`);
       else if (graded.scale.kind !== "numeric") problems.push(`presence: "${id}" is not graded on a numeric scale`);
       else {
-        if (scaleViolation(graded, absentValue) !== null) problems.push(`presence: the absent value ${absentValue} is not on ${id}'s scale`);
-        if (defaultThreshold < graded.scale.min || defaultThreshold > graded.scale.max) problems.push(`presence: the default threshold ${defaultThreshold} is outside ${id}'s scale`);
-        if (graded.higherIsBetter) problems.push(`presence: "${id}" grades how good something is, not how strongly it is present`);
+        if (scaleViolation(graded, absentValue) !== null)
+          problems.push(`presence: the absent value ${absentValue} is not on ${id}'s scale`);
+        if (defaultThreshold < graded.scale.min || defaultThreshold > graded.scale.max)
+          problems.push(`presence: the default threshold ${defaultThreshold} is outside ${id}'s scale`);
+        if (graded.higherIsBetter)
+          problems.push(`presence: "${id}" grades how good something is, not how strongly it is present`);
       }
     }
     if (new Set(of).size !== of.length) problems.push("presence: a target is named twice");
@@ -370,7 +396,8 @@ export function declarationProblems(task: TaskDeclaration): string[] {
     for (const [grouping, value] of Object.entries(target.groups ?? {})) {
       const declared = task.groupings.find((g) => g.id === grouping);
       if (!declared) problems.push(`${target.id}: grouping "${grouping}" is not declared`);
-      else if (!declared.values.some((v) => v.id === value)) problems.push(`${target.id}: "${value}" is not a value of grouping "${grouping}"`);
+      else if (!declared.values.some((v) => v.id === value))
+        problems.push(`${target.id}: "${value}" is not a value of grouping "${grouping}"`);
     }
   }
   return problems;

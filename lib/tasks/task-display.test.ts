@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { HALLUCINATION_TASK } from "./hallucination/task";
 import type { TargetDeclaration, TaskDeclaration } from "./task-declaration";
-import { choiceLabels, heatCell, heatCellShown, inlineLabel, meaningOf, metricsLine, scaleHint, scopeLabel, summaryMetricValues, targetSections } from "./task-display";
+import {
+  choiceLabels,
+  heatCell,
+  heatCellShown,
+  inlineLabel,
+  meaningOf,
+  metricsLine,
+  scaleHint,
+  scopeLabel,
+  summaryMetricValues,
+  targetSections,
+} from "./task-display";
 
 const captionStyle: TargetDeclaration = {
   id: "style",
@@ -36,7 +47,9 @@ describe("reading a task declaration for display", () => {
     ]);
     expect(targetSections({ targets: [captionStyle], groupings: [] }).map((s) => s.targets.length)).toEqual([1]);
     // A grouping of items, not targets (caption type), leaves the targets in one section.
-    expect(targetSections({ targets: [captionStyle], groupings: task.groupings }).map((s) => [s.id, s.targets.length])).toEqual([["all", 1]]);
+    expect(
+      targetSections({ targets: [captionStyle], groupings: task.groupings }).map((s) => [s.id, s.targets.length]),
+    ).toEqual([["all", 1]]);
   });
 
   it("names a code from the declaration: s7 is motion and blur, S is a metric, an unknown code has no meaning", () => {
@@ -48,16 +61,38 @@ describe("reading a task declaration for display", () => {
   });
 
   it("reads a stored hallucination summary as the declared metrics, the verdict from its boolean", () => {
-    expect(summaryMetricValues(HALLUCINATION_TASK, { S: 2, D: 3, I: 1, overall: 66, hallucination: false, complete: true })).toEqual({ I: 1, S: 2, D: 3, overall: 66, verdict: 0 });
-    expect(summaryMetricValues(HALLUCINATION_TASK, { S: null, hallucination: true })).toEqual({ I: null, S: null, D: null, overall: null, verdict: 1 });
-    expect(summaryMetricValues(HALLUCINATION_TASK, null)).toEqual({ I: null, S: null, D: null, overall: null, verdict: null });
+    expect(
+      summaryMetricValues(HALLUCINATION_TASK, { S: 2, D: 3, I: 1, overall: 66, hallucination: false, complete: true }),
+    ).toEqual({ I: 1, S: 2, D: 3, overall: 66, verdict: 0 });
+    expect(summaryMetricValues(HALLUCINATION_TASK, { S: null, hallucination: true })).toEqual({
+      I: null,
+      S: null,
+      D: null,
+      overall: null,
+      verdict: 1,
+    });
+    expect(summaryMetricValues(HALLUCINATION_TASK, null)).toEqual({
+      I: null,
+      S: null,
+      D: null,
+      overall: null,
+      verdict: null,
+    });
   });
 
   it("writes the metrics line as the pages did: codes kept, words lower-cased, the verdict in words", () => {
     const line = metricsLine(HALLUCINATION_TASK, { I: 1, S: 2.25, D: 3, overall: 61.5, verdict: 1 });
-    expect(line.map((m) => `${m.label} ${m.text}`).join(" · ")).toBe("I 1 · S 2.25 · D 3 · overall 61.5 · hallucination yes");
+    expect(line.map((m) => `${m.label} ${m.text}`).join(" · ")).toBe(
+      "I 1 · S 2.25 · D 3 · overall 61.5 · hallucination yes",
+    );
     // One precision for scores wherever they show (lib/format/numbers formatScore): never "5.10" beside "5.1".
-    expect(metricsLine(HALLUCINATION_TASK, { S: 5.1, overall: 75 }).map((m) => m.text)).toEqual(["—", "5.1", "—", "75", "—"]);
+    expect(metricsLine(HALLUCINATION_TASK, { S: 5.1, overall: 75 }).map((m) => m.text)).toEqual([
+      "—",
+      "5.1",
+      "—",
+      "75",
+      "—",
+    ]);
     expect(inlineLabel("Style score")).toBe("style score");
     expect(inlineLabel("I")).toBe("I");
   });

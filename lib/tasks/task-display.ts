@@ -7,7 +7,16 @@
 import { formatScore } from "../format/numbers";
 import { projectTasks, TASK_FOLDERS } from "./registry";
 import type { RunResultsLink } from "./task-module";
-import { binariseValue, formatValue, isYesNoScale, scaleBounds, type MetricDeclaration, type TargetDeclaration, type TargetScope, type TaskDeclaration } from "./task-declaration";
+import {
+  binariseValue,
+  formatValue,
+  isYesNoScale,
+  scaleBounds,
+  type MetricDeclaration,
+  type TargetDeclaration,
+  type TargetScope,
+  type TaskDeclaration,
+} from "./task-declaration";
 
 /**
  * A subject's stored summary as the API returns it (run_video.summary): the pipeline's own JSON,
@@ -17,11 +26,15 @@ import { binariseValue, formatValue, isYesNoScale, scaleBounds, type MetricDecla
 export type SubjectSummary = { complete?: boolean | null } & Record<string, unknown>;
 
 /** Declared metric values of a summary, by metric id: numbers, a boolean as 1/0, anything else null. */
-export function summaryMetricValues(task: Pick<TaskDeclaration, "metrics">, summary: SubjectSummary | null | undefined): Record<string, number | null> {
+export function summaryMetricValues(
+  task: Pick<TaskDeclaration, "metrics">,
+  summary: SubjectSummary | null | undefined,
+): Record<string, number | null> {
   const values: Record<string, number | null> = {};
   for (const metric of task.metrics) {
     const raw = summary?.[metric.summaryKey ?? metric.id];
-    values[metric.id] = typeof raw === "boolean" ? (raw ? 1 : 0) : typeof raw === "number" && Number.isFinite(raw) ? raw : null;
+    values[metric.id] =
+      typeof raw === "boolean" ? (raw ? 1 : 0) : typeof raw === "number" && Number.isFinite(raw) ? raw : null;
   }
   return values;
 }
@@ -33,7 +46,10 @@ export interface CodeMeaning {
   definition: string;
 }
 
-export function meaningOf(task: Pick<TaskDeclaration, "targets" | "metrics"> | null | undefined, id: string): CodeMeaning | null {
+export function meaningOf(
+  task: Pick<TaskDeclaration, "targets" | "metrics"> | null | undefined,
+  id: string,
+): CodeMeaning | null {
   const found = task?.targets.find((t) => t.id === id) ?? task?.metrics.find((m) => m.id === id);
   return found ? { id: found.id, label: found.label, definition: found.definition } : null;
 }
@@ -87,7 +103,10 @@ export interface HeatCell {
  * The tint grows toward the worse end of the target's scale (the top for a hallucination
  * intensity, the bottom when higher is better); the positive class comes from the declared rule.
  */
-export function heatCell(target: Pick<TargetDeclaration, "scale" | "higherIsBetter" | "positive">, value: number): HeatCell {
+export function heatCell(
+  target: Pick<TargetDeclaration, "scale" | "higherIsBetter" | "positive">,
+  value: number,
+): HeatCell {
   const { min, max } = scaleBounds(target.scale);
   const span = max - min;
   const position = span > 0 ? Math.min(1, Math.max(0, (value - min) / span)) : 0;
@@ -114,7 +133,12 @@ export interface HeatCellShown {
  * its tint, blank without one. Difference: mine − judge with a sign, tinted by its size over the scale's
  * span, blank without a value of yours.
  */
-export function heatCellShown(target: Pick<TargetDeclaration, "scale" | "higherIsBetter" | "positive">, view: HeatMapView, judge: number, mine: number | null): HeatCellShown {
+export function heatCellShown(
+  target: Pick<TargetDeclaration, "scale" | "higherIsBetter" | "positive">,
+  view: HeatMapView,
+  judge: number,
+  mine: number | null,
+): HeatCellShown {
   // Numbers as every score reads (lib/format/numbers formatScore): a mean of 5.125 reads "5.13" here too.
   if (view === "judge") return { text: formatScore(judge), hue: "score", ...heatCell(target, judge) };
   if (mine === null) return { text: "", hue: view === "mine" ? "score" : "difference", alpha: 0, positive: false };
@@ -134,17 +158,27 @@ export function inlineLabel(label: string): string {
 
 /** A metric's scale for people: "yes/no", "0–100, higher is better". */
 export function scaleHint(metric: Pick<MetricDeclaration, "scale" | "higherIsBetter">): string {
-  if (metric.scale.kind === "categorical") return isYesNoScale(metric.scale) ? "yes/no" : metric.scale.values.map((v) => v.label).join("/");
+  if (metric.scale.kind === "categorical")
+    return isYesNoScale(metric.scale) ? "yes/no" : metric.scale.values.map((v) => v.label).join("/");
   return `${metric.scale.min}–${metric.scale.max}${metric.higherIsBetter ? ", higher is better" : ""}`;
 }
 
 /** "I 1 · S 2 · D 3 · overall 66 · hallucination no": a subject's metrics in declared order. */
-export function metricsLine(task: Pick<TaskDeclaration, "metrics">, values: Record<string, number | null>): { id: string; label: string; text: string }[] {
-  return task.metrics.map((metric) => ({ id: metric.id, label: inlineLabel(metric.label), text: formatValue(metric, values[metric.id] ?? null) }));
+export function metricsLine(
+  task: Pick<TaskDeclaration, "metrics">,
+  values: Record<string, number | null>,
+): { id: string; label: string; text: string }[] {
+  return task.metrics.map((metric) => ({
+    id: metric.id,
+    label: inlineLabel(metric.label),
+    text: formatValue(metric, values[metric.id] ?? null),
+  }));
 }
 
 /** The options of a categorical control in words: a yes/no verdict reads "yes, hallucination" / "no hallucination". */
-export function choiceLabels(metric: Pick<MetricDeclaration, "scale" | "positive">): { value: number; label: string }[] {
+export function choiceLabels(
+  metric: Pick<MetricDeclaration, "scale" | "positive">,
+): { value: number; label: string }[] {
   if (metric.scale.kind !== "categorical") return [];
   const yesNo = isYesNoScale(metric.scale);
   return metric.scale.values.map((v) => ({
@@ -174,7 +208,8 @@ export function pipelineNames(projectId: string): string[] {
 export function itemNounPhrase(): { one: string; many: string } {
   const nouns = TASK_FOLDERS.flatMap((folder) => folder.itemNouns ?? []);
   if (nouns.length === 0) return { one: "item", many: "items" };
-  const join = (words: string[], last: string) => (words.length === 1 ? words[0]! : `${words.slice(0, -1).join(", ")} ${last} ${words.at(-1)}`);
+  const join = (words: string[], last: string) =>
+    words.length === 1 ? words[0]! : `${words.slice(0, -1).join(", ")} ${last} ${words.at(-1)}`;
   return {
     one: join(
       nouns.map((n) => n.one),

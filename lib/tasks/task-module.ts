@@ -157,7 +157,12 @@ export interface TaskModule {
    * The task's items of one video for the video page (lib/tasks/<id>/video-items.ts), checked against the
    * caller's access; null when the video has none.
    */
-  videoItemList?: (prisma: PrismaClient, actor: Actor, projectId: string, videoId: string) => Promise<VideoItemList | null>;
+  videoItemList?: (
+    prisma: PrismaClient,
+    actor: Actor,
+    projectId: string,
+    videoId: string,
+  ) => Promise<VideoItemList | null>;
   /** Targets judged per key frame, cluster or item that an alignment may tune on their own (see AlignableTargetDeclaration). */
   alignableTargets?: readonly AlignableTargetDeclaration[];
 }

@@ -31,7 +31,10 @@ const FORBIDDEN: { what: string; pattern: RegExp }[] = [
   { what: "a hallucination category code", pattern: /["'`][sd]\d{1,2}["'`]/ },
   { what: "an S/D/I metric named in code", pattern: /["'`][SDI]["'`]|\b[SDI]\s*:|\.(S|D|I)\b|\bscore[SDI]\b/ },
   { what: "an S/D/I/overall query key", pattern: /\b[sdi]M(in|ax)\b|\boverallM(in|ax)\b/ },
-  { what: "a hallucination step id", pattern: /\b(static|dynamic)_hallucination\b|["'`]inconsistency["'`]|\b(static|dynamic)_kg\b|\bvideo_summary\b/ },
+  {
+    what: "a hallucination step id",
+    pattern: /\b(static|dynamic)_hallucination\b|["'`]inconsistency["'`]|\b(static|dynamic)_kg\b|\bvideo_summary\b/,
+  },
 ];
 
 function sources(folder: string): string[] {
@@ -58,7 +61,8 @@ describe("generic code names no task's targets", () => {
           .replace(/^\s*\*.*$/, "")
           .replace(/\/\*.*?\*\//g, "");
         if (line.includes(NOT_A_TASK_NAME)) return;
-        for (const { what, pattern } of FORBIDDEN) if (pattern.test(code)) hits.push(`${file}:${i + 1}: ${what}: ${line.trim()}`);
+        for (const { what, pattern } of FORBIDDEN)
+          if (pattern.test(code)) hits.push(`${file}:${i + 1}: ${what}: ${line.trim()}`);
       });
     }
     expect(hits).toEqual([]);
@@ -76,14 +80,23 @@ const REGISTRY_FILES = [/^lib\/tasks\/index\.ts$/, /^lib\/tasks\/registry\.ts$/,
 
 function taskNames(): string[] {
   const formats = installedTaskModules().flatMap((task) => (task.labelSetFormats ?? []).map((format) => format.id));
-  return [...new Set([...TASK_IDS, ...installedTaskModules().map((task) => task.id), ...TASKS.map((task) => task.id), ...Object.keys(installedPipelines()), ...formats])];
+  return [
+    ...new Set([
+      ...TASK_IDS,
+      ...installedTaskModules().map((task) => task.id),
+      ...TASKS.map((task) => task.id),
+      ...Object.keys(installedPipelines()),
+      ...formats,
+    ]),
+  ];
 }
 
 /** The `file: "name"` hits of a task name spelled as a whole string literal in code (comments left out). */
 function taskNameLiterals(file: string, text: string, names: readonly string[]): string[] {
   const hits: string[] = [];
   const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
-  for (const match of code.matchAll(/(["'`])([a-z0-9_-]+)\1/g)) if (names.includes(match[2]!)) hits.push(`${file}: "${match[2]}"`);
+  for (const match of code.matchAll(/(["'`])([a-z0-9_-]+)\1/g))
+    if (names.includes(match[2]!)) hits.push(`${file}: "${match[2]}"`);
   return hits;
 }
 
@@ -92,8 +105,22 @@ describe("core code spells no task id, pipeline id or label-set format", () => {
 
   it("knows every registered name, and finds a literal one in code but not in a comment", () => {
     const names = taskNames();
-    for (const name of ["hallucination", "caption_style", "caption_content", "qa_generate", "qa_construct", "t2vhalubench"]) expect(names).toContain(name);
-    expect(taskNameLiterals("x.ts", 'const a = "qa_generate";\n// see "hallucination"\n/* "captions" */ if (p === `qa`) {}', names)).toEqual(['x.ts: "qa_generate"', 'x.ts: "qa"']);
+    for (const name of [
+      "hallucination",
+      "caption_style",
+      "caption_content",
+      "qa_generate",
+      "qa_construct",
+      "t2vhalubench",
+    ])
+      expect(names).toContain(name);
+    expect(
+      taskNameLiterals(
+        "x.ts",
+        'const a = "qa_generate";\n// see "hallucination"\n/* "captions" */ if (p === `qa`) {}',
+        names,
+      ),
+    ).toEqual(['x.ts: "qa_generate"', 'x.ts: "qa"']);
   });
 
   it("lib/ and components/ outside the task folders name no task", () => {
@@ -112,7 +139,8 @@ describe("core code spells no task id, pipeline id or label-set format", () => {
  */
 describe("app/ holds only thin mount points for a task", () => {
   const appSources = () => sources("app");
-  const namesTaskFolder = (text: string) => TASK_IDS.some((id) => text.includes(`lib/tasks/${id}/`) || text.includes(`components/tasks/${id}/`));
+  const namesTaskFolder = (text: string) =>
+    TASK_IDS.some((id) => text.includes(`lib/tasks/${id}/`) || text.includes(`components/tasks/${id}/`));
 
   it("tells a mount point from a page", () => {
     const mounts = appSources().filter((file) => mountedModule(path.join(ROOT, file)) !== null);
@@ -124,13 +152,19 @@ describe("app/ holds only thin mount points for a task", () => {
   it("imports a task's folder only from files that are nothing but a re-export of it", () => {
     const files = appSources();
     expect(files.length).toBeGreaterThan(100);
-    const pages = files.filter((file) => namesTaskFolder(fs.readFileSync(path.join(ROOT, file), "utf8")) && mountedModule(path.join(ROOT, file)) === null);
+    const pages = files.filter(
+      (file) =>
+        namesTaskFolder(fs.readFileSync(path.join(ROOT, file), "utf8")) &&
+        mountedModule(path.join(ROOT, file)) === null,
+    );
     expect(pages).toEqual([]);
   });
 
   it("spells no task id, pipeline id or label-set format in code", () => {
     const names = taskNames();
-    const hits = appSources().flatMap((file) => taskNameLiterals(file, fs.readFileSync(path.join(ROOT, file), "utf8"), names));
+    const hits = appSources().flatMap((file) =>
+      taskNameLiterals(file, fs.readFileSync(path.join(ROOT, file), "utf8"), names),
+    );
     expect([...new Set(hits)]).toEqual([]);
   });
 });

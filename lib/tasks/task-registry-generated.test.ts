@@ -10,7 +10,10 @@ const ROOT = path.resolve(__dirname, "../..");
 
 describe("the task registry's generated import maps", () => {
   it("are what scripts/generate-task-registry.mjs writes from TASK_IDS now", () => {
-    const check = spawnSync(process.execPath, ["scripts/generate-task-registry.mjs", "--check"], { cwd: ROOT, encoding: "utf8" });
+    const check = spawnSync(process.execPath, ["scripts/generate-task-registry.mjs", "--check"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(check.stderr).toBe("");
     expect(check.status).toBe(0);
   });

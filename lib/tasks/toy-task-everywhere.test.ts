@@ -128,7 +128,15 @@ const toyVideoItemList: TaskModule["videoItemList"] = async (db, actor, projectI
     title: "Glow notes (1)",
     testId: "toy-glow-notes",
     itemTestId: "toy-glow-note",
-    items: [{ id: `note-${videoId}`, href: `/projects/${projectId}/toy-glow?videoId=${videoId}`, tag: null, model: null, text: "glows" }],
+    items: [
+      {
+        id: `note-${videoId}`,
+        href: `/projects/${projectId}/toy-glow?videoId=${videoId}`,
+        tag: null,
+        model: null,
+        text: "glows",
+      },
+    ],
     more: null,
   };
 };
@@ -145,7 +153,12 @@ const unregister: (() => void)[] = [];
 
 beforeAll(async () => {
   unregister.push(
-    registerTaskModule({ id: "toy-glow", pipelines: [toyPipeline as RegisteredPipeline], stubRules: [toyRule], videoItemList: toyVideoItemList }),
+    registerTaskModule({
+      id: "toy-glow",
+      pipelines: [toyPipeline as RegisteredPipeline],
+      stubRules: [toyRule],
+      videoItemList: toyVideoItemList,
+    }),
     registerTaskDeclarations({
       id: "toy-glow",
       tasks: [toyTask],
@@ -158,7 +171,11 @@ beforeAll(async () => {
   );
   stub = await startStubLlm();
   [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Toy everywhere" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    name: "Toy everywhere",
+  }));
   await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
 });
 afterAll(async () => {
@@ -184,7 +201,12 @@ describe("a toy task registered at test time appears everywhere", () => {
       pricePer1kInput: null,
       pricePer1kOutput: null,
     });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps({ templates })), pipelines: installedPipelines() }, owner, projectId, { ...body, endpointId: endpoint.id });
+    const run = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps({ templates })), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { ...body, endpointId: endpoint.id },
+    );
     runId = run.id;
     expect(await getRunStatus(prisma, owner, runId)).toMatchObject({ status: "done", calls: { total: 2 } });
     expect(stub.requests.map((request) => request.rule)).toEqual(["toy-glow", "toy-glow"]);
@@ -196,23 +218,40 @@ describe("a toy task registered at test time appears everywhere", () => {
   });
 
   it("2. the Judge form's pipeline list offers it, and the project's navigation links its page", () => {
-    expect(runFormPipelines({}).find((p) => p.id === "toy_glow")).toMatchObject({ id: "toy_glow", folderId: "toy-glow", label: "toy glow (test only)" });
-    expect(projectNavItems("p1", "viewer").find((i) => i.id === "toy-glow")).toEqual({ id: "toy-glow", label: "Glow", href: "/projects/p1/toy-glow" });
+    expect(runFormPipelines({}).find((p) => p.id === "toy_glow")).toMatchObject({
+      id: "toy_glow",
+      folderId: "toy-glow",
+      label: "toy glow (test only)",
+    });
+    expect(projectNavItems("p1", "viewer").find((i) => i.id === "toy-glow")).toEqual({
+      id: "toy-glow",
+      label: "Glow",
+      href: "/projects/p1/toy-glow",
+    });
   });
 
   it("3. the video list shows the toy's metric as a column of its run, filters and sorts by it and by its target", async () => {
-    const browse = async (query: Record<string, string>) => (await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId, ...query }))).videos;
+    const browse = async (query: Record<string, string>) =>
+      (await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId, ...query }))).videos;
     const listed = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId }));
     expect(listed.run?.id).toBe(runId);
-    expect(listed.videos.map((v) => [v.id, v.scores]).sort()).toEqual(videoIds.map((id) => [id, { toy_brightness: glowOf[id] }]).sort());
+    expect(listed.videos.map((v) => [v.id, v.scores]).sort()).toEqual(
+      videoIds.map((id) => [id, { toy_brightness: glowOf[id] }]).sort(),
+    );
     // The generic metric keys, the sort and the category are parsed from the registry as it is now.
     expect(isVideoFilterKey("min.toy_brightness")).toBe(true);
     const ids = (videos: { id: string }[]) => videos.map((v) => v.id).sort();
     expect(ids(await browse({ "min.toy_brightness": "3" }))).toEqual(videoIds.filter((id) => glowOf[id]! >= 3).sort());
     expect(ids(await browse({ "max.toy_brightness": "2" }))).toEqual(videoIds.filter((id) => glowOf[id]! <= 2).sort());
-    expect((await browse({ sort: "toy_brightness", dir: "desc" })).map((v) => glowOf[v.id])).toEqual(videoIds.map((id) => glowOf[id]).sort((a, b) => b! - a!));
-    expect((await browse({ sort: "toy_brightness", dir: "asc" })).map((v) => glowOf[v.id])).toEqual(videoIds.map((id) => glowOf[id]).sort((a, b) => a! - b!));
-    expect(ids(await browse({ category: "toy_glow_score", categoryMin: "3" }))).toEqual(videoIds.filter((id) => glowOf[id]! >= 3).sort());
+    expect((await browse({ sort: "toy_brightness", dir: "desc" })).map((v) => glowOf[v.id])).toEqual(
+      videoIds.map((id) => glowOf[id]).sort((a, b) => b! - a!),
+    );
+    expect((await browse({ sort: "toy_brightness", dir: "asc" })).map((v) => glowOf[v.id])).toEqual(
+      videoIds.map((id) => glowOf[id]).sort((a, b) => a! - b!),
+    );
+    expect(ids(await browse({ category: "toy_glow_score", categoryMin: "3" }))).toEqual(
+      videoIds.filter((id) => glowOf[id]! >= 3).sort(),
+    );
     expect(videoListQuerySchema().safeParse({ "min.toy_brightness": "5" }).success).toBe(false);
   });
 
@@ -229,14 +268,18 @@ describe("a toy task registered at test time appears everywhere", () => {
     for (let i = 0; i < 2; i++) {
       const { itemId } = await nextItem(prisma, reviewer, queue.id);
       const payload = await getQueueItem(prisma, reviewer, queue.id, itemId!);
-      expect(payload.targets.map((t) => [t.category, t.label, t.min, t.max, t.judge])).toEqual([["toy_glow_score", "Glow", 0, 4, glowOf[payload.video.id]]]);
+      expect(payload.targets.map((t) => [t.category, t.label, t.min, t.max, t.judge])).toEqual([
+        ["toy_glow_score", "Glow", 0, 4, glowOf[payload.video.id]],
+      ]);
       // The reviewer always says 3.
-      await submitItem(prisma, reviewer, queue.id, itemId!, { judgments: [{ target: payload.targets[0]!.key, value: 3 }] });
+      await submitItem(prisma, reviewer, queue.id, itemId!, {
+        judgments: [{ target: payload.targets[0]!.key, value: 3 }],
+      });
     }
     const saved = await prisma.humanJudgment.findMany({ where: { projectId, reviewerId: reviewer.userId } });
-    expect(saved.map((j) => [j.videoId, j.task, j.targetType, j.target, j.value, j.judgeValue, j.runId]).sort()).toEqual(
-      videoIds.map((id) => [id, "toy_glow", "score", "toy_glow_score", 3, glowOf[id], runId]).sort(),
-    );
+    expect(
+      saved.map((j) => [j.videoId, j.task, j.targetType, j.target, j.value, j.judgeValue, j.runId]).sort(),
+    ).toEqual(videoIds.map((id) => [id, "toy_glow", "score", "toy_glow_score", 3, glowOf[id], runId]).sort());
   });
 
   it("5. the agreement report shows the toy's target with those judgments", async () => {
@@ -245,17 +288,34 @@ describe("a toy task registered at test time appears everywhere", () => {
     expect(report.runs.map((r) => [r.id, r.pipeline])).toEqual([[runId, "toy_glow"]]);
     expect(report.summary).toMatchObject({ videos: 2, judgeItems: 2, reviewedItems: 2, judgments: 2, reviewers: 1 });
     // The toy's positive label ("glowing", ≥ 3) and its 0–4 scale come from its declaration.
-    expect(report.confusionKinds[0]).toMatchObject({ id: "score", label: "Scores (0–4)", positive: "glowing", negative: "not glowing" });
-    expect(report.breakdowns.category.map((row) => [row.key, row.items, row.link])).toEqual([["toy_glow_score", 2, { runId, category: "toy_glow_score" }]]);
+    expect(report.confusionKinds[0]).toMatchObject({
+      id: "score",
+      label: "Scores (0–4)",
+      positive: "glowing",
+      negative: "not glowing",
+    });
+    expect(report.breakdowns.category.map((row) => [row.key, row.items, row.link])).toEqual([
+      ["toy_glow_score", 2, { runId, category: "toy_glow_score" }],
+    ]);
     // The reviewer said 3 to every item: the judge's error is |3 − glow|, and 3 is "glowing".
     const consensus = report.humanVsJudge.consensus;
     expect(consensus.native.score!.n).toBe(2);
     expect(consensus.native.score!.values.mae).toBeCloseTo(judged.reduce((sum, g) => sum + Math.abs(3 - g), 0) / 2);
-    expect(consensus.binary.confusion).toEqual({ tp: judged.filter((g) => g >= 3).length, fp: 0, fn: judged.filter((g) => g < 3).length, tn: 0 });
+    expect(consensus.binary.confusion).toEqual({
+      tp: judged.filter((g) => g >= 3).length,
+      fp: 0,
+      fn: judged.filter((g) => g < 3).length,
+      tn: 0,
+    });
   });
 
   it("6. the export writes the toy's rows with the judge's and the reviewer's values", async () => {
-    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ runId, format: "jsonl" }));
+    const { stream } = await projectExport(
+      prisma,
+      owner,
+      projectId,
+      exportQuerySchema().parse({ runId, format: "jsonl" }),
+    );
     let text = "";
     const reader = stream.getReader();
     for (;;) {
@@ -269,9 +329,19 @@ describe("a toy task registered at test time appears everywhere", () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(
       rows
-        .map((row) => [row.videoId, row.runId, row.target, row.step, row.category, row.judgeValue, (row.reviews as { reviewerId: string; value: number }[]).map((r) => [r.reviewerId, r.value])])
+        .map((row) => [
+          row.videoId,
+          row.runId,
+          row.target,
+          row.step,
+          row.category,
+          row.judgeValue,
+          (row.reviews as { reviewerId: string; value: number }[]).map((r) => [r.reviewerId, r.value]),
+        ])
         .sort(),
-    ).toEqual(videoIds.map((id) => [id, runId, "score", "glow", "toy_glow_score", glowOf[id], [[reviewer.userId, 3]]]).sort());
+    ).toEqual(
+      videoIds.map((id) => [id, runId, "score", "glow", "toy_glow_score", glowOf[id], [[reviewer.userId, 3]]]).sort(),
+    );
   });
 
   it("7. the page crawl's list takes the toy's page from the registry", () => {
@@ -283,10 +353,16 @@ describe("a toy task registered at test time appears everywhere", () => {
   });
 
   it("8. the run page links its results page, the video page lists its items, and the core's texts name its pipeline and its items", async () => {
-    expect(runResultsLinkOf("toy_glow")).toEqual({ path: "/toy-glow", label: "glow results", testId: "toy-glow-results" });
+    expect(runResultsLinkOf("toy_glow")).toEqual({
+      path: "/toy-glow",
+      label: "glow results",
+      testId: "toy-glow-results",
+    });
     const lists = await videoItemLists(prisma, owner, projectId, videoIds[0]!);
     expect(lists.map((list) => list.testId)).toContain("toy-glow-notes");
-    expect(lists.find((list) => list.testId === "toy-glow-notes")!.items[0]!.href).toBe(`/projects/${projectId}/toy-glow?videoId=${videoIds[0]}`);
+    expect(lists.find((list) => list.testId === "toy-glow-notes")!.items[0]!.href).toBe(
+      `/projects/${projectId}/toy-glow?videoId=${videoIds[0]}`,
+    );
     expect(pipelineNames("any-project")).toContain("Toy glow judge");
     expect(itemNounPhrase().one).toMatch(/ or glow note$/);
     expect(itemNounPhrase().many).toMatch(/ and glow notes$/);
@@ -317,7 +393,11 @@ const toyNotesKind: ItemSetKind<{ name?: string; dryRun?: boolean }, { notes: nu
       summary: { notes: lines.length },
     };
   },
-  itemList: { itemKind: "toy_note", itemNoun: "toy note", view: (item) => ({ note: (item.payload as { note: string }).note }) },
+  itemList: {
+    itemKind: "toy_note",
+    itemNoun: "toy note",
+    view: (item) => ({ note: (item.payload as { note: string }).note }),
+  },
   uniformFrames: { itemKind: "toy_note", itemsNoun: "toy notes", atPlannedSize: true, runsNoun: "toy runs" },
 };
 
@@ -326,21 +406,50 @@ function registerToyNotes(): () => void {
     id: "toy-notes",
     pipelines: [],
     itemSetKinds: [toyNotesKind],
-    labelSetFormats: [{ id: "toy_sheet", importLabels: async (_prisma, _actor, _projectId, input) => ({ dryRun: input.dryRun, plan: { toyFile: input.fileName }, labelSet: null }) }],
+    labelSetFormats: [
+      {
+        id: "toy_sheet",
+        importLabels: async (_prisma, _actor, _projectId, input) => ({
+          dryRun: input.dryRun,
+          plan: { toyFile: input.fileName },
+          labelSet: null,
+        }),
+      },
+    ],
   });
   const removeDeclarations = registerTaskDeclarations({
     id: "toy-notes",
     tasks: [],
-    labelSetFormats: [{ id: "toy_sheet", label: "Toy sheet (.toy)", description: "a toy label file (.toy)", fileLabel: "Toy file", accept: ".toy", defaultName: "Toy labels" }],
+    labelSetFormats: [
+      {
+        id: "toy_sheet",
+        label: "Toy sheet (.toy)",
+        description: "a toy label file (.toy)",
+        fileLabel: "Toy file",
+        accept: ".toy",
+        defaultName: "Toy labels",
+      },
+    ],
   });
   return () => (removeDeclarations(), removeModule());
 }
 
 /** A set of toy notes, one per video of the project ("note 0", "note 1" in path order). */
 async function importToyNotes() {
-  const videos = await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { relativePath: true } });
+  const videos = await prisma.video.findMany({
+    where: { projectId },
+    orderBy: { relativePath: "asc" },
+    select: { relativePath: true },
+  });
   const lines = videos.map((video, i) => `${video.relativePath.split("/").pop()}\tnote ${i}`).join("\n");
-  await importItemSet(prisma, owner, projectId, "toy_notes", { fileName: "notes.tsv", bytes: new TextEncoder().encode(lines) }, {});
+  await importItemSet(
+    prisma,
+    owner,
+    projectId,
+    "toy_notes",
+    { fileName: "notes.tsv", bytes: new TextEncoder().encode(lines) },
+    {},
+  );
 }
 
 describe("a toy task's items and label files appear where the core lists them", () => {
@@ -353,12 +462,22 @@ describe("a toy task's items and label files appear where the core lists them", 
       const listed = await listItems(prisma, reviewer, projectId, filter);
       expect(listed.total).toBe(2);
       expect(
-        listed.items.map((item) => ({ kind: item.kind, externalId: item.externalId, note: (item as unknown as { note: string }).note })).sort((a, b) => a.externalId.localeCompare(b.externalId)),
+        listed.items
+          .map((item) => ({
+            kind: item.kind,
+            externalId: item.externalId,
+            note: (item as unknown as { note: string }).note,
+          }))
+          .sort((a, b) => a.externalId.localeCompare(b.externalId)),
       ).toEqual([
         { kind: "toy_note", externalId: "note-1", note: "note 0" },
         { kind: "toy_note", externalId: "note-2", note: "note 1" },
       ]);
-      expect(await getItem(prisma, reviewer, listed.items[0]!.id)).toMatchObject({ projectId, kind: "toy_note", note: expect.stringMatching(/^note \d$/) });
+      expect(await getItem(prisma, reviewer, listed.items[0]!.id)).toMatchObject({
+        projectId,
+        kind: "toy_note",
+        note: expect.stringMatching(/^note \d$/),
+      });
       // The toy's kind joins the whitelist; it does not become the default (it declares no listedByDefault).
       expect(itemFilterSchema().parse({}).kind).not.toBe("toy_note");
       expect(itemFilterSchema().safeParse({ kind: "no_such_kind" }).success).toBe(false);
@@ -384,7 +503,9 @@ describe("a toy task's items and label files appear where the core lists them", 
     } finally {
       unregisterNotes();
     }
-    expect(await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "longest_side", px: 256 })).toEqual([]);
+    expect(await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "longest_side", px: 256 })).toEqual(
+      [],
+    );
   });
 
   it("10. the label-set import takes the toy's format and hands its file to the toy's importer; the form's target examples name the toy's target", async () => {
@@ -394,8 +515,18 @@ describe("a toy task's items and label files appear where the core lists them", 
     try {
       const fields = labelSetImportFieldsSchema().parse({ format: "toy_sheet", name: "Toy labels" });
       expect(fields.format).toBe("toy_sheet");
-      const input = { file: new Uint8Array([1]), fileName: "labels.toy", name: fields.name, match: { by: "file_name" as const }, dryRun: true };
-      expect(await importTaskLabelSet(prisma, owner, projectId, fields.format, input)).toEqual({ dryRun: true, plan: { toyFile: "labels.toy" }, labelSet: null });
+      const input = {
+        file: new Uint8Array([1]),
+        fileName: "labels.toy",
+        name: fields.name,
+        match: { by: "file_name" as const },
+        dryRun: true,
+      };
+      expect(await importTaskLabelSet(prisma, owner, projectId, fields.format, input)).toEqual({
+        dryRun: true,
+        plan: { toyFile: "labels.toy" },
+        labelSet: null,
+      });
     } finally {
       unregisterNotes();
     }

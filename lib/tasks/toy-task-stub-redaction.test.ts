@@ -122,7 +122,11 @@ afterAll(async () => {
 
 describe("a toy task registered at test time", () => {
   it("is judged through the stub by its own rule, and a blind reviewer gets its results through its own redaction", async () => {
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Toy task" });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 2,
+      keyFrames: 1,
+      name: "Toy task",
+    });
     await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
       name: "stub",
@@ -139,24 +143,47 @@ describe("a toy task registered at test time", () => {
       pricePer1kOutput: null,
     });
     const deps = testJudgeDeps({ templates });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() }, owner, projectId, { pipeline: "toy_colour" as "hallucination", endpointId: endpoint.id });
+    const run = await createRun(
+      { prisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: "toy_colour" as "hallucination", endpointId: endpoint.id },
+    );
     expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done", calls: { total: 2 } });
     // The stub answered with the toy's rule, not its fallback ({"answer":"stub"}, which the toy's schema refuses).
     expect(stub.requests.map((request) => request.rule)).toEqual(["toy-colour", "toy-colour"]);
     const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, orderBy: { videoId: "asc" } });
-    const results: ToyResult[] = steps.map((step) => ({ video: { id: step.videoId }, ...(step.output as { colour: string; bright: boolean }) }));
+    const results: ToyResult[] = steps.map((step) => ({
+      video: { id: step.videoId },
+      ...(step.output as { colour: string; bright: boolean }),
+    }));
     expect(results.map((r) => r.bright)).toEqual([true, true]);
     expect(results.every((r) => r.colour === "teal" || r.colour === "amber")).toBe(true);
 
     // A blind queue over the first video, whose item the reviewer holds.
-    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Blind", runId: run.id, scope: "verdict", blind: true, reviewersPerItem: 1, itemCount: 1, createdById: owner.userId } });
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId,
+        name: "Blind",
+        runId: run.id,
+        scope: "verdict",
+        blind: true,
+        reviewersPerItem: 1,
+        itemCount: 1,
+        createdById: owner.userId,
+      },
+    });
     await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
     expect((await nextItem(prisma, reviewer, queue.id)).itemId).not.toBeNull();
 
     const seen = await redactResultsFor(prisma, reviewer.userId, redactToy, results, (r) => r.video.id);
     const byVideo = Object.fromEntries(seen.map((r) => [r.video.id, r]));
     expect(byVideo[videoIds[0]!]).toEqual({ video: { id: videoIds[0] }, colour: null, bright: null, blind: true });
-    expect(byVideo[videoIds[1]!]).toMatchObject({ colour: results.find((r) => r.video.id === videoIds[1])!.colour, bright: true, blind: false });
+    expect(byVideo[videoIds[1]!]).toMatchObject({
+      colour: results.find((r) => r.video.id === videoIds[1])!.colour,
+      bright: true,
+      blind: false,
+    });
     const ownerView = await redactResultsFor(prisma, owner.userId, redactToy, results, (r) => r.video.id);
     expect(ownerView.every((r) => !r.blind && r.bright === true)).toBe(true);
     expect(withheldResult(redactToy, results[0]!)).toMatchObject({ colour: null, bright: null });

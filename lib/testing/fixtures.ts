@@ -4,7 +4,9 @@ import { createUser } from "../auth/users";
 import { prisma } from "../db/prisma";
 
 /** A user with a unique email, as an Actor; tests share one database, so names never collide. */
-export async function makeUser(options: { isAdmin?: boolean; password?: string } = {}): Promise<Actor & { password: string }> {
+export async function makeUser(
+  options: { isAdmin?: boolean; password?: string } = {},
+): Promise<Actor & { password: string }> {
   const password = options.password ?? "correct horse battery";
   const email = `user-${randomBytes(5).toString("hex")}@example.test`;
   const user = await createUser(prisma, { email, password, isAdmin: options.isAdmin ?? false });

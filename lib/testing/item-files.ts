@@ -5,4 +5,5 @@
 export const fixtureVideoName = (v: number) => `A ball rolls down a ramp number ${v}-0.mp4`;
 
 export const encode = (text: string) => new TextEncoder().encode(text);
-export const jsonlBytes = (...lines: unknown[]) => encode(lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n") + "\n");
+export const jsonlBytes = (...lines: unknown[]) =>
+  encode(lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n") + "\n");

@@ -21,7 +21,8 @@ export function testJudgeDeps(overrides: Partial<JudgeDeps> = {}): JudgeDeps {
     templates: fileTemplateSource(),
     endpointConfig: (runId, endpointId) => endpointConfigForRun(prisma, runId, endpointId),
     llmFor: (endpoint) => clientForEndpoint(endpoint),
-    limiterFor: (endpoint) => new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute }),
+    limiterFor: (endpoint) =>
+      new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute }),
     retryPolicy: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
     sleep: async () => {},
     ...overrides,

@@ -29,7 +29,9 @@ export async function projectWithFramedVideos(
   },
 ) {
   // A raw row: migration tests seed databases whose project table lacks later columns.
-  const project = { id: options.projectId ?? (await insertProject(prisma, options.name ?? "Judge test", owner.userId)) };
+  const project = {
+    id: options.projectId ?? (await insertProject(prisma, options.name ?? "Judge test", owner.userId)),
+  };
   const jpeg = fs.readFileSync(options.allBlack ? mediaFixtures().blackJpeg : mediaFixtures().jpeg);
   const storage = getStorage();
   const videoIds: string[] = [];
@@ -63,7 +65,18 @@ export async function projectWithFramedVideos(
       // frames are all alike (only this call's nonce after the JPEG's end, so tests don't share a cache).
       const bytes = Buffer.concat([jpeg, Buffer.from(options.allBlack ? nonce : `${nonce}:${v}:${i}`)]);
       const stored = await storage.put(key, bytes);
-      frames.push({ frameSetId, index: i, timestampS: i * 0.25, isKeyFrame: i === keyIndex, cluster: keyIndex, storageKey: key, sha256: stored.sha256, sizeBytes: stored.size, width: 64, height: 48 });
+      frames.push({
+        frameSetId,
+        index: i,
+        timestampS: i * 0.25,
+        isKeyFrame: i === keyIndex,
+        cluster: keyIndex,
+        storageKey: key,
+        sha256: stored.sha256,
+        sizeBytes: stored.size,
+        width: 64,
+        height: 48,
+      });
     }
     await insertFrameSet(prisma, {
       id: frameSetId,

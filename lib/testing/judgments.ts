@@ -35,7 +35,15 @@ export async function insertJudgment(
     scopeIndex: j.scopeIndex ?? 0,
     frameSetId: j.frameSetId ?? "",
   };
-  const gap = j.gap ?? disagreementGapOf(judgmentDeclaration(target.targetType, target.targetType === "score" || target.targetType === "presence" ? target.target : null, [taskOf(task)]));
+  const gap =
+    j.gap ??
+    disagreementGapOf(
+      judgmentDeclaration(
+        target.targetType,
+        target.targetType === "score" || target.targetType === "presence" ? target.target : null,
+        [taskOf(task)],
+      ),
+    );
   return prisma.humanJudgment.create({
     data: {
       projectId: j.projectId,

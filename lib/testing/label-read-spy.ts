@@ -11,7 +11,10 @@ export interface LabelRead {
  * TEST TOOL. A label store that records every read before passing it on, with the project's run count at that
  * moment, so a test can show that no held-out label is read before the alignment's final runs.
  */
-export function labelReadSpy(store: AlignmentLabelStore, runsSoFar: () => Promise<number>): { spy: AlignmentLabelStore; events: LabelRead[] } {
+export function labelReadSpy(
+  store: AlignmentLabelStore,
+  runsSoFar: () => Promise<number>,
+): { spy: AlignmentLabelStore; events: LabelRead[] } {
   const events: LabelRead[] = [];
   const spy: AlignmentLabelStore = {
     labelledVideoIds: async () => {

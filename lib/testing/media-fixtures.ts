@@ -27,19 +27,61 @@ function ffmpeg(args: string[]) {
 }
 
 /** How each file is made, into `out`; `made` gives another fixture's path, making it first. */
-const MAKERS: Record<Exclude<keyof MediaFixtures, "dir">, { name: string; make: (out: string, made: (key: "goodMp4") => string) => void }> = {
+const MAKERS: Record<
+  Exclude<keyof MediaFixtures, "dir">,
+  { name: string; make: (out: string, made: (key: "goodMp4") => string) => void }
+> = {
   goodMp4: {
     name: "good.mp4",
-    make: (out) => ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", out]),
+    make: (out) =>
+      ffmpeg([
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=size=320x180:rate=25:duration=2",
+        "-c:v",
+        "libx264",
+        "-pix_fmt",
+        "yuv420p",
+        "-movflags",
+        "+faststart",
+        out,
+      ]),
   },
   otherMp4: {
     name: "other.mp4",
-    make: (out) => ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-vf", "noise=alls=20:allf=t", "-c:v", "libx264", "-pix_fmt", "yuv420p", out]),
+    make: (out) =>
+      ffmpeg([
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=size=320x180:rate=25:duration=2",
+        "-vf",
+        "noise=alls=20:allf=t",
+        "-c:v",
+        "libx264",
+        "-pix_fmt",
+        "yuv420p",
+        out,
+      ]),
   },
-  goodWebm: { name: "good.webm", make: (out) => ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-c:v", "libvpx", "-b:v", "300k", out]) },
-  audioOnly: { name: "audio.m4a", make: (out) => ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac", out]) },
-  jpeg: { name: "frame.jpg", make: (out) => ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=1:duration=1", "-frames:v", "1", out]) },
-  blackJpeg: { name: "black.jpg", make: (out) => ffmpeg(["-f", "lavfi", "-i", "color=c=black:size=64x48:rate=1:duration=1", "-frames:v", "1", out]) },
+  goodWebm: {
+    name: "good.webm",
+    make: (out) =>
+      ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=2", "-c:v", "libvpx", "-b:v", "300k", out]),
+  },
+  audioOnly: {
+    name: "audio.m4a",
+    make: (out) => ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac", out]),
+  },
+  jpeg: {
+    name: "frame.jpg",
+    make: (out) => ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=1:duration=1", "-frames:v", "1", out]),
+  },
+  blackJpeg: {
+    name: "black.jpg",
+    make: (out) => ffmpeg(["-f", "lavfi", "-i", "color=c=black:size=64x48:rate=1:duration=1", "-frames:v", "1", out]),
+  },
   truncatedMp4: {
     name: "truncated.mp4",
     make: (out, made) => {
@@ -69,7 +111,8 @@ export function mediaFixtures(): MediaFixtures {
     return file;
   };
   const fixtures = { dir } as MediaFixtures;
-  for (const key of Object.keys(MAKERS) as (keyof typeof MAKERS)[]) Object.defineProperty(fixtures, key, { enumerable: true, get: () => made(key) });
+  for (const key of Object.keys(MAKERS) as (keyof typeof MAKERS)[])
+    Object.defineProperty(fixtures, key, { enumerable: true, get: () => made(key) });
   cached = fixtures;
   return cached;
 }
@@ -81,6 +124,16 @@ export function uniqueMp4(label = "clip"): string {
   const { dir, goodMp4 } = mediaFixtures();
   uniqueCount += 1;
   const out = path.join(dir, `${label}-${process.pid}-${uniqueCount}.mp4`);
-  ffmpeg(["-i", goodMp4, "-c", "copy", "-movflags", "+faststart", "-metadata", `comment=${label}-${uniqueCount}-${Date.now()}`, out]);
+  ffmpeg([
+    "-i",
+    goodMp4,
+    "-c",
+    "copy",
+    "-movflags",
+    "+faststart",
+    "-metadata",
+    `comment=${label}-${uniqueCount}-${Date.now()}`,
+    out,
+  ]);
   return out;
 }

@@ -8,7 +8,8 @@ import type { PrismaClient } from "../generated/prisma/client";
 
 let sequence = 0;
 /** Ids that sort in creation order, as Prisma's cuid() ids do (tests list rows by id as a tie-break). */
-const newId = () => `r${Date.now().toString(36).padStart(9, "0")}${(sequence++).toString(36).padStart(4, "0")}${randomUUID().slice(0, 8)}`;
+const newId = () =>
+  `r${Date.now().toString(36).padStart(9, "0")}${(sequence++).toString(36).padStart(4, "0")}${randomUUID().slice(0, 8)}`;
 
 export async function insertProject(prisma: PrismaClient, name: string, ownerId: string): Promise<string> {
   const id = newId();
@@ -17,13 +18,19 @@ export async function insertProject(prisma: PrismaClient, name: string, ownerId:
   return id;
 }
 
-export async function insertEndpoint(prisma: PrismaClient, row: { projectId: string; name: string; baseUrl: string; model: string; createdById: string }): Promise<string> {
+export async function insertEndpoint(
+  prisma: PrismaClient,
+  row: { projectId: string; name: string; baseUrl: string; model: string; createdById: string },
+): Promise<string> {
   const id = newId();
   await prisma.$executeRaw`INSERT INTO "judge_endpoint" ("id", "projectId", "name", "baseUrl", "model", "createdById", "updatedAt") VALUES (${id}, ${row.projectId}, ${row.name}, ${row.baseUrl}, ${row.model}, ${row.createdById}, now())`;
   return id;
 }
 
-export async function insertFinishedRun(prisma: PrismaClient, row: { projectId: string; pipeline: string; endpointId: string; createdById: string; endpointSnapshot: unknown }): Promise<string> {
+export async function insertFinishedRun(
+  prisma: PrismaClient,
+  row: { projectId: string; pipeline: string; endpointId: string; createdById: string; endpointSnapshot: unknown },
+): Promise<string> {
   const id = newId();
   await prisma.$executeRaw`INSERT INTO "judge_run" ("id", "projectId", "pipeline", "endpointId", "createdById", "status", "endpointSnapshot") VALUES (${id}, ${row.projectId}, ${row.pipeline}, ${row.endpointId}, ${row.createdById}, 'done'::"RunStatus", ${JSON.stringify(row.endpointSnapshot)}::jsonb)`;
   return id;
@@ -53,7 +60,16 @@ export async function insertVideo(
 
 export async function insertFrameSet(
   prisma: PrismaClient,
-  row: { id: string; videoId: string; identity: string; parameters: unknown; mode: string; frameCount: number; keyFrameCount: number; createdById: string },
+  row: {
+    id: string;
+    videoId: string;
+    identity: string;
+    parameters: unknown;
+    mode: string;
+    frameCount: number;
+    keyFrameCount: number;
+    createdById: string;
+  },
 ): Promise<void> {
   await prisma.$executeRaw`INSERT INTO "frame_set" ("id", "videoId", "identity", "parameters", "mode", "frameCount", "keyFrameCount", "createdById")
     VALUES (${row.id}, ${row.videoId}, ${row.identity}, ${JSON.stringify(row.parameters)}::jsonb, ${row.mode}, ${row.frameCount}, ${row.keyFrameCount}, ${row.createdById})`;

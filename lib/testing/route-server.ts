@@ -23,7 +23,9 @@ export async function serveRoute<P>(handler: RouteHandler<P>, params: (url: URL)
     const request = NextRequestAdapter.fromNodeNextRequest(nodeNextReq, signalFromNodeResponse(res));
     void (async () => {
       try {
-        const response = await handler(request, { params: Promise.resolve(params(new URL(req.url ?? "/", "http://localhost"))) });
+        const response = await handler(request, {
+          params: Promise.resolve(params(new URL(req.url ?? "/", "http://localhost"))),
+        });
         await sendResponse(nodeNextReq, nodeNextRes, response);
       } catch (error) {
         // Next.js logs these and ends the response; a test sees the broken response.

@@ -19,7 +19,8 @@ export function mountedModule(file: string): string | null {
   const targets = lines.map((line) => MOUNT.exec(line)?.[1]);
   const literals = lines.filter((line) => /^export const (dynamic|runtime) = "[\w-]+";$/.test(line));
   const mounted = [...new Set(targets.filter((target): target is string => target !== undefined))];
-  if (mounted.length !== 1 || lines.some((line, i) => targets[i] === undefined && !literals.includes(line))) return null;
+  if (mounted.length !== 1 || lines.some((line, i) => targets[i] === undefined && !literals.includes(line)))
+    return null;
   const target = mounted[0]!;
   const base = target.startsWith("@/") ? path.join(ROOT, target.slice(2)) : path.resolve(path.dirname(file), target);
   const found = [".ts", ".tsx"].map((ext) => base + ext).find((candidate) => fs.existsSync(candidate));

@@ -5,12 +5,23 @@ import { writeRunMetrics } from "../judge/run-metrics";
  * A run_video row plus its headline metrics as the engine stores them (run_metric rows; a boolean
  * as 1/0, null or undefined as no row), for tests that seed judged videos without running a judge.
  */
-export async function createRunVideo(prisma: PrismaClient, data: Prisma.RunVideoUncheckedCreateInput & { metrics?: Record<string, number | boolean | null | undefined> }) {
+export async function createRunVideo(
+  prisma: PrismaClient,
+  data: Prisma.RunVideoUncheckedCreateInput & { metrics?: Record<string, number | boolean | null | undefined> },
+) {
   const { metrics, ...runVideo } = data;
   return prisma.$transaction(async (tx) => {
     // Only the keys back: the migration tests seed databases migrated up to an older release, without later columns.
-    const row = await tx.runVideo.create({ data: runVideo, select: { runId: true, videoId: true, frameSetId: true, status: true } });
-    const values = Object.fromEntries(Object.entries(metrics ?? {}).map(([metric, value]) => [metric, typeof value === "boolean" ? (value ? 1 : 0) : (value ?? null)]));
+    const row = await tx.runVideo.create({
+      data: runVideo,
+      select: { runId: true, videoId: true, frameSetId: true, status: true },
+    });
+    const values = Object.fromEntries(
+      Object.entries(metrics ?? {}).map(([metric, value]) => [
+        metric,
+        typeof value === "boolean" ? (value ? 1 : 0) : (value ?? null),
+      ]),
+    );
     await writeRunMetrics(tx, { runId: row.runId, videoId: row.videoId }, values);
     return row;
   });

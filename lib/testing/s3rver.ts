@@ -29,7 +29,13 @@ export interface RunningS3rver {
  */
 export async function startS3rver(bucket = "framejury-test"): Promise<RunningS3rver> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-s3rver-"));
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   return {

@@ -7,7 +7,9 @@ describe("sharedDataPath", () => {
     expect(() => sharedDataPath("no-such-folder/file.txt")).toThrow(
       `${path.join(SHARED_DIR, "no-such-folder/file.txt")} is missing: this test reads the user's data in ../shared, next to the checkout`,
     );
-    expect(() => sharedDataPath("no-such-folder/file.txt")).toThrow("Clone the repository next to shared/, or link shared/ there (docs/testing.md).");
+    expect(() => sharedDataPath("no-such-folder/file.txt")).toThrow(
+      "Clone the repository next to shared/, or link shared/ there (docs/testing.md).",
+    );
   });
 
   it("gives the path of data that is there", () => {

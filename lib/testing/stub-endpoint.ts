@@ -8,7 +8,14 @@ import type { endpointInputSchema } from "../judge/endpoint-input.validation";
  * An endpoint of the project pointing at a stub LLM: no key, low detail, temperature 0, JSON mode on, no prices;
  * `overrides` changes any field (a name, prices, logprobs…).
  */
-export function createStubEndpoint(prisma: PrismaClient, actor: Actor, projectId: string, baseUrl: string, model = "stub-vision", overrides: Partial<z.input<typeof endpointInputSchema>> = {}) {
+export function createStubEndpoint(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  baseUrl: string,
+  model = "stub-vision",
+  overrides: Partial<z.input<typeof endpointInputSchema>> = {},
+) {
   return createEndpoint(prisma, actor, projectId, {
     name: "stub",
     baseUrl,

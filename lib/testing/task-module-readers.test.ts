@@ -17,15 +17,22 @@ describe("the test files that read the task modules (the setup installs the regi
     write("types.test.ts", 'import type { port } from "./port";\nimport { type middle } from "./middle";\n');
     write("none.test.ts", 'import { expect } from "vitest";\n');
     try {
-      const files = ["direct.test.ts", "dynamic.test.ts", "types.test.ts", "none.test.ts"].map((name) => path.join(dir, name));
-      expect(filesLoading(files, path.join(dir, "port.ts")).map((file) => path.basename(file))).toEqual(["direct.test.ts", "dynamic.test.ts"]);
+      const files = ["direct.test.ts", "dynamic.test.ts", "types.test.ts", "none.test.ts"].map((name) =>
+        path.join(dir, name),
+      );
+      expect(filesLoading(files, path.join(dir, "port.ts")).map((file) => path.basename(file))).toEqual([
+        "direct.test.ts",
+        "dynamic.test.ts",
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it("list the engine's tests and leave out pure units", () => {
-    const [engine, unit] = ["lib/judge/engine/judge-video.test.ts", "lib/stats/percent-agreement.test.ts"].map((file) => path.join(ROOT, file));
+    const [engine, unit] = ["lib/judge/engine/judge-video.test.ts", "lib/stats/percent-agreement.test.ts"].map((file) =>
+      path.join(ROOT, file),
+    );
     expect(taskModuleReaders([engine!, unit!])).toEqual([engine]);
   });
 });

@@ -33,7 +33,8 @@ export async function startTestServer(): Promise<TestServer> {
 }
 
 /** A database name no other test run uses, saying what it is for. */
-const testDatabaseName = (label: string) => `framejury_${label}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+const testDatabaseName = (label: string) =>
+  `framejury_${label}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
 
 /** A fresh, migrated database on `server`, dropped again by `drop()`. */
 export async function createTestDatabase(server: TestServer, label = "test") {
@@ -75,7 +76,11 @@ export async function databaseWithCuttableClient(server: TestServer, label: stri
     prisma,
     /** Terminates every other session on the database that matches `where`; how many. */
     cutConnections: async (where = "true") =>
-      (await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`)).rowCount ?? 0,
+      (
+        await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND ${where}`,
+        )
+      ).rowCount ?? 0,
     /** Runs a statement as the admin, outside the client. */
     adminQuery: (sql: string) => admin.query(sql),
     close: async () => {

@@ -21,7 +21,8 @@ export default async function setup(project: TestProject) {
   const server = await startTestServer();
   const first = await createTestDatabase(server, "vitest");
   const copies = [];
-  for (let worker = 2; worker <= (project.config.maxWorkers ?? 1); worker += 1) copies.push(await copyTestDatabase(server, first.name, `vitest${worker}`));
+  for (let worker = 2; worker <= (project.config.maxWorkers ?? 1); worker += 1)
+    copies.push(await copyTestDatabase(server, first.name, `vitest${worker}`));
   const databases = [first, ...copies];
   project.provide(
     "databaseUrls",

@@ -15,7 +15,10 @@ export interface WorkerProcess {
  * which would run the worker in a child of its own.
  */
 export function startWorkerProcess(env: NodeJS.ProcessEnv): WorkerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -36,7 +39,12 @@ export function startWorkerProcess(env: NodeJS.ProcessEnv): WorkerProcess {
   };
 }
 
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string, context = () => ""): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs: number,
+  what: string,
+  context = () => "",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = await check().catch(() => null);

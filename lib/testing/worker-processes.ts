@@ -43,7 +43,11 @@ export class WorkerProcesses {
   }
 }
 
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = await check();

@@ -20,7 +20,13 @@ export function deflatedPart(name: string, content: string | Buffer): ZipPart {
 }
 
 /** A part whose content is `head`, then `unit` `times` times, then `tail`, deflated chunk by chunk. */
-export async function repeatedPart(name: string, head: string, unit: string, times: number, tail: string): Promise<ZipPart> {
+export async function repeatedPart(
+  name: string,
+  head: string,
+  unit: string,
+  times: number,
+  tail: string,
+): Promise<ZipPart> {
   const deflater = createDeflateRaw({ level: 9 });
   const out: Buffer[] = [];
   deflater.on("data", (chunk: Buffer) => out.push(chunk));
@@ -121,6 +127,10 @@ const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&
 export function sheetRow(r: number, cells: readonly (string | number)[]): string {
   const column = (i: number) => String.fromCharCode(65 + i);
   return `<row r="${r}">${cells
-    .map((cell, i) => (typeof cell === "number" ? `<c r="${column(i)}${r}"><v>${cell}</v></c>` : `<c r="${column(i)}${r}" t="inlineStr"><is><t>${escapeXml(cell)}</t></is></c>`))
+    .map((cell, i) =>
+      typeof cell === "number"
+        ? `<c r="${column(i)}${r}"><v>${cell}</v></c>`
+        : `<c r="${column(i)}${r}" t="inlineStr"><is><t>${escapeXml(cell)}</t></is></c>`,
+    )
     .join("")}</row>`;
 }

@@ -11,7 +11,10 @@ import { importsOf, resolveImport as resolve, ROOT, sourcesUnder } from "../../s
  */
 const SERVER_ONLY = [/^node:/, /^server-only$/, /generated\/prisma\/client$/, /\/db\/prisma$/];
 
-const clientFiles = () => [...sourcesUnder("components"), ...sourcesUnder("app")].filter((file) => /^\s*["']use client["']/.test(fs.readFileSync(file, "utf8")));
+const clientFiles = () =>
+  [...sourcesUnder("components"), ...sourcesUnder("app")].filter((file) =>
+    /^\s*["']use client["']/.test(fs.readFileSync(file, "utf8")),
+  );
 
 /** The server-only modules a file reaches through its runtime imports, each with the chain that reaches it. */
 function serverOnlyReached(entry: string): string[] {
@@ -48,9 +51,15 @@ describe("client payloads are typed from the routes' zod schemas", () => {
 
   it("the forms that send a body type it with their route's schema, by a type-only import", () => {
     for (const [client, validation] of Object.entries(PAYLOAD_TYPES)) {
-      const imports = importsOf(path.join(ROOT, client)).filter(({ from }) => resolve(path.join(ROOT, client), from) === path.join(ROOT, validation));
-      expect(imports, `${client} imports ${validation}`).toEqual([{ from: `@/${validation.replace(/\.ts$/, "")}`, typeOnly: true }]);
-      expect(fs.readFileSync(path.join(ROOT, client), "utf8"), client).toMatch(/satisfies \w+|: \w+(Input|Update|Request)\b/);
+      const imports = importsOf(path.join(ROOT, client)).filter(
+        ({ from }) => resolve(path.join(ROOT, client), from) === path.join(ROOT, validation),
+      );
+      expect(imports, `${client} imports ${validation}`).toEqual([
+        { from: `@/${validation.replace(/\.ts$/, "")}`, typeOnly: true },
+      ]);
+      expect(fs.readFileSync(path.join(ROOT, client), "utf8"), client).toMatch(
+        /satisfies \w+|: \w+(Input|Update|Request)\b/,
+      );
     }
   });
 

@@ -26,17 +26,24 @@ export function nulBytePath(value: unknown, path: Path = []): string | null {
   const stack: { value: unknown; path: Path; depth: number; key?: string }[] = [{ value, path, depth: 0 }];
   while (stack.length > 0) {
     const here = stack.pop()!;
-    if (here.key !== undefined && hasNulByte(here.key)) return [...here.path.slice(0, -1), JSON.stringify(here.key)].join(".");
+    if (here.key !== undefined && hasNulByte(here.key))
+      return [...here.path.slice(0, -1), JSON.stringify(here.key)].join(".");
     const inner = here.value;
     if (typeof inner === "string") {
       if (hasNulByte(inner)) return join(here.path);
       continue;
     }
     if (inner === null || typeof inner !== "object") continue;
-    if (here.depth >= MAX_JSON_DEPTH) throw new ValidationError(`${join(here.path)}: the JSON is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+    if (here.depth >= MAX_JSON_DEPTH)
+      throw new ValidationError(`${join(here.path)}: the JSON is nested more than ${MAX_JSON_DEPTH} levels deep.`);
     const children = Array.isArray(inner)
       ? inner.map((item, i) => ({ value: item as unknown, path: [...here.path, i], depth: here.depth + 1 }))
-      : Object.entries(inner).map(([key, item]) => ({ value: item, path: [...here.path, key], depth: here.depth + 1, key }));
+      : Object.entries(inner).map(([key, item]) => ({
+          value: item,
+          path: [...here.path, key],
+          depth: here.depth + 1,
+          key,
+        }));
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return null;

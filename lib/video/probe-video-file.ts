@@ -29,16 +29,26 @@ export async function probeVideoFile(path: string): Promise<ServerProbeResult> {
     try {
       format = await input.getFormat();
     } catch {
-      return { ok: false, reason: "not_a_video", message: "Not a video: the file is not in a container FrameJury can read (mp4, mov, webm, mkv)." };
+      return {
+        ok: false,
+        reason: "not_a_video",
+        message: "Not a video: the file is not in a container FrameJury can read (mp4, mov, webm, mkv).",
+      };
     }
     const track = await input.getPrimaryVideoTrack();
     if (!track && (await input.getTracks()).length === 0) {
       // A recognised container without any track index: typically an MP4 cut before its moov box.
-      return { ok: false, reason: "corrupt", message: "The file is damaged or truncated: the container has no track index." };
+      return {
+        ok: false,
+        reason: "corrupt",
+        message: "The file is damaged or truncated: the container has no track index.",
+      };
     }
     if (!track) {
       const audio = await input.getPrimaryAudioTrack();
-      return audio ? { ok: false, reason: "audio_only", message: "The file has audio but no video track." } : { ok: false, reason: "not_a_video", message: "The file has no video track." };
+      return audio
+        ? { ok: false, reason: "audio_only", message: "The file has audio but no video track." }
+        : { ok: false, reason: "not_a_video", message: "The file has no video track." };
     }
     try {
       const sink = new EncodedPacketSink(track);

@@ -6,7 +6,15 @@ import { AppError } from "../errors";
 import { countFileNames, findMetadata, metadataPathKey, type FileMetadata } from "../import/metadata-file";
 import { splitDimensionList, type PromptIndex } from "../import/prompt-lists";
 import { describeWithIndex, promptIndexForProject } from "./describe-imported-video";
-import { asExtra, diffVideoFields, VIDEO_FIELD_SELECT, writeVideoEdit, type FieldChange, type VideoEditSource, type VideoFields } from "./video-edits";
+import {
+  asExtra,
+  diffVideoFields,
+  VIDEO_FIELD_SELECT,
+  writeVideoEdit,
+  type FieldChange,
+  type VideoEditSource,
+  type VideoFields,
+} from "./video-edits";
 import { videoMetadataSchema } from "./videos.validation";
 
 /**
@@ -58,7 +66,9 @@ function rowIndex(rows: ApplyMetadataInput["rows"]) {
     const metadata: FileMetadata = {
       ...fields,
       ...(seed !== undefined ? { seed } : {}),
-      ...(dimension !== undefined ? { dimension: Array.isArray(dimension) ? dimension : splitDimensionList(dimension) } : {}),
+      ...(dimension !== undefined
+        ? { dimension: Array.isArray(dimension) ? dimension : splitDimensionList(dimension) }
+        : {}),
       extra: (extra ?? {}) as FileMetadata["extra"],
     };
     byPath.set(key, metadata);
@@ -70,7 +80,11 @@ function rowIndex(rows: ApplyMetadataInput["rows"]) {
 type VideoRow = { id: string; relativePath: string } & VideoFields;
 
 /** The fields a video would have after the rows and prompt lists, or null when nothing names it. */
-function proposedFields(video: VideoRow, metadata: FileMetadata | null, promptIndex: PromptIndex | null): { next: VideoFields; source: VideoEditSource } | null {
+function proposedFields(
+  video: VideoRow,
+  metadata: FileMetadata | null,
+  promptIndex: PromptIndex | null,
+): { next: VideoFields; source: VideoEditSource } | null {
   let next: VideoFields = { ...video, dimensions: [...video.dimensions], extra: { ...video.extra } };
   let fromList = false;
   if (promptIndex) {
@@ -90,17 +104,28 @@ function proposedFields(video: VideoRow, metadata: FileMetadata | null, promptIn
       seed: metadata.seed === undefined ? next.seed : String(metadata.seed),
       sampleIndex: metadata.sampleIndex ?? next.sampleIndex,
       // A row's extra columns are added to the video's; a blank cell does not erase a value.
-      extra: { ...next.extra, ...Object.fromEntries(Object.entries(metadata.extra).filter(([, value]) => value !== null)) },
+      extra: {
+        ...next.extra,
+        ...Object.fromEntries(Object.entries(metadata.extra).filter(([, value]) => value !== null)),
+      },
     };
   }
   if (!metadata && !fromList) return null;
   return { next, source: metadata && fromList ? "metadata+prompt_list" : metadata ? "metadata" : "prompt_list" };
 }
 
-async function plan(prisma: PrismaClient | Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0], projectId: string, input: ApplyMetadataInput) {
+async function plan(
+  prisma: PrismaClient | Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0],
+  projectId: string,
+  input: ApplyMetadataInput,
+) {
   const { byPath, pathOf } = rowIndex(input.rows);
   const promptIndex = input.promptLists ? await promptIndexForProject(prisma as PrismaClient, projectId) : null;
-  const videos = await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { id: true, relativePath: true, ...VIDEO_FIELD_SELECT } });
+  const videos = await prisma.video.findMany({
+    where: { projectId },
+    orderBy: { relativePath: "asc" },
+    select: { id: true, relativePath: true, ...VIDEO_FIELD_SELECT },
+  });
   const fileNames = countFileNames(videos.map((video) => video.relativePath));
   const usedPaths = new Set<string>();
   let matchedVideos = 0;
@@ -120,7 +145,12 @@ async function plan(prisma: PrismaClient | Parameters<Parameters<PrismaClient["$
 }
 
 /** Plans (dry run) or applies metadata rows and prompt lists to the project's existing videos (owners). */
-export async function applyMetadataToVideos(prisma: PrismaClient, actor: Actor, projectId: string, input: ApplyMetadataInput): Promise<MetadataPlan> {
+export async function applyMetadataToVideos(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  input: ApplyMetadataInput,
+): Promise<MetadataPlan> {
   await requireProjectAccess(prisma, actor, projectId, "videos.edit");
   const summarise = (result: Awaited<ReturnType<typeof plan>>, applied: boolean): MetadataPlan => ({
     dryRun: input.dryRun,

@@ -21,8 +21,20 @@ beforeAll(async () => {
     SELECT ${projectId} || '-' || lpad(i::text, 6, '0'), ${projectId}, md5(${projectId} || i) || md5(i::text), 1, 'clip-' || i || '.mp4', 'clips/clip-' || lpad(i::text, 6, '0') || '.mp4',
       'k/' || ${projectId} || '/' || i, 'video/mp4', 'ready', 'Prompt ' || i, ARRAY[(ARRAY['Mechanics', 'Material'])[1 + i % 2]], (ARRAY['Sora', 'Kling', 'Gen-2', 'Pika'])[1 + i % 4], ${owner.userId}, now()
     FROM generate_series(0, ${VIDEO_COUNT - 1}::int) AS i`;
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  runId = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } })).id;
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
+  runId = (
+    await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        status: "done",
+      },
+    })
+  ).id;
   await prisma.$executeRaw`INSERT INTO "run_video" ("runId", "videoId", "frameSetId", "status", "updatedAt")
     SELECT ${runId}, v."id", 'fs', 'done', now() FROM "video" v WHERE v."projectId" = ${projectId} AND right(v."id", 6)::int % 3 = 0`;
   await prisma.$executeRaw`INSERT INTO "run_metric" ("runId", "videoId", "itemId", "metric", "value")
@@ -30,10 +42,13 @@ beforeAll(async () => {
   await prisma.$executeRaw`ANALYZE "video"`;
 }, 120_000);
 
-const browse = (query: Record<string, string>) => browseVideos(prisma, owner, projectId, videoListQuerySchema().parse(query));
+const browse = (query: Record<string, string>) =>
+  browseVideos(prisma, owner, projectId, videoListQuerySchema().parse(query));
 
 async function exactCount(where: Prisma.Sql): Promise<number> {
-  const rows = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "video" v WHERE v."projectId" = ${projectId} AND ${where}`;
+  const rows = await prisma.$queryRaw<
+    { n: number }[]
+  >`SELECT count(*)::int AS n FROM "video" v WHERE v."projectId" = ${projectId} AND ${where}`;
   return rows[0]!.n;
 }
 
@@ -50,7 +65,10 @@ describe("the video list's count, capped", () => {
 
     // The dimension filter (now read through the GIN index) counts what `= ANY` counts.
     const mechanics = await browse({ dimension: "Mechanics", pageSize: "500" });
-    expect(mechanics).toMatchObject({ total: await exactCount(Prisma.sql`'Mechanics' = ANY(v."dimensions")`), totalExact: true });
+    expect(mechanics).toMatchObject({
+      total: await exactCount(Prisma.sql`'Mechanics' = ANY(v."dimensions")`),
+      totalExact: true,
+    });
     const [firstMechanics] = await prisma.$queryRaw<
       { ids: string[] }[]
     >`SELECT array_agg(id ORDER BY "relativePath", id) AS ids FROM (SELECT v.id, v."relativePath" FROM "video" v WHERE v."projectId" = ${projectId} AND 'Mechanics' = ANY(v."dimensions") ORDER BY v."relativePath", v.id LIMIT 500) x`;
@@ -58,7 +76,9 @@ describe("the video list's count, capped", () => {
 
     const scored = await browse({ overallMin: "50" });
     expect(scored.totalExact).toBe(true);
-    const [row] = await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "run_metric" WHERE "runId" = ${runId} AND "metric" = 'overall' AND "value" >= 50`;
+    const [row] = await prisma.$queryRaw<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM "run_metric" WHERE "runId" = ${runId} AND "metric" = 'overall' AND "value" >= 50`;
     expect(scored.total).toBe(row!.n);
   });
 
@@ -88,7 +108,9 @@ describe("the video list's count, capped", () => {
     expect(byNumber.videos.map((video) => video.id)).toEqual(byCursor.videos.map((video) => video.id));
     expect(byNumber.videos.filter((video) => video.scores?.overall != null).length).toBe(scored - (meeting - 1) * 500);
     const next = await browse({ ...query, page: String(meeting + 1) });
-    expect(next.videos.map((video) => video.id)).toEqual((await browse({ ...query, cursor: byCursor.nextCursor! })).videos.map((video) => video.id));
+    expect(next.videos.map((video) => video.id)).toEqual(
+      (await browse({ ...query, cursor: byCursor.nextCursor! })).videos.map((video) => video.id),
+    );
     expect(next.videos.every((video) => video.scores === null)).toBe(true);
   });
 });

@@ -53,32 +53,64 @@ beforeAll(async () => {
     });
     videoIds.push(video.id);
   }
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  runId = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } })).id;
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
+  runId = (
+    await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        status: "done",
+      },
+    })
+  ).id;
   for (const [i, videoId] of videoIds.entries()) {
     if (NOT_IN_RUN.has(i)) continue;
-    await createRunVideo(prisma, { runId, videoId, frameSetId: "fs", metrics: { S: i % 3, overall: i % 6 === 0 ? null : [10, 20, 20, 20, 30][(i % 6) - 1]! } });
+    await createRunVideo(prisma, {
+      runId,
+      videoId,
+      frameSetId: "fs",
+      metrics: { S: i % 3, overall: i % 6 === 0 ? null : [10, 20, 20, 20, 30][(i % 6) - 1]! },
+    });
   }
   hiddenIds = [videoIds[4]!, videoIds[9]!];
-  const queue = await prisma.reviewQueue.create({ data: { projectId, name: "blind", runId, scope: "verdict", blind: true, itemCount: 2, createdById: owner.userId } });
+  const queue = await prisma.reviewQueue.create({
+    data: { projectId, name: "blind", runId, scope: "verdict", blind: true, itemCount: 2, createdById: owner.userId },
+  });
   for (const [position, videoId] of hiddenIds.entries()) {
     const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position } });
-    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId } });
+    await prisma.reviewQueueAssignment.create({
+      data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId },
+    });
   }
 });
 
-const browse = (query: Record<string, string>, as: Actor = owner, project = projectId) => browseVideos(prisma, as, project, videoListQuerySchema().parse(query));
+const browse = (query: Record<string, string>, as: Actor = owner, project = projectId) =>
+  browseVideos(prisma, as, project, videoListQuerySchema().parse(query));
 
 /**
  * The list's order written out as one plain ORDER BY (value in the direction, NULLS LAST, then id),
  * independently of the keyset reads: hidden videos have no value for their reviewer.
  */
-async function referenceOrder(sort: string, dir: "asc" | "desc", hidden: string[] = [], project = { projectId, runId }): Promise<string[]> {
+async function referenceOrder(
+  sort: string,
+  dir: "asc" | "desc",
+  hidden: string[] = [],
+  project = { projectId, runId },
+): Promise<string[]> {
   if (sort === "path") {
     // Natural order of the path (lib/format/natural-sort), then id.
-    const rows = await prisma.video.findMany({ where: { projectId: project.projectId }, select: { id: true, relativePath: true } });
+    const rows = await prisma.video.findMany({
+      where: { projectId: project.projectId },
+      select: { id: true, relativePath: true },
+    });
     const sign = dir === "asc" ? 1 : -1;
-    return rows.sort((a, b) => sign * naturalCompare(a.relativePath, b.relativePath) || (a.id < b.id ? -1 : 1)).map((row) => row.id);
+    return rows
+      .sort((a, b) => sign * naturalCompare(a.relativePath, b.relativePath) || (a.id < b.id ? -1 : 1))
+      .map((row) => row.id);
   }
   const column: Record<string, Prisma.Sql> = {
     prompt: Prisma.sql`v."prompt"`,
@@ -94,7 +126,11 @@ async function referenceOrder(sort: string, dir: "asc" | "desc", hidden: string[
 }
 
 /** Every page from the first, following nextCursor. */
-async function walkForward(query: Record<string, string>, as: Actor = owner, project = projectId): Promise<BrowseResult[]> {
+async function walkForward(
+  query: Record<string, string>,
+  as: Actor = owner,
+  project = projectId,
+): Promise<BrowseResult[]> {
   const pages = [await browse(query, as, project)];
   while (pages.at(-1)!.nextCursor) {
     pages.push(await browse({ ...query, cursor: pages.at(-1)!.nextCursor! }, as, project));
@@ -118,9 +154,12 @@ describe("browseVideos with cursors", () => {
         expect(forward[0]!.prevCursor).toBeNull();
 
         const backward = [forward.at(-1)!];
-        while (backward.at(-1)!.prevCursor) backward.push(await browse({ ...query, cursor: backward.at(-1)!.prevCursor! }));
+        while (backward.at(-1)!.prevCursor)
+          backward.push(await browse({ ...query, cursor: backward.at(-1)!.prevCursor! }));
         expect(backward.map((page) => page.page)).toEqual(forward.map((page) => page.page).reverse());
-        expect(backward.map((page) => page.videos.map((video) => video.id))).toEqual(forward.map((page) => page.videos.map((video) => video.id)).reverse());
+        expect(backward.map((page) => page.videos.map((video) => video.id))).toEqual(
+          forward.map((page) => page.videos.map((video) => video.id)).reverse(),
+        );
       });
     }
   }
@@ -201,20 +240,52 @@ describe("browseVideos with cursors", () => {
       }
     }
     // The owner, who is not blind, sees both with their values, earlier in the order.
-    expect(idsOf(await walkForward({ sort: "overall", dir: "desc", pageSize: "3" }))).toEqual(await referenceOrder("overall", "desc"));
+    expect(idsOf(await walkForward({ sort: "overall", dir: "desc", pageSize: "3" }))).toEqual(
+      await referenceOrder("overall", "desc"),
+    );
   });
 
   it("refuses a cursor made for another sort or direction, or whose value is not of the sort's type", async () => {
     const first = await browse({ sort: "overall", dir: "desc", pageSize: "4" });
-    await expect(browse({ sort: "overall", dir: "asc", pageSize: "4", cursor: first.nextCursor! })).rejects.toThrow(ValidationError);
-    await expect(browse({ sort: "path", dir: "desc", pageSize: "4", cursor: first.nextCursor! })).rejects.toThrow(/cursor/);
-    const textOnMetric = encodeVideoListCursor({ sort: "overall", dir: "desc", toward: "after", value: "20", id: videoIds[0]!, page: 2 });
+    await expect(browse({ sort: "overall", dir: "asc", pageSize: "4", cursor: first.nextCursor! })).rejects.toThrow(
+      ValidationError,
+    );
+    await expect(browse({ sort: "path", dir: "desc", pageSize: "4", cursor: first.nextCursor! })).rejects.toThrow(
+      /cursor/,
+    );
+    const textOnMetric = encodeVideoListCursor({
+      sort: "overall",
+      dir: "desc",
+      toward: "after",
+      value: "20",
+      id: videoIds[0]!,
+      page: 2,
+    });
     await expect(browse({ sort: "overall", dir: "desc", cursor: textOnMetric })).rejects.toThrow(/cursor/);
-    const nullPath = encodeVideoListCursor({ sort: "path", dir: "asc", toward: "after", value: null, id: videoIds[0]!, page: 2 });
+    const nullPath = encodeVideoListCursor({
+      sort: "path",
+      dir: "asc",
+      toward: "after",
+      value: null,
+      id: videoIds[0]!,
+      page: 2,
+    });
     await expect(browse({ sort: "path", dir: "asc", cursor: nullPath })).rejects.toThrow(/cursor/);
-    const badTime = encodeVideoListCursor({ sort: "created", dir: "asc", toward: "after", value: "yesterday", id: videoIds[0]!, page: 2 });
+    const badTime = encodeVideoListCursor({
+      sort: "created",
+      dir: "asc",
+      toward: "after",
+      value: "yesterday",
+      id: videoIds[0]!,
+      page: 2,
+    });
     await expect(browse({ sort: "created", dir: "asc", cursor: badTime })).rejects.toThrow(/cursor/);
-    for (const cursor of ["x", first.nextCursor!.slice(0, -3), Buffer.from('{"v":1}').toString("base64url"), `${first.nextCursor!}.`]) {
+    for (const cursor of [
+      "x",
+      first.nextCursor!.slice(0, -3),
+      Buffer.from('{"v":1}').toString("base64url"),
+      `${first.nextCursor!}.`,
+    ]) {
       expect(videoListQuerySchema().safeParse({ cursor }).success, cursor).toBe(false);
     }
   });
@@ -290,17 +361,26 @@ describe("browseVideos with cursors, other projects", () => {
     for (const dir of ["asc", "desc"] as const) {
       const pages = await walkForward({ sort: "prompt", dir, pageSize: "1" }, owner, project);
       expect(idsOf(pages)).toEqual(await referenceOrder("prompt", dir, [], { projectId: project, runId: "" }));
-      const cursors = pages.flatMap((page) => [page.nextCursor, page.prevCursor]).filter((cursor): cursor is string => cursor !== null);
+      const cursors = pages
+        .flatMap((page) => [page.nextCursor, page.prevCursor])
+        .filter((cursor): cursor is string => cursor !== null);
       expect(Math.max(...cursors.map((cursor) => cursor.length))).toBeLessThan(2_048);
       expect(cursors.some((cursor) => decodeVideoListCursor(cursor)!.valueInRow)).toBe(true);
       const backward = [pages.at(-1)!];
-      while (backward.at(-1)!.prevCursor) backward.push(await browse({ sort: "prompt", dir, pageSize: "1", cursor: backward.at(-1)!.prevCursor! }, owner, project));
+      while (backward.at(-1)!.prevCursor)
+        backward.push(
+          await browse({ sort: "prompt", dir, pageSize: "1", cursor: backward.at(-1)!.prevCursor! }, owner, project),
+        );
       expect(idsOf(backward.reverse())).toEqual(idsOf(pages));
     }
     // A cursor standing on a video that was deleted since cannot say where it was.
-    const onLong = (await walkForward({ sort: "prompt", dir: "asc", pageSize: "1" }, owner, project)).find((page) => page.videos[0]!.id === created[0])!;
+    const onLong = (await walkForward({ sort: "prompt", dir: "asc", pageSize: "1" }, owner, project)).find(
+      (page) => page.videos[0]!.id === created[0],
+    )!;
     await prisma.video.delete({ where: { id: created[0]! } });
-    await expect(browse({ sort: "prompt", dir: "asc", pageSize: "1", cursor: onLong.nextCursor! }, owner, project)).rejects.toThrow(/cursor: the video it points at is gone/);
+    await expect(
+      browse({ sort: "prompt", dir: "asc", pageSize: "1", cursor: onLong.nextCursor! }, owner, project),
+    ).rejects.toThrow(/cursor: the video it points at is gone/);
   });
 
   it("going back past rows deleted since, lands on a full first page", async () => {

@@ -16,8 +16,26 @@ let owner: Actor;
 let projectId: string;
 // A path too long for a cursor to carry its sort key (the cursor reads it from the row).
 const LONG = `clip-5-${"x".repeat(400)}.mp4`;
-const PATHS = ["clip-10.mp4", "clip-1.mp4", "Clip-3.mp4", LONG, "clip-2.mp4", "clip-100.mp4", "clip-20.mp4", "b/clip-9.mp4"];
-const NATURAL = ["b/clip-9.mp4", "clip-1.mp4", "clip-2.mp4", "Clip-3.mp4", LONG, "clip-10.mp4", "clip-20.mp4", "clip-100.mp4"];
+const PATHS = [
+  "clip-10.mp4",
+  "clip-1.mp4",
+  "Clip-3.mp4",
+  LONG,
+  "clip-2.mp4",
+  "clip-100.mp4",
+  "clip-20.mp4",
+  "b/clip-9.mp4",
+];
+const NATURAL = [
+  "b/clip-9.mp4",
+  "clip-1.mp4",
+  "clip-2.mp4",
+  "Clip-3.mp4",
+  LONG,
+  "clip-10.mp4",
+  "clip-20.mp4",
+  "clip-100.mp4",
+];
 const byId = new Map<string, string>();
 
 beforeAll(async () => {
@@ -42,7 +60,8 @@ beforeAll(async () => {
   }
 });
 
-const browse = (query: Record<string, string>) => browseVideos(prisma, owner, projectId, videoListQuerySchema().parse(query));
+const browse = (query: Record<string, string>) =>
+  browseVideos(prisma, owner, projectId, videoListQuerySchema().parse(query));
 const paths = (pages: BrowseResult[]) => pages.flatMap((page) => page.videos.map((video) => byId.get(video.id)));
 
 describe("the video list's path order", () => {
@@ -53,17 +72,26 @@ describe("the video list's path order", () => {
 
   it("pages through it by cursor, forward and back, and by page number", async () => {
     const pages = [await browse({ sort: "path", pageSize: "2" })];
-    while (pages.at(-1)!.nextCursor) pages.push(await browse({ sort: "path", pageSize: "2", cursor: pages.at(-1)!.nextCursor! }));
+    while (pages.at(-1)!.nextCursor)
+      pages.push(await browse({ sort: "path", pageSize: "2", cursor: pages.at(-1)!.nextCursor! }));
     expect(paths(pages)).toEqual(NATURAL);
     const back = await browse({ sort: "path", pageSize: "2", cursor: pages.at(-1)!.prevCursor! });
     expect(paths([back])).toEqual(NATURAL.slice(4, 6));
     // Back from the page whose first row is the long path.
-    expect(paths([await browse({ sort: "path", pageSize: "2", cursor: pages[2]!.prevCursor! })])).toEqual(NATURAL.slice(2, 4));
+    expect(paths([await browse({ sort: "path", pageSize: "2", cursor: pages[2]!.prevCursor! })])).toEqual(
+      NATURAL.slice(2, 4),
+    );
     expect(paths([await browse({ sort: "path", pageSize: "2", page: "3" })])).toEqual(NATURAL.slice(4, 6));
   });
 
   it("is the order queues and exports take", async () => {
-    const ids = await matchingVideoIds(prisma, {}, { projectId, runId: null, task: null, userId: owner.userId }, "path", "asc");
+    const ids = await matchingVideoIds(
+      prisma,
+      {},
+      { projectId, runId: null, task: null, userId: owner.userId },
+      "path",
+      "asc",
+    );
     expect(ids.map((id) => byId.get(id))).toEqual(NATURAL);
   });
 });

@@ -55,7 +55,16 @@ beforeAll(async () => {
   // Frame sets: a has an older one (1 key frame) and a newer one (2 key frames: indexes 1 and 4); b has one; c, d, e none.
   const frameSet = async (key: string, createdAt: Date, keyIndexes: number[]) => {
     const set = await prisma.frameSet.create({
-      data: { videoId: ids[key]!, identity: randomUUID(), parameters: {}, mode: "density-peaks", frameCount: 6, keyFrameCount: keyIndexes.length, createdById: owner.userId, createdAt },
+      data: {
+        videoId: ids[key]!,
+        identity: randomUUID(),
+        parameters: {},
+        mode: "density-peaks",
+        frameCount: 6,
+        keyFrameCount: keyIndexes.length,
+        createdById: owner.userId,
+        createdAt,
+      },
     });
     const frames = [];
     for (let index = 0; index < 6; index++) {
@@ -82,23 +91,70 @@ beforeAll(async () => {
   thumbs.a = (await frameSet("a", new Date(), [4, 1]))[1]!.id;
   thumbs.b = (await frameSet("b", new Date(), [2]))[2]!.id;
 
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
   const older = await prisma.judgeRun.create({
-    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", createdAt: new Date(Date.now() - 3_600_000) },
+    data: {
+      projectId,
+      pipeline: "hallucination",
+      endpointId: endpoint.id,
+      createdById: owner.userId,
+      status: "done",
+      createdAt: new Date(Date.now() - 3_600_000),
+    },
   });
   olderRunId = older.id;
-  await createRunVideo(prisma, { runId: older.id, videoId: ids.a!, frameSetId: "fs", metrics: { S: 9, D: 9, I: 9, overall: 10, verdict: true } });
-  await createRunVideo(prisma, { runId: older.id, videoId: ids.d!, frameSetId: "fs", metrics: { S: 0, D: 0, I: 0, overall: 100, verdict: false } });
-  const latest = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done", simulated: true } });
+  await createRunVideo(prisma, {
+    runId: older.id,
+    videoId: ids.a!,
+    frameSetId: "fs",
+    metrics: { S: 9, D: 9, I: 9, overall: 10, verdict: true },
+  });
+  await createRunVideo(prisma, {
+    runId: older.id,
+    videoId: ids.d!,
+    frameSetId: "fs",
+    metrics: { S: 0, D: 0, I: 0, overall: 100, verdict: false },
+  });
+  const latest = await prisma.judgeRun.create({
+    data: {
+      projectId,
+      pipeline: "hallucination",
+      endpointId: endpoint.id,
+      createdById: owner.userId,
+      status: "done",
+      simulated: true,
+    },
+  });
   latestRunId = latest.id;
-  await createRunVideo(prisma, { runId: latest.id, videoId: ids.a!, frameSetId: "fs", metrics: { S: 2, D: 3, I: 1, overall: 74, verdict: false } });
-  await createRunVideo(prisma, { runId: latest.id, videoId: ids.b!, frameSetId: "fs", metrics: { S: 5, D: 6, I: 4, overall: 48, verdict: true } });
+  await createRunVideo(prisma, {
+    runId: latest.id,
+    videoId: ids.a!,
+    frameSetId: "fs",
+    metrics: { S: 2, D: 3, I: 1, overall: 74, verdict: false },
+  });
+  await createRunVideo(prisma, {
+    runId: latest.id,
+    videoId: ids.b!,
+    frameSetId: "fs",
+    metrics: { S: 5, D: 6, I: 4, overall: 48, verdict: true },
+  });
   await prisma.runVideo.create({ data: { runId: latest.id, videoId: ids.c!, frameSetId: "fs" } });
 
   // Judgments in the latest run: the reviewer and the owner on a (the reviewer disagrees), the reviewer on b.
   // In the older run the owner judged d, which must not show in the latest run's review columns.
   const judge = (runId: string, key: string, by: Actor, disagrees: boolean, targetType = "verdict") =>
-    insertJudgment(prisma, { projectId, targetType, videoId: ids[key]!, reviewerId: by.userId, value: 1, runId, judgeValue: disagrees ? 0 : 1, disagrees });
+    insertJudgment(prisma, {
+      projectId,
+      targetType,
+      videoId: ids[key]!,
+      reviewerId: by.userId,
+      value: 1,
+      runId,
+      judgeValue: disagrees ? 0 : 1,
+      disagrees,
+    });
   await judge(latestRunId, "a", reviewer, true);
   await judge(latestRunId, "a", reviewer, false, "overall");
   await judge(latestRunId, "a", owner, false);
@@ -106,8 +162,10 @@ beforeAll(async () => {
   await judge(olderRunId, "d", owner, true);
 });
 
-const browse = (query: Record<string, string>, as: Actor = owner) => browseVideos(prisma, as, projectId, videoListQuerySchema().parse(query));
-const keysOf = (videos: { id: string }[]) => videos.map((video) => Object.entries(ids).find(([, id]) => id === video.id)![0]);
+const browse = (query: Record<string, string>, as: Actor = owner) =>
+  browseVideos(prisma, as, projectId, videoListQuerySchema().parse(query));
+const keysOf = (videos: { id: string }[]) =>
+  videos.map((video) => Object.entries(ids).find(([, id]) => id === video.id)![0]);
 
 describe("browseVideos", () => {
   it("shows the latest run's score columns by default, and a named run's when asked", async () => {
@@ -123,23 +181,46 @@ describe("browseVideos", () => {
     const older = await browse({ runId: olderRunId });
     expect(older.run?.id).toBe(olderRunId);
     expect(keysOf(older.videos).sort()).toEqual(["a", "d"]);
-    expect(older.videos.find((video) => video.id === ids.a)!.scores).toEqual({ S: 9, D: 9, I: 9, overall: 10, verdict: true });
+    expect(older.videos.find((video) => video.id === ids.a)!.scores).toEqual({
+      S: 9,
+      D: 9,
+      I: 9,
+      overall: 10,
+      verdict: true,
+    });
   });
 
   it("keeps the old per-video fields and adds thumbnails and key frame counts from the latest frame set", async () => {
     const { videos } = await browse({ sort: "path" });
     const a = videos.find((video) => video.id === ids.a)!;
-    expect(a).toMatchObject({ fileName: "a.mp4", relativePath: "Sora/a.mp4", sizeBytes: 10, status: "ready", dimensions: ["Mechanics"], model: "Sora", url: `/api/v1/videos/${ids.a}/file` });
+    expect(a).toMatchObject({
+      fileName: "a.mp4",
+      relativePath: "Sora/a.mp4",
+      sizeBytes: 10,
+      status: "ready",
+      dimensions: ["Mechanics"],
+      model: "Sora",
+      url: `/api/v1/videos/${ids.a}/file`,
+    });
     expect(a.createdAt).toBeInstanceOf(Date);
     expect(a).toMatchObject({ frameSetCount: 2, keyFrameCount: 2, thumbnailUrl: `/api/v1/frames/${thumbs.a}/image` });
-    expect(videos.find((video) => video.id === ids.b)).toMatchObject({ frameSetCount: 1, keyFrameCount: 1, thumbnailUrl: `/api/v1/frames/${thumbs.b}/image` });
-    expect(videos.find((video) => video.id === ids.e)).toMatchObject({ frameSetCount: 0, keyFrameCount: 0, thumbnailUrl: null });
+    expect(videos.find((video) => video.id === ids.b)).toMatchObject({
+      frameSetCount: 1,
+      keyFrameCount: 1,
+      thumbnailUrl: `/api/v1/frames/${thumbs.b}/image`,
+    });
+    expect(videos.find((video) => video.id === ids.e)).toMatchObject({
+      frameSetCount: 0,
+      keyFrameCount: 0,
+      thumbnailUrl: null,
+    });
     expect(a).not.toHaveProperty("storageKey");
   });
 
   it("computes the review flags for the caller, in the shown run only", async () => {
     const asOwner = await browse({});
-    const review = (result: Awaited<ReturnType<typeof browse>>, key: string) => result.videos.find((video) => video.id === ids[key])!.review;
+    const review = (result: Awaited<ReturnType<typeof browse>>, key: string) =>
+      result.videos.find((video) => video.id === ids[key])!.review;
     expect(review(asOwner, "a")).toEqual({ reviewers: 2, byMe: true, disagreement: true });
     expect(review(asOwner, "b")).toEqual({ reviewers: 1, byMe: false, disagreement: false });
     expect(review(asOwner, "d")).toEqual({ reviewers: 0, byMe: false, disagreement: false });
@@ -204,10 +285,25 @@ describe("browseVideos", () => {
   });
 
   it("refuses malformed filters in the schema instead of ignoring them", () => {
-    for (const bad of [{ category: "s99" }, { overallMax: "abc" }, { sMin: "11" }, { sort: "storageKey" }, { review: "mine" }, { page: "0" }, { runId: "x'; drop" }]) {
+    for (const bad of [
+      { category: "s99" },
+      { overallMax: "abc" },
+      { sMin: "11" },
+      { sort: "storageKey" },
+      { review: "mine" },
+      { page: "0" },
+      { runId: "x'; drop" },
+    ]) {
       expect(videoListQuerySchema().safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
-    expect(videoListQuerySchema().parse({ overallMax: "", dimension: "Mechanics" })).toMatchObject({ overallMax: undefined, dimension: "Mechanics", page: 1, pageSize: 50, sort: "path", dir: "asc" });
+    expect(videoListQuerySchema().parse({ overallMax: "", dimension: "Mechanics" })).toMatchObject({
+      overallMax: undefined,
+      dimension: "Mechanics",
+      page: 1,
+      pageSize: 50,
+      sort: "path",
+      dir: "asc",
+    });
   });
   it("flags a presence judgment that disagrees with the shown run's presence, whichever run it was saved against", async () => {
     // The latest run scores s1 on c at 8 and 1 (present at the threshold 5); the reviewer, who saw the older run,
@@ -216,21 +312,67 @@ describe("browseVideos", () => {
       [0, 8],
       [1, 1],
     ] as const) {
-      const step = await prisma.stepResult.create({ data: { runId: latestRunId, videoId: ids.c!, stepId: "static_hallucination", scopeIndex, status: "done", templateId: "t", output: {} } });
-      await prisma.score.create({ data: { runId: latestRunId, videoId: ids.c!, stepResultId: step.id, stepId: "static_hallucination", scopeIndex, category: "s1", value } });
+      const step = await prisma.stepResult.create({
+        data: {
+          runId: latestRunId,
+          videoId: ids.c!,
+          stepId: "static_hallucination",
+          scopeIndex,
+          status: "done",
+          templateId: "t",
+          output: {},
+        },
+      });
+      await prisma.score.create({
+        data: {
+          runId: latestRunId,
+          videoId: ids.c!,
+          stepResultId: step.id,
+          stepId: "static_hallucination",
+          scopeIndex,
+          category: "s1",
+          value,
+        },
+      });
     }
-    await insertJudgment(prisma, { projectId, targetType: "presence", target: "s1", videoId: ids.c!, reviewerId: reviewer.userId, value: 0, runId: olderRunId, judgeValue: null, disagrees: false });
+    await insertJudgment(prisma, {
+      projectId,
+      targetType: "presence",
+      target: "s1",
+      videoId: ids.c!,
+      reviewerId: reviewer.userId,
+      value: 0,
+      runId: olderRunId,
+      judgeValue: null,
+      disagrees: false,
+    });
     const latest = await browse({});
-    expect(latest.videos.find((video) => video.id === ids.c)!.review).toEqual({ reviewers: 1, byMe: false, disagreement: true });
+    expect(latest.videos.find((video) => video.id === ids.c)!.review).toEqual({
+      reviewers: 1,
+      byMe: false,
+      disagreement: true,
+    });
     expect(keysOf((await browse({ review: "disagreement" })).videos).sort()).toEqual(["a", "c"]);
   });
 });
 
 describe("browseVideos for a reviewer in a blind queue", () => {
   it("withholds the open video's judge values and never lets a filter or sort give them away", async () => {
-    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "blind", runId: latestRunId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId,
+        name: "blind",
+        runId: latestRunId,
+        scope: "verdict",
+        blind: true,
+        itemCount: 1,
+        createdById: owner.userId,
+      },
+    });
     const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: ids.b!, position: 0 } });
-    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId } });
+    await prisma.reviewQueueAssignment.create({
+      data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId },
+    });
 
     const all = await browse({}, reviewer);
     const b = all.videos.find((video) => video.id === ids.b)!;
@@ -247,7 +389,10 @@ describe("browseVideos for a reviewer in a blind queue", () => {
     // Others see b as before.
     expect((await browse({ verdict: "yes" })).videos.map((video) => video.id)).toEqual([ids.b]);
 
-    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "done", doneAt: new Date() } });
+    await prisma.reviewQueueAssignment.update({
+      where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } },
+      data: { status: "done", doneAt: new Date() },
+    });
     const after = (await browse({ verdict: "yes" }, reviewer)).videos;
     expect(after.map((video) => [video.id, video.blind, video.scores?.overall])).toEqual([[ids.b, false, 48]]);
   });

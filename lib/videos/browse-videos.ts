@@ -111,7 +111,12 @@ function settled<T>(result: PromiseSettledResult<T>): T {
  * (one or two keyset reads, or one OFFSET read), then the page's video rows with their run_video row
  * beside their frame sets and judgments.
  */
-export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId: string, query: VideoListQuery): Promise<BrowseResult> {
+export async function browseVideos(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: VideoListQuery,
+): Promise<BrowseResult> {
   // Three independent reads at once (each round trip counts on a busy machine); the access check's
   // answer still decides first, so a non-member learns nothing from the others' (an unknown run).
   const [access, resolvedRun, blindIds] = await Promise.allSettled([
@@ -122,13 +127,21 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
   settled(access);
   const run = settled(resolvedRun);
   const blind = settled(blindIds);
-  const ctx: FilterContext = { projectId, runId: run?.id ?? null, task: run?.task ?? null, userId: actor.userId, hiddenVideoIds: [...blind] };
+  const ctx: FilterContext = {
+    projectId,
+    runId: run?.id ?? null,
+    task: run?.task ?? null,
+    userId: actor.userId,
+    hiddenVideoIds: [...blind],
+  };
   if (run) checkFilterAgainstTask(query, run.task, query.sort);
   const from = videoFilterFrom(ctx, query, query.sort);
   const where = videoFilterWhere(query, ctx);
 
   const [countRows, listed] = await Promise.all([
-    prisma.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM (SELECT 1 ${from} WHERE ${where} LIMIT ${LIST_COUNT_CAP + 1}) capped`,
+    prisma.$queryRaw<
+      { total: number }[]
+    >`SELECT count(*)::int AS total FROM (SELECT 1 ${from} WHERE ${where} LIMIT ${LIST_COUNT_CAP + 1}) capped`,
     readListPage(prisma, ctx, query),
   ]);
 
@@ -177,7 +190,9 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
   const [pageRows] = await Promise.all([pageRowsQuery, extrasQuery()]);
 
   return {
-    run: run ? { id: run.id, createdAt: run.createdAt, pipeline: run.pipeline, simulated: run.simulated, status: run.status } : null,
+    run: run
+      ? { id: run.id, createdAt: run.createdAt, pipeline: run.pipeline, simulated: run.simulated, status: run.status }
+      : null,
     page: listed.page,
     pageSize: query.pageSize,
     total,
@@ -193,7 +208,11 @@ export async function browseVideos(prisma: PrismaClient, actor: Actor, projectId
         keyFrameCount: extra?.keyFrameCount ?? 0,
         thumbnailUrl: extra?.thumbnailFrameId ? `/api/v1/frames/${extra.thumbnailFrameId}/image` : null,
         scores: row.rv_in && !isBlind && run ? metricScores(run.task, row.rv_metrics) : null,
-        review: { reviewers: extra?.reviewers ?? 0, byMe: extra?.byMe ?? false, disagreement: !isBlind && (extra?.disagreement ?? false) },
+        review: {
+          reviewers: extra?.reviewers ?? 0,
+          byMe: extra?.byMe ?? false,
+          disagreement: !isBlind && (extra?.disagreement ?? false),
+        },
         blind: isBlind,
       };
     }),
@@ -231,12 +250,23 @@ export async function browseOptions(prisma: PrismaClient, actor: Actor, projectI
       where: { projectId },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: 200,
-      select: { id: true, createdAt: true, pipeline: true, simulated: true, status: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } },
+      select: {
+        id: true,
+        createdAt: true,
+        pipeline: true,
+        simulated: true,
+        status: true,
+        endpointSnapshot: true,
+        endpoint: { select: { name: true, model: true } },
+      },
     }),
   ]);
   return {
     dimensions: dimensions.map((row) => row.d),
     models: models.map((row) => row.m),
-    runs: runs.map(({ endpointSnapshot: _snapshot, endpoint: _endpoint, ...run }) => ({ ...run, name: runNameOfRow({ ...run, endpointSnapshot: _snapshot, endpoint: _endpoint }) })),
+    runs: runs.map(({ endpointSnapshot: _snapshot, endpoint: _endpoint, ...run }) => ({
+      ...run,
+      name: runNameOfRow({ ...run, endpointSnapshot: _snapshot, endpoint: _endpoint }),
+    })),
   };
 }

@@ -54,17 +54,41 @@ beforeAll(async () => {
   await video("other", "A cat sleeps", "modelA", 0);
   await video("loose", null, "modelA", null);
   // A frame set for a0: its first key frame is the poster.
-  const frameSet = await prisma.frameSet.create({ data: { videoId: ids.a0!, identity: randomUUID(), parameters: {}, mode: "uniform", frameCount: 3, keyFrameCount: 2, createdById: owner.userId } });
+  const frameSet = await prisma.frameSet.create({
+    data: {
+      videoId: ids.a0!,
+      identity: randomUUID(),
+      parameters: {},
+      mode: "uniform",
+      frameCount: 3,
+      keyFrameCount: 2,
+      createdById: owner.userId,
+    },
+  });
   for (const [index, isKeyFrame] of [
     [0, false],
     [1, true],
     [2, true],
   ] as const) {
     await prisma.frame.create({
-      data: { id: `poster-${frameSet.id}-${index}`, frameSetId: frameSet.id, index, timestampS: index, isKeyFrame, cluster: 1, storageKey: "x", sha256: "x", sizeBytes: 1, width: 1, height: 1 },
+      data: {
+        id: `poster-${frameSet.id}-${index}`,
+        frameSetId: frameSet.id,
+        index,
+        timestampS: index,
+        isKeyFrame,
+        cluster: 1,
+        storageKey: "x",
+        sha256: "x",
+        sizeBytes: 1,
+        width: 1,
+        height: 1,
+      },
     });
   }
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "judge", baseUrl: "http://127.0.0.1:1/v1", model: "gpt-x", createdById: owner.userId } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "judge", baseUrl: "http://127.0.0.1:1/v1", model: "gpt-x", createdById: owner.userId },
+  });
   oldRun = (
     await prisma.judgeRun.create({
       data: {
@@ -91,8 +115,20 @@ beforeAll(async () => {
       },
     })
   ).id;
-  await createRunVideo(prisma, { runId: oldRun, videoId: ids.a0!, frameSetId: frameSet.id, status: "done", metrics: { overall: 20, verdict: true } });
-  await createRunVideo(prisma, { runId: newRun, videoId: ids.a0!, frameSetId: frameSet.id, status: "done", metrics: { overall: 80, verdict: false } });
+  await createRunVideo(prisma, {
+    runId: oldRun,
+    videoId: ids.a0!,
+    frameSetId: frameSet.id,
+    status: "done",
+    metrics: { overall: 20, verdict: true },
+  });
+  await createRunVideo(prisma, {
+    runId: newRun,
+    videoId: ids.a0!,
+    frameSetId: frameSet.id,
+    status: "done",
+    metrics: { overall: 80, verdict: false },
+  });
   // Reviewers' verdicts: two "yes" seen in the latest run, one "no" seen in the older run. Judgments
   // belong to the video's verdict, not to a run: all three count (majority yes).
   for (const [runId, value, reviewer] of [
@@ -100,7 +136,14 @@ beforeAll(async () => {
     [newRun, 1, "r2"],
     [oldRun, 0, "r3"],
   ] as const) {
-    await insertJudgment(prisma, { projectId, targetType: "verdict", runId, videoId: ids.a0!, reviewerId: `${reviewer}-${randomUUID()}`, value });
+    await insertJudgment(prisma, {
+      projectId,
+      targetType: "verdict",
+      runId,
+      videoId: ids.a0!,
+      reviewerId: `${reviewer}-${randomUUID()}`,
+      value,
+    });
   }
 });
 
@@ -120,7 +163,9 @@ describe("side by side samples of a prompt", () => {
     // The page labels the verdict in the run's task's words: its verdict metric's positive label, not a name it knows.
     expect(a0.judge!.verdictLabel).toBe("hallucination");
     expect(a0.reviewers).toEqual({ verdict: 1, count: 3 });
-    expect(a0.posterUrl).toBe(`/api/v1/frames/poster-${(await prisma.frameSet.findFirstOrThrow({ where: { videoId: ids.a0 } })).id}-1/image`);
+    expect(a0.posterUrl).toBe(
+      `/api/v1/frames/poster-${(await prisma.frameSet.findFirstOrThrow({ where: { videoId: ids.a0 } })).id}-1/image`,
+    );
     const b0 = result.samples.find((s) => s.id === ids.b0)!;
     expect(b0).toMatchObject({ judge: null, posterUrl: null, reviewers: { verdict: null, count: 0 } });
   });
@@ -137,11 +182,17 @@ describe("side by side samples of a prompt", () => {
   });
 
   it("answers non-members and unknown videos or prompts with not found", async () => {
-    await expect(compareSamples(prisma, stranger, projectId, { videoId: ids.a1 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(compareSamples(prisma, stranger, projectId, { videoId: ids.a1 })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     await expect(compareSamples(prisma, owner, projectId, { videoId: "nope" })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(compareSamples(prisma, owner, projectId, { prompt: "never used" })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(compareSamples(prisma, owner, projectId, { prompt: "never used" })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     const otherProject = (await createProject(prisma, stranger, { name: "Other" })).id;
-    await expect(compareSamples(prisma, stranger, otherProject, { videoId: ids.a1 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(compareSamples(prisma, stranger, otherProject, { videoId: ids.a1 })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 
   it("counts the samples of a video's prompt for members only", async () => {

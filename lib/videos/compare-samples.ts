@@ -14,7 +14,15 @@ function judgeOutcome(runId: string, runCreatedAt: Date, status: string, task: T
   const verdict = task.verdict ? scores[task.verdict.metricId] : null;
   // What the verdict's positive value means, in the task's words (say, "hallucination"), for the page's label.
   const verdictLabel = task.metrics.find((metric) => metric.id === task.verdict?.metricId)?.positive.label ?? null;
-  return { runId, runCreatedAt, status, scores, overall: typeof scores.overall === "number" ? scores.overall : null, verdict: typeof verdict === "boolean" ? verdict : null, verdictLabel };
+  return {
+    runId,
+    runCreatedAt,
+    status,
+    scores,
+    overall: typeof scores.overall === "number" ? scores.overall : null,
+    verdict: typeof verdict === "boolean" ? verdict : null,
+    verdictLabel,
+  };
 }
 
 export interface CompareQuery {
@@ -35,7 +43,15 @@ export interface CompareSample {
   url: string;
   /** The first key frame of the latest frame set: the tile's poster. */
   posterUrl: string | null;
-  judge: { runId: string; runCreatedAt: Date; status: string; scores: BrowseScores; overall: number | null; verdict: boolean | null; verdictLabel: string | null } | null;
+  judge: {
+    runId: string;
+    runCreatedAt: Date;
+    status: string;
+    scores: BrowseScores;
+    overall: number | null;
+    verdict: boolean | null;
+    verdictLabel: string | null;
+  } | null;
   /** The reviewers' consensus verdict in that run (majority; null on a tie), with how many gave one. */
   reviewers: { verdict: number | null; count: number };
   /** The caller reviews this video in a blind queue: no judge outcome and no consensus until they submit. */
@@ -54,7 +70,10 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
   let focusId: string | null = null;
   let focusModel: string | null = null;
   if (query.videoId) {
-    const video = await prisma.video.findFirst({ where: { id: query.videoId, projectId }, select: { id: true, prompt: true, model: true } });
+    const video = await prisma.video.findFirst({
+      where: { id: query.videoId, projectId },
+      select: { id: true, prompt: true, model: true },
+    });
     if (!video) throw new NotFoundError("No such video.");
     prompt = video.prompt;
     focusId = video.id;
@@ -80,7 +99,10 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
     prisma.frameSet.findMany({
       where: { videoId: { in: ids } },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      select: { videoId: true, frames: { where: { isKeyFrame: true }, orderBy: { index: "asc" }, take: 1, select: { id: true } } },
+      select: {
+        videoId: true,
+        frames: { where: { isKeyFrame: true }, orderBy: { index: "asc" }, take: 1, select: { id: true } },
+      },
     }),
     prisma.runVideo.findMany({
       // Runs that judged the videos' captions have no overall or verdict.
@@ -89,11 +111,16 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
       select: { videoId: true, status: true, run: { select: { id: true, createdAt: true, pipeline: true } } },
     }),
     // Per-video judgments (of any task): each sample reads those of its latest run's task.
-    prisma.humanJudgment.findMany({ where: { videoId: { in: ids }, itemId: "", stepId: "", withdrawn: false }, select: { videoId: true, task: true, target: true, value: true } }),
+    prisma.humanJudgment.findMany({
+      where: { videoId: { in: ids }, itemId: "", stepId: "", withdrawn: false },
+      select: { videoId: true, task: true, target: true, value: true },
+    }),
     blindVideoIdsFor(prisma, actor.userId, ids),
   ]);
   const poster = new Map<string, string | null>();
-  for (const set of frameSets) if (!poster.has(set.videoId)) poster.set(set.videoId, set.frames[0] ? `/api/v1/frames/${set.frames[0].id}/image` : null);
+  for (const set of frameSets)
+    if (!poster.has(set.videoId))
+      poster.set(set.videoId, set.frames[0] ? `/api/v1/frames/${set.frames[0].id}/image` : null);
   const latest = new Map<string, (typeof runVideos)[number]>();
   for (const row of runVideos) if (!latest.has(row.videoId)) latest.set(row.videoId, row);
   const metricsByVideo = new Map<string, BrowseScores>();
@@ -107,12 +134,25 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
   const samples: CompareSample[] = videos.map((video) => {
     const run = latest.get(video.id);
     const verdictId = run ? taskOf(run.run.pipeline).verdict?.metricId : undefined;
-    const values = run && verdictId ? verdicts.filter((j) => j.videoId === video.id && j.task === run.run.pipeline && j.target === verdictId).map((j) => j.value) : [];
+    const values =
+      run && verdictId
+        ? verdicts
+            .filter((j) => j.videoId === video.id && j.task === run.run.pipeline && j.target === verdictId)
+            .map((j) => j.value)
+        : [];
     const sample: CompareSample = {
       ...video,
       url: `/api/v1/videos/${video.id}/file`,
       posterUrl: poster.get(video.id) ?? null,
-      judge: run ? judgeOutcome(run.run.id, run.run.createdAt, run.status, taskOf(run.run.pipeline), metricsByVideo.get(video.id) ?? {}) : null,
+      judge: run
+        ? judgeOutcome(
+            run.run.id,
+            run.run.createdAt,
+            run.status,
+            taskOf(run.run.pipeline),
+            metricsByVideo.get(video.id) ?? {},
+          )
+        : null,
       reviewers: { verdict: verdictId ? consensusOf(verdictId, values) : null, count: values.length },
       blind: false,
     };
@@ -120,7 +160,9 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
   });
 
   // Columns: the sample indexes present (samples without an index go after them, one column each).
-  const sampleIndexes = [...new Set(samples.flatMap((s) => (s.sampleIndex === null ? [] : [s.sampleIndex])))].sort((a, b) => a - b);
+  const sampleIndexes = [...new Set(samples.flatMap((s) => (s.sampleIndex === null ? [] : [s.sampleIndex])))].sort(
+    (a, b) => a - b,
+  );
   const rows = [...new Set(samples.map((s) => s.model))].map((model) => {
     const mine = samples.filter((s) => s.model === model);
     const unindexed = mine.filter((s) => s.sampleIndex === null);

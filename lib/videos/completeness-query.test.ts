@@ -25,10 +25,23 @@ beforeAll(async () => {
 
 /** Lists stored as the app stores them: each entry a row with its match keys (prompt-list-entries.ts). */
 async function addList(projectId: string, name: string, entries: { prompt: string; dimensions: string[] }[]) {
-  return savePromptList({ prisma, storage: getStorage() }, owner, projectId, name, JSON.stringify(entries.map(({ prompt, dimensions }) => ({ prompt, dimension: dimensions }))));
+  return savePromptList(
+    { prisma, storage: getStorage() },
+    owner,
+    projectId,
+    name,
+    JSON.stringify(entries.map(({ prompt, dimensions }) => ({ prompt, dimension: dimensions }))),
+  );
 }
 
-async function addVideo(projectId: string, relativePath: string, prompt: string | null, sampleIndex: number | null, dimensions: string[], model: string | null = null) {
+async function addVideo(
+  projectId: string,
+  relativePath: string,
+  prompt: string | null,
+  sampleIndex: number | null,
+  dimensions: string[],
+  model: string | null = null,
+) {
   const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
   await prisma.video.create({
     data: {
@@ -52,7 +65,10 @@ async function addVideo(projectId: string, relativePath: string, prompt: string 
 async function reference(projectId: string, model?: string) {
   const [promptIndex, videos] = await Promise.all([
     promptIndexForProject(prisma, projectId),
-    prisma.video.findMany({ where: { projectId }, select: { relativePath: true, prompt: true, dimensions: true, sampleIndex: true, model: true } }),
+    prisma.video.findMany({
+      where: { projectId },
+      select: { relativePath: true, prompt: true, dimensions: true, sampleIndex: true, model: true },
+    }),
   ]);
   return completenessReport({ promptIndex, videos, model });
 }
@@ -64,7 +80,12 @@ async function expectAsReference(projectId: string, model?: string) {
   expect(got.totals).toEqual(expected.totals);
   expect(got.generators).toEqual(expected.generators);
   expect(got.dimensions).toEqual(
-    expected.dimensions.map(({ missing, unexpected, unmatched, ...row }) => ({ ...row, missing: missing.length, unexpected: unexpected.length, unmatched: unmatched.length })),
+    expected.dimensions.map(({ missing, unexpected, unmatched, ...row }) => ({
+      ...row,
+      missing: missing.length,
+      unexpected: unexpected.length,
+      unmatched: unmatched.length,
+    })),
   );
   expect(got.missing.items).toEqual(expected.dimensions.flatMap((row) => row.missing));
   expect(got.unexpected.items).toEqual(expected.dimensions.flatMap((row) => row.unexpected));
@@ -108,7 +129,12 @@ describe("completenessFromDatabase", () => {
     const all = await completenessFromDatabase(prisma, projectId, { page: 1, pageSize: 1000 });
     expect(all.totals).toEqual(expected.totals);
     expect(all.dimensions).toEqual(
-      expected.dimensions.map(({ missing, unexpected, unmatched, ...row }) => ({ ...row, missing: missing.length, unexpected: unexpected.length, unmatched: unmatched.length })),
+      expected.dimensions.map(({ missing, unexpected, unmatched, ...row }) => ({
+        ...row,
+        missing: missing.length,
+        unexpected: unexpected.length,
+        unmatched: unmatched.length,
+      })),
     );
     const missing = expected.dimensions.flatMap((row) => row.missing);
     const unexpected = expected.dimensions.flatMap((row) => row.unexpected);
@@ -116,7 +142,9 @@ describe("completenessFromDatabase", () => {
     expect(all.unexpected).toEqual({ page: 1, pageSize: 1000, total: unexpected.length, items: unexpected });
     expect(all.unmatched).toEqual({ page: 1, pageSize: 1000, total: 2, items: expected.unmatched });
     // Each kind is there, so the comparison means something.
-    expect(new Set(unexpected.map((u) => u.reason))).toEqual(new Set(["duplicate_sample", "index_out_of_range", "prompt_not_in_dimension", "no_sample_index"]));
+    expect(new Set(unexpected.map((u) => u.reason))).toEqual(
+      new Set(["duplicate_sample", "index_out_of_range", "prompt_not_in_dimension", "no_sample_index"]),
+    );
     expect(all.totals).toMatchObject({ videos: 14, present: 7, unmatched: 2 });
 
     // A page is that slice of each list, and the counts stay whole.
@@ -159,7 +187,9 @@ describe("completenessFromDatabase", () => {
     for (const pageSize of [1, 7, 40]) {
       for (let page = 1; (page - 1) * pageSize <= expected.length; page++) {
         const got = await completenessFromDatabase(prisma, projectId, { page, pageSize });
-        expect(got.missing.items, `page ${page} of ${pageSize}`).toEqual(expected.slice((page - 1) * pageSize, page * pageSize));
+        expect(got.missing.items, `page ${page} of ${pageSize}`).toEqual(
+          expected.slice((page - 1) * pageSize, page * pageSize),
+        );
       }
     }
   });
@@ -182,7 +212,9 @@ describe("completenessFromDatabase", () => {
       const expected = await reference(projectId);
       const got = await completenessFromDatabase(prisma, projectId, { page: 1, pageSize: 1000 });
       expect(got.totals).toEqual(expected.totals);
-      expect(got.dimensions.map((d) => [d.dimension, d.prompts, d.present])).toEqual(expected.dimensions.map((d) => [d.dimension, d.prompts, d.present]));
+      expect(got.dimensions.map((d) => [d.dimension, d.prompts, d.present])).toEqual(
+        expected.dimensions.map((d) => [d.dimension, d.prompts, d.present]),
+      );
       expect(got.missing.items).toEqual(expected.dimensions.flatMap((row) => row.missing));
       expect(got.unexpected.items).toEqual(expected.dimensions.flatMap((row) => row.unexpected));
       return got;
@@ -202,10 +234,20 @@ describe("completenessFromDatabase", () => {
       "mechanics.json",
       prompts.map((prompt) => ({ prompt, dimensions: ["Mechanics"] })),
     );
-    for (const model of ["genA", "genB"]) for (const prompt of prompts) for (let i = 0; i < 3; i++) await addVideo(projectId, `${model}/Mechanics/${prompt}-${i}.mp4`, prompt, i, ["Mechanics"], model);
+    for (const model of ["genA", "genB"])
+      for (const prompt of prompts)
+        for (let i = 0; i < 3; i++)
+          await addVideo(projectId, `${model}/Mechanics/${prompt}-${i}.mp4`, prompt, i, ["Mechanics"], model);
 
     const complete = await expectAsReference(projectId);
-    expect(complete.totals).toMatchObject({ generators: 2, videos: 36, expected: 36, present: 36, missing: 0, unexpected: 0 });
+    expect(complete.totals).toMatchObject({
+      generators: 2,
+      videos: 36,
+      expected: 36,
+      present: 36,
+      missing: 0,
+      unexpected: 0,
+    });
     expect(complete.generators.map((g) => [g.model, g.expected, g.present, g.missing])).toEqual([
       ["genA", 18, 18, 0],
       ["genB", 18, 18, 0],
@@ -217,9 +259,18 @@ describe("completenessFromDatabase", () => {
     await addVideo(projectId, `loose/${P[1]}-2.mp4`, P[1]!, 2, ["Mechanics"]); // no generator: a group of its own
     const got = await expectAsReference(projectId);
     expect(got.totals).toMatchObject({ generators: 3, expected: 54, present: 36, missing: 18, unexpected: 1 });
-    expect(got.missing.items.filter((m) => m.model !== null)).toEqual([{ model: "genB", prompt: P[2], dimension: "Mechanics", sampleIndex: 1 }]);
+    expect(got.missing.items.filter((m) => m.model !== null)).toEqual([
+      { model: "genB", prompt: P[2], dimension: "Mechanics", sampleIndex: 1 },
+    ]);
     expect(got.unexpected.items).toEqual([
-      { relativePath: `genB/copy/${P[0]}-0.mp4`, model: "genB", prompt: P[0], sampleIndex: 0, reason: "duplicate_sample", duplicateOf: `genB/Mechanics/${P[0]}-0.mp4` },
+      {
+        relativePath: `genB/copy/${P[0]}-0.mp4`,
+        model: "genB",
+        prompt: P[0],
+        sampleIndex: 0,
+        reason: "duplicate_sample",
+        duplicateOf: `genB/Mechanics/${P[0]}-0.mp4`,
+      },
     ]);
     expect(got.dimensions[0]!.byGenerator.map((g) => [g.model, g.present, g.missing, g.unexpected])).toEqual([
       ["genA", 18, 0, 0],
@@ -232,7 +283,14 @@ describe("completenessFromDatabase", () => {
 
     // `model` narrows the report to one generator ("" the videos with none).
     const onlyB = await expectAsReference(projectId, "genB");
-    expect(onlyB.totals).toMatchObject({ generators: 1, videos: 18, expected: 18, present: 17, missing: 1, unexpected: 1 });
+    expect(onlyB.totals).toMatchObject({
+      generators: 1,
+      videos: 18,
+      expected: 18,
+      present: 17,
+      missing: 1,
+      unexpected: 1,
+    });
     const none = await expectAsReference(projectId, "");
     expect(none.totals).toMatchObject({ generators: 1, videos: 1, present: 1 });
     const unknown = await expectAsReference(projectId, "genZ");

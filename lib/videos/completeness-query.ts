@@ -9,7 +9,11 @@ import {
   type UnexpectedVideo,
   type UnmatchedVideo,
 } from "../import/completeness";
-import { DEFAULT_SAMPLES_PER_PROMPT, DIVERSITY_SAMPLES_PER_PROMPT, VBENCH_DIMENSIONS } from "../import/vbench-dimensions";
+import {
+  DEFAULT_SAMPLES_PER_PROMPT,
+  DIVERSITY_SAMPLES_PER_PROMPT,
+  VBENCH_DIMENSIONS,
+} from "../import/vbench-dimensions";
 
 export interface CompletenessPage<T> {
   page: number;
@@ -21,7 +25,11 @@ export interface CompletenessPage<T> {
 
 /** The completeness report with counts per dimension and each list one page long (lists in dimension order, then by prompt or path). */
 export interface PagedCompletenessReport {
-  dimensions: (Omit<DimensionCompleteness, "missing" | "unexpected" | "unmatched"> & { missing: number; unexpected: number; unmatched: number })[];
+  dimensions: (Omit<DimensionCompleteness, "missing" | "unexpected" | "unmatched"> & {
+    missing: number;
+    unexpected: number;
+    unmatched: number;
+  })[];
   generators: GeneratorCompleteness[];
   totals: CompletenessReport["totals"];
   missing: CompletenessPage<MissingSample>;
@@ -32,8 +40,10 @@ export interface PagedCompletenessReport {
 /** Trailing whitespace off, then NFC: `normalizePromptKey` (lib/import/prompt-lists.ts) in SQL. */
 const key = (text: Prisma.Sql) => Prisma.sql`normalize(regexp_replace(${text}, '\\s+$', ''), NFC)`;
 /** `dimensionKey` (lib/import/vbench-dimensions.ts) in SQL: NFC, lower case, no spaces, `-` or `_`. */
-const dimensionKey = (text: Prisma.Sql) => Prisma.sql`lower(regexp_replace(normalize(btrim(${text}), NFC), '[[:space:]_-]+', '', 'g'))`;
-const samples = (dim: Prisma.Sql) => Prisma.sql`(CASE WHEN ${dim} = 'Diversity' THEN ${DIVERSITY_SAMPLES_PER_PROMPT}::int ELSE ${DEFAULT_SAMPLES_PER_PROMPT}::int END)`;
+const dimensionKey = (text: Prisma.Sql) =>
+  Prisma.sql`lower(regexp_replace(normalize(btrim(${text}), NFC), '[[:space:]_-]+', '', 'g'))`;
+const samples = (dim: Prisma.Sql) =>
+  Prisma.sql`(CASE WHEN ${dim} = 'Diversity' THEN ${DIVERSITY_SAMPLES_PER_PROMPT}::int ELSE ${DEFAULT_SAMPLES_PER_PROMPT}::int END)`;
 
 /**
  * The project's videos, each resolved to the one prompt key whose name keys hold its normalised prompt (an index
@@ -88,7 +98,9 @@ function videoCtes(projectId: string, model: string | undefined) {
 /** A dimension's prompts, one row a prompt key (its `first`), in the report's order (the shown spelling's byte order): an index scan. */
 function dimensionPrompts(projectId: string, dim: string) {
   const noneNamed =
-    dim === "" ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = pd."promptKey" AND x.dimension <> '')` : Prisma.empty;
+    dim === ""
+      ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = pd."promptKey" AND x.dimension <> '')`
+      : Prisma.empty;
   return Prisma.sql`SELECT pd."shownPrompt" COLLATE "C" AS prompt, pd."promptKey" AS pkey
     FROM prompt_list_entry_dimension pd WHERE pd."projectId" = ${projectId} AND pd.dimension = ${dim} AND pd.first ${noneNamed}`;
 }
@@ -107,7 +119,15 @@ export async function completenessFromDatabase(
   const offset = (page - 1) * pageSize;
   return prisma.$transaction(
     async (tx) => {
-      const rows = await tx.$queryRaw<{ dimensions: RawDimension[]; gens: string[]; totals: RawTotals; unexpected: RawUnexpected[] | null; unmatched: RawUnmatched[] | null }[]>`
+      const rows = await tx.$queryRaw<
+        {
+          dimensions: RawDimension[];
+          gens: string[];
+          totals: RawTotals;
+          unexpected: RawUnexpected[] | null;
+          unmatched: RawUnmatched[] | null;
+        }[]
+      >`
     WITH ${videoCtes(projectId, model)},
     unexpected AS (
       SELECT gen, dim, path, pkey, sample, state AS reason, NULL::text AS duplicate_of FROM classified WHERE state IN ('prompt_not_in_dimension', 'no_sample_index', 'index_out_of_range')
@@ -181,7 +201,14 @@ export async function completenessFromDatabase(
  * OFFSET over the dimension's index), skips what is missing between it and `from` (at most one prompt's samples and
  * the dimension's present ones), and reads no more prompts than can hold the page.
  */
-async function missingInDimension(tx: Prisma.TransactionClient, projectId: string, d: RawDimension, g: RawGenerator, from: number, take: number): Promise<RawMissing[]> {
+async function missingInDimension(
+  tx: Prisma.TransactionClient,
+  projectId: string,
+  d: RawDimension,
+  g: RawGenerator,
+  from: number,
+  take: number,
+): Promise<RawMissing[]> {
   const start = Math.floor(from / d.spp);
   const prompts = Math.ceil((2 * g.present + d.spp + take) / d.spp);
   // Only this generator's videos: a sample counts or not by its own generator's files alone.
@@ -211,22 +238,50 @@ async function missingInDimension(tx: Prisma.TransactionClient, projectId: strin
 }
 
 type RawGenerator = { gen: string; present: number; unexpected: number };
-type RawDimension = { dim: string; spp: number; prompts: number; gens: RawGenerator[]; unexpected: number; unmatched: number };
+type RawDimension = {
+  dim: string;
+  spp: number;
+  prompts: number;
+  gens: RawGenerator[];
+  unexpected: number;
+  unmatched: number;
+};
 type RawTotals = { videos: number; unmatched: number; unexpected: number };
 type RawMissing = { dim: string; gen: string; prompt: string; sample: number };
-type RawUnexpected = { dim: string; gen: string; path: string; prompt: string; sample: number | null; reason: UnexpectedReason; duplicateOf: string | null };
+type RawUnexpected = {
+  dim: string;
+  gen: string;
+  path: string;
+  prompt: string;
+  sample: number | null;
+  reason: UnexpectedReason;
+  duplicateOf: string | null;
+};
 type RawUnmatched = { path: string; dimensions: string[] };
 
 const dimensionOf = (dim: string) => (dim === "" ? null : dim);
 const modelOf = (gen: string) => (gen === "" ? null : gen);
 
 function reportOf(
-  row: { dimensions: RawDimension[]; gens: string[]; totals: RawTotals; missing: RawMissing[]; unexpected: RawUnexpected[] | null; unmatched: RawUnmatched[] | null },
+  row: {
+    dimensions: RawDimension[];
+    gens: string[];
+    totals: RawTotals;
+    missing: RawMissing[];
+    unexpected: RawUnexpected[] | null;
+    unmatched: RawUnmatched[] | null;
+  },
   { page, pageSize }: { page: number; pageSize: number },
 ): PagedCompletenessReport {
   const dimensions = row.dimensions.map((d) => {
     const each = d.prompts * d.spp;
-    const byGenerator = d.gens.map((g) => ({ model: modelOf(g.gen), expected: each, present: g.present, missing: each - g.present, unexpected: g.unexpected }));
+    const byGenerator = d.gens.map((g) => ({
+      model: modelOf(g.gen),
+      expected: each,
+      present: g.present,
+      missing: each - g.present,
+      unexpected: g.unexpected,
+    }));
     const present = byGenerator.reduce((total, g) => total + g.present, 0);
     const expected = each * byGenerator.length;
     return {
@@ -242,7 +297,8 @@ function reportOf(
     };
   });
   const generators = sumByGenerator(row.gens.map(modelOf), dimensions);
-  const sum = (count: (d: (typeof dimensions)[number]) => number) => dimensions.reduce((total, d) => total + count(d), 0);
+  const sum = (count: (d: (typeof dimensions)[number]) => number) =>
+    dimensions.reduce((total, d) => total + count(d), 0);
   const pageOf = <T>(items: T[], total: number): CompletenessPage<T> => ({ page, pageSize, total, items });
   const totals = {
     generators: generators.length,
@@ -258,11 +314,23 @@ function reportOf(
     generators,
     totals,
     missing: pageOf(
-      row.missing.map((m) => ({ model: modelOf(m.gen), prompt: m.prompt, dimension: dimensionOf(m.dim), sampleIndex: m.sample })),
+      row.missing.map((m) => ({
+        model: modelOf(m.gen),
+        prompt: m.prompt,
+        dimension: dimensionOf(m.dim),
+        sampleIndex: m.sample,
+      })),
       totals.missing,
     ),
     unexpected: pageOf(
-      (row.unexpected ?? []).map((u) => ({ relativePath: u.path, model: modelOf(u.gen), prompt: u.prompt, sampleIndex: u.sample, reason: u.reason, duplicateOf: u.duplicateOf })),
+      (row.unexpected ?? []).map((u) => ({
+        relativePath: u.path,
+        model: modelOf(u.gen),
+        prompt: u.prompt,
+        sampleIndex: u.sample,
+        reason: u.reason,
+        duplicateOf: u.duplicateOf,
+      })),
       totals.unexpected,
     ),
     unmatched: pageOf(

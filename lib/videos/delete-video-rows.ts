@@ -31,9 +31,16 @@ type Tx = Prisma.TransactionClient;
  * to be removed once the transaction commits. `runsToDelete` and `queuesToDelete` are the runs and queues the
  * deletion leaves empty.
  */
-export async function deleteVideoRows(tx: Tx, projectId: string, videoIds: string[], empty: { runsToDelete: string[]; queuesToDelete: string[] }): Promise<string[]> {
+export async function deleteVideoRows(
+  tx: Tx,
+  projectId: string,
+  videoIds: string[],
+  empty: { runsToDelete: string[]; queuesToDelete: string[] },
+): Promise<string[]> {
   const { runsToDelete, queuesToDelete } = empty;
-  const videoKeys = await tx.$queryRaw<{ storageKey: string }[]>`SELECT "storageKey" FROM video WHERE "projectId" = ${projectId} AND id = ANY(${videoIds})`;
+  const videoKeys = await tx.$queryRaw<
+    { storageKey: string }[]
+  >`SELECT "storageKey" FROM video WHERE "projectId" = ${projectId} AND id = ANY(${videoIds})`;
   const frameKeys = await tx.$queryRaw<{ storageKey: string }[]>`
     SELECT f."storageKey" FROM frame f JOIN frame_set fs ON fs.id = f."frameSetId" WHERE fs."videoId" = ANY(${videoIds})`;
   // Rows that name the videos without a foreign key go first; the rest cascade from video.
@@ -82,7 +89,12 @@ export async function deleteVideosInBatches(
   const { projectId } = job;
   for (;;) {
     if (await job.stop()) return "stopped";
-    const batch = await prisma.video.findMany({ where: { projectId, ...(job.only ? { id: { in: job.only } } : {}) }, orderBy: { id: "asc" }, take: job.batchSize, select: { id: true } });
+    const batch = await prisma.video.findMany({
+      where: { projectId, ...(job.only ? { id: { in: job.only } } : {}) },
+      orderBy: { id: "asc" },
+      take: job.batchSize,
+      select: { id: true },
+    });
     if (batch.length === 0) return "done";
     const keys = await prisma.$transaction(
       async (tx) => {

@@ -8,7 +8,12 @@ import type { RemovedObjects } from "../storage/remove-objects";
 import { removeStorageGarbage } from "../storage/storage-garbage";
 import { deleteVideoRows, type VideoDeletionCounts } from "./delete-video-rows";
 import type { VideoDeps } from "./register-video";
-import { createVideoDeletion, VIDEO_DELETION_INLINE_MAX, type VideoDeletionQueue, type VideoDeletionState } from "./video-deletion-job";
+import {
+  createVideoDeletion,
+  VIDEO_DELETION_INLINE_MAX,
+  type VideoDeletionQueue,
+  type VideoDeletionState,
+} from "./video-deletion-job";
 
 export type { VideoDeletionCounts } from "./delete-video-rows";
 
@@ -40,8 +45,14 @@ async function runsInProgress(tx: Tx, videoIds: string[]) {
     WHERE rv."videoId" = ANY(${videoIds}) AND r.status IN ('queued', 'running')`;
 }
 
-async function countDependents(tx: Tx, projectId: string, videoIds: string[]): Promise<{ counts: VideoDeletionCounts; runsToDelete: string[]; queuesToDelete: string[] }> {
-  const [row] = await tx.$queryRaw<Record<Exclude<keyof VideoDeletionCounts, "runsDeleted" | "queuesDeleted" | "storageObjects">, bigint>[]>`
+async function countDependents(
+  tx: Tx,
+  projectId: string,
+  videoIds: string[],
+): Promise<{ counts: VideoDeletionCounts; runsToDelete: string[]; queuesToDelete: string[] }> {
+  const [row] = await tx.$queryRaw<
+    Record<Exclude<keyof VideoDeletionCounts, "runsDeleted" | "queuesDeleted" | "storageObjects">, bigint>[]
+  >`
     SELECT
       (SELECT count(*) FROM video WHERE id = ANY(${videoIds})) AS videos,
       (SELECT count(*) FROM frame_set WHERE "videoId" = ANY(${videoIds})) AS "frameSets",
@@ -64,9 +75,17 @@ async function countDependents(tx: Tx, projectId: string, videoIds: string[]): P
     SELECT q.id FROM review_queue q WHERE q."projectId" = ${projectId}
       AND EXISTS (SELECT 1 FROM review_queue_item qi WHERE qi."queueId" = q.id AND qi."videoId" = ANY(${videoIds}))
       AND NOT EXISTS (SELECT 1 FROM review_queue_item qi WHERE qi."queueId" = q.id AND NOT (qi."videoId" = ANY(${videoIds})))`;
-  const n = Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Number(value)])) as Omit<VideoDeletionCounts, "runsDeleted" | "queuesDeleted" | "storageObjects">;
+  const n = Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Number(value)])) as Omit<
+    VideoDeletionCounts,
+    "runsDeleted" | "queuesDeleted" | "storageObjects"
+  >;
   return {
-    counts: { ...n, runsDeleted: runsToDelete.length, queuesDeleted: queuesToDelete.length, storageObjects: n.videos + n.frames },
+    counts: {
+      ...n,
+      runsDeleted: runsToDelete.length,
+      queuesDeleted: queuesToDelete.length,
+      storageObjects: n.videos + n.frames,
+    },
     runsToDelete: runsToDelete.map((r) => r.id),
     queuesToDelete: queuesToDelete.map((q) => q.id),
   };
@@ -118,7 +137,12 @@ export async function deleteVideos(
       }
       const { counts, runsToDelete, queuesToDelete } = await countDependents(tx, projectId, videoIds);
       if (input.dryRun) return { counts, keys: [] as string[], deletion: null };
-      if (deps.deletions && videoIds.length > VIDEO_DELETION_INLINE_MAX) return { counts, keys: [] as string[], deletion: await createVideoDeletion(tx, actor, projectId, videoIds, counts) };
+      if (deps.deletions && videoIds.length > VIDEO_DELETION_INLINE_MAX)
+        return {
+          counts,
+          keys: [] as string[],
+          deletion: await createVideoDeletion(tx, actor, projectId, videoIds, counts),
+        };
       const keys = await deleteVideoRows(tx, projectId, videoIds, { runsToDelete, queuesToDelete });
       return { counts, keys, deletion: null };
     },
@@ -130,7 +154,12 @@ export async function deleteVideos(
     await deps.deletions!.enqueue(outcome.deletion.id);
     return { dryRun: false, counts: outcome.counts, storage: null, deletion: outcome.deletion };
   }
-  return { dryRun: false, counts: outcome.counts, storage: await removeStorageGarbage(deps.prisma, deps.storage, outcome.keys), deletion: null };
+  return {
+    dryRun: false,
+    counts: outcome.counts,
+    storage: await removeStorageGarbage(deps.prisma, deps.storage, outcome.keys),
+    deletion: null,
+  };
 }
 
 /** One video, by its id alone (the video page, `DELETE /api/v1/videos/:id`). */

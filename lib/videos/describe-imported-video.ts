@@ -45,7 +45,8 @@ export function describeWithIndex(
   const parsed = parseVideoPath(relativePath, { model: options.model || undefined, promptIndex: options.promptIndex });
   if (!parsed.ok) return parsed;
   const meta = options.metadata ?? {};
-  const metaDimensions = meta.dimension === undefined ? undefined : Array.isArray(meta.dimension) ? meta.dimension : [meta.dimension];
+  const metaDimensions =
+    meta.dimension === undefined ? undefined : Array.isArray(meta.dimension) ? meta.dimension : [meta.dimension];
   return {
     ok: true,
     value: {

@@ -5,7 +5,12 @@ import { requireProjectAccess } from "../authz/permissions";
 import { MAX_FRAME_BYTES } from "../config/limits";
 import { NotFoundError, ValidationError } from "../errors";
 import { someNamed } from "../format/some-named";
-import { frameManifestSchema, frameSetParametersKey, normaliseFrameSetParameters, validateManifest } from "../frames/frame-set-parameters";
+import {
+  frameManifestSchema,
+  frameSetParametersKey,
+  normaliseFrameSetParameters,
+  validateManifest,
+} from "../frames/frame-set-parameters";
 import { frameKey } from "../storage/storage";
 import { jpegInfo } from "../video/jpeg-info";
 import type { VideoDeps } from "./register-video";
@@ -16,7 +21,12 @@ export function frameSetIdentity(videoSha256: string, parametersKey: string): st
   return createHash("sha256").update(videoSha256).update("\n").update(parametersKey).digest("hex");
 }
 
-export async function findVideoForActor(deps: VideoDeps, actor: Actor, videoId: string, action: Parameters<typeof requireProjectAccess>[3]) {
+export async function findVideoForActor(
+  deps: VideoDeps,
+  actor: Actor,
+  videoId: string,
+  action: Parameters<typeof requireProjectAccess>[3],
+) {
   const video = await deps.prisma.video.findUnique({ where: { id: videoId } });
   if (!video) throw new NotFoundError("No such video.");
   try {
@@ -37,7 +47,13 @@ export async function createFrameSet(
   deps: VideoDeps,
   actor: Actor,
   videoId: string,
-  input: { parameters: unknown; manifest: unknown; files: Map<string, Uint8Array>; decoder?: string | null; decoderVersion?: string | null },
+  input: {
+    parameters: unknown;
+    manifest: unknown;
+    files: Map<string, Uint8Array>;
+    decoder?: string | null;
+    decoderVersion?: string | null;
+  },
 ) {
   const { prisma, storage } = deps;
   const video = await findVideoForActor(deps, actor, videoId, "videos.import");
@@ -45,12 +61,17 @@ export async function createFrameSet(
   const parsedParameters = safe(() => normaliseFrameSetParameters(input.parameters), "parameters");
   const parametersKey = frameSetParametersKey(parsedParameters);
   const identity = frameSetIdentity(video.sha256, parametersKey);
-  const existing = await prisma.frameSet.findUnique({ where: { videoId_identity: { videoId, identity } }, select: { id: true } });
+  const existing = await prisma.frameSet.findUnique({
+    where: { videoId_identity: { videoId, identity } },
+    select: { id: true },
+  });
   if (existing) return { frameSetId: existing.id, created: false };
 
   const manifestResult = frameManifestSchema.safeParse(input.manifest);
   if (!manifestResult.success) {
-    throw new ValidationError(`manifest: ${manifestResult.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    throw new ValidationError(
+      `manifest: ${manifestResult.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   }
   const manifest = manifestResult.data;
   const problems = validateManifest(manifest, parsedParameters.mode);
@@ -64,7 +85,8 @@ export async function createFrameSet(
 
   const frames = manifest.map((frame) => {
     const bytes = input.files.get(frame.name)!;
-    if (bytes.length > MAX_FRAME_BYTES) throw new ValidationError(`${frame.name} is larger than ${MAX_FRAME_BYTES} bytes`);
+    if (bytes.length > MAX_FRAME_BYTES)
+      throw new ValidationError(`${frame.name} is larger than ${MAX_FRAME_BYTES} bytes`);
     const info = jpegInfo(bytes);
     if (!info) throw new ValidationError(`${frame.name} is not a JPEG image`);
     return { ...frame, bytes, ...info };
@@ -113,7 +135,10 @@ export async function createFrameSet(
   } catch (error) {
     await Promise.all(storedKeys.map((key) => storage.delete(key)));
     if (isPrismaError(error, UNIQUE_VIOLATION)) {
-      const winner = await prisma.frameSet.findUniqueOrThrow({ where: { videoId_identity: { videoId, identity } }, select: { id: true } });
+      const winner = await prisma.frameSet.findUniqueOrThrow({
+        where: { videoId_identity: { videoId, identity } },
+        select: { id: true },
+      });
       return { frameSetId: winner.id, created: false };
     }
     throw error;
@@ -136,6 +161,8 @@ function safe<T>(parse: () => T, label: string): T {
     return parse();
   } catch (error) {
     const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
-    throw new ValidationError(`${label}: ${issues ? issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; ") : String(error)}`);
+    throw new ValidationError(
+      `${label}: ${issues ? issues.map((i) => `${i.path.join(".") || "value"}: ${i.message}`).join("; ") : String(error)}`,
+    );
   }
 }

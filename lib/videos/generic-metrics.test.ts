@@ -41,13 +41,37 @@ beforeAll(async () => {
       })
     ).id;
   }
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  runId = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, createdAt: new Date(Date.now() - 60_000) } })).id;
-  await createRunVideo(prisma, { runId, videoId: ids.a!, frameSetId: "fs", metrics: { S: 2, D: 8, I: 1, overall: 60, verdict: true } });
-  await createRunVideo(prisma, { runId, videoId: ids.b!, frameSetId: "fs", metrics: { S: 1, D: 1, I: 0, overall: 88, verdict: false } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
+  runId = (
+    await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        createdAt: new Date(Date.now() - 60_000),
+      },
+    })
+  ).id;
+  await createRunVideo(prisma, {
+    runId,
+    videoId: ids.a!,
+    frameSetId: "fs",
+    metrics: { S: 2, D: 8, I: 1, overall: 60, verdict: true },
+  });
+  await createRunVideo(prisma, {
+    runId,
+    videoId: ids.b!,
+    frameSetId: "fs",
+    metrics: { S: 1, D: 1, I: 0, overall: 88, verdict: false },
+  });
   await createRunVideo(prisma, { runId, videoId: ids.c!, frameSetId: "fs", metrics: {} });
   // A newer run of a task over items (captions): its subjects are not videos, so it has no per-video metrics to show.
-  await prisma.judgeRun.create({ data: { projectId, pipeline: "caption_style", endpointId: endpoint.id, createdById: owner.userId } });
+  await prisma.judgeRun.create({
+    data: { projectId, pipeline: "caption_style", endpointId: endpoint.id, createdById: owner.userId },
+  });
 });
 
 async function match(query: Record<string, string>) {
@@ -64,7 +88,13 @@ describe("generic per-video metrics", () => {
     expect(result.run?.id).toBe(runId);
     expect(result.videos.find((v) => v.id === ids.a)!.scores).toEqual({ I: 1, S: 2, D: 8, overall: 60, verdict: true });
     // In the run with no known values: every declared metric, unknown.
-    expect(result.videos.find((v) => v.id === ids.c)!.scores).toEqual({ I: null, S: null, D: null, overall: null, verdict: null });
+    expect(result.videos.find((v) => v.id === ids.c)!.scores).toEqual({
+      I: null,
+      S: null,
+      D: null,
+      overall: null,
+      verdict: null,
+    });
   });
 
   it("filters on generic keys exactly as on the task's older ones", async () => {
@@ -81,7 +111,12 @@ describe("generic per-video metrics", () => {
   it("sorts on any declared metric, unknown values last", async () => {
     const byD = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ sort: "D", dir: "desc" }));
     expect(byD.videos.map((v) => v.id)).toEqual([ids.a, ids.b, ids.c]);
-    const byOverall = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ sort: "overall", dir: "asc" }));
+    const byOverall = await browseVideos(
+      prisma,
+      owner,
+      projectId,
+      videoListQuerySchema().parse({ sort: "overall", dir: "asc" }),
+    );
     expect(byOverall.videos.map((v) => v.id)).toEqual([ids.a, ids.b, ids.c]);
   });
 

@@ -18,11 +18,25 @@ export async function lockProjectPromptLists(tx: Tx, projectId: string): Promise
  * one statement, in the caller's transaction. Entries whose prompt is empty once trimmed are left out, as the prompt
  * index leaves them out.
  */
-export async function insertListEntries(tx: Tx, projectId: string, listId: string, entries: readonly PromptEntry[]): Promise<void> {
+export async function insertListEntries(
+  tx: Tx,
+  projectId: string,
+  listId: string,
+  entries: readonly PromptEntry[],
+): Promise<void> {
   const rows = entries.flatMap((entry, position) => {
     const prompt = entry.prompt.trim();
     if (prompt === "") return [];
-    return [{ position, prompt, promptKey: prompt.normalize("NFC"), dimensions: [...new Set(entry.dimensions)], auxiliaryInfo: entry.auxiliaryInfo ?? null, nameKeys: promptNameKeys(prompt) }];
+    return [
+      {
+        position,
+        prompt,
+        promptKey: prompt.normalize("NFC"),
+        dimensions: [...new Set(entry.dimensions)],
+        auxiliaryInfo: entry.auxiliaryInfo ?? null,
+        nameKeys: promptNameKeys(prompt),
+      },
+    ];
   });
   if (rows.length === 0) return;
   await tx.$executeRaw`
@@ -75,10 +89,16 @@ export async function respellWithoutList(tx: Tx, projectId: string, listId: stri
 
 /** Every entry of the project's lists, lists by age and each in its order: what the prompt index is built from. */
 export async function projectPromptEntries(prisma: PrismaClient, projectId: string): Promise<PromptEntry[]> {
-  const rows = await prisma.$queryRaw<{ prompt: string; dimensions: string[]; auxiliaryInfo: Record<string, unknown> | null }[]>`
+  const rows = await prisma.$queryRaw<
+    { prompt: string; dimensions: string[]; auxiliaryInfo: Record<string, unknown> | null }[]
+  >`
     SELECT e.prompt, e.dimensions, e."auxiliaryInfo"
     FROM prompt_list_entry e JOIN prompt_list l ON l.id = e."listId"
     WHERE e."projectId" = ${projectId}
     ORDER BY l."createdAt", l.id, e.position`;
-  return rows.map(({ prompt, dimensions, auxiliaryInfo }) => ({ prompt, dimensions, ...(auxiliaryInfo ? { auxiliaryInfo } : {}) }));
+  return rows.map(({ prompt, dimensions, auxiliaryInfo }) => ({
+    prompt,
+    dimensions,
+    ...(auxiliaryInfo ? { auxiliaryInfo } : {}),
+  }));
 }

@@ -2,7 +2,12 @@ import { z } from "zod";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, PayloadTooLargeError, ValidationError } from "../errors";
-import { buildPromptIndex, parsePromptList, PROMPT_LIST_FORMATS_IN_WORDS, type PromptEntry } from "../import/prompt-lists";
+import {
+  buildPromptIndex,
+  parsePromptList,
+  PROMPT_LIST_FORMATS_IN_WORDS,
+  type PromptEntry,
+} from "../import/prompt-lists";
 import { insertListEntries, lockProjectPromptLists, respellWithoutList } from "./prompt-list-entries";
 import { completenessFromDatabase, type PagedCompletenessReport } from "./completeness-query";
 export type { PagedCompletenessReport } from "./completeness-query";
@@ -21,13 +26,21 @@ export const MAX_PROJECT_PROMPT_ENTRIES = 50_000;
 const count = (n: number) => n.toLocaleString("en-US");
 
 /** A list over either maximum is refused (413) before anything is matched or stored, naming the maximum. */
-async function requireRoomForList(prisma: VideoDeps["prisma"], projectId: string, fileName: string, entries: number): Promise<void> {
+async function requireRoomForList(
+  prisma: VideoDeps["prisma"],
+  projectId: string,
+  fileName: string,
+  entries: number,
+): Promise<void> {
   if (entries > MAX_PROMPT_LIST_ENTRIES) {
-    throw new PayloadTooLargeError(`${fileName}: ${count(entries)} prompts; a prompt list may hold at most ${count(MAX_PROMPT_LIST_ENTRIES)} (split it, e.g. one file per dimension).`, {
-      limit: "MAX_PROMPT_LIST_ENTRIES",
-      maximum: MAX_PROMPT_LIST_ENTRIES,
-      entries,
-    });
+    throw new PayloadTooLargeError(
+      `${fileName}: ${count(entries)} prompts; a prompt list may hold at most ${count(MAX_PROMPT_LIST_ENTRIES)} (split it, e.g. one file per dimension).`,
+      {
+        limit: "MAX_PROMPT_LIST_ENTRIES",
+        maximum: MAX_PROMPT_LIST_ENTRIES,
+        entries,
+      },
+    );
   }
   const { _sum } = await prisma.promptList.aggregate({ where: { projectId }, _sum: { entryCount: true } });
   const stored = _sum.entryCount ?? 0;
@@ -45,7 +58,11 @@ export const promptListQuerySchema = z.object({ dryRun: z.enum(["true", "false"]
 /** JSON with every object's keys sorted, so two values jsonb may have reordered compare equal. */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
   );
 }
 
@@ -60,7 +77,11 @@ const NAMED = 20;
 async function matchExistingVideos(prisma: VideoDeps["prisma"], projectId: string, entries: readonly PromptEntry[]) {
   const index = buildPromptIndex(entries);
   const byPrompt = new Map(index.entries.map((entry) => [entry.prompt, entry]));
-  const videos = await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { id: true, relativePath: true, dimensions: true, auxiliaryInfo: true } });
+  const videos = await prisma.video.findMany({
+    where: { projectId },
+    orderBy: { relativePath: "asc" },
+    select: { id: true, relativePath: true, dimensions: true, auxiliaryInfo: true },
+  });
   const updates: { id: string; dimensions: string[]; info: Record<string, unknown> }[] = [];
   const found = new Set<string>();
   const unmatchedVideos: string[] = [];
@@ -68,19 +89,27 @@ async function matchExistingVideos(prisma: VideoDeps["prisma"], projectId: strin
   let matchedVideos = 0;
   for (const video of videos) {
     const described = describeWithIndex(video.relativePath, { promptIndex: index });
-    const entry = described.ok && described.value.matchedPromptList && described.value.prompt ? byPrompt.get(described.value.prompt) : undefined;
+    const entry =
+      described.ok && described.value.matchedPromptList && described.value.prompt
+        ? byPrompt.get(described.value.prompt)
+        : undefined;
     if (!entry || !described.ok) {
       // One dimension's list (meta_info/Material.json) says nothing of another dimension's videos.
-      if (video.dimensions.length === 0 || video.dimensions.some((d) => listDimensions.has(d))) unmatchedVideos.push(video.relativePath);
+      if (video.dimensions.length === 0 || video.dimensions.some((d) => listDimensions.has(d)))
+        unmatchedVideos.push(video.relativePath);
       continue;
     }
     matchedVideos += 1;
     const dimensions = [...new Set([...video.dimensions, ...described.value.dimensions])];
     for (const dimension of dimensions) found.add(`${dimension}\u0000${entry.prompt}`);
-    const info = Object.fromEntries(Object.entries(entry.auxiliaryInfo ?? {}).filter(([dimension]) => dimensions.includes(dimension)));
+    const info = Object.fromEntries(
+      Object.entries(entry.auxiliaryInfo ?? {}).filter(([dimension]) => dimensions.includes(dimension)),
+    );
     const had = new Map(Object.entries((video.auxiliaryInfo ?? {}) as Record<string, unknown>));
     // jsonb stores an object's keys in its own order: compared key-order-free, a list stored again changes nothing.
-    const changed = dimensions.length !== video.dimensions.length || Object.entries(info).some(([dimension, value]) => canonicalJson(had.get(dimension)) !== canonicalJson(value));
+    const changed =
+      dimensions.length !== video.dimensions.length ||
+      Object.entries(info).some(([dimension, value]) => canonicalJson(had.get(dimension)) !== canonicalJson(value));
     if (changed) updates.push({ id: video.id, dimensions, info });
   }
   // Dimensions are the file's text (`__proto__`, `constructor`…): tallied in a Map, made an object's own keys at the end.
@@ -88,7 +117,8 @@ async function matchExistingVideos(prisma: VideoDeps["prisma"], projectId: strin
   const foundPrompts = new Set([...found].map((key) => key.slice(key.indexOf("\u0000") + 1)));
   for (const entry of index.entries) {
     for (const dimension of entry.dimensions.length ? entry.dimensions : [""]) {
-      if (found.has(`${dimension}\u0000${entry.prompt}`) || (dimension === "" && foundPrompts.has(entry.prompt))) continue;
+      if (found.has(`${dimension}\u0000${entry.prompt}`) || (dimension === "" && foundPrompts.has(entry.prompt)))
+        continue;
       const name = dimension || "(no dimension)";
       const slot = unmatchedPrompts.get(name) ?? { count: 0, first: [] };
       unmatchedPrompts.set(name, slot);
@@ -99,7 +129,10 @@ async function matchExistingVideos(prisma: VideoDeps["prisma"], projectId: strin
   return {
     matchedVideos,
     updates,
-    unmatchedPrompts: { count: [...unmatchedPrompts.values()].reduce((sum, d) => sum + d.count, 0), byDimension: Object.fromEntries(unmatchedPrompts) },
+    unmatchedPrompts: {
+      count: [...unmatchedPrompts.values()].reduce((sum, d) => sum + d.count, 0),
+      byDimension: Object.fromEntries(unmatchedPrompts),
+    },
     unmatchedVideos: { count: unmatchedVideos.length, first: unmatchedVideos.slice(0, NAMED) },
   };
 }
@@ -121,7 +154,9 @@ export interface PromptListReport {
 }
 
 /** An entry as insertListEntries stores it, in a form two lists compare by (auxiliary info key-order-free). */
-function storedForm(entries: readonly { prompt: string; dimensions: readonly string[]; auxiliaryInfo?: unknown }[]): string[] {
+function storedForm(
+  entries: readonly { prompt: string; dimensions: readonly string[]; auxiliaryInfo?: unknown }[],
+): string[] {
   return entries.flatMap((entry) => {
     const prompt = entry.prompt.trim();
     return prompt === "" ? [] : [canonicalJson([prompt, [...new Set(entry.dimensions)], entry.auxiliaryInfo ?? null])];
@@ -132,14 +167,26 @@ function storedForm(entries: readonly { prompt: string; dimensions: readonly str
  * The project's list with this name, format and the same entries in the same order, if there is one: an import run
  * again on the same folder finds its lists there and stores none again.
  */
-async function sameStoredList(db: Pick<VideoDeps["prisma"], "promptList">, projectId: string, name: string, format: string, entries: readonly PromptEntry[]) {
-  const candidates = await db.promptList.findMany({ where: { projectId, name, format, entryCount: entries.length }, orderBy: { createdAt: "asc" }, select: { id: true, name: true } });
+async function sameStoredList(
+  db: Pick<VideoDeps["prisma"], "promptList">,
+  projectId: string,
+  name: string,
+  format: string,
+  entries: readonly PromptEntry[],
+) {
+  const candidates = await db.promptList.findMany({
+    where: { projectId, name, format, entryCount: entries.length },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, name: true },
+  });
   if (candidates.length === 0) return null;
   const wanted = storedForm(entries);
   for (const candidate of candidates) {
     const stored = await db.promptList.findUnique({
       where: { id: candidate.id },
-      select: { entries: { orderBy: { position: "asc" }, select: { prompt: true, dimensions: true, auxiliaryInfo: true } } },
+      select: {
+        entries: { orderBy: { position: "asc" }, select: { prompt: true, dimensions: true, auxiliaryInfo: true } },
+      },
     });
     const have = storedForm(stored?.entries ?? []);
     if (have.length === wanted.length && have.every((entry, i) => entry === wanted[i])) return candidate;
@@ -153,12 +200,20 @@ async function sameStoredList(db: Pick<VideoDeps["prisma"], "promptList">, proje
  * same transaction. `dryRun` saves nothing and answers the same, with what matched nothing. A list whose name and
  * content equal one the project has is not stored again: the answer is that list's, with `duplicateOf` its id.
  */
-export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: string, fileName: string, content: string, options: { dryRun?: boolean } = {}): Promise<PromptListReport> {
+export async function savePromptList(
+  deps: VideoDeps,
+  actor: Actor,
+  projectId: string,
+  fileName: string,
+  content: string,
+  options: { dryRun?: boolean } = {},
+): Promise<PromptListReport> {
   await requireProjectAccess(deps.prisma, actor, projectId, "videos.import");
   rejectNulBytesInFile(content, fileName);
   const parsed = parsePromptList(fileName, content);
   if (!parsed.ok) throw new ValidationError(`${fileName}: ${parsed.error}`);
-  if (parsed.entries.length === 0) throw new ValidationError(`${fileName}: no prompts found (${PROMPT_LIST_FORMATS_IN_WORDS}).`);
+  if (parsed.entries.length === 0)
+    throw new ValidationError(`${fileName}: no prompts found (${PROMPT_LIST_FORMATS_IN_WORDS}).`);
   const name = fileName.slice(0, 300);
   // Checked before the room: a list already stored takes none, even at the project's maximum.
   const already = await sameStoredList(deps.prisma, projectId, name, parsed.format, parsed.entries);
@@ -173,12 +228,17 @@ export async function savePromptList(deps: VideoDeps, actor: Actor, projectId: s
     unmatchedPrompts: matched.unmatchedPrompts,
     unmatchedVideos: matched.unmatchedVideos,
   };
-  if (options.dryRun) return { dryRun: true as const, id: null, name, ...report, ...(already ? { duplicateOf: already.id } : {}) };
+  if (options.dryRun)
+    return { dryRun: true as const, id: null, name, ...report, ...(already ? { duplicateOf: already.id } : {}) };
   const list = await deps.prisma.$transaction(async (tx) => {
     await lockProjectPromptLists(tx, projectId);
     // Again under the lock: two imports of one folder at once store the list once.
     const same = already ?? (await sameStoredList(tx, projectId, name, parsed.format, parsed.entries));
-    const created = same ?? (await tx.promptList.create({ data: { projectId, name, format: parsed.format, entryCount: parsed.entries.length, createdById: actor.userId } }));
+    const created =
+      same ??
+      (await tx.promptList.create({
+        data: { projectId, name, format: parsed.format, entryCount: parsed.entries.length, createdById: actor.userId },
+      }));
     if (!same) await insertListEntries(tx, projectId, created.id, parsed.entries);
     // One statement for every matched video: a VBench suite matches thousands.
     if (matched.updates.length) {
@@ -233,14 +293,22 @@ export const completenessQuerySchema = z
     model: z.string().min(1).max(300).optional(),
     noModel: z.enum(["true", "false"]).optional(),
   })
-  .refine((q) => !(q.model !== undefined && q.noModel === "true"), { message: "Give model or noModel=true, not both.", path: ["noModel"] });
+  .refine((q) => !(q.model !== undefined && q.noModel === "true"), {
+    message: "Give model or noModel=true, not both.",
+    path: ["noModel"],
+  });
 export type CompletenessQuery = z.output<typeof completenessQuerySchema>;
 
 /**
  * Which samples of each dimension's prompts the project's videos hold, computed in the database
  * (completeness-query.ts). Any member may read it, so the answer is bounded: counts whole, lists a page at a time.
  */
-export async function projectCompleteness(deps: VideoDeps, actor: Actor, projectId: string, query: CompletenessQuery = completenessQuerySchema.parse({})): Promise<PagedCompletenessReport> {
+export async function projectCompleteness(
+  deps: VideoDeps,
+  actor: Actor,
+  projectId: string,
+  query: CompletenessQuery = completenessQuerySchema.parse({}),
+): Promise<PagedCompletenessReport> {
   await requireProjectAccess(deps.prisma, actor, projectId, "project.view");
   const model = query.noModel === "true" ? "" : query.model;
   return completenessFromDatabase(deps.prisma, projectId, { page: query.page, pageSize: query.pageSize, model });

@@ -75,7 +75,10 @@ export async function getVideoDetail(deps: VideoDeps, actor: Actor, videoId: str
 }
 
 export async function frameForActor(deps: VideoDeps, actor: Actor, frameId: string) {
-  const frame = await deps.prisma.frame.findUnique({ where: { id: frameId }, include: { frameSet: { select: { video: { select: { projectId: true } } } } } });
+  const frame = await deps.prisma.frame.findUnique({
+    where: { id: frameId },
+    include: { frameSet: { select: { video: { select: { projectId: true } } } } },
+  });
   if (!frame) throw new NotFoundError("No such frame.");
   try {
     await requireProjectAccess(deps.prisma, actor, frame.frameSet.video.projectId, "project.view");

@@ -45,9 +45,15 @@ export async function registerStoredVideo(
   let moved = false;
   try {
     await requireProjectAccess(prisma, actor, input.projectId, "videos.import");
-    const described = await describeImportedVideo(prisma, input.projectId, input.relativePath, { model: input.model, metadata: input.metadata });
+    const described = await describeImportedVideo(prisma, input.projectId, input.relativePath, {
+      model: input.model,
+      metadata: input.metadata,
+    });
     if (!described.ok) throw new ValidationError(described.error);
-    const existing = await prisma.video.findUnique({ where: { projectId_sha256: { projectId: input.projectId, sha256: input.sha256 } }, select: { id: true } });
+    const existing = await prisma.video.findUnique({
+      where: { projectId_sha256: { projectId: input.projectId, sha256: input.sha256 } },
+      select: { id: true },
+    });
     if (existing) throw new DuplicateVideoError(existing.id, described.value.fileName);
 
     const probed = await storage.withLocalFile(input.incomingKey, probeVideoFile);
@@ -90,7 +96,10 @@ export async function registerStoredVideo(
     } catch (error) {
       // Two uploads of the same bytes at once: the other one won. The stored file is that one's too.
       if (isPrismaError(error, UNIQUE_VIOLATION)) {
-        const winner = await prisma.video.findUniqueOrThrow({ where: { projectId_sha256: { projectId: input.projectId, sha256: input.sha256 } }, select: { id: true } });
+        const winner = await prisma.video.findUniqueOrThrow({
+          where: { projectId_sha256: { projectId: input.projectId, sha256: input.sha256 } },
+          select: { id: true },
+        });
         throw new DuplicateVideoError(winner.id, fields.fileName);
       }
       await storage.delete(key);

@@ -15,7 +15,16 @@ describe("sweepStaleUploads", () => {
     const owner = await makeUser();
     const project = await createProject(prisma, owner, { name: "Sweep" });
     const session = (status: "open" | "cancelled") =>
-      prisma.uploadSession.create({ data: { projectId: project.id, createdById: owner.userId, relativePath: "a-0.mp4", sizeBytes: 10n, sha256: "0".repeat(64), status } });
+      prisma.uploadSession.create({
+        data: {
+          projectId: project.id,
+          createdById: owner.userId,
+          relativePath: "a-0.mp4",
+          sizeBytes: 10n,
+          sha256: "0".repeat(64),
+          status,
+        },
+      });
     const open = await session("open");
     const cancelled = await session("cancelled");
     const twoDaysAgo = new Date(Date.now() - 48 * 3600 * 1000);
@@ -28,7 +37,10 @@ describe("sweepStaleUploads", () => {
     };
     const stale = [
       file("objects/incoming/0b7e7a52-7f3a-4c1e-9a59-1f0c2c1d2e3f", twoDaysAgo),
-      file("objects/incoming/0b7e7a52-7f3a-4c1e-9a59-1f0c2c1d2e40.9f1c2b3a-1111-2222-3333-444455556666.part", twoDaysAgo),
+      file(
+        "objects/incoming/0b7e7a52-7f3a-4c1e-9a59-1f0c2c1d2e40.9f1c2b3a-1111-2222-3333-444455556666.part",
+        twoDaysAgo,
+      ),
       file(`staging/${cancelled.id}`, twoDaysAgo),
       file("staging/cmgoneforeverx0000000000", twoDaysAgo),
     ];

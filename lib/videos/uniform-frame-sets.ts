@@ -44,12 +44,28 @@ export function resizeOfQuery(query: z.output<typeof uniformFramesQuerySchema>):
  * item set kinds declare them (read at call time): their `item.kind`s, and what the pending page calls
  * them ("captions and questions"; "items" when no kind declares one).
  */
-export function uniformFrameItems(atPlannedSize: boolean): { itemKinds: string[]; itemsNoun: string; runsNoun: string } {
-  const needs = itemSetKinds().flatMap((kind) => (kind.uniformFrames && kind.uniformFrames.atPlannedSize === atPlannedSize ? [kind.uniformFrames] : []));
+export function uniformFrameItems(atPlannedSize: boolean): {
+  itemKinds: string[];
+  itemsNoun: string;
+  runsNoun: string;
+} {
+  const needs = itemSetKinds().flatMap((kind) =>
+    kind.uniformFrames && kind.uniformFrames.atPlannedSize === atPlannedSize ? [kind.uniformFrames] : [],
+  );
   const nouns = [...new Set(needs.map((need) => need.itemsNoun))];
-  const itemsNoun = nouns.length === 0 ? "items" : nouns.length === 1 ? nouns[0]! : `${nouns.slice(0, -1).join(", ")} and ${nouns.at(-1)}`;
+  const itemsNoun =
+    nouns.length === 0
+      ? "items"
+      : nouns.length === 1
+        ? nouns[0]!
+        : `${nouns.slice(0, -1).join(", ")} and ${nouns.at(-1)}`;
   const runs = [...new Set(needs.map((need) => need.runsNoun))];
-  const runsNoun = runs.length === 0 ? "item runs" : runs.length === 1 ? runs[0]! : `${runs.slice(0, -1).join(", ")} and ${runs.at(-1)}`;
+  const runsNoun =
+    runs.length === 0
+      ? "item runs"
+      : runs.length === 1
+        ? runs[0]!
+        : `${runs.slice(0, -1).join(", ")} and ${runs.at(-1)}`;
   return { itemKinds: [...new Set(needs.map((need) => need.itemKind))], itemsNoun, runsNoun };
 }
 
@@ -64,12 +80,23 @@ export interface VideoLackingFrames {
   problem?: string;
 }
 
-export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Actor, projectId: string, count: number, resize?: FrameResize, everyVideo = false): Promise<VideoLackingFrames[]> {
+export async function videosLackingUniformFrames(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  count: number,
+  resize?: FrameResize,
+  everyVideo = false,
+): Promise<VideoLackingFrames[]> {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   if (!resize) {
     // Any item (an unsized uniform set serves every item run that does not plan a size), or any video at all.
     const videos = await prisma.video.findMany({
-      where: { projectId, ...(everyVideo ? { status: "ready" as const } : { items: { some: {} } }), frameSets: { none: uniformFrameSetWhere(count) } },
+      where: {
+        projectId,
+        ...(everyVideo ? { status: "ready" as const } : { items: { some: {} } }),
+        frameSets: { none: uniformFrameSetWhere(count) },
+      },
       orderBy: { relativePath: "asc" },
       take: 500,
       select: { id: true, fileName: true, relativePath: true, sizeBytes: true },
@@ -86,7 +113,13 @@ export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Ac
       sizeBytes: true,
       width: true,
       height: true,
-      frameSets: { where: uniformFrameSetWhere(count), select: { parameters: true, frames: { orderBy: { index: "asc" }, take: 1, select: { width: true, height: true } } } },
+      frameSets: {
+        where: uniformFrameSetWhere(count),
+        select: {
+          parameters: true,
+          frames: { orderBy: { index: "asc" }, take: 1, select: { width: true, height: true } },
+        },
+      },
     },
   });
   const lacking: VideoLackingFrames[] = [];
@@ -99,7 +132,14 @@ export async function videosLackingUniformFrames(prisma: PrismaClient, actor: Ac
     const fits = frameSets.some((set) => {
       const maxSide = (set.parameters as { maxSide?: unknown } | null)?.maxSide;
       const first = set.frames[0];
-      return first !== undefined && frameSetFitsPlan(plan, { maxSide: typeof maxSide === "number" ? maxSide : null, width: first.width, height: first.height });
+      return (
+        first !== undefined &&
+        frameSetFitsPlan(plan, {
+          maxSide: typeof maxSide === "number" ? maxSide : null,
+          width: first.width,
+          height: first.height,
+        })
+      );
     });
     if (!fits) lacking.push({ ...video, maxSide: plan.maxSide });
     if (lacking.length >= 500) break;

@@ -4,7 +4,14 @@ import type { Prisma } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { maxUploadBytes, UPLOAD_CHUNK_BYTES } from "../config/limits";
-import { AppError, ConflictError, DuplicateVideoError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors";
+import {
+  AppError,
+  ConflictError,
+  DuplicateVideoError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ValidationError,
+} from "../errors";
 import { StorageIntegrityError, StorageOffsetError, StorageTooLargeError } from "../storage/object-storage";
 import { describeImportedVideo } from "./describe-imported-video";
 import { registerStoredVideo, type VideoDeps } from "./register-video";
@@ -15,17 +22,30 @@ import type { createUploadSchema, VideoMetadataInput } from "./videos.validation
  * offset the server reports, and completes. A dropped connection resumes from the bytes that
  * arrived instead of restarting a 2 GiB file from zero.
  */
-export async function createUploadSession(deps: VideoDeps, actor: Actor, projectId: string, input: z.output<typeof createUploadSchema>) {
+export async function createUploadSession(
+  deps: VideoDeps,
+  actor: Actor,
+  projectId: string,
+  input: z.output<typeof createUploadSchema>,
+) {
   const { prisma } = deps;
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   const limit = maxUploadBytes();
   if (input.sizeBytes > limit) {
-    throw new PayloadTooLargeError(`The file is ${formatBytes(input.sizeBytes)}; the limit is ${formatBytes(limit)} (MAX_UPLOAD_BYTES).`);
+    throw new PayloadTooLargeError(
+      `The file is ${formatBytes(input.sizeBytes)}; the limit is ${formatBytes(limit)} (MAX_UPLOAD_BYTES).`,
+    );
   }
   if (input.sizeBytes === 0) throw new AppError(422, "empty", "The file is empty (0 bytes).");
-  const described = await describeImportedVideo(prisma, projectId, input.relativePath, { model: input.model, metadata: input.metadata });
+  const described = await describeImportedVideo(prisma, projectId, input.relativePath, {
+    model: input.model,
+    metadata: input.metadata,
+  });
   if (!described.ok) throw new ValidationError(described.error);
-  const existing = await prisma.video.findUnique({ where: { projectId_sha256: { projectId, sha256: input.sha256 } }, select: { id: true } });
+  const existing = await prisma.video.findUnique({
+    where: { projectId_sha256: { projectId, sha256: input.sha256 } },
+    select: { id: true },
+  });
   if (existing) throw new DuplicateVideoError(existing.id, described.value.fileName);
 
   const session = await prisma.uploadSession.create({
@@ -51,8 +71,16 @@ async function openSessionOf(deps: VideoDeps, actor: Actor, uploadId: string) {
 
 export async function uploadStatus(deps: VideoDeps, actor: Actor, uploadId: string) {
   const session = await openSessionOf(deps, actor, uploadId);
-  const receivedBytes = session.status === "open" ? await deps.storage.stagingSize(session.id) : Number(session.receivedBytes);
-  return { uploadId: session.id, status: session.status, receivedBytes, sizeBytes: Number(session.sizeBytes), videoId: session.videoId, error: session.error };
+  const receivedBytes =
+    session.status === "open" ? await deps.storage.stagingSize(session.id) : Number(session.receivedBytes);
+  return {
+    uploadId: session.id,
+    status: session.status,
+    receivedBytes,
+    sizeBytes: Number(session.sizeBytes),
+    videoId: session.videoId,
+    error: session.error,
+  };
 }
 
 /** How long an append holds its upload without renewing; it renews at a third of this while bytes arrive. */
@@ -65,20 +93,34 @@ export const APPEND_LEASE_SECONDS = 60;
  * bytes twice. `declaredBytes` (the request's Content-Length) lets a chunk that would overrun the
  * declared size be refused before any byte is written; without it, the overrun is cut off on arrival.
  */
-export async function appendUploadChunk(deps: VideoDeps, actor: Actor, uploadId: string, offset: number, body: Readable, declaredBytes?: number) {
+export async function appendUploadChunk(
+  deps: VideoDeps,
+  actor: Actor,
+  uploadId: string,
+  offset: number,
+  body: Readable,
+  declaredBytes?: number,
+) {
   const session = await openSessionOf(deps, actor, uploadId);
   if (session.status !== "open") throw new ConflictError(`This upload is ${session.status}.`);
   const sizeBytes = Number(session.sizeBytes);
   if (declaredBytes !== undefined && offset + declaredBytes > sizeBytes) {
     body.destroy();
-    throw new PayloadTooLargeError(`The chunk would end at byte ${offset + declaredBytes}, past the ${sizeBytes} bytes the upload declared.`);
+    throw new PayloadTooLargeError(
+      `The chunk would end at byte ${offset + declaredBytes}, past the ${sizeBytes} bytes the upload declared.`,
+    );
   }
   const lease = await takeAppendLease(deps.prisma, session.id);
   if (!lease) {
     body.destroy();
-    throw new AppError(409, "offset_mismatch", `Another chunk of this upload is being written; ask for the upload's status and resume from its receivedBytes.`, {
-      receivedBytes: await deps.storage.stagingSize(session.id),
-    });
+    throw new AppError(
+      409,
+      "offset_mismatch",
+      `Another chunk of this upload is being written; ask for the upload's status and resume from its receivedBytes.`,
+      {
+        receivedBytes: await deps.storage.stagingSize(session.id),
+      },
+    );
   }
   let token = lease;
   const renewal = setInterval(
@@ -86,21 +128,28 @@ export async function appendUploadChunk(deps: VideoDeps, actor: Actor, uploadId:
       void renewAppendLease(deps.prisma, session.id, token).then((renewed) => {
         if (renewed) token = renewed;
         // Someone else may append now: stop before two writers share the file.
-        else body.destroy(new ConflictError("This chunk took too long and lost its place; resume from the upload's receivedBytes."));
+        else
+          body.destroy(
+            new ConflictError("This chunk took too long and lost its place; resume from the upload's receivedBytes."),
+          );
       });
     },
     (APPEND_LEASE_SECONDS * 1000) / 3,
   );
   try {
     const receivedBytes = await deps.storage.appendToStaging(session.id, offset, body, sizeBytes);
-    await deps.prisma.uploadSession.update({ where: { id: session.id }, data: { receivedBytes: BigInt(receivedBytes) } });
+    await deps.prisma.uploadSession.update({
+      where: { id: session.id },
+      data: { receivedBytes: BigInt(receivedBytes) },
+    });
     return { receivedBytes };
   } catch (error) {
     body.destroy();
     if (error instanceof StorageOffsetError) {
       throw new AppError(409, "offset_mismatch", `Resume from byte ${error.actual}.`, { receivedBytes: error.actual });
     }
-    if (error instanceof StorageTooLargeError) throw new PayloadTooLargeError("More bytes arrived than the upload declared.");
+    if (error instanceof StorageTooLargeError)
+      throw new PayloadTooLargeError("More bytes arrived than the upload declared.");
     throw error;
   } finally {
     clearInterval(renewal);
@@ -142,7 +191,10 @@ export async function completeUpload(deps: VideoDeps, actor: Actor, uploadId: st
   if (session.status !== "open") throw new ConflictError(`This upload is ${session.status}.`);
   const incomingKey = `incoming/${session.id}`;
   try {
-    await deps.storage.promoteStaging(session.id, incomingKey, { expectedSha256: session.sha256, expectedSize: Number(session.sizeBytes) });
+    await deps.storage.promoteStaging(session.id, incomingKey, {
+      expectedSha256: session.sha256,
+      expectedSize: Number(session.sizeBytes),
+    });
   } catch (error) {
     if (error instanceof StorageIntegrityError) {
       // Keep the session open: the client may resend missing bytes. A hash mismatch restarts it.
@@ -162,7 +214,10 @@ export async function completeUpload(deps: VideoDeps, actor: Actor, uploadId: st
       model: stored.model ?? undefined,
       metadata: stored.metadata ?? undefined,
     });
-    await deps.prisma.uploadSession.update({ where: { id: session.id }, data: { status: "complete", videoId: video.id } });
+    await deps.prisma.uploadSession.update({
+      where: { id: session.id },
+      data: { status: "complete", videoId: video.id },
+    });
     return video;
   } catch (error) {
     await deps.prisma.uploadSession.update({

@@ -34,8 +34,16 @@ const UNFINISHED: VideoDeletionStatus[] = ["queued", "running"];
 const stateOf = (row: Row): VideoDeletionState => deletionProgressOf<VideoDeletionCounts>(row);
 
 /** Queues the deletion, in the transaction that checked and counted the videos (deleteVideos). */
-export async function createVideoDeletion(tx: Prisma.TransactionClient, actor: Actor, projectId: string, videoIds: string[], counts: VideoDeletionCounts): Promise<VideoDeletionState> {
-  const runs = await tx.$queryRaw<{ id: string }[]>`SELECT DISTINCT "runId" AS id FROM run_video WHERE "videoId" = ANY(${videoIds})`;
+export async function createVideoDeletion(
+  tx: Prisma.TransactionClient,
+  actor: Actor,
+  projectId: string,
+  videoIds: string[],
+  counts: VideoDeletionCounts,
+): Promise<VideoDeletionState> {
+  const runs = await tx.$queryRaw<
+    { id: string }[]
+  >`SELECT DISTINCT "runId" AS id FROM run_video WHERE "videoId" = ANY(${videoIds})`;
   const queues = await tx.$queryRaw<{ id: string }[]>`
     SELECT DISTINCT qi."queueId" AS id FROM review_queue_item qi JOIN review_queue q ON q.id = qi."queueId"
     WHERE q."projectId" = ${projectId} AND qi."videoId" = ANY(${videoIds})`;
@@ -63,7 +71,12 @@ export async function videosBeingDeleted(prisma: PrismaClient, projectId: string
   return new Set(rows.map((row) => row.id));
 }
 
-async function requireVideoDeletion(prisma: PrismaClient, actor: Actor, projectId: string, deletionId: string): Promise<Row> {
+async function requireVideoDeletion(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  deletionId: string,
+): Promise<Row> {
   await requireProjectAccess(prisma, actor, projectId, "videos.delete");
   const row = await prisma.videoDeletion.findFirst({ where: { id: deletionId, projectId } });
   if (!row) throw new NotFoundError("No such video deletion.");
@@ -71,16 +84,29 @@ async function requireVideoDeletion(prisma: PrismaClient, actor: Actor, projectI
 }
 
 /** One deletion with its progress (the project's owners). */
-export async function getVideoDeletion(prisma: PrismaClient, actor: Actor, projectId: string, deletionId: string): Promise<VideoDeletionState> {
+export async function getVideoDeletion(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  deletionId: string,
+): Promise<VideoDeletionState> {
   return stateOf(await requireVideoDeletion(prisma, actor, projectId, deletionId));
 }
 
 /** Cancels a deletion: one no worker has taken stops at once, a running one after its current batch; an ended one is a 409. */
-export async function cancelVideoDeletion(prisma: PrismaClient, actor: Actor, projectId: string, deletionId: string): Promise<VideoDeletionState> {
+export async function cancelVideoDeletion(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  deletionId: string,
+): Promise<VideoDeletionState> {
   await requireVideoDeletion(prisma, actor, projectId, deletionId);
   const row = await prisma.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM video_deletion WHERE id = ${deletionId} FOR UPDATE`;
-    if (!locked || !UNFINISHED.includes(locked.status as VideoDeletionStatus)) throw new ConflictError(`The deletion has ended (${locked?.status ?? "gone"}): there is nothing to cancel.`);
+    const [locked] = await tx.$queryRaw<
+      { status: string }[]
+    >`SELECT status FROM video_deletion WHERE id = ${deletionId} FOR UPDATE`;
+    if (!locked || !UNFINISHED.includes(locked.status as VideoDeletionStatus))
+      throw new ConflictError(`The deletion has ended (${locked?.status ?? "gone"}): there is nothing to cancel.`);
     return locked.status === "queued"
       ? tx.videoDeletion.update({ where: { id: deletionId }, data: { status: "cancelled", finishedAt: new Date() } })
       : tx.videoDeletion.update({ where: { id: deletionId }, data: { cancelRequested: true } });
@@ -92,7 +118,10 @@ export async function cancelVideoDeletion(prisma: PrismaClient, actor: Actor, pr
 async function stopHere(prisma: PrismaClient, deletionId: string): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM video_deletion WHERE id = ${deletionId} FOR UPDATE`;
-    const row = await tx.videoDeletion.findUniqueOrThrow({ where: { id: deletionId }, select: { status: true, cancelRequested: true } });
+    const row = await tx.videoDeletion.findUniqueOrThrow({
+      where: { id: deletionId },
+      select: { status: true, cancelRequested: true },
+    });
     if (row.status !== "running") return true;
     if (!row.cancelRequested) return false;
     await tx.videoDeletion.update({ where: { id: deletionId }, data: { status: "cancelled", finishedAt: new Date() } });
@@ -102,11 +131,19 @@ async function stopHere(prisma: PrismaClient, deletionId: string): Promise<boole
 
 /** The worker's part: deletes the videos still left a batch at a time, then the runs and queues left empty. */
 export async function executeVideoDeletion(
-  deps: { prisma: PrismaClient; storage: ObjectStorage; batchSize?: number; afterBatch?: (state: VideoDeletionState) => Promise<void> | void },
+  deps: {
+    prisma: PrismaClient;
+    storage: ObjectStorage;
+    batchSize?: number;
+    afterBatch?: (state: VideoDeletionState) => Promise<void> | void;
+  },
   deletionId: string,
 ): Promise<VideoDeletionState | null> {
   const { prisma } = deps;
-  const claimed = await prisma.videoDeletion.updateMany({ where: { id: deletionId, status: { in: UNFINISHED } }, data: { status: "running" } });
+  const claimed = await prisma.videoDeletion.updateMany({
+    where: { id: deletionId, status: { in: UNFINISHED } },
+    data: { status: "running" },
+  });
   const row = await prisma.videoDeletion.findUnique({ where: { id: deletionId } });
   if (!row || claimed.count === 0) return row ? stateOf(row) : null;
   const { projectId, videoIds } = row;
@@ -117,9 +154,15 @@ export async function executeVideoDeletion(
       only: videoIds,
       batchSize: deps.batchSize ?? BATCH,
       stop: () => stopHere(prisma, deletionId),
-      counted: (tx, n) => tx.videoDeletion.update({ where: { id: deletionId }, data: { videosDeleted: { increment: n } } }),
+      counted: (tx, n) =>
+        tx.videoDeletion.update({ where: { id: deletionId }, data: { videosDeleted: { increment: n } } }),
       removed: async (files) => {
-        const state = stateOf(await prisma.videoDeletion.update({ where: { id: deletionId }, data: { storageRemoved: { increment: files } } }));
+        const state = stateOf(
+          await prisma.videoDeletion.update({
+            where: { id: deletionId },
+            data: { storageRemoved: { increment: files } },
+          }),
+        );
         await deps.afterBatch?.(state);
       },
     });
@@ -132,16 +175,23 @@ export async function executeVideoDeletion(
       await tx.$executeRaw`
         DELETE FROM review_queue q WHERE q.id = ANY(${row.queueIds}) AND q."projectId" = ${projectId}
           AND NOT EXISTS (SELECT 1 FROM review_queue_item qi WHERE qi."queueId" = q.id)`;
-      await tx.videoDeletion.update({ where: { id: deletionId }, data: { status: "done", error: null, finishedAt: new Date() } });
+      await tx.videoDeletion.update({
+        where: { id: deletionId },
+        data: { status: "done", error: null, finishedAt: new Date() },
+      });
     });
     return current();
   } catch (error) {
-    await prisma.videoDeletion.update({ where: { id: deletionId }, data: { error: error instanceof Error ? error.message : String(error) } }).catch(() => undefined);
+    await prisma.videoDeletion
+      .update({ where: { id: deletionId }, data: { error: error instanceof Error ? error.message : String(error) } })
+      .catch(() => undefined);
     throw error;
   }
 }
 
 /** The deletions a worker sends again as it starts (a send the web process lost). */
 export async function unfinishedVideoDeletions(prisma: PrismaClient): Promise<string[]> {
-  return (await prisma.videoDeletion.findMany({ where: { status: { in: UNFINISHED } }, select: { id: true } })).map((d) => d.id);
+  return (await prisma.videoDeletion.findMany({ where: { status: { in: UNFINISHED } }, select: { id: true } })).map(
+    (d) => d.id,
+  );
 }

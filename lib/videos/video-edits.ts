@@ -22,7 +22,14 @@ export interface VideoFields {
   extra: Record<string, unknown>;
 }
 
-export const VIDEO_FIELD_SELECT = { prompt: true, model: true, dimensions: true, seed: true, sampleIndex: true, extra: true } as const;
+export const VIDEO_FIELD_SELECT = {
+  prompt: true,
+  model: true,
+  dimensions: true,
+  seed: true,
+  sampleIndex: true,
+  extra: true,
+} as const;
 
 /** "edit": the video page or `PATCH /api/v1/videos/:id`; "metadata"/"prompt_list": files imported after the video. */
 export type VideoEditSource = "edit" | "metadata" | "prompt_list" | "metadata+prompt_list";
@@ -55,7 +62,8 @@ export function asExtra(value: Prisma.JsonValue | Record<string, unknown>): Reco
 export function diffVideoFields(current: VideoFields, next: VideoFields): FieldChange[] {
   const changes: FieldChange[] = [];
   for (const field of ["prompt", "model", "dimensions", "seed", "sampleIndex"] as const) {
-    if (!same(current[field], next[field])) changes.push({ field, before: current[field], after: next[field], overwrite: isSet(current[field]) });
+    if (!same(current[field], next[field]))
+      changes.push({ field, before: current[field], after: next[field], overwrite: isSet(current[field]) });
   }
   const keys = [...new Set([...Object.keys(current.extra), ...Object.keys(next.extra)])].sort();
   for (const key of keys) {
@@ -70,10 +78,17 @@ export function diffVideoFields(current: VideoFields, next: VideoFields): FieldC
 type Tx = Prisma.TransactionClient;
 
 /** Writes `next` to the video and appends its edit; nothing when nothing changed. */
-export async function writeVideoEdit(tx: Tx, video: { id: string } & VideoFields, next: VideoFields, editorId: string, source: VideoEditSource) {
+export async function writeVideoEdit(
+  tx: Tx,
+  video: { id: string } & VideoFields,
+  next: VideoFields,
+  editorId: string,
+  source: VideoEditSource,
+) {
   const changes = diffVideoFields(video, next);
   if (changes.length === 0) return { changes, editId: null };
-  const changed = (field: keyof VideoFields) => changes.some((c) => c.field === field || (field === "extra" && c.field.startsWith("extra.")));
+  const changed = (field: keyof VideoFields) =>
+    changes.some((c) => c.field === field || (field === "extra" && c.field.startsWith("extra.")));
   await tx.video.update({
     where: { id: video.id },
     data: {
@@ -102,12 +117,22 @@ export async function editVideo(deps: VideoDeps, actor: Actor, videoId: string, 
   await findVideoForActor(deps, actor, videoId, "videos.edit");
   return deps.prisma.$transaction(async (tx) => {
     // The row lock orders two edits of the same video: each diffs against what the other wrote.
-    const [locked] = await tx.$queryRaw<{ updatedAt: Date }[]>`SELECT "updatedAt" FROM video WHERE id = ${videoId} FOR UPDATE`;
+    const [locked] = await tx.$queryRaw<
+      { updatedAt: Date }[]
+    >`SELECT "updatedAt" FROM video WHERE id = ${videoId} FOR UPDATE`;
     if (!locked) throw new AppError(404, "not_found", "No such video.");
     if (input.expectedUpdatedAt && new Date(input.expectedUpdatedAt).getTime() !== locked.updatedAt.getTime()) {
-      throw new AppError(409, "conflict", "The video changed since you opened it; reload to see the change, then edit again.", { updatedAt: locked.updatedAt.toISOString() });
+      throw new AppError(
+        409,
+        "conflict",
+        "The video changed since you opened it; reload to see the change, then edit again.",
+        { updatedAt: locked.updatedAt.toISOString() },
+      );
     }
-    const video = await tx.video.findUniqueOrThrow({ where: { id: videoId }, select: { id: true, ...VIDEO_FIELD_SELECT } });
+    const video = await tx.video.findUniqueOrThrow({
+      where: { id: videoId },
+      select: { id: true, ...VIDEO_FIELD_SELECT },
+    });
     const current: VideoFields = { ...video, extra: asExtra(video.extra) };
     const next: VideoFields = {
       prompt: input.prompt !== undefined ? input.prompt : current.prompt,
@@ -127,7 +152,10 @@ export async function editVideo(deps: VideoDeps, actor: Actor, videoId: string, 
 export async function videoEditHistory(prisma: PrismaClient, actor: Actor, videoId: string) {
   await findVideoForActor({ prisma } as Pick<VideoDeps, "prisma"> as VideoDeps, actor, videoId, "project.view");
   const edits = await prisma.videoEdit.findMany({ where: { videoId }, orderBy: [{ at: "desc" }, { id: "desc" }] });
-  const editors = await prisma.user.findMany({ where: { id: { in: [...new Set(edits.map((e) => e.editorId))] } }, select: { id: true, email: true } });
+  const editors = await prisma.user.findMany({
+    where: { id: { in: [...new Set(edits.map((e) => e.editorId))] } },
+    select: { id: true, email: true },
+  });
   const emailOf = new Map(editors.map((u) => [u.id, u.email]));
   return edits.map((edit) => ({
     id: edit.id,

@@ -1,9 +1,12 @@
 import { z } from "zod";
 
-const blankToNull = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value.trim() === "" ? null : value.trim());
+const blankToNull = (value: string | null | undefined) =>
+  value === undefined ? undefined : value === null || value.trim() === "" ? null : value.trim();
 
 const extraValueSchema = z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]);
-const extraSchema = z.record(z.string().trim().min(1).max(100), extraValueSchema).refine((extra) => Object.keys(extra).length <= 100, "At most 100 extra fields.");
+const extraSchema = z
+  .record(z.string().trim().min(1).max(100), extraValueSchema)
+  .refine((extra) => Object.keys(extra).length <= 100, "At most 100 extra fields.");
 
 /** `PATCH /api/v1/videos/:id`: only the fields given change; `null` (or "") clears a field; `extra` is the whole new set. */
 export const videoEditSchema = z

@@ -9,7 +9,17 @@ import { videoFileNames } from "./video-file-names";
 async function video(projectId: string, userId: string, fileName: string) {
   const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
   return prisma.video.create({
-    data: { projectId, sha256: sha, sizeBytes: 1n, fileName, relativePath: fileName, storageKey: `k/${sha}`, contentType: "video/mp4", status: "ready", createdById: userId },
+    data: {
+      projectId,
+      sha256: sha,
+      sizeBytes: 1n,
+      fileName,
+      relativePath: fileName,
+      storageKey: `k/${sha}`,
+      contentType: "video/mp4",
+      status: "ready",
+      createdById: userId,
+    },
   });
 }
 
@@ -20,7 +30,10 @@ it("names the project's videos by file name and leaves out other projects' video
   const a = await video(projectId, owner.userId, "ramp-a.mp4");
   const b = await video(projectId, owner.userId, "ramp-b.mp4");
   const foreign = await video(otherProject, other.userId, "secret.mp4");
-  expect(await videoFileNames(prisma, owner, projectId, [a.id, b.id, foreign.id, a.id])).toEqual({ [a.id]: "ramp-a.mp4", [b.id]: "ramp-b.mp4" });
+  expect(await videoFileNames(prisma, owner, projectId, [a.id, b.id, foreign.id, a.id])).toEqual({
+    [a.id]: "ramp-a.mp4",
+    [b.id]: "ramp-b.mp4",
+  });
   expect(await videoFileNames(prisma, owner, projectId, [])).toEqual({});
   await expect(videoFileNames(prisma, other, projectId, [a.id])).rejects.toBeInstanceOf(AppError);
 });

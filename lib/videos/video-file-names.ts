@@ -3,9 +3,17 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 
 /** The file names of a project's videos among `videoIds` (ids of other projects are left out), for links that read as files, not ids. */
-export async function videoFileNames(prisma: PrismaClient, actor: Actor, projectId: string, videoIds: readonly string[]): Promise<Record<string, string>> {
+export async function videoFileNames(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  videoIds: readonly string[],
+): Promise<Record<string, string>> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   if (videoIds.length === 0) return {};
-  const rows = await prisma.video.findMany({ where: { projectId, id: { in: [...new Set(videoIds)] } }, select: { id: true, fileName: true } });
+  const rows = await prisma.video.findMany({
+    where: { projectId, id: { in: [...new Set(videoIds)] } },
+    select: { id: true, fileName: true },
+  });
   return Object.fromEntries(rows.map((row) => [row.id, row.fileName]));
 }

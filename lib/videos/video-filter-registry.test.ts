@@ -56,20 +56,26 @@ describe("video filter schemas follow the task registry", () => {
       expect(isVideoFilterKey("max.late_metric")).toBe(true);
       expect(videoSorts()).toContain("late_metric");
       expect(scoreCategories()).toContain("late_target");
-      expect(during.parse({ "min.late_metric": "3", sort: "late_metric", category: "late_target", categoryMax: "18" })).toMatchObject({
+      expect(
+        during.parse({ "min.late_metric": "3", sort: "late_metric", category: "late_target", categoryMax: "18" }),
+      ).toMatchObject({
         "min.late_metric": 3,
         sort: "late_metric",
         category: "late_target",
         categoryMax: 18,
       });
       expect(during.safeParse({ "min.late_metric": "21" }).success).toBe(false);
-      expect(createQueueSchema().parse({ name: "Late", scope: "scores", categories: ["late_target"], sort: "late_metric" })).toMatchObject({ categories: ["late_target"], sort: "late_metric" });
+      expect(
+        createQueueSchema().parse({ name: "Late", scope: "scores", categories: ["late_target"], sort: "late_metric" }),
+      ).toMatchObject({ categories: ["late_target"], sort: "late_metric" });
     } finally {
       unregister();
     }
 
     expect(isVideoFilterKey("max.late_metric")).toBe(false);
     expect(videoFilterSchema().safeParse({ "min.late_metric": "3" }).success).toBe(false);
-    expect(createQueueSchema().safeParse({ name: "Late", scope: "scores", categories: ["late_target"] }).success).toBe(false);
+    expect(createQueueSchema().safeParse({ name: "Late", scope: "scores", categories: ["late_target"] }).success).toBe(
+      false,
+    );
   });
 });

@@ -6,7 +6,15 @@ import { NotFoundError } from "../errors";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { videoFilterSchema } from "./video-filter";
-import { type FilterContext, matchingVideoIds, promptMatches, resolveFilterRun, videoFilterFrom, videoFilterWhere, videoOrderBy } from "./video-filter-sql";
+import {
+  type FilterContext,
+  matchingVideoIds,
+  promptMatches,
+  resolveFilterRun,
+  videoFilterFrom,
+  videoFilterWhere,
+  videoOrderBy,
+} from "./video-filter-sql";
 import { createRunVideo } from "../testing/run-video-fixture";
 import { insertJudgment } from "../testing/judgments";
 
@@ -46,14 +54,31 @@ beforeAll(async () => {
     });
     ids[spec.key] = video.id;
   }
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  const older = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, createdAt: new Date(Date.now() - 60_000) } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
+  const older = await prisma.judgeRun.create({
+    data: {
+      projectId,
+      pipeline: "hallucination",
+      endpointId: endpoint.id,
+      createdById: owner.userId,
+      createdAt: new Date(Date.now() - 60_000),
+    },
+  });
   await createRunVideo(prisma, { runId: older.id, videoId: ids.d!, frameSetId: "fs", metrics: { overall: 1 } });
-  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId } });
+  const run = await prisma.judgeRun.create({
+    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId },
+  });
   runId = run.id;
   const summaries = { a: [2, 8, 1, 60, true], b: [1, 1, 0, 88, false], c: [null, null, null, null, null] } as const;
   for (const [key, [S, D, I, overall, verdict]] of Object.entries(summaries)) {
-    await createRunVideo(prisma, { runId, videoId: ids[key]!, frameSetId: "fs", metrics: { S: S, D: D, I: I, overall: overall, verdict: verdict } });
+    await createRunVideo(prisma, {
+      runId,
+      videoId: ids[key]!,
+      frameSetId: "fs",
+      metrics: { S: S, D: D, I: I, overall: overall, verdict: verdict },
+    });
   }
   // s3 per key frame: a has 2 and 7 (max 7), b has 3 and 4 (max 4); c has no s3.
   for (const [key, values] of [
@@ -61,13 +86,50 @@ beforeAll(async () => {
     ["b", [3, 4]],
   ] as const) {
     for (const [k, value] of values.entries()) {
-      const step = await prisma.stepResult.create({ data: { runId, videoId: ids[key]!, stepId: "static_hallucination", scopeIndex: k, status: "done", templateId: "t" } });
-      await prisma.score.create({ data: { runId, videoId: ids[key]!, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: k, category: "s3", value } });
+      const step = await prisma.stepResult.create({
+        data: {
+          runId,
+          videoId: ids[key]!,
+          stepId: "static_hallucination",
+          scopeIndex: k,
+          status: "done",
+          templateId: "t",
+        },
+      });
+      await prisma.score.create({
+        data: {
+          runId,
+          videoId: ids[key]!,
+          stepResultId: step.id,
+          stepId: "static_hallucination",
+          scopeIndex: k,
+          category: "s3",
+          value,
+        },
+      });
     }
   }
   // a: the reviewer disagrees on the verdict (says no); b: the owner agrees (says no).
-  await insertJudgment(prisma, { projectId, targetType: "verdict", runId, videoId: ids.a!, reviewerId: reviewer.userId, value: 0, judgeValue: 1, disagrees: true });
-  await insertJudgment(prisma, { projectId, targetType: "verdict", runId, videoId: ids.b!, reviewerId: owner.userId, value: 0, judgeValue: 0, disagrees: false });
+  await insertJudgment(prisma, {
+    projectId,
+    targetType: "verdict",
+    runId,
+    videoId: ids.a!,
+    reviewerId: reviewer.userId,
+    value: 0,
+    judgeValue: 1,
+    disagrees: true,
+  });
+  await insertJudgment(prisma, {
+    projectId,
+    targetType: "verdict",
+    runId,
+    videoId: ids.b!,
+    reviewerId: owner.userId,
+    value: 0,
+    judgeValue: 0,
+    disagrees: false,
+  });
 });
 
 async function match(query: Record<string, string>, as: Actor = owner) {
@@ -120,9 +182,13 @@ describe("video filters", () => {
     const plan = await prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
       await tx.$executeRaw`SET LOCAL enable_sort = off`;
-      return tx.$queryRaw<{ "QUERY PLAN": string }[]>`EXPLAIN SELECT v."id" ${videoFilterFrom(ctx, filter)} WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy("path", "asc")} LIMIT 50`;
+      return tx.$queryRaw<
+        { "QUERY PLAN": string }[]
+      >`EXPLAIN SELECT v."id" ${videoFilterFrom(ctx, filter)} WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy("path", "asc")} LIMIT 50`;
     });
-    expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/Index (Only )?Scan using "video_projectId_model_path_sort_key_id_idx"/);
+    expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(
+      /Index (Only )?Scan using "video_projectId_model_path_sort_key_id_idx"/,
+    );
   });
 
   it("filter on review state, per caller", async () => {
@@ -139,7 +205,9 @@ describe("video filters", () => {
     // Whether the planner can use the index, not whether it prefers it on four rows: sequential scans off.
     const plan = await prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
-      return tx.$queryRaw<{ "QUERY PLAN": string }[]>`EXPLAIN SELECT v."id" FROM "video" v WHERE ${promptMatches("melts")}`;
+      return tx.$queryRaw<
+        { "QUERY PLAN": string }[]
+      >`EXPLAIN SELECT v."id" FROM "video" v WHERE ${promptMatches("melts")}`;
     });
     expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/Bitmap Index Scan on video_prompt_idx/);
   });

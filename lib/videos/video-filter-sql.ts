@@ -3,7 +3,15 @@ import { NotFoundError } from "../errors";
 import { taskOf, videoSubjectPipelineIds } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import { disagreesInRun } from "../reviews/judgment-key";
-import { checkFilterAgainstTask, filterNeedsRun, filterReadsValues, isFieldSort, metricConditions, type VideoFilter, type VideoSort } from "./video-filter";
+import {
+  checkFilterAgainstTask,
+  filterNeedsRun,
+  filterReadsValues,
+  isFieldSort,
+  metricConditions,
+  type VideoFilter,
+  type VideoSort,
+} from "./video-filter";
 
 /**
  * Parameterised SQL for a parsed `VideoFilter`. Every value travels as a bind parameter (metric ids
@@ -86,23 +94,35 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
     return Prisma.join(and, " AND ");
   }
   const run = ctx.runId;
-  if (hidden(ctx).length > 0 && filterReadsValues(filter)) and.push(Prisma.sql`NOT (v."id" = ANY(${hidden(ctx)}::text[]))`);
+  if (hidden(ctx).length > 0 && filterReadsValues(filter))
+    and.push(Prisma.sql`NOT (v."id" = ANY(${hidden(ctx)}::text[]))`);
   for (const condition of metricConditions(filter, ctx.task)) {
-    const bounds = [...(condition.min !== undefined ? [Prisma.sql`AND m."value" >= ${condition.min}`] : []), ...(condition.max !== undefined ? [Prisma.sql`AND m."value" <= ${condition.max}`] : [])];
-    and.push(Prisma.sql`EXISTS (SELECT 1 FROM "run_metric" m WHERE m."runId" = ${run} AND m."videoId" = v."id" AND m."itemId" = '' AND m."metric" = ${condition.metric} ${Prisma.join(bounds, " ")})`);
+    const bounds = [
+      ...(condition.min !== undefined ? [Prisma.sql`AND m."value" >= ${condition.min}`] : []),
+      ...(condition.max !== undefined ? [Prisma.sql`AND m."value" <= ${condition.max}`] : []),
+    ];
+    and.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM "run_metric" m WHERE m."runId" = ${run} AND m."videoId" = v."id" AND m."itemId" = '' AND m."metric" = ${condition.metric} ${Prisma.join(bounds, " ")})`,
+    );
   }
   if (filter.unstable) {
     const ofCategory = filter.category ? Prisma.sql`AND d."category" = ${filter.category}` : Prisma.empty;
-    and.push(Prisma.sql`EXISTS (SELECT 1 FROM "score_dispersion" d WHERE d."runId" = ${run} AND d."unstable" AND d."videoId" = v."id" ${ofCategory})`);
+    and.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM "score_dispersion" d WHERE d."runId" = ${run} AND d."unstable" AND d."videoId" = v."id" ${ofCategory})`,
+    );
   }
   if (filter.category) {
     // The worst (maximum) score within [min, max] is: some score reaches min, and none exceeds max.
     // Read so, the (runId, category, videoId, value) index answers with a range on the value instead
     // of a max() over every score of the category.
     const scores = Prisma.sql`FROM "score" s WHERE s."runId" = ${run} AND s."category" = ${filter.category}`;
-    const reachesMin = filter.categoryMin !== undefined ? Prisma.sql`AND s."value" >= ${filter.categoryMin}` : Prisma.empty;
+    const reachesMin =
+      filter.categoryMin !== undefined ? Prisma.sql`AND s."value" >= ${filter.categoryMin}` : Prisma.empty;
     and.push(Prisma.sql`v."id" IN (SELECT s."videoId" ${scores} ${reachesMin})`);
-    if (filter.categoryMax !== undefined) and.push(Prisma.sql`NOT EXISTS (SELECT 1 ${scores} AND s."videoId" = v."id" AND s."value" > ${filter.categoryMax})`);
+    if (filter.categoryMax !== undefined)
+      and.push(
+        Prisma.sql`NOT EXISTS (SELECT 1 ${scores} AND s."videoId" = v."id" AND s."value" > ${filter.categoryMax})`,
+      );
   }
   // Judgments belong to targets, not runs: those of the run's task on the video count, and
   // disagreement compares each with this run's value of its target.
@@ -110,7 +130,8 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
   // Label sets (imported labels) are annotators of their own in agreement, not live reviews: they
   // never make a video "reviewed" or sway the reviewers' verdict.
   if (filter.humanVerdict) {
-    const majority = filter.humanVerdict === "yes" ? Prisma.sql`avg(h."value") > 0.5` : Prisma.sql`avg(h."value") < 0.5`;
+    const majority =
+      filter.humanVerdict === "yes" ? Prisma.sql`avg(h."value") > 0.5` : Prisma.sql`avg(h."value") < 0.5`;
     const verdict = ctx.task?.verdict?.metricId ?? "verdict";
     and.push(
       Prisma.sql`v."id" IN (SELECT h."videoId" FROM "human_judgment" h WHERE h."projectId" = ${ctx.projectId} AND h."task" = ${runTask} AND h."itemId" = '' AND h."stepId" = '' AND h."target" = ${verdict} AND h."labelSetId" IS NULL AND NOT h."withdrawn" GROUP BY h."videoId" HAVING ${majority})`,
@@ -156,7 +177,9 @@ const FIELD_SORT_COLUMNS: Record<string, Prisma.Sql> = {
 export function videoSortValue(sort: VideoSort, ctx?: FilterContext): Prisma.Sql {
   if (isFieldSort(sort)) return FIELD_SORT_COLUMNS[sort]!;
   const hiddenIds = ctx ? hidden(ctx) : [];
-  return hiddenIds.length > 0 ? Prisma.sql`(CASE WHEN v."id" = ANY(${hiddenIds}::text[]) THEN NULL ELSE ms."value" END)` : Prisma.sql`ms."value"`;
+  return hiddenIds.length > 0
+    ? Prisma.sql`(CASE WHEN v."id" = ANY(${hiddenIds}::text[]) THEN NULL ELSE ms."value" END)`
+    : Prisma.sql`ms."value"`;
 }
 
 export function videoOrderBy(sort: VideoSort, dir: "asc" | "desc", ctx?: FilterContext): Prisma.Sql {
@@ -172,14 +195,26 @@ export async function resolveFilterRun(prisma: PrismaClient, projectId: string, 
   const select = { id: true, pipeline: true, createdAt: true, status: true, simulated: true } as const;
   const run = runId
     ? await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select })
-    : await prisma.judgeRun.findFirst({ where: { projectId, pipeline: { in: videoSubjectPipelineIds() } }, orderBy: { createdAt: "desc" }, select });
+    : await prisma.judgeRun.findFirst({
+        where: { projectId, pipeline: { in: videoSubjectPipelineIds() } },
+        orderBy: { createdAt: "desc" },
+        select,
+      });
   if (runId && !run) throw new NotFoundError("No such judge run in this project.");
   return run ? { ...run, task: taskOf(run.pipeline) } : null;
 }
 
 /** Ids of every video matching the filter, in list order (for queues and exports). */
-export async function matchingVideoIds(prisma: PrismaClient, filter: VideoFilter, ctx: FilterContext, sort: VideoSort = "path", dir: "asc" | "desc" = "asc"): Promise<string[]> {
+export async function matchingVideoIds(
+  prisma: PrismaClient,
+  filter: VideoFilter,
+  ctx: FilterContext,
+  sort: VideoSort = "path",
+  dir: "asc" | "desc" = "asc",
+): Promise<string[]> {
   if (ctx.task) checkFilterAgainstTask(filter, ctx.task, sort);
-  const rows = await prisma.$queryRaw<{ id: string }[]>`SELECT v."id" ${videoFilterFrom(ctx, undefined, sort)} WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy(sort, dir)}`;
+  const rows = await prisma.$queryRaw<
+    { id: string }[]
+  >`SELECT v."id" ${videoFilterFrom(ctx, undefined, sort)} WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy(sort, dir)}`;
   return rows.map((row) => row.id);
 }

@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { ValidationError } from "../errors";
-import { allMetrics, allQueryAliases, allTargetIds, allTargets, memoByTaskRegistry, metricOf, targetOf } from "../tasks/registry";
+import {
+  allMetrics,
+  allQueryAliases,
+  allTargetIds,
+  allTargets,
+  memoByTaskRegistry,
+  metricOf,
+  targetOf,
+} from "../tasks/registry";
 import { type MetricDeclaration, type QueryAlias, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 import { videoListCursorSchema } from "./video-list-cursor";
@@ -22,7 +30,13 @@ import { videoListCursorSchema } from "./video-list-cursor";
 /** Target ids a `category` filter may name (any task's; the run's own task is checked once the run is known). */
 export const scoreCategories = memoByTaskRegistry(() => allTargetIds() as [string, ...string[]]);
 
-export const REVIEW_STATES = ["unreviewed", "reviewed", "reviewed_by_me", "not_reviewed_by_me", "disagreement"] as const;
+export const REVIEW_STATES = [
+  "unreviewed",
+  "reviewed",
+  "reviewed_by_me",
+  "not_reviewed_by_me",
+  "disagreement",
+] as const;
 
 /** Sorts on the video's own fields; a declared metric's id sorts on that metric. */
 export const FIELD_SORTS = ["path", "prompt", "model", "created"] as const;
@@ -31,7 +45,9 @@ export const FIELD_SORTS = ["path", "prompt", "model", "created"] as const;
  * the target's unstable threshold (1 or more: unstable), stored as the run's metric of this id.
  */
 export const DISPERSION_SORT = "dispersion";
-export const videoSorts = memoByTaskRegistry(() => [...FIELD_SORTS, DISPERSION_SORT, ...allMetrics().map((m) => m.id)] as [string, ...string[]]);
+export const videoSorts = memoByTaskRegistry(
+  () => [...FIELD_SORTS, DISPERSION_SORT, ...allMetrics().map((m) => m.id)] as [string, ...string[]],
+);
 export type VideoSort = string;
 
 export function isFieldSort(sort: string): sort is (typeof FIELD_SORTS)[number] {
@@ -45,7 +61,11 @@ const id = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/)
   .optional();
 /** Query strings carry numbers as text; an empty field means "no bound". */
-const bound = (min: number, max: number) => z.preprocess((v) => (v === "" || v === null ? undefined : v), z.coerce.number().finite().min(min).max(max).optional());
+const bound = (min: number, max: number) =>
+  z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.coerce.number().finite().min(min).max(max).optional(),
+  );
 const yesNo = z.enum(["yes", "no"]).optional();
 
 type MetricBound = QueryAlias["bound"];
@@ -78,7 +98,11 @@ function metricFieldSchema(metric: MetricDeclaration, key: MetricKey) {
   if (metric.scale.kind === "categorical") {
     const labels = metric.scale.values.map((v) => v.label);
     // An older key takes labels only, as it always did; the generic key also takes the stored number.
-    return z.enum((key.alias ? labels : [...labels, ...metric.scale.values.map((v) => String(v.value))]) as [string, ...string[]]).optional();
+    return z
+      .enum(
+        (key.alias ? labels : [...labels, ...metric.scale.values.map((v) => String(v.value))]) as [string, ...string[]],
+      )
+      .optional();
   }
   const { min, max } = scaleBounds(metric.scale);
   return bound(min, max);
@@ -156,7 +180,9 @@ function refuseUndeclaredMetricKeys(filter: Record<string, unknown>, ctx: z.Refi
 export const videoFilterSchema = memoByTaskRegistry(() => {
   const schema = fieldFilterSchema().extend(metricShape() as Record<never, never>);
   // Typed as the object without its catch-all: the keys it drops are read as undefined, never used.
-  return schema.catchall(z.unknown().transform(() => undefined)).superRefine(refuseUndeclaredMetricKeys) as unknown as typeof schema;
+  return schema
+    .catchall(z.unknown().transform(() => undefined))
+    .superRefine(refuseUndeclaredMetricKeys) as unknown as typeof schema;
 });
 export type VideoFilter = z.output<FieldFilterSchema> & { [metricKey: string]: string | number | undefined };
 /** What a caller may pass to be parsed (query-string values, or numbers in a JSON body). */
@@ -188,8 +214,13 @@ export function isVideoFilterKey(key: string): boolean {
 }
 
 /** Parses URL search params (first value of each key); a malformed field is a 400 in the API. */
-export function searchParamsObject(params: URLSearchParams | Record<string, string | string[] | undefined>): Record<string, string> {
-  const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
+export function searchParamsObject(
+  params: URLSearchParams | Record<string, string | string[] | undefined>,
+): Record<string, string> {
+  const entries =
+    params instanceof URLSearchParams
+      ? [...params.entries()]
+      : Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const);
   const out: Record<string, string> = {};
   for (const [key, value] of entries) if (typeof value === "string" && value !== "" && !(key in out)) out[key] = value;
   return out;
@@ -198,7 +229,8 @@ export function searchParamsObject(params: URLSearchParams | Record<string, stri
 /** The filter as query-string pairs (for links that keep the filter, and to store with a queue). */
 export function filterToSearchParams(filter: Partial<Record<string, unknown>>): URLSearchParams {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filter)) if ((typeof value === "string" || typeof value === "number") && value !== "") params.set(key, String(value));
+  for (const [key, value] of Object.entries(filter))
+    if ((typeof value === "string" || typeof value === "number") && value !== "") params.set(key, String(value));
   return params;
 }
 
@@ -223,18 +255,24 @@ export function metricConditions(filter: VideoFilter, task?: TaskDeclaration | n
   const conditions = new Map<string, MetricCondition>();
   for (const key of metricFilterKeysIn(filter)) {
     const spec = metricKeys().get(key)!;
-    const declared = task ? (spec.alias ? (task.queryAliases ?? []).some((a) => a.key === key) : true) && metricOf(task, spec.metric) : allMetrics().find((m) => m.id === spec.metric);
+    const declared = task
+      ? (spec.alias ? (task.queryAliases ?? []).some((a) => a.key === key) : true) && metricOf(task, spec.metric)
+      : allMetrics().find((m) => m.id === spec.metric);
     if (!declared) throw new ValidationError(`${key}: the run's task (${task!.label}) has no metric "${spec.metric}".`);
     const raw = filter[key];
     let value: number;
     if (spec.bound === "is") {
-      const found = declared.scale.kind === "categorical" ? declared.scale.values.find((v) => v.label === raw || String(v.value) === raw) : undefined;
+      const found =
+        declared.scale.kind === "categorical"
+          ? declared.scale.values.find((v) => v.label === raw || String(v.value) === raw)
+          : undefined;
       if (!found) throw new ValidationError(`${key}: "${String(raw)}" is not a value of ${declared.label}.`);
       value = found.value;
     } else {
       value = Number(raw);
       const { min, max } = scaleBounds(declared.scale);
-      if (!Number.isFinite(value) || value < min || value > max) throw new ValidationError(`${key}: ${String(raw)} is outside ${declared.label}'s ${min}–${max}.`);
+      if (!Number.isFinite(value) || value < min || value > max)
+        throw new ValidationError(`${key}: ${String(raw)} is outside ${declared.label}'s ${min}–${max}.`);
     }
     const condition = conditions.get(spec.metric) ?? { metric: spec.metric };
     if (spec.bound !== "max") condition.min = condition.min === undefined ? value : Math.max(condition.min, value);
@@ -252,27 +290,44 @@ export function checkFilterAgainstTask(filter: VideoFilter, task: TaskDeclaratio
   metricConditions(filter, task);
   if (filter.category !== undefined) {
     const target = targetOf(task, filter.category);
-    if (!target) throw new ValidationError(`category: the run's task (${task.label}) has no target "${filter.category}".`);
+    if (!target)
+      throw new ValidationError(`category: the run's task (${task.label}) has no target "${filter.category}".`);
     const { min, max } = scaleBounds(target.scale);
     for (const key of ["categoryMin", "categoryMax"] as const) {
       const value = filter[key];
-      if (value !== undefined && (value < min || value > max)) throw new ValidationError(`${key}: ${value} is outside ${target.label}'s ${min}–${max}.`);
+      if (value !== undefined && (value < min || value > max))
+        throw new ValidationError(`${key}: ${value} is outside ${target.label}'s ${min}–${max}.`);
     }
   }
-  if (sort !== undefined && !isFieldSort(sort) && sort !== DISPERSION_SORT && !metricOf(task, sort)) throw new ValidationError(`sort: the run's task (${task.label}) has no metric "${sort}".`);
+  if (sort !== undefined && !isFieldSort(sort) && sort !== DISPERSION_SORT && !metricOf(task, sort))
+    throw new ValidationError(`sort: the run's task (${task.label}) has no metric "${sort}".`);
 }
 
 /** The filter reads the judge's values or other reviewers' (not just the caller's own review state). */
 export function filterReadsValues(filter: VideoFilter): boolean {
-  return filter.category !== undefined || metricFilterKeysIn(filter).length > 0 || filter.humanVerdict !== undefined || filter.review === "disagreement" || filter.unstable !== undefined;
+  return (
+    filter.category !== undefined ||
+    metricFilterKeysIn(filter).length > 0 ||
+    filter.humanVerdict !== undefined ||
+    filter.review === "disagreement" ||
+    filter.unstable !== undefined
+  );
 }
 
 /** Filters that need a judge run: without one (no run in the project) they match nothing. */
 export function filterNeedsRun(filter: VideoFilter): boolean {
-  return filterReadsValues(filter) || filter.categoryMin !== undefined || filter.categoryMax !== undefined || filter.review !== undefined;
+  return (
+    filterReadsValues(filter) ||
+    filter.categoryMin !== undefined ||
+    filter.categoryMax !== undefined ||
+    filter.review !== undefined
+  );
 }
 
 /** The query key a form uses for a metric's filter: the task's declared older key when it has one (links stay as they were), else the generic one. */
 export function metricQueryKey(task: TaskDeclaration, metricId: string, which: MetricBound): string {
-  return (task.queryAliases ?? []).find((a) => a.metric === metricId && a.bound === which)?.key ?? metricFilterKey(metricId, which);
+  return (
+    (task.queryAliases ?? []).find((a) => a.metric === metricId && a.bound === which)?.key ??
+    metricFilterKey(metricId, which)
+  );
 }

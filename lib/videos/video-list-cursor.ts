@@ -47,7 +47,10 @@ const wireSchema = z
     i: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
     p: z.number().int().min(1).max(100_000_000),
   })
-  .refine((wire) => (wire.k === undefined) !== (wire.r === undefined), "a cursor has either a value or a row to read it from");
+  .refine(
+    (wire) => (wire.k === undefined) !== (wire.r === undefined),
+    "a cursor has either a value or a row to read it from",
+  );
 
 export function encodeVideoListCursor(cursor: Omit<VideoListCursor, "valueInRow">): string {
   const inRow = typeof cursor.value === "string" && cursor.value.length > INLINE_TEXT_LIMIT;
@@ -75,7 +78,15 @@ export function decodeVideoListCursor(text: string): VideoListCursor | null {
   const wire = wireSchema.safeParse(decoded);
   if (!wire.success) return null;
   const { s, d, t, k, r, i, p } = wire.data;
-  return { sort: s, dir: d, toward: t === "a" ? "after" : "before", value: k ?? null, valueInRow: r === 1, id: i, page: p };
+  return {
+    sort: s,
+    dir: d,
+    toward: t === "a" ? "after" : "before",
+    value: k ?? null,
+    valueInRow: r === 1,
+    id: i,
+    page: p,
+  };
 }
 
 /**
@@ -83,7 +94,9 @@ export function decodeVideoListCursor(text: string): VideoListCursor | null {
  * It stays text in the parsed query (the filter's values are all text or numbers); the list decodes
  * it again with `decodeVideoListCursor`.
  */
-export const videoListCursorSchema = z.string().refine((text) => decodeVideoListCursor(text) !== null, "is not a cursor from this API");
+export const videoListCursorSchema = z
+  .string()
+  .refine((text) => decodeVideoListCursor(text) !== null, "is not a cursor from this API");
 
 /** What a sort's values are: a metric's number, text that every video has (path), text a video may lack (prompt, model), a time. */
 export type SortValueKind = "number" | "text" | "optional-text" | "time";
@@ -95,7 +108,9 @@ export type SortValueKind = "number" | "text" | "optional-text" | "time";
  */
 export function checkCursorFits(cursor: VideoListCursor, sort: string, dir: "asc" | "desc", kind: SortValueKind): void {
   if (cursor.sort !== sort || cursor.dir !== dir) {
-    throw new ValidationError(`cursor: it belongs to the list sorted by ${cursor.sort} ${cursor.dir}, not ${sort} ${dir}; start again without a cursor.`);
+    throw new ValidationError(
+      `cursor: it belongs to the list sorted by ${cursor.sort} ${cursor.dir}, not ${sort} ${dir}; start again without a cursor.`,
+    );
   }
   const value = cursor.value;
   if (cursor.valueInRow) {
@@ -106,7 +121,10 @@ export function checkCursorFits(cursor: VideoListCursor, sort: string, dir: "asc
     number: value === null || typeof value === "number",
     text: typeof value === "string",
     "optional-text": value === null || typeof value === "string",
-    time: typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) && Number.isFinite(Date.parse(value)),
+    time:
+      typeof value === "string" &&
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) &&
+      Number.isFinite(Date.parse(value)),
   }[kind];
   if (!fits) throw new ValidationError("cursor: is not a cursor from this API");
 }

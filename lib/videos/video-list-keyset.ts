@@ -1,7 +1,14 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { ValidationError } from "../errors";
 import { isFieldSort, type VideoFilter, type VideoListQuery, type VideoSort } from "./video-filter";
-import { type FilterContext, PATH_SORT_KEY, videoFilterFrom, videoFilterWhere, videoOrderBy, videoSortValue } from "./video-filter-sql";
+import {
+  type FilterContext,
+  PATH_SORT_KEY,
+  videoFilterFrom,
+  videoFilterWhere,
+  videoOrderBy,
+  videoSortValue,
+} from "./video-filter-sql";
 import { checkCursorFits, decodeVideoListCursor, encodeVideoListCursor, type SortValueKind } from "./video-list-cursor";
 
 /**
@@ -69,25 +76,56 @@ function sortZones(sort: VideoSort, ctx: FilterContext): SortZones {
   }
   switch (sort) {
     case "path":
-      return { kind: "text", value: PATH_SORT_KEY, param: textParam, valued: Prisma.sql`TRUE`, unvalued: null, noValues: false };
+      return {
+        kind: "text",
+        value: PATH_SORT_KEY,
+        param: textParam,
+        valued: Prisma.sql`TRUE`,
+        unvalued: null,
+        noValues: false,
+      };
     case "created":
-      return { kind: "time", value: Prisma.sql`v."createdAt"`, param: (value) => Prisma.sql`${String(value)}::timestamp(3)`, valued: Prisma.sql`TRUE`, unvalued: null, noValues: false };
+      return {
+        kind: "time",
+        value: Prisma.sql`v."createdAt"`,
+        param: (value) => Prisma.sql`${String(value)}::timestamp(3)`,
+        valued: Prisma.sql`TRUE`,
+        unvalued: null,
+        noValues: false,
+      };
     case "prompt":
     case "model": {
       const column = sort === "prompt" ? Prisma.sql`v."prompt"` : Prisma.sql`v."model"`;
-      return { kind: "optional-text", value: column, param: textParam, valued: Prisma.sql`${column} IS NOT NULL`, unvalued: () => Prisma.sql`${column} IS NULL`, noValues: false };
+      return {
+        kind: "optional-text",
+        value: column,
+        param: textParam,
+        valued: Prisma.sql`${column} IS NOT NULL`,
+        unvalued: () => Prisma.sql`${column} IS NULL`,
+        noValues: false,
+      };
     }
   }
 }
 
 /** A video's current value of a text sort (the path's sort key, prompt, model), for a cursor that did not carry it; undefined when the video is gone. */
-async function textSortValueOf(prisma: PrismaClient, ctx: FilterContext, sort: VideoSort, videoId: string): Promise<string | null | undefined> {
+async function textSortValueOf(
+  prisma: PrismaClient,
+  ctx: FilterContext,
+  sort: VideoSort,
+  videoId: string,
+): Promise<string | null | undefined> {
   if (sort === "path") {
     // The path's sort key, as the list compares it.
-    const rows = await prisma.$queryRaw<{ key: string }[]>`SELECT ${PATH_SORT_KEY} AS "key" FROM "video" v WHERE v."id" = ${videoId} AND v."projectId" = ${ctx.projectId}`;
+    const rows = await prisma.$queryRaw<
+      { key: string }[]
+    >`SELECT ${PATH_SORT_KEY} AS "key" FROM "video" v WHERE v."id" = ${videoId} AND v."projectId" = ${ctx.projectId}`;
     return rows[0]?.key;
   }
-  const video = await prisma.video.findFirst({ where: { id: videoId, projectId: ctx.projectId }, select: { relativePath: true, prompt: true, model: true } });
+  const video = await prisma.video.findFirst({
+    where: { id: videoId, projectId: ctx.projectId },
+    select: { relativePath: true, prompt: true, model: true },
+  });
   if (!video) return undefined;
   return sort === "prompt" ? video.prompt : video.model;
 }
@@ -111,7 +149,14 @@ interface KeysetRead {
  * Up to `limit` rows next to a position, nearest first: for `after` in list order, for `before` in
  * reverse list order.
  */
-async function readFromPosition(prisma: PrismaClient, ctx: FilterContext, filter: VideoFilter, sort: VideoSort, dir: "asc" | "desc", read: KeysetRead): Promise<PageRow[]> {
+async function readFromPosition(
+  prisma: PrismaClient,
+  ctx: FilterContext,
+  filter: VideoFilter,
+  sort: VideoSort,
+  dir: "asc" | "desc",
+  read: KeysetRead,
+): Promise<PageRow[]> {
   const zones = sortZones(sort, ctx);
   const from = videoFilterFrom(ctx, filter, sort);
   const where = videoFilterWhere(filter, ctx);
@@ -152,7 +197,9 @@ async function readFromPosition(prisma: PrismaClient, ctx: FilterContext, filter
   }
   if (position !== null && !inZone2) return readValued(read.limit, position);
   const unvalued = await readUnvalued(read.limit, position);
-  return unvalued.length < read.limit ? [...unvalued, ...(await readValued(read.limit - unvalued.length, null))] : unvalued;
+  return unvalued.length < read.limit
+    ? [...unvalued, ...(await readValued(read.limit - unvalued.length, null))]
+    : unvalued;
 }
 
 /**
@@ -162,11 +209,18 @@ async function readFromPosition(prisma: PrismaClient, ctx: FilterContext, filter
  * value, videoId) index instead of joining a video row for every row it skips (page=500 by a score on
  * 200,000 videos read 25,000 video rows to show 50). Null when the list has any other condition.
  */
-function metricRowsAreZone1(ctx: FilterContext, sort: VideoSort, where: Prisma.Sql): { from: Prisma.Sql; id: Prisma.Sql } | null {
+function metricRowsAreZone1(
+  ctx: FilterContext,
+  sort: VideoSort,
+  where: Prisma.Sql,
+): { from: Prisma.Sql; id: Prisma.Sql } | null {
   if (isFieldSort(sort) || ctx.runId === null || (ctx.hiddenVideoIds?.length ?? 0) > 0) return null;
   const projectOnly = Prisma.sql`v."projectId" = ${ctx.projectId}`;
   if (where.text !== projectOnly.text || where.values.length !== 1 || where.values[0] !== ctx.projectId) return null;
-  return { from: Prisma.sql`FROM "run_metric" ms WHERE ms."runId" = ${ctx.runId} AND ms."metric" = ${sort} AND ms."itemId" = ''`, id: Prisma.sql`ms."videoId"` };
+  return {
+    from: Prisma.sql`FROM "run_metric" ms WHERE ms."runId" = ${ctx.runId} AND ms."metric" = ${sort} AND ms."itemId" = ''`,
+    id: Prisma.sql`ms."videoId"`,
+  };
 }
 
 /**
@@ -176,7 +230,15 @@ function metricRowsAreZone1(ctx: FilterContext, sort: VideoSort, where: Prisma.S
  * while zone 1 alone is read in index order. Only a page that zone 1 does not fill reads zone 2,
  * and only a page wholly past zone 1 counts it (to know where in zone 2 the page starts).
  */
-async function readFromOffset(prisma: PrismaClient, ctx: FilterContext, filter: VideoFilter, sort: VideoSort, dir: "asc" | "desc", offset: number, limit: number): Promise<PageRow[]> {
+async function readFromOffset(
+  prisma: PrismaClient,
+  ctx: FilterContext,
+  filter: VideoFilter,
+  sort: VideoSort,
+  dir: "asc" | "desc",
+  offset: number,
+  limit: number,
+): Promise<PageRow[]> {
   const from = videoFilterFrom(ctx, filter, sort);
   const where = videoFilterWhere(filter, ctx);
   const zones = sortZones(sort, ctx);
@@ -189,7 +251,9 @@ async function readFromOffset(prisma: PrismaClient, ctx: FilterContext, filter: 
   const valued = zones.noValues
     ? []
     : metricRowsOnly
-      ? await prisma.$queryRaw<PageRow[]>`SELECT ${metricRowsOnly.id} AS "id", ms."value" AS "sortValue" ${metricRowsOnly.from}
+      ? await prisma.$queryRaw<
+          PageRow[]
+        >`SELECT ${metricRowsOnly.id} AS "id", ms."value" AS "sortValue" ${metricRowsOnly.from}
         ORDER BY ms."value" ${valueDir}, ms."videoId" ASC LIMIT ${limit} OFFSET ${offset}`
       : await prisma.$queryRaw<PageRow[]>`SELECT v."id", ${zones.value} AS "sortValue" ${from}
         WHERE ${where} AND ${zones.valued} ORDER BY ${zones.value} ${valueDir}, v."id" ASC LIMIT ${limit} OFFSET ${offset}`;
@@ -198,8 +262,12 @@ async function readFromOffset(prisma: PrismaClient, ctx: FilterContext, filter: 
   let zone1 = offset + valued.length;
   if (valued.length === 0 && offset > 0 && !zones.noValues) {
     const counted = metricRowsOnly
-      ? await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (SELECT 1 ${metricRowsOnly.from} LIMIT ${offset}) zone1`
-      : await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM (SELECT 1 ${from} WHERE ${where} AND ${zones.valued} LIMIT ${offset}) zone1`;
+      ? await prisma.$queryRaw<
+          { n: number }[]
+        >`SELECT count(*)::int AS n FROM (SELECT 1 ${metricRowsOnly.from} LIMIT ${offset}) zone1`
+      : await prisma.$queryRaw<
+          { n: number }[]
+        >`SELECT count(*)::int AS n FROM (SELECT 1 ${from} WHERE ${where} AND ${zones.valued} LIMIT ${offset}) zone1`;
     zone1 = counted[0]?.n ?? 0;
   }
   const unvalued = await prisma.$queryRaw<PageRow[]>`SELECT v."id", NULL AS "sortValue" ${from}
@@ -226,7 +294,11 @@ export interface ListedPage {
  * without a cursor reads by OFFSET, as it always did. Either way the answer carries cursors for the
  * pages next to it, so a client that jumped by number continues by position.
  */
-export async function readListPage(prisma: PrismaClient, ctx: FilterContext, query: VideoListQuery): Promise<ListedPage> {
+export async function readListPage(
+  prisma: PrismaClient,
+  ctx: FilterContext,
+  query: VideoListQuery,
+): Promise<ListedPage> {
   const { sort, dir, pageSize } = query;
   const cursor = query.cursor === undefined ? null : decodeVideoListCursor(query.cursor);
   if (query.cursor !== undefined && !cursor) throw new ValidationError("cursor: is not a cursor from this API");
@@ -238,32 +310,54 @@ export async function readListPage(prisma: PrismaClient, ctx: FilterContext, que
     let value = cursor.value;
     if (cursor.valueInRow) {
       const found = await textSortValueOf(prisma, ctx, sort, cursor.id);
-      if (found === undefined) throw new ValidationError("cursor: the video it points at is gone; start again from the first page.");
+      if (found === undefined)
+        throw new ValidationError("cursor: the video it points at is gone; start again from the first page.");
       value = found;
     }
     const position = { value, id: cursor.id };
     if (cursor.toward === "after") {
-      const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position, limit: pageSize + 1 });
+      const read = await readFromPosition(prisma, ctx, query, sort, dir, {
+        toward: "after",
+        position,
+        limit: pageSize + 1,
+      });
       [rows, page, hasNext] = [read.slice(0, pageSize), cursor.page, read.length > pageSize];
     } else {
-      const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "before", position, limit: pageSize + 1 });
+      const read = await readFromPosition(prisma, ctx, query, sort, dir, {
+        toward: "before",
+        position,
+        limit: pageSize + 1,
+      });
       if (read.length >= pageSize) {
         // Exactly a page before the position: that page is the first (whatever number the cursor expected).
-        [rows, page, hasNext] = [read.slice(0, pageSize).reverse(), read.length > pageSize ? Math.max(2, cursor.page) : 1, true];
+        [rows, page, hasNext] = [
+          read.slice(0, pageSize).reverse(),
+          read.length > pageSize ? Math.max(2, cursor.page) : 1,
+          true,
+        ];
       } else {
         // Less than a page before it (rows were deleted since the cursor was made): the first page, full.
-        const first = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position: null, limit: pageSize + 1 });
+        const first = await readFromPosition(prisma, ctx, query, sort, dir, {
+          toward: "after",
+          position: null,
+          limit: pageSize + 1,
+        });
         [rows, page, hasNext] = [first.slice(0, pageSize), 1, first.length > pageSize];
       }
     }
   } else if (query.page === 1) {
-    const read = await readFromPosition(prisma, ctx, query, sort, dir, { toward: "after", position: null, limit: pageSize + 1 });
+    const read = await readFromPosition(prisma, ctx, query, sort, dir, {
+      toward: "after",
+      position: null,
+      limit: pageSize + 1,
+    });
     [rows, page, hasNext] = [read.slice(0, pageSize), 1, read.length > pageSize];
   } else {
     const read = await readFromOffset(prisma, ctx, query, sort, dir, (query.page - 1) * pageSize, pageSize + 1);
     [rows, page, hasNext] = [read.slice(0, pageSize), query.page, read.length > pageSize];
   }
-  const cursorAt = (row: PageRow, toward: "after" | "before", to: number) => encodeVideoListCursor({ sort, dir, toward, ...positionOf(row), page: to });
+  const cursorAt = (row: PageRow, toward: "after" | "before", to: number) =>
+    encodeVideoListCursor({ sort, dir, toward, ...positionOf(row), page: to });
   const last = rows[rows.length - 1];
   return {
     rows,

@@ -43,26 +43,51 @@ async function openPage(typed: string | undefined, pageSize: number, project = p
 
 describe("a page number typed into the video list's address", () => {
   it("past the last page shows the last page and says so, even past the schema's bound", async () => {
-    expect(await openPage("999999", 2)).toEqual({ page: 3, names: ["clip-000004.mp4"], notice: "Page 999999 is past the last page (3): showing page 3.", total: 5 });
-    expect(await openPage("7", 2)).toMatchObject({ page: 3, names: ["clip-000004.mp4"], notice: "Page 7 is past the last page (3): showing page 3." });
+    expect(await openPage("999999", 2)).toEqual({
+      page: 3,
+      names: ["clip-000004.mp4"],
+      notice: "Page 999999 is past the last page (3): showing page 3.",
+      total: 5,
+    });
+    expect(await openPage("7", 2)).toMatchObject({
+      page: 3,
+      names: ["clip-000004.mp4"],
+      notice: "Page 7 is past the last page (3): showing page 3.",
+    });
     // The schema alone would refuse 999999 with its own words; the page never shows them.
     expect(videoListQuerySchema().safeParse({ page: "999999" }).success).toBe(false);
     expect(readRequestedPage("999999")).toMatchObject({ page: MAX_LIST_PAGE, pastBound: true });
   });
 
   it("below 1 shows the first page and says so", async () => {
-    expect(await openPage("-3", 2)).toEqual({ page: 1, names: ["clip-000000.mp4", "clip-000001.mp4"], notice: "Page -3 is before the first page: showing page 1.", total: 5 });
+    expect(await openPage("-3", 2)).toEqual({
+      page: 1,
+      names: ["clip-000000.mp4", "clip-000001.mp4"],
+      notice: "Page -3 is before the first page: showing page 1.",
+      total: 5,
+    });
     expect((await openPage("0", 2)).notice).toBe("Page 0 is before the first page: showing page 1.");
   });
 
   it("that is not a whole number shows the first page and says so in words, not the schema's", async () => {
-    expect(await openPage("abc", 2)).toMatchObject({ page: 1, names: ["clip-000000.mp4", "clip-000001.mp4"], notice: '"abc" is not a page number: showing page 1.' });
+    expect(await openPage("abc", 2)).toMatchObject({
+      page: 1,
+      names: ["clip-000000.mp4", "clip-000001.mp4"],
+      notice: '"abc" is not a page number: showing page 1.',
+    });
     expect((await openPage("2.5", 2)).notice).toBe('"2.5" is not a page number: showing page 1.');
-    expect((await openPage("x".repeat(300), 2)).notice).toBe(`"${"x".repeat(24)}…" is not a page number: showing page 1.`);
+    expect((await openPage("x".repeat(300), 2)).notice).toBe(
+      `"${"x".repeat(24)}…" is not a page number: showing page 1.`,
+    );
   });
 
   it("that exists is shown with no sentence, as is a list without a page number", async () => {
-    expect(await openPage("2", 2)).toEqual({ page: 2, names: ["clip-000002.mp4", "clip-000003.mp4"], notice: null, total: 5 });
+    expect(await openPage("2", 2)).toEqual({
+      page: 2,
+      names: ["clip-000002.mp4", "clip-000003.mp4"],
+      notice: null,
+      total: 5,
+    });
     expect(await openPage(" 3 ", 2)).toMatchObject({ page: 3, notice: null });
     expect(await openPage(undefined, 2)).toMatchObject({ page: 1, notice: null });
   });
@@ -71,7 +96,9 @@ describe("a page number typed into the video list's address", () => {
     const opened = await openPage("40", 500, cappedProjectId);
     expect(opened.page).toBe(1);
     expect(opened.names[0]).toBe("clip-000000.mp4");
-    expect(opened.notice).toBe(`Page 40 is past the end of the list (over ${LIST_COUNT_CAP.toLocaleString("en")} videos match, so its last page is not counted): showing page 1.`);
+    expect(opened.notice).toBe(
+      `Page 40 is past the end of the list (over ${LIST_COUNT_CAP.toLocaleString("en")} videos match, so its last page is not counted): showing page 1.`,
+    );
     // Page 21 (the last, with 5 videos) is still shown as asked.
     expect(await openPage("21", 500, cappedProjectId)).toMatchObject({ page: 21, notice: null });
   });

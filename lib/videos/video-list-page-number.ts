@@ -30,10 +30,17 @@ function quoted(text: string): string {
 export function readRequestedPage(value: string | undefined): RequestedPage {
   const text = value?.trim() ?? "";
   if (text === "") return { page: 1, asked: null, pastBound: false, notice: null };
-  if (!PAGE_NUMBER.test(text)) return { page: 1, asked: null, pastBound: false, notice: `"${quoted(text)}" is not a page number: showing page 1.` };
+  if (!PAGE_NUMBER.test(text))
+    return {
+      page: 1,
+      asked: null,
+      pastBound: false,
+      notice: `"${quoted(text)}" is not a page number: showing page 1.`,
+    };
   const number = Number(text);
   const asked = quoted(text);
-  if (number < 1) return { page: 1, asked, pastBound: false, notice: `Page ${asked} is before the first page: showing page 1.` };
+  if (number < 1)
+    return { page: 1, asked, pastBound: false, notice: `Page ${asked} is before the first page: showing page 1.` };
   // A page past the schema's bound is almost always past the end of the list too (checked once browsed).
   return { page: Math.min(number, MAX_LIST_PAGE), asked, pastBound: number > MAX_LIST_PAGE, notice: null };
 }
@@ -55,7 +62,12 @@ export async function browseVideosAtRequestedPage(
   const asked = requested.asked ?? String(requested.page);
   if (result.videos.length > 0 || result.page <= 1) {
     // Rows on the deepest page the list opens by number, though a deeper one was asked for (over 100,000 pages).
-    return { result, notice: requested.pastBound ? `Page ${asked} is past the deepest page opened by number (${MAX_LIST_PAGE}): showing page ${MAX_LIST_PAGE}.` : requested.notice };
+    return {
+      result,
+      notice: requested.pastBound
+        ? `Page ${asked} is past the deepest page opened by number (${MAX_LIST_PAGE}): showing page ${MAX_LIST_PAGE}.`
+        : requested.notice,
+    };
   }
   if (result.totalExact) {
     const last = Math.max(1, Math.ceil(result.total / result.pageSize));
@@ -64,5 +76,8 @@ export async function browseVideosAtRequestedPage(
   }
   // More than LIST_COUNT_CAP videos match, so the last page is not counted: go back to the first.
   const firstPage = await browseVideos(prisma, actor, projectId, { ...query, page: 1 });
-  return { result: firstPage, notice: `Page ${asked} is past the end of the list (over ${LIST_COUNT_CAP.toLocaleString("en")} videos match, so its last page is not counted): showing page 1.` };
+  return {
+    result: firstPage,
+    notice: `Page ${asked} is past the end of the list (over ${LIST_COUNT_CAP.toLocaleString("en")} videos match, so its last page is not counted): showing page 1.`,
+  };
 }

@@ -49,16 +49,38 @@ const query = (raw: Record<string, string>) => videoListQuerySchema().parse(raw)
 
 it("follows the list's filter and order, across its pages, as the list itself shows it", async () => {
   const raw = { model: "Kling", sort: "prompt", dir: "desc", pageSize: "1" };
-  const listed = (await browseVideos(prisma, owner, projectId, query({ ...raw, pageSize: "500" }))).videos.map((v) => v.fileName);
+  const listed = (await browseVideos(prisma, owner, projectId, query({ ...raw, pageSize: "500" }))).videos.map(
+    (v) => v.fileName,
+  );
   // Kling by prompt, descending: Steam rises, Ice melts, Glass shatters.
   expect(listed).toEqual(["e.mp4", "b.mp4", "c.mp4"]);
-  expect(await videoNeighbours(prisma, owner, projectId, query(raw), ids.b!)).toEqual({ previousId: ids.e, nextId: ids.c, position: 2, total: 3 });
-  expect(await videoNeighbours(prisma, owner, projectId, query(raw), ids.e!)).toEqual({ previousId: null, nextId: ids.b, position: 1, total: 3 });
-  expect(await videoNeighbours(prisma, owner, projectId, query(raw), ids.c!)).toEqual({ previousId: ids.b, nextId: null, position: 3, total: 3 });
+  expect(await videoNeighbours(prisma, owner, projectId, query(raw), ids.b!)).toEqual({
+    previousId: ids.e,
+    nextId: ids.c,
+    position: 2,
+    total: 3,
+  });
+  expect(await videoNeighbours(prisma, owner, projectId, query(raw), ids.e!)).toEqual({
+    previousId: null,
+    nextId: ids.b,
+    position: 1,
+    total: 3,
+  });
+  expect(await videoNeighbours(prisma, owner, projectId, query(raw), ids.c!)).toEqual({
+    previousId: ids.b,
+    nextId: null,
+    position: 3,
+    total: 3,
+  });
 });
 
 it("without a filter follows the default order (path), and a video outside the filter has no neighbours", async () => {
-  expect(await videoNeighbours(prisma, owner, projectId, query({}), ids.c!)).toMatchObject({ previousId: ids.b, nextId: ids.e, position: 2, total: 5 });
+  expect(await videoNeighbours(prisma, owner, projectId, query({}), ids.c!)).toMatchObject({
+    previousId: ids.b,
+    nextId: ids.e,
+    position: 2,
+    total: 5,
+  });
   expect(await videoNeighbours(prisma, owner, projectId, query({ model: "Kling" }), ids.a!)).toBeNull();
 });
 

@@ -3,7 +3,13 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
-import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere, videoOrderBy } from "./video-filter-sql";
+import {
+  type FilterContext,
+  resolveFilterRun,
+  videoFilterFrom,
+  videoFilterWhere,
+  videoOrderBy,
+} from "./video-filter-sql";
 
 export interface VideoNeighbours {
   previousId: string | null;
@@ -18,13 +24,27 @@ export interface VideoNeighbours {
  * same blind rules as the list, so a neighbour gives no judge value away), or null when the video is
  * not in that list. The page and page size are ignored: neighbours cross page boundaries.
  */
-export async function videoNeighbours(prisma: PrismaClient, actor: Actor, projectId: string, query: VideoListQuery, videoId: string): Promise<VideoNeighbours | null> {
+export async function videoNeighbours(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: VideoListQuery,
+  videoId: string,
+): Promise<VideoNeighbours | null> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const run = await resolveFilterRun(prisma, projectId, query.runId);
   const blind = await blindVideoIdsFor(prisma, actor.userId);
-  const ctx: FilterContext = { projectId, runId: run?.id ?? null, task: run?.task ?? null, userId: actor.userId, hiddenVideoIds: [...blind] };
+  const ctx: FilterContext = {
+    projectId,
+    runId: run?.id ?? null,
+    task: run?.task ?? null,
+    userId: actor.userId,
+    hiddenVideoIds: [...blind],
+  };
   if (run) checkFilterAgainstTask(query, run.task, query.sort);
-  const [row] = await prisma.$queryRaw<{ previousId: string | null; nextId: string | null; position: number; total: number }[]>`
+  const [row] = await prisma.$queryRaw<
+    { previousId: string | null; nextId: string | null; position: number; total: number }[]
+  >`
     SELECT n."previousId", n."nextId", n."position", n."total" FROM (
       SELECT v."id", lag(v."id") OVER w AS "previousId", lead(v."id") OVER w AS "nextId",
         (row_number() OVER w)::int AS "position", (count(*) OVER ())::int AS "total"

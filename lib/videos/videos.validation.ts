@@ -7,7 +7,9 @@ export const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, "sha256 must be 6
 export const videoMetadataSchema = z
   .object({
     prompt: z.string().trim().min(1).max(20_000).optional(),
-    dimension: z.union([z.string().trim().min(1).max(100), z.array(z.string().trim().min(1).max(100)).max(32)]).optional(),
+    dimension: z
+      .union([z.string().trim().min(1).max(100), z.array(z.string().trim().min(1).max(100)).max(32)])
+      .optional(),
     model: z.string().trim().min(1).max(200).optional(),
     sampleIndex: z.number().int().min(0).max(1_000_000).optional(),
     seed: z.union([z.string().max(100), z.number()]).optional(),
@@ -15,7 +17,8 @@ export const videoMetadataSchema = z
     extra: z
       .preprocess(
         (extra, ctx) => {
-          if (typeof extra === "object" && extra !== null && Object.hasOwn(extra, "__proto__")) ctx.addIssue({ code: "custom", message: '"__proto__" cannot name an extra field; rename it.' });
+          if (typeof extra === "object" && extra !== null && Object.hasOwn(extra, "__proto__"))
+            ctx.addIssue({ code: "custom", message: '"__proto__" cannot name an extra field; rename it.' });
           return extra;
         },
         z.record(z.string(), z.unknown()),

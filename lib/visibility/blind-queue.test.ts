@@ -22,20 +22,34 @@ beforeAll(async () => {
   const project = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 1, name: "Blind queue" });
   projectId = project.projectId;
   videoIds = project.videoIds;
-  for (const reviewer of [ann, carl]) await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
+  for (const reviewer of [ann, carl])
+    await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
 }, 60_000);
 
 /** A queue over the first three videos, in order; the fourth video is in no queue. */
 async function queueOverThree(options: { blind: boolean; reviewersPerItem?: number }) {
   const queue = await prisma.reviewQueue.create({
-    data: { projectId, name: "Q", runId: "no-run", scope: "verdict", blind: options.blind, reviewersPerItem: options.reviewersPerItem ?? 1, itemCount: 3, createdById: owner.userId },
+    data: {
+      projectId,
+      name: "Q",
+      runId: "no-run",
+      scope: "verdict",
+      blind: options.blind,
+      reviewersPerItem: options.reviewersPerItem ?? 1,
+      itemCount: 3,
+      createdById: owner.userId,
+    },
   });
-  for (const [position, videoId] of videoIds.slice(0, 3).entries()) await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position } });
+  for (const [position, videoId] of videoIds.slice(0, 3).entries())
+    await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position } });
   return queue.id;
 }
 
 async function submit(actor: Actor, itemId: string) {
-  await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId, reviewerId: actor.userId } }, data: { status: "done", doneAt: new Date() } });
+  await prisma.reviewQueueAssignment.update({
+    where: { itemId_reviewerId: { itemId, reviewerId: actor.userId } },
+    data: { status: "done", doneAt: new Date() },
+  });
   await prisma.reviewQueueItem.update({ where: { id: itemId }, data: { doneCount: { increment: 1 } } });
 }
 
@@ -70,7 +84,9 @@ describe("a blind queue", () => {
   it("reveals an item she submitted while the rest stay hidden, with no claim held", async () => {
     const [item0] = await prisma.reviewQueueItem.findMany({ where: { queueId, position: 0 } });
     await submit(ann, item0!.id);
-    expect(await prisma.reviewQueueAssignment.count({ where: { queueId, reviewerId: ann.userId, status: "claimed" } })).toBe(0);
+    expect(
+      await prisma.reviewQueueAssignment.count({ where: { queueId, reviewerId: ann.userId, status: "claimed" } }),
+    ).toBe(0);
     expect(sorted(await blindVideoIdsFor(prisma, ann.userId))).toEqual(sorted(videoIds.slice(1, 3)));
     expect(sorted(await blindVideoIdsFor(prisma, ann.userId, [videoIds[0]!, videoIds[2]!]))).toEqual([videoIds[2]]);
   });

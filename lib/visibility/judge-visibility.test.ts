@@ -13,7 +13,12 @@ import { inspectRunVideo } from "../judge/call-inspector";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
 import { installedPipelines } from "../task-modules/installed-task-modules";
-import { captionListQuerySchema, captionResultsCsv, captionResultsQuerySchema, projectCaptionLeaderboard } from "../tasks/captions/caption-results";
+import {
+  captionListQuerySchema,
+  captionResultsCsv,
+  captionResultsQuerySchema,
+  projectCaptionLeaderboard,
+} from "../tasks/captions/caption-results";
 import { runOverview } from "../judge/run-overview";
 import { createRun, videoScores } from "../judge/runs";
 import { videoRuns } from "../judge/video-runs";
@@ -29,7 +34,13 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { compareSamples } from "../videos/compare-samples";
 import { videoListQuerySchema } from "../videos/video-filter";
-import { captionDetail, projectCaptionOverview, projectCaptionLeaderboard as visibleCaptionLeaderboard, runCaptionResultExport, runCaptionResults } from "../tasks/captions/visible-caption-results";
+import {
+  captionDetail,
+  projectCaptionOverview,
+  projectCaptionLeaderboard as visibleCaptionLeaderboard,
+  runCaptionResultExport,
+  runCaptionResults,
+} from "../tasks/captions/visible-caption-results";
 import { blindVideoIdsFor, judgeValueSteps, redactInspectedStepsFor, withheldSteps } from "./judge-visibility";
 import { WithheldError } from "./withheld";
 
@@ -53,10 +64,16 @@ const KEY_POINTS = ["the ball rolls down the ramp", "the ball stops on the floor
 beforeAll(async () => {
   stub = await startStubLlm();
   [owner, ann, bob] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  const project = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8, name: "Visibility" });
+  const project = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    uniformFrames: 8,
+    name: "Visibility",
+  });
   projectId = project.projectId;
   [blindVideo, openVideo] = project.videoIds as [string, string];
-  for (const reviewer of [ann, bob]) await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
+  for (const reviewer of [ann, bob])
+    await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
 
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
@@ -77,14 +94,28 @@ beforeAll(async () => {
     referenceLine(`brief-${v}`, fixtureVideoName(v), "brief", { reference: BRIEF }),
     referenceLine(`action-${v}`, fixtureVideoName(v), "action", { keyPoints: KEY_POINTS }),
   ]);
-  const setId = (await importReferenceSet(prisma, owner, projectId, { fileName: "ref.jsonl", bytes: jsonlBytes(...references) })).set.id!;
+  const setId = (
+    await importReferenceSet(prisma, owner, projectId, { fileName: "ref.jsonl", bytes: jsonlBytes(...references) })
+  ).set.id!;
   const outputs = [0, 1].flatMap((v) => [
     { id: `brief-${v}`, output: "A red ball rolls down a wooden ramp and stops." },
     { id: `action-${v}`, output: "A red sphere rolls down the ramp." },
   ]);
-  await importModelOutputs(prisma, owner, projectId, setId, { fileName: "alpha.jsonl", bytes: jsonlBytes(...outputs) }, { model: "alpha" });
+  await importModelOutputs(
+    prisma,
+    owner,
+    projectId,
+    setId,
+    { fileName: "alpha.jsonl", bytes: jsonlBytes(...outputs) },
+    { model: "alpha" },
+  );
   const start = (input: Record<string, unknown>) =>
-    createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, ...input }));
+    createRun(
+      { prisma, queue: inlineQueue, pipelines: installedPipelines() },
+      owner,
+      projectId,
+      createRunSchema.parse({ endpointId: endpoint.id, ...input }),
+    );
   hallucinationRun = (await start({ pipeline: "hallucination" })).id;
   styleRun = (await start({ pipeline: "caption_style", captionSetId: setId })).id;
   contentRun = (await start({ pipeline: "caption_content", captionSetId: setId })).id;
@@ -92,7 +123,17 @@ beforeAll(async () => {
   // Bob judges a score of the blind video; then Ann claims that video in a blind queue.
   const score = await prisma.score.findFirstOrThrow({ where: { runId: hallucinationRun, videoId: blindVideo } });
   await reviewScore(prisma, bob, score.id, { value: score.value === 10 ? 0 : 10, note: "bob's note" });
-  const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Blind", runId: hallucinationRun, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId } });
+  const queue = await prisma.reviewQueue.create({
+    data: {
+      projectId,
+      name: "Blind",
+      runId: hallucinationRun,
+      scope: "verdict",
+      blind: true,
+      itemCount: 1,
+      createdById: owner.userId,
+    },
+  });
   const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: blindVideo, position: 0 } });
   await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: ann.userId } });
 }, 120_000);
@@ -131,9 +172,13 @@ describe("video scores (GET /videos/:id/scores)", () => {
       const whole = await videoScores(prisma, bob, blindVideo, runId);
       const hidden = await videoScores(prisma, ann, blindVideo, runId);
       const pipeline = whole.run!.pipeline;
-      expect(whole.steps.filter((s) => scoringSteps(pipeline).has(s.stepId) && s.output !== null).length, pipeline).toBeGreaterThan(0);
+      expect(
+        whole.steps.filter((s) => scoringSteps(pipeline).has(s.stepId) && s.output !== null).length,
+        pipeline,
+      ).toBeGreaterThan(0);
       expect(hidden.blind).toBe(true);
-      for (const step of hidden.steps) if (scoringSteps(pipeline).has(step.stepId)) expect(step.output, `${pipeline} ${step.stepId}`).toBeNull();
+      for (const step of hidden.steps)
+        if (scoringSteps(pipeline).has(step.stepId)) expect(step.output, `${pipeline} ${step.stepId}`).toBeNull();
     }
   });
 });
@@ -170,12 +215,15 @@ describe("the call inspector", () => {
     const hidden = await inspectRunVideo(prisma, ann, projectId, hallucinationRun, blindVideo);
     const scoring = scoringSteps("hallucination");
     expect(whole.blind).toBe(false);
-    const scoringAnswers = whole.steps.filter((s) => scoring.has(s.stepId)).flatMap((s) => s.calls.map((c) => c.responseText));
+    const scoringAnswers = whole.steps
+      .filter((s) => scoring.has(s.stepId))
+      .flatMap((s) => s.calls.map((c) => c.responseText));
     expect(scoringAnswers.length).toBeGreaterThan(0);
     expect(hidden.blind).toBe(true);
     expect(hidden.steps.map((s) => [s.id, s.status])).toEqual(whole.steps.map((s) => [s.id, s.status]));
     for (const [i, step] of hidden.steps.entries()) {
-      if (scoring.has(step.stepId)) expect(step, step.stepId).toMatchObject({ output: null, rawText: null, error: null, scores: [], calls: [] });
+      if (scoring.has(step.stepId))
+        expect(step, step.stepId).toMatchObject({ output: null, rawText: null, error: null, scores: [], calls: [] });
       else expect(step, step.stepId).toEqual(whole.steps[i]);
     }
     const text = JSON.stringify(hidden);
@@ -212,16 +260,24 @@ describe("the compare page", () => {
   it("shows neither the judge's outcome nor the reviewers' consensus of the blind video", async () => {
     const whole = await compareSamples(prisma, bob, projectId, { videoId: blindVideo });
     const hidden = await compareSamples(prisma, ann, projectId, { videoId: blindVideo });
-    expect(whole.samples.map((s) => [s.id, s.blind, s.judge?.overall ?? null])).toEqual([[blindVideo, false, expect.any(Number)]]);
-    expect(hidden.samples.map((s) => [s.id, s.blind, s.judge, s.reviewers])).toEqual([[blindVideo, true, null, { verdict: null, count: 0 }]]);
-    expect((await compareSamples(prisma, ann, projectId, { videoId: openVideo })).samples[0]).toMatchObject({ blind: false, judge: { runId: hallucinationRun } });
+    expect(whole.samples.map((s) => [s.id, s.blind, s.judge?.overall ?? null])).toEqual([
+      [blindVideo, false, expect.any(Number)],
+    ]);
+    expect(hidden.samples.map((s) => [s.id, s.blind, s.judge, s.reviewers])).toEqual([
+      [blindVideo, true, null, { verdict: null, count: 0 }],
+    ]);
+    expect((await compareSamples(prisma, ann, projectId, { videoId: openVideo })).samples[0]).toMatchObject({
+      blind: false,
+      judge: { runId: hallucinationRun },
+    });
   });
 });
 
 describe("the video list", () => {
   it("shows the blind video without scores or a disagreement flag", async () => {
     const query = videoListQuerySchema().parse({ runId: hallucinationRun });
-    const row = async (actor: Actor, videoId: string) => (await browseVideos(prisma, actor, projectId, query)).videos.find((v) => v.id === videoId)!;
+    const row = async (actor: Actor, videoId: string) =>
+      (await browseVideos(prisma, actor, projectId, query)).videos.find((v) => v.id === videoId)!;
     const whole = await row(bob, blindVideo);
     expect(whole.blind).toBe(false);
     expect(Object.values(whole.scores ?? {}).some((v) => v !== null)).toBe(true);
@@ -233,7 +289,12 @@ describe("the video list", () => {
 describe("the exports (agreement scope)", () => {
   it("are whole for everyone else and withheld whole from the blind video's reviewer", async () => {
     const rows = async (actor: Actor) => {
-      const { stream } = await projectExport(prisma, actor, projectId, exportQuerySchema().parse({ format: "jsonl", runId: hallucinationRun }));
+      const { stream } = await projectExport(
+        prisma,
+        actor,
+        projectId,
+        exportQuerySchema().parse({ format: "jsonl", runId: hallucinationRun }),
+      );
       const text = await new Response(stream).text();
       return new Set(
         text
@@ -248,8 +309,10 @@ describe("the exports (agreement scope)", () => {
 });
 
 describe("caption results", () => {
-  const briefOf = <C extends { video: { id: string }; captionType: string }>(captions: C[], videoId: string) => captions.find((c) => c.video.id === videoId && c.captionType === "brief")!;
-  const actionOf = <C extends { video: { id: string }; captionType: string }>(captions: C[], videoId: string) => captions.find((c) => c.video.id === videoId && c.captionType === "action")!;
+  const briefOf = <C extends { video: { id: string }; captionType: string }>(captions: C[], videoId: string) =>
+    captions.find((c) => c.video.id === videoId && c.captionType === "brief")!;
+  const actionOf = <C extends { video: { id: string }; captionType: string }>(captions: C[], videoId: string) =>
+    captions.find((c) => c.video.id === videoId && c.captionType === "action")!;
 
   it("on the captions page: the blind video's captions keep their text and lose every judge value", async () => {
     const whole = await projectCaptionOverview(prisma, bob, projectId, captionListQuerySchema.parse({}));
@@ -257,7 +320,12 @@ describe("caption results", () => {
     expect(whole.total).toBe(4);
     expect(hidden.total).toBe(4);
     expect(whole.captions.every((c) => !c.blind)).toBe(true);
-    expect(briefOf(whole.captions, blindVideo).style).toMatchObject({ rawScore: 2, scoreAfterRules: 1, flags: { judgeBrokeRule: true }, reason: expect.any(String) });
+    expect(briefOf(whole.captions, blindVideo).style).toMatchObject({
+      rawScore: 2,
+      scoreAfterRules: 1,
+      flags: { judgeBrokeRule: true },
+      reason: expect.any(String),
+    });
     expect(actionOf(whole.captions, blindVideo).content).toMatchObject({ hit: 1, total: 3 });
 
     const brief = briefOf(hidden.captions, blindVideo);
@@ -316,14 +384,21 @@ describe("caption results", () => {
       }
       // The CSV export: the blind caption's row has no reason, and the open one's is unchanged.
       const csvRows = async (actor: Actor) => {
-        const { captions } = await runCaptionResults(prisma, actor, runId, captionResultsQuerySchema.parse({ format: "csv" }));
+        const { captions } = await runCaptionResults(
+          prisma,
+          actor,
+          runId,
+          captionResultsQuerySchema.parse({ format: "csv" }),
+        );
         const lines = captionResultsCsv(runId, captions).trimEnd().split("\n");
         return (captionId: string) => lines.find((line) => line.startsWith(`${runId},${captionId},`))!;
       };
       const [hiddenRow, wholeRow] = [await csvRows(ann), await csvRows(bob)];
       for (const caption of whole.captions) {
         // Up to a quote: a key point's reason sits in the CSV as JSON, with its quotes escaped.
-        const reason = (caption.style?.reason ?? caption.content!.keyPoints.find((kp) => kp.reason)!.reason!).split('"')[0]!;
+        const reason = (caption.style?.reason ?? caption.content!.keyPoints.find((kp) => kp.reason)!.reason!).split(
+          '"',
+        )[0]!;
         expect(reason.length).toBeGreaterThan(10);
         expect(wholeRow(caption.captionId)).toContain(reason);
         if (caption.video.id === blindVideo) expect(hiddenRow(caption.captionId)).not.toContain(reason);
@@ -333,7 +408,9 @@ describe("caption results", () => {
   });
 
   it("on a caption's page", async () => {
-    const caption = await prisma.item.findFirstOrThrow({ where: { projectId, kind: "caption", videoId: blindVideo, group: "brief" } });
+    const caption = await prisma.item.findFirstOrThrow({
+      where: { projectId, kind: "caption", videoId: blindVideo, group: "brief" },
+    });
     const whole = await captionDetail(prisma, bob, projectId, caption.id);
     const hidden = await captionDetail(prisma, ann, projectId, caption.id);
     expect(whole.blind).toBe(false);
@@ -342,8 +419,12 @@ describe("caption results", () => {
     expect(hidden.results.map((r) => r.run.id)).toEqual(whole.results.map((r) => r.run.id));
     expect(hidden.results[0]!.result.style).toMatchObject({ rawScore: null, cap: null, reason: null, flags: null });
     expect(hidden.frameSet).toEqual(whole.frameSet);
-    const open = await prisma.item.findFirstOrThrow({ where: { projectId, kind: "caption", videoId: openVideo, group: "brief" } });
-    expect(await captionDetail(prisma, ann, projectId, open.id)).toEqual(await captionDetail(prisma, bob, projectId, open.id));
+    const open = await prisma.item.findFirstOrThrow({
+      where: { projectId, kind: "caption", videoId: openVideo, group: "brief" },
+    });
+    expect(await captionDetail(prisma, ann, projectId, open.id)).toEqual(
+      await captionDetail(prisma, bob, projectId, open.id),
+    );
   });
 
   it("exports (CSV and JSONL) whole or withheld: 409 withheld for the blind reviewer, whole for a viewer, the viewer's once submitted", async () => {
@@ -351,28 +432,52 @@ describe("caption results", () => {
     await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
     const exported = async (actor: Actor, runId: string) => {
       const captions = [];
-      for await (const page of await runCaptionResultExport(prisma, actor, runId, captionResultsQuerySchema.parse({ format: "csv" }))) captions.push(...page.captions);
+      for await (const page of await runCaptionResultExport(
+        prisma,
+        actor,
+        runId,
+        captionResultsQuerySchema.parse({ format: "csv" }),
+      ))
+        captions.push(...page.captions);
       return captionResultsCsv(runId, captions);
     };
     const assignment = await prisma.reviewQueueAssignment.findFirstOrThrow({ where: { reviewerId: ann.userId } });
     for (const runId of [styleRun, contentRun]) {
       const refused = await exported(ann, runId).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(WithheldError);
-      expect(refused).toMatchObject({ status: 409, code: "withheld", details: { withheld: { queues: [{ name: "Blind", itemsLeft: 1 }], blindVideos: 1 } } });
-      expect((refused as WithheldError).message).toContain('The caption results export is hidden while you review "Blind" blind: 1 item left');
+      expect(refused).toMatchObject({
+        status: 409,
+        code: "withheld",
+        details: { withheld: { queues: [{ name: "Blind", itemsLeft: 1 }], blindVideos: 1 } },
+      });
+      expect((refused as WithheldError).message).toContain(
+        'The caption results export is hidden while you review "Blind" blind: 1 item left',
+      );
       // The viewer's file is whole: a row for each of the run's captions (both videos), none of them blind.
       const whole = await exported(viewer, runId);
-      const { captions } = await runCaptionResults(prisma, viewer, runId, captionResultsQuerySchema.parse({ format: "csv" }));
+      const { captions } = await runCaptionResults(
+        prisma,
+        viewer,
+        runId,
+        captionResultsQuerySchema.parse({ format: "csv" }),
+      );
       expect(new Set(captions.map((c) => c.video.id))).toEqual(new Set([blindVideo, openVideo]));
       expect(captions.some((c) => c.blind)).toBe(false);
       expect(whole).toEqual(captionResultsCsv(runId, captions));
       expect(await exported(bob, runId)).toEqual(whole);
     }
-    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: assignment.itemId, reviewerId: ann.userId } }, data: { status: "done", doneAt: new Date() } });
+    await prisma.reviewQueueAssignment.update({
+      where: { itemId_reviewerId: { itemId: assignment.itemId, reviewerId: ann.userId } },
+      data: { status: "done", doneAt: new Date() },
+    });
     try {
-      for (const runId of [styleRun, contentRun]) expect(await exported(ann, runId)).toEqual(await exported(viewer, runId));
+      for (const runId of [styleRun, contentRun])
+        expect(await exported(ann, runId)).toEqual(await exported(viewer, runId));
     } finally {
-      await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: assignment.itemId, reviewerId: ann.userId } }, data: { status: "claimed", doneAt: null } });
+      await prisma.reviewQueueAssignment.update({
+        where: { itemId_reviewerId: { itemId: assignment.itemId, reviewerId: ann.userId } },
+        data: { status: "claimed", doneAt: null },
+      });
     }
   });
 
@@ -383,17 +488,32 @@ describe("caption results", () => {
     expect(await visibleCaptionLeaderboard(prisma, bob, projectId, query)).toEqual(whole);
     const refused = await visibleCaptionLeaderboard(prisma, ann, projectId, query).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(WithheldError);
-    expect(refused).toMatchObject({ status: 409, code: "withheld", details: { withheld: { queues: [{ name: "Blind", itemsLeft: 1 }], blindVideos: 1 } } });
-    expect((refused as WithheldError).message).toContain('The caption leaderboard is hidden while you review "Blind" blind: 1 item left');
+    expect(refused).toMatchObject({
+      status: 409,
+      code: "withheld",
+      details: { withheld: { queues: [{ name: "Blind", itemsLeft: 1 }], blindVideos: 1 } },
+    });
+    expect((refused as WithheldError).message).toContain(
+      'The caption leaderboard is hidden while you review "Blind" blind: 1 item left',
+    );
     const page = captionListQuerySchema.parse({});
-    expect(await projectCaptionOverview(prisma, ann, projectId, page)).toMatchObject({ leaderboard: null, leaderboardWithheld: { queues: [{ name: "Blind", itemsLeft: 1 }], blindVideos: 1 } });
-    expect(await projectCaptionOverview(prisma, bob, projectId, page)).toMatchObject({ leaderboard: whole, leaderboardWithheld: null });
+    expect(await projectCaptionOverview(prisma, ann, projectId, page)).toMatchObject({
+      leaderboard: null,
+      leaderboardWithheld: { queues: [{ name: "Blind", itemsLeft: 1 }], blindVideos: 1 },
+    });
+    expect(await projectCaptionOverview(prisma, bob, projectId, page)).toMatchObject({
+      leaderboard: whole,
+      leaderboardWithheld: null,
+    });
     const assignment = await prisma.reviewQueueAssignment.findFirstOrThrow({ where: { reviewerId: ann.userId } });
     const where = { itemId_reviewerId: { itemId: assignment.itemId, reviewerId: ann.userId } };
     await prisma.reviewQueueAssignment.update({ where, data: { status: "done", doneAt: new Date() } });
     try {
       expect(await visibleCaptionLeaderboard(prisma, ann, projectId, query)).toEqual(whole);
-      expect(await projectCaptionOverview(prisma, ann, projectId, page)).toMatchObject({ leaderboard: whole, leaderboardWithheld: null });
+      expect(await projectCaptionOverview(prisma, ann, projectId, page)).toMatchObject({
+        leaderboard: whole,
+        leaderboardWithheld: null,
+      });
     } finally {
       await prisma.reviewQueueAssignment.update({ where, data: { status: "claimed", doneAt: null } });
     }
@@ -412,8 +532,20 @@ describe("a task's declared scoring steps decide what is withheld", () => {
     metricSteps: ["toy_score"],
   };
   const steps = [
-    { stepId: "toy_describe", output: { text: "a ball" }, scores: [], error: null, calls: [{ responseText: "a ball" }] },
-    { stepId: "toy_score", output: { score: 3.25 }, scores: [{ category: "toy", value: 3.25 }], error: "3.25 is not allowed", calls: [{ responseText: '{"score": 3.25}' }] },
+    {
+      stepId: "toy_describe",
+      output: { text: "a ball" },
+      scores: [],
+      error: null,
+      calls: [{ responseText: "a ball" }],
+    },
+    {
+      stepId: "toy_score",
+      output: { score: 3.25 },
+      scores: [{ category: "toy", value: 3.25 }],
+      error: "3.25 is not allowed",
+      calls: [{ responseText: '{"score": 3.25}' }],
+    },
   ];
 
   it("withholds exactly the declared steps' outputs, errors and calls", () => {
@@ -426,14 +558,22 @@ describe("a task's declared scoring steps decide what is withheld", () => {
   it("withholds every step of a pipeline no task declares, or of a task that names no scoring step", () => {
     const everything = steps.map((s) => ({ stepId: s.stepId, output: null, scores: [], error: null, calls: [] }));
     expect(withheldSteps(steps, judgeValueSteps("no_such_pipeline", [TOY_TASK]))).toEqual(everything);
-    expect(withheldSteps(steps, judgeValueSteps("toy_visibility", [{ ...TOY_TASK, metricSteps: undefined }]))).toEqual(everything);
+    expect(withheldSteps(steps, judgeValueSteps("toy_visibility", [{ ...TOY_TASK, metricSteps: undefined }]))).toEqual(
+      everything,
+    );
   });
 
   it("applies to the blind reviewer's video only", async () => {
     const forAnn = await redactInspectedStepsFor(prisma, ann.userId, blindVideo, "toy_visibility", steps, [TOY_TASK]);
     expect(forAnn.blind).toBe(true);
     expect(forAnn.steps.map((s) => s.output)).toEqual([{ text: "a ball" }, null]);
-    expect(await redactInspectedStepsFor(prisma, bob.userId, blindVideo, "toy_visibility", steps, [TOY_TASK])).toEqual({ blind: false, steps });
-    expect(await redactInspectedStepsFor(prisma, ann.userId, openVideo, "toy_visibility", steps, [TOY_TASK])).toEqual({ blind: false, steps });
+    expect(await redactInspectedStepsFor(prisma, bob.userId, blindVideo, "toy_visibility", steps, [TOY_TASK])).toEqual({
+      blind: false,
+      steps,
+    });
+    expect(await redactInspectedStepsFor(prisma, ann.userId, openVideo, "toy_visibility", steps, [TOY_TASK])).toEqual({
+      blind: false,
+      steps,
+    });
   });
 });

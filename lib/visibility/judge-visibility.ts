@@ -26,7 +26,11 @@ import type { TaskDeclaration } from "../tasks/task-declaration";
  * page and see its scores. A video they submitted is revealed, unless another of its items in such a queue
  * (a second caption, another blind queue) is still unsubmitted by them.
  */
-export async function blindVideoIdsFor(prisma: PrismaClient, userId: string, videoIds?: readonly string[]): Promise<Set<string>> {
+export async function blindVideoIdsFor(
+  prisma: PrismaClient,
+  userId: string,
+  videoIds?: readonly string[],
+): Promise<Set<string>> {
   if (videoIds && videoIds.length === 0) return new Set();
   const only = videoIds ? [...videoIds] : null;
   const rows = await prisma.$queryRaw<{ videoId: string }[]>`
@@ -61,7 +65,10 @@ export async function isBlindFor(prisma: PrismaClient, userId: string, videoId: 
  * every step: a pipeline no task declares, or a task that names no scoring steps, has all its outputs
  * withheld, so a new task stays hidden from blind reviewers until it says which steps score.
  */
-export function judgeValueSteps(pipeline: string | null | undefined, tasks: readonly TaskDeclaration[] = TASKS): ReadonlySet<string> | null {
+export function judgeValueSteps(
+  pipeline: string | null | undefined,
+  tasks: readonly TaskDeclaration[] = TASKS,
+): ReadonlySet<string> | null {
   const steps = tasks.find((task) => task.id === pipeline)?.metricSteps;
   return steps && steps.length > 0 ? new Set(steps) : null;
 }
@@ -105,7 +112,12 @@ const STEP_FIELDS_WITHOUT_JUDGE_VALUES: ReadonlySet<string> = new Set([
 export function withheldSteps<S extends StepLike>(steps: readonly S[], scoringSteps: ReadonlySet<string> | null): S[] {
   return steps.map((step) => {
     if (!carriesJudgeValues(scoringSteps, step.stepId)) return { ...step, scores: [] };
-    return Object.fromEntries(Object.entries(step).map(([field, value]) => [field, STEP_FIELDS_WITHOUT_JUDGE_VALUES.has(field) ? value : Array.isArray(value) ? [] : null])) as S;
+    return Object.fromEntries(
+      Object.entries(step).map(([field, value]) => [
+        field,
+        STEP_FIELDS_WITHOUT_JUDGE_VALUES.has(field) ? value : Array.isArray(value) ? [] : null,
+      ]),
+    ) as S;
   });
 }
 
@@ -119,9 +131,19 @@ interface VideoScoresLike {
  * GET /videos/:id/scores for this user: unchanged with `blind: false`, or without the judge's
  * summary, scores and scoring-step outputs and with `blind: true`.
  */
-export async function redactVideoScoresFor<T extends VideoScoresLike>(prisma: PrismaClient, userId: string, videoId: string, payload: T): Promise<T & { blind: boolean }> {
+export async function redactVideoScoresFor<T extends VideoScoresLike>(
+  prisma: PrismaClient,
+  userId: string,
+  videoId: string,
+  payload: T,
+): Promise<T & { blind: boolean }> {
   if (!(await isBlindFor(prisma, userId, videoId))) return { ...payload, blind: false };
-  return { ...payload, blind: true, summary: null, steps: withheldSteps(payload.steps, judgeValueSteps(payload.run?.pipeline)) };
+  return {
+    ...payload,
+    blind: true,
+    summary: null,
+    steps: withheldSteps(payload.steps, judgeValueSteps(payload.run?.pipeline)),
+  };
 }
 
 interface VideoReviewsLike {
@@ -132,9 +154,18 @@ interface VideoReviewsLike {
  * GET /videos/:id/reviews for this user: unchanged with `blind: false`, or only the user's own
  * judgments, without the judge's values, and `blind: true`.
  */
-export async function redactVideoReviewsFor<T extends VideoReviewsLike>(prisma: PrismaClient, userId: string, videoId: string, payload: T): Promise<T & { blind: boolean }> {
+export async function redactVideoReviewsFor<T extends VideoReviewsLike>(
+  prisma: PrismaClient,
+  userId: string,
+  videoId: string,
+  payload: T,
+): Promise<T & { blind: boolean }> {
   if (!(await isBlindFor(prisma, userId, videoId))) return { ...payload, blind: false };
-  return { ...payload, blind: true, judgments: payload.judgments.filter((j) => j.reviewer.id === userId).map((j) => ({ ...j, judge: null })) };
+  return {
+    ...payload,
+    blind: true,
+    judgments: payload.judgments.filter((j) => j.reviewer.id === userId).map((j) => ({ ...j, judge: null })),
+  };
 }
 
 /**
@@ -154,22 +185,37 @@ export async function redactInspectedStepsFor<S extends StepLike>(
 }
 
 /** Rows of a run's videos (the run page) for this user: a blind video keeps no summary; each row says whether it is blind. */
-export async function redactRunVideosFor<R extends { videoId: string; summary: unknown }>(prisma: PrismaClient, userId: string, rows: readonly R[]): Promise<(R & { blind: boolean })[]> {
+export async function redactRunVideosFor<R extends { videoId: string; summary: unknown }>(
+  prisma: PrismaClient,
+  userId: string,
+  rows: readonly R[],
+): Promise<(R & { blind: boolean })[]> {
   const blind = await blindVideoIdsFor(
     prisma,
     userId,
     rows.map((row) => row.videoId),
   );
-  return rows.map((row) => (blind.has(row.videoId) ? { ...row, summary: null, blind: true } : { ...row, blind: false }));
+  return rows.map((row) =>
+    blind.has(row.videoId) ? { ...row, summary: null, blind: true } : { ...row, blind: false },
+  );
 }
 
 /** A video's headline metrics in one run (the video page's runs): a blind video's are all unknown. */
-export function withheldMetricScores<R extends { scores: Record<string, unknown>; overall: number | null; verdict: boolean | null }>(row: R): R {
-  return { ...row, scores: Object.fromEntries(Object.keys(row.scores).map((metric) => [metric, null])), overall: null, verdict: null };
+export function withheldMetricScores<
+  R extends { scores: Record<string, unknown>; overall: number | null; verdict: boolean | null },
+>(row: R): R {
+  return {
+    ...row,
+    scores: Object.fromEntries(Object.keys(row.scores).map((metric) => [metric, null])),
+    overall: null,
+    verdict: null,
+  };
 }
 
 /** A sample of the compare page for a blind video: neither the judge's outcome nor the reviewers' consensus. */
-export function withheldCompareSample<S extends { judge: unknown; reviewers: { verdict: number | null; count: number } }>(sample: S): S {
+export function withheldCompareSample<
+  S extends { judge: unknown; reviewers: { verdict: number | null; count: number } },
+>(sample: S): S {
   return { ...sample, judge: null, reviewers: { verdict: null, count: 0 } };
 }
 
@@ -193,5 +239,7 @@ export async function redactResultsFor<R>(
   videoIdOf: (result: R) => string,
 ): Promise<(R & { blind: boolean })[]> {
   const blind = await blindVideoIdsFor(prisma, userId, [...new Set(results.map(videoIdOf))]);
-  return results.map((result) => (blind.has(videoIdOf(result)) ? { ...withheldResult(redact, result), blind: true } : { ...result, blind: false }));
+  return results.map((result) =>
+    blind.has(videoIdOf(result)) ? { ...withheldResult(redact, result), blind: true } : { ...result, blind: false },
+  );
 }

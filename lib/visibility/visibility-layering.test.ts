@@ -25,9 +25,15 @@ function runtimeImports(file: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s+"([^"]+)"/gm)) {
     const spec = match[1]!;
-    const base = spec.startsWith("@/") ? path.join(ROOT, spec.slice(2)) : spec.startsWith(".") ? path.resolve(path.dirname(path.join(ROOT, file)), spec) : null;
+    const base = spec.startsWith("@/")
+      ? path.join(ROOT, spec.slice(2))
+      : spec.startsWith(".")
+        ? path.resolve(path.dirname(path.join(ROOT, file)), spec)
+        : null;
     if (!base) continue;
-    const resolved = [`${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")].find((candidate) => fs.existsSync(candidate));
+    const resolved = [`${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")].find((candidate) =>
+      fs.existsSync(candidate),
+    );
     if (resolved) found.push(path.relative(ROOT, resolved));
   }
   return found;
@@ -52,13 +58,23 @@ describe("the visibility layer", () => {
   });
 
   it("reaches none of the domains that read through it", () => {
-    const readers = ["lib/queues/", "lib/videos/", "lib/reviews/", "lib/agreement/", "lib/tasks/captions/caption-leaderboard"];
-    const reached = [...reachable(sources("lib/visibility"))].filter((file) => readers.some((prefix) => file.startsWith(prefix)));
+    const readers = [
+      "lib/queues/",
+      "lib/videos/",
+      "lib/reviews/",
+      "lib/agreement/",
+      "lib/tasks/captions/caption-leaderboard",
+    ];
+    const reached = [...reachable(sources("lib/visibility"))].filter((file) =>
+      readers.some((prefix) => file.startsWith(prefix)),
+    );
     expect(reached).toEqual([]);
   });
 
   it("is not reached back from what lib/queues builds on: queues depend on it, never the other way round", () => {
-    const queueDependencies = ["lib/visibility", "lib/videos", "lib/reviews", "lib/judge", "lib/tasks"].flatMap(sources);
+    const queueDependencies = ["lib/visibility", "lib/videos", "lib/reviews", "lib/judge", "lib/tasks"].flatMap(
+      sources,
+    );
     const intoQueues = queueDependencies.flatMap((file) =>
       runtimeImports(file)
         .filter((target) => target.startsWith("lib/queues/"))

@@ -17,14 +17,30 @@ let videoIds: string[];
 
 beforeAll(async () => {
   [owner, ann] = await Promise.all([makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 1, name: "Withheld" }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 4,
+    keyFrames: 1,
+    name: "Withheld",
+  }));
   await prisma.projectMember.create({ data: { projectId, userId: ann.userId, role: "reviewer" } });
 });
 
 async function blindQueue(name: string, videos: string[], reviewersPerItem = 1) {
-  const queue = await prisma.reviewQueue.create({ data: { projectId, name, runId: "no-run", scope: "verdict", blind: true, reviewersPerItem, itemCount: videos.length, createdById: owner.userId } });
+  const queue = await prisma.reviewQueue.create({
+    data: {
+      projectId,
+      name,
+      runId: "no-run",
+      scope: "verdict",
+      blind: true,
+      reviewersPerItem,
+      itemCount: videos.length,
+      createdById: owner.userId,
+    },
+  });
   const items = [];
-  for (const [position, videoId] of videos.entries()) items.push(await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position } }));
+  for (const [position, videoId] of videos.entries())
+    items.push(await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position } }));
   return { id: queue.id, items };
 }
 
@@ -33,7 +49,10 @@ async function claim(actor: Actor, queueId: string, itemId: string) {
 }
 
 async function submit(actor: Actor, itemId: string) {
-  await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId, reviewerId: actor.userId } }, data: { status: "done", doneAt: new Date() } });
+  await prisma.reviewQueueAssignment.update({
+    where: { itemId_reviewerId: { itemId, reviewerId: actor.userId } },
+    data: { status: "done", doneAt: new Date() },
+  });
   await prisma.reviewQueueItem.update({ where: { id: itemId }, data: { doneCount: { increment: 1 } } });
 }
 
@@ -41,21 +60,29 @@ describe("withheldFor", () => {
   it("names the blind queue and the items left, counting down as they are submitted, and nothing once all are", async () => {
     const queue = await blindQueue("Q three", videoIds.slice(0, 3));
     await claim(ann, queue.id, queue.items[0]!.id);
-    expect(await withheldFor(prisma, ann.userId, videoIds)).toEqual({ queues: [{ id: queue.id, name: "Q three", itemsLeft: 3 }], blindVideos: 3 });
+    expect(await withheldFor(prisma, ann.userId, videoIds)).toEqual({
+      queues: [{ id: queue.id, name: "Q three", itemsLeft: 3 }],
+      blindVideos: 3,
+    });
     // A view without the queue's videos is whole.
     expect(await withheldFor(prisma, ann.userId, [videoIds[3]!])).toBeNull();
     // Someone who reviews nothing is never withheld.
     expect(await withheldFor(prisma, owner.userId, videoIds)).toBeNull();
 
     await submit(ann, queue.items[0]!.id);
-    expect(await withheldFor(prisma, ann.userId, videoIds)).toEqual({ queues: [{ id: queue.id, name: "Q three", itemsLeft: 2 }], blindVideos: 2 });
+    expect(await withheldFor(prisma, ann.userId, videoIds)).toEqual({
+      queues: [{ id: queue.id, name: "Q three", itemsLeft: 2 }],
+      blindVideos: 2,
+    });
     // An item another reviewer finished (one reviewer per item) is not left for her.
     await claim(owner, queue.id, queue.items[1]!.id);
     await submit(owner, queue.items[1]!.id);
     const one = await withheldFor(prisma, ann.userId, videoIds);
     expect(one?.queues).toEqual([{ id: queue.id, name: "Q three", itemsLeft: 1 }]);
     expect(withheldReason(one!)).toBe('hidden while you review "Q three" blind: 1 item left');
-    await expect(requireWholeView(prisma, ann.userId, videoIds, "The thing")).rejects.toThrow('The thing is hidden while you review "Q three" blind: 1 item left.');
+    await expect(requireWholeView(prisma, ann.userId, videoIds, "The thing")).rejects.toThrow(
+      'The thing is hidden while you review "Q three" blind: 1 item left.',
+    );
 
     await claim(ann, queue.id, queue.items[2]!.id);
     await submit(ann, queue.items[2]!.id);
@@ -73,7 +100,9 @@ describe("withheldFor", () => {
     expect(error).toBeInstanceOf(WithheldError);
     expect((error as WithheldError).status).toBe(409);
     expect((error as WithheldError).code).toBe("withheld");
-    expect((error as WithheldError).message).toContain('hidden while you review "A queue" blind: 1 item left; "B queue" blind: 2 items left');
+    expect((error as WithheldError).message).toContain(
+      'hidden while you review "A queue" blind: 1 item left; "B queue" blind: 2 items left',
+    );
     expect((error as WithheldError).details).toEqual({
       withheld: {
         queues: [

@@ -36,12 +36,21 @@ export class WithheldError extends AppError {
     readonly what: string,
     readonly withheld: Withheld,
   ) {
-    super(409, "withheld", `${what} is ${withheldReason(withheld)}. It is computed from every video, so it is shown once you have submitted them.`, { withheld });
+    super(
+      409,
+      "withheld",
+      `${what} is ${withheldReason(withheld)}. It is computed from every video, so it is shown once you have submitted them.`,
+      { withheld },
+    );
   }
 }
 
 /** The blind queues holding `blind` videos of the caller, each with the items they have left. */
-async function holdingQueues(prisma: PrismaClient, userId: string, blind: readonly string[]): Promise<BlindQueueHold[]> {
+async function holdingQueues(
+  prisma: PrismaClient,
+  userId: string,
+  blind: readonly string[],
+): Promise<BlindQueueHold[]> {
   const rows = await prisma.$queryRaw<{ id: string; name: string; itemsLeft: bigint }[]>`
     SELECT q.id, q.name,
       (SELECT count(*) FROM review_queue_item i
@@ -59,18 +68,29 @@ async function holdingQueues(prisma: PrismaClient, userId: string, blind: readon
           AND NOT EXISTS (SELECT 1 FROM review_queue_assignment a WHERE a."itemId" = i.id AND a."reviewerId" = ${userId} AND a.status = 'done')
       )
     ORDER BY q.name, q.id`;
-  return rows.map((row) => ({ id: row.id, name: row.name, itemsLeft: Number(row.itemsLeft) })).filter((q) => q.itemsLeft > 0);
+  return rows
+    .map((row) => ({ id: row.id, name: row.name, itemsLeft: Number(row.itemsLeft) }))
+    .filter((q) => q.itemsLeft > 0);
 }
 
 /** Why the view over `videoIds` is withheld from the caller, or null when none of them is blind to them. */
-export async function withheldFor(prisma: PrismaClient, userId: string, videoIds: readonly string[]): Promise<Withheld | null> {
+export async function withheldFor(
+  prisma: PrismaClient,
+  userId: string,
+  videoIds: readonly string[],
+): Promise<Withheld | null> {
   const blind = await blindVideoIdsFor(prisma, userId, videoIds);
   if (blind.size === 0) return null;
   return { queues: await holdingQueues(prisma, userId, [...blind]), blindVideos: blind.size };
 }
 
 /** Throws `WithheldError` naming `what` when any of `videoIds` is blind to the caller: the view is whole or not shown. */
-export async function requireWholeView(prisma: PrismaClient, userId: string, videoIds: readonly string[], what: string): Promise<void> {
+export async function requireWholeView(
+  prisma: PrismaClient,
+  userId: string,
+  videoIds: readonly string[],
+  what: string,
+): Promise<void> {
   const withheld = await withheldFor(prisma, userId, videoIds);
   if (withheld) throw new WithheldError(what, withheld);
 }

@@ -34,17 +34,37 @@ export interface DeliveryDeps {
   retryDelaySeconds?: (attempts: number) => number;
 }
 
-type Payload = { event: string; occurredAt: string; project: { id: string; name: string }; data: Record<string, unknown> };
+type Payload = {
+  event: string;
+  occurredAt: string;
+  project: { id: string; name: string };
+  data: Record<string, unknown>;
+};
 
-async function payloadOf(prisma: PrismaClient, event: { projectId: string; event: string; subjectId: string; occurredAt: Date }): Promise<Payload | null> {
+async function payloadOf(
+  prisma: PrismaClient,
+  event: { projectId: string; event: string; subjectId: string; occurredAt: Date },
+): Promise<Payload | null> {
   const project = await prisma.project.findUnique({ where: { id: event.projectId }, select: { id: true, name: true } });
   if (!project) return null;
   const base = `${appUrl()}/projects/${project.id}`;
-  const wrap = (data: Record<string, unknown>): Payload => ({ event: event.event, occurredAt: event.occurredAt.toISOString(), project, data });
+  const wrap = (data: Record<string, unknown>): Payload => ({
+    event: event.event,
+    occurredAt: event.occurredAt.toISOString(),
+    project,
+    data,
+  });
   if (event.event === "run.finished" || event.event === "run.failed") {
-    const run = await prisma.judgeRun.findUnique({ where: { id: event.subjectId }, select: { id: true, pipeline: true, status: true, createdAt: true, startedAt: true, finishedAt: true } });
+    const run = await prisma.judgeRun.findUnique({
+      where: { id: event.subjectId },
+      select: { id: true, pipeline: true, status: true, createdAt: true, startedAt: true, finishedAt: true },
+    });
     if (!run) return null;
-    const byStatus = await prisma.runVideo.groupBy({ by: ["status"], where: { runId: run.id }, _count: { _all: true } });
+    const byStatus = await prisma.runVideo.groupBy({
+      by: ["status"],
+      where: { runId: run.id },
+      _count: { _all: true },
+    });
     const videos = Object.fromEntries(byStatus.map((row) => [row.status, row._count._all]));
     return wrap({
       run: {
@@ -58,22 +78,40 @@ async function payloadOf(prisma: PrismaClient, event: { projectId: string; event
     });
   }
   if (event.event === "queue.finished") {
-    const queue = await prisma.reviewQueue.findUnique({ where: { id: event.subjectId }, select: { id: true, name: true, runId: true, scope: true, itemCount: true, reviewersPerItem: true } });
+    const queue = await prisma.reviewQueue.findUnique({
+      where: { id: event.subjectId },
+      select: { id: true, name: true, runId: true, scope: true, itemCount: true, reviewersPerItem: true },
+    });
     return queue ? wrap({ queue: { ...queue, url: `${base}/queues/${queue.id}` } }) : null;
   }
   if (event.event === "label_set.imported") {
-    const set = await prisma.labelSet.findUnique({ where: { id: event.subjectId }, select: { id: true, name: true, format: true, fileName: true, annotators: true, createdAt: true } });
+    const set = await prisma.labelSet.findUnique({
+      where: { id: event.subjectId },
+      select: { id: true, name: true, format: true, fileName: true, annotators: true, createdAt: true },
+    });
     if (!set) return null;
     return wrap({ labelSet: { ...set, createdAt: set.createdAt.toISOString(), agreementUrl: `${base}/agreement` } });
   }
   if (event.event === "alignment.finished") {
     const run = await prisma.alignmentRun.findUnique({
       where: { id: event.subjectId },
-      select: { id: true, status: true, rubricTaskId: true, rubricVersionId: true, error: true, report: true, finishedAt: true },
+      select: {
+        id: true,
+        status: true,
+        rubricTaskId: true,
+        rubricVersionId: true,
+        error: true,
+        report: true,
+        finishedAt: true,
+      },
     });
     if (!run) return null;
     const report = run.report as {
-      heldOut?: { baseline: { kappa: unknown; f1: unknown }; best: { kappa: unknown; f1: unknown }; difference: { kappa: unknown } } | null;
+      heldOut?: {
+        baseline: { kappa: unknown; f1: unknown };
+        best: { kappa: unknown; f1: unknown };
+        difference: { kappa: unknown };
+      } | null;
       calls?: number;
       costUsd?: number;
     } | null;
@@ -105,14 +143,25 @@ async function payloadOf(prisma: PrismaClient, event: { projectId: string; event
 /** Turns the database's events into deliveries (at most `limit` events per call); returns how many deliveries it made. */
 export async function fanOutEvents(prisma: PrismaClient, limit = 100): Promise<number> {
   return prisma.$transaction(async (tx) => {
-    const events = await tx.$queryRaw<{ id: bigint; projectId: string; event: string; subjectId: string; occurredAt: Date }[]>`
+    const events = await tx.$queryRaw<
+      { id: bigint; projectId: string; event: string; subjectId: string; occurredAt: Date }[]
+    >`
       SELECT id, "projectId", event, "subjectId", "occurredAt" FROM webhook_event ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
     let made = 0;
     for (const event of events) {
-      const hooks = await tx.webhook.findMany({ where: { projectId: event.projectId, enabled: true, events: { has: event.event } }, select: { id: true } });
+      const hooks = await tx.webhook.findMany({
+        where: { projectId: event.projectId, enabled: true, events: { has: event.event } },
+        select: { id: true },
+      });
       const payload = hooks.length ? await payloadOf(tx as unknown as PrismaClient, event) : null;
       if (payload) {
-        await tx.webhookDelivery.createMany({ data: hooks.map((hook) => ({ webhookId: hook.id, event: event.event, payload: payload as unknown as Prisma.InputJsonObject })) });
+        await tx.webhookDelivery.createMany({
+          data: hooks.map((hook) => ({
+            webhookId: hook.id,
+            event: event.event,
+            payload: payload as unknown as Prisma.InputJsonObject,
+          })),
+        });
         made += hooks.length;
       }
     }
@@ -155,7 +204,12 @@ async function attempt(deps: DeliveryDeps, deliveryId: string): Promise<void> {
     statusCode = answer.status;
     response = (await answer.text().catch(() => "")).slice(0, RESPONSE_LOG_CHARS);
   } catch (error) {
-    response = error instanceof Error ? (error.name === "TimeoutError" ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` : error.message) : String(error);
+    response =
+      error instanceof Error
+        ? error.name === "TimeoutError"
+          ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`
+          : error.message
+        : String(error);
   }
   const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
   const attempts = delivery.attempts + 1;
@@ -167,10 +221,15 @@ async function attempt(deps: DeliveryDeps, deliveryId: string): Promise<void> {
       lastStatusCode: statusCode,
       lastResponse: response,
       lockedUntil: null,
-      ...(ok ? { status: "delivered", deliveredAt: new Date() } : attempts >= MAX_ATTEMPTS ? { status: "failed" } : { nextAttemptAt: new Date(sentAt.getTime() + retryDelay(deps, attempts) * 1000) }),
+      ...(ok
+        ? { status: "delivered", deliveredAt: new Date() }
+        : attempts >= MAX_ATTEMPTS
+          ? { status: "failed" }
+          : { nextAttemptAt: new Date(sentAt.getTime() + retryDelay(deps, attempts) * 1000) }),
     },
   });
-  if (!ok) rootLogger().warn({ deliveryId, webhookId: delivery.webhookId, statusCode, attempts }, "webhook delivery failed");
+  if (!ok)
+    rootLogger().warn({ deliveryId, webhookId: delivery.webhookId, statusCode, attempts }, "webhook delivery failed");
 }
 
 function retryDelay(deps: DeliveryDeps, attempts: number): number {

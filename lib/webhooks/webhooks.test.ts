@@ -18,7 +18,15 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { deliverDue, fanOutEvents, MAX_ATTEMPTS } from "./deliver";
-import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, pingWebhook, redeliver, updateWebhook } from "./webhooks";
+import {
+  createWebhook,
+  deleteWebhook,
+  listDeliveries,
+  listWebhooks,
+  pingWebhook,
+  redeliver,
+  updateWebhook,
+} from "./webhooks";
 import { createWebhookSchema, updateWebhookSchema } from "./webhooks.validation";
 
 type Received = { headers: http.IncomingHttpHeaders; body: string };
@@ -32,11 +40,17 @@ async function receiver(answers: number[] = []) {
     req.on("end", () => {
       received.push({ headers: req.headers, body });
       const status = answers.shift() ?? 200;
-      res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "thanks" : `nope ${received.length}`);
+      res
+        .writeHead(status, { "content-type": "text/plain" })
+        .end(status === 200 ? "thanks" : `nope ${received.length}`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 /** Fans out and delivers until nothing is due (with retries due at once). */
@@ -58,7 +72,9 @@ beforeAll(async () => {
   owner = await makeUser();
   reviewer = await makeUser();
   project = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2, name: "Webhooks" });
-  await prisma.projectMember.create({ data: { projectId: project.projectId, userId: reviewer.userId, role: "reviewer" } });
+  await prisma.projectMember.create({
+    data: { projectId: project.projectId, userId: reviewer.userId, role: "reviewer" },
+  });
   endpointId = (await createStubEndpoint(prisma, owner, project.projectId, stub.baseURL)).id;
 });
 afterAll(async () => {
@@ -95,7 +111,13 @@ describe("webhooks", () => {
       expect(verified.data.run.url).toContain(`/projects/${project.projectId}/runs/${run.id}`);
       expect(() => new StandardWebhook(hook.secret).verify(delivery!.body.replace("done", "dona"), headers)).toThrow();
       const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
-      expect(logged).toMatchObject({ event: "run.finished", status: "delivered", attempts: 1, lastStatusCode: 200, lastResponse: "thanks" });
+      expect(logged).toMatchObject({
+        event: "run.finished",
+        status: "delivered",
+        attempts: 1,
+        lastStatusCode: 200,
+        lastResponse: "thanks",
+      });
       await deleteWebhook(prisma, owner, hook.id);
     } finally {
       await target.close();
@@ -106,7 +128,13 @@ describe("webhooks", () => {
     const target = await receiver([500, 503]);
     try {
       const hook = await createWebhook(prisma, owner, project.projectId, hookInput(target.url, ["label_set.imported"]));
-      await createLabelSet(prisma, owner, project.projectId, { name: "hooked labels", format: "generic", fileName: "l.csv", sha256: "0".repeat(64), citation: "" }, []);
+      await createLabelSet(
+        prisma,
+        owner,
+        project.projectId,
+        { name: "hooked labels", format: "generic", fileName: "l.csv", sha256: "0".repeat(64), citation: "" },
+        [],
+      );
       await fanOutEvents(prisma);
       const delays: number[] = [];
       const backoff = (attempts: number) => (delays.push(attempts), 0);
@@ -114,18 +142,29 @@ describe("webhooks", () => {
       let [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
       expect(logged).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: 500, lastResponse: "nope 1" });
       // Not due before its backoff: with the real schedule the second attempt waits 30 s.
-      const held = await prisma.webhookDelivery.update({ where: { id: logged!.id }, data: { nextAttemptAt: new Date(Date.now() + 30_000) } });
+      const held = await prisma.webhookDelivery.update({
+        where: { id: logged!.id },
+        data: { nextAttemptAt: new Date(Date.now() + 30_000) },
+      });
       expect(await deliverDue({ prisma, retryDelaySeconds: backoff })).toBe(0);
       await prisma.webhookDelivery.update({ where: { id: held.id }, data: { nextAttemptAt: new Date() } });
       await deliverDue({ prisma, retryDelaySeconds: backoff });
       await deliverDue({ prisma, retryDelaySeconds: backoff });
       [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
-      expect(logged).toMatchObject({ event: "label_set.imported", status: "delivered", attempts: 3, lastStatusCode: 200 });
+      expect(logged).toMatchObject({
+        event: "label_set.imported",
+        status: "delivered",
+        attempts: 3,
+        lastStatusCode: 200,
+      });
       expect(delays).toEqual([1, 2]);
       expect(target.received).toHaveLength(3);
       expect(new Set(target.received.map((r) => r.headers["webhook-id"])).size).toBe(1);
       expect(new Set(target.received.map((r) => r.body)).size).toBe(1);
-      expect(JSON.parse(target.received[0]!.body).data.labelSet).toMatchObject({ name: "hooked labels", format: "generic" });
+      expect(JSON.parse(target.received[0]!.body).data.labelSet).toMatchObject({
+        name: "hooked labels",
+        format: "generic",
+      });
       await deleteWebhook(prisma, owner, hook.id);
     } finally {
       await target.close();
@@ -151,7 +190,12 @@ describe("webhooks", () => {
   });
 
   it("logs a receiver that does not answer as a failed attempt with the reason", async () => {
-    const hook = await createWebhook(prisma, owner, project.projectId, hookInput("http://127.0.0.1:9/closed", ["run.finished"]));
+    const hook = await createWebhook(
+      prisma,
+      owner,
+      project.projectId,
+      hookInput("http://127.0.0.1:9/closed", ["run.finished"]),
+    );
     await pingWebhook(prisma, owner, hook.id);
     await deliverDue({ prisma });
     const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
@@ -161,10 +205,30 @@ describe("webhooks", () => {
   });
 
   it("emits queue.finished exactly once when two reviewers finish the last two items at once", async () => {
-    const run = await prisma.judgeRun.create({ data: { projectId: project.projectId, pipeline: "hallucination", endpointId, createdById: owner.userId } });
-    const hook = await createWebhook(prisma, owner, project.projectId, hookInput("http://127.0.0.1:9/unused", ["queue.finished"]));
-    const queue = await prisma.reviewQueue.create({ data: { projectId: project.projectId, name: "race", runId: run.id, scope: "verdict", createdById: owner.userId, itemCount: 2 } });
-    const items = await Promise.all(project.videoIds.map((videoId, position) => prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position } })));
+    const run = await prisma.judgeRun.create({
+      data: { projectId: project.projectId, pipeline: "hallucination", endpointId, createdById: owner.userId },
+    });
+    const hook = await createWebhook(
+      prisma,
+      owner,
+      project.projectId,
+      hookInput("http://127.0.0.1:9/unused", ["queue.finished"]),
+    );
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId: project.projectId,
+        name: "race",
+        runId: run.id,
+        scope: "verdict",
+        createdById: owner.userId,
+        itemCount: 2,
+      },
+    });
+    const items = await Promise.all(
+      project.videoIds.map((videoId, position) =>
+        prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position } }),
+      ),
+    );
     const events = () => prisma.webhookEvent.count({ where: { event: "queue.finished", subjectId: queue.id } });
     // Both transactions take their item's row before either commits, so each would see the other's item open.
     let release!: () => void;
@@ -186,13 +250,29 @@ describe("webhooks", () => {
     expect(await events()).toBe(1);
     await fanOutEvents(prisma);
     const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
-    expect(logged).toMatchObject({ event: "queue.finished", payload: { data: { queue: { id: queue.id, name: "race", itemCount: 2 } } } });
+    expect(logged).toMatchObject({
+      event: "queue.finished",
+      payload: { data: { queue: { id: queue.id, name: "race", itemCount: 2 } } },
+    });
     await deleteWebhook(prisma, owner, hook.id);
   });
 
   it("emits alignment.finished when an alignment ends, with its held-out numbers and link", async () => {
-    const hook = await createWebhook(prisma, owner, project.projectId, hookInput("http://127.0.0.1:9/unused", ["alignment.finished"]));
-    const alignment = await prisma.alignmentRun.create({ data: { projectId: project.projectId, rubricTaskId: "rt", input: {}, createdById: owner.userId, status: "running" } });
+    const hook = await createWebhook(
+      prisma,
+      owner,
+      project.projectId,
+      hookInput("http://127.0.0.1:9/unused", ["alignment.finished"]),
+    );
+    const alignment = await prisma.alignmentRun.create({
+      data: {
+        projectId: project.projectId,
+        rubricTaskId: "rt",
+        input: {},
+        createdById: owner.userId,
+        status: "running",
+      },
+    });
     const heldOut = {
       baseline: { n: 8, kappa: 0.2, f1: 0.5 },
       best: { n: 8, kappa: 0.7, f1: 0.8 },
@@ -202,43 +282,92 @@ describe("webhooks", () => {
     };
     await prisma.alignmentRun.update({ where: { id: alignment.id }, data: { progress: { done: 1, total: 2 } } });
     expect(await prisma.webhookEvent.count({ where: { event: "alignment.finished" } })).toBe(0);
-    await prisma.alignmentRun.update({ where: { id: alignment.id }, data: { status: "done", report: { heldOut, calls: 12, costUsd: 0 }, finishedAt: new Date() } });
+    await prisma.alignmentRun.update({
+      where: { id: alignment.id },
+      data: { status: "done", report: { heldOut, calls: 12, costUsd: 0 }, finishedAt: new Date() },
+    });
     await fanOutEvents(prisma);
     const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
     expect(logged).toMatchObject({
       event: "alignment.finished",
-      payload: { data: { alignment: { id: alignment.id, status: "done", heldOut: { baseline: { kappa: 0.2 }, best: { kappa: 0.7 }, kappaDifference: { estimate: 0.5 } }, calls: 12 } } },
+      payload: {
+        data: {
+          alignment: {
+            id: alignment.id,
+            status: "done",
+            heldOut: { baseline: { kappa: 0.2 }, best: { kappa: 0.7 }, kappaDifference: { estimate: 0.5 } },
+            calls: 12,
+          },
+        },
+      },
     });
     await deleteWebhook(prisma, owner, hook.id);
   });
 
   it("writes no event for a project without a webhook for it, nor for a disabled webhook", async () => {
-    const hook = await createWebhook(prisma, owner, project.projectId, hookInput("http://127.0.0.1:9/unused", ["run.failed"]));
-    await createLabelSet(prisma, owner, project.projectId, { name: "unhooked labels", format: "generic", fileName: "l.csv", sha256: "0".repeat(64), citation: "" }, []);
+    const hook = await createWebhook(
+      prisma,
+      owner,
+      project.projectId,
+      hookInput("http://127.0.0.1:9/unused", ["run.failed"]),
+    );
+    await createLabelSet(
+      prisma,
+      owner,
+      project.projectId,
+      { name: "unhooked labels", format: "generic", fileName: "l.csv", sha256: "0".repeat(64), citation: "" },
+      [],
+    );
     expect(await prisma.webhookEvent.count({ where: { event: "label_set.imported" } })).toBe(0);
-    await updateWebhook(prisma, owner, hook.id, updateWebhookSchema.parse({ enabled: false, events: ["label_set.imported"] }));
-    await createLabelSet(prisma, owner, project.projectId, { name: "disabled labels", format: "generic", fileName: "l.csv", sha256: "0".repeat(64), citation: "" }, []);
+    await updateWebhook(
+      prisma,
+      owner,
+      hook.id,
+      updateWebhookSchema.parse({ enabled: false, events: ["label_set.imported"] }),
+    );
+    await createLabelSet(
+      prisma,
+      owner,
+      project.projectId,
+      { name: "disabled labels", format: "generic", fileName: "l.csv", sha256: "0".repeat(64), citation: "" },
+      [],
+    );
     expect(await prisma.webhookEvent.count({ where: { event: "label_set.imported" } })).toBe(0);
     await deleteWebhook(prisma, owner, hook.id);
   });
 
   it("is for owners only, refuses private addresses unless allowed, and rotates the secret on request", async () => {
-    await expect(createWebhook(prisma, reviewer, project.projectId, hookInput("https://example.org/hook", ["run.finished"]))).rejects.toMatchObject({ status: 403 });
+    await expect(
+      createWebhook(prisma, reviewer, project.projectId, hookInput("https://example.org/hook", ["run.finished"])),
+    ).rejects.toMatchObject({ status: 403 });
     await expect(listWebhooks(prisma, reviewer, project.projectId)).rejects.toMatchObject({ status: 403 });
     const stranger = await makeUser();
     await expect(listWebhooks(prisma, stranger, project.projectId)).rejects.toMatchObject({ status: 404 });
     delete process.env.ALLOW_PRIVATE_ENDPOINTS;
     try {
-      await expect(createWebhook(prisma, owner, project.projectId, hookInput("http://127.0.0.1:8080/hook", ["run.finished"]))).rejects.toThrow(/loopback/);
-      await expect(createWebhook(prisma, owner, project.projectId, hookInput("http://10.1.2.3/hook", ["run.finished"]))).rejects.toThrow(/private/);
+      await expect(
+        createWebhook(prisma, owner, project.projectId, hookInput("http://127.0.0.1:8080/hook", ["run.finished"])),
+      ).rejects.toThrow(/loopback/);
+      await expect(
+        createWebhook(prisma, owner, project.projectId, hookInput("http://10.1.2.3/hook", ["run.finished"])),
+      ).rejects.toThrow(/private/);
     } finally {
       process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
     }
-    expect(createWebhookSchema.safeParse({ url: "https://user:pw@example.org/", events: ["run.finished"] }).success).toBe(false);
+    expect(
+      createWebhookSchema.safeParse({ url: "https://user:pw@example.org/", events: ["run.finished"] }).success,
+    ).toBe(false);
     expect(createWebhookSchema.safeParse({ url: "https://example.org/", events: [] }).success).toBe(false);
     expect(createWebhookSchema.safeParse({ url: "https://example.org/", events: ["run.deleted"] }).success).toBe(false);
-    expect(createWebhookSchema.safeParse({ url: "https://example.org/hook?token=abc", events: ["run.finished"] }).success).toBe(true);
-    const hook = await createWebhook(prisma, owner, project.projectId, hookInput("http://127.0.0.1:9/x", ["run.finished"]));
+    expect(
+      createWebhookSchema.safeParse({ url: "https://example.org/hook?token=abc", events: ["run.finished"] }).success,
+    ).toBe(true);
+    const hook = await createWebhook(
+      prisma,
+      owner,
+      project.projectId,
+      hookInput("http://127.0.0.1:9/x", ["run.finished"]),
+    );
     const rotated = await updateWebhook(prisma, owner, hook.id, updateWebhookSchema.parse({ rotateSecret: true }));
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(hook.secret);

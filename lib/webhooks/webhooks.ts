@@ -24,7 +24,14 @@ type WebhookRow = Awaited<ReturnType<PrismaClient["webhook"]["findFirstOrThrow"]
 
 /** A webhook as shown to owners: never its secret. */
 function publicWebhook(row: WebhookRow) {
-  return { id: row.id, url: row.url, description: row.description, events: row.events, enabled: row.enabled, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    events: row.events,
+    enabled: row.enabled,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /** The policy's check, on the URL's origin (its path and query do not change where it connects). */
@@ -42,12 +49,24 @@ async function ownedWebhook(prisma: PrismaClient, actor: Actor, webhookId: strin
 }
 
 /** Registers a webhook; the answer carries its signing secret, the only time it is shown. */
-export async function createWebhook(prisma: PrismaClient, actor: Actor, projectId: string, input: z.output<typeof createWebhookSchema>) {
+export async function createWebhook(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  input: z.output<typeof createWebhookSchema>,
+) {
   await requireProjectAccess(prisma, actor, projectId, "webhooks.manage");
   await assertWebhookUrlAllowed(input.url);
   const secret = newWebhookSecret();
   const row = await prisma.webhook.create({
-    data: { projectId, url: input.url, description: input.description, events: input.events, secretEncrypted: encryptSecret(secret, webhookAppSecret()), createdById: actor.userId },
+    data: {
+      projectId,
+      url: input.url,
+      description: input.description,
+      events: input.events,
+      secretEncrypted: encryptSecret(secret, webhookAppSecret()),
+      createdById: actor.userId,
+    },
   });
   return { ...publicWebhook(row), secret };
 }
@@ -61,17 +80,27 @@ export async function listWebhooks(prisma: PrismaClient, actor: Actor, projectId
     orderBy: [{ webhookId: "asc" }, { createdAt: "desc" }],
     select: { webhookId: true, status: true, lastStatusCode: true, createdAt: true },
   });
-  const lastBy = new Map(last.map((d) => [d.webhookId, { status: d.status, statusCode: d.lastStatusCode, at: d.createdAt.toISOString() }]));
+  const lastBy = new Map(
+    last.map((d) => [d.webhookId, { status: d.status, statusCode: d.lastStatusCode, at: d.createdAt.toISOString() }]),
+  );
   return rows.map((row) => ({ ...publicWebhook(row), lastDelivery: lastBy.get(row.id) ?? null }));
 }
 
 /** Changes the fields sent; `rotateSecret` makes a new secret, returned once. */
-export async function updateWebhook(prisma: PrismaClient, actor: Actor, webhookId: string, input: z.output<typeof updateWebhookSchema>) {
+export async function updateWebhook(
+  prisma: PrismaClient,
+  actor: Actor,
+  webhookId: string,
+  input: z.output<typeof updateWebhookSchema>,
+) {
   await ownedWebhook(prisma, actor, webhookId);
   if (input.url !== undefined) await assertWebhookUrlAllowed(input.url);
   const { rotateSecret, ...fields } = input;
   const secret = rotateSecret ? newWebhookSecret() : undefined;
-  const row = await prisma.webhook.update({ where: { id: webhookId }, data: { ...fields, ...(secret ? { secretEncrypted: encryptSecret(secret, webhookAppSecret()) } : {}) } });
+  const row = await prisma.webhook.update({
+    where: { id: webhookId },
+    data: { ...fields, ...(secret ? { secretEncrypted: encryptSecret(secret, webhookAppSecret()) } : {}) },
+  });
   return { ...publicWebhook(row), ...(secret ? { secret } : {}) };
 }
 
@@ -81,9 +110,18 @@ export async function deleteWebhook(prisma: PrismaClient, actor: Actor, webhookI
 }
 
 /** The webhook's deliveries, newest first: each one's event, status, attempts and the last answer. */
-export async function listDeliveries(prisma: PrismaClient, actor: Actor, webhookId: string, options: { limit: number }) {
+export async function listDeliveries(
+  prisma: PrismaClient,
+  actor: Actor,
+  webhookId: string,
+  options: { limit: number },
+) {
   await ownedWebhook(prisma, actor, webhookId);
-  const rows = await prisma.webhookDelivery.findMany({ where: { webhookId }, orderBy: { createdAt: "desc" }, take: options.limit });
+  const rows = await prisma.webhookDelivery.findMany({
+    where: { webhookId },
+    orderBy: { createdAt: "desc" },
+    take: options.limit,
+  });
   return rows.map((d) => ({
     id: d.id,
     event: d.event,
@@ -103,7 +141,16 @@ export async function listDeliveries(prisma: PrismaClient, actor: Actor, webhook
 export async function pingWebhook(prisma: PrismaClient, actor: Actor, webhookId: string) {
   const hook = await ownedWebhook(prisma, actor, webhookId);
   const delivery = await prisma.webhookDelivery.create({
-    data: { webhookId, event: PING_EVENT, payload: { event: PING_EVENT, occurredAt: new Date().toISOString(), project: { id: hook.projectId }, data: { webhookId } } },
+    data: {
+      webhookId,
+      event: PING_EVENT,
+      payload: {
+        event: PING_EVENT,
+        occurredAt: new Date().toISOString(),
+        project: { id: hook.projectId },
+        data: { webhookId },
+      },
+    },
   });
   return { deliveryId: delivery.id };
 }
@@ -116,7 +163,10 @@ export async function redeliver(prisma: PrismaClient, actor: Actor, webhookId: s
     data: { status: "pending", attempts: 0, nextAttemptAt: new Date(), lockedUntil: null },
   });
   if (updated.count === 0) {
-    const exists = await prisma.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId }, select: { id: true } });
+    const exists = await prisma.webhookDelivery.findFirst({
+      where: { id: deliveryId, webhookId },
+      select: { id: true },
+    });
     if (!exists) throw new NotFoundError("No such delivery.");
     throw new ValidationError("That delivery is still pending; it is sent on its own.");
   }

@@ -18,7 +18,9 @@ const webhookUrlSchema = z
       return void ctx.addIssue({ code: "custom", message: "url must be an http(s) URL." });
     }
     // The endpoint rules, minus the query-string one: a receiver may take its own token in the query.
-    const problem = baseUrlProblem(`${url.origin}${url.pathname}`) ?? (url.username || url.password ? "url must not contain a user name or password." : null);
+    const problem =
+      baseUrlProblem(`${url.origin}${url.pathname}`) ??
+      (url.username || url.password ? "url must not contain a user name or password." : null);
     if (problem) ctx.addIssue({ code: "custom", message: problem.replace(/^baseUrl/, "url") });
   });
 

@@ -15,7 +15,14 @@ export function benchJudgeDeps(limiter: "shared" | "process"): JudgeDeps {
       limiter === "process"
         ? (e) => {
             let found = processLimiters.get(e.id);
-            if (!found) processLimiters.set(e.id, (found = new EndpointLimiter({ maxConcurrency: e.maxConcurrency, requestsPerMinute: e.requestsPerMinute })));
+            if (!found)
+              processLimiters.set(
+                e.id,
+                (found = new EndpointLimiter({
+                  maxConcurrency: e.maxConcurrency,
+                  requestsPerMinute: e.requestsPerMinute,
+                })),
+              );
             return found;
           }
         : undefined,

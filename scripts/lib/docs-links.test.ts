@@ -5,7 +5,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { brokenLinks, documentationFiles, githubSlug, markdownAnchors, markdownHeadings, markdownLinks, readmeTargets } from "./docs-links";
+import {
+  brokenLinks,
+  documentationFiles,
+  githubSlug,
+  markdownAnchors,
+  markdownHeadings,
+  markdownLinks,
+  readmeTargets,
+} from "./docs-links";
 
 const root = path.resolve(".");
 const README_MAX_BYTES = 15_360;
@@ -80,16 +88,24 @@ describe("the documentation", () => {
 
   it("reaches every section the README had before the split from README.md in one link", () => {
     const readmeHeadings = new Set(markdownHeadings(read("README.md")).map((h) => h.text));
-    const targets = readmeTargets(root).filter((t) => t.target.endsWith(".md") && fs.existsSync(path.join(root, t.target)));
+    const targets = readmeTargets(root).filter(
+      (t) => t.target.endsWith(".md") && fs.existsSync(path.join(root, t.target)),
+    );
     const reachable = (title: string) =>
       readmeHeadings.has(title) ||
-      targets.some(({ target, fragment }) => (fragment ? fragment === githubSlug(title) && markdownAnchors(read(target)).has(fragment) : markdownHeadings(read(target))[0]?.text === title));
+      targets.some(({ target, fragment }) =>
+        fragment
+          ? fragment === githubSlug(title) && markdownAnchors(read(target)).has(fragment)
+          : markdownHeadings(read(target))[0]?.text === title,
+      );
     expect(SECTIONS_BEFORE_THE_SPLIT.filter((title) => !reachable(title))).toEqual([]);
   });
 
   it("keeps the images it shows small", () => {
     const images = path.join(root, "docs/images");
-    const tooLarge = fs.existsSync(images) ? fs.readdirSync(images).filter((name) => fs.statSync(path.join(images, name)).size > IMAGE_MAX_BYTES) : [];
+    const tooLarge = fs.existsSync(images)
+      ? fs.readdirSync(images).filter((name) => fs.statSync(path.join(images, name)).size > IMAGE_MAX_BYTES)
+      : [];
     expect(tooLarge).toEqual([]);
   });
 });
@@ -100,14 +116,20 @@ describe("the link checker", () => {
     expect(githubSlug("Q&A construction")).toBe("qa-construction");
     expect(githubSlug("Main dependencies, and why")).toBe("main-dependencies-and-why");
     expect(githubSlug("The stub LLM (a test tool)")).toBe("the-stub-llm-a-test-tool");
-    expect(githubSlug("A judgment belongs to what was judged, not to a run")).toBe("a-judgment-belongs-to-what-was-judged-not-to-a-run");
+    expect(githubSlug("A judgment belongs to what was judged, not to a run")).toBe(
+      "a-judgment-belongs-to-what-was-judged-not-to-a-run",
+    );
     expect(githubSlug("Accès rapide — étape 2")).toBe("accès-rapide--étape-2");
-    const anchors = markdownAnchors('# Notes\n\n## `npm test` and *more*\n\n## Notes\n\n```\n# not a heading\n```\n\n- <a id="kept"></a>item\n');
+    const anchors = markdownAnchors(
+      '# Notes\n\n## `npm test` and *more*\n\n## Notes\n\n```\n# not a heading\n```\n\n- <a id="kept"></a>item\n',
+    );
     expect([...anchors].sort()).toEqual(["kept", "notes", "notes-1", "npm-test-and-more"]);
   });
 
   it("finds links outside code only, with their lines", () => {
-    const links = markdownLinks("See [a](a.md#x) and `[b](b.md)`.\n\n```\n[c](c.md)\n```\n![shot](img/s.png) [d\nacross](d.md)\n");
+    const links = markdownLinks(
+      "See [a](a.md#x) and `[b](b.md)`.\n\n```\n[c](c.md)\n```\n![shot](img/s.png) [d\nacross](d.md)\n",
+    );
     expect(links).toEqual([
       { href: "a.md#x", line: 1 },
       { href: "img/s.png", line: 6 },
@@ -123,7 +145,10 @@ describe("the link checker", () => {
         path.join(dir, "README.md"),
         "# Top\n\n[guide](docs/guide/a.md) [part](docs/guide/a.md#part-two) [gone](docs/gone.md) [bad](docs/guide/a.md#nope) [web](https://example.org/x.md#y) [self](#top)\n",
       );
-      fs.writeFileSync(path.join(dir, "docs/guide/a.md"), "# A\n\n## Part two\n\nBack to [the README](../../README.md#top), [b](b.md#nowhere).\n");
+      fs.writeFileSync(
+        path.join(dir, "docs/guide/a.md"),
+        "# A\n\n## Part two\n\nBack to [the README](../../README.md#top), [b](b.md#nowhere).\n",
+      );
       fs.writeFileSync(path.join(dir, "docs/guide/b.md"), "# B\n");
       expect(brokenLinks(dir).map((p) => `${p.file}:${p.line} ${p.href}: ${p.problem}`)).toEqual([
         "README.md:3 docs/gone.md: no file docs/gone.md",

@@ -89,7 +89,9 @@ export function documentationFiles(root: string): string[] {
   const visit = (relative: string) => {
     const absolute = path.join(root, relative);
     if (!fs.existsSync(absolute)) return;
-    for (const entry of fs.readdirSync(absolute, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of fs
+      .readdirSync(absolute, { withFileTypes: true })
+      .sort((a, b) => a.name.localeCompare(b.name))) {
       const child = path.posix.join(relative, entry.name);
       if (entry.isDirectory()) visit(child);
       else if (entry.name.endsWith(".md")) files.push(child);
@@ -104,7 +106,14 @@ export function resolveLink(file: string, href: string): { target: string; fragm
   const hash = href.indexOf("#");
   const pathPart = hash === -1 ? href : href.slice(0, hash);
   const fragment = hash === -1 ? null : decodeURIComponent(href.slice(hash + 1));
-  const target = pathPart === "" ? file : path.posix.normalize(pathPart.startsWith("/") ? pathPart.slice(1) : path.posix.join(path.posix.dirname(file), decodeURIComponent(pathPart)));
+  const target =
+    pathPart === ""
+      ? file
+      : path.posix.normalize(
+          pathPart.startsWith("/")
+            ? pathPart.slice(1)
+            : path.posix.join(path.posix.dirname(file), decodeURIComponent(pathPart)),
+        );
   return { target, fragment };
 }
 
@@ -113,7 +122,8 @@ export function brokenLinks(root: string, files = documentationFiles(root)): Lin
   const problems: LinkProblem[] = [];
   const anchorsOf = new Map<string, Set<string>>();
   const anchors = (target: string) => {
-    if (!anchorsOf.has(target)) anchorsOf.set(target, markdownAnchors(fs.readFileSync(path.join(root, target), "utf8")));
+    if (!anchorsOf.has(target))
+      anchorsOf.set(target, markdownAnchors(fs.readFileSync(path.join(root, target), "utf8")));
     return anchorsOf.get(target)!;
   };
   for (const file of files) {
@@ -124,8 +134,15 @@ export function brokenLinks(root: string, files = documentationFiles(root)): Lin
       if (target.startsWith("..") || !fs.existsSync(absolute)) {
         problems.push({ file, line: link.line, href: link.href, problem: `no file ${target}` });
       } else if (fragment !== null && fragment !== "") {
-        if (!target.endsWith(".md")) problems.push({ file, line: link.line, href: link.href, problem: `a #fragment on ${target}, which is not Markdown` });
-        else if (!anchors(target).has(fragment)) problems.push({ file, line: link.line, href: link.href, problem: `no heading #${fragment} in ${target}` });
+        if (!target.endsWith(".md"))
+          problems.push({
+            file,
+            line: link.line,
+            href: link.href,
+            problem: `a #fragment on ${target}, which is not Markdown`,
+          });
+        else if (!anchors(target).has(fragment))
+          problems.push({ file, line: link.line, href: link.href, problem: `no heading #${fragment} in ${target}` });
       }
     }
   }

@@ -10,7 +10,8 @@ export function nextBin(): string {
 }
 
 /** What `npm start` says before a build, which is silent for minutes at a time. */
-export const BUILD_NOTICE = "building the app (first start, or the sources changed). This takes about 3–6 minutes on 2 cores, longer on a busy machine; later starts skip it until the sources change.";
+export const BUILD_NOTICE =
+  "building the app (first start, or the sources changed). This takes about 3–6 minutes on 2 cores, longer on a busy machine; later starts skip it until the sources change.";
 
 /** Runs `next build` when .next is missing or older than the sources; exits the process if it fails. */
 export function ensureBuild(log: (line: string) => void): void {

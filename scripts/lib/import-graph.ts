@@ -20,22 +20,34 @@ export interface ImportEdge {
 export function importsOf(file: string): ImportEdge[] {
   const source = fs.readFileSync(file, "utf8");
   const edges: ImportEdge[] = [];
-  for (const [, keyword, type, names, from] of source.matchAll(/^(import|export)\s+(type\s+)?([^;]*?)\s+from\s+"([^"]+)";/gm)) {
+  for (const [, keyword, type, names, from] of source.matchAll(
+    /^(import|export)\s+(type\s+)?([^;]*?)\s+from\s+"([^"]+)";/gm,
+  )) {
     const allTypes = keyword === "import" && /^\{\s*(type\s+\w+(\s+as\s+\w+)?\s*,?\s*)+\}$/.test(names!.trim());
     edges.push({ from: from!, typeOnly: Boolean(type) || allTypes });
   }
   for (const [, from] of source.matchAll(/^import\s+"([^"]+)";/gm)) edges.push({ from: from!, typeOnly: false });
   // A dynamic import that runs (awaited, returned by an arrow, or continued with .then); `import("x").T` in a type is not one.
-  for (const [, awaited, continued] of source.matchAll(/(?:\bawait\s+|=>\s*)import\(\s*"([^"]+)"\s*\)|\bimport\(\s*"([^"]+)"\s*\)\.then\(/g))
+  for (const [, awaited, continued] of source.matchAll(
+    /(?:\bawait\s+|=>\s*)import\(\s*"([^"]+)"\s*\)|\bimport\(\s*"([^"]+)"\s*\)\.then\(/g,
+  ))
     edges.push({ from: (awaited ?? continued)!, typeOnly: false });
   return edges;
 }
 
 /** The repository file an import names (the `@/` alias or a relative path), or null for a package or a built-in. */
 export function resolveImport(fromFile: string, specifier: string): string | null {
-  const base = specifier.startsWith("@/") ? path.join(ROOT, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(fromFile), specifier) : null;
+  const base = specifier.startsWith("@/")
+    ? path.join(ROOT, specifier.slice(2))
+    : specifier.startsWith(".")
+      ? path.resolve(path.dirname(fromFile), specifier)
+      : null;
   if (!base) return null;
-  return ["", ".ts", ".tsx", "/index.ts", "/index.tsx"].map((ext) => base + ext).find((candidate) => /\.tsx?$/.test(candidate) && fs.existsSync(candidate)) ?? null;
+  return (
+    ["", ".ts", ".tsx", "/index.ts", "/index.tsx"]
+      .map((ext) => base + ext)
+      .find((candidate) => /\.tsx?$/.test(candidate) && fs.existsSync(candidate)) ?? null
+  );
 }
 
 /** The non-test TypeScript sources below `folder` (repository-relative), as absolute paths. */
@@ -56,7 +68,12 @@ function runtimeImportsOf(file: string): string[] {
 
 /** The runtime import graph of `files`: each file (repository-relative) to the repository files it loads. */
 export function runtimeImportGraph(files: string[]): Map<string, Set<string>> {
-  return new Map(files.map((file) => [path.relative(ROOT, file), new Set(runtimeImportsOf(file).map((target) => path.relative(ROOT, target)))]));
+  return new Map(
+    files.map((file) => [
+      path.relative(ROOT, file),
+      new Set(runtimeImportsOf(file).map((target) => path.relative(ROOT, target))),
+    ]),
+  );
 }
 
 /** The circles of the graph: its strongly connected components of more than one file, or of one that imports itself (Tarjan). */

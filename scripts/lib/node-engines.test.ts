@@ -7,7 +7,8 @@ import semver from "semver";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(".");
-const declared = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+const declared = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { engines: { node: string } })
+  .engines.node;
 
 const NARROWER_THAN_DECLARED: Record<string, { version: string; why: string; check(): void }> = {
   "pg-boss": {
@@ -24,7 +25,9 @@ const NARROWER_THAN_DECLARED: Record<string, { version: string; why: string; che
     check() {
       const ours = ["lib", "app", "scripts", "prisma.config.ts"].map((p) => readTree(path.join(root, p))).join("\n");
       expect(ours).not.toMatch(/@prisma\/(dev|streams-local)|prisma dev\b/);
-      const scripts = JSON.stringify((JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: unknown }).scripts);
+      const scripts = JSON.stringify(
+        (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: unknown }).scripts,
+      );
       expect(scripts).not.toMatch(/prisma dev\b/);
     },
   },
@@ -32,7 +35,9 @@ const NARROWER_THAN_DECLARED: Record<string, { version: string; why: string; che
     version: "5.0.1",
     why: "declares ^22.13 (its Node floor, not an API need): a table of AST child keys that only `npm run lint` loads through typescript-eslint, never the app, worker or tests; CI lints on Node 20",
     check() {
-      const source = readTree(path.join(root, "node_modules/@typescript-eslint/visitor-keys/node_modules/eslint-visitor-keys"));
+      const source = readTree(
+        path.join(root, "node_modules/@typescript-eslint/visitor-keys/node_modules/eslint-visitor-keys"),
+      );
       expect(source.length).toBeGreaterThan(0);
       for (const api of NODE_22_ONLY_APIS) expect(source, `eslint-visitor-keys uses ${api}`).not.toContain(api);
     },
@@ -40,7 +45,16 @@ const NARROWER_THAN_DECLARED: Record<string, { version: string; why: string; che
 };
 
 /** APIs added after Node 20: a package using one would break on Node 20 whatever it declares. */
-const NODE_22_ONLY_APIS = ["Promise.withResolvers", "Array.fromAsync", "getBuiltinModule", "node:sqlite", "Object.groupBy", "Map.groupBy", "import.meta.dirname", "import.meta.filename"];
+const NODE_22_ONLY_APIS = [
+  "Promise.withResolvers",
+  "Array.fromAsync",
+  "getBuiltinModule",
+  "node:sqlite",
+  "Object.groupBy",
+  "Map.groupBy",
+  "import.meta.dirname",
+  "import.meta.filename",
+];
 
 function readTree(target: string): string {
   if (!fs.existsSync(target)) return "";
@@ -56,21 +70,38 @@ function readTree(target: string): string {
 /** Every installed package (nested ones too) with its version and engines.node, from npm's lockfile view of node_modules. */
 function installedPackages(): { name: string; version: string; node: string | undefined }[] {
   const lock = JSON.parse(fs.readFileSync(path.join(root, "node_modules/.package-lock.json"), "utf8")) as {
-    packages: Record<string, { version?: string; engines?: { node?: string } | string[]; dev?: boolean; optional?: boolean }>;
+    packages: Record<
+      string,
+      { version?: string; engines?: { node?: string } | string[]; dev?: boolean; optional?: boolean }
+    >;
   };
   return Object.entries(lock.packages)
-    .filter(([location]) => location.startsWith("node_modules/") && fs.existsSync(path.join(root, location, "package.json")))
+    .filter(
+      ([location]) => location.startsWith("node_modules/") && fs.existsSync(path.join(root, location, "package.json")),
+    )
     .map(([location]) => {
-      const manifest = JSON.parse(fs.readFileSync(path.join(root, location, "package.json"), "utf8")) as { name?: string; version: string; engines?: { node?: string } };
+      const manifest = JSON.parse(fs.readFileSync(path.join(root, location, "package.json"), "utf8")) as {
+        name?: string;
+        version: string;
+        engines?: { node?: string };
+      };
       const name = manifest.name ?? location.slice(location.lastIndexOf("node_modules/") + "node_modules/".length);
-      return { name, version: manifest.version, node: typeof manifest.engines === "object" && !Array.isArray(manifest.engines) ? manifest.engines?.node : undefined };
+      return {
+        name,
+        version: manifest.version,
+        node:
+          typeof manifest.engines === "object" && !Array.isArray(manifest.engines) ? manifest.engines?.node : undefined,
+      };
     });
 }
 
 describe("Node.js engines", () => {
   it("package.json's range is valid and CI's Node is inside it", () => {
     expect(semver.validRange(declared)).not.toBeNull();
-    expect(semver.satisfies(process.versions.node, declared), `Node ${process.versions.node} is outside ${declared}`).toBe(true);
+    expect(
+      semver.satisfies(process.versions.node, declared),
+      `Node ${process.versions.node} is outside ${declared}`,
+    ).toBe(true);
   });
 
   it("every installed package accepts every Node version package.json declares, or is a checked exception", () => {

@@ -16,11 +16,20 @@ describe("seedLargeProject", () => {
 
     expect(await prisma.video.count({ where: { projectId } })).toBe(240);
     expect(await prisma.score.count({ where: { runId } })).toBe(5_000);
-    const videos = await prisma.video.findMany({ where: { projectId }, select: { id: true, model: true, prompt: true, dimensions: true, sampleIndex: true, relativePath: true } });
+    const videos = await prisma.video.findMany({
+      where: { projectId },
+      select: { id: true, model: true, prompt: true, dimensions: true, sampleIndex: true, relativePath: true },
+    });
     expect(new Set(videos.map((v) => v.model))).toEqual(new Set(SEED_MODELS));
     expect(new Set(videos.map((v) => v.prompt)).size).toBe(20);
     expect(new Set(videos.map((v) => v.dimensions[0])).size).toBeGreaterThanOrEqual(10);
-    expect(videos.every((v) => v.relativePath.endsWith(`-${v.sampleIndex}.mp4`) && v.relativePath.startsWith(`${v.model}/${v.dimensions[0]}/`))).toBe(true);
+    expect(
+      videos.every(
+        (v) =>
+          v.relativePath.endsWith(`-${v.sampleIndex}.mp4`) &&
+          v.relativePath.startsWith(`${v.model}/${v.dimensions[0]}/`),
+      ),
+    ).toBe(true);
     const members = await prisma.projectMember.findMany({ where: { projectId } });
     expect(members.map((m) => m.role).sort()).toEqual(["owner", "reviewer", "reviewer", "reviewer"]);
 
@@ -28,7 +37,9 @@ describe("seedLargeProject", () => {
     const runVideos = await prisma.runVideo.findMany({ where: { runId } });
     expect(runVideos.length).toBeGreaterThan(50);
     expect(runVideos.length).toBeLessThan(240);
-    const sets = new Map((await prisma.frameSet.findMany({ where: { video: { projectId } } })).map((set) => [set.videoId, set]));
+    const sets = new Map(
+      (await prisma.frameSet.findMany({ where: { video: { projectId } } })).map((set) => [set.videoId, set]),
+    );
     const scores = await prisma.score.findMany({ where: { runId } });
     // The headline metrics as stored for the list (run_metric; verdict as 1/0, unknown as no row).
     const metrics = await readRunMetrics(
@@ -41,21 +52,36 @@ describe("seedLargeProject", () => {
     for (const rv of runVideos) {
       const set = sets.get(rv.videoId)!;
       const rows = scores.filter((s) => s.videoId === rv.videoId);
-      const expected = summarizeHallucinationScores(hallucinationInputsFromScoreRows(rows, { keyFrameCount: set.keyFrameCount, clusterCount: set.keyFrameCount }));
+      const expected = summarizeHallucinationScores(
+        hallucinationInputsFromScoreRows(rows, { keyFrameCount: set.keyFrameCount, clusterCount: set.keyFrameCount }),
+      );
       expect(metricOf(rv.videoId, "S")).toBeCloseTo(expected.S ?? Number.NaN, 9);
       expect(metricOf(rv.videoId, "D")).toEqual(expected.D === null ? null : expect.closeTo(expected.D, 9));
       expect(metricOf(rv.videoId, "I")).toEqual(expected.I);
-      expect(metricOf(rv.videoId, "overall")).toEqual(expected.overall === null ? null : expect.closeTo(expected.overall, 9));
-      expect(metricOf(rv.videoId, "verdict")).toEqual(expected.hallucination === null ? null : expected.hallucination ? 1 : 0);
-      const summary = rv.summary as { complete: boolean; missingInputs: number; worst: { category: string; value: number } };
+      expect(metricOf(rv.videoId, "overall")).toEqual(
+        expected.overall === null ? null : expect.closeTo(expected.overall, 9),
+      );
+      expect(metricOf(rv.videoId, "verdict")).toEqual(
+        expected.hallucination === null ? null : expected.hallucination ? 1 : 0,
+      );
+      const summary = rv.summary as {
+        complete: boolean;
+        missingInputs: number;
+        worst: { category: string; value: number };
+      };
       expect(summary.complete).toBe(expected.complete);
       expect(summary.missingInputs).toBe(expected.missingInputs);
       expect(summary.worst).toEqual(expected.worst);
       if (!expected.complete) incomplete++;
     }
     expect(incomplete).toBeLessThanOrEqual(1);
-    const frames = await prisma.frame.findMany({ where: { frameSetId: sets.get(runVideos[0]!.videoId)!.id }, orderBy: { index: "asc" } });
-    expect(frames.filter((f) => f.isKeyFrame).map((f) => f.index)).toEqual(Array.from({ length: frames.length / 3 }, (_, c) => 3 * c + 1));
+    const frames = await prisma.frame.findMany({
+      where: { frameSetId: sets.get(runVideos[0]!.videoId)!.id },
+      orderBy: { index: "asc" },
+    });
+    expect(frames.filter((f) => f.isKeyFrame).map((f) => f.index)).toEqual(
+      Array.from({ length: frames.length / 3 }, (_, c) => 3 * c + 1),
+    );
 
     const judgments = await prisma.humanJudgment.findMany({ where: { runId }, include: { history: true } });
     expect(new Set(judgments.map((j) => j.targetType))).toEqual(new Set(["verdict", "overall", "score"]));
@@ -76,11 +102,18 @@ describe("seedLargeProject", () => {
             )
           : metricTarget("hallucination", j.videoId, "", j.targetType);
       expect(j.targetKey).toBe(judgmentKey(target));
-      expect(j).toMatchObject({ task: target.task, target: target.target, stepId: target.stepId, scopeIndex: target.scopeIndex, frameSetId: target.frameSetId });
+      expect(j).toMatchObject({
+        task: target.task,
+        target: target.target,
+        stepId: target.stepId,
+        scopeIndex: target.scopeIndex,
+        frameSetId: target.frameSetId,
+      });
       expect(seeded.reviewerIds).toContain(j.reviewerId);
     }
     const verdictVideos = new Map<string, number>();
-    for (const j of judgments.filter((j) => j.targetType === "verdict")) verdictVideos.set(j.videoId, (verdictVideos.get(j.videoId) ?? 0) + 1);
+    for (const j of judgments.filter((j) => j.targetType === "verdict"))
+      verdictVideos.set(j.videoId, (verdictVideos.get(j.videoId) ?? 0) + 1);
     expect([...verdictVideos.values()].every((n) => n === 2)).toBe(true);
   });
 });

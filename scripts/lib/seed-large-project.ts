@@ -28,7 +28,18 @@ export const SEED_MODELS = ["Sora", "Kling 1.6", "HunyuanVideo", "CogVideoX-5B"]
 
 const DIMENSION_PROMPTS: Record<string, { subjects: string[]; actions: string[]; scenes: string[] }> = {
   Mechanics: {
-    subjects: ["A red rubber ball", "A wooden block", "A glass marble", "A steel bearing", "A tennis ball", "A stack of books", "A bowling ball", "A paper cup", "A toy car", "A basketball"],
+    subjects: [
+      "A red rubber ball",
+      "A wooden block",
+      "A glass marble",
+      "A steel bearing",
+      "A tennis ball",
+      "A stack of books",
+      "A bowling ball",
+      "A paper cup",
+      "A toy car",
+      "A basketball",
+    ],
     actions: [
       "rolls down a steep ramp",
       "falls off the edge of a table",
@@ -49,8 +60,26 @@ const DIMENSION_PROMPTS: Record<string, { subjects: string[]; actions: string[];
     ],
   },
   Thermotics: {
-    subjects: ["An ice cube", "A pot of water", "A candle", "A chocolate bar", "A block of butter", "A snowman", "A kettle", "A scoop of ice cream", "A glass of iced tea", "A wax crayon"],
-    actions: ["melts slowly", "starts to boil and steam", "burns down to the wick", "softens and drips", "freezes over", "gives off rising steam"],
+    subjects: [
+      "An ice cube",
+      "A pot of water",
+      "A candle",
+      "A chocolate bar",
+      "A block of butter",
+      "A snowman",
+      "A kettle",
+      "A scoop of ice cream",
+      "A glass of iced tea",
+      "A wax crayon",
+    ],
+    actions: [
+      "melts slowly",
+      "starts to boil and steam",
+      "burns down to the wick",
+      "softens and drips",
+      "freezes over",
+      "gives off rising steam",
+    ],
     scenes: [
       "in direct summer sunlight",
       "on a gas stove",
@@ -63,8 +92,26 @@ const DIMENSION_PROMPTS: Record<string, { subjects: string[]; actions: string[];
     ],
   },
   Material: {
-    subjects: ["A glass vase", "A silk scarf", "A ceramic plate", "A sponge", "A sheet of paper", "A rubber band", "A clay pot", "A metal spring", "A cotton towel", "A soap bubble"],
-    actions: ["shatters on the floor", "is crumpled by a hand", "stretches and snaps back", "absorbs spilled water", "tears in half", "bends without breaking"],
+    subjects: [
+      "A glass vase",
+      "A silk scarf",
+      "A ceramic plate",
+      "A sponge",
+      "A sheet of paper",
+      "A rubber band",
+      "A clay pot",
+      "A metal spring",
+      "A cotton towel",
+      "A soap bubble",
+    ],
+    actions: [
+      "shatters on the floor",
+      "is crumpled by a hand",
+      "stretches and snaps back",
+      "absorbs spilled water",
+      "tears in half",
+      "bends without breaking",
+    ],
     scenes: [
       "in a close-up shot",
       "on a white studio background",
@@ -77,9 +124,36 @@ const DIMENSION_PROMPTS: Record<string, { subjects: string[]; actions: string[];
     ],
   },
   "Human Anatomy": {
-    subjects: ["A pianist", "A rock climber", "A juggler", "A violinist", "A chef", "A yoga teacher", "A basketball player", "A sign-language interpreter", "A potter", "A typist"],
-    actions: ["moves both hands quickly", "stretches arms overhead", "turns around and waves", "grips the handle tightly", "counts on five fingers", "crosses legs while sitting"],
-    scenes: ["in a concert hall", "on a rocky cliff", "in a crowded street", "in a quiet studio", "in a restaurant kitchen", "on a sunny beach", "in a gym", "in a library"],
+    subjects: [
+      "A pianist",
+      "A rock climber",
+      "A juggler",
+      "A violinist",
+      "A chef",
+      "A yoga teacher",
+      "A basketball player",
+      "A sign-language interpreter",
+      "A potter",
+      "A typist",
+    ],
+    actions: [
+      "moves both hands quickly",
+      "stretches arms overhead",
+      "turns around and waves",
+      "grips the handle tightly",
+      "counts on five fingers",
+      "crosses legs while sitting",
+    ],
+    scenes: [
+      "in a concert hall",
+      "on a rocky cliff",
+      "in a crowded street",
+      "in a quiet studio",
+      "in a restaurant kitchen",
+      "on a sunny beach",
+      "in a gym",
+      "in a library",
+    ],
   },
   "Human Interaction": {
     subjects: [
@@ -94,16 +168,70 @@ const DIMENSION_PROMPTS: Record<string, { subjects: string[]; actions: string[];
       "Two children",
       "A couple",
     ],
-    actions: ["shake hands", "pass a ball back and forth", "hug each other", "exchange a small gift", "high-five after a game", "walk side by side talking"],
-    scenes: ["in a city park", "at a train station", "in an office lobby", "on a snowy street", "in a cozy living room", "at a farmers market", "on a basketball court", "in a hospital corridor"],
+    actions: [
+      "shake hands",
+      "pass a ball back and forth",
+      "hug each other",
+      "exchange a small gift",
+      "high-five after a game",
+      "walk side by side talking",
+    ],
+    scenes: [
+      "in a city park",
+      "at a train station",
+      "in an office lobby",
+      "on a snowy street",
+      "in a cozy living room",
+      "at a farmers market",
+      "on a basketball court",
+      "in a hospital corridor",
+    ],
   },
   "Complex Landscape": {
-    subjects: ["A drone", "A hot-air balloon", "A lone hiker", "A sailing boat", "A flock of birds", "A train", "A kayak", "A paraglider", "A herd of horses", "A cyclist"],
-    actions: ["travels across", "slowly rises above", "circles around", "moves along the edge of", "crosses", "descends toward"],
-    scenes: ["a misty mountain valley", "a vast desert with dunes", "a glacier lake", "a terraced rice field", "a rocky coastline", "an autumn forest", "a canyon at dawn", "a snowy plateau"],
+    subjects: [
+      "A drone",
+      "A hot-air balloon",
+      "A lone hiker",
+      "A sailing boat",
+      "A flock of birds",
+      "A train",
+      "A kayak",
+      "A paraglider",
+      "A herd of horses",
+      "A cyclist",
+    ],
+    actions: [
+      "travels across",
+      "slowly rises above",
+      "circles around",
+      "moves along the edge of",
+      "crosses",
+      "descends toward",
+    ],
+    scenes: [
+      "a misty mountain valley",
+      "a vast desert with dunes",
+      "a glacier lake",
+      "a terraced rice field",
+      "a rocky coastline",
+      "an autumn forest",
+      "a canyon at dawn",
+      "a snowy plateau",
+    ],
   },
   "Camera Motion": {
-    subjects: ["A lighthouse", "A city skyline", "A waterfall", "A vintage car", "A cathedral", "A bonsai tree", "A street market", "A sculpture", "A bridge", "A sunflower field"],
+    subjects: [
+      "A lighthouse",
+      "A city skyline",
+      "A waterfall",
+      "A vintage car",
+      "A cathedral",
+      "A bonsai tree",
+      "A street market",
+      "A sculpture",
+      "A bridge",
+      "A sunflower field",
+    ],
     actions: [
       "seen in a slow dolly zoom",
       "seen in an orbiting shot",
@@ -112,15 +240,62 @@ const DIMENSION_PROMPTS: Record<string, { subjects: string[]; actions: string[];
       "seen in a tracking shot",
       "seen while the camera pulls back",
     ],
-    scenes: ["at golden hour", "at night with neon lights", "on a foggy morning", "under heavy rain", "in bright midday sun", "during a snowstorm", "at twilight", "under a clear blue sky"],
+    scenes: [
+      "at golden hour",
+      "at night with neon lights",
+      "on a foggy morning",
+      "under heavy rain",
+      "in bright midday sun",
+      "during a snowstorm",
+      "at twilight",
+      "under a clear blue sky",
+    ],
   },
   "Dynamic Spatial Relationship": {
-    subjects: ["A cat", "A dog", "A child", "A robot", "A squirrel", "A delivery drone", "A goose", "A rabbit", "A toy train", "A horse"],
-    actions: ["moves from the left of the box to its right", "walks behind the sofa", "jumps onto the chair", "crawls under the table", "runs around the tree", "climbs on top of the wall"],
-    scenes: ["in a living room", "in a backyard", "in a warehouse", "in a garden", "on a farm", "in a park", "in a playroom", "on a rooftop"],
+    subjects: [
+      "A cat",
+      "A dog",
+      "A child",
+      "A robot",
+      "A squirrel",
+      "A delivery drone",
+      "A goose",
+      "A rabbit",
+      "A toy train",
+      "A horse",
+    ],
+    actions: [
+      "moves from the left of the box to its right",
+      "walks behind the sofa",
+      "jumps onto the chair",
+      "crawls under the table",
+      "runs around the tree",
+      "climbs on top of the wall",
+    ],
+    scenes: [
+      "in a living room",
+      "in a backyard",
+      "in a warehouse",
+      "in a garden",
+      "on a farm",
+      "in a park",
+      "in a playroom",
+      "on a rooftop",
+    ],
   },
   "Motion Order Understanding": {
-    subjects: ["A barista", "A mechanic", "A painter", "A gardener", "A student", "A baker", "A tailor", "A carpenter", "A florist", "A nurse"],
+    subjects: [
+      "A barista",
+      "A mechanic",
+      "A painter",
+      "A gardener",
+      "A student",
+      "A baker",
+      "A tailor",
+      "A carpenter",
+      "A florist",
+      "A nurse",
+    ],
     actions: [
       "first opens the door, then turns on the light",
       "picks up the cup, then pours the milk",
@@ -129,22 +304,112 @@ const DIMENSION_PROMPTS: Record<string, { subjects: string[]; actions: string[];
       "waters the plant, then trims its leaves",
       "writes a note, then folds it",
     ],
-    scenes: ["in a small cafe", "in a garage", "in an art studio", "in a greenhouse", "in a classroom", "in a bakery", "in a tailor shop", "in a workshop"],
+    scenes: [
+      "in a small cafe",
+      "in a garage",
+      "in an art studio",
+      "in a greenhouse",
+      "in a classroom",
+      "in a bakery",
+      "in a tailor shop",
+      "in a workshop",
+    ],
   },
   "Instance Preservation": {
-    subjects: ["Three apples", "Five ducks", "Two red cars", "Four balloons", "Three candles", "Six chairs", "Two cats", "Four boats", "Three umbrellas", "Five stones"],
-    actions: ["stay in a row while the camera moves", "swim in a line across the pond", "drive through an intersection", "float up into the sky", "flicker on a table", "are arranged around a table"],
-    scenes: ["on a wooden table", "on a calm pond", "in a city street", "at a birthday party", "in a dark room", "in a dining hall", "on a windowsill", "in a harbor"],
+    subjects: [
+      "Three apples",
+      "Five ducks",
+      "Two red cars",
+      "Four balloons",
+      "Three candles",
+      "Six chairs",
+      "Two cats",
+      "Four boats",
+      "Three umbrellas",
+      "Five stones",
+    ],
+    actions: [
+      "stay in a row while the camera moves",
+      "swim in a line across the pond",
+      "drive through an intersection",
+      "float up into the sky",
+      "flicker on a table",
+      "are arranged around a table",
+    ],
+    scenes: [
+      "on a wooden table",
+      "on a calm pond",
+      "in a city street",
+      "at a birthday party",
+      "in a dark room",
+      "in a dining hall",
+      "on a windowsill",
+      "in a harbor",
+    ],
   },
   "Human Clothes": {
-    subjects: ["A model", "A dancer", "A businessman", "A bride", "A skateboarder", "A firefighter", "A tourist", "A student", "A runner", "A farmer"],
-    actions: ["puts on a long coat", "takes off a hat", "walks in a flowing dress", "zips up a jacket", "ties a scarf", "rolls up the sleeves"],
-    scenes: ["on a fashion runway", "in a windy street", "in a changing room", "at a wedding", "in a skate park", "at a fire station", "at an airport", "in a schoolyard"],
+    subjects: [
+      "A model",
+      "A dancer",
+      "A businessman",
+      "A bride",
+      "A skateboarder",
+      "A firefighter",
+      "A tourist",
+      "A student",
+      "A runner",
+      "A farmer",
+    ],
+    actions: [
+      "puts on a long coat",
+      "takes off a hat",
+      "walks in a flowing dress",
+      "zips up a jacket",
+      "ties a scarf",
+      "rolls up the sleeves",
+    ],
+    scenes: [
+      "on a fashion runway",
+      "in a windy street",
+      "in a changing room",
+      "at a wedding",
+      "in a skate park",
+      "at a fire station",
+      "at an airport",
+      "in a schoolyard",
+    ],
   },
   "Motion Rationality": {
-    subjects: ["A swimmer", "A gymnast", "A horse rider", "A skier", "A weightlifter", "A sprinter", "A diver", "A tennis player", "A surfer", "A figure skater"],
-    actions: ["completes a full turn", "jumps and lands", "lifts a heavy barbell", "pushes off and glides", "serves the ball", "dives into the water"],
-    scenes: ["in an Olympic arena", "on a mountain slope", "in an indoor pool", "on a sandy beach", "in a training hall", "on a frozen lake", "in a stadium", "on a big wave"],
+    subjects: [
+      "A swimmer",
+      "A gymnast",
+      "A horse rider",
+      "A skier",
+      "A weightlifter",
+      "A sprinter",
+      "A diver",
+      "A tennis player",
+      "A surfer",
+      "A figure skater",
+    ],
+    actions: [
+      "completes a full turn",
+      "jumps and lands",
+      "lifts a heavy barbell",
+      "pushes off and glides",
+      "serves the ball",
+      "dives into the water",
+    ],
+    scenes: [
+      "in an Olympic arena",
+      "on a mountain slope",
+      "in an indoor pool",
+      "on a sandy beach",
+      "in a training hall",
+      "on a frozen lake",
+      "in a stadium",
+      "on a big wave",
+    ],
   },
 };
 
@@ -180,22 +445,39 @@ export async function seedLargeProject(
   const step = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
     const t = performance.now();
     const result = await work();
-    log(`  ${label}: ${typeof result === "number" ? `${result.toLocaleString("en")} rows, ` : ""}${((performance.now() - t) / 1000).toFixed(1)} s`);
+    log(
+      `  ${label}: ${typeof result === "number" ? `${result.toLocaleString("en")} rows, ` : ""}${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
     return result;
   };
 
   const ownerId = `seed-${tag}-owner`;
   const reviewerIds = Array.from({ length: reviewerCount }, (_, i) => `seed-${tag}-reviewer-${i + 1}`);
   await prisma.user.createMany({
-    data: [ownerId, ...reviewerIds].map((id, i) => ({ id, name: i === 0 ? "Seed owner" : `Seed reviewer ${i}`, email: `${id}@seed.framejury.local` })),
+    data: [ownerId, ...reviewerIds].map((id, i) => ({
+      id,
+      name: i === 0 ? "Seed owner" : `Seed reviewer ${i}`,
+      email: `${id}@seed.framejury.local`,
+    })),
   });
-  const project = await prisma.project.create({ data: { name: `Large project (${videos.toLocaleString("en")} videos, seed ${tag})` } });
+  const project = await prisma.project.create({
+    data: { name: `Large project (${videos.toLocaleString("en")} videos, seed ${tag})` },
+  });
   const projectId = project.id;
   await prisma.projectMember.createMany({
-    data: [{ projectId, userId: ownerId, role: "owner" as const }, ...reviewerIds.map((userId) => ({ projectId, userId, role: "reviewer" as const }))],
+    data: [
+      { projectId, userId: ownerId, role: "owner" as const },
+      ...reviewerIds.map((userId) => ({ projectId, userId, role: "reviewer" as const })),
+    ],
   });
   const endpoint = await prisma.judgeEndpoint.create({
-    data: { projectId, name: "Seeded (simulated)", baseUrl: "http://127.0.0.1:4010/v1", model: "stub-vision", createdById: ownerId },
+    data: {
+      projectId,
+      name: "Seeded (simulated)",
+      baseUrl: "http://127.0.0.1:4010/v1",
+      model: "stub-vision",
+      createdById: ownerId,
+    },
   });
   const settings = DEFAULT_HALLUCINATION_SUMMARY_SETTINGS;
   const run = await prisma.judgeRun.create({
@@ -216,7 +498,9 @@ export async function seedLargeProject(
   const runId = run.id;
   const threshold = settings.verdict.threshold;
   const prompts = seedPrompts(Math.max(1, Math.ceil(videos / 12)));
-  log(`seeding project ${projectId}: ${videos.toLocaleString("en")} videos, up to ${scoreBudget.toLocaleString("en")} scores, ${reviewerCount} reviewers`);
+  log(
+    `seeding project ${projectId}: ${videos.toLocaleString("en")} videos, up to ${scoreBudget.toLocaleString("en")} scores, ${reviewerCount} reviewers`,
+  );
 
   // md5-based uniform numbers in [0, 1): deterministic per (video, slot) and well mixed.
   // (Inlined below as ('x' || substr(md5(<key>), 1, 8))::bit(32)::bigint / 4294967296.0.)
@@ -291,7 +575,11 @@ export async function seedLargeProject(
       );
       await tx.$executeRaw`ANALYZE seed_slot`;
 
-      const templates = { static_hallucination: "hallucination/static-hallucination", dynamic_hallucination: "hallucination/dynamic-hallucination", inconsistency: "hallucination/inconsistency" };
+      const templates = {
+        static_hallucination: "hallucination/static-hallucination",
+        dynamic_hallucination: "hallucination/dynamic-hallucination",
+        inconsistency: "hallucination/inconsistency",
+      };
       await step(
         "step results",
         () => tx.$executeRaw`INSERT INTO "step_result" ("id", "runId", "videoId", "stepId", "scopeIndex", "status", "templateId", "templateHash", "output", "attempts", "startedAt", "finishedAt")

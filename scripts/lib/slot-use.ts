@@ -22,7 +22,12 @@ export interface SlotUse {
   lost: { beforeFirst: number; ramp: number; middle: number; tail: number };
 }
 
-export function slotUse(requests: StubRequest[], startedAt: number, endedAt: number, concurrency: number): SlotUse | null {
+export function slotUse(
+  requests: StubRequest[],
+  startedAt: number,
+  endedAt: number,
+  concurrency: number,
+): SlotUse | null {
   if (!requests.length) return null;
   const edges = requests.flatMap((r) => [
     { t: r.at, d: 1 },

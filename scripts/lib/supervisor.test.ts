@@ -29,7 +29,10 @@ describe("the restart tracker (a fake clock)", () => {
 
   it("reads WORKER_RESTART_LIMIT and WORKER_RESTART_WINDOW_SECONDS, and refuses a malformed one by name", () => {
     expect(restartPolicyFromEnv({})).toMatchObject({ maxRestarts: 5, windowMs: 300_000, initialDelayMs: 1000 });
-    expect(restartPolicyFromEnv({ WORKER_RESTART_LIMIT: "0", WORKER_RESTART_WINDOW_SECONDS: "60" })).toMatchObject({ maxRestarts: 0, windowMs: 60_000 });
+    expect(restartPolicyFromEnv({ WORKER_RESTART_LIMIT: "0", WORKER_RESTART_WINDOW_SECONDS: "60" })).toMatchObject({
+      maxRestarts: 0,
+      windowMs: 60_000,
+    });
     expect(() => restartPolicyFromEnv({ WORKER_RESTART_LIMIT: "many" })).toThrow(/WORKER_RESTART_LIMIT/);
     expect(() => restartPolicyFromEnv({ WORKER_RESTART_WINDOW_SECONDS: "0" })).toThrow(/WORKER_RESTART_WINDOW_SECONDS/);
   });
@@ -50,10 +53,15 @@ describe("supervising real processes", () => {
     let stopping = false;
     const first = supervise("the judge worker", {
       start: () => {
-        const child = children.spawn("the judge worker", process.execPath, [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", path.resolve("scripts/worker.ts")], {
-          env: { ...process.env, LOG_LEVEL: "info" },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
+        const child = children.spawn(
+          "the judge worker",
+          process.execPath,
+          [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", path.resolve("scripts/worker.ts")],
+          {
+            env: { ...process.env, LOG_LEVEL: "info" },
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        );
         child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
         child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
         started.push(child);
@@ -82,7 +90,9 @@ describe("supervising real processes", () => {
       () => `${lines.join("\n")}\n${output}`,
     );
 
-    expect(lines[0]).toBe("the judge worker exited (killed by SIGKILL); restarting it in 1 s (restart 1 of at most 5 within 60 s)");
+    expect(lines[0]).toBe(
+      "the judge worker exited (killed by SIGKILL); restarting it in 1 s (restart 1 of at most 5 within 60 s)",
+    );
     expect(pauses).toEqual([1000]);
     const second = started[1]!;
     expect(lines[1]).toBe(`the judge worker restarted (pid ${second.pid})`);
@@ -124,7 +134,9 @@ describe("supervising real processes", () => {
       "judge worker 2 exited (exit code 3); restarting it in 1 s (restart 1 of at most 2 within 60 s)",
       "judge worker 2 exited (exit code 3); restarting it in 2 s (restart 2 of at most 2 within 60 s)",
     ]);
-    expect(failures).toEqual(["judge worker 2 keeps failing: it exited 3 times within 60 s (last: exit code 3); see its output above"]);
+    expect(failures).toEqual([
+      "judge worker 2 keeps failing: it exited 3 times within 60 s (last: exit code 3); see its output above",
+    ]);
   });
 
   it("restarts nothing once everything is stopping", async () => {
@@ -171,7 +183,9 @@ describe("npm start's shutdown when a worker keeps failing", () => {
         giveUp: (failure) => void shutdown.run(1, failure),
       });
     `;
-    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     started.push(child);
     let stdout = "";
     let stderr = "";
@@ -181,7 +195,9 @@ describe("npm start's shutdown when a worker keeps failing", () => {
 
     expect(code, stderr).toBe(1);
     expect(stdout.match(/restarting it in/g)).toHaveLength(3);
-    expect(stderr).toContain("[framejury] failed: the judge worker keeps failing: it exited 4 times within 60 s (last: exit code 7)");
+    expect(stderr).toContain(
+      "[framejury] failed: the judge worker keeps failing: it exited 4 times within 60 s (last: exit code 7)",
+    );
     expect(stderr).toContain("[framejury] everything it started is stopped.");
     const webPid = Number(/web pid (\d+)/.exec(stdout)?.[1]);
     expect(webPid).toBeGreaterThan(0);

@@ -15,7 +15,8 @@ export interface RestartPolicy {
   maxRestarts: number;
 }
 
-export type RestartDecision = { restart: true; delayMs: number; exitsInWindow: number } | { restart: false; exitsInWindow: number };
+export type RestartDecision =
+  { restart: true; delayMs: number; exitsInWindow: number } | { restart: false; exitsInWindow: number };
 
 /** Decides, from when a process exited before, whether to start it again and after how long. Time comes from the caller. */
 export class RestartTracker {
@@ -83,10 +84,14 @@ export function supervise(name: string, options: SupervisorOptions): ChildProces
       const decision = tracker.exited(now());
       const window = `${Math.round(options.policy.windowMs / 1000)} s`;
       if (!decision.restart) {
-        options.giveUp(`${name} keeps failing: it exited ${decision.exitsInWindow} times within ${window} (last: ${how}); see its output above`);
+        options.giveUp(
+          `${name} keeps failing: it exited ${decision.exitsInWindow} times within ${window} (last: ${how}); see its output above`,
+        );
         return;
       }
-      options.log(`${name} exited (${how}); restarting it in ${formatSeconds(decision.delayMs)} (restart ${decision.exitsInWindow} of at most ${options.policy.maxRestarts} within ${window})`);
+      options.log(
+        `${name} exited (${how}); restarting it in ${formatSeconds(decision.delayMs)} (restart ${decision.exitsInWindow} of at most ${options.policy.maxRestarts} within ${window})`,
+      );
       void sleep(decision.delayMs).then(() => {
         if (options.stopping()) return;
         const next = run();

@@ -8,7 +8,10 @@ export const dynamic = "force-dynamic";
 export const GET = observed(
   async () => {
     const health = await checkDatabase(process.env.DATABASE_URL, healthThresholdsFromEnv());
-    return Response.json({ status: health.db === "ok" ? "ok" : "degraded", ...health }, { status: health.db === "down" ? 503 : 200 });
+    return Response.json(
+      { status: health.db === "ok" ? "ok" : "degraded", ...health },
+      { status: health.db === "down" ? 503 : 200 },
+    );
   },
   { quiet: true },
 );

@@ -29,7 +29,10 @@ describe("/api/v1 with API keys", () => {
   it("lists the caller's projects and creates one", async () => {
     const { user, key } = await userWithKey();
     await createProject(prisma, user, { name: "Listed" });
-    const created = await createProjectRoute(request("/api/v1/projects", { method: "POST", key, body: JSON.stringify({ name: "From API" }) }), noParams);
+    const created = await createProjectRoute(
+      request("/api/v1/projects", { method: "POST", key, body: JSON.stringify({ name: "From API" }) }),
+      noParams,
+    );
     expect(created.status).toBe(201);
     const response = await listProjects(request("/api/v1/projects", { key }), noParams);
     expect(response.status).toBe(200);
@@ -53,18 +56,35 @@ describe("/api/v1 with API keys", () => {
     const project = await createProject(prisma, owner, { name: "Hidden" });
     await prisma.projectMember.create({ data: { projectId: project.id, userId: viewer.userId, role: "viewer" } });
 
-    const stranger = await getProject(request(`/api/v1/projects/${project.id}`, { key: strangerKey }), withProject(project.id));
+    const stranger = await getProject(
+      request(`/api/v1/projects/${project.id}`, { key: strangerKey }),
+      withProject(project.id),
+    );
     const missing = await getProject(request(`/api/v1/projects/nope`, { key: strangerKey }), withProject("nope"));
     expect(stranger.status).toBe(404);
     expect(missing.status).toBe(404);
     expect(await stranger.json()).toEqual(await missing.json());
 
-    const seen = await getProject(request(`/api/v1/projects/${project.id}`, { key: viewerKey }), withProject(project.id));
+    const seen = await getProject(
+      request(`/api/v1/projects/${project.id}`, { key: viewerKey }),
+      withProject(project.id),
+    );
     expect(await seen.json()).toMatchObject({ id: project.id, name: "Hidden", role: "viewer" });
-    const rename = await patchProject(request(`/api/v1/projects/${project.id}`, { method: "PATCH", key: viewerKey, body: JSON.stringify({ name: "x" }) }), withProject(project.id));
+    const rename = await patchProject(
+      request(`/api/v1/projects/${project.id}`, {
+        method: "PATCH",
+        key: viewerKey,
+        body: JSON.stringify({ name: "x" }),
+      }),
+      withProject(project.id),
+    );
     expect(rename.status).toBe(403);
     const add = await addMemberRoute(
-      request(`/api/v1/projects/${project.id}/members`, { method: "POST", key: strangerKey, body: JSON.stringify({ email: "someone@example.test", role: "owner" }) }),
+      request(`/api/v1/projects/${project.id}/members`, {
+        method: "POST",
+        key: strangerKey,
+        body: JSON.stringify({ email: "someone@example.test", role: "owner" }),
+      }),
       withProject(project.id),
     );
     expect(add.status).toBe(404);
@@ -73,11 +93,17 @@ describe("/api/v1 with API keys", () => {
   it("lets owners set the default role of accounts made by single sign-on, and refuses a role that is not one", async () => {
     const { user: owner, key } = await userWithKey();
     const project = await createProject(prisma, owner, { name: "SSO default" });
-    const patch = (body: unknown) => patchProject(request(`/api/v1/projects/${project.id}`, { method: "PATCH", key, body: JSON.stringify(body) }), withProject(project.id));
+    const patch = (body: unknown) =>
+      patchProject(
+        request(`/api/v1/projects/${project.id}`, { method: "PATCH", key, body: JSON.stringify(body) }),
+        withProject(project.id),
+      );
     const set = await patch({ ssoDefaultRole: "reviewer" });
     expect(set.status).toBe(200);
     expect(await set.json()).toMatchObject({ ssoDefaultRole: "reviewer" });
-    expect(await (await getProject(request(`/api/v1/projects/${project.id}`, { key }), withProject(project.id))).json()).toMatchObject({ ssoDefaultRole: "reviewer" });
+    expect(
+      await (await getProject(request(`/api/v1/projects/${project.id}`, { key }), withProject(project.id))).json(),
+    ).toMatchObject({ ssoDefaultRole: "reviewer" });
     expect((await patch({ ssoDefaultRole: "admin" })).status).toBe(400);
     expect(await (await patch({ ssoDefaultRole: null })).json()).toMatchObject({ ssoDefaultRole: null });
     expect((await prisma.project.findUniqueOrThrow({ where: { id: project.id } })).ssoDefaultRole).toBeNull();
@@ -87,7 +113,10 @@ describe("/api/v1 with API keys", () => {
     const { key } = await userWithKey();
     const notJson = await createProjectRoute(request("/api/v1/projects", { method: "POST", key, body: "{" }), noParams);
     expect(notJson.status).toBe(400);
-    const empty = await createProjectRoute(request("/api/v1/projects", { method: "POST", key, body: JSON.stringify({ name: "  " }) }), noParams);
+    const empty = await createProjectRoute(
+      request("/api/v1/projects", { method: "POST", key, body: JSON.stringify({ name: "  " }) }),
+      noParams,
+    );
     expect(empty.status).toBe(400);
     expect(((await empty.json()) as { error: { message: string } }).error.message).toMatch(/name/);
   });
@@ -110,7 +139,10 @@ describe("sign-in through better-auth", () => {
     const cookie = response.headers.get("set-cookie") ?? "";
     expect(cookie).toMatch(/session_token=/);
     expect(cookie).toMatch(/HttpOnly/i);
-    const projects = await listProjects(request("/api/v1/projects", { headers: { cookie: cookie.split(";")[0]! } }), noParams);
+    const projects = await listProjects(
+      request("/api/v1/projects", { headers: { cookie: cookie.split(";")[0]! } }),
+      noParams,
+    );
     expect(projects.status).toBe(200);
   });
 

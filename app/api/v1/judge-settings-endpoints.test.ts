@@ -17,13 +17,28 @@ beforeAll(async () => {
   projectId = (await createProject(prisma, owner, { name: "QA defaults" })).id;
   // Another project: its owner is a co-owner here, yet its endpoint is not this project's.
   const otherProjectId = (await createProject(prisma, owner, { name: "Elsewhere" })).id;
-  const endpoint = (pid: string) => prisma.judgeEndpoint.create({ data: { projectId: pid, name: "judge", baseUrl: "http://127.0.0.1:4010/v1", model: "m", createdById: owner.userId } });
+  const endpoint = (pid: string) =>
+    prisma.judgeEndpoint.create({
+      data: {
+        projectId: pid,
+        name: "judge",
+        baseUrl: "http://127.0.0.1:4010/v1",
+        model: "m",
+        createdById: owner.userId,
+      },
+    });
   ownEndpointId = (await endpoint(projectId)).id;
   foreignEndpointId = (await endpoint(otherProjectId)).id;
 });
 
 const put = (settings: Record<string, unknown>) =>
-  putSettings(apiRequest(`/api/v1/projects/${projectId}/judge-settings/qa`, key, { method: "PUT", body: JSON.stringify(settings) }), routeContext({ projectId, pipeline: "qa" }));
+  putSettings(
+    apiRequest(`/api/v1/projects/${projectId}/judge-settings/qa`, key, {
+      method: "PUT",
+      body: JSON.stringify(settings),
+    }),
+    routeContext({ projectId, pipeline: "qa" }),
+  );
 
 describe("PUT /api/v1/projects/:id/judge-settings/qa: the judge endpoint must be the project's", () => {
   it("refuses another project's endpoint id when saved (400 naming the role), and saves nothing", async () => {

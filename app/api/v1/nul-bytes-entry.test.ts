@@ -27,7 +27,14 @@ async function allHandlers() {
     const dynamic = segments.filter((s) => s.startsWith("[")).map((s) => s.slice(1, -1));
     const route = (await import(file)) as Record<string, unknown>;
     for (const method of METHODS) {
-      if (typeof route[method] === "function") handlers.push({ label: `${method} /api/v1/${segments.join("/")}`, method, segments, dynamic, handler: route[method] as Handler });
+      if (typeof route[method] === "function")
+        handlers.push({
+          label: `${method} /api/v1/${segments.join("/")}`,
+          method,
+          segments,
+          dynamic,
+          handler: route[method] as Handler,
+        });
     }
   }
   return handlers;
@@ -46,7 +53,10 @@ beforeAll(async () => {
 function call(entry: { method: string; handler: Handler }, urlPath: string, params: Record<string, string>) {
   const request = new Request(`${APP}${urlPath}`, {
     method: entry.method,
-    headers: { authorization: `Bearer ${key}`, ...(entry.method === "GET" || entry.method === "HEAD" ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(entry.method === "GET" || entry.method === "HEAD" ? {} : { "content-type": "application/json" }),
+    },
     ...(entry.method === "GET" || entry.method === "HEAD" ? {} : { body: "{}" }),
   });
   return entry.handler(request, routeContext(params));
@@ -60,17 +70,36 @@ describe("a NUL byte where a request enters, on every /api/v1 route", () => {
     for (const entry of handlers) {
       // Each dynamic segment in turn holds the NUL; the others hold ids that exist or look real.
       for (const nulAt of entry.dynamic) {
-        const params = Object.fromEntries(entry.dynamic.map((name) => [name, name === nulAt ? "a\u0000b" : name === "projectId" ? projectId : name === "pipeline" ? "hallucination" : "x1"]));
+        const params = Object.fromEntries(
+          entry.dynamic.map((name) => [
+            name,
+            name === nulAt
+              ? "a\u0000b"
+              : name === "projectId"
+                ? projectId
+                : name === "pipeline"
+                  ? "hallucination"
+                  : "x1",
+          ]),
+        );
         const urlPath = `/api/v1/${entry.segments.map((s) => (s.startsWith("[") ? encodeURIComponent(params[s.slice(1, -1)]!) : s)).join("/")}`;
         const response = await call(entry, urlPath, params);
         answers.push(`${entry.label} [${nulAt}=NUL] ${response.status}`);
       }
-      const params = Object.fromEntries(entry.dynamic.map((name) => [name, name === "projectId" ? projectId : name === "pipeline" ? "hallucination" : "x1"]));
+      const params = Object.fromEntries(
+        entry.dynamic.map((name) => [
+          name,
+          name === "projectId" ? projectId : name === "pipeline" ? "hallucination" : "x1",
+        ]),
+      );
       const urlPath = `/api/v1/${entry.segments.map((s) => (s.startsWith("[") ? params[s.slice(1, -1)]! : s)).join("/")}`;
       for (const query of ["runId=%00", "a%00b=1"]) {
         const response = await call(entry, `${urlPath}?${query}`, params);
-        const message = response.status === 400 ? ((await response.json()) as { error: { message: string } }).error.message : "";
-        answers.push(`${entry.label} ?${query} ${response.status}${response.status === 400 && !/NUL/.test(message) ? " (not about the NUL)" : ""}`);
+        const message =
+          response.status === 400 ? ((await response.json()) as { error: { message: string } }).error.message : "";
+        answers.push(
+          `${entry.label} ?${query} ${response.status}${response.status === 400 && !/NUL/.test(message) ? " (not about the NUL)" : ""}`,
+        );
       }
     }
     const expected = answers.map((a) => a.replace(/ \d{3}.*$/, () => (a.includes("=NUL]") ? " 404" : " 400")));
@@ -82,15 +111,25 @@ describe("a NUL byte where a request enters, on every /api/v1 route", () => {
     const deep = `${"[".repeat(5_000)}${"]".repeat(5_000)}`;
     const body = `{"name":"deep","extra":${deep}}`;
     const response = await createProjectRoute(
-      new Request(`${APP}/api/v1/projects`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body }),
+      new Request(`${APP}/api/v1/projects`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body,
+      }),
       routeContext({}) as never,
     );
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(`nested more than ${MAX_JSON_DEPTH} levels`);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+      `nested more than ${MAX_JSON_DEPTH} levels`,
+    );
     // At the limit it is read (and the schema refuses the unknown key, as it would any).
     const atLimit = `{"name":"deep","extra":${"[".repeat(MAX_JSON_DEPTH - 1)}${"]".repeat(MAX_JSON_DEPTH - 1)}}`;
     const shallow = await createProjectRoute(
-      new Request(`${APP}/api/v1/projects`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: atLimit }),
+      new Request(`${APP}/api/v1/projects`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: atLimit,
+      }),
       routeContext({}) as never,
     );
     expect(((await shallow.json()) as { error?: { message: string } }).error?.message ?? "").not.toContain("nested");
@@ -100,24 +139,40 @@ describe("a NUL byte where a request enters, on every /api/v1 route", () => {
     const form = new FormData();
     form.set("file", new Blob(["a cat playing piano\na dog\u0000 running\n"], { type: "text/plain" }), "prompts.txt");
     const response = await postPromptList(
-      new Request(`${APP}/api/v1/projects/${projectId}/prompt-lists`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }),
+      new Request(`${APP}/api/v1/projects/${projectId}/prompt-lists`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}` },
+        body: form,
+      }),
       routeContext({ projectId }),
     );
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/prompts\.txt line 2: .*NUL/);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /prompts\.txt line 2: .*NUL/,
+    );
     expect(await prisma.promptList.count({ where: { projectId } })).toBe(0);
 
     const labels = new FormData();
     labels.set("format", "generic");
     labels.set("name", "labels");
     labels.set("dryRun", "false");
-    labels.set("file", new Blob(["video,annotator,target,value\n1.mp4,a,verdict,1\n2.mp4,b\u0000,verdict,0\n"], { type: "text/csv" }), "labels.csv");
+    labels.set(
+      "file",
+      new Blob(["video,annotator,target,value\n1.mp4,a,verdict,1\n2.mp4,b\u0000,verdict,0\n"], { type: "text/csv" }),
+      "labels.csv",
+    );
     const refused = await postLabelSet(
-      new Request(`${APP}/api/v1/projects/${projectId}/label-sets`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: labels }),
+      new Request(`${APP}/api/v1/projects/${projectId}/label-sets`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}` },
+        body: labels,
+      }),
       routeContext({ projectId }),
     );
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/labels\.csv line 3: .*NUL/);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /labels\.csv line 3: .*NUL/,
+    );
     expect(await prisma.labelSet.count({ where: { projectId } })).toBe(0);
   });
 
@@ -132,7 +187,13 @@ describe("a NUL byte where a request enters, on every /api/v1 route", () => {
     expect(signIn.status).toBe(200);
     const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
     const update = (body: string, query = "") =>
-      authPost(new Request(`${APP}/api/auth/update-user${query}`, { method: "POST", headers: { "content-type": "application/json", origin: APP, cookie }, body }));
+      authPost(
+        new Request(`${APP}/api/auth/update-user${query}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: APP, cookie },
+          body,
+        }),
+      );
     for (const [body, query] of [
       [JSON.stringify({ name: "a\u0000b" }), ""],
       [JSON.stringify({ name: "ok" }), "?x=%00"],

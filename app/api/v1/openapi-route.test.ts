@@ -7,9 +7,14 @@ describe("GET /api/v1/openapi.json", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(response.headers.get("x-request-id")).toBeTruthy();
-    const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { security: unknown[] }>> };
+    const document = (await response.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { security: unknown[] }>>;
+    };
     expect(document.openapi).toBe("3.1.0");
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/api/v1/projects", "/api/v1/projects/{projectId}/runs", "/api/v1/openapi.json"]));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(["/api/v1/projects", "/api/v1/projects/{projectId}/runs", "/api/v1/openapi.json"]),
+    );
     expect(document.paths["/api/v1/projects"]!.get!.security).toEqual([{ apiKey: [] }, { sessionCookie: [] }]);
   });
 

@@ -33,7 +33,12 @@ function largeBody(limit: number) {
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 function post(url: string, body: BodyInit, headers: Record<string, string>): Request {
-  return new Request(url, { method: "POST", headers: { "content-type": "application/json", origin: APP, ...headers }, body, duplex: "half" } as RequestInit);
+  return new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: APP, ...headers },
+    body,
+    duplex: "half",
+  } as RequestInit);
 }
 
 async function expectTooLarge(response: Response, limitWords: string) {
@@ -47,7 +52,9 @@ describe("better-auth's routes read at most 1 MiB of a body", () => {
   for (const route of ["sign-in/email", "no-such-path"]) {
     it(`/api/auth/${route}: a Content-Length over the limit is a 413 naming it, the body unread`, async () => {
       const { stream, counter } = largeBody(AUTH_BODY_LIMIT);
-      const response = await authPost(post(`${APP}/api/auth/${route}`, stream, { "content-length": String(300 * 1024 * 1024) }));
+      const response = await authPost(
+        post(`${APP}/api/auth/${route}`, stream, { "content-length": String(300 * 1024 * 1024) }),
+      );
       await expectTooLarge(response, "1 MiB");
       // The stream may have filled its one-chunk queue when made; nothing more was asked of it.
       expect(counter.pulled).toBeLessThanOrEqual(CHUNK);
@@ -63,7 +70,13 @@ describe("better-auth's routes read at most 1 MiB of a body", () => {
   }
 
   it("a body within the limit still reaches better-auth", async () => {
-    const response = await authPost(post(`${APP}/api/auth/sign-in/email`, JSON.stringify({ email: "nobody@example.com", password: "x".repeat(20) }), {}));
+    const response = await authPost(
+      post(
+        `${APP}/api/auth/sign-in/email`,
+        JSON.stringify({ email: "nobody@example.com", password: "x".repeat(20) }),
+        {},
+      ),
+    );
     expect(response.status).toBe(401);
   });
 });
@@ -81,12 +94,21 @@ describe("/api/v1 JSON bodies are bounded", () => {
   it("POST /api/v1/projects: a Content-Length over 4 MiB, or a chunked body past it, is a 413 naming the limit", async () => {
     const { POST } = await import("./projects/route");
     const declared = largeBody(JSON_BODY_LIMIT);
-    const byLength = await POST(post(`${APP}/api/v1/projects`, declared.stream, { authorization: `Bearer ${key}`, "content-length": String(JSON_BODY_LIMIT + 1) }), routeContext({}));
+    const byLength = await POST(
+      post(`${APP}/api/v1/projects`, declared.stream, {
+        authorization: `Bearer ${key}`,
+        "content-length": String(JSON_BODY_LIMIT + 1),
+      }),
+      routeContext({}),
+    );
     await expectTooLarge(byLength, "4 MiB");
     expect(declared.counter.pulled).toBeLessThanOrEqual(CHUNK);
 
     const chunked = largeBody(JSON_BODY_LIMIT);
-    const byCount = await POST(post(`${APP}/api/v1/projects`, chunked.stream, { authorization: `Bearer ${key}` }), routeContext({}));
+    const byCount = await POST(
+      post(`${APP}/api/v1/projects`, chunked.stream, { authorization: `Bearer ${key}` }),
+      routeContext({}),
+    );
     await expectTooLarge(byCount, "4 MiB");
     expect(chunked.counter.pulled).toBeLessThanOrEqual(JSON_BODY_LIMIT + 3 * CHUNK);
   });
@@ -101,11 +123,17 @@ describe("/api/v1 JSON bodies are bounded", () => {
       if (dynamic.length > 1 || (dynamic.length === 1 && dynamic[0] !== "[projectId]")) continue;
       const route = (await import(file)) as Record<string, unknown>;
       for (const method of ["POST", "PUT", "PATCH", "DELETE"] as const) {
-        const handler = route[method] as (Handler & { apiRoute?: { body?: { kind: string; maxBytes?: number } } }) | undefined;
+        const handler = route[method] as
+          (Handler & { apiRoute?: { body?: { kind: string; maxBytes?: number } } }) | undefined;
         if (!handler || handler.apiRoute?.body?.kind !== "json") continue;
         const { stream } = largeBody(handler.apiRoute.body.maxBytes ?? JSON_BODY_LIMIT);
         const url = `${APP}/api/v1/${segments.join("/").replace("[projectId]", projectId)}`;
-        const request = new Request(url, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit);
+        const request = new Request(url, {
+          method,
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: stream,
+          duplex: "half",
+        } as RequestInit);
         const response = await handler(request, routeContext({ projectId }));
         const label = `${method} ${url.slice(APP.length)}`;
         (response.status === 413 ? refused : answered).push(`${label} → ${response.status}`);
@@ -122,7 +150,21 @@ describe("every request body is read through the bounded readers", () => {
     let found = "";
     try {
       const pattern = "\\b(request|req)\\.(clone\\(\\)\\.)?(json|text|formData|arrayBuffer|blob)\\(";
-      found = execFileSync("grep", ["-rnE", "--include=*.ts", "--include=*.tsx", "--exclude=*.test.ts", "--exclude=*.test.tsx", pattern, "app", "lib", "proxy.ts"], { encoding: "utf8" });
+      found = execFileSync(
+        "grep",
+        [
+          "-rnE",
+          "--include=*.ts",
+          "--include=*.tsx",
+          "--exclude=*.test.ts",
+          "--exclude=*.test.tsx",
+          pattern,
+          "app",
+          "lib",
+          "proxy.ts",
+        ],
+        { encoding: "utf8" },
+      );
     } catch {
       // grep exits 1 when nothing matches
     }

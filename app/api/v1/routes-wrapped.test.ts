@@ -29,7 +29,9 @@ describe("every /api/v1 route", () => {
   it("has every public exception on disk, answering GET only, through withoutActor", () => {
     for (const relative of Object.keys(PUBLIC_ROUTES)) {
       const source = fs.readFileSync(path.join(apiRoot, relative), "utf8");
-      expect([...source.matchAll(/export\s+(?:async\s+)?(?:const|function)\s+([A-Z]+)\b/g)].map((m) => m[1])).toEqual(["GET"]);
+      expect([...source.matchAll(/export\s+(?:async\s+)?(?:const|function)\s+([A-Z]+)\b/g)].map((m) => m[1])).toEqual([
+        "GET",
+      ]);
       expect(source).toMatch(/export const GET\s*=\s*withoutActor\b/);
     }
   });
@@ -42,18 +44,24 @@ describe("every /api/v1 route", () => {
   // take cookie requests from any page on the same site. withProject (lib/api/with-project.ts) is withActor
   // plus the project's permission check; every route under projects/[projectId] uses it. A route keyed by a
   // record of a project (a run, queue, video, …) uses withProjectOf: the same check, on the record's project.
-  it.each(files.map((file) => [path.relative(apiRoot, file)]))("%s exports only handlers wrapped in withActor, withProject or withProjectOf as its path says", async (relative) => {
-    // A task's route file is a thin mount point: its handlers are written in the task's folder (lib/tasks/<id>/routes).
-    const source = fs.readFileSync(handlerFile(path.join(apiRoot, relative)), "utf8");
-    const exported = [...source.matchAll(/export\s+(?:async\s+)?(?:const|function)\s+([A-Z]+)\b/g)].map((m) => m[1]!).filter((name) => METHODS.includes(name));
-    expect(exported.length).toBeGreaterThan(0);
-    const wrapper = expectedWrapper(relative);
-    for (const method of exported) expect(source, `${relative} ${method}`).toMatch(new RegExp(`export const ${method}\\s*=\\s*(${wrapper})\\b`));
-    const route = (await import(path.join(apiRoot, relative))) as Record<string, unknown>;
-    expect(
-      Object.keys(route)
-        .filter((name) => METHODS.includes(name))
-        .sort(),
-    ).toEqual([...exported].sort());
-  });
+  it.each(files.map((file) => [path.relative(apiRoot, file)]))(
+    "%s exports only handlers wrapped in withActor, withProject or withProjectOf as its path says",
+    async (relative) => {
+      // A task's route file is a thin mount point: its handlers are written in the task's folder (lib/tasks/<id>/routes).
+      const source = fs.readFileSync(handlerFile(path.join(apiRoot, relative)), "utf8");
+      const exported = [...source.matchAll(/export\s+(?:async\s+)?(?:const|function)\s+([A-Z]+)\b/g)]
+        .map((m) => m[1]!)
+        .filter((name) => METHODS.includes(name));
+      expect(exported.length).toBeGreaterThan(0);
+      const wrapper = expectedWrapper(relative);
+      for (const method of exported)
+        expect(source, `${relative} ${method}`).toMatch(new RegExp(`export const ${method}\\s*=\\s*(${wrapper})\\b`));
+      const route = (await import(path.join(apiRoot, relative))) as Record<string, unknown>;
+      expect(
+        Object.keys(route)
+          .filter((name) => METHODS.includes(name))
+          .sort(),
+      ).toEqual([...exported].sort());
+    },
+  );
 });

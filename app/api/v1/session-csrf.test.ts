@@ -29,12 +29,18 @@ async function sessionCookie(user: { email: string; password: string }): Promise
 }
 
 function request(path: string, init: { method?: string; headers?: Record<string, string>; body?: BodyInit }) {
-  return new Request(`${APP}${path}`, { method: init.method ?? "POST", headers: init.headers, body: init.body, duplex: "half" } as RequestInit);
+  return new Request(`${APP}${path}`, {
+    method: init.method ?? "POST",
+    headers: init.headers,
+    body: init.body,
+    duplex: "half",
+  } as RequestInit);
 }
 
 // What an auto-submitted <form enctype="text/plain"> on another page sends: a name ending in `"ignore":"`
 // and the value `"}` make the body JSON.
-const textPlainJson = (object: Record<string, unknown>) => `${JSON.stringify({ ...object, ignore: "" }).slice(0, -2)}=${'"}'}`;
+const textPlainJson = (object: Record<string, unknown>) =>
+  `${JSON.stringify({ ...object, ignore: "" }).slice(0, -2)}=${'"}'}`;
 
 function promptListForm(): FormData {
   const form = new FormData();
@@ -43,7 +49,9 @@ function promptListForm(): FormData {
 }
 
 async function projectNames(userId: string): Promise<string[]> {
-  return (await prisma.project.findMany({ where: { members: { some: { userId } } }, select: { name: true } })).map((p) => p.name);
+  return (await prisma.project.findMany({ where: { members: { some: { userId } } }, select: { name: true } })).map(
+    (p) => p.name,
+  );
 }
 
 describe("cookie-session requests that change data", () => {
@@ -53,7 +61,10 @@ describe("cookie-session requests that change data", () => {
     const body = textPlainJson({ name: "Forged project" });
     expect(JSON.parse(body.replace("=", ""))).toMatchObject({ name: "Forged project" });
     const response = await createProjectRoute(
-      request("/api/v1/projects", { headers: { cookie, origin: OTHER_PORT, "content-type": "text/plain", "sec-fetch-site": "same-site" }, body }),
+      request("/api/v1/projects", {
+        headers: { cookie, origin: OTHER_PORT, "content-type": "text/plain", "sec-fetch-site": "same-site" },
+        body,
+      }),
       routeContext({}),
     );
     expect(response.status).toBe(403);
@@ -69,19 +80,40 @@ describe("cookie-session requests that change data", () => {
     const ctx = routeContext({ projectId: project.id });
 
     const member = await addMemberRoute(
-      request(`/api/v1/projects/${project.id}/members`, { headers: { cookie, origin: OTHER_PORT, "content-type": "text/plain" }, body: textPlainJson({ email: intruder.email, role: "owner" }) }),
+      request(`/api/v1/projects/${project.id}/members`, {
+        headers: { cookie, origin: OTHER_PORT, "content-type": "text/plain" },
+        body: textPlainJson({ email: intruder.email, role: "owner" }),
+      }),
       ctx,
     );
     expect(member.status).toBe(403);
-    const upload = await postPromptList(request(`/api/v1/projects/${project.id}/prompt-lists`, { headers: { cookie, origin: OTHER_PORT }, body: promptListForm() }), ctx);
+    const upload = await postPromptList(
+      request(`/api/v1/projects/${project.id}/prompt-lists`, {
+        headers: { cookie, origin: OTHER_PORT },
+        body: promptListForm(),
+      }),
+      ctx,
+    );
     expect(upload.status).toBe(403);
     // Without any Origin, a browser that says the request is cross-site is refused too.
-    const noOrigin = await postPromptList(request(`/api/v1/projects/${project.id}/prompt-lists`, { headers: { cookie, "sec-fetch-site": "same-site" }, body: promptListForm() }), ctx);
+    const noOrigin = await postPromptList(
+      request(`/api/v1/projects/${project.id}/prompt-lists`, {
+        headers: { cookie, "sec-fetch-site": "same-site" },
+        body: promptListForm(),
+      }),
+      ctx,
+    );
     expect(noOrigin.status).toBe(403);
     expect(await prisma.projectMember.count({ where: { projectId: project.id, userId: intruder.userId } })).toBe(0);
     expect(await prisma.promptList.count({ where: { projectId: project.id } })).toBe(0);
 
-    const fromApp = await postPromptList(request(`/api/v1/projects/${project.id}/prompt-lists`, { headers: { cookie, origin: APP }, body: promptListForm() }), ctx);
+    const fromApp = await postPromptList(
+      request(`/api/v1/projects/${project.id}/prompt-lists`, {
+        headers: { cookie, origin: APP },
+        body: promptListForm(),
+      }),
+      ctx,
+    );
     expect(fromApp.status).toBe(201);
     const sameOriginFetch = await addMemberRoute(
       request(`/api/v1/projects/${project.id}/members`, {
@@ -92,7 +124,17 @@ describe("cookie-session requests that change data", () => {
     );
     expect(sameOriginFetch.status).toBe(201);
     // Reads are not checked: a GET from another origin still answers (CORS keeps its body from that page).
-    expect((await listPromptLists(request(`/api/v1/projects/${project.id}/prompt-lists`, { method: "GET", headers: { cookie, origin: OTHER_PORT } }), ctx)).status).toBe(200);
+    expect(
+      (
+        await listPromptLists(
+          request(`/api/v1/projects/${project.id}/prompt-lists`, {
+            method: "GET",
+            headers: { cookie, origin: OTHER_PORT },
+          }),
+          ctx,
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it("accepts the app's own origin, its loopback twin and the addressed host, but only with the content type the route reads", async () => {
@@ -102,20 +144,37 @@ describe("cookie-session requests that change data", () => {
       createProjectRoute(request("/api/v1/projects", { headers: { cookie, ...headers }, body }), routeContext({}));
 
     expect((await create({ origin: APP, "content-type": "application/json" })).status).toBe(201);
-    expect((await create({ origin: "http://127.0.0.1:3000", "content-type": "application/json; charset=utf-8" })).status).toBe(201);
-    expect((await create({ origin: "https://lab.example.test", host: "lab.example.test", "content-type": "application/json" })).status).toBe(201);
+    expect(
+      (await create({ origin: "http://127.0.0.1:3000", "content-type": "application/json; charset=utf-8" })).status,
+    ).toBe(201);
+    expect(
+      (
+        await create({
+          origin: "https://lab.example.test",
+          host: "lab.example.test",
+          "content-type": "application/json",
+        })
+      ).status,
+    ).toBe(201);
     expect((await create({ origin: "null", "content-type": "application/json" })).status).toBe(403);
-    expect((await create({ origin: "http://localhost:3000.evil.test", "content-type": "application/json" })).status).toBe(403);
+    expect(
+      (await create({ origin: "http://localhost:3000.evil.test", "content-type": "application/json" })).status,
+    ).toBe(403);
 
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
       const response = await create({ origin: APP, "content-type": type });
       expect(response.status).toBe(415);
-      expect(await response.json()).toMatchObject({ error: { code: "unsupported_media_type", message: expect.stringMatching(/application\/json/) } });
+      expect(await response.json()).toMatchObject({
+        error: { code: "unsupported_media_type", message: expect.stringMatching(/application\/json/) },
+      });
     }
     // JSON where a route reads multipart is refused as well.
     const project = await createProject(prisma, user, { name: "Lists" });
     const json = await postPromptList(
-      request(`/api/v1/projects/${project.id}/prompt-lists`, { headers: { cookie, origin: APP, "content-type": "application/json" }, body: "{}" }),
+      request(`/api/v1/projects/${project.id}/prompt-lists`, {
+        headers: { cookie, origin: APP, "content-type": "application/json" },
+        body: "{}",
+      }),
       routeContext({ projectId: project.id }),
     );
     expect(json.status).toBe(415);
@@ -138,7 +197,14 @@ describe("cookie-session requests that change data", () => {
     expect(started.status).toBe(201);
     const { uploadId } = (await started.json()) as { uploadId: string };
     const chunk = (headers: Record<string, string>) =>
-      putChunk(request(`/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: { cookie, ...headers }, body: bytes }), routeContext({ uploadId }));
+      putChunk(
+        request(`/api/v1/uploads/${uploadId}?offset=0`, {
+          method: "PUT",
+          headers: { cookie, ...headers },
+          body: bytes,
+        }),
+        routeContext({ uploadId }),
+      );
     expect((await chunk({ origin: OTHER_PORT, "content-type": "application/octet-stream" })).status).toBe(403);
     expect((await chunk({ origin: APP, "content-type": "text/plain" })).status).toBe(415);
     const accepted = await chunk({ origin: APP, "content-type": "application/octet-stream" });
@@ -146,9 +212,15 @@ describe("cookie-session requests that change data", () => {
     expect(await accepted.json()).toMatchObject({ receivedBytes: 4 });
 
     const { id } = await createApiKey(prisma, user.userId, "to delete");
-    const refused = await deleteApiKey(request(`/api/v1/me/api-keys/${id}`, { method: "DELETE", headers: { cookie, origin: OTHER_PORT } }), routeContext({ keyId: id }));
+    const refused = await deleteApiKey(
+      request(`/api/v1/me/api-keys/${id}`, { method: "DELETE", headers: { cookie, origin: OTHER_PORT } }),
+      routeContext({ keyId: id }),
+    );
     expect(refused.status).toBe(403);
-    const deleted = await deleteApiKey(request(`/api/v1/me/api-keys/${id}`, { method: "DELETE", headers: { cookie, origin: APP } }), routeContext({ keyId: id }));
+    const deleted = await deleteApiKey(
+      request(`/api/v1/me/api-keys/${id}`, { method: "DELETE", headers: { cookie, origin: APP } }),
+      routeContext({ keyId: id }),
+    );
     expect(deleted.status).toBe(204);
     expect(await prisma.apiKey.findUnique({ where: { id } })).toMatchObject({ revokedAt: expect.any(Date) });
   });
@@ -159,11 +231,19 @@ describe("API-key requests", () => {
     const user = await makeUser();
     const { key } = await createApiKey(prisma, user.userId, "script");
     const response = await createProjectRoute(
-      request("/api/v1/projects", { headers: { authorization: `Bearer ${key}`, origin: OTHER_PORT, "content-type": "text/plain" }, body: JSON.stringify({ name: "By script" }) }),
+      request("/api/v1/projects", {
+        headers: { authorization: `Bearer ${key}`, origin: OTHER_PORT, "content-type": "text/plain" },
+        body: JSON.stringify({ name: "By script" }),
+      }),
       routeContext({}),
     );
     expect(response.status).toBe(201);
-    const listed = await listProjects(request("/api/v1/projects", { method: "GET", headers: { authorization: `Bearer ${key}` } }), routeContext({}));
-    expect(((await listed.json()) as { projects: { name: string }[] }).projects.map((p) => p.name)).toEqual(["By script"]);
+    const listed = await listProjects(
+      request("/api/v1/projects", { method: "GET", headers: { authorization: `Bearer ${key}` } }),
+      routeContext({}),
+    );
+    expect(((await listed.json()) as { projects: { name: string }[] }).projects.map((p) => p.name)).toEqual([
+      "By script",
+    ]);
   });
 });

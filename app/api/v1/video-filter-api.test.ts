@@ -16,7 +16,8 @@ beforeAll(async () => {
   projectId = (await createProject(prisma, owner, { name: "Filter keys" })).id;
 });
 
-const list = (query: string) => listVideos(apiRequest(`/api/v1/projects/${projectId}/videos?${query}`, key), routeContext({ projectId }));
+const list = (query: string) =>
+  listVideos(apiRequest(`/api/v1/projects/${projectId}/videos?${query}`, key), routeContext({ projectId }));
 
 async function errorOf(response: Response) {
   expect(response.status).toBe(400);
@@ -37,7 +38,10 @@ describe("a metric filter no task declares is a 400 naming it, not ignored", () 
   });
 
   it("the queue preview refuses it the same way", async () => {
-    const response = await queuePreview(apiRequest(`/api/v1/projects/${projectId}/queues/preview?max.nope=1`, key), routeContext({ projectId }));
+    const response = await queuePreview(
+      apiRequest(`/api/v1/projects/${projectId}/queues/preview?max.nope=1`, key),
+      routeContext({ projectId }),
+    );
     expect(await errorOf(response)).toContain("max.nope");
   });
 

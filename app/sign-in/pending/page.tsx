@@ -15,7 +15,8 @@ export default function WaitingForApprovalPage() {
       <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" data-testid="waiting-for-approval">
         <h2 className="mb-2 font-semibold">Waiting for an administrator</h2>
         <p className="text-sm text-slate-600">
-          Single sign-on worked and your FrameJury account is created, but an administrator has to approve it before you can use FrameJury. Ask your FrameJury administrator, then sign in again.
+          Single sign-on worked and your FrameJury account is created, but an administrator has to approve it before you
+          can use FrameJury. Ask your FrameJury administrator, then sign in again.
         </p>
         <p className="mt-4 text-sm">
           <Link href="/sign-in" className="text-sky-700 underline">

@@ -9,7 +9,15 @@ export function CaptionType({ type }: { type: string }) {
 }
 
 /** A leaderboard number with its 95% interval and n; "—" when no caption had one. */
-export function MetricCell({ metric, percent = false, testId }: { metric: LeaderboardMetric | null; percent?: boolean; testId?: string }) {
+export function MetricCell({
+  metric,
+  percent = false,
+  testId,
+}: {
+  metric: LeaderboardMetric | null;
+  percent?: boolean;
+  testId?: string;
+}) {
   const show = (v: number) => (percent ? formatPercent(v) : formatStatistic(v));
   if (!metric)
     return (

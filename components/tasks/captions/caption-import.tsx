@@ -6,9 +6,20 @@ import { useMemo, useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
 import type { PickedFile } from "@/components/import/collect-files";
-import { fileNameOf, ItemFileRowView, itemFileFailure, useItemFileRows, type ItemFileRow } from "@/components/items/item-file-rows";
+import {
+  fileNameOf,
+  ItemFileRowView,
+  itemFileFailure,
+  useItemFileRows,
+  type ItemFileRow,
+} from "@/components/items/item-file-rows";
 import type { ClaimedFile, ImportPanelView } from "@/components/tasks/task-views";
-import { CAPTION_SNIFF_BYTES, modelFromFileName, sniffCaptionFile, type CaptionFileKind } from "@/lib/tasks/captions/sniff-caption-file";
+import {
+  CAPTION_SNIFF_BYTES,
+  modelFromFileName,
+  sniffCaptionFile,
+  type CaptionFileKind,
+} from "@/lib/tasks/captions/sniff-caption-file";
 
 interface ReferenceSetRow {
   id: string;
@@ -47,7 +58,11 @@ const captionRow = ({ picked, kind }: { picked: PickedFile; kind: CaptionFileKin
 /** Outputs answer the reference dropped along by default (the first one), else the newest stored set. */
 function linkOutputsToReference(rows: CaptionRow[]): CaptionRow[] {
   const firstReference = rows.find((r) => r.kind === "caption_reference");
-  return rows.map((r) => (r.kind === "caption_outputs" && !r.reference && firstReference ? { ...r, reference: `file:${firstReference.key}` } : r));
+  return rows.map((r) =>
+    r.kind === "caption_outputs" && !r.reference && firstReference
+      ? { ...r, reference: `file:${firstReference.key}` }
+      : r,
+  );
 }
 
 /**
@@ -55,13 +70,27 @@ function linkOutputsToReference(rows: CaptionRow[]): CaptionRow[] {
  * first checked with a dry run (what it would create, every error with its line, reference videos missing
  * from the project), then imported: references before outputs, since outputs name their reference set.
  */
-export function CaptionImport({ projectId, files }: { projectId: string; files: { picked: PickedFile; kind: CaptionFileKind }[] }) {
+export function CaptionImport({
+  projectId,
+  files,
+}: {
+  projectId: string;
+  files: { picked: PickedFile; kind: CaptionFileKind }[];
+}) {
   const queryClient = useQueryClient();
-  const { rows, current, patch } = useItemFileRows(files, ({ picked }) => picked.relativePath, captionRow, linkOutputsToReference);
+  const { rows, current, patch } = useItemFileRows(
+    files,
+    ({ picked }) => picked.relativePath,
+    captionRow,
+    linkOutputsToReference,
+  );
   const [busy, setBusy] = useState(false);
   const references = useQuery({
     queryKey: ["caption-sets", projectId],
-    queryFn: () => apiFetch<{ sets: ReferenceSetRow[] }>(`/api/v1/projects/${projectId}/caption-sets`).then((b) => b.sets.filter((s) => s.kind === "caption_reference")),
+    queryFn: () =>
+      apiFetch<{ sets: ReferenceSetRow[] }>(`/api/v1/projects/${projectId}/caption-sets`).then((b) =>
+        b.sets.filter((s) => s.kind === "caption_reference"),
+      ),
   });
 
   // Stored reference sets by row key, readable at once (the rows' state only catches up on the next render).
@@ -81,7 +110,10 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
     if (row.kind === "caption_outputs") {
       const setId = referenceSetId(row);
       if (!setId) {
-        patch(row.key, { state: "new", message: "Import its reference set first; this file is checked against it then." });
+        patch(row.key, {
+          state: "new",
+          message: "Import its reference set first; this file is checked against it then.",
+        });
         return false;
       }
       if (!row.model.trim()) {
@@ -91,11 +123,20 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
       form.set("model", row.model.trim());
       url = `/api/v1/projects/${projectId}/caption-sets/${setId}/outputs`;
     }
-    patch(row.key, { state: dryRun ? "checking" : "importing", message: undefined, errors: undefined, unmatched: undefined });
+    patch(row.key, {
+      state: dryRun ? "checking" : "importing",
+      message: undefined,
+      errors: undefined,
+      unmatched: undefined,
+    });
     try {
       const summary = await apiFetch<Summary>(url, { method: "POST", body: form });
-      if (!dryRun && row.kind === "caption_reference" && summary.set.id) storedSets.current.set(row.key, summary.set.id);
-      patch(row.key, dryRun ? { state: "checked", summary } : { state: "imported", summary, setId: summary.set.id ?? undefined });
+      if (!dryRun && row.kind === "caption_reference" && summary.set.id)
+        storedSets.current.set(row.key, summary.set.id);
+      patch(
+        row.key,
+        dryRun ? { state: "checked", summary } : { state: "imported", summary, setId: summary.set.id ?? undefined },
+      );
       return true;
     } catch (error) {
       patch(row.key, itemFileFailure(error));
@@ -106,7 +147,8 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
   async function check() {
     setBusy(true);
     try {
-      for (const row of current.current.filter((r) => r.state !== "imported" && r.state !== "importing")) await send(row, true);
+      for (const row of current.current.filter((r) => r.state !== "imported" && r.state !== "importing"))
+        await send(row, true);
     } finally {
       setBusy(false);
     }
@@ -115,7 +157,8 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
   async function importChecked() {
     setBusy(true);
     try {
-      for (const row of current.current.filter((r) => r.kind === "caption_reference" && r.state === "checked")) await send(row, false);
+      for (const row of current.current.filter((r) => r.kind === "caption_reference" && r.state === "checked"))
+        await send(row, false);
       // Outputs whose reference was just stored get their dry run now; they are imported on the next click.
       for (const row of current.current.filter((r) => r.kind === "caption_outputs")) {
         if (row.state === "checked") await send(row, false);
@@ -130,11 +173,16 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
   if (rows.length === 0) return null;
   const checked = rows.filter((r) => r.state === "checked").length;
   return (
-    <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="caption-import">
+    <section
+      className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      data-testid="caption-import"
+    >
       <h2 className="text-base font-semibold text-slate-800">Caption files</h2>
       <p className="text-slate-600">
-        Import the videos first: a reference set matches its lines to the project&apos;s videos by file name. <b>Check</b> runs a dry run of every file (nothing is stored); <b>Import checked files</b>{" "}
-        stores the files whose check passed, reference sets first, and then checks the outputs against the stored reference (import them with a second click). A bad file stores nothing.
+        Import the videos first: a reference set matches its lines to the project&apos;s videos by file name.{" "}
+        <b>Check</b> runs a dry run of every file (nothing is stored); <b>Import checked files</b> stores the files
+        whose check passed, reference sets first, and then checks the outputs against the stored reference (import them
+        with a second click). A bad file stores nothing.
       </p>
       <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200">
         {rows.map((row) => (
@@ -146,8 +194,9 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
               row.summary && (
                 <p className="text-xs text-slate-600" data-testid="caption-file-summary">
                   {row.summary.dryRun ? "Would create" : "Created"} {row.summary.set.name}
-                  {row.summary.set.model ? ` (${row.summary.set.model})` : ""}: {row.summary.items.count} {row.kind === "caption_reference" ? "references" : "captions"} over {row.summary.items.videos}{" "}
-                  videos ·{" "}
+                  {row.summary.set.model ? ` (${row.summary.set.model})` : ""}: {row.summary.items.count}{" "}
+                  {row.kind === "caption_reference" ? "references" : "captions"} over {row.summary.items.videos} videos
+                  ·{" "}
                   {Object.entries(row.summary.items.byType)
                     .map(([type, n]) => `${type} ${n}`)
                     .join(", ")}
@@ -160,7 +209,9 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
               className="rounded-md border border-slate-300 px-2 py-1"
               value={row.kind}
               disabled={row.state === "imported"}
-              onChange={(e) => patch(row.key, { kind: e.target.value as CaptionFileKind, state: "new", summary: undefined })}
+              onChange={(e) =>
+                patch(row.key, { kind: e.target.value as CaptionFileKind, state: "new", summary: undefined })
+              }
             >
               <option value="caption_reference">reference set (AnyCapEval)</option>
               <option value="caption_outputs">model outputs</option>
@@ -174,7 +225,13 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
                     value={row.model}
                     disabled={row.state === "imported"}
                     data-testid="caption-model"
-                    onChange={(e) => patch(row.key, { model: e.target.value, state: row.state === "checked" ? "new" : row.state, summary: undefined })}
+                    onChange={(e) =>
+                      patch(row.key, {
+                        model: e.target.value,
+                        state: row.state === "checked" ? "new" : row.state,
+                        summary: undefined,
+                      })
+                    }
                   />
                 </label>
                 <select
@@ -193,7 +250,14 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
                       </option>
                     ))}
                   {(references.data ?? []).map((s) => (
-                    <option key={s.id} value={rows.some((r) => r.setId === s.id) ? `file:${rows.find((r) => r.setId === s.id)!.key}` : `set:${s.id}`}>
+                    <option
+                      key={s.id}
+                      value={
+                        rows.some((r) => r.setId === s.id)
+                          ? `file:${rows.find((r) => r.setId === s.id)!.key}`
+                          : `set:${s.id}`
+                      }
+                    >
                       {s.name}
                     </option>
                   ))}
@@ -207,7 +271,12 @@ export function CaptionImport({ projectId, files }: { projectId: string; files: 
         <button type="button" className={buttonClass("secondary")} disabled={busy} onClick={() => void check()}>
           Check caption files
         </button>
-        <button type="button" className={buttonClass()} disabled={busy || checked === 0} onClick={() => void importChecked()}>
+        <button
+          type="button"
+          className={buttonClass()}
+          disabled={busy || checked === 0}
+          onClick={() => void importChecked()}
+        >
           Import checked files
         </button>
       </div>

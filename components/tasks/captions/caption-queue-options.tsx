@@ -11,10 +11,18 @@ export function CaptionQueueOptions({ task, choices, value, onChange }: QueueOpt
   };
   return (
     <fieldset className="flex flex-col gap-2" data-testid="queue-captions">
-      <legend className="font-medium">Reviewers judge each caption&apos;s {task.id === "caption_content" ? "key points (hit 1 / missed 0)" : "style score (0–4)"}</legend>
+      <legend className="font-medium">
+        Reviewers judge each caption&apos;s{" "}
+        {task.id === "caption_content" ? "key points (hit 1 / missed 0)" : "style score (0–4)"}
+      </legend>
       <label className="flex items-center gap-2">
         Model
-        <select aria-label="Caption model" value={String(value.model ?? "")} onChange={(e) => set("model", e.target.value)} className="rounded-md border border-slate-300 px-2 py-1">
+        <select
+          aria-label="Caption model"
+          value={String(value.model ?? "")}
+          onChange={(e) => set("model", e.target.value)}
+          className="rounded-md border border-slate-300 px-2 py-1"
+        >
           <option value="">every model</option>
           {models.map((m) => (
             <option key={m} value={m}>
@@ -25,7 +33,12 @@ export function CaptionQueueOptions({ task, choices, value, onChange }: QueueOpt
       </label>
       <label className="flex items-center gap-2">
         Caption type
-        <select aria-label="Caption type" value={String(value.type ?? "")} onChange={(e) => set("type", e.target.value)} className="rounded-md border border-slate-300 px-2 py-1">
+        <select
+          aria-label="Caption type"
+          value={String(value.type ?? "")}
+          onChange={(e) => set("type", e.target.value)}
+          className="rounded-md border border-slate-300 px-2 py-1"
+        >
           <option value="">every type</option>
           {types.map((t) => (
             <option key={t} value={t}>

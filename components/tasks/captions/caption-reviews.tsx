@@ -43,17 +43,29 @@ export function CaptionReviews({
   const reviews = useQuery({
     queryKey: ["reviews", videoId, runId, captionId],
     queryFn: () =>
-      apiFetch<{ judgments: (Judgment & { target: string })[]; blind: boolean }>(`/api/v1/videos/${videoId}/reviews?runId=${encodeURIComponent(runId)}&itemId=${encodeURIComponent(captionId)}`),
+      apiFetch<{ judgments: (Judgment & { target: string })[]; blind: boolean }>(
+        `/api/v1/videos/${videoId}/reviews?runId=${encodeURIComponent(runId)}&itemId=${encodeURIComponent(captionId)}`,
+      ),
   });
   if (!task) return null;
   const reviewable = scores
     .map((score) => ({ score, target: task.targets.find((t) => t.id === targetIdOfCategory(task, score.category)) }))
-    .filter((x): x is { score: CaptionScore; target: NonNullable<typeof x.target> } => x.target !== undefined && x.target.reviewable !== false)
-    .sort((a, b) => (Number(a.score.category.replace(/^\D+/, "")) || 0) - (Number(b.score.category.replace(/^\D+/, "")) || 0));
+    .filter(
+      (x): x is { score: CaptionScore; target: NonNullable<typeof x.target> } =>
+        x.target !== undefined && x.target.reviewable !== false,
+    )
+    .sort(
+      (a, b) =>
+        (Number(a.score.category.replace(/^\D+/, "")) || 0) - (Number(b.score.category.replace(/^\D+/, "")) || 0),
+    );
   if (reviewable.length === 0) return null;
   const judgments = reviews.data?.judgments ?? [];
   return (
-    <section className="flex flex-col gap-2 border-t border-slate-100 pt-3" data-testid="caption-reviews" aria-label="Reviewers' values">
+    <section
+      className="flex flex-col gap-2 border-t border-slate-100 pt-3"
+      data-testid="caption-reviews"
+      aria-label="Reviewers' values"
+    >
       <h3 className="text-sm font-medium">Reviewers&apos; values</h3>
       {reviews.error && (
         <p role="alert" className="text-xs text-red-700">
@@ -65,16 +77,33 @@ export function CaptionReviews({
           const mine = judgments.filter((j) => j.scoreId === score.id);
           const own = mine.find((j) => j.reviewer.id === currentUserId) ?? null;
           const index = score.category === target.id ? null : Number(score.category.replace(/^\D+/, ""));
-          const label = index === null ? target.label : `${target.label} ${index}${keyPoints[index - 1] ? `: ${keyPoints[index - 1]}` : ""}`;
+          const label =
+            index === null
+              ? target.label
+              : `${target.label} ${index}${keyPoints[index - 1] ? `: ${keyPoints[index - 1]}` : ""}`;
           return (
-            <li key={score.id} className="flex flex-col gap-1 rounded border border-slate-200 p-2 text-sm" data-testid="caption-review-target" data-category={score.category}>
+            <li
+              key={score.id}
+              className="flex flex-col gap-1 rounded border border-slate-200 p-2 text-sm"
+              data-testid="caption-review-target"
+              data-category={score.category}
+            >
               <div className="flex flex-wrap items-center gap-2">
                 <span className="min-w-0 flex-1" title={target.definition}>
                   {label}
                 </span>
-                <LabelledValues targetType={target} judgeValue={score.value} judgments={mine} currentUserId={currentUserId} />
+                <LabelledValues
+                  targetType={target}
+                  judgeValue={score.value}
+                  judgments={mine}
+                  currentUserId={currentUserId}
+                />
                 {canReview && open !== score.id && (
-                  <button type="button" className="rounded border border-indigo-300 px-2 py-0.5 text-xs text-indigo-800" onClick={() => setOpen(score.id)}>
+                  <button
+                    type="button"
+                    className="rounded border border-indigo-300 px-2 py-0.5 text-xs text-indigo-800"
+                    onClick={() => setOpen(score.id)}
+                  >
                     {own ? "Change your value" : "Give your value"}
                   </button>
                 )}

@@ -25,7 +25,11 @@ export function CaptionUnderReview({ caption }: { caption: CaptionView }) {
       </div>
     ) : null;
   return (
-    <section className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3 text-sm" data-testid="review-caption" aria-label="Caption under review">
+    <section
+      className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3 text-sm"
+      data-testid="review-caption"
+      aria-label="Caption under review"
+    >
       <p className="text-xs text-slate-500">
         <b className="text-slate-800">{caption.captionType}</b> caption by{" "}
         <b className="text-slate-800" data-testid="review-caption-model">

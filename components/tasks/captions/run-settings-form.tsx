@@ -29,16 +29,33 @@ interface CaptionRunState {
 function initialState(defaults: RunSettingsFormProps["defaults"]): CaptionRunState {
   const style = defaults.caption_style as { countedScore: CountedScore; frames: number; wordCounting: WordCounting };
   const content = defaults.caption_content as { frames: number };
-  return { captionSetId: "", excludedModels: [], countedScore: style.countedScore, wordCounting: style.wordCounting, styleFrames: style.frames, contentFrames: content.frames };
+  return {
+    captionSetId: "",
+    excludedModels: [],
+    countedScore: style.countedScore,
+    wordCounting: style.wordCounting,
+    styleFrames: style.frames,
+    contentFrames: content.frames,
+  };
 }
 
 /** A caption run's reference set, models, scoring rule and frames. */
-export function CaptionRunSettingsForm({ projectId, pipeline, defaults, state, setState, children }: RunSettingsFormProps) {
+export function CaptionRunSettingsForm({
+  projectId,
+  pipeline,
+  defaults,
+  state,
+  setState,
+  children,
+}: RunSettingsFormProps) {
   const s = (state as CaptionRunState | undefined) ?? initialState(defaults);
   const update = (patch: Partial<CaptionRunState>) => setState({ ...s, ...patch });
   const captionSets = useQuery({
     queryKey: ["caption-sets", projectId],
-    queryFn: () => apiFetch<{ sets: CaptionSetRow[] }>(`/api/v1/projects/${projectId}/caption-sets`).then((b) => b.sets.filter((set) => set.kind === "caption_reference")),
+    queryFn: () =>
+      apiFetch<{ sets: CaptionSetRow[] }>(`/api/v1/projects/${projectId}/caption-sets`).then((b) =>
+        b.sets.filter((set) => set.kind === "caption_reference"),
+      ),
   });
   const chosenSet = captionSets.data?.find((set) => set.id === s.captionSetId) ?? captionSets.data?.[0];
   const setModels = chosenSet?.outputs?.map((o) => o.model) ?? [];
@@ -49,7 +66,12 @@ export function CaptionRunSettingsForm({ projectId, pipeline, defaults, state, s
     <>
       <label className="flex flex-col gap-1">
         Caption set
-        <select className="rounded-md border border-slate-300 px-2 py-1.5" value={chosenSet?.id ?? ""} onChange={(e) => update({ captionSetId: e.target.value })} data-testid="run-caption-set">
+        <select
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          value={chosenSet?.id ?? ""}
+          onChange={(e) => update({ captionSetId: e.target.value })}
+          data-testid="run-caption-set"
+        >
           {(captionSets.data ?? []).map((set) => (
             <option key={set.id} value={set.id}>
               {set.name}
@@ -65,7 +87,13 @@ export function CaptionRunSettingsForm({ projectId, pipeline, defaults, state, s
               <input
                 type="checkbox"
                 checked={!s.excludedModels.includes(m)}
-                onChange={(e) => update({ excludedModels: e.target.checked ? s.excludedModels.filter((x) => x !== m) : [...s.excludedModels, m] })}
+                onChange={(e) =>
+                  update({
+                    excludedModels: e.target.checked
+                      ? s.excludedModels.filter((x) => x !== m)
+                      : [...s.excludedModels, m],
+                  })
+                }
               />
               {m}
             </label>
@@ -109,7 +137,9 @@ export function CaptionRunSettingsForm({ projectId, pipeline, defaults, state, s
           max={64}
           className="w-20 rounded-md border border-slate-300 px-2 py-1.5"
           value={frames}
-          onChange={(e) => update(isStyle ? { styleFrames: Number(e.target.value) } : { contentFrames: Number(e.target.value) })}
+          onChange={(e) =>
+            update(isStyle ? { styleFrames: Number(e.target.value) } : { contentFrames: Number(e.target.value) })
+          }
         />
       </label>
     </>

@@ -9,7 +9,10 @@ export const EXPORT_FORMATS = ["mc", "open", "both"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Generate candidate Q&A over a clip set: a qa_generate run. */
-export function startGeneration(projectId: string, input: { clipSetId: string; endpointId: string; perspective?: "auto" | "first_person" | "third_person" }) {
+export function startGeneration(
+  projectId: string,
+  input: { clipSetId: string; endpointId: string; perspective?: "auto" | "first_person" | "third_person" },
+) {
   return postJson<{ id: string }>(`/api/v1/projects/${projectId}/runs`, {
     pipeline: "qa_generate",
     endpointId: input.endpointId,
@@ -22,10 +25,18 @@ export function startGeneration(projectId: string, input: { clipSetId: string; e
  * Categorise, filter and transform a candidate set: a qa_construct run, with an optional checking endpoint and
  * up to two more checkers for the transformation's checks ("" or undefined: none; the first defaults to the run's endpoint).
  */
-export function startConstruction(projectId: string, input: { candidateSetId: string; endpointId: string; checkerEndpointId?: string; moreCheckerEndpointIds?: string[] }) {
+export function startConstruction(
+  projectId: string,
+  input: { candidateSetId: string; endpointId: string; checkerEndpointId?: string; moreCheckerEndpointIds?: string[] },
+) {
   const more = (input.moreCheckerEndpointIds ?? []).filter(Boolean);
   const first = input.checkerEndpointId || input.endpointId;
-  const settings = more.length > 0 ? { checkerEndpointIds: [first, ...more] } : input.checkerEndpointId ? { checkerEndpointId: input.checkerEndpointId } : null;
+  const settings =
+    more.length > 0
+      ? { checkerEndpointIds: [first, ...more] }
+      : input.checkerEndpointId
+        ? { checkerEndpointId: input.checkerEndpointId }
+        : null;
   return postJson<{ id: string }>(`/api/v1/projects/${projectId}/runs`, {
     pipeline: "qa_construct",
     endpointId: input.endpointId,
@@ -51,7 +62,10 @@ export function candidateLmmsEvalHref(candidateSetId: string, format: ExportForm
 
 /** The accepted questions stored as a question set of a project. */
 export function makeQaSet(candidateSetId: string, input: { projectId: string; format: ExportFormat; name: string }) {
-  return postJson<{ questionSetId: string; projectId: string; count: number }>(`/api/v1/candidate-sets/${candidateSetId}/qa-sets`, input);
+  return postJson<{ questionSetId: string; projectId: string; count: number }>(
+    `/api/v1/candidate-sets/${candidateSetId}/qa-sets`,
+    input,
+  );
 }
 
 export const curationHref = (projectId: string) => `/projects/${projectId}/curation`;

@@ -68,7 +68,12 @@ export function ConstructionRunPanel({
       const run =
         kind === "generate"
           ? await startGeneration(projectId, { clipSetId: setId, endpointId, perspective })
-          : await startConstruction(projectId, { candidateSetId: setId, endpointId, checkerEndpointId: checkerEndpointId || undefined, moreCheckerEndpointIds: moreCheckers });
+          : await startConstruction(projectId, {
+              candidateSetId: setId,
+              endpointId,
+              checkerEndpointId: checkerEndpointId || undefined,
+              moreCheckerEndpointIds: moreCheckers,
+            });
       setStarted(run.id);
       router.refresh();
     } catch (e) {
@@ -99,14 +104,24 @@ export function ConstructionRunPanel({
           >
             <label className="flex flex-col gap-1">
               {kind === "generate" ? "Generator endpoint" : "Endpoint"}
-              <select className={select} value={endpointId} onChange={(e) => setEndpointId(e.target.value)} data-testid={`${kind}-endpoint`}>
+              <select
+                className={select}
+                value={endpointId}
+                onChange={(e) => setEndpointId(e.target.value)}
+                data-testid={`${kind}-endpoint`}
+              >
                 <EndpointOptions endpoints={endpoints} />
               </select>
             </label>
             {kind === "generate" && (
               <label className="flex flex-col gap-1">
                 Perspective of generic clips
-                <select className={select} value={perspective} onChange={(e) => setPerspective(e.target.value as typeof perspective)} data-testid="generate-perspective">
+                <select
+                  className={select}
+                  value={perspective}
+                  onChange={(e) => setPerspective(e.target.value as typeof perspective)}
+                  data-testid="generate-perspective"
+                >
                   <option value="auto">as the annotations say (third-person if they don&apos;t)</option>
                   <option value="first_person">first-person (egocentric)</option>
                   <option value="third_person">third-person</option>
@@ -116,7 +131,12 @@ export function ConstructionRunPanel({
             {kind === "construct" && (
               <label className="flex flex-col gap-1">
                 Checking endpoint (optional)
-                <select className={select} value={checkerEndpointId} onChange={(e) => setCheckerEndpointId(e.target.value)} data-testid="construct-checker-endpoint">
+                <select
+                  className={select}
+                  value={checkerEndpointId}
+                  onChange={(e) => setCheckerEndpointId(e.target.value)}
+                  data-testid="construct-checker-endpoint"
+                >
                   <option value="">the same endpoint</option>
                   <EndpointOptions endpoints={endpoints} />
                 </select>
@@ -124,12 +144,20 @@ export function ConstructionRunPanel({
             )}
             {kind === "construct" &&
               ([0, 1] as const).map((j) => (
-                <label key={j} className="flex flex-col gap-1" title="Each multiple-choice check (Tables 31, 32) is asked of every checker and decided by the majority.">
+                <label
+                  key={j}
+                  className="flex flex-col gap-1"
+                  title="Each multiple-choice check (Tables 31, 32) is asked of every checker and decided by the majority."
+                >
                   {j === 0 ? "Second checker (optional)" : "Third checker (optional)"}
                   <select
                     className={select}
                     value={moreCheckers[j]}
-                    onChange={(e) => setMoreCheckers((current) => (j === 0 ? [e.target.value, current[1]] : [current[0], e.target.value]))}
+                    onChange={(e) =>
+                      setMoreCheckers((current) =>
+                        j === 0 ? [e.target.value, current[1]] : [current[0], e.target.value],
+                      )
+                    }
                     data-testid={`construct-checker-endpoint-${j + 2}`}
                   >
                     <option value="">none</option>
@@ -137,7 +165,12 @@ export function ConstructionRunPanel({
                   </select>
                 </label>
               ))}
-            <button type="submit" className={buttonClass("secondary")} disabled={busy || !endpointId} data-testid={`${kind}-start`}>
+            <button
+              type="submit"
+              className={buttonClass("secondary")}
+              disabled={busy || !endpointId}
+              data-testid={`${kind}-start`}
+            >
               {label}
             </button>
           </form>

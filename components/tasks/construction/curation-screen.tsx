@@ -35,13 +35,15 @@ const SHORTCUTS: [string, string][] = [
   ["?", "show or hide this help"],
 ];
 
-const itemUrl = (queueId: string, itemId: string) => `/api/v1/curation-queues/${queueId}/items/${encodeURIComponent(itemId)}`;
+const itemUrl = (queueId: string, itemId: string) =>
+  `/api/v1/curation-queues/${queueId}/items/${encodeURIComponent(itemId)}`;
 
 /** Fields of the edit form, as the curator types them; compared with the candidate to send only what changed. */
 function editsOf(original: CuratedFields, draft: CuratedFields): CurationEdits {
   const edits: CurationEdits = {};
   if (draft.question.trim() !== original.question) edits.question = draft.question.trim();
-  if (draft.options && JSON.stringify(draft.options) !== JSON.stringify(original.options)) edits.options = draft.options;
+  if (draft.options && JSON.stringify(draft.options) !== JSON.stringify(original.options))
+    edits.options = draft.options;
   if (draft.answer.trim() !== original.answer) edits.answer = draft.answer.trim();
   if ((draft.category?.trim() || null) !== original.category) edits.category = draft.category?.trim() || null;
   return edits;
@@ -52,7 +54,15 @@ function editsOf(original: CuratedFields, draft: CuratedFields): CurationEdits {
  * next one prefetched so a decision moves on at once, and keys typed while something loads are kept and
  * played in order once it is there.
  */
-export function CurationScreen({ projectId, queueId, startItemId }: { projectId: string; queueId: string; startItemId: string | null }) {
+export function CurationScreen({
+  projectId,
+  queueId,
+  startItemId,
+}: {
+  projectId: string;
+  queueId: string;
+  startItemId: string | null;
+}) {
   const cache = useRef(new Map<string, ItemData>());
   const [itemId, setItemId] = useState<string | null>(startItemId);
   const [data, setData] = useState<ItemData | null>(null);
@@ -85,7 +95,9 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
 
   const prefetchNext = useCallback(
     async (current: string | null) => {
-      const next = await apiFetch<{ itemId: string | null }>(`/api/v1/curation-queues/${queueId}/next${current ? `?skip=${encodeURIComponent(current)}` : ""}`).catch(() => ({ itemId: null }));
+      const next = await apiFetch<{ itemId: string | null }>(
+        `/api/v1/curation-queues/${queueId}/next${current ? `?skip=${encodeURIComponent(current)}` : ""}`,
+      ).catch(() => ({ itemId: null }));
       setNextId(next.itemId);
       if (next.itemId) void load(next.itemId).catch(() => {});
       return next.itemId;
@@ -98,10 +110,12 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
     if (itemId) return;
     let live = true;
     void (async () => {
-      const next = await apiFetch<{ itemId: string | null }>(`/api/v1/curation-queues/${queueId}/next`).catch((e: unknown) => {
-        setError(e instanceof Error ? e.message : String(e));
-        return { itemId: null };
-      });
+      const next = await apiFetch<{ itemId: string | null }>(`/api/v1/curation-queues/${queueId}/next`).catch(
+        (e: unknown) => {
+          setError(e instanceof Error ? e.message : String(e));
+          return { itemId: null };
+        },
+      );
       if (!live) return;
       if (next.itemId) setItemId(next.itemId);
       else {
@@ -126,7 +140,11 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
         setMode("view");
         setConflict(null);
         setBusy(false);
-        window.history.replaceState(null, "", `/projects/${projectId}/curation/${queueId}?item=${encodeURIComponent(itemId)}`);
+        window.history.replaceState(
+          null,
+          "",
+          `/projects/${projectId}/curation/${queueId}?item=${encodeURIComponent(itemId)}`,
+        );
         void prefetchNext(itemId);
       })
       .catch((e: unknown) => {
@@ -152,16 +170,22 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
       setBusy(true);
       setError(null);
       try {
-        const saved = await apiFetch<{ version: number; decision: string }>(`/api/v1/items/${encodeURIComponent(data.candidate.itemId)}/curation`, {
-          method: "PUT",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ ...mine, ...(expectedVersion ? { expectedVersion } : {}) }),
-        });
+        const saved = await apiFetch<{ version: number; decision: string }>(
+          `/api/v1/items/${encodeURIComponent(data.candidate.itemId)}/curation`,
+          {
+            method: "PUT",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ ...mine, ...(expectedVersion ? { expectedVersion } : {}) }),
+          },
+        );
         cache.current.delete(data.candidate.itemId);
         setConflict(null);
         setMode("view");
-        setNotice(`${saved.decision === "accept" ? "Accepted" : "Rejected"}${Object.keys(mine.edits).length ? " with your edits" : ""} (version ${saved.version}).`);
-        const upcoming = nextId && nextId !== data.candidate.itemId ? nextId : await prefetchNext(data.candidate.itemId);
+        setNotice(
+          `${saved.decision === "accept" ? "Accepted" : "Rejected"}${Object.keys(mine.edits).length ? " with your edits" : ""} (version ${saved.version}).`,
+        );
+        const upcoming =
+          nextId && nextId !== data.candidate.itemId ? nextId : await prefetchNext(data.candidate.itemId);
         if (upcoming) setItemId(upcoming);
         else {
           setData(null);
@@ -171,7 +195,8 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
       } catch (e) {
         setBusy(false);
         if (e instanceof ApiError && e.status === 409) {
-          const current = ((e.body as { error?: { details?: { current?: Current | null } } })?.error?.details?.current ?? null) as Current | null;
+          const current = ((e.body as { error?: { details?: { current?: Current | null } } })?.error?.details
+            ?.current ?? null) as Current | null;
           setConflict({ current, mine });
           return;
         }
@@ -230,7 +255,8 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event.target) || mode !== "view" || conflict) return;
+      if (event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event.target) || mode !== "view" || conflict)
+        return;
       if (busy || !data) {
         // Kept, and played once the item is there: nothing typed during a load is lost.
         if (!done) queuedKeys.current.push(event);
@@ -284,7 +310,8 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
           Question {data.nav.index + 1} of {data.nav.count} · {c.externalId} · {c.dataset} · {c.granularity}
         </span>
         <span>
-          {data.decided} of {data.queue.curatorsPerQuestion} decision{data.queue.curatorsPerQuestion === 1 ? "" : "s"} · {data.status}
+          {data.decided} of {data.queue.curatorsPerQuestion} decision{data.queue.curatorsPerQuestion === 1 ? "" : "s"} ·{" "}
+          {data.status}
         </span>
         {data.mine && (
           <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-800" data-testid="my-decision">
@@ -301,20 +328,30 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
         </p>
       )}
       {error && (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-800" data-testid="curation-error">
+        <p
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-800"
+          data-testid="curation-error"
+        >
           {error}
         </p>
       )}
       <KeyListOverlay open={help} onClose={closeHelp} keys={SHORTCUTS} testId="curation-help" />
       {conflict && (
-        <div role="alert" className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="curation-conflict">
+        <div
+          role="alert"
+          className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+          data-testid="curation-conflict"
+        >
           <p>
             Your decision on this question was changed elsewhere (another tab):{" "}
             {conflict.current ? (
               <b>
                 version {conflict.current.version}: {conflict.current.decision}
                 {conflict.current.reason ? ` (${conflict.current.reason})` : ""}
-                {Object.keys(conflict.current.edits ?? {}).length ? `, with edits ${JSON.stringify(conflict.current.edits)}` : ""}
+                {Object.keys(conflict.current.edits ?? {}).length
+                  ? `, with edits ${JSON.stringify(conflict.current.edits)}`
+                  : ""}
               </b>
             ) : (
               "it no longer exists"
@@ -324,7 +361,13 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
             {Object.keys(conflict.mine.edits).length ? `, with edits ${JSON.stringify(conflict.mine.edits)}` : ""}.
           </p>
           <div className="flex gap-2">
-            <button type="button" autoFocus className={buttonClass()} data-testid="conflict-reapply" onClick={() => void save(conflict.mine, conflict.current?.version)}>
+            <button
+              type="button"
+              autoFocus
+              className={buttonClass()}
+              data-testid="conflict-reapply"
+              onClick={() => void save(conflict.mine, conflict.current?.version)}
+            >
               Re-apply mine
             </button>
             <button
@@ -345,7 +388,14 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
 
       <div className="grid gap-5 lg:grid-cols-2">
         <div className="flex flex-col gap-3">
-          <video ref={player} src={data.video.url} controls preload="metadata" className="max-h-[45vh] w-full rounded-lg bg-black" data-testid="player" />
+          <video
+            ref={player}
+            src={data.video.url}
+            controls
+            preload="metadata"
+            className="max-h-[45vh] w-full rounded-lg bg-black"
+            data-testid="player"
+          />
           <p className="text-xs text-slate-500">{data.video.fileName}</p>
           <ol className="flex flex-col gap-2" data-testid="curation-steps">
             {data.stepFrames.map((s) => (
@@ -361,7 +411,15 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
                   }}
                 >
                   {/* eslint-disable-next-line @next/next/no-img-element */}
-                  {s.frame ? <img src={s.frame.url} alt={`step ${s.step} at ${s.frame.timestampS.toFixed(2)} s`} className="h-12 rounded" /> : <span className="h-12 w-16 rounded bg-slate-100" />}
+                  {s.frame ? (
+                    <img
+                      src={s.frame.url}
+                      alt={`step ${s.step} at ${s.frame.timestampS.toFixed(2)} s`}
+                      className="h-12 rounded"
+                    />
+                  ) : (
+                    <span className="h-12 w-16 rounded bg-slate-100" />
+                  )}
                   <span>
                     <span className="font-mono text-xs text-slate-500">
                       {s.step} · {s.start.toFixed(1)}–{s.end.toFixed(1)} s
@@ -453,12 +511,19 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
               </div>
             </form>
           ) : (
-            <div className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3" data-testid="curation-question">
+            <div
+              className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3"
+              data-testid="curation-question"
+            >
               <p className="text-base font-medium text-slate-900">{c.fields.question}</p>
               {c.fields.options ? (
                 <ul className="flex flex-col gap-1 text-sm">
                   {Object.entries(c.fields.options).map(([letter, text]) => (
-                    <li key={letter} className={letter === c.fields.answer ? "font-medium text-emerald-800" : "text-slate-700"} data-correct={letter === c.fields.answer}>
+                    <li
+                      key={letter}
+                      className={letter === c.fields.answer ? "font-medium text-emerald-800" : "text-slate-700"}
+                      data-correct={letter === c.fields.answer}
+                    >
                       {letter}. {text} {letter === c.fields.answer && <span className="text-xs">(correct)</span>}
                     </li>
                   ))}
@@ -480,7 +545,8 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
               data-testid="curation-reject"
               onSubmit={(event) => {
                 event.preventDefault();
-                if (reason.trim()) void save({ decision: "reject", edits: {}, reason: reason.trim() }, data.mine?.version);
+                if (reason.trim())
+                  void save({ decision: "reject", edits: {}, reason: reason.trim() }, data.mine?.version);
               }}
               onKeyDown={(event) => {
                 if (event.key === "Escape") setMode("view");
@@ -488,7 +554,13 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
             >
               <label className="text-xs font-medium text-slate-600">
                 Why is it rejected? (required)
-                <input autoFocus className="mt-1 w-full rounded border border-slate-300 p-1.5 text-sm" value={reason} data-testid="reject-reason" onChange={(e) => setReason(e.target.value)} />
+                <input
+                  autoFocus
+                  className="mt-1 w-full rounded border border-slate-300 p-1.5 text-sm"
+                  value={reason}
+                  data-testid="reject-reason"
+                  onChange={(e) => setReason(e.target.value)}
+                />
               </label>
               <div className="flex gap-2">
                 <button type="submit" className={buttonClass("danger")} disabled={!reason.trim() || busy}>
@@ -511,7 +583,12 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
                     <span className="font-medium">{f.label}:</span>{" "}
                     {decision ? (
                       <span className={decision.removed ? "text-red-700" : "text-emerald-800"}>
-                        {decision.removed ? (c.restoredFrom === f.id ? "removed, restored by a curator" : "removed") : "kept"} — {decision.reason}
+                        {decision.removed
+                          ? c.restoredFrom === f.id
+                            ? "removed, restored by a curator"
+                            : "removed"
+                          : "kept"}{" "}
+                        — {decision.reason}
                       </span>
                     ) : (
                       <span className="text-slate-500">not decided</span>
@@ -521,13 +598,23 @@ export function CurationScreen({ projectId, queueId, startItemId }: { projectId:
               })}
             </ul>
             {c.transform && c.transform.state !== "transformed" && (
-              <p className="mt-1 text-xs text-slate-500">Multiple choice: {c.transform.state === "could_not_transform" ? `could not transform (${c.transform.attempts} attempts)` : "in progress"}</p>
+              <p className="mt-1 text-xs text-slate-500">
+                Multiple choice:{" "}
+                {c.transform.state === "could_not_transform"
+                  ? `could not transform (${c.transform.attempts} attempts)`
+                  : "in progress"}
+              </p>
             )}
           </div>
 
           {mode === "view" && !conflict && (
             <div className="flex flex-wrap gap-2">
-              <button type="button" className={buttonClass()} disabled={busy} onClick={() => void save({ decision: "accept", edits: {} }, data.mine?.version)}>
+              <button
+                type="button"
+                className={buttonClass()}
+                disabled={busy}
+                onClick={() => void save({ decision: "accept", edits: {} }, data.mine?.version)}
+              >
                 Accept (a)
               </button>
               <button type="button" className={buttonClass("secondary")} disabled={busy} onClick={startEdit}>

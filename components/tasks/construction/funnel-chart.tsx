@@ -12,7 +12,12 @@ export interface FunnelBar {
 /** The funnel as stacked bars: what each stage keeps, removes and has not decided yet. */
 export function FunnelChart({ stages }: { stages: FunnelBar[] }) {
   return (
-    <div className="h-64 w-full" data-testid="funnel-chart" role="img" aria-label="Candidates kept, removed and pending at each stage">
+    <div
+      className="h-64 w-full"
+      data-testid="funnel-chart"
+      role="img"
+      aria-label="Candidates kept, removed and pending at each stage"
+    >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={stages} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />

@@ -20,13 +20,16 @@ export function MakeQaSetForm({
   projects: { id: string; name: string }[];
   defaultProjectId: string;
 }) {
-  const [projectId, setProjectId] = useState(projects.some((p) => p.id === defaultProjectId) ? defaultProjectId : (projects[0]?.id ?? ""));
+  const [projectId, setProjectId] = useState(
+    projects.some((p) => p.id === defaultProjectId) ? defaultProjectId : (projects[0]?.id ?? ""),
+  );
   const [format, setFormat] = useState<ExportFormat>("both");
   const [name, setName] = useState(`${candidateSetName} (curated)`);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ questionSetId: string; projectId: string; count: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  if (projects.length === 0) return <p className="text-xs text-slate-500">You may import into no project, so you cannot make a QA set.</p>;
+  if (projects.length === 0)
+    return <p className="text-xs text-slate-500">You may import into no project, so you cannot make a QA set.</p>;
   return (
     <form
       className="flex flex-wrap items-end gap-2 text-xs"
@@ -47,7 +50,12 @@ export function MakeQaSetForm({
     >
       <label className="flex flex-col gap-1">
         Target project
-        <select className={select} value={projectId} onChange={(e) => setProjectId(e.target.value)} data-testid="make-qa-set-project">
+        <select
+          className={select}
+          value={projectId}
+          onChange={(e) => setProjectId(e.target.value)}
+          data-testid="make-qa-set-project"
+        >
           {projects.map((p) => (
             <option key={p.id} value={p.id}>
               {p.name}
@@ -57,7 +65,12 @@ export function MakeQaSetForm({
       </label>
       <label className="flex flex-col gap-1">
         Format
-        <select className={select} value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)} data-testid="make-qa-set-format">
+        <select
+          className={select}
+          value={format}
+          onChange={(e) => setFormat(e.target.value as ExportFormat)}
+          data-testid="make-qa-set-format"
+        >
           {EXPORT_FORMATS.map((f) => (
             <option key={f} value={f}>
               {FORMAT_LABELS[f]}
@@ -67,7 +80,14 @@ export function MakeQaSetForm({
       </label>
       <label className="flex flex-col gap-1">
         Question set name
-        <input className={select} value={name} required maxLength={300} onChange={(e) => setName(e.target.value)} data-testid="make-qa-set-name" />
+        <input
+          className={select}
+          value={name}
+          required
+          maxLength={300}
+          onChange={(e) => setName(e.target.value)}
+          data-testid="make-qa-set-name"
+        />
       </label>
       <button type="submit" className={buttonClass()} disabled={busy || !name.trim()} data-testid="make-qa-set-submit">
         Make a QA set

@@ -6,7 +6,13 @@ import { buttonClass } from "@/components/class-names";
 import { ApiError, postJson } from "@/lib/api-client";
 
 /** Owners make a curation queue over one of the project's candidate sets. */
-export function NewCurationQueueForm({ projectId, candidateSets }: { projectId: string; candidateSets: { id: string; name: string; itemCount: number }[] }) {
+export function NewCurationQueueForm({
+  projectId,
+  candidateSets,
+}: {
+  projectId: string;
+  candidateSets: { id: string; name: string; itemCount: number }[];
+}) {
   const router = useRouter();
   const [candidateSetId, setCandidateSetId] = useState(candidateSets[0]?.id ?? "");
   const [name, setName] = useState("");
@@ -45,7 +51,12 @@ export function NewCurationQueueForm({ projectId, candidateSets }: { projectId: 
       <h2 className="text-base font-semibold text-slate-800">New curation queue</h2>
       <label className="text-sm">
         Candidate set{" "}
-        <select className="rounded border border-slate-300 p-1" value={candidateSetId} onChange={(e) => setCandidateSetId(e.target.value)} data-testid="curation-set">
+        <select
+          className="rounded border border-slate-300 p-1"
+          value={candidateSetId}
+          onChange={(e) => setCandidateSetId(e.target.value)}
+          data-testid="curation-set"
+        >
           {candidateSets.map((s) => (
             <option key={s.id} value={s.id}>
               {s.name} ({s.itemCount} candidates)
@@ -54,7 +65,15 @@ export function NewCurationQueueForm({ projectId, candidateSets }: { projectId: 
         </select>
       </label>
       <label className="text-sm">
-        Name <input className="rounded border border-slate-300 p-1" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} data-testid="curation-name" />
+        Name{" "}
+        <input
+          className="rounded border border-slate-300 p-1"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          maxLength={200}
+          data-testid="curation-name"
+        />
       </label>
       <label className="text-sm">
         Curators per question{" "}
@@ -70,18 +89,33 @@ export function NewCurationQueueForm({ projectId, candidateSets }: { projectId: 
       </label>
       <label className="text-sm">
         Candidates{" "}
-        <select className="rounded border border-slate-300 p-1" value={scope} onChange={(e) => setScope(e.target.value as "kept" | "all")} data-testid="curation-scope">
+        <select
+          className="rounded border border-slate-300 p-1"
+          value={scope}
+          onChange={(e) => setScope(e.target.value as "kept" | "all")}
+          data-testid="curation-scope"
+        >
           <option value="kept">only those the filters kept</option>
           <option value="all">all, including those a filter removed (to restore them)</option>
         </select>
       </label>
       <label className="text-sm">
         Assign to (emails, optional){" "}
-        <input className="w-80 rounded border border-slate-300 p-1" value={assignees} onChange={(e) => setAssignees(e.target.value)} placeholder="everyone who may review" />
+        <input
+          className="w-80 rounded border border-slate-300 p-1"
+          value={assignees}
+          onChange={(e) => setAssignees(e.target.value)}
+          placeholder="everyone who may review"
+        />
       </label>
       <label className="text-sm">
         Guidelines (Markdown, optional)
-        <textarea className="mt-1 w-full rounded border border-slate-300 p-2" rows={3} value={guidelines} onChange={(e) => setGuidelines(e.target.value)} />
+        <textarea
+          className="mt-1 w-full rounded border border-slate-300 p-2"
+          rows={3}
+          value={guidelines}
+          onChange={(e) => setGuidelines(e.target.value)}
+        />
       </label>
       {error && (
         <p role="alert" className="text-sm text-red-700">

@@ -14,7 +14,12 @@ export function RestoreButton({ itemId, filter }: { itemId: string; filter: stri
   const [busy, setBusy] = useState(false);
   if (!open)
     return (
-      <button type="button" className={buttonClass("secondary")} onClick={() => setOpen(true)} data-testid="restore-open">
+      <button
+        type="button"
+        className={buttonClass("secondary")}
+        onClick={() => setOpen(true)}
+        data-testid="restore-open"
+      >
         Restore
       </button>
     );

@@ -54,13 +54,23 @@ export function StepAnnotationImport({ projectId }: { projectId: string }) {
     setBusy(true);
     setProblem(null);
     try {
-      const result = await apiFetch<Summary>(`/api/v1/projects/${projectId}/step-annotations`, { method: "POST", body: form });
+      const result = await apiFetch<Summary>(`/api/v1/projects/${projectId}/step-annotations`, {
+        method: "POST",
+        body: form,
+      });
       setSummary(result);
       if (!dryRun) router.refresh();
     } catch (error) {
-      const details = error instanceof ApiError ? (error.body as { error?: { details?: Partial<Problem> } } | null)?.error?.details : undefined;
+      const details =
+        error instanceof ApiError
+          ? (error.body as { error?: { details?: Partial<Problem> } } | null)?.error?.details
+          : undefined;
       setSummary(null);
-      setProblem({ message: error instanceof Error ? error.message : String(error), errors: details?.errors ?? [], unmatched: details?.unmatched ?? [] });
+      setProblem({
+        message: error instanceof Error ? error.message : String(error),
+        errors: details?.errors ?? [],
+        unmatched: details?.unmatched ?? [],
+      });
     } finally {
       setBusy(false);
     }
@@ -84,17 +94,39 @@ export function StepAnnotationImport({ projectId }: { projectId: string }) {
         </label>
         <label className="flex flex-col gap-1">
           Set name (default: the file name)
-          <input className="rounded-md border border-slate-300 px-2 py-1.5" value={name} maxLength={300} onChange={(e) => setName(e.target.value)} data-testid="step-annotation-name" />
+          <input
+            className="rounded-md border border-slate-300 px-2 py-1.5"
+            value={name}
+            maxLength={300}
+            onChange={(e) => setName(e.target.value)}
+            data-testid="step-annotation-name"
+          />
         </label>
-        <button type="button" className={buttonClass("secondary")} disabled={!file || busy} onClick={() => void send(true)} data-testid="step-annotation-check">
+        <button
+          type="button"
+          className={buttonClass("secondary")}
+          disabled={!file || busy}
+          onClick={() => void send(true)}
+          data-testid="step-annotation-check"
+        >
           Check (dry run)
         </button>
-        <button type="button" className={buttonClass()} disabled={!file || busy || !summary?.dryRun} onClick={() => void send(false)} data-testid="step-annotation-submit">
+        <button
+          type="button"
+          className={buttonClass()}
+          disabled={!file || busy || !summary?.dryRun}
+          onClick={() => void send(false)}
+          data-testid="step-annotation-submit"
+        >
           Import
         </button>
       </div>
       {problem && (
-        <div role="alert" className="flex flex-col gap-1 rounded-md border border-red-200 bg-red-50 p-3 text-xs text-red-800" data-testid="step-annotation-errors">
+        <div
+          role="alert"
+          className="flex flex-col gap-1 rounded-md border border-red-200 bg-red-50 p-3 text-xs text-red-800"
+          data-testid="step-annotation-errors"
+        >
           <p>{problem.message}</p>
           {problem.errors.length > 0 && (
             <ul className="max-h-48 overflow-y-auto">
@@ -112,7 +144,8 @@ export function StepAnnotationImport({ projectId }: { projectId: string }) {
       {summary && (
         <div className="flex flex-col gap-2" data-testid="step-annotation-summary" data-dry-run={summary.dryRun}>
           <p className="font-medium">
-            {summary.dryRun ? "Would create" : "Created"} {summary.set.name}: {summary.clips} clip{summary.clips === 1 ? "" : "s"} from {summary.videos} video{summary.videos === 1 ? "" : "s"} ·{" "}
+            {summary.dryRun ? "Would create" : "Created"} {summary.set.name}: {summary.clips} clip
+            {summary.clips === 1 ? "" : "s"} from {summary.videos} video{summary.videos === 1 ? "" : "s"} ·{" "}
             {Object.entries(summary.byDataset)
               .map(([dataset, n]) => `${dataset} ${n}`)
               .join(" · ")}
@@ -136,7 +169,8 @@ export function StepAnnotationImport({ projectId }: { projectId: string }) {
                     <ul className="text-slate-500">
                       {plan.clips.map((clip) => (
                         <li key={clip.clipIndex}>
-                          #{clip.clipIndex}: {seconds(clip.start)}–{seconds(clip.end)}, {steps(clip.fromStep, clip.toStep)}
+                          #{clip.clipIndex}: {seconds(clip.start)}–{seconds(clip.end)},{" "}
+                          {steps(clip.fromStep, clip.toStep)}
                         </li>
                       ))}
                     </ul>

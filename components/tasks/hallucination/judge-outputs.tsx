@@ -1,6 +1,12 @@
 "use client";
 
-import { readableDynamicKg, readableReason, readableStaticKg, readableSummary, shortHash } from "@/lib/tasks/hallucination/video-outputs";
+import {
+  readableDynamicKg,
+  readableReason,
+  readableStaticKg,
+  readableSummary,
+  shortHash,
+} from "@/lib/tasks/hallucination/video-outputs";
 import type { CellFocus, StepRow } from "@/components/videos/judge-scores-panel";
 
 const PROBLEM_STATUSES = new Set(["failed", "parse_failed", "skipped", "cancelled"]);
@@ -12,7 +18,12 @@ const STEP_LABELS: Record<string, string> = {
   static_hallucination: "Static hallucination",
   dynamic_hallucination: "Dynamic hallucination",
 };
-const scopeName = (step: StepRow) => (step.stepId.startsWith("static") ? `key frame ${step.scopeIndex + 1}` : step.stepId.startsWith("dynamic") ? `cluster ${step.scopeIndex + 1}` : "video");
+const scopeName = (step: StepRow) =>
+  step.stepId.startsWith("static")
+    ? `key frame ${step.scopeIndex + 1}`
+    : step.stepId.startsWith("dynamic")
+      ? `cluster ${step.scopeIndex + 1}`
+      : "video";
 
 /** Status of a step that did not give an output, with its error, in words. */
 function StepProblem({ step }: { step: StepRow | undefined }) {
@@ -42,14 +53,29 @@ function Version({ step }: { step: StepRow | undefined }) {
  * scoring steps' reasons; steps that produced nothing with their status and error; and the
  * prompt version of every step. Nothing is rendered as raw JSON.
  */
-export function JudgeOutputs({ steps, keyFrameCount, onFocus }: { steps: StepRow[]; keyFrameCount: number; onFocus: (focus: CellFocus) => void }) {
-  const find = (stepId: string, scopeIndex: number) => steps.find((s) => s.stepId === stepId && s.scopeIndex === scopeIndex);
-  const scopes = Math.max(keyFrameCount, ...steps.filter((s) => s.stepId !== "video_summary" && s.stepId !== "inconsistency").map((s) => s.scopeIndex + 1), 0);
+export function JudgeOutputs({
+  steps,
+  keyFrameCount,
+  onFocus,
+}: {
+  steps: StepRow[];
+  keyFrameCount: number;
+  onFocus: (focus: CellFocus) => void;
+}) {
+  const find = (stepId: string, scopeIndex: number) =>
+    steps.find((s) => s.stepId === stepId && s.scopeIndex === scopeIndex);
+  const scopes = Math.max(
+    keyFrameCount,
+    ...steps.filter((s) => s.stepId !== "video_summary" && s.stepId !== "inconsistency").map((s) => s.scopeIndex + 1),
+    0,
+  );
   const summaryStep = find("video_summary", 0);
   const inconsistencyStep = find("inconsistency", 0);
   const summary = summaryStep?.status === "done" ? readableSummary(summaryStep.output) : null;
   const problems = steps.filter((s) => PROBLEM_STATUSES.has(s.status));
-  const versions = [...new Map(steps.map((s) => [`${s.stepId}|${s.templateId}|${s.templateHash ?? ""}`, s])).values()].sort((a, b) => a.stepId.localeCompare(b.stepId));
+  const versions = [
+    ...new Map(steps.map((s) => [`${s.stepId}|${s.templateId}|${s.templateHash ?? ""}`, s])).values(),
+  ].sort((a, b) => a.stepId.localeCompare(b.stepId));
 
   return (
     <div className="flex flex-col gap-4 text-sm" data-testid="judge-outputs">
@@ -61,7 +87,8 @@ export function JudgeOutputs({ steps, keyFrameCount, onFocus }: { steps: StepRow
         {inconsistencyStep && (
           <p className="mt-1 text-xs text-slate-600" data-testid="inconsistency-reason">
             Prompt inconsistency I = {inconsistencyStep.scores[0]?.value ?? "—"}
-            {readableReason(inconsistencyStep.output) ? `: ${readableReason(inconsistencyStep.output)}` : ""} <Version step={inconsistencyStep} />
+            {readableReason(inconsistencyStep.output) ? `: ${readableReason(inconsistencyStep.output)}` : ""}{" "}
+            <Version step={inconsistencyStep} />
           </p>
         )}
         {inconsistencyStep && <StepProblem step={inconsistencyStep} />}
@@ -78,7 +105,11 @@ export function JudgeOutputs({ steps, keyFrameCount, onFocus }: { steps: StepRow
           return (
             <article key={k} className="rounded-md border border-slate-200 p-3" data-testid="scope-outputs">
               <h3 className="mb-1 flex items-baseline gap-2 font-medium">
-                <button type="button" className="underline decoration-dotted" onClick={() => onFocus({ stepId: "static_kg", scopeIndex: k, scoreId: null })}>
+                <button
+                  type="button"
+                  className="underline decoration-dotted"
+                  onClick={() => onFocus({ stepId: "static_kg", scopeIndex: k, scoreId: null })}
+                >
                   Key frame {k + 1}
                 </button>
                 <span className="text-xs font-normal text-slate-500">static knowledge graph</span>
@@ -91,7 +122,9 @@ export function JudgeOutputs({ steps, keyFrameCount, onFocus }: { steps: StepRow
                       {kg.objects.map((o) => (
                         <li key={o.name} data-testid="kg-object">
                           <b>{o.name}</b>
-                          {o.attributes.length > 0 && <span className="text-slate-600">: {o.attributes.join("; ")}</span>}
+                          {o.attributes.length > 0 && (
+                            <span className="text-slate-600">: {o.attributes.join("; ")}</span>
+                          )}
                         </li>
                       ))}
                     </ul>
@@ -113,7 +146,11 @@ export function JudgeOutputs({ steps, keyFrameCount, onFocus }: { steps: StepRow
               </div>
               {staticReason && <p className="mt-1 text-xs text-slate-600">Static hallucination: {staticReason}</p>}
               <h3 className="mt-2 mb-1 flex items-baseline gap-2 font-medium">
-                <button type="button" className="underline decoration-dotted" onClick={() => onFocus({ stepId: "dynamic_kg", scopeIndex: k, scoreId: null })}>
+                <button
+                  type="button"
+                  className="underline decoration-dotted"
+                  onClick={() => onFocus({ stepId: "dynamic_kg", scopeIndex: k, scoreId: null })}
+                >
                   Cluster {k + 1}
                 </button>
                 <span className="text-xs font-normal text-slate-500">changes (dynamic knowledge graph)</span>

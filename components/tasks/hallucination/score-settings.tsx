@@ -5,7 +5,8 @@ export function ScoreSettings({ settings }: { settings: unknown }) {
   const { aggregation, verdictRule } = describeScoreSettings(settings);
   return (
     <p data-testid="run-settings">
-      Score settings: aggregation <b>{aggregation}</b>; verdict: {verdictRule}. Prompt versions are listed under the outputs.
+      Score settings: aggregation <b>{aggregation}</b>; verdict: {verdictRule}. Prompt versions are listed under the
+      outputs.
     </p>
   );
 }

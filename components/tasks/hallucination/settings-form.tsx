@@ -16,7 +16,12 @@ export function HallucinationSettingsForm({ projectId, initial }: DefaultsFormPr
   // The hallucination pipeline's settings schema parsed it (lib/judge/run-form.ts).
   const [settings, setSettings] = useState(initial as Settings);
   const save = useMutation({
-    mutationFn: () => apiFetch(`/api/v1/projects/${projectId}/judge-settings/hallucination`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) }),
+    mutationFn: () =>
+      apiFetch(`/api/v1/projects/${projectId}/judge-settings/hallucination`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(settings),
+      }),
   });
   const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";
   return (
@@ -29,7 +34,11 @@ export function HallucinationSettingsForm({ projectId, initial }: DefaultsFormPr
     >
       <label className="flex flex-col gap-1">
         S and D from category scores
-        <select className={field} value={settings.aggregation} onChange={(e) => setSettings({ ...settings, aggregation: e.target.value as Settings["aggregation"] })}>
+        <select
+          className={field}
+          value={settings.aggregation}
+          onChange={(e) => setSettings({ ...settings, aggregation: e.target.value as Settings["aggregation"] })}
+        >
           <option value="mean-max">mean over categories of the max over key frames/clusters</option>
           <option value="max-max">max over categories and key frames/clusters</option>
           <option value="mean-mean">mean over categories and key frames/clusters</option>
@@ -37,7 +46,16 @@ export function HallucinationSettingsForm({ projectId, initial }: DefaultsFormPr
       </label>
       <label className="flex flex-col gap-1">
         Hallucination “yes” when
-        <select className={field} value={settings.verdict.on} onChange={(e) => setSettings({ ...settings, verdict: { ...settings.verdict, on: e.target.value as Settings["verdict"]["on"] } })}>
+        <select
+          className={field}
+          value={settings.verdict.on}
+          onChange={(e) =>
+            setSettings({
+              ...settings,
+              verdict: { ...settings.verdict, on: e.target.value as Settings["verdict"]["on"] },
+            })
+          }
+        >
           <option value="max_category">I or some category aggregate ≥ threshold (0–10)</option>
           <option value="overall">overall &lt; threshold (0–100)</option>
         </select>
@@ -49,7 +67,9 @@ export function HallucinationSettingsForm({ projectId, initial }: DefaultsFormPr
           type="number"
           step="0.5"
           value={settings.verdict.threshold}
-          onChange={(e) => setSettings({ ...settings, verdict: { ...settings.verdict, threshold: Number(e.target.value) } })}
+          onChange={(e) =>
+            setSettings({ ...settings, verdict: { ...settings.verdict, threshold: Number(e.target.value) } })
+          }
         />
       </label>
       <div>

@@ -23,7 +23,11 @@ export interface AnswerView {
 export function AnswerUnderReview({ answer, blind }: { answer: AnswerView; blind: boolean }) {
   const r = answer.result;
   return (
-    <section className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3 text-sm" data-testid="review-answer" aria-label="Answer under review">
+    <section
+      className="flex flex-col gap-2 rounded-md border border-slate-200 bg-white p-3 text-sm"
+      data-testid="review-answer"
+      aria-label="Answer under review"
+    >
       <p className="text-xs text-slate-500">
         {answer.format === "mc" ? "Multiple-choice" : "Open-ended"} question {answer.externalId}
         {answer.category ? ` · ${answer.category}` : ""} answered by{" "}
@@ -60,7 +64,11 @@ export function AnswerUnderReview({ answer, blind }: { answer: AnswerView; blind
         </p>
       ) : (
         <p className="text-slate-700" data-testid="review-answer-decision">
-          <span className="text-xs font-medium uppercase text-slate-500">{r.decidedBy === "letter" ? `Letter ${r.letter ?? "?"} read by FrameJury` : `The judge said ${r.judgement ?? "?"}`}</span>{" "}
+          <span className="text-xs font-medium uppercase text-slate-500">
+            {r.decidedBy === "letter"
+              ? `Letter ${r.letter ?? "?"} read by FrameJury`
+              : `The judge said ${r.judgement ?? "?"}`}
+          </span>{" "}
           {r.reason}
         </p>
       )}

@@ -61,7 +61,10 @@ export function HarnessRunImport({
     setBusy(true);
     setFailure(null);
     try {
-      const result = await apiFetch<HarnessAnswer>(`/api/v1/projects/${projectId}/question-sets/${setId}/harness-runs`, { method: "POST", body: form });
+      const result = await apiFetch<HarnessAnswer>(
+        `/api/v1/projects/${projectId}/question-sets/${setId}/harness-runs`,
+        { method: "POST", body: form },
+      );
       setAnswer(result);
       if (!dryRun) router.refresh();
     } catch (error) {
@@ -74,12 +77,17 @@ export function HarnessRunImport({
   }
 
   return (
-    <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="harness-import">
+    <section
+      className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      data-testid="harness-import"
+    >
       <h2 className="text-base font-semibold text-slate-800">Import results from an eval harness</h2>
       <p className="text-slate-600">
-        An lmms-eval <code>--log_samples</code> file (<code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>) or a VLMEvalKit prediction file (<code>&lt;model&gt;_&lt;dataset&gt;.tsv</code> or{" "}
-        <code>.xlsx</code>) becomes an external run of a question set. Rows match questions by video and question text; letters are read as for FrameJury&apos;s own runs. Open answers and answers
-        without a readable letter go to the judge endpoint you choose, as in FrameJury&apos;s own runs; without one they count as unanswerable.
+        An lmms-eval <code>--log_samples</code> file (<code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>) or a
+        VLMEvalKit prediction file (<code>&lt;model&gt;_&lt;dataset&gt;.tsv</code> or <code>.xlsx</code>) becomes an
+        external run of a question set. Rows match questions by video and question text; letters are read as for
+        FrameJury&apos;s own runs. Open answers and answers without a readable letter go to the judge endpoint you
+        choose, as in FrameJury&apos;s own runs; without one they count as unanswerable.
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1">
@@ -94,14 +102,23 @@ export function HarnessRunImport({
         </label>
         <label className="flex flex-col gap-1">
           Format
-          <select className={input} value={format} onChange={(e) => setFormat(e.target.value as "lmms-eval" | "vlmevalkit")}>
+          <select
+            className={input}
+            value={format}
+            onChange={(e) => setFormat(e.target.value as "lmms-eval" | "vlmevalkit")}
+          >
             <option value="lmms-eval">lmms-eval samples (JSONL)</option>
             <option value="vlmevalkit">VLMEvalKit predictions (TSV or XLSX)</option>
           </select>
         </label>
         <label className="flex flex-col gap-1">
           Model
-          <input className={input} value={model} onChange={(e) => setModel(e.target.value)} placeholder="e.g. llava-video-7b" />
+          <input
+            className={input}
+            value={model}
+            onChange={(e) => setModel(e.target.value)}
+            placeholder="e.g. llava-video-7b"
+          />
         </label>
         <label className="flex flex-col gap-1">
           Judge for open and letterless answers
@@ -161,7 +178,8 @@ export function HarnessRunImport({
             setAnswer(null);
           }}
         />
-        Create the questions the set does not have (on the project&apos;s video of the same name, from the row&apos;s options and answer)
+        Create the questions the set does not have (on the project&apos;s video of the same name, from the row&apos;s
+        options and answer)
       </label>
       <label className="flex items-center gap-2">
         <input
@@ -175,10 +193,20 @@ export function HarnessRunImport({
         Answered without the video (a text-only run: later imports can take it as their baseline)
       </label>
       <div className="flex gap-3">
-        <button type="button" className={buttonClass("secondary")} disabled={busy || !file || !setId || !model.trim()} onClick={() => void send(true)}>
+        <button
+          type="button"
+          className={buttonClass("secondary")}
+          disabled={busy || !file || !setId || !model.trim()}
+          onClick={() => void send(true)}
+        >
           Check file
         </button>
-        <button type="button" className={buttonClass()} disabled={busy || !file || !setId || !model.trim() || !answer?.ok || !answer.dryRun} onClick={() => void send(false)}>
+        <button
+          type="button"
+          className={buttonClass()}
+          disabled={busy || !file || !setId || !model.trim() || !answer?.ok || !answer.dryRun}
+          onClick={() => void send(false)}
+        >
           Import as external run
         </button>
       </div>
@@ -190,9 +218,13 @@ export function HarnessRunImport({
       {answer && (
         <div data-testid="harness-import-result" className="flex flex-col gap-1">
           <p>
-            {answer.dryRun ? "Would import" : answer.ok ? "Imported" : "Not imported"} {answer.rows} readable rows{answer.created > 0 ? ` (${answer.created} new questions)` : ""}:{" "}
-            {answer.decided.correct} correct, {answer.decided.wrong} wrong, {answer.decided.undecided} undecided
-            {answer.judging > 0 ? ` (${answer.judging} ${answer.dryRun ? "would go" : "went"} to the judge: the run shows its progress until they are judged)` : ""}.
+            {answer.dryRun ? "Would import" : answer.ok ? "Imported" : "Not imported"} {answer.rows} readable rows
+            {answer.created > 0 ? ` (${answer.created} new questions)` : ""}: {answer.decided.correct} correct,{" "}
+            {answer.decided.wrong} wrong, {answer.decided.undecided} undecided
+            {answer.judging > 0
+              ? ` (${answer.judging} ${answer.dryRun ? "would go" : "went"} to the judge: the run shows its progress until they are judged)`
+              : ""}
+            .
           </p>
           {answer.errors.length > 0 && (
             <ul className="list-disc pl-5 text-red-700" data-testid="harness-import-errors">

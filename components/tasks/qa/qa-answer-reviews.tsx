@@ -38,7 +38,9 @@ export function QaAnswerReviews({
   const reviews = useQuery({
     queryKey: ["reviews", videoId, runId, questionId],
     queryFn: () =>
-      apiFetch<{ judgments: (Judgment & { subjectRunId: string })[]; blind: boolean }>(`/api/v1/videos/${videoId}/reviews?runId=${encodeURIComponent(runId)}&itemId=${encodeURIComponent(questionId)}`),
+      apiFetch<{ judgments: (Judgment & { subjectRunId: string })[]; blind: boolean }>(
+        `/api/v1/videos/${videoId}/reviews?runId=${encodeURIComponent(runId)}&itemId=${encodeURIComponent(questionId)}`,
+      ),
     enabled: scoreId !== null,
   });
   if (scoreId === null) {
@@ -52,7 +54,12 @@ export function QaAnswerReviews({
   const own = mine.find((j) => j.reviewer.id === currentUserId) ?? null;
   const letterRead = decidedBy === "letter";
   return (
-    <section className="flex flex-col gap-2 border-t border-slate-100 pt-3" data-testid="qa-answer-reviews" data-run={runId} aria-label="Reviewers' decisions">
+    <section
+      className="flex flex-col gap-2 border-t border-slate-100 pt-3"
+      data-testid="qa-answer-reviews"
+      data-run={runId}
+      aria-label="Reviewers' decisions"
+    >
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <h3 className="font-medium">Reviewers&apos; decisions</h3>
         {letterRead && (
@@ -63,7 +70,12 @@ export function QaAnswerReviews({
         <span className="flex-1" />
         <LabelledValues targetType={target} judgeValue={judgeValue} judgments={mine} currentUserId={currentUserId} />
         {canReview && !open && (
-          <button type="button" className="rounded border border-indigo-300 px-2 py-0.5 text-xs text-indigo-800" onClick={() => setOpen(true)} data-testid="qa-review-open">
+          <button
+            type="button"
+            className="rounded border border-indigo-300 px-2 py-0.5 text-xs text-indigo-800"
+            onClick={() => setOpen(true)}
+            data-testid="qa-review-open"
+          >
             {own ? "Change your decision" : letterRead ? "Override" : "Give your decision"}
           </button>
         )}

@@ -4,7 +4,15 @@ import { formatPercent } from "@/lib/format/numbers";
 const percent = (v: number) => formatPercent(v);
 
 /** An accuracy with its Wilson 95% interval and n; "—" when no question was decided. */
-export function AccuracyCell({ accuracy, testId, className = "" }: { accuracy: ProportionInterval | null; testId?: string; className?: string }) {
+export function AccuracyCell({
+  accuracy,
+  testId,
+  className = "",
+}: {
+  accuracy: ProportionInterval | null;
+  testId?: string;
+  className?: string;
+}) {
   if (!accuracy) {
     return (
       <td className={`px-2 py-1 text-slate-500 ${className}`} data-testid={testId}>
@@ -35,7 +43,11 @@ const OUTCOME_CLASS: Record<string, string> = {
 export function OutcomeBadge({ outcome, testId }: { outcome: string | null; testId?: string }) {
   const value = outcome ?? "pending";
   return (
-    <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${OUTCOME_CLASS[value] ?? ""}`} data-testid={testId} data-outcome={value}>
+    <span
+      className={`rounded px-1.5 py-0.5 text-xs font-medium ${OUTCOME_CLASS[value] ?? ""}`}
+      data-testid={testId}
+      data-outcome={value}
+    >
       {value}
     </span>
   );

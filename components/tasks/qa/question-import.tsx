@@ -6,7 +6,13 @@ import { useMemo, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
 import type { PickedFile } from "@/components/import/collect-files";
-import { fileNameOf, ItemFileRowView, itemFileFailure, useItemFileRows, type ItemFileRow } from "@/components/items/item-file-rows";
+import {
+  fileNameOf,
+  ItemFileRowView,
+  itemFileFailure,
+  useItemFileRows,
+  type ItemFileRow,
+} from "@/components/items/item-file-rows";
 import type { ClaimedFile, ImportPanelView } from "@/components/tasks/task-views";
 import { QUESTION_SNIFF_BYTES, sniffQuestionFile } from "@/lib/tasks/qa/sniff-question-file";
 
@@ -25,7 +31,12 @@ const listCounts = (counts: Record<string, number>) =>
     .map(([key, n]) => `${key} ${n}`)
     .join(", ");
 
-const questionRow = (picked: PickedFile): QuestionRow => ({ key: picked.relativePath, file: picked.file, relativePath: picked.relativePath, state: "new" });
+const questionRow = (picked: PickedFile): QuestionRow => ({
+  key: picked.relativePath,
+  file: picked.file,
+  relativePath: picked.relativePath,
+  state: "new",
+});
 
 /**
  * Question sets dropped on the Import page (JSONL, a JSON array or CSV of questions): each file is first
@@ -41,9 +52,17 @@ export function QuestionImport({ projectId, files }: { projectId: string; files:
     const form = new FormData();
     form.set("file", row.file, fileNameOf(row.relativePath));
     if (dryRun) form.set("dryRun", "true");
-    patch(row.key, { state: dryRun ? "checking" : "importing", message: undefined, errors: undefined, unmatched: undefined });
+    patch(row.key, {
+      state: dryRun ? "checking" : "importing",
+      message: undefined,
+      errors: undefined,
+      unmatched: undefined,
+    });
     try {
-      const summary = await apiFetch<Summary>(`/api/v1/projects/${projectId}/question-sets`, { method: "POST", body: form });
+      const summary = await apiFetch<Summary>(`/api/v1/projects/${projectId}/question-sets`, {
+        method: "POST",
+        body: form,
+      });
       patch(row.key, { state: dryRun ? "checked" : "imported", summary });
     } catch (error) {
       patch(row.key, itemFileFailure(error));
@@ -63,11 +82,15 @@ export function QuestionImport({ projectId, files }: { projectId: string; files:
   if (rows.length === 0) return null;
   const checked = rows.filter((r) => r.state === "checked").length;
   return (
-    <section className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="question-import">
+    <section
+      className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      data-testid="question-import"
+    >
       <h2 className="text-base font-semibold text-slate-800">Question sets</h2>
       <p className="text-slate-600">
-        Import the videos first: questions match the project&apos;s videos by file name. <b>Check</b> runs a dry run of every file (nothing is stored); <b>Import checked files</b> stores the files
-        whose check passed. A bad file stores nothing.
+        Import the videos first: questions match the project&apos;s videos by file name. <b>Check</b> runs a dry run of
+        every file (nothing is stored); <b>Import checked files</b> stores the files whose check passed. A bad file
+        stores nothing.
       </p>
       <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200">
         {rows.map((row) => (
@@ -78,8 +101,9 @@ export function QuestionImport({ projectId, files }: { projectId: string; files:
             summary={
               row.summary && (
                 <p className="text-xs text-slate-600" data-testid="question-file-summary">
-                  {row.summary.dryRun ? "Would create" : "Created"} {row.summary.set.name}: {row.summary.items.count} questions over {row.summary.items.videos} videos ·{" "}
-                  {listCounts(row.summary.items.byFormat)} · {listCounts(row.summary.items.byCategory)}
+                  {row.summary.dryRun ? "Would create" : "Created"} {row.summary.set.name}: {row.summary.items.count}{" "}
+                  questions over {row.summary.items.videos} videos · {listCounts(row.summary.items.byFormat)} ·{" "}
+                  {listCounts(row.summary.items.byCategory)}
                 </p>
               )
             }
@@ -87,10 +111,20 @@ export function QuestionImport({ projectId, files }: { projectId: string; files:
         ))}
       </ul>
       <div className="flex gap-3">
-        <button type="button" className={buttonClass("secondary")} disabled={busy} onClick={() => void each((r) => r.state !== "imported" && r.state !== "importing", true)}>
+        <button
+          type="button"
+          className={buttonClass("secondary")}
+          disabled={busy}
+          onClick={() => void each((r) => r.state !== "imported" && r.state !== "importing", true)}
+        >
           Check question sets
         </button>
-        <button type="button" className={buttonClass()} disabled={busy || checked === 0} onClick={() => void each((r) => r.state === "checked", false)}>
+        <button
+          type="button"
+          className={buttonClass()}
+          disabled={busy || checked === 0}
+          onClick={() => void each((r) => r.state === "checked", false)}
+        >
           Import checked question sets
         </button>
       </div>

@@ -46,12 +46,14 @@ export function QaRunSettingsForm({ projectId, defaults, state, setState, endpoi
   const update = (patch: Partial<QaRunState>) => setState({ ...s, ...patch });
   const questionSets = useQuery({
     queryKey: ["question-sets", projectId],
-    queryFn: () => apiFetch<{ sets: QuestionSetRow[] }>(`/api/v1/projects/${projectId}/question-sets`).then((b) => b.sets),
+    queryFn: () =>
+      apiFetch<{ sets: QuestionSetRow[] }>(`/api/v1/projects/${projectId}/question-sets`).then((b) => b.sets),
   });
   const chosenQuestionSet = questionSets.data?.find((set) => set.id === s.questionSetId) ?? questionSets.data?.at(-1);
   const settings = {
     frames: s.frames,
-    resize: s.resize === "quarter" ? { mode: "quarter" as const } : { mode: "longest_side" as const, px: s.longestSide },
+    resize:
+      s.resize === "quarter" ? { mode: "quarter" as const } : { mode: "longest_side" as const, px: s.longestSide },
     textOnlyBaseline: s.textOnlyBaseline,
     ...(s.judgeEndpointId ? { judgeEndpointId: s.judgeEndpointId } : {}),
   };
@@ -74,14 +76,24 @@ export function QaRunSettingsForm({ projectId, defaults, state, setState, endpoi
       </label>
       <label className="flex flex-col gap-1">
         Frames
-        <select className="rounded-md border border-slate-300 px-2 py-1.5" value={s.frames} onChange={(e) => update({ frames: Number(e.target.value) as 8 | 16 })} data-testid="run-qa-frames">
+        <select
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          value={s.frames}
+          onChange={(e) => update({ frames: Number(e.target.value) as 8 | 16 })}
+          data-testid="run-qa-frames"
+        >
           <option value={8}>8</option>
           <option value={16}>16</option>
         </select>
       </label>
       <label className="flex flex-col gap-1">
         Frame size
-        <select className="rounded-md border border-slate-300 px-2 py-1.5" value={s.resize} onChange={(e) => update({ resize: e.target.value as QaRunState["resize"] })} data-testid="run-qa-resize">
+        <select
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          value={s.resize}
+          onChange={(e) => update({ resize: e.target.value as QaRunState["resize"] })}
+          data-testid="run-qa-resize"
+        >
           <option value="quarter">a quarter of the area (seed 004)</option>
           <option value="longest_side">a longest side of…</option>
         </select>
@@ -102,7 +114,12 @@ export function QaRunSettingsForm({ projectId, defaults, state, setState, endpoi
       )}
       <label className="flex flex-col gap-1">
         Judge
-        <select className="rounded-md border border-slate-300 px-2 py-1.5" value={s.judgeEndpointId} onChange={(e) => update({ judgeEndpointId: e.target.value })} data-testid="run-qa-judge">
+        <select
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          value={s.judgeEndpointId}
+          onChange={(e) => update({ judgeEndpointId: e.target.value })}
+          data-testid="run-qa-judge"
+        >
           <option value="">the evaluated model itself</option>
           {endpoints.map((e) => (
             <option key={e.id} value={e.id}>
@@ -112,7 +129,12 @@ export function QaRunSettingsForm({ projectId, defaults, state, setState, endpoi
         </select>
       </label>
       <label className="flex items-center gap-2 self-center pt-5">
-        <input type="checkbox" checked={s.textOnlyBaseline} onChange={(e) => update({ textOnlyBaseline: e.target.checked })} data-testid="run-qa-text-only" />
+        <input
+          type="checkbox"
+          checked={s.textOnlyBaseline}
+          onChange={(e) => update({ textOnlyBaseline: e.target.checked })}
+          data-testid="run-qa-text-only"
+        />
         also answer without frames (text-only baseline)
       </label>
     </>

@@ -11,6 +11,13 @@ const views: TaskViews = {
   subjectViews: { answer: AnswerSubjectView },
   queueOptionsForms: { answers: AnswerQueueOptions },
   // c / w mark the answer under review correct or wrong.
-  subjectValueKeys: { answer: { one: "c", zero: "w", category: "correctness", help: ["c / w", "QA answer: correct / wrong (also 1 / 0)"] } },
+  subjectValueKeys: {
+    answer: {
+      one: "c",
+      zero: "w",
+      category: "correctness",
+      help: ["c / w", "QA answer: correct / wrong (also 1 / 0)"],
+    },
+  },
 };
 export default views;

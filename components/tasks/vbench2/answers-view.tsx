@@ -41,7 +41,9 @@ export function Vbench2Settings({ settings }: { settings: unknown }) {
   const dimensions = Array.isArray(s.dimensions) ? s.dimensions.filter((d): d is string => typeof d === "string") : [];
   return (
     <span>
-      {dimensions.length ? dimensions.map((d) => d.replace(/_/g, " ")).join(", ") : "every judged dimension of each video"}
+      {dimensions.length
+        ? dimensions.map((d) => d.replace(/_/g, " ")).join(", ")
+        : "every judged dimension of each video"}
       {" · "}
       {typeof s.textEndpointId === "string" ? "a text LLM of its own" : "the VLM as the text LLM"}
       {" · "}

@@ -52,14 +52,26 @@ describe("a question's frames", () => {
 
 describe("a dimension's videos", () => {
   const videos = [
-    ...Array.from({ length: 12 }, (_, i) => video(`v${String(i).padStart(2, "0")}`, { model: i % 2 ? "GenB" : "GenA" })),
+    ...Array.from({ length: 12 }, (_, i) =>
+      video(`v${String(i).padStart(2, "0")}`, { model: i % 2 ? "GenB" : "GenA" }),
+    ),
     video("x", { value: null, excludedReason: "the answer to question 1 is no" }),
     video("y", { vbenchValue: 0 }),
   ];
   const href = ({ show, page }: { show: string; page: number }) => `?show=${show}&page=${page}`;
 
   it("start collapsed, ten videos to a page, each video collapsed with its generator, and link to the filters and the next page", () => {
-    render(<DimensionVideos projectId="p1" dimension="Material" slice={videoSlice(videos, "all", 1)} show="all" open={false} strips={new Map([["v00", strip]])} href={href} />);
+    render(
+      <DimensionVideos
+        projectId="p1"
+        dimension="Material"
+        slice={videoSlice(videos, "all", 1)}
+        show="all"
+        open={false}
+        strips={new Map([["v00", strip]])}
+        href={href}
+      />,
+    );
     const list = screen.getByTestId("vbench2-videos-Material");
     expect(list.hasAttribute("open")).toBe(false);
     expect(list.querySelector("summary")!.textContent).toBe("Material: 14 videos (1 excluded, 1 disagreeing)");
@@ -75,7 +87,17 @@ describe("a dimension's videos", () => {
   });
 
   it("show only the excluded ones when filtered, open", () => {
-    render(<DimensionVideos projectId="p1" dimension="Material" slice={videoSlice(videos, "excluded", 1)} show="excluded" open strips={new Map()} href={href} />);
+    render(
+      <DimensionVideos
+        projectId="p1"
+        dimension="Material"
+        slice={videoSlice(videos, "excluded", 1)}
+        show="excluded"
+        open
+        strips={new Map()}
+        href={href}
+      />,
+    );
     expect(screen.getByTestId("vbench2-videos-Material").hasAttribute("open")).toBe(true);
     const rows = screen.getAllByTestId("vbench2-video");
     expect(rows).toHaveLength(1);

@@ -36,7 +36,12 @@ export function DimensionVideos({
 }) {
   const { counts, page, pages, matching, first } = slice;
   return (
-    <details id={`vbench2-videos-${dimension}`} open={open} className="rounded-md border border-slate-200 p-3" data-testid={`vbench2-videos-${dimension}`}>
+    <details
+      id={`vbench2-videos-${dimension}`}
+      open={open}
+      className="rounded-md border border-slate-200 p-3"
+      data-testid={`vbench2-videos-${dimension}`}
+    >
       <summary className="cursor-pointer text-sm font-medium">
         {dimension.replace(/_/g, " ")}: {plural(counts.all, "video")}
         <span className="font-normal text-slate-500">
@@ -81,11 +86,18 @@ export function DimensionVideos({
                   {video.model ?? "no generator"}
                 </span>
                 <VideoValueCell video={video} />
-                {isExcluded(video) && <span className="rounded bg-amber-100 px-1 text-xs text-amber-800">excluded</span>}
-                {isDisagreeing(video) && <span className="rounded bg-rose-100 px-1 text-xs text-rose-800">disagreeing</span>}
+                {isExcluded(video) && (
+                  <span className="rounded bg-amber-100 px-1 text-xs text-amber-800">excluded</span>
+                )}
+                {isDisagreeing(video) && (
+                  <span className="rounded bg-rose-100 px-1 text-xs text-rose-800">disagreeing</span>
+                )}
               </summary>
               <div className="mt-1 flex flex-col gap-1">
-                <Link className="text-xs text-indigo-700 underline" href={`/projects/${projectId}/videos/${video.videoId}`}>
+                <Link
+                  className="text-xs text-indigo-700 underline"
+                  href={`/projects/${projectId}/videos/${video.videoId}`}
+                >
                   the video
                 </Link>
                 {video.deviation && <span className="text-xs text-amber-800">{video.deviation}</span>}

@@ -10,7 +10,10 @@ export function Percent({ value }: { value: number | null }) {
 export function AgreementCell({ agreement, unit }: { agreement: DimensionAgreement | null; unit: string }) {
   if (!agreement || agreement.n === 0) return <td className="px-2 py-1 text-slate-500">—</td>;
   return (
-    <td className="px-2 py-1 tabular-nums" title={`Cohen's κ ${agreement.kappa === null ? "undefined" : agreement.kappa.toFixed(2)}`}>
+    <td
+      className="px-2 py-1 tabular-nums"
+      title={`Cohen's κ ${agreement.kappa === null ? "undefined" : agreement.kappa.toFixed(2)}`}
+    >
       <Percent value={agreement.agreement} /> of {agreement.n} {agreement.n === 1 ? unit.replace(/s$/, "") : unit}
       {agreement.kappa !== null && <span className="text-slate-500"> · κ {agreement.kappa.toFixed(2)}</span>}
     </td>
@@ -18,12 +21,22 @@ export function AgreementCell({ agreement, unit }: { agreement: DimensionAgreeme
 }
 
 export function VideoValueCell({ video }: { video: VisibleVideoResult }) {
-  if (video.blind) return <span className="text-xs text-slate-500">judge&apos;s values withheld until you review this video</span>;
-  const judge = video.excludedReason !== null ? <span title={video.excludedReason}>excluded: {video.excludedReason}</span> : video.value === null ? "unknown" : video.value.toFixed(3);
+  if (video.blind)
+    return <span className="text-xs text-slate-500">judge&apos;s values withheld until you review this video</span>;
+  const judge =
+    video.excludedReason !== null ? (
+      <span title={video.excludedReason}>excluded: {video.excludedReason}</span>
+    ) : video.value === null ? (
+      "unknown"
+    ) : (
+      video.value.toFixed(3)
+    );
   return (
     <span className="text-xs text-slate-600" data-testid="vbench2-video-value">
       judge {judge}
-      {(video.humanValue !== null || video.humanExcludedReason !== null) && <> · people {video.humanExcludedReason !== null ? "excluded" : video.humanValue!.toFixed(3)}</>}
+      {(video.humanValue !== null || video.humanExcludedReason !== null) && (
+        <> · people {video.humanExcludedReason !== null ? "excluded" : video.humanValue!.toFixed(3)}</>
+      )}
       {video.vbenchValue !== null && <> · VBench {video.vbenchValue}</>}
     </span>
   );
@@ -38,7 +51,15 @@ const promptTime = (seconds: number) => `${pythonFixed2(seconds)}s`;
  * A video's questions, each with the judge's answer (unless blind) and, beside it, the frames it was asked with:
  * thumbnails from the run's frame set (`strip`) and their times as the prompt gave them.
  */
-export function QuestionList({ questions, blind, strip = [] }: { questions: VisibleVideoResult["questions"]; blind: boolean; strip?: readonly StripFrame[] }) {
+export function QuestionList({
+  questions,
+  blind,
+  strip = [],
+}: {
+  questions: VisibleVideoResult["questions"];
+  blind: boolean;
+  strip?: readonly StripFrame[];
+}) {
   return (
     <ol className="ml-5 flex list-decimal flex-col gap-2 text-xs text-slate-700">
       {questions.map((q, k) => (
@@ -48,7 +69,10 @@ export function QuestionList({ questions, blind, strip = [] }: { questions: Visi
               <span>{q.question}</span>{" "}
               {!blind && (
                 <span className="text-slate-500">
-                  — judge: <strong title={q.answer ?? q.notAsked ?? "no answer"}>{q.notAsked ? "not asked" : yesNo(q.yes)}</strong>
+                  — judge:{" "}
+                  <strong title={q.answer ?? q.notAsked ?? "no answer"}>
+                    {q.notAsked ? "not asked" : yesNo(q.yes)}
+                  </strong>
                   {q.human !== null && <> · people: {yesNo(q.human)}</>}
                 </span>
               )}
@@ -66,7 +90,8 @@ function FrameStrip({ times, frames }: { times: readonly number[]; frames: reado
   return (
     <figure className="flex max-w-xl flex-col gap-1" data-testid="vbench2-question-frames">
       <figcaption className="text-slate-500" title={times.map(promptTime).join(", ")}>
-        {times.length} frame{times.length === 1 ? "" : "s"}, {promptTime(times[0]!)}–{promptTime(times[times.length - 1]!)}
+        {times.length} frame{times.length === 1 ? "" : "s"}, {promptTime(times[0]!)}–
+        {promptTime(times[times.length - 1]!)}
       </figcaption>
       {frames.length > 0 && (
         <div className="flex gap-0.5 overflow-x-auto pb-1">

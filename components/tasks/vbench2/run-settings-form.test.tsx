@@ -15,13 +15,26 @@ afterEach(() => {
 });
 
 function renderForm(readiness: { videos: number; lacking: number }) {
-  const fetch = vi.fn(async () => new Response(JSON.stringify({ ...readiness, pendingQuery: "uniform=64&videos=all" }), { status: 200, headers: { "content-type": "application/json" } }));
+  const fetch = vi.fn(
+    async () =>
+      new Response(JSON.stringify({ ...readiness, pendingQuery: "uniform=64&videos=all" }), {
+        status: 200,
+        headers: { "content-type": "application/json" },
+      }),
+  );
   vi.stubGlobal("fetch", fetch);
   const parts: RunSettingsPart[] = [];
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <Vbench2RunSettingsForm projectId="p1" pipeline="vbench2" defaults={{}} state={undefined} setState={() => {}} endpoints={[]}>
+      <Vbench2RunSettingsForm
+        projectId="p1"
+        pipeline="vbench2"
+        defaults={{}}
+        state={undefined}
+        setState={() => {}}
+        endpoints={[]}
+      >
         {({ fields, part }) => {
           parts.push(part);
           return (
@@ -41,21 +54,29 @@ describe("the VBench-2.0 run form", () => {
   it("says how many videos lack the 64 uniform frames and links to their extraction", async () => {
     const { fetch, parts } = renderForm({ videos: 10, lacking: 3 });
     const notice = await screen.findByTestId("run-vbench2-frames");
-    expect(notice.textContent).toBe("3 of 10 videos lack VBench's 64 uniform frames: a run leaves them out. Extract 64 uniform frames");
-    expect(screen.getByTestId("run-vbench2-extract").getAttribute("href")).toBe("/projects/p1/pending?uniform=64&videos=all");
+    expect(notice.textContent).toBe(
+      "3 of 10 videos lack VBench's 64 uniform frames: a run leaves them out. Extract 64 uniform frames",
+    );
+    expect(screen.getByTestId("run-vbench2-extract").getAttribute("href")).toBe(
+      "/projects/p1/pending?uniform=64&videos=all",
+    );
     expect(fetch).toHaveBeenCalledWith("/api/v1/projects/p1/vbench2-frames", expect.anything());
     expect(parts.at(-1)!.ready).toBe(true);
   });
 
   it("cannot start when no video has them", async () => {
     const { parts } = renderForm({ videos: 4, lacking: 4 });
-    expect((await screen.findByTestId("run-vbench2-frames")).textContent).toBe("None of the 4 videos has VBench's 64 uniform frames: a run needs them. Extract 64 uniform frames");
+    expect((await screen.findByTestId("run-vbench2-frames")).textContent).toBe(
+      "None of the 4 videos has VBench's 64 uniform frames: a run needs them. Extract 64 uniform frames",
+    );
     expect(parts.at(-1)!.ready).toBe(false);
   });
 
   it("says nothing is missing when every video has them", async () => {
     renderForm({ videos: 4, lacking: 0 });
-    expect((await screen.findByTestId("run-vbench2-frames")).textContent).toBe("Every video has VBench's 64 uniform frames.");
+    expect((await screen.findByTestId("run-vbench2-frames")).textContent).toBe(
+      "Every video has VBench's 64 uniform frames.",
+    );
     expect(screen.queryByTestId("run-vbench2-extract")).toBeNull();
   });
 });

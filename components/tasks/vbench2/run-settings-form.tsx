@@ -20,7 +20,8 @@ const initial: Vbench2RunState = { dimensions: [], textEndpointId: "", variant: 
 export function Vbench2RunSettingsForm({ projectId, state, setState, endpoints, children }: RunSettingsFormProps) {
   const s = (state as Vbench2RunState | undefined) ?? initial;
   const update = (patch: Partial<Vbench2RunState>) => setState({ ...s, ...patch });
-  const toggle = (dimension: string, on: boolean) => update({ dimensions: on ? [...s.dimensions, dimension] : s.dimensions.filter((d) => d !== dimension) });
+  const toggle = (dimension: string, on: boolean) =>
+    update({ dimensions: on ? [...s.dimensions, dimension] : s.dimensions.filter((d) => d !== dimension) });
   const settings = {
     ...(s.dimensions.length ? { dimensions: JUDGED_DIMENSIONS.filter((d) => s.dimensions.includes(d)) } : {}),
     ...(s.textEndpointId ? { textEndpointId: s.textEndpointId } : {}),
@@ -33,7 +34,11 @@ export function Vbench2RunSettingsForm({ projectId, state, setState, endpoints, 
         <div className="flex max-w-xl flex-wrap gap-x-3 gap-y-1">
           {JUDGED_DIMENSIONS.map((dimension) => (
             <label key={dimension} className="flex items-center gap-1 text-sm">
-              <input type="checkbox" checked={s.dimensions.includes(dimension)} onChange={(e) => toggle(dimension, e.target.checked)} />
+              <input
+                type="checkbox"
+                checked={s.dimensions.includes(dimension)}
+                onChange={(e) => toggle(dimension, e.target.checked)}
+              />
               {dimension.replace(/_/g, " ")}
             </label>
           ))}
@@ -76,7 +81,15 @@ export function Vbench2RunSettingsForm({ projectId, state, setState, endpoints, 
   const pendingQuery = frames.data?.pendingQuery ?? "uniform=64&videos=all";
   // A run judges only videos with the 64 frames: with none it could not start.
   const ready = !frames.data || frames.data.lacking < frames.data.videos;
-  return children({ fields, part: { request: { settings }, ready, notice: frames.data ? <FramesNotice projectId={projectId} readiness={frames.data} /> : undefined, pendingQuery } });
+  return children({
+    fields,
+    part: {
+      request: { settings },
+      ready,
+      notice: frames.data ? <FramesNotice projectId={projectId} readiness={frames.data} /> : undefined,
+      pendingQuery,
+    },
+  });
 }
 
 /** How many videos lack VBench's 64 uniform frames (the run leaves them out), with a link to extract them. */
@@ -101,7 +114,11 @@ function FramesNotice({ projectId, readiness }: { projectId: string; readiness: 
       {lacking === videos
         ? `None of the ${videos} videos has VBench's 64 uniform frames: a run needs them. `
         : `${lacking} of ${videos} videos lack VBench's 64 uniform frames: a run leaves them out. `}
-      <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending?${pendingQuery}`} data-testid="run-vbench2-extract">
+      <Link
+        className="text-indigo-700 underline"
+        href={`/projects/${projectId}/pending?${pendingQuery}`}
+        data-testid="run-vbench2-extract"
+      >
         Extract 64 uniform frames
       </Link>
     </span>

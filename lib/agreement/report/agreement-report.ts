@@ -26,7 +26,9 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
     d,
     options,
   );
-  const reviewersWithRatings = input.reviewers.filter((r) => items.some((i) => i.ratings.some((x) => x.reviewerId === r.id)));
+  const reviewersWithRatings = input.reviewers.filter((r) =>
+    items.some((i) => i.ratings.some((x) => x.reviewerId === r.id)),
+  );
   const groupings = [
     ...new Map(
       d.tasks
@@ -36,7 +38,8 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
     ).values(),
   ];
   const breakdowns = {} as AgreementReport["breakdowns"];
-  for (const by of [...BREAKDOWNS, ...groupings.map((g) => g.id)]) breakdowns[by] = breakdown(items, by, input, options, d);
+  for (const by of [...BREAKDOWNS, ...groupings.map((g) => g.id)])
+    breakdowns[by] = breakdown(items, by, input, options, d);
   const confusion = {} as AgreementReport["confusion"];
   for (const type of d.targetTypes())
     confusion[type] = confusionView(
@@ -45,8 +48,17 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
     );
   confusion.all = confusionView(items, d);
   return {
-    confusionKinds: [...confusionKinds(items, d), { id: "all", label: "All targets", positive: "positive", negative: "negative", listKeys: null }],
-    options: { threshold: options.threshold, overallThreshold: options.overallThreshold, iterations: options.iterations, seed: options.seed, truth: options.truth ?? "consensus" },
+    confusionKinds: [
+      ...confusionKinds(items, d),
+      { id: "all", label: "All targets", positive: "positive", negative: "negative", listKeys: null },
+    ],
+    options: {
+      threshold: options.threshold,
+      overallThreshold: options.overallThreshold,
+      iterations: options.iterations,
+      seed: options.seed,
+      truth: options.truth ?? "consensus",
+    },
     runs: input.runs,
     reviewers: reviewersWithRatings,
     summary: {
@@ -61,8 +73,15 @@ export function agreementReport(input: AgreementInput, options: AgreementOptions
     humanVsJudge: {
       consensus: compareWithJudge(items, (item) => d.consensus(item), options, d),
       // The adjudicated gold is an annotator of its own: never one of the reviewers, never in their consensus.
-      gold: items.some((i) => i.gold !== undefined && i.gold !== null) ? compareWithJudge(items, (item) => item.gold ?? null, options, d) : null,
-      reviewers: reviewersWithRatings.map((r) => ({ reviewerId: r.id, label: r.label, ...(r.labelSet ? { labelSet: r.labelSet } : {}), ...compareWithJudge(items, reviewerValue(r.id), options, d) })),
+      gold: items.some((i) => i.gold !== undefined && i.gold !== null)
+        ? compareWithJudge(items, (item) => item.gold ?? null, options, d)
+        : null,
+      reviewers: reviewersWithRatings.map((r) => ({
+        reviewerId: r.id,
+        label: r.label,
+        ...(r.labelSet ? { labelSet: r.labelSet } : {}),
+        ...compareWithJudge(items, reviewerValue(r.id), options, d),
+      })),
     },
     humanVsHuman: compareReviewers(items, reviewersWithRatings, options, d),
     confusion,

@@ -5,7 +5,17 @@ import type { TargetType } from "../types";
 import type { Binary, ThresholdOptions } from "./declarations";
 
 /** 1 when the value is the target's positive class (its declared rule, with the request's threshold override). */
-export function binarise(targetType: TargetType, value: number, options: ThresholdOptions, declaration?: JudgedDeclaration, tasks: readonly TaskDeclaration[] = TASKS): Binary {
+export function binarise(
+  targetType: TargetType,
+  value: number,
+  options: ThresholdOptions,
+  declaration?: JudgedDeclaration,
+  tasks: readonly TaskDeclaration[] = TASKS,
+): Binary {
   const target = declaration ?? judgmentDeclaration(targetType, null, tasks);
-  return binariseValue(target.positive, value, thresholdOverride(target, options as ThresholdOptions & Record<string, unknown>, tasks));
+  return binariseValue(
+    target.positive,
+    value,
+    thresholdOverride(target, options as ThresholdOptions & Record<string, unknown>, tasks),
+  );
 }

@@ -13,7 +13,12 @@ function quantile(sorted: Float64Array, p: number): number {
  * Percentile 95% intervals of several statistics over the same item resamples (one draw, many
  * statistics: a resample's confusion counts give accuracy, kappa and F1 together).
  */
-export function bootstrapMany(n: number, names: readonly string[], statistic: (sample: Int32Array) => (number | null)[], options: AgreementOptions): Record<string, Interval | null> {
+export function bootstrapMany(
+  n: number,
+  names: readonly string[],
+  statistic: (sample: Int32Array) => (number | null)[],
+  options: AgreementOptions,
+): Record<string, Interval | null> {
   const out: Record<string, Interval | null> = {};
   for (const name of names) out[name] = null;
   if (n < 2 || options.iterations < 1) return out;

@@ -12,7 +12,12 @@ import { finite } from "./numbers";
 import { oncePerTarget } from "./pairs";
 
 /** Among reviewers: per target type on its own scale, binarised over all targets, and each pair of reviewers. */
-export function compareReviewers(all: readonly AgreementItem[], reviewers: readonly { id: string; label: string }[], options: AgreementOptions, d: Declarations): HumanAgreement {
+export function compareReviewers(
+  all: readonly AgreementItem[],
+  reviewers: readonly { id: string; label: string }[],
+  options: AgreementOptions,
+  d: Declarations,
+): HumanAgreement {
   const items = oncePerTarget(all);
   const native = {} as ByTargetType<StatBlock>;
   for (const type of d.targetTypes()) {
@@ -41,7 +46,12 @@ export function compareReviewers(all: readonly AgreementItem[], reviewers: reado
       const bb = Uint8Array.from(both, (p) => d.binarise(p.item, p.vb));
       const m = binaryMetrics(confusionOf(ba, bb));
       const cells = confusionCells(ba, bb);
-      const ci = bootstrapMany(both.length, ["kappa"], (sample) => [binaryMetrics(confusionOfSample(cells, sample)).kappa], options);
+      const ci = bootstrapMany(
+        both.length,
+        ["kappa"],
+        (sample) => [binaryMetrics(confusionOfSample(cells, sample)).kappa],
+        options,
+      );
       const scores = both.filter((p) => p.item.targetType === SCORE_TARGET_TYPE);
       const presence = both.filter((p) => p.item.targetType === PRESENCE_TARGET_TYPE);
       const pa = Uint8Array.from(presence, (p) => d.binarise(p.item, p.va));
@@ -68,7 +78,12 @@ export function compareReviewers(all: readonly AgreementItem[], reviewers: reado
         presence: {
           n: presence.length,
           values: { kappa: presence.length ? pm.kappa : null, percentAgreement: pm.accuracy },
-          ci: bootstrapMany(presence.length, ["kappa"], (sample) => [binaryMetrics(confusionOfSample(presenceCells, sample)).kappa], options),
+          ci: bootstrapMany(
+            presence.length,
+            ["kappa"],
+            (sample) => [binaryMetrics(confusionOfSample(presenceCells, sample)).kappa],
+            options,
+          ),
         },
       });
     }

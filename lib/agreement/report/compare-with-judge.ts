@@ -5,7 +5,12 @@ import { nativeBlock } from "./native-block";
 import { binaryArrays, pairsOf } from "./pairs";
 
 /** One human side (a reviewer, the consensus, the gold) against the judge: per target type on its own scale, and binarised over all targets. */
-export function compareWithJudge(items: readonly AgreementItem[], human: (item: AgreementItem) => number | null, options: AgreementOptions, d: Declarations): JudgeComparison {
+export function compareWithJudge(
+  items: readonly AgreementItem[],
+  human: (item: AgreementItem) => number | null,
+  options: AgreementOptions,
+  d: Declarations,
+): JudgeComparison {
   const pairs = pairsOf(items, human);
   const native = {} as ByTargetType<StatBlock>;
   for (const type of d.targetTypes()) {

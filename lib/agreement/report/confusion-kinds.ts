@@ -3,7 +3,8 @@ import { PRESENCE_TARGET_TYPE } from "../../tasks/task-declaration";
 import type { AgreementItem, ConfusionKind } from "../types";
 import type { Declarations } from "./declarations";
 
-const scaleText = (scale: JudgedDeclaration["scale"]) => (scale.kind === "numeric" ? ` (${scale.min}–${scale.max})` : "");
+const scaleText = (scale: JudgedDeclaration["scale"]) =>
+  scale.kind === "numeric" ? ` (${scale.min}–${scale.max})` : "";
 
 /**
  * Each target type's confusion view as the declarations name it: the tasks' verdicts first (their
@@ -19,10 +20,19 @@ export function confusionKinds(items: readonly AgreementItem[], d: Declarations)
     if (type === SCORE_TARGET_TYPE) {
       const declared = [...new Set(items.filter((i) => i.targetType === type).map((i) => d.of(i)))];
       const all = declared.length ? declared : d.tasks.flatMap((t) => t.targets);
-      const same = <T>(pick: (x: JudgedDeclaration) => T) => (all.length && all.every((x) => JSON.stringify(pick(x)) === JSON.stringify(pick(all[0]!))) ? pick(all[0]!) : null);
+      const same = <T>(pick: (x: JudgedDeclaration) => T) =>
+        all.length && all.every((x) => JSON.stringify(pick(x)) === JSON.stringify(pick(all[0]!)))
+          ? pick(all[0]!)
+          : null;
       const scale = same((x) => x.scale);
       const positive = same((x) => x.positive.label);
-      kinds.push({ id: type, label: `Scores${scale ? scaleText(scale) : ""}`, positive: positive ?? "positive", negative: positive ? `not ${positive}` : "negative", listKeys: null });
+      kinds.push({
+        id: type,
+        label: `Scores${scale ? scaleText(scale) : ""}`,
+        positive: positive ?? "positive",
+        negative: positive ? `not ${positive}` : "negative",
+        listKeys: null,
+      });
       continue;
     }
     const metric = d.of({ targetType: type, category: type });

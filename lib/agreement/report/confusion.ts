@@ -21,7 +21,8 @@ export function confusionOf(truth: ArrayLike<number>, predicted: ArrayLike<numbe
 /** Each pair's cell of the 2 × 2 table (0 tp, 1 fn, 2 fp, 3 tn), for counting resamples of the pairs. */
 export function confusionCells(truth: ArrayLike<number>, predicted: ArrayLike<number>): Uint8Array {
   const cells = new Uint8Array(truth.length);
-  for (let i = 0; i < truth.length; i++) cells[i] = truth[i] === 1 ? (predicted[i] === 1 ? 0 : 1) : predicted[i] === 1 ? 2 : 3;
+  for (let i = 0; i < truth.length; i++)
+    cells[i] = truth[i] === 1 ? (predicted[i] === 1 ? 0 : 1) : predicted[i] === 1 ? 2 : 3;
   return cells;
 }
 

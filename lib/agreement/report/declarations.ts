@@ -1,6 +1,16 @@
-import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE, thresholdOverride } from "../../reviews/judgment-target";
+import {
+  type JudgedDeclaration,
+  judgmentDeclaration,
+  SCORE_TARGET_TYPE,
+  thresholdOverride,
+} from "../../reviews/judgment-target";
 import { isLabelSetReviewerId } from "../../label-sets/label-set-reviewer";
-import { binariseValue, consensusValue, PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../../tasks/task-declaration";
+import {
+  binariseValue,
+  consensusValue,
+  PRESENCE_TARGET_TYPE,
+  type TaskDeclaration,
+} from "../../tasks/task-declaration";
 import type { MeasurementLevel } from "../../stats/krippendorff-alpha";
 import type { AgreementItem, AgreementOptions } from "../types";
 
@@ -29,7 +39,11 @@ export class Declarations {
     if (!declaration) {
       const own = item.taskId ? this.tasks.filter((t) => t.id === item.taskId) : [];
       const byCategory = item.targetType === SCORE_TARGET_TYPE || item.targetType === PRESENCE_TARGET_TYPE;
-      declaration = judgmentDeclaration(item.targetType, byCategory ? item.category : null, own.length ? own : this.tasks);
+      declaration = judgmentDeclaration(
+        item.targetType,
+        byCategory ? item.category : null,
+        own.length ? own : this.tasks,
+      );
       this.byKey.set(key, declaration);
     }
     this.ofItem.set(item, declaration);
@@ -38,7 +52,11 @@ export class Declarations {
 
   binarise(item: AgreementItem, value: number): Binary {
     const declaration = this.of(item);
-    if (!this.overrides.has(declaration)) this.overrides.set(declaration, thresholdOverride(declaration, this.options as ThresholdOptions & Record<string, unknown>, this.tasks));
+    if (!this.overrides.has(declaration))
+      this.overrides.set(
+        declaration,
+        thresholdOverride(declaration, this.options as ThresholdOptions & Record<string, unknown>, this.tasks),
+      );
     return binariseValue(declaration.positive, value, this.overrides.get(declaration));
   }
 
@@ -65,7 +83,8 @@ export class Declarations {
     for (const task of this.tasks) {
       const reviewed = task.metrics.filter((m) => m.reviewed).map((m) => m.id);
       const verdict = task.verdict?.metricId;
-      for (const id of [...reviewed.filter((m) => m === verdict), ...reviewed.filter((m) => m !== verdict)]) if (!types.includes(id)) types.push(id);
+      for (const id of [...reviewed.filter((m) => m === verdict), ...reviewed.filter((m) => m !== verdict)])
+        if (!types.includes(id)) types.push(id);
     }
     if (this.tasks.some((t) => t.presence)) types.push(PRESENCE_TARGET_TYPE);
     return types;
@@ -83,7 +102,11 @@ export class Declarations {
   order(id: string): number {
     let base = 0;
     for (const task of this.tasks) {
-      const ids = [...task.targets.map((t) => t.id), ...(task.verdict ? [task.verdict.metricId] : []), ...task.metrics.map((m) => m.id).filter((m) => m !== task.verdict?.metricId)];
+      const ids = [
+        ...task.targets.map((t) => t.id),
+        ...(task.verdict ? [task.verdict.metricId] : []),
+        ...task.metrics.map((m) => m.id).filter((m) => m !== task.verdict?.metricId),
+      ];
       const at = ids.indexOf(id);
       if (at >= 0) return base + at;
       base += ids.length;

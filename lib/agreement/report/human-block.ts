@@ -12,7 +12,10 @@ interface HumanTable {
   counts: number[][];
 }
 
-function humanTable(items: readonly AgreementItem[], value: (item: AgreementItem, v: number) => number): HumanTable | null {
+function humanTable(
+  items: readonly AgreementItem[],
+  value: (item: AgreementItem, v: number) => number,
+): HumanTable | null {
   const rated = items.filter((item) => item.ratings.length >= 2);
   if (rated.length === 0) return null;
   const builder = new RatingTableBuilder();
@@ -33,7 +36,13 @@ function humanTable(items: readonly AgreementItem[], value: (item: AgreementItem
 }
 
 /** Agreement among the reviewers of the targets rated at least twice: alpha, Fleiss' kappa, percent agreement. */
-export function humanBlock(items: readonly AgreementItem[], value: (item: AgreementItem, v: number) => number, level: MeasurementLevel, options: AgreementOptions, withCi: boolean): StatBlock {
+export function humanBlock(
+  items: readonly AgreementItem[],
+  value: (item: AgreementItem, v: number) => number,
+  level: MeasurementLevel,
+  options: AgreementOptions,
+  withCi: boolean,
+): StatBlock {
   const t = humanTable(items, value);
   if (!t) return { n: 0, values: { alpha: null, fleiss: null, percentAgreement: null }, ci: { alpha: null } };
   const { table, counts } = t;
@@ -42,6 +51,8 @@ export function humanBlock(items: readonly AgreementItem[], value: (item: Agreem
     fleiss: finite(fleissKappaFromCounts(counts)),
     percentAgreement: finite(percentAgreement(table)),
   };
-  const ci = withCi ? bootstrapMany(table.itemIds.length, ["alpha"], (sample) => [krippendorffAlpha(table, level, sample)], options) : { alpha: null };
+  const ci = withCi
+    ? bootstrapMany(table.itemIds.length, ["alpha"], (sample) => [krippendorffAlpha(table, level, sample)], options)
+    : { alpha: null };
   return { n: table.itemIds.length, values, ci };
 }

@@ -27,12 +27,23 @@ export function alphaOfPairs(a: ArrayLike<number>, b: ArrayLike<number>, level: 
     codes[2 * i] = code.get(a[i]!)!;
     codes[2 * i + 1] = code.get(b[i]!)!;
   }
-  const table: RatingTable = { itemIds: new Array<string>(a.length).fill(""), raterIds: ["a", "b"], categories, categoryValues: Float64Array.from(categories), codes };
+  const table: RatingTable = {
+    itemIds: new Array<string>(a.length).fill(""),
+    raterIds: ["a", "b"],
+    categories,
+    categoryValues: Float64Array.from(categories),
+    codes,
+  };
   return finite(krippendorffAlpha(table, level));
 }
 
 /** Two raters (the judge first) on one scale: weighted kappa, correlations, errors, Krippendorff's alpha at the declared level. */
-export function nativeBlock(judge: Float64Array, human: Float64Array, level: MeasurementLevel, options: AgreementOptions): StatBlock {
+export function nativeBlock(
+  judge: Float64Array,
+  human: Float64Array,
+  level: MeasurementLevel,
+  options: AgreementOptions,
+): StatBlock {
   const n = judge.length;
   // One confusion matrix for both weightings (cohensKappa makes its own each time).
   const matrix = n ? confusionMatrix(Array.from(judge), Array.from(human)) : null;
@@ -48,6 +59,11 @@ export function nativeBlock(judge: Float64Array, human: Float64Array, level: Mea
   };
   const resampledSpearman = spearmanOfResamples(judge, human);
   const errors = absoluteErrors(judge, human);
-  const ci = bootstrapMany(n, ["spearman", "mae"], (sample) => [resampledSpearman(sample), meanOfSample(errors, sample)], options);
+  const ci = bootstrapMany(
+    n,
+    ["spearman", "mae"],
+    (sample) => [resampledSpearman(sample), meanOfSample(errors, sample)],
+    options,
+  );
   return { n, values, ci };
 }

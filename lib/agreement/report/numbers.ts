@@ -1,6 +1,7 @@
 // Statistics' values as the report gives them, and means over bootstrap resamples read in place.
 
-export const finite = (x: number | null | undefined): number | null => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
+export const finite = (x: number | null | undefined): number | null =>
+  x === null || x === undefined || !Number.isFinite(x) ? null : x;
 
 /** |judge − human| of each pair, as meanAbsoluteError takes them. */
 export function absoluteErrors(judge: Float64Array, human: Float64Array): Float64Array {

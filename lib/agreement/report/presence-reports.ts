@@ -1,5 +1,12 @@
 import { judgePresence, PRESENCE_TARGET_TYPE, presenceSweepThresholds } from "../../tasks/task-declaration";
-import type { AgreementItem, AgreementOptions, PresenceCurve, PresenceReport, ReviewerInfo, SweepPoint } from "../types";
+import type {
+  AgreementItem,
+  AgreementOptions,
+  PresenceCurve,
+  PresenceReport,
+  ReviewerInfo,
+  SweepPoint,
+} from "../types";
 import { binaryMetrics, confusionOf } from "./confusion";
 import type { Declarations } from "./declarations";
 import { presenceThresholdOf } from "./judge-presence";
@@ -9,16 +16,37 @@ import { reviewerValue } from "./pairs";
  * Each human side's presence labels (the live reviewers' consensus, each reviewer, each label set)
  * against the judge's presence at every t of the task's graded scale: "judge ≥ t means present".
  */
-export function presenceReports(items: readonly AgreementItem[], reviewers: readonly ReviewerInfo[], d: Declarations, options: AgreementOptions): PresenceReport[] {
+export function presenceReports(
+  items: readonly AgreementItem[],
+  reviewers: readonly ReviewerInfo[],
+  d: Declarations,
+  options: AgreementOptions,
+): PresenceReport[] {
   const reports: PresenceReport[] = [];
   for (const task of d.tasks) {
     if (!task.presence) continue;
     const threshold = presenceThresholdOf(task, options);
     const thresholds = presenceSweepThresholds(task);
-    const ofTask = items.filter((i) => i.targetType === PRESENCE_TARGET_TYPE && (i.taskId ?? task.id) === task.id && i.judgeScore !== null && i.judgeScore !== undefined);
-    const sides: { human: string; label: string; labelSet?: ReviewerInfo["labelSet"]; value: (item: AgreementItem) => number | null }[] = [
+    const ofTask = items.filter(
+      (i) =>
+        i.targetType === PRESENCE_TARGET_TYPE &&
+        (i.taskId ?? task.id) === task.id &&
+        i.judgeScore !== null &&
+        i.judgeScore !== undefined,
+    );
+    const sides: {
+      human: string;
+      label: string;
+      labelSet?: ReviewerInfo["labelSet"];
+      value: (item: AgreementItem) => number | null;
+    }[] = [
       { human: "consensus", label: "Reviewers' consensus", value: (item) => d.consensus(item) },
-      ...reviewers.map((r) => ({ human: r.id, label: r.label, ...(r.labelSet ? { labelSet: r.labelSet } : {}), value: reviewerValue(r.id) })),
+      ...reviewers.map((r) => ({
+        human: r.id,
+        label: r.label,
+        ...(r.labelSet ? { labelSet: r.labelSet } : {}),
+        value: reviewerValue(r.id),
+      })),
     ];
     const curves: PresenceCurve[] = [];
     for (const side of sides) {
@@ -39,10 +67,19 @@ export function presenceReports(items: readonly AgreementItem[], reviewers: read
       let best: SweepPoint | null = null;
       for (const p of points) {
         if (p.f1 === null) continue;
-        if (!best || p.f1 > best.f1! || (p.f1 === best.f1 && (p.kappa ?? -Infinity) > (best.kappa ?? -Infinity))) best = p;
+        if (!best || p.f1 > best.f1! || (p.f1 === best.f1 && (p.kappa ?? -Infinity) > (best.kappa ?? -Infinity)))
+          best = p;
       }
       const { label, labelSet, human } = side;
-      curves.push({ human, label, ...(labelSet ? { labelSet } : {}), n: rows.length, points, chosen: points.find((p) => p.threshold === threshold) ?? pointAt(threshold), best });
+      curves.push({
+        human,
+        label,
+        ...(labelSet ? { labelSet } : {}),
+        n: rows.length,
+        points,
+        chosen: points.find((p) => p.threshold === threshold) ?? pointAt(threshold),
+        best,
+      });
     }
     reports.push({
       taskId: task.id,

@@ -4,7 +4,9 @@ import { binaryMetrics, confusionOf } from "./confusion";
 import type { Binary, Declarations } from "./declarations";
 
 /** 21 thresholds across a numeric scale (0–10: steps of 0.5; 0–100: steps of 5); a categorical scale's values. */
-function sweepThresholds(scale: { kind: "numeric"; min: number; max: number } | { kind: "categorical"; values: readonly { value: number }[] }): number[] {
+function sweepThresholds(
+  scale: { kind: "numeric"; min: number; max: number } | { kind: "categorical"; values: readonly { value: number }[] },
+): number[] {
   if (scale.kind === "categorical") return scale.values.map((v) => v.value).sort((a, b) => a - b);
   return Array.from({ length: 21 }, (_, i) => scale.min + (i * (scale.max - scale.min)) / 20);
 }
@@ -22,13 +24,26 @@ interface SweptMetric {
  * pseudo-metric after the last one that points the same way as the targets.
  */
 function sweptMetrics(task: TaskDeclaration): SweptMetric[] {
-  const filterKey = (id: string) => task.queryAliases?.find((a) => a.metric === id && a.bound === "min")?.key ?? `min.${id}`;
+  const filterKey = (id: string) =>
+    task.queryAliases?.find((a) => a.metric === id && a.bound === "min")?.key ?? `min.${id}`;
   const metrics = task.metrics.filter((m) => m.sweep && m.positive.op !== "==");
-  const out: SweptMetric[] = metrics.map((m) => ({ id: m.id, label: m.label, rule: m.positive.op as ">=" | "<", scale: m.scale, filterKey: m.positive.op === ">=" ? filterKey(m.id) : null }));
+  const out: SweptMetric[] = metrics.map((m) => ({
+    id: m.id,
+    label: m.label,
+    rule: m.positive.op as ">=" | "<",
+    scale: m.scale,
+    filterKey: m.positive.op === ">=" ? filterKey(m.id) : null,
+  }));
   const first = task.targets[0];
   if (task.sweepWorstTarget && first && first.positive.op !== "==") {
     const at = metrics.reduce((last, m, i) => (m.higherIsBetter === first.higherIsBetter ? i + 1 : last), 0);
-    out.splice(at, 0, { id: WORST_TARGET, label: "worst target", rule: first.positive.op, scale: first.scale, filterKey: null });
+    out.splice(at, 0, {
+      id: WORST_TARGET,
+      label: "worst target",
+      rule: first.positive.op,
+      scale: first.scale,
+      filterKey: null,
+    });
   }
   return out;
 }
@@ -51,20 +66,34 @@ export function thresholdSweep(items: readonly AgreementItem[], d: Declarations)
       })
       .filter((v) => v.truth !== null);
     for (const metric of sweptMetrics(task)) {
-      const rows = videos.map((v) => ({ truth: v.truth!, value: v.item.videoValues![metric.id] ?? null })).filter((r): r is { truth: Binary; value: number } => r.value !== null);
+      const rows = videos
+        .map((v) => ({ truth: v.truth!, value: v.item.videoValues![metric.id] ?? null }))
+        .filter((r): r is { truth: Binary; value: number } => r.value !== null);
       const truth = Uint8Array.from(rows, (r) => r.truth);
       const points: SweepPoint[] = sweepThresholds(metric.scale).map((threshold) => {
-        const predicted = Uint8Array.from(rows, (r) => ((metric.rule === "<" ? r.value < threshold : r.value >= threshold) ? 1 : 0));
+        const predicted = Uint8Array.from(rows, (r) =>
+          (metric.rule === "<" ? r.value < threshold : r.value >= threshold) ? 1 : 0,
+        );
         const c = confusionOf(truth, predicted);
         return { threshold, ...c, ...binaryMetrics(c) };
       });
       let best: SweepPoint | null = null;
       for (const p of points) {
         if (p.f1 === null) continue;
-        if (!best || p.f1 > best.f1! || (p.f1 === best.f1 && (p.kappa ?? -Infinity) > (best.kappa ?? -Infinity))) best = p;
+        if (!best || p.f1 > best.f1! || (p.f1 === best.f1 && (p.kappa ?? -Infinity) > (best.kappa ?? -Infinity)))
+          best = p;
       }
       const { min, max } = scaleBounds(metric.scale);
-      curves.push({ metric: metric.id, label: metric.label, domain: [min, max], filterKey: metric.filterKey, rule: metric.rule, n: rows.length, points, best });
+      curves.push({
+        metric: metric.id,
+        label: metric.label,
+        domain: [min, max],
+        filterKey: metric.filterKey,
+        rule: metric.rule,
+        n: rows.length,
+        points,
+        best,
+      });
     }
   }
   return curves;

@@ -2,7 +2,15 @@ import { withoutRubricTasks } from "../../rubrics/rubric-registry";
 import { z } from "zod";
 import { errorResponseSchema } from "./responses";
 import { apiRoutesOf } from "./route-modules";
-import { type ApiRoute, type HttpMethod, type RouteBody, type RouteModuleEntry, type RouteResponse, type SchemaSource, schemaOf } from "./route-spec";
+import {
+  type ApiRoute,
+  type HttpMethod,
+  type RouteBody,
+  type RouteModuleEntry,
+  type RouteResponse,
+  type SchemaSource,
+  schemaOf,
+} from "./route-spec";
 
 /** A JSON Schema (draft 2020-12, the dialect OpenAPI 3.1 uses) as z.toJSONSchema writes it. */
 export type JsonSchema = Record<string, unknown>;
@@ -23,16 +31,33 @@ const DIALECT = "https://json-schema.org/draft/2020-12/schema";
 const ERRORS: Record<number, { name: string; description: string }> = {
   400: { name: "BadRequest", description: "Invalid input: `error.message` names the field (invalid_request)." },
   401: { name: "Unauthorized", description: "No valid API key or session." },
-  403: { name: "Forbidden", description: "The caller's role does not allow it, or a cookie-session request that changes data came from another origin (cross_origin)." },
+  403: {
+    name: "Forbidden",
+    description:
+      "The caller's role does not allow it, or a cookie-session request that changes data came from another origin (cross_origin).",
+  },
   404: { name: "NotFound", description: "No such thing, or not in a project the caller is a member of." },
-  409: { name: "Conflict", description: "A stale version, a duplicate, or work in progress (`error.details` says more)." },
+  409: {
+    name: "Conflict",
+    description: "A stale version, a duplicate, or work in progress (`error.details` says more).",
+  },
   413: { name: "PayloadTooLarge", description: "The body or file is over its limit." },
-  415: { name: "UnsupportedMediaType", description: "A cookie-session request sent a body of another content type than the route reads." },
+  415: {
+    name: "UnsupportedMediaType",
+    description: "A cookie-session request sent a body of another content type than the route reads.",
+  },
   416: { name: "RangeNotSatisfiable", description: "The Range header asks for bytes the file does not have." },
   422: { name: "Unprocessable", description: "The file was read but cannot be used (`error.details` lists why)." },
   500: { name: "InternalError", description: "Something went wrong on the server (logged, not shown)." },
-  502: { name: "BadGateway", description: "A judge endpoint the request called failed or refused it (`error.details.kind`; a rate limit is endpoint_rate_limited)." },
-  504: { name: "GatewayTimeout", description: "A judge endpoint the request called did not answer within its timeout (endpoint_timeout)." },
+  502: {
+    name: "BadGateway",
+    description:
+      "A judge endpoint the request called failed or refused it (`error.details.kind`; a rate limit is endpoint_rate_limited).",
+  },
+  504: {
+    name: "GatewayTimeout",
+    description: "A judge endpoint the request called did not answer within its timeout (endpoint_timeout).",
+  },
 };
 
 /**
@@ -49,22 +74,35 @@ export function standardErrors(route: ApiRoute): number[] {
 
 /** A zod schema as the JSON Schema of what a client sends (defaults optional) or gets. */
 export function jsonSchemaOf(schema: SchemaSource, io: "input" | "output" = "input"): JsonSchema {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schemaOf(schema), { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
-  if ("$defs" in json) throw new Error("A recursive schema needs its $defs hoisted into components; none is expected in the API.");
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schemaOf(schema), {
+    target: "draft-2020-12",
+    io,
+    unrepresentable: "any",
+  }) as JsonSchema;
+  if ("$defs" in json)
+    throw new Error("A recursive schema needs its $defs hoisted into components; none is expected in the API.");
   return json;
 }
 
 function parameters(route: ApiRoute): Record<string, unknown>[] {
   const list: Record<string, unknown>[] = [];
-  for (const [name, schema] of Object.entries(route.params ?? {})) list.push({ name, in: "path", required: true, schema: jsonSchemaOf(schema) });
+  for (const [name, schema] of Object.entries(route.params ?? {}))
+    list.push({ name, in: "path", required: true, schema: jsonSchemaOf(schema) });
   if (route.query) {
     const query = jsonSchemaOf(route.query);
     const properties = query.properties as Record<string, JsonSchema> | undefined;
-    if (!properties) throw new Error(`${route.method.toUpperCase()} ${route.path}: the query schema must be an object of parameters.`);
+    if (!properties)
+      throw new Error(`${route.method.toUpperCase()} ${route.path}: the query schema must be an object of parameters.`);
     const required = new Set((query.required as string[] | undefined) ?? []);
     for (const [name, schema] of Object.entries(properties)) {
       const { description, ...rest } = schema;
-      list.push({ name, in: "query", required: required.has(name), schema: rest, ...(description ? { description } : {}) });
+      list.push({
+        name,
+        in: "query",
+        required: required.has(name),
+        schema: rest,
+        ...(description ? { description } : {}),
+      });
     }
   }
   return list;
@@ -72,30 +110,59 @@ function parameters(route: ApiRoute): Record<string, unknown>[] {
 
 function requestBody(body: RouteBody): Record<string, unknown> {
   if (body.kind === "json") {
-    return { required: !body.optional, ...(body.description ? { description: body.description } : {}), content: { "application/json": { schema: jsonSchemaOf(body.schema) } } };
+    return {
+      required: !body.optional,
+      ...(body.description ? { description: body.description } : {}),
+      content: { "application/json": { schema: jsonSchemaOf(body.schema) } },
+    };
   }
   if (body.kind === "bytes") {
-    return { required: true, description: body.description, content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } } };
+    return {
+      required: true,
+      description: body.description,
+      content: {
+        "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } },
+      },
+    };
   }
   const fields = body.fields ? jsonSchemaOf(body.fields) : { properties: {} };
   const properties: Record<string, unknown> = { ...(fields.properties as Record<string, unknown>) };
   const required = [...((fields.required as string[] | undefined) ?? [])];
   for (const [name, schema] of Object.entries(body.jsonFields ?? {})) {
-    properties[name] = { type: "string", contentMediaType: "application/json", contentSchema: jsonSchemaOf(schema), description: "JSON text." };
+    properties[name] = {
+      type: "string",
+      contentMediaType: "application/json",
+      contentSchema: jsonSchemaOf(schema),
+      description: "JSON text.",
+    };
   }
   for (const [name, description] of Object.entries(body.files)) {
     properties[name] = { type: "string", contentMediaType: "application/octet-stream", description };
     required.push(name);
   }
   const schema: JsonSchema = { type: "object", properties, ...(required.length ? { required } : {}) };
-  if (body.otherFiles) schema.additionalProperties = { type: "string", contentMediaType: "application/octet-stream", description: body.otherFiles };
-  return { required: true, ...(body.description ? { description: body.description } : {}), content: { "multipart/form-data": { schema } } };
+  if (body.otherFiles)
+    schema.additionalProperties = {
+      type: "string",
+      contentMediaType: "application/octet-stream",
+      description: body.otherFiles,
+    };
+  return {
+    required: true,
+    ...(body.description ? { description: body.description } : {}),
+    content: { "multipart/form-data": { schema } },
+  };
 }
 
 function response(answer: RouteResponse): Record<string, unknown> {
   if (answer.status === 204) return { description: answer.description };
   const types = answer.contentTypes ?? ["application/json"];
-  const content = Object.fromEntries(types.map((type) => [type, type === "application/json" && answer.schema ? { schema: jsonSchemaOf(answer.schema, "output") } : {}]));
+  const content = Object.fromEntries(
+    types.map((type) => [
+      type,
+      type === "application/json" && answer.schema ? { schema: jsonSchemaOf(answer.schema, "output") } : {},
+    ]),
+  );
   return { description: answer.description, content };
 }
 
@@ -158,16 +225,27 @@ export function buildOpenApiDocument(routes: ApiRoute[]): OpenApiDocument {
     paths,
     components: {
       securitySchemes: {
-        apiKey: { type: "http", scheme: "bearer", description: "An API key made under Settings → API keys (or `npm run cli -- create-api-key`). It acts with the user's rights." },
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "An API key made under Settings → API keys (or `npm run cli -- create-api-key`). It acts with the user's rights.",
+        },
         sessionCookie: {
           type: "apiKey",
           in: "cookie",
           name: "better-auth.session_token",
-          description: "The session cookie the sign-in page sets (`__Secure-` prefixed over https). Requests that change data need the app's Origin.",
+          description:
+            "The session cookie the sign-in page sets (`__Secure-` prefixed over https). Requests that change data need the app's Origin.",
         },
       },
       schemas: { Error: jsonSchemaOf(errorResponseSchema, "output") },
-      responses: Object.fromEntries(Object.values(ERRORS).map(({ name, description }) => [name, { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }])),
+      responses: Object.fromEntries(
+        Object.values(ERRORS).map(({ name, description }) => [
+          name,
+          { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+        ]),
+      ),
     },
   };
 }

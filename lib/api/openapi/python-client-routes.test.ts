@@ -29,28 +29,41 @@ interface Operation {
   requestBody?: { content: Record<string, { schema?: BodySchema }> };
 }
 
-const routes = (JSON.parse(fs.readFileSync(path.join(clientFolder, "api_routes.json"), "utf8")) as { routes: Record<string, ClientRoute> }).routes;
+const routes = (
+  JSON.parse(fs.readFileSync(path.join(clientFolder, "api_routes.json"), "utf8")) as {
+    routes: Record<string, ClientRoute>;
+  }
+).routes;
 const paths = openApiDocument(documentedRoutes).paths as Record<string, Record<string, Operation>>;
 
 describe("the Python client's routes", () => {
-  it.each(Object.entries(routes))("%s: the method and path exist, with every query parameter and body field the client sends", (_name, route) => {
-    const operation = paths[route.path]?.[route.method.toLowerCase()];
-    expect(operation, `${route.method} ${route.path} is not in the OpenAPI document`).toBeDefined();
-    const declaredQuery = new Set((operation!.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name));
-    for (const name of route.query ?? []) expect(declaredQuery.has(name), `${route.method} ${route.path} has no query parameter ${name}`).toBe(true);
-    const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-    const declaredPath = (operation!.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name);
-    expect(declaredPath.sort()).toEqual(pathParameters.sort());
-    const content = operation!.requestBody?.content ?? {};
-    const contentType = route.contentType ?? "application/json";
-    if (route.body?.length || route.contentType) {
-      expect(Object.keys(content), `${route.method} ${route.path} takes no ${contentType} body`).toContain(contentType);
-      // A body that is one of several shapes (a union, as an alignment's) declares its fields in its members.
-      const schema = content[contentType]?.schema;
-      const properties = [schema, ...(schema?.anyOf ?? []), ...(schema?.oneOf ?? [])].flatMap((member) => Object.keys(member?.properties ?? {}));
-      for (const field of route.body ?? []) expect(properties, `${route.method} ${route.path}'s body has no field ${field}`).toContain(field);
-    }
-  });
+  it.each(Object.entries(routes))(
+    "%s: the method and path exist, with every query parameter and body field the client sends",
+    (_name, route) => {
+      const operation = paths[route.path]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${route.path} is not in the OpenAPI document`).toBeDefined();
+      const declaredQuery = new Set((operation!.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name));
+      for (const name of route.query ?? [])
+        expect(declaredQuery.has(name), `${route.method} ${route.path} has no query parameter ${name}`).toBe(true);
+      const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const declaredPath = (operation!.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name);
+      expect(declaredPath.sort()).toEqual(pathParameters.sort());
+      const content = operation!.requestBody?.content ?? {};
+      const contentType = route.contentType ?? "application/json";
+      if (route.body?.length || route.contentType) {
+        expect(Object.keys(content), `${route.method} ${route.path} takes no ${contentType} body`).toContain(
+          contentType,
+        );
+        // A body that is one of several shapes (a union, as an alignment's) declares its fields in its members.
+        const schema = content[contentType]?.schema;
+        const properties = [schema, ...(schema?.anyOf ?? []), ...(schema?.oneOf ?? [])].flatMap((member) =>
+          Object.keys(member?.properties ?? {}),
+        );
+        for (const field of route.body ?? [])
+          expect(properties, `${route.method} ${route.path}'s body has no field ${field}`).toContain(field);
+      }
+    },
+  );
 
   it("calls only routes of its table, and uses every one", () => {
     const source = fs.readFileSync(path.join(clientFolder, "client.py"), "utf8");

@@ -61,16 +61,26 @@ export function apiReference(document: OpenApiDocument): ReferenceGroup[] {
           type: schemaSummary(p.schema),
           description: p.description ?? (p.schema.description as string | undefined) ?? null,
         })),
-        body: body ? { contentType: body[0], required: operation.requestBody!.required, schema: JSON.stringify(body[1].schema ?? {}, null, 2) } : null,
+        body: body
+          ? {
+              contentType: body[0],
+              required: operation.requestBody!.required,
+              schema: JSON.stringify(body[1].schema ?? {}, null, 2),
+            }
+          : null,
         responses: Object.entries(operation.responses).map(([status, answer]) => ({
           status,
-          description: answer.$ref ? (errors[answer.$ref.split("/").pop()!]?.description ?? "") : (answer.description ?? ""),
+          description: answer.$ref
+            ? (errors[answer.$ref.split("/").pop()!]?.description ?? "")
+            : (answer.description ?? ""),
           contentTypes: Object.keys(answer.content ?? {}),
         })),
       });
     }
   }
-  return [...groups].filter(([, operations]) => operations.length > 0).map(([tag, operations]) => ({ tag, operations }));
+  return [...groups]
+    .filter(([, operations]) => operations.length > 0)
+    .map(([tag, operations]) => ({ tag, operations }));
 }
 
 /** A short reading of a parameter's schema for the table; the full schema is in the JSON document. */

@@ -70,13 +70,20 @@ function describedMethods(): DescribedMethod[] {
 async function importedValue(method: DescribedMethod, name: string): Promise<unknown> {
   const from = method.imports.get(name);
   if (!from) return undefined;
-  const resolved = from.startsWith("@/") ? path.join(ROOT, from.slice(2)) : from.startsWith(".") ? path.resolve(path.dirname(method.handlerFile), from) : from;
+  const resolved = from.startsWith("@/")
+    ? path.join(ROOT, from.slice(2))
+    : from.startsWith(".")
+      ? path.resolve(path.dirname(method.handlerFile), from)
+      : from;
   return ((await import(resolved)) as Record<string, unknown>)[name];
 }
 
 describe("the /api/v1 route index", () => {
   it("is what scripts/generate-api-route-index.mjs writes now", () => {
-    const check = spawnSync(process.execPath, ["scripts/generate-api-route-index.mjs", "--check"], { cwd: ROOT, encoding: "utf8" });
+    const check = spawnSync(process.execPath, ["scripts/generate-api-route-index.mjs", "--check"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(check.stderr).toBe("");
     expect(check.status).toBe(0);
   });
@@ -88,7 +95,8 @@ describe("the /api/v1 route index", () => {
     for (const file of files) {
       const exported = (await import(file)) as Record<string, unknown>;
       const entry = documentedRoutes.find((route) => route.path === openApiPathOf(file))!;
-      for (const name of NEXT_METHODS) expect(entry.module[name as keyof RouteModule], `${name} ${entry.path}`).toBe(exported[name]);
+      for (const name of NEXT_METHODS)
+        expect(entry.module[name as keyof RouteModule], `${name} ${entry.path}`).toBe(exported[name]);
     }
   });
 
@@ -121,15 +129,20 @@ describe("the routes' descriptions", () => {
         key,
       ).toEqual([]);
     }
-    for (const route of apiRoutesOf(documentedRoutes)) expect(Object.keys(route.params ?? {}), `${route.method} ${route.path}`).toEqual(placeholders(route.path));
+    for (const route of apiRoutesOf(documentedRoutes))
+      expect(Object.keys(route.params ?? {}), `${route.method} ${route.path}`).toEqual(placeholders(route.path));
     const stray = { summary: "A thing", access: "member" as const, params: { otherId: recordIdSchema }, responses: [] };
-    expect(() => apiRoutesOf([{ path: "/api/v1/things/{thingId}", module: { GET: { apiRoute: stray } } }])).toThrow(/otherId/);
+    expect(() => apiRoutesOf([{ path: "/api/v1/things/{thingId}", module: { GET: { apiRoute: stray } } }])).toThrow(
+      /otherId/,
+    );
   });
 
   it("declare a body exactly where the handler reads one, and say who reads it: the wrapper a JSON body, unless the handler does", () => {
     for (const { key, description, source } of methods) {
       const body = description.body;
-      expect(/parse(?:Optional)?JsonBody\(|request\.(json|text|formData|arrayBuffer)\(/.test(source), key).toBe(body?.kind === "json" && body.readBy === "handler");
+      expect(/parse(?:Optional)?JsonBody\(|request\.(json|text|formData|arrayBuffer)\(/.test(source), key).toBe(
+        body?.kind === "json" && body.readBy === "handler",
+      );
       expect(/readMultipart\(|readItemFileUpload\(/.test(source), key).toBe(body?.kind === "multipart");
       expect(/requestBodyStream\(/.test(source), key).toBe(body?.kind === "bytes");
     }
@@ -141,7 +154,9 @@ describe("the routes' descriptions", () => {
       expect(/searchParams/.test(source), key).toBe(readByHandler);
     }
     // The wrapper parses the others: a few routes' queries, so the check above cannot pass on none.
-    expect(methods.filter(({ description }) => description.query && !("readBy" in description.query)).length).toBeGreaterThan(15);
+    expect(
+      methods.filter(({ description }) => description.query && !("readBy" in description.query)).length,
+    ).toBeGreaterThan(15);
   });
 
   it("show the very schemas the handlers parse multipart fields and their own queries with", async () => {

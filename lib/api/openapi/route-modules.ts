@@ -18,7 +18,10 @@ export function apiRoutesOf(entries: readonly RouteModuleEntry[]): ApiRoute[] {
       const { params: declared = {}, query, ...described } = handler.apiRoute;
       const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
       const stray = Object.keys(declared).filter((name) => !names.includes(name));
-      if (stray.length) throw new Error(`${method.toUpperCase()} ${path} declares path parameters its path does not name: ${stray.join(", ")}.`);
+      if (stray.length)
+        throw new Error(
+          `${method.toUpperCase()} ${path} declares path parameters its path does not name: ${stray.join(", ")}.`,
+        );
       const params = Object.fromEntries(names.map((name) => [name, declared[name] ?? defaultParamSchema(name)]));
       return [{ ...described, method, path, params, query: query && "readBy" in query ? query.schema : query }];
     }),

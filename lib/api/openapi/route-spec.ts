@@ -125,7 +125,13 @@ export interface ApiRoute extends Omit<RouteDescription, "query"> {
   query?: SchemaSource;
 }
 
-type SchemaOutput<S> = S extends z.ZodType ? z.output<S> : S extends () => infer T ? (T extends z.ZodType ? z.output<T> : never) : never;
+type SchemaOutput<S> = S extends z.ZodType
+  ? z.output<S>
+  : S extends () => infer T
+    ? T extends z.ZodType
+      ? z.output<T>
+      : never
+    : never;
 
 /** What a wrapper parsed for its handler as the description declares, typed by the description's schemas. */
 export interface RouteInput<D extends RouteDescription> {

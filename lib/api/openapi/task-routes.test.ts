@@ -29,7 +29,8 @@ describe("the tasks' routes in the OpenAPI document", () => {
         expect(entry!.module[name], `${name} ${entry!.path}`).toBe(written[name]);
         const handler = written[name];
         if (!handler) continue;
-        const operation = document.paths[entry!.path]?.[method] as { summary: string; description?: string } | undefined;
+        const operation = document.paths[entry!.path]?.[method] as
+          { summary: string; description?: string } | undefined;
         expect(operation?.summary, `${name} ${entry!.path}`).toBe(handler.apiRoute.summary);
         expect(operation?.description, `${name} ${entry!.path}`).toBe(handler.apiRoute.description);
         described++;

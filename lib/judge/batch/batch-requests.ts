@@ -41,9 +41,25 @@ export interface StoredLineError {
  */
 export async function batchAnswer(
   prisma: PrismaClient,
-  request: { runId: string; stepResultId: string; videoId: string; endpointId: string; cacheKey: string; body: StoredBatchRequest },
+  request: {
+    runId: string;
+    stepResultId: string;
+    videoId: string;
+    endpointId: string;
+    cacheKey: string;
+    body: StoredBatchRequest;
+  },
 ): Promise<{ result: ChatResult } | { error: LlmError } | null> {
-  const rows = await prisma.$queryRaw<{ id: string; result: ChatResult | null; error: string | null; errorKind: string | null; errorStatus: number | null; errorExcerpt: string | null }[]>`
+  const rows = await prisma.$queryRaw<
+    {
+      id: string;
+      result: ChatResult | null;
+      error: string | null;
+      errorKind: string | null;
+      errorStatus: number | null;
+      errorExcerpt: string | null;
+    }[]
+  >`
     WITH added AS (
       INSERT INTO batch_request (id, "runId", "stepResultId", "videoId", "endpointId", "cacheKey", request)
       VALUES (${randomUUID()}, ${request.runId}, ${request.stepResultId}, ${request.videoId}, ${request.endpointId}, ${request.cacheKey}, ${JSON.stringify(request.body)}::jsonb)
@@ -55,18 +71,43 @@ export async function batchAnswer(
   if (!row || (row.result === null && row.error === null)) return null;
   if (row.result !== null) return { result: row.result };
   await prisma.batchRequest.deleteMany({ where: { id: row.id, error: { not: null } } });
-  return { error: new LlmError((row.errorKind as LlmErrorKind | null) ?? "server", row.error!, row.errorStatus, null, row.errorExcerpt) };
+  return {
+    error: new LlmError(
+      (row.errorKind as LlmErrorKind | null) ?? "server",
+      row.error!,
+      row.errorStatus,
+      null,
+      row.errorExcerpt,
+    ),
+  };
 }
 
 /**
  * The error a failed batch line stores: a message in our words with the line's status and error code (a
  * plain identifier only), the kind its status implies, and the provider's message as an owners-only excerpt.
  */
-export function lineError(status: number | null, code: string | null, message: string | null, secrets: (string | null)[] = []): StoredLineError {
-  const kind: LlmErrorKind = status === 429 ? "rate_limited" : status === null || status >= 500 ? "server" : status === 408 ? "timeout" : "client";
+export function lineError(
+  status: number | null,
+  code: string | null,
+  message: string | null,
+  secrets: (string | null)[] = [],
+): StoredLineError {
+  const kind: LlmErrorKind =
+    status === 429
+      ? "rate_limited"
+      : status === null || status >= 500
+        ? "server"
+        : status === 408
+          ? "timeout"
+          : "client";
   const plainCode = code && /^[A-Za-z0-9_.-]{1,60}$/.test(code) ? code : null;
   const details = [status !== null ? String(status) : null, plainCode].filter(Boolean).join(", ");
-  return { kind, status, message: `Batch line failed${details ? ` (${details})` : ""}.`, excerpt: errorBodyExcerpt(message, secrets) };
+  return {
+    kind,
+    status,
+    message: `Batch line failed${details ? ` (${details})` : ""}.`,
+    excerpt: errorBodyExcerpt(message, secrets),
+  };
 }
 
 /**

@@ -25,49 +25,67 @@ afterAll(async () => {
 });
 
 describe("a batch run whose worker is killed while a batch is open", () => {
-  it("a new worker resumes polling the same batch and finishes the run, sending nothing twice", { timeout: 240_000 }, async () => {
-    const owner = await makeUser();
-    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2 });
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
-      name: "stub batch",
-      baseUrl: stub.baseURL,
-      model: "stub-vision-restart",
-      apiKey: null,
-      imageDetail: "low",
-      temperature: 0,
-      maxConcurrency: 4,
-      requestsPerMinute: null,
-      timeoutSeconds: 30,
-      structuredOutput: true,
-      pricePer1kInput: null,
-      pricePer1kOutput: null,
-      supportsBatchApi: true,
-    });
-    const env = { BATCH_POLL_SECONDS: "1" };
-    const first = workers.start(env);
-    await first.ready;
-    const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id, batch: true });
+  it(
+    "a new worker resumes polling the same batch and finishes the run, sending nothing twice",
+    { timeout: 240_000 },
+    async () => {
+      const owner = await makeUser();
+      const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2 });
+      const endpoint = await createEndpoint(prisma, owner, projectId, {
+        name: "stub batch",
+        baseUrl: stub.baseURL,
+        model: "stub-vision-restart",
+        apiKey: null,
+        imageDetail: "low",
+        temperature: 0,
+        maxConcurrency: 4,
+        requestsPerMinute: null,
+        timeoutSeconds: 30,
+        structuredOutput: true,
+        pricePer1kInput: null,
+        pricePer1kOutput: null,
+        supportsBatchApi: true,
+      });
+      const env = { BATCH_POLL_SECONDS: "1" };
+      const first = workers.start(env);
+      await first.ready;
+      const run = await createRun(
+        { prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() },
+        owner,
+        projectId,
+        { pipeline: "hallucination", endpointId: endpoint.id, batch: true },
+      );
 
-    const open = await waitFor(() => prisma.judgeBatch.findFirst({ where: { runId: run.id, providerBatchId: { not: null }, ingestedAt: null } }), 60_000, "a batch sent to the stub");
-    await workers.kill(first.child);
-    const killedAt = new Date();
-    expect(stub.batches.get(open.providerBatchId!)!.status).toBe("in_progress");
+      const open = await waitFor(
+        () =>
+          prisma.judgeBatch.findFirst({ where: { runId: run.id, providerBatchId: { not: null }, ingestedAt: null } }),
+        60_000,
+        "a batch sent to the stub",
+      );
+      await workers.kill(first.child);
+      const killedAt = new Date();
+      expect(stub.batches.get(open.providerBatchId!)!.status).toBe("in_progress");
 
-    await workers.start(env).ready;
-    await waitFor(async () => (await prisma.judgeRun.findUnique({ where: { id: run.id } }))?.status === "done", 150_000, "the run to finish");
+      await workers.start(env).ready;
+      await waitFor(
+        async () => (await prisma.judgeRun.findUnique({ where: { id: run.id } }))?.status === "done",
+        150_000,
+        "the run to finish",
+      );
 
-    const totalSteps = 2 * (2 + 2 + 1 + 1 + 2 + 2);
-    const steps = await prisma.stepResult.findMany({ where: { runId: run.id } });
-    expect(steps).toHaveLength(totalSteps);
-    expect(steps.every((s) => s.status === "done")).toBe(true);
-    // The open batch was read by the new worker, not sent again; no line went out twice.
-    const resumed = await prisma.judgeBatch.findUniqueOrThrow({ where: { id: open.id } });
-    expect(resumed.status).toBe("completed");
-    expect(resumed.ingestedAt!.getTime()).toBeGreaterThan(killedAt.getTime());
-    const batches = await prisma.judgeBatch.count({ where: { runId: run.id } });
-    expect(stub.batches.size).toBe(batches);
-    expect(new Set(stub.batchLines.map((l) => l.customId)).size).toBe(stub.batchLines.length);
-    expect(stub.batchLines).toHaveLength(totalSteps);
-    expect(stub.requests).toHaveLength(0);
-  });
+      const totalSteps = 2 * (2 + 2 + 1 + 1 + 2 + 2);
+      const steps = await prisma.stepResult.findMany({ where: { runId: run.id } });
+      expect(steps).toHaveLength(totalSteps);
+      expect(steps.every((s) => s.status === "done")).toBe(true);
+      // The open batch was read by the new worker, not sent again; no line went out twice.
+      const resumed = await prisma.judgeBatch.findUniqueOrThrow({ where: { id: open.id } });
+      expect(resumed.status).toBe("completed");
+      expect(resumed.ingestedAt!.getTime()).toBeGreaterThan(killedAt.getTime());
+      const batches = await prisma.judgeBatch.count({ where: { runId: run.id } });
+      expect(stub.batches.size).toBe(batches);
+      expect(new Set(stub.batchLines.map((l) => l.customId)).size).toBe(stub.batchLines.length);
+      expect(stub.batchLines).toHaveLength(totalSteps);
+      expect(stub.requests).toHaveLength(0);
+    },
+  );
 });

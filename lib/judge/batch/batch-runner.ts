@@ -37,7 +37,12 @@ export interface BatchRunnerDeps {
 
 /** The SDK client for an endpoint's Files and Batches APIs: through the same SSRF guard as chat calls. */
 export function openAiBatchApi(endpoint: EndpointConfig): BatchApi {
-  return new OpenAI({ baseURL: endpoint.baseUrl, apiKey: endpoint.apiKey ?? "not-needed", maxRetries: 2, fetch: guardedFetch() });
+  return new OpenAI({
+    baseURL: endpoint.baseUrl,
+    apiKey: endpoint.apiKey ?? "not-needed",
+    maxRetries: 2,
+    fetch: guardedFetch(),
+  });
 }
 
 /**
@@ -77,7 +82,10 @@ export async function advanceBatchRun(deps: BatchRunnerDeps, runId: string): Pro
   }
   // Videos left running with nothing to wait for (their jobs were lost between a batch's answers and their
   // enqueueing): judged again; a video that has finished or waits for nothing more ends its run.
-  const stuck = await prisma.runVideo.findMany({ where: { runId, status: { in: ["queued", "running"] } }, select: { videoId: true } });
+  const stuck = await prisma.runVideo.findMany({
+    where: { runId, status: { in: ["queued", "running"] } },
+    select: { videoId: true },
+  });
   if (stuck.length > 0) {
     await deps.enqueueVideos(stuck.map((v) => ({ runId, videoId: v.videoId })));
     return "again";
@@ -99,12 +107,15 @@ async function openNextBatches(prisma: PrismaClient, runId: string): Promise<str
     const last = await tx.judgeBatch.aggregate({ where: { runId }, _max: { number: true } });
     let number = last._max.number ?? 0;
     const byEndpoint = new Map<string, string[]>();
-    for (const request of waiting) byEndpoint.set(request.endpointId, [...(byEndpoint.get(request.endpointId) ?? []), request.id]);
+    for (const request of waiting)
+      byEndpoint.set(request.endpointId, [...(byEndpoint.get(request.endpointId) ?? []), request.id]);
     const ids: string[] = [];
     for (const [endpointId, requestIds] of byEndpoint) {
       for (let i = 0; i < requestIds.length; i += MAX_LINES_PER_BATCH) {
         const lines = requestIds.slice(i, i + MAX_LINES_PER_BATCH);
-        const batch = await tx.judgeBatch.create({ data: { runId, endpointId, number: ++number, requestCount: lines.length } });
+        const batch = await tx.judgeBatch.create({
+          data: { runId, endpointId, number: ++number, requestCount: lines.length },
+        });
         await tx.batchRequest.updateMany({ where: { id: { in: lines } }, data: { batchId: batch.id } });
         ids.push(batch.id);
       }
@@ -117,7 +128,11 @@ async function openNextBatches(prisma: PrismaClient, runId: string): Promise<str
 async function submitBatch(deps: BatchRunnerDeps, runId: string, batchId: string) {
   const { prisma } = deps;
   const batch = await prisma.judgeBatch.findUniqueOrThrow({ where: { id: batchId } });
-  const requests = await prisma.batchRequest.findMany({ where: { batchId }, select: { id: true, request: true }, orderBy: { createdAt: "asc" } });
+  const requests = await prisma.batchRequest.findMany({
+    where: { batchId },
+    select: { id: true, request: true },
+    orderBy: { createdAt: "asc" },
+  });
   const endpoint = await deps.endpointConfig(runId, batch.endpointId);
   const frames = new Map<string, Promise<string>>();
   const lines: string[] = [];
@@ -126,8 +141,18 @@ async function submitBatch(deps: BatchRunnerDeps, runId: string, batchId: string
   for (const [index, row] of requests.entries()) {
     const stored = row.request as unknown as StoredBatchRequest;
     const { frames: frameRefs, ...request } = stored;
-    const images = await Promise.all(frameRefs.map(async (frame) => ({ url: await frameDataUrl(deps.storage, frames, frame.storageKey, frame.maxSide), detail: frame.detail })));
-    const line = JSON.stringify({ custom_id: row.id, method: "POST", url: "/v1/chat/completions", body: chatCompletionBody({ ...request, images }) });
+    const images = await Promise.all(
+      frameRefs.map(async (frame) => ({
+        url: await frameDataUrl(deps.storage, frames, frame.storageKey, frame.maxSide),
+        detail: frame.detail,
+      })),
+    );
+    const line = JSON.stringify({
+      custom_id: row.id,
+      method: "POST",
+      url: "/v1/chat/completions",
+      body: chatCompletionBody({ ...request, images }),
+    });
     const size = Buffer.byteLength(line) + 1;
     if (lines.length > 0 && bytes + size > maxBytes) {
       await splitBatch(
@@ -144,7 +169,10 @@ async function submitBatch(deps: BatchRunnerDeps, runId: string, batchId: string
   }
   const api = deps.batchApiFor(endpoint);
   try {
-    const file = await api.files.create({ file: await toFile(Buffer.from(lines.join("\n") + "\n"), `framejury-${runId}-batch-${batch.number}.jsonl`), purpose: "batch" });
+    const file = await api.files.create({
+      file: await toFile(Buffer.from(lines.join("\n") + "\n"), `framejury-${runId}-batch-${batch.number}.jsonl`),
+      purpose: "batch",
+    });
     await prisma.judgeBatch.update({ where: { id: batchId }, data: { inputFileId: file.id } });
     const created = await api.batches.create({
       input_file_id: file.id,
@@ -152,25 +180,48 @@ async function submitBatch(deps: BatchRunnerDeps, runId: string, batchId: string
       completion_window: "24h",
       metadata: { framejury_run: runId, framejury_batch: batchId },
     });
-    await prisma.judgeBatch.update({ where: { id: batchId }, data: { providerBatchId: created.id, status: created.status, requestCount: requests.length } });
+    await prisma.judgeBatch.update({
+      where: { id: batchId },
+      data: { providerBatchId: created.id, status: created.status, requestCount: requests.length },
+    });
     deps.log?.(`run ${runId}: batch ${batch.number} (${created.id}) sent with ${requests.length} lines`);
   } catch (error) {
     const llmError = toLlmError(error, undefined, [endpoint.apiKey]);
     // A network hiccup or a 5xx: the check job is retried. A refusal fails the batch's lines, which fail their steps.
     if (llmError.retryable) throw llmError;
     const message = `The batch could not be created: ${llmError.message}`;
-    await storeAnswers(prisma, batchId, "failed", message, new Map(), { message, kind: llmError.kind, status: llmError.status, excerpt: llmError.excerpt });
+    await storeAnswers(prisma, batchId, "failed", message, new Map(), {
+      message,
+      kind: llmError.kind,
+      status: llmError.status,
+      excerpt: llmError.excerpt,
+    });
     await judgeVideosOf(deps, runId, batchId);
   }
 }
 
 /** Moves `requestIds` (the lines that did not fit the batch's file) to a new batch of the run, sent at the next check. */
-async function splitBatch(prisma: PrismaClient, runId: string, batch: { id: string; endpointId: string }, requestIds: string[]) {
+async function splitBatch(
+  prisma: PrismaClient,
+  runId: string,
+  batch: { id: string; endpointId: string },
+  requestIds: string[],
+) {
   await prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`judge-batch:${runId}`}))`;
     const last = await tx.judgeBatch.aggregate({ where: { runId }, _max: { number: true } });
-    const rest = await tx.judgeBatch.create({ data: { runId, endpointId: batch.endpointId, number: (last._max.number ?? 0) + 1, requestCount: requestIds.length } });
-    await tx.batchRequest.updateMany({ where: { id: { in: requestIds }, batchId: batch.id }, data: { batchId: rest.id } });
+    const rest = await tx.judgeBatch.create({
+      data: {
+        runId,
+        endpointId: batch.endpointId,
+        number: (last._max.number ?? 0) + 1,
+        requestCount: requestIds.length,
+      },
+    });
+    await tx.batchRequest.updateMany({
+      where: { id: { in: requestIds }, batchId: batch.id },
+      data: { batchId: rest.id },
+    });
     await tx.judgeBatch.update({ where: { id: batch.id }, data: { requestCount: { decrement: requestIds.length } } });
   });
 }
@@ -183,7 +234,10 @@ async function checkBatch(deps: BatchRunnerDeps, runId: string, batchId: string)
   const api = deps.batchApiFor(endpoint);
   const remote = await api.batches.retrieve(batch.providerBatchId!);
   const counts = remote.request_counts ?? { total: batch.requestCount, completed: 0, failed: 0 };
-  await prisma.judgeBatch.update({ where: { id: batchId }, data: { status: remote.status, completedCount: counts.completed, failedCount: counts.failed } });
+  await prisma.judgeBatch.update({
+    where: { id: batchId },
+    data: { status: remote.status, completedCount: counts.completed, failedCount: counts.failed },
+  });
   if (!FINISHED.has(remote.status)) return;
 
   const answers = new Map<string, { result: ChatResult } | { error: StoredLineError }>();
@@ -203,17 +257,34 @@ async function checkBatch(deps: BatchRunnerDeps, runId: string, batchId: string)
   const unanswered: StoredLineError = {
     kind: "server",
     status: null,
-    message: remote.status === "failed" ? "The batch failed." : `The batch ended ${remote.status} before answering this line.`,
+    message:
+      remote.status === "failed" ? "The batch failed." : `The batch ended ${remote.status} before answering this line.`,
     excerpt: errorBodyExcerpt(batchProblem, [endpoint.apiKey]),
   };
-  await storeAnswers(prisma, batchId, remote.status, remote.status === "failed" ? unanswered.message : null, answers, unanswered);
-  deps.log?.(`run ${runId}: batch ${batch.number} (${batch.providerBatchId}) ${remote.status}: ${counts.completed} answered, ${counts.failed} failed`);
+  await storeAnswers(
+    prisma,
+    batchId,
+    remote.status,
+    remote.status === "failed" ? unanswered.message : null,
+    answers,
+    unanswered,
+  );
+  deps.log?.(
+    `run ${runId}: batch ${batch.number} (${batch.providerBatchId}) ${remote.status}: ${counts.completed} answered, ${counts.failed} failed`,
+  );
   await judgeVideosOf(deps, runId, batchId);
 }
 
 /** One line of an output or error file: a custom_id with its answer, or its error. Null for a line without a custom_id. */
-function readOutputLine(line: string, secrets: (string | null)[]): { customId: string; answer: { result: ChatResult } | { error: StoredLineError } } | null {
-  let parsed: { custom_id?: unknown; response?: { status_code?: number; body?: unknown } | null; error?: { code?: string | null; message?: string | null } | null };
+function readOutputLine(
+  line: string,
+  secrets: (string | null)[],
+): { customId: string; answer: { result: ChatResult } | { error: StoredLineError } } | null {
+  let parsed: {
+    custom_id?: unknown;
+    response?: { status_code?: number; body?: unknown } | null;
+    error?: { code?: string | null; message?: string | null } | null;
+  };
   try {
     parsed = JSON.parse(line);
   } catch {
@@ -223,13 +294,27 @@ function readOutputLine(line: string, secrets: (string | null)[]): { customId: s
   const customId = parsed.custom_id;
   const status = parsed.response?.status_code ?? null;
   if (parsed.error || status !== 200) {
-    const bodyError = (parsed.response?.body as { error?: { code?: string | null; type?: string | null; message?: string | null } } | undefined)?.error;
-    return { customId, answer: { error: lineError(status, parsed.error?.code ?? bodyError?.code ?? bodyError?.type ?? null, parsed.error?.message ?? bodyError?.message ?? null, secrets) } };
+    const bodyError = (
+      parsed.response?.body as
+        { error?: { code?: string | null; type?: string | null; message?: string | null } } | undefined
+    )?.error;
+    return {
+      customId,
+      answer: {
+        error: lineError(
+          status,
+          parsed.error?.code ?? bodyError?.code ?? bodyError?.type ?? null,
+          parsed.error?.message ?? bodyError?.message ?? null,
+          secrets,
+        ),
+      },
+    };
   }
   try {
     return { customId, answer: { result: chatResultOf(parsed.response!.body as Parameters<typeof chatResultOf>[0]) } };
   } catch (error) {
-    const e = error instanceof LlmError ? error : new LlmError("bad_response", "Unreadable answer in the batch output.");
+    const e =
+      error instanceof LlmError ? error : new LlmError("bad_response", "Unreadable answer in the batch output.");
     return { customId, answer: { error: { kind: e.kind, status: 200, message: e.message, excerpt: e.excerpt } } };
   }
 }
@@ -248,7 +333,14 @@ async function storeAnswers(
     const answer = answers.get(id) ?? { error: unanswered };
     return "result" in answer
       ? { id, result: answer.result, error: null, errorKind: null, errorStatus: null, errorExcerpt: null }
-      : { id, result: null, error: answer.error.message, errorKind: answer.error.kind, errorStatus: answer.error.status, errorExcerpt: answer.error.excerpt };
+      : {
+          id,
+          result: null,
+          error: answer.error.message,
+          errorKind: answer.error.kind,
+          errorStatus: answer.error.status,
+          errorExcerpt: answer.error.excerpt,
+        };
   });
   const failed = rows.filter((r) => r.error !== null).length;
   await prisma.$transaction([
@@ -256,17 +348,34 @@ async function storeAnswers(
       UPDATE batch_request br SET result = u.result, error = u.error, "errorKind" = u."errorKind", "errorStatus" = u."errorStatus", "errorExcerpt" = u."errorExcerpt"
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS u(id text, result jsonb, error text, "errorKind" text, "errorStatus" int, "errorExcerpt" text)
       WHERE br.id = u.id`,
-    prisma.judgeBatch.update({ where: { id: batchId }, data: { status, error: batchError, ingestedAt: new Date(), completedCount: rows.length - failed, failedCount: failed } }),
+    prisma.judgeBatch.update({
+      where: { id: batchId },
+      data: {
+        status,
+        error: batchError,
+        ingestedAt: new Date(),
+        completedCount: rows.length - failed,
+        failedCount: failed,
+      },
+    }),
   ]);
 }
 
 async function judgeVideosOf(deps: BatchRunnerDeps, runId: string, batchId: string) {
-  const videos = await deps.prisma.batchRequest.findMany({ where: { batchId }, distinct: ["videoId"], select: { videoId: true } });
+  const videos = await deps.prisma.batchRequest.findMany({
+    where: { batchId },
+    distinct: ["videoId"],
+    select: { videoId: true },
+  });
   await deps.enqueueVideos(videos.map((v) => ({ runId, videoId: v.videoId })));
 }
 
 /** A cancelled run's batch: cancelled at the provider (when sent and still open) and closed here. */
-async function cancelBatch(deps: BatchRunnerDeps, runId: string, batch: { id: string; endpointId: string; providerBatchId: string | null; status: string }) {
+async function cancelBatch(
+  deps: BatchRunnerDeps,
+  runId: string,
+  batch: { id: string; endpointId: string; providerBatchId: string | null; status: string },
+) {
   let status = "cancelled";
   if (batch.providerBatchId !== null && !FINISHED.has(batch.status)) {
     const endpoint = await deps.endpointConfig(runId, batch.endpointId);
@@ -279,11 +388,19 @@ async function cancelBatch(deps: BatchRunnerDeps, runId: string, batch: { id: st
       deps.log?.(`run ${runId}: cancelling batch ${batch.providerBatchId} was refused: ${llmError.message}`);
     }
   }
-  await deps.prisma.judgeBatch.update({ where: { id: batch.id }, data: { status, error: "Cancelled with the run.", ingestedAt: new Date() } });
+  await deps.prisma.judgeBatch.update({
+    where: { id: batch.id },
+    data: { status, error: "Cancelled with the run.", ingestedAt: new Date() },
+  });
 }
 
 /** A frame as a data URL (scaled to `maxSide` when asked), read once per batch and size however many lines send it. */
-function frameDataUrl(storage: ObjectStorage, read: Map<string, Promise<string>>, storageKey: string, maxSide?: number): Promise<string> {
+function frameDataUrl(
+  storage: ObjectStorage,
+  read: Map<string, Promise<string>>,
+  storageKey: string,
+  maxSide?: number,
+): Promise<string> {
   const key = maxSide ? `${storageKey}@${maxSide}` : storageKey;
   let url = read.get(key);
   if (!url) {

@@ -69,7 +69,10 @@ function batchDriver(options: { maxFileBytes?: number } = {}) {
     while (queued.length) await Promise.all(queued.splice(0).map((job) => judgeVideo(judgeDeps, job)));
   };
   return {
-    queue: { enqueue: async (jobs: { runId: string; videoId: string }[]) => void queued.push(...jobs), startBatchChecks: async () => {} },
+    queue: {
+      enqueue: async (jobs: { runId: string; videoId: string }[]) => void queued.push(...jobs),
+      startBatchChecks: async () => {},
+    },
     runner,
     judgeQueued,
     /** One check after judging what is queued. */
@@ -88,149 +91,197 @@ function batchDriver(options: { maxFileBytes?: number } = {}) {
 }
 
 async function startBatchRun(driver: ReturnType<typeof batchDriver>, projectId: string, endpointId: string) {
-  return createRun({ prisma, queue: driver.queue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ pipeline: "hallucination", endpointId, batch: true }));
+  return createRun(
+    { prisma, queue: driver.queue, pipelines: installedPipelines() },
+    owner,
+    projectId,
+    createRunSchema.parse({ pipeline: "hallucination", endpointId, batch: true }),
+  );
 }
 
 async function scoresOf(runId: string) {
-  const rows = await prisma.score.findMany({ where: { runId }, select: { videoId: true, stepId: true, scopeIndex: true, category: true, value: true } });
+  const rows = await prisma.score.findMany({
+    where: { runId },
+    select: { videoId: true, stepId: true, scopeIndex: true, category: true, value: true },
+  });
   return rows.map((r) => `${r.videoId} ${r.stepId}[${r.scopeIndex}] ${r.category}=${r.value}`).sort();
 }
 
 const lineKey = (line: { text: string; images: string[] }) => `${line.text}\n${line.images.join(",")}`;
 
 describe("batch-mode runs against the stub's Batch API", () => {
-  it("a whole hallucination run settles with the online run's scores, at half the price, dependent steps in follow-up batches", { timeout: 120_000 }, async () => {
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 3 });
-    // Different model names: the cache key has the model, the stub's hallucination answers do not.
-    const online = await createRun(
-      { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: installedPipelines() },
-      owner,
-      projectId,
-      createRunSchema.parse({ pipeline: "hallucination", endpointId: await endpoint(projectId, "stub-online", false) }),
-    );
-    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: online.id } })).status).toBe("done");
-    const onlineRequests = stub.requests.length;
-    expect(onlineRequests).toBe(2 * STEPS_PER_VIDEO);
+  it(
+    "a whole hallucination run settles with the online run's scores, at half the price, dependent steps in follow-up batches",
+    { timeout: 120_000 },
+    async () => {
+      const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 3 });
+      // Different model names: the cache key has the model, the stub's hallucination answers do not.
+      const online = await createRun(
+        { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: installedPipelines() },
+        owner,
+        projectId,
+        createRunSchema.parse({
+          pipeline: "hallucination",
+          endpointId: await endpoint(projectId, "stub-online", false),
+        }),
+      );
+      expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: online.id } })).status).toBe("done");
+      const onlineRequests = stub.requests.length;
+      expect(onlineRequests).toBe(2 * STEPS_PER_VIDEO);
 
-    const driver = batchDriver();
-    const batchEndpoint = await endpoint(projectId, "stub-batch", true);
-    const run = await startBatchRun(driver, projectId, batchEndpoint);
-    await driver.settle(run.id);
+      const driver = batchDriver();
+      const batchEndpoint = await endpoint(projectId, "stub-batch", true);
+      const run = await startBatchRun(driver, projectId, batchEndpoint);
+      await driver.settle(run.id);
 
-    const stored = await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } });
-    expect(stored.status).toBe("done");
-    expect(stored.batchMode).toBe(true);
-    // Not one chat completion: every call went in a batch line.
-    expect(stub.requests.length).toBe(onlineRequests);
-    expect(stub.batchLines).toHaveLength(2 * STEPS_PER_VIDEO);
-    // Steps after their inputs went in follow-up batches.
-    const batches = await prisma.judgeBatch.findMany({ where: { runId: run.id }, orderBy: { number: "asc" } });
-    expect(batches.length).toBeGreaterThanOrEqual(3);
-    expect(batches.length).toBe(stub.batches.size);
-    expect(batches.every((b) => b.status === "completed" && b.ingestedAt !== null && b.failedCount === 0)).toBe(true);
+      const stored = await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } });
+      expect(stored.status).toBe("done");
+      expect(stored.batchMode).toBe(true);
+      // Not one chat completion: every call went in a batch line.
+      expect(stub.requests.length).toBe(onlineRequests);
+      expect(stub.batchLines).toHaveLength(2 * STEPS_PER_VIDEO);
+      // Steps after their inputs went in follow-up batches.
+      const batches = await prisma.judgeBatch.findMany({ where: { runId: run.id }, orderBy: { number: "asc" } });
+      expect(batches.length).toBeGreaterThanOrEqual(3);
+      expect(batches.length).toBe(stub.batches.size);
+      expect(batches.every((b) => b.status === "completed" && b.ingestedAt !== null && b.failedCount === 0)).toBe(true);
 
-    expect(await scoresOf(run.id)).toEqual(await scoresOf(online.id));
-    expect((await scoresOf(run.id)).length).toBeGreaterThan(0);
-    for (const videoId of videoIds) {
-      const [a, b] = await Promise.all([online.id, run.id].map((runId) => prisma.runVideo.findUniqueOrThrow({ where: { runId_videoId: { runId, videoId } } })));
-      expect(b!.status).toBe("done");
-      expect(b!.summary).toEqual(a!.summary);
-    }
-    const status = await getRunStatus(prisma, owner, run.id);
-    const onlineStatus = await getRunStatus(prisma, owner, online.id);
-    expect(status.steps.done).toBe(2 * STEPS_PER_VIDEO);
-    expect(status.calls.total).toBe(2 * STEPS_PER_VIDEO);
-    expect(status.tokens).toEqual(onlineStatus.tokens);
-    expect(status.costUsd).toBeCloseTo(onlineStatus.costUsd! / 2, 10);
-    expect(status.batch).toMatchObject({ number: batches.length, status: "completed", total: batches.at(-1)!.requestCount });
-    // Each step was attempted once: waiting for a batch is not an attempt.
-    expect(await prisma.stepResult.count({ where: { runId: run.id, attempts: { not: 1 } } })).toBe(0);
+      expect(await scoresOf(run.id)).toEqual(await scoresOf(online.id));
+      expect((await scoresOf(run.id)).length).toBeGreaterThan(0);
+      for (const videoId of videoIds) {
+        const [a, b] = await Promise.all(
+          [online.id, run.id].map((runId) =>
+            prisma.runVideo.findUniqueOrThrow({ where: { runId_videoId: { runId, videoId } } }),
+          ),
+        );
+        expect(b!.status).toBe("done");
+        expect(b!.summary).toEqual(a!.summary);
+      }
+      const status = await getRunStatus(prisma, owner, run.id);
+      const onlineStatus = await getRunStatus(prisma, owner, online.id);
+      expect(status.steps.done).toBe(2 * STEPS_PER_VIDEO);
+      expect(status.calls.total).toBe(2 * STEPS_PER_VIDEO);
+      expect(status.tokens).toEqual(onlineStatus.tokens);
+      expect(status.costUsd).toBeCloseTo(onlineStatus.costUsd! / 2, 10);
+      expect(status.batch).toMatchObject({
+        number: batches.length,
+        status: "completed",
+        total: batches.at(-1)!.requestCount,
+      });
+      // Each step was attempted once: waiting for a batch is not an attempt.
+      expect(await prisma.stepResult.count({ where: { runId: run.id, attempts: { not: 1 } } })).toBe(0);
 
-    // The same run again is answered from the cache: no batch at all.
-    const again = await startBatchRun(driver, projectId, batchEndpoint);
-    await driver.settle(again.id);
-    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: again.id } })).status).toBe("done");
-    expect(stub.batches.size).toBe(batches.length);
-    expect(await scoresOf(again.id)).toHaveLength((await scoresOf(run.id)).length);
-  });
+      // The same run again is answered from the cache: no batch at all.
+      const again = await startBatchRun(driver, projectId, batchEndpoint);
+      await driver.settle(again.id);
+      expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: again.id } })).status).toBe("done");
+      expect(stub.batches.size).toBe(batches.length);
+      expect(await scoresOf(again.id)).toHaveLength((await scoresOf(run.id)).length);
+    },
+  );
 
-  it("failed lines become step errors with the line's error, and a re-run sends only what was not answered", { timeout: 120_000 }, async () => {
-    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 3 });
-    const endpointId = await endpoint(projectId, "stub-batch-failing", true);
-    stub.setBatchOptions({ failedShare: 0.25 });
-    const driver = batchDriver();
-    const first = await startBatchRun(driver, projectId, endpointId);
-    await driver.settle(first.id);
+  it(
+    "failed lines become step errors with the line's error, and a re-run sends only what was not answered",
+    { timeout: 120_000 },
+    async () => {
+      const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 3 });
+      const endpointId = await endpoint(projectId, "stub-batch-failing", true);
+      stub.setBatchOptions({ failedShare: 0.25 });
+      const driver = batchDriver();
+      const first = await startBatchRun(driver, projectId, endpointId);
+      await driver.settle(first.id);
 
-    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: first.id } })).status).toBe("done");
-    const failedLines = stub.batchLines.filter((l) => l.fault === "failed_line");
-    expect(failedLines.length).toBeGreaterThan(0);
-    const failedSteps = await prisma.stepResult.findMany({ where: { runId: first.id, status: "failed" } });
-    // Every failed line is a failed step with the line's error, none dropped.
-    expect(failedSteps).toHaveLength(failedLines.length);
-    // In the app's words for every member; what the provider said is kept for owners, on the call.
-    for (const step of failedSteps) expect(step.error).toContain("Batch line failed (server_error).");
-    expect(failedSteps.some((s) => s.error!.includes("this batch line failed"))).toBe(false);
-    const errorCalls = await prisma.llmCall.findMany({ where: { runId: first.id, error: { not: null } } });
-    expect(errorCalls.map((c) => c.stepResultId).sort()).toEqual(failedSteps.map((s) => s.id).sort());
-    expect(errorCalls.every((c) => c.errorExcerpt === "stub: this batch line failed")).toBe(true);
-    expect(await prisma.stepResult.count({ where: { runId: first.id, status: { in: ["pending", "running"] } } })).toBe(0);
-    const answered = new Set(stub.batchLines.filter((l) => l.status === 200).map(lineKey));
-    const failed = new Set(failedLines.map(lineKey));
+      expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: first.id } })).status).toBe("done");
+      const failedLines = stub.batchLines.filter((l) => l.fault === "failed_line");
+      expect(failedLines.length).toBeGreaterThan(0);
+      const failedSteps = await prisma.stepResult.findMany({ where: { runId: first.id, status: "failed" } });
+      // Every failed line is a failed step with the line's error, none dropped.
+      expect(failedSteps).toHaveLength(failedLines.length);
+      // In the app's words for every member; what the provider said is kept for owners, on the call.
+      for (const step of failedSteps) expect(step.error).toContain("Batch line failed (server_error).");
+      expect(failedSteps.some((s) => s.error!.includes("this batch line failed"))).toBe(false);
+      const errorCalls = await prisma.llmCall.findMany({ where: { runId: first.id, error: { not: null } } });
+      expect(errorCalls.map((c) => c.stepResultId).sort()).toEqual(failedSteps.map((s) => s.id).sort());
+      expect(errorCalls.every((c) => c.errorExcerpt === "stub: this batch line failed")).toBe(true);
+      expect(
+        await prisma.stepResult.count({ where: { runId: first.id, status: { in: ["pending", "running"] } } }),
+      ).toBe(0);
+      const answered = new Set(stub.batchLines.filter((l) => l.status === 200).map(lineKey));
+      const failed = new Set(failedLines.map(lineKey));
 
-    stub.setBatchOptions({ failedShare: 0 });
-    const sentBefore = stub.batchLines.length;
-    const rerun = await startBatchRun(driver, projectId, endpointId);
-    await driver.settle(rerun.id);
-    const resent = stub.batchLines.slice(sentBefore);
-    expect(await prisma.stepResult.count({ where: { runId: rerun.id, status: "done" } })).toBe(2 * STEPS_PER_VIDEO);
-    // Answers the first run got are never asked again; every line that failed is.
-    expect(resent.filter((l) => answered.has(lineKey(l)))).toEqual([]);
-    for (const key of failed) expect(resent.map(lineKey)).toContain(key);
-  });
+      stub.setBatchOptions({ failedShare: 0 });
+      const sentBefore = stub.batchLines.length;
+      const rerun = await startBatchRun(driver, projectId, endpointId);
+      await driver.settle(rerun.id);
+      const resent = stub.batchLines.slice(sentBefore);
+      expect(await prisma.stepResult.count({ where: { runId: rerun.id, status: "done" } })).toBe(2 * STEPS_PER_VIDEO);
+      // Answers the first run got are never asked again; every line that failed is.
+      expect(resent.filter((l) => answered.has(lineKey(l)))).toEqual([]);
+      for (const key of failed) expect(resent.map(lineKey)).toContain(key);
+    },
+  );
 
-  it("a batch whose input file would pass the size limit is split: the lines past it go in the next batch, and every line is answered once", { timeout: 120_000 }, async () => {
-    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 3 });
-    const endpointId = await endpoint(projectId, "stub-batch-split", true);
-    // A limit below any line: each file holds the one line that must go somewhere.
-    const driver = batchDriver({ maxFileBytes: 1 });
-    const run = await startBatchRun(driver, projectId, endpointId);
-    await driver.settle(run.id, 200);
+  it(
+    "a batch whose input file would pass the size limit is split: the lines past it go in the next batch, and every line is answered once",
+    { timeout: 120_000 },
+    async () => {
+      const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 3 });
+      const endpointId = await endpoint(projectId, "stub-batch-split", true);
+      // A limit below any line: each file holds the one line that must go somewhere.
+      const driver = batchDriver({ maxFileBytes: 1 });
+      const run = await startBatchRun(driver, projectId, endpointId);
+      await driver.settle(run.id, 200);
 
-    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("done");
-    const sent = [...stub.batches.values()].filter((b) => b.metadata?.framejury_run === run.id);
-    expect(sent.length).toBe(STEPS_PER_VIDEO);
-    expect(sent.every((b) => b.lineCount === 1 && b.status === "completed")).toBe(true);
-    const batches = await prisma.judgeBatch.findMany({ where: { runId: run.id } });
-    expect(batches).toHaveLength(STEPS_PER_VIDEO);
-    expect(batches.every((b) => b.requestCount === 1 && b.ingestedAt !== null)).toBe(true);
-    expect(await prisma.stepResult.count({ where: { runId: run.id, status: "done" } })).toBe(STEPS_PER_VIDEO);
-  });
+      expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("done");
+      const sent = [...stub.batches.values()].filter((b) => b.metadata?.framejury_run === run.id);
+      expect(sent.length).toBe(STEPS_PER_VIDEO);
+      expect(sent.every((b) => b.lineCount === 1 && b.status === "completed")).toBe(true);
+      const batches = await prisma.judgeBatch.findMany({ where: { runId: run.id } });
+      expect(batches).toHaveLength(STEPS_PER_VIDEO);
+      expect(batches.every((b) => b.requestCount === 1 && b.ingestedAt !== null)).toBe(true);
+      expect(await prisma.stepResult.count({ where: { runId: run.id, status: "done" } })).toBe(STEPS_PER_VIDEO);
+    },
+  );
 
-  it("an answer that fails validation gets its repair in a follow-up batch, and the step is done with both calls", { timeout: 120_000 }, async () => {
-    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 3 });
-    const endpointId = await endpoint(projectId, "stub-batch-repair", true);
-    stub.addFault({ fault: { kind: "content", content: "no json here" }, match: "Identify objects in the foreground of the frame", times: 1 });
-    const driver = batchDriver();
-    const run = await startBatchRun(driver, projectId, endpointId);
-    await driver.settle(run.id);
+  it(
+    "an answer that fails validation gets its repair in a follow-up batch, and the step is done with both calls",
+    { timeout: 120_000 },
+    async () => {
+      const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 3 });
+      const endpointId = await endpoint(projectId, "stub-batch-repair", true);
+      stub.addFault({
+        fault: { kind: "content", content: "no json here" },
+        match: "Identify objects in the foreground of the frame",
+        times: 1,
+      });
+      const driver = batchDriver();
+      const run = await startBatchRun(driver, projectId, endpointId);
+      await driver.settle(run.id);
 
-    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("done");
-    expect(await prisma.stepResult.count({ where: { runId: run.id, status: "done" } })).toBe(STEPS_PER_VIDEO);
-    const faulted = stub.batchLines.find((l) => l.fault === "content")!;
-    const repair = stub.batchLines.find((l) => l.text.includes("no json here"))!;
-    expect(repair).toBeDefined();
-    const batchNumber = async (providerBatchId: string) => (await prisma.judgeBatch.findFirstOrThrow({ where: { providerBatchId } })).number;
-    expect(await batchNumber(repair.batchId)).toBeGreaterThan(await batchNumber(faulted.batchId));
-    const repairedStep = await prisma.batchRequest.findUniqueOrThrow({ where: { id: repair.customId }, select: { stepResultId: true } });
-    const calls = await prisma.llmCall.findMany({ where: { stepResultId: repairedStep.stepResultId }, orderBy: { createdAt: "asc" } });
-    // One call row per request: the first answer read again in the repair's pass is not recorded twice.
-    expect(calls.map((c) => c.isRepair)).toEqual([false, true]);
-    expect(calls[0]!.responseText).toBe("no json here");
-    const step = await prisma.stepResult.findUniqueOrThrow({ where: { id: repairedStep.stepResultId } });
-    expect(step.status).toBe("done");
-    expect(step.attempts).toBe(1);
-  });
+      expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("done");
+      expect(await prisma.stepResult.count({ where: { runId: run.id, status: "done" } })).toBe(STEPS_PER_VIDEO);
+      const faulted = stub.batchLines.find((l) => l.fault === "content")!;
+      const repair = stub.batchLines.find((l) => l.text.includes("no json here"))!;
+      expect(repair).toBeDefined();
+      const batchNumber = async (providerBatchId: string) =>
+        (await prisma.judgeBatch.findFirstOrThrow({ where: { providerBatchId } })).number;
+      expect(await batchNumber(repair.batchId)).toBeGreaterThan(await batchNumber(faulted.batchId));
+      const repairedStep = await prisma.batchRequest.findUniqueOrThrow({
+        where: { id: repair.customId },
+        select: { stepResultId: true },
+      });
+      const calls = await prisma.llmCall.findMany({
+        where: { stepResultId: repairedStep.stepResultId },
+        orderBy: { createdAt: "asc" },
+      });
+      // One call row per request: the first answer read again in the repair's pass is not recorded twice.
+      expect(calls.map((c) => c.isRepair)).toEqual([false, true]);
+      expect(calls[0]!.responseText).toBe("no json here");
+      const step = await prisma.stepResult.findUniqueOrThrow({ where: { id: repairedStep.stepResultId } });
+      expect(step.status).toBe("done");
+      expect(step.attempts).toBe(1);
+    },
+  );
 
   it("cancelling the run cancels its open batch at the provider", { timeout: 60_000 }, async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 3 });

@@ -33,7 +33,9 @@ const deps = testJudgeDeps({
 });
 const inlineQueue = inlineJudgeQueue(deps);
 
-async function setup(options: { videos?: number; keyFrames?: number; timeoutSeconds?: number; prompt?: null; allBlack?: boolean } = {}) {
+async function setup(
+  options: { videos?: number; keyFrames?: number; timeoutSeconds?: number; prompt?: null; allBlack?: boolean } = {},
+) {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
     videoCount: options.videos ?? 1,
     keyFrames: options.keyFrames ?? 2,
@@ -54,13 +56,21 @@ async function setup(options: { videos?: number; keyFrames?: number; timeoutSeco
     pricePer1kInput: 0.01,
     pricePer1kOutput: 0.03,
   });
-  if (options.timeoutSeconds) await prisma.judgeEndpoint.update({ where: { id: endpoint.id }, data: { timeoutSeconds: options.timeoutSeconds } });
+  if (options.timeoutSeconds)
+    await prisma.judgeEndpoint.update({ where: { id: endpoint.id }, data: { timeoutSeconds: options.timeoutSeconds } });
   return { projectId, videoIds, endpointId: endpoint.id };
 }
 
-const run = (projectId: string, endpointId: string) => createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId });
+const run = (projectId: string, endpointId: string) =>
+  createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, {
+    pipeline: "hallucination",
+    endpointId,
+  });
 const step = (runId: string, stepId: string, scopeIndex = 0, videoId?: string) =>
-  prisma.stepResult.findFirstOrThrow({ where: { runId, stepId, scopeIndex, ...(videoId ? { videoId } : {}) }, include: { calls: { orderBy: { createdAt: "asc" } }, scores: true } });
+  prisma.stepResult.findFirstOrThrow({
+    where: { runId, stepId, scopeIndex, ...(videoId ? { videoId } : {}) },
+    include: { calls: { orderBy: { createdAt: "asc" } }, scores: true },
+  });
 
 describe("the hallucination pipeline against the stub LLM over HTTP", () => {
   it("runs every step of two videos, stores scores and aggregates, and an identical re-run makes no calls", async () => {
@@ -76,24 +86,40 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     expect(status.costUsd).toBeGreaterThan(0);
 
     // Frames went along: one per key-frame step, the cluster's three per cluster step.
-    expect(stub.requests.filter((r) => r.rule === "static-knowledge-graph").map((r) => r.imageCount)).toEqual([1, 1, 1, 1]);
-    expect(stub.requests.filter((r) => r.rule === "dynamic-hallucination").map((r) => r.imageCount)).toEqual([3, 3, 3, 3]);
+    expect(stub.requests.filter((r) => r.rule === "static-knowledge-graph").map((r) => r.imageCount)).toEqual([
+      1, 1, 1, 1,
+    ]);
+    expect(stub.requests.filter((r) => r.rule === "dynamic-hallucination").map((r) => r.imageCount)).toEqual([
+      3, 3, 3, 3,
+    ]);
     // The dynamic KG prompt carries its key frame's static KG; the summary all changes.
     // Both steps of the same video: the two videos' frames differ, and so do their graphs.
     const kg = await step(first.id, "static_kg", 0, videoIds[0]);
     const dynamicCall = (await step(first.id, "dynamic_kg", 0, videoIds[0])).calls[0]!;
-    expect((dynamicCall.request as { text: string }).text).toContain(JSON.stringify((kg.output as { objects: string[] }).objects));
+    expect((dynamicCall.request as { text: string }).text).toContain(
+      JSON.stringify((kg.output as { objects: string[] }).objects),
+    );
 
     const scores = await prisma.score.findMany({ where: { runId: first.id, videoId: videoIds[0] } });
     expect(scores).toHaveLength(2 * 10 + 2 * 9 + 1);
     expect(scores.every((s) => s.value >= 0 && s.value <= 10)).toBe(true);
-    const summary = (await prisma.runVideo.findFirstOrThrow({ where: { runId: first.id, videoId: videoIds[0] } })).summary as Record<string, number | boolean | null>;
+    const summary = (await prisma.runVideo.findFirstOrThrow({ where: { runId: first.id, videoId: videoIds[0] } }))
+      .summary as Record<string, number | boolean | null>;
     expect(summary.complete).toBe(true);
-    expect(summary.overall).toBeCloseTo(100 - 2 * (summary.I as number) - 4 * (summary.S as number) - 4 * (summary.D as number), 6);
+    expect(summary.overall).toBeCloseTo(
+      100 - 2 * (summary.I as number) - 4 * (summary.S as number) - 4 * (summary.D as number),
+      6,
+    );
     expect(typeof summary.hallucination).toBe("boolean");
     // The headline metrics are stored as run_metric rows, the verdict as 1/0.
     const metrics = await prisma.runMetric.findMany({ where: { runId: first.id, videoId: videoIds[0] } });
-    expect(Object.fromEntries(metrics.map((m) => [m.metric, m.value]))).toEqual({ S: summary.S, D: summary.D, I: summary.I, overall: summary.overall, verdict: summary.hallucination ? 1 : 0 });
+    expect(Object.fromEntries(metrics.map((m) => [m.metric, m.value]))).toEqual({
+      S: summary.S,
+      D: summary.D,
+      I: summary.I,
+      overall: summary.overall,
+      verdict: summary.hallucination ? 1 : 0,
+    });
     expect(metrics.every((m) => m.itemId === "")).toBe(true);
     expect((await step(first.id, "static_hallucination", 1)).templateHash).toMatch(/^[0-9a-f]{64}$/);
 
@@ -103,18 +129,27 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     expect(again.steps.done).toBe(20);
     expect(stub.requests).toHaveLength(0);
     expect(again.calls).toMatchObject({ total: 20, cached: 20 });
-    const secondSummary = (await prisma.runVideo.findFirstOrThrow({ where: { runId: second.id, videoId: videoIds[0] } })).summary;
+    const secondSummary = (
+      await prisma.runVideo.findFirstOrThrow({ where: { runId: second.id, videoId: videoIds[0] } })
+    ).summary;
     expect(secondSummary).toEqual(summary);
   });
 
   it("says once that the video winds down as its last step starts, before that step's call goes out", async () => {
     const { projectId, videoIds, endpointId } = await setup({ keyFrames: 2 });
     // Queued nowhere: the video is judged here, with a windDown to watch.
-    const created = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId });
+    const created = await createRun(
+      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: "hallucination", endpointId },
+    );
     // The summary answers slowly, so every other call has long gone out when the inconsistency step, the last, starts.
     stub.addFault({ fault: { kind: "latency", ms: 300 }, match: "generate a brief and accurate description" });
     const requestsAtWindDown: number[] = [];
-    const outcome = await judgeVideo(deps, { runId: created.id, videoId: videoIds[0]! }, undefined, { windDown: () => requestsAtWindDown.push(stub.requests.length) });
+    const outcome = await judgeVideo(deps, { runId: created.id, videoId: videoIds[0]! }, undefined, {
+      windDown: () => requestsAtWindDown.push(stub.requests.length),
+    });
     expect(outcome).toBe("done");
     // 10 steps with 2 key frames: said once, after 9 calls went out and before the 10th.
     expect(requestsAtWindDown).toEqual([9]);
@@ -123,15 +158,27 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
 
   it("says once that the video is set up, when its first steps have looked up their answers and before their calls go out", async () => {
     const { projectId, videoIds, endpointId } = await setup({ keyFrames: 2 });
-    const run = () => createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId });
+    const run = () =>
+      createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, {
+        pipeline: "hallucination",
+        endpointId,
+      });
     const requestsAtReady: number[] = [];
     const first = await run();
-    expect(await judgeVideo(deps, { runId: first.id, videoId: videoIds[0]! }, undefined, { ready: () => requestsAtReady.push(stub.requests.length) })).toBe("done");
+    expect(
+      await judgeVideo(deps, { runId: first.id, videoId: videoIds[0]! }, undefined, {
+        ready: () => requestsAtReady.push(stub.requests.length),
+      }),
+    ).toBe("done");
     expect(requestsAtReady).toEqual([0]);
     expect(stub.requests).toHaveLength(10);
     // Answered from the cache, with no call at all: set up all the same.
     const second = await run();
-    expect(await judgeVideo(deps, { runId: second.id, videoId: videoIds[0]! }, undefined, { ready: () => requestsAtReady.push(stub.requests.length) })).toBe("done");
+    expect(
+      await judgeVideo(deps, { runId: second.id, videoId: videoIds[0]! }, undefined, {
+        ready: () => requestsAtReady.push(stub.requests.length),
+      }),
+    ).toBe("done");
     expect(requestsAtReady).toEqual([0, 10]);
     expect(stub.requests).toHaveLength(10);
   });
@@ -148,7 +195,10 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
   it("repairs malformed and truncated answers with one follow-up, and takes prose-wrapped JSON as is", async () => {
     const { projectId, endpointId } = await setup({ keyFrames: 1 });
     stub.addFault({ fault: { kind: "malformed" }, match: "Identify objects in the foreground" });
-    stub.addFault({ fault: { kind: "content", content: '{"changes": {"ball": "rolls' }, match: "Identify the changes or consistencies" });
+    stub.addFault({
+      fault: { kind: "content", content: '{"changes": {"ball": "rolls' },
+      match: "Identify the changes or consistencies",
+    });
     stub.addFault({ fault: { kind: "truncated" }, match: "generate a brief and accurate description" });
     stub.addFault({ fault: { kind: "prose" }, match: "compare the inconsistency" });
     const { id } = await run(projectId, endpointId);
@@ -159,7 +209,9 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     expect(sleeps.length).toBeGreaterThanOrEqual(1);
     const dynamic = await step(id, "dynamic_kg");
     expect(dynamic.calls.map((c) => c.isRepair)).toEqual([false, true]);
-    expect((dynamic.calls[1]!.request as { followUp: { correction: string } }).followUp.correction).toMatch(/did not match|format|JSON/i);
+    expect((dynamic.calls[1]!.request as { followUp: { correction: string } }).followUp.correction).toMatch(
+      /did not match|format|JSON/i,
+    );
     const summary = await step(id, "video_summary");
     expect(summary.calls.map((c) => [c.isRepair, c.finishReason])).toEqual([
       [false, "length"],
@@ -173,7 +225,11 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
   it("stores parse_failed with the raw text when the repair fails too, never a made-up score, and skips dependants", async () => {
     const { projectId, endpointId } = await setup({ keyFrames: 1 });
     stub.addFault({
-      fault: { kind: "content", content: '{"scores": {"s1": 11, "s2": 1, "s3": 1, "s4": 1, "s5": 1, "s6": 1, "s7": 1, "s8": 1, "s9": 1, "s10": 1}}' },
+      fault: {
+        kind: "content",
+        content:
+          '{"scores": {"s1": 11, "s2": 1, "s3": 1, "s4": 1, "s5": 1, "s6": 1, "s7": 1, "s8": 1, "s9": 1, "s10": 1}}',
+      },
       match: "static hallucinations",
       times: 2,
     });
@@ -194,7 +250,13 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
       expect(s.status).toBe("skipped");
       expect(s.calls).toHaveLength(0);
     }
-    const summary = (await prisma.runVideo.findFirstOrThrow({ where: { runId: id } })).summary as { S: number | null; D: number | null; I: number | null; overall: number | null; complete: boolean };
+    const summary = (await prisma.runVideo.findFirstOrThrow({ where: { runId: id } })).summary as {
+      S: number | null;
+      D: number | null;
+      I: number | null;
+      overall: number | null;
+      complete: boolean;
+    };
     expect(summary).toMatchObject({ S: null, D: null, I: null, overall: null, complete: false });
     // Nothing that failed was cached: the next run asks again.
     stub.reset();
@@ -205,7 +267,10 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
 
   it("waits out 429s (honouring retry-after) and 500s, and retries a hanging request after its timeout", async () => {
     const { projectId, endpointId } = await setup({ keyFrames: 1, timeoutSeconds: 1 });
-    stub.addFault({ fault: { kind: "status", status: 429, retryAfter: 7 }, match: "Identify objects in the foreground" });
+    stub.addFault({
+      fault: { kind: "status", status: 429, retryAfter: 7 },
+      match: "Identify objects in the foreground",
+    });
     stub.addFault({ fault: { kind: "status", status: 500 }, match: "Identify the changes or consistencies" });
     stub.addFault({ fault: { kind: "hang" }, match: "compare the inconsistency" });
     const { id } = await run(projectId, endpointId);
@@ -239,10 +304,15 @@ describe("the response cache", () => {
     stub.addFault({ fault: { kind: "prose" }, match: "Identify objects in the foreground" });
     stub.addFault({ fault: { kind: "refusal" }, match: "Identify the changes or consistencies" });
     stub.addFault({ fault: { kind: "truncated" }, match: "generate a brief and accurate description" });
-    const outOfRange = '{"scores": {"s1": 11, "s2": 1, "s3": 1, "s4": 1, "s5": 1, "s6": 1, "s7": 1, "s8": 1, "s9": 1, "s10": 1}}';
+    const outOfRange =
+      '{"scores": {"s1": 11, "s2": 1, "s3": 1, "s4": 1, "s5": 1, "s6": 1, "s7": 1, "s8": 1, "s9": 1, "s10": 1}}';
     stub.addFault({ fault: { kind: "content", content: outOfRange }, match: "static hallucinations" });
     // Every inconsistency answer (both videos, first try and repair) is out of range: those steps never finish.
-    stub.addFault({ fault: { kind: "content", content: '{"score": 11, "reason": "x"}' }, match: "compare the inconsistency", times: 4 });
+    stub.addFault({
+      fault: { kind: "content", content: '{"score": 11, "reason": "x"}' },
+      match: "compare the inconsistency",
+      times: 4,
+    });
     const first = await run(projectId, endpointId);
     expect(
       stub.requests
@@ -277,8 +347,12 @@ describe("the response cache", () => {
     const secondSteps = await prisma.stepResult.findMany({ where: { runId: second.id }, include: { calls: true } });
     expect(secondSteps.filter((s) => s.status !== "done")).toEqual([]);
     for (const before of repaired) {
-      const again = secondSteps.find((s) => s.videoId === before.videoId && s.stepId === before.stepId && s.scopeIndex === before.scopeIndex)!;
-      expect(again.calls.map((c) => ({ cached: c.cached, isRepair: c.isRepair }))).toEqual([{ cached: true, isRepair: false }]);
+      const again = secondSteps.find(
+        (s) => s.videoId === before.videoId && s.stepId === before.stepId && s.scopeIndex === before.scopeIndex,
+      )!;
+      expect(again.calls.map((c) => ({ cached: c.cached, isRepair: c.isRepair }))).toEqual([
+        { cached: true, isRepair: false },
+      ]);
       expect(again.output).toEqual(before.output);
     }
   });
@@ -291,9 +365,14 @@ describe("the response cache", () => {
     const first = await run(projectId, endpointId);
     const inconsistency = await step(first.id, "inconsistency");
     // The entry this run cached for the step (other tests' videos may have got the same answer before).
-    const entry = await prisma.responseCache.findFirstOrThrow({ where: { responseText: inconsistency.rawText!, createdAt: { gte: testStarted } } });
+    const entry = await prisma.responseCache.findFirstOrThrow({
+      where: { responseText: inconsistency.rawText!, createdAt: { gte: testStarted } },
+    });
     // What the engine once stored: an answer that fails validation, under the request's key.
-    await prisma.responseCache.update({ where: { key: entry.key }, data: { responseText: '{"score": 11, "reason": "x"}' } });
+    await prisma.responseCache.update({
+      where: { key: entry.key },
+      data: { responseText: '{"score": 11, "reason": "x"}' },
+    });
 
     stub.reset();
     const second = await run(projectId, endpointId);
@@ -302,7 +381,9 @@ describe("the response cache", () => {
       [false, true],
     ]);
     expect(stub.requests.map((r) => r.rule)).toEqual(["inconsistency-check"]);
-    expect((await prisma.responseCache.findUniqueOrThrow({ where: { key: entry.key } })).responseText).not.toContain('"score": 11');
+    expect((await prisma.responseCache.findUniqueOrThrow({ where: { key: entry.key } })).responseText).not.toContain(
+      '"score": 11',
+    );
 
     stub.reset();
     const third = await run(projectId, endpointId);
@@ -317,9 +398,15 @@ describe("the response cache", () => {
     const slow = await startStubLlm({ latencyMs: 400 });
     try {
       const { projectId, endpointId } = await setup({ videos: 2, keyFrames: 3, allBlack: true });
-      await prisma.judgeEndpoint.update({ where: { id: endpointId }, data: { baseUrl: slow.baseURL, maxConcurrency: 16 } });
+      await prisma.judgeEndpoint.update({
+        where: { id: endpointId },
+        data: { baseUrl: slow.baseURL, maxConcurrency: 16 },
+      });
       const { id } = await run(projectId, endpointId);
-      const steps = await prisma.stepResult.findMany({ where: { runId: id }, select: { stepId: true, scopeIndex: true, status: true, error: true } });
+      const steps = await prisma.stepResult.findMany({
+        where: { runId: id },
+        select: { stepId: true, scopeIndex: true, status: true, error: true },
+      });
       expect(steps).toHaveLength(2 * (3 + 3 + 1 + 1 + 3 + 3));
       expect(steps.filter((s) => s.status !== "done")).toEqual([]);
       // The static KG really was one request sent several times at once, every copy answered.
@@ -344,20 +431,32 @@ describe("step errors", () => {
     );
     const failingDeps: JudgeDeps = {
       ...deps,
-      storage: { ...deps.storage, get: async () => Promise.reject(thrown), getBytes: async () => Promise.reject(thrown) } as JudgeDeps["storage"],
+      storage: {
+        ...deps.storage,
+        get: async () => Promise.reject(thrown),
+        getBytes: async () => Promise.reject(thrown),
+      } as JudgeDeps["storage"],
       log: (line) => logged.push(line),
     };
     const queued: { runId: string; videoId: string }[] = [];
-    const { id } = await createRun({ prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: installedPipelines() }, owner, projectId, {
-      pipeline: "hallucination",
-      endpointId,
-    });
+    const { id } = await createRun(
+      { prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: installedPipelines() },
+      owner,
+      projectId,
+      {
+        pipeline: "hallucination",
+        endpointId,
+      },
+    );
     await judgeVideo(failingDeps, queued[0]!);
 
     const staticKg = await step(id, "static_kg");
     expect(staticKg.status).toBe("failed");
-    expect(staticKg.error).toBe("PrismaClientInitializationError P1001: Can't reach database server at `db.internal:5432` (details are in the worker log)");
-    for (const leak of ["/srv/framejury", "judge-video.ts", "→", "309", "    at "]) expect(staticKg.error).not.toContain(leak);
+    expect(staticKg.error).toBe(
+      "PrismaClientInitializationError P1001: Can't reach database server at `db.internal:5432` (details are in the worker log)",
+    );
+    for (const leak of ["/srv/framejury", "judge-video.ts", "→", "309", "    at "])
+      expect(staticKg.error).not.toContain(leak);
     // The whole error, stack included, is in the server log.
     expect(logged.join("\n")).toContain("judge-video.ts:312:7");
     expect(logged.join("\n")).toMatch(/\n\s+at /);
@@ -371,16 +470,24 @@ describe("step errors", () => {
 
   it("keeps an endpoint's error body as an owner-only excerpt of the call, and its sanitised message in the step error", async () => {
     const { projectId, endpointId } = await setup({ keyFrames: 1 });
-    stub.addFault({ fault: { kind: "status", status: 400, message: "Invalid image_url: unsupported MIME type image/x-test" }, match: "Identify objects in the foreground" });
+    stub.addFault({
+      fault: { kind: "status", status: 400, message: "Invalid image_url: unsupported MIME type image/x-test" },
+      match: "Identify objects in the foreground",
+    });
     const { id } = await run(projectId, endpointId);
     const staticKg = await step(id, "static_kg");
     expect(staticKg.status).toBe("failed");
-    expect(staticKg.error).toBe('The endpoint refused the request (400). The endpoint said: "Invalid image_url: unsupported MIME type image/x-test"');
+    expect(staticKg.error).toBe(
+      'The endpoint refused the request (400). The endpoint said: "Invalid image_url: unsupported MIME type image/x-test"',
+    );
     expect(staticKg.calls[0]!.errorExcerpt).toMatch(/Invalid image_url: unsupported MIME type/);
 
     const { inspectRunVideo } = await import("../call-inspector");
     const videoId = staticKg.videoId;
-    const excerptsFor = async (actor: Actor) => (await inspectRunVideo(prisma, actor, projectId, id, videoId)).steps.flatMap((s) => s.calls.map((c) => c.errorExcerpt)).filter((e) => e !== null);
+    const excerptsFor = async (actor: Actor) =>
+      (await inspectRunVideo(prisma, actor, projectId, id, videoId)).steps
+        .flatMap((s) => s.calls.map((c) => c.errorExcerpt))
+        .filter((e) => e !== null);
     expect(await excerptsFor(owner)).toEqual([expect.stringMatching(/unsupported MIME type/)]);
     for (const role of ["viewer", "reviewer"] as const) {
       const member = await makeUser();
@@ -408,9 +515,18 @@ describe("a video without a prompt", () => {
         expect(skipped.scores).toHaveLength(0);
       }
     }
-    for (const stepId of ["static_kg", "dynamic_kg", "video_summary"]) expect((await step(id, stepId)).status).toBe("done");
+    for (const stepId of ["static_kg", "dynamic_kg", "video_summary"])
+      expect((await step(id, stepId)).status).toBe("done");
     // Only the frame-reading steps reached the LLM: 2 static KGs, 2 dynamic KGs, the summary.
-    expect(stub.requests.map((r) => r.rule).sort()).toEqual(["dynamic-knowledge-graph", "dynamic-knowledge-graph", "static-knowledge-graph", "static-knowledge-graph", "video-summary"].sort());
+    expect(stub.requests.map((r) => r.rule).sort()).toEqual(
+      [
+        "dynamic-knowledge-graph",
+        "dynamic-knowledge-graph",
+        "static-knowledge-graph",
+        "static-knowledge-graph",
+        "video-summary",
+      ].sort(),
+    );
     expect(stub.requests.some((r) => r.text.includes('depicts ""'))).toBe(false);
 
     const status = await getRunStatus(prisma, owner, id);
@@ -419,7 +535,15 @@ describe("a video without a prompt", () => {
     expect(runVideo.status).toBe("done");
     // No metric could be computed, so none is stored (an unknown value is no row, never a default).
     expect(await prisma.runMetric.findMany({ where: { runId: id, videoId: videoIds[0] } })).toEqual([]);
-    expect(runVideo.summary).toMatchObject({ S: null, D: null, I: null, overall: null, hallucination: null, complete: false, missing: { inconsistency: true } });
+    expect(runVideo.summary).toMatchObject({
+      S: null,
+      D: null,
+      I: null,
+      overall: null,
+      hallucination: null,
+      complete: false,
+      missing: { inconsistency: true },
+    });
   });
 });
 
@@ -428,13 +552,21 @@ describe("cancelling a run", () => {
     const slow = await startStubLlm({ latencyMs: 150 });
     try {
       const { projectId, videoIds } = await setup({ keyFrames: 3 });
-      await prisma.judgeEndpoint.updateMany({ where: { projectId }, data: { baseUrl: slow.baseURL, maxConcurrency: 2 } });
+      await prisma.judgeEndpoint.updateMany({
+        where: { projectId },
+        data: { baseUrl: slow.baseURL, maxConcurrency: 2 },
+      });
       const endpointId = (await prisma.judgeEndpoint.findFirstOrThrow({ where: { projectId } })).id;
       const queued: { runId: string; videoId: string }[] = [];
-      const { id } = await createRun({ prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: installedPipelines() }, owner, projectId, {
-        pipeline: "hallucination",
-        endpointId,
-      });
+      const { id } = await createRun(
+        { prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: installedPipelines() },
+        owner,
+        projectId,
+        {
+          pipeline: "hallucination",
+          endpointId,
+        },
+      );
       const working = judgeVideo(deps, queued[0]!);
       while (slow.requests.length < 2) await new Promise((r) => setTimeout(r, 20));
       const { cancelRun } = await import("../runs");

@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { ObjectStorage } from "../../storage/object-storage";
 import type { CallLimiter } from "../endpoint-limiter";
-import { callWithRetries, LlmError, type ChatImage, type ChatRequest, type ChatResult, type LlmClient, type RetryPolicy } from "../llm-client";
+import {
+  callWithRetries,
+  LlmError,
+  type ChatImage,
+  type ChatRequest,
+  type ChatResult,
+  type LlmClient,
+  type RetryPolicy,
+} from "../llm-client";
 import { parseStructuredOutput } from "../parse-llm-output";
 import { keyFramesAndClusters } from "../frame-scopes";
 import { stepErrorMessage } from "../step-errors";
@@ -21,8 +29,26 @@ import { frameAsSent, sentFrameHash } from "../frame-resize";
 import { gridFor, tileFrames, tilingNote } from "../frame-tiling";
 import { expectedScore } from "../expected-score";
 import { targetIdOfCategory, type TaskDeclaration } from "../../tasks/task-declaration";
-import { planSteps, templateIdOf, type FrameRef, type PipelineDefinition, type RawAnswer, type ScoreValue, type StepDefinition, type StepOutputs, type VideoContext } from "./pipeline";
-import { judgeStoreFor, type CacheRow, type CallRow, type JudgeStore, type RunSampling, type StepFinish, type StepRow } from "./step-store";
+import {
+  planSteps,
+  templateIdOf,
+  type FrameRef,
+  type PipelineDefinition,
+  type RawAnswer,
+  type ScoreValue,
+  type StepDefinition,
+  type StepOutputs,
+  type VideoContext,
+} from "./pipeline";
+import {
+  judgeStoreFor,
+  type CacheRow,
+  type CallRow,
+  type JudgeStore,
+  type RunSampling,
+  type StepFinish,
+  type StepRow,
+} from "./step-store";
 
 export interface EndpointConfig {
   id: string;
@@ -140,7 +166,8 @@ export async function judgeVideo(
   for (const [role, id] of Object.entries(pipeline.endpointIds?.(loaded.run.settings) ?? {})) {
     if (id && id !== endpoint.id) endpointByRole.set(role, withSampling(await watch.endpoint(id), sampling));
   }
-  const endpointOf = (step: StepDefinition) => (step.endpoint ? endpointByRole.get(step.endpoint) : undefined) ?? endpoint;
+  const endpointOf = (step: StepDefinition) =>
+    (step.endpoint ? endpointByRole.get(step.endpoint) : undefined) ?? endpoint;
 
   // Every step instance gets its row; a worker that died left "running" rows behind.
   const planned = planSteps(pipeline, context).map((ref) => ({
@@ -210,9 +237,19 @@ export async function judgeVideo(
       // A step the video cannot have is skipped at once, with its own reason rather than its inputs'.
       const cannotRun = step.skipReason?.(row.scopeIndex, context) ?? null;
       if (cannotRun !== null || blocked !== undefined) {
-        const reason = cannotRun ?? (blocked ? `${blocked.stepId}[${blocked.scopeIndex}] ended ${blocked.status}` : "an input step is missing");
+        const reason =
+          cannotRun ??
+          (blocked ? `${blocked.stepId}[${blocked.scopeIndex}] ended ${blocked.status}` : "an input step is missing");
         // Nothing depends on this write but the video's end, which waits for it.
-        const skipped = store.finishStep({ ...stepKeys(job, row), status: "skipped", error: `Not run: ${reason}.`, finishedAt: new Date(), scores: [], calls: [], cache: [] });
+        const skipped = store.finishStep({
+          ...stepKeys(job, row),
+          status: "skipped",
+          error: `Not run: ${reason}.`,
+          finishedAt: new Date(),
+          scores: [],
+          calls: [],
+          cache: [],
+        });
         skips.add(skipped.then((written) => written || closedByCancel(row)));
         row.status = "skipped";
         progressed = true;
@@ -244,17 +281,26 @@ export async function judgeVideo(
 
   const scores = [...rows.values()]
     .filter((row) => row.status === "done")
-    .flatMap((row) => row.scores.map((s) => ({ stepId: row.stepId, scopeIndex: row.scopeIndex, category: s.category, value: s.value })));
+    .flatMap((row) =>
+      row.scores.map((s) => ({ stepId: row.stepId, scopeIndex: row.scopeIndex, category: s.category, value: s.value })),
+    );
   const summary = pipeline.summarize(scores, context, loaded.run.settings, outputs);
   // An item pipeline's metrics are per item (run_metric rows with the item's id).
-  const metrics = [...metricRows("", pipeline.metricValues(summary)), ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values))];
+  const metrics = [
+    ...metricRows("", pipeline.metricValues(summary)),
+    ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values)),
+  ];
   await store.finishVideo({ runId: job.runId, videoId: job.videoId, summary, metrics, finishedAt: new Date() });
   // An ensemble's member: the worker that finishes the last member's last video combines them into the parent.
   if (loaded.run.parentRunId) await combineEnsembleWhenDone(prisma, deps.pipelines, loaded.run.parentRunId);
   if (pipeline.afterRun) {
     const run = await prisma.judgeRun.findUnique({ where: { id: job.runId }, select: { status: true } });
     if (run?.status === "done") {
-      await pipeline.afterRun(prisma, job.runId).catch((error: unknown) => (deps.log ?? console.error)(`after run ${job.runId} finished: ${describeForLog(error)}`));
+      await pipeline
+        .afterRun(prisma, job.runId)
+        .catch((error: unknown) =>
+          (deps.log ?? console.error)(`after run ${job.runId} finished: ${describeForLog(error)}`),
+        );
     }
   }
   return "done";
@@ -265,20 +311,29 @@ export async function judgeVideo(
  * found they do not come back (`capabilities.topLogprobs` false: refused or absent), then none, so the calls
  * are not refused for it; never probed or not settled: asked.
  */
-export function logprobsToAsk(endpoint: Pick<EndpointConfig, "requestLogprobs" | "topLogprobs" | "capabilities">): number | null {
+export function logprobsToAsk(
+  endpoint: Pick<EndpointConfig, "requestLogprobs" | "topLogprobs" | "capabilities">,
+): number | null {
   if (!endpoint.requestLogprobs || endpoint.capabilities?.topLogprobs === false) return null;
   return endpoint.topLogprobs ?? 5;
 }
 
 function withSampling(endpoint: EndpointConfig, sampling: RunSampling | null): EndpointConfig {
-  return sampling?.temperature === undefined || sampling.temperature === null ? endpoint : { ...endpoint, temperature: sampling.temperature };
+  return sampling?.temperature === undefined || sampling.temperature === null
+    ? endpoint
+    : { ...endpoint, temperature: sampling.temperature };
 }
 
 /**
  * Each score with its logprob-weighted value beside it, from the answer's logprobs (null without them:
  * a cached answer stored before logprobs were asked for has none, and says so).
  */
-function withExpectedScores(scores: ScoreValue[], logprobs: ChatResult["logprobs"], task: TaskDeclaration, keys: Record<string, string>): ScoreValue[] {
+function withExpectedScores(
+  scores: ScoreValue[],
+  logprobs: ChatResult["logprobs"],
+  task: TaskDeclaration,
+  keys: Record<string, string>,
+): ScoreValue[] {
   if (!logprobs?.length) return scores;
   return scores.map((score) => {
     const target = task.targets.find((t) => t.id === targetIdOfCategory(task, score.category)) ?? null;
@@ -288,7 +343,9 @@ function withExpectedScores(scores: ScoreValue[], logprobs: ChatResult["logprobs
 
 /** Only known values get a row: a missing row is how "unknown" is stored, so filters and sorts never meet a NULL. */
 function metricRows(itemId: string, values: Record<string, number | null>) {
-  return Object.entries(values).flatMap(([metric, value]) => (value === null || !Number.isFinite(value) ? [] : [{ itemId, metric, value }]));
+  return Object.entries(values).flatMap(([metric, value]) =>
+    value === null || !Number.isFinite(value) ? [] : [{ itemId, metric, value }],
+  );
 }
 
 function stepOf(pipeline: PipelineDefinition, stepId: string): StepDefinition {
@@ -365,15 +422,29 @@ async function executeStep(
     const settled = step.compute ? null : (step.settle?.(input, work.context, work.outputs) ?? null);
     if (step.compute || settled !== null) {
       const output = step.compute ? step.compute(input, work.context, work.outputs) : settled;
-      finish = { ...base, status: "done", output, rawText: null, templateHash: null, ...attempt(), finishedAt: new Date(), scores: step.scores?.(output, input) ?? [], calls, cache: [] };
+      finish = {
+        ...base,
+        status: "done",
+        output,
+        rawText: null,
+        templateHash: null,
+        ...attempt(),
+        finishedAt: new Date(),
+        scores: step.scores?.(output, input) ?? [],
+        calls,
+        cache: [],
+      };
     } else {
-      const template: ReturnType<TemplateSource["get"]> = step.inlineTemplate?.(work.context) ?? work.templates.get(templateIdOf(step, row.scopeIndex, work.context));
+      const template: ReturnType<TemplateSource["get"]> =
+        step.inlineTemplate?.(work.context) ?? work.templates.get(templateIdOf(step, row.scopeIndex, work.context));
       // A template's few-shot examples (a prompt version's, lib/judge/template-examples.ts) follow its body, never the
       // judged video itself; their frames follow the video's own, sized as those are, and count as images as those do.
       const examples = (template.examples ?? []).filter((e) => e.videoId !== work.context.videoId);
       const rendered = template.render(input.values);
       const text = examples.length ? `${rendered}\n\n${templateExamplesText(examples)}` : rendered;
-      const frames = examples.length ? [...input.frames, ...(await exampleFrames(deps.prisma, work.projectId, examples))] : input.frames;
+      const frames = examples.length
+        ? [...input.frames, ...(await exampleFrames(deps.prisma, work.projectId, examples))]
+        : input.frames;
       const messages = splitSystemMessage(template.meta, text);
       // The strongest JSON mode the endpoint's probe found (json_schema > json_object > none); never probed: json_schema is asked for.
       const responseFormat = responseFormatFor(endpoint, step.responseFormatFor?.(input) ?? step.responseFormat);
@@ -381,7 +452,13 @@ async function executeStep(
       // Batch mode: the request goes in a batch line (with the same body the online call sends); its frames are read when the batch is written.
       const batch =
         work.batchMode && endpoint.supportsBatchApi
-          ? { frames: frames.map((f) => ({ storageKey: f.storageKey, detail: endpoint.imageDetail, ...(input.imageMaxSide ? { maxSide: input.imageMaxSide } : {}) })) }
+          ? {
+              frames: frames.map((f) => ({
+                storageKey: f.storageKey,
+                detail: endpoint.imageDetail,
+                ...(input.imageMaxSide ? { maxSide: input.imageMaxSide } : {}),
+              })),
+            }
           : null;
       // More frames than the endpoint takes per request: one grid image of them all, which the prompt describes.
       const imageLimit = imageLimitOf(endpoint.capabilities ?? null);
@@ -400,10 +477,19 @@ async function executeStep(
         ...(imagesFirst(template.meta) ? { imagesFirst: true } : {}),
       };
       // Frames are read only for a call that goes out: a cached answer needs their hashes alone.
-      const frameUrls = () => Promise.all(frames.map((frame) => frameDataUrl(deps.storage, work.frameUrls, frame, input.imageMaxSide)));
+      const frameUrls = () =>
+        Promise.all(frames.map((frame) => frameDataUrl(deps.storage, work.frameUrls, frame, input.imageMaxSide)));
       const images = grid
-        ? async () => [{ url: `data:image/jpeg;base64,${tileFrames((await frameUrls()).map(bytesOfDataUrl)).jpeg.toString("base64")}`, detail }]
-        : async () => (await frameUrls()).map((url, i) => chatImageOf(work.chatImages, frames[i]!, input.imageMaxSide, url, detail));
+        ? async () => [
+            {
+              url: `data:image/jpeg;base64,${tileFrames((await frameUrls()).map(bytesOfDataUrl)).jpeg.toString("base64")}`,
+              detail,
+            },
+          ]
+        : async () =>
+            (await frameUrls()).map((url, i) =>
+              chatImageOf(work.chatImages, frames[i]!, input.imageMaxSide, url, detail),
+            );
       const cacheParts = {
         model: endpoint.model,
         templateHash: template.hash,
@@ -416,9 +502,25 @@ async function executeStep(
         systemRole: messages.system !== null,
       };
       const cacheKey = responseCacheKey(cacheParts);
-      const callRecord = { runId: work.runId, stepResultId: row.id, videoId: work.context.videoId, text: cacheParts.text, frameIds: frames.map((f) => f.id) };
+      const callRecord = {
+        runId: work.runId,
+        stepResultId: row.id,
+        videoId: work.context.videoId,
+        text: cacheParts.text,
+        frameIds: frames.map((f) => f.id),
+      };
 
-      const first = await answer(deps, store, endpoint, request, images, cacheKey, { ...callRecord, isRepair: false }, start, batch);
+      const first = await answer(
+        deps,
+        store,
+        endpoint,
+        request,
+        images,
+        cacheKey,
+        { ...callRecord, isRepair: false },
+        start,
+        batch,
+      );
       calls.push(first.call);
       if (!first.ok) throw first.error;
       // An answer cut off at the token limit is asked again once with a larger max_tokens (within the endpoint's
@@ -439,18 +541,30 @@ async function executeStep(
           { ...callRecord, isRepair: true },
           start,
         );
-        if (again.call.createdAt <= first.call.createdAt) again.call.createdAt = new Date(first.call.createdAt.getTime() + 1);
+        if (again.call.createdAt <= first.call.createdAt)
+          again.call.createdAt = new Date(first.call.createdAt.getTime() + 1);
         calls.push(again.call);
         if (!again.ok) throw again.error;
-        if (again.answer.finishReason === "length") throw new LlmError("client", cutOffMessage(answerTokens(again.answer), endpoint.maxTokens ?? null, maxTokens));
+        if (again.answer.finishReason === "length")
+          throw new LlmError(
+            "client",
+            cutOffMessage(answerTokens(again.answer), endpoint.maxTokens ?? null, maxTokens),
+          );
         longer = again.answer;
       }
       if (step.rawAnswer) {
         // The answer as the model gave it is the result: no JSON, no validation, no repair.
         const answered = longer ?? first.answer;
-        const output: RawAnswer = { text: answered.text ?? "", refusal: answered.refusal, finishReason: answered.finishReason };
+        const output: RawAnswer = {
+          text: answered.text ?? "",
+          refusal: answered.refusal,
+          finishReason: answered.finishReason,
+        };
         // The cache keeps text only: a refusal read back from it would come back as an empty answer.
-        const cache: CacheRow[] = answered.fromCache || answered.refusal ? [] : validAnswerToCache(cacheKey, endpoint.model, first.answer, longer);
+        const cache: CacheRow[] =
+          answered.fromCache || answered.refusal
+            ? []
+            : validAnswerToCache(cacheKey, endpoint.model, first.answer, longer);
         finish = {
           ...base,
           status: "done",
@@ -467,7 +581,11 @@ async function executeStep(
       } else {
         const schema = step.schemaFor?.(input) ?? step.schema;
         const answered = longer ?? first.answer;
-        let parsed = parseStructuredOutput(answered.text, schema, { finishReason: answered.finishReason, refusal: answered.refusal, reasoning: answered.reasoning });
+        let parsed = parseStructuredOutput(answered.text, schema, {
+          finishReason: answered.finishReason,
+          refusal: answered.refusal,
+          reasoning: answered.reasoning,
+        });
         let rawText = longer
           ? `${first.answer.text ?? ""}\n\n--- answer asked again with a larger max_tokens ---\n${longer.text ?? longer.refusal ?? ""}`
           : (first.answer.text ?? first.answer.refusal ?? "");
@@ -476,17 +594,35 @@ async function executeStep(
           // A batch step's first answer is read again from its batch line in the pass that gets the repair's: its call row goes with the step's end.
           if (!batch) earlier.add(store.call(calls.pop()!));
           // One repair request carrying the validation error; if that fails too, the step is parse_failed.
-          const repairRequest = { ...request, followUp: { previousAnswer: rawText || "(empty answer)", correction: parsed.repairHint } };
+          const repairRequest = {
+            ...request,
+            followUp: { previousAnswer: rawText || "(empty answer)", correction: parsed.repairHint },
+          };
           // Repair answers are not cached under their own key; entries an older version cached that way still count.
           const repairKey = responseCacheKey({ ...cacheParts, repairOf: rawText });
-          const second = await answer(deps, store, endpoint, repairRequest, images, repairKey, { ...callRecord, isRepair: true }, start, batch);
+          const second = await answer(
+            deps,
+            store,
+            endpoint,
+            repairRequest,
+            images,
+            repairKey,
+            { ...callRecord, isRepair: true },
+            start,
+            batch,
+          );
           // The inspector lists a step's calls by time: the repair's comes after the first's, even within a millisecond.
-          if (second.call.createdAt <= first.call.createdAt) second.call.createdAt = new Date(first.call.createdAt.getTime() + 1);
+          if (second.call.createdAt <= first.call.createdAt)
+            second.call.createdAt = new Date(first.call.createdAt.getTime() + 1);
           calls.push(second.call);
           if (!second.ok) throw second.error;
           repaired = second.answer;
           const firstError = parsed.error;
-          parsed = parseStructuredOutput(repaired.text, schema, { finishReason: repaired.finishReason, refusal: repaired.refusal, reasoning: repaired.reasoning });
+          parsed = parseStructuredOutput(repaired.text, schema, {
+            finishReason: repaired.finishReason,
+            refusal: repaired.refusal,
+            reasoning: repaired.reasoning,
+          });
           rawText = `${rawText}\n\n--- repair answer ---\n${repaired.text ?? repaired.refusal ?? ""}`;
           if (!parsed.ok) parsed = { ...parsed, error: `${firstError} Repair: ${parsed.error}` };
         }
@@ -500,12 +636,28 @@ async function executeStep(
             templateHash: template.hash,
             ...attempt(),
             finishedAt: new Date(),
-            scores: withExpectedScores(step.scores?.(parsed.value, input) ?? [], (repaired ?? first.answer).logprobs, work.task, step.scoreKeys?.(input) ?? {}),
+            scores: withExpectedScores(
+              step.scores?.(parsed.value, input) ?? [],
+              (repaired ?? first.answer).logprobs,
+              work.task,
+              step.scoreKeys?.(input) ?? {},
+            ),
             calls,
             cache: validAnswerToCache(cacheKey, endpoint.model, first.answer, repaired),
           };
         } else {
-          finish = { ...base, status: "parse_failed", rawText, error: parsed.error, templateHash: template.hash, ...attempt(), finishedAt: new Date(), scores: [], calls, cache: [] };
+          finish = {
+            ...base,
+            status: "parse_failed",
+            rawText,
+            error: parsed.error,
+            templateHash: template.hash,
+            ...attempt(),
+            finishedAt: new Date(),
+            scores: [],
+            calls,
+            cache: [],
+          };
         }
       }
     }
@@ -517,9 +669,20 @@ async function executeStep(
     }
     const status = error instanceof LlmError && error.kind === "cancelled" ? "cancelled" : "failed";
     // Members read the stored error: a short message and the class. The stack stays in the log.
-    finish = { ...base, status, error: stepErrorMessage(error), ...attempt(), finishedAt: new Date(), scores: [], calls, cache: [] };
+    finish = {
+      ...base,
+      status,
+      error: stepErrorMessage(error),
+      ...attempt(),
+      finishedAt: new Date(),
+      scores: [],
+      calls,
+      cache: [],
+    };
     if (!(error instanceof LlmError) || error.cause !== undefined) {
-      (deps.log ?? console.error)(`step ${step.id}[${row.scopeIndex}] of video ${work.context.videoId} in run ${work.runId} failed: ${describeForLog(error)}`);
+      (deps.log ?? console.error)(
+        `step ${step.id}[${row.scopeIndex}] of video ${work.context.videoId} in run ${work.runId} failed: ${describeForLog(error)}`,
+      );
     }
   }
   let written: boolean;
@@ -530,8 +693,19 @@ async function executeStep(
   } catch (error) {
     // A result the database refused (not a lost connection: that fails the next write too) fails its step only.
     if (finish.status !== "done") throw error;
-    (deps.log ?? console.error)(`storing step ${step.id}[${row.scopeIndex}] of video ${work.context.videoId} in run ${work.runId} failed: ${describeForLog(error)}`);
-    finish = { ...base, status: "failed", error: stepErrorMessage(error), ...attempt(), finishedAt: new Date(), scores: [], calls: finish.calls, cache: [] };
+    (deps.log ?? console.error)(
+      `storing step ${step.id}[${row.scopeIndex}] of video ${work.context.videoId} in run ${work.runId} failed: ${describeForLog(error)}`,
+    );
+    finish = {
+      ...base,
+      status: "failed",
+      error: stepErrorMessage(error),
+      ...attempt(),
+      finishedAt: new Date(),
+      scores: [],
+      calls: finish.calls,
+      cache: [],
+    };
     written = await store.finishStep(finish);
   }
   if (!written) return work.closedByCancel(row);
@@ -606,16 +780,47 @@ async function answer(
     ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}),
   };
   // What every call row of this request shares; each outcome adds its own fields.
-  const callBase = { runId: record.runId, stepResultId: record.stepResultId, videoId: record.videoId, model: endpoint.model, request: requestLog, isRepair: record.isRepair };
-  const noUsage = { httpStatus: null, error: null, errorExcerpt: null, promptTokens: 0, completionTokens: 0, costUsd: 0, latencyMs: 0, retries: 0 };
+  const callBase = {
+    runId: record.runId,
+    stepResultId: record.stepResultId,
+    videoId: record.videoId,
+    model: endpoint.model,
+    request: requestLog,
+    isRepair: record.isRepair,
+  };
+  const noUsage = {
+    httpStatus: null,
+    error: null,
+    errorExcerpt: null,
+    promptTokens: 0,
+    completionTokens: 0,
+    costUsd: 0,
+    latencyMs: 0,
+    retries: 0,
+  };
   const found = await store.lookUp(cacheKey, start.done ? null : start);
   start.lookedUp();
   const cached = found.cached;
   if (cached) {
     return {
       ok: true,
-      answer: { text: cached.responseText, refusal: null, finishReason: cached.finishReason, promptTokens: 0, completionTokens: 0, logprobs: cached.logprobs, fromCache: true },
-      call: { ...callBase, ...noUsage, responseText: cached.responseText, finishReason: cached.finishReason, cached: true, createdAt: new Date() },
+      answer: {
+        text: cached.responseText,
+        refusal: null,
+        finishReason: cached.finishReason,
+        promptTokens: 0,
+        completionTokens: 0,
+        logprobs: cached.logprobs,
+        fromCache: true,
+      },
+      call: {
+        ...callBase,
+        ...noUsage,
+        responseText: cached.responseText,
+        finishReason: cached.finishReason,
+        cached: true,
+        createdAt: new Date(),
+      },
     };
   }
   if (!start.done) {
@@ -631,7 +836,11 @@ async function answer(
   // (lib/judge/lost-calls.ts). Its outcome later updates the same row. The row is written as the call nears
   // its slot (the limiter's head start), so the write overlaps the wait instead of holding the slot.
   const callId = randomUUID();
-  const estimatedTokens = estimatedPromptTokens({ text: record.text, imageCount: full.images.length, followUp: request.followUp ?? null });
+  const estimatedTokens = estimatedPromptTokens({
+    text: record.text,
+    imageCount: full.images.length,
+    followUp: request.followUp ?? null,
+  });
   const sentRow: CallRow = {
     ...callBase,
     ...noUsage,
@@ -741,11 +950,30 @@ async function batchAnswered(
   record: { runId: string; stepResultId: string; videoId: string },
   callBase: Omit<
     CallRow,
-    "responseText" | "finishReason" | "cached" | "httpStatus" | "error" | "errorExcerpt" | "promptTokens" | "completionTokens" | "costUsd" | "latencyMs" | "retries" | "createdAt"
+    | "responseText"
+    | "finishReason"
+    | "cached"
+    | "httpStatus"
+    | "error"
+    | "errorExcerpt"
+    | "promptTokens"
+    | "completionTokens"
+    | "costUsd"
+    | "latencyMs"
+    | "retries"
+    | "createdAt"
   >,
-  noUsage: Pick<CallRow, "httpStatus" | "error" | "errorExcerpt" | "promptTokens" | "completionTokens" | "costUsd" | "latencyMs" | "retries">,
+  noUsage: Pick<
+    CallRow,
+    "httpStatus" | "error" | "errorExcerpt" | "promptTokens" | "completionTokens" | "costUsd" | "latencyMs" | "retries"
+  >,
 ): Promise<Answered> {
-  const line = await batchAnswer(deps.prisma, { ...record, endpointId: endpoint.id, cacheKey, body: { ...request, frames } });
+  const line = await batchAnswer(deps.prisma, {
+    ...record,
+    endpointId: endpoint.id,
+    cacheKey,
+    body: { ...request, frames },
+  });
   if (line === null) throw new AwaitingBatch();
   if ("error" in line) {
     const error = line.error;
@@ -820,7 +1048,12 @@ function bytesOfDataUrl(url: string): Buffer {
 }
 
 /** A frame as a data URL (scaled to `maxSide` when asked), read once per video and size however many steps send it. */
-function frameDataUrl(storage: ObjectStorage, read: Map<string, Promise<string>>, frame: FrameRef, maxSide?: number): Promise<string> {
+function frameDataUrl(
+  storage: ObjectStorage,
+  read: Map<string, Promise<string>>,
+  frame: FrameRef,
+  maxSide?: number,
+): Promise<string> {
   const key = maxSide ? `${frame.id}@${maxSide}` : frame.id;
   let url = read.get(key);
   if (!url) {
@@ -834,7 +1067,13 @@ function frameDataUrl(storage: ObjectStorage, read: Map<string, Promise<string>>
   return url;
 }
 
-function chatImageOf(images: Map<string, ChatImage>, frame: FrameRef, maxSide: number | undefined, url: string, detail: ChatImage["detail"]): ChatImage {
+function chatImageOf(
+  images: Map<string, ChatImage>,
+  frame: FrameRef,
+  maxSide: number | undefined,
+  url: string,
+  detail: ChatImage["detail"],
+): ChatImage {
   const key = `${maxSide ? `${frame.id}@${maxSide}` : frame.id}|${detail ?? ""}`;
   let image = images.get(key);
   if (!image || image.url !== url) {
@@ -849,10 +1088,22 @@ function chatImageOf(images: Map<string, ChatImage>, frame: FrameRef, maxSide: n
  * naming another project's frame set shows nothing of it). An example whose frame is gone (its video deleted)
  * fails the step with words that say so: the version's examples are part of its hashed text, so it cannot drop one.
  */
-async function exampleFrames(prisma: PrismaClient, projectId: string, examples: readonly TemplateExample[]): Promise<FrameRef[]> {
-  const wanted = examples.flatMap((e) => e.frames.map((f) => ({ videoId: e.videoId, frameSetId: f.frameSetId, index: f.index })));
+async function exampleFrames(
+  prisma: PrismaClient,
+  projectId: string,
+  examples: readonly TemplateExample[],
+): Promise<FrameRef[]> {
+  const wanted = examples.flatMap((e) =>
+    e.frames.map((f) => ({ videoId: e.videoId, frameSetId: f.frameSetId, index: f.index })),
+  );
   const rows = await prisma.frame.findMany({
-    where: { OR: wanted.map(({ videoId, frameSetId, index }) => ({ frameSetId, index, frameSet: { videoId, video: { projectId } } })) },
+    where: {
+      OR: wanted.map(({ videoId, frameSetId, index }) => ({
+        frameSetId,
+        index,
+        frameSet: { videoId, video: { projectId } },
+      })),
+    },
     select: { id: true, frameSetId: true, index: true, timestampS: true, storageKey: true, sha256: true },
   });
   return wanted.map((w) => {
@@ -861,7 +1112,15 @@ async function exampleFrames(prisma: PrismaClient, projectId: string, examples: 
       throw new ValidationError(
         `The prompt version's few-shot example video ${w.videoId} has no frame ${w.index} of frame set ${w.frameSetId} in this project (deleted?): save a version without that example.`,
       );
-    return { id: row.id, index: row.index, timestampS: row.timestampS, isKeyFrame: false, cluster: null, storageKey: row.storageKey, sha256: row.sha256 };
+    return {
+      id: row.id,
+      index: row.index,
+      timestampS: row.timestampS,
+      isKeyFrame: false,
+      cluster: null,
+      storageKey: row.storageKey,
+      sha256: row.sha256,
+    };
   });
 }
 
@@ -890,7 +1149,10 @@ function runWatch(deps: JudgeDeps, runId: string) {
   let view = views.get(runId);
   if (!view) {
     for (const [id, old] of views) if (now - old.usedAt > 10 * 60_000) views.delete(id);
-    views.set(runId, (view = { usedAt: now, status: { at: 0, cancelled: false, reading: null }, endpoints: new Map() }));
+    views.set(
+      runId,
+      (view = { usedAt: now, status: { at: 0, cancelled: false, reading: null }, endpoints: new Map() }),
+    );
   }
   view.usedAt = now;
   const v = view;
@@ -931,14 +1193,24 @@ function runWatch(deps: JudgeDeps, runId: string) {
 }
 
 async function cancelPending(prisma: PrismaClient, runId: string, videoId: string) {
-  await prisma.stepResult.updateMany({ where: { runId, videoId, status: { in: ["pending", "running"] } }, data: { status: "cancelled", finishedAt: new Date() } });
-  await prisma.runVideo.updateMany({ where: { runId, videoId, status: { in: ["queued", "running"] } }, data: { status: "cancelled" } });
+  await prisma.stepResult.updateMany({
+    where: { runId, videoId, status: { in: ["pending", "running"] } },
+    data: { status: "cancelled", finishedAt: new Date() },
+  });
+  await prisma.runVideo.updateMany({
+    where: { runId, videoId, status: { in: ["queued", "running"] } },
+    data: { status: "cancelled" },
+  });
 }
 
 /** An error with its stack and causes, for the server log only. */
 function describeForLog(error: unknown): string {
   const parts: string[] = [];
-  for (let e: unknown = error, depth = 0; e !== undefined && depth < 5; e = e instanceof Error ? e.cause : undefined, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e !== undefined && depth < 5;
+    e = e instanceof Error ? e.cause : undefined, depth++
+  ) {
     parts.push(e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e));
   }
   return parts.join("\ncaused by: ");

@@ -174,7 +174,10 @@ export type FrameRequirement =
   | {
       mode: "uniform";
       count: number;
-      accepts?(video: { width: number | null; height: number | null }, set: { maxSide: number | null; width: number; height: number }): boolean;
+      accepts?(
+        video: { width: number | null; height: number | null },
+        set: { maxSide: number | null; width: number; height: number },
+      ): boolean;
       label?: string;
     };
 
@@ -249,7 +252,14 @@ export function planSteps(pipeline: PipelineDefinition, context: VideoContext): 
   const refs: StepRef[] = [];
   for (const step of pipeline.steps) {
     if (step.planned && !step.planned(context)) continue;
-    const count = step.scope === "video" ? 1 : step.scope === "key_frame" ? context.keyFrames.length : step.scope === "item" ? context.items.length : context.clusters.length;
+    const count =
+      step.scope === "video"
+        ? 1
+        : step.scope === "key_frame"
+          ? context.keyFrames.length
+          : step.scope === "item"
+            ? context.items.length
+            : context.clusters.length;
     for (let i = 0; i < count; i++) refs.push({ stepId: step.id, scopeIndex: i });
   }
   return refs;

@@ -18,7 +18,11 @@ export interface StoredVideoAnswers {
 }
 
 /** A run's stored answers of one video; null when the run has no such video. */
-export async function storedVideoAnswers(prisma: PrismaClient, runId: string, videoId: string): Promise<StoredVideoAnswers | null> {
+export async function storedVideoAnswers(
+  prisma: PrismaClient,
+  runId: string,
+  videoId: string,
+): Promise<StoredVideoAnswers | null> {
   const loaded = await loadVideoJob(prisma, runId, videoId);
   if (!loaded) return null;
   const steps = await prisma.stepResult.findMany({
@@ -46,12 +50,23 @@ export async function storedVideoAnswers(prisma: PrismaClient, runId: string, vi
         .sort((a, b) => a.scopeIndex - b.scopeIndex)
         .map((s) => s.output),
   };
-  const scores = steps.flatMap((s) => s.scores.map((score) => ({ stepId: s.stepId, scopeIndex: s.scopeIndex, category: score.category, value: score.value })));
+  const scores = steps.flatMap((s) =>
+    s.scores.map((score) => ({
+      stepId: s.stepId,
+      scopeIndex: s.scopeIndex,
+      category: score.category,
+      value: score.value,
+    })),
+  );
   return { videoId, context, scores, outputs };
 }
 
 /** The video's headline metrics under `settings` (as the pipeline's settings schema parses them), as a run stores them. */
-export function metricsUnderSettings(pipeline: PipelineDefinition, stored: StoredVideoAnswers, settings: unknown): Record<string, number | null> {
+export function metricsUnderSettings(
+  pipeline: PipelineDefinition,
+  stored: StoredVideoAnswers,
+  settings: unknown,
+): Record<string, number | null> {
   const summary = pipeline.summarize(stored.scores, { ...stored.context, settings }, settings, stored.outputs);
   return pipeline.metricValues(summary);
 }

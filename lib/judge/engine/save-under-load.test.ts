@@ -68,9 +68,16 @@ function busyWhenFirstSaving(client: PrismaClient): { client: PrismaClient; save
 
 describe("saving a finished step", () => {
   it("waits for a busy connection pool instead of failing the step", async () => {
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, uniformFrames: 8 });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 1,
+      keyFrames: 1,
+      uniformFrames: 8,
+    });
     await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
-    const set = await importQuestionSet(prisma, owner, projectId, { fileName: "q.jsonl", bytes: questionSetBytes(smallQuestionSet().slice(0, 1)) });
+    const set = await importQuestionSet(prisma, owner, projectId, {
+      fileName: "q.jsonl",
+      bytes: questionSetBytes(smallQuestionSet().slice(0, 1)),
+    });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
       name: "stub",
       baseUrl: stub.baseURL,
@@ -93,7 +100,10 @@ describe("saving a finished step", () => {
       projectId,
       createRunSchema.parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id }),
     );
-    const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, select: { stepId: true, status: true, error: true } });
+    const steps = await prisma.stepResult.findMany({
+      where: { runId: run.id },
+      select: { stepId: true, status: true, error: true },
+    });
     expect(steps.map((s) => [s.stepId, s.status, s.error]).sort()).toEqual([
       ["answer", "done", null],
       ["decide", "done", null],

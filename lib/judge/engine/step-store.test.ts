@@ -29,10 +29,15 @@ async function queuedRun(videoCount: number) {
     pricePer1kOutput: null,
   });
   const jobs: { runId: string; videoId: string }[] = [];
-  await createRun({ prisma, queue: { enqueue: async (queued) => void jobs.push(...queued) }, pipelines: installedPipelines() }, owner, projectId, {
-    pipeline: "hallucination",
-    endpointId: endpoint.id,
-  });
+  await createRun(
+    { prisma, queue: { enqueue: async (queued) => void jobs.push(...queued) }, pipelines: installedPipelines() },
+    owner,
+    projectId,
+    {
+      pipeline: "hallucination",
+      endpointId: endpoint.id,
+    },
+  );
   return jobs;
 }
 
@@ -51,7 +56,12 @@ async function plannedVideo(db: PrismaClient = prisma) {
   return { job, steps };
 }
 
-const finished = (job: { runId: string; videoId: string }, step: { id: string; stepId: string; scopeIndex: number }, score: number, at: Date): StepFinish => ({
+const finished = (
+  job: { runId: string; videoId: string },
+  step: { id: string; stepId: string; scopeIndex: number },
+  score: number,
+  at: Date,
+): StepFinish => ({
   id: step.id,
   runId: job.runId,
   videoId: job.videoId,
@@ -71,7 +81,12 @@ const finished = (job: { runId: string; videoId: string }, step: { id: string; s
 });
 
 /** A call row as the engine writes it before the request goes out: "sent", with its tokens estimated. */
-const sentCall = (job: { runId: string; videoId: string }, stepResultId: string, request: unknown, id: string = randomUUID()): CallRow => ({
+const sentCall = (
+  job: { runId: string; videoId: string },
+  stepResultId: string,
+  request: unknown,
+  id: string = randomUUID(),
+): CallRow => ({
   id,
   status: "sent",
   runId: job.runId,
@@ -133,7 +148,11 @@ describe("the judge engine's store", () => {
     const bad = store.finishStep(finished(job, steps[0]!, Number.NaN, at));
     await expect(good).resolves.toBe(true);
     await expect(bad).rejects.toThrow();
-    const rows = await prisma.stepResult.findMany({ where: { runId: job.runId }, orderBy: { stepId: "asc" }, include: { scores: true } });
+    const rows = await prisma.stepResult.findMany({
+      where: { runId: job.runId },
+      orderBy: { stepId: "asc" },
+      include: { scores: true },
+    });
     expect(rows.map((r) => [r.stepId, r.status, r.scores.length])).toEqual([
       ["inconsistency", "pending", 0],
       ["video_summary", "done", 1],
@@ -146,29 +165,49 @@ describe("the judge engine's store", () => {
     const startedAt = new Date("2026-03-02T08:00:00.000Z");
     const missing = `no-such-key-${randomUUID()}`;
     expect(await store.lookUp(missing, { id: steps[0]!.id, at: startedAt })).toEqual({ cached: null, started: true });
-    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({ status: "running", attempts: 1, startedAt });
+    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({
+      status: "running",
+      attempts: 1,
+      startedAt,
+    });
     const done = { ...finished(job, steps[0]!, 5, new Date("2026-03-02T08:00:01.000Z")), startedAt: undefined };
     expect(await store.finishStep(done)).toBe(true);
-    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({ status: "done", attempts: 1, startedAt });
+    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({
+      status: "done",
+      attempts: 1,
+      startedAt,
+    });
 
     // What cancelRun does to a pending step.
     await prisma.stepResult.update({ where: { id: steps[1]!.id }, data: { status: "cancelled" } });
     expect(await store.lookUp(missing, { id: steps[1]!.id, at: new Date() })).toEqual({ cached: null, started: false });
     expect(await store.finishStep(finished(job, steps[1]!, 6, new Date()))).toBe(false);
-    const closed = await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[1]!.id }, include: { scores: true } });
+    const closed = await prisma.stepResult.findUniqueOrThrow({
+      where: { id: steps[1]!.id },
+      include: { scores: true },
+    });
     expect(closed).toMatchObject({ status: "cancelled", attempts: 0, output: null, scores: [] });
   });
 
   it("answers a look-up from the cache without starting the step", async () => {
     const { steps } = await plannedVideo();
     const key = `cached-${randomUUID()}`;
-    await prisma.responseCache.create({ data: { key, model: "m", responseText: '{"score": 1}', finishReason: "stop" } });
+    await prisma.responseCache.create({
+      data: { key, model: "m", responseText: '{"score": 1}', finishReason: "stop" },
+    });
     const store = new JudgeStore(prisma);
-    const [hit, miss] = await Promise.all([store.lookUp(key, { id: steps[0]!.id, at: new Date() }), store.lookUp(`${key}-other`, null)]);
+    const [hit, miss] = await Promise.all([
+      store.lookUp(key, { id: steps[0]!.id, at: new Date() }),
+      store.lookUp(`${key}-other`, null),
+    ]);
     // An answer cached without logprobs says so (null), rather than carrying made-up ones.
     expect(hit).toEqual({ cached: { responseText: '{"score": 1}', finishReason: "stop", logprobs: null } });
     expect(miss).toEqual({ cached: null, started: false });
-    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({ status: "pending", attempts: 0, startedAt: null });
+    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({
+      status: "pending",
+      attempts: 0,
+      startedAt: null,
+    });
   });
 
   it("leaves the same result when a statement runs twice (the database client resends one whose answer a broken connection lost)", async () => {
@@ -198,10 +237,17 @@ describe("the judge engine's store", () => {
       retries: 0,
       createdAt: new Date(),
     };
-    const end = { ...finished(job, steps[0]!, 2, new Date("2026-03-03T10:00:01.000Z")), startedAt: undefined, calls: [call] };
+    const end = {
+      ...finished(job, steps[0]!, 2, new Date("2026-03-03T10:00:01.000Z")),
+      startedAt: undefined,
+      calls: [call],
+    };
     expect(await store.finishStep(end)).toBe(true);
     expect(await store.finishStep(end)).toBe(true);
-    const row = await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id }, include: { calls: true, scores: true } });
+    const row = await prisma.stepResult.findUniqueOrThrow({
+      where: { id: steps[0]!.id },
+      include: { calls: true, scores: true },
+    });
     expect(row).toMatchObject({ status: "done", attempts: 1, startedAt: start.at });
     expect(row.calls).toHaveLength(1);
     expect(row.scores.map((s) => s.value)).toEqual([2]);
@@ -209,7 +255,17 @@ describe("the judge engine's store", () => {
   it("keeps the request of a call's sent row when its outcome comes without one", async () => {
     const { job, steps } = await plannedVideo();
     const store = new JudgeStore(prisma);
-    const base = { runId: job.runId, stepResultId: steps[0]!.id, videoId: job.videoId, model: "m", httpStatus: null, error: null, errorExcerpt: null, isRepair: false, cached: false };
+    const base = {
+      runId: job.runId,
+      stepResultId: steps[0]!.id,
+      videoId: job.videoId,
+      model: "m",
+      httpStatus: null,
+      error: null,
+      errorExcerpt: null,
+      isRepair: false,
+      cached: false,
+    };
     const id = randomUUID();
     const request = { text: "the rendered prompt", frameIds: ["f1"] };
     await store.call(sentCall(job, steps[0]!.id, request, id));
@@ -229,13 +285,22 @@ describe("the judge engine's store", () => {
     };
     expect(await store.finishStep({ ...finished(job, steps[0]!, 3, new Date()), calls: [outcome] })).toBe(true);
     const row = await prisma.llmCall.findUniqueOrThrow({ where: { id } });
-    expect(row).toMatchObject({ status: "answered", request, responseText: '{"score": 3}', promptTokens: 7, httpStatus: 200 });
+    expect(row).toMatchObject({
+      status: "answered",
+      request,
+      responseText: '{"score": 3}',
+      promptTokens: 7,
+      httpStatus: 200,
+    });
   });
 
   it("reads and plans the videos that ask in the same tick in one statement each; an ask that fails fails only itself", async () => {
     const jobs = await queuedRun(3);
     expect(jobs).toHaveLength(3);
-    const counted = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL! }), log: [{ emit: "event", level: "query" }] });
+    const counted = new PrismaClient({
+      adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL! }),
+      log: [{ emit: "event", level: "query" }],
+    });
     const statements: string[] = [];
     counted.$on("query", (event) => statements.push(event.query));
     try {
@@ -245,22 +310,47 @@ describe("the judge engine's store", () => {
       const loaded = await Promise.all([...jobs, noSuchRun].map((job) => store.loadJob(job)));
       expect(statements).toHaveLength(1);
       expect(loaded.map((job) => job?.frames.length ?? null)).toEqual([...jobs.map(() => expect.any(Number)), null]);
-      expect(loaded.slice(0, 3).every((job) => job!.frames.length > 0 && job!.run.pipeline === "hallucination")).toBe(true);
+      expect(loaded.slice(0, 3).every((job) => job!.frames.length > 0 && job!.run.pipeline === "hallucination")).toBe(
+        true,
+      );
 
       // Each video plans its own steps, in its own order.
-      const plan = (scopes: number[]) => scopes.map((scopeIndex) => ({ stepId: "static_kg", scopeIndex, itemId: "", templateId: "hallucination/static-kg" }));
+      const plan = (scopes: number[]) =>
+        scopes.map((scopeIndex) => ({
+          stepId: "static_kg",
+          scopeIndex,
+          itemId: "",
+          templateId: "hallucination/static-kg",
+        }));
       statements.length = 0;
-      const planned = await Promise.all([store.planSteps(jobs[0]!, plan([0])), store.planSteps(jobs[1]!, plan([1, 0])), store.planSteps(jobs[2]!, plan([0, 1, 2]))]);
+      const planned = await Promise.all([
+        store.planSteps(jobs[0]!, plan([0])),
+        store.planSteps(jobs[1]!, plan([1, 0])),
+        store.planSteps(jobs[2]!, plan([0, 1, 2])),
+      ]);
       expect(statements).toHaveLength(1);
       expect(planned.map((rows) => rows.map((row) => row.scopeIndex))).toEqual([[0], [1, 0], [0, 1, 2]]);
 
       // The ask for a run that does not exist breaks the statement (its step rows name no run); asked again
       // alone, it is the only one to fail.
-      const again = await Promise.allSettled([store.planSteps(jobs[0]!, plan([0])), store.planSteps(noSuchRun, plan([0]))]);
+      const again = await Promise.allSettled([
+        store.planSteps(jobs[0]!, plan([0])),
+        store.planSteps(noSuchRun, plan([0])),
+      ]);
       expect(again.map((p) => p.status)).toEqual(["fulfilled", "rejected"]);
-      expect(again[0]!.status === "fulfilled" && again[0]!.value.map((row) => row.id)).toEqual(planned[0]!.map((row) => row.id));
-      const stored = await prisma.stepResult.groupBy({ by: ["videoId"], where: { runId: jobs[0]!.runId }, _count: { _all: true } });
-      expect(Object.fromEntries(stored.map((row) => [row.videoId, row._count._all]))).toEqual({ [jobs[0]!.videoId]: 1, [jobs[1]!.videoId]: 2, [jobs[2]!.videoId]: 3 });
+      expect(again[0]!.status === "fulfilled" && again[0]!.value.map((row) => row.id)).toEqual(
+        planned[0]!.map((row) => row.id),
+      );
+      const stored = await prisma.stepResult.groupBy({
+        by: ["videoId"],
+        where: { runId: jobs[0]!.runId },
+        _count: { _all: true },
+      });
+      expect(Object.fromEntries(stored.map((row) => [row.videoId, row._count._all]))).toEqual({
+        [jobs[0]!.videoId]: 1,
+        [jobs[1]!.videoId]: 2,
+        [jobs[2]!.videoId]: 3,
+      });
       const videos = await prisma.runVideo.findMany({ where: { runId: jobs[0]!.runId }, select: { status: true } });
       expect(videos.map((video) => video.status)).toEqual(["running", "running", "running"]);
     } finally {
@@ -280,7 +370,10 @@ describe("the judge engine's store", () => {
     // A worker started the step of the first and the third video, sent their calls, and died.
     for (const i of [0, 2]) {
       const step = first[i]![0]!;
-      expect(await store.lookUp(`no-such-key-${randomUUID()}`, { id: step.id, at: new Date() })).toEqual({ cached: null, started: true });
+      expect(await store.lookUp(`no-such-key-${randomUUID()}`, { id: step.id, at: new Date() })).toEqual({
+        cached: null,
+        started: true,
+      });
       await store.call(sentCall(jobs[i]!, step.id, { text: "the rendered prompt" }));
     }
 
@@ -290,18 +383,36 @@ describe("the judge engine's store", () => {
       jobs.slice(0, 2).map((job) => ({ job, planned: plan })),
       new Date(),
     );
-    expect(again.map((rows) => rows.map((row) => [row.id, row.status]))).toEqual([[[first[0]![0]!.id, "pending"]], [[first[1]![0]!.id, "pending"]]]);
-    const steps = await prisma.stepResult.findMany({ where: { runId: jobs[0]!.runId }, select: { videoId: true, status: true } });
-    expect(Object.fromEntries(steps.map((step) => [step.videoId, step.status]))).toEqual({ [jobs[0]!.videoId]: "pending", [jobs[1]!.videoId]: "pending", [jobs[2]!.videoId]: "running" });
-    const calls = await prisma.llmCall.findMany({ where: { runId: jobs[0]!.runId }, select: { videoId: true, status: true } });
-    expect(Object.fromEntries(calls.map((call) => [call.videoId, call.status]))).toEqual({ [jobs[0]!.videoId]: "lost", [jobs[2]!.videoId]: "sent" });
+    expect(again.map((rows) => rows.map((row) => [row.id, row.status]))).toEqual([
+      [[first[0]![0]!.id, "pending"]],
+      [[first[1]![0]!.id, "pending"]],
+    ]);
+    const steps = await prisma.stepResult.findMany({
+      where: { runId: jobs[0]!.runId },
+      select: { videoId: true, status: true },
+    });
+    expect(Object.fromEntries(steps.map((step) => [step.videoId, step.status]))).toEqual({
+      [jobs[0]!.videoId]: "pending",
+      [jobs[1]!.videoId]: "pending",
+      [jobs[2]!.videoId]: "running",
+    });
+    const calls = await prisma.llmCall.findMany({
+      where: { runId: jobs[0]!.runId },
+      select: { videoId: true, status: true },
+    });
+    expect(Object.fromEntries(calls.map((call) => [call.videoId, call.status]))).toEqual({
+      [jobs[0]!.videoId]: "lost",
+      [jobs[2]!.videoId]: "sent",
+    });
   });
 
   it("replaces a video's metrics when it finishes again: new values win, metrics it no longer has are dropped, other videos keep theirs", async () => {
     const jobs = await queuedRun(2);
     const store = new JudgeStore(prisma);
-    const finish = (job: { runId: string; videoId: string }, metrics: { itemId: string; metric: string; value: number }[]) =>
-      store.finishVideo({ ...job, summary: { metrics: metrics.length }, metrics, finishedAt: new Date() });
+    const finish = (
+      job: { runId: string; videoId: string },
+      metrics: { itemId: string; metric: string; value: number }[],
+    ) => store.finishVideo({ ...job, summary: { metrics: metrics.length }, metrics, finishedAt: new Date() });
     const both = [
       { itemId: "", metric: "overall", value: 1 },
       { itemId: "", metric: "hallucination", value: 2 },
@@ -313,7 +424,12 @@ describe("the judge engine's store", () => {
       { itemId: "item-2", metric: "overall", value: 5 },
     ]);
     const stored = async (videoId: string) =>
-      (await prisma.runMetric.findMany({ where: { runId: jobs[0]!.runId, videoId }, orderBy: [{ itemId: "asc" }, { metric: "asc" }] })).map((m) => [m.itemId, m.metric, m.value]);
+      (
+        await prisma.runMetric.findMany({
+          where: { runId: jobs[0]!.runId, videoId },
+          orderBy: [{ itemId: "asc" }, { metric: "asc" }],
+        })
+      ).map((m) => [m.itemId, m.metric, m.value]);
     expect(await stored(jobs[0]!.videoId)).toEqual([
       ["", "overall", 4],
       ["item-2", "overall", 5],
@@ -323,7 +439,14 @@ describe("the judge engine's store", () => {
       ["", "overall", 1],
       ["item-1", "overall", 3],
     ]);
-    const videos = await prisma.runVideo.findMany({ where: { runId: jobs[0]!.runId }, orderBy: { videoId: "asc" }, select: { videoId: true, status: true, summary: true } });
-    expect(videos.find((v) => v.videoId === jobs[0]!.videoId)).toMatchObject({ status: "done", summary: { metrics: 2 } });
+    const videos = await prisma.runVideo.findMany({
+      where: { runId: jobs[0]!.runId },
+      orderBy: { videoId: "asc" },
+      select: { videoId: true, status: true, summary: true },
+    });
+    expect(videos.find((v) => v.videoId === jobs[0]!.videoId)).toMatchObject({
+      status: "done",
+      summary: { metrics: 2 },
+    });
   });
 });

@@ -46,7 +46,14 @@ export interface JobRow {
     parentRunId: string | null;
   };
   frameSetId: string;
-  video: { prompt: string | null; dimensions: string[]; model: string | null; fps: number | null; frameCount: number | null; auxiliaryInfo: Record<string, unknown> };
+  video: {
+    prompt: string | null;
+    dimensions: string[];
+    model: string | null;
+    fps: number | null;
+    frameCount: number | null;
+    auxiliaryInfo: Record<string, unknown>;
+  };
   /** The frame set's frames in index order. */
   frames: FrameRef[];
   /** The run's items of the video in position order. */
@@ -121,7 +128,14 @@ export async function loadVideoJobs(prisma: PrismaClient, jobs: readonly VideoJo
         parentRunId: row.parentRunId,
       },
       frameSetId: row.frameSetId,
-      video: { prompt: row.prompt, dimensions: row.dimensions, model: row.model, fps: row.fps, frameCount: row.frameCount, auxiliaryInfo: row.auxiliaryInfo ?? {} },
+      video: {
+        prompt: row.prompt,
+        dimensions: row.dimensions,
+        model: row.model,
+        fps: row.fps,
+        frameCount: row.frameCount,
+        auxiliaryInfo: row.auxiliaryInfo ?? {},
+      },
       frames: row.frames,
       items: row.items,
     };
@@ -158,7 +172,12 @@ export interface StepRow {
  * dead worker left `running`, marks the video (and a queued run) running, and returns every step
  * row of the video, finished ones with their scores, in plan order.
  */
-export async function planVideoSteps(prisma: PrismaClient, job: VideoJobKey, planned: PlannedStep[], now: Date): Promise<StepRow[]> {
+export async function planVideoSteps(
+  prisma: PrismaClient,
+  job: VideoJobKey,
+  planned: PlannedStep[],
+  now: Date,
+): Promise<StepRow[]> {
   return (await planVideosSteps(prisma, [{ job, planned }], now))[0]!;
 }
 
@@ -171,9 +190,15 @@ export async function planVideoSteps(prisma: PrismaClient, job: VideoJobKey, pla
 // index look-ups on the unique (runId, videoId, …) keys).
 
 /** Several videos' planVideoSteps in one statement: each video's step rows in its plan order, in the order asked. */
-export async function planVideosSteps(prisma: PrismaClient, videos: readonly { job: VideoJobKey; planned: PlannedStep[] }[], now: Date): Promise<StepRow[][]> {
+export async function planVideosSteps(
+  prisma: PrismaClient,
+  videos: readonly { job: VideoJobKey; planned: PlannedStep[] }[],
+  now: Date,
+): Promise<StepRow[][]> {
   const at = now.toISOString();
-  const planned = videos.flatMap(({ job, planned }) => planned.map((p) => ({ runId: job.runId, videoId: job.videoId, ...p })));
+  const planned = videos.flatMap(({ job, planned }) =>
+    planned.map((p) => ({ runId: job.runId, videoId: job.videoId, ...p })),
+  );
   const runIds = videos.map(({ job }) => job.runId);
   const videoIds = videos.map(({ job }) => job.videoId);
   const rows = await directRows(prisma)<Omit<StepRow, "scores"> & VideoJobKey & { scores: ScoreValue[] | null }>`
@@ -230,7 +255,8 @@ export async function planVideosSteps(prisma: PrismaClient, videos: readonly { j
   }
   return videos.map(({ job, planned: steps }) => {
     const order = new Map(steps.map((p, i) => [`${p.stepId}#${p.scopeIndex}`, i]));
-    const place = (row: { stepId: string; scopeIndex: number }) => order.get(`${row.stepId}#${row.scopeIndex}`) ?? Number.MAX_SAFE_INTEGER;
+    const place = (row: { stepId: string; scopeIndex: number }) =>
+      order.get(`${row.stepId}#${row.scopeIndex}`) ?? Number.MAX_SAFE_INTEGER;
     return (byJob.get(jobKey(job)) ?? []).sort((a, b) => place(a) - place(b));
   });
 }
@@ -316,7 +342,9 @@ export interface VideoFinish {
 const PARALLEL_WRITES = 2;
 const MAX_BATCH_UNITS = 250;
 
-type Unit = ({ kind: "call"; row: CallRow } | { kind: "step"; step: StepFinish } | { kind: "video"; video: VideoFinish }) & { resolve(written: boolean): void; reject(error: unknown): void };
+type Unit = (
+  { kind: "call"; row: CallRow } | { kind: "step"; step: StepFinish } | { kind: "video"; video: VideoFinish }
+) & { resolve(written: boolean): void; reject(error: unknown): void };
 type UnitData = Unit extends infer U ? (U extends Unit ? Omit<U, "resolve" | "reject"> : never) : never;
 
 export interface CachedAnswer {
@@ -341,12 +369,23 @@ export class JudgeStore {
    * event loop: a worker that takes 512 videos at once read and planned them in 1,024 statements, and its first
    * call went out 1.2 s after the first job was taken (`npm run bench:judge -- --concurrency 256`).
    */
-  private readonly jobs = new TickBatcher<VideoJobKey, JobRow | null>((jobs) => loadVideoJobs(this.prisma, jobs), MAX_BATCH_UNITS);
-  private readonly plans = new TickBatcher<{ job: VideoJobKey; planned: PlannedStep[] }, StepRow[]>((videos) => planVideosSteps(this.prisma, videos, new Date()), MAX_BATCH_UNITS);
+  private readonly jobs = new TickBatcher<VideoJobKey, JobRow | null>(
+    (jobs) => loadVideoJobs(this.prisma, jobs),
+    MAX_BATCH_UNITS,
+  );
+  private readonly plans = new TickBatcher<{ job: VideoJobKey; planned: PlannedStep[] }, StepRow[]>(
+    (videos) => planVideosSteps(this.prisma, videos, new Date()),
+    MAX_BATCH_UNITS,
+  );
   private pending: Unit[] = [];
   private writesInFlight = 0;
   private writeScheduled = false;
-  private lookUps: { key: string; start: { id: string; at: Date } | null; resolve(found: LookUp): void; reject(error: unknown): void }[] = [];
+  private lookUps: {
+    key: string;
+    start: { id: string; at: Date } | null;
+    resolve(found: LookUp): void;
+    reject(error: unknown): void;
+  }[] = [];
   private lookUpScheduled = false;
 
   constructor(private readonly prisma: PrismaClient) {}
@@ -401,8 +440,16 @@ export class JudgeStore {
     this.lookUps = [];
     this.lookUpScheduled = false;
     try {
-      const starts = wanted.flatMap((w) => (w.start ? [{ key: w.key, id: w.start.id, startedAt: w.start.at.toISOString() }] : []));
-      const rows = await directRows(this.prisma)<{ key: string | null; responseText: string | null; finishReason: string | null; logprobs: TokenLogprob[] | null; started: string | null }>`
+      const starts = wanted.flatMap((w) =>
+        w.start ? [{ key: w.key, id: w.start.id, startedAt: w.start.at.toISOString() }] : [],
+      );
+      const rows = await directRows(this.prisma)<{
+        key: string | null;
+        responseText: string | null;
+        finishReason: string | null;
+        logprobs: TokenLogprob[] | null;
+        started: string | null;
+      }>`
         WITH found AS MATERIALIZED (
           -- One look-up of the key per key (see the note on planVideosSteps).
           SELECT c.key, c."responseText", c."finishReason", c.logprobs
@@ -421,7 +468,20 @@ export class JudgeStore {
         UNION ALL
         SELECT NULL, NULL, NULL, NULL, id FROM started`;
       const found = new Map(
-        rows.flatMap((row) => (row.key !== null ? [[row.key, { responseText: row.responseText ?? "", finishReason: row.finishReason, logprobs: row.logprobs ?? null }] as const] : [])),
+        rows.flatMap((row) =>
+          row.key !== null
+            ? [
+                [
+                  row.key,
+                  {
+                    responseText: row.responseText ?? "",
+                    finishReason: row.finishReason,
+                    logprobs: row.logprobs ?? null,
+                  },
+                ] as const,
+              ]
+            : [],
+        ),
       );
       const started = new Set(rows.flatMap((row) => (row.started !== null ? [row.started] : [])));
       for (const w of wanted) {
@@ -498,7 +558,10 @@ export class JudgeStore {
         expected: s.expected ?? null,
       })),
     );
-    const calls = [...batch.flatMap((unit) => (unit.kind === "call" ? [unit.row] : [])), ...steps.flatMap((step) => step.calls)].map((call) => ({
+    const calls = [
+      ...batch.flatMap((unit) => (unit.kind === "call" ? [unit.row] : [])),
+      ...steps.flatMap((step) => step.calls),
+    ].map((call) => ({
       ...call,
       id: call.id ?? callIds.get(call) ?? (callIds.set(call, randomUUID()), callIds.get(call)!),
       status: call.status ?? "answered",
@@ -508,12 +571,17 @@ export class JudgeStore {
     }));
     // One row per key (two steps with identical requests may finish together); a replacement wins.
     const cacheByKey = new Map<string, CacheRow>();
-    for (const row of steps.flatMap((step) => step.cache)) if (!cacheByKey.get(row.key)?.replace) cacheByKey.set(row.key, row);
+    for (const row of steps.flatMap((step) => step.cache))
+      if (!cacheByKey.get(row.key)?.replace) cacheByKey.set(row.key, row);
     const cachedAt = new Date().toISOString();
     // In key order, so two batches writing the same keys at once take their locks in the same order.
-    const cacheRows = [...cacheByKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((row) => ({ ...row, logprobs: row.logprobs ?? null, createdAt: cachedAt }));
+    const cacheRows = [...cacheByKey.values()]
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map((row) => ({ ...row, logprobs: row.logprobs ?? null, createdAt: cachedAt }));
     const videos = batch.flatMap((unit) => (unit.kind === "video" ? [unit.video] : []));
-    const metrics = videos.flatMap((video) => video.metrics.map((m) => ({ runId: video.runId, videoId: video.videoId, ...m })));
+    const metrics = videos.flatMap((video) =>
+      video.metrics.map((m) => ({ runId: video.runId, videoId: video.videoId, ...m })),
+    );
 
     // Each part is a separate table (or separate rows of step_result), so the parts of one statement never
     // touch the same row twice. Steps and videos that the run's cancellation closed stay closed. Metrics are

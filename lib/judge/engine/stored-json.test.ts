@@ -6,7 +6,17 @@ describe("asStoredJson", () => {
   it("orders keys as jsonb gives them back, at every depth", async () => {
     const value = {
       zebra: 1,
-      a: { changes: { "the ball rolls": "faster", cup: "moves", é: "x", e: "y", ab: "z", "🙂": "smile", "\uE000": "private" } },
+      a: {
+        changes: {
+          "the ball rolls": "faster",
+          cup: "moves",
+          é: "x",
+          e: "y",
+          ab: "z",
+          "🙂": "smile",
+          "\uE000": "private",
+        },
+      },
       list: [{ longer_key: true, k: false }, 3, "s", null],
       bb: undefined,
     };

@@ -87,7 +87,10 @@ const toyPipeline: PipelineDefinition = {
   task: toyTask,
   metricValues: () => ({}),
   frames: (settings) => ({ mode: "uniform", count: (settings as { frames?: number }).frames ?? 2 }),
-  items: { kind: "toy", excludeReason: (item) => ((item.payload as { text: string }).text === "skip me" ? "the toy skips this one" : null) },
+  items: {
+    kind: "toy",
+    excludeReason: (item) => ((item.payload as { text: string }).text === "skip me" ? "the toy skips this one" : null),
+  },
   steps: [
     {
       id: "describe",
@@ -118,7 +121,10 @@ const toyPipeline: PipelineDefinition = {
       compute: (input, context, outputs) => {
         const scopeIndex = context.items.findIndex((item) => item.id === (input.data as { item: string }).item);
         const described = outputs.get("describe", scopeIndex) as { answer: string };
-        return { doubled: 2 * countWords((context.items[scopeIndex]!.payload as { text: string }).text), answer: described.answer };
+        return {
+          doubled: 2 * countWords((context.items[scopeIndex]!.payload as { text: string }).text),
+          answer: described.answer,
+        };
       },
       scores: (output) => [{ category: "doubled", value: (output as { doubled: number }).doubled }],
     },
@@ -130,13 +136,20 @@ const toyPipeline: PipelineDefinition = {
       doubled: scores.find((s) => s.scopeIndex === scopeIndex && s.category === "doubled")?.value ?? null,
     })),
   }),
-  itemMetrics: (summary) => (summary as { items: { itemId: string; words: number | null }[] }).items.map((item) => ({ itemId: item.itemId, values: { word_count: item.words } })),
+  itemMetrics: (summary) =>
+    (summary as { items: { itemId: string; words: number | null }[] }).items.map((item) => ({
+      itemId: item.itemId,
+      values: { word_count: item.words },
+    })),
 };
 
 const templates: TemplateSource = {
   get: (id) => {
     if (id !== "toy/describe") throw new Error(`no template ${id}`);
-    return { hash: createHash("sha256").update(TOY_TEMPLATE).digest("hex"), render: (values) => TOY_TEMPLATE.replace("{{text}}", values.text!) };
+    return {
+      hash: createHash("sha256").update(TOY_TEMPLATE).digest("hex"),
+      render: (values) => TOY_TEMPLATE.replace("{{text}}", values.text!),
+    };
   },
 };
 
@@ -154,8 +167,23 @@ const inlineQueue = inlineJudgeQueue(deps);
 describe("a toy item pipeline on the engine", () => {
   it("judges each item with an LLM step and a computed step, scores from the input, on the uniform frame set, and reports videos without one", async () => {
     // Three videos; only the first two have a uniform frame set of 2 frames.
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1, uniformFrames: 2, uniformVideos: 2 });
-    const set = await prisma.itemSet.create({ data: { projectId, kind: "toy_set", name: "toys", fileName: "toys.jsonl", sha256: "0".repeat(64), itemCount: 5, importedById: owner.userId } });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 3,
+      keyFrames: 1,
+      uniformFrames: 2,
+      uniformVideos: 2,
+    });
+    const set = await prisma.itemSet.create({
+      data: {
+        projectId,
+        kind: "toy_set",
+        name: "toys",
+        fileName: "toys.jsonl",
+        sha256: "0".repeat(64),
+        itemCount: 5,
+        importedById: owner.userId,
+      },
+    });
     const texts: [number, string, string][] = [
       [0, "b", "two words"],
       [0, "a", "one two three four"],
@@ -164,7 +192,17 @@ describe("a toy item pipeline on the engine", () => {
       [2, "e", "no frames for this video"],
     ];
     for (const [v, externalId, text] of texts) {
-      await prisma.item.create({ data: { projectId, setId: set.id, videoId: videoIds[v]!, externalId, kind: "toy", group: "g", payload: { text } } });
+      await prisma.item.create({
+        data: {
+          projectId,
+          setId: set.id,
+          videoId: videoIds[v]!,
+          externalId,
+          kind: "toy",
+          group: "g",
+          payload: { text },
+        },
+      });
     }
     const endpoint = await createEndpoint(prisma, owner, projectId, {
       name: "stub",
@@ -181,15 +219,30 @@ describe("a toy item pipeline on the engine", () => {
       pricePer1kOutput: null,
     });
 
-    const created = await createRun({ prisma, queue: inlineQueue, pipelines: { toy_items: toyPipeline } }, owner, projectId, {
-      pipeline: "toy_items" as "hallucination",
-      endpointId: endpoint.id,
-      itemSetId: set.id,
+    const created = await createRun(
+      { prisma, queue: inlineQueue, pipelines: { toy_items: toyPipeline } },
+      owner,
+      projectId,
+      {
+        pipeline: "toy_items" as "hallucination",
+        endpointId: endpoint.id,
+        itemSetId: set.id,
+      },
+    );
+    expect(created).toMatchObject({
+      videos: 2,
+      items: 3,
+      excludedItems: 1,
+      withoutFrames: [{ id: videoIds[2] }],
+      withoutFramesCount: 1,
     });
-    expect(created).toMatchObject({ videos: 2, items: 3, excludedItems: 1, withoutFrames: [{ id: videoIds[2] }], withoutFramesCount: 1 });
 
     // Each item has a stable position among its video's items, fixed at creation.
-    const runItems = await prisma.runItem.findMany({ where: { runId: created.id }, orderBy: [{ videoId: "asc" }, { position: "asc" }], include: { item: { select: { externalId: true } } } });
+    const runItems = await prisma.runItem.findMany({
+      where: { runId: created.id },
+      orderBy: [{ videoId: "asc" }, { position: "asc" }],
+      include: { item: { select: { externalId: true } } },
+    });
     expect(runItems.map((r) => [r.videoId, r.position, r.item.externalId]).sort()).toEqual(
       [
         [videoIds[0], 0, "a"],
@@ -203,14 +256,22 @@ describe("a toy item pipeline on the engine", () => {
     // The LLM saw the uniform set's 2 frames, not the key-frame set's 1.
     expect(stub.requests.map((r) => r.imageCount)).toEqual([2, 2, 2]);
 
-    const steps = await prisma.stepResult.findMany({ where: { runId: created.id }, include: { calls: true, scores: true } });
+    const steps = await prisma.stepResult.findMany({
+      where: { runId: created.id },
+      include: { calls: true, scores: true },
+    });
     for (const runItem of runItems) {
       const describe = steps.find((s) => s.stepId === "describe" && s.itemId === runItem.itemId)!;
       const double = steps.find((s) => s.stepId === "double" && s.itemId === runItem.itemId)!;
       expect(describe.scopeIndex).toBe(runItem.position);
       expect(describe.calls).toHaveLength(1);
       // A computed step: recorded like the others, without a call or a template hash.
-      expect(double).toMatchObject({ status: "done", templateId: "computed/toy-double", templateHash: null, scopeIndex: runItem.position });
+      expect(double).toMatchObject({
+        status: "done",
+        templateId: "computed/toy-double",
+        templateHash: null,
+        scopeIndex: runItem.position,
+      });
       expect(double.calls).toHaveLength(0);
       const text = texts.find(([, externalId]) => externalId === runItem.item.externalId)![2];
       expect(double.output).toEqual({ doubled: 2 * countWords(text), answer: "stub" });
@@ -221,30 +282,65 @@ describe("a toy item pipeline on the engine", () => {
           [runItem.itemId, "words", countWords(text)],
         ].sort(),
       );
-      expect(double.scores.map((s) => [s.itemId, s.category, s.value])).toEqual([[runItem.itemId, "doubled", 2 * countWords(text)]]);
+      expect(double.scores.map((s) => [s.itemId, s.category, s.value])).toEqual([
+        [runItem.itemId, "doubled", 2 * countWords(text)],
+      ]);
     }
-    const summary = (await prisma.runVideo.findFirstOrThrow({ where: { runId: created.id, videoId: videoIds[0] } })).summary as { items: { itemId: string; words: number; doubled: number }[] };
+    const summary = (await prisma.runVideo.findFirstOrThrow({ where: { runId: created.id, videoId: videoIds[0] } }))
+      .summary as { items: { itemId: string; words: number; doubled: number }[] };
     expect(summary.items.map((i) => [i.words, i.doubled])).toEqual([
       [4, 8],
       [2, 4],
     ]);
     // The per-item metrics are run_metric rows keyed by the item; none for the video itself.
     expect(declarationProblems(toyTask)).toEqual([]);
-    const metrics = await prisma.runMetric.findMany({ where: { runId: created.id, videoId: videoIds[0] }, orderBy: { value: "desc" } });
-    expect(metrics.map((m) => [m.itemId, m.metric, m.value])).toEqual(summary.items.map((i) => [i.itemId, "word_count", i.words]));
+    const metrics = await prisma.runMetric.findMany({
+      where: { runId: created.id, videoId: videoIds[0] },
+      orderBy: { value: "desc" },
+    });
+    expect(metrics.map((m) => [m.itemId, m.metric, m.value])).toEqual(
+      summary.items.map((i) => [i.itemId, "word_count", i.words]),
+    );
   });
 
   it("refuses an item run without its set, and one whose videos all lack the frame set, naming them", async () => {
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
-    const set = await prisma.itemSet.create({ data: { projectId, kind: "toy_set", name: "toys", fileName: "toys.jsonl", sha256: "0".repeat(64), itemCount: 1, importedById: owner.userId } });
-    await prisma.item.create({ data: { projectId, setId: set.id, videoId: videoIds[0]!, externalId: "x", kind: "toy", group: "g", payload: { text: "hello" } } });
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+    const set = await prisma.itemSet.create({
+      data: {
+        projectId,
+        kind: "toy_set",
+        name: "toys",
+        fileName: "toys.jsonl",
+        sha256: "0".repeat(64),
+        itemCount: 1,
+        importedById: owner.userId,
+      },
+    });
+    await prisma.item.create({
+      data: {
+        projectId,
+        setId: set.id,
+        videoId: videoIds[0]!,
+        externalId: "x",
+        kind: "toy",
+        group: "g",
+        payload: { text: "hello" },
+      },
+    });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+    });
     const start = (input: { itemSetId?: string }) =>
-      createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: { toy_items: toyPipeline } }, owner, projectId, {
-        pipeline: "toy_items" as "hallucination",
-        endpointId: endpoint.id,
-        ...input,
-      });
+      createRun(
+        { prisma, queue: { enqueue: async () => {} }, pipelines: { toy_items: toyPipeline } },
+        owner,
+        projectId,
+        {
+          pipeline: "toy_items" as "hallucination",
+          endpointId: endpoint.id,
+          ...input,
+        },
+      );
     await expect(start({})).rejects.toThrow(/name the set with itemSetId/);
     await expect(start({ itemSetId: set.id })).rejects.toThrow(
       new RegExp(
@@ -257,16 +353,30 @@ describe("a toy item pipeline on the engine", () => {
 
 describe("frame-set requirements", () => {
   it("give a key-frame pipeline the latest key-frame set, never a newer uniform one, and report videos with none", async () => {
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2, uniformFrames: 8 });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 2,
+      keyFrames: 2,
+      uniformFrames: 8,
+    });
     // A third video with only a uniform frame set: nothing a key-frame pipeline can use.
     const third = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, uniformFrames: 8 });
     await prisma.video.update({ where: { id: third.videoIds[0]! }, data: { projectId, sha256: "f".repeat(64) } });
     await prisma.frameSet.deleteMany({ where: { videoId: third.videoIds[0]!, mode: "density-peaks" } });
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+    });
 
-    const run = await createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
+    const run = await createRun(
+      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: "hallucination", endpointId: endpoint.id },
+    );
     expect(run).toMatchObject({ videos: 2, withoutFrames: [{ id: third.videoIds[0] }], withoutFramesCount: 1 });
-    const used = await prisma.runVideo.findMany({ where: { runId: run.id }, select: { videoId: true, frameSetId: true } });
+    const used = await prisma.runVideo.findMany({
+      where: { runId: run.id },
+      select: { videoId: true, frameSetId: true },
+    });
     for (const videoId of videoIds) {
       const keyFrameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId, mode: "density-peaks" } });
       expect(used.find((row) => row.videoId === videoId)!.frameSetId).toBe(keyFrameSet.id);
@@ -293,12 +403,21 @@ describe("cache salts and frame sets of any mode", () => {
     task: saltTask,
     metricValues: () => ({}),
     frames: () => ({ mode: "any" }),
-    steps: [sameStep("salted_1", null, "attempt-1"), sameStep("salted_2", "salted_1", "attempt-2"), sameStep("plain_1", "salted_2", undefined), sameStep("plain_2", "plain_1", undefined)],
+    steps: [
+      sameStep("salted_1", null, "attempt-1"),
+      sameStep("salted_2", "salted_1", "attempt-2"),
+      sameStep("plain_1", "salted_2", undefined),
+      sameStep("plain_2", "plain_1", undefined),
+    ],
     summarize: () => ({}),
   };
 
   it("asks anew for equal prompts with different salts, answers equal unsalted prompts from the cache, and uses the latest frame set of any mode", async () => {
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, uniformFrames: 4 });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 1,
+      keyFrames: 1,
+      uniformFrames: 4,
+    });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
       name: "stub",
       baseUrl: stub.baseURL,
@@ -314,17 +433,25 @@ describe("cache salts and frame sets of any mode", () => {
       pricePer1kOutput: null,
     });
     const saltDeps = testJudgeDeps({ pipelines: { toy_salts: saltPipeline }, templates });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(saltDeps), pipelines: { toy_salts: saltPipeline } }, owner, projectId, {
-      pipeline: "toy_salts" as "hallucination",
-      endpointId: endpoint.id,
-    });
+    const run = await createRun(
+      { prisma, queue: inlineJudgeQueue(saltDeps), pipelines: { toy_salts: saltPipeline } },
+      owner,
+      projectId,
+      {
+        pipeline: "toy_salts" as "hallucination",
+        endpointId: endpoint.id,
+      },
+    );
     expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done" });
     const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, include: { calls: true } });
     const cached = Object.fromEntries(steps.map((s) => [s.stepId, s.calls.map((c) => c.cached)]));
     expect(cached).toEqual({ salted_1: [false], salted_2: [false], plain_1: [false], plain_2: [true] });
     // The request is the prompt alone: the salt goes into the cache key only.
     expect(new Set(steps.map((s) => (s.calls[0]!.request as { text: string }).text)).size).toBe(1);
-    const latest = await prisma.frameSet.findFirstOrThrow({ where: { videoId: videoIds[0]! }, orderBy: { createdAt: "desc" } });
+    const latest = await prisma.frameSet.findFirstOrThrow({
+      where: { videoId: videoIds[0]! },
+      orderBy: { createdAt: "desc" },
+    });
     expect((await prisma.runVideo.findFirstOrThrow({ where: { runId: run.id } })).frameSetId).toBe(latest.id);
   });
 });

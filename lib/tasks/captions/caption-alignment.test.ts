@@ -36,17 +36,34 @@ afterAll(() => stub?.close());
 describe("aligning a caption item target", () => {
   it("is offered per item, with the style judge's template rewritten", () => {
     const style = alignableTargets(installedPipelines(), "caption_style").find((t) => t.target.id === "style")!;
-    expect(style).toMatchObject({ kind: "score", scope: "item", valueStep: "length_rules", steps: [{ stepId: "style_judge", templateId: "caption-rubric/judge" }] });
+    expect(style).toMatchObject({
+      kind: "score",
+      scope: "item",
+      valueStep: "length_rules",
+      steps: [{ stepId: "style_judge", templateId: "caption-rubric/judge" }],
+    });
   });
 
   it("compares judge and labels caption by caption, judging the labelled captions' set", async () => {
-    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: 1, uniformFrames: 8, name: "Caption alignment" });
+    const { projectId } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: VIDEOS,
+      keyFrames: 1,
+      uniformFrames: 8,
+      name: "Caption alignment",
+    });
     const file = (fileName: string, bytes: Uint8Array) => ({ fileName, bytes });
     const reference = await importReferenceSet(
       prisma,
       owner,
       projectId,
-      file("ref.jsonl", jsonlBytes(...Array.from({ length: VIDEOS }, (_, v) => referenceLine(v + 1, fixtureVideoName(v), "brief", { reference: REFERENCE })))),
+      file(
+        "ref.jsonl",
+        jsonlBytes(
+          ...Array.from({ length: VIDEOS }, (_, v) =>
+            referenceLine(v + 1, fixtureVideoName(v), "brief", { reference: REFERENCE }),
+          ),
+        ),
+      ),
     );
     await importModelOutputs(
       prisma,
@@ -55,14 +72,27 @@ describe("aligning a caption item target", () => {
       reference.set.id!,
       file(
         "alpha.jsonl",
-        jsonlBytes(...Array.from({ length: VIDEOS }, (_, v) => ({ id: v + 1, output: good(v) ? "A red ball rolls slowly down a wooden ramp and stops at the end." : "A ball rolls." }))),
+        jsonlBytes(
+          ...Array.from({ length: VIDEOS }, (_, v) => ({
+            id: v + 1,
+            output: good(v) ? "A red ball rolls slowly down a wooden ramp and stops at the end." : "A ball rolls.",
+          })),
+        ),
       ),
       { model: "alpha" },
     );
-    const captions = await prisma.item.findMany({ where: { projectId, kind: "caption" }, select: { id: true, videoId: true, setId: true } });
+    const captions = await prisma.item.findMany({
+      where: { projectId, kind: "caption" },
+      select: { id: true, videoId: true, setId: true },
+    });
     expect(captions).toHaveLength(VIDEOS);
     // Video v is fixtureVideoName(v): its number is in its path.
-    const paths = new Map((await prisma.video.findMany({ where: { projectId }, select: { id: true, relativePath: true } })).map((r) => [r.id, r.relativePath]));
+    const paths = new Map(
+      (await prisma.video.findMany({ where: { projectId }, select: { id: true, relativePath: true } })).map((r) => [
+        r.id,
+        r.relativePath,
+      ]),
+    );
     const videoNumber = (videoId: string) => Number(/number (\d+)-0/.exec(paths.get(videoId)!)![1]);
     expect(new Set(captions.map((c) => videoNumber(c.videoId))).size).toBe(VIDEOS);
     const labelSet = await createLabelSet(
@@ -71,22 +101,40 @@ describe("aligning a caption item target", () => {
       projectId,
       { name: "Caption styles", format: "generic", fileName: "styles.csv", sha256: "5".repeat(64), citation: "" },
       captions.map((c) => ({
-        target: { task: "caption_style", targetType: "score", target: "style", videoId: c.videoId, itemId: c.id, stepId: "", scopeIndex: 0, frameSetId: "" },
+        target: {
+          task: "caption_style",
+          targetType: "score",
+          target: "style",
+          videoId: c.videoId,
+          itemId: c.id,
+          stepId: "",
+          scopeIndex: 0,
+          frameSetId: "",
+        },
         value: good(videoNumber(c.videoId)) ? 3 : 1,
         annotator: null,
       })),
     );
-    const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: "caption_style", target: "style", scope: "item" }, (v) => v >= 3);
+    const store = labelSetStore(
+      prisma,
+      { projectId, labelSetId: labelSet.id, task: "caption_style", target: "style", scope: "item" },
+      (v) => v >= 3,
+    );
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
-    const report = await alignBuiltinJudge({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels: store }, owner, projectId, {
-      pipeline: "caption_style",
-      targetId: "style",
-      judgeEndpointId: endpoint.id,
-      optimizerEndpointId: endpoint.id,
-      budget: { maxCalls: 1000, maxCostUsd: 10 },
-      seed: 2,
-      rewrites: 1,
-    });
+    const report = await alignBuiltinJudge(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels: store },
+      owner,
+      projectId,
+      {
+        pipeline: "caption_style",
+        targetId: "style",
+        judgeEndpointId: endpoint.id,
+        optimizerEndpointId: endpoint.id,
+        budget: { maxCalls: 1000, maxCostUsd: 10 },
+        seed: 2,
+        rewrites: 1,
+      },
+    );
     expect(report).toMatchObject({ templateId: "caption-rubric/judge", stepId: "style_judge", targetKind: "score" });
     const baseline = report.candidates.find((c) => c.kind === "baseline")!;
     // One caption per train video, each matched with its own label: full agreement, nothing for the optimizer to fix.
@@ -94,8 +142,13 @@ describe("aligning a caption item target", () => {
     expect(report.skipped).toContain("rewrite 1: no train disagreements left to learn from");
     expect(report.heldOut!.baseline).toMatchObject({ n: report.split.heldOut.length, kappa: 1 });
     // The runs judged the labelled captions' set.
-    const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: baseline.trainRunId }, select: { items: { select: { itemId: true } } } });
+    const run = await prisma.judgeRun.findUniqueOrThrow({
+      where: { id: baseline.trainRunId },
+      select: { items: { select: { itemId: true } } },
+    });
     expect(run.items.length).toBe(report.split.train.length);
-    expect(new Set(run.items.map((i) => i.itemId))).toEqual(new Set(captions.filter((c) => report.split.train.includes(c.videoId)).map((c) => c.id)));
+    expect(new Set(run.items.map((i) => i.itemId))).toEqual(
+      new Set(captions.filter((c) => report.split.train.includes(c.videoId)).map((c) => c.id)),
+    );
   }, 300_000);
 });

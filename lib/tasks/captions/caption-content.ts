@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { captionContentAnswerSchema, captionContentResponseFormat, formatKeyPoints, type CaptionContentAnswer } from "./caption-judge-answers";
+import {
+  captionContentAnswerSchema,
+  captionContentResponseFormat,
+  formatKeyPoints,
+  type CaptionContentAnswer,
+} from "./caption-judge-answers";
 import { promptCaptionType } from "./caption-types";
 import type { ItemRef, StepDefinition, VideoContext } from "../../judge/engine/pipeline";
 import type { RegisteredPipeline } from "../../judge/engine/pipeline";
@@ -44,12 +49,21 @@ const steps: StepDefinition[] = [
       const caption = captionOf(item);
       const keyPoints = keyPointsOf(item)!;
       return {
-        values: { caption_type: promptCaptionType(caption.captionType), instruction: caption.instruction, key_points: formatKeyPoints(keyPoints), output: caption.output },
+        values: {
+          caption_type: promptCaptionType(caption.captionType),
+          instruction: caption.instruction,
+          key_points: formatKeyPoints(keyPoints),
+          output: caption.output,
+        },
         frames: context.frames,
         data: { keyPoints },
       };
     },
-    scores: (output) => (output as CaptionContentAnswer).keyPoints.map((kp) => ({ category: keyPointCategory(kp.index), value: kp.score })),
+    scores: (output) =>
+      (output as CaptionContentAnswer).keyPoints.map((kp) => ({
+        category: keyPointCategory(kp.index),
+        value: kp.score,
+      })),
   },
 ];
 
@@ -68,12 +82,18 @@ export const captionContentPipeline: RegisteredPipeline = {
   steps,
   settingsSchema: captionContentSettingsSchema,
   frames: (settings) => ({ mode: "uniform", count: captionContentSettingsSchema.parse(settings ?? {}).frames }),
-  items: { kind: "caption", setNoun: "caption", setField: "captionSetId", excludeReason: (item) => (!item.reference ? NO_REFERENCE_REASON : keyPointsOf(item) ? null : NO_KEY_POINTS_REASON) },
+  items: {
+    kind: "caption",
+    setNoun: "caption",
+    setField: "captionSetId",
+    excludeReason: (item) => (!item.reference ? NO_REFERENCE_REASON : keyPointsOf(item) ? null : NO_KEY_POINTS_REASON),
+  },
   summarize: (scores, context) => {
     const items: CaptionContentItemSummary[] = context.items.map((item, scopeIndex) => {
       const own = scores.filter((s) => s.scopeIndex === scopeIndex && s.stepId === "key_points");
       const total = keyPointsOf(item)?.length ?? null;
-      if (own.length === 0 || total === null) return { itemId: item.id, key_points_hit: null, key_points_total: total, coverage: null };
+      if (own.length === 0 || total === null)
+        return { itemId: item.id, key_points_hit: null, key_points_total: total, coverage: null };
       const hit = own.reduce((sum, s) => sum + s.value, 0);
       return { itemId: item.id, key_points_hit: hit, key_points_total: total, coverage: hit / total };
     });
@@ -81,5 +101,6 @@ export const captionContentPipeline: RegisteredPipeline = {
   },
   // Its metrics are per caption, not per video.
   metricValues: () => ({}),
-  itemMetrics: (summary) => (summary as { items: CaptionContentItemSummary[] }).items.map(({ itemId, ...values }) => ({ itemId, values })),
+  itemMetrics: (summary) =>
+    (summary as { items: CaptionContentItemSummary[] }).items.map(({ itemId, ...values }) => ({ itemId, values })),
 };

@@ -41,7 +41,12 @@ declare module "../../items/item-set-kind" {
   }
 }
 
-function referenceView(reference: { id: string; externalId: string; setId: string; payload: Prisma.JsonValue }): ReferenceView {
+function referenceView(reference: {
+  id: string;
+  externalId: string;
+  setId: string;
+  payload: Prisma.JsonValue;
+}): ReferenceView {
   const payload = reference.payload as unknown as ReferencePayload;
   return {
     id: reference.id,
@@ -59,7 +64,12 @@ export const referenceItemList: ItemListDeclaration = {
   itemKind: "caption_reference",
   itemNoun: "caption reference",
   view(item) {
-    const { id: _id, externalId: _externalId, setId: _setId, ...texts } = referenceView({ id: "", externalId: "", setId: "", payload: item.payload });
+    const {
+      id: _id,
+      externalId: _externalId,
+      setId: _setId,
+      ...texts
+    } = referenceView({ id: "", externalId: "", setId: "", payload: item.payload });
     return { captionType: item.group, ...texts };
   },
 };
@@ -70,7 +80,11 @@ export const captionItemList: ItemListDeclaration = {
   itemNoun: "caption",
   listedByDefault: true,
   view(item) {
-    return { captionType: item.group, output: (item.payload as unknown as CaptionPayload).output, reference: item.referenceItem ? referenceView(item.referenceItem) : null };
+    return {
+      captionType: item.group,
+      output: (item.payload as unknown as CaptionPayload).output,
+      reference: item.referenceItem ? referenceView(item.referenceItem) : null,
+    };
   },
 };
 

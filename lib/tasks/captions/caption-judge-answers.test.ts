@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parseStructuredOutput } from "../../judge/parse-llm-output";
-import { captionContentAnswerSchema, captionStyleAnswerSchema, formatKeyPoints, normalizeKeyPoint } from "./caption-judge-answers";
+import {
+  captionContentAnswerSchema,
+  captionStyleAnswerSchema,
+  formatKeyPoints,
+  normalizeKeyPoint,
+} from "./caption-judge-answers";
 
 describe("the style answer", () => {
   it.each([
@@ -28,9 +33,18 @@ describe("the style answer", () => {
   });
 });
 
-const KEY_POINTS = ["describe the girl's initial position (standing beside the bed)", "mention the bouquet of  red flowers", "describe the girl's final action (looking at the card)"];
+const KEY_POINTS = [
+  "describe the girl's initial position (standing beside the bed)",
+  "mention the bouquet of  red flowers",
+  "describe the girl's final action (looking at the card)",
+];
 const schema = captionContentAnswerSchema(KEY_POINTS);
-const entry = (keyPoint: string, score: number | string, extra: Record<string, unknown> = {}) => ({ key_point: keyPoint, score, reason: "because", ...extra });
+const entry = (keyPoint: string, score: number | string, extra: Record<string, unknown> = {}) => ({
+  key_point: keyPoint,
+  score,
+  reason: "because",
+  ...extra,
+});
 
 function failure(answer: unknown): string {
   const result = parseStructuredOutput(JSON.stringify(answer), schema);
@@ -40,7 +54,14 @@ function failure(answer: unknown): string {
 
 describe("the content answer", () => {
   it("accepts one entry per key point in order, with whitespace differences, and returns the item's texts", () => {
-    const answer = { key_points: [entry(` ${KEY_POINTS[0]} `, 1), entry("mention the bouquet of red flowers", "0"), entry(KEY_POINTS[2]!.replace(/ /g, "\n"), 1)], total: 2 };
+    const answer = {
+      key_points: [
+        entry(` ${KEY_POINTS[0]} `, 1),
+        entry("mention the bouquet of red flowers", "0"),
+        entry(KEY_POINTS[2]!.replace(/ /g, "\n"), 1),
+      ],
+      total: 2,
+    };
     expect(schema.parse(answer)).toEqual({
       keyPoints: [
         { index: 1, keyPoint: KEY_POINTS[0], score: 1, reason: "because" },
@@ -52,7 +73,14 @@ describe("the content answer", () => {
   });
 
   it("accepts entries in any order when each gives its index, and returns them in the item's order", () => {
-    const answer = { key_points: [entry(KEY_POINTS[2]!, 1, { index: 3 }), entry(KEY_POINTS[0]!, 0, { index: 1 }), entry(KEY_POINTS[1]!, 1, { index: 2 })], total: 2 };
+    const answer = {
+      key_points: [
+        entry(KEY_POINTS[2]!, 1, { index: 3 }),
+        entry(KEY_POINTS[0]!, 0, { index: 1 }),
+        entry(KEY_POINTS[1]!, 1, { index: 2 }),
+      ],
+      total: 2,
+    };
     expect(schema.parse(answer).keyPoints.map((k) => [k.index, k.score])).toEqual([
       [1, 0],
       [2, 1],
@@ -61,11 +89,16 @@ describe("the content answer", () => {
   });
 
   it("rejects a wrong number of entries", () => {
-    expect(failure({ key_points: [entry(KEY_POINTS[0]!, 1)], total: 1 })).toBe("key_points: has 1 entry; there must be exactly 3, one per key point");
+    expect(failure({ key_points: [entry(KEY_POINTS[0]!, 1)], total: 1 })).toBe(
+      "key_points: has 1 entry; there must be exactly 3, one per key point",
+    );
   });
 
   it("rejects a key point text that differs, naming both", () => {
-    const answer = { key_points: [entry(KEY_POINTS[0]!, 1), entry(KEY_POINTS[2]!, 1), entry(KEY_POINTS[1]!, 0)], total: 2 };
+    const answer = {
+      key_points: [entry(KEY_POINTS[0]!, 1), entry(KEY_POINTS[2]!, 1), entry(KEY_POINTS[1]!, 0)],
+      total: 2,
+    };
     expect(failure(answer)).toBe(
       `key_points[1].key_point: is "describe the girl's final action (looking at the card)", but key point 2 is "mention the bouquet of red flowers" (copy each key point exactly, in order); ` +
         `key_points[2].key_point: is "mention the bouquet of  red flowers", but key point 3 is "describe the girl's final action (looking at the card)" (copy each key point exactly, in order)`,
@@ -73,23 +106,55 @@ describe("the content answer", () => {
   });
 
   it("rejects scores other than 0 and 1", () => {
-    expect(failure({ key_points: [entry(KEY_POINTS[0]!, 2), entry(KEY_POINTS[1]!, 0), entry(KEY_POINTS[2]!, 0)], total: 2 })).toBe("key_points[0].score: 2 is outside 0–1");
-    expect(failure({ key_points: [entry(KEY_POINTS[0]!, 0.5), entry(KEY_POINTS[1]!, 0), entry(KEY_POINTS[2]!, 0)], total: 0.5 })).toBe("key_points[0].score: 0.5 is not a whole number from 0 to 1");
+    expect(
+      failure({ key_points: [entry(KEY_POINTS[0]!, 2), entry(KEY_POINTS[1]!, 0), entry(KEY_POINTS[2]!, 0)], total: 2 }),
+    ).toBe("key_points[0].score: 2 is outside 0–1");
+    expect(
+      failure({
+        key_points: [entry(KEY_POINTS[0]!, 0.5), entry(KEY_POINTS[1]!, 0), entry(KEY_POINTS[2]!, 0)],
+        total: 0.5,
+      }),
+    ).toBe("key_points[0].score: 0.5 is not a whole number from 0 to 1");
   });
 
   it("rejects a total that is not the sum", () => {
-    expect(failure({ key_points: [entry(KEY_POINTS[0]!, 1), entry(KEY_POINTS[1]!, 1), entry(KEY_POINTS[2]!, 0)], total: 3 })).toBe("total: is 3, but the scores add up to 2");
-    expect(failure({ key_points: [entry(KEY_POINTS[0]!, 1), entry(KEY_POINTS[1]!, 1), entry(KEY_POINTS[2]!, 0)] })).toBe("total: missing (the sum of the scores)");
+    expect(
+      failure({ key_points: [entry(KEY_POINTS[0]!, 1), entry(KEY_POINTS[1]!, 1), entry(KEY_POINTS[2]!, 0)], total: 3 }),
+    ).toBe("total: is 3, but the scores add up to 2");
+    expect(
+      failure({ key_points: [entry(KEY_POINTS[0]!, 1), entry(KEY_POINTS[1]!, 1), entry(KEY_POINTS[2]!, 0)] }),
+    ).toBe("total: missing (the sum of the scores)");
   });
 
   it("rejects missing reasons and bad or repeated indexes", () => {
-    expect(failure({ key_points: [{ key_point: KEY_POINTS[0], score: 1 }, entry(KEY_POINTS[1]!, 1), entry(KEY_POINTS[2]!, 0)], total: 2 })).toBe("key_points[0].reason: missing (why the score)");
-    expect(failure({ key_points: [entry(KEY_POINTS[0]!, 1, { index: 1 }), entry(KEY_POINTS[1]!, 1, { index: 1 }), entry(KEY_POINTS[2]!, 0, { index: 4 })], total: 2 })).toMatch(
+    expect(
+      failure({
+        key_points: [{ key_point: KEY_POINTS[0], score: 1 }, entry(KEY_POINTS[1]!, 1), entry(KEY_POINTS[2]!, 0)],
+        total: 2,
+      }),
+    ).toBe("key_points[0].reason: missing (why the score)");
+    expect(
+      failure({
+        key_points: [
+          entry(KEY_POINTS[0]!, 1, { index: 1 }),
+          entry(KEY_POINTS[1]!, 1, { index: 1 }),
+          entry(KEY_POINTS[2]!, 0, { index: 4 }),
+        ],
+        total: 2,
+      }),
+    ).toMatch(
       /^key_points\[1\]\.index: key point 1 is scored twice; key_points\[2\]\.index: 4 is not a key point \(1–3\)/,
     );
-    expect(failure({ key_points: [entry(KEY_POINTS[0]!, 1, { index: 1 }), entry(KEY_POINTS[1]!, 1), entry(KEY_POINTS[2]!, 0, { index: 3 })], total: 2 })).toBe(
-      "key_points[1].index: missing (give every entry an index, or none)",
-    );
+    expect(
+      failure({
+        key_points: [
+          entry(KEY_POINTS[0]!, 1, { index: 1 }),
+          entry(KEY_POINTS[1]!, 1),
+          entry(KEY_POINTS[2]!, 0, { index: 3 }),
+        ],
+        total: 2,
+      }),
+    ).toBe("key_points[1].index: missing (give every entry an index, or none)");
   });
 
   it("needs an item with key points", () => {

@@ -17,7 +17,9 @@ import { boundedScore } from "../../judge/parse-llm-output";
 
 export const captionStyleAnswerSchema = z.object({
   score: boundedScore(0, 4, { integer: true }),
-  reason: z.string({ error: (issue) => (issue.input === undefined ? "missing (a one- or two-sentence explanation)" : "must be a string") }),
+  reason: z.string({
+    error: (issue) => (issue.input === undefined ? "missing (a one- or two-sentence explanation)" : "must be a string"),
+  }),
 });
 
 export type CaptionStyleAnswer = z.infer<typeof captionStyleAnswerSchema>;
@@ -46,15 +48,25 @@ export function formatKeyPoints(keyPoints: readonly string[]): string {
 }
 
 const entrySchema = z.object({
-  index: z.number({ error: "must be a whole number (the key point's position, from 1)" }).int("must be a whole number (the key point's position, from 1)").optional(),
-  key_point: z.string({ error: (issue) => (issue.input === undefined ? "missing (the key point's text)" : "must be a string") }),
+  index: z
+    .number({ error: "must be a whole number (the key point's position, from 1)" })
+    .int("must be a whole number (the key point's position, from 1)")
+    .optional(),
+  key_point: z.string({
+    error: (issue) => (issue.input === undefined ? "missing (the key point's text)" : "must be a string"),
+  }),
   score: boundedScore(0, 1, { integer: true }),
   reason: z.string({ error: (issue) => (issue.input === undefined ? "missing (why the score)" : "must be a string") }),
 });
 
 const contentShape = z.object({
-  key_points: z.array(entrySchema, { error: (issue) => (issue.input === undefined ? "missing (one entry per key point)" : "must be a list of entries") }),
-  total: z.number({ error: (issue) => (issue.input === undefined ? "missing (the sum of the scores)" : "must be a number (the sum of the scores)") }),
+  key_points: z.array(entrySchema, {
+    error: (issue) => (issue.input === undefined ? "missing (one entry per key point)" : "must be a list of entries"),
+  }),
+  total: z.number({
+    error: (issue) =>
+      issue.input === undefined ? "missing (the sum of the scores)" : "must be a number (the sum of the scores)",
+  }),
 });
 
 const quote = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice(0, 79)}…` : text);
@@ -67,17 +79,35 @@ export function captionContentAnswerSchema(itemKeyPoints: readonly string[]): z.
     .superRefine((answer, ctx) => {
       const entries = answer.key_points;
       if (entries.length !== expected.length) {
-        ctx.addIssue({ code: "custom", path: ["key_points"], message: `has ${entries.length} entr${entries.length === 1 ? "y" : "ies"}; there must be exactly ${expected.length}, one per key point` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["key_points"],
+          message: `has ${entries.length} entr${entries.length === 1 ? "y" : "ies"}; there must be exactly ${expected.length}, one per key point`,
+        });
         return;
       }
       const byIndex = entries.some((entry) => entry.index !== undefined);
       if (byIndex) {
         const seen = new Set<number>();
         entries.forEach((entry, position) => {
-          if (entry.index === undefined) ctx.addIssue({ code: "custom", path: ["key_points", position, "index"], message: "missing (give every entry an index, or none)" });
+          if (entry.index === undefined)
+            ctx.addIssue({
+              code: "custom",
+              path: ["key_points", position, "index"],
+              message: "missing (give every entry an index, or none)",
+            });
           else if (entry.index < 1 || entry.index > expected.length)
-            ctx.addIssue({ code: "custom", path: ["key_points", position, "index"], message: `${entry.index} is not a key point (1–${expected.length})` });
-          else if (seen.has(entry.index)) ctx.addIssue({ code: "custom", path: ["key_points", position, "index"], message: `key point ${entry.index} is scored twice` });
+            ctx.addIssue({
+              code: "custom",
+              path: ["key_points", position, "index"],
+              message: `${entry.index} is not a key point (1–${expected.length})`,
+            });
+          else if (seen.has(entry.index))
+            ctx.addIssue({
+              code: "custom",
+              path: ["key_points", position, "index"],
+              message: `key point ${entry.index} is scored twice`,
+            });
           else seen.add(entry.index);
         });
       }
@@ -93,13 +123,23 @@ export function captionContentAnswerSchema(itemKeyPoints: readonly string[]): z.
         }
       });
       const sum = entries.reduce((total, entry) => total + entry.score, 0);
-      if (answer.total !== sum) ctx.addIssue({ code: "custom", path: ["total"], message: `is ${answer.total}, but the scores add up to ${sum}` });
+      if (answer.total !== sum)
+        ctx.addIssue({
+          code: "custom",
+          path: ["total"],
+          message: `is ${answer.total}, but the scores add up to ${sum}`,
+        });
     })
     .transform((answer) => {
       const scored = answer.key_points.map((entry, position) => ({ index: entry.index ?? position + 1, entry }));
       scored.sort((a, b) => a.index - b.index);
       return {
-        keyPoints: scored.map(({ index, entry }) => ({ index, keyPoint: itemKeyPoints[index - 1]!, score: entry.score as 0 | 1, reason: entry.reason })),
+        keyPoints: scored.map(({ index, entry }) => ({
+          index,
+          keyPoint: itemKeyPoints[index - 1]!,
+          score: entry.score as 0 | 1,
+          reason: entry.reason,
+        })),
         total: answer.total,
       };
     });
@@ -114,7 +154,10 @@ export function captionStyleResponseFormat() {
       strict: true,
       schema: {
         type: "object",
-        properties: { score: { type: "integer", minimum: 0, maximum: 4, description: "The rubric score" }, reason: { type: "string", description: "A one- or two-sentence explanation" } },
+        properties: {
+          score: { type: "integer", minimum: 0, maximum: 4, description: "The rubric score" },
+          reason: { type: "string", description: "A one- or two-sentence explanation" },
+        },
         required: ["score", "reason"],
         additionalProperties: false,
       },

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { StatsInputError } from "../../stats/input-error";
 import { type CaptionResult, captionLeaderboard } from "./caption-leaderboard";
 
-const result = (model: string, captionType: string, styleScore: number | null, hit: number | null, total: number | null, lengthViolation: boolean | null): CaptionResult => ({
+const result = (
+  model: string,
+  captionType: string,
+  styleScore: number | null,
+  hit: number | null,
+  total: number | null,
+  lengthViolation: boolean | null,
+): CaptionResult => ({
   model,
   captionType,
   styleScore,
@@ -61,7 +68,10 @@ describe("captionLeaderboard", () => {
 
   it("gives the hand-computed percentile interval for two values 0 and 4", () => {
     // Resampled means are 0, 2 or 4 with probabilities 1/4, 1/2, 1/4: the 2.5% point is 0 and the 97.5% point 4.
-    const [two] = captionLeaderboard([result("m", "brief", 0, null, null, null), result("m", "brief", 4, null, null, null)]);
+    const [two] = captionLeaderboard([
+      result("m", "brief", 0, null, null, null),
+      result("m", "brief", 4, null, null, null),
+    ]);
     expect(two!.styleScore).toEqual({ value: 2, ci: { lower: 0, upper: 4 }, n: 2 });
   });
 
@@ -91,6 +101,8 @@ describe("captionLeaderboard", () => {
   it("refuses impossible inputs", () => {
     expect(() => captionLeaderboard([result("m", "brief", 5, null, null, null)])).toThrow(StatsInputError);
     expect(() => captionLeaderboard([result("m", "action", null, 3, 2, null)])).toThrow(/3 of 2 key points/);
-    expect(() => captionLeaderboard([result("m", "action", null, 1, null, null)])).toThrow(/both be given or both be null/);
+    expect(() => captionLeaderboard([result("m", "action", null, 1, null, null)])).toThrow(
+      /both be given or both be null/,
+    );
   });
 });

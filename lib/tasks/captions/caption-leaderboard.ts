@@ -38,10 +38,14 @@ export interface LeaderboardRow {
 
 function check(result: CaptionResult, index: number): void {
   const where = `caption result ${index + 1} (${result.model}, ${result.captionType})`;
-  if (result.styleScore !== null && !(Number.isFinite(result.styleScore) && result.styleScore >= 0 && result.styleScore <= 4)) {
+  if (
+    result.styleScore !== null &&
+    !(Number.isFinite(result.styleScore) && result.styleScore >= 0 && result.styleScore <= 4)
+  ) {
     throw new StatsInputError(`${where}: styleScore ${result.styleScore} is not on the 0–4 scale`);
   }
-  if ((result.keyPointsHit === null) !== (result.keyPointsTotal === null)) throw new StatsInputError(`${where}: keyPointsHit and keyPointsTotal must both be given or both be null`);
+  if ((result.keyPointsHit === null) !== (result.keyPointsTotal === null))
+    throw new StatsInputError(`${where}: keyPointsHit and keyPointsTotal must both be given or both be null`);
   if (result.keyPointsHit !== null && result.keyPointsTotal !== null) {
     const { keyPointsHit: hit, keyPointsTotal: total } = result;
     if (!Number.isInteger(hit) || !Number.isInteger(total) || hit < 0 || total < 0 || hit > total) {
@@ -58,11 +62,19 @@ function mean(values: readonly number[], options: BootstrapOptions): Leaderboard
     return total;
   };
   const value = sum(values, (i) => values[i]!) / values.length;
-  const ci = bootstrapConfidenceInterval(values.length, (sample) => sum(sample, (i) => values[sample[i]!]!) / sample.length, options);
+  const ci = bootstrapConfidenceInterval(
+    values.length,
+    (sample) => sum(sample, (i) => values[sample[i]!]!) / sample.length,
+    options,
+  );
   return { value, ci: ci && { lower: ci.lower, upper: ci.upper }, n: values.length };
 }
 
-function coverage(hits: readonly number[], totals: readonly number[], options: BootstrapOptions): LeaderboardMetric | null {
+function coverage(
+  hits: readonly number[],
+  totals: readonly number[],
+  options: BootstrapOptions,
+): LeaderboardMetric | null {
   if (hits.length === 0) return null;
   const ratio = (indexes: ArrayLike<number>) => {
     let hit = 0;
@@ -79,7 +91,12 @@ function coverage(hits: readonly number[], totals: readonly number[], options: B
   return { value, ci: ci && { lower: ci.lower, upper: ci.upper }, n: hits.length };
 }
 
-function row(model: string, captionType: string | null, results: readonly CaptionResult[], options: BootstrapOptions): LeaderboardRow {
+function row(
+  model: string,
+  captionType: string | null,
+  results: readonly CaptionResult[],
+  options: BootstrapOptions,
+): LeaderboardRow {
   const styled = results.filter((r) => r.styleScore !== null).map((r) => r.styleScore!);
   // A caption with no key points has nothing to cover; it is not part of the coverage n.
   const checked = results.filter((r) => r.keyPointsTotal !== null && r.keyPointsTotal > 0);
@@ -101,7 +118,10 @@ function row(model: string, captionType: string | null, results: readonly Captio
  * Rows sorted by model, each model's caption types sorted, then its overall row. Deterministic: every row's
  * interval uses the same seed (default 1) and 1000 resamples unless told otherwise.
  */
-export function captionLeaderboard(results: readonly CaptionResult[], options: BootstrapOptions = {}): LeaderboardRow[] {
+export function captionLeaderboard(
+  results: readonly CaptionResult[],
+  options: BootstrapOptions = {},
+): LeaderboardRow[] {
   results.forEach(check);
   const bootstrap = { iterations: 1000, seed: 1, confidence: 0.95, ...options };
   const byModel = new Map<string, Map<string, CaptionResult[]>>();

@@ -17,7 +17,13 @@ import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
 import { installedPipelines } from "../../task-modules/installed-task-modules";
-import { captionDetail, captionListQuerySchema, captionResultsQuerySchema, projectCaptionOverview, runCaptionResults } from "./caption-results";
+import {
+  captionDetail,
+  captionListQuerySchema,
+  captionResultsQuerySchema,
+  projectCaptionOverview,
+  runCaptionResults,
+} from "./caption-results";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 
 let stub: StubServer;
@@ -32,7 +38,11 @@ const inlineQueue = inlineJudgeQueue(testJudgeDeps());
 const file = (fileName: string, bytes: Uint8Array) => ({ fileName, bytes });
 
 async function judgedProject() {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    uniformFrames: 8,
+  });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
     baseUrl: stub.baseURL,
@@ -47,7 +57,9 @@ async function judgedProject() {
     pricePer1kInput: null,
     pricePer1kOutput: null,
   });
-  const setId = (await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(...smallReferenceSet())))).set.id!;
+  const setId = (
+    await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(...smallReferenceSet())))
+  ).set.id!;
   await importModelOutputs(
     prisma,
     owner,
@@ -81,7 +93,12 @@ async function judgedProject() {
     { model: "beta" },
   );
   const start = (input: Record<string, unknown>) =>
-    createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, captionSetId: setId, ...input }));
+    createRun(
+      { prisma, queue: inlineQueue, pipelines: installedPipelines() },
+      owner,
+      projectId,
+      createRunSchema.parse({ endpointId: endpoint.id, captionSetId: setId, ...input }),
+    );
   const style = await start({ pipeline: "caption_style" });
   const content = await start({ pipeline: "caption_content" });
   return { projectId, videoIds, style, content, start };
@@ -95,7 +112,9 @@ describe("the captions pages' reads", () => {
     expect(overview.content?.id).toBe(content.id);
     // Three style captions and one content caption, in video path, type, model order.
     expect(overview.total).toBe(4);
-    expect(overview.captions.map((c) => [c.model, c.captionType, c.style?.countedScore ?? null, c.content?.hit ?? null])).toEqual([
+    expect(
+      overview.captions.map((c) => [c.model, c.captionType, c.style?.countedScore ?? null, c.content?.hit ?? null]),
+    ).toEqual([
       ["alpha", "brief", 1, null],
       ["beta", "brief", 3, null],
       ["alpha", "poem", 2, null],
@@ -105,25 +124,51 @@ describe("the captions pages' reads", () => {
     expect(alphaAll.styleScore).toMatchObject({ value: 1.5, n: 2 });
     expect(alphaAll.contentCoverage).toMatchObject({ value: 1 / 3, n: 1 });
 
-    const broke = await projectCaptionOverview(prisma, owner, projectId, captionListQuerySchema.parse({ flag: "judge_broke_rule" }));
+    const broke = await projectCaptionOverview(
+      prisma,
+      owner,
+      projectId,
+      captionListQuerySchema.parse({ flag: "judge_broke_rule" }),
+    );
     expect(broke.captions.map((c) => [c.model, c.captionType])).toEqual([["alpha", "brief"]]);
     expect(broke.total).toBe(1);
-    const betaBrief = await projectCaptionOverview(prisma, owner, projectId, captionListQuerySchema.parse({ model: "beta", type: "brief" }));
+    const betaBrief = await projectCaptionOverview(
+      prisma,
+      owner,
+      projectId,
+      captionListQuerySchema.parse({ model: "beta", type: "brief" }),
+    );
     expect(betaBrief.captions.map((c) => c.style?.rawScore)).toEqual([3]);
 
     // The per-run API filters the same flags; a content run has none.
-    const perRun = await runCaptionResults(prisma, owner, style.id, captionResultsQuerySchema.parse({ flag: "length_violation" }));
+    const perRun = await runCaptionResults(
+      prisma,
+      owner,
+      style.id,
+      captionResultsQuerySchema.parse({ flag: "length_violation" }),
+    );
     expect(perRun.captions.map((c) => [c.model, c.captionType])).toEqual([["alpha", "brief"]]);
-    await expect(runCaptionResults(prisma, owner, content.id, captionResultsQuerySchema.parse({ flag: "length_violation" }))).rejects.toBeInstanceOf(ValidationError);
-    await expect(projectCaptionOverview(prisma, owner, projectId, captionListQuerySchema.parse({ styleRunId: content.id }))).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      runCaptionResults(prisma, owner, content.id, captionResultsQuerySchema.parse({ flag: "length_violation" })),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      projectCaptionOverview(prisma, owner, projectId, captionListQuerySchema.parse({ styleRunId: content.id })),
+    ).rejects.toBeInstanceOf(ValidationError);
   });
 
   it("shows one caption with every run that judged it and the frames the judge saw", async () => {
     const { projectId, style } = await judgedProject();
-    const caption = await prisma.item.findFirstOrThrow({ where: { projectId, kind: "caption", model: "alpha", group: "brief" } });
+    const caption = await prisma.item.findFirstOrThrow({
+      where: { projectId, kind: "caption", model: "alpha", group: "brief" },
+    });
     const detail = await captionDetail(prisma, owner, projectId, caption.id);
     expect(detail.results.map((r) => r.run.id)).toEqual([style.id]);
-    expect(detail.results[0]!.result.style).toMatchObject({ rawScore: 2, cap: 1, scoreAfterRules: 1, flags: { lengthViolation: true, judgeBrokeRule: true } });
+    expect(detail.results[0]!.result.style).toMatchObject({
+      rawScore: 2,
+      cap: 1,
+      scoreAfterRules: 1,
+      flags: { lengthViolation: true, judgeBrokeRule: true },
+    });
     const runVideo = await prisma.runVideo.findFirstOrThrow({ where: { runId: style.id, videoId: caption.videoId } });
     expect(detail.frameSet).toMatchObject({ id: runVideo.frameSetId, mode: "uniform", frameCount: 8 });
     expect(detail.frameSet!.frames).toHaveLength(8);

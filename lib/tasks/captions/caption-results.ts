@@ -49,7 +49,10 @@ export type CaptionResultsQuery = z.output<typeof captionResultsQuerySchema>;
 export const captionLeaderboardQuerySchema = z
   .object({
     /** A style run and/or a content run (at most one of each). */
-    runId: z.array(z.string().min(1).max(64)).min(1, "name a caption run with runId").max(2, "at most two runs: one style run and one content run"),
+    runId: z
+      .array(z.string().min(1).max(64))
+      .min(1, "name a caption run with runId")
+      .max(2, "at most two runs: one style run and one content run"),
     format: formatSchema,
   })
   .strict();
@@ -60,7 +63,13 @@ export interface StyleResult {
   error: string | null;
   rawScore: number | null;
   reason: string | null;
-  counts: { counting: WordCounting; outputWords: number; referenceWords: number; outputSentences: number; deviation: number | null } | null;
+  counts: {
+    counting: WordCounting;
+    outputWords: number;
+    referenceWords: number;
+    outputSentences: number;
+    deviation: number | null;
+  } | null;
   rules: CaptionLengthRulesOutput["rules"] | null;
   cap: number | null;
   scoreAfterRules: number | null;
@@ -93,12 +102,16 @@ export interface CaptionRunResult {
 }
 
 async function captionRunOf(prisma: PrismaClient, actor: Actor, runId: string, action: "project.view" | "export.read") {
-  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { id: true, projectId: true, pipeline: true, status: true, simulated: true, settings: true } });
+  const run = await prisma.judgeRun.findUnique({
+    where: { id: runId },
+    select: { id: true, projectId: true, pipeline: true, status: true, simulated: true, settings: true },
+  });
   if (!run) throw new NotFoundError("No such run.");
   await requireProjectAccess(prisma, actor, run.projectId, action).catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
   });
-  if (!(CAPTION_PIPELINES as readonly string[]).includes(run.pipeline)) throw new ValidationError(`Run ${run.id} is a ${run.pipeline} run, not a caption run.`);
+  if (!(CAPTION_PIPELINES as readonly string[]).includes(run.pipeline))
+    throw new ValidationError(`Run ${run.id} is a ${run.pipeline} run, not a caption run.`);
   return { ...run, pipeline: run.pipeline as CaptionPipeline };
 }
 
@@ -158,15 +171,32 @@ interface CaptionFilter {
 }
 
 /** Which of the run's captions match `filter` (a flag reads its caption ids here, once). */
-async function runCaptionsWhere(prisma: PrismaClient, run: { id: string; pipeline: CaptionPipeline }, filter: CaptionFilter): Promise<Prisma.RunItemWhereInput> {
-  if (filter.flag && run.pipeline !== "caption_style") throw new ValidationError(`The ${filter.flag} filter needs a style run; run ${run.id} is a ${run.pipeline} run.`);
+async function runCaptionsWhere(
+  prisma: PrismaClient,
+  run: { id: string; pipeline: CaptionPipeline },
+  filter: CaptionFilter,
+): Promise<Prisma.RunItemWhereInput> {
+  if (filter.flag && run.pipeline !== "caption_style")
+    throw new ValidationError(`The ${filter.flag} filter needs a style run; run ${run.id} is a ${run.pipeline} run.`);
   // Flags are the style run's per-caption yes/no metrics, read through their (run, metric, value) index.
-  const flagged = filter.flag ? (await prisma.runMetric.findMany({ where: { runId: run.id, metric: filter.flag, value: 1 }, select: { itemId: true } })).map((m) => m.itemId) : null;
-  const onlyIds = flagged && filter.itemIds ? flagged.filter((id) => filter.itemIds!.includes(id)) : (flagged ?? filter.itemIds);
+  const flagged = filter.flag
+    ? (
+        await prisma.runMetric.findMany({
+          where: { runId: run.id, metric: filter.flag, value: 1 },
+          select: { itemId: true },
+        })
+      ).map((m) => m.itemId)
+    : null;
+  const onlyIds =
+    flagged && filter.itemIds ? flagged.filter((id) => filter.itemIds!.includes(id)) : (flagged ?? filter.itemIds);
   return {
     runId: run.id,
     ...(onlyIds ? { itemId: { in: onlyIds } } : {}),
-    item: { ...(filter.model ? { model: filter.model } : {}), ...(filter.type ? { group: filter.type } : {}), ...(filter.videoId ? { videoId: filter.videoId } : {}) },
+    item: {
+      ...(filter.model ? { model: filter.model } : {}),
+      ...(filter.type ? { group: filter.type } : {}),
+      ...(filter.videoId ? { videoId: filter.videoId } : {}),
+    },
   };
 }
 
@@ -179,7 +209,12 @@ async function readRunCaptions(
 ): Promise<CaptionRunResult[]> {
   const runItems = await prisma.runItem.findMany({
     where,
-    orderBy: [{ item: { video: { relativePath: "asc" } } }, { item: { group: "asc" } }, { item: { model: "asc" } }, { itemId: "asc" }],
+    orderBy: [
+      { item: { video: { relativePath: "asc" } } },
+      { item: { group: "asc" } },
+      { item: { model: "asc" } },
+      { itemId: "asc" },
+    ],
     ...(rows ?? {}),
     select: {
       item: {
@@ -197,7 +232,10 @@ async function readRunCaptions(
   });
   const itemIds = runItems.map((r) => r.item.id);
   const steps = itemIds.length
-    ? await prisma.stepResult.findMany({ where: { runId: run.id, itemId: { in: itemIds } }, select: { itemId: true, stepId: true, status: true, output: true, error: true } })
+    ? await prisma.stepResult.findMany({
+        where: { runId: run.id, itemId: { in: itemIds } },
+        select: { itemId: true, stepId: true, status: true, output: true, error: true },
+      })
     : [];
   const stepsByItem = new Map<string, StepRow[]>();
   for (const step of steps) stepsByItem.set(step.itemId, [...(stepsByItem.get(step.itemId) ?? []), step]);
@@ -214,24 +252,39 @@ async function readRunCaptions(
       reference: reference.reference,
       restriction: reference.restriction,
       output: (item.payload as unknown as CaptionPayload).output,
-      ...(run.pipeline === "caption_style" ? { style: styleResult(own) } : { content: contentResult(own, reference.keyPoints ?? []) }),
+      ...(run.pipeline === "caption_style"
+        ? { style: styleResult(own) }
+        : { content: contentResult(own, reference.keyPoints ?? []) }),
     };
   });
 }
 
 /** Every caption of the run matching `filter`, with its results. */
-async function runCaptionsMatching(prisma: PrismaClient, run: { id: string; pipeline: CaptionPipeline }, filter: CaptionFilter): Promise<CaptionRunResult[]> {
+async function runCaptionsMatching(
+  prisma: PrismaClient,
+  run: { id: string; pipeline: CaptionPipeline },
+  filter: CaptionFilter,
+): Promise<CaptionRunResult[]> {
   return readRunCaptions(prisma, run, await runCaptionsWhere(prisma, run, filter), null);
 }
 
-const runSummary = (run: Awaited<ReturnType<typeof captionRunOf>>) => ({ id: run.id, pipeline: run.pipeline, status: run.status, simulated: run.simulated, settings: run.settings });
+const runSummary = (run: Awaited<ReturnType<typeof captionRunOf>>) => ({
+  id: run.id,
+  pipeline: run.pipeline,
+  status: run.status,
+  simulated: run.simulated,
+  settings: run.settings,
+});
 
 /** A run's captions: the query's page for JSON, every caption for CSV and JSONL. */
 export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery) {
   const run = await captionRunOf(prisma, actor, runId, query.format === "json" ? "project.view" : "export.read");
   const where = await runCaptionsWhere(prisma, run, query);
   const rows = query.format === "json" ? { skip: (query.page - 1) * query.pageSize, take: query.pageSize } : null;
-  const [total, captions] = await Promise.all([prisma.runItem.count({ where }), readRunCaptions(prisma, run, where, rows)]);
+  const [total, captions] = await Promise.all([
+    prisma.runItem.count({ where }),
+    readRunCaptions(prisma, run, where, rows),
+  ]);
   return { run: runSummary(run), total, page: query.page, pageSize: query.pageSize, captions };
 }
 
@@ -239,11 +292,20 @@ export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runI
  * The CSV and JSONL exports' captions, `pageSize` at a time (at least one, maybe empty): the access check,
  * the flag's read and the count run once, each page reads only its own rows.
  */
-export async function* runCaptionResultSlices(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery, pageSize: number) {
+export async function* runCaptionResultSlices(
+  prisma: PrismaClient,
+  actor: Actor,
+  runId: string,
+  query: CaptionResultsQuery,
+  pageSize: number,
+) {
   const run = await captionRunOf(prisma, actor, runId, "export.read");
   const where = await runCaptionsWhere(prisma, run, query);
   const total = await prisma.runItem.count({ where });
-  yield* rowPages(total, pageSize, async (page) => ({ run: runSummary(run), captions: await readRunCaptions(prisma, run, where, page) }));
+  yield* rowPages(total, pageSize, async (page) => ({
+    run: runSummary(run),
+    captions: await readRunCaptions(prisma, run, where, page),
+  }));
 }
 
 const CAPTION_CSV_COLUMNS = [
@@ -336,7 +398,12 @@ export function captionResultsCsvRows(runId: string, captions: readonly CaptionR
  * (and per model overall), mean style score, key-point coverage and length-violation rate with bootstrap
  * 95% intervals and n.
  */
-export async function projectCaptionLeaderboard(prisma: PrismaClient, actor: Actor, projectId: string, query: z.output<typeof captionLeaderboardQuerySchema>) {
+export async function projectCaptionLeaderboard(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: z.output<typeof captionLeaderboardQuerySchema>,
+) {
   await requireProjectAccess(prisma, actor, projectId, query.format === "json" ? "project.view" : "export.read");
   const runs = [];
   for (const runId of new Set(query.runId)) {
@@ -345,7 +412,8 @@ export async function projectCaptionLeaderboard(prisma: PrismaClient, actor: Act
     runs.push(run);
   }
   const pipelines = runs.map((r) => r.pipeline);
-  if (new Set(pipelines).size !== pipelines.length) throw new ValidationError("Name at most one style run and one content run.");
+  if (new Set(pipelines).size !== pipelines.length)
+    throw new ValidationError("Name at most one style run and one content run.");
 
   const byCaption = new Map<string, CaptionResult>();
   for (const run of runs) {
@@ -385,7 +453,16 @@ export function leaderboardCsv(rows: ReturnType<typeof captionLeaderboard>): str
   for (const row of rows) {
     for (const [name, pick] of metrics) {
       const metric = pick(row);
-      if (metric) text += csvRow([row.model, row.captionType ?? "(all)", name, metric.value, metric.ci?.lower, metric.ci?.upper, metric.n]);
+      if (metric)
+        text += csvRow([
+          row.model,
+          row.captionType ?? "(all)",
+          name,
+          metric.value,
+          metric.ci?.lower,
+          metric.ci?.upper,
+          metric.n,
+        ]);
     }
   }
   return text;
@@ -403,19 +480,32 @@ export interface CaptionRunSummary {
 }
 
 /** The project's caption runs, newest first (the captions page picks one style and one content run from them). */
-export async function projectCaptionRuns(prisma: PrismaClient, actor: Actor, projectId: string): Promise<CaptionRunSummary[]> {
+export async function projectCaptionRuns(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+): Promise<CaptionRunSummary[]> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const runs = await prisma.judgeRun.findMany({
     where: { projectId, pipeline: { in: [...CAPTION_PIPELINES] } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: 200,
-    select: { id: true, pipeline: true, status: true, simulated: true, createdAt: true, settings: true, endpoint: { select: { name: true } } },
+    select: {
+      id: true,
+      pipeline: true,
+      status: true,
+      simulated: true,
+      createdAt: true,
+      settings: true,
+      endpoint: { select: { name: true } },
+    },
   });
   return runs.map(({ endpoint, settings, ...run }) => ({
     ...run,
     pipeline: run.pipeline as CaptionPipeline,
     endpointName: endpoint.name,
-    wordCounting: run.pipeline === "caption_style" ? captionStyleSettingsSchema.parse(settings ?? {}).wordCounting : null,
+    wordCounting:
+      run.pipeline === "caption_style" ? captionStyleSettingsSchema.parse(settings ?? {}).wordCounting : null,
   }));
 }
 
@@ -437,24 +527,41 @@ export type CaptionListQuery = z.output<typeof captionListQuerySchema>;
  * The captions page: a style run and a content run of the project (default: the latest of each), their
  * leaderboard, and a page of the captions either run judged, with both runs' results side by side.
  */
-export async function projectCaptionOverview(prisma: PrismaClient, actor: Actor, projectId: string, query: CaptionListQuery) {
+export async function projectCaptionOverview(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: CaptionListQuery,
+) {
   const runs = await projectCaptionRuns(prisma, actor, projectId);
   const pick = (pipeline: CaptionPipeline, id: string | undefined) => {
     if (id === undefined) return runs.find((r) => r.pipeline === pipeline) ?? null;
     const run = runs.find((r) => r.id === id);
     if (!run) throw new NotFoundError("No such caption run in this project.");
-    if (run.pipeline !== pipeline) throw new ValidationError(`Run ${id} is a ${run.pipeline} run, not a ${pipeline} run.`);
+    if (run.pipeline !== pipeline)
+      throw new ValidationError(`Run ${id} is a ${run.pipeline} run, not a ${pipeline} run.`);
     return run;
   };
   const style = pick("caption_style", query.styleRunId);
   const content = pick("caption_content", query.contentRunId);
   const chosen = [style, content].filter((r): r is CaptionRunSummary => r !== null);
-  if (chosen.length === 0) return { runs, style, content, leaderboard: null, total: 0, captions: [] as CaptionRunResult[] };
-  const leaderboard = await projectCaptionLeaderboard(prisma, actor, projectId, { runId: chosen.map((r) => r.id), format: "json" });
+  if (chosen.length === 0)
+    return { runs, style, content, leaderboard: null, total: 0, captions: [] as CaptionRunResult[] };
+  const leaderboard = await projectCaptionLeaderboard(prisma, actor, projectId, {
+    runId: chosen.map((r) => r.id),
+    format: "json",
+  });
 
   if (query.flag && !style) throw new ValidationError(`The ${query.flag} filter needs a style run.`);
   // Flags are the style run's per-caption yes/no metrics, read through their (run, metric, value) index.
-  const flagged = query.flag ? (await prisma.runMetric.findMany({ where: { runId: style!.id, metric: query.flag, value: 1 }, select: { itemId: true } })).map((m) => m.itemId) : null;
+  const flagged = query.flag
+    ? (
+        await prisma.runMetric.findMany({
+          where: { runId: style!.id, metric: query.flag, value: 1 },
+          select: { itemId: true },
+        })
+      ).map((m) => m.itemId)
+    : null;
   const where = {
     projectId,
     kind: "caption",
@@ -478,7 +585,8 @@ export async function projectCaptionOverview(prisma: PrismaClient, actor: Actor,
   const merged = new Map<string, CaptionRunResult>();
   for (const run of chosen) {
     if (!ids.length) break;
-    for (const result of await runCaptionsMatching(prisma, run, { itemIds: ids })) merged.set(result.captionId, { ...merged.get(result.captionId), ...result });
+    for (const result of await runCaptionsMatching(prisma, run, { itemIds: ids }))
+      merged.set(result.captionId, { ...merged.get(result.captionId), ...result });
   }
   return { runs, style, content, leaderboard, total, captions: ids.flatMap((id) => merged.get(id) ?? []) };
 }
@@ -489,40 +597,101 @@ export async function projectCaptionOverview(prisma: PrismaClient, actor: Actor,
  * uniform frame set).
  */
 export async function captionDetail(prisma: PrismaClient, actor: Actor, projectId: string, captionId: string) {
-  const item = await prisma.item.findFirst({ where: { id: captionId, projectId, kind: "caption" }, select: { id: true } });
+  const item = await prisma.item.findFirst({
+    where: { id: captionId, projectId, kind: "caption" },
+    select: { id: true },
+  });
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   if (!item) throw new NotFoundError("No such caption in this project.");
   const runItems = await prisma.runItem.findMany({
     where: { itemId: captionId, run: { projectId, pipeline: { in: [...CAPTION_PIPELINES] } } },
     orderBy: { run: { createdAt: "desc" } },
-    select: { runId: true, videoId: true, run: { select: { id: true, pipeline: true, status: true, simulated: true, createdAt: true, settings: true, endpoint: { select: { name: true } } } } },
+    select: {
+      runId: true,
+      videoId: true,
+      run: {
+        select: {
+          id: true,
+          pipeline: true,
+          status: true,
+          simulated: true,
+          createdAt: true,
+          settings: true,
+          endpoint: { select: { name: true } },
+        },
+      },
+    },
   });
   const results = [];
   for (const { run } of runItems) {
     const pipeline = run.pipeline as CaptionPipeline;
     const [result] = await runCaptionsMatching(prisma, { id: run.id, pipeline }, { itemIds: [captionId] });
     // The judge's scores of the caption, for reviewers to give their own values against.
-    const scores = await prisma.score.findMany({ where: { runId: run.id, itemId: captionId }, select: { id: true, category: true, value: true }, orderBy: { category: "asc" } });
+    const scores = await prisma.score.findMany({
+      where: { runId: run.id, itemId: captionId },
+      select: { id: true, category: true, value: true },
+      orderBy: { category: "asc" },
+    });
     if (result)
-      results.push({ run: { id: run.id, pipeline, status: run.status, simulated: run.simulated, createdAt: run.createdAt, endpointName: run.endpoint.name, settings: run.settings }, result, scores });
+      results.push({
+        run: {
+          id: run.id,
+          pipeline,
+          status: run.status,
+          simulated: run.simulated,
+          createdAt: run.createdAt,
+          endpointName: run.endpoint.name,
+          settings: run.settings,
+        },
+        result,
+        scores,
+      });
   }
-  const videoId = runItems[0]?.videoId ?? (await prisma.item.findUniqueOrThrow({ where: { id: captionId }, select: { videoId: true } })).videoId;
-  const runFrameSet = runItems.length ? await prisma.runVideo.findFirst({ where: { runId: runItems[0]!.runId, videoId }, select: { frameSetId: true } }) : null;
+  const videoId =
+    runItems[0]?.videoId ??
+    (await prisma.item.findUniqueOrThrow({ where: { id: captionId }, select: { videoId: true } })).videoId;
+  const runFrameSet = runItems.length
+    ? await prisma.runVideo.findFirst({ where: { runId: runItems[0]!.runId, videoId }, select: { frameSetId: true } })
+    : null;
   const frameSet = runFrameSet
     ? await prisma.frameSet.findUnique({ where: { id: runFrameSet.frameSetId }, select: frameSetSelect })
-    : await prisma.frameSet.findFirst({ where: { videoId, mode: "uniform" }, orderBy: { createdAt: "desc" }, select: frameSetSelect });
+    : await prisma.frameSet.findFirst({
+        where: { videoId, mode: "uniform" },
+        orderBy: { createdAt: "desc" },
+        select: frameSetSelect,
+      });
   return { results, frameSet, videoId };
 }
 
-const frameSetSelect = { id: true, mode: true, frameCount: true, frames: { orderBy: { index: "asc" }, select: { id: true, index: true, timestampS: true } } } as const;
+const frameSetSelect = {
+  id: true,
+  mode: true,
+  frameCount: true,
+  frames: { orderBy: { index: "asc" }, select: { id: true, index: true, timestampS: true } },
+} as const;
 
 /** The values the captions page's filters offer: the models, caption types and videos of the project's captions. */
 export async function captionFilterOptions(prisma: PrismaClient, actor: Actor, projectId: string) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const [models, types, videos] = await Promise.all([
-    prisma.item.findMany({ where: { projectId, kind: "caption" }, distinct: ["model"], select: { model: true }, orderBy: { model: "asc" } }),
-    prisma.item.findMany({ where: { projectId, kind: "caption" }, distinct: ["group"], select: { group: true }, orderBy: { group: "asc" } }),
-    prisma.video.findMany({ where: { projectId, items: { some: { kind: "caption" } } }, select: { id: true, relativePath: true }, orderBy: { relativePath: "asc" }, take: 1000 }),
+    prisma.item.findMany({
+      where: { projectId, kind: "caption" },
+      distinct: ["model"],
+      select: { model: true },
+      orderBy: { model: "asc" },
+    }),
+    prisma.item.findMany({
+      where: { projectId, kind: "caption" },
+      distinct: ["group"],
+      select: { group: true },
+      orderBy: { group: "asc" },
+    }),
+    prisma.video.findMany({
+      where: { projectId, items: { some: { kind: "caption" } } },
+      select: { id: true, relativePath: true },
+      orderBy: { relativePath: "asc" },
+      take: 1000,
+    }),
   ]);
   return { models: models.flatMap((m) => (m.model ? [m.model] : [])), types: types.map((t) => t.group), videos };
 }

@@ -27,7 +27,12 @@ export const captionReferenceSetKind: ItemSetKind<ItemSetImportOptions, Referenc
   defaultFileName: "captions.jsonl",
   outputsKind: "caption_outputs",
   itemList: referenceItemList,
-  uniformFrames: { itemKind: "caption_reference", itemsNoun: "captions", atPlannedSize: false, runsNoun: "caption runs" },
+  uniformFrames: {
+    itemKind: "caption_reference",
+    itemsNoun: "captions",
+    atPlannedSize: false,
+    runsNoun: "caption runs",
+  },
   async plan({ file, options, videos }) {
     const videoIdByPath = new Map(videos.map((video) => [video.relativePath, video.id]));
     const parsed = parseReferenceSet(
@@ -38,7 +43,12 @@ export const captionReferenceSetKind: ItemSetKind<ItemSetImportOptions, Referenc
     const nulErrors = nulByteErrors(parsed.items);
     if (nulErrors.length) throw new ItemFileError(file.fileName, nulErrors);
     return {
-      set: { name: options.name || file.fileName, model: null, referenceSetId: null, citation: options.citation || null },
+      set: {
+        name: options.name || file.fileName,
+        model: null,
+        referenceSetId: null,
+        citation: options.citation || null,
+      },
       items: parsed.items.map((item) => ({
         videoId: videoIdByPath.get(item.videoFileName)!,
         externalId: item.id,
@@ -67,9 +77,13 @@ export const captionReferenceSetKind: ItemSetKind<ItemSetImportOptions, Referenc
 
 /** The reference set, checked to be one in this project. */
 async function referenceSetOf(prisma: PrismaClient, projectId: string, setId: string) {
-  const set = await prisma.itemSet.findFirst({ where: { id: setId, projectId }, select: { id: true, kind: true, name: true } });
+  const set = await prisma.itemSet.findFirst({
+    where: { id: setId, projectId },
+    select: { id: true, kind: true, name: true },
+  });
   if (!set) throw new NotFoundError("No such caption set in this project.");
-  if (set.kind !== "caption_reference") throw new ConflictError(`${set.name} is a set of model outputs; outputs go against a reference set.`);
+  if (set.kind !== "caption_reference")
+    throw new ConflictError(`${set.name} is a set of model outputs; outputs go against a reference set.`);
   return set;
 }
 
@@ -97,19 +111,33 @@ export const captionOutputsKind: ItemSetKind<ModelOutputsOptions, ReferenceSetSu
     const parsed = parseModelOutputs(file.bytes, {
       model: options.model,
       format: outputFileFormat(file.fileName) ?? undefined,
-      references: references.map((reference) => ({ id: reference.externalId, video: (reference.payload as { video: string }).video, captionType: reference.group })),
+      references: references.map((reference) => ({
+        id: reference.externalId,
+        video: (reference.payload as { video: string }).video,
+        captionType: reference.group,
+      })),
     });
     if (!parsed.ok) throw new ItemFileError(file.fileName, parsed.errors);
     const nulErrors = nulByteErrors(parsed.items);
     if (nulErrors.length) throw new ItemFileError(file.fileName, nulErrors);
     const model = parsed.items[0]!.model;
-    const existing = await prisma.itemSet.findFirst({ where: { referenceSetId: referenceSet.id, model }, select: { id: true, fileName: true } });
+    const existing = await prisma.itemSet.findFirst({
+      where: { referenceSetId: referenceSet.id, model },
+      select: { id: true, fileName: true },
+    });
     if (existing) {
-      throw new ConflictError(`${model} already has outputs for ${referenceSet.name} (set ${existing.id}, from ${existing.fileName}); delete that set first to replace them.`);
+      throw new ConflictError(
+        `${model} already has outputs for ${referenceSet.name} (set ${existing.id}, from ${existing.fileName}); delete that set first to replace them.`,
+      );
     }
     const referenceByExternalId = new Map(references.map((reference) => [reference.externalId, reference]));
     return {
-      set: { name: options.name || `${model}: ${file.fileName}`, model, referenceSetId: referenceSet.id, citation: null },
+      set: {
+        name: options.name || `${model}: ${file.fileName}`,
+        model,
+        referenceSetId: referenceSet.id,
+        citation: null,
+      },
       items: parsed.items.map((item) => {
         const reference = referenceByExternalId.get(item.referenceId)!;
         return {
@@ -135,11 +163,24 @@ export const captionOutputsKind: ItemSetKind<ModelOutputsOptions, ReferenceSetSu
 };
 
 /** Imports an AnyCapEval reference JSONL. */
-export function importReferenceSet(prisma: PrismaClient, actor: Actor, projectId: string, file: ItemFile, options: ItemSetImportOptions = {}) {
+export function importReferenceSet(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  file: ItemFile,
+  options: ItemSetImportOptions = {},
+) {
   return importItemSetOfKind(prisma, actor, projectId, captionReferenceSetKind, file, options);
 }
 
 /** Imports one model's outputs (JSONL or CSV) against a reference set of the project. */
-export function importModelOutputs(prisma: PrismaClient, actor: Actor, projectId: string, referenceSetId: string, file: ItemFile, options: Omit<ModelOutputsOptions, "referenceSetId">) {
+export function importModelOutputs(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  referenceSetId: string,
+  file: ItemFile,
+  options: Omit<ModelOutputsOptions, "referenceSetId">,
+) {
   return importItemSetOfKind(prisma, actor, projectId, captionOutputsKind, file, { ...options, referenceSetId });
 }

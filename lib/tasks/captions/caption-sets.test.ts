@@ -12,7 +12,8 @@ import {
 } from "./caption-sets";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
-const jsonl = (...lines: unknown[]) => bytes(lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n") + "\n");
+const jsonl = (...lines: unknown[]) =>
+  bytes(lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n") + "\n");
 
 // Shaped like anycapeval_video_ref_content.jsonl / _ref_style.jsonl (width and height included).
 const ref = (id: number | string, video: string, type: string, extra: Record<string, unknown> = {}) => ({
@@ -33,7 +34,9 @@ const PROJECT_VIDEOS = ["model-a/00PTxOjRh_o_20_18to127.mp4", "pixabay_Beach_Sun
 function references(): CaptionReference[] {
   const result = parseReferenceSet(
     jsonl(
-      ref(0, "00PTxOjRh_o_20_18to127.mp4", "action", { key_point: ["describe the girl's initial position (standing beside the bed)", "mention the bouquet"] }),
+      ref(0, "00PTxOjRh_o_20_18to127.mp4", "action", {
+        key_point: ["describe the girl's initial position (standing beside the bed)", "mention the bouquet"],
+      }),
       ref(340, "00PTxOjRh_o_20_18to127.mp4", "brief"),
       ref(341, "pixabay_Beach_Sunrise_31368_009.mp4", "theme"),
       ref("x-1", "clip.mp4", "camera"),
@@ -47,14 +50,17 @@ function references(): CaptionReference[] {
 describe("parseReferenceSet", () => {
   it("reads AnyCapEval's reference lines, matching videos by base name", () => {
     const items = references();
-    expect(items.map((item) => [item.id, item.captionType, item.promptCaptionType, item.videoFileName, item.line])).toEqual([
+    expect(
+      items.map((item) => [item.id, item.captionType, item.promptCaptionType, item.videoFileName, item.line]),
+    ).toEqual([
       ["0", "action", "action", "model-a/00PTxOjRh_o_20_18to127.mp4", 1],
       ["340", "brief", "brief", "model-a/00PTxOjRh_o_20_18to127.mp4", 2],
       ["341", "theme", "style", "pixabay_Beach_Sunrise_31368_009.mp4", 3],
       ["x-1", "camera", "camera", "clip.mp4", 4],
     ]);
     expect(items[0]).toMatchObject({
-      instruction: "Describe video 00PTxOjRh_o_20_18to127.mp4. The generated caption's length cannot exceed two sentences.",
+      instruction:
+        "Describe video 00PTxOjRh_o_20_18to127.mp4. The generated caption's length cannot exceed two sentences.",
       reference: "Reference caption for 0.",
       restriction: "The generated caption's length cannot exceed two sentences.",
       keyPoints: ["describe the girl's initial position (standing beside the bed)", "mention the bouquet"],
@@ -98,12 +104,27 @@ describe("parseReferenceSet", () => {
   });
 
   it("refuses duplicate ids", () => {
-    const result = parseReferenceSet(jsonl(ref(1, "clip.mp4", "brief"), ref(2, "clip.mp4", "poem"), ref(1, "clip.mp4", "detail")), PROJECT_VIDEOS);
-    expect(result).toEqual({ ok: false, errors: [{ line: 3, message: 'id "1" is used again (first on line 1)' }], unmatchedVideos: [] });
+    const result = parseReferenceSet(
+      jsonl(ref(1, "clip.mp4", "brief"), ref(2, "clip.mp4", "poem"), ref(1, "clip.mp4", "detail")),
+      PROJECT_VIDEOS,
+    );
+    expect(result).toEqual({
+      ok: false,
+      errors: [{ line: 3, message: 'id "1" is used again (first on line 1)' }],
+      unmatchedVideos: [],
+    });
   });
 
   it("refuses references to videos the project does not have, and lists them once", () => {
-    const result = parseReferenceSet(jsonl(ref(1, "missing.mp4", "brief"), ref(2, "Clip.mp4", "brief"), ref(3, "missing.mp4", "poem"), ref(4, "clip.mp4", "brief")), PROJECT_VIDEOS);
+    const result = parseReferenceSet(
+      jsonl(
+        ref(1, "missing.mp4", "brief"),
+        ref(2, "Clip.mp4", "brief"),
+        ref(3, "missing.mp4", "poem"),
+        ref(4, "clip.mp4", "brief"),
+      ),
+      PROJECT_VIDEOS,
+    );
     expect(result).toEqual({
       ok: false,
       errors: [
@@ -118,19 +139,33 @@ describe("parseReferenceSet", () => {
   it("refuses a video name that fits several project videos", () => {
     const result = parseReferenceSet(jsonl(ref(1, "clip.mp4", "brief")), ["a/clip.mp4", "b/clip.mp4"]);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.errors[0]!.message).toBe('video "clip.mp4" matches 2 of the project\'s videos ("a/clip.mp4", "b/clip.mp4"); file names must identify one video');
+    if (!result.ok)
+      expect(result.errors[0]!.message).toBe(
+        'video "clip.mp4" matches 2 of the project\'s videos ("a/clip.mp4", "b/clip.mp4"); file names must identify one video',
+      );
   });
 
   it("refuses an oversized reference caption", () => {
     const line = ref(1, "clip.mp4", "detail");
     line.conversations[1]!.value = "word ".repeat(20_000);
     const result = parseReferenceSet(jsonl(line), PROJECT_VIDEOS);
-    expect(result).toMatchObject({ ok: false, errors: [{ line: 1, message: "the reference caption is 97.7 KiB; a text may be at most 64.0 KiB" }] });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: [{ line: 1, message: "the reference caption is 97.7 KiB; a text may be at most 64.0 KiB" }],
+    });
   });
 
   it("refuses an empty file and a file that is not UTF-8, naming the line", () => {
-    expect(parseReferenceSet(bytes("\n\n"), PROJECT_VIDEOS)).toMatchObject({ ok: false, errors: [{ line: null, message: "the file has no references" }] });
-    const latin1 = new Uint8Array([...jsonl(ref(1, "clip.mp4", "brief")), ...bytes('{"id": 2, "video": "caf'), 0xe9, ...bytes('.mp4"}\n')]);
+    expect(parseReferenceSet(bytes("\n\n"), PROJECT_VIDEOS)).toMatchObject({
+      ok: false,
+      errors: [{ line: null, message: "the file has no references" }],
+    });
+    const latin1 = new Uint8Array([
+      ...jsonl(ref(1, "clip.mp4", "brief")),
+      ...bytes('{"id": 2, "video": "caf'),
+      0xe9,
+      ...bytes('.mp4"}\n'),
+    ]);
     expect(parseReferenceSet(latin1, PROJECT_VIDEOS)).toEqual({
       ok: false,
       errors: [{ line: 2, message: "the file is not UTF-8 text (save it as UTF-8 and import it again)" }],
@@ -152,7 +187,10 @@ describe("parseModelOutputs", () => {
   const options = () => ({ model: "Qwen2.5-VL-7B", references: references() });
 
   it("reads {id, output} JSONL, numeric ids included", () => {
-    const result = parseModelOutputs(jsonl({ id: 0, output: "A girl holds flowers." }, { id: "341", output: "Sunset.\nWaves." }), options());
+    const result = parseModelOutputs(
+      jsonl({ id: 0, output: "A girl holds flowers." }, { id: "341", output: "Sunset.\nWaves." }),
+      options(),
+    );
     expect(result).toEqual({
       ok: true,
       items: [
@@ -164,7 +202,10 @@ describe("parseModelOutputs", () => {
 
   it("reads {video, type, output} rows, with theme also called style", () => {
     const result = parseModelOutputs(
-      jsonl({ video: "00PTxOjRh_o_20_18to127.mp4", type: "brief", output: "b" }, { video: "videos/pixabay_Beach_Sunrise_31368_009.mp4", type: "style", output: "s" }),
+      jsonl(
+        { video: "00PTxOjRh_o_20_18to127.mp4", type: "brief", output: "b" },
+        { video: "videos/pixabay_Beach_Sunrise_31368_009.mp4", type: "style", output: "s" },
+      ),
       options(),
     );
     expect(result).toMatchObject({ ok: true, items: [{ referenceId: "340" }, { referenceId: "341" }] });
@@ -180,7 +221,10 @@ describe("parseModelOutputs", () => {
       ],
     });
     const byVideo = "Video,Type,Output,notes\nclip.mp4,camera,pans left,x\n";
-    expect(parseModelOutputs(bytes(byVideo), options())).toMatchObject({ ok: true, items: [{ referenceId: "x-1", output: "pans left" }] });
+    expect(parseModelOutputs(bytes(byVideo), options())).toMatchObject({
+      ok: true,
+      items: [{ referenceId: "x-1", output: "pans left" }],
+    });
   });
 
   it("refuses a CSV without the columns it needs, and broken CSV with its line", () => {
@@ -188,7 +232,10 @@ describe("parseModelOutputs", () => {
       ok: false,
       errors: [{ line: 1, message: 'the header has no "output" column (columns: id, output; or video, type, output)' }],
     });
-    expect(parseModelOutputs(bytes("video,output\nclip.mp4,x\n"), options())).toMatchObject({ ok: false, errors: [{ line: 1 }] });
+    expect(parseModelOutputs(bytes("video,output\nclip.mp4,x\n"), options())).toMatchObject({
+      ok: false,
+      errors: [{ line: 1 }],
+    });
     expect(parseModelOutputs(bytes('id,output\n0,"never closed\n'), options())).toEqual({
       ok: false,
       errors: [{ line: 2, message: 'a quoted field is never closed (missing ")' }],
@@ -228,11 +275,27 @@ describe("parseModelOutputs", () => {
 
   it("refuses a {video, type} pair that fits several references, and an id whose video or type disagrees", () => {
     const refs = [...references(), { ...references()[1]!, id: "340b" }];
-    expect(parseModelOutputs(jsonl({ video: "00PTxOjRh_o_20_18to127.mp4", type: "brief", output: "x" }), { model: "m", references: refs })).toEqual({
+    expect(
+      parseModelOutputs(jsonl({ video: "00PTxOjRh_o_20_18to127.mp4", type: "brief", output: "x" }), {
+        model: "m",
+        references: refs,
+      }),
+    ).toEqual({
       ok: false,
-      errors: [{ line: 1, message: 'video "00PTxOjRh_o_20_18to127.mp4" with type "brief" fits 2 references (ids 340, 340b); give the id instead' }],
+      errors: [
+        {
+          line: 1,
+          message:
+            'video "00PTxOjRh_o_20_18to127.mp4" with type "brief" fits 2 references (ids 340, 340b); give the id instead',
+        },
+      ],
     });
-    expect(parseModelOutputs(jsonl({ id: 340, video: "clip.mp4", output: "x" }, { id: 340, type: "poem", output: "y" }), options())).toEqual({
+    expect(
+      parseModelOutputs(
+        jsonl({ id: 340, video: "clip.mp4", output: "x" }, { id: 340, type: "poem", output: "y" }),
+        options(),
+      ),
+    ).toEqual({
       ok: false,
       errors: [
         { line: 1, message: 'id "340" is a reference for video "00PTxOjRh_o_20_18to127.mp4", not "clip.mp4"' },
@@ -248,7 +311,9 @@ describe("parseModelOutputs", () => {
       errors: [{ line: 1, message: "output: is 10.0 MiB; a caption may be at most 64.0 KiB" }],
     });
     expect(parseModelOutputs(jsonl({ id: 0, output: "é".repeat(MAX_CAPTION_BYTES / 2) }), options()).ok).toBe(true);
-    expect(parseModelOutputs(jsonl({ id: 0, output: `${"é".repeat(MAX_CAPTION_BYTES / 2)}x` }), options()).ok).toBe(false);
+    expect(parseModelOutputs(jsonl({ id: 0, output: `${"é".repeat(MAX_CAPTION_BYTES / 2)}x` }), options()).ok).toBe(
+      false,
+    );
   });
 
   it("refuses non-UTF-8 bytes, an empty file and a bad model name", () => {
@@ -256,8 +321,14 @@ describe("parseModelOutputs", () => {
       ok: false,
       errors: [{ line: 2, message: "the file is not UTF-8 text (save it as UTF-8 and import it again)" }],
     });
-    expect(parseModelOutputs(bytes(""), options())).toEqual({ ok: false, errors: [{ line: null, message: "the file has no outputs" }] });
-    expect(parseModelOutputs(jsonl({ id: 0, output: "x" }), { ...options(), model: "  " })).toEqual({ ok: false, errors: [{ line: null, message: "the model name must not be empty" }] });
+    expect(parseModelOutputs(bytes(""), options())).toEqual({
+      ok: false,
+      errors: [{ line: null, message: "the file has no outputs" }],
+    });
+    expect(parseModelOutputs(jsonl({ id: 0, output: "x" }), { ...options(), model: "  " })).toEqual({
+      ok: false,
+      errors: [{ line: null, message: "the model name must not be empty" }],
+    });
   });
 
   it("tells the format from the file name", () => {

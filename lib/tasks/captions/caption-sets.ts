@@ -53,7 +53,12 @@ export interface CaptionReference {
 }
 
 export type ReferenceSetResult =
-  { ok: true; items: CaptionReference[] } | { ok: false; errors: CaptionSetError[]; /** Reference videos with no project video of that file name, each once. */ unmatchedVideos: string[] };
+  | { ok: true; items: CaptionReference[] }
+  | {
+      ok: false;
+      errors: CaptionSetError[];
+      /** Reference videos with no project video of that file name, each once. */ unmatchedVideos: string[];
+    };
 
 export interface ModelOutput {
   referenceId: string;
@@ -91,9 +96,17 @@ function formatBytes(bytes: number): string {
 }
 
 /** The file's text, or the reason it is not UTF-8 text with the first line that is not. */
-export function decodeCaptionFile(bytes: Uint8Array): { ok: true; text: string } | { ok: false; error: CaptionSetError } {
+export function decodeCaptionFile(
+  bytes: Uint8Array,
+): { ok: true; text: string } | { ok: false; error: CaptionSetError } {
   if (bytes.byteLength > MAX_CAPTION_SET_FILE_BYTES) {
-    return { ok: false, error: { line: null, message: `the file is ${formatBytes(bytes.byteLength)}; a caption set file may be at most ${formatBytes(MAX_CAPTION_SET_FILE_BYTES)}` } };
+    return {
+      ok: false,
+      error: {
+        line: null,
+        message: `the file is ${formatBytes(bytes.byteLength)}; a caption set file may be at most ${formatBytes(MAX_CAPTION_SET_FILE_BYTES)}`,
+      },
+    };
   }
   try {
     // fatal: invalid bytes throw instead of becoming U+FFFD; the BOM is dropped by default (ignoreBOM: false).
@@ -121,7 +134,10 @@ export function decodeCaptionFile(bytes: Uint8Array): { ok: true; text: string }
 export function listedErrors(errors: readonly CaptionSetError[]): CaptionSetError[] {
   const sorted = [...errors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   if (sorted.length <= MAX_LISTED_ERRORS) return sorted;
-  return [...sorted.slice(0, MAX_LISTED_ERRORS), { line: null, message: `and ${sorted.length - MAX_LISTED_ERRORS} more errors` }];
+  return [
+    ...sorted.slice(0, MAX_LISTED_ERRORS),
+    { line: null, message: `and ${sorted.length - MAX_LISTED_ERRORS} more errors` },
+  ];
 }
 
 function finish<T>(items: T[], errors: CaptionSetError[]): CaptionSetResult<T> {
@@ -136,12 +152,18 @@ function jsonlLines(text: string): { line: number; text: string }[] {
     .filter((entry) => entry.text.trim() !== "");
 }
 
-function parseJsonLine(entry: { line: number; text: string }, errors: CaptionSetError[]): Record<string, unknown> | null {
+function parseJsonLine(
+  entry: { line: number; text: string },
+  errors: CaptionSetError[],
+): Record<string, unknown> | null {
   let value: unknown;
   try {
     value = JSON.parse(entry.text);
   } catch (error) {
-    errors.push({ line: entry.line, message: `not valid JSON (${error instanceof Error ? error.message : String(error)})` });
+    errors.push({
+      line: entry.line,
+      message: `not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    });
     return null;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -152,36 +174,53 @@ function parseJsonLine(entry: { line: number; text: string }, errors: CaptionSet
 }
 
 function zodErrors(line: number, error: z.ZodError): CaptionSetError[] {
-  return error.issues.map((issue) => ({ line, message: `${issue.path.length ? issue.path.join(".") : "the line"}: ${issue.message}` }));
+  return error.issues.map((issue) => ({
+    line,
+    message: `${issue.path.length ? issue.path.join(".") : "the line"}: ${issue.message}`,
+  }));
 }
 
 const idSchema = z
   .union([z.string().trim().min(1, "must not be empty"), z.number().int().nonnegative()], {
-    error: (issue) => (issue.input === undefined ? "missing (a string or a whole number)" : "must be a string or a whole number"),
+    error: (issue) =>
+      issue.input === undefined ? "missing (a string or a whole number)" : "must be a string or a whole number",
   })
   .transform(String);
 
 const text = (what: string) =>
-  z.string({ error: (issue) => (issue.input === undefined ? `missing (${what})` : `must be a string (${what})`) }).refine((value) => utf8Bytes(value) <= MAX_CAPTION_BYTES, {
-    error: (issue) => `is ${formatBytes(utf8Bytes(issue.input as string))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`,
-  });
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `missing (${what})` : `must be a string (${what})`) })
+    .refine((value) => utf8Bytes(value) <= MAX_CAPTION_BYTES, {
+      error: (issue) =>
+        `is ${formatBytes(utf8Bytes(issue.input as string))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`,
+    });
 
-const nonEmptyText = (what: string) => text(what).refine((value) => value.trim() !== "", { error: `must not be empty (${what})` });
+const nonEmptyText = (what: string) =>
+  text(what).refine((value) => value.trim() !== "", { error: `must not be empty (${what})` });
 
-const conversationSchema = z.object({ from: z.string({ error: 'missing ("human" or "gpt")' }), value: z.string({ error: "missing (the message text)" }) });
+const conversationSchema = z.object({
+  from: z.string({ error: 'missing ("human" or "gpt")' }),
+  value: z.string({ error: "missing (the message text)" }),
+});
 
 const referenceLineSchema = z.object({
   id: idSchema,
   video: nonEmptyText("the video's file name"),
-  conversations: z.array(conversationSchema, { error: "missing (a list of {from, value} messages)" }).superRefine((messages, ctx) => {
-    for (const role of ["human", "gpt"]) {
-      if (!messages.some((message) => message.from === role)) {
-        ctx.addIssue({ code: "custom", message: `has no message from "${role}" (${role === "human" ? "the instruction" : "the reference caption"})` });
+  conversations: z
+    .array(conversationSchema, { error: "missing (a list of {from, value} messages)" })
+    .superRefine((messages, ctx) => {
+      for (const role of ["human", "gpt"]) {
+        if (!messages.some((message) => message.from === role)) {
+          ctx.addIssue({
+            code: "custom",
+            message: `has no message from "${role}" (${role === "human" ? "the instruction" : "the reference caption"})`,
+          });
+        }
       }
-    }
-  }),
+    }),
   restriction: z.tuple([nonEmptyText("the caption type"), text("the rule text")], {
-    error: (issue) => (issue.input === undefined ? "missing ([<caption type>, <rule text>])" : "must be [<caption type>, <rule text>]"),
+    error: (issue) =>
+      issue.input === undefined ? "missing ([<caption type>, <rule text>])" : "must be [<caption type>, <rule text>]",
   }),
   key_point: z.array(nonEmptyText("a key point"), { error: "must be a list of strings" }).optional(),
 });
@@ -224,7 +263,10 @@ export function parseReferenceSet(bytes: Uint8Array, projectVideoFileNames: read
       ["instruction", instruction],
       ["reference caption", reference],
     ] as const) {
-      if (utf8Bytes(value) > MAX_CAPTION_BYTES) lineErrors.push(`the ${name} is ${formatBytes(utf8Bytes(value))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`);
+      if (utf8Bytes(value) > MAX_CAPTION_BYTES)
+        lineErrors.push(
+          `the ${name} is ${formatBytes(utf8Bytes(value))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`,
+        );
     }
     if (instruction.trim() === "") lineErrors.push('the instruction (the "human" message) is empty');
     const previous = firstLineOfId.get(id);
@@ -290,7 +332,8 @@ const modelNameSchema = z
   .max(MAX_MODEL_NAME_LENGTH, `the model name may be at most ${MAX_MODEL_NAME_LENGTH} characters`)
   .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), "the model name must not contain control characters");
 
-const optionalField = (what: string) => z.union([z.string(), z.number().int().nonnegative(), z.null()], { error: `must be a string (${what})` }).optional();
+const optionalField = (what: string) =>
+  z.union([z.string(), z.number().int().nonnegative(), z.null()], { error: `must be a string (${what})` }).optional();
 
 /** A given, non-blank value as trimmed text; absent, null and blank are all "not given". */
 function givenText(value: string | number | null | undefined): string | null {
@@ -299,7 +342,12 @@ function givenText(value: string | number | null | undefined): string | null {
   return trimmed === "" ? null : trimmed;
 }
 
-const outputLineSchema = z.object({ id: optionalField("the reference id"), video: optionalField("the video's file name"), type: optionalField("the caption type"), output: z.unknown().optional() });
+const outputLineSchema = z.object({
+  id: optionalField("the reference id"),
+  video: optionalField("the video's file name"),
+  type: optionalField("the caption type"),
+  output: z.unknown().optional(),
+});
 
 function rawOutputsFromJsonl(text: string, errors: CaptionSetError[]): RawOutput[] {
   const rows: RawOutput[] = [];
@@ -325,13 +373,25 @@ function rawOutputsFromCsv(text: string, errors: CaptionSetError[]): RawOutput[]
     return [];
   }
   const column = (names: string[]) => findColumn(table.columns, names);
-  const [idColumn, videoColumn, typeColumn, outputColumn] = [column(["id"]), column(["video"]), column(["type"]), column(["output"])];
+  const [idColumn, videoColumn, typeColumn, outputColumn] = [
+    column(["id"]),
+    column(["video"]),
+    column(["type"]),
+    column(["output"]),
+  ];
   if (!outputColumn) {
-    errors.push({ line: 1, message: 'the header has no "output" column (columns: id, output; or video, type, output)' });
+    errors.push({
+      line: 1,
+      message: 'the header has no "output" column (columns: id, output; or video, type, output)',
+    });
     return [];
   }
   if (!idColumn && !(videoColumn && typeColumn)) {
-    errors.push({ line: 1, message: 'the header needs an "id" column, or "video" and "type" columns, to say which reference each output answers' });
+    errors.push({
+      line: 1,
+      message:
+        'the header needs an "id" column, or "video" and "type" columns, to say which reference each output answers',
+    });
     return [];
   }
   const cell = (row: Map<string, string>, name: string | null) => {
@@ -380,29 +440,43 @@ export function parseModelOutputs(bytes: Uint8Array, options: ModelOutputsOption
       const reference = referencesById.get(row.id);
       if (!reference) rowErrors.push(`id ${JSON.stringify(row.id)} has no reference in the reference set`);
       else if (row.video !== null && videoBaseName(row.video) !== videoBaseName(reference.video)) {
-        rowErrors.push(`id ${JSON.stringify(row.id)} is a reference for video ${JSON.stringify(reference.video)}, not ${JSON.stringify(row.video)}`);
+        rowErrors.push(
+          `id ${JSON.stringify(row.id)} is a reference for video ${JSON.stringify(reference.video)}, not ${JSON.stringify(row.video)}`,
+        );
       } else if (row.type !== null && !sameType(reference.captionType, row.type)) {
         rowErrors.push(`id ${JSON.stringify(row.id)} is a ${reference.captionType} reference, not ${row.type}`);
       } else referenceId = reference.id;
     } else if (row.video !== null && row.type !== null) {
-      const matches = options.references.filter((reference) => videoBaseName(reference.video) === videoBaseName(row.video!) && sameType(reference.captionType, row.type!));
-      if (matches.length === 0) rowErrors.push(`no reference for video ${JSON.stringify(row.video)} with type ${JSON.stringify(row.type)}`);
+      const matches = options.references.filter(
+        (reference) =>
+          videoBaseName(reference.video) === videoBaseName(row.video!) && sameType(reference.captionType, row.type!),
+      );
+      if (matches.length === 0)
+        rowErrors.push(`no reference for video ${JSON.stringify(row.video)} with type ${JSON.stringify(row.type)}`);
       else if (matches.length > 1) {
-        rowErrors.push(`video ${JSON.stringify(row.video)} with type ${JSON.stringify(row.type)} fits ${matches.length} references (ids ${matches.map((m) => m.id).join(", ")}); give the id instead`);
+        rowErrors.push(
+          `video ${JSON.stringify(row.video)} with type ${JSON.stringify(row.type)} fits ${matches.length} references (ids ${matches.map((m) => m.id).join(", ")}); give the id instead`,
+        );
       } else referenceId = matches[0]!.id;
     } else {
       rowErrors.push('needs an "id", or a "video" and a "type", to say which reference it answers');
     }
 
-    if (typeof row.output !== "string") rowErrors.push(row.output === undefined || row.output === null ? "output: missing" : "output: must be a string");
+    if (typeof row.output !== "string")
+      rowErrors.push(row.output === undefined || row.output === null ? "output: missing" : "output: must be a string");
     else if (row.output.trim() === "") rowErrors.push("output: is empty");
     else if (utf8Bytes(row.output) > MAX_CAPTION_BYTES) {
-      rowErrors.push(`output: is ${formatBytes(utf8Bytes(row.output))}; a caption may be at most ${formatBytes(MAX_CAPTION_BYTES)}`);
+      rowErrors.push(
+        `output: is ${formatBytes(utf8Bytes(row.output))}; a caption may be at most ${formatBytes(MAX_CAPTION_BYTES)}`,
+      );
     }
 
     if (referenceId !== null) {
       const previous = firstLineOfReference.get(referenceId);
-      if (previous !== undefined) rowErrors.push(`a second output for reference id ${JSON.stringify(referenceId)} (the first is on line ${previous})`);
+      if (previous !== undefined)
+        rowErrors.push(
+          `a second output for reference id ${JSON.stringify(referenceId)} (the first is on line ${previous})`,
+        );
       else firstLineOfReference.set(referenceId, row.line);
     }
     if (rowErrors.length) {

@@ -28,9 +28,11 @@ export interface CaptionLengthRulesOutput extends LengthRulesResult {
   counted: CaptionStyleSettings["countedScore"];
 }
 
-const noReference = (scopeIndex: number, context: VideoContext) => (context.items[scopeIndex]?.reference ? null : NO_REFERENCE_REASON);
+const noReference = (scopeIndex: number, context: VideoContext) =>
+  context.items[scopeIndex]?.reference ? null : NO_REFERENCE_REASON;
 
-export const CONTENT_TYPE_REASON = "it is a content caption type (action, background, …), which the key-point check judges, not the style rubric";
+export const CONTENT_TYPE_REASON =
+  "it is a content caption type (action, background, …), which the key-point check judges, not the style rubric";
 
 const steps: StepDefinition[] = [
   {
@@ -45,7 +47,11 @@ const steps: StepDefinition[] = [
     input: (scopeIndex, context) => {
       const caption = captionOf(context.items[scopeIndex]!);
       return {
-        values: { caption_type: promptCaptionType(caption.captionType), output: caption.output, reference: caption.reference },
+        values: {
+          caption_type: promptCaptionType(caption.captionType),
+          output: caption.output,
+          reference: caption.reference,
+        },
         frames: context.frames,
       };
     },
@@ -78,7 +84,12 @@ const steps: StepDefinition[] = [
       const judged = outputs.get("style_judge", scopeIndex) as CaptionStyleAnswer;
       const result = applyLengthRules({ ...rulesInput, judgeScore: judged.score });
       const { countedScore: counted } = captionStyleSettingsSchema.parse(context.settings ?? {});
-      return { ...result, rawScore: judged.score, counted, countedScore: counted === "judge" ? judged.score : result.scoreAfterRules! } satisfies CaptionLengthRulesOutput;
+      return {
+        ...result,
+        rawScore: judged.score,
+        counted,
+        countedScore: counted === "judge" ? judged.score : result.scoreAfterRules!,
+      } satisfies CaptionLengthRulesOutput;
     },
     scores: (output) => [{ category: "style", value: (output as CaptionLengthRulesOutput).countedScore }],
   },
@@ -109,11 +120,13 @@ export const captionStylePipeline: RegisteredPipeline = {
     kind: "caption",
     setNoun: "caption",
     setField: "captionSetId",
-    excludeReason: (item) => (!item.reference ? NO_REFERENCE_REASON : isContentCaptionType(item.group) ? CONTENT_TYPE_REASON : null),
+    excludeReason: (item) =>
+      !item.reference ? NO_REFERENCE_REASON : isContentCaptionType(item.group) ? CONTENT_TYPE_REASON : null,
   },
   summarize: (scores, context, _settings, outputs) => {
     const items: CaptionStyleItemSummary[] = context.items.map((item, scopeIndex) => {
-      const value = (category: string) => scores.find((s) => s.scopeIndex === scopeIndex && s.category === category)?.value ?? null;
+      const value = (category: string) =>
+        scores.find((s) => s.scopeIndex === scopeIndex && s.category === category)?.value ?? null;
       const rules = outputs.get("length_rules", scopeIndex) as CaptionLengthRulesOutput | null | undefined;
       return {
         itemId: item.id,
@@ -128,8 +141,10 @@ export const captionStylePipeline: RegisteredPipeline = {
   // Its metrics are per caption, not per video.
   metricValues: () => ({}),
   itemMetrics: (summary) =>
-    (summary as { items: CaptionStyleItemSummary[] }).items.map(({ itemId, style, length_violation, judge_broke_rule }) => ({
-      itemId,
-      values: { style_score: style, length_violation, judge_broke_rule },
-    })),
+    (summary as { items: CaptionStyleItemSummary[] }).items.map(
+      ({ itemId, style, length_violation, judge_broke_rule }) => ({
+        itemId,
+        values: { style_score: style, length_violation, judge_broke_rule },
+      }),
+    ),
 };

@@ -22,7 +22,11 @@ describe("the caption tasks", () => {
     expect(pipelineIds().sort()).toEqual(Object.keys(installedPipelines()).sort());
     expect(captionStylePipeline.frames!(captionStyleSettingsSchema.parse({}))).toEqual({ mode: "uniform", count: 8 });
     expect(captionContentPipeline.frames!({ frames: 16 })).toEqual({ mode: "uniform", count: 16 });
-    expect(captionStyleSettingsSchema.parse({})).toEqual({ countedScore: "after_rules", frames: 8, wordCounting: "framejury" });
+    expect(captionStyleSettingsSchema.parse({})).toEqual({
+      countedScore: "after_rules",
+      frames: 8,
+      wordCounting: "framejury",
+    });
     expect(() => captionStyleSettingsSchema.parse({ countedScore: "raw" })).toThrow();
   });
 });

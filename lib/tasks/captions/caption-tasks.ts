@@ -10,7 +10,10 @@ export const CAPTION_TYPE_GROUPING: GroupingDeclaration = {
   id: "caption_type",
   label: "Caption type",
   ofItem: true,
-  values: [...CAPTION_STYLE_TYPES, ...CAPTION_CONTENT_TYPES].map((id) => ({ id, label: id === "theme" ? "theme (the rubric's style)" : id })),
+  values: [...CAPTION_STYLE_TYPES, ...CAPTION_CONTENT_TYPES].map((id) => ({
+    id,
+    label: id === "theme" ? "theme (the rubric's style)" : id,
+  })),
 };
 
 const rubricScale = { kind: "numeric", min: 0, max: 4, step: 1 } as const;
@@ -67,7 +70,8 @@ export const CAPTION_STYLE_TASK: TaskDeclaration = {
       id: "style_score",
       label: "Style",
       definition: "The caption's style score that counts (0–4): the style target's value.",
-      aggregation: 'The score after the length rules (default), or the judge\'s own score (run setting countedScore: "judge").',
+      aggregation:
+        'The score after the length rules (default), or the judge\'s own score (run setting countedScore: "judge").',
       scale: rubricScale,
       level: "ordinal",
       higherIsBetter: true,
@@ -99,7 +103,8 @@ export const CAPTION_CONTENT_TASK: TaskDeclaration = {
     {
       id: "key_point",
       label: "Key point",
-      definition: 'Does the caption state this key point correctly (1), or not at all or wrongly (0)? Scores carry the key point\'s 1-based index as their category, "kp:<n>".',
+      definition:
+        'Does the caption state this key point correctly (1), or not at all or wrongly (0)? Scores carry the key point\'s 1-based index as their category, "kp:<n>".',
       scale: {
         kind: "categorical",
         values: [

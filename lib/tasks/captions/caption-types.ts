@@ -37,6 +37,15 @@ export function captionTypeMeaning(type: string): { id: string; label: string; d
       definition: `AnyCapEval style caption type; judged with seed 003's 0–4 rubric (caption_style)${(LENGTH_RULE_TYPES as readonly string[]).includes(type) ? ", under the mandatory ±10% word-count rule" : ""}.`,
     };
   }
-  if (isContentCaptionType(type)) return { id: type, label: type, definition: "AnyCapEval content caption type; judged by its key points, each hit or missed (caption_content)." };
-  return { id: type, label: type, definition: "A caption type FrameJury does not know, kept as the file gave it; judged with the style rubric." };
+  if (isContentCaptionType(type))
+    return {
+      id: type,
+      label: type,
+      definition: "AnyCapEval content caption type; judged by its key points, each hit or missed (caption_content).",
+    };
+  return {
+    id: type,
+    label: type,
+    definition: "A caption type FrameJury does not know, kept as the file gave it; judged with the style rubric.",
+  };
 }

@@ -47,7 +47,8 @@ describe("countWords", () => {
   });
 
   it("separates the lines of a poem, with real or escaped line breaks", () => {
-    const poem = "In glass bowls, nature's gifts are laid,\nPomegranate jewels, ruby red arrayed.\r\nChia seeds whisper";
+    const poem =
+      "In glass bowls, nature's gifts are laid,\nPomegranate jewels, ruby red arrayed.\r\nChia seeds whisper";
     expect(countWords(poem)).toBe(15);
     // AnyCapEval's reference poems (anycapeval_video_ref_style.jsonl, id 464) hold an escaped "\n" after JSON decoding.
     const escaped = "A building stands, encircled by roads,\\nConcrete loops, where cars are sowed.";
@@ -65,7 +66,9 @@ describe("countWords", () => {
 
   it("counts a real AnyCapEval brief reference", () => {
     // anycapeval_video_ref_style.jsonl id 344: the instruction asks for 10 to 20 words.
-    expect(countWords("A man in a blue shirt and black cap drives a red convertible down a palm tree-lined street.")).toBe(18);
+    expect(
+      countWords("A man in a blue shirt and black cap drives a red convertible down a palm tree-lined street."),
+    ).toBe(18);
   });
 });
 

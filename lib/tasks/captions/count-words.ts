@@ -55,9 +55,47 @@ export function countWords(text: string): number {
  * Abbreviations that never end a sentence: titles before a name and the Latin "for example" family, which
  * always continue the sentence they are in.
  */
-const NEVER_FINAL = new Set(["mr", "mrs", "ms", "mx", "dr", "prof", "st", "mt", "capt", "col", "gen", "lt", "sgt", "rev", "hon", "fr", "e.g", "i.e", "vs", "cf", "viz"]);
+const NEVER_FINAL = new Set([
+  "mr",
+  "mrs",
+  "ms",
+  "mx",
+  "dr",
+  "prof",
+  "st",
+  "mt",
+  "capt",
+  "col",
+  "gen",
+  "lt",
+  "sgt",
+  "rev",
+  "hon",
+  "fr",
+  "e.g",
+  "i.e",
+  "vs",
+  "cf",
+  "viz",
+]);
 /** Abbreviations that end a sentence only when the next word does not start in lower case ("… in the U.S. Then …"). */
-const MAYBE_FINAL = new Set(["etc", "a.m", "p.m", "jr", "sr", "inc", "ltd", "co", "corp", "u.s", "u.k", "u.n", "e.u", "approx", "fig"]);
+const MAYBE_FINAL = new Set([
+  "etc",
+  "a.m",
+  "p.m",
+  "jr",
+  "sr",
+  "inc",
+  "ltd",
+  "co",
+  "corp",
+  "u.s",
+  "u.k",
+  "u.n",
+  "e.u",
+  "approx",
+  "fig",
+]);
 
 const CLOSING = /["'”’»)\]]+$/u;
 const OPENING = /^["'“‘«([]+/u;
@@ -152,6 +190,11 @@ export function countSentencesAsAnyCapEval(text: string): number {
 }
 
 /** The word and sentence counters of a counting. */
-export function counters(counting: WordCounting): { words: (text: string) => number; sentences: (text: string) => number } {
-  return counting === "anycapeval" ? { words: countWordsAsAnyCapEval, sentences: countSentencesAsAnyCapEval } : { words: countWords, sentences: countSentences };
+export function counters(counting: WordCounting): {
+  words: (text: string) => number;
+  sentences: (text: string) => number;
+} {
+  return counting === "anycapeval"
+    ? { words: countWordsAsAnyCapEval, sentences: countSentencesAsAnyCapEval }
+    : { words: countWords, sentences: countSentences };
 }

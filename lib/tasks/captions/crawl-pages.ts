@@ -9,7 +9,10 @@ export const CAPTIONS_CRAWL_PAGES: readonly CrawlPage[] = [
   {
     route: "/projects/[projectId]/captions",
     project: {},
-    urls: (s) => [`/projects/${s.projectId}/captions`, `/projects/${s.projectId}/captions?flag=judge_broke_rule&model=crawl-alpha`],
+    urls: (s) => [
+      `/projects/${s.projectId}/captions`,
+      `/projects/${s.projectId}/captions?flag=judge_broke_rule&model=crawl-alpha`,
+    ],
   },
   {
     route: "/projects/[projectId]/captions/[captionId]",

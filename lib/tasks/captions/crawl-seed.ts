@@ -7,17 +7,32 @@ import { smallReferenceSet } from "./caption-fixtures";
 import type { CrawlSeedPart } from "../task-crawl";
 
 export const captionsCrawlSeed: CrawlSeedPart = async ({ prisma, projectId, api, upload, endpointId, waitForRun }) => {
-  const reference = await api<{ set: { id: string } }>(`/api/v1/projects/${projectId}/caption-sets`, { method: "POST", body: upload({}, "crawl-ref.jsonl", jsonlBytes(...smallReferenceSet())) });
+  const reference = await api<{ set: { id: string } }>(`/api/v1/projects/${projectId}/caption-sets`, {
+    method: "POST",
+    body: upload({}, "crawl-ref.jsonl", jsonlBytes(...smallReferenceSet())),
+  });
   for (const model of ["crawl-alpha", "crawl-beta"]) {
-    const outputs = jsonlBytes(...[1, 2, 3, 4].map((id) => ({ id, output: `A red ball rolls down the ramp, written by ${model}.` })));
-    await api(`/api/v1/projects/${projectId}/caption-sets/${reference.set.id}/outputs`, { method: "POST", body: upload({ model }, `${model}.jsonl`, outputs) });
+    const outputs = jsonlBytes(
+      ...[1, 2, 3, 4].map((id) => ({ id, output: `A red ball rolls down the ramp, written by ${model}.` })),
+    );
+    await api(`/api/v1/projects/${projectId}/caption-sets/${reference.set.id}/outputs`, {
+      method: "POST",
+      body: upload({ model }, `${model}.jsonl`, outputs),
+    });
   }
   const runIds: string[] = [];
   for (const pipeline of ["caption_style", "caption_content"]) {
-    const run = await api<{ id: string }>(`/api/v1/projects/${projectId}/runs`, { method: "POST", body: JSON.stringify({ pipeline, endpointId, captionSetId: reference.set.id }) });
+    const run = await api<{ id: string }>(`/api/v1/projects/${projectId}/runs`, {
+      method: "POST",
+      body: JSON.stringify({ pipeline, endpointId, captionSetId: reference.set.id }),
+    });
     await waitForRun(run.id);
     runIds.push(run.id);
   }
-  const captions = await prisma.item.findMany({ where: { projectId, kind: "caption", model: "crawl-alpha" }, orderBy: { group: "asc" }, select: { id: true } });
+  const captions = await prisma.item.findMany({
+    where: { projectId, kind: "caption", model: "crawl-alpha" },
+    orderBy: { group: "asc" },
+    select: { id: true },
+  });
   return { runIds, captionIds: captions.map((c) => c.id) };
 };

@@ -39,8 +39,14 @@ describe("the demo's caption set", () => {
         const ref = parsed.items.find((r) => r.id === output.referenceId)!;
         if (ref.captionType !== "brief" && ref.captionType !== "detail") return false;
         return (
-          applyLengthRules({ captionType: ref.captionType, instruction: ref.instruction, restriction: ref.restriction || null, reference: ref.reference, output: output.output, judgeScore: 2 }).cap !==
-          null
+          applyLengthRules({
+            captionType: ref.captionType,
+            instruction: ref.instruction,
+            restriction: ref.restriction || null,
+            reference: ref.reference,
+            output: output.output,
+            judgeScore: 2,
+          }).cap !== null
         );
       });
       expect(capped.length, model).toBe(CLIPS.length);

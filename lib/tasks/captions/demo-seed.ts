@@ -11,14 +11,23 @@ export const captionsDemo: DemoSeedPart = {
     const captions = demoCaptions();
     const reference = await api(
       `/api/v1/projects/${projectId}/caption-sets`,
-      upload({ name: "Demo caption references (simulated)", citation: "Written for the demo in AnyCapEval's format" }, "demo-references.jsonl", captions.reference),
+      upload(
+        { name: "Demo caption references (simulated)", citation: "Written for the demo in AnyCapEval's format" },
+        "demo-references.jsonl",
+        captions.reference,
+      ),
     );
     const setId = String((reference.set as { id: string }).id);
     for (const [model, text] of Object.entries(captions.outputs)) {
-      await api(`/api/v1/projects/${projectId}/caption-sets/${setId}/outputs`, upload({ model, name: `${model} captions (simulated)` }, `${model}.jsonl`, text));
+      await api(
+        `/api/v1/projects/${projectId}/caption-sets/${setId}/outputs`,
+        upload({ model, name: `${model} captions (simulated)` }, `${model}.jsonl`, text),
+      );
     }
     for (const pipeline of ["caption_style", "caption_content"]) {
-      const captionRun = await api(`/api/v1/projects/${projectId}/runs`, { json: { pipeline, endpointId, captionSetId: setId } });
+      const captionRun = await api(`/api/v1/projects/${projectId}/runs`, {
+        json: { pipeline, endpointId, captionSetId: setId },
+      });
       log(`started a simulated ${pipeline} run ${String(captionRun.id)}`);
     }
     return [];
@@ -58,9 +67,16 @@ export function demoCaptions(): { reference: string; outputs: Record<string, str
     references.push(
       line(`${i}-brief`, "brief", "Describe the video in one short sentence.", prompt),
       line(`${i}-detail`, "detail", "Describe the video in detail.", detail),
-      line(`${i}-action`, "action", "Describe the actions in the video.", prompt, [prompt.replace(/\.$/, ""), "the camera holds still"]),
+      line(`${i}-action`, "action", "Describe the actions in the video.", prompt, [
+        prompt.replace(/\.$/, ""),
+        "the camera holds still",
+      ]),
     );
-    outputs["simulated-model-a"]!.push({ id: `${i}-brief`, output: prompt }, { id: `${i}-detail`, output: prompt }, { id: `${i}-action`, output: prompt });
+    outputs["simulated-model-a"]!.push(
+      { id: `${i}-brief`, output: prompt },
+      { id: `${i}-detail`, output: prompt },
+      { id: `${i}-action`, output: prompt },
+    );
     outputs["simulated-model-b"]!.push(
       { id: `${i}-brief`, output: prompt.split(" ").slice(0, 3).join(" ") },
       { id: `${i}-detail`, output: detail },
@@ -68,5 +84,8 @@ export function demoCaptions(): { reference: string; outputs: Record<string, str
     );
   });
   const jsonl = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).join("\n") + "\n";
-  return { reference: jsonl(references), outputs: Object.fromEntries(Object.entries(outputs).map(([model, rows]) => [model, jsonl(rows)])) };
+  return {
+    reference: jsonl(references),
+    outputs: Object.fromEntries(Object.entries(outputs).map(([model, rows]) => [model, jsonl(rows)])),
+  };
 }

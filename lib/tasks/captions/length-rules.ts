@@ -77,10 +77,20 @@ const percent = (fraction: number) => `${fraction >= 0 ? "+" : "−"}${Math.abs(
 function referenceLengthRule(captionType: string, outputWords: number, referenceWords: number): LengthRuleResult {
   const id = "brief_detail_10pct";
   if (!(LENGTH_RULE_TYPES as readonly string[]).includes(captionType)) {
-    return { id, applies: false, passed: null, detail: `Only brief and detail captions must be within ±10% of the reference's word count; this is a ${captionType} caption.` };
+    return {
+      id,
+      applies: false,
+      passed: null,
+      detail: `Only brief and detail captions must be within ±10% of the reference's word count; this is a ${captionType} caption.`,
+    };
   }
   if (referenceWords === 0) {
-    return { id, applies: false, passed: null, detail: "The reference has no words, so the ±10% word-count rule cannot apply." };
+    return {
+      id,
+      applies: false,
+      passed: null,
+      detail: "The reference has no words, so the ±10% word-count rule cannot apply.",
+    };
   }
   const passed = withinReferenceLength(outputWords, referenceWords);
   const deviation = (outputWords - referenceWords) / referenceWords;
@@ -92,9 +102,14 @@ function referenceLengthRule(captionType: string, outputWords: number, reference
   };
 }
 
-function restrictionRule(restrictions: LengthRestriction[], outputWords: number, outputSentences: number): LengthRuleResult {
+function restrictionRule(
+  restrictions: LengthRestriction[],
+  outputWords: number,
+  outputSentences: number,
+): LengthRuleResult {
   const id = "instruction_restriction";
-  if (restrictions.length === 0) return { id, applies: false, passed: null, detail: "The instruction states no length restriction." };
+  if (restrictions.length === 0)
+    return { id, applies: false, passed: null, detail: "The instruction states no length restriction." };
   const parts = restrictions.map((restriction) => {
     const count = restriction.unit === "words" ? outputWords : outputSentences;
     const check = checkRestriction(restriction, count);
@@ -121,7 +136,10 @@ export function applyLengthRules(input: LengthRulesInput): LengthRulesResult {
   const outputSentences = count.sentences(input.output);
   const fromRule = parseRestrictions(input.restriction);
   const restrictions = fromRule.length ? fromRule : parseRestrictions(input.instruction);
-  const rules = [referenceLengthRule(input.captionType, outputWords, referenceWords), restrictionRule(restrictions, outputWords, outputSentences)];
+  const rules = [
+    referenceLengthRule(input.captionType, outputWords, referenceWords),
+    restrictionRule(restrictions, outputWords, outputSentences),
+  ];
   const cap = rules.some((rule) => rule.applies && rule.passed === false) ? LENGTH_RULE_SCORE_CAP : null;
   const judgeScore = input.judgeScore;
   return {

@@ -27,8 +27,16 @@ describe("parseRestriction on AnyCapEval's own rule texts", () => {
   });
 
   it("finds the rule inside a whole instruction, before or after the task", () => {
-    expect(parsed("The generated caption's length cannot exceed two sentences. Describe the video's content in a documentary-style format.")).toEqual({ unit: "sentences", max: 2 });
-    expect(parseRestriction("Generate a brief caption describing this video's main content. The generated caption's length needs to be 20 to 30 words.")?.source).toBe("20 to 30 words");
+    expect(
+      parsed(
+        "The generated caption's length cannot exceed two sentences. Describe the video's content in a documentary-style format.",
+      ),
+    ).toEqual({ unit: "sentences", max: 2 });
+    expect(
+      parseRestriction(
+        "Generate a brief caption describing this video's main content. The generated caption's length needs to be 20 to 30 words.",
+      )?.source,
+    ).toBe("20 to 30 words");
   });
 });
 
@@ -89,7 +97,9 @@ describe("parseRestriction on other phrasings", () => {
       "nineteen",
       "twenty",
     ];
-    words.forEach((word, index) => expect(parsed(`cannot exceed ${word} sentences`)).toEqual({ unit: "sentences", max: index + 1 }));
+    words.forEach((word, index) =>
+      expect(parsed(`cannot exceed ${word} sentences`)).toEqual({ unit: "sentences", max: index + 1 }),
+    );
   });
 
   it("keeps the matched phrase as the source", () => {
@@ -121,7 +131,9 @@ describe("parseRestriction is strict", () => {
 
 describe("parseRestrictions", () => {
   it("combines bounds on one unit", () => {
-    expect(parseRestrictions("at least 10 words and no more than 50 words")).toEqual([{ unit: "words", min: 10, max: 50, source: "at least 10 words; no more than 50 words" }]);
+    expect(parseRestrictions("at least 10 words and no more than 50 words")).toEqual([
+      { unit: "words", min: 10, max: 50, source: "at least 10 words; no more than 50 words" },
+    ]);
   });
 
   it("keeps one restriction per unit, in text order", () => {
@@ -135,7 +147,9 @@ describe("parseRestrictions", () => {
   it("leaves out a unit whose bounds contradict each other instead of guessing", () => {
     expect(parseRestrictions("exactly two sentences or three sentences")).toEqual([]);
     expect(parseRestrictions("at least 50 words, at most 20 words")).toEqual([]);
-    expect(parseRestrictions("exactly 2 sentences, at most 30 words, exactly 3 sentences").map((r) => r.unit)).toEqual(["words"]);
+    expect(parseRestrictions("exactly 2 sentences, at most 30 words, exactly 3 sentences").map((r) => r.unit)).toEqual([
+      "words",
+    ]);
   });
 });
 
@@ -148,7 +162,10 @@ describe("checkRestriction", () => {
   it("names the violated bound", () => {
     expect(checkRestriction(range, 19)).toEqual({ passed: false, problem: "is below the minimum of 20 words" });
     expect(checkRestriction(range, 31)).toEqual({ passed: false, problem: "exceeds the maximum of 30 words" });
-    expect(checkRestriction({ unit: "sentences", exact: 2, source: "" }, 3)).toEqual({ passed: false, problem: "needs exactly 2 sentences" });
+    expect(checkRestriction({ unit: "sentences", exact: 2, source: "" }, 3)).toEqual({
+      passed: false,
+      problem: "needs exactly 2 sentences",
+    });
   });
   it("describes restrictions", () => {
     expect(describeRestriction(range)).toBe("20–30 words");

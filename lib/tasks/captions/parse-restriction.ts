@@ -58,7 +58,10 @@ interface Pattern {
 }
 
 // Not inside a word or a hyphenated number: "twenty-one words" is not "one words".
-const pattern = (kind: Kind, body: string): Pattern => ({ kind, regex: new RegExp(`(?<![\\p{L}\\p{N}_-])${body}`, "giu") });
+const pattern = (kind: Kind, body: string): Pattern => ({
+  kind,
+  regex: new RegExp(`(?<![\\p{L}\\p{N}_-])${body}`, "giu"),
+});
 
 // A later pattern's match inside an earlier one's is dropped, so a phrase that contains another comes first:
 // "no more than 50 words" before "more than 50 words", "not less than" before "less than", every bound before a bare count.
@@ -73,14 +76,23 @@ const PATTERNS: Pattern[] = [
     "max",
     `(?:cannot|can\\s*not|can't|must\\s+not|mustn't|should\\s+not|shouldn't|do\\s+not|does\\s+not|don't|doesn't|not|never|without)\\s+(?:exceed|exceeding|go\\s+over|going\\s+over)\\s+${NUM}\\s+${UNIT}`,
   ),
-  pattern("max", `(?:within|up\\s+to|at\\s+most|a\\s+maximum\\s+of|maximum\\s+of|max(?:imum)?\\.?)\\s+${NUM}\\s+${UNIT}`),
-  pattern("min", `(?:at\\s+least|a\\s+minimum\\s+of|minimum\\s+of|min(?:imum)?\\.?|(?:no|not)\\s+(?:less|fewer|shorter)\\s+than)\\s+${NUM}\\s+${UNIT}`),
+  pattern(
+    "max",
+    `(?:within|up\\s+to|at\\s+most|a\\s+maximum\\s+of|maximum\\s+of|max(?:imum)?\\.?)\\s+${NUM}\\s+${UNIT}`,
+  ),
+  pattern(
+    "min",
+    `(?:at\\s+least|a\\s+minimum\\s+of|minimum\\s+of|min(?:imum)?\\.?|(?:no|not)\\s+(?:less|fewer|shorter)\\s+than)\\s+${NUM}\\s+${UNIT}`,
+  ),
   pattern("max_strict", `(?:less|fewer|shorter)\\s+than\\s+${NUM}\\s+${UNIT}`),
   pattern("max_strict", `under\\s+${NUM}\\s+${UNIT}`),
   pattern("min_strict", `(?:more|longer)\\s+than\\s+${NUM}\\s+${UNIT}`),
   pattern("exact", `exactly\\s+${NUM}\\s+${UNIT}`),
   pattern("exact", `(?:a\\s+)?single\\s+(sentence|word)(?![\\w-])`),
-  pattern("exact", `${NUM}[-\\s](word|sentence)(?=[-\\s](?:caption|description|summary|answer|poem|story|narrative|text)\\b)`),
+  pattern(
+    "exact",
+    `${NUM}[-\\s](word|sentence)(?=[-\\s](?:caption|description|summary|answer|poem|story|narrative|text)\\b)`,
+  ),
   pattern("exact", `${NUM}\\s+${UNIT}`),
 ];
 
@@ -159,13 +171,25 @@ export function parseRestrictions(text: string | null | undefined): LengthRestri
 
 function combine(a: LengthRestriction, b: LengthRestriction): LengthRestriction | null {
   if (a.exact !== undefined || b.exact !== undefined) {
-    return a.exact !== undefined && a.exact === b.exact && a.min === undefined && b.min === undefined && a.max === undefined && b.max === undefined ? a : null;
+    return a.exact !== undefined &&
+      a.exact === b.exact &&
+      a.min === undefined &&
+      b.min === undefined &&
+      a.max === undefined &&
+      b.max === undefined
+      ? a
+      : null;
   }
   const min = a.min !== undefined && b.min !== undefined ? (a.min === b.min ? a.min : null) : (a.min ?? b.min);
   const max = a.max !== undefined && b.max !== undefined ? (a.max === b.max ? a.max : null) : (a.max ?? b.max);
   if (min === null || max === null) return null;
   if (min !== undefined && max !== undefined && min > max) return null;
-  return { unit: a.unit, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}), source: `${a.source}; ${b.source}` };
+  return {
+    unit: a.unit,
+    ...(min !== undefined ? { min } : {}),
+    ...(max !== undefined ? { max } : {}),
+    source: `${a.source}; ${b.source}`,
+  };
 }
 
 /** The text's length restriction, or null when it states none. With both a word and a sentence restriction, the first one written. */
@@ -178,9 +202,12 @@ export type RestrictionCheck = { passed: true } | { passed: false; problem: stri
 /** Whether a count satisfies a restriction, and in words what is wrong when it does not. */
 export function checkRestriction(restriction: LengthRestriction, count: number): RestrictionCheck {
   const unit = restriction.unit;
-  if (restriction.exact !== undefined && count !== restriction.exact) return { passed: false, problem: `needs exactly ${restriction.exact} ${unit}` };
-  if (restriction.min !== undefined && count < restriction.min) return { passed: false, problem: `is below the minimum of ${restriction.min} ${unit}` };
-  if (restriction.max !== undefined && count > restriction.max) return { passed: false, problem: `exceeds the maximum of ${restriction.max} ${unit}` };
+  if (restriction.exact !== undefined && count !== restriction.exact)
+    return { passed: false, problem: `needs exactly ${restriction.exact} ${unit}` };
+  if (restriction.min !== undefined && count < restriction.min)
+    return { passed: false, problem: `is below the minimum of ${restriction.min} ${unit}` };
+  if (restriction.max !== undefined && count > restriction.max)
+    return { passed: false, problem: `exceeds the maximum of ${restriction.max} ${unit}` };
   return { passed: true };
 }
 
@@ -188,7 +215,8 @@ export function checkRestriction(restriction: LengthRestriction, count: number):
 export function describeRestriction(restriction: LengthRestriction): string {
   const unit = (n: number) => (n === 1 ? restriction.unit.slice(0, -1) : restriction.unit);
   if (restriction.exact !== undefined) return `exactly ${restriction.exact} ${unit(restriction.exact)}`;
-  if (restriction.min !== undefined && restriction.max !== undefined) return `${restriction.min}–${restriction.max} ${restriction.unit}`;
+  if (restriction.min !== undefined && restriction.max !== undefined)
+    return `${restriction.min}–${restriction.max} ${restriction.unit}`;
   if (restriction.max !== undefined) return `at most ${restriction.max} ${unit(restriction.max)}`;
   return `at least ${restriction.min} ${unit(restriction.min!)}`;
 }

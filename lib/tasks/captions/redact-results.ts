@@ -17,7 +17,19 @@ export function withheldCaptionResult<C extends CaptionRunResult>(caption: C): C
 }
 
 function withheldStyle(style: StyleResult): StyleResult {
-  return { status: style.status, error: null, rawScore: null, reason: null, counts: null, rules: null, cap: null, scoreAfterRules: null, countedScore: null, counted: null, flags: null };
+  return {
+    status: style.status,
+    error: null,
+    rawScore: null,
+    reason: null,
+    counts: null,
+    rules: null,
+    cap: null,
+    scoreAfterRules: null,
+    countedScore: null,
+    counted: null,
+    flags: null,
+  };
 }
 
 function withheldContent(content: ContentResult): ContentResult {

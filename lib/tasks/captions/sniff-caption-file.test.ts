@@ -19,7 +19,9 @@ describe("sniffCaptionFile", () => {
 
   it("knows outputs by their output field or column", () => {
     expect(sniffCaptionFile("alpha.jsonl", '{"id": 1, "output": "A ball."}\n')).toBe("caption_outputs");
-    expect(sniffCaptionFile("alpha.csv", '\uFEFFvideo,type,"output"\r\na.mp4,brief,A ball.\r\n')).toBe("caption_outputs");
+    expect(sniffCaptionFile("alpha.csv", '\uFEFFvideo,type,"output"\r\na.mp4,brief,A ball.\r\n')).toBe(
+      "caption_outputs",
+    );
   });
 
   it("leaves prompt lists, metadata and other files alone", () => {

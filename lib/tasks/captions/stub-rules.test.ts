@@ -39,7 +39,13 @@ describe("the stub's caption rubric rule", () => {
     ] as const) {
       const text = rubricPrompt(words(outputWords), words(10));
       const first = parseStructuredOutput(answer(text), captionStyleAnswerSchema);
-      expect(first).toEqual({ ok: true, value: { score, reason: `Simulated judgment from the stub LLM: the output has ${outputWords} words, the reference 10.` } });
+      expect(first).toEqual({
+        ok: true,
+        value: {
+          score,
+          reason: `Simulated judgment from the stub LLM: the output has ${outputWords} words, the reference 10.`,
+        },
+      });
       expect(answer(text)).toBe(answer(text));
     }
   });
@@ -49,13 +55,22 @@ describe("the stub's caption rubric rule", () => {
     const reference = words(10);
     const style = parseStructuredOutput(answer(rubricPrompt(output, reference)), captionStyleAnswerSchema);
     if (!style.ok) throw new Error(style.error);
-    const rules = applyLengthRules({ captionType: "brief", output, reference, instruction: "", restriction: null, judgeScore: style.value.score });
+    const rules = applyLengthRules({
+      captionType: "brief",
+      output,
+      reference,
+      instruction: "",
+      restriction: null,
+      judgeScore: style.value.score,
+    });
     expect(rules).toMatchObject({ cap: 1, scoreAfterRules: 1, judgeBrokeRule: true });
   });
 
   it("reads multi-line outputs such as poems", () => {
     const poem = "In glass bowls, gifts are laid,\nRuby jewels arrayed.";
-    const parsed = JSON.parse(answer(rubricPrompt(poem, "Glass bowls hold seeds and honey here today", "poem"))) as { reason: string };
+    const parsed = JSON.parse(answer(rubricPrompt(poem, "Glass bowls hold seeds and honey here today", "poem"))) as {
+      reason: string;
+    };
     expect(parsed.reason).toContain("the output has 9 words, the reference 8");
   });
 });
@@ -93,7 +108,9 @@ describe("the stub server", () => {
       const ask = () => client.chat.completions.create({ model: "stub", messages: [{ role: "user", content: text }] });
       const reply = await ask();
       expect(JSON.parse(reply.choices[0]!.message.content!)).toEqual({
-        key_points: [{ key_point: "mention the bouquet", score: 1, reason: 'Simulated: the caption mentions "bouquet".' }],
+        key_points: [
+          { key_point: "mention the bouquet", score: 1, reason: 'Simulated: the caption mentions "bouquet".' },
+        ],
         total: 1,
       });
       expect(stub.requests.at(-1)!.rule).toBe("caption-content");

@@ -13,7 +13,8 @@ export const CAPTION_RULES: StubRule[] = [
     match: /assign a score between 0 and 4 to "Model Output"/i,
     respond: (context) => {
       const input = captionRubricInput(context.text);
-      if (!input) return JSON.stringify({ score: context.pick(5, "c"), reason: "Simulated judgment from the stub LLM." });
+      if (!input)
+        return JSON.stringify({ score: context.pick(5, "c"), reason: "Simulated judgment from the stub LLM." });
       // 3 within ±10% of the reference's length, else 2: a brief or detail caption outside it gets a score above
       // the rule's cap of 1 on purpose, so the tests and the demo show captions where the judge broke the rule.
       const [outputWords, referenceWords] = [countWords(input.output), countWords(input.reference)];
@@ -36,7 +37,9 @@ export const CAPTION_RULES: StubRule[] = [
         return {
           key_point: keyPoint,
           score: shared ? 1 : 0,
-          reason: shared ? `Simulated: the caption mentions "${shared}".` : "Simulated: the caption shares no content word with this key point.",
+          reason: shared
+            ? `Simulated: the caption mentions "${shared}".`
+            : "Simulated: the caption shares no content word with this key point.",
         };
       });
       return JSON.stringify({ key_points, total: key_points.reduce((sum, entry) => sum + entry.score, 0) });
@@ -50,7 +53,10 @@ function captionRubricInput(text: string): { output: string; reference: string }
   const end = text.lastIndexOf("\n### **Output:**");
   const referenceAt = text.lastIndexOf("\nReference: ", end);
   if (start < 0 || end < 0 || referenceAt < start) return null;
-  return { output: text.slice(start + "\nModel Output: ".length, referenceAt), reference: text.slice(referenceAt + "\nReference: ".length, end) };
+  return {
+    output: text.slice(start + "\nModel Output: ".length, referenceAt),
+    reference: text.slice(referenceAt + "\nReference: ".length, end),
+  };
 }
 
 /** The key points and caption of a rendered key-point check prompt (prompts/caption-content/judge.md), or null. */
@@ -67,7 +73,25 @@ function captionContentInput(text: string): { keyPoints: string[]; output: strin
   return { keyPoints, output: text.slice(captionAt + "\nCaption to check:\n".length, end) };
 }
 
-const STOP_WORDS = new Set(["the", "and", "with", "from", "that", "this", "their", "there", "into", "onto", "while", "mention", "describe", "note", "video", "person", "people"]);
+const STOP_WORDS = new Set([
+  "the",
+  "and",
+  "with",
+  "from",
+  "that",
+  "this",
+  "their",
+  "there",
+  "into",
+  "onto",
+  "while",
+  "mention",
+  "describe",
+  "note",
+  "video",
+  "person",
+  "people",
+]);
 
 /** Lower-case words of four or more letters that carry content. */
 function contentWords(text: string): Set<string> {

@@ -5,8 +5,18 @@ import { itemFilterSchema } from "../../items/item-filter";
 import type { VideoItemList } from "../task-module";
 
 /** The video page's card of the video's captions (the first 100), each linked to its caption page. */
-export async function videoCaptionList(prisma: PrismaClient, actor: Actor, projectId: string, videoId: string): Promise<VideoItemList | null> {
-  const captions = await listItems(prisma, actor, projectId, itemFilterSchema().parse({ kind: "caption", videoId, pageSize: 100 }));
+export async function videoCaptionList(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  videoId: string,
+): Promise<VideoItemList | null> {
+  const captions = await listItems(
+    prisma,
+    actor,
+    projectId,
+    itemFilterSchema().parse({ kind: "caption", videoId, pageSize: 100 }),
+  );
   if (captions.total === 0) return null;
   return {
     title: `Captions of this video (${captions.total})`,
@@ -19,6 +29,12 @@ export async function videoCaptionList(prisma: PrismaClient, actor: Actor, proje
       model: caption.model,
       text: "output" in caption ? caption.output : caption.externalId,
     })),
-    more: captions.total > captions.items.length ? { href: `/projects/${projectId}/captions?videoId=${encodeURIComponent(videoId)}`, label: `all ${captions.total} captions` } : null,
+    more:
+      captions.total > captions.items.length
+        ? {
+            href: `/projects/${projectId}/captions?videoId=${encodeURIComponent(videoId)}`,
+            label: `all ${captions.total} captions`,
+          }
+        : null,
   };
 }

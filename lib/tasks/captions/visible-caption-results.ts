@@ -17,18 +17,35 @@ import { blindVideoIdsFor, redactResultsFor } from "../../visibility/judge-visib
 import { WithheldError } from "../../visibility/withheld";
 import * as captionResults from "./caption-results";
 import { withheldCaptionResult } from "./redact-results";
-import type { CaptionFlag, CaptionListQuery, CaptionResultsQuery, CaptionRunResult, captionLeaderboardQuerySchema } from "./caption-results";
+import type {
+  CaptionFlag,
+  CaptionListQuery,
+  CaptionResultsQuery,
+  CaptionRunResult,
+  captionLeaderboardQuerySchema,
+} from "./caption-results";
 import type { z } from "zod";
 
 /** Caption results for this user, each marked `blind` (and withheld by the task's redactResult) when its video is blind to them. */
-const redactCaptionResultsFor = <C extends CaptionRunResult>(prisma: PrismaClient, userId: string, captions: readonly C[]) =>
-  redactResultsFor(prisma, userId, withheldCaptionResult, captions, (caption) => caption.video.id);
+const redactCaptionResultsFor = <C extends CaptionRunResult>(
+  prisma: PrismaClient,
+  userId: string,
+  captions: readonly C[],
+) => redactResultsFor(prisma, userId, withheldCaptionResult, captions, (caption) => caption.video.id);
 
 /** Captions of `runId` flagged with `flag` on videos the user reviews blind. */
-async function blindFlaggedItemIds(prisma: PrismaClient, userId: string, runId: string, flag: CaptionFlag): Promise<string[]> {
+async function blindFlaggedItemIds(
+  prisma: PrismaClient,
+  userId: string,
+  runId: string,
+  flag: CaptionFlag,
+): Promise<string[]> {
   const blind = [...(await blindVideoIdsFor(prisma, userId))];
   if (blind.length === 0) return [];
-  const rows = await prisma.runMetric.findMany({ where: { runId, metric: flag, value: 1, videoId: { in: blind } }, select: { itemId: true } });
+  const rows = await prisma.runMetric.findMany({
+    where: { runId, metric: flag, value: 1, videoId: { in: blind } },
+    select: { itemId: true },
+  });
   return rows.map((row) => row.itemId).filter((id) => id !== "");
 }
 
@@ -43,7 +60,11 @@ export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runI
         where: {
           runId,
           itemId: { in: hidden },
-          item: { ...(query.model ? { model: query.model } : {}), ...(query.type ? { group: query.type } : {}), ...(query.videoId ? { videoId: query.videoId } : {}) },
+          item: {
+            ...(query.model ? { model: query.model } : {}),
+            ...(query.type ? { group: query.type } : {}),
+            ...(query.videoId ? { videoId: query.videoId } : {}),
+          },
         },
       })
     : 0;
@@ -54,7 +75,12 @@ export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runI
  * GET /projects/:id/caption-leaderboard (and its CSV and JSONL): the leaderboard of the named runs, whole, or
  * `WithheldError` (409) while any of their videos is blind to the caller.
  */
-export async function projectCaptionLeaderboard(prisma: PrismaClient, actor: Actor, projectId: string, query: z.output<typeof captionLeaderboardQuerySchema>) {
+export async function projectCaptionLeaderboard(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: z.output<typeof captionLeaderboardQuerySchema>,
+) {
   const leaderboard = await captionResults.projectCaptionLeaderboard(prisma, actor, projectId, query);
   const withheld = await runsWithheld(
     prisma,
@@ -69,7 +95,12 @@ export async function projectCaptionLeaderboard(prisma: PrismaClient, actor: Act
  * The captions page: the leaderboard whole or, while any of the chosen runs' videos is blind to the caller, none and
  * `leaderboardWithheld` saying why; the page of captions redacted.
  */
-export async function projectCaptionOverview(prisma: PrismaClient, actor: Actor, projectId: string, query: CaptionListQuery) {
+export async function projectCaptionOverview(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: CaptionListQuery,
+) {
   const whole = await captionResults.projectCaptionOverview(prisma, actor, projectId, query);
   const chosen = [whole.style, whole.content].flatMap((run) => (run ? [run.id] : []));
   const leaderboardWithheld = await runsWithheld(prisma, actor.userId, chosen);
@@ -109,7 +140,9 @@ export async function captionDetail(prisma: PrismaClient, actor: Actor, projectI
     results: detail.results.map((entry, i) => ({
       ...entry,
       result: shown[i]!,
-      scores: shown[i]!.blind ? entry.scores.map((score) => ({ ...score, value: null })) : entry.scores.map((score) => ({ ...score, value: score.value as number | null })),
+      scores: shown[i]!.blind
+        ? entry.scores.map((score) => ({ ...score, value: null }))
+        : entry.scores.map((score) => ({ ...score, value: score.value as number | null })),
     })),
   };
 }
@@ -120,7 +153,13 @@ export async function captionDetail(prisma: PrismaClient, actor: Actor, projectI
  * caller the export throws `WithheldError` (409) before its first row. Rows still pass through the blind policy, so
  * a queue made blind while the file streams withholds values rather than giving them away.
  */
-export async function runCaptionResultExport(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery, pageSize = EXPORT_PAGE_ROWS) {
+export async function runCaptionResultExport(
+  prisma: PrismaClient,
+  actor: Actor,
+  runId: string,
+  query: CaptionResultsQuery,
+  pageSize = EXPORT_PAGE_ROWS,
+) {
   // The first slice checks the caller may export the run, so a 403 or 404 comes before any word of blind queues.
   const slices = captionResults.runCaptionResultSlices(prisma, actor, runId, query, pageSize);
   const first = await slices.next();
@@ -131,7 +170,12 @@ export async function runCaptionResultExport(prisma: PrismaClient, actor: Actor,
 
 type CaptionSlices = ReturnType<typeof captionResults.runCaptionResultSlices>;
 
-async function* runCaptionResultPages(prisma: PrismaClient, actor: Actor, first: IteratorResult<CaptionSlices extends AsyncGenerator<infer S> ? S : never>, rest: CaptionSlices) {
+async function* runCaptionResultPages(
+  prisma: PrismaClient,
+  actor: Actor,
+  first: IteratorResult<CaptionSlices extends AsyncGenerator<infer S> ? S : never>,
+  rest: CaptionSlices,
+) {
   for (let next = first; !next.done; next = await rest.next()) {
     const captions = await redactCaptionResultsFor(prisma, actor.userId, next.value.captions);
     yield { run: next.value.run, captions: captions.filter((caption) => !caption.blind) };

@@ -54,7 +54,13 @@ describe("counting words as AnyCapEval does", () => {
     const ours = applyLengthRules(input);
     expect([ours.counting, ours.outputWords, ours.referenceWords, ours.cap]).toEqual(["framejury", 16, 13, 1]);
     const theirs = applyLengthRules({ ...input, counting: "anycapeval" });
-    expect([theirs.counting, theirs.outputWords, theirs.referenceWords, theirs.cap, theirs.scoreAfterRules]).toEqual(["anycapeval", 13, 13, null, 3]);
+    expect([theirs.counting, theirs.outputWords, theirs.referenceWords, theirs.cap, theirs.scoreAfterRules]).toEqual([
+      "anycapeval",
+      13,
+      13,
+      null,
+      3,
+    ]);
   });
 
   it("is a run setting, FrameJury's by default", () => {
@@ -72,7 +78,11 @@ describe("counting words as AnyCapEval does", () => {
   afterAll(() => stub.close());
 
   it("two style runs of one caption, one counting each way: the run says how it counted, and the verdicts differ", async () => {
-    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 });
+    const { projectId } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 2,
+      keyFrames: 1,
+      uniformFrames: 8,
+    });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
       name: "stub",
       baseUrl: stub.baseURL,
@@ -88,25 +98,53 @@ describe("counting words as AnyCapEval does", () => {
       pricePer1kOutput: null,
     });
     const file = (fileName: string, bytes: Uint8Array) => ({ fileName, bytes });
-    const setId = (await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(smallReferenceSet()[0]!)))).set.id!;
-    await importModelOutputs(prisma, owner, projectId, setId, file("alpha.jsonl", jsonlBytes({ id: 1, output })), { model: "alpha" });
+    const setId = (
+      await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(smallReferenceSet()[0]!)))
+    ).set.id!;
+    await importModelOutputs(prisma, owner, projectId, setId, file("alpha.jsonl", jsonlBytes({ id: 1, output })), {
+      model: "alpha",
+    });
     const queue = inlineJudgeQueue(testJudgeDeps());
     const start = (settings: Record<string, unknown>) =>
-      createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ endpointId: endpoint.id, captionSetId: setId, pipeline: "caption_style", settings }));
+      createRun(
+        { prisma, queue, pipelines: installedPipelines() },
+        owner,
+        projectId,
+        createRunSchema.parse({ endpointId: endpoint.id, captionSetId: setId, pipeline: "caption_style", settings }),
+      );
     const ours = await start({});
     const theirs = await start({ wordCounting: "anycapeval" });
 
-    const read = async (runId: string) => (await runCaptionResults(prisma, owner, runId, captionResultsQuerySchema.parse({}))).captions[0]!.style!;
+    const read = async (runId: string) =>
+      (await runCaptionResults(prisma, owner, runId, captionResultsQuerySchema.parse({}))).captions[0]!.style!;
     // The stub scores 2 (outside ±10% by FrameJury's count); FrameJury's rule caps it at 1, AnyCapEval's lets it stand.
     const a = await read(ours.id);
-    expect([a.counts?.counting, a.counts?.outputWords, a.rules?.find((r) => r.id === "brief_detail_10pct")?.passed, a.rawScore, a.countedScore]).toEqual(["framejury", 16, false, 2, 1]);
+    expect([
+      a.counts?.counting,
+      a.counts?.outputWords,
+      a.rules?.find((r) => r.id === "brief_detail_10pct")?.passed,
+      a.rawScore,
+      a.countedScore,
+    ]).toEqual(["framejury", 16, false, 2, 1]);
     const b = await read(theirs.id);
-    expect([b.counts?.counting, b.counts?.outputWords, b.rules?.find((r) => r.id === "brief_detail_10pct")?.passed, b.rawScore, b.countedScore]).toEqual(["anycapeval", 13, true, 2, 2]);
+    expect([
+      b.counts?.counting,
+      b.counts?.outputWords,
+      b.rules?.find((r) => r.id === "brief_detail_10pct")?.passed,
+      b.rawScore,
+      b.countedScore,
+    ]).toEqual(["anycapeval", 13, true, 2, 2]);
 
     const runs = await projectCaptionRuns(prisma, owner, projectId);
-    expect(Object.fromEntries(runs.map((r) => [r.id, r.wordCounting]))).toEqual({ [ours.id]: "framejury", [theirs.id]: "anycapeval" });
+    expect(Object.fromEntries(runs.map((r) => [r.id, r.wordCounting]))).toEqual({
+      [ours.id]: "framejury",
+      [theirs.id]: "anycapeval",
+    });
 
-    const csv = captionResultsCsv(theirs.id, (await runCaptionResults(prisma, owner, theirs.id, captionResultsQuerySchema.parse({}))).captions);
+    const csv = captionResultsCsv(
+      theirs.id,
+      (await runCaptionResults(prisma, owner, theirs.id, captionResultsQuerySchema.parse({}))).captions,
+    );
     const [header, row] = csv.trim().split(/\r?\n/);
     expect(header!.split(",").at(-1)).toBe("word_counting");
     expect(row!.split(",").at(-1)).toBe("anycapeval");

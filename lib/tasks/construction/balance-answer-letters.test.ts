@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { balanceAnswerLetters, letterHistogram } from "./balance-answer-letters";
 
-const question = (id: string) => ({ id, correct: `right ${id}`, wrong: [`w1 ${id}`, `w2 ${id}`, `w3 ${id}`, `w4 ${id}`] });
+const question = (id: string) => ({
+  id,
+  correct: `right ${id}`,
+  wrong: [`w1 ${id}`, `w2 ${id}`, `w3 ${id}`, `w4 ${id}`],
+});
 
 describe("balanceAnswerLetters", () => {
   it("spreads the correct letter evenly: every letter within one of n/5", () => {

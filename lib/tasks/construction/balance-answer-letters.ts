@@ -27,16 +27,26 @@ export interface LetteredQuestion {
 
 const order = (id: string, seed: string) => createHash("sha256").update(`${seed}\u0000${id}`).digest("hex");
 
-export function balanceAnswerLetters(questions: readonly TransformedQuestion[], seed = "framejury"): LetteredQuestion[] {
+export function balanceAnswerLetters(
+  questions: readonly TransformedQuestion[],
+  seed = "framejury",
+): LetteredQuestion[] {
   for (const q of questions) {
-    if (q.wrong.length !== MC_LETTERS.length - 1) throw new Error(`Question ${q.id} has ${q.wrong.length} wrong answers; a five-option question needs ${MC_LETTERS.length - 1}.`);
+    if (q.wrong.length !== MC_LETTERS.length - 1)
+      throw new Error(
+        `Question ${q.id} has ${q.wrong.length} wrong answers; a five-option question needs ${MC_LETTERS.length - 1}.`,
+      );
   }
-  const ranked = [...questions].sort((a, b) => (order(a.id, seed) < order(b.id, seed) ? -1 : order(a.id, seed) > order(b.id, seed) ? 1 : a.id < b.id ? -1 : 1));
+  const ranked = [...questions].sort((a, b) =>
+    order(a.id, seed) < order(b.id, seed) ? -1 : order(a.id, seed) > order(b.id, seed) ? 1 : a.id < b.id ? -1 : 1,
+  );
   const letterOf = new Map(ranked.map((q, k) => [q.id, MC_LETTERS[k % MC_LETTERS.length]!]));
   return questions.map((q) => {
     const answer = letterOf.get(q.id)!;
     const wrong = [...q.wrong];
-    const options = Object.fromEntries(MC_LETTERS.map((letter) => [letter, letter === answer ? q.correct : wrong.shift()!])) as Record<McLetter, string>;
+    const options = Object.fromEntries(
+      MC_LETTERS.map((letter) => [letter, letter === answer ? q.correct : wrong.shift()!]),
+    ) as Record<McLetter, string>;
     return { id: q.id, options, answer };
   });
 }
@@ -44,6 +54,7 @@ export function balanceAnswerLetters(questions: readonly TransformedQuestion[], 
 /** How many questions have each letter as their correct answer. */
 export function letterHistogram(answers: readonly string[]): Record<McLetter, number> {
   const histogram = Object.fromEntries(MC_LETTERS.map((l) => [l, 0])) as Record<McLetter, number>;
-  for (const answer of answers) if ((MC_LETTERS as readonly string[]).includes(answer)) histogram[answer as McLetter] += 1;
+  for (const answer of answers)
+    if ((MC_LETTERS as readonly string[]).includes(answer)) histogram[answer as McLetter] += 1;
   return histogram;
 }

@@ -56,15 +56,43 @@ export function candidatePayload(videoFileName: string, spec: CandidateSpec, pai
 }
 
 /** Inserts a candidate set with these candidates into the project; returns its id and the items' ids by externalId. */
-export async function insertCandidateSet(prisma: PrismaClient, owner: Actor, projectId: string, videoIds: readonly string[], specs: readonly CandidateSpec[], name = "Generated candidates") {
-  const videos = await prisma.video.findMany({ where: { id: { in: [...videoIds] } }, select: { id: true, relativePath: true } });
-  const set = await prisma.itemSet.create({ data: { projectId, kind: CANDIDATE_SET_KIND, name, fileName: "-", sha256: "-", itemCount: specs.length, importedById: owner.userId } });
+export async function insertCandidateSet(
+  prisma: PrismaClient,
+  owner: Actor,
+  projectId: string,
+  videoIds: readonly string[],
+  specs: readonly CandidateSpec[],
+  name = "Generated candidates",
+) {
+  const videos = await prisma.video.findMany({
+    where: { id: { in: [...videoIds] } },
+    select: { id: true, relativePath: true },
+  });
+  const set = await prisma.itemSet.create({
+    data: {
+      projectId,
+      kind: CANDIDATE_SET_KIND,
+      name,
+      fileName: "-",
+      sha256: "-",
+      itemCount: specs.length,
+      importedById: owner.userId,
+    },
+  });
   const itemIds: Record<string, string> = {};
   for (const [i, spec] of specs.entries()) {
     const videoId = videoIds[spec.video]!;
     const path = videos.find((v) => v.id === videoId)!.relativePath;
     const item = await prisma.item.create({
-      data: { projectId, setId: set.id, videoId, externalId: spec.externalId, kind: CANDIDATE_ITEM_KIND, group: spec.dataset ?? "generic", payload: candidatePayload(path, spec, i) as never },
+      data: {
+        projectId,
+        setId: set.id,
+        videoId,
+        externalId: spec.externalId,
+        kind: CANDIDATE_ITEM_KIND,
+        group: spec.dataset ?? "generic",
+        payload: candidatePayload(path, spec, i) as never,
+      },
     });
     itemIds[spec.externalId] = item.id;
   }
@@ -72,12 +100,23 @@ export async function insertCandidateSet(prisma: PrismaClient, owner: Actor, pro
 }
 
 /** A view as the construct pipeline will give it once the filters kept the candidate and it was transformed. */
-export function transformedView(view: CandidateView, wrong: readonly [string, string, string, string], category = "Step Sequencing"): CandidateView {
+export function transformedView(
+  view: CandidateView,
+  wrong: readonly [string, string, string, string],
+  category = "Step Sequencing",
+): CandidateView {
   const decisions = {
     blind: { removed: false, reason: "needs the video" },
     hallucination: { removed: false, reason: "supported" },
     tricky: { removed: false, reason: "answered right" },
     unspecific: { removed: false, reason: "specific" },
   };
-  return { ...view, category, decisions, fate: candidateFate({ category, dataset: view.payload.dataset, decisions }), transform: { state: "transformed", attempt: 2, wrong }, attempts: 2 };
+  return {
+    ...view,
+    category,
+    decisions,
+    fate: candidateFate({ category, dataset: view.payload.dataset, decisions }),
+    transform: { state: "transformed", attempt: 2, wrong },
+    attempts: 2,
+  };
 }

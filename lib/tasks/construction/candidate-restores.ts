@@ -25,15 +25,28 @@ export type RestoreCandidateInput = z.input<typeof restoreCandidateSchema>;
  */
 export async function restoreCandidate(prisma: PrismaClient, actor: Actor, itemId: string, raw: RestoreCandidateInput) {
   const input = restoreCandidateSchema.parse(raw);
-  const item = await prisma.item.findUnique({ where: { id: itemId }, select: { id: true, projectId: true, kind: true, setId: true } });
+  const item = await prisma.item.findUnique({
+    where: { id: itemId },
+    select: { id: true, projectId: true, kind: true, setId: true },
+  });
   if (!item || item.kind !== CANDIDATE_ITEM_KIND) throw new NotFoundError("No such candidate question.");
   await requireProjectAccess(prisma, actor, item.projectId, "scores.review");
   const view = (await loadCandidateViews(prisma, actor, item.setId)).find((candidate) => candidate.itemId === item.id);
   const by = view?.fate.state === "removed" ? view.fate.by : null;
   if (by !== input.filter)
-    throw new ValidationError(by === null ? "No filter removed this candidate: there is nothing to restore." : `The ${by} filter removed this candidate, not the ${input.filter} filter.`);
+    throw new ValidationError(
+      by === null
+        ? "No filter removed this candidate: there is nothing to restore."
+        : `The ${by} filter removed this candidate, not the ${input.filter} filter.`,
+    );
   return prisma.qaCandidateRestore.create({
-    data: { projectId: item.projectId, itemId: item.id, filter: input.filter, reason: input.reason, restoredById: actor.userId },
+    data: {
+      projectId: item.projectId,
+      itemId: item.id,
+      filter: input.filter,
+      reason: input.reason,
+      restoredById: actor.userId,
+    },
     select: { id: true, itemId: true, filter: true, reason: true, restoredById: true, createdAt: true },
   });
 }

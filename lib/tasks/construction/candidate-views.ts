@@ -77,9 +77,16 @@ export interface CandidateView {
 const CONSTRUCT_PIPELINE = "qa_construct";
 
 /** Every filter restored so far, by item id (items with none are left out). One query. */
-export async function latestRestoredFilters(prisma: PrismaClient, itemIds: readonly string[]): Promise<Record<string, FilterId[]>> {
+export async function latestRestoredFilters(
+  prisma: PrismaClient,
+  itemIds: readonly string[],
+): Promise<Record<string, FilterId[]>> {
   if (itemIds.length === 0) return {};
-  const rows = await prisma.qaCandidateRestore.findMany({ where: { itemId: { in: [...itemIds] } }, orderBy: { createdAt: "asc" }, select: { itemId: true, filter: true } });
+  const rows = await prisma.qaCandidateRestore.findMany({
+    where: { itemId: { in: [...itemIds] } },
+    orderBy: { createdAt: "asc" },
+    select: { itemId: true, filter: true },
+  });
   const restored: Record<string, FilterId[]> = {};
   for (const row of rows) {
     const list = (restored[row.itemId] ??= []);
@@ -93,8 +100,15 @@ export async function latestRestoredFilters(prisma: PrismaClient, itemIds: reado
  * decided (read back from its stored step outputs, lib/tasks/construction/construct-state.ts) and the curators'
  * restores. One query per table, however many candidates.
  */
-export async function loadCandidateViews(prisma: PrismaClient, actor: Actor, candidateSetId: string): Promise<CandidateView[]> {
-  const set = await prisma.itemSet.findUnique({ where: { id: candidateSetId }, select: { projectId: true, kind: true } });
+export async function loadCandidateViews(
+  prisma: PrismaClient,
+  actor: Actor,
+  candidateSetId: string,
+): Promise<CandidateView[]> {
+  const set = await prisma.itemSet.findUnique({
+    where: { id: candidateSetId },
+    select: { projectId: true, kind: true },
+  });
   if (!set || set.kind !== CANDIDATE_SET_KIND) throw new NotFoundError("No such candidate set.");
   await requireProjectAccess(prisma, actor, set.projectId, "project.view");
   const items = await prisma.item.findMany({
@@ -103,13 +117,22 @@ export async function loadCandidateViews(prisma: PrismaClient, actor: Actor, can
     select: { id: true, externalId: true, setId: true, videoId: true, payload: true },
   });
   const run = await prisma.judgeRun.findFirst({
-    where: { projectId: set.projectId, pipeline: CONSTRUCT_PIPELINE, items: { some: { item: { setId: candidateSetId } } } },
+    where: {
+      projectId: set.projectId,
+      pipeline: CONSTRUCT_PIPELINE,
+      items: { some: { item: { setId: candidateSetId } } },
+    },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: { id: true, settings: true },
   });
   // Each transformation check was asked of the run's checking endpoints (one unless its settings list more).
   const checkers = checkerCount(run?.settings ?? null);
-  const steps = run ? await prisma.stepResult.findMany({ where: { runId: run.id, status: "done" }, select: { itemId: true, stepId: true, output: true } }) : [];
+  const steps = run
+    ? await prisma.stepResult.findMany({
+        where: { runId: run.id, status: "done" },
+        select: { itemId: true, stepId: true, output: true },
+      })
+    : [];
   const outputsByItem = new Map<string, Map<string, unknown>>();
   for (const step of steps) {
     let outputs = outputsByItem.get(step.itemId);

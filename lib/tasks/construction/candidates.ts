@@ -33,9 +33,22 @@ export interface CandidatesFromRun {
 /** The set's file name ties it to its run: how a second call finds it. */
 const setFileName = (runId: string) => `generation-run-${runId}`;
 
-const runSelect = { id: true, projectId: true, pipeline: true, status: true, endpointId: true, endpointSnapshot: true, createdAt: true, createdById: true } as const;
+const runSelect = {
+  id: true,
+  projectId: true,
+  pipeline: true,
+  status: true,
+  endpointId: true,
+  endpointSnapshot: true,
+  createdAt: true,
+  createdById: true,
+} as const;
 
-export async function createCandidatesFromRun(prisma: PrismaClient, actor: Actor, runId: string): Promise<CandidatesFromRun> {
+export async function createCandidatesFromRun(
+  prisma: PrismaClient,
+  actor: Actor,
+  runId: string,
+): Promise<CandidatesFromRun> {
   const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: runSelect });
   if (!run) throw new NotFoundError("No such run.");
   await requireProjectAccess(prisma, actor, run.projectId, "runs.manage").catch((error: unknown) => {
@@ -52,12 +65,24 @@ export async function createCandidatesAfterRun(prisma: PrismaClient, runId: stri
 
 async function candidatesOf(
   prisma: PrismaClient,
-  run: { id: string; projectId: string; pipeline: string; status: string; endpointId: string; endpointSnapshot: unknown; createdAt: Date },
+  run: {
+    id: string;
+    projectId: string;
+    pipeline: string;
+    status: string;
+    endpointId: string;
+    endpointSnapshot: unknown;
+    createdAt: Date;
+  },
   madeById: string,
 ): Promise<CandidatesFromRun> {
   const runId = run.id;
-  if (run.pipeline !== GENERATION_PIPELINE) throw new ValidationError(`Run ${runId} is a ${run.pipeline} run: candidates come from ${GENERATION_PIPELINE} runs.`);
-  if (run.status === "queued" || run.status === "running") throw new ValidationError("The generation run has not finished yet: make its candidates once it has.");
+  if (run.pipeline !== GENERATION_PIPELINE)
+    throw new ValidationError(
+      `Run ${runId} is a ${run.pipeline} run: candidates come from ${GENERATION_PIPELINE} runs.`,
+    );
+  if (run.status === "queued" || run.status === "running")
+    throw new ValidationError("The generation run has not finished yet: make its candidates once it has.");
 
   const steps = await prisma.stepResult.findMany({
     where: { runId, stepId: { in: Object.keys(GRANULARITY_OF_STEP) } },
@@ -75,7 +100,15 @@ async function candidatesOf(
   });
   const clips = await prisma.item.findMany({
     where: { id: { in: [...new Set(steps.map((s) => s.itemId))] } },
-    select: { id: true, externalId: true, videoId: true, setId: true, payload: true, video: { select: { relativePath: true } }, set: { select: { name: true } } },
+    select: {
+      id: true,
+      externalId: true,
+      videoId: true,
+      setId: true,
+      payload: true,
+      video: { select: { relativePath: true } },
+      set: { select: { name: true } },
+    },
   });
   const clipById = new Map(clips.map((clip) => [clip.id, clip]));
   const model = (run.endpointSnapshot as { model?: string } | null)?.model ?? "";
@@ -102,7 +135,13 @@ async function candidatesOf(
           clipExternalId: clip.externalId,
           dataset: payload.dataset,
           granularity,
-          clip: { start: payload.start, end: payload.end, duration: payload.duration, theme: payload.theme, steps: payload.steps },
+          clip: {
+            start: payload.start,
+            end: payload.end,
+            duration: payload.duration,
+            theme: payload.theme,
+            steps: payload.steps,
+          },
           question: pair.Question,
           answer: pair.Answer,
           reason: pair.Reason,
@@ -127,7 +166,10 @@ async function candidatesOf(
     async (tx) => {
       // Two calls at once for one run: the second waits here, then finds the first's set.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${setFileName(run.id)}))`;
-      const existing = await tx.itemSet.findFirst({ where: { projectId: run.projectId, kind: CANDIDATE_SET_KIND, fileName: setFileName(run.id) }, select: { id: true, itemCount: true } });
+      const existing = await tx.itemSet.findFirst({
+        where: { projectId: run.projectId, kind: CANDIDATE_SET_KIND, fileName: setFileName(run.id) },
+        select: { id: true, itemCount: true },
+      });
       if (existing) return { setId: existing.id, count: existing.itemCount, existed: true, failedSteps };
       const set = await tx.itemSet.create({
         data: {
@@ -143,7 +185,15 @@ async function candidatesOf(
       });
       await createItems(
         tx,
-        rows.map((row) => ({ projectId: run.projectId, setId: set.id, videoId: row.videoId, externalId: row.externalId, kind: CANDIDATE_ITEM_KIND, group: row.group, payload: row.payload as never })),
+        rows.map((row) => ({
+          projectId: run.projectId,
+          setId: set.id,
+          videoId: row.videoId,
+          externalId: row.externalId,
+          kind: CANDIDATE_ITEM_KIND,
+          group: row.group,
+          payload: row.payload as never,
+        })),
       );
       return { setId: set.id, count: rows.length, existed: false, failedSteps };
     },

@@ -6,8 +6,21 @@
  */
 import { MC_LETTERS } from "./mc-letters";
 import type { Judgement } from "./construction-outputs";
-import { candidateFate, FILTER_IDS, FILTERS, type CandidateFate, type FilterDecision, type FilterId } from "./filter-funnel";
-import { attemptVerdict, MAX_TRANSFORM_ATTEMPTS, transformOutcome, type TransformAttempt, type TransformOutcome } from "./transform-attempts";
+import {
+  candidateFate,
+  FILTER_IDS,
+  FILTERS,
+  type CandidateFate,
+  type FilterDecision,
+  type FilterId,
+} from "./filter-funnel";
+import {
+  attemptVerdict,
+  MAX_TRANSFORM_ATTEMPTS,
+  transformOutcome,
+  type TransformAttempt,
+  type TransformOutcome,
+} from "./transform-attempts";
 
 /**
  * The correct answer's place among the options in the checks of runs made before the checks shuffled their
@@ -41,13 +54,19 @@ export const attemptStepIds = (k: number, checkers = 1) => ({
 });
 
 /** The step whose output is a filter's decision. */
-export const FILTER_DECISION_STEP: Record<FilterId, string> = { blind: "blind_check", hallucination: "filter_hallucination", tricky: "tricky_check", unspecific: "filter_unspecific" };
+export const FILTER_DECISION_STEP: Record<FilterId, string> = {
+  blind: "blind_check",
+  hallucination: "filter_hallucination",
+  tricky: "tricky_check",
+  unspecific: "filter_unspecific",
+};
 
 /** A step's output when it was settled without a call (removed by a filter, or not needed). */
 export interface SkippedOutput {
   skipped: string;
 }
-export const isSkipped = (output: unknown): output is SkippedOutput => typeof output === "object" && output !== null && typeof (output as SkippedOutput).skipped === "string";
+export const isSkipped = (output: unknown): output is SkippedOutput =>
+  typeof output === "object" && output !== null && typeof (output as SkippedOutput).skipped === "string";
 
 /** A finished step's stored output by step id (undefined: the step has not finished well). */
 export type OutputOf = (stepId: string) => unknown;
@@ -72,7 +91,9 @@ export function filterDecisions(outputOf: OutputOf): Partial<Record<FilterId, Fi
 
 /** The options of a check as runs before the shuffle showed them: the four wrong answers, then the correct answer (E). */
 export function checkOptions(four: readonly string[], correct: string): Record<string, string> {
-  const options: Record<string, string> = Object.fromEntries(four.slice(0, 4).map((wrong, i) => [MC_LETTERS[i]!, wrong]));
+  const options: Record<string, string> = Object.fromEntries(
+    four.slice(0, 4).map((wrong, i) => [MC_LETTERS[i]!, wrong]),
+  );
   options[CHECK_CORRECT_LETTER] = correct;
   return options;
 }
@@ -131,7 +152,9 @@ export const checkLayoutSeed = (itemId: string, k: number) => `${itemId}\u0000tr
 function recordedLayout(output: unknown): CheckLayout | null {
   if (!output || typeof output !== "object" || isSkipped(output)) return null;
   const { options, correctLetter } = output as Partial<CheckLayout>;
-  return options && typeof options === "object" && typeof correctLetter === "string" ? { options, correctLetter } : null;
+  return options && typeof options === "object" && typeof correctLetter === "string"
+    ? { options, correctLetter }
+    : null;
 }
 
 /**
@@ -146,14 +169,20 @@ export function storedCheckLayout(outputs: readonly unknown[], four: readonly st
   return { options: checkOptions(four, correct), correctLetter: CHECK_CORRECT_LETTER };
 }
 
-const bestOption = (output: unknown) => (output && !isSkipped(output) ? ((output as { Best_option: string }).Best_option ?? null) : null);
+const bestOption = (output: unknown) =>
+  output && !isSkipped(output) ? ((output as { Best_option: string }).Best_option ?? null) : null;
 const answers = (output: unknown) => (Array.isArray(output) ? (output as string[]) : null);
 
 /**
  * The attempts made so far, up to `upTo` (inclusive): an attempt counts once its six wrong answers were asked
  * for. `checkers`: how many checking endpoints the run asked (checkerCount of its settings).
  */
-export function transformAttempts(outputOf: OutputOf, correct: string, upTo = MAX_TRANSFORM_ATTEMPTS, checkers = 1): TransformAttempt[] {
+export function transformAttempts(
+  outputOf: OutputOf,
+  correct: string,
+  upTo = MAX_TRANSFORM_ATTEMPTS,
+  checkers = 1,
+): TransformAttempt[] {
   const attempts: TransformAttempt[] = [];
   for (let k = 1; k <= upTo; k++) {
     const ids = attemptStepIds(k, checkers);
@@ -189,7 +218,12 @@ export interface ConstructState {
  * The candidate's state. `restored` are the filters a curator undid (the run's snapshot, or the current
  * restores): a removal by one of them does not stop the candidate. `checkers`: the run's checkerCount.
  */
-export function constructState(outputOf: OutputOf, correct: string, restored: readonly FilterId[], checkers = 1): ConstructState {
+export function constructState(
+  outputOf: OutputOf,
+  correct: string,
+  restored: readonly FilterId[],
+  checkers = 1,
+): ConstructState {
   const categorised = outputOf("categorise") as { Question_type?: string } | undefined;
   const decisions = filterDecisions(outputOf);
   const fate = fateWithRestores(decisions, restored);
@@ -204,6 +238,9 @@ export function constructState(outputOf: OutputOf, correct: string, restored: re
 }
 
 /** candidateFate with any number of restored filters. */
-export function fateWithRestores(decisions: Partial<Record<FilterId, FilterDecision>>, restored: readonly FilterId[]): CandidateFate {
+export function fateWithRestores(
+  decisions: Partial<Record<FilterId, FilterDecision>>,
+  restored: readonly FilterId[],
+): CandidateFate {
   return candidateFate({ category: null, dataset: "", decisions, restored });
 }

@@ -45,7 +45,12 @@ export const annotationAnswerSchema = z.object({ Answer: text, Reason: z.string(
 
 const wrongAnswers = (count: number) =>
   z
-    .object(Object.fromEntries(Array.from({ length: count }, (_, i) => [`Wrong_answer${i + 1}`, text])) as Record<string, typeof text>)
+    .object(
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`Wrong_answer${i + 1}`, text])) as Record<
+        string,
+        typeof text
+      >,
+    )
     .transform((value) => Array.from({ length: count }, (_, i) => value[`Wrong_answer${i + 1}`]!));
 
 export const sixWrongAnswersSchema = wrongAnswers(6);

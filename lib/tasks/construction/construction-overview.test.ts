@@ -8,7 +8,13 @@ import { makeUser } from "@/lib/testing/fixtures";
 import { candidatePayload, insertCandidateSet } from "@/lib/tasks/construction/candidate-fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import type { CandidatePayload, CandidateView } from "./candidate-views";
-import { candidateSetDetail, constructionOverview, constructionQuerySchema, qaSetTargetProjects, summariseCandidates } from "./construction-overview";
+import {
+  candidateSetDetail,
+  constructionOverview,
+  constructionQuerySchema,
+  qaSetTargetProjects,
+  summariseCandidates,
+} from "./construction-overview";
 import { type CuratedFields, saveCuration } from "./curation";
 import { candidateFate, type FilterDecision, type FilterId } from "./filter-funnel";
 import type { TransformOutcome } from "./transform-attempts";
@@ -29,7 +35,8 @@ async function member(projectId: string, role: "reviewer" | "viewer") {
 /** A project with 3 videos, an imported clip set, and a candidate set inserted as the generation would store it. */
 async function constructionProject() {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1 });
-  const steps = (n: number) => Array.from({ length: n }, (_, i) => ({ start: i * 10, end: (i + 1) * 10, text: `step ${i + 1}` }));
+  const steps = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ start: i * 10, end: (i + 1) * 10, text: `step ${i + 1}` }));
   const file = {
     fileName: "steps.jsonl",
     bytes: new TextEncoder().encode(
@@ -56,7 +63,13 @@ async function constructionProject() {
     owner,
     projectId,
     videoIds,
-    specs.map(([video, dataset], i) => ({ externalId: `c${i}`, video, dataset, question: `Question ${i}?`, answer: `answer to Question ${i}?` })),
+    specs.map(([video, dataset], i) => ({
+      externalId: `c${i}`,
+      video,
+      dataset,
+      question: `Question ${i}?`,
+      answer: `answer to Question ${i}?`,
+    })),
     "Candidates",
   );
   return { projectId, videoIds, clipSetId: clips.set.id!, candidateSetId: setId, itemIds };
@@ -68,12 +81,28 @@ describe("constructionOverview", () => {
   it("lists the clip sets with clips by dataset and the candidate sets, and says what each role may do", async () => {
     const { projectId, clipSetId, candidateSetId } = await constructionProject();
     const overview = await constructionOverview(prisma, owner, projectId);
-    expect(overview.clipSets).toEqual([expect.objectContaining({ id: clipSetId, name: "Steps", clips: 3, videos: 3, clipsByDataset: { hirest: 1, youcook2: 1, generic: 1 }, runs: [] })]);
-    expect(overview.candidateSets).toEqual([expect.objectContaining({ id: candidateSetId, name: "Candidates", candidates: 6, runs: [] })]);
+    expect(overview.clipSets).toEqual([
+      expect.objectContaining({
+        id: clipSetId,
+        name: "Steps",
+        clips: 3,
+        videos: 3,
+        clipsByDataset: { hirest: 1, youcook2: 1, generic: 1 },
+        runs: [],
+      }),
+    ]);
+    expect(overview.candidateSets).toEqual([
+      expect.objectContaining({ id: candidateSetId, name: "Candidates", candidates: 6, runs: [] }),
+    ]);
     expect(overview.may).toEqual({ importAnnotations: true, startRuns: true, restore: true, export: true });
 
     const reviewer = await member(projectId, "reviewer");
-    expect((await constructionOverview(prisma, reviewer, projectId)).may).toEqual({ importAnnotations: false, startRuns: false, restore: true, export: true });
+    expect((await constructionOverview(prisma, reviewer, projectId)).may).toEqual({
+      importAnnotations: false,
+      startRuns: false,
+      restore: true,
+      export: true,
+    });
     const viewer = await member(projectId, "viewer");
     const seen = await constructionOverview(prisma, viewer, projectId);
     expect(seen.may).toEqual({ importAnnotations: false, startRuns: false, restore: false, export: true });
@@ -82,18 +111,54 @@ describe("constructionOverview", () => {
 
   it("ties qa_generate runs to the clip set whose clips they judge, and qa_construct runs to their candidate set", async () => {
     const { projectId, videoIds, clipSetId, candidateSetId } = await constructionProject();
-    const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "stub", baseUrl: "http://127.0.0.1:1/v1", model: "stub-model", createdById: owner.userId } });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: {
+        projectId,
+        name: "stub",
+        baseUrl: "http://127.0.0.1:1/v1",
+        model: "stub-model",
+        createdById: owner.userId,
+      },
+    });
     const clip = await prisma.item.findFirstOrThrow({ where: { setId: clipSetId }, orderBy: { externalId: "asc" } });
     // Rows as the runs API stores them (the pipelines come from another branch; the page reads only these rows).
     const generate = await prisma.judgeRun.create({
-      data: { projectId, pipeline: "qa_generate", endpointId: endpoint.id, createdById: owner.userId, status: "running", items: { create: { itemId: clip.id, videoId: clip.videoId, position: 0 } } },
+      data: {
+        projectId,
+        pipeline: "qa_generate",
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        status: "running",
+        items: { create: { itemId: clip.id, videoId: clip.videoId, position: 0 } },
+      },
     });
-    const construct = await prisma.judgeRun.create({ data: { projectId, pipeline: "qa_construct", endpointId: endpoint.id, createdById: owner.userId, settings: { candidateSetId } } });
+    const construct = await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "qa_construct",
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        settings: { candidateSetId },
+      },
+    });
     await prisma.judgeRun.create({
-      data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, items: { create: { itemId: clip.id, videoId: videoIds[0]!, position: 0 } } },
+      data: {
+        projectId,
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        items: { create: { itemId: clip.id, videoId: videoIds[0]!, position: 0 } },
+      },
     });
     const overview = await constructionOverview(prisma, owner, projectId);
-    expect(overview.clipSets[0]!.runs).toEqual([expect.objectContaining({ id: generate.id, pipeline: "qa_generate", status: "running", endpoint: { name: "stub", model: "stub-model" } })]);
+    expect(overview.clipSets[0]!.runs).toEqual([
+      expect.objectContaining({
+        id: generate.id,
+        pipeline: "qa_generate",
+        status: "running",
+        endpoint: { name: "stub", model: "stub-model" },
+      }),
+    ]);
     expect(overview.candidateSets[0]!.runs.map((r) => r.id)).toEqual([construct.id]);
   });
 
@@ -101,7 +166,9 @@ describe("constructionOverview", () => {
     const { projectId, candidateSetId } = await constructionProject();
     const outsider = await makeUser();
     await expect(constructionOverview(prisma, outsider, projectId)).rejects.toMatchObject({ status: 404 });
-    await expect(candidateSetDetail(prisma, outsider, projectId, candidateSetId, query())).rejects.toMatchObject({ status: 404 });
+    await expect(candidateSetDetail(prisma, outsider, projectId, candidateSetId, query())).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });
 
@@ -111,7 +178,12 @@ describe("candidateSetDetail", () => {
     const viewer = await member(projectId, "viewer");
     const detail = await candidateSetDetail(prisma, viewer, projectId, candidateSetId, query());
     expect(detail.total).toBe(6);
-    expect(detail.funnel[0]).toMatchObject({ id: "generated", kept: 6, keptByDataset: { hirest: 2, youcook2: 3, generic: 1 }, keptByCategory: { "(not categorised)": 6 } });
+    expect(detail.funnel[0]).toMatchObject({
+      id: "generated",
+      kept: 6,
+      keptByDataset: { hirest: 2, youcook2: 3, generic: 1 },
+      keptByCategory: { "(not categorised)": 6 },
+    });
     // No construct run yet: every candidate waits at the first filter.
     expect(detail.funnel[1]).toMatchObject({ id: "blind", kept: 0, removed: 0, pending: 6 });
     expect(detail.transformation).toEqual({ transformed: 0, could_not_transform: 0, in_progress: 0, not_started: 6 });
@@ -144,10 +216,14 @@ describe("candidateSetDetail", () => {
       ["c3", { status: "disputed", accepts: 1, rejects: 1 }],
       ["c4", { status: "pending", accepts: 0, rejects: 0 }],
     ]);
-    expect((await candidateSetDetail(prisma, viewer, projectId, candidateSetId, query({ fate: "removed" }))).matching).toBe(0);
+    expect(
+      (await candidateSetDetail(prisma, viewer, projectId, candidateSetId, query({ fate: "removed" }))).matching,
+    ).toBe(0);
 
     const other = await constructionProject();
-    await expect(candidateSetDetail(prisma, owner, projectId, other.candidateSetId, query())).rejects.toMatchObject({ status: 404 });
+    await expect(candidateSetDetail(prisma, owner, projectId, other.candidateSetId, query())).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });
 
@@ -163,7 +239,13 @@ function view(
     externalId: id,
     setId: "set",
     videoId: "video",
-    payload: candidatePayload("v.mp4", { externalId: id, video: 0, dataset, question: `Q ${id}?`, answer: `answer to Q ${id}?` }),
+    payload: candidatePayload("v.mp4", {
+      externalId: id,
+      video: 0,
+      dataset,
+      question: `Q ${id}?`,
+      answer: `answer to Q ${id}?`,
+    }),
     dataset,
     category,
     decisions,
@@ -198,11 +280,29 @@ describe("summariseCandidates", () => {
   it("counts what each filter keeps, removes and has not decided, by category and dataset, with a restored candidate kept", () => {
     const summary = summariseCandidates(views, query());
     const stage = (id: string) => summary.funnel.find((s) => s.id === id)!;
-    expect(stage("generated")).toMatchObject({ kept: 6, keptByDataset: { hirest: 2, youcook2: 3, "ego4d-goalstep": 1 } });
-    expect(stage("blind")).toMatchObject({ kept: 5, removed: 1, pending: 0, keptByCategory: { "Step Sequencing": 2, "Past Step Recall": 2, "(not categorised)": 1 } });
-    expect(stage("hallucination")).toMatchObject({ kept: 4, removed: 1, pending: 0, keptByDataset: { hirest: 1, youcook2: 2, "ego4d-goalstep": 1 } });
+    expect(stage("generated")).toMatchObject({
+      kept: 6,
+      keptByDataset: { hirest: 2, youcook2: 3, "ego4d-goalstep": 1 },
+    });
+    expect(stage("blind")).toMatchObject({
+      kept: 5,
+      removed: 1,
+      pending: 0,
+      keptByCategory: { "Step Sequencing": 2, "Past Step Recall": 2, "(not categorised)": 1 },
+    });
+    expect(stage("hallucination")).toMatchObject({
+      kept: 4,
+      removed: 1,
+      pending: 0,
+      keptByDataset: { hirest: 1, youcook2: 2, "ego4d-goalstep": 1 },
+    });
     expect(stage("tricky")).toMatchObject({ kept: 3, removed: 0, pending: 1 });
-    expect(stage("unspecific")).toMatchObject({ kept: 3, removed: 0, pending: 0, keptByCategory: { "Step Sequencing": 2, "(not categorised)": 1 } });
+    expect(stage("unspecific")).toMatchObject({
+      kept: 3,
+      removed: 0,
+      pending: 0,
+      keptByCategory: { "Step Sequencing": 2, "(not categorised)": 1 },
+    });
     expect(summary.transformation).toEqual({ transformed: 1, could_not_transform: 1, in_progress: 1, not_started: 3 });
     expect(Object.values(summary.letters).reduce((s, n) => s + n, 0)).toBe(1);
     expect(summary.categories).toEqual(["(not categorised)", "Past Step Recall", "Step Sequencing"]);
@@ -220,7 +320,9 @@ describe("summariseCandidates", () => {
   });
 
   it("balances the correct letters of the transformed questions over A–E", () => {
-    const many = Array.from({ length: 10 }, (_, i) => view(`t${i}`, "hirest", "Others", all, { transform: transformed(["w1", "w2", "w3", "w4"]) }));
+    const many = Array.from({ length: 10 }, (_, i) =>
+      view(`t${i}`, "hirest", "Others", all, { transform: transformed(["w1", "w2", "w3", "w4"]) }),
+    );
     expect(summariseCandidates(many, query()).letters).toEqual({ A: 2, B: 2, C: 2, D: 2, E: 2 });
   });
 
@@ -241,7 +343,9 @@ describe("qaSetTargetProjects", () => {
   it("lists the projects where the user may import, not those where they only review", async () => {
     const { projectId } = await constructionProject();
     const reviewer = await member(projectId, "reviewer");
-    const own = await prisma.project.create({ data: { name: "Reviewer's own", members: { create: { userId: reviewer.userId, role: "owner" } } } });
+    const own = await prisma.project.create({
+      data: { name: "Reviewer's own", members: { create: { userId: reviewer.userId, role: "owner" } } },
+    });
     expect(await qaSetTargetProjects(prisma, reviewer)).toEqual([{ id: own.id, name: "Reviewer's own" }]);
     expect((await qaSetTargetProjects(prisma, owner)).map((p) => p.id)).toContain(projectId);
   });

@@ -84,7 +84,14 @@ async function runsBySet(prisma: PrismaClient, projectId: string, setIds: string
     where: { projectId, pipeline: { in: [GENERATE_PIPELINE, CONSTRUCT_PIPELINE] } },
     orderBy: { createdAt: "desc" },
     take: 500,
-    select: { id: true, pipeline: true, status: true, createdAt: true, settings: true, endpoint: { select: { name: true, model: true } } },
+    select: {
+      id: true,
+      pipeline: true,
+      status: true,
+      createdAt: true,
+      settings: true,
+      endpoint: { select: { name: true, model: true } },
+    },
   });
   if (!runs.length) return bySet;
   const links = await prisma.$queryRaw<{ runId: string; setId: string }[]>`
@@ -96,7 +103,8 @@ async function runsBySet(prisma: PrismaClient, projectId: string, setIds: string
   for (const run of runs) {
     const settings = (run.settings ?? {}) as Record<string, unknown>;
     const sets = setsOfRun.get(run.id) ?? new Set<string>();
-    for (const key of ["clipSetId", "candidateSetId"]) if (typeof settings[key] === "string") sets.add(settings[key] as string);
+    for (const key of ["clipSetId", "candidateSetId"])
+      if (typeof settings[key] === "string") sets.add(settings[key] as string);
     const { settings: _settings, ...shown } = run;
     for (const setId of sets) bySet.get(setId)?.push(shown);
   }
@@ -104,7 +112,11 @@ async function runsBySet(prisma: PrismaClient, projectId: string, setIds: string
 }
 
 /** The project's clip sets and candidate sets, with their runs, and what the actor may do on the page. */
-export async function constructionOverview(prisma: PrismaClient, actor: Actor, projectId: string): Promise<ConstructionOverview> {
+export async function constructionOverview(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+): Promise<ConstructionOverview> {
   const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
   const sets = await prisma.itemSet.findMany({
     where: { projectId, kind: { in: [CLIP_SET_KIND, CANDIDATE_SET_KIND] } },
@@ -139,7 +151,13 @@ export async function constructionOverview(prisma: PrismaClient, actor: Actor, p
     });
   const candidateSets = sets
     .filter((s) => s.kind === CANDIDATE_SET_KIND)
-    .map((s) => ({ id: s.id, name: s.name, importedAt: s.importedAt, candidates: s.itemCount, runs: (runs.get(s.id) ?? []).filter((r) => r.pipeline === CONSTRUCT_PIPELINE) }));
+    .map((s) => ({
+      id: s.id,
+      name: s.name,
+      importedAt: s.importedAt,
+      candidates: s.itemCount,
+      runs: (runs.get(s.id) ?? []).filter((r) => r.pipeline === CONSTRUCT_PIPELINE),
+    }));
   return {
     may: {
       importAnnotations: roleCan(role, "videos.import"),
@@ -187,7 +205,8 @@ export function checksLine(checks: AttemptChecks | undefined): string | null {
   if (!checks || checks.correctLetter === null) return null;
   const letters = (picked: readonly (string | null)[]) => picked.map((letter) => letter ?? "–").join(", ");
   const parts = [`correct ${checks.correctLetter}`, `without the video ${letters(checks.withoutVideo)}`];
-  if (checks.withVideo.some((letter) => letter !== null)) parts.push(`with the annotations ${letters(checks.withVideo)}`);
+  if (checks.withVideo.some((letter) => letter !== null))
+    parts.push(`with the annotations ${letters(checks.withVideo)}`);
   return parts.join(" · ");
 }
 
@@ -222,9 +241,18 @@ function matches(view: CandidateView, query: ConstructionQuery): boolean {
 }
 
 /** One candidate set of the project: its funnel, transformation counts, letter histogram and a page of its candidates. */
-export async function candidateSetDetail(prisma: PrismaClient, actor: Actor, projectId: string, setId: string, query: ConstructionQuery): Promise<CandidateSetDetail> {
+export async function candidateSetDetail(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  setId: string,
+  query: ConstructionQuery,
+): Promise<CandidateSetDetail> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const set = await prisma.itemSet.findFirst({ where: { id: setId, projectId, kind: CANDIDATE_SET_KIND }, select: { id: true, name: true } });
+  const set = await prisma.itemSet.findFirst({
+    where: { id: setId, projectId, kind: CANDIDATE_SET_KIND },
+    select: { id: true, name: true },
+  });
   if (!set) throw new NotFoundError("No such candidate set in this project.");
   const views = await loadCandidateViews(prisma, actor, set.id);
   const summary = summariseCandidates(views, query);
@@ -235,11 +263,26 @@ export async function candidateSetDetail(prisma: PrismaClient, actor: Actor, pro
 
 /** The set's numbers from its candidates (pure): funnel, transformation, letters, and the page of the filtered list. */
 export function summariseCandidates(views: readonly CandidateView[], query: ConstructionQuery) {
-  const funnel = filterFunnel(views.map((v) => ({ category: v.category, dataset: v.payload.dataset, decisions: v.decisions, restoredFrom: v.restoredFrom, restored: v.restored })));
-  const transformation: Record<TransformState, number> = { transformed: 0, could_not_transform: 0, in_progress: 0, not_started: 0 };
+  const funnel = filterFunnel(
+    views.map((v) => ({
+      category: v.category,
+      dataset: v.payload.dataset,
+      decisions: v.decisions,
+      restoredFrom: v.restoredFrom,
+      restored: v.restored,
+    })),
+  );
+  const transformation: Record<TransformState, number> = {
+    transformed: 0,
+    could_not_transform: 0,
+    in_progress: 0,
+    not_started: 0,
+  };
   for (const view of views) transformation[view.transform?.state ?? "not_started"] += 1;
   const transformed = views.flatMap((v) =>
-    v.transform?.state === "transformed" && v.transform.wrong.length === WRONG_ANSWERS_KEPT ? [{ id: v.itemId, correct: v.payload.answer, wrong: v.transform.wrong }] : [],
+    v.transform?.state === "transformed" && v.transform.wrong.length === WRONG_ANSWERS_KEPT
+      ? [{ id: v.itemId, correct: v.payload.answer, wrong: v.transform.wrong }]
+      : [],
   );
   const letters = letterHistogram(balanceAnswerLetters(transformed).map((q) => q.answer));
   const chosen = views.filter((v) => matches(v, query));
@@ -273,7 +316,9 @@ function candidateRow(v: CandidateView, curation: CandidateCuration | undefined)
     fate: v.fate,
     removals: FILTERS.flatMap((f) => {
       const decision = v.decisions[f.id];
-      return decision?.removed ? [{ filter: f.id, label: f.label, reason: decision.reason, restored: v.restoredFrom === f.id }] : [];
+      return decision?.removed
+        ? [{ filter: f.id, label: f.label, reason: decision.reason, restored: v.restoredFrom === f.id }]
+        : [];
     }),
     transform: v.transform?.state ?? "not_started",
     attempts: v.attempts,
@@ -287,7 +332,11 @@ function candidateRow(v: CandidateView, curation: CandidateCuration | undefined)
  * The curators' decisions so far on each candidate, and its status under the N curators per question of the set's
  * latest curation queue (1 without a queue), as the export decides it: pending until N decided, then the majority.
  */
-async function curationOf(prisma: PrismaClient, setId: string, views: readonly CandidateView[]): Promise<Map<string, CandidateCuration>> {
+async function curationOf(
+  prisma: PrismaClient,
+  setId: string,
+  views: readonly CandidateView[],
+): Promise<Map<string, CandidateCuration>> {
   const curatorsPerQuestion = await curatorsPerQuestionOf(prisma, setId);
   const decisionsByItem = await decisionsOf(
     prisma,
@@ -298,7 +347,11 @@ async function curationOf(prisma: PrismaClient, setId: string, views: readonly C
     const decisions = decisionsByItem.get(view.itemId) ?? [];
     if (!decisions.length) continue;
     const accepts = decisions.filter((d) => d.decision === "accept").length;
-    out.set(view.itemId, { status: curationOutcome(curatedFieldsOf(view), decisions, curatorsPerQuestion).status, accepts, rejects: decisions.length - accepts });
+    out.set(view.itemId, {
+      status: curationOutcome(curatedFieldsOf(view), decisions, curatorsPerQuestion).status,
+      accepts,
+      rejects: decisions.length - accepts,
+    });
   }
   return out;
 }
@@ -306,10 +359,16 @@ async function curationOf(prisma: PrismaClient, setId: string, views: readonly C
 /** Projects the actor may import into: the targets of "Make a QA set". */
 export async function qaSetTargetProjects(prisma: PrismaClient, actor: Actor): Promise<{ id: string; name: string }[]> {
   const projects = await prisma.project.findMany({
-    where: { archivedAt: null, deletingAt: null, ...(actor.isAdmin ? {} : { members: { some: { userId: actor.userId } } }) },
+    where: {
+      archivedAt: null,
+      deletingAt: null,
+      ...(actor.isAdmin ? {} : { members: { some: { userId: actor.userId } } }),
+    },
     orderBy: { name: "asc" },
     select: { id: true, name: true, members: { where: { userId: actor.userId }, select: { role: true } } },
   });
   // Site admins act as owners of every project (lib/authz/permissions.ts).
-  return projects.filter((p) => roleCan(actor.isAdmin ? "owner" : p.members[0]!.role, "videos.import")).map(({ id, name }) => ({ id, name }));
+  return projects
+    .filter((p) => roleCan(actor.isAdmin ? "owner" : p.members[0]!.role, "videos.import"))
+    .map(({ id, name }) => ({ id, name }));
 }

@@ -29,7 +29,13 @@ let stub: StubServer;
 let owner: Actor;
 
 const inlineQueue = inlineJudgeQueue(testJudgeDeps());
-const start = (projectId: string, input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse(input));
+const start = (projectId: string, input: Record<string, unknown>) =>
+  createRun(
+    { prisma, queue: inlineQueue, pipelines: installedPipelines() },
+    owner,
+    projectId,
+    createRunSchema.parse(input),
+  );
 const bytes = (records: unknown[]) => new TextEncoder().encode(records.map((r) => JSON.stringify(r)).join("\n"));
 const fileName = (v: number) => `A ball rolls down a ramp number ${v}-0.mp4`;
 
@@ -54,15 +60,34 @@ const ANNOTATIONS = [
 const has = (text: string, word: string) => new RegExp(`\\b${word}\\b`, "i").test(text);
 
 /** What the stub's rules make of a question: the filter that removes it, else how it transforms. */
-function expectedOf(question: string): { removedBy: FilterId | null; transform: "attempt 1" | "attempt 2" | "could_not_transform" | null } {
-  const removedBy = has(question, "obvious") ? "blind" : has(question, "unicorn") ? "hallucination" : has(question, "tricky") ? "tricky" : has(question, "vague") ? "unspecific" : null;
+function expectedOf(question: string): {
+  removedBy: FilterId | null;
+  transform: "attempt 1" | "attempt 2" | "could_not_transform" | null;
+} {
+  const removedBy = has(question, "obvious")
+    ? "blind"
+    : has(question, "unicorn")
+      ? "hallucination"
+      : has(question, "tricky")
+        ? "tricky"
+        : has(question, "vague")
+          ? "unspecific"
+          : null;
   if (removedBy) return { removedBy, transform: null };
-  return { removedBy: null, transform: has(question, "stubborn") ? "could_not_transform" : has(question, "twin") ? "attempt 2" : "attempt 1" };
+  return {
+    removedBy: null,
+    transform: has(question, "stubborn") ? "could_not_transform" : has(question, "twin") ? "attempt 2" : "attempt 1",
+  };
 }
 
 const shape = (view: CandidateView) => ({
   removedBy: view.fate.state === "removed" ? view.fate.by : null,
-  transform: view.transform === null ? null : view.transform.state === "transformed" ? `attempt ${view.transform.attempt}` : view.transform.state,
+  transform:
+    view.transform === null
+      ? null
+      : view.transform.state === "transformed"
+        ? `attempt ${view.transform.attempt}`
+        : view.transform.state,
 });
 
 let projectId: string;
@@ -79,7 +104,13 @@ beforeAll(async () => {
   owner = await makeUser();
   const project = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1 });
   projectId = project.projectId;
-  const set = await importStepAnnotations(prisma, owner, projectId, { fileName: "steps.jsonl", bytes: bytes(ANNOTATIONS) }, { name: "Kitchen steps" });
+  const set = await importStepAnnotations(
+    prisma,
+    owner,
+    projectId,
+    { fileName: "steps.jsonl", bytes: bytes(ANNOTATIONS) },
+    { name: "Kitchen steps" },
+  );
   clipSetId = set.set.id!;
   // Model names new per project: construction prompts carry no frames, so the cache would otherwise answer from another test run.
   suffix = projectId.slice(-8);
@@ -110,7 +141,10 @@ describe("Q&A construction runs", () => {
   it("generates coarse and fine pairs per clip with the clip's family template, filled as the seed formats it, and makes candidates with provenance when it ends, once", async () => {
     const run = await start(projectId, { pipeline: "qa_generate", endpointId: model, clipSetId });
     expect(run).toMatchObject({ videos: 3, items: 3 });
-    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done", steps: { failed: 0, parse_failed: 0 } });
+    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({
+      status: "done",
+      steps: { failed: 0, parse_failed: 0 },
+    });
 
     const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, include: { calls: true } });
     expect(steps.map((s) => s.templateId).sort()).toEqual([
@@ -122,10 +156,15 @@ describe("Q&A construction runs", () => {
       "construction/generate-youcook2-fine",
     ]);
     // No frame goes with any construction call.
-    expect(steps.flatMap((s) => s.calls).every((c) => (c.request as { frameIds: string[] }).frameIds.length === 0)).toBe(true);
+    expect(
+      steps.flatMap((s) => s.calls).every((c) => (c.request as { frameIds: string[] }).frameIds.length === 0),
+    ).toBe(true);
 
     // Table 4 filled by hand: the template's text with the clip's info as the seed's worked example prints it.
-    const template = fs.readFileSync(path.join(process.cwd(), "prompts/construction/generate-hirest-coarse.md"), "utf8");
+    const template = fs.readFileSync(
+      path.join(process.cwd(), "prompts/construction/generate-hirest-coarse.md"),
+      "utf8",
+    );
     const body = template.slice(template.indexOf("\n---\n", 4) + "\n---\n".length).replace(/\n$/, "");
     const videoInfo = [
       "   - video_info:",
@@ -138,16 +177,25 @@ describe("Q&A construction runs", () => {
       "        - 72s ∼ 77s : put plaster under neck",
     ].join("\n");
     const hirestCoarse = steps.find((s) => s.templateId === "construction/generate-hirest-coarse")!;
-    expect((hirestCoarse.calls[0]!.request as { text: string }).text.trim()).toBe(body.replace("{{video_info}}", videoInfo).trim());
+    expect((hirestCoarse.calls[0]!.request as { text: string }).text.trim()).toBe(
+      body.replace("{{video_info}}", videoInfo).trim(),
+    );
     // Seed 004's tables separate the system message from the prompt: the first paragraph went in the system role.
     const systemMessage = body.slice(0, body.indexOf("\n\n"));
-    const received = stub.requests.filter((r) => r.text.includes("Make a Plaster Mask") && r.text.startsWith(systemMessage));
+    const received = stub.requests.filter(
+      (r) => r.text.includes("Make a Plaster Mask") && r.text.startsWith(systemMessage),
+    );
     expect(received.length).toBeGreaterThan(0);
     for (const request of received) expect(request.roles).toEqual(["system", "user"]);
-    expect(received[0]!.text).toBe(`${systemMessage}\n${body.slice(body.indexOf("\n\n") + 2).replace("{{video_info}}", videoInfo)}`);
+    expect(received[0]!.text).toBe(
+      `${systemMessage}\n${body.slice(body.indexOf("\n\n") + 2).replace("{{video_info}}", videoInfo)}`,
+    );
 
     // The run's end made the candidate set; asking again (the API) returns it and makes nothing.
-    const auto = await prisma.itemSet.findFirstOrThrow({ where: { projectId, kind: "qa_candidates" }, select: { id: true, itemCount: true, importedById: true } });
+    const auto = await prisma.itemSet.findFirstOrThrow({
+      where: { projectId, kind: "qa_candidates" },
+      select: { id: true, itemCount: true, importedById: true },
+    });
     expect(auto).toMatchObject({ itemCount: 18, importedById: owner.userId });
     const made = await createCandidatesFromRun(prisma, owner, run.id);
     expect(made).toEqual({ setId: auto.id, count: 18, existed: true, failedSteps: 0 });
@@ -177,19 +225,40 @@ describe("Q&A construction runs", () => {
         pairIndex: 0,
       },
     });
-    expect(first).toMatchObject({ category: null, decisions: {}, fate: { state: "pending", at: "blind" }, transform: null, attempts: 0 });
-    const items = await prisma.item.findMany({ where: { setId: candidateSetId }, select: { kind: true, group: true, videoId: true } });
+    expect(first).toMatchObject({
+      category: null,
+      decisions: {},
+      fate: { state: "pending", at: "blind" },
+      transform: null,
+      attempts: 0,
+    });
+    const items = await prisma.item.findMany({
+      where: { setId: candidateSetId },
+      select: { kind: true, group: true, videoId: true },
+    });
     expect(new Set(items.map((i) => i.kind))).toEqual(new Set(["qa_candidate"]));
     expect(items.filter((i) => i.group === "youcook2")).toHaveLength(6);
   });
 
   it("categorises, filters in the seed's order and transforms: the funnel and the outcomes are what the stub's rules predict", async () => {
     // A 429 on one construction call: retried as everywhere else.
-    stub.addFault({ fault: { kind: "status", status: 429, retryAfter: 0 }, match: "identify any poorly-designed video questions", times: 1 });
-    const run = await start(projectId, { pipeline: "qa_construct", endpointId: model, candidateSetId, settings: { checkerEndpointId: checker } });
+    stub.addFault({
+      fault: { kind: "status", status: 429, retryAfter: 0 },
+      match: "identify any poorly-designed video questions",
+      times: 1,
+    });
+    const run = await start(projectId, {
+      pipeline: "qa_construct",
+      endpointId: model,
+      candidateSetId,
+      settings: { checkerEndpointId: checker },
+    });
     firstConstructRunId = run.id;
     expect(run).toMatchObject({ items: 18 });
-    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done", steps: { failed: 0, parse_failed: 0, skipped: 0 } });
+    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({
+      status: "done",
+      steps: { failed: 0, parse_failed: 0, skipped: 0 },
+    });
     expect(stub.requests.filter((r) => r.fault === "status")).toHaveLength(1);
 
     const views = await loadCandidateViews(prisma, owner, candidateSetId);
@@ -207,26 +276,46 @@ describe("Q&A construction runs", () => {
       ["unspecific", expected.filter((e) => e.removedBy === null).length, removedBy("unspecific"), 0],
     ]);
     // Every marker showed up, so every rule was exercised.
-    expect([removedBy("blind"), removedBy("hallucination"), removedBy("tricky"), removedBy("unspecific")]).toEqual([2, 1, 2, 1]);
+    expect([removedBy("blind"), removedBy("hallucination"), removedBy("tricky"), removedBy("unspecific")]).toEqual([
+      2, 1, 2, 1,
+    ]);
     expect(funnel[4]!.keptByDataset).toEqual({ hirest: 4, youcook2: 3, generic: 5 });
     expect(views.every((v) => v.category !== null)).toBe(true);
-    expect(views.find((v) => v.payload.question === "What happens after clean out the face?")!.category).toBe("Future Step Prediction");
+    expect(views.find((v) => v.payload.question === "What happens after clean out the face?")!.category).toBe(
+      "Future Step Prediction",
+    );
 
     // A removed candidate makes no later call: its later steps are settled with the reason.
     const blind = views.find((v) => v.fate.state === "removed" && v.fate.by === "blind")!;
-    const blindSteps = await prisma.stepResult.findMany({ where: { runId: run.id, itemId: blind.itemId }, include: { _count: { select: { calls: true } } } });
+    const blindSteps = await prisma.stepResult.findMany({
+      where: { runId: run.id, itemId: blind.itemId },
+      include: { _count: { select: { calls: true } } },
+    });
     expect(
       blindSteps
         .filter((s) => s._count.calls > 0)
         .map((s) => s.stepId)
         .sort(),
     ).toEqual(["blind_answer", "blind_check", "categorise"]);
-    expect(blindSteps.find((s) => s.stepId === "filter_hallucination")!.output).toEqual({ skipped: "skipped: removed by blind" });
-    expect(blindSteps.find((s) => s.stepId === "wrong_six_1")!.output).toEqual({ skipped: "skipped: removed by blind" });
+    expect(blindSteps.find((s) => s.stepId === "filter_hallucination")!.output).toEqual({
+      skipped: "skipped: removed by blind",
+    });
+    expect(blindSteps.find((s) => s.stepId === "wrong_six_1")!.output).toEqual({
+      skipped: "skipped: removed by blind",
+    });
     // The answering and checking steps go to the checker endpoint; no call carries frames.
-    const calls = await prisma.llmCall.findMany({ where: { runId: run.id }, include: { stepResult: { select: { stepId: true } } } });
-    expect(new Set(calls.filter((c) => c.stepResult.stepId === "blind_check").map((c) => c.model.replace(/-[^-]+$/, "")))).toEqual(new Set(["stub-checker"]));
-    expect(new Set(calls.filter((c) => c.stepResult.stepId === "filter_hallucination").map((c) => c.model.replace(/-[^-]+$/, "")))).toEqual(new Set(["stub-constructor"]));
+    const calls = await prisma.llmCall.findMany({
+      where: { runId: run.id },
+      include: { stepResult: { select: { stepId: true } } },
+    });
+    expect(
+      new Set(calls.filter((c) => c.stepResult.stepId === "blind_check").map((c) => c.model.replace(/-[^-]+$/, ""))),
+    ).toEqual(new Set(["stub-checker"]));
+    expect(
+      new Set(
+        calls.filter((c) => c.stepResult.stepId === "filter_hallucination").map((c) => c.model.replace(/-[^-]+$/, "")),
+      ),
+    ).toEqual(new Set(["stub-constructor"]));
     expect(calls.every((c) => (c.request as { frameIds: string[] }).frameIds.length === 0)).toBe(true);
 
     // Malformed JSON ("garbled"): the engine's one repair request fixes it.
@@ -248,52 +337,105 @@ describe("Q&A construction runs", () => {
     expect(stubborn).toHaveLength(2);
     for (const view of stubborn) {
       expect(view.attempts).toBe(10);
-      expect(view.transform).toMatchObject({ state: "could_not_transform", attempts: 10, lastReason: expect.stringMatching(/^picked [A-E] instead of [A-E] with the video/) });
-      const steps = await prisma.stepResult.findMany({ where: { runId: firstConstructRunId, itemId: view.itemId, stepId: { startsWith: "w" } }, include: { calls: true } });
-      const attemptCalls = steps.filter((s) => /^(wrong_six|wrong_four|without_video|with_video)_\d+$/.test(s.stepId)).flatMap((s) => s.calls);
+      expect(view.transform).toMatchObject({
+        state: "could_not_transform",
+        attempts: 10,
+        lastReason: expect.stringMatching(/^picked [A-E] instead of [A-E] with the video/),
+      });
+      const steps = await prisma.stepResult.findMany({
+        where: { runId: firstConstructRunId, itemId: view.itemId, stepId: { startsWith: "w" } },
+        include: { calls: true },
+      });
+      const attemptCalls = steps
+        .filter((s) => /^(wrong_six|wrong_four|without_video|with_video)_\d+$/.test(s.stepId))
+        .flatMap((s) => s.calls);
       expect(attemptCalls).toHaveLength(40);
       // Ten equal prompts per step kind, every one asked: the salts kept the cache from answering attempt 1's again.
       expect(attemptCalls.every((c) => !c.cached)).toBe(true);
-      const sixPrompts = steps.filter((s) => s.stepId.startsWith("wrong_six_")).map((s) => (s.calls[0]!.request as { text: string }).text);
+      const sixPrompts = steps
+        .filter((s) => s.stepId.startsWith("wrong_six_"))
+        .map((s) => (s.calls[0]!.request as { text: string }).text);
       expect(new Set(sixPrompts).size).toBe(1);
     }
     const twins = views.filter((v) => /twin/.test(v.payload.question));
     expect(twins).toHaveLength(2);
     for (const view of twins) {
       expect(view.transform).toMatchObject({ state: "transformed", attempt: 2 });
-      const four = await prisma.stepResult.findFirstOrThrow({ where: { runId: firstConstructRunId, itemId: view.itemId, stepId: "without_video_1" } });
+      const four = await prisma.stepResult.findFirstOrThrow({
+        where: { runId: firstConstructRunId, itemId: view.itemId, stepId: "without_video_1" },
+      });
       expect(four.output).toEqual({ skipped: "not needed: two of the four wrong answers are the same" });
-      const third = await prisma.stepResult.findFirstOrThrow({ where: { runId: firstConstructRunId, itemId: view.itemId, stepId: "wrong_six_3" } });
+      const third = await prisma.stepResult.findFirstOrThrow({
+        where: { runId: firstConstructRunId, itemId: view.itemId, stepId: "wrong_six_3" },
+      });
       expect(third.output).toEqual({ skipped: "not needed: attempt 2 passed" });
     }
     const plain = views.find((v) => v.payload.question === "What happens after clean out the face?")!;
-    expect(plain.transform).toMatchObject({ state: "transformed", attempt: 1, wrong: DISTRACTORS("apply tissue using water") });
+    expect(plain.transform).toMatchObject({
+      state: "transformed",
+      attempt: 1,
+      wrong: DISTRACTORS("apply tissue using water"),
+    });
   });
 
   it("restores a blind-removed candidate: a new run continues it, its earlier calls from the cache, its later filters and transformation called", async () => {
     const before = await loadCandidateViews(prisma, owner, candidateSetId);
     const removed = before.find((v) => v.fate.state === "removed" && v.fate.by === "blind")!;
     const kept = before.find((v) => v.fate.state === "kept")!;
-    await expect(restoreCandidate(prisma, owner, kept.itemId, { filter: "blind", reason: "nothing to undo" })).rejects.toThrow(/No filter removed this candidate/);
-    await expect(restoreCandidate(prisma, owner, removed.itemId, { filter: "tricky", reason: "wrong filter" })).rejects.toThrow(/The blind filter removed this candidate/);
+    await expect(
+      restoreCandidate(prisma, owner, kept.itemId, { filter: "blind", reason: "nothing to undo" }),
+    ).rejects.toThrow(/No filter removed this candidate/);
+    await expect(
+      restoreCandidate(prisma, owner, removed.itemId, { filter: "tricky", reason: "wrong filter" }),
+    ).rejects.toThrow(/The blind filter removed this candidate/);
     const viewer = await makeUser();
     await addMember(prisma, owner, { projectId, email: viewer.email, role: "viewer" });
-    await expect(restoreCandidate(prisma, viewer, removed.itemId, { filter: "blind", reason: "a viewer may not" })).rejects.toThrow();
+    await expect(
+      restoreCandidate(prisma, viewer, removed.itemId, { filter: "blind", reason: "a viewer may not" }),
+    ).rejects.toThrow();
     const reviewer = await makeUser();
     await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
-    await restoreCandidate(prisma, reviewer, removed.itemId, { filter: "blind", reason: "The answer is not guessable in practice." });
-    expect(await prisma.qaCandidateRestore.findMany({ where: { itemId: removed.itemId }, select: { filter: true, restoredById: true } })).toEqual([{ filter: "blind", restoredById: reviewer.userId }]);
+    await restoreCandidate(prisma, reviewer, removed.itemId, {
+      filter: "blind",
+      reason: "The answer is not guessable in practice.",
+    });
+    expect(
+      await prisma.qaCandidateRestore.findMany({
+        where: { itemId: removed.itemId },
+        select: { filter: true, restoredById: true },
+      }),
+    ).toEqual([{ filter: "blind", restoredById: reviewer.userId }]);
 
-    const restoredView = (await loadCandidateViews(prisma, owner, candidateSetId)).find((v) => v.itemId === removed.itemId)!;
-    expect(restoredView).toMatchObject({ restoredFrom: "blind", fate: { state: "pending", at: "hallucination" }, decisions: { blind: { removed: true } } });
+    const restoredView = (await loadCandidateViews(prisma, owner, candidateSetId)).find(
+      (v) => v.itemId === removed.itemId,
+    )!;
+    expect(restoredView).toMatchObject({
+      restoredFrom: "blind",
+      fate: { state: "pending", at: "hallucination" },
+      decisions: { blind: { removed: true } },
+    });
     expect(filterFunnel([restoredView])[1]).toMatchObject({ kept: 1, removed: 0 });
 
-    const run = await start(projectId, { pipeline: "qa_construct", endpointId: model, candidateSetId, settings: { checkerEndpointId: checker } });
-    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).settings).toMatchObject({ restored: { [removed.itemId]: ["blind"] } });
+    const run = await start(projectId, {
+      pipeline: "qa_construct",
+      endpointId: model,
+      candidateSetId,
+      settings: { checkerEndpointId: checker },
+    });
+    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).settings).toMatchObject({
+      restored: { [removed.itemId]: ["blind"] },
+    });
     const after = (await loadCandidateViews(prisma, owner, candidateSetId)).find((v) => v.itemId === removed.itemId)!;
-    expect(after).toMatchObject({ restoredFrom: "blind", fate: { state: "kept" }, transform: { state: "transformed", attempt: 1 } });
+    expect(after).toMatchObject({
+      restoredFrom: "blind",
+      fate: { state: "kept" },
+      transform: { state: "transformed", attempt: 1 },
+    });
 
-    const calls = await prisma.llmCall.findMany({ where: { runId: run.id, stepResult: { itemId: removed.itemId } }, include: { stepResult: { select: { stepId: true } } } });
+    const calls = await prisma.llmCall.findMany({
+      where: { runId: run.id, stepResult: { itemId: removed.itemId } },
+      include: { stepResult: { select: { stepId: true } } },
+    });
     const byStep = Object.fromEntries(calls.map((c) => [c.stepResult.stepId, c.cached]));
     expect(byStep).toMatchObject({
       categorise: true,
@@ -307,17 +449,27 @@ describe("Q&A construction runs", () => {
       with_video_1: false,
     });
     // Every other candidate's calls come from the cache.
-    const others = await prisma.llmCall.findMany({ where: { runId: run.id, stepResult: { itemId: { not: removed.itemId } } }, select: { cached: true } });
+    const others = await prisma.llmCall.findMany({
+      where: { runId: run.id, stepResult: { itemId: { not: removed.itemId } } },
+      select: { cached: true },
+    });
     expect(others.length).toBeGreaterThan(0);
     expect(others.every((c) => c.cached)).toBe(true);
   });
 
   it("shuffles the checks' options per candidate and attempt: the correct letter varies, is recorded with each check, and a re-run renders the same prompts", async () => {
-    const checks = await prisma.stepResult.findMany({ where: { runId: firstConstructRunId, stepId: { startsWith: "with_video_" }, status: "done" }, include: { calls: true } });
+    const checks = await prisma.stepResult.findMany({
+      where: { runId: firstConstructRunId, stepId: { startsWith: "with_video_" }, status: "done" },
+      include: { calls: true },
+    });
     const asked = checks.filter((s) => s.calls.length > 0);
     expect(asked.length).toBeGreaterThan(5);
     // One checker: the steps are the ones a single checker always had.
-    expect(await prisma.stepResult.count({ where: { runId: firstConstructRunId, OR: [{ stepId: { endsWith: "_c2" } }, { stepId: { endsWith: "_c3" } }] } })).toBe(0);
+    expect(
+      await prisma.stepResult.count({
+        where: { runId: firstConstructRunId, OR: [{ stepId: { endsWith: "_c2" } }, { stepId: { endsWith: "_c3" } }] },
+      }),
+    ).toBe(0);
     const letters = new Set<string>();
     for (const step of asked) {
       const output = step.output as { Best_option: string; options: Record<string, string>; correctLetter: string };
@@ -332,13 +484,18 @@ describe("Q&A construction runs", () => {
       const view = (await loadCandidateViews(prisma, owner, candidateSetId)).find((v) => v.itemId === step.itemId)!;
       expect(output.options[output.correctLetter]).toBe(view.payload.answer);
       // The stub's Table 32 picks the reference answer wherever it is (or a distractor for "stubborn"): the decision follows the shuffle.
-      if (!/stubborn/.test(view.payload.question)) expect(output.Best_option.startsWith(`${output.correctLetter}. `)).toBe(true);
+      if (!/stubborn/.test(view.payload.question))
+        expect(output.Best_option.startsWith(`${output.correctLetter}. `)).toBe(true);
     }
     expect(letters.size).toBeGreaterThan(1);
     // The same question and attempt get the same order in both checks.
-    const without = await prisma.stepResult.findMany({ where: { runId: firstConstructRunId, stepId: { startsWith: "without_video_" }, status: "done" } });
+    const without = await prisma.stepResult.findMany({
+      where: { runId: firstConstructRunId, stepId: { startsWith: "without_video_" }, status: "done" },
+    });
     for (const step of asked) {
-      const twin = without.find((w) => w.itemId === step.itemId && w.stepId === step.stepId.replace("with_video_", "without_video_"))!;
+      const twin = without.find(
+        (w) => w.itemId === step.itemId && w.stepId === step.stepId.replace("with_video_", "without_video_"),
+      )!;
       expect((twin.output as { options: unknown }).options).toEqual((step.output as { options: unknown }).options);
     }
   });
@@ -347,28 +504,56 @@ describe("Q&A construction runs", () => {
     const knowingA = await endpointOf("Knowing checker A (simulated)", `stub-knowing-a-${suffix}`);
     const knowingB = await endpointOf("Knowing checker B (simulated)", `stub-knowing-b-${suffix}`);
     const checkerB = await endpointOf("Checker B (simulated)", `stub-checker-b-${suffix}`);
-    const bad = (checkerEndpointIds: string[]) => start(projectId, { pipeline: "qa_construct", endpointId: model, candidateSetId, settings: { checkerEndpointIds } });
+    const bad = (checkerEndpointIds: string[]) =>
+      start(projectId, {
+        pipeline: "qa_construct",
+        endpointId: model,
+        candidateSetId,
+        settings: { checkerEndpointIds },
+      });
     await expect(bad([checker, knowingA, knowingB, checkerB])).rejects.toThrow(/At most 3 checking endpoints/);
     await expect(bad([checker, checker])).rejects.toThrow(/must be different endpoints/);
     await expect(bad([checker, "no-such-endpoint"])).rejects.toThrow(/No such endpoint in this project/);
 
-    const video0 = (await loadCandidateViews(prisma, owner, candidateSetId)).filter((v) => v.payload.video.includes(fileName(0)));
+    const video0 = (await loadCandidateViews(prisma, owner, candidateSetId)).filter((v) =>
+      v.payload.video.includes(fileName(0)),
+    );
     const videoId = video0[0]!.videoId;
-    const plainKept = (views: CandidateView[]) => views.filter((v) => v.videoId === videoId && v.fate.state === "kept" && !/stubborn|twin/.test(v.payload.question));
+    const plainKept = (views: CandidateView[]) =>
+      views.filter(
+        (v) => v.videoId === videoId && v.fate.state === "kept" && !/stubborn|twin/.test(v.payload.question),
+      );
 
     // One knowing checker of three: the attempt passes, each checker asked once per check.
-    const passing = await start(projectId, { pipeline: "qa_construct", endpointId: model, candidateSetId, videoIds: [videoId], settings: { checkerEndpointIds: [knowingA, checker, checkerB] } });
-    expect(await getRunStatus(prisma, owner, passing.id)).toMatchObject({ status: "done", steps: { failed: 0, parse_failed: 0 } });
+    const passing = await start(projectId, {
+      pipeline: "qa_construct",
+      endpointId: model,
+      candidateSetId,
+      videoIds: [videoId],
+      settings: { checkerEndpointIds: [knowingA, checker, checkerB] },
+    });
+    expect(await getRunStatus(prisma, owner, passing.id)).toMatchObject({
+      status: "done",
+      steps: { failed: 0, parse_failed: 0 },
+    });
     const afterPassing = plainKept(await loadCandidateViews(prisma, owner, candidateSetId));
     expect(afterPassing.length).toBeGreaterThan(0);
     for (const view of afterPassing) {
       expect(view.transform).toMatchObject({ state: "transformed", attempt: 1 });
-      const checks = (view.transform as { checks: { correctLetter: string; withoutVideo: string[]; withVideo: string[] } }).checks;
+      const checks = (
+        view.transform as { checks: { correctLetter: string; withoutVideo: string[]; withVideo: string[] } }
+      ).checks;
       expect(checks.withoutVideo).toHaveLength(3);
       expect(checks.withoutVideo.filter((l) => l === checks.correctLetter)).toHaveLength(1);
       expect(checks.withVideo).toEqual([checks.correctLetter, checks.correctLetter, checks.correctLetter]);
       const calls = await prisma.llmCall.findMany({
-        where: { runId: passing.id, stepResult: { itemId: view.itemId, stepId: { in: ["without_video_1", "without_video_1_c2", "without_video_1_c3"] } } },
+        where: {
+          runId: passing.id,
+          stepResult: {
+            itemId: view.itemId,
+            stepId: { in: ["without_video_1", "without_video_1_c2", "without_video_1_c3"] },
+          },
+        },
         include: { stepResult: { select: { stepId: true } } },
       });
       expect(Object.fromEntries(calls.map((c) => [c.stepResult.stepId, c.model.replace(`-${suffix}`, "")]))).toEqual({
@@ -379,7 +564,13 @@ describe("Q&A construction runs", () => {
     }
 
     // The construction page shows every checker's pick where it shows the outcome.
-    const detail = await candidateSetDetail(prisma, owner, projectId, candidateSetId, constructionQuerySchema.parse({}));
+    const detail = await candidateSetDetail(
+      prisma,
+      owner,
+      projectId,
+      candidateSetId,
+      constructionQuerySchema.parse({}),
+    );
     for (const view of afterPassing) {
       const checks = (view.transform as { checks: { correctLetter: string; withoutVideo: string[] } }).checks;
       expect(detail.rows.find((r) => r.itemId === view.itemId)!.checks).toBe(
@@ -388,21 +579,39 @@ describe("Q&A construction runs", () => {
     }
 
     // Two knowing checkers of three: more than half find the answer without the video on every attempt.
-    const failing = await start(projectId, { pipeline: "qa_construct", endpointId: model, candidateSetId, videoIds: [videoId], settings: { checkerEndpointIds: [knowingA, knowingB, checker] } });
-    expect(await getRunStatus(prisma, owner, failing.id)).toMatchObject({ status: "done", steps: { failed: 0, parse_failed: 0 } });
+    const failing = await start(projectId, {
+      pipeline: "qa_construct",
+      endpointId: model,
+      candidateSetId,
+      videoIds: [videoId],
+      settings: { checkerEndpointIds: [knowingA, knowingB, checker] },
+    });
+    expect(await getRunStatus(prisma, owner, failing.id)).toMatchObject({
+      status: "done",
+      steps: { failed: 0, parse_failed: 0 },
+    });
     const afterFailing = plainKept(await loadCandidateViews(prisma, owner, candidateSetId));
     for (const view of afterFailing) {
       expect(view.attempts).toBe(10);
       expect(view.transform).toMatchObject({
         state: "could_not_transform",
-        lastReason: expect.stringMatching(/^2 of 3 checkers \([A-E], [A-E], [A-E]\) picked the correct option [A-E] without the video/),
+        lastReason: expect.stringMatching(
+          /^2 of 3 checkers \([A-E], [A-E], [A-E]\) picked the correct option [A-E] without the video/,
+        ),
       });
       const withVideo = await prisma.stepResult.findMany({
-        where: { runId: failing.id, itemId: view.itemId, stepId: { in: ["with_video_1", "with_video_1_c2", "with_video_1_c3"] } },
+        where: {
+          runId: failing.id,
+          itemId: view.itemId,
+          stepId: { in: ["with_video_1", "with_video_1_c2", "with_video_1_c3"] },
+        },
         orderBy: { stepId: "asc" },
       });
       expect(withVideo.map((s) => [s.stepId, s.output])).toEqual(
-        ["with_video_1", "with_video_1_c2", "with_video_1_c3"].map((id) => [id, { skipped: "not needed: 2 of 3 checkers picked the correct option without the video" }]),
+        ["with_video_1", "with_video_1_c2", "with_video_1_c3"].map((id) => [
+          id,
+          { skipped: "not needed: 2 of 3 checkers picked the correct option without the video" },
+        ]),
       );
     }
   });

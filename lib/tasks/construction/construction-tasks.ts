@@ -8,7 +8,10 @@ import { attemptStepIds, MAX_CHECKERS } from "./construct-state";
 import { MAX_TRANSFORM_ATTEMPTS } from "./transform-attempts";
 import type { MetricDeclaration, TaskDeclaration } from "../task-declaration";
 
-const yesNoMetric = (m: Pick<MetricDeclaration, "id" | "label" | "definition" | "aggregation">, positiveLabel: string): MetricDeclaration => ({
+const yesNoMetric = (
+  m: Pick<MetricDeclaration, "id" | "label" | "definition" | "aggregation">,
+  positiveLabel: string,
+): MetricDeclaration => ({
   ...m,
   scale: {
     kind: "categorical",
@@ -31,7 +34,8 @@ export const QA_GENERATE_TASK: TaskDeclaration = {
     {
       id: "pairs",
       label: "Generated pairs",
-      definition: "How many question-answer pairs the generator wrote for the clip (coarse- and fine-grained together).",
+      definition:
+        "How many question-answer pairs the generator wrote for the clip (coarse- and fine-grained together).",
       aggregation: "The number of pairs in the two generation steps' valid answers.",
       scale: { kind: "numeric", min: 0, max: 100, step: 1 },
       level: "ratio",

@@ -12,5 +12,10 @@ export const CONSTRUCTION_CRAWL_PAGES: readonly CrawlPage[] = [
     ],
   },
   { route: "/projects/[projectId]/curation", project: {} },
-  { route: "/projects/[projectId]/curation/[queueId]", project: {}, urls: (s) => taskSeedIds(s, "construction", "curationQueueIds").map((id) => `/projects/${s.projectId}/curation/${id}`) },
+  {
+    route: "/projects/[projectId]/curation/[queueId]",
+    project: {},
+    urls: (s) =>
+      taskSeedIds(s, "construction", "curationQueueIds").map((id) => `/projects/${s.projectId}/curation/${id}`),
+  },
 ];

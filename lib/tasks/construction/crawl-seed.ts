@@ -18,7 +18,12 @@ export const constructionCrawlSeed: CrawlSeedPart = async ({ prisma, owner, proj
     projectId,
     [...judgedVideoIds],
     [
-      { externalId: "crawl-c1", video: 0, question: "What happens after the ball is placed at the top?", answer: "It rolls down the ramp." },
+      {
+        externalId: "crawl-c1",
+        video: 0,
+        question: "What happens after the ball is placed at the top?",
+        answer: "It rolls down the ramp.",
+      },
       { externalId: "crawl-c2", video: 1, question: "What is done last?", answer: "The ball is caught at the bottom." },
     ],
   );

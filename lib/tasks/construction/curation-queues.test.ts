@@ -26,13 +26,22 @@ beforeAll(async () => {
 });
 
 const SPECS = [
-  { externalId: "c1", video: 0, question: "What happens after the ball is placed at the top?", answer: "It rolls down the ramp." },
+  {
+    externalId: "c1",
+    video: 0,
+    question: "What happens after the ball is placed at the top?",
+    answer: "It rolls down the ramp.",
+  },
   { externalId: "c2", video: 0, question: "What is done last?", answer: "The ball is caught at the bottom." },
   { externalId: "c3", video: 1, question: "Where is the ball placed first?", answer: "At the top of the ramp." },
 ];
 
 async function setup() {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 3, name: "Curation" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 3,
+    name: "Curation",
+  });
   const { setId, itemIds } = await insertCandidateSet(prisma, owner, projectId, videoIds, SPECS);
   return { projectId, videoIds, setId, itemIds };
 }
@@ -48,17 +57,31 @@ describe("creating curation queues", () => {
     const { projectId, setId } = await setup();
     const viewer = await member(projectId, "viewer");
     const reviewer = await member(projectId, "reviewer");
-    await expect(createCurationQueue(prisma, viewer, projectId, { candidateSetId: setId, name: "Q" })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(createCurationQueue(prisma, reviewer, projectId, { candidateSetId: setId, name: "Q" })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Q", curatorsPerQuestion: 6 })).rejects.toThrow(/At most 5 curators/);
-    await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Q", curatorsPerQuestion: 0 })).rejects.toThrow(/At least 1 curator/);
-    await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: " " })).rejects.toThrow(/Give the queue a name/);
-    await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Q", scope: "removed" as never })).rejects.toThrow(/kept.*or.*all/);
-    await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Q", assignees: [viewer.email] })).rejects.toThrow(
-      new RegExp(`Not a reviewer or owner of this project: ${viewer.email}`),
+    await expect(
+      createCurationQueue(prisma, viewer, projectId, { candidateSetId: setId, name: "Q" }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      createCurationQueue(prisma, reviewer, projectId, { candidateSetId: setId, name: "Q" }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Q", curatorsPerQuestion: 6 }),
+    ).rejects.toThrow(/At most 5 curators/);
+    await expect(
+      createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Q", curatorsPerQuestion: 0 }),
+    ).rejects.toThrow(/At least 1 curator/);
+    await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: " " })).rejects.toThrow(
+      /Give the queue a name/,
     );
+    await expect(
+      createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Q", scope: "removed" as never }),
+    ).rejects.toThrow(/kept.*or.*all/);
+    await expect(
+      createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Q", assignees: [viewer.email] }),
+    ).rejects.toThrow(new RegExp(`Not a reviewer or owner of this project: ${viewer.email}`));
     const other = await setup();
-    await expect(createCurationQueue(prisma, owner, projectId, { candidateSetId: other.setId, name: "Q" })).rejects.toThrow(/No such candidate set in this project/);
+    await expect(
+      createCurationQueue(prisma, owner, projectId, { candidateSetId: other.setId, name: "Q" }),
+    ).rejects.toThrow(/No such candidate set in this project/);
 
     const queue = await createCurationQueue(prisma, owner, projectId, {
       candidateSetId: setId,
@@ -86,7 +109,11 @@ describe("creating curation queues", () => {
     const { projectId, setId } = await setup();
     const views = await loadCandidateViews(prisma, owner, setId);
     const kept = transformedView(views[0]!, ["It flies.", "It melts.", "It stops at once.", "It rolls up."]);
-    expect([inCurationScope(kept, "kept"), inCurationScope(views[1]!, "kept"), inCurationScope(views[1]!, "all")]).toEqual([true, false, true]);
+    expect([
+      inCurationScope(kept, "kept"),
+      inCurationScope(views[1]!, "kept"),
+      inCurationScope(views[1]!, "all"),
+    ]).toEqual([true, false, true]);
     // Without a construct run no candidate is kept yet: a default queue is empty.
     const queue = await createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Kept only" });
     expect(queue.progress.candidates).toBe(0);
@@ -100,7 +127,12 @@ describe("the next candidate for a curator", () => {
     const ann = await member(projectId, "reviewer");
     const bob = await member(projectId, "reviewer");
     const carl = await member(projectId, "reviewer");
-    const queue = await createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Two each", curatorsPerQuestion: 2, scope: "all" });
+    const queue = await createCurationQueue(prisma, owner, projectId, {
+      candidateSetId: setId,
+      name: "Two each",
+      curatorsPerQuestion: 2,
+      scope: "all",
+    });
 
     expect(await nextCurationItem(prisma, ann, queue.id)).toEqual({ itemId: itemIds.c1, left: 3 });
     expect((await nextCurationItem(prisma, ann, queue.id, { skip: [itemIds.c1!] })).itemId).toBe(itemIds.c2);
@@ -108,7 +140,10 @@ describe("the next candidate for a curator", () => {
     // Ann moves on; Bob still gets c1, which has one decision of two.
     expect(await nextCurationItem(prisma, ann, queue.id)).toEqual({ itemId: itemIds.c2, left: 2 });
     expect((await nextCurationItem(prisma, bob, queue.id)).itemId).toBe(itemIds.c1);
-    await saveCandidateCuration(prisma, bob, itemIds.c1!, { decision: "reject", reason: "the answer is in the question" });
+    await saveCandidateCuration(prisma, bob, itemIds.c1!, {
+      decision: "reject",
+      reason: "the answer is in the question",
+    });
     // c1 has its two decisions: a third curator never sees it.
     expect((await nextCurationItem(prisma, carl, queue.id)).itemId).toBe(itemIds.c2);
     await saveCandidateCuration(prisma, ann, itemIds.c2!, { decision: "accept" });
@@ -128,7 +163,12 @@ describe("the next candidate for a curator", () => {
     const viewer = await member(projectId, "viewer");
     const assigned = await member(projectId, "reviewer");
     const other = await member(projectId, "reviewer");
-    const queue = await createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Assigned", scope: "all", assignees: [assigned.email] });
+    const queue = await createCurationQueue(prisma, owner, projectId, {
+      candidateSetId: setId,
+      name: "Assigned",
+      scope: "all",
+      assignees: [assigned.email],
+    });
     await expect(nextCurationItem(prisma, viewer, queue.id)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(nextCurationItem(prisma, other, queue.id)).rejects.toThrow(/assigned to other curators/);
     expect((await nextCurationItem(prisma, assigned, queue.id)).itemId).not.toBeNull();
@@ -136,7 +176,11 @@ describe("the next candidate for a curator", () => {
 
   it("shows the frames nearest to each step's start, the steps and the question", async () => {
     const { projectId, setId, itemIds } = await setup();
-    const queue = await createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Screen", scope: "all" });
+    const queue = await createCurationQueue(prisma, owner, projectId, {
+      candidateSetId: setId,
+      name: "Screen",
+      scope: "all",
+    });
     const view = await curationItem(prisma, owner, queue.id, itemIds.c2!);
     // The fixture's frames are 0.25 s apart (9 frames, 0–2 s); steps start at 0, 0.75 and 1.5 s.
     expect(view.stepFrames.map((s) => [s.step, s.start, s.frame?.timestampS])).toEqual([
@@ -144,7 +188,12 @@ describe("the next candidate for a curator", () => {
       [2, 0.75, 0.75],
       [3, 1.5, 1.5],
     ]);
-    expect(view.candidate.fields).toEqual({ question: SPECS[1]!.question, options: null, answer: SPECS[1]!.answer, category: null });
+    expect(view.candidate.fields).toEqual({
+      question: SPECS[1]!.question,
+      options: null,
+      answer: SPECS[1]!.answer,
+      category: null,
+    });
     expect(view.nav).toMatchObject({ index: 1, count: 3, previousItemId: itemIds.c1, nextItemId: itemIds.c3 });
     expect(view.mine).toBeNull();
   });
@@ -156,18 +205,38 @@ describe("curation decisions through saveCandidateCuration", () => {
     const ann = await member(projectId, "reviewer");
     const bob = await member(projectId, "reviewer");
     const itemId = itemIds.c1!;
-    const annFirst = await saveCandidateCuration(prisma, ann, itemId, { decision: "accept", edits: { question: "What happens right after the ball is placed?" } });
+    const annFirst = await saveCandidateCuration(prisma, ann, itemId, {
+      decision: "accept",
+      edits: { question: "What happens right after the ball is placed?" },
+    });
     const bobFirst = await saveCandidateCuration(prisma, bob, itemId, { decision: "reject", reason: "vague" });
     expect([annFirst.version, bobFirst.version]).toEqual([1, 1]);
 
     // Two tabs of Ann's both saw version 1: the first save wins, the second gets a 409 carrying the winner.
-    await saveCandidateCuration(prisma, ann, itemId, { decision: "reject", reason: "on second thought, too easy", expectedVersion: 1 });
-    const stale = await saveCandidateCuration(prisma, ann, itemId, { decision: "accept", edits: { answer: "Down the ramp." }, expectedVersion: 1 }).catch((e) => e);
+    await saveCandidateCuration(prisma, ann, itemId, {
+      decision: "reject",
+      reason: "on second thought, too easy",
+      expectedVersion: 1,
+    });
+    const stale = await saveCandidateCuration(prisma, ann, itemId, {
+      decision: "accept",
+      edits: { answer: "Down the ramp." },
+      expectedVersion: 1,
+    }).catch((e) => e);
     expect(stale).toBeInstanceOf(CurationConflictWithCurrentError);
     expect(stale.status).toBe(409);
-    expect(stale.details.current).toMatchObject({ version: 2, decision: "reject", reason: "on second thought, too easy", edits: {} });
+    expect(stale.details.current).toMatchObject({
+      version: 2,
+      decision: "reject",
+      reason: "on second thought, too easy",
+      edits: {},
+    });
     // Re-applying the lost save with the version the 409 named works; nothing was lost on the way.
-    const reapplied = await saveCandidateCuration(prisma, ann, itemId, { decision: "accept", edits: { answer: "Down the ramp." }, expectedVersion: stale.details.current.version });
+    const reapplied = await saveCandidateCuration(prisma, ann, itemId, {
+      decision: "accept",
+      edits: { answer: "Down the ramp." },
+      expectedVersion: stale.details.current.version,
+    });
     expect(reapplied).toMatchObject({ version: 3, decision: "accept", edits: { answer: "Down the ramp." } });
 
     const record = await candidateCuration(prisma, owner, itemId);
@@ -175,7 +244,11 @@ describe("curation decisions through saveCandidateCuration", () => {
       [ann.email, "accept", 3],
       [bob.email, "reject", 1],
     ]);
-    expect(record.history.filter((h) => h.curator === ann.email).map((h) => [h.version, (h.after as { decision: string }).decision])).toEqual([
+    expect(
+      record.history
+        .filter((h) => h.curator === ann.email)
+        .map((h) => [h.version, (h.after as { decision: string }).decision]),
+    ).toEqual([
       [1, "accept"],
       [2, "reject"],
       [3, "accept"],
@@ -186,15 +259,25 @@ describe("curation decisions through saveCandidateCuration", () => {
     const { projectId, itemIds } = await setup();
     const ann = await member(projectId, "reviewer");
     const first = await saveCandidateCuration(prisma, ann, itemIds.c1!, { decision: "accept" });
-    await saveCandidateCuration(prisma, ann, itemIds.c1!, { decision: "reject", reason: "too easy", expectedVersion: 1 });
-    const history = await prisma.curationDecisionHistory.findMany({ where: { decisionId: first.id }, orderBy: { version: "asc" } });
+    await saveCandidateCuration(prisma, ann, itemIds.c1!, {
+      decision: "reject",
+      reason: "too easy",
+      expectedVersion: 1,
+    });
+    const history = await prisma.curationDecisionHistory.findMany({
+      where: { decisionId: first.id },
+      orderBy: { version: "asc" },
+    });
     expect(history.map((h) => [h.version, h.before, h.after])).toEqual([
       [1, null, { decision: "accept", edits: {}, reason: null }],
       [2, { decision: "accept", edits: {}, reason: null }, { decision: "reject", edits: {}, reason: "too easy" }],
     ]);
     // A third save adds a row and leaves the earlier ones as they were.
     await saveCandidateCuration(prisma, ann, itemIds.c1!, { decision: "accept", expectedVersion: 2 });
-    const after = await prisma.curationDecisionHistory.findMany({ where: { decisionId: first.id }, orderBy: { version: "asc" } });
+    const after = await prisma.curationDecisionHistory.findMany({
+      where: { decisionId: first.id },
+      orderBy: { version: "asc" },
+    });
     expect(after.slice(0, 2)).toEqual(history);
     expect(after.map((h) => h.version)).toEqual([1, 2, 3]);
   });
@@ -202,11 +285,17 @@ describe("curation decisions through saveCandidateCuration", () => {
   it("refuses viewers, a rejection without a reason and an edit that breaks the question", async () => {
     const { projectId, setId, itemIds } = await setup();
     const viewer = await member(projectId, "viewer");
-    await expect(saveCandidateCuration(prisma, viewer, itemIds.c1!, { decision: "accept" })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(saveCandidateCuration(prisma, viewer, itemIds.c1!, { decision: "accept" })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
     await expect(saveCandidateCuration(prisma, owner, itemIds.c1!, { decision: "reject" })).rejects.toThrow(/Say why/);
-    await expect(saveCandidateCuration(prisma, owner, itemIds.c1!, { decision: "accept", edits: { options: { A: "x", B: "y" } } })).rejects.toThrow(/an open question has no options/);
+    await expect(
+      saveCandidateCuration(prisma, owner, itemIds.c1!, { decision: "accept", edits: { options: { A: "x", B: "y" } } }),
+    ).rejects.toThrow(/an open question has no options/);
     const stranger = await makeUser();
-    await expect(saveCandidateCuration(prisma, stranger, itemIds.c1!, { decision: "accept" })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(saveCandidateCuration(prisma, stranger, itemIds.c1!, { decision: "accept" })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     // A transformed candidate shows its correct answer as A and the four wrong ones after it.
     const views = await loadCandidateViews(prisma, owner, setId);
     expect(curatedFieldsOf(transformedView(views[0]!, ["w1", "w2", "w3", "w4"]))).toEqual({

@@ -25,7 +25,12 @@ import {
   type DecisionRow,
   saveCuration,
 } from "./curation";
-import { createCurationQueueSchema, type CreateCurationQueueInput, type CurationScope, curationBodySchema } from "./curation-queues.validation";
+import {
+  createCurationQueueSchema,
+  type CreateCurationQueueInput,
+  type CurationScope,
+  curationBodySchema,
+} from "./curation-queues.validation";
 import type { z } from "zod";
 
 /**
@@ -36,7 +41,12 @@ import type { z } from "zod";
 export function curatedFieldsOf(view: CandidateView): CuratedFields {
   if (view.transform?.state === "transformed") {
     const texts = [view.payload.answer, ...view.transform.wrong];
-    return { question: view.payload.question, options: Object.fromEntries(texts.map((text, i) => [MC_LETTERS[i]!, text])), answer: MC_LETTERS[0], category: view.category };
+    return {
+      question: view.payload.question,
+      options: Object.fromEntries(texts.map((text, i) => [MC_LETTERS[i]!, text])),
+      answer: MC_LETTERS[0],
+      category: view.category,
+    };
   }
   return { question: view.payload.question, options: null, answer: view.payload.answer, category: view.category };
 }
@@ -46,7 +56,12 @@ export function inCurationScope(view: CandidateView, scope: CurationScope): bool
   return scope === "all" || view.fate.state === "kept";
 }
 
-async function queueForActor(prisma: PrismaClient, actor: Actor, queueId: string, action: ProjectAction): Promise<CurationQueue> {
+async function queueForActor(
+  prisma: PrismaClient,
+  actor: Actor,
+  queueId: string,
+  action: ProjectAction,
+): Promise<CurationQueue> {
   const queue = await prisma.curationQueue.findUnique({ where: { id: queueId } });
   if (!queue) throw new NotFoundError("No such curation queue.");
   try {
@@ -58,15 +73,23 @@ async function queueForActor(prisma: PrismaClient, actor: Actor, queueId: string
 }
 
 function assertMayCurate(queue: Pick<CurationQueue, "assigneeIds">, userId: string) {
-  if (queue.assigneeIds.length > 0 && !queue.assigneeIds.includes(userId)) throw new ForbiddenError("This curation queue is assigned to other curators.");
+  if (queue.assigneeIds.length > 0 && !queue.assigneeIds.includes(userId))
+    throw new ForbiddenError("This curation queue is assigned to other curators.");
 }
 
 /** Assignees' user ids by email; each must be a member who may curate (reviewer or owner). */
-async function curatorIdsByEmail(prisma: PrismaClient, projectId: string, emails: readonly string[]): Promise<string[]> {
+async function curatorIdsByEmail(
+  prisma: PrismaClient,
+  projectId: string,
+  emails: readonly string[],
+): Promise<string[]> {
   const unique = [...new Set(emails)];
   if (!unique.length) return [];
   const users = await prisma.user.findMany({ where: { email: { in: unique } }, select: { id: true, email: true } });
-  const members = await prisma.projectMember.findMany({ where: { projectId, userId: { in: users.map((u) => u.id) } }, select: { userId: true, role: true } });
+  const members = await prisma.projectMember.findMany({
+    where: { projectId, userId: { in: users.map((u) => u.id) } },
+    select: { userId: true, role: true },
+  });
   const curating = new Set(members.filter((m) => roleCan(m.role, "scores.review")).map((m) => m.userId));
   const missing = unique.filter((e) => !users.some((u) => u.email === e && curating.has(u.id)));
   if (missing.length) throw new ValidationError(`Not a reviewer or owner of this project: ${missing.join(", ")}.`);
@@ -74,11 +97,20 @@ async function curatorIdsByEmail(prisma: PrismaClient, projectId: string, emails
 }
 
 /** Owners make a queue over one of the project's candidate sets. */
-export async function createCurationQueue(prisma: PrismaClient, actor: Actor, projectId: string, raw: CreateCurationQueueInput) {
+export async function createCurationQueue(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  raw: CreateCurationQueueInput,
+) {
   await requireProjectAccess(prisma, actor, projectId, "queues.manage");
   const input = createCurationQueueSchema.parse(raw);
-  const set = await prisma.itemSet.findUnique({ where: { id: input.candidateSetId }, select: { projectId: true, kind: true } });
-  if (!set || set.projectId !== projectId || set.kind !== CANDIDATE_SET_KIND) throw new ValidationError("No such candidate set in this project.");
+  const set = await prisma.itemSet.findUnique({
+    where: { id: input.candidateSetId },
+    select: { projectId: true, kind: true },
+  });
+  if (!set || set.projectId !== projectId || set.kind !== CANDIDATE_SET_KIND)
+    throw new ValidationError("No such candidate set in this project.");
   const assigneeIds = await curatorIdsByEmail(prisma, projectId, input.assignees);
   const queue = await prisma.curationQueue.create({
     data: {
@@ -102,12 +134,23 @@ export interface CandidateDecision extends DecisionRow {
 }
 
 /** Every curator's current decision on each of these candidates, oldest first, by candidate. */
-export async function decisionsOf(prisma: PrismaClient, itemIds: readonly string[]): Promise<Map<string, CandidateDecision[]>> {
+export async function decisionsOf(
+  prisma: PrismaClient,
+  itemIds: readonly string[],
+): Promise<Map<string, CandidateDecision[]>> {
   const rows = itemIds.length
     ? await prisma.curationDecision.findMany({
         where: { itemId: { in: [...itemIds] } },
         orderBy: { createdAt: "asc" },
-        select: { itemId: true, curatorId: true, decision: true, edits: true, reason: true, version: true, updatedAt: true },
+        select: {
+          itemId: true,
+          curatorId: true,
+          decision: true,
+          edits: true,
+          reason: true,
+          version: true,
+          updatedAt: true,
+        },
       })
     : [];
   const byItem = new Map<string, CandidateDecision[]>();
@@ -120,7 +163,11 @@ export async function decisionsOf(prisma: PrismaClient, itemIds: readonly string
 
 /** The curators per question that decide a candidate set's outcomes: its latest curation queue's, 1 without a queue. */
 export async function curatorsPerQuestionOf(prisma: PrismaClient, candidateSetId: string): Promise<number> {
-  const queue = await prisma.curationQueue.findFirst({ where: { candidateSetId }, orderBy: { createdAt: "desc" }, select: { curatorsPerQuestion: true } });
+  const queue = await prisma.curationQueue.findFirst({
+    where: { candidateSetId },
+    orderBy: { createdAt: "desc" },
+    select: { curatorsPerQuestion: true },
+  });
   return queue?.curatorsPerQuestion ?? 1;
 }
 
@@ -142,12 +189,22 @@ async function queueCandidates(prisma: PrismaClient, actor: Actor, queue: Curati
 
 async function summarize(prisma: PrismaClient, actor: Actor, queues: readonly CurationQueue[], userId: string) {
   const ids = [...new Set(queues.flatMap((q) => q.assigneeIds))];
-  const users = ids.length ? await prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } }) : [];
+  const users = ids.length
+    ? await prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } })
+    : [];
   const viewsBySet = new Map<string, CandidateView[]>();
-  const setNames = new Map((await prisma.itemSet.findMany({ where: { id: { in: queues.map((q) => q.candidateSetId) } }, select: { id: true, name: true } })).map((s) => [s.id, s.name]));
+  const setNames = new Map(
+    (
+      await prisma.itemSet.findMany({
+        where: { id: { in: queues.map((q) => q.candidateSetId) } },
+        select: { id: true, name: true },
+      })
+    ).map((s) => [s.id, s.name]),
+  );
   const summaries = [];
   for (const queue of queues) {
-    if (!viewsBySet.has(queue.candidateSetId)) viewsBySet.set(queue.candidateSetId, await loadCandidateViews(prisma, actor, queue.candidateSetId));
+    if (!viewsBySet.has(queue.candidateSetId))
+      viewsBySet.set(queue.candidateSetId, await loadCandidateViews(prisma, actor, queue.candidateSetId));
     const candidates = await queueCandidates(prisma, actor, queue, viewsBySet.get(queue.candidateSetId));
     const counts: StatusCounts = { accepted: 0, rejected: 0, disputed: 0, pending: 0 };
     for (const c of candidates) counts[c.outcome.status] += 1;
@@ -186,11 +243,20 @@ export async function listCurationQueues(prisma: PrismaClient, actor: Actor, pro
 /** The project's candidate sets, newest first: what a new curation queue may be over. */
 export async function listCandidateSets(prisma: PrismaClient, actor: Actor, projectId: string) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
-  return prisma.itemSet.findMany({ where: { projectId, kind: CANDIDATE_SET_KIND }, orderBy: { importedAt: "desc" }, select: { id: true, name: true, itemCount: true } });
+  return prisma.itemSet.findMany({
+    where: { projectId, kind: CANDIDATE_SET_KIND },
+    orderBy: { importedAt: "desc" },
+    select: { id: true, name: true, itemCount: true },
+  });
 }
 
 /** A queue's name for its page, or null when the project has no such queue (a malformed id included). */
-export async function curationQueueName(prisma: PrismaClient, actor: Actor, projectId: string, queueId: string): Promise<string | null> {
+export async function curationQueueName(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  queueId: string,
+): Promise<string | null> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(queueId)) return null;
   const queue = await prisma.curationQueue.findFirst({ where: { id: queueId, projectId }, select: { name: true } });
@@ -206,13 +272,25 @@ export async function getCurationQueue(prisma: PrismaClient, actor: Actor, queue
  * The next candidate for the calling curator: fewer than N decisions and none of theirs, skipping `skip`
  * (what the screen already shows, while it prefetches). null when there is none left for them.
  */
-export async function nextCurationItem(prisma: PrismaClient, actor: Actor, queueId: string, options: { skip?: readonly string[] } = {}) {
+export async function nextCurationItem(
+  prisma: PrismaClient,
+  actor: Actor,
+  queueId: string,
+  options: { skip?: readonly string[] } = {},
+) {
   const queue = await queueForActor(prisma, actor, queueId, "scores.review");
   assertMayCurate(queue, actor.userId);
   const skip = new Set(options.skip ?? []);
   const candidates = await queueCandidates(prisma, actor, queue);
-  const next = candidates.find((c) => !skip.has(c.view.itemId) && c.decisions.length < queue.curatorsPerQuestion && !c.decisions.some((d) => d.curatorId === actor.userId));
-  const left = candidates.filter((c) => c.decisions.length < queue.curatorsPerQuestion && !c.decisions.some((d) => d.curatorId === actor.userId)).length;
+  const next = candidates.find(
+    (c) =>
+      !skip.has(c.view.itemId) &&
+      c.decisions.length < queue.curatorsPerQuestion &&
+      !c.decisions.some((d) => d.curatorId === actor.userId),
+  );
+  const left = candidates.filter(
+    (c) => c.decisions.length < queue.curatorsPerQuestion && !c.decisions.some((d) => d.curatorId === actor.userId),
+  ).length;
   return { itemId: next?.view.itemId ?? null, left };
 }
 
@@ -232,18 +310,44 @@ export async function curationItem(prisma: PrismaClient, actor: Actor, queueId: 
   const index = candidates.findIndex((c) => c.view.itemId === itemId);
   if (index < 0) throw new NotFoundError("This candidate is not in the curation queue.");
   const { view, decisions, outcome } = candidates[index]!;
-  const video = await prisma.video.findUniqueOrThrow({ where: { id: view.videoId }, select: { id: true, relativePath: true } });
-  const frameSet = await prisma.frameSet.findFirst({ where: { videoId: view.videoId }, orderBy: { createdAt: "desc" }, include: { frames: { orderBy: { index: "asc" } } } });
+  const video = await prisma.video.findUniqueOrThrow({
+    where: { id: view.videoId },
+    select: { id: true, relativePath: true },
+  });
+  const frameSet = await prisma.frameSet.findFirst({
+    where: { videoId: view.videoId },
+    orderBy: { createdAt: "desc" },
+    include: { frames: { orderBy: { index: "asc" } } },
+  });
   const frames = frameSet?.frames ?? [];
-  const nearest = (t: number) => frames.reduce<(typeof frames)[number] | null>((best, f) => (!best || Math.abs(f.timestampS - t) < Math.abs(best.timestampS - t) ? f : best), null);
+  const nearest = (t: number) =>
+    frames.reduce<(typeof frames)[number] | null>(
+      (best, f) => (!best || Math.abs(f.timestampS - t) < Math.abs(best.timestampS - t) ? f : best),
+      null,
+    );
   const stepFrames: StepFrame[] = view.payload.clip.steps.map((step, i) => {
     const frame = nearest(step.start);
-    return { step: i + 1, text: step.text, start: step.start, end: step.end, frame: frame ? { id: frame.id, timestampS: frame.timestampS, url: `/api/v1/frames/${frame.id}/image` } : null };
+    return {
+      step: i + 1,
+      text: step.text,
+      start: step.start,
+      end: step.end,
+      frame: frame ? { id: frame.id, timestampS: frame.timestampS, url: `/api/v1/frames/${frame.id}/image` } : null,
+    };
   });
   const mine = decisions.find((d) => d.curatorId === actor.userId) ?? null;
-  const project = await prisma.project.findUniqueOrThrow({ where: { id: queue.projectId }, select: { guidelines: true } });
+  const project = await prisma.project.findUniqueOrThrow({
+    where: { id: queue.projectId },
+    select: { guidelines: true },
+  });
   return {
-    queue: { id: queue.id, projectId: queue.projectId, name: queue.name, curatorsPerQuestion: queue.curatorsPerQuestion, scope: queue.scope as CurationScope },
+    queue: {
+      id: queue.id,
+      projectId: queue.projectId,
+      name: queue.name,
+      curatorsPerQuestion: queue.curatorsPerQuestion,
+      scope: queue.scope as CurationScope,
+    },
     guidelines: { project: project.guidelines, queue: queue.guidelines },
     candidate: {
       itemId: view.itemId,
@@ -263,7 +367,12 @@ export async function curationItem(prisma: PrismaClient, actor: Actor, queueId: 
     mine: mine ? { decision: mine.decision, edits: mine.edits, reason: mine.reason, version: mine.version } : null,
     decided: decisions.length,
     status: outcome.status,
-    nav: { index, count: candidates.length, previousItemId: candidates[index - 1]?.view.itemId ?? null, nextItemId: candidates[index + 1]?.view.itemId ?? null },
+    nav: {
+      index,
+      count: candidates.length,
+      previousItemId: candidates[index - 1]?.view.itemId ?? null,
+      nextItemId: candidates[index + 1]?.view.itemId ?? null,
+    },
   };
 }
 
@@ -287,18 +396,40 @@ async function candidateView(prisma: PrismaClient, actor: Actor, itemId: string)
 
 /** A 409 that carries the curator's current decision in full, so the screen can show it and offer to re-apply. */
 export class CurationConflictWithCurrentError extends AppError {
-  constructor(message: string, current: { version: number; decision: string; edits: Prisma.JsonValue; reason: string | null; updatedAt: Date } | null) {
+  constructor(
+    message: string,
+    current: {
+      version: number;
+      decision: string;
+      edits: Prisma.JsonValue;
+      reason: string | null;
+      updatedAt: Date;
+    } | null,
+  ) {
     super(409, "conflict", message, { current });
   }
 }
 
 /** `PUT /api/v1/items/:itemId/curation`: saves the caller's decision (curation.ts's saveCuration). */
-export async function saveCandidateCuration(prisma: PrismaClient, actor: Actor, itemId: string, raw: z.input<typeof curationBodySchema>) {
+export async function saveCandidateCuration(
+  prisma: PrismaClient,
+  actor: Actor,
+  itemId: string,
+  raw: z.input<typeof curationBodySchema>,
+) {
   const body = curationBodySchema.parse(raw);
   const view = await candidateView(prisma, actor, itemId);
   try {
     const saved = await saveCuration(prisma, actor, { itemId, ...body }, () => curatedFieldsOf(view));
-    return { id: saved.id, itemId: saved.itemId, decision: saved.decision, edits: saved.edits, reason: saved.reason, version: saved.version, updatedAt: saved.updatedAt };
+    return {
+      id: saved.id,
+      itemId: saved.itemId,
+      decision: saved.decision,
+      edits: saved.edits,
+      reason: saved.reason,
+      version: saved.version,
+      updatedAt: saved.updatedAt,
+    };
   } catch (error) {
     if (!(error instanceof CurationConflictError)) throw error;
     const current = await prisma.curationDecision.findUnique({
@@ -312,14 +443,30 @@ export async function saveCandidateCuration(prisma: PrismaClient, actor: Actor, 
 /** `GET /api/v1/items/:itemId/curation`: every curator's decision on the candidate and the append-only history. */
 export async function candidateCuration(prisma: PrismaClient, actor: Actor, itemId: string) {
   const view = await candidateView(prisma, actor, itemId);
-  const rows = await prisma.curationDecision.findMany({ where: { itemId }, orderBy: { createdAt: "asc" }, include: { history: { orderBy: [{ version: "asc" }, { at: "asc" }] } } });
-  const users = await prisma.user.findMany({ where: { id: { in: rows.map((r) => r.curatorId) } }, select: { id: true, email: true } });
+  const rows = await prisma.curationDecision.findMany({
+    where: { itemId },
+    orderBy: { createdAt: "asc" },
+    include: { history: { orderBy: [{ version: "asc" }, { at: "asc" }] } },
+  });
+  const users = await prisma.user.findMany({
+    where: { id: { in: rows.map((r) => r.curatorId) } },
+    select: { id: true, email: true },
+  });
   const email = (id: string) => users.find((u) => u.id === id)?.email ?? id;
-  const queue = await prisma.curationQueue.findFirst({ where: { candidateSetId: view.setId }, orderBy: { createdAt: "desc" }, select: { curatorsPerQuestion: true } });
+  const queue = await prisma.curationQueue.findFirst({
+    where: { candidateSetId: view.setId },
+    orderBy: { createdAt: "desc" },
+    select: { curatorsPerQuestion: true },
+  });
   const n = queue?.curatorsPerQuestion ?? 1;
   const outcome = curationOutcome(
     curatedFieldsOf(view),
-    rows.map((r) => ({ curatorId: r.curatorId, decision: r.decision as CurationDecisionKind, edits: r.edits as CurationEdits, updatedAt: r.updatedAt })),
+    rows.map((r) => ({
+      curatorId: r.curatorId,
+      decision: r.decision as CurationDecisionKind,
+      edits: r.edits as CurationEdits,
+      updatedAt: r.updatedAt,
+    })),
     n,
   );
   return {
@@ -327,9 +474,25 @@ export async function candidateCuration(prisma: PrismaClient, actor: Actor, item
     fields: curatedFieldsOf(view),
     curatorsPerQuestion: n,
     outcome,
-    decisions: rows.map((r) => ({ curator: email(r.curatorId), curatorId: r.curatorId, decision: r.decision, edits: r.edits, reason: r.reason, version: r.version, updatedAt: r.updatedAt })),
+    decisions: rows.map((r) => ({
+      curator: email(r.curatorId),
+      curatorId: r.curatorId,
+      decision: r.decision,
+      edits: r.edits,
+      reason: r.reason,
+      version: r.version,
+      updatedAt: r.updatedAt,
+    })),
     history: rows
-      .flatMap((r) => r.history.map((h) => ({ curator: email(h.curatorId), version: h.version, before: h.before, after: h.after, at: h.at })))
+      .flatMap((r) =>
+        r.history.map((h) => ({
+          curator: email(h.curatorId),
+          version: h.version,
+          before: h.before,
+          after: h.after,
+          at: h.at,
+        })),
+      )
       .sort((a, b) => a.at.getTime() - b.at.getTime()),
   };
 }

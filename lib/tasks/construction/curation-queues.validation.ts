@@ -53,7 +53,9 @@ export const nextCurationItemQuerySchema = z.object({
 
 export const EXPORT_FORMATS = ["mc", "open", "both"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-export const exportFormatSchema = z.enum(EXPORT_FORMATS, { error: `The format is "mc", "open" or "both".` }).default("both");
+export const exportFormatSchema = z
+  .enum(EXPORT_FORMATS, { error: `The format is "mc", "open" or "both".` })
+  .default("both");
 
 export const makeQaSetSchema = z.strictObject({
   projectId: z

@@ -22,8 +22,28 @@ beforeAll(async () => {
 
 async function candidate() {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
-  const set = await prisma.itemSet.create({ data: { projectId, kind: "qa_candidates", name: "candidates", fileName: "-", sha256: "-", itemCount: 1, importedById: owner.userId } });
-  const item = await prisma.item.create({ data: { projectId, setId: set.id, videoId: videoIds[0]!, externalId: "c1", kind: CANDIDATE_ITEM_KIND, group: "", payload: MC as never } });
+  const set = await prisma.itemSet.create({
+    data: {
+      projectId,
+      kind: "qa_candidates",
+      name: "candidates",
+      fileName: "-",
+      sha256: "-",
+      itemCount: 1,
+      importedById: owner.userId,
+    },
+  });
+  const item = await prisma.item.create({
+    data: {
+      projectId,
+      setId: set.id,
+      videoId: videoIds[0]!,
+      externalId: "c1",
+      kind: CANDIDATE_ITEM_KIND,
+      group: "",
+      payload: MC as never,
+    },
+  });
   return { projectId, itemId: item.id };
 }
 
@@ -37,14 +57,35 @@ describe("saveCuration", () => {
   it("accepts with edits, changes its mind with the version it saw, and keeps every version in the history", async () => {
     const { projectId, itemId } = await candidate();
     const curator = await member(projectId, "reviewer");
-    const first = await saveCuration(prisma, curator, { itemId, decision: "accept", edits: { question: "What comes after the face is cleaned?" } }, fieldsOf);
-    expect(first).toMatchObject({ version: 1, decision: "accept", edits: { question: "What comes after the face is cleaned?" } });
-    const second = await saveCuration(prisma, curator, { itemId, decision: "reject", reason: "answerable from the options", expectedVersion: 1 }, fieldsOf);
+    const first = await saveCuration(
+      prisma,
+      curator,
+      { itemId, decision: "accept", edits: { question: "What comes after the face is cleaned?" } },
+      fieldsOf,
+    );
+    expect(first).toMatchObject({
+      version: 1,
+      decision: "accept",
+      edits: { question: "What comes after the face is cleaned?" },
+    });
+    const second = await saveCuration(
+      prisma,
+      curator,
+      { itemId, decision: "reject", reason: "answerable from the options", expectedVersion: 1 },
+      fieldsOf,
+    );
     expect(second).toMatchObject({ version: 2, decision: "reject", edits: {}, reason: "answerable from the options" });
-    const history = await prisma.curationDecisionHistory.findMany({ where: { decisionId: first.id }, orderBy: { version: "asc" } });
+    const history = await prisma.curationDecisionHistory.findMany({
+      where: { decisionId: first.id },
+      orderBy: { version: "asc" },
+    });
     expect(history.map((h) => [h.version, h.before, h.after])).toEqual([
       [1, null, { decision: "accept", edits: { question: "What comes after the face is cleaned?" }, reason: null }],
-      [2, { decision: "accept", edits: { question: "What comes after the face is cleaned?" }, reason: null }, { decision: "reject", edits: {}, reason: "answerable from the options" }],
+      [
+        2,
+        { decision: "accept", edits: { question: "What comes after the face is cleaned?" }, reason: null },
+        { decision: "reject", edits: {}, reason: "answerable from the options" },
+      ],
     ]);
   });
 
@@ -58,10 +99,14 @@ describe("saveCuration", () => {
     expect(raced.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(raced.find((r) => r.status === "rejected")).toMatchObject({ reason: { status: 409 } });
     const stored = await prisma.curationDecision.findFirstOrThrow({ where: { itemId } });
-    await expect(saveCuration(prisma, curator, { itemId, decision: "accept", edits: { answer: "A" } }, fieldsOf)).rejects.toMatchObject({ status: 409, message: /send expectedVersion 1/ });
+    await expect(
+      saveCuration(prisma, curator, { itemId, decision: "accept", edits: { answer: "A" } }, fieldsOf),
+    ).rejects.toMatchObject({ status: 409, message: /send expectedVersion 1/ });
     // Two tabs saw version 1; the first save wins, the second is refused.
     await saveCuration(prisma, curator, { itemId, decision: "accept", expectedVersion: 1 }, fieldsOf);
-    await expect(saveCuration(prisma, curator, { itemId, decision: "reject", reason: "x", expectedVersion: 1 }, fieldsOf)).rejects.toMatchObject({
+    await expect(
+      saveCuration(prisma, curator, { itemId, decision: "reject", reason: "x", expectedVersion: 1 }, fieldsOf),
+    ).rejects.toMatchObject({
       status: 409,
       details: { current: { version: 2, decision: "accept" } },
     });
@@ -69,20 +114,37 @@ describe("saveCuration", () => {
 
     // Another curator's decision on the same question is their own row: no conflict.
     const other = await member(projectId, "reviewer");
-    expect(await saveCuration(prisma, other, { itemId, decision: "reject", reason: "tricky" }, fieldsOf)).toMatchObject({ version: 1 });
+    expect(await saveCuration(prisma, other, { itemId, decision: "reject", reason: "tricky" }, fieldsOf)).toMatchObject(
+      { version: 1 },
+    );
   });
 
   it("refuses a rejection without a reason, an edit whose answer is no option, a viewer and an outsider", async () => {
     const { projectId, itemId } = await candidate();
     const curator = await member(projectId, "reviewer");
-    await expect(saveCuration(prisma, curator, { itemId, decision: "reject" }, fieldsOf)).rejects.toMatchObject({ status: 400 });
-    await expect(saveCuration(prisma, curator, { itemId, decision: "accept", edits: { answer: "F" } }, fieldsOf)).rejects.toMatchObject({ status: 400, message: /not one of the options' letters/ });
-    await expect(saveCuration(prisma, curator, { itemId, decision: "accept", edits: { options: { A: "a", C: "c" }, answer: "A" } }, fieldsOf)).rejects.toMatchObject({
+    await expect(saveCuration(prisma, curator, { itemId, decision: "reject" }, fieldsOf)).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(
+      saveCuration(prisma, curator, { itemId, decision: "accept", edits: { answer: "F" } }, fieldsOf),
+    ).rejects.toMatchObject({ status: 400, message: /not one of the options' letters/ });
+    await expect(
+      saveCuration(
+        prisma,
+        curator,
+        { itemId, decision: "accept", edits: { options: { A: "a", C: "c" }, answer: "A" } },
+        fieldsOf,
+      ),
+    ).rejects.toMatchObject({
       status: 400,
       message: /lettered from A with no gap/,
     });
-    await expect(saveCuration(prisma, await member(projectId, "viewer"), { itemId, decision: "accept" }, fieldsOf)).rejects.toMatchObject({ status: 403 });
-    await expect(saveCuration(prisma, await makeUser(), { itemId, decision: "accept" }, fieldsOf)).rejects.toMatchObject({ status: 404 });
+    await expect(
+      saveCuration(prisma, await member(projectId, "viewer"), { itemId, decision: "accept" }, fieldsOf),
+    ).rejects.toMatchObject({ status: 403 });
+    await expect(
+      saveCuration(prisma, await makeUser(), { itemId, decision: "accept" }, fieldsOf),
+    ).rejects.toMatchObject({ status: 404 });
     expect(await prisma.curationDecision.count({ where: { itemId } })).toBe(0);
   });
 });
@@ -90,12 +152,29 @@ describe("saveCuration", () => {
 describe("curation outcome and agreement", () => {
   const at = (s: number) => new Date(1_700_000_000_000 + s * 1000);
   it("needs N decisions, takes the majority, calls a tie disputed, and uses the latest acceptance's edits", () => {
-    const accept = (curatorId: string, s: number, edits = {}) => ({ curatorId, decision: "accept" as const, edits, updatedAt: at(s) });
-    const reject = (curatorId: string, s: number) => ({ curatorId, decision: "reject" as const, edits: {}, updatedAt: at(s) });
+    const accept = (curatorId: string, s: number, edits = {}) => ({
+      curatorId,
+      decision: "accept" as const,
+      edits,
+      updatedAt: at(s),
+    });
+    const reject = (curatorId: string, s: number) => ({
+      curatorId,
+      decision: "reject" as const,
+      edits: {},
+      updatedAt: at(s),
+    });
     expect(curationOutcome(MC, [accept("a", 1)], 2)).toEqual({ status: "pending", question: null });
     expect(curationOutcome(MC, [accept("a", 1), reject("b", 2)], 2)).toEqual({ status: "disputed", question: null });
-    expect(curationOutcome(MC, [reject("a", 1), reject("b", 2), accept("c", 3)], 3)).toEqual({ status: "rejected", question: null });
-    const accepted = curationOutcome(MC, [accept("a", 5, { answer: "C" }), accept("b", 9, { question: "Edited?" }), reject("c", 1)], 3);
+    expect(curationOutcome(MC, [reject("a", 1), reject("b", 2), accept("c", 3)], 3)).toEqual({
+      status: "rejected",
+      question: null,
+    });
+    const accepted = curationOutcome(
+      MC,
+      [accept("a", 5, { answer: "C" }), accept("b", 9, { question: "Edited?" }), reject("c", 1)],
+      3,
+    );
     expect(accepted).toEqual({ status: "accepted", question: { ...MC, question: "Edited?" } });
   });
 

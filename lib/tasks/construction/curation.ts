@@ -38,7 +38,9 @@ const shortText = z.string().trim().min(1, "must not be empty").max(4000, "at mo
 export const curationEditsSchema = z
   .strictObject({
     question: shortText.optional(),
-    options: z.partialRecord(z.enum(MC_LETTERS, { error: `option letters are ${MC_LETTERS.join(", ")}` }), shortText).optional(),
+    options: z
+      .partialRecord(z.enum(MC_LETTERS, { error: `option letters are ${MC_LETTERS.join(", ")}` }), shortText)
+      .optional(),
     answer: shortText.optional(),
     category: z.string().trim().max(100).nullable().optional(),
   })
@@ -71,14 +73,19 @@ export function editedQuestionProblem(candidate: CuratedFields, edits: CurationE
   if (candidate.options === null && edits.options) return "an open question has no options";
   if (edited.options) {
     const letters = Object.keys(edited.options).sort();
-    if (letters.join("") !== MC_LETTERS.slice(0, letters.length).join("") || letters.length < 2) return `the options must be lettered from A with no gap, not ${letters.join(", ")}`;
-    if (!(edited.answer in edited.options)) return `the answer ${JSON.stringify(edited.answer)} is not one of the options' letters (${letters.join(", ")})`;
+    if (letters.join("") !== MC_LETTERS.slice(0, letters.length).join("") || letters.length < 2)
+      return `the options must be lettered from A with no gap, not ${letters.join(", ")}`;
+    if (!(edited.answer in edited.options))
+      return `the answer ${JSON.stringify(edited.answer)} is not one of the options' letters (${letters.join(", ")})`;
   }
   return null;
 }
 
 export class CurationConflictError extends AppError {
-  constructor(current: { version: number; decision: string }, cause: "stale_version" | "missing_version" = "stale_version") {
+  constructor(
+    current: { version: number; decision: string },
+    cause: "stale_version" | "missing_version" = "stale_version",
+  ) {
     super(
       409,
       "conflict",
@@ -90,39 +97,75 @@ export class CurationConflictError extends AppError {
   }
 }
 
-const historyState = (row: { decision: string; edits: Prisma.JsonValue; reason: string | null }) => ({ decision: row.decision, edits: row.edits, reason: row.reason });
+const historyState = (row: { decision: string; edits: Prisma.JsonValue; reason: string | null }) => ({
+  decision: row.decision,
+  edits: row.edits,
+  reason: row.reason,
+});
 
 /** Saves the actor's decision on a candidate; returns the stored decision with its new version. */
-export async function saveCuration(prisma: PrismaClient, actor: Actor, raw: SaveCurationInput, fieldsOf: (payload: Prisma.JsonValue) => CuratedFields) {
+export async function saveCuration(
+  prisma: PrismaClient,
+  actor: Actor,
+  raw: SaveCurationInput,
+  fieldsOf: (payload: Prisma.JsonValue) => CuratedFields,
+) {
   const input = saveCurationSchema.parse(raw);
-  const item = await prisma.item.findUnique({ where: { id: input.itemId }, select: { id: true, projectId: true, kind: true, payload: true } });
+  const item = await prisma.item.findUnique({
+    where: { id: input.itemId },
+    select: { id: true, projectId: true, kind: true, payload: true },
+  });
   if (!item || item.kind !== CANDIDATE_ITEM_KIND) throw new NotFoundError("No such candidate question.");
   await requireProjectAccess(prisma, actor, item.projectId, "scores.review");
-  if (input.decision === "reject" && !input.reason) throw new ValidationError("Say why the question is rejected (reason).");
-  if (input.decision === "reject" && Object.keys(input.edits).length) throw new ValidationError("A rejected question keeps no edits: accept it with the edits, or reject it as it is.");
+  if (input.decision === "reject" && !input.reason)
+    throw new ValidationError("Say why the question is rejected (reason).");
+  if (input.decision === "reject" && Object.keys(input.edits).length)
+    throw new ValidationError("A rejected question keeps no edits: accept it with the edits, or reject it as it is.");
   const problem = editedQuestionProblem(fieldsOf(item.payload), input.edits);
   if (problem) throw new ValidationError(`The edited question is not usable: ${problem}.`);
   const after = { decision: input.decision, edits: input.edits as Prisma.InputJsonValue, reason: input.reason ?? null };
 
   return prisma.$transaction(async (tx) => {
-    const existing = await tx.curationDecision.findUnique({ where: { itemId_curatorId: { itemId: item.id, curatorId: actor.userId } } });
+    const existing = await tx.curationDecision.findUnique({
+      where: { itemId_curatorId: { itemId: item.id, curatorId: actor.userId } },
+    });
     if (!existing) {
       if (input.expectedVersion !== undefined) throw new CurationConflictError({ version: 0, decision: "none" });
-      const created = await tx.curationDecision.create({ data: { projectId: item.projectId, itemId: item.id, curatorId: actor.userId, ...after } }).catch(async (error: unknown) => {
-        // Two first saves raced (two tabs): the other one won.
-        if (isPrismaError(error, UNIQUE_VIOLATION))
-          throw new CurationConflictError(await prisma.curationDecision.findUniqueOrThrow({ where: { itemId_curatorId: { itemId: item.id, curatorId: actor.userId } } }));
-        throw error;
+      const created = await tx.curationDecision
+        .create({ data: { projectId: item.projectId, itemId: item.id, curatorId: actor.userId, ...after } })
+        .catch(async (error: unknown) => {
+          // Two first saves raced (two tabs): the other one won.
+          if (isPrismaError(error, UNIQUE_VIOLATION))
+            throw new CurationConflictError(
+              await prisma.curationDecision.findUniqueOrThrow({
+                where: { itemId_curatorId: { itemId: item.id, curatorId: actor.userId } },
+              }),
+            );
+          throw error;
+        });
+      await tx.curationDecisionHistory.create({
+        data: { decisionId: created.id, curatorId: actor.userId, version: 1, after },
       });
-      await tx.curationDecisionHistory.create({ data: { decisionId: created.id, curatorId: actor.userId, version: 1, after } });
       return created;
     }
     if (input.expectedVersion === undefined) throw new CurationConflictError(existing, "missing_version");
     if (input.expectedVersion !== existing.version) throw new CurationConflictError(existing);
     // Compare-and-set on the version: of two saves of the same version, exactly one wins.
-    const updated = await tx.curationDecision.updateMany({ where: { id: existing.id, version: existing.version }, data: { ...after, version: existing.version + 1 } });
-    if (updated.count === 0) throw new CurationConflictError(await tx.curationDecision.findUniqueOrThrow({ where: { id: existing.id } }));
-    await tx.curationDecisionHistory.create({ data: { decisionId: existing.id, curatorId: actor.userId, version: existing.version + 1, before: historyState(existing), after } });
+    const updated = await tx.curationDecision.updateMany({
+      where: { id: existing.id, version: existing.version },
+      data: { ...after, version: existing.version + 1 },
+    });
+    if (updated.count === 0)
+      throw new CurationConflictError(await tx.curationDecision.findUniqueOrThrow({ where: { id: existing.id } }));
+    await tx.curationDecisionHistory.create({
+      data: {
+        decisionId: existing.id,
+        curatorId: actor.userId,
+        version: existing.version + 1,
+        before: historyState(existing),
+        after,
+      },
+    });
     return tx.curationDecision.findUniqueOrThrow({ where: { id: existing.id } });
   });
 }
@@ -137,7 +180,11 @@ export interface DecisionRow {
 }
 
 /** The candidate's status under `curatorsPerQuestion` curators, and the accepted question when there is one. */
-export function curationOutcome(candidate: CuratedFields, decisions: readonly DecisionRow[], curatorsPerQuestion: number): { status: CurationStatus; question: CuratedFields | null } {
+export function curationOutcome(
+  candidate: CuratedFields,
+  decisions: readonly DecisionRow[],
+  curatorsPerQuestion: number,
+): { status: CurationStatus; question: CuratedFields | null } {
   if (decisions.length < curatorsPerQuestion) return { status: "pending", question: null };
   const accepts = decisions.filter((d) => d.decision === "accept");
   const rejects = decisions.length - accepts.length;
@@ -148,7 +195,9 @@ export function curationOutcome(candidate: CuratedFields, decisions: readonly De
 }
 
 /** Agreement among curators on accept/reject: percent agreement, Fleiss' κ, Krippendorff's α (and Cohen's κ for two curators). */
-export function curatorAgreement(decisions: readonly { itemId: string; curatorId: string; decision: CurationDecisionKind }[]) {
+export function curatorAgreement(
+  decisions: readonly { itemId: string; curatorId: string; decision: CurationDecisionKind }[],
+) {
   const table = buildRatingTable(decisions.map((d) => ({ item: d.itemId, rater: d.curatorId, value: d.decision })));
   const report = agreementReport(table, "nominal");
   return {

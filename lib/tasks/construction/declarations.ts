@@ -6,7 +6,9 @@ import { QA_CONSTRUCT_TASK, QA_GENERATE_TASK } from "./construction-tasks";
 const declarations: TaskDeclarations = {
   id: "construction",
   tasks: [QA_GENERATE_TASK, QA_CONSTRUCT_TASK],
-  navLinks: [{ id: "construction", label: "Construction", path: "/construction", action: "project.view", after: "calibration" }],
+  navLinks: [
+    { id: "construction", label: "Construction", path: "/construction", action: "project.view", after: "calibration" },
+  ],
   crawlPages: CONSTRUCTION_CRAWL_PAGES,
 };
 export default declarations;

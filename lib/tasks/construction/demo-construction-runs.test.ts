@@ -31,38 +31,54 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
-it("the demo's annotations make a funnel in which the blind, hallucination and unspecific filters remove questions and some question never transforms", { timeout: 180_000 }, async () => {
-  const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1 });
-  const names = [0, 1, 2].map((v) => `A ball rolls down a ramp number ${v}-0.mp4`) as [string, string, string];
-  const set = await importStepAnnotations(prisma, owner, projectId, { fileName: "demo-steps.jsonl", bytes: new TextEncoder().encode(demoStepAnnotations(names)) }, {});
-  const endpointId = (
-    await createEndpoint(prisma, owner, projectId, {
-      name: "Stub",
-      baseUrl: stub.baseURL,
-      model: `stub-demo-${projectId.slice(-8)}`,
-      apiKey: null,
-      imageDetail: "low",
-      temperature: 0,
-      maxConcurrency: 8,
-      requestsPerMinute: null,
-      timeoutSeconds: 60,
-      structuredOutput: true,
-      pricePer1kInput: null,
-      pricePer1kOutput: null,
-    })
-  ).id;
-  const start = (input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse(input));
-  const generated = await start({ pipeline: "qa_generate", endpointId, clipSetId: set.set.id });
-  const { setId } = await createCandidatesFromRun(prisma, owner, generated.id);
-  await start({ pipeline: "qa_construct", endpointId, candidateSetId: setId });
+it(
+  "the demo's annotations make a funnel in which the blind, hallucination and unspecific filters remove questions and some question never transforms",
+  { timeout: 180_000 },
+  async () => {
+    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1 });
+    const names = [0, 1, 2].map((v) => `A ball rolls down a ramp number ${v}-0.mp4`) as [string, string, string];
+    const set = await importStepAnnotations(
+      prisma,
+      owner,
+      projectId,
+      { fileName: "demo-steps.jsonl", bytes: new TextEncoder().encode(demoStepAnnotations(names)) },
+      {},
+    );
+    const endpointId = (
+      await createEndpoint(prisma, owner, projectId, {
+        name: "Stub",
+        baseUrl: stub.baseURL,
+        model: `stub-demo-${projectId.slice(-8)}`,
+        apiKey: null,
+        imageDetail: "low",
+        temperature: 0,
+        maxConcurrency: 8,
+        requestsPerMinute: null,
+        timeoutSeconds: 60,
+        structuredOutput: true,
+        pricePer1kInput: null,
+        pricePer1kOutput: null,
+      })
+    ).id;
+    const start = (input: Record<string, unknown>) =>
+      createRun(
+        { prisma, queue: inlineQueue, pipelines: installedPipelines() },
+        owner,
+        projectId,
+        createRunSchema.parse(input),
+      );
+    const generated = await start({ pipeline: "qa_generate", endpointId, clipSetId: set.set.id });
+    const { setId } = await createCandidatesFromRun(prisma, owner, generated.id);
+    await start({ pipeline: "qa_construct", endpointId, candidateSetId: setId });
 
-  const views = await loadCandidateViews(prisma, owner, setId);
-  expect(views.length).toBeGreaterThan(10);
-  const stages = Object.fromEntries(filterFunnel(views).map((s) => [s.id, s]));
-  expect(stages.blind!.removed).toBeGreaterThan(0);
-  expect(stages.hallucination!.removed).toBeGreaterThan(0);
-  expect(stages.unspecific!.removed).toBeGreaterThan(0);
-  expect(views.filter((v) => v.transform?.state === "could_not_transform").length).toBeGreaterThan(0);
-  expect(views.filter((v) => v.transform?.state === "transformed").length).toBeGreaterThan(0);
-  expect(path.basename(views[0]!.payload.video)).toMatch(/^A ball rolls down a ramp number \d-0\.mp4$/);
-});
+    const views = await loadCandidateViews(prisma, owner, setId);
+    expect(views.length).toBeGreaterThan(10);
+    const stages = Object.fromEntries(filterFunnel(views).map((s) => [s.id, s]));
+    expect(stages.blind!.removed).toBeGreaterThan(0);
+    expect(stages.hallucination!.removed).toBeGreaterThan(0);
+    expect(stages.unspecific!.removed).toBeGreaterThan(0);
+    expect(views.filter((v) => v.transform?.state === "could_not_transform").length).toBeGreaterThan(0);
+    expect(views.filter((v) => v.transform?.state === "transformed").length).toBeGreaterThan(0);
+    expect(path.basename(views[0]!.payload.video)).toMatch(/^A ball rolls down a ramp number \d-0\.mp4$/);
+  },
+);

@@ -8,7 +8,14 @@ import { prisma } from "@/lib/db/prisma";
 import { planClips } from "@/lib/tasks/construction/step-annotation-sets";
 import { makeUser } from "@/lib/testing/fixtures";
 import { CLIPS } from "../../demo/demo-clips";
-import { DEMO_CONSTRUCTION_ENDPOINT, DEMO_CONSTRUCTION_PROJECT, type DemoApi, demoStepAnnotations, seedConstructionProject, seedConstructionRuns } from "./demo-seed";
+import {
+  DEMO_CONSTRUCTION_ENDPOINT,
+  DEMO_CONSTRUCTION_PROJECT,
+  type DemoApi,
+  demoStepAnnotations,
+  seedConstructionProject,
+  seedConstructionRuns,
+} from "./demo-seed";
 
 const videoFileNames = CLIPS.slice(0, 3).map((clip) => path.basename(clip.path)) as [string, string, string];
 
@@ -47,7 +54,9 @@ async function insertDemoVideos(projectId: string, owner: Actor) {
 
 describe("the demo's step annotations", () => {
   it("are valid HiREST, YouCook2 and Ego4D Goal-Step records; the Ego4D one trims into two clips and reports what it left out", () => {
-    const parsed = parseStepAnnotations(new TextEncoder().encode(demoStepAnnotations(videoFileNames)), videoFileNames, { format: "jsonl" });
+    const parsed = parseStepAnnotations(new TextEncoder().encode(demoStepAnnotations(videoFileNames)), videoFileNames, {
+      format: "jsonl",
+    });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
     expect(parsed.annotations.map((a) => a.dataset)).toEqual(["hirest", "youcook2", "ego4d-goalstep"]);
     const plans = parsed.annotations.map(planClips);
@@ -81,14 +90,28 @@ describe("seedConstructionProject", () => {
       pipelines: { qa: {} },
     };
     const seeded = await seedConstructionProject(deps);
-    const project = await prisma.project.findUniqueOrThrow({ where: { id: seeded.projectId }, include: { videos: true, endpoints: true } });
+    const project = await prisma.project.findUniqueOrThrow({
+      where: { id: seeded.projectId },
+      include: { videos: true, endpoints: true },
+    });
     expect(project.name).toBe(DEMO_CONSTRUCTION_PROJECT);
     expect(project.videos).toHaveLength(3);
-    expect(project.endpoints.map((e) => [e.name, e.baseUrl, e.model])).toEqual([[DEMO_CONSTRUCTION_ENDPOINT, "http://127.0.0.1:4010/v1", "stub-vision"]]);
+    expect(project.endpoints.map((e) => [e.name, e.baseUrl, e.model])).toEqual([
+      [DEMO_CONSTRUCTION_ENDPOINT, "http://127.0.0.1:4010/v1", "stub-vision"],
+    ]);
 
     const overview = await constructionOverview(prisma, owner, seeded.projectId);
-    expect(overview.clipSets).toEqual([expect.objectContaining({ id: seeded.clipSetId, clips: 4, videos: 3, clipsByDataset: { hirest: 1, youcook2: 1, "ego4d-goalstep": 2 } })]);
-    expect(logged).toContain("demo construction project: 4 clips from 3 videos (hirest 1, youcook2 1, ego4d-goalstep 2)");
+    expect(overview.clipSets).toEqual([
+      expect.objectContaining({
+        id: seeded.clipSetId,
+        clips: 4,
+        videos: 3,
+        clipsByDataset: { hirest: 1, youcook2: 1, "ego4d-goalstep": 2 },
+      }),
+    ]);
+    expect(logged).toContain(
+      "demo construction project: 4 clips from 3 videos (hirest 1, youcook2 1, ego4d-goalstep 2)",
+    );
 
     expect(seeded.runs).toBeNull();
     expect(noApp.calls).toEqual([]);
@@ -96,8 +119,14 @@ describe("seedConstructionProject", () => {
     // The demo starts again with the stub on another port: the same project, its endpoint pointed at the new port.
     const again = await seedConstructionProject({ ...deps, stubBaseUrl: "http://127.0.0.1:4999/v1" });
     expect(again.projectId).toBe(seeded.projectId);
-    expect(await prisma.project.count({ where: { name: DEMO_CONSTRUCTION_PROJECT, members: { some: { userId: owner.userId } } } })).toBe(1);
-    expect((await prisma.judgeEndpoint.findFirstOrThrow({ where: { projectId: seeded.projectId } })).baseUrl).toBe("http://127.0.0.1:4999/v1");
+    expect(
+      await prisma.project.count({
+        where: { name: DEMO_CONSTRUCTION_PROJECT, members: { some: { userId: owner.userId } } },
+      }),
+    ).toBe(1);
+    expect((await prisma.judgeEndpoint.findFirstOrThrow({ where: { projectId: seeded.projectId } })).baseUrl).toBe(
+      "http://127.0.0.1:4999/v1",
+    );
   });
 });
 

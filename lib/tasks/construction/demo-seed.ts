@@ -44,7 +44,12 @@ export interface ConstructionSeedDeps {
 
 /** Back-to-back steps from `steps`, each `seconds` long, from `from` on. */
 function stepsFrom(from: number, seconds: number, steps: readonly (readonly [string, string])[]) {
-  return steps.map(([text, category], i) => ({ start: from + i * seconds, end: from + (i + 1) * seconds, text, category }));
+  return steps.map(([text, category], i) => ({
+    start: from + i * seconds,
+    end: from + (i + 1) * seconds,
+    text,
+    category,
+  }));
 }
 
 /**
@@ -117,10 +122,16 @@ export function demoStepAnnotations(videos: readonly [string, string, string]): 
  */
 export async function seedConstructionProject(deps: ConstructionSeedDeps) {
   const { prisma, actor } = deps;
-  const existing = await prisma.project.findFirst({ where: { name: DEMO_CONSTRUCTION_PROJECT, members: { some: { userId: actor.userId } } }, select: { id: true } });
+  const existing = await prisma.project.findFirst({
+    where: { name: DEMO_CONSTRUCTION_PROJECT, members: { some: { userId: actor.userId } } },
+    select: { id: true },
+  });
   if (existing) {
     // The stub listens on a new port each time the demo starts.
-    await prisma.judgeEndpoint.updateMany({ where: { projectId: existing.id, name: DEMO_CONSTRUCTION_ENDPOINT }, data: { baseUrl: deps.stubBaseUrl } });
+    await prisma.judgeEndpoint.updateMany({
+      where: { projectId: existing.id, name: DEMO_CONSTRUCTION_ENDPOINT },
+      data: { baseUrl: deps.stubBaseUrl },
+    });
     return { projectId: existing.id, clipSetId: null, runs: null };
   }
   const project = await createProject(prisma, actor, { name: DEMO_CONSTRUCTION_PROJECT });
@@ -129,19 +140,35 @@ export async function seedConstructionProject(deps: ConstructionSeedDeps) {
     prisma,
     actor,
     project.id,
-    endpointInputSchema.parse({ name: DEMO_CONSTRUCTION_ENDPOINT, baseUrl: deps.stubBaseUrl, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low" }),
+    endpointInputSchema.parse({
+      name: DEMO_CONSTRUCTION_ENDPOINT,
+      baseUrl: deps.stubBaseUrl,
+      model: "stub-vision",
+      apiKey: null,
+      maxConcurrency: 8,
+      imageDetail: "low",
+    }),
   );
-  const file = { fileName: "demo-steps.jsonl", bytes: new TextEncoder().encode(demoStepAnnotations(deps.videoFileNames)) };
+  const file = {
+    fileName: "demo-steps.jsonl",
+    bytes: new TextEncoder().encode(demoStepAnnotations(deps.videoFileNames)),
+  };
   const imported = await importStepAnnotations(prisma, actor, project.id, file, {
     name: "Demo step annotations (simulated)",
     citation: "Written for the demo in HiREST, YouCook2 and Ego4D Goal-Step style",
   });
   deps.log(
-    `demo construction project: ${imported.clips} clips from ${imported.videos} videos (${Object.entries(imported.byDataset)
+    `demo construction project: ${imported.clips} clips from ${imported.videos} videos (${Object.entries(
+      imported.byDataset,
+    )
       .map(([d, n]) => `${d} ${n}`)
       .join(", ")})`,
   );
-  const runs = await seedConstructionRuns(deps, { projectId: project.id, clipSetId: imported.set.id!, endpointId: endpoint.id }, deps.pipelines);
+  const runs = await seedConstructionRuns(
+    deps,
+    { projectId: project.id, clipSetId: imported.set.id!, endpointId: endpoint.id },
+    deps.pipelines,
+  );
   return { projectId: project.id, clipSetId: imported.set.id!, runs };
 }
 
@@ -157,21 +184,32 @@ export async function seedConstructionRuns(
 ): Promise<{ generateRunId: string; candidateSetId: string; constructRunId: string } | null> {
   if (!(GENERATE_PIPELINE in pipelines) || !(CONSTRUCT_PIPELINE in pipelines)) return null;
   const { api } = deps;
-  const generate = await api.post(`/api/v1/projects/${target.projectId}/runs`, { pipeline: GENERATE_PIPELINE, endpointId: target.endpointId, clipSetId: target.clipSetId });
+  const generate = await api.post(`/api/v1/projects/${target.projectId}/runs`, {
+    pipeline: GENERATE_PIPELINE,
+    endpointId: target.endpointId,
+    clipSetId: target.clipSetId,
+  });
   const generateRunId = String(generate.id);
   deps.log(`started a simulated generation run ${generateRunId}`);
   const deadline = Date.now() + (deps.runTimeoutMs ?? 5 * 60_000);
   for (;;) {
     const status = String((await api.get(`/api/v1/runs/${generateRunId}`)).status);
     if (status === "done") break;
-    if (status !== "queued" && status !== "running") throw new Error(`The demo's generation run ${generateRunId} ended ${status}.`);
+    if (status !== "queued" && status !== "running")
+      throw new Error(`The demo's generation run ${generateRunId} ended ${status}.`);
     if (Date.now() > deadline) throw new Error(`The demo's generation run ${generateRunId} did not finish in time.`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   const candidates = await api.post(`/api/v1/runs/${generateRunId}/candidates`, {});
   const candidateSetId = String(candidates.setId);
-  const construct = await api.post(`/api/v1/projects/${target.projectId}/runs`, { pipeline: CONSTRUCT_PIPELINE, endpointId: target.endpointId, candidateSetId });
-  deps.log(`started a simulated filter and transform run ${String(construct.id)} over ${String(candidates.count)} candidates`);
+  const construct = await api.post(`/api/v1/projects/${target.projectId}/runs`, {
+    pipeline: CONSTRUCT_PIPELINE,
+    endpointId: target.endpointId,
+    candidateSetId,
+  });
+  deps.log(
+    `started a simulated filter and transform run ${String(construct.id)} over ${String(candidates.count)} candidates`,
+  );
   return { generateRunId, candidateSetId, constructRunId: String(construct.id) };
 }
 
@@ -195,12 +233,22 @@ export const constructionDemo: DemoSeedPart = {
     return [constructionLink(construction.projectId)];
   },
   async resume({ prisma, actor, stubBaseUrl }) {
-    const construction = await prisma.project.findFirst({ where: { name: DEMO_CONSTRUCTION_PROJECT, members: { some: { userId: actor.userId } } }, select: { id: true } });
+    const construction = await prisma.project.findFirst({
+      where: { name: DEMO_CONSTRUCTION_PROJECT, members: { some: { userId: actor.userId } } },
+      select: { id: true },
+    });
     if (!construction) return [];
     // The stub listens on a new port each time the demo starts.
-    await prisma.judgeEndpoint.updateMany({ where: { projectId: construction.id, name: DEMO_CONSTRUCTION_ENDPOINT }, data: { baseUrl: stubBaseUrl } });
+    await prisma.judgeEndpoint.updateMany({
+      where: { projectId: construction.id, name: DEMO_CONSTRUCTION_ENDPOINT },
+      data: { baseUrl: stubBaseUrl },
+    });
     return [constructionLink(construction.id)];
   },
 };
 
-const constructionLink = (projectId: string): DemoLink => ({ label: "demo Q&A construction", path: `/projects/${projectId}/construction`, note: "simulated step annotations" });
+const constructionLink = (projectId: string): DemoLink => ({
+  label: "demo Q&A construction",
+  path: `/projects/${projectId}/construction`,
+  note: "simulated step annotations",
+});

@@ -18,13 +18,28 @@ beforeAll(async () => {
 });
 
 const SPECS = [
-  { externalId: "c1", video: 0, question: "What happens after the ball is placed at the top?", answer: "It rolls down the ramp." },
-  { externalId: "c2", video: 0, question: "What is done last?", answer: "The ball is caught at the bottom.", granularity: "fine" as const },
+  {
+    externalId: "c1",
+    video: 0,
+    question: "What happens after the ball is placed at the top?",
+    answer: "It rolls down the ramp.",
+  },
+  {
+    externalId: "c2",
+    video: 0,
+    question: "What is done last?",
+    answer: "The ball is caught at the bottom.",
+    granularity: "fine" as const,
+  },
   { externalId: "c3", video: 1, question: "Where is the ball placed first?", answer: "At the top of the ramp." },
 ];
 
 async function setup(specs = SPECS) {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Export" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    name: "Export",
+  });
   return { projectId, videoIds, ...(await insertCandidateSet(prisma, owner, projectId, videoIds, specs)) };
 }
 
@@ -47,7 +62,10 @@ describe("the benchmark export", () => {
     const curator = await makeUser();
     await addMember(prisma, owner, { projectId, email: curator.email, role: "reviewer" });
     await saveCandidateCuration(prisma, curator, itemIds.c1!, { decision: "accept" });
-    await saveCandidateCuration(prisma, curator, itemIds.c2!, { decision: "accept", edits: { question: "What is done with the ball at the end?", category: "Step Sequencing" } });
+    await saveCandidateCuration(prisma, curator, itemIds.c2!, {
+      decision: "accept",
+      edits: { question: "What is done with the ball at the end?", category: "Step Sequencing" },
+    });
     await saveCandidateCuration(prisma, curator, itemIds.c3!, { decision: "reject", reason: "answered by the theme" });
 
     // No queue over the set: N = 1.
@@ -67,27 +85,65 @@ describe("the benchmark export", () => {
     });
     expect(exported.lines[0]!.extra).toMatchObject({ edited: false });
 
-    const imported = await importQuestionSet(prisma, owner, projectId, { fileName: "benchmark.jsonl", bytes: new TextEncoder().encode(toJsonl(exported.lines)) });
+    const imported = await importQuestionSet(prisma, owner, projectId, {
+      fileName: "benchmark.jsonl",
+      bytes: new TextEncoder().encode(toJsonl(exported.lines)),
+    });
     const items = await prisma.item.findMany({ where: { setId: imported.set.id! }, orderBy: { externalId: "asc" } });
     expect(
-      items.map((i) => [i.externalId, (i.payload as unknown as QuestionPayload).question, (i.payload as unknown as QuestionPayload).answer, (i.payload as unknown as QuestionPayload).extra]),
+      items.map((i) => [
+        i.externalId,
+        (i.payload as unknown as QuestionPayload).question,
+        (i.payload as unknown as QuestionPayload).answer,
+        (i.payload as unknown as QuestionPayload).extra,
+      ]),
     ).toEqual(exported.lines.map((l) => [l.id, l.question, l.answer, l.extra]));
   });
 
   it("uses the queue's N: one accept of two is pending, not exported", async () => {
     const { projectId, setId, itemIds } = await setup();
-    await createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Two each", curatorsPerQuestion: 2, scope: "all" });
+    await createCurationQueue(prisma, owner, projectId, {
+      candidateSetId: setId,
+      name: "Two each",
+      curatorsPerQuestion: 2,
+      scope: "all",
+    });
     await saveCandidateCuration(prisma, owner, itemIds.c1!, { decision: "accept" });
     const exported = await exportBenchmark(prisma, owner, setId, "both");
     expect(exported).toMatchObject({ curatorsPerQuestion: 2, counts: { pending: 3, accepted: 0 }, lines: [] });
   });
 
   it("letters transformed questions over the export so each correct letter is used as often as the others, and round-trips mc lines", async () => {
-    const specs = Array.from({ length: 10 }, (_, i) => ({ externalId: `q${String(i).padStart(2, "0")}`, video: i % 2, question: `Which step comes number ${i}?`, answer: `Step ${i} is right.` }));
+    const specs = Array.from({ length: 10 }, (_, i) => ({
+      externalId: `q${String(i).padStart(2, "0")}`,
+      video: i % 2,
+      question: `Which step comes number ${i}?`,
+      answer: `Step ${i} is right.`,
+    }));
     const { projectId, setId } = await setup(specs);
-    const views = (await loadCandidateViews(prisma, owner, setId)).map((v, i) => transformedView(v, [`wrong ${i}a`, `wrong ${i}b`, `wrong ${i}c`, `wrong ${i}d`]));
+    const views = (await loadCandidateViews(prisma, owner, setId)).map((v, i) =>
+      transformedView(v, [`wrong ${i}a`, `wrong ${i}b`, `wrong ${i}c`, `wrong ${i}d`]),
+    );
     const decisions = new Map(
-      views.map((v, i) => [v.itemId, [accept("ann", i === 3 ? { options: { A: `Step ${i} is right.`, B: "edited wrong", C: `wrong ${i}b`, D: `wrong ${i}c`, E: `wrong ${i}d` } } : {})]]),
+      views.map((v, i) => [
+        v.itemId,
+        [
+          accept(
+            "ann",
+            i === 3
+              ? {
+                  options: {
+                    A: `Step ${i} is right.`,
+                    B: "edited wrong",
+                    C: `wrong ${i}b`,
+                    D: `wrong ${i}c`,
+                    E: `wrong ${i}d`,
+                  },
+                }
+              : {},
+          ),
+        ],
+      ]),
     );
     const exported = benchmarkLines(views, decisions, 1, "both", () => "ann@example.test");
     const mc = exported.lines.filter((l) => l.format === "mc");
@@ -99,18 +155,29 @@ describe("the benchmark export", () => {
       expect(line.id).toBe(`${specs[i]!.externalId}:mc`);
       expect(Object.keys(line.options!)).toEqual([...MC_LETTERS]);
       expect(line.options![line.answer]).toBe(`Step ${i} is right.`);
-      expect(line.extra).toMatchObject({ transformation: { attempt: 2 }, filtersPassed: ["blind", "hallucination", "tricky", "unspecific"], edited: i === 3 });
+      expect(line.extra).toMatchObject({
+        transformation: { attempt: 2 },
+        filtersPassed: ["blind", "hallucination", "tricky", "unspecific"],
+        edited: i === 3,
+      });
     }
     // The curator's edited distractor is exported.
     expect(Object.values(mc.find((l) => l.id === "q03:mc")!.options!)).toContain("edited wrong");
     // The open form of a transformed question answers with the correct option's text.
     expect(exported.lines.find((l) => l.id === "q05:open")!.answer).toBe("Step 5 is right.");
 
-    const imported = await importQuestionSet(prisma, owner, projectId, { fileName: "mc.jsonl", bytes: new TextEncoder().encode(toJsonl(exported.lines)) });
+    const imported = await importQuestionSet(prisma, owner, projectId, {
+      fileName: "mc.jsonl",
+      bytes: new TextEncoder().encode(toJsonl(exported.lines)),
+    });
     expect(imported.items).toMatchObject({ count: 20, byFormat: { mc: 10, open: 10 } });
     const stored = await prisma.item.findMany({ where: { setId: imported.set.id!, externalId: "q03:mc" } });
     const payload = stored[0]!.payload as unknown as QuestionPayload;
-    expect([payload.format, payload.options, payload.answer]).toEqual(["mc", mc.find((l) => l.id === "q03:mc")!.options, mc.find((l) => l.id === "q03:mc")!.answer]);
+    expect([payload.format, payload.options, payload.answer]).toEqual([
+      "mc",
+      mc.find((l) => l.id === "q03:mc")!.options,
+      mc.find((l) => l.id === "q03:mc")!.answer,
+    ]);
   });
 
   it("makes a QA set in a project the caller may import into, and refuses one they are not a member of", async () => {
@@ -118,11 +185,20 @@ describe("the benchmark export", () => {
     await saveCandidateCuration(prisma, owner, itemIds.c1!, { decision: "accept" });
     const made = await makeQaSet(prisma, owner, setId, { projectId, format: "open", name: "Ramp benchmark" });
     expect(made).toMatchObject({ projectId, count: 1 });
-    expect(await prisma.itemSet.findUniqueOrThrow({ where: { id: made.questionSetId } })).toMatchObject({ kind: "questions", name: "Ramp benchmark", itemCount: 1 });
+    expect(await prisma.itemSet.findUniqueOrThrow({ where: { id: made.questionSetId } })).toMatchObject({
+      kind: "questions",
+      name: "Ramp benchmark",
+      itemCount: 1,
+    });
 
     const outsider = await makeUser();
-    const { projectId: outsidersProject } = await projectWithFramedVideos(prisma, outsider, { videoCount: 1, keyFrames: 1 });
-    await expect(makeQaSet(prisma, owner, setId, { projectId: outsidersProject, format: "open", name: "Elsewhere" })).rejects.toBeInstanceOf(NotFoundError);
+    const { projectId: outsidersProject } = await projectWithFramedVideos(prisma, outsider, {
+      videoCount: 1,
+      keyFrames: 1,
+    });
+    await expect(
+      makeQaSet(prisma, owner, setId, { projectId: outsidersProject, format: "open", name: "Elsewhere" }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     expect(await prisma.itemSet.count({ where: { projectId: outsidersProject } })).toBe(0);
   });
 
@@ -132,7 +208,9 @@ describe("the benchmark export", () => {
     await saveCandidateCuration(prisma, owner, itemIds.c3!, { decision: "accept" });
     // A project with only the first video's file name: the second video is unknown there.
     const { projectId: target } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
-    const error = await makeQaSet(prisma, owner, setId, { projectId: target, format: "open", name: "Partial" }).catch((e) => e);
+    const error = await makeQaSet(prisma, owner, setId, { projectId: target, format: "open", name: "Partial" }).catch(
+      (e) => e,
+    );
     expect(error.status).toBe(422);
     expect(error.details.unmatched).toEqual(["Mechanics/A ball rolls down a ramp number 1-0.mp4"]);
     expect(await prisma.itemSet.count({ where: { projectId: target, kind: "questions" } })).toBe(0);
@@ -141,7 +219,9 @@ describe("the benchmark export", () => {
   it("reads the export as JSONL lines with a reader's rights, and hides the set from strangers", async () => {
     const { setId, itemIds } = await setup();
     await saveCandidateCuration(prisma, owner, itemIds.c2!, { decision: "accept" });
-    expect(lines(toJsonl((await exportBenchmark(prisma, owner, setId, "open")).lines)).map((l) => l.id)).toEqual(["c2"]);
+    expect(lines(toJsonl((await exportBenchmark(prisma, owner, setId, "open")).lines)).map((l) => l.id)).toEqual([
+      "c2",
+    ]);
     const stranger = await makeUser();
     await expect(exportBenchmark(prisma, stranger, setId, "open")).rejects.toBeInstanceOf(NotFoundError);
   });

@@ -54,7 +54,10 @@ const edited = (edits: DecisionRow["edits"]) => Object.keys(edits).length > 0;
 function correctAndWrong(fields: CuratedFields): { correct: string; wrong: string[] } {
   const options = fields.options!;
   const letters = Object.keys(options).sort();
-  return { correct: options[fields.answer]!, wrong: letters.filter((l) => l !== fields.answer).map((l) => options[l]!) };
+  return {
+    correct: options[fields.answer]!,
+    wrong: letters.filter((l) => l !== fields.answer).map((l) => options[l]!),
+  };
 }
 
 /**
@@ -78,7 +81,9 @@ export function benchmarkLines(
   }
 
   const provenance = (view: CandidateView, decisions: readonly ExportDecision[]) => {
-    const accepting = [...decisions].filter((d) => d.decision === "accept").sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
+    const accepting = [...decisions]
+      .filter((d) => d.decision === "accept")
+      .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
     return {
       candidateId: view.itemId,
       candidateSetId: view.setId,
@@ -86,32 +91,71 @@ export function benchmarkLines(
       dataset: view.payload.dataset,
       clip: { id: view.payload.clipExternalId, start: view.payload.clip.start, end: view.payload.clip.end },
       provenance: view.payload.provenance,
-      filtersPassed: FILTER_IDS.filter((id) => view.decisions[id] && (!view.decisions[id]!.removed || view.restoredFrom === id)),
+      filtersPassed: FILTER_IDS.filter(
+        (id) => view.decisions[id] && (!view.decisions[id]!.removed || view.restoredFrom === id),
+      ),
       restoredFrom: view.restoredFrom,
       transformation: view.transform?.state === "transformed" ? { attempt: view.transform.attempt } : null,
-      curators: decisions.map((d) => ({ curator: curatorName(d.curatorId), decision: d.decision, reason: d.reason, edited: edited(d.edits) })),
+      curators: decisions.map((d) => ({
+        curator: curatorName(d.curatorId),
+        decision: d.decision,
+        reason: d.reason,
+        edited: edited(d.edits),
+      })),
       edited: accepting ? edited(accepting.edits) : false,
     };
   };
 
   const both = format === "both";
   const open: BenchmarkLine[] = [];
-  const mcCandidates: { id: string; line: Omit<BenchmarkLine, "options" | "answer">; correct: string; wrong: string[]; lettered: Record<string, string>; answer: string }[] = [];
+  const mcCandidates: {
+    id: string;
+    line: Omit<BenchmarkLine, "options" | "answer">;
+    correct: string;
+    wrong: string[];
+    lettered: Record<string, string>;
+    answer: string;
+  }[] = [];
   for (const { view, fields, decisions } of accepted) {
-    const base = { video: view.payload.video, question: fields.question, category: fields.category, granularity: view.payload.granularity, extra: provenance(view, decisions) };
+    const base = {
+      video: view.payload.video,
+      question: fields.question,
+      category: fields.category,
+      granularity: view.payload.granularity,
+      extra: provenance(view, decisions),
+    };
     if (format !== "mc") {
-      open.push({ id: both ? `${view.externalId}:open` : view.externalId, ...base, format: "open", answer: fields.options ? correctAndWrong(fields).correct : fields.answer });
+      open.push({
+        id: both ? `${view.externalId}:open` : view.externalId,
+        ...base,
+        format: "open",
+        answer: fields.options ? correctAndWrong(fields).correct : fields.answer,
+      });
     }
     if (format !== "open" && fields.options) {
       const { correct, wrong } = correctAndWrong(fields);
-      mcCandidates.push({ id: both ? `${view.externalId}:mc` : view.externalId, line: { id: "", ...base, format: "mc" }, correct, wrong, lettered: fields.options, answer: fields.answer });
+      mcCandidates.push({
+        id: both ? `${view.externalId}:mc` : view.externalId,
+        line: { id: "", ...base, format: "mc" },
+        correct,
+        wrong,
+        lettered: fields.options,
+        answer: fields.answer,
+      });
     }
   }
   // Five options are lettered again over the whole export; a question a curator cut to fewer keeps its letters.
-  const balanced = new Map(balanceAnswerLetters(mcCandidates.filter((q) => q.wrong.length === MC_LETTERS.length - 1)).map((q) => [q.id, q]));
+  const balanced = new Map(
+    balanceAnswerLetters(mcCandidates.filter((q) => q.wrong.length === MC_LETTERS.length - 1)).map((q) => [q.id, q]),
+  );
   const mc: BenchmarkLine[] = mcCandidates.map((q) => {
     const lettered = balanced.get(q.id);
-    return { ...q.line, id: q.id, options: lettered ? lettered.options : q.lettered, answer: lettered ? lettered.answer : q.answer };
+    return {
+      ...q.line,
+      id: q.id,
+      options: lettered ? lettered.options : q.lettered,
+      answer: lettered ? lettered.answer : q.answer,
+    };
   });
   const lines = [...open, ...mc].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { lines, histogram: letterHistogram(mc.map((l) => l.answer)), counts, curatorsPerQuestion };
@@ -122,8 +166,16 @@ export function toJsonl(lines: readonly BenchmarkLine[]): string {
 }
 
 /** The set's export, as the caller may read it (export.read in the set's project). */
-export async function exportBenchmark(prisma: PrismaClient, actor: Actor, candidateSetId: string, format: ExportFormat): Promise<BenchmarkExport & { projectId: string; setName: string }> {
-  const set = await prisma.itemSet.findUnique({ where: { id: candidateSetId }, select: { projectId: true, kind: true, name: true } });
+export async function exportBenchmark(
+  prisma: PrismaClient,
+  actor: Actor,
+  candidateSetId: string,
+  format: ExportFormat,
+): Promise<BenchmarkExport & { projectId: string; setName: string }> {
+  const set = await prisma.itemSet.findUnique({
+    where: { id: candidateSetId },
+    select: { projectId: true, kind: true, name: true },
+  });
   if (!set || set.kind !== CANDIDATE_SET_KIND) throw new NotFoundError("No such candidate set.");
   try {
     await requireProjectAccess(prisma, actor, set.projectId, "export.read");
@@ -138,7 +190,17 @@ export async function exportBenchmark(prisma: PrismaClient, actor: Actor, candid
   const curatorIds = [...new Set([...decisions.values()].flat().map((d) => d.curatorId))];
   const users = await prisma.user.findMany({ where: { id: { in: curatorIds } }, select: { id: true, email: true } });
   const email = new Map(users.map((u) => [u.id, u.email]));
-  return { ...benchmarkLines(views, decisions, await curatorsPerQuestionOf(prisma, candidateSetId), format, (id) => email.get(id) ?? id), projectId: set.projectId, setName: set.name };
+  return {
+    ...benchmarkLines(
+      views,
+      decisions,
+      await curatorsPerQuestionOf(prisma, candidateSetId),
+      format,
+      (id) => email.get(id) ?? id,
+    ),
+    projectId: set.projectId,
+    setName: set.name,
+  };
 }
 
 /** Accepted, rejected, disputed and pending counts and the mc letter histogram, without the lines. */
@@ -151,11 +213,25 @@ export async function exportOverview(prisma: PrismaClient, actor: Actor, candida
  * Imports the export as a question set of `projectId` (where the caller must be allowed to import videos),
  * matching videos by file name; unknown videos fail the whole import (422 naming them), nothing half-imported.
  */
-export async function makeQaSet(prisma: PrismaClient, actor: Actor, candidateSetId: string, input: { projectId: string; format: ExportFormat; name: string }) {
+export async function makeQaSet(
+  prisma: PrismaClient,
+  actor: Actor,
+  candidateSetId: string,
+  input: { projectId: string; format: ExportFormat; name: string },
+) {
   await requireProjectAccess(prisma, actor, input.projectId, "videos.import");
   const exported = await exportBenchmark(prisma, actor, candidateSetId, input.format);
-  if (!exported.lines.length) throw new ValidationError(`No accepted question to export as ${input.format === "both" ? "mc or open" : input.format}: curate the candidates first.`);
+  if (!exported.lines.length)
+    throw new ValidationError(
+      `No accepted question to export as ${input.format === "both" ? "mc or open" : input.format}: curate the candidates first.`,
+    );
   const fileName = `${input.name.replace(/[^A-Za-z0-9._-]+/g, "-")}.jsonl`;
-  const summary = await importQuestionSet(prisma, actor, input.projectId, { fileName, bytes: new TextEncoder().encode(toJsonl(exported.lines)) }, { name: input.name });
+  const summary = await importQuestionSet(
+    prisma,
+    actor,
+    input.projectId,
+    { fileName, bytes: new TextEncoder().encode(toJsonl(exported.lines)) },
+    { name: input.name },
+  );
   return { questionSetId: summary.set.id!, projectId: input.projectId, count: summary.items.count };
 }

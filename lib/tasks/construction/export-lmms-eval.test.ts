@@ -28,13 +28,22 @@ let stranger: Actor;
 let setId: string;
 
 const SPECS = [
-  { externalId: "c1", video: 0, question: "What happens after the ball is placed at the top?", answer: "It rolls down the ramp." },
+  {
+    externalId: "c1",
+    video: 0,
+    question: "What happens after the ball is placed at the top?",
+    answer: "It rolls down the ramp.",
+  },
   { externalId: "c2", video: 1, question: "Where is the ball placed first?", answer: "At the top of the ramp." },
 ];
 
 beforeAll(async () => {
   [owner, curator, stranger] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Ramp QA" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    name: "Ramp QA",
+  });
   const inserted = await insertCandidateSet(prisma, owner, projectId, videoIds, SPECS, "Ramp QA");
   setId = inserted.setId;
   await addMember(prisma, owner, { projectId, email: curator.email, role: "reviewer" });
@@ -72,7 +81,10 @@ describe("the lmms-eval export", () => {
     const entries = await readTar(stream);
     expect([...entries.keys()]).toEqual([`${task}/${task}.yaml`, `${task}/${task}.jsonl`, `${task}/utils.py`]);
 
-    const config = parseYaml(entries.get(`${task}/${task}.yaml`)!, { customTags: [functionTag] }) as Record<string, unknown>;
+    const config = parseYaml(entries.get(`${task}/${task}.yaml`)!, { customTags: [functionTag] }) as Record<
+      string,
+      unknown
+    >;
     expect(config).toMatchObject({
       dataset_path: "json",
       dataset_kwargs: { data_files: { test: `lmms_eval/tasks/${task}/${task}.jsonl` } },
@@ -92,7 +104,9 @@ describe("the lmms-eval export", () => {
       .trimEnd()
       .split("\n")
       .map((l) => JSON.parse(l) as LmmsEvalDoc);
-    expect(docs.map((d) => [d.id, d.video, d.question, d.answer, d.format, d.options])).toEqual(expected.lines.map((l) => [l.id, l.video, l.question, l.answer, "open", null]));
+    expect(docs.map((d) => [d.id, d.video, d.question, d.answer, d.format, d.options])).toEqual(
+      expected.lines.map((l) => [l.id, l.video, l.question, l.answer, "open", null]),
+    );
     expect(docs.map((d) => d.id)).toEqual(["c1", "c2"]);
     // The provenance (`extra`) names curators: it stays out of the docs.
     expect(entries.get(`${task}/${task}.jsonl`)).not.toContain(curator.email);
@@ -111,7 +125,13 @@ describe("the lmms-eval export", () => {
       granularity: null,
       extra: {},
     };
-    const open = { ...mc, id: "q:open", format: "open" as const, options: undefined, answer: "It rolls down the ramp." };
+    const open = {
+      ...mc,
+      id: "q:open",
+      format: "open" as const,
+      options: undefined,
+      answer: "It rolls down the ramp.",
+    };
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lmms-eval-"));
     for (const f of lmmsEvalFiles([mc, open], "t")) {
       fs.mkdirSync(path.join(dir, path.dirname(f.name)), { recursive: true });
@@ -131,7 +151,9 @@ print(json.dumps({
   "open_right": utils.process_results(op, ["it rolls down the ramp"]),
   "open_wrong": utils.process_results(op, ["It stays still."]),
 }))`;
-    const out = JSON.parse(execFileSync("python3", ["-c", script], { env: { ...process.env, FRAMEJURY_VIDEO_ROOT: "/videos" } }).toString());
+    const out = JSON.parse(
+      execFileSync("python3", ["-c", script], { env: { ...process.env, FRAMEJURY_VIDEO_ROOT: "/videos" } }).toString(),
+    );
     expect(out).toEqual({
       visual: ["/videos/Mechanics/a.mp4"],
       mc_text: "Which step is first?\nA. Pour\nB. Stir\nC. Boil\nD. Cut\nE. Serve Letter?",

@@ -6,8 +6,16 @@ const drop = (reason: string) => ({ removed: true, reason });
 
 const candidates: CandidateFilters[] = [
   // Kept through all four.
-  { category: "Step Sequencing", dataset: "hirest", decisions: { blind: pass, hallucination: pass, tricky: pass, unspecific: pass } },
-  { category: "Step Sequencing", dataset: "youcook2", decisions: { blind: pass, hallucination: pass, tricky: pass, unspecific: pass } },
+  {
+    category: "Step Sequencing",
+    dataset: "hirest",
+    decisions: { blind: pass, hallucination: pass, tricky: pass, unspecific: pass },
+  },
+  {
+    category: "Step Sequencing",
+    dataset: "youcook2",
+    decisions: { blind: pass, hallucination: pass, tricky: pass, unspecific: pass },
+  },
   // Removed by the blind filter: never asked the others.
   { category: "Past Step Recall", dataset: "hirest", decisions: { blind: drop("right without the video") } },
   // Removed by hallucination, then restored by a curator: kept from there, and tricky removes it.
@@ -20,7 +28,11 @@ const candidates: CandidateFilters[] = [
   // Still waiting for the tricky filter.
   { category: null, dataset: "ego4d-goalstep", decisions: { blind: pass, hallucination: pass } },
   // Unspecific answer.
-  { category: "Step Sequencing", dataset: "hirest", decisions: { blind: pass, hallucination: pass, tricky: pass, unspecific: drop("vague") } },
+  {
+    category: "Step Sequencing",
+    dataset: "hirest",
+    decisions: { blind: pass, hallucination: pass, tricky: pass, unspecific: drop("vague") },
+  },
 ];
 
 describe("the filter funnel", () => {
@@ -33,7 +45,12 @@ describe("the filter funnel", () => {
       ["tricky", 3, 1, 1],
       ["unspecific", 2, 1, 0],
     ]);
-    expect(stages[0]!.keptByCategory).toEqual({ "Step Sequencing": 3, "Past Step Recall": 1, "Object Attribute Recognition": 1, "(not categorised)": 1 });
+    expect(stages[0]!.keptByCategory).toEqual({
+      "Step Sequencing": 3,
+      "Past Step Recall": 1,
+      "Object Attribute Recognition": 1,
+      "(not categorised)": 1,
+    });
     expect(stages[4]!.keptByDataset).toEqual({ hirest: 1, youcook2: 1 });
     expect(stages[3]!.keptByCategory).toEqual({ "Step Sequencing": 3 });
   });
@@ -50,7 +67,12 @@ describe("the filter funnel", () => {
     const twice = {
       category: "Step Sequencing",
       dataset: "hirest",
-      decisions: { blind: drop("right without the video"), hallucination: pass, tricky: drop("wrong with the video"), unspecific: pass },
+      decisions: {
+        blind: drop("right without the video"),
+        hallucination: pass,
+        tricky: drop("wrong with the video"),
+        unspecific: pass,
+      },
       restoredFrom: "tricky" as const,
       restored: ["blind", "tricky"] as const,
     };

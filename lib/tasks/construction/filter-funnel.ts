@@ -41,19 +41,24 @@ function undone(candidate: Pick<CandidateFilters, "restoredFrom" | "restored">, 
   return candidate.restoredFrom === filter || (candidate.restored?.includes(filter) ?? false);
 }
 
-export type CandidateFate = { state: "kept" } | { state: "removed"; by: FilterId; reason: string } | { state: "pending"; at: FilterId };
+export type CandidateFate =
+  { state: "kept" } | { state: "removed"; by: FilterId; reason: string } | { state: "pending"; at: FilterId };
 
 export function candidateFate(candidate: CandidateFilters): CandidateFate {
   for (const filter of FILTER_IDS) {
     const decision = candidate.decisions[filter];
     if (!decision) return { state: "pending", at: filter };
-    if (decision.removed && !undone(candidate, filter)) return { state: "removed", by: filter, reason: decision.reason };
+    if (decision.removed && !undone(candidate, filter))
+      return { state: "removed", by: filter, reason: decision.reason };
   }
   return { state: "kept" };
 }
 
 /** Whether a filter is still to be asked about a candidate (no earlier filter removed it). */
-export function reachesFilter(candidate: Pick<CandidateFilters, "decisions" | "restoredFrom" | "restored">, filter: FilterId): boolean {
+export function reachesFilter(
+  candidate: Pick<CandidateFilters, "decisions" | "restoredFrom" | "restored">,
+  filter: FilterId,
+): boolean {
   for (const earlier of FILTER_IDS) {
     if (earlier === filter) return true;
     const decision = candidate.decisions[earlier];
@@ -79,7 +84,15 @@ const bump = (counts: Record<string, number>, key: string) => {
 };
 
 export function filterFunnel(candidates: readonly CandidateFilters[]): FunnelStage[] {
-  const stage = (id: FunnelStage["id"], label: string): FunnelStage => ({ id, label, kept: 0, removed: 0, pending: 0, keptByCategory: {}, keptByDataset: {} });
+  const stage = (id: FunnelStage["id"], label: string): FunnelStage => ({
+    id,
+    label,
+    kept: 0,
+    removed: 0,
+    pending: 0,
+    keptByCategory: {},
+    keptByDataset: {},
+  });
   const stages = [stage("generated", "Generated"), ...FILTERS.map((f) => stage(f.id, f.label))];
   for (const candidate of candidates) {
     const category = candidate.category ?? "(not categorised)";

@@ -22,7 +22,8 @@ import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { sharedDataPath } from "@/lib/testing/shared-data";
 import { generationTemplateOf, qaGenerateSettingsSchema } from "./qa-generate-pipeline";
 
-const FIRST_PERSON = "You excel in interpreting video footage recorded from a first-person perspective by a pair of smart glasses";
+const FIRST_PERSON =
+  "You excel in interpreting video footage recorded from a first-person perspective by a pair of smart glasses";
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 describe("the generalized template's perspective", () => {
@@ -32,22 +33,50 @@ describe("the generalized template's perspective", () => {
     expect(generationTemplateOf(generic, "coarse", "auto")).toBe("construction/generate-generic-coarse");
     expect(generationTemplateOf(ego, "coarse", "auto")).toBe("construction/generate-generic-coarse-first-person");
     expect(generationTemplateOf(ego, "fine", "third_person")).toBe("construction/generate-generic-fine");
-    expect(generationTemplateOf(generic, "fine", "first_person")).toBe("construction/generate-generic-fine-first-person");
+    expect(generationTemplateOf(generic, "fine", "first_person")).toBe(
+      "construction/generate-generic-fine-first-person",
+    );
     // Datasets with templates of their own keep them.
-    expect(generationTemplateOf({ dataset: "hirest", perspective: "first-person" }, "coarse", "first_person")).toBe("construction/generate-hirest-coarse");
+    expect(generationTemplateOf({ dataset: "hirest", perspective: "first-person" }, "coarse", "first_person")).toBe(
+      "construction/generate-hirest-coarse",
+    );
     expect(qaGenerateSettingsSchema.parse({})).toEqual({ perspective: "auto" });
   });
 
   it("reads `perspective` from JSONL and CSV annotations, and names a bad value with its line", () => {
-    const jsonl = parseStepAnnotations(bytes(JSON.stringify({ video: "a.mp4", perspective: "First-Person", steps: [{ start: 0, end: 2, text: "open the fridge" }] })), ["a.mp4"]);
+    const jsonl = parseStepAnnotations(
+      bytes(
+        JSON.stringify({
+          video: "a.mp4",
+          perspective: "First-Person",
+          steps: [{ start: 0, end: 2, text: "open the fridge" }],
+        }),
+      ),
+      ["a.mp4"],
+    );
     expect(jsonl.ok && jsonl.annotations[0]!.perspective).toBe("first-person");
-    const csv = parseStepAnnotations(bytes("video,start,end,text,perspective\na.mp4,0,2,open the fridge,third-person\n"), ["a.mp4"], { format: "csv" });
+    const csv = parseStepAnnotations(
+      bytes("video,start,end,text,perspective\na.mp4,0,2,open the fridge,third-person\n"),
+      ["a.mp4"],
+      { format: "csv" },
+    );
     expect(csv.ok && csv.annotations[0]!.perspective).toBe("third-person");
-    const none = parseStepAnnotations(bytes(JSON.stringify({ video: "a.mp4", steps: [{ start: 0, end: 2, text: "x" }] })), ["a.mp4"]);
+    const none = parseStepAnnotations(
+      bytes(JSON.stringify({ video: "a.mp4", steps: [{ start: 0, end: 2, text: "x" }] })),
+      ["a.mp4"],
+    );
     expect(none.ok && none.annotations[0]!.perspective).toBeNull();
-    const bad = parseStepAnnotations(bytes(`\n${JSON.stringify({ video: "a.mp4", perspective: "sideways", steps: [{ start: 0, end: 2, text: "x" }] })}`), ["a.mp4"]);
+    const bad = parseStepAnnotations(
+      bytes(
+        `\n${JSON.stringify({ video: "a.mp4", perspective: "sideways", steps: [{ start: 0, end: 2, text: "x" }] })}`,
+      ),
+      ["a.mp4"],
+    );
     expect(bad.ok).toBe(false);
-    expect(!bad.ok && bad.errors[0]).toMatchObject({ line: 2, message: expect.stringContaining("first-person, third-person") });
+    expect(!bad.ok && bad.errors[0]).toMatchObject({
+      line: 2,
+      message: expect.stringContaining("first-person, third-person"),
+    });
   });
 
   it("ships the variants with Table 10's First-Person system message, in the system role", () => {
@@ -70,9 +99,15 @@ describe("the generalized template's perspective", () => {
       tables.set(Number(caption[1]), seed.slice(from, caption.index));
       from = caption.index! + caption[0].length;
     }
-    const withExample = [...tables].filter(([, text]) => text.includes("Video Goal: Making pan seared meal")).map(([n]) => n);
+    const withExample = [...tables]
+      .filter(([, text]) => text.includes("Video Goal: Making pan seared meal"))
+      .map(([n]) => n);
     expect(withExample).toEqual([17, 18, 19]);
-    for (const file of ["lib/tasks/construction/render-clip-info.ts", "prompts/construction/generate-generic-coarse.md", "prompts/construction/generate-generic-fine.md"]) {
+    for (const file of [
+      "lib/tasks/construction/render-clip-info.ts",
+      "prompts/construction/generate-generic-coarse.md",
+      "prompts/construction/generate-generic-fine.md",
+    ]) {
       const text = fs.readFileSync(path.resolve(file), "utf8");
       expect(text).not.toMatch(/Table 16/);
       expect(text).toContain("Tables 17–19");
@@ -89,7 +124,11 @@ describe("the generalized template's perspective", () => {
 
   it("a generation run asks a first-person generic clip with the first-person system message", async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1 });
-    const videos = await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { relativePath: true } });
+    const videos = await prisma.video.findMany({
+      where: { projectId },
+      orderBy: { relativePath: "asc" },
+      select: { relativePath: true },
+    });
     const annotation = (video: { relativePath: string }, perspective: string | null) => ({
       video: path.basename(video.relativePath),
       theme: "Cook",
@@ -99,8 +138,16 @@ describe("the generalized template's perspective", () => {
         { start: 3, end: 6, text: "take the eggs" },
       ],
     });
-    const file = [annotation(videos[0]!, "first-person"), annotation(videos[1]!, null)].map((a) => JSON.stringify(a)).join("\n");
-    const set = await importStepAnnotations(prisma, owner, projectId, { fileName: "steps.jsonl", bytes: bytes(file) }, { name: "Kitchen" });
+    const file = [annotation(videos[0]!, "first-person"), annotation(videos[1]!, null)]
+      .map((a) => JSON.stringify(a))
+      .join("\n");
+    const set = await importStepAnnotations(
+      prisma,
+      owner,
+      projectId,
+      { fileName: "steps.jsonl", bytes: bytes(file) },
+      { name: "Kitchen" },
+    );
     const endpoint = await createEndpoint(prisma, owner, projectId, {
       name: "gen",
       baseUrl: stub.baseURL,
@@ -129,7 +176,9 @@ describe("the generalized template's perspective", () => {
       "construction/generate-generic-fine",
       "construction/generate-generic-fine-first-person",
     ]);
-    const firstPerson = stub.requests.filter((r) => r.model === `stub-gen-${projectId.slice(-8)}` && r.text.startsWith(FIRST_PERSON));
+    const firstPerson = stub.requests.filter(
+      (r) => r.model === `stub-gen-${projectId.slice(-8)}` && r.text.startsWith(FIRST_PERSON),
+    );
     expect(firstPerson).toHaveLength(2);
     for (const request of firstPerson) expect(request.roles).toEqual(["system", "user"]);
   });

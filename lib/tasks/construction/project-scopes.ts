@@ -12,4 +12,5 @@ export const curationQueueScope = projectScope(
 
 export const candidateSetScope = itemSetScope("setId", "No such candidate set.", candidateSetIdSchema);
 
-export const candidateItemScope = (idSchema = candidateItemIdSchema) => itemScope("itemId", "No such candidate question.", idSchema);
+export const candidateItemScope = (idSchema = candidateItemIdSchema) =>
+  itemScope("itemId", "No such candidate question.", idSchema);

@@ -26,7 +26,14 @@
  */
 import { z } from "zod";
 import { clipInfoLines, templateFamily } from "./render-clip-info";
-import { annotationAnswerSchema, bestOptionSchema, categorySchema, fourWrongAnswersSchema, judgementSchema, sixWrongAnswersSchema } from "./construction-outputs";
+import {
+  annotationAnswerSchema,
+  bestOptionSchema,
+  categorySchema,
+  fourWrongAnswersSchema,
+  judgementSchema,
+  sixWrongAnswersSchema,
+} from "./construction-outputs";
 import { type CandidatePayload, latestRestoredFilters } from "./candidate-views";
 import {
   attemptStepIds,
@@ -84,7 +91,8 @@ function settingsOf(context: VideoContext): QaConstructSettings {
   if (!settings) parsedSettings.set(context, (settings = qaConstructSettingsSchema.parse(context.settings ?? {})));
   return settings;
 }
-const restoredOf = (context: VideoContext, i: number): FilterId[] => settingsOf(context).restored[context.items[i]!.id] ?? [];
+const restoredOf = (context: VideoContext, i: number): FilterId[] =>
+  settingsOf(context).restored[context.items[i]!.id] ?? [];
 const outputOfScope =
   (outputs: StepOutputs, i: number): OutputOf =>
   (stepId) =>
@@ -92,7 +100,8 @@ const outputOfScope =
 /** The endpoint role of checker j (0-based): the first keeps the role a single checker had. */
 const checkerRole = (j: number) => (j === 0 ? "checker" : `checker_${j + 1}`);
 const checkersOf = (context: VideoContext) => checkerCount(settingsOf(context));
-const videoInfo = (candidate: CandidatePayload) => clipInfoLines(templateFamily(candidate.dataset), candidate.granularity, candidate.clip);
+const videoInfo = (candidate: CandidatePayload) =>
+  clipInfoLines(templateFamily(candidate.dataset), candidate.granularity, candidate.clip);
 
 /** Why a step of the filters' chain after `filter` need not run for this candidate (an earlier filter removed it), or null. */
 function removedBefore(filter: FilterId, context: VideoContext, outputs: StepOutputs, i: number): string | null {
@@ -153,7 +162,11 @@ const CHAIN: ChainStep[] = [
     checker: true,
     after: "blind_answer",
     filter: "blind",
-    values: (c, outputs, i) => ({ question: c.question, correct_answer: c.answer, student_answer: rawText(outputs.get("blind_answer", i) as RawAnswer) }),
+    values: (c, outputs, i) => ({
+      question: c.question,
+      correct_answer: c.answer,
+      student_answer: rawText(outputs.get("blind_answer", i) as RawAnswer),
+    }),
   },
   {
     id: "filter_hallucination",
@@ -183,7 +196,11 @@ const CHAIN: ChainStep[] = [
     checker: true,
     after: "tricky_answer",
     filter: "tricky",
-    values: (c, outputs, i) => ({ question: c.question, correct_answer: c.answer, student_answer: (outputs.get("tricky_answer", i) as { Answer: string }).Answer }),
+    values: (c, outputs, i) => ({
+      question: c.question,
+      correct_answer: c.answer,
+      student_answer: (outputs.get("tricky_answer", i) as { Answer: string }).Answer,
+    }),
   },
   {
     id: "filter_unspecific",
@@ -210,7 +227,11 @@ function chainStep(def: ChainStep): StepDefinition {
     dependsOn: (i) => (def.after ? [{ stepId: def.after, scopeIndex: i }] : []),
     input: (i, context, outputs) => {
       const previous = def.after ? outputs.get(def.after, i) : undefined;
-      const why = isSkipped(previous) ? previous.skipped : def.filter ? removedBefore(def.filter, context, outputs, i) : null;
+      const why = isSkipped(previous)
+        ? previous.skipped
+        : def.filter
+          ? removedBefore(def.filter, context, outputs, i)
+          : null;
       // A removed candidate's prompt is never rendered.
       return { values: why === null ? def.values(candidateOf(context, i), outputs, i) : {}, frames: [], data: { why } };
     },
@@ -244,9 +265,13 @@ function withVideoNotNeeded(k: number, context: VideoContext, outputs: StepOutpu
   if (skippedOne) return skippedOne.skipped;
   const attempt = transformAttempts(outputOfScope(outputs, i), candidateOf(context, i).answer, k, n).at(k - 1);
   if (!attempt?.options || !attempt.correctLetter) return null;
-  const right = attempt.withoutVideo.filter((answer) => answer !== null && extractOptionLetter(answer, attempt.options!).letter === attempt.correctLetter).length;
+  const right = attempt.withoutVideo.filter(
+    (answer) => answer !== null && extractOptionLetter(answer, attempt.options!).letter === attempt.correctLetter,
+  ).length;
   if (right * 2 <= n) return null;
-  return n === 1 ? "not needed: the correct option was picked without the video" : `not needed: ${right} of ${n} checkers picked the correct option without the video`;
+  return n === 1
+    ? "not needed: the correct option was picked without the video"
+    : `not needed: ${right} of ${n} checkers picked the correct option without the video`;
 }
 
 function attemptSteps(k: number): StepDefinition[] {
@@ -254,20 +279,32 @@ function attemptSteps(k: number): StepDefinition[] {
   const salt = `transform-attempt-${k}`;
   const plannedIds = (context: VideoContext) => attemptStepIds(k, checkersOf(context));
   const dependsOnPrevious = (i: number, context: VideoContext): StepRef[] =>
-    k === 1 ? [{ stepId: "filter_unspecific", scopeIndex: i }] : attemptStepIds(k - 1, checkersOf(context)).withVideoBy.map((stepId) => ({ stepId, scopeIndex: i }));
+    k === 1
+      ? [{ stepId: "filter_unspecific", scopeIndex: i }]
+      : attemptStepIds(k - 1, checkersOf(context)).withVideoBy.map((stepId) => ({ stepId, scopeIndex: i }));
   const four = (outputs: StepOutputs, i: number) => outputs.get(ids.four, i) as string[];
   /** The checks' options: shuffled by the candidate's item id and the attempt, so every check of the attempt shows the same order. */
   const layoutOf = (context: VideoContext, outputs: StepOutputs, i: number): CheckLayout =>
     shuffledCheckLayout(four(outputs, i), candidateOf(context, i).answer, checkLayoutSeed(context.items[i]!.id, k));
   const withSettle = (
     step: Omit<StepDefinition, "settle" | "input">,
-    values: (candidate: CandidatePayload, outputs: StepOutputs, i: number, context: VideoContext) => Record<string, string>,
+    values: (
+      candidate: CandidatePayload,
+      outputs: StepOutputs,
+      i: number,
+      context: VideoContext,
+    ) => Record<string, string>,
     notNeeded: (context: VideoContext, outputs: StepOutputs, i: number) => string | null,
   ): StepDefinition => ({
     ...step,
     input: (i, context, outputs) => {
       const why = notNeeded(context, outputs, i);
-      return { values: why === null ? values(candidateOf(context, i), outputs, i, context) : {}, frames: [], data: { why }, cacheSalt: salt };
+      return {
+        values: why === null ? values(candidateOf(context, i), outputs, i, context) : {},
+        frames: [],
+        data: { why },
+        cacheSalt: salt,
+      };
     },
     settle: (input) => skipped((input.data as { why: string | null }).why),
   });
@@ -282,11 +319,22 @@ function attemptSteps(k: number): StepDefinition[] {
       const why = notNeeded(context, outputs, i);
       if (why !== null) return { values: {}, frames: [], data: { why }, cacheSalt: salt };
       const layout = layoutOf(context, outputs, i);
-      return { values: values(candidateOf(context, i), indentedOptionLines(layout.options)), frames: [], data: { why, layout }, cacheSalt: salt };
+      return {
+        values: values(candidateOf(context, i), indentedOptionLines(layout.options)),
+        frames: [],
+        data: { why, layout },
+        cacheSalt: salt,
+      };
     },
     schemaFor: (input) => {
       const layout = (input.data as { layout?: CheckLayout }).layout;
-      return layout ? bestOptionSchema.transform((answer) => ({ ...answer, options: layout.options, correctLetter: layout.correctLetter })) : bestOptionSchema;
+      return layout
+        ? bestOptionSchema.transform((answer) => ({
+            ...answer,
+            options: layout.options,
+            correctLetter: layout.correctLetter,
+          }))
+        : bestOptionSchema;
     },
     settle: (input) => skipped((input.data as { why: string | null }).why),
   });
@@ -301,7 +349,14 @@ function attemptSteps(k: number): StepDefinition[] {
   const plannedFor = (j: number) => (j === 0 ? {} : { planned: (context: VideoContext) => checkersOf(context) > j });
   return [
     withSettle(
-      { ...base, id: ids.six, label: `Attempt ${k}: six wrong answers (Table 29)`, templateId: "construction/wrong-answers-six", schema: sixWrongAnswersSchema, dependsOn: dependsOnPrevious },
+      {
+        ...base,
+        id: ids.six,
+        label: `Attempt ${k}: six wrong answers (Table 29)`,
+        templateId: "construction/wrong-answers-six",
+        schema: sixWrongAnswersSchema,
+        dependsOn: dependsOnPrevious,
+      },
       (c) => ({ video_info: videoInfo(c), question: c.question, answer: c.answer }),
       (context, outputs, i) => attemptNotNeeded(k, context, outputs, i),
     ),
@@ -320,7 +375,8 @@ function attemptSteps(k: number): StepDefinition[] {
         answer: c.answer,
         wrong_answers: (outputs.get(ids.six, i) as string[]).map((w) => `      - Wrong_answer: ${w}`).join("\n"),
       }),
-      (context, outputs, i) => (isSkipped(outputs.get(ids.six, i)) ? (outputs.get(ids.six, i) as { skipped: string }).skipped : null),
+      (context, outputs, i) =>
+        isSkipped(outputs.get(ids.six, i)) ? (outputs.get(ids.six, i) as { skipped: string }).skipped : null,
     ),
     ...ids.withoutVideoBy.map((id, j) =>
       checkStep(
@@ -335,7 +391,10 @@ function attemptSteps(k: number): StepDefinition[] {
           dependsOn: (i) => [{ stepId: ids.four, scopeIndex: i }],
         },
         (c, options) => ({ question: c.question, options }),
-        (context, outputs, i) => (isSkipped(outputs.get(ids.four, i)) ? (outputs.get(ids.four, i) as { skipped: string }).skipped : problemOfFour(context, outputs, i)),
+        (context, outputs, i) =>
+          isSkipped(outputs.get(ids.four, i))
+            ? (outputs.get(ids.four, i) as { skipped: string }).skipped
+            : problemOfFour(context, outputs, i),
       ),
     ),
     ...ids.withVideoBy.map((id, j) =>
@@ -367,7 +426,10 @@ export const qaConstructPipeline: RegisteredPipeline = {
   task: QA_CONSTRUCT_TASK,
   steps: [...chainSteps, ...Array.from({ length: MAX_TRANSFORM_ATTEMPTS }, (_, k) => attemptSteps(k + 1)).flat()],
   settingsSchema: qaConstructSettingsSchema,
-  settingsAtStart: async (prisma, settings, itemIds) => ({ ...(settings as QaConstructSettings), restored: await latestRestoredFilters(prisma, itemIds) }),
+  settingsAtStart: async (prisma, settings, itemIds) => ({
+    ...(settings as QaConstructSettings),
+    restored: await latestRestoredFilters(prisma, itemIds),
+  }),
   frames: () => ({ mode: "any" }),
   items: { kind: "qa_candidate", setNoun: "candidate", setField: "candidateSetId" },
   endpointIds: (settings) => {
@@ -378,7 +440,12 @@ export const qaConstructPipeline: RegisteredPipeline = {
   summarize: (_scores, context, _settings, outputs) => {
     const items: QaConstructItemSummary[] = context.items.map((item, i) => ({
       itemId: item.id,
-      ...constructState(outputOfScope(outputs, i), candidateOf(context, i).answer, restoredOf(context, i), checkersOf(context)),
+      ...constructState(
+        outputOfScope(outputs, i),
+        candidateOf(context, i).answer,
+        restoredOf(context, i),
+        checkersOf(context),
+      ),
     }));
     return { items };
   },
@@ -388,7 +455,8 @@ export const qaConstructPipeline: RegisteredPipeline = {
       itemId: item.itemId,
       values: {
         kept: item.fate.state === "pending" ? null : item.fate.state === "kept" ? 1 : 0,
-        transformed: item.transform?.state === "transformed" ? 1 : item.transform?.state === "could_not_transform" ? 0 : null,
+        transformed:
+          item.transform?.state === "transformed" ? 1 : item.transform?.state === "could_not_transform" ? 0 : null,
       },
     })),
 };

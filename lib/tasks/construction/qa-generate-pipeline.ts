@@ -28,10 +28,16 @@ export const qaGenerateSettingsSchema = z.strictObject({
 export type QaGenerateSettings = z.output<typeof qaGenerateSettingsSchema>;
 
 /** The generation template of a clip: its family's, and for the generalized template the perspective's variant. */
-export function generationTemplateOf(clip: Pick<ClipPayload, "dataset" | "perspective">, granularity: Granularity, perspective: QaGenerateSettings["perspective"]): string {
+export function generationTemplateOf(
+  clip: Pick<ClipPayload, "dataset" | "perspective">,
+  granularity: Granularity,
+  perspective: QaGenerateSettings["perspective"],
+): string {
   const family = templateFamily(clip.dataset);
   const firstPerson = perspective === "first_person" || (perspective === "auto" && clip.perspective === "first-person");
-  return family === "generic" && firstPerson ? `${generationTemplateId(family, granularity)}-first-person` : generationTemplateId(family, granularity);
+  return family === "generic" && firstPerson
+    ? `${generationTemplateId(family, granularity)}-first-person`
+    : generationTemplateId(family, granularity);
 }
 
 export const GENERATION_STEP_OF: Record<Granularity, string> = { coarse: "generate_coarse", fine: "generate_fine" };
@@ -44,7 +50,12 @@ function generateStep(granularity: Granularity): StepDefinition<GeneratedPair[]>
     label: `Generate ${granularity}-grained Q&A`,
     scope: "item",
     templateId: generationTemplateId("generic", granularity),
-    templateIdFor: (scopeIndex, context) => generationTemplateOf(clipOf(context, scopeIndex), granularity, qaGenerateSettingsSchema.parse(context.settings ?? {}).perspective),
+    templateIdFor: (scopeIndex, context) =>
+      generationTemplateOf(
+        clipOf(context, scopeIndex),
+        granularity,
+        qaGenerateSettingsSchema.parse(context.settings ?? {}).perspective,
+      ),
     schema: generatedPairsSchema,
     dependsOn: () => [],
     input: (scopeIndex, context) => {
@@ -75,7 +86,11 @@ export const qaGeneratePipeline: RegisteredPipeline = {
       const pairs = outputs.get(stepId, i);
       return Array.isArray(pairs) ? pairs.length : null;
     };
-    const items: QaGenerateItemSummary[] = context.items.map((item, i) => ({ itemId: item.id, coarse: count("generate_coarse", i), fine: count("generate_fine", i) }));
+    const items: QaGenerateItemSummary[] = context.items.map((item, i) => ({
+      itemId: item.id,
+      coarse: count("generate_coarse", i),
+      fine: count("generate_fine", i),
+    }));
     return { items };
   },
   metricValues: () => ({}),

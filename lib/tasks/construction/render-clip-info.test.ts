@@ -3,7 +3,13 @@ import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
 import { clipInfoLines, generationTemplateId, pythonFloat, renderClipInfo } from "./render-clip-info";
 import type { AnnotatedStep } from "./step-annotations";
 
-const step = (start: number, end: number, text: string, category: string | null = null, substeps: AnnotatedStep[] = []): AnnotatedStep => ({ start, end, text, category, substeps });
+const step = (
+  start: number,
+  end: number,
+  text: string,
+  category: string | null = null,
+  substeps: AnnotatedStep[] = [],
+): AnnotatedStep => ({ start, end, text, category, substeps });
 
 // Seed 004, Table 4's worked example (HiREST, "Make a Plaster Mask"), with its "similar-to\sim" printed as the "∼" it stands for.
 const TABLE_4_INPUT = `   - video_info:
@@ -34,7 +40,11 @@ describe("renderClipInfo", () => {
   });
 
   it("names the theme a recipe type for YouCook2 (Table 6) and keeps fractional durations as given", () => {
-    const text = renderClipInfo("youcook2", "fine", { theme: "grilled cheese", duration: 241.62, steps: [step(90, 102, "spread margarine on two slices of white bread")] });
+    const text = renderClipInfo("youcook2", "fine", {
+      theme: "grilled cheese",
+      duration: 241.62,
+      steps: [step(90, 102, "spread margarine on two slices of white bread")],
+    });
     expect(text.split("\n")).toEqual([
       "   - video_info:",
       "      - recipe type: grilled cheese",
@@ -71,7 +81,11 @@ describe("renderClipInfo", () => {
   });
 
   it("uses Table 20's two-layer wording for fine-grained Ego4D and Table 21's scenario without substeps for Ego-Exo4D", () => {
-    const ego4dFine = renderClipInfo("ego4d", "fine", { theme: "x", duration: 240.5, steps: [step(1069.34, 1298.59, "preheat pots", "Preheat a pan or pot on the stovetop")] });
+    const ego4dFine = renderClipInfo("ego4d", "fine", {
+      theme: "x",
+      duration: 240.5,
+      steps: [step(1069.34, 1298.59, "preheat pots", "Preheat a pan or pot on the stovetop")],
+    });
     expect(ego4dFine).toContain(
       "      - duration: 240.5s\n      - key action within specific time intervals(consisting of two layers: actions and sub-actions, indicated by different idents):\n        - 1069.34s ∼ 1298.59s: Preheat a pan or pot on the stovetop(preheat pots)",
     );
@@ -92,7 +106,12 @@ describe("renderClipInfo", () => {
     const text = renderClipInfo("generic", "coarse", {
       theme: "Making pan seared meal",
       duration: 400,
-      steps: [step(0, 27.16, "heat butter", "Add butter to a pan", [step(0.16, 18.61, "add butter to skillet", "Add oil to a pan")]), step(30, 40, "no category")],
+      steps: [
+        step(0, 27.16, "heat butter", "Add butter to a pan", [
+          step(0.16, 18.61, "add butter to skillet", "Add oil to a pan"),
+        ]),
+        step(30, 40, "no category"),
+      ],
     });
     expect(text).toBe(`   - Instructional Video Clip Info (a segment extracted from the original video):
       - Video Goal: Making pan seared meal
@@ -112,7 +131,11 @@ describe("generation templates (prompts/construction)", () => {
     const template = loadTemplate(generationTemplateId("hirest", "coarse"));
     expect(template.inputs).toEqual(["video_info"]);
     const prompt = renderTemplate(template, { video_info: renderClipInfo("hirest", "coarse", PLASTER_MASK) });
-    expect(prompt.startsWith("You are an experienced teacher who are good at understanding long instructional video, capturing the action and movement of the video")).toBe(true);
+    expect(
+      prompt.startsWith(
+        "You are an experienced teacher who are good at understanding long instructional video, capturing the action and movement of the video",
+      ),
+    ).toBe(true);
     expect(prompt).toContain(
       `   - Watch the video through the text video info carefully, and design three inferential, challenging question-answer pairs as if you are watching the video.\n## Input:\n${TABLE_4_INPUT}\n## Output:\n   - Use your extensive experience`,
     );
@@ -124,7 +147,9 @@ describe("generation templates (prompts/construction)", () => {
       for (const granularity of ["coarse", "fine"] as const) {
         const template = loadTemplate(generationTemplateId(family, granularity));
         expect(template.inputs).toEqual(["video_info"]);
-        expect(template.meta.source).toMatch(/^seed 004 \(InstructionBench\), Table \d+, (generating|the generalized prompt template)/);
+        expect(template.meta.source).toMatch(
+          /^seed 004 \(InstructionBench\), Table \d+, (generating|the generalized prompt template)/,
+        );
         expect(template.body).not.toMatch(/similar-to|\u00a0/);
       }
     }
@@ -135,7 +160,10 @@ describe("filtering and transformation templates (prompts/construction)", () => 
   it("fill Table 30 (pick four wrong answers) with its worked example as the seed prints it", () => {
     const template = loadTemplate("construction/wrong-answers-pick-four");
     expect(template.meta.source).toBe("seed 004 (InstructionBench), Table 30, Picking Up 4 Wrong Answers");
-    const wrong = ["After cleaning the face, it is dried out.", "After cleaning the face, another layer of cleaning is applied."];
+    const wrong = [
+      "After cleaning the face, it is dried out.",
+      "After cleaning the face, another layer of cleaning is applied.",
+    ];
     const prompt = renderTemplate(template, {
       video_info: clipInfoLines("hirest", "coarse", PLASTER_MASK),
       question: "What is the process that takes place after cleaning out the face?",
@@ -145,7 +173,11 @@ describe("filtering and transformation templates (prompts/construction)", () => 
     expect(prompt).toContain(
       `## Input:\n   - Video_info:\n${TABLE_4_INPUT.split("\n").slice(1).join("\n")}\n   - Question: What is the process that takes place after cleaning out the face?\n   - Answer: After cleaning the face, tissue is applied on the face using water.\n   - Wrong_answer_list:\n      - Wrong_answer: After cleaning the face, it is dried out.\n      - Wrong_answer: After cleaning the face, another layer of cleaning is applied.\n## Output:\n`,
     );
-    expect(prompt.startsWith("You are an experienced teacher specializing in creating challenging single-choice questions (SCQs).")).toBe(true);
+    expect(
+      prompt.startsWith(
+        "You are an experienced teacher specializing in creating challenging single-choice questions (SCQs).",
+      ),
+    ).toBe(true);
   });
 
   it("each name the seed table it comes from and take only what the table's example varies", () => {

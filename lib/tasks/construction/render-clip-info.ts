@@ -49,7 +49,8 @@ export interface ClipInfo {
   steps: readonly AnnotatedStep[];
 }
 
-const firstPersonStep = (step: AnnotatedStep) => `${pythonFloat(step.start)}s ${TILDE} ${pythonFloat(step.end)}s: ${step.category ? `${step.category}(${step.text})` : step.text}`;
+const firstPersonStep = (step: AnnotatedStep) =>
+  `${pythonFloat(step.start)}s ${TILDE} ${pythonFloat(step.end)}s: ${step.category ? `${step.category}(${step.text})` : step.text}`;
 
 /** The clip's info without its heading line: what the filtering and transformation templates put under "Video_info:". */
 export function clipInfoLines(family: TemplateFamily, granularity: Granularity, clip: ClipInfo): string {
@@ -59,12 +60,16 @@ export function clipInfoLines(family: TemplateFamily, granularity: Granularity, 
 export function renderClipInfo(family: TemplateFamily, granularity: Granularity, clip: ClipInfo): string {
   const theme = clip.theme ?? "unknown";
   if (family === "generic") {
-    const line = (step: AnnotatedStep) => `${pythonFloat(step.start)}s ${TILDE} ${pythonFloat(step.end)}s: ${step.category ? `${step.category} (${step.text})` : step.text}`;
+    const line = (step: AnnotatedStep) =>
+      `${pythonFloat(step.start)}s ${TILDE} ${pythonFloat(step.end)}s: ${step.category ? `${step.category} (${step.text})` : step.text}`;
     return [
       "   - Instructional Video Clip Info (a segment extracted from the original video):",
       `      - Video Goal: ${theme}`,
       "      - Key Actions Within Specific Time Intervals (divided into steps and substeps, shown by different indents):",
-      ...clip.steps.flatMap((step) => [`        - ${line(step)}`, ...step.substeps.map((sub) => `           - (${line(sub)})`)]),
+      ...clip.steps.flatMap((step) => [
+        `        - ${line(step)}`,
+        ...step.substeps.map((sub) => `           - (${line(sub)})`),
+      ]),
     ].join("\n");
   }
   const duration = clip.duration === null ? [] : [`      - duration: ${pythonFloat(clip.duration)}s`];
@@ -88,7 +93,10 @@ export function renderClipInfo(family: TemplateFamily, granularity: Granularity,
     `      - ${family === "ego4d" ? "video goal" : "video scenario"}: ${theme}`,
     ...duration,
     `      - key action within specific time intervals${layers}:`,
-    ...clip.steps.flatMap((step) => [`        - ${firstPersonStep(step)}`, ...(family === "ego4d" ? step.substeps.map((sub) => `           - (${firstPersonStep(sub)})`) : [])]),
+    ...clip.steps.flatMap((step) => [
+      `        - ${firstPersonStep(step)}`,
+      ...(family === "ego4d" ? step.substeps.map((sub) => `           - (${firstPersonStep(sub)})`) : []),
+    ]),
   ].join("\n");
 }
 

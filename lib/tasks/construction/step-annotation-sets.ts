@@ -9,7 +9,14 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { importItemSetOfKind, ItemFileError, nulByteErrors, type ItemFile } from "../../items/item-set-import";
 import type { ItemSetImportOptions, ItemSetKind } from "../../items/item-set-kind";
-import { annotationFileFormat, type AnnotatedStep, type AnnotationDataset, parseStepAnnotations, type StepAnnotation, type VideoPerspective } from "./step-annotations";
+import {
+  annotationFileFormat,
+  type AnnotatedStep,
+  type AnnotationDataset,
+  parseStepAnnotations,
+  type StepAnnotation,
+  type VideoPerspective,
+} from "./step-annotations";
 import { type DiscardedSteps, TRIMMED_DATASETS, trimIntoClips } from "./trim-into-clips";
 
 /** A clip item's payload as stored (the item's `group` is its dataset). */
@@ -51,7 +58,13 @@ interface StepAnnotationSummary {
 
 /** The clips of one annotated video: trimmed for the datasets the seed trims, else the video whole. */
 export function planClips(annotation: StepAnnotation): PlannedClips {
-  const base = { video: annotation.video, theme: annotation.theme, dataset: annotation.dataset, perspective: annotation.perspective, line: annotation.line };
+  const base = {
+    video: annotation.video,
+    theme: annotation.theme,
+    dataset: annotation.dataset,
+    perspective: annotation.perspective,
+    line: annotation.line,
+  };
   if (!TRIMMED_DATASETS.includes(annotation.dataset)) {
     return {
       video: annotation.video,
@@ -102,12 +115,15 @@ export const stepAnnotationSetKind: ItemSetKind<ItemSetImportOptions, StepAnnota
       { format: annotationFileFormat(file.fileName) ?? undefined },
     );
     if (!parsed.ok) throw new ItemFileError(file.fileName, parsed.errors, parsed.unmatchedVideos);
-    const nulErrors = nulByteErrors(parsed.annotations.map(({ line, theme, video, steps }) => ({ line, theme, video, steps })));
+    const nulErrors = nulByteErrors(
+      parsed.annotations.map(({ line, theme, video, steps }) => ({ line, theme, video, steps })),
+    );
     if (nulErrors.length) throw new ItemFileError(file.fileName, nulErrors);
 
     const plans = parsed.annotations.map((annotation) => ({ annotation, plan: planClips(annotation) }));
     const byDataset: Record<string, number> = {};
-    for (const { plan } of plans) for (const clip of plan.clips) byDataset[clip.dataset] = (byDataset[clip.dataset] ?? 0) + 1;
+    for (const { plan } of plans)
+      for (const clip of plan.clips) byDataset[clip.dataset] = (byDataset[clip.dataset] ?? 0) + 1;
     const items = plans.flatMap(({ annotation, plan }) =>
       plan.clips.map((clip) => ({
         videoId: videoIdByPath.get(annotation.videoFileName)!,
@@ -118,13 +134,24 @@ export const stepAnnotationSetKind: ItemSetKind<ItemSetImportOptions, StepAnnota
       })),
     );
     return {
-      set: { name: options.name || file.fileName, model: null, referenceSetId: null, citation: options.citation || null },
+      set: {
+        name: options.name || file.fileName,
+        model: null,
+        referenceSetId: null,
+        citation: options.citation || null,
+      },
       items,
       summary: { videos: parsed.annotations.length, clips: items.length, byDataset, plans: plans.map((p) => p.plan) },
     };
   },
 };
 
-export function importStepAnnotations(prisma: PrismaClient, actor: Actor, projectId: string, file: ItemFile, options: ItemSetImportOptions = {}) {
+export function importStepAnnotations(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  file: ItemFile,
+  options: ItemSetImportOptions = {},
+) {
   return importItemSetOfKind(prisma, actor, projectId, stepAnnotationSetKind, file, options);
 }

@@ -16,9 +16,21 @@
  * start at or after 0, end after they start, and end at or before the duration when one is given.
  */
 import { z } from "zod";
-import { type CaptionSetError, decodeCaptionFile, listedErrors, MAX_CAPTION_BYTES, utf8Bytes } from "../captions/caption-sets";
+import {
+  type CaptionSetError,
+  decodeCaptionFile,
+  listedErrors,
+  MAX_CAPTION_BYTES,
+  utf8Bytes,
+} from "../captions/caption-sets";
 import { parseCsvTable } from "../../import/csv";
-import { jsonArrayRecords, jsonlRecords, type RawRecord, type RecordFileFormat, recordFileFormat } from "../../import/json-records";
+import {
+  jsonArrayRecords,
+  jsonlRecords,
+  type RawRecord,
+  type RecordFileFormat,
+  recordFileFormat,
+} from "../../import/json-records";
 import { videoBaseName, videoFileNameMatcher } from "../../import/video-file-names";
 
 export type StepAnnotationError = CaptionSetError;
@@ -54,7 +66,12 @@ export interface StepAnnotation {
 }
 
 export type StepAnnotationResult =
-  { ok: true; annotations: StepAnnotation[] } | { ok: false; errors: StepAnnotationError[]; /** Videos with no project video of that file name, each once. */ unmatchedVideos: string[] };
+  | { ok: true; annotations: StepAnnotation[] }
+  | {
+      ok: false;
+      errors: StepAnnotationError[];
+      /** Videos with no project video of that file name, each once. */ unmatchedVideos: string[];
+    };
 
 export type AnnotationFileFormat = RecordFileFormat;
 export const annotationFileFormat = recordFileFormat;
@@ -70,7 +87,8 @@ const seconds = (what: string) =>
         .transform(Number),
     ],
     {
-      error: (issue) => (issue.input === undefined ? `missing (${what}, in seconds)` : `must be a number of seconds (${what})`),
+      error: (issue) =>
+        issue.input === undefined ? `missing (${what}, in seconds)` : `must be a number of seconds (${what})`,
     },
   );
 
@@ -78,7 +96,9 @@ const text = (what: string) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? `missing (${what})` : `must be a string (${what})`) })
     .refine((value) => value.trim() !== "", { error: `must not be empty (${what})` })
-    .refine((value) => utf8Bytes(value) <= MAX_CAPTION_BYTES, { error: `is longer than ${MAX_CAPTION_BYTES / 1024} KiB (${what})` })
+    .refine((value) => utf8Bytes(value) <= MAX_CAPTION_BYTES, {
+      error: `is longer than ${MAX_CAPTION_BYTES / 1024} KiB (${what})`,
+    })
     .transform((value) => value.trim());
 
 const optionalText = z
@@ -86,8 +106,15 @@ const optionalText = z
   .optional()
   .transform((value) => (value === undefined || value === null || value.trim() === "" ? null : value.trim()));
 
-const substepSchema = z.object({ start: seconds("the start"), end: seconds("the end"), text: text("what happens"), category: optionalText });
-const stepSchema = substepSchema.extend({ substeps: z.array(substepSchema, { error: "must be a list of steps" }).optional() });
+const substepSchema = z.object({
+  start: seconds("the start"),
+  end: seconds("the end"),
+  text: text("what happens"),
+  category: optionalText,
+});
+const stepSchema = substepSchema.extend({
+  substeps: z.array(substepSchema, { error: "must be a list of steps" }).optional(),
+});
 
 const recordSchema = z.object({
   video: text("the video's file name"),
@@ -96,19 +123,29 @@ const recordSchema = z.object({
   dataset: z
     .union([z.string(), z.null()])
     .optional()
-    .transform((value) => (value === undefined || value === null || value.trim() === "" ? "generic" : value.trim().toLowerCase()))
+    .transform((value) =>
+      value === undefined || value === null || value.trim() === "" ? "generic" : value.trim().toLowerCase(),
+    )
     .refine((value): value is AnnotationDataset => (ANNOTATION_DATASETS as readonly string[]).includes(value), {
       error: (issue) => `must be one of ${ANNOTATION_DATASETS.join(", ")}, not ${JSON.stringify(issue.input)}`,
     }),
   perspective: z
     .union([z.string(), z.null()])
     .optional()
-    .transform((value) => (value === undefined || value === null || value.trim() === "" ? null : value.trim().toLowerCase()))
-    .refine((value): value is VideoPerspective | null => value === null || (VIDEO_PERSPECTIVES as readonly string[]).includes(value), {
-      error: (issue) => `must be one of ${VIDEO_PERSPECTIVES.join(", ")}, not ${JSON.stringify(issue.input)}`,
-    }),
+    .transform((value) =>
+      value === undefined || value === null || value.trim() === "" ? null : value.trim().toLowerCase(),
+    )
+    .refine(
+      (value): value is VideoPerspective | null =>
+        value === null || (VIDEO_PERSPECTIVES as readonly string[]).includes(value),
+      {
+        error: (issue) => `must be one of ${VIDEO_PERSPECTIVES.join(", ")}, not ${JSON.stringify(issue.input)}`,
+      },
+    ),
   steps: z
-    .array(stepSchema, { error: (issue) => (issue.input === undefined ? "missing (the video's steps)" : "must be a list of steps") })
+    .array(stepSchema, {
+      error: (issue) => (issue.input === undefined ? "missing (the video's steps)" : "must be a list of steps"),
+    })
     .min(1, "must list at least one step")
     .max(MAX_STEPS_PER_VIDEO, `may list at most ${MAX_STEPS_PER_VIDEO} steps`),
 });
@@ -126,20 +163,38 @@ export function stepProblems(steps: readonly TimedStep[], duration: number | nul
   const problems: string[] = [];
   steps.forEach((step, index) => {
     const where = `${path}[${index + 1}]`;
-    if (!Number.isFinite(step.start) || !Number.isFinite(step.end)) problems.push(`${where}: start and end must be numbers`);
+    if (!Number.isFinite(step.start) || !Number.isFinite(step.end))
+      problems.push(`${where}: start and end must be numbers`);
     if (step.start < 0) problems.push(`${where}: starts at ${formatSeconds(step.start)}; times cannot be negative`);
-    if (step.end <= step.start) problems.push(`${where}: ends at ${formatSeconds(step.end)}, not after its start ${formatSeconds(step.start)}`);
-    if (duration !== null && step.end > duration) problems.push(`${where}: ends at ${formatSeconds(step.end)}, after the video's duration ${formatSeconds(duration)}`);
+    if (step.end <= step.start)
+      problems.push(`${where}: ends at ${formatSeconds(step.end)}, not after its start ${formatSeconds(step.start)}`);
+    if (duration !== null && step.end > duration)
+      problems.push(
+        `${where}: ends at ${formatSeconds(step.end)}, after the video's duration ${formatSeconds(duration)}`,
+      );
     const previous = steps[index - 1];
     if (previous && step.start < previous.start) {
-      problems.push(`${where}: starts at ${formatSeconds(step.start)}, before the step above it (${formatSeconds(previous.start)}); steps must be in time order`);
+      problems.push(
+        `${where}: starts at ${formatSeconds(step.start)}, before the step above it (${formatSeconds(previous.start)}); steps must be in time order`,
+      );
     }
     if (step.substeps.length) problems.push(...stepProblems(step.substeps, duration, `${where}.substeps`));
   });
   return problems;
 }
 
-const CSV_COLUMNS = ["video", "start", "end", "text", "theme", "duration", "dataset", "perspective", "category", "level"] as const;
+const CSV_COLUMNS = [
+  "video",
+  "start",
+  "end",
+  "text",
+  "theme",
+  "duration",
+  "dataset",
+  "perspective",
+  "category",
+  "level",
+] as const;
 
 /** CSV rows (one per step) grouped into one record per video, in the order videos first appear. */
 function csvRecords(content: string, errors: StepAnnotationError[]): RawRecord[] {
@@ -152,12 +207,18 @@ function csvRecords(content: string, errors: StepAnnotationError[]): RawRecord[]
   const lower = table.columns.map((c) => c.toLowerCase());
   const missing = ["video", "start", "end", "text"].filter((name) => !lower.includes(name));
   if (missing.length) {
-    errors.push({ line: 1, message: `the header has no ${missing.map((m) => `"${m}"`).join(", ")} column (columns: ${CSV_COLUMNS.join(", ")})` });
+    errors.push({
+      line: 1,
+      message: `the header has no ${missing.map((m) => `"${m}"`).join(", ")} column (columns: ${CSV_COLUMNS.join(", ")})`,
+    });
     return [];
   }
   const unknown = table.columns.filter((c) => !(CSV_COLUMNS as readonly string[]).includes(c.toLowerCase()));
   if (unknown.length) {
-    errors.push({ line: 1, message: `unknown column ${unknown.map((c) => JSON.stringify(c)).join(", ")} (columns: ${CSV_COLUMNS.join(", ")})` });
+    errors.push({
+      line: 1,
+      message: `unknown column ${unknown.map((c) => JSON.stringify(c)).join(", ")} (columns: ${CSV_COLUMNS.join(", ")})`,
+    });
     return [];
   }
   const byVideo = new Map<string, { line: number; value: Record<string, unknown>; steps: Record<string, unknown>[] }>();
@@ -178,35 +239,55 @@ function csvRecords(content: string, errors: StepAnnotationError[]): RawRecord[]
       if (value === undefined) continue;
       const earlier = record.value[field];
       if (earlier !== undefined && earlier !== value) {
-        errors.push({ line: row.line, message: `${field}: ${JSON.stringify(value)} differs from ${JSON.stringify(earlier)} given for the same video on line ${record.line}` });
+        errors.push({
+          line: row.line,
+          message: `${field}: ${JSON.stringify(value)} differs from ${JSON.stringify(earlier)} given for the same video on line ${record.line}`,
+        });
       } else record.value[field] = value;
     }
     const step = { start: cell("start"), end: cell("end"), text: cell("text"), category: cell("category") };
     const level = (cell("level") ?? "step").toLowerCase();
     if (level === "substep") {
       const parent = record.steps.at(-1);
-      if (!parent) errors.push({ line: row.line, message: "level: a substep needs a step row above it for the same video" });
+      if (!parent)
+        errors.push({ line: row.line, message: "level: a substep needs a step row above it for the same video" });
       else (parent.substeps as Record<string, unknown>[]).push(step);
     } else if (level === "step") record.steps.push({ ...step, substeps: [] });
-    else errors.push({ line: row.line, message: `level: must be "step" or "substep", not ${JSON.stringify(cell("level"))}` });
+    else
+      errors.push({
+        line: row.line,
+        message: `level: must be "step" or "substep", not ${JSON.stringify(cell("level"))}`,
+      });
   }
-  return [...byVideo.values()].map((record) => ({ line: record.line, value: { ...record.value, steps: record.steps } }));
+  return [...byVideo.values()].map((record) => ({
+    line: record.line,
+    value: { ...record.value, steps: record.steps },
+  }));
 }
 
 /**
  * The file's annotations, each matched to one project video by file name; every problem with its line
  * otherwise. `format` comes from the file name when known, else from the first character.
  */
-export function parseStepAnnotations(bytes: Uint8Array, projectVideoFileNames: readonly string[], options: { format?: AnnotationFileFormat } = {}): StepAnnotationResult {
+export function parseStepAnnotations(
+  bytes: Uint8Array,
+  projectVideoFileNames: readonly string[],
+  options: { format?: AnnotationFileFormat } = {},
+): StepAnnotationResult {
   const decoded = decodeCaptionFile(bytes);
   if (!decoded.ok) return { ok: false, errors: [decoded.error], unmatchedVideos: [] };
   const content = decoded.text;
-  if (content.trim() === "") return { ok: false, errors: [{ line: null, message: "the file has no annotations" }], unmatchedVideos: [] };
+  if (content.trim() === "")
+    return { ok: false, errors: [{ line: null, message: "the file has no annotations" }], unmatchedVideos: [] };
   const errors: StepAnnotationError[] = [];
   const first = content.trimStart()[0];
   const format = options.format ?? (first === "[" ? "json" : first === "{" ? "jsonl" : "csv");
   const records =
-    format === "csv" ? csvRecords(content, errors) : format === "json" && first !== "{" ? jsonArrayRecords(content, errors, "video's annotation") : jsonlRecords(content, errors, "video's annotation");
+    format === "csv"
+      ? csvRecords(content, errors)
+      : format === "json" && first !== "{"
+        ? jsonArrayRecords(content, errors, "video's annotation")
+        : jsonlRecords(content, errors, "video's annotation");
   if (records.length === 0 && errors.length === 0) errors.push({ line: null, message: "the file has no annotations" });
 
   const matchVideo = videoFileNameMatcher(projectVideoFileNames);
@@ -241,12 +322,22 @@ export function parseStepAnnotations(bytes: Uint8Array, projectVideoFileNames: r
       end: step.end,
       text: step.text,
       category: step.category,
-      substeps: (step.substeps ?? []).map((sub) => ({ start: sub.start, end: sub.end, text: sub.text, category: sub.category, substeps: [] })),
+      substeps: (step.substeps ?? []).map((sub) => ({
+        start: sub.start,
+        end: sub.end,
+        text: sub.text,
+        category: sub.category,
+        substeps: [],
+      })),
     }));
     const lineErrors: string[] = [];
-    if (duration !== undefined && duration !== null && !(duration > 0)) lineErrors.push(`duration: must be more than 0 seconds, not ${duration}`);
+    if (duration !== undefined && duration !== null && !(duration > 0))
+      lineErrors.push(`duration: must be more than 0 seconds, not ${duration}`);
     lineErrors.push(...stepProblems(steps, duration ?? null));
-    if (previous !== undefined) lineErrors.push(`video ${JSON.stringify(video)} is annotated again (first on line ${previous}); give each video one record`);
+    if (previous !== undefined)
+      lineErrors.push(
+        `video ${JSON.stringify(video)} is annotated again (first on line ${previous}); give each video one record`,
+      );
     const match = matchVideo(video);
     if (!match.ok) {
       lineErrors.push(match.message);
@@ -256,7 +347,16 @@ export function parseStepAnnotations(bytes: Uint8Array, projectVideoFileNames: r
       errors.push(...lineErrors.map((message) => ({ line: record.line, message })));
       continue;
     }
-    annotations.push({ video, videoFileName: match.fileName, theme, duration: duration ?? null, dataset, perspective, steps, line: record.line });
+    annotations.push({
+      video,
+      videoFileName: match.fileName,
+      theme,
+      duration: duration ?? null,
+      dataset,
+      perspective,
+      steps,
+      line: record.line,
+    });
   }
   if (errors.length === 0) return { ok: true, annotations };
   return { ok: false, errors: listedErrors(errors), unmatchedVideos: [...unmatched] };

@@ -38,7 +38,14 @@
  */
 import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rule";
 
-export const DISTRACTOR_TWISTS = ["only halfway", "twice over", "in reverse", "far too early", "with the wrong tool", "much later"] as const;
+export const DISTRACTOR_TWISTS = [
+  "only halfway",
+  "twice over",
+  "in reverse",
+  "far too early",
+  "with the wrong tool",
+  "much later",
+] as const;
 
 const STEP_LINE = /^ {8}- \d+(?:\.\d+)?s ∼ \d+(?:\.\d+)?s ?: (.+)$/gm;
 
@@ -52,13 +59,21 @@ export const hasMarker = (text: string, marker: string) => new RegExp(`\\b${mark
 const trimEnd = (text: string) => text.replace(/[\s.]+$/, "");
 
 /** The pairs the stub generates from a clip's steps. */
-export function stubGeneratedPairs(steps: readonly string[], granularity: "coarse" | "fine"): { Question: string; Answer: string; Reason: string }[] {
+export function stubGeneratedPairs(
+  steps: readonly string[],
+  granularity: "coarse" | "fine",
+): { Question: string; Answer: string; Reason: string }[] {
   const pairs = [];
   for (let i = 0; i + 1 < steps.length && i < 3; i++) {
     const [named, answer] = granularity === "coarse" ? [steps[i]!, steps[i + 1]!] : [steps[i + 1]!, steps[i]!];
-    const asks = granularity === "coarse" ? `What happens after ${trimEnd(named)}` : `What happens just before ${trimEnd(named)}`;
+    const asks =
+      granularity === "coarse" ? `What happens after ${trimEnd(named)}` : `What happens just before ${trimEnd(named)}`;
     const question = hasMarker(named, "obvious") ? `${asks}, is it ${trimEnd(answer)}?` : `${asks}?`;
-    pairs.push({ Question: question, Answer: answer, Reason: `Simulated: ${granularity === "coarse" ? "the step that follows" : "the step just before"} in the clip info.` });
+    pairs.push({
+      Question: question,
+      Answer: answer,
+      Reason: `Simulated: ${granularity === "coarse" ? "the step that follows" : "the step just before"} in the clip info.`,
+    });
   }
   return pairs;
 }
@@ -79,7 +94,8 @@ function optionsIn(text: string): [string, string][] {
 
 const twisted = (option: string) => DISTRACTOR_TWISTS.some((twist) => option.endsWith(` — ${twist}`));
 
-const best = (letter: string, text: string, reason: string) => JSON.stringify({ Best_option: `${letter}. ${text}`, Reason: `Simulated: ${reason}` });
+const best = (letter: string, text: string, reason: string) =>
+  JSON.stringify({ Best_option: `${letter}. ${text}`, Reason: `Simulated: ${reason}` });
 
 export const CONSTRUCTION_RULES: StubRule[] = [
   {
@@ -95,7 +111,11 @@ export const CONSTRUCTION_RULES: StubRule[] = [
     match: /classify questions based on the type of video understanding task/,
     respond: (context) => {
       const question = field(context.text, "Question");
-      const type = question.startsWith("What happens after") ? "Future Step Prediction" : question.includes("just before") ? "Past Step Recall" : "Others(Simulated)";
+      const type = question.startsWith("What happens after")
+        ? "Future Step Prediction"
+        : question.includes("just before")
+          ? "Past Step Recall"
+          : "Others(Simulated)";
       const cutOff = `{"Question_type": "${type}", "Reason": "Simulated: cut off`;
       // The repair request carries the first answer: it gets the whole JSON.
       if (hasMarker(question, "garbled") && !context.text.includes(cutOff)) return cutOff;
@@ -112,7 +132,12 @@ export const CONSTRUCTION_RULES: StubRule[] = [
     match: /Please help me identify any poorly-designed video questions/,
     respond: (context) => {
       const yes = hasMarker(field(context.text, "Question"), "unicorn");
-      return JSON.stringify({ Judgement: yes ? "Yes" : "No", Reason: yes ? "Simulated: the clip info says nothing of a unicorn." : "Simulated: the question is about the clip info." });
+      return JSON.stringify({
+        Judgement: yes ? "Yes" : "No",
+        Reason: yes
+          ? "Simulated: the clip info says nothing of a unicorn."
+          : "Simulated: the question is about the clip info.",
+      });
     },
   },
   {
@@ -124,7 +149,11 @@ export const CONSTRUCTION_RULES: StubRule[] = [
       const named = namedStep(question);
       const at = named ? steps.findIndex((step) => trimEnd(step) === named.step) : -1;
       const answer = at < 0 || hasMarker(question, "tricky") ? undefined : steps[named!.after ? at + 1 : at - 1];
-      return JSON.stringify(answer ? { Answer: answer, Reason: "Simulated: the neighbouring step in the clip info." } : { Answer: "The annotations do not say.", Reason: "Simulated: no step fits." });
+      return JSON.stringify(
+        answer
+          ? { Answer: answer, Reason: "Simulated: the neighbouring step in the clip info." }
+          : { Answer: "The annotations do not say.", Reason: "Simulated: no step fits." },
+      );
     },
   },
   {
@@ -132,7 +161,10 @@ export const CONSTRUCTION_RULES: StubRule[] = [
     match: /identify vague, ambiguous, and incomplete answers/,
     respond: (context) => {
       const yes = hasMarker(field(context.text, "Question"), "vague");
-      return JSON.stringify({ Judgement: yes ? "Yes" : "No", Reason: yes ? "Simulated: the answer is too vague." : "Simulated: the answer is specific and complete." });
+      return JSON.stringify({
+        Judgement: yes ? "Yes" : "No",
+        Reason: yes ? "Simulated: the answer is too vague." : "Simulated: the answer is specific and complete.",
+      });
     },
   },
   {
@@ -140,7 +172,9 @@ export const CONSTRUCTION_RULES: StubRule[] = [
     match: /Generate six additional incorrect answer choices/,
     respond: (context) => {
       const answer = trimEnd(field(context.text, "Answer"));
-      return JSON.stringify(Object.fromEntries(DISTRACTOR_TWISTS.map((twist, i) => [`Wrong_answer${i + 1}`, `${answer} — ${twist}`])));
+      return JSON.stringify(
+        Object.fromEntries(DISTRACTOR_TWISTS.map((twist, i) => [`Wrong_answer${i + 1}`, `${answer} — ${twist}`])),
+      );
     },
   },
   {
@@ -150,17 +184,25 @@ export const CONSTRUCTION_RULES: StubRule[] = [
       const listed = /Wrong_answer_list:\n([\s\S]*?)\n## Output:/.exec(context.text)?.[1] ?? "";
       const six = [...listed.matchAll(/^ {6}- Wrong_answer: (.*)$/gm)].map((m) => m[1]!.trim());
       const four = six.slice(0, 4);
-      if (hasMarker(field(context.text, "Question"), "twin") && context.seen === 0 && four.length > 1) four[1] = four[0]!;
+      if (hasMarker(field(context.text, "Question"), "twin") && context.seen === 0 && four.length > 1)
+        four[1] = four[0]!;
       return JSON.stringify(Object.fromEntries(four.map((answer, i) => [`Wrong_answer${i + 1}`, answer])));
     },
   },
   {
     name: "construction-best-without-video",
-    match: /without the aid of video content[\s\S]*^ {6}[A-E]\. .* — (?:only halfway|twice over|in reverse|far too early|with the wrong tool|much later)$/m,
+    match:
+      /without the aid of video content[\s\S]*^ {6}[A-E]\. .* — (?:only halfway|twice over|in reverse|far too early|with the wrong tool|much later)$/m,
     respond: (context) => {
       const knowing = hasMarker(context.model, "knowing");
       const [letter, text] = optionsIn(context.text).find(([, option]) => twisted(option) !== knowing) ?? ["A", ""];
-      return best(letter, text, knowing ? "without the video, the only option without a twist." : "without the video, the first option that sounds plausible.");
+      return best(
+        letter,
+        text,
+        knowing
+          ? "without the video, the only option without a twist."
+          : "without the video, the first option that sounds plausible.",
+      );
     },
   },
   {
@@ -170,7 +212,10 @@ export const CONSTRUCTION_RULES: StubRule[] = [
       const options = optionsIn(context.text);
       const steps = new Set(clipSteps(context.text).map(trimEnd));
       const stubborn = hasMarker(field(context.text, "Question"), "stubborn");
-      const [letter, text] = (stubborn ? options.find(([, option]) => twisted(option)) : options.find(([, option]) => steps.has(trimEnd(option)))) ?? options[0] ?? ["A", ""];
+      const [letter, text] = (stubborn
+        ? options.find(([, option]) => twisted(option))
+        : options.find(([, option]) => steps.has(trimEnd(option)))) ??
+        options[0] ?? ["A", ""];
       return best(letter, text, stubborn ? "a distractor looked right." : "the option the clip info states.");
     },
   },

@@ -38,7 +38,8 @@ export interface TransformAttempt {
   withVideo: readonly (string | null)[];
 }
 
-export type AttemptVerdict = { ok: true } | { ok: false; stage: "six" | "four" | "without_video" | "with_video"; reason: string };
+export type AttemptVerdict =
+  { ok: true } | { ok: false; stage: "six" | "four" | "without_video" | "with_video"; reason: string };
 
 const normal = (text: string) =>
   text
@@ -54,7 +55,8 @@ export function fourProblem(correct: string, six: readonly string[], four: reado
   if (chosen.includes(normal(correct))) return "a wrong answer repeats the correct answer";
   const offered = new Set(six.map(normal));
   const foreign = four.filter((answer) => !offered.has(normal(answer)));
-  if (foreign.length) return `picked ${foreign.length === 1 ? "an answer" : `${foreign.length} answers`} not among the six: ${foreign.map((f) => JSON.stringify(f)).join(", ")}`;
+  if (foreign.length)
+    return `picked ${foreign.length === 1 ? "an answer" : `${foreign.length} answers`} not among the six: ${foreign.map((f) => JSON.stringify(f)).join(", ")}`;
   return null;
 }
 
@@ -71,19 +73,39 @@ export function attemptVerdict(attempt: TransformAttempt, correct: string): Atte
   const n = attempt.withoutVideo.length;
   const from = (j: number) => (n > 1 ? ` from checker ${j + 1}` : "");
   const missingWithout = attempt.withoutVideo.indexOf(null);
-  if (n === 0 || missingWithout >= 0) return { ok: false, stage: "without_video", reason: `no answer without the video${from(Math.max(missingWithout, 0))}` };
+  if (n === 0 || missingWithout >= 0)
+    return {
+      ok: false,
+      stage: "without_video",
+      reason: `no answer without the video${from(Math.max(missingWithout, 0))}`,
+    };
   const without = attempt.withoutVideo.map((answer) => extractOptionLetter(answer!, options).letter);
   const rightWithout = without.filter((letter) => letter === correctLetter).length;
   if (rightWithout * 2 > n) {
     const who = n === 1 ? "picked" : `${rightWithout} of ${n} checkers (${picks(without)}) picked`;
-    return { ok: false, stage: "without_video", reason: `${who} the correct option ${correctLetter} without the video: the wrong options are too easy to rule out` };
+    return {
+      ok: false,
+      stage: "without_video",
+      reason: `${who} the correct option ${correctLetter} without the video: the wrong options are too easy to rule out`,
+    };
   }
   const missingWith = attempt.withVideo.indexOf(null);
-  if (attempt.withVideo.length === 0 || missingWith >= 0) return { ok: false, stage: "with_video", reason: `no answer with the video${from(Math.max(missingWith, 0))}` };
+  if (attempt.withVideo.length === 0 || missingWith >= 0)
+    return { ok: false, stage: "with_video", reason: `no answer with the video${from(Math.max(missingWith, 0))}` };
   if (n === 1) {
     const withVideo = extractOptionLetter(attempt.withVideo[0]!, options);
-    if (withVideo.letter === null) return { ok: false, stage: "with_video", reason: `no single option in the answer with the video (${withVideo.reason})` };
-    if (withVideo.letter !== correctLetter) return { ok: false, stage: "with_video", reason: `picked ${withVideo.letter} instead of ${correctLetter} with the video: a wrong option may be right` };
+    if (withVideo.letter === null)
+      return {
+        ok: false,
+        stage: "with_video",
+        reason: `no single option in the answer with the video (${withVideo.reason})`,
+      };
+    if (withVideo.letter !== correctLetter)
+      return {
+        ok: false,
+        stage: "with_video",
+        reason: `picked ${withVideo.letter} instead of ${correctLetter} with the video: a wrong option may be right`,
+      };
     return { ok: true };
   }
   const withPicks = attempt.withVideo.map((answer) => extractOptionLetter(answer!, options).letter);
@@ -106,8 +128,15 @@ export interface AttemptChecks {
 }
 
 export function attemptChecks(attempt: TransformAttempt): AttemptChecks {
-  const letters = (answers: readonly (string | null)[]) => answers.map((answer) => (answer === null || !attempt.options ? null : extractOptionLetter(answer, attempt.options).letter));
-  return { correctLetter: attempt.correctLetter, withoutVideo: letters(attempt.withoutVideo), withVideo: letters(attempt.withVideo) };
+  const letters = (answers: readonly (string | null)[]) =>
+    answers.map((answer) =>
+      answer === null || !attempt.options ? null : extractOptionLetter(answer, attempt.options).letter,
+    );
+  return {
+    correctLetter: attempt.correctLetter,
+    withoutVideo: letters(attempt.withoutVideo),
+    withVideo: letters(attempt.withVideo),
+  };
 }
 
 export type TransformOutcome =
@@ -122,9 +151,11 @@ export function transformOutcome(attempts: readonly TransformAttempt[], correct:
   let lastReason = "";
   for (const [i, attempt] of attempts.entries()) {
     const verdict = attemptVerdict(attempt, correct);
-    if (verdict.ok) return { state: "transformed", attempt: i + 1, wrong: attempt.four!, checks: attemptChecks(attempt) };
+    if (verdict.ok)
+      return { state: "transformed", attempt: i + 1, wrong: attempt.four!, checks: attemptChecks(attempt) };
     lastReason = verdict.reason;
-    if (i + 1 >= MAX_TRANSFORM_ATTEMPTS) return { state: "could_not_transform", attempts: i + 1, lastReason, checks: attemptChecks(attempt) };
+    if (i + 1 >= MAX_TRANSFORM_ATTEMPTS)
+      return { state: "could_not_transform", attempts: i + 1, lastReason, checks: attemptChecks(attempt) };
   }
   return { state: "in_progress", nextAttempt: attempts.length + 1 };
 }

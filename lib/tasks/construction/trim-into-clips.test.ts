@@ -4,7 +4,13 @@ import { clipRejection, trimIntoClips } from "./trim-into-clips";
 
 /** Back-to-back steps of `length` seconds from `at`, with the given categories. */
 function steps(categories: string[], length: number, at = 0): AnnotatedStep[] {
-  return categories.map((category, i) => ({ start: at + i * length, end: at + (i + 1) * length, text: `do ${category} (${i})`, category, substeps: [] }));
+  return categories.map((category, i) => ({
+    start: at + i * length,
+    end: at + (i + 1) * length,
+    text: `do ${category} (${i})`,
+    category,
+    substeps: [],
+  }));
 }
 const distinct = (n: number, prefix = "c") => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 
@@ -16,7 +22,9 @@ describe("trimIntoClips (seed 004, Appendix C)", () => {
       [0, 6, 0, 280, 7],
       [7, 13, 280, 560, 7],
     ]);
-    expect(result.discarded).toEqual([{ fromStep: 14, toStep: 19, reason: "the remaining steps last 240s, not more than 240s" }]);
+    expect(result.discarded).toEqual([
+      { fromStep: 14, toStep: 19, reason: "the remaining steps last 240s, not more than 240s" },
+    ]);
     // Times are from the clip's start.
     expect(result.clips[1]!.steps.map((s) => [s.start, s.end])).toEqual([
       [0, 40],
@@ -39,11 +47,15 @@ describe("trimIntoClips (seed 004, Appendix C)", () => {
   it("rule 3: distinct categories under half of the steps", () => {
     const result = trimIntoClips(steps(["a", "b", "a", "b", "a", "b", "a"], 35));
     expect(result.clips).toEqual([]);
-    expect(result.discarded).toEqual([{ fromStep: 0, toStep: 6, reason: "2 distinct step categories in 7 steps, fewer than 50%" }]);
+    expect(result.discarded).toEqual([
+      { fromStep: 0, toStep: 6, reason: "2 distinct step categories in 7 steps, fewer than 50%" },
+    ]);
   });
 
   it("rule 4: one category repeated in a row for more than half of the steps", () => {
-    expect(clipRejection(steps(["a", "a", "a", "a", "b", "c", "d"], 35))).toBe("one category repeats 4 times in a row in 7 steps, more than 50%");
+    expect(clipRejection(steps(["a", "a", "a", "a", "b", "c", "d"], 35))).toBe(
+      "one category repeats 4 times in a row in 7 steps, more than 50%",
+    );
     // The same counts spread out pass: runs of 1.
     expect(clipRejection(steps(["a", "b", "a", "c", "a", "d", "a"], 35))).toBeNull();
   });
@@ -53,11 +65,17 @@ describe("trimIntoClips (seed 004, Appendix C)", () => {
     const s = steps(["Cut onion", "cut  onion", "CUT ONION", "x", "y", "z", "w"], 35);
     expect(clipRejection(s)).toBeNull();
     expect(clipRejection(s.map((step) => ({ ...step, category: null, text: step.category! })))).toBeNull();
-    expect(clipRejection(steps(["Cut onion", "cut  onion", "CUT ONION", "cut onion", "y", "z", "w"], 35))).toBe("one category repeats 4 times in a row in 7 steps, more than 50%");
+    expect(clipRejection(steps(["Cut onion", "cut  onion", "CUT ONION", "cut onion", "y", "z", "w"], 35))).toBe(
+      "one category repeats 4 times in a row in 7 steps, more than 50%",
+    );
   });
 
   it("shifts substeps with their step and keeps decimal times exact", () => {
-    const long = steps(distinct(7), 40, 100.16).map((step, i) => (i === 0 ? { ...step, substeps: [{ start: 100.16, end: 118.61, text: "sub", category: null, substeps: [] }] } : step));
+    const long = steps(distinct(7), 40, 100.16).map((step, i) =>
+      i === 0
+        ? { ...step, substeps: [{ start: 100.16, end: 118.61, text: "sub", category: null, substeps: [] }] }
+        : step,
+    );
     const [clip] = trimIntoClips(long).clips;
     expect(clip!.start).toBe(100.16);
     expect(clip!.steps[0]!.substeps[0]).toMatchObject({ start: 0, end: 18.45 });

@@ -107,12 +107,24 @@ export function trimIntoClips(steps: readonly AnnotatedStep[]): TrimResult {
     }
     const members = steps.slice(from, to + 1);
     if (end - clipStart <= CLIP_MIN_SECONDS) {
-      discarded.push({ fromStep: from, toStep: to, reason: `the remaining steps last ${round(end - clipStart)}s, not more than ${CLIP_MIN_SECONDS}s` });
+      discarded.push({
+        fromStep: from,
+        toStep: to,
+        reason: `the remaining steps last ${round(end - clipStart)}s, not more than ${CLIP_MIN_SECONDS}s`,
+      });
       break;
     }
     const rejection = clipRejection(members);
     if (rejection) discarded.push({ fromStep: from, toStep: to, reason: rejection });
-    else clips.push({ index: clips.length, start: clipStart, end, fromStep: from, toStep: to, steps: members.map((step) => shift(step, clipStart)) });
+    else
+      clips.push({
+        index: clips.length,
+        start: clipStart,
+        end,
+        fromStep: from,
+        toStep: to,
+        steps: members.map((step) => shift(step, clipStart)),
+      });
     from = to + 1;
   }
   return { clips, discarded };

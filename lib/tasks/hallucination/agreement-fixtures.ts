@@ -28,12 +28,31 @@ export async function seedFinishedRun(
   owner: Actor,
   projectId: string,
   videoIds: readonly string[],
-  options: { endpointName?: string; templateHash?: string; scores: (videoIndex: number) => SeedScore[]; outcome: (videoIndex: number) => SeedOutcome },
+  options: {
+    endpointName?: string;
+    templateHash?: string;
+    scores: (videoIndex: number) => SeedScore[];
+    outcome: (videoIndex: number) => SeedOutcome;
+  },
 ) {
   // Raw rows: migration tests seed databases whose endpoint and run tables lack later columns.
   const endpoint = { name: options.endpointName ?? "judge", model: "stub-model" };
-  const endpointId = await insertEndpoint(prisma, { projectId, name: endpoint.name, baseUrl: "http://127.0.0.1:1/v1", model: endpoint.model, createdById: owner.userId });
-  const run = { id: await insertFinishedRun(prisma, { projectId, pipeline: "hallucination", endpointId, createdById: owner.userId, endpointSnapshot: endpoint }) };
+  const endpointId = await insertEndpoint(prisma, {
+    projectId,
+    name: endpoint.name,
+    baseUrl: "http://127.0.0.1:1/v1",
+    model: endpoint.model,
+    createdById: owner.userId,
+  });
+  const run = {
+    id: await insertFinishedRun(prisma, {
+      projectId,
+      pipeline: "hallucination",
+      endpointId,
+      createdById: owner.userId,
+      endpointSnapshot: endpoint,
+    }),
+  };
   const scoreIds = new Map<string, string>();
   for (const [v, videoId] of videoIds.entries()) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId }, select: { id: true } });
@@ -58,7 +77,15 @@ export async function seedFinishedRun(
         steps.set(stepKey, stepResultId);
       }
       const score = await prisma.score.create({
-        data: { runId: run.id, videoId, stepResultId, stepId: s.stepId, scopeIndex: s.scopeIndex, category: s.category, value: s.value },
+        data: {
+          runId: run.id,
+          videoId,
+          stepResultId,
+          stepId: s.stepId,
+          scopeIndex: s.scopeIndex,
+          category: s.category,
+          value: s.value,
+        },
         select: { id: true },
       });
       scoreIds.set(`${v}:${s.stepId}:${s.scopeIndex}:${s.category}`, score.id);

@@ -27,11 +27,20 @@ afterAll(async () => stub?.close());
 
 describe("the demo's alignment of the verdict", () => {
   it("keeps tuned settings that fix the biased clips on train and on held-out, for any split", async () => {
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 8, keyFrames: 2, name: "Demo alignment" });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 8,
+      keyFrames: 2,
+      name: "Demo alignment",
+    });
     videoIds.sort();
     for (const [i, id] of videoIds.entries()) {
       const { hallucinates, inflated } = alignmentDemoTags(i);
-      await prisma.video.update({ where: { id }, data: { prompt: `A glass of water spills ${i} [sim-verdict=${hallucinates ? 1 : 0}]${inflated ? " [sim-inflate]" : ""}` } });
+      await prisma.video.update({
+        where: { id },
+        data: {
+          prompt: `A glass of water spills ${i} [sim-verdict=${hallucinates ? 1 : 0}]${inflated ? " [sim-inflate]" : ""}`,
+        },
+      });
     }
     const labelSet = await createLabelSet(
       prisma,
@@ -39,25 +48,43 @@ describe("the demo's alignment of the verdict", () => {
       projectId,
       { name: "Verdicts", format: "generic", fileName: "verdicts.csv", sha256: "8".repeat(64), citation: "" },
       videoIds.map((videoId, i) => ({
-        target: { task: "hallucination", targetType: "verdict", target: "verdict", videoId, itemId: "", stepId: "", scopeIndex: 0, frameSetId: "" },
+        target: {
+          task: "hallucination",
+          targetType: "verdict",
+          target: "verdict",
+          videoId,
+          itemId: "",
+          stepId: "",
+          scopeIndex: 0,
+          frameSetId: "",
+        },
         value: alignmentDemoTags(i).hallucinates ? 1 : 0,
         annotator: null,
       })),
     );
-    const labels = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: "hallucination", target: "verdict", targetType: "verdict" }, (v) => v === 1);
+    const labels = labelSetStore(
+      prisma,
+      { projectId, labelSetId: labelSet.id, task: "hallucination", target: "verdict", targetType: "verdict" },
+      (v) => v === 1,
+    );
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
     for (const seed of [1, 2, 3]) {
-      const report = await alignBuiltinJudge({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels }, owner, projectId, {
-        pipeline: "hallucination",
-        targetId: "verdict",
-        rewriteStepId: "static_hallucination",
-        judgeEndpointId: endpoint.id,
-        optimizerEndpointId: endpoint.id,
-        budget: { maxCalls: 2000, maxCostUsd: 1 },
-        heldOutShare: 0.5,
-        rewrites: 1,
-        seed,
-      });
+      const report = await alignBuiltinJudge(
+        { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels },
+        owner,
+        projectId,
+        {
+          pipeline: "hallucination",
+          targetId: "verdict",
+          rewriteStepId: "static_hallucination",
+          judgeEndpointId: endpoint.id,
+          optimizerEndpointId: endpoint.id,
+          budget: { maxCalls: 2000, maxCostUsd: 1 },
+          heldOutShare: 0.5,
+          rewrites: 1,
+          seed,
+        },
+      );
       expect(report.split).toMatchObject({ train: expect.any(Array), heldOut: expect.any(Array) });
       expect(report.split.heldOut).toHaveLength(4);
       const best = report.candidates.find((c) => c.id === report.bestId)!;

@@ -14,8 +14,10 @@ import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "./schemas";
 /** Every category scored: `high` on s1 and d1 where given, 0 elsewhere. */
 function scores(s1: number, d1: number, inconsistency: number): SeedScore[] {
   const out: SeedScore[] = [];
-  for (const c of STATIC_CATEGORY_IDS) out.push({ stepId: "static_hallucination", scopeIndex: 0, category: c, value: c === "s1" ? s1 : 0 });
-  for (const c of DYNAMIC_CATEGORY_IDS) out.push({ stepId: "dynamic_hallucination", scopeIndex: 0, category: c, value: c === "d1" ? d1 : 0 });
+  for (const c of STATIC_CATEGORY_IDS)
+    out.push({ stepId: "static_hallucination", scopeIndex: 0, category: c, value: c === "s1" ? s1 : 0 });
+  for (const c of DYNAMIC_CATEGORY_IDS)
+    out.push({ stepId: "dynamic_hallucination", scopeIndex: 0, category: c, value: c === "d1" ? d1 : 0 });
   out.push({ stepId: "inconsistency", scopeIndex: 0, category: "inconsistency", value: inconsistency });
   return out;
 }
@@ -27,10 +29,21 @@ describe("the demo's label set", () => {
 
   beforeAll(async () => {
     owner = await makeUser();
-    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: CLIPS.length, keyFrames: 1, name: "Demo labels" }));
+    ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: CLIPS.length,
+      keyFrames: 1,
+      name: "Demo labels",
+    }));
     // The demo's videos: CLIPS' file names under the "Demo model" folder, as seeding uploads them.
     for (const [i, id] of videoIds.entries()) {
-      await prisma.video.update({ where: { id }, data: { fileName: path.basename(CLIPS[i]!.path), relativePath: `Demo model/${CLIPS[i]!.path}`, model: "Demo model" } });
+      await prisma.video.update({
+        where: { id },
+        data: {
+          fileName: path.basename(CLIPS[i]!.path),
+          relativePath: `Demo model/${CLIPS[i]!.path}`,
+          model: "Demo model",
+        },
+      });
     }
   });
 
@@ -46,9 +59,17 @@ describe("the demo's label set", () => {
       scores: (v) => scores(v === 0 ? 8 : 1, 0, 0),
       outcome: (v) => ({ verdict: v === 0, overall: 70 }),
     });
-    const second = await seedFinishedRun(prisma, owner, projectId, videoIds, { endpointName: "stub b", scores: (v) => scores(v < 3 ? 6 : 0, 0, 0), outcome: (v) => ({ verdict: v < 3, overall: 70 }) });
+    const second = await seedFinishedRun(prisma, owner, projectId, videoIds, {
+      endpointName: "stub b",
+      scores: (v) => scores(v < 3 ? 6 : 0, 0, 0),
+      outcome: (v) => ({ verdict: v < 3, overall: 70 }),
+    });
 
-    const table = await calibrationReport(prisma, owner, projectId, { labelSetId: imported.labelSetId, runId: first.runId, iterations: 100 });
+    const table = await calibrationReport(prisma, owner, projectId, {
+      labelSetId: imported.labelSetId,
+      runId: first.runId,
+      iterations: 100,
+    });
     expect(table.videos).toBe(CLIPS.length);
     const overall = table.table.groups.find((g) => g.model === null)!;
     const verdict = overall.cells.verdict!.counts;
@@ -58,7 +79,13 @@ describe("the demo's label set", () => {
     expect(overall.cells.verdict!.values.accuracy).not.toBeNull();
     expect(overall.cells.s1!.counts.tp + overall.cells.s1!.counts.fn).toBe(2);
 
-    const comparison = await compareSetupsReport(prisma, owner, projectId, { runIds: [first.runId, second.runId], reference: "label_set", labelSetId: imported.labelSetId, iterations: 100, seed: 1 });
+    const comparison = await compareSetupsReport(prisma, owner, projectId, {
+      runIds: [first.runId, second.runId],
+      reference: "label_set",
+      labelSetId: imported.labelSetId,
+      iterations: 100,
+      seed: 1,
+    });
     expect(comparison.comparison.videoIds).toHaveLength(CLIPS.length);
     expect(comparison.comparison.runs.map((r) => r.kappa)).not.toContain(null);
   });

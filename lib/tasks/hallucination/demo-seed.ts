@@ -19,7 +19,9 @@ export const hallucinationDemo: DemoSeedPart = {
     log(`started a simulated hallucination run ${String(run.id)}`);
     // A second setup to compare with the first (Compare judge setups needs two runs): the worst score
     // anywhere instead of the mean of the categories' worst, and a lower verdict threshold.
-    const secondRun = await api(`/api/v1/projects/${projectId}/runs`, { json: { pipeline: "hallucination", endpointId, settings: DEMO_SECOND_RUN_SETTINGS } });
+    const secondRun = await api(`/api/v1/projects/${projectId}/runs`, {
+      json: { pipeline: "hallucination", endpointId, settings: DEMO_SECOND_RUN_SETTINGS },
+    });
     log(`started a second simulated hallucination run ${String(secondRun.id)} (max-max, threshold 3)`);
     // A label set over the clips, so Paper's table and Compare judge setups have a reference on the first visit.
     const labels = await importDemoLabelSet(prisma, actor, projectId);
@@ -28,9 +30,16 @@ export const hallucinationDemo: DemoSeedPart = {
     return [...(await compareLinks(prisma, projectId)), alignment];
   },
   async resume({ prisma, actor, projectId, stubBaseUrl }) {
-    const project = await prisma.project.findFirst({ where: { name: DEMO_ALIGNMENT_PROJECT, members: { some: { userId: actor.userId } } }, select: { id: true } });
+    const project = await prisma.project.findFirst({
+      where: { name: DEMO_ALIGNMENT_PROJECT, members: { some: { userId: actor.userId } } },
+      select: { id: true },
+    });
     // The stub listens on a new port each time the demo starts.
-    if (project) await prisma.judgeEndpoint.updateMany({ where: { projectId: project.id, name: DEMO_ALIGNMENT_ENDPOINT }, data: { baseUrl: stubBaseUrl } });
+    if (project)
+      await prisma.judgeEndpoint.updateMany({
+        where: { projectId: project.id, name: DEMO_ALIGNMENT_ENDPOINT },
+        data: { baseUrl: stubBaseUrl },
+      });
     return [...(await compareLinks(prisma, projectId)), ...(project ? [alignmentLink(project.id)] : [])];
   },
 };
@@ -56,14 +65,30 @@ export function alignmentDemoTags(index: number): { hallucinates: boolean; infla
 }
 
 /** The alignment demo: 8 clips (4 from each of two generators), prompts tagged for the stub, verdict labels, an alignment started. */
-async function seedAlignmentDemo({ prisma, actor, api, uploadClips, stubBaseUrl, log }: DemoSeedContext): Promise<DemoLink> {
+async function seedAlignmentDemo({
+  prisma,
+  actor,
+  api,
+  uploadClips,
+  stubBaseUrl,
+  log,
+}: DemoSeedContext): Promise<DemoLink> {
   const projectId = (await createProject(prisma, actor, { name: DEMO_ALIGNMENT_PROJECT })).id;
   for (const generator of ALIGNMENT_GENERATORS) await uploadClips(projectId, CLIPS.length, { generator });
-  const videos = await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { id: true, prompt: true, relativePath: true } });
+  const videos = await prisma.video.findMany({
+    where: { projectId },
+    orderBy: { relativePath: "asc" },
+    select: { id: true, prompt: true, relativePath: true },
+  });
   const rows = ["video,annotator,target,value"];
   for (const [i, video] of videos.entries()) {
     const { hallucinates, inflated } = alignmentDemoTags(i);
-    await prisma.video.update({ where: { id: video.id }, data: { prompt: `${video.prompt ?? "A clip"} [sim-verdict=${hallucinates ? 1 : 0}]${inflated ? " [sim-inflate]" : ""}` } });
+    await prisma.video.update({
+      where: { id: video.id },
+      data: {
+        prompt: `${video.prompt ?? "A clip"} [sim-verdict=${hallucinates ? 1 : 0}]${inflated ? " [sim-inflate]" : ""}`,
+      },
+    });
     rows.push(`"${video.relativePath}",demo,verdict,${hallucinates ? 1 : 0}`);
   }
   const labels = await importGenericLabels(prisma, actor, projectId, {
@@ -73,9 +98,17 @@ async function seedAlignmentDemo({ prisma, actor, api, uploadClips, stubBaseUrl,
     citation: "Written for the demo (simulated labels)",
     dryRun: false,
   });
-  if (labels.plan.issues.length) throw new Error(`the alignment demo's labels did not import cleanly: ${JSON.stringify(labels.plan.issues)}`);
+  if (labels.plan.issues.length)
+    throw new Error(`the alignment demo's labels did not import cleanly: ${JSON.stringify(labels.plan.issues)}`);
   const endpoint = await api(`/api/v1/projects/${projectId}/endpoints`, {
-    json: { name: DEMO_ALIGNMENT_ENDPOINT, baseUrl: stubBaseUrl, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low" },
+    json: {
+      name: DEMO_ALIGNMENT_ENDPOINT,
+      baseUrl: stubBaseUrl,
+      model: "stub-vision",
+      apiKey: null,
+      maxConcurrency: 8,
+      imageDetail: "low",
+    },
   });
   const alignment = await api(`/api/v1/projects/${projectId}/alignments`, {
     json: {
@@ -105,8 +138,16 @@ export const DEMO_SECOND_RUN_SETTINGS = { aggregation: "max-max", verdict: { on:
 
 /** Compare judge setups with the demo's two hallucination runs ticked against its label set (null without them). */
 async function demoComparePath(prisma: PrismaClient, projectId: string): Promise<string | null> {
-  const runs = await prisma.judgeRun.findMany({ where: { projectId, pipeline: "hallucination" }, orderBy: { createdAt: "asc" }, select: { id: true }, take: 2 });
-  const labelSet = await prisma.labelSet.findFirst({ where: { projectId, name: DEMO_LABEL_SET }, select: { id: true } });
+  const runs = await prisma.judgeRun.findMany({
+    where: { projectId, pipeline: "hallucination" },
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+    take: 2,
+  });
+  const labelSet = await prisma.labelSet.findFirst({
+    where: { projectId, name: DEMO_LABEL_SET },
+    select: { id: true },
+  });
   if (runs.length < 2 || !labelSet) return null;
   return `/projects/${projectId}/calibration/compare?${new URLSearchParams({ runIds: runs.map((r) => r.id).join(","), labelSetId: labelSet.id })}`;
 }
@@ -120,7 +161,8 @@ export async function importDemoLabelSet(prisma: PrismaClient, actor: Actor, pro
     citation: "Written for the demo (simulated labels, not a published benchmark)",
     dryRun: false,
   });
-  if (imported.plan.issues.length) throw new Error(`the demo label set did not import cleanly: ${JSON.stringify(imported.plan.issues)}`);
+  if (imported.plan.issues.length)
+    throw new Error(`the demo label set did not import cleanly: ${JSON.stringify(imported.plan.issues)}`);
   const labels = Object.values(imported.plan.judgments).reduce((sum, n) => sum + n, 0);
   return { labelSetId: imported.labelSet!.id, labels, videos: imported.plan.matchedVideos };
 }

@@ -6,7 +6,12 @@ import declarations from "./declarations";
 import { escapeLatex } from "../../export/latex";
 import { paperTableCsv, paperTableLatex } from "./paper-table-export";
 
-const video = (videoId: string, model: string | null, label: boolean | null, judge: boolean | null): CalibrationVideo => ({
+const video = (
+  videoId: string,
+  model: string | null,
+  label: boolean | null,
+  judge: boolean | null,
+): CalibrationVideo => ({
   videoId,
   model,
   label: { verdict: label },
@@ -14,7 +19,14 @@ const video = (videoId: string, model: string | null, label: boolean | null, jud
 });
 
 // Model A: one of each outcome (tp, fn, fp, tn); model B: two true positives.
-const VIDEOS = [video("a1", "A", true, true), video("a2", "A", true, false), video("a3", "A", false, true), video("a4", "A", false, false), video("b1", "B", true, true), video("b2", "B", true, true)];
+const VIDEOS = [
+  video("a1", "A", true, true),
+  video("a2", "A", true, false),
+  video("a3", "A", false, true),
+  video("a4", "A", false, false),
+  video("b1", "B", true, true),
+  video("b2", "B", true, true),
+];
 
 describe("judgePresence", () => {
   const scores = [
@@ -87,7 +99,9 @@ describe("paperTable", () => {
   });
 
   it("leaves out videos whose label or judge call is unknown", () => {
-    const t = paperTable([...VIDEOS, video("c1", null, null, true), video("c2", null, true, null)], { iterations: 100 });
+    const t = paperTable([...VIDEOS, video("c1", null, null, true), video("c2", null, true, null)], {
+      iterations: 100,
+    });
     expect(t.groups.map((g) => g.model)).toEqual(["A", "B", "", null]);
     expect(t.groups[2]!.cells.verdict!.n).toBe(0);
     expect(t.groups[3]!.cells.verdict!.n).toBe(6);
@@ -99,11 +113,16 @@ describe("exports", () => {
   const table = paperTable(VIDEOS, { iterations: 200, seed: 1 });
 
   it("escapes LaTeX's special characters", () => {
-    expect(escapeLatex("a_b & 50% #1 $x {y} ~z^ \\")).toBe("a\\_b \\& 50\\% \\#1 \\$x \\{y\\} \\textasciitilde{}z\\textasciicircum{} \\textbackslash{}");
+    expect(escapeLatex("a_b & 50% #1 $x {y} ~z^ \\")).toBe(
+      "a\\_b \\& 50\\% \\#1 \\$x \\{y\\} \\textasciitilde{}z\\textasciicircum{} \\textbackslash{}",
+    );
   });
 
   it("writes a booktabs table with the paper's column groups, one row per model and overall", () => {
-    const tex = paperTableLatex({ ...table, groups: table.groups.map((g) => (g.model === "A" ? { ...g, model: "Gen_2 & co" } : g)) }, { caption: "Judge vs. T2VHaluBench (100%)", label: "tab:judge" });
+    const tex = paperTableLatex(
+      { ...table, groups: table.groups.map((g) => (g.model === "A" ? { ...g, model: "Gen_2 & co" } : g)) },
+      { caption: "Judge vs. T2VHaluBench (100%)", label: "tab:judge" },
+    );
     expect(tex).toContain("\\toprule");
     expect(tex).toContain("\\midrule");
     expect(tex).toContain("\\bottomrule");

@@ -12,7 +12,12 @@ import { bootstrapConfidenceInterval, type ConfidenceInterval } from "../../stat
 import { cohensKappaFromConfusion } from "../../stats/cohens-kappa";
 import { confusionMatrixFromCounts } from "../../stats/confusion-matrix";
 import type { TaskDeclaration } from "../task-declaration";
-import { DYNAMIC_CATEGORY_IDS, DYNAMIC_HALLUCINATION_CATEGORIES, STATIC_CATEGORY_IDS, STATIC_HALLUCINATION_CATEGORIES } from "./schemas";
+import {
+  DYNAMIC_CATEGORY_IDS,
+  DYNAMIC_HALLUCINATION_CATEGORIES,
+  STATIC_CATEGORY_IDS,
+  STATIC_HALLUCINATION_CATEGORIES,
+} from "./schemas";
 
 /** The table's rows: the four headline targets, then each category. */
 export const HEADLINE_TARGETS = [
@@ -133,7 +138,9 @@ export function paperCell(pairs: readonly (readonly [boolean, boolean])[], optio
 
 export function paperTable(videos: readonly CalibrationVideo[], options: PaperTableOptions = {}): PaperTable {
   const targets = [...HEADLINE_TARGETS, ...CATEGORY_TARGETS];
-  const models = [...new Set(videos.map((v) => v.model ?? ""))].sort((a, b) => (a === "" ? 1 : b === "" ? -1 : a.localeCompare(b)));
+  const models = [...new Set(videos.map((v) => v.model ?? ""))].sort((a, b) =>
+    a === "" ? 1 : b === "" ? -1 : a.localeCompare(b),
+  );
   const group = (model: string | null): PaperGroup => {
     const members = model === null ? videos : videos.filter((v) => (v.model ?? "") === model);
     const cells: Record<string, PaperCell> = {};
@@ -141,7 +148,9 @@ export function paperTable(videos: readonly CalibrationVideo[], options: PaperTa
       const pairs = members.flatMap((v) => {
         const label = v.label[target.id];
         const judge = v.judge[target.id];
-        return label === null || label === undefined || judge === null || judge === undefined ? [] : [[label, judge] as const];
+        return label === null || label === undefined || judge === null || judge === undefined
+          ? []
+          : [[label, judge] as const];
       });
       cells[target.id] = paperCell(pairs, options);
     }
@@ -150,6 +159,10 @@ export function paperTable(videos: readonly CalibrationVideo[], options: PaperTa
   return {
     targets,
     groups: [...models.map(group), group(null)],
-    bootstrap: { iterations: options.iterations ?? 1000, seed: options.seed ?? 1, confidence: options.confidence ?? 0.95 },
+    bootstrap: {
+      iterations: options.iterations ?? 1000,
+      seed: options.seed ?? 1,
+      confidence: options.confidence ?? 0.95,
+    },
   };
 }

@@ -18,7 +18,12 @@ import {
   type StaticKg,
   type VideoSummary,
 } from "./schemas";
-import { hallucinationAlignmentSettings, hallucinationInputsFromScoreRows, hallucinationSummarySettingsSchema, summarizeHallucinationScores } from "./scores";
+import {
+  hallucinationAlignmentSettings,
+  hallucinationInputsFromScoreRows,
+  hallucinationSummarySettingsSchema,
+  summarizeHallucinationScores,
+} from "./scores";
 import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { summaryMetricValues, type SubjectSummary } from "../task-display";
 import { HALLUCINATION_TASK } from "./task";
@@ -35,7 +40,8 @@ import { HALLUCINATION_TASK } from "./task";
  * were the prompt. The knowledge graphs and the summary read only the frames, so they still run
  * and the video page shows them; S, D, I and overall are then null and the summary incomplete.
  */
-export const NO_PROMPT_REASON = "the video has no prompt (none in its file name, metadata or the project's prompt lists), and this step compares the video with its prompt";
+export const NO_PROMPT_REASON =
+  "the video has no prompt (none in its file name, metadata or the project's prompt lists), and this step compares the video with its prompt";
 const hasPrompt = (context: VideoContext) => (context.prompt ?? "").trim() !== "";
 const needsPrompt = (_: number, context: VideoContext) => (hasPrompt(context) ? null : NO_PROMPT_REASON);
 const prompt = (context: VideoContext) => {
@@ -44,7 +50,8 @@ const prompt = (context: VideoContext) => {
 };
 const staticKg = (outputs: StepOutputs, k: number) => outputs.get("static_kg", k) as StaticKg;
 const dynamicKg = (outputs: StepOutputs, c: number) => outputs.get("dynamic_kg", c) as DynamicKg;
-const everyCluster = (stepId: string) => (_: number, context: VideoContext) => context.clusters.map((__, c) => ({ stepId, scopeIndex: c }));
+const everyCluster = (stepId: string) => (_: number, context: VideoContext) =>
+  context.clusters.map((__, c) => ({ stepId, scopeIndex: c }));
 
 const steps: StepDefinition[] = [
   {
@@ -65,7 +72,10 @@ const steps: StepDefinition[] = [
     schema: dynamicKgSchema,
     responseFormat: toResponseFormat("dynamic_kg"),
     dependsOn: (c) => [{ stepId: "static_kg", scopeIndex: c }],
-    input: (c, context, outputs) => ({ values: { relation: formatStaticKg(staticKg(outputs, c)) }, frames: context.clusters[c]! }),
+    input: (c, context, outputs) => ({
+      values: { relation: formatStaticKg(staticKg(outputs, c)) },
+      frames: context.clusters[c]!,
+    }),
   },
   {
     id: "video_summary",
@@ -90,7 +100,10 @@ const steps: StepDefinition[] = [
     skipReason: needsPrompt,
     dependsOn: () => [{ stepId: "video_summary", scopeIndex: 0 }],
     input: (_, context, outputs) => ({
-      values: { original_prompt: prompt(context), generated_prompt: (outputs.get("video_summary", 0) as VideoSummary).summary },
+      values: {
+        original_prompt: prompt(context),
+        generated_prompt: (outputs.get("video_summary", 0) as VideoSummary).summary,
+      },
       frames: context.keyFrames,
     }),
     scores: (output) => inconsistencyScoreValues(output as never),
@@ -123,7 +136,11 @@ const steps: StepDefinition[] = [
       { stepId: "dynamic_kg", scopeIndex: c },
     ],
     input: (c, context, outputs) => ({
-      values: { original_prompt: prompt(context), relation: formatStaticKg(staticKg(outputs, c)), change: formatDynamicKg(dynamicKg(outputs, c)) },
+      values: {
+        original_prompt: prompt(context),
+        relation: formatStaticKg(staticKg(outputs, c)),
+        change: formatDynamicKg(dynamicKg(outputs, c)),
+      },
       frames: context.clusters[c]!,
     }),
     scores: (output) => dynamicHallucinationScoreValues(output as never),
@@ -137,7 +154,10 @@ export const hallucinationPipeline: RegisteredPipeline = {
   settingsSchema: hallucinationSummarySettingsSchema,
   summarize: (scores, context, settings) =>
     summarizeHallucinationScores(
-      hallucinationInputsFromScoreRows(scores, { keyFrameCount: context.keyFrames.length, clusterCount: context.clusters.length }),
+      hallucinationInputsFromScoreRows(scores, {
+        keyFrameCount: context.keyFrames.length,
+        clusterCount: context.clusters.length,
+      }),
       hallucinationSummarySettingsSchema.parse(settings ?? {}),
     ),
   task: HALLUCINATION_TASK,

@@ -57,7 +57,9 @@ describe("category tables", () => {
   });
 
   it("normalizes category keys", () => {
-    expect(normalizeCategoryKey("3. Lighting, shadow, and material physical inaccuracy")).toBe("lightingshadowandmaterialphysicalinaccuracy");
+    expect(normalizeCategoryKey("3. Lighting, shadow, and material physical inaccuracy")).toBe(
+      "lightingshadowandmaterialphysicalinaccuracy",
+    );
     expect(normalizeCategoryKey(" S10 ")).toBe("s10");
     expect(normalizeCategoryKey("10")).toBe("10");
   });
@@ -65,8 +67,12 @@ describe("category tables", () => {
 
 describe("static knowledge graph", () => {
   it("accepts the seed's format, also doubled-brace and in prose after the intermediate lists", () => {
-    const answer = 'Objects: ["man_1", "dog"]\nRelations: ["man_1", "walking", "dog"]\n{{"objects": ["man_1", "dog"], "relations":[["man_1", "walking", "dog"]]}}';
-    expect(parsed(answer, staticKgSchema)).toEqual({ objects: ["man_1", "dog"], relations: [["man_1", "walking", "dog"]] });
+    const answer =
+      'Objects: ["man_1", "dog"]\nRelations: ["man_1", "walking", "dog"]\n{{"objects": ["man_1", "dog"], "relations":[["man_1", "walking", "dog"]]}}';
+    expect(parsed(answer, staticKgSchema)).toEqual({
+      objects: ["man_1", "dog"],
+      relations: [["man_1", "walking", "dog"]],
+    });
   });
 
   it("maps relation objects by part name, not key order", () => {
@@ -85,27 +91,34 @@ describe("static knowledge graph", () => {
 
   it("rejects relations that are not triples", () => {
     expect(failed('{"objects": ["a"], "relations": [["a", "on"]]}', staticKgSchema).error).toMatch(/relations\[0\]/);
-    expect(failed('{"objects": ["a"], "relations": [{"x": "a", "y": "on", "z": "b"}]}', staticKgSchema).error).toMatch(/relations\[0\]: must be \[entity 1, relation, entity 2\]/);
+    expect(failed('{"objects": ["a"], "relations": [{"x": "a", "y": "on", "z": "b"}]}', staticKgSchema).error).toMatch(
+      /relations\[0\]: must be \[entity 1, relation, entity 2\]/,
+    );
     expect(failed('{"objects": ["a"]}', staticKgSchema).error).toMatch(/relations: /);
   });
 });
 
 describe("dynamic knowledge graph", () => {
   it("takes the final `changes` object, not the intermediate per-object format", () => {
-    const answer = 'Frame 1→2: {"dog": "moves left"}\nOverall: {{"changes":{{"dog": "moves left", "tree": "unchanged"}}}}';
+    const answer =
+      'Frame 1→2: {"dog": "moves left"}\nOverall: {{"changes":{{"dog": "moves left", "tree": "unchanged"}}}}';
     expect(parsed(answer, dynamicKgSchema)).toEqual({ changes: { dog: "moves left", tree: "unchanged" } });
   });
 
   it("requires the `changes` wrapper and text values", () => {
     expect(failed('{"dog": "moves left"}', dynamicKgSchema).error).toMatch(/changes: /);
-    expect(failed('{"changes": {"dog": {"position": "left"}}}', dynamicKgSchema).error).toMatch(/changes\.dog: must be a text/);
+    expect(failed('{"changes": {"dog": {"position": "left"}}}', dynamicKgSchema).error).toMatch(
+      /changes\.dog: must be a text/,
+    );
   });
 });
 
 describe("video summary", () => {
   it("accepts the JSON wrapper or plain text, never an empty summary", () => {
     expect(parsed('{"summary": "A dog walks."}', videoSummarySchema)).toEqual({ summary: "A dog walks." });
-    expect(parsed("A dog walks along a beach at sunset.", videoSummarySchema)).toEqual({ summary: "A dog walks along a beach at sunset." });
+    expect(parsed("A dog walks along a beach at sunset.", videoSummarySchema)).toEqual({
+      summary: "A dog walks along a beach at sunset.",
+    });
     expect(failed('{"summary": "  "}', videoSummarySchema).error).toMatch(/summary: must not be empty/);
   });
 });
@@ -128,7 +141,14 @@ describe("static hallucination scores", () => {
   it("maps category names, keys and numbers to ids, and {score} values to their score", () => {
     const scores = Object.fromEntries(
       STATIC_HALLUCINATION_CATEGORIES.map((category, index) => {
-        const key = index % 4 === 0 ? category.name : index % 4 === 1 ? `${index + 1}. ${category.name}` : index % 4 === 2 ? category.key : String(index + 1);
+        const key =
+          index % 4 === 0
+            ? category.name
+            : index % 4 === 1
+              ? `${index + 1}. ${category.name}`
+              : index % 4 === 2
+                ? category.key
+                : String(index + 1);
         return [key, index === 5 ? { score: 8, explanation: "table floats" } : index];
       }),
     );
@@ -141,14 +161,21 @@ describe("static hallucination scores", () => {
     const missing = failed(JSON.stringify({ scores: nine }), staticHallucinationSchema);
     expect(missing.kind).toBe("invalid");
     expect(missing.repairHint).toMatch(/scores\.s7: missing/);
-    expect(failed(JSON.stringify({ scores: { ...staticScores(), s3: 11 } }), staticHallucinationSchema).error).toMatch(/scores\.s3: 11 is outside 0–10/);
+    expect(failed(JSON.stringify({ scores: { ...staticScores(), s3: 11 } }), staticHallucinationSchema).error).toMatch(
+      /scores\.s3: 11 is outside 0–10/,
+    );
   });
 
   it("rejects unknown and doubly given categories", () => {
-    expect(failed(JSON.stringify({ scores: { ...staticScores(), overall: 3 } }), staticHallucinationSchema).error).toMatch(/scores: unknown key "overall"/);
-    expect(failed(JSON.stringify({ scores: { ...staticScores(), "Geometric structure irrationality": 3 } }), staticHallucinationSchema).error).toMatch(
-      /scores\.s1: given twice, as "s1" and as "Geometric structure irrationality"/,
-    );
+    expect(
+      failed(JSON.stringify({ scores: { ...staticScores(), overall: 3 } }), staticHallucinationSchema).error,
+    ).toMatch(/scores: unknown key "overall"/);
+    expect(
+      failed(
+        JSON.stringify({ scores: { ...staticScores(), "Geometric structure irrationality": 3 } }),
+        staticHallucinationSchema,
+      ).error,
+    ).toMatch(/scores\.s1: given twice, as "s1" and as "Geometric structure irrationality"/);
     expect(failed(JSON.stringify({ scores: dynamicScores() }), staticHallucinationSchema).kind).toBe("invalid");
   });
 });
@@ -173,7 +200,11 @@ describe("response formats", () => {
     if (node.type === "object") {
       const properties = Object.keys((node.properties as Record<string, unknown> | undefined) ?? {});
       if (node.additionalProperties !== false) problems.push(`${where}: additionalProperties is not false`);
-      if (JSON.stringify([...((node.required as string[] | undefined) ?? [])].sort()) !== JSON.stringify([...properties].sort())) problems.push(`${where}: not all properties required`);
+      if (
+        JSON.stringify([...((node.required as string[] | undefined) ?? [])].sort()) !==
+        JSON.stringify([...properties].sort())
+      )
+        problems.push(`${where}: not all properties required`);
     }
     for (const [key, child] of Object.entries(node)) problems.push(...strictProblems(child, `${where}.${key}`));
     return problems;
@@ -187,13 +218,19 @@ describe("response formats", () => {
       expect(format.json_schema.strict).toBe(stepId !== "dynamic_kg");
       if (format.json_schema.strict) expect(strictProblems(format.json_schema.schema)).toEqual([]);
     }
-    expect(strictProblems(toResponseFormat("dynamic_kg").json_schema.schema)).toEqual(["$.properties.changes: additionalProperties is not false"]);
+    expect(strictProblems(toResponseFormat("dynamic_kg").json_schema.schema)).toEqual([
+      "$.properties.changes: additionalProperties is not false",
+    ]);
   });
 
   it("list every category of the scoring steps", () => {
-    const staticSchema = toResponseFormat("static_hallucination").json_schema.schema as { properties: { scores: { required: string[] } } };
+    const staticSchema = toResponseFormat("static_hallucination").json_schema.schema as {
+      properties: { scores: { required: string[] } };
+    };
     expect(staticSchema.properties.scores.required).toEqual(STATIC_CATEGORY_IDS);
-    const dynamicSchema = toResponseFormat("dynamic_hallucination").json_schema.schema as { properties: { scores: { required: string[] } } };
+    const dynamicSchema = toResponseFormat("dynamic_hallucination").json_schema.schema as {
+      properties: { scores: { required: string[] } };
+    };
     expect(dynamicSchema.properties.scores.required).toEqual(DYNAMIC_CATEGORY_IDS);
   });
 });
@@ -254,7 +291,10 @@ describe("templates and the stub LLM's rules", () => {
     const answer = JSON.parse(rule.respond(makeContext(text, ["v"], true))) as { scores: Record<string, number> };
     expect(Object.keys(answer.scores)).toEqual(STATIC_CATEGORY_IDS);
     const inconsistency = defaultStubRules().find((candidate) => candidate.name === "inconsistency-check")!;
-    const score = parsed(inconsistency.respond(makeContext(renderWithSamples("hallucination/inconsistency"), ["v"], true)), inconsistencySchema);
+    const score = parsed(
+      inconsistency.respond(makeContext(renderWithSamples("hallucination/inconsistency"), ["v"], true)),
+      inconsistencySchema,
+    );
     expect(inconsistencyScoreValues(score)).toEqual([{ category: "inconsistency", value: score.score }]);
   });
 
@@ -263,6 +303,8 @@ describe("templates and the stub LLM's rules", () => {
     const matching = defaultStubRules().filter((rule) => rule.match.test(text));
     expect(matching.map((rule) => rule.name)).toEqual(["caption-rubric"]);
     const rubric = z.object({ score: boundedScore(0, 4, { integer: true }), reason: z.string() });
-    expect(parseStructuredOutput(matching[0]!.respond(makeContext(text, ["v"], false)), rubric)).toMatchObject({ ok: true });
+    expect(parseStructuredOutput(matching[0]!.respond(makeContext(text, ["v"], false)), rubric)).toMatchObject({
+      ok: true,
+    });
   });
 });

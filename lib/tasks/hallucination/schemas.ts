@@ -42,7 +42,8 @@ export const STATIC_HALLUCINATION_CATEGORIES = [
     id: "s2",
     key: "biological_structure",
     name: "Biological structure irrationality",
-    description: "Biological organs' structures defy real-world common sense, presenting illogical deformations, omissions, redundancies, discontinuities, or inconsistencies.",
+    description:
+      "Biological organs' structures defy real-world common sense, presenting illogical deformations, omissions, redundancies, discontinuities, or inconsistencies.",
   },
   {
     id: "s3",
@@ -55,13 +56,15 @@ export const STATIC_HALLUCINATION_CATEGORIES = [
     id: "s4",
     key: "color_distribution",
     name: "Color distribution disharmony",
-    description: "Color distribution and combinations in images don't follow natural statistical laws, showing unrealistic, disharmonious, or abnormal color combinations.",
+    description:
+      "Color distribution and combinations in images don't follow natural statistical laws, showing unrealistic, disharmonious, or abnormal color combinations.",
   },
   {
     id: "s5",
     key: "depth_of_field_focal_length",
     name: "Depth of field and focal length unreality",
-    description: "The depth of field and perspective relationships in images defy physical laws and photography principles, contradicting the spatial positioning of objects.",
+    description:
+      "The depth of field and perspective relationships in images defy physical laws and photography principles, contradicting the spatial positioning of objects.",
   },
   {
     id: "s6",
@@ -74,7 +77,8 @@ export const STATIC_HALLUCINATION_CATEGORIES = [
     id: "s7",
     key: "motion_blur",
     name: "Motion and blur inconsistency",
-    description: "The direction, extent, and trajectory of motion blur in images contradict the motion state and speed of moving objects, presenting irrational or contradictory motion blur effects.",
+    description:
+      "The direction, extent, and trajectory of motion blur in images contradict the motion state and speed of moving objects, presenting irrational or contradictory motion blur effects.",
   },
   {
     id: "s8",
@@ -87,13 +91,15 @@ export const STATIC_HALLUCINATION_CATEGORIES = [
     id: "s9",
     key: "image_quality",
     name: "Image quality inconsistency",
-    description: "The overall and local quality of images, like resolution, is inconsistent, showing noticeable quality differences or traces of post-processing.",
+    description:
+      "The overall and local quality of images, like resolution, is inconsistent, showing noticeable quality differences or traces of post-processing.",
   },
   {
     id: "s10",
     key: "other",
     name: "Other hallucination",
-    description: "all other implausible phenomenons except mentioned above that violate the physical laws and logic of the real world.",
+    description:
+      "all other implausible phenomenons except mentioned above that violate the physical laws and logic of the real world.",
   },
 ] as const satisfies readonly HallucinationCategory[];
 
@@ -102,13 +108,15 @@ export const DYNAMIC_HALLUCINATION_CATEGORIES = [
     id: "d1",
     key: "clipping",
     name: "Clipping",
-    description: "Unnatural overlapping and intersection that the boundaries of object models do not correspond to their actual physical relationships.",
+    description:
+      "Unnatural overlapping and intersection that the boundaries of object models do not correspond to their actual physical relationships.",
   },
   {
     id: "d2",
     key: "implausible_fusion",
     name: "Implausible fusion",
-    description: "Implausible/Unnatural fusion between objects, such as two objects gradually become one object when interacting.",
+    description:
+      "Implausible/Unnatural fusion between objects, such as two objects gradually become one object when interacting.",
   },
   {
     id: "d3",
@@ -116,7 +124,12 @@ export const DYNAMIC_HALLUCINATION_CATEGORIES = [
     name: "Implausible appearance or disappearance",
     description: "The sudden appearance or disappearance of an object without reasonable physical interaction.",
   },
-  { id: "d4", key: "implausible_motion", name: "Implausible motion", description: "The unnatural movement of an object, such as movement without support." },
+  {
+    id: "d4",
+    key: "implausible_motion",
+    name: "Implausible motion",
+    description: "The unnatural movement of an object, such as movement without support.",
+  },
   {
     id: "d5",
     key: "implausible_transform",
@@ -133,26 +146,44 @@ export const DYNAMIC_HALLUCINATION_CATEGORIES = [
     id: "d7",
     key: "physical_interaction_error",
     name: "Physical interaction errors",
-    description: "An interaction that should have occurred did not occur, or an interaction that should not have occurred did.",
+    description:
+      "An interaction that should have occurred did not occur, or an interaction that should not have occurred did.",
   },
-  { id: "d8", key: "logical_interaction_error", name: "Logical interaction error", description: "Timing error/Timing reversal." },
+  {
+    id: "d8",
+    key: "logical_interaction_error",
+    name: "Logical interaction error",
+    description: "Timing error/Timing reversal.",
+  },
   {
     id: "d9",
     key: "other",
     name: "Other hallucination",
-    description: "all other implausible phenomenons except mentioned above that violate the physical laws and logic of the real world.",
+    description:
+      "all other implausible phenomenons except mentioned above that violate the physical laws and logic of the real world.",
   },
 ] as const satisfies readonly HallucinationCategory[];
 
 export type StaticCategoryId = (typeof STATIC_HALLUCINATION_CATEGORIES)[number]["id"];
 export type DynamicCategoryId = (typeof DYNAMIC_HALLUCINATION_CATEGORIES)[number]["id"];
-export const STATIC_CATEGORY_IDS: readonly StaticCategoryId[] = STATIC_HALLUCINATION_CATEGORIES.map((category) => category.id);
-export const DYNAMIC_CATEGORY_IDS: readonly DynamicCategoryId[] = DYNAMIC_HALLUCINATION_CATEGORIES.map((category) => category.id);
+export const STATIC_CATEGORY_IDS: readonly StaticCategoryId[] = STATIC_HALLUCINATION_CATEGORIES.map(
+  (category) => category.id,
+);
+export const DYNAMIC_CATEGORY_IDS: readonly DynamicCategoryId[] = DYNAMIC_HALLUCINATION_CATEGORIES.map(
+  (category) => category.id,
+);
 
 /** The score category under which the inconsistency step's score is stored. */
 export const INCONSISTENCY_CATEGORY = "inconsistency";
 
-export const HALLUCINATION_STEP_IDS = ["static_kg", "dynamic_kg", "video_summary", "inconsistency", "static_hallucination", "dynamic_hallucination"] as const;
+export const HALLUCINATION_STEP_IDS = [
+  "static_kg",
+  "dynamic_kg",
+  "video_summary",
+  "inconsistency",
+  "static_hallucination",
+  "dynamic_hallucination",
+] as const;
 export type HallucinationStepId = (typeof HALLUCINATION_STEP_IDS)[number];
 
 export const HALLUCINATION_TEMPLATE_IDS: Record<HallucinationStepId, string> = {
@@ -178,7 +209,8 @@ function categoryAliases<Id extends string>(categories: readonly HallucinationCa
     for (const alias of [category.id, category.id.slice(1), category.key, category.name]) {
       const normalized = normalizeCategoryKey(alias);
       const existing = aliases.get(normalized);
-      if (existing !== undefined && existing !== category.id) throw new Error(`Category alias "${alias}" names both ${existing} and ${category.id}.`);
+      if (existing !== undefined && existing !== category.id)
+        throw new Error(`Category alias "${alias}" names both ${existing} and ${category.id}.`);
       aliases.set(normalized, category.id);
     }
   }
@@ -193,7 +225,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function categoryScoresSchema<Id extends string>(categories: readonly HallucinationCategory<Id>[]) {
   const aliases = categoryAliases(categories);
-  const shape = Object.fromEntries(categories.map((category) => [category.id, hallucinationScore])) as Record<Id, typeof hallucinationScore>;
+  const shape = Object.fromEntries(categories.map((category) => [category.id, hallucinationScore])) as Record<
+    Id,
+    typeof hallucinationScore
+  >;
   return z.preprocess((input, context) => {
     if (!isPlainObject(input)) return input;
     const byId: Record<string, unknown> = {};
@@ -203,7 +238,12 @@ function categoryScoresSchema<Id extends string>(categories: readonly Hallucinat
       const id = aliases.get(normalizeCategoryKey(key)) ?? key;
       const earlier = givenAs.get(id);
       if (earlier !== undefined) {
-        context.addIssue({ code: "custom", path: [id], message: `given twice, as ${JSON.stringify(earlier)} and as ${JSON.stringify(key)}`, input });
+        context.addIssue({
+          code: "custom",
+          path: [id],
+          message: `given twice, as ${JSON.stringify(earlier)} and as ${JSON.stringify(key)}`,
+          input,
+        });
         continue;
       }
       givenAs.set(id, key);
@@ -251,20 +291,34 @@ const graphText = z.string().trim().min(1, "must not be empty");
 
 export const staticKgSchema = z.object({
   objects: z.array(graphText),
-  relations: z.array(z.preprocess(relationObjectAsTriple, z.tuple([graphText, graphText, graphText], { error: "must be [entity 1, relation, entity 2]" }))),
+  relations: z.array(
+    z.preprocess(
+      relationObjectAsTriple,
+      z.tuple([graphText, graphText, graphText], { error: "must be [entity 1, relation, entity 2]" }),
+    ),
+  ),
 });
 
 export const dynamicKgSchema = z.object({
   changes: z.record(z.string(), z.string({ error: "must be a text describing the change" })),
 });
 
-export const videoSummarySchema = z.preprocess((value) => (typeof value === "string" ? { summary: value } : value), z.object({ summary: z.string().trim().min(1, "must not be empty") }));
+export const videoSummarySchema = z.preprocess(
+  (value) => (typeof value === "string" ? { summary: value } : value),
+  z.object({ summary: z.string().trim().min(1, "must not be empty") }),
+);
 
 export const inconsistencySchema = z.object({ score: hallucinationScore, reason: optionalReason });
 
-export const staticHallucinationSchema = z.object({ scores: categoryScoresSchema(STATIC_HALLUCINATION_CATEGORIES), reason: optionalReason });
+export const staticHallucinationSchema = z.object({
+  scores: categoryScoresSchema(STATIC_HALLUCINATION_CATEGORIES),
+  reason: optionalReason,
+});
 
-export const dynamicHallucinationSchema = z.object({ scores: categoryScoresSchema(DYNAMIC_HALLUCINATION_CATEGORIES), reason: optionalReason });
+export const dynamicHallucinationSchema = z.object({
+  scores: categoryScoresSchema(DYNAMIC_HALLUCINATION_CATEGORIES),
+  reason: optionalReason,
+});
 
 export type StaticKg = z.infer<typeof staticKgSchema>;
 export type DynamicKg = z.infer<typeof dynamicKgSchema>;
@@ -319,11 +373,16 @@ export function formatDynamicKgsForSummary(kgs: readonly DynamicKg[]): string {
 // Ranges live in descriptions, not minimum/maximum, which some OpenAI-compatible servers reject.
 type JsonSchema = Record<string, unknown>;
 
-const scoreJsonSchema = (description: string): JsonSchema => ({ type: "number", description: `${description}; 0 (does not occur) to 10 (most severe)` });
+const scoreJsonSchema = (description: string): JsonSchema => ({
+  type: "number",
+  description: `${description}; 0 (does not occur) to 10 (most severe)`,
+});
 
 const categoryScoresJsonSchema = (categories: readonly HallucinationCategory[]): JsonSchema => ({
   type: "object",
-  properties: Object.fromEntries(categories.map((category) => [category.id, scoreJsonSchema(`${category.id.slice(1)}. ${category.name}`)])),
+  properties: Object.fromEntries(
+    categories.map((category) => [category.id, scoreJsonSchema(`${category.id.slice(1)}. ${category.name}`)]),
+  ),
   required: categories.map((category) => category.id),
   additionalProperties: false,
 });
@@ -342,10 +401,18 @@ const RESPONSE_FORMATS: Record<HallucinationStepId, ResponseFormatSpec> = {
     schema: {
       type: "object",
       properties: {
-        objects: { type: "array", items: { type: "string" }, description: "Foreground objects; repeated kinds as A_1, A_2." },
+        objects: {
+          type: "array",
+          items: { type: "string" },
+          description: "Foreground objects; repeated kinds as A_1, A_2.",
+        },
         relations: {
           type: "array",
-          items: { type: "array", items: { type: "string" }, description: "Exactly three strings: [ENTITY 1, RELATION, ENTITY 2]." },
+          items: {
+            type: "array",
+            items: { type: "string" },
+            description: "Exactly three strings: [ENTITY 1, RELATION, ENTITY 2].",
+          },
         },
       },
       required: ["objects", "relations"],
@@ -357,7 +424,11 @@ const RESPONSE_FORMATS: Record<HallucinationStepId, ResponseFormatSpec> = {
     schema: {
       type: "object",
       properties: {
-        changes: { type: "object", additionalProperties: { type: "string" }, description: "For each object: how it changes overall, or that it is unchanged." },
+        changes: {
+          type: "object",
+          additionalProperties: { type: "string" },
+          description: "For each object: how it changes overall, or that it is unchanged.",
+        },
       },
       required: ["changes"],
       additionalProperties: false,
@@ -376,7 +447,10 @@ const RESPONSE_FORMATS: Record<HallucinationStepId, ResponseFormatSpec> = {
     strict: true,
     schema: {
       type: "object",
-      properties: { score: scoreJsonSchema("Intensity of the inconsistency between the two descriptions"), reason: reasonJsonSchema },
+      properties: {
+        score: scoreJsonSchema("Intensity of the inconsistency between the two descriptions"),
+        reason: reasonJsonSchema,
+      },
       required: ["score", "reason"],
       additionalProperties: false,
     },
@@ -410,5 +484,8 @@ export type JsonSchemaResponseFormat = {
 /** OpenAI `response_format` for a step's structured output. */
 export function toResponseFormat(stepId: HallucinationStepId): JsonSchemaResponseFormat {
   const spec = RESPONSE_FORMATS[stepId];
-  return { type: "json_schema", json_schema: { name: `hallucination_${stepId}`, strict: spec.strict, schema: structuredClone(spec.schema) } };
+  return {
+    type: "json_schema",
+    json_schema: { name: `hallucination_${stepId}`, strict: spec.strict, schema: structuredClone(spec.schema) },
+  };
 }

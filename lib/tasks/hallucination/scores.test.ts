@@ -1,13 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS, type DynamicCategoryId, type StaticCategoryId } from "./schemas";
-import { DEFAULT_HALLUCINATION_SUMMARY_SETTINGS, hallucinationInputsFromScoreRows, hallucinationSummarySettingsSchema, summarizeHallucinationScores, type HallucinationScoreInputs } from "./scores";
+import {
+  DEFAULT_HALLUCINATION_SUMMARY_SETTINGS,
+  hallucinationInputsFromScoreRows,
+  hallucinationSummarySettingsSchema,
+  summarizeHallucinationScores,
+  type HallucinationScoreInputs,
+} from "./scores";
 
 function staticFrame(nonZero: Partial<Record<StaticCategoryId, number>>): Record<StaticCategoryId, number> {
-  return { ...(Object.fromEntries(STATIC_CATEGORY_IDS.map((id) => [id, 0])) as Record<StaticCategoryId, number>), ...nonZero };
+  return {
+    ...(Object.fromEntries(STATIC_CATEGORY_IDS.map((id) => [id, 0])) as Record<StaticCategoryId, number>),
+    ...nonZero,
+  };
 }
 
 function dynamicCluster(nonZero: Partial<Record<DynamicCategoryId, number>>): Record<DynamicCategoryId, number> {
-  return { ...(Object.fromEntries(DYNAMIC_CATEGORY_IDS.map((id) => [id, 0])) as Record<DynamicCategoryId, number>), ...nonZero };
+  return {
+    ...(Object.fromEntries(DYNAMIC_CATEGORY_IDS.map((id) => [id, 0])) as Record<DynamicCategoryId, number>),
+    ...nonZero,
+  };
 }
 
 // Static max per category: s1 4, s2 6, s3 10; means: s1 3, s2 4, s3 5. Dynamic max: d1 9, d4 3; means: d1 4.5, d4 1.5.
@@ -54,7 +66,11 @@ describe("summarizeHallucinationScores", () => {
       inconsistency: 10,
     });
     expect(worst.overall).toBe(0);
-    const best = summarizeHallucinationScores({ static: [staticFrame({})], dynamic: [dynamicCluster({})], inconsistency: 0 });
+    const best = summarizeHallucinationScores({
+      static: [staticFrame({})],
+      dynamic: [dynamicCluster({})],
+      inconsistency: 0,
+    });
     expect(best.overall).toBe(100);
     expect(best.hallucination).toBe(false);
   });
@@ -75,14 +91,22 @@ describe("summarizeHallucinationScores", () => {
   });
 
   it("leaves a category with no values out of the mean instead of counting it as 0", () => {
-    const summary = summarizeHallucinationScores({ static: [{ s1: 6, s2: 2 }], dynamic: [dynamicCluster({})], inconsistency: 0 });
+    const summary = summarizeHallucinationScores({
+      static: [{ s1: 6, s2: 2 }],
+      dynamic: [dynamicCluster({})],
+      inconsistency: 0,
+    });
     expect(summary.S).toBe(4);
     expect(summary.staticCategories.s3).toBeNull();
     expect(summary.complete).toBe(false);
   });
 
   it("gives null S, overall and verdict when no static scores exist at all", () => {
-    const summary = summarizeHallucinationScores({ static: [null, null], dynamic: [dynamicCluster({ d1: 2 })], inconsistency: 1 });
+    const summary = summarizeHallucinationScores({
+      static: [null, null],
+      dynamic: [dynamicCluster({ d1: 2 })],
+      inconsistency: 1,
+    });
     expect(summary.S).toBeNull();
     expect(summary.D).toBeCloseTo(2 / 9, 10);
     expect(summary.overall).toBeNull();
@@ -102,11 +126,21 @@ describe("summarizeHallucinationScores", () => {
   });
 
   it("max_category verdict: at or above the threshold is yes; below is no only when S, D and I are known", () => {
-    const mild: HallucinationScoreInputs = { static: [staticFrame({ s2: 4 })], dynamic: [dynamicCluster({ d3: 4.5 })], inconsistency: 3 };
+    const mild: HallucinationScoreInputs = {
+      static: [staticFrame({ s2: 4 })],
+      dynamic: [dynamicCluster({ d3: 4.5 })],
+      inconsistency: 3,
+    };
     expect(summarizeHallucinationScores(mild).hallucination).toBe(false);
     expect(summarizeHallucinationScores(mild, { verdict: { threshold: 4.5 } }).hallucination).toBe(true);
-    expect(summarizeHallucinationScores(mild, { verdict: { threshold: 4.5 } }).worst).toEqual({ category: "d3", value: 4.5 });
-    expect(summarizeHallucinationScores({ ...mild, inconsistency: 6 }).worst).toEqual({ category: "inconsistency", value: 6 });
+    expect(summarizeHallucinationScores(mild, { verdict: { threshold: 4.5 } }).worst).toEqual({
+      category: "d3",
+      value: 4.5,
+    });
+    expect(summarizeHallucinationScores({ ...mild, inconsistency: 6 }).worst).toEqual({
+      category: "inconsistency",
+      value: 6,
+    });
     expect(summarizeHallucinationScores({ ...mild, dynamic: [null] }).hallucination).toBeNull();
     // Missing key frames alone do not block a "no" once S, D and I exist.
     expect(summarizeHallucinationScores({ ...mild, static: [staticFrame({ s2: 4 }), null] }).hallucination).toBe(false);
@@ -116,8 +150,12 @@ describe("summarizeHallucinationScores", () => {
     const summary = summarizeHallucinationScores(EXAMPLE, { verdict: { on: "overall" } });
     expect(summary.settings.verdict).toEqual({ on: "overall", threshold: 60 });
     expect(summary.hallucination).toBe(false);
-    expect(summarizeHallucinationScores(EXAMPLE, { verdict: { on: "overall", threshold: 80 } }).hallucination).toBe(true);
-    expect(summarizeHallucinationScores({ ...EXAMPLE, inconsistency: null }, { verdict: { on: "overall" } }).hallucination).toBeNull();
+    expect(summarizeHallucinationScores(EXAMPLE, { verdict: { on: "overall", threshold: 80 } }).hallucination).toBe(
+      true,
+    );
+    expect(
+      summarizeHallucinationScores({ ...EXAMPLE, inconsistency: null }, { verdict: { on: "overall" } }).hallucination,
+    ).toBeNull();
   });
 
   it("refuses scores outside 0–10 rather than using them", () => {
@@ -128,13 +166,23 @@ describe("summarizeHallucinationScores", () => {
 
 describe("settings", () => {
   it("default to mean-max and a max_category verdict at 5", () => {
-    expect(DEFAULT_HALLUCINATION_SUMMARY_SETTINGS).toEqual({ aggregation: "mean-max", verdict: { on: "max_category", threshold: 5 } });
-    expect(hallucinationSummarySettingsSchema.parse({ aggregation: "max-max" })).toEqual({ aggregation: "max-max", verdict: { on: "max_category", threshold: 5 } });
+    expect(DEFAULT_HALLUCINATION_SUMMARY_SETTINGS).toEqual({
+      aggregation: "mean-max",
+      verdict: { on: "max_category", threshold: 5 },
+    });
+    expect(hallucinationSummarySettingsSchema.parse({ aggregation: "max-max" })).toEqual({
+      aggregation: "max-max",
+      verdict: { on: "max_category", threshold: 5 },
+    });
   });
 
   it("check the threshold against the verdict's scale and reject unknown modes", () => {
-    expect(hallucinationSummarySettingsSchema.safeParse({ verdict: { on: "max_category", threshold: 60 } }).success).toBe(false);
-    expect(hallucinationSummarySettingsSchema.safeParse({ verdict: { on: "overall", threshold: 60 } }).success).toBe(true);
+    expect(
+      hallucinationSummarySettingsSchema.safeParse({ verdict: { on: "max_category", threshold: 60 } }).success,
+    ).toBe(false);
+    expect(hallucinationSummarySettingsSchema.safeParse({ verdict: { on: "overall", threshold: 60 } }).success).toBe(
+      true,
+    );
     expect(hallucinationSummarySettingsSchema.safeParse({ aggregation: "median" }).success).toBe(false);
   });
 });

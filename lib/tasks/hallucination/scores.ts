@@ -23,7 +23,13 @@
  * it is a finding whatever else is missing).
  */
 import { z } from "zod";
-import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS, type DynamicCategoryId, type StaticCategoryId } from "./schemas";
+import {
+  DYNAMIC_CATEGORY_IDS,
+  INCONSISTENCY_CATEGORY,
+  STATIC_CATEGORY_IDS,
+  type DynamicCategoryId,
+  type StaticCategoryId,
+} from "./schemas";
 
 export const AGGREGATION_MODES = ["mean-max", "max-max", "mean-mean"] as const;
 export type AggregationMode = (typeof AGGREGATION_MODES)[number];
@@ -49,7 +55,12 @@ export const hallucinationSummarySettingsSchema = z
     const threshold = verdict.threshold ?? DEFAULT_THRESHOLDS[verdict.on];
     const [low, high] = THRESHOLD_RANGES[verdict.on];
     if (threshold < low || threshold > high) {
-      context.addIssue({ code: "custom", path: ["verdict", "threshold"], message: `must be from ${low} to ${high} when the verdict is on ${verdict.on}`, input: threshold });
+      context.addIssue({
+        code: "custom",
+        path: ["verdict", "threshold"],
+        message: `must be from ${low} to ${high} when the verdict is on ${verdict.on}`,
+        input: threshold,
+      });
     }
     return { aggregation, verdict: { on: verdict.on, threshold } };
   });
@@ -67,10 +78,13 @@ export function hallucinationAlignmentSettings(metricId: string): HallucinationS
   if (metricId !== "verdict") return [];
   const worst = Array.from({ length: 10 }, (_, i) => ({ on: "max_category" as const, threshold: i + 1 }));
   const overall = Array.from({ length: 13 }, (_, i) => ({ on: "overall" as const, threshold: 30 + 5 * i }));
-  return AGGREGATION_MODES.flatMap((aggregation) => [...worst, ...overall].map((verdict) => ({ aggregation, verdict })));
+  return AGGREGATION_MODES.flatMap((aggregation) =>
+    [...worst, ...overall].map((verdict) => ({ aggregation, verdict })),
+  );
 }
 
-export const DEFAULT_HALLUCINATION_SUMMARY_SETTINGS: HallucinationSummarySettings = hallucinationSummarySettingsSchema.parse({});
+export const DEFAULT_HALLUCINATION_SUMMARY_SETTINGS: HallucinationSummarySettings =
+  hallucinationSummarySettingsSchema.parse({});
 
 /** Per key frame (static) or cluster (dynamic): its category scores, or null when the step gave none. */
 export type CategoryScores<Id extends string> = Partial<Record<Id, number | null>> | null;
@@ -103,7 +117,8 @@ export interface HallucinationSummary {
 }
 
 function checkScore(value: number, where: string): number {
-  if (!Number.isFinite(value) || value < 0 || value > 10) throw new RangeError(`${where}: ${value} is not a score from 0 to 10.`);
+  if (!Number.isFinite(value) || value < 0 || value > 10)
+    throw new RangeError(`${where}: ${value} is not a score from 0 to 10.`);
   return value;
 }
 
@@ -137,7 +152,10 @@ function aggregatePart<Id extends string>(
 }
 
 /** S, D, I, overall and the verdict for one video. */
-export function summarizeHallucinationScores(inputs: HallucinationScoreInputs, settingsInput: HallucinationSummarySettingsInput = {}): HallucinationSummary {
+export function summarizeHallucinationScores(
+  inputs: HallucinationScoreInputs,
+  settingsInput: HallucinationSummarySettingsInput = {},
+): HallucinationSummary {
   const settings = hallucinationSummarySettingsSchema.parse(settingsInput);
   const staticPart = aggregatePart(inputs.static, STATIC_CATEGORY_IDS, settings.aggregation, "key frame");
   const dynamicPart = aggregatePart(inputs.dynamic, DYNAMIC_CATEGORY_IDS, settings.aggregation, "cluster");
@@ -157,7 +175,10 @@ export function summarizeHallucinationScores(inputs: HallucinationScoreInputs, s
     if (value !== null) candidates.push({ category: id, value });
   }
   // Ties keep the earlier entry, so the report names I before s1 before d1.
-  const worst = candidates.reduce<{ category: string; value: number } | null>((best, next) => (best === null || next.value > best.value ? next : best), null);
+  const worst = candidates.reduce<{ category: string; value: number } | null>(
+    (best, next) => (best === null || next.value > best.value ? next : best),
+    null,
+  );
 
   const { on, threshold } = settings.verdict;
   let hallucination: boolean | null;
@@ -201,16 +222,33 @@ export function hallucinationInputsFromScoreRows(
     stepIds?: { static?: string; dynamic?: string; inconsistency?: string };
   },
 ): HallucinationScoreInputs {
-  const stepIds = { static: "static_hallucination", dynamic: "dynamic_hallucination", inconsistency: "inconsistency", ...shape.stepIds };
+  const stepIds = {
+    static: "static_hallucination",
+    dynamic: "dynamic_hallucination",
+    inconsistency: "inconsistency",
+    ...shape.stepIds,
+  };
   const staticScores: Partial<Record<StaticCategoryId, number>>[] = [];
   const dynamicScores: Partial<Record<DynamicCategoryId, number>>[] = [];
   let inconsistency: number | null = null;
-  const isStatic = (category: string): category is StaticCategoryId => (STATIC_CATEGORY_IDS as readonly string[]).includes(category);
-  const isDynamic = (category: string): category is DynamicCategoryId => (DYNAMIC_CATEGORY_IDS as readonly string[]).includes(category);
+  const isStatic = (category: string): category is StaticCategoryId =>
+    (STATIC_CATEGORY_IDS as readonly string[]).includes(category);
+  const isDynamic = (category: string): category is DynamicCategoryId =>
+    (DYNAMIC_CATEGORY_IDS as readonly string[]).includes(category);
   for (const row of rows) {
-    if (row.stepId === stepIds.static && isStatic(row.category) && row.scopeIndex >= 0 && row.scopeIndex < shape.keyFrameCount) {
+    if (
+      row.stepId === stepIds.static &&
+      isStatic(row.category) &&
+      row.scopeIndex >= 0 &&
+      row.scopeIndex < shape.keyFrameCount
+    ) {
       (staticScores[row.scopeIndex] ??= {})[row.category] = row.value;
-    } else if (row.stepId === stepIds.dynamic && isDynamic(row.category) && row.scopeIndex >= 0 && row.scopeIndex < shape.clusterCount) {
+    } else if (
+      row.stepId === stepIds.dynamic &&
+      isDynamic(row.category) &&
+      row.scopeIndex >= 0 &&
+      row.scopeIndex < shape.clusterCount
+    ) {
       (dynamicScores[row.scopeIndex] ??= {})[row.category] = row.value;
     } else if (row.stepId === stepIds.inconsistency && row.category === INCONSISTENCY_CATEGORY) {
       inconsistency = row.value;

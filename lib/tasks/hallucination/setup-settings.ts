@@ -6,6 +6,8 @@ export function hallucinationSetupSettings(stored: unknown): { aggregation: stri
   const settings = (stored ?? {}) as { aggregation?: string; verdict?: { on?: string; threshold?: number } };
   return {
     aggregation: settings.aggregation ?? null,
-    verdict: settings.verdict ? `${settings.verdict.on ?? "max_category"} ${settings.verdict.on === "overall" ? "<" : "≥"} ${settings.verdict.threshold ?? ""}`.trim() : null,
+    verdict: settings.verdict
+      ? `${settings.verdict.on ?? "max_category"} ${settings.verdict.on === "overall" ? "<" : "≥"} ${settings.verdict.threshold ?? ""}`.trim()
+      : null,
   };
 }

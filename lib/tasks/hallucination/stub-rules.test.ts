@@ -9,12 +9,27 @@ import { SIM_FIX_SENTENCE } from "../../llm-stub/alignment-stub-rule";
 import type { StubRequestContext } from "../../llm-stub/stub-rule";
 import { SIM_INCONSISTENCY_RULE } from "./stub-rules";
 
-const BODY = "Given a description of the video from a human, compare the inconsistency in the two descriptions and give a score.";
+const BODY =
+  "Given a description of the video from a human, compare the inconsistency in the two descriptions and give a score.";
 const frame = { frameSetId: "fs", index: 0, sha256: "a".repeat(64) };
-const example = (prompt: string, label: number): TemplateExample => ({ videoId: prompt, prompt, target: "Prompt inconsistency", label, labelText: String(label), frames: [frame] });
+const example = (prompt: string, label: number): TemplateExample => ({
+  videoId: prompt,
+  prompt,
+  target: "Prompt inconsistency",
+  label,
+  labelText: String(label),
+  frames: [frame],
+});
 const ask = (own: string, examples: TemplateExample[] = [], body = BODY) => {
   const text = `${body}\nHuman Description:${own}${examples.length ? `\n\n${templateExamplesText(examples)}` : ""}`;
-  const context = { text, imageCount: 1, pick: () => 0, wantsJson: true, model: "m", seen: 0 } as unknown as StubRequestContext;
+  const context = {
+    text,
+    imageCount: 1,
+    pick: () => 0,
+    wantsJson: true,
+    model: "m",
+    seen: 0,
+  } as unknown as StubRequestContext;
   expect(SIM_INCONSISTENCY_RULE.match instanceof RegExp && SIM_INCONSISTENCY_RULE.match.test(text)).toBe(true);
   return (JSON.parse(SIM_INCONSISTENCY_RULE.respond(context) as string) as { score: number }).score;
 };
@@ -23,7 +38,9 @@ describe("the simulated inconsistency judge with few-shot examples", () => {
   it("over-scores artefacts by 6 without examples or the sentence, and answers the truth (±1) with the sentence", () => {
     expect(ask("A ball [sim-truth=2] [sim-artefacts]")).toBe(8);
     expect(ask("A ball [sim-truth=2]")).toBe(2);
-    expect(Math.abs(ask("A ball [sim-truth=2] [sim-artefacts]", [], `${BODY} ${SIM_FIX_SENTENCE}`) - 2)).toBeLessThanOrEqual(1);
+    expect(
+      Math.abs(ask("A ball [sim-truth=2] [sim-artefacts]", [], `${BODY} ${SIM_FIX_SENTENCE}`) - 2),
+    ).toBeLessThanOrEqual(1);
   });
 
   it("stops over-scoring once shown an artefact example labelled well below its biased answer", () => {

@@ -42,28 +42,43 @@ function scores(context: StubRequestContext, categories: readonly string[]): Rec
  */
 export const SIM_INCONSISTENCY_RULE: StubRule = {
   name: "alignment-inconsistency-judge",
-  match: /\[sim-truth=\d+\][\s\S]*compare the inconsistency in the two descriptions|compare the inconsistency in the two descriptions[\s\S]*\[sim-truth=\d+\]/i,
+  match:
+    /\[sim-truth=\d+\][\s\S]*compare the inconsistency in the two descriptions|compare the inconsistency in the two descriptions[\s\S]*\[sim-truth=\d+\]/i,
   respond: (context) => {
     const start = context.text.indexOf(TEMPLATE_EXAMPLES_HEADER);
     const end = start < 0 ? -1 : context.text.indexOf(TEMPLATE_EXAMPLES_END, start);
     const block = start < 0 ? "" : context.text.slice(start, end < 0 ? undefined : end);
     const own = start < 0 ? context.text : context.text.slice(0, start) + (end < 0 ? "" : context.text.slice(end));
     const truth = Number(/\[sim-truth=(\d+)\]/.exec(own)![1]);
-    const examples = [...block.matchAll(/^Example \d+ \(\d+ frames?\): prompt (".*"); the person's value of .*: (-?[\d.]+)$/gm)].map((m) => {
+    const examples = [
+      ...block.matchAll(/^Example \d+ \(\d+ frames?\): prompt (".*"); the person's value of .*: (-?[\d.]+)$/gm),
+    ].map((m) => {
       const prompt = JSON.parse(m[1]!) as string;
-      return { truth: Number(/\[sim-truth=(\d+)\]/.exec(prompt)?.[1] ?? NaN), artefacts: prompt.includes("[sim-artefacts]"), label: Number(m[2]) };
+      return {
+        truth: Number(/\[sim-truth=(\d+)\]/.exec(prompt)?.[1] ?? NaN),
+        artefacts: prompt.includes("[sim-artefacts]"),
+        label: Number(m[2]),
+      };
     });
-    const taught = examples.some((e) => e.artefacts && Number.isFinite(e.truth) && Math.min(10, e.truth + 6) - e.label >= 3);
+    const taught = examples.some(
+      (e) => e.artefacts && Number.isFinite(e.truth) && Math.min(10, e.truth + 6) - e.label >= 3,
+    );
     const fixed = own.includes(SIM_FIX_SENTENCE) || taught;
-    const noise = [-1, -1, 1, 1, 0, 0, 0, 0, 0, 0][createHash("sha256").update(context.text).digest().readUInt32BE(0) % 10]!;
+    const noise = [-1, -1, 1, 1, 0, 0, 0, 0, 0, 0][
+      createHash("sha256").update(context.text).digest().readUInt32BE(0) % 10
+    ]!;
     const value = fixed ? truth + noise : own.includes("[sim-artefacts]") ? truth + 6 : truth;
     const score = Math.min(10, Math.max(0, value));
-    return JSON.stringify({ score, reason: fixed ? "Judged the described content." : "Blocky compression makes the video depart from its prompt." });
+    return JSON.stringify({
+      score,
+      reason: fixed ? "Judged the described content." : "Blocky compression makes the video depart from its prompt.",
+    });
   },
 };
 
 const SIM_VERDICT = /\[sim-verdict=([01])\]/;
-const simNoise = (context: StubRequestContext) => createHash("sha256").update(context.text).digest().readUInt32BE(0) % 2;
+const simNoise = (context: StubRequestContext) =>
+  createHash("sha256").update(context.text).digest().readUInt32BE(0) % 2;
 
 /**
  * TEST TOOL. A simulated hallucination judge for aligning the verdict, a reviewed metric (issue 26 items 4 and 5): a
@@ -76,23 +91,35 @@ const simNoise = (context: StubRequestContext) => createHash("sha256").update(co
 export const SIM_VERDICT_RULES: StubRule[] = [
   {
     name: "alignment-verdict-static",
-    match: /\[sim-verdict=[01]\][\s\S]*definition of all types of static hallucinations|definition of all types of static hallucinations[\s\S]*\[sim-verdict=[01]\]/i,
+    match:
+      /\[sim-verdict=[01]\][\s\S]*definition of all types of static hallucinations|definition of all types of static hallucinations[\s\S]*\[sim-verdict=[01]\]/i,
     respond: (context) => {
       const hallucinates = SIM_VERDICT.exec(context.text)![1] === "1";
       const inflate = context.text.includes("[sim-inflate]") && !context.text.includes(SIM_FIX_SENTENCE) ? 5 : 0;
       const noise = simNoise(context);
-      const scores = Object.fromEntries(STATIC_CATEGORIES.map((c) => [c, c === "s3" && hallucinates ? 8 + noise : Math.min(10, noise + inflate)]));
-      return JSON.stringify({ scores, reason: inflate ? "Blocky compression counts as a defect in every category." : "Judged the visible content." });
+      const scores = Object.fromEntries(
+        STATIC_CATEGORIES.map((c) => [c, c === "s3" && hallucinates ? 8 + noise : Math.min(10, noise + inflate)]),
+      );
+      return JSON.stringify({
+        scores,
+        reason: inflate ? "Blocky compression counts as a defect in every category." : "Judged the visible content.",
+      });
     },
   },
   {
     name: "alignment-verdict-dynamic",
-    match: /\[sim-verdict=[01]\][\s\S]*definition of all type of dynamic hallucinations|definition of all type of dynamic hallucinations[\s\S]*\[sim-verdict=[01]\]/i,
-    respond: () => JSON.stringify({ scores: Object.fromEntries(DYNAMIC_CATEGORIES.map((c) => [c, 0])), reason: "Nothing moves wrongly." }),
+    match:
+      /\[sim-verdict=[01]\][\s\S]*definition of all type of dynamic hallucinations|definition of all type of dynamic hallucinations[\s\S]*\[sim-verdict=[01]\]/i,
+    respond: () =>
+      JSON.stringify({
+        scores: Object.fromEntries(DYNAMIC_CATEGORIES.map((c) => [c, 0])),
+        reason: "Nothing moves wrongly.",
+      }),
   },
   {
     name: "alignment-verdict-inconsistency",
-    match: /\[sim-verdict=[01]\][\s\S]*compare the inconsistency in the two descriptions|compare the inconsistency in the two descriptions[\s\S]*\[sim-verdict=[01]\]/i,
+    match:
+      /\[sim-verdict=[01]\][\s\S]*compare the inconsistency in the two descriptions|compare the inconsistency in the two descriptions[\s\S]*\[sim-verdict=[01]\]/i,
     respond: () => JSON.stringify({ score: 0, reason: "The video shows what the prompt asks." }),
   },
 ];
@@ -105,8 +132,13 @@ export const HALLUCINATION_RULES: StubRule[] = [
     match: /Identify objects in the foreground of the frame/i,
     respond: (context) => {
       const count = 2 + context.pick(3, "n");
-      const objects = Array.from({ length: count }, (_, i) => OBJECTS[(context.pick(OBJECTS.length, "o") + i * 3) % OBJECTS.length]!);
-      const relations = objects.slice(1).map((object, i) => [objects[0]!, RELATIONS[context.pick(RELATIONS.length, `r${i}`)]!, object]);
+      const objects = Array.from(
+        { length: count },
+        (_, i) => OBJECTS[(context.pick(OBJECTS.length, "o") + i * 3) % OBJECTS.length]!,
+      );
+      const relations = objects
+        .slice(1)
+        .map((object, i) => [objects[0]!, RELATIONS[context.pick(RELATIONS.length, `r${i}`)]!, object]);
       return JSON.stringify({ objects, relations });
     },
   },
@@ -114,8 +146,19 @@ export const HALLUCINATION_RULES: StubRule[] = [
     name: "dynamic-knowledge-graph",
     match: /Identify the changes or consistencies of the identified input/i,
     respond: (context) => {
-      const moves = ["moves slowly to the left", "unchanged", "turns around", "moves closer to the camera", "unchanged"];
-      const changes = Object.fromEntries(OBJECTS.slice(0, 2 + context.pick(3, "n")).map((object, i) => [object, moves[context.pick(moves.length, `m${i}`)]!]));
+      const moves = [
+        "moves slowly to the left",
+        "unchanged",
+        "turns around",
+        "moves closer to the camera",
+        "unchanged",
+      ];
+      const changes = Object.fromEntries(
+        OBJECTS.slice(0, 2 + context.pick(3, "n")).map((object, i) => [
+          object,
+          moves[context.pick(moves.length, `m${i}`)]!,
+        ]),
+      );
       return JSON.stringify({ changes });
     },
   },
@@ -131,16 +174,19 @@ export const HALLUCINATION_RULES: StubRule[] = [
   {
     name: "inconsistency-check",
     match: /compare the inconsistency in the two descriptions/i,
-    respond: (context) => JSON.stringify({ score: context.pick(11, "i"), reason: "Simulated judgment from the stub LLM." }),
+    respond: (context) =>
+      JSON.stringify({ score: context.pick(11, "i"), reason: "Simulated judgment from the stub LLM." }),
   },
   {
     name: "static-hallucination",
     match: /definition of all types of static hallucinations/i,
-    respond: (context) => JSON.stringify({ scores: scores(context, STATIC_CATEGORIES), reason: "Simulated judgment from the stub LLM." }),
+    respond: (context) =>
+      JSON.stringify({ scores: scores(context, STATIC_CATEGORIES), reason: "Simulated judgment from the stub LLM." }),
   },
   {
     name: "dynamic-hallucination",
     match: /definition of all type of dynamic hallucinations/i,
-    respond: (context) => JSON.stringify({ scores: scores(context, DYNAMIC_CATEGORIES), reason: "Simulated judgment from the stub LLM." }),
+    respond: (context) =>
+      JSON.stringify({ scores: scores(context, DYNAMIC_CATEGORIES), reason: "Simulated judgment from the stub LLM." }),
   },
 ];

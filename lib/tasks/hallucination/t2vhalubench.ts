@@ -15,7 +15,14 @@ import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { isAppError, ValidationError } from "../../errors";
 import type { LabelSetImportInput, SheetIssue } from "../../label-sets/label-set-format";
-import { createLabelSet, groupBy, inChunks, requireFreeName, sha256Of, type LabelJudgment } from "../../label-sets/label-sets";
+import {
+  createLabelSet,
+  groupBy,
+  inChunks,
+  requireFreeName,
+  sha256Of,
+  type LabelJudgment,
+} from "../../label-sets/label-sets";
 import { checkXlsxLimits, loadExcelJs } from "../../label-sets/xlsx-limits";
 import { metricTarget, presenceTarget } from "../../reviews/judgment-key";
 import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS } from "./schemas";
@@ -65,12 +72,16 @@ function cellText(value: ExcelJS.CellValue): string {
 }
 
 /** Reads one category cell of `column` ("static" or "dynamic"): the codes it names, and what had to be interpreted. */
-export function parseCategoryCell(raw: string, column: "static" | "dynamic"): { present: string[]; complete: boolean; interpreted: string[]; skipped: string[] } {
+export function parseCategoryCell(
+  raw: string,
+  column: "static" | "dynamic",
+): { present: string[]; complete: boolean; interpreted: string[]; skipped: string[] } {
   const interpreted: string[] = [];
   const skipped: string[] = [];
   const text = raw.trim();
   if (text !== raw) interpreted.push("stray spaces around the cell");
-  if (text === "") return { present: [], complete: false, interpreted, skipped: ["empty cell: its categories are not labelled"] };
+  if (text === "")
+    return { present: [], complete: false, interpreted, skipped: ["empty cell: its categories are not labelled"] };
   if (text === "-") return { present: [], complete: true, interpreted, skipped };
   if (/\.\s*/.test(text)) interpreted.push("'.' read as ',' between codes");
   if (/;/.test(text)) interpreted.push("';' read as ',' between codes");
@@ -93,7 +104,10 @@ export function parseCategoryCell(raw: string, column: "static" | "dynamic"): { 
       continue;
     }
     const own = column === "static" ? STATIC : DYNAMIC;
-    if (!own.has(code)) interpreted.push(`${code} is a ${column === "static" ? "dynamic" : "static"} code: read as present in its own kind`);
+    if (!own.has(code))
+      interpreted.push(
+        `${code} is a ${column === "static" ? "dynamic" : "static"} code: read as present in its own kind`,
+      );
     if (present.includes(code)) interpreted.push(`${code} listed twice`);
     else present.push(code);
   }
@@ -102,7 +116,8 @@ export function parseCategoryCell(raw: string, column: "static" | "dynamic"): { 
 
 function parseBinary(raw: string): { value: 0 | 1 | null; interpreted: string | null } {
   const text = raw.trim();
-  if (text === "1" || text === "0") return { value: text === "1" ? 1 : 0, interpreted: text !== raw ? "stray spaces around the cell" : null };
+  if (text === "1" || text === "0")
+    return { value: text === "1" ? 1 : 0, interpreted: text !== raw ? "stray spaces around the cell" : null };
   return { value: null, interpreted: null };
 }
 
@@ -111,7 +126,10 @@ function parseBinary(raw: string): { value: 0 | 1 | null; interpreted: string | 
  * T2VHaluBench sheet, and PayloadTooLargeError (413) when the workbook passes a limit of xlsx-limits.ts,
  * checked before exceljs reads anything; exceljs then streams it row by row.
  */
-export async function parseT2vHaluBenchSheet(file: Uint8Array, options: { mappingColumn?: string | null } = {}): Promise<T2vHaluBenchSheet> {
+export async function parseT2vHaluBenchSheet(
+  file: Uint8Array,
+  options: { mappingColumn?: string | null } = {},
+): Promise<T2vHaluBenchSheet> {
   await checkXlsxLimits(file);
   const excel = await loadExcelJs();
   const found = await readT2vHaluBenchSheet(excel, file, options.mappingColumn ?? null);
@@ -121,21 +139,33 @@ export async function parseT2vHaluBenchSheet(file: Uint8Array, options: { mappin
   // truly lacks the header costs a second read; a reader that missed it is logged, so the next one has a trace.
   const again = await readT2vHaluBenchSheet(excel, file, options.mappingColumn ?? null);
   if (again) {
-    log().warn({ bytes: file.byteLength, rows: again.rows.length }, "exceljs read no T2VHaluBench header the first time and found it on a second read");
+    log().warn(
+      { bytes: file.byteLength, rows: again.rows.length },
+      "exceljs read no T2VHaluBench header the first time and found it on a second read",
+    );
     return again;
   }
-  throw new ValidationError(`No worksheet has the header "${T2VHALUBENCH_COLUMNS.example}" in its first row: is this T2VHaluBench's label sheet?`);
+  throw new ValidationError(
+    `No worksheet has the header "${T2VHALUBENCH_COLUMNS.example}" in its first row: is this T2VHaluBench's label sheet?`,
+  );
 }
 
 /** One streamed read of the workbook: the first worksheet with an `Example` header, parsed; null when none has it. */
-async function readT2vHaluBenchSheet(excel: typeof ExcelJS, file: Uint8Array, mappingColumn: string | null): Promise<T2vHaluBenchSheet | null> {
-  const reader = new excel.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(file.buffer, file.byteOffset, file.byteLength)]), {
-    worksheets: "emit",
-    sharedStrings: "cache",
-    hyperlinks: "ignore",
-    styles: "ignore",
-    entries: "ignore",
-  });
+async function readT2vHaluBenchSheet(
+  excel: typeof ExcelJS,
+  file: Uint8Array,
+  mappingColumn: string | null,
+): Promise<T2vHaluBenchSheet | null> {
+  const reader = new excel.stream.xlsx.WorkbookReader(
+    Readable.from([Buffer.from(file.buffer, file.byteOffset, file.byteLength)]),
+    {
+      worksheets: "emit",
+      sharedStrings: "cache",
+      hyperlinks: "ignore",
+      styles: "ignore",
+      entries: "ignore",
+    },
+  );
   // exceljs writes a workbook's files in no fixed order, and its reader looks up a worksheet's name in
   // the workbook's model, which it has not read yet when xl/workbook.xml comes after the sheet: an empty
   // model until then (the sheet is read, nameless).
@@ -149,7 +179,12 @@ async function readT2vHaluBenchSheet(excel: typeof ExcelJS, file: Uint8Array, ma
         if (found) continue; // a later sheet: read through (the zip streams on), not parsed
         if (first) {
           first = false;
-          if (row.number === 1) parser = SheetParser.fromHeader(row, (sheet as unknown as { name?: string }).name ?? "Sheet", mappingColumn);
+          if (row.number === 1)
+            parser = SheetParser.fromHeader(
+              row,
+              (sheet as unknown as { name?: string }).name ?? "Sheet",
+              mappingColumn,
+            );
         }
         if (parser && row.number > 1) parser.add(row);
       }
@@ -157,7 +192,9 @@ async function readT2vHaluBenchSheet(excel: typeof ExcelJS, file: Uint8Array, ma
     }
   } catch (error) {
     if (isAppError(error)) throw error; // an app error from any copy of lib/errors.ts (its 413 stays a 413)
-    throw new ValidationError(`The file is not a readable .xlsx workbook (${error instanceof Error ? error.message : String(error)}).`);
+    throw new ValidationError(
+      `The file is not a readable .xlsx workbook (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
   return found;
 }
@@ -185,9 +222,13 @@ class SheetParser {
     });
     if (!columnOf.has(T2VHALUBENCH_COLUMNS.example.toLowerCase())) return null;
     const missing = Object.values(T2VHALUBENCH_COLUMNS).filter((c) => c !== "model" && !columnOf.has(c.toLowerCase()));
-    if (missing.length) throw new ValidationError(`The sheet "${sheetName}" lacks the column(s) ${missing.join(", ")} (found: ${headers.join(", ")}).`);
+    if (missing.length)
+      throw new ValidationError(
+        `The sheet "${sheetName}" lacks the column(s) ${missing.join(", ")} (found: ${headers.join(", ")}).`,
+      );
     const mappingCol = mappingColumn ? columnOf.get(mappingColumn.trim().toLowerCase()) : undefined;
-    if (mappingColumn && mappingCol === undefined) throw new ValidationError(`The sheet has no mapping column "${mappingColumn}" (found: ${headers.join(", ")}).`);
+    if (mappingColumn && mappingCol === undefined)
+      throw new ValidationError(`The sheet has no mapping column "${mappingColumn}" (found: ${headers.join(", ")}).`);
     return new SheetParser(headers, columnOf, mappingColumn, mappingCol);
   }
 
@@ -204,18 +245,21 @@ class SheetParser {
     };
     const allEmpty = Object.values(T2VHALUBENCH_COLUMNS).every((c) => text(c).trim() === "");
     if (allEmpty) return;
-    const issue = (column: string, cell: string, action: SheetIssue["action"], message: string) => issues.push({ row: r, column, cell, action, message });
+    const issue = (column: string, cell: string, action: SheetIssue["action"], message: string) =>
+      issues.push({ row: r, column, cell, action, message });
     const rawExample = text(T2VHALUBENCH_COLUMNS.example);
     const example = rawExample.trim();
     if (!example) {
       issue(T2VHALUBENCH_COLUMNS.example, rawExample, "skipped", "no file name: the row is not imported");
       return;
     }
-    if (example !== rawExample) issue(T2VHALUBENCH_COLUMNS.example, rawExample, "interpreted", "stray spaces around the cell");
+    if (example !== rawExample)
+      issue(T2VHALUBENCH_COLUMNS.example, rawExample, "interpreted", "stray spaces around the cell");
     const binary = (column: string): 0 | 1 | null => {
       const raw = text(column);
       const parsed = parseBinary(raw);
-      if (parsed.value === null) issue(column, raw, "skipped", raw.trim() === "" ? "empty cell: not labelled" : "not 1 or 0: not labelled");
+      if (parsed.value === null)
+        issue(column, raw, "skipped", raw.trim() === "" ? "empty cell: not labelled" : "not 1 or 0: not labelled");
       else if (parsed.interpreted) issue(column, raw, "interpreted", parsed.interpreted);
       return parsed.value;
     };
@@ -245,7 +289,8 @@ class SheetParser {
     }
     const model = text(T2VHALUBENCH_COLUMNS.model).trim() || null;
     const mapping = mappingCol === undefined ? null : cellText(row.getCell(mappingCol).value).trim() || null;
-    if (mappingCol !== undefined && !mapping) issue(this.mappingColumn!, "", "skipped", "empty mapping cell: the row is not imported");
+    if (mappingCol !== undefined && !mapping)
+      issue(this.mappingColumn!, "", "skipped", "empty mapping cell: the row is not imported");
     this.rows.push({ row: r, example, model, mapping, hallucination, promptConsistency, categories });
   }
 }
@@ -269,12 +314,19 @@ export interface LabelSetPlan {
 type MatchableVideo = { id: string; fileName: string; relativePath: string };
 
 /** Reads the sheet and plans the label set; imports it unless `dryRun`. Nothing is written on a dry run. */
-export async function importT2vHaluBench(prisma: PrismaClient, actor: Actor, projectId: string, input: LabelSetImportInput) {
+export async function importT2vHaluBench(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  input: LabelSetImportInput,
+) {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   const name = input.name.trim();
   if (!name) throw new ValidationError("Name the label set.");
   await requireFreeName(prisma, projectId, name);
-  const sheet = await parseT2vHaluBenchSheet(input.file, { mappingColumn: input.match.by === "column" ? input.match.column : null });
+  const sheet = await parseT2vHaluBenchSheet(input.file, {
+    mappingColumn: input.match.by === "column" ? input.match.column : null,
+  });
   const issues = [...sheet.issues];
   const keys = sheet.rows.flatMap((r) => (input.match.by === "column" ? (r.mapping ? [r.mapping] : []) : [r.example]));
   const videos: MatchableVideo[] = await inChunks([...new Set(keys)], (chunk) =>
@@ -299,28 +351,63 @@ export async function importT2vHaluBench(prisma: PrismaClient, actor: Actor, pro
         column: matchColumn,
         cell: key,
         action: "skipped",
-        message: candidates.length ? `${candidates.length} videos of the project have this file name: use a mapping column with their paths` : "no video of the project has this file name or path",
+        message: candidates.length
+          ? `${candidates.length} videos of the project have this file name: use a mapping column with their paths`
+          : "no video of the project has this file name or path",
       });
       continue;
     }
     const video = candidates[0]!;
     if (matched.has(video.id)) {
-      issues.push({ row: row.row, column: matchColumn, cell: key, action: "skipped", message: "an earlier row already labels this video" });
+      issues.push({
+        row: row.row,
+        column: matchColumn,
+        cell: key,
+        action: "skipped",
+        message: "an earlier row already labels this video",
+      });
       continue;
     }
     matched.add(video.id);
-    if (row.hallucination !== null) judgments.push({ target: metricTarget("hallucination", video.id, "", "verdict"), value: row.hallucination, annotator: null });
+    if (row.hallucination !== null)
+      judgments.push({
+        target: metricTarget("hallucination", video.id, "", "verdict"),
+        value: row.hallucination,
+        annotator: null,
+      });
     // The sheet says "consistent"; the task's target is prompt inconsistency, present when not consistent.
-    if (row.promptConsistency !== null) judgments.push({ target: presenceTarget("hallucination", video.id, INCONSISTENCY_CATEGORY), value: 1 - row.promptConsistency, annotator: null });
-    for (const [code, value] of Object.entries(row.categories)) judgments.push({ target: presenceTarget("hallucination", video.id, code), value, annotator: null });
+    if (row.promptConsistency !== null)
+      judgments.push({
+        target: presenceTarget("hallucination", video.id, INCONSISTENCY_CATEGORY),
+        value: 1 - row.promptConsistency,
+        annotator: null,
+      });
+    for (const [code, value] of Object.entries(row.categories))
+      judgments.push({ target: presenceTarget("hallucination", video.id, code), value, annotator: null });
   }
   issues.sort((a, b) => a.row - b.row);
   const counts: Record<string, number> = {};
   for (const j of judgments) counts[j.target.targetType] = (counts[j.target.targetType] ?? 0) + 1;
   const sha256 = sha256Of(input.file);
-  const plan: LabelSetPlan = { name, fileName: input.fileName, sha256, rows: sheet.rows.length, matchedVideos: matched.size, judgments: counts, issues, headers: sheet.headers };
+  const plan: LabelSetPlan = {
+    name,
+    fileName: input.fileName,
+    sha256,
+    rows: sheet.rows.length,
+    matchedVideos: matched.size,
+    judgments: counts,
+    issues,
+    headers: sheet.headers,
+  };
   if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
-  if (judgments.length === 0) throw new ValidationError("Nothing to import: no row of the sheet matched a video of the project.");
-  const labelSet = await createLabelSet(prisma, actor, projectId, { name, format: "t2vhalubench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" }, judgments);
+  if (judgments.length === 0)
+    throw new ValidationError("Nothing to import: no row of the sheet matched a video of the project.");
+  const labelSet = await createLabelSet(
+    prisma,
+    actor,
+    projectId,
+    { name, format: "t2vhalubench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" },
+    judgments,
+  );
   return { dryRun: false as const, plan, labelSet };
 }

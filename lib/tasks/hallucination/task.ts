@@ -10,7 +10,11 @@ const intensity = { kind: "numeric", min: 0, max: 10, step: null } as const;
 /** A judge's score of 5 or more is a moderate hallucination: the verdict's default rule too. */
 const present = { op: ">=", threshold: 5, label: "hallucination" } as const;
 
-const categoryTarget = (category: { id: string; name: string; description: string }, scope: "key_frame" | "cluster", kind: "static" | "dynamic"): TargetDeclaration => ({
+const categoryTarget = (
+  category: { id: string; name: string; description: string },
+  scope: "key_frame" | "cluster",
+  kind: "static" | "dynamic",
+): TargetDeclaration => ({
   id: category.id,
   label: category.name,
   definition: category.description,
@@ -29,7 +33,8 @@ export const HALLUCINATION_TARGETS: readonly TargetDeclaration[] = [
   {
     id: INCONSISTENCY_CATEGORY,
     label: "Prompt inconsistency",
-    definition: "How far the video departs from its prompt: the judge compares the prompt with its own summary of the video (0 consistent, 10 unrelated).",
+    definition:
+      "How far the video departs from its prompt: the judge compares the prompt with its own summary of the video (0 consistent, 10 unrelated).",
     scale: intensity,
     level: "ordinal",
     higherIsBetter: false,
@@ -40,7 +45,9 @@ export const HALLUCINATION_TARGETS: readonly TargetDeclaration[] = [
   },
 ];
 
-const metric = (m: Omit<MetricDeclaration, "scale" | "level" | "higherIsBetter" | "positive" | "disagreementGap">): MetricDeclaration => ({
+const metric = (
+  m: Omit<MetricDeclaration, "scale" | "level" | "higherIsBetter" | "positive" | "disagreementGap">,
+): MetricDeclaration => ({
   ...m,
   scale: intensity,
   level: "ordinal",
@@ -51,12 +58,18 @@ const metric = (m: Omit<MetricDeclaration, "scale" | "level" | "higherIsBetter" 
 });
 
 export const HALLUCINATION_METRICS: readonly MetricDeclaration[] = [
-  metric({ id: "I", label: "I", definition: "Prompt inconsistency (0–10).", aggregation: "The inconsistency step's score." }),
+  metric({
+    id: "I",
+    label: "I",
+    definition: "Prompt inconsistency (0–10).",
+    aggregation: "The inconsistency step's score.",
+  }),
   metric({
     id: "S",
     label: "S",
     definition: "Static hallucination (0–10), from the key frames' s1–s10 scores.",
-    aggregation: "By the run's aggregation: mean over categories of each category's worst key frame (default), the worst score anywhere, or the mean of means.",
+    aggregation:
+      "By the run's aggregation: mean over categories of each category's worst key frame (default), the worst score anywhere, or the mean of means.",
   }),
   metric({
     id: "D",
@@ -80,7 +93,8 @@ export const HALLUCINATION_METRICS: readonly MetricDeclaration[] = [
   {
     id: "verdict",
     label: "Hallucination",
-    definition: "Does the video hallucinate? Yes when I or any category reaches the threshold (default), or when the overall is below its threshold.",
+    definition:
+      "Does the video hallucinate? Yes when I or any category reaches the threshold (default), or when the overall is below its threshold.",
     aggregation: "The run's verdict rule over the metrics above.",
     reviewed: true,
     // The stored summary (HallucinationSummary) carries the verdict as the boolean `hallucination`.
@@ -105,7 +119,10 @@ export const HALLUCINATION_TASK: TaskDeclaration = {
   subject: "video",
   targets: HALLUCINATION_TARGETS,
   metrics: HALLUCINATION_METRICS,
-  verdict: { metricId: "verdict", rule: "Hallucination when I or any category's aggregate is at least 5 (default), or when the overall is below 60." },
+  verdict: {
+    metricId: "verdict",
+    rule: "Hallucination when I or any category's aggregate is at least 5 (default), or when the overall is below 60.",
+  },
   groupings: [
     {
       id: "kind",

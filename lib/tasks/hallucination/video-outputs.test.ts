@@ -3,7 +3,14 @@ import { keyFramesAndClusters, scopeFocus, stepScope } from "../../judge/frame-s
 import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { taskOf } from "../registry";
 import { hallucinationPipeline } from "./pipeline";
-import { describeScoreSettings, readableDynamicKg, readableReason, readableStaticKg, readableSummary, shortHash } from "./video-outputs";
+import {
+  describeScoreSettings,
+  readableDynamicKg,
+  readableReason,
+  readableStaticKg,
+  readableSummary,
+  shortHash,
+} from "./video-outputs";
 
 // Two key frames (indexes 1 and 4) with clusters {0,1,2} and {3,4,5}; frame 6 belongs to no cluster.
 const frames = [
@@ -19,7 +26,9 @@ const frames = [
 describe("what a step looked at", () => {
   it("uses each pipeline's own scopes, as its task declares them", () => {
     for (const [id, pipeline] of Object.entries(installedPipelines())) {
-      expect(Object.fromEntries(pipeline.steps.map((step) => [step.id, step.scope])), id).toEqual(taskOf(id).stepScopes);
+      expect(Object.fromEntries(pipeline.steps.map((step) => [step.id, step.scope])), id).toEqual(
+        taskOf(id).stepScopes,
+      );
       for (const step of pipeline.steps) expect(stepScope(step.id), `${id}.${step.id}`).toBe(step.scope);
     }
     expect(hallucinationPipeline.steps.length).toBeGreaterThan(0);
@@ -35,8 +44,16 @@ describe("what a step looked at", () => {
   });
 
   it("points a static cell at its key frame, a dynamic cell at its cluster, a video-level step at all key frames", () => {
-    expect(scopeFocus(frames, "static_hallucination", 1)).toEqual({ seekS: 1.0, frameIndexes: [4], label: "key frame 2" });
-    expect(scopeFocus(frames, "dynamic_hallucination", 1)).toEqual({ seekS: 1.0, frameIndexes: [3, 4, 5], label: "cluster 2" });
+    expect(scopeFocus(frames, "static_hallucination", 1)).toEqual({
+      seekS: 1.0,
+      frameIndexes: [4],
+      label: "key frame 2",
+    });
+    expect(scopeFocus(frames, "dynamic_hallucination", 1)).toEqual({
+      seekS: 1.0,
+      frameIndexes: [3, 4, 5],
+      label: "cluster 2",
+    });
     expect(scopeFocus(frames, "dynamic_kg", 0)).toMatchObject({ seekS: 0.25, frameIndexes: [0, 1, 2] });
     expect(scopeFocus(frames, "inconsistency", 0)).toMatchObject({ seekS: 0.25, frameIndexes: [1, 4] });
   });
@@ -50,7 +67,13 @@ describe("readable judge outputs", () => {
   it("turns a static KG into objects with attributes and subject — relation — object lines", () => {
     const kg = readableStaticKg({
       objects: ["cat", "table"],
-      relations: [["cat", "sits on", "table"], ["cat", "is", "orange"], { subject: "table", predicate: "made of", object: "wood" }, ["sun", "shines on", "table"], ["broken"]],
+      relations: [
+        ["cat", "sits on", "table"],
+        ["cat", "is", "orange"],
+        { subject: "table", predicate: "made of", object: "wood" },
+        ["sun", "shines on", "table"],
+        ["broken"],
+      ],
     });
     expect(kg).toEqual({
       objects: [
@@ -65,7 +88,10 @@ describe("readable judge outputs", () => {
   });
 
   it("reads objects given with their own attributes", () => {
-    expect(readableStaticKg({ objects: [{ name: "ball", attributes: ["red", 3] }], relations: [] })).toEqual({ objects: [{ name: "ball", attributes: ["red", "3"] }], relations: [] });
+    expect(readableStaticKg({ objects: [{ name: "ball", attributes: ["red", 3] }], relations: [] })).toEqual({
+      objects: [{ name: "ball", attributes: ["red", "3"] }],
+      relations: [],
+    });
   });
 
   it("gives null for outputs that are no graph", () => {
@@ -90,7 +116,13 @@ describe("readable judge outputs", () => {
   it("shortens template hashes and describes the score settings", () => {
     expect(shortHash("0123456789abcdef")).toBe("01234567");
     expect(shortHash(null)).toBeNull();
-    expect(describeScoreSettings({ aggregation: "max-max", verdict: { on: "overall", threshold: 70 } })).toEqual({ aggregation: "max-max", verdictRule: "hallucination when overall < 70" });
-    expect(describeScoreSettings({})).toEqual({ aggregation: "mean-max", verdictRule: "hallucination when I or a category's aggregate ≥ 5" });
+    expect(describeScoreSettings({ aggregation: "max-max", verdict: { on: "overall", threshold: 70 } })).toEqual({
+      aggregation: "max-max",
+      verdictRule: "hallucination when overall < 70",
+    });
+    expect(describeScoreSettings({})).toEqual({
+      aggregation: "mean-max",
+      verdictRule: "hallucination when I or a category's aggregate ≥ 5",
+    });
   });
 });

@@ -4,7 +4,8 @@
  * renders raw JSON). Which frames a step looked at is the core's (lib/judge/frame-scopes.ts).
  */
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | null => {
   if (typeof value === "string") return value.trim() || null;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
@@ -39,13 +40,20 @@ function relationTriple(value: unknown): [string, string, string] | null {
 /** A static knowledge graph ({objects, relations}) as objects with attributes and subject — relation — object lines. */
 export function readableStaticKg(output: unknown): ReadableStaticKg | null {
   if (!isRecord(output)) return null;
-  const names = (Array.isArray(output.objects) ? output.objects : []).map((o) => (isRecord(o) ? text(o.name) : text(o))).filter((n): n is string => n !== null);
-  const objects = new Map<string, { name: string; attributes: string[] }>(names.map((name) => [name.toLowerCase(), { name, attributes: [] }]));
+  const names = (Array.isArray(output.objects) ? output.objects : [])
+    .map((o) => (isRecord(o) ? text(o.name) : text(o)))
+    .filter((n): n is string => n !== null);
+  const objects = new Map<string, { name: string; attributes: string[] }>(
+    names.map((name) => [name.toLowerCase(), { name, attributes: [] }]),
+  );
   // Objects given as {name, attributes: [...]} (not the seed's shape, but harmless to read).
   for (const o of Array.isArray(output.objects) ? output.objects : []) {
     if (isRecord(o) && Array.isArray(o.attributes)) {
       const name = text(o.name);
-      if (name) objects.get(name.toLowerCase())?.attributes.push(...o.attributes.map(text).filter((a): a is string => a !== null));
+      if (name)
+        objects
+          .get(name.toLowerCase())
+          ?.attributes.push(...o.attributes.map(text).filter((a): a is string => a !== null));
     }
   }
   const relations: ReadableStaticKg["relations"] = [];
@@ -94,6 +102,9 @@ export function describeScoreSettings(settings: unknown): { aggregation: string;
   const verdict = isRecord(s.verdict) ? s.verdict : {};
   const on = text(verdict.on) ?? "max_category";
   const threshold = typeof verdict.threshold === "number" ? verdict.threshold : on === "overall" ? 60 : 5;
-  const verdictRule = on === "overall" ? `hallucination when overall < ${threshold}` : `hallucination when I or a category's aggregate ≥ ${threshold}`;
+  const verdictRule =
+    on === "overall"
+      ? `hallucination when overall < ${threshold}`
+      : `hallucination when I or a category's aggregate ≥ ${threshold}`;
   return { aggregation, verdictRule };
 }

@@ -56,7 +56,10 @@ function counts(outcomes: readonly (QaOutcome | null | undefined)[]): OutcomeCou
   return { ...tally, accuracy: wilsonInterval(tally.correct, tally.correct + tally.wrong) };
 }
 
-function groupKey(row: QaOutcomeRow, breakdown: AccuracyBreakdown): { format: string | null; category: string | null; granularity: string | null } {
+function groupKey(
+  row: QaOutcomeRow,
+  breakdown: AccuracyBreakdown,
+): { format: string | null; category: string | null; granularity: string | null } {
   switch (breakdown) {
     case "all":
       return { format: null, category: null, granularity: null };
@@ -71,7 +74,8 @@ function groupKey(row: QaOutcomeRow, breakdown: AccuracyBreakdown): { format: st
   }
 }
 
-const compare = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a.localeCompare(b));
+const compare = (a: string | null, b: string | null) =>
+  a === b ? 0 : a === null ? 1 : b === null ? -1 : a.localeCompare(b);
 
 /** Rows per run in the order given, each run's breakdowns in BREAKDOWNS order, groups sorted by value (no value last). */
 export function accuracyRows(rows: readonly QaOutcomeRow[], runIds: readonly string[]): AccuracyRow[] {
@@ -88,8 +92,14 @@ export function accuracyRows(rows: readonly QaOutcomeRow[], runIds: readonly str
         group.rows.push(row);
         groups.set(id, group);
       }
-      if (breakdown === "all" && groups.size === 0) groups.set("all", { key: groupKey({} as QaOutcomeRow, "all"), rows: [] });
-      const sorted = [...groups.values()].sort((a, b) => compare(a.key.format, b.key.format) || compare(a.key.category, b.key.category) || compare(a.key.granularity, b.key.granularity));
+      if (breakdown === "all" && groups.size === 0)
+        groups.set("all", { key: groupKey({} as QaOutcomeRow, "all"), rows: [] });
+      const sorted = [...groups.values()].sort(
+        (a, b) =>
+          compare(a.key.format, b.key.format) ||
+          compare(a.key.category, b.key.category) ||
+          compare(a.key.granularity, b.key.granularity),
+      );
       for (const group of sorted) {
         out.push({
           runId,
@@ -119,7 +129,8 @@ export function pairwiseComparisons(rows: readonly QaOutcomeRow[], runIds: reado
   const decided = new Map<string, Map<string, boolean>>();
   for (const runId of runIds) decided.set(runId, new Map());
   for (const row of rows) {
-    if (row.outcome === "correct" || row.outcome === "wrong") decided.get(row.runId)?.set(row.questionId, row.outcome === "correct");
+    if (row.outcome === "correct" || row.outcome === "wrong")
+      decided.get(row.runId)?.set(row.questionId, row.outcome === "correct");
   }
   const comparisons: RunComparison[] = [];
   for (let i = 0; i < runIds.length; i++) {
@@ -135,7 +146,14 @@ export function pairwiseComparisons(rows: readonly QaOutcomeRow[], runIds: reado
         if (right) firstRight += 1;
         if (other) secondRight += 1;
       }
-      comparisons.push({ first: runIds[i]!, second: runIds[j]!, n, firstAccuracy: n ? firstRight / n : null, secondAccuracy: n ? secondRight / n : null, ...mcnemarTest(b, c) });
+      comparisons.push({
+        first: runIds[i]!,
+        second: runIds[j]!,
+        n,
+        firstAccuracy: n ? firstRight / n : null,
+        secondAccuracy: n ? secondRight / n : null,
+        ...mcnemarTest(b, c),
+      });
     }
   }
   return comparisons;

@@ -20,6 +20,12 @@ export const QA_CRAWL_PAGES: readonly CrawlPage[] = [
     project: {},
     urls: (s) => taskSeedIds(s, "qa", "questionIds").map((id) => `/projects/${s.projectId}/qa/${id}`),
   },
-  { route: "/projects/[projectId]/prompts", urls: (s) => [`/projects/${s.projectId}/prompts?pipeline=qa&template=qa/judge-open`] },
-  { route: "/projects/[projectId]/runs/[runId]/label-next", urls: (s) => [`/projects/${s.projectId}/runs/${taskSeedIds(s, "qa", "runIds")[0]}/label-next`] },
+  {
+    route: "/projects/[projectId]/prompts",
+    urls: (s) => [`/projects/${s.projectId}/prompts?pipeline=qa&template=qa/judge-open`],
+  },
+  {
+    route: "/projects/[projectId]/runs/[runId]/label-next",
+    urls: (s) => [`/projects/${s.projectId}/runs/${taskSeedIds(s, "qa", "runIds")[0]}/label-next`],
+  },
 ];

@@ -6,11 +6,28 @@
 import { questionSetBytes } from "./qa-fixtures";
 import type { CrawlSeedPart } from "../task-crawl";
 
-export const qaCrawlSeed: CrawlSeedPart = async ({ prisma, projectId, api, upload, stubBaseUrl, endpointId, waitForRun }) => {
-  const questions = await api<{ set: { id: string } }>(`/api/v1/projects/${projectId}/question-sets`, { method: "POST", body: upload({}, "crawl-questions.jsonl", questionSetBytes()) });
+export const qaCrawlSeed: CrawlSeedPart = async ({
+  prisma,
+  projectId,
+  api,
+  upload,
+  stubBaseUrl,
+  endpointId,
+  waitForRun,
+}) => {
+  const questions = await api<{ set: { id: string } }>(`/api/v1/projects/${projectId}/question-sets`, {
+    method: "POST",
+    body: upload({}, "crawl-questions.jsonl", questionSetBytes()),
+  });
   const judge = await api<{ id: string }>(`/api/v1/projects/${projectId}/endpoints`, {
     method: "POST",
-    body: JSON.stringify({ name: "Stub judge (simulated)", baseUrl: stubBaseUrl, model: "stub-judge", apiKey: null, maxConcurrency: 8 }),
+    body: JSON.stringify({
+      name: "Stub judge (simulated)",
+      baseUrl: stubBaseUrl,
+      model: "stub-judge",
+      apiKey: null,
+      maxConcurrency: 8,
+    }),
   });
   const qaRun = await api<{ id: string }>(`/api/v1/projects/${projectId}/runs`, {
     method: "POST",
@@ -18,10 +35,19 @@ export const qaCrawlSeed: CrawlSeedPart = async ({ prisma, projectId, api, uploa
       pipeline: "qa",
       endpointId,
       questionSetId: questions.set.id,
-      settings: { frames: 8, resize: { mode: "longest_side", px: 768 }, textOnlyBaseline: true, judgeEndpointId: judge.id },
+      settings: {
+        frames: 8,
+        resize: { mode: "longest_side", px: 768 },
+        textOnlyBaseline: true,
+        judgeEndpointId: judge.id,
+      },
     }),
   });
   await waitForRun(qaRun.id);
-  const questionItems = await prisma.item.findMany({ where: { projectId, kind: "question" }, orderBy: { externalId: "asc" }, select: { id: true } });
+  const questionItems = await prisma.item.findMany({
+    where: { projectId, kind: "question" },
+    orderBy: { externalId: "asc" },
+    select: { id: true },
+  });
   return { runIds: [qaRun.id], questionIds: questionItems.map((q) => q.id) };
 };

@@ -6,7 +6,12 @@ const declarations: TaskDeclarations = {
   id: "qa",
   tasks: [QA_TASK],
   runForm: {
-    qa: { label: "video QA (seed 004, the endpoint answers)", endpointLabel: "Evaluated model (endpoint)", allVideosLabel: "every video with uniform frames", itemNoun: "question" },
+    qa: {
+      label: "video QA (seed 004, the endpoint answers)",
+      endpointLabel: "Evaluated model (endpoint)",
+      allVideosLabel: "every video with uniform frames",
+      itemNoun: "question",
+    },
   },
   navLinks: [{ id: "qa", label: "QA", path: "/qa", action: "project.view", after: "adjudication" }],
   crawlPages: QA_CRAWL_PAGES,

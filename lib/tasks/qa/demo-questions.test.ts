@@ -29,8 +29,14 @@ describe("the demo's question set", () => {
     const outcomes = parsed.questions
       .filter((q) => q.format === "mc")
       .map((q) => {
-        const text = renderTemplate(loadTemplate("qa/answer-mc"), { question: q.question, options: optionLinesForAnswer(q.options!) });
-        return extractOptionLetter(rule.respond(makeContext(text, ["frame"], false, "stub-vision")), q.options!).letter === q.answer;
+        const text = renderTemplate(loadTemplate("qa/answer-mc"), {
+          question: q.question,
+          options: optionLinesForAnswer(q.options!),
+        });
+        return (
+          extractOptionLetter(rule.respond(makeContext(text, ["frame"], false, "stub-vision")), q.options!).letter ===
+          q.answer
+        );
       });
     expect(outcomes.filter(Boolean).length).toBe(4);
     expect(outcomes.filter((right) => !right).length).toBe(4);

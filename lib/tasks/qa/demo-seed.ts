@@ -16,7 +16,9 @@ export const qaDemo: DemoSeedPart = {
     const questionSet = await api(`/api/v1/projects/${projectId}/question-sets`, { form });
     const questionSetId = String((questionSet.set as { id: string }).id);
     const stubEndpoint = (name: string, model: string) =>
-      api(`/api/v1/projects/${projectId}/endpoints`, { json: { name, baseUrl: stubBaseUrl, model, apiKey: null, maxConcurrency: 8, imageDetail: "low" } });
+      api(`/api/v1/projects/${projectId}/endpoints`, {
+        json: { name, baseUrl: stubBaseUrl, model, apiKey: null, maxConcurrency: 8, imageDetail: "low" },
+      });
     const guesser = await stubEndpoint("Stub guesser (simulated)", "stub-guess");
     const judge = await stubEndpoint("Stub judge (simulated)", "stub-judge");
     for (const [evaluatedId, settings] of [
@@ -24,7 +26,14 @@ export const qaDemo: DemoSeedPart = {
       [String(guesser.id), { frames: 8 }],
       [endpointId, { frames: 16 }],
     ] as const) {
-      const qaRun = await api(`/api/v1/projects/${projectId}/runs`, { json: { pipeline: "qa", endpointId: evaluatedId, questionSetId, settings: { ...settings, judgeEndpointId: judge.id } } });
+      const qaRun = await api(`/api/v1/projects/${projectId}/runs`, {
+        json: {
+          pipeline: "qa",
+          endpointId: evaluatedId,
+          questionSetId,
+          settings: { ...settings, judgeEndpointId: judge.id },
+        },
+      });
       log(`started a simulated QA run ${String(qaRun.id)}`);
     }
     return [];
@@ -40,7 +49,15 @@ export const qaDemo: DemoSeedPart = {
  */
 export function demoQuestions(): string {
   const [soup, ice, paper, river] = CLIPS.map((clip) => path.basename(clip.path));
-  const mc = (id: string, video: string, question: string, options: Record<string, string>, answer: string, category: string, granularity: "coarse" | "fine") => ({
+  const mc = (
+    id: string,
+    video: string,
+    question: string,
+    options: Record<string, string>,
+    answer: string,
+    category: string,
+    granularity: "coarse" | "fine",
+  ) => ({
     id,
     video,
     question,
@@ -50,7 +67,14 @@ export function demoQuestions(): string {
     category,
     granularity,
   });
-  const open = (id: string, video: string, question: string, answer: string, category: string, granularity: "coarse" | "fine") => ({
+  const open = (
+    id: string,
+    video: string,
+    question: string,
+    answer: string,
+    category: string,
+    granularity: "coarse" | "fine",
+  ) => ({
     id,
     video,
     question,
@@ -64,7 +88,11 @@ export function demoQuestions(): string {
       "soup-1",
       soup!,
       "What happens to the soup when the bowl is tilted?",
-      { A: "The soup spreads slowly in all directions.", B: "The soup and the bowl stay tilted and still.", C: "It turns into ice." },
+      {
+        A: "The soup spreads slowly in all directions.",
+        B: "The soup and the bowl stay tilted and still.",
+        C: "It turns into ice.",
+      },
       "A",
       "Step Sequencing",
       "coarse",
@@ -78,16 +106,92 @@ export function demoQuestions(): string {
       "Object Attribute Recognition",
       "fine",
     ),
-    open("soup-3", soup!, "How does the liquid move in the space station?", "The liquid moves through the space station.", "Step Sequencing", "coarse"),
-    mc("ice-1", ice!, "What melts on the hot stove?", { A: "A block of ice melts on the hot stove.", B: "A candle.", C: "Butter." }, "A", "Object Existence in Steps", "coarse"),
-    mc("ice-2", ice!, "What is left on the stove after the ice melts?", { A: "A puddle of water.", B: "The ice melts and is left on the stove.", C: "Smoke." }, "A", "Future Step Prediction", "fine"),
-    open("ice-3", ice!, "What heats the block of ice?", "The stove underneath it.", "Specific Step Recognition", "fine"),
-    mc("paper-1", paper!, "What is the paper folded into?", { A: "A paper airplane.", B: "A paper boat, folded twice.", C: "A crane." }, "A", "Step Sequencing", "coarse"),
-    mc("paper-2", paper!, "What happens to the piece of paper?", { A: "The piece of paper is folded.", B: "It burns.", C: "It is torn." }, "A", "Intermediate Steps Recognition", "fine"),
-    open("paper-3", paper!, "What does the paper become?", "The paper becomes a paper airplane.", "Object Interaction Recognition", "coarse"),
-    mc("river-1", river!, "What colour does the river change to?", { A: "Brown.", B: "Green.", C: "Blue." }, "A", "Object Attribute Recognition", "fine"),
-    mc("river-2", river!, "What colour was the river before it changed?", { A: "The river was brown before it changed colour.", B: "Blue.", C: "Red." }, "B", "Past Step Recall", "coarse"),
-    open("river-3", river!, "How does the river change?", "The river changes from blue to brown.", "Step Sequencing", "coarse"),
+    open(
+      "soup-3",
+      soup!,
+      "How does the liquid move in the space station?",
+      "The liquid moves through the space station.",
+      "Step Sequencing",
+      "coarse",
+    ),
+    mc(
+      "ice-1",
+      ice!,
+      "What melts on the hot stove?",
+      { A: "A block of ice melts on the hot stove.", B: "A candle.", C: "Butter." },
+      "A",
+      "Object Existence in Steps",
+      "coarse",
+    ),
+    mc(
+      "ice-2",
+      ice!,
+      "What is left on the stove after the ice melts?",
+      { A: "A puddle of water.", B: "The ice melts and is left on the stove.", C: "Smoke." },
+      "A",
+      "Future Step Prediction",
+      "fine",
+    ),
+    open(
+      "ice-3",
+      ice!,
+      "What heats the block of ice?",
+      "The stove underneath it.",
+      "Specific Step Recognition",
+      "fine",
+    ),
+    mc(
+      "paper-1",
+      paper!,
+      "What is the paper folded into?",
+      { A: "A paper airplane.", B: "A paper boat, folded twice.", C: "A crane." },
+      "A",
+      "Step Sequencing",
+      "coarse",
+    ),
+    mc(
+      "paper-2",
+      paper!,
+      "What happens to the piece of paper?",
+      { A: "The piece of paper is folded.", B: "It burns.", C: "It is torn." },
+      "A",
+      "Intermediate Steps Recognition",
+      "fine",
+    ),
+    open(
+      "paper-3",
+      paper!,
+      "What does the paper become?",
+      "The paper becomes a paper airplane.",
+      "Object Interaction Recognition",
+      "coarse",
+    ),
+    mc(
+      "river-1",
+      river!,
+      "What colour does the river change to?",
+      { A: "Brown.", B: "Green.", C: "Blue." },
+      "A",
+      "Object Attribute Recognition",
+      "fine",
+    ),
+    mc(
+      "river-2",
+      river!,
+      "What colour was the river before it changed?",
+      { A: "The river was brown before it changed colour.", B: "Blue.", C: "Red." },
+      "B",
+      "Past Step Recall",
+      "coarse",
+    ),
+    open(
+      "river-3",
+      river!,
+      "How does the river change?",
+      "The river changes from blue to brown.",
+      "Step Sequencing",
+      "coarse",
+    ),
   ];
   return questions.map((q) => JSON.stringify(q)).join("\n") + "\n";
 }

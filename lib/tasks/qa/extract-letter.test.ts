@@ -37,7 +37,10 @@ const SHAPES: [string, string | null][] = [
   ["Looking at the frames, A fits best.", "A"],
   ["A person applies tissue; the answer is B.", "B"],
   ['{"answer": "C"}', "C"],
-  ['{"Best_option": "E. After cleaning the face, the mask needs to be left still for a few seconds.", "Reason": "The frames show waiting."}', "E"],
+  [
+    '{"Best_option": "E. After cleaning the face, the mask needs to be left still for a few seconds.", "Reason": "The frames show waiting."}',
+    "E",
+  ],
   ['```json\n{"answer": "A"}\n```', "A"],
   // Refusals, empty answers and prose that names no option: none.
   ["", null],
@@ -51,7 +54,10 @@ const SHAPES: [string, string | null][] = [
   ["Both A and C are plausible.", null],
   ["Not B, it is D.", null],
   ["B. After cleaning out the face, the mask is dried out.", null],
-  ["After cleaning the face, tissue is applied on the face using water. After cleaning out the face, the mask is dried out.", null],
+  [
+    "After cleaning the face, tissue is applied on the face using water. After cleaning out the face, the mask is dried out.",
+    null,
+  ],
   // A letter that is not an option.
   ["F", null],
   ["The answer is F.", null],
@@ -66,8 +72,15 @@ describe("extractOptionLetter", () => {
 
   it("says why it found none", () => {
     expect(extractOptionLetter("", OPTIONS)).toMatchObject({ letter: null, how: "empty" });
-    expect(extractOptionLetter("B or C", OPTIONS)).toMatchObject({ letter: null, how: "several", reason: "the answer names several options (B, C)" });
-    expect(extractOptionLetter("B. After cleaning out the face, the mask is dried out.", OPTIONS)).toMatchObject({ letter: null, how: "conflict" });
+    expect(extractOptionLetter("B or C", OPTIONS)).toMatchObject({
+      letter: null,
+      how: "several",
+      reason: "the answer names several options (B, C)",
+    });
+    expect(extractOptionLetter("B. After cleaning out the face, the mask is dried out.", OPTIONS)).toMatchObject({
+      letter: null,
+      how: "conflict",
+    });
     expect(extractOptionLetter("I'm sorry, I cannot help.", OPTIONS)).toMatchObject({ letter: null, how: "none" });
     expect(extractOptionLetter("F", OPTIONS).reason).toContain("not one of the options (A, B, C, D, E)");
   });
@@ -141,7 +154,10 @@ describe("extractOptionLetter: other languages, explanations and the pronoun I",
   });
 
   it("says the explanation was not read, and names a restated answer's conflict", () => {
-    expect(extractOptionLetter("B\nA is wrong.", OPTIONS)).toMatchObject({ letter: "B", reason: "the first line is option B; the explanation after it is not read for letters" });
+    expect(extractOptionLetter("B\nA is wrong.", OPTIONS)).toMatchObject({
+      letter: "B",
+      reason: "the first line is option B; the explanation after it is not read for letters",
+    });
     expect(extractOptionLetter("B\nSo the answer is C.", OPTIONS)).toMatchObject({ letter: null, how: "conflict" });
   });
 
@@ -190,7 +206,11 @@ describe("extractOptionLetter: listed, alternative and ruled-out options", () =>
     // The whole option list repeated, then a choice: the choice is read, the list left out.
     ["A. x\nB. y\nC. z\nAnswer: B", "B", "letter"],
     ["A. It stays still.\nB. The ball rolls.\nC. It melts.\nD. It flies away.\nAnswer: B", "B", "letter"],
-    ["Options:\nA. It stays still.\nB. The ball rolls.\nC. It melts.\nD. It flies away.\n\nThe answer is C.", "C", "letter"],
+    [
+      "Options:\nA. It stays still.\nB. The ball rolls.\nC. It melts.\nD. It flies away.\n\nThe answer is C.",
+      "C",
+      "letter",
+    ],
     ["- A. It stays still.\n- B. The ball rolls.\n- C. It melts.\n\n**D**", "D", "letter"],
     ["A. x\nB. y\nC. z\nAnswer: B or C", null, "several"],
     // A first line that is only a letter, then the options it rejects in another form: the first line is the answer.
@@ -274,14 +294,24 @@ describe("extractOptionLetter: listed, alternative and ruled-out options", () =>
 
   it("says why no letter was read, and after which list a letter was", () => {
     const reason = (answer: string) => extractOptionLetter(answer, BALL).reason;
-    expect(reason("B. The ball rolls.\nC. It melts.")).toBe("the answer lists options (B, C), each on its own line with its letter, and chooses none");
-    expect(reason("A) It stays still. B) The ball rolls.")).toBe("the answer lists options (A, B) in one line, each after its letter, and chooses none");
+    expect(reason("B. The ball rolls.\nC. It melts.")).toBe(
+      "the answer lists options (B, C), each on its own line with its letter, and chooses none",
+    );
+    expect(reason("A) It stays still. B) The ball rolls.")).toBe(
+      "the answer lists options (A, B) in one line, each after its letter, and chooses none",
+    );
     expect(reason("not A")).toBe("the answer rules out option A and chooses none");
     expect(reason("Neither A nor B.")).toBe("the answer rules out options (A, B) and chooses none");
-    expect(reason("A, B and C are wrong, D")).toBe("the answer rules out options (A, B, C) and names D: prose that weighs several options goes to the judge");
+    expect(reason("A, B and C are wrong, D")).toBe(
+      "the answer rules out options (A, B, C) and names D: prose that weighs several options goes to the judge",
+    );
     expect(reason("A or B")).toBe("the answer names several options (A, B)");
     expect(reason("A. x\nB. y\nC. z\nAnswer: B")).toBe("after listing options (A, B, C), the answer is the letter B");
-    expect(reason("(A) stays (B) rolls (C) melts. Answer: B")).toBe("the answer lists options (A, B, C) in one line and then states the answer B");
-    expect(reason("A. x\nB. y\nC. z\nAnswer: B or C")).toBe("after listing options (A, B, C), the answer names several options (B, C)");
+    expect(reason("(A) stays (B) rolls (C) melts. Answer: B")).toBe(
+      "the answer lists options (A, B, C) in one line and then states the answer B",
+    );
+    expect(reason("A. x\nB. y\nC. z\nAnswer: B or C")).toBe(
+      "after listing options (A, B, C), the answer names several options (B, C)",
+    );
   });
 });

@@ -41,7 +41,8 @@ export const OPTION_LETTERS = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"]
 export type OptionLetter = (typeof OPTION_LETTERS)[number];
 
 export type LetterExtraction =
-  { letter: OptionLetter; how: "letter" | "option_text" | "letter_and_text"; reason: string } | { letter: null; how: "empty" | "several" | "conflict" | "list" | "ruled_out" | "none"; reason: string };
+  | { letter: OptionLetter; how: "letter" | "option_text" | "letter_and_text"; reason: string }
+  | { letter: null; how: "empty" | "several" | "conflict" | "list" | "ruled_out" | "none"; reason: string };
 
 /** Keys of a JSON answer that hold the chosen option (seed 004's blind prompt answers {"Best_option": …}). */
 const ANSWER_KEYS = /^(?:best[_ ]?option|answer|final[_ ]?answer|option|choice|selected[_ ]?option|prediction)$/i;
@@ -144,9 +145,15 @@ const OPTION_WORDS = [
 const COPULA = String.raw`(?:\s+(?:correcta|correcto|correcte|correct|correta|corretta|richtige|juste|bonne|juist))?(?:\s*(?:is|es|est|ist|é|è|era|é a|é o|это|jest|là|adalah|है|是|为|為|は|が|은|는|:|=|-|—))?\s*(?:(?:la|el|le|l'|die|der|das|a|o|de|het|la opción|l'option|option|opción|选项|選項)\s*)?`;
 const alternation = (words: readonly string[]) => words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
 /** A lower-case or capital letter introduced by one of the words above ("answer is b", "答案：B", "la respuesta es la b"). */
-const INTRODUCED_LETTER = new RegExp(String.raw`(?:${alternation([...ANSWER_WORDS, ...OPTION_WORDS])})${COPULA}[([]?\s*([a-j])(?![\p{Script=Latin}\p{N}]|[''’][a-z]|-\p{L}{2})`, "giu");
+const INTRODUCED_LETTER = new RegExp(
+  String.raw`(?:${alternation([...ANSWER_WORDS, ...OPTION_WORDS])})${COPULA}[([]?\s*([a-j])(?![\p{Script=Latin}\p{N}]|[''’][a-z]|-\p{L}{2})`,
+  "giu",
+);
 /** The same, with the words for "answer" alone: an explanation that states its answer again. */
-const STATED_ANSWER = new RegExp(String.raw`(?:${alternation(ANSWER_WORDS)})${COPULA}[([]?\s*([a-j])(?![\p{Script=Latin}\p{N}]|[''’][a-z]|-\p{L}{2})`, "giu");
+const STATED_ANSWER = new RegExp(
+  String.raw`(?:${alternation(ANSWER_WORDS)})${COPULA}[([]?\s*([a-j])(?![\p{Script=Latin}\p{N}]|[''’][a-z]|-\p{L}{2})`,
+  "giu",
+);
 /** The whole answer is one letter, however decorated ("b", "(B)", "B.", "[C]", "Option D", "**E**", "答案：B", "Respuesta: b"). */
 const BARE_LETTER = new RegExp(
   String.raw`^(?:the\s+)?(?:(?:(?:best|final|correct|correcta|correcte|richtige)\s+)?(?:${alternation([...ANSWER_WORDS, ...OPTION_WORDS])})${COPULA})?[([]?\s*([a-j])\s*[)\]]?\s*[.:)。]?$`,
@@ -209,7 +216,10 @@ function withoutOptionTexts(answer: string, options: Readonly<Record<string, str
     .filter((t) => t.length > 0)
     .sort((a, b) => b.length - a.length);
   for (const option of texts) {
-    text = text.replace(new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(option).replace(/\s+/g, "\\s+")}(?=$|[^\\p{L}\\p{N}])`, "giu"), "$1 ");
+    text = text.replace(
+      new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(option).replace(/\s+/g, "\\s+")}(?=$|[^\\p{L}\\p{N}])`, "giu"),
+      "$1 ",
+    );
   }
   return text;
 }
@@ -249,15 +259,19 @@ function isRuledOut(text: string, index: number): boolean {
 function mentionsIn(text: string, valid: ReadonlySet<string>): Mention[] {
   const mentions = new Map<number, Mention>();
   const add = (letter: string, index: number) => {
-    if (valid.has(letter) && !mentions.has(index)) mentions.set(index, { letter: letter as OptionLetter, index, ruledOut: isRuledOut(text, index) });
+    if (valid.has(letter) && !mentions.has(index))
+      mentions.set(index, { letter: letter as OptionLetter, index, ruledOut: isRuledOut(text, index) });
   };
   // "answer is b", "option (c)", "la respuesta es b": the one place a lower-case letter counts inside prose.
   for (const match of text.matchAll(INTRODUCED_LETTER)) add(match[1]!.toUpperCase(), match.index + match[0].length - 1);
   // "b. …", "(b) …" opening a line: a label, never the article (which is not followed by "." or ")").
-  for (const match of text.matchAll(/(?<=^|\n)[ \t]*[([]?([a-j])[.)\]:](?=\s|$)/gu)) add(match[1]!.toUpperCase(), match.index + match[0].indexOf(match[1]!));
+  for (const match of text.matchAll(/(?<=^|\n)[ \t]*[([]?([a-j])[.)\]:](?=\s|$)/gu))
+    add(match[1]!.toUpperCase(), match.index + match[0].indexOf(match[1]!));
   // A capital letter standing alone among Latin letters; next to another script it still stands alone ("答案是B").
   // Joined to a word by a hyphen it is part of that word ("B-roll", "an A-frame"); "A-B" is still two letters.
-  for (const match of text.matchAll(/(?<![\p{Script=Latin}\p{N}'’]|\p{L}{2}-)([A-J])(?![\p{Script=Latin}\p{N}'’]|-\p{L}{2})/gu)) {
+  for (const match of text.matchAll(
+    /(?<![\p{Script=Latin}\p{N}'’]|\p{L}{2}-)([A-J])(?![\p{Script=Latin}\p{N}'’]|-\p{L}{2})/gu,
+  )) {
     const letter = match[1]!;
     if (!valid.has(letter)) continue;
     if (letter === "A" || letter === "E" || letter === "I") {
@@ -287,7 +301,8 @@ const withoutEmphasis = (text: string) => text.replace(/\*\*|__|`/g, "");
  * A line that starts with an option's letter as a label: "B. text", "(B) text", "b) text", "B: text", "- B. text",
  * "1. B", "Option B: text", or the letter alone. A capital without a mark before text ("A person…") is prose.
  */
-const LABEL_LINE = /^\s*(?<bullet>[-*•+]\s+|\d{1,2}[.)]\s+)?(?<word>(?:option|choice)\s+)?(?<open>[([])?\s*(?<letter>[A-Ja-j])\s*(?<close>[.):\]])?(?:\s+(?<text>\S.*))?$/iu;
+const LABEL_LINE =
+  /^\s*(?<bullet>[-*•+]\s+|\d{1,2}[.)]\s+)?(?<word>(?:option|choice)\s+)?(?<open>[([])?\s*(?<letter>[A-Ja-j])\s*(?<close>[.):\]])?(?:\s+(?<text>\S.*))?$/iu;
 
 interface LineList {
   letters: string[];
@@ -314,7 +329,13 @@ function lineList(answer: string): LineList | null {
       open = false;
       continue;
     }
-    const form = [label.bullet ? (/\d/.test(label.bullet) ? "1" : label.bullet.trim()) : "", label.word ? "option" : "", label.open ?? "", label.close ?? "", label.text ? "text" : ""].join("|");
+    const form = [
+      label.bullet ? (/\d/.test(label.bullet) ? "1" : label.bullet.trim()) : "",
+      label.word ? "option" : "",
+      label.open ?? "",
+      label.close ?? "",
+      label.text ? "text" : "",
+    ].join("|");
     const last = runs.at(-1);
     const run = open && last?.form === form ? last : { form, indexes: [], letters: [] };
     if (run !== last) runs.push(run);
@@ -342,7 +363,8 @@ function readAfterList(found: LineList, options: Readonly<Record<string, string>
   const listedReason = `the answer lists ${optionsNamed(found.letters)}, each on its own line with its letter, and chooses none`;
   if (!found.rest) return { letter: null, how: "list", reason: listedReason };
   const rest = extractOptionLetter(found.rest, options);
-  if (rest.letter === null && (rest.how === "none" || rest.how === "empty")) return { letter: null, how: "list", reason: listedReason };
+  if (rest.letter === null && (rest.how === "none" || rest.how === "empty"))
+    return { letter: null, how: "list", reason: listedReason };
   return { ...rest, reason: `after listing ${optionsNamed(found.letters)}, ${rest.reason}` };
 }
 
@@ -350,7 +372,8 @@ function readAfterList(found: LineList, options: Readonly<Record<string, string>
  * A label inside a line: "(B) …", "[B] …", "B) …", "b) …", or a capital's "B. …"/"B: …", followed by text that is not
  * a connective ("(A) and (C) are…" names letters in prose) and not after a word that rules it out.
  */
-const INLINE_LABEL = /(?<![\p{L}\p{N}])(?:\(\s*([A-Ja-j])\s*\)|\[\s*([A-Ja-j])\s*\]|(?<!\()([A-Ja-j])\)|([A-J])[.:])(?=\s+([^\s]+))/gu;
+const INLINE_LABEL =
+  /(?<![\p{L}\p{N}])(?:\(\s*([A-Ja-j])\s*\)|\[\s*([A-Ja-j])\s*\]|(?<!\()([A-Ja-j])\)|([A-J])[.:])(?=\s+([^\s]+))/gu;
 
 interface InlineList {
   letters: string[];
@@ -387,7 +410,10 @@ function inlineList(text: string): InlineList | null {
  * The one option the answer picks, or none with the reason. `options` maps letters (A–J) to the options'
  * texts; only those letters count.
  */
-export function extractOptionLetter(rawAnswer: string | null | undefined, options: Readonly<Record<string, string>>): LetterExtraction {
+export function extractOptionLetter(
+  rawAnswer: string | null | undefined,
+  options: Readonly<Record<string, string>>,
+): LetterExtraction {
   const valid = new Set(Object.keys(options));
   options = Object.fromEntries(Object.entries(options).map(([letter, text]) => [letter, text.normalize("NFKC")]));
   const answer = unwrapJson((rawAnswer ?? "").normalize("NFKC")).trim();
@@ -396,8 +422,13 @@ export function extractOptionLetter(rawAnswer: string | null | undefined, option
   const bare = BARE_LETTER.exec(answer.replace(/[*_`"'“”]/g, "").trim());
   if (bare) {
     const letter = bare[1]!.toUpperCase();
-    if (valid.has(letter)) return { letter: letter as OptionLetter, how: "letter", reason: `the answer is the letter ${letter}` };
-    return { letter: null, how: "none", reason: `the answer is the letter ${letter}, which is not one of the options (${list(valid)})` };
+    if (valid.has(letter))
+      return { letter: letter as OptionLetter, how: "letter", reason: `the answer is the letter ${letter}` };
+    return {
+      letter: null,
+      how: "none",
+      reason: `the answer is the letter ${letter}, which is not one of the options (${list(valid)})`,
+    };
   }
 
   // A list at the start: its first line is one item of it, not an answer with an explanation below.
@@ -419,9 +450,17 @@ export function extractOptionLetter(rawAnswer: string | null | undefined, option
     const letters = new Set(stated.map((m) => m.letter));
     if (letters.size === 1) {
       const [letter] = letters as Set<OptionLetter>;
-      return { letter: letter!, how: "letter", reason: `the answer lists ${optionsNamed(inline.letters)} in one line and then states the answer ${letter}` };
+      return {
+        letter: letter!,
+        how: "letter",
+        reason: `the answer lists ${optionsNamed(inline.letters)} in one line and then states the answer ${letter}`,
+      };
     }
-    return { letter: null, how: "list", reason: `the answer lists ${optionsNamed(inline.letters)} in one line, each after its letter, and chooses none` };
+    return {
+      letter: null,
+      how: "list",
+      reason: `the answer lists ${optionsNamed(inline.letters)} in one line, each after its letter, and chooses none`,
+    };
   }
 
   const quoted = { letters: quotedOptions(answer, options) };
@@ -430,23 +469,44 @@ export function extractOptionLetter(rawAnswer: string | null | undefined, option
   const letters = new Set(mentions.filter((m) => !m.ruledOut).map((m) => m.letter));
   if (ruledOut.size > 0) {
     const named = new Set([...letters, ...quoted.letters].filter((l) => !ruledOut.has(l)));
-    if (named.size === 0) return { letter: null, how: "ruled_out", reason: `the answer rules out ${optionsNamed(ruledOut)} and chooses none` };
+    if (named.size === 0)
+      return {
+        letter: null,
+        how: "ruled_out",
+        reason: `the answer rules out ${optionsNamed(ruledOut)} and chooses none`,
+      };
     if (named.size === 1)
-      return { letter: null, how: "several", reason: `the answer rules out ${optionsNamed(ruledOut)} and names ${list(named)}: prose that weighs several options goes to the judge` };
-    return { letter: null, how: "several", reason: `the answer names several options (${list(named)}) and rules out ${optionsNamed(ruledOut)}` };
+      return {
+        letter: null,
+        how: "several",
+        reason: `the answer rules out ${optionsNamed(ruledOut)} and names ${list(named)}: prose that weighs several options goes to the judge`,
+      };
+    return {
+      letter: null,
+      how: "several",
+      reason: `the answer names several options (${list(named)}) and rules out ${optionsNamed(ruledOut)}`,
+    };
   }
-  if (letters.size > 1) return { letter: null, how: "several", reason: `the answer names several options (${list(letters)})` };
+  if (letters.size > 1)
+    return { letter: null, how: "several", reason: `the answer names several options (${list(letters)})` };
   if (letters.size === 1) {
     const [letter] = letters as Set<OptionLetter>;
-    if (quoted.letters.size === 0) return { letter: letter!, how: "letter", reason: `the answer names option ${letter}` };
-    if (quoted.letters.size === 1 && quoted.letters.has(letter!)) return { letter: letter!, how: "letter_and_text", reason: `the answer names option ${letter} with its text` };
-    return { letter: null, how: "conflict", reason: `the answer names option ${letter} but quotes the text of option ${list(quoted.letters)}` };
+    if (quoted.letters.size === 0)
+      return { letter: letter!, how: "letter", reason: `the answer names option ${letter}` };
+    if (quoted.letters.size === 1 && quoted.letters.has(letter!))
+      return { letter: letter!, how: "letter_and_text", reason: `the answer names option ${letter} with its text` };
+    return {
+      letter: null,
+      how: "conflict",
+      reason: `the answer names option ${letter} but quotes the text of option ${list(quoted.letters)}`,
+    };
   }
   if (quoted.letters.size === 1) {
     const [letter] = quoted.letters;
     return { letter: letter!, how: "option_text", reason: `the answer quotes the text of option ${letter}` };
   }
-  if (quoted.letters.size > 1) return { letter: null, how: "several", reason: `the answer quotes several options (${list(quoted.letters)})` };
+  if (quoted.letters.size > 1)
+    return { letter: null, how: "several", reason: `the answer quotes several options (${list(quoted.letters)})` };
   return { letter: null, how: "none", reason: "the answer names no option letter and quotes no option's text" };
 }
 
@@ -455,7 +515,11 @@ export function extractOptionLetter(rawAnswer: string | null | undefined, option
  * the first line is the answer, whatever options the explanation goes on to name, unless the explanation
  * states another answer. Null when the answer is one line or its first line is something else.
  */
-function firstLineAnswer(answer: string, options: Readonly<Record<string, string>>, valid: ReadonlySet<string>): LetterExtraction | null {
+function firstLineAnswer(
+  answer: string,
+  options: Readonly<Record<string, string>>,
+  valid: ReadonlySet<string>,
+): LetterExtraction | null {
   const lines = answer.split(/\r?\n/);
   const first = lines[0]!.trim();
   const rest = lines.slice(1).join("\n").trim();
@@ -464,8 +528,19 @@ function firstLineAnswer(answer: string, options: Readonly<Record<string, string
   if (head.letter === null) return null;
   const onlyTheLetter = BARE_LETTER.test(first.replace(/[*_`"'“”]/g, "").trim());
   if (!onlyTheLetter && head.how !== "letter_and_text") return null;
-  const restated = new Set([...rest.matchAll(STATED_ANSWER)].map((m) => m[1]!.toUpperCase()).filter((l) => valid.has(l)));
+  const restated = new Set(
+    [...rest.matchAll(STATED_ANSWER)].map((m) => m[1]!.toUpperCase()).filter((l) => valid.has(l)),
+  );
   restated.delete(head.letter);
-  if (restated.size > 0) return { letter: null, how: "conflict", reason: `the first line is option ${head.letter} but the explanation states the answer ${list(restated)}` };
-  return { letter: head.letter, how: head.how, reason: `the first line is option ${head.letter}; the explanation after it is not read for letters` };
+  if (restated.size > 0)
+    return {
+      letter: null,
+      how: "conflict",
+      reason: `the first line is option ${head.letter} but the explanation states the answer ${list(restated)}`,
+    };
+  return {
+    letter: head.letter,
+    how: head.how,
+    reason: `the first line is option ${head.letter}; the explanation after it is not read for letters`,
+  };
 }

@@ -76,11 +76,16 @@ export const harnessUploadFieldsSchema = z.strictObject({
     .optional()
     .transform((value) => value?.trim() || undefined),
 });
-export type HarnessImportFields = Omit<z.output<typeof harnessImportFieldsSchema>, "createQuestions" | "textOnly"> & { createQuestions?: boolean; textOnly?: boolean };
+export type HarnessImportFields = Omit<z.output<typeof harnessImportFieldsSchema>, "createQuestions" | "textOnly"> & {
+  createQuestions?: boolean;
+  textOnly?: boolean;
+};
 
 /** A text-only run's answer to one question: its answer and decide steps as stored. */
 interface BaselineAnswer {
-  answer: { status: StepStatus; output: unknown; rawText: string | null; templateId: string | null; error: string | null } | undefined;
+  answer:
+    | { status: StepStatus; output: unknown; rawText: string | null; templateId: string | null; error: string | null }
+    | undefined;
   decide: { status: StepStatus; output: unknown; templateId: string | null; error: string | null } | undefined;
 }
 
@@ -88,14 +93,26 @@ interface BaselineAnswer {
  * The text-only answers of a baseline run by question: an own QA run's text-only baseline steps, or the
  * answers of an external run imported as text-only. Refused when the run is neither, or is not done.
  */
-async function baselineAnswers(prisma: PrismaClient, projectId: string, baselineRunId: string): Promise<Map<string, BaselineAnswer>> {
-  const run = await prisma.judgeRun.findFirst({ where: { id: baselineRunId, projectId, pipeline: QA_PIPELINE }, select: { id: true, status: true, settings: true, endpointSnapshot: true } });
+async function baselineAnswers(
+  prisma: PrismaClient,
+  projectId: string,
+  baselineRunId: string,
+): Promise<Map<string, BaselineAnswer>> {
+  const run = await prisma.judgeRun.findFirst({
+    where: { id: baselineRunId, projectId, pipeline: QA_PIPELINE },
+    select: { id: true, status: true, settings: true, endpointSnapshot: true },
+  });
   if (!run) throw new NotFoundError("No such QA run in this project for the text-only baseline.");
   const external = (run.endpointSnapshot as { external?: { textOnly?: unknown } } | null)?.external;
   const ownBaseline = (run.settings as { textOnlyBaseline?: unknown } | null)?.textOnlyBaseline === true;
-  if (!ownBaseline && external?.textOnly !== true) throw new ValidationError("The baseline must be a text-only run: a QA run with its text-only baseline, or an external run imported as text-only.");
-  if (run.status !== "done") throw new ValidationError(`The baseline run is ${run.status}: it can serve as a baseline once it is done.`);
-  const [answerStep, decideStep] = external?.textOnly === true ? ["answer", "decide"] : ["text_only_answer", "text_only_decide"];
+  if (!ownBaseline && external?.textOnly !== true)
+    throw new ValidationError(
+      "The baseline must be a text-only run: a QA run with its text-only baseline, or an external run imported as text-only.",
+    );
+  if (run.status !== "done")
+    throw new ValidationError(`The baseline run is ${run.status}: it can serve as a baseline once it is done.`);
+  const [answerStep, decideStep] =
+    external?.textOnly === true ? ["answer", "decide"] : ["text_only_answer", "text_only_decide"];
   const steps = await prisma.stepResult.findMany({
     where: { runId: run.id, stepId: { in: [answerStep!, decideStep!] } },
     select: { itemId: true, stepId: true, status: true, output: true, rawText: true, templateId: true, error: true },
@@ -161,7 +178,8 @@ function firstString(value: unknown): string | null {
   return null;
 }
 
-const asText = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value : typeof value === "number" ? String(value) : null);
+const asText = (value: unknown) =>
+  typeof value === "string" && value.trim() !== "" ? value : typeof value === "number" ? String(value) : null;
 
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LETTERED = /^\(?([A-Z])[.):]\s*/;
@@ -188,7 +206,10 @@ function answerLetter(answer: string | null, options: Record<string, string>): s
 }
 
 /** The options and answer of an lmms-eval sample's doc: Video-MME's `options`, MVBench's `candidates`, EgoSchema's `option`. */
-function lmmsOptionsAndAnswer(doc: Record<string, unknown>, target: unknown): { options: Record<string, string> | null; answer: string | null } {
+function lmmsOptionsAndAnswer(
+  doc: Record<string, unknown>,
+  target: unknown,
+): { options: Record<string, string> | null; answer: string | null } {
   const list = [doc.options, doc.candidates, doc.option].find(Array.isArray) as unknown[] | undefined;
   const options = list ? optionsOfList(list) : null;
   const answer = asText(doc.answer) ?? asText(target);
@@ -217,7 +238,12 @@ export function parseLmmsEvalSamples(text: string): { rows: HarnessRow[]; errors
     const doc = (typeof record.doc === "object" && record.doc !== null ? record.doc : {}) as Record<string, unknown>;
     const prediction = firstString(record.filtered_resps) ?? firstString(record.resps);
     const question = asText(doc.question);
-    const video = asText(doc.videoID) ?? asText(doc.video_idx) ?? asText(doc.video_id) ?? asText(doc.video) ?? asText(doc.video_name);
+    const video =
+      asText(doc.videoID) ??
+      asText(doc.video_idx) ??
+      asText(doc.video_id) ??
+      asText(doc.video) ??
+      asText(doc.video_name);
     const id = asText(doc.question_id) ?? asText(record.doc_id);
     const { options, answer } = lmmsOptionsAndAnswer(doc, record.target);
     const problems: string[] = [];
@@ -244,7 +270,12 @@ function parseVlmEvalKitTable(table: readonly TableRow[]): { rows: HarnessRow[];
   if (missing.length)
     return {
       rows: [],
-      errors: [{ line: head?.line ?? 1, message: `the header has no ${missing.map((m) => `"${m}"`).join(", ")} column (VLMEvalKit writes index, video, question, A…, answer, prediction)` }],
+      errors: [
+        {
+          line: head?.line ?? 1,
+          message: `the header has no ${missing.map((m) => `"${m}"`).join(", ")} column (VLMEvalKit writes index, video, question, A…, answer, prediction)`,
+        },
+      ],
     };
   const rows: HarnessRow[] = [];
   const errors: HarnessRowError[] = [];
@@ -259,10 +290,19 @@ function parseVlmEvalKitTable(table: readonly TableRow[]): { rows: HarnessRow[];
     if (problems.length) errors.push(...problems.map((message) => ({ line, message })));
     else {
       const lettered: Record<string, string> = {};
-      for (const letter of LETTERS) if (cell(letter.toLowerCase()) !== null) lettered[letter] = cell(letter.toLowerCase())!.trim();
+      for (const letter of LETTERS)
+        if (cell(letter.toLowerCase()) !== null) lettered[letter] = cell(letter.toLowerCase())!.trim();
       const options = Object.keys(lettered).length >= 2 ? lettered : null;
       const answer = cell("answer");
-      rows.push({ line, id: cell("index"), video: cell("video") ?? cell("video_path"), question, prediction: prediction!, options, answer: options ? answerLetter(answer, options) : answer });
+      rows.push({
+        line,
+        id: cell("index"),
+        video: cell("video") ?? cell("video_path"),
+        question,
+        prediction: prediction!,
+        options,
+        answer: options ? answerLetter(answer, options) : answer,
+      });
     }
   }
   return { rows, errors };
@@ -277,9 +317,16 @@ export function parseVlmEvalKitTsv(text: string): { rows: HarnessRow[]; errors: 
   const parsed = parseCsv(text, { delimiter: "\t" });
   if (!parsed.ok) {
     const match = /^line (\d+): (.*)$/s.exec(parsed.error);
-    return { rows: [], errors: [{ line: match ? Number(match[1]) : 1, message: `not a readable TSV file: ${match ? match[2]! : parsed.error}` }] };
+    return {
+      rows: [],
+      errors: [
+        { line: match ? Number(match[1]) : 1, message: `not a readable TSV file: ${match ? match[2]! : parsed.error}` },
+      ],
+    };
   }
-  return parseVlmEvalKitTable(parsed.records.map(({ line, fields }) => ({ line, cells: fields.length === 1 && fields[0] === "" ? [] : fields })));
+  return parseVlmEvalKitTable(
+    parsed.records.map(({ line, fields }) => ({ line, cells: fields.length === 1 && fields[0] === "" ? [] : fields })),
+  );
 }
 
 function cellText(value: ExcelJS.CellValue): string | null {
@@ -296,20 +343,25 @@ function cellText(value: ExcelJS.CellValue): string | null {
 }
 
 /** An `.xlsx` is a zip: its first bytes are "PK\x03\x04". */
-export const isXlsx = (bytes: Uint8Array) => bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+export const isXlsx = (bytes: Uint8Array) =>
+  bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 
 /**
  * VLMEvalKit's prediction `.xlsx` (`<model>_<dataset>.xlsx`, the same columns as its TSV) from its first
  * worksheet; each row's line is its row number in the sheet. The workbook passes xlsx-limits.ts first.
  */
-export async function parseVlmEvalKitXlsx(bytes: Uint8Array): Promise<{ rows: HarnessRow[]; errors: HarnessRowError[] }> {
+export async function parseVlmEvalKitXlsx(
+  bytes: Uint8Array,
+): Promise<{ rows: HarnessRow[]; errors: HarnessRowError[] }> {
   await checkXlsxLimits(bytes);
   const excel = await loadExcelJs();
   const workbook = new excel.Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as never);
   } catch (error) {
-    throw new ValidationError(`The file is not a readable .xlsx workbook (${error instanceof Error ? error.message : String(error)}).`);
+    throw new ValidationError(
+      `The file is not a readable .xlsx workbook (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
   const sheet = workbook.worksheets[0];
   if (!sheet) return { rows: [], errors: [{ line: 1, message: "the workbook has no worksheet" }] };
@@ -334,16 +386,32 @@ export interface CreatedQuestion extends SetQuestion {
 }
 
 /** A question for a row no question of the set matches, or why there can be none. */
-function questionToCreate(row: HarnessRow, videos: readonly ProjectVideo[], takenIds: Set<string>): CreatedQuestion | { error: string } {
-  if (!row.video) return { error: `no question of the set matches ${JSON.stringify(row.question)}, and the row names no video to create it on` };
+function questionToCreate(
+  row: HarnessRow,
+  videos: readonly ProjectVideo[],
+  takenIds: Set<string>,
+): CreatedQuestion | { error: string } {
+  if (!row.video)
+    return {
+      error: `no question of the set matches ${JSON.stringify(row.question)}, and the row names no video to create it on`,
+    };
   const stem = videoStem(row.video);
   const exact = videos.filter((v) => v.relativePath === row.video);
   const candidates = exact.length ? exact : videos.filter((v) => videoStem(v.relativePath) === stem);
-  if (candidates.length === 0) return { error: `unknown video ${JSON.stringify(row.video)}: no video of the project has this name, so its question cannot be created` };
+  if (candidates.length === 0)
+    return {
+      error: `unknown video ${JSON.stringify(row.video)}: no video of the project has this name, so its question cannot be created`,
+    };
   if (candidates.length > 1)
-    return { error: `${JSON.stringify(row.video)} names ${candidates.length} videos of the project (${candidates.map((v) => v.relativePath).join(", ")}); the question cannot be created` };
+    return {
+      error: `${JSON.stringify(row.video)} names ${candidates.length} videos of the project (${candidates.map((v) => v.relativePath).join(", ")}); the question cannot be created`,
+    };
   if (row.answer === null)
-    return { error: row.options ? "cannot create the question: the row gives no correct option (answer)" : "cannot create the open question: the row gives no reference answer" };
+    return {
+      error: row.options
+        ? "cannot create the question: the row gives no correct option (answer)"
+        : "cannot create the open question: the row gives no reference answer",
+    };
   const video = candidates[0]!;
   let externalId = row.id ?? `line-${row.line}`;
   if (takenIds.has(externalId)) externalId = `${externalId}-line-${row.line}`;
@@ -397,7 +465,12 @@ export function matchHarnessRows(
     let question: SetQuestion | CreatedQuestion | undefined = key ? byText.get(key) : undefined;
     if (!question && row.id !== null) {
       const candidate = byId.get(row.id);
-      if (candidate && (!row.video || videoStem(candidate.videoPath) === videoStem(row.video)) && normalise(candidate.payload.question) === normalise(row.question ?? "")) question = candidate;
+      if (
+        candidate &&
+        (!row.video || videoStem(candidate.videoPath) === videoStem(row.video)) &&
+        normalise(candidate.payload.question) === normalise(row.question ?? "")
+      )
+        question = candidate;
     }
     if (!question && create) {
       question = key ? created.get(key) : undefined;
@@ -412,8 +485,16 @@ export function matchHarnessRows(
       }
     }
     if (!question) {
-      if (row.video && !videos.has(videoStem(row.video))) errors.push({ line: row.line, message: `unknown video ${JSON.stringify(row.video)}: no question of the set is about it` });
-      else errors.push({ line: row.line, message: `no question of the set matches ${JSON.stringify(row.question)}${row.video ? ` on ${row.video}` : ""}` });
+      if (row.video && !videos.has(videoStem(row.video)))
+        errors.push({
+          line: row.line,
+          message: `unknown video ${JSON.stringify(row.video)}: no question of the set is about it`,
+        });
+      else
+        errors.push({
+          line: row.line,
+          message: `no question of the set matches ${JSON.stringify(row.question)}${row.video ? ` on ${row.video}` : ""}`,
+        });
       continue;
     }
     const previous = seen.get(question.itemId);
@@ -428,10 +509,17 @@ export function matchHarnessRows(
 }
 
 /** The decision FrameJury makes without an LLM: the letter of a multiple-choice answer, else none. */
-export function decideWithoutJudge(payload: QuestionPayload, prediction: string): { decision: QaDecision } | { undecided: string } {
-  if (payload.format !== "mc" || !payload.options) return { undecided: "An open answer of an external run is judged only when the import names a judge endpoint." };
+export function decideWithoutJudge(
+  payload: QuestionPayload,
+  prediction: string,
+): { decision: QaDecision } | { undecided: string } {
+  if (payload.format !== "mc" || !payload.options)
+    return { undecided: "An open answer of an external run is judged only when the import names a judge endpoint." };
   const extraction = extractOptionLetter(prediction, payload.options);
-  if (!extraction.letter) return { undecided: `No single option letter could be read (${extraction.reason}); the import named no judge endpoint.` };
+  if (!extraction.letter)
+    return {
+      undecided: `No single option letter could be read (${extraction.reason}); the import named no judge endpoint.`,
+    };
   const right = extraction.letter === payload.answer;
   return {
     decision: {
@@ -461,13 +549,25 @@ export interface HarnessImportResult {
 /** The archived endpoint record an external model's runs hang on (runs need one; it is never called). */
 async function externalEndpoint(prisma: PrismaClient, actor: Actor, projectId: string, model: string) {
   const name = `External: ${model}`;
-  const existing = await prisma.judgeEndpoint.findFirst({ where: { projectId, name, baseUrl: "external:" }, select: { id: true } });
+  const existing = await prisma.judgeEndpoint.findFirst({
+    where: { projectId, name, baseUrl: "external:" },
+    select: { id: true },
+  });
   if (existing) return existing.id;
-  return (await prisma.judgeEndpoint.create({ data: { projectId, name, baseUrl: "external:", model, createdById: actor.userId, archivedAt: new Date() }, select: { id: true } })).id;
+  return (
+    await prisma.judgeEndpoint.create({
+      data: { projectId, name, baseUrl: "external:", model, createdById: actor.userId, archivedAt: new Date() },
+      select: { id: true },
+    })
+  ).id;
 }
 
 /** The text-only steps an external run gets from its baseline's answer (skipped when the baseline has none). */
-function baselineSteps(common: { runId: string; videoId: string; itemId: string; scopeIndex: number; startedAt: Date; finishedAt: Date }, answer: BaselineAnswer | undefined, isMc: boolean) {
+function baselineSteps(
+  common: { runId: string; videoId: string; itemId: string; scopeIndex: number; startedAt: Date; finishedAt: Date },
+  answer: BaselineAnswer | undefined,
+  isMc: boolean,
+) {
   const missing = "The baseline run has no answer to this question.";
   const answered = answer?.answer?.status === "done";
   return [
@@ -480,15 +580,40 @@ function baselineSteps(common: { runId: string; videoId: string; itemId: string;
           output: answer.answer!.output as never,
           rawText: answer.answer!.rawText,
         }
-      : { ...common, stepId: "text_only_answer", status: "skipped" as const, templateId: isMc ? "qa/text-only-mc" : "qa/text-only-open", error: answer?.answer?.error ?? missing },
+      : {
+          ...common,
+          stepId: "text_only_answer",
+          status: "skipped" as const,
+          templateId: isMc ? "qa/text-only-mc" : "qa/text-only-open",
+          error: answer?.answer?.error ?? missing,
+        },
     answered && answer.decide?.status === "done"
-      ? { ...common, stepId: "text_only_decide", status: "done" as const, templateId: answer.decide.templateId ?? (isMc ? "qa/judge-option" : "qa/judge-open"), output: answer.decide.output as never }
-      : { ...common, stepId: "text_only_decide", status: "skipped" as const, templateId: isMc ? "qa/judge-option" : "qa/judge-open", error: answer?.decide?.error ?? missing },
+      ? {
+          ...common,
+          stepId: "text_only_decide",
+          status: "done" as const,
+          templateId: answer.decide.templateId ?? (isMc ? "qa/judge-option" : "qa/judge-open"),
+          output: answer.decide.output as never,
+        }
+      : {
+          ...common,
+          stepId: "text_only_decide",
+          status: "skipped" as const,
+          templateId: isMc ? "qa/judge-option" : "qa/judge-open",
+          error: answer?.decide?.error ?? missing,
+        },
   ];
 }
 
 /** Import one harness file as an external QA run of a question set (owners; `runs.manage`). */
-export async function importHarnessRun(prisma: PrismaClient, actor: Actor, projectId: string, fields: HarnessImportFields, bytes: Uint8Array, queue?: HarnessJudgeQueue): Promise<HarnessImportResult> {
+export async function importHarnessRun(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  fields: HarnessImportFields,
+  bytes: Uint8Array,
+  queue?: HarnessJudgeQueue,
+): Promise<HarnessImportResult> {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const set = await prisma.itemSet.findFirst({ where: { id: fields.questionSetId, projectId }, select: { id: true } });
   if (!set) throw new NotFoundError("No such question set in this project.");
@@ -504,9 +629,20 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
     payload: i.payload as unknown as QuestionPayload,
   }));
   const text = () => new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "");
-  const parsed = fields.format === "lmms-eval" ? parseLmmsEvalSamples(text()) : isXlsx(bytes) ? await parseVlmEvalKitXlsx(bytes) : parseVlmEvalKitTsv(text());
-  const projectVideos = fields.createQuestions ? await prisma.video.findMany({ where: { projectId }, select: { id: true, relativePath: true } }) : [];
-  const { matched, errors: matchErrors } = matchHarnessRows(parsed.rows, questions, fields.createQuestions ? { videos: projectVideos } : undefined);
+  const parsed =
+    fields.format === "lmms-eval"
+      ? parseLmmsEvalSamples(text())
+      : isXlsx(bytes)
+        ? await parseVlmEvalKitXlsx(bytes)
+        : parseVlmEvalKitTsv(text());
+  const projectVideos = fields.createQuestions
+    ? await prisma.video.findMany({ where: { projectId }, select: { id: true, relativePath: true } })
+    : [];
+  const { matched, errors: matchErrors } = matchHarnessRows(
+    parsed.rows,
+    questions,
+    fields.createQuestions ? { videos: projectVideos } : undefined,
+  );
   const errors = [...parsed.errors, ...matchErrors].sort((a, b) => a.line - b.line);
   if (parsed.rows.length + parsed.errors.length === 0) errors.push({ line: 1, message: "the file has no rows" });
   const decisions = matched.map((m) => ({ ...m, result: decideWithoutJudge(m.question.payload, m.row.prediction) }));
@@ -519,23 +655,49 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
   // Judging: the undecided answers' videos go through the engine, which needs a frame set to hang each on (the
   // judge sees no frames); the newest of the video's sets.
   const judge = fields.judgeEndpointId
-    ? await prisma.judgeEndpoint.findFirst({ where: { id: fields.judgeEndpointId, projectId }, select: { id: true, name: true, baseUrl: true, model: true, archivedAt: true } })
+    ? await prisma.judgeEndpoint.findFirst({
+        where: { id: fields.judgeEndpointId, projectId },
+        select: { id: true, name: true, baseUrl: true, model: true, archivedAt: true },
+      })
     : null;
   if (fields.judgeEndpointId && !judge) throw new NotFoundError("No such judge endpoint in this project.");
-  if (judge?.archivedAt) throw new ValidationError(`Endpoint ${judge.name} is archived: restore it on the Judge page to judge with it.`);
+  if (judge?.archivedAt)
+    throw new ValidationError(`Endpoint ${judge.name} is archived: restore it on the Judge page to judge with it.`);
   const toJudge = judge ? decisions.filter((d) => "undecided" in d.result) : [];
   const judgedVideos = [...new Set(toJudge.map((d) => d.question.videoId))];
   const frameSets = new Map(
-    (await prisma.frameSet.findMany({ where: { videoId: { in: [...new Set(decisions.map((d) => d.question.videoId))] } }, orderBy: { createdAt: "desc" }, select: { id: true, videoId: true } }))
+    (
+      await prisma.frameSet.findMany({
+        where: { videoId: { in: [...new Set(decisions.map((d) => d.question.videoId))] } },
+        orderBy: { createdAt: "desc" },
+        select: { id: true, videoId: true },
+      })
+    )
       .reverse()
       .map((f) => [f.videoId, f.id]),
   );
   for (const d of toJudge)
-    if (!frameSets.has(d.question.videoId)) errors.push({ line: d.row.line, message: `cannot be judged yet: the video ${d.question.videoPath} has no frames (extract them first)` });
+    if (!frameSets.has(d.question.videoId))
+      errors.push({
+        line: d.row.line,
+        message: `cannot be judged yet: the video ${d.question.videoPath} has no frames (extract them first)`,
+      });
   errors.sort((a, b) => a.line - b.line);
-  if (fields.textOnly && fields.baselineRunId) throw new ValidationError("A text-only run has no text-only baseline of its own: give textOnly or baselineRunId, not both.");
+  if (fields.textOnly && fields.baselineRunId)
+    throw new ValidationError(
+      "A text-only run has no text-only baseline of its own: give textOnly or baselineRunId, not both.",
+    );
   const baseline = fields.baselineRunId ? await baselineAnswers(prisma, projectId, fields.baselineRunId) : null;
-  const base = { dryRun: fields.dryRun, ok: errors.length === 0, errors, rows: matched.length, created: toCreate.length, decided, judging: toJudge.length, runId: null };
+  const base = {
+    dryRun: fields.dryRun,
+    ok: errors.length === 0,
+    errors,
+    rows: matched.length,
+    created: toCreate.length,
+    decided,
+    judging: toJudge.length,
+    runId: null,
+  };
   if (fields.dryRun || errors.length) return base;
 
   // The run's videos, as an own run's (video lists, review queues and the run's page go through them): each on its
@@ -552,18 +714,35 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
         return {
           itemId: d.question.itemId,
           outcome: decision?.outcome ?? "unanswerable",
-          textOnlyOutcome: baseline ? (blind?.status === "done" ? (blind.output as QaDecision).outcome : "unanswerable") : null,
+          textOnlyOutcome: baseline
+            ? blind?.status === "done"
+              ? (blind.output as QaDecision).outcome
+              : "unanswerable"
+            : null,
           decidedBy: decision ? "letter" : null,
         };
       });
-    return { videoId, frameSetId, status: "done" as const, summary: { items, complete: items.every((item) => item.outcome !== "unanswerable") } };
+    return {
+      videoId,
+      frameSetId,
+      status: "done" as const,
+      summary: { items, complete: items.every((item) => item.outcome !== "unanswerable") },
+    };
   });
   const endpointId = await externalEndpoint(prisma, actor, projectId, fields.model);
   const now = new Date();
   const runId = await prisma.$transaction(async (tx) => {
     if (toCreate.length) {
       const stored = await tx.item.createManyAndReturn({
-        data: toCreate.map((q) => ({ projectId, setId: set.id, videoId: q.videoId, externalId: q.externalId, kind: "question", group: "", payload: q.payload as never })),
+        data: toCreate.map((q) => ({
+          projectId,
+          setId: set.id,
+          videoId: q.videoId,
+          externalId: q.externalId,
+          kind: "question",
+          group: "",
+          payload: q.payload as never,
+        })),
         select: { id: true, externalId: true },
       });
       const idOf = new Map(stored.map((item) => [item.externalId, item.id]));
@@ -576,12 +755,24 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
         pipeline: QA_PIPELINE,
         endpointId,
         status: toJudge.length ? "queued" : "done",
-        settings: { frames: 8, resize: { mode: "quarter" }, textOnlyBaseline: baseline !== null, ...(judge ? { judgeEndpointId: judge.id } : {}) },
+        settings: {
+          frames: 8,
+          resize: { mode: "quarter" },
+          textOnlyBaseline: baseline !== null,
+          ...(judge ? { judgeEndpointId: judge.id } : {}),
+        },
         endpointSnapshot: {
           name: `External: ${fields.model}`,
           model: fields.model,
-          external: { source: fields.format, questionSetId: set.id, ...(fields.textOnly ? { textOnly: true } : {}), ...(fields.baselineRunId ? { baselineRunId: fields.baselineRunId } : {}) },
-          ...(judge ? { roles: { judge: { id: judge.id, name: judge.name, baseUrl: judge.baseUrl, model: judge.model } } } : {}),
+          external: {
+            source: fields.format,
+            questionSetId: set.id,
+            ...(fields.textOnly ? { textOnly: true } : {}),
+            ...(fields.baselineRunId ? { baselineRunId: fields.baselineRunId } : {}),
+          },
+          ...(judge
+            ? { roles: { judge: { id: judge.id, name: judge.name, baseUrl: judge.baseUrl, model: judge.model } } }
+            : {}),
         },
         simulated: judge ? /^stub/i.test(judge.model) || judge.name.toLowerCase().includes("simulated") : false,
         createdById: actor.userId,
@@ -604,7 +795,14 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
     const steps = decisions.flatMap((d) => {
       const scopeIndex = positions.get(d.question.videoId) ?? 0;
       positions.set(d.question.videoId, scopeIndex + 1);
-      const common = { runId: run.id, videoId: d.question.videoId, itemId: d.question.itemId, scopeIndex, startedAt: now, finishedAt: now };
+      const common = {
+        runId: run.id,
+        videoId: d.question.videoId,
+        itemId: d.question.itemId,
+        scopeIndex,
+        startedAt: now,
+        finishedAt: now,
+      };
       const isMc = d.question.payload.format === "mc";
       return [
         {
@@ -616,15 +814,30 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
           rawText: d.row.prediction,
         },
         "decision" in d.result
-          ? { ...common, stepId: "decide", status: "done" as const, templateId: "qa/judge-option", output: d.result.decision as never }
+          ? {
+              ...common,
+              stepId: "decide",
+              status: "done" as const,
+              templateId: "qa/judge-option",
+              output: d.result.decision as never,
+            }
           : judge
             ? null // planned and run by the engine, with the judge endpoint
-            : { ...common, stepId: "decide", status: "skipped" as const, templateId: isMc ? "qa/judge-option" : "qa/judge-open", error: d.result.undecided },
+            : {
+                ...common,
+                stepId: "decide",
+                status: "skipped" as const,
+                templateId: isMc ? "qa/judge-option" : "qa/judge-open",
+                error: d.result.undecided,
+              },
         // The baseline's answer without the video, copied as this run's own text-only steps (as an own run's baseline).
         ...(baseline ? baselineSteps(common, baseline.get(d.question.itemId), isMc) : []),
       ].filter((step) => step !== null);
     });
-    const stored = await tx.stepResult.createManyAndReturn({ data: steps, select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, status: true, output: true } });
+    const stored = await tx.stepResult.createManyAndReturn({
+      data: steps,
+      select: { id: true, videoId: true, itemId: true, stepId: true, scopeIndex: true, status: true, output: true },
+    });
     // The correctness score, as the engine writes it for a decided answer: reviews, queues and agreement read it.
     await tx.score.createMany({
       data: stored
@@ -644,9 +857,21 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
       data: decisions.flatMap((d) =>
         "decision" in d.result
           ? [
-              { runId: run.id, videoId: d.question.videoId, itemId: d.question.itemId, metric: "correct", value: d.result.decision.outcome === "correct" ? 1 : 0 },
+              {
+                runId: run.id,
+                videoId: d.question.videoId,
+                itemId: d.question.itemId,
+                metric: "correct",
+                value: d.result.decision.outcome === "correct" ? 1 : 0,
+              },
               // As the pipeline's item metrics: review queues pick answers by it (a letter read: 0).
-              { runId: run.id, videoId: d.question.videoId, itemId: d.question.itemId, metric: "judge_decided", value: 0 },
+              {
+                runId: run.id,
+                videoId: d.question.videoId,
+                itemId: d.question.itemId,
+                metric: "judge_decided",
+                value: 0,
+              },
             ]
           : [],
       ),
@@ -656,7 +881,17 @@ export async function importHarnessRun(prisma: PrismaClient, actor: Actor, proje
         data: decisions.flatMap((d) => {
           const decide = baseline.get(d.question.itemId)?.decide;
           const outcome = decide?.status === "done" ? (decide.output as QaDecision).outcome : null;
-          return outcome ? [{ runId: run.id, videoId: d.question.videoId, itemId: d.question.itemId, metric: "correct_without_video", value: outcome === "correct" ? 1 : 0 }] : [];
+          return outcome
+            ? [
+                {
+                  runId: run.id,
+                  videoId: d.question.videoId,
+                  itemId: d.question.itemId,
+                  metric: "correct_without_video",
+                  value: outcome === "correct" ? 1 : 0,
+                },
+              ]
+            : [];
         }),
       });
     return run.id;

@@ -16,6 +16,14 @@ const task: TaskModule = {
   itemSetKinds: [questionSetKind],
   // An answer's correctness as the judge decides it; the rewrite is of the open questions' judge (multiple-choice
   // answers with one letter are decided without a call).
-  alignableTargets: [{ pipeline: "qa", targets: ["correctness"], valueStep: "decide", rewriteStep: "decide", rewriteTemplateId: "qa/judge-open" }],
+  alignableTargets: [
+    {
+      pipeline: "qa",
+      targets: ["correctness"],
+      valueStep: "decide",
+      rewriteStep: "decide",
+      rewriteTemplateId: "qa/judge-open",
+    },
+  ],
 };
 export default task;

@@ -46,7 +46,12 @@ describe("aligning a video-QA item target", () => {
   });
 
   it("compares the judge's decisions and the labels question by question, and shows the optimizer the disagreements", async () => {
-    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS, keyFrames: 1, uniformFrames: 8, name: "QA alignment" });
+    const { projectId } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: VIDEOS,
+      keyFrames: 1,
+      uniformFrames: 8,
+      name: "QA alignment",
+    });
     // Frames at a quarter of the video's area, as the default resize plans for QA runs.
     await prisma.video.updateMany({ where: { projectId }, data: { width: 128, height: 96 } });
     const lines = Array.from({ length: VIDEOS }, (_, v) => ({
@@ -54,10 +59,15 @@ describe("aligning a video-QA item target", () => {
       video: fixtureVideoName(v),
       question: `What does the ball do on ramp ${v}?`,
       format: "open" as const,
-      answer: judgedRight(v) ? `The ball does roll down ramp ${v}.` : "A purple elephant dances quietly elsewhere tonight.",
+      answer: judgedRight(v)
+        ? `The ball does roll down ramp ${v}.`
+        : "A purple elephant dances quietly elsewhere tonight.",
     }));
     await importQuestionSet(prisma, owner, projectId, { fileName: "questions.jsonl", bytes: questionSetBytes(lines) });
-    const questions = await prisma.item.findMany({ where: { projectId, kind: "question" }, select: { id: true, videoId: true, externalId: true } });
+    const questions = await prisma.item.findMany({
+      where: { projectId, kind: "question" },
+      select: { id: true, videoId: true, externalId: true },
+    });
     expect(questions).toHaveLength(VIDEOS);
     const labelSet = await createLabelSet(
       prisma,
@@ -65,32 +75,55 @@ describe("aligning a video-QA item target", () => {
       projectId,
       { name: "Correct answers", format: "generic", fileName: "correct.csv", sha256: "6".repeat(64), citation: "" },
       questions.map((q) => ({
-        target: { task: "qa", targetType: "score", target: "correctness", videoId: q.videoId, itemId: q.id, stepId: "", scopeIndex: 0, frameSetId: "" },
+        target: {
+          task: "qa",
+          targetType: "score",
+          target: "correctness",
+          videoId: q.videoId,
+          itemId: q.id,
+          stepId: "",
+          scopeIndex: 0,
+          frameSetId: "",
+        },
         value: labelledRight(Number(q.externalId.slice(1))) ? 1 : 0,
         annotator: null,
       })),
     );
-    const store = labelSetStore(prisma, { projectId, labelSetId: labelSet.id, task: "qa", target: "correctness", scope: "item" }, (v) => v === 1);
+    const store = labelSetStore(
+      prisma,
+      { projectId, labelSetId: labelSet.id, task: "qa", target: "correctness", scope: "item" },
+      (v) => v === 1,
+    );
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
-    const report = await alignBuiltinJudge({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels: store }, owner, projectId, {
-      pipeline: "qa",
-      targetId: "correctness",
-      judgeEndpointId: endpoint.id,
-      optimizerEndpointId: endpoint.id,
-      budget: { maxCalls: 1000, maxCostUsd: 10 },
-      seed: 4,
-      rewrites: 1,
-    });
+    const report = await alignBuiltinJudge(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels: store },
+      owner,
+      projectId,
+      {
+        pipeline: "qa",
+        targetId: "correctness",
+        judgeEndpointId: endpoint.id,
+        optimizerEndpointId: endpoint.id,
+        budget: { maxCalls: 1000, maxCostUsd: 10 },
+        seed: 4,
+        rewrites: 1,
+      },
+    );
     expect(report).toMatchObject({ templateId: "qa/judge-open", stepId: "decide", targetKind: "score" });
     const baseline = report.candidates.find((c) => c.kind === "baseline")!;
     expect(baseline.train.n).toBe(report.split.train.length);
     expect(report.heldOut!.baseline.n).toBe(report.split.heldOut.length);
     // The judge's stored decisions, per question, are what was compared: every train question has one, and they
     // match the stub's rule (right where the reference shares the question's words).
-    const scores = await prisma.score.findMany({ where: { runId: baseline.trainRunId, stepId: "decide", category: "correctness" }, select: { itemId: true, value: true } });
+    const scores = await prisma.score.findMany({
+      where: { runId: baseline.trainRunId, stepId: "decide", category: "correctness" },
+      select: { itemId: true, value: true },
+    });
     const byItem = new Map(scores.map((s) => [s.itemId, s.value]));
     const train = questions.filter((q) => report.split.train.includes(q.videoId));
-    expect(train.map((q) => byItem.get(q.id))).toEqual(train.map((q) => (judgedRight(Number(q.externalId.slice(1))) ? 1 : 0)));
+    expect(train.map((q) => byItem.get(q.id))).toEqual(
+      train.map((q) => (judgedRight(Number(q.externalId.slice(1))) ? 1 : 0)),
+    );
     // Questions 2 and 3 are labelled against the judge: where one is on train, κ falls below 1 and the optimizer is shown it.
     const mislabelledOnTrain = train.some((q) => ["q2", "q3"].includes(q.externalId));
     expect(baseline.train.kappa === 1).toBe(!mislabelledOnTrain);

@@ -21,27 +21,44 @@ export function indentedOptionLines(options: Readonly<Record<string, string>>): 
 }
 
 /** The correct option as Table 33 writes it: "B. text". */
-export const correctOption = (options: Readonly<Record<string, string>>, letter: string) => `${letter}. ${(options[letter] ?? "").trim()}`;
+export const correctOption = (options: Readonly<Record<string, string>>, letter: string) =>
+  `${letter}. ${(options[letter] ?? "").trim()}`;
 
 export type Judgement = "Yes" | "No";
 
-const KEY_ALIASES: Record<string, "Judgement" | "Reason"> = { judgement: "Judgement", judgment: "Judgement", reason: "Reason" };
+const KEY_ALIASES: Record<string, "Judgement" | "Reason"> = {
+  judgement: "Judgement",
+  judgment: "Judgement",
+  reason: "Reason",
+};
 
 export const judgementAnswerSchema = z.preprocess(
   (value) => {
     if (!value || typeof value !== "object" || Array.isArray(value)) return value;
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, field]) => [KEY_ALIASES[key.trim().toLowerCase()] ?? key, field]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([key, field]) => [
+        KEY_ALIASES[key.trim().toLowerCase()] ?? key,
+        field,
+      ]),
+    );
   },
   z.object({
-    Judgement: z.string({ error: (issue) => (issue.input === undefined ? 'missing ("Yes" or "No")' : 'must be "Yes" or "No"') }).transform((text, ctx): Judgement => {
-      const match = /^\s*(yes|no)\s*\.?\s*$/i.exec(text);
-      if (!match) {
-        ctx.addIssue({ code: "custom", message: `must be "Yes" or "No", not ${JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text)}` });
-        return z.NEVER;
-      }
-      return match[1]!.toLowerCase() === "yes" ? "Yes" : "No";
+    Judgement: z
+      .string({ error: (issue) => (issue.input === undefined ? 'missing ("Yes" or "No")' : 'must be "Yes" or "No"') })
+      .transform((text, ctx): Judgement => {
+        const match = /^\s*(yes|no)\s*\.?\s*$/i.exec(text);
+        if (!match) {
+          ctx.addIssue({
+            code: "custom",
+            message: `must be "Yes" or "No", not ${JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text)}`,
+          });
+          return z.NEVER;
+        }
+        return match[1]!.toLowerCase() === "yes" ? "Yes" : "No";
+      }),
+    Reason: z.string({
+      error: (issue) => (issue.input === undefined ? "missing (the reason for the judgement)" : "must be a string"),
     }),
-    Reason: z.string({ error: (issue) => (issue.input === undefined ? "missing (the reason for the judgement)" : "must be a string") }),
   }),
 );
 

@@ -10,13 +10,29 @@
 import { z } from "zod";
 import { extractOptionLetter, type LetterExtraction } from "./extract-letter";
 import { describeResize, frameSetFitsPlan, planFrames } from "../../frames/frame-plan";
-import { correctOption, indentedOptionLines, judgementAnswerSchema, judgementResponseFormat, optionLinesForAnswer } from "./qa-answers";
+import {
+  correctOption,
+  indentedOptionLines,
+  judgementAnswerSchema,
+  judgementResponseFormat,
+  optionLinesForAnswer,
+} from "./qa-answers";
 import type { QuestionPayload } from "./question-set-import";
-import type { ItemRef, RawAnswer, StepDefinition, StepInput, StepOutputs, VideoContext } from "../../judge/engine/pipeline";
+import type {
+  ItemRef,
+  RawAnswer,
+  StepDefinition,
+  StepInput,
+  StepOutputs,
+  VideoContext,
+} from "../../judge/engine/pipeline";
 import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { QA_TASK } from "./qa-task";
 
-export const qaResizeSchema = z.discriminatedUnion("mode", [z.strictObject({ mode: z.literal("quarter") }), z.strictObject({ mode: z.literal("longest_side"), px: z.int().min(64).max(4096) })]);
+export const qaResizeSchema = z.discriminatedUnion("mode", [
+  z.strictObject({ mode: z.literal("quarter") }),
+  z.strictObject({ mode: z.literal("longest_side"), px: z.int().min(64).max(4096) }),
+]);
 
 export const qaSettingsSchema = z.strictObject({
   /** Uniform frames per question: seed 004 evaluates API models with 8 and with 16. */
@@ -60,7 +76,8 @@ function answerStep(id: "answer" | "text_only_answer"): StepDefinition {
     label: textOnly ? "Answer without frames (text-only baseline)" : "Answer (the evaluated model)",
     scope: "item",
     templateId: textOnly ? "qa/text-only-mc" : "qa/answer-mc",
-    templateIdFor: (scopeIndex, context) => `qa/${textOnly ? "text-only" : "answer"}-${isMc(context.items[scopeIndex]!) ? "mc" : "open"}`,
+    templateIdFor: (scopeIndex, context) =>
+      `qa/${textOnly ? "text-only" : "answer"}-${isMc(context.items[scopeIndex]!) ? "mc" : "open"}`,
     rawAnswer: true,
     schema: z.custom<RawAnswer>(),
     dependsOn: () => [],
@@ -68,7 +85,8 @@ function answerStep(id: "answer" | "text_only_answer"): StepDefinition {
     input: (scopeIndex, context) => {
       const question = questionOf(context.items[scopeIndex]!);
       const values: Record<string, string> = { question: question.question };
-      if (question.options) values.options = textOnly ? indentedOptionLines(question.options) : optionLinesForAnswer(question.options);
+      if (question.options)
+        values.options = textOnly ? indentedOptionLines(question.options) : optionLinesForAnswer(question.options);
       return { values, frames: textOnly ? [] : context.frames };
     },
   };
@@ -82,22 +100,43 @@ interface DecideData {
 
 const answerText = (answer: RawAnswer) => (answer.text.trim() ? answer.text : (answer.refusal ?? answer.text));
 
-function decideStep(id: "decide" | "text_only_decide", answerStepId: "answer" | "text_only_answer"): StepDefinition<QaDecision> {
+function decideStep(
+  id: "decide" | "text_only_decide",
+  answerStepId: "answer" | "text_only_answer",
+): StepDefinition<QaDecision> {
   const input = (scopeIndex: number, context: VideoContext, outputs: StepOutputs): StepInput => {
     const question = questionOf(context.items[scopeIndex]!);
     const answer = outputs.get(answerStepId, scopeIndex) as RawAnswer;
     const student = answerText(answer);
     if (question.format === "mc") {
       const options = question.options!;
-      const data: DecideData = { format: "mc", correct: question.answer, extraction: extractOptionLetter(student, options) };
-      return { values: { question: question.question, options: indentedOptionLines(options), correct_answer: correctOption(options, question.answer), student_answer: student }, frames: [], data };
+      const data: DecideData = {
+        format: "mc",
+        correct: question.answer,
+        extraction: extractOptionLetter(student, options),
+      };
+      return {
+        values: {
+          question: question.question,
+          options: indentedOptionLines(options),
+          correct_answer: correctOption(options, question.answer),
+          student_answer: student,
+        },
+        frames: [],
+        data,
+      };
     }
     const data: DecideData = { format: "open", correct: question.answer, extraction: null };
-    return { values: { question: question.question, correct_answer: question.answer, student_answer: student }, frames: [], data };
+    return {
+      values: { question: question.question, correct_answer: question.answer, student_answer: student },
+      frames: [],
+      data,
+    };
   };
   return {
     id,
-    label: id === "decide" ? "Correctness (letter, else the judge)" : "Correctness without frames (letter, else the judge)",
+    label:
+      id === "decide" ? "Correctness (letter, else the judge)" : "Correctness without frames (letter, else the judge)",
     scope: "item",
     templateId: "qa/judge-option",
     templateIdFor: (scopeIndex, context) => (isMc(context.items[scopeIndex]!) ? "qa/judge-option" : "qa/judge-open"),
@@ -133,7 +172,9 @@ function decideStep(id: "decide" | "text_only_decide", answerStepId: "answer" | 
         reason: `${data.extraction!.reason[0]!.toUpperCase()}${data.extraction!.reason.slice(1)}; the correct option is ${data.correct}.`,
       };
     },
-    ...(id === "decide" ? { scores: (output: QaDecision) => [{ category: "correctness", value: output.outcome === "correct" ? 1 : 0 }] } : {}),
+    ...(id === "decide"
+      ? { scores: (output: QaDecision) => [{ category: "correctness", value: output.outcome === "correct" ? 1 : 0 }] }
+      : {}),
   };
 }
 
@@ -144,7 +185,8 @@ const steps: StepDefinition[] = [
   decideStep("text_only_decide", "text_only_answer") as StepDefinition,
 ];
 
-const binary = (outcome: QaItemSummary["outcome"] | null) => (outcome === "correct" ? 1 : outcome === "wrong" ? 0 : null);
+const binary = (outcome: QaItemSummary["outcome"] | null) =>
+  outcome === "correct" ? 1 : outcome === "wrong" ? 0 : null;
 
 export const qaPipeline: RegisteredPipeline = {
   id: "qa",
@@ -170,7 +212,9 @@ export const qaPipeline: RegisteredPipeline = {
     const { textOnlyBaseline } = qaSettingsSchema.parse(settings ?? {});
     const items: QaItemSummary[] = context.items.map((item, scopeIndex) => {
       const decision = outputs.get("decide", scopeIndex) as QaDecision | null | undefined;
-      const textOnly = textOnlyBaseline ? (outputs.get("text_only_decide", scopeIndex) as QaDecision | null | undefined) : undefined;
+      const textOnly = textOnlyBaseline
+        ? (outputs.get("text_only_decide", scopeIndex) as QaDecision | null | undefined)
+        : undefined;
       return {
         itemId: item.id,
         // Every step has ended by now: a question with no decision could not be decided.
@@ -186,6 +230,10 @@ export const qaPipeline: RegisteredPipeline = {
   itemMetrics: (summary) =>
     (summary as { items: QaItemSummary[] }).items.map((item) => ({
       itemId: item.itemId,
-      values: { correct: binary(item.outcome), correct_without_video: binary(item.textOnlyOutcome), judge_decided: item.decidedBy === null ? null : item.decidedBy === "judge" ? 1 : 0 },
+      values: {
+        correct: binary(item.outcome),
+        correct_without_video: binary(item.textOnlyOutcome),
+        judge_decided: item.decidedBy === null ? null : item.decidedBy === "judge" ? 1 : 0,
+      },
     })),
 };

@@ -16,7 +16,14 @@ import { NotFoundError, ValidationError } from "../../errors";
 import { csvRow } from "../../export/csv";
 import { jsonLines, rowPages } from "../../export/text-stream";
 import type { QuestionPayload } from "./question-set-import";
-import { accuracyRows, pairwiseComparisons, type AccuracyRow, type QaOutcome, type QaOutcomeRow, type RunComparison } from "./accuracy";
+import {
+  accuracyRows,
+  pairwiseComparisons,
+  type AccuracyRow,
+  type QaOutcome,
+  type QaOutcomeRow,
+  type RunComparison,
+} from "./accuracy";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../../validation/nul-bytes";
 import { publicStepError } from "../../judge/call-inspector";
 import type { RawAnswer } from "../../judge/engine/pipeline";
@@ -104,7 +111,11 @@ export interface QaQuestionResult {
 }
 
 function snapshotOf(run: { endpointSnapshot: unknown; endpoint: { name: string; model: string } }) {
-  const snapshot = (run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown; roles?: { judge?: { model?: unknown } } };
+  const snapshot = (run.endpointSnapshot ?? {}) as {
+    name?: unknown;
+    model?: unknown;
+    roles?: { judge?: { model?: unknown } };
+  };
   return {
     model: typeof snapshot.model === "string" ? snapshot.model : run.endpoint.model,
     endpointName: typeof snapshot.name === "string" ? snapshot.name : run.endpoint.name,
@@ -129,13 +140,32 @@ const runSelect = {
   endpoint: { select: { name: true, model: true } },
 } as const;
 
-function summaryOf(run: { id: string; status: string; simulated: boolean; createdAt: Date; settings: unknown; endpointSnapshot: unknown; endpoint: { name: string; model: string } }): QaRunSummary {
+function summaryOf(run: {
+  id: string;
+  status: string;
+  simulated: boolean;
+  createdAt: Date;
+  settings: unknown;
+  endpointSnapshot: unknown;
+  endpoint: { name: string; model: string };
+}): QaRunSummary {
   const settings = qaSettingsSchema.parse(run.settings ?? {});
   const names = snapshotOf(run);
   // An imported harness run (harness-import.ts) saw no FrameJury frames: its label names its source instead.
   const external = (run.endpointSnapshot as { external?: { source?: unknown; textOnly?: unknown } } | null)?.external;
-  const label = external ? `${names.model} · external (${String(external.source)}${external.textOnly === true ? ", text-only" : ""})` : runLabel(names.model, settings);
-  return { id: run.id, status: run.status, simulated: run.simulated, createdAt: run.createdAt, ...names, settings, label, textOnly: external?.textOnly === true };
+  const label = external
+    ? `${names.model} · external (${String(external.source)}${external.textOnly === true ? ", text-only" : ""})`
+    : runLabel(names.model, settings);
+  return {
+    id: run.id,
+    status: run.status,
+    simulated: run.simulated,
+    createdAt: run.createdAt,
+    ...names,
+    settings,
+    label,
+    textOnly: external?.textOnly === true,
+  };
 }
 
 async function qaRunOf(prisma: PrismaClient, actor: Actor, runId: string, action: "project.view" | "export.read") {
@@ -151,7 +181,12 @@ async function qaRunOf(prisma: PrismaClient, actor: Actor, runId: string, action
 /** The project's QA runs, newest first. */
 export async function projectQaRuns(prisma: PrismaClient, actor: Actor, projectId: string): Promise<QaRunSummary[]> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const runs = await prisma.judgeRun.findMany({ where: { projectId, pipeline: QA_PIPELINE }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 200, select: runSelect });
+  const runs = await prisma.judgeRun.findMany({
+    where: { projectId, pipeline: QA_PIPELINE },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: 200,
+    select: runSelect,
+  });
   return runs.map(summaryOf);
 }
 
@@ -191,9 +226,18 @@ function answerResult(answerStep: StepRow | undefined, decideStep: StepRow | und
   } else if (decideStep!.status === "failed") {
     reason = `the judge's call failed: ${publicStepError("failed", decideStep!.error) ?? ""}`;
   } else {
-    reason = decideStep!.status === "cancelled" ? "the run was cancelled before the answer was decided" : `the decision ended ${decideStep!.status}: ${decideStep!.error ?? ""}`;
+    reason =
+      decideStep!.status === "cancelled"
+        ? "the run was cancelled before the answer was decided"
+        : `the decision ended ${decideStep!.status}: ${decideStep!.error ?? ""}`;
   }
-  return { ...base, ...none, status: answerStep!.status !== "done" ? answerStep!.status : decideStep!.status, outcome: "unanswerable", reason: capitalised(reason.trim()) };
+  return {
+    ...base,
+    ...none,
+    status: answerStep!.status !== "done" ? answerStep!.status : decideStep!.status,
+    outcome: "unanswerable",
+    reason: capitalised(reason.trim()),
+  };
 }
 
 interface QuestionFilter {
@@ -211,19 +255,48 @@ interface QuestionFilter {
  * Which of the run's questions match `filter`. The outcome and flag filters read their question ids here, once: the
  * run's per-question metrics (run_metric) or, for unanswerable and pending, the questions without a decision.
  */
-async function runQuestionsWhere(prisma: PrismaClient, run: { id: string; settings: QaSettings }, filter: QuestionFilter): Promise<Prisma.RunItemWhereInput> {
-  if (filter.flag && !run.settings.textOnlyBaseline) throw new ValidationError(`Run ${run.id} has no text-only baseline, so no question was answered without the video.`);
+async function runQuestionsWhere(
+  prisma: PrismaClient,
+  run: { id: string; settings: QaSettings },
+  filter: QuestionFilter,
+): Promise<Prisma.RunItemWhereInput> {
+  if (filter.flag && !run.settings.textOnlyBaseline)
+    throw new ValidationError(
+      `Run ${run.id} has no text-only baseline, so no question was answered without the video.`,
+    );
   let onlyIds = filter.itemIds ?? null;
   const restrict = (ids: string[]) => {
     onlyIds = onlyIds ? onlyIds.filter((id) => ids.includes(id)) : ids;
   };
-  if (filter.flag) restrict((await prisma.runMetric.findMany({ where: { runId: run.id, metric: "correct_without_video", value: 1 }, select: { itemId: true } })).map((m) => m.itemId));
+  if (filter.flag)
+    restrict(
+      (
+        await prisma.runMetric.findMany({
+          where: { runId: run.id, metric: "correct_without_video", value: 1 },
+          select: { itemId: true },
+        })
+      ).map((m) => m.itemId),
+    );
   if (filter.outcome === "correct" || filter.outcome === "wrong") {
-    restrict((await prisma.runMetric.findMany({ where: { runId: run.id, metric: "correct", value: filter.outcome === "correct" ? 1 : 0 }, select: { itemId: true } })).map((m) => m.itemId));
+    restrict(
+      (
+        await prisma.runMetric.findMany({
+          where: { runId: run.id, metric: "correct", value: filter.outcome === "correct" ? 1 : 0 },
+          select: { itemId: true },
+        })
+      ).map((m) => m.itemId),
+    );
   } else if (filter.outcome) {
     // Without a decision: ended (unanswerable) or not ended yet (pending).
     const undecided = await prisma.stepResult.findMany({
-      where: { runId: run.id, stepId: "decide", status: filter.outcome === "pending" ? { in: ["pending", "running"] } : { in: ["failed", "parse_failed", "skipped", "cancelled"] } },
+      where: {
+        runId: run.id,
+        stepId: "decide",
+        status:
+          filter.outcome === "pending"
+            ? { in: ["pending", "running"] }
+            : { in: ["failed", "parse_failed", "skipped", "cancelled"] },
+      },
       select: { itemId: true },
     });
     restrict(undecided.map((s) => s.itemId));
@@ -251,14 +324,21 @@ async function readRunQuestions(
     where,
     orderBy: [{ item: { video: { relativePath: "asc" } } }, { item: { externalId: "asc" } }, { itemId: "asc" }],
     ...(rows ?? {}),
-    select: { item: { select: { id: true, externalId: true, payload: true, video: { select: { id: true, relativePath: true } } } } },
+    select: {
+      item: {
+        select: { id: true, externalId: true, payload: true, video: { select: { id: true, relativePath: true } } },
+      },
+    },
   });
   const itemIds = runItems.map((r) => r.item.id);
   const steps: StepRow[] = [];
   // In slices: an export of 5,000 questions reads 20,000 step rows.
   for (let i = 0; i < itemIds.length; i += 2000) {
     steps.push(
-      ...(await prisma.stepResult.findMany({ where: { runId: run.id, itemId: { in: itemIds.slice(i, i + 2000) } }, select: { itemId: true, stepId: true, status: true, output: true, error: true } })),
+      ...(await prisma.stepResult.findMany({
+        where: { runId: run.id, itemId: { in: itemIds.slice(i, i + 2000) } },
+        select: { itemId: true, stepId: true, status: true, output: true, error: true },
+      })),
     );
   }
   const byItem = new Map<string, Map<string, StepRow>>();
@@ -270,7 +350,9 @@ async function readRunQuestions(
   return runItems.map(({ item }) => {
     const payload = item.payload as unknown as QuestionPayload;
     const own = byItem.get(item.id) ?? new Map<string, StepRow>();
-    const textOnly = run.settings.textOnlyBaseline ? answerResult(own.get("text_only_answer"), own.get("text_only_decide")) : null;
+    const textOnly = run.settings.textOnlyBaseline
+      ? answerResult(own.get("text_only_answer"), own.get("text_only_decide"))
+      : null;
     return {
       questionId: item.id,
       externalId: item.externalId,
@@ -289,7 +371,11 @@ async function readRunQuestions(
 }
 
 /** Every question of the run matching `filter`, with its results. */
-async function runQuestionsMatching(prisma: PrismaClient, run: { id: string; settings: QaSettings }, filter: QuestionFilter): Promise<QaQuestionResult[]> {
+async function runQuestionsMatching(
+  prisma: PrismaClient,
+  run: { id: string; settings: QaSettings },
+  filter: QuestionFilter,
+): Promise<QaQuestionResult[]> {
   return readRunQuestions(prisma, run, await runQuestionsWhere(prisma, run, filter), null);
 }
 
@@ -298,7 +384,10 @@ export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: st
   const run = await qaRunOf(prisma, actor, runId, query.format === "json" ? "project.view" : "export.read");
   const where = await runQuestionsWhere(prisma, run, query);
   const rows = query.format === "json" ? { skip: (query.page - 1) * query.pageSize, take: query.pageSize } : null;
-  const [total, questions] = await Promise.all([prisma.runItem.count({ where }), readRunQuestions(prisma, run, where, rows)]);
+  const [total, questions] = await Promise.all([
+    prisma.runItem.count({ where }),
+    readRunQuestions(prisma, run, where, rows),
+  ]);
   const { projectId: _projectId, ...summary } = run;
   return { run: summary, total, page: query.page, pageSize: query.pageSize, questions };
 }
@@ -307,12 +396,21 @@ export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: st
  * The CSV and JSONL exports' questions, `pageSize` at a time (at least one, maybe empty): the access check,
  * the filter's reads and the count run once, each page reads only its own rows.
  */
-export async function* runQaResultSlices(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery, pageSize: number) {
+export async function* runQaResultSlices(
+  prisma: PrismaClient,
+  actor: Actor,
+  runId: string,
+  query: QaRunResultsQuery,
+  pageSize: number,
+) {
   const run = await qaRunOf(prisma, actor, runId, "export.read");
   const where = await runQuestionsWhere(prisma, run, query);
   const total = await prisma.runItem.count({ where });
   const { projectId: _projectId, ...summary } = run;
-  yield* rowPages(total, pageSize, async (page) => ({ run: summary, questions: await readRunQuestions(prisma, run, where, page) }));
+  yield* rowPages(total, pageSize, async (page) => ({
+    run: summary,
+    questions: await readRunQuestions(prisma, run, where, page),
+  }));
 }
 
 const QUESTION_CSV_COLUMNS = [
@@ -387,7 +485,12 @@ export function qaResultsCsvRows(run: QaRunSummary, questions: readonly QaQuesti
 }
 
 /** A JSONL export's line of a question. */
-export const qaResultJsonLine = (run: QaRunSummary, question: QaQuestionResult) => ({ runId: run.id, model: run.model, frames: run.settings.frames, ...question });
+export const qaResultJsonLine = (run: QaRunSummary, question: QaQuestionResult) => ({
+  runId: run.id,
+  model: run.model,
+  frames: run.settings.frames,
+  ...question,
+});
 
 /**
  * The runs an overview compares, oldest first however they were named: those named, else the latest run of
@@ -395,7 +498,8 @@ export const qaResultJsonLine = (run: QaRunSummary, question: QaQuestionResult) 
  */
 function chooseRuns(runs: readonly QaRunSummary[], runIds: readonly string[]): QaRunSummary[] {
   if (runIds.length) {
-    for (const id of runIds) if (!runs.some((r) => r.id === id)) throw new NotFoundError(`No such QA run in this project: ${id}.`);
+    for (const id of runIds)
+      if (!runs.some((r) => r.id === id)) throw new NotFoundError(`No such QA run in this project: ${id}.`);
     // `runs` is newest first.
     return runs.filter((r) => runIds.includes(r.id)).reverse();
   }
@@ -415,15 +519,27 @@ export interface QaOverview {
   chosen: QaRunSummary[];
   rows: AccuracyRow[];
   /** Model (run) × category: each cell's accuracy with its interval and n. */
-  heatmap: { categories: (string | null)[]; cells: { runId: string; category: string | null; accuracy: AccuracyRow["outcomes"]["accuracy"] }[] };
+  heatmap: {
+    categories: (string | null)[];
+    cells: { runId: string; category: string | null; accuracy: AccuracyRow["outcomes"]["accuracy"] }[];
+  };
   /** McNemar's test for every two compared runs, on the questions both decided. */
   comparisons: RunComparison[];
   /** Models run at more than one frame count: each count's overall accuracy and the test between them. */
-  frames: { model: string; runs: { runId: string; frames: number; accuracy: AccuracyRow["outcomes"]["accuracy"] }[]; comparison: RunComparison | null }[];
+  frames: {
+    model: string;
+    runs: { runId: string; frames: number; accuracy: AccuracyRow["outcomes"]["accuracy"] }[];
+    comparison: RunComparison | null;
+  }[];
 }
 
 /** The accuracy overview of the project's QA runs (every member; CSV and JSONL need export.read). */
-export async function projectQaOverview(prisma: PrismaClient, actor: Actor, projectId: string, query: z.output<typeof qaAccuracyQuerySchema>): Promise<QaOverview> {
+export async function projectQaOverview(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: z.output<typeof qaAccuracyQuerySchema>,
+): Promise<QaOverview> {
   await requireProjectAccess(prisma, actor, projectId, query.format === "json" ? "project.view" : "export.read");
   const runs = await projectQaRuns(prisma, actor, projectId);
   const chosen = chooseRuns(runs, query.runId);
@@ -445,7 +561,9 @@ export async function projectQaOverview(prisma: PrismaClient, actor: Actor, proj
   const rows = accuracyRows(outcomes, ids);
   const comparisons = pairwiseComparisons(outcomes, ids);
   const categoryRows = rows.filter((r) => r.breakdown === "category");
-  const categories = [...new Set(categoryRows.map((r) => r.category))].sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a.localeCompare(b)));
+  const categories = [...new Set(categoryRows.map((r) => r.category))].sort((a, b) =>
+    a === b ? 0 : a === null ? 1 : b === null ? -1 : a.localeCompare(b),
+  );
   const overall = (runId: string) => rows.find((r) => r.runId === runId && r.breakdown === "all")!.outcomes.accuracy;
   const byModel = new Map<string, QaRunSummary[]>();
   for (const run of chosen) byModel.set(run.model, [...(byModel.get(run.model) ?? []), run]);
@@ -454,14 +572,29 @@ export async function projectQaOverview(prisma: PrismaClient, actor: Actor, proj
     .map(([model, modelRuns]) => {
       const eight = modelRuns.find((r) => r.settings.frames === 8);
       const sixteen = modelRuns.find((r) => r.settings.frames === 16);
-      const comparison = eight && sixteen ? (comparisons.find((c) => (c.first === eight.id && c.second === sixteen.id) || (c.first === sixteen.id && c.second === eight.id)) ?? null) : null;
-      return { model, runs: modelRuns.map((r) => ({ runId: r.id, frames: r.settings.frames, accuracy: overall(r.id) })).sort((a, b) => a.frames - b.frames), comparison };
+      const comparison =
+        eight && sixteen
+          ? (comparisons.find(
+              (c) =>
+                (c.first === eight.id && c.second === sixteen.id) || (c.first === sixteen.id && c.second === eight.id),
+            ) ?? null)
+          : null;
+      return {
+        model,
+        runs: modelRuns
+          .map((r) => ({ runId: r.id, frames: r.settings.frames, accuracy: overall(r.id) }))
+          .sort((a, b) => a.frames - b.frames),
+        comparison,
+      };
     });
   return {
     runs,
     chosen,
     rows,
-    heatmap: { categories, cells: categoryRows.map((r) => ({ runId: r.runId, category: r.category, accuracy: r.outcomes.accuracy })) },
+    heatmap: {
+      categories,
+      cells: categoryRows.map((r) => ({ runId: r.runId, category: r.category, accuracy: r.outcomes.accuracy })),
+    },
     comparisons,
     frames,
   };
@@ -526,7 +659,13 @@ export function qaAccuracyCsv(overview: QaOverview): string {
 /** The accuracy rows as JSONL: one object per row, with its run's model and frame count. */
 export function qaAccuracyJsonl(overview: QaOverview): string {
   const runs = new Map(overview.chosen.map((r) => [r.id, r]));
-  return jsonLines(overview.rows.map((row) => ({ model: runs.get(row.runId)!.model, frames: runs.get(row.runId)!.settings.frames, ...row })));
+  return jsonLines(
+    overview.rows.map((row) => ({
+      model: runs.get(row.runId)!.model,
+      frames: runs.get(row.runId)!.settings.frames,
+      ...row,
+    })),
+  );
 }
 
 /** The project's questions, whitelisted filter, a page at a time. */
@@ -535,7 +674,12 @@ export const questionListQuerySchema = qaQuestionFilterSchema
   .extend({ setId: idSchema.optional() })
   .strict();
 
-export async function listQuestions(prisma: PrismaClient, actor: Actor, projectId: string, query: z.output<typeof questionListQuerySchema>) {
+export async function listQuestions(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: z.output<typeof questionListQuerySchema>,
+) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const where = {
     projectId,
@@ -553,13 +697,25 @@ export async function listQuestions(prisma: PrismaClient, actor: Actor, projectI
       orderBy: [{ video: { relativePath: "asc" } }, { externalId: "asc" }, { id: "asc" }],
       skip: (query.page - 1) * query.pageSize,
       take: query.pageSize,
-      select: { id: true, setId: true, externalId: true, payload: true, video: { select: { id: true, relativePath: true } } },
+      select: {
+        id: true,
+        setId: true,
+        externalId: true,
+        payload: true,
+        video: { select: { id: true, relativePath: true } },
+      },
     }),
   ]);
   return { total, page: query.page, pageSize: query.pageSize, questions: rows.map((row) => questionView(row)) };
 }
 
-function questionView(row: { id: string; setId: string; externalId: string; payload: unknown; video: { id: string; relativePath: string } }) {
+function questionView(row: {
+  id: string;
+  setId: string;
+  externalId: string;
+  payload: unknown;
+  video: { id: string; relativePath: string };
+}) {
   const p = row.payload as QuestionPayload;
   return {
     id: row.id,
@@ -584,7 +740,15 @@ function questionView(row: { id: string; setId: string; externalId: string; payl
 export async function questionDetail(prisma: PrismaClient, actor: Actor, questionId: string) {
   const row = await prisma.item.findUnique({
     where: { id: questionId },
-    select: { id: true, kind: true, projectId: true, setId: true, externalId: true, payload: true, video: { select: { id: true, relativePath: true } } },
+    select: {
+      id: true,
+      kind: true,
+      projectId: true,
+      setId: true,
+      externalId: true,
+      payload: true,
+      video: { select: { id: true, relativePath: true } },
+    },
   });
   if (!row || row.kind !== "question") throw new NotFoundError("No such question.");
   await requireProjectAccess(prisma, actor, row.projectId, "project.view").catch((error: unknown) => {
@@ -599,16 +763,39 @@ export async function questionDetail(prisma: PrismaClient, actor: Actor, questio
   for (const { run, videoId } of runItems) {
     const summary = summaryOf(run);
     const [result] = await runQuestionsMatching(prisma, summary, { itemIds: [questionId] });
-    const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId: run.id, videoId } }, select: { frameSetId: true } });
+    const runVideo = await prisma.runVideo.findUnique({
+      where: { runId_videoId: { runId: run.id, videoId } },
+      select: { frameSetId: true },
+    });
     const frameSet = runVideo
       ? await prisma.frameSet.findUnique({
           where: { id: runVideo.frameSetId },
-          select: { id: true, mode: true, frameCount: true, parameters: true, frames: { orderBy: { index: "asc" }, select: { id: true, index: true, timestampS: true, width: true, height: true } } },
+          select: {
+            id: true,
+            mode: true,
+            frameCount: true,
+            parameters: true,
+            frames: {
+              orderBy: { index: "asc" },
+              select: { id: true, index: true, timestampS: true, width: true, height: true },
+            },
+          },
         })
       : null;
     // The run's decision as a score (none while pending or when unanswerable): reviewers judge the answer through it.
-    const score = await prisma.score.findFirst({ where: { runId: run.id, itemId: questionId, category: "correctness" }, select: { id: true } });
-    if (result) results.push({ run: summary, frameSet, scoreId: score?.id ?? null, result: result.result, textOnly: result.textOnly, rightWithoutVideo: result.rightWithoutVideo });
+    const score = await prisma.score.findFirst({
+      where: { runId: run.id, itemId: questionId, category: "correctness" },
+      select: { id: true },
+    });
+    if (result)
+      results.push({
+        run: summary,
+        frameSet,
+        scoreId: score?.id ?? null,
+        result: result.result,
+        textOnly: result.textOnly,
+        rightWithoutVideo: result.rightWithoutVideo,
+      });
   }
   return { projectId: row.projectId, question: questionView(row), results };
 }
@@ -631,8 +818,18 @@ export async function runAnswer(prisma: PrismaClient, runId: string, questionId:
 export async function qaFilterOptions(prisma: PrismaClient, actor: Actor, projectId: string) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const [categories, videos, sets] = await Promise.all([
-    prisma.item.findMany({ where: { projectId, kind: "question" }, distinct: ["group"], select: { group: true }, orderBy: { group: "asc" } }),
-    prisma.video.findMany({ where: { projectId, items: { some: { kind: "question" } } }, select: { id: true, relativePath: true }, orderBy: { relativePath: "asc" }, take: 1000 }),
+    prisma.item.findMany({
+      where: { projectId, kind: "question" },
+      distinct: ["group"],
+      select: { group: true },
+      orderBy: { group: "asc" },
+    }),
+    prisma.video.findMany({
+      where: { projectId, items: { some: { kind: "question" } } },
+      select: { id: true, relativePath: true },
+      orderBy: { relativePath: "asc" },
+      take: 1000,
+    }),
     prisma.itemSet.count({ where: { projectId, kind: "questions" } }),
   ]);
   return { categories: categories.map((c) => (c.group === "" ? "(none)" : c.group)), videos, questionSets: sets };

@@ -57,17 +57,27 @@ async function endpoint(name: string, model: string) {
 }
 
 /** The correctness score a run gave a question (its judge's or its letter's decision). */
-const scoreOf = (runId: string, q: string) => prisma.score.findFirstOrThrow({ where: { runId, itemId: questionIds[q]!, category: "correctness" } });
+const scoreOf = (runId: string, q: string) =>
+  prisma.score.findFirstOrThrow({ where: { runId, itemId: questionIds[q]!, category: "correctness" } });
 
 beforeAll(async () => {
   stub = await startStubLlm();
   [owner, ann, bob] = await Promise.all([makeUser(), makeUser(), makeUser()]);
   let videoIds: string[];
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 }));
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    uniformFrames: 8,
+  }));
   await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
-  for (const who of [ann, bob]) await prisma.projectMember.create({ data: { projectId, userId: who.userId, role: "reviewer" } });
-  const set = await importQuestionSet(prisma, owner, projectId, { fileName: "questions.jsonl", bytes: questionSetBytes() });
-  for (const item of await prisma.item.findMany({ where: { setId: set.set.id! } })) questionIds[item.externalId] = item.id;
+  for (const who of [ann, bob])
+    await prisma.projectMember.create({ data: { projectId, userId: who.userId, role: "reviewer" } });
+  const set = await importQuestionSet(prisma, owner, projectId, {
+    fileName: "questions.jsonl",
+    bytes: questionSetBytes(),
+  });
+  for (const item of await prisma.item.findMany({ where: { setId: set.set.id! } }))
+    questionIds[item.externalId] = item.id;
   // Model names new per project: judge prompts carry no frames, so the response cache would otherwise mix tests.
   const suffix = projectId.slice(-8);
   const judge = await endpoint("Judge (simulated)", `stub-judge-${suffix}`);
@@ -78,7 +88,12 @@ beforeAll(async () => {
         deps,
         owner,
         projectId,
-        createRunSchema.parse({ pipeline: "qa", endpointId: await endpoint(model, model), questionSetId: set.set.id!, settings: { frames: 8, judgeEndpointId: judge } }),
+        createRunSchema.parse({
+          pipeline: "qa",
+          endpointId: await endpoint(model, model),
+          questionSetId: set.set.id!,
+          settings: { frames: 8, judgeEndpointId: judge },
+        }),
       )
     ).id;
   runA = await start(`stub-vision-${suffix}`);
@@ -98,19 +113,46 @@ describe("reviewing QA answers", () => {
     const other = await reviewScore(prisma, ann, judgedB.id, { value: 1 });
     // Two models' answers to one question: two judgments, each keyed with its run.
     expect(first.id).not.toBe(other.id);
-    expect(first).toMatchObject({ task: "qa", target: "correctness", itemId: questionIds.q4, subjectRunId: runA, runId: runA, judgeValue: 1, disagrees: true, version: 1 });
+    expect(first).toMatchObject({
+      task: "qa",
+      target: "correctness",
+      itemId: questionIds.q4,
+      subjectRunId: runA,
+      runId: runA,
+      judgeValue: 1,
+      disagrees: true,
+      version: 1,
+    });
     expect(first.targetKey).toBe(`qa|v:${judgedA.videoId}|i:${questionIds.q4}|r:${runA}|correctness`);
-    expect(other).toMatchObject({ subjectRunId: runB, targetKey: `qa|v:${judgedB.videoId}|i:${questionIds.q4}|r:${runB}|correctness` });
+    expect(other).toMatchObject({
+      subjectRunId: runB,
+      targetKey: `qa|v:${judgedB.videoId}|i:${questionIds.q4}|r:${runB}|correctness`,
+    });
     // The judge's decision is never changed.
     expect((await prisma.score.findUniqueOrThrow({ where: { id: judgedA.id } })).value).toBe(1);
 
     // Stale or missing versions are 409s; the right version updates and appends to the history.
     await expect(reviewScore(prisma, ann, judgedA.id, { value: 1 })).rejects.toBeInstanceOf(ReviewConflictError);
-    await expect(reviewScore(prisma, ann, judgedA.id, { value: 1, expectedVersion: 7 })).rejects.toMatchObject({ status: 409 });
-    const second = await reviewScore(prisma, ann, judgedA.id, { value: 1, note: "Reads fine on a second look.", expectedVersion: 1 });
+    await expect(reviewScore(prisma, ann, judgedA.id, { value: 1, expectedVersion: 7 })).rejects.toMatchObject({
+      status: 409,
+    });
+    const second = await reviewScore(prisma, ann, judgedA.id, {
+      value: 1,
+      note: "Reads fine on a second look.",
+      expectedVersion: 1,
+    });
     expect(second).toMatchObject({ id: first.id, value: 1, version: 2, disagrees: false });
-    const history = await prisma.humanJudgmentHistory.findMany({ where: { judgmentId: first.id }, orderBy: { version: "asc" } });
-    expect(history.map((h) => [h.version, (h.before as { value: number } | null)?.value ?? null, (h.after as { value: number }).value])).toEqual([
+    const history = await prisma.humanJudgmentHistory.findMany({
+      where: { judgmentId: first.id },
+      orderBy: { version: "asc" },
+    });
+    expect(
+      history.map((h) => [
+        h.version,
+        (h.before as { value: number } | null)?.value ?? null,
+        (h.after as { value: number }).value,
+      ]),
+    ).toEqual([
       [1, null, 0],
       [2, 0, 1],
     ]);
@@ -127,7 +169,9 @@ describe("reviewing QA answers", () => {
     // Withdraw and accept-the-judge work as for any judgment.
     await withdrawJudgment(prisma, ann, other.id, { expectedVersion: 1 });
     expect((await prisma.humanJudgment.findUniqueOrThrow({ where: { id: other.id } })).withdrawn).toBe(true);
-    await expect(reviewScore(prisma, ann, judgedB.id, { value: 1 - judgedB.value, acceptedJudge: true })).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      reviewScore(prisma, ann, judgedB.id, { value: 1 - judgedB.value, acceptedJudge: true }),
+    ).rejects.toBeInstanceOf(ValidationError);
     const accepted = await reviewScore(prisma, ann, judgedB.id, { value: judgedB.value, acceptedJudge: true });
     expect(accepted).toMatchObject({ id: other.id, acceptedJudge: true, withdrawn: false, version: 3 });
     // Clean up for the agreement test below: these two are Ann's only QA judgments there.
@@ -139,10 +183,17 @@ describe("reviewing QA answers", () => {
     const letter = await scoreOf(runA, "q1");
     const step = await prisma.stepResult.findUniqueOrThrow({ where: { id: letter.stepResultId } });
     expect(step.output).toMatchObject({ decidedBy: "letter", letter: "A", outcome: "correct" });
-    const override = await reviewScore(prisma, bob, letter.id, { value: 0, reason: "wrong", note: "The frames show it rolling up." });
+    const override = await reviewScore(prisma, bob, letter.id, {
+      value: 0,
+      reason: "wrong",
+      note: "The frames show it rolling up.",
+    });
     expect(override).toMatchObject({ subjectRunId: runA, value: 0, judgeValue: 1, disagrees: true });
     expect((await prisma.score.findUniqueOrThrow({ where: { id: letter.id } })).value).toBe(1);
-    expect((await prisma.stepResult.findUniqueOrThrow({ where: { id: letter.stepResultId } })).output).toMatchObject({ decidedBy: "letter", letter: "A" });
+    expect((await prisma.stepResult.findUniqueOrThrow({ where: { id: letter.stepResultId } })).output).toMatchObject({
+      decidedBy: "letter",
+      letter: "A",
+    });
     await withdrawJudgment(prisma, bob, override.id, { expectedVersion: 1 });
   });
 });
@@ -150,24 +201,66 @@ describe("reviewing QA answers", () => {
 describe("queues over QA answers", () => {
   it("holds the answers the judge decided (or every decided one, by format and category), and refuses the caption scope", async () => {
     // Run A read a letter for q1–q3: only the open q4 went to the judge.
-    const judged = await createQueue(prisma, owner, projectId, { name: "judged", runId: runA, scope: "answers", filter: {} });
+    const judged = await createQueue(prisma, owner, projectId, {
+      name: "judged",
+      runId: runA,
+      scope: "answers",
+      filter: {},
+    });
     expect(judged.itemCount).toBe(1);
-    expect((await prisma.reviewQueueItem.findMany({ where: { queueId: judged.id } })).map((i) => i.itemId)).toEqual([questionIds.q4]);
-    const steps = await createQueue(prisma, owner, projectId, { name: "steps", runId: runA, scope: "answers", answers: { letters: true, category: "Step Sequencing" }, filter: {} });
-    expect((await prisma.reviewQueueItem.findMany({ where: { queueId: steps.id }, orderBy: { position: "asc" } })).map((i) => i.itemId).sort()).toEqual([questionIds.q1, questionIds.q4].sort());
-    const all = await createQueue(prisma, owner, projectId, { name: "all", runId: runA, scope: "answers", answers: { letters: true }, filter: {} });
+    expect((await prisma.reviewQueueItem.findMany({ where: { queueId: judged.id } })).map((i) => i.itemId)).toEqual([
+      questionIds.q4,
+    ]);
+    const steps = await createQueue(prisma, owner, projectId, {
+      name: "steps",
+      runId: runA,
+      scope: "answers",
+      answers: { letters: true, category: "Step Sequencing" },
+      filter: {},
+    });
+    expect(
+      (await prisma.reviewQueueItem.findMany({ where: { queueId: steps.id }, orderBy: { position: "asc" } }))
+        .map((i) => i.itemId)
+        .sort(),
+    ).toEqual([questionIds.q1, questionIds.q4].sort());
+    const all = await createQueue(prisma, owner, projectId, {
+      name: "all",
+      runId: runA,
+      scope: "answers",
+      answers: { letters: true },
+      filter: {},
+    });
     expect(all.itemCount).toBe(4);
-    await expect(createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "answers", answers: { format: "mc" }, filter: {} })).rejects.toThrow(
-      /judge-decided answer .* queue would be empty/,
-    );
-    await expect(createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "captions", filter: {} })).rejects.toBeInstanceOf(ValidationError);
-    await expect(createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "verdict", filter: {} })).rejects.toThrow(/one answer at a time/);
+    await expect(
+      createQueue(prisma, owner, projectId, {
+        name: "x",
+        runId: runA,
+        scope: "answers",
+        answers: { format: "mc" },
+        filter: {},
+      }),
+    ).rejects.toThrow(/judge-decided answer .* queue would be empty/);
+    await expect(
+      createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "captions", filter: {} }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "verdict", filter: {} }),
+    ).rejects.toThrow(/one answer at a time/);
   });
 
   it("shows the question and the model's answer, withholds the decision until the blind reviewer submits, and saves against the run's answer", async () => {
-    const queue = await createQueue(prisma, owner, projectId, { name: "blind open answers", runId: runA, scope: "answers", answers: { format: "open" }, filter: {}, blind: true });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "blind open answers",
+      runId: runA,
+      scope: "answers",
+      answers: { format: "open" },
+      filter: {},
+      blind: true,
+    });
     const { itemId } = await nextItem(prisma, bob, queue.id);
-    const item = (await getQueueItem(prisma, bob, queue.id, itemId!)) as QueueItemPayload & { answer: AnswerView | null };
+    const item = (await getQueueItem(prisma, bob, queue.id, itemId!)) as QueueItemPayload & {
+      answer: AnswerView | null;
+    };
     expect(item.blind).toBe(true);
     expect(item.answer).toMatchObject({
       questionId: questionIds.q4,
@@ -181,12 +274,26 @@ describe("queues over QA answers", () => {
     expect(item.targets.map((t) => [t.category, t.min, t.max])).toEqual([["correctness", 0, 1]]);
     expect(item.targets[0]).not.toHaveProperty("judge");
 
-    await submitItem(prisma, bob, queue.id, itemId!, { judgments: [{ target: item.targets[0]!.key, value: 0, note: "Says nothing about where it stops." }] });
-    const after = (await getQueueItem(prisma, bob, queue.id, itemId!)) as QueueItemPayload & { answer: AnswerView | null };
+    await submitItem(prisma, bob, queue.id, itemId!, {
+      judgments: [{ target: item.targets[0]!.key, value: 0, note: "Says nothing about where it stops." }],
+    });
+    const after = (await getQueueItem(prisma, bob, queue.id, itemId!)) as QueueItemPayload & {
+      answer: AnswerView | null;
+    };
     expect(after.blind).toBe(false);
-    expect(after.targets[0]).toMatchObject({ judge: 1, mine: { value: 0, note: "Says nothing about where it stops.", version: 1 } });
-    expect(after.answer!.result).toMatchObject({ outcome: "correct", decidedBy: "judge", judgement: "Yes", reason: expect.any(String) });
-    const saved = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: bob.userId, itemId: questionIds.q4, withdrawn: false } });
+    expect(after.targets[0]).toMatchObject({
+      judge: 1,
+      mine: { value: 0, note: "Says nothing about where it stops.", version: 1 },
+    });
+    expect(after.answer!.result).toMatchObject({
+      outcome: "correct",
+      decidedBy: "judge",
+      judgement: "Yes",
+      reason: expect.any(String),
+    });
+    const saved = await prisma.humanJudgment.findFirstOrThrow({
+      where: { reviewerId: bob.userId, itemId: questionIds.q4, withdrawn: false },
+    });
     expect(saved).toMatchObject({ subjectRunId: runA, value: 0, judgeValue: 1, disagrees: true });
   });
 });
@@ -194,18 +301,32 @@ describe("queues over QA answers", () => {
 describe("agreement on QA answers", () => {
   it("compares each judgment with its own run, by category, format and the run's model, and among reviewers", async () => {
     // The judge's values, set for hand counting (the guessing model's answers are drawn by hash).
-    const judge: Record<string, Record<string, number>> = { [runA]: { q1: 1, q2: 0, q3: 1, q4: 1 }, [runB]: { q1: 0, q2: 0, q3: 1, q4: 0 } };
-    const ann_: Record<string, Record<string, number>> = { [runA]: { q1: 1, q2: 1, q3: 1, q4: 0 }, [runB]: { q1: 0, q2: 0, q3: 0, q4: 0 } };
+    const judge: Record<string, Record<string, number>> = {
+      [runA]: { q1: 1, q2: 0, q3: 1, q4: 1 },
+      [runB]: { q1: 0, q2: 0, q3: 1, q4: 0 },
+    };
+    const ann_: Record<string, Record<string, number>> = {
+      [runA]: { q1: 1, q2: 1, q3: 1, q4: 0 },
+      [runB]: { q1: 0, q2: 0, q3: 0, q4: 0 },
+    };
     const bob_: Record<string, number> = { q1: 1, q2: 0, q3: 1, q4: 0 }; // run A only
     for (const runId of [runA, runB]) {
       for (const q of ["q1", "q2", "q3", "q4"]) {
         const score = await scoreOf(runId, q);
         await prisma.score.update({ where: { id: score.id }, data: { value: judge[runId]![q]! } });
         const annPrior = await prisma.humanJudgment.findFirst({ where: { reviewerId: ann.userId, scoreId: score.id } });
-        await reviewScore(prisma, ann, score.id, { value: ann_[runId]![q]!, ...(annPrior ? { expectedVersion: annPrior.version } : {}) });
+        await reviewScore(prisma, ann, score.id, {
+          value: ann_[runId]![q]!,
+          ...(annPrior ? { expectedVersion: annPrior.version } : {}),
+        });
         if (runId === runA) {
-          const bobPrior = await prisma.humanJudgment.findFirst({ where: { reviewerId: bob.userId, scoreId: score.id } });
-          await reviewScore(prisma, bob, score.id, { value: bob_[q]!, ...(bobPrior ? { expectedVersion: bobPrior.version } : {}) });
+          const bobPrior = await prisma.humanJudgment.findFirst({
+            where: { reviewerId: bob.userId, scoreId: score.id },
+          });
+          await reviewScore(prisma, bob, score.id, {
+            value: bob_[q]!,
+            ...(bobPrior ? { expectedVersion: bobPrior.version } : {}),
+          });
         }
       }
     }
@@ -220,11 +341,20 @@ describe("agreement on QA answers", () => {
 
     const group = (by: string, key: string) => report.breakdowns[by]!.find((g) => g.key === key)!;
     // By the evaluated model (the run's endpoint model), not the video's generator.
-    expect(report.breakdowns.model.map((g) => g.key).sort()).toEqual([`stub-guess-${projectId.slice(-8)}`, `stub-vision-${projectId.slice(-8)}`]);
+    expect(report.breakdowns.model.map((g) => g.key).sort()).toEqual([
+      `stub-guess-${projectId.slice(-8)}`,
+      `stub-vision-${projectId.slice(-8)}`,
+    ]);
     // Model A: consensus of Ann and Bob (1,1 → 1; 1,0 → tie, left out; 1,1 → 1; 0,0 → 0) against 1, 0, 1, 1: 2 agree of 3.
-    expect(group("model", `stub-vision-${projectId.slice(-8)}`)).toMatchObject({ items: 4, judge: { n: 3, values: { accuracy: 2 / 3 } } });
+    expect(group("model", `stub-vision-${projectId.slice(-8)}`)).toMatchObject({
+      items: 4,
+      judge: { n: 3, values: { accuracy: 2 / 3 } },
+    });
     // Model B: Ann 0,0,0,0 against 0,0,1,0: po 3/4, pe 3/4 → κ 0.
-    expect(group("model", `stub-guess-${projectId.slice(-8)}`)).toMatchObject({ items: 4, judge: { n: 4, values: { accuracy: 0.75, kappa: 0 } } });
+    expect(group("model", `stub-guess-${projectId.slice(-8)}`)).toMatchObject({
+      items: 4,
+      judge: { n: 4, values: { accuracy: 0.75, kappa: 0 } },
+    });
     // By the question's category: Step Sequencing holds q1 and q4 of both runs.
     expect(report.breakdowns.category.map((g) => [g.key, g.items])).toEqual(
       expect.arrayContaining([

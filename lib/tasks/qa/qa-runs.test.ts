@@ -30,7 +30,13 @@ afterAll(() => stub.close());
 beforeEach(() => stub.reset());
 
 const inlineQueue = inlineJudgeQueue(testJudgeDeps());
-const start = (projectId: string, input: Record<string, unknown>) => createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse(input));
+const start = (projectId: string, input: Record<string, unknown>) =>
+  createRun(
+    { prisma, queue: inlineQueue, pipelines: installedPipelines() },
+    owner,
+    projectId,
+    createRunSchema.parse(input),
+  );
 
 async function endpoint(projectId: string, name: string, model: string) {
   return (
@@ -57,9 +63,16 @@ async function endpoint(projectId: string, name: string, model: string) {
  * answer one test's judge calls from another's.
  */
 async function qaProject(lines: unknown[] = smallQuestionSet()) {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    uniformFrames: 8,
+  });
   await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
-  const set = await importQuestionSet(prisma, owner, projectId, { fileName: "questions.jsonl", bytes: questionSetBytes(lines) });
+  const set = await importQuestionSet(prisma, owner, projectId, {
+    fileName: "questions.jsonl",
+    bytes: questionSetBytes(lines),
+  });
   const suffix = projectId.slice(-8);
   return {
     projectId,
@@ -72,36 +85,68 @@ async function qaProject(lines: unknown[] = smallQuestionSet()) {
 
 async function decisions(runId: string, stepId = "decide") {
   // Calls in the order they were made (a repair follows its first call, possibly in the same millisecond).
-  const steps = await prisma.stepResult.findMany({ where: { runId, stepId }, include: { calls: { orderBy: [{ createdAt: "asc" }, { isRepair: "asc" }] } } });
-  const items = await prisma.item.findMany({ where: { id: { in: steps.map((s) => s.itemId) } }, select: { id: true, externalId: true } });
+  const steps = await prisma.stepResult.findMany({
+    where: { runId, stepId },
+    include: { calls: { orderBy: [{ createdAt: "asc" }, { isRepair: "asc" }] } },
+  });
+  const items = await prisma.item.findMany({
+    where: { id: { in: steps.map((s) => s.itemId) } },
+    select: { id: true, externalId: true },
+  });
   const external = new Map(items.map((i) => [i.id, i.externalId]));
-  return Object.fromEntries(steps.map((s) => [external.get(s.itemId)!, { status: s.status, output: s.output as unknown as QaDecision | null, error: s.error, calls: s.calls }]));
+  return Object.fromEntries(
+    steps.map((s) => [
+      external.get(s.itemId)!,
+      { status: s.status, output: s.output as unknown as QaDecision | null, error: s.error, calls: s.calls },
+    ]),
+  );
 }
 
 describe("QA runs", () => {
   it("answers every question with the run's frames, reads letters itself, asks the judge endpoint only for open and letterless answers, and stores every call", async () => {
     const { projectId, setId, model, judge } = await qaProject();
-    const run = await start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { frames: 8, judgeEndpointId: judge, textOnlyBaseline: true } });
+    const run = await start(projectId, {
+      pipeline: "qa",
+      endpointId: model,
+      questionSetId: setId,
+      settings: { frames: 8, judgeEndpointId: judge, textOnlyBaseline: true },
+    });
     expect(run).toMatchObject({ videos: 2, items: 4, withoutFramesCount: 0 });
     const status = await getRunStatus(prisma, owner, run.id);
-    expect(status).toMatchObject({ status: "done", pipeline: "qa", simulated: true, steps: { failed: 0, parse_failed: 0, skipped: 0 } });
+    expect(status).toMatchObject({
+      status: "done",
+      pipeline: "qa",
+      simulated: true,
+      steps: { failed: 0, parse_failed: 0, skipped: 0 },
+    });
 
     const decided = await decisions(run.id);
-    expect(Object.fromEntries(Object.entries(decided).map(([q, d]) => [q, [d.output?.outcome, d.output?.decidedBy]]))).toEqual({
+    expect(
+      Object.fromEntries(Object.entries(decided).map(([q, d]) => [q, [d.output?.outcome, d.output?.decidedBy]])),
+    ).toEqual({
       q1: ["correct", "letter"],
       q2: ["wrong", "letter"],
       q3: ["correct", "letter"],
       q4: ["correct", "judge"],
     });
-    expect(decided.q2!.output).toMatchObject({ letter: "B", judgement: null, reason: expect.stringMatching(/B( with its text)?; the correct option is C\.$/) });
+    expect(decided.q2!.output).toMatchObject({
+      letter: "B",
+      judgement: null,
+      reason: expect.stringMatching(/B( with its text)?; the correct option is C\.$/),
+    });
     // A letter read by FrameJury makes no call; the open question's judge call goes to the judge endpoint.
     expect(decided.q1!.calls).toHaveLength(0);
     expect(decided.q4!.calls.map((c) => c.model)).toEqual([expect.stringMatching(/^stub-judge-/)]);
-    expect((decided.q4!.calls[0]!.request as { text: string }).text).toContain("   - Correct Answer: The ball rolls down the ramp.\n   - Student’s Answer: From the frames:");
+    expect((decided.q4!.calls[0]!.request as { text: string }).text).toContain(
+      "   - Correct Answer: The ball rolls down the ramp.\n   - Student’s Answer: From the frames:",
+    );
     expect(decided.q4!.output).toMatchObject({ judgement: "Yes", reason: expect.stringContaining("Simulated") });
 
     // The answers: the evaluated model's endpoint, the 8 frames with the text, the raw answer, tokens and cost.
-    const answers = await prisma.stepResult.findMany({ where: { runId: run.id, stepId: "answer" }, include: { calls: true } });
+    const answers = await prisma.stepResult.findMany({
+      where: { runId: run.id, stepId: "answer" },
+      include: { calls: true },
+    });
     expect(answers).toHaveLength(4);
     for (const answer of answers) {
       expect(answer.status).toBe("done");
@@ -114,12 +159,23 @@ describe("QA runs", () => {
       expect(answer.templateId).toMatch(/^qa\/answer-(mc|open)$/);
     }
     // The text-only baseline: no frames, seed 004's blind prompts.
-    const blind = await prisma.stepResult.findMany({ where: { runId: run.id, stepId: "text_only_answer" }, include: { calls: true } });
+    const blind = await prisma.stepResult.findMany({
+      where: { runId: run.id, stepId: "text_only_answer" },
+      include: { calls: true },
+    });
     expect(blind.map((s) => (s.calls[0]!.request as { frameIds: string[] }).frameIds.length)).toEqual([0, 0, 0, 0]);
-    expect(blind.map((s) => s.templateId).sort()).toEqual(["qa/text-only-mc", "qa/text-only-mc", "qa/text-only-mc", "qa/text-only-open"]);
+    expect(blind.map((s) => s.templateId).sort()).toEqual([
+      "qa/text-only-mc",
+      "qa/text-only-mc",
+      "qa/text-only-mc",
+      "qa/text-only-open",
+    ]);
 
     // The correctness target and the per-question metrics.
-    const scores = await prisma.score.findMany({ where: { runId: run.id }, select: { category: true, value: true, itemId: true } });
+    const scores = await prisma.score.findMany({
+      where: { runId: run.id },
+      select: { category: true, value: true, itemId: true },
+    });
     expect(scores.map((s) => s.category)).toEqual(["correctness", "correctness", "correctness", "correctness"]);
     expect(scores.reduce((sum, s) => sum + s.value, 0)).toBe(3);
     const metrics = await prisma.runMetric.findMany({ where: { runId: run.id, metric: "correct" } });
@@ -131,7 +187,12 @@ describe("QA runs", () => {
     });
 
     // An identical second run makes no call: every answer and judgement comes from the cache.
-    const again = await start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { frames: 8, judgeEndpointId: judge, textOnlyBaseline: true } });
+    const again = await start(projectId, {
+      pipeline: "qa",
+      endpointId: model,
+      questionSetId: setId,
+      settings: { frames: 8, judgeEndpointId: judge, textOnlyBaseline: true },
+    });
     const calls = await prisma.llmCall.findMany({ where: { runId: again.id } });
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((c) => c.cached)).toBe(true);
@@ -144,12 +205,24 @@ describe("QA runs", () => {
 
   it("asks the judge when the answer names two letters, and without a judge endpoint the run's own endpoint judges", async () => {
     const { projectId, setId, model } = await qaProject(smallQuestionSet().slice(0, 1));
-    stub.addFault({ fault: { kind: "content", content: "It is A or B." }, match: "Answer with the option’s letter", times: 1 });
+    stub.addFault({
+      fault: { kind: "content", content: "It is A or B." },
+      match: "Answer with the option’s letter",
+      times: 1,
+    });
     const run = await start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId });
     const decided = await decisions(run.id);
-    expect(decided.q1!.output).toMatchObject({ outcome: "wrong", decidedBy: "judge", letter: null, judgement: "No", extraction: "the answer names several options (A, B)" });
+    expect(decided.q1!.output).toMatchObject({
+      outcome: "wrong",
+      decidedBy: "judge",
+      letter: null,
+      judgement: "No",
+      extraction: "the answer names several options (A, B)",
+    });
     expect(decided.q1!.calls.map((c) => c.model)).toEqual([expect.stringMatching(/^stub-vision-/)]);
-    expect((decided.q1!.calls[0]!.request as { text: string }).text).toContain("   - Student’s Answer: It is A or B.\n");
+    expect((decided.q1!.calls[0]!.request as { text: string }).text).toContain(
+      "   - Student’s Answer: It is A or B.\n",
+    );
   });
 
   it("asks the judge when the answer lists options one per line (issue 38: it used to be read as the first line's letter)", async () => {
@@ -172,12 +245,24 @@ describe("QA runs", () => {
     const { projectId, setId, model, judge } = await qaProject(
       smallQuestionSet()
         .filter((q) => q.format === "open")
-        .concat({ ...smallQuestionSet()[3]!, id: "q5", question: "Where does the ball stop on the ramp?" }, { ...smallQuestionSet()[3]!, id: "q6", question: "How does the ball move on the ramp?" }),
+        .concat(
+          { ...smallQuestionSet()[3]!, id: "q5", question: "Where does the ball stop on the ramp?" },
+          { ...smallQuestionSet()[3]!, id: "q6", question: "How does the ball move on the ramp?" },
+        ),
     );
-    stub.addFault({ fault: { kind: "status", status: 429, retryAfter: 0 }, match: "Question: What does the ball do on the ramp?", times: 1 });
+    stub.addFault({
+      fault: { kind: "status", status: 429, retryAfter: 0 },
+      match: "Question: What does the ball do on the ramp?",
+      times: 1,
+    });
     stub.addFault({ fault: { kind: "prose" }, match: "Question: Where does the ball stop on the ramp?", times: 1 });
     stub.addFault({ fault: { kind: "truncated" }, match: "Question: How does the ball move on the ramp?", times: 1 });
-    const run = await start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { judgeEndpointId: judge } });
+    const run = await start(projectId, {
+      pipeline: "qa",
+      endpointId: model,
+      questionSetId: setId,
+      settings: { judgeEndpointId: judge },
+    });
     const decided = await decisions(run.id);
     for (const q of ["q4", "q5", "q6"]) expect(decided[q]!.status, q).toBe("done");
     expect(decided.q4!.calls.map((c) => [c.httpStatus, c.isRepair])).toEqual([[200, false]]);
@@ -193,14 +278,37 @@ describe("QA runs", () => {
   it("ends a question unanswerable, with the reason, when the judge cannot be read after its repair or the model cannot be reached", async () => {
     const { projectId, setId, model, judge } = await qaProject(smallQuestionSet().slice(2, 4));
     // q3's answer: the endpoint fails every retry. q4's judge: no JSON twice.
-    stub.addFault({ fault: { kind: "status", status: 500 }, match: "Question:What happens after the ball stops?", times: 5 });
-    stub.addFault({ fault: { kind: "content", content: "Sure, it looks right to me." }, match: "carefully check whether the student", times: 2 });
-    const run = await start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { judgeEndpointId: judge } });
+    stub.addFault({
+      fault: { kind: "status", status: 500 },
+      match: "Question:What happens after the ball stops?",
+      times: 5,
+    });
+    stub.addFault({
+      fault: { kind: "content", content: "Sure, it looks right to me." },
+      match: "carefully check whether the student",
+      times: 2,
+    });
+    const run = await start(projectId, {
+      pipeline: "qa",
+      endpointId: model,
+      questionSetId: setId,
+      settings: { judgeEndpointId: judge },
+    });
     const decided = await decisions(run.id);
-    expect(decided.q3).toMatchObject({ status: "skipped", output: null, error: expect.stringContaining("answer[0] ended failed") });
-    expect(decided.q4).toMatchObject({ status: "parse_failed", output: null, error: expect.stringContaining("Repair:") });
+    expect(decided.q3).toMatchObject({
+      status: "skipped",
+      output: null,
+      error: expect.stringContaining("answer[0] ended failed"),
+    });
+    expect(decided.q4).toMatchObject({
+      status: "parse_failed",
+      output: null,
+      error: expect.stringContaining("Repair:"),
+    });
     const summaries = await prisma.runVideo.findMany({ where: { runId: run.id }, select: { summary: true } });
-    expect(summaries.flatMap((s) => (s.summary as { items: { outcome: string }[] }).items.map((i) => i.outcome))).toEqual(["unanswerable", "unanswerable"]);
+    expect(
+      summaries.flatMap((s) => (s.summary as { items: { outcome: string }[] }).items.map((i) => i.outcome)),
+    ).toEqual(["unanswerable", "unanswerable"]);
     // Nothing is defaulted: no score and no correct/wrong metric for either.
     expect(await prisma.score.count({ where: { runId: run.id } })).toBe(0);
     expect(await prisma.runMetric.count({ where: { runId: run.id, metric: "correct" } })).toBe(0);
@@ -213,15 +321,27 @@ describe("QA runs", () => {
     const quarter = await start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId });
     expect(quarter).toMatchObject({ videos: 1, items: 2, withoutFramesCount: 1, withoutFrames: [{ id: videoIds[1] }] });
     // Its set was extracted with a longest side of 768: a run asking for that takes both videos.
-    const longest = await start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { resize: { mode: "longest_side", px: 768 } } });
+    const longest = await start(projectId, {
+      pipeline: "qa",
+      endpointId: model,
+      questionSetId: setId,
+      settings: { resize: { mode: "longest_side", px: 768 } },
+    });
     expect(longest).toMatchObject({ videos: 2, items: 4, withoutFramesCount: 0 });
-    await expect(start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { frames: 16 } })).rejects.toThrow(
-      /a uniform frame set of 16 frames at a quarter of the video's area/,
-    );
-    await expect(start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { frames: 12 } })).rejects.toThrow(/frames must be 8 or 16/);
-    await expect(start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { judgeEndpointId: "nope" } })).rejects.toThrow(
-      /No such endpoint in this project for the judge/,
-    );
+    await expect(
+      start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { frames: 16 } }),
+    ).rejects.toThrow(/a uniform frame set of 16 frames at a quarter of the video's area/);
+    await expect(
+      start(projectId, { pipeline: "qa", endpointId: model, questionSetId: setId, settings: { frames: 12 } }),
+    ).rejects.toThrow(/frames must be 8 or 16/);
+    await expect(
+      start(projectId, {
+        pipeline: "qa",
+        endpointId: model,
+        questionSetId: setId,
+        settings: { judgeEndpointId: "nope" },
+      }),
+    ).rejects.toThrow(/No such endpoint in this project for the judge/);
     await expect(start(projectId, { pipeline: "qa", endpointId: model })).rejects.toThrow(/questionSetId/);
   });
 });

@@ -75,7 +75,12 @@ describe("mcnemarTest", () => {
 });
 
 describe("accuracyRows and pairwiseComparisons", () => {
-  const row = (runId: string, questionId: string, outcome: QaOutcomeRow["outcome"], extra: Partial<QaOutcomeRow> = {}): QaOutcomeRow => ({
+  const row = (
+    runId: string,
+    questionId: string,
+    outcome: QaOutcomeRow["outcome"],
+    extra: Partial<QaOutcomeRow> = {},
+  ): QaOutcomeRow => ({
     runId,
     questionId,
     format: "mc",
@@ -120,7 +125,9 @@ describe("accuracyRows and pairwiseComparisons", () => {
       ["coarse", 0],
       ["fine", 1],
     ]);
-    expect(r1.filter((r) => r.breakdown === "format_category_granularity").map((r) => [r.format, r.category, r.granularity])).toEqual([
+    expect(
+      r1.filter((r) => r.breakdown === "format_category_granularity").map((r) => [r.format, r.category, r.granularity]),
+    ).toEqual([
       ["mc", "Step Sequencing", "coarse"],
       ["mc", "Step Sequencing", "fine"],
       ["open", null, "coarse"],
@@ -128,7 +135,9 @@ describe("accuracyRows and pairwiseComparisons", () => {
   });
 
   it("gives a run with no questions an empty overall row, not a missing one", () => {
-    expect(accuracyRows([], ["r9"])).toEqual([expect.objectContaining({ runId: "r9", breakdown: "all", outcomes: expect.objectContaining({ accuracy: null }) })]);
+    expect(accuracyRows([], ["r9"])).toEqual([
+      expect.objectContaining({ runId: "r9", breakdown: "all", outcomes: expect.objectContaining({ accuracy: null }) }),
+    ]);
   });
 
   it("compares every two runs on the questions both decided", () => {

@@ -38,7 +38,12 @@ export const QA_GROUPINGS: GroupingDeclaration[] = [
     ],
     itemField: "format",
   },
-  { id: "category", label: "Category", values: SEED_QUESTION_CATEGORIES.map((id) => ({ id, label: id })), ofItem: true },
+  {
+    id: "category",
+    label: "Category",
+    values: SEED_QUESTION_CATEGORIES.map((id) => ({ id, label: id })),
+    ofItem: true,
+  },
   {
     id: "granularity",
     label: "Granularity",
@@ -52,7 +57,10 @@ export const QA_GROUPINGS: GroupingDeclaration[] = [
   { id: "model", label: "Evaluated model", values: [] },
 ];
 
-const yesNoMetric = (m: Pick<MetricDeclaration, "id" | "label" | "definition" | "aggregation">, positiveLabel: string): MetricDeclaration => ({
+const yesNoMetric = (
+  m: Pick<MetricDeclaration, "id" | "label" | "definition" | "aggregation">,
+  positiveLabel: string,
+): MetricDeclaration => ({
   ...m,
   scale: yesNo,
   level: "nominal",
@@ -89,7 +97,8 @@ export const QA_TASK: TaskDeclaration = {
         id: "correct",
         label: "Correct",
         definition: "The question was answered correctly with the video's frames.",
-        aggregation: "1 when the correctness target is 1; no value when the answer is unanswerable (a call or the judge failed).",
+        aggregation:
+          "1 when the correctness target is 1; no value when the answer is unanswerable (a call or the judge failed).",
       },
       "correct",
     ),
@@ -97,7 +106,8 @@ export const QA_TASK: TaskDeclaration = {
       {
         id: "correct_without_video",
         label: "Right without the video",
-        definition: "The text-only baseline (no frames) answered the question correctly: its score may come from language priors.",
+        definition:
+          "The text-only baseline (no frames) answered the question correctly: its score may come from language priors.",
         aggregation: "1 when the baseline's answer was decided correct; no value without a baseline.",
       },
       "right without the video",

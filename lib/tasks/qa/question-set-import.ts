@@ -24,7 +24,13 @@ export interface QuestionPayload {
 }
 
 interface QuestionSetSummary {
-  items: { count: number; videos: number; byFormat: Record<string, number>; byCategory: Record<string, number>; byGranularity: Record<string, number> };
+  items: {
+    count: number;
+    videos: number;
+    byFormat: Record<string, number>;
+    byCategory: Record<string, number>;
+    byGranularity: Record<string, number>;
+  };
   unmatched: string[];
 }
 
@@ -42,10 +48,24 @@ export const questionSetKind: ItemSetKind<ItemSetImportOptions, QuestionSetSumma
       { format: questionFileFormat(file.fileName) ?? undefined },
     );
     if (!parsed.ok) throw new ItemFileError(file.fileName, parsed.errors, parsed.unmatchedVideos);
-    const nulErrors = nulByteErrors(parsed.questions.map(({ line, question, answer, options: choices, category, video }) => ({ line, question, answer, options: choices, category, video })));
+    const nulErrors = nulByteErrors(
+      parsed.questions.map(({ line, question, answer, options: choices, category, video }) => ({
+        line,
+        question,
+        answer,
+        options: choices,
+        category,
+        video,
+      })),
+    );
     if (nulErrors.length) throw new ItemFileError(file.fileName, nulErrors);
     return {
-      set: { name: options.name || file.fileName, model: null, referenceSetId: null, citation: options.citation || null },
+      set: {
+        name: options.name || file.fileName,
+        model: null,
+        referenceSetId: null,
+        citation: options.citation || null,
+      },
       items: parsed.questions.map((q) => ({
         videoId: videoIdByPath.get(q.videoFileName)!,
         externalId: q.id,
@@ -77,6 +97,12 @@ export const questionSetKind: ItemSetKind<ItemSetImportOptions, QuestionSetSumma
   },
 };
 
-export function importQuestionSet(prisma: PrismaClient, actor: Actor, projectId: string, file: ItemFile, options: ItemSetImportOptions = {}) {
+export function importQuestionSet(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  file: ItemFile,
+  options: ItemSetImportOptions = {},
+) {
   return importItemSetOfKind(prisma, actor, projectId, questionSetKind, file, options);
 }

@@ -3,7 +3,8 @@ import { parseQuestionSet, questionFileFormat } from "./question-sets";
 
 const VIDEOS = ["Sora/Mechanics/A ball rolls-0.mp4", "Sora/Mechanics/A glass falls-0.mp4", "Pika/A glass falls-0.mp4"];
 const bytes = (text: string) => new TextEncoder().encode(text);
-const jsonl = (...records: unknown[]) => bytes(records.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n") + "\n");
+const jsonl = (...records: unknown[]) =>
+  bytes(records.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n") + "\n");
 
 const mc = (id: string | number, extra: Record<string, unknown> = {}) => ({
   id,
@@ -32,7 +33,10 @@ function errorsOf(result: ReturnType<typeof parseQuestionSet>) {
 
 describe("parseQuestionSet", () => {
   it("reads JSONL questions, matched to the project's videos by file name", () => {
-    const result = parseQuestionSet(jsonl(mc("q1"), open(2, { granularity: "Fine", extra: { source: "seed" } })), VIDEOS);
+    const result = parseQuestionSet(
+      jsonl(mc("q1"), open(2, { granularity: "Fine", extra: { source: "seed" } })),
+      VIDEOS,
+    );
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.questions).toEqual([
       {
@@ -66,16 +70,26 @@ describe("parseQuestionSet", () => {
 
   it("reads a JSON array, with each element's own line in errors", () => {
     const text = `[\n  ${JSON.stringify(mc("q1"))},\n  ${JSON.stringify(open("q2"))},\n  {"id": "q3", "video": "A ball rolls-0.mp4",\n   "question": "Why?", "format": "open"}\n]\n`;
-    const good = parseQuestionSet(bytes(text.replace(', "format": "open"}', ', "format": "open", "answer": "Gravity."}')), VIDEOS, { format: "json" });
+    const good = parseQuestionSet(
+      bytes(text.replace(', "format": "open"}', ', "format": "open", "answer": "Gravity."}')),
+      VIDEOS,
+      { format: "json" },
+    );
     if (!good.ok) throw new Error(JSON.stringify(good.errors));
     expect(good.questions.map((q) => [q.id, q.line])).toEqual([
       ["q1", 2],
       ["q2", 3],
       ["q3", 4],
     ]);
-    expect(errorsOf(parseQuestionSet(bytes(text), VIDEOS, { format: "json" }))).toEqual([{ line: 4, message: "answer: missing (the correct letter, or the reference answer)" }]);
-    expect(errorsOf(parseQuestionSet(bytes(`[\n${JSON.stringify(mc("q1"))},\n{"id": "q2", oops}\n]`), VIDEOS))).toEqual([{ line: 3, message: expect.stringContaining("not valid JSON") }]);
-    expect(errorsOf(parseQuestionSet(bytes(`[\n${JSON.stringify(mc("q1"))},\n`), VIDEOS))).toEqual([{ line: 1, message: expect.stringContaining("never closed") }]);
+    expect(errorsOf(parseQuestionSet(bytes(text), VIDEOS, { format: "json" }))).toEqual([
+      { line: 4, message: "answer: missing (the correct letter, or the reference answer)" },
+    ]);
+    expect(errorsOf(parseQuestionSet(bytes(`[\n${JSON.stringify(mc("q1"))},\n{"id": "q2", oops}\n]`), VIDEOS))).toEqual(
+      [{ line: 3, message: expect.stringContaining("not valid JSON") }],
+    );
+    expect(errorsOf(parseQuestionSet(bytes(`[\n${JSON.stringify(mc("q1"))},\n`), VIDEOS))).toEqual([
+      { line: 1, message: expect.stringContaining("never closed") },
+    ]);
   });
 
   it("reads CSV with letter columns or an options column, and keeps other columns in extra", () => {
@@ -95,11 +109,26 @@ describe("parseQuestionSet", () => {
       extra: { source: "seed 004" },
       line: 2,
     });
-    expect(result.questions[1]).toMatchObject({ id: "q2", format: "open", options: null, answer: "The glass.", category: null, extra: null, line: 3 });
-    const withJson = parseQuestionSet(bytes('id,video,question,format,options,answer\nq1,A ball rolls-0.mp4,Which?,mc,"{""A"": ""x"", ""B"": ""y""}",a\n'), VIDEOS);
+    expect(result.questions[1]).toMatchObject({
+      id: "q2",
+      format: "open",
+      options: null,
+      answer: "The glass.",
+      category: null,
+      extra: null,
+      line: 3,
+    });
+    const withJson = parseQuestionSet(
+      bytes(
+        'id,video,question,format,options,answer\nq1,A ball rolls-0.mp4,Which?,mc,"{""A"": ""x"", ""B"": ""y""}",a\n',
+      ),
+      VIDEOS,
+    );
     if (!withJson.ok) throw new Error(JSON.stringify(withJson.errors));
     expect(withJson.questions[0]).toMatchObject({ options: { A: "x", B: "y" }, answer: "A" });
-    expect(errorsOf(parseQuestionSet(bytes("id,video,question,options,answer\nq1,a.mp4,Which?,x,A\n"), VIDEOS))).toEqual([{ line: 1, message: expect.stringContaining('no "format" column') }]);
+    expect(
+      errorsOf(parseQuestionSet(bytes("id,video,question,options,answer\nq1,a.mp4,Which?,x,A\n"), VIDEOS)),
+    ).toEqual([{ line: 1, message: expect.stringContaining('no "format" column') }]);
   });
 
   it("reports every bad record with its line and imports nothing", () => {
@@ -145,9 +174,15 @@ describe("parseQuestionSet", () => {
   });
 
   it("refuses an empty file, a file that is not UTF-8, and an mc question without options", () => {
-    expect(errorsOf(parseQuestionSet(bytes("\n\n"), VIDEOS))).toEqual([{ line: null, message: "the file has no questions" }]);
-    expect(errorsOf(parseQuestionSet(new Uint8Array([0x7b, 0x0a, 0xff, 0xfe]), VIDEOS))).toEqual([{ line: 2, message: expect.stringContaining("not UTF-8") }]);
-    expect(errorsOf(parseQuestionSet(jsonl(mc("q1", { options: undefined })), VIDEOS))).toEqual([{ line: 1, message: expect.stringContaining("options: missing") }]);
+    expect(errorsOf(parseQuestionSet(bytes("\n\n"), VIDEOS))).toEqual([
+      { line: null, message: "the file has no questions" },
+    ]);
+    expect(errorsOf(parseQuestionSet(new Uint8Array([0x7b, 0x0a, 0xff, 0xfe]), VIDEOS))).toEqual([
+      { line: 2, message: expect.stringContaining("not UTF-8") },
+    ]);
+    expect(errorsOf(parseQuestionSet(jsonl(mc("q1", { options: undefined })), VIDEOS))).toEqual([
+      { line: 1, message: expect.stringContaining("options: missing") },
+    ]);
   });
 
   it("takes the format from the file name, else from the content", () => {

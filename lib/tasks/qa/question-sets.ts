@@ -15,9 +15,21 @@
  * FrameJury's Q&A construction exports.
  */
 import { z } from "zod";
-import { type CaptionSetError, decodeCaptionFile, listedErrors, MAX_CAPTION_BYTES, utf8Bytes } from "../captions/caption-sets";
+import {
+  type CaptionSetError,
+  decodeCaptionFile,
+  listedErrors,
+  MAX_CAPTION_BYTES,
+  utf8Bytes,
+} from "../captions/caption-sets";
 import { parseCsvTable } from "../../import/csv";
-import { jsonArrayRecords, jsonlRecords, type RawRecord, type RecordFileFormat, recordFileFormat } from "../../import/json-records";
+import {
+  jsonArrayRecords,
+  jsonlRecords,
+  type RawRecord,
+  type RecordFileFormat,
+  recordFileFormat,
+} from "../../import/json-records";
 import { videoFileNameMatcher } from "../../import/video-file-names";
 import { OPTION_LETTERS } from "./extract-letter";
 
@@ -51,7 +63,12 @@ export interface Question {
 }
 
 export type QuestionSetResult =
-  { ok: true; questions: Question[] } | { ok: false; errors: QuestionSetError[]; /** Videos with no project video of that file name, each once. */ unmatchedVideos: string[] };
+  | { ok: true; questions: Question[] }
+  | {
+      ok: false;
+      errors: QuestionSetError[];
+      /** Videos with no project video of that file name, each once. */ unmatchedVideos: string[];
+    };
 
 export type QuestionFileFormat = RecordFileFormat;
 export const questionFileFormat = recordFileFormat;
@@ -61,7 +78,17 @@ function formatBytes(bytes: number): string {
 }
 
 const OPTION_COLUMN = /^(?:option[ _-]?)?([a-j])$/i;
-const KNOWN_COLUMNS = new Set(["id", "video", "question", "format", "options", "answer", "category", "granularity", "extra"]);
+const KNOWN_COLUMNS = new Set([
+  "id",
+  "video",
+  "question",
+  "format",
+  "options",
+  "answer",
+  "category",
+  "granularity",
+  "extra",
+]);
 
 function csvRecords(text: string, errors: QuestionSetError[]): RawRecord[] {
   const table = parseCsvTable(text);
@@ -70,7 +97,9 @@ function csvRecords(text: string, errors: QuestionSetError[]): RawRecord[] {
     errors.push(match ? { line: Number(match[1]), message: match[2]! } : { line: null, message: table.error });
     return [];
   }
-  const missing = ["id", "video", "question", "format", "answer"].filter((name) => !table.columns.some((c) => c.toLowerCase() === name));
+  const missing = ["id", "video", "question", "format", "answer"].filter(
+    (name) => !table.columns.some((c) => c.toLowerCase() === name),
+  );
   if (missing.length) {
     errors.push({
       line: 1,
@@ -100,14 +129,19 @@ function csvRecords(text: string, errors: QuestionSetError[]): RawRecord[] {
       } else if (cell.trim() !== "") extra.set(column, cell);
     }
     if (Object.keys(options).length && value.options === undefined) value.options = options;
-    if (extra.size) value.extra = { ...(typeof value.extra === "object" && value.extra !== null ? (value.extra as Record<string, unknown>) : {}), ...Object.fromEntries(extra) };
+    if (extra.size)
+      value.extra = {
+        ...(typeof value.extra === "object" && value.extra !== null ? (value.extra as Record<string, unknown>) : {}),
+        ...Object.fromEntries(extra),
+      };
     return { line: row.line, value };
   });
 }
 
 const idSchema = z
   .union([z.string().trim().min(1, "must not be empty"), z.number().int().nonnegative()], {
-    error: (issue) => (issue.input === undefined ? "missing (a string or a whole number)" : "must be a string or a whole number"),
+    error: (issue) =>
+      issue.input === undefined ? "missing (a string or a whole number)" : "must be a string or a whole number",
   })
   .transform(String);
 
@@ -116,7 +150,8 @@ const text = (what: string) =>
     .string({ error: (issue) => (issue.input === undefined ? `missing (${what})` : `must be a string (${what})`) })
     .refine((value) => value.trim() !== "", { error: `must not be empty (${what})` })
     .refine((value) => utf8Bytes(value) <= MAX_CAPTION_BYTES, {
-      error: (issue) => `is ${formatBytes(utf8Bytes(issue.input as string))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`,
+      error: (issue) =>
+        `is ${formatBytes(utf8Bytes(issue.input as string))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`,
     });
 
 /** A CSV cell of the options or extra column that is not JSON (reported with the record's other problems). */
@@ -127,65 +162,111 @@ const recordSchema = z.object({
   id: idSchema,
   video: text("the video's file name"),
   question: text("the question"),
-  format: z.enum(QUESTION_FORMATS, { error: (issue) => (issue.input === undefined ? 'missing ("mc" or "open")' : `must be "mc" or "open", not ${JSON.stringify(issue.input)}`) }),
+  format: z.enum(QUESTION_FORMATS, {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'missing ("mc" or "open")'
+        : `must be "mc" or "open", not ${JSON.stringify(issue.input)}`,
+  }),
   options: z.unknown().optional(),
-  answer: z.union([z.string(), z.number()], { error: (issue) => (issue.input === undefined ? "missing (the correct letter, or the reference answer)" : "must be a string") }).transform(String),
+  answer: z
+    .union([z.string(), z.number()], {
+      error: (issue) =>
+        issue.input === undefined ? "missing (the correct letter, or the reference answer)" : "must be a string",
+    })
+    .transform(String),
   category: z
     .union([z.string(), z.null()], { error: "must be a string" })
     .optional()
     .transform((value) => (value === undefined || value === null || value.trim() === "" ? null : value.trim()))
-    .refine((value) => value === null || value.length <= MAX_CATEGORY_LENGTH, `may be at most ${MAX_CATEGORY_LENGTH} characters`),
+    .refine(
+      (value) => value === null || value.length <= MAX_CATEGORY_LENGTH,
+      `may be at most ${MAX_CATEGORY_LENGTH} characters`,
+    ),
   granularity: z
     .union([z.string(), z.null()], { error: 'must be "coarse" or "fine"' })
     .optional()
-    .transform((value) => (value === undefined || value === null || value.trim() === "" ? null : value.trim().toLowerCase()))
-    .refine((value): value is Granularity | null => value === null || (GRANULARITIES as readonly string[]).includes(value), {
-      error: (issue) => `must be "coarse" or "fine", not ${JSON.stringify(issue.input)}`,
-    }),
+    .transform((value) =>
+      value === undefined || value === null || value.trim() === "" ? null : value.trim().toLowerCase(),
+    )
+    .refine(
+      (value): value is Granularity | null => value === null || (GRANULARITIES as readonly string[]).includes(value),
+      {
+        error: (issue) => `must be "coarse" or "fine", not ${JSON.stringify(issue.input)}`,
+      },
+    ),
   extra: z.unknown().optional(),
 });
 
 function optionErrors(options: unknown): { options: Record<string, string> | null; errors: string[] } {
-  if (notJson(options)) return { options: null, errors: ['options: the column is not a JSON object ({"A": …, "B": …})'] };
+  if (notJson(options))
+    return { options: null, errors: ['options: the column is not a JSON object ({"A": …, "B": …})'] };
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     return {
       options: null,
-      errors: [options === undefined || options === null ? 'options: missing (a multiple-choice question needs {"A": …, "B": …})' : 'options: must be an object {"A": …, "B": …}'],
+      errors: [
+        options === undefined || options === null
+          ? 'options: missing (a multiple-choice question needs {"A": …, "B": …})'
+          : 'options: must be an object {"A": …, "B": …}',
+      ],
     };
   }
   const entries = Object.entries(options as Record<string, unknown>);
   const errors: string[] = [];
-  if (entries.length < MIN_OPTIONS || entries.length > MAX_OPTIONS) errors.push(`options: has ${entries.length}; a multiple-choice question has ${MIN_OPTIONS} to ${MAX_OPTIONS} options`);
+  if (entries.length < MIN_OPTIONS || entries.length > MAX_OPTIONS)
+    errors.push(
+      `options: has ${entries.length}; a multiple-choice question has ${MIN_OPTIONS} to ${MAX_OPTIONS} options`,
+    );
   const letters = entries.map(([key]) => key.trim().toUpperCase());
   const expected = OPTION_LETTERS.slice(0, Math.min(entries.length, MAX_OPTIONS));
   const sorted = [...letters].sort();
   if (entries.length <= MAX_OPTIONS && sorted.join() !== expected.join()) {
-    errors.push(`options: the letters are ${letters.map((l) => JSON.stringify(l)).join(", ")}; they must be ${expected.join(", ")} (consecutive from A)`);
+    errors.push(
+      `options: the letters are ${letters.map((l) => JSON.stringify(l)).join(", ")}; they must be ${expected.join(", ")} (consecutive from A)`,
+    );
   }
   const result: Record<string, string> = {};
   for (const [key, value] of entries) {
     const letter = key.trim().toUpperCase();
     if (typeof value !== "string" || value.trim() === "") errors.push(`options.${key}: must be the option's text`);
-    else if (utf8Bytes(value) > MAX_CAPTION_BYTES) errors.push(`options.${key}: is ${formatBytes(utf8Bytes(value))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`);
+    else if (utf8Bytes(value) > MAX_CAPTION_BYTES)
+      errors.push(
+        `options.${key}: is ${formatBytes(utf8Bytes(value))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`,
+      );
     else result[letter] = value;
   }
-  return { options: errors.length ? null : Object.fromEntries(OPTION_LETTERS.filter((l) => l in result).map((l) => [l, result[l]!])), errors };
+  return {
+    options: errors.length
+      ? null
+      : Object.fromEntries(OPTION_LETTERS.filter((l) => l in result).map((l) => [l, result[l]!])),
+    errors,
+  };
 }
 
 /**
  * A question set's questions, each matched to one project video by file name; every problem with its line
  * otherwise. `format` comes from the file name when known, else from the first character.
  */
-export function parseQuestionSet(bytes: Uint8Array, projectVideoFileNames: readonly string[], options: { format?: QuestionFileFormat } = {}): QuestionSetResult {
+export function parseQuestionSet(
+  bytes: Uint8Array,
+  projectVideoFileNames: readonly string[],
+  options: { format?: QuestionFileFormat } = {},
+): QuestionSetResult {
   const decoded = decodeCaptionFile(bytes);
   if (!decoded.ok) return { ok: false, errors: [decoded.error], unmatchedVideos: [] };
   const content = decoded.text;
-  if (content.trim() === "") return { ok: false, errors: [{ line: null, message: "the file has no questions" }], unmatchedVideos: [] };
+  if (content.trim() === "")
+    return { ok: false, errors: [{ line: null, message: "the file has no questions" }], unmatchedVideos: [] };
   const errors: QuestionSetError[] = [];
   const first = content.trimStart()[0];
   const format = options.format ?? (first === "[" ? "json" : first === "{" ? "jsonl" : "csv");
   // A .json file may still be JSON Lines (one object per line); an array starts with "[".
-  const records = format === "csv" ? csvRecords(content, errors) : format === "json" && first !== "{" ? jsonArrayRecords(content, errors, "question") : jsonlRecords(content, errors, "question");
+  const records =
+    format === "csv"
+      ? csvRecords(content, errors)
+      : format === "json" && first !== "{"
+        ? jsonArrayRecords(content, errors, "question")
+        : jsonlRecords(content, errors, "question");
   if (records.length === 0 && errors.length === 0) errors.push({ line: null, message: "the file has no questions" });
 
   const matchVideo = videoFileNameMatcher(projectVideoFileNames);
@@ -196,7 +277,12 @@ export function parseQuestionSet(bytes: Uint8Array, projectVideoFileNames: reado
   for (const record of records) {
     const parsed = recordSchema.safeParse(record.value);
     if (!parsed.success) {
-      errors.push(...parsed.error.issues.map((issue) => ({ line: record.line, message: `${issue.path.length ? issue.path.join(".") : "the record"}: ${issue.message}` })));
+      errors.push(
+        ...parsed.error.issues.map((issue) => ({
+          line: record.line,
+          message: `${issue.path.length ? issue.path.join(".") : "the record"}: ${issue.message}`,
+        })),
+      );
       continue;
     }
     const { id, video, question, format: questionFormat, answer, category, granularity, extra } = parsed.data;
@@ -208,18 +294,25 @@ export function parseQuestionSet(bytes: Uint8Array, projectVideoFileNames: reado
       lineErrors.push(...checked.errors);
       questionOptions = checked.options;
       const letter = correct.toUpperCase();
-      if (!/^[A-Z]$/.test(letter)) lineErrors.push(`answer: must be the correct option's letter, not ${JSON.stringify(answer)}`);
-      else if (checked.options && !(letter in checked.options)) lineErrors.push(`answer: ${letter} is not among the options (${Object.keys(checked.options).join(", ")})`);
+      if (!/^[A-Z]$/.test(letter))
+        lineErrors.push(`answer: must be the correct option's letter, not ${JSON.stringify(answer)}`);
+      else if (checked.options && !(letter in checked.options))
+        lineErrors.push(`answer: ${letter} is not among the options (${Object.keys(checked.options).join(", ")})`);
       correct = letter;
     } else {
-      if (parsed.data.options !== undefined && parsed.data.options !== null) lineErrors.push('options: an "open" question has no options (make it "mc", or leave options out)');
+      if (parsed.data.options !== undefined && parsed.data.options !== null)
+        lineErrors.push('options: an "open" question has no options (make it "mc", or leave options out)');
       if (correct === "") lineErrors.push("answer: must not be empty (the reference answer)");
-      else if (utf8Bytes(answer) > MAX_CAPTION_BYTES) lineErrors.push(`answer: is ${formatBytes(utf8Bytes(answer))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`);
+      else if (utf8Bytes(answer) > MAX_CAPTION_BYTES)
+        lineErrors.push(
+          `answer: is ${formatBytes(utf8Bytes(answer))}; a text may be at most ${formatBytes(MAX_CAPTION_BYTES)}`,
+        );
       correct = answer;
     }
     let extraObject: Record<string, unknown> | null = null;
     if (extra !== undefined && extra !== null) {
-      if (notJson(extra) || typeof extra !== "object" || Array.isArray(extra)) lineErrors.push("extra: must be a JSON object");
+      if (notJson(extra) || typeof extra !== "object" || Array.isArray(extra))
+        lineErrors.push("extra: must be a JSON object");
       else extraObject = extra as Record<string, unknown>;
     }
     const previous = firstLineOfId.get(id);

@@ -24,26 +24,59 @@ type AnswerQueueOptions = z.output<typeof answerQueueOptions>;
  * order within a video) that has a decision, by default only those the judge decided (open answers, and
  * multiple-choice answers with no single letter), optionally of one format and category.
  */
-async function answerQueueItems(prisma: PrismaClient, runId: string, input: ParsedCreateQueueInput, videoIds: string[]) {
+async function answerQueueItems(
+  prisma: PrismaClient,
+  runId: string,
+  input: ParsedCreateQueueInput,
+  videoIds: string[],
+) {
   const order = new Map(videoIds.map((id, i) => [id, i]));
   const { format, category, letters } = (input.answers ?? { letters: false }) as AnswerQueueOptions;
   const runItems = await prisma.runItem.findMany({
     where: {
       runId,
       videoId: { in: videoIds },
-      item: { ...(category ? { group: category } : {}), ...(format ? { payload: { path: ["format"], equals: format } } : {}) },
+      item: {
+        ...(category ? { group: category } : {}),
+        ...(format ? { payload: { path: ["format"], equals: format } } : {}),
+      },
     },
     select: { itemId: true, videoId: true, position: true },
   });
   // Only decided answers (a correctness score); unless asked, only those the judge decided.
   const decided = await prisma.runMetric.findMany({
-    where: { runId, metric: "judge_decided", itemId: { in: runItems.map((r) => r.itemId) }, ...(letters ? {} : { value: 1 }) },
+    where: {
+      runId,
+      metric: "judge_decided",
+      itemId: { in: runItems.map((r) => r.itemId) },
+      ...(letters ? {} : { value: 1 }),
+    },
     select: { itemId: true },
   });
-  const scored = new Set((await prisma.score.findMany({ where: { runId, itemId: { in: decided.map((d) => d.itemId) } }, distinct: ["itemId"], select: { itemId: true } })).map((s) => s.itemId));
-  const items = runItems.filter((r) => scored.has(r.itemId)).sort((a, b) => order.get(a.videoId)! - order.get(b.videoId)! || a.position - b.position);
-  if (items.length === 0) throw new ValidationError(`No ${letters ? "decided" : "judge-decided"} answer of that run matches: the queue would be empty.`);
-  return { items, filter: { ...(format ? { questionFormat: format } : {}), ...(category ? { questionCategory: category } : {}), ...(letters ? { letters: 1 } : {}) } };
+  const scored = new Set(
+    (
+      await prisma.score.findMany({
+        where: { runId, itemId: { in: decided.map((d) => d.itemId) } },
+        distinct: ["itemId"],
+        select: { itemId: true },
+      })
+    ).map((s) => s.itemId),
+  );
+  const items = runItems
+    .filter((r) => scored.has(r.itemId))
+    .sort((a, b) => order.get(a.videoId)! - order.get(b.videoId)! || a.position - b.position);
+  if (items.length === 0)
+    throw new ValidationError(
+      `No ${letters ? "decided" : "judge-decided"} answer of that run matches: the queue would be empty.`,
+    );
+  return {
+    items,
+    filter: {
+      ...(format ? { questionFormat: format } : {}),
+      ...(category ? { questionCategory: category } : {}),
+      ...(letters ? { letters: 1 } : {}),
+    },
+  };
 }
 
 /**
@@ -63,6 +96,11 @@ export const answerQueueScope: QueueScopeModule = {
   items: answerQueueItems,
   subject: (prisma, queue, itemId) => runAnswer(prisma, queue.runId, itemId),
   options: { key: "answers", schema: answerQueueOptions },
-  formChoices: async (prisma, actor, projectId) => ({ categories: (await qaFilterOptions(prisma, actor, projectId)).categories.filter((c) => c !== "(none)") }),
-  withheld: (answer) => ({ ...(answer as Awaited<ReturnType<typeof runAnswer>>)!, result: withheldAnswerResult((answer as NonNullable<Awaited<ReturnType<typeof runAnswer>>>).result) }),
+  formChoices: async (prisma, actor, projectId) => ({
+    categories: (await qaFilterOptions(prisma, actor, projectId)).categories.filter((c) => c !== "(none)"),
+  }),
+  withheld: (answer) => ({
+    ...(answer as Awaited<ReturnType<typeof runAnswer>>)!,
+    result: withheldAnswerResult((answer as NonNullable<Awaited<ReturnType<typeof runAnswer>>>).result),
+  }),
 };

@@ -18,5 +18,10 @@ interface QaResultLike {
  * `redactResult` (lib/visibility applies it).
  */
 export function withheldQuestionResult<R extends QaResultLike>(question: R): R {
-  return { ...question, result: withheldAnswerResult(question.result), textOnly: question.textOnly ? withheldAnswerResult(question.textOnly) : null, rightWithoutVideo: false };
+  return {
+    ...question,
+    result: withheldAnswerResult(question.result),
+    textOnly: question.textOnly ? withheldAnswerResult(question.textOnly) : null,
+    rightWithoutVideo: false,
+  };
 }

@@ -8,7 +8,8 @@ import { CAPTION_SNIFF_BYTES } from "../captions/sniff-caption-file";
 /** Bytes of a file's head that sniffing reads (one question is well under this). */
 export const QUESTION_SNIFF_BYTES = CAPTION_SNIFF_BYTES;
 
-const hasKeys = (record: unknown) => !!record && typeof record === "object" && !Array.isArray(record) && "question" in record && "answer" in record;
+const hasKeys = (record: unknown) =>
+  !!record && typeof record === "object" && !Array.isArray(record) && "question" in record && "answer" in record;
 const looksLikeQuestion = (text: string) => /"question"\s*:/.test(text) && /"answer"\s*:/.test(text);
 
 export function sniffQuestionFile(fileName: string, head: string): boolean {

@@ -28,10 +28,31 @@ describe("the stub's QA rules", () => {
       .join("\n");
     expect(respond(mcPrompt(), "stub-vision").rule).toBe("qa-answer-mc");
     expect(respond(render("qa/answer-open", { question: "What happens?" }), "stub-vision").rule).toBe("qa-answer-open");
-    expect(respond(render("qa/text-only-mc", { question: "Where?", options: indented }), "stub-vision", []).rule).toBe("qa-text-only-mc");
-    expect(respond(render("qa/text-only-open", { question: "Where?" }), "stub-vision", []).rule).toBe("qa-text-only-open");
-    expect(respond(render("qa/judge-option", { question: "Where?", options: indented, correct_answer: "A. x", student_answer: "A" }), "stub-judge", []).rule).toBe("qa-judge-option");
-    expect(respond(render("qa/judge-open", { question: "Where?", correct_answer: "At the bottom.", student_answer: "Bottom." }), "stub-judge", []).rule).toBe("qa-judge-open");
+    expect(respond(render("qa/text-only-mc", { question: "Where?", options: indented }), "stub-vision", []).rule).toBe(
+      "qa-text-only-mc",
+    );
+    expect(respond(render("qa/text-only-open", { question: "Where?" }), "stub-vision", []).rule).toBe(
+      "qa-text-only-open",
+    );
+    expect(
+      respond(
+        render("qa/judge-option", {
+          question: "Where?",
+          options: indented,
+          correct_answer: "A. x",
+          student_answer: "A",
+        }),
+        "stub-judge",
+        [],
+      ).rule,
+    ).toBe("qa-judge-option");
+    expect(
+      respond(
+        render("qa/judge-open", { question: "Where?", correct_answer: "At the bottom.", student_answer: "Bottom." }),
+        "stub-judge",
+        [],
+      ).rule,
+    ).toBe("qa-judge-open");
   });
 
   it("a model that sees picks the option sharing the most words with the question, however it wraps the letter", () => {
@@ -45,12 +66,19 @@ describe("the stub's QA rules", () => {
 
   it("a guessing model, and any model without frames, picks by hash; the blind prompt answers JSON", () => {
     const letters = new Set<string | null>();
-    for (let i = 0; i < 30; i++) letters.add(extractOptionLetter(respond(mcPrompt(`Question number ${i}?`), "stub-guess").answer, OPTIONS).letter);
+    for (let i = 0; i < 30; i++)
+      letters.add(extractOptionLetter(respond(mcPrompt(`Question number ${i}?`), "stub-guess").answer, OPTIONS).letter);
     expect(letters.size).toBeGreaterThan(1);
     const indented = Object.entries(OPTIONS)
       .map(([l, t]) => `      ${l}. ${t}`)
       .join("\n");
-    const blind = JSON.parse(respond(render("qa/text-only-mc", { question: "Where does the ball roll?", options: indented }), "stub-vision", []).answer) as { Best_option: string; Reason: string };
+    const blind = JSON.parse(
+      respond(
+        render("qa/text-only-mc", { question: "Where does the ball roll?", options: indented }),
+        "stub-vision",
+        [],
+      ).answer,
+    ) as { Best_option: string; Reason: string };
     expect(blind.Best_option).toMatch(/^[ABC]\. /);
     expect(extractOptionLetter(JSON.stringify(blind), OPTIONS).letter).toBe(blind.Best_option[0]);
   });
@@ -60,7 +88,12 @@ describe("the stub's QA rules", () => {
       .map(([l, t]) => `      ${l}. ${t}`)
       .join("\n");
     const option = (student: string) => {
-      const text = render("qa/judge-option", { question: "Where does the ball roll?", options: indented, correct_answer: `A. ${OPTIONS.A}`, student_answer: student });
+      const text = render("qa/judge-option", {
+        question: "Where does the ball roll?",
+        options: indented,
+        correct_answer: `A. ${OPTIONS.A}`,
+        student_answer: student,
+      });
       const parsed = parseStructuredOutput(respond(text, "stub-judge", []).answer, judgementAnswerSchema);
       if (!parsed.ok) throw new Error(parsed.error);
       return parsed.value.Judgement;
@@ -69,7 +102,11 @@ describe("the stub's QA rules", () => {
     expect(option("It is either A or B.")).toBe("No");
     expect(option("C")).toBe("No");
     const open = (student: string) => {
-      const text = render("qa/judge-open", { question: "What does the ball do?", correct_answer: "The ball rolls down the ramp.", student_answer: student });
+      const text = render("qa/judge-open", {
+        question: "What does the ball do?",
+        correct_answer: "The ball rolls down the ramp.",
+        student_answer: student,
+      });
       return (JSON.parse(respond(text, "stub-judge", []).answer) as { Judgement: string }).Judgement;
     };
     expect(open("From the frames: ball ramp.")).toBe("Yes");

@@ -106,7 +106,8 @@ function wrapLetter(context: StubRequestContext, letter: string, options: Record
 const restate = (question: string) => `From the frames: ${qaWords(question).join(" ")}.`;
 
 /** "   - Question: …" as seed 004's tables write it, up to the next list item or heading. */
-const listedField = (text: string, name: string) => new RegExp(` {3}- ${name}: ([\\s\\S]*?)\\n(?: {3}- |## )`).exec(text)?.[1] ?? "";
+const listedField = (text: string, name: string) =>
+  new RegExp(` {3}- ${name}: ([\\s\\S]*?)\\n(?: {3}- |## )`).exec(text)?.[1] ?? "";
 
 export const QA_RULES: StubRule[] = [
   {
@@ -134,9 +135,13 @@ export const QA_RULES: StubRule[] = [
     match: /choose the best option that accurately answers a question, without the aid of video content/,
     respond: (context) => {
       const options = optionsIn(/ {3}- Options:\n([\s\S]*?)\n## Output:/.exec(context.text)?.[1] ?? "");
-      if (Object.keys(options).length === 0) return JSON.stringify({ Best_option: "A", Reason: "Simulated: no options were listed." });
+      if (Object.keys(options).length === 0)
+        return JSON.stringify({ Best_option: "A", Reason: "Simulated: no options were listed." });
       const letter = guessLetter(context, options, "blind");
-      return JSON.stringify({ Best_option: `${letter}. ${options[letter]}`, Reason: "Simulated: chosen from the question and options alone, without the video." });
+      return JSON.stringify({
+        Best_option: `${letter}. ${options[letter]}`,
+        Reason: "Simulated: chosen from the question and options alone, without the video.",
+      });
     },
   },
   {
@@ -144,7 +149,9 @@ export const QA_RULES: StubRule[] = [
     match: /^## Input:\n {3}- Question: [\s\S]*\n## Output:$/,
     respond: (context) => {
       const question = /- Question: ([\s\S]*)\n## Output:$/.exec(context.text)?.[1] ?? "";
-      return context.pick(2, `blind-open:${context.model}`) === 0 ? restate(question) : "I cannot tell without the video.";
+      return context.pick(2, `blind-open:${context.model}`) === 0
+        ? restate(question)
+        : "I cannot tell without the video.";
     },
   },
   {
@@ -158,7 +165,9 @@ export const QA_RULES: StubRule[] = [
       const right = read.letter !== null && read.letter === correct;
       return JSON.stringify({
         Judgement: right ? "Yes" : "No",
-        Reason: right ? `Simulated: the student chose ${correct}, the correct option.` : `Simulated: ${read.reason}; the correct option is ${correct}.`,
+        Reason: right
+          ? `Simulated: the student chose ${correct}, the correct option.`
+          : `Simulated: ${read.reason}; the correct option is ${correct}.`,
       });
     },
   },

@@ -20,7 +20,13 @@ import { createRun } from "../../judge/runs";
 import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { WithheldError } from "../../visibility/withheld";
 import { qaResultsCsvRows, qaRunResultsQuerySchema } from "./qa-results";
-import { projectQaOverview, qaPageOverview, questionDetail, runQaResultExport, runQaResults } from "./visible-qa-results";
+import {
+  projectQaOverview,
+  qaPageOverview,
+  questionDetail,
+  runQaResultExport,
+  runQaResults,
+} from "./visible-qa-results";
 
 let stub: StubServer;
 let owner: Actor;
@@ -34,13 +40,21 @@ let videoIds: string[];
 beforeAll(async () => {
   stub = await startStubLlm();
   [owner, reviewer, viewer] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  const project = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8, name: "Blind QA" });
+  const project = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    uniformFrames: 8,
+    name: "Blind QA",
+  });
   videoIds = project.videoIds;
   projectId = project.projectId;
   await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
   await addMember(prisma, owner, { projectId: project.projectId, email: reviewer.email, role: "reviewer" });
   await addMember(prisma, owner, { projectId: project.projectId, email: viewer.email, role: "viewer" });
-  const set = await importQuestionSet(prisma, owner, project.projectId, { fileName: "q.jsonl", bytes: questionSetBytes() });
+  const set = await importQuestionSet(prisma, owner, project.projectId, {
+    fileName: "q.jsonl",
+    bytes: questionSetBytes(),
+  });
   const endpoint = await createEndpoint(prisma, owner, project.projectId, {
     name: "stub",
     baseUrl: stub.baseURL,
@@ -59,12 +73,26 @@ beforeAll(async () => {
     { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
     owner,
     project.projectId,
-    createRunSchema.parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id, settings: { textOnlyBaseline: true } }),
+    createRunSchema.parse({
+      pipeline: "qa",
+      endpointId: endpoint.id,
+      questionSetId: set.set.id,
+      settings: { textOnlyBaseline: true },
+    }),
   );
   runId = run.id;
   // A blind queue over the first video (q1, q2), whose item the reviewer holds.
   const queue = await prisma.reviewQueue.create({
-    data: { projectId: project.projectId, name: "Blind", runId, scope: "verdict", blind: true, reviewersPerItem: 1, itemCount: 1, createdById: owner.userId },
+    data: {
+      projectId: project.projectId,
+      name: "Blind",
+      runId,
+      scope: "verdict",
+      blind: true,
+      reviewersPerItem: 1,
+      itemCount: 1,
+      createdById: owner.userId,
+    },
   });
   queueId = queue.id;
   await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
@@ -87,24 +115,42 @@ describe("QA results for a blind reviewer", () => {
     }
     expect(byId.q3).toMatchObject({ blind: false, result: { outcome: "correct", decidedBy: "letter" } });
     const ownerView = await runQaResults(prisma, owner, runId, { page: 1, pageSize: 50, format: "json" });
-    expect(ownerView.questions.find((q) => q.externalId === "q2")).toMatchObject({ blind: false, result: { outcome: "wrong", letter: "B" } });
+    expect(ownerView.questions.find((q) => q.externalId === "q2")).toMatchObject({
+      blind: false,
+      result: { outcome: "wrong", letter: "B" },
+    });
   });
 
   it("leave the blind video's questions out of outcome filters, and their count", async () => {
-    const wrong = await runQaResults(prisma, reviewer, runId, { outcome: "wrong", page: 1, pageSize: 50, format: "json" });
+    const wrong = await runQaResults(prisma, reviewer, runId, {
+      outcome: "wrong",
+      page: 1,
+      pageSize: 50,
+      format: "json",
+    });
     expect(wrong).toMatchObject({ total: 0, questions: [] });
-    const right = await runQaResults(prisma, reviewer, runId, { outcome: "correct", page: 1, pageSize: 1, format: "json" });
+    const right = await runQaResults(prisma, reviewer, runId, {
+      outcome: "correct",
+      page: 1,
+      pageSize: 1,
+      format: "json",
+    });
     // q1 (blind) and q3, q4 are correct: the reviewer's total counts q3 and q4 only.
     expect(right.total).toBe(2);
     expect(right.questions.every((q) => !q.blind)).toBe(true);
   });
 
   it("withhold them on the question's page", async () => {
-    const q2 = await prisma.item.findFirstOrThrow({ where: { externalId: "q2", runItems: { some: { runId } } }, select: { id: true } });
+    const q2 = await prisma.item.findFirstOrThrow({
+      where: { externalId: "q2", runItems: { some: { runId } } },
+      select: { id: true },
+    });
     const blind = await questionDetail(prisma, reviewer, q2.id);
     expect(blind.blind).toBe(true);
     expect(blind.results[0]).toMatchObject({ result: { outcome: null, letter: null }, rightWithoutVideo: false });
-    expect((await questionDetail(prisma, owner, q2.id)).results[0]).toMatchObject({ result: { outcome: "wrong", letter: "B" } });
+    expect((await questionDetail(prisma, owner, q2.id)).results[0]).toMatchObject({
+      result: { outcome: "wrong", letter: "B" },
+    });
   });
 });
 
@@ -112,7 +158,13 @@ describe("the QA results export (CSV and JSONL)", () => {
   /** The export's CSV as the route writes it. */
   const exported = async (actor: Actor, query: Record<string, string> = {}) => {
     let csv = "";
-    for await (const { run, questions } of await runQaResultExport(prisma, actor, runId, qaRunResultsQuerySchema.parse({ format: "csv", ...query }))) csv += qaResultsCsvRows(run, questions);
+    for await (const { run, questions } of await runQaResultExport(
+      prisma,
+      actor,
+      runId,
+      qaRunResultsQuerySchema.parse({ format: "csv", ...query }),
+    ))
+      csv += qaResultsCsvRows(run, questions);
     return csv;
   };
 
@@ -120,8 +172,14 @@ describe("the QA results export (CSV and JSONL)", () => {
     for (const query of [{}, { outcome: "correct" }] as Record<string, string>[]) {
       const refused = await exported(reviewer, query).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(WithheldError);
-      expect(refused).toMatchObject({ status: 409, code: "withheld", details: { withheld: { queues: [{ id: queueId, name: "Blind", itemsLeft: 1 }], blindVideos: 1 } } });
-      expect((refused as WithheldError).message).toContain('The QA results export is hidden while you review "Blind" blind: 1 item left');
+      expect(refused).toMatchObject({
+        status: 409,
+        code: "withheld",
+        details: { withheld: { queues: [{ id: queueId, name: "Blind", itemsLeft: 1 }], blindVideos: 1 } },
+      });
+      expect((refused as WithheldError).message).toContain(
+        'The QA results export is hidden while you review "Blind" blind: 1 item left',
+      );
     }
     // The viewer's file has every question decided, the blind video's too (q1 correct, q2 wrong).
     const whole = await exported(viewer);
@@ -130,12 +188,18 @@ describe("the QA results export (CSV and JSONL)", () => {
     expect(whole).toEqual(qaResultsCsvRows(run, questions));
     expect(await exported(owner)).toEqual(whole);
     const item = await prisma.reviewQueueItem.findFirstOrThrow({ where: { queueId } });
-    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "done", doneAt: new Date() } });
+    await prisma.reviewQueueAssignment.update({
+      where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } },
+      data: { status: "done", doneAt: new Date() },
+    });
     try {
       expect(await exported(reviewer)).toEqual(whole);
       expect(await exported(reviewer, { outcome: "correct" })).toEqual(await exported(viewer, { outcome: "correct" }));
     } finally {
-      await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "claimed", doneAt: null } });
+      await prisma.reviewQueueAssignment.update({
+        where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } },
+        data: { status: "claimed", doneAt: null },
+      });
     }
   });
 
@@ -143,7 +207,9 @@ describe("the QA results export (CSV and JSONL)", () => {
   async function qaResultsWhole() {
     const answer = await runQaResults(prisma, viewer, runId, { page: 1, pageSize: 50, format: "csv" });
     expect(answer.questions.some((q) => q.blind)).toBe(false);
-    expect(answer.questions.find((q) => q.externalId === "q2")).toMatchObject({ result: { outcome: "wrong", letter: "B" } });
+    expect(answer.questions.find((q) => q.externalId === "q2")).toMatchObject({
+      result: { outcome: "wrong", letter: "B" },
+    });
     return answer;
   }
 });
@@ -154,8 +220,14 @@ describe("the QA accuracy overview (an aggregate)", () => {
   it("is withheld whole from the reviewer holding a blind item (409, and the page gets no number), whole for a viewer, and the viewer's once submitted", async () => {
     const refused = await projectQaOverview(prisma, reviewer, projectId, query).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(WithheldError);
-    expect(refused).toMatchObject({ status: 409, code: "withheld", details: { withheld: { queues: [{ id: queueId, name: "Blind", itemsLeft: 1 }], blindVideos: 1 } } });
-    expect((refused as WithheldError).message).toContain('The QA accuracy overview is hidden while you review "Blind" blind: 1 item left');
+    expect(refused).toMatchObject({
+      status: 409,
+      code: "withheld",
+      details: { withheld: { queues: [{ id: queueId, name: "Blind", itemsLeft: 1 }], blindVideos: 1 } },
+    });
+    expect((refused as WithheldError).message).toContain(
+      'The QA accuracy overview is hidden while you review "Blind" blind: 1 item left',
+    );
     const whole = await projectQaOverview(prisma, viewer, projectId, query);
     // Every question decided counts: q1, q3, q4 correct and q2 wrong.
     expect(whole.rows.find((row) => row.breakdown === "all")).toMatchObject({ outcomes: { correct: 3, wrong: 1 } });
@@ -163,15 +235,27 @@ describe("the QA accuracy overview (an aggregate)", () => {
     // The page keeps the runs to choose from and has no aggregate to show.
     const page = await qaPageOverview(prisma, reviewer, projectId, query);
     expect(page.withheld).toMatchObject({ queues: [{ id: queueId, itemsLeft: 1 }], blindVideos: 1 });
-    expect(page.overview).toEqual({ ...whole, rows: [], heatmap: { categories: [], cells: [] }, comparisons: [], frames: [] });
+    expect(page.overview).toEqual({
+      ...whole,
+      rows: [],
+      heatmap: { categories: [], cells: [] },
+      comparisons: [],
+      frames: [],
+    });
     expect(await qaPageOverview(prisma, viewer, projectId, query)).toEqual({ overview: whole, withheld: null });
     const item = await prisma.reviewQueueItem.findFirstOrThrow({ where: { queueId } });
-    await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "done", doneAt: new Date() } });
+    await prisma.reviewQueueAssignment.update({
+      where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } },
+      data: { status: "done", doneAt: new Date() },
+    });
     try {
       expect(await projectQaOverview(prisma, reviewer, projectId, query)).toEqual(whole);
       expect(await qaPageOverview(prisma, reviewer, projectId, query)).toEqual({ overview: whole, withheld: null });
     } finally {
-      await prisma.reviewQueueAssignment.update({ where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } }, data: { status: "claimed", doneAt: null } });
+      await prisma.reviewQueueAssignment.update({
+        where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } },
+        data: { status: "claimed", doneAt: null },
+      });
     }
   });
 });

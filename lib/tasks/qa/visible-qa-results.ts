@@ -26,17 +26,31 @@ export { withheldAnswerResult } from "./redact-results";
 /** GET /runs/:id/qa as JSON, and the QA page's list: each blind question marked and without its decisions. */
 export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery) {
   const answer = await qaResults.runQaResults(prisma, actor, runId, query);
-  const questions = await redactResultsFor(prisma, actor.userId, withheldQuestionResult, answer.questions, (q) => q.video.id);
+  const questions = await redactResultsFor(
+    prisma,
+    actor.userId,
+    withheldQuestionResult,
+    answer.questions,
+    (q) => q.video.id,
+  );
   if (!questions.some((q) => q.blind) || (!query.outcome && !query.flag)) return { ...answer, questions };
   const blind = new Set(questions.filter((q) => q.blind).map((q) => q.video.id));
   // Filtered on a judge value: blind questions match neither way, on this page nor in the total.
   const hidden = questions.filter((q) => q.blind).length;
-  const hiddenElsewhere = query.format === "json" ? await blindMatchesOffPage(prisma, actor, runId, query, blind, answer.questions) : 0;
+  const hiddenElsewhere =
+    query.format === "json" ? await blindMatchesOffPage(prisma, actor, runId, query, blind, answer.questions) : 0;
   return { ...answer, total: answer.total - hidden - hiddenElsewhere, questions: questions.filter((q) => !q.blind) };
 }
 
 /** Blind questions matching the filter on the other pages of a paged list. */
-async function blindMatchesOffPage(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery, blind: ReadonlySet<string>, onPage: readonly QaQuestionResult[]) {
+async function blindMatchesOffPage(
+  prisma: PrismaClient,
+  actor: Actor,
+  runId: string,
+  query: QaRunResultsQuery,
+  blind: ReadonlySet<string>,
+  onPage: readonly QaQuestionResult[],
+) {
   const all = await qaResults.runQaResults(prisma, actor, runId, { ...query, format: "csv" });
   const shown = new Set(onPage.map((q) => q.questionId));
   return all.questions.filter((q) => blind.has(q.video.id) && !shown.has(q.questionId)).length;
@@ -46,7 +60,12 @@ async function blindMatchesOffPage(prisma: PrismaClient, actor: Actor, runId: st
  * GET /projects/:id/qa-accuracy (and its CSV and JSONL): accuracy per run and group, the heat map, frames and McNemar
  * comparisons of the chosen runs, whole, or `WithheldError` (409) while any of their videos is blind to the caller.
  */
-export async function projectQaOverview(prisma: PrismaClient, actor: Actor, projectId: string, query: z.output<typeof qaAccuracyQuerySchema>): Promise<QaOverview> {
+export async function projectQaOverview(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: z.output<typeof qaAccuracyQuerySchema>,
+): Promise<QaOverview> {
   const overview = await qaResults.projectQaOverview(prisma, actor, projectId, query);
   const withheld = await qaAccuracyWithheld(prisma, actor, overview);
   if (withheld) throw new WithheldError("The QA accuracy overview", withheld);
@@ -57,11 +76,25 @@ export async function projectQaOverview(prisma: PrismaClient, actor: Actor, proj
  * The QA page's overview: the runs to choose from always; the aggregates (accuracy rows, heat map, frames, comparisons)
  * only when whole. Otherwise they are empty and `withheld` says why, so the page shows the notice in their place.
  */
-export async function qaPageOverview(prisma: PrismaClient, actor: Actor, projectId: string, query: z.output<typeof qaAccuracyQuerySchema>) {
+export async function qaPageOverview(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: z.output<typeof qaAccuracyQuerySchema>,
+) {
   const overview = await qaResults.projectQaOverview(prisma, actor, projectId, query);
   const withheld = await qaAccuracyWithheld(prisma, actor, overview);
   if (!withheld) return { overview, withheld };
-  return { overview: { ...overview, rows: [], heatmap: { categories: [], cells: [] }, comparisons: [], frames: [] } satisfies QaOverview, withheld };
+  return {
+    overview: {
+      ...overview,
+      rows: [],
+      heatmap: { categories: [], cells: [] },
+      comparisons: [],
+      frames: [],
+    } satisfies QaOverview,
+    withheld,
+  };
 }
 
 function qaAccuracyWithheld(prisma: PrismaClient, actor: Actor, overview: Pick<QaOverview, "chosen">) {
@@ -90,7 +123,13 @@ export async function questionDetail(prisma: PrismaClient, actor: Actor, questio
  * caller the export throws `WithheldError` (409) before its first row. Rows still pass through the blind policy, so
  * a queue made blind while the file streams withholds values rather than giving them away.
  */
-export async function runQaResultExport(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery, pageSize = EXPORT_PAGE_ROWS) {
+export async function runQaResultExport(
+  prisma: PrismaClient,
+  actor: Actor,
+  runId: string,
+  query: QaRunResultsQuery,
+  pageSize = EXPORT_PAGE_ROWS,
+) {
   // The first slice checks the caller may export the run, so a 403 or 404 comes before any word of blind queues.
   const slices = qaResults.runQaResultSlices(prisma, actor, runId, query, pageSize);
   const first = await slices.next();
@@ -101,9 +140,20 @@ export async function runQaResultExport(prisma: PrismaClient, actor: Actor, runI
 
 type QaSlices = ReturnType<typeof qaResults.runQaResultSlices>;
 
-async function* runQaResultPages(prisma: PrismaClient, actor: Actor, first: IteratorResult<QaSlices extends AsyncGenerator<infer S> ? S : never>, rest: QaSlices) {
+async function* runQaResultPages(
+  prisma: PrismaClient,
+  actor: Actor,
+  first: IteratorResult<QaSlices extends AsyncGenerator<infer S> ? S : never>,
+  rest: QaSlices,
+) {
   for (let next = first; !next.done; next = await rest.next()) {
-    const questions = await redactResultsFor(prisma, actor.userId, withheldQuestionResult, next.value.questions, (q) => q.video.id);
+    const questions = await redactResultsFor(
+      prisma,
+      actor.userId,
+      withheldQuestionResult,
+      next.value.questions,
+      (q) => q.video.id,
+    );
     yield { run: next.value.run, questions: questions.filter((q) => !q.blind) };
   }
 }

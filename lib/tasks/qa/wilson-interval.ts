@@ -27,5 +27,10 @@ export function wilsonInterval(successes: number, n: number, z = Z_95): Proporti
   const centre = (p + z2 / (2 * n)) / denominator;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
   // At 0 of n and n of n the bound is exactly 0 or 1; rounding must not leave it a hair outside.
-  return { value: p, lower: successes === 0 ? 0 : Math.max(0, centre - half), upper: successes === n ? 1 : Math.min(1, centre + half), n };
+  return {
+    value: p,
+    lower: successes === 0 ? 0 : Math.max(0, centre - half),
+    upper: successes === n ? 1 : Math.min(1, centre + half),
+    n,
+  };
 }

@@ -6,14 +6,25 @@ import type { CrawlSeedPart } from "../task-crawl";
 import { vbench2Project } from "./vbench2-fixtures";
 
 export const vbench2CrawlSeed: CrawlSeedPart = async ({ prisma, owner, projectId, api, endpointId, waitForRun }) => {
-  const questions = ["Do the blue and yellow paints visibly mix? (yes or no)", "Finally, is the paint green? (yes or no)"];
+  const questions = [
+    "Do the blue and yellow paints visibly mix? (yes or no)",
+    "Finally, is the paint green? (yes or no)",
+  ];
   await vbench2Project(
     prisma,
     owner,
-    ["Crawl generator A", "Crawl generator B"].map((model) => ({ model, dimension: "Material", prompt: "Blue and yellow paint are stirred together.", auxiliaryInfo: questions })),
+    ["Crawl generator A", "Crawl generator B"].map((model) => ({
+      model,
+      dimension: "Material",
+      prompt: "Blue and yellow paint are stirred together.",
+      auxiliaryInfo: questions,
+    })),
     projectId,
   );
-  const run = await api<{ id: string }>(`/api/v1/projects/${projectId}/runs`, { method: "POST", body: JSON.stringify({ pipeline: "vbench2", endpointId, settings: { dimensions: ["Material"] } }) });
+  const run = await api<{ id: string }>(`/api/v1/projects/${projectId}/runs`, {
+    method: "POST",
+    body: JSON.stringify({ pipeline: "vbench2", endpointId, settings: { dimensions: ["Material"] } }),
+  });
   await waitForRun(run.id);
   return { runIds: [run.id] };
 };

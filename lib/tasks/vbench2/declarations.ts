@@ -6,7 +6,11 @@ const declarations: TaskDeclarations = {
   id: "vbench2",
   tasks: [VBENCH2_TASK],
   runForm: {
-    vbench2: { label: "VBench-2.0 (the 12 VLM-judged dimensions)", endpointLabel: "VLM (VBench: LLaVA-Video-7B-Qwen2)", allVideosLabel: "every video with 64 uniform frames" },
+    vbench2: {
+      label: "VBench-2.0 (the 12 VLM-judged dimensions)",
+      endpointLabel: "VLM (VBench: LLaVA-Video-7B-Qwen2)",
+      allVideosLabel: "every video with 64 uniform frames",
+    },
   },
   navLinks: [{ id: "vbench2", label: "VBench-2.0", path: "/vbench2", action: "project.view", after: "adjudication" }],
   crawlPages: VBENCH2_CRAWL_PAGES,

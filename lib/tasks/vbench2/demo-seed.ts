@@ -16,17 +16,34 @@ const DEMO_ENDPOINT = "Stub VLM (simulated)";
 /** The demo's prompt list, in VBench2_full_info.json's shape: VBench's prompts, questions written for the demo. */
 export function demoFullInfo(): { prompt_en: string; dimension: string[]; auxiliary_info: string[] }[] {
   const questions: Record<string, string[]> = {
-    Mechanics: ["Is the background of the video a space station? (yes or no)", "Does the liquid spread slowly in all directions? (yes or no)"],
-    Thermotics: ["Initially, is there a block of ice on a stove? (yes or no)", "Finally, has the ice melted? (yes or no)"],
-    Material: ["Is there a piece of paper? (yes or no)", "Finally, is the paper folded into a paper airplane? (yes or no)"],
+    Mechanics: [
+      "Is the background of the video a space station? (yes or no)",
+      "Does the liquid spread slowly in all directions? (yes or no)",
+    ],
+    Thermotics: [
+      "Initially, is there a block of ice on a stove? (yes or no)",
+      "Finally, has the ice melted? (yes or no)",
+    ],
+    Material: [
+      "Is there a piece of paper? (yes or no)",
+      "Finally, is the paper folded into a paper airplane? (yes or no)",
+    ],
   };
   return CLIPS.slice(0, 3).map((clip) => {
     const [dimension, name] = clip.path.split("/") as [string, string];
-    return { prompt_en: path.basename(name, ".mp4").replace(/-0$/, ""), dimension: [dimension], auxiliary_info: questions[dimension]! };
+    return {
+      prompt_en: path.basename(name, ".mp4").replace(/-0$/, ""),
+      dimension: [dimension],
+      auxiliary_info: questions[dimension]!,
+    };
   });
 }
 
-const link = (projectId: string): DemoLink => ({ label: "demo VBench-2.0 results", path: `/projects/${projectId}/vbench2`, note: "two simulated generators, three dimensions" });
+const link = (projectId: string): DemoLink => ({
+  label: "demo VBench-2.0 results",
+  path: `/projects/${projectId}/vbench2`,
+  note: "two simulated generators, three dimensions",
+});
 
 export const vbench2Demo: DemoSeedPart = {
   async seed({ prisma, actor, api, uploadClips, stubBaseUrl, log }) {
@@ -37,15 +54,27 @@ export const vbench2Demo: DemoSeedPart = {
     await api(`/api/v1/projects/${projectId}/prompt-lists`, { form });
     for (const generator of GENERATORS) await uploadClips(projectId, 3, { generator, uniformCounts: [64] });
     const endpoint = await api(`/api/v1/projects/${projectId}/endpoints`, {
-      json: { name: DEMO_ENDPOINT, baseUrl: stubBaseUrl, model: "stub-vision", apiKey: null, maxConcurrency: 8, imageDetail: "low" },
+      json: {
+        name: DEMO_ENDPOINT,
+        baseUrl: stubBaseUrl,
+        model: "stub-vision",
+        apiKey: null,
+        maxConcurrency: 8,
+        imageDetail: "low",
+      },
     });
-    const run = await api(`/api/v1/projects/${projectId}/runs`, { json: { pipeline: "vbench2", endpointId: endpoint.id } });
+    const run = await api(`/api/v1/projects/${projectId}/runs`, {
+      json: { pipeline: "vbench2", endpointId: endpoint.id },
+    });
     log(`started a simulated VBench-2.0 run ${String(run.id)}`);
     // "VBench's own results": what its evaluate.py would write, simulated (every video passes but one).
     const results: Record<string, [number, { video_path: string; video_results: number }[]]> = {};
     for (const clip of CLIPS.slice(0, 3)) {
       const dimension = clip.path.split("/")[0]!;
-      const videos = GENERATORS.map((generator, g) => ({ video_path: `${generator}/${clip.path}`, video_results: dimension === "Material" && g === 1 ? 0 : 1 }));
+      const videos = GENERATORS.map((generator, g) => ({
+        video_path: `${generator}/${clip.path}`,
+        video_results: dimension === "Material" && g === 1 ? 0 : 1,
+      }));
       results[dimension] = [videos.reduce((sum, v) => sum + v.video_results, 0) / videos.length, videos];
     }
     const labels = new FormData();
@@ -58,10 +87,16 @@ export const vbench2Demo: DemoSeedPart = {
     return [link(projectId)];
   },
   async resume({ prisma, actor, stubBaseUrl }) {
-    const project = await prisma.project.findFirst({ where: { name: DEMO_VBENCH2_PROJECT, members: { some: { userId: actor.userId } } }, select: { id: true } });
+    const project = await prisma.project.findFirst({
+      where: { name: DEMO_VBENCH2_PROJECT, members: { some: { userId: actor.userId } } },
+      select: { id: true },
+    });
     if (!project) return [];
     // The stub listens on a new port each time the demo starts.
-    await prisma.judgeEndpoint.updateMany({ where: { projectId: project.id, name: DEMO_ENDPOINT }, data: { baseUrl: stubBaseUrl } });
+    await prisma.judgeEndpoint.updateMany({
+      where: { projectId: project.id, name: DEMO_ENDPOINT },
+      data: { baseUrl: stubBaseUrl },
+    });
     return [link(project.id)];
   },
 };

@@ -53,14 +53,20 @@ export function questionList(context: Pick<VideoContext, "auxiliaryInfo">, dimen
   return Array.isArray(info) && info.length > 0 && info.every((q) => typeof q === "string") ? (info as string[]) : null;
 }
 
-export const missingInfo = (dimension: string) => `no auxiliary_info for ${dimension}: import VBench2_full_info.json (or meta_info/${dimension}.json) as a prompt list`;
+export const missingInfo = (dimension: string) =>
+  `no auxiliary_info for ${dimension}: import VBench2_full_info.json (or meta_info/${dimension}.json) as a prompt list`;
 
 /** The judge's answer to each question (null where the step made none). */
-export function judgeAnswers(definition: Vbench2Dimension, context: VideoContext, outputs: StepOutputs): (boolean | null)[] {
+export function judgeAnswers(
+  definition: Vbench2Dimension,
+  context: VideoContext,
+  outputs: StepOutputs,
+): (boolean | null)[] {
   return definition.questions(context).map((question) => saidYes(outputs.get(question.stepId, 0)));
 }
 
-export const known = (answers: Answers, count = answers.length) => answers.length >= count && answers.slice(0, count).every((a) => a !== null);
+export const known = (answers: Answers, count = answers.length) =>
+  answers.length >= count && answers.slice(0, count).every((a) => a !== null);
 export const valueOf = (value: number | null): VideoValue => ({ value, excludedReason: null });
 export const excluded = (reason: string): VideoValue => ({ value: null, excludedReason: reason });
 

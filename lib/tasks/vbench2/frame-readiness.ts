@@ -17,7 +17,11 @@ export interface Vbench2FrameReadiness {
   pendingQuery: string;
 }
 
-export async function vbench2FrameReadiness(prisma: PrismaClient, actor: Actor, projectId: string): Promise<Vbench2FrameReadiness> {
+export async function vbench2FrameReadiness(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+): Promise<Vbench2FrameReadiness> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const [videos, lacking] = await Promise.all([
     prisma.video.count({ where: { projectId } }),

@@ -33,7 +33,9 @@ function frameSeconds(frame: FrameRef, fps: number | null): number {
 const sampledByFrames = new WeakMap<readonly FrameRef[], Map<string, SampledFrames>>();
 
 /** The frames every question of a video is asked with, and their times. */
-export function sampledFrames(context: Pick<VideoContext, "frames" | "fps" | "frameCount" | "imageLimit">): SampledFrames {
+export function sampledFrames(
+  context: Pick<VideoContext, "frames" | "fps" | "frameCount" | "imageLimit">,
+): SampledFrames {
   let byFacts = sampledByFrames.get(context.frames);
   if (!byFacts) sampledByFrames.set(context.frames, (byFacts = new Map()));
   const facts = `${context.fps}|${context.frameCount}|${context.imageLimit}`;
@@ -42,7 +44,9 @@ export function sampledFrames(context: Pick<VideoContext, "frames" | "fps" | "fr
   return sampled;
 }
 
-function computeSampledFrames(context: Pick<VideoContext, "frames" | "fps" | "frameCount" | "imageLimit">): SampledFrames {
+function computeSampledFrames(
+  context: Pick<VideoContext, "frames" | "fps" | "frameCount" | "imageLimit">,
+): SampledFrames {
   const stored = [...context.frames].sort((a, b) => a.index - b.index);
   const byIndex = new Map(stored.map((frame) => [frame.index, frame]));
   const deviations: string[] = [];
@@ -50,7 +54,10 @@ function computeSampledFrames(context: Pick<VideoContext, "frames" | "fps" | "fr
   if (context.frameCount && context.frameCount > 0) {
     const wanted = vbenchUniformIndices(context.frameCount, VBENCH2_FRAME_COUNT).map((index) => byIndex.get(index));
     if (wanted.every((frame): frame is FrameRef => frame !== undefined)) frames = wanted;
-    else deviations.push(`the frame set is not VBench's 64 uniform frames of ${context.frameCount}: its ${stored.length} stored frames are sent`);
+    else
+      deviations.push(
+        `the frame set is not VBench's 64 uniform frames of ${context.frameCount}: its ${stored.length} stored frames are sent`,
+      );
   }
   if (context.imageLimit !== null && context.imageLimit < frames.length) {
     const total = frames.length;
@@ -59,10 +66,23 @@ function computeSampledFrames(context: Pick<VideoContext, "frames" | "fps" | "fr
   }
   const last = stored[stored.length - 1];
   const videoTime = context.frameCount && context.fps ? context.frameCount / context.fps : last ? last.timestampS : 0;
-  return { frames, times: frames.map((frame) => `${pythonFixed2(frameSeconds(frame, context.fps))}s`), videoTime, deviation: deviations.length ? deviations.join("; ") : null };
+  return {
+    frames,
+    times: frames.map((frame) => `${pythonFixed2(frameSeconds(frame, context.fps))}s`),
+    videoTime,
+    deviation: deviations.length ? deviations.join("; ") : null,
+  };
 }
 
 /** The time instruction's values: `{video_time:.2f}`, `len(video[0])` and the comma-joined frame times. */
-export function timeInstructionValues(sampled: SampledFrames): { video_time: string; frame_count: string; frame_time: string } {
-  return { video_time: pythonFixed2(sampled.videoTime), frame_count: String(sampled.frames.length), frame_time: sampled.times.join(",") };
+export function timeInstructionValues(sampled: SampledFrames): {
+  video_time: string;
+  frame_count: string;
+  frame_time: string;
+} {
+  return {
+    video_time: pythonFixed2(sampled.videoTime),
+    frame_count: String(sampled.frames.length),
+    frame_time: sampled.times.join(","),
+  };
 }

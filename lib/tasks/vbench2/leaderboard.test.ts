@@ -33,8 +33,20 @@ function videos(): Vbench2VideoSpec[] {
   const specs: Vbench2VideoSpec[] = [];
   for (let p = 0; p < 4; p++) {
     for (const sampleIndex of [0, 1]) {
-      specs.push({ model: "GenA", dimension: "Material", prompt: `Prompt ${p}`, sampleIndex, auxiliaryInfo: [`[yes] a${p}?`, `[yes] b${p}?`] });
-      specs.push({ model: "GenB", dimension: "Material", prompt: `Prompt ${p}`, sampleIndex, auxiliaryInfo: [`[yes] a${p}?`, p % 2 ? `[no] b${p}?` : `[yes] b${p}?`] });
+      specs.push({
+        model: "GenA",
+        dimension: "Material",
+        prompt: `Prompt ${p}`,
+        sampleIndex,
+        auxiliaryInfo: [`[yes] a${p}?`, `[yes] b${p}?`],
+      });
+      specs.push({
+        model: "GenB",
+        dimension: "Material",
+        prompt: `Prompt ${p}`,
+        sampleIndex,
+        auxiliaryInfo: [`[yes] a${p}?`, p % 2 ? `[no] b${p}?` : `[yes] b${p}?`],
+      });
     }
   }
   return specs;
@@ -67,25 +79,42 @@ describe("the VBench-2.0 leaderboard", () => {
     expect(board.generators[1]!.dimensions.Material).toMatchObject({ score: 0.5, n: 8, source: "judge" });
     expect(board.generators[1]!.total.value).toBeCloseTo(0.5 / 4 / 5, 12);
     // GenA never fails: its interval is the point; GenB's spans the prompts that fail and those that pass.
-    expect([board.generators[0]!.dimensions.Material!.lower, board.generators[0]!.dimensions.Material!.upper]).toEqual([1, 1]);
+    expect([board.generators[0]!.dimensions.Material!.lower, board.generators[0]!.dimensions.Material!.upper]).toEqual([
+      1, 1,
+    ]);
     expect(board.generators[1]!.dimensions.Material!.lower!).toBeLessThan(0.5);
     expect(board.pairs).toMatchObject([{ a: "GenA", b: "GenB", n: 4 }]);
     expect(board.pairs[0]!.difference).toBeCloseTo(0.5 / 4 / 5, 12);
     // The same seed gives the same intervals.
-    expect((await vbench2Leaderboard(prisma, owner, projectId, { runId: run.id, samples: 500, seed: 7 })).generators).toEqual(board.generators);
+    expect(
+      (await vbench2Leaderboard(prisma, owner, projectId, { runId: run.id, samples: 500, seed: 7 })).generators,
+    ).toEqual(board.generators);
 
     // VBench's own results rank them the other way round: τ = -1.
     const results = {
       Material: [
         0,
         videoIds.map((_, i) => ({
-          video_path: videos()[i]!.model === "GenA" ? `GenA/Material/${videos()[i]!.prompt}-${videos()[i]!.sampleIndex}.mp4` : `GenB/Material/${videos()[i]!.prompt}-${videos()[i]!.sampleIndex}.mp4`,
+          video_path:
+            videos()[i]!.model === "GenA"
+              ? `GenA/Material/${videos()[i]!.prompt}-${videos()[i]!.sampleIndex}.mp4`
+              : `GenB/Material/${videos()[i]!.prompt}-${videos()[i]!.sampleIndex}.mp4`,
           video_results: videos()[i]!.model === "GenA" ? 0 : 1,
         })),
       ],
     };
-    const labelSet = await importVbenchResults(prisma, owner, projectId, { file: new TextEncoder().encode(JSON.stringify(results)), fileName: "eval_results.json", name: "VBench", dryRun: false });
-    const withVbench = await vbench2Leaderboard(prisma, owner, projectId, { runId: run.id, labelSetId: labelSet.labelSet!.id, samples: 200, seed: 7 });
+    const labelSet = await importVbenchResults(prisma, owner, projectId, {
+      file: new TextEncoder().encode(JSON.stringify(results)),
+      fileName: "eval_results.json",
+      name: "VBench",
+      dryRun: false,
+    });
+    const withVbench = await vbench2Leaderboard(prisma, owner, projectId, {
+      runId: run.id,
+      labelSetId: labelSet.labelSet!.id,
+      samples: 200,
+      seed: 7,
+    });
     expect(withVbench.rankings).toEqual({ judge: ["GenA", "GenB"], vbench: ["GenB", "GenA"] });
     expect(withVbench.kendallTau).toEqual([{ a: "judge", b: "vbench", tau: -1 }]);
 
@@ -93,10 +122,16 @@ describe("the VBench-2.0 leaderboard", () => {
     const viewer = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
     const key = (await createApiKey(prisma, viewer.userId, "t")).key;
-    const get = (query: string) => GET(new Request(`http://x/?${query}`, { headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({ projectId }) });
+    const get = (query: string) =>
+      GET(new Request(`http://x/?${query}`, { headers: { authorization: `Bearer ${key}` } }), {
+        params: Promise.resolve({ projectId }),
+      });
     const json = await get(`runId=${run.id}&samples=200`);
     expect(json.status).toBe(200);
-    expect(((await json.json()) as { generators: { model: string }[] }).generators.map((g) => g.model)).toEqual(["GenA", "GenB"]);
+    expect(((await json.json()) as { generators: { model: string }[] }).generators.map((g) => g.model)).toEqual([
+      "GenA",
+      "GenB",
+    ]);
     const csv = await (await get(`runId=${run.id}&format=csv&samples=200`)).text();
     expect(csv.split("\n")[0]).toMatch(/model/);
     expect(csv).toMatch(/\n1,GenA,/);

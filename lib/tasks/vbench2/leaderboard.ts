@@ -15,7 +15,12 @@
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
-import { buildLeaderboard, kendallTau, type LeaderboardResult, type LeaderboardRow } from "../../leaderboard/leaderboard";
+import {
+  buildLeaderboard,
+  kendallTau,
+  type LeaderboardResult,
+  type LeaderboardRow,
+} from "../../leaderboard/leaderboard";
 import { requireWholeView } from "../../visibility/withheld";
 import type { VideoValue } from "./dimension";
 import { vbench2RunResults, type Vbench2Results } from "./results";
@@ -41,7 +46,17 @@ export interface Vbench2Leaderboard {
     model: string;
     rank: number;
     /** `n`: videos counted; `excluded`: videos at -1 (the dimension's rule may turn many of them into a 0). */
-    dimensions: Record<string, { score: number | null; lower: number | null; upper: number | null; n: number; excluded: number; source: LeaderboardSource }>;
+    dimensions: Record<
+      string,
+      {
+        score: number | null;
+        lower: number | null;
+        upper: number | null;
+        n: number;
+        excluded: number;
+        source: LeaderboardSource;
+      }
+    >;
     categories: LeaderboardResult["generators"][number]["categories"];
     total: LeaderboardResult["generators"][number]["total"];
   }[];
@@ -58,12 +73,22 @@ type Video = Dimension["videos"][number];
 const promptKey = (video: Video) => video.prompt ?? video.videoPath;
 
 /** One row per video the source has (a value, -1 or none yet), so each generator's score follows the run's rule; null: the source has nothing. */
-function rowsOf(results: Vbench2Results, pick: (dimension: Dimension, video: Video) => VideoValue | null): LeaderboardRow[] {
+function rowsOf(
+  results: Vbench2Results,
+  pick: (dimension: Dimension, video: Video) => VideoValue | null,
+): LeaderboardRow[] {
   const rows: LeaderboardRow[] = [];
   for (const dimension of results.dimensions) {
     for (const video of dimension.videos) {
       const value = video.model ? pick(dimension, video) : null;
-      if (value) rows.push({ generator: video.model!, promptKey: promptKey(video), dimension: dimension.dimension, value: value.value, excluded: value.excludedReason !== null });
+      if (value)
+        rows.push({
+          generator: video.model!,
+          promptKey: promptKey(video),
+          dimension: dimension.dimension,
+          value: value.value,
+          excluded: value.excludedReason !== null,
+        });
     }
   }
   return rows;
@@ -71,11 +96,22 @@ function rowsOf(results: Vbench2Results, pick: (dimension: Dimension, video: Vid
 
 const judgeValue = (video: Video): VideoValue => ({ value: video.value, excludedReason: video.excludedReason });
 const vbenchValue = (video: Video): VideoValue | null =>
-  video.vbenchValue === null ? null : video.vbenchValue === -1 ? { value: null, excludedReason: "VBench gave -1" } : { value: video.vbenchValue, excludedReason: null };
+  video.vbenchValue === null
+    ? null
+    : video.vbenchValue === -1
+      ? { value: null, excludedReason: "VBench gave -1" }
+      : { value: video.vbenchValue, excludedReason: null };
 const humanValue = (video: Video): VideoValue =>
-  video.humanValue !== null || video.humanExcludedReason !== null ? { value: video.humanValue, excludedReason: video.humanExcludedReason } : judgeValue(video);
+  video.humanValue !== null || video.humanExcludedReason !== null
+    ? { value: video.humanValue, excludedReason: video.humanExcludedReason }
+    : judgeValue(video);
 
-export async function vbench2Leaderboard(prisma: PrismaClient, actor: Actor, projectId: string, options: Vbench2LeaderboardOptions): Promise<Vbench2Leaderboard> {
+export async function vbench2Leaderboard(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  options: Vbench2LeaderboardOptions,
+): Promise<Vbench2Leaderboard> {
   const results = await vbench2RunResults(prisma, projectId, options.runId, { labelSetId: options.labelSetId ?? null });
   await requireWholeView(prisma, actor.userId, videoIdsOf(results), "The VBench-2.0 leaderboard");
   const build = (rows: LeaderboardRow[]) =>
@@ -100,8 +136,11 @@ export async function vbench2Leaderboard(prisma: PrismaClient, actor: Actor, pro
     rankings[source] = build(sourceRows[source]).ranking;
   }
   const sources = Object.keys(rankings) as LeaderboardSource[];
-  const taus = sources.flatMap((a, i) => sources.slice(i + 1).map((b) => ({ a, b, tau: kendallTau(rankings[a]!, rankings[b]!) })));
-  const sourceOf = (dimension: string): LeaderboardSource => (results.dimensions.find((d) => d.dimension === dimension)?.source === "judge" ? "judge" : "vbench");
+  const taus = sources.flatMap((a, i) =>
+    sources.slice(i + 1).map((b) => ({ a, b, tau: kendallTau(rankings[a]!, rankings[b]!) })),
+  );
+  const sourceOf = (dimension: string): LeaderboardSource =>
+    results.dimensions.find((d) => d.dimension === dimension)?.source === "judge" ? "judge" : "vbench";
   const videos = results.dimensions.flatMap((d) => d.videos);
   return {
     runId: options.runId,
@@ -113,7 +152,14 @@ export async function vbench2Leaderboard(prisma: PrismaClient, actor: Actor, pro
       dimensions: Object.fromEntries(
         Object.entries(g.dimensions).map(([dimension, cell]) => [
           dimension,
-          { score: cell.score, lower: cell.lower, upper: cell.upper, n: cell.n, excluded: cell.excluded, source: sourceOf(dimension) },
+          {
+            score: cell.score,
+            lower: cell.lower,
+            upper: cell.upper,
+            n: cell.n,
+            excluded: cell.excluded,
+            source: sourceOf(dimension),
+          },
         ]),
       ),
       categories: g.categories,

@@ -31,7 +31,10 @@ export const NO_LABEL_SET = "none";
  * The label set the page shows VBench's own values from: the one the query names, none for `none`, and
  * otherwise the newest, so a project with VBench's results (the demo's) shows them beside the judge's at once.
  */
-export function chosenLabelSetId(query: z.output<typeof vbench2PageQuerySchema>, labelSets: readonly { id: string }[]): string | null {
+export function chosenLabelSetId(
+  query: z.output<typeof vbench2PageQuerySchema>,
+  labelSets: readonly { id: string }[],
+): string | null {
   if (query.labelSetId === undefined) return labelSets[0]?.id ?? null;
   return query.labelSetId === NO_LABEL_SET ? null : query.labelSetId;
 }
@@ -41,10 +44,25 @@ export async function vbench2PageChoices(prisma: PrismaClient, projectId: string
     where: { projectId, pipeline: "vbench2", parentRunId: null },
     orderBy: { createdAt: "desc" },
     take: 100,
-    select: { id: true, pipeline: true, createdAt: true, status: true, simulated: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } },
+    select: {
+      id: true,
+      pipeline: true,
+      createdAt: true,
+      status: true,
+      simulated: true,
+      endpointSnapshot: true,
+      endpoint: { select: { name: true, model: true } },
+    },
   });
-  const labelSets = await prisma.labelSet.findMany({ where: { projectId, format: "vbench" }, orderBy: { createdAt: "desc" }, select: { id: true, name: true } });
-  return { runs: runs.map((run) => ({ id: run.id, status: run.status, simulated: run.simulated, label: runNameOfRow(run) })), labelSets };
+  const labelSets = await prisma.labelSet.findMany({
+    where: { projectId, format: "vbench" },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, name: true },
+  });
+  return {
+    runs: runs.map((run) => ({ id: run.id, status: run.status, simulated: run.simulated, label: runNameOfRow(run) })),
+    labelSets,
+  };
 }
 
 /** The judge excluded the video (VBench's -1). */
@@ -57,7 +75,12 @@ export const isExcluded = (video: VisibleVideoResult) => !video.blind && video.e
 export function isDisagreeing(video: VisibleVideoResult): boolean {
   if (video.blind) return false;
   if (video.questions.some((q) => q.human !== null && q.yes !== null && q.human !== q.yes)) return true;
-  return video.value !== null && video.vbenchValue !== null && video.vbenchValue !== -1 && Math.abs(video.value - video.vbenchValue) >= 1e-9;
+  return (
+    video.value !== null &&
+    video.vbenchValue !== null &&
+    video.vbenchValue !== -1 &&
+    Math.abs(video.value - video.vbenchValue) >= 1e-9
+  );
 }
 
 export interface VideoSlice {
@@ -73,7 +96,12 @@ export interface VideoSlice {
 }
 
 /** One page of a dimension's videos that `show` keeps, in the results' order (by path). */
-export function videoSlice(videos: readonly VisibleVideoResult[], show: VideoShow, page: number, perPage = VIDEOS_PER_PAGE): VideoSlice {
+export function videoSlice(
+  videos: readonly VisibleVideoResult[],
+  show: VideoShow,
+  page: number,
+  perPage = VIDEOS_PER_PAGE,
+): VideoSlice {
   const excluded = videos.filter(isExcluded);
   const disagreeing = videos.filter(isDisagreeing);
   const kept = show === "excluded" ? excluded : show === "disagreeing" ? disagreeing : [...videos];
@@ -96,8 +124,15 @@ export interface StripFrame {
 }
 
 /** Each listed video's frames in the run (the frame set the run judged it with), by video id, in index order. */
-export async function runFrameStrips(prisma: PrismaClient, runId: string, videoIds: readonly string[]): Promise<Map<string, StripFrame[]>> {
-  const rows = await prisma.runVideo.findMany({ where: { runId, videoId: { in: [...new Set(videoIds)] } }, select: { videoId: true, frameSetId: true, video: { select: { fps: true } } } });
+export async function runFrameStrips(
+  prisma: PrismaClient,
+  runId: string,
+  videoIds: readonly string[],
+): Promise<Map<string, StripFrame[]>> {
+  const rows = await prisma.runVideo.findMany({
+    where: { runId, videoId: { in: [...new Set(videoIds)] } },
+    select: { videoId: true, frameSetId: true, video: { select: { fps: true } } },
+  });
   const frames = await prisma.frame.findMany({
     where: { frameSetId: { in: rows.map((row) => row.frameSetId) } },
     orderBy: { index: "asc" },
@@ -114,7 +149,10 @@ export async function runFrameStrips(prisma: PrismaClient, runId: string, videoI
     const fps = row.video.fps;
     strips.set(
       row.videoId,
-      (bySet.get(row.frameSetId) ?? []).map((frame) => ({ id: frame.id, seconds: fps && fps > 0 ? frame.index / fps : frame.timestampS })),
+      (bySet.get(row.frameSetId) ?? []).map((frame) => ({
+        id: frame.id,
+        seconds: fps && fps > 0 ? frame.index / fps : frame.timestampS,
+      })),
     );
   }
   return strips;

@@ -40,7 +40,11 @@ export interface Vbench2VideoSummary {
   [metricId: string]: unknown;
 }
 
-export function summarizeDimension(dimension: JudgedDimension, context: VideoContext, outputs: StepOutputs): DimensionSummary {
+export function summarizeDimension(
+  dimension: JudgedDimension,
+  context: VideoContext,
+  outputs: StepOutputs,
+): DimensionSummary {
   const definition = DIMENSIONS[dimension];
   const steps = new Map(definition.steps.map((step) => [step.id, step]));
   const sampled = sampledFrames(context);
@@ -49,11 +53,21 @@ export function summarizeDimension(dimension: JudgedDimension, context: VideoCon
     const step = steps.get(question.stepId);
     let frames: number[] = [];
     try {
-      frames = step && output !== undefined && !isNotAsked(output) ? step.input(0, context, outputs).frames.map((f) => (context.fps ? f.index / context.fps : f.timestampS)) : [];
+      frames =
+        step && output !== undefined && !isNotAsked(output)
+          ? step.input(0, context, outputs).frames.map((f) => (context.fps ? f.index / context.fps : f.timestampS))
+          : [];
     } catch {
       frames = [];
     }
-    return { question: question.text, stepId: question.stepId, answer: answerText(output), yes: saidYes(output), notAsked: isNotAsked(output) ? output.notAsked : null, frames };
+    return {
+      question: question.text,
+      stepId: question.stepId,
+      answer: answerText(output),
+      yes: saidYes(output),
+      notAsked: isNotAsked(output) ? output.notAsked : null,
+      frames,
+    };
   });
   const judgeExclusion = definition.judgeExclusion?.(context, outputs) ?? null;
   const value = definition.videoValue(judgeAnswers(definition, context, outputs), context, judgeExclusion);
@@ -70,14 +84,20 @@ export const vbench2Pipeline: RegisteredPipeline = {
   endpointIds: (settings) => ({ text: vbench2SettingsSchema.parse(settings ?? {}).textEndpointId }),
   summarize: (_scores, context, _settings, outputs): Vbench2VideoSummary => {
     const dimensions: Vbench2VideoSummary["dimensions"] = {};
-    for (const dimension of JUDGED_DIMENSIONS) if (runAsks(dimension, context)) dimensions[dimension] = summarizeDimension(dimension, context, outputs);
-    const values = Object.fromEntries(Object.entries(dimensions).map(([dimension, result]) => [dimensionSlug(dimension), result?.value ?? null]));
-    const complete = Object.values(dimensions).every((result) => result && (result.value !== null || result.excludedReason !== null));
+    for (const dimension of JUDGED_DIMENSIONS)
+      if (runAsks(dimension, context)) dimensions[dimension] = summarizeDimension(dimension, context, outputs);
+    const values = Object.fromEntries(
+      Object.entries(dimensions).map(([dimension, result]) => [dimensionSlug(dimension), result?.value ?? null]),
+    );
+    const complete = Object.values(dimensions).every(
+      (result) => result && (result.value !== null || result.excludedReason !== null),
+    );
     return { ...values, dimensions, complete };
   },
   metricValues: (summary) => {
     const values: Record<string, number | null> = {};
-    for (const [dimension, result] of Object.entries((summary as Vbench2VideoSummary).dimensions)) values[dimensionSlug(dimension)] = result?.value ?? null;
+    for (const [dimension, result] of Object.entries((summary as Vbench2VideoSummary).dimensions))
+      values[dimensionSlug(dimension)] = result?.value ?? null;
     return values;
   },
 };

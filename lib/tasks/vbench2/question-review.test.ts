@@ -33,8 +33,18 @@ afterAll(() => stub.close());
 describe("checking the judge's VBench-2.0 answers", () => {
   it("a blind queue of one dimension's questions; the reviewer's answers recompute the video's value beside the judge's", async () => {
     const { projectId, videoIds } = await vbench2Project(prisma, owner, [
-      { model: "GenA", dimension: "Material", prompt: "Paint mixes", auxiliaryInfo: ["[yes] Do the paints mix?", "[no] Is it green?"] },
-      { model: "GenA", dimension: "Dynamic_Attribute", prompt: "Leaves turn green", auxiliaryInfo: ["[yes] red first?", "[yes] green last?"] },
+      {
+        model: "GenA",
+        dimension: "Material",
+        prompt: "Paint mixes",
+        auxiliaryInfo: ["[yes] Do the paints mix?", "[no] Is it green?"],
+      },
+      {
+        model: "GenA",
+        dimension: "Dynamic_Attribute",
+        prompt: "Leaves turn green",
+        auxiliaryInfo: ["[yes] red first?", "[yes] green last?"],
+      },
     ]);
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
     const run = await createRun(
@@ -46,7 +56,14 @@ describe("checking the judge's VBench-2.0 answers", () => {
     const reviewer = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
 
-    const queue = await createQueue(prisma, owner, projectId, { name: "Material questions", filter: {}, runId: run.id, scope: "scores", categories: ["material_answer"], blind: true });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "Material questions",
+      filter: {},
+      runId: run.id,
+      scope: "scores",
+      categories: ["material_answer"],
+      blind: true,
+    });
     const { itemId } = await nextItem(prisma, reviewer, queue.id);
     const item = await getQueueItem(prisma, reviewer, queue.id, itemId!);
     expect(item.video.id).toBe(videoIds[0]);
@@ -57,7 +74,9 @@ describe("checking the judge's VBench-2.0 answers", () => {
     await expect(visibleVbench2Results(prisma, reviewer, projectId, run.id)).rejects.toBeInstanceOf(WithheldError);
 
     // The reviewer finds the paint green: question 2 yes where the judge said no.
-    await submitItem(prisma, reviewer, queue.id, itemId!, { judgments: item.targets.map((t) => ({ target: t.key, value: 1 })) });
+    await submitItem(prisma, reviewer, queue.id, itemId!, {
+      judgments: item.targets.map((t) => ({ target: t.key, value: 1 })),
+    });
     const results = await vbench2RunResults(prisma, projectId, run.id);
     const reviewed = results.dimensions.find((d) => d.dimension === "Material")!;
     expect(reviewed.videos[0]).toMatchObject({
@@ -70,6 +89,10 @@ describe("checking the judge's VBench-2.0 answers", () => {
     });
     expect(reviewed).toMatchObject({ score: 0, humanScore: 1, judgeVsHumans: { n: 2, agreement: 0.5 } });
     // The other dimension was not in the queue: no person's value there.
-    expect(results.dimensions.find((d) => d.dimension === "Dynamic_Attribute")).toMatchObject({ score: 1, humanN: 0, humanScore: null });
+    expect(results.dimensions.find((d) => d.dimension === "Dynamic_Attribute")).toMatchObject({
+      score: 1,
+      humanN: 0,
+      humanScore: null,
+    });
   });
 });

@@ -26,23 +26,47 @@ beforeAll(async () => {
   stub = await startStubLlm();
   owner = await makeUser();
   ({ projectId } = await vbench2Project(prisma, owner, [
-    { model: "GenA", dimension: "Material", prompt: "Paint mixes", auxiliaryInfo: ["[yes] Do the paints mix?", "[no] Is it green?"] },
-    { model: "GenA", dimension: "Dynamic_Spatial_Relationship", prompt: "A cat jumps onto a box", auxiliaryInfo: ["[yes] Is the cat beside the box?", "[yes] Is the cat on the box?"] },
+    {
+      model: "GenA",
+      dimension: "Material",
+      prompt: "Paint mixes",
+      auxiliaryInfo: ["[yes] Do the paints mix?", "[no] Is it green?"],
+    },
+    {
+      model: "GenA",
+      dimension: "Dynamic_Spatial_Relationship",
+      prompt: "A cat jumps onto a box",
+      auxiliaryInfo: ["[yes] Is the cat beside the box?", "[yes] Is the cat on the box?"],
+    },
   ]));
   const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
-  const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }));
+  const run = await createRun(
+    { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+    owner,
+    projectId,
+    createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+  );
   runId = run.id;
 });
 afterAll(() => stub.close());
 
 describe("reviewing VBench-2.0 answers in a queue", () => {
   it("asks each question in the judge's words, numbered, about the frames it was asked with", async () => {
-    const queue = await createQueue(prisma, owner, projectId, { name: "Questions", filter: {}, runId, scope: "scores", blind: true });
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "Questions",
+      filter: {},
+      runId,
+      scope: "scores",
+      blind: true,
+    });
     const items = [];
     for (let taken = 0; taken < 2; taken++) {
       const { itemId } = await nextItem(prisma, owner, queue.id);
       items.push(await getQueueItem(prisma, owner, queue.id, itemId!));
-      await prisma.reviewQueueAssignment.updateMany({ where: { itemId: itemId!, reviewerId: owner.userId }, data: { status: "done" } });
+      await prisma.reviewQueueAssignment.updateMany({
+        where: { itemId: itemId!, reviewerId: owner.userId },
+        data: { status: "done" },
+      });
     }
     const material = items.find((item) => item.video.dimensions.includes("Material"))!;
     const spatial = items.find((item) => item.video.dimensions.includes("Dynamic_Spatial_Relationship"))!;
@@ -58,7 +82,10 @@ describe("reviewing VBench-2.0 answers in a queue", () => {
 
     const frames = spatial.video.frames.map((f) => f.index);
     // Question 1 is asked of the first half of the frames, question 2 of the last frame alone.
-    expect(spatial.targets.map((t) => t.question?.text)).toEqual(["[yes] Is the cat beside the box?", "[yes] Is the cat on the box?"]);
+    expect(spatial.targets.map((t) => t.question?.text)).toEqual([
+      "[yes] Is the cat beside the box?",
+      "[yes] Is the cat on the box?",
+    ]);
     expect(spatial.targets[0]!.frameIndexes).toEqual(frames.slice(0, 32));
     expect(spatial.targets[1]!.frameIndexes).toEqual([frames.at(-1)]);
   });

@@ -16,16 +16,30 @@ const unknown: VideoValue = { value: null, excludedReason: null };
 /** Each generator's videos of each dimension, one prompt per video. */
 const VIDEOS: Record<string, Record<string, VideoValue[]>> = {
   // 10 of 11 at -1: more than 90%, so 0.
-  GenA: { Motion_Order_Understanding: [...Array<VideoValue>(10).fill(minusOne), value(1)], Material: [value(1), value(0), minusOne] },
+  GenA: {
+    Motion_Order_Understanding: [...Array<VideoValue>(10).fill(minusOne), value(1)],
+    Material: [value(1), value(0), minusOne],
+  },
   // 9 of 10 at -1: exactly 90%, so the mean of the one counted.
-  GenB: { Motion_Order_Understanding: [...Array<VideoValue>(9).fill(minusOne), value(1)], Material: [value(1), unknown] },
+  GenB: {
+    Motion_Order_Understanding: [...Array<VideoValue>(9).fill(minusOne), value(1)],
+    Material: [value(1), unknown],
+  },
   // 9 of 11 at -1 with one unknown: the unknown counts among the videos (9 > 9.9 is false), not as a -1.
   GenC: { Motion_Order_Understanding: [...Array<VideoValue>(9).fill(minusOne), unknown, value(0)] },
 };
 
 function rows(): LeaderboardRow[] {
   return Object.entries(VIDEOS).flatMap(([generator, dimensions]) =>
-    Object.entries(dimensions).flatMap(([dimension, values]) => values.map((v, i) => ({ generator, dimension, promptKey: `p${i}`, value: v.value, excluded: v.excludedReason !== null }))),
+    Object.entries(dimensions).flatMap(([dimension, values]) =>
+      values.map((v, i) => ({
+        generator,
+        dimension,
+        promptKey: `p${i}`,
+        value: v.value,
+        excluded: v.excludedReason !== null,
+      })),
+    ),
   );
 }
 
@@ -55,6 +69,10 @@ describe("a VBench-2.0 dimension's score", () => {
         expect(cells[dimension]!.excluded).toBe(values.filter((v) => v.excludedReason !== null).length);
       }
     }
-    expect(board.generators.find((g) => g.model === "GenA")!.dimensions.Motion_Order_Understanding).toMatchObject({ score: 0, n: 1, excluded: 10 });
+    expect(board.generators.find((g) => g.model === "GenA")!.dimensions.Motion_Order_Understanding).toMatchObject({
+      score: 0,
+      n: 1,
+      excluded: 10,
+    });
   });
 });

@@ -15,7 +15,13 @@ import { questionCategory, type VideoValue } from "./dimension";
 import { DIMENSIONS } from "./dimensions";
 import type { DimensionSummary, Vbench2VideoSummary } from "./pipeline";
 import { vbench2ScoreOf } from "./results-score";
-import { ALL_DIMENSIONS, categoryOf, isJudgedDimension, vbench2Total, type JudgedDimension } from "./vbench2-dimensions";
+import {
+  ALL_DIMENSIONS,
+  categoryOf,
+  isJudgedDimension,
+  vbench2Total,
+  type JudgedDimension,
+} from "./vbench2-dimensions";
 
 /** The task id of VBench's own results imported as a label set (lib/label-sets). */
 const VBENCH_RESULTS_TASK = "vbench";
@@ -80,7 +86,8 @@ export interface Vbench2Results {
   humans: { categories: Record<string, number>; total: number };
 }
 
-const countIncluded = (values: readonly VideoValue[]) => values.filter((v) => v.excludedReason === null && v.value !== null).length;
+const countIncluded = (values: readonly VideoValue[]) =>
+  values.filter((v) => v.excludedReason === null && v.value !== null).length;
 const countExcluded = (values: readonly VideoValue[]) => values.filter((v) => v.excludedReason !== null).length;
 
 function agreementOf(pairs: readonly [number, number][]): DimensionAgreement {
@@ -97,7 +104,13 @@ function agreementOf(pairs: readonly [number, number][]): DimensionAgreement {
 }
 
 /** The context a dimension's rules read, rebuilt from what the run stored (the rules need the prompt and auxiliary info only). */
-function ruleContext(video: { id: string; prompt: string | null; dimensions: string[]; model: string | null; auxiliaryInfo: unknown }): VideoContext {
+function ruleContext(video: {
+  id: string;
+  prompt: string | null;
+  dimensions: string[];
+  model: string | null;
+  auxiliaryInfo: unknown;
+}): VideoContext {
   return {
     videoId: video.id,
     prompt: video.prompt,
@@ -132,16 +145,26 @@ async function humanAnswers(prisma: PrismaClient, videoIds: string[]): Promise<M
     const yes = values.filter((v) => v === 1).length;
     if (yes * 2 !== values.length) answers.set(key, yes * 2 > values.length);
   }
-  const gold = await prisma.goldJudgment.findMany({ where: { task: "vbench2", targetType: "score", videoId: { in: videoIds } }, select: { videoId: true, target: true, value: true } });
+  const gold = await prisma.goldJudgment.findMany({
+    where: { task: "vbench2", targetType: "score", videoId: { in: videoIds } },
+    select: { videoId: true, target: true, value: true },
+  });
   for (const g of gold) answers.set(`${g.videoId}|${g.target}`, g.value === 1);
   return answers;
 }
 
 /** VBench's own per-video values from a results label set, by canonical dimension and video. */
-async function vbenchValues(prisma: PrismaClient, projectId: string, labelSetId: string): Promise<Map<string, Map<string, number>>> {
+async function vbenchValues(
+  prisma: PrismaClient,
+  projectId: string,
+  labelSetId: string,
+): Promise<Map<string, Map<string, number>>> {
   const set = await prisma.labelSet.findFirst({ where: { id: labelSetId, projectId }, select: { id: true } });
   if (!set) throw new NotFoundError("No such label set in this project.");
-  const rows = await prisma.humanJudgment.findMany({ where: { labelSetId, task: VBENCH_RESULTS_TASK }, select: { videoId: true, target: true, value: true } });
+  const rows = await prisma.humanJudgment.findMany({
+    where: { labelSetId, task: VBENCH_RESULTS_TASK },
+    select: { videoId: true, target: true, value: true },
+  });
   const byDimension = new Map<string, Map<string, number>>();
   for (const row of rows) {
     const dimension = matchDimension(row.target) ?? row.target;
@@ -152,7 +175,8 @@ async function vbenchValues(prisma: PrismaClient, projectId: string, labelSetId:
 }
 
 /** VBench's -1 is "not evaluable": left out of the mean, as its evaluators do. */
-const vbenchVideoValue = (value: number): VideoValue => (value === -1 ? { value: null, excludedReason: "VBench gave -1" } : { value, excludedReason: null });
+const vbenchVideoValue = (value: number): VideoValue =>
+  value === -1 ? { value: null, excludedReason: "VBench gave -1" } : { value, excludedReason: null };
 
 export interface Vbench2ResultsOptions {
   /** A VBench results label set of the run's project: VBench's own values beside the judge's, and the six dimensions it alone has. */
@@ -162,20 +186,35 @@ export interface Vbench2ResultsOptions {
 }
 
 /** The run's results; `projectId` is the project the caller was let into (a run of another project is not found). */
-export async function vbench2RunResults(prisma: PrismaClient, projectId: string, runId: string, options: Vbench2ResultsOptions = {}): Promise<Vbench2Results> {
-  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { id: true, projectId: true, pipeline: true } });
+export async function vbench2RunResults(
+  prisma: PrismaClient,
+  projectId: string,
+  runId: string,
+  options: Vbench2ResultsOptions = {},
+): Promise<Vbench2Results> {
+  const run = await prisma.judgeRun.findUnique({
+    where: { id: runId },
+    select: { id: true, projectId: true, pipeline: true },
+  });
   if (!run || run.projectId !== projectId) throw new NotFoundError("No such run.");
   if (run.pipeline !== "vbench2") throw new ValidationError("This run is not a VBench-2.0 run.");
   const rows = await prisma.runVideo.findMany({
     where: { runId, ...(options.model ? { video: { model: options.model } } : {}) },
-    select: { summary: true, video: { select: { id: true, relativePath: true, model: true, prompt: true, dimensions: true, auxiliaryInfo: true } } },
+    select: {
+      summary: true,
+      video: {
+        select: { id: true, relativePath: true, model: true, prompt: true, dimensions: true, auxiliaryInfo: true },
+      },
+    },
     orderBy: { video: { relativePath: "asc" } },
   });
   const human = await humanAnswers(
     prisma,
     rows.map((r) => r.video.id),
   );
-  const vbench = options.labelSetId ? await vbenchValues(prisma, run.projectId, options.labelSetId) : new Map<string, Map<string, number>>();
+  const vbench = options.labelSetId
+    ? await vbenchValues(prisma, run.projectId, options.labelSetId)
+    : new Map<string, Map<string, number>>();
   const videoIds = new Set(rows.map((r) => r.video.id));
 
   const dimensions: DimensionResult[] = [];
@@ -185,14 +224,22 @@ export async function vbench2RunResults(prisma: PrismaClient, projectId: string,
     const questionPairs: [number, number][] = [];
     if (isJudgedDimension(dimension)) {
       for (const row of rows) {
-        const summary = (row.summary as unknown as Vbench2VideoSummary | null)?.dimensions?.[dimension] as DimensionSummary | undefined;
+        const summary = (row.summary as unknown as Vbench2VideoSummary | null)?.dimensions?.[dimension] as
+          DimensionSummary | undefined;
         if (!summary) continue;
         const context = ruleContext(row.video);
         const definition = DIMENSIONS[dimension as JudgedDimension];
         const questions = summary.questions.map((q, k): QuestionResult => {
           const answer = human.get(`${row.video.id}|${questionCategory(dimension, k)}`) ?? null;
           if (answer !== null && q.yes !== null) questionPairs.push([q.yes ? 1 : 0, answer ? 1 : 0]);
-          return { question: q.question, answer: q.answer, yes: q.yes, notAsked: q.notAsked, frames: q.frames, human: answer };
+          return {
+            question: q.question,
+            answer: q.answer,
+            yes: q.yes,
+            notAsked: q.notAsked,
+            frames: q.frames,
+            human: answer,
+          };
         });
         const anyHuman = questions.some((q) => q.human !== null);
         const humanValue = anyHuman
@@ -241,9 +288,17 @@ export async function vbench2RunResults(prisma: PrismaClient, projectId: string,
     const judged = isJudgedDimension(dimension);
     const scoreOf = (values: VideoValue[]) => vbench2ScoreOf(dimension, values);
     const judgeValues = videos.map((v) => ({ value: v.value, excludedReason: v.excludedReason }));
-    const humanValues = videos.filter((v) => v.humanValue !== null || v.humanExcludedReason !== null).map((v) => ({ value: v.humanValue, excludedReason: v.humanExcludedReason }));
-    const vbenchVideo = videos.filter((v) => v.vbenchValue !== null && videoIds.has(v.videoId)).map((v) => vbenchVideoValue(v.vbenchValue!));
-    const judgeVsVbenchPairs = judged ? videos.filter((v) => v.value !== null && v.vbenchValue !== null && v.vbenchValue !== -1).map((v): [number, number] => [v.value!, v.vbenchValue!]) : [];
+    const humanValues = videos
+      .filter((v) => v.humanValue !== null || v.humanExcludedReason !== null)
+      .map((v) => ({ value: v.humanValue, excludedReason: v.humanExcludedReason }));
+    const vbenchVideo = videos
+      .filter((v) => v.vbenchValue !== null && videoIds.has(v.videoId))
+      .map((v) => vbenchVideoValue(v.vbenchValue!));
+    const judgeVsVbenchPairs = judged
+      ? videos
+          .filter((v) => v.value !== null && v.vbenchValue !== null && v.vbenchValue !== -1)
+          .map((v): [number, number] => [v.value!, v.vbenchValue!])
+      : [];
     dimensions.push({
       dimension,
       category: categoryOf(dimension),
@@ -262,8 +317,17 @@ export async function vbench2RunResults(prisma: PrismaClient, projectId: string,
   }
   const scores = Object.fromEntries(dimensions.map((d) => [d.dimension, d.score]));
   const { categories, total } = vbench2Total(scores);
-  const humanScores = Object.fromEntries(dimensions.map((d) => [d.dimension, d.source === "judge" ? (d.humanScore ?? d.score) : d.score]));
-  return { runId, labelSetId: options.labelSetId ?? null, dimensions, categories, total, humans: vbench2Total(humanScores) };
+  const humanScores = Object.fromEntries(
+    dimensions.map((d) => [d.dimension, d.source === "judge" ? (d.humanScore ?? d.score) : d.score]),
+  );
+  return {
+    runId,
+    labelSetId: options.labelSetId ?? null,
+    dimensions,
+    categories,
+    total,
+    humans: vbench2Total(humanScores),
+  };
 }
 
 /**
@@ -273,11 +337,19 @@ export async function vbench2RunResults(prisma: PrismaClient, projectId: string,
  * so is a video the judge gave no value: the score leaves both out of its mean, so the file agrees with its score.
  * Callers hand in whole results (visibleEvalResults withholds the file from a blind reviewer).
  */
-export function evalResultsOf(results: Vbench2Results): Record<string, [number, { video_path: string; video_results: number }[]]> {
+export function evalResultsOf(
+  results: Vbench2Results,
+): Record<string, [number, { video_path: string; video_results: number }[]]> {
   const out: Record<string, [number, { video_path: string; video_results: number }[]]> = {};
   for (const d of results.dimensions) {
     if (d.score === null) continue;
-    out[d.dimension] = [d.score, d.videos.map((v) => ({ video_path: v.videoPath, video_results: v.excludedReason !== null || v.value === null ? -1 : v.value }))];
+    out[d.dimension] = [
+      d.score,
+      d.videos.map((v) => ({
+        video_path: v.videoPath,
+        video_results: v.excludedReason !== null || v.value === null ? -1 : v.value,
+      })),
+    ];
   }
   return out;
 }

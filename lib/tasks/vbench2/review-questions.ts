@@ -15,12 +15,23 @@ const DESCRIBED_FRAMES = "A text LLM answered this from the VLM's description of
 
 const timeKey = (seconds: number) => Math.round(seconds * 1000);
 
-export async function vbench2ScoreQuestions(prisma: PrismaClient, runId: string, videoId: string): Promise<ReadonlyMap<string, ScoreQuestion>> {
+export async function vbench2ScoreQuestions(
+  prisma: PrismaClient,
+  runId: string,
+  videoId: string,
+): Promise<ReadonlyMap<string, ScoreQuestion>> {
   const questions = new Map<string, ScoreQuestion>();
-  const runVideo = await prisma.runVideo.findUnique({ where: { runId_videoId: { runId, videoId } }, select: { summary: true, frameSetId: true, video: { select: { fps: true } } } });
+  const runVideo = await prisma.runVideo.findUnique({
+    where: { runId_videoId: { runId, videoId } },
+    select: { summary: true, frameSetId: true, video: { select: { fps: true } } },
+  });
   const dimensions = (runVideo?.summary as Vbench2VideoSummary | null)?.dimensions;
   if (!runVideo || !dimensions || typeof dimensions !== "object") return questions;
-  const frames = await prisma.frame.findMany({ where: { frameSetId: runVideo.frameSetId }, select: { index: true, timestampS: true }, orderBy: { index: "asc" } });
+  const frames = await prisma.frame.findMany({
+    where: { frameSetId: runVideo.frameSetId },
+    select: { index: true, timestampS: true },
+    orderBy: { index: "asc" },
+  });
   const fps = runVideo.video.fps;
   const byTime = new Map<number, number>();
   for (const frame of frames) {

@@ -4,7 +4,14 @@
  * itself), make one call each, and are settled without a call where VBench would not have asked.
  */
 import { z } from "zod";
-import type { FrameRef, StepDefinition, StepInput, StepOutputs, StepRef, VideoContext } from "../../judge/engine/pipeline";
+import type {
+  FrameRef,
+  StepDefinition,
+  StepInput,
+  StepOutputs,
+  StepRef,
+  VideoContext,
+} from "../../judge/engine/pipeline";
 import { isNotAsked, saidYes, type Vbench2Output } from "./answers";
 import { sampledFrames, timeInstructionValues, type SampledFrames } from "./frames";
 import { vbench2SettingsOf } from "./settings";
@@ -43,9 +50,18 @@ export function runAsks(dimension: string, context: VideoContext): boolean {
   return context.dimensions.includes(dimension) && (!asked || asked.includes(dimension as never));
 }
 
-function baseStep(spec: CommonSpec, input: StepDefinition<Vbench2Output>["input"], endpoint?: string): StepDefinition<Vbench2Output> {
-  const refs = (_scopeIndex: number, context: VideoContext): StepRef[] => (typeof spec.after === "function" ? spec.after(context) : (spec.after ?? [])).map((stepId) => ({ stepId, scopeIndex: 0 }));
-  const category = (context: VideoContext) => (typeof spec.category === "function" ? spec.category(context) : (spec.category ?? null));
+function baseStep(
+  spec: CommonSpec,
+  input: StepDefinition<Vbench2Output>["input"],
+  endpoint?: string,
+): StepDefinition<Vbench2Output> {
+  const refs = (_scopeIndex: number, context: VideoContext): StepRef[] =>
+    (typeof spec.after === "function" ? spec.after(context) : (spec.after ?? [])).map((stepId) => ({
+      stepId,
+      scopeIndex: 0,
+    }));
+  const category = (context: VideoContext) =>
+    typeof spec.category === "function" ? spec.category(context) : (spec.category ?? null);
   return {
     id: spec.id,
     label: spec.label,
@@ -58,7 +74,10 @@ function baseStep(spec: CommonSpec, input: StepDefinition<Vbench2Output>["input"
     dependsOn: refs,
     skipReason: (_scopeIndex, context) => spec.missing?.(context) ?? null,
     // The category rides in the input's data: scores() sees the input, not the video.
-    input: (scopeIndex, context, outputs) => ({ ...input(scopeIndex, context, outputs), data: { category: category(context) } }),
+    input: (scopeIndex, context, outputs) => ({
+      ...input(scopeIndex, context, outputs),
+      data: { category: category(context) },
+    }),
     settle: (_input, context, outputs) => {
       const reason = spec.notAsked?.(context, outputs) ?? null;
       return reason === null ? null : { notAsked: reason };
@@ -75,13 +94,20 @@ function baseStep(spec: CommonSpec, input: StepDefinition<Vbench2Output>["input"
 export function vlmStep(spec: VlmStepSpec): StepDefinition<Vbench2Output> {
   return baseStep(spec, (_scopeIndex, context): StepInput => {
     const sampled = sampledFrames(context);
-    return { values: spec.values ? spec.values(context, sampled) : timeInstructionValues(sampled), frames: spec.frames ? spec.frames(sampled, context) : sampled.frames };
+    return {
+      values: spec.values ? spec.values(context, sampled) : timeInstructionValues(sampled),
+      frames: spec.frames ? spec.frames(sampled, context) : sampled.frames,
+    };
   });
 }
 
 /** A question to the text LLM (the run's `textEndpointId`, else the run's endpoint), with no frames. */
 export function textStep(spec: TextStepSpec): StepDefinition<Vbench2Output> {
-  return baseStep(spec, (_scopeIndex, context, outputs): StepInput => ({ values: spec.values(context, outputs), frames: [] }), "text");
+  return baseStep(
+    spec,
+    (_scopeIndex, context, outputs): StepInput => ({ values: spec.values(context, outputs), frames: [] }),
+    "text",
+  );
 }
 
 /** Not asked after an earlier step answered no (a gate, or VBench's `break` at the first plot not found). */

@@ -60,7 +60,9 @@ export const VBENCH2_RULES: StubRule[] = [
     respond: (context) => {
       const pair = promptPair(context.text);
       if (!pair) return "No. The prompts could not be read.";
-      return consistent(pair) ? "Yes. prompt2 contains the key elements of prompt1." : "No. prompt2 does not contain what prompt1 describes.";
+      return consistent(pair)
+        ? "Yes. prompt2 contains the key elements of prompt1."
+        : "No. prompt2 does not contain what prompt1 describes.";
     },
   },
   {
@@ -86,17 +88,34 @@ export const VBENCH2_RULES: StubRule[] = [
     match:
       /frames are uniformly sampled from it\. These frames are located at .*\. (Describe the human interaction|Describe the video in details?\.|Describe the landscape|Return the plot in video|Return the action order in video)/s,
     respond: (context) => {
-      if (/Describe the human interaction/.test(context.text)) return context.pick(4, "interaction") === 0 ? "A person stands alone." : "A person hands something to another person.";
-      if (/Describe the video in details\./.test(context.text)) return context.pick(4, "people") === 0 ? "A person stands in a room." : "Two people stand in a room and talk to each other.";
-      if (/Describe the landscape/.test(context.text)) return "The camera moves through a landscape of hills, a forest and a river under a changing sky.";
-      if (/Return the action order/.test(context.text)) return context.pick(5, "order") === 0 ? "The person moves." : "1. The person does the first action. 2. The person does the second action.";
+      if (/Describe the human interaction/.test(context.text))
+        return context.pick(4, "interaction") === 0
+          ? "A person stands alone."
+          : "A person hands something to another person.";
+      if (/Describe the video in details\./.test(context.text))
+        return context.pick(4, "people") === 0
+          ? "A person stands in a room."
+          : "Two people stand in a room and talk to each other.";
+      if (/Describe the landscape/.test(context.text))
+        return "The camera moves through a landscape of hills, a forest and a river under a changing sky.";
+      if (/Return the action order/.test(context.text))
+        return context.pick(5, "order") === 0
+          ? "The person moves."
+          : "1. The person does the first action. 2. The person does the second action.";
       const template = lastLine(context.text);
       return numbered(Math.max(1, (template.match(/\d\./g) ?? []).length), context);
     },
   },
   {
     name: "vbench2-yes-no",
-    match: /(frames are uniformly sampled from it\. These frames are located at .*(yes or no|Judging whether))|^Please answer yes or no only for the following questions\./ms,
-    respond: (context) => yesOrNo(/Judging whether the video occurs only one creature/.test(context.text) ? "only one creature" : lastLine(context.text), context),
+    match:
+      /(frames are uniformly sampled from it\. These frames are located at .*(yes or no|Judging whether))|^Please answer yes or no only for the following questions\./ms,
+    respond: (context) =>
+      yesOrNo(
+        /Judging whether the video occurs only one creature/.test(context.text)
+          ? "only one creature"
+          : lastLine(context.text),
+        context,
+      ),
   },
 ];

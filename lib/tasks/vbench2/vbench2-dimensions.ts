@@ -6,7 +6,15 @@
 export const VBENCH2_CATEGORIES = {
   Creativity: ["Composition", "Diversity"],
   Commonsense: ["Instance_Preservation", "Motion_Rationality"],
-  Controllability: ["Camera_Motion", "Complex_Landscape", "Complex_Plot", "Dynamic_Attribute", "Dynamic_Spatial_Relationship", "Human_Interaction", "Motion_Order_Understanding"],
+  Controllability: [
+    "Camera_Motion",
+    "Complex_Landscape",
+    "Complex_Plot",
+    "Dynamic_Attribute",
+    "Dynamic_Spatial_Relationship",
+    "Human_Interaction",
+    "Motion_Order_Understanding",
+  ],
   "Human Fidelity": ["Human_Anatomy", "Human_Clothes", "Human_Identity"],
   Physics: ["Material", "Mechanics", "Multi-View_Consistency", "Thermotics"],
 } as const satisfies Record<string, readonly string[]>;
@@ -31,13 +39,21 @@ export const JUDGED_DIMENSIONS = [
 export type JudgedDimension = (typeof JUDGED_DIMENSIONS)[number];
 
 /** The six scored by other models (detectors, optical flow, face and pose models): imported from VBench's results. */
-export const IMPORTED_DIMENSIONS = ["Camera_Motion", "Diversity", "Human_Anatomy", "Human_Identity", "Instance_Preservation", "Multi-View_Consistency"] as const;
+export const IMPORTED_DIMENSIONS = [
+  "Camera_Motion",
+  "Diversity",
+  "Human_Anatomy",
+  "Human_Identity",
+  "Instance_Preservation",
+  "Multi-View_Consistency",
+] as const;
 
 /** All 18, in the order of VBench-2.0's constant.py (alphabetical). */
 export const ALL_DIMENSIONS: readonly string[] = [...JUDGED_DIMENSIONS, ...IMPORTED_DIMENSIONS].sort();
 
 export function categoryOf(dimension: string): Vbench2Category | null {
-  for (const [category, dimensions] of Object.entries(VBENCH2_CATEGORIES)) if ((dimensions as readonly string[]).includes(dimension)) return category as Vbench2Category;
+  for (const [category, dimensions] of Object.entries(VBENCH2_CATEGORIES))
+    if ((dimensions as readonly string[]).includes(dimension)) return category as Vbench2Category;
   return null;
 }
 
@@ -54,7 +70,10 @@ export function isJudgedDimension(value: string): value is JudgedDimension {
  * VBench-2.0's total (scripts/cal_final_score.py): each category's mean over its dimensions, a dimension with no
  * score counting 0, then the mean of the five categories.
  */
-export function vbench2Total(scores: Readonly<Record<string, number | null | undefined>>): { categories: Record<Vbench2Category, number>; total: number } {
+export function vbench2Total(scores: Readonly<Record<string, number | null | undefined>>): {
+  categories: Record<Vbench2Category, number>;
+  total: number;
+} {
   const categories = {} as Record<Vbench2Category, number>;
   for (const [category, dimensions] of Object.entries(VBENCH2_CATEGORIES) as [Vbench2Category, readonly string[]][]) {
     categories[category] = dimensions.reduce((sum, dimension) => sum + (scores[dimension] ?? 0), 0) / dimensions.length;

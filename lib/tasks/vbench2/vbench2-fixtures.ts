@@ -23,7 +23,12 @@ export interface Vbench2VideoSpec {
 }
 
 /** A new project of these videos, or (with `into`) these videos added to a project. */
-export async function vbench2Project(prisma: PrismaClient, owner: Actor, videos: readonly Vbench2VideoSpec[], into?: string) {
+export async function vbench2Project(
+  prisma: PrismaClient,
+  owner: Actor,
+  videos: readonly Vbench2VideoSpec[],
+  into?: string,
+) {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
     videoCount: videos.length,
     keyFrames: 1,
@@ -36,7 +41,12 @@ export async function vbench2Project(prisma: PrismaClient, owner: Actor, videos:
     const frameCount = spec.frameCount ?? 79;
     const index = spec.sampleIndex ?? 0;
     const dimensions = Array.isArray(spec.dimension) ? spec.dimension : [spec.dimension];
-    const auxiliaryInfo = spec.auxiliaryInfo === undefined ? {} : Array.isArray(spec.dimension) ? (spec.auxiliaryInfo as object) : { [spec.dimension]: spec.auxiliaryInfo as object };
+    const auxiliaryInfo =
+      spec.auxiliaryInfo === undefined
+        ? {}
+        : Array.isArray(spec.dimension)
+          ? (spec.auxiliaryInfo as object)
+          : { [spec.dimension]: spec.auxiliaryInfo as object };
     await prisma.video.update({
       where: { id: videoIds[v]! },
       data: {
@@ -52,7 +62,10 @@ export async function vbench2Project(prisma: PrismaClient, owner: Actor, videos:
         auxiliaryInfo,
       },
     });
-    const set = await prisma.frameSet.findFirstOrThrow({ where: { videoId: videoIds[v]!, mode: "uniform" }, select: { id: true } });
+    const set = await prisma.frameSet.findFirstOrThrow({
+      where: { videoId: videoIds[v]!, mode: "uniform" },
+      select: { id: true },
+    });
     const wanted = vbenchUniformIndices(frameCount, VBENCH2_FRAME_COUNT);
     // Position i becomes frame index wanted[i], through negative indices so no two rows of the set ever share one.
     await prisma.$executeRaw`UPDATE frame SET index = -1 - index WHERE "frameSetId" = ${set.id}`;
@@ -62,7 +75,14 @@ export async function vbench2Project(prisma: PrismaClient, owner: Actor, videos:
 }
 
 /** An endpoint of the project on the stub LLM, at temperature 0 like VBench's greedy decoding. */
-export async function stubEndpoint(prisma: PrismaClient, owner: Actor, projectId: string, baseUrl: string, name: string, model: string) {
+export async function stubEndpoint(
+  prisma: PrismaClient,
+  owner: Actor,
+  projectId: string,
+  baseUrl: string,
+  name: string,
+  model: string,
+) {
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name,
     baseUrl,

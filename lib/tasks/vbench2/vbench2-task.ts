@@ -53,6 +53,11 @@ export const VBENCH2_TASK: TaskDeclaration = {
   ],
   // Every step's output carries the judge's answers: blind review withholds them all.
   metricSteps: JUDGED_DIMENSIONS.flatMap((dimension) => DIMENSIONS[dimension].steps.map((step) => step.id)),
-  stepScopes: Object.fromEntries(JUDGED_DIMENSIONS.flatMap((dimension) => DIMENSIONS[dimension].steps.map((step) => [step.id, "video" as const]))),
-  indexedTargets: JUDGED_DIMENSIONS.map((dimension) => ({ prefix: `${dimensionSlug(dimension)}:q`, targetId: answerTargetId(dimension) })),
+  stepScopes: Object.fromEntries(
+    JUDGED_DIMENSIONS.flatMap((dimension) => DIMENSIONS[dimension].steps.map((step) => [step.id, "video" as const])),
+  ),
+  indexedTargets: JUDGED_DIMENSIONS.map((dimension) => ({
+    prefix: `${dimensionSlug(dimension)}:q`,
+    targetId: answerTargetId(dimension),
+  })),
 };

@@ -39,7 +39,10 @@ export async function deactivateUserAction(_previous: ActionResult | null, formD
   return runAction(async (actor) => {
     const result = await deactivateUser(prisma, actor, userIdOf(formData));
     revalidatePath("/admin/users");
-    return { ok: true, message: `Deactivated ${result.email}: ${result.sessionsEnded} session(s) ended, ${result.apiKeysRevoked} API key(s) revoked.` };
+    return {
+      ok: true,
+      message: `Deactivated ${result.email}: ${result.sessionsEnded} session(s) ended, ${result.apiKeysRevoked} API key(s) revoked.`,
+    };
   });
 }
 

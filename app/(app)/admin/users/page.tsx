@@ -16,8 +16,9 @@ export default async function UsersPage() {
       <div className="flex flex-col gap-4">
         <h1 className="text-2xl font-semibold tracking-tight">Users</h1>
         <p className="text-sm text-slate-500">
-          Deactivating an account signs it out at once and revokes its API keys; its judgments stay under its name. Only an account that nothing names yet (no judgments, runs, videos…) can be deleted.
-          Accounts that single sign-on created while new accounts need approval wait until you approve them (or delete them to refuse).
+          Deactivating an account signs it out at once and revokes its API keys; its judgments stay under its name. Only
+          an account that nothing names yet (no judgments, runs, videos…) can be deleted. Accounts that single sign-on
+          created while new accounts need approval wait until you approve them (or delete them to refuse).
         </p>
         <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm" data-testid="user-list">
           <thead className="text-xs uppercase text-slate-500">
@@ -35,7 +36,10 @@ export default async function UsersPage() {
                 <td className="px-3 py-2">
                   {user.email} {user.isAdmin && <span className="rounded bg-slate-100 px-1.5 text-xs">admin</span>}
                   {user.deactivatedAt && (
-                    <span className="ml-1 rounded bg-amber-100 px-1.5 text-xs text-amber-800" data-testid="deactivated-badge">
+                    <span
+                      className="ml-1 rounded bg-amber-100 px-1.5 text-xs text-amber-800"
+                      data-testid="deactivated-badge"
+                    >
                       deactivated
                     </span>
                   )}
@@ -49,7 +53,13 @@ export default async function UsersPage() {
                 <td>{user._count.memberships}</td>
                 <td>{user.createdAt.toLocaleDateString()}</td>
                 <td className="px-3 py-2">
-                  <UserActions userId={user.id} email={user.email} deactivated={user.deactivatedAt !== null} pending={user.approvalPendingSince !== null} self={user.id === actor.userId} />
+                  <UserActions
+                    userId={user.id}
+                    email={user.email}
+                    deactivated={user.deactivatedAt !== null}
+                    pending={user.approvalPendingSince !== null}
+                    self={user.id === actor.userId}
+                  />
                 </td>
               </tr>
             ))}

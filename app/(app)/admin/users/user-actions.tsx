@@ -3,17 +3,40 @@
 import { useActionState } from "react";
 import type { ActionResult } from "@/app/_server/action-result";
 import { buttonClass } from "@/components/class-names";
-import { approveUserAction, deactivateUserAction, deleteUserAction, reactivateUserAction, resetPasswordAction } from "./actions";
+import {
+  approveUserAction,
+  deactivateUserAction,
+  deleteUserAction,
+  reactivateUserAction,
+  resetPasswordAction,
+} from "./actions";
 
 type FormAction = (previous: ActionResult | null, formData: FormData) => Promise<ActionResult>;
 
 /** One account's actions on the Users page: approve (a pending SSO account), reset password (shown once), deactivate or reactivate, delete. */
-export function UserActions({ userId, email, deactivated, pending, self }: { userId: string; email: string; deactivated: boolean; pending: boolean; self: boolean }) {
+export function UserActions({
+  userId,
+  email,
+  deactivated,
+  pending,
+  self,
+}: {
+  userId: string;
+  email: string;
+  deactivated: boolean;
+  pending: boolean;
+  self: boolean;
+}) {
   return (
     <div className="flex flex-col items-end gap-1" data-testid={`user-actions-${email}`}>
       <div className="flex flex-wrap justify-end gap-1.5">
         {pending && <UserActionButton userId={userId} action={approveUserAction} label="Approve" />}
-        <UserActionButton userId={userId} action={resetPasswordAction} label="Reset password" confirmText={`Set a new password for ${email} and sign them out everywhere?`} />
+        <UserActionButton
+          userId={userId}
+          action={resetPasswordAction}
+          label="Reset password"
+          confirmText={`Set a new password for ${email} and sign them out everywhere?`}
+        />
         {!self &&
           (deactivated ? (
             <UserActionButton userId={userId} action={reactivateUserAction} label="Reactivate" />

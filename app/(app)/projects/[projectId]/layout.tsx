@@ -13,10 +13,20 @@ import { projectRubricTaskFolders } from "@/lib/rubrics/project-rubric-folders";
  * once per request (the page's own check reuses it); a non-member gets the 404, as every project page answers.
  * The project's rubric tasks go into the browser's task registry before any page of the project renders.
  */
-export default async function ProjectLayout({ children, params }: { children: ReactNode; params: Promise<{ projectId: string }> }) {
+export default async function ProjectLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ projectId: string }>;
+}) {
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
-  const [project, rubricFolders, usedFolders] = await Promise.all([getProject(prisma, actor, projectId), projectRubricTaskFolders(prisma, actor, projectId), usedTaskFolderIds(prisma, projectId)]);
+  const [project, rubricFolders, usedFolders] = await Promise.all([
+    getProject(prisma, actor, projectId),
+    projectRubricTaskFolders(prisma, actor, projectId),
+    usedTaskFolderIds(prisma, projectId),
+  ]);
   // The tasks the project uses have their tabs in the bar; the others go under "More tasks".
   const nav = projectNavGroups(projectId, role, usedFolders);
   return (

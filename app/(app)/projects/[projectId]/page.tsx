@@ -26,7 +26,9 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
         <Link href={`/projects/${projectId}/settings`} className="text-sm text-indigo-700 underline">
           members and settings
         </Link>
-        {project.archivedAt && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">archived</span>}
+        {project.archivedAt && (
+          <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">archived</span>
+        )}
       </div>
 
       <div className="grid gap-6 lg:grid-cols-3">
@@ -42,7 +44,9 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
         >
           {totalVideos === 0 ? (
             <EmptyState title="No videos yet">
-              {roleCan(role, "videos.import") ? "Import a folder of generated clips (e.g. a VBench-2.0 sample folder) to start." : "An owner imports videos; they will show here."}
+              {roleCan(role, "videos.import")
+                ? "Import a folder of generated clips (e.g. a VBench-2.0 sample folder) to start."
+                : "An owner imports videos; they will show here."}
             </EmptyState>
           ) : (
             <div className="flex flex-col gap-2 text-sm" data-testid="video-counts">
@@ -74,7 +78,9 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
           }
         >
           {runCount === 0 ? (
-            <EmptyState title="No judge runs yet">Runs of the judge pipelines ({pipelineNames(projectId).join("; ")}) will be listed here.</EmptyState>
+            <EmptyState title="No judge runs yet">
+              Runs of the judge pipelines ({pipelineNames(projectId).join("; ")}) will be listed here.
+            </EmptyState>
           ) : (
             <p className="text-sm">
               <Link href={`/projects/${projectId}/judge`} className="text-indigo-700 underline">
@@ -108,7 +114,10 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
                   {openQueues} review queue{openQueues === 1 ? "" : "s"}
                 </Link>
                 {" · "}
-                <Link href={`/projects/${projectId}/videos?review=not_reviewed_by_me`} className="text-indigo-700 underline">
+                <Link
+                  href={`/projects/${projectId}/videos?review=not_reviewed_by_me`}
+                  className="text-indigo-700 underline"
+                >
                   videos you have not reviewed
                 </Link>
               </p>

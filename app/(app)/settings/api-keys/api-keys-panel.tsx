@@ -31,7 +31,11 @@ export function ApiKeysPanel() {
     queryFn: () => api<{ apiKeys: ApiKeyRow[] }>("/api/v1/me/api-keys").then((body) => body.apiKeys),
   });
   const create = useMutation({
-    mutationFn: (keyName: string) => api<{ name: string; key: string }>("/api/v1/me/api-keys", { method: "POST", body: JSON.stringify({ name: keyName }) }),
+    mutationFn: (keyName: string) =>
+      api<{ name: string; key: string }>("/api/v1/me/api-keys", {
+        method: "POST",
+        body: JSON.stringify({ name: keyName }),
+      }),
     onSuccess: (result) => {
       setCreated(result);
       setName("");
@@ -104,7 +108,12 @@ export function ApiKeysPanel() {
                 <td>{new Date(key.createdAt).toLocaleString()}</td>
                 <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : "never"}</td>
                 <td className="text-right">
-                  <button type="button" className={buttonClass("danger")} disabled={revoke.isPending} onClick={() => revoke.mutate(key.id)}>
+                  <button
+                    type="button"
+                    className={buttonClass("danger")}
+                    disabled={revoke.isPending}
+                    onClick={() => revoke.mutate(key.id)}
+                  >
                     Revoke
                   </button>
                 </td>

@@ -9,7 +9,8 @@ export default async function ApiKeysPage() {
       <h1 className="text-2xl font-semibold tracking-tight">API keys</h1>
       <Card title="Your keys">
         <p className="mb-4 text-sm text-slate-500">
-          Send a key as <code className="font-mono">Authorization: Bearer &lt;key&gt;</code> to <code className="font-mono">/api/v1/*</code>. It acts with your rights in every project. Only a hash is
+          Send a key as <code className="font-mono">Authorization: Bearer &lt;key&gt;</code> to{" "}
+          <code className="font-mono">/api/v1/*</code>. It acts with your rights in every project. Only a hash is
           stored.
         </p>
         <ApiKeysPanel />

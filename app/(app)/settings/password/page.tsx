@@ -12,10 +12,17 @@ export default async function PasswordPage() {
       <Card title={`Change the password of ${actor.email}`}>
         <ActionForm action={changePasswordAction} submitLabel="Change password">
           <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" />
-          <Field label={`New password (at least ${PASSWORD_MIN_LENGTH} characters)`} name="newPassword" type="password" autoComplete="new-password" />
+          <Field
+            label={`New password (at least ${PASSWORD_MIN_LENGTH} characters)`}
+            name="newPassword"
+            type="password"
+            autoComplete="new-password"
+          />
           <Field label="New password again" name="confirmPassword" type="password" autoComplete="new-password" />
         </ActionForm>
-        <p className="mt-3 text-xs text-slate-500">Your other sessions end when the password changes. Forgot it? A site admin can reset it.</p>
+        <p className="mt-3 text-xs text-slate-500">
+          Your other sessions end when the password changes. Forgot it? A site admin can reset it.
+        </p>
       </Card>
     </div>
   );

@@ -15,13 +15,19 @@ async function endpointWithKey() {
   const { key } = await createApiKey(prisma, owner.userId, "test");
   const projectId = (await createProject(prisma, owner, { name: "Key follows origin" })).id;
   const created = await createEndpointRoute(
-    apiRequest(`/api/v1/projects/${projectId}/endpoints`, key, { method: "POST", body: JSON.stringify({ name: "vision", baseUrl: "http://127.0.0.1:4010/v1", model: "m", apiKey: "sk-secret" }) }),
+    apiRequest(`/api/v1/projects/${projectId}/endpoints`, key, {
+      method: "POST",
+      body: JSON.stringify({ name: "vision", baseUrl: "http://127.0.0.1:4010/v1", model: "m", apiKey: "sk-secret" }),
+    }),
     routeContext({ projectId }),
   );
   expect(created.status).toBe(201);
   const { id } = (await created.json()) as { id: string };
   const patch = async (body: Record<string, unknown>) => {
-    const response = await patchEndpoint(apiRequest(`/api/v1/endpoints/${id}`, key, { method: "PATCH", body: JSON.stringify(body) }), routeContext({ endpointId: id }));
+    const response = await patchEndpoint(
+      apiRequest(`/api/v1/endpoints/${id}`, key, { method: "PATCH", body: JSON.stringify(body) }),
+      routeContext({ endpointId: id }),
+    );
     expect(response.status).toBe(200);
     return (await response.json()) as { hasApiKey: boolean; apiKeyDropped: boolean; baseUrl: string };
   };
@@ -44,14 +50,23 @@ describe("PATCH /api/v1/endpoints/:id: the stored key stays with its server", ()
 
   it("a move that gives the key again stores that key", async () => {
     const { patch, storedKey } = await endpointWithKey();
-    expect(await patch({ baseUrl: "http://localhost:4010/v1", apiKey: "sk-new" })).toMatchObject({ hasApiKey: true, apiKeyDropped: false });
+    expect(await patch({ baseUrl: "http://localhost:4010/v1", apiKey: "sk-new" })).toMatchObject({
+      hasApiKey: true,
+      apiKeyDropped: false,
+    });
     expect(await storedKey()).toBe("sk-new");
   });
 
   it("a new path, model or name on the same origin keeps the key", async () => {
     const { patch, storedKey } = await endpointWithKey();
-    expect(await patch({ baseUrl: "http://127.0.0.1:4010/v2", model: "other", name: "renamed" })).toMatchObject({ hasApiKey: true, apiKeyDropped: false });
-    expect(await patch({ baseUrl: "http://127.0.0.1:4010/v2" })).toMatchObject({ hasApiKey: true, apiKeyDropped: false });
+    expect(await patch({ baseUrl: "http://127.0.0.1:4010/v2", model: "other", name: "renamed" })).toMatchObject({
+      hasApiKey: true,
+      apiKeyDropped: false,
+    });
+    expect(await patch({ baseUrl: "http://127.0.0.1:4010/v2" })).toMatchObject({
+      hasApiKey: true,
+      apiKeyDropped: false,
+    });
     expect(await storedKey()).toBe("sk-secret");
   });
 });

@@ -2,7 +2,13 @@ import net from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import { testColourOfDataUrl, solidColourDataUrl, solidColourPng, TEST_COLOURS, type TestColour } from "@/lib/judge/test-image";
+import {
+  testColourOfDataUrl,
+  solidColourDataUrl,
+  solidColourPng,
+  TEST_COLOURS,
+  type TestColour,
+} from "@/lib/judge/test-image";
 import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
 import { addMember, createProject } from "@/lib/projects/projects";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
@@ -29,33 +35,63 @@ async function ownerWithProject() {
 }
 
 async function create(key: string, projectId: string, body: Record<string, unknown>): Promise<string> {
-  const response = await createEndpointRoute(apiRequest(`/api/v1/projects/${projectId}/endpoints`, key, { method: "POST", body: JSON.stringify(body) }), routeContext({ projectId }));
+  const response = await createEndpointRoute(
+    apiRequest(`/api/v1/projects/${projectId}/endpoints`, key, { method: "POST", body: JSON.stringify(body) }),
+    routeContext({ projectId }),
+  );
   expect(response.status).toBe(201);
   return ((await response.json()) as { id: string }).id;
 }
 
 const patch = (key: string, endpointId: string, body: Record<string, unknown>) =>
-  patchEndpoint(apiRequest(`/api/v1/endpoints/${endpointId}`, key, { method: "PATCH", body: JSON.stringify(body) }), routeContext({ endpointId }));
-const remove = (key: string, endpointId: string) => deleteEndpointRoute(apiRequest(`/api/v1/endpoints/${endpointId}`, key, { method: "DELETE" }), routeContext({ endpointId }));
+  patchEndpoint(
+    apiRequest(`/api/v1/endpoints/${endpointId}`, key, { method: "PATCH", body: JSON.stringify(body) }),
+    routeContext({ endpointId }),
+  );
+const remove = (key: string, endpointId: string) =>
+  deleteEndpointRoute(
+    apiRequest(`/api/v1/endpoints/${endpointId}`, key, { method: "DELETE" }),
+    routeContext({ endpointId }),
+  );
 const list = async (key: string, projectId: string, query = "") => {
-  const response = await listEndpointsRoute(apiRequest(`/api/v1/projects/${projectId}/endpoints${query}`, key), routeContext({ projectId }));
-  return ((await response.json()) as { endpoints: { id: string; archivedAt: string | null }[] }).endpoints.map((e) => e.id);
+  const response = await listEndpointsRoute(
+    apiRequest(`/api/v1/projects/${projectId}/endpoints${query}`, key),
+    routeContext({ projectId }),
+  );
+  return ((await response.json()) as { endpoints: { id: string; archivedAt: string | null }[] }).endpoints.map(
+    (e) => e.id,
+  );
 };
 const test = async (key: string, endpointId: string) => {
-  const response = await testEndpointRoute(apiRequest(`/api/v1/endpoints/${endpointId}/test`, key, { method: "POST", body: "{}" }), routeContext({ endpointId }));
+  const response = await testEndpointRoute(
+    apiRequest(`/api/v1/endpoints/${endpointId}/test`, key, { method: "POST", body: "{}" }),
+    routeContext({ endpointId }),
+  );
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 };
 
 describe("editing an endpoint", () => {
   it("changes name, base URL and model, keeps the stored key when none is sent, and replaces it when one is", async () => {
     const { key, projectId } = await ownerWithProject();
-    const id = await create(key, projectId, { name: "first", baseUrl: stub.baseURL, model: "m1", apiKey: "sk-original" });
+    const id = await create(key, projectId, {
+      name: "first",
+      baseUrl: stub.baseURL,
+      model: "m1",
+      apiKey: "sk-original",
+    });
     const before = await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } });
     expect((await patch(key, id, { name: "second", baseUrl: `${stub.url}/v1/`, model: "m2" })).status).toBe(200);
     const kept = await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } });
-    expect(kept).toMatchObject({ name: "second", baseUrl: `${stub.url}/v1/`, model: "m2", apiKeyEncrypted: before.apiKeyEncrypted });
+    expect(kept).toMatchObject({
+      name: "second",
+      baseUrl: `${stub.url}/v1/`,
+      model: "m2",
+      apiKeyEncrypted: before.apiKeyEncrypted,
+    });
     expect((await patch(key, id, { apiKey: "sk-new" })).status).toBe(200);
-    expect((await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } })).apiKeyEncrypted).not.toBe(before.apiKeyEncrypted);
+    expect((await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } })).apiKeyEncrypted).not.toBe(
+      before.apiKeyEncrypted,
+    );
   });
 });
 
@@ -65,16 +101,29 @@ describe("archiving and deleting an endpoint", () => {
     const unused = await create(key, projectId, { name: "unused", baseUrl: stub.baseURL, model: "m" });
     const used = await create(key, projectId, { name: "used", baseUrl: stub.baseURL, model: "m" });
     const judge = await create(key, projectId, { name: "qa judge", baseUrl: stub.baseURL, model: "m" });
-    await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: used, createdById: owner.userId, status: "done" } });
+    await prisma.judgeRun.create({
+      data: { projectId, pipeline: "hallucination", endpointId: used, createdById: owner.userId, status: "done" },
+    });
     // A QA run names its judge in its settings, not in endpointId.
-    await prisma.judgeRun.create({ data: { projectId, pipeline: "qa", endpointId: used, settings: { judgeEndpointId: judge }, createdById: owner.userId, status: "done" } });
+    await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "qa",
+        endpointId: used,
+        settings: { judgeEndpointId: judge },
+        createdById: owner.userId,
+        status: "done",
+      },
+    });
 
     expect((await remove(key, unused)).status).toBe(204);
     expect(await prisma.judgeEndpoint.findUnique({ where: { id: unused } })).toBeNull();
 
     const refused = await remove(key, used);
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/cannot be deleted: 2 runs use it.*Archive it instead/);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /cannot be deleted: 2 runs use it.*Archive it instead/,
+    );
     const refusedJudge = await remove(key, judge);
     expect(refusedJudge.status).toBe(409);
     expect(((await refusedJudge.json()) as { error: { message: string } }).error.message).toMatch(/1 run uses it/);
@@ -85,7 +134,10 @@ describe("archiving and deleting an endpoint", () => {
     expect(await list(key, projectId, "?archived=1")).toEqual([used, judge]);
     const { POST: startRun } = await import("../projects/[projectId]/runs/route");
     const run = await startRun(
-      apiRequest(`/api/v1/projects/${projectId}/runs`, key, { method: "POST", body: JSON.stringify({ pipeline: "hallucination", endpointId: used }) }),
+      apiRequest(`/api/v1/projects/${projectId}/runs`, key, {
+        method: "POST",
+        body: JSON.stringify({ pipeline: "hallucination", endpointId: used }),
+      }),
       routeContext({ projectId }),
     );
     expect(run.status).toBe(400);
@@ -115,7 +167,12 @@ describe("archiving and deleting an endpoint", () => {
 describe("testing an endpoint", () => {
   it("sends one small image through the judge's client and reports the answer, the latency and that the model took the image", async () => {
     const { key, projectId } = await ownerWithProject();
-    const id = await create(key, projectId, { name: "stub", baseUrl: stub.baseURL, model: "stub-vision", apiKey: "sk-test-key" });
+    const id = await create(key, projectId, {
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: "sk-test-key",
+    });
     const { status, body } = await test(key, id);
     expect(status).toBe(200);
     expect(body).toMatchObject({ answered: true, tookImage: "yes", colourNamed: true, error: null, status: null });
@@ -124,7 +181,11 @@ describe("testing an endpoint", () => {
     expect(String(body.answer).toLowerCase()).toContain(String(body.colour));
     expect(JSON.stringify(body)).not.toContain("sk-test-key");
     // What the stub received first: the short prompt and exactly one image; the probe's requests follow it.
-    expect(stub.requests[0]).toMatchObject({ rule: "endpoint-test", imageCount: 1, text: "What colour is this image? Answer in one word." });
+    expect(stub.requests[0]).toMatchObject({
+      rule: "endpoint-test",
+      imageCount: 1,
+      text: "What colour is this image? Answer in one word.",
+    });
     expect(stub.requests.filter((r) => r.rule === "endpoint-test")).toHaveLength(1);
     expect(body.capabilities).toMatchObject({ images: "yes", jsonMode: "json_schema" });
   });
@@ -136,9 +197,22 @@ describe("testing an endpoint", () => {
     expect(plainTest.body).toMatchObject({ answered: true, capabilities: { topLogprobs: true } });
     expect(plainTest.body).not.toHaveProperty("logprobs");
     // A server that never returns them: the finding is stored on the endpoint, where runs read it.
-    const withLogprobs = await create(key, projectId, { name: "logprobs", baseUrl: stub.baseURL, model: "stub-vision-no-logprobs", requestLogprobs: true, topLogprobs: 5 });
-    expect((await test(key, withLogprobs)).body).toMatchObject({ answered: true, capabilities: { topLogprobs: false } });
-    expect(await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id: withLogprobs } })).toMatchObject({ requestLogprobs: true, topLogprobs: 5, capabilities: { topLogprobs: false } });
+    const withLogprobs = await create(key, projectId, {
+      name: "logprobs",
+      baseUrl: stub.baseURL,
+      model: "stub-vision-no-logprobs",
+      requestLogprobs: true,
+      topLogprobs: 5,
+    });
+    expect((await test(key, withLogprobs)).body).toMatchObject({
+      answered: true,
+      capabilities: { topLogprobs: false },
+    });
+    expect(await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id: withLogprobs } })).toMatchObject({
+      requestLogprobs: true,
+      topLogprobs: 5,
+      capabilities: { topLogprobs: false },
+    });
   });
 
   it("says in plain words when the model refuses images, the key is refused, the model is missing or nothing listens", async () => {
@@ -146,15 +220,23 @@ describe("testing an endpoint", () => {
     const textOnly = await create(key, projectId, { name: "text", baseUrl: stub.baseURL, model: "stub-text-only" });
     const noImage = await test(key, textOnly);
     expect(noImage.body).toMatchObject({ answered: false, tookImage: "no", status: 400 });
-    expect(noImage.body.error).toMatch(/^The model does not take images \(400\)\. The endpoint said: “.*image_url is only supported by certain models/);
+    expect(noImage.body.error).toMatch(
+      /^The model does not take images \(400\)\. The endpoint said: “.*image_url is only supported by certain models/,
+    );
 
     const vision = await create(key, projectId, { name: "vision", baseUrl: stub.baseURL, model: "stub-vision" });
     stub.addFault({ fault: { kind: "status", status: 401, message: "Incorrect API key provided" } });
     const unauthorised = await test(key, vision);
     expect(unauthorised.body).toMatchObject({ answered: false, tookImage: "unknown", status: 401 });
-    expect(unauthorised.body.error).toMatch(/^The API key was refused \(401\)\. The endpoint said: “Incorrect API key provided”/);
+    expect(unauthorised.body.error).toMatch(
+      /^The API key was refused \(401\)\. The endpoint said: “Incorrect API key provided”/,
+    );
 
-    const wrongPath = await create(key, projectId, { name: "wrong path", baseUrl: `${stub.url}/nothing-here`, model: "stub-vision" });
+    const wrongPath = await create(key, projectId, {
+      name: "wrong path",
+      baseUrl: `${stub.url}/nothing-here`,
+      model: "stub-vision",
+    });
     expect((await test(key, wrongPath)).body.error).toMatch(/^The model or URL was not found \(404\)/);
 
     const port = await closedPort();

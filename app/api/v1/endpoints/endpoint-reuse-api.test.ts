@@ -26,12 +26,18 @@ beforeAll(async () => {
   ownerKey = (await createApiKey(prisma, owner.userId, "test")).key;
   firstId = (await createProject(prisma, owner, { name: "API first" })).id;
   secondId = (await createProject(prisma, owner, { name: "API second" })).id;
-  endpointId = (await createStubEndpoint(prisma, owner, firstId, BASE_URL, "stub-vision", { name: "Shared stub", apiKey: KEY })).id;
+  endpointId = (
+    await createStubEndpoint(prisma, owner, firstId, BASE_URL, "stub-vision", { name: "Shared stub", apiKey: KEY })
+  ).id;
 });
 
-const list = (key: string, projectId: string) => listReusable(apiRequest(`/api/v1/projects/${projectId}/endpoints/reusable`, key), routeContext({ projectId }));
+const list = (key: string, projectId: string) =>
+  listReusable(apiRequest(`/api/v1/projects/${projectId}/endpoints/reusable`, key), routeContext({ projectId }));
 const copy = (key: string, projectId: string, body: unknown) =>
-  copyReusable(apiRequest(`/api/v1/projects/${projectId}/endpoints/reusable`, key, { method: "POST", body: JSON.stringify(body) }), routeContext({ projectId }));
+  copyReusable(
+    apiRequest(`/api/v1/projects/${projectId}/endpoints/reusable`, key, { method: "POST", body: JSON.stringify(body) }),
+    routeContext({ projectId }),
+  );
 
 async function userWithKey() {
   const user = await makeUser();
@@ -45,9 +51,18 @@ describe("GET /api/v1/projects/:id/endpoints/reusable", () => {
     const text = await response.text();
     expect(text).not.toContain(KEY);
     expect(text).not.toContain("apiKeyEncrypted");
-    const body = JSON.parse(text) as { endpoints: { id: string; name: string; baseUrl: string; model: string; project: { id: string } }[] };
+    const body = JSON.parse(text) as {
+      endpoints: { id: string; name: string; baseUrl: string; model: string; project: { id: string } }[];
+    };
     expect(body.endpoints).toEqual([
-      expect.objectContaining({ id: endpointId, name: "Shared stub", baseUrl: BASE_URL, model: "stub-vision", hasApiKey: true, project: { id: firstId, name: "API first" } }),
+      expect.objectContaining({
+        id: endpointId,
+        name: "Shared stub",
+        baseUrl: BASE_URL,
+        model: "stub-vision",
+        hasApiKey: true,
+        project: { id: firstId, name: "API first" },
+      }),
     ]);
   });
 
@@ -55,7 +70,9 @@ describe("GET /api/v1/projects/:id/endpoints/reusable", () => {
     const stranger = await userWithKey();
     expect((await list(stranger.key, secondId)).status).toBe(404);
     const reviewer = await userWithKey();
-    await prisma.projectMember.create({ data: { projectId: secondId, userId: reviewer.user.userId, role: "reviewer" } });
+    await prisma.projectMember.create({
+      data: { projectId: secondId, userId: reviewer.user.userId, role: "reviewer" },
+    });
     expect((await list(reviewer.key, secondId)).status).toBe(403);
   });
 });
@@ -70,7 +87,12 @@ describe("POST /api/v1/projects/:id/endpoints/reusable", () => {
     const row = await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } });
     expect(row.projectId).toBe(secondId);
     expect(decryptSecret(row.apiKeyEncrypted!, process.env.APP_SECRET!)).toBe(KEY);
-    const listed = (await (await listEndpointsRoute(apiRequest(`/api/v1/projects/${secondId}/endpoints`, ownerKey), routeContext({ projectId: secondId }))).json()) as { endpoints: { id: string }[] };
+    const listed = (await (
+      await listEndpointsRoute(
+        apiRequest(`/api/v1/projects/${secondId}/endpoints`, ownerKey),
+        routeContext({ projectId: secondId }),
+      )
+    ).json()) as { endpoints: { id: string }[] };
     expect(listed.endpoints.map((endpoint) => endpoint.id)).toContain(id);
   });
 
@@ -91,7 +113,9 @@ describe("POST /api/v1/projects/:id/endpoints/reusable", () => {
     await prisma.projectMember.create({ data: { projectId: firstId, userId: colleague.user.userId, role: "owner" } });
     const ownProject = await createProject(prisma, colleague.user, { name: "Colleague's" });
     const target = await createProject(prisma, owner, { name: "Reviewed by the colleague" });
-    await prisma.projectMember.create({ data: { projectId: target.id, userId: colleague.user.userId, role: "reviewer" } });
+    await prisma.projectMember.create({
+      data: { projectId: target.id, userId: colleague.user.userId, role: "reviewer" },
+    });
     expect((await copy(colleague.key, target.id, { fromEndpointId: endpointId })).status).toBe(403);
     const stranger = await userWithKey();
     expect((await copy(stranger.key, target.id, { fromEndpointId: endpointId })).status).toBe(404);

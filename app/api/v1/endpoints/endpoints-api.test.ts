@@ -19,11 +19,17 @@ async function ownerWithProject() {
 }
 
 async function create(key: string, projectId: string, body: Record<string, unknown>) {
-  return createEndpointRoute(apiRequest(`/api/v1/projects/${projectId}/endpoints`, key, { method: "POST", body: JSON.stringify(body) }), routeContext({ projectId }));
+  return createEndpointRoute(
+    apiRequest(`/api/v1/projects/${projectId}/endpoints`, key, { method: "POST", body: JSON.stringify(body) }),
+    routeContext({ projectId }),
+  );
 }
 
 const patch = (key: string, endpointId: string, body: Record<string, unknown>) =>
-  patchEndpoint(apiRequest(`/api/v1/endpoints/${endpointId}`, key, { method: "PATCH", body: JSON.stringify(body) }), routeContext({ endpointId }));
+  patchEndpoint(
+    apiRequest(`/api/v1/endpoints/${endpointId}`, key, { method: "PATCH", body: JSON.stringify(body) }),
+    routeContext({ endpointId }),
+  );
 
 describe("PATCH /api/v1/endpoints/:id", () => {
   it("changes only the fields sent: temperature, timeout and structured output keep their values", async () => {
@@ -59,14 +65,25 @@ describe("PATCH /api/v1/endpoints/:id", () => {
 
     // A field that is sent does change, null included.
     expect((await patch(key, id, { temperature: null, structuredOutput: true })).status).toBe(200);
-    expect(await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } })).toMatchObject({ name: "renamed", temperature: null, structuredOutput: true, timeoutSeconds: 300 });
+    expect(await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      name: "renamed",
+      temperature: null,
+      structuredOutput: true,
+      timeoutSeconds: 300,
+    });
   });
 
   it("still fills in the defaults when an endpoint is created without them", async () => {
     const { key, projectId } = await ownerWithProject();
     const created = await create(key, projectId, { name: "defaults", baseUrl: "http://127.0.0.1:4010/v1", model: "m" });
     const { id } = (await created.json()) as { id: string };
-    expect(await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } })).toMatchObject({ temperature: 0, timeoutSeconds: 120, structuredOutput: true, imageDetail: "auto", maxConcurrency: 4 });
+    expect(await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      temperature: 0,
+      timeoutSeconds: 120,
+      structuredOutput: true,
+      imageDetail: "auto",
+      maxConcurrency: 4,
+    });
   });
 });
 
@@ -93,7 +110,11 @@ describe("the endpoint URL policy on the endpoints API", () => {
 
     // An existing endpoint can't be moved onto a private address either.
     vi.stubEnv("ALLOW_PRIVATE_ENDPOINTS", "1");
-    const created = await create(key, projectId, { name: "local vLLM", baseUrl: "http://127.0.0.1:8000/v1", model: "m" });
+    const created = await create(key, projectId, {
+      name: "local vLLM",
+      baseUrl: "http://127.0.0.1:8000/v1",
+      model: "m",
+    });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     vi.stubEnv("ALLOW_PRIVATE_ENDPOINTS", "");
@@ -124,25 +145,36 @@ describe("the Batch API setting", () => {
   it("is off unless set, changes with PATCH, and a batch run needs it", async () => {
     const { POST: startRun } = await import("../projects/[projectId]/runs/route");
     const { key, projectId } = await ownerWithProject();
-    const created = await create(key, projectId, { name: "batchable", baseUrl: "http://127.0.0.1:4010/v1", model: "m" });
+    const created = await create(key, projectId, {
+      name: "batchable",
+      baseUrl: "http://127.0.0.1:4010/v1",
+      model: "m",
+    });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     expect((await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } })).supportsBatchApi).toBe(false);
 
     const run = () =>
       startRun(
-        apiRequest(`/api/v1/projects/${projectId}/runs`, key, { method: "POST", body: JSON.stringify({ pipeline: "hallucination", endpointId: id, batch: true }) }),
+        apiRequest(`/api/v1/projects/${projectId}/runs`, key, {
+          method: "POST",
+          body: JSON.stringify({ pipeline: "hallucination", endpointId: id, batch: true }),
+        }),
         routeContext({ projectId }),
       );
     const refused = await run();
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/does not support the Batch API/);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /does not support the Batch API/,
+    );
 
     expect((await patch(key, id, { supportsBatchApi: true })).status).toBe(200);
     expect((await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } })).supportsBatchApi).toBe(true);
     // Past the Batch API check: this project has no video with frames.
     const noVideos = await run();
     expect(noVideos.status).toBe(400);
-    expect(((await noVideos.json()) as { error: { message: string } }).error.message).toMatch(/No video with key frames/);
+    expect(((await noVideos.json()) as { error: { message: string } }).error.message).toMatch(
+      /No video with key frames/,
+    );
   });
 });

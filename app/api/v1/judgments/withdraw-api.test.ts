@@ -14,7 +14,11 @@ let keys: { reviewer: string; other: string };
 
 beforeAll(async () => {
   const [owner, reviewer, other] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Withdraw API" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 1,
+    keyFrames: 1,
+    name: "Withdraw API",
+  });
   videoId = videoIds[0]!;
   await prisma.projectMember.createMany({
     data: [
@@ -22,17 +26,48 @@ beforeAll(async () => {
       { projectId, userId: other.userId, role: "reviewer" },
     ],
   });
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } });
-  const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t" } });
-  scoreId = (await prisma.score.create({ data: { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s2", value: 6 } })).id;
-  keys = { reviewer: (await createApiKey(prisma, reviewer.userId, "t")).key, other: (await createApiKey(prisma, other.userId, "t")).key };
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
+  const run = await prisma.judgeRun.create({
+    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" },
+  });
+  const step = await prisma.stepResult.create({
+    data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t" },
+  });
+  scoreId = (
+    await prisma.score.create({
+      data: {
+        runId: run.id,
+        videoId,
+        stepResultId: step.id,
+        stepId: "static_hallucination",
+        scopeIndex: 0,
+        category: "s2",
+        value: 6,
+      },
+    })
+  ).id;
+  keys = {
+    reviewer: (await createApiKey(prisma, reviewer.userId, "t")).key,
+    other: (await createApiKey(prisma, other.userId, "t")).key,
+  };
 });
 
-const put = (key: string, body: unknown) => reviewRoute(apiRequest(`/api/v1/scores/${scoreId}/review`, key, { method: "PUT", body: JSON.stringify(body) }), routeContext({ scoreId }));
+const put = (key: string, body: unknown) =>
+  reviewRoute(
+    apiRequest(`/api/v1/scores/${scoreId}/review`, key, { method: "PUT", body: JSON.stringify(body) }),
+    routeContext({ scoreId }),
+  );
 const withdraw = (key: string, judgmentId: string, body: unknown) =>
-  withdrawRoute(apiRequest(`/api/v1/judgments/${judgmentId}`, key, { method: "DELETE", body: JSON.stringify(body) }), routeContext({ judgmentId }));
-const reviews = async () => (await (await reviewsRoute(apiRequest(`/api/v1/videos/${videoId}/reviews`, keys.other), routeContext({ videoId }))).json()) as { judgments: { id: string }[] };
+  withdrawRoute(
+    apiRequest(`/api/v1/judgments/${judgmentId}`, key, { method: "DELETE", body: JSON.stringify(body) }),
+    routeContext({ judgmentId }),
+  );
+const reviews = async () =>
+  (await (
+    await reviewsRoute(apiRequest(`/api/v1/videos/${videoId}/reviews`, keys.other), routeContext({ videoId }))
+  ).json()) as { judgments: { id: string }[] };
 
 describe("DELETE /api/v1/judgments/:id", () => {
   it("withdraws the caller's own judgment with the version they saw; accepted values say so in the PUT answer", async () => {

@@ -7,5 +7,6 @@ export const GET = withActor(
     summary: "The caller",
     responses: [ok("The caller.", meResponseSchema)],
   },
-  async (_request, actor) => Response.json({ id: actor.userId, email: actor.email, name: actor.name, isAdmin: actor.isAdmin }),
+  async (_request, actor) =>
+    Response.json({ id: actor.userId, email: actor.email, name: actor.name, isAdmin: actor.isAdmin }),
 );

@@ -12,7 +12,8 @@ export const dynamic = "force-dynamic";
 export const GET = withoutActor(
   {
     summary: "This OpenAPI 3.1 document",
-    description: "Public: the document describes the API and holds no data or secrets. Covers /api/v1 only; /api/auth/* (better-auth), /api/health and /api/metrics are described in the README.",
+    description:
+      "Public: the document describes the API and holds no data or secrets. Covers /api/v1 only; /api/auth/* (better-auth), /api/health and /api/metrics are described in the README.",
     responses: [ok("The OpenAPI 3.1 document.")],
   },
   async () => Response.json(openApiDocument(documentedRoutes), { headers: { "cache-control": "public, max-age=300" } }),

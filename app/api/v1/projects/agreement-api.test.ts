@@ -15,7 +15,10 @@ let viewerKey: string;
 let strangerKey: string;
 const ctx = (id: string) => ({ params: Promise.resolve({ projectId: id }) });
 const get = (handler: typeof getAgreement, key: string, query: string, id = projectId) =>
-  handler(new Request(`http://x/api/v1/projects/${id}/x?${query}`, { headers: { authorization: `Bearer ${key}` } }), ctx(id));
+  handler(
+    new Request(`http://x/api/v1/projects/${id}/x?${query}`, { headers: { authorization: `Bearer ${key}` } }),
+    ctx(id),
+  );
 
 beforeAll(async () => {
   const [owner, reviewer, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
@@ -28,7 +31,10 @@ beforeAll(async () => {
     outcome: (v) => ({ verdict: v === 0, overall: v === 0 ? 30 : 95 }),
   });
   runId = run.runId;
-  await reviewScore(prisma, reviewer, run.scoreIds.get("0:static_hallucination:0:s2")!, { value: 8, note: "-2 looks like a formula" });
+  await reviewScore(prisma, reviewer, run.scoreIds.get("0:static_hallucination:0:s2")!, {
+    value: 8,
+    note: "-2 looks like a formula",
+  });
   await reviewScore(prisma, reviewer, run.scoreIds.get("1:static_hallucination:0:s2")!, { value: 6 });
   await reviewVideoOutcome(prisma, reviewer, runId, project.videoIds[0]!, "verdict", { value: 1 });
   viewerKey = (await createApiKey(prisma, viewer.userId, "t")).key;
@@ -49,7 +55,9 @@ describe("GET /api/v1/projects/:id/agreement", () => {
     const response = await get(getAgreement, viewerKey, `runId=${runId}&format=csv&threshold=7`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/csv");
-    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="framejury_Agreement-API_agreement_runId-${runId}_${new Date().toISOString().slice(0, 10)}.csv"`);
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="framejury_Agreement-API_agreement_runId-${runId}_${new Date().toISOString().slice(0, 10)}.csv"`,
+    );
     const text = await response.text();
     expect(text.startsWith("comparison,breakdown,group,statistic,value,ci_low,ci_high,n\r\n")).toBe(true);
     expect(text).toContain("summary,all,all,threshold,7,,,\r\n");
@@ -60,7 +68,15 @@ describe("GET /api/v1/projects/:id/agreement", () => {
   it("answers 404 to non-members, 400 to malformed parameters", async () => {
     expect((await get(getAgreement, strangerKey, "")).status).toBe(404);
     expect((await get(getAgreement, viewerKey, "", "nope")).status).toBe(404);
-    for (const bad of ["threshold=abc", "threshold=11", "verdict=maybe", "format=xml", "category=s99", "runId=bad%20id", "overallMax=200"]) {
+    for (const bad of [
+      "threshold=abc",
+      "threshold=11",
+      "verdict=maybe",
+      "format=xml",
+      "category=s99",
+      "runId=bad%20id",
+      "overallMax=200",
+    ]) {
       const response = await get(getAgreement, viewerKey, bad);
       expect(response.status, bad).toBe(400);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe("invalid_request");
@@ -74,7 +90,9 @@ describe("GET /api/v1/projects/:id/export", () => {
     const response = await get(getExport, viewerKey, `runId=${runId}`);
     expect(response.status).toBe(200);
     // Named as the agreement page's link names it: project, what, filter, day (the link downloads straight to disk).
-    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="framejury_Agreement-API_items_runId-${runId}_${new Date().toISOString().slice(0, 10)}.csv"`);
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="framejury_Agreement-API_items_runId-${runId}_${new Date().toISOString().slice(0, 10)}.csv"`,
+    );
     const lines = (await response.text()).split("\r\n").filter(Boolean);
     expect(lines).toHaveLength(1 + 2 * 3); // header; per video s2, verdict, overall
     expect(lines.join("\n")).toContain(",'-2 looks like a formula,");

@@ -38,7 +38,9 @@ async function exportOnThrowawayDatabase(format: "csv" | "jsonl", beforeRequest?
   server = await serveRoute(getExport, () => ({ projectId }));
   await beforeRequest?.();
   // Scope and reviewers are read before the response starts; the batches after it.
-  const response = await fetch(`${server.url}/api/v1/projects/${projectId}/export?format=${format}`, { headers: { authorization: `Bearer ${key}` } });
+  const response = await fetch(`${server.url}/api/v1/projects/${projectId}/export?format=${format}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   return { response, dropDatabase: database.drop };
 }
 

@@ -6,14 +6,21 @@ import { createProject } from "@/lib/projects/projects";
 import { readVbenchFile } from "@/lib/import/test-support";
 import { makeUser } from "@/lib/testing/fixtures";
 import { uniqueMp4 } from "@/lib/testing/media-fixtures";
-import { MAX_PROJECT_PROMPT_ENTRIES, MAX_PROMPT_LIST_ENTRIES, type PagedCompletenessReport } from "@/lib/videos/prompt-list-store";
+import {
+  MAX_PROJECT_PROMPT_ENTRIES,
+  MAX_PROMPT_LIST_ENTRIES,
+  type PagedCompletenessReport,
+} from "@/lib/videos/prompt-list-store";
 import { GET as listPromptListsRoute, POST as postPromptList } from "./[projectId]/prompt-lists/route";
 import { DELETE as deletePromptListRoute } from "./[projectId]/prompt-lists/[promptListId]/route";
 import { GET as getCompleteness } from "./[projectId]/completeness/route";
 import { POST as postVideo } from "./[projectId]/videos/route";
 
 // Real VBench-2.0 prompt data, read from ../shared (never copied into the project).
-const info = JSON.parse(readVbenchFile("VBench2_full_text_info.json")) as Record<string, { caption: string; dimension: string[] }>;
+const info = JSON.parse(readVbenchFile("VBench2_full_text_info.json")) as Record<
+  string,
+  { caption: string; dimension: string[] }
+>;
 
 let key: string;
 let projectId: string;
@@ -28,7 +35,10 @@ beforeAll(async () => {
 async function sendPromptList(name: string, content: string) {
   const form = new FormData();
   form.set("file", new Blob([content]), name);
-  const response = await postPromptList(new Request("http://x", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }), ctx(projectId));
+  const response = await postPromptList(
+    new Request("http://x", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }),
+    ctx(projectId),
+  );
   return { status: response.status, body: (await response.json()) as any };
 }
 
@@ -36,7 +46,10 @@ async function sendVideo(relativePath: string) {
   const form = new FormData();
   form.set("path", relativePath);
   form.set("file", new Blob([fs.readFileSync(uniqueMp4("vbench"))]), relativePath.split("/").pop());
-  const response = await postVideo(new Request("http://x", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }), ctx(projectId));
+  const response = await postVideo(
+    new Request("http://x", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }),
+    ctx(projectId),
+  );
   return { status: response.status, body: (await response.json()) as any };
 }
 
@@ -73,7 +86,10 @@ describe("prompt lists and the completeness report", () => {
     expect((await sendVideo(`Mechanics/${first.slice(0, 180)}-5.mp4`)).status).toBe(201); // index out of range
     expect((await sendVideo(`Mechanics/Not a VBench prompt at all-0.mp4`)).status).toBe(201);
 
-    const response = await getCompleteness(new Request("http://x", { headers: { authorization: `Bearer ${key}` } }), ctx(projectId));
+    const response = await getCompleteness(
+      new Request("http://x", { headers: { authorization: `Bearer ${key}` } }),
+      ctx(projectId),
+    );
     expect(response.status).toBe(200);
     const report = (await response.json()) as PagedCompletenessReport;
     const mechanics = report.dimensions.find((row) => row.dimension === "Mechanics")!;
@@ -84,14 +100,19 @@ describe("prompt lists and the completeness report", () => {
     expect(mechanics.missing).toBe(prompts.length * 3 - 2);
     expect(report.missing).toMatchObject({ page: 1, pageSize: 100, total: prompts.length * 3 - 2 });
     expect(report.missing.items).toHaveLength(100);
-    expect(report.unexpected.items).toEqual([expect.objectContaining({ sampleIndex: 5, reason: "index_out_of_range" })]);
+    expect(report.unexpected.items).toEqual([
+      expect.objectContaining({ sampleIndex: 5, reason: "index_out_of_range" }),
+    ]);
     expect(report.unmatched.items.map((u) => u.relativePath)).toEqual(["Mechanics/Not a VBench prompt at all-0.mp4"]);
 
     // Every page together is the whole list, each sample once.
     const pages = Math.ceil(report.missing.total / 1000);
     const missing = [];
     for (let page = 1; page <= pages; page += 1) {
-      const answer = await getCompleteness(new Request(`http://x?page=${page}&pageSize=1000`, { headers: { authorization: `Bearer ${key}` } }), ctx(projectId));
+      const answer = await getCompleteness(
+        new Request(`http://x?page=${page}&pageSize=1000`, { headers: { authorization: `Bearer ${key}` } }),
+        ctx(projectId),
+      );
       missing.push(...((await answer.json()) as PagedCompletenessReport).missing.items);
     }
     expect(missing).toHaveLength(prompts.length * 3 - 2);
@@ -99,7 +120,10 @@ describe("prompt lists and the completeness report", () => {
     expect(missing).toContainEqual(expect.objectContaining({ prompt: first, sampleIndex: 2 }));
     expect(missing).not.toContainEqual(expect.objectContaining({ prompt: first, sampleIndex: 0 }));
     for (const query of ["pageSize=1001", "pageSize=0", "page=0", "page=x"]) {
-      const bad = await getCompleteness(new Request(`http://x?${query}`, { headers: { authorization: `Bearer ${key}` } }), ctx(projectId));
+      const bad = await getCompleteness(
+        new Request(`http://x?${query}`, { headers: { authorization: `Bearer ${key}` } }),
+        ctx(projectId),
+      );
       expect(bad.status, query).toBe(400);
     }
   });
@@ -114,20 +138,36 @@ describe("prompt lists and the completeness report", () => {
     const over = Array.from({ length: MAX_PROMPT_LIST_ENTRIES + 1 }, (_, i) => `Prompt ${i}`).join("\n");
     const refused = await sendPromptList("big.txt", over);
     expect(refused.status).toBe(413);
-    expect(refused.body.error.message).toBe("big.txt: 20,001 prompts; a prompt list may hold at most 20,000 (split it, e.g. one file per dimension).");
-    expect(refused.body.error.details).toMatchObject({ limit: "MAX_PROMPT_LIST_ENTRIES", maximum: MAX_PROMPT_LIST_ENTRIES, entries: MAX_PROMPT_LIST_ENTRIES + 1 });
+    expect(refused.body.error.message).toBe(
+      "big.txt: 20,001 prompts; a prompt list may hold at most 20,000 (split it, e.g. one file per dimension).",
+    );
+    expect(refused.body.error.details).toMatchObject({
+      limit: "MAX_PROMPT_LIST_ENTRIES",
+      maximum: MAX_PROMPT_LIST_ENTRIES,
+      entries: MAX_PROMPT_LIST_ENTRIES + 1,
+    });
     const before = await prisma.promptList.count({ where: { projectId } });
 
     // The project's lists already hold all but 10 of the project's maximum.
     const owner = await prisma.promptList.findFirstOrThrow({ where: { projectId }, select: { createdById: true } });
     await prisma.promptList.create({
-      data: { projectId, name: "filler", format: "txt", entryCount: MAX_PROJECT_PROMPT_ENTRIES - 10 - (await storedEntries()), createdById: owner.createdById },
+      data: {
+        projectId,
+        name: "filler",
+        format: "txt",
+        entryCount: MAX_PROJECT_PROMPT_ENTRIES - 10 - (await storedEntries()),
+        createdById: owner.createdById,
+      },
     });
     const eleven = await sendPromptList("eleven.txt", Array.from({ length: 11 }, (_, i) => `Eleven ${i}`).join("\n"));
     expect(eleven.status).toBe(413);
-    expect(eleven.body.error.message).toMatch(/^eleven\.txt: 11 prompts, and the project's lists already hold 49,990; together they may hold at most 50,000 \(delete a list first\)\.$/);
+    expect(eleven.body.error.message).toMatch(
+      /^eleven\.txt: 11 prompts, and the project's lists already hold 49,990; together they may hold at most 50,000 \(delete a list first\)\.$/,
+    );
     expect(await prisma.promptList.count({ where: { projectId } })).toBe(before + 1);
-    expect((await sendPromptList("ten.txt", Array.from({ length: 10 }, (_, i) => `Ten ${i}`).join("\n"))).status).toBe(201);
+    expect((await sendPromptList("ten.txt", Array.from({ length: 10 }, (_, i) => `Ten ${i}`).join("\n"))).status).toBe(
+      201,
+    );
   });
 });
 
@@ -146,29 +186,51 @@ describe("deleting a prompt list", () => {
       ],
     });
     const keyOf = async (userId: string) => (await createApiKey(prisma, userId, "t")).key;
-    const [ownerKey, reviewerKey, viewerKey] = [await keyOf(owner.userId), await keyOf(reviewer.userId), await keyOf(viewer.userId)];
+    const [ownerKey, reviewerKey, viewerKey] = [
+      await keyOf(owner.userId),
+      await keyOf(reviewer.userId),
+      await keyOf(viewer.userId),
+    ];
     const form = new FormData();
     form.set("file", new Blob(["A red ball rolls.\nA cup falls."]), "Mechanics.txt");
-    const stored = await postPromptList(new Request("http://x", { method: "POST", headers: { authorization: `Bearer ${ownerKey}` }, body: form }), ctx(project));
+    const stored = await postPromptList(
+      new Request("http://x", { method: "POST", headers: { authorization: `Bearer ${ownerKey}` }, body: form }),
+      ctx(project),
+    );
     const listId = ((await stored.json()) as { id: string }).id;
     const remove = (key: string, id = listId) =>
-      deletePromptListRoute(new Request("http://x", { method: "DELETE", headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({ projectId: project, promptListId: id }) });
+      deletePromptListRoute(
+        new Request("http://x", { method: "DELETE", headers: { authorization: `Bearer ${key}` } }),
+        { params: Promise.resolve({ projectId: project, promptListId: id }) },
+      );
 
     for (const key of [reviewerKey, viewerKey]) expect((await remove(key)).status).toBe(403);
     expect(await prisma.promptList.count({ where: { id: listId } })).toBe(1);
     // Another project's owner cannot reach it through their own project either.
     expect(
-      (await deletePromptListRoute(new Request("http://x", { method: "DELETE", headers: { authorization: `Bearer ${key}` } }), { params: Promise.resolve({ projectId, promptListId: listId }) }))
-        .status,
+      (
+        await deletePromptListRoute(
+          new Request("http://x", { method: "DELETE", headers: { authorization: `Bearer ${key}` } }),
+          { params: Promise.resolve({ projectId, promptListId: listId }) },
+        )
+      ).status,
     ).toBe(404);
 
     const deleted = await remove(ownerKey);
     expect(deleted.status).toBe(200);
     expect(await deleted.json()).toEqual({ deleted: listId });
     expect((await remove(ownerKey)).status).toBe(404);
-    const lists = await listPromptListsRoute(new Request("http://x", { headers: { authorization: `Bearer ${ownerKey}` } }), ctx(project));
+    const lists = await listPromptListsRoute(
+      new Request("http://x", { headers: { authorization: `Bearer ${ownerKey}` } }),
+      ctx(project),
+    );
     expect(((await lists.json()) as { promptLists: unknown[] }).promptLists).toEqual([]);
-    const report = (await (await getCompleteness(new Request("http://x", { headers: { authorization: `Bearer ${viewerKey}` } }), ctx(project))).json()) as PagedCompletenessReport;
+    const report = (await (
+      await getCompleteness(
+        new Request("http://x", { headers: { authorization: `Bearer ${viewerKey}` } }),
+        ctx(project),
+      )
+    ).json()) as PagedCompletenessReport;
     expect(report.totals.expected).toBe(0);
   });
 });
@@ -181,7 +243,10 @@ describe("a prompt list stored again", () => {
     const send = async (name: string, content: string, query = "") => {
       const form = new FormData();
       form.set("file", new Blob([content]), name);
-      const response = await postPromptList(new Request(`http://x${query}`, { method: "POST", headers: { authorization: `Bearer ${ownKey}` }, body: form }), ctx(own));
+      const response = await postPromptList(
+        new Request(`http://x${query}`, { method: "POST", headers: { authorization: `Bearer ${ownKey}` }, body: form }),
+        ctx(own),
+      );
       return { status: response.status, body: (await response.json()) as any };
     };
     const full = readVbenchFile("VBench2_full_info.json");
@@ -190,7 +255,11 @@ describe("a prompt list stored again", () => {
     expect(first.body.duplicateOf).toBeUndefined();
     const again = await send("VBench2_full_info.json", full);
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ id: first.body.id, duplicateOf: first.body.id, entryCount: first.body.entryCount });
+    expect(again.body).toMatchObject({
+      id: first.body.id,
+      duplicateOf: first.body.id,
+      entryCount: first.body.entryCount,
+    });
     const dry = await send("VBench2_full_info.json", full, "?dryRun=true");
     expect(dry.body).toMatchObject({ dryRun: true, id: null, duplicateOf: first.body.id });
     // The same name with other content, and the same content under another name, are lists of their own.
@@ -198,7 +267,11 @@ describe("a prompt list stored again", () => {
     expect(edited.status).toBe(201);
     const renamed = await send("copy.json", full);
     expect(renamed.status).toBe(201);
-    const lists = await prisma.promptList.findMany({ where: { projectId: own }, orderBy: { createdAt: "asc" }, select: { id: true, name: true } });
+    const lists = await prisma.promptList.findMany({
+      where: { projectId: own },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, name: true },
+    });
     expect(lists.map((l) => l.name)).toEqual(["VBench2_full_info.json", "VBench2_full_info.json", "copy.json"]);
     expect(await prisma.promptListEntry.count({ where: { listId: first.body.id } })).toBe(first.body.entryCount);
   });
@@ -209,8 +282,15 @@ describe("completeness per generator", () => {
     const owner = await makeUser();
     const ownKey = (await createApiKey(prisma, owner.userId, "t")).key;
     const own = (await createProject(prisma, owner, { name: "Two generators" })).id;
-    const call = (handler: typeof postVideo | typeof postPromptList | typeof getCompleteness, url: string, body?: FormData) =>
-      handler(new Request(url, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${ownKey}` }, body }), ctx(own));
+    const call = (
+      handler: typeof postVideo | typeof postPromptList | typeof getCompleteness,
+      url: string,
+      body?: FormData,
+    ) =>
+      handler(
+        new Request(url, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${ownKey}` }, body }),
+        ctx(own),
+      );
     const list = new FormData();
     list.set("file", new Blob(["A ball rolls down a slope.\n"]), "Mechanics.txt");
     expect((await call(postPromptList, "http://x", list)).status).toBe(201);
@@ -230,7 +310,14 @@ describe("completeness per generator", () => {
       return { status: response.status, body: (await response.json()) as any };
     };
     const all = await report("");
-    expect(all.body.totals).toMatchObject({ generators: 2, videos: 4, expected: 6, present: 4, missing: 2, unexpected: 0 });
+    expect(all.body.totals).toMatchObject({
+      generators: 2,
+      videos: 4,
+      expected: 6,
+      present: 4,
+      missing: 2,
+      unexpected: 0,
+    });
     expect(all.body.generators.map((g: any) => [g.model, g.present, g.missing])).toEqual([
       ["genA", 3, 0],
       ["genB", 1, 2],
@@ -239,8 +326,19 @@ describe("completeness per generator", () => {
       ["genB", 1],
       ["genB", 2],
     ]);
-    expect((await report("?model=genA")).body.totals).toMatchObject({ generators: 1, videos: 3, expected: 3, present: 3, missing: 0 });
-    expect((await report("?noModel=true")).body.totals).toMatchObject({ generators: 1, videos: 0, expected: 3, present: 0 });
+    expect((await report("?model=genA")).body.totals).toMatchObject({
+      generators: 1,
+      videos: 3,
+      expected: 3,
+      present: 3,
+      missing: 0,
+    });
+    expect((await report("?noModel=true")).body.totals).toMatchObject({
+      generators: 1,
+      videos: 0,
+      expected: 3,
+      present: 0,
+    });
     expect((await report("?model=genA&noModel=true")).status).toBe(400);
     expect((await report(`?model=${"x".repeat(301)}`)).status).toBe(400);
   });

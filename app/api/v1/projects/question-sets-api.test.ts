@@ -21,15 +21,33 @@ beforeAll(async () => {
   ownerKey = (await createApiKey(prisma, owner.userId, "t")).key;
 });
 
-function upload(path: string, key: string, file: { name: string; bytes: Uint8Array }, fields: Record<string, string> = {}) {
+function upload(
+  path: string,
+  key: string,
+  file: { name: string; bytes: Uint8Array },
+  fields: Record<string, string> = {},
+) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   form.set("file", new Blob([file.bytes as BlobPart]), file.name);
-  return new Request(`http://localhost:3000${path}`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+  return new Request(`http://localhost:3000${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
 }
 
-async function send(projectId: string, name: string, bytes: Uint8Array, fields: Record<string, string> = {}, key = ownerKey) {
-  const response = await postQuestionSet(upload(`/api/v1/projects/${projectId}/question-sets`, key, { name, bytes }, fields), routeContext({ projectId }));
+async function send(
+  projectId: string,
+  name: string,
+  bytes: Uint8Array,
+  fields: Record<string, string> = {},
+  key = ownerKey,
+) {
+  const response = await postQuestionSet(
+    upload(`/api/v1/projects/${projectId}/question-sets`, key, { name, bytes }, fields),
+    routeContext({ projectId }),
+  );
   return { status: response.status, body: (await response.json()) as any };
 }
 
@@ -37,19 +55,35 @@ const questionCount = (projectId: string) => prisma.item.count({ where: { projec
 
 describe("question sets through the API", () => {
   it("checks a set with a dry run, imports it as question items of the matched videos, lists and deletes it", async () => {
-    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "QA import" });
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 2,
+      keyFrames: 1,
+      name: "QA import",
+    });
     const dry = await send(projectId, "questions.jsonl", questionSetBytes(), { dryRun: "true" });
     expect(dry.status).toBe(200);
     expect(dry.body).toMatchObject({
       dryRun: true,
       set: { id: null, kind: "questions", itemCount: 4 },
-      items: { count: 4, videos: 2, byFormat: { mc: 3, open: 1 }, byGranularity: { coarse: 3, fine: 1 }, byCategory: { "Step Sequencing": 2 } },
+      items: {
+        count: 4,
+        videos: 2,
+        byFormat: { mc: 3, open: 1 },
+        byGranularity: { coarse: 3, fine: 1 },
+        byCategory: { "Step Sequencing": 2 },
+      },
     });
     expect(await questionCount(projectId)).toBe(0);
 
-    const stored = await send(projectId, "questions.jsonl", questionSetBytes(), { name: "Ramp questions", citation: "written for the tests" });
+    const stored = await send(projectId, "questions.jsonl", questionSetBytes(), {
+      name: "Ramp questions",
+      citation: "written for the tests",
+    });
     expect(stored.status).toBe(201);
-    expect(stored.body).toMatchObject({ dryRun: false, set: { kind: "questions", name: "Ramp questions", citation: "written for the tests", itemCount: 4 } });
+    expect(stored.body).toMatchObject({
+      dryRun: false,
+      set: { kind: "questions", name: "Ramp questions", citation: "written for the tests", itemCount: 4 },
+    });
     const items = await prisma.item.findMany({ where: { projectId }, orderBy: { externalId: "asc" } });
     expect(items.map((i) => [i.externalId, i.kind, i.group, i.videoId])).toEqual([
       ["q1", "question", "Step Sequencing", videoIds[0]],
@@ -57,14 +91,36 @@ describe("question sets through the API", () => {
       ["q3", "question", "Future Step Prediction", videoIds[1]],
       ["q4", "question", "Step Sequencing", videoIds[1]],
     ]);
-    expect(items[0]!.payload).toMatchObject({ format: "mc", answer: "A", options: { A: "The ball rolls down the ramp.", B: "It flies away.", C: "It melts." }, granularity: "coarse", line: 1 });
+    expect(items[0]!.payload).toMatchObject({
+      format: "mc",
+      answer: "A",
+      options: { A: "The ball rolls down the ramp.", B: "It flies away.", C: "It melts." },
+      granularity: "coarse",
+      line: 1,
+    });
     expect(items[3]!.payload).toMatchObject({ format: "open", options: null, answer: "The ball rolls down the ramp." });
 
     // Question sets and caption sets are listed apart.
-    await postReferenceSet(upload(`/api/v1/projects/${projectId}/caption-sets`, ownerKey, { name: "ref.jsonl", bytes: jsonlBytes(...smallReferenceSet()) }), routeContext({ projectId }));
-    const questionSets = (await (await getQuestionSets(apiRequest(`/api/v1/projects/${projectId}/question-sets`, ownerKey), routeContext({ projectId }))).json()) as any;
+    await postReferenceSet(
+      upload(`/api/v1/projects/${projectId}/caption-sets`, ownerKey, {
+        name: "ref.jsonl",
+        bytes: jsonlBytes(...smallReferenceSet()),
+      }),
+      routeContext({ projectId }),
+    );
+    const questionSets = (await (
+      await getQuestionSets(
+        apiRequest(`/api/v1/projects/${projectId}/question-sets`, ownerKey),
+        routeContext({ projectId }),
+      )
+    ).json()) as any;
     expect(questionSets.sets.map((s: any) => [s.kind, s.name])).toEqual([["questions", "Ramp questions"]]);
-    const captionSets = (await (await getCaptionSets(apiRequest(`/api/v1/projects/${projectId}/caption-sets`, ownerKey), routeContext({ projectId }))).json()) as any;
+    const captionSets = (await (
+      await getCaptionSets(
+        apiRequest(`/api/v1/projects/${projectId}/caption-sets`, ownerKey),
+        routeContext({ projectId }),
+      )
+    ).json()) as any;
     expect(captionSets.sets.map((s: any) => s.kind)).toEqual(["caption_reference"]);
 
     const deleted = await deleteQuestionSet(
@@ -76,7 +132,11 @@ describe("question sets through the API", () => {
   });
 
   it("refuses a bad file with every error and its line, and stores nothing of it", async () => {
-    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "QA import errors" });
+    const { projectId } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 2,
+      keyFrames: 1,
+      name: "QA import errors",
+    });
     const [q1, q2, q3] = smallQuestionSet();
     const bad = jsonlBytes(
       q1,
@@ -105,8 +165,16 @@ describe("question sets through the API", () => {
   });
 
   it("imports a JSON array and a CSV, and keeps a reviewer's upload out", async () => {
-    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "QA import formats" });
-    const array = await send(projectId, "questions.json", encode(JSON.stringify(smallQuestionSet().slice(0, 2), null, 2)));
+    const { projectId } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 2,
+      keyFrames: 1,
+      name: "QA import formats",
+    });
+    const array = await send(
+      projectId,
+      "questions.json",
+      encode(JSON.stringify(smallQuestionSet().slice(0, 2), null, 2)),
+    );
     expect(array.status).toBe(201);
     const csv = await send(
       projectId,

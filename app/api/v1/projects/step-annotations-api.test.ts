@@ -15,11 +15,21 @@ beforeAll(async () => {
   ownerKey = (await createApiKey(prisma, owner.userId, "t")).key;
 });
 
-async function send(projectId: string, name: string, text: string, fields: Record<string, string> = {}, key = ownerKey) {
+async function send(
+  projectId: string,
+  name: string,
+  text: string,
+  fields: Record<string, string> = {},
+  key = ownerKey,
+) {
   const form = new FormData();
   for (const [field, value] of Object.entries(fields)) form.set(field, value);
   form.set("file", new Blob([new TextEncoder().encode(text) as BlobPart]), name);
-  const request = new Request(`http://localhost:3000/api/v1/projects/${projectId}/step-annotations`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+  const request = new Request(`http://localhost:3000/api/v1/projects/${projectId}/step-annotations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
   const response = await POST(request, routeContext({ projectId }));
   return { status: response.status, body: (await response.json()) as any };
 }
@@ -36,18 +46,42 @@ describe("step annotations through the API", () => {
     const dry = await send(projectId, "steps.csv", CSV, { dryRun: "true" });
     expect(dry).toMatchObject({
       status: 200,
-      body: { dryRun: true, videos: 1, clips: 1, byDataset: { hirest: 1 }, plans: [{ line: 2, clips: [{ duration: 30, fromStep: 1, toStep: 2 }], discarded: [] }] },
+      body: {
+        dryRun: true,
+        videos: 1,
+        clips: 1,
+        byDataset: { hirest: 1 },
+        plans: [{ line: 2, clips: [{ duration: 30, fromStep: 1, toStep: 2 }], discarded: [] }],
+      },
     });
     const stored = await send(projectId, "steps.csv", CSV, { name: "Ramp steps" });
-    expect(stored).toMatchObject({ status: 201, body: { dryRun: false, set: { kind: "step_annotations", name: "Ramp steps", itemCount: 1 } } });
-    const listed = await GET(new Request(`http://localhost:3000/api/v1/projects/${projectId}/step-annotations`, { headers: { authorization: `Bearer ${ownerKey}` } }), routeContext({ projectId }));
+    expect(stored).toMatchObject({
+      status: 201,
+      body: { dryRun: false, set: { kind: "step_annotations", name: "Ramp steps", itemCount: 1 } },
+    });
+    const listed = await GET(
+      new Request(`http://localhost:3000/api/v1/projects/${projectId}/step-annotations`, {
+        headers: { authorization: `Bearer ${ownerKey}` },
+      }),
+      routeContext({ projectId }),
+    );
     expect(((await listed.json()) as any).sets.map((s: { name: string }) => s.name)).toEqual(["Ramp steps"]);
 
     const broken = await send(projectId, "steps.csv", CSV.replace("10,20,let it go", "20,10,let it go"));
-    expect(broken).toMatchObject({ status: 422, body: { error: { code: "invalid_file", details: { errors: [{ line: 2, message: "steps[2]: ends at 10s, not after its start 20s" }] } } } });
+    expect(broken).toMatchObject({
+      status: 422,
+      body: {
+        error: {
+          code: "invalid_file",
+          details: { errors: [{ line: 2, message: "steps[2]: ends at 10s, not after its start 20s" }] },
+        },
+      },
+    });
 
     const reviewer = await makeUser();
     await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
-    expect((await send(projectId, "steps.csv", CSV, {}, (await createApiKey(prisma, reviewer.userId, "t")).key)).status).toBe(403);
+    expect(
+      (await send(projectId, "steps.csv", CSV, {}, (await createApiKey(prisma, reviewer.userId, "t")).key)).status,
+    ).toBe(403);
   });
 });

@@ -17,7 +17,11 @@ let keys: { owner: string; reviewer: string; viewer: string; stranger: string };
 
 beforeAll(async () => {
   const [owner, reviewer, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
-  const { projectId: id, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Queue API" });
+  const { projectId: id, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    name: "Queue API",
+  });
   projectId = id;
   await prisma.projectMember.createMany({
     data: [
@@ -25,11 +29,22 @@ beforeAll(async () => {
       { projectId, userId: viewer.userId, role: "viewer" },
     ],
   });
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } });
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
+  const run = await prisma.judgeRun.create({
+    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" },
+  });
   for (const videoId of videoIds) {
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
-    await createRunVideo(prisma, { runId: run.id, videoId, frameSetId: frameSet.id, status: "done", summary: { overall: 42.5, hallucination: true }, metrics: { overall: 42.5, verdict: true } });
+    await createRunVideo(prisma, {
+      runId: run.id,
+      videoId,
+      frameSetId: frameSet.id,
+      status: "done",
+      summary: { overall: 42.5, hallucination: true },
+      metrics: { overall: 42.5, verdict: true },
+    });
   }
   keys = {
     owner: (await createApiKey(prisma, owner.userId, "t")).key,
@@ -42,32 +57,85 @@ beforeAll(async () => {
 describe("/api/v1 review queues", () => {
   it("creates a blind queue, hands out an item without the judge's values, and takes a submission", async () => {
     const body = JSON.stringify({ name: "Blind verdicts", filter: { prompt: "ramp" }, scope: "verdict", blind: true });
-    expect((await createRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.viewer, { method: "POST", body }), routeContext({ projectId }))).status).toBe(403);
-    expect((await createRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.stranger, { method: "POST", body }), routeContext({ projectId }))).status).toBe(404);
+    expect(
+      (
+        await createRoute(
+          apiRequest(`/api/v1/projects/${projectId}/queues`, keys.viewer, { method: "POST", body }),
+          routeContext({ projectId }),
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await createRoute(
+          apiRequest(`/api/v1/projects/${projectId}/queues`, keys.stranger, { method: "POST", body }),
+          routeContext({ projectId }),
+        )
+      ).status,
+    ).toBe(404);
     const bad = await createRoute(
-      apiRequest(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body: JSON.stringify({ name: "x", scope: "everything" }) }),
+      apiRequest(`/api/v1/projects/${projectId}/queues`, keys.owner, {
+        method: "POST",
+        body: JSON.stringify({ name: "x", scope: "everything" }),
+      }),
       routeContext({ projectId }),
     );
     expect(bad.status).toBe(400);
-    const preview = await previewRoute(apiRequest(`/api/v1/projects/${projectId}/queues/preview?prompt=ramp&verdict=yes`, keys.owner), routeContext({ projectId }));
+    const preview = await previewRoute(
+      apiRequest(`/api/v1/projects/${projectId}/queues/preview?prompt=ramp&verdict=yes`, keys.owner),
+      routeContext({ projectId }),
+    );
     expect(await preview.json()).toMatchObject({ count: 2 });
     // The targets per video of the chosen categories (this run has no scores: none to grade).
-    const counted = await previewRoute(apiRequest(`/api/v1/projects/${projectId}/queues/preview?prompt=ramp&categories=s1,d1`, keys.owner), routeContext({ projectId }));
-    expect(await counted.json()).toMatchObject({ count: 2, targets: { full: { min: 0, max: 0 }, presenceFirst: { questions: 2 } } });
-    expect((await previewRoute(apiRequest(`/api/v1/projects/${projectId}/queues/preview?categories=nope`, keys.owner), routeContext({ projectId }))).status).toBe(400);
+    const counted = await previewRoute(
+      apiRequest(`/api/v1/projects/${projectId}/queues/preview?prompt=ramp&categories=s1,d1`, keys.owner),
+      routeContext({ projectId }),
+    );
+    expect(await counted.json()).toMatchObject({
+      count: 2,
+      targets: { full: { min: 0, max: 0 }, presenceFirst: { questions: 2 } },
+    });
+    expect(
+      (
+        await previewRoute(
+          apiRequest(`/api/v1/projects/${projectId}/queues/preview?categories=nope`, keys.owner),
+          routeContext({ projectId }),
+        )
+      ).status,
+    ).toBe(400);
 
-    const created = await createRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body }), routeContext({ projectId }));
+    const created = await createRoute(
+      apiRequest(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body }),
+      routeContext({ projectId }),
+    );
     expect(created.status).toBe(201);
     const { id: queueId, itemCount } = (await created.json()) as { id: string; itemCount: number };
     expect(itemCount).toBe(2);
-    const list = (await (await listRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.viewer), routeContext({ projectId }))).json()) as { queues: { id: string }[] };
+    const list = (await (
+      await listRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.viewer), routeContext({ projectId }))
+    ).json()) as { queues: { id: string }[] };
     expect(list.queues.map((q) => q.id)).toContain(queueId);
 
-    expect((await nextRoute(apiRequest(`/api/v1/queues/${queueId}/next`, keys.viewer, { method: "POST" }), routeContext({ queueId }))).status).toBe(403);
-    const { itemId } = (await (await nextRoute(apiRequest(`/api/v1/queues/${queueId}/next`, keys.reviewer, { method: "POST" }), routeContext({ queueId }))).json()) as { itemId: string };
+    expect(
+      (
+        await nextRoute(
+          apiRequest(`/api/v1/queues/${queueId}/next`, keys.viewer, { method: "POST" }),
+          routeContext({ queueId }),
+        )
+      ).status,
+    ).toBe(403);
+    const { itemId } = (await (
+      await nextRoute(
+        apiRequest(`/api/v1/queues/${queueId}/next`, keys.reviewer, { method: "POST" }),
+        routeContext({ queueId }),
+      )
+    ).json()) as { itemId: string };
     expect(itemId).toEqual(expect.any(String));
 
-    const item = await itemRoute(apiRequest(`/api/v1/queues/${queueId}/items/${itemId}`, keys.reviewer), routeContext({ queueId, itemId }));
+    const item = await itemRoute(
+      apiRequest(`/api/v1/queues/${queueId}/items/${itemId}`, keys.reviewer),
+      routeContext({ queueId, itemId }),
+    );
     const text = await item.text();
     expect(item.status).toBe(200);
     expect(JSON.parse(text)).toMatchObject({ blind: true, item: { id: itemId } });
@@ -75,37 +143,65 @@ describe("/api/v1 review queues", () => {
     expect(text).not.toContain('"judge');
 
     const submit = (key: string, judgments: unknown) =>
-      submitRoute(apiRequest(`/api/v1/queues/${queueId}/items/${itemId}/submit`, key, { method: "POST", body: JSON.stringify({ judgments }) }), routeContext({ queueId, itemId }));
+      submitRoute(
+        apiRequest(`/api/v1/queues/${queueId}/items/${itemId}/submit`, key, {
+          method: "POST",
+          body: JSON.stringify({ judgments }),
+        }),
+        routeContext({ queueId, itemId }),
+      );
     expect((await submit(keys.viewer, [{ target: "verdict", value: 1 }])).status).toBe(403);
     const missing = await submit(keys.reviewer, []);
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(/missing: Hallucination verdict/);
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(
+      /missing: Hallucination verdict/,
+    );
     const ok = await submit(keys.reviewer, [{ target: "verdict", value: 0, note: "looks physical" }]);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ status: "done", counted: true });
 
-    const after = (await (await itemRoute(apiRequest(`/api/v1/queues/${queueId}/items/${itemId}`, keys.reviewer), routeContext({ queueId, itemId }))).json()) as {
+    const after = (await (
+      await itemRoute(
+        apiRequest(`/api/v1/queues/${queueId}/items/${itemId}`, keys.reviewer),
+        routeContext({ queueId, itemId }),
+      )
+    ).json()) as {
       blind: boolean;
       judgeSummary: { overall: number };
     };
     expect(after).toMatchObject({ blind: false, judgeSummary: { overall: 42.5 } });
-    const queue = (await (await queueRoute(apiRequest(`/api/v1/queues/${queueId}`, keys.viewer), routeContext({ queueId }))).json()) as {
+    const queue = (await (
+      await queueRoute(apiRequest(`/api/v1/queues/${queueId}`, keys.viewer), routeContext({ queueId }))
+    ).json()) as {
       progress: { complete: number; reviewers: { done: number }[] };
     };
     expect(queue.progress).toMatchObject({ complete: 1, reviewers: [{ done: 1 }] });
-    expect((await queueRoute(apiRequest(`/api/v1/queues/${queueId}`, keys.stranger), routeContext({ queueId }))).status).toBe(404);
+    expect(
+      (await queueRoute(apiRequest(`/api/v1/queues/${queueId}`, keys.stranger), routeContext({ queueId }))).status,
+    ).toBe(404);
   });
 
   it("submit?next=1 claims the reviewer's next item and returns it, still blind; null when nothing is left", async () => {
     const created = await createRoute(
-      apiRequest(`/api/v1/projects/${projectId}/queues`, keys.owner, { method: "POST", body: JSON.stringify({ name: "Submit and next", filter: { prompt: "ramp" }, scope: "verdict", blind: true }) }),
+      apiRequest(`/api/v1/projects/${projectId}/queues`, keys.owner, {
+        method: "POST",
+        body: JSON.stringify({ name: "Submit and next", filter: { prompt: "ramp" }, scope: "verdict", blind: true }),
+      }),
       routeContext({ projectId }),
     );
     const { id: queueId } = (await created.json()) as { id: string };
-    const { itemId: first } = (await (await nextRoute(apiRequest(`/api/v1/queues/${queueId}/next`, keys.owner, { method: "POST" }), routeContext({ queueId }))).json()) as { itemId: string };
+    const { itemId: first } = (await (
+      await nextRoute(
+        apiRequest(`/api/v1/queues/${queueId}/next`, keys.owner, { method: "POST" }),
+        routeContext({ queueId }),
+      )
+    ).json()) as { itemId: string };
     const submitAndNext = (itemId: string, query = "?next=1") =>
       submitRoute(
-        apiRequest(`/api/v1/queues/${queueId}/items/${itemId}/submit${query}`, keys.owner, { method: "POST", body: JSON.stringify({ judgments: [{ target: "verdict", value: 1 }] }) }),
+        apiRequest(`/api/v1/queues/${queueId}/items/${itemId}/submit${query}`, keys.owner, {
+          method: "POST",
+          body: JSON.stringify({ judgments: [{ target: "verdict", value: 1 }] }),
+        }),
         routeContext({ queueId, itemId }),
       );
     expect((await submitAndNext(first, "?next=yes")).status).toBe(400);
@@ -113,8 +209,19 @@ describe("/api/v1 review queues", () => {
     const response = await submitAndNext(first);
     const text = await response.text();
     expect(response.status, text).toBe(200);
-    const body = JSON.parse(text) as { status: string; next: { item: { id: string }; blind: boolean; assignment: { status: string }; nav: { index: number; previousItemId: string } } };
-    expect(body).toMatchObject({ status: "done", next: { blind: true, assignment: { status: "claimed" }, nav: { index: 1, previousItemId: first } } });
+    const body = JSON.parse(text) as {
+      status: string;
+      next: {
+        item: { id: string };
+        blind: boolean;
+        assignment: { status: string };
+        nav: { index: number; previousItemId: string };
+      };
+    };
+    expect(body).toMatchObject({
+      status: "done",
+      next: { blind: true, assignment: { status: "claimed" }, nav: { index: 1, previousItemId: first } },
+    });
     expect(body.next.item.id).not.toBe(first);
     // The next item is blind: the judge's values stay out of the whole answer.
     expect(text).not.toContain("42.5");

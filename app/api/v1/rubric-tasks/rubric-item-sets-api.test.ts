@@ -30,7 +30,9 @@ const ITEM_RUBRIC = {
     ],
   },
   frames: { mode: "uniform", count: 4 },
-  criteria: [{ id: "faithful", name: "Faithful", definition: "Everything the caption says is in the video.", type: "boolean" }],
+  criteria: [
+    { id: "faithful", name: "Faithful", definition: "Everything the caption says is in the video.", type: "boolean" },
+  ],
   prompt: "{{frames}}\nCaption: {{item.text}}\nReference: {{item.reference}}\n{{criteria}}",
 };
 
@@ -39,14 +41,31 @@ beforeAll(async () => {
   const reviewer = await makeUser();
   ownerKey = (await createApiKey(prisma, owner.userId, "items")).key;
   reviewerKey = (await createApiKey(prisma, reviewer.userId, "items")).key;
-  const made = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 4, name: "Rubric items API" });
+  const made = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    uniformFrames: 4,
+    name: "Rubric items API",
+  });
   projectId = made.projectId;
   await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
-  paths = (await prisma.video.findMany({ where: { projectId }, orderBy: { relativePath: "asc" }, select: { relativePath: true } })).map((v) => v.relativePath);
+  paths = (
+    await prisma.video.findMany({
+      where: { projectId },
+      orderBy: { relativePath: "asc" },
+      select: { relativePath: true },
+    })
+  ).map((v) => v.relativePath);
 });
 
 async function createTask(definition: unknown): Promise<string> {
-  const response = await createRoute(apiRequest(`/api/v1/projects/${projectId}/rubric-tasks`, ownerKey, { method: "POST", body: JSON.stringify({ definition }) }), routeContext({ projectId }));
+  const response = await createRoute(
+    apiRequest(`/api/v1/projects/${projectId}/rubric-tasks`, ownerKey, {
+      method: "POST",
+      body: JSON.stringify({ definition }),
+    }),
+    routeContext({ projectId }),
+  );
   expect(response.status).toBe(201);
   return ((await response.json()) as { id: string }).id;
 }
@@ -55,7 +74,11 @@ function upload(rubricTaskId: string, key: string, text: string, fields: Record<
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   form.set("file", new Blob([text]), "items.jsonl");
-  const request = new Request(`http://localhost:3000/api/v1/rubric-tasks/${rubricTaskId}/item-sets`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+  const request = new Request(`http://localhost:3000/api/v1/rubric-tasks/${rubricTaskId}/item-sets`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
   return importRoute(request, routeContext({ rubricTaskId }));
 }
 
@@ -64,7 +87,12 @@ const lines = (...rows: object[]) => rows.map((row) => JSON.stringify(row)).join
 describe("a rubric task's items through the API", () => {
   it("a dry run lists every unreadable row with its line and stores nothing; then the import stores one set of the task's kind, which the GET lists", async () => {
     const rubricTaskId = await createTask(ITEM_RUBRIC);
-    const bad = await upload(rubricTaskId, ownerKey, lines({ video: paths[0], text: "A dog runs." }, { video: "nowhere.mp4", text: "A cat." }, { video: paths[1] }), { dryRun: "true" });
+    const bad = await upload(
+      rubricTaskId,
+      ownerKey,
+      lines({ video: paths[0], text: "A dog runs." }, { video: "nowhere.mp4", text: "A cat." }, { video: paths[1] }),
+      { dryRun: "true" },
+    );
     expect(bad.status).toBe(422);
     expect(await bad.json()).toMatchObject({
       error: {
@@ -79,10 +107,17 @@ describe("a rubric task's items through the API", () => {
       },
     });
 
-    const good = lines({ id: "a", video: paths[0], text: "A dog runs.", reference: "A dog." }, { id: "b", video: paths[1], text: "A cat sleeps." });
+    const good = lines(
+      { id: "a", video: paths[0], text: "A dog runs.", reference: "A dog." },
+      { id: "b", video: paths[1], text: "A cat sleeps." },
+    );
     const dry = await upload(rubricTaskId, ownerKey, good, { dryRun: "true" });
     expect(dry.status).toBe(200);
-    expect(await dry.json()).toMatchObject({ dryRun: true, set: { id: null, itemCount: 2 }, items: { count: 2, videos: 2 } });
+    expect(await dry.json()).toMatchObject({
+      dryRun: true,
+      set: { id: null, itemCount: 2 },
+      items: { count: 2, videos: 2 },
+    });
     expect(await prisma.itemSet.count({ where: { projectId } })).toBe(0);
 
     const stored = await upload(rubricTaskId, ownerKey, good, { name: "Captions v1" });
@@ -90,21 +125,37 @@ describe("a rubric task's items through the API", () => {
     const body = (await stored.json()) as { set: { id: string; kind: string } };
     const { key } = await prisma.rubricTask.findUniqueOrThrow({ where: { id: rubricTaskId }, select: { key: true } });
     expect(body.set.kind).toBe(`rubric_${key}_items`);
-    expect(await prisma.item.findMany({ where: { setId: body.set.id }, orderBy: { externalId: "asc" }, select: { externalId: true, kind: true } })).toEqual([
+    expect(
+      await prisma.item.findMany({
+        where: { setId: body.set.id },
+        orderBy: { externalId: "asc" },
+        select: { externalId: true, kind: true },
+      }),
+    ).toEqual([
       { externalId: "a", kind: `rubric_${key}_item` },
       { externalId: "b", kind: `rubric_${key}_item` },
     ]);
 
-    const listed = await listSetsRoute(apiRequest(`/api/v1/rubric-tasks/${rubricTaskId}/item-sets`, reviewerKey), routeContext({ rubricTaskId }));
+    const listed = await listSetsRoute(
+      apiRequest(`/api/v1/rubric-tasks/${rubricTaskId}/item-sets`, reviewerKey),
+      routeContext({ rubricTaskId }),
+    );
     expect(listed.status).toBe(200);
-    expect(((await listed.json()) as { sets: { id: string; name: string; itemCount: number }[] }).sets).toEqual([expect.objectContaining({ id: body.set.id, name: "Captions v1", itemCount: 2 })]);
+    expect(((await listed.json()) as { sets: { id: string; name: string; itemCount: number }[] }).sets).toEqual([
+      expect.objectContaining({ id: body.set.id, name: "Captions v1", itemCount: 2 }),
+    ]);
   });
 
   it("refuses a reviewer's upload (403) and a task that judges videos (400), storing nothing", async () => {
     const rubricTaskId = await createTask({ ...ITEM_RUBRIC, name: "Caption faithfulness 2" });
     const text = lines({ video: paths[0], text: "A dog runs." });
     expect((await upload(rubricTaskId, reviewerKey, text)).status).toBe(403);
-    const videoTask = await createTask({ ...ITEM_RUBRIC, name: "Per video", subject: { kind: "video" }, prompt: "{{frames}} {{criteria}}" });
+    const videoTask = await createTask({
+      ...ITEM_RUBRIC,
+      name: "Per video",
+      subject: { kind: "video" },
+      prompt: "{{frames}} {{criteria}}",
+    });
     const refused = await upload(videoTask, ownerKey, text);
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toContain("judges each video");

@@ -40,8 +40,22 @@ function rubric(overrides: Record<string, unknown> = {}) {
     guidelines: "Be strict about jitter.",
     frames: { mode: "key_frames" },
     criteria: [
-      { id: "smooth", name: "Smoothness", definition: "How smooth the motion is.", type: "numeric", min: 1, max: 5, step: 1 },
-      { id: "style", name: "Style", definition: "The look of the video.", type: "categorical", labels: [{ label: "photo" }, { label: "cartoon" }] },
+      {
+        id: "smooth",
+        name: "Smoothness",
+        definition: "How smooth the motion is.",
+        type: "numeric",
+        min: 1,
+        max: 5,
+        step: 1,
+      },
+      {
+        id: "style",
+        name: "Style",
+        definition: "The look of the video.",
+        type: "categorical",
+        labels: [{ label: "photo" }, { label: "cartoon" }],
+      },
       { id: "text_ok", name: "Clean text", definition: "No garbled on-screen text.", type: "boolean" },
     ],
     prompt: 'Judge this video made from "{{prompt}}". The images are {{frames}}\n\n{{guidelines}}\n\n{{criteria}}',
@@ -66,7 +80,11 @@ async function stubEndpoint(projectId: string, overrides: { timeoutSeconds?: num
     pricePer1kOutput: null,
   });
   // Below the form's 5 s minimum, so a timeout test takes a second.
-  if (overrides.timeoutSeconds) await prisma.judgeEndpoint.update({ where: { id: endpoint.id }, data: { timeoutSeconds: overrides.timeoutSeconds } });
+  if (overrides.timeoutSeconds)
+    await prisma.judgeEndpoint.update({
+      where: { id: endpoint.id },
+      data: { timeoutSeconds: overrides.timeoutSeconds },
+    });
   return endpoint;
 }
 
@@ -82,7 +100,13 @@ interface Preview {
 }
 
 const preview = (key: string, projectId: string, body: Record<string, unknown>) =>
-  previewRoute(apiRequest(`/api/v1/projects/${projectId}/rubric-tasks/preview`, key, { method: "POST", body: JSON.stringify(body) }), routeContext({ projectId }));
+  previewRoute(
+    apiRequest(`/api/v1/projects/${projectId}/rubric-tasks/preview`, key, {
+      method: "POST",
+      body: JSON.stringify(body),
+    }),
+    routeContext({ projectId }),
+  );
 
 async function setUp(name: string, keyFrames = 3) {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames, name });
@@ -100,7 +124,9 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
     const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
     expect(first.prompt).toContain(`Judge this video made from "${video.prompt}"`);
     expect(first.prompt).toContain("3 key frames of the video, attached in time order");
-    expect(first.prompt).toContain("- Smoothness (`smooth`, a number from 1 to 5 in steps of 1 (higher is better)): How smooth the motion is.");
+    expect(first.prompt).toContain(
+      "- Smoothness (`smooth`, a number from 1 to 5 in steps of 1 (higher is better)): How smooth the motion is.",
+    );
     expect(first.prompt).toContain("Be strict about jitter.");
     expect(first.prompt).toContain(RUBRIC_ANSWER_MARKER);
 
@@ -113,7 +139,12 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
     expect(stub.requests[0]).toMatchObject({ rule: "rubric", imageCount: 3 });
     expect(stub.requests[0]!.text).toBe(first.prompt);
 
-    const raw = JSON.parse(first.rawAnswer) as { smooth: number; style: string; text_ok: boolean; reasons: Record<string, string> };
+    const raw = JSON.parse(first.rawAnswer) as {
+      smooth: number;
+      style: string;
+      text_ok: boolean;
+      reasons: Record<string, string>;
+    };
     expect(first.parseError).toBeNull();
     expect(first.cached).toBe(false);
     expect(first.parsed).toEqual({
@@ -122,7 +153,9 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
       text_ok: { value: raw.text_ok ? 1 : 0, label: raw.text_ok ? "yes" : "no", reason: raw.reasons.text_ok },
     });
 
-    const again = (await (await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId })).json()) as Preview;
+    const again = (await (
+      await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId })
+    ).json()) as Preview;
     expect(again.cached).toBe(true);
     expect(again.rawAnswer).toBe(first.rawAnswer);
     expect(again.parsed).toEqual(first.parsed);
@@ -136,7 +169,12 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
     expect(stub.requests).toHaveLength(1);
 
     const task = await createRubricTask(prisma, owner, projectId, { definition });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, { pipeline: task.pipeline, endpointId, videoIds: [videoId] });
+    const run = await createRun(
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      owner,
+      projectId,
+      { pipeline: task.pipeline, endpointId, videoIds: [videoId] },
+    );
     const calls = await prisma.llmCall.findMany({ where: { runId: run.id }, select: { cached: true } });
     expect(calls).toEqual([{ cached: true }]);
     expect(stub.requests).toHaveLength(1);
@@ -145,7 +183,9 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
   it("previews one cluster of a per-cluster rubric: its frames only, and says how many clusters there are", async () => {
     const { projectId, videoId, endpointId } = await setUp("Rubric preview cluster");
     const definition = rubric({ frames: { mode: "each_cluster" } });
-    const second = (await (await preview(ownerKey, projectId, { definition, videoId, endpointId, scopeIndex: 1 })).json()) as Preview;
+    const second = (await (
+      await preview(ownerKey, projectId, { definition, videoId, endpointId, scopeIndex: 1 })
+    ).json()) as Preview;
     expect(second.frames.map((f) => f.index)).toEqual([3, 4, 5]);
     expect(second.scope).toEqual({ mode: "each_cluster", index: 1, count: 3 });
     expect(second.prompt).toContain("3 frames around one key frame, attached in time order");
@@ -153,7 +193,9 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
 
     const outOfRange = await preview(ownerKey, projectId, { definition, videoId, endpointId, scopeIndex: 3 });
     expect(outOfRange.status).toBe(400);
-    expect(((await outOfRange.json()) as { error: { message: string } }).error.message).toMatch(/has 3 clusters \(0–2\)/);
+    expect(((await outOfRange.json()) as { error: { message: string } }).error.message).toMatch(
+      /has 3 clusters \(0–2\)/,
+    );
   });
 
   it("shows a malformed answer with its parse error and caches nothing", async () => {
@@ -170,13 +212,20 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
     expect(shown.cached).toBe(false);
 
     // An answer off the scale is a parse error that names the criterion.
-    stub.addFault({ fault: { kind: "content", content: '{"smooth": 9, "style": "photo", "text_ok": true}' }, times: 1 });
-    const offScale = (await (await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId })).json()) as Preview;
+    stub.addFault({
+      fault: { kind: "content", content: '{"smooth": 9, "style": "photo", "text_ok": true}' },
+      times: 1,
+    });
+    const offScale = (await (
+      await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId })
+    ).json()) as Preview;
     expect(offScale.parseError).toMatch(/smooth: 9 is outside 1–5/);
     expect(offScale.cached).toBe(false);
 
     // Neither was cached: the next preview asks the endpoint again, and gets a valid answer.
-    const next = (await (await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId })).json()) as Preview;
+    const next = (await (
+      await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId })
+    ).json()) as Preview;
     expect(next.cached).toBe(false);
     expect(next.parseError).toBeNull();
     expect(stub.requests).toHaveLength(3);
@@ -187,7 +236,9 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
     stub.addFault({ fault: { kind: "status", status: 429, retryAfter: 7 }, times: 1 });
     const limited = await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId });
     expect(limited.status).toBe(502);
-    const limitedError = ((await limited.json()) as { error: { code: string; message: string; details: { endpointStatus: number } } }).error;
+    const limitedError = (
+      (await limited.json()) as { error: { code: string; message: string; details: { endpointStatus: number } } }
+    ).error;
     expect(limitedError.code).toBe("endpoint_rate_limited");
     expect(limitedError.message).toMatch(/rate limiting this key \(429\)/);
     expect(limitedError.details.endpointStatus).toBe(429);
@@ -211,9 +262,14 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
 
   it("refuses a bad definition (400 naming the field), a reviewer (403), and a video or endpoint of another project (404)", async () => {
     const { projectId, videoId, endpointId } = await setUp("Rubric preview refusals");
-    const bad = await preview(ownerKey, projectId, { definition: rubric({ prompt: "{{promt}}" }), videoId, endpointId });
+    const bad = await preview(ownerKey, projectId, {
+      definition: rubric({ prompt: "{{promt}}" }),
+      videoId,
+      endpointId,
+    });
     expect(bad.status).toBe(400);
-    const badError = ((await bad.json()) as { error: { code: string; details: { problems: { path: string }[] } } }).error;
+    const badError = ((await bad.json()) as { error: { code: string; details: { problems: { path: string }[] } } })
+      .error;
     expect(badError.code).toBe("invalid_rubric");
     expect(badError.details.problems.map((p) => p.path)).toEqual(["prompt"]);
 
@@ -223,23 +279,37 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
     expect((await preview(reviewerKey, projectId, { definition: rubric(), videoId, endpointId })).status).toBe(403);
 
     const other = await setUp("Rubric preview other project", 1);
-    expect((await preview(ownerKey, projectId, { definition: rubric(), videoId: other.videoId, endpointId })).status).toBe(404);
-    expect((await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId: other.endpointId })).status).toBe(404);
+    expect(
+      (await preview(ownerKey, projectId, { definition: rubric(), videoId: other.videoId, endpointId })).status,
+    ).toBe(404);
+    expect(
+      (await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId: other.endpointId })).status,
+    ).toBe(404);
 
     const single = await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId, scopeIndex: 1 });
     expect(single.status).toBe(400);
-    expect(((await single.json()) as { error: { message: string } }).error.message).toMatch(/judges each video in one call, so the only scope is 0/);
+    expect(((await single.json()) as { error: { message: string } }).error.message).toMatch(
+      /judges each video in one call, so the only scope is 0/,
+    );
 
     // What a run would skip is refused with the run's own reason.
     await prisma.video.update({ where: { id: videoId }, data: { prompt: null } });
     const noPrompt = await preview(ownerKey, projectId, { definition: rubric(), videoId, endpointId });
     expect(noPrompt.status).toBe(400);
-    expect(((await noPrompt.json()) as { error: { message: string } }).error.message).toBe("A run would skip this: the rubric's prompt uses {{prompt}} and the video has no prompt.");
+    expect(((await noPrompt.json()) as { error: { message: string } }).error.message).toBe(
+      "A run would skip this: the rubric's prompt uses {{prompt}} and the video has no prompt.",
+    );
 
     // A rubric judged on uniform frames needs that frame set: the video has none, and the preview says so.
-    const uniform = await preview(ownerKey, projectId, { definition: rubric({ frames: { mode: "uniform", count: 8 } }), videoId, endpointId });
+    const uniform = await preview(ownerKey, projectId, {
+      definition: rubric({ frames: { mode: "uniform", count: 8 } }),
+      videoId,
+      endpointId,
+    });
     expect(uniform.status).toBe(400);
-    expect(((await uniform.json()) as { error: { message: string } }).error.message).toMatch(/has no frames this rubric can use yet: it needs a uniform frame set of 8 frames/);
+    expect(((await uniform.json()) as { error: { message: string } }).error.message).toMatch(
+      /has no frames this rubric can use yet: it needs a uniform frame set of 8 frames/,
+    );
     expect(stub.requests).toHaveLength(0);
   });
 });

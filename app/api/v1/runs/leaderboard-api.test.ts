@@ -35,7 +35,13 @@ const VIDEOS = [
   { model: "Gen B", prompt: "P3", overall: 10, verdict: false },
 ];
 
-const keys: Record<"owner" | "reviewer" | "blindReviewer" | "viewer" | "stranger", string> = { owner: "", reviewer: "", blindReviewer: "", viewer: "", stranger: "" };
+const keys: Record<"owner" | "reviewer" | "blindReviewer" | "viewer" | "stranger", string> = {
+  owner: "",
+  reviewer: "",
+  blindReviewer: "",
+  viewer: "",
+  stranger: "",
+};
 let projectId: string;
 let runId: string;
 let captionRunId: string;
@@ -46,42 +52,120 @@ async function call(path: string, as: keyof typeof keys = "owner") {
   const id = new URL(`http://x${path}`).pathname.split("/")[4]!;
   const response = await getLeaderboard(apiRequest(path, keys[as]), routeContext({ runId: id }));
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: (response.headers.get("content-type")?.startsWith("application/json") ? JSON.parse(text) : null) as any };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: (response.headers.get("content-type")?.startsWith("application/json") ? JSON.parse(text) : null) as any,
+  };
 }
 
 beforeAll(async () => {
   const users = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser(), makeUser()]);
   const [owner, reviewer, blindReviewer, viewer, stranger] = users as [Actor, Actor, Actor, Actor, Actor];
-  for (const [name, user] of Object.entries({ owner, reviewer, blindReviewer, viewer, stranger })) keys[name as keyof typeof keys] = (await createApiKey(prisma, user.userId, "t")).key;
-  const made = await projectWithFramedVideos(prisma, owner, { videoCount: VIDEOS.length, keyFrames: 1, name: "Leaderboard" });
+  for (const [name, user] of Object.entries({ owner, reviewer, blindReviewer, viewer, stranger }))
+    keys[name as keyof typeof keys] = (await createApiKey(prisma, user.userId, "t")).key;
+  const made = await projectWithFramedVideos(prisma, owner, {
+    videoCount: VIDEOS.length,
+    keyFrames: 1,
+    name: "Leaderboard",
+  });
   projectId = made.projectId;
   await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
   await addMember(prisma, owner, { projectId, email: blindReviewer.email, role: "reviewer" });
   await addMember(prisma, owner, { projectId, email: viewer.email, role: "viewer" });
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  runId = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } })).id;
-  captionRunId = (await prisma.judgeRun.create({ data: { projectId, pipeline: "caption_style", endpointId: endpoint.id, createdById: owner.userId, status: "done" } })).id;
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
+  runId = (
+    await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        status: "done",
+      },
+    })
+  ).id;
+  captionRunId = (
+    await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "caption_style",
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        status: "done",
+      },
+    })
+  ).id;
   const rubric = await createRubricTask(prisma, owner, projectId, {
     definition: {
       name: "Defects",
       frames: { mode: "key_frames" },
-      criteria: [{ id: "defects", name: "Defects", type: "numeric", min: 1, max: 5, step: 1, higherIsBetter: false, definition: "How defective, 1 none to 5 severe." }],
+      criteria: [
+        {
+          id: "defects",
+          name: "Defects",
+          type: "numeric",
+          min: 1,
+          max: 5,
+          step: 1,
+          higherIsBetter: false,
+          definition: "How defective, 1 none to 5 severe.",
+        },
+      ],
       prompt: "{{prompt}} {{frames}}\n{{criteria}}",
     },
   });
   rubricMetric = rubricMetricId(rubric.key, "defects");
-  rubricRunId = (await prisma.judgeRun.create({ data: { projectId, pipeline: rubric.pipeline, endpointId: endpoint.id, createdById: owner.userId, status: "done" } })).id;
+  rubricRunId = (
+    await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: rubric.pipeline,
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        status: "done",
+      },
+    })
+  ).id;
   for (const [i, videoId] of made.videoIds.entries()) {
     const v = VIDEOS[i]!;
     await prisma.video.update({ where: { id: videoId }, data: { model: v.model, prompt: v.prompt } });
     const frameSet = await prisma.frameSet.findFirstOrThrow({ where: { videoId } });
-    await createRunVideo(prisma, { runId, videoId, frameSetId: frameSet.id, status: "done", metrics: { overall: v.overall, verdict: v.verdict } });
+    await createRunVideo(prisma, {
+      runId,
+      videoId,
+      frameSetId: frameSet.id,
+      status: "done",
+      metrics: { overall: v.overall, verdict: v.verdict },
+    });
     // The rubric run: Gen_A's defects 1, Gen B's 4 (lower is better).
-    await createRunVideo(prisma, { runId: rubricRunId, videoId, frameSetId: frameSet.id, status: "done", metrics: { [rubricMetric]: v.model === "Gen_A" ? 1 : 4 } });
+    await createRunVideo(prisma, {
+      runId: rubricRunId,
+      videoId,
+      frameSetId: frameSet.id,
+      status: "done",
+      metrics: { [rubricMetric]: v.model === "Gen_A" ? 1 : 4 },
+    });
   }
   // A blind queue over the last video, which one reviewer has claimed and not submitted.
-  const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Blind", runId, scope: "verdict", blind: true, reviewersPerItem: 1, itemCount: 1, createdById: owner.userId } });
-  await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: made.videoIds[VIDEOS.length - 1]!, position: 0 } });
+  const queue = await prisma.reviewQueue.create({
+    data: {
+      projectId,
+      name: "Blind",
+      runId,
+      scope: "verdict",
+      blind: true,
+      reviewersPerItem: 1,
+      itemCount: 1,
+      createdById: owner.userId,
+    },
+  });
+  await prisma.reviewQueueItem.create({
+    data: { queueId: queue.id, videoId: made.videoIds[VIDEOS.length - 1]!, position: 0 },
+  });
   await nextItem(prisma, blindReviewer, queue.id);
 }, 120_000);
 
@@ -141,8 +225,14 @@ describe("GET /api/v1/runs/:runId/leaderboard", () => {
     for (const format of ["json", "csv", "latex"]) {
       const blind = await call(`/api/v1/runs/${runId}/leaderboard?format=${format}`, "blindReviewer");
       expect(blind.status, format).toBe(409);
-      expect(blind.body.error).toMatchObject({ code: "withheld", message: expect.stringContaining('hidden while you review "Blind" blind: 1 item left') });
-      expect(blind.body.error.details.withheld).toMatchObject({ queues: [{ name: "Blind", itemsLeft: 1 }], blindVideos: 1 });
+      expect(blind.body.error).toMatchObject({
+        code: "withheld",
+        message: expect.stringContaining('hidden while you review "Blind" blind: 1 item left'),
+      });
+      expect(blind.body.error.details.withheld).toMatchObject({
+        queues: [{ name: "Blind", itemsLeft: 1 }],
+        blindVideos: 1,
+      });
     }
   });
 

@@ -39,10 +39,20 @@ let visionRun: string;
 let guessRun: string;
 let captionRunLike: string;
 
-async function json(handler: (request: Request, context: any) => Promise<Response>, path: string, params: Record<string, string>, apiKey = key) {
+async function json(
+  handler: (request: Request, context: any) => Promise<Response>,
+  path: string,
+  params: Record<string, string>,
+  apiKey = key,
+) {
   const response = await handler(apiRequest(path, apiKey), routeContext(params));
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: (response.headers.get("content-type")?.startsWith("application/json") ? JSON.parse(text) : null) as any };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: (response.headers.get("content-type")?.startsWith("application/json") ? JSON.parse(text) : null) as any,
+  };
 }
 
 beforeAll(async () => {
@@ -51,11 +61,19 @@ beforeAll(async () => {
   key = (await createApiKey(prisma, owner.userId, "t")).key;
   const viewer = await makeUser();
   viewerKey = (await createApiKey(prisma, viewer.userId, "t")).key;
-  const project = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8, name: "QA results" });
+  const project = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 1,
+    uniformFrames: 8,
+    name: "QA results",
+  });
   projectId = project.projectId;
   await addMember(prisma, owner, { projectId, email: viewer.email, role: "viewer" });
   await prisma.video.updateMany({ where: { id: { in: project.videoIds } }, data: { width: 128, height: 96 } });
-  const set = await importQuestionSet(prisma, owner, projectId, { fileName: "questions.jsonl", bytes: questionSetBytes() });
+  const set = await importQuestionSet(prisma, owner, projectId, {
+    fileName: "questions.jsonl",
+    bytes: questionSetBytes(),
+  });
   const endpoint = async (name: string, model: string) =>
     (
       await createEndpoint(prisma, owner, projectId, {
@@ -81,10 +99,22 @@ beforeAll(async () => {
   ];
   const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
   const start = (endpointId: string, settings: Record<string, unknown>) =>
-    createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "qa", endpointId, questionSetId: set.set.id, settings: { judgeEndpointId: judge, ...settings } }));
+    createRun(
+      deps,
+      owner,
+      projectId,
+      createRunSchema.parse({
+        pipeline: "qa",
+        endpointId,
+        questionSetId: set.set.id,
+        settings: { judgeEndpointId: judge, ...settings },
+      }),
+    );
   visionRun = (await start(vision, { frames: 8, textOnlyBaseline: true })).id;
   guessRun = (await start(guess, { frames: 8 })).id;
-  captionRunLike = (await createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "hallucination", endpointId: vision }))).id;
+  captionRunLike = (
+    await createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "hallucination", endpointId: vision }))
+  ).id;
 });
 afterAll(() => stub.close());
 
@@ -93,11 +123,21 @@ describe("QA results through the API", () => {
     const { status, body } = await json(getRunQa, `/api/v1/runs/${visionRun}/qa`, { runId: visionRun });
     expect(status).toBe(200);
     expect(body).toMatchObject({
-      run: { id: visionRun, settings: { frames: 8, textOnlyBaseline: true, resize: { mode: "quarter" } }, label: expect.stringMatching(/^stub-vision-\w+ · 8 frames$/) },
+      run: {
+        id: visionRun,
+        settings: { frames: 8, textOnlyBaseline: true, resize: { mode: "quarter" } },
+        label: expect.stringMatching(/^stub-vision-\w+ · 8 frames$/),
+      },
       total: 4,
     });
     const byId = Object.fromEntries(body.questions.map((q: any) => [q.externalId, q]));
-    expect(byId.q1.result).toMatchObject({ status: "done", outcome: "correct", decidedBy: "letter", letter: "A", judgement: null });
+    expect(byId.q1.result).toMatchObject({
+      status: "done",
+      outcome: "correct",
+      decidedBy: "letter",
+      letter: "A",
+      judgement: null,
+    });
     expect(byId.q1.result.rawAnswer).toMatch(/A/);
     expect(byId.q2.result).toMatchObject({ outcome: "wrong", letter: "B" });
     expect(byId.q2).toMatchObject({
@@ -107,7 +147,12 @@ describe("QA results through the API", () => {
       category: "Object Attribute Recognition",
       granularity: "fine",
     });
-    expect(byId.q4.result).toMatchObject({ outcome: "correct", decidedBy: "judge", judgement: "Yes", reason: expect.stringContaining("Simulated") });
+    expect(byId.q4.result).toMatchObject({
+      outcome: "correct",
+      decidedBy: "judge",
+      judgement: "Yes",
+      reason: expect.stringContaining("Simulated"),
+    });
     for (const q of body.questions) {
       expect(q.textOnly).toMatchObject({ status: "done", outcome: expect.stringMatching(/^(correct|wrong)$/) });
       expect(q.rightWithoutVideo).toBe(q.textOnly.outcome === "correct");
@@ -118,7 +163,9 @@ describe("QA results through the API", () => {
     expect(wrong.body.questions.map((q: any) => q.externalId)).toEqual(["q2"]);
     const open = await json(getRunQa, `/api/v1/runs/${visionRun}/qa?questionFormat=open`, { runId: visionRun });
     expect(open.body.questions.map((q: any) => q.externalId)).toEqual(["q4"]);
-    const fine = await json(getRunQa, `/api/v1/runs/${visionRun}/qa?granularity=fine&questionFormat=mc`, { runId: visionRun });
+    const fine = await json(getRunQa, `/api/v1/runs/${visionRun}/qa?granularity=fine&questionFormat=mc`, {
+      runId: visionRun,
+    });
     expect(fine.body.questions.map((q: any) => q.externalId)).toEqual(["q2"]);
     const flagged = await json(getRunQa, `/api/v1/runs/${visionRun}/qa?flag=right_without_video`, { runId: visionRun });
     expect(flagged.body.questions.map((q: any) => q.externalId).sort()).toEqual(
@@ -131,8 +178,12 @@ describe("QA results through the API", () => {
     expect(paged.body).toMatchObject({ total: 4, page: 2, pageSize: 3 });
     expect(paged.body.questions).toHaveLength(1);
     expect((await json(getRunQa, `/api/v1/runs/${visionRun}/qa?sort=outcome`, { runId: visionRun })).status).toBe(400);
-    expect((await json(getRunQa, `/api/v1/runs/${guessRun}/qa?flag=right_without_video`, { runId: guessRun })).status).toBe(400);
-    expect((await json(getRunQa, `/api/v1/runs/${captionRunLike}/qa`, { runId: captionRunLike })).body.error.message).toMatch(/not a QA run/);
+    expect(
+      (await json(getRunQa, `/api/v1/runs/${guessRun}/qa?flag=right_without_video`, { runId: guessRun })).status,
+    ).toBe(400);
+    expect(
+      (await json(getRunQa, `/api/v1/runs/${captionRunLike}/qa`, { runId: captionRunLike })).body.error.message,
+    ).toMatch(/not a QA run/);
   });
 
   it("exports a run's questions as CSV and JSONL", async () => {
@@ -154,37 +205,81 @@ describe("QA results through the API", () => {
 
   it("streams the export a page of questions at a time: pages of one give the rows of the whole, in order, and a refusal is the status", async () => {
     const whole = [];
-    for await (const page of await runQaResultExport(prisma, owner, visionRun, qaRunResultsQuerySchema.parse({ format: "csv" }))) whole.push(...page.questions);
+    for await (const page of await runQaResultExport(
+      prisma,
+      owner,
+      visionRun,
+      qaRunResultsQuerySchema.parse({ format: "csv" }),
+    ))
+      whole.push(...page.questions);
     const byOne = [];
-    for await (const page of await runQaResultExport(prisma, owner, visionRun, qaRunResultsQuerySchema.parse({ format: "csv" }), 1)) {
+    for await (const page of await runQaResultExport(
+      prisma,
+      owner,
+      visionRun,
+      qaRunResultsQuerySchema.parse({ format: "csv" }),
+      1,
+    )) {
       expect(page.questions).toHaveLength(1);
       byOne.push(...page.questions);
     }
     expect(byOne).toEqual(whole);
     expect(whole).toHaveLength(4);
     // The route's body is read as it is pulled, not built first.
-    const response = await getRunQa(apiRequest(`/api/v1/runs/${visionRun}/qa?format=jsonl`, key), routeContext({ runId: visionRun }));
+    const response = await getRunQa(
+      apiRequest(`/api/v1/runs/${visionRun}/qa?format=jsonl`, key),
+      routeContext({ runId: visionRun }),
+    );
     expect(response.body).toBeInstanceOf(ReadableStream);
     expect((await response.text()).trimEnd().split("\n")).toHaveLength(4);
     // A filter no run has fails before the download starts: a 400 with its message, not a broken stream.
-    expect((await json(getRunQa, `/api/v1/runs/${guessRun}/qa?format=csv&flag=right_without_video`, { runId: guessRun })).status).toBe(400);
+    expect(
+      (await json(getRunQa, `/api/v1/runs/${guessRun}/qa?format=csv&flag=right_without_video`, { runId: guessRun }))
+        .status,
+    ).toBe(400);
   });
 
   it("gives accuracy per run, format, category and granularity with Wilson intervals and n, beside the text-only baseline, and McNemar between the runs", async () => {
     // Named in any order, the runs are compared oldest first.
-    const { status, body } = await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${guessRun}&runId=${visionRun}`, { projectId });
+    const { status, body } = await json(
+      getAccuracy,
+      `/api/v1/projects/${projectId}/qa-accuracy?runId=${guessRun}&runId=${visionRun}`,
+      { projectId },
+    );
     expect(status).toBe(200);
     expect(body.chosen.map((r: any) => r.id)).toEqual([visionRun, guessRun]);
     const row = (runId: string, breakdown: string, values: Record<string, string | null> = {}) =>
-      body.rows.find((r: any) => r.runId === runId && r.breakdown === breakdown && Object.entries(values).every(([k, v]) => r[k] === v));
+      body.rows.find(
+        (r: any) =>
+          r.runId === runId && r.breakdown === breakdown && Object.entries(values).every(([k, v]) => r[k] === v),
+      );
     const all = row(visionRun, "all");
-    expect(all.outcomes).toMatchObject({ correct: 3, wrong: 1, unanswerable: 0, pending: 0, accuracy: { value: 0.75, n: 4 } });
+    expect(all.outcomes).toMatchObject({
+      correct: 3,
+      wrong: 1,
+      unanswerable: 0,
+      pending: 0,
+      accuracy: { value: 0.75, n: 4 },
+    });
     expect(all.outcomes.accuracy.lower).toBeCloseTo(wilsonInterval(3, 4)!.lower, 12);
     expect(row(visionRun, "format", { format: "mc" }).outcomes.accuracy).toMatchObject({ value: 2 / 3, n: 3 });
     expect(row(visionRun, "format", { format: "open" }).outcomes.accuracy).toMatchObject({ value: 1, n: 1, upper: 1 });
-    expect(row(visionRun, "granularity", { granularity: "fine" }).outcomes.accuracy).toMatchObject({ value: 0, n: 1, lower: 0 });
-    expect(row(visionRun, "category", { category: "Step Sequencing" }).outcomes.accuracy).toMatchObject({ value: 1, n: 2 });
-    expect(row(visionRun, "format_category_granularity", { format: "mc", category: "Future Step Prediction", granularity: "coarse" }).outcomes.correct).toBe(1);
+    expect(row(visionRun, "granularity", { granularity: "fine" }).outcomes.accuracy).toMatchObject({
+      value: 0,
+      n: 1,
+      lower: 0,
+    });
+    expect(row(visionRun, "category", { category: "Step Sequencing" }).outcomes.accuracy).toMatchObject({
+      value: 1,
+      n: 2,
+    });
+    expect(
+      row(visionRun, "format_category_granularity", {
+        format: "mc",
+        category: "Future Step Prediction",
+        granularity: "coarse",
+      }).outcomes.correct,
+    ).toBe(1);
     // The baseline beside it; the guessing run has none.
     const questions = (await json(getRunQa, `/api/v1/runs/${visionRun}/qa`, { runId: visionRun })).body.questions;
     const blindRight = questions.filter((q: any) => q.textOnly.outcome === "correct").length;
@@ -202,10 +297,28 @@ describe("QA results through the API", () => {
       if (q.result.outcome === "correct" && other === false) b += 1;
       if (q.result.outcome === "wrong" && other === true) c += 1;
     }
-    expect(body.comparisons).toEqual([expect.objectContaining({ first: visionRun, second: guessRun, n: 4, b, c, p: mcnemarTest(b, c).p, method: "exact" })]);
+    expect(body.comparisons).toEqual([
+      expect.objectContaining({
+        first: visionRun,
+        second: guessRun,
+        n: 4,
+        b,
+        c,
+        p: mcnemarTest(b, c).p,
+        method: "exact",
+      }),
+    ]);
     // The heat map: a cell per run and category.
-    expect(body.heatmap.categories).toEqual(["Future Step Prediction", "Object Attribute Recognition", "Step Sequencing"]);
-    expect(body.heatmap.cells.filter((cell: any) => cell.runId === visionRun).map((cell: any) => [cell.category, cell.accuracy.value])).toEqual([
+    expect(body.heatmap.categories).toEqual([
+      "Future Step Prediction",
+      "Object Attribute Recognition",
+      "Step Sequencing",
+    ]);
+    expect(
+      body.heatmap.cells
+        .filter((cell: any) => cell.runId === visionRun)
+        .map((cell: any) => [cell.category, cell.accuracy.value]),
+    ).toEqual([
       ["Future Step Prediction", 1],
       ["Object Attribute Recognition", 0],
       ["Step Sequencing", 1],
@@ -215,22 +328,42 @@ describe("QA results through the API", () => {
     // Without runIds: the latest run of each model at each frame count.
     const defaults = await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy`, { projectId });
     expect(defaults.body.chosen.map((r: any) => r.id).sort()).toEqual([visionRun, guessRun].sort());
-    const csv = await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${visionRun}&format=csv`, { projectId });
+    const csv = await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${visionRun}&format=csv`, {
+      projectId,
+    });
     expect(csv.text.split("\r\n")[0]).toBe(
       "run_id,model,frames,breakdown,question_format,category,granularity,correct,wrong,unanswerable,pending,n,accuracy,ci_low,ci_high,text_only_n,text_only_accuracy,text_only_ci_low,text_only_ci_high,right_without_video",
     );
     expect(csv.text.split("\r\n")[1]).toMatch(new RegExp(`^${visionRun},stub-vision-\\w+,8,all,,,,3,1,0,0,4,0\\.75,`));
-    expect((await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${captionRunLike}`, { projectId })).status).toBe(404);
+    expect(
+      (await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${captionRunLike}`, { projectId }))
+        .status,
+    ).toBe(404);
   });
 
   it("shows one question with every run that answered it, the frames each showed the model, for viewers too", async () => {
-    const list = await json(getQuestions, `/api/v1/projects/${projectId}/questions?questionFormat=open`, { projectId }, viewerKey);
+    const list = await json(
+      getQuestions,
+      `/api/v1/projects/${projectId}/questions?questionFormat=open`,
+      { projectId },
+      viewerKey,
+    );
     expect(list.status).toBe(200);
-    expect(list.body.questions.map((q: any) => [q.externalId, q.answer])).toEqual([["q4", "The ball rolls down the ramp."]]);
-    const q2 = (await json(getQuestions, `/api/v1/projects/${projectId}/questions?category=Object%20Attribute%20Recognition`, { projectId })).body.questions[0];
+    expect(list.body.questions.map((q: any) => [q.externalId, q.answer])).toEqual([
+      ["q4", "The ball rolls down the ramp."],
+    ]);
+    const q2 = (
+      await json(getQuestions, `/api/v1/projects/${projectId}/questions?category=Object%20Attribute%20Recognition`, {
+        projectId,
+      })
+    ).body.questions[0];
     const detail = await json(getQuestion, `/api/v1/questions/${q2.id}`, { questionId: q2.id }, viewerKey);
     expect(detail.status).toBe(200);
-    expect(detail.body.question).toMatchObject({ externalId: "q2", question: "What colour is the ramp under the ball?", answer: "C" });
+    expect(detail.body.question).toMatchObject({
+      externalId: "q2",
+      question: "What colour is the ramp under the ball?",
+      answer: "C",
+    });
     expect(detail.body.results.map((r: any) => r.run.id).sort()).toEqual([visionRun, guessRun].sort());
     const vision = detail.body.results.find((r: any) => r.run.id === visionRun);
     expect(vision.frameSet).toMatchObject({ mode: "uniform", frameCount: 8 });
@@ -242,25 +375,59 @@ describe("QA results through the API", () => {
   });
 
   it("answers 409 withheld for the accuracy overview (every format) and a run's CSV/JSONL while the caller holds a blind queue's answer, 200 for a viewer", async () => {
-    const videoId = (await prisma.runVideo.findFirstOrThrow({ where: { runId: visionRun }, orderBy: { videoId: "asc" } })).videoId;
-    const queue = await prisma.reviewQueue.create({ data: { projectId, name: "Blind answers", runId: visionRun, scope: "answers", blind: true, itemCount: 1, createdById: owner.userId } });
+    const videoId = (
+      await prisma.runVideo.findFirstOrThrow({ where: { runId: visionRun }, orderBy: { videoId: "asc" } })
+    ).videoId;
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId,
+        name: "Blind answers",
+        runId: visionRun,
+        scope: "answers",
+        blind: true,
+        itemCount: 1,
+        createdById: owner.userId,
+      },
+    });
     const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position: 0 } });
-    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: owner.userId } });
+    await prisma.reviewQueueAssignment.create({
+      data: { itemId: item.id, queueId: queue.id, reviewerId: owner.userId },
+    });
     try {
       const refusals = [
         await json(getRunQa, `/api/v1/runs/${visionRun}/qa?format=csv`, { runId: visionRun }),
         await json(getRunQa, `/api/v1/runs/${visionRun}/qa?format=jsonl`, { runId: visionRun }),
-        ...(await Promise.all(["json", "csv", "jsonl"].map((format) => json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${visionRun}&format=${format}`, { projectId })))),
+        ...(await Promise.all(
+          ["json", "csv", "jsonl"].map((format) =>
+            json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${visionRun}&format=${format}`, {
+              projectId,
+            }),
+          ),
+        )),
       ];
       for (const refused of refusals) {
         expect(refused.status).toBe(409);
-        expect(refused.body.error).toMatchObject({ code: "withheld", details: { withheld: { queues: [{ id: queue.id, name: "Blind answers", itemsLeft: 1 }], blindVideos: 1 } } });
+        expect(refused.body.error).toMatchObject({
+          code: "withheld",
+          details: { withheld: { queues: [{ id: queue.id, name: "Blind answers", itemsLeft: 1 }], blindVideos: 1 } },
+        });
         expect(refused.body.error.message).toContain('hidden while you review "Blind answers" blind: 1 item left');
       }
       // The JSON list still answers, each blind question marked; the viewer gets everything whole.
       expect((await json(getRunQa, `/api/v1/runs/${visionRun}/qa`, { runId: visionRun })).status).toBe(200);
-      expect((await json(getRunQa, `/api/v1/runs/${visionRun}/qa?format=csv`, { runId: visionRun }, viewerKey)).status).toBe(200);
-      expect((await json(getAccuracy, `/api/v1/projects/${projectId}/qa-accuracy?runId=${visionRun}&format=csv`, { projectId }, viewerKey)).status).toBe(200);
+      expect(
+        (await json(getRunQa, `/api/v1/runs/${visionRun}/qa?format=csv`, { runId: visionRun }, viewerKey)).status,
+      ).toBe(200);
+      expect(
+        (
+          await json(
+            getAccuracy,
+            `/api/v1/projects/${projectId}/qa-accuracy?runId=${visionRun}&format=csv`,
+            { projectId },
+            viewerKey,
+          )
+        ).status,
+      ).toBe(200);
     } finally {
       await prisma.reviewQueue.delete({ where: { id: queue.id } });
     }

@@ -13,7 +13,11 @@ let keys: { reviewer: string; viewer: string; stranger: string };
 
 beforeAll(async () => {
   const [owner, reviewer, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Review API" });
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 1,
+    keyFrames: 1,
+    name: "Review API",
+  });
   videoId = videoIds[0]!;
   await prisma.projectMember.createMany({
     data: [
@@ -21,10 +25,28 @@ beforeAll(async () => {
       { projectId, userId: viewer.userId, role: "viewer" },
     ],
   });
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  const run = await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } });
-  const step = await prisma.stepResult.create({ data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t" } });
-  scoreId = (await prisma.score.create({ data: { runId: run.id, videoId, stepResultId: step.id, stepId: "static_hallucination", scopeIndex: 0, category: "s2", value: 6 } })).id;
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
+  const run = await prisma.judgeRun.create({
+    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" },
+  });
+  const step = await prisma.stepResult.create({
+    data: { runId: run.id, videoId, stepId: "static_hallucination", scopeIndex: 0, status: "done", templateId: "t" },
+  });
+  scoreId = (
+    await prisma.score.create({
+      data: {
+        runId: run.id,
+        videoId,
+        stepResultId: step.id,
+        stepId: "static_hallucination",
+        scopeIndex: 0,
+        category: "s2",
+        value: 6,
+      },
+    })
+  ).id;
   keys = {
     reviewer: (await createApiKey(prisma, reviewer.userId, "t")).key,
     viewer: (await createApiKey(prisma, viewer.userId, "t")).key,
@@ -32,7 +54,11 @@ beforeAll(async () => {
   };
 });
 
-const put = (key: string, body: unknown) => reviewRoute(apiRequest(`/api/v1/scores/${scoreId}/review`, key, { method: "PUT", body: JSON.stringify(body) }), routeContext({ scoreId }));
+const put = (key: string, body: unknown) =>
+  reviewRoute(
+    apiRequest(`/api/v1/scores/${scoreId}/review`, key, { method: "PUT", body: JSON.stringify(body) }),
+    routeContext({ scoreId }),
+  );
 
 describe("PUT /api/v1/scores/:id/review", () => {
   it("refuses viewers (403) and non-members (404), and malformed bodies (400)", async () => {
@@ -50,12 +76,20 @@ describe("PUT /api/v1/scores/:id/review", () => {
 
     const stale = await put(keys.reviewer, { value: 9, expectedVersion: 1 });
     expect(stale.status).toBe(409);
-    const body = (await stale.json()) as { error: { code: string; message: string; details: { current: { version: number; value: number } } } };
+    const body = (await stale.json()) as {
+      error: { code: string; message: string; details: { current: { version: number; value: number } } };
+    };
     expect(body.error.code).toBe("conflict");
     expect(body.error.details.current).toMatchObject({ version: 2, value: 4 });
 
-    const reviews = (await (await reviewsRoute(apiRequest(`/api/v1/videos/${videoId}/reviews`, keys.viewer), routeContext({ videoId }))).json()) as {
-      judgments: { value: number; judge: { value: number }; history: { version: number; before: { value: number } | null; after: { value: number } }[] }[];
+    const reviews = (await (
+      await reviewsRoute(apiRequest(`/api/v1/videos/${videoId}/reviews`, keys.viewer), routeContext({ videoId }))
+    ).json()) as {
+      judgments: {
+        value: number;
+        judge: { value: number };
+        history: { version: number; before: { value: number } | null; after: { value: number } }[];
+      }[];
     };
     expect(reviews.judgments).toHaveLength(1);
     expect(reviews.judgments[0]!.value).toBe(4);

@@ -18,7 +18,9 @@ import { POST as postFrameSet } from "./[videoId]/frame-sets/route";
 
 // This file's own storage folder, so "nothing left behind" is about these requests only.
 const storageDir = vi.hoisted(() => {
-  const dir = require("node:fs").mkdtempSync(require("node:path").join(require("node:os").tmpdir(), "framejury-leftovers-")) as string;
+  const dir = require("node:fs").mkdtempSync(
+    require("node:path").join(require("node:os").tmpdir(), "framejury-leftovers-"),
+  ) as string;
   process.env.STORAGE_DIR = dir;
   return dir;
 });
@@ -41,19 +43,32 @@ function filesUnder(dir: string): string[] {
 }
 const incomingFiles = () => filesUnder(path.join(storageDir, "objects", "incoming"));
 
-function multipartBody(parts: { name: string; filename?: string; content: Buffer | string }[], boundary: string): Buffer {
+function multipartBody(
+  parts: { name: string; filename?: string; content: Buffer | string }[],
+  boundary: string,
+): Buffer {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename ? `; filename="${part.filename}"` : ""}`;
     const type = part.filename ? "content-type: application/octet-stream\r\n" : "";
-    chunks.push(Buffer.from(`--${boundary}\r\ncontent-disposition: ${disposition}\r\n${type}\r\n`), Buffer.from(part.content), Buffer.from("\r\n"));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\ncontent-disposition: ${disposition}\r\n${type}\r\n`),
+      Buffer.from(part.content),
+      Buffer.from("\r\n"),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(chunks);
 }
 
 /** Sends the head and the first `sendBytes` of a body over a raw socket, then drops the connection. */
-async function abortMidRequest(url: string, requestLine: string, headers: Record<string, string>, body: Buffer, sendBytes: number) {
+async function abortMidRequest(
+  url: string,
+  requestLine: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  sendBytes: number,
+) {
   const { port } = new URL(url);
   const socket = net.connect(Number(port), "127.0.0.1");
   await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
@@ -151,7 +166,11 @@ describe("refused multipart uploads leave nothing in storage", () => {
     const form = new FormData();
     form.set("file", new Blob([new Uint8Array(fs.readFileSync(media.goodMp4))]), "a-0.mp4");
     form.set("metadata", JSON.stringify({ sampleIndex: "not a number" }));
-    const response = await fetch(`${videoServer.url}/api/v1/projects/${projectId}/videos`, { method: "POST", headers: auth, body: form });
+    const response = await fetch(`${videoServer.url}/api/v1/projects/${projectId}/videos`, {
+      method: "POST",
+      headers: auth,
+      body: form,
+    });
     expect(response.status).toBe(400);
     expect(incomingFiles()).toEqual([]);
   });
@@ -160,16 +179,22 @@ describe("refused multipart uploads leave nothing in storage", () => {
     const form = new FormData();
     form.append("file", new Blob(["a prompt\n"]), "a.txt");
     form.append("file", new Blob(["another prompt\n"]), "b.txt");
-    const response = await postPromptList(new Request(`http://x/api/v1/projects/${projectId}/prompt-lists`, { method: "POST", headers: auth, body: form }), {
-      params: Promise.resolve({ projectId }),
-    });
+    const response = await postPromptList(
+      new Request(`http://x/api/v1/projects/${projectId}/prompt-lists`, { method: "POST", headers: auth, body: form }),
+      {
+        params: Promise.resolve({ projectId }),
+      },
+    );
     expect(response.status).toBe(400);
     expect(await prisma.promptList.count({ where: { projectId } })).toBe(0);
     const frames = new FormData();
     frames.append("parameters", "{}");
-    const refused = await postFrameSet(new Request(`http://x/api/v1/videos/nope/frame-sets`, { method: "POST", headers: auth, body: frames }), {
-      params: Promise.resolve({ videoId: "nope" }),
-    });
+    const refused = await postFrameSet(
+      new Request(`http://x/api/v1/videos/nope/frame-sets`, { method: "POST", headers: auth, body: frames }),
+      {
+        params: Promise.resolve({ videoId: "nope" }),
+      },
+    );
     expect(refused.status).toBe(404);
   });
 });
@@ -177,8 +202,17 @@ describe("refused multipart uploads leave nothing in storage", () => {
 describe("aborted uploads leave nothing behind and throw nothing", () => {
   it("a multipart upload dropped mid-file leaves no .part file", async () => {
     const boundary = "b0undary";
-    const body = multipartBody([{ name: "file", filename: "big-0.mp4", content: Buffer.alloc(4 * 1024 * 1024, 7) }], boundary);
-    await abortMidRequest(videoServer.url, `POST /api/v1/projects/${projectId}/videos HTTP/1.1`, { ...auth, "content-type": `multipart/form-data; boundary=${boundary}` }, body, 1024 * 1024);
+    const body = multipartBody(
+      [{ name: "file", filename: "big-0.mp4", content: Buffer.alloc(4 * 1024 * 1024, 7) }],
+      boundary,
+    );
+    await abortMidRequest(
+      videoServer.url,
+      `POST /api/v1/projects/${projectId}/videos HTTP/1.1`,
+      { ...auth, "content-type": `multipart/form-data; boundary=${boundary}` },
+      body,
+      1024 * 1024,
+    );
     await settles(() => incomingFiles().length === 0);
     expect(incomingFiles()).toEqual([]);
   });
@@ -195,15 +229,29 @@ describe("aborted uploads leave nothing behind and throw nothing", () => {
       { params: Promise.resolve({ projectId }) },
     );
     const { uploadId } = (await created.json()) as { uploadId: string };
-    await abortMidRequest(chunkServer.url, `PUT /api/v1/uploads/${uploadId}?offset=0 HTTP/1.1`, { ...auth, "content-type": "application/octet-stream" }, bytes, 1000);
+    await abortMidRequest(
+      chunkServer.url,
+      `PUT /api/v1/uploads/${uploadId}?offset=0 HTTP/1.1`,
+      { ...auth, "content-type": "application/octet-stream" },
+      bytes,
+      1000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const status = async () =>
-      (await (await uploadStatus(new Request(`http://x/api/v1/uploads/${uploadId}`, { headers: auth }), { params: Promise.resolve({ uploadId }) })).json()) as {
+      (await (
+        await uploadStatus(new Request(`http://x/api/v1/uploads/${uploadId}`, { headers: auth }), {
+          params: Promise.resolve({ uploadId }),
+        })
+      ).json()) as {
         receivedBytes: number;
       };
     const { receivedBytes } = await status();
     expect(receivedBytes).toBeLessThanOrEqual(1000);
-    const rest = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=${receivedBytes}`, { method: "PUT", headers: auth, body: new Uint8Array(bytes.subarray(receivedBytes)) });
+    const rest = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=${receivedBytes}`, {
+      method: "PUT",
+      headers: auth,
+      body: new Uint8Array(bytes.subarray(receivedBytes)),
+    });
     expect(rest.status).toBe(200);
     expect((await status()).receivedBytes).toBe(bytes.length);
     expect(filesUnder(storageDir).filter((f) => f.endsWith(".part"))).toEqual([]);
@@ -233,7 +281,10 @@ describe("chunk appends are serialised per upload", () => {
     const pieces = 32;
     const uploadId = await startUpload("Parallel/four-0.mp4", piece.length * pieces);
     // The server's first request loads code; take that delay out of the race.
-    expect((await fetch(`${chunkServer.url}/api/v1/uploads/none?offset=0`, { method: "PUT", headers: auth, body: "x" })).status).toBe(404);
+    expect(
+      (await fetch(`${chunkServer.url}/api/v1/uploads/none?offset=0`, { method: "PUT", headers: auth, body: "x" }))
+        .status,
+    ).toBe(404);
     // Each on its own connection, its body trickling in, so the four requests are all writing at once.
     const trickle = () =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -241,14 +292,18 @@ describe("chunk appends are serialised per upload", () => {
         // answering a loser early (it drains the rest), so the client's next write cannot hit EPIPE
         // before it has read the answer, as it could with `agent: false` (Connection: close).
         const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-        const request = http.request(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, agent }, (response) => {
-          let body = "";
-          response.setEncoding("utf8").on("data", (text: string) => (body += text));
-          response.on("end", () => {
-            agent.destroy();
-            resolve({ status: response.statusCode!, body });
-          });
-        });
+        const request = http.request(
+          `${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`,
+          { method: "PUT", headers: auth, agent },
+          (response) => {
+            let body = "";
+            response.setEncoding("utf8").on("data", (text: string) => (body += text));
+            response.on("end", () => {
+              agent.destroy();
+              resolve({ status: response.statusCode!, body });
+            });
+          },
+        );
         // A loser is answered before its body is sent; the client then stops writing. Should the
         // connection still fail before the answer was read, that is an error of the test run.
         let answered = false;
@@ -267,9 +322,16 @@ describe("chunk appends are serialised per upload", () => {
     const answers = await Promise.all(Array.from({ length: 4 }, trickle));
     const responses = answers.map((a) => ({ status: a.status, json: async () => JSON.parse(a.body) as unknown }));
     const bytes = { length: piece.length * pieces };
-    const bodies = (await Promise.all(responses.map((r) => r.json()))) as { receivedBytes?: number; error?: { code: string } }[];
+    const bodies = (await Promise.all(responses.map((r) => r.json()))) as {
+      receivedBytes?: number;
+      error?: { code: string };
+    }[];
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
-    expect(bodies.filter((b) => b.error).map((b) => b.error!.code)).toEqual(["offset_mismatch", "offset_mismatch", "offset_mismatch"]);
+    expect(bodies.filter((b) => b.error).map((b) => b.error!.code)).toEqual([
+      "offset_mismatch",
+      "offset_mismatch",
+      "offset_mismatch",
+    ]);
     expect(stagingSize(uploadId)).toBe(bytes.length);
     const session = await prisma.uploadSession.findUniqueOrThrow({ where: { id: uploadId } });
     expect(Number(session.receivedBytes)).toBe(bytes.length);
@@ -278,7 +340,11 @@ describe("chunk appends are serialised per upload", () => {
 
   it("a chunk that would pass the declared size is refused and nothing of it is kept", async () => {
     const uploadId = await startUpload("Parallel/overrun-0.mp4", 1000);
-    const declared = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: new Uint8Array(1001) });
+    const declared = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, {
+      method: "PUT",
+      headers: auth,
+      body: new Uint8Array(1001),
+    });
     expect(declared.status).toBe(413);
     expect(stagingSize(uploadId)).toBe(0);
     // Without a Content-Length (a streamed body) the overrun is cut off on arrival.
@@ -290,18 +356,30 @@ describe("chunk appends are serialised per upload", () => {
     } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(stagingSize(uploadId)).toBe(0);
-    const fits = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: new Uint8Array(1000) });
+    const fits = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, {
+      method: "PUT",
+      headers: auth,
+      body: new Uint8Array(1000),
+    });
     expect(fits.status).toBe(200);
   });
 
   it("an append held by another request is refused; a lease left by a dead process runs out", async () => {
     const uploadId = await startUpload("Parallel/lease-0.mp4", 10);
     await prisma.$executeRaw`UPDATE "upload_session" SET "appendingUntil" = now() + interval '1 minute' WHERE "id" = ${uploadId}`;
-    const held = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: new Uint8Array(10) });
+    const held = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, {
+      method: "PUT",
+      headers: auth,
+      body: new Uint8Array(10),
+    });
     expect(held.status).toBe(409);
     expect(((await held.json()) as { error: { code: string } }).error.code).toBe("offset_mismatch");
     await prisma.$executeRaw`UPDATE "upload_session" SET "appendingUntil" = now() - interval '1 second' WHERE "id" = ${uploadId}`;
-    const expired = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth, body: new Uint8Array(10) });
+    const expired = await fetch(`${chunkServer.url}/api/v1/uploads/${uploadId}?offset=0`, {
+      method: "PUT",
+      headers: auth,
+      body: new Uint8Array(10),
+    });
     expect(expired.status).toBe(200);
     expect(stagingSize(uploadId)).toBe(10);
   });

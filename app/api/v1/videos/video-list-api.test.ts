@@ -16,7 +16,10 @@ const ids: string[] = [];
 
 const ctx = <P>(params: P) => ({ params: Promise.resolve(params) });
 async function list(key: string, query: string, project = projectId) {
-  const response = await listVideos(new Request(`http://x/api/v1/projects/${project}/videos?${query}`, { headers: { authorization: `Bearer ${key}` } }), ctx({ projectId: project }));
+  const response = await listVideos(
+    new Request(`http://x/api/v1/projects/${project}/videos?${query}`, { headers: { authorization: `Bearer ${key}` } }),
+    ctx({ projectId: project }),
+  );
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
@@ -24,7 +27,9 @@ beforeAll(async () => {
   const [owner, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser()]);
   projectId = (await createProject(prisma, owner, { name: "list api" })).id;
   await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
-  const keys = await Promise.all([owner, viewer, stranger].map(async (user) => (await createApiKey(prisma, user.userId, "t")).key));
+  const keys = await Promise.all(
+    [owner, viewer, stranger].map(async (user) => (await createApiKey(prisma, user.userId, "t")).key),
+  );
   [ownerKey, viewerKey, strangerKey] = [keys[0]!, keys[1]!, keys[2]!];
   for (let i = 0; i < 3; i++) {
     const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
@@ -46,10 +51,27 @@ beforeAll(async () => {
     });
     ids.push(video.id);
   }
-  const endpoint = await prisma.judgeEndpoint.create({ data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId } });
-  runId = (await prisma.judgeRun.create({ data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" } })).id;
+  const endpoint = await prisma.judgeEndpoint.create({
+    data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+  });
+  runId = (
+    await prisma.judgeRun.create({
+      data: {
+        projectId,
+        pipeline: "hallucination",
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        status: "done",
+      },
+    })
+  ).id;
   for (const [i, overall] of [30, 90, 60].entries()) {
-    await createRunVideo(prisma, { runId, videoId: ids[i]!, frameSetId: "fs", metrics: { S: 1, D: 1, I: 1, overall: overall, verdict: overall < 50 } });
+    await createRunVideo(prisma, {
+      runId,
+      videoId: ids[i]!,
+      frameSetId: "fs",
+      metrics: { S: 1, D: 1, I: 1, overall: overall, verdict: overall < 50 },
+    });
   }
 });
 
@@ -57,7 +79,12 @@ describe("GET /api/v1/projects/:id/videos", () => {
   it("lists with the old fields plus the run, scores and review state", async () => {
     const { status, body } = await list(viewerKey, "");
     expect(status).toBe(200);
-    expect(body).toMatchObject({ page: 1, pageSize: 50, total: 3, run: { id: runId, pipeline: "hallucination", status: "done" } });
+    expect(body).toMatchObject({
+      page: 1,
+      pageSize: 50,
+      total: 3,
+      run: { id: runId, pipeline: "hallucination", status: "done" },
+    });
     expect(body.videos[0]).toMatchObject({
       id: ids[0],
       fileName: "v0.mp4",
@@ -102,7 +129,11 @@ describe("GET /api/v1/projects/:id/videos", () => {
     const second = await list(viewerKey, `sort=overall&dir=desc&pageSize=1&cursor=${first.body.nextCursor}`);
     const third = await list(viewerKey, `sort=overall&dir=desc&pageSize=1&cursor=${second.body.nextCursor}`);
     expect([second.status, third.status]).toEqual([200, 200]);
-    expect([first, second, third].map((r) => r.body.videos.map((v: { id: string }) => v.id)).flat()).toEqual([ids[1], ids[2], ids[0]]);
+    expect([first, second, third].map((r) => r.body.videos.map((v: { id: string }) => v.id)).flat()).toEqual([
+      ids[1],
+      ids[2],
+      ids[0],
+    ]);
     expect([second.body.page, third.body.page, third.body.nextCursor]).toEqual([2, 3, null]);
     const back = await list(viewerKey, `sort=overall&dir=desc&pageSize=1&cursor=${third.body.prevCursor}`);
     expect(back.body).toMatchObject({ page: 2, videos: [{ id: ids[2] }] });
@@ -112,7 +143,8 @@ describe("GET /api/v1/projects/:id/videos", () => {
     const { body } = await list(ownerKey, "sort=overall&dir=desc&pageSize=1");
     const cursor: string = body.nextCursor;
     const decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Record<string, unknown>;
-    const reencoded = (patch: Record<string, unknown>) => Buffer.from(JSON.stringify({ ...decoded, ...patch })).toString("base64url");
+    const reencoded = (patch: Record<string, unknown>) =>
+      Buffer.from(JSON.stringify({ ...decoded, ...patch })).toString("base64url");
     const bad = [
       `sort=overall&dir=desc&cursor=${cursor.slice(0, -4)}`, // truncated
       `sort=overall&dir=desc&cursor=${cursor}%27`, // a character that no cursor has

@@ -34,7 +34,10 @@ function videoForm(file: string, options: { path?: string; metadata?: unknown; n
 }
 
 async function upload(k: string, project: string, form: FormData) {
-  const response = await postVideo(new Request(`http://x/api/v1/projects/${project}/videos`, { method: "POST", headers: auth(k), body: form }), ctx({ projectId: project }));
+  const response = await postVideo(
+    new Request(`http://x/api/v1/projects/${project}/videos`, { method: "POST", headers: auth(k), body: form }),
+    ctx({ projectId: project }),
+  );
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
@@ -53,7 +56,11 @@ beforeAll(async () => {
 
 describe("POST /api/v1/projects/:id/videos", () => {
   it("registers a video from its VBench path, probes it, and refuses the same bytes twice", async () => {
-    const { status, body } = await upload(key, projectId, videoForm(media.goodMp4, { path: "Sora/Mechanics/A ball rolls off a table-2.mp4" }));
+    const { status, body } = await upload(
+      key,
+      projectId,
+      videoForm(media.goodMp4, { path: "Sora/Mechanics/A ball rolls off a table-2.mp4" }),
+    );
     expect(status).toBe(201);
     expect(body).toMatchObject({
       fileName: "A ball rolls off a table-2.mp4",
@@ -81,10 +88,26 @@ describe("POST /api/v1/projects/:id/videos", () => {
     const { status, body } = await upload(
       key,
       projectId,
-      videoForm(media.goodWebm, { path: "x/whatever-1.webm", metadata: { prompt: "A full prompt", dimension: ["Thermotics", "Material"], model: "Kling", sampleIndex: 7, extra: { cfg: 7.5 } } }),
+      videoForm(media.goodWebm, {
+        path: "x/whatever-1.webm",
+        metadata: {
+          prompt: "A full prompt",
+          dimension: ["Thermotics", "Material"],
+          model: "Kling",
+          sampleIndex: 7,
+          extra: { cfg: 7.5 },
+        },
+      }),
     );
     expect(status).toBe(201);
-    expect(body).toMatchObject({ prompt: "A full prompt", dimensions: ["Thermotics", "Material"], model: "Kling", sampleIndex: 7, extra: { cfg: 7.5 }, codec: "vp8" });
+    expect(body).toMatchObject({
+      prompt: "A full prompt",
+      dimensions: ["Thermotics", "Material"],
+      model: "Kling",
+      sampleIndex: 7,
+      extra: { cfg: 7.5 },
+      codec: "vp8",
+    });
   });
 
   it.each([
@@ -129,7 +152,10 @@ describe("POST /api/v1/projects/:id/videos", () => {
   it("gives non-members 404 and viewers 403", async () => {
     expect((await upload(strangerKey, projectId, videoForm(media.otherMp4))).status).toBe(404);
     expect((await upload(viewerKey, projectId, videoForm(media.otherMp4))).status).toBe(403);
-    const list = await listVideos(new Request(`http://x/api/v1/projects/${projectId}/videos`, { headers: auth(strangerKey) }), ctx({ projectId }));
+    const list = await listVideos(
+      new Request(`http://x/api/v1/projects/${projectId}/videos`, { headers: auth(strangerKey) }),
+      ctx({ projectId }),
+    );
     expect(list.status).toBe(404);
   });
 });
@@ -142,29 +168,53 @@ describe("resumable uploads", () => {
       new Request(`http://x/api/v1/projects/${projectId}/uploads`, {
         method: "POST",
         headers: { ...auth(key), "content-type": "application/json" },
-        body: JSON.stringify({ relativePath: "Runway/Thermotics/Ice melts in the sun-0.mp4", sizeBytes: bytes.length, sha256 }),
+        body: JSON.stringify({
+          relativePath: "Runway/Thermotics/Ice melts in the sun-0.mp4",
+          sizeBytes: bytes.length,
+          sha256,
+        }),
       }),
       ctx({ projectId }),
     );
     expect(created.status).toBe(201);
     const { uploadId } = (await created.json()) as { uploadId: string };
     const put = (offset: number, chunk: Uint8Array) =>
-      putChunk(new Request(`http://x/api/v1/uploads/${uploadId}?offset=${offset}`, { method: "PUT", headers: auth(key), body: new Uint8Array(chunk) }), ctx({ uploadId }));
+      putChunk(
+        new Request(`http://x/api/v1/uploads/${uploadId}?offset=${offset}`, {
+          method: "PUT",
+          headers: auth(key),
+          body: new Uint8Array(chunk),
+        }),
+        ctx({ uploadId }),
+      );
 
     const half = Math.floor(bytes.length / 2);
     expect((await put(0, bytes.subarray(0, half))).status).toBe(200);
     // A retry of an old offset after a dropped response: told where to resume.
     const stale = await put(0, bytes.subarray(0, half));
     expect(stale.status).toBe(409);
-    const status = (await (await uploadStatus(new Request(`http://x/api/v1/uploads/${uploadId}`, { headers: auth(key) }), ctx({ uploadId }))).json()) as { receivedBytes: number };
+    const status = (await (
+      await uploadStatus(new Request(`http://x/api/v1/uploads/${uploadId}`, { headers: auth(key) }), ctx({ uploadId }))
+    ).json()) as { receivedBytes: number };
     expect(status.receivedBytes).toBe(half);
     expect((await put(half, bytes.subarray(half))).status).toBe(200);
 
-    const done = await completeUpload(new Request(`http://x/api/v1/uploads/${uploadId}/complete`, { method: "POST", headers: auth(key) }), ctx({ uploadId }));
+    const done = await completeUpload(
+      new Request(`http://x/api/v1/uploads/${uploadId}/complete`, { method: "POST", headers: auth(key) }),
+      ctx({ uploadId }),
+    );
     expect(done.status).toBe(201);
-    expect(await done.json()).toMatchObject({ sha256, prompt: "Ice melts in the sun", model: "Runway", dimensions: ["Thermotics"] });
+    expect(await done.json()).toMatchObject({
+      sha256,
+      prompt: "Ice melts in the sun",
+      model: "Runway",
+      dimensions: ["Thermotics"],
+    });
 
-    const someoneElse = await uploadStatus(new Request(`http://x/api/v1/uploads/${uploadId}`, { headers: auth(strangerKey) }), ctx({ uploadId }));
+    const someoneElse = await uploadStatus(
+      new Request(`http://x/api/v1/uploads/${uploadId}`, { headers: auth(strangerKey) }),
+      ctx({ uploadId }),
+    );
     expect(someoneElse.status).toBe(404);
   });
 
@@ -179,8 +229,14 @@ describe("resumable uploads", () => {
       ctx({ projectId }),
     );
     const { uploadId } = (await created.json()) as { uploadId: string };
-    await putChunk(new Request(`http://x/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth(key), body: bytes }), ctx({ uploadId }));
-    const done = await completeUpload(new Request(`http://x/`, { method: "POST", headers: auth(key) }), ctx({ uploadId }));
+    await putChunk(
+      new Request(`http://x/api/v1/uploads/${uploadId}?offset=0`, { method: "PUT", headers: auth(key), body: bytes }),
+      ctx({ uploadId }),
+    );
+    const done = await completeUpload(
+      new Request(`http://x/`, { method: "POST", headers: auth(key) }),
+      ctx({ uploadId }),
+    );
     expect(done.status).toBe(422);
     expect(((await done.json()) as { error: { message: string } }).error.message).toMatch(/SHA-256 mismatch/);
   });
@@ -188,7 +244,11 @@ describe("resumable uploads", () => {
 
 describe("frame sets, playback and frames", () => {
   it("stores a client's frames all-or-nothing, once per parameter set, and serves them to members only", async () => {
-    const { status, body: video } = await upload(key, projectId, videoForm(uniqueMp4("frames"), { path: "frames-test-0.mp4" }));
+    const { status, body: video } = await upload(
+      key,
+      projectId,
+      videoForm(uniqueMp4("frames"), { path: "frames-test-0.mp4" }),
+    );
     expect(status).toBe(201);
     const jpeg = fs.readFileSync(media.jpeg);
     const manifest = [
@@ -196,14 +256,22 @@ describe("frame sets, playback and frames", () => {
       { name: "f1.jpg", index: 1, timestampS: 0.375, isKeyFrame: true, cluster: 1 },
       { name: "f2.jpg", index: 2, timestampS: 0.625, isKeyFrame: false, cluster: 1 },
     ];
-    const frameForm = (m: unknown, parts: [string, Uint8Array][], parameters: unknown = { mode: "density-peaks", sampleFps: 4 }) => {
+    const frameForm = (
+      m: unknown,
+      parts: [string, Uint8Array][],
+      parameters: unknown = { mode: "density-peaks", sampleFps: 4 },
+    ) => {
       const form = new FormData();
       form.set("parameters", JSON.stringify(parameters));
       form.set("manifest", JSON.stringify(m));
       for (const [name, data] of parts) form.append(name, new Blob([new Uint8Array(data)]), name);
       return form;
     };
-    const send = (form: FormData, k = key) => postFrameSet(new Request(`http://x/api/v1/videos/${video.id}/frame-sets`, { method: "POST", headers: auth(k), body: form }), ctx({ videoId: video.id }));
+    const send = (form: FormData, k = key) =>
+      postFrameSet(
+        new Request(`http://x/api/v1/videos/${video.id}/frame-sets`, { method: "POST", headers: auth(k), body: form }),
+        ctx({ videoId: video.id }),
+      );
 
     const missing = await send(
       frameForm(manifest, [
@@ -214,9 +282,13 @@ describe("frame sets, playback and frames", () => {
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as any).error.message).toMatch(/missing file parts for: f2.jpg/);
     const extras = Array.from({ length: 7 }, (_, i): [string, Uint8Array] => [`x${i}.jpg`, jpeg]);
-    const unexpected = await send(frameForm(manifest, [["f0.jpg", jpeg], ["f1.jpg", jpeg], ["f2.jpg", jpeg], ...extras]));
+    const unexpected = await send(
+      frameForm(manifest, [["f0.jpg", jpeg], ["f1.jpg", jpeg], ["f2.jpg", jpeg], ...extras]),
+    );
     expect(unexpected.status).toBe(400);
-    expect(((await unexpected.json()) as any).error.message).toContain("file parts not in the manifest: x0.jpg, x1.jpg, x2.jpg, x3.jpg, x4.jpg and 2 more");
+    expect(((await unexpected.json()) as any).error.message).toContain(
+      "file parts not in the manifest: x0.jpg, x1.jpg, x2.jpg, x3.jpg, x4.jpg and 2 more",
+    );
     const notJpeg = await send(
       frameForm(manifest, [
         ["f0.jpg", jpeg],
@@ -275,11 +347,18 @@ describe("frame sets, playback and frames", () => {
     expect(((await again.json()) as any).created).toBe(false);
     expect(await prisma.frameSet.count({ where: { videoId: video.id } })).toBe(1);
 
-    const detail = (await (await getVideo(new Request("http://x", { headers: auth(viewerKey) }), ctx({ videoId: video.id }))).json()) as any;
+    const detail = (await (
+      await getVideo(new Request("http://x", { headers: auth(viewerKey) }), ctx({ videoId: video.id }))
+    ).json()) as any;
     expect(detail.status).toBe("ready");
     // Which decoder made the frame set, and its build, as the extracting client said.
-    expect([detail.frameSets[0].decoder, detail.frameSets[0].decoderVersion]).toEqual(["webcodecs", "Chrome 156.0.0.0"]);
-    expect(detail.frameSets[0].frames.map((f: any) => [f.index, f.timestampS, f.isKeyFrame, f.cluster, f.width, f.height])).toEqual([
+    expect([detail.frameSets[0].decoder, detail.frameSets[0].decoderVersion]).toEqual([
+      "webcodecs",
+      "Chrome 156.0.0.0",
+    ]);
+    expect(
+      detail.frameSets[0].frames.map((f: any) => [f.index, f.timestampS, f.isKeyFrame, f.cluster, f.width, f.height]),
+    ).toEqual([
       [0, 0.125, false, 1, 64, 48],
       [1, 0.375, true, 1, 64, 48],
       [2, 0.625, false, 1, 64, 48],
@@ -288,8 +367,12 @@ describe("frame sets, playback and frames", () => {
     const image = await getFrameImage(new Request("http://x", { headers: auth(viewerKey) }), ctx({ frameId }));
     expect(image.status).toBe(200);
     expect(Buffer.from(await image.arrayBuffer()).equals(jpeg)).toBe(true);
-    expect((await getFrameImage(new Request("http://x", { headers: auth(strangerKey) }), ctx({ frameId }))).status).toBe(404);
-    expect((await getVideo(new Request("http://x", { headers: auth(strangerKey) }), ctx({ videoId: video.id }))).status).toBe(404);
+    expect(
+      (await getFrameImage(new Request("http://x", { headers: auth(strangerKey) }), ctx({ frameId }))).status,
+    ).toBe(404);
+    expect(
+      (await getVideo(new Request("http://x", { headers: auth(strangerKey) }), ctx({ videoId: video.id }))).status,
+    ).toBe(404);
   });
 
   it("serves the video with HTTP range requests", async () => {
@@ -297,15 +380,23 @@ describe("frame sets, playback and frames", () => {
     const { status, body: video } = await upload(key, projectId, videoForm(file, { path: "range-0.mp4" }));
     expect(status).toBe(201);
     const bytes = fs.readFileSync(file);
-    const ranged = await getVideoFile(new Request("http://x", { headers: { ...auth(viewerKey), range: "bytes=100-199" } }), ctx({ videoId: video.id }));
+    const ranged = await getVideoFile(
+      new Request("http://x", { headers: { ...auth(viewerKey), range: "bytes=100-199" } }),
+      ctx({ videoId: video.id }),
+    );
     expect(ranged.status).toBe(206);
     expect(ranged.headers.get("content-range")).toBe(`bytes 100-199/${bytes.length}`);
     expect(Buffer.from(await ranged.arrayBuffer()).equals(bytes.subarray(100, 200))).toBe(true);
     const whole = await getVideoFile(new Request("http://x", { headers: auth(viewerKey) }), ctx({ videoId: video.id }));
     expect(whole.status).toBe(200);
     expect(whole.headers.get("accept-ranges")).toBe("bytes");
-    const beyond = await getVideoFile(new Request("http://x", { headers: { ...auth(viewerKey), range: `bytes=${bytes.length + 5}-` } }), ctx({ videoId: video.id }));
+    const beyond = await getVideoFile(
+      new Request("http://x", { headers: { ...auth(viewerKey), range: `bytes=${bytes.length + 5}-` } }),
+      ctx({ videoId: video.id }),
+    );
     expect(beyond.status).toBe(416);
-    expect((await getVideoFile(new Request("http://x", { headers: auth(strangerKey) }), ctx({ videoId: video.id }))).status).toBe(404);
+    expect(
+      (await getVideoFile(new Request("http://x", { headers: auth(strangerKey) }), ctx({ videoId: video.id }))).status,
+    ).toBe(404);
   });
 });

@@ -65,11 +65,18 @@ function StylePanel({ style }: { style: StyleResult }) {
           <TaskCode task={task} code="style" /> (counts)
         </dt>
         <dd className="tabular-nums" data-testid="style-counted">
-          {style.countedScore} <span className="text-xs text-slate-500">({style.counted === "judge" ? "the judge's own, by the run's setting" : "after the rules"})</span>
+          {style.countedScore}{" "}
+          <span className="text-xs text-slate-500">
+            ({style.counted === "judge" ? "the judge's own, by the run's setting" : "after the rules"})
+          </span>
         </dd>
       </dl>
       <div className="flex gap-2">
-        <Flag on={style.flags?.judgeBrokeRule ?? false} label="the judge broke the rule: it scored above the cap" testId="flag-broke-rule" />
+        <Flag
+          on={style.flags?.judgeBrokeRule ?? false}
+          label="the judge broke the rule: it scored above the cap"
+          testId="flag-broke-rule"
+        />
         <Flag on={style.flags?.lengthViolation ?? false} label="length rule failed" testId="flag-length-violation" />
       </div>
       {style.counts && (
@@ -87,9 +94,16 @@ function StylePanel({ style }: { style: StyleResult }) {
         </thead>
         <tbody className="divide-y divide-slate-100">
           {(style.rules ?? []).map((rule) => (
-            <tr key={rule.id} data-testid="length-rule" data-rule={rule.id} data-result={!rule.applies ? "n/a" : rule.passed ? "pass" : "fail"}>
+            <tr
+              key={rule.id}
+              data-testid="length-rule"
+              data-rule={rule.id}
+              data-result={!rule.applies ? "n/a" : rule.passed ? "pass" : "fail"}
+            >
               <td className="py-1 pr-3 align-top">{RULE_NAMES[rule.id] ?? rule.id}</td>
-              <td className={`pr-3 align-top font-medium ${rule.applies && !rule.passed ? "text-red-700" : ""}`}>{!rule.applies ? "does not apply" : rule.passed ? "passed" : "failed"}</td>
+              <td className={`pr-3 align-top font-medium ${rule.applies && !rule.passed ? "text-red-700" : ""}`}>
+                {!rule.applies ? "does not apply" : rule.passed ? "passed" : "failed"}
+              </td>
               <td className="align-top text-slate-600">{rule.detail}</td>
             </tr>
           ))}
@@ -121,7 +135,11 @@ function ContentPanel({ content }: { content: ContentResult }) {
             <tr key={kp.index} data-testid="key-point" data-score={kp.score ?? ""}>
               <td className="py-1 pr-3 align-top">
                 <CodeWithName
-                  meaning={{ id: `kp:${kp.index}`, label: kp.keyPoint, definition: `Key point ${kp.index} of the reference: hit (1) when the caption states it, else missed (0).` }}
+                  meaning={{
+                    id: `kp:${kp.index}`,
+                    label: kp.keyPoint,
+                    definition: `Key point ${kp.index} of the reference: hit (1) when the caption states it, else missed (0).`,
+                  }}
                   code={`kp:${kp.index}`}
                 />
               </td>
@@ -143,7 +161,10 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
   let caption: Awaited<ReturnType<typeof getItem>>;
   let detail: Awaited<ReturnType<typeof captionDetail>>;
   try {
-    [caption, detail] = await Promise.all([getItem(prisma, actor, id.data), captionDetail(prisma, actor, projectId, id.data)]);
+    [caption, detail] = await Promise.all([
+      getItem(prisma, actor, id.data),
+      captionDetail(prisma, actor, projectId, id.data),
+    ]);
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;
@@ -160,7 +181,10 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
         </Link>
         <span>
           <CaptionType type={caption.captionType} /> caption by <b data-testid="caption-model">{caption.model}</b> of{" "}
-          <Link className="font-mono text-xs text-indigo-700 underline" href={`/projects/${projectId}/videos/${caption.video.id}`}>
+          <Link
+            className="font-mono text-xs text-indigo-700 underline"
+            href={`/projects/${projectId}/videos/${caption.video.id}`}
+          >
             {caption.video.relativePath}
           </Link>{" "}
           (id {caption.externalId})
@@ -172,7 +196,11 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
             {detail.frameSet.frames.map((f) => (
               <figure key={f.id} className="text-xs text-slate-500">
                 {/* eslint-disable-next-line @next/next/no-img-element */}
-                <img src={`/api/v1/frames/${f.id}/image`} alt={`frame ${f.index} at ${f.timestampS.toFixed(2)} s`} className="w-full rounded border border-slate-200" />
+                <img
+                  src={`/api/v1/frames/${f.id}/image`}
+                  alt={`frame ${f.index} at ${f.timestampS.toFixed(2)} s`}
+                  className="w-full rounded border border-slate-200"
+                />
                 <figcaption>{f.timestampS.toFixed(2)} s</figcaption>
               </figure>
             ))}
@@ -197,25 +225,54 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
       <Card title="Caption">
         <div className="flex flex-col gap-3">
           {reference && <Text label="Instruction" text={reference.instruction} testId="caption-instruction" />}
-          {reference && reference.restriction[1] && <Text label="Restriction" text={reference.restriction[1]} testId="caption-restriction" />}
-          {reference && <Text label={`Reference (${plural(countWords(reference.reference), "word")})`} text={reference.reference} testId="caption-reference" />}
-          <Text label={`Output (${plural(outputWords, "word")}, ${plural(countSentences(caption.output), "sentence")})`} text={caption.output} testId="caption-output" />
+          {reference && reference.restriction[1] && (
+            <Text label="Restriction" text={reference.restriction[1]} testId="caption-restriction" />
+          )}
+          {reference && (
+            <Text
+              label={`Reference (${plural(countWords(reference.reference), "word")})`}
+              text={reference.reference}
+              testId="caption-reference"
+            />
+          )}
+          <Text
+            label={`Output (${plural(outputWords, "word")}, ${plural(countSentences(caption.output), "sentence")})`}
+            text={caption.output}
+            testId="caption-output"
+          />
         </div>
       </Card>
-      {detail.results.length === 0 && <p className="text-sm text-slate-500">No caption run has judged this caption yet.</p>}
+      {detail.results.length === 0 && (
+        <p className="text-sm text-slate-500">No caption run has judged this caption yet.</p>
+      )}
       {detail.blind && (
-        <p className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-700" data-testid="caption-blind">
-          You are reviewing this video in a blind queue: the judge&apos;s scores and reasons are hidden until you submit it there.
+        <p
+          className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-700"
+          data-testid="caption-blind"
+        >
+          You are reviewing this video in a blind queue: the judge&apos;s scores and reasons are hidden until you submit
+          it there.
         </p>
       )}
       {detail.results.map(({ run, result, scores }) => (
         <Card
           key={run.id}
-          title={runName({ pipeline: run.pipeline, endpointName: run.endpointName, model: null, createdAt: run.createdAt })}
+          title={runName({
+            pipeline: run.pipeline,
+            endpointName: run.endpointName,
+            model: null,
+            createdAt: run.createdAt,
+          })}
           actions={
             <span className="flex items-center gap-2 text-sm">
-              {run.simulated && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>}
-              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`} data-testid={`run-link-${run.pipeline}`}>
+              {run.simulated && (
+                <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>
+              )}
+              <Link
+                className="text-indigo-700 underline"
+                href={`/projects/${projectId}/runs/${run.id}`}
+                data-testid={`run-link-${run.pipeline}`}
+              >
                 run
               </Link>
             </span>

@@ -12,7 +12,12 @@ import { TargetLegend } from "@/components/tasks/target-legend";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { CAPTION_FLAGS, captionFilterOptions, captionListQuerySchema, type CaptionRunSummary } from "@/lib/tasks/captions/caption-results";
+import {
+  CAPTION_FLAGS,
+  captionFilterOptions,
+  captionListQuerySchema,
+  type CaptionRunSummary,
+} from "@/lib/tasks/captions/caption-results";
 import { taskOf } from "@/lib/tasks/registry";
 import { projectCaptionOverview } from "@/lib/tasks/captions/visible-caption-results";
 import { runExportsWithheld } from "@/lib/export/run-downloads";
@@ -21,7 +26,10 @@ import { withheldReason } from "@/lib/visibility/withheld";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import { runName } from "@/lib/runs/run-name";
 
-const FLAG_LABELS: Record<(typeof CAPTION_FLAGS)[number], string> = { judge_broke_rule: "judge broke the rule", length_violation: "a length rule failed" };
+const FLAG_LABELS: Record<(typeof CAPTION_FLAGS)[number], string> = {
+  judge_broke_rule: "judge broke the rule",
+  length_violation: "a length rule failed",
+};
 const runLabel = (r: CaptionRunSummary) =>
   `${runName({ pipeline: r.pipeline, endpointName: r.endpointName, model: null, createdAt: r.createdAt })} · ${r.status}${r.simulated ? " · simulated" : ""}${r.wordCounting === "anycapeval" ? " · words counted as AnyCapEval" : ""}`;
 
@@ -30,15 +38,33 @@ type CaptionListRow = Awaited<ReturnType<typeof projectCaptionOverview>>["captio
 
 const LEADERBOARD_COLUMNS: Column<LeaderboardRow>[] = [
   { id: "model", header: "model", cell: (row) => row.model },
-  { id: "type", header: "caption type", cell: (row) => (row.captionType === null ? "all types" : <CaptionType type={row.captionType} />) },
+  {
+    id: "type",
+    header: "caption type",
+    cell: (row) => (row.captionType === null ? "all types" : <CaptionType type={row.captionType} />),
+  },
   { id: "style", header: "style", td: (row) => <MetricCell metric={row.styleScore} testId="lb-style" /> },
-  { id: "coverage", header: "content coverage", td: (row) => <MetricCell metric={row.contentCoverage} percent testId="lb-coverage" /> },
-  { id: "violations", header: "length violations", td: (row) => <MetricCell metric={row.lengthViolationRate} percent testId="lb-violations" /> },
+  {
+    id: "coverage",
+    header: "content coverage",
+    td: (row) => <MetricCell metric={row.contentCoverage} percent testId="lb-coverage" />,
+  },
+  {
+    id: "violations",
+    header: "length violations",
+    td: (row) => <MetricCell metric={row.lengthViolationRate} percent testId="lb-violations" />,
+  },
 ];
 
 /** A blind caption's judge columns are one cell saying why they are hidden. */
 const captionColumns = (projectId: string): Column<CaptionListRow>[] => [
-  { id: "video", header: "video", className: "max-w-48 truncate font-mono text-xs", cell: (c) => c.video.relativePath, cellProps: (c) => ({ title: c.video.relativePath }) },
+  {
+    id: "video",
+    header: "video",
+    className: "max-w-48 truncate font-mono text-xs",
+    cell: (c) => c.video.relativePath,
+    cellProps: (c) => ({ title: c.video.relativePath }),
+  },
   { id: "type", header: "type", cell: (c) => <CaptionType type={c.captionType} /> },
   { id: "model", header: "model", cell: (c) => c.model },
   {
@@ -47,7 +73,11 @@ const captionColumns = (projectId: string): Column<CaptionListRow>[] => [
     className: "max-w-80 truncate",
     cellProps: (c) => ({ title: c.output }),
     cell: (c) => (
-      <Link className="text-indigo-700 underline" href={`/projects/${projectId}/captions/${c.captionId}`} data-testid="caption-link">
+      <Link
+        className="text-indigo-700 underline"
+        href={`/projects/${projectId}/captions/${c.captionId}`}
+        data-testid="caption-link"
+      >
         {c.output.slice(0, 120) || "(empty)"}
       </Link>
     ),
@@ -55,15 +85,29 @@ const captionColumns = (projectId: string): Column<CaptionListRow>[] => [
   {
     id: "judge",
     header: "judge",
-    cellProps: (c) => (c.blind ? { colSpan: 4, className: "text-xs text-slate-500", "data-testid": "caption-blind" } : { className: "tabular-nums" }),
-    cell: (c) => (c.blind ? "hidden while you review this video in a blind queue" : c.style ? (c.style.rawScore ?? c.style.status) : "—"),
+    cellProps: (c) =>
+      c.blind
+        ? { colSpan: 4, className: "text-xs text-slate-500", "data-testid": "caption-blind" }
+        : { className: "tabular-nums" },
+    cell: (c) =>
+      c.blind
+        ? "hidden while you review this video in a blind queue"
+        : c.style
+          ? (c.style.rawScore ?? c.style.status)
+          : "—",
   },
-  { id: "after-rules", header: "after rules", className: "tabular-nums", cell: (c) => (c.style ? (c.style.scoreAfterRules ?? "—") : "—") },
+  {
+    id: "after-rules",
+    header: "after rules",
+    className: "tabular-nums",
+    cell: (c) => (c.style ? (c.style.scoreAfterRules ?? "—") : "—"),
+  },
   {
     id: "key-points",
     header: "key points",
     className: "tabular-nums",
-    cell: (c) => (c.content ? (c.content.hit === null ? c.content.status : `${c.content.hit}/${c.content.total}`) : "—"),
+    cell: (c) =>
+      c.content ? (c.content.hit === null ? c.content.status : `${c.content.hit}/${c.content.total}`) : "—",
   },
   {
     id: "flags",
@@ -72,19 +116,30 @@ const captionColumns = (projectId: string): Column<CaptionListRow>[] => [
     cell: (c) => (
       <>
         <Flag on={c.style?.flags?.judgeBrokeRule ?? false} label="judge broke the rule" testId="flag-broke-rule" />
-        <Flag on={(c.style?.flags?.lengthViolation ?? false) && !(c.style?.flags?.judgeBrokeRule ?? false)} label="length rule failed" />
+        <Flag
+          on={(c.style?.flags?.lengthViolation ?? false) && !(c.style?.flags?.judgeBrokeRule ?? false)}
+          label="length rule failed"
+        />
       </>
     ),
   },
 ];
 
-export default async function CaptionsPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CaptionsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const raw = searchParamsObject(await searchParams);
   const parsed = captionListQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : captionListQuerySchema.parse({});
-  let problem = parsed.success ? null : `Some filters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}.`;
+  let problem = parsed.success
+    ? null
+    : `Some filters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}.`;
   const options = await captionFilterOptions(prisma, actor, projectId);
   let overview: Awaited<ReturnType<typeof projectCaptionOverview>> | null = null;
   try {
@@ -94,7 +149,8 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
     problem = error.message;
   }
   const runs = overview?.runs ?? [];
-  const runOptions = (pipeline: string) => runs.filter((r) => r.pipeline === pipeline).map((r) => ({ value: r.id, label: runLabel(r) }));
+  const runOptions = (pipeline: string) =>
+    runs.filter((r) => r.pipeline === pipeline).map((r) => ({ value: r.id, label: runLabel(r) }));
   const { style, content } = overview ?? { style: null, content: null };
   const canExport = roleCan(role, "export.read");
   const runIds = [style, content]
@@ -103,13 +159,25 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
     .join("&");
   // While the user reviews some of the runs' videos blind, the leaderboard and the downloads holding them are withheld whole.
   const leaderboardWithheld = overview?.leaderboardWithheld ?? null;
-  const [styleWithheld, contentWithheld] = canExport ? await Promise.all([style, content].map((run) => (run ? runExportsWithheld(prisma, actor.userId, run.id) : null))) : [null, null];
+  const [styleWithheld, contentWithheld] = canExport
+    ? await Promise.all([style, content].map((run) => (run ? runExportsWithheld(prisma, actor.userId, run.id) : null)))
+    : [null, null];
   const exportsWithheld = leaderboardWithheld ?? styleWithheld ?? contentWithheld ?? null;
   const downloads = [
     ...(runIds && !leaderboardWithheld
       ? [
-          { label: "Leaderboard CSV", href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=csv`, filename: `caption-leaderboard-${projectId}.csv`, kind: "csv" as const },
-          { label: "Leaderboard JSONL", href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=jsonl`, filename: `caption-leaderboard-${projectId}.jsonl`, kind: "jsonl" as const },
+          {
+            label: "Leaderboard CSV",
+            href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=csv`,
+            filename: `caption-leaderboard-${projectId}.csv`,
+            kind: "csv" as const,
+          },
+          {
+            label: "Leaderboard JSONL",
+            href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=jsonl`,
+            filename: `caption-leaderboard-${projectId}.jsonl`,
+            kind: "jsonl" as const,
+          },
         ]
       : []),
     ...[style, content].flatMap((run, i) =>
@@ -125,7 +193,9 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
   ];
   const pageCount = Math.max(1, Math.ceil((overview?.total ?? 0) / query.pageSize));
   const pageHref = (page: number) => {
-    const search = new URLSearchParams(Object.entries(raw).filter(([k, v]) => k !== "page" && typeof v === "string" && v !== "") as [string, string][]);
+    const search = new URLSearchParams(
+      Object.entries(raw).filter(([k, v]) => k !== "page" && typeof v === "string" && v !== "") as [string, string][],
+    );
     search.set("page", String(page));
     return `/projects/${projectId}/captions?${search}`;
   };
@@ -134,8 +204,8 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Captions" />
       <p className="text-sm text-slate-600">
-        Captions that video-LLMs wrote, judged for style (seed 003&apos;s rubric, with FrameJury&apos;s length rules) and content (AnyCapEval&apos;s key points). Import reference sets and models&apos;
-        outputs on the{" "}
+        Captions that video-LLMs wrote, judged for style (seed 003&apos;s rubric, with FrameJury&apos;s length rules)
+        and content (AnyCapEval&apos;s key points). Import reference sets and models&apos; outputs on the{" "}
         <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/import`}>
           Import
         </LinkIfAllowed>{" "}
@@ -150,12 +220,43 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
         page.
       </p>
       <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="caption-filters">
-        <FilterSelect label="Style run" name="styleRunId" defaultValue={style?.id ?? ""} options={runOptions("caption_style")} />
-        <FilterSelect label="Content run" name="contentRunId" defaultValue={content?.id ?? ""} options={runOptions("caption_content")} />
-        <FilterSelect label="Model" name="model" defaultValue={query.model ?? ""} empty="every model" options={options.models} testId="filter-model" />
-        <FilterSelect label="Caption type" name="type" defaultValue={query.type ?? ""} empty="every type" options={options.types} testId="filter-type" />
+        <FilterSelect
+          label="Style run"
+          name="styleRunId"
+          defaultValue={style?.id ?? ""}
+          options={runOptions("caption_style")}
+        />
+        <FilterSelect
+          label="Content run"
+          name="contentRunId"
+          defaultValue={content?.id ?? ""}
+          options={runOptions("caption_content")}
+        />
+        <FilterSelect
+          label="Model"
+          name="model"
+          defaultValue={query.model ?? ""}
+          empty="every model"
+          options={options.models}
+          testId="filter-model"
+        />
+        <FilterSelect
+          label="Caption type"
+          name="type"
+          defaultValue={query.type ?? ""}
+          empty="every type"
+          options={options.types}
+          testId="filter-type"
+        />
         <VideoFilterSelect videos={options.videos} defaultValue={query.videoId} />
-        <FilterSelect label="Flag" name="flag" defaultValue={query.flag ?? ""} empty="any" options={CAPTION_FLAGS.map((f) => ({ value: f, label: FLAG_LABELS[f] }))} testId="filter-flag" />
+        <FilterSelect
+          label="Flag"
+          name="flag"
+          defaultValue={query.flag ?? ""}
+          empty="any"
+          options={CAPTION_FLAGS.map((f) => ({ value: f, label: FLAG_LABELS[f] }))}
+          testId="filter-flag"
+        />
         <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
       </form>
       {problem && (
@@ -173,8 +274,9 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
         <>
           <Card title="Leaderboard">
             <p className="mb-2 text-xs text-slate-500">
-              Per model × caption type (and per model over all its captions): mean style score (0–4, the score that counts), content coverage (key points hit / key points) and the rate of length-rule
-              violations, each with its bootstrap 95% interval and n (captions).
+              Per model × caption type (and per model over all its captions): mean style score (0–4, the score that
+              counts), content coverage (key points hit / key points) and the rate of length-rule violations, each with
+              its bootstrap 95% interval and n (captions).
             </p>
             {leaderboardWithheld ? (
               <WithheldNotice
@@ -198,10 +300,16 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
           </Card>
           {canExport && (downloads.length > 0 || exportsWithheld) && (
             <Card title="Exports">
-              {exportsWithheld && <WithheldNotice message={`Downloads of these runs are ${withheldReason(exportsWithheld)}.`} withheld={exportsWithheld} />}
+              {exportsWithheld && (
+                <WithheldNotice
+                  message={`Downloads of these runs are ${withheldReason(exportsWithheld)}.`}
+                  withheld={exportsWithheld}
+                />
+              )}
               {downloads.length > 0 && <ExportButtons downloads={downloads} />}
               <p className="mt-2 text-xs text-slate-500">
-                Leaderboard: one row per model, type and metric with its interval. Captions: every caption of the run with its counts, rules, scores, reasons and key points.
+                Leaderboard: one row per model, type and metric with its interval. Captions: every caption of the run
+                with its counts, rules, scores, reasons and key points.
               </p>
             </Card>
           )}
@@ -211,7 +319,11 @@ export default async function CaptionsPage({ params, searchParams }: { params: P
               columns={captionColumns(projectId)}
               rows={overview.captions}
               rowKey={(c) => c.captionId}
-              rowProps={(c) => ({ "data-testid": "caption-row", "data-model": c.model ?? "", "data-type": c.captionType })}
+              rowProps={(c) => ({
+                "data-testid": "caption-row",
+                "data-model": c.model ?? "",
+                "data-type": c.captionType,
+              })}
               empty="No caption matches."
             />
             <PageLinks page={query.page} pageCount={pageCount} href={pageHref} />

@@ -1,6 +1,11 @@
 import Link from "next/link";
 import { requirePageProjectAccess } from "@/app/_server/actor";
-import { candidateExportHref, candidateLmmsEvalHref, curationHref, EXPORT_FORMATS } from "@/components/tasks/construction/construction-requests";
+import {
+  candidateExportHref,
+  candidateLmmsEvalHref,
+  curationHref,
+  EXPORT_FORMATS,
+} from "@/components/tasks/construction/construction-requests";
 import { ConstructionRunPanel } from "@/components/tasks/construction/construction-run-panel";
 import { FunnelChart } from "@/components/tasks/construction/funnel-chart";
 import { MakeQaSetForm } from "@/components/tasks/construction/make-qa-set-form";
@@ -11,7 +16,14 @@ import { ProjectPageHeader } from "@/components/project-page-header";
 import { type Column, DataTable } from "@/components/ui/data-table";
 import { FilterSelect } from "@/components/ui/filter-select";
 import { MC_LETTERS } from "@/lib/tasks/construction/balance-answer-letters";
-import { type CandidateRow, type CandidateSetDetail, candidateSetDetail, constructionOverview, constructionQuerySchema, qaSetTargetProjects } from "@/lib/tasks/construction/construction-overview";
+import {
+  type CandidateRow,
+  type CandidateSetDetail,
+  candidateSetDetail,
+  constructionOverview,
+  constructionQuerySchema,
+  qaSetTargetProjects,
+} from "@/lib/tasks/construction/construction-overview";
 import { FILTERS } from "@/lib/tasks/construction/filter-funnel";
 import { MAX_TRANSFORM_ATTEMPTS } from "@/lib/tasks/construction/transform-attempts";
 import { prisma } from "@/lib/db/prisma";
@@ -24,18 +36,33 @@ const counts = (record: Record<string, number>) =>
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, n]) => `${key} ${n}`)
     .join(" · ") || "—";
-const TRANSFORM_LABELS = { transformed: "transformed", could_not_transform: "could not transform", in_progress: "in progress", not_started: "not started" } as const;
+const TRANSFORM_LABELS = {
+  transformed: "transformed",
+  could_not_transform: "could not transform",
+  in_progress: "in progress",
+  not_started: "not started",
+} as const;
 const filterLabel = (id: string) => FILTERS.find((f) => f.id === id)?.label ?? id;
 
-export default async function ConstructionPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ConstructionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId);
   const raw = searchParamsObject(await searchParams);
   const parsed = constructionQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : constructionQuerySchema.parse({});
-  let problem = parsed.success ? null : `Some parameters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}.`;
+  let problem = parsed.success
+    ? null
+    : `Some parameters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}.`;
   const overview = await constructionOverview(prisma, actor, projectId);
-  const endpoints = overview.may.startRuns ? (await listEndpoints(prisma, actor, projectId)).map(({ id, name, model }) => ({ id, name, model })) : [];
+  const endpoints = overview.may.startRuns
+    ? (await listEndpoints(prisma, actor, projectId)).map(({ id, name, model }) => ({ id, name, model }))
+    : [];
   const chosenSetId = query.set ?? overview.candidateSets.at(-1)?.id;
   let detail: CandidateSetDetail | null = null;
   if (chosenSetId) {
@@ -47,10 +74,17 @@ export default async function ConstructionPage({ params, searchParams }: { param
     }
   }
   const targets = detail ? await qaSetTargetProjects(prisma, actor) : [];
-  const runRows = (runs: { id: string; status: string; createdAt: Date; endpoint: { name: string; model: string } }[]) => runs.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+  const runRows = (
+    runs: { id: string; status: string; createdAt: Date; endpoint: { name: string; model: string } }[],
+  ) => runs.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
   const keep = (change: Record<string, string | undefined>) => {
     const search = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...(parsed.success ? raw : {}), ...(detail ? { set: detail.set.id } : {}), ...change })) if (v) search.set(k, v);
+    for (const [k, v] of Object.entries({
+      ...(parsed.success ? raw : {}),
+      ...(detail ? { set: detail.set.id } : {}),
+      ...change,
+    }))
+      if (v) search.set(k, v);
     return `/projects/${projectId}/construction?${search}`;
   };
 
@@ -58,8 +92,10 @@ export default async function ConstructionPage({ params, searchParams }: { param
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Q&A construction" />
       <p className="text-sm text-slate-600">
-        Build a video Q&amp;A benchmark as seed 004 does: import step annotations, generate candidate questions per clip, filter them (blind, hallucination, tricky, unspecific) and turn the survivors
-        into five-option multiple-choice questions, then have people {/* A plain link: the curation pages are not prefetched (they come with the curation queues). */}
+        Build a video Q&amp;A benchmark as seed 004 does: import step annotations, generate candidate questions per
+        clip, filter them (blind, hallucination, tricky, unspecific) and turn the survivors into five-option
+        multiple-choice questions, then have people{" "}
+        {/* A plain link: the curation pages are not prefetched (they come with the curation queues). */}
         <a className="text-indigo-700 underline" href={curationHref(projectId)}>
           curate
         </a>{" "}
@@ -70,7 +106,11 @@ export default async function ConstructionPage({ params, searchParams }: { param
         .
       </p>
       {problem && (
-        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="construction-problem">
+        <p
+          role="alert"
+          className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+          data-testid="construction-problem"
+        >
           {problem}
         </p>
       )}
@@ -81,36 +121,61 @@ export default async function ConstructionPage({ params, searchParams }: { param
             <summary className="cursor-pointer">The formats</summary>
             <ul className="mt-2 list-disc pl-5 text-xs">
               <li>
-                One record per video, as JSONL or a JSON array: <code>{'{"video", "theme"?, "duration"?, "dataset"?, "steps": [{"start", "end", "text", "category"?}]}'}</code>; times in seconds;{" "}
-                <code>dataset</code> is <code>hirest</code>, <code>youcook2</code>, <code>ego4d-goalstep</code>, <code>egoexo4d</code> or <code>generic</code> (the default) and picks the generation
-                templates.
+                One record per video, as JSONL or a JSON array:{" "}
+                <code>
+                  {'{"video", "theme"?, "duration"?, "dataset"?, "steps": [{"start", "end", "text", "category"?}]}'}
+                </code>
+                ; times in seconds; <code>dataset</code> is <code>hirest</code>, <code>youcook2</code>,{" "}
+                <code>ego4d-goalstep</code>, <code>egoexo4d</code> or <code>generic</code> (the default) and picks the
+                generation templates.
               </li>
               <li>
-                CSV: one row per step, <code>video,start,end,text</code> and optionally <code>theme,duration,dataset,category,level</code> (<code>level</code> <code>substep</code> attaches a row to
-                the step above it).
+                CSV: one row per step, <code>video,start,end,text</code> and optionally{" "}
+                <code>theme,duration,dataset,category,level</code> (<code>level</code> <code>substep</code> attaches a
+                row to the step above it).
               </li>
               <li>
-                Steps in time order, from 0 on, each ending after it starts and by the duration. Videos match the project&apos;s by file name. Ego4D Goal-Step and Ego-Exo4D videos are trimmed into
-                clips of more than 4 minutes with at least 7 varied steps; the check lists what the trimming left out and why. A bad file imports nothing.
+                Steps in time order, from 0 on, each ending after it starts and by the duration. Videos match the
+                project&apos;s by file name. Ego4D Goal-Step and Ego-Exo4D videos are trimmed into clips of more than 4
+                minutes with at least 7 varied steps; the check lists what the trimming left out and why. A bad file
+                imports nothing.
               </li>
             </ul>
           </details>
-          {overview.may.importAnnotations ? <StepAnnotationImport projectId={projectId} /> : <p className="text-xs text-slate-500">Owners import step annotations; the sets are listed below.</p>}
+          {overview.may.importAnnotations ? (
+            <StepAnnotationImport projectId={projectId} />
+          ) : (
+            <p className="text-xs text-slate-500">Owners import step annotations; the sets are listed below.</p>
+          )}
         </div>
       </Card>
 
       <Card title={`Clip sets (${overview.clipSets.length})`}>
         {overview.clipSets.length === 0 ? (
-          <EmptyState title="No step annotations yet">{overview.may.importAnnotations ? "Import a step annotation file above." : "An owner imports step annotations; they will show here."}</EmptyState>
+          <EmptyState title="No step annotations yet">
+            {overview.may.importAnnotations
+              ? "Import a step annotation file above."
+              : "An owner imports step annotations; they will show here."}
+          </EmptyState>
         ) : (
           <ul className="flex flex-col divide-y divide-slate-100" data-testid="clip-sets">
             {overview.clipSets.map((set) => (
               <li key={set.id} className="flex flex-col gap-2 py-3 text-sm" data-testid="clip-set">
                 <p>
-                  <span className="font-medium">{set.name}</span> <span className="text-xs text-slate-500">({set.fileName})</span> · {set.clips} clip{set.clips === 1 ? "" : "s"} of {set.videos} video
-                  {set.videos === 1 ? "" : "s"} · <span data-testid="clip-set-datasets">{counts(set.clipsByDataset)}</span>
+                  <span className="font-medium">{set.name}</span>{" "}
+                  <span className="text-xs text-slate-500">({set.fileName})</span> · {set.clips} clip
+                  {set.clips === 1 ? "" : "s"} of {set.videos} video
+                  {set.videos === 1 ? "" : "s"} ·{" "}
+                  <span data-testid="clip-set-datasets">{counts(set.clipsByDataset)}</span>
                 </p>
-                <ConstructionRunPanel projectId={projectId} kind="generate" setId={set.id} endpoints={endpoints} runs={runRows(set.runs)} canManage={overview.may.startRuns} />
+                <ConstructionRunPanel
+                  projectId={projectId}
+                  kind="generate"
+                  setId={set.id}
+                  endpoints={endpoints}
+                  runs={runRows(set.runs)}
+                  canManage={overview.may.startRuns}
+                />
               </li>
             ))}
           </ul>
@@ -119,7 +184,9 @@ export default async function ConstructionPage({ params, searchParams }: { param
 
       <Card title={`Candidate sets (${overview.candidateSets.length})`}>
         {overview.candidateSets.length === 0 ? (
-          <EmptyState title="No candidates yet">A finished generation run over a clip set makes a candidate set from its questions.</EmptyState>
+          <EmptyState title="No candidates yet">
+            A finished generation run over a clip set makes a candidate set from its questions.
+          </EmptyState>
         ) : (
           <ul className="flex flex-col divide-y divide-slate-100" data-testid="candidate-sets">
             {overview.candidateSets.map((set) => (
@@ -128,13 +195,23 @@ export default async function ConstructionPage({ params, searchParams }: { param
                   {detail?.set.id === set.id ? (
                     <span className="font-medium">{set.name}</span>
                   ) : (
-                    <Link className="font-medium text-indigo-700 underline" href={`/projects/${projectId}/construction?set=${set.id}`}>
+                    <Link
+                      className="font-medium text-indigo-700 underline"
+                      href={`/projects/${projectId}/construction?set=${set.id}`}
+                    >
                       {set.name}
                     </Link>
                   )}{" "}
                   · {set.candidates} candidate{set.candidates === 1 ? "" : "s"}
                 </p>
-                <ConstructionRunPanel projectId={projectId} kind="construct" setId={set.id} endpoints={endpoints} runs={runRows(set.runs)} canManage={overview.may.startRuns} />
+                <ConstructionRunPanel
+                  projectId={projectId}
+                  kind="construct"
+                  setId={set.id}
+                  endpoints={endpoints}
+                  runs={runRows(set.runs)}
+                  canManage={overview.may.startRuns}
+                />
               </li>
             ))}
           </ul>
@@ -153,14 +230,20 @@ export default async function ConstructionPage({ params, searchParams }: { param
                 rowKey={(stage) => stage.id}
                 rowProps={(stage) => ({ "data-testid": "funnel-stage", "data-stage": stage.id })}
               />
-              <FunnelChart stages={detail.funnel.map(({ label, kept, removed, pending }) => ({ label, kept, removed, pending }))} />
+              <FunnelChart
+                stages={detail.funnel.map(({ label, kept, removed, pending }) => ({ label, kept, removed, pending }))}
+              />
               <div className="grid gap-4 md:grid-cols-2">
                 <div data-testid="transformation-counts">
                   <h3 className="mb-1 font-medium">Multiple-choice transformation</h3>
                   <p className="text-xs text-slate-600">
-                    {(Object.keys(TRANSFORM_LABELS) as (keyof typeof TRANSFORM_LABELS)[]).map((k) => `${TRANSFORM_LABELS[k]} ${detail.transformation[k]}`).join(" · ")}
+                    {(Object.keys(TRANSFORM_LABELS) as (keyof typeof TRANSFORM_LABELS)[])
+                      .map((k) => `${TRANSFORM_LABELS[k]} ${detail.transformation[k]}`)
+                      .join(" · ")}
                   </p>
-                  <p className="mt-1 text-xs text-slate-500">A question no attempt transforms within {MAX_TRANSFORM_ATTEMPTS} attempts could not be transformed.</p>
+                  <p className="mt-1 text-xs text-slate-500">
+                    A question no attempt transforms within {MAX_TRANSFORM_ATTEMPTS} attempts could not be transformed.
+                  </p>
                 </div>
                 <div data-testid="letter-histogram">
                   <h3 className="mb-1 font-medium">Correct letter</h3>
@@ -174,18 +257,35 @@ export default async function ConstructionPage({ params, searchParams }: { param
                   </a>
                   {overview.may.export &&
                     EXPORT_FORMATS.map((format) => (
-                      <a key={format} className="text-indigo-700 underline" href={candidateExportHref(detail.set.id, format)} download data-testid={`export-${format}`}>
+                      <a
+                        key={format}
+                        className="text-indigo-700 underline"
+                        href={candidateExportHref(detail.set.id, format)}
+                        download
+                        data-testid={`export-${format}`}
+                      >
                         Export accepted ({format}) JSONL
                       </a>
                     ))}
                   {overview.may.export &&
                     EXPORT_FORMATS.map((format) => (
-                      <a key={`lmms-${format}`} className="text-indigo-700 underline" href={candidateLmmsEvalHref(detail.set.id, format)} download data-testid={`export-lmms-eval-${format}`}>
+                      <a
+                        key={`lmms-${format}`}
+                        className="text-indigo-700 underline"
+                        href={candidateLmmsEvalHref(detail.set.id, format)}
+                        download
+                        data-testid={`export-lmms-eval-${format}`}
+                      >
                         lmms-eval task ({format})
                       </a>
                     ))}
                 </p>
-                <MakeQaSetForm candidateSetId={detail.set.id} candidateSetName={detail.set.name} projects={targets} defaultProjectId={projectId} />
+                <MakeQaSetForm
+                  candidateSetId={detail.set.id}
+                  candidateSetName={detail.set.name}
+                  projects={targets}
+                  defaultProjectId={projectId}
+                />
               </div>
             </div>
           </Card>
@@ -194,11 +294,38 @@ export default async function ConstructionPage({ params, searchParams }: { param
             <div className="flex flex-col gap-3 text-sm">
               <form method="get" className="flex flex-wrap items-end gap-2 text-xs" data-testid="candidate-filters">
                 <input type="hidden" name="set" value={detail.set.id} />
-                <FilterSelect label="Fate" name="fate" defaultValue={query.fate ?? ""} empty="any" options={["kept", "removed", "pending"]} />
-                <FilterSelect label="Filter" name="filter" defaultValue={query.filter ?? ""} empty="any" options={FILTERS.map((f) => ({ value: f.id, label: f.label }))} />
-                <FilterSelect label="Category" name="category" defaultValue={query.category ?? ""} empty="any" options={detail.categories} />
-                <FilterSelect label="Dataset" name="dataset" defaultValue={query.dataset ?? ""} empty="any" options={detail.datasets} />
-                <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-100">
+                <FilterSelect
+                  label="Fate"
+                  name="fate"
+                  defaultValue={query.fate ?? ""}
+                  empty="any"
+                  options={["kept", "removed", "pending"]}
+                />
+                <FilterSelect
+                  label="Filter"
+                  name="filter"
+                  defaultValue={query.filter ?? ""}
+                  empty="any"
+                  options={FILTERS.map((f) => ({ value: f.id, label: f.label }))}
+                />
+                <FilterSelect
+                  label="Category"
+                  name="category"
+                  defaultValue={query.category ?? ""}
+                  empty="any"
+                  options={detail.categories}
+                />
+                <FilterSelect
+                  label="Dataset"
+                  name="dataset"
+                  defaultValue={query.dataset ?? ""}
+                  empty="any"
+                  options={detail.datasets}
+                />
+                <button
+                  type="submit"
+                  className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-100"
+                >
                   Show
                 </button>
               </form>
@@ -209,7 +336,11 @@ export default async function ConstructionPage({ params, searchParams }: { param
                 columns={candidateColumns(overview.may.restore)}
                 rows={detail.rows}
                 rowKey={(row) => row.itemId}
-                rowProps={(row) => ({ className: "align-top", "data-testid": "candidate", "data-fate": row.fate.state })}
+                rowProps={(row) => ({
+                  className: "align-top",
+                  "data-testid": "candidate",
+                  "data-fate": row.fate.state,
+                })}
                 empty={<EmptyState title="No candidate matches">Change the filters.</EmptyState>}
               />
               {detail.pageCount > 1 && (
@@ -238,7 +369,11 @@ export default async function ConstructionPage({ params, searchParams }: { param
 function LetterHistogram({ letters }: { letters: Record<(typeof MC_LETTERS)[number], number> }) {
   const max = Math.max(1, ...Object.values(letters));
   return (
-    <div className="flex h-24 items-end gap-2" role="img" aria-label={`Correct letters: ${MC_LETTERS.map((l) => `${l} ${letters[l]}`).join(", ")}`}>
+    <div
+      className="flex h-24 items-end gap-2"
+      role="img"
+      aria-label={`Correct letters: ${MC_LETTERS.map((l) => `${l} ${letters[l]}`).join(", ")}`}
+    >
       {MC_LETTERS.map((letter) => (
         <div key={letter} className="flex w-8 flex-col items-center gap-1" data-testid={`letter-${letter}`}>
           <span className="text-xs">{letters[letter]}</span>
@@ -254,9 +389,27 @@ type FunnelStage = CandidateSetDetail["funnel"][number];
 
 const FUNNEL_COLUMNS: Column<FunnelStage>[] = [
   { id: "stage", header: "stage", className: "font-medium", cell: (stage) => stage.label },
-  { id: "kept", header: "kept", align: "right", cellProps: () => ({ "data-testid": "funnel-kept" }), cell: (stage) => stage.kept },
-  { id: "removed", header: "removed", align: "right", cellProps: () => ({ "data-testid": "funnel-removed" }), cell: (stage) => stage.removed },
-  { id: "pending", header: "pending", align: "right", cellProps: () => ({ "data-testid": "funnel-pending" }), cell: (stage) => stage.pending },
+  {
+    id: "kept",
+    header: "kept",
+    align: "right",
+    cellProps: () => ({ "data-testid": "funnel-kept" }),
+    cell: (stage) => stage.kept,
+  },
+  {
+    id: "removed",
+    header: "removed",
+    align: "right",
+    cellProps: () => ({ "data-testid": "funnel-removed" }),
+    cell: (stage) => stage.removed,
+  },
+  {
+    id: "pending",
+    header: "pending",
+    align: "right",
+    cellProps: () => ({ "data-testid": "funnel-pending" }),
+    cell: (stage) => stage.pending,
+  },
   { id: "category", header: "kept by category", cell: (stage) => counts(stage.keptByCategory) },
   { id: "dataset", header: "kept by dataset", cell: (stage) => counts(stage.keptByDataset) },
 ];
@@ -273,7 +426,11 @@ const candidateColumns = (canRestore: boolean): Column<CandidateRow>[] => [
       </>
     ),
   },
-  { id: "category", header: "category", cell: (row) => row.category ?? <span className="text-slate-500">not yet</span> },
+  {
+    id: "category",
+    header: "category",
+    cell: (row) => row.category ?? <span className="text-slate-500">not yet</span>,
+  },
   { id: "dataset", header: "dataset", cell: (row) => row.dataset },
   { id: "granularity", header: "granularity", cell: (row) => row.granularity },
   {
@@ -316,7 +473,9 @@ const candidateColumns = (canRestore: boolean): Column<CandidateRow>[] => [
     cell: (row) => (
       <>
         {row.curation.status}
-        {row.curation.accepts + row.curation.rejects > 0 ? ` (${row.curation.accepts} accept, ${row.curation.rejects} reject)` : ""}
+        {row.curation.accepts + row.curation.rejects > 0
+          ? ` (${row.curation.accepts} accept, ${row.curation.rejects} reject)`
+          : ""}
       </>
     ),
   },

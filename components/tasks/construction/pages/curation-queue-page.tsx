@@ -26,7 +26,9 @@ export default async function CurationQueuePage({
       {roleCan(role, "scores.review") ? (
         <CurationScreen projectId={projectId} queueId={queueId} startItemId={startItemId} />
       ) : (
-        <p className="text-sm text-slate-600">Your role ({role}) may not curate in this project: the queue&apos;s counts are on the curation page.</p>
+        <p className="text-sm text-slate-600">
+          Your role ({role}) may not curate in this project: the queue&apos;s counts are on the curation page.
+        </p>
       )}
     </div>
   );

@@ -9,7 +9,12 @@ import { paperTableQuerySchema } from "@/lib/calibration/calibration.validation"
 import { calibrationOptions, runOptionLabels } from "@/lib/calibration/calibration-options";
 import { calibrationReport, type CalibrationReport } from "@/lib/tasks/hallucination/paper-table-load";
 import { calibrationLatex, groupName } from "@/lib/tasks/hallucination/paper-table-export";
-import { CATEGORY_TARGETS, HEADLINE_TARGETS, paperTableReads, type PaperCell } from "@/lib/tasks/hallucination/paper-table";
+import {
+  CATEGORY_TARGETS,
+  HEADLINE_TARGETS,
+  paperTableReads,
+  type PaperCell,
+} from "@/lib/tasks/hallucination/paper-table";
 import { findTask } from "@/lib/tasks/registry";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
@@ -29,7 +34,10 @@ function Value({ cell, metric }: { cell: PaperCell; metric: (typeof METRICS)[num
   const value = cell.values[metric];
   const ci = cell.ci[metric];
   return (
-    <td className="px-2 py-1 tabular-nums" title={ci ? `95% interval ${ci.lower.toFixed(3)}–${ci.upper.toFixed(3)}` : undefined}>
+    <td
+      className="px-2 py-1 tabular-nums"
+      title={ci ? `95% interval ${ci.lower.toFixed(3)}–${ci.upper.toFixed(3)}` : undefined}
+    >
       {formatStatistic(value)}
       {ci && value !== null && <div className="text-[10px] text-slate-500">{formatInterval([ci.lower, ci.upper])}</div>}
     </td>
@@ -37,7 +45,13 @@ function Value({ cell, metric }: { cell: PaperCell; metric: (typeof METRICS)[num
 }
 
 /** The paper's table: a label set against a hallucination run, laid out as Sora Detector's results. */
-export default async function CalibrationPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CalibrationPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId, "export.read");
   const raw = searchParamsObject(await searchParams);
@@ -53,13 +67,18 @@ export default async function CalibrationPage({ params, searchParams }: { params
     try {
       report = await calibrationReport(prisma, actor, projectId, query);
     } catch (error) {
-      if (!(error instanceof NotFoundError || error instanceof ValidationError || error instanceof WithheldError)) throw error;
+      if (!(error instanceof NotFoundError || error instanceof ValidationError || error instanceof WithheldError))
+        throw error;
       problem = error.message;
     }
   } else if (chosen.labelSetId && chosen.runId) {
     problem = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
   }
-  const query = new URLSearchParams(Object.entries({ ...raw, ...chosen }).filter((e): e is [string, string] => typeof e[1] === "string" && e[0] !== "format"));
+  const query = new URLSearchParams(
+    Object.entries({ ...raw, ...chosen }).filter(
+      (e): e is [string, string] => typeof e[1] === "string" && e[0] !== "format",
+    ),
+  );
   const download = (format: string) => `/api/v1/projects/${projectId}/calibration?${query.toString()}&format=${format}`;
 
   return (
@@ -104,7 +123,15 @@ export default async function CalibrationPage({ params, searchParams }: { params
             />
             <label className="flex flex-col gap-1">
               <span>Presence at score ≥</span>
-              <input name="threshold" type="number" min={0} max={10} step={0.5} defaultValue={raw.threshold ?? report?.threshold} className={`${FILTER_INPUT} w-24`} />
+              <input
+                name="threshold"
+                type="number"
+                min={0}
+                max={10}
+                step={0.5}
+                defaultValue={raw.threshold ?? report?.threshold}
+                className={`${FILTER_INPUT} w-24`}
+              />
             </label>
             <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Show</button>
             <Link href={`/projects/${projectId}/calibration/compare`} className="ml-auto text-indigo-700 underline">
@@ -129,10 +156,15 @@ function Report({ report, download }: { report: CalibrationReport; download: (fo
     <>
       <p className="text-sm text-slate-600" data-testid="calibration-summary">
         {report.videos} videos labelled in <b>{report.labelSet.name}</b>
-        {report.labelSet.annotator && <> (annotator {report.labelSet.annotator})</>} and judged by {report.run.model} ({report.run.endpoint})
-        {report.labelledNotJudged > 0 && <>; {report.labelledNotJudged} labelled videos the run did not judge are left out</>}. Positive class: a hallucination present (for prompt consistency: the
-        video departs from its prompt). The overall verdict is the run&apos;s own; the judge sees a category (or prompt inconsistency) when its worst score is at least {report.threshold}. Intervals:
-        percentile bootstrap over videos, {report.table.bootstrap.iterations} resamples, seed {report.table.bootstrap.seed}.
+        {report.labelSet.annotator && <> (annotator {report.labelSet.annotator})</>} and judged by {report.run.model} (
+        {report.run.endpoint})
+        {report.labelledNotJudged > 0 && (
+          <>; {report.labelledNotJudged} labelled videos the run did not judge are left out</>
+        )}
+        . Positive class: a hallucination present (for prompt consistency: the video departs from its prompt). The
+        overall verdict is the run&apos;s own; the judge sees a category (or prompt inconsistency) when its worst score
+        is at least {report.threshold}. Intervals: percentile bootstrap over videos, {report.table.bootstrap.iterations}{" "}
+        resamples, seed {report.table.bootstrap.seed}.
       </p>
       <Card title="Exports">
         <div className="flex gap-3 text-sm">
@@ -176,9 +208,15 @@ function Report({ report, download }: { report: CalibrationReport; download: (fo
             </thead>
             <tbody className="divide-y divide-slate-100">
               {report.table.groups.map((g) => (
-                <tr key={g.model ?? "overall"} data-testid="paper-table-row" className={g.model === null ? "font-semibold" : undefined}>
+                <tr
+                  key={g.model ?? "overall"}
+                  data-testid="paper-table-row"
+                  className={g.model === null ? "font-semibold" : undefined}
+                >
                   <td className="px-2 py-1">{groupName(g)}</td>
-                  {HEADLINE_TARGETS.flatMap((t) => METRICS.map(([id]) => <Value key={`${t.id}-${id}`} cell={g.cells[t.id]!} metric={id} />))}
+                  {HEADLINE_TARGETS.flatMap((t) =>
+                    METRICS.map(([id]) => <Value key={`${t.id}-${id}`} cell={g.cells[t.id]!} metric={id} />),
+                  )}
                   <td className="px-2">{g.cells.verdict!.n}</td>
                 </tr>
               ))}
@@ -218,7 +256,12 @@ function Report({ report, download }: { report: CalibrationReport; download: (fo
         </table>
       </Card>
       <Card title="LaTeX (booktabs)">
-        <textarea readOnly className="h-48 w-full rounded-md border border-slate-300 p-2 font-mono text-xs" value={calibrationLatex(report)} data-testid="calibration-latex-source" />
+        <textarea
+          readOnly
+          className="h-48 w-full rounded-md border border-slate-300 p-2 font-mono text-xs"
+          value={calibrationLatex(report)}
+          data-testid="calibration-latex-source"
+        />
       </Card>
     </>
   );

@@ -38,7 +38,9 @@ function Decision({ result, testId }: { result: QaAnswerResult; testId: string }
         <pre className="whitespace-pre-wrap rounded bg-slate-50 p-2 text-sm" data-testid={`${testId}-raw-answer`}>
           {result.rawAnswer ?? "(no answer)"}
         </pre>
-        {result.finishReason === "length" && <p className="text-xs text-amber-700">The answer was cut off at the token limit.</p>}
+        {result.finishReason === "length" && (
+          <p className="text-xs text-amber-700">The answer was cut off at the token limit.</p>
+        )}
       </div>
       {result.extraction && (
         <p className="text-slate-600" data-testid={`${testId}-extraction`}>
@@ -47,7 +49,10 @@ function Decision({ result, testId }: { result: QaAnswerResult; testId: string }
       )}
       {result.reason && (
         <p className="text-slate-700" data-testid={`${testId}-reason`}>
-          <span className="text-xs font-medium uppercase text-slate-500">{result.outcome === "unanswerable" ? "Why no decision" : "Reason"}</span> {result.reason}
+          <span className="text-xs font-medium uppercase text-slate-500">
+            {result.outcome === "unanswerable" ? "Why no decision" : "Reason"}
+          </span>{" "}
+          {result.reason}
         </p>
       )}
     </div>
@@ -77,7 +82,10 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
         </Link>
         <span>
           {question.format === "mc" ? "Multiple-choice" : "Open-ended"} question {question.externalId} about{" "}
-          <Link className="font-mono text-xs text-indigo-700 underline" href={`/projects/${projectId}/videos/${question.video.id}`}>
+          <Link
+            className="font-mono text-xs text-indigo-700 underline"
+            href={`/projects/${projectId}/videos/${question.video.id}`}
+          >
             {question.video.relativePath}
           </Link>
         </span>
@@ -98,7 +106,9 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
                   className={letter === question.answer ? "font-medium text-emerald-800" : ""}
                 >
                   {letter}. {text}
-                  {letter === question.answer && <span className="ml-2 rounded bg-emerald-100 px-1 text-xs">correct</span>}
+                  {letter === question.answer && (
+                    <span className="ml-2 rounded bg-emerald-100 px-1 text-xs">correct</span>
+                  )}
                 </li>
               ))}
             </ol>
@@ -118,7 +128,9 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
           You are reviewing this video in a blind queue: the judge&apos;s decisions are shown once you submit.
         </p>
       )}
-      {detail.results.length === 0 && <p className="text-sm text-slate-500">No QA run has answered this question yet.</p>}
+      {detail.results.length === 0 && (
+        <p className="text-sm text-slate-500">No QA run has answered this question yet.</p>
+      )}
       {detail.results.map(({ run, frameSet, scoreId, result, textOnly, rightWithoutVideo }) => (
         <Card
           key={run.id}
@@ -130,7 +142,11 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
               <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`}>
                 run
               </Link>
-              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/agreement?runId=${run.id}`} data-testid="qa-run-agreement">
+              <Link
+                className="text-indigo-700 underline"
+                href={`/projects/${projectId}/agreement?runId=${run.id}`}
+                data-testid="qa-run-agreement"
+              >
                 agreement
               </Link>
             </span>
@@ -138,13 +154,20 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
         >
           <div className="flex flex-col gap-4" data-testid="qa-result" data-run={run.id} data-model={run.model}>
             <div>
-              <div className="mb-1 text-xs font-medium uppercase text-slate-500">The frames the model saw ({frameSet ? `${frameSet.frameCount}, ${describeResize(run.settings.resize)}` : "none"})</div>
+              <div className="mb-1 text-xs font-medium uppercase text-slate-500">
+                The frames the model saw (
+                {frameSet ? `${frameSet.frameCount}, ${describeResize(run.settings.resize)}` : "none"})
+              </div>
               {frameSet && (
                 <div className="grid grid-cols-4 gap-2 md:grid-cols-8" data-testid="qa-frames">
                   {frameSet.frames.map((f) => (
                     <figure key={f.id} className="text-xs text-slate-500">
                       {/* eslint-disable-next-line @next/next/no-img-element */}
-                      <img src={`/api/v1/frames/${f.id}/image`} alt={`frame ${f.index} at ${f.timestampS.toFixed(2)} s`} className="w-full rounded border border-slate-200" />
+                      <img
+                        src={`/api/v1/frames/${f.id}/image`}
+                        alt={`frame ${f.index} at ${f.timestampS.toFixed(2)} s`}
+                        className="w-full rounded border border-slate-200"
+                      />
                       <figcaption>
                         {f.timestampS.toFixed(2)} s · {f.width}×{f.height}
                       </figcaption>
@@ -169,7 +192,10 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
                 <div className="mb-1 flex items-center gap-2 text-xs font-medium uppercase text-slate-500">
                   Without the video (text-only baseline)
                   {rightWithoutVideo && (
-                    <span className="rounded bg-violet-100 px-1.5 text-xs normal-case text-violet-800" data-testid="flag-right-without-video">
+                    <span
+                      className="rounded bg-violet-100 px-1.5 text-xs normal-case text-violet-800"
+                      data-testid="flag-right-without-video"
+                    >
                       answered right without the video
                     </span>
                   )}

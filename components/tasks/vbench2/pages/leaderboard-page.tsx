@@ -18,13 +18,23 @@ import { WithheldError } from "@/lib/visibility/withheld";
 const pct = (value: number | null) => (value === null ? "—" : `${(value * 100).toFixed(1)}`);
 const cell = (e: { value?: number | null; score?: number | null; lower: number | null; upper: number | null }) => {
   const value = e.value ?? e.score ?? null;
-  return value === null ? "—" : e.lower === null || e.upper === null ? pct(value) : `${pct(value)} [${pct(e.lower)}, ${pct(e.upper)}]`;
+  return value === null
+    ? "—"
+    : e.lower === null || e.upper === null
+      ? pct(value)
+      : `${pct(value)} [${pct(e.lower)}, ${pct(e.upper)}]`;
 };
 type Generator = Vbench2Leaderboard["generators"][number];
 const SOURCE_LABELS = { judge: "FrameJury's judge", vbench: "VBench's own results", humans: "people" } as const;
 
 /** The generators of a VBench-2.0 run ranked by its total, with 95% intervals over prompts (owners, reviewers and viewers). */
-export default async function Vbench2LeaderboardPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function Vbench2LeaderboardPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId);
   const raw = searchParamsObject(await searchParams);
@@ -33,10 +43,18 @@ export default async function Vbench2LeaderboardPage({ params, searchParams }: {
   let problem: string | null = null;
   let withheld: WithheldError | null = null;
   const parsed = vbench2LeaderboardQuerySchema.safeParse({ ...raw, runId: raw.runId ?? runs[0]?.id });
-  if (!parsed.success) problem = runs.length ? `Some parameters were not understood: ${parsed.error.issues.map((i) => i.message).join(" ")}` : null;
+  if (!parsed.success)
+    problem = runs.length
+      ? `Some parameters were not understood: ${parsed.error.issues.map((i) => i.message).join(" ")}`
+      : null;
   else {
     try {
-      board = await vbench2Leaderboard(prisma, actor, projectId, { runId: parsed.data.runId, labelSetId: parsed.data.labelSetId ?? null, samples: parsed.data.samples, seed: parsed.data.seed });
+      board = await vbench2Leaderboard(prisma, actor, projectId, {
+        runId: parsed.data.runId,
+        labelSetId: parsed.data.labelSetId ?? null,
+        samples: parsed.data.samples,
+        seed: parsed.data.seed,
+      });
     } catch (error) {
       if (error instanceof z.ZodError) problem = error.issues.map((i) => i.message).join(" ");
       else if (error instanceof WithheldError) withheld = error;
@@ -44,15 +62,21 @@ export default async function Vbench2LeaderboardPage({ params, searchParams }: {
       else throw error;
     }
   }
-  const query = parsed.success ? `runId=${encodeURIComponent(parsed.data.runId)}${parsed.data.labelSetId ? `&labelSetId=${encodeURIComponent(parsed.data.labelSetId)}` : ""}` : "";
+  const query = parsed.success
+    ? `runId=${encodeURIComponent(parsed.data.runId)}${parsed.data.labelSetId ? `&labelSetId=${encodeURIComponent(parsed.data.labelSetId)}` : ""}`
+    : "";
   const api = (format: string) => `/api/v1/projects/${projectId}/vbench2-leaderboard?${query}&format=${format}`;
-  const dimensionsShown = board ? board.result.dimensions.filter((d) => board!.generators.some((g) => g.dimensions[d]!.n > 0)) : [];
+  const dimensionsShown = board
+    ? board.result.dimensions.filter((d) => board!.generators.some((g) => g.dimensions[d]!.n > 0))
+    : [];
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="VBench-2.0 leaderboard" />
       <p className="max-w-3xl text-sm text-slate-600">
-        Generators (the videos&apos; model) ranked by VBench-2.0&apos;s total: the mean of the five category means, a dimension a generator has no video in counting 0. The 95% intervals resample
-        prompts (a drawn prompt brings all its videos); each pair is compared over the prompts both have, with a two-sided bootstrap p-value. Scores are in percent.{" "}
+        Generators (the videos&apos; model) ranked by VBench-2.0&apos;s total: the mean of the five category means, a
+        dimension a generator has no video in counting 0. The 95% intervals resample prompts (a drawn prompt brings all
+        its videos); each pair is compared over the prompts both have, with a two-sided bootstrap p-value. Scores are in
+        percent.{" "}
         <Link className="text-indigo-700 underline" href={`/projects/${projectId}/vbench2?${query}`}>
           back to the results
         </Link>
@@ -63,7 +87,9 @@ export default async function Vbench2LeaderboardPage({ params, searchParams }: {
         </p>
       )}
       {withheld && <WithheldNotice message={withheld.message} withheld={withheld.withheld} />}
-      {runs.length === 0 && <EmptyState title="No VBench-2.0 runs yet">A leaderboard ranks the generators of a VBench-2.0 run.</EmptyState>}
+      {runs.length === 0 && (
+        <EmptyState title="No VBench-2.0 runs yet">A leaderboard ranks the generators of a VBench-2.0 run.</EmptyState>
+      )}
       {board && (
         <>
           <p className="flex flex-wrap gap-3 text-sm" data-testid="vbench2-leaderboard-exports">
@@ -86,7 +112,13 @@ export default async function Vbench2LeaderboardPage({ params, searchParams }: {
               columns={[
                 { id: "rank", header: "rank", cell: (g) => g.rank },
                 { id: "generator", header: "generator", className: "font-medium", cell: (g) => g.model },
-                { id: "total", header: "total [95%]", className: "tabular-nums", cellProps: () => ({ "data-testid": "vbench2-leaderboard-total" }), cell: (g) => cell(g.total) },
+                {
+                  id: "total",
+                  header: "total [95%]",
+                  className: "tabular-nums",
+                  cellProps: () => ({ "data-testid": "vbench2-leaderboard-total" }),
+                  cell: (g) => cell(g.total),
+                },
                 ...Object.keys(VBENCH2_CATEGORIES).map((category) => ({
                   id: category,
                   header: category,
@@ -104,7 +136,12 @@ export default async function Vbench2LeaderboardPage({ params, searchParams }: {
               testId="vbench2-leaderboard-dimensions"
               columns={[
                 { id: "dimension", header: "dimension", cell: (dimension) => dimension.replace(/_/g, " ") },
-                { id: "source", header: "source", className: "text-slate-500", cell: (dimension) => SOURCE_LABELS[board.generators[0]!.dimensions[dimension]!.source] },
+                {
+                  id: "source",
+                  header: "source",
+                  className: "text-slate-500",
+                  cell: (dimension) => SOURCE_LABELS[board.generators[0]!.dimensions[dimension]!.source],
+                },
                 ...board.generators.map((g) => ({
                   id: g.model,
                   header: g.model,
@@ -117,7 +154,10 @@ export default async function Vbench2LeaderboardPage({ params, searchParams }: {
               rowKey={(dimension) => dimension}
             />
             {dimensionsShown.length < board.result.dimensions.length && (
-              <p className="mt-2 text-xs text-slate-500">The other {board.result.dimensions.length - dimensionsShown.length} dimensions have no video here: they count 0 in their categories.</p>
+              <p className="mt-2 text-xs text-slate-500">
+                The other {board.result.dimensions.length - dimensionsShown.length} dimensions have no video here: they
+                count 0 in their categories.
+              </p>
             )}
           </Card>
           <Card title="Pairs">
@@ -132,11 +172,16 @@ export default async function Vbench2LeaderboardPage({ params, searchParams }: {
               ))}
               {board.kendallTau.map((t) => (
                 <li key={`${t.a}-${t.b}`} className="text-slate-600">
-                  Kendall&apos;s τ, {SOURCE_LABELS[t.a]} vs {SOURCE_LABELS[t.b]}: {t.tau === null ? "undefined" : t.tau.toFixed(2)}
+                  Kendall&apos;s τ, {SOURCE_LABELS[t.a]} vs {SOURCE_LABELS[t.b]}:{" "}
+                  {t.tau === null ? "undefined" : t.tau.toFixed(2)}
                 </li>
               ))}
             </ul>
-            {board.leftOut.withoutModel > 0 && <p className="mt-2 text-xs text-slate-500">Left out: {board.leftOut.withoutModel} video values without a generator.</p>}
+            {board.leftOut.withoutModel > 0 && (
+              <p className="mt-2 text-xs text-slate-500">
+                Left out: {board.leftOut.withoutModel} video values without a generator.
+              </p>
+            )}
           </Card>
         </>
       )}

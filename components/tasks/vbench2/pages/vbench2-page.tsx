@@ -7,7 +7,14 @@ import { FilterSelect } from "@/components/ui/filter-select";
 import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { chosenLabelSetId, NO_LABEL_SET, runFrameStrips, videoSlice, vbench2PageChoices, vbench2PageQuerySchema } from "@/lib/tasks/vbench2/page-data";
+import {
+  chosenLabelSetId,
+  NO_LABEL_SET,
+  runFrameStrips,
+  videoSlice,
+  vbench2PageChoices,
+  vbench2PageQuerySchema,
+} from "@/lib/tasks/vbench2/page-data";
 import { VBENCH2_CATEGORIES } from "@/lib/tasks/vbench2/vbench2-dimensions";
 import { vbench2ResultsView, type VisibleVbench2Results } from "@/lib/tasks/vbench2/visible-results";
 import { searchParamsObject } from "@/lib/videos/video-filter";
@@ -18,7 +25,10 @@ import { AgreementCell, Percent } from "../results-cells";
 type Results = VisibleVbench2Results;
 
 /** The dimensions table's rows: each category's mean above its dimensions, then the total. */
-type DimensionRow = { kind: "category"; category: string } | { kind: "dimension"; dimension: string; d: Results["dimensions"][number] | undefined } | { kind: "total" };
+type DimensionRow =
+  | { kind: "category"; category: string }
+  | { kind: "dimension"; dimension: string; d: Results["dimensions"][number] | undefined }
+  | { kind: "total" };
 
 /** A category's and the total's row span the name and source columns, and leave the agreement columns empty. */
 const dimensionColumns = (results: Results, peopleAnswered: boolean): Column<DimensionRow>[] => [
@@ -26,26 +36,52 @@ const dimensionColumns = (results: Results, peopleAnswered: boolean): Column<Dim
     id: "dimension",
     header: "dimension",
     cellProps: (row) => (row.kind === "dimension" ? { className: "pl-5" } : { colSpan: 2 }),
-    cell: (row) => (row.kind === "category" ? row.category : row.kind === "dimension" ? row.dimension.replace(/_/g, " ") : "Total (mean of the five categories)"),
+    cell: (row) =>
+      row.kind === "category"
+        ? row.category
+        : row.kind === "dimension"
+          ? row.dimension.replace(/_/g, " ")
+          : "Total (mean of the five categories)",
   },
   {
     id: "source",
     header: "source",
     className: "text-slate-500",
-    cell: (row) => (row.kind === "dimension" && row.d ? (row.d.source === "judge" ? "FrameJury's judge" : "VBench (imported)") : "none (counts 0)"),
+    cell: (row) =>
+      row.kind === "dimension" && row.d
+        ? row.d.source === "judge"
+          ? "FrameJury's judge"
+          : "VBench (imported)"
+        : "none (counts 0)",
   },
   {
     id: "judge",
     header: "judge",
     className: "tabular-nums",
-    cellProps: (row) => (row.kind === "category" ? { "data-testid": `vbench2-category-${row.category}` } : row.kind === "total" ? { "data-testid": "vbench2-total" } : {}),
-    cell: (row) => <Percent value={row.kind === "category" ? (results.categories[row.category] ?? null) : row.kind === "total" ? results.total : (row.d?.score ?? null)} />,
+    cellProps: (row) =>
+      row.kind === "category"
+        ? { "data-testid": `vbench2-category-${row.category}` }
+        : row.kind === "total"
+          ? { "data-testid": "vbench2-total" }
+          : {},
+    cell: (row) => (
+      <Percent
+        value={
+          row.kind === "category"
+            ? (results.categories[row.category] ?? null)
+            : row.kind === "total"
+              ? results.total
+              : (row.d?.score ?? null)
+        }
+      />
+    ),
   },
   {
     id: "videos",
     header: "videos (excluded)",
     className: "tabular-nums text-slate-600",
-    cell: (row) => (row.kind !== "dimension" ? null : row.d ? `${row.d.n}${row.d.excluded ? ` (${row.d.excluded})` : ""}` : "—"),
+    cell: (row) =>
+      row.kind !== "dimension" ? null : row.d ? `${row.d.n}${row.d.excluded ? ` (${row.d.excluded})` : ""}` : "—",
   },
   {
     id: "people",
@@ -59,7 +95,15 @@ const dimensionColumns = (results: Results, peopleAnswered: boolean): Column<Dim
           "—"
         )
       ) : (
-        <Percent value={!peopleAnswered ? null : row.kind === "category" ? (results.humans.categories[row.category] ?? null) : results.humans.total} />
+        <Percent
+          value={
+            !peopleAnswered
+              ? null
+              : row.kind === "category"
+                ? (results.humans.categories[row.category] ?? null)
+                : results.humans.total
+          }
+        />
       ),
   },
   {
@@ -67,13 +111,34 @@ const dimensionColumns = (results: Results, peopleAnswered: boolean): Column<Dim
     header: "VBench",
     className: "tabular-nums",
     cellProps: (row) => (row.kind === "dimension" ? {} : { colSpan: 3 }),
-    cell: (row) => (row.kind === "dimension" && row.d?.vbenchN ? <Percent value={row.d.vbenchScore} /> : row.kind === "dimension" ? "—" : null),
+    cell: (row) =>
+      row.kind === "dimension" && row.d?.vbenchN ? (
+        <Percent value={row.d.vbenchScore} />
+      ) : row.kind === "dimension" ? (
+        "—"
+      ) : null,
   },
-  { id: "judge-vs-vbench", header: "judge vs VBench", td: (row) => <AgreementCell agreement={(row.kind === "dimension" && row.d?.judgeVsVbench) || null} unit="videos" /> },
-  { id: "judge-vs-people", header: "judge vs people", td: (row) => <AgreementCell agreement={(row.kind === "dimension" && row.d?.judgeVsHumans) || null} unit="questions" /> },
+  {
+    id: "judge-vs-vbench",
+    header: "judge vs VBench",
+    td: (row) => <AgreementCell agreement={(row.kind === "dimension" && row.d?.judgeVsVbench) || null} unit="videos" />,
+  },
+  {
+    id: "judge-vs-people",
+    header: "judge vs people",
+    td: (row) => (
+      <AgreementCell agreement={(row.kind === "dimension" && row.d?.judgeVsHumans) || null} unit="questions" />
+    ),
+  },
 ];
 
-export default async function Vbench2Page({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function Vbench2Page({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId);
   const parsed = vbench2PageQuerySchema.safeParse(searchParamsObject(await searchParams));
@@ -88,7 +153,11 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
   if (runId) {
     try {
       // Whole or withheld: while any of the run's videos is blind to the caller, no table, section or count is shown.
-      ({ results, withheld, generators: generatorFiles } = await vbench2ResultsView(prisma, actor, projectId, runId, { labelSetId }));
+      ({
+        results,
+        withheld,
+        generators: generatorFiles,
+      } = await vbench2ResultsView(prisma, actor, projectId, runId, { labelSetId }));
     } catch (error) {
       if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
       problem = error.message;
@@ -107,7 +176,12 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
     .map((d) => {
       const named = query.dimension === d.dimension;
       const show = (named && query.show) || "all";
-      return { dimension: d.dimension, show, open: named, slice: videoSlice(d.videos, show, named ? (query.page ?? 1) : 1) };
+      return {
+        dimension: d.dimension,
+        show,
+        open: named,
+        slice: videoSlice(d.videos, show, named ? (query.page ?? 1) : 1),
+      };
     });
   const strips =
     runId && results
@@ -125,9 +199,10 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="VBench-2.0 results" />
       <p className="text-sm text-slate-600">
-        The twelve VLM-judged dimensions as VBench-2.0&apos;s code scores them (each video&apos;s value by the dimension&apos;s rule, the score over the videos that are not -1), the six others from
-        VBench&apos;s own results when a results label set is chosen, the five category means and the total as its cal_final_score.py computes them. People&apos;s values are recomputed from their
-        answers to the questions. See{" "}
+        The twelve VLM-judged dimensions as VBench-2.0&apos;s code scores them (each video&apos;s value by the
+        dimension&apos;s rule, the score over the videos that are not -1), the six others from VBench&apos;s own results
+        when a results label set is chosen, the five category means and the total as its cal_final_score.py computes
+        them. People&apos;s values are recomputed from their answers to the questions. See{" "}
         <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>
           Judge
         </Link>{" "}
@@ -139,7 +214,10 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
         </p>
       )}
       {runs.length === 0 ? (
-        <EmptyState title="No VBench-2.0 runs yet">Start one on the Judge page with the VBench-2.0 task, after importing a sample folder and VBench2_full_info.json.</EmptyState>
+        <EmptyState title="No VBench-2.0 runs yet">
+          Start one on the Judge page with the VBench-2.0 task, after importing a sample folder and
+          VBench2_full_info.json.
+        </EmptyState>
       ) : (
         <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="vbench2-choose">
           <FilterSelect
@@ -147,23 +225,35 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
             labelClassName="font-medium text-slate-700"
             name="runId"
             defaultValue={runId}
-            options={runs.map((run) => ({ value: run.id, label: `${run.label} · ${run.status}${run.simulated ? " · simulated" : ""}` }))}
+            options={runs.map((run) => ({
+              value: run.id,
+              label: `${run.label} · ${run.status}${run.simulated ? " · simulated" : ""}`,
+            }))}
           />
           <FilterSelect
             label="VBench's own results (label set)"
             labelClassName="font-medium text-slate-700"
             name="labelSetId"
             defaultValue={labelSetId ?? NO_LABEL_SET}
-            options={[{ value: NO_LABEL_SET, label: "none" }, ...labelSets.map((set) => ({ value: set.id, label: set.name }))]}
+            options={[
+              { value: NO_LABEL_SET, label: "none" },
+              ...labelSets.map((set) => ({ value: set.id, label: set.name })),
+            ]}
           />
           <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Show</button>
         </form>
       )}
-      {withheld && <WithheldNotice message={`The VBench-2.0 results are ${withheldReason(withheld)}.`} withheld={withheld} />}
+      {withheld && (
+        <WithheldNotice message={`The VBench-2.0 results are ${withheldReason(withheld)}.`} withheld={withheld} />
+      )}
       {withheld && api && evalFiles.length > 0 && (
         <p className="flex flex-wrap gap-3 text-sm" data-testid="vbench2-exports">
           {evalFiles.map((model) => (
-            <a key={model} className="text-indigo-700 underline" href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}>
+            <a
+              key={model}
+              className="text-indigo-700 underline"
+              href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}
+            >
               {model}_eval_results.json
             </a>
           ))}
@@ -176,11 +266,19 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
               JSON
             </a>
             {evalFiles.map((model) => (
-              <a key={model} className="text-indigo-700 underline" href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}>
+              <a
+                key={model}
+                className="text-indigo-700 underline"
+                href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}
+              >
                 {model}_eval_results.json
               </a>
             ))}
-            <Link className="text-indigo-700 underline" href={`/projects/${projectId}/vbench2/leaderboard?runId=${runId}${labelQuery}`} data-testid="vbench2-leaderboard-link">
+            <Link
+              className="text-indigo-700 underline"
+              href={`/projects/${projectId}/vbench2/leaderboard?runId=${runId}${labelQuery}`}
+              data-testid="vbench2-leaderboard-link"
+            >
               generator leaderboard
             </Link>
           </p>
@@ -191,11 +289,17 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
               rows={[
                 ...Object.entries(VBENCH2_CATEGORIES).flatMap(([category, dimensions]): DimensionRow[] => [
                   { kind: "category", category },
-                  ...dimensions.map((dimension) => ({ kind: "dimension" as const, dimension, d: results.dimensions.find((entry) => entry.dimension === dimension) })),
+                  ...dimensions.map((dimension) => ({
+                    kind: "dimension" as const,
+                    dimension,
+                    d: results.dimensions.find((entry) => entry.dimension === dimension),
+                  })),
                 ]),
                 { kind: "total" },
               ]}
-              rowKey={(row) => (row.kind === "category" ? row.category : row.kind === "dimension" ? row.dimension : "total")}
+              rowKey={(row) =>
+                row.kind === "category" ? row.category : row.kind === "dimension" ? row.dimension : "total"
+              }
               rowProps={(row) =>
                 row.kind === "category"
                   ? { className: "bg-slate-50 font-medium" }
@@ -206,7 +310,16 @@ export default async function Vbench2Page({ params, searchParams }: { params: Pr
             />
           </Card>
           {videoLists.map(({ dimension, slice, show, open }) => (
-            <DimensionVideos key={dimension} projectId={projectId} dimension={dimension} slice={slice} show={show} open={open} strips={strips} href={listHref(dimension)} />
+            <DimensionVideos
+              key={dimension}
+              projectId={projectId}
+              dimension={dimension}
+              slice={slice}
+              show={show}
+              open={open}
+              strips={strips}
+              href={listHref(dimension)}
+            />
           ))}
         </>
       )}

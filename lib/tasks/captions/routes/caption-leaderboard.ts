@@ -15,7 +15,10 @@ export const GET = withProject(
     description: "`runId` twice: the style run and the content run.",
     // Read by the handler: `runId` comes twice (the style run and the content run).
     query: { readBy: "handler", schema: captionLeaderboardQuerySchema },
-    responses: [download("The leaderboard.", ["application/json", "text/csv", "application/x-ndjson"]), withheldAnswer("The leaderboard (every format)")],
+    responses: [
+      download("The leaderboard.", ["application/json", "text/csv", "application/x-ndjson"]),
+      withheldAnswer("The leaderboard (every format)"),
+    ],
   },
   async ({ request, actor, project }) => {
     const projectId = project.id;

@@ -11,7 +11,11 @@ export const POST = withProject(
   {
     summary: "Import one model's outputs against a reference set (owners)",
     params: { setId: itemIdSchema },
-    body: { kind: "multipart", fields: outputsFieldsSchema, files: { file: "JSONL or CSV: {id, output} or {video, type, output}." } },
+    body: {
+      kind: "multipart",
+      fields: outputsFieldsSchema,
+      files: { file: "JSONL or CSV: {id, output} or {video, type, output}." },
+    },
     responses: importAnswers("the outputs"),
     errors: [409, 413, 422],
   },

@@ -13,5 +13,6 @@ export const DELETE = withProject(
     responses: [ok("`{id, deletedItems}`.")],
     errors: [409],
   },
-  async ({ actor, params, project }) => Response.json(await deleteItemSet(prisma, actor, project.id, itemIdSchema.parse(params.setId))),
+  async ({ actor, params, project }) =>
+    Response.json(await deleteItemSet(prisma, actor, project.id, itemIdSchema.parse(params.setId))),
 );

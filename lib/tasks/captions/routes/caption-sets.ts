@@ -3,7 +3,11 @@ import { prisma } from "@/lib/db/prisma";
 import { readItemFileUpload } from "@/lib/items/item-file-upload";
 import { listItemSets } from "@/lib/items/item-sets";
 import { referenceSetFieldsSchema } from "@/lib/items/items.validation";
-import { CAPTION_SET_KINDS, captionReferenceSetKind, importReferenceSet } from "@/lib/tasks/captions/caption-set-import";
+import {
+  CAPTION_SET_KINDS,
+  captionReferenceSetKind,
+  importReferenceSet,
+} from "@/lib/tasks/captions/caption-set-import";
 import { ok, setFileFields, importAnswers } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProject(
@@ -12,7 +16,8 @@ export const GET = withProject(
     summary: "The caption sets",
     responses: [ok("`{sets: [...]}`.")],
   },
-  async ({ actor, project }) => Response.json({ sets: await listItemSets(prisma, actor, project.id, CAPTION_SET_KINDS) }),
+  async ({ actor, project }) =>
+    Response.json({ sets: await listItemSets(prisma, actor, project.id, CAPTION_SET_KINDS) }),
 );
 
 /** multipart `file`: an AnyCapEval reference JSONL; `name`?, `citation`?, `dryRun`? ("true": check only, write nothing). */

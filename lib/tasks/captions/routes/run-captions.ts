@@ -3,7 +3,11 @@ import { runScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { jsonLines, pagedTextStream } from "@/lib/export/text-stream";
-import { CAPTION_RESULTS_CSV_HEADER, captionResultsCsvRows, captionResultsQuerySchema } from "@/lib/tasks/captions/caption-results";
+import {
+  CAPTION_RESULTS_CSV_HEADER,
+  captionResultsCsvRows,
+  captionResultsQuerySchema,
+} from "@/lib/tasks/captions/caption-results";
 import { runCaptionResultExport, runCaptionResults } from "@/lib/tasks/captions/visible-caption-results";
 import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
@@ -13,15 +17,24 @@ export const GET = withProjectOf(
   "project.view",
   {
     summary: "A caption run's results per caption",
-    description: "csv/jsonl: every caption, as an attachment; withheld (409) while the caller reviews any of the run's videos blind.",
+    description:
+      "csv/jsonl: every caption, as an attachment; withheld (409) while the caller reviews any of the run's videos blind.",
     query: captionResultsQuerySchema,
-    responses: [download("The results.", ["application/json", "text/csv", "application/x-ndjson"]), withheldAnswer("The csv/jsonl export")],
+    responses: [
+      download("The results.", ["application/json", "text/csv", "application/x-ndjson"]),
+      withheldAnswer("The csv/jsonl export"),
+    ],
   },
   async ({ actor, record, query }) => {
     const runId = record.id;
     if (query.format === "json") return Response.json(await runCaptionResults(prisma, actor, runId, query));
-    const body = await pagedTextStream(await runCaptionResultExport(prisma, actor, runId, query), query.format === "csv" ? CAPTION_RESULTS_CSV_HEADER : "", ({ captions }) =>
-      query.format === "csv" ? captionResultsCsvRows(runId, captions) : jsonLines(captions.map((caption) => ({ runId, ...caption }))),
+    const body = await pagedTextStream(
+      await runCaptionResultExport(prisma, actor, runId, query),
+      query.format === "csv" ? CAPTION_RESULTS_CSV_HEADER : "",
+      ({ captions }) =>
+        query.format === "csv"
+          ? captionResultsCsvRows(runId, captions)
+          : jsonLines(captions.map((caption) => ({ runId, ...caption }))),
     );
     return attachmentResponse(body, query.format, `captions-${runId}`);
   },

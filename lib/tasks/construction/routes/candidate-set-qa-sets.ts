@@ -16,5 +16,6 @@ export const POST = withProjectOf(
     responses: [created("`{questionSetId, projectId, count}`.")],
     errors: [422],
   },
-  async ({ actor, record, body: input }) => Response.json(await makeQaSet(prisma, actor, record.id, input), { status: 201 }),
+  async ({ actor, record, body: input }) =>
+    Response.json(await makeQaSet(prisma, actor, record.id, input), { status: 201 }),
 );

@@ -14,5 +14,6 @@ export const GET = withProjectOf(
     params: { queueId: curationQueueIdSchema, itemId: candidateItemIdSchema },
     responses: [ok("The candidate.")],
   },
-  async ({ actor, record, params }) => Response.json(await curationItem(prisma, actor, record.id, candidateItemIdSchema.parse(params.itemId))),
+  async ({ actor, record, params }) =>
+    Response.json(await curationItem(prisma, actor, record.id, candidateItemIdSchema.parse(params.itemId))),
 );

@@ -1,7 +1,10 @@
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { nextCurationItem } from "@/lib/tasks/construction/curation-queues";
-import { nextCurationItemQuerySchema, curationQueueIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
+import {
+  nextCurationItemQuerySchema,
+  curationQueueIdSchema,
+} from "@/lib/tasks/construction/curation-queues.validation";
 import { curationQueueScope } from "@/lib/tasks/construction/project-scopes";
 import { ok } from "@/lib/api/openapi/route-builders";
 
@@ -17,7 +20,9 @@ export const GET = withProjectOf(
     responses: [ok("`{itemId, left}`.")],
   },
   async ({ actor, record, request }) => {
-    const { skip } = nextCurationItemQuerySchema.parse({ skip: new URL(request.url).searchParams.get("skip") ?? undefined });
+    const { skip } = nextCurationItemQuerySchema.parse({
+      skip: new URL(request.url).searchParams.get("skip") ?? undefined,
+    });
     return Response.json(await nextCurationItem(prisma, actor, record.id, { skip }));
   },
 );

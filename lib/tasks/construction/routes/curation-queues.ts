@@ -22,5 +22,6 @@ export const POST = withProject(
     body: { kind: "json", schema: createCurationQueueSchema },
     responses: [created("The queue.")],
   },
-  async ({ actor, project, body: input }) => Response.json(await createCurationQueue(prisma, actor, project.id, input), { status: 201 }),
+  async ({ actor, project, body: input }) =>
+    Response.json(await createCurationQueue(prisma, actor, project.id, input), { status: 201 }),
 );

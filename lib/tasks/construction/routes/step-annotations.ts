@@ -12,7 +12,8 @@ export const GET = withProject(
     summary: "The step annotation sets",
     responses: [ok("`{sets: [...]}`.")],
   },
-  async ({ actor, project }) => Response.json({ sets: await listItemSets(prisma, actor, project.id, [stepAnnotationSetKind.id]) }),
+  async ({ actor, project }) =>
+    Response.json({ sets: await listItemSets(prisma, actor, project.id, [stepAnnotationSetKind.id]) }),
 );
 
 /** multipart `file`: step annotations (JSONL, JSON array or CSV); `name`?, `citation`?, `dryRun`? ("true": plan the clips, write nothing). */

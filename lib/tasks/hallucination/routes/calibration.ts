@@ -23,8 +23,16 @@ export const GET = withProject(
       "cache-control": "no-store",
     });
     if (format === "csv")
-      return new Response(paperTableCsv(report.table, { labelSet: report.labelSet.name, runId: report.run.id, threshold: report.threshold }), { headers: headers("text/csv", "csv") });
-    if (format === "latex") return new Response(calibrationLatex(report), { headers: headers("application/x-latex", "tex") });
+      return new Response(
+        paperTableCsv(report.table, {
+          labelSet: report.labelSet.name,
+          runId: report.run.id,
+          threshold: report.threshold,
+        }),
+        { headers: headers("text/csv", "csv") },
+      );
+    if (format === "latex")
+      return new Response(calibrationLatex(report), { headers: headers("application/x-latex", "tex") });
     return Response.json(report, { headers: { "cache-control": "no-store" } });
   },
 );

@@ -13,7 +13,10 @@ export const GET = withProject(
     summary: "QA accuracy per run × format × category × granularity, with Wilson 95% intervals",
     // Read by the handler: `runId` comes once per run.
     query: { readBy: "handler", schema: qaAccuracyQuerySchema },
-    responses: [download("The overview.", ["application/json", "text/csv", "application/x-ndjson"]), withheldAnswer("The overview (every format)")],
+    responses: [
+      download("The overview.", ["application/json", "text/csv", "application/x-ndjson"]),
+      withheldAnswer("The overview (every format)"),
+    ],
   },
   async ({ request, actor, project }) => {
     const projectId = project.id;
@@ -24,6 +27,10 @@ export const GET = withProject(
     });
     const overview = await projectQaOverview(prisma, actor, projectId, query);
     if (query.format === "json") return Response.json(overview);
-    return attachmentResponse(query.format === "csv" ? qaAccuracyCsv(overview) : qaAccuracyJsonl(overview), query.format, `qa-accuracy-${projectId}`);
+    return attachmentResponse(
+      query.format === "csv" ? qaAccuracyCsv(overview) : qaAccuracyJsonl(overview),
+      query.format,
+      `qa-accuracy-${projectId}`,
+    );
   },
 );

@@ -12,7 +12,8 @@ export const GET = withProject(
     summary: "The question sets",
     responses: [ok("`{sets: [...]}`.")],
   },
-  async ({ actor, project }) => Response.json({ sets: await listItemSets(prisma, actor, project.id, [questionSetKind.id]) }),
+  async ({ actor, project }) =>
+    Response.json({ sets: await listItemSets(prisma, actor, project.id, [questionSetKind.id]) }),
 );
 
 /** multipart `file`: a question set (JSONL, JSON array or CSV); `name`?, `citation`?, `dryRun`? ("true": check only, write nothing). */

@@ -3,7 +3,12 @@ import { runScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { jsonLines, pagedTextStream } from "@/lib/export/text-stream";
-import { QA_RESULTS_CSV_HEADER, qaResultJsonLine, qaResultsCsvRows, qaRunResultsQuerySchema } from "@/lib/tasks/qa/qa-results";
+import {
+  QA_RESULTS_CSV_HEADER,
+  qaResultJsonLine,
+  qaResultsCsvRows,
+  qaRunResultsQuerySchema,
+} from "@/lib/tasks/qa/qa-results";
 import { runQaResultExport, runQaResults } from "@/lib/tasks/qa/visible-qa-results";
 import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
@@ -13,15 +18,24 @@ export const GET = withProjectOf(
   "project.view",
   {
     summary: "A QA run's results per question",
-    description: "csv/jsonl: every question, as an attachment; withheld (409) while the caller reviews any of the run's videos blind.",
+    description:
+      "csv/jsonl: every question, as an attachment; withheld (409) while the caller reviews any of the run's videos blind.",
     query: qaRunResultsQuerySchema,
-    responses: [download("The results.", ["application/json", "text/csv", "application/x-ndjson"]), withheldAnswer("The csv/jsonl export")],
+    responses: [
+      download("The results.", ["application/json", "text/csv", "application/x-ndjson"]),
+      withheldAnswer("The csv/jsonl export"),
+    ],
   },
   async ({ actor, record, query }) => {
     const runId = record.id;
     if (query.format === "json") return Response.json(await runQaResults(prisma, actor, runId, query));
-    const body = await pagedTextStream(await runQaResultExport(prisma, actor, runId, query), query.format === "csv" ? QA_RESULTS_CSV_HEADER : "", ({ run, questions }) =>
-      query.format === "csv" ? qaResultsCsvRows(run, questions) : jsonLines(questions.map((question) => qaResultJsonLine(run, question))),
+    const body = await pagedTextStream(
+      await runQaResultExport(prisma, actor, runId, query),
+      query.format === "csv" ? QA_RESULTS_CSV_HEADER : "",
+      ({ run, questions }) =>
+        query.format === "csv"
+          ? qaResultsCsvRows(run, questions)
+          : jsonLines(questions.map((question) => qaResultJsonLine(run, question))),
     );
     return attachmentResponse(body, query.format, `qa-${runId}`);
   },

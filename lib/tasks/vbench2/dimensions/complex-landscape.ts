@@ -42,9 +42,14 @@ export const complexLandscape: Vbench2Dimension = {
       label: `${DIMENSION}: summarise into plots (text judge)`,
       templateId: "vbench2/complex-landscape-summarize",
       after: [describe],
-      values: (_context, outputs) => ({ caption: (answerText(outputs.get(describe, 0)) ?? "").trim(), template: LANDSCAPE_TEMPLATE }),
+      values: (_context, outputs) => ({
+        caption: (answerText(outputs.get(describe, 0)) ?? "").trim(),
+        template: LANDSCAPE_TEMPLATE,
+      }),
     }),
-    ...plotJudgeSteps(DIMENSION, "vbench2/complex-landscape-judge", [describe, summarize], plotAnswer, { wholeAnswerCarriesJudgeAnswer: true }),
+    ...plotJudgeSteps(DIMENSION, "vbench2/complex-landscape-judge", [describe, summarize], plotAnswer, {
+      wholeAnswerCarriesJudgeAnswer: true,
+    }),
   ],
   questions: plotQuestions(DIMENSION),
   videoValue: (answers, context) => consecutivePlots(answers, context, DIMENSION),

@@ -48,7 +48,10 @@ export const complexPlot: Vbench2Dimension = {
       label: `${DIMENSION}: the plot (numbered)`,
       templateId: "vbench2/complex-plot-describe",
       missing: (context) => (questionList(context, DIMENSION) ? null : missingInfo(DIMENSION)),
-      values: (context, sampled) => ({ ...timeInstructionValues(sampled), template: plotTemplate(expectedPlots(context)) }),
+      values: (context, sampled) => ({
+        ...timeInstructionValues(sampled),
+        template: plotTemplate(expectedPlots(context)),
+      }),
     }),
     vlmStep({
       dimension: DIMENSION,
@@ -65,7 +68,10 @@ export const complexPlot: Vbench2Dimension = {
       templateId: "vbench2/complex-plot-summarize",
       after: [describe, redescribe],
       notAsked: (context, outputs) => (needsSummary(context, outputs) ? null : NOT_NEEDED),
-      values: (context, outputs) => ({ caption: (answerText(outputs.get(redescribe, 0)) ?? "").trim(), template: plotTemplate(expectedPlots(context)) }),
+      values: (context, outputs) => ({
+        caption: (answerText(outputs.get(redescribe, 0)) ?? "").trim(),
+        template: plotTemplate(expectedPlots(context)),
+      }),
     }),
     ...plotJudgeSteps(DIMENSION, "vbench2/complex-plot-judge", [describe, redescribe, summarize], plotAnswer),
   ],

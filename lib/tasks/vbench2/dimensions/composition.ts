@@ -5,7 +5,16 @@
  * 1 or 0 (all found or not) with `judge[1]`, else the share of descriptions found. The score is the mean over videos.
  */
 import type { VideoContext } from "../../../judge/engine/pipeline";
-import { auxiliaryInfo, known, missingInfo, questionCategory, stepId, valueOf, type QuestionRef, type Vbench2Dimension } from "../dimension";
+import {
+  auxiliaryInfo,
+  known,
+  missingInfo,
+  questionCategory,
+  stepId,
+  valueOf,
+  type QuestionRef,
+  type Vbench2Dimension,
+} from "../dimension";
 import { timeInstructionValues } from "../frames";
 import { afterNo, vlmStep } from "../steps";
 
@@ -20,7 +29,14 @@ interface CompositionInfo {
 
 function compositionInfo(context: Pick<VideoContext, "auxiliaryInfo">): CompositionInfo | null {
   const info = auxiliaryInfo(context, DIMENSION) as Partial<CompositionInfo> | undefined;
-  if (!info || !Array.isArray(info.question) || !info.question.every((q) => typeof q === "string") || !Array.isArray(info.judge) || info.judge.length < 2) return null;
+  if (
+    !info ||
+    !Array.isArray(info.question) ||
+    !info.question.every((q) => typeof q === "string") ||
+    !Array.isArray(info.judge) ||
+    info.judge.length < 2
+  )
+    return null;
   return { question: info.question, judge: [Boolean(info.judge[0]), Boolean(info.judge[1])] };
 }
 
@@ -48,16 +64,25 @@ export const composition: Vbench2Dimension = {
         category: (context) => questionCategory(DIMENSION, k + (gated(context) ? 1 : 0)),
         planned: (context) => (compositionInfo(context)?.question.length ?? 1) > k,
         missing: (context) => (compositionInfo(context) ? null : missingInfo(DIMENSION)),
-        values: (context, sampled) => ({ ...timeInstructionValues(sampled), question: compositionInfo(context)!.question[k]! }),
+        values: (context, sampled) => ({
+          ...timeInstructionValues(sampled),
+          question: compositionInfo(context)!.question[k]!,
+        }),
         after: (context) => (gated(context) ? [gate] : []),
-        notAsked: (context, outputs) => (gated(context) ? afterNo(gate, "not asked: the video does not show only one creature")(context, outputs) : null),
+        notAsked: (context, outputs) =>
+          gated(context)
+            ? afterNo(gate, "not asked: the video does not show only one creature")(context, outputs)
+            : null,
       }),
     ),
   ],
   questions: (context) => {
     const info = compositionInfo(context);
     if (!info) return [];
-    const descriptions: QuestionRef[] = info.question.map((text, k) => ({ text: `The video contains: ${text}`, stepId: stepId(DIMENSION, `d${k + 1}`) }));
+    const descriptions: QuestionRef[] = info.question.map((text, k) => ({
+      text: `The video contains: ${text}`,
+      stepId: stepId(DIMENSION, `d${k + 1}`),
+    }));
     return info.judge[0] ? [{ text: COMPOSITION_GATE_QUESTION, stepId: gate }, ...descriptions] : descriptions;
   },
   videoValue: (answers, context) => {

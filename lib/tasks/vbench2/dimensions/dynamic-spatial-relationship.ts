@@ -7,7 +7,15 @@
  * (`frame_time[:len(frame_time)//2]`, which can cut a timestamp in two). The `corrected` variant says 32 and lists
  * the first 32 timestamps.
  */
-import { known, missingInfo, questionCategory, questionList, stepId, valueOf, type Vbench2Dimension } from "../dimension";
+import {
+  known,
+  missingInfo,
+  questionCategory,
+  questionList,
+  stepId,
+  valueOf,
+  type Vbench2Dimension,
+} from "../dimension";
 import { pythonFixed2 } from "../../../frames/vbench-uniform";
 import { vbench2SettingsOf } from "../settings";
 import { vlmStep } from "../steps";
@@ -32,7 +40,9 @@ export const dynamicSpatialRelationship: Vbench2Dimension = {
         return {
           video_time: pythonFixed2(sampled.videoTime / 2),
           frame_count: faithful ? "1" : String(half),
-          frame_time: faithful ? frameTime.slice(0, Math.floor(frameTime.length / 2)) : sampled.times.slice(0, half).join(","),
+          frame_time: faithful
+            ? frameTime.slice(0, Math.floor(frameTime.length / 2))
+            : sampled.times.slice(0, half).join(","),
           question: questionList(context, DIMENSION)![0]!,
         };
       },
@@ -48,6 +58,9 @@ export const dynamicSpatialRelationship: Vbench2Dimension = {
       values: (context) => ({ question: questionList(context, DIMENSION)![1]! }),
     }),
   ],
-  questions: (context) => (questionList(context, DIMENSION) ?? []).slice(0, 2).map((text, k) => ({ text, stepId: stepId(DIMENSION, `q${k + 1}`) })),
+  questions: (context) =>
+    (questionList(context, DIMENSION) ?? [])
+      .slice(0, 2)
+      .map((text, k) => ({ text, stepId: stepId(DIMENSION, `q${k + 1}`) })),
   videoValue: (answers) => (answers.length && known(answers) ? valueOf(answers.every(Boolean) ? 1 : 0) : valueOf(null)),
 };

@@ -26,7 +26,9 @@ export const humanClothes: Vbench2Dimension = {
       templateId: "vbench2/human-clothes",
       category: questionCategory(DIMENSION, k),
       values: (_context, sampled) => ({ ...timeInstructionValues(sampled), question }),
-      ...(k > 0 ? { after: [gate], notAsked: afterNo(gate, "not asked: question 1 (only one person) was answered no") } : {}),
+      ...(k > 0
+        ? { after: [gate], notAsked: afterNo(gate, "not asked: question 1 (only one person) was answered no") }
+        : {}),
     }),
   ),
   questions: () => HUMAN_CLOTHES_QUESTIONS.map((text, k) => ({ text, stepId: stepId(DIMENSION, `q${k + 1}`) })),

@@ -16,8 +16,18 @@ const people = stepId(DIMENSION, "judge_people");
 export const humanInteraction: Vbench2Dimension = {
   dimension: DIMENSION,
   steps: [
-    vlmStep({ dimension: DIMENSION, id: describe, label: `${DIMENSION}: describe the interaction`, templateId: "vbench2/human-interaction-describe" }),
-    vlmStep({ dimension: DIMENSION, id: details, label: `${DIMENSION}: describe the video`, templateId: "vbench2/human-interaction-details" }),
+    vlmStep({
+      dimension: DIMENSION,
+      id: describe,
+      label: `${DIMENSION}: describe the interaction`,
+      templateId: "vbench2/human-interaction-describe",
+    }),
+    vlmStep({
+      dimension: DIMENSION,
+      id: details,
+      label: `${DIMENSION}: describe the video`,
+      templateId: "vbench2/human-interaction-details",
+    }),
     textStep({
       dimension: DIMENSION,
       id: interaction,
@@ -25,7 +35,10 @@ export const humanInteraction: Vbench2Dimension = {
       templateId: "vbench2/human-interaction-judge",
       category: questionCategory(DIMENSION, 0),
       after: [describe],
-      values: (context, outputs) => ({ prompt1: (context.prompt ?? "").trim(), prompt2: (answerText(outputs.get(describe, 0)) ?? "").trim() }),
+      values: (context, outputs) => ({
+        prompt1: (context.prompt ?? "").trim(),
+        prompt2: (answerText(outputs.get(describe, 0)) ?? "").trim(),
+      }),
     }),
     textStep({
       dimension: DIMENSION,
@@ -38,7 +51,10 @@ export const humanInteraction: Vbench2Dimension = {
     }),
   ],
   questions: (context) => [
-    { text: `The video shows the interaction the prompt describes: ${(context.prompt ?? "").trim()}`, stepId: interaction },
+    {
+      text: `The video shows the interaction the prompt describes: ${(context.prompt ?? "").trim()}`,
+      stepId: interaction,
+    },
     { text: "The video shows more than one person.", stepId: people },
   ],
   videoValue: (answers) => (known(answers, 2) ? valueOf(answers[0] && answers[1] ? 1 : 0) : valueOf(null)),

@@ -6,7 +6,16 @@
  */
 import { answerText } from "../answers";
 import { meanOfTally } from "../../../leaderboard/leaderboard";
-import { auxiliaryInfo, excluded, known, missingInfo, questionCategory, stepId, valueOf, type Vbench2Dimension } from "../dimension";
+import {
+  auxiliaryInfo,
+  excluded,
+  known,
+  missingInfo,
+  questionCategory,
+  stepId,
+  valueOf,
+  type Vbench2Dimension,
+} from "../dimension";
 import type { VideoContext } from "../../../judge/engine/pipeline";
 import { textStep, vlmStep } from "../steps";
 
@@ -15,7 +24,9 @@ const describe = stepId(DIMENSION, "describe");
 
 function actions(context: Pick<VideoContext, "auxiliaryInfo">): string[] | null {
   const info = auxiliaryInfo(context, DIMENSION);
-  return Array.isArray(info) && info.length >= 2 && info.every((a) => typeof a === "string") ? (info as string[]) : null;
+  return Array.isArray(info) && info.length >= 2 && info.every((a) => typeof a === "string")
+    ? (info as string[])
+    : null;
 }
 
 /** `answer_llava.split('2.')`, or null when it has fewer than two parts. */
@@ -45,12 +56,22 @@ export const motionOrderUnderstanding: Vbench2Dimension = {
         templateId: "vbench2/motion-order-judge",
         category: questionCategory(DIMENSION, k),
         after: [describe],
-        notAsked: (_context, outputs) => (orderParts(answerText(outputs.get(describe, 0))) ? null : `not asked: ${UNPARSABLE}`),
-        values: (context, outputs) => ({ prompt1: actions(context)?.[k] ?? "", prompt2: orderParts(answerText(outputs.get(describe, 0)))?.[k] ?? "" }),
+        notAsked: (_context, outputs) =>
+          orderParts(answerText(outputs.get(describe, 0))) ? null : `not asked: ${UNPARSABLE}`,
+        values: (context, outputs) => ({
+          prompt1: actions(context)?.[k] ?? "",
+          prompt2: orderParts(answerText(outputs.get(describe, 0)))?.[k] ?? "",
+        }),
       }),
     ),
   ],
-  questions: (context) => (actions(context) ?? []).slice(0, 2).map((action, k) => ({ text: `Action ${k + 1} of the order is done: ${action}`, stepId: stepId(DIMENSION, `judge${k + 1}`) })),
+  questions: (context) =>
+    (actions(context) ?? [])
+      .slice(0, 2)
+      .map((action, k) => ({
+        text: `Action ${k + 1} of the order is done: ${action}`,
+        stepId: stepId(DIMENSION, `judge${k + 1}`),
+      })),
   judgeExclusion: (_context, outputs) => {
     const answer = answerText(outputs.get(describe, 0));
     return answer !== null && orderParts(answer) === null ? UNPARSABLE : null;

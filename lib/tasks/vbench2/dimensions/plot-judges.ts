@@ -6,7 +6,15 @@
  */
 import type { StepDefinition, StepOutputs, VideoContext } from "../../../judge/engine/pipeline";
 import { answerText, isNotAsked, saidYes } from "../answers";
-import { questionCategory, questionList, stepId, valueOf, type Answers, type QuestionRef, type VideoValue } from "../dimension";
+import {
+  questionCategory,
+  questionList,
+  stepId,
+  valueOf,
+  type Answers,
+  type QuestionRef,
+  type VideoValue,
+} from "../dimension";
 import { vbench2SettingsOf } from "../settings";
 import { textStep } from "../steps";
 import type { JudgedDimension } from "../vbench2-dimensions";
@@ -49,7 +57,8 @@ export function plotJudgeSteps(
           if (saidYes(earlier) === false) return `not asked: plot ${k} was not found (VBench stops at the first)`;
         }
         const answer = plotAnswer(context, outputs);
-        if (answer && "items" in answer && answer.items.length <= k) return `not asked: the answer lists ${answer.items.length} plot${answer.items.length === 1 ? "" : "s"}`;
+        if (answer && "items" in answer && answer.items.length <= k)
+          return `not asked: the answer lists ${answer.items.length} plot${answer.items.length === 1 ? "" : "s"}`;
         return null;
       },
       values: (context, outputs) => {
@@ -58,8 +67,14 @@ export function plotJudgeSteps(
         if (!answer) return { prompt1: expected, prompt2: "" };
         // VBench strips the expected plot only when it compares it with the whole answer.
         if (!("whole" in answer)) return { prompt1: expected, prompt2: answer.items[k] ?? "" };
-        const carried = previous.length > 0 && options.wholeAnswerCarriesJudgeAnswer === true && vbench2SettingsOf(context).variant === "faithful";
-        return { prompt1: expected.trim(), prompt2: carried ? (answerText(outputs.get(previous[0]!, 0)) ?? "") : answer.whole };
+        const carried =
+          previous.length > 0 &&
+          options.wholeAnswerCarriesJudgeAnswer === true &&
+          vbench2SettingsOf(context).variant === "faithful";
+        return {
+          prompt1: expected.trim(),
+          prompt2: carried ? (answerText(outputs.get(previous[0]!, 0)) ?? "") : answer.whole,
+        };
       },
     });
   });
@@ -67,7 +82,12 @@ export function plotJudgeSteps(
 
 export function plotQuestions(dimension: JudgedDimension) {
   return (context: VideoContext): QuestionRef[] =>
-    (questionList(context, dimension) ?? []).slice(0, MOST_PLOTS).map((text, k) => ({ text: `Plot ${k + 1} happens in the video: ${text}`, stepId: stepId(dimension, `judge${k + 1}`) }));
+    (questionList(context, dimension) ?? [])
+      .slice(0, MOST_PLOTS)
+      .map((text, k) => ({
+        text: `Plot ${k + 1} happens in the video: ${text}`,
+        stepId: stepId(dimension, `judge${k + 1}`),
+      }));
 }
 
 /** Plots found in order before the first one that is not, over the plots expected. */

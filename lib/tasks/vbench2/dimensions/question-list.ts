@@ -4,7 +4,18 @@
  * asks them all; the rule that turns the answers into a value is the dimension's own.
  */
 import type { StepDefinition, VideoContext } from "../../../judge/engine/pipeline";
-import { excluded, known, missingInfo, questionCategory, questionList, stepId, valueOf, type Answers, type QuestionRef, type VideoValue } from "../dimension";
+import {
+  excluded,
+  known,
+  missingInfo,
+  questionCategory,
+  questionList,
+  stepId,
+  valueOf,
+  type Answers,
+  type QuestionRef,
+  type VideoValue,
+} from "../dimension";
 import { timeInstructionValues as timeValues } from "../frames";
 import { vlmStep } from "../steps";
 import type { JudgedDimension } from "../vbench2-dimensions";
@@ -26,7 +37,8 @@ export function questionSteps(dimension: JudgedDimension, templateId: string, mo
 }
 
 export function listQuestions(dimension: JudgedDimension) {
-  return (context: VideoContext): QuestionRef[] => (questionList(context, dimension) ?? []).map((text, k) => ({ text, stepId: stepId(dimension, `q${k + 1}`) }));
+  return (context: VideoContext): QuestionRef[] =>
+    (questionList(context, dimension) ?? []).map((text, k) => ({ text, stepId: stepId(dimension, `q${k + 1}`) }));
 }
 
 /** Dynamic_Attribute, Motion_Rationality: 1 when every answer is yes, else 0. */
@@ -41,7 +53,8 @@ export function allYes(answers: Answers): VideoValue {
  */
 export function gatedByFirst(answers: Answers): VideoValue {
   if (answers.length === 1) return known(answers) ? valueOf(answers[0] ? 1 : 0) : valueOf(null);
-  if (answers[0] === false) return excluded("question 1 answered no: the scene the dimension tests is not there (VBench's -1)");
+  if (answers[0] === false)
+    return excluded("question 1 answered no: the scene the dimension tests is not there (VBench's -1)");
   if (!known(answers, 2)) return valueOf(null);
   return valueOf(answers[1] ? 1 : 0);
 }

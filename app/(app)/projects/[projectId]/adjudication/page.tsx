@@ -15,7 +15,13 @@ import { runNameOfRow } from "@/lib/runs/run-name";
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 
 /** The adjudication queue: targets reviewers disagree on, for owners to settle with a gold value. */
-export default async function AdjudicationPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AdjudicationPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId, "gold.set");
   const raw = searchParamsObject(await searchParams);
@@ -23,14 +29,21 @@ export default async function AdjudicationPage({ params, searchParams }: { param
   const query = parsed.success ? parsed.data : adjudicationQuerySchema.parse({});
   const runs = await listRuns(prisma, actor, projectId);
   const known = !query.runId || (await findProjectRun(prisma, actor, projectId, query.runId)) !== null;
-  const { total, settled, items } = known ? await adjudicationQueue(prisma, actor, projectId, query) : { total: 0, settled: 0, items: [] };
+  const { total, settled, items } = known
+    ? await adjudicationQueue(prisma, actor, projectId, query)
+    : { total: 0, settled: 0, items: [] };
   const tasks = projectTasks(projectId);
-  const targets = [...new Map(tasks.flatMap((t) => [...t.targets, ...t.metrics.filter((m) => m.reviewed)]).map((t) => [t.id, t.label])).entries()];
+  const targets = [
+    ...new Map(
+      tasks.flatMap((t) => [...t.targets, ...t.metrics.filter((m) => m.reviewed)]).map((t) => [t.id, t.label]),
+    ).entries(),
+  ];
   return (
     <div className="flex flex-col gap-4">
       <ProjectPageHeader projectId={projectId} title="Adjudication" />
       <p className="text-sm text-slate-600">
-        Targets where reviewers disagree: a tie on a nominal target, or values apart by at least the target&apos;s disagreement gap. Set the gold value with a note; the{" "}
+        Targets where reviewers disagree: a tie on a nominal target, or values apart by at least the target&apos;s
+        disagreement gap. Set the gold value with a note; the{" "}
         <Link className="text-indigo-700 underline" href={`/projects/${projectId}/agreement?truth=gold`}>
           agreement report
         </Link>{" "}
@@ -83,7 +96,8 @@ export default async function AdjudicationPage({ params, searchParams }: { param
         </button>
       </form>
       <p className="text-sm" data-testid="adjudication-summary">
-        {total} disputed target{total === 1 ? "" : "s"}, {settled} with gold{items.length < total && query.state === "all" ? ` (showing ${items.length})` : ""}.
+        {total} disputed target{total === 1 ? "" : "s"}, {settled} with gold
+        {items.length < total && query.state === "all" ? ` (showing ${items.length})` : ""}.
       </p>
       {items.length === 0 ? (
         <EmptyState title="Nothing to adjudicate">No target matching the filter has reviewers who disagree.</EmptyState>

@@ -30,7 +30,16 @@ import { metadataSplitFields } from "@/lib/export/hf-splits";
 import { WithheldError } from "@/lib/visibility/withheld";
 
 /** The query keys the form shows itself (read per request from the registry, as the filters are). */
-const formKeys = () => new Set([...Object.keys(videoFilterSchema().shape), "threshold", "overallThreshold", "presenceThreshold", "independent", "implied", "truth"]);
+const formKeys = () =>
+  new Set([
+    ...Object.keys(videoFilterSchema().shape),
+    "threshold",
+    "overallThreshold",
+    "presenceThreshold",
+    "independent",
+    "implied",
+    "truth",
+  ]);
 const BREAKDOWN_TITLES: Record<Breakdown, string> = {
   category: "Category",
   dimension: "VBench dimension",
@@ -50,7 +59,8 @@ function cell(block: StatBlock | undefined, name: string) {
   const value = block.values[name];
   return (
     <td className="px-2 py-1 tabular-nums">
-      {PERCENT_STATS.has(name) ? formatPercent(value) : fmt(value)} {ci && <span className="text-xs text-slate-500">{fmtCi(ci)}</span>}
+      {PERCENT_STATS.has(name) ? formatPercent(value) : fmt(value)}{" "}
+      {ci && <span className="text-xs text-slate-500">{fmtCi(ci)}</span>}
     </td>
   );
 }
@@ -58,14 +68,24 @@ function cell(block: StatBlock | undefined, name: string) {
 /** The page opens on the summary; `?view=details` shows every table and chart (one click, a link). */
 type AgreementView = "summary" | "details";
 
-export default async function AgreementPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AgreementPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId, "export.read");
   const raw = searchParamsObject(await searchParams);
   const view: AgreementView = raw.view === "details" ? "details" : "summary";
   const parsed = agreementQuerySchema().safeParse(raw);
   const query = parsed.success ? parsed.data : agreementQuerySchema().parse({});
-  const [runs, { dimensions, models }, splitFields] = await Promise.all([scopeRuns(prisma, projectId, null), browseOptions(prisma, actor, projectId), metadataSplitFields(prisma, projectId)]);
+  const [runs, { dimensions, models }, splitFields] = await Promise.all([
+    scopeRuns(prisma, projectId, null),
+    browseOptions(prisma, actor, projectId),
+    metadataSplitFields(prisma, projectId),
+  ]);
   // The filter fields are the task's of the run the video filters read (the named run, else the latest).
   const filterRun = await resolveFilterRun(prisma, projectId, query.runId).catch(() => null);
   const task = filterRun?.task ?? taskOf(videoSubjectPipelineIds()[0] ?? TASKS[0]!.id);
@@ -73,10 +93,14 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   // The report and its exports are computed from every filtered video, or withheld while the user reviews one blind.
   let withheld: WithheldError | null = null;
   let fileNames: Record<string, string> = {};
-  let problem: string | null = parsed.success ? null : `Some filters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}.`;
+  let problem: string | null = parsed.success
+    ? null
+    : `Some filters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}.`;
   try {
     report = await projectAgreement(prisma, actor, projectId, query);
-    const cellVideoIds = Object.values(report.confusion).flatMap((view) => view?.cells.flatMap((cell) => cell.videos.map((v) => v.videoId)) ?? []);
+    const cellVideoIds = Object.values(report.confusion).flatMap(
+      (view) => view?.cells.flatMap((cell) => cell.videos.map((v) => v.videoId)) ?? [],
+    );
     fileNames = await videoFileNames(prisma, actor, projectId, cellVideoIds);
   } catch (error) {
     if (error instanceof WithheldError) withheld = error;
@@ -84,25 +108,64 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     else problem = error.message;
   }
 
-  const { format: _format, threshold, overallThreshold, presenceThreshold, independent, implied, truth, ...filter } = query;
+  const {
+    format: _format,
+    threshold,
+    overallThreshold,
+    presenceThreshold,
+    independent,
+    implied,
+    truth,
+    ...filter
+  } = query;
   const filterParams = filterToSearchParams(filter as Record<string, string | number | undefined>).toString();
-  const withFormat = (format: string, extra = "") => `${filterParams}${filterParams ? "&" : ""}${extra}format=${format}`;
+  const withFormat = (format: string, extra = "") =>
+    `${filterParams}${filterParams ? "&" : ""}${extra}format=${format}`;
   const presenceParam = presenceThreshold !== undefined ? `presenceThreshold=${presenceThreshold}&` : "";
   const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&${presenceParam}independent=${independent}&implied=${implied}&truth=${truth}&`;
   const project = await getProject(prisma, actor, projectId);
   const runWithheld = filterRun ? await runExportsWithheld(prisma, actor.userId, filterRun.id) : null;
-  const downloadName = (what: string, extension: string) => exportFileName({ project: project.name, what, filter: filter as Record<string, string | number | undefined>, date: new Date(), extension });
+  const downloadName = (what: string, extension: string) =>
+    exportFileName({
+      project: project.name,
+      what,
+      filter: filter as Record<string, string | number | undefined>,
+      date: new Date(),
+      extension,
+    });
   const downloads = [
-    { label: "Items CSV", href: `/api/v1/projects/${projectId}/export?${withFormat("csv")}`, filename: downloadName("items", "csv"), kind: "csv" as const },
-    { label: "Items JSONL", href: `/api/v1/projects/${projectId}/export?${withFormat("jsonl")}`, filename: downloadName("items", "jsonl"), kind: "jsonl" as const },
-    { label: "Report JSON", href: `/api/v1/projects/${projectId}/agreement?${withFormat("json", thresholds)}`, filename: downloadName("agreement", "json"), kind: "json" as const },
-    { label: "Report CSV", href: `/api/v1/projects/${projectId}/agreement?${withFormat("csv", thresholds)}`, filename: downloadName("agreement", "csv"), kind: "csv" as const },
+    {
+      label: "Items CSV",
+      href: `/api/v1/projects/${projectId}/export?${withFormat("csv")}`,
+      filename: downloadName("items", "csv"),
+      kind: "csv" as const,
+    },
+    {
+      label: "Items JSONL",
+      href: `/api/v1/projects/${projectId}/export?${withFormat("jsonl")}`,
+      filename: downloadName("items", "jsonl"),
+      kind: "jsonl" as const,
+    },
+    {
+      label: "Report JSON",
+      href: `/api/v1/projects/${projectId}/agreement?${withFormat("json", thresholds)}`,
+      filename: downloadName("agreement", "json"),
+      kind: "json" as const,
+    },
+    {
+      label: "Report CSV",
+      href: `/api/v1/projects/${projectId}/agreement?${withFormat("csv", thresholds)}`,
+      filename: downloadName("agreement", "csv"),
+      kind: "csv" as const,
+    },
     // Whole-run exports in the community's formats: of the run the filters read (the named one, else the latest).
     // …unless they are withheld (the user reviews some of the run's videos blind): those links would answer 409.
     ...(filterRun && !runWithheld ? runCommunityDownloads(project, filterRun.id) : []),
   ];
   const shownKeys = formKeys();
-  const hidden = Object.entries(raw).filter(([k]) => !shownKeys.has(k) && k in agreementQuerySchema().shape && k !== "format");
+  const hidden = Object.entries(raw).filter(
+    ([k]) => !shownKeys.has(k) && k in agreementQuerySchema().shape && k !== "format",
+  );
 
   return (
     <div className="flex flex-col gap-5">
@@ -116,17 +179,41 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           values={raw}
           dimensions={dimensions}
           models={models}
-          runs={runs.map((r) => ({ id: r.id, label: runName({ pipeline: r.pipeline ?? "", endpointName: r.endpointName, model: r.model, createdAt: r.createdAt }) }))}
+          runs={runs.map((r) => ({
+            id: r.id,
+            label: runName({
+              pipeline: r.pipeline ?? "",
+              endpointName: r.endpointName,
+              model: r.model,
+              createdAt: r.createdAt,
+            }),
+          }))}
           noRunLabel="every run"
           task={task}
         />
         <label className="flex flex-col gap-1">
           <span>Score threshold</span>
-          <input name="threshold" type="number" min={0} max={10} step={0.5} defaultValue={threshold} className={`${input} w-24`} />
+          <input
+            name="threshold"
+            type="number"
+            min={0}
+            max={10}
+            step={0.5}
+            defaultValue={threshold}
+            className={`${input} w-24`}
+          />
         </label>
         <label className="flex flex-col gap-1">
           <span>Overall below</span>
-          <input name="overallThreshold" type="number" min={0} max={100} step={1} defaultValue={overallThreshold} className={`${input} w-24`} />
+          <input
+            name="overallThreshold"
+            type="number"
+            min={0}
+            max={100}
+            step={1}
+            defaultValue={overallThreshold}
+            className={`${input} w-24`}
+          />
         </label>
         <label className="flex flex-col gap-1">
           <span>Presence: judge ≥ t</span>
@@ -163,14 +250,30 @@ export default async function AgreementPage({ params, searchParams }: { params: 
       )}
       {withheld && <WithheldNotice message={withheld.message} withheld={withheld.withheld} />}
       <Card title="Exports">
-        {withheld ? <p className="text-sm text-slate-600">The exports are withheld with the report.</p> : <ExportButtons downloads={downloads} />}
+        {withheld ? (
+          <p className="text-sm text-slate-600">The exports are withheld with the report.</p>
+        ) : (
+          <ExportButtons downloads={downloads} />
+        )}
         <p className="mt-2 text-xs text-slate-500">
-          Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value, note and reason. Report: every statistic below with its 95% interval. Hugging
-          Face dataset and Label Studio: the whole run the filters read, in those tools&apos; formats.
+          Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value,
+          note and reason. Report: every statistic below with its 95% interval. Hugging Face dataset and Label Studio:
+          the whole run the filters read, in those tools&apos; formats.
         </p>
-        {filterRun && !withheld && !runWithheld && <HfSplitExportForm projectId={projectId} runId={filterRun.id} metadataFields={splitFields} />}
+        {filterRun && !withheld && !runWithheld && (
+          <HfSplitExportForm projectId={projectId} runId={filterRun.id} metadataFields={splitFields} />
+        )}
       </Card>
-      {report && <Report projectId={projectId} report={report} filterParams={filterParams} fileNames={fileNames} view={view} viewHref={(v) => agreementViewHref(projectId, raw, v)} />}
+      {report && (
+        <Report
+          projectId={projectId}
+          report={report}
+          filterParams={filterParams}
+          fileNames={fileNames}
+          view={view}
+          viewHref={(v) => agreementViewHref(projectId, raw, v)}
+        />
+      )}
     </div>
   );
 }
@@ -189,8 +292,20 @@ function SummaryTable({ report }: { report: AgreementReport }) {
   const h = report.humanVsHuman;
   const kinds = report.confusionKinds.filter((k) => k.id !== "all");
   const rows = [
-    ...kinds.map((k) => ({ id: k.id, label: k.label, judge: c.native[k.id], kappa: c.native[k.id]?.values.kappaQuadratic ?? null, humans: h.native[k.id] })),
-    { id: "all", label: "All targets, binarised", judge: c.binary as StatBlock, kappa: c.binary.values.kappa ?? null, humans: h.binary },
+    ...kinds.map((k) => ({
+      id: k.id,
+      label: k.label,
+      judge: c.native[k.id],
+      kappa: c.native[k.id]?.values.kappaQuadratic ?? null,
+      humans: h.native[k.id],
+    })),
+    {
+      id: "all",
+      label: "All targets, binarised",
+      judge: c.binary as StatBlock,
+      kappa: c.binary.values.kappa ?? null,
+      humans: h.binary,
+    },
   ];
   return (
     <Card title="Agreement by target kind">
@@ -221,8 +336,8 @@ function SummaryTable({ report }: { report: AgreementReport }) {
         </table>
       </div>
       <p className="mt-2 text-xs text-slate-600">
-        κ: quadratic-weighted Cohen&apos;s κ on each kind&apos;s own scale (for yes/no kinds the plain κ); the last row binarises every target. α: Krippendorff&apos;s α at the kind&apos;s measurement
-        level.
+        κ: quadratic-weighted Cohen&apos;s κ on each kind&apos;s own scale (for yes/no kinds the plain κ); the last row
+        binarises every target. α: Krippendorff&apos;s α at the kind&apos;s measurement level.
       </p>
     </Card>
   );
@@ -235,7 +350,11 @@ function ViewTabs({ view, viewHref }: { view: AgreementView; viewHref: (view: Ag
         {label}
       </span>
     ) : (
-      <a href={viewHref(v)} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-indigo-700" data-testid={`agreement-view-${v}`}>
+      <a
+        href={viewHref(v)}
+        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-indigo-700"
+        data-testid={`agreement-view-${v}`}
+      >
         {label}
       </a>
     );
@@ -268,7 +387,11 @@ function Report({
   const metricKinds = report.confusionKinds.filter((k) => k.id !== "score" && k.id !== "all");
   const numericMetricKinds = metricKinds.filter((k) => !k.listKeys);
   if (report.runs.length === 0) {
-    return <EmptyState title="No judge runs yet">Run a judge on the project&apos;s videos; reviewers then check its scores and the agreement shows here.</EmptyState>;
+    return (
+      <EmptyState title="No judge runs yet">
+        Run a judge on the project&apos;s videos; reviewers then check its scores and the agreement shows here.
+      </EmptyState>
+    );
   }
   return (
     <>
@@ -279,14 +402,27 @@ function Report({
         <Stat label="judgments" value={String(s.judgments)} />
         <Stat label="reviewers" value={String(s.reviewers)} />
         <JudgmentsCountedStat independentOnly={report.independentOnly !== false} />
-        <Stat label="κ judge vs consensus" value={fmt(c.binary.values.kappa)} ci={fmtCi(c.binary.ci.kappa)} testId="summary-kappa" />
-        <Stat label="accuracy (binarised)" value={fmt(c.binary.values.accuracy)} ci={fmtCi(c.binary.ci.accuracy)} testId="summary-accuracy" />
+        <Stat
+          label="κ judge vs consensus"
+          value={fmt(c.binary.values.kappa)}
+          ci={fmtCi(c.binary.ci.kappa)}
+          testId="summary-kappa"
+        />
+        <Stat
+          label="accuracy (binarised)"
+          value={fmt(c.binary.values.accuracy)}
+          ci={fmtCi(c.binary.ci.accuracy)}
+          testId="summary-accuracy"
+        />
       </div>
       {s.judgments > 0 && <ViewTabs view={view} viewHref={viewHref} />}
       {s.judgments === 0 ? (
         <EmptyState title="No human judgments yet">
           Nothing to compare: reviewers have not judged any of these {s.judgeItems} targets. Open a{" "}
-          <a className="text-indigo-700 underline" href={videoListHref(projectId, Object.fromEntries(new URLSearchParams(filterParams)))}>
+          <a
+            className="text-indigo-700 underline"
+            href={videoListHref(projectId, Object.fromEntries(new URLSearchParams(filterParams)))}
+          >
             video
           </a>{" "}
           and give your own values; the agreement statistics appear here.
@@ -326,14 +462,27 @@ function Report({
                 <tbody className="divide-y divide-slate-100">
                   {[
                     { label: "reviewers' consensus", labelSet: undefined, gold: false, ...c },
-                    ...(report.humanVsJudge.gold ? [{ label: "gold (adjudicated)", labelSet: undefined, gold: true, ...report.humanVsJudge.gold }] : []),
+                    ...(report.humanVsJudge.gold
+                      ? [{ label: "gold (adjudicated)", labelSet: undefined, gold: true, ...report.humanVsJudge.gold }]
+                      : []),
                     ...report.humanVsJudge.reviewers.map((r) => ({ ...r, gold: false })),
                   ].map((r) => (
-                    <tr key={r.label} data-testid={r.labelSet ? "label-set-annotator" : r.gold ? "gold-annotator" : undefined}>
+                    <tr
+                      key={r.label}
+                      data-testid={r.labelSet ? "label-set-annotator" : r.gold ? "gold-annotator" : undefined}
+                    >
                       <td className="px-2 py-1 font-medium">
                         {r.label}
-                        {r.labelSet && <span className="ml-1 rounded bg-indigo-50 px-1 text-xs font-normal text-indigo-700">label set</span>}
-                        {r.gold && <span className="ml-1 rounded bg-amber-50 px-1 text-xs font-normal text-amber-800">owners&apos; gold</span>}
+                        {r.labelSet && (
+                          <span className="ml-1 rounded bg-indigo-50 px-1 text-xs font-normal text-indigo-700">
+                            label set
+                          </span>
+                        )}
+                        {r.gold && (
+                          <span className="ml-1 rounded bg-amber-50 px-1 text-xs font-normal text-amber-800">
+                            owners&apos; gold
+                          </span>
+                        )}
                       </td>
                       <td>{r.n}</td>
                       {cell(r.binary, "accuracy")}
@@ -425,7 +574,10 @@ function Report({
           </Card>
           <div className="grid gap-6 lg:grid-cols-2">
             {/* The fixed breakdowns, then each grouping the tasks in scope declare (say a type of item). */}
-            {[...BREAKDOWNS.map((by) => ({ by: by as string, title: BREAKDOWN_TITLES[by] })), ...report.groupings.map((g) => ({ by: g.id, title: g.label }))].map(({ by, title }) => (
+            {[
+              ...BREAKDOWNS.map((by) => ({ by: by as string, title: BREAKDOWN_TITLES[by] })),
+              ...report.groupings.map((g) => ({ by: g.id, title: g.label })),
+            ].map(({ by, title }) => (
               <Card key={by} title={`By ${title.toLowerCase()}`}>
                 <table className="w-full text-left text-sm" data-testid={`breakdown-${by}`}>
                   <thead className="text-xs text-slate-600">
@@ -436,7 +588,11 @@ function Report({
                       <th>κ</th>
                       <th>F1</th>
                       <th>humans %</th>
-                      {by === "category" && <th title="Krippendorff's α of the judge and the reviewers at the target's declared level">α (level)</th>}
+                      {by === "category" && (
+                        <th title="Krippendorff's α of the judge and the reviewers at the target's declared level">
+                          α (level)
+                        </th>
+                      )}
                     </tr>
                   </thead>
                   <tbody className="divide-y divide-slate-100">
@@ -458,7 +614,8 @@ function Report({
                         {cell(g.humans, "percentAgreement")}
                         {by === "category" && (
                           <td className="px-2 py-1 tabular-nums" data-testid="breakdown-alpha">
-                            {fmt(g.judge.values.alpha ?? null)} {g.level && <span className="text-xs text-slate-500">{g.level}</span>}
+                            {fmt(g.judge.values.alpha ?? null)}{" "}
+                            {g.level && <span className="text-xs text-slate-500">{g.level}</span>}
                           </td>
                         )}
                       </tr>

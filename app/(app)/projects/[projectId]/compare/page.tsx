@@ -11,7 +11,13 @@ import { formatScore } from "@/lib/format/numbers";
 const fmt = formatScore;
 
 /** Side by side: every sample of one prompt, generator models as rows and sample indexes as columns. */
-export default async function ComparePage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ComparePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId);
   const raw = Object.fromEntries(
@@ -54,7 +60,10 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
           {result.samples.length} of {result.totalSamples} samples
         </span>
         {result.focusVideoId && (
-          <Link href={`/projects/${projectId}/videos/${result.focusVideoId}`} className="ml-auto text-sm text-indigo-700 underline">
+          <Link
+            href={`/projects/${projectId}/videos/${result.focusVideoId}`}
+            className="ml-auto text-sm text-indigo-700 underline"
+          >
             back to the video
           </Link>
         )}
@@ -113,14 +122,26 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
                       {cell.length === 0 ? (
                         <span className="text-xs text-slate-500">missing</span>
                       ) : (
-                        cell.map((sample) => <Tile key={sample.id} projectId={projectId} sample={sample} focus={sample.id === result.focusVideoId} />)
+                        cell.map((sample) => (
+                          <Tile
+                            key={sample.id}
+                            projectId={projectId}
+                            sample={sample}
+                            focus={sample.id === result.focusVideoId}
+                          />
+                        ))
                       )}
                     </td>
                   ))}
                   {hasUnindexed && (
                     <td className="align-top">
                       {row.unindexed.map((sample) => (
-                        <Tile key={sample.id} projectId={projectId} sample={sample} focus={sample.id === result.focusVideoId} />
+                        <Tile
+                          key={sample.id}
+                          projectId={projectId}
+                          sample={sample}
+                          focus={sample.id === result.focusVideoId}
+                        />
                       ))}
                     </td>
                   )}
@@ -144,9 +165,20 @@ function Tile({ projectId, sample, focus }: { projectId: string; sample: Compare
       data-sample-index={sample.sampleIndex ?? ""}
     >
       {/* preload="none" with the first key frame as poster: twenty tiles download nothing until played. */}
-      <video src={sample.url} poster={sample.posterUrl ?? undefined} preload="none" controls className="aspect-video w-full rounded bg-black" data-testid="sample-player" />
+      <video
+        src={sample.url}
+        poster={sample.posterUrl ?? undefined}
+        preload="none"
+        controls
+        className="aspect-video w-full rounded bg-black"
+        data-testid="sample-player"
+      />
       <div className="flex items-baseline gap-1">
-        <Link href={`/projects/${projectId}/videos/${sample.id}`} className="truncate text-indigo-700 underline" title={sample.fileName}>
+        <Link
+          href={`/projects/${projectId}/videos/${sample.id}`}
+          className="truncate text-indigo-700 underline"
+          title={sample.fileName}
+        >
           {sample.sampleIndex === null ? sample.fileName : `sample ${sample.sampleIndex}`}
         </Link>
         {focus && <span className="rounded bg-indigo-100 px-1 text-indigo-800">this video</span>}
@@ -158,7 +190,8 @@ function Tile({ projectId, sample, focus }: { projectId: string; sample: Compare
           </span>
         ) : sample.judge ? (
           <>
-            Judge: overall <b>{fmt(sample.judge.overall)}</b> · {sample.judge.verdictLabel ?? "verdict"} <b>{verdict(sample.judge.verdict)}</b>
+            Judge: overall <b>{fmt(sample.judge.overall)}</b> · {sample.judge.verdictLabel ?? "verdict"}{" "}
+            <b>{verdict(sample.judge.verdict)}</b>
             {sample.judge.status !== "done" && <span className="text-amber-700"> ({sample.judge.status})</span>}
           </>
         ) : (
@@ -167,7 +200,8 @@ function Tile({ projectId, sample, focus }: { projectId: string; sample: Compare
       </p>
       {sample.reviewers.count > 0 && (
         <p data-testid="tile-consensus">
-          Reviewers&apos; consensus ({sample.reviewers.count}): <b>{sample.reviewers.verdict === null ? "no majority (tie)" : verdict(sample.reviewers.verdict)}</b>
+          Reviewers&apos; consensus ({sample.reviewers.count}):{" "}
+          <b>{sample.reviewers.verdict === null ? "no majority (tie)" : verdict(sample.reviewers.verdict)}</b>
         </p>
       )}
     </div>

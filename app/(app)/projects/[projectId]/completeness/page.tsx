@@ -13,14 +13,27 @@ const SHOWN = 500;
 const count = (n: number) => n.toLocaleString("en");
 const generatorName = (model: string | null) => model ?? "(no generator)";
 
-export default async function CompletenessPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CompletenessPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const deps = { prisma, storage: getStorage() };
   // A generator picked on this page (?model= or ?noModel=true); anything else shows every generator.
-  const picked = completenessQuerySchema.safeParse({ pageSize: SHOWN, model: first((await searchParams).model), noModel: first((await searchParams).noModel) });
+  const picked = completenessQuerySchema.safeParse({
+    pageSize: SHOWN,
+    model: first((await searchParams).model),
+    noModel: first((await searchParams).noModel),
+  });
   const query = picked.success ? picked.data : completenessQuerySchema.parse({ pageSize: SHOWN });
-  const [report, lists] = await Promise.all([projectCompleteness(deps, actor, projectId, query), listPromptLists(deps, actor, projectId)]);
+  const [report, lists] = await Promise.all([
+    projectCompleteness(deps, actor, projectId, query),
+    listPromptLists(deps, actor, projectId),
+  ]);
   const filtered = query.model !== undefined || query.noModel === "true";
   const base = `/projects/${encodeURIComponent(projectId)}/completeness`;
   const canDelete = roleCan(role, "videos.import");
@@ -29,7 +42,8 @@ export default async function CompletenessPage({ params, searchParams }: { param
       <ProjectPageHeader projectId={projectId} title="VBench-2.0 completeness" />
       {lists.length === 0 ? (
         <EmptyState title="No prompt list yet">
-          Import a VBench-2.0 <code>prompts/</code> folder (or any prompt list) with the videos: the report compares the videos against it.
+          Import a VBench-2.0 <code>prompts/</code> folder (or any prompt list) with the videos: the report compares the
+          videos against it.
         </EmptyState>
       ) : (
         <div className="flex flex-col gap-2 text-sm text-slate-600">
@@ -50,16 +64,25 @@ export default async function CompletenessPage({ params, searchParams }: { param
       )}
       <p className="text-sm" data-testid="completeness-totals">
         {count(report.totals.present)} of {count(report.totals.expected)} expected samples present (
-        {filtered ? generatorName(report.generators[0]?.model ?? null) : `${report.totals.generators} generator${report.totals.generators === 1 ? "" : "s"}`}) · {count(report.totals.missing)} missing
-        · {count(report.totals.unexpected)} unexpected · {count(report.totals.unmatched)} names match no prompt
+        {filtered
+          ? generatorName(report.generators[0]?.model ?? null)
+          : `${report.totals.generators} generator${report.totals.generators === 1 ? "" : "s"}`}
+        ) · {count(report.totals.missing)} missing · {count(report.totals.unexpected)} unexpected ·{" "}
+        {count(report.totals.unmatched)} names match no prompt
       </p>
-      <p className="text-xs text-slate-500">Each generator (the folder above the dimension folder) is expected to hold every sample.</p>
+      <p className="text-xs text-slate-500">
+        Each generator (the folder above the dimension folder) is expected to hold every sample.
+      </p>
       <nav className="flex flex-wrap gap-2 text-sm" aria-label="Generator" data-testid="completeness-generators">
         <a href={base} className={filtered ? "underline" : "font-semibold"}>
           All generators
         </a>
         {(filtered ? [] : report.generators).map((g) => (
-          <a key={g.model ?? ""} href={g.model === null ? `${base}?noModel=true` : `${base}?model=${encodeURIComponent(g.model)}`} className="underline">
+          <a
+            key={g.model ?? ""}
+            href={g.model === null ? `${base}?noModel=true` : `${base}?model=${encodeURIComponent(g.model)}`}
+            className="underline"
+          >
             {generatorName(g.model)}: {count(g.present)} of {count(g.expected)}
           </a>
         ))}
@@ -101,7 +124,8 @@ export default async function CompletenessPage({ params, searchParams }: { param
           <ul className="max-h-96 overflow-y-auto text-xs">
             {report.missing.items.map((m, i) => (
               <li key={i} className="py-0.5">
-                <span className="text-slate-500">{m.dimension}</span> · {generatorName(m.model)} · {m.prompt.slice(0, 120)} · #{m.sampleIndex}
+                <span className="text-slate-500">{m.dimension}</span> · {generatorName(m.model)} ·{" "}
+                {m.prompt.slice(0, 120)} · #{m.sampleIndex}
               </li>
             ))}
           </ul>
@@ -110,7 +134,8 @@ export default async function CompletenessPage({ params, searchParams }: { param
           <ul className="max-h-96 overflow-y-auto text-xs">
             {report.unexpected.items.map((u, i) => (
               <li key={i} className="py-0.5">
-                <span className="font-mono">{u.relativePath}</span> · {generatorName(u.model)} · {u.reason.replaceAll("_", " ")}
+                <span className="font-mono">{u.relativePath}</span> · {generatorName(u.model)} ·{" "}
+                {u.reason.replaceAll("_", " ")}
               </li>
             ))}
           </ul>
@@ -134,5 +159,7 @@ function first(value: string | string[] | undefined): string | undefined {
 }
 
 function shownTitle(title: string, list: { total: number; items: readonly unknown[] }): string {
-  return list.total > list.items.length ? `${title} (the first ${list.items.length.toLocaleString("en")} of ${list.total.toLocaleString("en")})` : title;
+  return list.total > list.items.length
+    ? `${title} (the first ${list.items.length.toLocaleString("en")} of ${list.total.toLocaleString("en")})`
+    : title;
 }

@@ -10,8 +10,8 @@ export default async function ImportPage({ params }: { params: Promise<{ project
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Import videos" />
       <p className="max-w-3xl text-sm text-slate-600">
-        Frames are extracted in this browser (WebCodecs, or ffmpeg.wasm when the browser cannot decode a codec); the videos and the frames are stored on the server. Keep this tab open until the import
-        finishes.
+        Frames are extracted in this browser (WebCodecs, or ffmpeg.wasm when the browser cannot decode a codec); the
+        videos and the frames are stored on the server. Keep this tab open until the import finishes.
       </p>
       <ImportPanel projectId={projectId} />
       <LabelSetPanel projectId={projectId} />

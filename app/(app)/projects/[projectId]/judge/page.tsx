@@ -74,7 +74,10 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
       archivedAt: archivedAt?.toISOString() ?? null,
     }),
   );
-  const [saved, { dimensions }] = await Promise.all([projectPipelineDefaults(prisma, actor, projectId), browseOptions(prisma, actor, projectId)]);
+  const [saved, { dimensions }] = await Promise.all([
+    projectPipelineDefaults(prisma, actor, projectId),
+    browseOptions(prisma, actor, projectId),
+  ]);
   // The run form starts from the project's defaults for new runs; a stored default that no longer parses is ignored.
   const pipelines = runFormPipelines(saved, projectId);
   const defaultsCards = pipelines.flatMap((pipeline) => {
@@ -93,7 +96,11 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
           <Card title={`Endpoints (${endpoints.filter((e) => !e.archivedAt).length})`}>
             <EndpointList projectId={projectId} endpoints={endpointRows} canManage={canManageEndpoints} />
             {canManageEndpoints && <ReuseEndpointPicker projectId={projectId} endpoints={reusable} />}
-            {canManageEndpoints ? <EndpointForm projectId={projectId} /> : <p className="text-xs text-slate-500">Owners manage endpoints.</p>}
+            {canManageEndpoints ? (
+              <EndpointForm projectId={projectId} />
+            ) : (
+              <p className="text-xs text-slate-500">Owners manage endpoints.</p>
+            )}
           </Card>
         }
         // Each pipeline's defaults card; the layout shows the one of the pipeline chosen in the run form.

@@ -9,7 +9,13 @@ import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { listQueues } from "@/lib/queues/list-queues";
 
-export default async function QueuesPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function QueuesPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const archived = (await searchParams).archived === "1";
@@ -19,7 +25,11 @@ export default async function QueuesPage({ params, searchParams }: { params: Pro
     <div className="flex flex-col gap-5">
       <div className="flex items-center justify-between gap-3">
         <ProjectPageHeader projectId={projectId} title={archived ? "Archived review queues" : "Review queues"} />
-        <Link href={`/projects/${projectId}/queues${archived ? "" : "?archived=1"}`} className="text-sm text-indigo-700 underline" data-testid="queues-archived-toggle">
+        <Link
+          href={`/projects/${projectId}/queues${archived ? "" : "?archived=1"}`}
+          className="text-sm text-indigo-700 underline"
+          data-testid="queues-archived-toggle"
+        >
           {archived ? "open queues" : "archived"}
         </Link>
         {canManage && (
@@ -32,14 +42,23 @@ export default async function QueuesPage({ params, searchParams }: { params: Pro
         <EmptyState title="No archived queues">Owners archive a queue from its page; it then shows here.</EmptyState>
       ) : queues.length === 0 ? (
         <EmptyState title="No review queues yet">
-          {canManage ? "Filter the video list, then make a queue of the matching videos (or press New queue)." : "An owner creates review queues; they will show here."}
+          {canManage
+            ? "Filter the video list, then make a queue of the matching videos (or press New queue)."
+            : "An owner creates review queues; they will show here."}
         </EmptyState>
       ) : (
         <ul className="flex flex-col gap-3" data-testid="queue-list">
           {queues.map((queue) => (
-            <li key={queue.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="queue">
+            <li
+              key={queue.id}
+              className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+              data-testid="queue"
+            >
               <div className="mb-2 flex flex-wrap items-baseline gap-3">
-                <Link href={`/projects/${projectId}/queues/${queue.id}`} className="font-medium text-indigo-700 underline">
+                <Link
+                  href={`/projects/${projectId}/queues/${queue.id}`}
+                  className="font-medium text-indigo-700 underline"
+                >
                   {queue.name}
                 </Link>
                 <span className="text-xs text-slate-500">
@@ -52,10 +71,16 @@ export default async function QueuesPage({ params, searchParams }: { params: Pro
                   {queue.reviewersPerItem === 1 ? "" : "s"} per item · created {queue.createdAt.toLocaleDateString()}
                 </span>
                 {queue.blind && <span className="rounded bg-slate-800 px-1.5 py-0.5 text-xs text-white">blind</span>}
-                {queue.finished && <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs text-emerald-800">done</span>}
+                {queue.finished && (
+                  <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs text-emerald-800">done</span>
+                )}
                 {queue.assignment.assignees.length > 0 && (
                   <span className="rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-800">
-                    {queue.assignment.toMe ? "assigned to you" : canManage ? `assigned to ${queue.assignment.assignees.join(", ")}` : "assigned to someone else"}
+                    {queue.assignment.toMe
+                      ? "assigned to you"
+                      : canManage
+                        ? `assigned to ${queue.assignment.assignees.join(", ")}`
+                        : "assigned to someone else"}
                   </span>
                 )}
               </div>

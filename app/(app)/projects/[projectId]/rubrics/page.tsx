@@ -14,14 +14,22 @@ export default async function RubricTasksPage({ params }: { params: Promise<{ pr
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Rubric tasks" />
       <p className="max-w-3xl text-sm text-slate-600">
-        A rubric task is a video judge defined as data: its criteria, the frames it sees and its prompt. It runs from the Judge page like a built-in task, and its scores are listed, reviewed and
-        compared with people&apos;s the same way. Saving an edit makes a new version; a run keeps the version it started with. A task with runs is archived, never deleted.{" "}
+        A rubric task is a video judge defined as data: its criteria, the frames it sees and its prompt. It runs from
+        the Judge page like a built-in task, and its scores are listed, reviewed and compared with people&apos;s the
+        same way. Saving an edit makes a new version; a run keeps the version it started with. A task with runs is
+        archived, never deleted.{" "}
         <Link className="text-blue-700 underline" href={`/projects/${projectId}/alignment`}>
           Align a judge to a label set
         </Link>
         .
       </p>
-      <RubricTasksPanel projectId={projectId} tasks={tasks} canManage={canManage} canImportItems={canImportItems} preview={preview} />
+      <RubricTasksPanel
+        projectId={projectId}
+        tasks={tasks}
+        canManage={canManage}
+        canImportItems={canImportItems}
+        preview={preview}
+      />
     </div>
   );
 }

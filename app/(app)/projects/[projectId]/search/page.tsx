@@ -7,7 +7,13 @@ import { searchProject, SEARCH_LIMIT, type ProjectSearchResult } from "@/lib/sea
 import { searchParamsObject } from "@/lib/videos/video-filter";
 
 /** The navigation bar's search: videos (file name, prompt), judge runs (by name) and review queues of the project. */
-export default async function ProjectSearchPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ProjectSearchPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId);
   const raw = searchParamsObject(await searchParams);
@@ -22,7 +28,11 @@ export default async function ProjectSearchPage({ params, searchParams }: { para
     }
   }
   const more = (kind: ProjectSearchResult["truncated"][number]) =>
-    result?.truncated.includes(kind) ? <p className="mt-2 text-xs text-slate-600">The first {SEARCH_LIMIT} are shown; type more of the name to narrow it.</p> : null;
+    result?.truncated.includes(kind) ? (
+      <p className="mt-2 text-xs text-slate-600">
+        The first {SEARCH_LIMIT} are shown; type more of the name to narrow it.
+      </p>
+    ) : null;
   return (
     <div className="flex flex-col gap-5">
       <h1 className="text-2xl font-semibold tracking-tight">Search</h1>
@@ -46,7 +56,10 @@ export default async function ProjectSearchPage({ params, searchParams }: { para
         </p>
       )}
       {!result && !problem && (
-        <p className="text-sm text-slate-600">Search the project&apos;s videos by file name or prompt, its judge runs by task, model, endpoint or date, and its review queues by name.</p>
+        <p className="text-sm text-slate-600">
+          Search the project&apos;s videos by file name or prompt, its judge runs by task, model, endpoint or date, and
+          its review queues by name.
+        </p>
       )}
       {result && (
         <div className="grid gap-6 lg:grid-cols-3" data-testid="search-results">
@@ -57,7 +70,10 @@ export default async function ProjectSearchPage({ params, searchParams }: { para
               <ul className="flex flex-col gap-2 text-sm" data-testid="search-videos">
                 {result.videos.map((v) => (
                   <li key={v.id}>
-                    <Link href={`/projects/${projectId}/videos/${v.id}`} className="font-medium text-indigo-700 underline">
+                    <Link
+                      href={`/projects/${projectId}/videos/${v.id}`}
+                      className="font-medium text-indigo-700 underline"
+                    >
                       {v.fileName}
                     </Link>
                     {v.prompt && <p className="line-clamp-2 text-xs text-slate-600">{v.prompt}</p>}
@@ -67,7 +83,10 @@ export default async function ProjectSearchPage({ params, searchParams }: { para
             )}
             {more("videos")}
             {result.videos.length > 0 && (
-              <Link href={`/projects/${projectId}/videos?prompt=${encodeURIComponent(result.query)}`} className="mt-2 block text-xs text-indigo-700 underline">
+              <Link
+                href={`/projects/${projectId}/videos?prompt=${encodeURIComponent(result.query)}`}
+                className="mt-2 block text-xs text-indigo-700 underline"
+              >
                 the video list filtered by this prompt text
               </Link>
             )}
@@ -98,7 +117,9 @@ export default async function ProjectSearchPage({ params, searchParams }: { para
                     <Link href={`/projects/${projectId}/queues/${q.id}`} className="text-indigo-700 underline">
                       {q.name}
                     </Link>
-                    {q.archived && <span className="ml-1 rounded bg-slate-100 px-1 text-xs text-slate-700">archived</span>}
+                    {q.archived && (
+                      <span className="ml-1 rounded bg-slate-100 px-1 text-xs text-slate-700">archived</span>
+                    )}
                   </li>
                 ))}
               </ul>

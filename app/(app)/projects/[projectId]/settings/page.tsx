@@ -6,7 +6,15 @@ import { WebhooksCard } from "@/components/webhooks/webhooks-card";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { getProject, listMembers } from "@/lib/projects/projects";
-import { addMemberAction, changeRoleAction, removeMemberAction, renameProjectAction, setArchivedAction, setProjectGuidelinesAction, setSsoDefaultRoleAction } from "../../../actions";
+import {
+  addMemberAction,
+  changeRoleAction,
+  removeMemberAction,
+  renameProjectAction,
+  setArchivedAction,
+  setProjectGuidelinesAction,
+  setSsoDefaultRoleAction,
+} from "../../../actions";
 
 /**
  * The project's members and settings (name, reviewers' guidelines, archive, webhooks). Every member sees the
@@ -32,12 +40,22 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
                 </span>
                 {canManage ? (
                   <>
-                    <ActionForm action={changeRoleAction} submitLabel="Set role" variant="secondary" className="flex items-end gap-2">
+                    <ActionForm
+                      action={changeRoleAction}
+                      submitLabel="Set role"
+                      variant="secondary"
+                      className="flex items-end gap-2"
+                    >
                       <input type="hidden" name="projectId" value={projectId} />
                       <input type="hidden" name="userId" value={member.userId} />
                       <RoleSelect defaultValue={member.role} />
                     </ActionForm>
-                    <ActionForm action={removeMemberAction} submitLabel="Remove" variant="danger" className="flex items-end gap-2">
+                    <ActionForm
+                      action={removeMemberAction}
+                      submitLabel="Remove"
+                      variant="danger"
+                      className="flex items-end gap-2"
+                    >
                       <input type="hidden" name="projectId" value={projectId} />
                       <input type="hidden" name="userId" value={member.userId} />
                     </ActionForm>
@@ -56,7 +74,12 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
             </ActionForm>
           )}
           {canManage && (
-            <ActionForm action={setSsoDefaultRoleAction} submitLabel="Save default role" variant="secondary" className="mt-6 flex flex-col gap-2 border-t border-slate-100 pt-4">
+            <ActionForm
+              action={setSsoDefaultRoleAction}
+              submitLabel="Save default role"
+              variant="secondary"
+              className="mt-6 flex flex-col gap-2 border-t border-slate-100 pt-4"
+            >
               <input type="hidden" name="projectId" value={projectId} />
               <label className="flex flex-col gap-1 text-sm">
                 <span className="font-medium text-slate-700">Accounts created by single sign-on join as</span>
@@ -72,7 +95,8 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
                   <option value="owner">owner</option>
                 </select>
                 <span className="text-xs text-slate-500">
-                  When the site creates accounts at their first single sign-on, each new account becomes a member of this project with this role. Existing accounts are added above.
+                  When the site creates accounts at their first single sign-on, each new account becomes a member of
+                  this project with this role. Existing accounts are added above.
                 </span>
               </label>
             </ActionForm>
@@ -98,13 +122,21 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
                     className="rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
                     data-testid="project-guidelines-input"
                   />
-                  <span className="text-xs text-slate-500">Shown on the review screen of every queue (g shows or hides them), before the queue&apos;s own.</span>
+                  <span className="text-xs text-slate-500">
+                    Shown on the review screen of every queue (g shows or hides them), before the queue&apos;s own.
+                  </span>
                 </label>
               </ActionForm>
-              <ActionForm action={setArchivedAction} submitLabel={project.archivedAt ? "Restore project" : "Archive project"} variant="secondary">
+              <ActionForm
+                action={setArchivedAction}
+                submitLabel={project.archivedAt ? "Restore project" : "Archive project"}
+                variant="secondary"
+              >
                 <input type="hidden" name="projectId" value={projectId} />
                 <input type="hidden" name="archived" value={project.archivedAt ? "false" : "true"} />
-                <p className="text-sm text-slate-500">Archived projects keep all their data and leave the main project list.</p>
+                <p className="text-sm text-slate-500">
+                  Archived projects keep all their data and leave the main project list.
+                </p>
               </ActionForm>
               {roleCan(role, "project.delete") && <DeleteProjectButton projectId={projectId} />}
             </div>

@@ -13,14 +13,26 @@ import { isAppErrorCode } from "@/lib/errors";
 import { runPickerLabels } from "@/lib/runs/run-option-labels";
 import { type BrowseResult, LIST_COUNT_CAP, browseOptions } from "@/lib/videos/browse-videos";
 import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
-import { type VideoSort, filterToSearchParams, isVideoFilterKey, searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
+import {
+  type VideoSort,
+  filterToSearchParams,
+  isVideoFilterKey,
+  searchParamsObject,
+  videoListQuerySchema,
+} from "@/lib/videos/video-filter";
 import { browseVideosAtRequestedPage, readRequestedPage } from "@/lib/videos/video-list-page-number";
 
 const SEARCH_INPUT_ID = "video-prompt-filter";
 
 const when = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
-export default async function VideosPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function VideosPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const typed = searchParamsObject(await searchParams);
@@ -81,7 +93,9 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
         ? link({ cursor: undefined, page: Math.min(page - 1, pages) === 1 ? undefined : Math.min(page - 1, pages) })
         : null;
   const nextHref = result?.nextCursor ? link({ cursor: result.nextCursor, page: undefined }) : null;
-  const filterParams = filterToSearchParams(Object.fromEntries(Object.entries(raw).filter(([key]) => isVideoFilterKey(key))));
+  const filterParams = filterToSearchParams(
+    Object.fromEntries(Object.entries(raw).filter(([key]) => isVideoFilterKey(key))),
+  );
   // The columns and filters are the shown run's task's; with no run yet, the first video task's.
   const task = result?.run ? taskOf(result.run.pipeline) : taskOf(videoSubjectPipelineIds()[0] ?? TASKS[0]!.id);
 
@@ -90,10 +104,24 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
     const active = sort === column;
     // A first click shows the worst first: lowest where higher is better, else highest.
     const higherIsBetter = task.metrics.find((m) => m.id === column)?.higherIsBetter;
-    const nextDir = active && dir === "asc" ? "desc" : active ? "asc" : higherIsBetter === false || column === "created" ? "desc" : "asc";
+    const nextDir =
+      active && dir === "asc"
+        ? "desc"
+        : active
+          ? "asc"
+          : higherIsBetter === false || column === "created"
+            ? "desc"
+            : "asc";
     return (
-      <th className={`px-2 py-2 ${align === "right" ? "text-right" : ""}`} aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : "none"}>
-        <Link href={link({ sort: column, dir: nextDir, page: undefined, cursor: undefined })} className={active ? "text-slate-900" : "hover:text-slate-800"} data-testid={`sort-${column}`}>
+      <th
+        className={`px-2 py-2 ${align === "right" ? "text-right" : ""}`}
+        aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : "none"}
+      >
+        <Link
+          href={link({ sort: column, dir: nextDir, page: undefined, cursor: undefined })}
+          className={active ? "text-slate-900" : "hover:text-slate-800"}
+          data-testid={`sort-${column}`}
+        >
           {label}
           {active ? (dir === "asc" ? " ▲" : " ▼") : ""}
         </Link>
@@ -114,7 +142,9 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
           metric.scale.kind === "numeric" ? (
             <Fragment key={metric.id}>{header(metric.label, metric.id, "right")}</Fragment>
           ) : (
-            <Fragment key={metric.id}>{header(task.verdict?.metricId === metric.id ? "Verdict" : metric.label, null)}</Fragment>
+            <Fragment key={metric.id}>
+              {header(task.verdict?.metricId === metric.id ? "Verdict" : metric.label, null)}
+            </Fragment>
           ),
         )}
         {header("Reviewers", null, "right")}
@@ -152,14 +182,22 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
           <span
             className="text-sm text-slate-500"
             data-testid="video-total"
-            title={result.totalExact ? undefined : `Counted up to ${LIST_COUNT_CAP.toLocaleString("en")}: an exact count of a large project would read every matching video.`}
+            title={
+              result.totalExact
+                ? undefined
+                : `Counted up to ${LIST_COUNT_CAP.toLocaleString("en")}: an exact count of a large project would read every matching video.`
+            }
           >
             {result.total.toLocaleString("en")}
             {result.totalExact ? "" : "+"} matching{result.totalExact ? "" : " (count capped)"}
           </span>
         )}
         {roleCan(role, "queues.manage") && (
-          <Link href={`/projects/${projectId}/queues/new${filterParams.size > 0 ? `?${filterParams.toString()}` : ""}`} className="text-sm text-indigo-700 underline" data-testid="create-queue-link">
+          <Link
+            href={`/projects/${projectId}/queues/new${filterParams.size > 0 ? `?${filterParams.toString()}` : ""}`}
+            className="text-sm text-indigo-700 underline"
+            data-testid="create-queue-link"
+          >
             Create review queue from this filter
           </Link>
         )}
@@ -170,12 +208,20 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
 
       <DeletedNotice deleted={typed.deleted} />
 
-      <form className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm" method="get" action={base} data-testid="video-filter-form">
+      <form
+        className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm"
+        method="get"
+        action={base}
+        data-testid="video-filter-form"
+      >
         <VideoFilterFields
           values={raw}
           dimensions={options.dimensions}
           models={options.models}
-          runs={options.runs.map((run) => ({ id: run.id, label: `${runLabels.get(run.id) ?? run.name} · ${run.status}${run.simulated ? " · simulated" : ""}` }))}
+          runs={options.runs.map((run) => ({
+            id: run.id,
+            label: `${runLabels.get(run.id) ?? run.name} · ${run.status}${run.simulated ? " · simulated" : ""}`,
+          }))}
           noRunLabel={`latest${options.runs[0] ? ` (${when(options.runs[0].createdAt)})` : ""}`}
           searchInputId={SEARCH_INPUT_ID}
           task={task}
@@ -192,7 +238,11 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
 
       <div className="flex flex-wrap items-center gap-3">
         {/* The same filter, order and page as a table or a grid of thumbnails (kept in the address as `view`). */}
-        <nav className="inline-flex overflow-hidden rounded-md border border-slate-300 text-sm" aria-label="View" data-testid="view-toggle">
+        <nav
+          className="inline-flex overflow-hidden rounded-md border border-slate-300 text-sm"
+          aria-label="View"
+          data-testid="view-toggle"
+        >
           {(["table", "grid"] as const).map((option) => (
             <Link
               key={option}
@@ -206,13 +256,18 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
           ))}
         </nav>
         <p className="text-xs text-slate-500" data-testid="shortcut-hint">
-          Keys: <kbd>j</kbd>/<kbd>↓</kbd> next video · <kbd>k</kbd>/<kbd>↑</kbd> previous · <kbd>Enter</kbd> or <kbd>o</kbd> open · <kbd>]</kbd>/<kbd>[</kbd> next/previous page · <kbd>/</kbd> search
-          prompts · <kbd>?</kbd> all keys
+          Keys: <kbd>j</kbd>/<kbd>↓</kbd> next video · <kbd>k</kbd>/<kbd>↑</kbd> previous · <kbd>Enter</kbd> or{" "}
+          <kbd>o</kbd> open · <kbd>]</kbd>/<kbd>[</kbd> next/previous page · <kbd>/</kbd> search prompts · <kbd>?</kbd>{" "}
+          all keys
         </p>
       </div>
 
       {problem.length > 0 ? (
-        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="filter-error">
+        <div
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+          data-testid="filter-error"
+        >
           <p className="font-medium">This filter is not valid, so no videos are listed:</p>
           <ul className="ml-5 list-disc">
             {problem.map((line) => (
@@ -226,7 +281,11 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
       ) : result ? (
         <>
           {pageNotice && (
-            <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="page-notice">
+            <p
+              role="status"
+              className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+              data-testid="page-notice"
+            >
               {pageNotice}
             </p>
           )}
@@ -256,7 +315,12 @@ export default async function VideosPage({ params, searchParams }: { params: Pro
             )
           ) : (
             // The selection stays mounted when a deletion empties the page, so its "Deleted …" status stays in view.
-            <VideoSelectionProvider key={new URLSearchParams(raw).toString()} enabled={roleCan(role, "videos.delete")} projectId={projectId} pageIds={rows.map((row) => row.id)}>
+            <VideoSelectionProvider
+              key={new URLSearchParams(raw).toString()}
+              enabled={roleCan(role, "videos.delete")}
+              projectId={projectId}
+              pageIds={rows.map((row) => row.id)}
+            >
               {result.videos.length === 0 ? (
                 <EmptyState title="No videos match">Import videos, or loosen the filters.</EmptyState>
               ) : (

@@ -19,6 +19,11 @@ export const DELETE = withProjectOf(
   },
   async ({ actor, record, body }) => {
     const judgment = await withdrawJudgment(prisma, actor, record.id, body);
-    return Response.json({ id: judgment.id, withdrawn: judgment.withdrawn, version: judgment.version, updatedAt: judgment.updatedAt });
+    return Response.json({
+      id: judgment.id,
+      withdrawn: judgment.withdrawn,
+      version: judgment.version,
+      updatedAt: judgment.updatedAt,
+    });
   },
 );

@@ -7,8 +7,13 @@ import { ok } from "@/lib/api/openapi/route-builders";
 export const GET = withActor(
   {
     summary: "The caller's project deletions",
-    description: "Those still going or ended in the last day, newest first (a site admin: everyone's), with their progress.",
-    responses: [ok("`{deletions: [{id, projectId, projectName, status, counts, videosTotal, videosDeleted, storageRemoved, cancelRequested, error, createdAt, finishedAt}]}`.")],
+    description:
+      "Those still going or ended in the last day, newest first (a site admin: everyone's), with their progress.",
+    responses: [
+      ok(
+        "`{deletions: [{id, projectId, projectName, status, counts, videosTotal, videosDeleted, storageRemoved, cancelRequested, error, createdAt, finishedAt}]}`.",
+      ),
+    ],
   },
   async (_request, actor) => Response.json({ deletions: await listProjectDeletions(prisma, actor) }),
 );

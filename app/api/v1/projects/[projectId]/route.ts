@@ -2,7 +2,13 @@ import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { deleteProject, deleteProjectSchema } from "@/lib/projects/project-deletion";
 import { appDeletionQueue } from "@/lib/deletions/deletion-queues";
-import { getProject, renameProject, setProjectArchived, setProjectGuidelines, setProjectSsoDefaultRole } from "@/lib/projects/projects";
+import {
+  getProject,
+  renameProject,
+  setProjectArchived,
+  setProjectGuidelines,
+  setProjectSsoDefaultRole,
+} from "@/lib/projects/projects";
 import { updateProjectSchema } from "@/lib/projects/projects.validation";
 import { ok, accepted } from "@/lib/api/openapi/route-builders";
 import { projectResponseSchema, updatedProjectResponseSchema } from "@/lib/api/openapi/responses";
@@ -30,7 +36,8 @@ export const GET = withProject(
 export const PATCH = withProject(
   "project.view",
   {
-    summary: "Rename, archive, write the reviewers' guidelines or set the default role of accounts made by single sign-on (owners)",
+    summary:
+      "Rename, archive, write the reviewers' guidelines or set the default role of accounts made by single sign-on (owners)",
     body: { kind: "json", schema: updateProjectSchema },
     responses: [ok("The project.", updatedProjectResponseSchema)],
   },
@@ -38,10 +45,18 @@ export const PATCH = withProject(
     const projectId = project.id;
     if (body.name !== undefined) await renameProject(prisma, actor, { projectId, name: body.name });
     if (body.archived !== undefined) await setProjectArchived(prisma, actor, { projectId, archived: body.archived });
-    if (body.guidelines !== undefined) await setProjectGuidelines(prisma, actor, { projectId, guidelines: body.guidelines });
-    if (body.ssoDefaultRole !== undefined) await setProjectSsoDefaultRole(prisma, actor, { projectId, ssoDefaultRole: body.ssoDefaultRole });
+    if (body.guidelines !== undefined)
+      await setProjectGuidelines(prisma, actor, { projectId, guidelines: body.guidelines });
+    if (body.ssoDefaultRole !== undefined)
+      await setProjectSsoDefaultRole(prisma, actor, { projectId, ssoDefaultRole: body.ssoDefaultRole });
     const saved = await getProject(prisma, actor, projectId);
-    return Response.json({ id: saved.id, name: saved.name, archived: saved.archivedAt !== null, guidelines: saved.guidelines, ssoDefaultRole: saved.ssoDefaultRole });
+    return Response.json({
+      id: saved.id,
+      name: saved.name,
+      archived: saved.archivedAt !== null,
+      guidelines: saved.guidelines,
+      ssoDefaultRole: saved.ssoDefaultRole,
+    });
   },
 );
 
@@ -57,7 +72,10 @@ export const DELETE = withProject(
     description:
       '`{"dryRun": true}` only counts what would go; else `confirmName` must be the project\'s name: the project is gone for everyone at once and a worker deletes it in batches (follow it at /api/v1/me/project-deletions/{deletionId}). A queued or running run → 409 run_in_progress.',
     body: { kind: "json", schema: deleteProjectSchema, optional: true },
-    responses: [ok("A dry run: `{dryRun: true, name, counts}`."), accepted("`{dryRun: false, name, counts, deletion}`: the deletion, queued.")],
+    responses: [
+      ok("A dry run: `{dryRun: true, name, counts}`."),
+      accepted("`{dryRun: false, name, counts, deletion}`: the deletion, queued."),
+    ],
     errors: [409],
   },
   async ({ actor, project, body }) => {

@@ -44,7 +44,8 @@ export const PATCH = withProjectOf(
     const queueId = record.id;
     const body = await parseJsonBody(request, z.record(z.string(), z.unknown()));
     // Two kinds of change, each with its own schema (and its own clear error): guidelines, or the queue's state.
-    if ("guidelines" in body) return Response.json(await setQueueGuidelines(prisma, actor, queueId, guidelinesChangeSchema.parse(body)));
+    if ("guidelines" in body)
+      return Response.json(await setQueueGuidelines(prisma, actor, queueId, guidelinesChangeSchema.parse(body)));
     return Response.json(await updateQueueState(prisma, actor, queueId, queueStateSchema.parse(body)));
   },
 );

@@ -28,7 +28,10 @@ export const PUT = withProjectOf(
     description: "Runs keep the version they started with. The latest version's definition again saves nothing.",
     params: { rubricTaskId: rubricTaskIdSchema },
     body: { kind: "json", schema: rubricBodySchema },
-    responses: [ok("That definition is already the latest version (`created: false`)."), created("The new version (`created: true`).")],
+    responses: [
+      ok("That definition is already the latest version (`created: false`)."),
+      created("The new version (`created: true`)."),
+    ],
   },
   async ({ actor, record, body }) => {
     const saved = await saveRubricVersion(prisma, actor, record.id, body);

@@ -27,7 +27,8 @@ export const PUT = withProjectOf(
   "project.view",
   {
     summary: "Append a chunk at `?offset=`",
-    description: "A wrong offset, or another chunk of the upload being written, → 409 offset_mismatch with `error.details.receivedBytes`; a chunk past the declared size → 413, nothing of it kept.",
+    description:
+      "A wrong offset, or another chunk of the upload being written, → 409 offset_mismatch with `error.details.receivedBytes`; a chunk past the declared size → 413, nothing of it kept.",
     params: { uploadId: uploadIdSchema },
     // Read by the handler: `offset` alone, parsed as it comes (an empty one is not left out; an error names no field).
     query: { readBy: "handler", schema: z.object({ offset: uploadOffsetSchema }) },

@@ -23,7 +23,8 @@ export const PATCH = withProjectOf(
   "project.view",
   {
     summary: "Change a video's fields (owners)",
-    description: 'Only the fields given change; null or "" clears one; with `expectedUpdatedAt` a video changed since → 409.',
+    description:
+      'Only the fields given change; null or "" clears one; with `expectedUpdatedAt` a video changed since → 409.',
     body: { kind: "json", schema: videoEditSchema },
     responses: [ok("The video with `changes` `[{field, before, after, overwrite}]`.")],
     errors: [409],

@@ -3,7 +3,11 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { compareSetupsQuerySchema } from "@/lib/calibration/calibration.validation";
-import { compareSetupsReport, compareTargetChoices, type CompareSetupsReport } from "@/lib/calibration/compare-setups-load";
+import {
+  compareSetupsReport,
+  compareTargetChoices,
+  type CompareSetupsReport,
+} from "@/lib/calibration/compare-setups-load";
 import { calibrationOptions, runOptionLabels } from "@/lib/calibration/calibration-options";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
@@ -12,7 +16,8 @@ import { WithheldError } from "@/lib/visibility/withheld";
 import { formatCost, formatPValue, formatStatistic, STATISTIC_DIGITS } from "@/lib/format/numbers";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
-const f = (v: number | null | undefined, digits = STATISTIC_DIGITS) => (digits === STATISTIC_DIGITS ? formatStatistic(v) : v === null || v === undefined ? "—" : v.toFixed(digits));
+const f = (v: number | null | undefined, digits = STATISTIC_DIGITS) =>
+  digits === STATISTIC_DIGITS ? formatStatistic(v) : v === null || v === undefined ? "—" : v.toFixed(digits);
 const p = formatPValue;
 
 function Difference({ r }: { r: PairedBootstrapResult }) {
@@ -30,11 +35,19 @@ function Difference({ r }: { r: PairedBootstrapResult }) {
 }
 
 /** 2–6 judge runs side by side against one label set, the reviewers' consensus or the gold values. */
-export default async function CompareSetupsPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CompareSetupsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId, "export.read");
   const raw = await searchParams;
-  const picked = (Array.isArray(raw.runIds) ? raw.runIds : raw.runIds ? [raw.runIds] : []).flatMap((s) => s.split(",")).filter(Boolean);
+  const picked = (Array.isArray(raw.runIds) ? raw.runIds : raw.runIds ? [raw.runIds] : [])
+    .flatMap((s) => s.split(","))
+    .filter(Boolean);
   const one = (k: string) => (Array.isArray(raw[k]) ? raw[k][0] : raw[k]);
   const options = await calibrationOptions(prisma, actor, projectId);
   const runs = options.runs;
@@ -45,21 +58,32 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
   // The picker sends `reference=<label set id | consensus | gold>`; the API's `reference=…&labelSetId=` works too.
   const chosen = one("reference");
   const referenceValue =
-    chosen === "consensus" || chosen === "gold" ? chosen : chosen && options.labelSets.some((s) => s.id === chosen) ? chosen : (one("labelSetId") ?? options.labelSets[0]?.id ?? "consensus");
+    chosen === "consensus" || chosen === "gold"
+      ? chosen
+      : chosen && options.labelSets.some((s) => s.id === chosen)
+        ? chosen
+        : (one("labelSetId") ?? options.labelSets[0]?.id ?? "consensus");
   let report: CompareSetupsReport | null = null;
   let problem: string | null = null;
   if (picked.length > 0) {
     const parsed = compareSetupsQuerySchema.safeParse({
       runIds: picked.join(","),
       ...(target ? { target } : {}),
-      ...(referenceValue === "consensus" || referenceValue === "gold" ? { reference: referenceValue } : { labelSetId: referenceValue }),
+      ...(referenceValue === "consensus" || referenceValue === "gold"
+        ? { reference: referenceValue }
+        : { labelSetId: referenceValue }),
     });
     if (!parsed.success) problem = parsed.error.issues.map((i) => i.message).join(" ");
     else {
       try {
         report = await compareSetupsReport(prisma, actor, projectId, parsed.data);
       } catch (error) {
-        if (!(isAppErrorCode(error, "not_found") || isAppErrorCode(error, "invalid_request") || error instanceof WithheldError)) throw error;
+        if (!(
+          isAppErrorCode(error, "not_found") ||
+          isAppErrorCode(error, "invalid_request") ||
+          error instanceof WithheldError
+        ))
+          throw error;
         problem = error.message;
       }
     }
@@ -87,12 +111,24 @@ export default async function CompareSetupsPage({ params, searchParams }: { para
             {runs.map((r) => (
               <div key={r.id} className="flex flex-wrap items-center gap-x-4 gap-y-1">
                 <label className="flex items-center gap-2">
-                  <input type="checkbox" name="runIds" value={r.id} defaultChecked={picked.includes(r.id)} data-testid="compare-run" />
+                  <input
+                    type="checkbox"
+                    name="runIds"
+                    value={r.id}
+                    defaultChecked={picked.includes(r.id)}
+                    data-testid="compare-run"
+                  />
                   {runLabels.get(r.id)} · {r.videos} videos · {r.status}
                 </label>
                 {/* The same run's logprob-weighted scores as a setup of their own (when its endpoint requested logprobs). */}
                 <label className="flex items-center gap-1 text-xs text-slate-600">
-                  <input type="checkbox" name="runIds" value={`${r.id}:expected`} defaultChecked={picked.includes(`${r.id}:expected`)} data-testid="compare-run-expected" />
+                  <input
+                    type="checkbox"
+                    name="runIds"
+                    value={`${r.id}:expected`}
+                    defaultChecked={picked.includes(`${r.id}:expected`)}
+                    data-testid="compare-run-expected"
+                  />
                   its expected (logprob-weighted) scores
                 </label>
               </div>
@@ -145,9 +181,17 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
   return (
     <>
       <p className="text-sm text-slate-600" data-testid="compare-setups-summary">
-        Compared on <b>{report.compared.label}</b>: {report.comparison.videoIds.length} {units} judged by every run and labelled in{" "}
-        {report.reference.kind === "consensus" ? "the reviewers' consensus" : report.reference.kind === "gold" ? "the gold values" : <b>{report.reference.name}</b>}. Paired bootstrap over those{" "}
-        {units}({report.bootstrap.iterations} resamples, seed {report.bootstrap.seed}); McNemar on which {units} each verdict gets right.
+        Compared on <b>{report.compared.label}</b>: {report.comparison.videoIds.length} {units} judged by every run and
+        labelled in{" "}
+        {report.reference.kind === "consensus" ? (
+          "the reviewers' consensus"
+        ) : report.reference.kind === "gold" ? (
+          "the gold values"
+        ) : (
+          <b>{report.reference.name}</b>
+        )}
+        . Paired bootstrap over those {units}({report.bootstrap.iterations} resamples, seed {report.bootstrap.seed});
+        McNemar on which {units} each verdict gets right.
       </p>
       <Card title="Side by side">
         <div className="overflow-x-auto">
@@ -173,7 +217,10 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
                   ["Krippendorff's α (nominal)", (id: string) => f(byId.get(id)?.alpha)],
                   ["accuracy", (id: string) => f(byId.get(id)?.accuracy)],
                   ["F1 (run's verdict)", (id: string) => f(byId.get(id)?.f1)],
-                  ["F1 at best threshold", (id: string) => `${f(byId.get(id)?.bestF1)} (worst score ≥ ${f(byId.get(id)?.bestThreshold, 1)})`],
+                  [
+                    "F1 at best threshold",
+                    (id: string) => `${f(byId.get(id)?.bestF1)} (worst score ≥ ${f(byId.get(id)?.bestThreshold, 1)})`,
+                  ],
                   ["Spearman ρ (worst score, label)", (id: string) => f(byId.get(id)?.spearman)],
                   ["n", (id: string) => String(byId.get(id)?.n ?? 0)],
                 ] as const
@@ -189,15 +236,44 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
               ))}
               {(
                 [
-                  ["cost", (r: CompareSetupsReport["runs"][number]) => (r.costUsd === null ? `unknown (${r.callsWithoutUsage} calls without usage)` : formatCost(r.costUsd)), false],
-                  ["tokens (prompt / completion)", (r: CompareSetupsReport["runs"][number]) => (r.tokens.prompt === null ? "unknown" : `${r.tokens.prompt} / ${r.tokens.completion}`), false],
+                  [
+                    "cost",
+                    (r: CompareSetupsReport["runs"][number]) =>
+                      r.costUsd === null
+                        ? `unknown (${r.callsWithoutUsage} calls without usage)`
+                        : formatCost(r.costUsd),
+                    false,
+                  ],
+                  [
+                    "tokens (prompt / completion)",
+                    (r: CompareSetupsReport["runs"][number]) =>
+                      r.tokens.prompt === null ? "unknown" : `${r.tokens.prompt} / ${r.tokens.completion}`,
+                    false,
+                  ],
                   ["calls", (r: CompareSetupsReport["runs"][number]) => String(r.calls), false],
-                  ["time (wall / summed latency, s)", (r: CompareSetupsReport["runs"][number]) => `${f(r.wallSeconds, 1)} / ${r.latencySeconds.toFixed(1)}`, false],
-                  ["parse failures / failed steps", (r: CompareSetupsReport["runs"][number]) => `${r.parseFailures} / ${r.failedSteps}`, false],
+                  [
+                    "time (wall / summed latency, s)",
+                    (r: CompareSetupsReport["runs"][number]) =>
+                      `${f(r.wallSeconds, 1)} / ${r.latencySeconds.toFixed(1)}`,
+                    false,
+                  ],
+                  [
+                    "parse failures / failed steps",
+                    (r: CompareSetupsReport["runs"][number]) => `${r.parseFailures} / ${r.failedSteps}`,
+                    false,
+                  ],
                   ["endpoint", (r: CompareSetupsReport["runs"][number]) => r.endpoint, d.endpoint],
                   ["model", (r: CompareSetupsReport["runs"][number]) => r.model, d.model],
-                  ["generation parameters", (r: CompareSetupsReport["runs"][number]) => JSON.stringify(r.parameters), d.parameters],
-                  ["aggregation", (r: CompareSetupsReport["runs"][number]) => r.aggregation ?? "default", d.aggregation],
+                  [
+                    "generation parameters",
+                    (r: CompareSetupsReport["runs"][number]) => JSON.stringify(r.parameters),
+                    d.parameters,
+                  ],
+                  [
+                    "aggregation",
+                    (r: CompareSetupsReport["runs"][number]) => r.aggregation ?? "default",
+                    d.aggregation,
+                  ],
                   ["verdict rule", (r: CompareSetupsReport["runs"][number]) => r.verdict ?? "default", d.verdict],
                   ["frame sets", (r: CompareSetupsReport["runs"][number]) => r.frameSets.join("; "), d.frameSets],
                 ] as const
@@ -258,7 +334,8 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
                   <Difference r={pair.spearman} />
                 </td>
                 <td className="px-2 py-1 tabular-nums">
-                  only {name(pair.a)} right: {pair.mcnemar.b}, only {name(pair.b)} right: {pair.mcnemar.c} · p = {p(pair.mcnemar.p)} ({pair.mcnemar.method === "exact" ? "exact" : "χ²"})
+                  only {name(pair.a)} right: {pair.mcnemar.b}, only {name(pair.b)} right: {pair.mcnemar.c} · p ={" "}
+                  {p(pair.mcnemar.p)} ({pair.mcnemar.method === "exact" ? "exact" : "χ²"})
                 </td>
               </tr>
             ))}
@@ -280,9 +357,20 @@ function Report({ report, name }: { report: CompareSetupsReport; name: (id: stri
                   </p>
                   <pre tabIndex={0} className="max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs">
                     {o.diff
-                      .filter((l, i, all) => l.op !== " " || all.slice(Math.max(0, i - 2), i + 3).some((x) => x.op !== " "))
+                      .filter(
+                        (l, i, all) => l.op !== " " || all.slice(Math.max(0, i - 2), i + 3).some((x) => x.op !== " "),
+                      )
                       .map((l, i) => (
-                        <div key={i} className={l.op === "+" ? "bg-green-50 text-green-800" : l.op === "-" ? "bg-red-50 text-red-800" : undefined}>
+                        <div
+                          key={i}
+                          className={
+                            l.op === "+"
+                              ? "bg-green-50 text-green-800"
+                              : l.op === "-"
+                                ? "bg-red-50 text-red-800"
+                                : undefined
+                          }
+                        >
                           {l.op} {l.text}
                         </div>
                       ))}

@@ -33,14 +33,22 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
   const { sort, dir, ...filter } = queue.filter;
   const filterText = Object.entries(filter).map(([k, v]) => `${k}=${v}`);
   // The agreement report over the queue's items: its run and the filter that chose them (one category of a scores queue).
-  const agreementParams = filterToSearchParams({ ...filter, runId: queue.runId, ...(queue.categories.length === 1 ? { category: queue.categories[0] } : {}) }).toString();
+  const agreementParams = filterToSearchParams({
+    ...filter,
+    runId: queue.runId,
+    ...(queue.categories.length === 1 ? { category: queue.categories[0] } : {}),
+  }).toString();
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-3">
         <h1 className="text-2xl font-semibold tracking-tight" data-testid="queue-name">
           {queue.name}
         </h1>
-        {queue.blind && <span className="rounded bg-slate-800 px-2 py-0.5 text-xs text-white">blind: reviewers see the judge&apos;s values only after submitting</span>}
+        {queue.blind && (
+          <span className="rounded bg-slate-800 px-2 py-0.5 text-xs text-white">
+            blind: reviewers see the judge&apos;s values only after submitting
+          </span>
+        )}
         {queue.archived && (
           <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800" data-testid="queue-archived">
             archived
@@ -48,7 +56,9 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
         )}
         {queue.assignment.assignees.length > 0 && (
           <span className="rounded bg-indigo-50 px-2 py-0.5 text-xs text-indigo-800" data-testid="queue-assigned">
-            {queue.assignment.toMe ? `assigned to you${queue.assignment.assignees.length > 1 ? ` and ${queue.assignment.assignees.length - 1} more` : ""}` : "assigned to someone else"}
+            {queue.assignment.toMe
+              ? `assigned to you${queue.assignment.assignees.length > 1 ? ` and ${queue.assignment.assignees.length - 1} more` : ""}`
+              : "assigned to someone else"}
           </span>
         )}
         <Link href={`/projects/${projectId}/queues`} className="ml-auto text-sm text-indigo-700 underline">
@@ -86,7 +96,12 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
       )}
       {roleCan(role, "queues.manage") && (
         <Card title="Manage">
-          <QueueOwnerControls queueId={queue.id} archived={queue.archived} assignees={queue.assignment.assignees} handOut={queue.handOut} />
+          <QueueOwnerControls
+            queueId={queue.id}
+            archived={queue.archived}
+            assignees={queue.assignment.assignees}
+            handOut={queue.handOut}
+          />
         </Card>
       )}
       {(project.guidelines || queue.guidelines || roleCan(role, "queues.manage")) && (
@@ -129,7 +144,9 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
           <dd>{queue.reviewersPerItem}</dd>
           <dt className="text-slate-500">Next item</dt>
           <dd data-testid="queue-hand-out">
-            {queue.handOut === "coverage" ? "coverage first: the items with the fewest reviews first" : "overlap first: the first item a reviewer has not reviewed that still needs one"}
+            {queue.handOut === "coverage"
+              ? "coverage first: the items with the fewest reviews first"
+              : "overlap first: the first item a reviewer has not reviewed that still needs one"}
           </dd>
           <dt className="text-slate-500">Judge run</dt>
           <dd>
@@ -147,8 +164,12 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
               <span data-testid="queue-chosen-by">{queue.filter.chosen}</span>
             ) : (
               <>
-                {filterText.length ? filterText.join(" · ") : "no filter"} {sort ? `· sorted by ${sort} ${dir ?? ""}` : ""}{" "}
-                <Link href={`/projects/${projectId}/videos?${filterToSearchParams(queue.filter).toString()}`} className="text-indigo-700 underline">
+                {filterText.length ? filterText.join(" · ") : "no filter"}{" "}
+                {sort ? `· sorted by ${sort} ${dir ?? ""}` : ""}{" "}
+                <Link
+                  href={`/projects/${projectId}/videos?${filterToSearchParams(queue.filter).toString()}`}
+                  className="text-indigo-700 underline"
+                >
                   see them in the video list
                 </Link>
               </>

@@ -11,7 +11,13 @@ import { runPickerLabels } from "@/lib/runs/run-option-labels";
 import { ensembleSettingsOf } from "@/lib/ensembles/ensemble-settings";
 
 /** Owners make a queue from the video list's filter (carried in the query string). */
-export default async function NewQueuePage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function NewQueuePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId } = await params;
   const { actor } = await requirePageProjectAccess(projectId, "queues.manage");
   const raw = searchParamsObject(await searchParams);
@@ -32,7 +38,8 @@ export default async function NewQueuePage({ params, searchParams }: { params: P
       <ProjectPageHeader projectId={projectId} title="New review queue" />
       {!parsed.success && (
         <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-800">
-          The filter in the link was not valid ({parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}); starting from no filter.
+          The filter in the link was not valid (
+          {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}); starting from no filter.
         </p>
       )}
       {runs.length === 0 ? (
@@ -44,7 +51,12 @@ export default async function NewQueuePage({ params, searchParams }: { params: P
           sort={sort}
           dir={dir}
           itemScopes={itemScopes}
-          runs={runs.map((r) => ({ id: r.id, pipeline: r.pipeline, label: `${runLabels.get(r.id) ?? runNameOfRow(r)} · ${r.status}`, ensemble: ensembleSettingsOf(r.ensemble)?.kind ?? null }))}
+          runs={runs.map((r) => ({
+            id: r.id,
+            pipeline: r.pipeline,
+            label: `${runLabels.get(r.id) ?? runNameOfRow(r)} · ${r.status}`,
+            ensemble: ensembleSettingsOf(r.ensemble)?.kind ?? null,
+          }))}
         />
       )}
     </div>

@@ -24,7 +24,13 @@ import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { withheldReason } from "@/lib/visibility/withheld";
 import { getProject } from "@/lib/projects/projects";
 
-export default async function RunPage({ params, searchParams }: { params: Promise<{ projectId: string; runId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function RunPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string; runId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId, runId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
   const overview = await runOverview(prisma, actor, projectId, runId).catch((error: unknown) => {
@@ -45,7 +51,11 @@ export default async function RunPage({ params, searchParams }: { params: Promis
   // Every export of the whole run is withheld while the user reviews any of its videos blind (lib/visibility/withheld).
   const exportsWithheld = roleCan(role, "export.read") ? await runExportsWithheld(prisma, actor.userId, runId) : null;
   // A task with a verdict, or with criteria to plan on (a rubric task's), has a "what to label next".
-  const canPlanLabels = roleCan(role, "queues.manage") && !!runTask && runTask.subject === "video" && (!!runTask.verdict || labelNextCriteria(runTask).length > 0);
+  const canPlanLabels =
+    roleCan(role, "queues.manage") &&
+    !!runTask &&
+    runTask.subject === "video" &&
+    (!!runTask.verdict || labelNextCriteria(runTask).length > 0);
   // A task that scores the videos themselves ranks their models by any of its metrics.
   const hasLeaderboard = !!runTask && runTask.subject === "video" && runTask.metrics.length > 0;
   const resultsLink = runResultsLinkOf(run.pipeline);
@@ -56,19 +66,34 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         <span className="text-sm text-slate-600">
           {run.pipeline} run · {run.endpoint.name} ({run.endpoint.model})
         </span>
-        {run.simulated && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">simulated judgments (stub LLM)</span>}
-        {run.batchMode && <span className="rounded bg-sky-100 px-2 py-0.5 text-xs text-sky-800">batch (Batch API, half price)</span>}
+        {run.simulated && (
+          <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">
+            simulated judgments (stub LLM)
+          </span>
+        )}
+        {run.batchMode && (
+          <span className="rounded bg-sky-100 px-2 py-0.5 text-xs text-sky-800">batch (Batch API, half price)</span>
+        )}
         {resultsLink && (
-          <Link href={`/projects/${projectId}${resultsLink.path}?runId=${run.id}`} className="ml-auto text-sm text-indigo-700 underline" data-testid={resultsLink.testId}>
+          <Link
+            href={`/projects/${projectId}${resultsLink.path}?runId=${run.id}`}
+            className="ml-auto text-sm text-indigo-700 underline"
+            data-testid={resultsLink.testId}
+          >
             {resultsLink.label}
           </Link>
         )}
-        <Link href={`/projects/${projectId}/judge`} className={`${resultsLink ? "" : "ml-auto "}text-sm text-indigo-700 underline`}>
+        <Link
+          href={`/projects/${projectId}/judge`}
+          className={`${resultsLink ? "" : "ml-auto "}text-sm text-indigo-700 underline`}
+        >
           all runs
         </Link>
       </div>
       <RunProgress runId={runId} canManage={roleCan(role, "runs.manage")} />
-      {ensemble && <EnsembleSummary projectId={projectId} report={ensemble} canManageQueues={roleCan(role, "queues.manage")} />}
+      {ensemble && (
+        <EnsembleSummary projectId={projectId} report={ensemble} canManageQueues={roleCan(role, "queues.manage")} />
+      )}
       {membership && (
         <p className="text-sm" data-testid="ensemble-membership">
           {membership.kind === "samples" ? "Sample" : "Judge"} {membership.memberIndex + 1} of{" "}
@@ -98,12 +123,20 @@ export default async function RunPage({ params, searchParams }: { params: Promis
           </a>
         )}
         {hasLeaderboard && (
-          <Link href={`/projects/${projectId}/runs/${runId}/leaderboard`} className="ml-auto text-indigo-700 underline" data-testid="leaderboard-link">
+          <Link
+            href={`/projects/${projectId}/runs/${runId}/leaderboard`}
+            className="ml-auto text-indigo-700 underline"
+            data-testid="leaderboard-link"
+          >
             leaderboard by model
           </Link>
         )}
         {canPlanLabels && (
-          <Link href={`/projects/${projectId}/runs/${runId}/label-next`} className={`${hasLeaderboard ? "" : "ml-auto "}text-indigo-700 underline`} data-testid="label-next-link">
+          <Link
+            href={`/projects/${projectId}/runs/${runId}/label-next`}
+            className={`${hasLeaderboard ? "" : "ml-auto "}text-indigo-700 underline`}
+            data-testid="label-next-link"
+          >
             what to label next
           </Link>
         )}
@@ -112,7 +145,10 @@ export default async function RunPage({ params, searchParams }: { params: Promis
         <section className="flex flex-col gap-1" data-testid="run-exports">
           <h2 className="text-sm font-medium text-slate-700">Export this run</h2>
           {exportsWithheld ? (
-            <WithheldNotice message={`This run's exports are ${withheldReason(exportsWithheld)}.`} withheld={exportsWithheld} />
+            <WithheldNotice
+              message={`This run's exports are ${withheldReason(exportsWithheld)}.`}
+              withheld={exportsWithheld}
+            />
           ) : (
             <ExportButtons downloads={runDownloads(project, runId)} />
           )}

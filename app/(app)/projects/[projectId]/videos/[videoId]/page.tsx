@@ -23,7 +23,13 @@ import { videoNeighbours } from "@/lib/videos/video-neighbours";
 // Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
 import "@/lib/tasks/modules";
 
-export default async function VideoPage({ params, searchParams }: { params: Promise<{ projectId: string; videoId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function VideoPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string; videoId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { projectId, videoId } = await params;
   const search = await searchParams;
   const requestedRun = search.runId;
@@ -57,7 +63,8 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
     projectId,
     runs.map((run) => run.id),
   );
-  const videoHref = (id: string | null) => (id ? `/projects/${projectId}/videos/${id}${list ? `?list=${encodeURIComponent(list)}` : ""}` : null);
+  const videoHref = (id: string | null) =>
+    id ? `/projects/${projectId}/videos/${id}${list ? `?list=${encodeURIComponent(list)}` : ""}` : null;
   // Only a run that judged this video can be chosen; anything else shows the latest.
   const runId = typeof requestedRun === "string" && runs.some((run) => run.id === requestedRun) ? requestedRun : null;
   return (
@@ -72,17 +79,42 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
         >
           {video.status.replace("_", " ")}
         </span>
-        <Link href={`/projects/${projectId}/compare?videoId=${encodeURIComponent(video.id)}`} className="ml-auto text-sm text-indigo-700 underline" data-testid="compare-link">
+        <Link
+          href={`/projects/${projectId}/compare?videoId=${encodeURIComponent(video.id)}`}
+          className="ml-auto text-sm text-indigo-700 underline"
+          data-testid="compare-link"
+        >
           Compare samples ({sampleCount})
         </Link>
-        <Link href={`/projects/${projectId}/videos${list ? `?${list}` : ""}`} className="text-sm text-indigo-700 underline" data-testid="back-to-list">
+        <Link
+          href={`/projects/${projectId}/videos${list ? `?${list}` : ""}`}
+          className="text-sm text-indigo-700 underline"
+          data-testid="back-to-list"
+        >
           {list ? "back to the list" : "all videos"}
         </Link>
-        {roleCan(role, "videos.delete") && <DeleteVideoButton projectId={projectId} videoId={video.id} afterHref={`/projects/${projectId}/videos${list ? `?${list}` : ""}`} />}
+        {roleCan(role, "videos.delete") && (
+          <DeleteVideoButton
+            projectId={projectId}
+            videoId={video.id}
+            afterHref={`/projects/${projectId}/videos${list ? `?${list}` : ""}`}
+          />
+        )}
       </div>
-      {neighbours && <VideoNav previousHref={videoHref(neighbours.previousId)} nextHref={videoHref(neighbours.nextId)} position={neighbours.position} total={neighbours.total} />}
+      {neighbours && (
+        <VideoNav
+          previousHref={videoHref(neighbours.previousId)}
+          nextHref={videoHref(neighbours.nextId)}
+          position={neighbours.position}
+          total={neighbours.total}
+        />
+      )}
       {video.error && (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" data-testid="video-error">
+        <p
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+          data-testid="video-error"
+        >
           {video.error}
         </p>
       )}
@@ -114,12 +146,24 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
         canReview={roleCan(role, "scores.review")}
         fps={video.fps}
         top={
-          <section className="rounded-lg border border-slate-200 bg-white p-3" aria-label="Prompt" data-testid="video-prompt-card">
+          <section
+            className="rounded-lg border border-slate-200 bg-white p-3"
+            aria-label="Prompt"
+            data-testid="video-prompt-card"
+          >
             <h2 className="text-xs font-medium uppercase tracking-wide text-slate-500">Prompt</h2>
             <p className="mt-1 whitespace-pre-wrap break-words text-base text-slate-900" data-testid="video-prompt">
               {video.prompt ?? <NoPrompt />}
             </p>
-            <p className="mt-1 text-xs text-slate-500">{[video.model, video.dimensions.join(", "), video.sampleIndex !== null ? `sample ${video.sampleIndex}` : null].filter(Boolean).join(" · ")}</p>
+            <p className="mt-1 text-xs text-slate-500">
+              {[
+                video.model,
+                video.dimensions.join(", "),
+                video.sampleIndex !== null ? `sample ${video.sampleIndex}` : null,
+              ]
+                .filter(Boolean)
+                .join(" · ")}
+            </p>
           </section>
         }
         aside={
@@ -135,7 +179,8 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
               <dd className="break-all font-mono text-xs">{video.relativePath}</dd>
               <dt className="text-slate-500">Video</dt>
               <dd>
-                {video.width}×{video.height} · {video.fps ? `${video.fps.toFixed(2)} fps` : "fps ?"} · {formatSeconds(video.durationS)} · {video.codec} · {video.container}
+                {video.width}×{video.height} · {video.fps ? `${video.fps.toFixed(2)} fps` : "fps ?"} ·{" "}
+                {formatSeconds(video.durationS)} · {video.codec} · {video.container}
                 {video.frameCount ? ` · ${video.frameCount} frames` : ""}
               </dd>
               <dt className="text-slate-500">SHA-256</dt>
@@ -149,7 +194,9 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
                       : `${frameSet.mode} · ${frameSet.keyFrameCount} key frames · ${frameSet.frameCount} frames`}{" "}
                     · decoded by {frameSet.decoder ?? "an unrecorded decoder"}
                     {frameSet.decoderVersion ? ` (${frameSet.decoderVersion})` : ""}
-                    <span className="mt-1 block break-all text-[11px] text-slate-500">{describeParameters(frameSet.parameters)}</span>
+                    <span className="mt-1 block break-all text-[11px] text-slate-500">
+                      {describeParameters(frameSet.parameters)}
+                    </span>
                   </dd>
                 </>
               )}
@@ -166,7 +213,14 @@ export default async function VideoPage({ params, searchParams }: { params: Prom
                 extra: (video.extra ?? {}) as Record<string, unknown>,
               }}
               canEdit={roleCan(role, "videos.edit")}
-              history={edits.map((e) => ({ id: e.id, at: e.at.toISOString(), source: e.source, editorEmail: e.editor.email, before: e.before, after: e.after }))}
+              history={edits.map((e) => ({
+                id: e.id,
+                at: e.at.toISOString(),
+                source: e.source,
+                editorEmail: e.editor.email,
+                before: e.before,
+                after: e.after,
+              }))}
             />
           </Card>
         }

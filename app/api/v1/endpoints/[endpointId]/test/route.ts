@@ -10,9 +10,15 @@ export const POST = withProjectOf(
   endpointScope,
   "project.view",
   {
-    summary: "Test an endpoint with one small image, then probe it (owners); the probe's findings are stored on the endpoint",
+    summary:
+      "Test an endpoint with one small image, then probe it (owners); the probe's findings are stored on the endpoint",
     params: { endpointId: endpointIdSchema },
-    responses: [ok("`{answered, latencyMs, tookImage, colour, colourNamed, answer, error, status, capabilities, probedAt}` (`capabilities.topLogprobs`: whether logprobs come back).")],
+    responses: [
+      ok(
+        "`{answered, latencyMs, tookImage, colour, colourNamed, answer, error, status, capabilities, probedAt}` (`capabilities.topLogprobs`: whether logprobs come back).",
+      ),
+    ],
   },
-  async ({ actor, record, request }) => Response.json(await testEndpoint(prisma, actor, record.id, { signal: request.signal })),
+  async ({ actor, record, request }) =>
+    Response.json(await testEndpoint(prisma, actor, record.id, { signal: request.signal })),
 );

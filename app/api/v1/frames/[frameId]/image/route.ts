@@ -10,7 +10,10 @@ export const GET = withProjectOf(
   "project.view",
   {
     summary: "One frame (JPEG), with Range support",
-    responses: [download("The JPEG.", ["image/jpeg"]), { status: 206, description: "The requested range.", contentTypes: ["image/jpeg"] }],
+    responses: [
+      download("The JPEG.", ["image/jpeg"]),
+      { status: 206, description: "The requested range.", contentTypes: ["image/jpeg"] },
+    ],
     errors: [416],
   },
   async ({ actor, record, request }) => {

@@ -13,6 +13,8 @@ export const GET = withProject(
   },
   async ({ actor, project, query }) => {
     const projectId = project.id;
-    return Response.json(await adjudicationQueue(prisma, actor, projectId, query), { headers: { "cache-control": "no-store" } });
+    return Response.json(await adjudicationQueue(prisma, actor, projectId, query), {
+      headers: { "cache-control": "no-store" },
+    });
   },
 );

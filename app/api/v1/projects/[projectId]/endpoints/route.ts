@@ -12,7 +12,10 @@ export const GET = withProject(
   {
     summary: "The project's judge endpoints (never their keys)",
     // Read by the handler: `archived` is "1" or anything else, never refused.
-    query: { readBy: "handler", schema: z.object({ archived: z.string().optional().describe('"1": archived ones too.') }) },
+    query: {
+      readBy: "handler",
+      schema: z.object({ archived: z.string().optional().describe('"1": archived ones too.') }),
+    },
     responses: [ok("`{endpoints: [...]}`.")],
   },
   async ({ request, actor, project }) => {
@@ -26,7 +29,8 @@ export const POST = withProject(
   "project.view",
   {
     summary: "Add an OpenAI-compatible judge endpoint (owners)",
-    description: "The key is encrypted with APP_SECRET. A base URL the endpoint policy refuses → 400 endpoint_not_allowed.",
+    description:
+      "The key is encrypted with APP_SECRET. A base URL the endpoint policy refuses → 400 endpoint_not_allowed.",
     body: { kind: "json", schema: endpointInputSchema },
     responses: [created("The endpoint's id.", idResponseSchema)],
   },

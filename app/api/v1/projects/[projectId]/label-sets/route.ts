@@ -3,7 +3,12 @@ import { readMultipart } from "@/lib/api/multipart";
 
 import { prisma } from "@/lib/db/prisma";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
-import { importGenericLabels, importTaskLabelSet, importVbenchResults, listLabelSets } from "@/lib/label-sets/label-sets";
+import {
+  importGenericLabels,
+  importTaskLabelSet,
+  importVbenchResults,
+  listLabelSets,
+} from "@/lib/label-sets/label-sets";
 import { labelSetImportFieldsSchema, MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
 import { ok, importAnswers } from "@/lib/api/openapi/route-builders";
 
@@ -26,7 +31,11 @@ export const POST = withProject(
     summary: "Import a label set (owners)",
     description:
       '`dryRun` is "true" by default: the plan and every interpreted or skipped cell, nothing written. With `format=generic`, `columns` (JSON `{video, annotator?, item?, targets: {column: target}}`) reads a wide file: one column per target (a rubric criterion), categorical values by label name.',
-    body: { kind: "multipart", fields: labelSetImportFieldsSchema, files: { file: "The label sheet (.xlsx), VBench results (JSON), or generic CSV/JSONL." } },
+    body: {
+      kind: "multipart",
+      fields: labelSetImportFieldsSchema,
+      files: { file: "The label sheet (.xlsx), VBench results (JSON), or generic CSV/JSONL." },
+    },
     responses: importAnswers("the label set"),
     errors: [413],
   },
@@ -38,7 +47,8 @@ export const POST = withProject(
       let size = 0;
       for await (const chunk of file.stream as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > MAX_LABEL_SET_BYTES) throw new PayloadTooLargeError(`Label-set files may be at most ${MAX_LABEL_SET_BYTES} bytes.`);
+        if (size > MAX_LABEL_SET_BYTES)
+          throw new PayloadTooLargeError(`Label-set files may be at most ${MAX_LABEL_SET_BYTES} bytes.`);
         chunks.push(chunk);
       }
       upload = { name: file.filename || "labels.xlsx", bytes: new Uint8Array(Buffer.concat(chunks)) };
@@ -48,11 +58,24 @@ export const POST = withProject(
     const input = labelSetImportFieldsSchema().parse(fields);
     const dryRun = input.dryRun !== "false";
     if (input.format === "generic") {
-      const result = await importGenericLabels(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun, columns: input.columns });
+      const result = await importGenericLabels(prisma, actor, projectId, {
+        file: file.bytes,
+        fileName: file.name,
+        name: input.name,
+        citation: input.citation,
+        dryRun,
+        columns: input.columns,
+      });
       return Response.json(result, { status: result.dryRun ? 200 : 201 });
     }
     if (input.format === "vbench") {
-      const result = await importVbenchResults(prisma, actor, projectId, { file: file.bytes, fileName: file.name, name: input.name, citation: input.citation, dryRun });
+      const result = await importVbenchResults(prisma, actor, projectId, {
+        file: file.bytes,
+        fileName: file.name,
+        name: input.name,
+        citation: input.citation,
+        dryRun,
+      });
       return Response.json(result, { status: result.dryRun ? 200 : 201 });
     }
     const result = await importTaskLabelSet(prisma, actor, projectId, input.format, {

@@ -3,7 +3,12 @@ import { readMultipart } from "@/lib/api/multipart";
 
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import { appDeps } from "@/lib/videos/app-deps";
-import { listPromptLists, MAX_PROMPT_LIST_BYTES, promptListQuerySchema, savePromptList } from "@/lib/videos/prompt-list-store";
+import {
+  listPromptLists,
+  MAX_PROMPT_LIST_BYTES,
+  promptListQuerySchema,
+  savePromptList,
+} from "@/lib/videos/prompt-list-store";
 import { ok, created } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProject(
@@ -41,7 +46,8 @@ export const POST = withProject(
       let size = 0;
       for await (const chunk of file.stream as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > MAX_PROMPT_LIST_BYTES) throw new PayloadTooLargeError(`Prompt lists may be at most ${MAX_PROMPT_LIST_BYTES} bytes.`);
+        if (size > MAX_PROMPT_LIST_BYTES)
+          throw new PayloadTooLargeError(`Prompt lists may be at most ${MAX_PROMPT_LIST_BYTES} bytes.`);
         chunks.push(chunk);
       }
       upload = { name: file.filename || "prompts.txt", text: Buffer.concat(chunks).toString("utf8") };

@@ -30,7 +30,10 @@ export const POST = withProject(
   {
     summary: "Save a prompt version (owners)",
     body: { kind: "json", schema: savePromptVersionSchema },
-    responses: [ok("That text is already a version (`created: false`)."), created("The new version (`created: true`).")],
+    responses: [
+      ok("That text is already a version (`created: false`)."),
+      created("The new version (`created: true`)."),
+    ],
   },
   async ({ actor, project, body: input }) => {
     const version = await savePromptVersion(prisma, actor, project.id, input);

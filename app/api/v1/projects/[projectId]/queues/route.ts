@@ -18,7 +18,9 @@ export const GET = withProject(
   },
   async ({ request, actor, project }) => {
     const archived = archivedFlagSchema.parse(new URL(request.url).searchParams.get("archived") ?? undefined);
-    return Response.json({ queues: await listQueues(prisma, actor, project.id, { archived: archived === "1" || archived === "true" }) });
+    return Response.json({
+      queues: await listQueues(prisma, actor, project.id, { archived: archived === "1" || archived === "true" }),
+    });
   },
 );
 
@@ -32,6 +34,9 @@ export const POST = withProject(
   },
   async ({ actor, project, body: input }) => {
     const queue = await createQueue(prisma, actor, project.id, input);
-    return Response.json({ id: queue.id, name: queue.name, runId: queue.runId, itemCount: queue.itemCount }, { status: 201 });
+    return Response.json(
+      { id: queue.id, name: queue.name, runId: queue.runId, itemCount: queue.itemCount },
+      { status: 201 },
+    );
   },
 );

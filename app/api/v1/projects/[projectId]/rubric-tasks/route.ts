@@ -19,7 +19,8 @@ export const POST = withProject(
   "project.view",
   {
     summary: "Create a rubric task (owners)",
-    description: "From a definition, or a JSON or YAML file's text. A definition that does not hold → 400 invalid_rubric with `error.details.problems` `[{path, message}]`, nothing saved.",
+    description:
+      "From a definition, or a JSON or YAML file's text. A definition that does not hold → 400 invalid_rubric with `error.details.problems` `[{path, message}]`, nothing saved.",
     body: { kind: "json", schema: rubricBodySchema },
     responses: [created("`{id, key, name, pipeline, version}`.")],
   },

@@ -22,7 +22,8 @@ export const POST = withProject(
   "project.view",
   {
     summary: "Start a run",
-    description: "No `videoIds`: every video with the frame set the pipeline needs. `batch` needs an endpoint that supports the Batch API.",
+    description:
+      "No `videoIds`: every video with the frame set the pipeline needs. `batch` needs an endpoint that supports the Batch API.",
     body: { kind: "json", schema: createRunSchema },
     responses: [
       created(
@@ -33,7 +34,12 @@ export const POST = withProject(
     errors: [409],
   },
   async ({ actor, project, body: input }) => {
-    const run = await createRun({ prisma, queue: appJudgeQueue(), pipelines: installedPipelines() }, actor, project.id, input);
+    const run = await createRun(
+      { prisma, queue: appJudgeQueue(), pipelines: installedPipelines() },
+      actor,
+      project.id,
+      input,
+    );
     return Response.json(run, { status: 201 });
   },
 );

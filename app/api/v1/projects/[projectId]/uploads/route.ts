@@ -13,5 +13,6 @@ export const POST = withProject(
     responses: [created("`{uploadId, receivedBytes, chunkBytes}`.")],
     errors: [409],
   },
-  async ({ actor, project, body: input }) => Response.json(await createUploadSession(appDeps(), actor, project.id, input), { status: 201 }),
+  async ({ actor, project, body: input }) =>
+    Response.json(await createUploadSession(appDeps(), actor, project.id, input), { status: 201 }),
 );

@@ -38,7 +38,10 @@ export const POST = withProject(
     summary: "Register one video (owners), streamed to storage",
     body: {
       kind: "multipart",
-      fields: z.object({ path: z.string().optional().describe("The video's relative path; default its file name."), model: z.string().optional().describe("The generator model.") }),
+      fields: z.object({
+        path: z.string().optional().describe("The video's relative path; default its file name."),
+        model: z.string().optional().describe("The generator model."),
+      }),
       jsonFields: { metadata: videoMetadataSchema },
       files: { file: "The video." },
     },
@@ -49,7 +52,8 @@ export const POST = withProject(
     const deps = appDeps();
     const projectId = project.id;
     const declared = Number(request.headers.get("content-length") ?? "0");
-    if (declared > maxUploadBytes() + 1024 * 1024) throw new PayloadTooLargeError(`The upload is larger than the limit of ${maxUploadBytes()} bytes.`);
+    if (declared > maxUploadBytes() + 1024 * 1024)
+      throw new PayloadTooLargeError(`The upload is larger than the limit of ${maxUploadBytes()} bytes.`);
 
     let stored: { key: string; sha256: string; size: number; filename: string } | null = null;
     try {
@@ -63,7 +67,10 @@ export const POST = withProject(
           const result = await deps.storage.put(key, file.stream, { maxBytes: maxUploadBytes() });
           stored = { ...result, filename: file.filename };
         } catch (error) {
-          if (error instanceof StorageTooLargeError) throw new PayloadTooLargeError(`The file is larger than the limit of ${maxUploadBytes()} bytes (MAX_UPLOAD_BYTES).`);
+          if (error instanceof StorageTooLargeError)
+            throw new PayloadTooLargeError(
+              `The file is larger than the limit of ${maxUploadBytes()} bytes (MAX_UPLOAD_BYTES).`,
+            );
           throw error;
         }
       });

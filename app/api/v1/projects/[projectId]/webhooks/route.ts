@@ -24,5 +24,6 @@ export const POST = withProject(
     body: { kind: "json", schema: createWebhookSchema },
     responses: [created("The webhook with its `secret`.")],
   },
-  async ({ actor, project, body }) => Response.json(await createWebhook(prisma, actor, project.id, body), { status: 201 }),
+  async ({ actor, project, body }) =>
+    Response.json(await createWebhook(prisma, actor, project.id, body), { status: 201 }),
 );

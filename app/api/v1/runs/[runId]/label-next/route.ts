@@ -14,10 +14,19 @@ export const GET = withProjectOf(
     params: { runId: labelNextRunIdSchema },
     // Read by the handler as text: labelNextPlan parses it with this schema.
     query: { readBy: "handler", schema: labelNextQuerySchema },
-    responses: [ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric, criterion, queue}`."), withheldAnswer("The plan")],
+    responses: [
+      ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric, criterion, queue}`."),
+      withheldAnswer("The plan"),
+    ],
   },
   async ({ actor, record, request }) => {
     const query = Object.fromEntries(new URL(request.url).searchParams);
-    return Response.json(await labelNextPlan(prisma, actor, record.id, { budget: query.budget, strata: query.strata, criterion: query.criterion }));
+    return Response.json(
+      await labelNextPlan(prisma, actor, record.id, {
+        budget: query.budget,
+        strata: query.strata,
+        criterion: query.criterion,
+      }),
+    );
   },
 );

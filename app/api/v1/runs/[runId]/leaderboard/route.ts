@@ -28,7 +28,11 @@ export const GET = withProjectOf(
     const baseName = `leaderboard-${result.run.id}-${result.metric.id.replace(/[^A-Za-z0-9_-]/g, "_")}`;
     if (query.format === "csv") return attachmentResponse(leaderboardCsv(result.leaderboard), "csv", baseName);
     return attachmentResponse(
-      leaderboardLatex(result.leaderboard, { intervals: query.intervals, percent: result.metric.percent, labels: { [result.metric.id]: result.metric.label } }),
+      leaderboardLatex(result.leaderboard, {
+        intervals: query.intervals,
+        percent: result.metric.percent,
+        labels: { [result.metric.id]: result.metric.label },
+      }),
       "latex",
       baseName,
     );

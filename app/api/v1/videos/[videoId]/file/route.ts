@@ -12,7 +12,10 @@ export const GET = withProjectOf(
   "project.view",
   {
     summary: "The video file, with Range support",
-    responses: [download("The video's bytes (206 for a range).", ["video/*"]), { status: 206, description: "The requested range.", contentTypes: ["video/*"] }],
+    responses: [
+      download("The video's bytes (206 for a range).", ["video/*"]),
+      { status: 206, description: "The requested range.", contentTypes: ["video/*"] },
+    ],
     errors: [416],
   },
   async ({ actor, record, request }) => {

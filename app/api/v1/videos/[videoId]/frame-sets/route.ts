@@ -22,8 +22,14 @@ export const POST = withProjectOf(
     body: {
       kind: "multipart",
       fields: z.object({
-        decoder: z.string().optional().describe('What decoded the video: "webcodecs", "ffmpeg.wasm" or "ffmpeg" (kept up to 40 characters).'),
-        decoderVersion: z.string().optional().describe('Its build, e.g. "Chrome 156.0.0.0" or "ffmpeg 5.1.4" (kept up to 60 characters).'),
+        decoder: z
+          .string()
+          .optional()
+          .describe('What decoded the video: "webcodecs", "ffmpeg.wasm" or "ffmpeg" (kept up to 40 characters).'),
+        decoderVersion: z
+          .string()
+          .optional()
+          .describe('Its build, e.g. "Chrome 156.0.0.0" or "ffmpeg 5.1.4" (kept up to 60 characters).'),
       }),
       jsonFields: { parameters: frameSetParametersSchema, manifest: frameManifestSchema },
       files: {},
@@ -46,8 +52,10 @@ export const POST = withProjectOf(
         for await (const chunk of file.stream as AsyncIterable<Buffer>) {
           size += chunk.length;
           total += chunk.length;
-          if (size > MAX_FRAME_BYTES) throw new PayloadTooLargeError(`${file.filename} is larger than ${MAX_FRAME_BYTES} bytes.`);
-          if (total > MAX_FRAME_SET_BYTES) throw new PayloadTooLargeError(`The frame set is larger than ${MAX_FRAME_SET_BYTES} bytes.`);
+          if (size > MAX_FRAME_BYTES)
+            throw new PayloadTooLargeError(`${file.filename} is larger than ${MAX_FRAME_BYTES} bytes.`);
+          if (total > MAX_FRAME_SET_BYTES)
+            throw new PayloadTooLargeError(`The frame set is larger than ${MAX_FRAME_SET_BYTES} bytes.`);
           chunks.push(chunk);
         }
         if (files.has(file.filename)) throw new ValidationError(`Two parts are named ${file.filename}.`);

@@ -12,7 +12,10 @@ export const GET = withProjectOf(
   {
     summary: "The reviewers' judgments of a video",
     // Read by the handler: each id alone, parsed as it comes (an error names no field).
-    query: { readBy: "handler", schema: z.object({ runId: recordIdSchema.optional(), itemId: recordIdSchema.optional() }) },
+    query: {
+      readBy: "handler",
+      schema: z.object({ runId: recordIdSchema.optional(), itemId: recordIdSchema.optional() }),
+    },
     responses: [ok("The judgments.")],
   },
   async ({ actor, record, request }) => {

@@ -13,7 +13,12 @@ export const GET = withProjectOf(
     summary: "A webhook's delivery log, newest first (owners)",
     params: { webhookId: webhookIdSchema },
     query: deliveryListQuerySchema,
-    responses: [ok("`{deliveries: [{id, event, status, attempts, nextAttemptAt, lastAttemptAt, lastStatusCode, lastResponse, deliveredAt, createdAt, payload}]}`.")],
+    responses: [
+      ok(
+        "`{deliveries: [{id, event, status, attempts, nextAttemptAt, lastAttemptAt, lastStatusCode, lastResponse, deliveredAt, createdAt, payload}]}`.",
+      ),
+    ],
   },
-  async ({ actor, record, query }) => Response.json({ deliveries: await listDeliveries(prisma, actor, record.id, query) }),
+  async ({ actor, record, query }) =>
+    Response.json({ deliveries: await listDeliveries(prisma, actor, record.id, query) }),
 );

@@ -14,7 +14,8 @@ import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { WithheldError } from "@/lib/visibility/withheld";
 
 const pct = (x: number) => formatPercent(x);
-const range = (i: Interval) => `${pct(i.estimate)} [${pct(i.lower)}, ${pct(i.upper)}] (±${(100 * i.halfWidth).toFixed(1)} pts)`;
+const range = (i: Interval) =>
+  `${pct(i.estimate)} [${pct(i.lower)}, ${pct(i.upper)}] (±${(100 * i.halfWidth).toFixed(1)} pts)`;
 
 /** Owners: which videos to label next so the judge's accuracy against human labels is known more surely. */
 export default async function LabelNextPage({
@@ -31,7 +32,11 @@ export default async function LabelNextPage({
   let problem: string | null = null;
   let withheld: WithheldError | null = null;
   try {
-    plan = await labelNextPlan(prisma, actor, runId, { budget: search.budget, strata: search.strata, criterion: search.criterion });
+    plan = await labelNextPlan(prisma, actor, runId, {
+      budget: search.budget,
+      strata: search.strata,
+      criterion: search.criterion,
+    });
   } catch (error) {
     if (isAppErrorCode(error, "not_found")) notFound();
     if (error instanceof z.ZodError) problem = error.issues.map((i) => i.message).join(" ");
@@ -51,23 +56,44 @@ export default async function LabelNextPage({
         </Link>
       </div>
       <p className="max-w-3xl text-sm text-slate-600">
-        The judge&apos;s accuracy is the share of the run&apos;s videos where its verdict matches the humans&apos; (the majority of reviewers&apos; and label sets&apos; verdicts). The videos are cut
-        into strata by the judge&apos;s score; each label goes where it narrows the interval most (Neyman allocation with a Beta(1, 1) prior on each stratum&apos;s accuracy), and videos are drawn at
-        random within a stratum.
+        The judge&apos;s accuracy is the share of the run&apos;s videos where its verdict matches the humans&apos; (the
+        majority of reviewers&apos; and label sets&apos; verdicts). The videos are cut into strata by the judge&apos;s
+        score; each label goes where it narrows the interval most (Neyman allocation with a Beta(1, 1) prior on each
+        stratum&apos;s accuracy), and videos are drawn at random within a stratum.
       </p>
       <form className="flex flex-wrap items-end gap-3 text-sm" method="get" data-testid="label-next-form">
         <label className="flex flex-col gap-1">
           Budget (videos)
-          <input name="budget" type="number" min={1} max={10000} defaultValue={search.budget ?? "20"} className="w-28 rounded-md border border-slate-300 px-2 py-1.5" data-testid="label-next-budget" />
+          <input
+            name="budget"
+            type="number"
+            min={1}
+            max={10000}
+            defaultValue={search.budget ?? "20"}
+            className="w-28 rounded-md border border-slate-300 px-2 py-1.5"
+            data-testid="label-next-budget"
+          />
         </label>
         <label className="flex flex-col gap-1">
           Strata
-          <input name="strata" type="number" min={1} max={20} defaultValue={search.strata ?? "5"} className="w-20 rounded-md border border-slate-300 px-2 py-1.5" />
+          <input
+            name="strata"
+            type="number"
+            min={1}
+            max={20}
+            defaultValue={search.strata ?? "5"}
+            className="w-20 rounded-md border border-slate-300 px-2 py-1.5"
+          />
         </label>
         {choices.criteria.length > 0 && (
           <label className="flex flex-col gap-1">
             Criterion
-            <select name="criterion" defaultValue={plan?.criterion ?? search.criterion ?? ""} className="rounded-md border border-slate-300 px-2 py-1.5" data-testid="label-next-criterion">
+            <select
+              name="criterion"
+              defaultValue={plan?.criterion ?? search.criterion ?? ""}
+              className="rounded-md border border-slate-300 px-2 py-1.5"
+              data-testid="label-next-criterion"
+            >
               {choices.verdict && <option value="">The task&apos;s verdict</option>}
               {choices.criteria.map((c) => (
                 <option key={c.id} value={c.id}>
@@ -98,7 +124,8 @@ export default async function LabelNextPage({
               <dt className="text-slate-500">Videos</dt>
               <dd>
                 {plan.eligible} with a judge {plan.scoreMetric.label.toLowerCase()} and verdict
-                {plan.excluded ? `; ${plan.excluded} without (left out)` : ""}; {plan.strata.reduce((n, s) => n + s.labelled, 0)} labelled by humans
+                {plan.excluded ? `; ${plan.excluded} without (left out)` : ""};{" "}
+                {plan.strata.reduce((n, s) => n + s.labelled, 0)} labelled by humans
               </dd>
             </dl>
           </Card>

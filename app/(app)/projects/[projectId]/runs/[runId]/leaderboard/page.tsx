@@ -39,7 +39,8 @@ export default async function RunLeaderboardPage({
     else throw error;
   }
   if (board && board.run.projectId !== projectId) notFound();
-  const api = (format: string, extra = "") => `/api/v1/runs/${runId}/leaderboard?metric=${encodeURIComponent(board?.metric.id ?? "")}&format=${format}${extra}`;
+  const api = (format: string, extra = "") =>
+    `/api/v1/runs/${runId}/leaderboard?metric=${encodeURIComponent(board?.metric.id ?? "")}&format=${format}${extra}`;
   const fileName = board ? `leaderboard-${runId}-${board.metric.id.replace(/[^A-Za-z0-9_-]/g, "_")}` : "";
   return (
     <div className="flex flex-col gap-5">
@@ -51,14 +52,21 @@ export default async function RunLeaderboardPage({
         </Link>
       </div>
       <p className="max-w-3xl text-sm text-slate-600">
-        Each model (the videos&apos; generator) is ranked by its mean over its videos. The 95% intervals are percentile bootstrap intervals that resample prompts, each drawn prompt bringing all its
-        videos; a pair&apos;s difference is over the prompts both models have, resampled together, with a two-sided bootstrap p-value. Videos without a model are left out.
+        Each model (the videos&apos; generator) is ranked by its mean over its videos. The 95% intervals are percentile
+        bootstrap intervals that resample prompts, each drawn prompt bringing all its videos; a pair&apos;s difference
+        is over the prompts both models have, resampled together, with a two-sided bootstrap p-value. Videos without a
+        model are left out.
       </p>
       {board && (
         <form className="flex flex-wrap items-end gap-3 text-sm" method="get" data-testid="leaderboard-form">
           <label className="flex flex-col gap-1">
             Metric
-            <select name="metric" defaultValue={board.metric.id} className="rounded-md border border-slate-300 px-2 py-1.5" data-testid="leaderboard-metric">
+            <select
+              name="metric"
+              defaultValue={board.metric.id}
+              className="rounded-md border border-slate-300 px-2 py-1.5"
+              data-testid="leaderboard-metric"
+            >
               {board.metrics.map((m) => (
                 <option key={m.id} value={m.id}>
                   {m.label}
@@ -78,18 +86,31 @@ export default async function RunLeaderboardPage({
       {board &&
         (board.leaderboard.generators.length === 0 ? (
           <EmptyState title="No model to rank">
-            {board.videos.withValue === 0 ? `No video of this run has a value of ${board.metric.label} yet.` : `None of the ${board.videos.withValue} videos with a value has a model.`}
+            {board.videos.withValue === 0
+              ? `No video of this run has a value of ${board.metric.label} yet.`
+              : `None of the ${board.videos.withValue} videos with a value has a model.`}
           </EmptyState>
         ) : (
           <>
-            <Card title={`${board.metric.label} by model (${board.metric.higherIsBetter ? "higher" : "lower"} is better)`}>
+            <Card
+              title={`${board.metric.label} by model (${board.metric.higherIsBetter ? "higher" : "lower"} is better)`}
+            >
               <div className="flex flex-col gap-4">
-                <LeaderboardTable result={board.leaderboard} dimension={board.metric.id} percent={board.metric.percent} />
-                <LeaderboardChart generators={board.leaderboard.generators} dimension={board.metric.id} percent={board.metric.percent} domain={[board.metric.scale.min, board.metric.scale.max]} />
+                <LeaderboardTable
+                  result={board.leaderboard}
+                  dimension={board.metric.id}
+                  percent={board.metric.percent}
+                />
+                <LeaderboardChart
+                  generators={board.leaderboard.generators}
+                  dimension={board.metric.id}
+                  percent={board.metric.percent}
+                  domain={[board.metric.scale.min, board.metric.scale.max]}
+                />
                 <p className="text-xs text-slate-500" data-testid="leaderboard-videos">
                   {board.videos.ranked} videos ranked
-                  {board.videos.withoutModel ? `; ${board.videos.withoutModel} without a model left out` : ""}. {board.leaderboard.bootstrap.samples} resamples, seed {board.leaderboard.bootstrap.seed}
-                  .
+                  {board.videos.withoutModel ? `; ${board.videos.withoutModel} without a model left out` : ""}.{" "}
+                  {board.leaderboard.bootstrap.samples} resamples, seed {board.leaderboard.bootstrap.seed}.
                 </p>
               </div>
             </Card>

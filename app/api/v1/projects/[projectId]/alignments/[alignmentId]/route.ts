@@ -9,7 +9,12 @@ export const GET = withProject(
   "project.view",
   {
     summary: "One alignment: input, progress and report",
-    responses: [ok("The split, every candidate with its train κ/F1, held-out κ/F1 of the baseline and the best with the paired-bootstrap interval and p-value, calls and cost.")],
+    responses: [
+      ok(
+        "The split, every candidate with its train κ/F1, held-out κ/F1 of the baseline and the best with the paired-bootstrap interval and p-value, calls and cost.",
+      ),
+    ],
   },
-  async ({ actor, project, params }) => Response.json(await getAlignment(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
+  async ({ actor, project, params }) =>
+    Response.json(await getAlignment(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
 );

@@ -14,6 +14,8 @@ export const GET = withProject(
   },
   async ({ actor, project, query }) => {
     const projectId = project.id;
-    return Response.json(await compareSetupsReport(prisma, actor, projectId, query), { headers: { "cache-control": "no-store" } });
+    return Response.json(await compareSetupsReport(prisma, actor, projectId, query), {
+      headers: { "cache-control": "no-store" },
+    });
   },
 );

@@ -12,12 +12,15 @@ import { download } from "@/lib/api/openapi/route-builders";
 export const GET = withProject(
   "project.view",
   {
-    summary: "A run as a Hugging Face dataset (.tar: JSONL shards per split, frames, dataset card), streamed; split by seed, metadata field or label set",
+    summary:
+      "A run as a Hugging Face dataset (.tar: JSONL shards per split, frames, dataset card), streamed; split by seed, metadata field or label set",
     query: hfDatasetQuerySchema,
     responses: [download("The dataset, as a .tar attachment.", ["application/x-tar"])],
   },
   async ({ actor, project, query }) => {
-    const { stream, filename } = await runHfDatasetExport(prisma, actor, project.id, query.runId, { split: hfSplitSpecOf(query) });
+    const { stream, filename } = await runHfDatasetExport(prisma, actor, project.id, query.runId, {
+      split: hfSplitSpecOf(query),
+    });
     return tarAttachmentResponse(stream, filename);
   },
 );

@@ -12,7 +12,9 @@ export const GET = withProject(
   {
     summary: "A run's videos as Label Studio tasks with the judge's predictions, or the labelling config",
     query: querySchema,
-    responses: [download("The tasks JSON or the config XML, as an attachment.", ["application/json", "application/xml"])],
+    responses: [
+      download("The tasks JSON or the config XML, as an attachment.", ["application/json", "application/xml"]),
+    ],
   },
   async ({ actor, project, query }) => {
     const { runId, part } = query;
@@ -22,7 +24,12 @@ export const GET = withProject(
         ? [JSON.stringify(exported.tasks, null, 2), "application/json; charset=utf-8", exported.tasksFileName]
         : [exported.config, "application/xml; charset=utf-8", exported.configFileName];
     return new Response(body, {
-      headers: { "content-type": type, "content-disposition": `attachment; filename="${filename}"`, "cache-control": "no-store", "x-content-type-options": "nosniff" },
+      headers: {
+        "content-type": type,
+        "content-disposition": `attachment; filename="${filename}"`,
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
     });
   },
 );

@@ -11,7 +11,9 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** What the document shows of the body: the settings schema of each pipeline that has one (the path names which). */
 function pipelineSettingsSchema(): z.ZodType {
-  const schemas = Object.entries(installedPipelines()).flatMap(([id, pipeline]) => (pipeline.settingsSchema ? [pipeline.settingsSchema.describe(`The settings of ${id}.`)] : []));
+  const schemas = Object.entries(installedPipelines()).flatMap(([id, pipeline]) =>
+    pipeline.settingsSchema ? [pipeline.settingsSchema.describe(`The settings of ${id}.`)] : [],
+  );
   return schemas.length > 1 ? z.union(schemas as [z.ZodType, z.ZodType, ...z.ZodType[]]) : (schemas[0] ?? z.unknown());
 }
 
@@ -28,7 +30,14 @@ export const PUT = withProject(
   },
   async ({ request, actor, params, project }) => {
     const body = await parseJsonBody(request, z.unknown());
-    const settings = await setPipelineDefaults(prisma, actor, project.id, installedPipelines(), pipelineParamSchema.parse(params.pipeline), body);
+    const settings = await setPipelineDefaults(
+      prisma,
+      actor,
+      project.id,
+      installedPipelines(),
+      pipelineParamSchema.parse(params.pipeline),
+      body,
+    );
     return Response.json(settings);
   },
 );

@@ -12,5 +12,6 @@ export const DELETE = withProject(
     params: { labelSetId: labelSetIdSchema },
     responses: [ok("What was deleted.")],
   },
-  async ({ actor, params, project }) => Response.json(await deleteLabelSet(prisma, actor, project.id, labelSetIdSchema.parse(params.labelSetId))),
+  async ({ actor, params, project }) =>
+    Response.json(await deleteLabelSet(prisma, actor, project.id, labelSetIdSchema.parse(params.labelSetId))),
 );

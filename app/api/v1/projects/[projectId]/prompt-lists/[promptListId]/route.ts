@@ -14,5 +14,6 @@ export const DELETE = withProject(
     params: { promptListId: recordIdSchema },
     responses: [ok("What was deleted.")],
   },
-  async ({ actor, params, project }) => Response.json(await deletePromptList(appDeps(), actor, project.id, recordIdSchema.parse(params.promptListId))),
+  async ({ actor, params, project }) =>
+    Response.json(await deletePromptList(appDeps(), actor, project.id, recordIdSchema.parse(params.promptListId))),
 );

@@ -21,6 +21,11 @@ export const GET = withProject(
   },
   async ({ actor, project, query }) => {
     const { categories, ...filter } = query;
-    return Response.json(await previewQueue(prisma, actor, project.id, { filter, categories: (categories ?? "").split(",").filter(Boolean) }));
+    return Response.json(
+      await previewQueue(prisma, actor, project.id, {
+        filter,
+        categories: (categories ?? "").split(",").filter(Boolean),
+      }),
+    );
   },
 );

@@ -15,5 +15,6 @@ export const POST = withProject(
     responses: [ok("`{prompt, frames, scope, rawAnswer, parsed, parseError, cached, latencyMs}`.")],
     errors: [502, 504],
   },
-  async ({ request, actor, project, body }) => Response.json(await previewRubric(prisma, actor, project.id, body, { signal: request.signal })),
+  async ({ request, actor, project, body }) =>
+    Response.json(await previewRubric(prisma, actor, project.id, body, { signal: request.signal })),
 );

@@ -9,7 +9,12 @@ export const GET = withProject(
   "project.view",
   {
     summary: "A queued deletion of videos and its progress (owners)",
-    responses: [ok("`{id, projectId, status: queued|running|done|cancelled, counts, videosTotal, videosDeleted, storageRemoved, cancelRequested, error, createdAt, finishedAt}`.")],
+    responses: [
+      ok(
+        "`{id, projectId, status: queued|running|done|cancelled, counts, videosTotal, videosDeleted, storageRemoved, cancelRequested, error, createdAt, finishedAt}`.",
+      ),
+    ],
   },
-  async ({ actor, project, params }) => Response.json(await getVideoDeletion(prisma, actor, project.id, recordIdSchema.parse(params.deletionId))),
+  async ({ actor, project, params }) =>
+    Response.json(await getVideoDeletion(prisma, actor, project.id, recordIdSchema.parse(params.deletionId))),
 );

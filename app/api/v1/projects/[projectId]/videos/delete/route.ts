@@ -12,9 +12,13 @@ export const POST = withProject(
   "project.view",
   {
     summary: "Delete up to 5,000 videos with what depends on them (owners)",
-    description: "Up to 200 are deleted in the request; more are checked and counted, then deleted by a worker in batches (202: follow `deletion` at video-deletions/{deletionId}).",
+    description:
+      "Up to 200 are deleted in the request; more are checked and counted, then deleted by a worker in batches (202: follow `deletion` at video-deletions/{deletionId}).",
     body: { kind: "json", schema: deleteVideosSchema },
-    responses: [ok("`{dryRun, counts, storage, deletion: null}`."), accepted("`{dryRun: false, counts, storage: null, deletion}`: the deletion, queued.")],
+    responses: [
+      ok("`{dryRun, counts, storage, deletion: null}`."),
+      accepted("`{dryRun: false, counts, storage: null, deletion}`: the deletion, queued."),
+    ],
     errors: [409],
   },
   async ({ actor, project, body }) => {

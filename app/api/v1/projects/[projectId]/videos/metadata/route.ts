@@ -11,7 +11,8 @@ export const POST = withProject(
   "project.view",
   {
     summary: "Apply metadata rows (and prompt lists) to videos already imported (owners)",
-    description: "A dry run by default; overwriting a value already set needs `confirmOverwrites`, else 409 overwrite_unconfirmed.",
+    description:
+      "A dry run by default; overwriting a value already set needs `confirmOverwrites`, else 409 overwrite_unconfirmed.",
     // Up to 100,000 rows of a metadata file, each with its prompt: more than the 4 MiB other JSON bodies may hold.
     body: { kind: "json", schema: applyMetadataSchema, maxBytes: 64 * 1024 * 1024 },
     responses: [ok("`{dryRun, matchedVideos, changes, overwrites, unmatchedRows, unmatchedRowCount, applied}`.")],

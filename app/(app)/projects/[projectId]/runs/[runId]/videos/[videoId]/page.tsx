@@ -11,7 +11,11 @@ import { judgeValueSteps } from "@/lib/visibility/judge-visibility";
 import { formatCost } from "@/lib/format/numbers";
 
 /** The call inspector: for each step, the rendered prompt, the images, the raw answer and the parse result. */
-export default async function CallInspectorPage({ params }: { params: Promise<{ projectId: string; runId: string; videoId: string }> }) {
+export default async function CallInspectorPage({
+  params,
+}: {
+  params: Promise<{ projectId: string; runId: string; videoId: string }>;
+}) {
   const { projectId, runId, videoId } = await params;
   const { actor } = await requirePageProjectAccess(projectId);
   const inspection = await inspectRunVideo(prisma, actor, projectId, runId, videoId).catch((error: unknown) => {
@@ -26,23 +30,46 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
     <div className="flex flex-col gap-4">
       <div className="flex items-baseline gap-3">
         <h1 className="text-xl font-semibold tracking-tight">Call inspector</h1>
-        {run.simulated && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">simulated judgments (stub LLM)</span>}
+        {run.simulated && (
+          <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">
+            simulated judgments (stub LLM)
+          </span>
+        )}
         <Link href={`/projects/${projectId}/runs/${runId}`} className="ml-auto text-sm text-indigo-700 underline">
           back to the run
         </Link>
       </div>
       {blind && (
-        <p className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-700" data-testid="inspector-blind">
-          You are reviewing this video in a blind queue: the scoring steps&apos; answers and calls are hidden until you submit your review.
+        <p
+          className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm text-slate-700"
+          data-testid="inspector-blind"
+        >
+          You are reviewing this video in a blind queue: the scoring steps&apos; answers and calls are hidden until you
+          submit your review.
         </p>
       )}
       {steps.map((step) => (
-        <details key={step.id} className="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="inspector-step" data-status={step.status}>
+        <details
+          key={step.id}
+          className="rounded-lg border border-slate-200 bg-white p-3 text-sm"
+          data-testid="inspector-step"
+          data-status={step.status}
+        >
           <summary className="cursor-pointer">
             <span className="font-medium">
               {step.stepId}[{step.scopeIndex}]
             </span>{" "}
-            <span className={step.status === "done" ? "text-emerald-700" : step.status === "pending" || step.status === "running" ? "text-slate-500" : "text-red-700"}>{step.status}</span>
+            <span
+              className={
+                step.status === "done"
+                  ? "text-emerald-700"
+                  : step.status === "pending" || step.status === "running"
+                    ? "text-slate-500"
+                    : "text-red-700"
+              }
+            >
+              {step.status}
+            </span>
             {step.scores.length > 0 && (
               <span className="ml-2 text-xs text-slate-500" data-testid="inspector-scores">
                 {step.scores.map((s, i) => (
@@ -64,12 +91,19 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
           )}
           {step.error && <p className="mt-2 text-red-700">{step.error}</p>}
           {step.output !== null && (
-            <pre tabIndex={0} className="mt-2 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">
+            <pre
+              tabIndex={0}
+              className="mt-2 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs"
+            >
               {JSON.stringify(step.output, null, 2)}
             </pre>
           )}
           {step.calls.map((call) => {
-            const request = call.request as { text?: string; frameIds?: string[]; followUp?: { correction: string } | null };
+            const request = call.request as {
+              text?: string;
+              frameIds?: string[];
+              followUp?: { correction: string } | null;
+            };
             return (
               <div key={call.id} className="mt-3 border-t border-slate-100 pt-2">
                 <p className="text-xs text-slate-500">
@@ -86,28 +120,48 @@ export default async function CallInspectorPage({ params }: { params: Promise<{ 
                 </p>
                 {call.errorExcerpt && (
                   <p className="mt-1 text-xs text-slate-600" data-testid="error-excerpt">
-                    The endpoint answered (excerpt, shown to owners only): <code className="break-all">{call.errorExcerpt}</code>
+                    The endpoint answered (excerpt, shown to owners only):{" "}
+                    <code className="break-all">{call.errorExcerpt}</code>
                   </p>
                 )}
                 <div className="mt-1 flex flex-wrap gap-1">
                   {(request.frameIds ?? []).map((id) => (
                     // eslint-disable-next-line @next/next/no-img-element
-                    <img key={id} src={`/api/v1/frames/${id}/image`} alt="frame sent to the judge" className="h-16 rounded" />
+                    <img
+                      key={id}
+                      src={`/api/v1/frames/${id}/image`}
+                      alt="frame sent to the judge"
+                      className="h-16 rounded"
+                    />
                   ))}
                 </div>
-                <pre tabIndex={0} className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">
+                <pre
+                  tabIndex={0}
+                  className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs"
+                >
                   {request.text}
                 </pre>
-                {request.followUp && <pre className="mt-1 whitespace-pre-wrap rounded bg-amber-50 p-2 text-xs">{request.followUp.correction}</pre>}
+                {request.followUp && (
+                  <pre className="mt-1 whitespace-pre-wrap rounded bg-amber-50 p-2 text-xs">
+                    {request.followUp.correction}
+                  </pre>
+                )}
                 {call.reasoning && (
                   <details className="mt-1 text-xs" data-testid="call-reasoning">
                     <summary className="cursor-pointer text-slate-500">The model&apos;s reasoning (not parsed)</summary>
-                    <pre tabIndex={0} className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2">
+                    <pre
+                      tabIndex={0}
+                      className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2"
+                    >
                       {call.reasoning}
                     </pre>
                   </details>
                 )}
-                <pre tabIndex={0} className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-indigo-50 p-2 text-xs" data-testid="raw-response">
+                <pre
+                  tabIndex={0}
+                  className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-indigo-50 p-2 text-xs"
+                  data-testid="raw-response"
+                >
                   {call.responseText ?? "(no answer)"}
                 </pre>
               </div>

@@ -8,8 +8,12 @@ import { ok } from "@/lib/api/openapi/route-builders";
 export const POST = withProject(
   "project.view",
   {
-    summary: "Make a built-in alignment's chosen run settings and tuned threshold the project's defaults for new runs (owners), as a new settings version",
-    responses: [ok("The new version of the pipeline's defaults: `{id, number, settings, thresholds, alignmentRunId, …}`.")],
+    summary:
+      "Make a built-in alignment's chosen run settings and tuned threshold the project's defaults for new runs (owners), as a new settings version",
+    responses: [
+      ok("The new version of the pipeline's defaults: `{id, number, settings, thresholds, alignmentRunId, …}`."),
+    ],
   },
-  async ({ actor, project, params }) => Response.json(await applyAlignedSettings(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
+  async ({ actor, project, params }) =>
+    Response.json(await applyAlignedSettings(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
 );

@@ -11,5 +11,6 @@ export const POST = withProject(
     summary: "Stop a queued or running alignment (owners)",
     responses: [ok('`{id, status: "cancelled"}`.')],
   },
-  async ({ actor, project, params }) => Response.json(await cancelAlignment(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
+  async ({ actor, project, params }) =>
+    Response.json(await cancelAlignment(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
 );

@@ -10,7 +10,14 @@ export const GET = withProject(
   {
     summary: "Every saved version of the project's defaults for a pipeline, newest first",
     params: { pipeline: pipelineParamSchema },
-    responses: [ok("`{versions: [{id, pipeline, number, settings, thresholds, alignmentRunId, note, createdById, createdAt}]}`: thresholds are tuned positive thresholds by target id.")],
+    responses: [
+      ok(
+        "`{versions: [{id, pipeline, number, settings, thresholds, alignmentRunId, note, createdById, createdAt}]}`: thresholds are tuned positive thresholds by target id.",
+      ),
+    ],
   },
-  async ({ actor, params, project }) => Response.json({ versions: await listSettingsVersions(prisma, actor, project.id, pipelineParamSchema.parse(params.pipeline)) }),
+  async ({ actor, params, project }) =>
+    Response.json({
+      versions: await listSettingsVersions(prisma, actor, project.id, pipelineParamSchema.parse(params.pipeline)),
+    }),
 );

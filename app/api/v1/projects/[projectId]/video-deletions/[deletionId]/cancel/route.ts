@@ -9,9 +9,11 @@ export const POST = withProject(
   "project.view",
   {
     summary: "Cancel a queued deletion of videos (owners)",
-    description: "One no worker has taken ends at once; a running one after its current batch (`cancelRequested`). The videos not deleted yet stay. An ended one → 409.",
+    description:
+      "One no worker has taken ends at once; a running one after its current batch (`cancelRequested`). The videos not deleted yet stay. An ended one → 409.",
     responses: [ok("The deletion.")],
     errors: [409],
   },
-  async ({ actor, project, params }) => Response.json(await cancelVideoDeletion(prisma, actor, project.id, recordIdSchema.parse(params.deletionId))),
+  async ({ actor, project, params }) =>
+    Response.json(await cancelVideoDeletion(prisma, actor, project.id, recordIdSchema.parse(params.deletionId))),
 );

@@ -25,6 +25,8 @@ export const POST = withProjectOf(
     const queueId = record.id;
     const withPayload = queueFlagSchema.parse(new URL(request.url).searchParams.get("payload") ?? undefined) === "1";
     const { itemId } = await claimAhead(prisma, actor, queueId, queueIdSchema.parse(params.itemId));
-    return Response.json(withPayload ? { itemId, item: itemId ? await getQueueItem(prisma, actor, queueId, itemId) : null } : { itemId });
+    return Response.json(
+      withPayload ? { itemId, item: itemId ? await getQueueItem(prisma, actor, queueId, itemId) : null } : { itemId },
+    );
   },
 );

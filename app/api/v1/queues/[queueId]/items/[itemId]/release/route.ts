@@ -15,5 +15,6 @@ export const POST = withProjectOf(
     params: { queueId: queueIdSchema, itemId: queueIdSchema },
     responses: [ok("Whether it was released.", releasedResponseSchema)],
   },
-  async ({ actor, record, params }) => Response.json(await releaseClaim(prisma, actor, record.id, queueIdSchema.parse(params.itemId))),
+  async ({ actor, record, params }) =>
+    Response.json(await releaseClaim(prisma, actor, record.id, queueIdSchema.parse(params.itemId))),
 );

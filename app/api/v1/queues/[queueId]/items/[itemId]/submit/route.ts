@@ -28,6 +28,10 @@ export const POST = withProjectOf(
     const queueId = record.id;
     const itemId = queueIdSchema.parse(params.itemId);
     const takeNext = queueFlagSchema.parse(new URL(request.url).searchParams.get("next") ?? undefined) === "1";
-    return Response.json(takeNext ? await submitItemAndTakeNext(prisma, actor, queueId, itemId, input) : await submitItem(prisma, actor, queueId, itemId, input));
+    return Response.json(
+      takeNext
+        ? await submitItemAndTakeNext(prisma, actor, queueId, itemId, input)
+        : await submitItem(prisma, actor, queueId, itemId, input),
+    );
   },
 );

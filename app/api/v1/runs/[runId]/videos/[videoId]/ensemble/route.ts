@@ -11,7 +11,14 @@ export const GET = withProjectOf(
   "project.view",
   {
     summary: "One video's combined scores with each member's value and reason",
-    responses: [ok("`{ensemble}`: `{kind, combine, blind, scores: [{category, value, n, sd, range, entropy, unstable, members: [{memberIndex, runId, value, reason}]}]}`, or null for a plain run.")],
+    responses: [
+      ok(
+        "`{ensemble}`: `{kind, combine, blind, scores: [{category, value, n, sd, range, entropy, unstable, members: [{memberIndex, runId, value, reason}]}]}`, or null for a plain run.",
+      ),
+    ],
   },
-  async ({ actor, record, params }) => Response.json({ ensemble: await videoEnsembleValues(prisma, actor, record.id, recordIdSchema.parse(params.videoId)) }),
+  async ({ actor, record, params }) =>
+    Response.json({
+      ensemble: await videoEnsembleValues(prisma, actor, record.id, recordIdSchema.parse(params.videoId)),
+    }),
 );

@@ -15,5 +15,6 @@ export const POST = withProjectOf(
     params: { webhookId: webhookIdSchema },
     responses: [accepted('`{id, status: "pending"}`.')],
   },
-  async ({ actor, record, params }) => Response.json(await redeliver(prisma, actor, record.id, recordIdSchema.parse(params.deliveryId)), { status: 202 }),
+  async ({ actor, record, params }) =>
+    Response.json(await redeliver(prisma, actor, record.id, recordIdSchema.parse(params.deliveryId)), { status: 202 }),
 );
