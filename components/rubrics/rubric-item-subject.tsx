@@ -1,4 +1,4 @@
-import type { SubjectViewProps } from "@/components/tasks/subject-views";
+import type { SubjectViewProps } from "@/components/tasks/subject-view-props";
 import type { RubricItemSubject } from "@/lib/rubrics/rubric-item-queue-scope";
 
 /**

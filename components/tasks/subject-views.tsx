@@ -3,12 +3,7 @@
 import type { ComponentType } from "react";
 import { RubricItemSubjectView } from "@/components/rubrics/rubric-item-subject";
 import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
-
-/** Props every task's subject view gets: the queue item's subject under its key, and whether the judge is hidden. */
-export interface SubjectViewProps {
-  subject: unknown;
-  blind: boolean;
-}
+import type { SubjectViewProps } from "./subject-view-props";
 
 /**
  * Every task's subject views, by the queue item's key (read at render, so a registered toy task's count), and

@@ -13,7 +13,7 @@ export interface OutputsViewProps {
   onFocus: (focus: CellFocus) => void;
 }
 import type { PickedFile } from "../import/collect-files";
-import type { SubjectViewProps } from "./subject-views";
+import type { SubjectViewProps } from "./subject-view-props";
 import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
 
 export interface TaskViews {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import type { ViewerFrame } from "./video-frames-viewer";
+import type { ViewerFrame } from "./viewer-frame";
 
 /**
  * A frame at full size in a modal dialog (the native `<dialog>`: the page behind is inert, so focus stays

@@ -4,15 +4,9 @@ import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { isTypingTarget } from "@/components/is-typing-target";
 import { keyFramesAndClusters } from "@/lib/judge/frame-scopes";
 import { FrameLightbox } from "./frame-lightbox";
+import type { ViewerFrame } from "./viewer-frame";
 
-export interface ViewerFrame {
-  id: string;
-  index: number;
-  timestampS: number;
-  isKeyFrame: boolean;
-  cluster: number | null;
-  url: string;
-}
+export type { ViewerFrame } from "./viewer-frame";
 
 /** When the video's frame rate is not known (older imports), `,` / `.` step by this many frames per second. */
 const FALLBACK_FPS = 30;

@@ -1,4 +1,4 @@
-import type { SubjectViewProps } from "@/components/tasks/subject-views";
+import type { SubjectViewProps } from "@/components/tasks/subject-view-props";
 
 /** What a caption-queue item reviews (the queue item API's `caption`). */
 export interface CaptionView {

@@ -1,4 +1,4 @@
-import type { SubjectViewProps } from "@/components/tasks/subject-views";
+import type { SubjectViewProps } from "@/components/tasks/subject-view-props";
 import type { QaAnswerResult } from "@/lib/tasks/qa/qa-results";
 
 /** What a QA answer-queue item reviews (the queue item API's `answer`). */
