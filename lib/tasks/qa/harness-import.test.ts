@@ -23,7 +23,7 @@ import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
-import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectAgreement } from "@/lib/agreement/load";
 import { agreementQuerySchema } from "@/lib/agreement/scope";

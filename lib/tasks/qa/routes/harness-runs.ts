@@ -3,7 +3,8 @@ import { prisma } from "@/lib/db/prisma";
 import { appJudgeQueue } from "@/lib/judge/app-judge";
 import { readItemFileUpload } from "@/lib/items/item-file-upload";
 import { itemIdSchema } from "@/lib/items/items.validation";
-import { harnessUploadFieldsSchema, importHarnessRun } from "@/lib/tasks/qa/harness-import";
+import { harnessUploadFieldsSchema } from "@/lib/tasks/qa/harness-fields";
+import { importHarnessRun } from "@/lib/tasks/qa/harness-import";
 import { importAnswers } from "@/lib/api/openapi/route-builders";
 
 /** multipart `file` (lmms-eval samples JSONL, VLMEvalKit TSV or XLSX), `format`, `model`, `dryRun`?, `createQuestions`?, `judgeEndpointId`?, `textOnly`?, `baselineRunId`?: an external QA run of the set. */
