@@ -6,7 +6,13 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     // Component tests (*.test.tsx) pick their DOM per file with `// @vitest-environment happy-dom`.
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.tsx"],
+    include: [
+      "lib/**/*.test.ts",
+      "testkit/**/*.test.ts",
+      "app/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "components/**/*.test.tsx",
+    ],
     globalSetup: ["lib/testing/vitest-global-setup.ts"],
     setupFiles: ["lib/testing/vitest-setup.ts"],
     // Files run side by side, each worker on its own database (lib/testing/vitest-global-setup.ts). Most files wait

@@ -87,7 +87,7 @@ test("an admin resets a password (shown once) and deactivates an account, which 
 test("an owner adds an endpoint (the form empties), tests it, edits it keeping its key, archives and deletes it", async ({
   page,
 }) => {
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const stub = await startStubLlm();
   try {
     const owner = await ownerWithProject("endpoints");

@@ -37,7 +37,7 @@ async function addStubEndpoint(request: APIRequestContext, ownerEmail: string, p
  */
 test("an owner runs an alignment from the page with the stub and reads its report", async ({ page, request }) => {
   test.setTimeout(300_000);
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
   const { createLabelSet } = await import("../lib/label-sets/label-sets");
   const { RUBRIC_STEP, rubricTargetId } = await import("../lib/rubrics/rubric-declaration");
@@ -130,7 +130,7 @@ test("an owner aligns hallucination's verdict from the page and applies the tune
   browser,
 }) => {
   test.setTimeout(300_000);
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { createLabelSet } = await import("../lib/label-sets/label-sets");
   const stub = await startStubLlm({ latencyMs: 10 });
   try {

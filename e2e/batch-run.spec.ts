@@ -7,7 +7,7 @@ test("an owner starts a batch run against the stub's Batch API and sees it compl
   test.setTimeout(180_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
   const stub = await startStubLlm({ batch: { completionDelayMs: 1500 } });

@@ -8,7 +8,7 @@ import { cli, ownerWithProject, signIn } from "./helpers";
 // Caption judging in the browser: generated clips, an AnyCapEval reference JSONL and two models' outputs
 // dropped on the Import page (checked by a dry run, then imported), the uniform frames extracted on Extract
 // pending, both caption judges run against the stub LLM (a test tool), then the leaderboard and one caption's
-// detail with its rule flags. The numbers follow the stub's rules (lib/llm-stub): style 3 when the output's
+// detail with its rule flags. The numbers follow the stub's rules (testkit/llm-stub): style 3 when the output's
 // word count is within ±10% of the reference's, else 2; a key point is hit when it shares a content word.
 const V0 = "A red ball rolls down a ramp";
 const V1 = "A glass falls off a table";
@@ -125,7 +125,7 @@ test("imports captions with the videos, runs both caption judges and shows the l
 }) => {
   test.setTimeout(240_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const stub = await startStubLlm({ latencyMs: 5 });
   try {
     const owner = await ownerWithProject("captions");

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { cli } from "./helpers";
-import type { CrawlSeedContext, TaskCrawlSeed } from "../lib/tasks/task-crawl";
+import type { CrawlSeedContext, TaskCrawlSeed } from "../testkit/crawl/task-crawl";
 import type { CrawlRole, CrawlSeed } from "./pages";
 
 export interface CrawlAccount {
@@ -23,7 +23,7 @@ export async function seedCrawlProject(
   // The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
   await import("../lib/tasks/modules");
   const { prisma } = await import("../lib/db/prisma");
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
   const { mediaFixtures, uniqueMp4 } = await import("../lib/testing/media-fixtures");
   const { getStorage } = await import("../lib/storage/storage");

@@ -1,7 +1,7 @@
 import { TASK_FOLDERS } from "../lib/tasks/registry";
-import type { CrawlPage, CrawlRole, CrawlSeed } from "../lib/tasks/task-crawl";
+import type { CrawlPage, CrawlRole, CrawlSeed } from "../testkit/crawl/task-crawl";
 
-export type { CrawlPage, CrawlRole, CrawlSeed } from "../lib/tasks/task-crawl";
+export type { CrawlPage, CrawlRole, CrawlSeed } from "../testkit/crawl/task-crawl";
 
 /**
  * Every page of the app, in one list: the page crawl (e2e/page-crawl.spec.ts) opens each of them as

@@ -10,7 +10,7 @@ test("edits a prompt, runs with the new version, proposes videos to label and qu
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
   const { createEndpoint } = await import("../lib/judge/endpoints");

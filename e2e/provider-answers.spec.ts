@@ -6,7 +6,7 @@ import { ownerWithProject, signIn } from "./helpers";
 test("a run whose answers carry no usage shows its cost and tokens as unknown", async ({ page }) => {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
   const stub = await startStubLlm({ latencyMs: 20 });

@@ -54,7 +54,7 @@ test("the Python client's unittest suite passes against the running app", async 
   expect(where.stdout.trim().startsWith(site), where.stdout + where.stderr).toBe(true);
 
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const stub = await startStubLlm({ latencyMs: 5 });
   const slowStub = await startStubLlm({ latencyMs: 20_000 });
   try {

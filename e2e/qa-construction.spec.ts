@@ -61,7 +61,7 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const stub = await startStubLlm({ latencyMs: 2 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-qa-construction-"));
   try {

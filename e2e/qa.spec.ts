@@ -99,7 +99,7 @@ test("imports a question set with the videos, runs two simulated models and a te
 }) => {
   test.setTimeout(300_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const stub = await startStubLlm({ latencyMs: 5 });
   try {
     const owner = await ownerWithProject("qa");

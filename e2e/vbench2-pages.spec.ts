@@ -69,7 +69,7 @@ test("the run form links to the 64-frame extraction; the run and results pages s
 }) => {
   test.setTimeout(300_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const stub = await startStubLlm({ latencyMs: 5 });
   try {
     const owner = await ownerWithProject("vbench2-pages");

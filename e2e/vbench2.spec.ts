@@ -101,7 +101,7 @@ test("imports VBench-shaped folders with VBench2_full_info.json, runs two dimens
 }) => {
   test.setTimeout(300_000);
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
-  const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+  const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const stub = await startStubLlm({ latencyMs: 5 });
   try {
     const owner = await ownerWithProject("vbench2");

@@ -41,7 +41,7 @@ process.env.DATABASE_URL = database.url;
 // The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
 await import("../lib/tasks/modules");
 const { prisma } = await import("../lib/db/prisma");
-const { startStubLlm } = await import("../lib/llm-stub/stub-server");
+const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
 const { createUser } = await import("../lib/auth/users");
 const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
 const { fixtureVideoName } = await import("../lib/testing/item-files");

@@ -8,8 +8,8 @@ import os from "node:os";
 import path from "node:path";
 // The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
 import "../lib/tasks/modules";
-import { startStubLlm, type StubServer } from "../lib/llm-stub/stub-server";
-import { DEMO_CREDENTIALS, seedDemoProject } from "../lib/demo/seed-demo-project";
+import { startStubLlm, type StubServer } from "../testkit/llm-stub/stub-server";
+import { DEMO_CREDENTIALS, seedDemoProject } from "../testkit/demo/seed-demo-project";
 import { Children, Shutdown } from "./lib/children";
 
 const log = (line: string) => console.log(`[demo] ${line}`);

@@ -1,16 +1,18 @@
-// TEST TOOL: `npm run stub-llm -- --port 4010 [--latency 300] [--batch-delay 2000] [--batch-failed-share 0]` serves a stand-in for an
+// TEST TOOL: `npm run stub-llm -- --port 4010 [--latency 300 | --latency 2000-8000] [--answer-bytes 1500] [--batch-delay 2000] [--batch-failed-share 0]` serves a stand-in for an
 // OpenAI-compatible chat-completions API (no model, canned rule-based answers, fault injection).
-// See lib/llm-stub/stub-server.ts and docs/testing.md, "The stub LLM".
+// See testkit/llm-stub/stub-server.ts and docs/testing.md, "The stub LLM".
 import { parseArgs } from "node:util";
 // The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
 import "../lib/tasks/modules";
-import { startStubLlm } from "../lib/llm-stub/stub-server";
+import { startStubLlm } from "../testkit/llm-stub/stub-server";
 
 const { values } = parseArgs({
   options: {
     port: { type: "string", default: "4010" },
     host: { type: "string", default: "127.0.0.1" },
+    // A fixed latency in ms, or a range "MIN-MAX" each answer's latency is drawn from uniformly.
     latency: { type: "string", default: "0" },
+    "answer-bytes": { type: "string" },
     quiet: { type: "boolean" },
     "batch-delay": { type: "string", default: "2000" },
     "batch-failed-share": { type: "string", default: "0" },
@@ -19,7 +21,9 @@ const { values } = parseArgs({
 const stub = await startStubLlm({
   port: Number(values.port),
   host: values.host,
-  latencyMs: Number(values.latency),
+  latencyMs: Number(values.latency.split("-")[0]),
+  latencyMaxMs: values.latency.includes("-") ? Number(values.latency.split("-")[1]) : undefined,
+  answerBytes: values["answer-bytes"] === undefined ? undefined : Number(values["answer-bytes"]),
   batch: { completionDelayMs: Number(values["batch-delay"]), failedShare: Number(values["batch-failed-share"]) },
   log: values.quiet ? undefined : (line) => console.log(`[stub-llm] ${line}`),
 });

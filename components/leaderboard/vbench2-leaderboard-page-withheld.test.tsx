@@ -9,7 +9,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun } from "@/lib/judge/runs";
-import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { stubEndpoint, vbench2Project } from "@/lib/tasks/vbench2/vbench2-fixtures";
 import { makeUser } from "@/lib/testing/fixtures";

@@ -13,7 +13,7 @@ import { ForbiddenError } from "../errors";
 import { createLabelSet } from "../label-sets/label-sets";
 import { metricsUnderSettings, storedVideoAnswers } from "../judge/engine/resummarise";
 import { projectPipelineDefaults } from "../judge/runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";

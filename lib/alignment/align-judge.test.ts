@@ -1,6 +1,6 @@
 /**
  * Issue 26 items 4 and 5: aligning a rubric task's judge to a label set, on a seeded simulation with known truth.
- * The stub judge has a planted bias (lib/llm-stub/alignment-stub-rule.ts): without the sentence SIM_FIX_SENTENCE in
+ * The stub judge has a planted bias (testkit/llm-stub/alignment-stub-rule.ts): without the sentence SIM_FIX_SENTENCE in
  * the rubric it answers truth + 2, with it truth with noise; the stub optimizer adds the sentence when shown
  * disagreements where the judge is above the labels. Runs go through createRun and the engine on real PostgreSQL.
  */
@@ -9,8 +9,8 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { createRun } from "../judge/runs";
 import { createLabelSet } from "../label-sets/label-sets";
-import { SIM_FIX_SENTENCE, SIM_NEUTRAL_SENTENCE } from "../llm-stub/alignment-stub-rule";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { SIM_FIX_SENTENCE, SIM_NEUTRAL_SENTENCE } from "../../testkit/llm-stub/alignment-stub-rule";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { RUBRIC_STEP, rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinition, RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { createRubricTask } from "../rubrics/rubric-tasks";

@@ -10,7 +10,7 @@ import { endpointConfigOf } from "../judge/endpoints";
 import { openAiCompatibleClient, type ChatImage, type LlmClient } from "../judge/llm-client";
 import type { ObjectStorage } from "../storage/object-storage";
 
-/** The optimizer prompt's first line: the stub LLM's optimizer rule matches it (lib/llm-stub/alignment-stub-rule.ts). */
+/** The optimizer prompt's first line: the stub LLM's optimizer rule matches it (testkit/llm-stub/alignment-stub-rule.ts). */
 export const OPTIMIZER_MARKER = "FrameJury alignment optimizer";
 
 export interface Disagreement {

@@ -1,13 +1,13 @@
 /**
  * Compare setups with ensemble runs (issue 26 item 3): a self-consistency run and a judge panel call no endpoint
  * themselves, so their calls, tokens, cost and latency are their members' summed, beside a plain run's own.
- * A rubric task judged by the stub's simulated judge (lib/llm-stub/sim-judge.ts) on a real PostgreSQL.
+ * A rubric task judged by the stub's simulated judge (testkit/llm-stub/sim-judge.ts) on a real PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { createRun } from "../judge/runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createRubricTask } from "../rubrics/rubric-tasks";
 import { rubricTargetId } from "../rubrics/rubric-declaration";
 import { installedPipelines } from "../task-modules/installed-task-modules";

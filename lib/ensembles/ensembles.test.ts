@@ -1,6 +1,6 @@
 /**
  * Issue 26 items 1, 2 and their item-5 claims, on a real PostgreSQL through the stub's simulated judge
- * (lib/llm-stub/sim-judge.ts): a rubric task whose one numeric criterion the test knows the truth of (each
+ * (testkit/llm-stub/sim-judge.ts): a rubric task whose one numeric criterion the test knows the truth of (each
  * video's prompt says `truth=<n>`), judged by noisy simulated judges.
  *  - self-consistency: the mean of 5 samples is closer to the truth than any single sample;
  *  - a panel of 3 independent noisy judges is closer to the truth than each of its judges;
@@ -15,7 +15,7 @@ import { Prisma } from "../generated/prisma/client";
 import { NotFoundError, ValidationError } from "../errors";
 import { createRunSchema } from "../judge/endpoints.validation";
 import { cancelRun, createRun, getRunStatus } from "../judge/runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createRubricTask } from "../rubrics/rubric-tasks";
 import { rubricMetricId, rubricTargetId } from "../rubrics/rubric-declaration";
 import { meanAbsoluteError } from "../stats/error-metrics";

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import http from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { peakInFlight } from "../testing/stub-in-flight";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { capabilitiesOf, contextLengthIn, imageLimitOf, responseFormatFor } from "./endpoint-capabilities";
@@ -10,7 +10,7 @@ import { createEndpoint, updateEndpoint } from "./endpoints";
 
 /**
  * The endpoint Test's probe against the stub's simulated servers (chosen by model name, see
- * lib/llm-stub/stub-server.ts): what it finds, that it is stored on the endpoint, and that a change of
+ * testkit/llm-stub/stub-server.ts): what it finds, that it is stored on the endpoint, and that a change of
  * server or model forgets it.
  */
 

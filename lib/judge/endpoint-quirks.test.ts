@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -13,7 +13,7 @@ import { attributionHeaders, openAiCompatibleClient } from "./llm-client";
 import { createRun, getRunStatus } from "./runs";
 
 /**
- * Endpoints that differ from the stub's defaults, each reproduced by a stub mode (lib/llm-stub/stub-server.ts),
+ * Endpoints that differ from the stub's defaults, each reproduced by a stub mode (testkit/llm-stub/stub-server.ts),
  * and what the real engine makes of them over HTTP: probed limits used (tiling, JSON mode), reasoning in a
  * field of its own, empty choices, answers cut off, Azure's dialect, servers that reject `detail`, Gemini's,
  * Ollama's and OpenRouter's error shapes. (Reasoning in `<think>`, content as parts or null, vLLM's error

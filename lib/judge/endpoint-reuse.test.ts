@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import { decryptSecret, encryptSecret } from "../crypto/secret-box";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { baseUrlProblem } from "./base-url";
 import { assertEndpointUrlAllowed, EndpointNotAllowedError, nonPublicAddressReason } from "./endpoint-url-policy";
 import { guardedFetch } from "./guarded-fetch";

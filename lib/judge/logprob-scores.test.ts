@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createRubricTask } from "../rubrics/rubric-tasks";
 import type { RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { spearman } from "../stats/correlation";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "../generated/prisma/client";
 import { createUser } from "../auth/users";
 import { createPrismaClient } from "../db/prisma";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { startOwnDatabase } from "../testing/own-database";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../testing/worker-process";

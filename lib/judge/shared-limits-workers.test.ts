@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import type { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
-import { startStubLlm, type StubRequestRecord, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubRequestRecord, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { peakInFlight } from "../testing/stub-in-flight";

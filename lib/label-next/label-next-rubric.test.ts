@@ -11,7 +11,7 @@ import { createEndpoint } from "../judge/endpoints";
 import { createRun, getRunStatus } from "../judge/runs";
 import { createQueue } from "../queues/create-queue";
 import { importGenericLabels } from "../label-sets/label-sets";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { createRubricTask } from "../rubrics/rubric-tasks";

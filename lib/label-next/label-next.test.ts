@@ -6,7 +6,7 @@ import { createEndpoint } from "../judge/endpoints";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { createRun } from "../judge/runs";
 import { createLabelSet } from "../label-sets/label-sets";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { addMember } from "../projects/projects";
 import { createQueue } from "../queues/create-queue";
 import { metricTarget } from "../reviews/judgment-key";

@@ -15,7 +15,7 @@ import { createPrismaClient } from "../db/prisma";
 import { createEndpoint, endpointConfigForRun } from "../judge/endpoints";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { createRun } from "../judge/runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";

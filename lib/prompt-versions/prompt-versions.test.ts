@@ -7,7 +7,7 @@ import { createEndpoint } from "../judge/endpoints";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { loadTemplate } from "../judge/prompt-templates";
 import { createRun, getRunStatus } from "../judge/runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { addMember } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";

@@ -16,7 +16,7 @@ import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { createRun } from "../judge/runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { reviewScore, videoReviews } from "../reviews/reviews";
 import { jsonlBytes } from "../testing/item-files";
 import { smallReferenceSet } from "../tasks/captions/caption-fixtures";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { createRun, getRunStatus } from "../judge/runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { findTask } from "../tasks/registry";
 import { summaryMetricValues, type SubjectSummary } from "../tasks/task-display";

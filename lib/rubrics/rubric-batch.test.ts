@@ -15,7 +15,7 @@ import { createEndpoint, endpointConfigForRun } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
 import { judgeVideo } from "../judge/engine/judge-video";
 import { createRun, getRunStatus } from "../judge/runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";

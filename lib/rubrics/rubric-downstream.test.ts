@@ -20,7 +20,7 @@ import { createEndpoint } from "../judge/endpoints";
 import { createRun, getRunStatus } from "../judge/runs";
 import { importGenericLabels } from "../label-sets/label-sets";
 import { labelSetReviewerId } from "../label-sets/label-set-reviewer";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { addMember } from "../projects/projects";
 import { createQueue } from "../queues/create-queue";
 import { getQueueItem } from "../queues/get-queue-item";

@@ -11,7 +11,7 @@ import { createEndpoint } from "../judge/endpoints";
 import { scaleJpegToLongestSide } from "../judge/frame-resize";
 import { clientForEndpoint, type ChatRequest } from "../judge/llm-client";
 import { createRun, getRunStatus } from "../judge/runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";

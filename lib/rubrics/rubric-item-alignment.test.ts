@@ -10,7 +10,7 @@ import { alignRubricJudge, type AlignmentReport } from "../alignment/align-judge
 import { executeAlignment, getAlignment, startAlignment } from "../alignment/alignment-runs";
 import { labelSetStore } from "../alignment/label-store";
 import { createLabelSet } from "../label-sets/label-sets";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";

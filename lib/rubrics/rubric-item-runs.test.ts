@@ -18,7 +18,7 @@ import { createEndpoint } from "../judge/endpoints";
 import { labelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { importGenericLabels } from "../label-sets/label-sets";
 import { createRun, getRunStatus } from "../judge/runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { addMember } from "../projects/projects";
 import { createQueue } from "../queues/create-queue";
 import { itemScopeForms } from "../queues/queue-form-choices";

@@ -10,7 +10,7 @@ import { formatValue } from "../tasks/task-declaration";
 import { criterionScale } from "./rubric-declaration";
 import type { RubricCriterion, RubricDefinition, RubricExample } from "./rubric-definition";
 
-/** The line the answer instruction starts with; the stub LLM reads the format after it (lib/llm-stub). */
+/** The line the answer instruction starts with; the stub LLM reads the format after it (testkit/llm-stub). */
 export const RUBRIC_ANSWER_MARKER = "FrameJury rubric answer format:";
 
 function scaleWords(criterion: RubricCriterion): string {
@@ -179,7 +179,7 @@ export interface RubricPromptValues {
   examples?: string;
 }
 
-/** The line the few-shot block starts with; the stub LLM reads the examples after it (lib/llm-stub). */
+/** The line the few-shot block starts with; the stub LLM reads the examples after it (testkit/llm-stub). */
 export const RUBRIC_EXAMPLES_MARKER = "FrameJury few-shot examples:";
 export const RUBRIC_EXAMPLES_END = "End of the examples.";
 

@@ -10,7 +10,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { runFormPipelines } from "../judge/run-form";
 import { createRun } from "../judge/runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
 import { exampleLabelTargets } from "../label-sets/label-target-examples";

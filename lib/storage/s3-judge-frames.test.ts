@@ -3,7 +3,7 @@ import { prisma } from "../db/prisma";
 import { createEndpoint } from "../judge/endpoints";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { createRun, getRunStatus } from "../judge/runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";

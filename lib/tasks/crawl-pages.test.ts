@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { crawlPages, pageUrls, withTaskPages } from "../../e2e/pages";
-import type { CrawlSeed } from "./task-crawl";
+import type { CrawlSeed } from "../../testkit/crawl/task-crawl";
 
 const seed: CrawlSeed = {
   projectId: "P",

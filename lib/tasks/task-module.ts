@@ -6,13 +6,13 @@
  */
 import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { CrawlPage, CrawlSeedPart } from "./task-crawl";
-import type { DemoSeedPart } from "../demo/demo-part";
+import type { CrawlPage, CrawlSeedPart } from "../../testkit/crawl/task-crawl";
+import type { DemoSeedPart } from "../../testkit/demo/demo-part";
 import type { ItemSetKind } from "../items/item-set-kind";
 import type { LabelSetFormat, LabelSetFormatDeclaration } from "../label-sets/label-set-format";
 import type { ProjectAction } from "../authz/permissions";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
-import type { StubRule } from "../llm-stub/stub-rule";
+import type { StubRule } from "../../testkit/llm-stub/stub-rule";
 import type { TaskDeclaration } from "./task-declaration";
 import type { QueueScopeModule, ScoreQuestion } from "../queues/queue-scope";
 
@@ -119,7 +119,7 @@ export interface TaskModule {
   id: string;
   /** The pipelines the engine can run for the task; each carries its declaration as `task`. */
   pipelines: readonly RegisteredPipeline[];
-  /** TEST TOOL: how the stub LLM (lib/llm-stub) answers the task's prompts, tried in order (lib/tasks/<id>/stub-rules.ts). */
+  /** TEST TOOL: how the stub LLM (testkit/llm-stub) answers the task's prompts, tried in order (lib/tasks/<id>/stub-rules.ts). */
   stubRules?: readonly StubRule[];
   /** Task ids whose stub rules this task's are tried before: its prompts are narrower forms of theirs. */
   stubRulesBefore?: readonly string[];
@@ -130,7 +130,7 @@ export interface TaskModule {
    */
   redactResult?(result: unknown): unknown;
   /**
-   * The task's part of `npm run demo` (lib/tasks/<id>/demo-seed.ts; lib/demo runs the registered parts in
+   * The task's part of `npm run demo` (lib/tasks/<id>/demo-seed.ts; testkit/demo runs the registered parts in
    * registry order), loaded when the demo seeds: demo code stays out of the app's module graph.
    */
   demoSeed?: () => Promise<DemoSeedPart>;

@@ -15,8 +15,6 @@ const FOLDERS = ["lib", "components", "app"];
 const PIPELINE_OWN = [
   /^lib\/generated\//,
   /^lib\/tasks\/[a-z0-9-]+\//,
-  /^lib\/llm-stub\//,
-  /^lib\/demo\//,
   /^lib\/testing\//,
   /^components\/tasks\/[a-z0-9-]+\//,
   // Modules with nothing to do with tasks whose words look like task names: the S3 storage kind "s3",

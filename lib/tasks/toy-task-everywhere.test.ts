@@ -25,8 +25,8 @@ import type { PipelineDefinition, RegisteredPipeline } from "../judge/engine/pip
 import { runFormPipelines } from "../judge/run-form";
 import { createRun, getRunStatus } from "../judge/runs";
 import type { TemplateSource } from "../judge/template-source";
-import type { StubRule } from "../llm-stub/stub-rule";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import type { StubRule } from "../../testkit/llm-stub/stub-rule";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { exampleLabelTargets } from "../label-sets/label-target-examples";
 import { importTaskLabelSet } from "../label-sets/label-sets";
 import { labelSetImportFieldsSchema } from "../label-sets/label-sets.validation";
@@ -44,7 +44,7 @@ import { uniformFrameItems, videosLackingUniformFrames } from "../videos/uniform
 import { isVideoFilterKey, videoListQuerySchema } from "../videos/video-filter";
 import { installedPipelines, registerTaskModule } from "../task-modules/installed-task-modules";
 import { TASK_FOLDERS, registerTaskDeclarations } from "./registry";
-import type { CrawlPage } from "./task-crawl";
+import type { CrawlPage } from "../../testkit/crawl/task-crawl";
 import { itemNounPhrase, pipelineNames, runResultsLinkOf } from "./task-display";
 import type { TaskModule } from "./task-module";
 import { videoItemLists } from "./video-item-lists";

@@ -1,7 +1,7 @@
 /**
  * A task is its folder: a toy task registered while the test runs (its module and its declarations,
  * nothing else) has its prompts answered by the stub LLM with its own rule, through a run on the engine,
- * and its run results redacted for a blind reviewer by its own redactResult. No edit to lib/llm-stub or
+ * and its run results redacted for a blind reviewer by its own redactResult. No edit to testkit/llm-stub or
  * lib/visibility, and no list there names it.
  */
 import { createHash } from "node:crypto";
@@ -13,8 +13,8 @@ import { createEndpoint } from "../judge/endpoints";
 import type { PipelineDefinition, RegisteredPipeline } from "../judge/engine/pipeline";
 import type { TemplateSource } from "../judge/template-source";
 import { createRun, getRunStatus } from "../judge/runs";
-import type { StubRule } from "../llm-stub/stub-rule";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import type { StubRule } from "../../testkit/llm-stub/stub-rule";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { addMember } from "../projects/projects";
 import { nextItem } from "../queues/next-item";
 import { makeUser } from "../testing/fixtures";

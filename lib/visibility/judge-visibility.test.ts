@@ -22,7 +22,7 @@ import {
 import { runOverview } from "../judge/run-overview";
 import { createRun, videoScores } from "../judge/runs";
 import { videoRuns } from "../judge/video-runs";
-import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { reviewScore, videoReviews } from "../reviews/reviews";
 import { TASKS } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";

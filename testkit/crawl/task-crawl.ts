@@ -4,9 +4,9 @@
  * show (`crawlSeed` of its TaskModule, run by e2e/crawl-seed.ts in registry order). A new task's pages are
  * crawled with no edit to e2e/. Types only, so declarations can carry pages without pulling in code.
  */
-import type { Actor } from "../auth/actor";
-import type { ProjectAction } from "../authz/permissions";
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../../lib/auth/actor";
+import type { ProjectAction } from "../../lib/authz/permissions";
+import type { PrismaClient } from "../../lib/generated/prisma/client";
 
 export type CrawlRole = "owner" | "reviewer" | "viewer" | "outsider" | "admin" | "signedOut";
 

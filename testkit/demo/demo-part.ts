@@ -1,16 +1,16 @@
 /**
  * What a task's part of `npm run demo` is (`demoSeed` of its TaskModule, lib/tasks/<id>/demo-seed.ts) and
- * what it gets: lib/demo/seed-demo-project.ts makes the demo's user, project, stub endpoint and clips, then
+ * what it gets: testkit/demo/seed-demo-project.ts makes the demo's user, project, stub endpoint and clips, then
  * runs the registered tasks' parts in registry order. Types only.
  */
-import type { Actor } from "../auth/actor";
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../../lib/auth/actor";
+import type { PrismaClient } from "../../lib/generated/prisma/client";
 import type { SeedingRequest } from "./seeding-client";
 
 export interface DemoSeedContext {
   prisma: PrismaClient;
   actor: Actor;
-  /** The demo project, with the clips (CLIPS, lib/demo/demo-clips.ts) and their frame sets. */
+  /** The demo project, with the clips (CLIPS, testkit/demo/demo-clips.ts) and their frame sets. */
   projectId: string;
   /** The demo project's stub endpoint (model stub-vision). */
   endpointId: string;

@@ -6,11 +6,11 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../auth/actor";
-import { prisma } from "../db/prisma";
-import { registerTaskModule } from "../task-modules/installed-task-modules";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import type { Actor } from "../../lib/auth/actor";
+import { prisma } from "../../lib/db/prisma";
+import { registerTaskModule } from "../../lib/task-modules/installed-task-modules";
+import { makeUser } from "../../lib/testing/fixtures";
+import { projectWithFramedVideos } from "../../lib/testing/judge-fixtures";
 import { CLIPS } from "./demo-clips";
 import type { DemoSeedContext, DemoSeedPart } from "./demo-part";
 import type { SeedingRequest } from "./seeding-client";

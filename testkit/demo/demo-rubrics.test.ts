@@ -4,19 +4,19 @@
  * route does and judges it in-process with the stub LLM, so the demo's rubric runs end with scores.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../auth/actor";
-import type { SeedingRequest } from "../demo/seeding-client";
-import { prisma } from "../db/prisma";
-import { createEndpoint } from "../judge/endpoints";
-import { createRunSchema } from "../judge/endpoints.validation";
-import { createRun, getRunStatus } from "../judge/runs";
+import type { Actor } from "../../lib/auth/actor";
+import type { SeedingRequest } from "./seeding-client";
+import { prisma } from "../../lib/db/prisma";
+import { createEndpoint } from "../../lib/judge/endpoints";
+import { createRunSchema } from "../../lib/judge/endpoints.validation";
+import { createRun, getRunStatus } from "../../lib/judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { installedPipelines } from "../task-modules/installed-task-modules";
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { installedPipelines } from "../../lib/task-modules/installed-task-modules";
+import { makeUser } from "../../lib/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../lib/testing/judge-deps";
+import { projectWithFramedVideos } from "../../lib/testing/judge-fixtures";
 import { exampleRubricFiles, rubricLinks, seedDemoRubrics } from "./demo-rubrics";
-import { rubricPipelineId } from "./rubric-declaration";
+import { rubricPipelineId } from "../../lib/rubrics/rubric-declaration";
 
 let stub: StubServer;
 let owner: Actor;

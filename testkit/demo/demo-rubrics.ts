@@ -1,14 +1,14 @@
 /**
- * The rubric tasks' part of `npm run demo` (lib/demo/seed-demo-project.ts): the three example rubrics of
+ * The rubric tasks' part of `npm run demo` (testkit/demo/seed-demo-project.ts): the three example rubrics of
  * lib/rubrics/examples, created as the demo project's rubric tasks, and a simulated run of each queued through
  * the running app's API (its workers judge them with the stub, as they do the other demo runs).
  */
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DemoLink, DemoResumeContext, DemoSeedContext } from "../demo/demo-part";
-import { rubricPipelineId } from "./rubric-declaration";
-import { createRubricTask } from "./rubric-tasks";
+import type { DemoLink, DemoResumeContext, DemoSeedContext } from "./demo-part";
+import { rubricPipelineId } from "../../lib/rubrics/rubric-declaration";
+import { createRubricTask } from "../../lib/rubrics/rubric-tasks";
 
 /** The example rubric files shipped in the repository, by file name. */
 export function exampleRubricFiles(): { fileName: string; text: string }[] {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prisma } from "../db/prisma";
-import { testEndpoint } from "../judge/endpoint-test";
-import { copyEndpointFromProject, listReusableEndpoints } from "../judge/endpoint-reuse";
+import { prisma } from "../../lib/db/prisma";
+import { testEndpoint } from "../../lib/judge/endpoint-test";
+import { copyEndpointFromProject, listReusableEndpoints } from "../../lib/judge/endpoint-reuse";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
-import { createStubEndpoint } from "../testing/stub-endpoint";
+import { createProject } from "../../lib/projects/projects";
+import { makeUser } from "../../lib/testing/fixtures";
+import { createStubEndpoint } from "../../lib/testing/stub-endpoint";
 import { DEMO_STUB_ENDPOINT, moveDemoStubEndpoints } from "./demo-stub-endpoints";
 
 /**

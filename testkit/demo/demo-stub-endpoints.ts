@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../generated/prisma/client";
+import type { PrismaClient } from "../../lib/generated/prisma/client";
 
 /** The demo project's endpoint at the stub LLM (model stub-vision), which the demo user's new projects can copy. */
 export const DEMO_STUB_ENDPOINT = "Stub LLM (simulated)";

@@ -4,8 +4,8 @@
  * the judged video's truth is its own, never an example's.
  */
 import { describe, expect, it } from "vitest";
-import type { RubricDefinition } from "../rubrics/rubric-definition";
-import { examplesText, renderRubricPrompt } from "../rubrics/rubric-prompt";
+import type { RubricDefinition } from "../../lib/rubrics/rubric-definition";
+import { examplesText, renderRubricPrompt } from "../../lib/rubrics/rubric-prompt";
 import { ALIGNMENT_JUDGE_STUB_RULE, SIM_FIX_SENTENCE } from "./alignment-stub-rule";
 import { makeContext } from "./stub-rule";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { RUBRIC_EXAMPLES_END, RUBRIC_EXAMPLES_MARKER } from "../rubrics/rubric-prompt";
+import { RUBRIC_EXAMPLES_END, RUBRIC_EXAMPLES_MARKER } from "../../lib/rubrics/rubric-prompt";
 import type { StubRule } from "./stub-rule";
 
 /**

@@ -1,4 +1,4 @@
-import { testColourOfDataUrl } from "../judge/test-image";
+import { testColourOfDataUrl } from "../../lib/judge/test-image";
 import type { StubRule } from "./stub-rule";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { installedTaskModules } from "../task-modules/installed-task-modules";
+import { installedTaskModules } from "../../lib/task-modules/installed-task-modules";
 import { defaultStubRules } from "./stub-rules";
 
 describe("the stub's rule list", () => {

@@ -1,5 +1,5 @@
-import { installedTaskModules } from "../task-modules/installed-task-modules";
-import type { TaskModule } from "../tasks/task-module";
+import { installedTaskModules } from "../../lib/task-modules/installed-task-modules";
+import type { TaskModule } from "../../lib/tasks/task-module";
 import { ALIGNMENT_JUDGE_STUB_RULE, ALIGNMENT_OPTIMIZER_STUB_RULE } from "./alignment-stub-rule";
 import { ENDPOINT_TEST_RULE } from "./endpoint-test-stub-rule";
 import { RUBRIC_STUB_RULE } from "./rubric-stub-rule";
@@ -8,7 +8,7 @@ import type { StubRule } from "./stub-rule";
 export { makeContext, type StubRule } from "./stub-rule";
 
 /**
- * TEST TOOL. The stand-in LLM's rule list: the alignment simulation's optimizer and judge (lib/llm-stub/alignment-stub-rule.ts), the rubric tasks' rule (any rubric, from the answer format its
+ * TEST TOOL. The stand-in LLM's rule list: the alignment simulation's optimizer and judge (testkit/llm-stub/alignment-stub-rule.ts), the rubric tasks' rule (any rubric, from the answer format its
  * prompt states), every registered task's rules (`stubRules` of its TaskModule,
  * lib/tasks/<id>/stub-rules.ts), then the endpoint test's; the first rule whose pattern matches a prompt
  * answers it, and FALLBACK_RULE answers the rest. Read at call time, so a task registered while a test

@@ -126,4 +126,26 @@ describe("stub LLM (test tool) with the real openai SDK", () => {
       await slow.close();
     }
   });
+
+  it("pads a completion to about answerBytes, and the client still reads its answer", async () => {
+    const padded = await startStubLlm({ answerBytes: 1500 });
+    try {
+      const response = await fetch(`${padded.baseURL}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "stub-vision", messages: [{ role: "user", content: staticKgPrompt }] }),
+      });
+      const text = await response.text();
+      expect(text.length).toBeGreaterThanOrEqual(1490);
+      expect(text.length).toBeLessThanOrEqual(1510);
+      const c = new OpenAI({ baseURL: padded.baseURL, apiKey: "k", maxRetries: 0 });
+      const completion = await c.chat.completions.create({
+        model: "stub-vision",
+        messages: [{ role: "user", content: staticKgPrompt }],
+      });
+      expect(JSON.parse(completion.choices[0]!.message.content!)).toHaveProperty("objects");
+    } finally {
+      await padded.close();
+    }
+  });
 });

@@ -126,6 +126,10 @@ export interface StubServerOptions {
   host?: string;
   /** Added to every answer, e.g. 300 for the judge benchmark. */
   latencyMs?: number;
+  /** With it, each answer's added latency is drawn uniformly between latencyMs and this, as a real model's varies. */
+  latencyMaxMs?: number;
+  /** A completion's JSON padded to about this many bytes (a real answer's usage, reasoning and ids), for the benchmark. */
+  answerBytes?: number;
   rules?: StubRule[];
   log?: (line: string) => void;
   /** The Batch API's behaviour (see StubBatchOptions); changeable later with setBatchOptions or `POST /__stub/batch-options`. */
@@ -383,7 +387,9 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     res.once("close", () => (record.endedAt ??= Date.now()));
     log(`${body.model} ${rule.name}${fault ? ` fault=${fault.kind}` : ""} images=${images.length}`);
 
-    const latency = (options.latencyMs ?? 0) + (fault?.kind === "latency" ? fault.ms : 0);
+    const base = options.latencyMs ?? 0;
+    const drawn = options.latencyMaxMs === undefined ? base : base + Math.random() * (options.latencyMaxMs - base);
+    const latency = drawn + (fault?.kind === "latency" ? fault.ms : 0);
     if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
 
     if (fault?.kind === "hang") {
@@ -493,7 +499,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     }
     const completion = completionFor(body, text, images, fault, rule, record.id, timesSeen(body.model, text));
     if (body.stream) return sendStream(res, completion);
-    sendJson(res, 200, completion);
+    sendJson(res, 200, padded(completion, options.answerBytes));
   }
 
   async function uploadFile(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -953,6 +959,13 @@ function readBody(req: http.IncomingMessage): Promise<string> {
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
+}
+
+/** A completion with a `x_stub_padding` field that brings its JSON to about `bytes` bytes; clients ignore the field. */
+function padded(completion: object, bytes: number | undefined): object {
+  if (!bytes) return completion;
+  const missing = bytes - JSON.stringify(completion).length - '"x_stub_padding":"",'.length;
+  return missing > 0 ? { ...completion, x_stub_padding: "x".repeat(missing) } : completion;
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

@@ -1,7 +1,7 @@
 import type { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../../db/prisma";
-import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { waitFor, WorkerProcesses } from "../../testing/worker-processes";

@@ -11,7 +11,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { prisma } from "../../db/prisma";
 import { PrismaClient } from "../../generated/prisma/client";
 import { importQuestionSet } from "../../tasks/qa/question-set-import";
-import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import { makeUser } from "../../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";

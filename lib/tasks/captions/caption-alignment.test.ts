@@ -10,7 +10,7 @@ import { prisma } from "../../db/prisma";
 import { alignableTargets, alignBuiltinJudge } from "../../alignment/align-builtin";
 import { labelSetStore } from "../../alignment/label-store";
 import { createLabelSet } from "../../label-sets/label-sets";
-import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import { makeUser } from "../../testing/fixtures";
 import { fixtureVideoName, jsonlBytes } from "../../testing/item-files";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";

@@ -8,7 +8,7 @@ import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
 import { NotFoundError, ValidationError } from "../../errors";
 import { importModelOutputs, importReferenceSet } from "./caption-set-import";
-import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import { jsonlBytes } from "../../testing/item-files";
 import { smallReferenceSet } from "./caption-fixtures";
 import { makeUser } from "../../testing/fixtures";

@@ -4,7 +4,7 @@
  */
 import { jsonlBytes } from "../../testing/item-files";
 import { smallReferenceSet } from "./caption-fixtures";
-import type { CrawlSeedPart } from "../task-crawl";
+import type { CrawlSeedPart } from "../../../testkit/crawl/task-crawl";
 
 export const captionsCrawlSeed: CrawlSeedPart = async ({ prisma, projectId, api, upload, endpointId, waitForRun }) => {
   const reference = await api<{ set: { id: string } }>(`/api/v1/projects/${projectId}/caption-sets`, {

@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseModelOutputs, parseReferenceSet } from "./caption-sets";
 import { applyLengthRules } from "./length-rules";
-import { CLIPS } from "../../demo/demo-clips";
+import { CLIPS } from "../../../testkit/demo/demo-clips";
 import { demoCaptions } from "./demo-seed";
 
 const bytes = (text: string) => new TextEncoder().encode(text);

@@ -1,10 +1,10 @@
 /**
- * The captions task's part of the demo (lib/demo/seed-demo-project.ts): a reference set over the clips and
+ * The captions task's part of the demo (testkit/demo/seed-demo-project.ts): a reference set over the clips and
  * two simulated models' outputs, judged for style and content.
  */
 import path from "node:path";
-import type { DemoSeedPart } from "../../demo/demo-part";
-import { CLIPS } from "../../demo/demo-clips";
+import type { DemoSeedPart } from "../../../testkit/demo/demo-part";
+import { CLIPS } from "../../../testkit/demo/demo-clips";
 
 export const captionsDemo: DemoSeedPart = {
   async seed({ projectId, endpointId, api, log }) {

@@ -4,8 +4,8 @@ import { captionContentAnswerSchema, captionStyleAnswerSchema, formatKeyPoints }
 import { applyLengthRules } from "./length-rules";
 import { parseStructuredOutput } from "../../judge/parse-llm-output";
 import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
-import { defaultStubRules, makeContext } from "../../llm-stub/stub-rules";
-import { startStubLlm } from "../../llm-stub/stub-server";
+import { defaultStubRules, makeContext } from "../../../testkit/llm-stub/stub-rules";
+import { startStubLlm } from "../../../testkit/llm-stub/stub-server";
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
 

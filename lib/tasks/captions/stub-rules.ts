@@ -3,7 +3,7 @@
  * the rubric scores a caption 3 within ±10% of the reference's length and 2 outside it; the key-point check
  * finds a key point covered when it shares a content word with the caption.
  */
-import type { StubRule } from "../../llm-stub/stub-rule";
+import type { StubRule } from "../../../testkit/llm-stub/stub-rule";
 import { countWords } from "./count-words";
 import { withinReferenceLength } from "./length-rules";
 

@@ -10,7 +10,7 @@ import { countSentencesAsAnyCapEval, countWords, countWordsAsAnyCapEval } from "
 import { applyLengthRules } from "./length-rules";
 import { prisma } from "../../db/prisma";
 import { importModelOutputs, importReferenceSet } from "./caption-set-import";
-import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import { jsonlBytes } from "../../testing/item-files";
 import { smallReferenceSet } from "./caption-fixtures";
 import { makeUser } from "../../testing/fixtures";

@@ -1,4 +1,4 @@
-import { taskSeedIds, type CrawlPage } from "../task-crawl";
+import { taskSeedIds, type CrawlPage } from "../../../testkit/crawl/task-crawl";
 
 /** TEST TOOL. The construction task's pages in the every-page crawl (e2e/pages.ts), from its crawl seed (./crawl-seed.ts). */
 export const CONSTRUCTION_CRAWL_PAGES: readonly CrawlPage[] = [

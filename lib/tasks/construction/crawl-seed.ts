@@ -4,7 +4,7 @@
  * (scope "all", so it has items).
  */
 import { insertCandidateSet } from "./candidate-fixtures";
-import type { CrawlSeedPart } from "../task-crawl";
+import type { CrawlSeedPart } from "../../../testkit/crawl/task-crawl";
 import { demoStepAnnotations } from "./demo-seed";
 
 export const constructionCrawlSeed: CrawlSeedPart = async ({ prisma, owner, projectId, judgedVideoIds, api }) => {

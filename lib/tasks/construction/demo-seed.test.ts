@@ -7,7 +7,7 @@ import { parseStepAnnotations } from "@/lib/tasks/construction/step-annotations"
 import { prisma } from "@/lib/db/prisma";
 import { planClips } from "@/lib/tasks/construction/step-annotation-sets";
 import { makeUser } from "@/lib/testing/fixtures";
-import { CLIPS } from "../../demo/demo-clips";
+import { CLIPS } from "../../../testkit/demo/demo-clips";
 import {
   DEMO_CONSTRUCTION_ENDPOINT,
   DEMO_CONSTRUCTION_PROJECT,

@@ -8,8 +8,8 @@
 import path from "node:path";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
-import type { DemoLink, DemoSeedPart } from "../../demo/demo-part";
-import { CLIPS } from "../../demo/demo-clips";
+import type { DemoLink, DemoSeedPart } from "../../../testkit/demo/demo-part";
+import { CLIPS } from "../../../testkit/demo/demo-clips";
 import { GENERATE_PIPELINE, CONSTRUCT_PIPELINE } from "./construction-overview";
 import { importStepAnnotations } from "./step-annotation-sets";
 import { createEndpoint } from "../../judge/endpoints";
@@ -214,7 +214,7 @@ export async function seedConstructionRuns(
 }
 
 /**
- * The construction task's part of the demo (lib/demo/seed-demo-project.ts): its own project over three of
+ * The construction task's part of the demo (testkit/demo/seed-demo-project.ts): its own project over three of
  * the demo's clips with simulated step annotations (seedConstructionProject).
  */
 export const constructionDemo: DemoSeedPart = {

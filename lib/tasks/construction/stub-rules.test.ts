@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
 import { clipInfoLines, renderClipInfo } from "./render-clip-info";
-import { defaultStubRules, makeContext } from "../../llm-stub/stub-rules";
+import { defaultStubRules, makeContext } from "../../../testkit/llm-stub/stub-rules";
 
 const render = (id: string, values: Record<string, string>) => renderTemplate(loadTemplate(id), values);
 const step = (start: number, end: number, text: string) => ({ start, end, text, category: null, substeps: [] });

@@ -36,7 +36,7 @@
  *   correct one); "stubborn": the first twisted option, every time, so the question never transforms and the
  *   ten-attempt limit shows.
  */
-import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rule";
+import type { StubRequestContext, StubRule } from "../../../testkit/llm-stub/stub-rule";
 
 export const DISTRACTOR_TWISTS = [
   "only halfway",

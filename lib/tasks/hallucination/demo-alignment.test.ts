@@ -9,7 +9,7 @@ import { prisma } from "../../db/prisma";
 import { alignBuiltinJudge } from "../../alignment/align-builtin";
 import { labelSetStore } from "../../alignment/label-store";
 import { createLabelSet } from "../../label-sets/label-sets";
-import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import { makeUser } from "../../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";

@@ -4,7 +4,7 @@ import type { Actor } from "../../auth/actor";
 import { compareSetupsReport } from "../../calibration/compare-setups-load";
 import { calibrationReport } from "./paper-table-load";
 import { prisma } from "../../db/prisma";
-import { CLIPS } from "../../demo/demo-clips";
+import { CLIPS } from "../../../testkit/demo/demo-clips";
 import { seedFinishedRun, type SeedScore } from "./agreement-fixtures";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";

@@ -1,13 +1,13 @@
 /**
- * The hallucination task's part of the demo (lib/demo/seed-demo-project.ts): two runs of the pipeline over
+ * The hallucination task's part of the demo (testkit/demo/seed-demo-project.ts): two runs of the pipeline over
  * the clips with different settings (Compare judge setups needs two), and a label set over the clips, so
  * Paper's table and Compare judge setups have a reference on the first visit; then a project of its own where an
  * alignment of the verdict succeeds (enough labelled clips for a split, a simulated bias the tuned settings undo).
  */
 import path from "node:path";
 import type { Actor } from "../../auth/actor";
-import type { DemoLink, DemoSeedContext, DemoSeedPart } from "../../demo/demo-part";
-import { CLIPS } from "../../demo/demo-clips";
+import type { DemoLink, DemoSeedContext, DemoSeedPart } from "../../../testkit/demo/demo-part";
+import { CLIPS } from "../../../testkit/demo/demo-clips";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { importGenericLabels } from "../../label-sets/label-sets";
 import { createProject } from "../../projects/projects";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defaultStubRules, makeContext } from "../../llm-stub/stub-rules";
+import { defaultStubRules, makeContext } from "../../../testkit/llm-stub/stub-rules";
 import {
   DYNAMIC_CATEGORY_IDS,
   DYNAMIC_HALLUCINATION_CATEGORIES,

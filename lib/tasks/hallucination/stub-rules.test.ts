@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { templateExamplesText, type TemplateExample } from "../../judge/template-examples";
-import { SIM_FIX_SENTENCE } from "../../llm-stub/alignment-stub-rule";
-import type { StubRequestContext } from "../../llm-stub/stub-rule";
+import { SIM_FIX_SENTENCE } from "../../../testkit/llm-stub/alignment-stub-rule";
+import type { StubRequestContext } from "../../../testkit/llm-stub/stub-rule";
 import { SIM_INCONSISTENCY_RULE } from "./stub-rules";
 
 const BODY =

@@ -4,7 +4,7 @@
  * crawl's uniform sets were extracted with a longest side of 768.
  */
 import { questionSetBytes } from "./qa-fixtures";
-import type { CrawlSeedPart } from "../task-crawl";
+import type { CrawlSeedPart } from "../../../testkit/crawl/task-crawl";
 
 export const qaCrawlSeed: CrawlSeedPart = async ({
   prisma,

@@ -1,11 +1,11 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
-import { defaultStubRules, makeContext } from "../../llm-stub/stub-rules";
+import { defaultStubRules, makeContext } from "../../../testkit/llm-stub/stub-rules";
 import { extractOptionLetter } from "./extract-letter";
 import { optionLinesForAnswer } from "./qa-answers";
 import { parseQuestionSet } from "./question-sets";
-import { CLIPS } from "../../demo/demo-clips";
+import { CLIPS } from "../../../testkit/demo/demo-clips";
 import { demoQuestions } from "./demo-seed";
 
 describe("the demo's question set", () => {

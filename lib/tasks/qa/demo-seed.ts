@@ -1,11 +1,11 @@
 /**
- * The QA task's part of the demo (lib/demo/seed-demo-project.ts): a simulated question set answered by two
+ * The QA task's part of the demo (testkit/demo/seed-demo-project.ts): a simulated question set answered by two
  * simulated models (one sees the frames, one guesses), judged by a third stub endpoint; the first also at 16
  * frames and without frames (the text-only baseline).
  */
 import path from "node:path";
-import type { DemoSeedPart } from "../../demo/demo-part";
-import { CLIPS } from "../../demo/demo-clips";
+import type { DemoSeedPart } from "../../../testkit/demo/demo-part";
+import { CLIPS } from "../../../testkit/demo/demo-clips";
 
 export const qaDemo: DemoSeedPart = {
   async seed({ projectId, endpointId, stubBaseUrl, api, log }) {

@@ -16,7 +16,7 @@ import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun } from "@/lib/judge/runs";
-import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { createQueue } from "@/lib/queues/create-queue";
 import { getQueueItem, type QueueItemPayload } from "@/lib/queues/get-queue-item";
 import { nextItem } from "@/lib/queues/next-item";

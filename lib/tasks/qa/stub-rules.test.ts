@@ -3,7 +3,7 @@ import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
 import { judgementAnswerSchema } from "./qa-answers";
 import { parseStructuredOutput } from "../../judge/parse-llm-output";
 import { extractOptionLetter } from "./extract-letter";
-import { defaultStubRules, makeContext } from "../../llm-stub/stub-rules";
+import { defaultStubRules, makeContext } from "../../../testkit/llm-stub/stub-rules";
 
 const OPTIONS = { A: "The ball rolls down the ramp.", B: "It flies away.", C: "It melts." };
 const render = (id: string, values: Record<string, string>) => renderTemplate(loadTemplate(id), values);

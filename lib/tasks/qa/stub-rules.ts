@@ -16,7 +16,7 @@
  *   reference answer's words.
  */
 import { extractOptionLetter } from "./extract-letter";
-import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rule";
+import type { StubRequestContext, StubRule } from "../../../testkit/llm-stub/stub-rule";
 
 const STOP_WORDS = new Set([
   "the",

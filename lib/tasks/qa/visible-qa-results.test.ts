@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
 import { importQuestionSet } from "./question-set-import";
-import { startStubLlm, type StubServer } from "../../llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import { addMember } from "../../projects/projects";
 import { nextItem } from "../../queues/next-item";
 import { makeUser } from "../../testing/fixtures";

@@ -2,7 +2,7 @@
  * TEST TOOL. The VBench-2.0 task's data in the every-page crawl (e2e/crawl-seed.ts): two generators' videos of
  * Material with VBench's 64 uniform frames, judged by the stub as the VLM.
  */
-import type { CrawlSeedPart } from "../task-crawl";
+import type { CrawlSeedPart } from "../../../testkit/crawl/task-crawl";
 import { vbench2Project } from "./vbench2-fixtures";
 
 export const vbench2CrawlSeed: CrawlSeedPart = async ({ prisma, owner, projectId, api, endpointId, waitForRun }) => {

@@ -1,12 +1,12 @@
 /**
- * The VBench-2.0 task's part of the demo (lib/demo/seed-demo-project.ts): a project of its own with three of the
+ * The VBench-2.0 task's part of the demo (testkit/demo/seed-demo-project.ts): a project of its own with three of the
  * demo's clips (Mechanics, Thermotics, Material: their prompts are VBench-2.0's) from two generators, a prompt list in
  * VBench2_full_info.json's format whose questions were written for the demo, VBench's 64 uniform frames, a simulated
  * vbench2 run, and simulated "VBench results" so the page shows VBench's own values beside the judge's.
  */
 import path from "node:path";
-import type { DemoLink, DemoSeedPart } from "../../demo/demo-part";
-import { CLIPS } from "../../demo/demo-clips";
+import type { DemoLink, DemoSeedPart } from "../../../testkit/demo/demo-part";
+import { CLIPS } from "../../../testkit/demo/demo-clips";
 import { createProject } from "../../projects/projects";
 
 export const DEMO_VBENCH2_PROJECT = "VBench-2.0 demo (simulated)";

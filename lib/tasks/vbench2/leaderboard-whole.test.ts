@@ -11,7 +11,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun } from "@/lib/judge/runs";
-import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { nextItem } from "@/lib/queues/next-item";
 import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { makeUser } from "@/lib/testing/fixtures";

@@ -11,7 +11,7 @@ import { prisma } from "@/lib/db/prisma";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun } from "@/lib/judge/runs";
 import { importVbenchResults } from "@/lib/label-sets/label-sets";
-import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";

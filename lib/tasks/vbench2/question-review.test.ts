@@ -9,7 +9,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun } from "@/lib/judge/runs";
-import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { createQueue } from "@/lib/queues/create-queue";
 import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { nextItem } from "@/lib/queues/next-item";

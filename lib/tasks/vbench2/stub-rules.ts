@@ -10,7 +10,7 @@
  *   and "[yes]" in prompt1 deciding as above; the person-number judge says yes when the description names two
  *   people. Each answer gives a reason after the yes or no, as VBench's system prompts ask.
  */
-import type { StubRequestContext, StubRule } from "../../llm-stub/stub-rule";
+import type { StubRequestContext, StubRule } from "../../../testkit/llm-stub/stub-rule";
 
 const lastLine = (text: string) => text.trimEnd().split("\n").pop() ?? "";
 const words = (text: string) => new Set(text.toLowerCase().match(/\p{L}{3,}/gu) ?? []);

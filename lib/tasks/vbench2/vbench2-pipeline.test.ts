@@ -10,7 +10,7 @@ import { prisma } from "@/lib/db/prisma";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
-import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "./vbench2-fixtures";

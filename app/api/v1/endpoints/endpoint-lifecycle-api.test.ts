@@ -9,7 +9,7 @@ import {
   TEST_COLOURS,
   type TestColour,
 } from "@/lib/judge/test-image";
-import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { addMember, createProject } from "@/lib/projects/projects";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";

@@ -10,7 +10,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRun } from "@/lib/judge/runs";
-import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { RUBRIC_ANSWER_MARKER } from "@/lib/rubrics/rubric-prompt";
 import { createRubricTask } from "@/lib/rubrics/rubric-tasks";
 import { installedPipelines } from "@/lib/task-modules/installed-task-modules";

@@ -10,7 +10,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRun } from "@/lib/judge/runs";
-import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";

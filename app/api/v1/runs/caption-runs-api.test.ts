@@ -16,7 +16,7 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { deleteItemSet } from "@/lib/items/item-sets";
-import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { jsonlBytes, fixtureVideoName } from "@/lib/testing/item-files";
 import { referenceLine, smallReferenceSet } from "@/lib/tasks/captions/caption-fixtures";

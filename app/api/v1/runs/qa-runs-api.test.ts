@@ -14,7 +14,7 @@ import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun } from "@/lib/judge/runs";
-import { startStubLlm, type StubServer } from "@/lib/llm-stub/stub-server";
+import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { addMember } from "@/lib/projects/projects";
 import { wilsonInterval } from "@/lib/tasks/qa/wilson-interval";
 import { qaRunResultsQuerySchema } from "@/lib/tasks/qa/qa-results";
