@@ -12,13 +12,15 @@
  * it read the pages' copy, a second stale, without the new task). A save counts a change in a counter on globalThis,
  * which every copy shares, and a copy that has not loaded since the last change loads again before it answers.
  */
+export { loadRubricTaskRecords };
+export { rubricTaskFolder };
 import type { PrismaClient } from "../generated/prisma/client";
 import { registerTaskModule } from "../task-modules/installed-task-modules";
 import { registerTaskDeclarations } from "../tasks/registry";
 import type { TaskDeclarations } from "../tasks/task-module";
-import { rubricDefinitionSchema } from "./rubric-definition";
 import { rubricPipeline, type RubricTaskRecord } from "./rubric-pipeline";
-import { rubricTaskDeclaration } from "./rubric-declaration";
+import { rubricTaskFolder } from "./project-catalogue";
+import { loadRubricTaskRecords } from "./rubric-task-records";
 import { rubricItemQueueScope } from "./rubric-item-queue-scope";
 import { rubricItemSetKind } from "./rubric-item-set-kind";
 
@@ -81,18 +83,6 @@ const changes: { count: number } = ((globalThis as { [CHANGES]?: { count: number
 /** The change count this copy's registry is current with (read as its newest applied load started). */
 let changesLoaded = -1;
 
-/** A rubric task as registered folders: its declarations (what the browser gets too) and its module. */
-export function rubricTaskFolder(record: RubricTaskRecord): TaskDeclarations {
-  const declaration = rubricTaskDeclaration(record.key, record.latest.definition);
-  return {
-    id: declaration.id,
-    projectId: record.projectId,
-    tasks: [declaration],
-    // An archived task keeps its declaration (its runs are still read) and leaves the run form.
-    runForm: record.archived ? {} : { [declaration.id]: { label: `${record.name} (rubric task)` } },
-  };
-}
-
 /** Registers the given rubric tasks as they are now, replacing what changed and removing the ones gone. */
 export function registerRubricTasks(records: readonly RubricTaskRecord[]): void {
   const keep = new Set<number>();
@@ -109,45 +99,6 @@ export function registerRubricTasks(records: readonly RubricTaskRecord[]): void 
     entry.undo();
     registered.delete(key);
   }
-}
-
-/** Every project's rubric tasks (or one project's) with their latest versions. */
-export async function loadRubricTaskRecords(
-  prisma: PrismaClient,
-  only: { projectId?: string } = {},
-): Promise<RubricTaskRecord[]> {
-  const rows = await prisma.rubricTask.findMany({
-    ...(only.projectId ? { where: { projectId: only.projectId } } : {}),
-    orderBy: { key: "asc" },
-    select: {
-      id: true,
-      key: true,
-      projectId: true,
-      name: true,
-      archivedAt: true,
-      versions: {
-        orderBy: { number: "desc" },
-        take: 1,
-        select: { id: true, number: true, hash: true, definition: true },
-      },
-    },
-  });
-  return rows.flatMap((row) => {
-    const latest = row.versions[0];
-    const definition = latest ? rubricDefinitionSchema.safeParse(latest.definition) : null;
-    // A stored definition always parsed when it was saved; one that no longer does (a stricter schema) is left out, not fatal.
-    if (!latest || !definition?.success) return [];
-    return [
-      {
-        id: row.id,
-        key: row.key,
-        projectId: row.projectId,
-        name: row.name,
-        archived: row.archivedAt !== null,
-        latest: { ...latest, definition: definition.data },
-      },
-    ];
-  });
 }
 
 /**

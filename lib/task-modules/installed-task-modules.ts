@@ -43,6 +43,11 @@ function installed(): Installed {
   return found;
 }
 
+/** The modules installed at process start (the built-in tasks'), one list until they are installed again. */
+export function installedModules(): readonly TaskModule[] {
+  return installed().modules;
+}
+
 /** Every installed task module in registry order, then those registered while the process runs. */
 export function installedTaskModules(): readonly TaskModule[] {
   const { modules } = installed();

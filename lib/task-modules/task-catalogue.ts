@@ -1,0 +1,68 @@
+/**
+ * The task catalogue: everything the server knows about the tasks one request can see, as one immutable value:
+ * their declarations (DeclarationCatalogue, the part the browser gets) and their modules, with every pipeline the
+ * engine can run. Server only: a module carries its pipelines' prompts and parsers.
+ *
+ * The built-in catalogue (builtInCatalogue) is built once from the modules installed at process start (lib/tasks/modules.ts
+ * installs them through ./installed-task-modules.ts) and the generated declarations; a project's catalogue adds its
+ * rubric tasks (lib/rubrics/project-catalogue.ts, catalogFor); a test adds its toy task (withTasks). None of them
+ * changes once built, so a request reads one consistent catalogue from start to end.
+ */
+import type { RegisteredPipeline } from "../judge/engine/pipeline";
+import type { TaskDeclarations, TaskModule } from "../tasks/task-module";
+import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
+import { DeclarationCatalogue } from "./declaration-catalogue";
+import { installedModules } from "./installed-task-modules";
+
+export class TaskCatalogue extends DeclarationCatalogue {
+  /** Every task module, the built-in ones in TASK_IDS order, then those added. */
+  readonly modules: readonly TaskModule[];
+  /** Every pipeline the engine can run, by id (a null-prototype record, frozen: an unknown id reads undefined). */
+  readonly pipelines: Readonly<Record<string, RegisteredPipeline>>;
+
+  constructor(folders: readonly TaskDeclarations[], modules: readonly TaskModule[]) {
+    super(folders);
+    const moduleIds = new Set<string>();
+    const pipelines: Record<string, RegisteredPipeline> = Object.create(null);
+    for (const module of modules) {
+      if (moduleIds.has(module.id)) throw new Error(`Task "${module.id}" is already in the catalogue.`);
+      moduleIds.add(module.id);
+      for (const pipeline of module.pipelines) pipelines[pipeline.id] = pipeline;
+    }
+    this.modules = Object.freeze([...modules]);
+    this.pipelines = Object.freeze(pipelines);
+  }
+
+  /** The part of the catalogue the browser gets: the declarations alone. */
+  declarations(): DeclarationCatalogue {
+    return this.derived("declarations", () => new DeclarationCatalogue(this.folders));
+  }
+}
+
+/**
+ * A catalogue with more tasks after the given one's: each entry's declarations and its module (a project's rubric
+ * task; a test's toy task, which proves a task is one folder). Leaves `base` as it was.
+ */
+export function withTasks(
+  base: TaskCatalogue,
+  ...added: readonly { declarations?: TaskDeclarations; module?: TaskModule }[]
+): TaskCatalogue {
+  return new TaskCatalogue(
+    [...base.folders, ...added.flatMap((entry) => (entry.declarations ? [entry.declarations] : []))],
+    [...base.modules, ...added.flatMap((entry) => (entry.module ? [entry.module] : []))],
+  );
+}
+
+/** The built-in catalogue, for the modules it was built from (installing again builds it again). */
+let builtIn: { from: readonly TaskModule[]; catalogue: TaskCatalogue } | null = null;
+
+/**
+ * The built-in tasks' catalogue: the generated declarations and the modules installed at process start. The same
+ * value for the life of the process; it holds no project's data.
+ */
+export function builtInCatalogue(): TaskCatalogue {
+  const modules = installedModules();
+  if (builtIn?.from !== modules)
+    builtIn = { from: modules, catalogue: new TaskCatalogue(GENERATED_TASK_DECLARATIONS, modules) };
+  return builtIn.catalogue;
+}
