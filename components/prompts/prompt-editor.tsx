@@ -9,14 +9,29 @@ import { diffStats, lineDiff } from "@/lib/prompt-versions/line-diff";
 import { LineDiffView } from "./line-diff-view";
 
 /** Owners edit a template's whole text (front matter and body) and see the diff against the shipped file as they type. */
-export function PromptEditor({ projectId, templateId, shippedText, startText }: { projectId: string; templateId: string; shippedText: string; startText: string }) {
+export function PromptEditor({
+  projectId,
+  templateId,
+  shippedText,
+  startText,
+}: {
+  projectId: string;
+  templateId: string;
+  shippedText: string;
+  startText: string;
+}) {
   const router = useRouter();
   const [text, setText] = useState(startText);
   const [note, setNote] = useState("");
   const diff = useMemo(() => lineDiff(shippedText, text), [shippedText, text]);
   const stats = diffStats(diff);
   const save = useMutation({
-    mutationFn: () => postJson<{ id: string; hash: string; created: boolean }>(`/api/v1/projects/${projectId}/prompt-versions`, { templateId, text, note }),
+    mutationFn: () =>
+      postJson<{ id: string; hash: string; created: boolean }>(`/api/v1/projects/${projectId}/prompt-versions`, {
+        templateId,
+        text,
+        note,
+      }),
     onSuccess: () => router.refresh(),
   });
   return (
@@ -38,11 +53,23 @@ export function PromptEditor({ projectId, templateId, shippedText, startText }: 
         />
       </label>
       <div className="flex flex-wrap items-center gap-3 text-sm">
-        <input className="min-w-64 flex-1 rounded-md border border-slate-300 px-2 py-1.5" placeholder="Note (what changed and why)" value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} data-testid="prompt-note" />
+        <input
+          className="min-w-64 flex-1 rounded-md border border-slate-300 px-2 py-1.5"
+          placeholder="Note (what changed and why)"
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          maxLength={500}
+          data-testid="prompt-note"
+        />
         <button type="button" className={buttonClass("secondary")} onClick={() => setText(shippedText)}>
           Reset to shipped
         </button>
-        <button type="submit" className={buttonClass()} disabled={save.isPending || (stats.added === 0 && stats.removed === 0)} data-testid="prompt-save">
+        <button
+          type="submit"
+          className={buttonClass()}
+          disabled={save.isPending || (stats.added === 0 && stats.removed === 0)}
+          data-testid="prompt-save"
+        >
           {save.isPending ? "Saving…" : "Save as new version"}
         </button>
       </div>

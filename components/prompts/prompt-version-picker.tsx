@@ -24,7 +24,10 @@ export function PromptVersionPicker({
 }) {
   const templates = useQuery({
     queryKey: ["prompt-versions", projectId, pipeline],
-    queryFn: () => apiFetch<{ templates: TemplateVersions[] }>(`/api/v1/projects/${projectId}/prompt-versions?pipeline=${pipeline}`).then((b) => b.templates),
+    queryFn: () =>
+      apiFetch<{ templates: TemplateVersions[] }>(
+        `/api/v1/projects/${projectId}/prompt-versions?pipeline=${pipeline}`,
+      ).then((b) => b.templates),
   });
   const edited = (templates.data ?? []).filter((t) => t.versions.length > 0);
   return (
@@ -48,7 +51,10 @@ export function PromptVersionPicker({
           </select>
         </label>
       ))}
-      <Link href={`/projects/${projectId}/prompts?pipeline=${pipeline}`} className="pb-2 text-xs text-indigo-700 underline">
+      <Link
+        href={`/projects/${projectId}/prompts?pipeline=${pipeline}`}
+        className="pb-2 text-xs text-indigo-700 underline"
+      >
         {edited.length ? "edit prompts" : "shipped prompts · edit them"}
       </Link>
     </div>

@@ -16,7 +16,13 @@ import "@/lib/tasks/modules";
 type Search = { pipeline?: string; template?: string };
 
 /** A pipeline's prompt templates: the shipped text, the project's versions with their diffs, and (owners) the editor. */
-export default async function PromptsPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Search> }) {
+export default async function PromptsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Search>;
+}) {
   const { projectId } = await params;
   const search = await searchParams;
   const { actor, role } = await requirePageProjectAccess(projectId);
@@ -26,18 +32,28 @@ export default async function PromptsPage({ params, searchParams }: { params: Pr
   const templates = await pipelinePromptVersions(prisma, actor, projectId, installedPipelines()[pipelineId]!);
   const selected = templates.find((t) => t.templateId === search.template) ?? templates[0];
   const canEdit = roleCan(role, "prompts.manage");
-  const link = (pipeline: string, template?: string) => `/projects/${projectId}/prompts?pipeline=${pipeline}${template ? `&template=${encodeURIComponent(template)}` : ""}`;
+  const link = (pipeline: string, template?: string) =>
+    `/projects/${projectId}/prompts?pipeline=${pipeline}${template ? `&template=${encodeURIComponent(template)}` : ""}`;
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Prompt versions" />
       <p className="max-w-3xl text-sm text-slate-600">
-        Each judge step renders a prompt template. The shipped templates (<code>prompts/</code>) are the defaults; owners save edited versions here,
-        and a run is started with any version per template (Judge page or <code>promptVersions</code> in the API). A version is kept with the SHA-256 of
-        its text and never changes; the response cache and the call inspector go by that hash.
+        Each judge step renders a prompt template. The shipped templates (<code>prompts/</code>) are the defaults;
+        owners save edited versions here, and a run is started with any version per template (Judge page or{" "}
+        <code>promptVersions</code> in the API). A version is kept with the SHA-256 of its text and never changes; the
+        response cache and the call inspector go by that hash.
       </p>
       <nav className="flex flex-wrap gap-2 text-sm" data-testid="prompt-pipelines">
         {ids.map((id) => (
-          <Link key={id} href={link(id)} className={id === pipelineId ? "rounded bg-indigo-600 px-2 py-1 text-white" : "rounded border border-slate-300 px-2 py-1 text-indigo-700"}>
+          <Link
+            key={id}
+            href={link(id)}
+            className={
+              id === pipelineId
+                ? "rounded bg-indigo-600 px-2 py-1 text-white"
+                : "rounded border border-slate-300 px-2 py-1 text-indigo-700"
+            }
+          >
             {id}
           </Link>
         ))}
@@ -47,7 +63,12 @@ export default async function PromptsPage({ params, searchParams }: { params: Pr
           <ul className="flex flex-col gap-1.5 text-sm" data-testid="prompt-templates">
             {templates.map((t) => (
               <li key={t.templateId}>
-                <Link href={link(pipelineId, t.templateId)} className={t.templateId === selected?.templateId ? "font-semibold text-slate-900" : "text-indigo-700 underline"}>
+                <Link
+                  href={link(pipelineId, t.templateId)}
+                  className={
+                    t.templateId === selected?.templateId ? "font-semibold text-slate-900" : "text-indigo-700 underline"
+                  }
+                >
                   {t.templateId}
                 </Link>
                 <span className="ml-1 text-xs text-slate-500">
@@ -61,12 +82,25 @@ export default async function PromptsPage({ params, searchParams }: { params: Pr
           <div className="flex flex-col gap-5">
             <Card title={`${selected.templateId} · shipped ${selected.shipped.hash.slice(0, 12)}`}>
               <p className="mb-3 text-xs text-slate-500">
-                Placeholders the pipeline fills: {selected.shipped.inputs.length ? selected.shipped.inputs.map((n) => `{{${n}}}`).join(", ") : "none"}. A version must use exactly these.
+                Placeholders the pipeline fills:{" "}
+                {selected.shipped.inputs.length ? selected.shipped.inputs.map((n) => `{{${n}}}`).join(", ") : "none"}. A
+                version must use exactly these.
               </p>
               {canEdit ? (
-                <PromptEditor key={selected.templateId} projectId={projectId} templateId={selected.templateId} shippedText={selected.shipped.text} startText={selected.versions[0]?.text ?? selected.shipped.text} />
+                <PromptEditor
+                  key={selected.templateId}
+                  projectId={projectId}
+                  templateId={selected.templateId}
+                  shippedText={selected.shipped.text}
+                  startText={selected.versions[0]?.text ?? selected.shipped.text}
+                />
               ) : (
-                <pre tabIndex={0} className="max-h-96 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs">{selected.shipped.text}</pre>
+                <pre
+                  tabIndex={0}
+                  className="max-h-96 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs"
+                >
+                  {selected.shipped.text}
+                </pre>
               )}
             </Card>
             <Card title={`Saved versions (${selected.versions.length})`}>
@@ -78,12 +112,17 @@ export default async function PromptsPage({ params, searchParams }: { params: Pr
                     <li key={v.id} id={`prompt-version-${v.id}`} data-testid="prompt-version">
                       <details>
                         <summary className="cursor-pointer text-sm">
-                          <code data-testid="prompt-version-hash">{v.hash.slice(0, 12)}</code> · {v.createdAt.toLocaleString()}
+                          <code data-testid="prompt-version-hash">{v.hash.slice(0, 12)}</code> ·{" "}
+                          {v.createdAt.toLocaleString()}
                           {v.note ? ` · ${v.note}` : ""}
                           {v.alignmentId && (
                             <>
                               {" · "}
-                              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/alignment?id=${v.alignmentId}`} data-testid="prompt-version-alignment">
+                              <Link
+                                className="text-indigo-700 underline"
+                                href={`/projects/${projectId}/alignment?id=${v.alignmentId}`}
+                                data-testid="prompt-version-alignment"
+                              >
                                 chosen by an alignment
                               </Link>
                             </>
