@@ -4,11 +4,10 @@
  * the browser through a React context (components/tasks/task-catalogue-context.tsx). The server's full catalogue
  * (declarations and modules, ./task-catalogue.ts) extends it, so code that only reads declarations takes either.
  *
- * Built-in tasks form one catalogue built once from the generated list (BUILT_IN_DECLARATIONS); a project's
+ * Built-in tasks form one catalogue built once from the generated list (BUILT_IN_DECLARATIONS, lib/tasks/registry.ts); a project's
  * catalogue adds its rubric tasks (lib/rubrics/project-catalogue.ts). What is derived from a catalogue (lists,
  * schemas) is cached on the value itself (`derived`), so a schema keeps its identity as long as its catalogue does.
  */
-import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
 import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "../tasks/task-declaration";
 import type { TaskDeclarations } from "../tasks/task-module";
 
@@ -97,6 +96,3 @@ export class DeclarationCatalogue {
     return this.built.get(key) as T;
   }
 }
-
-/** The built-in tasks' declarations: one catalogue for the life of the process (or the browser page). */
-export const BUILT_IN_DECLARATIONS = new DeclarationCatalogue(GENERATED_TASK_DECLARATIONS);

@@ -11,7 +11,8 @@ import { catalogFor } from "../rubrics/project-catalogue";
 import type { RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { createRubricTask, saveRubricVersion } from "../rubrics/rubric-tasks";
 import { makeUser } from "../testing/fixtures";
-import { BUILT_IN_DECLARATIONS, UnknownTaskError } from "./declaration-catalogue";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
+import { UnknownTaskError } from "./declaration-catalogue";
 import { builtInCatalogue, withTasks } from "./task-catalogue";
 
 const definition = (name: string, criterion = "glow"): RubricDefinitionInput => ({

@@ -10,7 +10,7 @@
  */
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import type { TaskDeclarations, TaskModule } from "../tasks/task-module";
-import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import { DeclarationCatalogue } from "./declaration-catalogue";
 import { installedModules } from "./installed-task-modules";
 
@@ -24,10 +24,10 @@ export class TaskCatalogue extends DeclarationCatalogue {
     super(folders);
     const moduleIds = new Set<string>();
     const pipelines: Record<string, RegisteredPipeline> = Object.create(null);
-    for (const module of modules) {
-      if (moduleIds.has(module.id)) throw new Error(`Task "${module.id}" is already in the catalogue.`);
-      moduleIds.add(module.id);
-      for (const pipeline of module.pipelines) pipelines[pipeline.id] = pipeline;
+    for (const task of modules) {
+      if (moduleIds.has(task.id)) throw new Error(`Task "${task.id}" is already in the catalogue.`);
+      moduleIds.add(task.id);
+      for (const pipeline of task.pipelines) pipelines[pipeline.id] = pipeline;
     }
     this.modules = Object.freeze([...modules]);
     this.pipelines = Object.freeze(pipelines);
@@ -63,6 +63,6 @@ let builtIn: { from: readonly TaskModule[]; catalogue: TaskCatalogue } | null = 
 export function builtInCatalogue(): TaskCatalogue {
   const modules = installedModules();
   if (builtIn?.from !== modules)
-    builtIn = { from: modules, catalogue: new TaskCatalogue(GENERATED_TASK_DECLARATIONS, modules) };
+    builtIn = { from: modules, catalogue: new TaskCatalogue(BUILT_IN_DECLARATIONS.folders, modules) };
   return builtIn.catalogue;
 }

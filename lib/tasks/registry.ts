@@ -7,6 +7,10 @@
 import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
 import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";
 import type { TaskDeclarations } from "./task-module";
+import { DeclarationCatalogue, UnknownTaskError } from "../task-modules/declaration-catalogue";
+
+/** The built-in tasks' declarations: one catalogue for the life of the process (or the browser page). */
+export const BUILT_IN_DECLARATIONS = new DeclarationCatalogue(GENERATED_TASK_DECLARATIONS);
 
 export const TASKS: readonly TaskDeclaration[] = GENERATED_TASK_DECLARATIONS.flatMap((folder) => folder.tasks);
 
@@ -67,7 +71,7 @@ export function memoByTaskRegistry<T>(build: () => T): () => T {
  */
 export type ReviewedMetricId = string;
 
-export class UnknownTaskError extends Error {}
+export { UnknownTaskError };
 
 export function taskOf(pipelineId: string): TaskDeclaration {
   const task = TASKS.find((t) => t.id === pipelineId);
