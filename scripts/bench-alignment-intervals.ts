@@ -3,8 +3,7 @@
 // interval of κ, and of the paired difference of two such judges that err independently; the median width over
 // 200 simulated held-out sets (2,000 resamples each). The table in docs/guide/judge-alignment.md is its output.
 import { cohensKappa } from "../lib/stats/cohens-kappa";
-import { mulberry32 } from "../lib/stats/bootstrap";
-import { pairedBootstrapDifference } from "../lib/stats/paired-bootstrap";
+import { mulberry32, pairedBootstrapDifference } from "../lib/stats/bootstrap";
 
 const PREVALENCE = 0.4;
 const TARGET_KAPPA = 0.6;

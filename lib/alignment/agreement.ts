@@ -1,5 +1,5 @@
 import { cohensKappa } from "../stats/cohens-kappa";
-import { pairedBootstrapDifference, type PairedBootstrapResult } from "../stats/paired-bootstrap";
+import { pairedBootstrapDifference, type PairedBootstrapResult } from "../stats/bootstrap";
 
 export interface BinaryAgreement {
   n: number;

@@ -24,7 +24,7 @@ import type { AlignmentLabelStore } from "./label-store";
 import { alignmentOptimizer, callFrameImages, proposeRewrite, type Disagreement } from "./optimizer";
 import { fewShotPick, splitLabelled, type AlignmentSplit } from "./split";
 import { unitKey, unitParts } from "./label-store";
-import type { PairedBootstrapResult } from "../stats/paired-bootstrap";
+import type { PairedBootstrapResult } from "../stats/bootstrap";
 import type { z } from "zod";
 
 export interface AlignmentInput {

@@ -10,7 +10,7 @@
 import { cohensKappa } from "../stats/cohens-kappa";
 import { krippendorffAlpha } from "../stats/krippendorff-alpha";
 import { discordantCounts, mcnemarTest, type McNemarResult } from "../stats/mcnemar";
-import { pairedBootstrapDifference, type PairedBootstrapResult } from "../stats/paired-bootstrap";
+import { pairedBootstrapDifference, type PairedBootstrapResult } from "../stats/bootstrap";
 import { ratingTableFromMatrix } from "../stats/rating-table";
 import { spearman, spearmanOfResamples } from "../stats/correlation";
 

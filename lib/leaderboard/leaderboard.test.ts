@@ -172,7 +172,7 @@ describe("the leaderboard's pairs", () => {
     expect(pair.difference).toBeCloseTo(0.7 - 0.45, 12);
   });
 
-  it("give p at its floor 1/(samples + 1) when a is better on every prompt, and 1 for identical generators", () => {
+  it("give p at its floor 2/(samples + 1) when a is better on every prompt, and 1 for identical generators", () => {
     const rows = ["p1", "p2", "p3", "p4"].flatMap((p, i) => [
       row("A", p, "d", 0.6 + i / 10),
       row("B", p, "d", 0.5 + i / 10),
@@ -180,7 +180,8 @@ describe("the leaderboard's pairs", () => {
     ]);
     const result = buildLeaderboard({ rows, dimensions: ["d"], bootstrap: { seed: 5, samples: 400 } });
     const pair = (a: string, b: string) => result.pairs.find((p) => p.a === a && p.b === b)!;
-    expect(pair("A", "B").p).toBe(1 / 401);
+    // No replicate at or below 0: p = 2·(0 + 1)/(400 + 1), lib/stats/bootstrap.ts pairedBootstrapP.
+    expect(pair("A", "B").p).toBe(2 / 401);
     expect(pair("A", "B").lower).toBeCloseTo(0.1, 12);
     expect(pair("A", "B").upper).toBeCloseTo(0.1, 12);
     expect(pair("B", "C")).toMatchObject({ difference: 0, lower: 0, upper: 0, p: 1 });

@@ -19,7 +19,13 @@
  * the two have different prompts) from the seed and both names, so a generator's interval stays the same whichever
  * other generators are on the board.
  */
-import { checkedBootstrapOptions, quantile, resampler } from "../stats/bootstrap";
+import {
+  checkedBootstrapOptions,
+  pairedBootstrapP,
+  percentileInterval,
+  resampler,
+  streamSeed,
+} from "../stats/bootstrap";
 import { kendallTauB } from "../stats/correlation";
 import { StatsInputError } from "../stats/input-error";
 
@@ -109,7 +115,7 @@ export interface LeaderboardPair {
   difference: number | null;
   lower: number | null;
   upper: number | null;
-  /** Two-sided paired-bootstrap p-value of "no difference", at least 1/(samples + 1). */
+  /** Two-sided paired-bootstrap p-value of "no difference" (lib/stats/bootstrap.ts pairedBootstrapP), at least 2/(samples + 1). */
   p: number | null;
 }
 
@@ -181,21 +187,12 @@ function aggregate(
   return count === 0 ? NaN : sum / count;
 }
 
-/** FNV-1a of a label over the seed: one independent, reproducible stream per (dimension, prompt set) and per pair. */
-function streamSeed(seed: number, label: string): number {
-  let hash = (2166136261 ^ seed) >>> 0;
-  for (let i = 0; i < label.length; i++) hash = Math.imul(hash ^ label.charCodeAt(i), 16777619) >>> 0;
-  return hash;
-}
-
 const orNull = (x: number) => (Number.isNaN(x) ? null : x);
 
-/** The percentile interval of the replicates that are defined (NaN: undefined), copied so `replicates` keeps its order. */
+/** The percentile interval of the replicates that are defined (NaN: undefined), nulls when none is. */
 function interval(replicates: Float64Array, confidence: number): { lower: number | null; upper: number | null } {
-  const sorted = replicates.filter((x) => !Number.isNaN(x)).sort();
-  if (sorted.length === 0) return { lower: null, upper: null };
-  const tail = (1 - confidence) / 2;
-  return { lower: quantile(sorted, tail), upper: quantile(sorted, 1 - tail) };
+  const found = percentileInterval(replicates, confidence);
+  return found ? { lower: found.lower, upper: found.upper } : { lower: null, upper: null };
 }
 
 function checkInput(input: LeaderboardInput): { samples: number; confidence: number; seed: number } {
@@ -453,7 +450,7 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
       const b = stateOf.get(generators[j]!.model)!;
       pairs.push(
         a.groups.every((group, d) => group === b.groups[d])
-          ? pairOnSharedDraws(a, b, confidence, samples)
+          ? pairOnSharedDraws(a, b, confidence)
           : pairedDifference(a.model, b.model, sums, {
               aggregation,
               allDimensions,
@@ -478,22 +475,8 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
   };
 }
 
-/** p = 2·min(share of replicates ≤ 0, share ≥ 0), at most 1 and at least 1/(samples + 1); null without a replicate. */
-function bootstrapP(differences: Float64Array, samples: number): number | null {
-  let valid = 0;
-  let atOrBelow = 0;
-  let atOrAbove = 0;
-  for (const d of differences) {
-    if (Number.isNaN(d)) continue;
-    valid++;
-    if (d <= 0) atOrBelow++;
-    if (d >= 0) atOrAbove++;
-  }
-  return valid === 0 ? null : Math.max(1 / (samples + 1), Math.min(1, (2 * Math.min(atOrBelow, atOrAbove)) / valid));
-}
-
 /** Two generators with the same prompts in every dimension: their replicates were drawn together, so the paired replicates are their differences. */
-function pairOnSharedDraws(a: GeneratorState, b: GeneratorState, confidence: number, samples: number): LeaderboardPair {
+function pairOnSharedDraws(a: GeneratorState, b: GeneratorState, confidence: number): LeaderboardPair {
   const n = a.cells.reduce((total, c) => total + (c ? c.prompts.length : 0), 0);
   const difference = a.total - b.total;
   if (n === 0 || Number.isNaN(difference))
@@ -505,7 +488,7 @@ function pairOnSharedDraws(a: GeneratorState, b: GeneratorState, confidence: num
     n,
     difference,
     ...interval(differences, confidence),
-    p: bootstrapP(differences, samples),
+    p: pairedBootstrapP(differences),
   };
 }
 
@@ -514,8 +497,8 @@ function pairOnSharedDraws(a: GeneratorState, b: GeneratorState, confidence: num
  * dimension), with a paired bootstrap of its own: each replicate draws
  * the shared prompts of every dimension with replacement and recomputes both totals on the same draw, so what a
  * prompt does to both (a hard prompt is hard for both) cancels out of the difference. The dimensions the two
- * share no prompt in are missing for both, counted as the totals count them. p = 2·min(share of replicates ≤ 0,
- * share ≥ 0), at most 1 and at least 1/(samples + 1).
+ * share no prompt in are missing for both, counted as the totals count them. p is the paired-bootstrap p-value of
+ * lib/stats/bootstrap.ts.
  */
 function pairedDifference(
   a: string,
@@ -568,7 +551,7 @@ function pairedDifference(
 
   const replicates = new Float64Array(samples);
   for (let r = 0; r < samples; r++) replicates[r] = difference(true);
-  return { a, b, n, difference: estimate, ...interval(replicates, confidence), p: bootstrapP(replicates, samples) };
+  return { a, b, n, difference: estimate, ...interval(replicates, confidence), p: pairedBootstrapP(replicates) };
 }
 
 /** A ranking, best first; a nested list is a tie (["A", ["B", "C"], "D"]: B and C share second place). */

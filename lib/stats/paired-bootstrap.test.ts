@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pairedBootstrapDifference } from "./paired-bootstrap";
+import { pairedBootstrapDifference } from "./bootstrap";
 
 /** Accuracy of a system on the drawn items, from its per-item right (1) / wrong (0). */
 const accuracy = (right: readonly number[]) => (items: Int32Array) => {

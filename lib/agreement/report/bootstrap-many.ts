@@ -1,13 +1,5 @@
-import { resampler } from "../../stats/bootstrap";
+import { quantile, resampler } from "../../stats/bootstrap";
 import type { AgreementOptions, Interval } from "../types";
-
-/** Hyndman & Fan type 7, as lib/stats/bootstrap.ts. */
-function quantile(sorted: Float64Array, p: number): number {
-  const h = (sorted.length - 1) * p;
-  const lo = Math.floor(h);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
-}
 
 /**
  * Percentile 95% intervals of several statistics over the same item resamples (one draw, many

@@ -4,6 +4,7 @@
  * by it while the run goes on, its summary is made by it, and the candidate views read it back from the
  * database, so the three never disagree and nothing is kept anywhere else.
  */
+import { mulberry32 } from "../../stats/bootstrap";
 import { MC_LETTERS } from "./mc-letters";
 import type { Judgement } from "./construction-outputs";
 import {
@@ -114,18 +115,6 @@ function fnv1a(text: string): number {
   return hash;
 }
 
-/** mulberry32: a seeded generator of numbers in [0, 1). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The options of an attempt's checks (Tables 31 and 32), shuffled so that a checker that favours a letter
  * does not pass or fail a check for that reason alone (the seed shuffles its final questions for the same
@@ -134,7 +123,7 @@ function seededRandom(seed: number): () => number {
  */
 export function shuffledCheckLayout(four: readonly string[], correct: string, seed: string): CheckLayout {
   const texts = [correct, ...four.slice(0, 4)];
-  const random = seededRandom(fnv1a(seed));
+  const random = mulberry32(fnv1a(seed));
   // Fisher–Yates over the positions: order[j] is the text shown at letter j.
   const order = texts.map((_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {

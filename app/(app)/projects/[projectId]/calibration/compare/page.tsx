@@ -11,7 +11,7 @@ import {
 import { calibrationOptions, runOptionLabels } from "@/lib/calibration/calibration-options";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
-import type { PairedBootstrapResult } from "@/lib/stats/paired-bootstrap";
+import type { PairedBootstrapResult } from "@/lib/stats/bootstrap";
 import { WithheldError } from "@/lib/visibility/withheld";
 import { formatCost, formatPValue, formatStatistic, STATISTIC_DIGITS } from "@/lib/format/numbers";
 
