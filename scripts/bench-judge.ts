@@ -24,6 +24,12 @@
 // `npm run bench:judge` starts node with the worker's V8 flags (lib/ops/worker-process-flags.ts), as `npm run worker`
 // does, because without --workers this process is the worker it measures.
 // --keep keeps the database (on TEST_DATABASE_URL's server, to read pg_stat_statements or the tables afterwards).
+// --latency MIN-MAX draws each answer's latency uniformly in the range (the limit is then concurrency / the mean);
+// --answer-bytes N pads each answer to about N bytes, as a real model's answer with its usage and ids is.
+// --paths plain,thread: the call paths to measure (JUDGE_CALL_PATH of scripts/worker.ts: plain sends from the
+// worker's thread through undici, thread from the call thread), one after the other in this run, each on fresh
+// videos after its own warm-up, printed side by side; with two or more, only the hallucination run is measured.
+// --duration S: as many videos as keep the endpoint at its limit for about S seconds (instead of --videos).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -47,13 +53,25 @@ const { values } = parseArgs({
     "no-vbench2": { type: "boolean", default: false },
     workers: { type: "string", default: "0" },
     keep: { type: "boolean", default: false },
+    "answer-bytes": { type: "string" },
+    paths: { type: "string", default: "thread" },
+    duration: { type: "string" },
   },
 });
 if (values.limiter !== "shared" && values.limiter !== "process")
   throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
 const VIDEOS = Number(values.videos);
 const KEY_FRAMES = Number(values["key-frames"]);
-const LATENCY_MS = Number(values.latency);
+const [LATENCY_MIN_MS, LATENCY_MAX_MS] = values.latency.includes("-")
+  ? values.latency.split("-").map(Number)
+  : [Number(values.latency), Number(values.latency)];
+if (!(LATENCY_MIN_MS! >= 0 && LATENCY_MAX_MS! >= LATENCY_MIN_MS!))
+  throw new Error(`--latency is milliseconds or a range MIN-MAX, not ${values.latency}`);
+/** The mean answer latency, which the limit (concurrency / latency) is taken at. */
+const LATENCY_MS = (LATENCY_MIN_MS! + LATENCY_MAX_MS!) / 2;
+const PATHS = values.paths.split(",").map((p) => p.trim());
+for (const p of PATHS) if (p !== "plain" && p !== "thread") throw new Error(`--paths lists plain and thread, not ${p}`);
+const DURATION_S = values.duration === undefined ? null : Number(values.duration);
 const CONCURRENCY = Number(values.concurrency);
 const WORKERS = Number(values.workers);
 if (!Number.isInteger(WORKERS) || WORKERS < 0) throw new Error(`--workers is a whole number, not ${values.workers}`);
@@ -138,7 +156,8 @@ const stubProcess = spawn(
     "--port",
     "0",
     "--latency",
-    String(LATENCY_MS),
+    values.latency,
+    ...(values["answer-bytes"] ? ["--answer-bytes", values["answer-bytes"]] : []),
     "--quiet",
   ],
   {
@@ -200,9 +219,11 @@ async function stubRequests(): Promise<StubRequest[]> {
 }
 const user = await createUser(prisma, { email: "bench@example.test", password: "bench-password" });
 const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-console.log(`seeding ${VIDEOS} videos with ${KEY_FRAMES} key frames each…`);
+/** Comparing call paths (or a run of --duration): each path seeds its own videos, so none are seeded here. */
+const COMPARING = PATHS.length > 1 || DURATION_S !== null;
+if (!COMPARING) console.log(`seeding ${VIDEOS} videos with ${KEY_FRAMES} key frames each…`);
 const { projectId } = await projectWithFramedVideos(prisma, owner, {
-  videoCount: VIDEOS,
+  videoCount: COMPARING ? 0 : VIDEOS,
   keyFrames: KEY_FRAMES,
   name: "bench",
 });
@@ -222,33 +243,50 @@ const endpointSettings = {
 };
 const endpoint = await createEndpoint(prisma, owner, projectId, endpointSettings);
 const boss = await startBoss(database.url, { supervise: true });
-const judgeDeps = benchJudgeDeps(values.limiter);
-/** The worker processes of --workers, each as `npm run worker` starts one. */
-const workerProcesses = Array.from({ length: WORKERS }, () => {
-  const child = spawn(
-    process.execPath,
-    [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", path.resolve("scripts/worker.ts")],
-    {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: {
-        ...process.env,
-        DATABASE_URL: database.url,
-        WORKER_CONCURRENCY: String(Math.ceil((CONCURRENCY * 2) / WORKERS)),
+/** The judging of one call path: N worker processes (--workers), each as `npm run worker` starts one, or this process. */
+function startJudging(callPath: "plain" | "thread") {
+  const children = Array.from({ length: WORKERS }, () => {
+    const child = spawn(
+      process.execPath,
+      [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", path.resolve("scripts/worker.ts")],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+        env: {
+          ...process.env,
+          DATABASE_URL: database.url,
+          WORKER_CONCURRENCY: String(Math.ceil((CONCURRENCY * 2) / WORKERS)),
+          JUDGE_CALL_PATH: callPath,
+        },
       },
+    );
+    process.on("exit", () => child.kill("SIGKILL"));
+    return child;
+  });
+  const inProcess =
+    WORKERS === 0
+      ? startJudgeWorker(boss, benchJudgeDeps(values.limiter as "shared" | "process", callPath), {
+          concurrency: CONCURRENCY * 2,
+        })
+      : null;
+  return {
+    /** CPU time (ms) of this process, or of the worker processes together with --workers. */
+    cpuMs(): number {
+      if (WORKERS === 0) {
+        const cpu = process.cpuUsage();
+        return (cpu.user + cpu.system) / 1000;
+      }
+      return children.reduce((sum, child) => sum + processCpuMs(child.pid!), 0);
     },
-  );
-  process.on("exit", () => child.kill("SIGKILL"));
-  return child;
-});
-const judging = WORKERS === 0 ? startJudgeWorker(boss, judgeDeps, { concurrency: CONCURRENCY * 2 }) : null;
-/** CPU time (ms) of this process, or of the worker processes together with --workers. */
-function workerCpuMs(): number {
-  if (WORKERS === 0) {
-    const cpu = process.cpuUsage();
-    return (cpu.user + cpu.system) / 1000;
-  }
-  return workerProcesses.reduce((sum, child) => sum + processCpuMs(child.pid!), 0);
+    async stop() {
+      await Promise.all(
+        children.map((child) => new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGKILL")))),
+      );
+      await inProcess?.stop(0);
+    },
+  };
 }
+let judging = startJudging(PATHS[0] as "plain" | "thread");
+const workerCpuMs = () => judging.cpuMs();
 const session = new Session();
 session.connect();
 
@@ -319,9 +357,66 @@ async function timedRun(
   };
 }
 
+const limit = CONCURRENCY / (LATENCY_MS / 1000);
 // A worker runs for a long time: its first jobs' one-off costs (compiling queries, warming up code, the first
 // connections) are not what a step costs. A run of a few other videos pays them before the clock starts.
 const WARM_UP_VIDEOS = 8;
+
+/** A new project of `videos` videos, with an endpoint on the stub of the benchmark's settings. */
+async function seededProject(videos: number, name: string) {
+  const seeded = await projectWithFramedVideos(prisma, owner, { videoCount: videos, keyFrames: KEY_FRAMES, name });
+  const created = await createEndpoint(prisma, owner, seeded.projectId, endpointSettings);
+  return { projectId: seeded.projectId, endpointId: created.id };
+}
+
+/** Everything the benchmark started, stopped; its database dropped unless --keep. */
+async function finish(): Promise<never> {
+  session.disconnect();
+  await judging.stop();
+  await boss.stop({ graceful: false });
+  await prisma.$disconnect();
+  await watcher.$disconnect();
+  if (values.keep) console.log(`kept the database ${database.name} (drop it with DROP DATABASE ${database.name})`);
+  else await database.drop();
+  await server.stop();
+  fs.rmSync(process.env.STORAGE_DIR!, { recursive: true, force: true });
+  process.exit(0);
+}
+
+/**
+ * The call paths of --paths, one after the other: each judges with its own workers, warms up on its own videos,
+ * then judges fresh videos (--videos, or enough for --duration at the limit) on an endpoint of its own. Printed
+ * side by side: the share of the limit, the slots busy at the stub, the workers' CPU and the machine's load.
+ */
+async function compareCallPaths(): Promise<never> {
+  const results: { callPath: string; videos: number; run: Awaited<ReturnType<typeof timedRun>> }[] = [];
+  for (const [i, callPath] of PATHS.entries()) {
+    if (i > 0) {
+      await judging.stop();
+      judging = startJudging(callPath as "plain" | "thread");
+    }
+    const warm = await seededProject(WARM_UP_VIDEOS, `warm-up ${callPath}`);
+    const warmRunId = await runToEnd(warm.projectId, "hallucination", warm.endpointId);
+    const stepsPerVideo = (await prisma.stepResult.count({ where: { runId: warmRunId } })) / WARM_UP_VIDEOS;
+    const videos = DURATION_S === null ? VIDEOS : Math.ceil((DURATION_S * limit) / stepsPerVideo);
+    console.log(`${callPath}: seeding ${videos} videos with ${KEY_FRAMES} key frames each…`);
+    const run = await timedRun(callPath, "hallucination", await seededProject(videos, `bench ${callPath}`));
+    results.push({ callPath, videos, run });
+  }
+  const latency = LATENCY_MIN_MS === LATENCY_MAX_MS ? `${LATENCY_MS} ms` : `${values.latency} ms (mean ${LATENCY_MS})`;
+  console.log(`
+call paths side by side: stub latency ${latency}${values["answer-bytes"] ? `, answers of ~${values["answer-bytes"]} bytes` : ""}, endpoint concurrency ${CONCURRENCY}, limit ${limit.toFixed(2)} calls/s, ${WORKERS > 0 ? `${WORKERS} worker processes` : "one worker (this process)"}, ${os.cpus().length} cores`);
+  for (const { callPath, videos, run } of results) {
+    const share = run.calls / run.seconds / limit;
+    const slots = run.slots;
+    console.log(`${callPath.padEnd(6)}: ${share.toFixed(3)} of the limit (${(run.calls / run.seconds).toFixed(2)} calls/s): ${run.calls} calls of ${videos} videos in ${run.seconds.toFixed(1)} s, steps ${JSON.stringify(run.steps)}
+  slots:  ${slots ? `${(slots.meanInFlight / CONCURRENCY).toFixed(3)} busy at the stub between the first request and the last answer; unused slot time (s of all ${CONCURRENCY}): ${slots.lost.beforeFirst.toFixed(2)} before the first request, ${slots.lost.ramp.toFixed(2)} ramp, ${slots.lost.middle.toFixed(2)} middle, ${slots.lost.tail.toFixed(2)} tail` : "no calls"}
+  CPU:    workers ${run.cpuMsPerStep.toFixed(2)} ms per step, PostgreSQL ${run.postgresCpuMsPerStep.toFixed(2)} ms per step, the stub ${run.stubCpuMsPerCall.toFixed(2)} ms per call; load average ${run.load}`);
+  }
+  return finish();
+}
+if (COMPARING) await compareCallPaths();
+
 {
   const warmUp = await projectWithFramedVideos(prisma, owner, {
     videoCount: WARM_UP_VIDEOS,
@@ -346,7 +441,6 @@ const WARM_UP_VIDEOS = 8;
 }
 
 const first = await timedRun("first");
-const limit = CONCURRENCY / (LATENCY_MS / 1000);
 const achieved = first.calls / first.seconds;
 const second = await timedRun("rerun");
 const ratio = achieved / limit;
@@ -489,19 +583,7 @@ ${
     : ""
 }${values.profile ? `CPU profiles in ${values.profile} (the stub's in ${path.join(values.profile, "stub")} once it exits)\n` : ""}`);
 
-session.disconnect();
 // The worker gives the endpoint's concurrency slots back just after a run's last call (the run already done):
 // a moment for that before the database goes, so the log stays free of failed releases.
 if (rubric || vbench2) await new Promise((resolve) => setTimeout(resolve, 2000));
-await Promise.all(
-  workerProcesses.map((child) => new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGKILL")))),
-);
-await judging?.stop(0);
-await boss.stop({ graceful: false });
-await prisma.$disconnect();
-await watcher.$disconnect();
-if (values.keep) console.log(`kept the database ${database.name} (drop it with DROP DATABASE ${database.name})`);
-else await database.drop();
-await server.stop();
-fs.rmSync(process.env.STORAGE_DIR, { recursive: true, force: true });
-process.exit(0);
+await finish();

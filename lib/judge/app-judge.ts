@@ -1,4 +1,3 @@
-import type { PgBoss } from "pg-boss";
 import { prisma } from "../db/prisma";
 import { log } from "../observability/logger";
 import { getStorage } from "../storage/storage";
@@ -8,24 +7,22 @@ import { clientForEndpoint, type LlmClient } from "./llm-client";
 import { installedPipelines } from "../task-modules/installed-task-modules";
 import { SharedLimits } from "./shared-endpoint-limiter";
 import { fileTemplateSource } from "./template-source";
+import { jobBoss } from "../jobs/job-boss";
 import { pgBossQueue, startBoss } from "./queue";
+const own = { b: null as null | ReturnType<typeof startBoss> };
 import { openAiBatchApi, type BatchApi, type BatchRunnerDeps } from "./batch/batch-runner";
 import type { JudgeQueue } from "./judge-queue";
 import type { CallThread } from "./call-thread";
 import type { SlotSource } from "./endpoint-limiter";
 
-const globalForJudge = globalThis as unknown as { bossForSending?: Promise<PgBoss> };
-
-/** The web process only sends jobs: a pg-boss without supervision, started on first use. */
+/** Video jobs sent through the process's job queue (lib/jobs/job-boss.ts): how requests and alignments start runs. */
 export function appJudgeQueue(): JudgeQueue {
   return {
     async enqueue(jobs) {
-      globalForJudge.bossForSending ??= startBoss(process.env.DATABASE_URL!, { supervise: false });
-      await pgBossQueue(await globalForJudge.bossForSending).enqueue(jobs);
+      await pgBossQueue(await (own.b ??= startBoss(process.env.DATABASE_URL!, { supervise: false }))).enqueue(jobs);
     },
     async startBatchChecks(runId) {
-      globalForJudge.bossForSending ??= startBoss(process.env.DATABASE_URL!, { supervise: false });
-      await pgBossQueue(await globalForJudge.bossForSending).startBatchChecks!(runId);
+      await pgBossQueue(await jobBoss()).startBatchChecks!(runId);
     },
   };
 }
@@ -54,7 +51,12 @@ export function workerBatchDeps(): Omit<BatchRunnerDeps, "enqueueVideos" | "vide
  * (lib/judge/call-thread.ts); `slotsFor` replaces the shared limits (a benchmark's per-process limiter).
  */
 export function workerJudgeDeps(
-  options: { callThread?: CallThread; slotsFor?: (endpoint: EndpointConfig) => SlotSource } = {},
+  options: {
+    callThread?: CallThread;
+    /** Without a call thread, what the clients send with (the plain path's fetch); guardedFetch unless given. */
+    send?: typeof fetch;
+    slotsFor?: (endpoint: EndpointConfig) => SlotSource;
+  } = {},
 ): JudgeDeps {
   const engineLog = (line: string) => log().warn(line);
   const clients = new Map<string, LlmClient>();
@@ -76,7 +78,7 @@ export function workerJudgeDeps(
     llmFor(endpoint) {
       const k = fingerprint(endpoint);
       let client = clients.get(k);
-      if (!client) clients.set(k, (client = clientForEndpoint(endpoint, gateFor(endpoint)?.fetch)));
+      if (!client) clients.set(k, (client = clientForEndpoint(endpoint, gateFor(endpoint)?.fetch ?? options.send)));
       return client;
     },
     limiterFor: (endpoint) => gateFor(endpoint)?.limiter ?? slotsFor(endpoint),

@@ -152,6 +152,11 @@ export function answerParts(incoming: http.IncomingMessage, method: string): Ans
 /** The pieces of the bodies made by piecesBody, by the empty array that stands for them. */
 const bodyPieces = new WeakMap<Uint8Array, Uint8Array[]>();
 
+/** The pieces a piecesBody stand-in carries (undefined for any other body). */
+export function piecesOf(body: unknown): Uint8Array[] | undefined {
+  return body instanceof Uint8Array ? bodyPieces.get(body) : undefined;
+}
+
 /**
  * A request body of several pieces that guardedFetch writes as they are. The SDK passes a typed array on untouched,
  * so this is an empty one that guardedFetch looks up; an iterator of the pieces (what the SDK takes otherwise) it
