@@ -69,6 +69,7 @@ const config = [
       ".data/**",
       "lib/generated/**",
       "components/generated/**",
+      "testkit/generated/**",
       "public/**",
       "test-results/**",
       "playwright-report/**",

@@ -12,8 +12,8 @@ export interface CrawlAccount {
  * The project the page crawl walks: videos with frames and real files, a finished run judged by the
  * stub LLM (a test tool) through the app's own queue and worker, a reviewer's judgments, a queue with
  * an item held by the owner and one by the reviewer, a video with frames but no prompt and no
- * judgments, and a video registered through the API that waits for frames; then each registered task's
- * own data (`crawlSeed` of its TaskModule, in registry order). Accounts for every role.
+ * judgments, and a video registered through the API that waits for frames; then each task folder's
+ * own data (`crawlSeed` of its kit, testkit/task-kit.ts, in TASK_IDS order). Accounts for every role.
  */
 export async function seedCrawlProject(
   baseURL: string,
@@ -28,7 +28,7 @@ export async function seedCrawlProject(
   const { mediaFixtures, uniqueMp4 } = await import("../lib/testing/media-fixtures");
   const { getStorage } = await import("../lib/storage/storage");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
-  const { installedTaskModules } = await import("../lib/task-modules/installed-task-modules");
+  const { TASK_KITS } = await import("../testkit/task-kits");
   const { TASKS } = await import("../lib/tasks/registry");
   // The core's run: one of a registered pipeline that judges videos and gives a verdict, whichever task that is.
   const videoTask = TASKS.find((task) => task.subject === "video" && task.verdict);
@@ -167,7 +167,7 @@ export async function seedCrawlProject(
     }));
     await waitForRun(runId);
 
-    // Each task's own data (its sets, runs, queues), in registry order.
+    // Each task's own data (its sets, runs, queues), in TASK_IDS order.
     const context: CrawlSeedContext = {
       baseURL,
       prisma,
@@ -180,8 +180,7 @@ export async function seedCrawlProject(
       endpointId: endpoint.id,
       api: (route, init) => api(ownerKey, route, init),
     };
-    for (const task of installedTaskModules())
-      if (task.crawlSeed) tasks[task.id] = await (await task.crawlSeed())(context);
+    for (const kit of TASK_KITS) if (kit.crawlSeed) tasks[kit.id] = await (await kit.crawlSeed())(context);
 
     // A rubric task (the physical plausibility example: per cluster, with a presence rule) and a finished run of it:
     // the Rubric tasks page lists it, and the run's video list and video pages read its declaration from the

@@ -1,4 +1,4 @@
-import { TASK_FOLDERS } from "../lib/tasks/registry";
+import { TASK_KITS, type TaskKit } from "../testkit/task-kits";
 import type { CrawlPage, CrawlRole, CrawlSeed } from "../testkit/crawl/task-crawl";
 
 export type { CrawlPage, CrawlRole, CrawlSeed } from "../testkit/crawl/task-crawl";
@@ -7,7 +7,7 @@ export type { CrawlPage, CrawlRole, CrawlSeed } from "../testkit/crawl/task-craw
  * Every page of the app, in one list: the page crawl (e2e/page-crawl.spec.ts) opens each of them as
  * every role, and fails when an `app/**\/page.tsx` is missing here. A new page joins the crawl by
  * being listed, with how to fill its params from the crawl's seed: the core's pages below, a task's in its
- * declarations' `crawlPages` (lib/tasks/<id>/crawl-pages.ts), read from the registry.
+ * kit's `crawlPages` (lib/tasks/<id>/crawl-pages.ts, listed by testkit/task-kits.ts).
  */
 
 /** The crawl's rubric task runs (e2e/crawl-seed.ts): rubric tasks are the project's data, not a task folder. */
@@ -180,14 +180,14 @@ const CORE_PAGES: CrawlPage[] = [
 ];
 
 /**
- * The core's pages and the registered tasks' (in registry order): a task's page on a route the core lists
- * too adds its URLs to the core's; a task's own route is appended.
+ * The core's pages and the task folders' (in TASK_IDS order): a task's page on a route the core lists
+ * too adds its URLs to the core's; a task's own route is appended. A test with a task of its own passes
+ * `[...TASK_KITS, itsKit]`.
  */
-// Read from the registry at call time, so a task folder a test registers (registerTaskDeclarations) is listed too.
-export function crawlPages(): CrawlPage[] {
+export function crawlPages(kits: readonly TaskKit[] = TASK_KITS): CrawlPage[] {
   return withTaskPages(
     CORE_PAGES,
-    TASK_FOLDERS.flatMap((task) => task.crawlPages ?? []),
+    kits.flatMap((kit) => kit.crawlPages ?? []),
   );
 }
 

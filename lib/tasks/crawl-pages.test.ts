@@ -1,5 +1,5 @@
 /**
- * The every-page crawl lists the tasks' pages from the registry (`crawlPages` of their declarations): the
+ * The every-page crawl lists the tasks' pages from the kit's map (`crawlPages` of their kits): the
  * same URLs it opened when e2e/pages.ts named each task, and a task's page on a core route adds its URLs to
  * the core's.
  */

@@ -1,18 +1,17 @@
 /**
  * What a task folder gives the core, in two parts: its declarations (plain data, safe in the browser)
- * and its module (server code: pipelines and what the stub, the demo and the queues need of it). The
+ * and its module (server code: pipelines and what the queues, imports and reviews need of it). What the tests and
+ * the demo need of it (stub rules, demo and crawl seeds, crawl pages) is its kit (lib/tasks/<id>/kit.ts,
+ * testkit/task-kit.ts), which the product never reads. The
  * core reads them through the registry (lib/tasks/registry.ts) and the installed task modules
  * (lib/task-modules/installed-task-modules.ts), never by name.
  */
 import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { CrawlPage, CrawlSeedPart } from "../../testkit/crawl/task-crawl";
-import type { DemoSeedPart } from "../../testkit/demo/demo-part";
 import type { ItemSetKind } from "../items/item-set-kind";
 import type { LabelSetFormat, LabelSetFormatDeclaration } from "../label-sets/label-set-format";
 import type { ProjectAction } from "../authz/permissions";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
-import type { StubRule } from "../../testkit/llm-stub/stub-rule";
 import type { TaskDeclaration } from "./task-declaration";
 import type { QueueScopeModule, ScoreQuestion } from "../queues/queue-scope";
 
@@ -56,8 +55,6 @@ export interface TaskDeclarations {
    * project's Judge form only. Built-in task folders leave it out.
    */
   projectId?: string;
-  /** TEST TOOL: the task's pages for the every-page crawl (e2e/pages.ts lists them with the core's; lib/tasks/<id>/crawl-pages.ts). */
-  crawlPages?: readonly CrawlPage[];
   /**
    * The task's own label file formats as the label-set import form and the upload's `format` field know them
    * (each needs its importer in the module's `labelSetFormats`, by the same id).
@@ -119,23 +116,12 @@ export interface TaskModule {
   id: string;
   /** The pipelines the engine can run for the task; each carries its declaration as `task`. */
   pipelines: readonly RegisteredPipeline[];
-  /** TEST TOOL: how the stub LLM (testkit/llm-stub) answers the task's prompts, tried in order (lib/tasks/<id>/stub-rules.ts). */
-  stubRules?: readonly StubRule[];
-  /** Task ids whose stub rules this task's are tried before: its prompts are narrower forms of theirs. */
-  stubRulesBefore?: readonly string[];
   /**
    * One of the task's run results as a blind reviewer may see it: every judge value withheld, what was
    * imported kept (lib/visibility's withheldResult and redactResultsFor apply it; a task without one
    * cannot show its results to a blind reviewer). Given results of the shape the task's own reads return.
    */
   redactResult?(result: unknown): unknown;
-  /**
-   * The task's part of `npm run demo` (lib/tasks/<id>/demo-seed.ts; testkit/demo runs the registered parts in
-   * registry order), loaded when the demo seeds: demo code stays out of the app's module graph.
-   */
-  demoSeed?: () => Promise<DemoSeedPart>;
-  /** TEST TOOL: the task's data for the every-page crawl (e2e/crawl-seed.ts runs them in registry order), loaded when the crawl seeds. */
-  crawlSeed?: () => Promise<CrawlSeedPart>;
   /** Review-queue scopes for runs whose subjects are items (a caption, an answer), beside the core's video scopes. */
   queueScopes?: readonly QueueScopeModule[];
   /**

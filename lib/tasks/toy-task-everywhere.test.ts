@@ -1,9 +1,10 @@
 /**
  * Issue 24 item 4: a task is its folder. A toy video-subject task (its declarations and its module, as a
  * folder's declarations.ts and module.ts give them) is registered only while this file runs, through
- * registerTaskModule and registerTaskDeclarations, and with no other edit it is run through the run API's
- * schema and the stub LLM, offered by the Judge form, shown by the video list, reviewed in a queue, counted
- * by the agreement report, written by the export and listed for the page crawl.
+ * registerTaskModule and registerTaskDeclarations (its kit handed to the stub and the crawl's list), and with
+ * no other edit it is run through the run API's schema and the stub LLM, offered by the Judge form, shown by
+ * the video list, reviewed in a queue, counted by the agreement report, written by the export and listed for
+ * the page crawl.
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +28,8 @@ import { createRun, getRunStatus } from "../judge/runs";
 import type { TemplateSource } from "../judge/template-source";
 import type { StubRule } from "../../testkit/llm-stub/stub-rule";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
+import { defaultStubRules } from "../../testkit/llm-stub/stub-rules";
+import { TASK_KITS, type TaskKit } from "../../testkit/task-kits";
 import { exampleLabelTargets } from "../label-sets/label-target-examples";
 import { importTaskLabelSet } from "../label-sets/label-sets";
 import { labelSetImportFieldsSchema } from "../label-sets/label-sets.validation";
@@ -43,7 +46,7 @@ import { browseVideos } from "../videos/browse-videos";
 import { uniformFrameItems, videosLackingUniformFrames } from "../videos/uniform-frame-sets";
 import { isVideoFilterKey, videoListQuerySchema } from "../videos/video-filter";
 import { installedPipelines, registerTaskModule } from "../task-modules/installed-task-modules";
-import { TASK_FOLDERS, registerTaskDeclarations } from "./registry";
+import { registerTaskDeclarations } from "./registry";
 import type { CrawlPage } from "../../testkit/crawl/task-crawl";
 import { itemNounPhrase, pipelineNames, runResultsLinkOf } from "./task-display";
 import type { TaskModule } from "./task-module";
@@ -120,6 +123,11 @@ const templates: TemplateSource = {
 };
 
 const toyCrawlPage: CrawlPage = { route: "/projects/[projectId]/toy-glow", project: { action: "project.view" } };
+/** The task folders' kits and the toy's, as a folder's kit.ts would give it: its stub rule and its page for the crawl. */
+const TOY_KITS: readonly TaskKit[] = [
+  ...TASK_KITS,
+  { id: "toy-glow", stubRules: [toyRule], crawlPages: [toyCrawlPage] },
+];
 
 /** The toy's item list on the video page: one note per video, checked against the caller's access as a task's own would be. */
 const toyVideoItemList: TaskModule["videoItemList"] = async (db, actor, projectId, videoId) => {
@@ -156,7 +164,6 @@ beforeAll(async () => {
     registerTaskModule({
       id: "toy-glow",
       pipelines: [toyPipeline as RegisteredPipeline],
-      stubRules: [toyRule],
       videoItemList: toyVideoItemList,
     }),
     registerTaskDeclarations({
@@ -164,12 +171,11 @@ beforeAll(async () => {
       tasks: [toyTask],
       runForm: { toy_glow: { label: "toy glow (test only)" } },
       navLinks: [{ id: "toy-glow", label: "Glow", path: "/toy-glow", action: "project.view", after: "judge" }],
-      crawlPages: [toyCrawlPage],
       runResultsLinks: { toy_glow: { path: "/toy-glow", label: "glow results", testId: "toy-glow-results" } },
       itemNouns: [{ one: "glow note", many: "glow notes" }],
     }),
   );
-  stub = await startStubLlm();
+  stub = await startStubLlm({ rules: defaultStubRules(TOY_KITS) });
   [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
   ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
     videoCount: 2,
@@ -344,12 +350,12 @@ describe("a toy task registered at test time appears everywhere", () => {
     );
   });
 
-  it("7. the page crawl's list takes the toy's page from the registry", () => {
-    const taskPages = TASK_FOLDERS.flatMap((folder) => folder.crawlPages ?? []);
+  it("7. the page crawl's list takes the toy's page from its kit", () => {
+    const taskPages = TOY_KITS.flatMap((kit) => kit.crawlPages ?? []);
     expect(taskPages).toContain(toyCrawlPage);
     expect(withTaskPages([], taskPages).map((page) => page.route)).toContain("/projects/[projectId]/toy-glow");
     // The crawl's own list, read when it is asked for, carries the toy's page after the core's.
-    expect(crawlPages().map((page) => page.route)).toContain("/projects/[projectId]/toy-glow");
+    expect(crawlPages(TOY_KITS).map((page) => page.route)).toContain("/projects/[projectId]/toy-glow");
   });
 
   it("8. the run page links its results page, the video page lists its items, and the core's texts name its pipeline and its items", async () => {

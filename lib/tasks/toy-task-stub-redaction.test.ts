@@ -1,6 +1,6 @@
 /**
- * A task is its folder: a toy task registered while the test runs (its module and its declarations,
- * nothing else) has its prompts answered by the stub LLM with its own rule, through a run on the engine,
+ * A task is its folder: a toy task registered while the test runs (its module and its declarations, and its
+ * kit's stub rule handed to the stub) has its prompts answered by the stub LLM with its own rule, through a run on the engine,
  * and its run results redacted for a blind reviewer by its own redactResult. No edit to testkit/llm-stub or
  * lib/visibility, and no list there names it.
  */
@@ -15,6 +15,8 @@ import type { TemplateSource } from "../judge/template-source";
 import { createRun, getRunStatus } from "../judge/runs";
 import type { StubRule } from "../../testkit/llm-stub/stub-rule";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
+import { defaultStubRules } from "../../testkit/llm-stub/stub-rules";
+import { TASK_KITS } from "../../testkit/task-kits";
 import { addMember } from "../projects/projects";
 import { nextItem } from "../queues/next-item";
 import { makeUser } from "../testing/fixtures";
@@ -107,12 +109,11 @@ beforeAll(async () => {
     registerTaskModule({
       id: "toy-colour",
       pipelines: [toyPipeline as RegisteredPipeline],
-      stubRules: [toyRule],
       redactResult: (result) => redactToy(result as ToyResult),
     }),
     registerTaskDeclarations({ id: "toy-colour", tasks: [toyTask] }),
   );
-  stub = await startStubLlm();
+  stub = await startStubLlm({ rules: defaultStubRules([...TASK_KITS, { id: "toy-colour", stubRules: [toyRule] }]) });
   [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
 });
 afterAll(async () => {

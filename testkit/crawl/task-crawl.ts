@@ -1,8 +1,8 @@
 /**
  * TEST TOOL. What a task gives the every-page crawl (e2e/page-crawl.spec.ts): its pages (`crawlPages` of its
- * TaskDeclarations: plain data and URL builders, listed by e2e/pages.ts with the core's) and the data they
- * show (`crawlSeed` of its TaskModule, run by e2e/crawl-seed.ts in registry order). A new task's pages are
- * crawled with no edit to e2e/. Types only, so declarations can carry pages without pulling in code.
+ * kit, testkit/task-kit.ts: plain data and URL builders, listed by e2e/pages.ts with the core's) and the data they
+ * show (`crawlSeed` of its kit, run by e2e/crawl-seed.ts in TASK_IDS order). A new task's pages are
+ * crawled with no edit to e2e/. Types only.
  */
 import type { Actor } from "../../lib/auth/actor";
 import type { ProjectAction } from "../../lib/authz/permissions";
@@ -76,5 +76,5 @@ export interface CrawlSeedContext {
   waitForRun(runId: string): Promise<void>;
 }
 
-/** `crawlSeed` of a TaskModule: the task's data in the crawl's project. */
+/** `crawlSeed` of a task's kit: the task's data in the crawl's project. */
 export type CrawlSeedPart = (context: CrawlSeedContext) => Promise<TaskCrawlSeed>;

@@ -1,14 +1,14 @@
 /**
- * `npm run demo` seeds through the registry: each task's part (`demoSeed` of its TaskModule) runs in registry
- * order, a task registered later joins with no edit here, and together the parts send the running app the
+ * `npm run demo` seeds through the kit's map: each task folder's part (`demoSeed` of its kit) runs in TASK_IDS
+ * order, a task's kit added to the list joins with no edit here, and together the parts send the running app the
  * same requests, in the same order, as the demo did when it named each task.
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../lib/auth/actor";
 import { prisma } from "../../lib/db/prisma";
-import { registerTaskModule } from "../../lib/task-modules/installed-task-modules";
+import { TASK_KITS } from "../task-kits";
 import { makeUser } from "../../lib/testing/fixtures";
 import { projectWithFramedVideos } from "../../lib/testing/judge-fixtures";
 import { CLIPS } from "./demo-clips";
@@ -78,7 +78,7 @@ async function insertClips(intoProjectId: string, count: number, generator = "De
 }
 
 describe("the demo's task parts", () => {
-  it("run in registry order and send the app the demo's requests", async () => {
+  it("run in TASK_IDS order and send the app the demo's requests", async () => {
     const { api, requests } = fakeApp();
     const logged: string[] = [];
     const uploads: number[] = [];
@@ -175,16 +175,11 @@ describe("the demo's task parts", () => {
     ]);
   });
 
-  describe("with a task registered later", () => {
+  describe("with a task's kit added after the folders'", () => {
     const toyPart: DemoSeedPart = { seed: async ({ log }) => (log("toy part"), [{ label: "toy", path: "/toy" }]) };
-    let unregister: () => void;
-    beforeAll(() => {
-      unregister = registerTaskModule({ id: "toy-demo", pipelines: [], demoSeed: async () => toyPart });
-    });
-    afterAll(() => unregister());
 
     it("includes its part, last", async () => {
-      const parts = await demoParts();
+      const parts = await demoParts([...TASK_KITS, { id: "toy-demo", demoSeed: async () => toyPart }]);
       expect(parts).toHaveLength(6);
       expect(parts.at(-1)).toBe(toyPart);
     });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { installedTaskModules } from "../../lib/task-modules/installed-task-modules";
+import { TASK_KITS } from "../task-kits";
 import { defaultStubRules } from "./stub-rules";
 
 describe("the stub's rule list", () => {
-  it("is the alignment simulation's optimizer and judge, the rubric tasks' rule, every registered task's rules in registry order, construction's before QA's, then the endpoint test's", () => {
+  it("is the alignment simulation's optimizer and judge, the rubric tasks' rule, every task folder's rules in TASK_IDS order, construction's before QA's, then the endpoint test's", () => {
     expect(defaultStubRules().map((rule) => rule.name)).toEqual([
       "alignment-optimizer",
       "alignment-judge",
@@ -47,8 +47,8 @@ describe("the stub's rule list", () => {
 
   it("moves a task before the first task its stubRulesBefore names, wherever that one is", () => {
     const rule = (name: string) => ({ name, match: new RegExp(name), respond: () => name });
-    const [a, b, c] = ["a", "b", "c"].map((id) => ({ id, pipelines: [], stubRules: [rule(id)] }));
-    const names = (modules: Parameters<typeof defaultStubRules>[0]) => defaultStubRules(modules).map((r) => r.name);
+    const [a, b, c] = ["a", "b", "c"].map((id) => ({ id, stubRules: [rule(id)] }));
+    const names = (kits: Parameters<typeof defaultStubRules>[0]) => defaultStubRules(kits).map((r) => r.name);
     expect(names([a!, b!, { ...c!, stubRulesBefore: ["b"] }])).toEqual([
       "alignment-optimizer",
       "alignment-judge",
@@ -67,6 +67,6 @@ describe("the stub's rule list", () => {
       "c",
       "endpoint-test",
     ]);
-    expect(installedTaskModules().length).toBeGreaterThan(1);
+    expect(TASK_KITS.length).toBeGreaterThan(1);
   });
 });

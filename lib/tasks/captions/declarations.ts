@@ -1,5 +1,4 @@
 import type { TaskDeclarations } from "../task-module";
-import { CAPTIONS_CRAWL_PAGES } from "./crawl-pages";
 import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "./caption-tasks";
 
 const declarations: TaskDeclarations = {
@@ -18,7 +17,6 @@ const declarations: TaskDeclarations = {
     },
   },
   navLinks: [{ id: "captions", label: "Captions", path: "/captions", action: "project.view", after: "adjudication" }],
-  crawlPages: CAPTIONS_CRAWL_PAGES,
   itemNouns: [{ one: "caption", many: "captions" }],
 };
 export default declarations;

@@ -3,16 +3,12 @@ import { captionOutputsKind, captionReferenceSetKind } from "./caption-set-impor
 import { captionContentPipeline } from "./caption-content";
 import { captionStylePipeline } from "./caption-style";
 import { withheldCaptionResult } from "./redact-results";
-import { CAPTION_RULES } from "./stub-rules";
 import { captionQueueScope } from "./queue-scope";
 
 const task: TaskModule = {
   id: "captions",
   pipelines: [captionStylePipeline, captionContentPipeline],
-  stubRules: CAPTION_RULES,
   redactResult: withheldCaptionResult,
-  demoSeed: async () => (await import("./demo-seed")).captionsDemo,
-  crawlSeed: async () => (await import("./crawl-seed")).captionsCrawlSeed,
   queueScopes: [captionQueueScope],
   itemSetKinds: [captionReferenceSetKind, captionOutputsKind],
   // Loaded when asked for: the item list reads the module registry, which this module is part of while it loads.

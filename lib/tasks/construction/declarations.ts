@@ -1,5 +1,4 @@
 import type { TaskDeclarations } from "../task-module";
-import { CONSTRUCTION_CRAWL_PAGES } from "./crawl-pages";
 import { QA_CONSTRUCT_TASK, QA_GENERATE_TASK } from "./construction-tasks";
 
 // Its runs start on the construction page, so the Judge page's run form does not offer its pipelines.
@@ -9,6 +8,5 @@ const declarations: TaskDeclarations = {
   navLinks: [
     { id: "construction", label: "Construction", path: "/construction", action: "project.view", after: "calibration" },
   ],
-  crawlPages: CONSTRUCTION_CRAWL_PAGES,
 };
 export default declarations;

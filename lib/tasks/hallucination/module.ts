@@ -1,14 +1,11 @@
 import type { TaskModule } from "../task-module";
 import { hallucinationPipeline } from "./pipeline";
-import { HALLUCINATION_RULES } from "./stub-rules";
 import { hallucinationSetupSettings } from "./setup-settings";
 import { HALLUCINATION_TASK } from "./task";
 
 const task: TaskModule = {
   id: "hallucination",
   pipelines: [hallucinationPipeline],
-  stubRules: HALLUCINATION_RULES,
-  demoSeed: async () => (await import("./demo-seed")).hallucinationDemo,
   // Loaded when used: the importer needs the label-set core, which reads the registry this module is part of.
   labelSetFormats: [
     {

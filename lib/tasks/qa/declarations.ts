@@ -1,5 +1,4 @@
 import type { TaskDeclarations } from "../task-module";
-import { QA_CRAWL_PAGES } from "./crawl-pages";
 import { QA_TASK } from "./qa-task";
 
 const declarations: TaskDeclarations = {
@@ -14,7 +13,6 @@ const declarations: TaskDeclarations = {
     },
   },
   navLinks: [{ id: "qa", label: "QA", path: "/qa", action: "project.view", after: "adjudication" }],
-  crawlPages: QA_CRAWL_PAGES,
   itemNouns: [{ one: "question", many: "questions" }],
   runResultsLinks: { qa: { path: "/qa", label: "accuracy and answers", testId: "qa-results-link" } },
 };

@@ -1,5 +1,4 @@
 import type { TaskDeclarations } from "../task-module";
-import { VBENCH2_CRAWL_PAGES } from "./crawl-pages";
 import { VBENCH2_TASK } from "./vbench2-task";
 
 const declarations: TaskDeclarations = {
@@ -13,7 +12,6 @@ const declarations: TaskDeclarations = {
     },
   },
   navLinks: [{ id: "vbench2", label: "VBench-2.0", path: "/vbench2", action: "project.view", after: "adjudication" }],
-  crawlPages: VBENCH2_CRAWL_PAGES,
   runResultsLinks: { vbench2: { path: "/vbench2", label: "VBench-2.0 results", testId: "vbench2-results-link" } },
 };
 export default declarations;
