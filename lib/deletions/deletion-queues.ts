@@ -1,6 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import { prisma } from "../db/prisma";
-import { startBoss } from "../judge/queue";
+import { jobQueues, queueOn, type QueueDefinition } from "../jobs/job-boss";
 import { rootLogger } from "../observability/logger";
 import { executeProjectDeletion, unfinishedProjectDeletions } from "../projects/project-deletion";
 import { getStorage } from "../storage/storage";
@@ -22,45 +22,38 @@ export interface DeletionQueue {
   enqueue(deletionId: string): Promise<void>;
 }
 
-async function withQueues(boss: PgBoss): Promise<PgBoss> {
-  // A worker killed mid-deletion stops its heartbeat: pg-boss fails the job and retries it, and the retry resumes
-  // from the rows. Retried for about a day, with a growing delay.
-  for (const { queue } of Object.values(KINDS)) {
-    await boss.createQueue(queue, {
-      heartbeatSeconds: 10,
-      retryLimit: 200,
-      retryDelay: 2,
-      retryBackoff: true,
-      retryDelayMax: 600,
-      expireInSeconds: 24 * 3600,
-    });
-  }
-  return boss;
-}
+// A worker killed mid-deletion stops its heartbeat: pg-boss fails the job and retries it, and the retry resumes
+// from the rows. Retried for about a day, with a growing delay.
+const DELETION_QUEUES: QueueDefinition[] = Object.values(KINDS).map(({ queue }) => ({
+  name: queue,
+  options: {
+    heartbeatSeconds: 10,
+    retryLimit: 200,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 600,
+    expireInSeconds: 24 * 3600,
+  },
+}));
 
 async function send(boss: PgBoss, kind: DeletionKind, deletionId: string): Promise<void> {
   await boss.send(KINDS[kind].queue, { deletionId }, { singletonKey: deletionId });
 }
 
-/** Deletions sent through a started boss (its queues made on first use). */
+/** Deletions sent through a started boss (a test's on a database of its own). */
 export function pgBossDeletionQueue(boss: PgBoss, kind: DeletionKind): DeletionQueue {
-  let ready: Promise<PgBoss> | null = null;
   return {
     async enqueue(deletionId) {
-      ready ??= withQueues(boss);
-      await send(await ready, kind, deletionId);
+      await send(await queueOn(boss, ...DELETION_QUEUES), kind, deletionId);
     },
   };
 }
 
-const globalForDeletions = globalThis as unknown as { deletionBoss?: Promise<PgBoss> };
-
-/** The web process only sends deletions. */
+/** Deletions sent through the process's job queue (lib/jobs/job-boss.ts): the web process only sends them. */
 export function appDeletionQueue(kind: DeletionKind): DeletionQueue {
   return {
     async enqueue(deletionId) {
-      globalForDeletions.deletionBoss ??= startBoss(process.env.DATABASE_URL!, { supervise: false }).then(withQueues);
-      await send(await globalForDeletions.deletionBoss, kind, deletionId);
+      await send(await jobQueues(...DELETION_QUEUES), kind, deletionId);
     },
   };
 }
@@ -73,7 +66,7 @@ const SWEEP_INTERVAL_MS = 10 * 60_000;
  * unfinished deletion again (a send the web process lost; a second job of one deletion finds nothing left to do).
  */
 export async function startDeletionWorker(boss: PgBoss): Promise<() => void> {
-  await withQueues(boss);
+  await queueOn(boss, ...DELETION_QUEUES);
   const logger = rootLogger().child({ role: "deletions" });
   for (const [kind, { queue, execute, unfinished }] of Object.entries(KINDS) as [
     DeletionKind,

@@ -8,8 +8,7 @@ import { installedPipelines } from "../task-modules/installed-task-modules";
 import { SharedLimits } from "./shared-endpoint-limiter";
 import { fileTemplateSource } from "./template-source";
 import { jobBoss } from "../jobs/job-boss";
-import { pgBossQueue, startBoss } from "./queue";
-const own = { b: null as null | ReturnType<typeof startBoss> };
+import { pgBossQueue } from "./queue";
 import { openAiBatchApi, type BatchApi, type BatchRunnerDeps } from "./batch/batch-runner";
 import type { JudgeQueue } from "./judge-queue";
 import type { CallThread } from "./call-thread";
@@ -19,7 +18,7 @@ import type { SlotSource } from "./endpoint-limiter";
 export function appJudgeQueue(): JudgeQueue {
   return {
     async enqueue(jobs) {
-      await pgBossQueue(await (own.b ??= startBoss(process.env.DATABASE_URL!, { supervise: false }))).enqueue(jobs);
+      await pgBossQueue(await jobBoss()).enqueue(jobs);
     },
     async startBatchChecks(runId) {
       await pgBossQueue(await jobBoss()).startBatchChecks!(runId);

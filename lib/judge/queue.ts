@@ -1,6 +1,5 @@
-import type { ConstructorOptions, PgBoss } from "pg-boss";
-import { loggedClusterIdentity, type ClusterIdentity } from "../db/cluster-identity";
-import { isConnectionLoss } from "../db/reconnecting-adapter";
+import type { PgBoss } from "pg-boss";
+import { createBoss, queueErrorLogger, queueOn, type QueueDefinition } from "../jobs/job-boss";
 import { rootLogger, withLogger } from "../observability/logger";
 import type { JudgeDeps } from "./engine/judge-video";
 import { judgeVideo } from "./engine/judge-video";
@@ -22,51 +21,47 @@ export function batchPollSeconds(): number {
   return Number.isFinite(value) && value >= 1 ? value : 30;
 }
 
+/** The judge's queues: video jobs (one per run and video, retried after a failure with a growing delay) and batch checks. */
+export const JUDGE_QUEUES: QueueDefinition[] = [
+  {
+    name: JUDGE_QUEUE,
+    options: {
+      heartbeatSeconds: 10,
+      retryLimit: 20,
+      retryDelay: 1,
+      retryBackoff: true,
+      retryDelayMax: 30,
+      expireInSeconds: 4 * 3600,
+    },
+  },
+  {
+    name: JUDGE_BATCH_QUEUE,
+    options: {
+      policy: "stately",
+      heartbeatSeconds: 10,
+      retryLimit: 1000,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      expireInSeconds: 3600,
+    },
+  },
+];
+
 /**
- * pg-boss on the app's own PostgreSQL. One job per (run, video). A worker that dies stops sending
- * heartbeats; the job then goes back to the queue and another worker resumes it (finished steps
- * are kept, see judgeVideo).
+ * A pg-boss of its own on a database, with the judge queues made: for tests and tools that run workers on a
+ * database of their own (the app's processes use the process's instance, lib/jobs/job-boss.ts). A worker that dies
+ * stops sending heartbeats; the job then goes back to the queue and another worker resumes it (finished steps are
+ * kept, see judgeVideo).
  */
 export async function startBoss(connectionString: string, options: { supervise: boolean }): Promise<PgBoss> {
-  // Loaded here, not with the module: most importers only enqueue through a started boss, and every test file
-  // and request module that reaches this one would otherwise load pg-boss too.
-  const { PgBoss } = await import("pg-boss");
-  // pg-boss hands its options to its node-postgres pool, whose onConnect checks each new connection reaches the same
-  // cluster as the first (lib/db/cluster-identity.ts): after an outage, a server that took the port is refused.
-  const settings: ConstructorOptions & { onConnect: ClusterIdentity["check"] } = {
-    connectionString,
-    supervise: options.supervise,
-    schedule: false,
-    superviseIntervalSeconds: 5,
-    monitorIntervalSeconds: 5,
-    onConnect: loggedClusterIdentity().check,
-  };
-  const boss = new PgBoss(settings);
-  boss.on("error", queueErrorLogger());
-  await boss.start();
-  await boss.createQueue(JUDGE_QUEUE, {
-    heartbeatSeconds: 10,
-    retryLimit: 20,
-    retryDelay: 1,
-    retryBackoff: true,
-    retryDelayMax: 30,
-    expireInSeconds: 4 * 3600,
-  });
-  await boss.createQueue(JUDGE_BATCH_QUEUE, {
-    policy: "stately",
-    heartbeatSeconds: 10,
-    retryLimit: 1000,
-    retryDelay: 5,
-    retryBackoff: true,
-    retryDelayMax: 300,
-    expireInSeconds: 3600,
-  });
-  return boss;
+  return queueOn(await createBoss(connectionString, options), ...JUDGE_QUEUES);
 }
 
 export function pgBossQueue(boss: PgBoss): JudgeQueue {
   return {
     async enqueue(jobs) {
+      await queueOn(boss, ...JUDGE_QUEUES);
       for (let i = 0; i < jobs.length; i += 500) {
         await boss.insert(
           JUDGE_QUEUE,
@@ -83,7 +78,9 @@ export function pgBossQueue(boss: PgBoss): JudgeQueue {
 
 /** The run's next batch check, in `seconds`; none is added while one is already waiting. */
 export async function scheduleBatchCheck(boss: PgBoss, runId: string, seconds: number): Promise<void> {
-  await boss.send(JUDGE_BATCH_QUEUE, { runId }, { singletonKey: runId, startAfter: seconds });
+  await (
+    await queueOn(boss, ...JUDGE_QUEUES)
+  ).send(JUDGE_BATCH_QUEUE, { runId }, { singletonKey: runId, startAfter: seconds });
 }
 
 /** The run's video jobs that are queued, waiting for a retry or being judged. */
@@ -97,6 +94,7 @@ export async function startBatchWorker(
   boss: PgBoss,
   deps: Omit<BatchRunnerDeps, "enqueueVideos" | "videoJobsInFlight">,
 ) {
+  await queueOn(boss, ...JUDGE_QUEUES);
   const queue = pgBossQueue(boss);
   const runnerDeps: BatchRunnerDeps = {
     ...deps,
@@ -119,7 +117,8 @@ export async function startBatchWorker(
 
 /**
  * Judges videos from the judge queue, up to `concurrency` at a time (a JobTaker: one fetch for all free
- * slots, heartbeats renewed together). Returns the taker, whose `stop` hands back unfinished jobs.
+ * slots, heartbeats renewed together). Returns the taker, whose `stop` hands back unfinished jobs. The queue is
+ * made first (`queueOn(boss, ...JUDGE_QUEUES)`, as `startBoss` and the worker do).
  */
 export function startJudgeWorker(
   boss: PgBoss,
@@ -150,25 +149,4 @@ export function startJudgeWorker(
       }
     },
   }).start();
-}
-
-/**
- * pg-boss reports every failed poll and heartbeat, and a JobTaker every failed fetch: while PostgreSQL restarts
- * that is several a second. A lost connection is logged once per 30 s as a warning; anything else as an error
- * with its stack, saying what failed.
- */
-function queueErrorLogger() {
-  let lastConnectionWarning = 0;
-  return (error: unknown, what = "pg-boss error") => {
-    if (isConnectionLoss(error)) {
-      if (Date.now() - lastConnectionWarning < 30_000) return;
-      lastConnectionWarning = Date.now();
-      rootLogger().warn(
-        { error: error instanceof Error ? error.message : String(error) },
-        "lost the job queue's database connection; retrying on its own",
-      );
-      return;
-    }
-    rootLogger().error({ err: error }, what);
-  };
 }

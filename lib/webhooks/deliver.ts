@@ -1,32 +1,37 @@
 /**
  * The webhook worker's two jobs, run by every worker process (scripts/worker.ts) and safe side by side:
  * - fan-out: each event the database wrote (webhook_event) becomes one delivery per subscribed webhook, with its
- *   JSON body fixed then, and the event row is deleted, in one transaction;
- * - delivery: each due delivery is taken for a while (lockedUntil, so a worker killed mid-send leaves it to
- *   another), POSTed signed, and logged. A 2xx is delivered; anything else is tried again later with backoff
- *   (30 s, 2 min, 10 min, 30 min, 2 h, 6 h), and after the last attempt it is failed.
+ *   JSON body fixed then, and the event row is deleted; the deliveries' first attempts are sent to the job queue in
+ *   the same transaction (lib/webhooks/webhook-queue.ts), so no event is lost between the database and the queue;
+ * - delivery: each attempt is a pg-boss job. It POSTs the body signed and logs the answer on the delivery row. A 2xx
+ *   is delivered; anything else is tried again later with backoff (30 s, 2 min, 10 min, 30 min, 2 h, 6 h): the next
+ *   attempt's job is sent with the log, starting then. After the last attempt the delivery is failed.
  *
- * The delivery row is the job: its schedule and its log are one row, written in the transaction that fans the
- * event out, so no event is lost between the database and a job queue.
+ * A worker killed mid-attempt leaves the job active without a heartbeat: pg-boss gives it to another worker, which
+ * sends the same body with the same webhook-id (receivers drop a repeat by that id).
  */
+import type { PgBoss, JobResult } from "pg-boss";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import { appUrl } from "../config/app-url";
 import { decryptSecret } from "../crypto/secret-box";
+import { jobBoss, queueOn } from "../jobs/job-boss";
 import { guardedFetch } from "../judge/guarded-fetch";
 import { rootLogger } from "../observability/logger";
 import { signedHeaders } from "./signature";
+import { payloadOf } from "./webhook-payload";
+import { sendDeliveryJobs, WEBHOOK_QUEUE, WEBHOOK_QUEUE_DEFINITION, type DeliveryJob } from "./webhook-queue";
 import { webhookAppSecret } from "./webhooks";
 
 /** Seconds before attempt n+1 after n failed ones; its length is the number of attempts. */
 export const RETRY_DELAYS_SECONDS = [30, 120, 600, 1800, 7200, 21600];
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 const ATTEMPT_TIMEOUT_MS = 10_000;
-const LOCK_SECONDS = 60;
 /** The start of an answer kept in the log. */
 const RESPONSE_LOG_CHARS = 2000;
 
 export interface DeliveryDeps {
   prisma: PrismaClient;
+  /** The job queue attempts come from and go to (the process's, lib/jobs/job-boss.ts, unless given). */
+  boss?: PgBoss;
   /** The `fetch` deliveries go through (the guarded one: the endpoint URL policy at connect time). */
   fetch?: typeof fetch;
   now?: () => Date;
@@ -34,114 +39,20 @@ export interface DeliveryDeps {
   retryDelaySeconds?: (attempts: number) => number;
 }
 
-type Payload = {
-  event: string;
-  occurredAt: string;
-  project: { id: string; name: string };
-  data: Record<string, unknown>;
-};
-
-async function payloadOf(
-  prisma: PrismaClient,
-  event: { projectId: string; event: string; subjectId: string; occurredAt: Date },
-): Promise<Payload | null> {
-  const project = await prisma.project.findUnique({ where: { id: event.projectId }, select: { id: true, name: true } });
-  if (!project) return null;
-  const base = `${appUrl()}/projects/${project.id}`;
-  const wrap = (data: Record<string, unknown>): Payload => ({
-    event: event.event,
-    occurredAt: event.occurredAt.toISOString(),
-    project,
-    data,
-  });
-  if (event.event === "run.finished" || event.event === "run.failed") {
-    const run = await prisma.judgeRun.findUnique({
-      where: { id: event.subjectId },
-      select: { id: true, pipeline: true, status: true, createdAt: true, startedAt: true, finishedAt: true },
-    });
-    if (!run) return null;
-    const byStatus = await prisma.runVideo.groupBy({
-      by: ["status"],
-      where: { runId: run.id },
-      _count: { _all: true },
-    });
-    const videos = Object.fromEntries(byStatus.map((row) => [row.status, row._count._all]));
-    return wrap({
-      run: {
-        ...run,
-        createdAt: run.createdAt.toISOString(),
-        startedAt: run.startedAt?.toISOString() ?? null,
-        finishedAt: run.finishedAt?.toISOString() ?? null,
-        videos,
-        url: `${base}/runs/${run.id}`,
-      },
-    });
-  }
-  if (event.event === "queue.finished") {
-    const queue = await prisma.reviewQueue.findUnique({
-      where: { id: event.subjectId },
-      select: { id: true, name: true, runId: true, scope: true, itemCount: true, reviewersPerItem: true },
-    });
-    return queue ? wrap({ queue: { ...queue, url: `${base}/queues/${queue.id}` } }) : null;
-  }
-  if (event.event === "label_set.imported") {
-    const set = await prisma.labelSet.findUnique({
-      where: { id: event.subjectId },
-      select: { id: true, name: true, format: true, fileName: true, annotators: true, createdAt: true },
-    });
-    if (!set) return null;
-    return wrap({ labelSet: { ...set, createdAt: set.createdAt.toISOString(), agreementUrl: `${base}/agreement` } });
-  }
-  if (event.event === "alignment.finished") {
-    const run = await prisma.alignmentRun.findUnique({
-      where: { id: event.subjectId },
-      select: {
-        id: true,
-        status: true,
-        rubricTaskId: true,
-        rubricVersionId: true,
-        error: true,
-        report: true,
-        finishedAt: true,
-      },
-    });
-    if (!run) return null;
-    const report = run.report as {
-      heldOut?: {
-        baseline: { kappa: unknown; f1: unknown };
-        best: { kappa: unknown; f1: unknown };
-        difference: { kappa: unknown };
-      } | null;
-      calls?: number;
-      costUsd?: number;
-    } | null;
-    const heldOut = report?.heldOut
-      ? {
-          baseline: { kappa: report.heldOut.baseline.kappa, f1: report.heldOut.baseline.f1 },
-          best: { kappa: report.heldOut.best.kappa, f1: report.heldOut.best.f1 },
-          kappaDifference: report.heldOut.difference.kappa,
-        }
-      : null;
-    return wrap({
-      alignment: {
-        id: run.id,
-        status: run.status,
-        rubricTaskId: run.rubricTaskId,
-        savedRubricVersionId: run.rubricVersionId,
-        error: run.error,
-        heldOut,
-        calls: report?.calls ?? null,
-        costUsd: report?.costUsd ?? null,
-        finishedAt: run.finishedAt?.toISOString() ?? null,
-        url: `${base}/alignment`,
-      },
-    });
-  }
-  return null;
+async function bossOf(deps: { boss?: PgBoss }): Promise<PgBoss> {
+  return queueOn(deps.boss ?? (await jobBoss()), WEBHOOK_QUEUE_DEFINITION);
 }
 
-/** Turns the database's events into deliveries (at most `limit` events per call); returns how many deliveries it made. */
-export async function fanOutEvents(prisma: PrismaClient, limit = 100): Promise<number> {
+/**
+ * Turns the database's events into deliveries (at most `limit` events per call) and sends their first attempts;
+ * returns how many deliveries it made.
+ */
+export async function fanOutEvents(
+  prisma: PrismaClient,
+  options: { limit?: number; boss?: PgBoss } = {},
+): Promise<number> {
+  const limit = options.limit ?? 100;
+  const boss = await bossOf(options);
   return prisma.$transaction(async (tx) => {
     const events = await tx.$queryRaw<
       { id: bigint; projectId: string; event: string; subjectId: string; occurredAt: Date }[]
@@ -155,13 +66,19 @@ export async function fanOutEvents(prisma: PrismaClient, limit = 100): Promise<n
       });
       const payload = hooks.length ? await payloadOf(tx as unknown as PrismaClient, event) : null;
       if (payload) {
-        await tx.webhookDelivery.createMany({
+        const deliveries = await tx.webhookDelivery.createManyAndReturn({
           data: hooks.map((hook) => ({
             webhookId: hook.id,
             event: event.event,
             payload: payload as unknown as Prisma.InputJsonObject,
           })),
+          select: { id: true },
         });
+        await sendDeliveryJobs(
+          tx,
+          boss,
+          deliveries.map((d) => ({ deliveryId: d.id, attempts: 0 })),
+        );
         made += hooks.length;
       }
     }
@@ -170,25 +87,50 @@ export async function fanOutEvents(prisma: PrismaClient, limit = 100): Promise<n
   });
 }
 
-/** One attempt of every due delivery (up to `limit`); returns how many were attempted. */
+/**
+ * Takes up to `limit` due attempts from the queue now and makes them, as a worker would; returns how many it took.
+ * For tests and tools: a worker takes them as they fall due (`startWebhookDelivery`).
+ */
 export async function deliverDue(deps: DeliveryDeps, limit = 20): Promise<number> {
-  const { prisma } = deps;
-  const now = deps.now?.() ?? new Date();
-  const taken = await prisma.$queryRaw<{ id: string }[]>`
-    UPDATE webhook_delivery SET "lockedUntil" = ${new Date(now.getTime() + LOCK_SECONDS * 1000)}
-    WHERE id IN (
-      SELECT id FROM webhook_delivery
-      WHERE status = 'pending' AND "nextAttemptAt" <= ${now} AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
-      ORDER BY "nextAttemptAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING id`;
-  await Promise.all(taken.map(({ id }) => attempt(deps, id)));
-  return taken.length;
+  const boss = await bossOf(deps);
+  const jobs = await boss.fetch<DeliveryJob>(WEBHOOK_QUEUE, { batchSize: limit });
+  for (const result of await attemptAll({ ...deps, boss }, jobs)) {
+    if (result.status === "completed") await boss.complete(WEBHOOK_QUEUE, result.id);
+    else await boss.fail(WEBHOOK_QUEUE, result.id, result.output);
+  }
+  return jobs.length;
 }
 
-async function attempt(deps: DeliveryDeps, deliveryId: string): Promise<void> {
+/** The attempts of a batch of jobs, each settled on its own: a job whose log could not be written is retried. */
+async function attemptAll(
+  deps: DeliveryDeps & { boss: PgBoss },
+  jobs: { id: string; data: DeliveryJob }[],
+): Promise<JobResult[]> {
+  return Promise.all(
+    jobs.map(async (job): Promise<JobResult> => {
+      try {
+        await attempt(deps, job.data);
+        return { id: job.id, status: "completed" };
+      } catch (error) {
+        rootLogger().error({ err: error, deliveryId: job.data.deliveryId }, "webhook delivery attempt");
+        return {
+          id: job.id,
+          status: "failed",
+          output: { message: error instanceof Error ? error.message : String(error) },
+        };
+      }
+    }),
+  );
+}
+
+async function attempt(deps: DeliveryDeps & { boss: PgBoss }, job: DeliveryJob): Promise<void> {
   const { prisma } = deps;
-  const delivery = await prisma.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { webhook: true } });
-  if (!delivery) return;
+  const delivery = await prisma.webhookDelivery.findUnique({
+    where: { id: job.deliveryId },
+    include: { webhook: true },
+  });
+  // Gone with its webhook, settled, or redelivered since this job was sent: another job carries it now.
+  if (!delivery || delivery.status !== "pending" || delivery.attempts !== job.attempts) return;
   const body = JSON.stringify(delivery.payload);
   const sentAt = deps.now?.() ?? new Date();
   let statusCode: number | null = null;
@@ -213,23 +155,32 @@ async function attempt(deps: DeliveryDeps, deliveryId: string): Promise<void> {
   }
   const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
   const attempts = delivery.attempts + 1;
-  await prisma.webhookDelivery.update({
-    where: { id: deliveryId },
-    data: {
-      attempts,
-      lastAttemptAt: sentAt,
-      lastStatusCode: statusCode,
-      lastResponse: response,
-      lockedUntil: null,
-      ...(ok
-        ? { status: "delivered", deliveredAt: new Date() }
-        : attempts >= MAX_ATTEMPTS
-          ? { status: "failed" }
-          : { nextAttemptAt: new Date(sentAt.getTime() + retryDelay(deps, attempts) * 1000) }),
-    },
+  const nextAttemptAt =
+    ok || attempts >= MAX_ATTEMPTS ? null : new Date(sentAt.getTime() + retryDelay(deps, attempts) * 1000);
+  await prisma.$transaction(async (tx) => {
+    // Only the attempt this job was for is logged: a job run twice (its worker's heartbeat lapsed) logs once.
+    const logged = await tx.webhookDelivery.updateMany({
+      where: { id: delivery.id, status: "pending", attempts: delivery.attempts },
+      data: {
+        attempts,
+        lastAttemptAt: sentAt,
+        lastStatusCode: statusCode,
+        lastResponse: response,
+        ...(ok
+          ? { status: "delivered", deliveredAt: new Date() }
+          : nextAttemptAt
+            ? { nextAttemptAt }
+            : { status: "failed" }),
+      },
+    });
+    if (logged.count && nextAttemptAt)
+      await sendDeliveryJobs(tx, deps.boss, [{ deliveryId: delivery.id, attempts, startAfter: nextAttemptAt }]);
   });
   if (!ok)
-    rootLogger().warn({ deliveryId, webhookId: delivery.webhookId, statusCode, attempts }, "webhook delivery failed");
+    rootLogger().warn(
+      { deliveryId: delivery.id, webhookId: delivery.webhookId, statusCode, attempts },
+      "webhook delivery failed",
+    );
 }
 
 function retryDelay(deps: DeliveryDeps, attempts: number): number {
@@ -239,18 +190,29 @@ function retryDelay(deps: DeliveryDeps, attempts: number): number {
 let sharedFetch: typeof fetch | null = null;
 const defaultFetch = () => (sharedFetch ??= guardedFetch());
 
-/** The worker's loop: fan out, then deliver, then wait `intervalMs`. Returns its stop function. */
-export function startWebhookDelivery(deps: DeliveryDeps, options: { intervalMs?: number } = {}): () => Promise<void> {
+/**
+ * A worker's webhooks: attempts taken from the queue as they fall due (up to 20 at a time), and the fan-out of the
+ * database's events every `intervalMs`. Returns its stop function (the queue's workers stop with the process's
+ * job queue).
+ */
+export async function startWebhookDelivery(
+  deps: DeliveryDeps,
+  options: { intervalMs?: number } = {},
+): Promise<() => Promise<void>> {
+  const boss = await bossOf(deps);
+  await boss.work<DeliveryJob, unknown, { batchSize: number; pollingIntervalSeconds: number; perJobResults: true }>(
+    WEBHOOK_QUEUE,
+    { batchSize: 20, pollingIntervalSeconds: 1, perJobResults: true },
+    (jobs) => attemptAll({ ...deps, boss }, jobs),
+  );
   const intervalMs = options.intervalMs ?? 2000;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   const loop = async (): Promise<void> => {
     try {
-      await fanOutEvents(deps.prisma);
-      // A backlog goes out in rounds of 20 without waiting; at most 10 rounds before the next fan-out.
-      for (let round = 0; round < 10 && !stopped && (await deliverDue(deps)) > 0; round++);
+      await fanOutEvents(deps.prisma, { boss });
     } catch (error) {
-      rootLogger().error({ err: error }, "webhook delivery loop");
+      rootLogger().error({ err: error }, "webhook fan-out");
     }
     if (!stopped) timer = setTimeout(() => void (current = loop()), intervalMs);
   };
@@ -259,5 +221,6 @@ export function startWebhookDelivery(deps: DeliveryDeps, options: { intervalMs?:
     stopped = true;
     if (timer) clearTimeout(timer);
     await current;
+    await boss.offWork(WEBHOOK_QUEUE);
   };
 }

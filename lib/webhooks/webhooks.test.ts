@@ -17,7 +17,9 @@ import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
+import { stopJobs } from "../jobs/job-boss";
 import { deliverDue, fanOutEvents, MAX_ATTEMPTS } from "./deliver";
+import { WEBHOOK_QUEUE } from "./webhook-queue";
 import {
   createWebhook,
   deleteWebhook,
@@ -78,6 +80,7 @@ beforeAll(async () => {
   endpointId = (await createStubEndpoint(prisma, owner, project.projectId, stub.baseURL)).id;
 });
 afterAll(async () => {
+  await stopJobs();
   await stub?.close();
   if (allowPrivate === undefined) delete process.env.ALLOW_PRIVATE_ENDPOINTS;
   else process.env.ALLOW_PRIVATE_ENDPOINTS = allowPrivate;
@@ -137,17 +140,18 @@ describe("webhooks", () => {
       );
       await fanOutEvents(prisma);
       const delays: number[] = [];
-      const backoff = (attempts: number) => (delays.push(attempts), 0);
+      // The real schedule's first wait (30 s), then none.
+      const backoff = (attempts: number) => (delays.push(attempts), attempts === 1 ? 30 : 0);
       await deliverDue({ prisma, retryDelaySeconds: backoff });
       let [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
       expect(logged).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: 500, lastResponse: "nope 1" });
-      // Not due before its backoff: with the real schedule the second attempt waits 30 s.
-      const held = await prisma.webhookDelivery.update({
-        where: { id: logged!.id },
-        data: { nextAttemptAt: new Date(Date.now() + 30_000) },
-      });
+      expect(Date.parse(logged!.nextAttemptAt!) - Date.parse(logged!.lastAttemptAt!)).toBe(30_000);
+      // Not due before its backoff: the second attempt's job starts 30 s after the first.
       expect(await deliverDue({ prisma, retryDelaySeconds: backoff })).toBe(0);
-      await prisma.webhookDelivery.update({ where: { id: held.id }, data: { nextAttemptAt: new Date() } });
+      await prisma.$executeRawUnsafe(
+        `UPDATE pgboss.job SET start_after = now() WHERE name = $1 AND state IN ('created', 'retry')`,
+        WEBHOOK_QUEUE,
+      );
       await deliverDue({ prisma, retryDelaySeconds: backoff });
       await deliverDue({ prisma, retryDelaySeconds: backoff });
       [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });

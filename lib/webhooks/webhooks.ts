@@ -1,7 +1,8 @@
 /**
  * A project's webhooks: owners register a URL for some events (lib/webhooks/webhook-events.ts), read each one's
  * delivery log, send a test, and redeliver. The URL follows the judge endpoints' policy (public addresses only,
- * unless ALLOW_PRIVATE_ENDPOINTS=1), checked here and again when the worker connects (deliver.ts).
+ * unless ALLOW_PRIVATE_ENDPOINTS=1), checked here and again when the worker connects (deliver.ts). A ping or a
+ * redelivery is sent to the job queue with its row, in one transaction (webhook-queue.ts).
  */
 import type { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
@@ -9,9 +10,11 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { encryptSecret } from "../crypto/secret-box";
 import { NotFoundError, ValidationError } from "../errors";
+import { jobQueues } from "../jobs/job-boss";
 import { assertEndpointUrlAllowed } from "../judge/endpoint-url-policy";
 import { PING_EVENT } from "./webhook-events";
 import { newWebhookSecret } from "./signature";
+import { sendDeliveryJobs, WEBHOOK_QUEUE_DEFINITION } from "./webhook-queue";
 import type { createWebhookSchema, updateWebhookSchema } from "./webhooks.validation";
 
 export function webhookAppSecret(): string {
@@ -137,20 +140,25 @@ export async function listDeliveries(
   }));
 }
 
-/** Queues a `ping` delivery now (the worker sends it within seconds), to check the receiver and its signature check. */
+/** Queues a `ping` delivery now (a worker sends it within seconds), to check the receiver and its signature check. */
 export async function pingWebhook(prisma: PrismaClient, actor: Actor, webhookId: string) {
   const hook = await ownedWebhook(prisma, actor, webhookId);
-  const delivery = await prisma.webhookDelivery.create({
-    data: {
-      webhookId,
-      event: PING_EVENT,
-      payload: {
+  const boss = await jobQueues(WEBHOOK_QUEUE_DEFINITION);
+  const delivery = await prisma.$transaction(async (tx) => {
+    const row = await tx.webhookDelivery.create({
+      data: {
+        webhookId,
         event: PING_EVENT,
-        occurredAt: new Date().toISOString(),
-        project: { id: hook.projectId },
-        data: { webhookId },
+        payload: {
+          event: PING_EVENT,
+          occurredAt: new Date().toISOString(),
+          project: { id: hook.projectId },
+          data: { webhookId },
+        },
       },
-    },
+    });
+    await sendDeliveryJobs(tx, boss, [{ deliveryId: row.id, attempts: 0 }]);
+    return row;
   });
   return { deliveryId: delivery.id };
 }
@@ -158,9 +166,14 @@ export async function pingWebhook(prisma: PrismaClient, actor: Actor, webhookId:
 /** Sends a delivery again (a failed one, or a delivered one the receiver lost): same body, same webhook-id. */
 export async function redeliver(prisma: PrismaClient, actor: Actor, webhookId: string, deliveryId: string) {
   await ownedWebhook(prisma, actor, webhookId);
-  const updated = await prisma.webhookDelivery.updateMany({
-    where: { id: deliveryId, webhookId, status: { not: "pending" } },
-    data: { status: "pending", attempts: 0, nextAttemptAt: new Date(), lockedUntil: null },
+  const boss = await jobQueues(WEBHOOK_QUEUE_DEFINITION);
+  const updated = await prisma.$transaction(async (tx) => {
+    const reset = await tx.webhookDelivery.updateMany({
+      where: { id: deliveryId, webhookId, status: { not: "pending" } },
+      data: { status: "pending", attempts: 0, nextAttemptAt: new Date() },
+    });
+    if (reset.count) await sendDeliveryJobs(tx, boss, [{ deliveryId, attempts: 0 }]);
+    return reset;
   });
   if (updated.count === 0) {
     const exists = await prisma.webhookDelivery.findFirst({

@@ -1,0 +1,42 @@
+/**
+ * What a worker process runs (scripts/worker.ts), on the process's one job queue (lib/jobs/job-boss.ts): judging,
+ * batch checks, alignments, deletions with their storage sweeps, and webhook deliveries. Returns the stop that
+ * hands back unfinished jobs and stops the queue.
+ */
+import { startAlignmentWorker } from "../../lib/alignment/alignment-queue";
+import { prisma } from "../../lib/db/prisma";
+import { startDeletionWorker } from "../../lib/deletions/deletion-queues";
+import { startJobs, stopJobs, queueOn } from "../../lib/jobs/job-boss";
+import { workerBatchDeps } from "../../lib/judge/app-judge";
+import type { JudgeDeps } from "../../lib/judge/engine/judge-video";
+import { JUDGE_QUEUES, startBatchWorker, startJudgeWorker } from "../../lib/judge/queue";
+import { startWebhookDelivery } from "../../lib/webhooks/deliver";
+import { resendPendingDeliveries } from "../../lib/webhooks/webhook-queue";
+
+export async function startWorkerJobs(options: {
+  connectionString: string;
+  concurrency: number;
+  /** What judging runs with (lib/judge/app-judge.ts's workerJudgeDeps, on the call path the worker chose). */
+  judgeDeps: JudgeDeps;
+}): Promise<{ stop(): Promise<void> }> {
+  const boss = await queueOn(
+    await startJobs({ connectionString: options.connectionString, supervise: true }),
+    ...JUDGE_QUEUES,
+  );
+  await startBatchWorker(boss, workerBatchDeps());
+  const judging = startJudgeWorker(boss, options.judgeDeps, { concurrency: options.concurrency });
+  await startAlignmentWorker(boss);
+  const stopSweeps = await startDeletionWorker(boss);
+  // Webhook deliveries (lib/webhooks): every worker takes due attempts; each is one job, taken by one worker.
+  const stopWebhooks = await startWebhookDelivery({ prisma, boss });
+  await resendPendingDeliveries(prisma, boss);
+  return {
+    async stop() {
+      stopSweeps();
+      // Videos still being judged after 10 s are failed, so another worker takes them now (their finished steps are
+      // kept).
+      await Promise.all([judging.stop(10_000).catch(() => {}), stopWebhooks().catch(() => {})]);
+      await stopJobs({ timeoutMs: 10_000 }).catch(() => {});
+    },
+  };
+}
