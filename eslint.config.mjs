@@ -176,7 +176,7 @@ const config = [
         {
           patterns: [
             {
-              group: ["**/caption-results"],
+              group: ["**/caption-results", "**/caption-run-results", "**/caption-overview", "**/caption-detail"],
               importNames: [
                 "runCaptionResults",
                 "projectCaptionOverview",
@@ -186,7 +186,7 @@ const config = [
               message: "Import the redacting read from visible-caption-results instead.",
             },
             {
-              group: ["**/qa-results"],
+              group: ["**/qa-run-questions", "**/qa-overview", "**/qa-questions"],
               importNames: ["runQaResults", "runQaResultSlices", "projectQaOverview", "questionDetail"],
               message: "Import the redacting read from visible-qa-results instead.",
             },

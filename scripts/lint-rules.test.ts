@@ -266,6 +266,23 @@ describe("caption results on pages and routes", () => {
     ).toEqual(["no-restricted-imports"]);
   });
 
+  it("reports each unredacted read from the module of its operation, caption and QA alike", async () => {
+    const reads = [
+      ["captionDetail", "@/lib/tasks/captions/caption-detail"],
+      ["projectCaptionOverview", "@/lib/tasks/captions/caption-overview"],
+      ["runCaptionResults", "@/lib/tasks/captions/caption-run-results"],
+      ["questionDetail", "@/lib/tasks/qa/qa-questions"],
+      ["projectQaOverview", "@/lib/tasks/qa/qa-overview"],
+      ["runQaResultSlices", "@/lib/tasks/qa/qa-run-questions"],
+    ];
+    for (const [name, from] of reads)
+      expect(
+        await ruleIds("app/lint-probe.ts", `import { ${name} } from "${from}";\nexport const read = ${name};\n`),
+      ).toEqual(["no-restricted-imports"]);
+    const allowed = `import { captionFilterOptions } from "@/lib/tasks/captions/caption-detail";\nimport { qaFilterOptions } from "@/lib/tasks/qa/qa-questions";\nexport const all = [captionFilterOptions, qaFilterOptions];\n`;
+    expect(await ruleIds("app/lint-probe.ts", allowed)).toEqual([]);
+  });
+
   it("lets pages import the redacting reads and the module's other exports", async () => {
     const source = `import { captionFilterOptions } from "@/lib/judge/pipelines/captions/caption-results";\nimport { captionDetail } from "@/lib/judge/pipelines/captions/visible-caption-results";\nexport const all = [captionFilterOptions, captionDetail];\n`;
     expect(await ruleIds("app/lint-probe.ts", source)).toEqual([]);

@@ -13,12 +13,9 @@ import { inspectRunVideo } from "../judge/call-inspector";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
 import { installedPipelines } from "../task-modules/installed-task-modules";
-import {
-  captionListQuerySchema,
-  captionResultsCsv,
-  captionResultsQuerySchema,
-  projectCaptionLeaderboard,
-} from "../tasks/captions/caption-results";
+import { projectCaptionLeaderboard } from "../tasks/captions/caption-overview";
+import { captionListQuerySchema, captionResultsQuerySchema } from "../tasks/captions/caption-query";
+import { captionResultsCsv } from "../tasks/captions/caption-results-export";
 import { runOverview } from "../judge/run-overview";
 import { createRun, videoScores } from "../judge/runs";
 import { videoRuns } from "../judge/video-runs";

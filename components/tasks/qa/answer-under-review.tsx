@@ -1,5 +1,5 @@
 import type { SubjectViewProps } from "@/components/tasks/subject-view-props";
-import type { QaAnswerResult } from "@/lib/tasks/qa/qa-results";
+import type { QaAnswerResult } from "@/lib/tasks/qa/qa-run-questions";
 
 /** What a QA answer-queue item reviews (the queue item API's `answer`). */
 export interface AnswerView {

@@ -17,13 +17,10 @@ import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
 import { installedPipelines } from "../../task-modules/installed-task-modules";
-import {
-  captionDetail,
-  captionListQuerySchema,
-  captionResultsQuerySchema,
-  projectCaptionOverview,
-  runCaptionResults,
-} from "./caption-results";
+import { captionDetail } from "./caption-detail";
+import { projectCaptionOverview } from "./caption-overview";
+import { captionListQuerySchema, captionResultsQuerySchema } from "./caption-query";
+import { runCaptionResults } from "./caption-run-results";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 
 let stub: StubServer;

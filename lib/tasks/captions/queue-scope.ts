@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ValidationError } from "../../errors";
 import type { ParsedCreateQueueInput, QueueScopeModule } from "../../queues/queue-scope";
-import { captionFilterOptions } from "./caption-results";
+import { captionFilterOptions } from "./caption-detail";
 
 /** With scope "captions" (a caption run): only captions of this model and/or caption type (the create-queue body's `captions`). */
 const captionQueueOptions = z

@@ -1,4 +1,4 @@
-import type { CaptionRunResult, ContentResult, StyleResult } from "./caption-results";
+import type { CaptionRunResult, ContentResult, StyleResult } from "./caption-run-results";
 
 /**
  * A caption's results (per-caption lists, exports, the caption page) for a blind video: every value the

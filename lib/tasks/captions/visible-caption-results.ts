@@ -1,5 +1,5 @@
 /**
- * The caption results reads (./caption-results.ts) as the caller may see them: the same functions, with
+ * The caption results reads (./caption-run-results.ts, ./caption-overview.ts, ./caption-detail.ts) as the caller may see them: the same functions, with
  * the same names and arguments, passed through the blind policy of lib/visibility/judge-visibility.ts.
  * Pages and route handlers import these, never the unredacted ones (a test checks).
  *
@@ -15,15 +15,17 @@ import { EXPORT_PAGE_ROWS } from "../../export/text-stream";
 import { runExportsWithheld, runsWithheld } from "../../export/run-downloads";
 import { blindVideoIdsFor, redactResultsFor } from "../../visibility/judge-visibility";
 import { WithheldError } from "../../visibility/withheld";
-import * as captionResults from "./caption-results";
+import * as captionDetails from "./caption-detail";
+import * as captionOverview from "./caption-overview";
+import * as runResults from "./caption-run-results";
 import { withheldCaptionResult } from "./redact-results";
 import type {
   CaptionFlag,
   CaptionListQuery,
   CaptionResultsQuery,
-  CaptionRunResult,
   captionLeaderboardQuerySchema,
-} from "./caption-results";
+} from "./caption-query";
+import type { CaptionRunResult } from "./caption-run-results";
 import type { z } from "zod";
 
 /** Caption results for this user, each marked `blind` (and withheld by the task's redactResult) when its video is blind to them. */
@@ -51,7 +53,7 @@ async function blindFlaggedItemIds(
 
 /** GET /runs/:id/captions as JSON: each blind caption marked and without its judge values. */
 export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery) {
-  const answer = await captionResults.runCaptionResults(prisma, actor, runId, query);
+  const answer = await runResults.runCaptionResults(prisma, actor, runId, query);
   const captions = await redactCaptionResultsFor(prisma, actor.userId, answer.captions);
   if (!query.flag) return { ...answer, captions };
   const hidden = await blindFlaggedItemIds(prisma, actor.userId, runId, query.flag);
@@ -81,7 +83,7 @@ export async function projectCaptionLeaderboard(
   projectId: string,
   query: z.output<typeof captionLeaderboardQuerySchema>,
 ) {
-  const leaderboard = await captionResults.projectCaptionLeaderboard(prisma, actor, projectId, query);
+  const leaderboard = await captionOverview.projectCaptionLeaderboard(prisma, actor, projectId, query);
   const withheld = await runsWithheld(
     prisma,
     actor.userId,
@@ -101,7 +103,7 @@ export async function projectCaptionOverview(
   projectId: string,
   query: CaptionListQuery,
 ) {
-  const whole = await captionResults.projectCaptionOverview(prisma, actor, projectId, query);
+  const whole = await captionOverview.projectCaptionOverview(prisma, actor, projectId, query);
   const chosen = [whole.style, whole.content].flatMap((run) => (run ? [run.id] : []));
   const leaderboardWithheld = await runsWithheld(prisma, actor.userId, chosen);
   const overview = { ...whole, leaderboard: leaderboardWithheld ? null : whole.leaderboard, leaderboardWithheld };
@@ -127,7 +129,7 @@ export async function projectCaptionOverview(
 
 /** One caption's page: every run's result of it, redacted when its video is blind to the caller (`blind`). */
 export async function captionDetail(prisma: PrismaClient, actor: Actor, projectId: string, captionId: string) {
-  const detail = await captionResults.captionDetail(prisma, actor, projectId, captionId);
+  const detail = await captionDetails.captionDetail(prisma, actor, projectId, captionId);
   const shown = await redactCaptionResultsFor(
     prisma,
     actor.userId,
@@ -161,14 +163,14 @@ export async function runCaptionResultExport(
   pageSize = EXPORT_PAGE_ROWS,
 ) {
   // The first slice checks the caller may export the run, so a 403 or 404 comes before any word of blind queues.
-  const slices = captionResults.runCaptionResultSlices(prisma, actor, runId, query, pageSize);
+  const slices = runResults.runCaptionResultSlices(prisma, actor, runId, query, pageSize);
   const first = await slices.next();
   const withheld = await runExportsWithheld(prisma, actor.userId, runId);
   if (withheld) throw new WithheldError("The caption results export", withheld);
   return runCaptionResultPages(prisma, actor, first, slices);
 }
 
-type CaptionSlices = ReturnType<typeof captionResults.runCaptionResultSlices>;
+type CaptionSlices = ReturnType<typeof runResults.runCaptionResultSlices>;
 
 async function* runCaptionResultPages(
   prisma: PrismaClient,

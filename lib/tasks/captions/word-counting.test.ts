@@ -20,7 +20,10 @@ import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
 import { installedPipelines } from "../../task-modules/installed-task-modules";
-import { captionResultsCsv, captionResultsQuerySchema, projectCaptionRuns, runCaptionResults } from "./caption-results";
+import { projectCaptionRuns } from "./caption-overview";
+import { captionResultsQuerySchema } from "./caption-query";
+import { captionResultsCsv } from "./caption-results-export";
+import { runCaptionResults } from "./caption-run-results";
 import { captionStyleSettingsSchema } from "./caption-style";
 
 describe("counting words as AnyCapEval does", () => {

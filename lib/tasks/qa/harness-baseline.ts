@@ -4,7 +4,7 @@
  */
 import type { PrismaClient, StepStatus } from "../../generated/prisma/client";
 import { NotFoundError, ValidationError } from "../../errors";
-import { QA_PIPELINE } from "./qa-results";
+import { QA_PIPELINE } from "./qa-run-summary";
 
 /** A text-only run's answer to one question: its answer and decide steps as stored. */
 export interface BaselineAnswer {

@@ -9,7 +9,7 @@ import type { HarnessImportFields } from "./harness-fields";
 import type { CreatedQuestion, decideWithoutJudge } from "./harness-match";
 import type { HarnessRow, SetQuestion } from "./harness-rows";
 import type { QaDecision } from "./qa-pipeline";
-import { QA_PIPELINE } from "./qa-results";
+import { QA_PIPELINE } from "./qa-run-summary";
 
 /** A matched row with the decision made on it without an LLM. */
 export interface HarnessDecision {

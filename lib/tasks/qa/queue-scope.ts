@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ValidationError } from "../../errors";
 import type { ParsedCreateQueueInput, QueueScopeModule } from "../../queues/queue-scope";
-import { qaFilterOptions, runAnswer } from "./qa-results";
+import { qaFilterOptions } from "./qa-questions";
+import { runAnswer } from "./qa-run-questions";
 import { withheldAnswerResult } from "./visible-qa-results";
 
 /**

@@ -1,4 +1,4 @@
-import type { QaAnswerResult } from "./qa-results";
+import type { QaAnswerResult } from "./qa-run-questions";
 
 /** An answer's result with every judge value withheld; whether its steps finished stays. Each field is named. */
 export function withheldAnswerResult(result: QaAnswerResult): QaAnswerResult {

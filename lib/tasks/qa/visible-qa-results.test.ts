@@ -19,7 +19,8 @@ import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
 import { installedPipelines } from "../../task-modules/installed-task-modules";
 import { WithheldError } from "../../visibility/withheld";
-import { qaResultsCsvRows, qaRunResultsQuerySchema } from "./qa-results";
+import { qaRunResultsQuerySchema } from "./qa-query";
+import { qaResultsCsvRows } from "./qa-results-export";
 import {
   projectQaOverview,
   qaPageOverview,

@@ -1,5 +1,5 @@
 /**
- * The QA results reads (./qa-results.ts) as the caller may see them, through the blind policy of
+ * The QA results reads (./qa-run-questions.ts, ./qa-overview.ts, ./qa-questions.ts) as the caller may see them, through the blind policy of
  * lib/visibility/judge-visibility.ts: pages and route handlers import these, never the unredacted ones.
  *
  * A question of a video the caller reviews blind keeps what was imported (the question, its options and
@@ -16,16 +16,20 @@ import { EXPORT_PAGE_ROWS } from "../../export/text-stream";
 import { runExportsWithheld, runsWithheld } from "../../export/run-downloads";
 import { blindVideoIdsFor, redactResultsFor, withheldResult } from "../../visibility/judge-visibility";
 import { WithheldError } from "../../visibility/withheld";
-import * as qaResults from "./qa-results";
+import * as qaOverview from "./qa-overview";
+import * as qaQuestions from "./qa-questions";
+import * as runQuestions from "./qa-run-questions";
 import { withheldQuestionResult } from "./redact-results";
-import type { QaOverview, QaQuestionResult, QaRunResultsQuery, qaAccuracyQuerySchema } from "./qa-results";
+import type { QaOverview } from "./qa-overview";
+import type { QaRunResultsQuery, qaAccuracyQuerySchema } from "./qa-query";
+import type { QaQuestionResult } from "./qa-run-questions";
 import type { z } from "zod";
 
 export { withheldAnswerResult } from "./redact-results";
 
 /** GET /runs/:id/qa as JSON, and the QA page's list: each blind question marked and without its decisions. */
 export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery) {
-  const answer = await qaResults.runQaResults(prisma, actor, runId, query);
+  const answer = await runQuestions.runQaResults(prisma, actor, runId, query);
   const questions = await redactResultsFor(
     prisma,
     actor.userId,
@@ -51,7 +55,7 @@ async function blindMatchesOffPage(
   blind: ReadonlySet<string>,
   onPage: readonly QaQuestionResult[],
 ) {
-  const all = await qaResults.runQaResults(prisma, actor, runId, { ...query, format: "csv" });
+  const all = await runQuestions.runQaResults(prisma, actor, runId, { ...query, format: "csv" });
   const shown = new Set(onPage.map((q) => q.questionId));
   return all.questions.filter((q) => blind.has(q.video.id) && !shown.has(q.questionId)).length;
 }
@@ -66,7 +70,7 @@ export async function projectQaOverview(
   projectId: string,
   query: z.output<typeof qaAccuracyQuerySchema>,
 ): Promise<QaOverview> {
-  const overview = await qaResults.projectQaOverview(prisma, actor, projectId, query);
+  const overview = await qaOverview.projectQaOverview(prisma, actor, projectId, query);
   const withheld = await qaAccuracyWithheld(prisma, actor, overview);
   if (withheld) throw new WithheldError("The QA accuracy overview", withheld);
   return overview;
@@ -82,7 +86,7 @@ export async function qaPageOverview(
   projectId: string,
   query: z.output<typeof qaAccuracyQuerySchema>,
 ) {
-  const overview = await qaResults.projectQaOverview(prisma, actor, projectId, query);
+  const overview = await qaOverview.projectQaOverview(prisma, actor, projectId, query);
   const withheld = await qaAccuracyWithheld(prisma, actor, overview);
   if (!withheld) return { overview, withheld };
   return {
@@ -107,7 +111,7 @@ function qaAccuracyWithheld(prisma: PrismaClient, actor: Actor, overview: Pick<Q
 
 /** One question's page: every run's result of it, withheld when its video is blind to the caller. */
 export async function questionDetail(prisma: PrismaClient, actor: Actor, questionId: string) {
-  const detail = await qaResults.questionDetail(prisma, actor, questionId);
+  const detail = await qaQuestions.questionDetail(prisma, actor, questionId);
   const blind = (await blindVideoIdsFor(prisma, actor.userId, [detail.question.video.id])).size > 0;
   if (!blind) return { ...detail, blind: false };
   return {
@@ -131,14 +135,14 @@ export async function runQaResultExport(
   pageSize = EXPORT_PAGE_ROWS,
 ) {
   // The first slice checks the caller may export the run, so a 403 or 404 comes before any word of blind queues.
-  const slices = qaResults.runQaResultSlices(prisma, actor, runId, query, pageSize);
+  const slices = runQuestions.runQaResultSlices(prisma, actor, runId, query, pageSize);
   const first = await slices.next();
   const withheld = await runExportsWithheld(prisma, actor.userId, runId);
   if (withheld) throw new WithheldError("The QA results export", withheld);
   return runQaResultPages(prisma, actor, first, slices);
 }
 
-type QaSlices = ReturnType<typeof qaResults.runQaResultSlices>;
+type QaSlices = ReturnType<typeof runQuestions.runQaResultSlices>;
 
 async function* runQaResultPages(
   prisma: PrismaClient,

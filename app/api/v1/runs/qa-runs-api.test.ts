@@ -17,7 +17,7 @@ import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { addMember } from "@/lib/projects/projects";
 import { wilsonInterval } from "@/lib/tasks/qa/wilson-interval";
-import { qaRunResultsQuerySchema } from "@/lib/tasks/qa/qa-results";
+import { qaRunResultsQuerySchema } from "@/lib/tasks/qa/qa-query";
 import { runQaResultExport } from "@/lib/tasks/qa/visible-qa-results";
 import { mcnemarTest } from "@/lib/stats/mcnemar";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";

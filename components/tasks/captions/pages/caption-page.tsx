@@ -12,7 +12,7 @@ import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { getItem } from "@/lib/items/items";
 import { itemIdSchema } from "@/lib/items/items.validation";
-import { type ContentResult, type StyleResult } from "@/lib/tasks/captions/caption-results";
+import { type ContentResult, type StyleResult } from "@/lib/tasks/captions/caption-run-results";
 import { taskOf } from "@/lib/tasks/registry";
 import { captionDetail } from "@/lib/tasks/captions/visible-caption-results";
 import { runName } from "@/lib/runs/run-name";

@@ -12,12 +12,9 @@ import { TargetLegend } from "@/components/tasks/target-legend";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import {
-  CAPTION_FLAGS,
-  captionFilterOptions,
-  captionListQuerySchema,
-  type CaptionRunSummary,
-} from "@/lib/tasks/captions/caption-results";
+import { captionFilterOptions } from "@/lib/tasks/captions/caption-detail";
+import type { CaptionRunSummary } from "@/lib/tasks/captions/caption-overview";
+import { CAPTION_FLAGS, captionListQuerySchema } from "@/lib/tasks/captions/caption-query";
 import { taskOf } from "@/lib/tasks/registry";
 import { projectCaptionOverview } from "@/lib/tasks/captions/visible-caption-results";
 import { runExportsWithheld } from "@/lib/export/run-downloads";

@@ -10,7 +10,7 @@ import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { itemIdSchema } from "@/lib/items/items.validation";
-import { type QaAnswerResult } from "@/lib/tasks/qa/qa-results";
+import { type QaAnswerResult } from "@/lib/tasks/qa/qa-run-questions";
 import { questionDetail } from "@/lib/tasks/qa/visible-qa-results";
 import { describeResize } from "@/lib/frames/frame-plan";
 import { taskOf } from "@/lib/tasks/registry";

@@ -3,7 +3,8 @@ import { attachmentResponse } from "@/lib/api/attachment";
 
 import { prisma } from "@/lib/db/prisma";
 import { jsonLines } from "@/lib/export/text-stream";
-import { captionLeaderboardQuerySchema, leaderboardCsv } from "@/lib/tasks/captions/caption-results";
+import { captionLeaderboardQuerySchema } from "@/lib/tasks/captions/caption-query";
+import { leaderboardCsv } from "@/lib/tasks/captions/caption-results-export";
 import { projectCaptionLeaderboard } from "@/lib/tasks/captions/visible-caption-results";
 import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 

@@ -3,11 +3,8 @@ import { runScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { jsonLines, pagedTextStream } from "@/lib/export/text-stream";
-import {
-  CAPTION_RESULTS_CSV_HEADER,
-  captionResultsCsvRows,
-  captionResultsQuerySchema,
-} from "@/lib/tasks/captions/caption-results";
+import { captionResultsQuerySchema } from "@/lib/tasks/captions/caption-query";
+import { CAPTION_RESULTS_CSV_HEADER, captionResultsCsvRows } from "@/lib/tasks/captions/caption-results-export";
 import { runCaptionResultExport, runCaptionResults } from "@/lib/tasks/captions/visible-caption-results";
 import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 

@@ -1,6 +1,7 @@
 import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
-import { listQuestions, questionListQuerySchema } from "@/lib/tasks/qa/qa-results";
+import { questionListQuerySchema } from "@/lib/tasks/qa/qa-query";
+import { listQuestions } from "@/lib/tasks/qa/qa-questions";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** `?setId=&questionFormat=mc|open&category=&granularity=coarse|fine&videoId=&page=&pageSize=`: one page of the project's questions. */

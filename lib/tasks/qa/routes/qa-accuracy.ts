@@ -2,7 +2,8 @@ import { withProject } from "@/lib/api/with-project";
 import { attachmentResponse } from "@/lib/api/attachment";
 
 import { prisma } from "@/lib/db/prisma";
-import { qaAccuracyCsv, qaAccuracyJsonl, qaAccuracyQuerySchema } from "@/lib/tasks/qa/qa-results";
+import { qaAccuracyQuerySchema } from "@/lib/tasks/qa/qa-query";
+import { qaAccuracyCsv, qaAccuracyJsonl } from "@/lib/tasks/qa/qa-results-export";
 import { projectQaOverview } from "@/lib/tasks/qa/visible-qa-results";
 import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 

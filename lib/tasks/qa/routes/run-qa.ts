@@ -3,12 +3,8 @@ import { runScope } from "@/lib/api/project-scopes";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { jsonLines, pagedTextStream } from "@/lib/export/text-stream";
-import {
-  QA_RESULTS_CSV_HEADER,
-  qaResultJsonLine,
-  qaResultsCsvRows,
-  qaRunResultsQuerySchema,
-} from "@/lib/tasks/qa/qa-results";
+import { qaRunResultsQuerySchema } from "@/lib/tasks/qa/qa-query";
+import { QA_RESULTS_CSV_HEADER, qaResultJsonLine, qaResultsCsvRows } from "@/lib/tasks/qa/qa-results-export";
 import { runQaResultExport, runQaResults } from "@/lib/tasks/qa/visible-qa-results";
 import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 

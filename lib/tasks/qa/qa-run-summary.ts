@@ -1,0 +1,113 @@
+/**
+ * A QA run as the results read it: its model, endpoint, judge, settings and label, with the access check a
+ * run's results go through, and the project's QA runs.
+ */
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { Actor } from "../../auth/actor";
+import { requireProjectAccess } from "../../authz/permissions";
+import { NotFoundError, ValidationError } from "../../errors";
+import { qaSettingsSchema, type QaSettings } from "./qa-pipeline";
+
+export const QA_PIPELINE = "qa";
+
+export interface QaRunSummary {
+  id: string;
+  status: string;
+  simulated: boolean;
+  createdAt: Date;
+  /** The evaluated model (the endpoint's model when the run started) and the endpoint's name. */
+  model: string;
+  endpointName: string;
+  /** The judge's model, when another endpoint judged. */
+  judgeModel: string | null;
+  settings: QaSettings;
+  /** "model · 8 frames" (with the resize when it is not the seed's quarter, and the baseline). */
+  label: string;
+  /** Its answers were given without the video: an external run imported as text-only (harness-import.ts). */
+  textOnly: boolean;
+}
+
+function snapshotOf(run: { endpointSnapshot: unknown; endpoint: { name: string; model: string } }) {
+  const snapshot = (run.endpointSnapshot ?? {}) as {
+    name?: unknown;
+    model?: unknown;
+    roles?: { judge?: { model?: unknown } };
+  };
+  return {
+    model: typeof snapshot.model === "string" ? snapshot.model : run.endpoint.model,
+    endpointName: typeof snapshot.name === "string" ? snapshot.name : run.endpoint.name,
+    judgeModel: typeof snapshot.roles?.judge?.model === "string" ? snapshot.roles.judge.model : null,
+  };
+}
+
+function runLabel(model: string, settings: QaSettings): string {
+  const resize = settings.resize.mode === "quarter" ? "" : ` · ${settings.resize.px} px`;
+  return `${model} · ${settings.frames} frames${resize}`;
+}
+
+export const runSelect = {
+  id: true,
+  projectId: true,
+  pipeline: true,
+  status: true,
+  simulated: true,
+  createdAt: true,
+  settings: true,
+  endpointSnapshot: true,
+  endpoint: { select: { name: true, model: true } },
+} as const;
+
+export function summaryOf(run: {
+  id: string;
+  status: string;
+  simulated: boolean;
+  createdAt: Date;
+  settings: unknown;
+  endpointSnapshot: unknown;
+  endpoint: { name: string; model: string };
+}): QaRunSummary {
+  const settings = qaSettingsSchema.parse(run.settings ?? {});
+  const names = snapshotOf(run);
+  // An imported harness run (harness-import.ts) saw no FrameJury frames: its label names its source instead.
+  const external = (run.endpointSnapshot as { external?: { source?: unknown; textOnly?: unknown } } | null)?.external;
+  const label = external
+    ? `${names.model} · external (${String(external.source)}${external.textOnly === true ? ", text-only" : ""})`
+    : runLabel(names.model, settings);
+  return {
+    id: run.id,
+    status: run.status,
+    simulated: run.simulated,
+    createdAt: run.createdAt,
+    ...names,
+    settings,
+    label,
+    textOnly: external?.textOnly === true,
+  };
+}
+
+export async function qaRunOf(
+  prisma: PrismaClient,
+  actor: Actor,
+  runId: string,
+  action: "project.view" | "export.read",
+) {
+  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: runSelect });
+  if (!run) throw new NotFoundError("No such run.");
+  await requireProjectAccess(prisma, actor, run.projectId, action).catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
+  });
+  if (run.pipeline !== QA_PIPELINE) throw new ValidationError(`Run ${run.id} is a ${run.pipeline} run, not a QA run.`);
+  return { projectId: run.projectId, ...summaryOf(run) };
+}
+
+/** The project's QA runs, newest first. */
+export async function projectQaRuns(prisma: PrismaClient, actor: Actor, projectId: string): Promise<QaRunSummary[]> {
+  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const runs = await prisma.judgeRun.findMany({
+    where: { projectId, pipeline: QA_PIPELINE },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: 200,
+    select: runSelect,
+  });
+  return runs.map(summaryOf);
+}
