@@ -259,7 +259,8 @@ function itemOf(count: number, max: number, blind = true) {
 const scoreButton = (target: number, value: number) =>
   screen
     .getAllByTestId("target")
-    [target]!.querySelector<HTMLButtonElement>(`[data-testid="score-button"][data-value="${value}"]`)!;
+    .at(target)!
+    .querySelector<HTMLButtonElement>(`[data-testid="score-button"][data-value="${value}"]`)!;
 
 describe("scoring with the mouse, and a score that moves on", () => {
   it("every target has a button per value; a click scores it like the digit and moves the focus on", async () => {

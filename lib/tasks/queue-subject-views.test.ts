@@ -23,7 +23,8 @@ describe("an item queue's subject on the review screen", () => {
     const folder = path.join(ROOT, "components/queues");
     const hits = fs
       .readdirSync(folder)
-      .filter((file) => file === "review-screen.tsx")
+      // The review screen and its parts (reducer, hooks, rows): every source file of the folder.
+      .filter((file) => /\.tsx?$/.test(file) && !file.includes(".test."))
       .flatMap((file) =>
         TASK_IDS.filter((id) =>
           fs.readFileSync(path.join(folder, file), "utf8").includes(`components/tasks/${id}/`),
