@@ -12,6 +12,7 @@ import { databaseUrl, dropDatabase, ensureDatabase } from "./embedded-postgres";
 import { applyMigrations, readMigrations } from "./migrate";
 import { createPrismaClient } from "./prisma";
 import { MIGRATIONS_DIR } from "./resolve-database";
+import { createReadyVideo } from "../testing/ready-video";
 
 // Lists as the release that kept each list's entries inside its row (prompt_list.entries, jsonb) stored them: one
 // with each entry's match keys (nfc, names), one from before the keys were stored, a later list spelling a prompt
@@ -45,23 +46,7 @@ async function oldList(listName: string, createdAt: string, entries: unknown[]) 
 }
 
 async function addVideo(relativePath: string, prompt: string, sampleIndex: number, dimensions: string[]) {
-  const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
-  await db.video.create({
-    data: {
-      projectId,
-      sha256: sha,
-      sizeBytes: 10n,
-      fileName: relativePath.split("/").pop()!,
-      relativePath,
-      storageKey: `projects/${projectId}/videos/${sha}.mp4`,
-      contentType: "video/mp4",
-      status: "ready",
-      prompt,
-      sampleIndex,
-      dimensions,
-      createdById: owner.userId,
-    },
-  });
+  await createReadyVideo(db, { projectId, relativePath, prompt, sampleIndex, dimensions, createdById: owner.userId });
 }
 
 beforeAll(async () => {

@@ -18,6 +18,7 @@ import { appDeps } from "../videos/app-deps";
 import { applyMetadataSchema, applyMetadataToVideos } from "../videos/apply-metadata";
 import { projectCompleteness, savePromptList } from "../videos/prompt-list-store";
 import { parseMetadataFile } from "./metadata-file";
+import { createReadyVideo } from "../testing/ready-video";
 
 const KEYS = ["__proto__", "constructor", "toString"] as const;
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -36,22 +37,8 @@ afterEach(() => {
 
 async function projectWithVideos(paths: readonly string[]) {
   const projectId = (await createProject(prisma, owner, { name: `Keys ${randomUUID().slice(0, 8)}` })).id;
-  for (const relativePath of paths) {
-    const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
-    await prisma.video.create({
-      data: {
-        projectId,
-        sha256: sha,
-        sizeBytes: 10n,
-        fileName: relativePath.split("/").pop()!,
-        relativePath,
-        storageKey: `projects/${projectId}/videos/${sha}.mp4`,
-        contentType: "video/mp4",
-        status: "ready",
-        createdById: owner.userId,
-      },
-    });
-  }
+  for (const relativePath of paths)
+    await createReadyVideo(prisma, { projectId, relativePath, createdById: owner.userId });
   return projectId;
 }
 

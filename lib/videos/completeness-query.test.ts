@@ -3,7 +3,6 @@
  * (`completenessReport`, lib/import/completeness.ts, run here over the same lists and videos): every count, and
  * every list, page by page, in the same order.
  */
-import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
@@ -14,6 +13,7 @@ import { completenessFromDatabase } from "./completeness-query";
 import { promptIndexForProject } from "./describe-imported-video";
 import { deletePromptList, savePromptList } from "./prompt-list-store";
 import { getStorage } from "../storage/storage";
+import { createReadyVideo } from "../testing/ready-video";
 
 const LONG = `A long prompt ${"that keeps going ".repeat(14)}and ends here.`;
 const P = ["A ball rolls.", "A cup falls.", "A leaf floats.", "A door swings.", "Colours mix.", "Señor waves."];
@@ -42,23 +42,14 @@ async function addVideo(
   dimensions: string[],
   model: string | null = null,
 ) {
-  const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
-  await prisma.video.create({
-    data: {
-      projectId,
-      sha256: sha,
-      sizeBytes: 10n,
-      fileName: relativePath.split("/").pop()!,
-      relativePath,
-      storageKey: `projects/${projectId}/videos/${sha}.mp4`,
-      contentType: "video/mp4",
-      status: "ready",
-      prompt,
-      sampleIndex,
-      dimensions,
-      model,
-      createdById: owner.userId,
-    },
+  await createReadyVideo(prisma, {
+    projectId,
+    relativePath,
+    prompt,
+    sampleIndex,
+    dimensions,
+    model,
+    createdById: owner.userId,
   });
 }
 

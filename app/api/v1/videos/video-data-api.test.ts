@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
@@ -20,6 +19,7 @@ import { POST as deleteVideosRoute } from "../projects/[projectId]/videos/delete
 import { POST as metadataRoute } from "../projects/[projectId]/videos/metadata/route";
 import { GET as editsRoute } from "./[videoId]/edits/route";
 import { DELETE as deleteVideoRoute, PATCH as patchVideoRoute } from "./[videoId]/route";
+import { createReadyVideo } from "@/lib/testing/ready-video";
 
 let owner: Actor;
 let keys: { owner: string; reviewer: string; viewer: string };
@@ -49,28 +49,12 @@ async function projectWithMembers(name: string) {
   return projectId;
 }
 
-async function addVideo(
+function addVideo(
   projectId: string,
   relativePath: string,
   fields: { prompt?: string | null; model?: string | null; dimensions?: string[] } = {},
 ) {
-  const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
-  return prisma.video.create({
-    data: {
-      projectId,
-      sha256: sha,
-      sizeBytes: 10n,
-      fileName: relativePath.split("/").pop()!,
-      relativePath,
-      storageKey: `projects/${projectId}/videos/${sha}.mp4`,
-      contentType: "video/mp4",
-      status: "ready",
-      prompt: fields.prompt ?? null,
-      model: fields.model ?? null,
-      dimensions: fields.dimensions ?? [],
-      createdById: owner.userId,
-    },
-  });
+  return createReadyVideo(prisma, { projectId, relativePath, ...fields, createdById: owner.userId });
 }
 
 let viewerId: string;
