@@ -145,4 +145,33 @@ describe("plainFetch: bodies and answers", () => {
     await expect(sent).rejects.toThrow(/abort/i);
     expect(answer).not.toBeNull();
   });
+
+  it("fails a call whose answer is larger than 64 MiB, and goes on with the next", { timeout: 30_000 }, async () => {
+    let served = 0;
+    const server = await localServer((_req, res) => {
+      res.setHeader("content-type", "application/json");
+      if (served++ > 0) return res.end(completion);
+      const piece = Buffer.alloc(1024 * 1024, "a");
+      let sent = 0;
+      const more = () => {
+        while (sent < 65) {
+          sent++;
+          if (!res.write(piece)) return void res.once("drain", more);
+        }
+        res.end();
+      };
+      res.on("close", () => (sent = 65));
+      more();
+    });
+    const client = openAiCompatibleClient({
+      baseURL: `http://127.0.0.1:${server.port}/v1`,
+      apiKey: null,
+      guardedSend: plainFetch({ allowPrivate: () => true }),
+    });
+    const huge = await client.complete(request, { timeoutMs: 20_000 }).catch((e: unknown) => e);
+    expect(huge).toBeInstanceOf(LlmError);
+    expect((huge as LlmError).kind).toBe("network");
+    expect((huge as LlmError).excerpt).toContain("larger than 64 MiB");
+    expect((await client.complete(request, { timeoutMs: 5000 })).finishReason).toBe("stop");
+  });
 });

@@ -4,13 +4,16 @@ import { Agent, fetch as undiciFetch } from "undici";
 import { assertLiteralHostAllowed, guardedLookup, privateEndpointsAllowed } from "./endpoint-url-policy";
 import { piecesOf } from "./guarded-fetch";
 
+/** An answer larger than this fails the call: a chat completion is a few kilobytes, one with 64 frames' logprobs far less than this. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
 /**
  * A fetch for judge endpoints on undici's `Agent`:
  * - every connection resolves its host through guardedLookup (the connect-time SSRF check), so a name that
  *   resolves to a private address is refused where the socket connects, whatever it resolved to before;
  * - a host written as an IP address (which no lookup sees) is checked before anything is sent;
  * - redirects are never followed: a 3xx comes back as the answer, so the API key never goes to another origin.
- * Takes piecesBody bodies as guardedFetch does. A failure to connect rejects with its cause (the policy's
+ * The answer is read whole before it is handed on (an answer over MAX_ANSWER_BYTES fails). Takes piecesBody bodies as guardedFetch does. A failure to connect rejects with its cause (the policy's
  * refusal, or the socket's error with its code), as guardedFetch's does, so the client tells them apart.
  */
 export function plainFetch(options: { allowPrivate?: () => boolean } = {}): typeof fetch {
@@ -45,11 +48,33 @@ export function plainFetch(options: { allowPrivate?: () => boolean } = {}): type
         dispatcher: agent,
         ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
       } as Parameters<typeof undiciFetch>[1]);
-      return response as unknown as Response;
+      return await readWhole(response as unknown as Response);
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause;
       if (error instanceof TypeError && error.message === "fetch failed" && cause instanceof Error) throw cause;
       throw error;
     }
   };
+}
+
+/**
+ * The response with its body read in full here, so a connection that breaks mid-answer or an answer over
+ * MAX_ANSWER_BYTES fails the fetch itself, as a network error, as guardedFetch's does (the SDK reads a chat
+ * completion whole anyway).
+ */
+async function readWhole(response: Response): Promise<Response> {
+  if (!response.body) return response;
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  const reader = response.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    bytes += read.value.length;
+    if (bytes > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      throw new Error(`The answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB.`);
+    }
+    chunks.push(read.value);
+  }
+  const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+  return new Response(Buffer.concat(chunks, bytes), init);
 }

@@ -97,10 +97,15 @@ describe("SharedEndpointLimiter", () => {
     expect((limited as LlmError).retryAfterMs).toBe(1500);
     const limitedAt = stub.requests[0]!.endedAt!;
 
-    const other = Date.now();
-    await second.limiterFor(unrelated).run(() => llm.complete(request(), { timeoutMs: 5000 }));
-    expect(Date.now() - other).toBeLessThan(1000);
-    await second.limiterFor(target).run(() => llm.complete(request("after the pause"), { timeoutMs: 5000 }));
+    // The other process finds the endpoint paused and the unrelated one not; asked together, the unrelated call
+    // reaches the endpoint first, the paused endpoint's only once its pause is over.
+    expect(await second.limiterFor(unrelated).pauseRemainingMs()).toBe(0);
+    expect(await second.limiterFor(target).pauseRemainingMs()).toBeGreaterThan(0);
+    await Promise.all([
+      second.limiterFor(target).run(() => llm.complete(request("after the pause"), { timeoutMs: 5000 })),
+      second.limiterFor(unrelated).run(() => llm.complete(request("other endpoint"), { timeoutMs: 5000 })),
+    ]);
+    expect(stub.requests.map((r) => r.text).slice(1)).toEqual(["other endpoint", "after the pause"]);
     const resumed = stub.requests.find((r) => r.text === "after the pause")!;
     expect(resumed.at - limitedAt).toBeGreaterThanOrEqual(1500 - 50);
   });
@@ -128,12 +133,12 @@ describe("SharedEndpointLimiter", () => {
       }),
     ).toBe(2);
     dying.stop();
-    const died = Date.now();
     await workerProcess({ leaseMs: 1000, rateWindowMs: 60_000 })
       .limiterFor(target)
       .run(() => llm.complete(request("survivor"), { timeoutMs: 5000 }));
-    expect(Date.now() - died).toBeLessThanOrEqual(1000 + 700);
-    expect(stub.requests.find((r) => r.text === "survivor")!.at).toBeLessThan(stub.requests[0]!.at + 5000);
+    // The survivor's call went out on an expired slot while the dead process's calls were still in flight (they
+    // answer after 5 s): it did not wait for a slot to be given back.
+    expect(stub.requests.filter((r) => r.text !== "survivor").map((r) => r.endedAt)).toEqual([null, null]);
     await Promise.all(slow);
   });
 
@@ -189,16 +194,15 @@ describe("SharedEndpointLimiter", () => {
         done();
       };
       const deadline = Date.now() + 6000;
-      let busyCalls = 0;
+      const busyCalls: number[] = [];
       const busyCallers = Promise.all(
         Array.from({ length: 8 }, async () => {
-          while (Date.now() < deadline) await busy.run(task(() => busyCalls++));
+          while (Date.now() < deadline) await busy.run(task(() => busyCalls.push(Date.now())));
         }),
       );
       await sleep(800);
       // The busy process holds all 4 slots; the late one waits for them.
       expect(await prisma.endpointSlotLease.count({ where: { endpointId: target.id, kind: "concurrency" } })).toBe(4);
-      const lateStarted = Date.now();
       const lateCalls: number[] = [];
       const lateCallers = Promise.all(
         Array.from({ length: 4 }, async () => {
@@ -207,11 +211,11 @@ describe("SharedEndpointLimiter", () => {
       );
       await Promise.all([busyCallers, lateCallers]);
       expect(peak).toBeLessThanOrEqual(4);
-      // Within a turn (1.5 s at most) and a few polls, the late process has calls going, and keeps a share.
+      // As the busy process's turns end, the late process has calls going while the busy one still calls (it
+      // did not wait for the busy one to stop), and keeps a share to the end.
       expect(lateCalls.length).toBeGreaterThan(0);
-      expect(lateCalls[0]! - lateStarted).toBeLessThan(2500);
+      expect(busyCalls.filter((t) => t > lateCalls[0]!).length).toBeGreaterThan(0);
       expect(lateCalls.filter((t) => t > deadline - 2000).length).toBeGreaterThan(0);
-      expect(busyCalls).toBeGreaterThan(0);
     },
   );
 
@@ -219,53 +223,82 @@ describe("SharedEndpointLimiter", () => {
     "starts calls while a slow look at the pause runs if the endpoint was found unpaused within a second, and waits for the look after that",
     { timeout: 30_000 },
     async () => {
-      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
       const target = await endpoint({ maxConcurrency: 4, requestsPerMinute: null });
-      // The pause is looked at through this client, which answers that look after `lookMs` (a busy database).
-      let lookMs = 600;
+      // The limiter's clock is the test's: `now` moves only when the test says.
+      let now = 0;
+      const clock = {
+        now: () => now,
+        sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 10))),
+        random: () => 0.5,
+      };
+      // The pause is looked at through this client, whose looks answer when the test lets them (a busy database).
       let looks = 0;
+      let answered = 0;
+      const waitingLooks: (() => void)[] = [];
+      const answerLook = async () => {
+        while (waitingLooks.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        waitingLooks.shift()!();
+        while (answered < looks) await new Promise((resolve) => setTimeout(resolve, 5));
+      };
       const slowPauseLooks = new Proxy(prisma, {
         get(client, property) {
           if (property === "$queryRaw") {
             return async (strings: TemplateStringsArray, ...values: unknown[]) => {
-              if (strings.join("").includes("endpoint_pause")) {
-                looks += 1;
-                await sleep(lookMs);
-              }
-              return client.$queryRaw(strings, ...values);
+              if (!strings.join("").includes("endpoint_pause")) return client.$queryRaw(strings, ...values);
+              looks += 1;
+              await new Promise<void>((resolve) => waitingLooks.push(resolve));
+              const result = await client.$queryRaw(strings, ...values);
+              answered += 1;
+              return result;
             };
           }
           const value = Reflect.get(client, property);
           return typeof value === "function" ? value.bind(client) : value;
         },
       });
-      const limits = new SharedLimits(slowPauseLooks, { leaseMs: 3000, rateWindowMs: 60_000 });
+      const limits = new SharedLimits(slowPauseLooks, { leaseMs: 3000, rateWindowMs: 60_000 }, () => {}, clock);
       processes.push(limits);
       const limiter = limits.limiterFor(target);
-      const waitBeforeStart = async () => {
-        const asked = Date.now();
-        let startedAt = 0;
-        await limiter.run(async () => void (startedAt = Date.now()));
-        return startedAt - asked;
+      /** A call; `answeredAtStart` says how many looks had answered when it started (null: not started yet). */
+      const call = () => {
+        const started: { answeredAtStart: number | null } = { answeredAtStart: null };
+        const done = limiter.run(async () => void (started.answeredAtStart = answered));
+        return { started, done };
       };
+      const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
-      // No look has answered yet: the first call waits for one.
-      expect(await waitBeforeStart()).toBeGreaterThanOrEqual(600 - 20);
+      // No look has answered yet: the first call waits for one, and starts once it answers (at 600 ms).
+      const first = call();
+      await settle();
+      expect(first.started.answeredAtStart).toBeNull();
+      now = 600;
+      await answerLook();
+      await first.done;
+      expect(first.started.answeredAtStart).toBe(1);
       // 300 ms on the last look is stale (over 200 ms old) but found the endpoint unpaused under a second ago:
-      // the call starts at once, and a new look runs meanwhile.
-      await sleep(300);
-      expect(await waitBeforeStart()).toBeLessThan(300);
+      // the call starts before the new look it sets off answers.
+      now = 900;
+      const second = call();
+      await second.done;
+      expect(second.started.answeredAtStart).toBe(1);
       expect(looks).toBe(2);
-      // That look answers 600 ms later; the one after it takes 3 s.
-      await sleep(700);
-      lookMs = 3000;
-      await sleep(300);
-      expect(await waitBeforeStart()).toBeLessThan(300);
+      // That look answers at 1,500 ms; at 1,800 ms a call again starts while the next look runs.
+      now = 1500;
+      await answerLook();
+      now = 1800;
+      const third = call();
+      await third.done;
+      expect(third.started.answeredAtStart).toBe(2);
       expect(looks).toBe(3);
       // Over a second after the last answer, with the slow look still running, a call waits for it.
-      await sleep(900);
-      expect(await waitBeforeStart()).toBeGreaterThanOrEqual(300);
+      now = 2700;
+      const fourth = call();
+      await settle();
+      expect(fourth.started.answeredAtStart).toBeNull();
       expect(looks).toBe(3);
+      await answerLook();
+      await fourth.done;
+      expect(fourth.started.answeredAtStart).toBe(3);
     },
   );
 
