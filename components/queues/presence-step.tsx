@@ -87,93 +87,18 @@ export function usePresenceStep(
   };
 
   const element: ReactNode = presence ? (
-    <section
-      className="flex flex-col gap-2"
-      data-testid="presence-step"
-      aria-label="Which categories are present in the video?"
-    >
-      <p className="text-sm font-medium text-slate-800">Which categories are present anywhere in the video?</p>
-      <p className="text-xs text-slate-500">
-        Press a category&apos;s key to mark it present (again: absent). Enter goes on to grade the present ones; absent
-        ones are stored as {presence.absentValue}.
-        {categories.some((c) => "judge" in c)
-          ? ` The judge's presence: its highest score of the category ≥ ${presence.threshold}.`
-          : " The judge's presence is hidden until you submit."}
-      </p>
-      <ol className="flex max-h-[60vh] flex-col gap-1 overflow-y-auto">
-        {categories.map((c, index) => {
-          const isPresent = present[c.id] === true;
-          return (
-            <li
-              key={c.id}
-              data-testid="presence-category"
-              data-category={c.id}
-              data-present={isPresent}
-              data-focused={index === focus}
-              onClick={() => {
-                toggle(c.id);
-                setFocus(index);
-              }}
-              className={`cursor-pointer rounded-md border p-2 text-sm ${isPresent ? "border-amber-500 bg-amber-50" : "border-slate-200 bg-white"} ${index === focus ? "ring-1 ring-indigo-400" : ""}`}
-            >
-              <div className="flex items-center gap-2">
-                <kbd
-                  className="w-6 rounded border border-slate-300 bg-slate-50 text-center font-mono text-xs"
-                  data-testid="presence-key"
-                >
-                  {c.key ?? "·"}
-                </kbd>
-                <span className="min-w-0 flex-1">
-                  <b className="font-mono">{c.id}</b> · {c.label}
-                </span>
-                <span
-                  className={`text-xs font-semibold ${isPresent ? "text-amber-800" : "text-slate-500"}`}
-                  data-testid="presence-mine"
-                >
-                  {isPresent ? "present" : "absent"}
-                </span>
-                {"judge" in c ? (
-                  <span className="w-24 text-right text-xs text-slate-600" data-testid="presence-judge">
-                    judge: {c.judge === 1 ? "present" : c.judge === 0 ? "absent" : "—"}
-                  </span>
-                ) : (
-                  <span className="w-24 text-right text-xs text-slate-500" data-testid="presence-judge-hidden">
-                    judge hidden
-                  </span>
-                )}
-              </div>
-              <p
-                className={`mt-0.5 text-xs text-slate-500 ${index === focus ? "" : "truncate"}`}
-                title={c.definition}
-                data-testid="presence-definition"
-              >
-                {c.definition}
-              </p>
-            </li>
-          );
-        })}
-      </ol>
-    </section>
+    <PresenceList
+      presence={presence}
+      present={present}
+      focus={focus}
+      onPick={(index) => {
+        toggle(categories[index]!.id);
+        setFocus(index);
+      }}
+    />
   ) : null;
-
   const summary: ReactNode = presence ? (
-    <p className="text-xs text-slate-600" data-testid="presence-summary">
-      Present:{" "}
-      {categories
-        .filter((c) => present[c.id])
-        .map((c) => c.id)
-        .join(", ") || "none"}
-      {categories.some((c) => c.judge === 1 && !present[c.id])
-        ? ` · the judge also says: ${categories
-            .filter((c) => c.judge === 1 && !present[c.id])
-            .map((c) => c.id)
-            .join(", ")}`
-        : ""}{" "}
-      ·{" "}
-      <button type="button" className="text-indigo-700 underline" onClick={() => setActive(true)}>
-        change (p)
-      </button>
-    </p>
+    <PresenceSummary categories={categories} present={present} onChange={() => setActive(true)} />
   ) : null;
 
   return {
@@ -194,4 +119,129 @@ export function usePresenceStep(
     element,
     summary,
   };
+}
+
+/** The presence step on screen: each category with its key, the reviewer's answer and the judge's (unless blind). */
+function PresenceList({
+  presence,
+  present,
+  focus,
+  onPick,
+}: {
+  presence: PresenceView;
+  present: Record<string, boolean>;
+  focus: number;
+  onPick: (index: number) => void;
+}) {
+  const categories = presence.categories;
+  return (
+    <section
+      className="flex flex-col gap-2"
+      data-testid="presence-step"
+      aria-label="Which categories are present in the video?"
+    >
+      <p className="text-sm font-medium text-slate-800">Which categories are present anywhere in the video?</p>
+      <p className="text-xs text-slate-500">
+        Press a category&apos;s key to mark it present (again: absent). Enter goes on to grade the present ones; absent
+        ones are stored as {presence.absentValue}.
+        {categories.some((c) => "judge" in c)
+          ? ` The judge's presence: its highest score of the category ≥ ${presence.threshold}.`
+          : " The judge's presence is hidden until you submit."}
+      </p>
+      <ol className="flex max-h-[60vh] flex-col gap-1 overflow-y-auto">
+        {categories.map((c, index) => (
+          <PresenceRow
+            key={c.id}
+            category={c}
+            isPresent={present[c.id] === true}
+            isFocused={index === focus}
+            onPick={() => onPick(index)}
+          />
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function PresenceRow({
+  category: c,
+  isPresent,
+  isFocused,
+  onPick,
+}: {
+  category: PresenceCategoryView;
+  isPresent: boolean;
+  isFocused: boolean;
+  onPick: () => void;
+}) {
+  return (
+    <li
+      data-testid="presence-category"
+      data-category={c.id}
+      data-present={isPresent}
+      data-focused={isFocused}
+      onClick={onPick}
+      className={`cursor-pointer rounded-md border p-2 text-sm ${isPresent ? "border-amber-500 bg-amber-50" : "border-slate-200 bg-white"} ${isFocused ? "ring-1 ring-indigo-400" : ""}`}
+    >
+      <div className="flex items-center gap-2">
+        <kbd
+          className="w-6 rounded border border-slate-300 bg-slate-50 text-center font-mono text-xs"
+          data-testid="presence-key"
+        >
+          {c.key ?? "·"}
+        </kbd>
+        <span className="min-w-0 flex-1">
+          <b className="font-mono">{c.id}</b> · {c.label}
+        </span>
+        <span
+          className={`text-xs font-semibold ${isPresent ? "text-amber-800" : "text-slate-500"}`}
+          data-testid="presence-mine"
+        >
+          {isPresent ? "present" : "absent"}
+        </span>
+        {"judge" in c ? (
+          <span className="w-24 text-right text-xs text-slate-600" data-testid="presence-judge">
+            judge: {c.judge === 1 ? "present" : c.judge === 0 ? "absent" : "—"}
+          </span>
+        ) : (
+          <span className="w-24 text-right text-xs text-slate-500" data-testid="presence-judge-hidden">
+            judge hidden
+          </span>
+        )}
+      </div>
+      <p
+        className={`mt-0.5 text-xs text-slate-500 ${isFocused ? "" : "truncate"}`}
+        title={c.definition}
+        data-testid="presence-definition"
+      >
+        {c.definition}
+      </p>
+    </li>
+  );
+}
+
+/** The grading step's reminder of the presence answers (and the judge's, when it says more), with the way back. */
+function PresenceSummary({
+  categories,
+  present,
+  onChange,
+}: {
+  categories: PresenceCategoryView[];
+  present: Record<string, boolean>;
+  onChange: () => void;
+}) {
+  const judgeAlso = categories.filter((c) => c.judge === 1 && !present[c.id]).map((c) => c.id);
+  return (
+    <p className="text-xs text-slate-600" data-testid="presence-summary">
+      Present:{" "}
+      {categories
+        .filter((c) => present[c.id])
+        .map((c) => c.id)
+        .join(", ") || "none"}
+      {judgeAlso.length > 0 ? ` · the judge also says: ${judgeAlso.join(", ")}` : ""} ·{" "}
+      <button type="button" className="text-indigo-700 underline" onClick={onChange}>
+        change (p)
+      </button>
+    </p>
+  );
 }
