@@ -27,12 +27,12 @@ logger.info(`storage: ${storage}`);
 process.env.APP_SECRET = resolveAppSecret();
 const database = await resolveDatabase((line) => logger.info(line));
 process.env.DATABASE_URL = database.url;
-// JUDGE_CALL_PATH=thread: judge calls go out from a thread of their own (lib/judge/call-thread.ts); otherwise from
-// the worker's own thread through undici (lib/judge/plain-fetch.ts).
+// Judge calls go out from a thread of their own (lib/judge/call-thread.ts); JUDGE_CALL_PATH=plain sends them from
+// the worker's own thread through undici instead (lib/judge/plain-fetch.ts).
 const judgeDeps = workerJudgeDeps(
-  process.env.JUDGE_CALL_PATH === "thread"
-    ? { callThread: new CallThread((line) => logger.warn(line)) }
-    : { send: plainFetch() },
+  process.env.JUDGE_CALL_PATH === "plain"
+    ? { send: plainFetch() }
+    : { callThread: new CallThread((line) => logger.warn(line)) },
 );
 const jobs = await startWorkerJobs({ connectionString: database.url, concurrency, judgeDeps });
 logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);
