@@ -21,7 +21,9 @@ import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
 import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
 import type { AlignmentLabelStore } from "./label-store";
-import { alignmentOptimizer, callFrameImages, proposeRewrite, type Disagreement } from "./optimizer";
+import { AlignmentCancelled } from "./alignment-cancelled";
+import { AlignmentBudget, evaluateCandidates } from "./candidate-loop";
+import { alignmentOptimizer, callFrameImages, type Disagreement } from "./optimizer";
 import { fewShotPick, splitLabelled, type AlignmentSplit } from "./split";
 import { unitKey, unitParts } from "./label-store";
 import type { PairedBootstrapResult } from "../stats/bootstrap";
@@ -44,7 +46,8 @@ export interface AlignmentInput {
 export interface AlignmentDeps {
   prisma: PrismaClient;
   queue: JudgeQueue;
-  pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }>;
+  /** The built-in pipelines (builtInCatalogue().pipelines), or a test's own; a rubric task's run reads its project's catalogue. */
+  pipelines: Readonly<Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }>>;
   labels: AlignmentLabelStore;
   /** The optimizer's client; the judge's OpenAI-compatible client when absent. */
   optimizerClient?: LlmClient;
@@ -81,7 +84,7 @@ export interface AlignmentReport {
   stopped: string | null;
 }
 
-export class AlignmentCancelled extends Error {}
+export { AlignmentCancelled };
 
 function positiveRule(criterion: RubricCriterion): (value: number) => boolean {
   if (criterion.type === "numeric") {
@@ -124,22 +127,8 @@ export async function alignRubricJudge(
 ): Promise<AlignmentReport> {
   const { prisma } = deps;
   await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
-  const task = await prisma.rubricTask.findFirst({
-    where: { id: input.rubricTaskId, projectId },
-    select: { key: true, versions: { orderBy: { number: "desc" }, take: 1, select: { definition: true } } },
-  });
-  if (!task?.versions[0]) throw new NotFoundError("No such rubric task in this project.");
-  const pipeline = rubricPipelineId(task.key);
-  const baseline = task.versions[0].definition as unknown as RubricDefinition;
-  const criterion = baseline.criteria.find((c) => c.id === input.criterionId);
-  if (!criterion) throw new ValidationError(`The rubric has no criterion "${input.criterionId}".`);
-  const metric = rubricMetricId(task.key, criterion.id);
-  const { config: optimizerConfig, client: optimizerClient } = await alignmentOptimizer(
-    prisma,
-    projectId,
-    input.optimizerEndpointId,
-    deps.optimizerClient,
-  );
+  const { pipeline, baseline, criterion, metric } = await rubricTarget(prisma, projectId, input);
+  const optimizer = await alignmentOptimizer(prisma, projectId, input.optimizerEndpointId, deps.optimizerClient);
   const storage = deps.storage ?? getStorage();
   // A rubric over items is compared item by item (labels and values keyed by unitKey), its runs judging the labelled items' set.
   const perItem = baseline.subject?.kind === "item";
@@ -155,101 +144,253 @@ export async function alignRubricJudge(
     : null;
   const trainUnits = [...trainLabels.keys()].sort();
 
-  let calls = 0;
-  let costUsd = 0;
-  let stopped: string | null = null;
   const rewrites = input.rewrites ?? 2;
-  // Baseline and best on held-out are reserved up front: the budget never stops the alignment before its answer.
   const fewShot = input.fewShot ?? 0;
   const steps = 1 + rewrites + (fewShot > 0 ? 1 : 0) + 2;
   let done = 0;
   const progress = (message: string) => deps.onProgress?.(++done, steps, message);
-  const checkCancel = () => {
-    if (deps.signal?.aborted) throw new AlignmentCancelled("The alignment was cancelled.");
-  };
-  const reserve = 2 * split.heldOut.length;
-  const fits = (videos: number, extraCalls = 0) => {
-    const perCall = calls > 0 ? costUsd / calls : 0;
-    return (
-      calls + videos + extraCalls + reserve <= input.budget.maxCalls &&
-      costUsd + perCall * (videos + extraCalls + reserve) <= input.budget.maxCostUsd
-    );
-  };
-  if (!fits(split.train.length)) {
+  const budget = new AlignmentBudget(input.budget, split.heldOut.length);
+  if (!budget.fits(split.train.length)) {
     throw new ValidationError(
-      `The budget of ${input.budget.maxCalls} calls cannot cover the baseline on train (${split.train.length} calls) and the final held-out runs (${reserve}).`,
+      `The budget of ${input.budget.maxCalls} calls cannot cover the baseline on train (${split.train.length} calls) and the final held-out runs (${budget.reserve()}).`,
     );
   }
 
-  const runOn = async (definition: RubricDefinition, ids: readonly string[], candidate: boolean) => {
-    checkCancel();
-    const run = await createRun({ prisma, queue: deps.queue, pipelines: deps.pipelines }, actor, projectId, {
-      pipeline,
-      endpointId: input.judgeEndpointId,
-      videoIds: [...ids],
-      settings: candidate ? { candidateDefinition: definition } : {},
-      ...(itemSetId ? { itemSetId } : {}),
-    });
-    await waitForRun(prisma, run.id, deps.signal);
-    const spent = await prisma.llmCall.aggregate({
-      where: { runId: run.id, cached: false },
-      _count: { _all: true },
-      _sum: { costUsd: true },
-    });
-    calls += spent._count._all;
-    costUsd += spent._sum.costUsd ?? 0;
-    const rows = await prisma.runMetric.findMany({
-      where: { runId: run.id, metric, itemId: perItem ? { not: "" } : "" },
-      select: { videoId: true, itemId: true, value: true },
-    });
-    const values = new Map(rows.map((m) => [unitKey(perItem ? "item" : "video", m.videoId, m.itemId, 0), m.value]));
-    return { runId: run.id, values };
+  const ctx: RubricRunContext = {
+    deps,
+    actor,
+    projectId,
+    endpointId: input.judgeEndpointId,
+    pipeline,
+    metric,
+    perItem,
+    itemSetId,
+    budget,
   };
   const truthPositive = criterionPositive(baseline, criterion.id);
-  const scoreOn = (
-    values: ReadonlyMap<string, number>,
-    labels: ReadonlyMap<string, number>,
-    positive: (v: number) => boolean,
-    ids: readonly string[],
-  ) => labelledPairs(values, labels, truthPositive, positive, ids);
+  const { candidates, evaluate, fewShotCandidate } = rubricCandidates(ctx, criterion.id, truthPositive, {
+    ids: split.train,
+    labels: trainLabels,
+    units: trainUnits,
+  });
 
+  const { skipped, stopped } = await evaluateCandidates<AlignmentCandidate>({
+    budget,
+    trainVideos: split.train.length,
+    rewrites,
+    optimizer,
+    signal: deps.signal,
+    progress,
+    better: (a, than) => (a.kappa ?? -2) > (than.kappa ?? -2),
+    baseline: () => evaluate("baseline", "the task's latest version", baseline),
+    disagreements: (parent) =>
+      disagreementsOf(
+        prisma,
+        storage,
+        parent.candidate,
+        parent.values,
+        trainLabels,
+        trainUnits,
+        criterion.id,
+        optimizer.config.imageDetail,
+      ),
+    rewriteSubject: (parent) => {
+      const c = parent.candidate.definition.criteria.find((x) => x.id === criterion.id)!;
+      return { name: c.name, definition: c.definition, scale: scaleWords(c) };
+    },
+    rewrite: async (parent, proposed) => {
+      const definition = withCriterion(parent.candidate.definition, criterion.id, (c) => ({
+        ...c,
+        definition: proposed,
+      }));
+      const tried = candidates.some(
+        (c) =>
+          c.kind === "rewrite" && c.definition.criteria.some((x) => x.id === criterion.id && x.definition === proposed),
+      );
+      if (tried) return "the optimizer proposed a definition already tried";
+      return evaluate("rewrite", `the optimizer's rewrite of ${parent.candidate.id}'s definition`, definition);
+    },
+    // A rubric's examples are videos; an item subject's would need the item's fields too (not yet).
+    fewShot:
+      fewShot === 0
+        ? null
+        : perItem
+          ? "not offered yet for a rubric judged per item"
+          : (parent) => fewShotCandidate(parent, criterion, fewShot, input.seed ?? 1),
+  });
+
+  // 2. Keep the best on train (the earliest on a tie, so the baseline wins a tie).
+  const best = candidates.reduce((a, b) => ((b.train.kappa ?? -2) > (a.train.kappa ?? -2) + 1e-12 ? b : a));
+  // 3. Only now: the held-out runs, then the held-out labels.
+  const heldBase = await runRubric(ctx, baseline, split.heldOut, false);
+  progress("baseline on held-out");
+  const heldBest = best.kind === "baseline" ? heldBase : await runRubric(ctx, best.definition, split.heldOut, true);
+  progress("best on held-out");
+  const heldLabels = await deps.labels.labels(split.heldOut);
+  const a = labelledPairs(heldBase.values, heldLabels, truthPositive, truthPositive, [...heldLabels.keys()].sort());
+  const b = labelledPairs(
+    heldBest.values,
+    heldLabels,
+    truthPositive,
+    criterionPositive(best.definition, criterion.id),
+    a.ids,
+  );
+  return {
+    split,
+    candidates,
+    skipped,
+    bestId: best.id,
+    heldOut: heldOutComparison({ ...a, runId: heldBase.runId }, { ...b, runId: heldBest.runId }, input.seed ?? 1),
+    calls: budget.calls,
+    costUsd: budget.costUsd,
+    stopped,
+  };
+}
+
+/** The rubric task's latest version (the baseline), its pipeline, and the criterion aligned with its metric. */
+async function rubricTarget(prisma: PrismaClient, projectId: string, input: AlignmentInput) {
+  const task = await prisma.rubricTask.findFirst({
+    where: { id: input.rubricTaskId, projectId },
+    select: { key: true, versions: { orderBy: { number: "desc" }, take: 1, select: { definition: true } } },
+  });
+  if (!task?.versions[0]) throw new NotFoundError("No such rubric task in this project.");
+  const baseline = task.versions[0].definition as unknown as RubricDefinition;
+  const criterion = baseline.criteria.find((c) => c.id === input.criterionId);
+  if (!criterion) throw new ValidationError(`The rubric has no criterion "${input.criterionId}".`);
+  return {
+    pipeline: rubricPipelineId(task.key),
+    baseline,
+    criterion,
+    metric: rubricMetricId(task.key, criterion.id),
+  };
+}
+
+/** What every run of a rubric alignment shares: the task's pipeline and metric, the judge, the items' set, the budget. */
+interface RubricRunContext {
+  deps: AlignmentDeps;
+  actor: Actor;
+  projectId: string;
+  endpointId: string;
+  pipeline: string;
+  metric: string;
+  perItem: boolean;
+  itemSetId: string | null;
+  budget: AlignmentBudget;
+}
+
+/** One run of the rubric (a candidate's definition, or the task's own), waited for, spent, and its values per unit. */
+async function runRubric(
+  ctx: RubricRunContext,
+  definition: RubricDefinition,
+  ids: readonly string[],
+  candidate: boolean,
+) {
+  const { deps, perItem } = ctx;
+  const { prisma } = deps;
+  if (deps.signal?.aborted) throw new AlignmentCancelled("The alignment was cancelled.");
+  // A rubric task's run: the pipeline is the project's own (createRun reads the project's catalogue).
+  const run = await createRun({ prisma, queue: deps.queue }, ctx.actor, ctx.projectId, {
+    pipeline: ctx.pipeline,
+    endpointId: ctx.endpointId,
+    videoIds: [...ids],
+    settings: candidate ? { candidateDefinition: definition } : {},
+    ...(ctx.itemSetId ? { itemSetId: ctx.itemSetId } : {}),
+  });
+  await waitForRun(prisma, run.id, deps.signal);
+  const spent = await prisma.llmCall.aggregate({
+    where: { runId: run.id, cached: false },
+    _count: { _all: true },
+    _sum: { costUsd: true },
+  });
+  ctx.budget.spend(spent._count._all, spent._sum.costUsd ?? 0);
+  const rows = await prisma.runMetric.findMany({
+    where: { runId: run.id, metric: ctx.metric, itemId: perItem ? { not: "" } : "" },
+    select: { videoId: true, itemId: true, value: true },
+  });
+  const values = new Map(rows.map((m) => [unitKey(perItem ? "item" : "video", m.videoId, m.itemId, 0), m.value]));
+  return { runId: run.id, values };
+}
+
+/**
+ * The candidates of a rubric alignment and how one is added: run on train, scored against the train labels, then the
+ * threshold tuned on its values.
+ */
+function rubricCandidates(
+  ctx: RubricRunContext,
+  criterionId: string,
+  truthPositive: (label: number) => boolean,
+  train: { ids: readonly string[]; labels: ReadonlyMap<string, number>; units: readonly string[] },
+) {
   const candidates: AlignmentCandidate[] = [];
-  const skipped: string[] = [];
-  const add = (
-    kind: AlignmentCandidate["kind"],
-    note: string,
-    definition: RubricDefinition,
-    values: ReadonlyMap<string, number>,
-    trainRunId: string,
-  ) => {
-    const { truth, predicted } = scoreOn(values, trainLabels, criterionPositive(definition, criterion.id), trainUnits);
-    const entry = {
+  const agreementOf = (values: ReadonlyMap<string, number>, positive: (v: number) => boolean) => {
+    const { truth, predicted } = labelledPairs(values, train.labels, truthPositive, positive, train.units);
+    return binaryAgreement(truth, predicted);
+  };
+  const tuneThreshold = thresholdTuner(criterionId, train.units, candidates, agreementOf);
+  const evaluate = async (kind: AlignmentCandidate["kind"], note: string, definition: RubricDefinition) => {
+    const run = await runRubric(ctx, definition, train.ids, kind !== "baseline");
+    const entry: AlignmentCandidate = {
       id: `c${candidates.length + 1}`,
       kind,
       note,
       definition,
-      train: binaryAgreement(truth, predicted),
-      trainRunId,
+      train: agreementOf(run.values, criterionPositive(definition, criterionId)),
+      trainRunId: run.runId,
     };
     candidates.push(entry);
-    return entry;
+    tuneThreshold(entry, run.values);
+    return { candidate: entry, values: run.values };
   };
-  // Thresholds tuned on train: the same values binarised at every value the judge gave (no calls).
-  const tuneThreshold = (parent: AlignmentCandidate, values: ReadonlyMap<string, number>) => {
-    const c = parent.definition.criteria.find((x) => x.id === criterion.id)!;
+  // The best so far with k train videos as examples (their frames, the label as the expected answer).
+  const fewShotCandidate = async (
+    parent: { candidate: AlignmentCandidate },
+    criterion: RubricCriterion,
+    k: number,
+    seed: number,
+  ) => {
+    const examples = await fewShotExamples(
+      ctx.deps.prisma,
+      parent.candidate,
+      train.labels,
+      train.ids,
+      criterion,
+      truthPositive,
+      k,
+      seed,
+    );
+    if (examples.length === 0) return "no train video with frames to show";
+    return evaluate("fewshot", `${parent.candidate.id} with ${examples.length} train example(s), frames included`, {
+      ...parent.candidate.definition,
+      examples,
+    });
+  };
+  return { candidates, evaluate, fewShotCandidate };
+}
+
+/**
+ * Thresholds tuned on train: a candidate's values binarised at every value the judge gave (no calls), the best
+ * that changes some train unit's side and beats the parent added as a "threshold" candidate.
+ */
+function thresholdTuner(
+  criterionId: string,
+  trainUnits: readonly string[],
+  candidates: AlignmentCandidate[],
+  agreementOf: (values: ReadonlyMap<string, number>, positive: (v: number) => boolean) => BinaryAgreement,
+) {
+  return (parent: AlignmentCandidate, values: ReadonlyMap<string, number>) => {
+    const c = parent.definition.criteria.find((x) => x.id === criterionId)!;
     if (c.type !== "numeric") return;
     let best: AlignmentCandidate | null = null;
-    const current = criterionPositive(parent.definition, criterion.id);
+    const current = criterionPositive(parent.definition, criterionId);
     for (const t of [...new Set(values.values())].sort((a, b) => a - b)) {
       if (t <= c.min || t > c.max) continue;
       const definition = withCriterion(
         parent.definition,
-        criterion.id,
+        criterionId,
         (x) => ({ ...x, positiveAtLeast: t }) as RubricCriterion,
       );
       if (trainUnits.every((id) => !values.has(id) || current(values.get(id)!) === values.get(id)! >= t)) continue;
-      const { truth, predicted } = scoreOn(values, trainLabels, (v) => v >= t, trainUnits);
-      const train = binaryAgreement(truth, predicted);
+      const train = agreementOf(values, (v) => v >= t);
       if ((train.kappa ?? -2) > (best?.train.kappa ?? parent.train.kappa ?? -2) + 1e-12)
         best = {
           id: "",
@@ -261,133 +402,6 @@ export async function alignRubricJudge(
         };
     }
     if (best) candidates.push({ ...best, id: `c${candidates.length + 1}` });
-  };
-
-  const base = await runOn(baseline, split.train, false);
-  const baselineCandidate = add("baseline", "the task's latest version", baseline, base.values, base.runId);
-  tuneThreshold(baselineCandidate, base.values);
-  progress("baseline on train");
-  let parent = { candidate: baselineCandidate, values: base.values };
-  for (let r = 0; r < rewrites; r++) {
-    if (!fits(split.train.length, 1)) {
-      stopped = `Stopped at the budget (${calls} of ${input.budget.maxCalls} calls, $${costUsd.toFixed(4)} of $${input.budget.maxCostUsd}) after ${r} rewrite(s): the held-out runs are kept within it.`;
-      break;
-    }
-    checkCancel();
-    const disagreements = await disagreementsOf(
-      prisma,
-      storage,
-      parent.candidate,
-      parent.values,
-      trainLabels,
-      trainUnits,
-      criterion.id,
-      optimizerConfig.imageDetail,
-    );
-    if (disagreements.length === 0) {
-      skipped.push(`rewrite ${r + 1}: no train disagreements left to learn from`);
-      break;
-    }
-    const parentCriterion = parent.candidate.definition.criteria.find((c) => c.id === criterion.id)!;
-    const proposal = await proposeRewrite(
-      optimizerClient,
-      optimizerConfig,
-      { name: parentCriterion.name, definition: parentCriterion.definition, scale: scaleWords(parentCriterion) },
-      disagreements,
-      deps.signal,
-    );
-    calls += 1;
-    costUsd += proposal.costUsd;
-    if ("error" in proposal) {
-      skipped.push(`rewrite ${r + 1}: ${proposal.error}`);
-      continue;
-    }
-    const definition = withCriterion(parent.candidate.definition, criterion.id, (c) => ({
-      ...c,
-      definition: proposal.definition,
-    }));
-    if (
-      candidates.some(
-        (c) =>
-          c.kind === "rewrite" &&
-          c.definition.criteria.some((x) => x.id === criterion.id && x.definition === proposal.definition),
-      )
-    ) {
-      skipped.push(`rewrite ${r + 1}: the optimizer proposed a definition already tried`);
-      continue;
-    }
-    const run = await runOn(definition, split.train, true);
-    const entry = add(
-      "rewrite",
-      `the optimizer's rewrite of ${parent.candidate.id}'s definition`,
-      definition,
-      run.values,
-      run.runId,
-    );
-    tuneThreshold(entry, run.values);
-    progress(`rewrite ${r + 1} on train`);
-    if ((entry.train.kappa ?? -2) > (parent.candidate.train.kappa ?? -2))
-      parent = { candidate: entry, values: run.values };
-  }
-
-  // Few-shot: the best so far with k train videos shown as examples (their frames, the label as the expected answer).
-  // A rubric's examples are videos; an item subject's would need the item's fields too (not yet).
-  if (fewShot > 0 && perItem) skipped.push("few-shot: not offered yet for a rubric judged per item");
-  if (fewShot > 0 && !perItem && stopped === null) {
-    if (!fits(split.train.length)) {
-      stopped = `Stopped at the budget (${calls} of ${input.budget.maxCalls} calls, $${costUsd.toFixed(4)} of $${input.budget.maxCostUsd}) before the few-shot candidate: the held-out runs are kept within it.`;
-    } else {
-      const examples = await fewShotExamples(
-        prisma,
-        parent.candidate,
-        trainLabels,
-        split.train,
-        criterion,
-        criterionPositive(baseline, criterion.id),
-        fewShot,
-        input.seed ?? 1,
-      );
-      if (examples.length === 0) skipped.push("few-shot: no train video with frames to show");
-      else {
-        const definition = { ...parent.candidate.definition, examples };
-        const run = await runOn(definition, split.train, true);
-        const entry = add(
-          "fewshot",
-          `${parent.candidate.id} with ${examples.length} train example(s), frames included`,
-          definition,
-          run.values,
-          run.runId,
-        );
-        tuneThreshold(entry, run.values);
-        progress("few-shot on train");
-      }
-    }
-  }
-
-  // 2. Keep the best on train (the earliest on a tie, so the baseline wins a tie).
-  const best = candidates.reduce((a, b) => ((b.train.kappa ?? -2) > (a.train.kappa ?? -2) + 1e-12 ? b : a));
-  // 3. Only now: the held-out runs, then the held-out labels.
-  const heldBase = await runOn(baseline, split.heldOut, false);
-  progress("baseline on held-out");
-  const heldBest = best.kind === "baseline" ? heldBase : await runOn(best.definition, split.heldOut, true);
-  progress("best on held-out");
-  const heldLabels = await deps.labels.labels(split.heldOut);
-  const a = scoreOn(
-    heldBase.values,
-    heldLabels,
-    criterionPositive(baseline, criterion.id),
-    [...heldLabels.keys()].sort(),
-  );
-  const b = scoreOn(heldBest.values, heldLabels, criterionPositive(best.definition, criterion.id), a.ids);
-  return {
-    split,
-    candidates,
-    skipped,
-    bestId: best.id,
-    heldOut: heldOutComparison({ ...a, runId: heldBase.runId }, { ...b, runId: heldBest.runId }, input.seed ?? 1),
-    calls,
-    costUsd,
-    stopped,
   };
 }
 
