@@ -16,18 +16,23 @@ const target = (key: string, max: number, mine: { value: number; note: string | 
 const targets = [target("motion", 10), target("physics", 3), target("style", 10)];
 const start = () => initialReviewState(targets, null, null);
 const run = (state: ReviewState, ...actions: ReviewAction[]) => actions.reduce(reviewReducer, state);
-const digit = (d: number, timeStamp: number, digitAdvances = true, state?: ReviewState): ReviewAction => ({
+const digit = (
+  d: number,
+  timeStamp: number,
+  digitAdvances = true,
+  deferred: DeferredMove | null = null,
+): ReviewAction => ({
   type: "digit",
   digit: d,
   timeStamp,
-  deferred: state?.deferred ?? null,
+  deferred,
   targets,
   digitAdvances,
 });
 /** A key as the screen applies it: its start (`begin`), then the digit with the deferred move the start ended. */
 function typeKey(state: ReviewState, d: number, timeStamp: number, digitAdvances = true): ReviewState {
   const begun = beginKey(state, String(d), timeStamp, targets.length);
-  return reviewReducer(begun.state, { ...digit(d, timeStamp, digitAdvances), deferred: begun.deferred });
+  return reviewReducer(begun.state, digit(d, timeStamp, digitAdvances, begun.deferred));
 }
 const values = (state: ReviewState) => Object.fromEntries(Object.entries(state.drafts).map(([k, d]) => [k, d.value]));
 
