@@ -35,19 +35,21 @@ const presence = (judge: boolean): PresenceView => ({
 });
 
 let step: ReturnType<typeof usePresenceStep>;
-function Harness({ view }: { view: PresenceView }) {
-  step = usePresenceStep(view, ["fire", "smoke"]);
+/** Renders the step and hands the hook's value to the test (`seen`), as the review screen reads it at each render. */
+function Harness({ view, seen }: { view: PresenceView; seen: (value: ReturnType<typeof usePresenceStep>) => void }) {
+  const value = usePresenceStep(view, ["fire", "smoke"]);
+  seen(value);
   return (
     <>
-      {step.element}
-      {step.summary}
+      {value.element}
+      {value.summary}
     </>
   );
 }
 
 describe("the presence step", () => {
   it("a category's key marks it present; the judge's presence shows when not blind and asks its targets too", () => {
-    render(<Harness view={presence(true)} />);
+    render(<Harness view={presence(true)} seen={(value) => (step = value)} />);
     expect(screen.getAllByTestId("presence-judge").map((el) => el.textContent)).toEqual([
       "judge: absent",
       "judge: present",
@@ -70,7 +72,7 @@ describe("the presence step", () => {
   });
 
   it("blind: the judge is hidden; Enter with nothing to grade is left to the screen, and p comes back", () => {
-    render(<Harness view={presence(false)} />);
+    render(<Harness view={presence(false)} seen={(value) => (step = value)} />);
     expect(screen.getAllByTestId("presence-judge-hidden")).toHaveLength(2);
     expect(screen.getByTestId("presence-summary").textContent).toBe("Present: none · change (p)");
     expect(step.active).toBe(true);
