@@ -40,53 +40,33 @@ export const qaDemo: DemoSeedPart = {
   },
 };
 
-/**
- * The demo's simulated question set in FrameJury's question-set format: per clip two multiple-choice and one
- * open question. By the stub's rules (lib/tasks/qa/stub-rules.ts) a model that sees picks the option sharing
- * the most words with the question, so some distractors are written to win: the simulated model gets about
- * half right, and the open answers that restate the question are judged right only where the reference shares
- * their words.
- */
-export function demoQuestions(): string {
-  const [soup, ice, paper, river] = CLIPS.map((clip) => path.basename(clip.path));
-  const mc = (
-    id: string,
-    video: string,
-    question: string,
-    options: Record<string, string>,
-    answer: string,
-    category: string,
-    granularity: "coarse" | "fine",
-  ) => ({
-    id,
-    video,
-    question,
-    format: "mc",
-    options,
-    answer,
-    category,
-    granularity,
-  });
-  const open = (
-    id: string,
-    video: string,
-    question: string,
-    answer: string,
-    category: string,
-    granularity: "coarse" | "fine",
-  ) => ({
-    id,
-    video,
-    question,
-    format: "open",
-    answer,
-    category,
-    granularity,
-  });
-  const questions = [
+/** A multiple-choice question in FrameJury's question-set format. */
+const mc = (
+  id: string,
+  video: string,
+  question: string,
+  options: Record<string, string>,
+  answer: string,
+  category: string,
+  granularity: "coarse" | "fine",
+) => ({ id, video, question, format: "mc", options, answer, category, granularity });
+
+/** An open question in FrameJury's question-set format. */
+const open = (
+  id: string,
+  video: string,
+  question: string,
+  answer: string,
+  category: string,
+  granularity: "coarse" | "fine",
+) => ({ id, video, question, format: "open", answer, category, granularity });
+
+/** Each of the first four demo clips' questions (soup in space, ice on a stove, folded paper, a river), by its file name. */
+const QUESTIONS_OF_CLIP: readonly ((video: string) => object[])[] = [
+  (video) => [
     mc(
       "soup-1",
-      soup!,
+      video,
       "What happens to the soup when the bowl is tilted?",
       {
         A: "The soup spreads slowly in all directions.",
@@ -99,7 +79,7 @@ export function demoQuestions(): string {
     ),
     mc(
       "soup-2",
-      soup!,
+      video,
       "Where is the bowl of soup?",
       { A: "On a kitchen table.", B: "In the space station, the bowl of soup floats.", C: "In a garden." },
       "B",
@@ -108,15 +88,17 @@ export function demoQuestions(): string {
     ),
     open(
       "soup-3",
-      soup!,
+      video,
       "How does the liquid move in the space station?",
       "The liquid moves through the space station.",
       "Step Sequencing",
       "coarse",
     ),
+  ],
+  (video) => [
     mc(
       "ice-1",
-      ice!,
+      video,
       "What melts on the hot stove?",
       { A: "A block of ice melts on the hot stove.", B: "A candle.", C: "Butter." },
       "A",
@@ -125,7 +107,7 @@ export function demoQuestions(): string {
     ),
     mc(
       "ice-2",
-      ice!,
+      video,
       "What is left on the stove after the ice melts?",
       { A: "A puddle of water.", B: "The ice melts and is left on the stove.", C: "Smoke." },
       "A",
@@ -134,15 +116,17 @@ export function demoQuestions(): string {
     ),
     open(
       "ice-3",
-      ice!,
+      video,
       "What heats the block of ice?",
       "The stove underneath it.",
       "Specific Step Recognition",
       "fine",
     ),
+  ],
+  (video) => [
     mc(
       "paper-1",
-      paper!,
+      video,
       "What is the paper folded into?",
       { A: "A paper airplane.", B: "A paper boat, folded twice.", C: "A crane." },
       "A",
@@ -151,7 +135,7 @@ export function demoQuestions(): string {
     ),
     mc(
       "paper-2",
-      paper!,
+      video,
       "What happens to the piece of paper?",
       { A: "The piece of paper is folded.", B: "It burns.", C: "It is torn." },
       "A",
@@ -160,15 +144,17 @@ export function demoQuestions(): string {
     ),
     open(
       "paper-3",
-      paper!,
+      video,
       "What does the paper become?",
       "The paper becomes a paper airplane.",
       "Object Interaction Recognition",
       "coarse",
     ),
+  ],
+  (video) => [
     mc(
       "river-1",
-      river!,
+      video,
       "What colour does the river change to?",
       { A: "Brown.", B: "Green.", C: "Blue." },
       "A",
@@ -177,7 +163,7 @@ export function demoQuestions(): string {
     ),
     mc(
       "river-2",
-      river!,
+      video,
       "What colour was the river before it changed?",
       { A: "The river was brown before it changed colour.", B: "Blue.", C: "Red." },
       "B",
@@ -186,12 +172,23 @@ export function demoQuestions(): string {
     ),
     open(
       "river-3",
-      river!,
+      video,
       "How does the river change?",
       "The river changes from blue to brown.",
       "Step Sequencing",
       "coarse",
     ),
-  ];
+  ],
+];
+
+/**
+ * The demo's simulated question set in FrameJury's question-set format: per clip two multiple-choice and one
+ * open question. By the stub's rules (lib/tasks/qa/stub-rules.ts) a model that sees picks the option sharing
+ * the most words with the question, so some distractors are written to win: the simulated model gets about
+ * half right, and the open answers that restate the question are judged right only where the reference shares
+ * their words.
+ */
+export function demoQuestions(): string {
+  const questions = QUESTIONS_OF_CLIP.flatMap((questionsOf, i) => questionsOf(path.basename(CLIPS[i]!.path)));
   return questions.map((q) => JSON.stringify(q)).join("\n") + "\n";
 }
