@@ -7,7 +7,7 @@
  * and each copy would otherwise start its own pool. It is infrastructure (a pool of connections to the app's own
  * database), never project data.
  */
-import type { ConstructorOptions, IDatabase, PgBoss, Queue } from "pg-boss";
+import type { ConstructorOptions, Db, PgBoss, Queue } from "pg-boss";
 import { loggedClusterIdentity, type ClusterIdentity } from "../db/cluster-identity";
 import { isConnectionLoss } from "../db/reconnecting-adapter";
 import { rootLogger } from "../observability/logger";
@@ -114,7 +114,7 @@ export async function jobQueues(...queues: QueueDefinition[]): Promise<PgBoss> {
  * A Prisma transaction as pg-boss's `db` option: jobs sent through it are saved with the transaction's rows or not
  * at all (a delivery row and the job that sends it, say).
  */
-export function transactionDb(tx: { $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> }): IDatabase {
+export function transactionDb(tx: { $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> }): Db {
   return {
     async executeSql(text, values = []) {
       return { rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) };
