@@ -26,8 +26,9 @@ import {
   resampler,
   streamSeed,
 } from "../stats/bootstrap";
-import { kendallTauB } from "../stats/correlation";
 import { StatsInputError } from "../stats/input-error";
+
+export { kendallTau, type RankingInput } from "./ranking-agreement";
 
 /** One video's value: VBench has several videos per prompt per generator, each a row. */
 export interface LeaderboardRow {
@@ -318,6 +319,61 @@ interface GeneratorState {
   totalReplicates: Float64Array;
 }
 
+/** A generator's entry on the board (rank still 0): its dimensions, categories and total with their intervals. */
+function generatorEntry(
+  state: GeneratorState,
+  dimensions: readonly string[],
+  categoryNames: readonly string[],
+  confidence: number,
+): LeaderboardGenerator {
+  const estimate = (value: number, replicates: Float64Array): LeaderboardEstimate =>
+    Number.isNaN(value) ? { value: null, lower: null, upper: null } : { value, ...interval(replicates, confidence) };
+  return {
+    model: state.model,
+    rank: 0,
+    dimensions: Object.fromEntries(
+      dimensions.map((dimension, d) => {
+        const cells = state.cells[d];
+        if (!cells) return [dimension, { score: null, lower: null, upper: null, n: 0, excluded: 0, prompts: 0 }];
+        const { counted, excluded } = tallyOverPrompts(cells, emptyTally());
+        return [
+          dimension,
+          {
+            score: orNull(state.scores[d]!),
+            ...interval(state.dimensionReplicates[d]!, confidence),
+            n: counted,
+            excluded,
+            prompts: cells.prompts.length,
+          },
+        ];
+      }),
+    ),
+    categories: Object.fromEntries(
+      categoryNames.map((category, k) => [category, estimate(state.categoryValues[k]!, state.categoryReplicates[k]!)]),
+    ),
+    total: estimate(state.total, state.totalReplicates),
+  };
+}
+
+/** Sorts the generators best first (equal totals by name, no total last) and gives equal totals the same rank. */
+function rankGenerators(generators: LeaderboardGenerator[], higherIsBetter: boolean): void {
+  const better = (x: LeaderboardGenerator, y: LeaderboardGenerator): number => {
+    const tx = x.total.value;
+    const ty = y.total.value;
+    if (tx !== ty) {
+      if (tx === null) return 1;
+      if (ty === null) return -1;
+      return higherIsBetter ? ty - tx : tx - ty;
+    }
+    return x.model < y.model ? -1 : x.model > y.model ? 1 : 0;
+  };
+  generators.sort(better);
+  generators.forEach((g, i) => {
+    const previous = generators[i - 1];
+    g.rank = previous && previous.total.value === g.total.value ? previous.rank : i + 1;
+  });
+}
+
 /**
  * The leaderboard: every generator's dimension scores, category values and total with percentile-bootstrap
  * intervals, every pair's paired difference, and the ranking. Throws StatsInputError on input it cannot use
@@ -398,49 +454,8 @@ export function buildLeaderboard(input: LeaderboardInput): LeaderboardResult {
     }
   }
 
-  const estimate = (value: number, replicates: Float64Array): LeaderboardEstimate =>
-    Number.isNaN(value) ? { value: null, lower: null, upper: null } : { value, ...interval(replicates, confidence) };
-  const generators: LeaderboardGenerator[] = states.map((state) => ({
-    model: state.model,
-    rank: 0,
-    dimensions: Object.fromEntries(
-      dimensions.map((dimension, d) => {
-        const cells = state.cells[d];
-        if (!cells) return [dimension, { score: null, lower: null, upper: null, n: 0, excluded: 0, prompts: 0 }];
-        const { counted, excluded } = tallyOverPrompts(cells, emptyTally());
-        return [
-          dimension,
-          {
-            score: orNull(state.scores[d]!),
-            ...interval(state.dimensionReplicates[d]!, confidence),
-            n: counted,
-            excluded,
-            prompts: cells.prompts.length,
-          },
-        ];
-      }),
-    ),
-    categories: Object.fromEntries(
-      categoryNames.map((category, k) => [category, estimate(state.categoryValues[k]!, state.categoryReplicates[k]!)]),
-    ),
-    total: estimate(state.total, state.totalReplicates),
-  }));
-
-  const better = (x: LeaderboardGenerator, y: LeaderboardGenerator): number => {
-    const tx = x.total.value;
-    const ty = y.total.value;
-    if (tx !== ty) {
-      if (tx === null) return 1;
-      if (ty === null) return -1;
-      return higherIsBetter ? ty - tx : tx - ty;
-    }
-    return x.model < y.model ? -1 : x.model > y.model ? 1 : 0;
-  };
-  generators.sort(better);
-  generators.forEach((g, i) => {
-    const previous = generators[i - 1];
-    g.rank = previous && previous.total.value === g.total.value ? previous.rank : i + 1;
-  });
+  const generators = states.map((state) => generatorEntry(state, dimensions, categoryNames, confidence));
+  rankGenerators(generators, higherIsBetter);
 
   const stateOf = new Map(states.map((state) => [state.model, state]));
   const pairs: LeaderboardPair[] = [];
@@ -552,34 +567,4 @@ function pairedDifference(
   const replicates = new Float64Array(samples);
   for (let r = 0; r < samples; r++) replicates[r] = difference(true);
   return { a, b, n, difference: estimate, ...interval(replicates, confidence), p: pairedBootstrapP(replicates) };
-}
-
-/** A ranking, best first; a nested list is a tie (["A", ["B", "C"], "D"]: B and C share second place). */
-export type RankingInput = readonly (string | readonly string[])[];
-
-function positions(ranking: RankingInput, name: string): Map<string, number> {
-  const out = new Map<string, number>();
-  ranking.forEach((entry, place) => {
-    for (const item of typeof entry === "string" ? [entry] : entry) {
-      if (out.has(item)) throw new StatsInputError(`"${item}" appears twice in ranking ${name}`);
-      out.set(item, place);
-    }
-  });
-  return out;
-}
-
-/**
- * Kendall's tau-b between two rankings over the items both contain (ties allowed as nested lists, and
- * handled by tau-b): 1 for the same order, −1 for the reverse. Null for fewer than two shared items or when
- * either ranking ties all of them.
- */
-export function kendallTau(a: RankingInput, b: RankingInput): number | null {
-  const inA = positions(a, "a");
-  const inB = positions(b, "b");
-  const common = [...inA.keys()].filter((item) => inB.has(item));
-  if (common.length < 2) return null;
-  return kendallTauB(
-    common.map((item) => inA.get(item)!),
-    common.map((item) => inB.get(item)!),
-  );
 }
