@@ -9,7 +9,7 @@ import { QueueScopeOptions } from "@/components/tasks/queue-views";
 import { TaskCode } from "@/components/tasks/target-legend";
 import type { ItemScopeForm } from "@/lib/queues/queue-form-choices";
 import { findTask } from "@/lib/tasks/registry";
-import { isYesNoScale, scaleBounds } from "@/lib/tasks/task-declaration";
+import { isYesNoScale, scaleBounds, type TaskDeclaration } from "@/lib/tasks/task-declaration";
 import type { QueueHandOut } from "@/lib/queues/queue-states.validation";
 import { perItemText, type QueueTargetCounts } from "@/lib/queues/target-counts";
 
@@ -62,32 +62,8 @@ export function NewQueueForm({
   const ensembleKind = runs.find((r) => r.id === runId)?.ensemble ?? null;
   const scoreScope = scope === "scores" || (scope === "unstable" && ensembleKind !== null);
   const targets = task?.targets ?? [];
-  const verdictMetric = task?.verdict ? task.metrics.find((m) => m.id === task.verdict!.metricId) : undefined;
-  const bounds = targets.length
-    ? targets
-        .map((t) => scaleBounds(t.scale))
-        .reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) }))
-    : null;
-  const scopes = [...new Set(targets.map((t) => SCOPE_WORDS[t.scope]))].join(" / ");
-  /** Every target a yes/no answer (VBench-2.0's questions): the scores are answers, not numbers on a range. */
-  const answers = targets.length > 0 && targets.every((t) => isYesNoScale(t.scale));
-  const filterEntries = Object.entries(filter).filter(
-    ([key, value]) => key !== "runId" && value !== undefined && value !== "",
-  );
-  const previewParams = new URLSearchParams(filterEntries.map(([k, v]) => [k, String(v)]));
-  previewParams.set("runId", runId);
-  // The targets per video are counted for the chosen categories (the video list link keeps the filter alone).
-  const countParams = new URLSearchParams(previewParams);
   const chosenTargets = chosen.filter((c) => targets.some((t) => t.id === c));
-  if (chosenTargets.length) countParams.set("categories", chosenTargets.join(","));
-  const preview = useQuery({
-    queryKey: ["queue-preview", projectId, countParams.toString()],
-    queryFn: () =>
-      apiFetch<{ runId: string; count: number; targets: QueueTargetCounts | null }>(
-        `/api/v1/projects/${projectId}/queues/preview?${countParams.toString()}`,
-      ),
-    placeholderData: (previous) => previous,
-  });
+  const { filterEntries, previewParams, preview } = useQueuePreview(projectId, filter, runId, chosenTargets);
   const perVideo = videoScope && scope === "scores" ? (preview.data?.targets ?? null) : null;
   const create = useMutation({
     mutationFn: () =>
@@ -98,7 +74,7 @@ export function NewQueueForm({
         sort,
         dir,
         scope: itemScope ? itemScope.id : scope === "unstable" && !ensembleKind ? "scores" : scope,
-        categories: videoScope && scoreScope ? chosen.filter((c) => targets.some((t) => t.id === c)) : [],
+        categories: videoScope && scoreScope ? chosenTargets : [],
         ...(itemScope?.optionsKey ? { [itemScope.optionsKey]: scopeOptions[itemScope.id] ?? {} } : {}),
         mode: videoScope && scope === "scores" && task?.presence ? mode : "full",
         reviewersPerItem,
@@ -117,17 +93,7 @@ export function NewQueueForm({
         create.mutate();
       }}
     >
-      <label className="flex flex-col gap-1">
-        <span className="font-medium">Name</span>
-        <input
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          required
-          maxLength={200}
-          className="rounded-md border border-slate-300 px-2 py-1.5"
-          placeholder="e.g. Mechanics, judge said yes"
-        />
-      </label>
+      <NameField value={name} onChange={setName} />
       <div className="flex flex-col gap-1">
         <span className="font-medium">Videos</span>
         <p className="text-slate-600" data-testid="queue-filter">
@@ -137,30 +103,9 @@ export function NewQueueForm({
             change the filter in the video list
           </a>
         </p>
-        <p data-testid="queue-match-count" className="font-medium">
-          {preview.isPending ? (
-            "Counting…"
-          ) : preview.error ? (
-            <span className="text-red-700">{preview.error.message}</span>
-          ) : (
-            `${preview.data.count} video${preview.data.count === 1 ? "" : "s"} match`
-          )}
-        </p>
+        <MatchCount preview={preview} />
       </div>
-      <label className="flex flex-col gap-1">
-        <span className="font-medium">Judge run</span>
-        <select
-          value={runId}
-          onChange={(e) => setRunId(e.target.value)}
-          className="rounded-md border border-slate-300 px-2 py-1.5"
-        >
-          {runs.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <RunField runs={runs} value={runId} onChange={setRunId} />
       {itemScope && task ? (
         <QueueScopeOptions
           scopeId={itemScope.id}
@@ -170,157 +115,16 @@ export function NewQueueForm({
           onChange={(value) => setScopeOptions((all) => ({ ...all, [itemScope.id]: value }))}
         />
       ) : (
-        <fieldset className="flex flex-col gap-1">
-          <legend className="font-medium">Reviewers judge</legend>
-          {hasVerdict && (
-            <label className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="scope"
-                checked={scope === "verdict"}
-                onChange={() => setScope("verdict")}
-                data-testid="queue-scope-verdict"
-              />{" "}
-              the {verdictMetric ? verdictMetric.label.toLowerCase() : "judge's"} verdict (yes/no) per video
-            </label>
-          )}
-          <label className="flex items-center gap-2">
-            <input
-              type="radio"
-              name="scope"
-              checked={scope === "scores"}
-              onChange={() => setScope("scores")}
-              data-testid="queue-scope-scores"
-            />{" "}
-            {answers
-              ? "the judge's answers (yes / no) to each of its questions"
-              : `the judge's scores${bounds ? ` (${bounds.min}–${bounds.max})` : ""}`}
-            {scopes ? ` per ${scopes}` : ""}
-          </label>
-          {!hasVerdict && task && (
-            <p className="ml-6 text-xs text-slate-600" data-testid="queue-no-verdict">
-              {task.label} gives no verdict per video: reviewers answer what the judge was asked.
-            </p>
-          )}
-          {perVideo && (
-            <p className="ml-6 text-xs text-slate-600" data-testid="queue-targets-per-item">
-              {perItemText(perVideo.full)} target{perVideo.full.max === 1 ? "" : "s"} per video
-              {chosenTargets.length ? ` (${chosenTargets.join(", ")})` : " (every category)"}
-              {perVideo.presenceFirst && task?.presence
-                ? ` · presence first: ${perVideo.presenceFirst.questions} presence question${perVideo.presenceFirst.questions === 1 ? "" : "s"}, then ${perItemText(perVideo.presenceFirst.scores)} value${perVideo.presenceFirst.scores.max === 1 ? "" : "s"} where the judge says present (more where a reviewer marks a category present)`
-                : ""}
-            </p>
-          )}
-          {ensembleKind && (
-            <label className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="scope"
-                checked={scope === "unstable"}
-                onChange={() => setScope("unstable")}
-                data-testid="queue-scope-unstable"
-              />{" "}
-              {ensembleKind === "samples"
-                ? "unstable targets: the scores whose samples spread past the target's threshold"
-                : "panel disagreement: the scores the judges disagree on"}
-            </label>
-          )}
-        </fieldset>
+        <ScoreScopeChoice {...{ task, scope, hasVerdict, ensembleKind, perVideo, chosenTargets }} onScope={setScope} />
       )}
       {videoScope && scope === "scores" && task?.presence && (
-        <fieldset className="flex flex-col gap-1" data-testid="queue-mode">
-          <legend className="font-medium">How each video is asked</legend>
-          <label className="flex items-center gap-2">
-            <input type="radio" name="mode" value="full" checked={mode === "full"} onChange={() => setMode("full")} />{" "}
-            full grading: a value for every score
-          </label>
-          <label className="flex items-center gap-2">
-            <input
-              type="radio"
-              name="mode"
-              value="presence"
-              checked={mode === "presence"}
-              onChange={() => setMode("presence")}
-            />{" "}
-            presence first: which categories are present in the video, then values only where the reviewer (or the
-            judge, unless blind) says present; absent stores {task.presence.absentValue}
-          </label>
-        </fieldset>
+        <PresenceModeChoice mode={mode} onMode={setMode} absentValue={task.presence.absentValue} />
       )}
-      {videoScope && scoreScope && (
-        <fieldset className="flex flex-col gap-1">
-          <legend className="font-medium">Categories (none chosen: all)</legend>
-          <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2" data-testid="queue-categories">
-            {targets.map(({ id: c }) => (
-              <label key={c} className="flex items-center gap-1.5 text-xs">
-                <input
-                  type="checkbox"
-                  checked={chosen.includes(c)}
-                  onChange={(e) => setChosen((list) => (e.target.checked ? [...list, c] : list.filter((x) => x !== c)))}
-                />
-                <TaskCode task={task} code={c} />
-              </label>
-            ))}
-          </div>
-        </fieldset>
-      )}
-      <label className="flex w-48 flex-col gap-1">
-        <span className="font-medium">Reviewers per item</span>
-        <input
-          type="number"
-          min={1}
-          max={10}
-          value={reviewersPerItem}
-          onChange={(e) => setReviewersPerItem(Number(e.target.value))}
-          className="rounded-md border border-slate-300 px-2 py-1.5"
-        />
-      </label>
-      <fieldset className="flex flex-col gap-1" data-testid="queue-hand-out">
-        <legend className="font-medium">Which item a reviewer gets next</legend>
-        <label className="flex items-center gap-2">
-          <input
-            type="radio"
-            name="handOut"
-            value="overlap"
-            checked={handOut === "overlap"}
-            onChange={() => setHandOut("overlap")}
-          />{" "}
-          overlap first: the first item they have not reviewed that still needs a reviewer, so reviewers meet on the
-          same items and their agreement shows early
-        </label>
-        <label className="flex items-center gap-2">
-          <input
-            type="radio"
-            name="handOut"
-            value="coverage"
-            checked={handOut === "coverage"}
-            onChange={() => setHandOut("coverage")}
-          />{" "}
-          coverage first: the items with the fewest reviews first, so every item gets one reviewer before any gets a
-          second
-        </label>
-      </fieldset>
-      <label className="flex items-center gap-2">
-        <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} />
-        <span>
-          <span className="font-medium">Blind</span>: reviewers see the judge&apos;s (and others&apos;) values only
-          after submitting their own
-        </span>
-      </label>
-      <label className="flex flex-col gap-1">
-        <span className="font-medium">Guidelines for this queue&apos;s reviewers (Markdown, optional)</span>
-        <textarea
-          value={guidelines}
-          onChange={(e) => setGuidelines(e.target.value)}
-          rows={4}
-          maxLength={20000}
-          className="rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
-          data-testid="new-queue-guidelines"
-        />
-        <span className="text-xs text-slate-500">
-          Shown on the review screen after the project&apos;s guidelines; g shows or hides them.
-        </span>
-      </label>
+      {videoScope && scoreScope && <CategoryChoice task={task} chosen={chosen} onChosen={setChosen} />}
+      <ReviewersField value={reviewersPerItem} onChange={setReviewersPerItem} />
+      <HandOutChoice handOut={handOut} onHandOut={setHandOut} />
+      <BlindField value={blind} onChange={setBlind} />
+      <GuidelinesField value={guidelines} onChange={setGuidelines} />
       <div className="flex items-center gap-3">
         <button type="submit" disabled={create.isPending || preview.data?.count === 0} className={buttonClass()}>
           {create.isPending ? "Creating…" : "Create queue"}
@@ -332,5 +136,319 @@ export function NewQueueForm({
         )}
       </div>
     </form>
+  );
+}
+
+/** The videos the filter matches, counted by the server for the chosen run (and, per video, the targets asked). */
+function useQueuePreview(projectId: string, filter: Filter, runId: string, chosenTargets: string[]) {
+  const filterEntries = Object.entries(filter).filter(
+    ([key, value]) => key !== "runId" && value !== undefined && value !== "",
+  );
+  const previewParams = new URLSearchParams(filterEntries.map(([k, v]) => [k, String(v)]));
+  previewParams.set("runId", runId);
+  // The targets per video are counted for the chosen categories (the video list link keeps the filter alone).
+  const countParams = new URLSearchParams(previewParams);
+  if (chosenTargets.length) countParams.set("categories", chosenTargets.join(","));
+  const preview = useQuery({
+    queryKey: ["queue-preview", projectId, countParams.toString()],
+    queryFn: () => apiFetch<QueuePreview>(`/api/v1/projects/${projectId}/queues/preview?${countParams.toString()}`),
+    placeholderData: (previous) => previous,
+  });
+  return { filterEntries, previewParams, preview };
+}
+
+interface QueuePreview {
+  runId: string;
+  count: number;
+  targets: QueueTargetCounts | null;
+}
+
+function MatchCount({ preview }: { preview: ReturnType<typeof useQueuePreview>["preview"] }) {
+  return (
+    <p data-testid="queue-match-count" className="font-medium">
+      {preview.isPending ? (
+        "Counting…"
+      ) : preview.error ? (
+        <span className="text-red-700">{preview.error.message}</span>
+      ) : (
+        `${preview.data.count} video${preview.data.count === 1 ? "" : "s"} match`
+      )}
+    </p>
+  );
+}
+
+/**
+ * What reviewers of a video queue judge: the verdict (when the task has one), the scores (or a VBench-2.0 run's
+ * answers), or an ensemble run's unstable scores; with the targets a video asks.
+ */
+function ScoreScopeChoice({
+  task,
+  scope,
+  hasVerdict,
+  ensembleKind,
+  perVideo,
+  chosenTargets,
+  onScope,
+}: {
+  task: TaskDeclaration | null;
+  scope: "verdict" | "scores" | "unstable";
+  hasVerdict: boolean;
+  ensembleKind: "samples" | "panel" | null;
+  perVideo: QueueTargetCounts | null;
+  chosenTargets: string[];
+  onScope: (scope: "verdict" | "scores" | "unstable") => void;
+}) {
+  const setScope = onScope;
+  const targets = task?.targets ?? [];
+  const verdictMetric = task?.verdict ? task.metrics.find((m) => m.id === task.verdict!.metricId) : undefined;
+  const bounds = targets.length
+    ? targets
+        .map((t) => scaleBounds(t.scale))
+        .reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) }))
+    : null;
+  const scopes = [...new Set(targets.map((t) => SCOPE_WORDS[t.scope]))].join(" / ");
+  /** Every target a yes/no answer (VBench-2.0's questions): the scores are answers, not numbers on a range. */
+  const answers = targets.length > 0 && targets.every((t) => isYesNoScale(t.scale));
+  return (
+    <fieldset className="flex flex-col gap-1">
+      <legend className="font-medium">Reviewers judge</legend>
+      {hasVerdict && (
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name="scope"
+            checked={scope === "verdict"}
+            onChange={() => setScope("verdict")}
+            data-testid="queue-scope-verdict"
+          />{" "}
+          the {verdictMetric ? verdictMetric.label.toLowerCase() : "judge's"} verdict (yes/no) per video
+        </label>
+      )}
+      <label className="flex items-center gap-2">
+        <input
+          type="radio"
+          name="scope"
+          checked={scope === "scores"}
+          onChange={() => setScope("scores")}
+          data-testid="queue-scope-scores"
+        />{" "}
+        {answers
+          ? "the judge's answers (yes / no) to each of its questions"
+          : `the judge's scores${bounds ? ` (${bounds.min}–${bounds.max})` : ""}`}
+        {scopes ? ` per ${scopes}` : ""}
+      </label>
+      {!hasVerdict && task && (
+        <p className="ml-6 text-xs text-slate-600" data-testid="queue-no-verdict">
+          {task.label} gives no verdict per video: reviewers answer what the judge was asked.
+        </p>
+      )}
+      {perVideo && (
+        <p className="ml-6 text-xs text-slate-600" data-testid="queue-targets-per-item">
+          {perItemText(perVideo.full)} target{perVideo.full.max === 1 ? "" : "s"} per video
+          {chosenTargets.length ? ` (${chosenTargets.join(", ")})` : " (every category)"}
+          {perVideo.presenceFirst && task?.presence
+            ? ` · presence first: ${perVideo.presenceFirst.questions} presence question${perVideo.presenceFirst.questions === 1 ? "" : "s"}, then ${perItemText(perVideo.presenceFirst.scores)} value${perVideo.presenceFirst.scores.max === 1 ? "" : "s"} where the judge says present (more where a reviewer marks a category present)`
+            : ""}
+        </p>
+      )}
+      {ensembleKind && (
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name="scope"
+            checked={scope === "unstable"}
+            onChange={() => setScope("unstable")}
+            data-testid="queue-scope-unstable"
+          />{" "}
+          {ensembleKind === "samples"
+            ? "unstable targets: the scores whose samples spread past the target's threshold"
+            : "panel disagreement: the scores the judges disagree on"}
+        </label>
+      )}
+    </fieldset>
+  );
+}
+
+/** A presence-first task's choice: every score asked, or the categories' presence first. */
+function PresenceModeChoice({
+  mode,
+  onMode,
+  absentValue,
+}: {
+  mode: "full" | "presence";
+  onMode: (mode: "full" | "presence") => void;
+  absentValue: number;
+}) {
+  const setMode = onMode;
+  return (
+    <fieldset className="flex flex-col gap-1" data-testid="queue-mode">
+      <legend className="font-medium">How each video is asked</legend>
+      <label className="flex items-center gap-2">
+        <input type="radio" name="mode" value="full" checked={mode === "full"} onChange={() => setMode("full")} /> full
+        grading: a value for every score
+      </label>
+      <label className="flex items-center gap-2">
+        <input
+          type="radio"
+          name="mode"
+          value="presence"
+          checked={mode === "presence"}
+          onChange={() => setMode("presence")}
+        />{" "}
+        presence first: which categories are present in the video, then values only where the reviewer (or the judge,
+        unless blind) says present; absent stores {absentValue}
+      </label>
+    </fieldset>
+  );
+}
+
+function HandOutChoice({ handOut, onHandOut }: { handOut: QueueHandOut; onHandOut: (handOut: QueueHandOut) => void }) {
+  const setHandOut = onHandOut;
+  return (
+    <fieldset className="flex flex-col gap-1" data-testid="queue-hand-out">
+      <legend className="font-medium">Which item a reviewer gets next</legend>
+      <label className="flex items-center gap-2">
+        <input
+          type="radio"
+          name="handOut"
+          value="overlap"
+          checked={handOut === "overlap"}
+          onChange={() => setHandOut("overlap")}
+        />{" "}
+        overlap first: the first item they have not reviewed that still needs a reviewer, so reviewers meet on the same
+        items and their agreement shows early
+      </label>
+      <label className="flex items-center gap-2">
+        <input
+          type="radio"
+          name="handOut"
+          value="coverage"
+          checked={handOut === "coverage"}
+          onChange={() => setHandOut("coverage")}
+        />{" "}
+        coverage first: the items with the fewest reviews first, so every item gets one reviewer before any gets a
+        second
+      </label>
+    </fieldset>
+  );
+}
+
+function GuidelinesField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  return (
+    <label className="flex flex-col gap-1">
+      <span className="font-medium">Guidelines for this queue&apos;s reviewers (Markdown, optional)</span>
+      <textarea
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        rows={4}
+        maxLength={20000}
+        className="rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
+        data-testid="new-queue-guidelines"
+      />
+      <span className="text-xs text-slate-500">
+        Shown on the review screen after the project&apos;s guidelines; g shows or hides them.
+      </span>
+    </label>
+  );
+}
+
+function NameField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  return (
+    <label className="flex flex-col gap-1">
+      <span className="font-medium">Name</span>
+      <input
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        required
+        maxLength={200}
+        className="rounded-md border border-slate-300 px-2 py-1.5"
+        placeholder="e.g. Mechanics, judge said yes"
+      />
+    </label>
+  );
+}
+
+function RunField({
+  runs,
+  value,
+  onChange,
+}: {
+  runs: { id: string; label: string }[];
+  value: string;
+  onChange: (runId: string) => void;
+}) {
+  return (
+    <label className="flex flex-col gap-1">
+      <span className="font-medium">Judge run</span>
+      <select
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="rounded-md border border-slate-300 px-2 py-1.5"
+      >
+        {runs.map((r) => (
+          <option key={r.id} value={r.id}>
+            {r.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The score categories a queue asks (none chosen: all of them). */
+function CategoryChoice({
+  task,
+  chosen,
+  onChosen,
+}: {
+  task: TaskDeclaration | null;
+  chosen: string[];
+  onChosen: (update: (list: string[]) => string[]) => void;
+}) {
+  const setChosen = onChosen;
+  return (
+    <fieldset className="flex flex-col gap-1">
+      <legend className="font-medium">Categories (none chosen: all)</legend>
+      <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2" data-testid="queue-categories">
+        {(task?.targets ?? []).map(({ id: c }) => (
+          <label key={c} className="flex items-center gap-1.5 text-xs">
+            <input
+              type="checkbox"
+              checked={chosen.includes(c)}
+              onChange={(e) => setChosen((list) => (e.target.checked ? [...list, c] : list.filter((x) => x !== c)))}
+            />
+            <TaskCode task={task} code={c} />
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+function ReviewersField({ value, onChange }: { value: number; onChange: (value: number) => void }) {
+  return (
+    <label className="flex w-48 flex-col gap-1">
+      <span className="font-medium">Reviewers per item</span>
+      <input
+        type="number"
+        min={1}
+        max={10}
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value))}
+        className="rounded-md border border-slate-300 px-2 py-1.5"
+      />
+    </label>
+  );
+}
+
+function BlindField({ value, onChange }: { value: boolean; onChange: (value: boolean) => void }) {
+  return (
+    <label className="flex items-center gap-2">
+      <input type="checkbox" checked={value} onChange={(e) => onChange(e.target.checked)} />
+      <span>
+        <span className="font-medium">Blind</span>: reviewers see the judge&apos;s (and others&apos;) values only after
+        submitting their own
+      </span>
+    </label>
   );
 }
