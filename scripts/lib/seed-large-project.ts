@@ -23,413 +23,27 @@ import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../../lib/tasks/hallu
 import { judgmentDeclaration } from "../../lib/reviews/judgment-target";
 import { taskOf } from "../../lib/tasks/registry";
 import { disagreementGapOf } from "../../lib/tasks/task-declaration";
+import { seedPrompts } from "./seed-prompts";
 
 export const SEED_MODELS = ["Sora", "Kling 1.6", "HunyuanVideo", "CogVideoX-5B"] as const;
 
-const DIMENSION_PROMPTS: Record<string, { subjects: string[]; actions: string[]; scenes: string[] }> = {
-  Mechanics: {
-    subjects: [
-      "A red rubber ball",
-      "A wooden block",
-      "A glass marble",
-      "A steel bearing",
-      "A tennis ball",
-      "A stack of books",
-      "A bowling ball",
-      "A paper cup",
-      "A toy car",
-      "A basketball",
-    ],
-    actions: [
-      "rolls down a steep ramp",
-      "falls off the edge of a table",
-      "bounces twice on the floor",
-      "slides across an icy surface",
-      "is knocked over by a swinging pendulum",
-      "tips over and comes to rest",
-    ],
-    scenes: [
-      "in a bright classroom",
-      "on a kitchen counter",
-      "in a slow-motion close-up",
-      "in a physics laboratory",
-      "on a wooden deck at sunset",
-      "in a dim garage",
-      "on a concrete playground",
-      "inside a glass box",
-    ],
-  },
-  Thermotics: {
-    subjects: [
-      "An ice cube",
-      "A pot of water",
-      "A candle",
-      "A chocolate bar",
-      "A block of butter",
-      "A snowman",
-      "A kettle",
-      "A scoop of ice cream",
-      "A glass of iced tea",
-      "A wax crayon",
-    ],
-    actions: [
-      "melts slowly",
-      "starts to boil and steam",
-      "burns down to the wick",
-      "softens and drips",
-      "freezes over",
-      "gives off rising steam",
-    ],
-    scenes: [
-      "in direct summer sunlight",
-      "on a gas stove",
-      "in a cold winter garden",
-      "on a black marble table",
-      "beside an open fireplace",
-      "in a time-lapse shot",
-      "on a sunny windowsill",
-      "inside a freezer",
-    ],
-  },
-  Material: {
-    subjects: [
-      "A glass vase",
-      "A silk scarf",
-      "A ceramic plate",
-      "A sponge",
-      "A sheet of paper",
-      "A rubber band",
-      "A clay pot",
-      "A metal spring",
-      "A cotton towel",
-      "A soap bubble",
-    ],
-    actions: [
-      "shatters on the floor",
-      "is crumpled by a hand",
-      "stretches and snaps back",
-      "absorbs spilled water",
-      "tears in half",
-      "bends without breaking",
-    ],
-    scenes: [
-      "in a close-up shot",
-      "on a white studio background",
-      "in a busy workshop",
-      "under soft morning light",
-      "on a rainy balcony",
-      "in slow motion",
-      "on a polished wooden table",
-      "in a cluttered attic",
-    ],
-  },
-  "Human Anatomy": {
-    subjects: [
-      "A pianist",
-      "A rock climber",
-      "A juggler",
-      "A violinist",
-      "A chef",
-      "A yoga teacher",
-      "A basketball player",
-      "A sign-language interpreter",
-      "A potter",
-      "A typist",
-    ],
-    actions: [
-      "moves both hands quickly",
-      "stretches arms overhead",
-      "turns around and waves",
-      "grips the handle tightly",
-      "counts on five fingers",
-      "crosses legs while sitting",
-    ],
-    scenes: [
-      "in a concert hall",
-      "on a rocky cliff",
-      "in a crowded street",
-      "in a quiet studio",
-      "in a restaurant kitchen",
-      "on a sunny beach",
-      "in a gym",
-      "in a library",
-    ],
-  },
-  "Human Interaction": {
-    subjects: [
-      "Two friends",
-      "A mother and her child",
-      "Two dancers",
-      "A waiter and a customer",
-      "Two chess players",
-      "A coach and an athlete",
-      "Two colleagues",
-      "A doctor and a patient",
-      "Two children",
-      "A couple",
-    ],
-    actions: [
-      "shake hands",
-      "pass a ball back and forth",
-      "hug each other",
-      "exchange a small gift",
-      "high-five after a game",
-      "walk side by side talking",
-    ],
-    scenes: [
-      "in a city park",
-      "at a train station",
-      "in an office lobby",
-      "on a snowy street",
-      "in a cozy living room",
-      "at a farmers market",
-      "on a basketball court",
-      "in a hospital corridor",
-    ],
-  },
-  "Complex Landscape": {
-    subjects: [
-      "A drone",
-      "A hot-air balloon",
-      "A lone hiker",
-      "A sailing boat",
-      "A flock of birds",
-      "A train",
-      "A kayak",
-      "A paraglider",
-      "A herd of horses",
-      "A cyclist",
-    ],
-    actions: [
-      "travels across",
-      "slowly rises above",
-      "circles around",
-      "moves along the edge of",
-      "crosses",
-      "descends toward",
-    ],
-    scenes: [
-      "a misty mountain valley",
-      "a vast desert with dunes",
-      "a glacier lake",
-      "a terraced rice field",
-      "a rocky coastline",
-      "an autumn forest",
-      "a canyon at dawn",
-      "a snowy plateau",
-    ],
-  },
-  "Camera Motion": {
-    subjects: [
-      "A lighthouse",
-      "A city skyline",
-      "A waterfall",
-      "A vintage car",
-      "A cathedral",
-      "A bonsai tree",
-      "A street market",
-      "A sculpture",
-      "A bridge",
-      "A sunflower field",
-    ],
-    actions: [
-      "seen in a slow dolly zoom",
-      "seen in an orbiting shot",
-      "seen while the camera pans left",
-      "seen while the camera tilts up",
-      "seen in a tracking shot",
-      "seen while the camera pulls back",
-    ],
-    scenes: [
-      "at golden hour",
-      "at night with neon lights",
-      "on a foggy morning",
-      "under heavy rain",
-      "in bright midday sun",
-      "during a snowstorm",
-      "at twilight",
-      "under a clear blue sky",
-    ],
-  },
-  "Dynamic Spatial Relationship": {
-    subjects: [
-      "A cat",
-      "A dog",
-      "A child",
-      "A robot",
-      "A squirrel",
-      "A delivery drone",
-      "A goose",
-      "A rabbit",
-      "A toy train",
-      "A horse",
-    ],
-    actions: [
-      "moves from the left of the box to its right",
-      "walks behind the sofa",
-      "jumps onto the chair",
-      "crawls under the table",
-      "runs around the tree",
-      "climbs on top of the wall",
-    ],
-    scenes: [
-      "in a living room",
-      "in a backyard",
-      "in a warehouse",
-      "in a garden",
-      "on a farm",
-      "in a park",
-      "in a playroom",
-      "on a rooftop",
-    ],
-  },
-  "Motion Order Understanding": {
-    subjects: [
-      "A barista",
-      "A mechanic",
-      "A painter",
-      "A gardener",
-      "A student",
-      "A baker",
-      "A tailor",
-      "A carpenter",
-      "A florist",
-      "A nurse",
-    ],
-    actions: [
-      "first opens the door, then turns on the light",
-      "picks up the cup, then pours the milk",
-      "kneads the dough, then puts it in the oven",
-      "measures the board, then cuts it",
-      "waters the plant, then trims its leaves",
-      "writes a note, then folds it",
-    ],
-    scenes: [
-      "in a small cafe",
-      "in a garage",
-      "in an art studio",
-      "in a greenhouse",
-      "in a classroom",
-      "in a bakery",
-      "in a tailor shop",
-      "in a workshop",
-    ],
-  },
-  "Instance Preservation": {
-    subjects: [
-      "Three apples",
-      "Five ducks",
-      "Two red cars",
-      "Four balloons",
-      "Three candles",
-      "Six chairs",
-      "Two cats",
-      "Four boats",
-      "Three umbrellas",
-      "Five stones",
-    ],
-    actions: [
-      "stay in a row while the camera moves",
-      "swim in a line across the pond",
-      "drive through an intersection",
-      "float up into the sky",
-      "flicker on a table",
-      "are arranged around a table",
-    ],
-    scenes: [
-      "on a wooden table",
-      "on a calm pond",
-      "in a city street",
-      "at a birthday party",
-      "in a dark room",
-      "in a dining hall",
-      "on a windowsill",
-      "in a harbor",
-    ],
-  },
-  "Human Clothes": {
-    subjects: [
-      "A model",
-      "A dancer",
-      "A businessman",
-      "A bride",
-      "A skateboarder",
-      "A firefighter",
-      "A tourist",
-      "A student",
-      "A runner",
-      "A farmer",
-    ],
-    actions: [
-      "puts on a long coat",
-      "takes off a hat",
-      "walks in a flowing dress",
-      "zips up a jacket",
-      "ties a scarf",
-      "rolls up the sleeves",
-    ],
-    scenes: [
-      "on a fashion runway",
-      "in a windy street",
-      "in a changing room",
-      "at a wedding",
-      "in a skate park",
-      "at a fire station",
-      "at an airport",
-      "in a schoolyard",
-    ],
-  },
-  "Motion Rationality": {
-    subjects: [
-      "A swimmer",
-      "A gymnast",
-      "A horse rider",
-      "A skier",
-      "A weightlifter",
-      "A sprinter",
-      "A diver",
-      "A tennis player",
-      "A surfer",
-      "A figure skater",
-    ],
-    actions: [
-      "completes a full turn",
-      "jumps and lands",
-      "lifts a heavy barbell",
-      "pushes off and glides",
-      "serves the ball",
-      "dives into the water",
-    ],
-    scenes: [
-      "in an Olympic arena",
-      "on a mountain slope",
-      "in an indoor pool",
-      "on a sandy beach",
-      "in a training hall",
-      "on a frozen lake",
-      "in a stadium",
-      "on a big wave",
-    ],
-  },
-};
+export { seedPrompts } from "./seed-prompts";
 
-/** `count` distinct prompts with their dimension, deterministic. */
-export function seedPrompts(count: number): { prompt: string; dimension: string }[] {
-  const dimensions = Object.keys(DIMENSION_PROMPTS);
-  const out: { prompt: string; dimension: string }[] = [];
-  for (let p = 0; p < count; p++) {
-    const dimension = dimensions[p % dimensions.length]!;
-    const { subjects, actions, scenes } = DIMENSION_PROMPTS[dimension]!;
-    const j = Math.floor(p / dimensions.length);
-    const combos = subjects.length * actions.length * scenes.length;
-    const subject = subjects[j % subjects.length]!;
-    const action = actions[Math.floor(j / subjects.length) % actions.length]!;
-    const scene = scenes[Math.floor(j / (subjects.length * actions.length)) % scenes.length]!;
-    const variant = Math.floor(j / combos);
-    out.push({ prompt: `${subject} ${action} ${scene}${variant > 0 ? `, take ${variant + 1}` : ""}.`, dimension });
-  }
-  return out;
+/** What each step of the seed needs: the transaction, the seeded rows' ids and sizes, and the timed step logger. */
+interface Seed {
+  tx: Transaction;
+  projectId: string;
+  runId: string;
+  ownerId: string;
+  reviewerIds: string[];
+  videos: number;
+  scoreBudget: number;
+  tag: string;
+  now: Date;
+  settings: typeof DEFAULT_HALLUCINATION_SUMMARY_SETTINGS;
+  step: <T>(label: string, work: () => Promise<T>) => Promise<T>;
 }
+type Transaction = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 export async function seedLargeProject(
   prisma: PrismaClient,
@@ -450,7 +64,45 @@ export async function seedLargeProject(
     );
     return result;
   };
+  const { ownerId, reviewerIds, projectId, runId, settings } = await createProjectAndRun(prisma, {
+    videos,
+    reviewerCount,
+    tag,
+    now,
+  });
+  log(
+    `seeding project ${projectId}: ${videos.toLocaleString("en")} videos, up to ${scoreBudget.toLocaleString("en")} scores, ${reviewerCount} reviewers`,
+  );
 
+  // md5-based uniform numbers in [0, 1): deterministic per (video, slot) and well mixed.
+  // (Inlined below as ('x' || substr(md5(<key>), 1, 8))::bit(32)::bigint / 4294967296.0.)
+  await prisma.$transaction(
+    async (tx) => {
+      const seed: Seed = { tx, projectId, runId, ownerId, reviewerIds, videos, scoreBudget, tag, now, settings, step };
+      await insertVideosAndFrames(seed);
+      await insertScores(seed);
+      await insertRunSummaries(seed);
+      if (reviewerCount > 0) await insertJudgments(seed);
+      return undefined;
+    },
+    { timeout: 30 * 60_000, maxWait: 60_000 },
+  );
+
+  // VACUUM too (outside any transaction): the visibility map autovacuum would have set after such
+  // inserts, so index-only scans are measured as they run in a settled database.
+  await step("vacuum analyze", async () => {
+    await prisma.$executeRaw`VACUUM (ANALYZE) "video", "frame_set", "frame", "run_video", "step_result", "score", "human_judgment", "human_judgment_history"`;
+    return undefined;
+  });
+  log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { projectId, runId, ownerId, reviewerIds };
+}
+
+/** The users (an owner and the reviewers), the project and its members, the endpoint and the finished run. */
+async function createProjectAndRun(
+  prisma: PrismaClient,
+  { videos, reviewerCount, tag, now }: { videos: number; reviewerCount: number; tag: string; now: Date },
+) {
   const ownerId = `seed-${tag}-owner`;
   const reviewerIds = Array.from({ length: reviewerCount }, (_, i) => `seed-${tag}-reviewer-${i + 1}`);
   await prisma.user.createMany({
@@ -496,22 +148,18 @@ export async function seedLargeProject(
     },
   });
   const runId = run.id;
-  const threshold = settings.verdict.threshold;
-  const prompts = seedPrompts(Math.max(1, Math.ceil(videos / 12)));
-  log(
-    `seeding project ${projectId}: ${videos.toLocaleString("en")} videos, up to ${scoreBudget.toLocaleString("en")} scores, ${reviewerCount} reviewers`,
-  );
+  return { ownerId, reviewerIds, projectId, runId, settings };
+}
 
-  // md5-based uniform numbers in [0, 1): deterministic per (video, slot) and well mixed.
-  // (Inlined below as ('x' || substr(md5(<key>), 1, 8))::bit(32)::bigint / 4294967296.0.)
-  await prisma.$transaction(
-    async (tx) => {
-      await tx.$executeRaw`CREATE TEMP TABLE seed_prompt (pi int PRIMARY KEY, prompt text NOT NULL, dimension text NOT NULL) ON COMMIT DROP`;
-      await tx.$executeRaw`CREATE TEMP TABLE seed_video (vi int PRIMARY KEY, id text NOT NULL, k int NOT NULL, pi int NOT NULL, model text NOT NULL, sample int NOT NULL, bad float8 NOT NULL, start bigint NOT NULL) ON COMMIT DROP`;
-      await tx.$executeRaw`INSERT INTO seed_prompt SELECT (o - 1)::int, p, d FROM unnest(${prompts.map((p) => p.prompt)}::text[], ${prompts.map((p) => p.dimension)}::text[]) WITH ORDINALITY AS x(p, d, o)`;
-      // k key frames (2–4) and a per-video "badness" that scales its scores; start = its first score's
-      // position in the run's score budget.
-      await tx.$executeRaw`INSERT INTO seed_video
+/** The prompts and videos as temporary tables, then the videos, their frame sets and frames. */
+async function insertVideosAndFrames({ tx, projectId, ownerId, videos, tag, now, step }: Seed) {
+  const prompts = seedPrompts(Math.max(1, Math.ceil(videos / 12)));
+  await tx.$executeRaw`CREATE TEMP TABLE seed_prompt (pi int PRIMARY KEY, prompt text NOT NULL, dimension text NOT NULL) ON COMMIT DROP`;
+  await tx.$executeRaw`CREATE TEMP TABLE seed_video (vi int PRIMARY KEY, id text NOT NULL, k int NOT NULL, pi int NOT NULL, model text NOT NULL, sample int NOT NULL, bad float8 NOT NULL, start bigint NOT NULL) ON COMMIT DROP`;
+  await tx.$executeRaw`INSERT INTO seed_prompt SELECT (o - 1)::int, p, d FROM unnest(${prompts.map((p) => p.prompt)}::text[], ${prompts.map((p) => p.dimension)}::text[]) WITH ORDINALITY AS x(p, d, o)`;
+  // k key frames (2–4) and a per-video "badness" that scales its scores; start = its first score's
+  // position in the run's score budget.
+  await tx.$executeRaw`INSERT INTO seed_video
         SELECT vi, ${`sv${tag}-`} || lpad(vi::text, 7, '0'), k, vi / 12, (${[...SEED_MODELS]}::text[])[1 + (vi / 3) % 4], vi % 3, bad,
           sum(19 * k + 1) OVER (ORDER BY vi) - (19 * k + 1)
         FROM (
@@ -519,14 +167,14 @@ export async function seedLargeProject(
             power(('x' || substr(md5('b' || vi), 1, 8))::bit(32)::bigint / 4294967296.0, 1.5) AS bad
           FROM generate_series(0, ${videos - 1}::int) AS vi
         ) g`;
-      await tx.$executeRaw`CREATE UNIQUE INDEX ON seed_video (id)`;
-      await tx.$executeRaw`ANALYZE seed_video`;
-      // Bulk inserts in index order (ids share their video's prefix) keep the B-trees' writes sequential.
-      await tx.$executeRaw`SET LOCAL work_mem = '256MB'`;
+  await tx.$executeRaw`CREATE UNIQUE INDEX ON seed_video (id)`;
+  await tx.$executeRaw`ANALYZE seed_video`;
+  // Bulk inserts in index order (ids share their video's prefix) keep the B-trees' writes sequential.
+  await tx.$executeRaw`SET LOCAL work_mem = '256MB'`;
 
-      await step(
-        "videos",
-        () => tx.$executeRaw`INSERT INTO "video" ("id", "projectId", "sha256", "sizeBytes", "fileName", "relativePath", "storageKey", "contentType", "status",
+  await step(
+    "videos",
+    () => tx.$executeRaw`INSERT INTO "video" ("id", "projectId", "sha256", "sizeBytes", "fileName", "relativePath", "storageKey", "contentType", "status",
           "prompt", "promptTruncated", "dimensions", "model", "sampleIndex", "matchedPrompt", "durationS", "fps", "width", "height", "codec", "container", "frameCount",
           "createdById", "createdAt", "updatedAt")
         SELECT sv.id, ${projectId}, md5(sv.id) || md5(sv.id || ':2'), 2000000 + (sv.vi * 7919) % 6000000,
@@ -536,30 +184,33 @@ export async function seedLargeProject(
           p.prompt, left(p.prompt, 180), ARRAY[p.dimension], sv.model, sv.sample, true, 4 + (sv.vi % 5), 24, 1280, 720, 'avc1.640028', 'mp4', (4 + (sv.vi % 5)) * 24,
           ${ownerId}, ${now}::timestamp - make_interval(secs => ${videos} - sv.vi), ${now}::timestamp
         FROM seed_video sv JOIN seed_prompt p ON p.pi = sv.pi ORDER BY sv.id`,
-      );
+  );
 
-      await step(
-        "frame sets",
-        () => tx.$executeRaw`INSERT INTO "frame_set" ("id", "videoId", "identity", "parameters", "mode", "decoder", "frameCount", "keyFrameCount", "createdById", "createdAt")
+  await step(
+    "frame sets",
+    () => tx.$executeRaw`INSERT INTO "frame_set" ("id", "videoId", "identity", "parameters", "mode", "decoder", "frameCount", "keyFrameCount", "createdById", "createdAt")
         SELECT sv.id || '-fs', sv.id, md5(sv.id || ':fs') || md5(sv.id || ':fs2'), '{"mode":"density-peaks","fps":4,"clusterRadius":1}'::jsonb, 'density-peaks', 'webcodecs',
           3 * sv.k, sv.k, ${ownerId}, ${now}::timestamp
         FROM seed_video sv ORDER BY sv.id`,
-      );
-      // Frame 3c+1 is key frame c; 3c and 3c+2 are its cluster neighbours.
-      await step(
-        "frames",
-        () => tx.$executeRaw`INSERT INTO "frame" ("id", "frameSetId", "index", "timestampS", "isKeyFrame", "cluster", "storageKey", "sha256", "sizeBytes", "width", "height")
+  );
+  // Frame 3c+1 is key frame c; 3c and 3c+2 are its cluster neighbours.
+  await step(
+    "frames",
+    () => tx.$executeRaw`INSERT INTO "frame" ("id", "frameSetId", "index", "timestampS", "isKeyFrame", "cluster", "storageKey", "sha256", "sizeBytes", "width", "height")
         SELECT sv.id || '-f' || i, sv.id || '-fs', i, i * 0.25, i % 3 = 1, (i / 3) * 3 + 1, 'frames/' || sv.id || '/' || i || '.jpg',
           md5(sv.id || ':f' || i) || md5(sv.id || ':g' || i), 40000 + (i * 977) % 20000, 768, 432
         FROM seed_video sv CROSS JOIN LATERAL generate_series(0, 3 * sv.k - 1) AS i ORDER BY sv.id, i`,
-      );
+  );
+}
 
-      // Score slots of a video in pipeline order: static (key frame, s1–s10), dynamic (cluster, d1–d9), I.
-      // A slot is seeded when start + its ordinal is within the budget.
-      await tx.$executeRaw`CREATE TEMP TABLE seed_slot (vi int NOT NULL, video_id text NOT NULL, step_id text NOT NULL, step_code text NOT NULL, scope int NOT NULL, category text NOT NULL, value float8 NOT NULL) ON COMMIT DROP`;
-      await step(
-        "score slots",
-        () => tx.$executeRaw`INSERT INTO seed_slot
+/** The run's score slots while the budget lasts, then its step results and scores. */
+async function insertScores({ tx, runId, scoreBudget, now, step }: Seed) {
+  // Score slots of a video in pipeline order: static (key frame, s1–s10), dynamic (cluster, d1–d9), I.
+  // A slot is seeded when start + its ordinal is within the budget.
+  await tx.$executeRaw`CREATE TEMP TABLE seed_slot (vi int NOT NULL, video_id text NOT NULL, step_id text NOT NULL, step_code text NOT NULL, scope int NOT NULL, category text NOT NULL, value float8 NOT NULL) ON COMMIT DROP`;
+  await step(
+    "score slots",
+    () => tx.$executeRaw`INSERT INTO seed_slot
         SELECT sv.vi, sv.id, s.step_id, CASE s.step_id WHEN 'static_hallucination' THEN 's' WHEN 'dynamic_hallucination' THEN 'd' ELSE 'i' END, s.scope, s.category,
           least(10, floor((('x' || substr(md5(sv.vi || ':' || s.step_id || ':' || s.scope || ':' || s.category), 1, 8))::bit(32)::bigint / 4294967296.0) * (3 + 9 * sv.bad)))
         FROM seed_video sv CROSS JOIN LATERAL (
@@ -572,33 +223,37 @@ export async function seedLargeProject(
           SELECT 'inconsistency', 0, 'inconsistency', 19 * sv.k
         ) s
         WHERE sv.start < ${scoreBudget} AND sv.start + s.ord < ${scoreBudget}`,
-      );
-      await tx.$executeRaw`ANALYZE seed_slot`;
+  );
+  await tx.$executeRaw`ANALYZE seed_slot`;
 
-      const templates = {
-        static_hallucination: "hallucination/static-hallucination",
-        dynamic_hallucination: "hallucination/dynamic-hallucination",
-        inconsistency: "hallucination/inconsistency",
-      };
-      await step(
-        "step results",
-        () => tx.$executeRaw`INSERT INTO "step_result" ("id", "runId", "videoId", "stepId", "scopeIndex", "status", "templateId", "templateHash", "output", "attempts", "startedAt", "finishedAt")
+  const templates = {
+    static_hallucination: "hallucination/static-hallucination",
+    dynamic_hallucination: "hallucination/dynamic-hallucination",
+    inconsistency: "hallucination/inconsistency",
+  };
+  await step(
+    "step results",
+    () => tx.$executeRaw`INSERT INTO "step_result" ("id", "runId", "videoId", "stepId", "scopeIndex", "status", "templateId", "templateHash", "output", "attempts", "startedAt", "finishedAt")
         SELECT s.video_id || '-' || s.step_code || s.scope, ${runId}, s.video_id, s.step_id, s.scope, 'done'::"StepStatus",
           (${JSON.stringify(templates)}::jsonb) ->> s.step_id, md5(s.step_id), jsonb_build_object('scores', jsonb_object_agg(s.category, s.value)), 1, ${now}::timestamp, ${now}::timestamp
         FROM seed_slot s GROUP BY s.video_id, s.step_id, s.step_code, s.scope ORDER BY s.video_id, s.step_id, s.scope`,
-      );
-      await step(
-        "scores",
-        () => tx.$executeRaw`INSERT INTO "score" ("id", "runId", "videoId", "stepResultId", "stepId", "scopeIndex", "category", "value")
+  );
+  await step(
+    "scores",
+    () => tx.$executeRaw`INSERT INTO "score" ("id", "runId", "videoId", "stepResultId", "stepId", "scopeIndex", "category", "value")
         SELECT s.video_id || '-' || s.step_code || s.scope || '-' || s.category, ${runId}, s.video_id, s.video_id || '-' || s.step_code || s.scope, s.step_id, s.scope, s.category, s.value
         FROM seed_slot s ORDER BY s.video_id, s.step_id, s.scope, s.category`,
-      );
+  );
+}
 
-      // The summary as summarizeHallucinationScores computes it (mean-max, verdict: some category's max or I ≥ threshold).
-      const categoryOrder = ["inconsistency", ...STATIC_CATEGORY_IDS, ...DYNAMIC_CATEGORY_IDS];
-      await step(
-        "run videos",
-        () => tx.$executeRaw`WITH per_category AS (
+/** Each judged video's summary as the pipeline computes it, and the run's headline metrics. */
+async function insertRunSummaries({ tx, runId, now, settings, step }: Seed) {
+  const threshold = settings.verdict.threshold;
+  // The summary as summarizeHallucinationScores computes it (mean-max, verdict: some category's max or I ≥ threshold).
+  const categoryOrder = ["inconsistency", ...STATIC_CATEGORY_IDS, ...DYNAMIC_CATEGORY_IDS];
+  await step(
+    "run videos",
+    () => tx.$executeRaw`WITH per_category AS (
           SELECT s.video_id, s.step_id, s.category, max(s.value) AS m FROM seed_slot s GROUP BY s.video_id, s.step_id, s.category
         ), per_video AS (
           SELECT s.video_id, count(*) FILTER (WHERE s.step_id = 'static_hallucination') AS n_static,
@@ -624,11 +279,11 @@ export async function seedLargeProject(
             'worst', jsonb_build_object('category', a.worst_category, 'value', a.worst), 'settings', ${JSON.stringify(settings)}::jsonb),
           ${now}::timestamp
         FROM a ORDER BY a.video_id`,
-      );
-      // The headline metrics as the engine stores them (hallucinationPipeline.metricValues): one row per known value.
-      await step(
-        "run metrics",
-        () => tx.$executeRaw`INSERT INTO "run_metric" ("runId", "videoId", "itemId", "metric", "value")
+  );
+  // The headline metrics as the engine stores them (hallucinationPipeline.metricValues): one row per known value.
+  await step(
+    "run metrics",
+    () => tx.$executeRaw`INSERT INTO "run_metric" ("runId", "videoId", "itemId", "metric", "value")
         SELECT rv."runId", rv."videoId", '', m.metric, m.value
         FROM "run_video" rv CROSS JOIN LATERAL (VALUES
           ('S', (rv."summary"->>'S')::float8), ('D', (rv."summary"->>'D')::float8), ('I', (rv."summary"->>'I')::float8),
@@ -636,18 +291,21 @@ export async function seedLargeProject(
         ) AS m(metric, value)
         WHERE rv."runId" = ${runId} AND m.value IS NOT NULL
         ORDER BY rv."videoId", m.metric`,
-      );
-      await tx.$executeRaw`ANALYZE "score"`;
-      await tx.$executeRaw`ANALYZE "run_video"`;
-      await tx.$executeRaw`ANALYZE "run_metric"`;
+  );
+  await tx.$executeRaw`ANALYZE "score"`;
+  await tx.$executeRaw`ANALYZE "run_video"`;
+  await tx.$executeRaw`ANALYZE "run_metric"`;
+}
 
-      if (reviewerCount > 0) {
-        const reviewers = reviewerIds;
-        const second = reviewerCount > 1;
-        // Verdicts: ~10% of judged videos, by two reviewers (one when there is only one); ~20% of answers flip the judge's.
-        await step(
-          "verdict judgments",
-          () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "targetKey", "gap", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
+/** The reviewers' judgments in the run (verdicts, overall, scores) and their version-1 history rows. */
+async function insertJudgments({ tx, projectId, runId, reviewerIds, now, step }: Seed) {
+  const reviewers = reviewerIds;
+  const reviewerCount = reviewerIds.length;
+  const second = reviewerCount > 1;
+  // Verdicts: ~10% of judged videos, by two reviewers (one when there is only one); ~20% of answers flip the judge's.
+  await step(
+    "verdict judgments",
+    () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "targetKey", "gap", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
           SELECT rv."videoId" || '-hv' || r.n, ${projectId}, 'hallucination', 'verdict', 'verdict', ${`hallucination|v:`} || rv."videoId" || '|verdict', 1, ${runId}, rv."videoId",
             (${reviewers}::text[])[1 + (sv.vi + r.n) % ${reviewerCount}],
             CASE WHEN (('x' || substr(md5(sv.vi || ':flip' || r.n), 1, 8))::bit(32)::bigint % 5) = 0 THEN 1 - rv."value" ELSE rv."value" END,
@@ -656,11 +314,11 @@ export async function seedLargeProject(
             ${now}::timestamp, ${now}::timestamp
           FROM "run_metric" rv JOIN seed_video sv ON sv.id = rv."videoId" CROSS JOIN generate_series(0, ${second ? 1 : 0}::int) AS r(n)
           WHERE rv."runId" = ${runId} AND rv."itemId" = '' AND rv."metric" = 'verdict' AND (('x' || substr(md5(sv.vi || ':hv'), 1, 8))::bit(32)::bigint % 10) = 0`,
-        );
-        // Overall: ~3% of judged videos, one reviewer, within ±15 of the judge.
-        await step(
-          "overall judgments",
-          () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "targetKey", "gap", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
+  );
+  // Overall: ~3% of judged videos, one reviewer, within ±15 of the judge.
+  await step(
+    "overall judgments",
+    () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "targetKey", "gap", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
           SELECT x.video_id || '-ho', ${projectId}, 'hallucination', 'overall', 'overall', ${`hallucination|v:`} || x.video_id || '|overall', ${disagreementGapOf(judgmentDeclaration("overall", null, [taskOf("hallucination")]))}, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
             abs(x.value - x.judge) >= ${disagreementGapOf(judgmentDeclaration("overall", null, [taskOf("hallucination")]))} - 1e-9, ${now}::timestamp, ${now}::timestamp
           FROM (
@@ -669,11 +327,11 @@ export async function seedLargeProject(
             FROM "run_metric" rv JOIN seed_video sv ON sv.id = rv."videoId"
             WHERE rv."runId" = ${runId} AND rv."itemId" = '' AND rv."metric" = 'overall' AND (('x' || substr(md5(sv.vi || ':ho'), 1, 8))::bit(32)::bigint % 33) = 0
           ) x`,
-        );
-        // Scores: ~5% of judged videos, one reviewer on I and on s3 of the first key frame, within ±3 of the judge.
-        await step(
-          "score judgments",
-          () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "stepId", "scopeIndex", "frameSetId", "targetKey", "gap", "scoreId", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
+  );
+  // Scores: ~5% of judged videos, one reviewer on I and on s3 of the first key frame, within ±3 of the judge.
+  await step(
+    "score judgments",
+    () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "stepId", "scopeIndex", "frameSetId", "targetKey", "gap", "scoreId", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
           SELECT x.score_id || '-hs', ${projectId}, 'hallucination', 'score', x.category, x.step_id, x.scope_index, x.frame_set_id,
             ${`hallucination|v:`} || x.video_id || '|' || x.category || '@' || x.step_id || ':' || x.scope_index || CASE WHEN x.frame_set_id <> '' THEN '#' || x.frame_set_id ELSE '' END,
             ${disagreementGapOf(judgmentDeclaration("score", null, [taskOf("hallucination")]))}, x.score_id, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
@@ -688,25 +346,11 @@ export async function seedLargeProject(
             WHERE s."runId" = ${runId} AND s."scopeIndex" = 0 AND s."category" IN ('inconsistency', 's3')
               AND (('x' || substr(md5(sv.vi || ':hs'), 1, 8))::bit(32)::bigint % 20) = 1
           ) x`,
-        );
-        await step(
-          "judgment history",
-          () => tx.$executeRaw`INSERT INTO "human_judgment_history" ("id", "judgmentId", "reviewerId", "version", "before", "after", "at")
+  );
+  await step(
+    "judgment history",
+    () => tx.$executeRaw`INSERT INTO "human_judgment_history" ("id", "judgmentId", "reviewerId", "version", "before", "after", "at")
           SELECT h."id" || '-v1', h."id", h."reviewerId", 1, NULL, jsonb_build_object('value', h."value", 'note', NULL, 'reason', NULL), h."createdAt"
           FROM "human_judgment" h WHERE h."runId" = ${runId}`,
-        );
-      }
-      return undefined;
-    },
-    { timeout: 30 * 60_000, maxWait: 60_000 },
   );
-
-  // VACUUM too (outside any transaction): the visibility map autovacuum would have set after such
-  // inserts, so index-only scans are measured as they run in a settled database.
-  await step("vacuum analyze", async () => {
-    await prisma.$executeRaw`VACUUM (ANALYZE) "video", "frame_set", "frame", "run_video", "step_result", "score", "human_judgment", "human_judgment_history"`;
-    return undefined;
-  });
-  log(`seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { projectId, runId, ownerId, reviewerIds };
 }
