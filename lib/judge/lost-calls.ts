@@ -5,7 +5,7 @@
  * by that call: the bill errs high, never low. When a worker dies with calls in
  * flight, the provider still answers (and bills) them, but the answers never reach the database: the next
  * worker to take up the video marks those calls "lost" and they stay in the run's calls, tokens and cost
- * with their estimates (lib/judge/engine/step-store.ts, planVideoSteps). Providers cannot tell the second
+ * with their estimates (lib/judge/engine/video-jobs.ts, planVideoSteps). Providers cannot tell the second
  * request of a step from the first, so the step is paid twice.
  */
 

@@ -5,7 +5,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { someNamed } from "../format/some-named";
 import type { CreateRunInput } from "./endpoints.validation";
-import type { ItemRequirement, PipelineDefinition } from "./engine/pipeline";
+import type { FrameRequirement, ItemRequirement, PipelineDefinition } from "./engine/pipeline";
 import { redactVideoScoresFor } from "../visibility/judge-visibility";
 import { videoSubjectPipelineIds } from "../tasks/registry";
 import { publicStepError } from "./call-inspector";
@@ -36,7 +36,66 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
   // A project's own data-defined task runs in that project only: elsewhere it is as unknown as a typo.
   if (!pipeline || (pipeline.projectId && pipeline.projectId !== projectId))
     throw new ValidationError(`Unknown pipeline ${input.pipeline}.`);
-  const endpoint = await prisma.judgeEndpoint.findFirst({ where: { id: input.endpointId, projectId } });
+  const endpoint = await runEndpoint(deps, projectId, input);
+  // The run's own settings, else the project's defaults for this pipeline; kept with the run.
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
+  const projectDefaults = (project.judgeSettings as Record<string, unknown>)[pipeline.id] ?? {};
+  const chosen = input.settings ?? projectDefaults;
+  // A run started from the defaults records which version of them it used (lib/judge/settings-versions.ts).
+  const settingsVersion = input.settings ? null : await latestSettingsVersion(prisma, projectId, pipeline.id);
+  const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(chosen) : chosen;
+  const otherEndpoints = await roleEndpoints(prisma, projectId, pipeline, settings, endpoint);
+
+  const promptVersionIds = await resolveRunPromptVersions(prisma, projectId, pipeline, input.promptVersions);
+
+  const items = pipeline.items ? await runItemsFor(prisma, projectId, pipeline.items, input) : null;
+  const { videos, withoutFrames, doomed } = await runVideosFor(prisma, projectId, pipeline, settings, input, items);
+  const judged = new Set(videos.map((v) => v.id));
+  const runItems = items ? positions(items.included.filter((item) => judged.has(item.videoId))) : [];
+  // What the run reads from elsewhere is kept in its settings, so its results follow from what it stored.
+  const storedSettings = pipeline.settingsAtStart
+    ? await pipeline.settingsAtStart(
+        prisma,
+        settings,
+        runItems.map((item) => item.itemId),
+      )
+    : settings;
+
+  const run = await saveRun(prisma, {
+    data: {
+      projectId,
+      pipeline: pipeline.id,
+      endpointId: endpoint.id,
+      settings: storedSettings as Prisma.InputJsonValue,
+      settingsVersionId: settingsVersion?.id ?? null,
+      promptVersionIds,
+      endpointSnapshot: endpointSnapshot(endpoint, otherEndpoints),
+      simulated: [endpoint, ...otherEndpoints.map((o) => o.endpoint)].some(
+        (e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated"),
+      ),
+      batchMode: input.batch ?? false,
+      createdById: actor.userId,
+      ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
+    },
+    videos,
+  });
+  await deps.queue.enqueue(videos.map((v) => ({ runId: run.id, videoId: v.id })));
+  if (run.batchMode) await deps.queue.startBatchChecks!(run.id);
+  return {
+    id: run.id,
+    videos: videos.length,
+    /** Videos in scope the run leaves out because they have no frame set it can use (the first 100, and how many). */
+    withoutFrames: withoutFrames.slice(0, 100),
+    withoutFramesCount: withoutFrames.length,
+    /** Videos in scope that a queued or running deletion is removing: left out. */
+    beingDeletedCount: doomed.length,
+    ...(items ? { items: runItems.length, excludedItems: items.excluded.length } : {}),
+  };
+}
+
+/** The run's endpoint, of the project and not archived (and serving the Batch API for a batch run). */
+async function runEndpoint(deps: RunDeps, projectId: string, input: CreateRunInput): Promise<JudgeEndpoint> {
+  const endpoint = await deps.prisma.judgeEndpoint.findFirst({ where: { id: input.endpointId, projectId } });
   if (!endpoint) throw new NotFoundError("No such endpoint in this project.");
   if (endpoint.archivedAt)
     throw new ValidationError(
@@ -49,15 +108,17 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       );
     if (!deps.queue.startBatchChecks) throw new ValidationError("This server cannot run batch runs.");
   }
-  // The run's own settings, else the project's defaults for this pipeline; kept with the run.
-  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
-  const projectDefaults = (project.judgeSettings as Record<string, unknown>)[pipeline.id] ?? {};
-  const chosen = input.settings ?? projectDefaults;
-  // A run started from the defaults records which version of them it used (lib/judge/settings-versions.ts).
-  const settingsVersion = input.settings ? null : await latestSettingsVersion(prisma, projectId, pipeline.id);
-  const settings = pipeline.settingsSchema ? pipeline.settingsSchema.parse(chosen) : chosen;
-  const requirement = pipeline.frames?.(settings) ?? { mode: "key_frames" as const };
-  // Other endpoints the run's steps call (a QA run's judge) must be the project's too.
+  return endpoint;
+}
+
+/** Other endpoints the run's steps call by role (a QA run's judge): they must be the project's too. */
+async function roleEndpoints(
+  prisma: PrismaClient,
+  projectId: string,
+  pipeline: PipelineDefinition,
+  settings: unknown,
+  endpoint: JudgeEndpoint,
+): Promise<{ role: string; endpoint: JudgeEndpoint }[]> {
   const otherEndpoints: { role: string; endpoint: JudgeEndpoint }[] = [];
   for (const [role, id] of Object.entries(pipeline.endpointIds?.(settings) ?? {})) {
     if (!id || id === endpoint.id) continue;
@@ -69,10 +130,52 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       );
     otherEndpoints.push({ role, endpoint: other });
   }
+  return otherEndpoints;
+}
 
-  const promptVersionIds = await resolveRunPromptVersions(prisma, projectId, pipeline, input.promptVersions);
+/** The endpoints as the run was started with them, its role endpoints under `roles`. */
+function endpointSnapshot(endpoint: JudgeEndpoint, otherEndpoints: { role: string; endpoint: JudgeEndpoint }[]) {
+  return {
+    name: endpoint.name,
+    baseUrl: endpoint.baseUrl,
+    model: endpoint.model,
+    temperature: endpoint.temperature,
+    imageDetail: endpoint.imageDetail,
+    ...(otherEndpoints.length
+      ? {
+          roles: Object.fromEntries(
+            otherEndpoints.map(({ role, endpoint: e }) => [
+              role,
+              {
+                id: e.id,
+                name: e.name,
+                baseUrl: e.baseUrl,
+                model: e.model,
+                temperature: e.temperature,
+                imageDetail: e.imageDetail,
+              },
+            ]),
+          ),
+        }
+      : {}),
+  };
+}
 
-  const items = pipeline.items ? await runItemsFor(prisma, projectId, pipeline.items, input) : null;
+type RunItems = Awaited<ReturnType<typeof runItemsFor>>;
+
+/**
+ * The videos the run judges, each with the frame sets its pipeline can use (newest first); those in scope without
+ * one; and those a deletion is removing. Refused with a reason when a named video cannot be judged or none can.
+ */
+async function runVideosFor(
+  prisma: PrismaClient,
+  projectId: string,
+  pipeline: PipelineDefinition,
+  settings: unknown,
+  input: CreateRunInput,
+  items: RunItems | null,
+) {
+  const requirement = pipeline.frames?.(settings) ?? { mode: "key_frames" as const };
   const where: Prisma.VideoWhereInput = { projectId };
   if (input.videoIds) where.id = { in: input.videoIds };
   if (input.dimension) where.dimensions = { has: input.dimension };
@@ -82,59 +185,12 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
         (id) => !input.videoIds || input.videoIds.includes(id),
       ),
     };
-  const frameSetWhere =
-    requirement.mode === "uniform" ? FRAME_SET_WHERE.uniform(requirement.count) : FRAME_SET_WHERE[requirement.mode];
-  const accepts = requirement.mode === "uniform" ? requirement.accepts : undefined;
-  const found = await prisma.video.findMany({
-    where,
-    orderBy: { relativePath: "asc" },
-    select: {
-      id: true,
-      relativePath: true,
-      width: true,
-      height: true,
-      // A requirement that accepts only some sets (frames of a planned size) looks at every candidate, newest first,
-      // and at each one's first frame. Without one no frame is read: Prisma reads every frame of the sets to keep the
-      // first (a run of 800 videos with key frames read 7,200 rows it did not use), and `take: 0` reads none.
-      frameSets: {
-        where: frameSetWhere,
-        orderBy: { createdAt: "desc" },
-        ...(accepts ? {} : { take: 1 }),
-        select: {
-          id: true,
-          parameters: true,
-          frames: { orderBy: { index: "asc" }, take: accepts ? 1 : 0, select: { width: true, height: true } },
-        },
-      },
-    },
-  });
-  // A large deletion removes its videos a batch at a time, as a worker's job: those it has yet to remove stay out.
-  const beingDeleted = await videosBeingDeleted(prisma, projectId);
-  const doomed = found.filter((video) => beingDeleted.has(video.id));
+  const { candidates, doomed } = await candidateVideos(prisma, projectId, where, requirement);
   // Named in videoIds (found holds only those then): refused rather than left out unseen.
   if (input.videoIds && doomed.length > 0) {
     const paths = doomed.map((video) => video.relativePath);
     throw new ValidationError(`These videos are being deleted: ${someNamed(paths, 10)}.`);
   }
-  const candidates = found
-    .filter((video) => !beingDeleted.has(video.id))
-    .map((video) => ({
-      ...video,
-      frameSets: accepts
-        ? video.frameSets.filter((set) => {
-            const maxSide = (set.parameters as { maxSide?: unknown } | null)?.maxSide;
-            const first = set.frames[0];
-            return (
-              first !== undefined &&
-              accepts(video, {
-                maxSide: typeof maxSide === "number" ? maxSide : null,
-                width: first.width,
-                height: first.height,
-              })
-            );
-          })
-        : video.frameSets,
-    }));
   const videos = candidates.filter((v) => v.frameSets.length > 0);
   const withoutFrames = candidates
     .filter((v) => v.frameSets.length === 0)
@@ -171,74 +227,94 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       `No video with ${needs} matches.${extract}${doomed.length ? ` ${doomed.length} are being deleted.` : ""}`,
     );
   }
-  const judged = new Set(videos.map((v) => v.id));
-  const runItems = items ? positions(items.included.filter((item) => judged.has(item.videoId))) : [];
-  // What the run reads from elsewhere is kept in its settings, so its results follow from what it stored.
-  const storedSettings = pipeline.settingsAtStart
-    ? await pipeline.settingsAtStart(
-        prisma,
-        settings,
-        runItems.map((item) => item.itemId),
-      )
-    : settings;
+  return { videos, withoutFrames, doomed };
+}
 
+/** The videos in scope with the frame sets the requirement accepts, but those a deletion is removing (`doomed`). */
+async function candidateVideos(
+  prisma: PrismaClient,
+  projectId: string,
+  where: Prisma.VideoWhereInput,
+  requirement: FrameRequirement,
+) {
+  const frameSetWhere =
+    requirement.mode === "uniform" ? FRAME_SET_WHERE.uniform(requirement.count) : FRAME_SET_WHERE[requirement.mode];
+  const accepts = requirement.mode === "uniform" ? requirement.accepts : undefined;
+  const found = await prisma.video.findMany({
+    where,
+    orderBy: { relativePath: "asc" },
+    select: {
+      id: true,
+      relativePath: true,
+      width: true,
+      height: true,
+      // A requirement that accepts only some sets (frames of a planned size) looks at every candidate, newest first,
+      // and at each one's first frame. Without one no frame is read: Prisma reads every frame of the sets to keep the
+      // first (a run of 800 videos with key frames read 7,200 rows it did not use), and `take: 0` reads none.
+      frameSets: {
+        where: frameSetWhere,
+        orderBy: { createdAt: "desc" },
+        ...(accepts ? {} : { take: 1 }),
+        select: {
+          id: true,
+          parameters: true,
+          frames: { orderBy: { index: "asc" }, take: accepts ? 1 : 0, select: { width: true, height: true } },
+        },
+      },
+    },
+  });
+  // A large deletion removes its videos a batch at a time, as a worker's job: those it has yet to remove stay out.
+  const beingDeleted = await videosBeingDeleted(prisma, projectId);
+  const doomed = found.filter((video) => beingDeleted.has(video.id));
+  const candidates = found
+    .filter((video) => !beingDeleted.has(video.id))
+    .map((video) => ({
+      ...video,
+      frameSets: accepts
+        ? video.frameSets.filter((set) => {
+            const maxSide = (set.parameters as { maxSide?: unknown } | null)?.maxSide;
+            const first = set.frames[0];
+            return (
+              first !== undefined &&
+              accepts(video, {
+                maxSide: typeof maxSide === "number" ? maxSide : null,
+                width: first.width,
+                height: first.height,
+              })
+            );
+          })
+        : video.frameSets,
+    }));
+  return { candidates, doomed };
+}
+
+/**
+ * The run and its videos, in one transaction: each video's fields as judged are copied in the database, so a later
+ * edit of the video changes neither this run's steps nor its records. Nothing is saved when a video, frame set or
+ * endpoint was deleted meanwhile.
+ */
+async function saveRun(
+  prisma: PrismaClient,
+  run: { data: Prisma.JudgeRunUncheckedCreateInput; videos: { id: string; frameSets: { id: string }[] }[] },
+) {
+  const { videos } = run;
   const deleted = () =>
     new ConflictError(
       "A video, frame set or endpoint of this run was deleted while it was starting; nothing was saved. Start the run again.",
     );
-  const run = await prisma
+  return prisma
     .$transaction(
       async (tx) => {
-        const created = await tx.judgeRun.create({
-          data: {
-            projectId,
-            pipeline: pipeline.id,
-            endpointId: endpoint.id,
-            settings: storedSettings as Prisma.InputJsonValue,
-            settingsVersionId: settingsVersion?.id ?? null,
-            promptVersionIds,
-            endpointSnapshot: {
-              name: endpoint.name,
-              baseUrl: endpoint.baseUrl,
-              model: endpoint.model,
-              temperature: endpoint.temperature,
-              imageDetail: endpoint.imageDetail,
-              ...(otherEndpoints.length
-                ? {
-                    roles: Object.fromEntries(
-                      otherEndpoints.map(({ role, endpoint: e }) => [
-                        role,
-                        {
-                          id: e.id,
-                          name: e.name,
-                          baseUrl: e.baseUrl,
-                          model: e.model,
-                          temperature: e.temperature,
-                          imageDetail: e.imageDetail,
-                        },
-                      ]),
-                    ),
-                  }
-                : {}),
-            },
-            simulated: [endpoint, ...otherEndpoints.map((o) => o.endpoint)].some(
-              (e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated"),
-            ),
-            batchMode: input.batch ?? false,
-            createdById: actor.userId,
-            ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
-          },
-        });
-        // Each video's fields as judged, copied in the database (a run of 800 videos spent 0.1 s sending them back
-        // through Prisma): a later edit of the video changes neither this run's steps nor its records. A video or
-        // frame set deleted since the selection above has no row to join: fewer rows, and nothing is saved.
+        const created = await tx.judgeRun.create({ data: run.data });
+        // Copied in the database (a run of 800 videos spent 0.1 s sending them back through Prisma). A video or
+        // frame set deleted since the selection has no row to join: fewer rows, and nothing is saved.
         const inserted = await tx.$executeRaw`
         INSERT INTO run_video ("runId", "videoId", "frameSetId", "judgedWith", "updatedAt")
         SELECT ${created.id}, v.id, fs.id,
           jsonb_build_object('prompt', v.prompt, 'dimensions', to_jsonb(v.dimensions), 'model', v.model, 'auxiliaryInfo', coalesce(v."auxiliaryInfo", '{}'::jsonb)),
           now()
         FROM unnest(${videos.map((v) => v.id)}::text[], ${videos.map((v) => v.frameSets[0]!.id)}::text[]) AS chosen("videoId", "frameSetId")
-        JOIN video v ON v.id = chosen."videoId" AND v."projectId" = ${projectId}
+        JOIN video v ON v.id = chosen."videoId" AND v."projectId" = ${run.data.projectId}
         JOIN frame_set fs ON fs.id = chosen."frameSetId" AND fs."videoId" = v.id`;
         if (inserted !== videos.length) throw deleted();
         return created;
@@ -251,18 +327,6 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       if (isPrismaError(error, FOREIGN_KEY_VIOLATION)) throw deleted();
       throw error;
     });
-  await deps.queue.enqueue(videos.map((v) => ({ runId: run.id, videoId: v.id })));
-  if (run.batchMode) await deps.queue.startBatchChecks!(run.id);
-  return {
-    id: run.id,
-    videos: videos.length,
-    /** Videos in scope the run leaves out because they have no frame set it can use (the first 100, and how many). */
-    withoutFrames: withoutFrames.slice(0, 100),
-    withoutFramesCount: withoutFrames.length,
-    /** Videos in scope that a queued or running deletion is removing: left out. */
-    beingDeletedCount: doomed.length,
-    ...(items ? { items: runItems.length, excludedItems: items.excluded.length } : {}),
-  };
 }
 
 /**

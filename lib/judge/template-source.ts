@@ -2,7 +2,7 @@ import type { PromptVersionRef } from "./engine/step-store";
 import { createTemplateStore, parseTemplate, renderTemplate } from "./prompt-templates";
 import type { TemplateExample } from "./template-examples";
 
-/** Where the engine's steps get their prompt templates (lib/judge/engine/judge-video.ts reads it; tests hand it fakes). */
+/** Where the engine's steps get their prompt templates (lib/judge/engine/build-request.ts reads it; tests hand it fakes). */
 export interface TemplateSource {
   /** `meta` is the template's front matter; its `system` field says whether the first paragraph goes in the system role. */
   /** `examples`: the template's few-shot examples, which the engine shows after the body with their frames. */

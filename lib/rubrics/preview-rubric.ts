@@ -131,7 +131,7 @@ export async function previewRubric(
   const prompt = renderRubricPrompt(definition, rubricPromptValues(scopeInput.values));
   const config = endpointConfigOf(endpoint);
   const responseFormat = config.structuredOutput ? answerJsonSchema(definition) : null;
-  // The key a run's step computes (lib/judge/engine/judge-video.ts): an inline template has no system message and no salt.
+  // The key a run's step computes (lib/judge/engine/build-request.ts): an inline template has no system message and no salt.
   const cacheKey = responseCacheKey({
     model: config.model,
     templateHash: rubricTemplateHash(definition),

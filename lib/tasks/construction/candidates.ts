@@ -17,7 +17,10 @@ import { CANDIDATE_ITEM_KIND } from "./curation";
 import type { Granularity } from "./render-clip-info";
 
 /** The generation step of each granularity (lib/tasks/construction/qa-generate-pipeline.ts). */
-const GRANULARITY_OF_STEP: Record<string, Granularity> = { generate_coarse: "coarse", generate_fine: "fine" };
+const GRANULARITY_OF_STEP = new Map<string, Granularity>([
+  ["generate_coarse", "coarse"],
+  ["generate_fine", "fine"],
+]);
 const GENERATION_PIPELINE = "qa_generate";
 
 export interface CandidatesFromRun {
@@ -63,19 +66,17 @@ export async function createCandidatesAfterRun(prisma: PrismaClient, runId: stri
   return candidatesOf(prisma, run, run.createdById);
 }
 
-async function candidatesOf(
-  prisma: PrismaClient,
-  run: {
-    id: string;
-    projectId: string;
-    pipeline: string;
-    status: string;
-    endpointId: string;
-    endpointSnapshot: unknown;
-    createdAt: Date;
-  },
-  madeById: string,
-): Promise<CandidatesFromRun> {
+type GenerationRun = {
+  id: string;
+  projectId: string;
+  pipeline: string;
+  status: string;
+  endpointId: string;
+  endpointSnapshot: unknown;
+  createdAt: Date;
+};
+
+async function candidatesOf(prisma: PrismaClient, run: GenerationRun, madeById: string): Promise<CandidatesFromRun> {
   const runId = run.id;
   if (run.pipeline !== GENERATION_PIPELINE)
     throw new ValidationError(
@@ -83,9 +84,16 @@ async function candidatesOf(
     );
   if (run.status === "queued" || run.status === "running")
     throw new ValidationError("The generation run has not finished yet: make its candidates once it has.");
+  const { rows, failedSteps, clipSetNames } = await candidateRows(prisma, run);
+  return saveCandidateSet(prisma, run, madeById, { rows, failedSteps, clipSetNames });
+}
 
+type CandidateRow = { videoId: string; externalId: string; group: string; payload: CandidatePayload };
+
+/** A candidate per pair each finished generation step answered, with its provenance; the steps that made none. */
+async function candidateRows(prisma: PrismaClient, run: GenerationRun) {
   const steps = await prisma.stepResult.findMany({
-    where: { runId, stepId: { in: Object.keys(GRANULARITY_OF_STEP) } },
+    where: { runId: run.id, stepId: { in: [...GRANULARITY_OF_STEP.keys()] } },
     orderBy: [{ itemId: "asc" }, { stepId: "asc" }],
     select: {
       id: true,
@@ -113,7 +121,7 @@ async function candidatesOf(
   const clipById = new Map(clips.map((clip) => [clip.id, clip]));
   const model = (run.endpointSnapshot as { model?: string } | null)?.model ?? "";
 
-  const rows: { videoId: string; externalId: string; group: string; payload: CandidatePayload }[] = [];
+  const rows: CandidateRow[] = [];
   let failedSteps = 0;
   for (const step of steps) {
     const parsed = step.status === "done" ? generatedPairsSchema.safeParse(step.output) : null;
@@ -122,7 +130,7 @@ async function candidatesOf(
       failedSteps++;
       continue;
     }
-    const granularity = GRANULARITY_OF_STEP[step.stepId]!;
+    const granularity = GRANULARITY_OF_STEP.get(step.stepId)!;
     const payload = clip.payload as unknown as ClipPayload;
     parsed.data.forEach((pair, pairIndex) => {
       rows.push({
@@ -160,8 +168,17 @@ async function candidatesOf(
       });
     });
   }
-  const clipSetNames = [...new Set(clips.map((clip) => clip.set.name))];
+  return { rows, failedSteps, clipSetNames: [...new Set(clips.map((clip) => clip.set.name))] };
+}
 
+/** The run's candidate set with its items, in one transaction; the set a first call made when there is one. */
+function saveCandidateSet(
+  prisma: PrismaClient,
+  run: GenerationRun,
+  madeById: string,
+  made: { rows: CandidateRow[]; failedSteps: number; clipSetNames: string[] },
+): Promise<CandidatesFromRun> {
+  const { rows, failedSteps, clipSetNames } = made;
   return prisma.$transaction(
     async (tx) => {
       // Two calls at once for one run: the second waits here, then finds the first's set.

@@ -274,19 +274,14 @@ function withVideoNotNeeded(k: number, context: VideoContext, outputs: StepOutpu
     : `not needed: ${right} of ${n} checkers picked the correct option without the video`;
 }
 
-function attemptSteps(k: number): StepDefinition[] {
-  const ids = attemptStepIds(k, MAX_CHECKERS);
-  const salt = `transform-attempt-${k}`;
-  const plannedIds = (context: VideoContext) => attemptStepIds(k, checkersOf(context));
-  const dependsOnPrevious = (i: number, context: VideoContext): StepRef[] =>
-    k === 1
-      ? [{ stepId: "filter_unspecific", scopeIndex: i }]
-      : attemptStepIds(k - 1, checkersOf(context)).withVideoBy.map((stepId) => ({ stepId, scopeIndex: i }));
-  const four = (outputs: StepOutputs, i: number) => outputs.get(ids.four, i) as string[];
-  /** The checks' options: shuffled by the candidate's item id and the attempt, so every check of the attempt shows the same order. */
-  const layoutOf = (context: VideoContext, outputs: StepOutputs, i: number): CheckLayout =>
-    shuffledCheckLayout(four(outputs, i), candidateOf(context, i).answer, checkLayoutSeed(context.items[i]!.id, k));
-  const withSettle = (
+type NotNeeded = (context: VideoContext, outputs: StepOutputs, i: number) => string | null;
+
+/**
+ * A step of a transformation attempt that is settled without a call, as {skipped: why}, when `notNeeded` gives a
+ * reason; asked otherwise, with `values` rendered into its template and the attempt's cache salt.
+ */
+function settledStep(salt: string) {
+  return (
     step: Omit<StepDefinition, "settle" | "input">,
     values: (
       candidate: CandidatePayload,
@@ -294,7 +289,7 @@ function attemptSteps(k: number): StepDefinition[] {
       i: number,
       context: VideoContext,
     ) => Record<string, string>,
-    notNeeded: (context: VideoContext, outputs: StepOutputs, i: number) => string | null,
+    notNeeded: NotNeeded,
   ): StepDefinition => ({
     ...step,
     input: (i, context, outputs) => {
@@ -308,11 +303,17 @@ function attemptSteps(k: number): StepDefinition[] {
     },
     settle: (input) => skipped((input.data as { why: string | null }).why),
   });
-  /** A check step: its input carries the layout, and its output records it beside the checker's answer. */
-  const checkStep = (
+}
+
+/** A check step of an attempt: its input carries the layout, and its output records it beside the checker's answer. */
+function layoutCheckStep(
+  salt: string,
+  layoutOf: (context: VideoContext, outputs: StepOutputs, i: number) => CheckLayout,
+) {
+  return (
     step: Omit<StepDefinition, "settle" | "input" | "schemaFor">,
     values: (candidate: CandidatePayload, options: string) => Record<string, string>,
-    notNeeded: (context: VideoContext, outputs: StepOutputs, i: number) => string | null,
+    notNeeded: NotNeeded,
   ): StepDefinition => ({
     ...step,
     input: (i, context, outputs) => {
@@ -338,6 +339,22 @@ function attemptSteps(k: number): StepDefinition[] {
     },
     settle: (input) => skipped((input.data as { why: string | null }).why),
   });
+}
+
+function attemptSteps(k: number): StepDefinition[] {
+  const ids = attemptStepIds(k, MAX_CHECKERS);
+  const salt = `transform-attempt-${k}`;
+  const plannedIds = (context: VideoContext) => attemptStepIds(k, checkersOf(context));
+  const dependsOnPrevious = (i: number, context: VideoContext): StepRef[] =>
+    k === 1
+      ? [{ stepId: "filter_unspecific", scopeIndex: i }]
+      : attemptStepIds(k - 1, checkersOf(context)).withVideoBy.map((stepId) => ({ stepId, scopeIndex: i }));
+  const four = (outputs: StepOutputs, i: number) => outputs.get(ids.four, i) as string[];
+  /** The checks' options: shuffled by the candidate's item id and the attempt, so every check of the attempt shows the same order. */
+  const layoutOf = (context: VideoContext, outputs: StepOutputs, i: number): CheckLayout =>
+    shuffledCheckLayout(four(outputs, i), candidateOf(context, i).answer, checkLayoutSeed(context.items[i]!.id, k));
+  const withSettle = settledStep(salt);
+  const checkStep = layoutCheckStep(salt, layoutOf);
   const problemOfFour = (context: VideoContext, outputs: StepOutputs, i: number) => {
     const six = outputs.get(ids.six, i) as string[];
     const problem = fourProblem(candidateOf(context, i).answer, six, four(outputs, i));

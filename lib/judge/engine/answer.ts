@@ -1,0 +1,304 @@
+/**
+ * One answer to one request of a step: from the response cache, from a batch line, or from the endpoint (under
+ * its limiter, with the transport's retries of 429s, 5xx and timeouts), each with the call row that records it.
+ */
+import { randomUUID } from "node:crypto";
+import { callWithRetries, LlmError, type ChatImage, type ChatRequest, type ChatResult } from "../llm-client";
+import { stepErrorMessage } from "../step-errors";
+import { callCostUsd, estimatedPromptTokens } from "../lost-calls";
+import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer } from "../batch/batch-requests";
+import type { BatchFrames, CallRecord } from "./build-request";
+import type { EndpointConfig, JudgeDeps } from "./judge-deps";
+import type { CachedAnswer, CallRow, JudgeStore } from "./step-store";
+
+export type Answer = ChatResult & { fromCache: boolean };
+export type Answered = { ok: true; answer: Answer; call: CallRow } | { ok: false; error: LlmError; call: CallRow };
+
+/**
+ * A step's start, marked with its first cache look-up that misses (a step that makes a call is running before the
+ * call); `lookedUp` tells the video that the step has looked up its answer.
+ */
+export interface StepStart {
+  id: string;
+  at: Date;
+  done: boolean;
+  lookedUp(): void;
+}
+
+/** What every call row of one request shares; each outcome adds its own fields. */
+type CallBase = Pick<CallRow, "runId" | "stepResultId" | "videoId" | "model" | "request" | "isRepair">;
+
+const NO_USAGE = {
+  httpStatus: null,
+  error: null,
+  errorExcerpt: null,
+  promptTokens: 0,
+  completionTokens: 0,
+  costUsd: 0,
+  latencyMs: 0,
+  retries: 0,
+} satisfies Partial<CallRow>;
+
+/** The answer to a request, from the cache or from the endpoint, with the call row that records it (not written yet). */
+export async function answer(
+  deps: JudgeDeps,
+  store: JudgeStore,
+  endpoint: EndpointConfig,
+  request: Omit<ChatRequest, "images">,
+  images: () => Promise<ChatImage[]>,
+  cacheKey: string,
+  record: CallRecord & { isRepair: boolean },
+  start: StepStart,
+  batch: BatchFrames | null = null,
+): Promise<Answered> {
+  const callBase: CallBase = {
+    runId: record.runId,
+    stepResultId: record.stepResultId,
+    videoId: record.videoId,
+    model: endpoint.model,
+    request: {
+      text: record.text,
+      frameIds: record.frameIds,
+      temperature: request.temperature ?? null,
+      imageDetail: endpoint.imageDetail,
+      responseFormat: request.responseFormat ?? null,
+      followUp: request.followUp ?? null,
+      ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}),
+    },
+    isRepair: record.isRepair,
+  };
+  const found = await store.lookUp(cacheKey, start.done ? null : start);
+  start.lookedUp();
+  if (found.cached) return cachedAnswered(found.cached, callBase);
+  if (!start.done) {
+    if (!found.started) throw new LlmError("cancelled", "Cancelled.");
+    start.done = true;
+  }
+  if (batch) return batchAnswered(deps, endpoint, request, batch.frames, cacheKey, record, callBase);
+  return endpointAnswered(deps, store, endpoint, { ...request, images: await images() }, record, callBase);
+}
+
+function cachedAnswered(cached: CachedAnswer, callBase: CallBase): Answered {
+  return {
+    ok: true,
+    answer: {
+      text: cached.responseText,
+      refusal: null,
+      finishReason: cached.finishReason,
+      promptTokens: 0,
+      completionTokens: 0,
+      logprobs: cached.logprobs,
+      fromCache: true,
+    },
+    call: {
+      ...callBase,
+      ...NO_USAGE,
+      responseText: cached.responseText,
+      finishReason: cached.finishReason,
+      cached: true,
+      createdAt: new Date(),
+    },
+  };
+}
+
+/** The endpoint's answer, its call recorded as "sent" before the request goes out. */
+async function endpointAnswered(
+  deps: JudgeDeps,
+  store: JudgeStore,
+  endpoint: EndpointConfig,
+  full: ChatRequest,
+  record: CallRecord,
+  callBase: CallBase,
+): Promise<Answered> {
+  const client = deps.llmFor(endpoint);
+  const limiter = deps.limiterFor(endpoint);
+  const sent = sentCall(store, endpoint, full, record, callBase);
+  const started = Date.now();
+  let lastStatus: number | null = null;
+  let retries = 0;
+  // What every outcome's row shares: the outcome updates the "sent" row, which keeps the request.
+  const outcome = () => ({
+    ...callBase,
+    ...NO_USAGE,
+    request: sent.stored() ? null : callBase.request,
+    id: sent.id,
+    cached: false,
+    latencyMs: Date.now() - started,
+    retries,
+    createdAt: new Date(),
+  });
+  try {
+    const result = await callWithRetries(
+      () =>
+        limiter.run(
+          async () => {
+            await sent.record();
+            return client.complete(full, { timeoutMs: endpoint.timeoutSeconds * 1000 });
+          },
+          // Its failure is the task's: the task awaits the same write and fails the step with it.
+          () => void sent.record().catch(() => {}),
+        ),
+      {
+        policy: deps.retryPolicy,
+        sleep: deps.sleep,
+        onRetry: (error, delayMs) => {
+          lastStatus = error.status;
+          retries++;
+          deps.log?.(`retrying after ${error.kind} in ${Math.round(delayMs)} ms`);
+        },
+      },
+    );
+    // Without `usage` the call's tokens and cost are unknown: stored as 0 with usageKnown false, never as free.
+    const usageKnown = result.usageKnown !== false;
+    const base = outcome();
+    return {
+      ok: true,
+      answer: { ...result, fromCache: false },
+      call: {
+        ...base,
+        responseText: result.text ?? result.refusal,
+        reasoning: result.reasoning ?? null,
+        finishReason: result.finishReason,
+        httpStatus: 200,
+        promptTokens: result.promptTokens,
+        completionTokens: result.completionTokens,
+        costUsd: usageKnown ? callCostUsd(endpoint, result.promptTokens, result.completionTokens) : 0,
+        usageKnown,
+        latencyMs: base.latencyMs,
+        retries: base.retries,
+        createdAt: base.createdAt,
+      },
+    };
+  } catch (error) {
+    const notRecorded = sent.notRecorded();
+    if (notRecorded) throw notRecorded.error;
+    if (!(error instanceof LlmError)) throw error;
+    const base = outcome();
+    return {
+      ok: false,
+      error,
+      call: {
+        ...base,
+        responseText: null,
+        finishReason: null,
+        error: `${error.kind}: ${stepErrorMessage(error)}`,
+        errorExcerpt: error.excerpt,
+        httpStatus: error.status ?? lastStatus,
+        latencyMs: base.latencyMs,
+        retries: base.retries,
+        createdAt: base.createdAt,
+      },
+    };
+  }
+}
+
+/**
+ * The call's "sent" row, with tokens and cost estimated from the request, written before its request goes out:
+ * a worker that dies before the answer is stored leaves it to be counted as lost (lib/judge/lost-calls.ts). Its
+ * outcome later updates the same row. The row is written as the call nears its slot (the limiter's head start),
+ * so the write overlaps the wait instead of holding the slot; however often asked, it is written once.
+ */
+function sentCall(
+  store: JudgeStore,
+  endpoint: EndpointConfig,
+  full: ChatRequest,
+  record: CallRecord,
+  callBase: CallBase,
+) {
+  const id = randomUUID();
+  const estimatedTokens = estimatedPromptTokens({
+    text: record.text,
+    imageCount: full.images.length,
+    followUp: full.followUp ?? null,
+  });
+  const row: CallRow = {
+    ...callBase,
+    ...NO_USAGE,
+    id,
+    status: "sent",
+    responseText: null,
+    finishReason: null,
+    cached: false,
+    promptTokens: estimatedTokens,
+    costUsd: callCostUsd(endpoint, estimatedTokens, 0),
+    createdAt: new Date(),
+  };
+  let written: Promise<void> | null = null;
+  let stored = false;
+  let notRecorded: { error: unknown } | null = null;
+  return {
+    id,
+    stored: () => stored,
+    notRecorded: () => notRecorded,
+    async record() {
+      try {
+        await (written ??= store.call(row));
+        stored = true;
+      } catch (error) {
+        // Never sent unrecorded: the database's error fails the step, not a retryable "bad answer".
+        notRecorded = { error };
+        throw new LlmError("client", "The call could not be recorded before sending it.");
+      }
+    },
+  };
+}
+
+/** A batch line's answer to a request (at the batch price), or AwaitingBatch once the request is queued for the next batch. */
+async function batchAnswered(
+  deps: JudgeDeps,
+  endpoint: EndpointConfig,
+  request: Omit<ChatRequest, "images">,
+  frames: BatchFrames["frames"],
+  cacheKey: string,
+  record: { runId: string; stepResultId: string; videoId: string },
+  callBase: CallBase,
+): Promise<Answered> {
+  const line = await batchAnswer(deps.prisma, {
+    runId: record.runId,
+    stepResultId: record.stepResultId,
+    videoId: record.videoId,
+    endpointId: endpoint.id,
+    cacheKey,
+    body: { ...request, frames },
+  });
+  if (line === null) throw new AwaitingBatch();
+  if ("error" in line) {
+    const error = line.error;
+    return {
+      ok: false,
+      error,
+      call: {
+        ...callBase,
+        ...NO_USAGE,
+        responseText: null,
+        finishReason: null,
+        cached: false,
+        error: `${error.kind}: ${stepErrorMessage(error)}`,
+        errorExcerpt: error.excerpt,
+        httpStatus: error.status,
+        createdAt: new Date(),
+      },
+    };
+  }
+  const result = line.result;
+  const usageKnown = result.usageKnown !== false;
+  const cost = usageKnown ? callCostUsd(endpoint, result.promptTokens, result.completionTokens, BATCH_PRICE_FACTOR) : 0;
+  return {
+    ok: true,
+    answer: { ...result, fromCache: false },
+    call: {
+      ...callBase,
+      ...NO_USAGE,
+      usageKnown,
+      reasoning: result.reasoning ?? null,
+      responseText: result.text ?? result.refusal,
+      finishReason: result.finishReason,
+      cached: false,
+      httpStatus: 200,
+      promptTokens: result.promptTokens,
+      completionTokens: result.completionTokens,
+      costUsd: cost,
+      createdAt: new Date(),
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * What every video of a run that a process judges shares: whether the run was cancelled, and the settings of the
+ * endpoints it calls, each read again once it is older than its maximum age.
+ */
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { EndpointConfig, JudgeDeps } from "./judge-deps";
+
+/** How fresh a worker's view of a run's status (cancelled or not) and of its endpoint's settings is. */
+const RUN_STATUS_MAX_AGE_MS = 500;
+const ENDPOINT_MAX_AGE_MS = 2000;
+
+interface RunView {
+  usedAt: number;
+  status: { at: number; cancelled: boolean; reading: Promise<boolean> | null };
+  /** By endpoint id ('' for the run's own endpoint). */
+  endpoints: Map<string, { at: number; config: Promise<EndpointConfig> }>;
+}
+/** By database client: every video a process judges against one database shares its views of the runs. */
+const runViews = new WeakMap<PrismaClient, Map<string, RunView>>();
+
+export type RunWatch = ReturnType<typeof runWatch>;
+
+/**
+ * What every video of a run in this process shares: whether the run was cancelled (read at most every
+ * 500 ms, however many videos ask) and the settings of the endpoints it calls (read at most every 2 s, so
+ * a change reaches the next videos).
+ */
+export function runWatch(deps: Pick<JudgeDeps, "prisma" | "endpointConfig">, runId: string) {
+  let views = runViews.get(deps.prisma);
+  if (!views) runViews.set(deps.prisma, (views = new Map()));
+  const now = Date.now();
+  let view = views.get(runId);
+  if (!view) {
+    for (const [id, old] of views) if (now - old.usedAt > 10 * 60_000) views.delete(id);
+    views.set(
+      runId,
+      (view = { usedAt: now, status: { at: 0, cancelled: false, reading: null }, endpoints: new Map() }),
+    );
+  }
+  view.usedAt = now;
+  const v = view;
+  return {
+    saw(status: string) {
+      v.status.at = Date.now();
+      v.status.cancelled ||= status === "cancelled";
+    },
+    lookAgain() {
+      v.status.at = 0;
+    },
+    async cancelled(): Promise<boolean> {
+      if (v.status.cancelled || Date.now() - v.status.at < RUN_STATUS_MAX_AGE_MS) return v.status.cancelled;
+      v.status.reading ??= deps.prisma.judgeRun
+        .findUnique({ where: { id: runId }, select: { status: true } })
+        .then((run) => {
+          v.status.at = Date.now();
+          v.status.cancelled ||= run?.status === "cancelled";
+          return v.status.cancelled;
+        })
+        .finally(() => (v.status.reading = null));
+      return v.status.reading;
+    },
+    /** The run's endpoint, or another endpoint of its project that a step calls. */
+    endpoint(endpointId?: string): Promise<EndpointConfig> {
+      const key = endpointId ?? "";
+      let entry = v.endpoints.get(key);
+      if (!entry || Date.now() - entry.at >= ENDPOINT_MAX_AGE_MS) {
+        const fresh = { at: Date.now(), config: deps.endpointConfig(runId, endpointId) };
+        v.endpoints.set(key, (entry = fresh));
+        fresh.config.catch(() => {
+          if (v.endpoints.get(key) === fresh) v.endpoints.delete(key);
+        });
+      }
+      return entry.config;
+    },
+  };
+}
+
+/** A cancelled run's video: its steps not finished and the video itself end cancelled. */
+export async function cancelPending(prisma: PrismaClient, runId: string, videoId: string) {
+  await prisma.stepResult.updateMany({
+    where: { runId, videoId, status: { in: ["pending", "running"] } },
+    data: { status: "cancelled", finishedAt: new Date() },
+  });
+  await prisma.runVideo.updateMany({
+    where: { runId, videoId, status: { in: ["queued", "running"] } },
+    data: { status: "cancelled" },
+  });
+}
