@@ -1,9 +1,8 @@
-// TEST TOOL: `npm run stub-llm -- --port 4010 [--latency 300 | --latency 2000-8000] [--answer-bytes 1500] [--batch-delay 2000] [--batch-failed-share 0]` serves a stand-in for an
-// OpenAI-compatible chat-completions API (no model, canned rule-based answers, fault injection).
-// See testkit/llm-stub/stub-server.ts and docs/testing.md, "The stub LLM".
+// TEST TOOL: `npm run stub-llm -- --port 4010 [--latency 300 | --latency 2000-8000] [--answer-bytes 1500]
+// [--batch-delay 2000] [--batch-failed-share 0]` serves a stand-in for an OpenAI-compatible chat-completions API (no
+// model, canned rule-based answers, fault injection). It answers from the task folders' kits (testkit/task-kits.ts),
+// so it loads none of the app's task registry. See testkit/llm-stub/stub-server.ts and docs/testing.md, "The stub LLM".
 import { parseArgs } from "node:util";
-// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
-import "../lib/tasks/modules";
 import { startStubLlm } from "../testkit/llm-stub/stub-server";
 
 const { values } = parseArgs({
