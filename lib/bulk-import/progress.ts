@@ -1,5 +1,6 @@
 import { foundGeneratorsLine } from "../import/found-generators";
-import type { FileOutcome, ImportEvent, ImportSummary } from "./import-folder";
+import type { ImportEvent, ImportSummary } from "./import-folder";
+import type { FileOutcome } from "./import-outcome";
 
 interface ProgressStream {
   write(text: string): unknown;

@@ -6,7 +6,7 @@ import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { uniqueMp4 } from "../testing/media-fixtures";
-import type { FileOutcome } from "./import-folder";
+import type { FileOutcome } from "./import-outcome";
 import { progressReporter } from "./progress";
 import { runExtractWorkerCli, runImportCli } from "./run-import-cli";
 
