@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { DIGIT_CHAIN_MS } from "@/lib/queues/score-keys";
-import { beginKey, initialReviewState, reviewReducer, type ReviewAction, type ReviewState } from "./review-state";
+import {
+  beginKey,
+  initialReviewState,
+  reviewReducer,
+  type DeferredMove,
+  type ReviewAction,
+  type ReviewState,
+} from "./review-state";
 
 /*
  * The review screen's reducer on its own: each transition the screen's keys and clicks make (drafts, focus, digit
