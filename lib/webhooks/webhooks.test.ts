@@ -12,14 +12,14 @@ import { prisma } from "../db/prisma";
 import { createRun } from "../judge/runs";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
-import { stopJobs } from "../jobs/job-boss";
+import { jobBoss, stopJobs } from "../jobs/job-boss";
 import { deliverDue, fanOutEvents, MAX_ATTEMPTS } from "./deliver";
-import { WEBHOOK_QUEUE } from "./webhook-queue";
+import { resendPendingDeliveries, WEBHOOK_QUEUE } from "./webhook-queue";
 import {
   createWebhook,
   deleteWebhook,
@@ -30,6 +30,7 @@ import {
   updateWebhook,
 } from "./webhooks";
 import { createWebhookSchema, updateWebhookSchema } from "./webhooks.validation";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 type Received = { headers: http.IncomingHttpHeaders; body: string };
 
@@ -86,7 +87,7 @@ afterAll(async () => {
   else process.env.ALLOW_PRIVATE_ENDPOINTS = allowPrivate;
 });
 
-const judgeDeps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() });
+const judgeDeps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines });
 const hookInput = (url: string, events: string[]) => createWebhookSchema.parse({ url, events });
 
 describe("webhooks", () => {
@@ -187,6 +188,32 @@ describe("webhooks", () => {
       await pump();
       [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
       expect(logged).toMatchObject({ status: "delivered", attempts: 1 });
+      await deleteWebhook(prisma, owner, hook.id);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("sends a waiting delivery whose job was lost again as a worker starts, and a queued one only once", async () => {
+    const target = await receiver();
+    try {
+      const hook = await createWebhook(prisma, owner, project.projectId, hookInput(target.url, ["run.finished"]));
+      const { deliveryId: queued } = await pingWebhook(prisma, owner, hook.id);
+      const { deliveryId: lost } = await pingWebhook(prisma, owner, hook.id);
+      // Its job is gone, as after a restore (pg-boss's tables are not in a backup).
+      await prisma.$executeRawUnsafe(
+        `DELETE FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = $2`,
+        WEBHOOK_QUEUE,
+        lost,
+      );
+      expect(await resendPendingDeliveries(prisma, await jobBoss())).toBeGreaterThanOrEqual(2);
+      await pump();
+      expect(target.received.map((r) => r.headers["webhook-id"]).sort()).toEqual([queued, lost].sort());
+      const logged = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+      expect(logged.map((d) => [d.status, d.attempts])).toEqual([
+        ["delivered", 1],
+        ["delivered", 1],
+      ]);
       await deleteWebhook(prisma, owner, hook.id);
     } finally {
       await target.close();
