@@ -2,7 +2,6 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
-import { createTemplateStore } from "../judge/prompt-templates";
 import { labelSetReviewerId, LABEL_SET_REVIEWER_PREFIX } from "../label-sets/label-set-reviewer";
 import { installedTaskModules } from "../task-modules/installed-task-modules";
 import { findTask } from "../tasks/registry";
@@ -18,7 +17,9 @@ import {
 import { requireWholeView } from "../visibility/withheld";
 import type { CompareSetupsQuery } from "./calibration.validation";
 import { compareSetups, type RunJudgments, type SetupComparison } from "./compare-setups";
-import { lineDiff, type DiffLine } from "./line-diff";
+import { templateDiffs, type TemplateDiff } from "./template-diffs";
+
+export type { TemplateDiff };
 
 /**
  * What the setups are compared on: a reviewed metric (the verdict), a per-video target, or a target's per-video
@@ -142,13 +143,6 @@ export interface RunSetup {
   latencySeconds: number;
   parseFailures: number;
   failedSteps: number;
-}
-
-export interface TemplateDiff {
-  stepId: string;
-  /** The first run's text and, for each other run whose hash differs, the diff from it. */
-  base: { runId: string; hash: string | null; source: string };
-  others: { runId: string; hash: string | null; source: string; diff: DiffLine[] }[];
 }
 
 export interface CompareSetupsReport {
@@ -335,6 +329,87 @@ async function runJudgments(
   };
 }
 
+/** A run the setups compare: its row with its endpoint, as the setup's id names it (`:expected` for expected scores). */
+type ComparedRun = Prisma.JudgeRunGetPayload<{ include: { endpoint: { select: { name: true; model: true } } } }> & {
+  setupId: string;
+  expected: boolean;
+};
+
+/**
+ * One setup's judgments of the labelled videos and what it is: endpoint, model, parameters, settings, templates,
+ * frame sets, calls, tokens, cost and time (`callers`: the run and its ensemble members, whose calls it paid for).
+ */
+async function setupOfRun(
+  prisma: PrismaClient,
+  run: ComparedRun,
+  callers: string[],
+  labelled: string[],
+  compared: ComparedTarget,
+  setupSettingsOf: (settings: unknown) => { aggregation: string | null; verdict: string | null },
+): Promise<{ judgments: RunJudgments; setup: RunSetup }> {
+  // Parse failures and failed steps are the members' (the parent's step rows are combined from theirs).
+  const stepRuns = callers.length > 1 ? callers.slice(1) : callers;
+  const [judged, steps, calls, stepStatus, frameSets, withoutUsage] = await Promise.all([
+    runJudgments(prisma, run.id, labelled, compared),
+    prisma.stepResult.groupBy({
+      by: ["stepId", "templateId", "templateHash"],
+      where: { runId: run.id },
+      _count: { _all: true },
+    }),
+    prisma.llmCall.aggregate({
+      where: { runId: { in: callers } },
+      _sum: { promptTokens: true, completionTokens: true, costUsd: true, latencyMs: true },
+      _count: { _all: true },
+    }),
+    prisma.stepResult.groupBy({
+      by: ["status"],
+      where: { runId: { in: stepRuns }, status: { in: ["parse_failed", "failed"] } },
+      _count: { _all: true },
+    }),
+    prisma.$queryRaw<{ mode: string; parameters: unknown }[]>`
+      SELECT DISTINCT fs.mode, fs.parameters FROM run_video rv JOIN frame_set fs ON fs.id = rv."frameSetId" WHERE rv."runId" = ${run.id}`,
+    prisma.llmCall.count({ where: { runId: { in: callers }, usageKnown: false } }),
+  ]);
+  const judgments: RunJudgments = run.expected
+    ? { runId: run.setupId, ...(await expectedJudgments(prisma, run.id, labelled, compared, judged)) }
+    : { ...judged, runId: run.setupId };
+  const snapshot = (run.endpointSnapshot ?? {}) as Record<string, unknown>;
+  const { name, model, ...parameters } = snapshot;
+  const settings = setupSettingsOf(run.settings);
+  const templates: RunSetup["templates"] = {};
+  for (const s of steps) {
+    const t = (templates[s.stepId] ??= { templateId: s.templateId, hashes: [] });
+    if (s.templateHash && !t.hashes.includes(s.templateHash)) t.hashes.push(s.templateHash);
+  }
+  for (const t of Object.values(templates)) t.hashes.sort();
+  const status = Object.fromEntries(stepStatus.map((s) => [s.status, s._count._all]));
+  const setup: RunSetup = {
+    id: run.setupId,
+    runId: run.id,
+    scores: run.expected ? "expected" : "argmax",
+    createdAt: run.createdAt,
+    endpoint: typeof name === "string" ? name : run.endpoint.name,
+    model: typeof model === "string" ? model : run.endpoint.model,
+    parameters,
+    aggregation: settings.aggregation,
+    verdict: settings.verdict,
+    templates,
+    frameSets: frameSets.map((f) => `${f.mode} ${json(f.parameters)}`).sort(),
+    costUsd: withoutUsage > 0 ? null : (calls._sum.costUsd ?? 0),
+    tokens:
+      withoutUsage > 0
+        ? { prompt: null, completion: null }
+        : { prompt: calls._sum.promptTokens ?? 0, completion: calls._sum.completionTokens ?? 0 },
+    calls: calls._count._all,
+    callsWithoutUsage: withoutUsage,
+    wallSeconds: run.startedAt && run.finishedAt ? (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000 : null,
+    latencySeconds: (calls._sum.latencyMs ?? 0) / 1000,
+    parseFailures: status.parse_failed ?? 0,
+    failedSteps: status.failed ?? 0,
+  };
+  return { judgments, setup };
+}
+
 export async function compareSetupsReport(
   prisma: PrismaClient,
   actor: Actor,
@@ -405,69 +480,9 @@ export async function compareSetupsReport(
   const judgments: RunJudgments[] = [];
   const setups: RunSetup[] = [];
   for (const run of ordered) {
-    const callers = callRunIds.get(run.setupId)!;
-    // Parse failures and failed steps are the members' (the parent's step rows are combined from theirs).
-    const stepRuns = callers.length > 1 ? callers.slice(1) : callers;
-    const [judged, steps, calls, stepStatus, frameSets, withoutUsage] = await Promise.all([
-      runJudgments(prisma, run.id, labelled, compared),
-      prisma.stepResult.groupBy({
-        by: ["stepId", "templateId", "templateHash"],
-        where: { runId: run.id },
-        _count: { _all: true },
-      }),
-      prisma.llmCall.aggregate({
-        where: { runId: { in: callers } },
-        _sum: { promptTokens: true, completionTokens: true, costUsd: true, latencyMs: true },
-        _count: { _all: true },
-      }),
-      prisma.stepResult.groupBy({
-        by: ["status"],
-        where: { runId: { in: stepRuns }, status: { in: ["parse_failed", "failed"] } },
-        _count: { _all: true },
-      }),
-      prisma.$queryRaw<{ mode: string; parameters: unknown }[]>`
-        SELECT DISTINCT fs.mode, fs.parameters FROM run_video rv JOIN frame_set fs ON fs.id = rv."frameSetId" WHERE rv."runId" = ${run.id}`,
-      prisma.llmCall.count({ where: { runId: { in: callers }, usageKnown: false } }),
-    ]);
-    judgments.push(
-      run.expected
-        ? { runId: run.setupId, ...(await expectedJudgments(prisma, run.id, labelled, compared, judged)) }
-        : { ...judged, runId: run.setupId },
-    );
-    const snapshot = (run.endpointSnapshot ?? {}) as Record<string, unknown>;
-    const { name, model, ...parameters } = snapshot;
-    const settings = setupSettingsOf(run.settings);
-    const templates: RunSetup["templates"] = {};
-    for (const s of steps) {
-      const t = (templates[s.stepId] ??= { templateId: s.templateId, hashes: [] });
-      if (s.templateHash && !t.hashes.includes(s.templateHash)) t.hashes.push(s.templateHash);
-    }
-    for (const t of Object.values(templates)) t.hashes.sort();
-    const status = Object.fromEntries(stepStatus.map((s) => [s.status, s._count._all]));
-    setups.push({
-      id: run.setupId,
-      runId: run.id,
-      scores: run.expected ? "expected" : "argmax",
-      createdAt: run.createdAt,
-      endpoint: typeof name === "string" ? name : run.endpoint.name,
-      model: typeof model === "string" ? model : run.endpoint.model,
-      parameters,
-      aggregation: settings.aggregation,
-      verdict: settings.verdict,
-      templates,
-      frameSets: frameSets.map((f) => `${f.mode} ${json(f.parameters)}`).sort(),
-      costUsd: withoutUsage > 0 ? null : (calls._sum.costUsd ?? 0),
-      tokens:
-        withoutUsage > 0
-          ? { prompt: null, completion: null }
-          : { prompt: calls._sum.promptTokens ?? 0, completion: calls._sum.completionTokens ?? 0 },
-      calls: calls._count._all,
-      callsWithoutUsage: withoutUsage,
-      wallSeconds: run.startedAt && run.finishedAt ? (run.finishedAt.getTime() - run.startedAt.getTime()) / 1000 : null,
-      latencySeconds: (calls._sum.latencyMs ?? 0) / 1000,
-      parseFailures: status.parse_failed ?? 0,
-      failedSteps: status.failed ?? 0,
-    });
+    const read = await setupOfRun(prisma, run, callRunIds.get(run.setupId)!, labelled, compared, setupSettingsOf);
+    judgments.push(read.judgments);
+    setups.push(read.setup);
   }
   const bootstrap = { iterations: query.iterations ?? 1000, seed: query.seed ?? 1 };
   const comparison = compareSetups(labels, judgments, bootstrap);
@@ -568,63 +583,4 @@ async function expectedJudgments(
     if (agree > best.agree) best = { threshold: t, agree };
   }
   return { graded: expected, verdict: new Map([...expected].map(([id, g]) => [id, g >= best.threshold])) };
-}
-
-/**
- * The texts behind differing template hashes: the shipped template when its hash is the run's, else the
- * prompt the run actually sent for that step (on the first compared video, where the runs' inputs are
- * the same, so what differs is the template).
- */
-async function templateDiffs(
-  prisma: PrismaClient,
-  setups: readonly RunSetup[],
-  callRunIds: ReadonlyMap<string, string[]>,
-  stepIds: readonly string[],
-  videoId: string | null,
-): Promise<TemplateDiff[]> {
-  const store = createTemplateStore();
-  const textOf = async (
-    setup: RunSetup,
-    stepId: string,
-  ): Promise<{ hash: string | null; source: string; text: string }> => {
-    const t = setup.templates[stepId];
-    const hash = t?.hashes[0] ?? null;
-    if (t && hash) {
-      try {
-        const shipped = store.get(t.templateId);
-        if (shipped.hash === hash) return { hash, source: `prompts/${t.templateId}.md (shipped)`, text: shipped.raw };
-      } catch {
-        // Not a shipped template (or no longer on disk): fall back to the prompt the run sent.
-      }
-    }
-    const call = await prisma.llmCall.findFirst({
-      // An ensemble's prompt is the one its members sent (their earliest call).
-      where: {
-        runId: { in: callRunIds.get(setup.id) ?? [setup.runId] },
-        isRepair: false,
-        stepResult: { stepId, ...(videoId ? { videoId } : {}) },
-      },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      select: { request: true, videoId: true },
-    });
-    const text = (call?.request as { text?: unknown } | null)?.text;
-    if (typeof text === "string") return { hash, source: `the prompt sent for video ${call!.videoId}`, text };
-    return { hash, source: "no text stored", text: "" };
-  };
-  const diffs: TemplateDiff[] = [];
-  for (const stepId of stepIds) {
-    const [first, ...rest] = setups;
-    const base = await textOf(first!, stepId);
-    const others = [];
-    for (const setup of rest) {
-      if (
-        JSON.stringify(setup.templates[stepId]?.hashes ?? []) === JSON.stringify(first!.templates[stepId]?.hashes ?? [])
-      )
-        continue;
-      const other = await textOf(setup, stepId);
-      others.push({ runId: setup.id, hash: other.hash, source: other.source, diff: lineDiff(base.text, other.text) });
-    }
-    diffs.push({ stepId, base: { runId: first!.id, hash: base.hash, source: base.source }, others });
-  }
-  return diffs;
 }

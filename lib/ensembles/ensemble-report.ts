@@ -53,17 +53,12 @@ async function ensembleRunFor(prisma: PrismaClient, actor: Actor, runId: string)
   return run;
 }
 
-/**
- * An ensemble run's members (endpoint, temperature, status, calls and cost of each) and, per target, the
- * members' agreement (α over every combined score, members as raters), the mean SD and how many scores are
- * unstable. Null for a plain run. Aggregates only, no single video's judge value, computed from every video
- * whoever looks (a blind reviewer's videos included), so the numbers never depend on who reads them.
- */
-export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runId: string) {
-  const run = await ensembleRunFor(prisma, actor, runId);
-  const settings = ensembleSettingsOf(run.ensemble);
-  if (!settings) return null;
-  const memberIds = run.members.map((m) => m.id);
+/** Each member's endpoint, temperature, status, calls and cost (its calls' totals as a plain run's). */
+async function ensembleMembers(
+  prisma: PrismaClient,
+  runMembers: Awaited<ReturnType<typeof ensembleRunFor>>["members"],
+) {
+  const memberIds = runMembers.map((m) => m.id);
   const calls = await prisma.$queryRaw<
     {
       runId: string;
@@ -100,7 +95,7 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
     completion: 0,
     cost: 0,
   };
-  const members = run.members.map((m) => {
+  return runMembers.map((m) => {
     const totals = runCallTotals(
       calls.find((c) => c.runId === m.id) ?? none,
       m.status === "queued" || m.status === "running",
@@ -118,6 +113,19 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
       costUsdAtLeast: totals.costUsdAtLeast,
     };
   });
+}
+
+/**
+ * An ensemble run's members (endpoint, temperature, status, calls and cost of each) and, per target, the
+ * members' agreement (α over every combined score, members as raters), the mean SD and how many scores are
+ * unstable. Null for a plain run. Aggregates only, no single video's judge value, computed from every video
+ * whoever looks (a blind reviewer's videos included), so the numbers never depend on who reads them.
+ */
+export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runId: string) {
+  const run = await ensembleRunFor(prisma, actor, runId);
+  const settings = ensembleSettingsOf(run.ensemble);
+  if (!settings) return null;
+  const members = await ensembleMembers(prisma, run.members);
   const rows = await prisma.scoreDispersion.findMany({
     where: { runId },
     select: {

@@ -181,6 +181,9 @@ export function reasonOf(output: unknown, category: string): string | null {
   return null;
 }
 
+/** A member's step result with its scores, as the combination reads them. */
+type MemberStep = Prisma.StepResultGetPayload<{ include: { scores: { select: { category: true; value: true } } } }>;
+
 const UNDECLARED: CombinedTarget = {
   scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null },
   level: "interval",
@@ -255,116 +258,21 @@ export async function combineEnsembleWhenDone(
             ...(byScope.get(`${step.stepId}#${step.scopeIndex}`) ?? []),
             step,
           ]);
-        const stepRows: Prisma.StepResultCreateManyInput[] = [];
-        const scoreRows: Prisma.ScoreCreateManyInput[] = [];
-        const dispersionRows: Prisma.ScoreDispersionCreateManyInput[] = [];
-        const combinedScores: ScoreRow[] = [];
-        // The video's largest spread over its target's threshold (the list's "dispersion" sort; 1 or more: unstable).
-        let spread: number | null = null;
-        for (const memberSteps of byScope.values()) {
-          const shown = memberSteps.find((s) => s.status === "done") ?? memberSteps[0]!;
-          const id = randomUUID();
-          stepRows.push({
-            id,
-            runId: parentRunId,
-            videoId,
-            itemId: shown.itemId,
-            stepId: shown.stepId,
-            scopeIndex: shown.scopeIndex,
-            status: shown.status,
-            templateId: shown.templateId,
-            templateHash: shown.templateHash,
-            output: (shown.output ?? undefined) as Prisma.InputJsonValue | undefined,
-            rawText: shown.rawText,
-            error: shown.error,
-            attempts: shown.attempts,
-            startedAt: shown.startedAt,
-            finishedAt: shown.finishedAt,
-          });
-          const categories = [
-            ...new Set(memberSteps.flatMap((s) => (s.status === "done" ? s.scores.map((sc) => sc.category) : []))),
-          ];
-          for (const category of categories) {
-            const given = memberSteps.flatMap((s) => {
-              const score = s.status === "done" ? s.scores.find((sc) => sc.category === category) : undefined;
-              return score
-                ? [
-                    {
-                      memberIndex: order.get(s.runId)!,
-                      runId: s.runId,
-                      value: score.value,
-                      reason: reasonOf(s.output, category),
-                    },
-                  ]
-                : [];
-            });
-            const target = targets.get(category) ?? UNDECLARED;
-            const dispersion = combineValues(
-              target,
-              given.map((g) => g.value),
-              rule,
-            );
-            if (!dispersion) continue;
-            const relative = (dispersion.entropy ?? dispersion.sd) / unstableAtOf(target);
-            if (Number.isFinite(relative)) spread = Math.max(spread ?? 0, relative);
-            const keys = {
-              runId: parentRunId,
-              videoId,
-              itemId: shown.itemId,
-              stepId: shown.stepId,
-              scopeIndex: shown.scopeIndex,
-              category,
-            };
-            scoreRows.push({ ...keys, stepResultId: id, value: dispersion.value });
-            dispersionRows.push({ ...keys, ...dispersion, members: given });
-            combinedScores.push({
-              stepId: shown.stepId,
-              scopeIndex: shown.scopeIndex,
-              category,
-              value: dispersion.value,
-            });
-          }
-        }
+        const { stepRows, scoreRows, dispersionRows, combinedScores, spread } = combineVideo(
+          parentRunId,
+          videoId,
+          [...byScope.values()],
+          { order, targets, rule },
+        );
         await tx.stepResult.createMany({ data: stepRows });
         await tx.score.createMany({ data: scoreRows });
         await tx.scoreDispersion.createMany({ data: dispersionRows });
-        // The pipeline's own summary and metrics, of the combined scores, with the parent's frames and items.
-        const job = await loadVideoJob(tx as unknown as PrismaClient, parentRunId, videoId);
-        if (!job) continue;
-        const context: VideoContext = {
-          videoId,
-          prompt: job.video.prompt,
-          dimensions: job.video.dimensions,
-          model: job.video.model,
-          fps: job.video.fps,
-          frameCount: job.video.frameCount,
-          auxiliaryInfo: job.video.auxiliaryInfo,
-          imageLimit: null,
-          ...keyFramesAndClusters(job.frames),
-          frames: job.frames,
-          items: job.items,
+        await summariseCombined(tx as unknown as PrismaClient, pipeline, parentRunId, videoId, {
           settings: parent.settings,
-        };
-        const outputs: StepOutputs = {
-          get: (stepId, scopeIndex) =>
-            stepRows.find((r) => r.stepId === stepId && r.scopeIndex === scopeIndex && r.status === "done")?.output,
-          all: (stepId) =>
-            stepRows
-              .filter((r) => r.stepId === stepId)
-              .sort((a, b) => a.scopeIndex - b.scopeIndex)
-              .map((r) => (r.status === "done" ? r.output : undefined)),
-        };
-        const summary = pipeline.summarize(combinedScores, context, parent.settings, outputs);
-        const metrics = [
-          ...metricRows("", { ...pipeline.metricValues(summary), [DISPERSION_SORT]: spread }),
-          ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values)),
-        ];
-        await tx.runVideo.update({
-          where: { runId_videoId: { runId: parentRunId, videoId } },
-          data: { status: "done", summary: (summary ?? undefined) as Prisma.InputJsonValue | undefined },
+          stepRows,
+          combinedScores,
+          spread,
         });
-        if (metrics.length)
-          await tx.runMetric.createMany({ data: metrics.map((m) => ({ ...m, runId: parentRunId, videoId })) });
       }
       const startedAt = parent.members.map((m) => m.startedAt).filter((d): d is Date => d !== null);
       await tx.judgeRun.update({
@@ -379,6 +287,144 @@ export async function combineEnsembleWhenDone(
     },
     { timeout: 300_000, maxWait: 60_000 },
   );
+}
+
+/**
+ * One video's combined results: per step and scope, the step result shown (the first member's finished one) and each
+ * score combined from the members' values with its dispersion; and the video's largest spread over its target's
+ * threshold (the list's "dispersion" sort; 1 or more: unstable).
+ */
+function combineVideo(
+  parentRunId: string,
+  videoId: string,
+  scopes: MemberStep[][],
+  how: { order: ReadonlyMap<string, number>; targets: ReadonlyMap<string, TargetDeclaration>; rule: CombineRule },
+) {
+  const stepRows: Prisma.StepResultCreateManyInput[] = [];
+  const scoreRows: Prisma.ScoreCreateManyInput[] = [];
+  const dispersionRows: Prisma.ScoreDispersionCreateManyInput[] = [];
+  const combinedScores: ScoreRow[] = [];
+  let spread: number | null = null;
+  for (const memberSteps of scopes) {
+    const shown = memberSteps.find((s) => s.status === "done") ?? memberSteps[0]!;
+    const id = randomUUID();
+    stepRows.push({
+      id,
+      runId: parentRunId,
+      videoId,
+      itemId: shown.itemId,
+      stepId: shown.stepId,
+      scopeIndex: shown.scopeIndex,
+      status: shown.status,
+      templateId: shown.templateId,
+      templateHash: shown.templateHash,
+      output: (shown.output ?? undefined) as Prisma.InputJsonValue | undefined,
+      rawText: shown.rawText,
+      error: shown.error,
+      attempts: shown.attempts,
+      startedAt: shown.startedAt,
+      finishedAt: shown.finishedAt,
+    });
+    const categories = [
+      ...new Set(memberSteps.flatMap((s) => (s.status === "done" ? s.scores.map((sc) => sc.category) : []))),
+    ];
+    for (const category of categories) {
+      const given = memberSteps.flatMap((s) => {
+        const score = s.status === "done" ? s.scores.find((sc) => sc.category === category) : undefined;
+        return score
+          ? [
+              {
+                memberIndex: how.order.get(s.runId)!,
+                runId: s.runId,
+                value: score.value,
+                reason: reasonOf(s.output, category),
+              },
+            ]
+          : [];
+      });
+      const target = how.targets.get(category) ?? UNDECLARED;
+      const dispersion = combineValues(
+        target,
+        given.map((g) => g.value),
+        how.rule,
+      );
+      if (!dispersion) continue;
+      const relative = (dispersion.entropy ?? dispersion.sd) / unstableAtOf(target);
+      if (Number.isFinite(relative)) spread = Math.max(spread ?? 0, relative);
+      const keys = {
+        runId: parentRunId,
+        videoId,
+        itemId: shown.itemId,
+        stepId: shown.stepId,
+        scopeIndex: shown.scopeIndex,
+        category,
+      };
+      scoreRows.push({ ...keys, stepResultId: id, value: dispersion.value });
+      dispersionRows.push({ ...keys, ...dispersion, members: given });
+      combinedScores.push({
+        stepId: shown.stepId,
+        scopeIndex: shown.scopeIndex,
+        category,
+        value: dispersion.value,
+      });
+    }
+  }
+  return { stepRows, scoreRows, dispersionRows, combinedScores, spread };
+}
+
+/**
+ * The pipeline's own summary and metrics of a video's combined scores, with the parent's frames and items, stored as
+ * the parent's: the video done with its summary, its metrics (the dispersion among them).
+ */
+async function summariseCombined(
+  tx: PrismaClient,
+  pipeline: PipelineDefinition,
+  parentRunId: string,
+  videoId: string,
+  combined: {
+    settings: unknown;
+    stepRows: Prisma.StepResultCreateManyInput[];
+    combinedScores: ScoreRow[];
+    spread: number | null;
+  },
+) {
+  const { stepRows, settings } = combined;
+  const job = await loadVideoJob(tx, parentRunId, videoId);
+  if (!job) return;
+  const context: VideoContext = {
+    videoId,
+    prompt: job.video.prompt,
+    dimensions: job.video.dimensions,
+    model: job.video.model,
+    fps: job.video.fps,
+    frameCount: job.video.frameCount,
+    auxiliaryInfo: job.video.auxiliaryInfo,
+    imageLimit: null,
+    ...keyFramesAndClusters(job.frames),
+    frames: job.frames,
+    items: job.items,
+    settings,
+  };
+  const outputs: StepOutputs = {
+    get: (stepId, scopeIndex) =>
+      stepRows.find((r) => r.stepId === stepId && r.scopeIndex === scopeIndex && r.status === "done")?.output,
+    all: (stepId) =>
+      stepRows
+        .filter((r) => r.stepId === stepId)
+        .sort((a, b) => a.scopeIndex - b.scopeIndex)
+        .map((r) => (r.status === "done" ? r.output : undefined)),
+  };
+  const summary = pipeline.summarize(combined.combinedScores, context, settings, outputs);
+  const metrics = [
+    ...metricRows("", { ...pipeline.metricValues(summary), [DISPERSION_SORT]: combined.spread }),
+    ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values)),
+  ];
+  await tx.runVideo.update({
+    where: { runId_videoId: { runId: parentRunId, videoId } },
+    data: { status: "done", summary: (summary ?? undefined) as Prisma.InputJsonValue | undefined },
+  });
+  if (metrics.length)
+    await tx.runMetric.createMany({ data: metrics.map((m) => ({ ...m, runId: parentRunId, videoId })) });
 }
 
 /** As the engine stores them: only known values get a row. */
