@@ -139,12 +139,12 @@ export function bootstrapConfidenceInterval(
 ): ConfidenceInterval | null {
   const { iterations, confidence } = checkedBootstrapOptions(options);
   if (itemCount === 0) return null;
-  const random = mulberry32(options.seed ?? 1);
+  const draw = resampler(options.seed ?? 1);
   const sample = new Int32Array(itemCount);
   const estimates = new Float64Array(iterations);
   let valid = 0;
   for (let b = 0; b < iterations; b++) {
-    for (let i = 0; i < itemCount; i++) sample[i] = Math.floor(random() * itemCount);
+    draw(sample, itemCount);
     const value = statistic(sample);
     if (value !== null && Number.isFinite(value)) estimates[valid++] = value;
   }
@@ -205,12 +205,12 @@ export function pairedBootstrapDifference(
   const difference = fa === null || fb === null ? null : fa - fb;
   const empty = { difference, lower: null, upper: null, p: null, confidence, iterations, validIterations: 0 };
   if (itemCount === 0) return empty;
-  const random = mulberry32(options.seed ?? 1);
+  const draw = resampler(options.seed ?? 1);
   const sample = new Int32Array(itemCount);
   const diffs = new Float64Array(iterations);
   let valid = 0;
   for (let r = 0; r < iterations; r++) {
-    for (let i = 0; i < itemCount; i++) sample[i] = Math.floor(random() * itemCount);
+    draw(sample, itemCount);
     const x = a(sample);
     const y = b(sample);
     if (x === null || y === null || !Number.isFinite(x) || !Number.isFinite(y)) continue;
