@@ -109,21 +109,7 @@ export async function previewRubric(
   const count = scopeCount(definition, context);
   if (definition.subject.kind === "item" && input.scopeIndex > 0)
     throw new ValidationError("scopeIndex: this rubric judges each item in one call, so the only scope is 0.");
-  if (input.scopeIndex >= count) {
-    const perScope =
-      definition.frames.mode === "each_key_frame"
-        ? "key frame"
-        : definition.frames.mode === "each_cluster"
-          ? "cluster"
-          : null;
-    throw new ValidationError(
-      perScope === null
-        ? "scopeIndex: this rubric judges each video in one call, so the only scope is 0."
-        : count === 0
-          ? `${video.relativePath} has no key frames to judge one by one.`
-          : `scopeIndex: ${video.relativePath} has ${count} ${perScope}${count === 1 ? "" : "s"} (0–${count - 1}).`,
-    );
-  }
+  if (input.scopeIndex >= count) throw scopeOutOfRange(definition, count, video.relativePath);
   const cannot = rubricSkipReason(definition, input.scopeIndex, context);
   if (cannot) throw new ValidationError(`A run would skip this: ${cannot}.`);
 
@@ -171,6 +157,47 @@ export async function previewRubric(
     };
   }
 
+  const { rawAnswer, outcome, latencyMs } = await askEndpoint(prisma, deps, {
+    config,
+    prompt,
+    responseFormat,
+    cacheKey,
+    scopeInput,
+    schema,
+  });
+  return { ...shown, rawAnswer, ...parsedOf(definition, outcome), cached: false, latencyMs };
+}
+
+/** Why the scope index is past the video's scopes. */
+function scopeOutOfRange(definition: RubricDefinition, count: number, relativePath: string): ValidationError {
+  const perScope =
+    definition.frames.mode === "each_key_frame"
+      ? "key frame"
+      : definition.frames.mode === "each_cluster"
+        ? "cluster"
+        : null;
+  return new ValidationError(
+    perScope === null
+      ? "scopeIndex: this rubric judges each video in one call, so the only scope is 0."
+      : count === 0
+        ? `${relativePath} has no key frames to judge one by one.`
+        : `scopeIndex: ${relativePath} has ${count} ${perScope}${count === 1 ? "" : "s"} (0–${count - 1}).`,
+  );
+}
+
+/** The request a preview sends: the prompt and frames of its scope, as a run's step would send them. */
+interface PreviewRequest {
+  config: ReturnType<typeof endpointConfigOf>;
+  prompt: string;
+  responseFormat: ReturnType<typeof answerJsonSchema> | null;
+  cacheKey: string;
+  scopeInput: ReturnType<typeof rubricScopeInput>;
+  schema: ReturnType<typeof answerSchema>;
+}
+
+/** Calls the endpoint once (no cached answer): the raw answer, its parse, and the call's latency. */
+async function askEndpoint(prisma: PrismaClient, deps: PreviewDeps, request: PreviewRequest) {
+  const { config, prompt, responseFormat, cacheKey, scopeInput, schema } = request;
   // The same check as on save (a 400 endpoint_not_allowed), so an address refused since then gets the policy's own words.
   await assertEndpointUrlAllowed(config.baseUrl);
   const storage = deps.storage ?? getStorage();
@@ -219,7 +246,7 @@ export async function previewRubric(
       skipDuplicates: true,
     });
   }
-  return { ...shown, rawAnswer, ...parsedOf(definition, outcome), cached: false, latencyMs };
+  return { rawAnswer, outcome, latencyMs };
 }
 
 function parsedOf(

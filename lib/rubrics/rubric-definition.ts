@@ -179,103 +179,85 @@ export function rubricScope(
   return "video";
 }
 
-/** What the parse and the checks below the schema find, each naming its field; empty when the definition is sound. */
-export function rubricProblems(input: unknown): { definition: RubricDefinition | null; problems: RubricProblem[] } {
-  const parsed = rubricDefinitionSchema.safeParse(input);
-  if (!parsed.success) {
-    return {
-      definition: null,
-      problems: parsed.error.issues.map((issue) => ({
-        path: issue.path.join(".") || "(definition)",
-        message: issue.message,
-      })),
-    };
-  }
-  const definition = parsed.data;
+type Criterion = RubricDefinition["criteria"][number];
+
+/** A numeric criterion's range, step and presence rule. */
+function numericProblems(
+  criterion: Extract<Criterion, { type: "numeric" }>,
+  at: (field: string) => string,
+  subjectKind: RubricDefinition["subject"]["kind"],
+): RubricProblem[] {
+  if (!(criterion.max > criterion.min))
+    return [{ path: at("max"), message: `max (${criterion.max}) must be greater than min (${criterion.min})` }];
   const problems: RubricProblem[] = [];
-  const seen = new Set<string>();
-  definition.criteria.forEach((criterion, i) => {
-    const at = (field: string) => `criteria.${i}.${field}`;
-    if (seen.has(criterion.id))
-      problems.push({ path: at("id"), message: `the criterion id "${criterion.id}" is used twice` });
-    seen.add(criterion.id);
-    if (criterion.type === "numeric") {
-      if (!(criterion.max > criterion.min))
-        problems.push({
-          path: at("max"),
-          message: `max (${criterion.max}) must be greater than min (${criterion.min})`,
-        });
-      else {
-        const inRange = (value: number) => value >= criterion.min && value <= criterion.max;
-        if (criterion.step && criterion.step > criterion.max - criterion.min)
-          problems.push({ path: at("step"), message: "the step is larger than the range" });
-        if (criterion.positiveAtLeast !== undefined && !inRange(criterion.positiveAtLeast))
-          problems.push({
-            path: at("positiveAtLeast"),
-            message: `${criterion.positiveAtLeast} is outside ${criterion.min}–${criterion.max}`,
-          });
-        if (criterion.presence) {
-          if (criterion.higherIsBetter)
-            problems.push({
-              path: at("presence"),
-              message:
-                "a presence rule needs a criterion where higher is worse (the intensity of a defect): set higherIsBetter to false",
-            });
-          if (!inRange(criterion.presence.threshold))
-            problems.push({
-              path: at("presence.threshold"),
-              message: `${criterion.presence.threshold} is outside ${criterion.min}–${criterion.max}`,
-            });
-          if (!inRange(criterion.presence.absentValue))
-            problems.push({
-              path: at("presence.absentValue"),
-              message: `${criterion.presence.absentValue} is outside ${criterion.min}–${criterion.max}`,
-            });
-          if (definition.subject.kind !== "video")
-            problems.push({
-              path: at("presence"),
-              message: "presence is judged per video: the subject must be the video",
-            });
-        }
-      }
-    }
-    if (criterion.type === "categorical") {
-      if (criterion.labels.length < 2)
-        problems.push({
-          path: at("labels"),
-          message:
-            criterion.labels.length === 0
-              ? "the label list is empty"
-              : "a categorical criterion needs at least two labels",
-        });
-      const labels = criterion.labels.map((l) => l.label.toLowerCase());
-      const twice = labels.find((label, j) => labels.indexOf(label) !== j);
-      if (twice) problems.push({ path: at("labels"), message: `the label "${twice}" is given twice` });
-      if (criterion.positiveLabel && !labels.includes(criterion.positiveLabel.toLowerCase()))
-        problems.push({ path: at("positiveLabel"), message: `"${criterion.positiveLabel}" is not one of the labels` });
-    }
-    if (criterion.type !== "numeric" && criterion.presence)
-      problems.push({ path: at("presence"), message: "a presence rule needs a numeric criterion" });
-    if (
-      criterion.aggregation === "mean" &&
-      criterion.type !== "numeric" &&
-      !(criterion.type === "categorical" && criterion.ordered)
-    ) {
-      problems.push({ path: at("aggregation"), message: "the mean of unordered labels means nothing: use majority" });
-    }
-  });
-  const presences = definition.criteria.flatMap((c, i) =>
-    c.type === "numeric" && c.presence ? [{ i, ...c.presence }] : [],
-  );
-  for (const other of presences.slice(1)) {
-    if (other.threshold !== presences[0]!.threshold || other.absentValue !== presences[0]!.absentValue) {
+  const inRange = (value: number) => value >= criterion.min && value <= criterion.max;
+  if (criterion.step && criterion.step > criterion.max - criterion.min)
+    problems.push({ path: at("step"), message: "the step is larger than the range" });
+  if (criterion.positiveAtLeast !== undefined && !inRange(criterion.positiveAtLeast))
+    problems.push({
+      path: at("positiveAtLeast"),
+      message: `${criterion.positiveAtLeast} is outside ${criterion.min}–${criterion.max}`,
+    });
+  if (criterion.presence) {
+    if (criterion.higherIsBetter)
       problems.push({
-        path: `criteria.${other.i}.presence`,
+        path: at("presence"),
         message:
-          "every presence rule of a rubric uses the same threshold and absent value (presence review asks them together)",
+          "a presence rule needs a criterion where higher is worse (the intensity of a defect): set higherIsBetter to false",
       });
-    }
+    if (!inRange(criterion.presence.threshold))
+      problems.push({
+        path: at("presence.threshold"),
+        message: `${criterion.presence.threshold} is outside ${criterion.min}–${criterion.max}`,
+      });
+    if (!inRange(criterion.presence.absentValue))
+      problems.push({
+        path: at("presence.absentValue"),
+        message: `${criterion.presence.absentValue} is outside ${criterion.min}–${criterion.max}`,
+      });
+    if (subjectKind !== "video")
+      problems.push({ path: at("presence"), message: "presence is judged per video: the subject must be the video" });
   }
+  return problems;
+}
+
+/** One criterion's checks beyond the schema (its id's uniqueness is checked across criteria). */
+function criterionProblems(
+  criterion: Criterion,
+  at: (field: string) => string,
+  subjectKind: RubricDefinition["subject"]["kind"],
+): RubricProblem[] {
+  const problems: RubricProblem[] = criterion.type === "numeric" ? numericProblems(criterion, at, subjectKind) : [];
+  if (criterion.type === "categorical") {
+    if (criterion.labels.length < 2)
+      problems.push({
+        path: at("labels"),
+        message:
+          criterion.labels.length === 0
+            ? "the label list is empty"
+            : "a categorical criterion needs at least two labels",
+      });
+    const labels = criterion.labels.map((l) => l.label.toLowerCase());
+    const twice = labels.find((label, j) => labels.indexOf(label) !== j);
+    if (twice) problems.push({ path: at("labels"), message: `the label "${twice}" is given twice` });
+    if (criterion.positiveLabel && !labels.includes(criterion.positiveLabel.toLowerCase()))
+      problems.push({ path: at("positiveLabel"), message: `"${criterion.positiveLabel}" is not one of the labels` });
+  }
+  if (criterion.type !== "numeric" && criterion.presence)
+    problems.push({ path: at("presence"), message: "a presence rule needs a numeric criterion" });
+  if (
+    criterion.aggregation === "mean" &&
+    criterion.type !== "numeric" &&
+    !(criterion.type === "categorical" && criterion.ordered)
+  ) {
+    problems.push({ path: at("aggregation"), message: "the mean of unordered labels means nothing: use majority" });
+  }
+  return problems;
+}
+
+/** The item fields' ids, the prompt's variables and the frames an item subject allows. */
+function subjectProblems(definition: RubricDefinition): RubricProblem[] {
+  const problems: RubricProblem[] = [];
   const fields = definition.subject.kind === "item" ? definition.subject.fields.map((f) => f.id) : [];
   fields.forEach((id, i) => {
     if (fields.indexOf(id) !== i)
@@ -305,6 +287,44 @@ export function rubricProblems(input: unknown): { definition: RubricDefinition |
   ) {
     problems.push({ path: "frames.mode", message: "an item is judged in one call: use uniform or key_frames frames" });
   }
+  return problems;
+}
+
+/** What the parse and the checks below the schema find, each naming its field; empty when the definition is sound. */
+export function rubricProblems(input: unknown): { definition: RubricDefinition | null; problems: RubricProblem[] } {
+  const parsed = rubricDefinitionSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      definition: null,
+      problems: parsed.error.issues.map((issue) => ({
+        path: issue.path.join(".") || "(definition)",
+        message: issue.message,
+      })),
+    };
+  }
+  const definition = parsed.data;
+  const problems: RubricProblem[] = [];
+  const seen = new Set<string>();
+  definition.criteria.forEach((criterion, i) => {
+    const at = (field: string) => `criteria.${i}.${field}`;
+    if (seen.has(criterion.id))
+      problems.push({ path: at("id"), message: `the criterion id "${criterion.id}" is used twice` });
+    seen.add(criterion.id);
+    problems.push(...criterionProblems(criterion, at, definition.subject.kind));
+  });
+  const presences = definition.criteria.flatMap((c, i) =>
+    c.type === "numeric" && c.presence ? [{ i, ...c.presence }] : [],
+  );
+  for (const other of presences.slice(1)) {
+    if (other.threshold !== presences[0]!.threshold || other.absentValue !== presences[0]!.absentValue) {
+      problems.push({
+        path: `criteria.${other.i}.presence`,
+        message:
+          "every presence rule of a rubric uses the same threshold and absent value (presence review asks them together)",
+      });
+    }
+  }
+  problems.push(...subjectProblems(definition));
   return { definition: problems.length ? null : definition, problems };
 }
 

@@ -185,6 +185,140 @@ export interface Vbench2ResultsOptions {
   model?: string | null;
 }
 
+/** The run's videos (one generator's when `model` is given), with their summaries, in path order. */
+function runVideoRows(prisma: PrismaClient, runId: string, model: string | null | undefined) {
+  return prisma.runVideo.findMany({
+    where: { runId, ...(model ? { video: { model } } : {}) },
+    select: {
+      summary: true,
+      video: {
+        select: { id: true, relativePath: true, model: true, prompt: true, dimensions: true, auxiliaryInfo: true },
+      },
+    },
+    orderBy: { video: { relativePath: "asc" } },
+  });
+}
+type RunVideoRow = Awaited<ReturnType<typeof runVideoRows>>[number];
+
+/**
+ * A judged dimension's videos: the judge's answers and value, the reviewers' answers and the value they give, and
+ * VBench's own value. Each question a reviewer answered adds its (judge, reviewer) pair to `questionPairs`.
+ */
+function judgedVideos(
+  dimension: JudgedDimension,
+  rows: readonly RunVideoRow[],
+  human: Map<string, boolean>,
+  vbenchOf: Map<string, number> | undefined,
+  questionPairs: [number, number][],
+): VideoResult[] {
+  const videos: VideoResult[] = [];
+  for (const row of rows) {
+    const summary = (row.summary as unknown as Vbench2VideoSummary | null)?.dimensions?.[dimension] as
+      DimensionSummary | undefined;
+    if (!summary) continue;
+    const context = ruleContext(row.video);
+    const definition = DIMENSIONS[dimension];
+    const questions = summary.questions.map((q, k): QuestionResult => {
+      const answer = human.get(`${row.video.id}|${questionCategory(dimension, k)}`) ?? null;
+      if (answer !== null && q.yes !== null) questionPairs.push([q.yes ? 1 : 0, answer ? 1 : 0]);
+      return {
+        question: q.question,
+        answer: q.answer,
+        yes: q.yes,
+        notAsked: q.notAsked,
+        frames: q.frames,
+        human: answer,
+      };
+    });
+    const anyHuman = questions.some((q) => q.human !== null);
+    const humanValue = anyHuman
+      ? definition.videoValue(
+          questions.map((q) => q.human ?? q.yes),
+          context,
+          summary.judgeExclusion,
+        )
+      : null;
+    const vbenchValue = vbenchOf?.get(row.video.id) ?? null;
+    videos.push({
+      videoId: row.video.id,
+      videoPath: row.video.relativePath,
+      model: row.video.model,
+      prompt: row.video.prompt,
+      value: summary.value,
+      excludedReason: summary.excludedReason,
+      humanValue: humanValue?.value ?? null,
+      humanExcludedReason: humanValue?.excludedReason ?? null,
+      vbenchValue,
+      deviation: summary.deviation,
+      questions,
+    });
+  }
+  return videos;
+}
+
+/** A dimension only VBench evaluates: its videos with VBench's values. */
+function vbenchOnlyVideos(rows: readonly RunVideoRow[], vbenchOf: Map<string, number>): VideoResult[] {
+  const videos: VideoResult[] = [];
+  for (const row of rows) {
+    const value = vbenchOf.get(row.video.id);
+    if (value === undefined) continue;
+    const v = vbenchVideoValue(value);
+    videos.push({
+      videoId: row.video.id,
+      videoPath: row.video.relativePath,
+      model: row.video.model,
+      prompt: row.video.prompt,
+      value: v.value,
+      excludedReason: v.excludedReason,
+      humanValue: null,
+      humanExcludedReason: null,
+      vbenchValue: value,
+      deviation: null,
+      questions: [],
+    });
+  }
+  return videos;
+}
+
+/** A dimension's scores (judge, reviewers, VBench) and agreements over its videos. */
+function dimensionResult(
+  dimension: string,
+  videos: VideoResult[],
+  videoIds: Set<string>,
+  vbenchOf: Map<string, number> | undefined,
+  questionPairs: [number, number][],
+): DimensionResult {
+  const judged = isJudgedDimension(dimension);
+  const scoreOf = (values: VideoValue[]) => vbench2ScoreOf(dimension, values);
+  const judgeValues = videos.map((v) => ({ value: v.value, excludedReason: v.excludedReason }));
+  const humanValues = videos
+    .filter((v) => v.humanValue !== null || v.humanExcludedReason !== null)
+    .map((v) => ({ value: v.humanValue, excludedReason: v.humanExcludedReason }));
+  const vbenchVideo = videos
+    .filter((v) => v.vbenchValue !== null && videoIds.has(v.videoId))
+    .map((v) => vbenchVideoValue(v.vbenchValue!));
+  const judgeVsVbenchPairs = judged
+    ? videos
+        .filter((v) => v.value !== null && v.vbenchValue !== null && v.vbenchValue !== -1)
+        .map((v): [number, number] => [v.value!, v.vbenchValue!])
+    : [];
+  return {
+    dimension,
+    category: categoryOf(dimension),
+    source: judged ? "judge" : "vbench",
+    score: scoreOf(judgeValues),
+    n: countIncluded(judgeValues),
+    excluded: countExcluded(judgeValues),
+    humanScore: humanValues.length ? scoreOf(humanValues) : null,
+    humanN: countIncluded(humanValues),
+    vbenchScore: vbenchVideo.length ? scoreOf(vbenchVideo) : null,
+    vbenchN: countIncluded(vbenchVideo),
+    judgeVsVbench: judged && vbenchOf ? agreementOf(judgeVsVbenchPairs) : null,
+    judgeVsHumans: judged ? agreementOf(questionPairs) : null,
+    videos,
+  };
+}
+
 /** The run's results; `projectId` is the project the caller was let into (a run of another project is not found). */
 export async function vbench2RunResults(
   prisma: PrismaClient,
@@ -198,16 +332,7 @@ export async function vbench2RunResults(
   });
   if (!run || run.projectId !== projectId) throw new NotFoundError("No such run.");
   if (run.pipeline !== "vbench2") throw new ValidationError("This run is not a VBench-2.0 run.");
-  const rows = await prisma.runVideo.findMany({
-    where: { runId, ...(options.model ? { video: { model: options.model } } : {}) },
-    select: {
-      summary: true,
-      video: {
-        select: { id: true, relativePath: true, model: true, prompt: true, dimensions: true, auxiliaryInfo: true },
-      },
-    },
-    orderBy: { video: { relativePath: "asc" } },
-  });
+  const rows = await runVideoRows(prisma, runId, options.model);
   const human = await humanAnswers(
     prisma,
     rows.map((r) => r.video.id),
@@ -220,100 +345,14 @@ export async function vbench2RunResults(
   const dimensions: DimensionResult[] = [];
   for (const dimension of ALL_DIMENSIONS) {
     const vbenchOf = vbench.get(dimension);
-    const videos: VideoResult[] = [];
     const questionPairs: [number, number][] = [];
-    if (isJudgedDimension(dimension)) {
-      for (const row of rows) {
-        const summary = (row.summary as unknown as Vbench2VideoSummary | null)?.dimensions?.[dimension] as
-          DimensionSummary | undefined;
-        if (!summary) continue;
-        const context = ruleContext(row.video);
-        const definition = DIMENSIONS[dimension as JudgedDimension];
-        const questions = summary.questions.map((q, k): QuestionResult => {
-          const answer = human.get(`${row.video.id}|${questionCategory(dimension, k)}`) ?? null;
-          if (answer !== null && q.yes !== null) questionPairs.push([q.yes ? 1 : 0, answer ? 1 : 0]);
-          return {
-            question: q.question,
-            answer: q.answer,
-            yes: q.yes,
-            notAsked: q.notAsked,
-            frames: q.frames,
-            human: answer,
-          };
-        });
-        const anyHuman = questions.some((q) => q.human !== null);
-        const humanValue = anyHuman
-          ? definition.videoValue(
-              questions.map((q) => q.human ?? q.yes),
-              context,
-              summary.judgeExclusion,
-            )
-          : null;
-        const vbenchValue = vbenchOf?.get(row.video.id) ?? null;
-        videos.push({
-          videoId: row.video.id,
-          videoPath: row.video.relativePath,
-          model: row.video.model,
-          prompt: row.video.prompt,
-          value: summary.value,
-          excludedReason: summary.excludedReason,
-          humanValue: humanValue?.value ?? null,
-          humanExcludedReason: humanValue?.excludedReason ?? null,
-          vbenchValue,
-          deviation: summary.deviation,
-          questions,
-        });
-      }
-    } else if (vbenchOf) {
-      for (const row of rows) {
-        const value = vbenchOf.get(row.video.id);
-        if (value === undefined) continue;
-        const v = vbenchVideoValue(value);
-        videos.push({
-          videoId: row.video.id,
-          videoPath: row.video.relativePath,
-          model: row.video.model,
-          prompt: row.video.prompt,
-          value: v.value,
-          excludedReason: v.excludedReason,
-          humanValue: null,
-          humanExcludedReason: null,
-          vbenchValue: value,
-          deviation: null,
-          questions: [],
-        });
-      }
-    }
+    const videos = isJudgedDimension(dimension)
+      ? judgedVideos(dimension, rows, human, vbenchOf, questionPairs)
+      : vbenchOf
+        ? vbenchOnlyVideos(rows, vbenchOf)
+        : [];
     if (videos.length === 0) continue;
-    const judged = isJudgedDimension(dimension);
-    const scoreOf = (values: VideoValue[]) => vbench2ScoreOf(dimension, values);
-    const judgeValues = videos.map((v) => ({ value: v.value, excludedReason: v.excludedReason }));
-    const humanValues = videos
-      .filter((v) => v.humanValue !== null || v.humanExcludedReason !== null)
-      .map((v) => ({ value: v.humanValue, excludedReason: v.humanExcludedReason }));
-    const vbenchVideo = videos
-      .filter((v) => v.vbenchValue !== null && videoIds.has(v.videoId))
-      .map((v) => vbenchVideoValue(v.vbenchValue!));
-    const judgeVsVbenchPairs = judged
-      ? videos
-          .filter((v) => v.value !== null && v.vbenchValue !== null && v.vbenchValue !== -1)
-          .map((v): [number, number] => [v.value!, v.vbenchValue!])
-      : [];
-    dimensions.push({
-      dimension,
-      category: categoryOf(dimension),
-      source: judged ? "judge" : "vbench",
-      score: scoreOf(judgeValues),
-      n: countIncluded(judgeValues),
-      excluded: countExcluded(judgeValues),
-      humanScore: humanValues.length ? scoreOf(humanValues) : null,
-      humanN: countIncluded(humanValues),
-      vbenchScore: vbenchVideo.length ? scoreOf(vbenchVideo) : null,
-      vbenchN: countIncluded(vbenchVideo),
-      judgeVsVbench: judged && vbenchOf ? agreementOf(judgeVsVbenchPairs) : null,
-      judgeVsHumans: judged ? agreementOf(questionPairs) : null,
-      videos,
-    });
+    dimensions.push(dimensionResult(dimension, videos, videoIds, vbenchOf, questionPairs));
   }
   const scores = Object.fromEntries(dimensions.map((d) => [d.dimension, d.score]));
   const { categories, total } = vbench2Total(scores);
