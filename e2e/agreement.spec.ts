@@ -15,6 +15,7 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
   const { matchingVideoIds } = await import("../lib/videos/video-filter-sql");
   const { videoFilterSchema } = await import("../lib/videos/video-filter");
+  const { builtInCatalogue } = await import("../lib/task-modules/task-catalogue");
   try {
     const owner = await ownerWithProject("agreement");
     const actorOf = async (email: string) => {
@@ -112,8 +113,13 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     await expect(page).toHaveURL(/\/videos\?/);
     const url = new URL(page.url());
     expect(Object.fromEntries(url.searchParams)).toEqual({ runId, verdict: "yes", humanVerdict: "no" });
-    const filter = videoFilterSchema().parse(Object.fromEntries(url.searchParams));
-    const matching = await matchingVideoIds(prisma, filter, { projectId, runId, userId: ownerActor.userId });
+    const filter = videoFilterSchema(builtInCatalogue()).parse(Object.fromEntries(url.searchParams));
+    const matching = await matchingVideoIds(prisma, filter, {
+      projectId,
+      catalogue: builtInCatalogue(),
+      runId,
+      userId: ownerActor.userId,
+    });
     expect(matching.sort()).toEqual([videoIds[1]!, videoIds[4]!].sort());
     await expect(page.getByRole("heading", { name: "Videos" })).toBeVisible();
     // The video list reads the same filters: it shows exactly the cell's videos.

@@ -29,9 +29,9 @@ export async function seedCrawlProject(
   const { getStorage } = await import("../lib/storage/storage");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
   const { TASK_KITS } = await import("../testkit/task-kits");
-  const { TASKS } = await import("../lib/tasks/registry");
+  const { BUILT_IN_DECLARATIONS } = await import("../lib/tasks/registry");
   // The core's run: one of a registered pipeline that judges videos and gives a verdict, whichever task that is.
-  const videoTask = TASKS.find((task) => task.subject === "video" && task.verdict);
+  const videoTask = BUILT_IN_DECLARATIONS.tasks.find((task) => task.subject === "video" && task.verdict);
   if (!videoTask) throw new Error("The crawl needs a registered pipeline that judges videos with a verdict.");
 
   const stamp = Date.now();

@@ -46,6 +46,8 @@ const { seedLargeProject } = await import("./lib/seed-large-project");
 const { projectAgreement } = await import("../lib/agreement/load");
 const { projectExport } = await import("../lib/agreement/export");
 const { agreementQuerySchema, exportQuerySchema, resolveAgreementScope } = await import("../lib/agreement/scope");
+// The seeded project has built-in tasks only: its queries parse with the built-in catalogue.
+const { builtInCatalogue } = await import("../lib/task-modules/task-catalogue");
 const { loadAgreementInput } = await import("../lib/agreement/load");
 const { agreementReport } = await import("../lib/agreement/report/agreement-report");
 const { DEFAULT_AGREEMENT_OPTIONS } = await import("../lib/agreement/types");
@@ -100,7 +102,7 @@ try {
     ["runId", { runId: seeded.runId }],
     [`dimension=${dimension}`, { dimension }],
   ] as const) {
-    const query = agreementQuerySchema().parse(params);
+    const query = agreementQuerySchema(builtInCatalogue()).parse(params);
     await projectAgreement(prisma, actor, seeded.projectId, query);
     const runs: { total: number; load: number; report: number; reportCpu: number; reviewed: number }[] = [];
     for (let i = 0; i < 3; i++) {
@@ -147,7 +149,12 @@ try {
       peakHeap = Math.max(peakHeap, m.heapUsed);
     }, 20);
     const t = performance.now();
-    const { stream } = await projectExport(prisma, actor, seeded.projectId, exportQuerySchema().parse({ format }));
+    const { stream } = await projectExport(
+      prisma,
+      actor,
+      seeded.projectId,
+      exportQuerySchema(builtInCatalogue()).parse({ format }),
+    );
     const reader = stream.getReader();
     let bytes = 0;
     let lines = 0;

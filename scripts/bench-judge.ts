@@ -139,7 +139,6 @@ const { createUser } = await import("../lib/auth/users");
 const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
 const { createEndpoint } = await import("../lib/judge/endpoints");
 const { createRun } = await import("../lib/judge/runs");
-const { installedPipelines } = await import("../lib/task-modules/installed-task-modules");
 const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
 // As `npm run worker` judges (scripts/lib/bench-judge-deps.ts).
 const { benchJudgeDeps } = await import("./lib/bench-judge-deps");
@@ -298,7 +297,7 @@ const load = () =>
 
 /** Starts a run of `pipeline` on every video of the project with the endpoint, and waits for it to be done; its id. */
 async function runToEnd(projectId: string, pipeline: string, endpointId: string): Promise<string> {
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, {
+  const run = await createRun({ prisma, queue: pgBossQueue(boss) }, owner, projectId, {
     pipeline,
     endpointId,
   });

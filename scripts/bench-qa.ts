@@ -48,7 +48,6 @@ const { fixtureVideoName } = await import("../lib/testing/item-files");
 const { importQuestionSet } = await import("../lib/tasks/qa/question-set-import");
 const { createEndpoint } = await import("../lib/judge/endpoints");
 const { createRun } = await import("../lib/judge/runs");
-const { installedPipelines } = await import("../lib/task-modules/installed-task-modules");
 const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
 // As `npm run worker` judges (scripts/lib/bench-judge-deps.ts).
 const { benchJudgeDeps } = await import("./lib/bench-judge-deps");
@@ -132,7 +131,7 @@ async function timedRun() {
   const before = stub.requests.length;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, {
+  const run = await createRun({ prisma, queue: pgBossQueue(boss) }, owner, projectId, {
     pipeline: "qa",
     endpointId: endpoint.id,
     itemSetId: set.set.id!,

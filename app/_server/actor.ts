@@ -6,7 +6,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { actorFromHeaders } from "@/lib/auth/request-actor";
 import { projectRoleOf, roleCan, type ProjectAction } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { ensureRubricTasks } from "@/lib/rubrics/rubric-registry";
+import { catalogFor } from "@/lib/rubrics/project-catalogue";
 
 /** The signed-in user for this render, or null. */
 export const getPageActor = cache(async (): Promise<Actor | null> => actorFromHeaders(await headers()));
@@ -19,14 +19,15 @@ export async function requirePageActor(): Promise<Actor> {
 }
 
 /**
- * The actor's role in a project, looked up once per render: the project layout (its navigation bar)
- * and the page both ask, and share the answer.
+ * The actor's role in a project and the project's task catalogue, looked up once per render: the project layout
+ * (its navigation bar, the browser's catalogue) and the page both ask, and share the answer.
  */
 const pageProjectRole = cache(async (projectId: string) => {
   const actor = await requirePageActor();
-  // The project's rubric tasks are in the registry before the layout or the page reads it.
-  const [role] = await Promise.all([projectRoleOf(prisma, actor, projectId), ensureRubricTasks(prisma)]);
-  return { actor, role };
+  const role = await projectRoleOf(prisma, actor, projectId);
+  // Only a member's render reads the catalogue (a non-member gets the 404 page).
+  const catalogue = role ? await catalogFor(prisma, projectId) : null;
+  return { actor, role, catalogue };
 });
 
 /**
@@ -34,8 +35,8 @@ const pageProjectRole = cache(async (projectId: string) => {
  * may not do `action` renders the 403 page (app/forbidden.tsx). The decision is lib/authz/permissions.ts's.
  */
 export async function requirePageProjectAccess(projectId: string, action: ProjectAction = "project.view") {
-  const { actor, role } = await pageProjectRole(projectId);
-  if (!role) notFound();
+  const { actor, role, catalogue } = await pageProjectRole(projectId);
+  if (!role || !catalogue) notFound();
   if (!roleCan(role, action)) forbidden();
-  return { actor, role };
+  return { actor, role, catalogue };
 }

@@ -27,6 +27,7 @@ import {
 } from "@/lib/agreement/types";
 import { runName } from "@/lib/runs/run-name";
 import { fmt, fmtCi, videoHref, videoListHref, yesNo } from "./links";
+import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 
 function cellColor(count: number, max: number, agree: boolean): string {
   const share = max === 0 ? 0 : count / max;
@@ -451,6 +452,7 @@ export function AgreementCharts({
   report: AgreementReport;
   fileNames?: Record<string, string>;
 }) {
+  const catalogue = useTaskCatalogue();
   const kinds = report.confusionKinds;
   const [kindId, setKind] = useState(kinds[0]!.id);
   const kind = kinds.find((k) => k.id === kindId) ?? kinds[0]!;
@@ -461,10 +463,13 @@ export function AgreementCharts({
       Object.fromEntries(
         report.runs.map((r) => [
           r.id,
-          runName({ pipeline: r.pipeline ?? "", endpointName: r.endpointName, model: r.model, createdAt: r.createdAt }),
+          runName(
+            { pipeline: r.pipeline ?? "", endpointName: r.endpointName, model: r.model, createdAt: r.createdAt },
+            catalogue,
+          ),
         ]),
       ),
-    [report.runs],
+    [report.runs, catalogue],
   );
   return (
     <div className="grid gap-6 lg:grid-cols-2">

@@ -11,6 +11,7 @@ import { RunProgress } from "./run-progress";
 import { runNameOfRow } from "@/lib/runs/run-name";
 import type { RunFormPipeline } from "@/lib/judge/run-form";
 import { runSettingsFormOf } from "@/components/tasks/judge-forms";
+import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import type { RunSettingsPart } from "@/components/tasks/run-settings-form";
 
 interface Endpoint {
@@ -71,6 +72,7 @@ export function JudgePanel({
     refetchInterval: (query) =>
       query.state.data?.some((r) => r.status === "queued" || r.status === "running") ? 1500 : false,
   });
+  const catalogue = useTaskCatalogue();
   const [endpointId, setEndpointId] = useState("");
   const [batch, setBatch] = useState(false);
   const [scope, setScope] = useState<"project" | "dimension" | "videos">("project");
@@ -325,7 +327,7 @@ export function JudgePanel({
       </form>
     );
   };
-  const SettingsForm = pipeline ? runSettingsFormOf(pipeline.id) : null;
+  const SettingsForm = pipeline ? runSettingsFormOf(catalogue, pipeline.id) : null;
 
   return (
     <div className="flex flex-col gap-5">
@@ -359,7 +361,7 @@ export function JudgePanel({
             >
               <div className="mb-2 flex flex-wrap items-center gap-3">
                 <Link href={`/projects/${projectId}/runs/${run.id}`} className="font-medium text-indigo-700 underline">
-                  {runNameOfRow(run)}
+                  {runNameOfRow(run, catalogue)}
                 </Link>
                 <span className="text-slate-600">{run._count.videos} videos</span>
                 {run.ensemble && (

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { findTask } from "@/lib/tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
 import { RunMetricsLegend } from "./run-metrics-legend";
 
 /* Issue 38 §5.6: the run page's I / S / D / OVERALL columns had no legend. */
@@ -9,7 +9,7 @@ afterEach(cleanup);
 
 describe("the run page's legend", () => {
   it("names and defines every column the run's task declares, with how it is computed and its scale", () => {
-    const task = findTask("hallucination")!;
+    const task = BUILT_IN_DECLARATIONS.findTask("hallucination")!;
     render(<RunMetricsLegend metrics={task.metrics} />);
     const entries = screen.getAllByTestId("run-metrics-legend-entry");
     expect(entries.map((e) => e.getAttribute("data-metric"))).toEqual(task.metrics.map((m) => m.id));

@@ -9,7 +9,7 @@ import { apiFetch } from "@/lib/api-client";
 import type { LabelSetFormatDeclaration } from "@/lib/label-sets/label-set-format";
 import { exampleLabelTargets, labelTargetChoices } from "@/lib/label-sets/label-target-examples";
 import { ColumnMapEditor, columnMapJson, type ColumnMapState } from "@/components/label-sets/column-map-editor";
-import { projectTasks } from "@/lib/tasks/registry";
+import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import { taskLabelSetFormatDeclarations } from "@/lib/label-sets/label-sets.validation";
 
 interface SheetIssue {
@@ -61,7 +61,8 @@ const GENERIC_FORMAT: LabelSetFormatDeclaration = {
  */
 export function LabelSetPanel({ projectId }: { projectId: string }) {
   const queryClient = useQueryClient();
-  const [formats] = useState(() => [...taskLabelSetFormatDeclarations(), GENERIC_FORMAT]);
+  const catalogue = useTaskCatalogue();
+  const [formats] = useState(() => [...taskLabelSetFormatDeclarations(catalogue), GENERIC_FORMAT]);
   const [initialFormat] = useState(() => formats.find((f) => f.isDefault) ?? formats[0]!);
   const [formatId, setFormatId] = useState(initialFormat.id);
   const format = formats.find((f) => f.id === formatId) ?? GENERIC_FORMAT;
@@ -149,7 +150,7 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
       <p className="max-w-3xl text-slate-600">
         Import {formats.map((f) => f.description).join(", or ")} with the columns <code>video</code> (path or file
         name), <code>annotator</code>, <code>target</code> (a declared target:{" "}
-        {exampleLabelTargets(projectTasks(projectId)).map((target) => (
+        {exampleLabelTargets(catalogue.tasks).map((target) => (
           <span key={target}>
             <code>{target}</code>,{" "}
           </span>
@@ -255,7 +256,7 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
         <ColumnMapEditor
           map={columnMap}
           onChange={(map) => (setColumnMap(map), changed())}
-          choices={labelTargetChoices(projectTasks(projectId))}
+          choices={labelTargetChoices(catalogue.tasks)}
           headers={headers}
         />
       )}

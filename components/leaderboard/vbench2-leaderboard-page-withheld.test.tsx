@@ -10,10 +10,11 @@ import { prisma } from "@/lib/db/prisma";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { stubEndpoint, vbench2Project } from "@/lib/tasks/vbench2/vbench2-fixtures";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 
 const page = vi.hoisted(() => ({ actor: null as Actor | null }));
 vi.mock("@/app/_server/actor", () => ({
@@ -42,10 +43,10 @@ beforeAll(async () => {
   const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
   runId = (
     await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+      createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
     )
   ).id;
   // The owner reviews both Mechanics videos blind and holds the first.

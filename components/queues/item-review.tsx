@@ -117,7 +117,7 @@ export function ItemReview({
   });
 
   const player = useRef<HTMLVideoElement>(null);
-  const looked = useJudgeLook(data, focus, focused, player);
+  const looked = useJudgeLook(data, focus, focused, player, task);
 
   const shortcuts = reviewShortcuts(catalogue);
 
@@ -208,11 +208,12 @@ function useJudgeLook(
   focus: number,
   focused: TargetView | undefined,
   player: RefObject<HTMLVideoElement | null>,
+  task: TaskDeclaration | null,
 ) {
   const looked = focused?.question
     ? questionFocus(data.video.frames, focused.frameIndexes)
     : focused?.stepId && focused.scopeIndex !== null && focused.frameIndexes.length > 0
-      ? scopeFocus(data.video.frames, focused.stepId, focused.scopeIndex)
+      ? scopeFocus(data.video.frames, focused.stepId, focused.scopeIndex, task ?? undefined)
       : null;
   const seekS = looked?.seekS ?? null;
   useEffect(() => {

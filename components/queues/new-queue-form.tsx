@@ -8,7 +8,7 @@ import { apiFetch, postJson } from "@/lib/api-client";
 import { QueueScopeOptions } from "@/components/tasks/queue-views";
 import { TaskCode } from "@/components/tasks/target-legend";
 import type { ItemScopeForm } from "@/lib/queues/queue-form-choices";
-import { findTask } from "@/lib/tasks/registry";
+import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import { isYesNoScale, scaleBounds, type TaskDeclaration } from "@/lib/tasks/task-declaration";
 import type { QueueHandOut } from "@/lib/queues/queue-states.validation";
 import { perItemText, type QueueTargetCounts } from "@/lib/queues/target-counts";
@@ -35,6 +35,7 @@ export function NewQueueForm({
   /** The registered item queue scopes, each with what its options controls offer in this project (lib/queues/queue-form-choices.ts). */
   itemScopes?: ItemScopeForm[];
 }) {
+  const catalogue = useTaskCatalogue();
   const router = useRouter();
   const [name, setName] = useState("");
   const [runId, setRunId] = useState(typeof filter.runId === "string" ? filter.runId : runs[0]!.id);
@@ -49,7 +50,7 @@ export function NewQueueForm({
   const [reviewersPerItem, setReviewersPerItem] = useState(1);
   const [blind, setBlind] = useState(true);
   const [guidelines, setGuidelines] = useState("");
-  const task = findTask(runs.find((r) => r.id === runId)?.pipeline);
+  const task = catalogue.findTask(runs.find((r) => r.id === runId)?.pipeline);
   // A task without a reviewed per-video metric (VBench-2.0 asks questions, not a verdict) gives a verdict queue no
   // target: its scores are what reviewers judge, and the server refuses a verdict queue of it.
   const hasVerdict = task ? task.metrics.some((m) => m.reviewed) : true;

@@ -6,17 +6,20 @@ import type { ComponentType } from "react";
 import { RubricItemRunForm } from "@/components/rubrics/rubric-item-run-form";
 import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 import { isRubricItemKind } from "@/lib/rubrics/rubric-declaration";
-import { findTask } from "@/lib/tasks/registry";
+import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
 import type { DefaultsFormProps, RunSettingsFormProps } from "./run-settings-form";
 
-/** The run form's controls for the pipeline, or null when its runs take the project's defaults. */
-export function runSettingsFormOf(pipelineId: string): ComponentType<RunSettingsFormProps> | null {
+/** The run form's controls for the pipeline (of the project's catalogue), or null when its runs take the project's defaults. */
+export function runSettingsFormOf(
+  catalogue: DeclarationCatalogue,
+  pipelineId: string,
+): ComponentType<RunSettingsFormProps> | null {
   const own = GENERATED_TASK_VIEWS.find((views) => views.runSettingsForms?.[pipelineId])?.runSettingsForms?.[
     pipelineId
   ];
   if (own) return own;
   // A rubric task that judges items (defined as data, no views of its own) asks which of its item sets to judge.
-  const task = findTask(pipelineId);
+  const task = catalogue.findTask(pipelineId);
   return task && isRubricItemKind(task.subject) ? RubricItemRunForm : null;
 }
 

@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { findTask } from "@/lib/tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
 import { heatCell } from "@/lib/tasks/task-display";
 import { JudgeScoresPanel, type ScoresResponse } from "./judge-scores-panel";
 import type { Judgment } from "./judgment-item";
@@ -14,7 +14,7 @@ import type { Judgment } from "./judgment-item";
  */
 afterEach(cleanup);
 
-const task = findTask("hallucination")!;
+const task = BUILT_IN_DECLARATIONS.findTask("hallucination")!;
 const s7 = task.targets.find((t) => t.id === "s7")!;
 
 const data: ScoresResponse = {

@@ -7,7 +7,7 @@ import { apiFetch } from "@/lib/api-client";
 import { Card } from "@/components/empty-state";
 import { MetricsLine, TargetLegend } from "@/components/tasks/target-legend";
 import { scopeFocus } from "@/lib/judge/frame-scopes";
-import { findTask } from "@/lib/tasks/registry";
+import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
 import { scaleHint, summaryMetricValues } from "@/lib/tasks/task-display";
 import { OUTPUT_VIEWS, OutputsView } from "@/components/tasks/output-views";
@@ -59,6 +59,7 @@ export function VideoWorkspace({
   canReview: boolean;
   aside: ReactNode;
 }) {
+  const catalogue = useTaskCatalogue();
   const router = useRouter();
   const pathname = usePathname();
   const player = useRef<HTMLVideoElement>(null);
@@ -81,13 +82,15 @@ export function VideoWorkspace({
   // The frames the run judged (its frame set), else the newest frame set.
   const frameSet = frameSets.find((set) => set.id === scores.data?.frameSetId) ?? frameSets.at(-1) ?? null;
   const frames = useMemo(() => frameSet?.frames ?? [], [frameSet]);
-  const focused = focus ? scopeFocus(frames, focus.stepId, focus.scopeIndex) : null;
+  // The shown run's task (the catalogue holds the project's rubric tasks too).
+  const task = catalogue.findTask(scores.data?.run?.pipeline);
+  const focused = focus ? scopeFocus(frames, focus.stepId, focus.scopeIndex, task ?? undefined) : null;
   const highlighted = useMemo(() => new Set(focused?.frameIndexes ?? []), [focused?.frameIndexes]);
 
   const onFocus = (next: CellFocus | null) => {
     setFocus(next);
     if (!next) return;
-    const target = scopeFocus(frames, next.stepId, next.scopeIndex);
+    const target = scopeFocus(frames, next.stepId, next.scopeIndex, task ?? undefined);
     const video = player.current;
     if (video && target.seekS !== null) {
       video.pause();
@@ -100,7 +103,6 @@ export function VideoWorkspace({
   const run = data?.run ?? null;
   const judgments = reviews.data?.judgments ?? [];
   const snapshot = (run?.endpointSnapshot ?? {}) as { name?: string; model?: string };
-  const task = findTask(run?.pipeline);
   const metricValues = task ? summaryMetricValues(task, data?.summary) : {};
 
   return (
@@ -170,12 +172,15 @@ export function VideoWorkspace({
               <div className="flex flex-col gap-1 rounded-md bg-slate-50 p-3 text-xs" data-testid="run-provenance">
                 <p>
                   <span className="font-medium">
-                    {runName({
-                      pipeline: run.pipeline,
-                      endpointName: snapshot.name ?? "?",
-                      model: snapshot.model ?? null,
-                      createdAt: run.createdAt,
-                    })}
+                    {runName(
+                      {
+                        pipeline: run.pipeline,
+                        endpointName: snapshot.name ?? "?",
+                        model: snapshot.model ?? null,
+                        createdAt: run.createdAt,
+                      },
+                      catalogue,
+                    )}
                   </span>{" "}
                   ({run.status}) · run id <span className="font-mono">{run.id}</span> · endpoint{" "}
                   <b>{snapshot.name ?? "?"}</b>, model <b>{snapshot.model ?? "?"}</b>

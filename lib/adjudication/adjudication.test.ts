@@ -13,6 +13,7 @@ import { HALLUCINATION_TASK } from "../tasks/hallucination/task";
 import { ReviewConflictError, reviewScore, reviewVideoOutcome } from "../reviews/reviews";
 import { adjudicationQuerySchema, adjudicationQueue, setGold } from "./adjudication";
 import { reviewerDisagreement } from "./disagreement-among-reviewers";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const declared = (id: string) =>
   [...HALLUCINATION_TASK.targets, ...HALLUCINATION_TASK.metrics].find((t) => t.id === id)!;
@@ -174,7 +175,12 @@ describe("gold values", () => {
       note: "no artefact",
     });
     await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[1]!, "s1"), value: 2 });
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId }));
+    const report = await projectAgreement(
+      prisma,
+      owner,
+      projectId,
+      agreementQuerySchema(builtInCatalogue()).parse({ runId }),
+    );
     const gold = report.humanVsJudge.gold!;
     expect(gold.n).toBe(3);
     // Scores: |8 − 6| and |2 − 2|.
@@ -195,11 +201,16 @@ describe("gold values", () => {
       prisma,
       owner,
       projectId,
-      agreementQuerySchema().parse({ runId, truth: "gold" }),
+      agreementQuerySchema(builtInCatalogue()).parse({ runId, truth: "gold" }),
     );
     expect(againstGold.options.truth).toBe("gold");
     expect(againstGold.confusion.all.n).toBe(3);
-    const againstConsensus = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId }));
+    const againstConsensus = await projectAgreement(
+      prisma,
+      owner,
+      projectId,
+      agreementQuerySchema(builtInCatalogue()).parse({ runId }),
+    );
     expect(againstConsensus.confusion.all.n).toBe(4);
   });
 
@@ -208,7 +219,7 @@ describe("gold values", () => {
       prisma,
       owner,
       projectId,
-      exportQuerySchema().parse({ format: "jsonl", runId }),
+      exportQuerySchema(builtInCatalogue()).parse({ format: "jsonl", runId }),
     );
     const rows = (await new Response(stream).text())
       .trim()
@@ -221,7 +232,14 @@ describe("gold values", () => {
     expect(gold(videoIds[2]!, "s1")).toBeNull();
 
     const csv = await new Response(
-      (await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "csv", runId }))).stream,
+      (
+        await projectExport(
+          prisma,
+          owner,
+          projectId,
+          exportQuerySchema(builtInCatalogue()).parse({ format: "csv", runId }),
+        )
+      ).stream,
     ).text();
     const [header, ...lines] = csv.trimEnd().split("\r\n");
     const columns = header!.split(",");

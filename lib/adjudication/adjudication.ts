@@ -9,7 +9,9 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
-import { findTask } from "../tasks/registry";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { formatValue } from "../tasks/task-declaration";
 import {
   type JudgedDeclaration,
@@ -97,8 +99,13 @@ interface TargetRow {
   }[];
 }
 
-function declarationOf(task: string, targetType: string, target: string): JudgedDeclaration | null {
-  const declared = findTask(task);
+function declarationOf(
+  catalogue: DeclarationCatalogue,
+  task: string,
+  targetType: string,
+  target: string,
+): JudgedDeclaration | null {
+  const declared = catalogue.findTask(task);
   if (!declared) return null;
   try {
     return judgmentDeclaration(targetType, targetType === SCORE_TARGET_TYPE ? target : null, [declared]);
@@ -117,8 +124,10 @@ export async function adjudicationQueue(
   actor: Actor,
   projectId: string,
   query: AdjudicationQuery,
+  given?: TaskCatalogue,
 ): Promise<{ total: number; settled: number; items: AdjudicationItem[] }> {
   await requireProjectAccess(prisma, actor, projectId, "gold.set");
+  const catalogue = await catalogueOf(prisma, projectId, given);
   if (query.runId) {
     const run = await prisma.judgeRun.findFirst({ where: { id: query.runId, projectId }, select: { id: true } });
     if (!run) throw new NotFoundError("No such run in this project.");
@@ -135,12 +144,12 @@ export async function adjudicationQueue(
       ${query.task ? Prisma.sql`AND h."task" = ${query.task}` : Prisma.empty}
       ${query.target ? Prisma.sql`AND h."target" = ${query.target}` : Prisma.empty}
       ${hidden.length ? Prisma.sql`AND NOT (h."videoId" = ANY(${hidden}::text[]))` : Prisma.empty}
-      ${query.runId ? Prisma.sql`AND ${runJudgeValueSql("h", Prisma.sql`${query.runId}`)} IS NOT NULL` : Prisma.empty}
+      ${query.runId ? Prisma.sql`AND ${runJudgeValueSql("h", Prisma.sql`${query.runId}`, catalogue.tasks)} IS NOT NULL` : Prisma.empty}
     GROUP BY h."targetKey"
     HAVING count(*) >= 2
     ORDER BY min(h."videoId"), h."targetKey"`;
   const disagreeing = rows.flatMap((row) => {
-    const declaration = declarationOf(row.task, row.targetType, row.target);
+    const declaration = declarationOf(catalogue, row.task, row.targetType, row.target);
     const kind = declaration
       ? reviewerDisagreement(
           declaration,
@@ -162,7 +171,7 @@ export async function adjudicationQueue(
   const judgeInRun = new Map<string, number | null>();
   if (query.runId && chosen.length) {
     const values = await prisma.$queryRaw<{ targetKey: string; judge: number | null }[]>`
-      SELECT DISTINCT ON (h."targetKey") h."targetKey", ${runJudgeValueSql("h", Prisma.sql`${query.runId}`)} AS "judge"
+      SELECT DISTINCT ON (h."targetKey") h."targetKey", ${runJudgeValueSql("h", Prisma.sql`${query.runId}`, catalogue.tasks)} AS "judge"
       FROM "human_judgment" h WHERE h."projectId" = ${projectId} AND h."targetKey" = ANY(${chosen.map((c) => c.row.targetKey)}::text[])
       ORDER BY h."targetKey"`;
     for (const v of values) judgeInRun.set(v.targetKey, v.judge);
@@ -179,6 +188,7 @@ export async function adjudicationQueue(
     prisma,
     chosen.map((c) => c.row),
     query.runId ?? null,
+    catalogue,
   );
   const email = new Map(users.map((u) => [u.id, u.email]));
   const video = new Map(videos.map((v) => [v.id, v]));
@@ -224,6 +234,7 @@ async function framesOf(
   prisma: PrismaClient,
   rows: readonly TargetRow[],
   runId: string | null,
+  catalogue: DeclarationCatalogue,
 ): Promise<Map<string, AdjudicationItem["frames"]>> {
   const out = new Map<string, AdjudicationItem["frames"]>();
   if (rows.length === 0) return out;
@@ -255,7 +266,10 @@ async function framesOf(
     const set = setOf(row);
     const view = set ? views.get(set) : undefined;
     if (!view) continue;
-    const seen = row.stepId && !row.itemId ? framesSeenBy(view, row.stepId, row.scopeIndex).frames : view.keyFrames;
+    const seen =
+      row.stepId && !row.itemId
+        ? framesSeenBy(view, row.stepId, row.scopeIndex, catalogue.findTask(row.task) ?? undefined).frames
+        : view.keyFrames;
     out.set(
       row.targetKey,
       seen.map((f) => ({ id: f.id, index: f.index, timestampS: f.timestampS, url: `/api/v1/frames/${f.id}/image` })),
@@ -313,8 +327,10 @@ export async function setGold(
   actor: Actor,
   projectId: string,
   raw: GoldInput,
+  given?: TaskCatalogue,
 ): Promise<GoldView> {
   await requireProjectAccess(prisma, actor, projectId, "gold.set");
+  const catalogue = await catalogueOf(prisma, projectId, given);
   const input = goldInputSchema.parse(raw);
   const judged = await prisma.humanJudgment.findFirst({
     where: { projectId, targetKey: input.targetKey, withdrawn: false },
@@ -330,7 +346,7 @@ export async function setGold(
     },
   });
   if (!judged) throw new NotFoundError("No judged target with that key in this project.");
-  const declaration = declarationOf(judged.task, judged.targetType, judged.target);
+  const declaration = declarationOf(catalogue, judged.task, judged.targetType, judged.target);
   if (!declaration) throw new ValidationError(`No judge task declares the target "${judged.target}".`);
   const problem = outOfScale(declaration, input.value);
   if (problem) throw new ValidationError(problem);

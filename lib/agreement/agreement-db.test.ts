@@ -11,6 +11,7 @@ import { type ExportRow, projectExport } from "./export";
 import { loadAgreementInput, projectAgreement } from "./load";
 import { reportCsv } from "./report-csv";
 import { agreementQuerySchema, exportQuerySchema, resolveAgreementScope } from "./scope";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
  * Three videos with two key frames each (frames 0–5 at 0.25 s steps; key frames 1 and 4, clusters
@@ -84,7 +85,7 @@ beforeAll(async () => {
 });
 
 const agreement = (actor: Actor, params: Record<string, string> = {}) =>
-  projectAgreement(prisma, actor, projectId, agreementQuerySchema().parse(params));
+  projectAgreement(prisma, actor, projectId, agreementQuerySchema(builtInCatalogue()).parse(params));
 
 describe("projectAgreement (database)", () => {
   it("reads every run by default, with counts of all judged targets and breakdowns by endpoint and prompt version", async () => {
@@ -134,7 +135,7 @@ describe("projectAgreement (database)", () => {
     const report = await agreement(viewer);
     const input = await loadAgreementInput(
       prisma,
-      await resolveAgreementScope(prisma, projectId, agreementQuerySchema().parse({}), viewer.userId),
+      await resolveAgreementScope(prisma, projectId, agreementQuerySchema(builtInCatalogue()).parse({}), viewer.userId),
     );
     const v0s1 = input.items.filter((i) => i.videoId === videoIds[0] && i.category === "s1" && i.scopeIndex === 0);
     expect(v0s1.map((i) => [i.runId, i.judge, i.ratings.map((r) => r.value).sort()])).toEqual([
@@ -173,8 +174,8 @@ describe("projectAgreement (database)", () => {
   it("is for members only; an unknown run is not found", async () => {
     await expect(agreement(stranger)).rejects.toBeInstanceOf(NotFoundError);
     await expect(agreement(viewer, { runId: "no-such-run" })).rejects.toBeInstanceOf(NotFoundError);
-    expect(() => agreementQuerySchema().parse({ threshold: "eleven" })).toThrow();
-    expect(() => agreementQuerySchema().parse({ verdict: "maybe" })).toThrow();
+    expect(() => agreementQuerySchema(builtInCatalogue()).parse({ threshold: "eleven" })).toThrow();
+    expect(() => agreementQuerySchema(builtInCatalogue()).parse({ verdict: "maybe" })).toThrow();
   });
 
   it("flattens to CSV rows with intervals", async () => {
@@ -206,7 +207,8 @@ describe("projectExport (database)", () => {
       prisma,
       viewer,
       projectId,
-      exportQuerySchema().parse({ format: "jsonl", runId: r1 }),
+      exportQuerySchema(builtInCatalogue()).parse({ format: "jsonl", runId: r1 }),
+      undefined,
       2,
     );
     expect(contentType).toContain("application/x-ndjson");
@@ -253,7 +255,14 @@ describe("projectExport (database)", () => {
   });
 
   it("streams CSV with per-reviewer columns, formula cells neutralised; every run by default", async () => {
-    const { stream } = await projectExport(prisma, viewer, projectId, exportQuerySchema().parse({}), 1);
+    const { stream } = await projectExport(
+      prisma,
+      viewer,
+      projectId,
+      exportQuerySchema(builtInCatalogue()).parse({}),
+      undefined,
+      1,
+    );
     const { text, chunks } = await readAll(stream);
     expect(chunks).toBe(2); // the header, then the rows (under one 64 KiB chunk)
     const lines = text.split("\r\n").filter(Boolean);
@@ -297,7 +306,8 @@ describe("projectExport (database)", () => {
       prisma,
       owner,
       other.projectId,
-      exportQuerySchema().parse({ format: "jsonl" }),
+      exportQuerySchema(builtInCatalogue()).parse({ format: "jsonl" }),
+      undefined,
       1,
     );
     const { text } = await readAll(stream);
@@ -313,9 +323,9 @@ describe("projectExport (database)", () => {
   });
 
   it("is for members only", async () => {
-    await expect(projectExport(prisma, stranger, projectId, exportQuerySchema().parse({}))).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    await expect(
+      projectExport(prisma, stranger, projectId, exportQuerySchema(builtInCatalogue()).parse({})),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -341,7 +351,7 @@ describe("agreement and exports for a reviewer in a blind queue", () => {
         prisma,
         as,
         projectId,
-        exportQuerySchema().parse({ format: "jsonl", runId: r1 }),
+        exportQuerySchema(builtInCatalogue()).parse({ format: "jsonl", runId: r1 }),
       );
       return (await readAll(stream)).text
         .trimEnd()
@@ -352,14 +362,19 @@ describe("agreement and exports for a reviewer in a blind queue", () => {
     expect(withheld).toBeInstanceOf(WithheldError);
     expect((withheld as WithheldError).message).toContain('hidden while you review "blind" blind: 1 item left');
     await expect(
-      projectAgreement(prisma, ann, projectId, agreementQuerySchema().parse({ runId: r1 })),
+      projectAgreement(prisma, ann, projectId, agreementQuerySchema(builtInCatalogue()).parse({ runId: r1 })),
     ).rejects.toBeInstanceOf(WithheldError);
     const viewerRows = await exported(viewer);
     expect(viewerRows).toHaveLength(18);
-    const openReport = await projectAgreement(prisma, viewer, projectId, agreementQuerySchema().parse({ runId: r1 }));
+    const openReport = await projectAgreement(
+      prisma,
+      viewer,
+      projectId,
+      agreementQuerySchema(builtInCatalogue()).parse({ runId: r1 }),
+    );
     expect(openReport.summary.videos).toBe(3);
     // A filter that leaves the blind video out (only video 1 is Kling's) is whole without it: the same for her as for the viewer.
-    const kling = agreementQuerySchema().parse({ runId: r1, model: "Kling" });
+    const kling = agreementQuerySchema(builtInCatalogue()).parse({ runId: r1, model: "Kling" });
     const klingForAnn = await projectAgreement(prisma, ann, projectId, kling);
     expect(klingForAnn.summary.videos).toBe(1);
     expect(klingForAnn).toEqual(await projectAgreement(prisma, viewer, projectId, kling));
@@ -369,8 +384,8 @@ describe("agreement and exports for a reviewer in a blind queue", () => {
       data: { status: "done", doneAt: new Date() },
     });
     expect(await exported(ann)).toEqual(viewerRows);
-    expect(await projectAgreement(prisma, ann, projectId, agreementQuerySchema().parse({ runId: r1 }))).toEqual(
-      openReport,
-    );
+    expect(
+      await projectAgreement(prisma, ann, projectId, agreementQuerySchema(builtInCatalogue()).parse({ runId: r1 })),
+    ).toEqual(openReport);
   });
 });

@@ -5,6 +5,7 @@ import { seedLargeProject } from "../../scripts/lib/seed-large-project";
 import { videoFilterSchema } from "../videos/video-filter";
 import { EXPORT_CHUNK_CHARS, exportBatches, exportReviewers, projectExport } from "./export";
 import { exportQuerySchema, resolveAgreementScope } from "./scope";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
  * Issue 23, item 13: the export held what it streamed. It built every row of a 250-video batch (~15,000 rows)
@@ -28,7 +29,12 @@ beforeAll(async () => {
 
 describe("the streamed export", () => {
   it("builds the rows of one (run, video) at a time, never a batch of them", async () => {
-    const scope = await resolveAgreementScope(prisma, projectId, videoFilterSchema().parse({}), owner.userId);
+    const scope = await resolveAgreementScope(
+      prisma,
+      projectId,
+      videoFilterSchema(builtInCatalogue()).parse({}),
+      owner.userId,
+    );
     const reviewers = await exportReviewers(prisma, scope);
     let rows = 0;
     let largest = 0;
@@ -42,7 +48,12 @@ describe("the streamed export", () => {
   });
 
   it("hands over chunks of about 64 KiB as the consumer pulls, not a batch's whole text", async () => {
-    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "csv" }));
+    const { stream } = await projectExport(
+      prisma,
+      owner,
+      projectId,
+      exportQuerySchema(builtInCatalogue()).parse({ format: "csv" }),
+    );
     const reader = stream.getReader();
     const sizes: number[] = [];
     let lines = 0;

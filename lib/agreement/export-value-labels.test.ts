@@ -11,6 +11,7 @@ import { insertJudgment } from "../testing/judgments";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { type ExportRow, projectExport } from "./export";
 import { exportQuerySchema } from "./scope";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
  * The items CSV writes a value on a categorical scale as the UI shows it, the scale's label (issue 38, finding 13:
@@ -54,7 +55,7 @@ beforeAll(async () => {
 
 async function exported(format: "csv" | "jsonl"): Promise<string> {
   return new Response(
-    (await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format }))).stream,
+    (await projectExport(prisma, owner, projectId, exportQuerySchema(builtInCatalogue()).parse({ format }))).stream,
   ).text();
 }
 

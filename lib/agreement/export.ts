@@ -6,7 +6,8 @@ import { csvRow, type CsvValue } from "../export/csv";
 import { framesSeenBy, keyFramesAndClusters, stepScope } from "../judge/frame-scopes";
 import { reviewerInfo, scopeRuns } from "./load";
 import { type AgreementScope, type ExportQuery, resolveAgreementScope, runCondition } from "./scope";
-import { TASKS } from "../tasks/registry";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import {
   judgePresence,
   PRESENCE_TARGET_TYPE,
@@ -201,7 +202,9 @@ export async function* exportBatches(
     );
     const frameSetIds = [...new Set(runVideos.map((rv) => rv.frameSetId))];
     // Item runs' sets: every frame of a uniform set is what an item's call saw (the other runs read key frames and clusters only).
-    const itemSetIds = [...new Set(runVideos.filter((rv) => isItemSubject(rv.pipeline)).map((rv) => rv.frameSetId))];
+    const itemSetIds = [
+      ...new Set(runVideos.filter((rv) => isItemSubject(scope.ctx.catalogue, rv.pipeline)).map((rv) => rv.frameSetId)),
+    ];
     const uniformSetIds = itemSetIds.length
       ? (
           await prisma.$queryRaw<
@@ -291,7 +294,7 @@ export async function* exportBatches(
         runId: rv.runId,
         endpoint: run?.endpointName ?? "",
       };
-      const task = registeredTask(rv.pipeline);
+      const task = scope.ctx.catalogue.findTask(rv.pipeline) ?? undefined;
       const rank = targetRanks(task);
       // Plain comparisons, no closures or collation per comparison: this runs for every row of the export.
       const own = (scoresByRunVideo.get(`${rv.runId}:${rv.videoId}`) ?? []).sort(
@@ -314,6 +317,7 @@ export async function* exportBatches(
               runId: rv.runId,
             },
             rv.frameSetId,
+            task ?? null,
           ),
         );
         rows.push({
@@ -406,8 +410,8 @@ function itemFields(payload: unknown): Record<string, string> {
 async function csvRunsOf(prisma: PrismaClient, scope: AgreementScope): Promise<CsvRuns> {
   const runs = await scopeRuns(prisma, scope.ctx.projectId, scope.runId ?? null);
   return {
-    itemColumns: runs.some((r) => isItemSubject(r.pipeline)),
-    taskOfRun: new Map(runs.map((r) => [r.id, r.pipeline === undefined ? undefined : registeredTask(r.pipeline)])),
+    itemColumns: runs.some((r) => isItemSubject(scope.ctx.catalogue, r.pipeline)),
+    taskOfRun: new Map(runs.map((r) => [r.id, scope.ctx.catalogue.findTask(r.pipeline) ?? undefined])),
   };
 }
 
@@ -434,23 +438,20 @@ function csvValue(scale: Scale | undefined, value: number | null | undefined): C
   return scale.values.find((v) => v.value === value)?.label ?? value;
 }
 
-function isItemSubject(pipeline: string | undefined): boolean {
-  const subject = pipeline === undefined ? undefined : registeredTask(pipeline)?.subject;
+function isItemSubject(catalogue: DeclarationCatalogue, pipeline: string | undefined): boolean {
+  const subject = catalogue.findTask(pipeline)?.subject;
   return subject !== undefined && subject !== "video";
 }
 
-function registeredTask(pipeline: string): TaskDeclaration | undefined {
-  return TASKS.find((t) => t.id === pipeline);
-}
-
-const TARGET_RANKS = new Map<string, Map<string, number>>();
+/** By declaration: a rubric task's new version is a new declaration under the same id, with its own targets. */
+const TARGET_RANKS = new WeakMap<TaskDeclaration, Map<string, number>>();
 /** A task's declared targets by their order in the declaration (rows of a scope follow it), computed once per task. */
 function targetRanks(task: TaskDeclaration | undefined): Map<string, number> {
   if (!task) return new Map();
-  let ranks = TARGET_RANKS.get(task.id);
+  let ranks = TARGET_RANKS.get(task);
   if (!ranks) {
     ranks = new Map(task.targets.map((t, at) => [t.id, at]));
-    TARGET_RANKS.set(task.id, ranks);
+    TARGET_RANKS.set(task, ranks);
   }
   return ranks;
 }
@@ -625,11 +626,12 @@ export async function projectExport(
   actor: Actor,
   projectId: string,
   query: ExportQuery,
+  catalogue?: TaskCatalogue,
   batchVideos = EXPORT_BATCH_VIDEOS,
 ) {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
   const { format, ...filter } = query;
-  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
+  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId, catalogue);
   const reviewers = await exportReviewers(prisma, scope);
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
   return {

@@ -13,6 +13,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { projectExport } from "./export";
 import { projectAgreement } from "./load";
 import { agreementQuerySchema, exportQuerySchema } from "./scope";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
  * Issue 23, item 8: a presence-first queue stores the absent value (0) for every score of a category the
@@ -93,7 +94,7 @@ beforeAll(async () => {
 });
 
 const report = (params: Record<string, string> = {}) =>
-  projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse(params));
+  projectAgreement(prisma, owner, projectId, agreementQuerySchema(builtInCatalogue()).parse(params));
 
 describe("values implied by an absent category", () => {
   it("are stored marked implied_by_absence; the values the reviewer typed stay typed", async () => {
@@ -145,13 +146,13 @@ describe("values implied by an absent category", () => {
     expect(binary.values.accuracy).toBeCloseTo(17 / 24, 10);
     expect(binary.values.kappa).toBeCloseTo(3 / 17, 10);
     expect(r.humanVsJudge.consensus.native.score!.n).toBe(15);
-    expect(agreementQuerySchema().safeParse({ implied: "yes" }).success).toBe(false);
+    expect(agreementQuerySchema(builtInCatalogue()).safeParse({ implied: "yes" }).success).toBe(false);
   });
 
   it("are marked in the exports: an implied column per reviewer in CSV, implied on each review in JSONL", async () => {
     const read = async (format: "csv" | "jsonl") =>
       new Response(
-        (await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format }))).stream,
+        (await projectExport(prisma, owner, projectId, exportQuerySchema(builtInCatalogue()).parse({ format }))).stream,
       ).text();
     const lines = (await read("jsonl"))
       .trim()

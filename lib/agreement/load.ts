@@ -5,7 +5,7 @@ import { ValidationError } from "../errors";
 import { agreementReport } from "./report/agreement-report";
 import { exportFileName } from "./export-file-name";
 import { type AgreementQuery, type AgreementScope, resolveAgreementScope, runCondition } from "./scope";
-import { TASKS } from "../tasks/registry";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { parseLabelSetReviewerId } from "../label-sets/label-set-reviewer";
@@ -178,7 +178,7 @@ export async function reviewerInfo(prisma: PrismaClient, ids: readonly string[])
 export async function loadAgreementInput(
   prisma: PrismaClient,
   scope: AgreementScope,
-  registry: readonly TaskDeclaration[] = TASKS,
+  registry: readonly TaskDeclaration[] = scope.ctx.catalogue.tasks,
   options: { independentOnly: boolean; includeImplied?: boolean } = { independentOnly: true },
 ): Promise<AgreementInput> {
   const projectId = scope.ctx.projectId;
@@ -389,6 +389,7 @@ export async function projectAgreement(
   actor: Actor,
   projectId: string,
   query: AgreementQuery,
+  catalogue?: TaskCatalogue,
 ): Promise<AgreementReport> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
   const {
@@ -401,10 +402,13 @@ export async function projectAgreement(
     format: _format,
     ...filter
   } = query;
-  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
+  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId, catalogue);
   const independentOnly = independent === "only";
   const impliedIncluded = implied === "include";
-  const input = await loadAgreementInput(prisma, scope, TASKS, { independentOnly, includeImplied: impliedIncluded });
+  const input = await loadAgreementInput(prisma, scope, scope.ctx.catalogue.tasks, {
+    independentOnly,
+    includeImplied: impliedIncluded,
+  });
   if (presenceThreshold !== undefined) {
     for (const task of input.tasks ?? []) {
       const graded = task.presence && task.targets.find((t) => t.id === task.presence!.of[0]);

@@ -11,6 +11,7 @@ import { projectAgreement } from "./load";
 import { reportCsv } from "./report-csv";
 import { type ExportRow, projectExport } from "./export";
 import { agreementQuerySchema, exportQuerySchema } from "./scope";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 async function sheet(rows: (string | number)[][]): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
@@ -89,7 +90,7 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
   });
 
   it("compares the label set's presence labels with the judge's derived presence at t and sweeps t = 0..10", async () => {
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({}));
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema(builtInCatalogue()).parse({}));
     expect(report.presence).toHaveLength(1);
     const presence = report.presence[0]!;
     expect(presence.threshold).toBe(5);
@@ -125,7 +126,7 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
       prisma,
       owner,
       projectId,
-      agreementQuerySchema().parse({ presenceThreshold: "4" }),
+      agreementQuerySchema(builtInCatalogue()).parse({ presenceThreshold: "4" }),
     );
     expect(report.presence[0]!.threshold).toBe(4);
     expect(report.presence[0]!.curves.find((c) => c.human === `labelset:${labelSetId}`)!.chosen).toMatchObject({
@@ -135,12 +136,22 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
       tn: 3,
     });
     await expect(
-      projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ presenceThreshold: "11" })),
+      projectAgreement(
+        prisma,
+        owner,
+        projectId,
+        agreementQuerySchema(builtInCatalogue()).parse({ presenceThreshold: "11" }),
+      ),
     ).rejects.toThrow(ValidationError);
   });
 
   it("exports each judged presence target with the judge's presence at the declared t", async () => {
-    const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "jsonl" }));
+    const { stream } = await projectExport(
+      prisma,
+      owner,
+      projectId,
+      exportQuerySchema(builtInCatalogue()).parse({ format: "jsonl" }),
+    );
     const rows = (await new Response(stream).text())
       .trim()
       .split("\n")

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import { memoByTaskRegistry } from "../tasks/registry";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { requireWholeView } from "../visibility/withheld";
 import { resolveFilterRun, videoFilterFrom, videoFilterWhere, type FilterContext } from "../videos/video-filter-sql";
@@ -15,8 +17,12 @@ const numberParam = (min: number, max: number, fallback: number) =>
     .transform((v) => v ?? fallback);
 
 /** The agreement API's and dashboard's query: the video list's filters plus the binarising thresholds. */
-export const agreementQuerySchema = memoByTaskRegistry(() =>
-  videoFilterSchema().extend({
+export function agreementQuerySchema(catalogue: DeclarationCatalogue) {
+  return catalogue.derived("agreement.query", () => buildAgreementQuerySchema(catalogue));
+}
+
+function buildAgreementQuerySchema(catalogue: DeclarationCatalogue) {
+  return videoFilterSchema(catalogue).extend({
     /** Scores (0–10) at or above it are a hallucination. */
     threshold: numberParam(0, 10, 5),
     /** Overall (0–100) below it is a hallucination. */
@@ -47,15 +53,17 @@ export const agreementQuerySchema = memoByTaskRegistry(() =>
      */
     truth: z.enum(["consensus", "gold"]).default("consensus"),
     format: z.enum(["json", "csv"]).default("json"),
-  }),
-);
-export type AgreementQuery = z.output<ReturnType<typeof agreementQuerySchema>>;
+  });
+}
+export type AgreementQuery = z.output<ReturnType<typeof buildAgreementQuerySchema>>;
 
-export const exportQuerySchema = memoByTaskRegistry(() =>
-  videoFilterSchema().extend({
-    format: z.enum(["csv", "jsonl"]).default("csv"),
-  }),
-);
+export function exportQuerySchema(catalogue: DeclarationCatalogue) {
+  return catalogue.derived("agreement.exportQuery", () =>
+    videoFilterSchema(catalogue).extend({
+      format: z.enum(["csv", "jsonl"]).default("csv"),
+    }),
+  );
+}
 export type ExportQuery = z.output<ReturnType<typeof exportQuerySchema>>;
 
 /**
@@ -82,9 +90,11 @@ export async function resolveAgreementScope(
   projectId: string,
   filter: VideoFilter,
   userId: string,
+  given?: TaskCatalogue,
 ): Promise<AgreementScope> {
-  const run = await resolveFilterRun(prisma, projectId, filter.runId);
-  const ctx: FilterContext = { projectId, runId: run?.id ?? null, task: run?.task ?? null, userId };
+  const catalogue = await catalogueOf(prisma, projectId, given);
+  const run = await resolveFilterRun(prisma, catalogue, projectId, filter.runId);
+  const ctx: FilterContext = { projectId, catalogue, runId: run?.id ?? null, task: run?.task ?? null, userId };
   const matchingVideos = Prisma.sql`SELECT v."id" ${videoFilterFrom(ctx)} WHERE ${videoFilterWhere(filter, ctx)}`;
   const blind = [...(await blindVideoIdsFor(prisma, userId))];
   if (blind.length > 0) {

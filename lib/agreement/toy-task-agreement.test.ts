@@ -13,6 +13,7 @@ import { loadAgreementInput } from "./load";
 import { agreementReport } from "./report/agreement-report";
 import { agreementQuerySchema, resolveAgreementScope } from "./scope";
 import { DEFAULT_AGREEMENT_OPTIONS, WORST_TARGET } from "./types";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
  * A judge task that is not hallucination, registered only here (passed to the loader): caption-like
@@ -252,7 +253,12 @@ beforeAll(async () => {
 });
 
 async function toyReport(options: Partial<typeof DEFAULT_AGREEMENT_OPTIONS> = {}) {
-  const scope = await resolveAgreementScope(prisma, projectId, agreementQuerySchema().parse({}), owner.userId);
+  const scope = await resolveAgreementScope(
+    prisma,
+    projectId,
+    agreementQuerySchema(builtInCatalogue()).parse({}),
+    owner.userId,
+  );
   const input = await loadAgreementInput(prisma, scope, [TOY_TASK]);
   return { input, report: agreementReport(input, { ...DEFAULT_AGREEMENT_OPTIONS, iterations: 50, ...options }) };
 }

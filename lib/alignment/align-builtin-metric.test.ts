@@ -14,7 +14,7 @@ import { createLabelSet } from "../label-sets/label-sets";
 import { metricsUnderSettings, storedVideoAnswers } from "../judge/engine/resummarise";
 import { projectPipelineDefaults } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -25,6 +25,7 @@ import type { AlignmentDeps } from "./align-judge";
 import { applyAlignedSettings, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
 import { startAlignmentSchema } from "./alignment.validation";
 import { labelSetStore, type AlignmentLabelStore } from "./label-store";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const VIDEOS = 60;
 const hallucinates = (i: number) => i % 2 === 0;
@@ -88,7 +89,7 @@ async function setUp(withBias: boolean): Promise<Setup> {
 const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({
   prisma,
   queue: inlineJudgeQueue(testJudgeDeps()),
-  pipelines: installedPipelines(),
+  pipelines: builtInCatalogue().pipelines,
   labels,
 });
 const inputOf = (setup: Setup): BuiltinAlignmentInput => ({
@@ -161,7 +162,7 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
       const metric = await prisma.runMetric.findUnique({
         where: { runId_videoId_itemId_metric: { runId: held.bestRunId, videoId, itemId: "", metric: "verdict" } },
       });
-      expect(metricsUnderSettings(installedPipelines().hallucination!, stored!, tuned.settings).verdict).toBe(
+      expect(metricsUnderSettings(builtInCatalogue().pipelines.hallucination!, stored!, tuned.settings).verdict).toBe(
         metric!.value,
       );
     }
@@ -217,7 +218,7 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     });
     const started = await startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, body);
     await executeAlignment(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       started.id,
     );
     const done = await getAlignment(prisma, owner, biased.projectId, started.id);

@@ -11,7 +11,7 @@ import { prisma } from "../db/prisma";
 import { createLabelSet } from "../label-sets/label-sets";
 import { SIM_FIX_SENTENCE } from "../../testkit/llm-stub/alignment-stub-rule";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -31,6 +31,7 @@ import { executeAlignment, getAlignment, startAlignment } from "./alignment-runs
 import { startAlignmentSchema } from "./alignment.validation";
 import type { AlignmentDeps } from "./align-judge";
 import { labelSetStore, type AlignmentLabelStore } from "./label-store";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const VIDEOS = 40;
 let labelSetIds: Map<string, string>;
@@ -97,7 +98,7 @@ async function setUp(withArtefacts: boolean): Promise<Setup> {
 const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({
   prisma,
   queue: inlineJudgeQueue(testJudgeDeps()),
-  pipelines: installedPipelines(),
+  pipelines: builtInCatalogue().pipelines,
   labels,
 });
 const inputOf = (setup: Setup): BuiltinAlignmentInput => ({
@@ -148,7 +149,7 @@ describe("the grid entry kept of those that tie on train", () => {
 
 describe("aligning a built-in task's judge (hallucination's prompt inconsistency)", () => {
   it("offers the video-level targets a templated step scores (inconsistency), the reviewed metrics with settings to tune, then the per-frame categories", () => {
-    const targets = alignableTargets(installedPipelines(), "hallucination");
+    const targets = alignableTargets(builtInCatalogue().pipelines, "hallucination");
     expect(targets.slice(0, 3).map((t) => [t.kind, t.target.id, t.steps.map((s) => s.templateId)])).toEqual([
       ["score", "inconsistency", ["hallucination/inconsistency"]],
       [
@@ -170,7 +171,7 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     expect(targets.find((t) => t.target.id === "inconsistency")!.settings).toEqual([]);
     // The verdict's settings: 3 aggregations × (10 thresholds on the worst category + 13 on the overall).
     expect(targets.find((t) => t.target.id === "verdict")!.settings).toHaveLength(69);
-    expect(alignableTargets(installedPipelines(), "no-such-pipeline")).toEqual([]);
+    expect(alignableTargets(builtInCatalogue().pipelines, "no-such-pipeline")).toEqual([]);
   });
 
   it("fixes a planted prompt bias: the best candidate is a saved prompt version with the sentence, better on held-out, significantly", async () => {
@@ -387,7 +388,7 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     );
     expect(queued).toEqual([started.id]);
     await executeAlignment(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       started.id,
     );
     const done = await getAlignment(prisma, owner, biased.projectId, started.id);
@@ -401,7 +402,7 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
       prisma,
       owner,
       biased.projectId,
-      installedPipelines().hallucination!,
+      builtInCatalogue().pipelines.hallucination!,
     );
     const versions = templates.find((t) => t.templateId === "hallucination/inconsistency")!.versions;
     expect(versions.find((v) => v.id === best.promptVersionId)!.alignmentId).toBe(started.id);

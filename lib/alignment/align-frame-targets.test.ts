@@ -10,7 +10,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -27,6 +27,7 @@ import {
 import { alignmentPageData } from "./alignment-page";
 import { applyAlignedSettings, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
 import { labelSetStore, unitVideo } from "./label-store";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const VIDEOS = 16;
 const KEY_FRAMES = 2;
@@ -103,7 +104,7 @@ afterAll(async () => stub?.close());
 const depsOf = (labels: ReturnType<typeof labelSetStore>) => ({
   prisma,
   queue: inlineJudgeQueue(testJudgeDeps()),
-  pipelines: installedPipelines(),
+  pipelines: builtInCatalogue().pipelines,
   labels,
 });
 const inputOf = (targetId: string): BuiltinAlignmentInput => ({
@@ -118,7 +119,7 @@ const inputOf = (targetId: string): BuiltinAlignmentInput => ({
 
 describe("aligning a category per key frame or per cluster on its own", () => {
   it("offers s1–s10 per key frame and d1–d9 per cluster, each with its own step's template, as the task module declares", () => {
-    const targets = alignableTargets(installedPipelines(), "hallucination");
+    const targets = alignableTargets(builtInCatalogue().pipelines, "hallucination");
     const s3 = targets.find((t) => t.target.id === "s3")!;
     expect(s3).toMatchObject({
       kind: "score",
@@ -210,7 +211,7 @@ describe("aligning a category per key frame or per cluster on its own", () => {
       rewrites: 0,
     });
     await executeAlignment(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       started.id,
     );
     const done = await getAlignment(prisma, owner, projectId, started.id);
@@ -232,7 +233,7 @@ describe("aligning a category per key frame or per cluster on its own", () => {
       createdById: owner.userId,
     });
     const run1 = await createRun(
-      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       {
@@ -244,7 +245,7 @@ describe("aligning a category per key frame or per cluster on its own", () => {
     const second = await applyAlignedSettings(prisma, owner, projectId, started.id);
     expect(second.number).toBe(2);
     const run2 = await createRun(
-      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       {

@@ -14,7 +14,7 @@ import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-serve
 import { RUBRIC_STEP, rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinition, RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { createRubricTask } from "../rubrics/rubric-tasks";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -23,6 +23,7 @@ import { createStubEndpoint } from "../testing/stub-endpoint";
 import { alignRubricJudge, type AlignmentDeps, type AlignmentInput } from "./align-judge";
 import { goldStore, labelSetStore, type AlignmentLabelStore } from "./label-store";
 import { judgmentKey } from "../reviews/judgment-key";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const VIDEOS = 40;
 const GOLD_VIDEOS = 30;
@@ -126,7 +127,7 @@ async function setUp(sentence: string): Promise<Setup> {
 const depsOf = (labels: AlignmentLabelStore): AlignmentDeps => ({
   prisma,
   queue: inlineJudgeQueue(testJudgeDeps()),
-  pipelines: installedPipelines(),
+  pipelines: builtInCatalogue().pipelines,
   labels,
 });
 const inputOf = (setup: Setup, budget = { maxCalls: 1000, maxCostUsd: 10 }): AlignmentInput => ({
@@ -326,7 +327,7 @@ describe("aligning a rubric judge to a label set", () => {
     const changed = { ...latest, criteria: latest.criteria.map((c) => ({ ...c, max: 10 })) };
     await expect(
       createRun(
-        { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+        { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
         owner,
         biased.projectId,
         {

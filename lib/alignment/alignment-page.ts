@@ -6,8 +6,8 @@ import { listEndpoints } from "../judge/endpoints";
 import { projectPipelineDefaults } from "../judge/runs";
 import { listLabelSets } from "../label-sets/label-sets";
 import { listRubricTasks } from "../rubrics/rubric-tasks";
-import { findTask } from "../tasks/registry";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { alignableTargets, sameSettings, settingsWords, type BuiltinAlignmentReport } from "./align-builtin";
 import { alignedChange, getAlignment, listAlignments } from "./alignment-runs";
 import { alignmentLabelsOf, type StartBuiltinAlignmentInput } from "./alignment.validation";
@@ -26,7 +26,7 @@ export async function alignmentPageData(
   // A built-in task's alignment names its pipeline; a rubric task's, its task.
   const nameOf = (a: { rubricTaskId: string | null; pipeline: string | null }) =>
     a.pipeline
-      ? `${findTask(a.pipeline)?.label ?? a.pipeline} (built-in)`
+      ? `${builtInCatalogue().findTask(a.pipeline)?.label ?? a.pipeline} (built-in)`
       : (taskName.get(a.rubricTaskId ?? "") ?? "(archived task)");
   const alignments = (await listAlignments(prisma, actor, projectId)).map((a) => ({
     ...a,
@@ -82,11 +82,11 @@ export async function alignmentPageData(
           criteria: t.definition.criteria.map((c) => ({ id: c.id, name: c.name })),
         })),
         /** Built-in tasks with a target that can be aligned (a target a step scores with its own template, per video, key frame, cluster or item, or a reviewed metric). */
-        builtins: Object.keys(installedPipelines())
+        builtins: Object.keys(builtInCatalogue().pipelines)
           .map((pipeline) => ({
             pipeline,
-            name: `${findTask(pipeline)?.label ?? pipeline} (built-in)`,
-            targets: alignableTargets(installedPipelines(), pipeline).map((t) => ({
+            name: `${builtInCatalogue().findTask(pipeline)?.label ?? pipeline} (built-in)`,
+            targets: alignableTargets(builtInCatalogue().pipelines, pipeline).map((t) => ({
               id: t.target.id,
               name:
                 t.kind === "metric"
@@ -152,15 +152,15 @@ async function bestSettingsOf(
   const change = alignedChange(
     report,
     targetId,
-    alignableTargets(installedPipelines(), pipeline).find((t) => t.target.id === targetId)?.target,
-    installedPipelines()[pipeline],
+    alignableTargets(builtInCatalogue().pipelines, pipeline).find((t) => t.target.id === targetId)?.target,
+    builtInCatalogue().pipelines[pipeline],
   );
   if (!change) return null;
   const defaults = (await projectPipelineDefaults(prisma, actor, projectId))[pipeline];
   const latest = await latestSettingsVersion(prisma, projectId, pipeline);
   // Parsed, the settings are in the schema's key order (the report's come back from jsonb in its own).
   const parsed = (value: unknown) =>
-    installedPipelines()[pipeline]?.settingsSchema?.safeParse(value ?? {}).data ?? value;
+    builtInCatalogue().pipelines[pipeline]?.settingsSchema?.safeParse(value ?? {}).data ?? value;
   const threshold = change.thresholds?.[targetId] ?? null;
   const words = [
     change.settings !== undefined ? settingsWords(parsed(change.settings)) : "",

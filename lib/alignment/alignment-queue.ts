@@ -3,7 +3,7 @@ import { prisma } from "../db/prisma";
 import { appJudgeQueue } from "../judge/app-judge";
 import { jobQueues, queueOn, type QueueDefinition } from "../jobs/job-boss";
 import { rootLogger } from "../observability/logger";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { executeAlignment, type AlignmentQueue } from "./alignment-runs";
 
 export const ALIGNMENT_QUEUE = "align-judge";
@@ -32,7 +32,10 @@ export async function startAlignmentWorker(boss: PgBoss) {
     async ([job]) => {
       if (!job) return;
       rootLogger().info({ alignmentId: job.data.alignmentId }, "aligning a judge");
-      await executeAlignment({ prisma, queue: appJudgeQueue(), pipelines: installedPipelines() }, job.data.alignmentId);
+      await executeAlignment(
+        { prisma, queue: appJudgeQueue(), pipelines: builtInCatalogue().pipelines },
+        job.data.alignmentId,
+      );
     },
   );
 }

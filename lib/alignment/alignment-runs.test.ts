@@ -13,7 +13,7 @@ import { addMember } from "../projects/projects";
 import { RUBRIC_STEP, rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinition } from "../rubrics/rubric-definition";
 import { createRubricTask, getRubricTask, listRubricTasks } from "../rubrics/rubric-tasks";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -22,6 +22,7 @@ import { alignmentPageData } from "./alignment-page";
 import { cancelAlignment, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
 import { startAlignmentSchema, type StartRubricAlignmentInput } from "./alignment.validation";
 import { judgmentKey } from "../reviews/judgment-key";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -31,7 +32,7 @@ let goldTarget: { task: string; target: string; videoIds: string[] };
 let body: StartRubricAlignmentInput;
 const queued: string[] = [];
 const queue = { enqueue: async (id: string) => void queued.push(id) };
-const jobDeps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() });
+const jobDeps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines });
 
 beforeAll(async () => {
   stub = await startStubLlm();

@@ -10,7 +10,6 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { JudgeQueue } from "../judge/judge-queue";
 import { saveSettingsVersion, type SettingsVersion } from "../judge/settings-versions";
 import { rubricPipelineId, rubricTargetId } from "../rubrics/rubric-declaration";
-import { ensureRubricTasks } from "../rubrics/rubric-registry";
 import type { RubricDefinition } from "../rubrics/rubric-definition";
 import { saveRubricVersion } from "../rubrics/rubric-tasks";
 import type { AlignmentDeps, AlignmentReport } from "./align-judge";
@@ -25,7 +24,7 @@ import {
 import { alignmentLabelsOf, type StartAlignmentInput, type StartBuiltinAlignmentInput } from "./alignment.validation";
 import { goldStore, labelSetStore } from "./label-store";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 import type { TargetScope } from "../tasks/task-declaration";
 
 /** Where alignment jobs go: pg-boss in the app, inline in tests. */
@@ -39,7 +38,7 @@ export async function startAlignment(
   actor: Actor,
   projectId: string,
   input: StartAlignmentInput,
-  pipelines: AlignmentDeps["pipelines"] = installedPipelines(),
+  pipelines: AlignmentDeps["pipelines"] = builtInCatalogue().pipelines,
 ) {
   if ("pipeline" in input) return startBuiltinAlignment(prisma, queue, actor, projectId, input, pipelines);
   await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
@@ -224,8 +223,6 @@ export async function executeAlignment(
   const row = await prisma.alignmentRun.findUnique({ where: { id: alignmentId } });
   if (!row || row.status !== "queued") return;
   await prisma.alignmentRun.update({ where: { id: alignmentId }, data: { status: "running" } });
-  // A worker process learns the project's rubric tasks here (createRun looks the task's pipeline up).
-  await ensureRubricTasks(prisma, { force: true });
   const input = row.input as unknown as StartAlignmentInput;
   const actor: Actor = { userId: row.createdById, email: "", name: "", isAdmin: false };
   const controller = new AbortController();
@@ -390,7 +387,7 @@ export async function applyAlignedSettings(
   actor: Actor,
   projectId: string,
   alignmentId: string,
-  pipelines: AlignmentDeps["pipelines"] = installedPipelines(),
+  pipelines: AlignmentDeps["pipelines"] = builtInCatalogue().pipelines,
 ): Promise<SettingsVersion> {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const row = await prisma.alignmentRun.findFirst({

@@ -7,8 +7,7 @@ import { log } from "../observability/logger";
 import { hasNulByte, NUL_BYTE_MESSAGE, rejectNulBytes } from "../validation/nul-bytes";
 import { assertSessionRequestAllowed } from "./session-request-guard";
 import { JSON_BODY_LIMIT, readBoundedText } from "./request-body";
-import { prisma } from "../db/prisma";
-import { ensureRubricTasks, isRubricTaskId } from "../rubrics/rubric-registry";
+import { builtInCatalogue, type TaskCatalogue } from "../task-modules/task-catalogue";
 import { searchParamsObject } from "../videos/video-filter";
 import {
   type ApiAccess,
@@ -33,19 +32,11 @@ export function errorResponse(error: unknown): Response {
     return jsonError(
       400,
       "invalid_request",
-      error.issues.map((i) => `${i.path.join(".") || "input"}: ${issueMessage(i)}`).join("; "),
+      error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "),
     );
   }
   log().error({ err: error }, "unhandled error in an API route");
   return jsonError(500, "internal_error", "Something went wrong on the server.");
-}
-
-/** An issue's message; a list of options leaves out projects' rubric task ids (each project's own business). */
-function issueMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code !== "invalid_value" || !issue.values.some((v) => typeof v === "string" && isRubricTaskId(v)))
-    return issue.message;
-  const shown = issue.values.filter((v) => !(typeof v === "string" && isRubricTaskId(v)));
-  return `Invalid option: expected one of ${shown.map((v) => JSON.stringify(v)).join("|")}`;
 }
 
 /** A route's path parameters as Next.js hands them over, by the names its folders give (`[projectId]`). */
@@ -76,8 +67,6 @@ export function authenticatedRoute(
       const { actor, via } = await actorFromRequest(request.headers);
       if (!actor) throw new UnauthorizedError();
       logRequestActor({ userId: actor.userId, via });
-      // Every project's rubric tasks are in the registry before a handler reads it (a second old at most).
-      await ensureRubricTasks(prisma);
       if (via === "session") assertSessionRequestAllowed(request, api.body?.kind ?? "json");
       const params = await context.params;
       rejectNulBytesInUrl(request, params);
@@ -93,17 +82,24 @@ export function authenticatedRoute(
  * What a route's description says the wrapper reads for the handler: the query, parsed with its schema
  * (`schema.parse(searchParamsObject(…))`: an empty value is left out, a repeated one counts once), then a JSON body
  * (parseJsonBody, or parseOptionalJsonBody for an optional one). A body or query the route reads itself
- * (`readBy: "handler"`, multipart, bytes) is left to the handler.
+ * (`readBy: "handler"`, multipart, bytes) is left to the handler. A schema built from the tasks is built from the
+ * request's catalogue (its project's tasks; the built-in ones for a route outside a project).
  */
-export async function readRouteInput<D extends RouteDescription>(request: Request, api: D): Promise<RouteInput<D>> {
+export async function readRouteInput<D extends RouteDescription>(
+  request: Request,
+  api: D,
+  catalogue: TaskCatalogue,
+): Promise<RouteInput<D>> {
   const query =
     api.query && !("readBy" in api.query)
-      ? schemaOf(api.query).parse(searchParamsObject(new URL(request.url).searchParams))
+      ? schemaOf(api.query, catalogue).parse(searchParamsObject(new URL(request.url).searchParams))
       : undefined;
   const json = api.body?.kind === "json" && !api.body.readBy ? api.body : undefined;
   const limit = json?.maxBytes ?? JSON_BODY_LIMIT;
   const body = json
-    ? await (json.optional ? parseOptionalJsonBody : parseJsonBody)(request, schemaOf(json.schema), { limit })
+    ? await (json.optional ? parseOptionalJsonBody : parseJsonBody)(request, schemaOf(json.schema, catalogue), {
+        limit,
+      })
     : undefined;
   return { query, body } as RouteInput<D>;
 }
@@ -118,7 +114,7 @@ export function withActor<D extends RouteDescription>(
   handler: (request: Request, actor: Actor, params: PathParams, input: RouteInput<D>) => Promise<Response>,
 ) {
   return authenticatedRoute(api, async (request, actor, params) =>
-    handler(request, actor, params, await readRouteInput(request, api)),
+    handler(request, actor, params, await readRouteInput(request, api, builtInCatalogue())),
   );
 }
 

@@ -6,6 +6,8 @@ import type { Project, ProjectRole } from "../generated/prisma/client";
 import { projectIdSchema } from "../projects/projects.validation";
 import { authenticatedRoute, type PathParams, readRouteInput } from "./handler";
 import type { RouteDescription, RouteInput } from "./openapi/route-spec";
+import { catalogFor } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 
 /**
  * What a project-scoped route handler gets once the caller may do the route's action in the project, with the query
@@ -15,6 +17,8 @@ export interface ProjectRequest<D extends RouteDescription = RouteDescription> e
   actor: Actor;
   project: Project;
   role: ProjectRole;
+  /** The project's task catalogue (the built-in tasks and its rubric tasks), resolved once for the request. */
+  catalogue: TaskCatalogue;
   /** The route's params, `projectId` validated. */
   params: PathParams & { projectId: string };
   request: Request;
@@ -39,11 +43,13 @@ export function withProject<D extends RouteDescription>(
   return authenticatedRoute(api, async (request, actor, params) => {
     const projectId = projectIdSchema.parse(params.projectId);
     const authorized = await authorizeInProject(prisma, actor, projectId, action);
+    const catalogue = await catalogFor(prisma, projectId);
     return handler({
       ...authorized,
+      catalogue,
       params: { ...params, projectId },
       request,
-      ...(await readRouteInput(request, api)),
+      ...(await readRouteInput(request, api, catalogue)),
     });
   });
 }
@@ -70,6 +76,8 @@ export interface ScopedRequest<
   actor: Actor;
   project: Project;
   role: ProjectRole;
+  /** The project's task catalogue (the built-in tasks and its rubric tasks), resolved once for the request. */
+  catalogue: TaskCatalogue;
   /** What the scope's `find` read: at least the record's id fields and `projectId`. */
   record: R;
   params: PathParams;
@@ -98,6 +106,14 @@ export function withProjectOf<R extends { projectId: string }, D extends RouteDe
     const authorized = await authorizeInProject(prisma, actor, record.projectId, action).catch((error: unknown) => {
       throw isAppError(error) && error.code === "not_found" ? new NotFoundError(scope.notFound) : error;
     });
-    return handler({ ...authorized, record, params, request, ...(await readRouteInput(request, api)) });
+    const catalogue = await catalogFor(prisma, record.projectId);
+    return handler({
+      ...authorized,
+      catalogue,
+      record,
+      params,
+      request,
+      ...(await readRouteInput(request, api, catalogue)),
+    });
   });
 }

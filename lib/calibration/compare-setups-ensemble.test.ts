@@ -10,7 +10,7 @@ import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createRubricTask } from "../rubrics/rubric-tasks";
 import { rubricTargetId } from "../rubrics/rubric-declaration";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -18,6 +18,7 @@ import { insertJudgment } from "../testing/judgments";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { compareSetupsQuerySchema } from "./calibration.validation";
 import { compareSetupsReport } from "./compare-setups-load";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const RUBRIC = JSON.stringify({
   name: "Simulated quality for setups",
@@ -61,7 +62,7 @@ describe("compare setups with ensemble runs", () => {
     "a self-consistency run's and a panel's calls, tokens, cost and latency are their members' sums; a plain run's are its own",
     { timeout: 300_000 },
     async () => {
-      const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
+      const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
       const priced = { maxConcurrency: 4, pricePer1kInput: 0.001, pricePer1kOutput: 0.002 };
       // A third judge for the plain run: a panel member on the same endpoint would share its cache keys.
       const [a, b, c] = await Promise.all(

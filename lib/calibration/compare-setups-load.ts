@@ -3,8 +3,9 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { labelSetReviewerId, LABEL_SET_REVIEWER_PREFIX } from "../label-sets/label-set-reviewer";
-import { installedTaskModules } from "../task-modules/installed-task-modules";
-import { findTask } from "../tasks/registry";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 import {
   binariseValue,
   consensusValue,
@@ -62,9 +63,12 @@ function comparesItems(task: TaskDeclaration): boolean {
 }
 
 /** The page's "Compare on" choices: what each task of these runs can be compared on, labelled with the task. */
-export function compareTargetChoices(pipelines: readonly string[]): { id: string; label: string; task: string }[] {
+export function compareTargetChoices(
+  catalogue: DeclarationCatalogue,
+  pipelines: readonly string[],
+): { id: string; label: string; task: string }[] {
   return [...new Set(pipelines)].flatMap((pipeline) => {
-    const task = findTask(pipeline);
+    const task = catalogue.findTask(pipeline);
     return task ? comparableTargets(task, true).map((t) => ({ ...t, task: task.label })) : [];
   });
 }
@@ -415,6 +419,7 @@ export async function compareSetupsReport(
   actor: Actor,
   projectId: string,
   query: CompareSetupsQuery,
+  given?: TaskCatalogue,
 ): Promise<CompareSetupsReport> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
   const wanted = query.runIds.map((setupId) => ({
@@ -439,12 +444,13 @@ export async function compareSetupsReport(
     throw new ValidationError(
       `Setups are compared on runs of one task; run ${other.id} is a "${other.pipeline}" run, run ${ordered[0]!.id} a "${ordered[0]!.pipeline}" run.`,
     );
-  const task = findTask(ordered[0]!.pipeline);
+  const catalogue = await catalogueOf(prisma, projectId, given);
+  const task = catalogue.findTask(ordered[0]!.pipeline);
   if (!task)
     throw new ValidationError(`The runs' task "${ordered[0]!.pipeline}" is not known to this version of FrameJury.`);
   const compared = comparedTarget(task, query.target);
   // The task's module names its runs' settings (their aggregation and verdict rule).
-  const taskModule = installedTaskModules().find((m) => m.pipelines.some((p) => p.id === task.id));
+  const taskModule = catalogue.modules.find((m) => m.pipelines.some((p) => p.id === task.id));
   const setupSettingsOf = (settings: unknown) =>
     taskModule?.setupSettings?.(settings) ?? { aggregation: null, verdict: null };
   const { reference, labels } = await referenceLabels(prisma, projectId, query, compared);

@@ -15,6 +15,7 @@ import { databaseUrl, dropDatabase, ensureDatabase } from "./embedded-postgres";
 import { applyMigrations, readMigrations } from "./migrate";
 import { createPrismaClient } from "./prisma";
 import { MIGRATIONS_DIR } from "./resolve-database";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 // A database as the release before generic metrics left it: hallucination runs whose per-video
 // numbers live in run_video's scoreS/scoreD/scoreI/overall/verdict columns, with human judgments and
@@ -176,7 +177,12 @@ describe(`migration ${MIGRATION}`, () => {
   });
 
   it("lists, filters and sorts the same values as the old columns did", async () => {
-    const list = await browseVideos(db, owner, projectId, videoListQuerySchema().parse({ sort: "S", dir: "desc" }));
+    const list = await browseVideos(
+      db,
+      owner,
+      projectId,
+      videoListQuerySchema(builtInCatalogue()).parse({ sort: "S", dir: "desc" }),
+    );
     expect(list.run?.id).toBe(runId);
     expect(list.videos.map((v) => v.id)).toEqual([videoIds[2], videoIds[0], videoIds[1]]);
     for (const [i, v] of OLD.entries()) expect(list.videos.find((x) => x.id === videoIds[i])!.scores).toEqual(v);
@@ -186,10 +192,15 @@ describe(`migration ${MIGRATION}`, () => {
       db,
       owner,
       projectId,
-      videoListQuerySchema().parse({ verdict: "yes", sMin: "2" }),
+      videoListQuerySchema(builtInCatalogue()).parse({ verdict: "yes", sMin: "2" }),
     );
     expect(filtered.videos.map((v) => v.id)).toEqual([videoIds[0]]);
-    const overall = await browseVideos(db, owner, projectId, videoListQuerySchema().parse({ overallMin: "60" }));
+    const overall = await browseVideos(
+      db,
+      owner,
+      projectId,
+      videoListQuerySchema(builtInCatalogue()).parse({ overallMin: "60" }),
+    );
     expect(overall.videos.map((v) => v.id)).toEqual([videoIds[1]]);
   });
 
@@ -201,7 +212,12 @@ describe(`migration ${MIGRATION}`, () => {
       ["verdict", 1],
       ["overall", 56],
     ]);
-    const report = await projectAgreement(db, owner, projectId, agreementQuerySchema().parse({ runId }));
+    const report = await projectAgreement(
+      db,
+      owner,
+      projectId,
+      agreementQuerySchema(builtInCatalogue()).parse({ runId }),
+    );
     // Verdicts and overalls the judge gave (the incomplete video has neither), both reviewed targets.
     expect(report.summary).toMatchObject({ videos: 3, judgeItems: 2 + 2, reviewedItems: 2 });
     // The reviewer said "no" where the judge's old column said yes: one judge-yes/human-no verdict.

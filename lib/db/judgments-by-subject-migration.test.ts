@@ -19,6 +19,7 @@ import { databaseUrl, dropDatabase, ensureDatabase } from "./embedded-postgres";
 import { applyMigrations, readMigrations } from "./migrate";
 import { createPrismaClient } from "./prisma";
 import { MIGRATIONS_DIR } from "./resolve-database";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 // A database as the release before judgments were keyed by subject left it: judgments keyed by run
 // (`score:<scoreId>`, `verdict:<run>:<video>`), one reviewer having judged the same target in two runs,
@@ -263,6 +264,7 @@ describe(`migration ${MIGRATION}`, () => {
           "hallucination",
           { videoId: videoIds[0]!, itemId: "", stepId: "static_hallucination", scopeIndex: 0, category: "s1" },
           frameSetId,
+          builtInCatalogue().taskOf("hallucination"),
         ),
       ),
     );
@@ -311,7 +313,12 @@ describe(`migration ${MIGRATION}`, () => {
   });
 
   it("keeps the list's review flags, the queue's own values and the agreement items", async () => {
-    const list = await browseVideos(db, owner, projectId, videoListQuerySchema().parse({ runId: run1 }));
+    const list = await browseVideos(
+      db,
+      owner,
+      projectId,
+      videoListQuerySchema(builtInCatalogue()).parse({ runId: run1 }),
+    );
     expect(list.videos.find((v) => v.id === videoIds[0])!.review).toEqual({
       reviewers: 2,
       byMe: false,
@@ -339,7 +346,7 @@ describe(`migration ${MIGRATION}`, () => {
 
     const input = await loadAgreementInput(
       db,
-      await resolveAgreementScope(db, projectId, agreementQuerySchema().parse({}), owner.userId),
+      await resolveAgreementScope(db, projectId, agreementQuerySchema(builtInCatalogue()).parse({}), owner.userId),
     );
     const annItems = input.items.filter(
       (i) => i.ratings.some((r) => r.reviewerId === ann.userId) && i.targetType === "score",

@@ -10,7 +10,7 @@ import { NotFoundError } from "../errors";
 import { runCallTotals } from "../judge/runs";
 import { krippendorffAlpha } from "../stats/krippendorff-alpha";
 import { buildRatingTable, type RatingRow } from "../stats/rating-table";
-import { findTask } from "../tasks/registry";
+import { catalogFor } from "../rubrics/project-catalogue";
 import { unstableAtOf } from "../tasks/task-declaration";
 import { isBlindFor } from "../visibility/judge-visibility";
 import { meanAbsoluteError } from "../stats/error-metrics";
@@ -140,7 +140,7 @@ export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runI
       members: true,
     },
   });
-  const task = findTask(run.pipeline);
+  const task = (await catalogFor(prisma, run.projectId)).findTask(run.pipeline);
   const humans = await humanConsensus(prisma, run.projectId, run.pipeline, rows);
   const categories = [...new Set(rows.map((r) => r.category))];
   const targets = categories.map((category) => {
@@ -253,7 +253,7 @@ async function humanConsensus(
     const key = unitKey({ ...j, category: j.target });
     byUnit.set(key, [...(byUnit.get(key) ?? []), j.value]);
   }
-  const task = findTask(pipeline);
+  const task = (await catalogFor(prisma, projectId)).findTask(pipeline);
   const consensus = new Map<string, number>();
   for (const [key, values] of byUnit) {
     const category = key.slice(key.lastIndexOf("|") + 1);

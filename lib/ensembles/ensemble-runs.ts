@@ -15,8 +15,7 @@ import type { PipelineDefinition, ScoreRow, StepOutputs, VideoContext } from "..
 import { loadVideoJob } from "../judge/engine/step-store";
 import { keyFramesAndClusters } from "../judge/frame-scopes";
 import type { JudgeQueue } from "../judge/judge-queue";
-import { ensureRubricTasks } from "../rubrics/rubric-registry";
-import { findTask } from "../tasks/registry";
+import { pipelineOfRun } from "../rubrics/run-pipeline";
 import { unstableAtOf, type TargetDeclaration } from "../tasks/task-declaration";
 import { DISPERSION_SORT } from "../videos/video-filter";
 import { combineValues, type CombinedTarget, type CombineRule } from "./combine-values";
@@ -24,7 +23,7 @@ import { ensembleSettingsOf, type EnsembleSettings } from "./ensemble-settings";
 
 type Pipelines = Record<string, PipelineDefinition>;
 type CreatePlainRun = (
-  deps: { prisma: PrismaClient; queue: JudgeQueue; pipelines: Pipelines },
+  deps: { prisma: PrismaClient; queue: JudgeQueue; pipelines?: Readonly<Pipelines> },
   actor: Actor,
   projectId: string,
   input: CreateRunInput,
@@ -38,7 +37,7 @@ export const sampleSalt = (index: number) => `sample-${index}`;
  * parent (the run to watch) with its members' ids. `createPlainRun` is lib/judge/runs' own (no import cycle).
  */
 export async function createEnsembleRun(
-  deps: { prisma: PrismaClient; queue: JudgeQueue; pipelines: Pipelines },
+  deps: { prisma: PrismaClient; queue: JudgeQueue; pipelines?: Readonly<Pipelines> },
   actor: Actor,
   projectId: string,
   input: CreateRunInput,
@@ -200,22 +199,19 @@ const UNDECLARED: CombinedTarget = {
  */
 export async function combineEnsembleWhenDone(
   prisma: PrismaClient,
-  pipelines: Pipelines,
+  /** A test's own pipelines (a toy task's), tried before the run's own (pipelineOfRun). */
+  pipelines: Readonly<Pipelines> | undefined,
   parentRunId: string,
 ): Promise<boolean> {
   const look = await prisma.judgeRun.findUnique({
     where: { id: parentRunId },
-    select: { status: true, pipeline: true, members: { select: { status: true } } },
+    select: { status: true, pipeline: true, projectId: true, settings: true, members: { select: { status: true } } },
   });
   if (!look || look.status === "done" || look.status === "cancelled" || look.members.some((m) => m.status !== "done"))
     return false;
-  let pipeline = pipelines[look.pipeline];
-  if (!pipeline) {
-    await ensureRubricTasks(prisma, { force: true });
-    pipeline = pipelines[look.pipeline];
-  }
+  const pipeline = pipelines?.[look.pipeline] ?? (await pipelineOfRun(prisma, look));
   if (!pipeline) throw new Error(`Unknown pipeline ${look.pipeline}`);
-  const task = findTask(look.pipeline);
+  const task = pipeline.task;
   const targets = new Map<string, TargetDeclaration>((task?.targets ?? []).map((t) => [t.id, t]));
   return prisma.$transaction(
     async (tx) => {

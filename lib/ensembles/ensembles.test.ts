@@ -20,7 +20,7 @@ import { createRubricTask } from "../rubrics/rubric-tasks";
 import { rubricMetricId, rubricTargetId } from "../rubrics/rubric-declaration";
 import { meanAbsoluteError } from "../stats/error-metrics";
 import { spearman } from "../stats/correlation";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -32,6 +32,7 @@ import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema, type VideoListQuery } from "../videos/video-filter";
 import { combineEnsembleWhenDone } from "./ensemble-runs";
 import { ensembleRunReport, videoEnsembleValues } from "./ensemble-report";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const VIDEOS = 40;
 const RUBRIC = JSON.stringify({
@@ -83,7 +84,7 @@ async function simJudge(name: string, model: string) {
   });
 }
 
-const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() });
+const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines });
 
 async function scoresOf(runId: string) {
   const rows = await prisma.score.findMany({
@@ -224,7 +225,7 @@ describe("self-consistency: samples N at temperature T", () => {
 
   it("the video list filters unstable=1 (optionally of one target) and sorts by dispersion; the latest run is the ensemble, not a sample", async () => {
     const query = (extra: Record<string, string>) =>
-      videoListQuerySchema().parse({ runId: parentId, pageSize: "100", ...extra }) as VideoListQuery;
+      videoListQuerySchema(builtInCatalogue()).parse({ runId: parentId, pageSize: "100", ...extra }) as VideoListQuery;
     const unstable = (
       await prisma.scoreDispersion.findMany({
         where: { runId: parentId, unstable: true },
@@ -239,7 +240,7 @@ describe("self-consistency: samples N at temperature T", () => {
     );
     expect(ofQuality.videos.length).toBeGreaterThan(0);
     expect(ofQuality.videos.length).toBeLessThan(VIDEOS);
-    expect(videoListQuerySchema().safeParse({ unstable: "yes" }).success).toBe(false);
+    expect(videoListQuerySchema(builtInCatalogue()).safeParse({ unstable: "yes" }).success).toBe(false);
 
     // Most spread first: the largest SD (or entropy) over its target's threshold.
     const sorted = await browseVideos(prisma, owner, projectId, query({ sort: "dispersion", dir: "desc" }));
@@ -259,7 +260,7 @@ describe("self-consistency: samples N at temperature T", () => {
       prisma,
       owner,
       projectId,
-      videoListQuerySchema().parse({ pageSize: "1" }) as VideoListQuery,
+      videoListQuerySchema(builtInCatalogue()).parse({ pageSize: "1" }) as VideoListQuery,
     );
     expect(latest.run?.id).toBe(parentId);
   });
@@ -303,7 +304,7 @@ describe("self-consistency: samples N at temperature T", () => {
 
   it("combining again changes nothing (idempotent: the parent is done)", async () => {
     const before = await prisma.score.findMany({ where: { runId: parentId }, orderBy: { id: "asc" } });
-    expect(await combineEnsembleWhenDone(prisma, installedPipelines(), parentId)).toBe(false);
+    expect(await combineEnsembleWhenDone(prisma, builtInCatalogue().pipelines, parentId)).toBe(false);
     expect(await prisma.score.findMany({ where: { runId: parentId }, orderBy: { id: "asc" } })).toEqual(before);
   });
 });
@@ -410,33 +411,52 @@ describe("a judge panel", () => {
   it("refuses a panel of one, more than five, repeated endpoints, or an endpoint of another project, saving nothing", async () => {
     const base = { pipeline, endpointId: "e1" };
     expect(
-      createRunSchema.safeParse({ ...base, ensemble: { kind: "panel", endpointIds: ["e1"], combine: "mean" } }).success,
+      createRunSchema(builtInCatalogue()).safeParse({
+        ...base,
+        ensemble: { kind: "panel", endpointIds: ["e1"], combine: "mean" },
+      }).success,
     ).toBe(false);
     expect(
-      createRunSchema.safeParse({
+      createRunSchema(builtInCatalogue()).safeParse({
         ...base,
         ensemble: { kind: "panel", endpointIds: ["a", "b", "c", "d", "e", "f"], combine: "mean" },
       }).success,
     ).toBe(false);
     expect(
-      createRunSchema.safeParse({ ...base, ensemble: { kind: "panel", endpointIds: ["e1", "e1"], combine: "mean" } })
-        .success,
+      createRunSchema(builtInCatalogue()).safeParse({
+        ...base,
+        ensemble: { kind: "panel", endpointIds: ["e1", "e1"], combine: "mean" },
+      }).success,
     ).toBe(false);
     expect(
-      createRunSchema.safeParse({ ...base, ensemble: { kind: "panel", endpointIds: ["e1", "e2"], combine: "median" } })
-        .success,
+      createRunSchema(builtInCatalogue()).safeParse({
+        ...base,
+        ensemble: { kind: "panel", endpointIds: ["e1", "e2"], combine: "median" },
+      }).success,
     ).toBe(false);
     expect(
-      createRunSchema.safeParse({ ...base, ensemble: { kind: "samples", samples: 11, temperature: 0.7 } }).success,
+      createRunSchema(builtInCatalogue()).safeParse({
+        ...base,
+        ensemble: { kind: "samples", samples: 11, temperature: 0.7 },
+      }).success,
     ).toBe(false);
     expect(
-      createRunSchema.safeParse({ ...base, ensemble: { kind: "samples", samples: 0, temperature: 0.7 } }).success,
+      createRunSchema(builtInCatalogue()).safeParse({
+        ...base,
+        ensemble: { kind: "samples", samples: 0, temperature: 0.7 },
+      }).success,
     ).toBe(false);
     expect(
-      createRunSchema.safeParse({ ...base, ensemble: { kind: "samples", samples: 3, temperature: 3 } }).success,
+      createRunSchema(builtInCatalogue()).safeParse({
+        ...base,
+        ensemble: { kind: "samples", samples: 3, temperature: 3 },
+      }).success,
     ).toBe(false);
     expect(
-      createRunSchema.safeParse({ ...base, ensemble: { kind: "samples", samples: 3, temperature: 1 } }).success,
+      createRunSchema(builtInCatalogue()).safeParse({
+        ...base,
+        ensemble: { kind: "samples", samples: 3, temperature: 1 },
+      }).success,
     ).toBe(true);
 
     const mine = await simJudge("mine", "stub-sim-judge?seed=1");
@@ -521,7 +541,7 @@ describe("a built-in task", () => {
 describe("members and the parent cancel together", () => {
   it("cancelling the parent cancels every member, and cancelling a member cancels the parent and its siblings", async () => {
     const endpoint = await simJudge("idle sampler", "stub-sim-judge?noise=1&seed=9");
-    const idle = { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() };
+    const idle = { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines };
     const first = await createRun(idle, owner, projectId, {
       pipeline,
       endpointId: endpoint.id,
@@ -550,6 +570,6 @@ describe("members and the parent cancel together", () => {
     });
     expect(statuses.map((r) => r.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
     // A cancelled ensemble is never combined.
-    expect(await combineEnsembleWhenDone(prisma, installedPipelines(), second.id)).toBe(false);
+    expect(await combineEnsembleWhenDone(prisma, builtInCatalogue().pipelines, second.id)).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import type { ObjectStorage } from "../storage/object-storage";
 import { getStorage } from "../storage/storage";
 import { reviewScore, reviewVideoOutcome } from "../reviews/reviews";
 import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
-import { TASKS } from "../tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { tarEntries } from "../testing/tar-entries";
@@ -130,7 +130,7 @@ describe("runHfDatasetExport (database)", () => {
     expect(meta.dataset_info.features.find((f) => f.name === "frames")).toEqual({ name: "frames", sequence: "string" });
     expect(meta.license).toBe("other");
     expect(meta.task_categories).toEqual(["video-classification"]);
-    const task = TASKS.find((t) => t.id === "hallucination")!;
+    const task = BUILT_IN_DECLARATIONS.tasks.find((t) => t.id === "hallucination")!;
     for (const label of [...task.targets, ...task.metrics])
       expect(body).toContain(`| \`${label.id}\` | ${label.label.replaceAll("|", "\\|")} |`);
     expect(body).toContain('Judge: endpoint "alpha", model `stub-model`');

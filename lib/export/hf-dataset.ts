@@ -17,7 +17,7 @@ import {
 import type { AgreementReport, StatBlock } from "../agreement/types";
 import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
-import { TASKS } from "../tasks/registry";
+import { catalogFor } from "../rubrics/project-catalogue";
 import {
   targetIdOfCategory,
   type MetricDeclaration,
@@ -341,7 +341,13 @@ async function writeDataset(
   const { projectId, runId, scope, plan } = input;
   const [reviewers, report, run, hashes] = await Promise.all([
     exportReviewers(prisma, scope),
-    projectAgreement(prisma, actor, projectId, agreementQuerySchema().parse({ runId })),
+    projectAgreement(
+      prisma,
+      actor,
+      projectId,
+      agreementQuerySchema(scope.ctx.catalogue).parse({ runId }),
+      scope.ctx.catalogue,
+    ),
     prisma.judgeRun.findUniqueOrThrow({
       where: { id: runId },
       select: {
@@ -360,7 +366,7 @@ async function writeDataset(
       orderBy: { templateHash: "asc" },
     }),
   ]);
-  const task = TASKS.find((t) => t.id === run.pipeline);
+  const task = scope.ctx.catalogue.findTask(run.pipeline) ?? undefined;
   const snapshot = (run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
   const provenance: HfProvenance = {
     runId,
@@ -464,8 +470,9 @@ export async function runHfDatasetExport(
   if (!run) throw new NotFoundError("Run not found.");
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
   const storage = options.storage ?? getStorage();
-  const filter = (({ format: _format, ...rest }) => rest)(exportQuerySchema().parse({ runId }));
-  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId);
+  const catalogue = await catalogFor(prisma, projectId);
+  const filter = (({ format: _format, ...rest }) => rest)(exportQuerySchema(catalogue).parse({ runId }));
+  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId, catalogue);
   // Before the first byte: a split that cannot be made is a 400, not a broken download.
   const plan = await planHfSplits(prisma, {
     projectId,

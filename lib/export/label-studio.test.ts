@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { NotFoundError } from "../errors";
 import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
-import { TASKS } from "../tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { WithheldError } from "../visibility/withheld";
@@ -83,7 +83,7 @@ describe("runLabelStudioExport (database)", () => {
     const tasks = JSON.parse(JSON.stringify(exported.tasks)) as LabelStudioTask[];
     expect(exported.tasksFileName).toMatch(/^framejury_LS-export_label-studio-tasks_runId-.+\.json$/);
     expect(tasks.map((t) => t.data.framejury_video_id)).toEqual(videoIds);
-    const task = TASKS.find((t) => t.id === "hallucination")!;
+    const task = BUILT_IN_DECLARATIONS.tasks.find((t) => t.id === "hallucination")!;
     const stored = await prisma.runMetric.findMany({ where: { runId, itemId: "" } });
     const controls = [...exported.config.matchAll(/<(Number|Choices) name="([^"]+)"/g)].map((m) => m[2]);
     expect(exported.config).toMatch(/^<View>\n {2}<Video name="video" value="\$video"\/>/);

@@ -5,7 +5,7 @@ import { NotFoundError } from "../errors";
 import { appUrl } from "../config/app-url";
 import { exportFileName } from "../agreement/export-file-name";
 import { requireWholeView } from "../visibility/withheld";
-import { TASKS } from "../tasks/registry";
+import { catalogFor } from "../rubrics/project-catalogue";
 import type { MetricDeclaration, Scale } from "../tasks/task-declaration";
 
 /**
@@ -75,7 +75,7 @@ export async function runLabelStudioExport(prisma: PrismaClient, actor: Actor, p
     },
   });
   if (!run) throw new NotFoundError("Run not found.");
-  const task = TASKS.find((t) => t.id === run.pipeline);
+  const task = (await catalogFor(prisma, projectId)).findTask(run.pipeline) ?? undefined;
   const metrics = task?.metrics ?? [];
   const snapshot = (run.endpointSnapshot ?? {}) as { model?: unknown };
   const modelVersion = `${typeof snapshot.model === "string" ? snapshot.model : run.endpoint.model} (run ${runId})`;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { exportQuerySchema } from "../agreement/scope";
 import { runCommunityDownloads, runDownloads } from "./run-downloads";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const appDir = path.resolve(import.meta.dirname, "../../app");
 
@@ -32,7 +33,10 @@ describe("a run's export links (issue 38 §5.6: the run page has its own)", () =
     }
     // The items export's query is one its route accepts.
     const items = new URL(downloads[0]!.href, "http://x").searchParams;
-    expect(exportQuerySchema().parse(Object.fromEntries(items))).toMatchObject({ runId: "run-7", format: "csv" });
+    expect(exportQuerySchema(builtInCatalogue()).parse(Object.fromEntries(items))).toMatchObject({
+      runId: "run-7",
+      format: "csv",
+    });
     expect(new URL(downloads[4]!.href, "http://x").searchParams.get("part")).toBe("config");
   });
 

@@ -19,6 +19,7 @@ import { applyMetadataSchema, applyMetadataToVideos } from "../videos/apply-meta
 import { projectCompleteness, savePromptList } from "../videos/prompt-list-store";
 import { parseMetadataFile } from "./metadata-file";
 import { createReadyVideo } from "../testing/ready-video";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const KEYS = ["__proto__", "constructor", "toString"] as const;
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -135,7 +136,7 @@ describe.each(KEYS)("imported text %j", (key) => {
   });
 
   it("as a wide label file's mapped column in the import form: kept, or refused by name where JSON parsing would drop it", () => {
-    const fields = labelSetImportFieldsSchema().safeParse({
+    const fields = labelSetImportFieldsSchema(builtInCatalogue()).safeParse({
       format: "generic",
       name: "Wide",
       columns: JSON.stringify({ video: "clip", targets: { [key]: "verdict" } }),

@@ -2,9 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { TASK_IDS } from "../tasks/index";
-import { installedPipelines, installedTaskModules } from "../task-modules/installed-task-modules";
-import { TASK_FOLDERS } from "../tasks/registry";
+
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import { itemSetKinds } from "./item-sets";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
  * Issue 24: the core's items, label sets, import, frames and the pending frames' list read the tasks from the
@@ -33,14 +34,14 @@ function sources(entry: string): string[] {
 }
 
 function taskNames(): string[] {
-  const kinds = itemSetKinds();
+  const kinds = itemSetKinds(builtInCatalogue());
   return [
     ...new Set([
       ...TASK_IDS,
-      ...Object.keys(installedPipelines()),
+      ...Object.keys(builtInCatalogue().pipelines),
       ...kinds.flatMap((kind) => [kind.id, kind.outputsKind, kind.itemList?.itemKind, kind.uniformFrames?.itemKind]),
-      ...installedTaskModules().flatMap((task) => (task.labelSetFormats ?? []).map((format) => format.id)),
-      ...TASK_FOLDERS.flatMap((folder) => (folder.labelSetFormats ?? []).map((format) => format.id)),
+      ...builtInCatalogue().modules.flatMap((task) => (task.labelSetFormats ?? []).map((format) => format.id)),
+      ...BUILT_IN_DECLARATIONS.folders.flatMap((folder) => (folder.labelSetFormats ?? []).map((format) => format.id)),
     ]),
   ].filter((name): name is string => !!name);
 }

@@ -1,11 +1,12 @@
 /**
- * The item list's whitelisted filter, its `kind` read from the registry (the task modules' item set kinds
- * with an `itemList`) when the schema is asked for. Server only: it reads the task modules.
+ * The item list's whitelisted filter, its `kind` one of the catalogue's (the task modules' item set kinds with an
+ * `itemList`). Server only: it reads the task modules.
  */
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { listedItemKinds } from "./item-sets";
 import { itemFilterSchemaOf } from "./items.validation";
 
-/** The item list's filter over the registered tasks' listed kinds: the same object while they are unchanged. */
-export function itemFilterSchema() {
-  return itemFilterSchemaOf(listedItemKinds());
+/** The item list's filter over the catalogue's listed kinds (kept with the catalogue). */
+export function itemFilterSchema(catalogue: TaskCatalogue) {
+  return catalogue.derived("items.filter", () => itemFilterSchemaOf(listedItemKinds(catalogue)));
 }

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
-import { registerTaskModule } from "@/lib/task-modules/installed-task-modules";
-import { registerTaskDeclarations } from "@/lib/tasks/registry";
+
 import { makeUser } from "@/lib/testing/fixtures";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { ItemFileError, type ItemFile } from "./item-set-import";
 import type { ItemSetKind } from "./item-set-kind";
 import { deleteItemSet, findItemSetKind, importItemSet, listItemSets } from "./item-sets";
+import { builtInCatalogue, type TaskCatalogue, withTasks } from "../task-modules/task-catalogue";
 
 /**
- * A toy task registered while the test runs, with an item set kind of its own ("video<TAB>note" lines):
+ * A toy task in a catalogue of the test's own, with an item set kind of its own ("video<TAB>note" lines):
  * the core imports, lists and deletes its sets with no edit anywhere else.
  */
 const toyNotes: ItemSetKind<{ name?: string; dryRun?: boolean }, { notes: number }> = {
@@ -44,14 +44,14 @@ const toyNotes: ItemSetKind<{ name?: string; dryRun?: boolean }, { notes: number
 };
 
 let owner: Actor;
-let unregister: () => void;
+let toy: TaskCatalogue;
 beforeAll(async () => {
   owner = await makeUser();
-  const removeModule = registerTaskModule({ id: "toy_items", pipelines: [], itemSetKinds: [toyNotes] });
-  const removeDeclarations = registerTaskDeclarations({ id: "toy_items", tasks: [] });
-  unregister = () => (removeModule(), removeDeclarations());
+  toy = withTasks(builtInCatalogue(), {
+    declarations: { id: "toy_items", tasks: [] },
+    module: { id: "toy_items", pipelines: [], itemSetKinds: [toyNotes] },
+  });
 });
-afterAll(() => unregister?.());
 
 const notes = (text: string): ItemFile => ({ fileName: "notes.tsv", bytes: new TextEncoder().encode(text) });
 
@@ -66,7 +66,7 @@ describe("item sets of a kind a task module declares", () => {
     const [first, second] = paths.map((video) => ({ id: video.id, name: video.relativePath.split("/").pop()! }));
     const file = notes(`${first!.name}\tblurry start\n${second!.name}\tgood\n${first!.name}\tcut ends early\n`);
 
-    const dry = await importItemSet(prisma, owner, projectId, "toy_notes", file, { name: "Notes", dryRun: true });
+    const dry = await importItemSet(prisma, owner, projectId, "toy_notes", file, { name: "Notes", dryRun: true }, toy);
     expect(dry).toMatchObject({
       dryRun: true,
       set: { id: null, kind: "toy_notes", name: "Notes", fileName: "notes.tsv", itemCount: 3 },
@@ -74,7 +74,7 @@ describe("item sets of a kind a task module declares", () => {
     });
     expect(await prisma.itemSet.count({ where: { projectId } })).toBe(0);
 
-    const stored = await importItemSet(prisma, owner, projectId, "toy_notes", file, { name: "Notes" });
+    const stored = await importItemSet(prisma, owner, projectId, "toy_notes", file, { name: "Notes" }, toy);
     expect(stored).toMatchObject({ dryRun: false, set: { kind: "toy_notes", name: "Notes", itemCount: 3 }, notes: 3 });
     const items = await prisma.item.findMany({
       where: { setId: stored.set.id! },
@@ -87,7 +87,7 @@ describe("item sets of a kind a task module declares", () => {
       { externalId: "note-3", kind: "toy_note", videoId: first!.id, payload: { note: "cut ends early", line: 3 } },
     ]);
 
-    expect(await listItemSets(prisma, owner, projectId, ["toy_notes"])).toEqual([
+    expect(await listItemSets(prisma, owner, projectId, ["toy_notes"], toy)).toEqual([
       expect.objectContaining({ id: stored.set.id, kind: "toy_notes", name: "Notes" }),
     ]);
     expect(await deleteItemSet(prisma, owner, projectId, stored.set.id!)).toEqual({
@@ -100,7 +100,7 @@ describe("item sets of a kind a task module declares", () => {
   it("refuses a bad file with every problem and writes nothing; a non-member cannot import (404); an unknown kind is a 400", async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
     await expect(
-      importItemSet(prisma, owner, projectId, "toy_notes", notes("nope.mp4\tx\nalso-nope.mp4\ty\n")),
+      importItemSet(prisma, owner, projectId, "toy_notes", notes("nope.mp4\tx\nalso-nope.mp4\ty\n"), {}, toy),
     ).rejects.toMatchObject({
       status: 422,
       details: {
@@ -113,25 +113,23 @@ describe("item sets of a kind a task module declares", () => {
     expect(await prisma.itemSet.count({ where: { projectId } })).toBe(0);
 
     const stranger = await makeUser();
-    await expect(importItemSet(prisma, stranger, projectId, "toy_notes", notes(""))).rejects.toMatchObject({
+    await expect(importItemSet(prisma, stranger, projectId, "toy_notes", notes(""), {}, toy)).rejects.toMatchObject({
       status: 404,
     });
-    await expect(importItemSet(prisma, owner, projectId, "no_such_kind", notes(""))).rejects.toMatchObject({
+    await expect(importItemSet(prisma, owner, projectId, "no_such_kind", notes(""), {}, toy)).rejects.toMatchObject({
       status: 400,
       message: expect.stringContaining("toy_notes"),
     });
   });
 
-  it("reads the registry at call time: a kind registered after import is found, and gone once its task is taken out", () => {
-    expect(findItemSetKind("toy_notes")).toBe(toyNotes);
-    expect(findItemSetKind("questions")?.noun).toBe("question set");
-    const removeOther = registerTaskModule({
-      id: "toy_items_2",
-      pipelines: [],
-      itemSetKinds: [{ ...toyNotes, id: "toy_notes_2" }],
+  it("reads the catalogue it is given: a kind of a catalogue with one more task is found there, and not in the one it came from", () => {
+    expect(findItemSetKind(toy, "toy_notes")).toBe(toyNotes);
+    expect(findItemSetKind(toy, "questions")?.noun).toBe("question set");
+    const other = withTasks(toy, {
+      module: { id: "toy_items_2", pipelines: [], itemSetKinds: [{ ...toyNotes, id: "toy_notes_2" }] },
     });
-    expect(findItemSetKind("toy_notes_2")?.id).toBe("toy_notes_2");
-    removeOther();
-    expect(findItemSetKind("toy_notes_2")).toBeUndefined();
+    expect(findItemSetKind(other, "toy_notes_2")?.id).toBe("toy_notes_2");
+    expect(findItemSetKind(toy, "toy_notes_2")).toBeUndefined();
+    expect(findItemSetKind(builtInCatalogue(), "toy_notes")).toBeUndefined();
   });
 });

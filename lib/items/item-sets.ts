@@ -7,22 +7,23 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
-import { installedTaskModules } from "../task-modules/installed-task-modules";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { importItemSetOfKind, itemSetSelect, type ItemFile, type ItemSetImport } from "./item-set-import";
 import type { ItemListDeclaration, ItemSetImportOptions, ItemSetKind } from "./item-set-kind";
 
-/** Every item set kind of the registered tasks. */
-export function itemSetKinds(): ItemSetKind[] {
-  return installedTaskModules().flatMap((task) => task.itemSetKinds ?? []);
+/** Every item set kind of the catalogue's task modules (a project's rubric tasks' among them). */
+export function itemSetKinds(catalogue: TaskCatalogue): ItemSetKind[] {
+  return catalogue.modules.flatMap((task) => task.itemSetKinds ?? []);
 }
 
-/** What the item list shows: the kinds with an `itemList` (registry order). */
-export function listedItemKinds(): ItemListDeclaration[] {
-  return itemSetKinds().flatMap((kind) => (kind.itemList ? [kind.itemList] : []));
+/** What the item list shows: the kinds with an `itemList` (catalogue order). */
+export function listedItemKinds(catalogue: TaskCatalogue): ItemListDeclaration[] {
+  return itemSetKinds(catalogue).flatMap((kind) => (kind.itemList ? [kind.itemList] : []));
 }
 
-export function findItemSetKind(id: string): ItemSetKind | undefined {
-  return itemSetKinds().find((kind) => kind.id === id);
+export function findItemSetKind(catalogue: TaskCatalogue, id: string): ItemSetKind | undefined {
+  return itemSetKinds(catalogue).find((kind) => kind.id === id);
 }
 
 /** Imports a file as a set of the kind with this id (the kind's options as it takes them: a model's outputs name `model` and `referenceSetId`). */
@@ -33,11 +34,13 @@ export async function importItemSet(
   kindId: string,
   file: ItemFile,
   options: ItemSetImportOptions & Record<string, unknown> = {},
+  given?: TaskCatalogue,
 ): Promise<ItemSetImport<object>> {
-  const kind = findItemSetKind(kindId);
+  const catalogue = await catalogueOf(prisma, projectId, given);
+  const kind = findItemSetKind(catalogue, kindId);
   if (!kind)
     throw new ValidationError(
-      `No item set kind "${kindId}" (kinds: ${itemSetKinds()
+      `No item set kind "${kindId}" (kinds: ${itemSetKinds(catalogue)
         .map((k) => k.id)
         .join(", ")}).`,
     );
@@ -45,7 +48,13 @@ export async function importItemSet(
 }
 
 /** The project's item sets of the given kinds, in import order; a set of a kind that others answer lists them as `outputs` (their models). */
-export async function listItemSets(prisma: PrismaClient, actor: Actor, projectId: string, kinds: readonly string[]) {
+export async function listItemSets(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  kinds: readonly string[],
+  given?: TaskCatalogue,
+) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const sets = await prisma.itemSet.findMany({
     where: { projectId, kind: { in: [...kinds] } },
@@ -55,7 +64,9 @@ export async function listItemSets(prisma: PrismaClient, actor: Actor, projectId
       outputSets: { select: { id: true, model: true, itemCount: true }, orderBy: { model: "asc" } },
     },
   });
-  const answered = new Set(itemSetKinds().flatMap((kind) => (kind.outputsKind ? [kind.id] : [])));
+  const answered = new Set(
+    itemSetKinds(await catalogueOf(prisma, projectId, given)).flatMap((kind) => (kind.outputsKind ? [kind.id] : [])),
+  );
   return sets.map(({ outputSets, ...set }) => ({ ...set, ...(answered.has(set.kind) ? { outputs: outputSets } : {}) }));
 }
 

@@ -9,6 +9,8 @@ import { NotFoundError } from "../errors";
 import type { ItemListDeclaration, ItemListViews } from "./item-set-kind";
 import type { ItemFilter } from "./items.validation";
 import { listedItemKinds } from "./item-sets";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import { builtInCatalogue, type TaskCatalogue } from "../task-modules/task-catalogue";
 
 const itemSelect = {
   id: true,
@@ -57,7 +59,13 @@ function itemView(row: ItemRow, listed: readonly ItemListDeclaration[]): ItemVie
 }
 
 /** One page of the project's items matching the filter, in a stable order (video path, group, model). */
-export async function listItems(prisma: PrismaClient, actor: Actor, projectId: string, filter: ItemFilter) {
+export async function listItems(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  filter: ItemFilter,
+  given?: TaskCatalogue,
+) {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
   const where: Prisma.ItemWhereInput = {
     projectId,
@@ -77,18 +85,21 @@ export async function listItems(prisma: PrismaClient, actor: Actor, projectId: s
       select: itemSelect,
     }),
   ]);
-  const listed = listedItemKinds();
+  const listed = listedItemKinds(await catalogueOf(prisma, projectId, given));
   return { total, page: filter.page, pageSize: filter.pageSize, items: rows.map((row) => itemView(row, listed)) };
 }
 
 /** One item with what its kind shows of it; a non-member gets the same 404 as for no such item. */
-export async function getItem(prisma: PrismaClient, actor: Actor, itemId: string) {
-  const listed = listedItemKinds();
-  const missing = `No such ${listed.find((kind) => kind.listedByDefault)?.itemNoun ?? "item"}.`;
+export async function getItem(prisma: PrismaClient, actor: Actor, itemId: string, given?: TaskCatalogue) {
+  const builtInListed = listedItemKinds(builtInCatalogue());
+  const missing = `No such ${builtInListed.find((kind) => kind.listedByDefault)?.itemNoun ?? "item"}.`;
   const row = await prisma.item.findUnique({ where: { id: itemId }, select: { ...itemSelect, projectId: true } });
   if (!row) throw new NotFoundError(missing);
   await requireProjectAccess(prisma, actor, row.projectId, "project.view").catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError(missing) : error;
   });
-  return { projectId: row.projectId, ...itemView(row, listed) };
+  return {
+    projectId: row.projectId,
+    ...itemView(row, listedItemKinds(await catalogueOf(prisma, row.projectId, given))),
+  };
 }

@@ -4,7 +4,6 @@ import { getStorage } from "../storage/storage";
 import { endpointConfigForRun } from "./endpoints";
 import type { EndpointConfig, JudgeDeps } from "./engine/judge-video";
 import { clientForEndpoint, type LlmClient } from "./llm-client";
-import { installedPipelines } from "../task-modules/installed-task-modules";
 import { SharedLimits } from "./shared-endpoint-limiter";
 import { fileTemplateSource } from "./template-source";
 import { jobBoss } from "../jobs/job-boss";
@@ -71,7 +70,6 @@ export function workerJudgeDeps(
   return {
     prisma,
     storage: getStorage(),
-    pipelines: installedPipelines(),
     templates: fileTemplateSource(),
     endpointConfig: (runId, endpointId) => endpointConfigForRun(prisma, runId, endpointId),
     llmFor(endpoint) {

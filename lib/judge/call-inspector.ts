@@ -1,3 +1,4 @@
+import { catalogFor } from "../rubrics/project-catalogue";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess, roleCan } from "../authz/permissions";
@@ -37,7 +38,17 @@ export async function inspectRunVideo(
     error: publicStepError(step.status, step.error),
     calls: step.calls.map((call) => ({ ...call, errorExcerpt: showExcerpts ? call.errorExcerpt : null })),
   }));
-  return { run, ...(await redactInspectedStepsFor(prisma, actor.userId, videoId, run.pipeline, shown)) };
+  return {
+    run,
+    ...(await redactInspectedStepsFor(
+      prisma,
+      actor.userId,
+      videoId,
+      run.pipeline,
+      shown,
+      (await catalogFor(prisma, projectId)).tasks,
+    )),
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+import { catalogFor } from "../rubrics/project-catalogue";
 import { isPrismaError, FOREIGN_KEY_VIOLATION } from "../db/prisma-errors";
 
 /**
@@ -32,8 +32,9 @@ export async function runsUsingEndpoint(prisma: PrismaClient, projectId: string,
     where: { projectId, endpointId: { not: endpointId } },
     select: { pipeline: true, settings: true },
   });
+  const { pipelines } = await catalogFor(prisma, projectId);
   const inOtherRoles = others.filter((run) => {
-    const pipeline = installedPipelines()[run.pipeline];
+    const pipeline = pipelines[run.pipeline];
     if (!pipeline?.endpointIds) return false;
     let ids: Record<string, string | undefined>;
     try {

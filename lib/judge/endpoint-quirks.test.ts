@@ -5,12 +5,13 @@ import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-serve
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { testEndpoint } from "./endpoint-test";
 import { createEndpoint } from "./endpoints";
 import { largerMaxTokens } from "./engine/judge-video";
 import { attributionHeaders, openAiCompatibleClient } from "./llm-client";
 import { createRun, getRunStatus } from "./runs";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /**
  * Endpoints that differ from the stub's defaults, each reproduced by a stub mode (testkit/llm-stub/stub-server.ts),
@@ -67,7 +68,7 @@ async function addEndpoint(projectId: string, model: string, options: EndpointOp
   return endpoint.id;
 }
 const judge = (projectId: string, endpointId: string) =>
-  createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, {
+  createRun({ prisma, queue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
     pipeline: "hallucination",
     endpointId,
   });

@@ -1,29 +1,35 @@
 import { z } from "zod";
 import { runPromptVersionsSchema } from "../prompt-versions/prompt-versions.validation";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { ensembleRequestSchema } from "../ensembles/ensemble-settings";
 
-/** Every pipeline a run can name: the registered tasks' pipelines, read when a request is parsed (a task registered later counts). */
-export function pipelineIds(): string[] {
-  return Object.keys(installedPipelines());
+/** Every pipeline a run can name: the catalogue's (the built-in tasks' and the project's rubric tasks'). */
+export function pipelineIds(catalogue: TaskCatalogue): string[] {
+  return Object.keys(catalogue.pipelines);
 }
 
 /**
  * The message z.enum gives for an unknown pipeline, so the API's 400 reads as it did when the ids were listed here.
- * It lists the built-in pipelines: a project's own (data-defined) ones are no business of another project's caller.
+ * It lists the built-in pipelines: the message names what every project has.
  */
-const unknownPipelineMessage = () =>
-  `Invalid option: expected one of ${pipelineIds()
-    .filter((id) => !installedPipelines()[id]!.projectId)
+const unknownPipelineMessage = (catalogue: TaskCatalogue) => () =>
+  `Invalid option: expected one of ${pipelineIds(catalogue)
+    .filter((id) => !catalogue.pipelines[id]!.projectId)
     .map((id) => JSON.stringify(id))
     .join("|")}`;
 
-/** A registered pipeline's id. */
-export const pipelineIdSchema = z
-  .string({ error: unknownPipelineMessage })
-  .refine((id) => Object.hasOwn(installedPipelines(), id), { error: unknownPipelineMessage });
+/** A pipeline id of the catalogue. */
+export function pipelineIdSchema(catalogue: TaskCatalogue) {
+  return catalogue.derived("judge.pipelineId", () =>
+    z
+      .string({ error: unknownPipelineMessage(catalogue) })
+      .refine((id) => Object.hasOwn(catalogue.pipelines, id), { error: unknownPipelineMessage(catalogue) }),
+  );
+}
 /** `?pipeline=` of `GET /api/v1/projects/{projectId}/prompt-versions`. */
-export const pipelineQuerySchema = z.object({ pipeline: pipelineIdSchema });
+export function pipelineQuerySchema(catalogue: TaskCatalogue) {
+  return catalogue.derived("judge.pipelineQuery", () => z.object({ pipeline: pipelineIdSchema(catalogue) }));
+}
 /** The `{pipeline}` of `PUT …/judge-settings/{pipeline}`: free text, since a pipeline without settings is a 400 naming it. */
 export const pipelineParamSchema = z.string().max(64);
 
@@ -32,10 +38,10 @@ export const pipelineParamSchema = z.string().max(64);
  * pipeline's registration names its own (ItemRequirement.setField), in registry order. They are aliases of
  * `itemSetId`; the first one given counts when `itemSetId` is not.
  */
-export function itemSetIdAliases(): string[] {
+export function itemSetIdAliases(catalogue: TaskCatalogue): string[] {
   return [
     ...new Set(
-      Object.values(installedPipelines()).flatMap((pipeline) =>
+      Object.values(catalogue.pipelines).flatMap((pipeline) =>
         pipeline.items?.setField ? [pipeline.items.setField] : [],
       ),
     ),
@@ -44,36 +50,43 @@ export function itemSetIdAliases(): string[] {
 
 const setIdSchema = z.string().min(1).max(64);
 
-function foldItemSetIdAliases(raw: unknown): unknown {
+function foldItemSetIdAliases(catalogue: TaskCatalogue, raw: unknown): unknown {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return raw;
   const body = raw as Record<string, unknown>;
   if (body.itemSetId !== undefined) return raw;
-  const alias = itemSetIdAliases().find((field) => body[field] !== undefined);
+  const alias = itemSetIdAliases(catalogue).find((field) => body[field] !== undefined);
   return alias ? { ...body, itemSetId: body[alias] } : raw;
 }
 
-export const createRunSchema = z.preprocess(
-  foldItemSetIdAliases,
-  z.object({
-    pipeline: pipelineIdSchema,
-    endpointId: z.string().min(1).max(64),
-    videoIds: z.array(z.string().min(1).max(64)).max(100_000).optional(),
-    dimension: z.string().max(100).optional(),
-    settings: z.record(z.string(), z.unknown()).optional(),
-    /**
-     * Item pipelines: the item set the run judges (a reference set whose captions are judged, a question set, a
-     * step annotation set, a candidate set…). Older clients name it by its kind (see itemSetIdAliases).
-     */
-    itemSetId: setIdSchema.optional(),
-    /** Item pipelines: only these models' outputs (default: every model's). */
-    models: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
-    /** The prompt version per template (a prompt_version id, or "shipped"); templates not named render the shipped file. */
-    promptVersions: runPromptVersionsSchema.optional(),
-    /** Send the run's calls through the endpoint's Batch API: half the price, answers within 24 hours. */
-    batch: z.boolean().optional(),
-    /** Self-consistency samples or a judge panel (lib/ensembles): the run's scores are combined from member runs. */
-    ensemble: ensembleRequestSchema.optional(),
-  }),
-);
+/** A run request, its pipeline one of the catalogue's (kept with the catalogue). */
+export function createRunSchema(catalogue: TaskCatalogue) {
+  return catalogue.derived("judge.createRun", () => buildCreateRunSchema(catalogue));
+}
+
+function buildCreateRunSchema(catalogue: TaskCatalogue) {
+  return z.preprocess(
+    (raw) => foldItemSetIdAliases(catalogue, raw),
+    z.object({
+      pipeline: pipelineIdSchema(catalogue),
+      endpointId: z.string().min(1).max(64),
+      videoIds: z.array(z.string().min(1).max(64)).max(100_000).optional(),
+      dimension: z.string().max(100).optional(),
+      settings: z.record(z.string(), z.unknown()).optional(),
+      /**
+       * Item pipelines: the item set the run judges (a reference set whose captions are judged, a question set, a
+       * step annotation set, a candidate set…). Older clients name it by its kind (see itemSetIdAliases).
+       */
+      itemSetId: setIdSchema.optional(),
+      /** Item pipelines: only these models' outputs (default: every model's). */
+      models: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
+      /** The prompt version per template (a prompt_version id, or "shipped"); templates not named render the shipped file. */
+      promptVersions: runPromptVersionsSchema.optional(),
+      /** Send the run's calls through the endpoint's Batch API: half the price, answers within 24 hours. */
+      batch: z.boolean().optional(),
+      /** Self-consistency samples or a judge panel (lib/ensembles): the run's scores are combined from member runs. */
+      ensemble: ensembleRequestSchema.optional(),
+    }),
+  );
+}
 /** A run request as createRun takes it (aliases folded into itemSetId). */
-export type CreateRunInput = z.output<typeof createRunSchema>;
+export type CreateRunInput = z.output<ReturnType<typeof buildCreateRunSchema>>;

@@ -4,18 +4,17 @@
  * timestamps) share. Plain functions over the tasks' declarations, so the browser can use them.
  */
 import type { StepScope } from "./engine/pipeline";
-import { TASKS } from "../tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 
 /**
- * A step's scope, from the registered tasks' declarations (plain data, safe in the browser), read at
- * call time so a task registered by a test counts; a step no task declares is video-level. Given the
- * step's own task, its declaration decides: every rubric task names its step "rubric", one judged per
- * video and another per item, so the first task declaring the name may be another's.
+ * A step's scope, from the tasks' declarations (plain data, safe in the browser); a step no task declares is
+ * video-level. Given the step's own task, its declaration decides (every rubric task names its step "judge", one
+ * judged per video and another per item); without it, the first built-in task declaring the name.
  */
 export function stepScope(stepId: string, ownTask?: Pick<TaskDeclaration, "stepScopes">): StepScope {
   if (ownTask?.stepScopes) return ownTask.stepScopes[stepId] ?? "video";
-  for (const task of TASKS) {
+  for (const task of BUILT_IN_DECLARATIONS.tasks) {
     const scope = task.stepScopes?.[stepId];
     if (scope) return scope;
   }
@@ -74,9 +73,14 @@ export interface ScopeFocus {
 }
 
 /** What a heat-map cell (or any step result) points at in the video: where to seek, which frames to highlight. */
-export function scopeFocus(frames: readonly FrameLike[], stepId: string, scopeIndex: number): ScopeFocus {
-  const seen = framesSeenBy(keyFramesAndClusters(frames), stepId, scopeIndex);
-  const scope = stepScope(stepId);
+export function scopeFocus(
+  frames: readonly FrameLike[],
+  stepId: string,
+  scopeIndex: number,
+  ownTask?: Pick<TaskDeclaration, "stepScopes">,
+): ScopeFocus {
+  const seen = framesSeenBy(keyFramesAndClusters(frames), stepId, scopeIndex, ownTask);
+  const scope = stepScope(stepId, ownTask);
   const label =
     scope === "key_frame"
       ? `key frame ${scopeIndex + 1}`

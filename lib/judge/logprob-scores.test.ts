@@ -12,13 +12,14 @@ import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-serve
 import { createRubricTask } from "../rubrics/rubric-tasks";
 import type { RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { spearman } from "../stats/correlation";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { testEndpoint } from "./endpoint-test";
 import { createRun, videoScores } from "./runs";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const VIDEOS = 48;
 const definition: RubricDefinitionInput = {
@@ -50,7 +51,7 @@ function seeded(seed: number) {
 const endpoint = (name: string, model: string, logprobs: { requestLogprobs?: boolean; topLogprobs?: number }) =>
   createStubEndpoint(prisma, owner, project.projectId, stub.baseURL, model, { name, maxConcurrency: 8, ...logprobs });
 
-const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() });
+const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines });
 
 beforeAll(async () => {
   stub = await startStubLlm();

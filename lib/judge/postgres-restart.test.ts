@@ -8,9 +8,10 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { startOwnDatabase } from "../testing/own-database";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../testing/worker-process";
 import { createEndpoint } from "./endpoints";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { pgBossQueue, startBoss } from "./queue";
 import { createRun } from "./runs";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let database: Awaited<ReturnType<typeof startOwnDatabase>>;
 let prisma: PrismaClient;
@@ -64,7 +65,7 @@ describe("PostgreSQL restarting in the middle of a run", () => {
     });
     const output = () => `Worker output:\n${worker!.output().slice(-4000)}`;
     const run = await createRun(
-      { prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() },
+      { prisma, queue: pgBossQueue(boss), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: "hallucination", endpointId: endpoint.id },

@@ -7,8 +7,9 @@ import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createEndpoint } from "./endpoints";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { createRun, getRunStatus } from "./runs";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /**
  * Answers in the shapes real OpenAI-compatible servers give and the stub did not: reasoning before the
@@ -52,7 +53,7 @@ async function setup(models: string[]) {
   return { projectId, videoId: videoIds[0]!, endpointIds };
 }
 const judge = (projectId: string, endpointId: string) =>
-  createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, {
+  createRun({ prisma, queue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
     pipeline: "hallucination",
     endpointId,
   });

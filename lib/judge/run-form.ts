@@ -1,6 +1,5 @@
 import type { RegisteredPipeline } from "./engine/pipeline";
-import { installedPipelines } from "../task-modules/installed-task-modules";
-import { TASK_FOLDERS } from "../tasks/registry";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import type { RunFormDeclaration } from "../tasks/task-module";
 
 /** A pipeline the Judge page's run form offers, with the project's defaults for its new runs. */
@@ -16,17 +15,16 @@ export interface RunFormPipeline extends RunFormDeclaration {
 }
 
 /**
- * The pipelines the run form offers, in registry order: those the task folders' declarations list in
- * `runForm` and a task module registers. Read at call time, so a task registered in a test is offered; a
- * project's own rubric tasks are offered in that project only.
+ * The pipelines the run form offers, in catalogue order: those the task folders' declarations list in `runForm`
+ * and a task module of the catalogue has (a project's catalogue holds its own rubric tasks, no other project's).
  */
 export function runFormPipelines(
+  catalogue: TaskCatalogue,
   savedDefaults: Readonly<Record<string, unknown>>,
-  projectId?: string,
 ): RunFormPipeline[] {
-  return TASK_FOLDERS.filter((folder) => !folder.projectId || folder.projectId === projectId).flatMap((folder) =>
+  return catalogue.folders.flatMap((folder) =>
     Object.entries(folder.runForm ?? {}).flatMap(([id, form]) => {
-      const pipeline = installedPipelines()[id];
+      const pipeline = catalogue.pipelines[id];
       return pipeline
         ? [{ id, folderId: folder.id, ...form, defaults: settingsDefaults(pipeline, savedDefaults[id]) }]
         : [];

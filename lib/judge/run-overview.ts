@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { naturalSortBy } from "../format/natural-sort";
-import { findTask } from "../tasks/registry";
+import { catalogFor } from "../rubrics/project-catalogue";
 import type { SubjectSummary } from "../tasks/task-display";
 import { redactRunVideosFor } from "../visibility/judge-visibility";
 
@@ -55,7 +55,8 @@ export async function runOverview(prisma: PrismaClient, actor: Actor, projectId:
       },
     })
   ).sort((a, b) => place.get(a.videoId)! - place.get(b.videoId)!);
-  const metrics = metricsInSummaries(findTask(run.pipeline)?.metrics ?? [], rows);
+  const task = (await catalogFor(prisma, projectId)).findTask(run.pipeline);
+  const metrics = metricsInSummaries(task?.metrics ?? [], rows);
   const videos = await redactRunVideosFor(prisma, actor.userId, rows);
   return {
     run,

@@ -3,8 +3,9 @@ import { prisma } from "../db/prisma";
 import { ForbiddenError, ValidationError } from "../errors";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { createRun, setPipelineDefaults } from "./runs";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const noQueue = { enqueue: async () => {} };
 
@@ -19,18 +20,20 @@ describe("runs", () => {
     });
 
     await expect(
-      setPipelineDefaults(prisma, reviewer, projectId, installedPipelines(), "hallucination", {}),
+      setPipelineDefaults(prisma, reviewer, projectId, builtInCatalogue().pipelines, "hallucination", {}),
     ).rejects.toBeInstanceOf(ForbiddenError);
     await expect(
-      setPipelineDefaults(prisma, owner, projectId, installedPipelines(), "hallucination", { aggregation: "median" }),
+      setPipelineDefaults(prisma, owner, projectId, builtInCatalogue().pipelines, "hallucination", {
+        aggregation: "median",
+      }),
     ).rejects.toThrow();
-    await setPipelineDefaults(prisma, owner, projectId, installedPipelines(), "hallucination", {
+    await setPipelineDefaults(prisma, owner, projectId, builtInCatalogue().pipelines, "hallucination", {
       aggregation: "max-max",
       verdict: { on: "overall", threshold: 60 },
     });
 
     const withDefaults = await createRun(
-      { prisma, queue: noQueue, pipelines: installedPipelines() },
+      { prisma, queue: noQueue, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: "hallucination", endpointId: endpoint.id },
@@ -41,7 +44,7 @@ describe("runs", () => {
     });
     expect(withDefaults.videos).toBe(2);
 
-    const own = await createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, {
+    const own = await createRun({ prisma, queue: noQueue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
       pipeline: "hallucination",
       endpointId: endpoint.id,
       videoIds: [videoIds[0]!],
@@ -62,21 +65,21 @@ describe("runs", () => {
       data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
     });
     await expect(
-      createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, {
+      createRun({ prisma, queue: noQueue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
         pipeline: "hallucination",
         endpointId: endpoint.id,
         videoIds: ["elsewhere"],
       }),
     ).rejects.toThrow(/not in the project or have no key frames/);
     await expect(
-      createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, {
+      createRun({ prisma, queue: noQueue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
         pipeline: "hallucination",
         endpointId: endpoint.id,
         dimension: "Thermotics",
       }),
     ).rejects.toBeInstanceOf(ValidationError);
     await expect(
-      createRun({ prisma, queue: noQueue, pipelines: installedPipelines() }, reviewer, projectId, {
+      createRun({ prisma, queue: noQueue, pipelines: builtInCatalogue().pipelines }, reviewer, projectId, {
         pipeline: "hallucination",
         endpointId: endpoint.id,
       }),
@@ -89,7 +92,7 @@ describe("runs", () => {
     const endpoint = await prisma.judgeEndpoint.create({
       data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
     });
-    const deps = { prisma, queue: noQueue, pipelines: installedPipelines() };
+    const deps = { prisma, queue: noQueue, pipelines: builtInCatalogue().pipelines };
     const deletion = await prisma.videoDeletion.create({
       data: {
         projectId,
@@ -154,7 +157,7 @@ describe("runs", () => {
       },
     });
     await expect(
-      createRun({ prisma: racing, queue: noQueue, pipelines: installedPipelines() }, owner, projectId, {
+      createRun({ prisma: racing, queue: noQueue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
         pipeline: "hallucination",
         endpointId: endpoint.id,
       }),

@@ -7,7 +7,7 @@ import { someNamed } from "../format/some-named";
 import type { CreateRunInput } from "./endpoints.validation";
 import type { FrameRequirement, ItemRequirement, PipelineDefinition } from "./engine/pipeline";
 import { redactVideoScoresFor } from "../visibility/judge-visibility";
-import { videoSubjectPipelineIds } from "../tasks/registry";
+import { catalogFor } from "../rubrics/project-catalogue";
 import { publicStepError } from "./call-inspector";
 import { resolveRunPromptVersions } from "../prompt-versions/prompt-versions";
 import { createEnsembleRun, ensembleFamily } from "../ensembles/ensemble-runs";
@@ -20,7 +20,11 @@ import { isPrismaError, FOREIGN_KEY_VIOLATION } from "../db/prisma-errors";
 type RunDeps = {
   prisma: PrismaClient;
   queue: JudgeQueue;
-  pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }>;
+  /**
+   * Pipelines a run may name besides its project's catalogue's: the request's catalogue's (a route passes it, so the
+   * project's is not read again), a test's own (a toy task's). Another project's rubric pipeline is in neither.
+   */
+  pipelines?: Readonly<Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }>>;
 };
 
 /** A run, or with `ensemble` an ensemble run whose scores are combined from member runs (lib/ensembles). */
@@ -32,7 +36,9 @@ export async function createRun(deps: RunDeps, actor: Actor, projectId: string, 
 async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
   const { prisma } = deps;
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
-  const pipeline = deps.pipelines[input.pipeline];
+  const given =
+    deps.pipelines && Object.hasOwn(deps.pipelines, input.pipeline) ? deps.pipelines[input.pipeline] : undefined;
+  const pipeline = given ?? (await catalogFor(prisma, projectId)).pipelines[input.pipeline];
   // A project's own data-defined task runs in that project only: elsewhere it is as unknown as a typo.
   if (!pipeline || (pipeline.projectId && pipeline.projectId !== projectId))
     throw new ValidationError(`Unknown pipeline ${input.pipeline}.`);
@@ -579,7 +585,12 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
   });
   const runVideo = await prisma.runVideo.findFirst({
     // By default the latest run that judged the video itself, not one that judged its captions.
-    where: { videoId, ...(runId ? { runId } : { run: { pipeline: { in: videoSubjectPipelineIds() } } }) },
+    where: {
+      videoId,
+      ...(runId
+        ? { runId }
+        : { run: { pipeline: { in: (await catalogFor(prisma, video.projectId)).videoSubjectPipelineIds() } } }),
+    },
     orderBy: { run: { createdAt: "desc" } },
     include: {
       run: {
@@ -645,7 +656,7 @@ export async function setPipelineDefaults(
   prisma: PrismaClient,
   actor: Actor,
   projectId: string,
-  pipelines: Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }>,
+  pipelines: Readonly<Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }>>,
   pipelineId: string,
   settings: unknown,
   source: { alignmentRunId?: string; note?: string } = {},

@@ -4,9 +4,10 @@ import { prisma } from "../db/prisma";
 import { ForbiddenError } from "../errors";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { createRun, projectPipelineDefaults, setPipelineDefaults } from "./runs";
 import { latestSettingsVersion, listSettingsVersions, saveSettingsVersion } from "./settings-versions";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const noQueue = { enqueue: async () => {} };
 
@@ -19,23 +20,23 @@ describe("settings versions", () => {
     const endpoint = await prisma.judgeEndpoint.create({
       data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
     });
-    const deps = { prisma, queue: noQueue, pipelines: installedPipelines() };
+    const deps = { prisma, queue: noQueue, pipelines: builtInCatalogue().pipelines };
 
     // No version yet: a run from the defaults names none.
     const before = await createRun(deps, owner, projectId, { pipeline: "hallucination", endpointId: endpoint.id });
     expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: before.id } })).settingsVersionId).toBeNull();
 
-    await setPipelineDefaults(prisma, owner, projectId, installedPipelines(), "hallucination", {
+    await setPipelineDefaults(prisma, owner, projectId, builtInCatalogue().pipelines, "hallucination", {
       aggregation: "max-max",
     });
-    const v2 = await saveSettingsVersion(prisma, owner, projectId, installedPipelines(), "hallucination", {
+    const v2 = await saveSettingsVersion(prisma, owner, projectId, builtInCatalogue().pipelines, "hallucination", {
       thresholds: { inconsistency: 7 },
       note: "tuned",
     });
     expect(v2).toMatchObject({ number: 2, thresholds: { inconsistency: 7 }, note: "tuned", createdById: owner.userId });
     // Thresholds only: the settings are the previous version's.
     expect(v2.settings).toMatchObject({ aggregation: "max-max" });
-    const v3 = await setPipelineDefaults(prisma, owner, projectId, installedPipelines(), "hallucination", {
+    const v3 = await setPipelineDefaults(prisma, owner, projectId, builtInCatalogue().pipelines, "hallucination", {
       aggregation: "mean-mean",
     });
     expect(v3).toMatchObject({ aggregation: "mean-mean" });
@@ -52,12 +53,14 @@ describe("settings versions", () => {
     expect(versions[2]!.settings).toMatchObject({ aggregation: "max-max" });
     expect(versions[2]!.thresholds).toEqual({});
     await expect(
-      saveSettingsVersion(prisma, viewer, projectId, installedPipelines(), "hallucination", {
+      saveSettingsVersion(prisma, viewer, projectId, builtInCatalogue().pipelines, "hallucination", {
         thresholds: { inconsistency: 3 },
       }),
     ).rejects.toBeInstanceOf(ForbiddenError);
     await expect(
-      saveSettingsVersion(prisma, owner, projectId, installedPipelines(), "no_such_pipeline", { thresholds: { x: 1 } }),
+      saveSettingsVersion(prisma, owner, projectId, builtInCatalogue().pipelines, "no_such_pipeline", {
+        thresholds: { x: 1 },
+      }),
     ).rejects.toThrow(/Unknown pipeline/);
 
     // A run from the defaults records the latest version; one with its own settings records none.

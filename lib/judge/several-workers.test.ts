@@ -11,9 +11,10 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createTestDatabase } from "../testing/test-database";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../testing/worker-process";
 import { createEndpoint } from "./endpoints";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { pgBossQueue, startBoss } from "./queue";
 import { createRun } from "./runs";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 // docs/scaling.md ("Running more machines"), as a test: N `npm run worker` processes that share only
 // DATABASE_URL, APP_SECRET and the storage, and no web server, judge one run together.
@@ -94,7 +95,7 @@ describe("running more machines", () => {
       }
 
       const run = await createRun(
-        { prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() },
+        { prisma, queue: pgBossQueue(boss), pipelines: builtInCatalogue().pipelines },
         owner,
         projectId,
         { pipeline: "hallucination", endpointId: endpoint.id },

@@ -8,9 +8,10 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { peakInFlight } from "../testing/stub-in-flight";
 import { waitFor, WorkerProcesses } from "../testing/worker-processes";
 import { createEndpoint } from "./endpoints";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { pgBossQueue, startBoss } from "./queue";
 import { cancelRun, createRun } from "./runs";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 // Three real worker processes (scripts/worker.ts) on one endpoint. The rate window is shortened to
 // 5 s and the lease to 3 s through their documented settings, so the test runs in seconds.
@@ -65,10 +66,15 @@ async function startRun(
     pricePer1kOutput: null,
     ...limits,
   });
-  const run = await createRun({ prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() }, owner, projectId, {
-    pipeline: "hallucination",
-    endpointId: endpoint.id,
-  });
+  const run = await createRun(
+    { prisma, queue: pgBossQueue(boss), pipelines: builtInCatalogue().pipelines },
+    owner,
+    projectId,
+    {
+      pipeline: "hallucination",
+      endpointId: endpoint.id,
+    },
+  );
   return { owner, run, endpoint, calls: videoCount * (2 + 2 + 1 + 1 + 2 + 2) };
 }
 

@@ -1,23 +1,23 @@
 /**
- * A task is its folder: a toy task registered while the test runs (its module and its declarations, as a
+ * A task is its folder: a toy task added to a catalogue of the test's own (its module and its declarations, as a
  * folder's module.ts and declarations.ts give them) is taken by run validation and by createRun, offered by the
- * Judge page's run form, and linked from the project's navigation, with no other edit. The four shipped
- * tasks keep what they had before these lists read the registry.
+ * Judge page's run form, and linked from the project's navigation, with no other edit. The shipped tasks keep what
+ * they had before these lists read the catalogue.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { projectNav, projectNavItems } from "../projects/project-nav";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { installedPipelines, registerTaskModule } from "../task-modules/installed-task-modules";
-import { registerTaskDeclarations } from "../tasks/registry";
+
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import { createRunSchema, pipelineIdSchema, pipelineIds } from "./endpoints.validation";
 import type { RegisteredPipeline } from "./engine/pipeline";
 import { runFormPipelines } from "./run-form";
 import { createRun } from "./runs";
+import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
 
 const yesNo = {
   kind: "categorical",
@@ -57,39 +57,35 @@ const toyPipeline: RegisteredPipeline = {
   settingsSchema: toySettingsSchema,
 };
 
-let unregister: (() => void)[] = [];
+const toy = withTasks(builtInCatalogue(), {
+  module: { id: "toy-forms", pipelines: [toyPipeline] },
+  declarations: {
+    id: "toy-forms",
+    tasks: [toyTask],
+    runForm: { toy_forms: { label: "toy forms (test only)", itemNoun: "toy thing" } },
+    navLinks: [
+      { id: "toy-forms", label: "Toys", path: "/toys", action: "project.view", after: "judge" },
+      { id: "toy-forms-owners", label: "Toy admin", path: "/toys/admin", action: "videos.import", after: "nowhere" },
+    ],
+  },
+});
 let owner: Actor;
 beforeAll(async () => {
   owner = await makeUser();
-  unregister = [
-    registerTaskModule({ id: "toy-forms", pipelines: [toyPipeline] }),
-    registerTaskDeclarations({
-      id: "toy-forms",
-      tasks: [toyTask],
-      runForm: { toy_forms: { label: "toy forms (test only)", itemNoun: "toy thing" } },
-      navLinks: [
-        { id: "toy-forms", label: "Toys", path: "/toys", action: "project.view", after: "judge" },
-        { id: "toy-forms-owners", label: "Toy admin", path: "/toys/admin", action: "videos.import", after: "nowhere" },
-      ],
-    }),
-  ];
-});
-afterAll(() => {
-  for (const undo of unregister) undo();
 });
 
-describe("run validation reads the registry", () => {
-  it("accepts a pipeline registered at test time, and refuses an unknown one with z.enum's message listing the registered ids", () => {
-    expect(pipelineIds()).toContain("toy_forms");
-    expect(createRunSchema.parse({ pipeline: "toy_forms", endpointId: "e1" })).toMatchObject({
+describe("run validation reads the catalogue", () => {
+  it("accepts a pipeline of the catalogue, and refuses an unknown one with z.enum's message listing the catalogue's ids", () => {
+    expect(pipelineIds(toy)).toContain("toy_forms");
+    expect(createRunSchema(toy).parse({ pipeline: "toy_forms", endpointId: "e1" })).toMatchObject({
       pipeline: "toy_forms",
       endpointId: "e1",
     });
-    expect(pipelineIdSchema.parse("toy_forms")).toBe("toy_forms");
+    expect(pipelineIdSchema(toy).parse("toy_forms")).toBe("toy_forms");
 
-    const refused = createRunSchema.safeParse({ pipeline: "nope", endpointId: "e1" });
+    const refused = createRunSchema(toy).safeParse({ pipeline: "nope", endpointId: "e1" });
     expect(refused.success).toBe(false);
-    const listed = Object.keys(installedPipelines())
+    const listed = Object.keys(toy.pipelines)
       .map((id) => JSON.stringify(id))
       .join("|");
     expect(refused.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual([
@@ -97,17 +93,17 @@ describe("run validation reads the registry", () => {
     ]);
     expect(listed).toContain('"hallucination"|"caption_style"|"caption_content"|"qa"|"qa_generate"|"qa_construct"');
     // A missing or non-string pipeline reads the same as before too.
-    expect(createRunSchema.safeParse({ endpointId: "e1" }).error!.issues[0]!.message).toBe(
+    expect(createRunSchema(toy).safeParse({ endpointId: "e1" }).error!.issues[0]!.message).toBe(
       `Invalid option: expected one of ${listed}`,
     );
-    expect(createRunSchema.safeParse({ pipeline: 3, endpointId: "e1" }).error!.issues[0]!.message).toBe(
+    expect(createRunSchema(toy).safeParse({ pipeline: 3, endpointId: "e1" }).error!.issues[0]!.message).toBe(
       `Invalid option: expected one of ${listed}`,
     );
   });
 
   it("takes one itemSetId, with each item pipeline's old field name as an alias", () => {
     const parse = (body: Record<string, unknown>) =>
-      createRunSchema.parse({ pipeline: "qa", endpointId: "e1", ...body });
+      createRunSchema(toy).parse({ pipeline: "qa", endpointId: "e1", ...body });
     expect(parse({ itemSetId: "s0" }).itemSetId).toBe("s0");
     expect(parse({ captionSetId: "s1" }).itemSetId).toBe("s1");
     expect(parse({ questionSetId: "s2" }).itemSetId).toBe("s2");
@@ -117,20 +113,20 @@ describe("run validation reads the registry", () => {
     expect(parse({ toyThingSetId: "s5" }).itemSetId).toBe("s5");
     expect(parse({ itemSetId: "s6", questionSetId: "other" }).itemSetId).toBe("s6");
     expect(parse({}).itemSetId).toBeUndefined();
-    expect(createRunSchema.safeParse({ pipeline: "qa", endpointId: "e1", questionSetId: "" }).success).toBe(false);
+    expect(createRunSchema(toy).safeParse({ pipeline: "qa", endpointId: "e1", questionSetId: "" }).success).toBe(false);
   });
 
-  it("lets createRun start the registered pipeline and name its set in errors from its registration", async () => {
+  it("lets createRun start the catalogue's pipeline and name its set in errors from its module", async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
     const endpoint = await prisma.judgeEndpoint.create({
       data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
     });
     const start = (body: Record<string, unknown>) =>
       createRun(
-        { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+        { prisma, queue: { enqueue: async () => {} }, pipelines: toy.pipelines },
         owner,
         projectId,
-        createRunSchema.parse({ pipeline: "toy_forms", endpointId: endpoint.id, ...body }),
+        createRunSchema(toy).parse({ pipeline: "toy_forms", endpointId: endpoint.id, ...body }),
       );
     await expect(start({})).rejects.toThrow("Pipeline toy_forms judges items: name the set with toyThingSetId.");
     await expect(start({ toyThingSetId: "missing" })).rejects.toThrow("No such toy thing set in this project.");
@@ -138,18 +134,18 @@ describe("run validation reads the registry", () => {
     // The shipped item pipelines still name their sets as before.
     await expect(
       createRun(
-        { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+        { prisma, queue: { enqueue: async () => {} }, pipelines: toy.pipelines },
         owner,
         projectId,
-        createRunSchema.parse({ pipeline: "qa_generate", endpointId: endpoint.id }),
+        createRunSchema(toy).parse({ pipeline: "qa_generate", endpointId: endpoint.id }),
       ),
     ).rejects.toThrow("Pipeline qa_generate judges items: name the set with clipSetId.");
     await expect(
       createRun(
-        { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+        { prisma, queue: { enqueue: async () => {} }, pipelines: toy.pipelines },
         owner,
         projectId,
-        createRunSchema.parse({ pipeline: "qa_construct", endpointId: endpoint.id, itemSetId: "missing" }),
+        createRunSchema(toy).parse({ pipeline: "qa_construct", endpointId: endpoint.id, itemSetId: "missing" }),
       ),
     ).rejects.toThrow("No such candidate set in this project.");
     expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(0);
@@ -157,8 +153,8 @@ describe("run validation reads the registry", () => {
 });
 
 describe("the Judge page's run form", () => {
-  it("offers the shipped pipelines as before, then the registered one, each with the project's defaults parsed by its settings schema", () => {
-    const offered = runFormPipelines({ toy_forms: { level: 4 }, qa: { frames: 16 } });
+  it("offers the shipped pipelines as before, then the toy one, each with the project's defaults parsed by its settings schema", () => {
+    const offered = runFormPipelines(toy, { toy_forms: { level: 4 }, qa: { frames: 16 } });
     expect(offered.map((p) => [p.id, p.label])).toEqual([
       ["hallucination", "hallucination (Sora Detector)"],
       ["caption_style", "caption style (seed 003 rubric)"],
@@ -185,15 +181,15 @@ describe("the Judge page's run form", () => {
       wordCounting: "framejury",
     });
     // A saved default that no longer parses gives way to the schema's own.
-    expect(runFormPipelines({ toy_forms: { level: 99 } }).find((p) => p.id === "toy_forms")!.defaults).toEqual({
+    expect(runFormPipelines(toy, { toy_forms: { level: 99 } }).find((p) => p.id === "toy_forms")!.defaults).toEqual({
       level: 2,
     });
   });
 });
 
 describe("the project's navigation", () => {
-  it("links the registered task's pages after the core link each names, by the role's actions, and keeps the shipped order", () => {
-    const ids = (role: "owner" | "reviewer" | "viewer") => projectNavItems("p1", role).map((i) => i.id);
+  it("links the toy task's pages after the core link each names, by the role's actions, and keeps the shipped order", () => {
+    const ids = (role: "owner" | "reviewer" | "viewer") => projectNavItems("p1", role, toy).map((i) => i.id);
     expect(ids("owner")).toEqual([
       "overview",
       "videos",
@@ -215,12 +211,12 @@ describe("the project's navigation", () => {
     ]);
     expect(ids("viewer")).toContain("toy-forms");
     expect(ids("viewer")).not.toContain("toy-forms-owners");
-    expect(projectNavItems("p1", "viewer").find((i) => i.id === "toy-forms")).toEqual({
+    expect(projectNavItems("p1", "viewer", toy).find((i) => i.id === "toy-forms")).toEqual({
       id: "toy-forms",
       label: "Toys",
       href: "/projects/p1/toys",
     });
-    expect(projectNav().find((i) => i.id === "captions")).toEqual({
+    expect(projectNav(toy).find((i) => i.id === "captions")).toEqual({
       id: "captions",
       label: "Captions",
       path: "/captions",

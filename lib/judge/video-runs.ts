@@ -2,7 +2,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
-import { taskOf } from "../tasks/registry";
+import { catalogFor } from "../rubrics/project-catalogue";
 import { metricScores } from "../videos/browse-videos";
 import { isBlindFor, withheldMetricScores } from "../visibility/judge-visibility";
 import { readRunMetrics } from "./run-metrics";
@@ -33,8 +33,9 @@ export async function videoRuns(prisma: PrismaClient, actor: Actor, videoId: str
       ),
     ),
   );
+  const catalogue = await catalogFor(prisma, video.projectId);
   return rows.map((row) => {
-    const scores = metricScores(taskOf(row.run.pipeline), metrics.get(row.runId) ?? null);
+    const scores = metricScores(catalogue.taskOf(row.run.pipeline), metrics.get(row.runId) ?? null);
     const snapshot = (row.run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
     const shown = {
       id: row.run.id,

@@ -6,10 +6,11 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { waitFor, WorkerProcesses } from "../testing/worker-processes";
 import { createEndpoint } from "./endpoints";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { pgBossQueue, startBoss } from "./queue";
 import { createRun, getRunStatus } from "./runs";
 import { ESTIMATED_TOKENS_PER_IMAGE, estimatedPromptTokens } from "./lost-calls";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let stub: StubServer;
 let boss: PgBoss;
@@ -45,7 +46,7 @@ describe("a judge worker killed mid-run", () => {
     });
     const first = workers.start().child;
     const run = await createRun(
-      { prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() },
+      { prisma, queue: pgBossQueue(boss), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: "hallucination", endpointId: endpoint.id },
@@ -116,7 +117,7 @@ describe("a judge worker killed mid-run", () => {
       stub.addFault({ fault: { kind: "latency", ms: 1500 }, times: 1_000_000 });
       const first = workers.start().child;
       const run = await createRun(
-        { prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() },
+        { prisma, queue: pgBossQueue(boss), pipelines: builtInCatalogue().pipelines },
         owner,
         projectId,
         { pipeline: "hallucination", endpointId: endpoint.id },

@@ -15,11 +15,12 @@ import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-serve
 import { rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { createRubricTask } from "../rubrics/rubric-tasks";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { labelNextChoicesOfRun, labelNextPlan } from "./label-next";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const LOOK: RubricDefinitionInput = {
   name: "Look (label next)",
@@ -108,7 +109,7 @@ beforeAll(async () => {
   const runOf = async (definition: RubricDefinitionInput) => {
     const created = await createRubricTask(prisma, owner, projectId, { definition });
     const run = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: created.pipeline, endpointId: endpoint.id },

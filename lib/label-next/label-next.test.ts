@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, ValidationError } from "../errors";
 import { createEndpoint } from "../judge/endpoints";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { createRun } from "../judge/runs";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
@@ -16,6 +16,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { WithheldError } from "../visibility/withheld";
 import { labelNextPlan } from "./label-next";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -47,7 +48,7 @@ beforeAll(async () => {
   });
   runId = (
     await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: "hallucination", endpointId: endpoint.id },

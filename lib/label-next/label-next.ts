@@ -5,7 +5,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { comparableTargets } from "../calibration/compare-setups-load";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
-import { findTask } from "../tasks/registry";
+import { catalogFor } from "../rubrics/project-catalogue";
 import {
   binariseValue,
   PRESENCE_TARGET_TYPE,
@@ -80,7 +80,7 @@ export async function labelNextChoicesOfRun(
   runId: string,
 ): Promise<{ verdict: boolean; criteria: { id: string; label: string }[] }> {
   const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select: { pipeline: true } });
-  const task = run ? findTask(run.pipeline) : null;
+  const task = run ? (await catalogFor(prisma, projectId)).findTask(run.pipeline) : null;
   return task && task.subject === "video"
     ? { verdict: !!task.verdict, criteria: labelNextCriteria(task) }
     : { verdict: false, criteria: [] };
@@ -210,7 +210,7 @@ export async function labelNextPlan(
   await requireProjectAccess(prisma, actor, run.projectId, "queues.manage").catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
   });
-  const task = findTask(run.pipeline);
+  const task = (await catalogFor(prisma, run.projectId)).findTask(run.pipeline);
   if (!task || task.subject !== "video") {
     throw new ValidationError(
       `A ${task?.label ?? run.pipeline} run has no yes/no verdict per video with a score to stratify by: there is no accuracy to narrow.`,

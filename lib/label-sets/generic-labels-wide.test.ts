@@ -14,6 +14,8 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { parseWideGenericLabels } from "./generic-labels";
 import { importGenericLabels } from "./label-sets";
 import { labelSetImportFieldsSchema } from "./label-sets.validation";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -26,11 +28,16 @@ describe("parseWideGenericLabels", () => {
       "3.mp4,ann,maybe,1,high,",
       ",ann,1,0,5,",
     ].join("\n");
-    const parsed = parseWideGenericLabels(csv, "wide.csv", {
-      video: "clip",
-      annotator: "rater",
-      targets: { Verdict: "verdict", S7: "s7", Overall: "overall" },
-    });
+    const parsed = parseWideGenericLabels(
+      csv,
+      "wide.csv",
+      {
+        video: "clip",
+        annotator: "rater",
+        targets: { Verdict: "verdict", S7: "s7", Overall: "overall" },
+      },
+      BUILT_IN_DECLARATIONS.tasks,
+    );
     expect(parsed.rows.map((r) => [r.line, r.column, r.video, r.annotator, r.target, r.value])).toEqual([
       [2, "Verdict", "1.mp4", "ann", "verdict", 1],
       [2, "S7", "1.mp4", "ann", "s7", 1],
@@ -46,14 +53,29 @@ describe("parseWideGenericLabels", () => {
     ]);
     expect(parsed.records).toBe(4);
     expect(() =>
-      parseWideGenericLabels(csv, "wide.csv", { video: "clip", targets: { Style: "verdict", Missing: "s7" } }),
+      parseWideGenericLabels(
+        csv,
+        "wide.csv",
+        { video: "clip", targets: { Style: "verdict", Missing: "s7" } },
+        BUILT_IN_DECLARATIONS.tasks,
+      ),
     ).toThrow(/lacks the mapped columns Style, Missing/);
-    expect(() => parseWideGenericLabels(csv, "wide.csv", { video: "clip", targets: { Verdict: "nope" } })).toThrow(
-      /The column "Verdict" is mapped to "nope": no task declares a target "nope"/,
-    );
-    expect(() => parseWideGenericLabels(csv, "wide.csv", { video: "clip", targets: { clip: "verdict" } })).toThrow(
-      /both the video/,
-    );
+    expect(() =>
+      parseWideGenericLabels(
+        csv,
+        "wide.csv",
+        { video: "clip", targets: { Verdict: "nope" } },
+        BUILT_IN_DECLARATIONS.tasks,
+      ),
+    ).toThrow(/The column "Verdict" is mapped to "nope": no task declares a target "nope"/);
+    expect(() =>
+      parseWideGenericLabels(
+        csv,
+        "wide.csv",
+        { video: "clip", targets: { clip: "verdict" } },
+        BUILT_IN_DECLARATIONS.tasks,
+      ),
+    ).toThrow(/both the video/);
   });
 });
 
@@ -61,7 +83,7 @@ describe("the import form's column map", () => {
   it("is JSON of {video, annotator?, item?, targets}, for the generic format only", () => {
     const fields = { format: "generic", name: "Wide" };
     expect(
-      labelSetImportFieldsSchema().parse({
+      labelSetImportFieldsSchema(builtInCatalogue()).parse({
         ...fields,
         columns: JSON.stringify({ video: "clip", targets: { Q: "r1_quality" } }),
       }).columns,
@@ -69,22 +91,25 @@ describe("the import form's column map", () => {
       video: "clip",
       targets: { Q: "r1_quality" },
     });
-    expect(labelSetImportFieldsSchema().parse(fields).columns).toBeUndefined();
-    expect(labelSetImportFieldsSchema().safeParse({ ...fields, columns: "{video:" }).error?.issues[0]?.message).toMatch(
-      /columns: not JSON/,
-    );
+    expect(labelSetImportFieldsSchema(builtInCatalogue()).parse(fields).columns).toBeUndefined();
     expect(
-      labelSetImportFieldsSchema().safeParse({ ...fields, columns: JSON.stringify({ video: "clip", targets: {} }) })
-        .error?.issues[0]?.message,
+      labelSetImportFieldsSchema(builtInCatalogue()).safeParse({ ...fields, columns: "{video:" }).error?.issues[0]
+        ?.message,
+    ).toMatch(/columns: not JSON/);
+    expect(
+      labelSetImportFieldsSchema(builtInCatalogue()).safeParse({
+        ...fields,
+        columns: JSON.stringify({ video: "clip", targets: {} }),
+      }).error?.issues[0]?.message,
     ).toBe("Map at least one column to a target.");
     expect(
-      labelSetImportFieldsSchema().safeParse({
+      labelSetImportFieldsSchema(builtInCatalogue()).safeParse({
         ...fields,
         columns: JSON.stringify({ video: "clip", targets: { Q: "x" }, extra: 1 }),
       }).success,
     ).toBe(false);
     expect(
-      labelSetImportFieldsSchema().safeParse({
+      labelSetImportFieldsSchema(builtInCatalogue()).safeParse({
         ...fields,
         format: "vbench",
         columns: JSON.stringify({ video: "clip", targets: { Q: "x" } }),

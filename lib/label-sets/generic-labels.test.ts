@@ -6,34 +6,40 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { parseGenericLabels, resolveGenericTarget } from "./generic-labels";
 import { deleteLabelSet, importGenericLabels, listLabelSets } from "./label-sets";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
 describe("resolveGenericTarget", () => {
   it("names any declared target or reviewed metric, qualified by its task where needed", () => {
-    expect(resolveGenericTarget("verdict")).toMatchObject({
+    expect(resolveGenericTarget("verdict", BUILT_IN_DECLARATIONS.tasks)).toMatchObject({
       kind: "metric",
       id: "verdict",
       task: { id: "hallucination" },
     });
-    expect(resolveGenericTarget("s7")).toMatchObject({ kind: "presence", id: "s7" });
-    expect(resolveGenericTarget("inconsistency")).toMatchObject({ kind: "presence", id: "inconsistency" });
-    expect(resolveGenericTarget("correctness")).toMatchObject({
+    expect(resolveGenericTarget("s7", BUILT_IN_DECLARATIONS.tasks)).toMatchObject({ kind: "presence", id: "s7" });
+    expect(resolveGenericTarget("inconsistency", BUILT_IN_DECLARATIONS.tasks)).toMatchObject({
+      kind: "presence",
+      id: "inconsistency",
+    });
+    expect(resolveGenericTarget("correctness", BUILT_IN_DECLARATIONS.tasks)).toMatchObject({
       kind: "score",
       id: "correctness",
       task: { id: "qa", subject: "question" },
     });
-    expect(resolveGenericTarget("qa")).toMatchObject({ kind: "score", id: "correctness" });
-    expect(resolveGenericTarget("caption_style:style")).toMatchObject({
+    expect(resolveGenericTarget("qa", BUILT_IN_DECLARATIONS.tasks)).toMatchObject({ kind: "score", id: "correctness" });
+    expect(resolveGenericTarget("caption_style:style", BUILT_IN_DECLARATIONS.tasks)).toMatchObject({
       kind: "score",
       id: "style",
       task: { id: "caption_style" },
     });
-    expect(resolveGenericTarget("caption_style")).toEqual({
+    expect(resolveGenericTarget("caption_style", BUILT_IN_DECLARATIONS.tasks)).toEqual({
       error: "the task caption_style has several targets: write caption_style:style or caption_style:style_raw",
     });
-    expect(resolveGenericTarget("nope")).toEqual({ error: 'no task declares a target "nope"' });
-    expect(resolveGenericTarget("qa:s7")).toMatchObject({
+    expect(resolveGenericTarget("nope", BUILT_IN_DECLARATIONS.tasks)).toEqual({
+      error: 'no task declares a target "nope"',
+    });
+    expect(resolveGenericTarget("qa:s7", BUILT_IN_DECLARATIONS.tasks)).toMatchObject({
       error: expect.stringContaining('the task qa declares no target "s7"'),
     });
   });

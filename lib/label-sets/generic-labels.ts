@@ -19,7 +19,6 @@
 import { parseCsv, stripByteOrderMark } from "../import/csv";
 import { metricTarget, type JudgmentTarget } from "../reviews/judgment-key";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
-import { TASKS } from "../tasks/registry";
 import {
   presenceTargetOf,
   scaleViolation,
@@ -75,7 +74,7 @@ function candidates(task: TaskDeclaration, id: string): ResolvedTarget[] {
 /** The declared target a `target` cell names, or why it names none (or several). */
 export function resolveGenericTarget(
   name: string,
-  tasks: readonly TaskDeclaration[] = TASKS,
+  tasks: readonly TaskDeclaration[],
 ): ResolvedTarget | { error: string } {
   const colon = name.indexOf(":");
   if (colon >= 0) {
@@ -308,7 +307,7 @@ export function parseWideGenericLabels(
   text: string,
   fileName: string,
   map: GenericColumnMap,
-  tasks: readonly TaskDeclaration[] = TASKS,
+  tasks: readonly TaskDeclaration[],
 ): { rows: GenericLabelRow[]; issues: GenericIssue[]; headers: string[]; records: number } {
   const targets = Object.entries(map.targets).map(([column, name]) => {
     const resolved = resolveGenericTarget(name, tasks);

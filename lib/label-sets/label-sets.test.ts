@@ -13,6 +13,7 @@ import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema } from "../videos/video-filter";
 import { importT2vHaluBench, parseT2vHaluBenchSheet } from "../tasks/hallucination/t2vhalubench";
 import { deleteLabelSet, listLabelSets, sha256Of } from "./label-sets";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const HEADER = [
   "Example",
@@ -237,7 +238,12 @@ describe("T2VHaluBench label sets (database)", () => {
     });
 
     // Agreement: the label set is an annotator with its name, marked as a label set, beside the reviewer.
-    const report = await projectAgreement(prisma, viewer, projectId, agreementQuerySchema().parse({ runId }));
+    const report = await projectAgreement(
+      prisma,
+      viewer,
+      projectId,
+      agreementQuerySchema(builtInCatalogue()).parse({ runId }),
+    );
     expect(report.reviewers.map((r) => [r.id, r.label, r.labelSet ?? null])).toEqual([
       [reviewer.userId, expect.any(String), null],
       [labelReviewer, "T2VHaluBench authors", { id: labelSetId, name: "T2VHaluBench authors", annotator: null }],
@@ -259,18 +265,18 @@ describe("T2VHaluBench label sets (database)", () => {
       prisma,
       owner,
       projectId,
-      videoListQuerySchema().parse({ runId, review: "unreviewed" }),
+      videoListQuerySchema(builtInCatalogue()).parse({ runId, review: "unreviewed" }),
     );
     expect(unreviewed.videos.map((v) => v.id).sort()).toEqual([0, 1, 2, 4].map((i) => videoIds[i]!).sort());
     const listedVideo = (
-      await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId }))
+      await browseVideos(prisma, owner, projectId, videoListQuerySchema(builtInCatalogue()).parse({ runId }))
     ).videos.find((v) => v.id === videoIds[0])!;
     expect(listedVideo.review).toMatchObject({ reviewers: 0, disagreement: false });
     const humanYes = await browseVideos(
       prisma,
       owner,
       projectId,
-      videoListQuerySchema().parse({ runId, humanVerdict: "yes" }),
+      videoListQuerySchema(builtInCatalogue()).parse({ runId, humanVerdict: "yes" }),
     );
     expect(humanYes.videos.map((v) => v.id)).toEqual([videoIds[3]]);
 

@@ -13,7 +13,9 @@ import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { judgmentKey, type JudgmentTarget } from "../reviews/judgment-key";
 import { judgmentDeclaration } from "../reviews/judgment-target";
 import { disagreementGapOf, PRESENCE_TARGET_TYPE } from "../tasks/task-declaration";
-import { installedTaskModules } from "../task-modules/installed-task-modules";
+import { catalogFor, catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import type { TaskDeclaration } from "../tasks/task-declaration";
 import type { LabelSetImportInput, LabelSetImportResult, SheetIssue } from "./label-set-format";
 import { labelSetReviewerId } from "./label-set-reviewer";
 import { parseVbenchResults } from "./vbench-results";
@@ -57,11 +59,11 @@ export function sha256Of(file: Uint8Array): string {
   return createHash("sha256").update(file).digest("hex");
 }
 
-function gapOf(target: JudgmentTarget): number {
+function gapOf(target: JudgmentTarget, tasks: readonly TaskDeclaration[]): number {
   if (target.targetType === PRESENCE_TARGET_TYPE) return PRESENCE_GAP;
   // No task declares VBench's metrics, so no judge value is ever compared with them through a gap.
   if (target.targetType === VBENCH_METRIC_TARGET_TYPE) return 1;
-  return disagreementGapOf(judgmentDeclaration(target.targetType, target.target));
+  return disagreementGapOf(judgmentDeclaration(target.targetType, target.target, tasks));
 }
 
 export async function requireFreeName(prisma: PrismaClient, projectId: string, name: string) {
@@ -80,6 +82,7 @@ export async function createLabelSet(
 ) {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   await requireFreeName(prisma, projectId, set.name);
+  const { tasks } = await catalogFor(prisma, projectId);
   const annotators = [...new Set(judgments.flatMap((j) => (j.annotator ? [j.annotator] : [])))].sort();
   return prisma.$transaction(
     async (tx) => {
@@ -91,7 +94,7 @@ export async function createLabelSet(
           projectId,
           ...j.target,
           targetKey: judgmentKey(j.target),
-          gap: gapOf(j.target),
+          gap: gapOf(j.target, tasks),
           reviewerId: labelSetReviewerId(labelSet.id, j.annotator),
           value: j.value,
           labelSetId: labelSet.id,
@@ -168,9 +171,9 @@ type MatchableVideo = { id: string; fileName: string; relativePath: string };
 
 // ---------- Formats of the tasks ----------
 
-/** The importers of the registered tasks' own label file formats, read at call time. */
-function taskLabelSetFormats() {
-  return installedTaskModules().flatMap((task) => task.labelSetFormats ?? []);
+/** The importers of the catalogue's tasks' own label file formats. */
+function taskLabelSetFormats(catalogue: TaskCatalogue) {
+  return catalogue.modules.flatMap((task) => task.labelSetFormats ?? []);
 }
 
 /** Imports a label file of a format a task declares (`labelSetFormats` of its module); an unknown format is refused. */
@@ -180,8 +183,9 @@ export async function importTaskLabelSet(
   projectId: string,
   format: string,
   input: LabelSetImportInput,
+  given?: TaskCatalogue,
 ): Promise<LabelSetImportResult> {
-  const found = taskLabelSetFormats().find((f) => f.id === format);
+  const found = taskLabelSetFormats(await catalogueOf(prisma, projectId, given)).find((f) => f.id === format);
   if (!found) throw new ValidationError(`No label file format "${format}".`);
   return found.importLabels(prisma, actor, projectId, input);
 }
@@ -359,8 +363,10 @@ export async function importGenericLabels(
   actor: Actor,
   projectId: string,
   input: GenericImportInput,
+  given?: TaskCatalogue,
 ) {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const { tasks } = await catalogueOf(prisma, projectId, given);
   const name = input.name.trim();
   if (!name) throw new ValidationError("Name the label set.");
   await requireFreeName(prisma, projectId, name);
@@ -369,7 +375,7 @@ export async function importGenericLabels(
     const text = new TextDecoder("utf-8", { fatal: true }).decode(input.file);
     rejectNulBytesInFile(text, input.fileName);
     parsed = input.columns
-      ? parseWideGenericLabels(text, input.fileName, input.columns)
+      ? parseWideGenericLabels(text, input.fileName, input.columns, tasks)
       : parseGenericLabels(text, input.fileName);
   } catch (error) {
     if (error instanceof GenericLabelFileError) throw new ValidationError(error.message);
@@ -405,7 +411,7 @@ export async function importGenericLabels(
     issues.push({ row: row.line, column, cell, action: "skipped", message });
   };
   for (const row of parsed.rows) {
-    const resolved = resolveGenericTarget(row.target);
+    const resolved = resolveGenericTarget(row.target, tasks);
     if ("error" in resolved) {
       skip(row, "target", row.target, resolved.error);
       continue;

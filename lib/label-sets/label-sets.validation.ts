@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { memoByTaskRegistry, TASK_FOLDERS } from "../tasks/registry";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 import type { LabelSetFormatDeclaration } from "./label-set-format";
 
 /** Label-set files are read whole into memory (a published label sheet is a few kB); an .xlsx then meets xlsx-limits.ts's limits. */
@@ -15,9 +15,9 @@ export const labelSetIdSchema = z
 /** The core's label file formats: VBench / VBench-2.0 evaluation results (JSON), and CSV or JSONL with video, annotator, target, value, item. */
 export const CORE_LABEL_SET_FORMATS = ["vbench", "generic"] as const;
 
-/** The registered tasks' own label file formats (their declarations' `labelSetFormats`), read at call time. */
-export function taskLabelSetFormatDeclarations(): LabelSetFormatDeclaration[] {
-  return TASK_FOLDERS.flatMap((folder) => folder.labelSetFormats ?? []);
+/** The catalogue's tasks' own label file formats (their declarations' `labelSetFormats`). */
+export function taskLabelSetFormatDeclarations(catalogue: DeclarationCatalogue): LabelSetFormatDeclaration[] {
+  return catalogue.folders.flatMap((folder) => folder.labelSetFormats ?? []);
 }
 
 const columnName = z.string().trim().min(1, "Name the column.").max(200, "A column name is at most 200 characters.");
@@ -65,8 +65,8 @@ const columnsField = z
   })
   .pipe(genericColumnMapSchema);
 
-function formatField() {
-  const tasks = taskLabelSetFormatDeclarations();
+function formatField(catalogue: DeclarationCatalogue) {
+  const tasks = taskLabelSetFormatDeclarations(catalogue);
   // The tasks' formats first, as the import form offers them.
   const [first, ...rest] = [...tasks.map((format) => format.id), ...CORE_LABEL_SET_FORMATS];
   const formats = z.enum([first!, ...rest]);
@@ -76,12 +76,16 @@ function formatField() {
 
 /**
  * The multipart fields of an import (the file is the part named `file`); `format` is a task's own format
- * (its declarations), "vbench" or "generic". The same object while the registry is unchanged.
+ * (its declarations), "vbench" or "generic". Kept with the catalogue.
  */
-export const labelSetImportFieldsSchema = memoByTaskRegistry(() =>
-  z
+export function labelSetImportFieldsSchema(catalogue: DeclarationCatalogue) {
+  return catalogue.derived("label-sets.importFields", () => buildImportFieldsSchema(catalogue));
+}
+
+function buildImportFieldsSchema(catalogue: DeclarationCatalogue) {
+  return z
     .object({
-      format: formatField(),
+      format: formatField(catalogue),
       name: z.string().trim().min(1, "Name the label set.").max(200),
       citation: z.string().trim().max(2000).default(""),
       /** For a task format that matches videos: "file_name": its file-name column names the project's videos; "column": `mappingColumn` does (a path or file name). */
@@ -100,5 +104,5 @@ export const labelSetImportFieldsSchema = memoByTaskRegistry(() =>
     .refine((f) => f.columns === undefined || f.format === "generic", {
       message: "A column map (columns) is for the generic format only.",
       path: ["columns"],
-    }),
-);
+    });
+}

@@ -11,7 +11,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { runNameOfRow } from "../runs/run-name";
-import { findTask } from "../tasks/registry";
+import { catalogFor } from "../rubrics/project-catalogue";
 import { scaleBounds, type MetricDeclaration } from "../tasks/task-declaration";
 import { requireWholeView } from "../visibility/withheld";
 import { buildLeaderboard, type LeaderboardResult } from "./leaderboard";
@@ -72,7 +72,8 @@ export async function runLeaderboard(
   await requireProjectAccess(prisma, actor, run.projectId, "project.view").catch((error: unknown) => {
     throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
   });
-  const task = findTask(run.pipeline);
+  const catalogue = await catalogFor(prisma, run.projectId);
+  const task = catalogue.findTask(run.pipeline);
   if (!task)
     throw new ValidationError(
       `No judge task is declared for this run's pipeline "${run.pipeline}": it has no metrics to rank by.`,
@@ -127,7 +128,7 @@ export async function runLeaderboard(
     ];
   });
   return {
-    run: { id: run.id, projectId: run.projectId, pipeline: run.pipeline, name: runNameOfRow(run) },
+    run: { id: run.id, projectId: run.projectId, pipeline: run.pipeline, name: runNameOfRow(run, catalogue) },
     metric: {
       id: metric.id,
       label: metric.label,

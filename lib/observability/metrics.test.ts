@@ -4,13 +4,14 @@ import { GET as getMetrics } from "@/app/api/metrics/route";
 import { GET as getHealth } from "@/app/api/health/route";
 import { prisma } from "../db/prisma";
 import { createEndpoint } from "../judge/endpoints";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { metricsAccess } from "./metrics";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const TOKEN = "metrics-test-token-0123456789";
 const QUEUE = `metrics-test-${Date.now().toString(36)}`;
@@ -92,7 +93,7 @@ describe("what GET /api/metrics reports", () => {
       stub.addFault({ fault: { kind: "status", status: 503 }, match: "summar", times: 2 });
       const deps = testJudgeDeps();
       const run = await createRun(
-        { prisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() },
+        { prisma, queue: inlineJudgeQueue(deps), pipelines: builtInCatalogue().pipelines },
         owner,
         projectId,
         { pipeline: "hallucination", endpointId: endpoint.id },

@@ -13,7 +13,7 @@ import { decryptSecret } from "../crypto/secret-box";
 import { databaseUrl, startEmbeddedPostgres, type EmbeddedServer } from "../db/embedded-postgres";
 import { createPrismaClient } from "../db/prisma";
 import { createEndpoint, endpointConfigForRun } from "../judge/endpoints";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
@@ -21,6 +21,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createTestDatabase } from "../testing/test-database";
 import { tablesWithColumns } from "./backup";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const PASSWORD = "correct horse battery";
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-backup-test-"));
@@ -133,7 +134,7 @@ describe("npm run backup and npm run restore", () => {
         endpointConfig: (runId) => endpointConfigForRun(sourcePrisma, runId),
       });
       const run = await createRun(
-        { prisma: sourcePrisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() },
+        { prisma: sourcePrisma, queue: inlineJudgeQueue(deps), pipelines: builtInCatalogue().pipelines },
         owner,
         projectId,
         { pipeline: "hallucination", endpointId: endpoint.id },

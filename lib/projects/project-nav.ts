@@ -1,6 +1,7 @@
 import type { ProjectRole } from "../generated/prisma/client";
 import { roleCan, type ProjectAction } from "../authz/permissions";
-import { projectTaskFolders, TASK_FOLDERS } from "../tasks/registry";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 /**
  * The project navigation bar's links, in order, each with the action its page asks of the member
@@ -35,8 +36,8 @@ interface PlacedNavItem extends ProjectNavItem {
   folderId: string | null;
 }
 
-function placedNav(projectId?: string): PlacedNavItem[] {
-  const taskLinks = (projectId === undefined ? TASK_FOLDERS : projectTaskFolders(projectId)).flatMap((folder) =>
+function placedNav(catalogue: DeclarationCatalogue): PlacedNavItem[] {
+  const taskLinks = catalogue.folders.flatMap((folder) =>
     (folder.navLinks ?? []).map((link) => ({ ...link, folderId: folder.id })),
   );
   const placed = CORE_PROJECT_NAV.flatMap((core) => [
@@ -54,16 +55,19 @@ function placedNav(projectId?: string): PlacedNavItem[] {
 }
 
 /**
- * Every link of the bar, in order: the core's, each followed by the registered tasks' links placed after it
- * (in registry order); a task link naming no core link goes last. Read at call time, so a task registered in
- * a test shows up.
+ * Every link of the bar, in order: the core's, each followed by the catalogue's tasks' links placed after it
+ * (in catalogue order); a task link naming no core link goes last.
  */
-export function projectNav(projectId?: string): ProjectNavItem[] {
-  return placedNav(projectId).map(({ id, label, path, action }) => ({ id, label, path, action }));
+export function projectNav(catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS): ProjectNavItem[] {
+  return placedNav(catalogue).map(({ id, label, path, action }) => ({ id, label, path, action }));
 }
 
-export function projectNavItems(projectId: string, role: ProjectRole): { id: string; label: string; href: string }[] {
-  return projectNav(projectId)
+export function projectNavItems(
+  projectId: string,
+  role: ProjectRole,
+  catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS,
+): { id: string; label: string; href: string }[] {
+  return projectNav(catalogue)
     .filter((item) => roleCan(role, item.action))
     .map((item) => ({ id: item.id, label: item.label, href: `/projects/${projectId}${item.path}` }));
 }
@@ -83,10 +87,11 @@ export function projectNavGroups(
   projectId: string,
   role: ProjectRole,
   usedFolderIds: ReadonlySet<string>,
+  catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS,
 ): { main: ProjectNavLink[]; moreTasks: ProjectNavLink[] } {
   const main: ProjectNavLink[] = [];
   const moreTasks: ProjectNavLink[] = [];
-  for (const item of placedNav(projectId)) {
+  for (const item of placedNav(catalogue)) {
     if (!roleCan(role, item.action)) continue;
     const link = { id: item.id, label: item.label, href: `/projects/${projectId}${item.path}` };
     (item.folderId === null || usedFolderIds.has(item.folderId) ? main : moreTasks).push(link);

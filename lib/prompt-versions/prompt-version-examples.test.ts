@@ -19,11 +19,12 @@ import {
   type TemplateExample,
 } from "../judge/template-examples";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { savePromptVersion, validateTemplateEdit } from "./prompt-versions";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -77,7 +78,7 @@ async function exampleOf(videoId: string, label: number): Promise<TemplateExampl
 }
 
 const run = (projectId: string, endpointId: string, videoIds: string[], versionId: string) =>
-  createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, {
+  createRun({ prisma, queue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
     pipeline: "hallucination",
     endpointId,
     videoIds,

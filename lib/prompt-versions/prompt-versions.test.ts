@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { createEndpoint } from "../judge/endpoints";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { loadTemplate } from "../judge/prompt-templates";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
@@ -13,6 +13,7 @@ import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { pipelinePromptVersions, pipelineTemplateIds, savePromptVersion } from "./prompt-versions";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -51,7 +52,7 @@ async function setup(videoCount = 1) {
 }
 
 const run = (projectId: string, endpointId: string, promptVersions?: Record<string, string>) =>
-  createRun({ prisma, queue, pipelines: installedPipelines() }, owner, projectId, {
+  createRun({ prisma, queue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
     pipeline: "hallucination",
     endpointId,
     ...(promptVersions ? { promptVersions } : {}),
@@ -61,7 +62,7 @@ const inconsistencyStep = (runId: string) =>
 
 describe("prompt versions", () => {
   it("lists a pipeline's shipped templates, QA's per-question ones included", () => {
-    expect(pipelineTemplateIds(installedPipelines().hallucination!)).toEqual([
+    expect(pipelineTemplateIds(builtInCatalogue().pipelines.hallucination!)).toEqual([
       "hallucination/dynamic-hallucination",
       "hallucination/dynamic-kg",
       "hallucination/inconsistency",
@@ -69,8 +70,8 @@ describe("prompt versions", () => {
       "hallucination/static-kg",
       "hallucination/video-summary",
     ]);
-    expect(pipelineTemplateIds(installedPipelines().qa!)).toContain("qa/text-only-open");
-    expect(pipelineTemplateIds(installedPipelines().caption_style!)).toEqual(["caption-rubric/judge"]);
+    expect(pipelineTemplateIds(builtInCatalogue().pipelines.qa!)).toContain("qa/text-only-open");
+    expect(pipelineTemplateIds(builtInCatalogue().pipelines.caption_style!)).toEqual(["caption-rubric/judge"]);
   });
 
   it("saves an edit with the SHA-256 of its text, once per text, and lists it beside the shipped template", async () => {
@@ -91,7 +92,7 @@ describe("prompt versions", () => {
     });
     expect(other.id).not.toBe(saved.id);
 
-    const listed = await pipelinePromptVersions(prisma, owner, projectId, installedPipelines().hallucination!);
+    const listed = await pipelinePromptVersions(prisma, owner, projectId, builtInCatalogue().pipelines.hallucination!);
     const inconsistency = listed.find((t) => t.templateId === INCONSISTENCY)!;
     expect(inconsistency.shipped.hash).toBe(loadTemplate(INCONSISTENCY).hash);
     expect(inconsistency.versions.map((v) => v.id)).toEqual([other.id, saved.id]);

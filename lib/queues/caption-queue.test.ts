@@ -14,7 +14,7 @@ import { ValidationError } from "../errors";
 import { importModelOutputs, importReferenceSet } from "../tasks/captions/caption-set-import";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { reviewScore, videoReviews } from "../reviews/reviews";
@@ -27,6 +27,7 @@ import { createQueue } from "./create-queue";
 import { getQueueItem } from "./get-queue-item";
 import { nextItem } from "./next-item";
 import { submitItem } from "./submit-item";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -99,13 +100,17 @@ beforeAll(async () => {
     ),
     { model: "beta" },
   );
-  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
+  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
   styleRun = (
     await createRun(
       deps,
       owner,
       projectId,
-      createRunSchema.parse({ pipeline: "caption_style", endpointId: endpoint.id, captionSetId: setId }),
+      createRunSchema(builtInCatalogue()).parse({
+        pipeline: "caption_style",
+        endpointId: endpoint.id,
+        captionSetId: setId,
+      }),
     )
   ).id;
   contentRun = (
@@ -113,7 +118,11 @@ beforeAll(async () => {
       deps,
       owner,
       projectId,
-      createRunSchema.parse({ pipeline: "caption_content", endpointId: endpoint.id, captionSetId: setId }),
+      createRunSchema(builtInCatalogue()).parse({
+        pipeline: "caption_content",
+        endpointId: endpoint.id,
+        captionSetId: setId,
+      }),
     )
   ).id;
 });
@@ -244,7 +253,12 @@ describe("agreement on captions", () => {
       if (caption.model === "alpha" && caption.group === "brief") continue; // ann judged it in the queue
       await reviewScore(prisma, ann, score.id, { value: caption.model === "beta" ? 3 : 1 });
     }
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: styleRun }));
+    const report = await projectAgreement(
+      prisma,
+      owner,
+      projectId,
+      agreementQuerySchema(builtInCatalogue()).parse({ runId: styleRun }),
+    );
     expect(report.summary).toMatchObject({ reviewedItems: 4, judgments: 4 });
     expect(report.groupings.map((g) => g.id)).toContain("caption_type");
     expect(report.breakdowns.caption_type!.map((g) => [g.key, g.items])).toEqual([
@@ -260,7 +274,7 @@ describe("agreement on captions", () => {
       prisma,
       owner,
       projectId,
-      agreementQuerySchema().parse({ runId: contentRun }),
+      agreementQuerySchema(builtInCatalogue()).parse({ runId: contentRun }),
     );
     // Bob's three key points of beta's action caption: judge hit all three, Bob says the third missed.
     expect(content.summary).toMatchObject({ reviewedItems: 3 });

@@ -5,15 +5,22 @@ import { NotFoundError, ValidationError } from "../errors";
 import { someNamed } from "../format/some-named";
 import { matchingVideoIds, resolveFilterRun } from "../videos/video-filter-sql";
 import type { TaskDeclaration } from "../tasks/task-declaration";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { queueScopeForSubject, queueScopeOf } from "./queue-scopes";
 import { scoreCategoryWhere } from "./score-keys";
 import type { ParsedCreateQueueInput, QueueScopeModule } from "./queue-scope";
 import { createQueueSchema, type CreateQueueInput } from "./queues.validation";
 
-export async function queueRun(prisma: PrismaClient, projectId: string, runId: string | undefined) {
+export async function queueRun(
+  prisma: PrismaClient,
+  catalogue: TaskCatalogue,
+  projectId: string,
+  runId: string | undefined,
+) {
   let run;
   try {
-    run = await resolveFilterRun(prisma, projectId, runId);
+    run = await resolveFilterRun(prisma, catalogue, projectId, runId);
   } catch (error) {
     if (error instanceof NotFoundError) throw new ValidationError("No such judge run in this project.");
     throw error;
@@ -28,17 +35,18 @@ export async function queueRun(prisma: PrismaClient, projectId: string, runId: s
 /** The videos a queue with this filter would hold, in list order; only videos in the run. */
 export async function queueVideoIds(
   prisma: PrismaClient,
+  catalogue: TaskCatalogue,
   actor: Actor,
   projectId: string,
   run: { id: string; task: TaskDeclaration },
   input: { filter: CreateQueueInput["filter"]; sort?: string; dir?: string },
 ) {
-  const parsed = createQueueSchema().pick({ filter: true, sort: true, dir: true }).parse(input);
+  const parsed = createQueueSchema(catalogue).pick({ filter: true, sort: true, dir: true }).parse(input);
   const filter = { ...parsed.filter, runId: run.id };
   const ids = await matchingVideoIds(
     prisma,
     filter,
-    { projectId, runId: run.id, task: run.task, userId: actor.userId },
+    { projectId, catalogue, runId: run.id, task: run.task, userId: actor.userId },
     parsed.sort,
     parsed.dir,
   );
@@ -74,12 +82,19 @@ async function chosenVideoIds(
  * filter's, else the latest), in list order. With scope "scores", only videos with a judge score in
  * the chosen categories. No match is a 400: an empty queue helps nobody.
  */
-export async function createQueue(prisma: PrismaClient, actor: Actor, projectId: string, raw: CreateQueueInput) {
+export async function createQueue(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  raw: CreateQueueInput,
+  given?: TaskCatalogue,
+) {
   await requireProjectAccess(prisma, actor, projectId, "queues.manage");
-  const input = createQueueSchema().parse(raw);
+  const catalogue = await catalogueOf(prisma, projectId, given);
+  const input = createQueueSchema(catalogue).parse(raw);
   if (input.scope === "verdict" && input.categories.length > 0)
     throw new ValidationError("Categories only apply to a queue of scores.");
-  const run = await queueRun(prisma, projectId, input.runId ?? input.filter.runId);
+  const run = await queueRun(prisma, catalogue, projectId, input.runId ?? input.filter.runId);
   if (input.mode === "presence") {
     if (input.scope !== "scores")
       throw new ValidationError("Presence first applies to a queue of scores: choose the scores, or full grading.");
@@ -92,14 +107,14 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
     }
   }
   // A run whose subjects are items (captions, answers) is reviewed in its task folder's item scope (lib/queues/queue-scope.ts).
-  const itemScope = run.task.subject !== "video" ? queueScopeForSubject(run.task.subject) : null;
+  const itemScope = run.task.subject !== "video" ? queueScopeForSubject(catalogue, run.task.subject) : null;
   if (run.task.subject !== "video" && !itemScope)
     throw new ValidationError(`A ${run.task.label} run has no review queues.`);
   if (itemScope && input.scope !== itemScope.id)
     throw new ValidationError(
       `A ${run.task.label} run is reviewed one ${itemScope.noun} at a time: choose the scope "${itemScope.id}".`,
     );
-  if (!itemScope && queueScopeOf(input.scope))
+  if (!itemScope && queueScopeOf(catalogue, input.scope))
     throw new ValidationError(`This run judged videos, not ${input.scope}: choose the verdict or the scores.`);
   // A task without a reviewed per-video metric (VBench-2.0's answers are per question) gives a verdict queue no target.
   if (input.scope === "verdict" && !run.task.metrics.some((m) => m.reviewed)) {
@@ -114,7 +129,7 @@ export async function createQueue(prisma: PrismaClient, actor: Actor, projectId:
     ids: matching,
   } = input.videoIds
     ? await chosenVideoIds(prisma, run.id, input)
-    : await queueVideoIds(prisma, actor, projectId, run, input);
+    : await queueVideoIds(prisma, catalogue, actor, projectId, run, input);
   if (itemScope)
     return createItemQueue(prisma, actor, projectId, run.id, input, itemScope, { filter, sort, dir }, matching);
   let ids = matching;
@@ -224,14 +239,12 @@ async function createItemQueue(
       });
       for (let start = 0; start < items.length; start += 5000) {
         await tx.reviewQueueItem.createMany({
-          data: items
-            .slice(start, start + 5000)
-            .map((r, offset) => ({
-              queueId: queue.id,
-              videoId: r.videoId,
-              itemId: r.itemId,
-              position: start + offset,
-            })),
+          data: items.slice(start, start + 5000).map((r, offset) => ({
+            queueId: queue.id,
+            videoId: r.videoId,
+            itemId: r.itemId,
+            position: start + offset,
+          })),
         });
       }
       return queue;

@@ -8,6 +8,8 @@ import { presenceKey } from "./presence-keys";
 import { assignedItem } from "./queue-access";
 import { itemTargets, judgePresenceOf, presenceCategories, taskOfRun } from "./item-targets";
 import { queueSubjects } from "./queue-scopes";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import type { QueueMode, QueueScope } from "./queues.validation";
 
 /**
@@ -16,17 +18,24 @@ import type { QueueMode, QueueScope } from "./queues.validation";
  * they have submitted the item (more exactly: unless they hold an unsubmitted claim on this video
  * in a blind queue). Previous/next move through their own assignments in the order they took them.
  */
-export async function getQueueItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
+export async function getQueueItem(
+  prisma: PrismaClient,
+  actor: Actor,
+  queueId: string,
+  itemId: string,
+  given?: TaskCatalogue,
+) {
   const { queue, item, assignment } = await assignedItem(prisma, actor, queueId, itemId);
+  const catalogue = await catalogueOf(prisma, queue.projectId, given);
   // Independent reads run together: a "scores" item's targets, history and progress do not wait on each other
   // (profiled: the item is read while the reviewer works on the one before, so its latency is the chain of reads).
-  const taskPromise = taskOfRun(prisma, queue.runId);
+  const taskPromise = taskOfRun(prisma, queue.runId, catalogue);
   const [blindIds, video, runVideo, targets, subjects, history, complete, task, project] = await Promise.all([
     blindVideoIdsFor(prisma, actor.userId, [item.videoId]),
     prisma.video.findUniqueOrThrow({ where: { id: item.videoId } }),
     prisma.runVideo.findUnique({ where: { runId_videoId: { runId: queue.runId, videoId: item.videoId } } }),
-    taskPromise.then((known) => itemTargets(prisma, queue, item.videoId, item.itemId, known)),
-    queueSubjects(prisma, queue, item.itemId),
+    taskPromise.then((known) => itemTargets(prisma, queue, item.videoId, item.itemId, known, catalogue)),
+    queueSubjects(prisma, catalogue, queue, item.itemId),
     prisma.reviewQueueAssignment.findMany({
       where: { queueId, reviewerId: actor.userId },
       orderBy: [{ claimedAt: "asc" }, { itemId: "asc" }],

@@ -57,7 +57,7 @@ export async function itemScoreTargets(
         scopeIndex: s.scopeIndex,
         judgeValue: s.value,
         declaration: target,
-        judgmentKey: judgmentKey(scoreTarget(task.id, s, "")),
+        judgmentKey: judgmentKey(scoreTarget(task.id, s, "", task)),
       };
     });
 }

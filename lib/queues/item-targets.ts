@@ -1,6 +1,7 @@
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import { readRunMetrics } from "../judge/run-metrics";
-import { taskOf } from "../tasks/registry";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { judgePresence, scaleBounds, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
 import { judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
@@ -12,9 +13,13 @@ import type { QueueTarget as Target } from "./queue-scope";
 
 export type { QueueTarget as Target } from "./queue-scope";
 
-export async function taskOfRun(prisma: PrismaClient, runId: string): Promise<TaskDeclaration> {
-  const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { pipeline: true } });
-  return taskOf(run.pipeline);
+/** The task of a run, from the catalogue given (the request's) or its project's. */
+export async function taskOfRun(prisma: PrismaClient, runId: string, given?: TaskCatalogue): Promise<TaskDeclaration> {
+  const run = await prisma.judgeRun.findUniqueOrThrow({
+    where: { id: runId },
+    select: { pipeline: true, projectId: true },
+  });
+  return (await catalogueOf(prisma, run.projectId, given)).taskOf(run.pipeline);
 }
 
 /** Video-level targets first, then by frame (key frame or cluster) and the task's declared order. */
@@ -31,10 +36,12 @@ export async function itemTargets(
   videoId: string,
   itemId = "",
   knownTask?: TaskDeclaration,
+  given?: TaskCatalogue,
 ): Promise<Target[]> {
-  const task = knownTask ?? (await taskOfRun(prisma, queue.runId));
+  const catalogue = await catalogueOf(prisma, queue.projectId, given);
+  const task = knownTask ?? (await taskOfRun(prisma, queue.runId, catalogue));
   // An item queue's targets are its task folder's (lib/queues/queue-scope.ts).
-  const itemScope = queueScopeOf(queue.scope);
+  const itemScope = queueScopeOf(catalogue, queue.scope);
   if (itemScope)
     return itemScoreTargets(
       prisma,
@@ -133,7 +140,7 @@ export async function itemTargets(
       scopeIndex: s.scopeIndex,
       judgeValue: s.value,
       declaration: target,
-      judgmentKey: judgmentKey(scoreTarget(task.id, s, frameSetId)),
+      judgmentKey: judgmentKey(scoreTarget(task.id, s, frameSetId, task)),
       question,
     };
   });

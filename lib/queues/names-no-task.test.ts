@@ -2,15 +2,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { TASK_IDS } from "../tasks/index";
-import { installedPipelines, installedTaskModules } from "../task-modules/installed-task-modules";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const here = path.resolve(import.meta.dirname);
 
 describe("lib/queues", () => {
   it("names no task: no task folder's module, pipeline id or queue scope id; those come from the registry", () => {
-    const scopeIds = installedTaskModules().flatMap((task) => (task.queueScopes ?? []).map((scope) => scope.id));
+    const scopeIds = builtInCatalogue().modules.flatMap((task) => (task.queueScopes ?? []).map((scope) => scope.id));
     expect(scopeIds.length).toBeGreaterThan(0);
-    const names = [...TASK_IDS, ...Object.keys(installedPipelines()), ...scopeIds];
+    const names = [...TASK_IDS, ...Object.keys(builtInCatalogue().pipelines), ...scopeIds];
     const files = fs.readdirSync(here).filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"));
     const found: string[] = [];
     for (const file of files) {

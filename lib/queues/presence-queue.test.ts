@@ -11,6 +11,7 @@ import { createQueue } from "./create-queue";
 import { getQueueItem } from "./get-queue-item";
 import { nextItem } from "./next-item";
 import { submitItem } from "./submit-item";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
  * Presence first, then grade. The judge scored, per video: s1 at two key frames (2, 7: present at the
@@ -149,7 +150,7 @@ describe("presence-first queues", () => {
     ]);
 
     // The presence judgments enter agreement against the judge's derived presence: s1 fp (judge 7), s2 fn (judge 1), d1 tn.
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({}));
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema(builtInCatalogue()).parse({}));
     const curve = report.presence[0]!.curves.find((c) => c.human === me.userId)!;
     expect(curve.chosen).toMatchObject({ threshold: 5, tp: 0, fp: 1, fn: 1, tn: 1 });
   });

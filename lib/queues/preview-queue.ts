@@ -5,6 +5,8 @@ import { queueRun, queueVideoIds } from "./create-queue";
 import { scoreCategoryWhere } from "./score-keys";
 import { queueTargetCounts, type QueueTargetCounts } from "./target-counts";
 import { previewQueueSchema, type PreviewQueueInput } from "./queues.validation";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 
 /**
  * How many videos of the run match the filter: the "new queue" form shows it before creating. For a run judging
@@ -16,11 +18,13 @@ export async function previewQueue(
   actor: Actor,
   projectId: string,
   raw: PreviewQueueInput,
+  given?: TaskCatalogue,
 ): Promise<{ runId: string; count: number; targets: QueueTargetCounts | null }> {
   await requireProjectAccess(prisma, actor, projectId, "queues.manage");
-  const input = previewQueueSchema().parse(raw);
-  const run = await queueRun(prisma, projectId, input.runId ?? input.filter.runId);
-  const { ids } = await queueVideoIds(prisma, actor, projectId, run, input);
+  const catalogue = await catalogueOf(prisma, projectId, given);
+  const input = previewQueueSchema(catalogue).parse(raw);
+  const run = await queueRun(prisma, catalogue, projectId, input.runId ?? input.filter.runId);
+  const { ids } = await queueVideoIds(prisma, catalogue, actor, projectId, run, input);
   const task = run.task;
   if (task.subject !== "video" || task.targets.length === 0) return { runId: run.id, count: ids.length, targets: null };
   // Grouped over the whole run and narrowed here: one query, whatever the number of matching videos.

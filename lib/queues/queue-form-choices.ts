@@ -2,6 +2,8 @@ import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SubjectKind } from "../tasks/task-declaration";
 import { itemQueueScopes } from "./queue-scopes";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 
 /** What the new-queue form needs of one item queue scope: which runs it reviews, and the choices its options view offers. */
 export interface ItemScopeForm {
@@ -16,18 +18,21 @@ export interface ItemScopeForm {
 }
 
 /**
- * Every registered item queue scope as the new-queue form shows it, read at call time (a test's toy task counts);
- * another project's own scopes (its rubric tasks') are left out.
+ * Every item queue scope of the project's catalogue as the new-queue form shows it.
  */
-export async function itemScopeForms(prisma: PrismaClient, actor: Actor, projectId: string): Promise<ItemScopeForm[]> {
+export async function itemScopeForms(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  given?: TaskCatalogue,
+): Promise<ItemScopeForm[]> {
+  const catalogue = await catalogueOf(prisma, projectId, given);
   return Promise.all(
-    itemQueueScopes()
-      .filter((scope) => scope.projectId === undefined || scope.projectId === projectId)
-      .map(async (scope) => ({
-        id: scope.id,
-        reviews: scope.reviews,
-        optionsKey: scope.options?.key ?? null,
-        choices: scope.formChoices ? await scope.formChoices(prisma, actor, projectId) : null,
-      })),
+    itemQueueScopes(catalogue).map(async (scope) => ({
+      id: scope.id,
+      reviews: scope.reviews,
+      optionsKey: scope.options?.key ?? null,
+      choices: scope.formChoices ? await scope.formChoices(prisma, actor, projectId) : null,
+    })),
   );
 }

@@ -1,16 +1,17 @@
 import { z } from "zod";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
-import { registerTaskModule } from "../task-modules/installed-task-modules";
+
 import type { QueueScopeModule } from "./queue-scope";
 import { itemScopeForms } from "./queue-form-choices";
 import { createQueueSchema } from "./queues.validation";
+import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
 
 /*
- * The create-queue body takes each registered item scope's id and options from the task folder's queue scope, read
- * at call time: a scope registered by a test is accepted with its options, and refused again once taken out.
+ * The create-queue body takes each item scope's id and options from the queue scopes of the catalogue's task modules:
+ * a catalogue with a test's toy scope accepts it with its options; the catalogue it came from refuses it still.
  */
 const toyScope: QueueScopeModule = {
   id: "toy_things",
@@ -26,17 +27,15 @@ const toyScope: QueueScopeModule = {
   formChoices: () => Promise.resolve({ shades: ["red", "green"] }),
 };
 
-let undo: (() => void) | null = null;
-afterEach(() => {
-  undo?.();
-  undo = null;
-});
+/** The built-in catalogue with the toy scope's module added. */
+const withToyScope = () =>
+  withTasks(builtInCatalogue(), { module: { id: "toy-things", pipelines: [], queueScopes: [toyScope] } });
 
 describe("item queue scopes in the create-queue body", () => {
-  it("a registered toy scope is a valid scope, its options are parsed under its key, and it is refused once taken out", () => {
-    expect(createQueueSchema().safeParse({ name: "Toy", scope: "toy_things" }).success).toBe(false);
-    undo = registerTaskModule({ id: "toy-things", pipelines: [], queueScopes: [toyScope] });
-    const parsed = createQueueSchema().parse({
+  it("a toy scope of the catalogue is a valid scope, its options are parsed under its key; the catalogue without it refuses it", () => {
+    expect(createQueueSchema(builtInCatalogue()).safeParse({ name: "Toy", scope: "toy_things" }).success).toBe(false);
+    const toy = withToyScope();
+    const parsed = createQueueSchema(toy).parse({
       name: "Toy",
       scope: "toy_things",
       toyThings: { shade: "red" },
@@ -45,42 +44,46 @@ describe("item queue scopes in the create-queue body", () => {
     expect(parsed.toyThings).toEqual({ shade: "red" });
     // Omitted: the scope's default; a value its schema refuses: a clear error on that key.
     expect(
-      (createQueueSchema().parse({ name: "Toy", scope: "toy_things" }) as Record<string, unknown>).toyThings,
+      (createQueueSchema(toy).parse({ name: "Toy", scope: "toy_things" }) as Record<string, unknown>).toyThings,
     ).toEqual({});
-    const refused = createQueueSchema().safeParse({ name: "Toy", scope: "toy_things", toyThings: { shade: "blue" } });
+    const refused = createQueueSchema(toy).safeParse({
+      name: "Toy",
+      scope: "toy_things",
+      toyThings: { shade: "blue" },
+    });
     expect(refused.success).toBe(false);
     expect(refused.error!.issues[0]!.path).toEqual(["toyThings", "shade"]);
-    undo();
-    undo = null;
-    expect(createQueueSchema().safeParse({ name: "Toy", scope: "toy_things" }).success).toBe(false);
+    expect(createQueueSchema(builtInCatalogue()).safeParse({ name: "Toy", scope: "toy_things" }).success).toBe(false);
     expect(
       (
-        createQueueSchema().parse({ name: "Toy", scope: "verdict", toyThings: { shade: "red" } }) as Record<
-          string,
-          unknown
-        >
+        createQueueSchema(builtInCatalogue()).parse({
+          name: "Toy",
+          scope: "verdict",
+          toyThings: { shade: "red" },
+        }) as Record<string, unknown>
       ).toyThings,
     ).toBeUndefined();
   });
 
   it("the registered tasks' scopes keep the API's body keys and defaults (captions, answers)", () => {
-    const parsed = createQueueSchema().parse({ name: "Q", scope: "answers", answers: { format: "mc" } }) as Record<
-      string,
-      unknown
-    >;
+    const parsed = createQueueSchema(builtInCatalogue()).parse({
+      name: "Q",
+      scope: "answers",
+      answers: { format: "mc" },
+    }) as Record<string, unknown>;
     expect(parsed.answers).toEqual({ format: "mc", letters: false });
     expect(parsed.captions).toEqual({});
-    expect(createQueueSchema().safeParse({ name: "Q", scope: "captions", captions: { model: "" } }).success).toBe(
-      false,
-    );
-    expect(createQueueSchema()).toBe(createQueueSchema());
+    expect(
+      createQueueSchema(builtInCatalogue()).safeParse({ name: "Q", scope: "captions", captions: { model: "" } })
+        .success,
+    ).toBe(false);
+    expect(createQueueSchema(builtInCatalogue())).toBe(createQueueSchema(builtInCatalogue()));
   });
 
   it("the new-queue form's scopes list every registered item scope with its body key and choices, a toy one too", async () => {
     const owner = await makeUser();
     const project = await createProject(prisma, owner, { name: "Scope choices" });
-    undo = registerTaskModule({ id: "toy-things", pipelines: [], queueScopes: [toyScope] });
-    const forms = await itemScopeForms(prisma, owner, project.id);
+    const forms = await itemScopeForms(prisma, owner, project.id, withToyScope());
     expect(forms.map((f) => [f.id, f.optionsKey])).toEqual([
       ["captions", "captions"],
       ["answers", "answers"],

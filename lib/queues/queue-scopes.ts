@@ -1,20 +1,20 @@
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
-import { installedTaskModules } from "../task-modules/installed-task-modules";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import type { SubjectKind } from "../tasks/task-declaration";
 import type { QueueScopeModule } from "./queue-scope";
 
-/** The item queue scopes every registered task folder adds (read at call time, so a test's toy task counts). */
-export function itemQueueScopes(): QueueScopeModule[] {
-  return installedTaskModules().flatMap((task) => task.queueScopes ?? []);
+/** The item queue scopes the catalogue's task modules add (a project's rubric tasks', a test's toy task's). */
+export function itemQueueScopes(catalogue: TaskCatalogue): QueueScopeModule[] {
+  return catalogue.derived("queues.itemScopes", () => catalogue.modules.flatMap((task) => task.queueScopes ?? []));
 }
 
-export function queueScopeOf(scope: string): QueueScopeModule | null {
-  return itemQueueScopes().find((s) => s.id === scope) ?? null;
+export function queueScopeOf(catalogue: TaskCatalogue, scope: string): QueueScopeModule | null {
+  return itemQueueScopes(catalogue).find((s) => s.id === scope) ?? null;
 }
 
 /** The scope that reviews runs whose subject is this kind (null for videos: "verdict" and "scores"). */
-export function queueScopeForSubject(subject: SubjectKind): QueueScopeModule | null {
-  return itemQueueScopes().find((s) => s.reviews === subject) ?? null;
+export function queueScopeForSubject(catalogue: TaskCatalogue, subject: SubjectKind): QueueScopeModule | null {
+  return itemQueueScopes(catalogue).find((s) => s.reviews === subject) ?? null;
 }
 
 /**
@@ -23,10 +23,11 @@ export function queueScopeForSubject(subject: SubjectKind): QueueScopeModule | n
  */
 export async function queueSubjects(
   prisma: PrismaClient,
+  catalogue: TaskCatalogue,
   queue: ReviewQueue,
   itemId: string,
 ): Promise<{ subjects: Record<string, unknown>; withheld(blind: boolean): Record<string, unknown> }> {
-  const scopes = itemQueueScopes();
+  const scopes = itemQueueScopes(catalogue);
   const values = await Promise.all(
     scopes.map((s) => (s.id === queue.scope && itemId ? s.subject(prisma, queue, itemId) : Promise.resolve(null))),
   );

@@ -20,7 +20,7 @@ import { previewQueue } from "./preview-queue";
 import { releaseClaim } from "./release-claim";
 import { submitItem } from "./submit-item";
 import { createRunVideo } from "../testing/run-video-fixture";
-import { taskOf } from "../tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 let owner: Actor;
 let viewer: Actor;
@@ -172,7 +172,10 @@ describe("creating a queue from a video filter", () => {
     expect(all.count).toBe(4);
     expect(all.targets).toEqual({
       full: { min: 4, max: 4, mean: 4 },
-      presenceFirst: { questions: taskOf("hallucination").presence!.of.length, scores: { min: 2, max: 2, mean: 2 } },
+      presenceFirst: {
+        questions: BUILT_IN_DECLARATIONS.taskOf("hallucination").presence!.of.length,
+        scores: { min: 2, max: 2, mean: 2 },
+      },
     });
     const s2Only = await previewQueue(prisma, owner, projectId, { filter: {}, categories: ["s2"] });
     expect(s2Only.targets).toEqual({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { guidelinesSchema } from "../projects/projects.validation";
-import { memoByTaskRegistry } from "../tasks/registry";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import type { QueueScopeModule } from "./queue-scope";
 import { itemQueueScopes } from "./queue-scopes";
 import { QUEUE_HAND_OUTS } from "./queue-states.validation";
@@ -30,18 +31,21 @@ export type QueueMode = (typeof QUEUE_MODES)[number];
 export type { QueueHandOut } from "./queue-states.validation";
 
 /** What a new queue reviews: the videos matching a video-list filter, in list order, in one judge run. */
-function buildCreateQueueSchema(scopes: readonly QueueScopeModule[]) {
+function buildCreateQueueSchema(catalogue: DeclarationCatalogue, scopes: readonly QueueScopeModule[]) {
   const core = {
     name: z.string().trim().min(1, "Give the queue a name.").max(200, "At most 200 characters."),
     /** The run whose judge values are reviewed; omitted: the filter's run, else the project's latest run. */
     runId: runIdSchema.optional(),
-    filter: videoFilterSchema().default({}),
+    filter: videoFilterSchema(catalogue).default({}),
     /** The video list's order, so items come in the order the list showed them. */
-    sort: z.enum(videoSorts()).default("path"),
+    sort: z.enum(videoSorts(catalogue)).default("path"),
     dir: z.enum(["asc", "desc"]).default("asc"),
     scope: z.enum([...VIDEO_QUEUE_SCOPES, ...scopes.map((scope) => scope.id)] as [string, ...string[]]),
     /** With scope "scores": the categories to review; empty means all of them. */
-    categories: z.array(z.enum(scoreCategories())).max(scoreCategories().length).default([]),
+    categories: z
+      .array(z.enum(scoreCategories(catalogue)))
+      .max(scoreCategories(catalogue).length)
+      .default([]),
     /** With scope "scores": "presence" asks first which categories are present in the video (the task must declare presence targets). */
     mode: z.enum(QUEUE_MODES).default("full"),
   };
@@ -80,31 +84,9 @@ function buildCreateQueueSchema(scopes: readonly QueueScopeModule[]) {
   return z.object({ ...core, ...scopeOptions, ...rest }) as unknown as z.ZodObject<typeof core & typeof rest>;
 }
 
-let builtCreateQueueSchema: {
-  registry: object;
-  scopes: readonly QueueScopeModule[];
-  schema: ReturnType<typeof buildCreateQueueSchema>;
-} | null = null;
-/** A token that changes whenever the task declarations do. */
-const registryState = memoByTaskRegistry(() => ({}));
-
-/**
- * The create-queue body's schema, rebuilt when the registry's declarations or its item queue scopes change (a
- * task module registered by a test), the same object otherwise.
- */
-export function createQueueSchema() {
-  const registry = registryState();
-  const scopes = itemQueueScopes();
-  const built = builtCreateQueueSchema;
-  if (
-    built &&
-    built.registry === registry &&
-    built.scopes.length === scopes.length &&
-    built.scopes.every((scope, i) => scope === scopes[i])
-  )
-    return built.schema;
-  builtCreateQueueSchema = { registry, scopes, schema: buildCreateQueueSchema(scopes) };
-  return builtCreateQueueSchema.schema;
+/** The create-queue body's schema for the catalogue's tasks and item queue scopes (kept with the catalogue). */
+export function createQueueSchema(catalogue: TaskCatalogue) {
+  return catalogue.derived("queues.createSchema", () => buildCreateQueueSchema(catalogue, itemQueueScopes(catalogue)));
 }
 /** A create-queue body: the core's fields, and any item scope's options under its key (checked by the scope's schema). */
 export type CreateQueueInput = Omit<z.input<ReturnType<typeof createQueueSchema>>, "filter"> & {
@@ -112,9 +94,11 @@ export type CreateQueueInput = Omit<z.input<ReturnType<typeof createQueueSchema>
 } & { readonly [scopeOptionsKey: string]: unknown };
 
 /** How many videos a queue with this filter would hold, and the targets per video of the chosen categories (the "new queue" form asks before creating). */
-export const previewQueueSchema = memoByTaskRegistry(() =>
-  createQueueSchema().pick({ runId: true, filter: true, categories: true }),
-);
+export function previewQueueSchema(catalogue: TaskCatalogue) {
+  return catalogue.derived("queues.previewSchema", () =>
+    createQueueSchema(catalogue).pick({ runId: true, filter: true, categories: true }),
+  );
+}
 export type PreviewQueueInput = Omit<z.input<ReturnType<typeof previewQueueSchema>>, "filter"> & {
   filter?: VideoFilterInput;
 };
@@ -123,15 +107,17 @@ export type PreviewQueueInput = Omit<z.input<ReturnType<typeof previewQueueSchem
  * The preview route's query: the video list's filter, and `categories` (comma-separated score categories, none: all)
  * for the targets per video; the categories are checked by previewQueueSchema.
  */
-export const queuePreviewQuerySchema = memoByTaskRegistry(() =>
-  videoFilterSchema().extend({
-    categories: z
-      .string()
-      .max(4000)
-      .optional()
-      .describe("Score categories, comma-separated, for the target counts (none: all)."),
-  }),
-);
+export function queuePreviewQuerySchema(catalogue: DeclarationCatalogue) {
+  return catalogue.derived("queues.previewQuery", () =>
+    videoFilterSchema(catalogue).extend({
+      categories: z
+        .string()
+        .max(4000)
+        .optional()
+        .describe("Score categories, comma-separated, for the target counts (none: all)."),
+    }),
+  );
+}
 
 /** An owner's edit of a queue's guidelines. */
 export const queueGuidelinesSchema = z.object({ guidelines: guidelinesSchema });

@@ -1,11 +1,11 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import { installedTaskModules } from "../task-modules/installed-task-modules";
+import { catalogFor } from "../rubrics/project-catalogue";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import type { ScoreQuestion } from "./queue-scope";
 
 /**
  * What each judge score of a video asked in the run, by score category, from the task folder that declares the run's
- * task (`TaskModule.scoreQuestions`, read at call time so a test's toy task counts); empty when it says nothing.
+ * task (`TaskModule.scoreQuestions`, from the run's project's catalogue); empty when it says nothing.
  */
 export async function scoreQuestionsOf(
   prisma: PrismaClient,
@@ -13,7 +13,8 @@ export async function scoreQuestionsOf(
   runId: string,
   videoId: string,
 ): Promise<ReadonlyMap<string, ScoreQuestion>> {
-  const folder = installedTaskModules().find(
+  const run = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { projectId: true } });
+  const folder = (await catalogFor(prisma, run.projectId)).modules.find(
     (module) => module.scoreQuestions && module.pipelines.some((pipeline) => pipeline.task.id === task.id),
   );
   return folder?.scoreQuestions ? folder.scoreQuestions(prisma, runId, videoId) : new Map();

@@ -16,6 +16,8 @@ import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, presenceTarget } from "../reviews/judgment-key";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { assignedItem } from "./queue-access";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { itemTargets, judgePresenceOf, presenceCategories, taskOfRun, type Target } from "./item-targets";
 import { nextItem } from "./next-item";
 import { getQueueItem } from "./get-queue-item";
@@ -43,13 +45,16 @@ export async function submitItem(
   queueId: string,
   itemId: string,
   raw: SubmitItemInput,
+  /** The request's catalogue (a route's); the queue's project's when absent. */
+  requestCatalogue?: TaskCatalogue,
 ) {
   const input = submitItemSchema.parse(raw);
   const { queue, item } = await assignedItem(prisma, actor, queueId, itemId);
   if (queue.archivedAt) throw new ValidationError("This queue is archived.");
-  const targets = await itemTargets(prisma, queue, item.videoId, item.itemId);
+  const catalogue = await catalogueOf(prisma, queue.projectId, requestCatalogue);
+  const targets = await itemTargets(prisma, queue, item.videoId, item.itemId, undefined, catalogue);
   const byKey = new Map(targets.map((t) => [t.key, t]));
-  const presence = await presencePlan(prisma, actor, queue, item.videoId, targets, input.presence);
+  const presence = await presencePlan(prisma, actor, queue, item.videoId, targets, input.presence, catalogue);
   const given = new Map<string, (typeof input.judgments)[number]>();
   for (const judgment of input.judgments) {
     const target = byKey.get(judgment.target);
@@ -92,6 +97,7 @@ export async function submitItem(
               expectedVersion: category.answer.expectedVersion,
             },
             runVideo ?? undefined,
+            catalogue,
           ),
         })),
       )
@@ -116,8 +122,16 @@ export async function submitItem(
       };
       const prepared =
         target.kind === SCORE_TARGET_TYPE
-          ? prepareScoreJudgment(prisma, target.key, reviewInput, originOf(target))
-          : prepareOutcomeJudgment(prisma, queue.runId, item.videoId, target.kind, reviewInput, runVideo ?? undefined);
+          ? prepareScoreJudgment(prisma, target.key, reviewInput, originOf(target), undefined, catalogue)
+          : prepareOutcomeJudgment(
+              prisma,
+              queue.runId,
+              item.videoId,
+              target.kind,
+              reviewInput,
+              runVideo ?? undefined,
+              catalogue,
+            );
       return [prepared.then((p) => ({ target, prepared: p }))];
     }),
   );
@@ -225,8 +239,9 @@ async function presencePlan(
   videoId: string,
   targets: readonly Target[],
   answers: readonly PresenceJudgment[] | undefined,
+  catalogue: TaskCatalogue,
 ) {
-  const task = await taskOfRun(prisma, queue.runId);
+  const task = await taskOfRun(prisma, queue.runId, catalogue);
   const categories = presenceCategories(task, queue);
   if (categories.length === 0) {
     if (answers?.length) throw new ValidationError("This queue grades every score: it asks no presence.");
@@ -277,8 +292,9 @@ export async function submitItemAndTakeNext(
   queueId: string,
   itemId: string,
   raw: SubmitItemInput,
+  given?: TaskCatalogue,
 ) {
-  const submitted = await submitItem(prisma, actor, queueId, itemId, raw);
+  const submitted = await submitItem(prisma, actor, queueId, itemId, raw, given);
   const { itemId: nextId } = await nextItem(prisma, actor, queueId);
-  return { ...submitted, next: nextId ? await getQueueItem(prisma, actor, queueId, nextId) : null };
+  return { ...submitted, next: nextId ? await getQueueItem(prisma, actor, queueId, nextId, given) : null };
 }

@@ -14,6 +14,7 @@ import { createQueue } from "../queues/create-queue";
 import { nextItem } from "../queues/next-item";
 import { submitItem } from "../queues/submit-item";
 import { ReviewConflictError, reviewScore, reviewVideoOutcome, videoReviews, withdrawJudgment } from "./reviews";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
  * Two videos judged by one run: s1 at key frame 0 is 8 on v0 and 2 on v1. Ann gives v0 her own 3 and
@@ -48,10 +49,15 @@ beforeAll(async () => {
 });
 
 const agreement = (params: Record<string, string> = {}) =>
-  projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse(params));
+  projectAgreement(prisma, owner, projectId, agreementQuerySchema(builtInCatalogue()).parse(params));
 
 async function exportText(format: "csv" | "jsonl") {
-  const { stream } = await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format }));
+  const { stream } = await projectExport(
+    prisma,
+    owner,
+    projectId,
+    exportQuerySchema(builtInCatalogue()).parse({ format }),
+  );
   return new Response(stream).text();
 }
 
@@ -109,7 +115,7 @@ describe("accepting the judge's value", () => {
     expect(all.summary).toMatchObject({ reviewedItems: 2, judgments: 2 });
     // The accepted 2 agrees exactly with the judge's 2: (5 + 0) / 2.
     expect(all.humanVsJudge.consensus.native.score.values.mae).toBeCloseTo(2.5, 12);
-    expect(() => agreementQuerySchema().parse({ independent: "some" })).toThrow();
+    expect(() => agreementQuerySchema(builtInCatalogue()).parse({ independent: "some" })).toThrow();
   });
 });
 
@@ -118,9 +124,9 @@ describe("withdrawing a judgment", () => {
     await reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 0 });
     const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: bob.userId } });
     const listed = async () =>
-      (await browseVideos(prisma, bob, projectId, videoListQuerySchema().parse({ runId }))).videos.find(
-        (v) => v.id === videoIds[0]!,
-      )!.review;
+      (
+        await browseVideos(prisma, bob, projectId, videoListQuerySchema(builtInCatalogue()).parse({ runId }))
+      ).videos.find((v) => v.id === videoIds[0]!)!.review;
     expect(await listed()).toMatchObject({ reviewers: 2, byMe: true, disagreement: true });
 
     // Someone else's judgment reads as missing; a stale version is a conflict.

@@ -8,9 +8,7 @@
  * models' answers to one question are two things to judge.
  */
 import { Prisma } from "../generated/prisma/client";
-import { installedPipelines } from "../task-modules/installed-task-modules";
-import { findTask, TASKS } from "../tasks/registry";
-import { PRESENCE_TARGET_TYPE } from "../tasks/task-declaration";
+import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
 import { SCORE_TARGET_TYPE } from "./judgment-target";
 
 export interface JudgmentTarget {
@@ -40,24 +38,29 @@ export function judgmentKey(t: JudgmentTarget): string {
   return key;
 }
 
-/** Steps whose scope is a key frame or a cluster of the run's frame set. */
-function isFrameScoped(pipeline: string, stepId: string): boolean {
-  const scope = installedPipelines()[pipeline]?.steps.find((s) => s.id === stepId)?.scope;
+/** What a score's key reads of its run's task: whether its subject is one run's output, and its steps' scopes. */
+export type ScoreKeyTask = Pick<TaskDeclaration, "subjectPerRun" | "stepScopes">;
+
+/** Steps whose scope is a key frame or a cluster of the run's frame set (the task declares each step's scope). */
+function isFrameScoped(task: ScoreKeyTask | null, stepId: string): boolean {
+  const scope = task?.stepScopes?.[stepId];
   return scope === "key_frame" || scope === "cluster";
 }
 
 /**
- * The target of a judge score of a run (`frameSetId`: the run's frame set of the score's video). The
- * score's `runId` is needed for tasks whose subject is a run's output (`subjectPerRun`).
+ * The target of a judge score of a run (`frameSetId`: the run's frame set of the score's video), with the run's
+ * task (null for a pipeline no task declares). The score's `runId` is needed for tasks whose subject is a run's
+ * output (`subjectPerRun`).
  */
 export function scoreTarget(
   pipeline: string,
   score: { videoId: string; itemId: string; stepId: string; scopeIndex: number; category: string; runId?: string },
   frameSetId: string,
+  task: ScoreKeyTask | null,
 ): JudgmentTarget {
   // An item step's scope index is the item's position in one run; the item itself is the subject.
   const itemScoped = score.itemId !== "";
-  const perRun = findTask(pipeline)?.subjectPerRun === true;
+  const perRun = task?.subjectPerRun === true;
   if (perRun && !score.runId)
     throw new Error(`A ${pipeline} judgment is about one run's answer: the score's runId is needed for its key.`);
   return {
@@ -69,7 +72,7 @@ export function scoreTarget(
     itemId: score.itemId,
     stepId: score.stepId,
     scopeIndex: itemScoped ? 0 : score.scopeIndex,
-    frameSetId: !itemScoped && isFrameScoped(pipeline, score.stepId) ? frameSetId : "",
+    frameSetId: !itemScoped && isFrameScoped(task, score.stepId) ? frameSetId : "",
   };
 }
 
@@ -103,11 +106,11 @@ export function presenceTarget(task: string, videoId: string, target: string): J
 
 /**
  * SQL: the presence threshold of the judgment `h`'s task (judgePresence: its highest score of the category at
- * least this), from the registered tasks' declarations; NULL for a task without presence.
+ * least this), from the declarations of `tasks` (the request's catalogue); NULL for a task without presence.
  */
-function presenceThresholdSql(h: string): Prisma.Sql {
+function presenceThresholdSql(h: string, tasks: readonly TaskDeclaration[]): Prisma.Sql {
   const j = Prisma.raw(`"${h}"`);
-  const withPresence = TASKS.filter((task) => task.presence);
+  const withPresence = tasks.filter((task) => task.presence);
   if (withPresence.length === 0) return Prisma.sql`NULL`;
   return Prisma.sql`(CASE ${j}."task" ${Prisma.join(
     withPresence.map((task) => Prisma.sql`WHEN ${task.id} THEN ${task.presence!.defaultThreshold}::float8`),
@@ -119,10 +122,10 @@ function presenceThresholdSql(h: string): Prisma.Sql {
  * SQL for a run's judge value of the judgment `h` (an alias of human_judgment): the run's score at
  * the same scope, or its metric of the same id; NULL when the run did not judge that target.
  */
-export function runJudgeValueSql(h: string, runId: Prisma.Sql): Prisma.Sql {
+export function runJudgeValueSql(h: string, runId: Prisma.Sql, tasks: readonly TaskDeclaration[]): Prisma.Sql {
   const j = Prisma.raw(`"${h}"`);
   return Prisma.sql`(CASE WHEN ${j}."targetType" = ${PRESENCE_TARGET_TYPE} THEN (
-      SELECT CASE WHEN max(s."value") IS NULL THEN NULL WHEN max(s."value") >= ${presenceThresholdSql(h)} THEN 1 ELSE 0 END
+      SELECT CASE WHEN max(s."value") IS NULL THEN NULL WHEN max(s."value") >= ${presenceThresholdSql(h, tasks)} THEN 1 ELSE 0 END
       FROM "score" s WHERE s."runId" = ${runId} AND s."videoId" = ${j}."videoId" AND s."category" = ${j}."target" AND s."itemId" = ''
     ) WHEN ${j}."stepId" = '' THEN (
       SELECT m."value" FROM "run_metric" m WHERE m."runId" = ${runId} AND m."videoId" = ${j}."videoId" AND m."itemId" = ${j}."itemId" AND m."metric" = ${j}."target"
@@ -141,7 +144,7 @@ export function runJudgeValueSql(h: string, runId: Prisma.Sql): Prisma.Sql {
  * last saved against this run kept that answer (`disagrees`; a run's values never change), so only the
  * others look the run's value up.
  */
-export function disagreesInRun(h: string, runId: Prisma.Sql): Prisma.Sql {
+export function disagreesInRun(h: string, runId: Prisma.Sql, tasks: readonly TaskDeclaration[]): Prisma.Sql {
   const j = Prisma.raw(`"${h}"`);
-  return Prisma.sql`(CASE WHEN ${j}."runId" = ${runId} THEN ${j}."disagrees" ELSE abs(${j}."value" - ${runJudgeValueSql(h, runId)}) >= ${j}."gap" - 1e-9 END)`;
+  return Prisma.sql`(CASE WHEN ${j}."runId" = ${runId} THEN ${j}."disagrees" ELSE abs(${j}."value" - ${runJudgeValueSql(h, runId, tasks)}) >= ${j}."gap" - 1e-9 END)`;
 }

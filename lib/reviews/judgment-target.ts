@@ -4,7 +4,7 @@
  * judge score (target type "score") is about the score's target (its category); any other target
  * type is the id of a reviewed metric.
  */
-import { TASKS } from "../tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import {
   disagreementGapOf,
   type MetricDeclaration,
@@ -30,7 +30,7 @@ const sameRules = (a: JudgedDeclaration, b: JudgedDeclaration) =>
 export function judgmentDeclaration(
   targetType: string,
   category?: string | null,
-  tasks: readonly TaskDeclaration[] = TASKS,
+  tasks: readonly TaskDeclaration[] = BUILT_IN_DECLARATIONS.tasks,
 ): JudgedDeclaration {
   if (targetType === SCORE_TARGET_TYPE) {
     if (category) {
@@ -62,7 +62,7 @@ export function judgmentDeclaration(
 /** The task a declaration belongs to, among `tasks`. */
 export function taskDeclaring(
   declaration: JudgedDeclaration,
-  tasks: readonly TaskDeclaration[] = TASKS,
+  tasks: readonly TaskDeclaration[] = BUILT_IN_DECLARATIONS.tasks,
 ): TaskDeclaration | undefined {
   return tasks.find(
     (t) =>
@@ -79,7 +79,7 @@ export function taskDeclaring(
 export function thresholdOverride(
   declaration: JudgedDeclaration,
   params: { thresholds?: Readonly<Record<string, number>> } & Readonly<Record<string, unknown>>,
-  tasks: readonly TaskDeclaration[] = TASKS,
+  tasks: readonly TaskDeclaration[] = BUILT_IN_DECLARATIONS.tasks,
 ): number | undefined {
   const own = params.thresholds?.[declaration.id];
   if (own !== undefined) return own;

@@ -1,15 +1,17 @@
 import { z } from "zod";
-import { allMetrics } from "../tasks/registry";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 
 /**
  * The `{target}` of `PUT /api/v1/runs/{runId}/videos/{videoId}/review/{target}`: a reviewed per-video
- * metric of some registered task (reviewVideoOutcome checks it is one of the run's). Built on call, from
- * the tasks registered by then.
+ * metric of a task of the request's catalogue (reviewVideoOutcome checks it is one of the run's).
  */
-export function reviewedMetricIdSchema() {
-  return z.enum(
-    allMetrics()
-      .filter((m) => m.reviewed)
-      .map((m) => m.id) as [string, ...string[]],
+export function reviewedMetricIdSchema(catalogue: DeclarationCatalogue) {
+  return catalogue.derived("reviews.reviewedMetricId", () =>
+    z.enum(
+      catalogue
+        .allMetrics()
+        .filter((m) => m.reviewed)
+        .map((m) => m.id) as [string, ...string[]],
+    ),
   );
 }

@@ -4,7 +4,8 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
 import { blindVideoIdsFor, redactVideoReviewsFor } from "../visibility/judge-visibility";
-import { taskOf } from "../tasks/registry";
+import { catalogFor, runTask } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { disagreesWithJudge } from "./disagreement";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "./judgment-target";
 import { type JudgmentTarget, judgmentKey, metricTarget, presenceTarget, scoreTarget } from "./judgment-key";
@@ -88,10 +89,12 @@ export async function prepareScoreJudgment(
   input: ReviewInput,
   origin: JudgmentOrigin = "typed",
   known?: Awaited<ReturnType<typeof scoreOf>>,
+  catalogue?: TaskCatalogue,
 ): Promise<PreparedJudgment> {
   const score = known ?? (await scoreOf(prisma, scoreId));
   const { projectId, pipeline } = score.stepResult.run;
-  const declaration = judgmentDeclaration(SCORE_TARGET_TYPE, score.category, [taskOf(pipeline)]);
+  const task = await runTask(prisma, { projectId, pipeline }, catalogue);
+  const declaration = judgmentDeclaration(SCORE_TARGET_TYPE, score.category, [task]);
   const problem = outOfScale(declaration, input.value);
   if (problem) throw new ValidationError(problem);
   const runVideo = await prisma.runVideo.findUnique({
@@ -101,7 +104,7 @@ export async function prepareScoreJudgment(
   return {
     declaration,
     projectId,
-    target: scoreTarget(pipeline, score, runVideo?.frameSetId ?? ""),
+    target: scoreTarget(pipeline, score, runVideo?.frameSetId ?? "", task),
     scoreId: score.id,
     runId: score.runId,
     judgeValue: score.value,
@@ -170,9 +173,10 @@ export async function prepareOutcomeJudgment(
   target: string,
   input: ReviewInput,
   known?: Awaited<ReturnType<typeof runVideoOf>>,
+  catalogue?: TaskCatalogue,
 ): Promise<PreparedJudgment> {
   const runVideo = known ?? (await runVideoOf(prisma, runId, videoId));
-  const metric = taskOf(runVideo.run.pipeline).metrics.find((m) => m.id === target && m.reviewed);
+  const metric = (await runTask(prisma, runVideo.run, catalogue)).metrics.find((m) => m.id === target && m.reviewed);
   if (!metric) throw new ValidationError(`"${target}" is not something reviewers judge in this run.`);
   const problem = outOfScale(metric, input.value);
   if (problem) throw new ValidationError(metric.scale.kind === "numeric" ? `${metric.id} ${problem}` : problem);
@@ -214,9 +218,10 @@ export async function preparePresenceJudgment(
   category: string,
   input: ReviewInput,
   known?: Awaited<ReturnType<typeof runVideoOf>>,
+  catalogue?: TaskCatalogue,
 ): Promise<PreparedJudgment> {
   const runVideo = known ?? (await runVideoOf(prisma, runId, videoId));
-  const task = taskOf(runVideo.run.pipeline);
+  const task = await runTask(prisma, runVideo.run, catalogue);
   const declaration = presenceTargetOf(task, category);
   if (!declaration) throw new ValidationError(`"${category}" has no presence target in this run's task.`);
   const problem = outOfScale(declaration, input.value);
@@ -461,9 +466,13 @@ export async function videoReviews(
       where: { runId: run.run.id, videoId, ...(options.itemId !== undefined ? { itemId: options.itemId } : {}) },
       select: scoreSelect,
     });
+    const task = (await catalogFor(prisma, video.projectId)).taskOf(run.run.pipeline);
     for (const score of scores)
-      inRun.set(judgmentKey(scoreTarget(run.run.pipeline, score, run.frameSetId)), { runId: run.run.id, score });
-    for (const metric of taskOf(run.run.pipeline).metrics.filter((m) => m.reviewed))
+      inRun.set(judgmentKey(scoreTarget(run.run.pipeline, score, run.frameSetId, task)), {
+        runId: run.run.id,
+        score,
+      });
+    for (const metric of task.metrics.filter((m) => m.reviewed))
       inRun.set(judgmentKey(metricTarget(run.run.pipeline, videoId, "", metric.id)), {
         runId: run.run.id,
         score: null,

@@ -10,8 +10,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { installedPipelines } from "../task-modules/installed-task-modules";
-import { findTask } from "../tasks/registry";
+
 import { summaryMetricValues, type SubjectSummary } from "../tasks/task-display";
 import { makeUser } from "../testing/fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
@@ -19,6 +18,8 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import { createRubricTask } from "./rubric-tasks";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { catalogFor } from "./project-catalogue";
 
 const EXAMPLES = path.join(__dirname, "examples");
 const files = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith(".yaml"));
@@ -49,12 +50,12 @@ describe("the example rubric files run end to end", () => {
     const created = await createRubricTask(prisma, owner, projectId, {
       file: fs.readFileSync(path.join(EXAMPLES, file), "utf8"),
     });
-    const task = findTask(created.pipeline)!;
+    const task = (await catalogFor(prisma, projectId)).findTask(created.pipeline)!;
     expect(task).not.toBeNull();
     const endpoint = await stubEndpoint(projectId);
     const before = stub.requests.length;
     const run = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: created.pipeline, endpointId: endpoint.id },

@@ -10,6 +10,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { builtInCatalogue, type TaskCatalogue, withTasks } from "../task-modules/task-catalogue";
 import type { TaskDeclarations, TaskModule } from "../tasks/task-module";
+import type { TaskDeclaration } from "../tasks/task-declaration";
 import { rubricPipeline, type RubricTaskRecord } from "./rubric-pipeline";
 import { rubricTaskDeclaration } from "./rubric-declaration";
 import { rubricItemQueueScope } from "./rubric-item-queue-scope";
@@ -69,6 +70,18 @@ async function rubricTasksState(prisma: PrismaClient, projectId: string): Promis
   return JSON.stringify(rows.map((row) => [row.key, row.name, row.archivedAt !== null, row.versions[0]?.id ?? null]));
 }
 
+/**
+ * The catalogue a lib entry point reads: the one its caller resolved for the request (route wrappers and page helpers
+ * pass it), else the project's own, resolved now (a script, a test).
+ */
+export async function catalogueOf(
+  prisma: PrismaClient,
+  projectId: string,
+  given: TaskCatalogue | undefined,
+): Promise<TaskCatalogue> {
+  return given ?? catalogFor(prisma, projectId);
+}
+
 /** The catalogue one project's requests see: the built-in tasks and the project's rubric tasks as they are now. */
 export async function catalogFor(prisma: PrismaClient, projectId: string): Promise<TaskCatalogue> {
   const base = builtInCatalogue();
@@ -80,4 +93,16 @@ export async function catalogFor(prisma: PrismaClient, projectId: string): Promi
   kept.set(projectId, { base, state, catalogue });
   if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
   return catalogue;
+}
+
+/**
+ * The task of a run, from the catalogue given (the request's) or its project's (UnknownTaskError for a pipeline the
+ * catalogue has no task of).
+ */
+export async function runTask(
+  prisma: PrismaClient,
+  run: { projectId: string; pipeline: string },
+  given?: TaskCatalogue,
+): Promise<TaskDeclaration> {
+  return (await catalogueOf(prisma, run.projectId, given)).taskOf(run.pipeline);
 }

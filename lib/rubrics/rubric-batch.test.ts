@@ -17,13 +17,15 @@ import { judgeVideo } from "../judge/engine/judge-video";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { createRubricTask } from "./rubric-tasks";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { catalogFor } from "./project-catalogue";
 
 const DEFINITION: RubricDefinitionInput = {
   name: "Defects (batch)",
@@ -150,10 +152,13 @@ describe("a rubric task in batch mode", () => {
 
       // Different model names: the cache key has the model, the stub's rubric answers do not.
       const online = await createRun(
-        { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: installedPipelines() },
+        { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: builtInCatalogue().pipelines },
         owner,
         projectId,
-        createRunSchema.parse({ pipeline: task.pipeline, endpointId: await endpoint(projectId, "stub-online", false) }),
+        createRunSchema(await catalogFor(prisma, projectId)).parse({
+          pipeline: task.pipeline,
+          endpointId: await endpoint(projectId, "stub-online", false),
+        }),
       );
       expect((await getRunStatus(prisma, owner, online.id)).status).toBe("done");
       const onlineRequests = stub.requests.length;
@@ -161,10 +166,10 @@ describe("a rubric task in batch mode", () => {
 
       const driver = batchDriver();
       const run = await createRun(
-        { prisma, queue: driver.queue, pipelines: installedPipelines() },
+        { prisma, queue: driver.queue, pipelines: builtInCatalogue().pipelines },
         owner,
         projectId,
-        createRunSchema.parse({
+        createRunSchema(await catalogFor(prisma, projectId)).parse({
           pipeline: task.pipeline,
           endpointId: await endpoint(projectId, "stub-batch", true),
           batch: true,

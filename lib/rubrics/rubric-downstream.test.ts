@@ -26,8 +26,7 @@ import { createQueue } from "../queues/create-queue";
 import { getQueueItem } from "../queues/get-queue-item";
 import { nextItem } from "../queues/next-item";
 import { submitItem } from "../queues/submit-item";
-import { installedPipelines } from "../task-modules/installed-task-modules";
-import { findTask } from "../tasks/registry";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -36,6 +35,8 @@ import { videoListQuerySchema } from "../videos/video-filter";
 import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { catalogFor } from "./project-catalogue";
 
 const LOOK: RubricDefinitionInput = {
   name: "Look",
@@ -187,7 +188,7 @@ beforeAll(async () => {
     pricePer1kOutput: null,
   });
   endpointId = endpoint.id;
-  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
+  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
   const runOf = async (definition: RubricDefinitionInput) => {
     const created = await createRubricTask(prisma, owner, projectId, { definition });
     const run = await createRun(deps, owner, projectId, { pipeline: created.pipeline, endpointId: endpoint.id });
@@ -204,14 +205,14 @@ beforeAll(async () => {
 afterAll(async () => stub?.close());
 
 describe("a rubric task downstream of its declaration", () => {
-  it("declares each criterion at its measurement level and scores every video", () => {
-    const task = findTask(look.pipeline)!;
+  it("declares each criterion at its measurement level and scores every video", async () => {
+    const task = (await catalogFor(prisma, projectId)).findTask(look.pipeline)!;
     expect(task.targets.map((t) => [t.id, t.level, t.scope])).toEqual([
       [lookTarget("quality"), "interval", "video"],
       [lookTarget("motion"), "ordinal", "video"],
       [lookTarget("watermark"), "nominal", "video"],
     ]);
-    expect(findTask(defects.pipeline)!.presence).toMatchObject({
+    expect((await catalogFor(prisma, projectId)).findTask(defects.pipeline)!.presence).toMatchObject({
       of: [rubricTargetId(defects.key, "physics")],
       absentValue: 0,
       defaultThreshold: 4,
@@ -223,8 +224,14 @@ describe("a rubric task downstream of its declaration", () => {
 
   it("the video list shows its metrics as columns, and filters and sorts on them", async () => {
     const browse = async (query: Record<string, string>) =>
-      (await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId: look.runId, ...query })))
-        .videos;
+      (
+        await browseVideos(
+          prisma,
+          owner,
+          projectId,
+          videoListQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: look.runId, ...query }),
+        )
+      ).videos;
     const listed = await browse({});
     // A boolean criterion's column is a yes/no metric: the list gives it as a boolean.
     for (const video of listed) {
@@ -255,10 +262,18 @@ describe("a rubric task downstream of its declaration", () => {
       videoIds.filter((id) => watermark[id] === 1),
     );
     // Out of the criterion's scale: refused with a clear error, not an empty list.
-    expect(videoListQuerySchema().safeParse({ [`min.${lookMetric("quality")}`]: "7" }).success).toBe(false);
+    expect(
+      videoListQuerySchema(await catalogFor(prisma, projectId)).safeParse({ [`min.${lookMetric("quality")}`]: "7" })
+        .success,
+    ).toBe(false);
     // Per-cluster criterion: the video's value is the declared aggregation (max) of its clusters.
     const physics = (
-      await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId: defects.runId }))
+      await browseVideos(
+        prisma,
+        owner,
+        projectId,
+        videoListQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: defects.runId }),
+      )
     ).videos;
     for (const video of physics)
       expect(video.scores?.[rubricMetricId(defects.key, "physics")]).toBe(Math.max(...physicsScores[video.id]!));
@@ -416,7 +431,10 @@ describe("a rubric task downstream of its declaration", () => {
         prisma,
         owner,
         projectId,
-        agreementQuerySchema().parse({ runId: look.runId, category: lookTarget(criterion) }),
+        agreementQuerySchema(await catalogFor(prisma, projectId)).parse({
+          runId: look.runId,
+          category: lookTarget(criterion),
+        }),
       );
       const judge = videoIds.map((id) => lookValue[lookMetric(criterion)]![id]!);
       const annPairs = judge.map((j, i) => [j, HUMAN.ann[criterion][i]!] as const);
@@ -445,7 +463,12 @@ describe("a rubric task downstream of its declaration", () => {
     }
     // Unfiltered, the report's category breakdown gives each criterion's row its own level, and α at it against
     // the reviewers' consensus (interval and ordinal: the median of two, their mean; nominal: a tie has none).
-    const all = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: look.runId }));
+    const all = await projectAgreement(
+      prisma,
+      owner,
+      projectId,
+      agreementQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: look.runId }),
+    );
     for (const { criterion, level } of cases) {
       const row = all.breakdowns.category.find((r) => r.key === lookTarget(criterion))!;
       const consensus = videoIds.map((_, i) => {
@@ -467,7 +490,11 @@ describe("a rubric task downstream of its declaration", () => {
       prisma,
       owner,
       projectId,
-      agreementQuerySchema().parse({ runId: look.runId, category: lookTarget("motion"), truth: "gold" }),
+      agreementQuerySchema(await catalogFor(prisma, projectId)).parse({
+        runId: look.runId,
+        category: lookTarget("motion"),
+        truth: "gold",
+      }),
     );
     expect(gold.humanVsJudge.gold!.n).toBe(1);
     expect(gold.humanVsJudge.gold!.native.score!.values.mae).toBeCloseTo(
@@ -480,7 +507,7 @@ describe("a rubric task downstream of its declaration", () => {
       prisma,
       owner,
       projectId,
-      agreementQuerySchema().parse({ runId: defects.runId }),
+      agreementQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: defects.runId }),
     );
     const presence = report.presence.find((p) => p.taskId === defects.pipeline)!;
     expect(presence).toMatchObject({ threshold: 4, defaultThreshold: 4 });
@@ -532,7 +559,10 @@ describe("a rubric task downstream of its declaration", () => {
       prisma,
       owner,
       projectId,
-      agreementQuerySchema().parse({ runId: look.runId, category: lookTarget("quality") }),
+      agreementQuerySchema(await catalogFor(prisma, projectId)).parse({
+        runId: look.runId,
+        category: lookTarget("quality"),
+      }),
     );
     const vsLab = quality.humanVsJudge.reviewers.find((r) => r.reviewerId === lab)!;
     const pairs = videoIds.map((id, i) => [lookValue[lookMetric("quality")]![id]!, LAB.quality[i]!] as const);
@@ -546,7 +576,7 @@ describe("a rubric task downstream of its declaration", () => {
       prisma,
       owner,
       projectId,
-      agreementQuerySchema().parse({ runId: defects.runId }),
+      agreementQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: defects.runId }),
     );
     const curve = presence.presence.find((p) => p.taskId === defects.pipeline)!.curves.find((c) => c.human === lab)!;
     const judgePresent = videoIds.map((id) => Math.max(...physicsScores[id]!) >= 4);
@@ -565,7 +595,7 @@ describe("a rubric task downstream of its declaration", () => {
       prisma,
       owner,
       projectId,
-      exportQuerySchema().parse({ runId: look.runId, format: "jsonl" }),
+      exportQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: look.runId, format: "jsonl" }),
     );
     const rows = (await readAll(stream))
       .trim()
@@ -596,8 +626,14 @@ describe("a rubric task downstream of its declaration", () => {
         .sort(),
     );
     const csv = await readAll(
-      (await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ runId: look.runId, format: "csv" })))
-        .stream,
+      (
+        await projectExport(
+          prisma,
+          owner,
+          projectId,
+          exportQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: look.runId, format: "csv" }),
+        )
+      ).stream,
     );
     const lines = csv.trim().split("\n");
     expect(lines).toHaveLength(1 + 3 * VIDEOS);
@@ -609,7 +645,7 @@ describe("a rubric task downstream of its declaration", () => {
       definition: { ...LOOK, prompt: `Look closely. ${LOOK.prompt}` },
     });
     const second = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: look.pipeline, endpointId },
@@ -676,7 +712,7 @@ describe("a rubric task downstream of its declaration", () => {
       definition: { ...DEFECTS, prompt: `Look closely. ${DEFECTS.prompt}` },
     });
     const secondDefects = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: defects.pipeline, endpointId },

@@ -13,13 +13,14 @@ import { clientForEndpoint, type ChatRequest } from "../judge/llm-client";
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { rubricDefinitionSchema, type RubricDefinitionInput } from "./rubric-definition";
 import { previewRubric } from "./preview-rubric";
 import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /** A 320×180 test picture: a gradient, so scaling has something to average. */
 function picture(width: number, height: number): Buffer {
@@ -68,7 +69,7 @@ describe("a rubric's frame size for key frames and clusters", () => {
         },
       }),
     ),
-    pipelines: installedPipelines(),
+    pipelines: builtInCatalogue().pipelines,
   });
   const definition = (frames: RubricDefinitionInput["frames"]): RubricDefinitionInput => ({
     name: `Sized ${JSON.stringify(frames)}`,

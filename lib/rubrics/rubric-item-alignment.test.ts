@@ -11,7 +11,7 @@ import { executeAlignment, getAlignment, startAlignment } from "../alignment/ali
 import { labelSetStore } from "../alignment/label-store";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -20,6 +20,7 @@ import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { importRubricItems } from "./rubric-item-sets";
 import { createRubricTask } from "./rubric-tasks";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const VIDEOS = 8;
 const ITEMS_PER_VIDEO = 2;
@@ -112,7 +113,7 @@ describe("aligning a rubric criterion judged per item", () => {
     );
     expect((await labels.labels(await labels.labelledVideoIds())).size).toBe(itemCount);
     const report = await alignRubricJudge(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines, labels },
       owner,
       projectId,
       {
@@ -154,7 +155,7 @@ describe("aligning a rubric criterion judged per item", () => {
       fewShot: 0,
     });
     await executeAlignment(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       started.id,
     );
     const done = await getAlignment(prisma, owner, projectId, started.id);

@@ -25,8 +25,7 @@ import { itemScopeForms } from "../queues/queue-form-choices";
 import { getQueueItem } from "../queues/get-queue-item";
 import { nextItem } from "../queues/next-item";
 import { submitItem } from "../queues/submit-item";
-import { installedPipelines } from "../task-modules/installed-task-modules";
-import { findTask } from "../tasks/registry";
+
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -37,6 +36,8 @@ import { importRubricItems } from "./rubric-item-sets";
 import { rubricItemValues, rubricItemValuesQuerySchema } from "./rubric-item-values";
 import { previewRubric } from "./preview-rubric";
 import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { catalogFor } from "./project-catalogue";
 
 const CAPTIONS: RubricDefinitionInput = {
   name: "Caption quality",
@@ -210,7 +211,7 @@ beforeAll(async () => {
   }))
     itemIds[item.externalId] = item.id;
 
-  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
+  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
   const run = await createRun(deps, owner, projectId, {
     pipeline: task.pipeline,
     endpointId: endpoint.id,
@@ -227,8 +228,8 @@ afterAll(async () => stub?.close());
 const target = (criterion: string) => rubricTargetId(task.key, criterion);
 
 describe("a run of a rubric task over items", () => {
-  it("declares the task's subject as its item kind and each criterion at its level, per item", () => {
-    const declared = findTask(task.pipeline)!;
+  it("declares the task's subject as its item kind and each criterion at its level, per item", async () => {
+    const declared = (await catalogFor(prisma, projectId)).findTask(task.pipeline)!;
     expect(declared.subject).toBe(rubricItemKind(task.key));
     expect(declared.targets.map((t) => [t.id, t.level, t.scope])).toEqual([
       [target("faithful"), "interval", "item"],
@@ -275,7 +276,7 @@ describe("a run of a rubric task over items", () => {
     }
     // The stub answers from the prompt and the images: the same run again gives the same values.
     const again = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       {
@@ -418,7 +419,7 @@ describe("reviewing a rubric run's items, and agreement over them", () => {
         prisma,
         owner,
         projectId,
-        agreementQuerySchema().parse({ runId, category: target(criterion) }),
+        agreementQuerySchema(await catalogFor(prisma, projectId)).parse({ runId, category: target(criterion) }),
       );
       const annPairs = JUDGED.map(
         (item, i) => [judge[target(criterion)]![itemIds[item.id]!]!, HUMAN.ann[criterion][i]!] as const,
@@ -451,7 +452,7 @@ describe("exporting a rubric run over items", () => {
       prisma,
       owner,
       projectId,
-      exportQuerySchema().parse({ format: "jsonl", runId }),
+      exportQuerySchema(await catalogFor(prisma, projectId)).parse({ format: "jsonl", runId }),
     );
     const rows = (await new Response(stream).text())
       .trim()
@@ -473,7 +474,14 @@ describe("exporting a rubric run over items", () => {
 
     const csv = parseCsvTable(
       await new Response(
-        (await projectExport(prisma, owner, projectId, exportQuerySchema().parse({ format: "csv", runId }))).stream,
+        (
+          await projectExport(
+            prisma,
+            owner,
+            projectId,
+            exportQuerySchema(await catalogFor(prisma, projectId)).parse({ format: "csv", runId }),
+          )
+        ).stream,
       ).text(),
     );
     if (!csv.ok) throw new Error(csv.error);
@@ -503,7 +511,14 @@ describe("exporting a rubric run over items", () => {
     });
     const plain = parseCsvTable(
       await new Response(
-        (await projectExport(prisma, owner, other.projectId, exportQuerySchema().parse({ format: "csv" }))).stream,
+        (
+          await projectExport(
+            prisma,
+            owner,
+            other.projectId,
+            exportQuerySchema(await catalogFor(prisma, projectId)).parse({ format: "csv" }),
+          )
+        ).stream,
       ).text(),
     );
     if (!plain.ok) throw new Error(plain.error);
@@ -545,7 +560,7 @@ describe("calibrating a rubric run over items against a label set, and comparing
         prisma,
         owner,
         projectId,
-        agreementQuerySchema().parse({ runId, category: target(criterion) }),
+        agreementQuerySchema(await catalogFor(prisma, projectId)).parse({ runId, category: target(criterion) }),
       );
       const vsLab = report.humanVsJudge.reviewers.find((r) => r.reviewerId === lab)!;
       const pairs = JUDGED.map(
@@ -562,7 +577,7 @@ describe("calibrating a rubric run over items against a label set, and comparing
     });
     const setId = (await prisma.item.findUniqueOrThrow({ where: { id: itemIds.c1! } })).setId;
     const second = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: task.pipeline, endpointId, itemSetId: setId },
@@ -577,7 +592,9 @@ describe("calibrating a rubric run over items against a label set, and comparing
     const query = (over: Record<string, string>) =>
       compareSetupsQuerySchema.parse({ runIds: `${runId},${second.id}`, iterations: "200", ...over });
 
-    expect(compareTargetChoices([task.pipeline]).map((c) => c.id)).toEqual(CRITERIA.map(target));
+    expect(compareTargetChoices(await catalogFor(prisma, projectId), [task.pipeline]).map((c) => c.id)).toEqual(
+      CRITERIA.map(target),
+    );
     const report = await compareSetupsReport(
       prisma,
       owner,
@@ -696,7 +713,7 @@ describe("the list of an item run's values", () => {
       },
     });
     const videoRun = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: videoTask.pipeline, endpointId },

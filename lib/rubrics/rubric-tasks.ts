@@ -13,7 +13,6 @@ import { rubricPipelineId } from "./rubric-declaration";
 import { canonicalDefinition, rubricProblems, type RubricDefinition } from "./rubric-definition";
 import { RubricDefinitionError } from "./rubric-errors";
 import { parseRubricFile } from "./rubric-file";
-import { ensureRubricTasks } from "./rubric-registry";
 import type { RubricBody } from "./rubrics.validation";
 
 export function rubricHash(definition: RubricDefinition): string {
@@ -52,7 +51,6 @@ export async function createRubricTask(prisma: PrismaClient, actor: Actor, proje
       },
       select: { id: true, key: true, name: true },
     });
-    await ensureRubricTasks(prisma, { force: true });
     return { ...created, pipeline: rubricPipelineId(created.key), version: 1 };
   } catch (error) {
     if (nameTaken(error))
@@ -108,7 +106,6 @@ export async function saveRubricVersion(prisma: PrismaClient, actor: Actor, rubr
       await tx.rubricTask.update({ where: { id: rubricTaskId }, data: { name: definition.name } });
       return { version: number, created: true };
     });
-    await ensureRubricTasks(prisma, { force: true });
     return { id: task.id, key: task.key, pipeline: rubricPipelineId(task.key), ...saved };
   } catch (error) {
     if (nameTaken(error))
@@ -131,7 +128,6 @@ export async function setRubricTaskArchived(
     data: { archivedAt: archived ? new Date() : null },
     select: { id: true, archivedAt: true },
   });
-  await ensureRubricTasks(prisma, { force: true });
   return { id: task.id, archived: task.archivedAt !== null };
 }
 
@@ -146,7 +142,6 @@ export async function deleteRubricTask(prisma: PrismaClient, actor: Actor, rubri
       `The rubric task "${task.name}" has ${runs} run${runs === 1 ? "" : "s"}: archive it instead, so their results keep their meaning.`,
     );
   await prisma.rubricTask.delete({ where: { id: rubricTaskId } });
-  await ensureRubricTasks(prisma, { force: true });
   return { id: rubricTaskId, deleted: true };
 }
 

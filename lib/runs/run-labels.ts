@@ -1,3 +1,5 @@
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import { runDate, runJudgeName, runTaskName, type RunNameParts } from "./run-name";
 
 /**
@@ -79,11 +81,14 @@ const absent = (key: string) => (key.startsWith("prompt ") ? "shipped" : key ===
  * the second; a setting whose words are not the same for every run is added ("temperature 0.7"), in name
  * order. Runs that still read the same (started in the same second with the same settings) are numbered.
  */
-export function distinctRunLabels(runs: readonly RunLabelParts[]): Map<string, string> {
+export function distinctRunLabels(
+  runs: readonly RunLabelParts[],
+  catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS,
+): Map<string, string> {
   const keys = [...new Set(runs.flatMap((r) => Object.keys(r.settings)))].sort();
   const differing = keys.filter((key) => new Set(runs.map((r) => r.settings[key] ?? absent(key))).size > 1);
   const labels = runs.map((run) => {
-    const base = `${runTaskName(run.pipeline)} · ${runJudgeName(run.endpointName, run.model)} · ${runDate(run.createdAt, { seconds: true })}`;
+    const base = `${runTaskName(run.pipeline, catalogue)} · ${runJudgeName(run.endpointName, run.model)} · ${runDate(run.createdAt, { seconds: true })}`;
     const settings = differing.map((key) => `${key} ${run.settings[key] ?? absent(key)}`).join(", ");
     return settings ? `${base} · ${settings}` : base;
   });

@@ -1,10 +1,11 @@
-import { findTask } from "../tasks/registry";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 /**
  * The one name of a judge run, wherever a run is shown: its task, the model and endpoint that judged,
  * and when it started (UTC) — "Hallucination · gpt-4o @ default (environment) · 23 Nov 2026 14:05".
  * People tell runs apart by these, never by an id tail. Plain TypeScript: pages, client components
- * and the search (lib/search) share it.
+ * and the search (lib/search) share it. A rubric task's name is its project's: pass the project's catalogue.
  */
 export interface RunNameParts {
   pipeline: string;
@@ -17,8 +18,8 @@ export interface RunNameParts {
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** The task's short name: its label without the parenthesised source ("Hallucination"); the pipeline id for an unknown task. */
-export function runTaskName(pipeline: string): string {
-  const label = findTask(pipeline)?.label;
+export function runTaskName(pipeline: string, catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS): string {
+  const label = catalogue.findTask(pipeline)?.label;
   return label ? label.replace(/\s*\(.*\)\s*$/, "") : pipeline;
 }
 
@@ -35,25 +36,31 @@ export function runJudgeName(endpointName: string, model: string | null): string
   return model && model !== endpointName ? `${model} @ ${endpointName}` : endpointName;
 }
 
-export function runName(run: RunNameParts): string {
-  return `${runTaskName(run.pipeline)} · ${runJudgeName(run.endpointName, run.model)} · ${runDate(run.createdAt)}`;
+export function runName(run: RunNameParts, catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS): string {
+  return `${runTaskName(run.pipeline, catalogue)} · ${runJudgeName(run.endpointName, run.model)} · ${runDate(run.createdAt)}`;
 }
 
 /**
  * The name of a run row as Prisma reads it: the endpoint's name and model as they were when the run
  * started (its snapshot), else the endpoint's current ones.
  */
-export function runNameOfRow(row: {
-  pipeline: string;
-  createdAt: Date | string;
-  endpointSnapshot?: unknown;
-  endpoint: { name: string; model: string | null };
-}): string {
+export function runNameOfRow(
+  row: {
+    pipeline: string;
+    createdAt: Date | string;
+    endpointSnapshot?: unknown;
+    endpoint: { name: string; model: string | null };
+  },
+  catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS,
+): string {
   const snapshot = (row.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
-  return runName({
-    pipeline: row.pipeline,
-    endpointName: typeof snapshot.name === "string" ? snapshot.name : row.endpoint.name,
-    model: typeof snapshot.model === "string" ? snapshot.model : row.endpoint.model,
-    createdAt: row.createdAt,
-  });
+  return runName(
+    {
+      pipeline: row.pipeline,
+      endpointName: typeof snapshot.name === "string" ? snapshot.name : row.endpoint.name,
+      model: typeof snapshot.model === "string" ? snapshot.model : row.endpoint.model,
+      createdAt: row.createdAt,
+    },
+    catalogue,
+  );
 }

@@ -4,13 +4,23 @@
  * runs of its task listed (lib/runs/run-labels), so two runs never read the same.
  */
 import type { PrismaClient } from "../generated/prisma/client";
+import { catalogFor } from "../rubrics/project-catalogue";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import { distinctRunLabels, runSettingWords, type RunLabelParts } from "./run-labels";
 
 /** Labels by run id; runs of different tasks are told apart by the task, so each task's runs are compared among themselves. */
-export function labelRunsByTask(runs: readonly RunLabelParts[]): Map<string, string> {
+export function labelRunsByTask(
+  runs: readonly RunLabelParts[],
+  catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS,
+): Map<string, string> {
   const labels = new Map<string, string>();
   for (const pipeline of new Set(runs.map((r) => r.pipeline))) {
-    for (const [id, label] of distinctRunLabels(runs.filter((r) => r.pipeline === pipeline))) labels.set(id, label);
+    for (const [id, label] of distinctRunLabels(
+      runs.filter((r) => r.pipeline === pipeline),
+      catalogue,
+    ))
+      labels.set(id, label);
   }
   return labels;
 }
@@ -52,6 +62,7 @@ export async function runPickerLabels(
       })
     : [];
   const hashOf = new Map(versions.map((v) => [v.id, v.hash]));
+  const catalogue = await catalogFor(prisma, projectId);
   return labelRunsByTask(
     runs.map((r): RunLabelParts => {
       const snapshot = (r.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
@@ -74,5 +85,6 @@ export async function runPickerLabels(
         }),
       };
     }),
+    catalogue,
   );
 }

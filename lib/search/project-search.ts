@@ -1,3 +1,4 @@
+import { catalogFor } from "../rubrics/project-catalogue";
 import { z } from "zod";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
@@ -62,8 +63,9 @@ export async function searchProject(
     }),
   ]);
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const catalogue = await catalogFor(prisma, projectId);
   const namedRuns = runs
-    .map((r) => ({ id: r.id, pipeline: r.pipeline, name: runNameOfRow(r) }))
+    .map((r) => ({ id: r.id, pipeline: r.pipeline, name: runNameOfRow(r, catalogue) }))
     .filter((r) => {
       const haystack = `${r.name} ${r.pipeline}`.toLowerCase();
       return words.every((w) => haystack.includes(w));

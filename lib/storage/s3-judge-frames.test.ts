@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createEndpoint } from "../judge/endpoints";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
@@ -9,6 +9,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { startS3rver, type RunningS3rver } from "../testing/s3rver";
 import { getStorage, storageFor } from "./storage";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let s3: RunningS3rver;
 let stub: StubServer;
@@ -52,7 +53,7 @@ describe("judging with frames in S3-compatible storage", () => {
       pricePer1kOutput: 0.03,
     });
     const run = await createRun(
-      { prisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(deps), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: "hallucination", endpointId: endpoint.id },

@@ -34,6 +34,11 @@ export class DeclarationCatalogue {
     this.byId = byId;
   }
 
+  /** The folders that belong to one project (its rubric tasks): what the browser gets beside the built-in ones. */
+  projectFolders(): TaskDeclarations[] {
+    return this.folders.filter((folder) => folder.projectId !== undefined);
+  }
+
   /** The same catalogue with more folders after these (a project's rubric tasks; a test's toy task). */
   withFolders(folders: readonly TaskDeclarations[]): DeclarationCatalogue {
     return new DeclarationCatalogue([...this.folders, ...folders]);

@@ -3,13 +3,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
 import { TASK_IDS } from "./index";
-import { installedTaskModules } from "../task-modules/installed-task-modules";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const ROOT = path.resolve(__dirname, "../..");
 
 describe("an item queue's subject on the review screen", () => {
   it("is shown by the view its own task folder registers under the scope's subject key", () => {
-    const scopes = installedTaskModules().flatMap((task) =>
+    const scopes = builtInCatalogue().modules.flatMap((task) =>
       (task.queueScopes ?? []).map((scope) => ({ task: task.id, scope })),
     );
     expect(scopes.map(({ scope }) => scope.subjectKey).sort()).toEqual(["answer", "caption"]);

@@ -5,7 +5,8 @@
  * one reading instead of naming a task's categories or metrics.
  */
 import { formatScore } from "../format/numbers";
-import { projectTasks, TASK_FOLDERS } from "./registry";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
+import { BUILT_IN_DECLARATIONS } from "./registry";
 import type { RunResultsLink } from "./task-module";
 import {
   binariseValue,
@@ -187,9 +188,9 @@ export function choiceLabels(
   }));
 }
 
-/** Where a run's task shows that run's results (its folder's `runResultsLinks`), read at call time; null when none. */
-export function runResultsLinkOf(pipelineId: string): RunResultsLink | null {
-  for (const folder of TASK_FOLDERS) {
+/** Where a run's task shows that run's results (its folder's `runResultsLinks`); null when none. */
+export function runResultsLinkOf(catalogue: DeclarationCatalogue, pipelineId: string): RunResultsLink | null {
+  for (const folder of catalogue.folders) {
     const link = folder.runResultsLinks?.[pipelineId];
     if (link) return link;
   }
@@ -197,16 +198,16 @@ export function runResultsLinkOf(pipelineId: string): RunResultsLink | null {
 }
 
 /** Every pipeline's short name a project sees (its label without the parenthesised source), for text about all of them. */
-export function pipelineNames(projectId: string): string[] {
-  return projectTasks(projectId).map((task) => task.label.replace(/\s*\([^)]*\)\s*$/, ""));
+export function pipelineNames(catalogue: DeclarationCatalogue): string[] {
+  return catalogue.tasks.map((task) => task.label.replace(/\s*\([^)]*\)\s*$/, ""));
 }
 
 /**
- * The registered tasks' item nouns as one phrase, for counts of items of any task: "caption or question" and
- * "captions and questions"; "item" and "items" when no task names its items.
+ * The catalogue's tasks' item nouns as one phrase, for counts of items of any task: "caption or question" and
+ * "captions and questions"; "item" and "items" when no task names its items. (A project's own tasks name none.)
  */
-export function itemNounPhrase(): { one: string; many: string } {
-  const nouns = TASK_FOLDERS.flatMap((folder) => folder.itemNouns ?? []);
+export function itemNounPhrase(catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS): { one: string; many: string } {
+  const nouns = catalogue.folders.flatMap((folder) => folder.itemNouns ?? []);
   if (nouns.length === 0) return { one: "item", many: "items" };
   const join = (words: string[], last: string) =>
     words.length === 1 ? words[0]! : `${words.slice(0, -1).join(", ")} ${last} ${words.at(-1)}`;

@@ -3,8 +3,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mountedModule } from "../testing/route-source";
 import { TASK_IDS } from "./index";
-import { installedPipelines, installedTaskModules } from "../task-modules/installed-task-modules";
-import { TASKS } from "./registry";
+
+import { BUILT_IN_DECLARATIONS } from "./registry";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
  * Everything after the engine reads the tasks' declarations: outside a pipeline's own modules no code
@@ -77,13 +78,13 @@ const CORE_FOLDERS = ["lib", "components"];
 const REGISTRY_FILES = [/^lib\/tasks\/index\.ts$/, /^lib\/tasks\/registry\.ts$/, /^lib\/tasks\/modules\.ts$/];
 
 function taskNames(): string[] {
-  const formats = installedTaskModules().flatMap((task) => (task.labelSetFormats ?? []).map((format) => format.id));
+  const formats = builtInCatalogue().modules.flatMap((task) => (task.labelSetFormats ?? []).map((format) => format.id));
   return [
     ...new Set([
       ...TASK_IDS,
-      ...installedTaskModules().map((task) => task.id),
-      ...TASKS.map((task) => task.id),
-      ...Object.keys(installedPipelines()),
+      ...builtInCatalogue().modules.map((task) => task.id),
+      ...BUILT_IN_DECLARATIONS.tasks.map((task) => task.id),
+      ...Object.keys(builtInCatalogue().pipelines),
       ...formats,
     ]),
   ];

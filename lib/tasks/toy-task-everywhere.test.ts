@@ -1,7 +1,7 @@
 /**
  * Issue 24 item 4: a task is its folder. A toy video-subject task (its declarations and its module, as a
- * folder's declarations.ts and module.ts give them) is registered only while this file runs, through
- * registerTaskModule and registerTaskDeclarations (its kit handed to the stub and the crawl's list), and with
+ * folder's declarations.ts and module.ts give them) is added to a catalogue of this file's own (withTasks; its kit
+ * handed to the stub and the crawl's list), which the file hands to what it calls, and with
  * no other edit it is run through the run API's schema and the stub LLM, offered by the Judge form, shown by
  * the video list, reviewed in a queue, counted by the agreement report, written by the export and listed for
  * the page crawl.
@@ -45,13 +45,13 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { uniformFrameItems, videosLackingUniformFrames } from "../videos/uniform-frame-sets";
 import { isVideoFilterKey, videoListQuerySchema } from "../videos/video-filter";
-import { installedPipelines, registerTaskModule } from "../task-modules/installed-task-modules";
-import { registerTaskDeclarations } from "./registry";
+
 import type { CrawlPage } from "../../testkit/crawl/task-crawl";
 import { itemNounPhrase, pipelineNames, runResultsLinkOf } from "./task-display";
 import type { TaskModule } from "./task-module";
 import { videoItemLists } from "./video-item-lists";
 import type { TaskDeclaration } from "./task-declaration";
+import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
 
 const TOY_TEMPLATE = "Toy glow judge. How much does this video glow, 0 to 4?";
 const zeroToFour = { kind: "numeric", min: 0, max: 4, step: 1 } as const;
@@ -157,24 +157,24 @@ let videoIds: string[];
 let runId: string;
 /** The judge's glow per video id, as stored. */
 const glowOf: Record<string, number> = {};
-const unregister: (() => void)[] = [];
+/** The built-in catalogue with the toy task added: what this file hands the core where a request's catalogue goes. */
+const toy = withTasks(builtInCatalogue(), {
+  module: {
+    id: "toy-glow",
+    pipelines: [toyPipeline as RegisteredPipeline],
+    videoItemList: toyVideoItemList,
+  },
+  declarations: {
+    id: "toy-glow",
+    tasks: [toyTask],
+    runForm: { toy_glow: { label: "toy glow (test only)" } },
+    navLinks: [{ id: "toy-glow", label: "Glow", path: "/toy-glow", action: "project.view", after: "judge" }],
+    runResultsLinks: { toy_glow: { path: "/toy-glow", label: "glow results", testId: "toy-glow-results" } },
+    itemNouns: [{ one: "glow note", many: "glow notes" }],
+  },
+});
 
 beforeAll(async () => {
-  unregister.push(
-    registerTaskModule({
-      id: "toy-glow",
-      pipelines: [toyPipeline as RegisteredPipeline],
-      videoItemList: toyVideoItemList,
-    }),
-    registerTaskDeclarations({
-      id: "toy-glow",
-      tasks: [toyTask],
-      runForm: { toy_glow: { label: "toy glow (test only)" } },
-      navLinks: [{ id: "toy-glow", label: "Glow", path: "/toy-glow", action: "project.view", after: "judge" }],
-      runResultsLinks: { toy_glow: { path: "/toy-glow", label: "glow results", testId: "toy-glow-results" } },
-      itemNouns: [{ one: "glow note", many: "glow notes" }],
-    }),
-  );
   stub = await startStubLlm({ rules: defaultStubRules(TOY_KITS) });
   [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
   ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
@@ -185,14 +185,13 @@ beforeAll(async () => {
   await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
 });
 afterAll(async () => {
-  for (const undo of unregister.reverse()) undo();
   await stub?.close();
 });
 
-describe("a toy task registered at test time appears everywhere", () => {
+describe("a toy task of a catalogue appears everywhere that catalogue goes", () => {
   it("1. the run API's schema takes its pipeline, and a run of it is judged through its stub rule with scores stored", async () => {
-    expect(pipelineIds()).toContain("toy_glow");
-    const body = createRunSchema.parse({ pipeline: "toy_glow", endpointId: "placeholder" });
+    expect(pipelineIds(toy)).toContain("toy_glow");
+    const body = createRunSchema(toy).parse({ pipeline: "toy_glow", endpointId: "placeholder" });
     const endpoint = await createEndpoint(prisma, owner, projectId, {
       name: "stub",
       baseUrl: stub.baseURL,
@@ -208,7 +207,11 @@ describe("a toy task registered at test time appears everywhere", () => {
       pricePer1kOutput: null,
     });
     const run = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps({ templates })), pipelines: installedPipelines() },
+      {
+        prisma,
+        queue: inlineJudgeQueue(testJudgeDeps({ templates, pipelines: toy.pipelines })),
+        pipelines: toy.pipelines,
+      },
       owner,
       projectId,
       { ...body, endpointId: endpoint.id },
@@ -224,12 +227,12 @@ describe("a toy task registered at test time appears everywhere", () => {
   });
 
   it("2. the Judge form's pipeline list offers it, and the project's navigation links its page", () => {
-    expect(runFormPipelines({}).find((p) => p.id === "toy_glow")).toMatchObject({
+    expect(runFormPipelines(toy, {}).find((p) => p.id === "toy_glow")).toMatchObject({
       id: "toy_glow",
       folderId: "toy-glow",
       label: "toy glow (test only)",
     });
-    expect(projectNavItems("p1", "viewer").find((i) => i.id === "toy-glow")).toEqual({
+    expect(projectNavItems("p1", "viewer", toy).find((i) => i.id === "toy-glow")).toEqual({
       id: "toy-glow",
       label: "Glow",
       href: "/projects/p1/toy-glow",
@@ -238,14 +241,14 @@ describe("a toy task registered at test time appears everywhere", () => {
 
   it("3. the video list shows the toy's metric as a column of its run, filters and sorts by it and by its target", async () => {
     const browse = async (query: Record<string, string>) =>
-      (await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId, ...query }))).videos;
-    const listed = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ runId }));
+      (await browseVideos(prisma, owner, projectId, videoListQuerySchema(toy).parse({ runId, ...query }), toy)).videos;
+    const listed = await browseVideos(prisma, owner, projectId, videoListQuerySchema(toy).parse({ runId }), toy);
     expect(listed.run?.id).toBe(runId);
     expect(listed.videos.map((v) => [v.id, v.scores]).sort()).toEqual(
       videoIds.map((id) => [id, { toy_brightness: glowOf[id] }]).sort(),
     );
-    // The generic metric keys, the sort and the category are parsed from the registry as it is now.
-    expect(isVideoFilterKey("min.toy_brightness")).toBe(true);
+    // The generic metric keys, the sort and the category are parsed from the catalogue.
+    expect(isVideoFilterKey(toy, "min.toy_brightness")).toBe(true);
     const ids = (videos: { id: string }[]) => videos.map((v) => v.id).sort();
     expect(ids(await browse({ "min.toy_brightness": "3" }))).toEqual(videoIds.filter((id) => glowOf[id]! >= 3).sort());
     expect(ids(await browse({ "max.toy_brightness": "2" }))).toEqual(videoIds.filter((id) => glowOf[id]! <= 2).sort());
@@ -258,29 +261,42 @@ describe("a toy task registered at test time appears everywhere", () => {
     expect(ids(await browse({ category: "toy_glow_score", categoryMin: "3" }))).toEqual(
       videoIds.filter((id) => glowOf[id]! >= 3).sort(),
     );
-    expect(videoListQuerySchema().safeParse({ "min.toy_brightness": "5" }).success).toBe(false);
+    expect(videoListQuerySchema(toy).safeParse({ "min.toy_brightness": "5" }).success).toBe(false);
   });
 
   it("4. a review queue over its run hands out its targets, and a submission saves the reviewer's judgments", async () => {
-    const queue = await createQueue(prisma, owner, projectId, {
-      name: "Toy glow",
-      runId,
-      filter: { "min.toy_brightness": 0 },
-      sort: "toy_brightness",
-      scope: "scores",
-      categories: ["toy_glow_score"],
-    });
+    const queue = await createQueue(
+      prisma,
+      owner,
+      projectId,
+      {
+        name: "Toy glow",
+        runId,
+        filter: { "min.toy_brightness": 0 },
+        sort: "toy_brightness",
+        scope: "scores",
+        categories: ["toy_glow_score"],
+      },
+      toy,
+    );
     expect(queue.itemCount).toBe(2);
     for (let i = 0; i < 2; i++) {
       const { itemId } = await nextItem(prisma, reviewer, queue.id);
-      const payload = await getQueueItem(prisma, reviewer, queue.id, itemId!);
+      const payload = await getQueueItem(prisma, reviewer, queue.id, itemId!, toy);
       expect(payload.targets.map((t) => [t.category, t.label, t.min, t.max, t.judge])).toEqual([
         ["toy_glow_score", "Glow", 0, 4, glowOf[payload.video.id]],
       ]);
       // The reviewer always says 3.
-      await submitItem(prisma, reviewer, queue.id, itemId!, {
-        judgments: [{ target: payload.targets[0]!.key, value: 3 }],
-      });
+      await submitItem(
+        prisma,
+        reviewer,
+        queue.id,
+        itemId!,
+        {
+          judgments: [{ target: payload.targets[0]!.key, value: 3 }],
+        },
+        toy,
+      );
     }
     const saved = await prisma.humanJudgment.findMany({ where: { projectId, reviewerId: reviewer.userId } });
     expect(
@@ -289,7 +305,7 @@ describe("a toy task registered at test time appears everywhere", () => {
   });
 
   it("5. the agreement report shows the toy's target with those judgments", async () => {
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId }));
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema(toy).parse({ runId }), toy);
     const judged = videoIds.map((id) => glowOf[id]!);
     expect(report.runs.map((r) => [r.id, r.pipeline])).toEqual([[runId, "toy_glow"]]);
     expect(report.summary).toMatchObject({ videos: 2, judgeItems: 2, reviewedItems: 2, judgments: 2, reviewers: 1 });
@@ -320,7 +336,8 @@ describe("a toy task registered at test time appears everywhere", () => {
       prisma,
       owner,
       projectId,
-      exportQuerySchema().parse({ runId, format: "jsonl" }),
+      exportQuerySchema(toy).parse({ runId, format: "jsonl" }),
+      toy,
     );
     let text = "";
     const reader = stream.getReader();
@@ -359,26 +376,26 @@ describe("a toy task registered at test time appears everywhere", () => {
   });
 
   it("8. the run page links its results page, the video page lists its items, and the core's texts name its pipeline and its items", async () => {
-    expect(runResultsLinkOf("toy_glow")).toEqual({
+    expect(runResultsLinkOf(toy, "toy_glow")).toEqual({
       path: "/toy-glow",
       label: "glow results",
       testId: "toy-glow-results",
     });
-    const lists = await videoItemLists(prisma, owner, projectId, videoIds[0]!);
+    const lists = await videoItemLists(prisma, owner, projectId, videoIds[0]!, toy);
     expect(lists.map((list) => list.testId)).toContain("toy-glow-notes");
     expect(lists.find((list) => list.testId === "toy-glow-notes")!.items[0]!.href).toBe(
       `/projects/${projectId}/toy-glow?videoId=${videoIds[0]}`,
     );
-    expect(pipelineNames("any-project")).toContain("Toy glow judge");
-    expect(itemNounPhrase().one).toMatch(/ or glow note$/);
-    expect(itemNounPhrase().many).toMatch(/ and glow notes$/);
+    expect(pipelineNames(toy)).toContain("Toy glow judge");
+    expect(itemNounPhrase(toy).one).toMatch(/ or glow note$/);
+    expect(itemNounPhrase(toy).many).toMatch(/ and glow notes$/);
   });
 });
 
 /**
  * A toy folder with items and a label file format of its own ("video<TAB>note" lines; a ".toy" label file),
- * registered only inside each test: the item list, the Extract pending page's sized list and the label-set
- * import read it from the registry, and forget it once it is taken out.
+ * in a catalogue of its own (the toy glow's, with the notes' folder added): the item list, the Extract pending page's
+ * sized list and the label-set import read it from the catalogue they are given, and not from one without it.
  */
 const toyNotesKind: ItemSetKind<{ name?: string; dryRun?: boolean }, { notes: number }> = {
   id: "toy_notes",
@@ -407,8 +424,9 @@ const toyNotesKind: ItemSetKind<{ name?: string; dryRun?: boolean }, { notes: nu
   uniformFrames: { itemKind: "toy_note", itemsNoun: "toy notes", atPlannedSize: true, runsNoun: "toy runs" },
 };
 
-function registerToyNotes(): () => void {
-  const removeModule = registerTaskModule({
+/** The toy glow's catalogue with the notes' folder added. */
+const withNotes = withTasks(toy, {
+  module: {
     id: "toy-notes",
     pipelines: [],
     itemSetKinds: [toyNotesKind],
@@ -422,8 +440,8 @@ function registerToyNotes(): () => void {
         }),
       },
     ],
-  });
-  const removeDeclarations = registerTaskDeclarations({
+  },
+  declarations: {
     id: "toy-notes",
     tasks: [],
     labelSetFormats: [
@@ -436,9 +454,8 @@ function registerToyNotes(): () => void {
         defaultName: "Toy labels",
       },
     ],
-  });
-  return () => (removeDeclarations(), removeModule());
-}
+  },
+});
 
 /** A set of toy notes, one per video of the project ("note 0", "note 1" in path order). */
 async function importToyNotes() {
@@ -455,17 +472,17 @@ async function importToyNotes() {
     "toy_notes",
     { fileName: "notes.tsv", bytes: new TextEncoder().encode(lines) },
     {},
+    withNotes,
   );
 }
 
 describe("a toy task's items and label files appear where the core lists them", () => {
-  it("8. the item list offers the toy's item kind and shows its items through its view; taken out, the kind is refused", async () => {
-    expect(itemFilterSchema().safeParse({ kind: "toy_note" }).success).toBe(false);
-    const unregisterNotes = registerToyNotes();
-    try {
+  it("8. the item list offers the toy's item kind and shows its items through its view; without it, the kind is refused", async () => {
+    expect(itemFilterSchema(toy).safeParse({ kind: "toy_note" }).success).toBe(false);
+    {
       await importToyNotes();
-      const filter = itemFilterSchema().parse({ kind: "toy_note" });
-      const listed = await listItems(prisma, reviewer, projectId, filter);
+      const filter = itemFilterSchema(withNotes).parse({ kind: "toy_note" });
+      const listed = await listItems(prisma, reviewer, projectId, filter, withNotes);
       expect(listed.total).toBe(2);
       expect(
         listed.items
@@ -479,35 +496,38 @@ describe("a toy task's items and label files appear where the core lists them", 
         { kind: "toy_note", externalId: "note-1", note: "note 0" },
         { kind: "toy_note", externalId: "note-2", note: "note 1" },
       ]);
-      expect(await getItem(prisma, reviewer, listed.items[0]!.id)).toMatchObject({
+      expect(await getItem(prisma, reviewer, listed.items[0]!.id, withNotes)).toMatchObject({
         projectId,
         kind: "toy_note",
         note: expect.stringMatching(/^note \d$/),
       });
       // The toy's kind joins the whitelist; it does not become the default (it declares no listedByDefault).
-      expect(itemFilterSchema().parse({}).kind).not.toBe("toy_note");
-      expect(itemFilterSchema().safeParse({ kind: "no_such_kind" }).success).toBe(false);
-    } finally {
-      unregisterNotes();
+      expect(itemFilterSchema(withNotes).parse({}).kind).not.toBe("toy_note");
+      expect(itemFilterSchema(withNotes).safeParse({ kind: "no_such_kind" }).success).toBe(false);
     }
-    expect(itemFilterSchema().safeParse({ kind: "toy_note" }).success).toBe(false);
+    expect(itemFilterSchema(toy).safeParse({ kind: "toy_note" }).success).toBe(false);
   });
 
   it("9. the Extract pending page's sized list covers the videos with the toy's items, under the toy's noun", async () => {
-    expect(uniformFrameItems(true).itemKinds).not.toContain("toy_note");
-    const unregisterNotes = registerToyNotes();
-    try {
+    expect(uniformFrameItems(toy, true).itemKinds).not.toContain("toy_note");
+    {
       await importToyNotes();
-      expect(uniformFrameItems(true)).toMatchObject({
+      expect(uniformFrameItems(withNotes, true)).toMatchObject({
         itemKinds: expect.arrayContaining(["toy_note"]),
         itemsNoun: expect.stringContaining("toy notes"),
         runsNoun: expect.stringContaining("toy runs"),
       });
-      const lacking = await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "longest_side", px: 256 });
+      const lacking = await videosLackingUniformFrames(
+        prisma,
+        owner,
+        projectId,
+        8,
+        { mode: "longest_side", px: 256 },
+        false,
+        withNotes,
+      );
       expect(lacking.map((video) => video.id).sort()).toEqual([...videoIds].sort());
       expect(lacking.map((video) => video.maxSide)).toEqual([256, 256]);
-    } finally {
-      unregisterNotes();
     }
     expect(await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "longest_side", px: 256 })).toEqual(
       [],
@@ -515,11 +535,10 @@ describe("a toy task's items and label files appear where the core lists them", 
   });
 
   it("10. the label-set import takes the toy's format and hands its file to the toy's importer; the form's target examples name the toy's target", async () => {
-    expect(labelSetImportFieldsSchema().safeParse({ format: "toy_sheet", name: "Toy labels" }).success).toBe(false);
-    expect(exampleLabelTargets()).toContain("toy_glow_score");
-    const unregisterNotes = registerToyNotes();
-    try {
-      const fields = labelSetImportFieldsSchema().parse({ format: "toy_sheet", name: "Toy labels" });
+    expect(labelSetImportFieldsSchema(toy).safeParse({ format: "toy_sheet", name: "Toy labels" }).success).toBe(false);
+    expect(exampleLabelTargets(toy.tasks)).toContain("toy_glow_score");
+    {
+      const fields = labelSetImportFieldsSchema(withNotes).parse({ format: "toy_sheet", name: "Toy labels" });
       expect(fields.format).toBe("toy_sheet");
       const input = {
         file: new Uint8Array([1]),
@@ -528,14 +547,12 @@ describe("a toy task's items and label files appear where the core lists them", 
         match: { by: "file_name" as const },
         dryRun: true,
       };
-      expect(await importTaskLabelSet(prisma, owner, projectId, fields.format, input)).toEqual({
+      expect(await importTaskLabelSet(prisma, owner, projectId, fields.format, input, withNotes)).toEqual({
         dryRun: true,
         plan: { toyFile: "labels.toy" },
         labelSet: null,
       });
-    } finally {
-      unregisterNotes();
     }
-    expect(labelSetImportFieldsSchema().safeParse({ format: "toy_sheet", name: "Toy labels" }).success).toBe(false);
+    expect(labelSetImportFieldsSchema(toy).safeParse({ format: "toy_sheet", name: "Toy labels" }).success).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * A task is its folder: a toy task registered while the test runs (its module and its declarations, and its
+ * A task is its folder: a toy task in a catalogue of the test's own (its module and its declarations, and its
  * kit's stub rule handed to the stub) has its prompts answered by the stub LLM with its own rule, through a run on the engine,
  * and its run results redacted for a blind reviewer by its own redactResult. No edit to testkit/llm-stub or
  * lib/visibility, and no list there names it.
@@ -23,9 +23,9 @@ import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { redactResultsFor, withheldResult } from "../visibility/judge-visibility";
-import { installedPipelines, registerTaskModule } from "../task-modules/installed-task-modules";
-import { registerTaskDeclarations } from "./registry";
+
 import type { TaskDeclaration } from "./task-declaration";
+import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
 
 const TOY_TEMPLATE = "Toy colour judge. Name the colour of this video in one word.";
 
@@ -100,28 +100,27 @@ const templates: TemplateSource = {
 let stub: StubServer;
 let owner: Actor;
 let reviewer: Actor;
-const unregister: (() => void)[] = [];
 /** The toy's own redaction, which its reads hand to lib/visibility as a task's visible-*-results do. */
 const redactToy = (result: ToyResult) => ({ ...result, colour: null, bright: null });
+/** The built-in catalogue with the toy task added: the engine and createRun are handed its pipelines. */
+const toy = withTasks(builtInCatalogue(), {
+  module: {
+    id: "toy-colour",
+    pipelines: [toyPipeline as RegisteredPipeline],
+    redactResult: (result) => redactToy(result as ToyResult),
+  },
+  declarations: { id: "toy-colour", tasks: [toyTask] },
+});
 
 beforeAll(async () => {
-  unregister.push(
-    registerTaskModule({
-      id: "toy-colour",
-      pipelines: [toyPipeline as RegisteredPipeline],
-      redactResult: (result) => redactToy(result as ToyResult),
-    }),
-    registerTaskDeclarations({ id: "toy-colour", tasks: [toyTask] }),
-  );
   stub = await startStubLlm({ rules: defaultStubRules([...TASK_KITS, { id: "toy-colour", stubRules: [toyRule] }]) });
   [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
 });
 afterAll(async () => {
-  for (const undo of unregister.reverse()) undo();
   await stub.close();
 });
 
-describe("a toy task registered at test time", () => {
+describe("a toy task of a catalogue of the test's own", () => {
   it("is judged through the stub by its own rule, and a blind reviewer gets its results through its own redaction", async () => {
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
       videoCount: 2,
@@ -143,13 +142,11 @@ describe("a toy task registered at test time", () => {
       pricePer1kInput: null,
       pricePer1kOutput: null,
     });
-    const deps = testJudgeDeps({ templates });
-    const run = await createRun(
-      { prisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() },
-      owner,
-      projectId,
-      { pipeline: "toy_colour" as "hallucination", endpointId: endpoint.id },
-    );
+    const deps = testJudgeDeps({ templates, pipelines: toy.pipelines });
+    const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: toy.pipelines }, owner, projectId, {
+      pipeline: "toy_colour" as "hallucination",
+      endpointId: endpoint.id,
+    });
     expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done", calls: { total: 2 } });
     // The stub answered with the toy's rule, not its fallback ({"answer":"stub"}, which the toy's schema refuses).
     expect(stub.requests.map((request) => request.rule)).toEqual(["toy-colour", "toy-colour"]);

@@ -1,17 +1,19 @@
 import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
-import { installedTaskModules } from "../task-modules/installed-task-modules";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import type { VideoItemList } from "./task-module";
 
-/** The registered tasks' lists of one video's items for the video page (`videoItemList` of each module, read at call time), in registry order; tasks with none for the video are left out. */
+/** The catalogue's tasks' lists of one video's items for the video page (`videoItemList` of each module), in catalogue order; tasks with none for the video are left out. */
 export async function videoItemLists(
   prisma: PrismaClient,
   actor: Actor,
   projectId: string,
   videoId: string,
+  given?: TaskCatalogue,
 ): Promise<VideoItemList[]> {
   const lists = await Promise.all(
-    installedTaskModules().flatMap((task) =>
+    (await catalogueOf(prisma, projectId, given)).modules.flatMap((task) =>
       task.videoItemList ? [task.videoItemList(prisma, actor, projectId, videoId)] : [],
     ),
   );

@@ -3,7 +3,6 @@ import { EndpointLimiter } from "../judge/endpoint-limiter";
 import { endpointConfigForRun } from "../judge/endpoints";
 import { judgeVideo, type JudgeDeps } from "../judge/engine/judge-video";
 import { clientForEndpoint } from "../judge/llm-client";
-import { installedPipelines } from "../task-modules/installed-task-modules";
 import type { JudgeQueue } from "../judge/judge-queue";
 import { getStorage } from "../storage/storage";
 import { fileTemplateSource } from "../judge/template-source";
@@ -17,7 +16,6 @@ export function testJudgeDeps(overrides: Partial<JudgeDeps> = {}): JudgeDeps {
   return {
     prisma,
     storage: getStorage(),
-    pipelines: installedPipelines(),
     templates: fileTemplateSource(),
     endpointConfig: (runId, endpointId) => endpointConfigForRun(prisma, runId, endpointId),
     llmFor: (endpoint) => clientForEndpoint(endpoint),

@@ -2,7 +2,9 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { judgmentKey, type JudgmentTarget } from "../reviews/judgment-key";
 import { disagreementGapOf } from "../tasks/task-declaration";
 import { judgmentDeclaration } from "../reviews/judgment-target";
-import { TASKS, taskOf } from "../tasks/registry";
+import { catalogFor } from "../rubrics/project-catalogue";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 
 /**
  * Inserts a human judgment row directly (test set-up that needs many of them, or values no run
@@ -19,12 +21,14 @@ export async function insertJudgment(
       scoreId?: string | null;
       judgeValue?: number | null;
       disagrees?: boolean;
-      /** The target's disagreement gap, for a task not in the registry (default: the registered task's declaration). */
+      /** The target's disagreement gap, for a task not in the project's catalogue (default: the task's declaration). */
       gap?: number;
+      /** The catalogue the task is in (a test's own, with its toy task); the project's by default. */
+      catalogue?: DeclarationCatalogue;
     },
 ) {
   // Default: the first registered task that judges whole videos (TASK_IDS order), so the helper names no task.
-  const task = j.task ?? TASKS.find((t) => t.subject === "video")!.id;
+  const task = j.task ?? BUILT_IN_DECLARATIONS.tasks.find((t) => t.subject === "video")!.id;
   const target: JudgmentTarget = {
     task,
     targetType: j.targetType,
@@ -41,7 +45,7 @@ export async function insertJudgment(
       judgmentDeclaration(
         target.targetType,
         target.targetType === "score" || target.targetType === "presence" ? target.target : null,
-        [taskOf(task)],
+        [(j.catalogue ?? (await catalogFor(prisma, j.projectId))).taskOf(task)],
       ),
     );
   return prisma.humanJudgment.create({

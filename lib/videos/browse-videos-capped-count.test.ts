@@ -6,6 +6,7 @@ import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { LIST_COUNT_CAP, browseVideos } from "./browse-videos";
 import { videoListQuerySchema } from "./video-filter";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let owner: Actor;
 let projectId: string;
@@ -43,7 +44,7 @@ beforeAll(async () => {
 }, 120_000);
 
 const browse = (query: Record<string, string>) =>
-  browseVideos(prisma, owner, projectId, videoListQuerySchema().parse(query));
+  browseVideos(prisma, owner, projectId, videoListQuerySchema(builtInCatalogue()).parse(query));
 
 async function exactCount(where: Prisma.Sql): Promise<number> {
   const rows = await prisma.$queryRaw<

@@ -7,6 +7,7 @@ import { makeUser } from "../testing/fixtures";
 import { type BrowseResult, browseVideos } from "./browse-videos";
 import { matchingVideoIds } from "./video-filter-sql";
 import { videoListQuerySchema } from "./video-filter";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
  * The video list sorts paths naturally ("clip-2" before "clip-10", case aside), as the run page does, and
@@ -61,7 +62,7 @@ beforeAll(async () => {
 });
 
 const browse = (query: Record<string, string>) =>
-  browseVideos(prisma, owner, projectId, videoListQuerySchema().parse(query));
+  browseVideos(prisma, owner, projectId, videoListQuerySchema(builtInCatalogue()).parse(query));
 const paths = (pages: BrowseResult[]) => pages.flatMap((page) => page.videos.map((video) => byId.get(video.id)));
 
 describe("the video list's path order", () => {
@@ -88,7 +89,7 @@ describe("the video list's path order", () => {
     const ids = await matchingVideoIds(
       prisma,
       {},
-      { projectId, runId: null, task: null, userId: owner.userId },
+      { projectId, catalogue: builtInCatalogue(), runId: null, task: null, userId: owner.userId },
       "path",
       "asc",
     );

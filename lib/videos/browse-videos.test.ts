@@ -9,6 +9,7 @@ import { browseOptions, browseVideos } from "./browse-videos";
 import { videoListQuerySchema } from "./video-filter";
 import { createRunVideo } from "../testing/run-video-fixture";
 import { insertJudgment } from "../testing/judgments";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let owner: Actor;
 let reviewer: Actor;
@@ -163,7 +164,7 @@ beforeAll(async () => {
 });
 
 const browse = (query: Record<string, string>, as: Actor = owner) =>
-  browseVideos(prisma, as, projectId, videoListQuerySchema().parse(query));
+  browseVideos(prisma, as, projectId, videoListQuerySchema(builtInCatalogue()).parse(query));
 const keysOf = (videos: { id: string }[]) =>
   videos.map((video) => Object.entries(ids).find(([, id]) => id === video.id)![0]);
 
@@ -294,9 +295,9 @@ describe("browseVideos", () => {
       { page: "0" },
       { runId: "x'; drop" },
     ]) {
-      expect(videoListQuerySchema().safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+      expect(videoListQuerySchema(builtInCatalogue()).safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
-    expect(videoListQuerySchema().parse({ overallMax: "", dimension: "Mechanics" })).toMatchObject({
+    expect(videoListQuerySchema(builtInCatalogue()).parse({ overallMax: "", dimension: "Mechanics" })).toMatchObject({
       overallMax: undefined,
       dimension: "Mechanics",
       page: 1,

@@ -8,6 +8,8 @@ import { videoJson } from "./queries";
 import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
 import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere } from "./video-filter-sql";
 import { readListPage } from "./video-list-keyset";
+import { catalogFor, catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { runNameOfRow } from "../runs/run-name";
 
 type VideoRow = Prisma.VideoGetPayload<object>;
@@ -116,12 +118,14 @@ export async function browseVideos(
   actor: Actor,
   projectId: string,
   query: VideoListQuery,
+  given?: TaskCatalogue,
 ): Promise<BrowseResult> {
+  const catalogue = await catalogueOf(prisma, projectId, given);
   // Three independent reads at once (each round trip counts on a busy machine); the access check's
   // answer still decides first, so a non-member learns nothing from the others' (an unknown run).
   const [access, resolvedRun, blindIds] = await Promise.allSettled([
     requireProjectAccess(prisma, actor, projectId, "project.view"),
-    resolveFilterRun(prisma, projectId, query.runId),
+    resolveFilterRun(prisma, catalogue, projectId, query.runId),
     blindVideoIdsFor(prisma, actor.userId),
   ]);
   settled(access);
@@ -129,12 +133,13 @@ export async function browseVideos(
   const blind = settled(blindIds);
   const ctx: FilterContext = {
     projectId,
+    catalogue,
     runId: run?.id ?? null,
     task: run?.task ?? null,
     userId: actor.userId,
     hiddenVideoIds: [...blind],
   };
-  if (run) checkFilterAgainstTask(query, run.task, query.sort);
+  if (run) checkFilterAgainstTask(catalogue, query, run.task, query.sort);
   const from = videoFilterFrom(ctx, query, query.sort);
   const where = videoFilterWhere(query, ctx);
 
@@ -181,7 +186,7 @@ export async function browseVideos(
       ) kf ON TRUE
       LEFT JOIN LATERAL (
         SELECT count(DISTINCT h."reviewerId")::int AS "reviewers", bool_or(h."reviewerId" = ${actor.userId}) AS "byMe",
-          coalesce(bool_or(${disagreesInRun("h", Prisma.sql`${ctx.runId}`)}), false) AS "disagreement"
+          coalesce(bool_or(${disagreesInRun("h", Prisma.sql`${ctx.runId}`, ctx.catalogue.tasks)}), false) AS "disagreement"
         FROM "human_judgment" h WHERE h."videoId" = p."id" AND h."labelSetId" IS NULL AND NOT h."withdrawn" AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${ctx.runId})
           AND EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${ctx.runId} AND jr."videoId" = p."id")
       ) r ON TRUE`;
@@ -261,12 +266,13 @@ export async function browseOptions(prisma: PrismaClient, actor: Actor, projectI
       },
     }),
   ]);
+  const catalogue = await catalogFor(prisma, projectId);
   return {
     dimensions: dimensions.map((row) => row.d),
     models: models.map((row) => row.m),
     runs: runs.map(({ endpointSnapshot: _snapshot, endpoint: _endpoint, ...run }) => ({
       ...run,
-      name: runNameOfRow({ ...run, endpointSnapshot: _snapshot, endpoint: _endpoint }),
+      name: runNameOfRow({ ...run, endpointSnapshot: _snapshot, endpoint: _endpoint }, catalogue),
     })),
   };
 }

@@ -4,7 +4,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { readRunMetrics } from "../judge/run-metrics";
 import { consensusOf } from "../reviews/consensus";
-import { taskOf, videoSubjectPipelineIds } from "../tasks/registry";
+import { catalogFor } from "../rubrics/project-catalogue";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import { blindVideoIdsFor, withheldCompareSample } from "../visibility/judge-visibility";
 import { type BrowseScores, metricScores } from "./browse-videos";
@@ -94,6 +94,7 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
   const restrictTo = query.model === undefined ? undefined : query.model === "" ? null : query.model;
   const videos = restrictTo === undefined ? allOfPrompt : allOfPrompt.filter((v) => v.model === restrictTo);
   const ids = videos.map((v) => v.id);
+  const catalogue = await catalogFor(prisma, projectId);
 
   const [frameSets, runVideos, verdicts, blind] = await Promise.all([
     prisma.frameSet.findMany({
@@ -106,7 +107,7 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
     }),
     prisma.runVideo.findMany({
       // Runs that judged the videos' captions have no overall or verdict.
-      where: { videoId: { in: ids }, run: { pipeline: { in: videoSubjectPipelineIds() } } },
+      where: { videoId: { in: ids }, run: { pipeline: { in: catalogue.videoSubjectPipelineIds() } } },
       orderBy: [{ run: { createdAt: "desc" } }, { runId: "desc" }],
       select: { videoId: true, status: true, run: { select: { id: true, createdAt: true, pipeline: true } } },
     }),
@@ -127,13 +128,13 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
   await Promise.all(
     [...latest.values()].map(async (row) => {
       const stored = (await readRunMetrics(prisma, row.run.id, [row.videoId])).get(row.videoId) ?? null;
-      metricsByVideo.set(row.videoId, metricScores(taskOf(row.run.pipeline), stored));
+      metricsByVideo.set(row.videoId, metricScores(catalogue.taskOf(row.run.pipeline), stored));
     }),
   );
 
   const samples: CompareSample[] = videos.map((video) => {
     const run = latest.get(video.id);
-    const verdictId = run ? taskOf(run.run.pipeline).verdict?.metricId : undefined;
+    const verdictId = run ? catalogue.taskOf(run.run.pipeline).verdict?.metricId : undefined;
     const values =
       run && verdictId
         ? verdicts
@@ -149,11 +150,14 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
             run.run.id,
             run.run.createdAt,
             run.status,
-            taskOf(run.run.pipeline),
+            catalogue.taskOf(run.run.pipeline),
             metricsByVideo.get(video.id) ?? {},
           )
         : null,
-      reviewers: { verdict: verdictId ? consensusOf(verdictId, values) : null, count: values.length },
+      reviewers: {
+        verdict: verdictId ? consensusOf(verdictId, values, null, catalogue.tasks) : null,
+        count: values.length,
+      },
       blind: false,
     };
     return blind.has(video.id) ? { ...withheldCompareSample(sample), blind: true } : sample;

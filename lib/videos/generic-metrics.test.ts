@@ -10,6 +10,7 @@ import { createRunVideo } from "../testing/run-video-fixture";
 import { browseVideos } from "./browse-videos";
 import { checkFilterAgainstTask, videoFilterSchema, videoListQuerySchema } from "./video-filter";
 import { type FilterContext, matchingVideoIds, resolveFilterRun } from "./video-filter-sql";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 // The list's metric filters, sorts and columns come from the run's task declaration: generic keys
 // (min.<metric>, max.<metric>, is.<metric>) next to the hallucination task's older ones, a filter the
@@ -75,16 +76,23 @@ beforeAll(async () => {
 });
 
 async function match(query: Record<string, string>) {
-  const filter = videoFilterSchema().parse(query);
-  const run = await resolveFilterRun(prisma, projectId, filter.runId);
-  const ctx: FilterContext = { projectId, runId: run?.id ?? null, task: run?.task ?? null, userId: owner.userId };
+  const filter = videoFilterSchema(builtInCatalogue()).parse(query);
+  const catalogue = builtInCatalogue();
+  const run = await resolveFilterRun(prisma, catalogue, projectId, filter.runId);
+  const ctx: FilterContext = {
+    projectId,
+    catalogue,
+    runId: run?.id ?? null,
+    task: run?.task ?? null,
+    userId: owner.userId,
+  };
   const found = await matchingVideoIds(prisma, filter, ctx);
   return found.map((id) => Object.entries(ids).find(([, v]) => v === id)![0]).sort();
 }
 
 describe("generic per-video metrics", () => {
   it("reads the latest run over videos, not a newer run over items", async () => {
-    const result = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({}));
+    const result = await browseVideos(prisma, owner, projectId, videoListQuerySchema(builtInCatalogue()).parse({}));
     expect(result.run?.id).toBe(runId);
     expect(result.videos.find((v) => v.id === ids.a)!.scores).toEqual({ I: 1, S: 2, D: 8, overall: 60, verdict: true });
     // In the run with no known values: every declared metric, unknown.
@@ -109,13 +117,18 @@ describe("generic per-video metrics", () => {
   });
 
   it("sorts on any declared metric, unknown values last", async () => {
-    const byD = await browseVideos(prisma, owner, projectId, videoListQuerySchema().parse({ sort: "D", dir: "desc" }));
+    const byD = await browseVideos(
+      prisma,
+      owner,
+      projectId,
+      videoListQuerySchema(builtInCatalogue()).parse({ sort: "D", dir: "desc" }),
+    );
     expect(byD.videos.map((v) => v.id)).toEqual([ids.a, ids.b, ids.c]);
     const byOverall = await browseVideos(
       prisma,
       owner,
       projectId,
-      videoListQuerySchema().parse({ sort: "overall", dir: "asc" }),
+      videoListQuerySchema(builtInCatalogue()).parse({ sort: "overall", dir: "asc" }),
     );
     expect(byOverall.videos.map((v) => v.id)).toEqual([ids.a, ids.b, ids.c]);
   });
@@ -127,7 +140,7 @@ describe("generic per-video metrics", () => {
       [{ "is.verdict": "maybe" }, "is.verdict"],
       [{ sort: "X" }, "sort"],
     ] as const) {
-      const parsed = videoListQuerySchema().safeParse(query);
+      const parsed = videoListQuerySchema(builtInCatalogue()).safeParse(query);
       expect(parsed.success, JSON.stringify(query)).toBe(false);
       expect(parsed.error!.issues.map((i) => i.path.join("."))).toContain(field);
     }
@@ -166,7 +179,7 @@ describe("generic per-video metrics", () => {
     };
     const refused = (filter: Record<string, string>, sort?: string) => {
       try {
-        checkFilterAgainstTask(videoFilterSchema().parse(filter), captions, sort);
+        checkFilterAgainstTask(builtInCatalogue(), videoFilterSchema(builtInCatalogue()).parse(filter), captions, sort);
         return null;
       } catch (error) {
         expect(error).toBeInstanceOf(ValidationError);

@@ -10,6 +10,8 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { frameSetFitsPlan, planFrames, type FrameResize } from "../frames/frame-plan";
 import { itemSetKinds } from "../items/item-sets";
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 
 /**
  * `?uniform=<count>` on the pending page; the same bounds as an item run's `frames` setting. A planned
@@ -44,12 +46,15 @@ export function resizeOfQuery(query: z.output<typeof uniformFramesQuerySchema>):
  * item set kinds declare them (read at call time): their `item.kind`s, and what the pending page calls
  * them ("captions and questions"; "items" when no kind declares one).
  */
-export function uniformFrameItems(atPlannedSize: boolean): {
+export function uniformFrameItems(
+  catalogue: TaskCatalogue,
+  atPlannedSize: boolean,
+): {
   itemKinds: string[];
   itemsNoun: string;
   runsNoun: string;
 } {
-  const needs = itemSetKinds().flatMap((kind) =>
+  const needs = itemSetKinds(catalogue).flatMap((kind) =>
     kind.uniformFrames && kind.uniformFrames.atPlannedSize === atPlannedSize ? [kind.uniformFrames] : [],
   );
   const nouns = [...new Set(needs.map((need) => need.itemsNoun))];
@@ -87,6 +92,7 @@ export async function videosLackingUniformFrames(
   count: number,
   resize?: FrameResize,
   everyVideo = false,
+  given?: TaskCatalogue,
 ): Promise<VideoLackingFrames[]> {
   await requireProjectAccess(prisma, actor, projectId, "videos.import");
   if (!resize) {
@@ -104,7 +110,10 @@ export async function videosLackingUniformFrames(
     return videos.map((video) => ({ ...video, maxSide: null }));
   }
   const videos = await prisma.video.findMany({
-    where: { projectId, items: { some: { kind: { in: uniformFrameItems(true).itemKinds } } } },
+    where: {
+      projectId,
+      items: { some: { kind: { in: uniformFrameItems(await catalogueOf(prisma, projectId, given), true).itemKinds } } },
+    },
     orderBy: { relativePath: "asc" },
     select: {
       id: true,

@@ -1,13 +1,13 @@
 /**
- * The video list's filter, sort and category schemas are built from the task registry when a query is
- * parsed: the same schema object while the registry is unchanged (the OpenAPI document shows the very object a
- * route's wrapper parses with), a new one once a task is registered or taken out again.
+ * The video list's filter, sort and category schemas are built from a task catalogue: the same schema object for
+ * one catalogue (the OpenAPI document shows the very object a route's wrapper parses with), another for a catalogue
+ * with one more task, which leaves the catalogue it came from as it was.
  */
 import { describe, expect, it } from "vitest";
 import { createQueueSchema } from "../queues/queues.validation";
-import { registerTaskDeclarations } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import { isVideoFilterKey, scoreCategories, videoFilterSchema, videoListQuerySchema, videoSorts } from "./video-filter";
+import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
 
 const lateTask: TaskDeclaration = {
   id: "late_task",
@@ -40,42 +40,45 @@ const lateTask: TaskDeclaration = {
   groupings: [],
 };
 
-describe("video filter schemas follow the task registry", () => {
-  it("keeps one schema object per registry state, and parses a task registered later until it is taken out", () => {
-    const before = videoListQuerySchema();
-    expect(videoListQuerySchema()).toBe(before);
-    // A metric filter no registered task declares is refused (a typo would list every video), not dropped.
-    expect(videoFilterSchema().safeParse({ "min.late_metric": "3" }).success).toBe(false);
-    expect(videoListQuerySchema().safeParse({ sort: "late_metric" }).success).toBe(false);
+describe("video filter schemas follow the task catalogue", () => {
+  it("keeps one schema object per catalogue, and parses a task of a catalogue that has it, never of one that has not", () => {
+    const base = builtInCatalogue();
+    const before = videoListQuerySchema(base);
+    expect(videoListQuerySchema(base)).toBe(before);
+    // A metric filter no task of the catalogue declares is refused (a typo would list every video), not dropped.
+    expect(videoFilterSchema(base).safeParse({ "min.late_metric": "3" }).success).toBe(false);
+    expect(videoListQuerySchema(base).safeParse({ sort: "late_metric" }).success).toBe(false);
 
-    const unregister = registerTaskDeclarations({ id: "late-task", tasks: [lateTask] });
-    try {
-      const during = videoListQuerySchema();
-      expect(during).not.toBe(before);
-      expect(videoListQuerySchema()).toBe(during);
-      expect(isVideoFilterKey("max.late_metric")).toBe(true);
-      expect(videoSorts()).toContain("late_metric");
-      expect(scoreCategories()).toContain("late_target");
-      expect(
-        during.parse({ "min.late_metric": "3", sort: "late_metric", category: "late_target", categoryMax: "18" }),
-      ).toMatchObject({
-        "min.late_metric": 3,
+    const late = withTasks(base, { declarations: { id: "late-task", tasks: [lateTask] } });
+    const during = videoListQuerySchema(late);
+    expect(during).not.toBe(before);
+    expect(videoListQuerySchema(late)).toBe(during);
+    expect(isVideoFilterKey(late, "max.late_metric")).toBe(true);
+    expect(videoSorts(late)).toContain("late_metric");
+    expect(scoreCategories(late)).toContain("late_target");
+    expect(
+      during.parse({ "min.late_metric": "3", sort: "late_metric", category: "late_target", categoryMax: "18" }),
+    ).toMatchObject({
+      "min.late_metric": 3,
+      sort: "late_metric",
+      category: "late_target",
+      categoryMax: 18,
+    });
+    expect(during.safeParse({ "min.late_metric": "21" }).success).toBe(false);
+    expect(
+      createQueueSchema(late).parse({
+        name: "Late",
+        scope: "scores",
+        categories: ["late_target"],
         sort: "late_metric",
-        category: "late_target",
-        categoryMax: 18,
-      });
-      expect(during.safeParse({ "min.late_metric": "21" }).success).toBe(false);
-      expect(
-        createQueueSchema().parse({ name: "Late", scope: "scores", categories: ["late_target"], sort: "late_metric" }),
-      ).toMatchObject({ categories: ["late_target"], sort: "late_metric" });
-    } finally {
-      unregister();
-    }
+      }),
+    ).toMatchObject({ categories: ["late_target"], sort: "late_metric" });
 
-    expect(isVideoFilterKey("max.late_metric")).toBe(false);
-    expect(videoFilterSchema().safeParse({ "min.late_metric": "3" }).success).toBe(false);
-    expect(createQueueSchema().safeParse({ name: "Late", scope: "scores", categories: ["late_target"] }).success).toBe(
-      false,
-    );
+    // The catalogue it came from is as it was.
+    expect(isVideoFilterKey(base, "max.late_metric")).toBe(false);
+    expect(videoFilterSchema(base).safeParse({ "min.late_metric": "3" }).success).toBe(false);
+    expect(
+      createQueueSchema(base).safeParse({ name: "Late", scope: "scores", categories: ["late_target"] }).success,
+    ).toBe(false);
   });
 });

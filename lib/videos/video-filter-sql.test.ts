@@ -17,6 +17,7 @@ import {
 } from "./video-filter-sql";
 import { createRunVideo } from "../testing/run-video-fixture";
 import { insertJudgment } from "../testing/judgments";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let owner: Actor;
 let reviewer: Actor;
@@ -133,9 +134,9 @@ beforeAll(async () => {
 });
 
 async function match(query: Record<string, string>, as: Actor = owner) {
-  const filter = videoFilterSchema().parse(query);
-  const run = await resolveFilterRun(prisma, projectId, filter.runId);
-  const ctx: FilterContext = { projectId, runId: run?.id ?? null, userId: as.userId };
+  const filter = videoFilterSchema(builtInCatalogue()).parse(query);
+  const run = await resolveFilterRun(prisma, builtInCatalogue(), projectId, filter.runId);
+  const ctx: FilterContext = { projectId, catalogue: builtInCatalogue(), runId: run?.id ?? null, userId: as.userId };
   const found = await matchingVideoIds(prisma, filter, ctx);
   return found.map((id) => Object.entries(ids).find(([, v]) => v === id)![0]).sort();
 }
@@ -177,8 +178,8 @@ describe("video filters", () => {
 
   it("read a model's first page from the (projectId, model, path sort key, id) index, not by walking every path", async () => {
     // Whether the planner can, not whether it prefers to on four rows: sequential scans and sorts off.
-    const filter = videoFilterSchema().parse({ model: "Sora" });
-    const ctx: FilterContext = { projectId, runId, userId: owner.userId };
+    const filter = videoFilterSchema(builtInCatalogue()).parse({ model: "Sora" });
+    const ctx: FilterContext = { projectId, catalogue: builtInCatalogue(), runId, userId: owner.userId };
     const plan = await prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
       await tx.$executeRaw`SET LOCAL enable_sort = off`;
@@ -213,10 +214,12 @@ describe("video filters", () => {
   });
 
   it("reject values outside the whitelist instead of passing them on", () => {
-    expect(videoFilterSchema().safeParse({ category: "s99" }).success).toBe(false);
-    expect(videoFilterSchema().safeParse({ overallMax: "1e400" }).success).toBe(false);
-    expect(videoFilterSchema().safeParse({ review: "everything" }).success).toBe(false);
-    expect(videoFilterSchema().safeParse({ runId: "x'; DROP TABLE video; --" }).success).toBe(false);
-    expect(videoFilterSchema().parse({ where: { id: "x" }, model: "Sora" })).toEqual({ model: "Sora" });
+    expect(videoFilterSchema(builtInCatalogue()).safeParse({ category: "s99" }).success).toBe(false);
+    expect(videoFilterSchema(builtInCatalogue()).safeParse({ overallMax: "1e400" }).success).toBe(false);
+    expect(videoFilterSchema(builtInCatalogue()).safeParse({ review: "everything" }).success).toBe(false);
+    expect(videoFilterSchema(builtInCatalogue()).safeParse({ runId: "x'; DROP TABLE video; --" }).success).toBe(false);
+    expect(videoFilterSchema(builtInCatalogue()).parse({ where: { id: "x" }, model: "Sora" })).toEqual({
+      model: "Sora",
+    });
   });
 });

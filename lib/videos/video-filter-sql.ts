@@ -1,6 +1,7 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { NotFoundError } from "../errors";
-import { taskOf, videoSubjectPipelineIds } from "../tasks/registry";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import { disagreesInRun } from "../reviews/judgment-key";
 import {
@@ -23,6 +24,8 @@ import {
  */
 export interface FilterContext {
   projectId: string;
+  /** The request's tasks: which query keys are metric filters, and what each declares. */
+  catalogue: TaskCatalogue;
   /** The run whose scores are filtered and shown; null when the project has none. */
   runId: string | null;
   /**
@@ -81,7 +84,7 @@ export function promptMatches(text: string): Prisma.Sql {
 }
 
 export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prisma.Sql {
-  if (ctx.task) checkFilterAgainstTask(filter, ctx.task);
+  if (ctx.task) checkFilterAgainstTask(ctx.catalogue, filter, ctx.task);
   const and: Prisma.Sql[] = [Prisma.sql`v."projectId" = ${ctx.projectId}`];
   // Containment rather than `= ANY`: the GIN index on "dimensions" answers it (migration video_dimensions_gin).
   if (filter.dimension) and.push(Prisma.sql`v."dimensions" @> ARRAY[${filter.dimension}]::text[]`);
@@ -90,13 +93,13 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
   if (filter.status) and.push(Prisma.sql`v."status" = ${filter.status}::"VideoStatus"`);
   if (filter.runId) and.push(Prisma.sql`rv."runId" IS NOT NULL`);
   if (!ctx.runId) {
-    if (filterNeedsRun(filter) || filter.runId) and.push(Prisma.sql`FALSE`);
+    if (filterNeedsRun(ctx.catalogue, filter) || filter.runId) and.push(Prisma.sql`FALSE`);
     return Prisma.join(and, " AND ");
   }
   const run = ctx.runId;
-  if (hidden(ctx).length > 0 && filterReadsValues(filter))
+  if (hidden(ctx).length > 0 && filterReadsValues(ctx.catalogue, filter))
     and.push(Prisma.sql`NOT (v."id" = ANY(${hidden(ctx)}::text[]))`);
-  for (const condition of metricConditions(filter, ctx.task)) {
+  for (const condition of metricConditions(ctx.catalogue, filter, ctx.task)) {
     const bounds = [
       ...(condition.min !== undefined ? [Prisma.sql`AND m."value" >= ${condition.min}`] : []),
       ...(condition.max !== undefined ? [Prisma.sql`AND m."value" <= ${condition.max}`] : []),
@@ -149,7 +152,7 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
       not_reviewed_by_me: Prisma.sql`NOT ${judged(mine)}`,
       // Per listed video through the judgments' (videoId, task) index, like the other review states (a
       // semi-join over all the project's judgments is planned as a nested loop under the page's LIMIT).
-      disagreement: judged(Prisma.sql`AND ${disagreesInRun("h", Prisma.sql`${run}`)}`),
+      disagreement: judged(Prisma.sql`AND ${disagreesInRun("h", Prisma.sql`${run}`, ctx.catalogue.tasks)}`),
     }[filter.review];
     and.push(clause);
   }
@@ -191,17 +194,22 @@ export function videoOrderBy(sort: VideoSort, dir: "asc" | "desc", ctx?: FilterC
  * latest run of a task that judges videos themselves (a run over items, such as captions, has no
  * per-video metrics to show), else null. With its task's declaration.
  */
-export async function resolveFilterRun(prisma: PrismaClient, projectId: string, runId: string | undefined) {
+export async function resolveFilterRun(
+  prisma: PrismaClient,
+  catalogue: DeclarationCatalogue,
+  projectId: string,
+  runId: string | undefined,
+) {
   const select = { id: true, pipeline: true, createdAt: true, status: true, simulated: true } as const;
   const run = runId
     ? await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select })
     : await prisma.judgeRun.findFirst({
-        where: { projectId, pipeline: { in: videoSubjectPipelineIds() } },
+        where: { projectId, pipeline: { in: catalogue.videoSubjectPipelineIds() } },
         orderBy: { createdAt: "desc" },
         select,
       });
   if (runId && !run) throw new NotFoundError("No such judge run in this project.");
-  return run ? { ...run, task: taskOf(run.pipeline) } : null;
+  return run ? { ...run, task: catalogue.taskOf(run.pipeline) } : null;
 }
 
 /** Ids of every video matching the filter, in list order (for queues and exports). */
@@ -212,7 +220,7 @@ export async function matchingVideoIds(
   sort: VideoSort = "path",
   dir: "asc" | "desc" = "asc",
 ): Promise<string[]> {
-  if (ctx.task) checkFilterAgainstTask(filter, ctx.task, sort);
+  if (ctx.task) checkFilterAgainstTask(ctx.catalogue, filter, ctx.task, sort);
   const rows = await prisma.$queryRaw<
     { id: string }[]
   >`SELECT v."id" ${videoFilterFrom(ctx, undefined, sort)} WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy(sort, dir)}`;

@@ -1,14 +1,7 @@
 import { z } from "zod";
 import { ValidationError } from "../errors";
-import {
-  allMetrics,
-  allQueryAliases,
-  allTargetIds,
-  allTargets,
-  memoByTaskRegistry,
-  metricOf,
-  targetOf,
-} from "../tasks/registry";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
+import { metricOf, targetOf } from "../tasks/registry";
 import { type MetricDeclaration, type QueryAlias, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 import { videoListCursorSchema } from "./video-list-cursor";
@@ -23,12 +16,14 @@ import { videoListCursorSchema } from "./video-list-cursor";
  * on a categorical one (a label or the stored number), for every metric a judge task declares; a
  * task may declare older keys for the same filters (`queryAliases`). A query is parsed before its
  * run is known, so parsing accepts what any task declares; `resolveFilterForTask` then checks it
- * against the task of the run the filter reads. What a task declares is read when a query is parsed (the
- * schemas and keys below are built per state of the registry), so a task registered later is parsed too.
+ * against the task of the run the filter reads. The tasks are the request's catalogue (its project's rubric tasks
+ * included, another project's unknown): the schemas and keys below are built from it and kept with it.
  */
 
 /** Target ids a `category` filter may name (any task's; the run's own task is checked once the run is known). */
-export const scoreCategories = memoByTaskRegistry(() => allTargetIds() as [string, ...string[]]);
+export function scoreCategories(catalogue: DeclarationCatalogue): [string, ...string[]] {
+  return catalogue.allTargetIds() as [string, ...string[]];
+}
 
 export const REVIEW_STATES = [
   "unreviewed",
@@ -45,9 +40,12 @@ export const FIELD_SORTS = ["path", "prompt", "model", "created"] as const;
  * the target's unstable threshold (1 or more: unstable), stored as the run's metric of this id.
  */
 export const DISPERSION_SORT = "dispersion";
-export const videoSorts = memoByTaskRegistry(
-  () => [...FIELD_SORTS, DISPERSION_SORT, ...allMetrics().map((m) => m.id)] as [string, ...string[]],
-);
+export function videoSorts(catalogue: DeclarationCatalogue): [string, ...string[]] {
+  return catalogue.derived(
+    "video-filter.sorts",
+    () => [...FIELD_SORTS, DISPERSION_SORT, ...catalogue.allMetrics().map((m) => m.id)] as [string, ...string[]],
+  );
+}
 export type VideoSort = string;
 
 export function isFieldSort(sort: string): sort is (typeof FIELD_SORTS)[number] {
@@ -83,16 +81,21 @@ interface MetricKey {
 }
 
 /** Every query key that filters on a metric (generic, or a declared alias), with what it filters. */
-const metricKeys = memoByTaskRegistry((): ReadonlyMap<string, MetricKey> => {
+function metricKeys(catalogue: DeclarationCatalogue): ReadonlyMap<string, MetricKey> {
+  return catalogue.derived("video-filter.metricKeys", () => buildMetricKeys(catalogue));
+}
+
+function buildMetricKeys(catalogue: DeclarationCatalogue): ReadonlyMap<string, MetricKey> {
   const keys = new Map<string, MetricKey>();
-  for (const metric of allMetrics()) {
+  for (const metric of catalogue.allMetrics()) {
     for (const which of metric.scale.kind === "categorical" ? (["is"] as const) : (["min", "max"] as const)) {
       keys.set(metricFilterKey(metric.id, which), { metric: metric.id, bound: which, alias: false });
     }
   }
-  for (const alias of allQueryAliases()) keys.set(alias.key, { metric: alias.metric, bound: alias.bound, alias: true });
+  for (const alias of catalogue.allQueryAliases())
+    keys.set(alias.key, { metric: alias.metric, bound: alias.bound, alias: true });
   return keys;
-});
+}
 
 function metricFieldSchema(metric: MetricDeclaration, key: MetricKey) {
   if (metric.scale.kind === "categorical") {
@@ -108,12 +111,12 @@ function metricFieldSchema(metric: MetricDeclaration, key: MetricKey) {
   return bound(min, max);
 }
 
-function metricShape(): Record<string, z.ZodType<string | number | undefined>> {
+function metricShape(catalogue: DeclarationCatalogue): Record<string, z.ZodType<string | number | undefined>> {
   return Object.fromEntries(
-    [...metricKeys()].map(([key, spec]) => [
+    [...metricKeys(catalogue)].map(([key, spec]) => [
       key,
       metricFieldSchema(
-        allMetrics().find((m) => m.id === spec.metric)!,
+        catalogue.allMetrics().find((m) => m.id === spec.metric)!,
         spec,
       ),
     ]),
@@ -121,14 +124,18 @@ function metricShape(): Record<string, z.ZodType<string | number | undefined>> {
 }
 
 /** A category filter's bounds before its run is known: the widest of any declared target's scale. */
-function categoryBounds() {
-  const bounds = allTargets().map((t) => scaleBounds(t.scale));
+function categoryBounds(catalogue: DeclarationCatalogue) {
+  const bounds = catalogue.allTargets().map((t) => scaleBounds(t.scale));
   return { min: Math.min(...bounds.map((b) => b.min)), max: Math.max(...bounds.map((b) => b.max)) };
 }
 
-/** The filter's own fields, built from the registry's current declarations (its category enum and bounds). */
-const fieldFilterSchema = memoByTaskRegistry(() => {
-  const categoryRange = categoryBounds();
+/** The filter's own fields, built from the catalogue's declarations (its category enum and bounds). */
+function fieldFilterSchema(catalogue: DeclarationCatalogue) {
+  return catalogue.derived("video-filter.fields", () => buildFieldFilterSchema(catalogue));
+}
+
+function buildFieldFilterSchema(catalogue: DeclarationCatalogue) {
+  const categoryRange = categoryBounds(catalogue);
   return z.object({
     dimension: text(100),
     model: text(200),
@@ -138,7 +145,7 @@ const fieldFilterSchema = memoByTaskRegistry(() => {
     /** The judge run whose scores are shown and filtered; given, only videos in that run are listed. */
     runId: id,
     /** With categoryMin/Max: the target's worst (maximum) score over key frames or clusters in the run. */
-    category: z.enum(scoreCategories()).optional(),
+    category: z.enum(scoreCategories(catalogue)).optional(),
     categoryMin: bound(categoryRange.min, categoryRange.max),
     categoryMax: bound(categoryRange.min, categoryRange.max),
     /** The reviewers' majority verdict in the run (ties match neither). */
@@ -147,8 +154,8 @@ const fieldFilterSchema = memoByTaskRegistry(() => {
     /** An ensemble run's videos with an unstable score (self-consistency samples or panel judges spread past the target's threshold); with `category`, of that target. */
     unstable: z.enum(["1"]).optional(),
   });
-});
-type FieldFilterSchema = ReturnType<typeof fieldFilterSchema>;
+}
+type FieldFilterSchema = ReturnType<typeof buildFieldFilterSchema>;
 
 /** The prefixes of a generic metric filter's key (metricFilterKey). */
 const METRIC_KEY = /^(min|max|is)\.(.*)$/s;
@@ -157,11 +164,15 @@ const METRIC_KEY = /^(min|max|is)\.(.*)$/s;
  * A key that reads as a metric filter (`min.Overall`, `is.verdit`) but names no metric any task declares is refused:
  * dropped like other unknown keys, a typo would silently list every video. (Metric ids are case-sensitive.)
  */
-function refuseUndeclaredMetricKeys(filter: Record<string, unknown>, ctx: z.RefinementCtx): void {
+function refuseUndeclaredMetricKeys(
+  catalogue: DeclarationCatalogue,
+  filter: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+): void {
   for (const key of Object.keys(filter)) {
     const match = METRIC_KEY.exec(key);
-    if (!match || metricKeys().has(key)) continue;
-    const declared = allMetrics().find((m) => m.id === match[2]);
+    if (!match || metricKeys(catalogue).has(key)) continue;
+    const declared = catalogue.allMetrics().find((m) => m.id === match[2]);
     ctx.addIssue({
       code: "custom",
       path: [key],
@@ -177,13 +188,15 @@ function refuseUndeclaredMetricKeys(filter: Record<string, unknown>, ctx: z.Refi
  * dropped (read as undefined), except one shaped as a metric filter that no task declares, which is refused.
  */
 // (The metric keys are known only at run time, so the static type carries them as an index signature below.)
-export const videoFilterSchema = memoByTaskRegistry(() => {
-  const schema = fieldFilterSchema().extend(metricShape() as Record<never, never>);
-  // Typed as the object without its catch-all: the keys it drops are read as undefined, never used.
-  return schema
-    .catchall(z.unknown().transform(() => undefined))
-    .superRefine(refuseUndeclaredMetricKeys) as unknown as typeof schema;
-});
+export function videoFilterSchema(catalogue: DeclarationCatalogue) {
+  return catalogue.derived("video-filter.filter", () => {
+    const schema = fieldFilterSchema(catalogue).extend(metricShape(catalogue) as Record<never, never>);
+    // Typed as the object without its catch-all: the keys it drops are read as undefined, never used.
+    return schema
+      .catchall(z.unknown().transform(() => undefined))
+      .superRefine((filter, ctx) => refuseUndeclaredMetricKeys(catalogue, filter, ctx)) as unknown as typeof schema;
+  });
+}
 export type VideoFilter = z.output<FieldFilterSchema> & { [metricKey: string]: string | number | undefined };
 /** What a caller may pass to be parsed (query-string values, or numbers in a JSON body). */
 export type VideoFilterInput = z.input<FieldFilterSchema> & { [metricKey: string]: unknown };
@@ -193,9 +206,13 @@ export const VIDEO_LIST_VIEWS = ["table", "grid"] as const;
 /** The deepest page the list opens by number (`page`); deeper, walk with `cursor`. */
 export const MAX_LIST_PAGE = 100_000;
 
-export const videoListQuerySchema = memoByTaskRegistry(() =>
-  videoFilterSchema().extend({
-    sort: z.enum(videoSorts()).default("path"),
+export function videoListQuerySchema(catalogue: DeclarationCatalogue) {
+  return catalogue.derived("video-filter.listQuery", () => buildVideoListQuerySchema(catalogue));
+}
+
+function buildVideoListQuerySchema(catalogue: DeclarationCatalogue) {
+  return videoFilterSchema(catalogue).extend({
+    sort: z.enum(videoSorts(catalogue)).default("path"),
     dir: z.enum(["asc", "desc"]).default("asc"),
     /** Page by number (OFFSET: deep pages read every row before them). Ignored when `cursor` is given. */
     page: z.coerce.number().int().min(1).max(MAX_LIST_PAGE).default(1),
@@ -204,13 +221,13 @@ export const videoListQuerySchema = memoByTaskRegistry(() =>
     cursor: videoListCursorSchema.optional(),
     /** How the list page shows the page of videos: a table, or a grid of thumbnails (the same filter, order and page). */
     view: z.enum(VIDEO_LIST_VIEWS).default("table"),
-  }),
-);
-export type VideoListQuery = z.output<ReturnType<typeof videoListQuerySchema>> & VideoFilter;
+  });
+}
+export type VideoListQuery = z.output<ReturnType<typeof buildVideoListQuerySchema>> & VideoFilter;
 
 /** Is this query key one of the filter's fields (a video field or a metric filter)? */
-export function isVideoFilterKey(key: string): boolean {
-  return key in fieldFilterSchema().shape || metricKeys().has(key);
+export function isVideoFilterKey(catalogue: DeclarationCatalogue, key: string): boolean {
+  return key in fieldFilterSchema(catalogue).shape || metricKeys(catalogue).has(key);
 }
 
 /** Parses URL search params (first value of each key); a malformed field is a 400 in the API. */
@@ -241,8 +258,8 @@ export interface MetricCondition {
   max?: number;
 }
 
-function metricFilterKeysIn(filter: VideoFilter): string[] {
-  const keys = metricKeys();
+function metricFilterKeysIn(catalogue: DeclarationCatalogue, filter: VideoFilter): string[] {
+  const keys = metricKeys(catalogue);
   return Object.keys(filter).filter((key) => filter[key] !== undefined && keys.has(key));
 }
 
@@ -251,13 +268,17 @@ function metricFilterKeysIn(filter: VideoFilter): string[] {
  * declaration: a metric it does not declare, or a value off the metric's scale, is a
  * ValidationError naming the query key. Without one (no run to read), keys read any task's.
  */
-export function metricConditions(filter: VideoFilter, task?: TaskDeclaration | null): MetricCondition[] {
+export function metricConditions(
+  catalogue: DeclarationCatalogue,
+  filter: VideoFilter,
+  task?: TaskDeclaration | null,
+): MetricCondition[] {
   const conditions = new Map<string, MetricCondition>();
-  for (const key of metricFilterKeysIn(filter)) {
-    const spec = metricKeys().get(key)!;
+  for (const key of metricFilterKeysIn(catalogue, filter)) {
+    const spec = metricKeys(catalogue).get(key)!;
     const declared = task
       ? (spec.alias ? (task.queryAliases ?? []).some((a) => a.key === key) : true) && metricOf(task, spec.metric)
-      : allMetrics().find((m) => m.id === spec.metric);
+      : catalogue.allMetrics().find((m) => m.id === spec.metric);
     if (!declared) throw new ValidationError(`${key}: the run's task (${task!.label}) has no metric "${spec.metric}".`);
     const raw = filter[key];
     let value: number;
@@ -286,8 +307,13 @@ export function metricConditions(filter: VideoFilter, task?: TaskDeclaration | n
  * Checks the filter's category, its bounds and the sort against the task of the run the filter
  * reads (parsing accepted any task's); a mismatch is a ValidationError naming the field.
  */
-export function checkFilterAgainstTask(filter: VideoFilter, task: TaskDeclaration, sort?: VideoSort): void {
-  metricConditions(filter, task);
+export function checkFilterAgainstTask(
+  catalogue: DeclarationCatalogue,
+  filter: VideoFilter,
+  task: TaskDeclaration,
+  sort?: VideoSort,
+): void {
+  metricConditions(catalogue, filter, task);
   if (filter.category !== undefined) {
     const target = targetOf(task, filter.category);
     if (!target)
@@ -304,10 +330,10 @@ export function checkFilterAgainstTask(filter: VideoFilter, task: TaskDeclaratio
 }
 
 /** The filter reads the judge's values or other reviewers' (not just the caller's own review state). */
-export function filterReadsValues(filter: VideoFilter): boolean {
+export function filterReadsValues(catalogue: DeclarationCatalogue, filter: VideoFilter): boolean {
   return (
     filter.category !== undefined ||
-    metricFilterKeysIn(filter).length > 0 ||
+    metricFilterKeysIn(catalogue, filter).length > 0 ||
     filter.humanVerdict !== undefined ||
     filter.review === "disagreement" ||
     filter.unstable !== undefined
@@ -315,9 +341,9 @@ export function filterReadsValues(filter: VideoFilter): boolean {
 }
 
 /** Filters that need a judge run: without one (no run in the project) they match nothing. */
-export function filterNeedsRun(filter: VideoFilter): boolean {
+export function filterNeedsRun(catalogue: DeclarationCatalogue, filter: VideoFilter): boolean {
   return (
-    filterReadsValues(filter) ||
+    filterReadsValues(catalogue, filter) ||
     filter.categoryMin !== undefined ||
     filter.categoryMax !== undefined ||
     filter.review !== undefined

@@ -6,6 +6,7 @@ import { makeUser } from "../testing/fixtures";
 import { LIST_COUNT_CAP } from "./browse-videos";
 import { MAX_LIST_PAGE, videoListQuerySchema } from "./video-filter";
 import { browseVideosAtRequestedPage, readRequestedPage } from "./video-list-page-number";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
  * The video list page and a hand-typed `page` (issue 38, finding 10): `?page=999999` showed the query schema's
@@ -36,7 +37,10 @@ beforeAll(async () => {
 /** What the list page does with `?page=<typed>&pageSize=<size>`. */
 async function openPage(typed: string | undefined, pageSize: number, project = projectId) {
   const requested = readRequestedPage(typed);
-  const query = videoListQuerySchema().parse({ pageSize: String(pageSize), page: String(requested.page) });
+  const query = videoListQuerySchema(builtInCatalogue()).parse({
+    pageSize: String(pageSize),
+    page: String(requested.page),
+  });
   const { result, notice } = await browseVideosAtRequestedPage(prisma, owner, project, query, requested);
   return { page: result.page, names: result.videos.map((video) => video.fileName), notice, total: result.total };
 }
@@ -55,7 +59,7 @@ describe("a page number typed into the video list's address", () => {
       notice: "Page 7 is past the last page (3): showing page 3.",
     });
     // The schema alone would refuse 999999 with its own words; the page never shows them.
-    expect(videoListQuerySchema().safeParse({ page: "999999" }).success).toBe(false);
+    expect(videoListQuerySchema(builtInCatalogue()).safeParse({ page: "999999" }).success).toBe(false);
     expect(readRequestedPage("999999")).toMatchObject({ page: MAX_LIST_PAGE, pastBound: true });
   });
 

@@ -8,6 +8,7 @@ import { makeUser } from "../testing/fixtures";
 import { browseVideos } from "./browse-videos";
 import { videoListQuerySchema } from "./video-filter";
 import { videoNeighbours } from "./video-neighbours";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let owner: Actor;
 let projectId: string;
@@ -45,7 +46,7 @@ beforeAll(async () => {
   }
 });
 
-const query = (raw: Record<string, string>) => videoListQuerySchema().parse(raw);
+const query = (raw: Record<string, string>) => videoListQuerySchema(builtInCatalogue()).parse(raw);
 
 it("follows the list's filter and order, across its pages, as the list itself shows it", async () => {
   const raw = { model: "Kling", sort: "prompt", dir: "desc", pageSize: "1" };

@@ -1,3 +1,5 @@
+import { catalogueOf } from "../rubrics/project-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
@@ -30,18 +32,21 @@ export async function videoNeighbours(
   projectId: string,
   query: VideoListQuery,
   videoId: string,
+  given?: TaskCatalogue,
 ): Promise<VideoNeighbours | null> {
   await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const run = await resolveFilterRun(prisma, projectId, query.runId);
+  const catalogue = await catalogueOf(prisma, projectId, given);
+  const run = await resolveFilterRun(prisma, catalogue, projectId, query.runId);
   const blind = await blindVideoIdsFor(prisma, actor.userId);
   const ctx: FilterContext = {
     projectId,
+    catalogue,
     runId: run?.id ?? null,
     task: run?.task ?? null,
     userId: actor.userId,
     hiddenVideoIds: [...blind],
   };
-  if (run) checkFilterAgainstTask(query, run.task, query.sort);
+  if (run) checkFilterAgainstTask(catalogue, query, run.task, query.sort);
   const [row] = await prisma.$queryRaw<
     { previousId: string | null; nextId: string | null; position: number; total: number }[]
   >`

@@ -12,7 +12,7 @@ import { importModelOutputs, importReferenceSet } from "../tasks/captions/captio
 import { inspectRunVideo } from "../judge/call-inspector";
 import { createEndpoint } from "../judge/endpoints";
 import { createRunSchema } from "../judge/endpoints.validation";
-import { installedPipelines } from "../task-modules/installed-task-modules";
+
 import { projectCaptionLeaderboard } from "../tasks/captions/caption-overview";
 import { captionListQuerySchema, captionResultsQuerySchema } from "../tasks/captions/caption-query";
 import { captionResultsCsv } from "../tasks/captions/caption-results-export";
@@ -21,7 +21,7 @@ import { createRun, videoScores } from "../judge/runs";
 import { videoRuns } from "../judge/video-runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { reviewScore, videoReviews } from "../reviews/reviews";
-import { TASKS } from "../tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 import { fixtureVideoName, jsonlBytes } from "../testing/item-files";
 import { referenceLine } from "../tasks/captions/caption-fixtures";
@@ -40,6 +40,7 @@ import {
 } from "../tasks/captions/visible-caption-results";
 import { blindVideoIdsFor, judgeValueSteps, redactInspectedStepsFor, withheldSteps } from "./judge-visibility";
 import { WithheldError } from "./withheld";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -108,10 +109,10 @@ beforeAll(async () => {
   );
   const start = (input: Record<string, unknown>) =>
     createRun(
-      { prisma, queue: inlineQueue, pipelines: installedPipelines() },
+      { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({ endpointId: endpoint.id, ...input }),
+      createRunSchema(builtInCatalogue()).parse({ endpointId: endpoint.id, ...input }),
     );
   hallucinationRun = (await start({ pipeline: "hallucination" })).id;
   styleRun = (await start({ pipeline: "caption_style", captionSetId: setId })).id;
@@ -137,7 +138,8 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 
 /** The task's declared scoring steps, as the registry holds them. */
-const scoringSteps = (pipeline: string) => new Set(TASKS.find((t) => t.id === pipeline)!.metricSteps);
+const scoringSteps = (pipeline: string) =>
+  new Set(BUILT_IN_DECLARATIONS.tasks.find((t) => t.id === pipeline)!.metricSteps);
 
 it("the blind reviewer holds exactly the claimed video blind, and nobody else holds any", async () => {
   expect([...(await blindVideoIdsFor(prisma, ann.userId))]).toEqual([blindVideo]);
@@ -272,7 +274,7 @@ describe("the compare page", () => {
 
 describe("the video list", () => {
   it("shows the blind video without scores or a disagreement flag", async () => {
-    const query = videoListQuerySchema().parse({ runId: hallucinationRun });
+    const query = videoListQuerySchema(builtInCatalogue()).parse({ runId: hallucinationRun });
     const row = async (actor: Actor, videoId: string) =>
       (await browseVideos(prisma, actor, projectId, query)).videos.find((v) => v.id === videoId)!;
     const whole = await row(bob, blindVideo);
@@ -290,7 +292,7 @@ describe("the exports (agreement scope)", () => {
         prisma,
         actor,
         projectId,
-        exportQuerySchema().parse({ format: "jsonl", runId: hallucinationRun }),
+        exportQuerySchema(builtInCatalogue()).parse({ format: "jsonl", runId: hallucinationRun }),
       );
       const text = await new Response(stream).text();
       return new Set(

@@ -15,7 +15,7 @@
  * agreement, queues) can depend on it without a cycle.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import { TASKS } from "../tasks/registry";
+import { catalogFor } from "../rubrics/project-catalogue";
 import type { TaskDeclaration } from "../tasks/task-declaration";
 
 /**
@@ -67,7 +67,7 @@ export async function isBlindFor(prisma: PrismaClient, userId: string, videoId: 
  */
 export function judgeValueSteps(
   pipeline: string | null | undefined,
-  tasks: readonly TaskDeclaration[] = TASKS,
+  tasks: readonly TaskDeclaration[],
 ): ReadonlySet<string> | null {
   const steps = tasks.find((task) => task.id === pipeline)?.metricSteps;
   return steps && steps.length > 0 ? new Set(steps) : null;
@@ -138,11 +138,13 @@ export async function redactVideoScoresFor<T extends VideoScoresLike>(
   payload: T,
 ): Promise<T & { blind: boolean }> {
   if (!(await isBlindFor(prisma, userId, videoId))) return { ...payload, blind: false };
+  const video = await prisma.video.findUnique({ where: { id: videoId }, select: { projectId: true } });
+  const tasks = video ? (await catalogFor(prisma, video.projectId)).tasks : [];
   return {
     ...payload,
     blind: true,
     summary: null,
-    steps: withheldSteps(payload.steps, judgeValueSteps(payload.run?.pipeline)),
+    steps: withheldSteps(payload.steps, judgeValueSteps(payload.run?.pipeline, tasks)),
   };
 }
 
@@ -178,7 +180,7 @@ export async function redactInspectedStepsFor<S extends StepLike>(
   videoId: string,
   pipeline: string,
   steps: readonly S[],
-  tasks: readonly TaskDeclaration[] = TASKS,
+  tasks: readonly TaskDeclaration[],
 ): Promise<{ blind: boolean; steps: S[] }> {
   if (!(await isBlindFor(prisma, userId, videoId))) return { blind: false, steps: [...steps] };
   return { blind: true, steps: withheldSteps(steps, judgeValueSteps(pipeline, tasks)) };

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { TASKS } from "../tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 /*
  * The visibility layer sits below every domain that reads judge values: it imports none of them (so none
@@ -84,7 +84,7 @@ describe("the visibility layer", () => {
   });
 
   it("names no task's step: which steps carry judge values comes from the declarations", () => {
-    const steps = [...new Set(TASKS.flatMap((task) => task.metricSteps ?? []))];
+    const steps = [...new Set(BUILT_IN_DECLARATIONS.tasks.flatMap((task) => task.metricSteps ?? []))];
     expect(steps.length).toBeGreaterThan(0);
     const hits = sources("lib/visibility").flatMap((file) => {
       const text = fs.readFileSync(path.join(ROOT, file), "utf8");

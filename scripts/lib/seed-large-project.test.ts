@@ -1,3 +1,4 @@
+import { BUILT_IN_DECLARATIONS } from "../../lib/tasks/registry";
 import { describe, expect, it } from "vitest";
 import { prisma } from "../../lib/db/prisma";
 import { hallucinationInputsFromScoreRows, summarizeHallucinationScores } from "../../lib/tasks/hallucination/scores";
@@ -99,6 +100,7 @@ describe("seedLargeProject", () => {
               "hallucination",
               scores.find((s) => s.id === j.scoreId)!,
               frameSetId,
+              BUILT_IN_DECLARATIONS.taskOf("hallucination"),
             )
           : metricTarget("hallucination", j.videoId, "", j.targetType);
       expect(j.targetKey).toBe(judgmentKey(target));

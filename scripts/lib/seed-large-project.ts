@@ -21,7 +21,7 @@ import type { PrismaClient } from "../../lib/generated/prisma/client";
 import { DEFAULT_HALLUCINATION_SUMMARY_SETTINGS } from "../../lib/tasks/hallucination/scores";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../../lib/tasks/hallucination/schemas";
 import { judgmentDeclaration } from "../../lib/reviews/judgment-target";
-import { taskOf } from "../../lib/tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "../../lib/tasks/registry";
 import { disagreementGapOf } from "../../lib/tasks/task-declaration";
 import { seedPrompts } from "./seed-prompts";
 
@@ -319,8 +319,8 @@ async function insertJudgments({ tx, projectId, runId, reviewerIds, now, step }:
   await step(
     "overall judgments",
     () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "targetKey", "gap", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
-          SELECT x.video_id || '-ho', ${projectId}, 'hallucination', 'overall', 'overall', ${`hallucination|v:`} || x.video_id || '|overall', ${disagreementGapOf(judgmentDeclaration("overall", null, [taskOf("hallucination")]))}, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
-            abs(x.value - x.judge) >= ${disagreementGapOf(judgmentDeclaration("overall", null, [taskOf("hallucination")]))} - 1e-9, ${now}::timestamp, ${now}::timestamp
+          SELECT x.video_id || '-ho', ${projectId}, 'hallucination', 'overall', 'overall', ${`hallucination|v:`} || x.video_id || '|overall', ${disagreementGapOf(judgmentDeclaration("overall", null, [BUILT_IN_DECLARATIONS.taskOf("hallucination")]))}, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
+            abs(x.value - x.judge) >= ${disagreementGapOf(judgmentDeclaration("overall", null, [BUILT_IN_DECLARATIONS.taskOf("hallucination")]))} - 1e-9, ${now}::timestamp, ${now}::timestamp
           FROM (
             SELECT rv."videoId" AS video_id, (${reviewers}::text[])[1 + sv.vi % ${reviewerCount}] AS reviewer, rv."value" AS judge,
               greatest(0, least(100, rv."value" + (ARRAY[-15, -5, 0, 5, 15])[1 + (('x' || substr(md5(sv.vi || ':od'), 1, 8))::bit(32)::bigint % 5)::int])) AS value
@@ -334,8 +334,8 @@ async function insertJudgments({ tx, projectId, runId, reviewerIds, now, step }:
     () => tx.$executeRaw`INSERT INTO "human_judgment" ("id", "projectId", "task", "targetType", "target", "stepId", "scopeIndex", "frameSetId", "targetKey", "gap", "scoreId", "runId", "videoId", "reviewerId", "value", "judgeValue", "disagrees", "createdAt", "updatedAt")
           SELECT x.score_id || '-hs', ${projectId}, 'hallucination', 'score', x.category, x.step_id, x.scope_index, x.frame_set_id,
             ${`hallucination|v:`} || x.video_id || '|' || x.category || '@' || x.step_id || ':' || x.scope_index || CASE WHEN x.frame_set_id <> '' THEN '#' || x.frame_set_id ELSE '' END,
-            ${disagreementGapOf(judgmentDeclaration("score", null, [taskOf("hallucination")]))}, x.score_id, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
-            abs(x.value - x.judge) >= ${disagreementGapOf(judgmentDeclaration("score", null, [taskOf("hallucination")]))} - 1e-9, ${now}::timestamp, ${now}::timestamp
+            ${disagreementGapOf(judgmentDeclaration("score", null, [BUILT_IN_DECLARATIONS.taskOf("hallucination")]))}, x.score_id, ${runId}, x.video_id, x.reviewer, x.value, x.judge,
+            abs(x.value - x.judge) >= ${disagreementGapOf(judgmentDeclaration("score", null, [BUILT_IN_DECLARATIONS.taskOf("hallucination")]))} - 1e-9, ${now}::timestamp, ${now}::timestamp
           FROM (
             -- Keyed as lib/reviews/judgment-key.ts keys them (key-frame scores carry the run's frame set).
             SELECT s."id" AS score_id, s."videoId" AS video_id, s."category", s."stepId" AS step_id, s."scopeIndex" AS scope_index,

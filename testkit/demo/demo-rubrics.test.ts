@@ -11,12 +11,13 @@ import { createEndpoint } from "../../lib/judge/endpoints";
 import { createRunSchema } from "../../lib/judge/endpoints.validation";
 import { createRun, getRunStatus } from "../../lib/judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-import { installedPipelines } from "../../lib/task-modules/installed-task-modules";
+
 import { makeUser } from "../../lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../lib/testing/judge-deps";
 import { projectWithFramedVideos } from "../../lib/testing/judge-fixtures";
 import { exampleRubricFiles, rubricLinks, seedDemoRubrics } from "./demo-rubrics";
 import { rubricPipelineId } from "../../lib/rubrics/rubric-declaration";
+import { builtInCatalogue } from "../../lib/task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -51,9 +52,9 @@ describe("the demo's rubric tasks", () => {
     const requests: string[] = [];
     const api: SeedingRequest = async (route, init = {}) => {
       requests.push(`POST ${route.replace(projectId, ":id")}`);
-      const body = createRunSchema.parse(init.json);
+      const body = createRunSchema(builtInCatalogue()).parse(init.json);
       return createRun(
-        { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+        { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
         owner,
         projectId,
         body,

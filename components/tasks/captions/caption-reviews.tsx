@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/lib/api-client";
 import { type Judgment, JudgmentForm, JudgmentHistory, LabelledValues } from "@/components/videos/judgment-item";
-import { findTask } from "@/lib/tasks/registry";
+import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import { targetIdOfCategory } from "@/lib/tasks/task-declaration";
 
 export interface CaptionScore {
@@ -38,7 +38,7 @@ export function CaptionReviews({
   canReview: boolean;
   currentUserId: string;
 }) {
-  const task = findTask(pipeline);
+  const task = useTaskCatalogue().findTask(pipeline);
   const [open, setOpen] = useState<string | null>(null);
   const reviews = useQuery({
     queryKey: ["reviews", videoId, runId, captionId],

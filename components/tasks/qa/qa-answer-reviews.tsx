@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/lib/api-client";
 import { type Judgment, JudgmentForm, JudgmentHistory, LabelledValues } from "@/components/videos/judgment-item";
-import { taskOf } from "@/lib/tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
 
 /**
  * Reviewers' decisions on one run's answer to a question: correct (1) or wrong (0) with a note, beside the
@@ -33,7 +33,7 @@ export function QaAnswerReviews({
   canReview: boolean;
   currentUserId: string;
 }) {
-  const target = taskOf("qa").targets.find((t) => t.id === "correctness")!;
+  const target = BUILT_IN_DECLARATIONS.taskOf("qa").targets.find((t) => t.id === "correctness")!;
   const [open, setOpen] = useState(false);
   const reviews = useQuery({
     queryKey: ["reviews", videoId, runId, questionId],

@@ -8,6 +8,7 @@ import { buildOpenApiDocument, jsonSchemaOf } from "./document";
 import { apiReference, schemaSummary } from "./reference";
 import { apiRoutesOf } from "./route-modules";
 import type { ApiRoute } from "./route-spec";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 type Operation = {
   security: unknown[];
@@ -50,7 +51,9 @@ describe("buildOpenApiDocument", () => {
   it("turns a query schema into one parameter per field, and path ids into required path parameters", () => {
     const list = operation(document, "get", "/api/v1/projects/{projectId}/videos")!;
     const names = list.parameters!.filter((p) => p.in === "query").map((p) => p.name);
-    expect(names).toEqual(Object.keys((jsonSchemaOf(videoListQuerySchema()).properties as object) ?? {}));
+    expect(names).toEqual(
+      Object.keys((jsonSchemaOf(videoListQuerySchema(builtInCatalogue())).properties as object) ?? {}),
+    );
     expect(names).toEqual(expect.arrayContaining(["status", "sort", "dir", "cursor", "pageSize"]));
     expect(list.parameters!.find((p) => p.name === "projectId")).toEqual({
       name: "projectId",

@@ -1,4 +1,4 @@
-import { withoutRubricTasks } from "../../rubrics/rubric-registry";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 import { z } from "zod";
 import { errorResponseSchema } from "./responses";
 import { apiRoutesOf } from "./route-modules";
@@ -72,9 +72,12 @@ export function standardErrors(route: ApiRoute): number[] {
   return errors;
 }
 
-/** A zod schema as the JSON Schema of what a client sends (defaults optional) or gets. */
+/**
+ * A zod schema as the JSON Schema of what a client sends (defaults optional) or gets. A schema built from the tasks
+ * is built from the built-in catalogue: the document is public, and a project's rubric tasks are that project's.
+ */
 export function jsonSchemaOf(schema: SchemaSource, io: "input" | "output" = "input"): JsonSchema {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schemaOf(schema), {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schemaOf(schema, builtInCatalogue()), {
     target: "draft-2020-12",
     io,
     unrepresentable: "any",
@@ -201,7 +204,7 @@ function operation(route: ApiRoute): Operation {
 
 /**
  * The OpenAPI 3.1 document of /api/v1, built from the routes' descriptions and the zod schemas the routes parse
- * (a function schema is built here, from the task registry as it is now). Served at /api/v1/openapi.json and shown
+ * (a function schema is built here, from the built-in catalogue). Served at /api/v1/openapi.json and shown
  * at /docs/api.
  */
 export function buildOpenApiDocument(routes: ApiRoute[]): OpenApiDocument {
@@ -259,8 +262,7 @@ const built = new WeakMap<readonly RouteModuleEntry[], OpenApiDocument>();
 export function openApiDocument(routes: readonly RouteModuleEntry[]): OpenApiDocument {
   let document = built.get(routes);
   if (!document) {
-    // Built-in tasks only: the document is public, and a project's rubric task ids are that project's business.
-    document = withoutRubricTasks(() => buildOpenApiDocument(apiRoutesOf(routes)));
+    document = buildOpenApiDocument(apiRoutesOf(routes));
     built.set(routes, document);
   }
   return document;

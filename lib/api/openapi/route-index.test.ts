@@ -163,9 +163,9 @@ describe("the routes' descriptions", () => {
     let compared = 0;
     for (const method of methods) {
       const { key, description, source } = method;
-      // A schema built from the task registry is a function (`labelSetImportFieldsSchema()`): the description holds the function.
-      const fields = /(\w+)(?:\(\))?\.parse\(fields\)/.exec(source);
-      const query = /(\w+)(?:\(\))?\.parse\((?:Object\.fromEntries|searchParamsObject)\(/.exec(source);
+      // A schema built from the task catalogue is a function (`labelSetImportFieldsSchema(catalogue)`): the description holds the function.
+      const fields = /(\w+)(?:\(\w*\))?\.parse\(fields\)/.exec(source);
+      const query = /(\w+)(?:\(\w*\))?\.parse\((?:Object\.fromEntries|searchParamsObject)\(/.exec(source);
       for (const [match, declared] of [
         [fields, description.body?.kind === "multipart" ? description.body.fields : undefined],
         [query, description.query && "readBy" in description.query ? description.query.schema : undefined],

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { TaskCatalogue } from "../../task-modules/task-catalogue";
 
 /** The methods a route file exports, as OpenAPI names them. */
 export const HTTP_METHODS = ["get", "post", "put", "patch", "delete"] as const;
@@ -12,13 +13,13 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 export type ApiAccess = "member" | "public";
 
 /**
- * A zod schema, or a function that builds it from the task registry (`videoListQuerySchema`): a function is
- * called when the document is built and, for what a wrapper parses, on every request, so the schema holds
- * the tasks registered by then (a project's rubric tasks included, which the public document leaves out).
+ * A zod schema, or a function that builds it from a task catalogue (`videoListQuerySchema`): a wrapper calls it
+ * with the request's catalogue (its project's rubric tasks included), the OpenAPI document with the built-in one.
  */
-export type SchemaSource = z.ZodType | (() => z.ZodType);
+export type SchemaSource = z.ZodType | ((catalogue: TaskCatalogue) => z.ZodType);
 
-export const schemaOf = (source: SchemaSource): z.ZodType => (typeof source === "function" ? source() : source);
+export const schemaOf = (source: SchemaSource, catalogue: TaskCatalogue): z.ZodType =>
+  typeof source === "function" ? source(catalogue) : source;
 
 /**
  * What a route reads from the request body. A JSON body is parsed by the route's wrapper with `schema` and handed
@@ -127,7 +128,7 @@ export interface ApiRoute extends Omit<RouteDescription, "query"> {
 
 type SchemaOutput<S> = S extends z.ZodType
   ? z.output<S>
-  : S extends () => infer T
+  : S extends (catalogue: TaskCatalogue) => infer T
     ? T extends z.ZodType
       ? z.output<T>
       : never

@@ -6,9 +6,10 @@ import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { waitFor, WorkerProcesses } from "../../testing/worker-processes";
 import { createEndpoint } from "../endpoints";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { pgBossQueue, startBoss } from "../queue";
 import { createRun } from "../runs";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let boss: PgBoss;
@@ -50,7 +51,7 @@ describe("a batch run whose worker is killed while a batch is open", () => {
       const first = workers.start(env);
       await first.ready;
       const run = await createRun(
-        { prisma, queue: pgBossQueue(boss), pipelines: installedPipelines() },
+        { prisma, queue: pgBossQueue(boss), pipelines: builtInCatalogue().pipelines },
         owner,
         projectId,
         { pipeline: "hallucination", endpointId: endpoint.id, batch: true },

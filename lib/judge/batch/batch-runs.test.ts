@@ -14,9 +14,10 @@ import { getStorage } from "@/lib/storage/storage";
 import { createEndpoint, endpointConfigForRun } from "../endpoints";
 import { createRunSchema } from "../endpoints.validation";
 import { judgeVideo } from "../engine/judge-video";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { cancelRun, createRun, getRunStatus } from "../runs";
 import { advanceBatchRun, openAiBatchApi, type BatchRunnerDeps } from "./batch-runner";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -92,10 +93,10 @@ function batchDriver(options: { maxFileBytes?: number } = {}) {
 
 async function startBatchRun(driver: ReturnType<typeof batchDriver>, projectId: string, endpointId: string) {
   return createRun(
-    { prisma, queue: driver.queue, pipelines: installedPipelines() },
+    { prisma, queue: driver.queue, pipelines: builtInCatalogue().pipelines },
     owner,
     projectId,
-    createRunSchema.parse({ pipeline: "hallucination", endpointId, batch: true }),
+    createRunSchema(builtInCatalogue()).parse({ pipeline: "hallucination", endpointId, batch: true }),
   );
 }
 
@@ -117,10 +118,10 @@ describe("batch-mode runs against the stub's Batch API", () => {
       const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 3 });
       // Different model names: the cache key has the model, the stub's hallucination answers do not.
       const online = await createRun(
-        { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: installedPipelines() },
+        { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: builtInCatalogue().pipelines },
         owner,
         projectId,
-        createRunSchema.parse({
+        createRunSchema(builtInCatalogue()).parse({
           pipeline: "hallucination",
           endpointId: await endpoint(projectId, "stub-online", false),
         }),

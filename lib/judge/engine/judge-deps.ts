@@ -42,7 +42,11 @@ export interface EndpointConfig {
 export interface JudgeDeps {
   prisma: PrismaClient;
   storage: ObjectStorage;
-  pipelines: Record<string, PipelineDefinition>;
+  /**
+   * A test's own pipelines (a toy task's), tried before the run's own; a run's pipeline is otherwise its task's
+   * at the version the run pinned (lib/rubrics/run-pipeline.ts).
+   */
+  pipelines?: Readonly<Record<string, PipelineDefinition>>;
   templates: TemplateSource;
   llmFor(endpoint: EndpointConfig): LlmClient;
   limiterFor(endpoint: EndpointConfig): CallLimiter;

@@ -5,11 +5,12 @@ import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-se
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { NO_PROMPT_REASON } from "../../tasks/hallucination/pipeline";
 import { createRun, getRunStatus } from "../runs";
 import { judgeVideo, type JudgeDeps } from "./judge-video";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -62,7 +63,7 @@ async function setup(
 }
 
 const run = (projectId: string, endpointId: string) =>
-  createRun({ prisma, queue: inlineQueue, pipelines: installedPipelines() }, owner, projectId, {
+  createRun({ prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
     pipeline: "hallucination",
     endpointId,
   });
@@ -139,7 +140,7 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     const { projectId, videoIds, endpointId } = await setup({ keyFrames: 2 });
     // Queued nowhere: the video is judged here, with a windDown to watch.
     const created = await createRun(
-      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: "hallucination", endpointId },
@@ -159,10 +160,15 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
   it("says once that the video is set up, when its first steps have looked up their answers and before their calls go out", async () => {
     const { projectId, videoIds, endpointId } = await setup({ keyFrames: 2 });
     const run = () =>
-      createRun({ prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() }, owner, projectId, {
-        pipeline: "hallucination",
-        endpointId,
-      });
+      createRun(
+        { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
+        owner,
+        projectId,
+        {
+          pipeline: "hallucination",
+          endpointId,
+        },
+      );
     const requestsAtReady: number[] = [];
     const first = await run();
     expect(
@@ -440,7 +446,11 @@ describe("step errors", () => {
     };
     const queued: { runId: string; videoId: string }[] = [];
     const { id } = await createRun(
-      { prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: installedPipelines() },
+      {
+        prisma,
+        queue: { enqueue: async (jobs) => void queued.push(...jobs) },
+        pipelines: builtInCatalogue().pipelines,
+      },
       owner,
       projectId,
       {
@@ -559,7 +569,11 @@ describe("cancelling a run", () => {
       const endpointId = (await prisma.judgeEndpoint.findFirstOrThrow({ where: { projectId } })).id;
       const queued: { runId: string; videoId: string }[] = [];
       const { id } = await createRun(
-        { prisma, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, pipelines: installedPipelines() },
+        {
+          prisma,
+          queue: { enqueue: async (jobs) => void queued.push(...jobs) },
+          pipelines: builtInCatalogue().pipelines,
+        },
         owner,
         projectId,
         {

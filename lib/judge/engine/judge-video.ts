@@ -2,7 +2,7 @@ import type { PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { ChatImage } from "../llm-client";
 import { keyFramesAndClusters } from "../frame-scopes";
 import { withPromptVersions } from "../template-source";
-import { ensureRubricTasks } from "../../rubrics/rubric-registry";
+import { pipelineOfRun } from "../../rubrics/run-pipeline";
 import { combineEnsembleWhenDone } from "../../ensembles/ensemble-runs";
 import { imageLimitOf } from "../endpoint-capabilities";
 import { executeStep, type StepWork } from "./execute-step";
@@ -74,12 +74,7 @@ export async function judgeVideo(
   const store = judgeStoreFor(prisma);
   const loaded = await store.loadJob(job);
   if (!loaded) throw new Error(`Run ${job.runId} has no video ${job.videoId}`);
-  let pipeline = deps.pipelines[loaded.run.pipeline];
-  if (!pipeline) {
-    // A rubric task saved by another process since this one last looked (lib/rubrics registers them).
-    await ensureRubricTasks(prisma, { force: true });
-    pipeline = deps.pipelines[loaded.run.pipeline];
-  }
+  const pipeline = deps.pipelines?.[loaded.run.pipeline] ?? (await pipelineOfRun(prisma, loaded.run));
   if (!pipeline) throw new Error(`Unknown pipeline ${loaded.run.pipeline}`);
   const watch = runWatch(deps, job.runId);
   watch.saw(loaded.run.status);

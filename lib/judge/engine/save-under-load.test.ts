@@ -18,8 +18,9 @@ import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { questionSetBytes, smallQuestionSet } from "../../tasks/qa/qa-fixtures";
 import { createEndpoint } from "../endpoints";
 import { createRunSchema } from "../endpoints.validation";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { createRun } from "../runs";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -95,10 +96,10 @@ describe("saving a finished step", () => {
     const busy = busyWhenFirstSaving(tiny);
     const deps = testJudgeDeps({ prisma: busy.client });
     const run = await createRun(
-      { prisma, queue: inlineJudgeQueue(deps), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(deps), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id }),
+      createRunSchema(builtInCatalogue()).parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id }),
     );
     const steps = await prisma.stepResult.findMany({
       where: { runId: run.id },

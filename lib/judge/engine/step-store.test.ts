@@ -6,9 +6,10 @@ import { PrismaClient } from "../../generated/prisma/client";
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { createRun } from "../runs";
 import { JudgeStore, planVideoSteps, planVideosSteps, type CallRow, type StepFinish } from "./step-store";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 /** A queued hallucination run of `videoCount` new videos with one key frame each: its jobs, as a worker takes them. */
 async function queuedRun(videoCount: number) {
@@ -30,7 +31,11 @@ async function queuedRun(videoCount: number) {
   });
   const jobs: { runId: string; videoId: string }[] = [];
   await createRun(
-    { prisma, queue: { enqueue: async (queued) => void jobs.push(...queued) }, pipelines: installedPipelines() },
+    {
+      prisma,
+      queue: { enqueue: async (queued) => void jobs.push(...queued) },
+      pipelines: builtInCatalogue().pipelines,
+    },
     owner,
     projectId,
     {

@@ -12,12 +12,13 @@ import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-se
 import { makeUser } from "../../testing/fixtures";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { createRun, getRunStatus } from "../runs";
 import type { TemplateSource } from "../template-source";
 import { declarationProblems, type TaskDeclaration } from "../../tasks/task-declaration";
 import type { PipelineDefinition, StepInput } from "./pipeline";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 const TOY_TEMPLATE = "Toy judge. Say anything about this item: {{text}}";
 
@@ -367,7 +368,7 @@ describe("frame-set requirements", () => {
     });
 
     const run = await createRun(
-      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: "hallucination", endpointId: endpoint.id },

@@ -16,9 +16,10 @@ import { fixtureVideoName, jsonlBytes } from "../../testing/item-files";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createStubEndpoint } from "../../testing/stub-endpoint";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { referenceLine } from "./caption-fixtures";
 import { importModelOutputs, importReferenceSet } from "./caption-set-import";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 const VIDEOS = 10;
 // 13 words; a 13-word caption is within ±10%, a 3-word one is not.
@@ -35,7 +36,7 @@ afterAll(() => stub?.close());
 
 describe("aligning a caption item target", () => {
   it("is offered per item, with the style judge's template rewritten", () => {
-    const style = alignableTargets(installedPipelines(), "caption_style").find((t) => t.target.id === "style")!;
+    const style = alignableTargets(builtInCatalogue().pipelines, "caption_style").find((t) => t.target.id === "style")!;
     expect(style).toMatchObject({
       kind: "score",
       scope: "item",
@@ -122,7 +123,7 @@ describe("aligning a caption item target", () => {
     );
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
     const report = await alignBuiltinJudge(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels: store },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines, labels: store },
       owner,
       projectId,
       {

@@ -16,12 +16,13 @@ import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { captionDetail } from "./caption-detail";
 import { projectCaptionOverview } from "./caption-overview";
 import { captionListQuerySchema, captionResultsQuerySchema } from "./caption-query";
 import { runCaptionResults } from "./caption-run-results";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -91,10 +92,10 @@ async function judgedProject() {
   );
   const start = (input: Record<string, unknown>) =>
     createRun(
-      { prisma, queue: inlineQueue, pipelines: installedPipelines() },
+      { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({ endpointId: endpoint.id, captionSetId: setId, ...input }),
+      createRunSchema(builtInCatalogue()).parse({ endpointId: endpoint.id, captionSetId: setId, ...input }),
     );
   const style = await start({ pipeline: "caption_style" });
   const content = await start({ pipeline: "caption_content" });

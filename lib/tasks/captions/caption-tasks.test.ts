@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { declarationProblems } from "../task-declaration";
 import { pipelineIds } from "../../judge/endpoints.validation";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { captionContentPipeline } from "./caption-content";
 import { captionStylePipeline, captionStyleSettingsSchema } from "./caption-style";
 import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "./caption-tasks";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 describe("the caption tasks", () => {
   it("are consistent declarations carried by their pipelines", () => {
@@ -18,8 +19,8 @@ describe("the caption tasks", () => {
   });
 
   it("are the pipelines a run may name, with the frame set they need", () => {
-    expect(pipelineIds()).toEqual(expect.arrayContaining(["caption_style", "caption_content"]));
-    expect(pipelineIds().sort()).toEqual(Object.keys(installedPipelines()).sort());
+    expect(pipelineIds(builtInCatalogue())).toEqual(expect.arrayContaining(["caption_style", "caption_content"]));
+    expect(pipelineIds(builtInCatalogue()).sort()).toEqual(Object.keys(builtInCatalogue().pipelines).sort());
     expect(captionStylePipeline.frames!(captionStyleSettingsSchema.parse({}))).toEqual({ mode: "uniform", count: 8 });
     expect(captionContentPipeline.frames!({ frames: 16 })).toEqual({ mode: "uniform", count: 16 });
     expect(captionStyleSettingsSchema.parse({})).toEqual({

@@ -2,6 +2,7 @@ import type { Actor } from "../../auth/actor";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { listItems } from "../../items/items";
 import { itemFilterSchema } from "../../items/item-filter";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 import type { VideoItemList } from "../task-module";
 
 /** The video page's card of the video's captions (the first 100), each linked to its caption page. */
@@ -15,7 +16,7 @@ export async function videoCaptionList(
     prisma,
     actor,
     projectId,
-    itemFilterSchema().parse({ kind: "caption", videoId, pageSize: 100 }),
+    itemFilterSchema(builtInCatalogue()).parse({ kind: "caption", videoId, pageSize: 100 }),
   );
   if (captions.total === 0) return null;
   return {

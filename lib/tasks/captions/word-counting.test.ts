@@ -19,12 +19,13 @@ import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { projectCaptionRuns } from "./caption-overview";
 import { captionResultsQuerySchema } from "./caption-query";
 import { captionResultsCsv } from "./caption-results-export";
 import { runCaptionResults } from "./caption-run-results";
 import { captionStyleSettingsSchema } from "./caption-style";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 describe("counting words as AnyCapEval does", () => {
   it.each([
@@ -110,10 +111,15 @@ describe("counting words as AnyCapEval does", () => {
     const queue = inlineJudgeQueue(testJudgeDeps());
     const start = (settings: Record<string, unknown>) =>
       createRun(
-        { prisma, queue, pipelines: installedPipelines() },
+        { prisma, queue, pipelines: builtInCatalogue().pipelines },
         owner,
         projectId,
-        createRunSchema.parse({ endpointId: endpoint.id, captionSetId: setId, pipeline: "caption_style", settings }),
+        createRunSchema(builtInCatalogue()).parse({
+          endpointId: endpoint.id,
+          captionSetId: setId,
+          pipeline: "caption_style",
+          settings,
+        }),
       );
     const ours = await start({});
     const theirs = await start({ wordCounting: "anycapeval" });

@@ -17,13 +17,14 @@ import { filterFunnel, type FilterId } from "@/lib/tasks/construction/filter-fun
 import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { addMember } from "@/lib/projects/projects";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -31,10 +32,10 @@ let owner: Actor;
 const inlineQueue = inlineJudgeQueue(testJudgeDeps());
 const start = (projectId: string, input: Record<string, unknown>) =>
   createRun(
-    { prisma, queue: inlineQueue, pipelines: installedPipelines() },
+    { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
     owner,
     projectId,
-    createRunSchema.parse(input),
+    createRunSchema(builtInCatalogue()).parse(input),
   );
 const bytes = (records: unknown[]) => new TextEncoder().encode(records.map((r) => JSON.stringify(r)).join("\n"));
 const fileName = (v: number) => `A ball rolls down a ramp number ${v}-0.mp4`;
@@ -627,10 +628,10 @@ describe("Q&A construction runs", () => {
     expect(items.some((i) => i.group === "hirest")).toBe(false);
     await expect(createCandidatesFromRun(prisma, owner, firstConstructRunId)).rejects.toThrow(/is a qa_construct run/);
     const queued = await createRun(
-      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({ pipeline: "qa_generate", endpointId: model, clipSetId }),
+      createRunSchema(builtInCatalogue()).parse({ pipeline: "qa_generate", endpointId: model, clipSetId }),
     );
     await expect(createCandidatesFromRun(prisma, owner, queued.id)).rejects.toThrow(/has not finished yet/);
     const outsider = await makeUser();

@@ -13,13 +13,14 @@ import { prisma } from "@/lib/db/prisma";
 import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { demoStepAnnotations } from "./demo-seed";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -62,10 +63,10 @@ it(
     ).id;
     const start = (input: Record<string, unknown>) =>
       createRun(
-        { prisma, queue: inlineQueue, pipelines: installedPipelines() },
+        { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
         owner,
         projectId,
-        createRunSchema.parse(input),
+        createRunSchema(builtInCatalogue()).parse(input),
       );
     const generated = await start({ pipeline: "qa_generate", endpointId, clipSetId: set.set.id });
     const { setId } = await createCandidatesFromRun(prisma, owner, generated.id);

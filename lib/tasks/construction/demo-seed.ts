@@ -14,7 +14,7 @@ import { GENERATE_PIPELINE, CONSTRUCT_PIPELINE } from "./construction-overview";
 import { importStepAnnotations } from "./step-annotation-sets";
 import { createEndpoint } from "../../judge/endpoints";
 import { endpointInputSchema } from "../../judge/endpoint-input.validation";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 import { createProject } from "../../projects/projects";
 
 export const DEMO_CONSTRUCTION_PROJECT = "Demo — Q&A construction (simulated)";
@@ -180,7 +180,7 @@ export async function seedConstructionProject(deps: ConstructionSeedDeps) {
 export async function seedConstructionRuns(
   deps: Pick<ConstructionSeedDeps, "api" | "log" | "runTimeoutMs">,
   target: { projectId: string; clipSetId: string; endpointId: string },
-  pipelines: Record<string, unknown> = installedPipelines(),
+  pipelines: Readonly<Record<string, unknown>> = builtInCatalogue().pipelines,
 ): Promise<{ generateRunId: string; candidateSetId: string; constructRunId: string } | null> {
   if (!(GENERATE_PIPELINE in pipelines) || !(CONSTRUCT_PIPELINE in pipelines)) return null;
   const { api } = deps;

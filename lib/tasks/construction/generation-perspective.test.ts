@@ -12,7 +12,7 @@ import { prisma } from "@/lib/db/prisma";
 import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { createRun } from "@/lib/judge/runs";
 import { loadTemplate } from "@/lib/judge/prompt-templates";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
@@ -21,6 +21,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { sharedDataPath } from "@/lib/testing/shared-data";
 import { generationTemplateOf, qaGenerateSettingsSchema } from "./qa-generate-pipeline";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 const FIRST_PERSON =
   "You excel in interpreting video footage recorded from a first-person perspective by a pair of smart glasses";
@@ -164,10 +165,14 @@ describe("the generalized template's perspective", () => {
     });
     const queue = inlineJudgeQueue(testJudgeDeps());
     const run = await createRun(
-      { prisma, queue, pipelines: installedPipelines() },
+      { prisma, queue, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({ pipeline: "qa_generate", endpointId: endpoint.id, clipSetId: set.set.id }),
+      createRunSchema(builtInCatalogue()).parse({
+        pipeline: "qa_generate",
+        endpointId: endpoint.id,
+        clipSetId: set.set.id,
+      }),
     );
     const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, select: { templateId: true } });
     expect(steps.map((s) => s.templateId).sort()).toEqual([

@@ -14,8 +14,9 @@ import { makeUser } from "../../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createStubEndpoint } from "../../testing/stub-endpoint";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { alignmentDemoTags } from "./demo-seed";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -70,7 +71,7 @@ describe("the demo's alignment of the verdict", () => {
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
     for (const seed of [1, 2, 3]) {
       const report = await alignBuiltinJudge(
-        { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels },
+        { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines, labels },
         owner,
         projectId,
         {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { anyPresent, judgePresence } from "../../calibration/judge-presence";
-import { TASKS } from "../registry";
+import { BUILT_IN_DECLARATIONS } from "../registry";
 import { paperCell, paperTable, paperTableReads, type CalibrationVideo } from "./paper-table";
 import declarations from "./declarations";
 import { escapeLatex } from "../../export/latex";
@@ -151,8 +151,8 @@ describe("paperTableReads", () => {
   it("offers the runs of exactly the tasks whose declaration has a verdict and every category row (this folder's), not the other registered tasks", () => {
     const own = declarations.tasks.map((task) => task.id);
     expect(own.length).toBeGreaterThan(0);
-    expect(TASKS.filter((task) => paperTableReads(task)).map((task) => task.id)).toEqual(own);
-    expect(TASKS.length).toBeGreaterThan(own.length);
+    expect(BUILT_IN_DECLARATIONS.tasks.filter((task) => paperTableReads(task)).map((task) => task.id)).toEqual(own);
+    expect(BUILT_IN_DECLARATIONS.tasks.length).toBeGreaterThan(own.length);
     expect(paperTableReads(null)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { keyFramesAndClusters, scopeFocus, stepScope } from "../../judge/frame-scopes";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
-import { taskOf } from "../registry";
+
+import { BUILT_IN_DECLARATIONS } from "../registry";
 import { hallucinationPipeline } from "./pipeline";
 import {
   describeScoreSettings,
@@ -11,6 +11,7 @@ import {
   readableSummary,
   shortHash,
 } from "./video-outputs";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 // Two key frames (indexes 1 and 4) with clusters {0,1,2} and {3,4,5}; frame 6 belongs to no cluster.
 const frames = [
@@ -25,9 +26,9 @@ const frames = [
 
 describe("what a step looked at", () => {
   it("uses each pipeline's own scopes, as its task declares them", () => {
-    for (const [id, pipeline] of Object.entries(installedPipelines())) {
+    for (const [id, pipeline] of Object.entries(builtInCatalogue().pipelines)) {
       expect(Object.fromEntries(pipeline.steps.map((step) => [step.id, step.scope])), id).toEqual(
-        taskOf(id).stepScopes,
+        BUILT_IN_DECLARATIONS.taskOf(id).stepScopes,
       );
       for (const step of pipeline.steps) expect(stepScope(step.id), `${id}.${step.id}`).toBe(step.scope);
     }

@@ -23,7 +23,7 @@ import { runQaResults } from "@/lib/tasks/qa/qa-run-questions";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectAgreement } from "@/lib/agreement/load";
@@ -35,6 +35,7 @@ import { submitItem } from "@/lib/queues/submit-item";
 import { ValidationError } from "@/lib/errors";
 import { importHarnessRun } from "./harness-import";
 import type { QaDecision } from "./qa-pipeline";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 const fixture = (name: string) => new Uint8Array(readFileSync(join(__dirname, "harness-fixtures", name)));
 const LMMS = fixture("samples_videomme_2026-11-23T12-00-00.jsonl");
@@ -679,7 +680,7 @@ describe("importing harness outputs as external QA runs", () => {
       prisma,
       owner,
       projectId,
-      agreementQuerySchema().parse({ runId: run.runId! }),
+      agreementQuerySchema(builtInCatalogue()).parse({ runId: run.runId! }),
     );
     expect(report.summary).toMatchObject({ reviewedItems: 3, judgments: 3, reviewers: 1 });
     const vsJudge = report.humanVsJudge.reviewers.find((r) => r.reviewerId === reviewer.userId)!;
@@ -695,10 +696,10 @@ describe("importing harness outputs as external QA runs", () => {
     const model = await stubEndpoint(projectId, "Model (simulated)", `stub-vision-${suffix}`);
     const judge = await stubEndpoint(projectId, "Judge (simulated)", `stub-judge-${suffix}`);
     const own = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({
+      createRunSchema(builtInCatalogue()).parse({
         pipeline: "qa",
         endpointId: model,
         questionSetId: setId,

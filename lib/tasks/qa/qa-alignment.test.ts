@@ -17,9 +17,10 @@ import { fixtureVideoName } from "../../testing/item-files";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { createStubEndpoint } from "../../testing/stub-endpoint";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { questionSetBytes } from "./qa-fixtures";
 import { importQuestionSet } from "./question-set-import";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 const VIDEOS = 10;
 // The judge finds the even questions' answers right (their reference shares the question's words), the odd ones wrong.
@@ -37,7 +38,9 @@ afterAll(() => stub?.close());
 
 describe("aligning a video-QA item target", () => {
   it("is offered per item, with the open questions' judge template rewritten", () => {
-    expect(alignableTargets(installedPipelines(), "qa").find((t) => t.target.id === "correctness")).toMatchObject({
+    expect(
+      alignableTargets(builtInCatalogue().pipelines, "qa").find((t) => t.target.id === "correctness"),
+    ).toMatchObject({
       kind: "score",
       scope: "item",
       valueStep: "decide",
@@ -96,7 +99,7 @@ describe("aligning a video-QA item target", () => {
     );
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
     const report = await alignBuiltinJudge(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines(), labels: store },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines, labels: store },
       owner,
       projectId,
       {

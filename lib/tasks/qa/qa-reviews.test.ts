@@ -14,7 +14,7 @@ import { ValidationError } from "@/lib/errors";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { createQueue } from "@/lib/queues/create-queue";
@@ -26,6 +26,7 @@ import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { questionSetBytes } from "@/lib/tasks/qa/qa-fixtures";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -81,14 +82,14 @@ beforeAll(async () => {
   // Model names new per project: judge prompts carry no frames, so the response cache would otherwise mix tests.
   const suffix = projectId.slice(-8);
   const judge = await endpoint("Judge (simulated)", `stub-judge-${suffix}`);
-  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
+  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
   const start = async (model: string) =>
     (
       await createRun(
         deps,
         owner,
         projectId,
-        createRunSchema.parse({
+        createRunSchema(builtInCatalogue()).parse({
           pipeline: "qa",
           endpointId: await endpoint(model, model),
           questionSetId: set.set.id!,
@@ -330,7 +331,7 @@ describe("agreement on QA answers", () => {
         }
       }
     }
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({}));
+    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema(builtInCatalogue()).parse({}));
     // 8 answers (4 per run), each compared with its own run only: not 16.
     expect(report.summary).toMatchObject({ reviewedItems: 8, judgments: 12, multiReviewedItems: 4, reviewers: 2 });
     const annVsJudge = report.humanVsJudge.reviewers.find((r) => r.reviewerId === ann.userId)!;
@@ -375,7 +376,12 @@ describe("agreement on QA answers", () => {
     expect(report.humanVsHuman.pairs[0]!.binary.values.kappa).toBeCloseTo(0.5, 10);
 
     // Filtered to one QA run: only its answers.
-    const onlyB = await projectAgreement(prisma, owner, projectId, agreementQuerySchema().parse({ runId: runB }));
+    const onlyB = await projectAgreement(
+      prisma,
+      owner,
+      projectId,
+      agreementQuerySchema(builtInCatalogue()).parse({ runId: runB }),
+    );
     expect(onlyB.summary).toMatchObject({ reviewedItems: 4, judgments: 4 });
   });
 });

@@ -10,7 +10,7 @@ import { prisma } from "@/lib/db/prisma";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
@@ -18,6 +18,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { questionSetBytes, smallQuestionSet } from "@/lib/tasks/qa/qa-fixtures";
 import type { QaDecision } from "./qa-pipeline";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -32,10 +33,10 @@ beforeEach(() => stub.reset());
 const inlineQueue = inlineJudgeQueue(testJudgeDeps());
 const start = (projectId: string, input: Record<string, unknown>) =>
   createRun(
-    { prisma, queue: inlineQueue, pipelines: installedPipelines() },
+    { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
     owner,
     projectId,
-    createRunSchema.parse(input),
+    createRunSchema(builtInCatalogue()).parse(input),
   );
 
 async function endpoint(projectId: string, name: string, model: string) {

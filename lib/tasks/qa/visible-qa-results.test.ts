@@ -17,7 +17,7 @@ import { questionSetBytes } from "./qa-fixtures";
 import { createEndpoint } from "../../judge/endpoints";
 import { createRunSchema } from "../../judge/endpoints.validation";
 import { createRun } from "../../judge/runs";
-import { installedPipelines } from "../../task-modules/installed-task-modules";
+
 import { WithheldError } from "../../visibility/withheld";
 import { qaRunResultsQuerySchema } from "./qa-query";
 import { qaResultsCsvRows } from "./qa-results-export";
@@ -28,6 +28,7 @@ import {
   runQaResultExport,
   runQaResults,
 } from "./visible-qa-results";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -71,10 +72,10 @@ beforeAll(async () => {
     pricePer1kOutput: null,
   });
   const run = await createRun(
-    { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+    { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
     owner,
     project.projectId,
-    createRunSchema.parse({
+    createRunSchema(builtInCatalogue()).parse({
       pipeline: "qa",
       endpointId: endpoint.id,
       questionSetId: set.set.id,

@@ -13,7 +13,7 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { nextItem } from "@/lib/queues/next-item";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { WithheldError } from "@/lib/visibility/withheld";
@@ -23,6 +23,7 @@ import { vbench2Leaderboard } from "./leaderboard";
 import { evalResultsOf, vbench2RunResults } from "./results";
 import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "./vbench2-fixtures";
 import { vbench2ResultsView, visibleEvalResults } from "./visible-results";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -57,10 +58,10 @@ beforeAll(async () => {
   });
   const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
   const run = await createRun(
-    { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+    { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
     owner,
     projectId,
-    createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+    createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
   );
   runId = run.id;
 }, 120_000);

@@ -12,13 +12,14 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun } from "@/lib/judge/runs";
 import { importVbenchResults } from "@/lib/label-sets/label-sets";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { GET } from "./routes/vbench2-leaderboard";
 import { vbench2Leaderboard } from "./leaderboard";
 import { vbench2RunResults } from "./results";
 import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "./vbench2-fixtures";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -57,10 +58,10 @@ describe("the VBench-2.0 leaderboard", () => {
     const { projectId, videoIds } = await vbench2Project(prisma, owner, videos());
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
     const run = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+      createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
     );
 
     const board = await vbench2Leaderboard(prisma, owner, projectId, { runId: run.id, samples: 500, seed: 7 });

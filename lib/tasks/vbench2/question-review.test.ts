@@ -14,13 +14,14 @@ import { createQueue } from "@/lib/queues/create-queue";
 import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { nextItem } from "@/lib/queues/next-item";
 import { submitItem } from "@/lib/queues/submit-item";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { vbench2RunResults } from "./results";
 import { WithheldError } from "@/lib/visibility/withheld";
 import { visibleVbench2Results } from "./visible-results";
 import { stubEndpoint, vbench2Project } from "./vbench2-fixtures";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -48,10 +49,10 @@ describe("checking the judge's VBench-2.0 answers", () => {
     ]);
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
     const run = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+      createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
     );
     const reviewer = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });

@@ -13,10 +13,11 @@ import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { createQueue } from "@/lib/queues/create-queue";
 import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { nextItem } from "@/lib/queues/next-item";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { stubEndpoint, vbench2Project } from "./vbench2-fixtures";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -41,10 +42,10 @@ beforeAll(async () => {
   ]));
   const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
   const run = await createRun(
-    { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+    { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
     owner,
     projectId,
-    createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+    createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
   );
   runId = run.id;
 });

@@ -12,12 +12,13 @@ import { createRun } from "@/lib/judge/runs";
 import { importVbenchResults } from "@/lib/label-sets/label-sets";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { reviewScore } from "@/lib/reviews/reviews";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { evalResultsOf, vbench2RunResults } from "./results";
 import { vbench2ScoreOf } from "./results-score";
 import { stubEndpoint, vbench2Project } from "./vbench2-fixtures";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -67,10 +68,10 @@ describe("vbench2 results", () => {
     ]);
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
     const run = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+      createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
     );
 
     const all = await vbench2RunResults(prisma, projectId, run.id);
@@ -167,10 +168,10 @@ describe("vbench2 results", () => {
     ]);
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
     const run = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({ pipeline: "vbench2", endpointId: vlm }),
+      createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
     );
     // A person answers every question as the judge did.
     for (const score of await prisma.score.findMany({ where: { runId: run.id }, orderBy: { id: "asc" } }))

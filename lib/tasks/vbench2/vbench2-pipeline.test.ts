@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { makeUser } from "@/lib/testing/fixtures";
@@ -17,6 +17,7 @@ import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "./vbench2-f
 import type { Vbench2VideoSummary } from "./pipeline";
 import { vbench2RunResults } from "./results";
 import { loadVideoJob } from "@/lib/judge/engine/step-store";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -31,10 +32,10 @@ beforeEach(() => stub.reset());
 const inlineQueue = inlineJudgeQueue(testJudgeDeps());
 const start = (projectId: string, input: Record<string, unknown>) =>
   createRun(
-    { prisma, queue: inlineQueue, pipelines: installedPipelines() },
+    { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
     owner,
     projectId,
-    createRunSchema.parse(input),
+    createRunSchema(builtInCatalogue()).parse(input),
   );
 
 const endpoint = (projectId: string, name: string, model: string) =>

@@ -1,17 +1,17 @@
 import type { ReactNode } from "react";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ProjectNav } from "@/components/projects/project-nav";
-import { RubricTaskRegistry } from "@/components/rubrics/rubric-task-registry";
+import { TaskCatalogueProvider } from "@/components/tasks/task-catalogue-context";
 import { prisma } from "@/lib/db/prisma";
 import { projectNavGroups } from "@/lib/projects/project-nav";
 import { usedTaskFolderIds } from "@/lib/projects/used-task-folders";
 import { getProject } from "@/lib/projects/projects";
-import { projectRubricTaskFolders } from "@/lib/rubrics/project-rubric-folders";
 
 /**
  * Every project page: the project's name and navigation bar above the page. The member's role is read
  * once per request (the page's own check reuses it); a non-member gets the 404, as every project page answers.
- * The project's rubric tasks go into the browser's task registry before any page of the project renders.
+ * The project's task catalogue reaches the browser through a context (its own rubric tasks; the built-in ones are in
+ * the bundle).
  */
 export default async function ProjectLayout({
   children,
@@ -21,14 +21,13 @@ export default async function ProjectLayout({
   params: Promise<{ projectId: string }>;
 }) {
   const { projectId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
-  const [project, rubricFolders, usedFolders] = await Promise.all([
+  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
+  const [project, usedFolders] = await Promise.all([
     getProject(prisma, actor, projectId),
-    projectRubricTaskFolders(prisma, actor, projectId),
-    usedTaskFolderIds(prisma, projectId),
+    usedTaskFolderIds(prisma, projectId, catalogue),
   ]);
   // The tasks the project uses have their tabs in the bar; the others go under "More tasks".
-  const nav = projectNavGroups(projectId, role, usedFolders);
+  const nav = projectNavGroups(projectId, role, usedFolders, catalogue);
   return (
     <div className="flex flex-col gap-6">
       <header className="flex flex-col gap-2 border-b border-slate-200 pb-3">
@@ -42,9 +41,7 @@ export default async function ProjectLayout({
         </div>
         <ProjectNav projectId={projectId} items={nav.main} moreTasks={nav.moreTasks} />
       </header>
-      <RubricTaskRegistry projectId={projectId} folders={rubricFolders}>
-        {children}
-      </RubricTaskRegistry>
+      <TaskCatalogueProvider folders={catalogue.projectFolders()}>{children}</TaskCatalogueProvider>
     </div>
   );
 }

@@ -9,7 +9,7 @@ import Link from "next/link";
 
 export default async function ProjectPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
+  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
   const project = await getProject(prisma, actor, projectId);
   const counts = await projectOverviewCounts(prisma, actor, projectId);
   const count = (status: string) => counts.videos.byStatus[status] ?? 0;
@@ -79,7 +79,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
         >
           {runCount === 0 ? (
             <EmptyState title="No judge runs yet">
-              Runs of the judge pipelines ({pipelineNames(projectId).join("; ")}) will be listed here.
+              Runs of the judge pipelines ({pipelineNames(catalogue).join("; ")}) will be listed here.
             </EmptyState>
           ) : (
             <p className="text-sm">

@@ -13,12 +13,13 @@ import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { RUBRIC_ANSWER_MARKER } from "@/lib/rubrics/rubric-prompt";
 import { createRubricTask } from "@/lib/rubrics/rubric-tasks";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { POST as previewRoute } from "../projects/[projectId]/rubric-tasks/preview/route";
+import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -170,7 +171,7 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
 
     const task = await createRubricTask(prisma, owner, projectId, { definition });
     const run = await createRun(
-      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() },
+      { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: task.pipeline, endpointId, videoIds: [videoId] },

@@ -11,7 +11,7 @@ import { prisma } from "@/lib/db/prisma";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
@@ -25,6 +25,7 @@ import {
 import { GET as exportRoute } from "./[rubricTaskId]/export/route";
 import { GET as listRoute, POST as createRoute } from "../projects/[projectId]/rubric-tasks/route";
 import { POST as createRunRoute } from "../projects/[projectId]/runs/route";
+import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -118,10 +119,15 @@ async function stubEndpoint(projectId: string) {
 }
 
 const runOf = (projectId: string, pipeline: string, endpointId: string) =>
-  createRun({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() }, owner, projectId, {
-    pipeline,
-    endpointId,
-  });
+  createRun(
+    { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
+    owner,
+    projectId,
+    {
+      pipeline,
+      endpointId,
+    },
+  );
 
 async function memberKey(projectId: string, role: "reviewer" | "viewer") {
   const member = await makeUser();

@@ -13,7 +13,7 @@ import { prisma } from "@/lib/db/prisma";
 import { importModelOutputs, importReferenceSet } from "@/lib/tasks/captions/caption-set-import";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { deleteItemSet } from "@/lib/items/item-sets";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
@@ -28,6 +28,7 @@ import { GET as getCompare } from "../projects/[projectId]/compare/route";
 import { GET as listVideos } from "../projects/[projectId]/videos/route";
 import { GET as getVideoScores } from "../videos/[videoId]/scores/route";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -70,10 +71,10 @@ async function captionProject(options: { uniformFrames?: number } = {}) {
 
 const start = (projectId: string, input: Record<string, unknown>) =>
   createRun(
-    { prisma, queue: inlineQueue, pipelines: installedPipelines() },
+    { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
     owner,
     projectId,
-    createRunSchema.parse(input),
+    createRunSchema(builtInCatalogue()).parse(input),
   );
 
 async function getJson(
@@ -434,10 +435,10 @@ describe("caption judging", () => {
       }),
     ).rejects.toThrow();
     const hallucination = await createRun(
-      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({ pipeline: "hallucination", endpointId }),
+      createRunSchema(builtInCatalogue()).parse({ pipeline: "hallucination", endpointId }),
     );
     const answer = await getJson(getRunCaptions, `/api/v1/runs/${hallucination.id}/captions`, {
       runId: hallucination.id,
@@ -449,10 +450,10 @@ describe("caption judging", () => {
   it("never makes a caption run the latest run of the video list, the video page or the compare page", async () => {
     const { projectId, videoIds, endpointId } = await captionProject();
     const hallucination = await createRun(
-      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
-      createRunSchema.parse({ pipeline: "hallucination", endpointId }),
+      createRunSchema(builtInCatalogue()).parse({ pipeline: "hallucination", endpointId }),
     );
     const reference = await importReferenceSet(
       prisma,

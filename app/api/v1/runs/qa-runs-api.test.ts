@@ -12,7 +12,7 @@ import { prisma } from "@/lib/db/prisma";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
 import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { addMember } from "@/lib/projects/projects";
@@ -29,6 +29,7 @@ import { GET as getRunQa } from "./[runId]/qa/route";
 import { GET as getAccuracy } from "../projects/[projectId]/qa-accuracy/route";
 import { GET as getQuestions } from "../projects/[projectId]/questions/route";
 import { GET as getQuestion } from "../questions/[questionId]/route";
+import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -97,13 +98,13 @@ beforeAll(async () => {
     await endpoint("Guesser (simulated)", `stub-guess-${suffix}`),
     await endpoint("Judge (simulated)", `stub-judge-${suffix}`),
   ];
-  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() };
+  const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
   const start = (endpointId: string, settings: Record<string, unknown>) =>
     createRun(
       deps,
       owner,
       projectId,
-      createRunSchema.parse({
+      createRunSchema(builtInCatalogue()).parse({
         pipeline: "qa",
         endpointId,
         questionSetId: set.set.id,
@@ -113,7 +114,12 @@ beforeAll(async () => {
   visionRun = (await start(vision, { frames: 8, textOnlyBaseline: true })).id;
   guessRun = (await start(guess, { frames: 8 })).id;
   captionRunLike = (
-    await createRun(deps, owner, projectId, createRunSchema.parse({ pipeline: "hallucination", endpointId: vision }))
+    await createRun(
+      deps,
+      owner,
+      projectId,
+      createRunSchema(builtInCatalogue()).parse({ pipeline: "hallucination", endpointId: vision }),
+    )
   ).id;
 });
 afterAll(() => stub.close());

@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { loadVideoJob } from "@/lib/judge/engine/step-store";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+
 import { createRun } from "@/lib/judge/runs";
 import { createProject } from "@/lib/projects/projects";
 import { getStorage } from "@/lib/storage/storage";
@@ -20,6 +20,7 @@ import { POST as metadataRoute } from "../projects/[projectId]/videos/metadata/r
 import { GET as editsRoute } from "./[videoId]/edits/route";
 import { DELETE as deleteVideoRoute, PATCH as patchVideoRoute } from "./[videoId]/route";
 import { createReadyVideo } from "@/lib/testing/ready-video";
+import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 
 let owner: Actor;
 let keys: { owner: string; reviewer: string; viewer: string };
@@ -211,7 +212,7 @@ describe("editing a video", () => {
       data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
     });
     const run = await createRun(
-      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: "hallucination", endpointId: endpoint.id },
@@ -276,7 +277,7 @@ describe("editing a video", () => {
     });
     // A run created after the edit judges the new prompt.
     const later = await createRun(
-      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: "hallucination", endpointId: endpoint.id },
@@ -299,13 +300,13 @@ describe("deleting videos and projects", () => {
     });
     // Run A judged all three videos, run B only the first two.
     const runA = await createRun(
-      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       { pipeline: "hallucination", endpointId: endpoint.id },
     );
     const runB = await createRun(
-      { prisma, queue: { enqueue: async () => {} }, pipelines: installedPipelines() },
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
       owner,
       projectId,
       {

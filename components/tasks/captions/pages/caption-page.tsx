@@ -13,7 +13,7 @@ import { NotFoundError } from "@/lib/errors";
 import { getItem } from "@/lib/items/items";
 import { itemIdSchema } from "@/lib/items/items.validation";
 import { type ContentResult, type StyleResult } from "@/lib/tasks/captions/caption-run-results";
-import { taskOf } from "@/lib/tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
 import { captionDetail } from "@/lib/tasks/captions/visible-caption-results";
 import { runName } from "@/lib/runs/run-name";
 import { formatPercent } from "@/lib/format/numbers";
@@ -35,7 +35,7 @@ function Text({ label, text, testId }: { label: string; text: string; testId: st
 }
 
 function StylePanel({ style }: { style: StyleResult }) {
-  const task = taskOf("caption_style");
+  const task = BUILT_IN_DECLARATIONS.taskOf("caption_style");
   if (style.status !== "done") {
     return (
       <p className="text-sm text-slate-600" data-testid="style-status">

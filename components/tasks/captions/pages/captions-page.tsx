@@ -15,7 +15,7 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import { captionFilterOptions } from "@/lib/tasks/captions/caption-detail";
 import type { CaptionRunSummary } from "@/lib/tasks/captions/caption-overview";
 import { CAPTION_FLAGS, captionListQuerySchema } from "@/lib/tasks/captions/caption-query";
-import { taskOf } from "@/lib/tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
 import { projectCaptionOverview } from "@/lib/tasks/captions/visible-caption-results";
 import { runExportsWithheld } from "@/lib/export/run-downloads";
 import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
@@ -326,8 +326,8 @@ export default async function CaptionsPage({
             <PageLinks page={query.page} pageCount={pageCount} href={pageHref} />
           </Card>
           <div className="grid gap-3 lg:grid-cols-2">
-            <TargetLegend task={taskOf("caption_style")} title="Legend: caption style" />
-            <TargetLegend task={taskOf("caption_content")} title="Legend: caption content" />
+            <TargetLegend task={BUILT_IN_DECLARATIONS.taskOf("caption_style")} title="Legend: caption style" />
+            <TargetLegend task={BUILT_IN_DECLARATIONS.taskOf("caption_content")} title="Legend: caption content" />
           </div>
         </>
       ) : null}

@@ -15,7 +15,6 @@ import {
   paperTableReads,
   type PaperCell,
 } from "@/lib/tasks/hallucination/paper-table";
-import { findTask } from "@/lib/tasks/registry";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { searchParamsObject } from "@/lib/videos/video-filter";
@@ -53,10 +52,10 @@ export default async function CalibrationPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId, "export.read");
+  const { actor, role, catalogue } = await requirePageProjectAccess(projectId, "export.read");
   const raw = searchParamsObject(await searchParams);
   const options = await calibrationOptions(prisma, actor, projectId);
-  const runs = options.runs.filter((r) => paperTableReads(findTask(r.pipeline)));
+  const runs = options.runs.filter((r) => paperTableReads(catalogue.findTask(r.pipeline)));
   const runLabels = runOptionLabels(runs);
   const chosen = { labelSetId: raw.labelSetId ?? options.labelSets[0]?.id, runId: raw.runId ?? runs[0]?.id };
   const parsed = paperTableQuerySchema.safeParse({ ...raw, ...chosen, format: "json" });

@@ -21,7 +21,7 @@ import { qaPageOverview, runQaResults } from "@/lib/tasks/qa/visible-qa-results"
 import { runExportsWithheld } from "@/lib/export/run-downloads";
 import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { withheldReason } from "@/lib/visibility/withheld";
-import { taskOf } from "@/lib/tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import { runDate } from "@/lib/runs/run-name";
 
@@ -127,7 +127,7 @@ export default async function QaPage({
     return `/projects/${projectId}/qa?${search}`;
   };
   const pageCount = Math.max(1, Math.ceil((list?.total ?? 0) / query.pageSize));
-  const task = taskOf("qa");
+  const task = BUILT_IN_DECLARATIONS.taskOf("qa");
   const harnessSets =
     roleCan(role, "runs.manage") && options.questionSets > 0
       ? (await listItemSets(prisma, actor, projectId, ["questions"])).map((set) => ({ id: set.id, name: set.name }))

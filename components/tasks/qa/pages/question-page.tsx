@@ -13,14 +13,14 @@ import { itemIdSchema } from "@/lib/items/items.validation";
 import { type QaAnswerResult } from "@/lib/tasks/qa/qa-run-questions";
 import { questionDetail } from "@/lib/tasks/qa/visible-qa-results";
 import { describeResize } from "@/lib/frames/frame-plan";
-import { taskOf } from "@/lib/tasks/registry";
+import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
 import { runDate } from "@/lib/runs/run-name";
 
 function Decision({ result, testId }: { result: QaAnswerResult; testId: string }) {
   return (
     <div className="flex flex-col gap-2 text-sm" data-testid={testId}>
       <div className="flex items-center gap-2">
-        <TaskCode task={taskOf("qa")} code="correctness" />
+        <TaskCode task={BUILT_IN_DECLARATIONS.taskOf("qa")} code="correctness" />
         <OutcomeBadge outcome={result.outcome} testId={`${testId}-outcome`} />
         {result.decidedBy === "letter" && (
           <span data-testid={`${testId}-letter`}>

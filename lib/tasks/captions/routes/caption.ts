@@ -14,5 +14,5 @@ export const GET = withProjectOf(
     params: { captionId: itemIdSchema },
     responses: [ok("The caption.")],
   },
-  async ({ actor, record }) => Response.json(await getItem(prisma, actor, record.id)),
+  async ({ actor, record, catalogue }) => Response.json(await getItem(prisma, actor, record.id, catalogue)),
 );

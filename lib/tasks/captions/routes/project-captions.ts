@@ -12,5 +12,6 @@ export const GET = withProject(
     query: itemFilterSchema,
     responses: [ok("`{total, page, pageSize, items}`.")],
   },
-  async ({ actor, project, query: filter }) => Response.json(await listItems(prisma, actor, project.id, filter)),
+  async ({ actor, project, query: filter, catalogue }) =>
+    Response.json(await listItems(prisma, actor, project.id, filter, catalogue)),
 );

@@ -8,7 +8,6 @@ import { adjudicationQuerySchema, adjudicationQueue } from "@/lib/adjudication/a
 import { prisma } from "@/lib/db/prisma";
 import { findProjectRun } from "@/lib/judge/run-overview";
 import { listRuns } from "@/lib/judge/runs";
-import { projectTasks } from "@/lib/tasks/registry";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import { runNameOfRow } from "@/lib/runs/run-name";
 
@@ -23,16 +22,16 @@ export default async function AdjudicationPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId, "gold.set");
+  const { actor, catalogue } = await requirePageProjectAccess(projectId, "gold.set");
   const raw = searchParamsObject(await searchParams);
   const parsed = adjudicationQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : adjudicationQuerySchema.parse({});
   const runs = await listRuns(prisma, actor, projectId);
   const known = !query.runId || (await findProjectRun(prisma, actor, projectId, query.runId)) !== null;
   const { total, settled, items } = known
-    ? await adjudicationQueue(prisma, actor, projectId, query)
+    ? await adjudicationQueue(prisma, actor, projectId, query, catalogue)
     : { total: 0, settled: 0, items: [] };
-  const tasks = projectTasks(projectId);
+  const tasks = catalogue.tasks;
   const targets = [
     ...new Map(
       tasks.flatMap((t) => [...t.targets, ...t.metrics.filter((m) => m.reviewed)]).map((t) => [t.id, t.label]),
@@ -78,7 +77,7 @@ export default async function AdjudicationPage({
             <option value="">any (judge value the reviewers saw)</option>
             {runs.map((r) => (
               <option key={r.id} value={r.id}>
-                {runNameOfRow(r)}
+                {runNameOfRow(r, catalogue)}
               </option>
             ))}
           </select>

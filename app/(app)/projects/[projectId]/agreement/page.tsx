@@ -18,7 +18,7 @@ import { agreementQuerySchema } from "@/lib/agreement/scope";
 import { BREAKDOWNS, type AgreementReport, type Breakdown, type StatBlock } from "@/lib/agreement/types";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
-import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
+import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
 import { browseOptions } from "@/lib/videos/browse-videos";
 import { filterToSearchParams, searchParamsObject, videoFilterSchema } from "@/lib/videos/video-filter";
 import { resolveFilterRun } from "@/lib/videos/video-filter-sql";
@@ -29,10 +29,10 @@ import { getProject } from "@/lib/projects/projects";
 import { metadataSplitFields } from "@/lib/export/hf-splits";
 import { WithheldError } from "@/lib/visibility/withheld";
 
-/** The query keys the form shows itself (read per request from the registry, as the filters are). */
-const formKeys = () =>
+/** The query keys the form shows itself (the filters are the project's catalogue's). */
+const formKeys = (catalogue: DeclarationCatalogue) =>
   new Set([
-    ...Object.keys(videoFilterSchema().shape),
+    ...Object.keys(videoFilterSchema(catalogue).shape),
     "threshold",
     "overallThreshold",
     "presenceThreshold",
@@ -76,19 +76,19 @@ export default async function AgreementPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId, "export.read");
+  const { actor, catalogue } = await requirePageProjectAccess(projectId, "export.read");
   const raw = searchParamsObject(await searchParams);
   const view: AgreementView = raw.view === "details" ? "details" : "summary";
-  const parsed = agreementQuerySchema().safeParse(raw);
-  const query = parsed.success ? parsed.data : agreementQuerySchema().parse({});
+  const parsed = agreementQuerySchema(catalogue).safeParse(raw);
+  const query = parsed.success ? parsed.data : agreementQuerySchema(catalogue).parse({});
   const [runs, { dimensions, models }, splitFields] = await Promise.all([
     scopeRuns(prisma, projectId, null),
     browseOptions(prisma, actor, projectId),
     metadataSplitFields(prisma, projectId),
   ]);
   // The filter fields are the task's of the run the video filters read (the named run, else the latest).
-  const filterRun = await resolveFilterRun(prisma, projectId, query.runId).catch(() => null);
-  const task = filterRun?.task ?? taskOf(videoSubjectPipelineIds()[0] ?? TASKS[0]!.id);
+  const filterRun = await resolveFilterRun(prisma, catalogue, projectId, query.runId).catch(() => null);
+  const task = filterRun?.task ?? catalogue.taskOf(catalogue.videoSubjectPipelineIds()[0] ?? catalogue.tasks[0]!.id);
   let report: AgreementReport | null = null;
   // The report and its exports are computed from every filtered video, or withheld while the user reviews one blind.
   let withheld: WithheldError | null = null;
@@ -97,7 +97,7 @@ export default async function AgreementPage({
     ? null
     : `Some filters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}.`;
   try {
-    report = await projectAgreement(prisma, actor, projectId, query);
+    report = await projectAgreement(prisma, actor, projectId, query, catalogue);
     const cellVideoIds = Object.values(report.confusion).flatMap(
       (view) => view?.cells.flatMap((cell) => cell.videos.map((v) => v.videoId)) ?? [],
     );
@@ -162,9 +162,9 @@ export default async function AgreementPage({
     // …unless they are withheld (the user reviews some of the run's videos blind): those links would answer 409.
     ...(filterRun && !runWithheld ? runCommunityDownloads(project, filterRun.id) : []),
   ];
-  const shownKeys = formKeys();
+  const shownKeys = formKeys(catalogue);
   const hidden = Object.entries(raw).filter(
-    ([k]) => !shownKeys.has(k) && k in agreementQuerySchema().shape && k !== "format",
+    ([k]) => !shownKeys.has(k) && k in agreementQuerySchema(catalogue).shape && k !== "format",
   );
 
   return (
@@ -181,12 +181,15 @@ export default async function AgreementPage({
           models={models}
           runs={runs.map((r) => ({
             id: r.id,
-            label: runName({
-              pipeline: r.pipeline ?? "",
-              endpointName: r.endpointName,
-              model: r.model,
-              createdAt: r.createdAt,
-            }),
+            label: runName(
+              {
+                pipeline: r.pipeline ?? "",
+                endpointName: r.endpointName,
+                model: r.model,
+                createdAt: r.createdAt,
+              },
+              catalogue,
+            ),
           }))}
           noRunLabel="every run"
           task={task}

@@ -17,7 +17,7 @@ import { browseOptions } from "@/lib/videos/browse-videos";
 
 export default async function JudgePage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
+  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
   const canManage = roleCan(role, "runs.manage");
   const canManageEndpoints = roleCan(role, "endpoints.manage");
   if (canManageEndpoints) await ensureEnvDefaultEndpoint(prisma, actor, projectId);
@@ -79,7 +79,7 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
     browseOptions(prisma, actor, projectId),
   ]);
   // The run form starts from the project's defaults for new runs; a stored default that no longer parses is ignored.
-  const pipelines = runFormPipelines(saved, projectId);
+  const pipelines = runFormPipelines(catalogue, saved);
   const defaultsCards = pipelines.flatMap((pipeline) => {
     const card = defaultsFormOf(pipeline.id);
     return card ? [{ pipeline, ...card }] : [];

@@ -21,16 +21,18 @@ export default async function PendingPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId, "videos.import");
+  const { actor, catalogue } = await requirePageProjectAccess(projectId, "videos.import");
   const query = uniformFramesQuerySchema.safeParse(await searchParams);
   const count = query.success ? query.data.uniform : undefined;
   const resize = query.success ? resizeOfQuery(query.data) : undefined;
   // What the runs and items that need uniform sets are called comes from the tasks that declare them.
-  const unsized = uniformFrameItems(false);
-  const sized = uniformFrameItems(true);
+  const unsized = uniformFrameItems(catalogue, false);
+  const sized = uniformFrameItems(catalogue, true);
   const everyVideo = query.success && query.data.videos === "all" && resize === undefined;
   const lacking =
-    count === undefined ? null : await videosLackingUniformFrames(prisma, actor, projectId, count, resize, everyVideo);
+    count === undefined
+      ? null
+      : await videosLackingUniformFrames(prisma, actor, projectId, count, resize, everyVideo, catalogue);
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader
@@ -99,7 +101,7 @@ export default async function PendingPage({
             ? {
                 count,
                 atPlannedSize: resize !== undefined,
-                itemsNoun: everyVideo ? "" : uniformFrameItems(resize !== undefined).itemsNoun,
+                itemsNoun: everyVideo ? "" : uniformFrameItems(catalogue, resize !== undefined).itemsNoun,
                 videos: lacking.map((v) => ({ ...v, sizeBytes: Number(v.sizeBytes) })),
               }
             : undefined

@@ -7,7 +7,6 @@ import { PromptEditor } from "@/components/prompts/prompt-editor";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { pipelineIds } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { lineDiff } from "@/lib/prompt-versions/line-diff";
 import { pipelinePromptVersions } from "@/lib/prompt-versions/prompt-versions";
 // Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
@@ -25,11 +24,11 @@ export default async function PromptsPage({
 }) {
   const { projectId } = await params;
   const search = await searchParams;
-  const { actor, role } = await requirePageProjectAccess(projectId);
-  const ids = pipelineIds();
+  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
+  const ids = pipelineIds(catalogue);
   // No pipeline named (or an unknown one): the first registered.
   const pipelineId = ids.includes(search.pipeline ?? "") ? search.pipeline! : ids[0]!;
-  const templates = await pipelinePromptVersions(prisma, actor, projectId, installedPipelines()[pipelineId]!);
+  const templates = await pipelinePromptVersions(prisma, actor, projectId, catalogue.pipelines[pipelineId]!);
   const selected = templates.find((t) => t.templateId === search.template) ?? templates[0];
   const canEdit = roleCan(role, "prompts.manage");
   const link = (pipeline: string, template?: string) =>

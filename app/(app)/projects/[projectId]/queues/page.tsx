@@ -17,7 +17,7 @@ export default async function QueuesPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
+  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
   const archived = (await searchParams).archived === "1";
   const queues = await listQueues(prisma, actor, projectId, { archived });
   const canManage = roleCan(role, "queues.manage");
@@ -62,8 +62,8 @@ export default async function QueuesPage({
                   {queue.name}
                 </Link>
                 <span className="text-xs text-slate-500">
-                  {queueScopeOf(queue.scope)
-                    ? queueScopeOf(queue.scope)!.listLabel
+                  {queueScopeOf(catalogue, queue.scope)
+                    ? queueScopeOf(catalogue, queue.scope)!.listLabel
                     : queue.scope === "verdict"
                       ? "verdicts"
                       : `${queue.scope === "unstable" ? "unstable " : ""}scores${queue.categories.length ? ` (${queue.categories.join(", ")})` : ""}`}{" "}

@@ -12,7 +12,6 @@ import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
 import { runPickerLabels } from "@/lib/runs/run-option-labels";
 import { type BrowseResult, LIST_COUNT_CAP, browseOptions } from "@/lib/videos/browse-videos";
-import { TASKS, taskOf, videoSubjectPipelineIds } from "@/lib/tasks/registry";
 import {
   type VideoSort,
   filterToSearchParams,
@@ -34,21 +33,23 @@ export default async function VideosPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
+  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
   const typed = searchParamsObject(await searchParams);
   // A hand-typed page out of range or not a number shows the nearest page with a sentence (the API answers 400).
   const requested = readRequestedPage(typed.page);
-  const parsed = videoListQuerySchema().safeParse({ ...typed, page: String(requested.page) });
+  const parsed = videoListQuerySchema(catalogue).safeParse({ ...typed, page: String(requested.page) });
   const [options, outcome] = await Promise.all([
     browseOptions(prisma, actor, projectId),
     parsed.success
-      ? browseVideosAtRequestedPage(prisma, actor, projectId, parsed.data, requested).catch((error: unknown) => {
-          // A run id that is not one of this project's runs.
-          if (isAppErrorCode(error, "not_found")) return { problem: [`runId: ${error.message}`] };
-          // A filter the run's task does not declare (the message names the field).
-          if (isAppErrorCode(error, "invalid_request")) return { problem: [error.message] };
-          throw error;
-        })
+      ? browseVideosAtRequestedPage(prisma, actor, projectId, parsed.data, requested, catalogue).catch(
+          (error: unknown) => {
+            // A run id that is not one of this project's runs.
+            if (isAppErrorCode(error, "not_found")) return { problem: [`runId: ${error.message}`] };
+            // A filter the run's task does not declare (the message names the field).
+            if (isAppErrorCode(error, "invalid_request")) return { problem: [error.message] };
+            throw error;
+          },
+        )
       : { problem: parsed.error.issues.map((issue) => `${issue.path.join(".") || "filter"}: ${issue.message}`) },
   ]);
   // The run select tells runs apart by task and by what differs between them (lib/runs/run-option-labels).
@@ -94,10 +95,12 @@ export default async function VideosPage({
         : null;
   const nextHref = result?.nextCursor ? link({ cursor: result.nextCursor, page: undefined }) : null;
   const filterParams = filterToSearchParams(
-    Object.fromEntries(Object.entries(raw).filter(([key]) => isVideoFilterKey(key))),
+    Object.fromEntries(Object.entries(raw).filter(([key]) => isVideoFilterKey(catalogue, key))),
   );
   // The columns and filters are the shown run's task's; with no run yet, the first video task's.
-  const task = result?.run ? taskOf(result.run.pipeline) : taskOf(videoSubjectPipelineIds()[0] ?? TASKS[0]!.id);
+  const task = result?.run
+    ? catalogue.taskOf(result.run.pipeline)
+    : catalogue.taskOf(catalogue.videoSubjectPipelineIds()[0] ?? catalogue.tasks[0]!.id);
 
   const header = (label: string, column: VideoSort | null, align: "left" | "right" = "left"): ReactNode => {
     if (!column) return <th className={`px-2 py-2 ${align === "right" ? "text-right" : ""}`}>{label}</th>;

@@ -43,7 +43,7 @@ export default async function CompareSetupsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId, "export.read");
+  const { actor, catalogue } = await requirePageProjectAccess(projectId, "export.read");
   const raw = await searchParams;
   const picked = (Array.isArray(raw.runIds) ? raw.runIds : raw.runIds ? [raw.runIds] : [])
     .flatMap((s) => s.split(","))
@@ -53,7 +53,10 @@ export default async function CompareSetupsPage({
   const runs = options.runs;
   const runLabels = runOptionLabels(runs);
   // What each task of the project's runs can be compared on (its verdict when it declares one, by default).
-  const targetChoices = compareTargetChoices(runs.map((r) => r.pipeline));
+  const targetChoices = compareTargetChoices(
+    catalogue,
+    runs.map((r) => r.pipeline),
+  );
   const target = one("target") || undefined;
   // The picker sends `reference=<label set id | consensus | gold>`; the API's `reference=…&labelSetId=` works too.
   const chosen = one("reference");

@@ -14,14 +14,13 @@ import { isAppErrorCode } from "@/lib/errors";
 import { findProjectRun } from "@/lib/judge/run-overview";
 import { getProject } from "@/lib/projects/projects";
 import { getQueue } from "@/lib/queues/get-queue";
-import { findTask } from "@/lib/tasks/registry";
 import { filterToSearchParams } from "@/lib/videos/video-filter";
 import { setQueueGuidelinesAction } from "../../../../actions";
 import { runNameOfRow } from "@/lib/runs/run-name";
 
 export default async function QueuePage({ params }: { params: Promise<{ projectId: string; queueId: string }> }) {
   const { projectId, queueId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
+  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
   const queue = await getQueue(prisma, actor, queueId).catch((error: unknown) => {
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
@@ -29,7 +28,7 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
   if (queue.projectId !== projectId) notFound();
   const run = await findProjectRun(prisma, actor, projectId, queue.runId);
   const project = await getProject(prisma, actor, projectId);
-  const task = findTask(run?.pipeline);
+  const task = catalogue.findTask(run?.pipeline);
   const { sort, dir, ...filter } = queue.filter;
   const filterText = Object.entries(filter).map(([k, v]) => `${k}=${v}`);
   // The agreement report over the queue's items: its run and the filter that chose them (one category of a scores queue).
@@ -132,8 +131,8 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
         <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1.5 text-sm">
           <dt className="text-slate-500">Reviewing</dt>
           <dd>
-            {queueScopeOf(queue.scope)
-              ? queueScopeOf(queue.scope)!.describeReviewing(queue.filter as Record<string, unknown>)
+            {queueScopeOf(catalogue, queue.scope)
+              ? queueScopeOf(catalogue, queue.scope)!.describeReviewing(queue.filter as Record<string, unknown>)
               : queue.scope === "verdict"
                 ? `the ${task?.verdict ? (task.metrics.find((m) => m.id === task.verdict!.metricId)?.label.toLowerCase() ?? "judge's") : "judge's"} verdict (and optionally the other reviewed metrics)`
                 : `${queue.scope === "unstable" ? "unstable " : ""}judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}
@@ -152,7 +151,7 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
           <dd>
             {run ? (
               <Link href={`/projects/${projectId}/runs/${run.id}`} className="text-indigo-700 underline">
-                {runNameOfRow(run)}
+                {runNameOfRow(run, catalogue)}
               </Link>
             ) : (
               "—"

@@ -19,13 +19,13 @@ export default async function NewQueuePage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId, "queues.manage");
+  const { actor, catalogue } = await requirePageProjectAccess(projectId, "queues.manage");
   const raw = searchParamsObject(await searchParams);
-  const parsed = videoFilterSchema().safeParse(raw);
+  const parsed = videoFilterSchema(catalogue).safeParse(raw);
   const filter = parsed.success ? parsed.data : {};
-  const sort = videoSorts().find((s) => s === raw.sort) ?? "path";
+  const sort = videoSorts(catalogue).find((s) => s === raw.sort) ?? "path";
   const dir = raw.dir === "desc" ? "desc" : "asc";
-  const itemScopes = await itemScopeForms(prisma, actor, projectId);
+  const itemScopes = await itemScopeForms(prisma, actor, projectId, catalogue);
   const runs = await listRuns(prisma, actor, projectId);
   // The picker tells runs apart by task and by what differs between them (lib/runs/run-option-labels).
   const runLabels = await runPickerLabels(
@@ -54,7 +54,7 @@ export default async function NewQueuePage({
           runs={runs.map((r) => ({
             id: r.id,
             pipeline: r.pipeline,
-            label: `${runLabels.get(r.id) ?? runNameOfRow(r)} · ${r.status}`,
+            label: `${runLabels.get(r.id) ?? runNameOfRow(r, catalogue)} · ${r.status}`,
             ensemble: ensembleSettingsOf(r.ensemble)?.kind ?? null,
           }))}
         />

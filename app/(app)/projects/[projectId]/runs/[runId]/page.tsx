@@ -7,7 +7,6 @@ import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
 import { runOverview } from "@/lib/judge/run-overview";
 import { runResultsLinkOf } from "@/lib/tasks/task-display";
-import { findTask } from "@/lib/tasks/registry";
 import { labelNextCriteria } from "@/lib/label-next/label-next";
 import { runNameOfRow } from "@/lib/runs/run-name";
 import { runPromptVersions } from "@/lib/prompt-versions/prompt-versions";
@@ -32,7 +31,7 @@ export default async function RunPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId, runId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
+  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
   const overview = await runOverview(prisma, actor, projectId, runId).catch((error: unknown) => {
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
@@ -47,7 +46,7 @@ export default async function RunPage({
     rubricItemValues(prisma, actor, projectId, runId, itemQuery.success ? itemQuery.data : {}),
     getProject(prisma, actor, projectId),
   ]);
-  const runTask = findTask(run.pipeline);
+  const runTask = catalogue.findTask(run.pipeline);
   // Every export of the whole run is withheld while the user reviews any of its videos blind (lib/visibility/withheld).
   const exportsWithheld = roleCan(role, "export.read") ? await runExportsWithheld(prisma, actor.userId, runId) : null;
   // A task with a verdict, or with criteria to plan on (a rubric task's), has a "what to label next".
@@ -58,11 +57,11 @@ export default async function RunPage({
     (!!runTask.verdict || labelNextCriteria(runTask).length > 0);
   // A task that scores the videos themselves ranks their models by any of its metrics.
   const hasLeaderboard = !!runTask && runTask.subject === "video" && runTask.metrics.length > 0;
-  const resultsLink = runResultsLinkOf(run.pipeline);
+  const resultsLink = runResultsLinkOf(catalogue, run.pipeline);
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">{runNameOfRow(run)}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">{runNameOfRow(run, catalogue)}</h1>
         <span className="text-sm text-slate-600">
           {run.pipeline} run · {run.endpoint.name} ({run.endpoint.model})
         </span>

@@ -35,8 +35,8 @@ export default async function VideoPage({
   const requestedRun = search.runId;
   // The video list this page was opened from (its filter and order), carried as `list`; else the whole list.
   const list = typeof search.list === "string" ? search.list : "";
-  const listQuery = videoListQuerySchema().safeParse(searchParamsObject(new URLSearchParams(list)));
-  const { actor, role } = await requirePageProjectAccess(projectId);
+  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
+  const listQuery = videoListQuerySchema(catalogue).safeParse(searchParamsObject(new URLSearchParams(list)));
   const video = await getVideoDetail({ prisma, storage: getStorage() }, actor, videoId).catch((error: unknown) => {
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
@@ -47,10 +47,10 @@ export default async function VideoPage({
     videoRuns(prisma, actor, video.id),
     promptSampleCount(prisma, actor, video.id),
     // The tasks' items of this video (say, the items a task attaches to it), each task's list read from the registry.
-    videoItemLists(prisma, actor, projectId, video.id),
+    videoItemLists(prisma, actor, projectId, video.id, catalogue),
     // A list link whose filter no longer applies (a deleted run, a filter the run's task lacks) shows no neighbours.
     listQuery.success
-      ? videoNeighbours(prisma, actor, projectId, listQuery.data, video.id).catch((error: unknown) => {
+      ? videoNeighbours(prisma, actor, projectId, listQuery.data, video.id, catalogue).catch((error: unknown) => {
           if (isAppError(error)) return null;
           throw error;
         })

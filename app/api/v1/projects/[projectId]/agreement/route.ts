@@ -13,9 +13,9 @@ export const GET = withProject(
     query: agreementQuerySchema,
     responses: [download("The report.", ["application/json", "text/csv"])],
   },
-  async ({ actor, project, query }) => {
+  async ({ actor, project, query, catalogue }) => {
     const projectId = project.id;
-    const report = await projectAgreement(prisma, actor, projectId, query);
+    const report = await projectAgreement(prisma, actor, projectId, query, catalogue);
     if (query.format === "csv") {
       return new Response(reportCsv(report), {
         headers: {

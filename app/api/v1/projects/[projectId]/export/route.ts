@@ -12,9 +12,9 @@ export const GET = withProject(
     query: exportQuerySchema,
     responses: [download("The export, as an attachment.", ["text/csv", "application/x-ndjson"])],
   },
-  async ({ actor, project, query }) => {
+  async ({ actor, project, query, catalogue }) => {
     const projectId = project.id;
-    const { stream, contentType, filename } = await projectExport(prisma, actor, projectId, query);
+    const { stream, contentType, filename } = await projectExport(prisma, actor, projectId, query, catalogue);
     return new Response(stream, {
       headers: {
         "content-type": contentType,

@@ -39,7 +39,7 @@ export const POST = withProject(
     responses: importAnswers("the label set"),
     errors: [413],
   },
-  async ({ request, actor, project }) => {
+  async ({ request, actor, project, catalogue }) => {
     const projectId = project.id;
     let upload: { name: string; bytes: Uint8Array } | null = null;
     const fields = await readMultipart(request, async (file) => {
@@ -55,17 +55,23 @@ export const POST = withProject(
     });
     const file = upload as { name: string; bytes: Uint8Array } | null;
     if (!file) throw new ValidationError('Send the label sheet as a multipart part named "file".');
-    const input = labelSetImportFieldsSchema().parse(fields);
+    const input = labelSetImportFieldsSchema(catalogue).parse(fields);
     const dryRun = input.dryRun !== "false";
     if (input.format === "generic") {
-      const result = await importGenericLabels(prisma, actor, projectId, {
-        file: file.bytes,
-        fileName: file.name,
-        name: input.name,
-        citation: input.citation,
-        dryRun,
-        columns: input.columns,
-      });
+      const result = await importGenericLabels(
+        prisma,
+        actor,
+        projectId,
+        {
+          file: file.bytes,
+          fileName: file.name,
+          name: input.name,
+          citation: input.citation,
+          dryRun,
+          columns: input.columns,
+        },
+        catalogue,
+      );
       return Response.json(result, { status: result.dryRun ? 200 : 201 });
     }
     if (input.format === "vbench") {
@@ -78,14 +84,21 @@ export const POST = withProject(
       });
       return Response.json(result, { status: result.dryRun ? 200 : 201 });
     }
-    const result = await importTaskLabelSet(prisma, actor, projectId, input.format, {
-      file: file.bytes,
-      fileName: file.name,
-      name: input.name,
-      citation: input.citation,
-      match: input.match === "column" ? { by: "column", column: input.mappingColumn! } : { by: "file_name" },
-      dryRun,
-    });
+    const result = await importTaskLabelSet(
+      prisma,
+      actor,
+      projectId,
+      input.format,
+      {
+        file: file.bytes,
+        fileName: file.name,
+        name: input.name,
+        citation: input.citation,
+        match: input.match === "column" ? { by: "column", column: input.mappingColumn! } : { by: "file_name" },
+        dryRun,
+      },
+      catalogue,
+    );
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
   },
 );

@@ -1,7 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { pipelineQuerySchema } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { pipelinePromptVersions, savePromptVersion } from "@/lib/prompt-versions/prompt-versions";
 import { savePromptVersionSchema } from "@/lib/prompt-versions/prompt-versions.validation";
 // Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
@@ -17,9 +16,9 @@ export const GET = withProject(
     query: { readBy: "handler", schema: pipelineQuerySchema },
     responses: [ok("`{pipeline, templates}`.")],
   },
-  async ({ request, actor, project }) => {
-    const { pipeline } = pipelineQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-    const templates = await pipelinePromptVersions(prisma, actor, project.id, installedPipelines()[pipeline]!);
+  async ({ request, actor, project, catalogue }) => {
+    const { pipeline } = pipelineQuerySchema(catalogue).parse(Object.fromEntries(new URL(request.url).searchParams));
+    const templates = await pipelinePromptVersions(prisma, actor, project.id, catalogue.pipelines[pipeline]!);
     return Response.json({ pipeline, templates });
   },
 );

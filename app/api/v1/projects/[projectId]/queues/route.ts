@@ -32,8 +32,8 @@ export const POST = withProject(
     body: { kind: "json", schema: createQueueSchema },
     responses: [created("The queue.", createdQueueResponseSchema)],
   },
-  async ({ actor, project, body: input }) => {
-    const queue = await createQueue(prisma, actor, project.id, input);
+  async ({ actor, project, body: input, catalogue }) => {
+    const queue = await createQueue(prisma, actor, project.id, input, catalogue);
     return Response.json(
       { id: queue.id, name: queue.name, runId: queue.runId, itemCount: queue.itemCount },
       { status: 201 },

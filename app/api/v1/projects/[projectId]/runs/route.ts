@@ -2,7 +2,6 @@ import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { appJudgeQueue } from "@/lib/judge/app-judge";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
 import { createRun, listRuns } from "@/lib/judge/runs";
 // Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
 import "@/lib/tasks/modules";
@@ -33,9 +32,9 @@ export const POST = withProject(
     // A video deleted while the run was starting: nothing saved, start again.
     errors: [409],
   },
-  async ({ actor, project, body: input }) => {
+  async ({ actor, project, body: input, catalogue }) => {
     const run = await createRun(
-      { prisma, queue: appJudgeQueue(), pipelines: installedPipelines() },
+      { prisma, queue: appJudgeQueue(), pipelines: catalogue.pipelines },
       actor,
       project.id,
       input,

@@ -25,9 +25,9 @@ export const GET = withProject(
     query: videoListQuerySchema,
     responses: [ok("`{run, page, pageSize, total, totalExact, nextCursor, prevCursor, videos}`.")],
   },
-  async ({ actor, project, query }) => {
+  async ({ actor, project, query, catalogue }) => {
     const projectId = project.id;
-    return Response.json(await browseVideos(appDeps().prisma, actor, projectId, query));
+    return Response.json(await browseVideos(appDeps().prisma, actor, projectId, query, catalogue));
   },
 );
 

@@ -3,15 +3,15 @@ import { z } from "zod";
 import { parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { pipelineParamSchema } from "@/lib/judge/endpoints.validation";
-import { installedPipelines } from "@/lib/task-modules/installed-task-modules";
+import type { TaskCatalogue } from "@/lib/task-modules/task-catalogue";
 import { setPipelineDefaults } from "@/lib/judge/runs";
 // Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
 import "@/lib/tasks/modules";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** What the document shows of the body: the settings schema of each pipeline that has one (the path names which). */
-function pipelineSettingsSchema(): z.ZodType {
-  const schemas = Object.entries(installedPipelines()).flatMap(([id, pipeline]) =>
+function pipelineSettingsSchema(catalogue: TaskCatalogue): z.ZodType {
+  const schemas = Object.entries(catalogue.pipelines).flatMap(([id, pipeline]) =>
     pipeline.settingsSchema ? [pipeline.settingsSchema.describe(`The settings of ${id}.`)] : [],
   );
   return schemas.length > 1 ? z.union(schemas as [z.ZodType, z.ZodType, ...z.ZodType[]]) : (schemas[0] ?? z.unknown());
@@ -28,13 +28,13 @@ export const PUT = withProject(
     body: { kind: "json", schema: pipelineSettingsSchema, readBy: "handler" },
     responses: [ok("The settings saved (as a new version of the pipeline's defaults).")],
   },
-  async ({ request, actor, params, project }) => {
+  async ({ request, actor, params, project, catalogue }) => {
     const body = await parseJsonBody(request, z.unknown());
     const settings = await setPipelineDefaults(
       prisma,
       actor,
       project.id,
-      installedPipelines(),
+      catalogue.pipelines,
       pipelineParamSchema.parse(params.pipeline),
       body,
     );

@@ -19,13 +19,19 @@ export const GET = withProject(
       ),
     ],
   },
-  async ({ actor, project, query }) => {
+  async ({ actor, project, query, catalogue }) => {
     const { categories, ...filter } = query;
     return Response.json(
-      await previewQueue(prisma, actor, project.id, {
-        filter,
-        categories: (categories ?? "").split(",").filter(Boolean),
-      }),
+      await previewQueue(
+        prisma,
+        actor,
+        project.id,
+        {
+          filter,
+          categories: (categories ?? "").split(",").filter(Boolean),
+        },
+        catalogue,
+      ),
     );
   },
 );

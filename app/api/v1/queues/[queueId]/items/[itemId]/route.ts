@@ -14,6 +14,6 @@ export const GET = withProjectOf(
     params: { queueId: queueIdSchema, itemId: queueIdSchema },
     responses: [ok("The item's review payload.")],
   },
-  async ({ actor, record, params }) =>
-    Response.json(await getQueueItem(prisma, actor, record.id, queueIdSchema.parse(params.itemId))),
+  async ({ actor, record, params, catalogue }) =>
+    Response.json(await getQueueItem(prisma, actor, record.id, queueIdSchema.parse(params.itemId), catalogue)),
 );

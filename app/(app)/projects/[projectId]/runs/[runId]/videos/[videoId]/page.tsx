@@ -5,7 +5,6 @@ import { CodeWithName } from "@/components/tasks/target-legend";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
 import { inspectRunVideo } from "@/lib/judge/call-inspector";
-import { findTask } from "@/lib/tasks/registry";
 import { meaningOf } from "@/lib/tasks/task-display";
 import { judgeValueSteps } from "@/lib/visibility/judge-visibility";
 import { formatCost } from "@/lib/format/numbers";
@@ -17,14 +16,14 @@ export default async function CallInspectorPage({
   params: Promise<{ projectId: string; runId: string; videoId: string }>;
 }) {
   const { projectId, runId, videoId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId);
+  const { actor, catalogue } = await requirePageProjectAccess(projectId);
   const inspection = await inspectRunVideo(prisma, actor, projectId, runId, videoId).catch((error: unknown) => {
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
   const { run, steps, blind } = inspection;
-  const task = findTask(run.pipeline);
-  const scoring = judgeValueSteps(run.pipeline);
+  const task = catalogue.findTask(run.pipeline);
+  const scoring = judgeValueSteps(run.pipeline, catalogue.tasks);
   const withheld = (stepId: string) => blind && (scoring === null || scoring.has(stepId));
   return (
     <div className="flex flex-col gap-4">

@@ -21,12 +21,14 @@ export const POST = withProjectOf(
     query: { readBy: "handler", schema: z.object({ payload: queueFlagSchema }) },
     responses: [ok("`{itemId}` (null when none), with `payload=1` also `item`.")],
   },
-  async ({ actor, record, params, request }) => {
+  async ({ actor, record, params, request, catalogue }) => {
     const queueId = record.id;
     const withPayload = queueFlagSchema.parse(new URL(request.url).searchParams.get("payload") ?? undefined) === "1";
     const { itemId } = await claimAhead(prisma, actor, queueId, queueIdSchema.parse(params.itemId));
     return Response.json(
-      withPayload ? { itemId, item: itemId ? await getQueueItem(prisma, actor, queueId, itemId) : null } : { itemId },
+      withPayload
+        ? { itemId, item: itemId ? await getQueueItem(prisma, actor, queueId, itemId, catalogue) : null }
+        : { itemId },
     );
   },
 );

@@ -19,14 +19,14 @@ export const PUT = withProjectOf(
     responses: [ok("The judgment.", judgmentResponseSchema)],
     errors: [409],
   },
-  async ({ actor, record, params, body }) => {
+  async ({ actor, record, params, body, catalogue }) => {
     const judgment = await reviewVideoOutcome(
       prisma,
       actor,
       record.id,
       recordIdSchema.parse(params.videoId),
-      // A reviewed metric of some registered task; reviewVideoOutcome checks it is one of this run's.
-      reviewedMetricIdSchema().parse(params.target),
+      // A reviewed metric of a task of the project's catalogue; reviewVideoOutcome checks it is one of this run's.
+      reviewedMetricIdSchema(catalogue).parse(params.target),
       body,
     );
     return Response.json(savedJudgmentAnswer(judgment));

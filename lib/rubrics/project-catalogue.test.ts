@@ -1,7 +1,8 @@
 /**
- * Issue 25: rubric tasks live in one process-wide registry, yet each stays its project's: offered, run and
- * named only there; a new version replaces the registered one while earlier runs keep theirs; archiving
- * refuses new runs.
+ * Issue 25, issue 56: each project's catalogue holds the built-in tasks and its own rubric tasks, and no other
+ * project's: a rubric task is offered, run and named only in its project; a new version is seen on the next call while
+ * earlier runs keep theirs; archiving refuses new runs. The public OpenAPI document is built from the built-in
+ * catalogue alone.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { errorResponse } from "../api/handler";
@@ -11,21 +12,20 @@ import { prisma } from "../db/prisma";
 import { runFormPipelines } from "../judge/run-form";
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { installedPipelines } from "../task-modules/installed-task-modules";
 import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
 import { exampleLabelTargets } from "../label-sets/label-target-examples";
 import { projectNavItems } from "../projects/project-nav";
 import { TASK_IDS } from "../tasks";
-import { findTask, projectTasks } from "../tasks/registry";
 import { pipelineNames } from "../tasks/task-display";
 import { makeUser } from "../testing/fixtures";
 import { documentedRoutes } from "@/app/api/v1/documented-routes";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { videoListQuerySchema } from "../videos/video-filter";
+import { catalogFor } from "./project-catalogue";
 import type { RubricDefinitionInput } from "./rubric-definition";
-import { ensureRubricTasks, isRubricTaskId } from "./rubric-registry";
 import { createRubricTask, saveRubricVersion, setRubricTaskArchived } from "./rubric-tasks";
 
 const definition = (name: string, criterion = "glow"): RubricDefinitionInput => ({
@@ -51,15 +51,19 @@ beforeAll(async () => {
 });
 afterAll(async () => stub?.close());
 
-const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: installedPipelines() });
+/** A route's deps: the built-in pipelines given, a rubric task's read from the run's project's catalogue. */
+const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines });
+const formIds = async (projectId: string) => runFormPipelines(await catalogFor(prisma, projectId), {}).map((p) => p.id);
 
-describe("rubric tasks in the registry", () => {
+describe("rubric tasks in their project's catalogue", () => {
   it("offers a project's rubric task in that project's run form only, and refuses it in another project's run", async () => {
     const inA = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Glow A") });
     const inB = await createRubricTask(prisma, owner, b.projectId, { definition: definition("Glow B") });
-    expect(runFormPipelines({}, a.projectId).map((p) => p.id)).toContain(inA.pipeline);
-    expect(runFormPipelines({}, a.projectId).map((p) => p.id)).not.toContain(inB.pipeline);
-    expect(runFormPipelines({}, a.projectId).find((p) => p.id === inA.pipeline)?.label).toBe("Glow A (rubric task)");
+    expect(await formIds(a.projectId)).toContain(inA.pipeline);
+    expect(await formIds(a.projectId)).not.toContain(inB.pipeline);
+    expect(runFormPipelines(await catalogFor(prisma, a.projectId), {}).find((p) => p.id === inA.pipeline)?.label).toBe(
+      "Glow A (rubric task)",
+    );
     await expect(
       createRun(deps(), owner, a.projectId, { pipeline: inB.pipeline, endpointId: endpointA }),
     ).rejects.toThrow(`Unknown pipeline ${inB.pipeline}.`);
@@ -68,52 +72,56 @@ describe("rubric tasks in the registry", () => {
   it("lists a project's rubric tasks on its own pages only: task lists, pipeline names, label examples, nav", async () => {
     const inA = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Listed A", "listed_a") });
     const inB = await createRubricTask(prisma, owner, b.projectId, { definition: definition("Listed B", "listed_b") });
-    const ids = (projectId: string) => projectTasks(projectId).map((t) => t.id);
-    expect(ids(a.projectId)).toContain(inA.pipeline);
-    expect(ids(a.projectId)).not.toContain(inB.pipeline);
-    expect(ids(b.projectId)).toContain(inB.pipeline);
+    const ofA = await catalogFor(prisma, a.projectId);
+    const ofB = await catalogFor(prisma, b.projectId);
+    const ids = (catalogue: typeof ofA) => catalogue.tasks.map((t) => t.id);
+    expect(ids(ofA)).toContain(inA.pipeline);
+    expect(ids(ofA)).not.toContain(inB.pipeline);
+    expect(ids(ofB)).toContain(inB.pipeline);
     // The built-in tasks belong to every project.
-    expect(ids(a.projectId)).toEqual(
+    expect(ids(ofA)).toEqual(
       expect.arrayContaining(
         TASK_IDS.flatMap((id) => GENERATED_TASK_DECLARATIONS.find((f) => f.id === id)!.tasks.map((t) => t.id)),
       ),
     );
-    expect(pipelineNames(a.projectId)).toContain("Listed A");
-    expect(pipelineNames(a.projectId)).not.toContain("Listed B");
-    expect(exampleLabelTargets(projectTasks(a.projectId)).join(" ")).not.toMatch(/listed_b/);
-    expect(exampleLabelTargets(projectTasks(b.projectId)).join(" ")).toMatch(/listed_b/);
-    expect(projectNavItems(a.projectId, "owner")).toEqual(
-      projectNavItems(b.projectId, "owner").map((item) => ({
+    expect(pipelineNames(ofA)).toContain("Listed A");
+    expect(pipelineNames(ofA)).not.toContain("Listed B");
+    expect(exampleLabelTargets(ofA.tasks).join(" ")).not.toMatch(/listed_b/);
+    expect(exampleLabelTargets(ofB.tasks).join(" ")).toMatch(/listed_b/);
+    expect(projectNavItems(a.projectId, "owner", ofA)).toEqual(
+      projectNavItems(b.projectId, "owner", ofB).map((item) => ({
         ...item,
         href: item.href.replace(b.projectId, a.projectId),
       })),
     );
   });
 
-  it("keeps every project's rubric ids out of the public OpenAPI document and out of 400s' option lists", async () => {
+  it("keeps every project's rubric ids out of the public OpenAPI document and out of another project's 400s", async () => {
     const task = await createRubricTask(prisma, owner, b.projectId, {
       definition: definition("Secret B", "secret_glow"),
     });
-    const metricId = findTask(task.pipeline)!.metrics[0]!.id;
-    expect(isRubricTaskId(metricId)).toBe(true);
-    // The sort schema itself takes the metric (a project's own list sorts by it)…
-    expect(videoListQuerySchema().safeParse({ sort: metricId }).success).toBe(true);
-    // …but a bad sort's message does not list it.
-    const parsed = videoListQuerySchema().safeParse({ sort: "no_such_sort" });
+    const ofB = await catalogFor(prisma, b.projectId);
+    const ofA = await catalogFor(prisma, a.projectId);
+    const metricId = ofB.findTask(task.pipeline)!.metrics[0]!.id;
+    expect(ofA.allMetrics().map((m) => m.id)).not.toContain(metricId);
+    // The project's own sort schema takes the metric (its list sorts by it); another project's does not know it…
+    expect(videoListQuerySchema(ofB).safeParse({ sort: metricId }).success).toBe(true);
+    expect(videoListQuerySchema(ofA).safeParse({ sort: metricId }).success).toBe(false);
+    // …and a bad sort's message there does not list it.
+    const parsed = videoListQuerySchema(ofA).safeParse({ sort: "no_such_sort" });
     expect(parsed.success).toBe(false);
     const body = (await errorResponse(parsed.error).json()) as { error: { message: string } };
     expect(body.error.message).toContain("expected one of");
     expect(body.error.message).not.toContain(metricId);
-    // A list of its own, so the document is built now, with the rubric task registered.
+    // A list of its own, so the document is built now, with the rubric task saved.
     expect(JSON.stringify(openApiDocument([...documentedRoutes]))).not.toMatch(/rubric_\d+|r\d+_secret_glow/);
-    // The registry is whole again after the document is built.
-    expect(findTask(task.pipeline)).not.toBeNull();
+    // The project's catalogue still has it after the document is built.
+    expect((await catalogFor(prisma, b.projectId)).findTask(task.pipeline)).not.toBeNull();
   });
 
-  it("keeps a task saved while an older refresh was reading: the older rows, arriving last, do not unregister it", async () => {
-    // A page's refresh reads the rubric tasks, then waits (here: until released) before registering them. Meanwhile a
-    // save commits and forces its own refresh, which finishes first. The database is the real one; only the
-    // older refresh's timing is held.
+  it("keeps a task saved while an older read was under way: the older read, finishing last, does not hide it", async () => {
+    // An older call reads the project's rubric tasks, then waits (here: until released). Meanwhile a save commits and
+    // a later call reads the catalogue. The database is the real one; only the older read's timing is held.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const slowRubricTasks = new Proxy(prisma.rubricTask, {
@@ -129,40 +137,40 @@ describe("rubric tasks in the registry", () => {
     const slowPrisma = new Proxy(prisma, {
       get: (target, property) => (property === "rubricTask" ? slowRubricTasks : Reflect.get(target, property)),
     });
-    const olderRefresh = ensureRubricTasks(slowPrisma, { force: true });
+    const olderRead = catalogFor(slowPrisma, a.projectId);
     await new Promise((resolve) => setTimeout(resolve, 200)); // its rows are read before the save
     const saved = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Raced", "raced") });
-    expect(isRubricTaskId(saved.pipeline)).toBe(true);
+    expect((await catalogFor(prisma, a.projectId)).findTask(saved.pipeline)).not.toBeNull();
     release();
-    await olderRefresh;
-    expect(isRubricTaskId(saved.pipeline)).toBe(true);
-    expect(runFormPipelines({}, a.projectId).map((p) => p.id)).toContain(saved.pipeline);
+    await olderRead;
+    expect((await catalogFor(prisma, a.projectId)).findTask(saved.pipeline)).not.toBeNull();
+    expect(await formIds(a.projectId)).toContain(saved.pipeline);
   });
 
-  it("shows a task saved through one copy of the registry in another copy of the same process at once", async () => {
-    // Next.js bundles route handlers and pages apart: one process holds two copies of these modules, each with its
-    // own registry. Here the second copy is a fresh import of the modules (its own registry, its own run form).
-    await ensureRubricTasks(prisma);
+  it("shows a task saved through one copy of the module in another copy of the same process at once", async () => {
+    // Next.js bundles route handlers and pages apart: one process holds two copies of these modules. Here the second
+    // copy is a fresh import of the modules (its own cache, its own run form).
+    await catalogFor(prisma, a.projectId);
     vi.resetModules();
-    const pagesRegistry = await import("./rubric-registry");
+    const pagesCatalogue = await import("./project-catalogue");
     const pagesRunForm = await import("../judge/run-form");
-    await pagesRegistry.ensureRubricTasks(prisma);
-    expect(pagesRegistry.isRubricTaskId).not.toBe(isRubricTaskId);
-    // The API's copy saves (and refreshes itself); the page renders at once, well within the second a copy may be stale.
+    await pagesCatalogue.catalogFor(prisma, a.projectId);
+    expect(pagesCatalogue.catalogFor).not.toBe(catalogFor);
+    // The API's copy saves; the page renders at once, and its copy reads the new task on its next call.
     const saved = await createRubricTask(prisma, owner, a.projectId, {
       definition: definition("Saved by the API", "api"),
     });
-    await pagesRegistry.ensureRubricTasks(prisma);
-    expect(pagesRegistry.isRubricTaskId(saved.pipeline)).toBe(true);
-    expect(pagesRunForm.runFormPipelines({}, a.projectId).map((p) => p.id)).toContain(saved.pipeline);
-    // Unchanged since: the copy answers from what it holds, without a load.
+    const page = await pagesCatalogue.catalogFor(prisma, a.projectId);
+    expect(page.findTask(saved.pipeline)).not.toBeNull();
+    expect(pagesRunForm.runFormPipelines(page, {}).map((p) => p.id)).toContain(saved.pipeline);
+    // Unchanged since: the copy answers the same value, reading the versions only (one query), not the definitions.
     const reads = vi.spyOn(prisma.rubricTask, "findMany");
-    await pagesRegistry.ensureRubricTasks(prisma);
-    expect(reads).not.toHaveBeenCalled();
+    expect(await pagesCatalogue.catalogFor(prisma, a.projectId)).toBe(page);
+    expect(reads).toHaveBeenCalledTimes(1);
     reads.mockRestore();
   });
 
-  it("registers a saved version at once; a run started before keeps the version it pinned", async () => {
+  it("sees a saved version on the next call; a run started before keeps the version it pinned", async () => {
     const task = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Versioned") });
     const first = await createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA });
     const changed = {
@@ -187,7 +195,7 @@ describe("rubric tasks in the registry", () => {
       version: 2,
       created: false,
     });
-    const target = findTask(task.pipeline)!.targets[0]!;
+    const target = (await catalogFor(prisma, a.projectId)).findTask(task.pipeline)!.targets[0]!;
     expect(target.scale).toEqual({ kind: "numeric", min: 0, max: 10, step: 1 });
     const second = await createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA });
     const settings = await prisma.judgeRun.findMany({
@@ -207,7 +215,7 @@ describe("rubric tasks in the registry", () => {
   it("refuses new runs of an archived rubric task, naming it, and takes them again once restored", async () => {
     const task = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Archived one") });
     await setRubricTaskArchived(prisma, owner, task.id, true);
-    expect(runFormPipelines({}, a.projectId).map((p) => p.id)).not.toContain(task.pipeline);
+    expect(await formIds(a.projectId)).not.toContain(task.pipeline);
     await expect(
       createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA }),
     ).rejects.toThrow(/Archived one.*archived/);

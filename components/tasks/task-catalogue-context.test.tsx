@@ -5,14 +5,15 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { VideoWorkspace } from "@/components/videos/video-workspace";
 import { rubricTaskDeclaration } from "@/lib/rubrics/rubric-declaration";
 import { rubricDefinitionSchema } from "@/lib/rubrics/rubric-definition";
-import { findTask, TASKS } from "@/lib/tasks/registry";
 import type { TaskDeclarations } from "@/lib/tasks/task-module";
-import { RubricTaskRegistry } from "./rubric-task-registry";
+import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
+import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
+import { TaskCatalogueProvider, useTaskCatalogue } from "./task-catalogue-context";
 
 /*
- * The browser's task registry holds only the built-in tasks; the project layout hands it the project's rubric
- * tasks through RubricTaskRegistry. A client component under it (here the video page's workspace) then reads a
- * rubric run's task, its criteria's names and definitions, as it reads a built-in one's.
+ * The browser's task catalogue is the built-in one; the project layout hands the project's rubric tasks to
+ * TaskCatalogueProvider. A client component under it (here the video page's workspace) then reads a rubric run's
+ * task, its criteria's names and definitions, as it reads a built-in one's.
  */
 vi.mock("next/navigation", () => ({
   usePathname: () => "/projects/p1/videos/v1",
@@ -100,41 +101,48 @@ function Workspace() {
   );
 }
 
-function renderPage(folders: TaskDeclarations[], projectId = "p1") {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <RubricTaskRegistry projectId={projectId} folders={folders}>
-        <Workspace />
-      </RubricTaskRegistry>
-    </QueryClientProvider>,
-  );
-}
-
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
 
-describe("the browser's registry of a project's rubric tasks", () => {
-  it("lets the video page read a rubric run's criteria by name, registered before the page renders", async () => {
+/** The catalogue each render under the provider saw, last first. */
+let seen: DeclarationCatalogue[] = [];
+function Probe() {
+  seen.unshift(useTaskCatalogue());
+  return null;
+}
+
+function page(folders: TaskDeclarations[], text: string) {
+  return (
+    <QueryClientProvider client={new QueryClient()}>
+      <TaskCatalogueProvider folders={folders}>
+        <Probe />
+        <p>{text}</p>
+      </TaskCatalogueProvider>
+    </QueryClientProvider>
+  );
+}
+
+describe("the browser's catalogue of a project's rubric tasks", () => {
+  it("lets the video page read a rubric run's criteria by name, in the catalogue from the page's first render", async () => {
     answerWithRubricRun();
     // What the page sees on its first render: the task is there already (not after an effect).
-    let seenOnFirstRender: string | null | undefined;
-    function Probe() {
-      if (seenOnFirstRender === undefined) seenOnFirstRender = findTask(`rubric_${KEY}`)?.label ?? null;
+    const seenLabel = vi.fn();
+    function FirstRender() {
+      seenLabel(useTaskCatalogue().findTask(`rubric_${KEY}`)?.label ?? null);
       return null;
     }
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
       <QueryClientProvider client={client}>
-        <RubricTaskRegistry projectId="p1" folders={[folderOf("Overall quality")]}>
-          <Probe />
+        <TaskCatalogueProvider folders={[folderOf("Overall quality")]}>
+          <FirstRender />
           <Workspace />
-        </RubricTaskRegistry>
+        </TaskCatalogueProvider>
       </QueryClientProvider>,
     );
-    expect(seenOnFirstRender).toBe("Clip quality");
+    expect(seenLabel.mock.calls[0]![0]).toBe("Clip quality");
     const legend = await screen.findByTestId("target-legend");
     const entries = Array.from(legend.querySelectorAll("[data-testid=legend-entry]"), (e) =>
       e.getAttribute("data-code"),
@@ -142,52 +150,32 @@ describe("the browser's registry of a project's rubric tasks", () => {
     expect(entries).toEqual([`r${KEY}_quality`, `r${KEY}_legible`]);
     expect(legend.textContent).toContain("Overall quality");
     expect(legend.textContent).toContain("Is every on-screen text legible?");
+    // The built-in catalogue is left as it was.
+    expect(BUILT_IN_DECLARATIONS.findTask(`rubric_${KEY}`)).toBeNull();
   });
 
-  it("is idempotent: the same folders again change nothing; an edited one replaces its task; a deleted one leaves", () => {
+  it("keeps its value for the same folders; an edited one gives a new catalogue; without it the task is unknown", () => {
     answerWithRubricRun();
-    const first = renderPage([folderOf("Overall quality")]);
-    const registered = findTask(`rubric_${KEY}`);
-    expect(TASKS.filter((t) => t.id === `rubric_${KEY}`)).toHaveLength(1);
-    const count = TASKS.length;
-    first.rerender(
-      <QueryClientProvider client={new QueryClient()}>
-        <RubricTaskRegistry projectId="p1" folders={[folderOf("Overall quality")]}>
-          <p>again</p>
-        </RubricTaskRegistry>
-      </QueryClientProvider>,
-    );
-    expect(TASKS.length).toBe(count);
-    expect(findTask(`rubric_${KEY}`)).toBe(registered);
+    seen = [];
+    const first = render(page([folderOf("Overall quality")], "first"));
+    const registered = seen[0]!.findTask(`rubric_${KEY}`);
+    expect(seen[0]!.tasks.filter((t) => t.id === `rubric_${KEY}`)).toHaveLength(1);
+    const count = seen[0]!.tasks.length;
+    const before = seen[0];
+    first.rerender(page([folderOf("Overall quality")], "again"));
+    expect(seen[0]!.tasks.length).toBe(count);
+    expect(seen[0]).toBe(before);
+    expect(seen[0]!.findTask(`rubric_${KEY}`)).toBe(registered);
 
-    first.rerender(
-      <QueryClientProvider client={new QueryClient()}>
-        <RubricTaskRegistry projectId="p1" folders={[folderOf("Looks")]}>
-          <p>edited</p>
-        </RubricTaskRegistry>
-      </QueryClientProvider>,
-    );
-    expect(TASKS.length).toBe(count);
-    expect(TASKS.filter((t) => t.id === `rubric_${KEY}`)).toHaveLength(1);
-    expect(findTask(`rubric_${KEY}`)!.targets[0]!.label).toBe("Looks");
+    first.rerender(page([folderOf("Looks")], "edited"));
+    expect(seen[0]!.tasks.length).toBe(count);
+    expect(seen[0]!.tasks.filter((t) => t.id === `rubric_${KEY}`)).toHaveLength(1);
+    expect(seen[0]!.findTask(`rubric_${KEY}`)!.targets[0]!.label).toBe("Looks");
 
-    // Another project's page leaves p1's tasks alone; p1's page without the task takes it out.
-    first.rerender(
-      <QueryClientProvider client={new QueryClient()}>
-        <RubricTaskRegistry projectId="p2" folders={[]}>
-          <p>other project</p>
-        </RubricTaskRegistry>
-      </QueryClientProvider>,
-    );
-    expect(findTask(`rubric_${KEY}`)).not.toBeNull();
-    first.rerender(
-      <QueryClientProvider client={new QueryClient()}>
-        <RubricTaskRegistry projectId="p1" folders={[]}>
-          <p>deleted</p>
-        </RubricTaskRegistry>
-      </QueryClientProvider>,
-    );
-    expect(findTask(`rubric_${KEY}`)).toBeNull();
-    expect(TASKS.length).toBe(count - 1);
+    // Another project's page (its own folders, none here) and the project's page without the task: it is unknown.
+    first.rerender(page([], "other project"));
+    expect(seen[0]!.findTask(`rubric_${KEY}`)).toBeNull();
+    expect(seen[0]!.tasks.length).toBe(count - 1);
+    expect(seen[0]).toBe(BUILT_IN_DECLARATIONS);
   });
 });
