@@ -1,24 +1,27 @@
 /**
- * One paired-bootstrap p-value: the leaderboard's pair of generators, the alignment's held-out difference and
- * lib/stats/bootstrap.ts's pairedBootstrapDifference (which the calibration's setup pairs use) give the same p on
- * the same data drawn the same way.
+ * One paired-bootstrap p-value: the leaderboard's pair of generators, the alignment's held-out difference, the
+ * calibration's pair of judge setups and lib/stats/bootstrap.ts's pairedBootstrapDifference give the same p on the
+ * same data drawn the same way.
  */
 import { describe, expect, it } from "vitest";
 import { pairedDifference } from "../alignment/agreement";
+import { compareSetups } from "../calibration/compare-setups";
 import { buildLeaderboard } from "../leaderboard/leaderboard";
 import { pairedBootstrapDifference, pairedBootstrapP, streamSeed } from "./bootstrap";
 
-// Per prompt, whether generator A's video (and B's) passes: A passes 22 of 40, B 16, so the paired difference
-// is some way from zero but not on every resample.
-const PROMPTS = Array.from({ length: 40 }, (_, i) => `p${String(i).padStart(2, "0")}`);
-const A = PROMPTS.map((_, i) => (i % 3 === 0 || i % 5 === 1 || i % 7 === 2 ? 1 : 0));
-const B = PROMPTS.map((_, i) => (i % 2 === 0 && i % 10 !== 0 ? 1 : 0));
+// 40 videos (a leaderboard's prompts), the first 30 positive. Two judges (or generators) flag positives only:
+// A all but p00–p02, B all but p03–p08. So A is right on 27, B on 24, and the paired difference is some way from
+// zero but not on every resample.
+const IDS = Array.from({ length: 40 }, (_, i) => `p${String(i).padStart(2, "0")}`);
+const TRUTH = IDS.map((_, i) => i < 30);
+const A = IDS.map((_, i) => (i >= 3 && i < 30 ? 1 : 0));
+const B = IDS.map((_, i) => ((i >= 9 && i < 30) || i < 3 ? 1 : 0));
 const SAMPLES = 2000;
 const SEED = 9;
 
 const board = () =>
   buildLeaderboard({
-    rows: PROMPTS.flatMap((promptKey, i) => [
+    rows: IDS.flatMap((promptKey, i) => [
       { generator: "A", promptKey, dimension: "d", value: A[i]! },
       { generator: "B", promptKey, dimension: "d", value: B[i]! },
     ]),
@@ -26,8 +29,9 @@ const board = () =>
     bootstrap: { samples: SAMPLES, seed: SEED },
   });
 
-// The leaderboard draws a dimension's prompts from the stream of (dimension index, its sorted prompts).
-const leaderboardStream = streamSeed(SEED, `dimension\u0000${["0", ...PROMPTS].join("\u0000")}`);
+// The leaderboard draws a dimension's prompts from the stream of (dimension index, its sorted prompts); the others
+// are given that stream's seed, so all four draw the same videos.
+const stream = streamSeed(SEED, `dimension\u0000${["0", ...IDS].join("\u0000")}`);
 
 const mean = (values: readonly number[]) => (items: Int32Array) => {
   let sum = 0;
@@ -36,29 +40,38 @@ const mean = (values: readonly number[]) => (items: Int32Array) => {
 };
 
 describe("the paired-bootstrap p-value", () => {
-  it("is the same for the leaderboard, the alignment and pairedBootstrapDifference on the same data and draws", () => {
+  it("is the same for the leaderboard, the alignment, the calibration and pairedBootstrapDifference", () => {
     const pair = board().pairs[0]!;
     expect([pair.a, pair.b]).toEqual(["A", "B"]);
-    expect(pair.difference).toBeCloseTo((22 - 16) / 40, 12);
+    expect(pair.difference).toBeCloseTo((27 - 24) / 40, 12);
 
-    const direct = pairedBootstrapDifference(PROMPTS.length, mean(A), mean(B), {
-      iterations: SAMPLES,
-      seed: leaderboardStream,
-    });
-    // Every label positive: F1 = 2·tp/(tp + n) rises with the videos that pass, so the F1 difference has the sign
-    // of the mean difference on every resample, and a sign-based p must come out the same.
+    const direct = pairedBootstrapDifference(IDS.length, mean(A), mean(B), { iterations: SAMPLES, seed: stream });
+    // No judge flags a negative, so F1 = 2·tp/(tp + positives drawn) rises with the positives it flags: the F1
+    // difference has the sign of the flag-count difference on every resample, and a sign-based p comes out the same.
     const alignment = pairedDifference(
-      PROMPTS.map(() => true),
+      TRUTH,
       A.map((v) => v === 1),
       B.map((v) => v === 1),
-      { seed: leaderboardStream },
+      { iterations: SAMPLES, seed: stream },
     ).f1;
+    // A setup's graded score is 1 where it flags: its best threshold (1) flags what it flags.
+    const setup = (runId: string, flags: readonly number[]) => ({
+      runId,
+      verdict: new Map(IDS.map((id, i) => [id, flags[i] === 1])),
+      graded: new Map(IDS.map((id, i) => [id, flags[i]!])),
+    });
+    const calibration = compareSetups(new Map(IDS.map((id, i) => [id, TRUTH[i]!])), [setup("A", A), setup("B", B)], {
+      iterations: SAMPLES,
+      seed: stream,
+    });
+    expect(calibration.runs.map((r) => r.bestThreshold)).toEqual([1, 1]);
 
     expect(direct.p).not.toBeNull();
     expect(direct.p!).toBeGreaterThan(2 / (SAMPLES + 1));
     expect(direct.p!).toBeLessThan(1);
     expect(pair.p).toBe(direct.p);
     expect(alignment.p).toBe(direct.p);
+    expect(calibration.pairs[0]!.bestF1.p).toBe(direct.p);
     expect([pair.lower, pair.upper]).toEqual([direct.lower, direct.upper]);
   });
 
