@@ -27,8 +27,6 @@ import { seedPrompts } from "./seed-prompts";
 
 export const SEED_MODELS = ["Sora", "Kling 1.6", "HunyuanVideo", "CogVideoX-5B"] as const;
 
-export { seedPrompts } from "./seed-prompts";
-
 /** What each step of the seed needs: the transaction, the seeded rows' ids and sizes, and the timed step logger. */
 interface Seed {
   tx: Transaction;

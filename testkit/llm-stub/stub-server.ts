@@ -14,23 +14,7 @@ import { sendJson } from "./stub-http";
 import { createStubState } from "./stub-state";
 import type { StubServer, StubServerOptions, StubState } from "./stub-types";
 
-export type {
-  StubBatchLineRecord,
-  StubBatchOptions,
-  StubBatchRecord,
-  StubRequestRecord,
-  StubServer,
-  StubServerOptions,
-} from "./stub-types";
-export { faultSchema, queuedFaultSchema, type Fault } from "./stub-faults";
-export {
-  CONTEXT_MODEL,
-  IMAGE_LIMIT_MODEL,
-  JSON_OBJECT_ONLY_MODEL,
-  NO_LOGPROBS_MODEL,
-  NO_RESPONSE_FORMAT_MODEL,
-  TEXT_ONLY_MODEL,
-} from "./chat-request";
+export type { StubRequestRecord, StubServer, StubServerOptions } from "./stub-types";
 
 /** Hands a request to the first route whose method and path match; a 404 when none does, a 500 when a handler throws. */
 async function route(state: StubState, req: http.IncomingMessage, res: http.ServerResponse) {

@@ -8,7 +8,7 @@ import { listModels, listRequests, queueFault, resetRequests, setBatchOptions } 
 import { getFile, uploadFile } from "./files";
 import type { StubRoute } from "./route";
 
-export type { StubRoute, StubRouteContext } from "./route";
+export type { StubRoute } from "./route";
 
 export const STUB_ROUTES: readonly StubRoute[] = [
   { methods: ["GET"], path: /^\/(?:v1\/)?models$/, handle: listModels },
