@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Frame, PrismaClient, Video } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { readRunMetrics } from "../judge/run-metrics";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
@@ -6,7 +6,7 @@ import { judgmentKey, presenceTarget } from "../reviews/judgment-key";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { presenceKey } from "./presence-keys";
 import { assignedItem } from "./queue-access";
-import { itemTargets, judgePresenceOf, presenceCategories, taskOfRun } from "./item-targets";
+import { itemTargets, judgePresenceOf, presenceCategories, taskOfRun, type Target } from "./item-targets";
 import { queueSubjects } from "./queue-scopes";
 import { catalogueOf } from "../rubrics/project-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
@@ -80,7 +80,6 @@ export async function getQueueItem(
       : Promise.resolve({} as Record<string, number>),
   ]);
   const frames = frameSet?.frames ?? [];
-  const keyFrames = frames.filter((f) => f.isKeyFrame);
   const mine = new Map(own.map((j) => [j.targetKey, j]));
   const at = history.findIndex((h) => h.itemId === itemId);
   // The items the reviewer has reached: up to this one or the last they submitted, whichever is later. Claims ahead
@@ -115,25 +114,7 @@ export async function getQueueItem(
     assignment: { status: assignment.status, claimedAt: assignment.claimedAt, doneAt: assignment.doneAt },
     /** True while the judge's values are withheld from this reviewer (blind queue, not yet submitted). */
     blind,
-    video: {
-      id: video.id,
-      fileName: video.fileName,
-      relativePath: video.relativePath,
-      prompt: video.prompt,
-      dimensions: video.dimensions,
-      model: video.model,
-      url: `/api/v1/videos/${video.id}/file`,
-      frames: frames.map((f) => ({
-        id: f.id,
-        index: f.index,
-        timestampS: f.timestampS,
-        isKeyFrame: f.isKeyFrame,
-        cluster: f.cluster,
-        url: `/api/v1/frames/${f.id}/image`,
-      })),
-      /** Whether the frames are a uniform set: frames at their times, with no key frames or clusters. */
-      uniformFrames: (frameSet?.parameters as { mode?: unknown } | null)?.mode === "uniform",
-    },
+    video: videoView(video, frames, frameSet?.parameters),
     ...(blind
       ? {}
       : {
@@ -141,68 +122,9 @@ export async function getQueueItem(
           /** The judge's declared per-video metrics in the run, by id (null: not computed). */
           metrics: runVideo ? Object.fromEntries(task.metrics.map((m) => [m.id, judgeMetrics[m.id] ?? null])) : null,
         }),
-    targets: targets.map((t) => {
-      // A score's scope is declared by its target: a key frame, a key frame's cluster, or the whole video (no frames).
-      const scope = t.kind === SCORE_TARGET_TYPE && "scope" in t.declaration ? t.declaration.scope : null;
-      const keyFrame =
-        t.scopeIndex !== null && (scope === "key_frame" || scope === "cluster") ? keyFrames[t.scopeIndex] : undefined;
-      const judgment = mine.get(t.judgmentKey);
-      return {
-        key: t.key,
-        kind: t.kind,
-        label: t.label,
-        required: t.required,
-        min: t.min,
-        max: t.max,
-        category: t.category,
-        stepId: t.stepId,
-        scopeIndex: t.scopeIndex,
-        /** The frames this score is about: its question's (VBench-2.0), its key frame (static) or the key frame's cluster (dynamic). */
-        frameIndexes: t.question
-          ? t.question.frameIndexes
-          : keyFrame
-            ? scope === "cluster"
-              ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index)
-              : [keyFrame.index]
-            : [],
-        /** What the score asked, in the judge's words (null: the label says it); shown blind too, it is not the judge's answer. */
-        question: t.question ? { text: t.question.text, framesNote: t.question.framesNote } : null,
-        mine: judgment
-          ? {
-              value: judgment.value,
-              note: judgment.note,
-              reason: judgment.reason,
-              acceptedJudge: judgment.acceptedJudge,
-              version: judgment.version,
-              updatedAt: judgment.updatedAt,
-            }
-          : null,
-        ...(blind ? {} : { judge: t.judgeValue }),
-      };
-    }),
-    /**
-     * Presence-first queues: the categories to mark present or absent first (each with its toggle key,
-     * the score targets it covers, the reviewer's own presence judgment and, unless blind, the judge's
-     * presence at the declared threshold); values are then asked only where either says present.
-     */
-    presence: presence.length
-      ? {
-          absentValue: task.presence!.absentValue,
-          threshold: task.presence!.defaultThreshold,
-          categories: presence.map((c, index) => {
-            const judgment = mine.get(presenceKeys.get(c.id)!);
-            return {
-              id: c.id,
-              key: presenceKey(index),
-              label: c.label,
-              definition: c.definition,
-              targetKeys: targets.filter((t) => t.category === c.id).map((t) => t.key),
-              mine: judgment ? { value: judgment.value, note: judgment.note, version: judgment.version } : null,
-              ...(blind ? {} : { judge: judgePresenceOf(task, targets, c.id) }),
-            };
-          }),
-        }
-      : null,
+    targets: targetViews(targets, frames, mine, blind),
+    /** Presence-first queues: the categories to mark present or absent first (presenceView); null for other queues. */
+    presence: presenceView(task, presence, presenceKeys, targets, mine, blind),
     nav: {
       index: at,
       /** Their items reached so far (not the ones claimed ahead of them): "your item index + 1 of count". */
@@ -220,3 +142,123 @@ export async function getQueueItem(
   return payload as typeof payload & Record<string, unknown>;
 }
 export type QueueItemPayload = Awaited<ReturnType<typeof getQueueItem>>;
+
+type OwnJudgment = {
+  targetKey: string;
+  value: number;
+  note: string | null;
+  reason: string | null;
+  acceptedJudge: boolean;
+  version: number;
+  updatedAt: Date;
+};
+type Task = Awaited<ReturnType<typeof taskOfRun>>;
+
+/** Each target as the review screen shows it: its frames, the reviewer's own judgment and, unless blind, the judge's value. */
+function targetViews(
+  targets: readonly Target[],
+  frames: readonly Pick<Frame, "id" | "index" | "cluster" | "isKeyFrame">[],
+  mine: Map<string, OwnJudgment>,
+  blind: boolean,
+) {
+  const keyFrames = frames.filter((f) => f.isKeyFrame);
+  return targets.map((t) => {
+    // A score's scope is declared by its target: a key frame, a key frame's cluster, or the whole video (no frames).
+    const scope = t.kind === SCORE_TARGET_TYPE && "scope" in t.declaration ? t.declaration.scope : null;
+    const keyFrame =
+      t.scopeIndex !== null && (scope === "key_frame" || scope === "cluster") ? keyFrames[t.scopeIndex] : undefined;
+    const judgment = mine.get(t.judgmentKey);
+    return {
+      key: t.key,
+      kind: t.kind,
+      label: t.label,
+      required: t.required,
+      min: t.min,
+      max: t.max,
+      category: t.category,
+      stepId: t.stepId,
+      scopeIndex: t.scopeIndex,
+      /** The frames this score is about: its question's (VBench-2.0), its key frame (static) or the key frame's cluster (dynamic). */
+      frameIndexes: t.question
+        ? t.question.frameIndexes
+        : keyFrame
+          ? scope === "cluster"
+            ? frames.filter((f) => f.cluster === keyFrame.index || f.id === keyFrame.id).map((f) => f.index)
+            : [keyFrame.index]
+          : [],
+      /** What the score asked, in the judge's words (null: the label says it); shown blind too, it is not the judge's answer. */
+      question: t.question ? { text: t.question.text, framesNote: t.question.framesNote } : null,
+      mine: judgment
+        ? {
+            value: judgment.value,
+            note: judgment.note,
+            reason: judgment.reason,
+            acceptedJudge: judgment.acceptedJudge,
+            version: judgment.version,
+            updatedAt: judgment.updatedAt,
+          }
+        : null,
+      ...(blind ? {} : { judge: t.judgeValue }),
+    };
+  });
+}
+
+/**
+ * Presence-first queues: the categories to mark present or absent first (each with its toggle key,
+ * the score targets it covers, the reviewer's own presence judgment and, unless blind, the judge's
+ * presence at the declared threshold); values are then asked only where either says present.
+ */
+function presenceView(
+  task: Task,
+  presence: ReturnType<typeof presenceCategories>,
+  presenceKeys: Map<string, string>,
+  targets: readonly Target[],
+  mine: Map<string, OwnJudgment>,
+  blind: boolean,
+) {
+  return presence.length
+    ? {
+        absentValue: task.presence!.absentValue,
+        threshold: task.presence!.defaultThreshold,
+        categories: presence.map((c, index) => {
+          const judgment = mine.get(presenceKeys.get(c.id)!);
+          return {
+            id: c.id,
+            key: presenceKey(index),
+            label: c.label,
+            definition: c.definition,
+            targetKeys: targets.filter((t) => t.category === c.id).map((t) => t.key),
+            mine: judgment ? { value: judgment.value, note: judgment.note, version: judgment.version } : null,
+            ...(blind ? {} : { judge: judgePresenceOf(task, targets, c.id) }),
+          };
+        }),
+      }
+    : null;
+}
+
+/** The video as the review screen shows it: its file, its frames and whether they are a uniform set. */
+function videoView(
+  video: Pick<Video, "id" | "fileName" | "relativePath" | "prompt" | "dimensions" | "model">,
+  frames: readonly Pick<Frame, "id" | "index" | "timestampS" | "isKeyFrame" | "cluster">[],
+  frameSetParameters: unknown,
+) {
+  return {
+    id: video.id,
+    fileName: video.fileName,
+    relativePath: video.relativePath,
+    prompt: video.prompt,
+    dimensions: video.dimensions,
+    model: video.model,
+    url: `/api/v1/videos/${video.id}/file`,
+    frames: frames.map((f) => ({
+      id: f.id,
+      index: f.index,
+      timestampS: f.timestampS,
+      isKeyFrame: f.isKeyFrame,
+      cluster: f.cluster,
+      url: `/api/v1/frames/${f.id}/image`,
+    })),
+    /** Whether the frames are a uniform set: frames at their times, with no key frames or clusters. */
+    uniformFrames: (frameSetParameters as { mode?: unknown } | null)?.mode === "uniform",
+  };
+}

@@ -1,4 +1,5 @@
-import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
+import type { z } from "zod";
+import type { Prisma, PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { ValidationError } from "../errors";
 import {
@@ -7,6 +8,7 @@ import {
   type JudgmentOrigin,
   prepareOutcomeJudgment,
   preparePresenceJudgment,
+  type PreparedJudgment,
   prepareScoreJudgment,
   ReviewConflictError,
   writeJudgment,
@@ -53,26 +55,8 @@ export async function submitItem(
   if (queue.archivedAt) throw new ValidationError("This queue is archived.");
   const catalogue = await catalogueOf(prisma, queue.projectId, requestCatalogue);
   const targets = await itemTargets(prisma, queue, item.videoId, item.itemId, undefined, catalogue);
-  const byKey = new Map(targets.map((t) => [t.key, t]));
   const presence = await presencePlan(prisma, actor, queue, item.videoId, targets, input.presence, catalogue);
-  const given = new Map<string, (typeof input.judgments)[number]>();
-  for (const judgment of input.judgments) {
-    const target = byKey.get(judgment.target);
-    if (!target) throw new ValidationError(`"${judgment.target}" is not something to judge in this item.`);
-    if (given.has(judgment.target)) throw new ValidationError(`"${target.label}" is judged twice in this submission.`);
-    checkRange(target, judgment.value);
-    if (presence?.absentTargets.has(target.key) && judgment.value !== presence.absentValue) {
-      throw new ValidationError(
-        `${target.label}: ${target.category} is marked absent, so its scores are ${presence.absentValue}; mark it present to grade it.`,
-      );
-    }
-    given.set(judgment.target, judgment);
-  }
-  const missing = targets.filter((t) => t.required && !given.has(t.key) && !presence?.absentTargets.has(t.key));
-  if (missing.length > 0)
-    throw new ValidationError(
-      `Judge every target before submitting; missing: ${missing.map((t) => t.label).join(", ")}.`,
-    );
+  const given = checkedJudgments(targets, input.judgments, presence);
 
   // Each judgment is prepared (looked up, checked) before anything is written; then all of them and the
   // assignment's "done" are written in one transaction, so a failure on any target leaves the item as it was.
@@ -138,93 +122,145 @@ export async function submitItem(
   const blind = (await blindVideoIdsFor(prisma, actor.userId, [item.videoId])).has(item.videoId);
 
   const counted = await prisma.$transaction(
-    async (tx) => {
-      // One submission of this item by this reviewer at a time: a double submit waits here, then finds its
-      // judgments saved by the first (unchanged, so not saved again) and its assignment done (not counted twice).
-      await tx.$queryRaw`SELECT 1 FROM "review_queue_assignment" WHERE "itemId" = ${itemId} AND "reviewerId" = ${actor.userId} FOR UPDATE`;
-      const current = new Map(
-        (
-          await tx.humanJudgment.findMany({
-            where: {
-              reviewerId: actor.userId,
-              withdrawn: false,
-              targetKey: {
-                in: [...targets.map((t) => t.judgmentKey), ...(presence?.categories.map((c) => c.judgmentKey) ?? [])],
-              },
-            },
-            select: {
-              targetKey: true,
-              value: true,
-              note: true,
-              reason: true,
-              acceptedJudge: true,
-              version: true,
-              origin: true,
-            },
-          })
-        ).map((j) => [j.targetKey, j]),
-      );
-      for (const { category, note, prepared } of presenceWrites) {
-        const saved = current.get(category.judgmentKey);
-        if (saved && saved.value === category.answer.value && saved.note === note) continue;
-        try {
-          await writeJudgment(tx, actor, prepared);
-        } catch (error) {
-          if (
-            error instanceof ReviewConflictError &&
-            error.current.value === category.answer.value &&
-            (error.current.note ?? null) === note
-          )
-            continue;
-          throw error;
-        }
-      }
-      for (const { target, prepared } of targetWrites) {
-        const { input: judgment } = prepared;
-        const note = judgment.note ?? null;
-        const reason = judgment.reason ?? null;
-        const saved = current.get(target.judgmentKey);
-        const acceptedJudge = judgment.acceptedJudge === true;
-        if (
-          saved &&
-          saved.value === judgment.value &&
-          saved.note === note &&
-          saved.reason === reason &&
-          saved.acceptedJudge === acceptedJudge &&
-          saved.origin === originOf(target)
-        )
-          continue;
-        // An absent category's scores are the declared absent value: stored like any judgment (history, versions),
-        // over the reviewer's own earlier values of them, which "absent" replaces.
-        const write = given.has(target.key)
-          ? prepared
-          : { ...prepared, input: { ...judgment, expectedVersion: saved?.version } };
-        const refused = acceptanceProblem(write, blind);
-        if (refused) throw new ValidationError(refused);
-        try {
-          await writeJudgment(tx, actor, write);
-        } catch (error) {
-          // A double submit racing itself: the other request saved exactly this.
-          if (
-            error instanceof ReviewConflictError &&
-            error.current.value === judgment.value &&
-            (error.current.note ?? null) === note
-          )
-            continue;
-          throw error;
-        }
-      }
-      const marked = await tx.reviewQueueAssignment.updateMany({
-        where: { itemId, reviewerId: actor.userId, status: "claimed" },
-        data: { status: "done", doneAt: new Date() },
-      });
-      if (marked.count === 0) return false;
-      await tx.reviewQueueItem.update({ where: { id: itemId }, data: { doneCount: { increment: 1 } } });
-      return true;
-    },
+    (tx) =>
+      saveSubmission(tx, actor, itemId, { targets, presence, presenceWrites, targetWrites, given, originOf, blind }),
     { maxWait: 10_000, timeout: 20_000 },
   );
   return { itemId, status: "done" as const, counted };
+}
+
+type ItemJudgment = z.output<typeof submitItemSchema>["judgments"][number];
+type PresencePlan = NonNullable<Awaited<ReturnType<typeof presencePlan>>>;
+
+/** The submitted judgments by target, each checked against the item's targets; refused when a required one is missing. */
+function checkedJudgments(
+  targets: readonly Target[],
+  judgments: readonly ItemJudgment[],
+  presence: PresencePlan | null,
+): Map<string, ItemJudgment> {
+  const byKey = new Map(targets.map((t) => [t.key, t]));
+  const given = new Map<string, ItemJudgment>();
+  for (const judgment of judgments) {
+    const target = byKey.get(judgment.target);
+    if (!target) throw new ValidationError(`"${judgment.target}" is not something to judge in this item.`);
+    if (given.has(judgment.target)) throw new ValidationError(`"${target.label}" is judged twice in this submission.`);
+    checkRange(target, judgment.value);
+    if (presence?.absentTargets.has(target.key) && judgment.value !== presence.absentValue) {
+      throw new ValidationError(
+        `${target.label}: ${target.category} is marked absent, so its scores are ${presence.absentValue}; mark it present to grade it.`,
+      );
+    }
+    given.set(judgment.target, judgment);
+  }
+  const missing = targets.filter((t) => t.required && !given.has(t.key) && !presence?.absentTargets.has(t.key));
+  if (missing.length > 0)
+    throw new ValidationError(
+      `Judge every target before submitting; missing: ${missing.map((t) => t.label).join(", ")}.`,
+    );
+  return given;
+}
+
+/** A submission's prepared writes, ready to be saved in one transaction. */
+interface Submission {
+  targets: readonly Target[];
+  presence: PresencePlan | null;
+  presenceWrites: { category: PresencePlan["categories"][number]; note: string | null; prepared: PreparedJudgment }[];
+  targetWrites: { target: Target; prepared: PreparedJudgment }[];
+  given: Map<string, ItemJudgment>;
+  originOf: (target: Target) => JudgmentOrigin;
+  blind: boolean;
+}
+
+/** Saves the submission's judgments and marks the assignment done, in the caller's transaction: whether it counted. */
+async function saveSubmission(
+  tx: Prisma.TransactionClient,
+  actor: Actor,
+  itemId: string,
+  submission: Submission,
+): Promise<boolean> {
+  const { targets, presence, presenceWrites, targetWrites, given, originOf, blind } = submission;
+  // One submission of this item by this reviewer at a time: a double submit waits here, then finds its
+  // judgments saved by the first (unchanged, so not saved again) and its assignment done (not counted twice).
+  await tx.$queryRaw`SELECT 1 FROM "review_queue_assignment" WHERE "itemId" = ${itemId} AND "reviewerId" = ${actor.userId} FOR UPDATE`;
+  const current = new Map(
+    (
+      await tx.humanJudgment.findMany({
+        where: {
+          reviewerId: actor.userId,
+          withdrawn: false,
+          targetKey: {
+            in: [...targets.map((t) => t.judgmentKey), ...(presence?.categories.map((c) => c.judgmentKey) ?? [])],
+          },
+        },
+        select: {
+          targetKey: true,
+          value: true,
+          note: true,
+          reason: true,
+          acceptedJudge: true,
+          version: true,
+          origin: true,
+        },
+      })
+    ).map((j) => [j.targetKey, j]),
+  );
+  for (const { category, note, prepared } of presenceWrites) {
+    const saved = current.get(category.judgmentKey);
+    if (saved && saved.value === category.answer.value && saved.note === note) continue;
+    try {
+      await writeJudgment(tx, actor, prepared);
+    } catch (error) {
+      if (
+        error instanceof ReviewConflictError &&
+        error.current.value === category.answer.value &&
+        (error.current.note ?? null) === note
+      )
+        continue;
+      throw error;
+    }
+  }
+  for (const { target, prepared } of targetWrites) {
+    const { input: judgment } = prepared;
+    const note = judgment.note ?? null;
+    const reason = judgment.reason ?? null;
+    const saved = current.get(target.judgmentKey);
+    const acceptedJudge = judgment.acceptedJudge === true;
+    if (
+      saved &&
+      saved.value === judgment.value &&
+      saved.note === note &&
+      saved.reason === reason &&
+      saved.acceptedJudge === acceptedJudge &&
+      saved.origin === originOf(target)
+    )
+      continue;
+    // An absent category's scores are the declared absent value: stored like any judgment (history, versions),
+    // over the reviewer's own earlier values of them, which "absent" replaces.
+    const write = given.has(target.key)
+      ? prepared
+      : { ...prepared, input: { ...judgment, expectedVersion: saved?.version } };
+    const refused = acceptanceProblem(write, blind);
+    if (refused) throw new ValidationError(refused);
+    try {
+      await writeJudgment(tx, actor, write);
+    } catch (error) {
+      // A double submit racing itself: the other request saved exactly this.
+      if (
+        error instanceof ReviewConflictError &&
+        error.current.value === judgment.value &&
+        (error.current.note ?? null) === note
+      )
+        continue;
+      throw error;
+    }
+  }
+  const marked = await tx.reviewQueueAssignment.updateMany({
+    where: { itemId, reviewerId: actor.userId, status: "claimed" },
+    data: { status: "done", doneAt: new Date() },
+  });
+  if (marked.count === 0) return false;
+  await tx.reviewQueueItem.update({ where: { id: itemId }, data: { doneCount: { increment: 1 } } });
+  return true;
 }
 
 /**
