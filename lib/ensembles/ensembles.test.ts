@@ -14,6 +14,7 @@ import { prisma } from "../db/prisma";
 import { Prisma } from "../generated/prisma/client";
 import { NotFoundError, ValidationError } from "../errors";
 import { createRunSchema } from "../judge/endpoints.validation";
+import { catalogFor } from "../rubrics/project-catalogue";
 import { cancelRun, createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createRubricTask } from "../rubrics/rubric-tasks";
@@ -224,8 +225,9 @@ describe("self-consistency: samples N at temperature T", () => {
   });
 
   it("the video list filters unstable=1 (optionally of one target) and sorts by dispersion; the latest run is the ensemble, not a sample", async () => {
+    const catalogue = await catalogFor(prisma, projectId);
     const query = (extra: Record<string, string>) =>
-      videoListQuerySchema(builtInCatalogue()).parse({ runId: parentId, pageSize: "100", ...extra }) as VideoListQuery;
+      videoListQuerySchema(catalogue).parse({ runId: parentId, pageSize: "100", ...extra }) as VideoListQuery;
     const unstable = (
       await prisma.scoreDispersion.findMany({
         where: { runId: parentId, unstable: true },
@@ -240,7 +242,7 @@ describe("self-consistency: samples N at temperature T", () => {
     );
     expect(ofQuality.videos.length).toBeGreaterThan(0);
     expect(ofQuality.videos.length).toBeLessThan(VIDEOS);
-    expect(videoListQuerySchema(builtInCatalogue()).safeParse({ unstable: "yes" }).success).toBe(false);
+    expect(videoListQuerySchema(catalogue).safeParse({ unstable: "yes" }).success).toBe(false);
 
     // Most spread first: the largest SD (or entropy) over its target's threshold.
     const sorted = await browseVideos(prisma, owner, projectId, query({ sort: "dispersion", dir: "desc" }));
@@ -260,7 +262,7 @@ describe("self-consistency: samples N at temperature T", () => {
       prisma,
       owner,
       projectId,
-      videoListQuerySchema(builtInCatalogue()).parse({ pageSize: "1" }) as VideoListQuery,
+      videoListQuerySchema(catalogue).parse({ pageSize: "1" }) as VideoListQuery,
     );
     expect(latest.run?.id).toBe(parentId);
   });
@@ -409,51 +411,52 @@ describe("a judge panel", () => {
   });
 
   it("refuses a panel of one, more than five, repeated endpoints, or an endpoint of another project, saving nothing", async () => {
+    const catalogue = await catalogFor(prisma, projectId);
     const base = { pipeline, endpointId: "e1" };
     expect(
-      createRunSchema(builtInCatalogue()).safeParse({
+      createRunSchema(catalogue).safeParse({
         ...base,
         ensemble: { kind: "panel", endpointIds: ["e1"], combine: "mean" },
       }).success,
     ).toBe(false);
     expect(
-      createRunSchema(builtInCatalogue()).safeParse({
+      createRunSchema(catalogue).safeParse({
         ...base,
         ensemble: { kind: "panel", endpointIds: ["a", "b", "c", "d", "e", "f"], combine: "mean" },
       }).success,
     ).toBe(false);
     expect(
-      createRunSchema(builtInCatalogue()).safeParse({
+      createRunSchema(catalogue).safeParse({
         ...base,
         ensemble: { kind: "panel", endpointIds: ["e1", "e1"], combine: "mean" },
       }).success,
     ).toBe(false);
     expect(
-      createRunSchema(builtInCatalogue()).safeParse({
+      createRunSchema(catalogue).safeParse({
         ...base,
         ensemble: { kind: "panel", endpointIds: ["e1", "e2"], combine: "median" },
       }).success,
     ).toBe(false);
     expect(
-      createRunSchema(builtInCatalogue()).safeParse({
+      createRunSchema(catalogue).safeParse({
         ...base,
         ensemble: { kind: "samples", samples: 11, temperature: 0.7 },
       }).success,
     ).toBe(false);
     expect(
-      createRunSchema(builtInCatalogue()).safeParse({
+      createRunSchema(catalogue).safeParse({
         ...base,
         ensemble: { kind: "samples", samples: 0, temperature: 0.7 },
       }).success,
     ).toBe(false);
     expect(
-      createRunSchema(builtInCatalogue()).safeParse({
+      createRunSchema(catalogue).safeParse({
         ...base,
         ensemble: { kind: "samples", samples: 3, temperature: 3 },
       }).success,
     ).toBe(false);
     expect(
-      createRunSchema(builtInCatalogue()).safeParse({
+      createRunSchema(catalogue).safeParse({
         ...base,
         ensemble: { kind: "samples", samples: 3, temperature: 1 },
       }).success,
