@@ -11,13 +11,12 @@ import { createEndpoint } from "../../lib/judge/endpoints";
 import { createRunSchema } from "../../lib/judge/endpoints.validation";
 import { createRun, getRunStatus } from "../../lib/judge/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
-
 import { makeUser } from "../../lib/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../lib/testing/judge-deps";
 import { projectWithFramedVideos } from "../../lib/testing/judge-fixtures";
 import { exampleRubricFiles, rubricLinks, seedDemoRubrics } from "./demo-rubrics";
 import { rubricPipelineId } from "../../lib/rubrics/rubric-declaration";
-import { builtInCatalogue } from "../../lib/task-modules/task-catalogue";
+import { catalogFor } from "../../lib/rubrics/project-catalogue";
 
 let stub: StubServer;
 let owner: Actor;
@@ -52,9 +51,11 @@ describe("the demo's rubric tasks", () => {
     const requests: string[] = [];
     const api: SeedingRequest = async (route, init = {}) => {
       requests.push(`POST ${route.replace(projectId, ":id")}`);
-      const body = createRunSchema(builtInCatalogue()).parse(init.json);
+      // The project's catalogue, as the app's route resolves it: the rubric tasks the demo just created are in it.
+      const catalogue = await catalogFor(prisma, projectId);
+      const body = createRunSchema(catalogue).parse(init.json);
       return createRun(
-        { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
+        { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: catalogue.pipelines },
         owner,
         projectId,
         body,

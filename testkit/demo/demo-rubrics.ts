@@ -12,7 +12,7 @@ import { createRubricTask } from "../../lib/rubrics/rubric-tasks";
 
 /** The example rubric files shipped in the repository, by file name. */
 export function exampleRubricFiles(): { fileName: string; text: string }[] {
-  const dir = fileURLToPath(new URL("./examples/", import.meta.url));
+  const dir = fileURLToPath(new URL("../../lib/rubrics/examples/", import.meta.url));
   return fs
     .readdirSync(dir)
     .filter((name) => name.endsWith(".yaml"))
