@@ -1,0 +1,283 @@
+// The Judge page's form that starts a run: its state lives in `useRunStart` (held by the panel, so it outlives a
+// change of pipeline), the form's fields and its answer in `RunStartForm`.
+import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState, type ReactNode } from "react";
+import { chosenPromptVersions, PromptVersionPicker } from "@/components/prompts/prompt-version-picker";
+import { buttonClass } from "@/components/class-names";
+import { postJson } from "@/lib/api-client";
+import type { RunFormPipeline } from "@/lib/judge/run-form";
+import type { RunSettingsPart } from "@/components/tasks/run-settings-form";
+import { ensembleOf, JudgesFields, ONE_JUDGE, panelOf, type JudgesValue } from "./judges-fields";
+
+export interface Endpoint {
+  id: string;
+  name: string;
+  model: string;
+  baseUrl: string;
+  hasApiKey: boolean;
+  maxConcurrency: number;
+  requestsPerMinute: number | null;
+  supportsBatchApi: boolean;
+}
+
+interface RunStarted {
+  id: string;
+  videos: number;
+  withoutFramesCount: number;
+  beingDeletedCount: number;
+  items?: number;
+}
+
+type VideoScope = "project" | "dimension" | "videos";
+
+/** The run form's state and the request that starts a run with it. */
+export function useRunStart({
+  projectId,
+  dimensions,
+  pipeline,
+  pipelineId,
+  endpoints,
+}: {
+  projectId: string;
+  dimensions: string[];
+  pipeline: RunFormPipeline | undefined;
+  pipelineId: string;
+  endpoints: readonly Endpoint[] | undefined;
+}) {
+  const queryClient = useQueryClient();
+  const [endpointId, setEndpointId] = useState("");
+  const [batch, setBatch] = useState(false);
+  const [scope, setScope] = useState<VideoScope>("project");
+  const [dimension, setDimension] = useState(dimensions[0] ?? "");
+  const [videoIds, setVideoIds] = useState("");
+  const [judges, setJudges] = useState<JudgesValue>(ONE_JUDGE);
+  // Per pipeline: a template's prompt version for the next run (absent: shipped).
+  const [promptVersions, setPromptVersions] = useState<Record<string, Record<string, string>>>({});
+  const chosenEndpoint = endpoints?.find((e) => e.id === endpointId) ?? endpoints?.[0];
+  const panel = panelOf(judges, endpoints ?? []);
+  const ensemble = ensembleOf(judges, panel);
+  const start = useMutation({
+    mutationFn: (part: RunSettingsPart) =>
+      postJson<RunStarted>(`/api/v1/projects/${projectId}/runs`, {
+        pipeline: pipeline?.id,
+        endpointId: judges.judges === "panel" ? panel[0] : endpointId || endpoints?.[0]?.id,
+        ...(ensemble ? { ensemble } : {}),
+        ...(scope === "dimension" ? { dimension } : {}),
+        ...(scope === "videos" ? { videoIds: videoIds.split(/[\s,]+/).filter(Boolean) } : {}),
+        ...part.request,
+        ...(chosenPromptVersions(promptVersions[pipelineId] ?? {})
+          ? { promptVersions: chosenPromptVersions(promptVersions[pipelineId] ?? {}) }
+          : {}),
+        ...(batch && chosenEndpoint?.supportsBatchApi ? { batch: true } : {}),
+      }),
+    onSuccess: () => refetchAfterWrite(queryClient, ["runs", projectId]),
+  });
+  return {
+    endpointId,
+    setEndpointId,
+    batch,
+    setBatch,
+    scope,
+    setScope,
+    dimension,
+    setDimension,
+    videoIds,
+    setVideoIds,
+    judges,
+    setJudges,
+    promptVersions,
+    setPromptVersions,
+    chosenEndpoint,
+    panel,
+    start,
+  };
+}
+
+export type RunStart = ReturnType<typeof useRunStart>;
+
+export function RunStartForm({
+  run,
+  fields,
+  part,
+  projectId,
+  dimensions,
+  pipelines,
+  pipelineId,
+  setPipelineId,
+  endpoints,
+}: {
+  run: RunStart;
+  fields: ReactNode;
+  part: RunSettingsPart;
+  projectId: string;
+  dimensions: string[];
+  pipelines: RunFormPipeline[];
+  pipelineId: string;
+  setPipelineId: (pipelineId: string) => void;
+  endpoints: { data?: Endpoint[]; isSuccess: boolean };
+}) {
+  const pipeline = pipelines.find((p) => p.id === pipelineId) ?? pipelines[0];
+  const { start, panel } = run;
+  return (
+    <form
+      className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        start.mutate(part);
+      }}
+    >
+      <label className="flex flex-col gap-1">
+        Pipeline
+        <select
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          value={pipelineId}
+          onChange={(e) => setPipelineId(e.target.value)}
+          data-testid="run-pipeline"
+        >
+          {pipelines.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {fields}
+      <label className="flex flex-col gap-1">
+        {pipeline?.endpointLabel ?? "Endpoint"}
+        <select
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          value={run.endpointId}
+          onChange={(e) => run.setEndpointId(e.target.value)}
+          data-testid="run-endpoint"
+        >
+          {(endpoints.data ?? []).map((e) => (
+            <option key={e.id} value={e.id}>
+              {e.name} ({e.model})
+            </option>
+          ))}
+        </select>
+      </label>
+      <JudgesFields value={run.judges} setValue={run.setJudges} endpoints={endpoints.data ?? []} />
+      {run.chosenEndpoint?.supportsBatchApi && (
+        <label className="flex items-center gap-2 self-center pt-5">
+          <input
+            type="checkbox"
+            checked={run.batch}
+            onChange={(e) => run.setBatch(e.target.checked)}
+            data-testid="run-batch"
+          />
+          batch (half the price, within 24 hours)
+        </label>
+      )}
+      <VideoScopeFields run={run} dimensions={dimensions} allVideosLabel={pipeline?.allVideosLabel} />
+      <PromptVersionPicker
+        projectId={projectId}
+        pipeline={pipelineId}
+        value={run.promptVersions[pipelineId] ?? {}}
+        onChange={(next) => run.setPromptVersions((all) => ({ ...all, [pipelineId]: next }))}
+      />
+      <button
+        className={buttonClass()}
+        disabled={
+          start.isPending ||
+          !endpoints.data?.length ||
+          !part.ready ||
+          (run.judges.judges === "panel" && (panel.length < 2 || panel.length > 5))
+        }
+      >
+        Start run
+      </button>
+      {!endpoints.data?.length && endpoints.isSuccess && <span className="text-slate-500">Add an endpoint first.</span>}
+      {part.notice}
+      {start.data && (
+        <RunStartedNote
+          started={start.data}
+          itemNoun={pipeline?.itemNoun ?? "item"}
+          pendingHref={`/projects/${projectId}/pending${part.pendingQuery ? `?${part.pendingQuery}` : ""}`}
+        />
+      )}
+      {start.error && (
+        <span role="alert" className="text-red-700">
+          {start.error.message}
+        </span>
+      )}
+    </form>
+  );
+}
+
+/** Which videos the run takes: every one with frames, one dimension, or the ids typed. */
+function VideoScopeFields({
+  run,
+  dimensions,
+  allVideosLabel,
+}: {
+  run: RunStart;
+  dimensions: string[];
+  allVideosLabel: string | undefined;
+}) {
+  return (
+    <>
+      <label className="flex flex-col gap-1">
+        Videos
+        <select
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          value={run.scope}
+          onChange={(e) => run.setScope(e.target.value as VideoScope)}
+        >
+          <option value="project">{allVideosLabel ?? "every video with frames"}</option>
+          <option value="dimension">one dimension</option>
+          <option value="videos">these video ids</option>
+        </select>
+      </label>
+      {run.scope === "dimension" && (
+        <select
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          value={run.dimension}
+          onChange={(e) => run.setDimension(e.target.value)}
+        >
+          {dimensions.map((d) => (
+            <option key={d}>{d}</option>
+          ))}
+        </select>
+      )}
+      {run.scope === "videos" && (
+        <input
+          className="w-72 rounded-md border border-slate-300 px-2 py-1.5"
+          placeholder="video ids, comma separated"
+          value={run.videoIds}
+          onChange={(e) => run.setVideoIds(e.target.value)}
+        />
+      )}
+    </>
+  );
+}
+
+/** What the started run took, and what it left out (no frame set yet, being deleted). */
+function RunStartedNote({
+  started,
+  itemNoun,
+  pendingHref,
+}: {
+  started: RunStarted;
+  itemNoun: string;
+  pendingHref: string;
+}) {
+  return (
+    <span className="text-slate-600" data-testid="run-started">
+      Started on {started.videos} video{started.videos === 1 ? "" : "s"}
+      {started.items !== undefined ? ` (${started.items} ${itemNoun}${started.items === 1 ? "" : "s"})` : ""}
+      {started.withoutFramesCount > 0 && (
+        <>
+          ; {started.withoutFramesCount} left out for want of their frame set (
+          <Link className="text-indigo-700 underline" href={pendingHref}>
+            extract them
+          </Link>
+          )
+        </>
+      )}
+      {started.beingDeletedCount > 0 && <>; {started.beingDeletedCount} left out because they are being deleted</>}.
+    </span>
+  );
+}
