@@ -3,7 +3,8 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { seedLargeProject } from "../../scripts/lib/seed-large-project";
 import { videoFilterSchema } from "../videos/video-filter";
-import { EXPORT_CHUNK_CHARS, exportBatches, exportReviewers, projectExport } from "./export";
+import { EXPORT_CHUNK_CHARS, projectExport } from "./export";
+import { exportBatches, exportReviewers } from "./export-rows";
 import { exportQuerySchema, resolveAgreementScope } from "./scope";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 

@@ -5,7 +5,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
-import { EXPORT_BATCH_VIDEOS, exportBatches, exportReviewers, type ExportRow } from "../agreement/export";
+import { EXPORT_BATCH_VIDEOS, exportBatches, exportReviewers, type ExportRow } from "../agreement/export-rows";
 import { exportFileName } from "../agreement/export-file-name";
 import { projectAgreement } from "../agreement/load";
 import {
