@@ -126,28 +126,9 @@ export function EndpointForm({
   const router = useRouter();
   const [form, setForm] = useState<FormState>(() => (endpoint ? formOf(endpoint) : EMPTY_FORM));
   const set = (patch: Partial<FormState>) => setForm((f) => ({ ...f, ...patch }));
-  const num = (v: string) => (v.trim() === "" ? null : Number(v));
   const save = useMutation({
     mutationFn: () => {
-      const body = {
-        name: form.name,
-        baseUrl: form.baseUrl,
-        model: form.model,
-        imageDetail: form.imageDetail,
-        temperature: num(form.temperature),
-        maxConcurrency: Number(form.maxConcurrency),
-        requestsPerMinute: num(form.requestsPerMinute),
-        timeoutSeconds: Number(form.timeoutSeconds),
-        pricePer1kInput: num(form.pricePer1kInput),
-        pricePer1kOutput: num(form.pricePer1kOutput),
-        structuredOutput: form.structuredOutput,
-        supportsBatchApi: form.supportsBatchApi,
-        maxTokens: num(form.maxTokens),
-        apiVersion: form.apiVersion.trim() || null,
-        sendImageDetail: form.sendImageDetail,
-        requestLogprobs: form.requestLogprobs,
-        topLogprobs: Number(form.topLogprobs),
-      } satisfies EndpointUpdate;
+      const body = requestBodyOf(form);
       if (!endpoint)
         return postJson(`/api/v1/projects/${projectId}/endpoints`, {
           ...body,
@@ -178,6 +159,66 @@ export function EndpointForm({
         save.mutate();
       }}
     >
+      <ConnectionFields form={form} set={set} endpoint={endpoint} idPrefix={idPrefix} />
+      <RequestFields form={form} set={set} />
+      <RequestOptions form={form} set={set} />
+      <div className="col-span-2 flex gap-2">
+        <button className={buttonClass()} disabled={save.isPending}>
+          {endpoint ? "Save changes" : "Add endpoint"}
+        </button>
+        {endpoint && (
+          <button type="button" className={buttonClass("secondary")} onClick={() => onDone?.()}>
+            Cancel
+          </button>
+        )}
+      </div>
+      {save.error && (
+        <p role="alert" className="col-span-2 text-red-700">
+          {save.error.message}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** The fields every save sends (not the key: adding and editing send it differently). */
+function requestBodyOf(form: FormState) {
+  const num = (v: string) => (v.trim() === "" ? null : Number(v));
+  return {
+    name: form.name,
+    baseUrl: form.baseUrl,
+    model: form.model,
+    imageDetail: form.imageDetail,
+    temperature: num(form.temperature),
+    maxConcurrency: Number(form.maxConcurrency),
+    requestsPerMinute: num(form.requestsPerMinute),
+    timeoutSeconds: Number(form.timeoutSeconds),
+    pricePer1kInput: num(form.pricePer1kInput),
+    pricePer1kOutput: num(form.pricePer1kOutput),
+    structuredOutput: form.structuredOutput,
+    supportsBatchApi: form.supportsBatchApi,
+    maxTokens: num(form.maxTokens),
+    apiVersion: form.apiVersion.trim() || null,
+    sendImageDetail: form.sendImageDetail,
+    requestLogprobs: form.requestLogprobs,
+    topLogprobs: Number(form.topLogprobs),
+  } satisfies EndpointUpdate;
+}
+
+/** Where the endpoint is and how it is reached: name, base URL, model and key. */
+function ConnectionFields({
+  form,
+  set,
+  endpoint,
+  idPrefix,
+}: {
+  form: FormState;
+  set: (patch: Partial<FormState>) => void;
+  endpoint?: EndpointRow;
+  idPrefix: string;
+}) {
+  return (
+    <>
       <label className="col-span-2 flex flex-col gap-1">
         Name <input className={field} required value={form.name} onChange={(e) => set({ name: e.target.value })} />
       </label>
@@ -217,6 +258,14 @@ export function EndpointForm({
           Remove the stored key
         </label>
       )}
+    </>
+  );
+}
+
+/** How each request is made and priced: image detail, temperature, limits, timeout, prices, tokens, api-version. */
+function RequestFields({ form, set }: { form: FormState; set: (patch: Partial<FormState>) => void }) {
+  return (
+    <>
       <label className="flex flex-col gap-1">
         Image detail
         <select
@@ -294,6 +343,14 @@ export function EndpointForm({
           data-testid="endpoint-api-version"
         />
       </label>
+    </>
+  );
+}
+
+/** What the endpoint supports and what is asked of it: structured output, image detail, batches, logprobs. */
+function RequestOptions({ form, set }: { form: FormState; set: (patch: Partial<FormState>) => void }) {
+  return (
+    <>
       <label className="col-span-2 flex items-center gap-2">
         <input
           type="checkbox"
@@ -341,21 +398,6 @@ export function EndpointForm({
         />
         alternatives per token
       </label>
-      <div className="col-span-2 flex gap-2">
-        <button className={buttonClass()} disabled={save.isPending}>
-          {endpoint ? "Save changes" : "Add endpoint"}
-        </button>
-        {endpoint && (
-          <button type="button" className={buttonClass("secondary")} onClick={() => onDone?.()}>
-            Cancel
-          </button>
-        )}
-      </div>
-      {save.error && (
-        <p role="alert" className="col-span-2 text-red-700">
-          {save.error.message}
-        </p>
-      )}
-    </form>
+    </>
   );
 }
