@@ -100,7 +100,10 @@ export class LlmError extends Error {
   }
 }
 
-/** The judge engine's view of an LLM: one attempt per call; retries live in callWithRetries. */
+/**
+ * The judge engine's view of an LLM: one attempt per call; the engine's recovery loop sends a failed attempt again
+ * (retryDelayMs).
+ */
 export interface LlmClient {
   complete(request: ChatRequest, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ChatResult>;
 }
@@ -549,10 +552,37 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 60_000 };
 
+/** A failed attempt's error as an LlmError: anything else is an unreadable answer, kept as the cause for the server log. */
+export function attemptError(error: unknown): LlmError {
+  if (error instanceof LlmError) return error;
+  // Its message may carry server details: only its class goes in ours.
+  return Object.assign(
+    new LlmError(
+      "bad_response",
+      `Unreadable answer from the endpoint (${withoutServerDetails(error instanceof Error ? error.name : "Error", 60)}).`,
+    ),
+    { cause: error },
+  );
+}
+
 /**
- * Calls `attempt` until it succeeds, a non-retryable error occurs, or attempts run out. Waits with
- * exponential backoff and full jitter between attempts, and at least as long as `retry-after` says.
+ * How long to wait before sending a request again after its attempt number `attempt` failed with `error`: exponential
+ * backoff with full jitter, and at least as long as `retry-after` says; null when it is not sent again (the error is
+ * not retryable, the attempts ran out, or the call was aborted).
  */
+export function retryDelayMs(
+  error: LlmError,
+  attempt: number,
+  options: { policy?: RetryPolicy; random?: () => number; aborted?: boolean } = {},
+): number | null {
+  const policy = options.policy ?? DEFAULT_RETRY_POLICY;
+  if (!error.retryable || attempt >= policy.maxAttempts || options.aborted) return null;
+  const backoff =
+    Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * (options.random ?? Math.random)();
+  return Math.max(backoff, error.retryAfterMs ?? 0);
+}
+
+/** Calls `attempt` until it succeeds, a non-retryable error occurs, or attempts run out (waits: retryDelayMs). */
 export async function callWithRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
   options: {
@@ -563,27 +593,14 @@ export async function callWithRetries<T>(
     signal?: AbortSignal;
   },
 ): Promise<T> {
-  const policy = options.policy ?? DEFAULT_RETRY_POLICY;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const random = options.random ?? Math.random;
   for (let n = 1; ; n++) {
     try {
       return await attempt(n);
     } catch (error) {
-      // Anything else is kept as the cause, for the server log; its message may carry server details.
-      const llmError =
-        error instanceof LlmError
-          ? error
-          : Object.assign(
-              new LlmError(
-                "bad_response",
-                `Unreadable answer from the endpoint (${withoutServerDetails(error instanceof Error ? error.name : "Error", 60)}).`,
-              ),
-              { cause: error },
-            );
-      if (!llmError.retryable || n >= policy.maxAttempts || options.signal?.aborted) throw llmError;
-      const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1)) * random();
-      const delay = Math.max(backoff, llmError.retryAfterMs ?? 0);
+      const llmError = attemptError(error);
+      const delay = retryDelayMs(llmError, n, { ...options, aborted: options.signal?.aborted });
+      if (delay === null) throw llmError;
       options.onRetry?.(llmError, delay);
       await sleep(delay);
     }

@@ -1,9 +1,9 @@
 /**
- * One answer to one request of a step: from the response cache, from a batch line, or from the endpoint (under
- * its limiter, with the transport's retries of 429s, 5xx and timeouts), each with the call row that records it.
+ * One answer to one request of a step: from the response cache, from a batch line, or from the endpoint (an attempt at
+ * a time, under its limiter), each with the call row that records it.
  */
 import { randomUUID } from "node:crypto";
-import { callWithRetries, LlmError, type ChatImage, type ChatRequest, type ChatResult } from "../llm-client";
+import { attemptError, LlmError, type ChatImage, type ChatRequest, type ChatResult } from "../llm-client";
 import { stepErrorMessage } from "../step-errors";
 import { callCostUsd, estimatedPromptTokens } from "../lost-calls";
 import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer } from "../batch/batch-requests";
@@ -39,7 +39,10 @@ const NO_USAGE = {
   retries: 0,
 } satisfies Partial<CallRow>;
 
-/** The answer to a request, from the cache or from the endpoint, with the call row that records it (not written yet). */
+/**
+ * The answer to a request from the cache or a batch line, with the call row that records it (not written yet); or,
+ * when it goes to the endpoint, the call that sends it.
+ */
 export async function answer(
   deps: JudgeDeps,
   store: JudgeStore,
@@ -50,7 +53,7 @@ export async function answer(
   record: CallRecord & { isRepair: boolean },
   start: StepStart,
   batch: BatchFrames | null = null,
-): Promise<Answered> {
+): Promise<Answered | EndpointCall> {
   const callBase: CallBase = {
     runId: record.runId,
     stepResultId: record.stepResultId,
@@ -75,7 +78,7 @@ export async function answer(
     start.done = true;
   }
   if (batch) return batchAnswered(deps, endpoint, request, batch.frames, cacheKey, record, callBase);
-  return endpointAnswered(deps, store, endpoint, { ...request, images: await images() }, record, callBase);
+  return endpointCall(deps, store, endpoint, { ...request, images: await images() }, record, callBase);
 }
 
 function cachedAnswered(cached: CachedAnswer, callBase: CallBase): Answered {
@@ -101,15 +104,28 @@ function cachedAnswered(cached: CachedAnswer, callBase: CallBase): Answered {
   };
 }
 
-/** The endpoint's answer, its call recorded as "sent" before the request goes out. */
-async function endpointAnswered(
+/**
+ * A request going to the endpoint, sent by the recovery loop one attempt at a time (it decides whether a failed
+ * attempt is sent again). Its attempts share one call row: recorded as "sent" before the first goes out, with the
+ * outcome of the last, the attempts after the first and the whole time they took.
+ */
+export interface EndpointCall {
+  /** One attempt, under the endpoint's limiter; throws the database's error when the call could not be recorded. */
+  attempt(): Promise<{ ok: true; result: ChatResult } | { ok: false; error: LlmError }>;
+  /** The failed attempt is sent again after `delayMs`. */
+  retrying(error: LlmError, delayMs: number): void;
+  answered(result: ChatResult): Answered;
+  failed(error: LlmError): Answered;
+}
+
+function endpointCall(
   deps: JudgeDeps,
   store: JudgeStore,
   endpoint: EndpointConfig,
   full: ChatRequest,
   record: CallRecord,
   callBase: CallBase,
-): Promise<Answered> {
+): EndpointCall {
   const client = deps.llmFor(endpoint);
   const limiter = deps.limiterFor(endpoint);
   const sent = sentCall(store, endpoint, full, record, callBase);
@@ -127,69 +143,63 @@ async function endpointAnswered(
     retries,
     createdAt: new Date(),
   });
-  try {
-    const result = await callWithRetries(
-      () =>
-        limiter.run(
+  return {
+    async attempt() {
+      try {
+        const result = await limiter.run(
           async () => {
             await sent.record();
             return client.complete(full, { timeoutMs: endpoint.timeoutSeconds * 1000 });
           },
           // Its failure is the task's: the task awaits the same write and fails the step with it.
           () => void sent.record().catch(() => {}),
-        ),
-      {
-        policy: deps.retryPolicy,
-        sleep: deps.sleep,
-        onRetry: (error, delayMs) => {
-          lastStatus = error.status;
-          retries++;
-          deps.log?.(`retrying after ${error.kind} in ${Math.round(delayMs)} ms`);
+        );
+        return { ok: true, result };
+      } catch (error) {
+        const notRecorded = sent.notRecorded();
+        if (notRecorded) throw notRecorded.error;
+        return { ok: false, error: attemptError(error) };
+      }
+    },
+    retrying(error, delayMs) {
+      lastStatus = error.status;
+      retries++;
+      deps.log?.(`retrying after ${error.kind} in ${Math.round(delayMs)} ms`);
+    },
+    answered(result) {
+      // Without `usage` the call's tokens and cost are unknown: stored as 0 with usageKnown false, never as free.
+      const usageKnown = result.usageKnown !== false;
+      return {
+        ok: true,
+        answer: { ...result, fromCache: false },
+        call: {
+          ...outcome(),
+          responseText: result.text ?? result.refusal,
+          reasoning: result.reasoning ?? null,
+          finishReason: result.finishReason,
+          httpStatus: 200,
+          promptTokens: result.promptTokens,
+          completionTokens: result.completionTokens,
+          costUsd: usageKnown ? callCostUsd(endpoint, result.promptTokens, result.completionTokens) : 0,
+          usageKnown,
         },
-      },
-    );
-    // Without `usage` the call's tokens and cost are unknown: stored as 0 with usageKnown false, never as free.
-    const usageKnown = result.usageKnown !== false;
-    const base = outcome();
-    return {
-      ok: true,
-      answer: { ...result, fromCache: false },
-      call: {
-        ...base,
-        responseText: result.text ?? result.refusal,
-        reasoning: result.reasoning ?? null,
-        finishReason: result.finishReason,
-        httpStatus: 200,
-        promptTokens: result.promptTokens,
-        completionTokens: result.completionTokens,
-        costUsd: usageKnown ? callCostUsd(endpoint, result.promptTokens, result.completionTokens) : 0,
-        usageKnown,
-        latencyMs: base.latencyMs,
-        retries: base.retries,
-        createdAt: base.createdAt,
-      },
-    };
-  } catch (error) {
-    const notRecorded = sent.notRecorded();
-    if (notRecorded) throw notRecorded.error;
-    if (!(error instanceof LlmError)) throw error;
-    const base = outcome();
-    return {
-      ok: false,
-      error,
-      call: {
-        ...base,
-        responseText: null,
-        finishReason: null,
-        error: `${error.kind}: ${stepErrorMessage(error)}`,
-        errorExcerpt: error.excerpt,
-        httpStatus: error.status ?? lastStatus,
-        latencyMs: base.latencyMs,
-        retries: base.retries,
-        createdAt: base.createdAt,
-      },
-    };
-  }
+      };
+    },
+    failed(error) {
+      return {
+        ok: false,
+        error,
+        call: {
+          ...outcome(),
+          responseText: null,
+          finishReason: null,
+          error: `${error.kind}: ${stepErrorMessage(error)}`,
+          errorExcerpt: error.excerpt,
+          httpStatus: error.status ?? lastStatus,
+        },
+      };
+    },
+  };
 }
 
 /**

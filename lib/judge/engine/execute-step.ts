@@ -87,7 +87,8 @@ async function stepEnd(
     };
   }
   const built = await buildRequest(deps, work, { endpoint, step, row, input });
-  const end = await recover(deps, store, { step, input, built, endpoint, task: work.task }, progress);
+  const retry = { policy: deps.retryPolicy };
+  const end = await recover(deps, store, { step, input, built, endpoint, task: work.task, retry }, progress);
   return { ...end, templateHash: built.templateHash };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { LlmError } from "../llm-client";
 import type { TaskDeclaration } from "../../tasks/task-declaration";
 import type { Answer } from "./answer";
 import type { BuiltRequest } from "./build-request";
@@ -172,5 +173,18 @@ describe("nextMove", () => {
     });
     const refused = nextMove([asked("first", answered(null, { refusal: "I can't." }))], plan({ step: raw }));
     expect(refused).toMatchObject({ next: "end", end: { status: "done", rawText: "I can't.", cache: [] } });
+  });
+
+  it("sends a failed attempt again after a backoff no shorter than retry-after, and fails the step when no retry may mend it", () => {
+    const retry = { policy: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000 }, random: () => 0.5 };
+    const limited = new LlmError("rate_limited", "Rate limited.", 429, 2500);
+    expect(nextMove([], plan({ retry }), { error: limited, attempt: 1 })).toEqual({ next: "resend", delayMs: 2500 });
+    const server = new LlmError("server", "Server error.", 500);
+    // Exponential backoff with full jitter: base × 2^(attempt − 1) × random.
+    expect(nextMove([], plan({ retry }), { error: server, attempt: 2 })).toEqual({ next: "resend", delayMs: 100 });
+    // The last attempt's failure, and one no retry mends (a 400), fail the step with the error as it is.
+    expect(nextMove([], plan({ retry }), { error: server, attempt: 3 })).toEqual({ next: "fail", error: server });
+    const refused = new LlmError("client", "Bad request.", 400);
+    expect(nextMove([], plan({ retry }), { error: refused, attempt: 1 })).toEqual({ next: "fail", error: refused });
   });
 });

@@ -1,16 +1,16 @@
 /**
- * The recovery loop of a step that asks an LLM: it asks, reads the answer, and `nextMove` alone decides what
- * happens next: an answer cut off at the token limit is asked again once with a larger max_tokens; an answer that
- * fails its schema gets one repair request carrying the validation error; otherwise the step ends, done or
- * parse_failed, or fails. Retries of one request's transport (429, 5xx, timeouts) happen below, under the
- * endpoint's limiter (`answer` → llm-client's callWithRetries): they resend the same request and record one call.
+ * The recovery loop of a step that asks an LLM: it sends, reads what came back, and `nextMove` alone decides what
+ * happens next. A failed attempt (a 429, a 5xx, a timeout) is sent again after a backoff while attempts are left, on
+ * the same call row; an answer cut off at the token limit is asked again once with a larger max_tokens; an answer
+ * that fails its schema gets one repair request carrying the validation error; otherwise the step ends, done or
+ * parse_failed, or fails.
  */
-import { LlmError, type ChatRequest, type ChatResult } from "../llm-client";
+import { LlmError, retryDelayMs, type ChatRequest, type ChatResult, type RetryPolicy } from "../llm-client";
 import { parseStructuredOutput, type StructuredOutput } from "../parse-llm-output";
 import { expectedScore } from "../expected-score";
 import { targetIdOfCategory, type TaskDeclaration } from "../../tasks/task-declaration";
 import { responseCacheKey } from "./cache-key";
-import { answer, type Answer, type StepStart } from "./answer";
+import { answer, type Answer, type Answered, type EndpointCall, type StepStart } from "./answer";
 import type { BatchFrames, BuiltRequest } from "./build-request";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";
 import type { RawAnswer, ScoreValue, StepDefinition, StepInput } from "./pipeline";
@@ -36,7 +36,17 @@ export interface Asked {
 /** How a step that got its answers ends (the rest of its row, its calls and its start are the step's). */
 export type StepEnd = Pick<StepFinish, "status" | "output" | "rawText" | "error" | "scores" | "cache">;
 
-export type Move = { next: "ask"; ask: Ask } | { next: "fail"; error: LlmError } | { next: "end"; end: StepEnd };
+/** What follows an answer: another request, the step's end, or its failure. */
+export type AnswerMove = { next: "ask"; ask: Ask } | { next: "fail"; error: LlmError } | { next: "end"; end: StepEnd };
+/** What follows a failed attempt: the same request again after a wait, or the step's failure. */
+export type AttemptMove = { next: "resend"; delayMs: number } | { next: "fail"; error: LlmError };
+export type Move = AnswerMove | AttemptMove;
+
+/** An attempt of the request in flight that failed, and its number (1 for the first). */
+export interface FailedAttempt {
+  error: LlmError;
+  attempt: number;
+}
 
 /** What `nextMove` reads besides the answers: the step, its input and request, the endpoint and the task. */
 export interface RecoveryPlan {
@@ -45,12 +55,14 @@ export interface RecoveryPlan {
   built: BuiltRequest;
   endpoint: Pick<EndpointConfig, "model" | "maxTokens">;
   task: TaskDeclaration;
+  /** How failed attempts are sent again (llm-client's retryDelayMs): the policy, and the jitter's source. */
+  retry?: { policy?: RetryPolicy; random?: () => number };
 }
 
 /**
- * Asks until `nextMove` ends the step: returns its end, or throws the error that fails it (a call's, or an answer
- * cut off for good). Each call's row goes in `calls`; the row of a call that a further call follows is written
- * through `earlier` before the step's end.
+ * Sends until `nextMove` ends the step: returns its end, or throws the error that fails it (a call's, or an answer
+ * cut off for good). Each request's call row goes in `calls`; the row of a request that a further one follows is
+ * written through `earlier` before the step's end.
  */
 export async function recover(
   deps: JudgeDeps,
@@ -60,22 +72,48 @@ export async function recover(
 ): Promise<StepEnd> {
   const { built, endpoint } = plan;
   const { calls, earlier } = progress;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const asked: Asked[] = [];
   let ask: Ask = { why: "first", request: built.request, cacheKey: built.cacheKey, batch: built.batch };
+  // The request going to the endpoint, and how many of its attempts went out.
+  let call: EndpointCall | null = null;
+  let attempts = 0;
   let firstCall: CallRow | null = null;
   for (;;) {
-    const record = { ...built.callRecord, isRepair: ask.why !== "first" };
-    const got = await answer(
-      deps,
-      store,
-      endpoint,
-      ask.request,
-      built.images,
-      ask.cacheKey,
-      record,
-      progress.start,
-      ask.batch,
-    );
+    let got: Answered;
+    if (call === null) {
+      const record = { ...built.callRecord, isRepair: ask.why !== "first" };
+      const opened = await answer(
+        deps,
+        store,
+        endpoint,
+        ask.request,
+        built.images,
+        ask.cacheKey,
+        record,
+        progress.start,
+        ask.batch,
+      );
+      if (!("ok" in opened)) {
+        [call, attempts] = [opened, 0];
+        continue;
+      }
+      got = opened;
+    } else {
+      const tried = await call.attempt();
+      attempts++;
+      if (tried.ok) got = call.answered(tried.result);
+      else {
+        const move = nextMove(asked, plan, { error: tried.error, attempt: attempts });
+        if (move.next === "resend") {
+          call.retrying(tried.error, move.delayMs);
+          await sleep(move.delayMs);
+          continue;
+        }
+        got = call.failed(tried.error);
+      }
+      call = null;
+    }
     // The inspector lists a step's calls by time: a later call's comes after the first's, even within a millisecond.
     if (firstCall && got.call.createdAt <= firstCall.createdAt)
       got.call.createdAt = new Date(firstCall.createdAt.getTime() + 1);
@@ -93,8 +131,18 @@ export async function recover(
   }
 }
 
-/** The one place that decides, from the answers so far, whether a step asks again, ends or fails. */
-export function nextMove(asked: readonly Asked[], plan: RecoveryPlan): Move {
+/**
+ * The one place that decides, from the answers so far (and the failed attempt of the request in flight, if one
+ * failed), whether a step sends a request again, asks another, ends or fails.
+ */
+export function nextMove(asked: readonly Asked[], plan: RecoveryPlan): AnswerMove;
+export function nextMove(asked: readonly Asked[], plan: RecoveryPlan, failed: FailedAttempt): AttemptMove;
+export function nextMove(asked: readonly Asked[], plan: RecoveryPlan, failed?: FailedAttempt): Move {
+  if (failed) {
+    // Sent again after a backoff (at least what retry-after says) while attempts are left and a retry may mend it.
+    const delayMs = retryDelayMs(failed.error, failed.attempt, plan.retry);
+    return delayMs === null ? { next: "fail", error: failed.error } : { next: "resend", delayMs };
+  }
   const { step, input, built, endpoint } = plan;
   const first = asked[0]!;
   const last = asked[asked.length - 1]!;
@@ -139,7 +187,7 @@ export function nextMove(asked: readonly Asked[], plan: RecoveryPlan): Move {
   return { next: "end", end: parsedEnd(plan, repaired, rawText, first.answer, last.answer) };
 }
 
-const fail = (message: string): Move => ({ next: "fail", error: new LlmError("client", message) });
+const fail = (message: string): AnswerMove => ({ next: "fail", error: new LlmError("client", message) });
 
 function parse(answered: Answer, schema: StepDefinition["schema"]): StructuredOutput<unknown> {
   return parseStructuredOutput(answered.text, schema, {
