@@ -20,8 +20,7 @@ import { judgeStoreFor, type JobRow, type JudgeStore, type RunSampling, type Ste
 import { describeForLog, stepKeys, Writes } from "./writes";
 
 export type { EndpointConfig, JudgeDeps } from "./judge-deps";
-export { logprobsToAsk } from "./build-request";
-export { CUT_OFF_RETRY_MAX_TOKENS, largerMaxTokens } from "./recovery";
+export { largerMaxTokens } from "./recovery";
 
 const TERMINAL: StepStatus[] = ["done", "failed", "parse_failed", "skipped", "cancelled"];
 const key = (stepId: string, scopeIndex: number) => `${stepId}#${scopeIndex}`;

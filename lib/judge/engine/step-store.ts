@@ -30,7 +30,6 @@ import {
 
 export {
   loadVideoJob,
-  loadVideoJobs,
   planVideoSteps,
   planVideosSteps,
   type JobRow,
