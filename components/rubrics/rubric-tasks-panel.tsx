@@ -1,57 +1,15 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useRef, useState, type RefObject } from "react";
 import { ApiError, apiFetch, postJson } from "@/lib/api-client";
 import type { RubricProblem } from "@/lib/rubrics/rubric-definition";
 import type { RubricTaskSummary } from "@/lib/rubrics/rubric-tasks";
 import type { RubricPreviewChoices } from "@/lib/rubrics/rubric-tasks-page";
 import { RubricEditor } from "./rubric-editor";
 import { RubricItemImport } from "./rubric-item-import";
-
-const FRAMES_WORDS = {
-  uniform: "uniform",
-  key_frames: "key frames",
-  each_key_frame: "each key frame",
-  each_cluster: "each cluster",
-} as const;
-
-/** Every version of a task, newest first; a version an alignment saved links to that alignment's report. */
-function VersionHistory({ projectId, task }: { projectId: string; task: RubricTaskSummary }) {
-  return (
-    <details className="text-xs">
-      <summary className="cursor-pointer text-slate-500">versions</summary>
-      <ul data-testid="rubric-task-versions">
-        {task.versions.map((v) => (
-          <li key={v.number} id={`rubric-${task.id}-v${v.number}`}>
-            v{v.number}, {v.createdAt.slice(0, 10)}
-            {v.alignmentId && (
-              <>
-                {" "}
-                ·{" "}
-                <Link
-                  className="text-indigo-700 underline"
-                  href={`/projects/${projectId}/alignment?id=${v.alignmentId}`}
-                >
-                  saved by an alignment
-                </Link>
-              </>
-            )}
-          </li>
-        ))}
-      </ul>
-    </details>
-  );
-}
-
-function framesWords(task: RubricTaskSummary): string {
-  const frames = task.definition.frames;
-  if (frames.mode !== "uniform")
-    return `${FRAMES_WORDS[frames.mode]}${frames.longestSide ? `, ${frames.longestSide} px` : ""}`;
-  return `${frames.count} uniform${frames.longestSide ? `, ${frames.longestSide} px` : ""}`;
-}
+import { RubricTaskRow, RubricTaskTableHead } from "./rubric-task-row";
 
 /** An API error's message, with a rubric definition's problems one per line. */
 function errorLines(error: unknown): string[] {
@@ -124,28 +82,11 @@ export function RubricTasksPanel({
         <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
           <h2 className="text-base font-semibold text-slate-800">Rubric tasks ({tasks.length})</h2>
           {canManage && (
-            <div className="flex flex-wrap items-center gap-2">
-              <button
-                type="button"
-                className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white"
-                onClick={() => setOpen("new")}
-              >
-                New rubric task
-              </button>
-              <label className="cursor-pointer rounded border border-slate-300 px-3 py-1.5 text-sm">
-                Import a JSON or YAML file
-                <input
-                  ref={fileInput}
-                  type="file"
-                  accept=".json,.yaml,.yml,application/json,application/yaml,text/yaml"
-                  className="sr-only"
-                  onChange={(e) => {
-                    const file = e.target.files?.[0];
-                    if (file) importFile.mutate(file);
-                  }}
-                />
-              </label>
-            </div>
+            <RubricTasksToolbar
+              fileInput={fileInput}
+              onNew={() => setOpen("new")}
+              onFile={(file) => importFile.mutate(file)}
+            />
           )}
         </div>
         {importFile.isPending && <p className="text-sm text-slate-600">Importing…</p>}
@@ -169,112 +110,20 @@ export function RubricTasksPanel({
         ) : (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="rubric-task-list">
-              <thead className="text-xs text-slate-500">
-                <tr>
-                  <th className="py-1 pr-3 font-medium">Name</th>
-                  <th className="py-1 pr-3 font-medium">Version</th>
-                  <th className="py-1 pr-3 font-medium">Criteria</th>
-                  <th className="py-1 pr-3 font-medium">Frames</th>
-                  <th className="py-1 pr-3 font-medium">Runs</th>
-                  <th className="py-1 pr-3 font-medium">State</th>
-                  <th className="py-1 font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <RubricTaskTableHead />
               <tbody>
                 {tasks.map((t) => (
-                  <tr
+                  <RubricTaskRow
                     key={t.id}
-                    className="border-t border-slate-100"
-                    data-testid="rubric-task"
-                    data-task-id={t.id}
-                    data-pipeline={t.pipeline}
-                  >
-                    <td className="py-1.5 pr-3 font-medium" data-testid="rubric-task-name">
-                      {t.name}
-                    </td>
-                    <td className="py-1.5 pr-3">
-                      <span data-testid="rubric-task-version">{t.version}</span>
-                      {t.versions.length > 1 && <VersionHistory projectId={projectId} task={t} />}
-                    </td>
-                    <td className="py-1.5 pr-3">{t.definition.criteria.length}</td>
-                    <td className="py-1.5 pr-3">{framesWords(t)}</td>
-                    <td className="py-1.5 pr-3" data-testid="rubric-task-runs">
-                      {t.runs}
-                    </td>
-                    <td className="py-1.5 pr-3" data-testid="rubric-task-state">
-                      {t.archived ? (
-                        <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">archived</span>
-                      ) : (
-                        "active"
-                      )}
-                    </td>
-                    <td className="py-1.5">
-                      <div className="flex flex-wrap justify-end gap-3 text-xs">
-                        <button
-                          type="button"
-                          className="text-indigo-700 underline"
-                          onClick={() => setOpen(t.id)}
-                          aria-label={`${canManage ? "Edit" : "View"} ${t.name}`}
-                        >
-                          {canManage ? "Edit" : "View"}
-                        </button>
-                        {canImportItems && t.definition.subject.kind === "item" && (
-                          <button
-                            type="button"
-                            className="text-indigo-700 underline"
-                            onClick={() => setItemsOf(itemsOf === t.id ? null : t.id)}
-                            aria-label={`Import items for ${t.name}`}
-                          >
-                            Items
-                          </button>
-                        )}
-                        <a
-                          className="text-indigo-700 underline"
-                          href={`/api/v1/rubric-tasks/${t.id}/export`}
-                          download
-                          aria-label={`Export ${t.name}`}
-                        >
-                          Export
-                        </a>
-                        {canManage && (
-                          <button
-                            type="button"
-                            className="text-indigo-700 underline"
-                            disabled={archive.isPending}
-                            onClick={() => archive.mutate({ id: t.id, archived: !t.archived })}
-                            aria-label={`${t.archived ? "Restore" : "Archive"} ${t.name}`}
-                          >
-                            {t.archived ? "Restore" : "Archive"}
-                          </button>
-                        )}
-                        {canManage && (
-                          <button
-                            type="button"
-                            className="text-red-700 underline disabled:text-slate-400 disabled:no-underline"
-                            disabled={t.runs > 0 || remove.isPending}
-                            title={
-                              t.runs > 0
-                                ? "It has runs: archive it instead, so their results keep their meaning."
-                                : undefined
-                            }
-                            onClick={() => {
-                              if (
-                                window.confirm(
-                                  `Delete the rubric task “${t.name}”? It has no runs; this cannot be undone.`,
-                                )
-                              )
-                                remove.mutate(t.id);
-                            }}
-                            aria-label={`Delete ${t.name}`}
-                          >
-                            Delete
-                          </button>
-                        )}
-                      </div>
-                    </td>
-                  </tr>
+                    projectId={projectId}
+                    task={t}
+                    canManage={canManage}
+                    canImportItems={canImportItems}
+                    onEdit={() => setOpen(t.id)}
+                    onToggleItems={() => setItemsOf(itemsOf === t.id ? null : t.id)}
+                    archive={archive}
+                    remove={remove}
+                  />
                 ))}
               </tbody>
             </table>
@@ -292,6 +141,42 @@ export function RubricTasksPanel({
           onClose={() => setOpen(null)}
         />
       )}
+    </div>
+  );
+}
+
+/** New rubric task, and importing a rubric file. */
+function RubricTasksToolbar({
+  fileInput,
+  onNew,
+  onFile,
+}: {
+  fileInput: RefObject<HTMLInputElement | null>;
+  onNew: () => void;
+  onFile: (file: File) => void;
+}) {
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <button
+        type="button"
+        className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white"
+        onClick={onNew}
+      >
+        New rubric task
+      </button>
+      <label className="cursor-pointer rounded border border-slate-300 px-3 py-1.5 text-sm">
+        Import a JSON or YAML file
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".json,.yaml,.yml,application/json,application/yaml,text/yaml"
+          className="sr-only"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            if (file) onFile(file);
+          }}
+        />
+      </label>
     </div>
   );
 }
