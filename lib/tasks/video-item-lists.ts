@@ -4,7 +4,10 @@ import { catalogueOf } from "../rubrics/project-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import type { VideoItemList } from "./task-module";
 
-/** The catalogue's tasks' lists of one video's items for the video page (`videoItemList` of each module), in catalogue order; tasks with none for the video are left out. */
+/**
+ * The catalogue's tasks' lists of one video's items for the video page (`videoItemList` of each module), in catalogue
+ * order; tasks with none for the video are left out.
+ */
 export async function videoItemLists(
   prisma: PrismaClient,
   actor: Actor,
