@@ -31,60 +31,7 @@ export function RubricItemValuesTable({
   return (
     <section id="items" className="flex flex-col gap-2" data-testid="rubric-item-values">
       <h2 className="text-lg font-semibold">Items</h2>
-      <form
-        method="get"
-        action={`${base}#items`}
-        className="flex flex-wrap items-end gap-2 text-sm"
-        data-testid="rubric-item-filter"
-      >
-        <label className="flex flex-col">
-          <span className="text-xs text-slate-500">Criterion</span>
-          <select
-            name="itemCriterion"
-            defaultValue={query.criterion ?? ""}
-            className="rounded border border-slate-300 px-2 py-1"
-          >
-            <option value="">any</option>
-            {criteria.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col">
-          <span className="text-xs text-slate-500">from</span>
-          <input
-            name="itemMin"
-            type="number"
-            step="any"
-            defaultValue={query.min ?? ""}
-            className="w-20 rounded border border-slate-300 px-2 py-1"
-          />
-        </label>
-        <label className="flex flex-col">
-          <span className="text-xs text-slate-500">to</span>
-          <input
-            name="itemMax"
-            type="number"
-            step="any"
-            defaultValue={query.max ?? ""}
-            className="w-20 rounded border border-slate-300 px-2 py-1"
-          />
-        </label>
-        <label className="flex flex-col">
-          <span className="text-xs text-slate-500">Text</span>
-          <input name="itemText" defaultValue={query.text} className="rounded border border-slate-300 px-2 py-1" />
-        </label>
-        <input type="hidden" name="itemSort" value={query.sort} />
-        <input type="hidden" name="itemDir" value={query.dir} />
-        <button type="submit" className="rounded bg-indigo-600 px-3 py-1 text-white">
-          Filter
-        </button>
-        <span className="text-slate-500" data-testid="rubric-item-count">
-          {rows.length} of {list.total} items
-        </span>
-      </form>
+      <ItemValuesFilter list={list} action={`${base}#items`} />
       <p className="text-xs text-slate-500">
         A label&apos;s value is its position in the criterion&apos;s list (from 0); yes is 1, no 0.
       </p>
@@ -144,5 +91,66 @@ export function RubricItemValuesTable({
         </tbody>
       </table>
     </section>
+  );
+}
+
+/** One criterion's value range and text in the fields, sent as the page's search params (the sort kept). */
+function ItemValuesFilter({ list, action }: { list: RubricItemValues; action: string }) {
+  const { criteria, rows, query } = list;
+  return (
+    <form
+      method="get"
+      action={action}
+      className="flex flex-wrap items-end gap-2 text-sm"
+      data-testid="rubric-item-filter"
+    >
+      <label className="flex flex-col">
+        <span className="text-xs text-slate-500">Criterion</span>
+        <select
+          name="itemCriterion"
+          defaultValue={query.criterion ?? ""}
+          className="rounded border border-slate-300 px-2 py-1"
+        >
+          <option value="">any</option>
+          {criteria.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col">
+        <span className="text-xs text-slate-500">from</span>
+        <input
+          name="itemMin"
+          type="number"
+          step="any"
+          defaultValue={query.min ?? ""}
+          className="w-20 rounded border border-slate-300 px-2 py-1"
+        />
+      </label>
+      <label className="flex flex-col">
+        <span className="text-xs text-slate-500">to</span>
+        <input
+          name="itemMax"
+          type="number"
+          step="any"
+          defaultValue={query.max ?? ""}
+          className="w-20 rounded border border-slate-300 px-2 py-1"
+        />
+      </label>
+      <label className="flex flex-col">
+        <span className="text-xs text-slate-500">Text</span>
+        <input name="itemText" defaultValue={query.text} className="rounded border border-slate-300 px-2 py-1" />
+      </label>
+      <input type="hidden" name="itemSort" value={query.sort} />
+      <input type="hidden" name="itemDir" value={query.dir} />
+      <button type="submit" className="rounded bg-indigo-600 px-3 py-1 text-white">
+        Filter
+      </button>
+      <span className="text-slate-500" data-testid="rubric-item-count">
+        {rows.length} of {list.total} items
+      </span>
+    </form>
   );
 }

@@ -77,7 +77,6 @@ export function RubricVideoPreview({
   });
   const result = preview.data;
   const perScope = definition?.frames.mode === "each_key_frame" || definition?.frames.mode === "each_cluster";
-  const rows = result ? parsedRows(result.parsed) : [];
   const missing = !choices.videos.length
     ? "No video with frames yet: import one first."
     : !choices.endpoints.length
@@ -156,76 +155,80 @@ export function RubricVideoPreview({
           {preview.error.message}
         </p>
       )}
-      {result && (
-        <div className="flex flex-col gap-3 text-sm" data-testid="rubric-preview-result">
-          <p className="text-xs text-slate-600" data-testid="rubric-preview-cache">
-            {result.cached ? "Answered from the response cache" : "Answered by the endpoint"}
-            {result.latencyMs !== null ? ` in ${Math.round(result.latencyMs)} ms` : ""} · {result.frames.length} frame
-            {result.frames.length === 1 ? "" : "s"}
-            {result.scope && result.scope.count > 1
-              ? ` · scope ${result.scope.index + 1} of ${result.scope.count}`
-              : ""}
-          </p>
-          {result.frames.length > 0 && (
-            <div className="flex flex-wrap gap-2" data-testid="rubric-preview-frames">
-              {result.frames.map((f) =>
-                f.url ? (
-                  // eslint-disable-next-line @next/next/no-img-element -- frame images are served by the app's own route, sized by CSS
-                  <img
-                    key={f.id}
-                    src={f.url}
-                    alt={`frame at ${f.timestampS.toFixed(2)} s`}
-                    className="h-20 rounded border border-slate-200"
-                    data-testid="rubric-preview-frame"
-                  />
-                ) : (
-                  <span
-                    key={f.id}
-                    className="rounded border border-slate-200 px-2 py-1 text-xs"
-                    data-testid="rubric-preview-frame"
-                  >
-                    frame {f.index} at {f.timestampS.toFixed(2)} s
-                  </span>
-                ),
-              )}
-            </div>
+      {result && <PreviewResult result={result} />}
+    </div>
+  );
+}
+
+/** What the endpoint answered: where from and how fast, the frames sent, the parsed values, the raw answer, the prompt. */
+function PreviewResult({ result }: { result: RubricPreviewResult }) {
+  const rows = parsedRows(result.parsed);
+  return (
+    <div className="flex flex-col gap-3 text-sm" data-testid="rubric-preview-result">
+      <p className="text-xs text-slate-600" data-testid="rubric-preview-cache">
+        {result.cached ? "Answered from the response cache" : "Answered by the endpoint"}
+        {result.latencyMs !== null ? ` in ${Math.round(result.latencyMs)} ms` : ""} · {result.frames.length} frame
+        {result.frames.length === 1 ? "" : "s"}
+        {result.scope && result.scope.count > 1 ? ` · scope ${result.scope.index + 1} of ${result.scope.count}` : ""}
+      </p>
+      {result.frames.length > 0 && (
+        <div className="flex flex-wrap gap-2" data-testid="rubric-preview-frames">
+          {result.frames.map((f) =>
+            f.url ? (
+              // eslint-disable-next-line @next/next/no-img-element -- frame images are served by the app's own route, sized by CSS
+              <img
+                key={f.id}
+                src={f.url}
+                alt={`frame at ${f.timestampS.toFixed(2)} s`}
+                className="h-20 rounded border border-slate-200"
+                data-testid="rubric-preview-frame"
+              />
+            ) : (
+              <span
+                key={f.id}
+                className="rounded border border-slate-200 px-2 py-1 text-xs"
+                data-testid="rubric-preview-frame"
+              >
+                frame {f.index} at {f.timestampS.toFixed(2)} s
+              </span>
+            ),
           )}
-          {result.parseError ? (
-            <p role="alert" className="text-red-700" data-testid="rubric-preview-parse-error">
-              The answer does not parse: {result.parseError}
-            </p>
-          ) : (
-            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1" data-testid="rubric-preview-parsed">
-              {rows.map((r) => (
-                <div key={r.id} className="contents" data-testid="rubric-preview-value" data-criterion={r.id}>
-                  <dt className="font-mono text-xs">{r.id}</dt>
-                  <dd>{r.text}</dd>
-                </div>
-              ))}
-            </dl>
-          )}
-          <details>
-            <summary className="cursor-pointer text-xs text-slate-600">Raw answer</summary>
-            <pre
-              tabIndex={0}
-              className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs"
-              data-testid="rubric-preview-raw"
-            >
-              {result.rawAnswer ?? "(none)"}
-            </pre>
-          </details>
-          <details>
-            <summary className="cursor-pointer text-xs text-slate-600">Prompt sent</summary>
-            <pre
-              tabIndex={0}
-              className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs"
-              data-testid="rubric-preview-prompt"
-            >
-              {result.prompt}
-            </pre>
-          </details>
         </div>
       )}
+      {result.parseError ? (
+        <p role="alert" className="text-red-700" data-testid="rubric-preview-parse-error">
+          The answer does not parse: {result.parseError}
+        </p>
+      ) : (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1" data-testid="rubric-preview-parsed">
+          {rows.map((r) => (
+            <div key={r.id} className="contents" data-testid="rubric-preview-value" data-criterion={r.id}>
+              <dt className="font-mono text-xs">{r.id}</dt>
+              <dd>{r.text}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <details>
+        <summary className="cursor-pointer text-xs text-slate-600">Raw answer</summary>
+        <pre
+          tabIndex={0}
+          className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs"
+          data-testid="rubric-preview-raw"
+        >
+          {result.rawAnswer ?? "(none)"}
+        </pre>
+      </details>
+      <details>
+        <summary className="cursor-pointer text-xs text-slate-600">Prompt sent</summary>
+        <pre
+          tabIndex={0}
+          className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-xs"
+          data-testid="rubric-preview-prompt"
+        >
+          {result.prompt}
+        </pre>
+      </details>
     </div>
   );
 }
