@@ -67,7 +67,7 @@ const request = (text = "hello") => ({ model: "stub-vision", text, images: [] })
 /**
  * An OpenAI-compatible endpoint in another process, so it answers while this thread is blocked: "ok" after 100 ms
  * (the first request gets `firstStatus` instead when given, after `firstDelayMs`), and a log of when each request
- * came (GET /log).
+ * came (GET /log) and when each answer was sent (GET /answers).
  */
 async function endpointInAnotherProcess(options: { firstStatus?: number; firstDelayMs?: number } = {}) {
   const server: ChildProcess = spawn(
@@ -75,12 +75,15 @@ async function endpointInAnotherProcess(options: { firstStatus?: number; firstDe
     [
       "-e",
       `const arrivals = [];
+       const answers = [];
        require("node:http").createServer((req, res) => {
          if (req.url === "/log") return res.end(JSON.stringify(arrivals));
+         if (req.url === "/answers") return res.end(JSON.stringify(answers));
          req.resume();
          req.on("end", () => {
            arrivals.push(Date.now());
            setTimeout(() => {
+             answers.push(Date.now());
              res.setHeader("content-type", "application/json");
              if (arrivals.length === 1 && ${options.firstStatus ?? 0}) {
                res.statusCode = ${options.firstStatus ?? 0};
@@ -98,6 +101,7 @@ async function endpointInAnotherProcess(options: { firstStatus?: number; firstDe
   return {
     baseURL: `${origin}/v1`,
     arrivals: async () => (await (await fetch(`${origin}/log`)).json()) as number[],
+    answers: async () => (await (await fetch(`${origin}/answers`)).json()) as number[],
     stop: () => server.kill(),
   };
 }
@@ -126,7 +130,7 @@ describe("CallThread", () => {
   });
 
   it("starts again after a 429 that answered a call cancelled meanwhile", async () => {
-    const server = await endpointInAnotherProcess({ firstStatus: 429, firstDelayMs: 1500 });
+    const server = await endpointInAnotherProcess({ firstStatus: 429, firstDelayMs: 3000 });
     try {
       const { gate, llm } = localGate(server.baseURL, 1);
       const cancel = new AbortController();
@@ -134,14 +138,15 @@ describe("CallThread", () => {
         .run(() => llm.complete(request("cancelled"), { timeoutMs: 10_000, signal: cancel.signal }))
         .catch((e: unknown) => e);
       await waitFor(async () => (await server.arrivals()).length === 1, 5000, "the first request sent");
-      // The 429 comes 1.5 s after the request, while the main thread is busy; the call is cancelled 300 ms after that,
+      // The 429 comes 3 s after the request, while the main thread is busy; the call is cancelled 300 ms after that,
       // before the main thread can read the answer.
       const [sentAt] = await server.arrivals();
-      const answeredAt = sentAt! + 1500;
-      expect(Date.now()).toBeLessThan(answeredAt);
-      while (Date.now() < answeredAt + 300);
+      while (Date.now() < sentAt! + 3000 + 300);
+      const cancelledAt = Date.now();
       cancel.abort();
       expect(((await first) as LlmError).kind).toBe("cancelled");
+      // The endpoint had answered 429 before the cancel.
+      expect((await server.answers())[0]).toBeLessThan(cancelledAt);
       const next = await gate.limiter.run(() => llm.complete(request("next"), { timeoutMs: 5000 }));
       expect(next.text).toBe("ok");
     } finally {

@@ -4,7 +4,7 @@ import { Agent, fetch as undiciFetch } from "undici";
 import { assertLiteralHostAllowed, guardedLookup, privateEndpointsAllowed } from "./endpoint-url-policy";
 import { piecesOf } from "./guarded-fetch";
 
-/** An answer larger than this fails the call: a chat completion is a few kilobytes, one with 64 frames' logprobs far less than this. */
+/** An answer larger than this fails the call: a chat completion is a few kilobytes. */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -13,8 +13,9 @@ const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
  *   resolves to a private address is refused where the socket connects, whatever it resolved to before;
  * - a host written as an IP address (which no lookup sees) is checked before anything is sent;
  * - redirects are never followed: a 3xx comes back as the answer, so the API key never goes to another origin.
- * The answer is read whole before it is handed on (an answer over MAX_ANSWER_BYTES fails). Takes piecesBody bodies as guardedFetch does. A failure to connect rejects with its cause (the policy's
- * refusal, or the socket's error with its code), as guardedFetch's does, so the client tells them apart.
+ * The answer is read whole before it is handed on (one over MAX_ANSWER_BYTES fails). Takes piecesBody bodies as
+ * guardedFetch does. A failure to connect rejects with its cause (the policy's refusal, or the socket's error with
+ * its code), as guardedFetch's does, so the client tells them apart.
  */
 export function plainFetch(options: { allowPrivate?: () => boolean } = {}): typeof fetch {
   const allowPrivate = options.allowPrivate ?? (() => privateEndpointsAllowed());
