@@ -115,7 +115,7 @@ function SplitList({
 }
 
 function Report({ projectId, selected }: { projectId: string; selected: Selected }) {
-  const { report, splitVideos, savedVersion } = selected;
+  const { report, splitVideos } = selected;
   if (!report) return null;
   const held = report.heldOut;
   // A built-in task's best candidate carries its tuned positive threshold (the report states it; the verdict settings are the run's).
@@ -171,77 +171,9 @@ function Report({ projectId, selected }: { projectId: string; selected: Selected
         </tbody>
       </table>
       {report.skipped.length > 0 && <p>Not tried: {report.skipped.join("; ")}</p>}
-      {held && (
-        <table className="w-full max-w-4xl text-left" data-testid="alignment-held-out">
-          <caption className="text-left font-semibold">Held-out ({held.baseline.n} videos)</caption>
-          <thead>
-            <tr>
-              <th>Judge</th>
-              <th>κ</th>
-              <th>F1</th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <td>Baseline</td>
-              <td>{fmt(held.baseline.kappa)}</td>
-              <td>{fmt(held.baseline.f1)}</td>
-            </tr>
-            <tr>
-              <td>Best</td>
-              <td>{fmt(held.best.kappa)}</td>
-              <td>{fmt(held.best.f1)}</td>
-            </tr>
-            <tr>
-              <td>Best − baseline</td>
-              <td>
-                {fmt(held.difference.kappa.difference)} [{fmt(held.difference.kappa.lower)},{" "}
-                {fmt(held.difference.kappa.upper)}], p = {fmt(held.difference.kappa.p)}
-              </td>
-              <td>
-                {fmt(held.difference.f1.difference)} [{fmt(held.difference.f1.lower)}, {fmt(held.difference.f1.upper)}],
-                p = {fmt(held.difference.f1.p)}
-              </td>
-            </tr>
-          </tbody>
-        </table>
-      )}
+      {held && <HeldOutTable held={held} />}
       {selected.bestSettings?.changed && <AppliedSettings projectId={projectId} selected={selected} />}
-      {selected.pipeline ? (
-        selected.savedPromptVersion === null ? (
-          <p>
-            {selected.bestSettings?.changed
-              ? "The best judge renders the shipped templates with the settings above: no prompt version was chosen."
-              : "The shipped template stayed best on train: no prompt version was chosen."}
-          </p>
-        ) : (
-          <p>
-            The best judge is{" "}
-            <Link
-              className="text-blue-700 underline"
-              href={`/projects/${projectId}/prompts?pipeline=${selected.pipeline}&template=${encodeURIComponent(selected.savedPromptVersion.templateId)}#prompt-version-${selected.savedPromptVersion.id}`}
-              data-testid="alignment-saved-version"
-            >
-              a prompt version of {selected.savedPromptVersion.templateId}
-            </Link>
-            {threshold !== null ? `, positive at ${threshold}` : ""}; start runs with it on the Judge page.
-          </p>
-        )
-      ) : savedVersion === null ? (
-        <p>The current judge stayed best on train: no new version was saved.</p>
-      ) : (
-        <p>
-          The best judge was saved as{" "}
-          <Link
-            className="text-blue-700 underline"
-            href={`/projects/${projectId}/rubrics#rubric-${selected.rubricTaskId}-v${savedVersion}`}
-            data-testid="alignment-saved-version"
-          >
-            version {savedVersion}
-          </Link>{" "}
-          of the rubric task.
-        </p>
-      )}
+      <BestJudgeLine projectId={projectId} selected={selected} threshold={threshold} />
     </div>
   );
 }
@@ -328,18 +260,6 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
       }),
     onSuccess: (started) => router.push(`/projects/${projectId}/alignment?id=${started.id}`),
   });
-  const select = (label: string, value: string, set: (v: string) => void, options: { id: string; name: string }[]) => (
-    <label className="flex flex-col gap-1">
-      {label}
-      <select className="rounded border px-2 py-1" value={value} onChange={(e) => set(e.target.value)}>
-        {options.map((o) => (
-          <option key={o.id} value={o.id}>
-            {o.name}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
   if (tasks.length === 0)
     return <p className="text-sm text-slate-600">No task to align: define a rubric task first.</p>;
   return (
@@ -351,23 +271,191 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
         start.mutate();
       }}
     >
-      {select(
-        "Task",
-        taskId,
-        (id) => {
+      <ChoiceSelect
+        label="Task"
+        value={taskId}
+        set={(id) => {
           setTaskId(id);
           setCriterionId(tasks.find((t) => t.id === id)?.criteria[0]?.id ?? "");
-        },
-        tasks,
+        }}
+        options={tasks}
+      />
+      <ChoiceSelect label="Criterion or target" value={criterionId} set={setCriterionId} options={criteria} />
+      {rewriteSteps.length > 0 && (
+        <ChoiceSelect
+          label="Rewrite the prompt of step"
+          value={rewriteStep}
+          set={setRewriteStepId}
+          options={rewriteSteps}
+        />
       )}
-      {select("Criterion or target", criterionId, setCriterionId, criteria)}
-      {rewriteSteps.length > 0 && select("Rewrite the prompt of step", rewriteStep, setRewriteStepId, rewriteSteps)}
-      {select("Labels", labelsChoice, setLabelsChoice, [
-        ...choices.labelSets.map((s) => ({ id: s.id, name: `Label set: ${s.name}` })),
-        { id: GOLD, name: "Gold values (adjudicated)" },
-      ])}
-      {select("Judging endpoint", judgeId, setJudgeId, choices.endpoints)}
-      {select("Optimizer endpoint", optimizerId, setOptimizerId, choices.endpoints)}
+      <ChoiceSelect
+        label="Labels"
+        value={labelsChoice}
+        set={setLabelsChoice}
+        options={[
+          ...choices.labelSets.map((s) => ({ id: s.id, name: `Label set: ${s.name}` })),
+          { id: GOLD, name: "Gold values (adjudicated)" },
+        ]}
+      />
+      <ChoiceSelect label="Judging endpoint" value={judgeId} set={setJudgeId} options={choices.endpoints} />
+      <ChoiceSelect label="Optimizer endpoint" value={optimizerId} set={setOptimizerId} options={choices.endpoints} />
+      <BudgetFields
+        maxCalls={maxCalls}
+        setMaxCalls={setMaxCalls}
+        maxCost={maxCost}
+        setMaxCost={setMaxCost}
+        fewShot={offersFewShot ? fewShot : null}
+        setFewShot={setFewShot}
+      />
+      <div className="col-span-2 flex items-center gap-3">
+        <button
+          type="submit"
+          className="rounded bg-slate-900 px-3 py-1.5 text-white"
+          disabled={start.isPending || !judgeId}
+        >
+          Start alignment
+        </button>
+        {start.error && (
+          <span className="text-red-700">
+            {start.error instanceof ApiError ? start.error.message : "Could not start the alignment."}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** The baseline and the best judge on the held-out videos, and their paired difference. */
+function HeldOutTable({ held }: { held: NonNullable<NonNullable<Selected["report"]>["heldOut"]> }) {
+  return (
+    <table className="w-full max-w-4xl text-left" data-testid="alignment-held-out">
+      <caption className="text-left font-semibold">Held-out ({held.baseline.n} videos)</caption>
+      <thead>
+        <tr>
+          <th>Judge</th>
+          <th>κ</th>
+          <th>F1</th>
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          <td>Baseline</td>
+          <td>{fmt(held.baseline.kappa)}</td>
+          <td>{fmt(held.baseline.f1)}</td>
+        </tr>
+        <tr>
+          <td>Best</td>
+          <td>{fmt(held.best.kappa)}</td>
+          <td>{fmt(held.best.f1)}</td>
+        </tr>
+        <tr>
+          <td>Best − baseline</td>
+          <td>
+            {fmt(held.difference.kappa.difference)} [{fmt(held.difference.kappa.lower)},{" "}
+            {fmt(held.difference.kappa.upper)}], p = {fmt(held.difference.kappa.p)}
+          </td>
+          <td>
+            {fmt(held.difference.f1.difference)} [{fmt(held.difference.f1.lower)}, {fmt(held.difference.f1.upper)}], p ={" "}
+            {fmt(held.difference.f1.p)}
+          </td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
+/** Where the best judge went: a prompt version (built-in task), a rubric task's new version, or nowhere. */
+function BestJudgeLine({
+  projectId,
+  selected,
+  threshold,
+}: {
+  projectId: string;
+  selected: Selected;
+  threshold: number | null;
+}) {
+  const { savedVersion } = selected;
+  return selected.pipeline ? (
+    selected.savedPromptVersion === null ? (
+      <p>
+        {selected.bestSettings?.changed
+          ? "The best judge renders the shipped templates with the settings above: no prompt version was chosen."
+          : "The shipped template stayed best on train: no prompt version was chosen."}
+      </p>
+    ) : (
+      <p>
+        The best judge is{" "}
+        <Link
+          className="text-blue-700 underline"
+          href={`/projects/${projectId}/prompts?pipeline=${selected.pipeline}&template=${encodeURIComponent(selected.savedPromptVersion.templateId)}#prompt-version-${selected.savedPromptVersion.id}`}
+          data-testid="alignment-saved-version"
+        >
+          a prompt version of {selected.savedPromptVersion.templateId}
+        </Link>
+        {threshold !== null ? `, positive at ${threshold}` : ""}; start runs with it on the Judge page.
+      </p>
+    )
+  ) : savedVersion === null ? (
+    <p>The current judge stayed best on train: no new version was saved.</p>
+  ) : (
+    <p>
+      The best judge was saved as{" "}
+      <Link
+        className="text-blue-700 underline"
+        href={`/projects/${projectId}/rubrics#rubric-${selected.rubricTaskId}-v${savedVersion}`}
+        data-testid="alignment-saved-version"
+      >
+        version {savedVersion}
+      </Link>{" "}
+      of the rubric task.
+    </p>
+  );
+}
+
+function ChoiceSelect({
+  label,
+  value,
+  set,
+  options,
+}: {
+  label: string;
+  value: string;
+  set: (value: string) => void;
+  options: readonly { id: string; name: string }[];
+}) {
+  return (
+    <label className="flex flex-col gap-1">
+      {label}
+      <select className="rounded border px-2 py-1" value={value} onChange={(e) => set(e.target.value)}>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The alignment's budget (calls, cost) and its few-shot examples (null: the target takes none). */
+function BudgetFields({
+  maxCalls,
+  setMaxCalls,
+  maxCost,
+  setMaxCost,
+  fewShot,
+  setFewShot,
+}: {
+  maxCalls: number;
+  setMaxCalls: (value: number) => void;
+  maxCost: number;
+  setMaxCost: (value: number) => void;
+  fewShot: number | null;
+  setFewShot: (value: number) => void;
+}) {
+  return (
+    <>
       <label className="flex flex-col gap-1">
         Maximum calls
         <input
@@ -389,7 +477,7 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
           onChange={(e) => setMaxCost(Number(e.target.value))}
         />
       </label>
-      {offersFewShot && (
+      {fewShot !== null && (
         <label className="flex flex-col gap-1">
           Few-shot examples (0: none)
           <input
@@ -402,20 +490,6 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
           />
         </label>
       )}
-      <div className="col-span-2 flex items-center gap-3">
-        <button
-          type="submit"
-          className="rounded bg-slate-900 px-3 py-1.5 text-white"
-          disabled={start.isPending || !judgeId}
-        >
-          Start alignment
-        </button>
-        {start.error && (
-          <span className="text-red-700">
-            {start.error instanceof ApiError ? start.error.message : "Could not start the alignment."}
-          </span>
-        )}
-      </div>
-    </form>
+    </>
   );
 }
