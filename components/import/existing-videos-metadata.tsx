@@ -100,39 +100,7 @@ export function ExistingVideosMetadata({
             ` ${plan.unmatchedRowCount} row${plan.unmatchedRowCount === 1 ? " names" : "s name"} no video of the project (${plan.unmatchedRows.slice(0, 5).join(", ")}${plan.unmatchedRowCount > 5 ? ", …" : ""}).`}
         </p>
       )}
-      {plan && plan.changes.length > 0 && (
-        <table className="w-full text-left text-xs" data-testid="metadata-changes">
-          <thead className="text-slate-500">
-            <tr>
-              <th className="py-1 pr-2">Video</th>
-              <th className="pr-2">Field</th>
-              <th className="pr-2">Now</th>
-              <th>{plan.applied ? "Set to" : "Would be"}</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {plan.changes.slice(0, SHOWN_CHANGES).flatMap((change) =>
-              change.fields.map((field, index) => (
-                <tr
-                  key={`${change.videoId}:${field.field}`}
-                  className={field.overwrite ? "bg-amber-50" : undefined}
-                  data-testid={field.overwrite ? "metadata-overwrite" : "metadata-change"}
-                >
-                  <td className="max-w-48 truncate py-1 pr-2 font-mono">{index === 0 ? change.relativePath : ""}</td>
-                  <td className="pr-2">{field.field}</td>
-                  <td className="max-w-64 truncate pr-2 text-slate-500">{shown(field.before)}</td>
-                  <td className="max-w-64 truncate">
-                    {shown(field.after)}
-                    {field.overwrite && (
-                      <span className="ml-1 rounded bg-amber-200 px-1 text-amber-900">replaces a set value</span>
-                    )}
-                  </td>
-                </tr>
-              )),
-            )}
-          </tbody>
-        </table>
-      )}
+      {plan && plan.changes.length > 0 && <MetadataChanges plan={plan} />}
       {plan && plan.changes.length > SHOWN_CHANGES && (
         <p className="text-xs text-slate-500">and {plan.changes.length - SHOWN_CHANGES} more videos.</p>
       )}
@@ -166,5 +134,42 @@ export function ExistingVideosMetadata({
         </p>
       )}
     </section>
+  );
+}
+
+/** Each change, a row per field (the first SHOWN_CHANGES videos), a value already set that it replaces marked. */
+function MetadataChanges({ plan }: { plan: MetadataPlan }) {
+  return (
+    <table className="w-full text-left text-xs" data-testid="metadata-changes">
+      <thead className="text-slate-500">
+        <tr>
+          <th className="py-1 pr-2">Video</th>
+          <th className="pr-2">Field</th>
+          <th className="pr-2">Now</th>
+          <th>{plan.applied ? "Set to" : "Would be"}</th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">
+        {plan.changes.slice(0, SHOWN_CHANGES).flatMap((change) =>
+          change.fields.map((field, index) => (
+            <tr
+              key={`${change.videoId}:${field.field}`}
+              className={field.overwrite ? "bg-amber-50" : undefined}
+              data-testid={field.overwrite ? "metadata-overwrite" : "metadata-change"}
+            >
+              <td className="max-w-48 truncate py-1 pr-2 font-mono">{index === 0 ? change.relativePath : ""}</td>
+              <td className="pr-2">{field.field}</td>
+              <td className="max-w-64 truncate pr-2 text-slate-500">{shown(field.before)}</td>
+              <td className="max-w-64 truncate">
+                {shown(field.after)}
+                {field.overwrite && (
+                  <span className="ml-1 rounded bg-amber-200 px-1 text-amber-900">replaces a set value</span>
+                )}
+              </td>
+            </tr>
+          )),
+        )}
+      </tbody>
+    </table>
   );
 }

@@ -76,44 +76,7 @@ export function PendingExtractionPanel({
           setRow(video.id, { state: "error", message: `Not extracted: ${video.problem}.`, progress: 0 });
           continue;
         }
-        try {
-          setRow(video.id, { state: "working", message: "Downloading…", progress: 0.05 });
-          const response = await fetch(`/api/v1/videos/${video.id}/file`, { signal: controller.signal });
-          if (!response.ok) throw new Error(`Could not download the video (${response.status}).`);
-          const file = await response.blob();
-          // Probing first says what is wrong with a file that is not a readable video.
-          await extractor.probe(file, { signal: controller.signal });
-          const result = await extractAndUploadFrameSet({
-            extractor,
-            videoId: video.id,
-            file,
-            parameters: settingsToParameters(video.maxSide ? { ...settings, maxSide: video.maxSide } : settings),
-            signal: controller.signal,
-            onProgress: (done, total) =>
-              setRow(video.id, {
-                state: "working",
-                message: `Extracting ${done}/${total}`,
-                progress: 0.2 + 0.8 * (done / Math.max(1, total)),
-              }),
-          });
-          setRow(video.id, {
-            state: "done",
-            message: `${result.keyFrames} key frames, ${result.frames} frames`,
-            progress: 1,
-          });
-        } catch (error) {
-          if (controller.signal.aborted) {
-            setRow(video.id, { state: "cancelled", message: "Cancelled.", progress: 0 });
-            continue;
-          }
-          const message = error instanceof Error ? error.message : String(error);
-          setRow(video.id, { state: "error", message, progress: 0 });
-          await fetch(`/api/v1/videos/${video.id}/extraction-error`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ message: message.slice(0, 2000) }),
-          }).catch(() => {});
-        }
+        await extractOne(video, extractor, settings, controller.signal, setRow);
       }
     } finally {
       extractor.terminate();
@@ -170,40 +133,7 @@ export function PendingExtractionPanel({
             : "No video is waiting for frames."}
         </p>
       )}
-      <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
-        {[...new Map([...listed.map((v) => [v.id, v] as const)]).values()].map((video) => {
-          const row = rows[video.id];
-          return (
-            <li
-              key={video.id}
-              className="flex flex-col gap-1 px-3 py-2"
-              data-testid="pending-item"
-              data-state={row?.state ?? "waiting"}
-            >
-              <div className="flex gap-3">
-                <span className="min-w-0 flex-1 truncate font-mono text-xs">{video.relativePath}</span>
-                {video.maxSide ? (
-                  <span className="text-xs text-slate-500" data-testid="pending-max-side">
-                    longest side {video.maxSide} px
-                  </span>
-                ) : null}
-                {video.problem && !row ? <span className="text-xs text-amber-700">{video.problem}</span> : null}
-                <span className="text-xs text-slate-500">{row?.state ?? "waiting"}</span>
-              </div>
-              {row?.state === "working" && (
-                <div className="h-1 w-full overflow-hidden rounded bg-slate-100">
-                  <div className="h-full bg-indigo-400" style={{ width: `${row.progress * 100}%` }} />
-                </div>
-              )}
-              {row?.message && (
-                <span className={`text-xs ${row.state === "error" ? "text-red-700" : "text-slate-500"}`}>
-                  {row.message}
-                </span>
-              )}
-            </li>
-          );
-        })}
-      </ul>
+      <PendingList videos={listed} rows={rows} />
     </div>
   );
 }
@@ -219,5 +149,93 @@ function ExtractionSummary({ states }: { states: RowState["state"][] }) {
       {failed > 0 ? `, ${failed} failed (see the rows below)` : ""}
       {cancelled > 0 ? `, ${cancelled} cancelled` : ""}.
     </p>
+  );
+}
+
+/** Downloads one video, probes it, extracts its frame set and uploads it; a failure is reported to the server too. */
+async function extractOne(
+  video: PendingVideo,
+  extractor: FrameExtractor,
+  settings: ExtractionSettingsValue,
+  signal: AbortSignal,
+  setRow: (id: string, row: RowState) => void,
+) {
+  try {
+    setRow(video.id, { state: "working", message: "Downloading…", progress: 0.05 });
+    const response = await fetch(`/api/v1/videos/${video.id}/file`, { signal });
+    if (!response.ok) throw new Error(`Could not download the video (${response.status}).`);
+    const file = await response.blob();
+    // Probing first says what is wrong with a file that is not a readable video.
+    await extractor.probe(file, { signal });
+    const result = await extractAndUploadFrameSet({
+      extractor,
+      videoId: video.id,
+      file,
+      parameters: settingsToParameters(video.maxSide ? { ...settings, maxSide: video.maxSide } : settings),
+      signal,
+      onProgress: (done, total) =>
+        setRow(video.id, {
+          state: "working",
+          message: `Extracting ${done}/${total}`,
+          progress: 0.2 + 0.8 * (done / Math.max(1, total)),
+        }),
+    });
+    setRow(video.id, {
+      state: "done",
+      message: `${result.keyFrames} key frames, ${result.frames} frames`,
+      progress: 1,
+    });
+  } catch (error) {
+    if (signal.aborted) {
+      setRow(video.id, { state: "cancelled", message: "Cancelled.", progress: 0 });
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    setRow(video.id, { state: "error", message, progress: 0 });
+    await fetch(`/api/v1/videos/${video.id}/extraction-error`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: message.slice(0, 2000) }),
+    }).catch(() => {});
+  }
+}
+
+/** Every listed video once, with its state, progress and message. */
+function PendingList({ videos, rows }: { videos: readonly PendingVideo[]; rows: Record<string, RowState> }) {
+  return (
+    <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
+      {[...new Map([...videos.map((v) => [v.id, v] as const)]).values()].map((video) => {
+        const row = rows[video.id];
+        return (
+          <li
+            key={video.id}
+            className="flex flex-col gap-1 px-3 py-2"
+            data-testid="pending-item"
+            data-state={row?.state ?? "waiting"}
+          >
+            <div className="flex gap-3">
+              <span className="min-w-0 flex-1 truncate font-mono text-xs">{video.relativePath}</span>
+              {video.maxSide ? (
+                <span className="text-xs text-slate-500" data-testid="pending-max-side">
+                  longest side {video.maxSide} px
+                </span>
+              ) : null}
+              {video.problem && !row ? <span className="text-xs text-amber-700">{video.problem}</span> : null}
+              <span className="text-xs text-slate-500">{row?.state ?? "waiting"}</span>
+            </div>
+            {row?.state === "working" && (
+              <div className="h-1 w-full overflow-hidden rounded bg-slate-100">
+                <div className="h-full bg-indigo-400" style={{ width: `${row.progress * 100}%` }} />
+              </div>
+            )}
+            {row?.message && (
+              <span className={`text-xs ${row.state === "error" ? "text-red-700" : "text-slate-500"}`}>
+                {row.message}
+              </span>
+            )}
+          </li>
+        );
+      })}
+    </ul>
   );
 }
