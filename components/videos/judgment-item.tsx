@@ -144,71 +144,11 @@ export function JudgmentForm({
   onSaved?: () => void;
   onCancel?: () => void;
 }) {
-  const queryClient = useQueryClient();
   const choices = declared ? choiceLabels(declared) : [];
   const bounds = declared ? scaleBounds(declared.scale) : null;
   const step = declared?.scale.kind === "numeric" && declared.scale.step !== null ? declared.scale.step : "any";
-  // Honest judgments: the editor starts empty or on the reviewer's own last value, never the judge's,
-  // so Save never means agreeing by default; taking the judge's value is the explicit Accept action.
-  const [baseVersion, setBaseVersion] = useState(own?.version ?? 0);
-  const [value, setValue] = useState(own ? String(own.value) : "");
-  const [note, setNote] = useState(own?.note ?? "");
-  const [reason, setReason] = useState(own?.reason ?? "");
-  const save = useMutation({
-    mutationFn: (accept: boolean) =>
-      apiFetch<{ version: number }>(saveUrl, {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          // Accept is offered only when the judge has a value.
-          value: accept && judgeValue !== null ? judgeValue : Number(value),
-          note: note || null,
-          reason: reason || null,
-          ...(accept ? { acceptedJudge: true } : {}),
-          // A first judgment (or one saved again after withdrawing it) names no version.
-          ...(baseVersion > 0 ? { expectedVersion: baseVersion } : {}),
-        } satisfies ReviewRequest),
-      }),
-    onSuccess: async (saved, accept) => {
-      setBaseVersion(saved.version);
-      if (accept && judgeValue !== null) setValue(String(judgeValue));
-      await refetchAfterWrite(queryClient, ["reviews", videoId]);
-      onSaved?.();
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === 409) void refetchAfterWrite(queryClient, ["reviews", videoId]);
-    },
-  });
-  const withdraw = useMutation({
-    mutationFn: () =>
-      apiFetch<{ version: number }>(`/api/v1/judgments/${own!.id}`, {
-        method: "DELETE",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ expectedVersion: baseVersion }),
-      }),
-    onSuccess: async () => {
-      // Saving the target again starts like a first judgment.
-      setBaseVersion(0);
-      setValue("");
-      await refetchAfterWrite(queryClient, ["reviews", videoId]);
-      onSaved?.();
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === 409) void refetchAfterWrite(queryClient, ["reviews", videoId]);
-    },
-  });
-  const conflict = save.error instanceof ApiError && save.error.status === 409;
-  // Once the reviews are refetched, `own` is what the other tab or session saved.
-  const current = conflict && own && own.version !== baseVersion ? own : null;
-  const reload = () => {
-    if (own) {
-      setBaseVersion(own.version);
-      setValue(String(own.value));
-      setNote(own.note ?? "");
-      setReason(own.reason ?? "");
-    }
-    save.reset();
-  };
+  const { baseVersion, value, setValue, note, setNote, reason, setReason, save, withdraw, conflict, current, reload } =
+    useJudgmentEdit({ saveUrl, own, judgeValue, videoId, onSaved });
   return (
     <form
       className="flex flex-wrap items-end gap-2 rounded-md border border-indigo-200 bg-indigo-50 p-3 text-xs"
@@ -218,38 +158,7 @@ export function JudgmentForm({
       }}
       data-testid="review-editor"
     >
-      <label className="flex flex-col gap-0.5">
-        <span>Your value{choices.length || !bounds ? "" : ` (${bounds.min}–${bounds.max})`}</span>
-        {choices.length ? (
-          <select
-            className="rounded border border-slate-300 bg-white px-2 py-1"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            aria-label="Your value"
-          >
-            <option value="" disabled>
-              choose…
-            </option>
-            {choices.map((choice) => (
-              <option key={choice.value} value={String(choice.value)}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        ) : (
-          <input
-            className="w-20 rounded border border-slate-300 px-2 py-1"
-            type="number"
-            min={bounds?.min}
-            max={bounds?.max}
-            step={step}
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            autoFocus
-            aria-label="Your value"
-          />
-        )}
-      </label>
+      <ValueField value={value} setValue={setValue} choices={choices} bounds={bounds} step={step} />
       <label className="flex flex-col gap-0.5">
         <span>Note</span>
         <input
@@ -317,31 +226,185 @@ export function JudgmentForm({
         </button>
       )}
       {save.error && (
-        <div
-          role="alert"
-          className="flex w-full flex-wrap items-center gap-2 text-red-700"
-          data-testid={conflict ? "review-conflict" : "review-error"}
-        >
-          {conflict ? (
-            <>
-              <span>
-                {current
-                  ? `Changed in another tab/session: now version ${current.version}, value ${formatJudgmentValue(declared ?? targetType, current.value)}. Nothing was overwritten.`
-                  : `${save.error.message} Nothing was overwritten.`}
-              </span>
-              <button
-                type="button"
-                className="rounded border border-red-300 bg-white px-2 py-0.5 text-red-800"
-                onClick={reload}
-              >
-                Reload
-              </button>
-            </>
-          ) : (
-            save.error.message
-          )}
-        </div>
+        <SaveError
+          error={save.error}
+          conflict={conflict}
+          current={current && formatJudgmentValue(declared ?? targetType, current.value)}
+          currentVersion={current?.version}
+          onReload={reload}
+        />
       )}
     </form>
   );
+}
+
+function ValueField({
+  value,
+  setValue,
+  choices,
+  bounds,
+  step,
+}: {
+  value: string;
+  setValue: (value: string) => void;
+  choices: ReturnType<typeof choiceLabels>;
+  bounds: ReturnType<typeof scaleBounds> | null;
+  step: number | "any";
+}) {
+  return (
+    <label className="flex flex-col gap-0.5">
+      <span>Your value{choices.length || !bounds ? "" : ` (${bounds.min}–${bounds.max})`}</span>
+      {choices.length ? (
+        <select
+          className="rounded border border-slate-300 bg-white px-2 py-1"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          aria-label="Your value"
+        >
+          <option value="" disabled>
+            choose…
+          </option>
+          {choices.map((choice) => (
+            <option key={choice.value} value={String(choice.value)}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input
+          className="w-20 rounded border border-slate-300 px-2 py-1"
+          type="number"
+          min={bounds?.min}
+          max={bounds?.max}
+          step={step}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          autoFocus
+          aria-label="Your value"
+        />
+      )}
+    </label>
+  );
+}
+
+/** Why the save failed; on a conflict, the value saved meanwhile (once refetched) and a Reload that takes it up. */
+function SaveError({
+  error,
+  conflict,
+  current,
+  currentVersion,
+  onReload,
+}: {
+  error: Error;
+  conflict: boolean;
+  /** The value saved meanwhile, formatted; null until the reviews are refetched. */
+  current: string | null;
+  currentVersion: number | undefined;
+  onReload: () => void;
+}) {
+  return (
+    <div
+      role="alert"
+      className="flex w-full flex-wrap items-center gap-2 text-red-700"
+      data-testid={conflict ? "review-conflict" : "review-error"}
+    >
+      {conflict ? (
+        <>
+          <span>
+            {current !== null
+              ? `Changed in another tab/session: now version ${currentVersion}, value ${current}. Nothing was overwritten.`
+              : `${error.message} Nothing was overwritten.`}
+          </span>
+          <button
+            type="button"
+            className="rounded border border-red-300 bg-white px-2 py-0.5 text-red-800"
+            onClick={onReload}
+          >
+            Reload
+          </button>
+        </>
+      ) : (
+        error.message
+      )}
+    </div>
+  );
+}
+
+/** The form's value, note and reason, and the requests that save, accept and withdraw them against a version. */
+function useJudgmentEdit({
+  saveUrl,
+  own,
+  judgeValue,
+  videoId,
+  onSaved,
+}: {
+  saveUrl: string;
+  own: Judgment | null;
+  judgeValue: number | null;
+  videoId: string;
+  onSaved?: () => void;
+}) {
+  const queryClient = useQueryClient();
+  // Honest judgments: the editor starts empty or on the reviewer's own last value, never the judge's,
+  // so Save never means agreeing by default; taking the judge's value is the explicit Accept action.
+  const [baseVersion, setBaseVersion] = useState(own?.version ?? 0);
+  const [value, setValue] = useState(own ? String(own.value) : "");
+  const [note, setNote] = useState(own?.note ?? "");
+  const [reason, setReason] = useState(own?.reason ?? "");
+  const save = useMutation({
+    mutationFn: (accept: boolean) =>
+      apiFetch<{ version: number }>(saveUrl, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          // Accept is offered only when the judge has a value.
+          value: accept && judgeValue !== null ? judgeValue : Number(value),
+          note: note || null,
+          reason: reason || null,
+          ...(accept ? { acceptedJudge: true } : {}),
+          // A first judgment (or one saved again after withdrawing it) names no version.
+          ...(baseVersion > 0 ? { expectedVersion: baseVersion } : {}),
+        } satisfies ReviewRequest),
+      }),
+    onSuccess: async (saved, accept) => {
+      setBaseVersion(saved.version);
+      if (accept && judgeValue !== null) setValue(String(judgeValue));
+      await refetchAfterWrite(queryClient, ["reviews", videoId]);
+      onSaved?.();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409) void refetchAfterWrite(queryClient, ["reviews", videoId]);
+    },
+  });
+  const withdraw = useMutation({
+    mutationFn: () =>
+      apiFetch<{ version: number }>(`/api/v1/judgments/${own!.id}`, {
+        method: "DELETE",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ expectedVersion: baseVersion }),
+      }),
+    onSuccess: async () => {
+      // Saving the target again starts like a first judgment.
+      setBaseVersion(0);
+      setValue("");
+      await refetchAfterWrite(queryClient, ["reviews", videoId]);
+      onSaved?.();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409) void refetchAfterWrite(queryClient, ["reviews", videoId]);
+    },
+  });
+  const conflict = save.error instanceof ApiError && save.error.status === 409;
+  // Once the reviews are refetched, `own` is what the other tab or session saved.
+  const current = conflict && own && own.version !== baseVersion ? own : null;
+  const reload = () => {
+    if (own) {
+      setBaseVersion(own.version);
+      setValue(String(own.value));
+      setNote(own.note ?? "");
+      setReason(own.reason ?? "");
+    }
+    save.reset();
+  };
+  return { baseVersion, value, setValue, note, setNote, reason, setReason, save, withdraw, conflict, current, reload };
 }
