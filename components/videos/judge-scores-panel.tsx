@@ -120,7 +120,6 @@ export function JudgeScoresPanel({
 }) {
   const definitionsId = useId();
   const [view, setView] = useState<HeatMapView>("judge");
-  const scoreJudgments = (scoreId: string) => judgments.filter((j) => j.scoreId === scoreId);
   const targetOf = (code: string) => task?.targets.find((t) => t.id === code) ?? null;
   const allCells = data.steps.flatMap((s) => s.scores.map((score) => ({ score, step: s })));
   const picked = focus?.scoreId ? (allCells.find((c) => c.score.id === focus.scoreId) ?? null) : null;
@@ -130,51 +129,7 @@ export function JudgeScoresPanel({
     const meaning = meaningOf(task, code);
     return meaning && meaning.label !== code ? `${code} · ${meaning.label}` : code;
   };
-
-  const cellButton = (row: StepRow, cell: ScoreCell) => {
-    const mine = scoreJudgments(cell.id);
-    const own = mine.find((j) => j.reviewer.id === currentUserId);
-    const selected = focus?.scoreId === cell.id;
-    const target = targetOf(cell.category);
-    // The number and the tint come from the same value: the view's (judge, yours, or yours minus the judge's).
-    const shown = target
-      ? heatCellShown(target, view, cell.value, own?.value ?? null)
-      : { text: view === "judge" ? String(cell.value) : "", hue: "score" as const, alpha: 0, positive: false };
-    const rgb = shown.hue === "difference" ? DIFFERENCE_RGB : SCORE_RGB;
-    const tint = `rgba(${rgb.join(", ")}, ${shown.alpha})`;
-    const button = (
-      <button
-        type="button"
-        onClick={() => onFocus(selected ? null : { stepId: row.stepId, scopeIndex: row.scopeIndex, scoreId: cell.id })}
-        className={`h-7 w-9 rounded font-mono ${selected ? "ring-2 ring-amber-500" : ""} ${own ? "underline decoration-indigo-700 decoration-2" : ""} ${shown.alpha > 0 ? textOnTint(rgb, shown.alpha) : ""}`}
-        style={{ background: tint }}
-        title={`${nameOf(cell.category)}: judge ${cell.value}${own ? `, you ${own.value}` : ""}${mine.length > (own ? 1 : 0) ? `, ${mine.length - (own ? 1 : 0)} other reviewer(s)` : ""}`}
-        aria-describedby={target ? `${definitionsId}-${cell.category}` : undefined}
-        aria-pressed={selected}
-        data-testid="score-cell"
-        data-step={row.stepId}
-        data-scope={row.scopeIndex}
-        data-category={cell.category}
-        data-positive={shown.positive}
-        data-alpha={shown.alpha.toFixed(3)}
-      >
-        {shown.text}
-      </button>
-    );
-    if (cell.expected === null || cell.expected === undefined) return button;
-    return (
-      <span className="inline-flex items-center gap-0.5">
-        {button}
-        <span
-          className="text-[10px] text-slate-500"
-          title={`${nameOf(cell.category)}: expected score ${cell.expected.toFixed(3)}, weighted by the answer's token probabilities (the judge answered ${cell.value})`}
-          data-testid="expected-score"
-        >
-          ≈{cell.expected.toFixed(2)}
-        </span>
-      </span>
-    );
-  };
+  const heat: HeatMapContext = { task, judgments, currentUserId, view, focus, onFocus, definitionsId, nameOf };
 
   return (
     <div className="flex flex-col gap-3 text-sm" data-testid="judge-scores">
@@ -194,114 +149,13 @@ export function JudgeScoresPanel({
       </div>
       {sections.map((section) =>
         section.scope === "video" ? (
-          <div
-            key={section.id}
-            className="flex flex-wrap items-center gap-2 text-xs"
-            data-testid={`heat-map-${section.stepIds[0] ?? section.id}`}
-          >
-            <span className="text-slate-500">{section.label} (whole video):</span>
-            {section.targets.map((target) => {
-              const row = section.rows.find((r) => r.scores.some((s) => s.category === target.id)) ?? section.rows[0]!;
-              const cell = row.scores.find((s) => s.category === target.id);
-              return (
-                <span key={target.id} className="flex items-center gap-1">
-                  <TaskCode task={task} code={target.id} />
-                  {cell ? cellButton(row, cell) : <span title={row.error ?? row.status}>✕ {row.status}</span>}
-                </span>
-              );
-            })}
-          </div>
+          <WholeVideoSection key={section.id} heat={heat} section={section} />
         ) : (
-          <div key={section.id} className="max-w-full" data-testid={`heat-map-${section.stepIds[0] ?? section.id}`}>
-            <p className="mb-1 text-xs text-slate-500">{section.label}</p>
-            <table className="text-xs">
-              <thead>
-                <tr>
-                  <th />
-                  {section.targets.map((t) => (
-                    <th key={t.id} className="px-1 font-normal" data-testid="heat-map-column" data-code={t.id}>
-                      <TaskCode task={task} code={t.id} showName={false} />
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {section.rows.map((row) => (
-                  <tr
-                    key={row.id}
-                    className={
-                      focus && focus.stepId === row.stepId && focus.scopeIndex === row.scopeIndex ? "bg-amber-50" : ""
-                    }
-                  >
-                    <td className="pr-2">
-                      <button
-                        type="button"
-                        className="text-slate-600 underline decoration-dotted"
-                        onClick={() => onFocus({ stepId: row.stepId, scopeIndex: row.scopeIndex, scoreId: null })}
-                      >
-                        {scopeLabel(section.scope, row.scopeIndex)}
-                      </button>
-                    </td>
-                    {section.targets.map((target) => {
-                      const cell = row.scores.find((s) => s.category === target.id);
-                      if (!cell)
-                        return (
-                          <td
-                            key={target.id}
-                            className="px-1 text-center text-slate-500"
-                            title={row.error ?? row.status}
-                          >
-                            {row.status === "done" ? "·" : "✕"}
-                          </td>
-                        );
-                      return (
-                        <td key={target.id} className="p-0.5">
-                          {cellButton(row, cell)}
-                        </td>
-                      );
-                    })}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScopeHeatTable key={section.id} heat={heat} section={section} />
         ),
       )}
       {picked && (
-        <div className="flex flex-col gap-2 rounded-md border border-slate-200 p-3" data-testid="score-detail">
-          <p className="text-xs">
-            <TaskCode task={task} code={picked.score.category} />,{" "}
-            {pickedTarget
-              ? scopeLabel(pickedTarget.scope, picked.step.scopeIndex)
-              : `${picked.step.stepId} ${picked.step.scopeIndex + 1}`}
-          </p>
-          {pickedTarget && (
-            <p className="text-xs text-slate-600" data-testid="score-definition">
-              {pickedTarget.definition}
-            </p>
-          )}
-          <LabelledValues
-            targetType="score"
-            judgeValue={picked.score.value}
-            judgments={scoreJudgments(picked.score.id)}
-            currentUserId={currentUserId}
-          />
-          {canReview && (
-            <JudgmentForm
-              key={picked.score.id}
-              targetType="score"
-              declared={pickedTarget}
-              saveUrl={`/api/v1/scores/${picked.score.id}/review`}
-              own={scoreJudgments(picked.score.id).find((j) => j.reviewer.id === currentUserId) ?? null}
-              judgeValue={picked.score.value}
-              videoId={videoId}
-              onCancel={() =>
-                onFocus({ stepId: picked.step.stepId, scopeIndex: picked.step.scopeIndex, scoreId: null })
-              }
-            />
-          )}
-          <JudgmentHistory targetType="score" judgments={scoreJudgments(picked.score.id)} />
-        </div>
+        <ScoreDetail heat={heat} picked={picked} target={pickedTarget} videoId={videoId} canReview={canReview} />
       )}
     </div>
   );
@@ -341,6 +195,203 @@ function HeatMapViewSwitch({ view, onChange }: { view: HeatMapView; onChange: (v
           {option.label}
         </button>
       ))}
+    </div>
+  );
+}
+
+/** What every part of the heat map reads: the task, the judgments, the view, the focus and the codes' names. */
+interface HeatMapContext {
+  task: TaskDeclaration | null;
+  judgments: Judgment[];
+  currentUserId: string;
+  view: HeatMapView;
+  focus: CellFocus | null;
+  onFocus: (focus: CellFocus | null) => void;
+  /** The prefix of the hidden definitions' ids each cell's aria-describedby names. */
+  definitionsId: string;
+  nameOf: (code: string) => string;
+}
+
+/** One score's cell: the view's value and tint; clicking it focuses its frames and opens its judgments. */
+function ScoreCellButton({ heat, row, cell }: { heat: HeatMapContext; row: StepRow; cell: ScoreCell }) {
+  const mine = heat.judgments.filter((j) => j.scoreId === cell.id);
+  const own = mine.find((j) => j.reviewer.id === heat.currentUserId);
+  const selected = heat.focus?.scoreId === cell.id;
+  const target = heat.task?.targets.find((t) => t.id === cell.category) ?? null;
+  // The number and the tint come from the same value: the view's (judge, yours, or yours minus the judge's).
+  const shown = target
+    ? heatCellShown(target, heat.view, cell.value, own?.value ?? null)
+    : { text: heat.view === "judge" ? String(cell.value) : "", hue: "score" as const, alpha: 0, positive: false };
+  const rgb = shown.hue === "difference" ? DIFFERENCE_RGB : SCORE_RGB;
+  const tint = `rgba(${rgb.join(", ")}, ${shown.alpha})`;
+  const button = (
+    <button
+      type="button"
+      onClick={() =>
+        heat.onFocus(selected ? null : { stepId: row.stepId, scopeIndex: row.scopeIndex, scoreId: cell.id })
+      }
+      className={`h-7 w-9 rounded font-mono ${selected ? "ring-2 ring-amber-500" : ""} ${own ? "underline decoration-indigo-700 decoration-2" : ""} ${shown.alpha > 0 ? textOnTint(rgb, shown.alpha) : ""}`}
+      style={{ background: tint }}
+      title={`${heat.nameOf(cell.category)}: judge ${cell.value}${own ? `, you ${own.value}` : ""}${mine.length > (own ? 1 : 0) ? `, ${mine.length - (own ? 1 : 0)} other reviewer(s)` : ""}`}
+      aria-describedby={target ? `${heat.definitionsId}-${cell.category}` : undefined}
+      aria-pressed={selected}
+      data-testid="score-cell"
+      data-step={row.stepId}
+      data-scope={row.scopeIndex}
+      data-category={cell.category}
+      data-positive={shown.positive}
+      data-alpha={shown.alpha.toFixed(3)}
+    >
+      {shown.text}
+    </button>
+  );
+  if (cell.expected === null || cell.expected === undefined) return button;
+  return (
+    <span className="inline-flex items-center gap-0.5">
+      {button}
+      <span
+        className="text-[10px] text-slate-500"
+        title={`${heat.nameOf(cell.category)}: expected score ${cell.expected.toFixed(3)}, weighted by the answer's token probabilities (the judge answered ${cell.value})`}
+        data-testid="expected-score"
+      >
+        ≈{cell.expected.toFixed(2)}
+      </span>
+    </span>
+  );
+}
+
+/** A section scored once for the whole video: its targets in a line. */
+function WholeVideoSection({ heat, section }: { heat: HeatMapContext; section: HeatSection }) {
+  return (
+    <div
+      className="flex flex-wrap items-center gap-2 text-xs"
+      data-testid={`heat-map-${section.stepIds[0] ?? section.id}`}
+    >
+      <span className="text-slate-500">{section.label} (whole video):</span>
+      {section.targets.map((target) => {
+        const row = section.rows.find((r) => r.scores.some((s) => s.category === target.id)) ?? section.rows[0]!;
+        const cell = row.scores.find((s) => s.category === target.id);
+        return (
+          <span key={target.id} className="flex items-center gap-1">
+            <TaskCode task={heat.task} code={target.id} />
+            {cell ? (
+              <ScoreCellButton heat={heat} row={row} cell={cell} />
+            ) : (
+              <span title={row.error ?? row.status}>✕ {row.status}</span>
+            )}
+          </span>
+        );
+      })}
+    </div>
+  );
+}
+
+/** A section scored per key frame or cluster: a row per scope, a column per target. */
+function ScopeHeatTable({ heat, section }: { heat: HeatMapContext; section: HeatSection }) {
+  return (
+    <div className="max-w-full" data-testid={`heat-map-${section.stepIds[0] ?? section.id}`}>
+      <p className="mb-1 text-xs text-slate-500">{section.label}</p>
+      <table className="text-xs">
+        <thead>
+          <tr>
+            <th />
+            {section.targets.map((t) => (
+              <th key={t.id} className="px-1 font-normal" data-testid="heat-map-column" data-code={t.id}>
+                <TaskCode task={heat.task} code={t.id} showName={false} />
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {section.rows.map((row) => (
+            <tr
+              key={row.id}
+              className={
+                heat.focus && heat.focus.stepId === row.stepId && heat.focus.scopeIndex === row.scopeIndex
+                  ? "bg-amber-50"
+                  : ""
+              }
+            >
+              <td className="pr-2">
+                <button
+                  type="button"
+                  className="text-slate-600 underline decoration-dotted"
+                  onClick={() => heat.onFocus({ stepId: row.stepId, scopeIndex: row.scopeIndex, scoreId: null })}
+                >
+                  {scopeLabel(section.scope, row.scopeIndex)}
+                </button>
+              </td>
+              {section.targets.map((target) => {
+                const cell = row.scores.find((s) => s.category === target.id);
+                if (!cell)
+                  return (
+                    <td key={target.id} className="px-1 text-center text-slate-500" title={row.error ?? row.status}>
+                      {row.status === "done" ? "·" : "✕"}
+                    </td>
+                  );
+                return (
+                  <td key={target.id} className="p-0.5">
+                    {<ScoreCellButton heat={heat} row={row} cell={cell} />}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The picked score: its code and scope, definition, the values given, your editor and the history. */
+function ScoreDetail({
+  heat,
+  picked,
+  target,
+  videoId,
+  canReview,
+}: {
+  heat: HeatMapContext;
+  picked: { score: ScoreCell; step: StepRow };
+  target: TargetDeclaration | null;
+  videoId: string;
+  canReview: boolean;
+}) {
+  const judgments = heat.judgments.filter((j) => j.scoreId === picked.score.id);
+  return (
+    <div className="flex flex-col gap-2 rounded-md border border-slate-200 p-3" data-testid="score-detail">
+      <p className="text-xs">
+        <TaskCode task={heat.task} code={picked.score.category} />,{" "}
+        {target
+          ? scopeLabel(target.scope, picked.step.scopeIndex)
+          : `${picked.step.stepId} ${picked.step.scopeIndex + 1}`}
+      </p>
+      {target && (
+        <p className="text-xs text-slate-600" data-testid="score-definition">
+          {target.definition}
+        </p>
+      )}
+      <LabelledValues
+        targetType="score"
+        judgeValue={picked.score.value}
+        judgments={judgments}
+        currentUserId={heat.currentUserId}
+      />
+      {canReview && (
+        <JudgmentForm
+          key={picked.score.id}
+          targetType="score"
+          declared={target}
+          saveUrl={`/api/v1/scores/${picked.score.id}/review`}
+          own={judgments.find((j) => j.reviewer.id === heat.currentUserId) ?? null}
+          judgeValue={picked.score.value}
+          videoId={videoId}
+          onCancel={() =>
+            heat.onFocus({ stepId: picked.step.stepId, scopeIndex: picked.step.scopeIndex, scoreId: null })
+          }
+        />
+      )}
+      <JudgmentHistory targetType="score" judgments={judgments} />
     </div>
   );
 }
