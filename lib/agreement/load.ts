@@ -170,17 +170,15 @@ export async function reviewerInfo(prisma: PrismaClient, ids: readonly string[])
   return [...live, ...labelSets];
 }
 
-/**
- * The reviewed targets of the scope's videos, with the judge's value and every reviewer's current
- * value. Only targets someone reviewed are loaded (unreviewed ones enter no statistic; they are
- * counted in SQL), so a 50,000-video project with a few thousand judgments stays small in memory.
- */
-export async function loadAgreementInput(
+type LoadOptions = { independentOnly: boolean; includeImplied?: boolean };
+
+/** Every judgment in scope with the judge's value of the same target in each run of its task that judged it. */
+function judgmentRows(
   prisma: PrismaClient,
   scope: AgreementScope,
-  registry: readonly TaskDeclaration[] = scope.ctx.catalogue.tasks,
-  options: { independentOnly: boolean; includeImplied?: boolean } = { independentOnly: true },
-): Promise<AgreementInput> {
+  registry: readonly TaskDeclaration[],
+  options: LoadOptions,
+) {
   const projectId = scope.ctx.projectId;
   const categoryCondition = scope.category
     ? Prisma.sql`AND (x."targetType" NOT IN (${SCORE_TARGET_TYPE}, ${PRESENCE_TARGET_TYPE}) OR x."category" = ${scope.category})`
@@ -192,7 +190,7 @@ export async function loadAgreementInput(
   // A judgment is about a target, not a run: it is compared with every run in scope of its task that
   // scored the same target (a score at the same step and scope, and frame set for frame scopes; a
   // per-subject metric of a video the run judged).
-  const rowsQuery = prisma.$queryRaw<JudgmentRow[]>`
+  return prisma.$queryRaw<JudgmentRow[]>`
     WITH j AS MATERIALIZED (
       SELECT h."targetKey", h."targetType", h."task", h."target", h."videoId", h."itemId", h."stepId", h."scopeIndex", h."frameSetId", h."subjectRunId", h."reviewerId", h."value"
       FROM "human_judgment" h
@@ -283,8 +281,12 @@ export async function loadAgreementInput(
     LEFT JOIN "item" it ON x."itemId" <> '' AND it."id" = x."itemId"
     WHERE TRUE ${categoryCondition}
     ORDER BY x."runId", x."videoId", x."targetKey", x."reviewerId"`;
+}
 
-  // The tasks of the scope's runs (every registered task when it has none), for the report's declarations.
+/** The tasks of the scope's runs (every registered task when it has none), and how many judge items the scope holds. */
+function scopeTasksAndCounts(prisma: PrismaClient, scope: AgreementScope, registry: readonly TaskDeclaration[]) {
+  const projectId = scope.ctx.projectId;
+  // For the report's declarations.
   const scopeTasks = prisma.judgeRun
     .findMany({
       where: { projectId, ...(scope.runId ? { id: scope.runId } : {}) },
@@ -305,15 +307,15 @@ export async function loadAgreementInput(
               WHERE r."projectId" = ${projectId} AND rm."videoId" IN (SELECT "id" FROM m) AND rm."itemId" = '' AND rm."metric" = ANY(${reviewedMetrics(tasks)}::text[])
               ${runCondition(scope, Prisma.sql`rm."runId"`)}) AS "outcomes"`,
   );
-  // The counts scan every score of the scope (~1M in a 50,000-video project): on their own connection,
-  // beside the judgments' query, not after it (a read-only report, no transaction to share).
-  const [rows, runs, tasks, [counts]] = await Promise.all([
-    rowsQuery,
-    scopeRuns(prisma, projectId, scope.runId),
-    scopeTasks,
-    countsQuery,
-  ]);
+  return { scopeTasks, countsQuery };
+}
 
+/** The judgment rows grouped into agreement items, one per (run, target), each with its reviewers' ratings. */
+function agreementItems(
+  rows: readonly JudgmentRow[],
+  registry: readonly TaskDeclaration[],
+  runs: readonly { id: string; model: string | null }[],
+): { items: AgreementItem[]; reviewerIds: Set<string> } {
   const taskById = new Map(registry.map((t) => [t.id, t]));
   const runModel = new Map(runs.map((r) => [r.id, r.model]));
   const items: AgreementItem[] = [];
@@ -356,6 +358,34 @@ export async function loadAgreementInput(
     }
     item.ratings.push({ reviewerId: row.reviewerId, value: row.value });
   }
+
+  return { items, reviewerIds };
+}
+
+/**
+ * The reviewed targets of the scope's videos, with the judge's value and every reviewer's current
+ * value. Only targets someone reviewed are loaded (unreviewed ones enter no statistic; they are
+ * counted in SQL), so a 50,000-video project with a few thousand judgments stays small in memory.
+ */
+export async function loadAgreementInput(
+  prisma: PrismaClient,
+  scope: AgreementScope,
+  registry: readonly TaskDeclaration[] = scope.ctx.catalogue.tasks,
+  options: { independentOnly: boolean; includeImplied?: boolean } = { independentOnly: true },
+): Promise<AgreementInput> {
+  const projectId = scope.ctx.projectId;
+  const rowsQuery = judgmentRows(prisma, scope, registry, options);
+  const { scopeTasks, countsQuery } = scopeTasksAndCounts(prisma, scope, registry);
+  // The counts scan every score of the scope (~1M in a 50,000-video project): on their own connection,
+  // beside the judgments' query, not after it (a read-only report, no transaction to share).
+  const [rows, runs, tasks, [counts]] = await Promise.all([
+    rowsQuery,
+    scopeRuns(prisma, projectId, scope.runId),
+    scopeTasks,
+    countsQuery,
+  ]);
+
+  const { items, reviewerIds } = agreementItems(rows, registry, runs);
 
   // The adjudicated gold of the reviewed targets, an annotator apart from reviewers and label sets.
   const targetKeys = [...new Set(items.map((i) => i.targetKey))];

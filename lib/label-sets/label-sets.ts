@@ -354,6 +354,66 @@ export interface GenericImportInput {
   columns?: GenericColumnMap | undefined;
 }
 
+type LabelRow = ReturnType<typeof parseGenericLabels>["rows"][number];
+type SkipRow = (row: { line: number }, column: string, cell: string, message: string) => void;
+
+/** The label file read as UTF-8 text, long (parseGenericLabels) or wide (parseWideGenericLabels); a 400 when unreadable. */
+function parseLabelFile(
+  input: GenericImportInput,
+  tasks: readonly TaskDeclaration[],
+): ReturnType<typeof parseGenericLabels> & { records?: number } {
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(input.file);
+    rejectNulBytesInFile(text, input.fileName);
+    return input.columns
+      ? parseWideGenericLabels(text, input.fileName, input.columns, tasks)
+      : parseGenericLabels(text, input.fileName);
+  } catch (error) {
+    if (error instanceof GenericLabelFileError) throw new ValidationError(error.message);
+    if (error instanceof TypeError) throw new ValidationError("The file is not UTF-8 text.");
+    throw error;
+  }
+}
+
+/** The item a row's label is of ("" for a label of the video), or null when the row is skipped (said through `skip`). */
+function rowItemId(
+  row: LabelRow,
+  resolved: Exclude<ReturnType<typeof resolveGenericTarget>, { error: string }>,
+  videoId: string,
+  items: readonly { id: string; externalId: string; videoId: string; kind: string }[],
+  skip: SkipRow,
+): string | null {
+  if (!isItemTarget(resolved)) {
+    if (!row.item) return "";
+    skip(row, "item", row.item, `${resolved.id} is a label of the video, not of an item: leave the item column empty`);
+    return null;
+  }
+  if (!row.item) {
+    skip(
+      row,
+      "item",
+      "",
+      `${resolved.task.id}:${resolved.id} belongs to a ${resolved.task.subject}: name it in the item column`,
+    );
+    return null;
+  }
+  let found = items.filter((i) => i.videoId === videoId && (i.id === row.item || i.externalId === row.item));
+  // An item task's subject is the kind of item it judges (a caption task judges items of kind "caption", not their references).
+  if (found.length > 1) found = found.filter((i) => i.kind === resolved.task.subject);
+  if (found.length !== 1) {
+    skip(
+      row,
+      "item",
+      row.item,
+      found.length
+        ? `${found.length} items of this video have this id: give the item's FrameJury id`
+        : `no ${resolved.task.subject} of this video has this id`,
+    );
+    return null;
+  }
+  return found[0]!.id;
+}
+
 /**
  * Reads a generic label file and plans the label set (one annotator per `annotator` value); imports it
  * unless `dryRun`. Every row not imported is listed with its line and why; nothing is written on a dry run.
@@ -370,18 +430,7 @@ export async function importGenericLabels(
   const name = input.name.trim();
   if (!name) throw new ValidationError("Name the label set.");
   await requireFreeName(prisma, projectId, name);
-  let parsed: ReturnType<typeof parseGenericLabels> & { records?: number };
-  try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(input.file);
-    rejectNulBytesInFile(text, input.fileName);
-    parsed = input.columns
-      ? parseWideGenericLabels(text, input.fileName, input.columns, tasks)
-      : parseGenericLabels(text, input.fileName);
-  } catch (error) {
-    if (error instanceof GenericLabelFileError) throw new ValidationError(error.message);
-    if (error instanceof TypeError) throw new ValidationError("The file is not UTF-8 text.");
-    throw error;
-  }
+  const parsed = parseLabelFile(input, tasks);
   const issues: SheetIssue[] = [...parsed.issues];
   const videos: VbenchVideo[] = await prisma.video.findMany({
     where: { projectId },
@@ -426,41 +475,8 @@ export async function importGenericLabels(
       skip(row, "video", row.video, match.error);
       continue;
     }
-    let itemId = "";
-    if (isItemTarget(resolved)) {
-      if (!row.item) {
-        skip(
-          row,
-          "item",
-          "",
-          `${resolved.task.id}:${resolved.id} belongs to a ${resolved.task.subject}: name it in the item column`,
-        );
-        continue;
-      }
-      let found = items.filter((i) => i.videoId === match.video.id && (i.id === row.item || i.externalId === row.item));
-      // An item task's subject is the kind of item it judges (a caption task judges items of kind "caption", not their references).
-      if (found.length > 1) found = found.filter((i) => i.kind === resolved.task.subject);
-      if (found.length !== 1) {
-        skip(
-          row,
-          "item",
-          row.item,
-          found.length
-            ? `${found.length} items of this video have this id: give the item's FrameJury id`
-            : `no ${resolved.task.subject} of this video has this id`,
-        );
-        continue;
-      }
-      itemId = found[0]!.id;
-    } else if (row.item) {
-      skip(
-        row,
-        "item",
-        row.item,
-        `${resolved.id} is a label of the video, not of an item: leave the item column empty`,
-      );
-      continue;
-    }
+    const itemId = rowItemId(row, resolved, match.video.id, items, skip);
+    if (itemId === null) continue;
     const target = genericJudgmentTarget(resolved, match.video.id, itemId);
     const key = `${row.annotator}\u0000${judgmentKey(target)}`;
     const earlier = seen.get(key);
