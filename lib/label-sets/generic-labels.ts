@@ -298,6 +298,79 @@ export function genericCellValue(resolved: ResolvedTarget, text: string): number
   };
 }
 
+/** A wide file's records: each with its line and its cells by column. */
+interface WideRecords {
+  // Columns are the file's text (`__proto__`, `constructor`…): cells by column in a Map.
+  records: { line: number; cells: ReadonlyMap<string, string> }[];
+  headers: string[];
+  /** Lines that are not records (a JSONL line that is not an object), counted among the file's rows. */
+  unreadable: number;
+}
+
+/** A wide JSONL file: one object per line; a line that is not an object, or a cell that is not text, is an issue. */
+function readJsonlRecords(body: string, issues: GenericIssue[]): WideRecords {
+  const records: WideRecords["records"] = [];
+  let unreadable = 0;
+  const keys = new Set<string>();
+  body.split(/\r?\n/).forEach((lineText, index) => {
+    const line = index + 1;
+    if (!lineText.trim()) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(lineText);
+    } catch {
+      parsed = null;
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      issues.push({
+        row: line,
+        column: "",
+        cell: lineText.slice(0, 200),
+        action: "skipped",
+        message: "not a JSON object",
+      });
+      unreadable++;
+      return;
+    }
+    const cells = new Map<string, string>();
+    for (const [key, raw] of Object.entries(parsed)) {
+      keys.add(key);
+      const value = cellText(raw);
+      if (value === null) {
+        issues.push({
+          row: line,
+          column: key,
+          cell: JSON.stringify(raw).slice(0, 200),
+          action: "skipped",
+          message: "must be a string, a number or true/false",
+        });
+        cells.set(key, "");
+      } else cells.set(key, value);
+    }
+    records.push({ line, cells });
+  });
+  return { records, headers: [...keys], unreadable };
+}
+
+/** A wide CSV file with a header holding every mapped column (else an error for the whole file); blank rows are left out. */
+function readCsvRecords(body: string, mapped: readonly string[]): WideRecords {
+  const csv = parseCsv(body);
+  if (!csv.ok) throw new GenericLabelFileError(`Not a readable CSV file: ${csv.error}`);
+  const [header, ...rest] = csv.records;
+  const headers = (header?.fields ?? []).map((h) => h.trim());
+  const missing = mapped.filter((c) => !headers.includes(c));
+  if (missing.length)
+    throw new GenericLabelFileError(
+      `The file lacks the mapped column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (its columns: ${headers.join(", ")}).`,
+    );
+  const records: WideRecords["records"] = [];
+  for (const record of rest) {
+    if (record.fields.every((f) => f.trim() === "")) continue;
+    records.push({ line: record.line, cells: new Map(headers.map((h, i) => [h, record.fields[i] ?? ""])) });
+  }
+  return { records, headers, unreadable: 0 };
+}
+
 /**
  * Reads a wide file (CSV with a header, or JSONL objects) through its column map: one label per mapped target
  * column and row with a value. A mapped column the file lacks, or a target no task declares, is an error for the
@@ -323,66 +396,11 @@ export function parseWideGenericLabels(
       `The column "${clash.column}" cannot be both the video, annotator or item column and a target's.`,
     );
   const issues: GenericIssue[] = [];
-  // Columns are the file's text (`__proto__`, `constructor`…): cells by column in a Map.
-  const records: { line: number; cells: ReadonlyMap<string, string> }[] = [];
-  let unreadable = 0;
-  let headers: string[] = [];
   const body = stripByteOrderMark(text);
-  if (/\.(jsonl|ndjson)$/i.test(fileName) || (!/\.csv$/i.test(fileName) && body.trimStart().startsWith("{"))) {
-    const keys = new Set<string>();
-    body.split(/\r?\n/).forEach((lineText, index) => {
-      const line = index + 1;
-      if (!lineText.trim()) return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(lineText);
-      } catch {
-        parsed = null;
-      }
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-        issues.push({
-          row: line,
-          column: "",
-          cell: lineText.slice(0, 200),
-          action: "skipped",
-          message: "not a JSON object",
-        });
-        unreadable++;
-        return;
-      }
-      const cells = new Map<string, string>();
-      for (const [key, raw] of Object.entries(parsed)) {
-        keys.add(key);
-        const value = cellText(raw);
-        if (value === null) {
-          issues.push({
-            row: line,
-            column: key,
-            cell: JSON.stringify(raw).slice(0, 200),
-            action: "skipped",
-            message: "must be a string, a number or true/false",
-          });
-          cells.set(key, "");
-        } else cells.set(key, value);
-      }
-      records.push({ line, cells });
-    });
-    headers = [...keys];
-  } else {
-    const csv = parseCsv(body);
-    if (!csv.ok) throw new GenericLabelFileError(`Not a readable CSV file: ${csv.error}`);
-    const [header, ...rest] = csv.records;
-    headers = (header?.fields ?? []).map((h) => h.trim());
-    const missing = [...special, ...targets.map((t) => t.column)].filter((c) => !headers.includes(c));
-    if (missing.length)
-      throw new GenericLabelFileError(
-        `The file lacks the mapped column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (its columns: ${headers.join(", ")}).`,
-      );
-    for (const record of rest) {
-      if (record.fields.every((f) => f.trim() === "")) continue;
-      records.push({ line: record.line, cells: new Map(headers.map((h, i) => [h, record.fields[i] ?? ""])) });
-    }
-  }
+  const { records, headers, unreadable } =
+    /\.(jsonl|ndjson)$/i.test(fileName) || (!/\.csv$/i.test(fileName) && body.trimStart().startsWith("{"))
+      ? readJsonlRecords(body, issues)
+      : readCsvRecords(body, [...special, ...targets.map((t) => t.column)]);
   const rows: GenericLabelRow[] = [];
   for (const { line, cells } of records) {
     const cell = (column: string | undefined) => (column ? (cells.get(column) ?? "").trim() : "");
