@@ -64,21 +64,7 @@ export function VideoWorkspace({
   const pathname = usePathname();
   const player = useRef<HTMLVideoElement>(null);
   const [focus, setFocus] = useState<CellFocus | null>(null);
-  const scores = useQuery({
-    queryKey: ["scores", videoId, runId ?? "latest"],
-    queryFn: () =>
-      apiFetch<ScoresResponse>(`/api/v1/videos/${videoId}/scores${runId ? `?runId=${encodeURIComponent(runId)}` : ""}`),
-  });
-  // Judgments belong to targets, not runs: shown against the run on screen (once its id is known).
-  const shownRunId = scores.data?.run?.id ?? runId;
-  const reviews = useQuery({
-    queryKey: ["reviews", videoId, shownRunId ?? "saved"],
-    enabled: !scores.isPending,
-    queryFn: () =>
-      apiFetch<{ judgments: Judgment[] }>(
-        `/api/v1/videos/${videoId}/reviews${shownRunId ? `?runId=${encodeURIComponent(shownRunId)}` : ""}`,
-      ),
-  });
+  const { scores, reviews } = useVideoScores(videoId, runId);
   // The frames the run judged (its frame set), else the newest frame set.
   const frameSet = frameSets.find((set) => set.id === scores.data?.frameSetId) ?? frameSets.at(-1) ?? null;
   const frames = useMemo(() => frameSet?.frames ?? [], [frameSet]);
@@ -102,7 +88,6 @@ export function VideoWorkspace({
   const data = scores.data;
   const run = data?.run ?? null;
   const judgments = reviews.data?.judgments ?? [];
-  const snapshot = (run?.endpointSnapshot ?? {}) as { name?: string; model?: string };
   const metricValues = task ? summaryMetricValues(task, data?.summary) : {};
 
   return (
@@ -130,27 +115,14 @@ export function VideoWorkspace({
           title="Judge scores"
           actions={
             runs.length > 0 ? (
-              <label className="flex items-center gap-2 text-xs text-slate-600">
-                Run
-                <select
-                  aria-label="Run"
-                  className="max-w-[22rem] rounded border border-slate-300 bg-white px-2 py-1"
-                  value={run?.id ?? runId ?? runs[0]!.id}
-                  onChange={(e) => {
-                    setFocus(null);
-                    router.push(`${pathname}?runId=${encodeURIComponent(e.target.value)}`);
-                  }}
-                  data-testid="run-selector"
-                >
-                  {runs.map((r, i) => (
-                    <option key={r.id} value={r.id}>
-                      {r.label} · {r.runStatus}
-                      {r.simulated ? " · simulated" : ""}
-                      {i === 0 ? " · latest" : ""}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <RunPicker
+                runs={runs}
+                value={run?.id ?? runId ?? runs[0]!.id}
+                onPick={(id) => {
+                  setFocus(null);
+                  router.push(`${pathname}?runId=${encodeURIComponent(id)}`);
+                }}
+              />
             ) : null
           }
         >
@@ -161,80 +133,28 @@ export function VideoWorkspace({
               {scores.error.message}
             </p>
           ) : data?.blind ? (
-            <p className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm" data-testid="blind-notice">
-              You are reviewing this video in a blind queue: the judge&apos;s values and other reviewers&apos; are
-              hidden until you submit it there.
-            </p>
+            <BlindNotice />
           ) : !data || !run ? (
             <p className="text-sm text-slate-500">No judge run has scored this video yet.</p>
           ) : (
-            <div className="flex flex-col gap-4">
-              <div className="flex flex-col gap-1 rounded-md bg-slate-50 p-3 text-xs" data-testid="run-provenance">
-                <p>
-                  <span className="font-medium">
-                    {runName(
-                      {
-                        pipeline: run.pipeline,
-                        endpointName: snapshot.name ?? "?",
-                        model: snapshot.model ?? null,
-                        createdAt: run.createdAt,
-                      },
-                      catalogue,
-                    )}
-                  </span>{" "}
-                  ({run.status}) · run id <span className="font-mono">{run.id}</span> · endpoint{" "}
-                  <b>{snapshot.name ?? "?"}</b>, model <b>{snapshot.model ?? "?"}</b>
-                  {run.simulated && (
-                    <span className="ml-2 rounded bg-amber-100 px-1.5 text-amber-800">simulated judgments</span>
-                  )}
-                </p>
-                <RunSettings pipeline={run.pipeline} settings={run.settings} />
-                {data.summary && task && (
-                  <p data-testid="judge-summary">
-                    <span className="font-medium">Judge:</span> <MetricsLine task={task} values={metricValues} />
-                    {!data.summary.complete && (
-                      <span className="text-amber-700"> (incomplete: some steps gave no scores)</span>
-                    )}
-                  </p>
-                )}
-              </div>
-              {task && (
-                <OutcomeJudgments
-                  task={task}
-                  runId={run.id}
-                  videoId={videoId}
-                  judgeValues={metricValues}
-                  judgments={judgments}
-                  currentUserId={currentUserId}
-                  canReview={canReview}
-                />
-              )}
-              <JudgeScoresPanel
-                data={data}
-                task={task}
-                judgments={judgments.filter((j) => j.targetType === "score")}
-                videoId={videoId}
-                currentUserId={currentUserId}
-                canReview={canReview}
-                focus={focus}
-                onFocus={onFocus}
-              />
-              {run.ensemble != null && <EnsembleValuesPanel runId={run.id} videoId={videoId} task={task} />}
-              {task && <TargetLegend task={task} />}
-            </div>
+            <RunScores
+              data={data}
+              run={run}
+              task={task}
+              judgments={judgments}
+              metricValues={metricValues}
+              videoId={videoId}
+              currentUserId={currentUserId}
+              canReview={canReview}
+              focus={focus}
+              onFocus={onFocus}
+            />
           )}
         </Card>
 
         {/* A blind reviewer's outputs come back redacted: the blind notice above says why, and no empty answers show. */}
         {data && !data.blind && run && OUTPUT_VIEWS[run.pipeline] && (
-          <Card title="Judge outputs">
-            <OutputsView
-              pipeline={run.pipeline}
-              steps={data.steps}
-              keyFrameCount={frames.filter((f) => f.isKeyFrame).length}
-              onFocus={onFocus}
-            />
-          </Card>
+          <JudgeOutputsCard pipeline={run.pipeline} data={data} frames={frames} onFocus={onFocus} />
         )}
         {aside}
       </div>
@@ -323,5 +243,179 @@ function OutcomeJudgments({
         );
       })}
     </div>
+  );
+}
+
+/** The run whose scores the page shows, among the video's runs (the first is the latest). */
+function RunPicker({ runs, value, onPick }: { runs: WorkspaceRun[]; value: string; onPick: (runId: string) => void }) {
+  return (
+    <label className="flex items-center gap-2 text-xs text-slate-600">
+      Run
+      <select
+        aria-label="Run"
+        className="max-w-[22rem] rounded border border-slate-300 bg-white px-2 py-1"
+        value={value}
+        onChange={(e) => onPick(e.target.value)}
+        data-testid="run-selector"
+      >
+        {runs.map((r, i) => (
+          <option key={r.id} value={r.id}>
+            {r.label} · {r.runStatus}
+            {r.simulated ? " · simulated" : ""}
+            {i === 0 ? " · latest" : ""}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** What produced the scores: the run, its endpoint and model, its settings, and the judge's summary. */
+function RunProvenance({
+  run,
+  summary,
+  task,
+  metricValues,
+}: {
+  run: NonNullable<ScoresResponse["run"]>;
+  summary: ScoresResponse["summary"];
+  task: TaskDeclaration | null;
+  metricValues: Record<string, number | null>;
+}) {
+  const catalogue = useTaskCatalogue();
+  const snapshot = (run.endpointSnapshot ?? {}) as { name?: string; model?: string };
+  return (
+    <div className="flex flex-col gap-1 rounded-md bg-slate-50 p-3 text-xs" data-testid="run-provenance">
+      <p>
+        <span className="font-medium">
+          {runName(
+            {
+              pipeline: run.pipeline,
+              endpointName: snapshot.name ?? "?",
+              model: snapshot.model ?? null,
+              createdAt: run.createdAt,
+            },
+            catalogue,
+          )}
+        </span>{" "}
+        ({run.status}) · run id <span className="font-mono">{run.id}</span> · endpoint <b>{snapshot.name ?? "?"}</b>,
+        model <b>{snapshot.model ?? "?"}</b>
+        {run.simulated && <span className="ml-2 rounded bg-amber-100 px-1.5 text-amber-800">simulated judgments</span>}
+      </p>
+      <RunSettings pipeline={run.pipeline} settings={run.settings} />
+      {summary && task && (
+        <p data-testid="judge-summary">
+          <span className="font-medium">Judge:</span> <MetricsLine task={task} values={metricValues} />
+          {!summary.complete && <span className="text-amber-700"> (incomplete: some steps gave no scores)</span>}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The video's scores for the run asked for (the latest if none), and the judgments shown against that run. */
+function useVideoScores(videoId: string, runId: string | null) {
+  const scores = useQuery({
+    queryKey: ["scores", videoId, runId ?? "latest"],
+    queryFn: () =>
+      apiFetch<ScoresResponse>(`/api/v1/videos/${videoId}/scores${runId ? `?runId=${encodeURIComponent(runId)}` : ""}`),
+  });
+  // Judgments belong to targets, not runs: shown against the run on screen (once its id is known).
+  const shownRunId = scores.data?.run?.id ?? runId;
+  const reviews = useQuery({
+    queryKey: ["reviews", videoId, shownRunId ?? "saved"],
+    enabled: !scores.isPending,
+    queryFn: () =>
+      apiFetch<{ judgments: Judgment[] }>(
+        `/api/v1/videos/${videoId}/reviews${shownRunId ? `?runId=${encodeURIComponent(shownRunId)}` : ""}`,
+      ),
+  });
+  return { scores, reviews };
+}
+
+function BlindNotice() {
+  return (
+    <p className="rounded-md border border-slate-300 bg-slate-50 p-3 text-sm" data-testid="blind-notice">
+      You are reviewing this video in a blind queue: the judge&apos;s values and other reviewers&apos; are hidden until
+      you submit it there.
+    </p>
+  );
+}
+
+/** A run's scores on the video: what produced them, the reviewed outcomes, the heat map, an ensemble's members. */
+function RunScores({
+  data,
+  run,
+  task,
+  judgments,
+  metricValues,
+  videoId,
+  currentUserId,
+  canReview,
+  focus,
+  onFocus,
+}: {
+  data: ScoresResponse;
+  run: NonNullable<ScoresResponse["run"]>;
+  task: TaskDeclaration | null;
+  judgments: Judgment[];
+  metricValues: Record<string, number | null>;
+  videoId: string;
+  currentUserId: string;
+  canReview: boolean;
+  focus: CellFocus | null;
+  onFocus: (focus: CellFocus | null) => void;
+}) {
+  return (
+    <div className="flex flex-col gap-4">
+      <RunProvenance run={run} summary={data.summary} task={task} metricValues={metricValues} />
+      {task && (
+        <OutcomeJudgments
+          task={task}
+          runId={run.id}
+          videoId={videoId}
+          judgeValues={metricValues}
+          judgments={judgments}
+          currentUserId={currentUserId}
+          canReview={canReview}
+        />
+      )}
+      <JudgeScoresPanel
+        data={data}
+        task={task}
+        judgments={judgments.filter((j) => j.targetType === "score")}
+        videoId={videoId}
+        currentUserId={currentUserId}
+        canReview={canReview}
+        focus={focus}
+        onFocus={onFocus}
+      />
+      {run.ensemble != null && <EnsembleValuesPanel runId={run.id} videoId={videoId} task={task} />}
+      {task && <TargetLegend task={task} />}
+    </div>
+  );
+}
+
+/** The judge's outputs as text, each with what produced it. */
+function JudgeOutputsCard({
+  pipeline,
+  data,
+  frames,
+  onFocus,
+}: {
+  pipeline: string;
+  data: ScoresResponse;
+  frames: ViewerFrame[];
+  onFocus: (focus: CellFocus | null) => void;
+}) {
+  return (
+    <Card title="Judge outputs">
+      <OutputsView
+        pipeline={pipeline}
+        steps={data.steps}
+        keyFrameCount={frames.filter((f) => f.isKeyFrame).length}
+        onFocus={onFocus}
+      />
+    </Card>
   );
 }
