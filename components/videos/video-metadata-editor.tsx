@@ -118,29 +118,13 @@ export function VideoMetadataEditor({
     }
   }
 
-  const input = "w-full rounded-md border border-slate-300 px-2 py-1 text-sm";
   return (
     <div
       className="mt-3 flex flex-col gap-2 border-t border-slate-100 pt-3 text-sm"
       data-testid="video-metadata-editor"
     >
       {!editing && (fields.seed !== null || Object.keys(fields.extra).length > 0) && (
-        <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1" data-testid="video-extra-fields">
-          {fields.seed !== null && (
-            <>
-              <dt className="text-slate-500">Seed</dt>
-              <dd className="break-all">{fields.seed}</dd>
-            </>
-          )}
-          {Object.entries(fields.extra).map(([key, value]) => (
-            <div key={key} className="contents">
-              <dt className="truncate text-slate-500" title={key}>
-                {key}
-              </dt>
-              <dd className="break-all">{shown(value)}</dd>
-            </div>
-          ))}
-        </dl>
+        <ExtraFieldsList seed={fields.seed} extra={fields.extra} />
       )}
       {canEdit && !editing && (
         <div>
@@ -156,55 +140,7 @@ export function VideoMetadataEditor({
       )}
       {editing && (
         <form action={(form) => void save(form)} className="flex flex-col gap-2" data-testid="video-fields-form">
-          <label className="flex flex-col gap-1">
-            <span className="font-medium">Prompt</span>
-            <textarea
-              name="prompt"
-              defaultValue={fields.prompt ?? ""}
-              rows={4}
-              maxLength={20000}
-              className={input}
-              data-testid="edit-prompt"
-            />
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className="font-medium">Model</span>
-            <input
-              name="model"
-              defaultValue={fields.model ?? ""}
-              maxLength={200}
-              className={input}
-              data-testid="edit-model"
-            />
-          </label>
-          <label className="flex flex-col gap-1">
-            <span className="font-medium">Dimensions (comma-separated)</span>
-            <input
-              name="dimensions"
-              defaultValue={fields.dimensions.join(", ")}
-              className={input}
-              data-testid="edit-dimensions"
-            />
-          </label>
-          <div className="grid grid-cols-2 gap-2">
-            <label className="flex flex-col gap-1">
-              <span className="font-medium">Seed</span>
-              <input name="seed" defaultValue={fields.seed ?? ""} maxLength={100} className={input} />
-            </label>
-            <label className="flex flex-col gap-1">
-              <span className="font-medium">Sample index</span>
-              <input name="sampleIndex" defaultValue={fields.sampleIndex ?? ""} inputMode="numeric" className={input} />
-            </label>
-          </div>
-          <label className="flex flex-col gap-1">
-            <span className="font-medium">Extra fields (one &quot;name = value&quot; a line)</span>
-            <textarea
-              name="extra"
-              defaultValue={extraToText(fields.extra)}
-              rows={3}
-              className={`${input} font-mono text-xs`}
-            />
-          </label>
+          <VideoFieldInputs fields={fields} />
           <p className="text-xs text-slate-500">
             Runs already made keep the prompt they judged; new runs use this one.
           </p>
@@ -232,32 +168,117 @@ export function VideoMetadataEditor({
           </div>
         </form>
       )}
-      {history.length > 0 && (
-        <details data-testid="video-edit-history">
-          <summary className="cursor-pointer text-slate-600">
-            History ({history.length} change{history.length === 1 ? "" : "s"})
-          </summary>
-          <ol className="mt-2 flex flex-col gap-2">
-            {history.map((entry) => (
-              <li key={entry.id} className="rounded border border-slate-100 p-2" data-testid="video-edit">
-                <p className="text-xs text-slate-500">
-                  {entry.at.slice(0, 16).replace("T", " ")} UTC · {entry.editorEmail ?? "a former user"} ·{" "}
-                  {SOURCE_LABEL[entry.source] ?? entry.source}
-                </p>
-                <ul className="mt-1 flex flex-col gap-0.5">
-                  {Object.keys(entry.after).map((field) => (
-                    <li key={field} className="break-words">
-                      <span className="font-medium">{field}</span>:{" "}
-                      <del className="text-slate-500">{shown(entry.before[field])}</del> →{" "}
-                      <ins className="no-underline">{shown(entry.after[field])}</ins>
-                    </li>
-                  ))}
-                </ul>
-              </li>
-            ))}
-          </ol>
-        </details>
-      )}
+      {history.length > 0 && <EditHistory history={history} />}
     </div>
+  );
+}
+
+/** The seed and the extra fields, read-only. */
+function ExtraFieldsList({ seed, extra }: { seed: EditableVideoFields["seed"]; extra: EditableVideoFields["extra"] }) {
+  return (
+    <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1" data-testid="video-extra-fields">
+      {seed !== null && (
+        <>
+          <dt className="text-slate-500">Seed</dt>
+          <dd className="break-all">{seed}</dd>
+        </>
+      )}
+      {Object.entries(extra).map(([key, value]) => (
+        <div key={key} className="contents">
+          <dt className="truncate text-slate-500" title={key}>
+            {key}
+          </dt>
+          <dd className="break-all">{shown(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The form's inputs, each starting on the stored value. */
+function VideoFieldInputs({ fields }: { fields: EditableVideoFields }) {
+  const input = "w-full rounded-md border border-slate-300 px-2 py-1 text-sm";
+  return (
+    <>
+      <label className="flex flex-col gap-1">
+        <span className="font-medium">Prompt</span>
+        <textarea
+          name="prompt"
+          defaultValue={fields.prompt ?? ""}
+          rows={4}
+          maxLength={20000}
+          className={input}
+          data-testid="edit-prompt"
+        />
+      </label>
+      <label className="flex flex-col gap-1">
+        <span className="font-medium">Model</span>
+        <input
+          name="model"
+          defaultValue={fields.model ?? ""}
+          maxLength={200}
+          className={input}
+          data-testid="edit-model"
+        />
+      </label>
+      <label className="flex flex-col gap-1">
+        <span className="font-medium">Dimensions (comma-separated)</span>
+        <input
+          name="dimensions"
+          defaultValue={fields.dimensions.join(", ")}
+          className={input}
+          data-testid="edit-dimensions"
+        />
+      </label>
+      <div className="grid grid-cols-2 gap-2">
+        <label className="flex flex-col gap-1">
+          <span className="font-medium">Seed</span>
+          <input name="seed" defaultValue={fields.seed ?? ""} maxLength={100} className={input} />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="font-medium">Sample index</span>
+          <input name="sampleIndex" defaultValue={fields.sampleIndex ?? ""} inputMode="numeric" className={input} />
+        </label>
+      </div>
+      <label className="flex flex-col gap-1">
+        <span className="font-medium">Extra fields (one &quot;name = value&quot; a line)</span>
+        <textarea
+          name="extra"
+          defaultValue={extraToText(fields.extra)}
+          rows={3}
+          className={`${input} font-mono text-xs`}
+        />
+      </label>
+    </>
+  );
+}
+
+/** Every edit of the fields, newest first: when, by whom, from where, and each field before and after. */
+function EditHistory({ history }: { history: VideoEditEntry[] }) {
+  return (
+    <details data-testid="video-edit-history">
+      <summary className="cursor-pointer text-slate-600">
+        History ({history.length} change{history.length === 1 ? "" : "s"})
+      </summary>
+      <ol className="mt-2 flex flex-col gap-2">
+        {history.map((entry) => (
+          <li key={entry.id} className="rounded border border-slate-100 p-2" data-testid="video-edit">
+            <p className="text-xs text-slate-500">
+              {entry.at.slice(0, 16).replace("T", " ")} UTC · {entry.editorEmail ?? "a former user"} ·{" "}
+              {SOURCE_LABEL[entry.source] ?? entry.source}
+            </p>
+            <ul className="mt-1 flex flex-col gap-0.5">
+              {Object.keys(entry.after).map((field) => (
+                <li key={field} className="break-words">
+                  <span className="font-medium">{field}</span>:{" "}
+                  <del className="text-slate-500">{shown(entry.before[field])}</del> →{" "}
+                  <ins className="no-underline">{shown(entry.after[field])}</ins>
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }
