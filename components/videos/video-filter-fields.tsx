@@ -36,41 +36,7 @@ export function VideoFilterFields({
   /** The task of the run the filter reads: its targets are the categories, its metrics the ranges. */
   task: TaskDeclaration;
 }) {
-  const categoryBounds =
-    task.targets.length > 0
-      ? task.targets
-          .map((t) => scaleBounds(t.scale))
-          .reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) }))
-      : { min: 0, max: 0 };
   const value = (key: string) => values[key] ?? "";
-  const range = (label: string, title: string, min: string, max: string, lower: number, upper: number) => (
-    <fieldset key={min} className="flex flex-col gap-1" title={title}>
-      <legend className="mb-1">{label}</legend>
-      <div className="flex items-center gap-1">
-        <input
-          name={min}
-          aria-label={`${label} min`}
-          type="number"
-          min={lower}
-          max={upper}
-          step="any"
-          defaultValue={value(min)}
-          className={rangeInput}
-        />
-        <span>–</span>
-        <input
-          name={max}
-          aria-label={`${label} max`}
-          type="number"
-          min={lower}
-          max={upper}
-          step="any"
-          defaultValue={value(max)}
-          className={rangeInput}
-        />
-      </div>
-    </fieldset>
-  );
   const choice = (label: string, name: string, options: readonly FilterOption[], anyLabel = "any") => (
     <FilterSelect key={name} label={label} name={name} defaultValue={value(name)} empty={anyLabel} options={options} />
   );
@@ -100,49 +66,22 @@ export function VideoFilterFields({
         runs.map((run) => ({ value: run.id, label: run.label })),
         noRunLabel,
       )}
-      <fieldset className="flex flex-col gap-1">
-        <legend className="mb-1">Category (worst score)</legend>
-        <div className="flex items-center gap-1">
-          <select name="category" aria-label="Category" defaultValue={value("category")} className={FILTER_INPUT}>
-            <option value="">—</option>
-            {task.targets.map((t) => (
-              <option key={t.id} value={t.id} title={`${t.label}: ${t.definition}`}>
-                {t.label !== t.id ? `${t.id} · ${t.label}` : t.id}
-              </option>
-            ))}
-          </select>
-          <input
-            name="categoryMin"
-            aria-label="Category min"
-            type="number"
-            min={categoryBounds.min}
-            max={categoryBounds.max}
-            step="any"
-            defaultValue={value("categoryMin")}
-            className={rangeInput}
-          />
-          <span>–</span>
-          <input
-            name="categoryMax"
-            aria-label="Category max"
-            type="number"
-            min={categoryBounds.min}
-            max={categoryBounds.max}
-            step="any"
-            defaultValue={value("categoryMax")}
-            className={rangeInput}
-          />
-        </div>
-      </fieldset>
+      <CategoryField task={task} value={value} />
       {task.metrics.map((metric) => {
         if (metric.scale.kind === "numeric") {
-          return range(
-            metric.label,
-            metric.definition,
-            metricQueryKey(task, metric.id, "min"),
-            metricQueryKey(task, metric.id, "max"),
-            metric.scale.min,
-            metric.scale.max,
+          const min = metricQueryKey(task, metric.id, "min");
+          const max = metricQueryKey(task, metric.id, "max");
+          return (
+            <RangeField
+              key={min}
+              label={metric.label}
+              title={metric.definition}
+              min={min}
+              max={max}
+              lower={metric.scale.min}
+              upper={metric.scale.max}
+              value={value}
+            />
           );
         }
         const isVerdict = task.verdict?.metricId === metric.id;
@@ -176,5 +115,99 @@ export function VideoFilterFields({
         REVIEW_STATES.map((state) => ({ value: state, label: REVIEW_LABELS[state] })),
       )}
     </>
+  );
+}
+
+/** A metric's value range: two number inputs named `min` and `max`, bounded by the metric's scale. */
+function RangeField({
+  label,
+  title,
+  min,
+  max,
+  lower,
+  upper,
+  value,
+}: {
+  label: string;
+  title: string;
+  min: string;
+  max: string;
+  lower: number;
+  upper: number;
+  value: (key: string) => string;
+}) {
+  return (
+    <fieldset className="flex flex-col gap-1" title={title}>
+      <legend className="mb-1">{label}</legend>
+      <div className="flex items-center gap-1">
+        <input
+          name={min}
+          aria-label={`${label} min`}
+          type="number"
+          min={lower}
+          max={upper}
+          step="any"
+          defaultValue={value(min)}
+          className={rangeInput}
+        />
+        <span>–</span>
+        <input
+          name={max}
+          aria-label={`${label} max`}
+          type="number"
+          min={lower}
+          max={upper}
+          step="any"
+          defaultValue={value(max)}
+          className={rangeInput}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+/** One category's worst score in a range, bounded by the widest of the targets' scales. */
+function CategoryField({ task, value }: { task: TaskDeclaration; value: (key: string) => string }) {
+  const categoryBounds =
+    task.targets.length > 0
+      ? task.targets
+          .map((t) => scaleBounds(t.scale))
+          .reduce((a, b) => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) }))
+      : { min: 0, max: 0 };
+  return (
+    <fieldset className="flex flex-col gap-1">
+      <legend className="mb-1">Category (worst score)</legend>
+      <div className="flex items-center gap-1">
+        <select name="category" aria-label="Category" defaultValue={value("category")} className={FILTER_INPUT}>
+          <option value="">—</option>
+          {task.targets.map((t) => (
+            <option key={t.id} value={t.id} title={`${t.label}: ${t.definition}`}>
+              {t.label !== t.id ? `${t.id} · ${t.label}` : t.id}
+            </option>
+          ))}
+        </select>
+        <input
+          name="categoryMin"
+          aria-label="Category min"
+          type="number"
+          min={categoryBounds.min}
+          max={categoryBounds.max}
+          step="any"
+          defaultValue={value("categoryMin")}
+          className={rangeInput}
+        />
+        <span>–</span>
+        <input
+          name="categoryMax"
+          aria-label="Category max"
+          type="number"
+          min={categoryBounds.min}
+          max={categoryBounds.max}
+          step="any"
+          defaultValue={value("categoryMax")}
+          className={rangeInput}
+        />
+      </div>
+    </fieldset>
   );
 }
