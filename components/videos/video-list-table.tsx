@@ -135,96 +135,113 @@ export function VideoListTable({
                       : undefined
                   }
                 >
-                  <td className="w-20 px-2 py-1">
-                    {video.thumbnailUrl ? (
-                      // A frame served by the app to members only; lazy so off-screen rows cost nothing. `max-w-none`: the
-                      // default `max-width: 100%` let a crowded table squeeze the image to 0 px.
-                      // eslint-disable-next-line @next/next/no-img-element
-                      <img
-                        src={video.thumbnailUrl}
-                        alt=""
-                        loading="lazy"
-                        decoding="async"
-                        width={64}
-                        height={36}
-                        className="h-9 w-16 max-w-none rounded bg-slate-100 object-cover"
-                        data-testid="video-thumbnail"
-                      />
-                    ) : (
-                      <span className="block h-9 w-16 rounded bg-slate-100" aria-hidden="true" />
-                    )}
-                  </td>
-                  <td className={cell} title={video.fileName} data-testid="video-name-cell">
-                    {/* The widths on a block inside the cell (a cell's own min-width is not honoured everywhere): a long name
-                        takes 8–16rem as the table's room allows, never a narrow column and a tall row. */}
-                    <div className="flex min-w-[8rem] max-w-[16rem] items-start">
-                      <VideoSelectCheckbox id={video.id} label={video.fileName} />
-                      <Link
-                        href={video.href}
-                        className="line-clamp-2 wrap-anywhere text-indigo-700 underline"
-                        data-testid="video-link"
-                      >
-                        {video.fileName}
-                      </Link>
-                    </div>
-                  </td>
-                  <td className={`${cell} min-w-[10rem]`} title={video.prompt ?? ""} data-testid="video-prompt-cell">
-                    <span className="line-clamp-2 break-words">{video.prompt ?? <NoPrompt />}</span>
-                  </td>
-                  <td className={`${cell} break-words`} data-testid="video-model-cell">
-                    {video.model}
-                    {video.dimensions.length > 0 && (
-                      <span className="block text-xs text-slate-600">{video.dimensions.join(", ")}</span>
-                    )}
-                  </td>
-                  <td className={`${cell} tabular-nums`}>{video.sampleIndex}</td>
-                  <td className={`${cell} whitespace-nowrap`}>
-                    <span
-                      className={
-                        video.status === "failed"
-                          ? "text-red-700"
-                          : video.status === "ready"
-                            ? "text-emerald-700"
-                            : "text-amber-700"
-                      }
-                    >
-                      {video.status.replace("_", " ")}
-                    </span>
-                  </td>
-                  <td className={`${cell} text-right tabular-nums`}>{video.keyFrameCount || ""}</td>
-                  {metrics.map((metric) => (
-                    <td
-                      key={metric.id}
-                      className={`${cell} whitespace-nowrap ${metric.scale.kind === "numeric" ? `text-right tabular-nums ${metric.higherIsBetter ? "font-medium" : ""}` : ""}`}
-                      data-testid={`score-${metric.id}`}
-                    >
-                      <MetricValue metric={metric} video={video} blindMetricId={blindMetricId} />
-                    </td>
-                  ))}
-                  <td className={`${cell} text-right tabular-nums`} data-testid="review-count">
-                    {video.review.reviewers || ""}
-                  </td>
-                  <td className={`${cell} text-center`} data-testid="reviewed-by-me">
-                    {video.review.byMe ? <span title="You reviewed this video">✓</span> : ""}
-                  </td>
-                  <td className="px-2 text-center" data-testid="disagreement">
-                    {video.review.disagreement ? (
-                      <span
-                        className="rounded bg-amber-100 px-1 text-xs text-amber-900"
-                        title="A reviewer disagrees with the judge"
-                      >
-                        disagrees
-                      </span>
-                    ) : (
-                      ""
-                    )}
-                  </td>
+                  <VideoRowCells video={video} metrics={metrics} blindMetricId={blindMetricId} />
                 </tr>
               );
             })}
           </tbody>
         </table>
       </div>
+    </>
+  );
+}
+
+/** One video's cells: thumbnail, name, prompt, model and dimensions, sample, status, key frames, metrics, reviews. */
+function VideoRowCells({
+  video,
+  metrics,
+  blindMetricId,
+}: {
+  video: VideoListRow;
+  metrics: readonly MetricDeclaration[];
+  blindMetricId: string | undefined;
+}) {
+  return (
+    <>
+      <td className="w-20 px-2 py-1">
+        {video.thumbnailUrl ? (
+          // A frame served by the app to members only; lazy so off-screen rows cost nothing. `max-w-none`: the
+          // default `max-width: 100%` let a crowded table squeeze the image to 0 px.
+          // eslint-disable-next-line @next/next/no-img-element
+          <img
+            src={video.thumbnailUrl}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            width={64}
+            height={36}
+            className="h-9 w-16 max-w-none rounded bg-slate-100 object-cover"
+            data-testid="video-thumbnail"
+          />
+        ) : (
+          <span className="block h-9 w-16 rounded bg-slate-100" aria-hidden="true" />
+        )}
+      </td>
+      <td className={cell} title={video.fileName} data-testid="video-name-cell">
+        {/* The widths on a block inside the cell (a cell's own min-width is not honoured everywhere): a long name
+            takes 8–16rem as the table's room allows, never a narrow column and a tall row. */}
+        <div className="flex min-w-[8rem] max-w-[16rem] items-start">
+          <VideoSelectCheckbox id={video.id} label={video.fileName} />
+          <Link
+            href={video.href}
+            className="line-clamp-2 wrap-anywhere text-indigo-700 underline"
+            data-testid="video-link"
+          >
+            {video.fileName}
+          </Link>
+        </div>
+      </td>
+      <td className={`${cell} min-w-[10rem]`} title={video.prompt ?? ""} data-testid="video-prompt-cell">
+        <span className="line-clamp-2 break-words">{video.prompt ?? <NoPrompt />}</span>
+      </td>
+      <td className={`${cell} break-words`} data-testid="video-model-cell">
+        {video.model}
+        {video.dimensions.length > 0 && (
+          <span className="block text-xs text-slate-600">{video.dimensions.join(", ")}</span>
+        )}
+      </td>
+      <td className={`${cell} tabular-nums`}>{video.sampleIndex}</td>
+      <td className={`${cell} whitespace-nowrap`}>
+        <span
+          className={
+            video.status === "failed"
+              ? "text-red-700"
+              : video.status === "ready"
+                ? "text-emerald-700"
+                : "text-amber-700"
+          }
+        >
+          {video.status.replace("_", " ")}
+        </span>
+      </td>
+      <td className={`${cell} text-right tabular-nums`}>{video.keyFrameCount || ""}</td>
+      {metrics.map((metric) => (
+        <td
+          key={metric.id}
+          className={`${cell} whitespace-nowrap ${metric.scale.kind === "numeric" ? `text-right tabular-nums ${metric.higherIsBetter ? "font-medium" : ""}` : ""}`}
+          data-testid={`score-${metric.id}`}
+        >
+          <MetricValue metric={metric} video={video} blindMetricId={blindMetricId} />
+        </td>
+      ))}
+      <td className={`${cell} text-right tabular-nums`} data-testid="review-count">
+        {video.review.reviewers || ""}
+      </td>
+      <td className={`${cell} text-center`} data-testid="reviewed-by-me">
+        {video.review.byMe ? <span title="You reviewed this video">✓</span> : ""}
+      </td>
+      <td className="px-2 text-center" data-testid="disagreement">
+        {video.review.disagreement ? (
+          <span
+            className="rounded bg-amber-100 px-1 text-xs text-amber-900"
+            title="A reviewer disagrees with the judge"
+          >
+            disagrees
+          </span>
+        ) : (
+          ""
+        )}
+      </td>
     </>
   );
 }
