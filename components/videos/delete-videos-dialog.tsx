@@ -58,21 +58,7 @@ export function DeleteVideosDialog({
 
   // A selection over the inline limit is deleted by a worker: followed here until it ends.
   const [queued, setQueued] = useState<VideoDeletionResult | null>(null);
-  const job = useQuery({
-    queryKey: ["video-deletion", projectId, queued?.deletion?.id],
-    queryFn: () =>
-      apiFetch<VideoDeletionState>(`/api/v1/projects/${projectId}/video-deletions/${queued!.deletion!.id}`),
-    enabled: Boolean(queued?.deletion),
-    refetchInterval: (query) =>
-      query.state.data && !["queued", "running"].includes(query.state.data.status) ? false : 1000,
-  });
-  const reported = useRef(false);
-  useEffect(() => {
-    const state = job.data;
-    if (!queued || !state || reported.current || (state.status !== "done" && state.status !== "cancelled")) return;
-    reported.current = true;
-    onDeleted({ ...queued, counts: { ...queued.counts, videos: state.videosDeleted }, deletion: state });
-  }, [job.data, queued, onDeleted]);
+  const job = useDeletionJob(projectId, queued, onDeleted);
 
   async function confirm() {
     setBusy(true);
@@ -126,16 +112,7 @@ export function DeleteVideosDialog({
             </ul>
           </>
         )}
-        {progress && (
-          <div className="flex items-center gap-3 text-xs text-slate-600" data-testid="video-deletion-progress">
-            <progress max={progress.videosTotal} value={progress.videosDeleted} aria-label="videos deleted" />
-            <span>
-              {progress.videosDeleted.toLocaleString("en")} / {progress.videosTotal.toLocaleString("en")} videos deleted
-              by a worker
-              {progress.cancelRequested ? " · cancelling after the current batch" : ""}
-            </span>
-          </div>
-        )}
+        {progress && <DeletionProgress progress={progress} />}
         {error && (
           <p
             role="alert"
@@ -172,6 +149,43 @@ export function DeleteVideosDialog({
           </button>
         </div>
       </div>
+    </div>
+  );
+}
+
+/** Follows a deletion the worker runs and reports it once, when it ends (done or cancelled). */
+function useDeletionJob(
+  projectId: string,
+  queued: VideoDeletionResult | null,
+  onDeleted: (result: VideoDeletionResult) => void,
+) {
+  const job = useQuery({
+    queryKey: ["video-deletion", projectId, queued?.deletion?.id],
+    queryFn: () =>
+      apiFetch<VideoDeletionState>(`/api/v1/projects/${projectId}/video-deletions/${queued!.deletion!.id}`),
+    enabled: Boolean(queued?.deletion),
+    refetchInterval: (query) =>
+      query.state.data && !["queued", "running"].includes(query.state.data.status) ? false : 1000,
+  });
+  const reported = useRef(false);
+  useEffect(() => {
+    const state = job.data;
+    if (!queued || !state || reported.current || (state.status !== "done" && state.status !== "cancelled")) return;
+    reported.current = true;
+    onDeleted({ ...queued, counts: { ...queued.counts, videos: state.videosDeleted }, deletion: state });
+  }, [job.data, queued, onDeleted]);
+  return job;
+}
+
+function DeletionProgress({ progress }: { progress: VideoDeletionState }) {
+  return (
+    <div className="flex items-center gap-3 text-xs text-slate-600" data-testid="video-deletion-progress">
+      <progress max={progress.videosTotal} value={progress.videosDeleted} aria-label="videos deleted" />
+      <span>
+        {progress.videosDeleted.toLocaleString("en")} / {progress.videosTotal.toLocaleString("en")} videos deleted by a
+        worker
+        {progress.cancelRequested ? " · cancelling after the current batch" : ""}
+      </span>
     </div>
   );
 }
