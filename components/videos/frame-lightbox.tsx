@@ -118,40 +118,61 @@ export function FrameLightbox({
           </button>
         </div>
         {judgeFrames.length > 0 && (
-          <section
-            aria-label="Frames the judge saw"
-            className="flex flex-col gap-1"
-            data-testid="lightbox-judge-frames"
-          >
-            <p className="text-xs text-amber-800">
-              Frames the judge saw for the focused score
-              {judgeLabel ? (
-                <>
-                  : <b>{judgeLabel}</b>
-                </>
-              ) : null}
-            </p>
-            <div className="flex flex-wrap gap-1">
-              {judgeFrames.map((seen) => {
-                const at = frames.findIndex((f) => f.id === seen.id);
-                return (
-                  <button
-                    key={seen.id}
-                    type="button"
-                    onClick={() => at >= 0 && onIndex(at)}
-                    className={`rounded border-2 ${seen.id === frame.id ? "border-amber-500" : "border-transparent"}`}
-                    aria-label={`Show the frame at ${seen.timestampS.toFixed(2)} s`}
-                    data-testid="lightbox-judge-frame"
-                  >
-                    {/* eslint-disable-next-line @next/next/no-img-element */}
-                    <img src={seen.url} alt="" className="h-14 max-w-none rounded" />
-                  </button>
-                );
-              })}
-            </div>
-          </section>
+          <JudgeFramesSection
+            frames={frames}
+            judgeFrames={judgeFrames}
+            judgeLabel={judgeLabel}
+            shownId={frame.id}
+            onIndex={onIndex}
+          />
         )}
       </div>
     </dialog>
+  );
+}
+
+/** The frames the judge saw for the focused score, each a click away; the one shown is outlined. */
+function JudgeFramesSection({
+  frames,
+  judgeFrames,
+  judgeLabel,
+  shownId,
+  onIndex,
+}: {
+  frames: readonly ViewerFrame[];
+  judgeFrames: readonly ViewerFrame[];
+  judgeLabel: string | null;
+  shownId: string;
+  onIndex: (index: number) => void;
+}) {
+  return (
+    <section aria-label="Frames the judge saw" className="flex flex-col gap-1" data-testid="lightbox-judge-frames">
+      <p className="text-xs text-amber-800">
+        Frames the judge saw for the focused score
+        {judgeLabel ? (
+          <>
+            : <b>{judgeLabel}</b>
+          </>
+        ) : null}
+      </p>
+      <div className="flex flex-wrap gap-1">
+        {judgeFrames.map((seen) => {
+          const at = frames.findIndex((f) => f.id === seen.id);
+          return (
+            <button
+              key={seen.id}
+              type="button"
+              onClick={() => at >= 0 && onIndex(at)}
+              className={`rounded border-2 ${seen.id === shownId ? "border-amber-500" : "border-transparent"}`}
+              aria-label={`Show the frame at ${seen.timestampS.toFixed(2)} s`}
+              data-testid="lightbox-judge-frame"
+            >
+              {/* eslint-disable-next-line @next/next/no-img-element */}
+              <img src={seen.url} alt="" className="h-14 max-w-none rounded" />
+            </button>
+          );
+        })}
+      </div>
+    </section>
   );
 }
