@@ -6,13 +6,11 @@
  * declaration (a test checks).
  */
 import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
-import { DeclarationCatalogue, UnknownTaskError } from "../task-modules/declaration-catalogue";
+import { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 import type { MetricDeclaration, TargetDeclaration, TaskDeclaration } from "./task-declaration";
 
 /** The built-in tasks' declarations: one catalogue for the life of the process (or the browser page). */
 export const BUILT_IN_DECLARATIONS = new DeclarationCatalogue(GENERATED_TASK_DECLARATIONS);
-
-export { UnknownTaskError };
 
 /**
  * The id of a reviewed metric (a metric people give their own value for, e.g. a verdict), as a type: any
