@@ -42,7 +42,10 @@ export function simulatedTruth(
   return criterion.min + context.pick(steps + 1, `truth|${criterion.id}`) * criterion.step;
 }
 
-/** One simulated answer: truth + bias + N(0, noise) (Box–Muller from two uniforms hashed from the text, the judge's seed and how often the text was asked), on the step, within the scale. */
+/**
+ * One simulated answer: truth + bias + N(0, noise) (Box–Muller from two uniforms hashed from the text, the judge's seed
+ * and how often the text was asked), on the step, within the scale.
+ */
 export function simulatedScore(
   judge: SimJudge,
   context: StubRequestContext,
