@@ -13,7 +13,7 @@ import { sha256OfFile, UploadCancelledError, uploadVideo, type VideoJson } from 
 import type { ImportItem } from "./import-item";
 
 const CONCURRENCY = 2;
-export const NOTHING_STORED = "Cancelled before upload; nothing stored.";
+const NOTHING_STORED = "Cancelled before upload; nothing stored.";
 const STORED_WITHOUT_FRAMES =
   "Video stored; frames not extracted — waiting for frames (Extract pending, or Retry here).";
 const NO_PROMPT = "no prompt found (the name is not <prompt>-<index>, and no metadata or prompt list names it)";

@@ -95,7 +95,7 @@ export function useRunStart({
   };
 }
 
-export type RunStart = ReturnType<typeof useRunStart>;
+type RunStart = ReturnType<typeof useRunStart>;
 
 export function RunStartForm({
   run,

@@ -19,7 +19,7 @@ const VARIABLE_HELP: Record<(typeof RUBRIC_VARIABLES)[number], string> = {
   guidelines: "the guidelines above",
 };
 
-export type SetDraft = <K extends keyof RubricDraft>(key: K, value: RubricDraft[K]) => void;
+type SetDraft = <K extends keyof RubricDraft>(key: K, value: RubricDraft[K]) => void;
 
 interface SectionProps {
   draft: RubricDraft;
