@@ -54,10 +54,11 @@ function stepsFrom(from: number, seconds: number, steps: readonly (readonly [str
 
 /**
  * The demo's step annotations (JSONL). A few steps carry the stub's marker words (lib/tasks/construction/stub-rules.ts:
- * "obvious", "unicorn", "vague", "stubborn"), in steps that questions name (the stub
- * asks about the first three steps after, and the three before, each clip's later steps), so the simulated runs
- * show the blind, hallucination and unspecific filters removing questions, and questions no attempt transforms. The Ego4D Goal-Step record has 16 steps of 40 s: steps 1–7 (280 s) and
- * 8–14 (280 s) make two clips, and steps 15–16 (80 s) are too short for a third, which the dry run reports.
+ * "obvious", "unicorn", "vague", "stubborn"), in steps that questions name (the stub asks about the first three steps
+ * after, and the three before, each clip's later steps), so the simulated runs show the blind, hallucination and
+ * unspecific filters removing questions, and questions no attempt transforms. The Ego4D Goal-Step record has 16 steps
+ * of 40 s: steps 1–7 (280 s) and 8–14 (280 s) make two clips, and steps 15–16 (80 s) are too short for a third, which
+ * the dry run reports.
  */
 export function demoStepAnnotations(videos: readonly [string, string, string]): string {
   const [hirest, youcook, ego] = videos;
