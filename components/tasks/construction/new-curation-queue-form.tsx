@@ -51,18 +51,7 @@ export function NewCurationQueueForm({
       <h2 className="text-base font-semibold text-slate-800">New curation queue</h2>
       <label className="text-sm">
         Candidate set{" "}
-        <select
-          className="rounded border border-slate-300 p-1"
-          value={candidateSetId}
-          onChange={(e) => setCandidateSetId(e.target.value)}
-          data-testid="curation-set"
-        >
-          {candidateSets.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name} ({s.itemCount} candidates)
-            </option>
-          ))}
-        </select>
+        <CandidateSetSelect candidateSets={candidateSets} value={candidateSetId} onChange={setCandidateSetId} />
       </label>
       <label className="text-sm">
         Name{" "}
@@ -128,5 +117,30 @@ export function NewCurationQueueForm({
         </button>
       </div>
     </form>
+  );
+}
+
+function CandidateSetSelect({
+  candidateSets,
+  value,
+  onChange,
+}: {
+  candidateSets: { id: string; name: string; itemCount: number }[];
+  value: string;
+  onChange: (id: string) => void;
+}) {
+  return (
+    <select
+      className="rounded border border-slate-300 p-1"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      data-testid="curation-set"
+    >
+      {candidateSets.map((s) => (
+        <option key={s.id} value={s.id}>
+          {s.name} ({s.itemCount} candidates)
+        </option>
+      ))}
+    </select>
   );
 }

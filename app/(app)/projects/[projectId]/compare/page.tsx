@@ -48,9 +48,7 @@ export default async function ComparePage({
     if (model !== undefined) next.set("model", model ?? "");
     return `/projects/${projectId}/compare?${next.toString()}`;
   };
-  const modelName = (model: string | null) => model ?? "unknown model";
   const restricted = result.restrictedTo !== undefined;
-  const hasUnindexed = result.rows.some((row) => row.unindexed.length > 0);
 
   return (
     <div className="flex flex-col gap-4">
@@ -95,65 +93,75 @@ export default async function ComparePage({
       {result.rows.length === 0 ? (
         <EmptyState title="No samples of this model" />
       ) : (
-        <div className="overflow-x-auto">
-          <table className="border-separate border-spacing-2" data-testid="compare-grid">
-            <thead>
-              <tr>
-                <th className="text-left text-xs text-slate-500">model</th>
-                {result.sampleIndexes.map((index) => (
-                  <th key={index} className="text-xs font-normal text-slate-500">
-                    sample {index}
-                  </th>
-                ))}
-                {hasUnindexed && <th className="text-xs font-normal text-slate-500">no sample index</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {result.rows.map((row) => (
-                <tr key={row.model ?? ""} data-testid="compare-row" data-model={modelName(row.model)}>
-                  <th className="align-top text-left text-sm font-medium" scope="row">
-                    {modelName(row.model)}
-                    <span className="block text-xs font-normal text-slate-500">
-                      {row.count} sample{row.count === 1 ? "" : "s"}
-                    </span>
-                  </th>
-                  {row.cells.map((cell, i) => (
-                    <td key={i} className="align-top">
-                      {cell.length === 0 ? (
-                        <span className="text-xs text-slate-500">missing</span>
-                      ) : (
-                        cell.map((sample) => (
-                          <Tile
-                            key={sample.id}
-                            projectId={projectId}
-                            sample={sample}
-                            focus={sample.id === result.focusVideoId}
-                          />
-                        ))
-                      )}
-                    </td>
-                  ))}
-                  {hasUnindexed && (
-                    <td className="align-top">
-                      {row.unindexed.map((sample) => (
-                        <Tile
-                          key={sample.id}
-                          projectId={projectId}
-                          sample={sample}
-                          focus={sample.id === result.focusVideoId}
-                        />
-                      ))}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CompareGrid projectId={projectId} result={result} />
       )}
     </div>
   );
 }
+
+/** Generator models as rows, sample indexes as columns (and the samples with no index in a last column). */
+function CompareGrid({ projectId, result }: { projectId: string; result: Awaited<ReturnType<typeof compareSamples>> }) {
+  const hasUnindexed = result.rows.some((row) => row.unindexed.length > 0);
+  return (
+    <div className="overflow-x-auto">
+      <table className="border-separate border-spacing-2" data-testid="compare-grid">
+        <thead>
+          <tr>
+            <th className="text-left text-xs text-slate-500">model</th>
+            {result.sampleIndexes.map((index) => (
+              <th key={index} className="text-xs font-normal text-slate-500">
+                sample {index}
+              </th>
+            ))}
+            {hasUnindexed && <th className="text-xs font-normal text-slate-500">no sample index</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {result.rows.map((row) => (
+            <tr key={row.model ?? ""} data-testid="compare-row" data-model={modelName(row.model)}>
+              <th className="align-top text-left text-sm font-medium" scope="row">
+                {modelName(row.model)}
+                <span className="block text-xs font-normal text-slate-500">
+                  {row.count} sample{row.count === 1 ? "" : "s"}
+                </span>
+              </th>
+              {row.cells.map((cell, i) => (
+                <td key={i} className="align-top">
+                  {cell.length === 0 ? (
+                    <span className="text-xs text-slate-500">missing</span>
+                  ) : (
+                    cell.map((sample) => (
+                      <Tile
+                        key={sample.id}
+                        projectId={projectId}
+                        sample={sample}
+                        focus={sample.id === result.focusVideoId}
+                      />
+                    ))
+                  )}
+                </td>
+              ))}
+              {hasUnindexed && (
+                <td className="align-top">
+                  {row.unindexed.map((sample) => (
+                    <Tile
+                      key={sample.id}
+                      projectId={projectId}
+                      sample={sample}
+                      focus={sample.id === result.focusVideoId}
+                    />
+                  ))}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const modelName = (model: string | null) => model ?? "unknown model";
 
 function Tile({ projectId, sample, focus }: { projectId: string; sample: CompareSample; focus: boolean }) {
   const verdict = (v: boolean | number | null) => (v === null ? "—" : v === true || v === 1 ? "yes" : "no");

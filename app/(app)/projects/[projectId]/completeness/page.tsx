@@ -87,38 +87,7 @@ export default async function CompletenessPage({
           </a>
         ))}
       </nav>
-      <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm">
-        <thead className="text-xs uppercase text-slate-500">
-          <tr>
-            <th className="px-3 py-2">Dimension</th>
-            <th>Prompts</th>
-            <th>Expected</th>
-            <th>Present</th>
-            <th>Missing</th>
-            <th>Unexpected</th>
-            <th>Present by generator</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {report.dimensions.map((row) => (
-            <tr key={row.dimension ?? "(none)"}>
-              <td className="px-3 py-2">{row.dimension ?? "(no dimension)"}</td>
-              <td>{row.prompts}</td>
-              <td>{row.expected}</td>
-              <td>{row.present}</td>
-              <td className={row.missing ? "text-red-700" : ""}>{row.missing}</td>
-              <td className={row.unexpected ? "text-amber-700" : ""}>{row.unexpected}</td>
-              <td className="text-xs">
-                {row.byGenerator.map((g) => (
-                  <span key={g.model ?? ""} className={`mr-2 inline-block ${g.missing ? "text-red-700" : ""}`}>
-                    {generatorName(g.model)} {count(g.present)}/{count(g.expected)}
-                  </span>
-                ))}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DimensionsTable report={report} />
       <div className="grid gap-5 lg:grid-cols-3">
         <Card title={shownTitle("Missing samples", report.missing)}>
           <ul className="max-h-96 overflow-y-auto text-xs">
@@ -162,4 +131,42 @@ function shownTitle(title: string, list: { total: number; items: readonly unknow
   return list.total > list.items.length
     ? `${title} (the first ${list.items.length.toLocaleString("en")} of ${list.total.toLocaleString("en")})`
     : title;
+}
+
+/** Per dimension: its prompts, the samples expected, present, missing and unexpected, and each generator's count. */
+function DimensionsTable({ report }: { report: Awaited<ReturnType<typeof projectCompleteness>> }) {
+  return (
+    <table className="w-full rounded-lg border border-slate-200 bg-white text-left text-sm">
+      <thead className="text-xs uppercase text-slate-500">
+        <tr>
+          <th className="px-3 py-2">Dimension</th>
+          <th>Prompts</th>
+          <th>Expected</th>
+          <th>Present</th>
+          <th>Missing</th>
+          <th>Unexpected</th>
+          <th>Present by generator</th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">
+        {report.dimensions.map((row) => (
+          <tr key={row.dimension ?? "(none)"}>
+            <td className="px-3 py-2">{row.dimension ?? "(no dimension)"}</td>
+            <td>{row.prompts}</td>
+            <td>{row.expected}</td>
+            <td>{row.present}</td>
+            <td className={row.missing ? "text-red-700" : ""}>{row.missing}</td>
+            <td className={row.unexpected ? "text-amber-700" : ""}>{row.unexpected}</td>
+            <td className="text-xs">
+              {row.byGenerator.map((g) => (
+                <span key={g.model ?? ""} className={`mr-2 inline-block ${g.missing ? "text-red-700" : ""}`}>
+                  {generatorName(g.model)} {count(g.present)}/{count(g.expected)}
+                </span>
+              ))}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }

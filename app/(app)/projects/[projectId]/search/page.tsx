@@ -27,12 +27,6 @@ export default async function ProjectSearchPage({
       problem = error.message;
     }
   }
-  const more = (kind: ProjectSearchResult["truncated"][number]) =>
-    result?.truncated.includes(kind) ? (
-      <p className="mt-2 text-xs text-slate-600">
-        The first {SEARCH_LIMIT} are shown; type more of the name to narrow it.
-      </p>
-    ) : null;
   return (
     <div className="flex flex-col gap-5">
       <h1 className="text-2xl font-semibold tracking-tight">Search</h1>
@@ -63,34 +57,7 @@ export default async function ProjectSearchPage({
       )}
       {result && (
         <div className="grid gap-6 lg:grid-cols-3" data-testid="search-results">
-          <Card title={`Videos (${result.videos.length}${result.truncated.includes("videos") ? "+" : ""})`}>
-            {result.videos.length === 0 ? (
-              <p className="text-sm text-slate-600">No video&apos;s file name or prompt holds “{result.query}”.</p>
-            ) : (
-              <ul className="flex flex-col gap-2 text-sm" data-testid="search-videos">
-                {result.videos.map((v) => (
-                  <li key={v.id}>
-                    <Link
-                      href={`/projects/${projectId}/videos/${v.id}`}
-                      className="font-medium text-indigo-700 underline"
-                    >
-                      {v.fileName}
-                    </Link>
-                    {v.prompt && <p className="line-clamp-2 text-xs text-slate-600">{v.prompt}</p>}
-                  </li>
-                ))}
-              </ul>
-            )}
-            {more("videos")}
-            {result.videos.length > 0 && (
-              <Link
-                href={`/projects/${projectId}/videos?prompt=${encodeURIComponent(result.query)}`}
-                className="mt-2 block text-xs text-indigo-700 underline"
-              >
-                the video list filtered by this prompt text
-              </Link>
-            )}
-          </Card>
+          <VideosCard projectId={projectId} result={result} />
           <Card title={`Judge runs (${result.runs.length}${result.truncated.includes("runs") ? "+" : ""})`}>
             {result.runs.length === 0 ? (
               <p className="text-sm text-slate-600">No run&apos;s name holds every word of “{result.query}”.</p>
@@ -105,7 +72,7 @@ export default async function ProjectSearchPage({
                 ))}
               </ul>
             )}
-            {more("runs")}
+            <MoreNote result={result} kind="runs" />
           </Card>
           <Card title={`Review queues (${result.queues.length}${result.truncated.includes("queues") ? "+" : ""})`}>
             {result.queues.length === 0 ? (
@@ -124,10 +91,50 @@ export default async function ProjectSearchPage({
                 ))}
               </ul>
             )}
-            {more("queues")}
+            <MoreNote result={result} kind="queues" />
           </Card>
         </div>
       )}
     </div>
   );
+}
+
+/** The videos found, with a link to the video list filtered by the same prompt text. */
+function VideosCard({ projectId, result }: { projectId: string; result: ProjectSearchResult }) {
+  return (
+    <Card title={`Videos (${result.videos.length}${result.truncated.includes("videos") ? "+" : ""})`}>
+      {result.videos.length === 0 ? (
+        <p className="text-sm text-slate-600">No video&apos;s file name or prompt holds “{result.query}”.</p>
+      ) : (
+        <ul className="flex flex-col gap-2 text-sm" data-testid="search-videos">
+          {result.videos.map((v) => (
+            <li key={v.id}>
+              <Link href={`/projects/${projectId}/videos/${v.id}`} className="font-medium text-indigo-700 underline">
+                {v.fileName}
+              </Link>
+              {v.prompt && <p className="line-clamp-2 text-xs text-slate-600">{v.prompt}</p>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <MoreNote result={result} kind="videos" />
+      {result.videos.length > 0 && (
+        <Link
+          href={`/projects/${projectId}/videos?prompt=${encodeURIComponent(result.query)}`}
+          className="mt-2 block text-xs text-indigo-700 underline"
+        >
+          the video list filtered by this prompt text
+        </Link>
+      )}
+    </Card>
+  );
+}
+
+/** Says a kind's list is cut at the search's limit. */
+function MoreNote({ result, kind }: { result: ProjectSearchResult; kind: ProjectSearchResult["truncated"][number] }) {
+  return result.truncated.includes(kind) ? (
+    <p className="mt-2 text-xs text-slate-600">
+      The first {SEARCH_LIMIT} are shown; type more of the name to narrow it.
+    </p>
+  ) : null;
 }

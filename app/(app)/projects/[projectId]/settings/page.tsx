@@ -73,34 +73,7 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
               <RoleSelect />
             </ActionForm>
           )}
-          {canManage && (
-            <ActionForm
-              action={setSsoDefaultRoleAction}
-              submitLabel="Save default role"
-              variant="secondary"
-              className="mt-6 flex flex-col gap-2 border-t border-slate-100 pt-4"
-            >
-              <input type="hidden" name="projectId" value={projectId} />
-              <label className="flex flex-col gap-1 text-sm">
-                <span className="font-medium text-slate-700">Accounts created by single sign-on join as</span>
-                <select
-                  name="ssoDefaultRole"
-                  defaultValue={project.ssoDefaultRole ?? "none"}
-                  className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm shadow-sm"
-                  data-testid="sso-default-role"
-                >
-                  <option value="none">none (no access)</option>
-                  <option value="viewer">viewer</option>
-                  <option value="reviewer">reviewer</option>
-                  <option value="owner">owner</option>
-                </select>
-                <span className="text-xs text-slate-500">
-                  When the site creates accounts at their first single sign-on, each new account becomes a member of
-                  this project with this role. Existing accounts are added above.
-                </span>
-              </label>
-            </ActionForm>
-          )}
+          {canManage && <SsoDefaultRoleForm projectId={projectId} ssoDefaultRole={project.ssoDefaultRole} />}
         </Card>
 
         {roleCan(role, "project.rename") && (
@@ -150,5 +123,37 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
         )}
       </div>
     </div>
+  );
+}
+
+/** The role an account created at its first single sign-on gets in this project. */
+function SsoDefaultRoleForm({ projectId, ssoDefaultRole }: { projectId: string; ssoDefaultRole: string | null }) {
+  return (
+    <ActionForm
+      action={setSsoDefaultRoleAction}
+      submitLabel="Save default role"
+      variant="secondary"
+      className="mt-6 flex flex-col gap-2 border-t border-slate-100 pt-4"
+    >
+      <input type="hidden" name="projectId" value={projectId} />
+      <label className="flex flex-col gap-1 text-sm">
+        <span className="font-medium text-slate-700">Accounts created by single sign-on join as</span>
+        <select
+          name="ssoDefaultRole"
+          defaultValue={ssoDefaultRole ?? "none"}
+          className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm shadow-sm"
+          data-testid="sso-default-role"
+        >
+          <option value="none">none (no access)</option>
+          <option value="viewer">viewer</option>
+          <option value="reviewer">reviewer</option>
+          <option value="owner">owner</option>
+        </select>
+        <span className="text-xs text-slate-500">
+          When the site creates accounts at their first single sign-on, each new account becomes a member of this
+          project with this role. Existing accounts are added above.
+        </span>
+      </label>
+    </ActionForm>
   );
 }

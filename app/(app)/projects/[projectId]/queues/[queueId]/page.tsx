@@ -17,6 +17,7 @@ import { getQueue } from "@/lib/queues/get-queue";
 import { filterToSearchParams } from "@/lib/videos/video-filter";
 import { setQueueGuidelinesAction } from "../../../../actions";
 import { runNameOfRow } from "@/lib/runs/run-name";
+import type { TaskCatalogue } from "@/lib/task-modules/task-catalogue";
 
 export default async function QueuePage({ params }: { params: Promise<{ projectId: string; queueId: string }> }) {
   const { projectId, queueId } = await params;
@@ -28,9 +29,7 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
   if (queue.projectId !== projectId) notFound();
   const run = await findProjectRun(prisma, actor, projectId, queue.runId);
   const project = await getProject(prisma, actor, projectId);
-  const task = catalogue.findTask(run?.pipeline);
-  const { sort, dir, ...filter } = queue.filter;
-  const filterText = Object.entries(filter).map(([k, v]) => `${k}=${v}`);
+  const { sort: _sort, dir: _dir, ...filter } = queue.filter;
   // The agreement report over the queue's items: its run and the filter that chose them (one category of a scores queue).
   const agreementParams = filterToSearchParams({
     ...filter,
@@ -127,55 +126,75 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
           </div>
         </Card>
       )}
-      <Card title="About this queue">
-        <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1.5 text-sm">
-          <dt className="text-slate-500">Reviewing</dt>
-          <dd>
-            {queueScopeOf(catalogue, queue.scope)
-              ? queueScopeOf(catalogue, queue.scope)!.describeReviewing(queue.filter as Record<string, unknown>)
-              : queue.scope === "verdict"
-                ? `the ${task?.verdict ? (task.metrics.find((m) => m.id === task.verdict!.metricId)?.label.toLowerCase() ?? "judge's") : "judge's"} verdict (and optionally the other reviewed metrics)`
-                : `${queue.scope === "unstable" ? "unstable " : ""}judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}
-          </dd>
-          <dt className="text-slate-500">Assigned to</dt>
-          <dd>{queue.assignment.assignees.length ? queue.assignment.assignees.join(", ") : "every reviewer"}</dd>
-          <dt className="text-slate-500">Reviewers per item</dt>
-          <dd>{queue.reviewersPerItem}</dd>
-          <dt className="text-slate-500">Next item</dt>
-          <dd data-testid="queue-hand-out">
-            {queue.handOut === "coverage"
-              ? "coverage first: the items with the fewest reviews first"
-              : "overlap first: the first item a reviewer has not reviewed that still needs one"}
-          </dd>
-          <dt className="text-slate-500">Judge run</dt>
-          <dd>
-            {run ? (
-              <Link href={`/projects/${projectId}/runs/${run.id}`} className="text-indigo-700 underline">
-                {runNameOfRow(run, catalogue)}
-              </Link>
-            ) : (
-              "—"
-            )}
-          </dd>
-          <dt className="text-slate-500">Videos chosen by</dt>
-          <dd>
-            {typeof queue.filter.chosen === "string" ? (
-              <span data-testid="queue-chosen-by">{queue.filter.chosen}</span>
-            ) : (
-              <>
-                {filterText.length ? filterText.join(" · ") : "no filter"}{" "}
-                {sort ? `· sorted by ${sort} ${dir ?? ""}` : ""}{" "}
-                <Link
-                  href={`/projects/${projectId}/videos?${filterToSearchParams(queue.filter).toString()}`}
-                  className="text-indigo-700 underline"
-                >
-                  see them in the video list
-                </Link>
-              </>
-            )}
-          </dd>
-        </dl>
-      </Card>
+      <QueueAboutCard projectId={projectId} queue={queue} run={run} catalogue={catalogue} />
     </div>
+  );
+}
+
+/** What the queue reviews, for whom, how it hands items out, its run and the videos it chose. */
+function QueueAboutCard({
+  projectId,
+  queue,
+  run,
+  catalogue,
+}: {
+  projectId: string;
+  queue: Awaited<ReturnType<typeof getQueue>>;
+  run: Awaited<ReturnType<typeof findProjectRun>>;
+  catalogue: TaskCatalogue;
+}) {
+  const task = catalogue.findTask(run?.pipeline);
+  const { sort, dir, ...filter } = queue.filter;
+  const filterText = Object.entries(filter).map(([k, v]) => `${k}=${v}`);
+  return (
+    <Card title="About this queue">
+      <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1.5 text-sm">
+        <dt className="text-slate-500">Reviewing</dt>
+        <dd>
+          {queueScopeOf(catalogue, queue.scope)
+            ? queueScopeOf(catalogue, queue.scope)!.describeReviewing(queue.filter as Record<string, unknown>)
+            : queue.scope === "verdict"
+              ? `the ${task?.verdict ? (task.metrics.find((m) => m.id === task.verdict!.metricId)?.label.toLowerCase() ?? "judge's") : "judge's"} verdict (and optionally the other reviewed metrics)`
+              : `${queue.scope === "unstable" ? "unstable " : ""}judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}
+        </dd>
+        <dt className="text-slate-500">Assigned to</dt>
+        <dd>{queue.assignment.assignees.length ? queue.assignment.assignees.join(", ") : "every reviewer"}</dd>
+        <dt className="text-slate-500">Reviewers per item</dt>
+        <dd>{queue.reviewersPerItem}</dd>
+        <dt className="text-slate-500">Next item</dt>
+        <dd data-testid="queue-hand-out">
+          {queue.handOut === "coverage"
+            ? "coverage first: the items with the fewest reviews first"
+            : "overlap first: the first item a reviewer has not reviewed that still needs one"}
+        </dd>
+        <dt className="text-slate-500">Judge run</dt>
+        <dd>
+          {run ? (
+            <Link href={`/projects/${projectId}/runs/${run.id}`} className="text-indigo-700 underline">
+              {runNameOfRow(run, catalogue)}
+            </Link>
+          ) : (
+            "—"
+          )}
+        </dd>
+        <dt className="text-slate-500">Videos chosen by</dt>
+        <dd>
+          {typeof queue.filter.chosen === "string" ? (
+            <span data-testid="queue-chosen-by">{queue.filter.chosen}</span>
+          ) : (
+            <>
+              {filterText.length ? filterText.join(" · ") : "no filter"}{" "}
+              {sort ? `· sorted by ${sort} ${dir ?? ""}` : ""}{" "}
+              <Link
+                href={`/projects/${projectId}/videos?${filterToSearchParams(queue.filter).toString()}`}
+                className="text-indigo-700 underline"
+              >
+                see them in the video list
+              </Link>
+            </>
+          )}
+        </dd>
+      </dl>
+    </Card>
   );
 }

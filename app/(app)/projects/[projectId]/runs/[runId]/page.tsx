@@ -60,35 +60,7 @@ export default async function RunPage({
   const resultsLink = runResultsLinkOf(catalogue, run.pipeline);
   return (
     <div className="flex flex-col gap-5">
-      <div className="flex flex-wrap items-baseline gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight">{runNameOfRow(run, catalogue)}</h1>
-        <span className="text-sm text-slate-600">
-          {run.pipeline} run · {run.endpoint.name} ({run.endpoint.model})
-        </span>
-        {run.simulated && (
-          <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">
-            simulated judgments (stub LLM)
-          </span>
-        )}
-        {run.batchMode && (
-          <span className="rounded bg-sky-100 px-2 py-0.5 text-xs text-sky-800">batch (Batch API, half price)</span>
-        )}
-        {resultsLink && (
-          <Link
-            href={`/projects/${projectId}${resultsLink.path}?runId=${run.id}`}
-            className="ml-auto text-sm text-indigo-700 underline"
-            data-testid={resultsLink.testId}
-          >
-            {resultsLink.label}
-          </Link>
-        )}
-        <Link
-          href={`/projects/${projectId}/judge`}
-          className={`${resultsLink ? "" : "ml-auto "}text-sm text-indigo-700 underline`}
-        >
-          all runs
-        </Link>
-      </div>
+      <RunTitleBar projectId={projectId} run={run} title={runNameOfRow(run, catalogue)} resultsLink={resultsLink} />
       <RunProgress runId={runId} canManage={roleCan(role, "runs.manage")} />
       {ensemble && (
         <EnsembleSummary projectId={projectId} report={ensemble} canManageQueues={roleCan(role, "queues.manage")} />
@@ -156,6 +128,49 @@ export default async function RunPage({
       <RunMetricsLegend metrics={metrics} />
       <RunVideosTable projectId={projectId} runId={runId} metrics={metrics} videos={videos} />
       {itemList && <RubricItemValuesTable projectId={projectId} runId={runId} list={itemList} />}
+    </div>
+  );
+}
+
+/** The run's name, its task, endpoint and mode, and the links to its task's results and to every run. */
+function RunTitleBar({
+  projectId,
+  run,
+  title,
+  resultsLink,
+}: {
+  projectId: string;
+  run: Awaited<ReturnType<typeof runOverview>>["run"];
+  title: string;
+  resultsLink: ReturnType<typeof runResultsLinkOf>;
+}) {
+  return (
+    <div className="flex flex-wrap items-baseline gap-3">
+      <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      <span className="text-sm text-slate-600">
+        {run.pipeline} run · {run.endpoint.name} ({run.endpoint.model})
+      </span>
+      {run.simulated && (
+        <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">simulated judgments (stub LLM)</span>
+      )}
+      {run.batchMode && (
+        <span className="rounded bg-sky-100 px-2 py-0.5 text-xs text-sky-800">batch (Batch API, half price)</span>
+      )}
+      {resultsLink && (
+        <Link
+          href={`/projects/${projectId}${resultsLink.path}?runId=${run.id}`}
+          className="ml-auto text-sm text-indigo-700 underline"
+          data-testid={resultsLink.testId}
+        >
+          {resultsLink.label}
+        </Link>
+      )}
+      <Link
+        href={`/projects/${projectId}/judge`}
+        className={`${resultsLink ? "" : "ml-auto "}text-sm text-indigo-700 underline`}
+      >
+        all runs
+      </Link>
     </div>
   );
 }
