@@ -61,52 +61,7 @@ export default async function LabelNextPage({
         score; each label goes where it narrows the interval most (Neyman allocation with a Beta(1, 1) prior on each
         stratum&apos;s accuracy), and videos are drawn at random within a stratum.
       </p>
-      <form className="flex flex-wrap items-end gap-3 text-sm" method="get" data-testid="label-next-form">
-        <label className="flex flex-col gap-1">
-          Budget (videos)
-          <input
-            name="budget"
-            type="number"
-            min={1}
-            max={10000}
-            defaultValue={search.budget ?? "20"}
-            className="w-28 rounded-md border border-slate-300 px-2 py-1.5"
-            data-testid="label-next-budget"
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          Strata
-          <input
-            name="strata"
-            type="number"
-            min={1}
-            max={20}
-            defaultValue={search.strata ?? "5"}
-            className="w-20 rounded-md border border-slate-300 px-2 py-1.5"
-          />
-        </label>
-        {choices.criteria.length > 0 && (
-          <label className="flex flex-col gap-1">
-            Criterion
-            <select
-              name="criterion"
-              defaultValue={plan?.criterion ?? search.criterion ?? ""}
-              className="rounded-md border border-slate-300 px-2 py-1.5"
-              data-testid="label-next-criterion"
-            >
-              {choices.verdict && <option value="">The task&apos;s verdict</option>}
-              {choices.criteria.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        <button className={buttonClass("secondary")} data-testid="label-next-propose">
-          Propose
-        </button>
-      </form>
+      <LabelNextForm search={search} choices={choices} plan={plan} />
       {withheld && <WithheldNotice message={withheld.message} withheld={withheld.withheld} />}
       {problem && (
         <p role="alert" className="rounded bg-rose-50 px-3 py-2 text-sm text-rose-800" data-testid="label-next-error">
@@ -129,34 +84,7 @@ export default async function LabelNextPage({
               </dd>
             </dl>
           </Card>
-          <Card title={`Strata by the judge's ${plan.scoreMetric.label.toLowerCase()}`}>
-            <table className="w-full text-left text-sm" data-testid="label-next-strata">
-              <thead className="text-xs uppercase text-slate-500">
-                <tr>
-                  <th className="py-1">{plan.scoreMetric.label}</th>
-                  <th>Videos</th>
-                  <th>Labelled</th>
-                  <th>Judge agrees</th>
-                  <th>Accuracy (posterior mean)</th>
-                  <th>To label</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {plan.strata.map((s) => (
-                  <tr key={s.index} data-testid="label-next-stratum">
-                    <td className="py-1">
-                      {s.scoreMin.toFixed(1)}–{s.scoreMax.toFixed(1)}
-                    </td>
-                    <td>{s.size}</td>
-                    <td>{s.labelled}</td>
-                    <td>{s.agreeing}</td>
-                    <td>{pct(s.accuracy)}</td>
-                    <td className="font-medium">{s.proposed}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </Card>
+          <StrataCard plan={plan} />
           <Card title={`Proposed videos (${plan.videos.length})`}>
             {plan.videos.length === 0 ? (
               <p className="text-sm text-slate-500">Nothing left to label: every eligible video has a human verdict.</p>
@@ -184,5 +112,98 @@ export default async function LabelNextPage({
         </>
       )}
     </div>
+  );
+}
+
+/** The plan's budget, its number of strata and, for a task planned on a criterion, which one. */
+function LabelNextForm({
+  search,
+  choices,
+  plan,
+}: {
+  search: { budget?: string; strata?: string; criterion?: string };
+  choices: Awaited<ReturnType<typeof labelNextChoicesOfRun>>;
+  plan: LabelNextResult | null;
+}) {
+  return (
+    <form className="flex flex-wrap items-end gap-3 text-sm" method="get" data-testid="label-next-form">
+      <label className="flex flex-col gap-1">
+        Budget (videos)
+        <input
+          name="budget"
+          type="number"
+          min={1}
+          max={10000}
+          defaultValue={search.budget ?? "20"}
+          className="w-28 rounded-md border border-slate-300 px-2 py-1.5"
+          data-testid="label-next-budget"
+        />
+      </label>
+      <label className="flex flex-col gap-1">
+        Strata
+        <input
+          name="strata"
+          type="number"
+          min={1}
+          max={20}
+          defaultValue={search.strata ?? "5"}
+          className="w-20 rounded-md border border-slate-300 px-2 py-1.5"
+        />
+      </label>
+      {choices.criteria.length > 0 && (
+        <label className="flex flex-col gap-1">
+          Criterion
+          <select
+            name="criterion"
+            defaultValue={plan?.criterion ?? search.criterion ?? ""}
+            className="rounded-md border border-slate-300 px-2 py-1.5"
+            data-testid="label-next-criterion"
+          >
+            {choices.verdict && <option value="">The task&apos;s verdict</option>}
+            {choices.criteria.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <button className={buttonClass("secondary")} data-testid="label-next-propose">
+        Propose
+      </button>
+    </form>
+  );
+}
+
+function StrataCard({ plan }: { plan: LabelNextResult }) {
+  return (
+    <Card title={`Strata by the judge's ${plan.scoreMetric.label.toLowerCase()}`}>
+      <table className="w-full text-left text-sm" data-testid="label-next-strata">
+        <thead className="text-xs uppercase text-slate-500">
+          <tr>
+            <th className="py-1">{plan.scoreMetric.label}</th>
+            <th>Videos</th>
+            <th>Labelled</th>
+            <th>Judge agrees</th>
+            <th>Accuracy (posterior mean)</th>
+            <th>To label</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {plan.strata.map((s) => (
+            <tr key={s.index} data-testid="label-next-stratum">
+              <td className="py-1">
+                {s.scoreMin.toFixed(1)}–{s.scoreMax.toFixed(1)}
+              </td>
+              <td>{s.size}</td>
+              <td>{s.labelled}</td>
+              <td>{s.agreeing}</td>
+              <td>{pct(s.accuracy)}</td>
+              <td className="font-medium">{s.proposed}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
   );
 }

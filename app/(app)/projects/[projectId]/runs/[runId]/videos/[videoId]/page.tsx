@@ -9,6 +9,8 @@ import { meaningOf } from "@/lib/tasks/task-display";
 import { judgeValueSteps } from "@/lib/visibility/judge-visibility";
 import { formatCost } from "@/lib/format/numbers";
 
+type Call = Awaited<ReturnType<typeof inspectRunVideo>>["steps"][number]["calls"][number];
+
 /** The call inspector: for each step, the rendered prompt, the images, the raw answer and the parse result. */
 export default async function CallInspectorPage({
   params,
@@ -97,77 +99,68 @@ export default async function CallInspectorPage({
               {JSON.stringify(step.output, null, 2)}
             </pre>
           )}
-          {step.calls.map((call) => {
-            const request = call.request as {
-              text?: string;
-              frameIds?: string[];
-              followUp?: { correction: string } | null;
-            };
-            return (
-              <div key={call.id} className="mt-3 border-t border-slate-100 pt-2">
-                <p className="text-xs text-slate-500">
-                  {call.isRepair ? "repair call" : "call"} · {call.cached ? "from cache" : `${call.latencyMs} ms`} ·{" "}
-                  {call.status === "lost"
-                    ? `lost (sent, unanswered: its worker died) · ~${call.promptTokens} tokens · ~${formatCost(call.costUsd)}, estimated`
-                    : call.status === "sent"
-                      ? `in flight · ~${call.promptTokens} tokens, estimated`
-                      : call.usageKnown
-                        ? `${call.promptTokens}+${call.completionTokens} tokens · ${formatCost(call.costUsd)}`
-                        : "tokens and cost unknown (no usage in the answer)"}
-                  {call.finishReason ? ` · finish ${call.finishReason}` : ""}
-                  {call.error ? ` · ${call.error}` : ""}
-                </p>
-                {call.errorExcerpt && (
-                  <p className="mt-1 text-xs text-slate-600" data-testid="error-excerpt">
-                    The endpoint answered (excerpt, shown to owners only):{" "}
-                    <code className="break-all">{call.errorExcerpt}</code>
-                  </p>
-                )}
-                <div className="mt-1 flex flex-wrap gap-1">
-                  {(request.frameIds ?? []).map((id) => (
-                    // eslint-disable-next-line @next/next/no-img-element
-                    <img
-                      key={id}
-                      src={`/api/v1/frames/${id}/image`}
-                      alt="frame sent to the judge"
-                      className="h-16 rounded"
-                    />
-                  ))}
-                </div>
-                <pre
-                  tabIndex={0}
-                  className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs"
-                >
-                  {request.text}
-                </pre>
-                {request.followUp && (
-                  <pre className="mt-1 whitespace-pre-wrap rounded bg-amber-50 p-2 text-xs">
-                    {request.followUp.correction}
-                  </pre>
-                )}
-                {call.reasoning && (
-                  <details className="mt-1 text-xs" data-testid="call-reasoning">
-                    <summary className="cursor-pointer text-slate-500">The model&apos;s reasoning (not parsed)</summary>
-                    <pre
-                      tabIndex={0}
-                      className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2"
-                    >
-                      {call.reasoning}
-                    </pre>
-                  </details>
-                )}
-                <pre
-                  tabIndex={0}
-                  className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-indigo-50 p-2 text-xs"
-                  data-testid="raw-response"
-                >
-                  {call.responseText ?? "(no answer)"}
-                </pre>
-              </div>
-            );
-          })}
+          {step.calls.map((call) => (
+            <CallDetails key={call.id} call={call} />
+          ))}
         </details>
       ))}
+    </div>
+  );
+}
+
+/** One call of a step: its cost and outcome, the frames and text sent, the reasoning and the raw answer. */
+function CallDetails({ call }: { call: Call }) {
+  const request = call.request as {
+    text?: string;
+    frameIds?: string[];
+    followUp?: { correction: string } | null;
+  };
+  return (
+    <div className="mt-3 border-t border-slate-100 pt-2">
+      <p className="text-xs text-slate-500">
+        {call.isRepair ? "repair call" : "call"} · {call.cached ? "from cache" : `${call.latencyMs} ms`} ·{" "}
+        {call.status === "lost"
+          ? `lost (sent, unanswered: its worker died) · ~${call.promptTokens} tokens · ~${formatCost(call.costUsd)}, estimated`
+          : call.status === "sent"
+            ? `in flight · ~${call.promptTokens} tokens, estimated`
+            : call.usageKnown
+              ? `${call.promptTokens}+${call.completionTokens} tokens · ${formatCost(call.costUsd)}`
+              : "tokens and cost unknown (no usage in the answer)"}
+        {call.finishReason ? ` · finish ${call.finishReason}` : ""}
+        {call.error ? ` · ${call.error}` : ""}
+      </p>
+      {call.errorExcerpt && (
+        <p className="mt-1 text-xs text-slate-600" data-testid="error-excerpt">
+          The endpoint answered (excerpt, shown to owners only): <code className="break-all">{call.errorExcerpt}</code>
+        </p>
+      )}
+      <div className="mt-1 flex flex-wrap gap-1">
+        {(request.frameIds ?? []).map((id) => (
+          // eslint-disable-next-line @next/next/no-img-element
+          <img key={id} src={`/api/v1/frames/${id}/image`} alt="frame sent to the judge" className="h-16 rounded" />
+        ))}
+      </div>
+      <pre tabIndex={0} className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">
+        {request.text}
+      </pre>
+      {request.followUp && (
+        <pre className="mt-1 whitespace-pre-wrap rounded bg-amber-50 p-2 text-xs">{request.followUp.correction}</pre>
+      )}
+      {call.reasoning && (
+        <details className="mt-1 text-xs" data-testid="call-reasoning">
+          <summary className="cursor-pointer text-slate-500">The model&apos;s reasoning (not parsed)</summary>
+          <pre tabIndex={0} className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2">
+            {call.reasoning}
+          </pre>
+        </details>
+      )}
+      <pre
+        tabIndex={0}
+        className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-indigo-50 p-2 text-xs"
+        data-testid="raw-response"
+      >
+        {call.responseText ?? "(no answer)"}
+      </pre>
     </div>
   );
 }
