@@ -102,43 +102,51 @@ export default async function PromptsPage({
                 </pre>
               )}
             </Card>
-            <Card title={`Saved versions (${selected.versions.length})`}>
-              {selected.versions.length === 0 ? (
-                <p className="text-sm text-slate-500">None yet: runs render the shipped template.</p>
-              ) : (
-                <ul className="flex flex-col gap-3" data-testid="prompt-versions">
-                  {selected.versions.map((v) => (
-                    <li key={v.id} id={`prompt-version-${v.id}`} data-testid="prompt-version">
-                      <details>
-                        <summary className="cursor-pointer text-sm">
-                          <code data-testid="prompt-version-hash">{v.hash.slice(0, 12)}</code> ·{" "}
-                          {v.createdAt.toLocaleString()}
-                          {v.note ? ` · ${v.note}` : ""}
-                          {v.alignmentId && (
-                            <>
-                              {" · "}
-                              <Link
-                                className="text-indigo-700 underline"
-                                href={`/projects/${projectId}/alignment?id=${v.alignmentId}`}
-                                data-testid="prompt-version-alignment"
-                              >
-                                chosen by an alignment
-                              </Link>
-                            </>
-                          )}
-                        </summary>
-                        <div className="mt-2">
-                          <LineDiffView diff={lineDiff(selected.shipped.text, v.text)} testId="prompt-version-diff" />
-                        </div>
-                      </details>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </Card>
+            <SavedVersions projectId={projectId} template={selected} />
           </div>
         )}
       </div>
     </div>
+  );
+}
+
+type TemplateVersions = Awaited<ReturnType<typeof pipelinePromptVersions>>[number];
+
+/** The project's saved versions of one template, newest first, each with its diff from the shipped text. */
+function SavedVersions({ projectId, template }: { projectId: string; template: TemplateVersions }) {
+  return (
+    <Card title={`Saved versions (${template.versions.length})`}>
+      {template.versions.length === 0 ? (
+        <p className="text-sm text-slate-500">None yet: runs render the shipped template.</p>
+      ) : (
+        <ul className="flex flex-col gap-3" data-testid="prompt-versions">
+          {template.versions.map((v) => (
+            <li key={v.id} id={`prompt-version-${v.id}`} data-testid="prompt-version">
+              <details>
+                <summary className="cursor-pointer text-sm">
+                  <code data-testid="prompt-version-hash">{v.hash.slice(0, 12)}</code> · {v.createdAt.toLocaleString()}
+                  {v.note ? ` · ${v.note}` : ""}
+                  {v.alignmentId && (
+                    <>
+                      {" · "}
+                      <Link
+                        className="text-indigo-700 underline"
+                        href={`/projects/${projectId}/alignment?id=${v.alignmentId}`}
+                        data-testid="prompt-version-alignment"
+                      >
+                        chosen by an alignment
+                      </Link>
+                    </>
+                  )}
+                </summary>
+                <div className="mt-2">
+                  <LineDiffView diff={lineDiff(template.shipped.text, v.text)} testId="prompt-version-diff" />
+                </div>
+              </details>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
   );
 }
