@@ -79,28 +79,11 @@ export function CaptionRunSettingsForm({
           ))}
         </select>
       </label>
-      <fieldset className="flex flex-col gap-1" data-testid="run-models">
-        <legend>Models</legend>
-        <div className="flex flex-wrap gap-2">
-          {setModels.map((m) => (
-            <label key={m} className="flex items-center gap-1">
-              <input
-                type="checkbox"
-                checked={!s.excludedModels.includes(m)}
-                onChange={(e) =>
-                  update({
-                    excludedModels: e.target.checked
-                      ? s.excludedModels.filter((x) => x !== m)
-                      : [...s.excludedModels, m],
-                  })
-                }
-              />
-              {m}
-            </label>
-          ))}
-          {setModels.length === 0 && <span className="text-slate-500">no outputs imported</span>}
-        </div>
-      </fieldset>
+      <ModelChoice
+        setModels={setModels}
+        excluded={s.excludedModels}
+        onChange={(excludedModels) => update({ excludedModels })}
+      />
       {isStyle && (
         <label className="flex flex-col gap-1">
           Score that counts
@@ -166,4 +149,34 @@ export function CaptionRunSettingsForm({
       pendingQuery: `uniform=${frames}`,
     },
   });
+}
+
+/** The reference set's models, each judged unless unchecked. */
+function ModelChoice({
+  setModels,
+  excluded,
+  onChange,
+}: {
+  setModels: string[];
+  excluded: string[];
+  onChange: (excluded: string[]) => void;
+}) {
+  return (
+    <fieldset className="flex flex-col gap-1" data-testid="run-models">
+      <legend>Models</legend>
+      <div className="flex flex-wrap gap-2">
+        {setModels.map((m) => (
+          <label key={m} className="flex items-center gap-1">
+            <input
+              type="checkbox"
+              checked={!excluded.includes(m)}
+              onChange={(e) => onChange(e.target.checked ? excluded.filter((x) => x !== m) : [...excluded, m])}
+            />
+            {m}
+          </label>
+        ))}
+        {setModels.length === 0 && <span className="text-slate-500">no outputs imported</span>}
+      </div>
+    </fieldset>
+  );
 }

@@ -95,86 +95,9 @@ export function JudgeOutputs({
       </section>
 
       <div className="grid gap-3 md:grid-cols-2">
-        {Array.from({ length: scopes }, (_, k) => {
-          const kgStep = find("static_kg", k);
-          const dynStep = find("dynamic_kg", k);
-          const kg = kgStep?.status === "done" ? readableStaticKg(kgStep.output) : null;
-          const changes = dynStep?.status === "done" ? readableDynamicKg(dynStep.output) : null;
-          const staticReason = readableReason(find("static_hallucination", k)?.output);
-          const dynamicReason = readableReason(find("dynamic_hallucination", k)?.output);
-          return (
-            <article key={k} className="rounded-md border border-slate-200 p-3" data-testid="scope-outputs">
-              <h3 className="mb-1 flex items-baseline gap-2 font-medium">
-                <button
-                  type="button"
-                  className="underline decoration-dotted"
-                  onClick={() => onFocus({ stepId: "static_kg", scopeIndex: k, scoreId: null })}
-                >
-                  Key frame {k + 1}
-                </button>
-                <span className="text-xs font-normal text-slate-500">static knowledge graph</span>
-                <Version step={kgStep} />
-              </h3>
-              <div data-testid="static-kg">
-                {kg ? (
-                  <>
-                    <ul className="ml-4 list-disc">
-                      {kg.objects.map((o) => (
-                        <li key={o.name} data-testid="kg-object">
-                          <b>{o.name}</b>
-                          {o.attributes.length > 0 && (
-                            <span className="text-slate-600">: {o.attributes.join("; ")}</span>
-                          )}
-                        </li>
-                      ))}
-                    </ul>
-                    {kg.relations.length > 0 && (
-                      <ul className="mt-1 ml-4 list-[circle] text-slate-700">
-                        {kg.relations.map((r, i) => (
-                          <li key={i} data-testid="kg-relation">
-                            {r.subject} — <i>{r.relation}</i> — {r.object}
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </>
-                ) : kgStep?.status === "done" ? (
-                  <p className="text-xs text-slate-500">empty graph</p>
-                ) : (
-                  <StepProblem step={kgStep} />
-                )}
-              </div>
-              {staticReason && <p className="mt-1 text-xs text-slate-600">Static hallucination: {staticReason}</p>}
-              <h3 className="mt-2 mb-1 flex items-baseline gap-2 font-medium">
-                <button
-                  type="button"
-                  className="underline decoration-dotted"
-                  onClick={() => onFocus({ stepId: "dynamic_kg", scopeIndex: k, scoreId: null })}
-                >
-                  Cluster {k + 1}
-                </button>
-                <span className="text-xs font-normal text-slate-500">changes (dynamic knowledge graph)</span>
-                <Version step={dynStep} />
-              </h3>
-              <div data-testid="dynamic-kg">
-                {changes && changes.length > 0 ? (
-                  <ul className="ml-4 list-disc">
-                    {changes.map((c) => (
-                      <li key={c.object} data-testid="kg-change">
-                        <b>{c.object}</b>: {c.change}
-                      </li>
-                    ))}
-                  </ul>
-                ) : dynStep?.status === "done" ? (
-                  <p className="text-xs text-slate-500">no changes listed</p>
-                ) : (
-                  <StepProblem step={dynStep} />
-                )}
-              </div>
-              {dynamicReason && <p className="mt-1 text-xs text-slate-600">Dynamic hallucination: {dynamicReason}</p>}
-            </article>
-          );
-        })}
+        {Array.from({ length: scopes }, (_, k) => (
+          <ScopeOutputs key={k} k={k} find={find} onFocus={onFocus} />
+        ))}
       </div>
 
       {problems.length > 0 && (
@@ -209,5 +132,93 @@ export function JudgeOutputs({
         </table>
       </section>
     </div>
+  );
+}
+
+/** One key frame's static knowledge graph and its cluster's changes, each with its hallucination reason. */
+function ScopeOutputs({
+  k,
+  find,
+  onFocus,
+}: {
+  k: number;
+  find: (stepId: string, scopeIndex: number) => StepRow | undefined;
+  onFocus: (focus: CellFocus) => void;
+}) {
+  const kgStep = find("static_kg", k);
+  const dynStep = find("dynamic_kg", k);
+  const kg = kgStep?.status === "done" ? readableStaticKg(kgStep.output) : null;
+  const changes = dynStep?.status === "done" ? readableDynamicKg(dynStep.output) : null;
+  const staticReason = readableReason(find("static_hallucination", k)?.output);
+  const dynamicReason = readableReason(find("dynamic_hallucination", k)?.output);
+  return (
+    <article className="rounded-md border border-slate-200 p-3" data-testid="scope-outputs">
+      <h3 className="mb-1 flex items-baseline gap-2 font-medium">
+        <button
+          type="button"
+          className="underline decoration-dotted"
+          onClick={() => onFocus({ stepId: "static_kg", scopeIndex: k, scoreId: null })}
+        >
+          Key frame {k + 1}
+        </button>
+        <span className="text-xs font-normal text-slate-500">static knowledge graph</span>
+        <Version step={kgStep} />
+      </h3>
+      <div data-testid="static-kg">
+        {kg ? (
+          <>
+            <ul className="ml-4 list-disc">
+              {kg.objects.map((o) => (
+                <li key={o.name} data-testid="kg-object">
+                  <b>{o.name}</b>
+                  {o.attributes.length > 0 && <span className="text-slate-600">: {o.attributes.join("; ")}</span>}
+                </li>
+              ))}
+            </ul>
+            {kg.relations.length > 0 && (
+              <ul className="mt-1 ml-4 list-[circle] text-slate-700">
+                {kg.relations.map((r, i) => (
+                  <li key={i} data-testid="kg-relation">
+                    {r.subject} — <i>{r.relation}</i> — {r.object}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        ) : kgStep?.status === "done" ? (
+          <p className="text-xs text-slate-500">empty graph</p>
+        ) : (
+          <StepProblem step={kgStep} />
+        )}
+      </div>
+      {staticReason && <p className="mt-1 text-xs text-slate-600">Static hallucination: {staticReason}</p>}
+      <h3 className="mt-2 mb-1 flex items-baseline gap-2 font-medium">
+        <button
+          type="button"
+          className="underline decoration-dotted"
+          onClick={() => onFocus({ stepId: "dynamic_kg", scopeIndex: k, scoreId: null })}
+        >
+          Cluster {k + 1}
+        </button>
+        <span className="text-xs font-normal text-slate-500">changes (dynamic knowledge graph)</span>
+        <Version step={dynStep} />
+      </h3>
+      <div data-testid="dynamic-kg">
+        {changes && changes.length > 0 ? (
+          <ul className="ml-4 list-disc">
+            {changes.map((c) => (
+              <li key={c.object} data-testid="kg-change">
+                <b>{c.object}</b>: {c.change}
+              </li>
+            ))}
+          </ul>
+        ) : dynStep?.status === "done" ? (
+          <p className="text-xs text-slate-500">no changes listed</p>
+        ) : (
+          <StepProblem step={dynStep} />
+        )}
+      </div>
+      {dynamicReason && <p className="mt-1 text-xs text-slate-600">Dynamic hallucination: {dynamicReason}</p>}
+    </article>
   );
 }

@@ -190,38 +190,7 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
           (id {caption.externalId})
         </span>
       </div>
-      <Card title={detail.frameSet ? `Frames (${detail.frameSet.mode}, ${detail.frameSet.frameCount})` : "Frames"}>
-        {detail.frameSet ? (
-          <div className="grid grid-cols-4 gap-2 md:grid-cols-8" data-testid="caption-frames">
-            {detail.frameSet.frames.map((f) => (
-              <figure key={f.id} className="text-xs text-slate-500">
-                {/* eslint-disable-next-line @next/next/no-img-element */}
-                <img
-                  src={`/api/v1/frames/${f.id}/image`}
-                  alt={`frame ${f.index} at ${f.timestampS.toFixed(2)} s`}
-                  className="w-full rounded border border-slate-200"
-                />
-                <figcaption>{f.timestampS.toFixed(2)} s</figcaption>
-              </figure>
-            ))}
-          </div>
-        ) : (
-          <p className="text-sm text-slate-500">
-            No uniform frame set yet
-            {roleCan(role, "videos.import") ? (
-              <>
-                :{" "}
-                <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending?uniform=8`}>
-                  extract it
-                </Link>
-              </>
-            ) : (
-              " (an owner extracts it)"
-            )}
-            .
-          </p>
-        )}
-      </Card>
+      <FramesCard projectId={projectId} detail={detail} canImport={roleCan(role, "videos.import")} />
       <Card title="Caption">
         <div className="flex flex-col gap-3">
           {reference && <Text label="Instruction" text={reference.instruction} testId="caption-instruction" />}
@@ -295,6 +264,52 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
         </Card>
       ))}
     </div>
+  );
+}
+
+/** The uniform frames the caption judges see (or where to extract them). */
+function FramesCard({
+  projectId,
+  detail,
+  canImport,
+}: {
+  projectId: string;
+  detail: Awaited<ReturnType<typeof captionDetail>>;
+  canImport: boolean;
+}) {
+  return (
+    <Card title={detail.frameSet ? `Frames (${detail.frameSet.mode}, ${detail.frameSet.frameCount})` : "Frames"}>
+      {detail.frameSet ? (
+        <div className="grid grid-cols-4 gap-2 md:grid-cols-8" data-testid="caption-frames">
+          {detail.frameSet.frames.map((f) => (
+            <figure key={f.id} className="text-xs text-slate-500">
+              {/* eslint-disable-next-line @next/next/no-img-element */}
+              <img
+                src={`/api/v1/frames/${f.id}/image`}
+                alt={`frame ${f.index} at ${f.timestampS.toFixed(2)} s`}
+                className="w-full rounded border border-slate-200"
+              />
+              <figcaption>{f.timestampS.toFixed(2)} s</figcaption>
+            </figure>
+          ))}
+        </div>
+      ) : (
+        <p className="text-sm text-slate-500">
+          No uniform frame set yet
+          {canImport ? (
+            <>
+              :{" "}
+              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/pending?uniform=8`}>
+                extract it
+              </Link>
+            </>
+          ) : (
+            " (an owner extracts it)"
+          )}
+          .
+        </p>
+      )}
+    </Card>
   );
 }
 

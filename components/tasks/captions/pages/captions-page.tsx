@@ -21,6 +21,7 @@ import { runExportsWithheld } from "@/lib/export/run-downloads";
 import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { withheldReason } from "@/lib/visibility/withheld";
 import { searchParamsObject } from "@/lib/videos/video-filter";
+import type { z } from "zod";
 import { runName } from "@/lib/runs/run-name";
 
 const FLAG_LABELS: Record<(typeof CAPTION_FLAGS)[number], string> = {
@@ -146,8 +147,6 @@ export default async function CaptionsPage({
     problem = error.message;
   }
   const runs = overview?.runs ?? [];
-  const runOptions = (pipeline: string) =>
-    runs.filter((r) => r.pipeline === pipeline).map((r) => ({ value: r.id, label: runLabel(r) }));
   const { style, content } = overview ?? { style: null, content: null };
   const canExport = roleCan(role, "export.read");
   const runIds = [style, content]
@@ -160,42 +159,15 @@ export default async function CaptionsPage({
     ? await Promise.all([style, content].map((run) => (run ? runExportsWithheld(prisma, actor.userId, run.id) : null)))
     : [null, null];
   const exportsWithheld = leaderboardWithheld ?? styleWithheld ?? contentWithheld ?? null;
-  const downloads = [
-    ...(runIds && !leaderboardWithheld
-      ? [
-          {
-            label: "Leaderboard CSV",
-            href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=csv`,
-            filename: `caption-leaderboard-${projectId}.csv`,
-            kind: "csv" as const,
-          },
-          {
-            label: "Leaderboard JSONL",
-            href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=jsonl`,
-            filename: `caption-leaderboard-${projectId}.jsonl`,
-            kind: "jsonl" as const,
-          },
-        ]
-      : []),
-    ...[style, content].flatMap((run, i) =>
-      run && ![styleWithheld, contentWithheld][i]
-        ? (["csv", "jsonl"] as const).map((format) => ({
-            label: `${run.pipeline === "caption_style" ? "Style" : "Content"} captions ${format.toUpperCase()}`,
-            href: `/api/v1/runs/${run.id}/captions?format=${format}`,
-            filename: `captions-${run.id}.${format}`,
-            kind: format,
-          }))
-        : [],
-    ),
-  ];
+  const downloads = captionDownloads(
+    projectId,
+    runIds,
+    leaderboardWithheld,
+    [style, content],
+    [styleWithheld, contentWithheld],
+  );
   const pageCount = Math.max(1, Math.ceil((overview?.total ?? 0) / query.pageSize));
-  const pageHref = (page: number) => {
-    const search = new URLSearchParams(
-      Object.entries(raw).filter(([k, v]) => k !== "page" && typeof v === "string" && v !== "") as [string, string][],
-    );
-    search.set("page", String(page));
-    return `/projects/${projectId}/captions?${search}`;
-  };
+  const pageHref = (page: number) => captionsPageHref(projectId, raw, page);
 
   return (
     <div className="flex flex-col gap-5">
@@ -216,46 +188,7 @@ export default async function CaptionsPage({
         </Link>{" "}
         page.
       </p>
-      <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="caption-filters">
-        <FilterSelect
-          label="Style run"
-          name="styleRunId"
-          defaultValue={style?.id ?? ""}
-          options={runOptions("caption_style")}
-        />
-        <FilterSelect
-          label="Content run"
-          name="contentRunId"
-          defaultValue={content?.id ?? ""}
-          options={runOptions("caption_content")}
-        />
-        <FilterSelect
-          label="Model"
-          name="model"
-          defaultValue={query.model ?? ""}
-          empty="every model"
-          options={options.models}
-          testId="filter-model"
-        />
-        <FilterSelect
-          label="Caption type"
-          name="type"
-          defaultValue={query.type ?? ""}
-          empty="every type"
-          options={options.types}
-          testId="filter-type"
-        />
-        <VideoFilterSelect videos={options.videos} defaultValue={query.videoId} />
-        <FilterSelect
-          label="Flag"
-          name="flag"
-          defaultValue={query.flag ?? ""}
-          empty="any"
-          options={CAPTION_FLAGS.map((f) => ({ value: f, label: FLAG_LABELS[f] }))}
-          testId="filter-flag"
-        />
-        <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
-      </form>
+      <CaptionFilters style={style} content={content} runs={runs} query={query} options={options} />
       {problem && (
         <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
           {problem}
@@ -269,32 +202,7 @@ export default async function CaptionsPage({
         </EmptyState>
       ) : overview ? (
         <>
-          <Card title="Leaderboard">
-            <p className="mb-2 text-xs text-slate-500">
-              Per model × caption type (and per model over all its captions): mean style score (0–4, the score that
-              counts), content coverage (key points hit / key points) and the rate of length-rule violations, each with
-              its bootstrap 95% interval and n (captions).
-            </p>
-            {leaderboardWithheld ? (
-              <WithheldNotice
-                message={`The leaderboard of these runs is ${withheldReason(leaderboardWithheld)}. It is computed from every caption, so it is shown once you have submitted them.`}
-                withheld={leaderboardWithheld}
-              />
-            ) : (
-              <DataTable
-                testId="caption-leaderboard"
-                columns={LEADERBOARD_COLUMNS}
-                rows={overview.leaderboard?.rows ?? []}
-                rowKey={(row) => `${row.model}:${row.captionType ?? ""}`}
-                rowProps={(row) => ({
-                  "data-testid": "leaderboard-row",
-                  "data-model": row.model,
-                  "data-type": row.captionType ?? "all",
-                  className: row.captionType === null ? "bg-slate-50 font-medium" : "",
-                })}
-              />
-            )}
-          </Card>
+          <LeaderboardCard overview={overview} leaderboardWithheld={leaderboardWithheld} />
           {canExport && (downloads.length > 0 || exportsWithheld) && (
             <Card title="Exports">
               {exportsWithheld && (
@@ -333,4 +241,144 @@ export default async function CaptionsPage({
       ) : null}
     </div>
   );
+}
+
+type Overview = Awaited<ReturnType<typeof projectCaptionOverview>>;
+type Withheld = Overview["leaderboardWithheld"];
+
+/** The leaderboard's downloads (unless withheld) and each shown run's captions (unless that run's are). */
+function captionDownloads(
+  projectId: string,
+  runIds: string,
+  leaderboardWithheld: Withheld,
+  [style, content]: (CaptionRunSummary | null)[],
+  [styleWithheld, contentWithheld]: unknown[],
+) {
+  return [
+    ...(runIds && !leaderboardWithheld
+      ? [
+          {
+            label: "Leaderboard CSV",
+            href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=csv`,
+            filename: `caption-leaderboard-${projectId}.csv`,
+            kind: "csv" as const,
+          },
+          {
+            label: "Leaderboard JSONL",
+            href: `/api/v1/projects/${projectId}/caption-leaderboard?${runIds}&format=jsonl`,
+            filename: `caption-leaderboard-${projectId}.jsonl`,
+            kind: "jsonl" as const,
+          },
+        ]
+      : []),
+    ...[style, content].flatMap((run, i) =>
+      run && ![styleWithheld, contentWithheld][i]
+        ? (["csv", "jsonl"] as const).map((format) => ({
+            label: `${run.pipeline === "caption_style" ? "Style" : "Content"} captions ${format.toUpperCase()}`,
+            href: `/api/v1/runs/${run.id}/captions?format=${format}`,
+            filename: `captions-${run.id}.${format}`,
+            kind: format,
+          }))
+        : [],
+    ),
+  ];
+}
+
+function CaptionFilters({
+  style,
+  content,
+  runs,
+  query,
+  options,
+}: {
+  style: CaptionRunSummary | null;
+  content: CaptionRunSummary | null;
+  runs: CaptionRunSummary[];
+  query: z.output<typeof captionListQuerySchema>;
+  options: Awaited<ReturnType<typeof captionFilterOptions>>;
+}) {
+  const runOptions = (pipeline: string) =>
+    runs.filter((r) => r.pipeline === pipeline).map((r) => ({ value: r.id, label: runLabel(r) }));
+  return (
+    <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="caption-filters">
+      <FilterSelect
+        label="Style run"
+        name="styleRunId"
+        defaultValue={style?.id ?? ""}
+        options={runOptions("caption_style")}
+      />
+      <FilterSelect
+        label="Content run"
+        name="contentRunId"
+        defaultValue={content?.id ?? ""}
+        options={runOptions("caption_content")}
+      />
+      <FilterSelect
+        label="Model"
+        name="model"
+        defaultValue={query.model ?? ""}
+        empty="every model"
+        options={options.models}
+        testId="filter-model"
+      />
+      <FilterSelect
+        label="Caption type"
+        name="type"
+        defaultValue={query.type ?? ""}
+        empty="every type"
+        options={options.types}
+        testId="filter-type"
+      />
+      <VideoFilterSelect videos={options.videos} defaultValue={query.videoId} />
+      <FilterSelect
+        label="Flag"
+        name="flag"
+        defaultValue={query.flag ?? ""}
+        empty="any"
+        options={CAPTION_FLAGS.map((f) => ({ value: f, label: FLAG_LABELS[f] }))}
+        testId="filter-flag"
+      />
+      <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Apply</button>
+    </form>
+  );
+}
+
+function LeaderboardCard({ overview, leaderboardWithheld }: { overview: Overview; leaderboardWithheld: Withheld }) {
+  return (
+    <Card title="Leaderboard">
+      <p className="mb-2 text-xs text-slate-500">
+        Per model × caption type (and per model over all its captions): mean style score (0–4, the score that counts),
+        content coverage (key points hit / key points) and the rate of length-rule violations, each with its bootstrap
+        95% interval and n (captions).
+      </p>
+      {leaderboardWithheld ? (
+        <WithheldNotice
+          message={`The leaderboard of these runs is ${withheldReason(leaderboardWithheld)}. It is computed from every caption, so it is shown once you have submitted them.`}
+          withheld={leaderboardWithheld}
+        />
+      ) : (
+        <DataTable
+          testId="caption-leaderboard"
+          columns={LEADERBOARD_COLUMNS}
+          rows={overview.leaderboard?.rows ?? []}
+          rowKey={(row) => `${row.model}:${row.captionType ?? ""}`}
+          rowProps={(row) => ({
+            "data-testid": "leaderboard-row",
+            "data-model": row.model,
+            "data-type": row.captionType ?? "all",
+            className: row.captionType === null ? "bg-slate-50 font-medium" : "",
+          })}
+        />
+      )}
+    </Card>
+  );
+}
+
+/** This page with the same filters and another page of the caption list. */
+function captionsPageHref(projectId: string, raw: Record<string, string>, page: number) {
+  const search = new URLSearchParams(
+    Object.entries(raw).filter(([k, v]) => k !== "page" && typeof v === "string" && v !== "") as [string, string][],
+  );
+  search.set("page", String(page));
+  return `/projects/${projectId}/captions?${search}`;
 }

@@ -90,39 +90,7 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
           </Link>
         </span>
       </div>
-      <Card title="Question">
-        <div className="flex flex-col gap-3 text-sm">
-          <p className="text-base" data-testid="question-text">
-            {question.question}
-          </p>
-          {question.options && (
-            <ol className="flex flex-col gap-1" data-testid="question-options">
-              {Object.entries(question.options).map(([letter, text]) => (
-                <li
-                  key={letter}
-                  data-testid="question-option"
-                  data-letter={letter}
-                  data-correct={letter === question.answer}
-                  className={letter === question.answer ? "font-medium text-emerald-800" : ""}
-                >
-                  {letter}. {text}
-                  {letter === question.answer && (
-                    <span className="ml-2 rounded bg-emerald-100 px-1 text-xs">correct</span>
-                  )}
-                </li>
-              ))}
-            </ol>
-          )}
-          {question.format === "open" && (
-            <p data-testid="question-reference">
-              <span className="text-xs font-medium uppercase text-slate-500">Reference answer</span> {question.answer}
-            </p>
-          )}
-          <p className="text-xs text-slate-500">
-            category {question.category ?? "none"} · granularity {question.granularity ?? "none"}
-          </p>
-        </div>
-      </Card>
+      <QuestionCard question={question} />
       {detail.blind && (
         <p className="rounded-md bg-slate-800 px-3 py-2 text-sm text-white" data-testid="qa-blind">
           You are reviewing this video in a blind queue: the judge&apos;s decisions are shown once you submit.
@@ -207,5 +175,44 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
         </Card>
       ))}
     </div>
+  );
+}
+
+/** The question, its options (the correct one marked) or its reference answer, its category and granularity. */
+function QuestionCard({ question }: { question: Awaited<ReturnType<typeof questionDetail>>["question"] }) {
+  return (
+    <Card title="Question">
+      <div className="flex flex-col gap-3 text-sm">
+        <p className="text-base" data-testid="question-text">
+          {question.question}
+        </p>
+        {question.options && (
+          <ol className="flex flex-col gap-1" data-testid="question-options">
+            {Object.entries(question.options).map(([letter, text]) => (
+              <li
+                key={letter}
+                data-testid="question-option"
+                data-letter={letter}
+                data-correct={letter === question.answer}
+                className={letter === question.answer ? "font-medium text-emerald-800" : ""}
+              >
+                {letter}. {text}
+                {letter === question.answer && (
+                  <span className="ml-2 rounded bg-emerald-100 px-1 text-xs">correct</span>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+        {question.format === "open" && (
+          <p data-testid="question-reference">
+            <span className="text-xs font-medium uppercase text-slate-500">Reference answer</span> {question.answer}
+          </p>
+        )}
+        <p className="text-xs text-slate-500">
+          category {question.category ?? "none"} · granularity {question.granularity ?? "none"}
+        </p>
+      </div>
+    </Card>
   );
 }

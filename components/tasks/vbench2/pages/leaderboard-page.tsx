@@ -66,9 +66,6 @@ export default async function Vbench2LeaderboardPage({
     ? `runId=${encodeURIComponent(parsed.data.runId)}${parsed.data.labelSetId ? `&labelSetId=${encodeURIComponent(parsed.data.labelSetId)}` : ""}`
     : "";
   const api = (format: string) => `/api/v1/projects/${projectId}/vbench2-leaderboard?${query}&format=${format}`;
-  const dimensionsShown = board
-    ? board.result.dimensions.filter((d) => board!.generators.some((g) => g.dimensions[d]!.n > 0))
-    : [];
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="VBench-2.0 leaderboard" />
@@ -131,60 +128,75 @@ export default async function Vbench2LeaderboardPage({
               rowProps={(g) => ({ "data-testid": "vbench2-leaderboard-row", "data-model": g.model })}
             />
           </Card>
-          <Card title="Dimensions">
-            <DataTable
-              testId="vbench2-leaderboard-dimensions"
-              columns={[
-                { id: "dimension", header: "dimension", cell: (dimension) => dimension.replace(/_/g, " ") },
-                {
-                  id: "source",
-                  header: "source",
-                  className: "text-slate-500",
-                  cell: (dimension) => SOURCE_LABELS[board.generators[0]!.dimensions[dimension]!.source],
-                },
-                ...board.generators.map((g) => ({
-                  id: g.model,
-                  header: g.model,
-                  className: "tabular-nums",
-                  cellProps: (dimension: string) => ({ title: `${g.dimensions[dimension]!.n} videos` }),
-                  cell: (dimension: string) => cell(g.dimensions[dimension]!),
-                })),
-              ]}
-              rows={dimensionsShown}
-              rowKey={(dimension) => dimension}
-            />
-            {dimensionsShown.length < board.result.dimensions.length && (
-              <p className="mt-2 text-xs text-slate-500">
-                The other {board.result.dimensions.length - dimensionsShown.length} dimensions have no video here: they
-                count 0 in their categories.
-              </p>
-            )}
-          </Card>
+          <DimensionsCard board={board} />
           <Card title="Pairs">
             <LeaderboardPairsTable pairs={board.pairs} percent />
           </Card>
-          <Card title="Rankings by source">
-            <ul className="text-sm" data-testid="vbench2-rankings">
-              {Object.entries(board.rankings).map(([source, ranking]) => (
-                <li key={source}>
-                  {SOURCE_LABELS[source as keyof typeof SOURCE_LABELS]}: {ranking.join(" > ")}
-                </li>
-              ))}
-              {board.kendallTau.map((t) => (
-                <li key={`${t.a}-${t.b}`} className="text-slate-600">
-                  Kendall&apos;s τ, {SOURCE_LABELS[t.a]} vs {SOURCE_LABELS[t.b]}:{" "}
-                  {t.tau === null ? "undefined" : t.tau.toFixed(2)}
-                </li>
-              ))}
-            </ul>
-            {board.leftOut.withoutModel > 0 && (
-              <p className="mt-2 text-xs text-slate-500">
-                Left out: {board.leftOut.withoutModel} video values without a generator.
-              </p>
-            )}
-          </Card>
+          <RankingsCard board={board} />
         </>
       )}
     </div>
+  );
+}
+
+/** Each generator's score per dimension (the dimensions with no video here are counted, not listed). */
+function DimensionsCard({ board }: { board: Vbench2Leaderboard }) {
+  const dimensionsShown = board.result.dimensions.filter((d) => board.generators.some((g) => g.dimensions[d]!.n > 0));
+  return (
+    <Card title="Dimensions">
+      <DataTable
+        testId="vbench2-leaderboard-dimensions"
+        columns={[
+          { id: "dimension", header: "dimension", cell: (dimension) => dimension.replace(/_/g, " ") },
+          {
+            id: "source",
+            header: "source",
+            className: "text-slate-500",
+            cell: (dimension) => SOURCE_LABELS[board.generators[0]!.dimensions[dimension]!.source],
+          },
+          ...board.generators.map((g) => ({
+            id: g.model,
+            header: g.model,
+            className: "tabular-nums",
+            cellProps: (dimension: string) => ({ title: `${g.dimensions[dimension]!.n} videos` }),
+            cell: (dimension: string) => cell(g.dimensions[dimension]!),
+          })),
+        ]}
+        rows={dimensionsShown}
+        rowKey={(dimension) => dimension}
+      />
+      {dimensionsShown.length < board.result.dimensions.length && (
+        <p className="mt-2 text-xs text-slate-500">
+          The other {board.result.dimensions.length - dimensionsShown.length} dimensions have no video here: they count
+          0 in their categories.
+        </p>
+      )}
+    </Card>
+  );
+}
+
+/** The generators' order by each source (judge, VBench's own results, people) and how the orders agree. */
+function RankingsCard({ board }: { board: Vbench2Leaderboard }) {
+  return (
+    <Card title="Rankings by source">
+      <ul className="text-sm" data-testid="vbench2-rankings">
+        {Object.entries(board.rankings).map(([source, ranking]) => (
+          <li key={source}>
+            {SOURCE_LABELS[source as keyof typeof SOURCE_LABELS]}: {ranking.join(" > ")}
+          </li>
+        ))}
+        {board.kendallTau.map((t) => (
+          <li key={`${t.a}-${t.b}`} className="text-slate-600">
+            Kendall&apos;s τ, {SOURCE_LABELS[t.a]} vs {SOURCE_LABELS[t.b]}:{" "}
+            {t.tau === null ? "undefined" : t.tau.toFixed(2)}
+          </li>
+        ))}
+      </ul>
+      {board.leftOut.withoutModel > 0 && (
+        <p className="mt-2 text-xs text-slate-500">
+          Left out: {board.leftOut.withoutModel} video values without a generator.
+        </p>
+      )}
+    </Card>
   );
 }

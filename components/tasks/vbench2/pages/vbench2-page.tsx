@@ -18,6 +18,7 @@ import {
 import { VBENCH2_CATEGORIES } from "@/lib/tasks/vbench2/vbench2-dimensions";
 import { vbench2ResultsView, type VisibleVbench2Results } from "@/lib/tasks/vbench2/visible-results";
 import { searchParamsObject } from "@/lib/videos/video-filter";
+import type { z } from "zod";
 import { withheldReason, type Withheld } from "@/lib/visibility/withheld";
 import { DimensionVideos } from "../dimension-videos";
 import { AgreementCell, Percent } from "../results-cells";
@@ -170,27 +171,7 @@ export default async function Vbench2Page({
   const evalFiles = generatorFiles.filter((g) => !g.withheld).map((g) => g.model);
   const api = runId ? `/api/v1/runs/${runId}/vbench2` : null;
   const labelQuery = labelSetId ? `&labelSetId=${encodeURIComponent(labelSetId)}` : "";
-  // Each judged dimension's videos a page at a time; the dimension the query names opens at its filter and page.
-  const videoLists = (results?.dimensions ?? [])
-    .filter((d) => d.source === "judge")
-    .map((d) => {
-      const named = query.dimension === d.dimension;
-      const show = (named && query.show) || "all";
-      return {
-        dimension: d.dimension,
-        show,
-        open: named,
-        slice: videoSlice(d.videos, show, named ? (query.page ?? 1) : 1),
-      };
-    });
-  const strips =
-    runId && results
-      ? await runFrameStrips(
-          prisma,
-          runId,
-          videoLists.flatMap((list) => list.slice.videos.map((v) => v.videoId)),
-        )
-      : new Map();
+  const { videoLists, strips } = await dimensionVideoLists(runId, results, query);
   const listHref =
     (dimension: string) =>
     ({ show, page }: { show: string; page: number }) =>
@@ -219,44 +200,14 @@ export default async function Vbench2Page({
           VBench2_full_info.json.
         </EmptyState>
       ) : (
-        <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="vbench2-choose">
-          <FilterSelect
-            label="Run"
-            labelClassName="font-medium text-slate-700"
-            name="runId"
-            defaultValue={runId}
-            options={runs.map((run) => ({
-              value: run.id,
-              label: `${run.label} · ${run.status}${run.simulated ? " · simulated" : ""}`,
-            }))}
-          />
-          <FilterSelect
-            label="VBench's own results (label set)"
-            labelClassName="font-medium text-slate-700"
-            name="labelSetId"
-            defaultValue={labelSetId ?? NO_LABEL_SET}
-            options={[
-              { value: NO_LABEL_SET, label: "none" },
-              ...labelSets.map((set) => ({ value: set.id, label: set.name })),
-            ]}
-          />
-          <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Show</button>
-        </form>
+        <Vbench2Choose runs={runs} runId={runId} labelSets={labelSets} labelSetId={labelSetId} />
       )}
       {withheld && (
         <WithheldNotice message={`The VBench-2.0 results are ${withheldReason(withheld)}.`} withheld={withheld} />
       )}
       {withheld && api && evalFiles.length > 0 && (
         <p className="flex flex-wrap gap-3 text-sm" data-testid="vbench2-exports">
-          {evalFiles.map((model) => (
-            <a
-              key={model}
-              className="text-indigo-700 underline"
-              href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}
-            >
-              {model}_eval_results.json
-            </a>
-          ))}
+          <EvalFileLinks api={api} evalFiles={evalFiles} />
         </p>
       )}
       {results && api && (
@@ -265,15 +216,7 @@ export default async function Vbench2Page({
             <a className="text-indigo-700 underline" href={`${api}?format=json${labelQuery}`}>
               JSON
             </a>
-            {evalFiles.map((model) => (
-              <a
-                key={model}
-                className="text-indigo-700 underline"
-                href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}
-              >
-                {model}_eval_results.json
-              </a>
-            ))}
+            <EvalFileLinks api={api} evalFiles={evalFiles} />
             <Link
               className="text-indigo-700 underline"
               href={`/projects/${projectId}/vbench2/leaderboard?runId=${runId}${labelQuery}`}
@@ -282,33 +225,7 @@ export default async function Vbench2Page({
               generator leaderboard
             </Link>
           </p>
-          <Card title="All dimensions">
-            <DataTable
-              testId="vbench2-dimensions"
-              columns={dimensionColumns(results, peopleAnswered)}
-              rows={[
-                ...Object.entries(VBENCH2_CATEGORIES).flatMap(([category, dimensions]): DimensionRow[] => [
-                  { kind: "category", category },
-                  ...dimensions.map((dimension) => ({
-                    kind: "dimension" as const,
-                    dimension,
-                    d: results.dimensions.find((entry) => entry.dimension === dimension),
-                  })),
-                ]),
-                { kind: "total" },
-              ]}
-              rowKey={(row) =>
-                row.kind === "category" ? row.category : row.kind === "dimension" ? row.dimension : "total"
-              }
-              rowProps={(row) =>
-                row.kind === "category"
-                  ? { className: "bg-slate-50 font-medium" }
-                  : row.kind === "total"
-                    ? { className: "border-t-2 border-slate-300 font-semibold" }
-                    : { "data-testid": `vbench2-row-${row.dimension}` }
-              }
-            />
-          </Card>
+          <DimensionsCard results={results} peopleAnswered={peopleAnswered} />
           {videoLists.map(({ dimension, slice, show, open }) => (
             <DimensionVideos
               key={dimension}
@@ -325,4 +242,116 @@ export default async function Vbench2Page({
       )}
     </div>
   );
+}
+
+/** The run shown and the label set of VBench's own results beside it. */
+function Vbench2Choose({
+  runs,
+  runId,
+  labelSets,
+  labelSetId,
+}: {
+  runs: Awaited<ReturnType<typeof vbench2PageChoices>>["runs"];
+  runId: string | undefined;
+  labelSets: Awaited<ReturnType<typeof vbench2PageChoices>>["labelSets"];
+  labelSetId: string | null;
+}) {
+  return (
+    <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="vbench2-choose">
+      <FilterSelect
+        label="Run"
+        labelClassName="font-medium text-slate-700"
+        name="runId"
+        defaultValue={runId}
+        options={runs.map((run) => ({
+          value: run.id,
+          label: `${run.label} · ${run.status}${run.simulated ? " · simulated" : ""}`,
+        }))}
+      />
+      <FilterSelect
+        label="VBench's own results (label set)"
+        labelClassName="font-medium text-slate-700"
+        name="labelSetId"
+        defaultValue={labelSetId ?? NO_LABEL_SET}
+        options={[
+          { value: NO_LABEL_SET, label: "none" },
+          ...labelSets.map((set) => ({ value: set.id, label: set.name })),
+        ]}
+      />
+      <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5">Show</button>
+    </form>
+  );
+}
+
+/** Every dimension under its category, then the total. */
+function DimensionsCard({ results, peopleAnswered }: { results: Results; peopleAnswered: boolean }) {
+  return (
+    <Card title="All dimensions">
+      <DataTable
+        testId="vbench2-dimensions"
+        columns={dimensionColumns(results, peopleAnswered)}
+        rows={[
+          ...Object.entries(VBENCH2_CATEGORIES).flatMap(([category, dimensions]): DimensionRow[] => [
+            { kind: "category", category },
+            ...dimensions.map((dimension) => ({
+              kind: "dimension" as const,
+              dimension,
+              d: results.dimensions.find((entry) => entry.dimension === dimension),
+            })),
+          ]),
+          { kind: "total" },
+        ]}
+        rowKey={(row) => (row.kind === "category" ? row.category : row.kind === "dimension" ? row.dimension : "total")}
+        rowProps={(row) =>
+          row.kind === "category"
+            ? { className: "bg-slate-50 font-medium" }
+            : row.kind === "total"
+              ? { className: "border-t-2 border-slate-300 font-semibold" }
+              : { "data-testid": `vbench2-row-${row.dimension}` }
+        }
+      />
+    </Card>
+  );
+}
+
+/** Each judged dimension's videos a page at a time (the dimension the query names opens at its filter and page), with their frame strips. */
+async function dimensionVideoLists(
+  runId: string | undefined,
+  results: Results | null,
+  query: Partial<z.output<typeof vbench2PageQuerySchema>>,
+) {
+  const videoLists = (results?.dimensions ?? [])
+    .filter((d) => d.source === "judge")
+    .map((d) => {
+      const named = query.dimension === d.dimension;
+      const show = (named && query.show) || "all";
+      return {
+        dimension: d.dimension,
+        show,
+        open: named,
+        slice: videoSlice(d.videos, show, named ? (query.page ?? 1) : 1),
+      };
+    });
+  const strips =
+    runId && results
+      ? await runFrameStrips(
+          prisma,
+          runId,
+          videoLists.flatMap((list) => list.slice.videos.map((v) => v.videoId)),
+        )
+      : new Map();
+  return { videoLists, strips };
+}
+
+/** Each generator's eval_results.json, as VBench-2.0's own code writes it. */
+function EvalFileLinks({ api, evalFiles }: { api: string; evalFiles: string[] }) {
+  return evalFiles.map((model) => (
+    <a
+      key={model}
+      className="text-indigo-700 underline"
+      href={`${api}?format=eval_results&model=${encodeURIComponent(model)}`}
+    >
+      {model}_eval_results.json
+    </a>
+  ));
 }
