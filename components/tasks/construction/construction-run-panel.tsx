@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { type Dispatch, type SetStateAction, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { RunProgress } from "@/components/judge/run-progress";
 import { startConstruction, startGeneration } from "./construction-requests";
@@ -129,42 +129,14 @@ export function ConstructionRunPanel({
               </label>
             )}
             {kind === "construct" && (
-              <label className="flex flex-col gap-1">
-                Checking endpoint (optional)
-                <select
-                  className={select}
-                  value={checkerEndpointId}
-                  onChange={(e) => setCheckerEndpointId(e.target.value)}
-                  data-testid="construct-checker-endpoint"
-                >
-                  <option value="">the same endpoint</option>
-                  <EndpointOptions endpoints={endpoints} />
-                </select>
-              </label>
+              <CheckerSelects
+                endpoints={endpoints}
+                checkerEndpointId={checkerEndpointId}
+                setCheckerEndpointId={setCheckerEndpointId}
+                moreCheckers={moreCheckers}
+                setMoreCheckers={setMoreCheckers}
+              />
             )}
-            {kind === "construct" &&
-              ([0, 1] as const).map((j) => (
-                <label
-                  key={j}
-                  className="flex flex-col gap-1"
-                  title="Each multiple-choice check (Tables 31, 32) is asked of every checker and decided by the majority."
-                >
-                  {j === 0 ? "Second checker (optional)" : "Third checker (optional)"}
-                  <select
-                    className={select}
-                    value={moreCheckers[j]}
-                    onChange={(e) =>
-                      setMoreCheckers((current) =>
-                        j === 0 ? [e.target.value, current[1]] : [current[0], e.target.value],
-                      )
-                    }
-                    data-testid={`construct-checker-endpoint-${j + 2}`}
-                  >
-                    <option value="">none</option>
-                    <EndpointOptions endpoints={endpoints} />
-                  </select>
-                </label>
-              ))}
             <button
               type="submit"
               className={buttonClass("secondary")}
@@ -181,18 +153,76 @@ export function ConstructionRunPanel({
         </p>
       )}
       {latest && <RunProgress runId={latest} canManage={canManage} compact />}
-      {runs.length > 0 && (
-        <ul className="flex flex-wrap gap-x-3 text-xs text-slate-600">
-          {runs.map((run) => (
-            <li key={run.id}>
-              <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`}>
-                {run.createdAt.slice(0, 16).replace("T", " ")}
-              </Link>{" "}
-              · {run.endpoint.model} · {run.status}
-            </li>
-          ))}
-        </ul>
-      )}
+      <OlderRuns projectId={projectId} runs={runs} />
     </div>
+  );
+}
+
+/** The checking endpoints of a Filter & transform run: the first one (else the run's own) and two optional more. */
+function CheckerSelects({
+  endpoints,
+  checkerEndpointId,
+  setCheckerEndpointId,
+  moreCheckers,
+  setMoreCheckers,
+}: {
+  endpoints: EndpointChoice[];
+  checkerEndpointId: string;
+  setCheckerEndpointId: (id: string) => void;
+  moreCheckers: [string, string];
+  setMoreCheckers: Dispatch<SetStateAction<[string, string]>>;
+}) {
+  return (
+    <>
+      <label className="flex flex-col gap-1">
+        Checking endpoint (optional)
+        <select
+          className={select}
+          value={checkerEndpointId}
+          onChange={(e) => setCheckerEndpointId(e.target.value)}
+          data-testid="construct-checker-endpoint"
+        >
+          <option value="">the same endpoint</option>
+          <EndpointOptions endpoints={endpoints} />
+        </select>
+      </label>
+      {([0, 1] as const).map((j) => (
+        <label
+          key={j}
+          className="flex flex-col gap-1"
+          title="Each multiple-choice check (Tables 31, 32) is asked of every checker and decided by the majority."
+        >
+          {j === 0 ? "Second checker (optional)" : "Third checker (optional)"}
+          <select
+            className={select}
+            value={moreCheckers[j]}
+            onChange={(e) =>
+              setMoreCheckers((current) => (j === 0 ? [e.target.value, current[1]] : [current[0], e.target.value]))
+            }
+            data-testid={`construct-checker-endpoint-${j + 2}`}
+          >
+            <option value="">none</option>
+            <EndpointOptions endpoints={endpoints} />
+          </select>
+        </label>
+      ))}
+    </>
+  );
+}
+
+/** The set's runs, newest first, as links to their pages. */
+function OlderRuns({ projectId, runs }: { projectId: string; runs: SetRunRow[] }) {
+  if (runs.length === 0) return null;
+  return (
+    <ul className="flex flex-wrap gap-x-3 text-xs text-slate-600">
+      {runs.map((run) => (
+        <li key={run.id}>
+          <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${run.id}`}>
+            {run.createdAt.slice(0, 16).replace("T", " ")}
+          </Link>{" "}
+          · {run.endpoint.model} · {run.status}
+        </li>
+      ))}
+    </ul>
   );
 }
