@@ -121,79 +121,87 @@ export function StepAnnotationImport({ projectId }: { projectId: string }) {
           Import
         </button>
       </div>
-      {problem && (
-        <div
-          role="alert"
-          className="flex flex-col gap-1 rounded-md border border-red-200 bg-red-50 p-3 text-xs text-red-800"
-          data-testid="step-annotation-errors"
-        >
-          <p>{problem.message}</p>
-          {problem.errors.length > 0 && (
-            <ul className="max-h-48 overflow-y-auto">
-              {problem.errors.map((e, i) => (
-                <li key={i}>
-                  {e.line !== null ? `line ${e.line}: ` : ""}
-                  {e.message}
-                </li>
-              ))}
-            </ul>
-          )}
-          {problem.unmatched.length > 0 && <p>Not in the project: {problem.unmatched.join(", ")}</p>}
-        </div>
+      {problem && <ImportProblem problem={problem} />}
+      {summary && <ImportSummary summary={summary} />}
+    </div>
+  );
+}
+
+function ImportProblem({ problem }: { problem: Problem }) {
+  return (
+    <div
+      role="alert"
+      className="flex flex-col gap-1 rounded-md border border-red-200 bg-red-50 p-3 text-xs text-red-800"
+      data-testid="step-annotation-errors"
+    >
+      <p>{problem.message}</p>
+      {problem.errors.length > 0 && (
+        <ul className="max-h-48 overflow-y-auto">
+          {problem.errors.map((e, i) => (
+            <li key={i}>
+              {e.line !== null ? `line ${e.line}: ` : ""}
+              {e.message}
+            </li>
+          ))}
+        </ul>
       )}
-      {summary && (
-        <div className="flex flex-col gap-2" data-testid="step-annotation-summary" data-dry-run={summary.dryRun}>
-          <p className="font-medium">
-            {summary.dryRun ? "Would create" : "Created"} {summary.set.name}: {summary.clips} clip
-            {summary.clips === 1 ? "" : "s"} from {summary.videos} video{summary.videos === 1 ? "" : "s"} ·{" "}
-            {Object.entries(summary.byDataset)
-              .map(([dataset, n]) => `${dataset} ${n}`)
-              .join(" · ")}
-          </p>
-          <table className="w-full text-left text-xs">
-            <thead className="text-slate-500">
-              <tr>
-                <th className="py-1 pr-3">line</th>
-                <th className="py-1 pr-3">video</th>
-                <th className="py-1 pr-3">clips</th>
-                <th className="py-1">left out by the trimming</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {summary.plans.map((plan) => (
-                <tr key={`${plan.line}-${plan.video}`} data-testid="step-annotation-plan">
-                  <td className="py-1 pr-3 align-top">{plan.line}</td>
-                  <td className="py-1 pr-3 align-top font-mono">{plan.video}</td>
-                  <td className="py-1 pr-3 align-top" data-testid="step-annotation-clips">
-                    {plan.clips.length}
-                    <ul className="text-slate-500">
-                      {plan.clips.map((clip) => (
-                        <li key={clip.clipIndex}>
-                          #{clip.clipIndex}: {seconds(clip.start)}–{seconds(clip.end)},{" "}
-                          {steps(clip.fromStep, clip.toStep)}
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td className="py-1 align-top" data-testid="step-annotation-discarded">
-                    {plan.discarded.length === 0 ? (
-                      <span className="text-slate-500">nothing</span>
-                    ) : (
-                      <ul>
-                        {plan.discarded.map((d, i) => (
-                          <li key={i}>
-                            {steps(d.fromStep, d.toStep)}: {d.reason}
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {problem.unmatched.length > 0 && <p>Not in the project: {problem.unmatched.join(", ")}</p>}
+    </div>
+  );
+}
+
+/** The clips each video makes (or made) and what the trimming left out. */
+function ImportSummary({ summary }: { summary: Summary }) {
+  return (
+    <div className="flex flex-col gap-2" data-testid="step-annotation-summary" data-dry-run={summary.dryRun}>
+      <p className="font-medium">
+        {summary.dryRun ? "Would create" : "Created"} {summary.set.name}: {summary.clips} clip
+        {summary.clips === 1 ? "" : "s"} from {summary.videos} video{summary.videos === 1 ? "" : "s"} ·{" "}
+        {Object.entries(summary.byDataset)
+          .map(([dataset, n]) => `${dataset} ${n}`)
+          .join(" · ")}
+      </p>
+      <table className="w-full text-left text-xs">
+        <thead className="text-slate-500">
+          <tr>
+            <th className="py-1 pr-3">line</th>
+            <th className="py-1 pr-3">video</th>
+            <th className="py-1 pr-3">clips</th>
+            <th className="py-1">left out by the trimming</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {summary.plans.map((plan) => (
+            <tr key={`${plan.line}-${plan.video}`} data-testid="step-annotation-plan">
+              <td className="py-1 pr-3 align-top">{plan.line}</td>
+              <td className="py-1 pr-3 align-top font-mono">{plan.video}</td>
+              <td className="py-1 pr-3 align-top" data-testid="step-annotation-clips">
+                {plan.clips.length}
+                <ul className="text-slate-500">
+                  {plan.clips.map((clip) => (
+                    <li key={clip.clipIndex}>
+                      #{clip.clipIndex}: {seconds(clip.start)}–{seconds(clip.end)}, {steps(clip.fromStep, clip.toStep)}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              <td className="py-1 align-top" data-testid="step-annotation-discarded">
+                {plan.discarded.length === 0 ? (
+                  <span className="text-slate-500">nothing</span>
+                ) : (
+                  <ul>
+                    {plan.discarded.map((d, i) => (
+                      <li key={i}>
+                        {steps(d.fromStep, d.toStep)}: {d.reason}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { ApiError, apiFetch } from "@/lib/api-client";
 
@@ -34,6 +34,117 @@ export function HarnessRunImport({
   /** Done QA runs with answers given without the video: own runs with their text-only baseline, external text-only runs. */
   baselineRuns: { id: string; label: string }[];
 }) {
+  const h = useHarnessImport(projectId, questionSets);
+  const { setId, setSetId, format, setFormat, model, setModel, file, setFile } = h;
+  const { createQuestions, setCreateQuestions, judgeEndpointId, setJudgeEndpointId, textOnly, setTextOnly } = h;
+  const { baselineRunId, setBaselineRunId, busy, answer, setAnswer, failure, send } = h;
+
+  return (
+    <section
+      className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      data-testid="harness-import"
+    >
+      <h2 className="text-base font-semibold text-slate-800">Import results from an eval harness</h2>
+      <p className="text-slate-600">
+        An lmms-eval <code>--log_samples</code> file (<code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>) or a
+        VLMEvalKit prediction file (<code>&lt;model&gt;_&lt;dataset&gt;.tsv</code> or <code>.xlsx</code>) becomes an
+        external run of a question set. Rows match questions by video and question text; letters are read as for
+        FrameJury&apos;s own runs. Open answers and answers without a readable letter go to the judge endpoint you
+        choose, as in FrameJury&apos;s own runs; without one they count as unanswerable.
+      </p>
+      <div className="flex flex-wrap items-end gap-3">
+        <SetAndFormatSelects
+          questionSets={questionSets}
+          setId={setId}
+          onSet={setSetId}
+          format={format}
+          onFormat={setFormat}
+        />
+        <label className="flex flex-col gap-1">
+          Model
+          <input
+            className={input}
+            value={model}
+            onChange={(e) => setModel(e.target.value)}
+            placeholder="e.g. llava-video-7b"
+          />
+        </label>
+        <JudgeAndBaselineSelects
+          judgeEndpoints={judgeEndpoints}
+          judgeEndpointId={judgeEndpointId}
+          onJudge={(id) => {
+            setJudgeEndpointId(id);
+            setAnswer(null);
+          }}
+          baselineRuns={baselineRuns}
+          baselineRunId={baselineRunId}
+          textOnly={textOnly}
+          onBaseline={(id) => {
+            setBaselineRunId(id);
+            setAnswer(null);
+          }}
+        />
+        <label className="flex flex-col gap-1">
+          File
+          <input
+            type="file"
+            accept=".jsonl,.tsv,.xlsx"
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              setAnswer(null);
+            }}
+          />
+        </label>
+      </div>
+      <Checkbox
+        checked={createQuestions}
+        onChange={(checked) => {
+          setCreateQuestions(checked);
+          setAnswer(null);
+        }}
+      >
+        Create the questions the set does not have (on the project&apos;s video of the same name, from the row&apos;s
+        options and answer)
+      </Checkbox>
+      <Checkbox
+        checked={textOnly}
+        onChange={(checked) => {
+          setTextOnly(checked);
+          setAnswer(null);
+        }}
+      >
+        Answered without the video (a text-only run: later imports can take it as their baseline)
+      </Checkbox>
+      <div className="flex gap-3">
+        <button
+          type="button"
+          className={buttonClass("secondary")}
+          disabled={busy || !file || !setId || !model.trim()}
+          onClick={() => void send(true)}
+        >
+          Check file
+        </button>
+        <button
+          type="button"
+          className={buttonClass()}
+          disabled={busy || !file || !setId || !model.trim() || !answer?.ok || !answer.dryRun}
+          onClick={() => void send(false)}
+        >
+          Import as external run
+        </button>
+      </div>
+      {failure && (
+        <p role="alert" className="text-red-700">
+          {failure}
+        </p>
+      )}
+      {answer && <HarnessAnswerSummary answer={answer} />}
+    </section>
+  );
+}
+
+/** The form's state and its send: a dry run (Check) or the import. */
+function useHarnessImport(projectId: string, questionSets: { id: string; name: string }[]) {
   const router = useRouter();
   const [setId, setSetId] = useState(questionSets[0]?.id ?? "");
   const [format, setFormat] = useState<"lmms-eval" | "vlmevalkit">("lmms-eval");
@@ -75,168 +186,140 @@ export function HarnessRunImport({
       setBusy(false);
     }
   }
+  return {
+    ...{ setId, setSetId, format, setFormat, model, setModel, file, setFile, createQuestions, setCreateQuestions },
+    ...{ judgeEndpointId, setJudgeEndpointId, textOnly, setTextOnly, baselineRunId, setBaselineRunId },
+    ...{ busy, answer, setAnswer, failure, send },
+  };
+}
 
+function JudgeAndBaselineSelects({
+  judgeEndpoints,
+  judgeEndpointId,
+  onJudge,
+  baselineRuns,
+  baselineRunId,
+  textOnly,
+  onBaseline,
+}: {
+  judgeEndpoints: { id: string; name: string }[];
+  judgeEndpointId: string;
+  onJudge: (id: string) => void;
+  baselineRuns: { id: string; label: string }[];
+  baselineRunId: string;
+  textOnly: boolean;
+  onBaseline: (id: string) => void;
+}) {
   return (
-    <section
-      className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm"
-      data-testid="harness-import"
-    >
-      <h2 className="text-base font-semibold text-slate-800">Import results from an eval harness</h2>
-      <p className="text-slate-600">
-        An lmms-eval <code>--log_samples</code> file (<code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>) or a
-        VLMEvalKit prediction file (<code>&lt;model&gt;_&lt;dataset&gt;.tsv</code> or <code>.xlsx</code>) becomes an
-        external run of a question set. Rows match questions by video and question text; letters are read as for
-        FrameJury&apos;s own runs. Open answers and answers without a readable letter go to the judge endpoint you
-        choose, as in FrameJury&apos;s own runs; without one they count as unanswerable.
+    <>
+      <label className="flex flex-col gap-1">
+        Judge for open and letterless answers
+        <select className={input} value={judgeEndpointId} onChange={(e) => onJudge(e.target.value)}>
+          <option value="">none (they count as unanswerable)</option>
+          {judgeEndpoints.map((e) => (
+            <option key={e.id} value={e.id}>
+              {e.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col gap-1">
+        Text-only baseline
+        <select
+          className={input}
+          value={textOnly ? "" : baselineRunId}
+          disabled={textOnly}
+          onChange={(e) => onBaseline(e.target.value)}
+        >
+          <option value="">none</option>
+          {baselineRuns.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
+  );
+}
+
+/** What the check found (or the import stored), with every row it could not read. */
+function HarnessAnswerSummary({ answer }: { answer: HarnessAnswer }) {
+  return (
+    <div data-testid="harness-import-result" className="flex flex-col gap-1">
+      <p>
+        {answer.dryRun ? "Would import" : answer.ok ? "Imported" : "Not imported"} {answer.rows} readable rows
+        {answer.created > 0 ? ` (${answer.created} new questions)` : ""}: {answer.decided.correct} correct,{" "}
+        {answer.decided.wrong} wrong, {answer.decided.undecided} undecided
+        {answer.judging > 0
+          ? ` (${answer.judging} ${answer.dryRun ? "would go" : "went"} to the judge: the run shows its progress until they are judged)`
+          : ""}
+        .
       </p>
-      <div className="flex flex-wrap items-end gap-3">
-        <label className="flex flex-col gap-1">
-          Question set
-          <select className={input} value={setId} onChange={(e) => setSetId(e.target.value)}>
-            {questionSets.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          Format
-          <select
-            className={input}
-            value={format}
-            onChange={(e) => setFormat(e.target.value as "lmms-eval" | "vlmevalkit")}
-          >
-            <option value="lmms-eval">lmms-eval samples (JSONL)</option>
-            <option value="vlmevalkit">VLMEvalKit predictions (TSV or XLSX)</option>
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          Model
-          <input
-            className={input}
-            value={model}
-            onChange={(e) => setModel(e.target.value)}
-            placeholder="e.g. llava-video-7b"
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          Judge for open and letterless answers
-          <select
-            className={input}
-            value={judgeEndpointId}
-            onChange={(e) => {
-              setJudgeEndpointId(e.target.value);
-              setAnswer(null);
-            }}
-          >
-            <option value="">none (they count as unanswerable)</option>
-            {judgeEndpoints.map((e) => (
-              <option key={e.id} value={e.id}>
-                {e.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          Text-only baseline
-          <select
-            className={input}
-            value={textOnly ? "" : baselineRunId}
-            disabled={textOnly}
-            onChange={(e) => {
-              setBaselineRunId(e.target.value);
-              setAnswer(null);
-            }}
-          >
-            <option value="">none</option>
-            {baselineRuns.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          File
-          <input
-            type="file"
-            accept=".jsonl,.tsv,.xlsx"
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setAnswer(null);
-            }}
-          />
-        </label>
-      </div>
-      <label className="flex items-center gap-2">
-        <input
-          type="checkbox"
-          checked={createQuestions}
-          onChange={(e) => {
-            setCreateQuestions(e.target.checked);
-            setAnswer(null);
-          }}
-        />
-        Create the questions the set does not have (on the project&apos;s video of the same name, from the row&apos;s
-        options and answer)
-      </label>
-      <label className="flex items-center gap-2">
-        <input
-          type="checkbox"
-          checked={textOnly}
-          onChange={(e) => {
-            setTextOnly(e.target.checked);
-            setAnswer(null);
-          }}
-        />
-        Answered without the video (a text-only run: later imports can take it as their baseline)
-      </label>
-      <div className="flex gap-3">
-        <button
-          type="button"
-          className={buttonClass("secondary")}
-          disabled={busy || !file || !setId || !model.trim()}
-          onClick={() => void send(true)}
-        >
-          Check file
-        </button>
-        <button
-          type="button"
-          className={buttonClass()}
-          disabled={busy || !file || !setId || !model.trim() || !answer?.ok || !answer.dryRun}
-          onClick={() => void send(false)}
-        >
-          Import as external run
-        </button>
-      </div>
-      {failure && (
-        <p role="alert" className="text-red-700">
-          {failure}
-        </p>
+      {answer.errors.length > 0 && (
+        <ul className="list-disc pl-5 text-red-700" data-testid="harness-import-errors">
+          {answer.errors.map((e, i) => (
+            <li key={i}>
+              Line {e.line}: {e.message}
+            </li>
+          ))}
+        </ul>
       )}
-      {answer && (
-        <div data-testid="harness-import-result" className="flex flex-col gap-1">
-          <p>
-            {answer.dryRun ? "Would import" : answer.ok ? "Imported" : "Not imported"} {answer.rows} readable rows
-            {answer.created > 0 ? ` (${answer.created} new questions)` : ""}: {answer.decided.correct} correct,{" "}
-            {answer.decided.wrong} wrong, {answer.decided.undecided} undecided
-            {answer.judging > 0
-              ? ` (${answer.judging} ${answer.dryRun ? "would go" : "went"} to the judge: the run shows its progress until they are judged)`
-              : ""}
-            .
-          </p>
-          {answer.errors.length > 0 && (
-            <ul className="list-disc pl-5 text-red-700" data-testid="harness-import-errors">
-              {answer.errors.map((e, i) => (
-                <li key={i}>
-                  Line {e.line}: {e.message}
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
-    </section>
+    </div>
+  );
+}
+
+function Checkbox({
+  checked,
+  onChange,
+  children,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  children: ReactNode;
+}) {
+  return (
+    <label className="flex items-center gap-2">
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      {children}
+    </label>
+  );
+}
+
+type HarnessFormat = "lmms-eval" | "vlmevalkit";
+
+function SetAndFormatSelects({
+  questionSets,
+  setId,
+  onSet,
+  format,
+  onFormat,
+}: {
+  questionSets: { id: string; name: string }[];
+  setId: string;
+  onSet: (id: string) => void;
+  format: HarnessFormat;
+  onFormat: (format: HarnessFormat) => void;
+}) {
+  return (
+    <>
+      <label className="flex flex-col gap-1">
+        Question set
+        <select className={input} value={setId} onChange={(e) => onSet(e.target.value)}>
+          {questionSets.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col gap-1">
+        Format
+        <select className={input} value={format} onChange={(e) => onFormat(e.target.value as HarnessFormat)}>
+          <option value="lmms-eval">lmms-eval samples (JSONL)</option>
+          <option value="vlmevalkit">VLMEvalKit predictions (TSV or XLSX)</option>
+        </select>
+      </label>
+    </>
   );
 }
