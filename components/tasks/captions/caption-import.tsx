@@ -64,6 +64,7 @@ function linkOutputsToReference(rows: CaptionRow[]): CaptionRow[] {
       : r,
   );
 }
+type Patch = (key: string, change: Partial<CaptionRow>) => void;
 
 /**
  * Caption files dropped on the Import page: AnyCapEval reference sets and models' outputs. Each file is
@@ -92,7 +93,79 @@ export function CaptionImport({
         b.sets.filter((s) => s.kind === "caption_reference"),
       ),
   });
+  const { send, referenceSetId } = useCaptionSend(projectId, patch);
 
+  async function check() {
+    setBusy(true);
+    try {
+      for (const row of current.current.filter((r) => r.state !== "imported" && r.state !== "importing"))
+        await send(row, true);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function importChecked() {
+    setBusy(true);
+    try {
+      for (const row of current.current.filter((r) => r.kind === "caption_reference" && r.state === "checked"))
+        await send(row, false);
+      // Outputs whose reference was just stored get their dry run now; they are imported on the next click.
+      for (const row of current.current.filter((r) => r.kind === "caption_outputs")) {
+        if (row.state === "checked") await send(row, false);
+        else if (row.state === "new" && referenceSetId(row)) await send(row, true);
+      }
+      await refetchAfterWrite(queryClient, ["caption-sets", projectId]);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (rows.length === 0) return null;
+  const checked = rows.filter((r) => r.state === "checked").length;
+  return (
+    <section
+      className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      data-testid="caption-import"
+    >
+      <h2 className="text-base font-semibold text-slate-800">Caption files</h2>
+      <p className="text-slate-600">
+        Import the videos first: a reference set matches its lines to the project&apos;s videos by file name.{" "}
+        <b>Check</b> runs a dry run of every file (nothing is stored); <b>Import checked files</b> stores the files
+        whose check passed, reference sets first, and then checks the outputs against the stored reference (import them
+        with a second click). A bad file stores nothing.
+      </p>
+      <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200">
+        {rows.map((row) => (
+          <ItemFileRowView
+            key={row.key}
+            row={row}
+            testId="caption-file"
+            summary={row.summary && <CaptionRowSummary row={row} summary={row.summary} />}
+          >
+            <CaptionRowControls row={row} rows={rows} references={references.data ?? []} patch={patch} />
+          </ItemFileRowView>
+        ))}
+      </ul>
+      <div className="flex gap-3">
+        <button type="button" className={buttonClass("secondary")} disabled={busy} onClick={() => void check()}>
+          Check caption files
+        </button>
+        <button
+          type="button"
+          className={buttonClass()}
+          disabled={busy || checked === 0}
+          onClick={() => void importChecked()}
+        >
+          Import checked files
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** Sends a row's file (a dry run or the import); an outputs file goes to its stored reference set. */
+function useCaptionSend(projectId: string, patch: Patch) {
   // Stored reference sets by row key, readable at once (the rows' state only catches up on the next render).
   const storedSets = useRef(new Map<string, string>());
 
@@ -144,143 +217,93 @@ export function CaptionImport({
     }
   }
 
-  async function check() {
-    setBusy(true);
-    try {
-      for (const row of current.current.filter((r) => r.state !== "imported" && r.state !== "importing"))
-        await send(row, true);
-    } finally {
-      setBusy(false);
-    }
-  }
+  return { send, referenceSetId };
+}
 
-  async function importChecked() {
-    setBusy(true);
-    try {
-      for (const row of current.current.filter((r) => r.kind === "caption_reference" && r.state === "checked"))
-        await send(row, false);
-      // Outputs whose reference was just stored get their dry run now; they are imported on the next click.
-      for (const row of current.current.filter((r) => r.kind === "caption_outputs")) {
-        if (row.state === "checked") await send(row, false);
-        else if (row.state === "new" && referenceSetId(row)) await send(row, true);
-      }
-      await refetchAfterWrite(queryClient, ["caption-sets", projectId]);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  if (rows.length === 0) return null;
-  const checked = rows.filter((r) => r.state === "checked").length;
+function CaptionRowSummary({ row, summary }: { row: CaptionRow; summary: Summary }) {
   return (
-    <section
-      className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm"
-      data-testid="caption-import"
-    >
-      <h2 className="text-base font-semibold text-slate-800">Caption files</h2>
-      <p className="text-slate-600">
-        Import the videos first: a reference set matches its lines to the project&apos;s videos by file name.{" "}
-        <b>Check</b> runs a dry run of every file (nothing is stored); <b>Import checked files</b> stores the files
-        whose check passed, reference sets first, and then checks the outputs against the stored reference (import them
-        with a second click). A bad file stores nothing.
-      </p>
-      <ul className="flex flex-col divide-y divide-slate-100 rounded border border-slate-200">
-        {rows.map((row) => (
-          <ItemFileRowView
-            key={row.key}
-            row={row}
-            testId="caption-file"
-            summary={
-              row.summary && (
-                <p className="text-xs text-slate-600" data-testid="caption-file-summary">
-                  {row.summary.dryRun ? "Would create" : "Created"} {row.summary.set.name}
-                  {row.summary.set.model ? ` (${row.summary.set.model})` : ""}: {row.summary.items.count}{" "}
-                  {row.kind === "caption_reference" ? "references" : "captions"} over {row.summary.items.videos} videos
-                  ·{" "}
-                  {Object.entries(row.summary.items.byType)
-                    .map(([type, n]) => `${type} ${n}`)
-                    .join(", ")}
-                </p>
-              )
-            }
-          >
-            <select
-              aria-label="File kind"
-              className="rounded-md border border-slate-300 px-2 py-1"
-              value={row.kind}
+    <p className="text-xs text-slate-600" data-testid="caption-file-summary">
+      {summary.dryRun ? "Would create" : "Created"} {summary.set.name}
+      {summary.set.model ? ` (${summary.set.model})` : ""}: {summary.items.count}{" "}
+      {row.kind === "caption_reference" ? "references" : "captions"} over {summary.items.videos} videos ·{" "}
+      {Object.entries(summary.items.byType)
+        .map(([type, n]) => `${type} ${n}`)
+        .join(", ")}
+    </p>
+  );
+}
+
+/** A row's kind and, for outputs, the model that wrote them and the reference set they answer. */
+function CaptionRowControls({
+  row,
+  rows,
+  references,
+  patch,
+}: {
+  row: CaptionRow;
+  rows: CaptionRow[];
+  references: ReferenceSetRow[];
+  patch: Patch;
+}) {
+  return (
+    <>
+      <select
+        aria-label="File kind"
+        className="rounded-md border border-slate-300 px-2 py-1"
+        value={row.kind}
+        disabled={row.state === "imported"}
+        onChange={(e) => patch(row.key, { kind: e.target.value as CaptionFileKind, state: "new", summary: undefined })}
+      >
+        <option value="caption_reference">reference set (AnyCapEval)</option>
+        <option value="caption_outputs">model outputs</option>
+      </select>
+      {row.kind === "caption_outputs" && (
+        <>
+          <label className="flex items-center gap-1">
+            model
+            <input
+              className="w-40 rounded-md border border-slate-300 px-2 py-1"
+              value={row.model}
               disabled={row.state === "imported"}
+              data-testid="caption-model"
               onChange={(e) =>
-                patch(row.key, { kind: e.target.value as CaptionFileKind, state: "new", summary: undefined })
+                patch(row.key, {
+                  model: e.target.value,
+                  state: row.state === "checked" ? "new" : row.state,
+                  summary: undefined,
+                })
               }
-            >
-              <option value="caption_reference">reference set (AnyCapEval)</option>
-              <option value="caption_outputs">model outputs</option>
-            </select>
-            {row.kind === "caption_outputs" && (
-              <>
-                <label className="flex items-center gap-1">
-                  model
-                  <input
-                    className="w-40 rounded-md border border-slate-300 px-2 py-1"
-                    value={row.model}
-                    disabled={row.state === "imported"}
-                    data-testid="caption-model"
-                    onChange={(e) =>
-                      patch(row.key, {
-                        model: e.target.value,
-                        state: row.state === "checked" ? "new" : row.state,
-                        summary: undefined,
-                      })
-                    }
-                  />
-                </label>
-                <select
-                  aria-label="Reference set"
-                  className="max-w-56 rounded-md border border-slate-300 px-2 py-1"
-                  value={row.reference}
-                  disabled={row.state === "imported"}
-                  onChange={(e) => patch(row.key, { reference: e.target.value, state: "new", summary: undefined })}
-                >
-                  <option value="">choose the reference set</option>
-                  {rows
-                    .filter((r) => r.kind === "caption_reference" && !r.setId)
-                    .map((r) => (
-                      <option key={r.key} value={`file:${r.key}`}>
-                        {fileNameOf(r.relativePath)} (dropped here)
-                      </option>
-                    ))}
-                  {(references.data ?? []).map((s) => (
-                    <option
-                      key={s.id}
-                      value={
-                        rows.some((r) => r.setId === s.id)
-                          ? `file:${rows.find((r) => r.setId === s.id)!.key}`
-                          : `set:${s.id}`
-                      }
-                    >
-                      {s.name}
-                    </option>
-                  ))}
-                </select>
-              </>
-            )}
-          </ItemFileRowView>
-        ))}
-      </ul>
-      <div className="flex gap-3">
-        <button type="button" className={buttonClass("secondary")} disabled={busy} onClick={() => void check()}>
-          Check caption files
-        </button>
-        <button
-          type="button"
-          className={buttonClass()}
-          disabled={busy || checked === 0}
-          onClick={() => void importChecked()}
-        >
-          Import checked files
-        </button>
-      </div>
-    </section>
+            />
+          </label>
+          <select
+            aria-label="Reference set"
+            className="max-w-56 rounded-md border border-slate-300 px-2 py-1"
+            value={row.reference}
+            disabled={row.state === "imported"}
+            onChange={(e) => patch(row.key, { reference: e.target.value, state: "new", summary: undefined })}
+          >
+            <option value="">choose the reference set</option>
+            {rows
+              .filter((r) => r.kind === "caption_reference" && !r.setId)
+              .map((r) => (
+                <option key={r.key} value={`file:${r.key}`}>
+                  {fileNameOf(r.relativePath)} (dropped here)
+                </option>
+              ))}
+            {references.map((s) => (
+              <option
+                key={s.id}
+                value={
+                  rows.some((r) => r.setId === s.id) ? `file:${rows.find((r) => r.setId === s.id)!.key}` : `set:${s.id}`
+                }
+              >
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </>
+      )}
+    </>
   );
 }
 
