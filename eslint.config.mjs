@@ -39,6 +39,15 @@ const TASK_MODULE_PORT_ZONE = {
     "The core reads installed task modules through the port (lib/task-modules/installed-task-modules.ts), never the registry that installs them.",
 };
 
+// The declarations' registry (lib/tasks/registry.ts) loads every task folder's declarations: components may import it
+// (the browser installs it), the core reads the installed declarations (lib/task-modules/installed-declarations.ts).
+const TASK_DECLARATIONS_PORT_ZONE = {
+  target: "./lib",
+  from: "./lib/tasks/registry.ts",
+  message:
+    "The core reads the built-in declarations through the port (builtInDeclarations(), lib/task-modules/installed-declarations.ts), never the registry that installs them.",
+};
+
 // People tell runs, videos and queues apart by names (lib/runs/run-name.ts, file names), never by the tail of an id
 // ("run 1ovvj3"): no page or component cuts an id to show it.
 const ID_NAME = "/^(id|[a-z]\\w*Id)$/";
@@ -137,6 +146,7 @@ const config = [
                 "The core is task-agnostic: read the task through the registry (lib/tasks/*.ts), not its own folder.",
             },
             TASK_MODULE_PORT_ZONE,
+            TASK_DECLARATIONS_PORT_ZONE,
             ...LAYER_ZONES,
           ],
         },

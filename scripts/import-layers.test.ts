@@ -1,5 +1,16 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import madge from "madge";
 import { describe, expect, it } from "vitest";
-import { importCircles, runtimeImportGraph, sourcesUnder } from "./lib/import-graph";
+import {
+  forbiddenReaches,
+  fullImportGraph,
+  importCircles,
+  ROOT,
+  runtimeImportGraph,
+  sourcesUnder,
+} from "./lib/import-graph";
 
 /*
  * The layers of docs/architecture.md, checked on the runtime import graph (type-only imports load nothing):
@@ -13,13 +24,22 @@ const LAYERS = ["core", "task", "registry", "component", "app"] as const;
 type Layer = (typeof LAYERS)[number];
 
 /**
- * - core: lib/ (plain TypeScript), with the tasks' contract and their declarations' registry (plain data the core
- *   reads: lib/tasks/*.ts but modules.ts, lib/generated/tasks/declarations.ts);
+ * - core: lib/ (plain TypeScript), with the port to the tasks (lib/task-modules/: the contracts a task folder
+ *   fulfils, the installed declarations and modules the core reads, the catalogues) and lib/tasks/*.ts but the
+ *   registry's files;
  * - task: a task's own folder, lib/tasks/<id>/ (its route handlers are app code);
- * - registry: the task modules' install point (lib/tasks/modules.ts and the generated list it installs);
+ * - registry: what installs the tasks through the port: the install point (lib/tasks/modules.ts), the declarations'
+ *   registry (lib/tasks/registry.ts, also imported in the browser) and the generated lists they install;
  * - component: components/ (a task's pages, components/tasks/<id>/pages, are app code that app/ mounts);
  * - app: app/, the root files Next.js runs (instrumentation, proxy), a task's pages and route handlers.
  */
+const REGISTRY = new Set([
+  "lib/tasks/modules.ts",
+  "lib/tasks/registry.ts",
+  "lib/generated/tasks/modules.ts",
+  "lib/generated/tasks/declarations.ts",
+]);
+
 function layerOf(file: string): Layer {
   if (
     file.startsWith("app/") ||
@@ -29,7 +49,7 @@ function layerOf(file: string): Layer {
   )
     return "app";
   if (file.startsWith("components/")) return "component";
-  if (file === "lib/tasks/modules.ts" || file === "lib/generated/tasks/modules.ts") return "registry";
+  if (REGISTRY.has(file)) return "registry";
   if (/^lib\/tasks\/[^/]+\//.test(file)) return "task";
   return "core";
 }
@@ -37,15 +57,50 @@ function layerOf(file: string): Layer {
 const rank = (layer: Layer) => LAYERS.indexOf(layer);
 
 /** Everything that runs in the app and its workers; the test harness and Prisma's generated client aside. */
-function appGraph() {
-  const files = [
+function appFiles(): string[] {
+  return [
     ...sourcesUnder("lib"),
     ...sourcesUnder("components"),
     ...sourcesUnder("app"),
     ...sourcesUnder("instrumentation.ts"),
     ...sourcesUnder("proxy.ts"),
   ].filter((file) => !file.includes("/lib/testing/") && !file.includes("/lib/generated/prisma/"));
-  return runtimeImportGraph(files);
+}
+
+function appGraph() {
+  return runtimeImportGraph(appFiles());
+}
+
+/** A file of one task's own folder under lib/ (lib/tasks/<id>/…). */
+const inTaskFolder = (file: string) => /^lib\/tasks\/[^/]+\//.test(file);
+
+/** The core's files: lib/ outside the tasks' folders, the registry's install point and generated code. */
+function coreFiles(graph: Map<string, Set<string>>): string[] {
+  return [...graph.keys()].filter(
+    (file) => file.startsWith("lib/") && layerOf(file) === "core" && !file.startsWith("lib/generated/"),
+  );
+}
+
+/** Circles madge finds in `paths` with type-only imports counted, Prisma's generated client aside. */
+async function madgeCircles(paths: string[], baseDir: string): Promise<string[][]> {
+  const result = await madge(paths, {
+    baseDir,
+    fileExtensions: ["ts", "tsx"],
+    tsConfig: path.join(ROOT, "tsconfig.json"),
+    excludeRegExp: [/lib\/generated\/prisma\//, /\.test\.tsx?$/],
+    detectiveOptions: { ts: { skipTypeImports: false }, tsx: { skipTypeImports: false } },
+  } as Parameters<typeof madge>[1]);
+  return result.circular();
+}
+
+/** A folder of `files` (name → source) under the system's temporary folder, for a planted graph. */
+function plantedFolder(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-layers-"));
+  for (const [name, source] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), source);
+  }
+  return dir;
 }
 
 /** The arrows of the graph that go from a lower layer up to a higher one. */
@@ -74,6 +129,45 @@ describe("the layers' import graph", () => {
   it("has no circle of files", () => {
     expect(importCircles(graph)).toEqual([]);
   });
+
+  it("finds what a file reaches through a chain of imports, and a circle made of type imports only", () => {
+    const planted = new Map([
+      ["lib/videos/filter.ts", new Set(["lib/reviews/target.ts"])],
+      ["lib/reviews/target.ts", new Set(["lib/generated/tasks/declarations.ts"])],
+      ["lib/generated/tasks/declarations.ts", new Set(["lib/tasks/toy/declarations.ts"])],
+      ["lib/tasks/toy/declarations.ts", new Set<string>()],
+      ["lib/stats/quantile.ts", new Set<string>()],
+    ]);
+    expect(forbiddenReaches(planted, ["lib/videos/filter.ts", "lib/stats/quantile.ts"], inTaskFolder)).toEqual([
+      "lib/videos/filter.ts → lib/reviews/target.ts → lib/generated/tasks/declarations.ts → lib/tasks/toy/declarations.ts",
+    ]);
+    const dir = plantedFolder({
+      "a.ts": 'import type { B } from "./b";\nexport interface A { b: B }\n',
+      "b.ts": 'import type { A } from "./a";\nexport interface B { a?: A }\n',
+    });
+    const files = [path.join(dir, "a.ts"), path.join(dir, "b.ts")];
+    expect(importCircles(runtimeImportGraph(files))).toEqual([]);
+    expect(importCircles(fullImportGraph(files))).toHaveLength(1);
+  });
+
+  it("madge finds a planted circle of type imports (so its empty answer below means something)", async () => {
+    const dir = plantedFolder({
+      "a.ts": 'import type { B } from "./b";\nexport interface A { b: B }\n',
+      "b.ts": 'import type { A } from "./a";\nexport interface B { a?: A }\n',
+    });
+    expect(await madgeCircles([dir], dir)).toEqual([["a.ts", "b.ts"]]);
+  });
+
+  it("no core file reaches a task's own folder at run time, through any chain of imports", () => {
+    const core = coreFiles(graph);
+    expect(core.length).toBeGreaterThan(300);
+    expect(forbiddenReaches(graph, core, inTaskFolder)).toEqual([]);
+  });
+
+  it("has no circle of files with type imports counted (our graph and madge's)", async () => {
+    expect(importCircles(fullImportGraph(appFiles()))).toEqual([]);
+    expect(await madgeCircles(["lib", "components", "app", "scripts"], ROOT)).toEqual([]);
+  }, 120_000);
 
   it("runs fewer than 15 arrows from a lower layer up to a higher one", () => {
     const up = arrowsUp(graph);

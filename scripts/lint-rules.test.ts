@@ -67,13 +67,28 @@ describe("the core-boundary rule", () => {
     ).toEqual(new Set(["import/no-restricted-paths"]));
   });
 
-  it("lets the core read the registry at lib/tasks/ top level", async () => {
+  it("lets the core read the built-in declarations through the port, and components read the registry", async () => {
+    expect(
+      await ruleIds(
+        "lib/queues/lint-probe.ts",
+        `import { builtInDeclarations } from "@/lib/task-modules/installed-declarations";\nexport const all = builtInDeclarations().tasks;\n`,
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds(
+        "components/queues/lint-probe.tsx",
+        `import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";\nexport const all = BUILT_IN_DECLARATIONS.tasks;\n`,
+      ),
+    ).toEqual([]);
+  });
+
+  it("reports core lib/ importing the declarations' registry, which loads every task folder", async () => {
     expect(
       await ruleIds(
         "lib/queues/lint-probe.ts",
         `import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";\nexport const all = BUILT_IN_DECLARATIONS.tasks;\n`,
       ),
-    ).toEqual([]);
+    ).toEqual(["import/no-restricted-paths"]);
   });
 
   it("reports the core importing the registry's install point or the generated list of task modules", async () => {

@@ -1,6 +1,6 @@
 /**
  * What a task folder gives the testing-and-demo kit (testkit/), beside what it gives the product (its module and
- * declarations, lib/tasks/task-module.ts): how the stub LLM answers its prompts, its part of `npm run demo`, and its
+ * declarations, lib/task-modules/task-module.ts): how the stub LLM answers its prompts, its part of `npm run demo`, and its
  * pages and data for the every-page crawl. `lib/tasks/<id>/kit.ts` default-exports one; scripts/generate-task-registry.mjs
  * lists them in testkit/generated/task-kits.ts, which only the kit, the tests, e2e/ and the scripts import: nothing of
  * it reaches the app's bundles.

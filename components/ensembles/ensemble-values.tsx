@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/api-client";
-import { formatValue, type TaskDeclaration } from "@/lib/tasks/task-declaration";
+import { formatValue, type TaskDeclaration } from "@/lib/task-modules/task-declaration";
 
 interface EnsembleValues {
   kind: "samples" | "panel";

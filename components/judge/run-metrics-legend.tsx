@@ -1,4 +1,4 @@
-import type { MetricDeclaration } from "@/lib/tasks/task-declaration";
+import type { MetricDeclaration } from "@/lib/task-modules/task-declaration";
 import { scaleHint } from "@/lib/tasks/task-display";
 
 /**

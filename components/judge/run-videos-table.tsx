@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { runOverview } from "@/lib/judge/run-overview";
-import { formatValue, type MetricDeclaration } from "@/lib/tasks/task-declaration";
+import { formatValue, type MetricDeclaration } from "@/lib/task-modules/task-declaration";
 import { summaryMetricValues } from "@/lib/tasks/task-display";
 
 type Overview = Awaited<ReturnType<typeof runOverview>>;

@@ -34,7 +34,7 @@ import { useItemClaimAhead } from "@/components/queues/use-claim-ahead";
 import { useItemKeys } from "@/components/queues/use-item-keys";
 import { useItemSubmit } from "@/components/queues/use-item-submit";
 import { scopeFocus } from "@/lib/judge/frame-scopes";
-import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
+import type { TaskDeclaration } from "@/lib/task-modules/task-declaration";
 import { summaryMetricValues } from "@/lib/tasks/task-display";
 
 export function ItemReview({

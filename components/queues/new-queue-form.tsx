@@ -9,7 +9,7 @@ import { QueueScopeOptions } from "@/components/tasks/queue-views";
 import { TaskCode } from "@/components/tasks/target-legend";
 import type { ItemScopeForm } from "@/lib/queues/queue-form-choices";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
-import { isYesNoScale, scaleBounds, type TaskDeclaration } from "@/lib/tasks/task-declaration";
+import { isYesNoScale, scaleBounds, type TaskDeclaration } from "@/lib/task-modules/task-declaration";
 import type { QueueHandOut } from "@/lib/queues/queue-states.validation";
 import { perItemText, type QueueTargetCounts } from "@/lib/queues/target-counts";
 

@@ -5,7 +5,7 @@
  * `TaskModule.scoreQuestions`): the question in the judge's words, the frames it was asked with, and the Judge line
  * that lists the item's own questions with the judge's answers.
  */
-import { formatValue, type MetricDeclaration, type TargetDeclaration } from "@/lib/tasks/task-declaration";
+import { formatValue, type MetricDeclaration, type TargetDeclaration } from "@/lib/task-modules/task-declaration";
 
 /** What the item payload says a target asked (null: the target's label says what it is). */
 export interface TargetQuestionView {

@@ -17,7 +17,7 @@ import {
   type MetricDeclaration,
   type TargetDeclaration,
   type TaskDeclaration,
-} from "@/lib/tasks/task-declaration";
+} from "@/lib/task-modules/task-declaration";
 import { scopeLabel } from "@/lib/tasks/task-display";
 
 /**

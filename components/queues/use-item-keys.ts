@@ -11,7 +11,7 @@ import type { ItemView, PendingKey, ScreenSupport, TargetView } from "@/componen
 import { declarationOf } from "@/components/queues/target-row";
 import { useQueuedKeys } from "@/components/queues/use-key-queue";
 import { DIGIT_CHAIN_MS } from "@/lib/queues/score-keys";
-import { isYesNoScale, type TaskDeclaration } from "@/lib/tasks/task-declaration";
+import { isYesNoScale, type TaskDeclaration } from "@/lib/task-modules/task-declaration";
 
 /** Put in the key queue by the screen itself when a digit's wait for a second digit is over: the focus moves on then. */
 const ADVANCE_KEY = "@advance";

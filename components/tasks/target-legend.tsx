@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
+import type { TaskDeclaration } from "@/lib/task-modules/task-declaration";
 import { meaningOf, metricsLine, targetSections, type CodeMeaning } from "@/lib/tasks/task-display";
 
 /**

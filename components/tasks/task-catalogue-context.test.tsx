@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { VideoWorkspace } from "@/components/videos/video-workspace";
 import { rubricTaskDeclaration } from "@/lib/rubrics/rubric-declaration";
 import { rubricDefinitionSchema } from "@/lib/rubrics/rubric-definition";
-import type { TaskDeclarations } from "@/lib/tasks/task-module";
+import type { TaskDeclarations } from "@/lib/task-modules/task-module";
 import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
 import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
 import { TaskCatalogueProvider, useTaskCatalogue } from "./task-catalogue-context";

@@ -9,7 +9,7 @@
 import { createContext, type ReactNode, useContext, useMemo } from "react";
 import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
 import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
-import type { TaskDeclarations } from "@/lib/tasks/task-module";
+import type { TaskDeclarations } from "@/lib/task-modules/task-module";
 
 const TaskCatalogueContext = createContext<DeclarationCatalogue>(BUILT_IN_DECLARATIONS);
 

@@ -14,7 +14,7 @@ export interface OutputsViewProps {
 }
 import type { PickedFile } from "../import/collect-files";
 import type { SubjectViewProps } from "./subject-view-props";
-import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
+import type { TaskDeclaration } from "@/lib/task-modules/task-declaration";
 
 export interface TaskViews {
   /** The folder's id (an entry of TASK_IDS). */

@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import { textOnTint } from "@/components/class-names";
 import { TaskCode } from "@/components/tasks/target-legend";
-import type { TargetDeclaration, TaskDeclaration } from "@/lib/tasks/task-declaration";
+import type { TargetDeclaration, TaskDeclaration } from "@/lib/task-modules/task-declaration";
 import {
   heatCellShown,
   meaningOf,

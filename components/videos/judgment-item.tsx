@@ -7,7 +7,7 @@ import { ApiError, apiFetch } from "@/lib/api-client";
 import { formatJudgmentValue, labelledAggregates } from "@/lib/reviews/labelled-aggregates";
 import type { JudgedDeclaration } from "@/lib/reviews/judgment-target";
 import type { ReviewRequest } from "@/lib/reviews/reviews.validation";
-import { scaleBounds, type TargetDeclaration } from "@/lib/tasks/task-declaration";
+import { scaleBounds, type TargetDeclaration } from "@/lib/task-modules/task-declaration";
 import { choiceLabels } from "@/lib/tasks/task-display";
 
 export interface HistoryEntry {

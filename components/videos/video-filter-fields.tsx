@@ -1,4 +1,4 @@
-import { scaleBounds, type TaskDeclaration } from "@/lib/tasks/task-declaration";
+import { scaleBounds, type TaskDeclaration } from "@/lib/task-modules/task-declaration";
 import { REVIEW_STATES, metricQueryKey } from "@/lib/videos/video-filter";
 import { FILTER_INPUT, type FilterOption, FilterSelect } from "@/components/ui/filter-select";
 

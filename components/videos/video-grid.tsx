@@ -8,7 +8,7 @@ import { KeyListOverlay } from "@/components/key-list-overlay";
 import { NoPrompt } from "@/components/videos/no-prompt";
 import { LIST_KEYS, useVideoListKeys } from "@/components/videos/use-video-list-keys";
 import { MetricValue, type VideoListRow } from "@/components/videos/video-list-table";
-import type { MetricDeclaration } from "@/lib/tasks/task-declaration";
+import type { MetricDeclaration } from "@/lib/task-modules/task-declaration";
 
 interface DetailFrames {
   frameSets: {

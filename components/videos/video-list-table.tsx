@@ -8,7 +8,7 @@ import { ON_TINTED_ROW } from "@/components/class-names";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { formatScore } from "@/lib/format/numbers";
-import { isYesNoScale, type MetricDeclaration } from "@/lib/tasks/task-declaration";
+import { isYesNoScale, type MetricDeclaration } from "@/lib/task-modules/task-declaration";
 
 export interface VideoListRow {
   id: string;

@@ -5,7 +5,7 @@ import { DeleteVideoButton } from "@/components/videos/delete-video-button";
 import { NoPrompt } from "@/components/videos/no-prompt";
 import { VideoMetadataEditor } from "@/components/videos/video-metadata-editor";
 import { formatSeconds } from "@/lib/format/numbers";
-import type { VideoItemList } from "@/lib/tasks/task-module";
+import type { VideoItemList } from "@/lib/task-modules/task-module";
 import type { getVideoDetail } from "@/lib/videos/queries";
 import type { videoEditHistory } from "@/lib/videos/video-edits";
 

@@ -8,7 +8,7 @@ import { Card } from "@/components/empty-state";
 import { MetricsLine, TargetLegend } from "@/components/tasks/target-legend";
 import { scopeFocus } from "@/lib/judge/frame-scopes";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
-import type { TaskDeclaration } from "@/lib/tasks/task-declaration";
+import type { TaskDeclaration } from "@/lib/task-modules/task-declaration";
 import { scaleHint, summaryMetricValues } from "@/lib/tasks/task-display";
 import { OUTPUT_VIEWS, OutputsView } from "@/components/tasks/output-views";
 import { RunSettings } from "@/components/tasks/run-settings";

@@ -12,7 +12,7 @@ import { NotFoundError, ValidationError } from "../errors";
 import { catalogueOf } from "../rubrics/project-catalogue";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import { formatValue } from "../tasks/task-declaration";
+import { formatValue } from "../task-modules/task-declaration";
 import {
   type JudgedDeclaration,
   judgmentDeclaration,

@@ -2,7 +2,7 @@
  * When reviewers disagree with each other on a target, so an owner should settle it with a gold value.
  * Plain data and pure functions: the browser imports it too.
  */
-import { consensusValue, disagreementGapOf, type TargetDeclaration } from "../tasks/task-declaration";
+import { consensusValue, disagreementGapOf, type TargetDeclaration } from "../task-modules/task-declaration";
 
 export type ReviewerDisagreement = "tie" | "spread";
 

@@ -9,7 +9,7 @@ import { framesSeenBy, keyFramesAndClusters, stepScope } from "../judge/frame-sc
 import { reviewerInfo, scopeRuns } from "./load";
 import { type AgreementScope, runCondition } from "./scope";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import { judgePresence, PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
+import { judgePresence, PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../task-modules/task-declaration";
 import type { ReviewerInfo } from "./types";
 
 /**

@@ -15,7 +15,7 @@ import {
   type Scale,
   type TaskDeclaration,
   targetIdOfCategory,
-} from "../tasks/task-declaration";
+} from "../task-modules/task-declaration";
 import type { ReviewerInfo } from "./types";
 import { log } from "../observability/logger";
 import { useExportHeapFlags } from "../ops/web-process-flags";

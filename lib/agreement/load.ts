@@ -6,7 +6,7 @@ import { agreementReport } from "./report/agreement-report";
 import { exportFileName } from "./export-file-name";
 import { type AgreementQuery, type AgreementScope, resolveAgreementScope, runCondition } from "./scope";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
+import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../task-modules/task-declaration";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { parseLabelSetReviewerId } from "../label-sets/label-set-reviewer";
 import {

@@ -7,7 +7,7 @@ import { RatingTableBuilder } from "../stats/rating-table";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createRunVideo } from "../testing/run-video-fixture";
-import { declarationProblems, disagreementGapOf, type TaskDeclaration } from "../tasks/task-declaration";
+import { declarationProblems, disagreementGapOf, type TaskDeclaration } from "../task-modules/task-declaration";
 import { insertJudgment } from "../testing/judgments";
 import { loadAgreementInput } from "./load";
 import { agreementReport } from "./report/agreement-report";

@@ -3,8 +3,8 @@
  * reviewer's current value, and the report computed from them (lib/agreement/report.ts).
  */
 import type { MeasurementLevel } from "../stats/krippendorff-alpha";
-import type { ReviewedMetricId } from "../tasks/registry";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { ReviewedMetricId } from "../task-modules/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 
 /**
  * Per target type: "score" is always present (so it type-checks by name); each reviewed metric of a

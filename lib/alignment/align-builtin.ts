@@ -28,9 +28,9 @@ import {
   type MetricDeclaration,
   type PositiveRule,
   type TargetDeclaration,
-} from "../tasks/task-declaration";
+} from "../task-modules/task-declaration";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
-import type { TargetScope } from "../tasks/task-declaration";
+import type { TargetScope } from "../task-modules/task-declaration";
 import { unitParts, unitKey } from "./label-store";
 import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement } from "./agreement";
 import { labelledItemSet, waitForRun, type AlignmentDeps, type AlignmentReport } from "./align-judge";

@@ -25,7 +25,7 @@ import { alignmentLabelsOf, type StartAlignmentInput, type StartBuiltinAlignment
 import { goldStore, labelSetStore } from "./label-store";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
-import type { TargetScope } from "../tasks/task-declaration";
+import type { TargetScope } from "../task-modules/task-declaration";
 
 /** Where alignment jobs go: pg-boss in the app, inline in tests. */
 export interface AlignmentQueue {

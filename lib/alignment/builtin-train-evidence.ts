@@ -6,7 +6,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { MAX_EXAMPLE_FRAMES, MAX_EXAMPLE_PROMPT_CHARS, type TemplateExample } from "../judge/template-examples";
 import type { getStorage } from "../storage/storage";
-import type { TargetDeclaration, TargetScope } from "../tasks/task-declaration";
+import type { TargetDeclaration, TargetScope } from "../task-modules/task-declaration";
 import { unitParts } from "./label-store";
 import { callFrameImages, type Disagreement } from "./optimizer";
 import { fewShotPick } from "./split";

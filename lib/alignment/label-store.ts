@@ -5,7 +5,7 @@
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
-import type { TargetScope } from "../tasks/task-declaration";
+import type { TargetScope } from "../task-modules/task-declaration";
 
 /**
  * What one label is about, as a map key: the video for a video-level target, else `<video>|<item>|<scope index>`

@@ -14,7 +14,7 @@ import {
   type PositiveRule,
   type TargetDeclaration,
   type TaskDeclaration,
-} from "../tasks/task-declaration";
+} from "../task-modules/task-declaration";
 import { requireWholeView } from "../visibility/withheld";
 import type { CompareSetupsQuery } from "./calibration.validation";
 import { compareSetups, type RunJudgments, type SetupComparison } from "./compare-setups";

@@ -5,7 +5,7 @@ import { ValidationError } from "../errors";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import { registerTaskModule } from "../task-modules/installed-task-modules";
 import { registerTaskDeclarations } from "../tasks/registry";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { insertJudgment } from "../testing/judgments";

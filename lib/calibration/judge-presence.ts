@@ -1,8 +1,8 @@
-import { judgePresence as presenceOfScores } from "../tasks/task-declaration";
+import { judgePresence as presenceOfScores } from "../task-modules/task-declaration";
 
 /**
  * The judge's per-video presence of a hallucination category, for comparing a 0–10 judge with
- * present/absent labels: the task's declared presence rule (lib/tasks/task-declaration.ts, the same one
+ * present/absent labels: the task's declared presence rule (lib/task-modules/task-declaration.ts, the same one
  * the agreement report sweeps), present when the video's worst score of the category (over its key frames
  * or clusters) is at least t. The worst, not a mean, because the labels say whether the category shows
  * anywhere in the video, and the run's default aggregation ("mean-max") takes each category's worst frame too.

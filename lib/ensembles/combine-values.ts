@@ -2,7 +2,7 @@
  * How an ensemble run's members' values of one score become one value, and how far apart they are
  * (issue 26). Pure functions over a target's declaration: no task is named here.
  */
-import { scaleBounds, unstableAtOf, type TargetDeclaration } from "../tasks/task-declaration";
+import { scaleBounds, unstableAtOf, type TargetDeclaration } from "../task-modules/task-declaration";
 
 /**
  * "declared": by the target's level of measurement (mean for interval and ratio, median for ordinal,

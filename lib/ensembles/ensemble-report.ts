@@ -11,7 +11,7 @@ import { runCallTotals } from "../judge/runs";
 import { krippendorffAlpha } from "../stats/krippendorff-alpha";
 import { buildRatingTable, type RatingRow } from "../stats/rating-table";
 import { catalogFor } from "../rubrics/project-catalogue";
-import { unstableAtOf } from "../tasks/task-declaration";
+import { unstableAtOf } from "../task-modules/task-declaration";
 import { isBlindFor } from "../visibility/judge-visibility";
 import { meanAbsoluteError } from "../stats/error-metrics";
 import { combineValues } from "./combine-values";

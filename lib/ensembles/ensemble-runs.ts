@@ -16,7 +16,7 @@ import { loadVideoJob } from "../judge/engine/step-store";
 import { keyFramesAndClusters } from "../judge/frame-scopes";
 import type { JudgeQueue } from "../judge/judge-queue";
 import { pipelineOfRun } from "../rubrics/run-pipeline";
-import { unstableAtOf, type TargetDeclaration } from "../tasks/task-declaration";
+import { unstableAtOf, type TargetDeclaration } from "../task-modules/task-declaration";
 import { DISPERSION_SORT } from "../videos/video-filter";
 import { combineValues, type CombinedTarget, type CombineRule } from "./combine-values";
 import { ensembleSettingsOf, type EnsembleSettings } from "./ensemble-settings";

@@ -24,7 +24,7 @@ import {
   type Scale,
   type TargetDeclaration,
   type TaskDeclaration,
-} from "../tasks/task-declaration";
+} from "../task-modules/task-declaration";
 import { log } from "../observability/logger";
 import { HF_DEFAULT_SPLIT, planHfSplits, type HfSplitPlan } from "./hf-splits";
 import type { HfSplitSpec } from "./hf-splits.validation";

@@ -6,7 +6,7 @@ import { appUrl } from "../config/app-url";
 import { exportFileName } from "../agreement/export-file-name";
 import { requireWholeView } from "../visibility/withheld";
 import { catalogFor } from "../rubrics/project-catalogue";
-import type { MetricDeclaration, Scale } from "../tasks/task-declaration";
+import type { MetricDeclaration, Scale } from "../task-modules/task-declaration";
 
 /**
  * A run's videos as Label Studio tasks, the judge's per-video metrics as `predictions` (Label Studio's import

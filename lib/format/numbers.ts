@@ -8,7 +8,7 @@
  * - judge and reviewer scores (0–10, overall 0–100, a VBench-2.0 dimension 0–1, a mean of them): at most 2
  *   decimals, trailing zeros dropped ("75", "5.1", "7.25", "5.13"; never "75.0" or "5.10"): a judge's 7.25 or an
  *   expected score of 1.38 reads as it was given, and the same value never reads two ways. Every score display goes through
- *   formatScore, a declared target's or metric's value through formatValue (lib/tasks/task-declaration.ts),
+ *   formatScore, a declared target's or metric's value through formatValue (lib/task-modules/task-declaration.ts),
  *   which uses it; no page passes its own precision.
  * - costs: US dollars with 4 decimals
  * - seconds of video: 2 decimals

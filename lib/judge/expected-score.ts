@@ -1,4 +1,4 @@
-import { scaleViolation, type TargetDeclaration } from "../tasks/task-declaration";
+import { scaleViolation, type TargetDeclaration } from "../task-modules/task-declaration";
 import type { TokenLogprob } from "./llm-client";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { registerTaskDeclarations } from "../tasks/registry";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { scopeFocus, stepScope } from "./frame-scopes";
 
 /*

@@ -4,8 +4,8 @@
  * timestamps) share. Plain functions over the tasks' declarations, so the browser can use them.
  */
 import type { StepScope } from "./engine/pipeline";
-import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import { builtInDeclarations } from "../task-modules/installed-declarations";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 
 /**
  * A step's scope, from the tasks' declarations (plain data, safe in the browser); a step no task declares is
@@ -14,7 +14,7 @@ import type { TaskDeclaration } from "../tasks/task-declaration";
  */
 export function stepScope(stepId: string, ownTask?: Pick<TaskDeclaration, "stepScopes">): StepScope {
   if (ownTask?.stepScopes) return ownTask.stepScopes[stepId] ?? "video";
-  for (const task of BUILT_IN_DECLARATIONS.tasks) {
+  for (const task of builtInDeclarations().tasks) {
     const scope = task.stepScopes?.[stepId];
     if (scope) return scope;
   }

@@ -1,6 +1,6 @@
 import type { RegisteredPipeline } from "./engine/pipeline";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import type { RunFormDeclaration } from "../tasks/task-module";
+import type { RunFormDeclaration } from "../task-modules/task-module";
 
 /** A pipeline the Judge page's run form offers, with the project's defaults for its new runs. */
 export interface RunFormPipeline extends RunFormDeclaration {

@@ -12,7 +12,7 @@ import { projectNav, projectNavItems } from "../projects/project-nav";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { createRunSchema, pipelineIdSchema, pipelineIds } from "./endpoints.validation";
 import type { RegisteredPipeline } from "./engine/pipeline";
 import { runFormPipelines } from "./run-form";

@@ -11,7 +11,7 @@ import {
   PRESENCE_TARGET_TYPE,
   type TargetDeclaration,
   type TaskDeclaration,
-} from "../tasks/task-declaration";
+} from "../task-modules/task-declaration";
 import { majorityVerdict, planLabelling, type LabellingPlan } from "./sampling-plan";
 import { requireWholeView } from "../visibility/withheld";
 import { labelNextQuerySchema, type LabelNextQuery } from "./label-next.validation";

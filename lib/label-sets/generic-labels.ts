@@ -25,7 +25,7 @@ import {
   type MetricDeclaration,
   type TargetDeclaration,
   type TaskDeclaration,
-} from "../tasks/task-declaration";
+} from "../task-modules/task-declaration";
 
 export const GENERIC_COLUMNS = ["video", "annotator", "target", "value", "item"] as const;
 const REQUIRED = ["video", "annotator", "target", "value"] as const;

@@ -4,7 +4,7 @@
  * `<task>:<id>` where several tasks declare it. Browser-safe: it reads only the declarations.
  */
 
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 
 const labelledIds = (task: TaskDeclaration) => [
   ...task.targets.map((t) => t.id),

@@ -12,7 +12,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { runNameOfRow } from "../runs/run-name";
 import { catalogFor } from "../rubrics/project-catalogue";
-import { scaleBounds, type MetricDeclaration } from "../tasks/task-declaration";
+import { scaleBounds, type MetricDeclaration } from "../task-modules/task-declaration";
 import { requireWholeView } from "../visibility/withheld";
 import { buildLeaderboard, type LeaderboardResult } from "./leaderboard";
 import type { RunLeaderboardQuery } from "./run-leaderboard.validation";

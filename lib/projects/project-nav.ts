@@ -1,7 +1,7 @@
 import type { ProjectRole } from "../generated/prisma/client";
 import { roleCan, type ProjectAction } from "../authz/permissions";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
+import { builtInDeclarations } from "../task-modules/installed-declarations";
 
 /**
  * The project navigation bar's links, in order, each with the action its page asks of the member
@@ -58,14 +58,14 @@ function placedNav(catalogue: DeclarationCatalogue): PlacedNavItem[] {
  * Every link of the bar, in order: the core's, each followed by the catalogue's tasks' links placed after it
  * (in catalogue order); a task link naming no core link goes last.
  */
-export function projectNav(catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS): ProjectNavItem[] {
+export function projectNav(catalogue: DeclarationCatalogue = builtInDeclarations()): ProjectNavItem[] {
   return placedNav(catalogue).map(({ id, label, path, action }) => ({ id, label, path, action }));
 }
 
 export function projectNavItems(
   projectId: string,
   role: ProjectRole,
-  catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS,
+  catalogue: DeclarationCatalogue = builtInDeclarations(),
 ): { id: string; label: string; href: string }[] {
   return projectNav(catalogue)
     .filter((item) => roleCan(role, item.action))
@@ -87,7 +87,7 @@ export function projectNavGroups(
   projectId: string,
   role: ProjectRole,
   usedFolderIds: ReadonlySet<string>,
-  catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS,
+  catalogue: DeclarationCatalogue = builtInDeclarations(),
 ): { main: ProjectNavLink[]; moreTasks: ProjectNavLink[] } {
   const main: ProjectNavLink[] = [];
   const moreTasks: ProjectNavLink[] = [];

@@ -4,12 +4,13 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { someNamed } from "../format/some-named";
 import { matchingVideoIds, resolveFilterRun } from "../videos/video-filter-sql";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { catalogueOf } from "../rubrics/project-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { queueScopeForSubject, queueScopeOf } from "./queue-scopes";
 import { scoreCategoryWhere } from "./score-keys";
-import type { ParsedCreateQueueInput, QueueScopeModule } from "./queue-scope";
+import type { QueueScopeModule } from "../task-modules/queue-scope-module";
+import type { ParsedCreateQueueInput } from "./queue-scope";
 import { createQueueSchema, type CreateQueueInput } from "./queues.validation";
 
 export async function queueRun(

@@ -1,5 +1,5 @@
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
-import { scaleBounds, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+import { scaleBounds, type TargetDeclaration, type TaskDeclaration } from "../task-modules/task-declaration";
 import { judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, scoreTarget } from "../reviews/judgment-key";
 import type { QueueTarget as Target } from "./queue-scope";

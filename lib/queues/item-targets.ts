@@ -2,7 +2,12 @@ import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import { readRunMetrics } from "../judge/run-metrics";
 import { catalogueOf } from "../rubrics/project-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import { judgePresence, scaleBounds, type TargetDeclaration, type TaskDeclaration } from "../tasks/task-declaration";
+import {
+  judgePresence,
+  scaleBounds,
+  type TargetDeclaration,
+  type TaskDeclaration,
+} from "../task-modules/task-declaration";
 import { judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
 import { itemScoreTargets } from "./item-score-targets";

@@ -1,6 +1,6 @@
 import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { SubjectKind } from "../tasks/task-declaration";
+import type { SubjectKind } from "../task-modules/task-declaration";
 import { itemQueueScopes } from "./queue-scopes";
 import { catalogueOf } from "../rubrics/project-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";

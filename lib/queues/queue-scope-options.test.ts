@@ -4,7 +4,7 @@ import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 
-import type { QueueScopeModule } from "./queue-scope";
+import type { QueueScopeModule } from "../task-modules/queue-scope-module";
 import { itemScopeForms } from "./queue-form-choices";
 import { createQueueSchema } from "./queues.validation";
 import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";

@@ -1,8 +1,11 @@
+/**
+ * The queues' own types of a queue item: the targets a reviewer judges (QueueTarget), and a parsed create-queue body
+ * as lib/queues reads it. The contract a task folder's queue scope fulfils is the port's
+ * (lib/task-modules/queue-scope-module.ts).
+ */
 import type { z } from "zod";
-import type { Actor } from "../auth/actor";
-import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import type { JudgedDeclaration } from "../reviews/judgment-target";
-import type { SubjectKind } from "../tasks/task-declaration";
+import type { ScoreQuestion } from "../task-modules/queue-scope-module";
 import type { createQueueSchema } from "./queues.validation";
 
 /** "score" (a judge score of one of the task's targets), or the id of a reviewed per-video metric. */
@@ -27,69 +30,5 @@ export interface QueueTarget {
   question?: ScoreQuestion | null;
 }
 
-/**
- * What one judge score of a video asked, in the run that gave it: VBench-2.0's "Initially, is the color of the river
- * mostly blue?" for `dynamic_attribute:q1`. A reviewer answers that question, about these frames.
- */
-export interface ScoreQuestion {
-  /** The question in the words the judge was asked (an expected plot or order included). */
-  text: string;
-  /** The frames (indexes in the run's frame set) the question was asked with; empty: the video as a whole. */
-  frameIndexes: number[];
-  /** How the frames stand to the question, when not simply "asked with these frames" (a text judge read a description of them). */
-  framesNote: string | null;
-}
-
 /** A parsed create-queue body: the core's fields, and each item scope's options under its key (`QueueScopeModule.options`). */
 export type ParsedCreateQueueInput = z.output<ReturnType<typeof createQueueSchema>> & Readonly<Record<string, unknown>>;
-
-/**
- * A queue scope a task folder adds beside the core's "verdict" and "scores" (which review videos): its runs'
- * subjects are items (a caption, a question's answer), and its queues hold one item each. The folder's module
- * lists it in `queueScopes`; lib/queues reads it through lib/queues/queue-scopes.ts, never by name.
- */
-export interface QueueScopeModule {
-  /** As a queue stores it in `scope`. */
-  id: string;
-  /** The one project whose runs it reviews (a task a project defined as data, lib/rubrics); any project's when absent. */
-  projectId?: string;
-  /** The subject kind of the runs this scope reviews (a run of that kind is reviewed only in this scope). */
-  reviews: SubjectKind;
-  /** One item, in messages ("caption"). */
-  noun: string;
-  /** What the queues page says the queue reviews, in the plural (say, the items of a kind). */
-  listLabel: string;
-  /** What the queue page's "Reviewing" line says, from the queue's stored filter. */
-  describeReviewing(filter: Record<string, unknown>): string;
-  /** The key of the item payload (`getQueueItem`) that carries what the item shows beside its targets; null in other queues. */
-  subjectKey: string;
-  /** Whether a new queue keeps the form's guidelines. */
-  keepsGuidelines: boolean;
-  /**
-   * The queue's items of the matching videos (in the videos' order, then the run's order within a video) and
-   * what the queue's filter records of the choice; a ValidationError when none matches.
-   */
-  items(
-    prisma: PrismaClient,
-    runId: string,
-    input: ParsedCreateQueueInput,
-    videoIds: string[],
-  ): Promise<{ items: { itemId: string; videoId: string }[]; filter: Record<string, unknown> }>;
-  /**
-   * A reviewer judges an item's reviewable scores in the run (lib/queues/item-score-targets.ts); an indexed
-   * target (`<id><n>`, a caption's key point n) is labelled with the n-th of these texts of the item.
-   */
-  indexedTexts?(prisma: PrismaClient, itemId: string): Promise<string[]>;
-  /** What the item shows beside its targets (null: nothing). */
-  subject(prisma: PrismaClient, queue: ReviewQueue, itemId: string): Promise<unknown>;
-  /** The subject as a reviewer blind to the judge sees it (default: as it is). */
-  withheld?(subject: unknown): unknown;
-  /**
-   * The scope's own narrowing of its items in the create-queue body (say, only one model's items): the body's key
-   * (kept as the API has always named it) and its schema, with defaults for an omitted key. `items` reads the
-   * parsed value as `input[key]`.
-   */
-  options?: { key: string; schema: z.ZodType };
-  /** What the new-queue form offers for those options (say, the project's models), loaded for a member who may view the project. */
-  formChoices?(prisma: PrismaClient, actor: Actor, projectId: string): Promise<unknown>;
-}

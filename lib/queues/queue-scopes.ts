@@ -1,7 +1,7 @@
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import type { SubjectKind } from "../tasks/task-declaration";
-import type { QueueScopeModule } from "./queue-scope";
+import type { SubjectKind } from "../task-modules/task-declaration";
+import type { QueueScopeModule } from "../task-modules/queue-scope-module";
 
 /** The item queue scopes the catalogue's task modules add (a project's rubric tasks', a test's toy task's). */
 export function itemQueueScopes(catalogue: TaskCatalogue): QueueScopeModule[] {

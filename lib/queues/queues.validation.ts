@@ -2,7 +2,7 @@ import { z } from "zod";
 import { guidelinesSchema } from "../projects/projects.validation";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import type { QueueScopeModule } from "./queue-scope";
+import type { QueueScopeModule } from "../task-modules/queue-scope-module";
 import { itemQueueScopes } from "./queue-scopes";
 import { QUEUE_HAND_OUTS } from "./queue-states.validation";
 import { scoreCategories, type VideoFilterInput, videoFilterSchema, videoSorts } from "../videos/video-filter";

@@ -1,4 +1,4 @@
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 /**
  * Typing numbers on the review screen: digits typed within DIGIT_CHAIN_MS of each other build one
  * number while it stays within the target's range, so on a 0–10 scale "1" then "0" is 10 (and "1"

@@ -13,7 +13,7 @@ import {
   ReviewConflictError,
   writeJudgment,
 } from "../reviews/reviews";
-import { scaleViolation } from "../tasks/task-declaration";
+import { scaleViolation } from "../task-modules/task-declaration";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, presenceTarget } from "../reviews/judgment-key";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";

@@ -1,6 +1,6 @@
-import { consensusValue } from "../tasks/task-declaration";
-import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import { consensusValue } from "../task-modules/task-declaration";
+import { builtInDeclarations } from "../task-modules/installed-declarations";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "./judgment-target";
 
 /**
@@ -13,7 +13,7 @@ export function consensusOf(
   target: string | JudgedDeclaration,
   values: readonly number[],
   category?: string | null,
-  tasks: readonly TaskDeclaration[] = BUILT_IN_DECLARATIONS.tasks,
+  tasks: readonly TaskDeclaration[] = builtInDeclarations().tasks,
 ): number | null {
   if (typeof target !== "string") return consensusValue(target.level, values);
   // Only the level matters here: a score of unnamed target is fine when every declared target has the same level.

@@ -1,9 +1,9 @@
-import { disagrees } from "../tasks/task-declaration";
+import { disagrees } from "../task-modules/task-declaration";
 import { type JudgedDeclaration, judgmentDeclaration } from "./judgment-target";
 
 /**
  * When a reviewer's value counts as disagreeing with the judge's: a gap of at least the target's
- * declared disagreement gap (lib/tasks/task-declaration.ts). `target` is the declaration, or a
+ * declared disagreement gap (lib/task-modules/task-declaration.ts). `target` is the declaration, or a
  * judgment's target type (and the score's category) to look it up by.
  */
 export function disagreesWithJudge(

@@ -8,7 +8,7 @@
  * models' answers to one question are two things to judge.
  */
 import { Prisma } from "../generated/prisma/client";
-import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../tasks/task-declaration";
+import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../task-modules/task-declaration";
 import { SCORE_TARGET_TYPE } from "./judgment-target";
 
 export interface JudgmentTarget {

@@ -4,7 +4,7 @@
  * judge score (target type "score") is about the score's target (its category); any other target
  * type is the id of a reviewed metric.
  */
-import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
+import { builtInDeclarations } from "../task-modules/installed-declarations";
 import {
   disagreementGapOf,
   type MetricDeclaration,
@@ -13,7 +13,7 @@ import {
   type TargetDeclaration,
   type TaskDeclaration,
   targetIdOfCategory,
-} from "../tasks/task-declaration";
+} from "../task-modules/task-declaration";
 
 export type JudgedDeclaration = TargetDeclaration | MetricDeclaration;
 
@@ -30,7 +30,7 @@ const sameRules = (a: JudgedDeclaration, b: JudgedDeclaration) =>
 export function judgmentDeclaration(
   targetType: string,
   category?: string | null,
-  tasks: readonly TaskDeclaration[] = BUILT_IN_DECLARATIONS.tasks,
+  tasks: readonly TaskDeclaration[] = builtInDeclarations().tasks,
 ): JudgedDeclaration {
   if (targetType === SCORE_TARGET_TYPE) {
     if (category) {
@@ -62,7 +62,7 @@ export function judgmentDeclaration(
 /** The task a declaration belongs to, among `tasks`. */
 export function taskDeclaring(
   declaration: JudgedDeclaration,
-  tasks: readonly TaskDeclaration[] = BUILT_IN_DECLARATIONS.tasks,
+  tasks: readonly TaskDeclaration[] = builtInDeclarations().tasks,
 ): TaskDeclaration | undefined {
   return tasks.find(
     (t) =>
@@ -79,7 +79,7 @@ export function taskDeclaring(
 export function thresholdOverride(
   declaration: JudgedDeclaration,
   params: { thresholds?: Readonly<Record<string, number>> } & Readonly<Record<string, unknown>>,
-  tasks: readonly TaskDeclaration[] = BUILT_IN_DECLARATIONS.tasks,
+  tasks: readonly TaskDeclaration[] = builtInDeclarations().tasks,
 ): number | undefined {
   const own = params.thresholds?.[declaration.id];
   if (own !== undefined) return own;

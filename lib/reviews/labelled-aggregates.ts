@@ -1,4 +1,4 @@
-import { formatValue } from "../tasks/task-declaration";
+import { formatValue } from "../task-modules/task-declaration";
 import { consensusOf } from "./consensus";
 import { type JudgedDeclaration, judgmentDeclaration } from "./judgment-target";
 

@@ -9,7 +9,7 @@ import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { disagreesWithJudge } from "./disagreement";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "./judgment-target";
 import { type JudgmentTarget, judgmentKey, metricTarget, presenceTarget, scoreTarget } from "./judgment-key";
-import { disagreementGapOf, judgePresence, presenceTargetOf } from "../tasks/task-declaration";
+import { disagreementGapOf, judgePresence, presenceTargetOf } from "../task-modules/task-declaration";
 import type { ReviewInput, WithdrawInput } from "./reviews.validation";
 import { isPrismaError, UNIQUE_VIOLATION } from "../db/prisma-errors";
 

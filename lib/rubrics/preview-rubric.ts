@@ -20,7 +20,7 @@ import { parseStructuredOutput, type StructuredOutput } from "../judge/parse-llm
 import { FRAME_SET_WHERE } from "../judge/runs";
 import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
-import { formatValue } from "../tasks/task-declaration";
+import { formatValue } from "../task-modules/task-declaration";
 import { criterionScale } from "./rubric-declaration";
 import { rubricProblems, type RubricDefinition } from "./rubric-definition";
 import { RubricDefinitionError } from "./rubric-errors";

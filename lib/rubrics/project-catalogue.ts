@@ -9,8 +9,8 @@
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import { builtInCatalogue, type TaskCatalogue, withTasks } from "../task-modules/task-catalogue";
-import type { TaskDeclarations, TaskModule } from "../tasks/task-module";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclarations, TaskModule } from "../task-modules/task-module";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { rubricPipeline, type RubricTaskRecord } from "./rubric-pipeline";
 import { rubricTaskDeclaration } from "./rubric-declaration";
 import { rubricItemQueueScope } from "./rubric-item-queue-scope";

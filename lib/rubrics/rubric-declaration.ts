@@ -1,5 +1,5 @@
 /**
- * A rubric task's declaration (lib/tasks/task-declaration.ts) from its definition, so everything downstream
+ * A rubric task's declaration (lib/task-modules/task-declaration.ts) from its definition, so everything downstream
  * (list columns and filters, queues, agreement, calibration, exports) reads a rubric task exactly as it reads a
  * built-in one. Plain data and pure functions: the browser builds the same declaration.
  */
@@ -9,7 +9,7 @@ import type {
   Scale,
   TargetDeclaration,
   TaskDeclaration,
-} from "../tasks/task-declaration";
+} from "../task-modules/task-declaration";
 import { rubricScope, type RubricCriterion, type RubricDefinition } from "./rubric-definition";
 
 /** The pipeline id of a rubric task: its key is unique across projects. */

@@ -8,7 +8,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { ValidationError } from "../errors";
 import type { GenericItemPayload } from "../items/generic-items";
-import type { ParsedCreateQueueInput, QueueScopeModule } from "../queues/queue-scope";
+import type { QueueScopeInput, QueueScopeModule } from "../task-modules/queue-scope-module";
 import { rubricItemKind } from "./rubric-declaration";
 import type { RubricDefinition } from "./rubric-definition";
 
@@ -24,12 +24,7 @@ export interface RubricItemSubject {
   fields: { id: string; label: string; value: string }[];
 }
 
-async function rubricItemQueueItems(
-  prisma: PrismaClient,
-  runId: string,
-  _input: ParsedCreateQueueInput,
-  videoIds: string[],
-) {
+async function rubricItemQueueItems(prisma: PrismaClient, runId: string, _input: QueueScopeInput, videoIds: string[]) {
   const order = new Map(videoIds.map((id, i) => [id, i]));
   const runItems = await prisma.runItem.findMany({
     where: { runId, videoId: { in: videoIds } },

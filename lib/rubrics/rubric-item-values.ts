@@ -10,7 +10,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { GenericItemPayload } from "../items/generic-items";
-import { formatValue } from "../tasks/task-declaration";
+import { formatValue } from "../task-modules/task-declaration";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { criterionScale, rubricTargetId } from "./rubric-declaration";
 import { rubricDefinitionSchema, type RubricDefinition } from "./rubric-definition";

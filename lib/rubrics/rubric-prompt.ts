@@ -6,7 +6,7 @@
  * live preview with these same functions (the template's hash is in rubric-template-hash.ts, server-side).
  */
 import { z } from "zod";
-import { formatValue } from "../tasks/task-declaration";
+import { formatValue } from "../task-modules/task-declaration";
 import { criterionScale } from "./rubric-declaration";
 import type { RubricCriterion, RubricDefinition, RubricExample } from "./rubric-definition";
 

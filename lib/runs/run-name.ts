@@ -1,5 +1,5 @@
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
+import { builtInDeclarations } from "../task-modules/installed-declarations";
 
 /**
  * The one name of a judge run, wherever a run is shown: its task, the model and endpoint that judged,
@@ -18,7 +18,7 @@ export interface RunNameParts {
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** The task's short name: its label without the parenthesised source ("Hallucination"); the pipeline id for an unknown task. */
-export function runTaskName(pipeline: string, catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS): string {
+export function runTaskName(pipeline: string, catalogue: DeclarationCatalogue = builtInDeclarations()): string {
   const label = catalogue.findTask(pipeline)?.label;
   return label ? label.replace(/\s*\(.*\)\s*$/, "") : pipeline;
 }
@@ -36,7 +36,7 @@ export function runJudgeName(endpointName: string, model: string | null): string
   return model && model !== endpointName ? `${model} @ ${endpointName}` : endpointName;
 }
 
-export function runName(run: RunNameParts, catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS): string {
+export function runName(run: RunNameParts, catalogue: DeclarationCatalogue = builtInDeclarations()): string {
   return `${runTaskName(run.pipeline, catalogue)} · ${runJudgeName(run.endpointName, run.model)} · ${runDate(run.createdAt)}`;
 }
 
@@ -51,7 +51,7 @@ export function runNameOfRow(
     endpointSnapshot?: unknown;
     endpoint: { name: string; model: string | null };
   },
-  catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS,
+  catalogue: DeclarationCatalogue = builtInDeclarations(),
 ): string {
   const snapshot = (row.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
   return runName(

@@ -6,13 +6,13 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { catalogFor } from "../rubrics/project-catalogue";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
+import { builtInDeclarations } from "../task-modules/installed-declarations";
 import { distinctRunLabels, runSettingWords, type RunLabelParts } from "./run-labels";
 
 /** Labels by run id; runs of different tasks are told apart by the task, so each task's runs are compared among themselves. */
 export function labelRunsByTask(
   runs: readonly RunLabelParts[],
-  catalogue: DeclarationCatalogue = BUILT_IN_DECLARATIONS,
+  catalogue: DeclarationCatalogue = builtInDeclarations(),
 ): Map<string, string> {
   const labels = new Map<string, string>();
   for (const pipeline of new Set(runs.map((r) => r.pipeline))) {

@@ -8,8 +8,8 @@
  * catalogue adds its rubric tasks (lib/rubrics/project-catalogue.ts). What is derived from a catalogue (lists,
  * schemas) is cached on the value itself (`derived`), so a schema keeps its identity as long as its catalogue does.
  */
-import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "../tasks/task-declaration";
-import type { TaskDeclarations } from "../tasks/task-module";
+import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";
+import type { TaskDeclarations } from "./task-module";
 
 export class UnknownTaskError extends Error {}
 

@@ -9,7 +9,7 @@
  * instrumentation.ts as yet another: the install is kept on globalThis so that every copy reads it. A copy whose own
  * bundle imported the registry reads its own install first, so its modules call into the same copies of the core.
  */
-import type { TaskModule } from "../tasks/task-module";
+import type { TaskModule } from "./task-module";
 
 const INSTALLED = Symbol.for("framejury.taskModules");
 type Installed = { modules: readonly TaskModule[] };

@@ -4,14 +4,15 @@
  * engine can run. Server only: a module carries its pipelines' prompts and parsers.
  *
  * The built-in catalogue (builtInCatalogue) is built once from the modules installed at process start (lib/tasks/modules.ts
- * installs them through ./installed-task-modules.ts) and the generated declarations; a project's catalogue adds its
+ * installs them through ./installed-task-modules.ts) and the declarations installed beside them
+ * (./installed-declarations.ts); a project's catalogue adds its
  * rubric tasks (lib/rubrics/project-catalogue.ts, catalogFor); a test adds its toy task (withTasks). None of them
  * changes once built, so a request reads one consistent catalogue from start to end.
  */
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
-import type { TaskDeclarations, TaskModule } from "../tasks/task-module";
-import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
+import type { TaskDeclarations, TaskModule } from "./task-module";
 import { DeclarationCatalogue } from "./declaration-catalogue";
+import { builtInDeclarations } from "./installed-declarations";
 import { installedModules } from "./installed-task-modules";
 
 export class TaskCatalogue extends DeclarationCatalogue {
@@ -57,12 +58,12 @@ export function withTasks(
 let builtIn: { from: readonly TaskModule[]; catalogue: TaskCatalogue } | null = null;
 
 /**
- * The built-in tasks' catalogue: the generated declarations and the modules installed at process start. The same
+ * The built-in tasks' catalogue: the declarations and the modules installed at process start. The same
  * value for the life of the process; it holds no project's data.
  */
 export function builtInCatalogue(): TaskCatalogue {
   const modules = installedModules();
   if (builtIn?.from !== modules)
-    builtIn = { from: modules, catalogue: new TaskCatalogue(BUILT_IN_DECLARATIONS.folders, modules) };
+    builtIn = { from: modules, catalogue: new TaskCatalogue(builtInDeclarations().folders, modules) };
   return builtIn.catalogue;
 }

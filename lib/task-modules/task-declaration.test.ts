@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { binarise } from "../agreement/report/binarise";
-import { HALLUCINATION_TASK } from "./hallucination/task";
+import { HALLUCINATION_TASK } from "../tasks/hallucination/task";
 import { consensusOf } from "../reviews/consensus";
 import { disagreesWithJudge } from "../reviews/disagreement";
 import {

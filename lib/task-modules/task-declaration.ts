@@ -402,3 +402,17 @@ export function declarationProblems(task: TaskDeclaration): string[] {
   }
   return problems;
 }
+
+/**
+ * The id of a reviewed metric (a metric people give their own value for, e.g. a verdict), as a type: any
+ * declared metric's id, so the contract names no task (each task exports its own ids' union for its code).
+ */
+export type ReviewedMetricId = string;
+
+export function targetOf(task: TaskDeclaration, id: string): TargetDeclaration | undefined {
+  return task.targets.find((t) => t.id === id);
+}
+
+export function metricOf(task: TaskDeclaration, id: string): MetricDeclaration | undefined {
+  return task.metrics.find((m) => m.id === id);
+}

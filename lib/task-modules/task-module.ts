@@ -13,7 +13,7 @@ import type { LabelSetFormat, LabelSetFormatDeclaration } from "../label-sets/la
 import type { ProjectAction } from "../authz/permissions";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import type { TaskDeclaration } from "./task-declaration";
-import type { QueueScopeModule, ScoreQuestion } from "../queues/queue-scope";
+import type { QueueScopeModule, ScoreQuestion } from "./queue-scope-module";
 
 /** How the Judge page's run form offers a pipeline. */
 export interface RunFormDeclaration {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HALLUCINATION_TASK } from "./hallucination/task";
-import type { TargetDeclaration, TaskDeclaration } from "./task-declaration";
+import type { TargetDeclaration, TaskDeclaration } from "../task-modules/task-declaration";
 import {
   choiceLabels,
   heatCell,

@@ -48,9 +48,9 @@ import { isVideoFilterKey, videoListQuerySchema } from "../videos/video-filter";
 
 import type { CrawlPage } from "../../testkit/crawl/task-crawl";
 import { itemNounPhrase, pipelineNames, runResultsLinkOf } from "./task-display";
-import type { TaskModule } from "./task-module";
+import type { TaskModule } from "../task-modules/task-module";
 import { videoItemLists } from "./video-item-lists";
-import type { TaskDeclaration } from "./task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
 
 const TOY_TEMPLATE = "Toy glow judge. How much does this video glow, 0 to 4?";

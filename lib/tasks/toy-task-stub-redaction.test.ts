@@ -24,7 +24,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { redactResultsFor, withheldResult } from "../visibility/judge-visibility";
 
-import type { TaskDeclaration } from "./task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
 
 const TOY_TEMPLATE = "Toy colour judge. Name the colour of this video in one word.";

@@ -2,7 +2,7 @@ import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
 import { catalogueOf } from "../rubrics/project-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import type { VideoItemList } from "./task-module";
+import type { VideoItemList } from "../task-modules/task-module";
 
 /**
  * The catalogue's tasks' lists of one video's items for the video page (`videoItemList` of each module), in catalogue

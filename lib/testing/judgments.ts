@@ -1,6 +1,6 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { judgmentKey, type JudgmentTarget } from "../reviews/judgment-key";
-import { disagreementGapOf } from "../tasks/task-declaration";
+import { disagreementGapOf } from "../task-modules/task-declaration";
 import { judgmentDeclaration } from "../reviews/judgment-target";
 import { catalogFor } from "../rubrics/project-catalogue";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";

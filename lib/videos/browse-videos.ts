@@ -3,7 +3,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
-import { isYesNoScale, type TaskDeclaration } from "../tasks/task-declaration";
+import { isYesNoScale, type TaskDeclaration } from "../task-modules/task-declaration";
 import { videoJson } from "./queries";
 import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
 import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere } from "./video-filter-sql";

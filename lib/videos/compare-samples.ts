@@ -5,7 +5,7 @@ import { NotFoundError } from "../errors";
 import { readRunMetrics } from "../judge/run-metrics";
 import { consensusOf } from "../reviews/consensus";
 import { catalogFor } from "../rubrics/project-catalogue";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { blindVideoIdsFor, withheldCompareSample } from "../visibility/judge-visibility";
 import { type BrowseScores, metricScores } from "./browse-videos";
 

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
 import { createProject } from "../projects/projects";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { makeUser } from "../testing/fixtures";
 import { createRunVideo } from "../testing/run-video-fixture";
 import { browseVideos } from "./browse-videos";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createQueueSchema } from "../queues/queues.validation";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { isVideoFilterKey, scoreCategories, videoFilterSchema, videoListQuerySchema, videoSorts } from "./video-filter";
 import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
 

@@ -2,7 +2,7 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { NotFoundError } from "../errors";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { disagreesInRun } from "../reviews/judgment-key";
 import {
   checkFilterAgainstTask,

@@ -1,15 +1,22 @@
 import { z } from "zod";
 import { ValidationError } from "../errors";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import { metricOf, targetOf } from "../tasks/registry";
-import { type MetricDeclaration, type QueryAlias, scaleBounds, type TaskDeclaration } from "../tasks/task-declaration";
+import {
+  type MetricDeclaration,
+  metricOf,
+  type QueryAlias,
+  scaleBounds,
+  targetOf,
+  type TaskDeclaration,
+} from "../task-modules/task-declaration";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
 import { videoListCursorSchema } from "./video-list-cursor";
 
 /**
  * The video list's filters, shared by the list page and its API, review queues (created from a
  * filter) and the agreement dashboard. Every field is whitelisted here; unknown query keys are
- * dropped (one shaped as a metric filter that no task declares is refused), and `video-filter-sql.ts` turns the parsed object into parameterised SQL, never a raw
+ * dropped (one shaped as a metric filter that no task declares is refused), and `video-filter-sql.ts` turns the parsed
+ * object into parameterised SQL, never a raw
  * Prisma `where` from the request.
  *
  * Metric filters are generic: `min.<metric>` / `max.<metric>` on a numeric metric and `is.<metric>`
@@ -151,7 +158,10 @@ function buildFieldFilterSchema(catalogue: DeclarationCatalogue) {
     /** The reviewers' majority verdict in the run (ties match neither). */
     humanVerdict: yesNo,
     review: z.enum(REVIEW_STATES).optional(),
-    /** An ensemble run's videos with an unstable score (self-consistency samples or panel judges spread past the target's threshold); with `category`, of that target. */
+    /**
+     * An ensemble run's videos with an unstable score (self-consistency samples or panel judges spread past the
+     * target's threshold); with `category`, of that target.
+     */
     unstable: z.enum(["1"]).optional(),
   });
 }

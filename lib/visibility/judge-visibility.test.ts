@@ -22,7 +22,7 @@ import { videoRuns } from "../judge/video-runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { reviewScore, videoReviews } from "../reviews/reviews";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { fixtureVideoName, jsonlBytes } from "../testing/item-files";
 import { referenceLine } from "../tasks/captions/caption-fixtures";
 import { makeUser } from "../testing/fixtures";

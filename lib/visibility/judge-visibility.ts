@@ -16,7 +16,7 @@
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import { catalogFor } from "../rubrics/project-catalogue";
-import type { TaskDeclaration } from "../tasks/task-declaration";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 
 /**
  * The videos (of `videoIds`, or all) blind to the user: every video of a live blind queue they are reviewing

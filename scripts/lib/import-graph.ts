@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 
 /*
- * The repository's runtime import graph, read from the sources as text: what the architecture tests check (no
- * circle of files, the layers' arrows, what a browser-safe module reaches). Type-only imports are left out: they
- * are erased when TypeScript compiles, so they load nothing and cannot make a circle at run time.
+ * The repository's import graph, read from the sources as text: what the architecture tests check (no circle of
+ * files, the layers' arrows, what a core or browser-safe module reaches). The runtime graph leaves type-only imports
+ * out (they load nothing); the full graph counts them, because a circle of types is still a circle to read.
  */
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -66,14 +66,57 @@ function runtimeImportsOf(file: string): string[] {
   return importsOf(file).flatMap(({ from, typeOnly }) => (typeOnly ? [] : (resolveImport(file, from) ?? [])));
 }
 
+/** The repository files (absolute paths) `file` imports, type-only imports included: what a reader must read beside it. */
+function allImportsOf(file: string): string[] {
+  return importsOf(file).flatMap(({ from }) => resolveImport(file, from) ?? []);
+}
+
 /** The runtime import graph of `files`: each file (repository-relative) to the repository files it loads. */
 export function runtimeImportGraph(files: string[]): Map<string, Set<string>> {
+  return graphOf(files, runtimeImportsOf);
+}
+
+/** The import graph of `files` with type-only imports counted: a circle here is one a reader cannot read in order. */
+export function fullImportGraph(files: string[]): Map<string, Set<string>> {
+  return graphOf(files, allImportsOf);
+}
+
+function graphOf(files: string[], importsOfFile: (file: string) => string[]): Map<string, Set<string>> {
   return new Map(
     files.map((file) => [
       path.relative(ROOT, file),
-      new Set(runtimeImportsOf(file).map((target) => path.relative(ROOT, target))),
+      new Set(importsOfFile(file).map((target) => path.relative(ROOT, target))),
     ]),
   );
+}
+
+/**
+ * For each of `from` (files of the graph), the first chain of imports that ends in a file `forbidden` accepts, as
+ * `a → b → c`: what the file reaches through any number of imports. Files of `from` that reach none are left out.
+ */
+export function forbiddenReaches(
+  graph: Map<string, Set<string>>,
+  from: readonly string[],
+  forbidden: (file: string) => boolean,
+): string[] {
+  return from.flatMap((start) => {
+    const cameFrom = new Map<string, string | null>([[start, null]]);
+    const queue = [start];
+    while (queue.length > 0) {
+      const file = queue.shift()!;
+      for (const next of graph.get(file) ?? []) {
+        if (cameFrom.has(next)) continue;
+        cameFrom.set(next, file);
+        if (forbidden(next)) {
+          const chain = [next];
+          for (let at = cameFrom.get(next); at; at = cameFrom.get(at)) chain.unshift(at);
+          return [chain.join(" → ")];
+        }
+        queue.push(next);
+      }
+    }
+    return [];
+  });
 }
 
 /** The circles of the graph: its strongly connected components of more than one file, or of one that imports itself (Tarjan). */

@@ -22,7 +22,7 @@ import { DEFAULT_HALLUCINATION_SUMMARY_SETTINGS } from "../../lib/tasks/hallucin
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../../lib/tasks/hallucination/schemas";
 import { judgmentDeclaration } from "../../lib/reviews/judgment-target";
 import { BUILT_IN_DECLARATIONS } from "../../lib/tasks/registry";
-import { disagreementGapOf } from "../../lib/tasks/task-declaration";
+import { disagreementGapOf } from "../../lib/task-modules/task-declaration";
 import { seedPrompts } from "./seed-prompts";
 
 export const SEED_MODELS = ["Sora", "Kling 1.6", "HunyuanVideo", "CogVideoX-5B"] as const;

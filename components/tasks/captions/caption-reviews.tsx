@@ -5,7 +5,7 @@ import { useState } from "react";
 import { apiFetch } from "@/lib/api-client";
 import { type Judgment, JudgmentForm, JudgmentHistory, LabelledValues } from "@/components/videos/judgment-item";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
-import { targetIdOfCategory } from "@/lib/tasks/task-declaration";
+import { targetIdOfCategory } from "@/lib/task-modules/task-declaration";
 
 export interface CaptionScore {
   id: string;

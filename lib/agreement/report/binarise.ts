@@ -1,6 +1,6 @@
 import { type JudgedDeclaration, judgmentDeclaration, thresholdOverride } from "../../reviews/judgment-target";
-import { BUILT_IN_DECLARATIONS } from "../../tasks/registry";
-import { binariseValue, type TaskDeclaration } from "../../tasks/task-declaration";
+import { builtInDeclarations } from "../../task-modules/installed-declarations";
+import { binariseValue, type TaskDeclaration } from "../../task-modules/task-declaration";
 import type { TargetType } from "../types";
 import type { Binary, ThresholdOptions } from "./declarations";
 
@@ -10,7 +10,7 @@ export function binarise(
   value: number,
   options: ThresholdOptions,
   declaration?: JudgedDeclaration,
-  tasks: readonly TaskDeclaration[] = BUILT_IN_DECLARATIONS.tasks,
+  tasks: readonly TaskDeclaration[] = builtInDeclarations().tasks,
 ): Binary {
   const target = declaration ?? judgmentDeclaration(targetType, null, tasks);
   return binariseValue(

@@ -1,5 +1,5 @@
 import { SCORE_TARGET_TYPE } from "../../reviews/judgment-target";
-import { PRESENCE_TARGET_TYPE } from "../../tasks/task-declaration";
+import { PRESENCE_TARGET_TYPE } from "../../task-modules/task-declaration";
 import {
   type AgreementInput,
   type AgreementItem,

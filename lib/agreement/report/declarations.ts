@@ -10,7 +10,7 @@ import {
   consensusValue,
   PRESENCE_TARGET_TYPE,
   type TaskDeclaration,
-} from "../../tasks/task-declaration";
+} from "../../task-modules/task-declaration";
 import type { MeasurementLevel } from "../../stats/krippendorff-alpha";
 import type { AgreementItem, AgreementOptions } from "../types";
 

@@ -1,6 +1,6 @@
 import { spearman, spearmanOfResamples } from "../../stats/correlation";
 import type { MeasurementLevel } from "../../stats/krippendorff-alpha";
-import { PRESENCE_TARGET_TYPE } from "../../tasks/task-declaration";
+import { PRESENCE_TARGET_TYPE } from "../../task-modules/task-declaration";
 import { meanAbsoluteError } from "../../stats/error-metrics";
 import type { AgreementItem, AgreementOptions, StatBlock } from "../types";
 import { bootstrapMany } from "./bootstrap-many";

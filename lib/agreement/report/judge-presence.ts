@@ -1,4 +1,4 @@
-import { judgePresence, PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../../tasks/task-declaration";
+import { judgePresence, PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../../task-modules/task-declaration";
 import type { AgreementItem, AgreementOptions } from "../types";
 import type { Declarations } from "./declarations";
 

@@ -1,4 +1,4 @@
-import { judgePresence, PRESENCE_TARGET_TYPE, presenceSweepThresholds } from "../../tasks/task-declaration";
+import { judgePresence, PRESENCE_TARGET_TYPE, presenceSweepThresholds } from "../../task-modules/task-declaration";
 import type {
   AgreementItem,
   AgreementOptions,

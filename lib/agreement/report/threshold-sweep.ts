@@ -1,4 +1,4 @@
-import { scaleBounds, type TaskDeclaration } from "../../tasks/task-declaration";
+import { scaleBounds, type TaskDeclaration } from "../../task-modules/task-declaration";
 import { type AgreementItem, type SweepCurve, type SweepPoint, WORST_TARGET } from "../types";
 import { binaryMetrics, confusionOf } from "./confusion";
 import type { Binary, Declarations } from "./declarations";

@@ -6,7 +6,7 @@ import type { Prisma } from "../../generated/prisma/client";
 import { LlmError } from "../llm-client";
 import { stepErrorMessage } from "../step-errors";
 import { AwaitingBatch, stepAwaitsBatch } from "../batch/batch-requests";
-import type { TaskDeclaration } from "../../tasks/task-declaration";
+import type { TaskDeclaration } from "../../task-modules/task-declaration";
 import type { StepStart } from "./answer";
 import { buildRequest, type RequestWork } from "./build-request";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";

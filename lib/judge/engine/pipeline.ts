@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { TaskDeclaration } from "../../tasks/task-declaration";
+import type { TaskDeclaration } from "../../task-modules/task-declaration";
 
 /** A frame the judge sees, as stored. */
 export interface FrameRef {

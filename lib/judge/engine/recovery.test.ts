@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { LlmError } from "../llm-client";
-import type { TaskDeclaration } from "../../tasks/task-declaration";
+import type { TaskDeclaration } from "../../task-modules/task-declaration";
 import type { Answer } from "./answer";
 import type { BuiltRequest } from "./build-request";
 import { responseCacheKey } from "./cache-key";

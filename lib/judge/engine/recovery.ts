@@ -8,7 +8,7 @@
 import { LlmError, retryDelayMs, type ChatRequest, type ChatResult, type RetryPolicy } from "../llm-client";
 import { parseStructuredOutput, type StructuredOutput } from "../parse-llm-output";
 import { expectedScore } from "../expected-score";
-import { targetIdOfCategory, type TaskDeclaration } from "../../tasks/task-declaration";
+import { targetIdOfCategory, type TaskDeclaration } from "../../task-modules/task-declaration";
 import { responseCacheKey } from "./cache-key";
 import { answer, type Answer, type Answered, type EndpointCall, type StepStart } from "./answer";
 import type { BatchFrames, BuiltRequest } from "./build-request";

@@ -15,7 +15,7 @@ import { createEndpoint } from "../endpoints";
 
 import { createRun, getRunStatus } from "../runs";
 import type { TemplateSource } from "../template-source";
-import { declarationProblems, type TaskDeclaration } from "../../tasks/task-declaration";
+import { declarationProblems, type TaskDeclaration } from "../../task-modules/task-declaration";
 import type { PipelineDefinition, StepInput } from "./pipeline";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";

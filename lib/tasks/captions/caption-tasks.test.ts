@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { declarationProblems } from "../task-declaration";
+import { declarationProblems } from "../../task-modules/task-declaration";
 import { pipelineIds } from "../../judge/endpoints.validation";
 
 import { captionContentPipeline } from "./caption-content";

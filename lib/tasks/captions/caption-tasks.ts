@@ -3,7 +3,7 @@
  * how their per-caption metrics are made. Results group by caption type, the items' `group`.
  */
 import { CAPTION_CONTENT_TYPES, CAPTION_STYLE_TYPES } from "./caption-types";
-import type { GroupingDeclaration, MetricDeclaration, TaskDeclaration } from "../task-declaration";
+import type { GroupingDeclaration, MetricDeclaration, TaskDeclaration } from "../../task-modules/task-declaration";
 
 /** Caption types as the reference files give them; unknown types are kept on the items as they come. */
 export const CAPTION_TYPE_GROUPING: GroupingDeclaration = {

@@ -1,4 +1,4 @@
-import type { TaskDeclarations } from "../task-module";
+import type { TaskDeclarations } from "../../task-modules/task-module";
 import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "./caption-tasks";
 
 const declarations: TaskDeclarations = {

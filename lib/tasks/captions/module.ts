@@ -1,4 +1,4 @@
-import type { TaskModule } from "../task-module";
+import type { TaskModule } from "../../task-modules/task-module";
 import { captionOutputsKind, captionReferenceSetKind } from "./caption-set-import";
 import { captionContentPipeline } from "./caption-content";
 import { captionStylePipeline } from "./caption-style";

@@ -3,7 +3,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { listItems } from "../../items/items";
 import { itemFilterSchema } from "../../items/item-filter";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
-import type { VideoItemList } from "../task-module";
+import type { VideoItemList } from "../../task-modules/task-module";
 
 /** The video page's card of the video's captions (the first 100), each linked to its caption page. */
 export async function videoCaptionList(

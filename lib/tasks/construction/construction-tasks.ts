@@ -6,7 +6,7 @@
  */
 import { attemptStepIds, MAX_CHECKERS } from "./construct-state";
 import { MAX_TRANSFORM_ATTEMPTS } from "./transform-attempts";
-import type { MetricDeclaration, TaskDeclaration } from "../task-declaration";
+import type { MetricDeclaration, TaskDeclaration } from "../../task-modules/task-declaration";
 
 const yesNoMetric = (
   m: Pick<MetricDeclaration, "id" | "label" | "definition" | "aggregation">,

@@ -1,4 +1,4 @@
-import type { TaskDeclarations } from "../task-module";
+import type { TaskDeclarations } from "../../task-modules/task-module";
 import { QA_CONSTRUCT_TASK, QA_GENERATE_TASK } from "./construction-tasks";
 
 // Its runs start on the construction page, so the Judge page's run form does not offer its pipelines.

@@ -1,4 +1,4 @@
-import type { TaskModule } from "../task-module";
+import type { TaskModule } from "../../task-modules/task-module";
 import { stepAnnotationSetKind } from "./step-annotation-sets";
 import { qaConstructPipeline } from "./qa-construct-pipeline";
 import { qaGeneratePipeline } from "./qa-generate-pipeline";

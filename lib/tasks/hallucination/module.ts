@@ -1,4 +1,4 @@
-import type { TaskModule } from "../task-module";
+import type { TaskModule } from "../../task-modules/task-module";
 import { hallucinationPipeline } from "./pipeline";
 import { hallucinationSetupSettings } from "./setup-settings";
 import { HALLUCINATION_TASK } from "./task";

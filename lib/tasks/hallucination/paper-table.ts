@@ -11,7 +11,7 @@
 import { bootstrapConfidenceInterval, type ConfidenceInterval } from "../../stats/bootstrap";
 import { cohensKappaFromConfusion } from "../../stats/cohens-kappa";
 import { confusionMatrixFromCounts } from "../../stats/confusion-matrix";
-import type { TaskDeclaration } from "../task-declaration";
+import type { TaskDeclaration } from "../../task-modules/task-declaration";
 import {
   DYNAMIC_CATEGORY_IDS,
   DYNAMIC_HALLUCINATION_CATEGORIES,

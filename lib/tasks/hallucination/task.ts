@@ -3,7 +3,7 @@
  * and how its per-video metrics are made. The legend, review controls, disagreement and agreement
  * read these; the values match what the pipeline and lib/tasks/hallucination/scores.ts produce.
  */
-import type { MetricDeclaration, TargetDeclaration, TaskDeclaration } from "../task-declaration";
+import type { MetricDeclaration, TargetDeclaration, TaskDeclaration } from "../../task-modules/task-declaration";
 import { DYNAMIC_HALLUCINATION_CATEGORIES, INCONSISTENCY_CATEGORY, STATIC_HALLUCINATION_CATEGORIES } from "./schemas";
 
 const intensity = { kind: "numeric", min: 0, max: 10, step: null } as const;

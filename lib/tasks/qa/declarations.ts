@@ -1,4 +1,4 @@
-import type { TaskDeclarations } from "../task-module";
+import type { TaskDeclarations } from "../../task-modules/task-module";
 import { QA_TASK } from "./qa-task";
 
 const declarations: TaskDeclarations = {

@@ -1,4 +1,4 @@
-import type { TaskModule } from "../task-module";
+import type { TaskModule } from "../../task-modules/task-module";
 import { questionSetKind } from "./question-set-import";
 import { qaPipeline } from "./qa-pipeline";
 import { withheldQuestionResult } from "./redact-results";

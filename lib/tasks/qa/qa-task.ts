@@ -3,7 +3,7 @@
  * correctness, decided by FrameJury's letter extraction (multiple choice) or the judge (open questions, and
  * multiple-choice answers with no single letter). Results group by format, category, granularity and model.
  */
-import type { GroupingDeclaration, MetricDeclaration, TaskDeclaration } from "../task-declaration";
+import type { GroupingDeclaration, MetricDeclaration, TaskDeclaration } from "../../task-modules/task-declaration";
 
 const yesNo = {
   kind: "categorical",

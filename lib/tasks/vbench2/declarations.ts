@@ -1,4 +1,4 @@
-import type { TaskDeclarations } from "../task-module";
+import type { TaskDeclarations } from "../../task-modules/task-module";
 import { VBENCH2_TASK } from "./vbench2-task";
 
 const declarations: TaskDeclarations = {

@@ -1,4 +1,4 @@
-import type { TaskModule } from "../task-module";
+import type { TaskModule } from "../../task-modules/task-module";
 import { vbench2Pipeline } from "./pipeline";
 import { vbench2ScoreQuestions } from "./review-questions";
 

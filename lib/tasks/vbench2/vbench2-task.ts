@@ -3,7 +3,7 @@
  * per dimension: `material:q1`, `material:q2`, …), and each dimension's per-video value is a metric (1/0, a share
  * for Composition and the plot dimensions; no value when VBench gives -1).
  */
-import type { MetricDeclaration, TargetDeclaration, TaskDeclaration } from "../task-declaration";
+import type { MetricDeclaration, TargetDeclaration, TaskDeclaration } from "../../task-modules/task-declaration";
 import { DIMENSIONS } from "./dimensions";
 import { categoryOf, dimensionSlug, JUDGED_DIMENSIONS, VBENCH2_CATEGORIES } from "./vbench2-dimensions";
 
