@@ -13,7 +13,7 @@ import type { ReviewMessage } from "@/components/queues/review-state";
 import type { ItemView, ScreenSupport, TargetView } from "@/components/queues/review-types";
 import { DIGIT_CHAIN_MS } from "@/lib/queues/score-keys";
 import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
-import { metricOf } from "@/lib/tasks/registry";
+import { metricOf } from "@/lib/task-modules/task-declaration";
 
 /** The screen's keys, with the verdict names and subject keys of every task of the project's catalogue. */
 export function reviewShortcuts(catalogue: DeclarationCatalogue): [string, string][] {
