@@ -2,11 +2,12 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { registerTaskDeclarations } from "@/lib/tasks/registry";
+import { TaskCatalogueProvider } from "@/components/tasks/task-catalogue-context";
+import type { TaskDeclarations } from "@/lib/task-modules/task-module";
 import { LabelSetPanel } from "./label-set-panel";
 
 /*
- * The label-set import form offers the registered tasks' own label file formats (their declarations'
+ * The label-set import form offers the own label file formats of the tasks of the page's catalogue (their declarations'
  * labelSetFormats, read when the form mounts) before the core's generic CSV/JSONL, starts on the one a task
  * declares the default, and takes a format's file label, accepted types and video matching from its declaration.
  */
@@ -27,10 +28,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderPanel() {
+function renderPanel(folders: readonly TaskDeclarations[] = []) {
   return render(
     <QueryClientProvider client={new QueryClient()}>
-      <LabelSetPanel projectId="p1" />
+      <TaskCatalogueProvider folders={folders}>
+        <LabelSetPanel projectId="p1" />
+      </TaskCatalogueProvider>
     </QueryClientProvider>,
   );
 }
@@ -41,10 +44,11 @@ const formatOptions = () =>
     option.textContent,
   ]);
 
-describe("the label-set import form reads the tasks' label file formats from the registry", () => {
-  it("offers a format a test registers, with its file label and accepted types, and forgets it once it is taken out", () => {
-    const unregister = registerTaskDeclarations({
+describe("the label-set import form reads the tasks' label file formats from the page's catalogue", () => {
+  it("offers a format of a task of the catalogue, with its file label and accepted types, and not in a catalogue without it", () => {
+    const toyFolder: TaskDeclarations = {
       id: "toy-labels",
+      projectId: "p1",
       tasks: [],
       labelSetFormats: [
         {
@@ -56,9 +60,9 @@ describe("the label-set import form reads the tasks' label file formats from the
           defaultName: "Toy labels",
         },
       ],
-    });
-    try {
-      renderPanel();
+    };
+    {
+      renderPanel([toyFolder]);
       const options = formatOptions();
       expect(options).toContainEqual(["toy_sheet", "Toy sheet (.toy)"]);
       expect(options.at(-1)).toEqual(["generic", "Generic CSV / JSONL"]);
@@ -72,8 +76,6 @@ describe("the label-set import form reads the tasks' label file formats from the
       expect(screen.getByText("Toy file")).toBeTruthy();
       // The toy declares no video matching: no "Match videos" control.
       expect(screen.queryByLabelText("Match videos")).toBeNull();
-    } finally {
-      unregister();
     }
     cleanup();
     renderPanel();

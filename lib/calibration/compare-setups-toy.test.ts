@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
-import { registerTaskModule } from "../task-modules/installed-task-modules";
-import { registerTaskDeclarations } from "../tasks/registry";
+import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -15,8 +14,9 @@ import { compareSetupsReport } from "./compare-setups-load";
 import { WithheldError } from "../visibility/withheld";
 
 /*
- * Comparing judge setups reads which task's runs it compares from the registry: a toy task registered at test time
- * that gives each video a yes/no verdict is compared with no other edit, its runs' settings named by its module.
+ * Comparing judge setups reads which task's runs it compares from the catalogue it is given: a toy task added to the
+ * built-in catalogue that gives each video a yes/no verdict is compared with no other edit, its runs' settings named by
+ * its module.
  */
 const toyTask: TaskDeclaration = {
   id: "toy_shine",
@@ -62,20 +62,19 @@ let reviewer: Actor;
 let projectId: string;
 let videoIds: string[];
 const runs: string[] = [];
-const unregister: (() => void)[] = [];
+const toy = withTasks(builtInCatalogue(), {
+  module: {
+    id: "toy-shine",
+    pipelines: [{ id: "toy_shine", task: toyTask } as unknown as RegisteredPipeline],
+    setupSettings: (settings) => ({
+      aggregation: null,
+      verdict: `shine ≥ ${(settings as { threshold?: number } | null)?.threshold ?? "?"}`,
+    }),
+  },
+  declarations: { id: "toy-shine", tasks: [toyTask] },
+});
 
 beforeAll(async () => {
-  unregister.push(
-    registerTaskModule({
-      id: "toy-shine",
-      pipelines: [{ id: "toy_shine", task: toyTask } as unknown as RegisteredPipeline],
-      setupSettings: (settings) => ({
-        aggregation: null,
-        verdict: `shine ≥ ${(settings as { threshold?: number } | null)?.threshold ?? "?"}`,
-      }),
-    }),
-    registerTaskDeclarations({ id: "toy-shine", tasks: [toyTask] }),
-  );
   [owner, reviewer] = await Promise.all([makeUser(), makeUser()]);
   ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
     videoCount: 3,
@@ -134,20 +133,19 @@ beforeAll(async () => {
       videoId,
       reviewerId: reviewer.userId,
       value: i < 2 ? 1 : 0,
+      catalogue: toy,
     });
   }
 });
-afterAll(() => {
-  for (const undo of unregister.reverse()) undo();
-});
 
-describe("comparing setups of a registered toy task", () => {
+describe("comparing setups of a toy task of the catalogue", () => {
   it("compares its runs against the reviewers' verdicts on its verdict metric and names their settings through its module", async () => {
     const report = await compareSetupsReport(
       prisma,
       owner,
       projectId,
       compareSetupsQuerySchema.parse({ runIds: runs.join(","), reference: "consensus", iterations: 100 }),
+      toy,
     );
     expect(report.runs.map((r) => [r.endpoint, r.verdict, r.aggregation])).toEqual([
       ["judge-a", "shine ≥ 2", null],
@@ -177,7 +175,7 @@ describe("comparing setups of a registered toy task", () => {
       data: { itemId: item.id, queueId: queue.id, reviewerId: owner.userId },
     });
     const query = compareSetupsQuerySchema.parse({ runIds: runs.join(","), reference: "consensus", iterations: 100 });
-    const withheld = await compareSetupsReport(prisma, owner, projectId, query).catch((error: unknown) => error);
+    const withheld = await compareSetupsReport(prisma, owner, projectId, query, toy).catch((error: unknown) => error);
     expect(withheld).toBeInstanceOf(WithheldError);
     expect((withheld as WithheldError).message).toContain('hidden while you review "Setups blind" blind: 1 item left');
     await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
@@ -203,6 +201,7 @@ describe("comparing setups of a registered toy task", () => {
       owner,
       projectId,
       compareSetupsQuerySchema.parse({ runIds: `${runs[0]},${other}`, reference: "consensus" }),
+      toy,
     );
     await expect(mixed).rejects.toThrow(ValidationError);
     await expect(mixed).rejects.toThrow(

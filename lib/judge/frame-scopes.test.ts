@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { registerTaskDeclarations } from "../tasks/registry";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { scopeFocus, stepScope } from "./frame-scopes";
 
 /*
- * Which frames a step looked at is the core's: it reads each step's scope from the registered tasks'
- * declarations when asked, so a task registered here (no hallucination step ids) is focused as it declares.
+ * Which frames a step looked at is the core's: it reads each step's scope from the declaration of the step's own task
+ * (a task of this test, no hallucination step ids, is focused as it declares); without it, from the built-in tasks'.
  */
 const TOY_TASK: TaskDeclaration = {
   id: "toy_frames",
@@ -29,22 +28,21 @@ const frames = [
 ];
 
 describe("scopeFocus (which frames a step looked at)", () => {
-  it("focuses a task registered after import by the scopes it declares", () => {
-    const unregister = registerTaskDeclarations({ id: "toy-frames", tasks: [TOY_TASK] });
-    try {
-      expect(stepScope("toy_track")).toBe("cluster");
-      expect(scopeFocus(frames, "toy_look", 1)).toEqual({ seekS: 1.0, frameIndexes: [4], label: "key frame 2" });
-      expect(scopeFocus(frames, "toy_track", 0)).toEqual({ seekS: 0.25, frameIndexes: [0, 1, 2], label: "cluster 1" });
-      expect(scopeFocus(frames, "toy_sum", 3)).toEqual({
-        seekS: 0.25,
-        frameIndexes: [1, 4],
-        label: "whole video (all key frames)",
-      });
-      expect(scopeFocus(frames, "toy_track", 2)).toEqual({ seekS: null, frameIndexes: [], label: "cluster 3" });
-    } finally {
-      unregister();
-    }
-    // Unregistered, its steps are no task's: video-level.
+  it("focuses a task's steps by the scopes its declaration gives", () => {
+    expect(stepScope("toy_track", TOY_TASK)).toBe("cluster");
+    expect(scopeFocus(frames, "toy_look", 1, TOY_TASK)).toEqual({ seekS: 1.0, frameIndexes: [4], label: "key frame 2" });
+    expect(scopeFocus(frames, "toy_track", 0, TOY_TASK)).toEqual({
+      seekS: 0.25,
+      frameIndexes: [0, 1, 2],
+      label: "cluster 1",
+    });
+    expect(scopeFocus(frames, "toy_sum", 3, TOY_TASK)).toEqual({
+      seekS: 0.25,
+      frameIndexes: [1, 4],
+      label: "whole video (all key frames)",
+    });
+    expect(scopeFocus(frames, "toy_track", 2, TOY_TASK)).toEqual({ seekS: null, frameIndexes: [], label: "cluster 3" });
+    // Without its task, its steps are no built-in task's: video-level.
     expect(stepScope("toy_track")).toBe("video");
     expect(scopeFocus(frames, "toy_look", 1).frameIndexes).toEqual([1, 4]);
   });
@@ -54,15 +52,10 @@ describe("a step name two tasks share", () => {
   it('is read from the step\'s own task when given: every rubric task names its step "rubric", at its own scope', () => {
     const perItem: TaskDeclaration = { ...TOY_TASK, id: "toy_items", stepScopes: { toy_shared: "item" } };
     const perVideo: TaskDeclaration = { ...TOY_TASK, id: "toy_videos", stepScopes: { toy_shared: "video" } };
-    const unregister = registerTaskDeclarations({ id: "toy-shared", tasks: [perItem, perVideo] });
-    try {
-      // Without its task, the first declaring task answers, whichever that is.
-      expect(stepScope("toy_shared")).toBe("item");
-      expect(stepScope("toy_shared", perVideo)).toBe("video");
-      expect(stepScope("toy_shared", perItem)).toBe("item");
-      expect(stepScope("toy_other", perVideo)).toBe("video");
-    } finally {
-      unregister();
-    }
+    // Without its task, a step no built-in task declares is video-level, whichever task it is of.
+    expect(stepScope("toy_shared")).toBe("video");
+    expect(stepScope("toy_shared", perVideo)).toBe("video");
+    expect(stepScope("toy_shared", perItem)).toBe("item");
+    expect(stepScope("toy_other", perVideo)).toBe("video");
   });
 });
