@@ -6,7 +6,8 @@ import { expect, test } from "@playwright/test";
 import { cli, ownerWithProject, signIn } from "./helpers";
 
 // VBench-2.0 in the browser: one samples folder of two generators (samples/<generator>/<Dimension>/<prompt>-0.mp4, each
-// generator named by the folder above the dimension folder) with a VBench2_full_info.json whose questions carry "[yes]"/"[no]" for the stub LLM (a test tool, lib/tasks/vbench2/
+// generator named by the folder above the dimension folder) with a VBench2_full_info.json whose questions carry
+// "[yes]"/"[no]" for the stub LLM (a test tool, lib/tasks/vbench2/
 // stub-rules.ts); VBench's 64 uniform frames extracted on Extract pending; a run of two dimensions from the Judge
 // page; the results (numbers worked out by hand below); a blind queue of the Material questions answered by a
 // reviewer with the keyboard alone; the results recomputed from the reviewer's answers; the generator leaderboard.

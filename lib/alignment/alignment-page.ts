@@ -81,7 +81,10 @@ export async function alignmentPageData(
           name: t.name,
           criteria: t.definition.criteria.map((c) => ({ id: c.id, name: c.name })),
         })),
-        /** Built-in tasks with a target that can be aligned (a target a step scores with its own template, per video, key frame, cluster or item, or a reviewed metric). */
+        /**
+         * Built-in tasks with a target that can be aligned (a target a step scores with its own template, per video,
+         * key frame, cluster or item, or a reviewed metric).
+         */
         builtins: Object.keys(builtInCatalogue().pipelines)
           .map((pipeline) => ({
             pipeline,

@@ -85,7 +85,10 @@ function validateTimestamps(timestamps: number[]) {
   }
 }
 
-/** The browser and its version, e.g. "Chrome 156.0.0.0" (Chromium reduces its user agent to the major version): WebCodecs decodes with the browser's own decoders. */
+/**
+ * The browser and its version, e.g. "Chrome 156.0.0.0" (Chromium reduces its user agent to the major version):
+ * WebCodecs decodes with the browser's own decoders.
+ */
 function browserVersion(): string {
   const agent = scope.navigator.userAgent;
   const match = /(Firefox|Edg|OPR|Chrome|Version)\/(\S+)/.exec(agent);

@@ -20,7 +20,8 @@ import { MAX_SHARED_PAUSE_MS } from "./shared-endpoint-limiter";
  * sends at most one request per carrier at a time, so no more are in flight than the slots held. A carrier is asked for
  * as soon as a call starts (its slot is taken while the call's "sent" row is written), carries the queued requests
  * one after another, and goes back (its slot released as a finished call's was) once no call of the worker wants it
- * or after its turn, 0.5–1.5 times the limiter's turn, so another worker waiting for the endpoint gets its share. The gate lets the engine start up to headStartCalls(maxConcurrency) calls more than the endpoint's limit,
+ * or after its turn, 0.5–1.5 times the limiter's turn, so another worker waiting for the endpoint gets its share. The
+ * gate lets the engine start up to headStartCalls(maxConcurrency) calls more than the endpoint's limit,
  * so the thread has the next requests at hand.
  *
  * The endpoint's pause: an answer of 429 or 503 stops the thread's starts for the endpoint until the main thread has

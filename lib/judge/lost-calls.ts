@@ -1,6 +1,7 @@
 /**
  * A call is written as "sent" before its request goes out (as it nears its slot: headStartCalls in
- * endpoint-limiter.ts, a quarter of the endpoint's concurrency and at least 8), with tokens and cost estimated from the request; its answer replaces the estimate
+ * endpoint-limiter.ts, a quarter of the endpoint's concurrency and at least 8), with tokens and cost estimated from the
+ * request; its answer replaces the estimate
  * with the endpoint's `usage`. A worker that dies while a recorded call still waits for its slot over-counts
  * by that call: the bill errs high, never low. When a worker dies with calls in
  * flight, the provider still answers (and bills) them, but the answers never reach the database: the next

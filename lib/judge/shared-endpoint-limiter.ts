@@ -61,7 +61,10 @@ interface Lease {
   holder: string;
   /** When this process took it from the table (Date.now()). */
   takenAt: number;
-  /** When its turn ends: a turn from `takenAt` (or from its last turn's end), give or take half, so slots taken together do not all end their turns together. */
+  /**
+   * When its turn ends: a turn from `takenAt` (or from its last turn's end), give or take half, so slots taken together
+   * do not all end their turns together.
+   */
   turnEndsAt: number;
   /** Renewal found it gone: it expired and may be someone else's now, so it is never reused. */
   lost: boolean;
@@ -532,13 +535,11 @@ class PollingQueue<T> {
           );
           if (clock.now() - failingSince >= DATABASE_PATIENCE_MS) {
             failingSince = null;
-            this.waiters
-              .shift()
-              ?.reject(
-                Object.assign(new LlmError("network", "Could not reach the database to check the endpoint's limits."), {
-                  cause: error,
-                }),
-              );
+            this.waiters.shift()?.reject(
+              Object.assign(new LlmError("network", "Could not reach the database to check the endpoint's limits."), {
+                cause: error,
+              }),
+            );
             continue;
           }
           outcome = { values: [], retryInMs: null };

@@ -88,7 +88,10 @@ function buildImportFieldsSchema(catalogue: DeclarationCatalogue) {
       format: formatField(catalogue),
       name: z.string().trim().min(1, "Name the label set.").max(200),
       citation: z.string().trim().max(2000).default(""),
-      /** For a task format that matches videos: "file_name": its file-name column names the project's videos; "column": `mappingColumn` does (a path or file name). */
+      /**
+       * For a task format that matches videos: "file_name": its file-name column names the project's videos; "column":
+       * `mappingColumn` does (a path or file name).
+       */
       match: z.enum(["file_name", "column"]).default("file_name"),
       mappingColumn: z.string().trim().max(200).optional(),
       /** With format "generic": a wide file's column map (JSON, genericColumnMapSchema); absent: the long format. */

@@ -9,7 +9,10 @@ import { z } from "zod";
 export const QUEUE_HAND_OUTS = ["overlap", "coverage"] as const;
 export type QueueHandOut = (typeof QUEUE_HAND_OUTS)[number];
 
-/** `PATCH /api/v1/queues/:id` without guidelines: archive / restore, assign, hand-out order. Browser-safe: the owner controls type their body with QueueStateInput. */
+/**
+ * `PATCH /api/v1/queues/:id` without guidelines: archive / restore, assign, hand-out order. Browser-safe: the owner
+ * controls type their body with QueueStateInput.
+ */
 export const queueStateSchema = z
   .object({
     archived: z.boolean().optional(),

@@ -41,7 +41,10 @@ export function labelledAggregates(
   };
 }
 
-/** A value in words, on the target's declared scale: named values by name (a verdict's yes/no), numbers as every score reads (formatScore: at most two decimals); null as "—" (or "no majority (tie)" for a consensus on named values). */
+/**
+ * A value in words, on the target's declared scale: named values by name (a verdict's yes/no), numbers as every score
+ * reads (formatScore: at most two decimals); null as "—" (or "no majority (tie)" for a consensus on named values).
+ */
 export function formatJudgmentValue(
   target: string | Pick<JudgedDeclaration, "scale">,
   value: number | null,

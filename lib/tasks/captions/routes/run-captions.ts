@@ -8,7 +8,10 @@ import { CAPTION_RESULTS_CSV_HEADER, captionResultsCsvRows } from "@/lib/tasks/c
 import { runCaptionResultExport, runCaptionResults } from "@/lib/tasks/captions/visible-caption-results";
 import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
-/** `?model=&type=&page=&pageSize=&format=json|csv|jsonl`: a caption run's results per caption (csv/jsonl: all, as an attachment streamed a page of rows at a time). */
+/**
+ * `?model=&type=&page=&pageSize=&format=json|csv|jsonl`: a caption run's results per caption (csv/jsonl: all, as an
+ * attachment streamed a page of rows at a time).
+ */
 export const GET = withProjectOf(
   runScope(),
   "project.view",

@@ -7,7 +7,10 @@ import { harnessUploadFieldsSchema } from "@/lib/tasks/qa/harness-fields";
 import { importHarnessRun } from "@/lib/tasks/qa/harness-import";
 import { importAnswers } from "@/lib/api/openapi/route-builders";
 
-/** multipart `file` (lmms-eval samples JSONL, VLMEvalKit TSV or XLSX), `format`, `model`, `dryRun`?, `createQuestions`?, `judgeEndpointId`?, `textOnly`?, `baselineRunId`?: an external QA run of the set. */
+/**
+ * multipart `file` (lmms-eval samples JSONL, VLMEvalKit TSV or XLSX), `format`, `model`, `dryRun`?, `createQuestions`?,
+ * `judgeEndpointId`?, `textOnly`?, `baselineRunId`?: an external QA run of the set.
+ */
 export const POST = withProject(
   "runs.manage",
   {

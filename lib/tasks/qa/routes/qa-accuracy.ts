@@ -7,7 +7,10 @@ import { qaAccuracyCsv, qaAccuracyJsonl } from "@/lib/tasks/qa/qa-results-export
 import { projectQaOverview } from "@/lib/tasks/qa/visible-qa-results";
 import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
-/** `?runId=&runId=…&format=json|csv|jsonl`: accuracy per run × format × category × granularity with Wilson 95% intervals and n, the heat map, frames and McNemar comparisons. */
+/**
+ * `?runId=&runId=…&format=json|csv|jsonl`: accuracy per run × format × category × granularity with Wilson 95% intervals
+ * and n, the heat map, frames and McNemar comparisons.
+ */
 export const GET = withProject(
   "project.view",
   {

@@ -8,7 +8,10 @@ import { QA_RESULTS_CSV_HEADER, qaResultJsonLine, qaResultsCsvRows } from "@/lib
 import { runQaResultExport, runQaResults } from "@/lib/tasks/qa/visible-qa-results";
 import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
-/** `?outcome=&questionFormat=&category=&granularity=&videoId=&flag=right_without_video&page=&pageSize=&format=json|csv|jsonl`: a QA run's results per question (csv/jsonl: all, streamed a page of rows at a time). */
+/**
+ * `?outcome=&questionFormat=&category=&granularity=&videoId=&flag=right_without_video&page=&pageSize=&format=json|csv|jsonl`:
+ * a QA run's results per question (csv/jsonl: all, streamed a page of rows at a time).
+ */
 export const GET = withProjectOf(
   runScope(),
   "project.view",

@@ -1,4 +1,7 @@
-/** VBench-2.0 Dynamic_Attribute. Per video 1 when every auxiliary_info question is answered yes, else 0 (dynamic_attribute.py); the score is the mean over videos. */
+/**
+ * VBench-2.0 Dynamic_Attribute. Per video 1 when every auxiliary_info question is answered yes, else 0
+ * (dynamic_attribute.py); the score is the mean over videos.
+ */
 import type { Vbench2Dimension } from "../dimension";
 import { allYes, listQuestions, questionSteps } from "./question-list";
 

@@ -5,7 +5,10 @@ import { testEndpoint } from "@/lib/judge/endpoint-test";
 import { endpointIdSchema } from "@/lib/judge/endpoint-lifecycle";
 import { ok } from "@/lib/api/openapi/route-builders";
 
-/** Owners test an endpoint: one small image and a short question, then a probe of what it can do (stored on it); the outcome, never the key. Leaving the page cancels the probe. */
+/**
+ * Owners test an endpoint: one small image and a short question, then a probe of what it can do (stored on it); the
+ * outcome, never the key. Leaving the page cancels the probe.
+ */
 export const POST = withProjectOf(
   endpointScope,
   "project.view",

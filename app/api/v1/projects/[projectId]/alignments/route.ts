@@ -15,7 +15,12 @@ export const GET = withProject(
   async ({ actor, project }) => Response.json({ alignments: await listAlignments(prisma, actor, project.id) }),
 );
 
-/** Owners: `{rubricTaskId, criterionId, …, fewShot?}` or a built-in task's `{pipeline, targetId, …, rewriteStepId?, fewShot?}` (fewShot: a score target's few-shot examples, 4 by default), with `labels: {kind: "labelSet", id} | {kind: "gold"}, judgeEndpointId, optimizerEndpointId, maxCalls, maxCostUsd, heldOutShare?, seed?, rewrites?` → the queued alignment (201). */
+/**
+ * Owners: `{rubricTaskId, criterionId, …, fewShot?}` or a built-in task's `{pipeline, targetId, …, rewriteStepId?,
+ * fewShot?}` (fewShot: a score target's few-shot examples, 4 by default), with `labels: {kind: "labelSet", id} | {kind:
+ * "gold"}, judgeEndpointId, optimizerEndpointId, maxCalls, maxCostUsd, heldOutShare?, seed?, rewrites?` → the queued
+ * alignment (201).
+ */
 export const POST = withProject(
   "project.view",
   {

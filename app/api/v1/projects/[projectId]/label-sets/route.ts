@@ -22,7 +22,10 @@ export const GET = withProject(
 );
 
 /**
- * multipart: `file` (the label sheet, with `format=vbench` VBench's evaluation results JSON, with `format=generic` a CSV or JSONL of video, annotator, target, value, item, or with `columns` a wide one: one column per target), `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`, `columns` (generic: a wide file's column map as JSON, `{video, annotator?, item?, targets: {column: target}}`),
+ * multipart: `file` (the label sheet, with `format=vbench` VBench's evaluation results JSON, with `format=generic` a
+ * CSV or JSONL of video, annotator, target, value, item, or with `columns` a wide one: one column per target),
+ * `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`, `columns` (generic: a wide file's column
+ * map as JSON, `{video, annotator?, item?, targets: {column: target}}`),
  * `dryRun` ("true" by default: the plan and every interpreted or skipped cell, nothing written; "false" imports).
  */
 export const POST = withProject(

@@ -16,7 +16,10 @@ export const GET = withProject(
   async ({ actor, project }) => Response.json({ runs: await listRuns(prisma, actor, project.id) }),
 );
 
-/** `{"pipeline":<a registered pipeline id>,"endpointId":…,"videoIds"?:[…],"dimension"?:…,"batch"?:true}`; no videoIds = every video with frames; `batch` needs an endpoint that supports the Batch API. */
+/**
+ * `{"pipeline":<a registered pipeline id>,"endpointId":…,"videoIds"?:[…],"dimension"?:…,"batch"?:true}`; no videoIds =
+ * every video with frames; `batch` needs an endpoint that supports the Batch API.
+ */
 export const POST = withProject(
   "project.view",
   {

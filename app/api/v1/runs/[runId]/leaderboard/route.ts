@@ -7,7 +7,10 @@ import { runLeaderboard } from "@/lib/leaderboard/run-leaderboard";
 import { runLeaderboardQuerySchema } from "@/lib/leaderboard/run-leaderboard.validation";
 import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
-/** `?metric=<id>&format=json|csv|latex&samples=&seed=&intervals=`: the run's models ranked by one metric, with bootstrap 95% intervals and paired differences. */
+/**
+ * `?metric=<id>&format=json|csv|latex&samples=&seed=&intervals=`: the run's models ranked by one metric, with bootstrap
+ * 95% intervals and paired differences.
+ */
 export const GET = withProjectOf(
   runScope(),
   "project.view",
