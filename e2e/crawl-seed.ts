@@ -13,7 +13,7 @@ export interface CrawlAccount {
  * stub LLM (a test tool) through the app's own queue and worker, a reviewer's judgments, a queue with
  * an item held by the owner and one by the reviewer, a video with frames but no prompt and no
  * judgments, and a video registered through the API that waits for frames; then each task folder's
- * own data (`crawlSeed` of its kit, testkit/task-kit.ts, in TASK_IDS order). Accounts for every role.
+ * own data (`crawlSeed` of its kit, testkit/task-kit.ts, in TASK_FOLDER_IDS order). Accounts for every role.
  */
 export async function seedCrawlProject(
   baseURL: string,
@@ -167,7 +167,7 @@ export async function seedCrawlProject(
     }));
     await waitForRun(runId);
 
-    // Each task's own data (its sets, runs, queues), in TASK_IDS order.
+    // Each task's own data (its sets, runs, queues), in TASK_FOLDER_IDS order.
     const context: CrawlSeedContext = {
       baseURL,
       prisma,

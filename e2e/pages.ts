@@ -180,7 +180,7 @@ const CORE_PAGES: CrawlPage[] = [
 ];
 
 /**
- * The core's pages and the task folders' (in TASK_IDS order): a task's page on a route the core lists
+ * The core's pages and the task folders' (in TASK_FOLDER_IDS order): a task's page on a route the core lists
  * too adds its URLs to the core's; a task's own route is appended. A test with a task of its own passes
  * `[...TASK_KITS, itsKit]`.
  */

@@ -45,7 +45,7 @@ const { prisma } = await import("../lib/db/prisma");
 const { seedLargeProject } = await import("./lib/seed-large-project");
 const { projectAgreement } = await import("../lib/agreement/load");
 const { projectExport } = await import("../lib/agreement/export");
-const { agreementQuerySchema, exportQuerySchema, resolveAgreementScope } = await import("../lib/agreement/scope");
+const { agreementQuerySchema, exportQuerySchema, resolveReportFilter } = await import("../lib/agreement/report-filter");
 // The seeded project has built-in tasks only: its queries parse with the built-in catalogue.
 const { builtInCatalogue } = await import("../lib/task-modules/task-catalogue");
 const { loadAgreementInput } = await import("../lib/agreement/load");
@@ -109,7 +109,7 @@ try {
       // The same steps as projectAgreement, timed apart: reading the judgments (SQL) and the statistics (JS).
       const t0 = performance.now();
       const { threshold, overallThreshold, format: _format, ...filter } = query;
-      const scope = await resolveAgreementScope(prisma, seeded.projectId, filter, actor.userId);
+      const scope = await resolveReportFilter(prisma, seeded.projectId, filter, actor.userId);
       const input = await loadAgreementInput(prisma, scope);
       const t1 = performance.now();
       const cpu = process.cpuUsage();

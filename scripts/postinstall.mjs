@@ -14,7 +14,7 @@ const result = spawnSync(process.execPath, ["node_modules/prisma/build/index.js"
 if (result.status !== 0) process.exit(result.status ?? 1);
 
 await import("./copy-browser-assets.mjs");
-// The task registry's import maps (lib/generated/tasks/, components/generated/), from TASK_IDS in lib/tasks/index.ts.
+// The task registry's import maps (lib/generated/tasks/, components/generated/), from TASK_FOLDER_IDS in lib/tasks/index.ts.
 await import("./generate-task-registry.mjs");
 // The /api/v1 route index the OpenAPI document is built from (app/api/v1/api-route-index.generated.ts).
 await import("./generate-api-route-index.mjs");

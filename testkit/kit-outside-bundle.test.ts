@@ -1,7 +1,7 @@
 /**
  * Nothing of the testing-and-demo kit reaches the browser: no file under testkit/ and no task folder's kit files
  * (kit.ts, stub rules, crawl pages and seeds, demo seed) is loaded by a client component ("use client") through any
- * chain of runtime imports. The product's contract (TaskModule, TaskDeclarations) names none of them; a declaration
+ * chain of runtime imports. The product's contract (TaskModule, TaskFolderDeclarations) names none of them; a declaration
  * that carried crawl pages again would pull them into the browser's chunks, and this test names the chain.
  * e2e/bundle-secrets.spec.ts checks the production build's chunks for the kit's text as well.
  */

@@ -10,19 +10,19 @@ import type { DemoSeedPart } from "./demo/demo-part";
 import type { StubRule } from "./llm-stub/stub-rule";
 
 export interface TaskKit {
-  /** The folder's id (an entry of TASK_IDS). */
+  /** The folder's id (an entry of TASK_FOLDER_IDS). */
   id: string;
   /** How the stub LLM (testkit/llm-stub) answers the task's prompts, tried in order (lib/tasks/<id>/stub-rules.ts). */
   stubRules?: readonly StubRule[];
   /** Task ids whose stub rules this task's are tried before: its prompts are narrower forms of theirs. */
   stubRulesBefore?: readonly string[];
   /**
-   * The task's part of `npm run demo` (lib/tasks/<id>/demo-seed.ts; testkit/demo runs the parts in TASK_IDS order),
+   * The task's part of `npm run demo` (lib/tasks/<id>/demo-seed.ts; testkit/demo runs the parts in TASK_FOLDER_IDS order),
    * loaded when the demo seeds.
    */
   demoSeed?: () => Promise<DemoSeedPart>;
   /** The task's pages for the every-page crawl (e2e/pages.ts lists them after the core's; lib/tasks/<id>/crawl-pages.ts). */
   crawlPages?: readonly CrawlPage[];
-  /** The task's data for the every-page crawl (e2e/crawl-seed.ts runs them in TASK_IDS order), loaded when the crawl seeds. */
+  /** The task's data for the every-page crawl (e2e/crawl-seed.ts runs them in TASK_FOLDER_IDS order), loaded when the crawl seeds. */
   crawlSeed?: () => Promise<CrawlSeedPart>;
 }

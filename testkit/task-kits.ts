@@ -1,5 +1,5 @@
 /**
- * Every task folder's part of the testing-and-demo kit, in TASK_IDS order (the generated list,
+ * Every task folder's part of the testing-and-demo kit, in TASK_FOLDER_IDS order (the generated list,
  * testkit/generated/task-kits.ts). A test that adds a task of its own passes `[...TASK_KITS, itsKit]` to what reads
  * them (defaultStubRules, demoParts, crawlPages): the list itself never changes.
  */

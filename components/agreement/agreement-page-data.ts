@@ -1,7 +1,7 @@
 /** What the Agreement page reads: its query, the runs and filter choices, the report (or why it is withheld) and the downloads of what it shows. */
 import type { AgreementView } from "@/components/agreement/agreement-report";
 import { projectAgreement, scopeRuns } from "@/lib/agreement/load";
-import { agreementQuerySchema } from "@/lib/agreement/scope";
+import { agreementQuerySchema } from "@/lib/agreement/report-filter";
 import type { AgreementReport } from "@/lib/agreement/types";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";

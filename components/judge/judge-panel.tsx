@@ -68,7 +68,7 @@ export function JudgePanel({
     <div className="flex flex-col gap-5">
       {canManage &&
         (SettingsForm && pipeline ? (
-          // eslint-disable-next-line react-hooks/static-components -- a view looked up in the task registry (a module constant), not a component made during render
+          // eslint-disable-next-line react-hooks/static-components -- a view from the generated task views, not made in render
           <SettingsForm
             projectId={projectId}
             pipeline={pipeline.id}

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TaskCatalogueProvider } from "@/components/tasks/task-catalogue-context";
-import type { TaskDeclarations } from "@/lib/task-modules/task-module";
+import type { TaskFolderDeclarations } from "@/lib/task-modules/task-module";
 import { LabelSetPanel } from "./label-set-panel";
 
 /*
@@ -28,7 +28,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderPanel(folders: readonly TaskDeclarations[] = []) {
+function renderPanel(folders: readonly TaskFolderDeclarations[] = []) {
   return render(
     <QueryClientProvider client={new QueryClient()}>
       <TaskCatalogueProvider folders={folders}>
@@ -46,7 +46,7 @@ const formatOptions = () =>
 
 describe("the label-set import form reads the tasks' label file formats from the page's catalogue", () => {
   it("offers a format of a task of the catalogue, with its file label and accepted types, and not in a catalogue without it", () => {
-    const toyFolder: TaskDeclarations = {
+    const toyFolder: TaskFolderDeclarations = {
       id: "toy-labels",
       projectId: "p1",
       tasks: [],

@@ -5,9 +5,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
-import { QueueScopeOptions } from "@/components/tasks/queue-views";
+import { QueueTypeOptions } from "@/components/tasks/queue-views";
 import { TaskCode } from "@/components/tasks/target-legend";
-import type { ItemScopeForm } from "@/lib/queues/queue-form-choices";
+import type { ItemQueueTypeForm } from "@/lib/queues/queue-form-choices";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import { isYesNoScale, scaleBounds, type TaskDeclaration } from "@/lib/task-modules/task-declaration";
 import type { QueueHandOut } from "@/lib/queues/queue-states.validation";
@@ -32,8 +32,8 @@ export function NewQueueForm({
   dir: string;
   /** Each run with its pipeline, whose task declares the categories a queue over its scores can pick. */
   runs: { id: string; label: string; pipeline: string; ensemble?: "samples" | "panel" | null }[];
-  /** The registered item queue scopes, each with what its options controls offer in this project (lib/queues/queue-form-choices.ts). */
-  itemScopes?: ItemScopeForm[];
+  /** The registered item queue types, each with what its options controls offer in this project (lib/queues/queue-form-choices.ts). */
+  itemScopes?: ItemQueueTypeForm[];
 }) {
   const catalogue = useTaskCatalogue();
   const router = useRouter();
@@ -44,7 +44,7 @@ export function NewQueueForm({
   );
   const [handOut, setHandOut] = useState<QueueHandOut>("overlap");
   const [mode, setMode] = useState<"full" | "presence">("full");
-  /** The item scopes' options as chosen, by scope id (kept when the run changes back). */
+  /** The item queue types' options as chosen, by scope id (kept when the run changes back). */
   const [scopeOptions, setScopeOptions] = useState<Record<string, Record<string, unknown>>>({});
   const [chosen, setChosen] = useState<string[]>(typeof filter.category === "string" ? [filter.category] : []);
   const [reviewersPerItem, setReviewersPerItem] = useState(1);
@@ -108,7 +108,7 @@ export function NewQueueForm({
       </div>
       <RunField runs={runs} value={runId} onChange={setRunId} />
       {itemScope && task ? (
-        <QueueScopeOptions
+        <QueueTypeOptions
           scopeId={itemScope.id}
           task={task}
           choices={itemScope.choices}

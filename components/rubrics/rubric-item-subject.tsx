@@ -1,5 +1,5 @@
 import type { SubjectViewProps } from "@/components/tasks/subject-view-props";
-import type { RubricItemSubject } from "@/lib/rubrics/rubric-item-queue-scope";
+import type { RubricItemSubject } from "@/lib/rubrics/rubric-item-queue-type";
 
 /**
  * The item a rubric task's item queue reviews (the queue item API's `rubricItem`): its id in the imported file and

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { VideoWorkspace } from "@/components/videos/video-workspace";
 import { rubricTaskDeclaration } from "@/lib/rubrics/rubric-declaration";
 import { rubricDefinitionSchema } from "@/lib/rubrics/rubric-definition";
-import type { TaskDeclarations } from "@/lib/task-modules/task-module";
+import type { TaskFolderDeclarations } from "@/lib/task-modules/task-module";
 import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
 import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
 import { TaskCatalogueProvider, useTaskCatalogue } from "./task-catalogue-context";
@@ -39,7 +39,7 @@ const definition = (name: string) =>
     ],
     prompt: "Judge the clip for {{prompt}}.\n{{criteria}}\n{{frames}}",
   });
-const folderOf = (name: string): TaskDeclarations => {
+const folderOf = (name: string): TaskFolderDeclarations => {
   const task = rubricTaskDeclaration(KEY, definition(name));
   return { id: task.id, projectId: "p1", tasks: [task], runForm: {} };
 };
@@ -113,7 +113,7 @@ function Probe() {
   return null;
 }
 
-function page(folders: TaskDeclarations[], text: string) {
+function page(folders: TaskFolderDeclarations[], text: string) {
   return (
     <QueryClientProvider client={new QueryClient()}>
       <TaskCatalogueProvider folders={folders}>

@@ -9,7 +9,7 @@
 import { createContext, type ReactNode, useContext, useMemo } from "react";
 import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
 import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
-import type { TaskDeclarations } from "@/lib/task-modules/task-module";
+import type { TaskFolderDeclarations } from "@/lib/task-modules/task-module";
 
 const TaskCatalogueContext = createContext<DeclarationCatalogue>(BUILT_IN_DECLARATIONS);
 
@@ -18,7 +18,7 @@ export function TaskCatalogueProvider({
   children,
 }: {
   /** The project's own task folders (DeclarationCatalogue.projectFolders), added after the built-in ones. */
-  folders: readonly TaskDeclarations[];
+  folders: readonly TaskFolderDeclarations[];
   children: ReactNode;
 }) {
   // By content: the server renders the layout afresh per request, and an unchanged project keeps its catalogue (and

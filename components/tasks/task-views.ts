@@ -17,7 +17,7 @@ import type { SubjectViewProps } from "./subject-view-props";
 import type { TaskDeclaration } from "@/lib/task-modules/task-declaration";
 
 export interface TaskViews {
-  /** The folder's id (an entry of TASK_IDS). */
+  /** The folder's id (an entry of TASK_FOLDER_IDS). */
   id: string;
   /** How the video page reads a run's step outputs as text, by pipeline id (none: no outputs section). */
   outputs?: Readonly<Record<string, ComponentType<OutputsViewProps>>>;
@@ -31,12 +31,12 @@ export interface TaskViews {
   importPanels?: readonly ImportPanelView[];
   /**
    * How the review screen shows an item queue's subject beside its targets, by the key the queue item API gives
-   * it (the task's queue scope's `subjectKey`, lib/queues/queue-scope.ts).
+   * it (the task's queue type's `subjectKey`, lib/queues/queue-type.ts).
    */
   subjectViews?: Readonly<Record<string, ComponentType<SubjectViewProps>>>;
   /**
-   * The new-queue form's controls for a queue over one of the task's runs, by the task's item queue scope id
-   * (lib/queues/queue-scope.ts): they narrow the queue's items (the scope's `options`).
+   * The new-queue form's controls for a queue over one of the task's runs, by the task's item queue type id
+   * (lib/queues/queue-type.ts): they narrow the queue's items (the scope's `options`).
    */
   queueOptionsForms?: Readonly<Record<string, ComponentType<QueueOptionsFormProps>>>;
   /** The review screen's keys for an item queue's subject, by the subject's key (`subjectViews`'): a pair that sets one of its targets. */

@@ -1,4 +1,7 @@
-/** What the Videos page reads: its filter from the address, one page of the matching videos, the filter's choices, and the links its sort headers, views and pages use. */
+/**
+ * What the Videos page reads: its filter from the address, one page of the matching videos, the filter's choices, and
+ * the links its sort headers, views and pages use.
+ */
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";

@@ -5,7 +5,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { type ExportRow, projectExport } from "../agreement/export";
 import { projectAgreement } from "../agreement/load";
 import { reportRows } from "../agreement/report-csv";
-import { agreementQuerySchema, exportQuerySchema } from "../agreement/scope";
+import { agreementQuerySchema, exportQuerySchema } from "../agreement/report-filter";
 import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";

@@ -10,7 +10,7 @@ import { WithheldError } from "../visibility/withheld";
 import { type ExportRow, projectExport } from "./export";
 import { loadAgreementInput, projectAgreement } from "./load";
 import { reportCsv } from "./report-csv";
-import { agreementQuerySchema, exportQuerySchema, resolveAgreementScope } from "./scope";
+import { agreementQuerySchema, exportQuerySchema, resolveReportFilter } from "./report-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
@@ -135,7 +135,7 @@ describe("projectAgreement (database)", () => {
     const report = await agreement(viewer);
     const input = await loadAgreementInput(
       prisma,
-      await resolveAgreementScope(prisma, projectId, agreementQuerySchema(builtInCatalogue()).parse({}), viewer.userId),
+      await resolveReportFilter(prisma, projectId, agreementQuerySchema(builtInCatalogue()).parse({}), viewer.userId),
     );
     const v0s1 = input.items.filter((i) => i.videoId === videoIds[0] && i.category === "s1" && i.scopeIndex === 0);
     expect(v0s1.map((i) => [i.runId, i.judge, i.ratings.map((r) => r.value).sort()])).toEqual([

@@ -7,7 +7,7 @@ import { judgmentKey, metricTarget, presenceTarget, scoreTarget } from "../revie
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { framesSeenBy, keyFramesAndClusters, stepScope } from "../judge/frame-scopes";
 import { reviewerInfo, scopeRuns } from "./load";
-import { type AgreementScope, runCondition } from "./scope";
+import { type ReportFilter, runCondition } from "./report-filter";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 import { judgePresence, PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../task-modules/task-declaration";
 import type { ReviewerInfo } from "./types";
@@ -97,7 +97,7 @@ function seen(
 }
 
 /** Reviewers with judgments in the project (and run): the CSV's per-reviewer columns, known before the first row. */
-export async function exportReviewers(prisma: PrismaClient, scope: AgreementScope): Promise<ReviewerInfo[]> {
+export async function exportReviewers(prisma: PrismaClient, scope: ReportFilter): Promise<ReviewerInfo[]> {
   const rows = await prisma.$queryRaw<{ reviewerId: string }[]>`
     SELECT DISTINCT h."reviewerId" FROM "human_judgment" h WHERE h."projectId" = ${scope.ctx.projectId} AND NOT h."withdrawn"
       ${scope.runId ? Prisma.sql`AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${scope.runId})` : Prisma.empty}`;
@@ -174,7 +174,7 @@ type JudgmentRow = {
 type GoldRow = { targetKey: string; value: number; note: string; adjudicator: string };
 
 /** One batch's reads: its videos, their runs' videos (with the stored per-video metrics), scores, judgments and golds. */
-async function readBatch(prisma: PrismaClient, scope: AgreementScope, ids: string[]) {
+async function readBatch(prisma: PrismaClient, scope: ReportFilter, ids: string[]) {
   const projectId = scope.ctx.projectId;
   const [videos, runVideos, scores, judgments, golds] = await Promise.all([
     prisma.video.findMany({
@@ -410,7 +410,7 @@ function runVideoRows(rv: RunVideoRow, batch: BatchIndex): ExportRow[] {
 /** Batches of rows, `batchVideos` videos at a time in video-id order (keyset pagination: no OFFSET). */
 export async function* exportBatches(
   prisma: PrismaClient,
-  scope: AgreementScope,
+  scope: ReportFilter,
   reviewers: ReviewerInfo[],
   batchVideos = EXPORT_BATCH_VIDEOS,
 ): AsyncGenerator<ExportRow[]> {

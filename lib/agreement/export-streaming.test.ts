@@ -5,7 +5,7 @@ import { seedLargeProject } from "../../scripts/lib/seed-large-project";
 import { videoFilterSchema } from "../videos/video-filter";
 import { EXPORT_CHUNK_CHARS, projectExport } from "./export";
 import { exportBatches, exportReviewers } from "./export-rows";
-import { exportQuerySchema, resolveAgreementScope } from "./scope";
+import { exportQuerySchema, resolveReportFilter } from "./report-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*
@@ -30,7 +30,7 @@ beforeAll(async () => {
 
 describe("the streamed export", () => {
   it("builds the rows of one (run, video) at a time, never a batch of them", async () => {
-    const scope = await resolveAgreementScope(
+    const scope = await resolveReportFilter(
       prisma,
       projectId,
       videoFilterSchema(builtInCatalogue()).parse({}),

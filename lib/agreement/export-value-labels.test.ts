@@ -10,7 +10,7 @@ import { makeUser } from "../testing/fixtures";
 import { insertJudgment } from "../testing/judgments";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { type ExportRow, projectExport } from "./export";
-import { exportQuerySchema } from "./scope";
+import { exportQuerySchema } from "./report-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*

@@ -7,7 +7,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { csvRow, type CsvValue } from "../export/csv";
 import { scopeRuns } from "./load";
-import { type AgreementScope, type ExportQuery, resolveAgreementScope } from "./scope";
+import { type ReportFilter, type ExportQuery, resolveReportFilter } from "./report-filter";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import {
   PRESENCE_TARGET_TYPE,
@@ -23,7 +23,7 @@ import { exportFileName } from "./export-file-name";
 import { EXPORT_BATCH_VIDEOS, exportBatches, exportReviewers, isItemSubject, type ExportRow } from "./export-rows";
 
 // The rows' shape, imported by many of the export's readers and tests from here.
-export type { ExportReview, ExportRow } from "./export-rows";
+export type { ExportRow } from "./export-rows";
 
 /** Text per stream chunk (characters, about bytes): the consumer's pull reads rows until a chunk is this big. */
 export const EXPORT_CHUNK_CHARS = 64 * 1024;
@@ -32,7 +32,7 @@ export const EXPORT_CHUNK_CHARS = 64 * 1024;
  * What the CSV needs to know of the export's runs before its header: whether one judges items (the CSV then
  * has EXPORT_ITEM_COLUMNS; video-only exports keep their header), and each run's task (for its scales' labels).
  */
-async function csvRunsOf(prisma: PrismaClient, scope: AgreementScope): Promise<CsvRuns> {
+async function csvRunsOf(prisma: PrismaClient, scope: ReportFilter): Promise<CsvRuns> {
   const runs = await scopeRuns(prisma, scope.ctx.projectId, scope.runId ?? null);
   return {
     itemColumns: runs.some((r) => isItemSubject(scope.ctx.catalogue, r.pipeline)),
@@ -161,7 +161,7 @@ export const EXPORT_FAILED_LINE = `${JSON.stringify({ error: { code: "export_fai
  */
 export function exportStream(
   prisma: PrismaClient,
-  scope: AgreementScope,
+  scope: ReportFilter,
   reviewers: ReviewerInfo[],
   format: "csv" | "jsonl",
   batchVideos = EXPORT_BATCH_VIDEOS,
@@ -230,7 +230,7 @@ export async function projectExport(
 ) {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
   const { format, ...filter } = query;
-  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId, catalogue);
+  const scope = await resolveReportFilter(prisma, projectId, filter, actor.userId, catalogue);
   const reviewers = await exportReviewers(prisma, scope);
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
   return {

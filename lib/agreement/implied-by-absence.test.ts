@@ -12,7 +12,7 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { projectExport } from "./export";
 import { projectAgreement } from "./load";
-import { agreementQuerySchema, exportQuerySchema } from "./scope";
+import { agreementQuerySchema, exportQuerySchema } from "./report-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 /*

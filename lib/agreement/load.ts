@@ -4,7 +4,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { ValidationError } from "../errors";
 import { agreementReport } from "./report/agreement-report";
 import { exportFileName } from "./export-file-name";
-import { type AgreementQuery, type AgreementScope, resolveAgreementScope, runCondition } from "./scope";
+import { type AgreementQuery, type ReportFilter, resolveReportFilter, runCondition } from "./report-filter";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../task-modules/task-declaration";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
@@ -175,7 +175,7 @@ type LoadOptions = { independentOnly: boolean; includeImplied?: boolean };
 /** Every judgment in scope with the judge's value of the same target in each run of its task that judged it. */
 function judgmentRows(
   prisma: PrismaClient,
-  scope: AgreementScope,
+  scope: ReportFilter,
   registry: readonly TaskDeclaration[],
   options: LoadOptions,
 ) {
@@ -284,7 +284,7 @@ function judgmentRows(
 }
 
 /** The tasks of the scope's runs (every registered task when it has none), and how many judge items the scope holds. */
-function scopeTasksAndCounts(prisma: PrismaClient, scope: AgreementScope, registry: readonly TaskDeclaration[]) {
+function scopeTasksAndCounts(prisma: PrismaClient, scope: ReportFilter, registry: readonly TaskDeclaration[]) {
   const projectId = scope.ctx.projectId;
   // For the report's declarations.
   const scopeTasks = prisma.judgeRun
@@ -369,7 +369,7 @@ function agreementItems(
  */
 export async function loadAgreementInput(
   prisma: PrismaClient,
-  scope: AgreementScope,
+  scope: ReportFilter,
   registry: readonly TaskDeclaration[] = scope.ctx.catalogue.tasks,
   options: { independentOnly: boolean; includeImplied?: boolean } = { independentOnly: true },
 ): Promise<AgreementInput> {
@@ -432,7 +432,7 @@ export async function projectAgreement(
     format: _format,
     ...filter
   } = query;
-  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId, catalogue);
+  const scope = await resolveReportFilter(prisma, projectId, filter, actor.userId, catalogue);
   const independentOnly = independent === "only";
   const impliedIncluded = implied === "include";
   const input = await loadAgreementInput(prisma, scope, scope.ctx.catalogue.tasks, {

@@ -10,7 +10,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { projectAgreement } from "./load";
 import { reportCsv } from "./report-csv";
 import { type ExportRow, projectExport } from "./export";
-import { agreementQuerySchema, exportQuerySchema } from "./scope";
+import { agreementQuerySchema, exportQuerySchema } from "./report-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 async function sheet(rows: (string | number)[][]): Promise<Uint8Array> {

@@ -11,7 +11,7 @@ import { declarationProblems, disagreementGapOf, type TaskDeclaration } from "..
 import { insertJudgment } from "../testing/judgments";
 import { loadAgreementInput } from "./load";
 import { agreementReport } from "./report/agreement-report";
-import { agreementQuerySchema, resolveAgreementScope } from "./scope";
+import { agreementQuerySchema, resolveReportFilter } from "./report-filter";
 import { DEFAULT_AGREEMENT_OPTIONS, WORST_TARGET } from "./types";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 
@@ -253,7 +253,7 @@ beforeAll(async () => {
 });
 
 async function toyReport(options: Partial<typeof DEFAULT_AGREEMENT_OPTIONS> = {}) {
-  const scope = await resolveAgreementScope(
+  const scope = await resolveReportFilter(
     prisma,
     projectId,
     agreementQuerySchema(builtInCatalogue()).parse({}),

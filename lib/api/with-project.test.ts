@@ -5,8 +5,8 @@ import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { recordIdSchema } from "../validation/ids";
-import { projectScope, type ScopedRecord } from "./project-scopes";
-import { type ProjectRequest, type ScopedRequest, withProject, withProjectOf } from "./with-project";
+import { projectLookup, type FoundRecord } from "./project-lookups";
+import { type ProjectRequest, type LookedUpRequest, withProject, withProjectOf } from "./with-project";
 
 /** What these routes say of themselves (the OpenAPI document reads it; they declare nothing to parse). */
 const api = { summary: "A thing", responses: [] };
@@ -125,11 +125,11 @@ describe("withProjectOf", () => {
     const owner = await makeUser();
     const project = await createProject(prisma, owner, { name: "Scoped" });
     const lookups: string[] = [];
-    const scope = projectScope("thingId", recordIdSchema, "No such thing.", async (id) => {
+    const scope = projectLookup("thingId", recordIdSchema, "No such thing.", async (id) => {
       lookups.push(id);
       return id === "known-thing" ? project.id : null;
     });
-    const seen: ScopedRequest<ScopedRecord>[] = [];
+    const seen: LookedUpRequest<FoundRecord>[] = [];
     const route = withProjectOf(scope, "queues.manage", api, async (authorized) => {
       seen.push(authorized);
       return Response.json({ ok: true });

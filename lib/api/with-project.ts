@@ -58,7 +58,7 @@ export function withProject<D extends RouteDescription>(
  * How a route keyed by another record (a run, queue, item, video, …) finds the project that record lives
  * in: what `withProjectOf` authorizes against.
  */
-export interface ProjectScope<R extends { projectId: string }> {
+export interface ProjectLookup<R extends { projectId: string }> {
   /**
    * Validates the route's id param(s) (a malformed one is a 400) and reads the record's project id, in one
    * query; null when there is no such record.
@@ -69,7 +69,7 @@ export interface ProjectScope<R extends { projectId: string }> {
 }
 
 /** What a route handler keyed by another record gets: as `ProjectRequest`, with the record `find` read. */
-export interface ScopedRequest<
+export interface LookedUpRequest<
   R extends { projectId: string },
   D extends RouteDescription = RouteDescription,
 > extends RouteInput<D> {
@@ -95,10 +95,10 @@ export interface ScopedRequest<
  * that check reuses the role read here (the `actor` carries it).
  */
 export function withProjectOf<R extends { projectId: string }, D extends RouteDescription>(
-  scope: ProjectScope<R>,
+  scope: ProjectLookup<R>,
   action: ProjectAction,
   api: D,
-  handler: (context: ScopedRequest<R, D>) => Promise<Response>,
+  handler: (context: LookedUpRequest<R, D>) => Promise<Response>,
 ) {
   return authenticatedRoute(api, async (request, actor, params) => {
     const record = await scope.find(params);

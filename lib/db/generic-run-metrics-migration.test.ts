@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { createUser } from "../auth/users";
 import { projectAgreement } from "../agreement/load";
-import { agreementQuerySchema } from "../agreement/scope";
+import { agreementQuerySchema } from "../agreement/report-filter";
 import type { PrismaClient } from "../generated/prisma/client";
 import { insertEndpoint, insertFinishedRun, insertProject, insertVideo } from "../testing/raw-rows";
 import { getQueueItem } from "../queues/get-queue-item";

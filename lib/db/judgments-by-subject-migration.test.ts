@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { createUser } from "../auth/users";
 import { loadAgreementInput } from "../agreement/load";
-import { agreementQuerySchema, resolveAgreementScope } from "../agreement/scope";
+import { agreementQuerySchema, resolveReportFilter } from "../agreement/report-filter";
 import type { PrismaClient } from "../generated/prisma/client";
 import { createQueue } from "../queues/create-queue";
 import { getQueueItem } from "../queues/get-queue-item";
@@ -346,7 +346,7 @@ describe(`migration ${MIGRATION}`, () => {
 
     const input = await loadAgreementInput(
       db,
-      await resolveAgreementScope(db, projectId, agreementQuerySchema(builtInCatalogue()).parse({}), owner.userId),
+      await resolveReportFilter(db, projectId, agreementQuerySchema(builtInCatalogue()).parse({}), owner.userId),
     );
     const annItems = input.items.filter(
       (i) => i.ratings.some((r) => r.reviewerId === ann.userId) && i.targetType === "score",

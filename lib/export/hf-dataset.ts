@@ -11,9 +11,9 @@ import { projectAgreement } from "../agreement/load";
 import {
   agreementQuerySchema,
   exportQuerySchema,
-  resolveAgreementScope,
-  type AgreementScope,
-} from "../agreement/scope";
+  resolveReportFilter,
+  type ReportFilter,
+} from "../agreement/report-filter";
 import type { AgreementReport, StatBlock } from "../agreement/types";
 import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
@@ -333,7 +333,7 @@ function addBuffer(pack: Pack, name: string, text: string): Promise<void> {
 async function writeDataset(
   prisma: PrismaClient,
   actor: Actor,
-  input: { projectId: string; runId: string; projectName: string; scope: AgreementScope; plan: HfSplitPlan },
+  input: { projectId: string; runId: string; projectName: string; scope: ReportFilter; plan: HfSplitPlan },
   pack: Pack,
   signal: { cancelled: boolean },
   storage: ObjectStorage,
@@ -472,7 +472,7 @@ export async function runHfDatasetExport(
   const storage = options.storage ?? getStorage();
   const catalogue = await catalogFor(prisma, projectId);
   const filter = (({ format: _format, ...rest }) => rest)(exportQuerySchema(catalogue).parse({ runId }));
-  const scope = await resolveAgreementScope(prisma, projectId, filter, actor.userId, catalogue);
+  const scope = await resolveReportFilter(prisma, projectId, filter, actor.userId, catalogue);
   // Before the first byte: a split that cannot be made is a 400, not a broken download.
   const plan = await planHfSplits(prisma, {
     projectId,

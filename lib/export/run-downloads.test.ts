@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { exportQuerySchema } from "../agreement/scope";
+import { exportQuerySchema } from "../agreement/report-filter";
 import { runCommunityDownloads, runDownloads } from "./run-downloads";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { TASK_IDS } from "../tasks/index";
+import { TASK_FOLDER_IDS } from "../tasks/index";
 
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import { itemSetKinds } from "./item-sets";
@@ -37,7 +37,7 @@ function taskNames(): string[] {
   const kinds = itemSetKinds(builtInCatalogue());
   return [
     ...new Set([
-      ...TASK_IDS,
+      ...TASK_FOLDER_IDS,
       ...Object.keys(builtInCatalogue().pipelines),
       ...kinds.flatMap((kind) => [kind.id, kind.outputsKind, kind.itemList?.itemKind, kind.uniformFrames?.itemKind]),
       ...builtInCatalogue().modules.flatMap((task) => (task.labelSetFormats ?? []).map((format) => format.id)),

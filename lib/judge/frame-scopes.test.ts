@@ -30,7 +30,11 @@ const frames = [
 describe("scopeFocus (which frames a step looked at)", () => {
   it("focuses a task's steps by the scopes its declaration gives", () => {
     expect(stepScope("toy_track", TOY_TASK)).toBe("cluster");
-    expect(scopeFocus(frames, "toy_look", 1, TOY_TASK)).toEqual({ seekS: 1.0, frameIndexes: [4], label: "key frame 2" });
+    expect(scopeFocus(frames, "toy_look", 1, TOY_TASK)).toEqual({
+      seekS: 1.0,
+      frameIndexes: [4],
+      label: "key frame 2",
+    });
     expect(scopeFocus(frames, "toy_track", 0, TOY_TASK)).toEqual({
       seekS: 0.25,
       frameIndexes: [0, 1, 2],

@@ -40,7 +40,7 @@ export interface LabelSetImportResult {
   labelSet: unknown;
 }
 
-/** How the import form and the upload's `format` field know a task's label file format (TaskDeclarations.labelSetFormats). */
+/** How the import form and the upload's `format` field know a task's label file format (TaskFolderDeclarations.labelSetFormats). */
 export interface LabelSetFormatDeclaration {
   /** The `format` an upload names (stored as the LabelSet's `format`). */
   id: string;

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { projectAgreement } from "../agreement/load";
-import { agreementQuerySchema } from "../agreement/scope";
+import { agreementQuerySchema } from "../agreement/report-filter";
 import { reviewVideoOutcome, videoReviews } from "../reviews/reviews";
 import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";

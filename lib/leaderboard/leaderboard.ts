@@ -28,7 +28,7 @@ import {
 } from "../stats/bootstrap";
 import { StatsInputError } from "../stats/input-error";
 
-export { kendallTau, type RankingInput } from "./ranking-agreement";
+export { kendallTau } from "./ranking-agreement";
 
 /** One video's value: VBench has several videos per prompt per generator, each a row. */
 export interface LeaderboardRow {

@@ -16,7 +16,7 @@ export interface ProjectNavItem {
   action: ProjectAction;
 }
 
-/** The core's links, in order; each task's links (TaskDeclarations.navLinks) go after the one they name. */
+/** The core's links, in order; each task's links (TaskFolderDeclarations.navLinks) go after the one they name. */
 export const CORE_PROJECT_NAV: readonly ProjectNavItem[] = [
   { id: "overview", label: "Overview", path: "", action: "project.view" },
   { id: "videos", label: "Videos", path: "/videos", action: "project.view" },

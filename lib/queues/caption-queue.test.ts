@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { projectAgreement } from "../agreement/load";
-import { agreementQuerySchema } from "../agreement/scope";
+import { agreementQuerySchema } from "../agreement/report-filter";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
 import { importModelOutputs, importReferenceSet } from "../tasks/captions/caption-set-import";
@@ -132,7 +132,7 @@ const captionOf = (model: string, type: string) =>
   prisma.item.findFirstOrThrow({ where: { projectId, kind: "caption", model, group: type } });
 
 describe("queues over captions", () => {
-  it("makes one item per judged caption, filtered by model and type, and refuses the video scopes for a caption run", async () => {
+  it("makes one item per judged caption, filtered by model and type, and refuses the video queue types for a caption run", async () => {
     const all = await createQueue(prisma, owner, projectId, {
       name: "all styles",
       runId: styleRun,

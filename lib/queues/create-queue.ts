@@ -7,10 +7,10 @@ import { matchingVideoIds, resolveFilterRun } from "../videos/video-filter-sql";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { catalogueOf } from "../rubrics/project-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import { queueScopeForSubject, queueScopeOf } from "./queue-scopes";
+import { queueTypeForSubject, queueTypeOf } from "./queue-types";
 import { scoreCategoryWhere } from "./score-keys";
-import type { QueueScopeModule } from "../task-modules/queue-scope-module";
-import type { ParsedCreateQueueInput } from "./queue-scope";
+import type { QueueTypeModule } from "../task-modules/queue-type-module";
+import type { ParsedCreateQueueInput } from "./queue-type";
 import { createQueueSchema, type CreateQueueInput } from "./queues.validation";
 
 export async function queueRun(
@@ -107,15 +107,15 @@ export async function createQueue(
       );
     }
   }
-  // A run whose subjects are items (captions, answers) is reviewed in its task folder's item scope (lib/queues/queue-scope.ts).
-  const itemScope = run.task.subject !== "video" ? queueScopeForSubject(catalogue, run.task.subject) : null;
+  // A run whose subjects are items (captions, answers) is reviewed in its task folder's item queue type (lib/queues/queue-type.ts).
+  const itemScope = run.task.subject !== "video" ? queueTypeForSubject(catalogue, run.task.subject) : null;
   if (run.task.subject !== "video" && !itemScope)
     throw new ValidationError(`A ${run.task.label} run has no review queues.`);
   if (itemScope && input.scope !== itemScope.id)
     throw new ValidationError(
       `A ${run.task.label} run is reviewed one ${itemScope.noun} at a time: choose the scope "${itemScope.id}".`,
     );
-  if (!itemScope && queueScopeOf(catalogue, input.scope))
+  if (!itemScope && queueTypeOf(catalogue, input.scope))
     throw new ValidationError(`This run judged videos, not ${input.scope}: choose the verdict or the scores.`);
   // A task without a reviewed per-video metric (VBench-2.0's answers are per question) gives a verdict queue no target.
   if (input.scope === "verdict" && !run.task.metrics.some((m) => m.reviewed)) {
@@ -215,7 +215,7 @@ async function createItemQueue(
   projectId: string,
   runId: string,
   input: ParsedCreateQueueInput,
-  scope: QueueScopeModule,
+  scope: QueueTypeModule,
   chosen: { filter: Record<string, unknown>; sort: string; dir: string },
   videoIds: string[],
 ) {

@@ -7,10 +7,10 @@ import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { presenceKey } from "./presence-keys";
 import { assignedItem } from "./queue-access";
 import { itemTargets, judgePresenceOf, presenceCategories, taskOfRun, type Target } from "./item-targets";
-import { queueSubjects } from "./queue-scopes";
+import { queueSubjects } from "./queue-types";
 import { catalogueOf } from "../rubrics/project-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import type { QueueMode, QueueScope } from "./queues.validation";
+import type { QueueMode, QueueType } from "./queues.validation";
 
 /**
  * The reviewer's view of one of their items: the video and its frames, the targets with their own
@@ -96,7 +96,7 @@ export async function getQueueItem(
       projectId: queue.projectId,
       name: queue.name,
       runId: queue.runId,
-      scope: queue.scope as QueueScope,
+      scope: queue.scope as QueueType,
       mode: queue.mode as QueueMode,
       blind: queue.blind,
       reviewersPerItem: queue.reviewersPerItem,
@@ -106,7 +106,7 @@ export async function getQueueItem(
     /** What the project's and the queue's owners ask of reviewers (Markdown; empty: none). */
     guidelines: { project: project.guidelines, queue: queue.guidelines },
     /**
-     * Each item scope's subject by its key (lib/queues/queue-scope.ts), null but in its own queues: a caption
+     * Each item queue type's subject by its key (lib/queues/queue-type.ts), null but in its own queues: a caption
      * queue's caption (`caption`); a QA answer queue's question, options, correct answer, the model's raw answer
      * and the decision, withheld while blind (`answer`).
      */
@@ -138,7 +138,7 @@ export async function getQueueItem(
       mine: { done: history.filter((h) => h.status === "done").length },
     },
   };
-  // The item scopes' subjects are keyed by their scopes (`caption`, `answer`, ...): read them as the scope's own type.
+  // The item queue types' subjects are keyed by their scopes (`caption`, `answer`, ...): read them as the scope's own type.
   return payload as typeof payload & Record<string, unknown>;
 }
 export type QueueItemPayload = Awaited<ReturnType<typeof getQueueItem>>;

@@ -2,9 +2,9 @@ import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import { scaleBounds, type TargetDeclaration, type TaskDeclaration } from "../task-modules/task-declaration";
 import { judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, scoreTarget } from "../reviews/judgment-key";
-import type { QueueTarget as Target } from "./queue-scope";
+import type { QueueTarget as Target } from "./queue-type";
 
-// Imported by task folders' queue scopes, so it reads no registry (the registry imports those folders).
+// Imported by task folders' queue types, so it reads no registry (the registry imports those folders).
 /**
  * An item's reviewable scores in the run, in the task's target order (a caption's style score, each key point of
  * its content, a QA answer's correctness). An indexed target (`<id><n>`) is labelled with its number and, when

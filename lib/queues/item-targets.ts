@@ -12,11 +12,11 @@ import { judgmentDeclaration, SCORE_TARGET_TYPE } from "../reviews/judgment-targ
 import { judgmentKey, metricTarget, scoreTarget } from "../reviews/judgment-key";
 import { itemScoreTargets } from "./item-score-targets";
 import { scoreCategoryWhere } from "./score-keys";
-import { queueScopeOf } from "./queue-scopes";
+import { queueTypeOf } from "./queue-types";
 import { questionLabel, scoreQuestionsOf } from "./score-questions";
-import type { QueueTarget as Target } from "./queue-scope";
+import type { QueueTarget as Target } from "./queue-type";
 
-export type { QueueTarget as Target } from "./queue-scope";
+export type { QueueTarget as Target } from "./queue-type";
 
 /** The task of a run, from the catalogue given (the request's) or its project's. */
 export async function taskOfRun(prisma: PrismaClient, runId: string, given?: TaskCatalogue): Promise<TaskDeclaration> {
@@ -45,8 +45,8 @@ export async function itemTargets(
 ): Promise<Target[]> {
   const catalogue = await catalogueOf(prisma, queue.projectId, given);
   const task = knownTask ?? (await taskOfRun(prisma, queue.runId, catalogue));
-  // An item queue's targets are its task folder's (lib/queues/queue-scope.ts).
-  const itemScope = queueScopeOf(catalogue, queue.scope);
+  // An item queue's targets are its task folder's (lib/queues/queue-type.ts).
+  const itemScope = queueTypeOf(catalogue, queue.scope);
   if (itemScope)
     return itemScoreTargets(
       prisma,

@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
 import { projectAgreement } from "../agreement/load";
-import { agreementQuerySchema } from "../agreement/scope";
+import { agreementQuerySchema } from "../agreement/report-filter";
 import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";

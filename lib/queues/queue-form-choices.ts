@@ -1,12 +1,12 @@
 import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SubjectKind } from "../task-modules/task-declaration";
-import { itemQueueScopes } from "./queue-scopes";
+import { itemQueueTypes } from "./queue-types";
 import { catalogueOf } from "../rubrics/project-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 
-/** What the new-queue form needs of one item queue scope: which runs it reviews, and the choices its options view offers. */
-export interface ItemScopeForm {
+/** What the new-queue form needs of one item queue type: which runs it reviews, and the choices its options view offers. */
+export interface ItemQueueTypeForm {
   /** The scope id the form sends as `scope`. */
   id: string;
   /** Runs whose task's subject is this kind are reviewed in this scope. */
@@ -18,17 +18,17 @@ export interface ItemScopeForm {
 }
 
 /**
- * Every item queue scope of the project's catalogue as the new-queue form shows it.
+ * Every item queue type of the project's catalogue as the new-queue form shows it.
  */
-export async function itemScopeForms(
+export async function itemQueueTypeForms(
   prisma: PrismaClient,
   actor: Actor,
   projectId: string,
   given?: TaskCatalogue,
-): Promise<ItemScopeForm[]> {
+): Promise<ItemQueueTypeForm[]> {
   const catalogue = await catalogueOf(prisma, projectId, given);
   return Promise.all(
-    itemQueueScopes(catalogue).map(async (scope) => ({
+    itemQueueTypes(catalogue).map(async (scope) => ({
       id: scope.id,
       reviews: scope.reviews,
       optionsKey: scope.options?.key ?? null,

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient, type ReviewQueue } from "../generated/prisma/client";
 import { liveSince } from "./queue-access";
-import type { QueueHandOut, QueueMode, QueueScope } from "./queues.validation";
+import type { QueueHandOut, QueueMode, QueueType } from "./queues.validation";
 
 interface ReviewerProgress {
   reviewerId: string;
@@ -61,7 +61,7 @@ export function queueJson(queue: ReviewQueue) {
     projectId: queue.projectId,
     name: queue.name,
     runId: queue.runId,
-    scope: queue.scope as QueueScope,
+    scope: queue.scope as QueueType,
     mode: queue.mode as QueueMode,
     categories: queue.categories,
     filter: queue.filter as Record<string, string | number>,

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { guidelinesSchema } from "../projects/projects.validation";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import type { QueueScopeModule } from "../task-modules/queue-scope-module";
-import { itemQueueScopes } from "./queue-scopes";
+import type { QueueTypeModule } from "../task-modules/queue-type-module";
+import { itemQueueTypes } from "./queue-types";
 import { QUEUE_HAND_OUTS } from "./queue-states.validation";
 import { scoreCategories, type VideoFilterInput, videoFilterSchema, videoSorts } from "../videos/video-filter";
 
@@ -17,12 +17,12 @@ const runIdSchema = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, "Invalid run id.");
 
 /**
- * The core's queue scopes: they review videos (a task folder adds item scopes, lib/queues/queue-scopes.ts).
+ * The core's queue types: they review videos (a task folder adds item queue types, lib/queues/queue-types.ts).
  * "unstable": an ensemble run's unstable scores only (samples or panel judges that spread past the target's threshold; lib/ensembles).
  */
 const VIDEO_QUEUE_SCOPES = ["verdict", "scores", "unstable"] as const;
-/** As a queue stores it: one of the core's video scopes or a registered task's item scope id. */
-export type QueueScope = string;
+/** As a queue stores it: one of the core's video queue types or a registered task's item queue type id. */
+export type QueueType = string;
 
 /** How a "scores" queue asks: every score ("full"), or first which categories are present, then values only for those ("presence"). */
 export const QUEUE_MODES = ["full", "presence"] as const;
@@ -31,7 +31,7 @@ export type QueueMode = (typeof QUEUE_MODES)[number];
 export type { QueueHandOut } from "./queue-states.validation";
 
 /** What a new queue reviews: the videos matching a video-list filter, in list order, in one judge run. */
-function buildCreateQueueSchema(catalogue: DeclarationCatalogue, scopes: readonly QueueScopeModule[]) {
+function buildCreateQueueSchema(catalogue: DeclarationCatalogue, scopes: readonly QueueTypeModule[]) {
   const core = {
     name: z.string().trim().min(1, "Give the queue a name.").max(200, "At most 200 characters."),
     /** The run whose judge values are reviewed; omitted: the filter's run, else the project's latest run. */
@@ -77,18 +77,18 @@ function buildCreateQueueSchema(catalogue: DeclarationCatalogue, scopes: readonl
     /** Instructions for the queue's reviewers (Markdown). */
     guidelines: guidelinesSchema.default(""),
   };
-  // Each item scope's own options (lib/queues/queue-scope.ts `options`), under the body key it declares, in registry order.
+  // Each item queue type's own options (lib/queues/queue-type.ts `options`), under the body key it declares, in registry order.
   const scopeOptions = Object.fromEntries(
     scopes.flatMap((scope) => (scope.options ? [[scope.options.key, scope.options.schema]] : [])),
   );
   return z.object({ ...core, ...scopeOptions, ...rest }) as unknown as z.ZodObject<typeof core & typeof rest>;
 }
 
-/** The create-queue body's schema for the catalogue's tasks and item queue scopes (kept with the catalogue). */
+/** The create-queue body's schema for the catalogue's tasks and item queue types (kept with the catalogue). */
 export function createQueueSchema(catalogue: TaskCatalogue) {
-  return catalogue.derived("queues.createSchema", () => buildCreateQueueSchema(catalogue, itemQueueScopes(catalogue)));
+  return catalogue.derived("queues.createSchema", () => buildCreateQueueSchema(catalogue, itemQueueTypes(catalogue)));
 }
-/** A create-queue body: the core's fields, and any item scope's options under its key (checked by the scope's schema). */
+/** A create-queue body: the core's fields, and any item queue type's options under its key (checked by the scope's schema). */
 export type CreateQueueInput = Omit<z.input<ReturnType<typeof createQueueSchema>>, "filter"> & {
   filter?: VideoFilterInput;
 } & { readonly [scopeOptionsKey: string]: unknown };

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { catalogFor } from "../rubrics/project-catalogue";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
-import type { ScoreQuestion } from "../task-modules/queue-scope-module";
+import type { ScoreQuestion } from "../task-modules/queue-type-module";
 
 /**
  * What each judge score of a video asked in the run, by score category, from the task folder that declares the run's

@@ -4,7 +4,7 @@ import { prisma } from "../db/prisma";
 import { NotFoundError, ValidationError } from "../errors";
 import { type ExportRow, projectExport } from "../agreement/export";
 import { projectAgreement } from "../agreement/load";
-import { agreementQuerySchema, exportQuerySchema } from "../agreement/scope";
+import { agreementQuerySchema, exportQuerySchema } from "../agreement/report-filter";
 import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";

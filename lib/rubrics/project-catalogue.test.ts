@@ -15,7 +15,7 @@ import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-serve
 import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
 import { exampleLabelTargets } from "../label-sets/label-target-examples";
 import { projectNavItems } from "../projects/project-nav";
-import { TASK_IDS } from "../tasks";
+import { TASK_FOLDER_IDS } from "../tasks";
 import { pipelineNames } from "../tasks/task-display";
 import { makeUser } from "../testing/fixtures";
 import { documentedRoutes } from "@/app/api/v1/documented-routes";
@@ -81,7 +81,7 @@ describe("rubric tasks in their project's catalogue", () => {
     // The built-in tasks belong to every project.
     expect(ids(ofA)).toEqual(
       expect.arrayContaining(
-        TASK_IDS.flatMap((id) => GENERATED_TASK_DECLARATIONS.find((f) => f.id === id)!.tasks.map((t) => t.id)),
+        TASK_FOLDER_IDS.flatMap((id) => GENERATED_TASK_DECLARATIONS.find((f) => f.id === id)!.tasks.map((t) => t.id)),
       ),
     );
     expect(pipelineNames(ofA)).toContain("Listed A");

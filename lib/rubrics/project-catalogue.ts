@@ -9,16 +9,16 @@
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import { builtInCatalogue, type TaskCatalogue, withTasks } from "../task-modules/task-catalogue";
-import type { TaskDeclarations, TaskModule } from "../task-modules/task-module";
+import type { TaskFolderDeclarations, TaskModule } from "../task-modules/task-module";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { rubricPipeline, type RubricTaskRecord } from "./rubric-pipeline";
 import { rubricTaskDeclaration } from "./rubric-declaration";
-import { rubricItemQueueScope } from "./rubric-item-queue-scope";
+import { rubricItemQueueType } from "./rubric-item-queue-type";
 import { rubricItemSetKind } from "./rubric-item-set-kind";
 import { loadRubricTaskRecords } from "./rubric-task-records";
 
 /** A rubric task's declarations as a task folder of its own (what the browser gets too). */
-export function rubricTaskFolder(record: RubricTaskRecord): TaskDeclarations {
+export function rubricTaskFolder(record: RubricTaskRecord): TaskFolderDeclarations {
   const declaration = rubricTaskDeclaration(record.key, record.latest.definition);
   return {
     id: declaration.id,
@@ -37,7 +37,7 @@ export function rubricTaskModule(record: RubricTaskRecord): TaskModule {
     id: folder.id,
     pipelines: [rubricPipeline(record)],
     ...(itemSetKind
-      ? { itemSetKinds: [itemSetKind], queueScopes: [rubricItemQueueScope(record.key, record.name, record.projectId)] }
+      ? { itemSetKinds: [itemSetKind], queueTypes: [rubricItemQueueType(record.key, record.name, record.projectId)] }
       : {}),
   };
 }

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectExport } from "../agreement/export";
 import { projectAgreement } from "../agreement/load";
-import { agreementQuerySchema, exportQuerySchema } from "../agreement/scope";
+import { agreementQuerySchema, exportQuerySchema } from "../agreement/report-filter";
 import { adjudicationQuerySchema, adjudicationQueue, setGold } from "../adjudication/adjudication";
 import type { Actor } from "../auth/actor";
 import { compareSetupsQuerySchema } from "../calibration/calibration.validation";

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPORT_BASE_COLUMNS, type ExportRow, projectExport } from "../agreement/export";
 import { projectAgreement } from "../agreement/load";
-import { agreementQuerySchema, exportQuerySchema } from "../agreement/scope";
+import { agreementQuerySchema, exportQuerySchema } from "../agreement/report-filter";
 import type { Actor } from "../auth/actor";
 import { compareSetupsQuerySchema } from "../calibration/calibration.validation";
 import { compareSetupsReport, compareTargetChoices } from "../calibration/compare-setups-load";
@@ -21,7 +21,7 @@ import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { addMember } from "../projects/projects";
 import { createQueue } from "../queues/create-queue";
-import { itemScopeForms } from "../queues/queue-form-choices";
+import { itemQueueTypeForms } from "../queues/queue-form-choices";
 import { getQueueItem } from "../queues/get-queue-item";
 import { nextItem } from "../queues/next-item";
 import { submitItem } from "../queues/submit-item";
@@ -31,7 +31,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { RUBRIC_STEP, rubricItemKind, rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinitionInput } from "./rubric-definition";
-import { rubricItemQueueScopeId } from "./rubric-item-queue-scope";
+import { rubricItemQueueTypeId } from "./rubric-item-queue-type";
 import { importRubricItems } from "./rubric-item-sets";
 import { rubricItemValues, rubricItemValuesQuerySchema } from "./rubric-item-values";
 import { previewRubric } from "./preview-rubric";
@@ -333,24 +333,24 @@ describe("reviewing a rubric run's items, and agreement over them", () => {
   it("a blind queue holds one item per judged item, shows its fields and its video's frames, withholds the judge until the reviewer is done, and saves each criterion", async () => {
     // The new-queue form offers the task's scope for this run in its own project only.
     expect(
-      (await itemScopeForms(prisma, owner, projectId)).find((s) => s.id === rubricItemQueueScopeId(task.key)),
+      (await itemQueueTypeForms(prisma, owner, projectId)).find((s) => s.id === rubricItemQueueTypeId(task.key)),
     ).toMatchObject({ reviews: rubricItemKind(task.key) });
     const other = await projectWithFramedVideos(prisma, owner, {
       videoCount: 1,
       keyFrames: 1,
       name: "Another project",
     });
-    expect((await itemScopeForms(prisma, owner, other.projectId)).map((s) => s.id)).not.toContain(
-      rubricItemQueueScopeId(task.key),
+    expect((await itemQueueTypeForms(prisma, owner, other.projectId)).map((s) => s.id)).not.toContain(
+      rubricItemQueueTypeId(task.key),
     );
     await expect(
       createQueue(prisma, owner, projectId, { name: "wrong scope", runId, filter: {}, scope: "scores" }),
-    ).rejects.toThrow(`choose the scope "${rubricItemQueueScopeId(task.key)}"`);
+    ).rejects.toThrow(`choose the scope "${rubricItemQueueTypeId(task.key)}"`);
     const queue = await createQueue(prisma, owner, projectId, {
       name: "Captions, blind",
       runId,
       filter: {},
-      scope: rubricItemQueueScopeId(task.key),
+      scope: rubricItemQueueTypeId(task.key),
       blind: true,
       reviewersPerItem: 2,
     });
@@ -693,7 +693,7 @@ describe("the list of an item run's values", () => {
       name: "Cara, blind",
       runId,
       filter: {},
-      scope: rubricItemQueueScopeId(task.key),
+      scope: rubricItemQueueTypeId(task.key),
       blind: true,
       reviewersPerItem: 1,
     });

@@ -9,20 +9,20 @@
  * schemas) is cached on the value itself (`derived`), so a schema keeps its identity as long as its catalogue does.
  */
 import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";
-import type { TaskDeclarations } from "./task-module";
+import type { TaskFolderDeclarations } from "./task-module";
 
 export class UnknownTaskError extends Error {}
 
 export class DeclarationCatalogue {
-  /** Every task folder's declarations: the built-in ones in TASK_IDS order, then a project's own. */
-  readonly folders: readonly TaskDeclarations[];
+  /** Every task folder's declarations: the built-in ones in TASK_FOLDER_IDS order, then a project's own. */
+  readonly folders: readonly TaskFolderDeclarations[];
   /** Every task (one per pipeline id), in the folders' order. */
   readonly tasks: readonly TaskDeclaration[];
   private readonly byId: ReadonlyMap<string, TaskDeclaration>;
   /** Values built from this catalogue, by the key their builder named (see derived). */
   private readonly built = new Map<string, unknown>();
 
-  constructor(folders: readonly TaskDeclarations[]) {
+  constructor(folders: readonly TaskFolderDeclarations[]) {
     const byId = new Map<string, TaskDeclaration>();
     for (const folder of folders)
       for (const task of folder.tasks) {
@@ -35,12 +35,12 @@ export class DeclarationCatalogue {
   }
 
   /** The folders that belong to one project (its rubric tasks): what the browser gets beside the built-in ones. */
-  projectFolders(): TaskDeclarations[] {
+  projectFolders(): TaskFolderDeclarations[] {
     return this.folders.filter((folder) => folder.projectId !== undefined);
   }
 
   /** The same catalogue with more folders after these (a project's rubric tasks; a test's toy task). */
-  withFolders(folders: readonly TaskDeclarations[]): DeclarationCatalogue {
+  withFolders(folders: readonly TaskFolderDeclarations[]): DeclarationCatalogue {
     return new DeclarationCatalogue([...this.folders, ...folders]);
   }
 

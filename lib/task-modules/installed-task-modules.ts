@@ -24,7 +24,7 @@ export function installTaskModules(modules: readonly TaskModule[]): void {
   shared[INSTALLED] = installedHere;
 }
 
-/** The modules installed at process start (the built-in tasks'), in TASK_IDS order. */
+/** The modules installed at process start (the built-in tasks'), in TASK_FOLDER_IDS order. */
 export function installedModules(): readonly TaskModule[] {
   const found = installedHere ?? shared[INSTALLED];
   if (!found) {

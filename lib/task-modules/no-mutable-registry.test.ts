@@ -70,13 +70,13 @@ describe("no module-level mutable registry of tasks", () => {
 
   it("finds each way a registry comes back (planted lines of the registry this replaced)", () => {
     const planted = [
-      "export function registerTaskDeclarations(folder: TaskDeclarations): () => void {",
+      "export function registerTaskDeclarations(folder: TaskFolderDeclarations): () => void {",
       "let registryVersion = 0;",
       "const changes: { count: number } = ((globalThis as { [CHANGES]?: { count: number } })[CHANGES] ??= { count: 0 });",
       'const CHANGES = Symbol.for("framejury.rubricTaskChanges");',
-      "  (TASK_FOLDERS as TaskDeclarations[]).push(folder);",
+      "  (TASK_FOLDERS as TaskFolderDeclarations[]).push(folder);",
       "  syncProjectTaskFolders(projectId, folders);",
-      "const shared = globalThis as { rubricTasks?: TaskDeclarations[] };",
+      "const shared = globalThis as { rubricTasks?: TaskFolderDeclarations[] };",
     ].map((text, i) => ({ path: `planted-${i}.ts`, text }));
     expect([...new Set(mutableRegistriesIn(planted).map((found) => found.split(":")[0]))]).toEqual([
       "planted-0.ts",

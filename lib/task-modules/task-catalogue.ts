@@ -10,18 +10,18 @@
  * changes once built, so a request reads one consistent catalogue from start to end.
  */
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
-import type { TaskDeclarations, TaskModule } from "./task-module";
+import type { TaskFolderDeclarations, TaskModule } from "./task-module";
 import { DeclarationCatalogue } from "./declaration-catalogue";
 import { builtInDeclarations } from "./installed-declarations";
 import { installedModules } from "./installed-task-modules";
 
 export class TaskCatalogue extends DeclarationCatalogue {
-  /** Every task module, the built-in ones in TASK_IDS order, then those added. */
+  /** Every task module, the built-in ones in TASK_FOLDER_IDS order, then those added. */
   readonly modules: readonly TaskModule[];
   /** Every pipeline the engine can run, by id (a null-prototype record, frozen: an unknown id reads undefined). */
   readonly pipelines: Readonly<Record<string, RegisteredPipeline>>;
 
-  constructor(folders: readonly TaskDeclarations[], modules: readonly TaskModule[]) {
+  constructor(folders: readonly TaskFolderDeclarations[], modules: readonly TaskModule[]) {
     super(folders);
     const moduleIds = new Set<string>();
     const pipelines: Record<string, RegisteredPipeline> = Object.create(null);
@@ -46,7 +46,7 @@ export class TaskCatalogue extends DeclarationCatalogue {
  */
 export function withTasks(
   base: TaskCatalogue,
-  ...added: readonly { declarations?: TaskDeclarations; module?: TaskModule }[]
+  ...added: readonly { declarations?: TaskFolderDeclarations; module?: TaskModule }[]
 ): TaskCatalogue {
   return new TaskCatalogue(
     [...base.folders, ...added.flatMap((entry) => (entry.declarations ? [entry.declarations] : []))],

@@ -13,7 +13,7 @@ import type { LabelSetFormat, LabelSetFormatDeclaration } from "../label-sets/la
 import type { ProjectAction } from "../authz/permissions";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
 import type { TaskDeclaration } from "./task-declaration";
-import type { QueueScopeModule, ScoreQuestion } from "./queue-scope-module";
+import type { QueueTypeModule, ScoreQuestion } from "./queue-type-module";
 
 /** How the Judge page's run form offers a pipeline. */
 export interface RunFormDeclaration {
@@ -41,8 +41,8 @@ export interface TaskNavLink {
 }
 
 /** `lib/tasks/<id>/declarations.ts`'s default export. */
-export interface TaskDeclarations {
-  /** The folder's id (an entry of TASK_IDS). */
+export interface TaskFolderDeclarations {
+  /** The folder's id (an entry of TASK_FOLDER_IDS). */
   id: string;
   /** What each of the folder's pipelines scores, one declaration per pipeline id. */
   tasks: readonly TaskDeclaration[];
@@ -112,7 +112,7 @@ export interface AlignableTargetDeclaration {
 
 /** `lib/tasks/<id>/module.ts`'s default export. */
 export interface TaskModule {
-  /** The folder's id (an entry of TASK_IDS). */
+  /** The folder's id (an entry of TASK_FOLDER_IDS). */
   id: string;
   /** The pipelines the engine can run for the task; each carries its declaration as `task`. */
   pipelines: readonly RegisteredPipeline[];
@@ -122,8 +122,8 @@ export interface TaskModule {
    * cannot show its results to a blind reviewer). Given results of the shape the task's own reads return.
    */
   redactResult?(result: unknown): unknown;
-  /** Review-queue scopes for runs whose subjects are items (a caption, an answer), beside the core's video scopes. */
-  queueScopes?: readonly QueueScopeModule[];
+  /** Review-queue types for runs whose subjects are items (a caption, an answer), beside the core's video queue types. */
+  queueTypes?: readonly QueueTypeModule[];
   /**
    * What each judge score of one video in one of the task's runs asked, by score category (VBench-2.0's questions,
    * each with the frames it was asked with): a review queue shows the question, not the target's name, so the

@@ -5,4 +5,4 @@
  * typecheck) writes the import maps under lib/generated/tasks/ from this list, because a browser bundle
  * may import a task's declarations and views but never its server modules.
  */
-export const TASK_IDS = ["hallucination", "captions", "qa", "construction", "vbench2"] as const;
+export const TASK_FOLDER_IDS = ["hallucination", "captions", "qa", "construction", "vbench2"] as const;

@@ -1,6 +1,6 @@
 /**
  * The built-in tasks' declarations as one declaration catalogue (lib/task-modules/declaration-catalogue.ts), built
- * once from the task folders' declarations (lib/generated/tasks/declarations.ts, from TASK_IDS in ./index.ts), and
+ * once from the task folders' declarations (lib/generated/tasks/declarations.ts, from TASK_FOLDER_IDS in ./index.ts), and
  * installed through the port (lib/task-modules/installed-declarations.ts) when this file is imported. Plain data, safe
  * in the browser. The install point imports it on the server (./modules.ts), app/providers.tsx and the task
  * catalogue's context in the browser; the core never imports it (it reads builtInDeclarations()), so no core file

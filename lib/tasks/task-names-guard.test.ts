@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mountedModule } from "../testing/route-source";
-import { TASK_IDS } from "./index";
+import { TASK_FOLDER_IDS } from "./index";
 
 import { BUILT_IN_DECLARATIONS } from "./registry";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
@@ -81,7 +81,7 @@ function taskNames(): string[] {
   const formats = builtInCatalogue().modules.flatMap((task) => (task.labelSetFormats ?? []).map((format) => format.id));
   return [
     ...new Set([
-      ...TASK_IDS,
+      ...TASK_FOLDER_IDS,
       ...builtInCatalogue().modules.map((task) => task.id),
       ...BUILT_IN_DECLARATIONS.tasks.map((task) => task.id),
       ...Object.keys(builtInCatalogue().pipelines),
@@ -139,7 +139,7 @@ describe("core code spells no task id, pipeline id or label-set format", () => {
 describe("app/ holds only thin mount points for a task", () => {
   const appSources = () => sources("app");
   const namesTaskFolder = (text: string) =>
-    TASK_IDS.some((id) => text.includes(`lib/tasks/${id}/`) || text.includes(`components/tasks/${id}/`));
+    TASK_FOLDER_IDS.some((id) => text.includes(`lib/tasks/${id}/`) || text.includes(`components/tasks/${id}/`));
 
   it("tells a mount point from a page", () => {
     const mounts = appSources().filter((file) => mountedModule(path.join(ROOT, file)) !== null);

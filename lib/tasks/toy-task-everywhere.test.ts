@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { crawlPages, withTaskPages } from "../../e2e/pages";
 import { projectAgreement } from "../agreement/load";
-import { exportQuerySchema, agreementQuerySchema } from "../agreement/scope";
+import { exportQuerySchema, agreementQuerySchema } from "../agreement/report-filter";
 import { projectExport } from "../agreement/export";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";

@@ -27,7 +27,7 @@ export async function insertJudgment(
       catalogue?: DeclarationCatalogue;
     },
 ) {
-  // Default: the first registered task that judges whole videos (TASK_IDS order), so the helper names no task.
+  // Default: the first registered task that judges whole videos (TASK_FOLDER_IDS order), so the helper names no task.
   const task = j.task ?? BUILT_IN_DECLARATIONS.tasks.find((t) => t.subject === "video")!.id;
   const target: JudgmentTarget = {
     task,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { projectExport, type ExportRow } from "../agreement/export";
-import { exportQuerySchema } from "../agreement/scope";
+import { exportQuerySchema } from "../agreement/report-filter";
 import { importModelOutputs, importReferenceSet } from "../tasks/captions/caption-set-import";
 import { inspectRunVideo } from "../judge/call-inspector";
 import { createEndpoint } from "../judge/endpoints";

@@ -1,7 +1,7 @@
 /**
  * TEST TOOL. What a task gives the every-page crawl (e2e/page-crawl.spec.ts): its pages (`crawlPages` of its
  * kit, testkit/task-kit.ts: plain data and URL builders, listed by e2e/pages.ts with the core's) and the data they
- * show (`crawlSeed` of its kit, run by e2e/crawl-seed.ts in TASK_IDS order). A new task's pages are
+ * show (`crawlSeed` of its kit, run by e2e/crawl-seed.ts in TASK_FOLDER_IDS order). A new task's pages are
  * crawled with no edit to e2e/. Types only.
  */
 import type { Actor } from "../../lib/auth/actor";

@@ -1,7 +1,7 @@
 /**
  * What a task's part of `npm run demo` is (`demoSeed` of its kit, lib/tasks/<id>/demo-seed.ts) and
  * what it gets: testkit/demo/seed-demo-project.ts makes the demo's user, project, stub endpoint and clips, then
- * runs the task folders' parts in TASK_IDS order. Types only.
+ * runs the task folders' parts in TASK_FOLDER_IDS order. Types only.
  */
 import type { Actor } from "../../lib/auth/actor";
 import type { PrismaClient } from "../../lib/generated/prisma/client";

@@ -1,5 +1,5 @@
 /**
- * `npm run demo` seeds through the kit's map: each task folder's part (`demoSeed` of its kit) runs in TASK_IDS
+ * `npm run demo` seeds through the kit's map: each task folder's part (`demoSeed` of its kit) runs in TASK_FOLDER_IDS
  * order, a task's kit added to the list joins with no edit here, and together the parts send the running app the
  * same requests, in the same order, as the demo did when it named each task.
  */
@@ -78,7 +78,7 @@ async function insertClips(intoProjectId: string, count: number, generator = "De
 }
 
 describe("the demo's task parts", () => {
-  it("run in TASK_IDS order and send the app the demo's requests", async () => {
+  it("run in TASK_FOLDER_IDS order and send the app the demo's requests", async () => {
     const { api, requests } = fakeApp();
     const logged: string[] = [];
     const uploads: number[] = [];

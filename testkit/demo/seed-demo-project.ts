@@ -34,7 +34,7 @@ interface SeedDemoOptions {
 
 /**
  * Creates (once) the demo user, project, stub endpoint and clips with frames, then runs each task folder's part of
- * the demo (`demoSeed` of its kit) in TASK_IDS order. A later start over a seeded database resumes the parts instead.
+ * the demo (`demoSeed` of its kit) in TASK_FOLDER_IDS order. A later start over a seeded database resumes the parts instead.
  * Returns the pages the parts want printed.
  */
 export async function seedDemoProject(options: SeedDemoOptions) {
@@ -141,7 +141,7 @@ async function seedNewDemo(
 }
 
 /**
- * The task folders' parts of the demo, in TASK_IDS order (loaded when the demo seeds, so each loads only then). A test
+ * The task folders' parts of the demo, in TASK_FOLDER_IDS order (loaded when the demo seeds, so each loads only then). A test
  * with a task of its own passes `[...TASK_KITS, itsKit]`.
  */
 export async function demoParts(kits: readonly TaskKit[] = TASK_KITS) {

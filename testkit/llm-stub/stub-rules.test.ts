@@ -3,7 +3,7 @@ import { TASK_KITS } from "../task-kits";
 import { defaultStubRules } from "./stub-rules";
 
 describe("the stub's rule list", () => {
-  it("is the alignment simulation's optimizer and judge, the rubric tasks' rule, every task folder's rules in TASK_IDS order, construction's before QA's, then the endpoint test's", () => {
+  it("is the alignment simulation's optimizer and judge, the rubric tasks' rule, every task folder's rules in TASK_FOLDER_IDS order, construction's before QA's, then the endpoint test's", () => {
     expect(defaultStubRules().map((rule) => rule.name)).toEqual([
       "alignment-optimizer",
       "alignment-judge",

@@ -23,7 +23,7 @@ export function defaultStubRules(kits: readonly TaskKit[] = TASK_KITS): StubRule
 }
 
 /**
- * The tasks in TASK_IDS order, except that a task moves just before the first task named in its
+ * The tasks in TASK_FOLDER_IDS order, except that a task moves just before the first task named in its
  * `stubRulesBefore` (its prompts are narrower forms of that task's, which would otherwise answer them).
  */
 function stubRuleOrder(kits: readonly TaskKit[]): TaskKit[] {

@@ -1,4 +1,7 @@
-/** The curation screen's parts: its header, the conflict after another tab's save, the video with its steps, the question (shown or edited), the reject form, the filters' decisions and the action buttons. */
+/**
+ * The curation screen's parts: its header, the conflict after another tab's save, the video with its steps, the
+ * question (shown or edited), the reject form, the filters' decisions and the action buttons.
+ */
 import Link from "next/link";
 import type { RefObject } from "react";
 import { buttonClass } from "@/components/class-names";

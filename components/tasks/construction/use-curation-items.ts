@@ -1,4 +1,7 @@
-/** The curation screen's items: loading one (from a cache, the next one prefetched), moving between them and saving a decision, with the 409 of a save another tab made first kept as a conflict. */
+/**
+ * The curation screen's items: loading one (from a cache, the next one prefetched), moving between them and saving a
+ * decision, with the 409 of a save another tab made first kept as a conflict.
+ */
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import { isTypingTarget } from "@/components/is-typing-target";
 import { ApiError, apiFetch } from "@/lib/api-client";

@@ -1,7 +1,7 @@
-import type { TaskDeclarations } from "../../task-modules/task-module";
+import type { TaskFolderDeclarations } from "../../task-modules/task-module";
 import { CAPTION_CONTENT_TASK, CAPTION_STYLE_TASK } from "./caption-tasks";
 
-const declarations: TaskDeclarations = {
+const declarations: TaskFolderDeclarations = {
   id: "captions",
   tasks: [CAPTION_STYLE_TASK, CAPTION_CONTENT_TASK],
   runForm: {

@@ -3,13 +3,13 @@ import { captionOutputsKind, captionReferenceSetKind } from "./caption-set-impor
 import { captionContentPipeline } from "./caption-content";
 import { captionStylePipeline } from "./caption-style";
 import { withheldCaptionResult } from "./redact-results";
-import { captionQueueScope } from "./queue-scope";
+import { captionQueueType } from "./queue-type";
 
 const task: TaskModule = {
   id: "captions",
   pipelines: [captionStylePipeline, captionContentPipeline],
   redactResult: withheldCaptionResult,
-  queueScopes: [captionQueueScope],
+  queueTypes: [captionQueueType],
   itemSetKinds: [captionReferenceSetKind, captionOutputsKind],
   // Loaded when asked for: the item list reads the module registry, which this module is part of while it loads.
   videoItemList: async (prisma, actor, projectId, videoId) =>

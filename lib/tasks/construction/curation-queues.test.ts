@@ -14,7 +14,7 @@ import {
   curationItem,
   CurationConflictWithCurrentError,
   getCurationQueue,
-  inCurationScope,
+  inCurationPool,
   listCurationQueues,
   nextCurationItem,
   saveCandidateCuration,
@@ -109,11 +109,9 @@ describe("creating curation queues", () => {
     const { projectId, setId } = await setup();
     const views = await loadCandidateViews(prisma, owner, setId);
     const kept = transformedView(views[0]!, ["It flies.", "It melts.", "It stops at once.", "It rolls up."]);
-    expect([
-      inCurationScope(kept, "kept"),
-      inCurationScope(views[1]!, "kept"),
-      inCurationScope(views[1]!, "all"),
-    ]).toEqual([true, false, true]);
+    expect([inCurationPool(kept, "kept"), inCurationPool(views[1]!, "kept"), inCurationPool(views[1]!, "all")]).toEqual(
+      [true, false, true],
+    );
     // Without a construct run no candidate is kept yet: a default queue is empty.
     const queue = await createCurationQueue(prisma, owner, projectId, { candidateSetId: setId, name: "Kept only" });
     expect(queue.progress.candidates).toBe(0);

@@ -28,7 +28,7 @@ import {
 import {
   createCurationQueueSchema,
   type CreateCurationQueueInput,
-  type CurationScope,
+  type CurationPool,
   curationBodySchema,
 } from "./curation-queues.validation";
 import type { z } from "zod";
@@ -52,7 +52,7 @@ export function curatedFieldsOf(view: CandidateView): CuratedFields {
 }
 
 /** Whether the queue holds the candidate: "kept" holds what the filters kept, "all" every candidate. */
-export function inCurationScope(view: CandidateView, scope: CurationScope): boolean {
+export function inCurationPool(view: CandidateView, scope: CurationPool): boolean {
   return scope === "all" || view.fate.state === "kept";
 }
 
@@ -176,7 +176,7 @@ export type StatusCounts = Record<CurationStatus, number>;
 /** The queue's candidates with their decisions and outcome. */
 async function queueCandidates(prisma: PrismaClient, actor: Actor, queue: CurationQueue, views?: CandidateView[]) {
   const all = views ?? (await loadCandidateViews(prisma, actor, queue.candidateSetId));
-  const inScope = all.filter((view) => inCurationScope(view, queue.scope as CurationScope));
+  const inScope = all.filter((view) => inCurationPool(view, queue.scope as CurationPool));
   const decisions = await decisionsOf(
     prisma,
     inScope.map((v) => v.itemId),
@@ -216,7 +216,7 @@ async function summarize(prisma: PrismaClient, actor: Actor, queues: readonly Cu
       candidateSetId: queue.candidateSetId,
       candidateSetName: setNames.get(queue.candidateSetId) ?? queue.candidateSetId,
       curatorsPerQuestion: queue.curatorsPerQuestion,
-      scope: queue.scope as CurationScope,
+      scope: queue.scope as CurationPool,
       guidelines: queue.guidelines,
       assignees: queue.assigneeIds.map((id) => ({ id, email: users.find((u) => u.id === id)?.email ?? id })),
       createdAt: queue.createdAt,
@@ -346,7 +346,7 @@ export async function curationItem(prisma: PrismaClient, actor: Actor, queueId: 
       projectId: queue.projectId,
       name: queue.name,
       curatorsPerQuestion: queue.curatorsPerQuestion,
-      scope: queue.scope as CurationScope,
+      scope: queue.scope as CurationPool,
     },
     guidelines: { project: project.guidelines, queue: queue.guidelines },
     candidate: {

@@ -15,7 +15,7 @@ export const MAX_CURATORS_PER_QUESTION = 5;
 
 /** "kept": only the candidates the filters kept; "all": also those a filter removed, so curators can restore them. */
 export const CURATION_SCOPES = ["kept", "all"] as const;
-export type CurationScope = (typeof CURATION_SCOPES)[number];
+export type CurationPool = (typeof CURATION_SCOPES)[number];
 
 export const createCurationQueueSchema = z.strictObject({
   candidateSetId: candidateSetIdSchema,

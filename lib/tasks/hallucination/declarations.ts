@@ -1,7 +1,7 @@
-import type { TaskDeclarations } from "../../task-modules/task-module";
+import type { TaskFolderDeclarations } from "../../task-modules/task-module";
 import { HALLUCINATION_TASK } from "./task";
 
-const declarations: TaskDeclarations = {
+const declarations: TaskFolderDeclarations = {
   id: "hallucination",
   tasks: [HALLUCINATION_TASK],
   runForm: { hallucination: { label: "hallucination (Sora Detector)" } },

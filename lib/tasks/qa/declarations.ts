@@ -1,7 +1,7 @@
-import type { TaskDeclarations } from "../../task-modules/task-module";
+import type { TaskFolderDeclarations } from "../../task-modules/task-module";
 import { QA_TASK } from "./qa-task";
 
-const declarations: TaskDeclarations = {
+const declarations: TaskFolderDeclarations = {
   id: "qa",
   tasks: [QA_TASK],
   runForm: {

@@ -27,7 +27,7 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectAgreement } from "@/lib/agreement/load";
-import { agreementQuerySchema } from "@/lib/agreement/scope";
+import { agreementQuerySchema } from "@/lib/agreement/report-filter";
 import { createQueue } from "@/lib/queues/create-queue";
 import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { nextItem } from "@/lib/queues/next-item";

@@ -8,7 +8,7 @@ import type { AnswerView } from "@/components/tasks/qa/answer-under-review";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { projectAgreement } from "@/lib/agreement/load";
-import { agreementQuerySchema } from "@/lib/agreement/scope";
+import { agreementQuerySchema } from "@/lib/agreement/report-filter";
 import { prisma } from "@/lib/db/prisma";
 import { ValidationError } from "@/lib/errors";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";

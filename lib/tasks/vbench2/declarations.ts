@@ -1,7 +1,7 @@
-import type { TaskDeclarations } from "../../task-modules/task-module";
+import type { TaskFolderDeclarations } from "../../task-modules/task-module";
 import { VBENCH2_TASK } from "./vbench2-task";
 
-const declarations: TaskDeclarations = {
+const declarations: TaskFolderDeclarations = {
   id: "vbench2",
   tasks: [VBENCH2_TASK],
   runForm: {

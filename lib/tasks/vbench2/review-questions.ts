@@ -6,7 +6,7 @@
  * (`index / fps`, else the frame's timestamp).
  */
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { ScoreQuestion } from "../../task-modules/queue-scope-module";
+import type { ScoreQuestion } from "../../task-modules/queue-type-module";
 import { questionCategory } from "./dimension";
 import type { DimensionSummary, Vbench2VideoSummary } from "./pipeline";
 

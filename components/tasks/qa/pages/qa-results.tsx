@@ -1,4 +1,7 @@
-/** The Video QA page's result sections: accuracy per run and group, the model × category heat map, 8 against 16 frames, the pairwise comparisons and the question list. */
+/**
+ * The Video QA page's result sections: accuracy per run and group, the model × category heat map, 8 against 16 frames,
+ * the pairwise comparisons and the question list.
+ */
 import Link from "next/link";
 import { Card } from "@/components/empty-state";
 import { PageLinks } from "@/components/ui/page-links";

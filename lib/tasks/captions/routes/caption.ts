@@ -1,4 +1,4 @@
-import { itemScope } from "@/lib/api/project-scopes";
+import { itemLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { getItem } from "@/lib/items/items";
@@ -7,7 +7,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** One caption with its reference (instruction, reference caption, restriction, key points). */
 export const GET = withProjectOf(
-  itemScope("captionId", "No such caption."),
+  itemLookup("captionId", "No such caption."),
   "project.view",
   {
     summary: "One caption with its reference",

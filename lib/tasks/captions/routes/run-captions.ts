@@ -1,5 +1,5 @@
 import { attachmentResponse } from "@/lib/api/attachment";
-import { runScope } from "@/lib/api/project-scopes";
+import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { jsonLines, pagedTextStream } from "@/lib/export/text-stream";
@@ -13,7 +13,7 @@ import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
  * attachment streamed a page of rows at a time).
  */
 export const GET = withProjectOf(
-  runScope(),
+  runLookup(),
   "project.view",
   {
     summary: "A caption run's results per caption",

@@ -3,13 +3,13 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { exportFormatSchema, candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { exportLmmsEval } from "@/lib/tasks/construction/export-lmms-eval";
-import { candidateSetScope } from "@/lib/tasks/construction/project-scopes";
+import { candidateSetLookup } from "@/lib/tasks/construction/project-lookups";
 import { z } from "zod";
 import { download } from "@/lib/api/openapi/route-builders";
 
 /** `?format=mc|open|both` (default both): the accepted questions as an lmms-eval task folder, .tar (export.read). */
 export const GET = withProjectOf(
-  candidateSetScope,
+  candidateSetLookup,
   "project.view",
   {
     summary: "The accepted questions as an lmms-eval task folder (task yaml, docs JSONL, utils.py; .tar attachment)",

@@ -2,13 +2,13 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { exportFormatSchema, candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { exportBenchmark, toJsonl } from "@/lib/tasks/construction/export-benchmark";
-import { candidateSetScope } from "@/lib/tasks/construction/project-scopes";
+import { candidateSetLookup } from "@/lib/tasks/construction/project-lookups";
 import { z } from "zod";
 import { download } from "@/lib/api/openapi/route-builders";
 
 /** `?format=mc|open|both` (default both): the accepted questions as a QA question set, JSONL (export.read). */
 export const GET = withProjectOf(
-  candidateSetScope,
+  candidateSetLookup,
   "project.view",
   {
     summary: "The accepted questions as a question set (JSONL attachment)",

@@ -1,13 +1,13 @@
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { exportOverview } from "@/lib/tasks/construction/export-benchmark";
-import { candidateSetScope } from "@/lib/tasks/construction/project-scopes";
+import { candidateSetLookup } from "@/lib/tasks/construction/project-lookups";
 import { candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** `{curatorsPerQuestion, counts, multipleChoice, histogram}`: how many exported mc questions have each correct letter. */
 export const GET = withProjectOf(
-  candidateSetScope,
+  candidateSetLookup,
   "project.view",
   {
     summary: "How many exported mc questions have each correct letter",

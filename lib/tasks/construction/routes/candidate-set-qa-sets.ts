@@ -2,12 +2,12 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { makeQaSetSchema, candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { makeQaSet } from "@/lib/tasks/construction/export-benchmark";
-import { candidateSetScope } from "@/lib/tasks/construction/project-scopes";
+import { candidateSetLookup } from "@/lib/tasks/construction/project-lookups";
 import { created } from "@/lib/api/openapi/route-builders";
 
 /** `{"projectId","format": "mc"|"open"|"both","name"}` → `{questionSetId, projectId, count}`: the export imported as a question set. */
 export const POST = withProjectOf(
-  candidateSetScope,
+  candidateSetLookup,
   "project.view",
   {
     summary: "Import the export as a question set of a project",

@@ -2,12 +2,12 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { curationItem } from "@/lib/tasks/construction/curation-queues";
 import { candidateItemIdSchema, curationQueueIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
-import { curationQueueScope } from "@/lib/tasks/construction/project-scopes";
+import { curationQueueLookup } from "@/lib/tasks/construction/project-lookups";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** What the curation screen shows for one candidate: steps with their frames, question, options, filters, the caller's decision. */
 export const GET = withProjectOf(
-  curationQueueScope,
+  curationQueueLookup,
   "project.view",
   {
     summary: "What the curation screen shows for one candidate",

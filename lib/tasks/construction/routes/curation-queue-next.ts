@@ -5,12 +5,12 @@ import {
   nextCurationItemQuerySchema,
   curationQueueIdSchema,
 } from "@/lib/tasks/construction/curation-queues.validation";
-import { curationQueueScope } from "@/lib/tasks/construction/project-scopes";
+import { curationQueueLookup } from "@/lib/tasks/construction/project-lookups";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** `?skip=id,…` → `{itemId, left}`: the caller's next candidate (fewer than N decisions, none of theirs), or itemId null. */
 export const GET = withProjectOf(
-  curationQueueScope,
+  curationQueueLookup,
   "project.view",
   {
     summary: "The caller's next candidate",

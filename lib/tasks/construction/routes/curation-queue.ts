@@ -1,13 +1,13 @@
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { getCurationQueue } from "@/lib/tasks/construction/curation-queues";
-import { curationQueueScope } from "@/lib/tasks/construction/project-scopes";
+import { curationQueueLookup } from "@/lib/tasks/construction/project-lookups";
 import { curationQueueIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** The queue with its progress (candidates, complete, decisions, the caller's), status counts and curator agreement. */
 export const GET = withProjectOf(
-  curationQueueScope,
+  curationQueueLookup,
   "project.view",
   {
     summary: "One curation queue",

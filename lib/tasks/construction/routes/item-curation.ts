@@ -2,12 +2,12 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { candidateCuration, saveCandidateCuration } from "@/lib/tasks/construction/curation-queues";
 import { curationBodySchema, candidateItemIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
-import { candidateItemScope } from "@/lib/tasks/construction/project-scopes";
+import { candidateItemLookup } from "@/lib/tasks/construction/project-lookups";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Every curator's decision on the candidate, its outcome and the append-only history. */
 export const GET = withProjectOf(
-  candidateItemScope(),
+  candidateItemLookup(),
   "project.view",
   {
     summary: "Every curator's decision on a candidate, its outcome and history",
@@ -22,7 +22,7 @@ export const GET = withProjectOf(
  * (reviewers and owners) → the decision with its new version; 409 with `details.current` on a stale version.
  */
 export const PUT = withProjectOf(
-  candidateItemScope(),
+  candidateItemLookup(),
   "project.view",
   {
     summary: "Save the caller's curation decision (reviewers, owners)",

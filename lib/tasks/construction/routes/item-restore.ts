@@ -1,13 +1,13 @@
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { restoreCandidate, restoreCandidateSchema } from "@/lib/tasks/construction/candidate-restores";
-import { candidateItemScope } from "@/lib/tasks/construction/project-scopes";
+import { candidateItemLookup } from "@/lib/tasks/construction/project-lookups";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { created } from "@/lib/api/openapi/route-builders";
 
 /** A curator restores a candidate that a construction filter removed: {filter, reason}. */
 export const POST = withProjectOf(
-  candidateItemScope(recordIdSchema),
+  candidateItemLookup(recordIdSchema),
   "project.view",
   {
     summary: "Restore a candidate a construction filter removed",

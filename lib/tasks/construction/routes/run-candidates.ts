@@ -1,4 +1,4 @@
-import { runScope } from "@/lib/api/project-scopes";
+import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { createCandidatesFromRun } from "@/lib/tasks/construction/candidates";
@@ -6,7 +6,7 @@ import { ok, created } from "@/lib/api/openapi/route-builders";
 
 /** A finished qa_generate run's pairs as a candidate set (idempotent: the same set on every call). */
 export const POST = withProjectOf(
-  runScope(),
+  runLookup(),
   "project.view",
   {
     summary: "A finished qa_generate run's pairs as a candidate set (idempotent)",

@@ -1,4 +1,4 @@
-import { itemScope } from "@/lib/api/project-scopes";
+import { itemLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { questionDetail } from "@/lib/tasks/qa/visible-qa-results";
@@ -7,7 +7,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** One question with every QA run that answered it: the frames the model saw, its raw answer, the letter or the judge's decision and reason. */
 export const GET = withProjectOf(
-  itemScope("questionId", "No such question."),
+  itemLookup("questionId", "No such question."),
   "project.view",
   {
     summary: "One question with every QA run that answered it",

@@ -1,5 +1,5 @@
 import { attachmentResponse } from "@/lib/api/attachment";
-import { runScope } from "@/lib/api/project-scopes";
+import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { jsonLines, pagedTextStream } from "@/lib/export/text-stream";
@@ -13,7 +13,7 @@ import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
  * a QA run's results per question (csv/jsonl: all, streamed a page of rows at a time).
  */
 export const GET = withProjectOf(
-  runScope(),
+  runLookup(),
   "project.view",
   {
     summary: "A QA run's results per question",

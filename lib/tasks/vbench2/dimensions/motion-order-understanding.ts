@@ -66,12 +66,10 @@ export const motionOrderUnderstanding: Vbench2Dimension = {
     ),
   ],
   questions: (context) =>
-    (actions(context) ?? [])
-      .slice(0, 2)
-      .map((action, k) => ({
-        text: `Action ${k + 1} of the order is done: ${action}`,
-        stepId: stepId(DIMENSION, `judge${k + 1}`),
-      })),
+    (actions(context) ?? []).slice(0, 2).map((action, k) => ({
+      text: `Action ${k + 1} of the order is done: ${action}`,
+      stepId: stepId(DIMENSION, `judge${k + 1}`),
+    })),
   judgeExclusion: (_context, outputs) => {
     const answer = answerText(outputs.get(describe, 0));
     return answer !== null && orderParts(answer) === null ? UNPARSABLE : null;

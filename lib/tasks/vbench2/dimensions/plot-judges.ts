@@ -82,12 +82,10 @@ export function plotJudgeSteps(
 
 export function plotQuestions(dimension: JudgedDimension) {
   return (context: VideoContext): QuestionRef[] =>
-    (questionList(context, dimension) ?? [])
-      .slice(0, MOST_PLOTS)
-      .map((text, k) => ({
-        text: `Plot ${k + 1} happens in the video: ${text}`,
-        stepId: stepId(dimension, `judge${k + 1}`),
-      }));
+    (questionList(context, dimension) ?? []).slice(0, MOST_PLOTS).map((text, k) => ({
+      text: `Plot ${k + 1} happens in the video: ${text}`,
+      stepId: stepId(dimension, `judge${k + 1}`),
+    }));
 }
 
 /** Plots found in order before the first one that is not, over the plots expected. */

@@ -1,4 +1,4 @@
-import { runScope } from "@/lib/api/project-scopes";
+import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { ValidationError } from "@/lib/errors";
@@ -8,7 +8,7 @@ import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
 /** `?format=json|eval_results&model=&labelSetId=`: a VBench-2.0 run's dimensions, categories and total, or VBench's own results file for one generator. */
 export const GET = withProjectOf(
-  runScope(),
+  runLookup(),
   "project.view",
   {
     summary: "A VBench-2.0 run's results: dimensions, categories and total",

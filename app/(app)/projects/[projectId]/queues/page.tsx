@@ -1,4 +1,4 @@
-import { queueScopeOf } from "@/lib/queues/queue-scopes";
+import { queueTypeOf } from "@/lib/queues/queue-types";
 import Link from "next/link";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { buttonClass } from "@/components/class-names";
@@ -62,8 +62,8 @@ export default async function QueuesPage({
                   {queue.name}
                 </Link>
                 <span className="text-xs text-slate-500">
-                  {queueScopeOf(catalogue, queue.scope)
-                    ? queueScopeOf(catalogue, queue.scope)!.listLabel
+                  {queueTypeOf(catalogue, queue.scope)
+                    ? queueTypeOf(catalogue, queue.scope)!.listLabel
                     : queue.scope === "verdict"
                       ? "verdicts"
                       : `${queue.scope === "unstable" ? "unstable " : ""}scores${queue.categories.length ? ` (${queue.categories.join(", ")})` : ""}`}{" "}

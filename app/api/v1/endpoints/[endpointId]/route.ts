@@ -1,4 +1,4 @@
-import { endpointScope } from "@/lib/api/project-scopes";
+import { endpointLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { deleteEndpoint, endpointIdSchema } from "@/lib/judge/endpoint-lifecycle";
@@ -8,7 +8,7 @@ import { ok, noContent } from "@/lib/api/openapi/route-builders";
 
 /** Owners change an endpoint's fields (an omitted apiKey keeps the stored one while the origin stays), or archive / restore it. */
 export const PATCH = withProjectOf(
-  endpointScope,
+  endpointLookup,
   "project.view",
   {
     summary: "Change, archive or restore an endpoint (owners)",
@@ -23,7 +23,7 @@ export const PATCH = withProjectOf(
 
 /** Owners delete an endpoint no run uses; `409` when a run uses it (archive it instead). */
 export const DELETE = withProjectOf(
-  endpointScope,
+  endpointLookup,
   "project.view",
   {
     summary: "Delete an endpoint no run uses (owners)",

@@ -1,4 +1,4 @@
-import { judgmentScope } from "@/lib/api/project-scopes";
+import { judgmentScope } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { withdrawJudgment } from "@/lib/reviews/reviews";

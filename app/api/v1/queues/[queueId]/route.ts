@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseJsonBody } from "@/lib/api/handler";
-import { queueScope } from "@/lib/api/project-scopes";
+import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { getQueue } from "@/lib/queues/get-queue";
@@ -15,7 +15,7 @@ const guidelinesChangeSchema = queueGuidelinesSchema.strict();
 
 /** The queue, its progress (items, complete, per reviewer), whether it is finished, its assignees and the caller's own counts. */
 export const GET = withProjectOf(
-  queueScope,
+  queueLookup,
   "project.view",
   {
     summary: "A queue with its progress and the caller's own counts",
@@ -31,7 +31,7 @@ export const GET = withProjectOf(
  * guidelines (Markdown) → the queue.
  */
 export const PATCH = withProjectOf(
-  queueScope,
+  queueLookup,
   "project.view",
   {
     summary: "Archive / restore, assign, set the hand-out order, or change the guidelines of a queue (owners)",

@@ -1,4 +1,4 @@
-import { rubricTaskScope } from "@/lib/api/project-scopes";
+import { rubricTaskLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { deleteRubricTask, getRubricTask, saveRubricVersion, setRubricTaskArchived } from "@/lib/rubrics/rubric-tasks";
@@ -9,7 +9,7 @@ import { ok, created, noContent } from "@/lib/api/openapi/route-builders";
 
 /** The task with every version, newest first (members). */
 export const GET = withProjectOf(
-  rubricTaskScope(),
+  rubricTaskLookup(),
   "project.view",
   {
     summary: "A rubric task with every version",
@@ -21,7 +21,7 @@ export const GET = withProjectOf(
 
 /** `{"definition"}` or `{"file"}` (owners): a new version (201), or none when the latest already has this definition (200, `created: false`). */
 export const PUT = withProjectOf(
-  rubricTaskScope(),
+  rubricTaskLookup(),
   "project.view",
   {
     summary: "Save a new version of a rubric task (owners)",
@@ -41,7 +41,7 @@ export const PUT = withProjectOf(
 
 /** `{"archived": true|false}` (owners): an archived task starts no runs; its runs stay readable. */
 export const PATCH = withProjectOf(
-  rubricTaskScope(),
+  rubricTaskLookup(),
   "project.view",
   {
     summary: "Archive or restore a rubric task (owners)",
@@ -58,7 +58,7 @@ export const PATCH = withProjectOf(
 
 /** Deletes a task no run used (owners) → 204; one with runs → 409 (archive it instead). */
 export const DELETE = withProjectOf(
-  rubricTaskScope(),
+  rubricTaskLookup(),
   "project.view",
   {
     summary: "Delete a rubric task no run used (owners)",

@@ -1,11 +1,11 @@
-import { runScope } from "@/lib/api/project-scopes";
+import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { getRunStatus } from "@/lib/judge/runs";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProjectOf(
-  runScope(),
+  runLookup(),
   "project.view",
   {
     summary: "A run's status and progress",

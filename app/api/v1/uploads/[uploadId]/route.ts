@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uploadScope } from "@/lib/api/project-scopes";
+import { uploadLookup } from "@/lib/api/project-lookups";
 import { requestBodyStream } from "@/lib/api/request-body";
 import { withProjectOf } from "@/lib/api/with-project";
 import { appDeps } from "@/lib/videos/app-deps";
@@ -8,7 +8,7 @@ import { uploadOffsetSchema, uploadIdSchema } from "@/lib/videos/videos.validati
 import { ok, noContent } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProjectOf(
-  uploadScope(),
+  uploadLookup(),
   "project.view",
   {
     summary: "An upload's status",
@@ -23,7 +23,7 @@ export const GET = withProjectOf(
  * running, answers 409 offset_mismatch. A chunk that would overrun the declared size is refused.
  */
 export const PUT = withProjectOf(
-  uploadScope(),
+  uploadLookup(),
   "project.view",
   {
     summary: "Append a chunk at `?offset=`",
@@ -46,7 +46,7 @@ export const PUT = withProjectOf(
 );
 
 export const DELETE = withProjectOf(
-  uploadScope(),
+  uploadLookup(),
   "project.view",
   {
     summary: "Cancel an upload",

@@ -1,4 +1,4 @@
-import { videoScope } from "@/lib/api/project-scopes";
+import { videoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { appDeps } from "@/lib/videos/app-deps";
 import { deleteOneVideoSchema, deleteVideo } from "@/lib/videos/delete-videos";
@@ -8,7 +8,7 @@ import { videoEditSchema } from "@/lib/videos/video-edits.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProjectOf(
-  videoScope(),
+  videoLookup(),
   "project.view",
   {
     summary: "A video's metadata and frame sets with frames",
@@ -19,7 +19,7 @@ export const GET = withProjectOf(
 
 /** Changes the video's prompt, model, dimensions, seed, sample index or extra fields (owners); the edit is kept in its history. */
 export const PATCH = withProjectOf(
-  videoScope(),
+  videoLookup(),
   "project.view",
   {
     summary: "Change a video's fields (owners)",
@@ -37,7 +37,7 @@ export const PATCH = withProjectOf(
 
 /** Deletes the video with what depends on it (owners); `{"dryRun": true}` only counts it. */
 export const DELETE = withProjectOf(
-  videoScope(),
+  videoLookup(),
   "project.view",
   {
     summary: "Delete a video with what depends on it (owners)",

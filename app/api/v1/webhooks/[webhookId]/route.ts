@@ -1,4 +1,4 @@
-import { webhookScope } from "@/lib/api/project-scopes";
+import { webhookLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { deleteWebhook, updateWebhook } from "@/lib/webhooks/webhooks";
@@ -7,7 +7,7 @@ import { ok, noContent } from "@/lib/api/openapi/route-builders";
 
 /** Changes a webhook's URL, events, description or enabled flag, or rotates its secret (owners). */
 export const PATCH = withProjectOf(
-  webhookScope,
+  webhookLookup,
   "webhooks.manage",
   {
     summary: "Change a webhook, or rotate its secret (owners)",
@@ -20,7 +20,7 @@ export const PATCH = withProjectOf(
 
 /** Deletes a webhook with its delivery log (owners). */
 export const DELETE = withProjectOf(
-  webhookScope,
+  webhookLookup,
   "webhooks.manage",
   {
     summary: "Delete a webhook and its delivery log (owners)",

@@ -1,4 +1,4 @@
-import { queueScopeOf } from "@/lib/queues/queue-scopes";
+import { queueTypeOf } from "@/lib/queues/queue-types";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
@@ -151,8 +151,8 @@ function QueueAboutCard({
       <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1.5 text-sm">
         <dt className="text-slate-500">Reviewing</dt>
         <dd>
-          {queueScopeOf(catalogue, queue.scope)
-            ? queueScopeOf(catalogue, queue.scope)!.describeReviewing(queue.filter as Record<string, unknown>)
+          {queueTypeOf(catalogue, queue.scope)
+            ? queueTypeOf(catalogue, queue.scope)!.describeReviewing(queue.filter as Record<string, unknown>)
             : queue.scope === "verdict"
               ? `the ${task?.verdict ? (task.metrics.find((m) => m.id === task.verdict!.metricId)?.label.toLowerCase() ?? "judge's") : "judge's"} verdict (and optionally the other reviewed metrics)`
               : `${queue.scope === "unstable" ? "unstable " : ""}judge scores: ${queue.categories.length ? queue.categories.join(", ") : "all categories"}`}

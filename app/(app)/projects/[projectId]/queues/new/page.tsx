@@ -3,7 +3,7 @@ import { EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { NewQueueForm } from "@/components/queues/new-queue-form";
 import { prisma } from "@/lib/db/prisma";
-import { itemScopeForms } from "@/lib/queues/queue-form-choices";
+import { itemQueueTypeForms } from "@/lib/queues/queue-form-choices";
 import { listRuns } from "@/lib/judge/runs";
 import { searchParamsObject, videoFilterSchema, videoSorts } from "@/lib/videos/video-filter";
 import { runNameOfRow } from "@/lib/runs/run-name";
@@ -25,7 +25,7 @@ export default async function NewQueuePage({
   const filter = parsed.success ? parsed.data : {};
   const sort = videoSorts(catalogue).find((s) => s === raw.sort) ?? "path";
   const dir = raw.dir === "desc" ? "desc" : "asc";
-  const itemScopes = await itemScopeForms(prisma, actor, projectId, catalogue);
+  const itemScopes = await itemQueueTypeForms(prisma, actor, projectId, catalogue);
   const runs = await listRuns(prisma, actor, projectId);
   // The picker tells runs apart by task and by what differs between them (lib/runs/run-option-labels).
   const runLabels = await runPickerLabels(

@@ -1,4 +1,4 @@
-import { endpointScope } from "@/lib/api/project-scopes";
+import { endpointLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { testEndpoint } from "@/lib/judge/endpoint-test";
@@ -10,7 +10,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
  * outcome, never the key. Leaving the page cancels the probe.
  */
 export const POST = withProjectOf(
-  endpointScope,
+  endpointLookup,
   "project.view",
   {
     summary:

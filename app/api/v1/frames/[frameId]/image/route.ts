@@ -1,4 +1,4 @@
-import { frameScope } from "@/lib/api/project-scopes";
+import { frameLookup } from "@/lib/api/project-lookups";
 import { rangeResponse } from "@/lib/api/range";
 import { withProjectOf } from "@/lib/api/with-project";
 import { appDeps } from "@/lib/videos/app-deps";
@@ -6,7 +6,7 @@ import { frameForActor } from "@/lib/videos/queries";
 import { download } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProjectOf(
-  frameScope,
+  frameLookup,
   "project.view",
   {
     summary: "One frame (JPEG), with Range support",

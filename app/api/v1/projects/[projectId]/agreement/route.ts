@@ -1,7 +1,7 @@
 import { withProject } from "@/lib/api/with-project";
 import { agreementFileName, projectAgreement } from "@/lib/agreement/load";
 import { reportCsv } from "@/lib/agreement/report-csv";
-import { agreementQuerySchema } from "@/lib/agreement/scope";
+import { agreementQuerySchema } from "@/lib/agreement/report-filter";
 import { prisma } from "@/lib/db/prisma";
 import { download } from "@/lib/api/openapi/route-builders";
 

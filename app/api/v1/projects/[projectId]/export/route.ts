@@ -1,6 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
 import { projectExport } from "@/lib/agreement/export";
-import { exportQuerySchema } from "@/lib/agreement/scope";
+import { exportQuerySchema } from "@/lib/agreement/report-filter";
 import { prisma } from "@/lib/db/prisma";
 import { download } from "@/lib/api/openapi/route-builders";
 

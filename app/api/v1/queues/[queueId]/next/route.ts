@@ -1,4 +1,4 @@
-import { queueScope } from "@/lib/api/project-scopes";
+import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { nextItem } from "@/lib/queues/next-item";
@@ -8,7 +8,7 @@ import { nextItemResponseSchema } from "@/lib/api/openapi/responses";
 
 /** Claims the caller's next item (or returns their open claim) → `{itemId}`; `{itemId: null}` when nothing is left for them. */
 export const POST = withProjectOf(
-  queueScope,
+  queueLookup,
   "project.view",
   {
     summary: "Claim the caller's next item (or return their open claim)",

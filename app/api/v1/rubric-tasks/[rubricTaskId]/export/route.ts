@@ -1,4 +1,4 @@
-import { rubricTaskScope } from "@/lib/api/project-scopes";
+import { rubricTaskLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { rubricTaskFile } from "@/lib/rubrics/rubric-export";
@@ -7,7 +7,7 @@ import { download } from "@/lib/api/openapi/route-builders";
 
 /** `?version=` (the latest when absent): the version as a YAML file to import elsewhere (members). */
 export const GET = withProjectOf(
-  rubricTaskScope(),
+  rubricTaskLookup(),
   "project.view",
   {
     summary: "A version of a rubric task as a YAML file",

@@ -1,4 +1,4 @@
-import { rubricTaskScope } from "@/lib/api/project-scopes";
+import { rubricTaskLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { GENERIC_ITEM_FILE } from "@/lib/items/generic-items";
@@ -10,7 +10,7 @@ import { ok, setFileFields, importAnswers } from "@/lib/api/openapi/route-builde
 
 /** The item sets of a rubric task whose subject is an item (members). */
 export const GET = withProjectOf(
-  rubricTaskScope(),
+  rubricTaskLookup(),
   "project.view",
   {
     summary: "The item sets of a rubric task whose subject is an item",
@@ -26,7 +26,7 @@ export const GET = withProjectOf(
  * rubric declares); `name`?, `citation`?, `dryRun`? ("true": list every unreadable row with its line, write nothing).
  */
 export const POST = withProjectOf(
-  rubricTaskScope(),
+  rubricTaskLookup(),
   "videos.import",
   {
     summary: "Import items for a rubric task whose subject is an item (owners, editors)",

@@ -1,11 +1,11 @@
-import { runScope } from "@/lib/api/project-scopes";
+import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { cancelRun, getRunStatus } from "@/lib/judge/runs";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 export const POST = withProjectOf(
-  runScope(),
+  runLookup(),
   "project.view",
   {
     summary: "Cancel a run (an ensemble's parent and members cancel together)",

@@ -1,4 +1,4 @@
-import { runScope } from "@/lib/api/project-scopes";
+import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { ensembleRunReport } from "@/lib/ensembles/ensemble-report";
@@ -6,7 +6,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** An ensemble run's members with their cost, and per target the members' agreement (α) and unstable count; `{ensemble: null}` for a plain run. */
 export const GET = withProjectOf(
-  runScope(),
+  runLookup(),
   "project.view",
   {
     summary: "An ensemble run's members, cost per member, and the members' agreement per target",

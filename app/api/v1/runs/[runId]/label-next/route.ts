@@ -1,4 +1,4 @@
-import { runScope } from "@/lib/api/project-scopes";
+import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { labelNextPlan } from "@/lib/label-next/label-next";
@@ -7,7 +7,7 @@ import { ok, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
 /** `?budget=N&strata=K[&criterion=<target id>]` (owners): the videos to label next and the accuracy interval now and expected after. */
 export const GET = withProjectOf(
-  runScope("No such run.", labelNextRunIdSchema),
+  runLookup("No such run.", labelNextRunIdSchema),
   "project.view",
   {
     summary: "What to label next (owners)",

@@ -1,5 +1,5 @@
 import { attachmentResponse } from "@/lib/api/attachment";
-import { runScope } from "@/lib/api/project-scopes";
+import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { leaderboardCsv, leaderboardLatex } from "@/lib/leaderboard/leaderboard-formats";
@@ -12,7 +12,7 @@ import { download, withheldAnswer } from "@/lib/api/openapi/route-builders";
  * 95% intervals and paired differences.
  */
 export const GET = withProjectOf(
-  runScope(),
+  runLookup(),
   "project.view",
   {
     summary: "The run's generator models ranked by one metric, with bootstrap 95% intervals and paired differences",

@@ -1,4 +1,4 @@
-import { scoreScope } from "@/lib/api/project-scopes";
+import { scoreScope } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { reviewScore, savedJudgmentAnswer } from "@/lib/reviews/reviews";

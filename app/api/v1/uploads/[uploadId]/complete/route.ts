@@ -1,4 +1,4 @@
-import { uploadScope } from "@/lib/api/project-scopes";
+import { uploadLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { appDeps } from "@/lib/videos/app-deps";
@@ -7,7 +7,7 @@ import { completeUpload } from "@/lib/videos/upload-sessions";
 import { created } from "@/lib/api/openapi/route-builders";
 
 export const POST = withProjectOf(
-  uploadScope(recordIdSchema),
+  uploadLookup(recordIdSchema),
   "project.view",
   {
     summary: "Finish an upload (its SHA-256 is checked)",

@@ -1,4 +1,4 @@
-import { videoScope } from "@/lib/api/project-scopes";
+import { videoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { videoEditHistory } from "@/lib/videos/video-edits";
@@ -6,7 +6,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** The video's field edits, newest first (every member). */
 export const GET = withProjectOf(
-  videoScope(),
+  videoLookup(),
   "project.view",
   {
     summary: "The video's field edits, newest first",

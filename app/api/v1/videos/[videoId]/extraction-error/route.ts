@@ -1,4 +1,4 @@
-import { videoScope } from "@/lib/api/project-scopes";
+import { videoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { appDeps } from "@/lib/videos/app-deps";
 import { recordExtractionError } from "@/lib/videos/frame-sets";
@@ -6,7 +6,7 @@ import { extractionErrorSchema } from "@/lib/videos/videos.validation";
 import { noContent } from "@/lib/api/openapi/route-builders";
 
 export const POST = withProjectOf(
-  videoScope(),
+  videoLookup(),
   "project.view",
   {
     summary: "Record that the browser could not extract frames",

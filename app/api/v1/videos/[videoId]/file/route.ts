@@ -1,4 +1,4 @@
-import { videoScope } from "@/lib/api/project-scopes";
+import { videoLookup } from "@/lib/api/project-lookups";
 import { rangeResponse } from "@/lib/api/range";
 import { withProjectOf } from "@/lib/api/with-project";
 import { NotFoundError } from "@/lib/errors";
@@ -8,7 +8,7 @@ import { download } from "@/lib/api/openapi/route-builders";
 
 /** The video for playback, members only, with Range support. */
 export const GET = withProjectOf(
-  videoScope(),
+  videoLookup(),
   "project.view",
   {
     summary: "The video file, with Range support",

@@ -1,5 +1,5 @@
 import { readMultipart } from "@/lib/api/multipart";
-import { videoScope } from "@/lib/api/project-scopes";
+import { videoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { MAX_FRAME_BYTES, MAX_FRAME_SET_BYTES } from "@/lib/config/limits";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
@@ -15,7 +15,7 @@ import { ok, created } from "@/lib/api/openapi/route-builders";
  * JPEG part per frame, named as in the manifest. All-or-nothing.
  */
 export const POST = withProjectOf(
-  videoScope(),
+  videoLookup(),
   "videos.import",
   {
     summary: "Frames extracted by a client, all-or-nothing (owners)",

@@ -1,4 +1,4 @@
-import { videoScope } from "@/lib/api/project-scopes";
+import { videoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { videoReviews } from "@/lib/reviews/reviews";
@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProjectOf(
-  videoScope(),
+  videoLookup(),
   "project.view",
   {
     summary: "The reviewers' judgments of a video",

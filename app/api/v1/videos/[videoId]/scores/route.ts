@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { videoScope } from "@/lib/api/project-scopes";
+import { videoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { videoScores } from "@/lib/judge/runs";
@@ -9,7 +9,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 const runIdSchema = z.string().max(64);
 
 export const GET = withProjectOf(
-  videoScope(),
+  videoLookup(),
   "project.view",
   {
     summary: "The judge's scores of a video",

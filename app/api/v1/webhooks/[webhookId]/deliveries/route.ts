@@ -1,4 +1,4 @@
-import { webhookScope } from "@/lib/api/project-scopes";
+import { webhookLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { listDeliveries } from "@/lib/webhooks/webhooks";
@@ -7,7 +7,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** The webhook's delivery log, newest first (owners). */
 export const GET = withProjectOf(
-  webhookScope,
+  webhookLookup,
   "webhooks.manage",
   {
     summary: "A webhook's delivery log, newest first (owners)",

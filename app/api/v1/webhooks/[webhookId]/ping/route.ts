@@ -1,4 +1,4 @@
-import { webhookScope } from "@/lib/api/project-scopes";
+import { webhookLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { pingWebhook } from "@/lib/webhooks/webhooks";
@@ -7,7 +7,7 @@ import { accepted } from "@/lib/api/openapi/route-builders";
 
 /** Queues a signed `ping` to the webhook (owners); a worker sends it within seconds. */
 export const POST = withProjectOf(
-  webhookScope,
+  webhookLookup,
   "webhooks.manage",
   {
     summary: "Send a signed test delivery (owners)",

@@ -1,4 +1,4 @@
-import { queueScope } from "@/lib/api/project-scopes";
+import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { getQueueItem } from "@/lib/queues/get-queue-item";
@@ -7,7 +7,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** One of the caller's items: video, frames, targets with their own judgments; the judge's values unless blind. */
 export const GET = withProjectOf(
-  queueScope,
+  queueLookup,
   "project.view",
   {
     summary: "One of the caller's items",

@@ -1,4 +1,4 @@
-import { queueScope } from "@/lib/api/project-scopes";
+import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { claimAhead } from "@/lib/queues/claim-ahead";
@@ -12,7 +12,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
  * when none. With `?payload=1` the answer also carries that item's review payload as `item`, in the same round trip.
  */
 export const POST = withProjectOf(
-  queueScope,
+  queueLookup,
   "project.view",
   {
     summary: "Claim the item after this one while the caller works on it",

@@ -1,4 +1,4 @@
-import { queueScope } from "@/lib/api/project-scopes";
+import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
@@ -8,7 +8,7 @@ import { releasedResponseSchema } from "@/lib/api/openapi/responses";
 
 /** Lets go of the caller's unsubmitted claim on this item → `{released}` (a submitted item is kept). */
 export const POST = withProjectOf(
-  queueScope,
+  queueLookup,
   "project.view",
   {
     summary: "Let go of the caller's unsubmitted claim",

@@ -1,4 +1,4 @@
-import { queueScope } from "@/lib/api/project-scopes";
+import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { queueFlagSchema, queueIdSchema } from "@/lib/queues/queues.validation";
@@ -12,7 +12,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
  * With `?next=1` it also claims the caller's next item and returns it as `next` (the item API's payload, or null).
  */
 export const POST = withProjectOf(
-  queueScope,
+  queueLookup,
   "project.view",
   {
     summary: "Save the judgments and mark the item done for the caller",

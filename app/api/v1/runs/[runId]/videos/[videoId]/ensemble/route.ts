@@ -1,4 +1,4 @@
-import { runScope } from "@/lib/api/project-scopes";
+import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { videoEnsembleValues } from "@/lib/ensembles/ensemble-report";
@@ -7,7 +7,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** One video's combined scores in an ensemble run with each sample's or judge's value and reason (withheld while the video is blind to the caller). */
 export const GET = withProjectOf(
-  runScope(),
+  runLookup(),
   "project.view",
   {
     summary: "One video's combined scores with each member's value and reason",

@@ -1,4 +1,4 @@
-import { webhookScope } from "@/lib/api/project-scopes";
+import { webhookLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
@@ -8,7 +8,7 @@ import { accepted } from "@/lib/api/openapi/route-builders";
 
 /** Sends a delivery again, same body and webhook-id (owners). */
 export const POST = withProjectOf(
-  webhookScope,
+  webhookLookup,
   "webhooks.manage",
   {
     summary: "Send a delivery again, same body and webhook-id (owners)",

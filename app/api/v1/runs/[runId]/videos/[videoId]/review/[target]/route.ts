@@ -1,4 +1,4 @@
-import { runScope } from "@/lib/api/project-scopes";
+import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { reviewedMetricIdSchema } from "@/lib/reviews/reviewed-metric";
@@ -10,7 +10,7 @@ import { judgmentResponseSchema } from "@/lib/api/openapi/responses";
 
 /** The caller's own value of one of the run's reviewed per-video metrics (as its task declares them, say `/verdict` 1 or 0) for a video. */
 export const PUT = withProjectOf(
-  runScope("No such video in that run."),
+  runLookup("No such video in that run."),
   "project.view",
   {
     summary: "The caller's own value of one of the run's reviewed per-video metrics",

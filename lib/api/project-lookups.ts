@@ -7,10 +7,10 @@ import { recordIdSchema } from "../validation/ids";
 import { uploadIdSchema } from "../videos/videos.validation";
 import { rubricTaskIdSchema } from "../rubrics/rubrics.validation";
 import { webhookIdSchema } from "../webhooks/webhooks.validation";
-import type { ProjectScope } from "./with-project";
+import type { ProjectLookup } from "./with-project";
 
 /** The record a scope found: its id (validated from the path) and the project it lives in. */
-export interface ScopedRecord {
+export interface FoundRecord {
   id: string;
   projectId: string;
 }
@@ -19,12 +19,12 @@ export interface ScopedRecord {
  * A `withProjectOf` scope for a route whose path names one record by `param`: validates it with `idSchema`
  * (the route's own, so a malformed id answers as before) and reads its project with `projectIdOf` (one query).
  */
-export function projectScope(
+export function projectLookup(
   param: string,
   idSchema: z.ZodType<string>,
   notFound: string,
   projectIdOf: (id: string) => Promise<string | null | undefined>,
-): ProjectScope<ScopedRecord> {
+): ProjectLookup<FoundRecord> {
   return {
     notFound,
     async find(params) {
@@ -35,23 +35,23 @@ export function projectScope(
   };
 }
 
-export const runScope = (notFound = "No such run.", idSchema: z.ZodType<string> = recordIdSchema) =>
-  projectScope(
+export const runLookup = (notFound = "No such run.", idSchema: z.ZodType<string> = recordIdSchema) =>
+  projectLookup(
     "runId",
     idSchema,
     notFound,
     async (id) => (await prisma.judgeRun.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
   );
 
-export const videoScope = (notFound = "No such video.") =>
-  projectScope(
+export const videoLookup = (notFound = "No such video.") =>
+  projectLookup(
     "videoId",
     recordIdSchema,
     notFound,
     async (id) => (await prisma.video.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
   );
 
-export const frameScope = projectScope(
+export const frameLookup = projectLookup(
   "frameId",
   recordIdSchema,
   "No such frame.",
@@ -64,7 +64,7 @@ export const frameScope = projectScope(
     )?.frameSet.video.projectId,
 );
 
-export const queueScope = projectScope(
+export const queueLookup = projectLookup(
   "queueId",
   queueIdSchema,
   "No such queue.",
@@ -72,8 +72,8 @@ export const queueScope = projectScope(
 );
 
 /** An item (of any task's kind) by `param`; `notFound` names what the route calls it. */
-export const itemScope = (param: string, notFound: string, idSchema: z.ZodType<string> = itemIdSchema) =>
-  projectScope(
+export const itemLookup = (param: string, notFound: string, idSchema: z.ZodType<string> = itemIdSchema) =>
+  projectLookup(
     param,
     idSchema,
     notFound,
@@ -81,30 +81,30 @@ export const itemScope = (param: string, notFound: string, idSchema: z.ZodType<s
   );
 
 /** An item set (of any task's kind) by `param`. */
-export const itemSetScope = (param: string, notFound: string, idSchema: z.ZodType<string>) =>
-  projectScope(
+export const itemSetLookup = (param: string, notFound: string, idSchema: z.ZodType<string>) =>
+  projectLookup(
     param,
     idSchema,
     notFound,
     async (id) => (await prisma.itemSet.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
   );
 
-export const uploadScope = (idSchema: z.ZodType<string> = uploadIdSchema) =>
-  projectScope(
+export const uploadLookup = (idSchema: z.ZodType<string> = uploadIdSchema) =>
+  projectLookup(
     "uploadId",
     idSchema,
     "No such upload.",
     async (id) => (await prisma.uploadSession.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
   );
 
-export const endpointScope = projectScope(
+export const endpointLookup = projectLookup(
   "endpointId",
   endpointIdSchema,
   "No such endpoint.",
   async (id) => (await prisma.judgeEndpoint.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
 );
 
-export const scoreScope = projectScope(
+export const scoreScope = projectLookup(
   "scoreId",
   recordIdSchema,
   "No such score.",
@@ -117,22 +117,22 @@ export const scoreScope = projectScope(
     )?.stepResult.run.projectId,
 );
 
-export const judgmentScope = projectScope(
+export const judgmentScope = projectLookup(
   "judgmentId",
   recordIdSchema,
   "No such judgment of yours.",
   async (id) => (await prisma.humanJudgment.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
 );
 
-export const rubricTaskScope = (notFound = "No such rubric task.") =>
-  projectScope(
+export const rubricTaskLookup = (notFound = "No such rubric task.") =>
+  projectLookup(
     "rubricTaskId",
     rubricTaskIdSchema,
     notFound,
     async (id) => (await prisma.rubricTask.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
   );
 
-export const webhookScope = projectScope(
+export const webhookLookup = projectLookup(
   "webhookId",
   webhookIdSchema,
   "No such webhook.",

@@ -71,7 +71,7 @@ export type ExportQuery = z.output<ReturnType<typeof exportQuerySchema>>;
  * exports. The video filters read one run (the named one, else the project's latest, as in the video
  * list); the judged targets come from that run when `runId` is given, else from every run.
  */
-export interface AgreementScope {
+export interface ReportFilter {
   ctx: FilterContext;
   /** `SELECT v."id" FROM … WHERE …`: the matching videos. */
   matchingVideos: Prisma.Sql;
@@ -85,13 +85,13 @@ export interface AgreementScope {
  * every matching video, so while the user reviews any of them in a blind queue the whole report or export is
  * withheld (WithheldError, 409 `withheld`), never one of the other videos presented as whole.
  */
-export async function resolveAgreementScope(
+export async function resolveReportFilter(
   prisma: PrismaClient,
   projectId: string,
   filter: VideoFilter,
   userId: string,
   given?: TaskCatalogue,
-): Promise<AgreementScope> {
+): Promise<ReportFilter> {
   const catalogue = await catalogueOf(prisma, projectId, given);
   const run = await resolveFilterRun(prisma, catalogue, projectId, filter.runId);
   const ctx: FilterContext = { projectId, catalogue, runId: run?.id ?? null, task: run?.task ?? null, userId };
@@ -117,6 +117,6 @@ export async function resolveAgreementScope(
 }
 
 /** `AND <alias>."runId" = …` when the scope names a run. */
-export function runCondition(scope: AgreementScope, column: Prisma.Sql): Prisma.Sql {
+export function runCondition(scope: ReportFilter, column: Prisma.Sql): Prisma.Sql {
   return scope.runId ? Prisma.sql`AND ${column} = ${scope.runId}` : Prisma.empty;
 }

@@ -1,11 +1,11 @@
 /**
  * The queues' own types of a queue item: the targets a reviewer judges (QueueTarget), and a parsed create-queue body
- * as lib/queues reads it. The contract a task folder's queue scope fulfils is the port's
- * (lib/task-modules/queue-scope-module.ts).
+ * as lib/queues reads it. The contract a task folder's queue type fulfils is the port's
+ * (lib/task-modules/queue-type-module.ts).
  */
 import type { z } from "zod";
 import type { JudgedDeclaration } from "../reviews/judgment-target";
-import type { ScoreQuestion } from "../task-modules/queue-scope-module";
+import type { ScoreQuestion } from "../task-modules/queue-type-module";
 import type { createQueueSchema } from "./queues.validation";
 
 /** "score" (a judge score of one of the task's targets), or the id of a reviewed per-video metric. */
@@ -30,5 +30,5 @@ export interface QueueTarget {
   question?: ScoreQuestion | null;
 }
 
-/** A parsed create-queue body: the core's fields, and each item scope's options under its key (`QueueScopeModule.options`). */
+/** A parsed create-queue body: the core's fields, and each item queue type's options under its key (`QueueTypeModule.options`). */
 export type ParsedCreateQueueInput = z.output<ReturnType<typeof createQueueSchema>> & Readonly<Record<string, unknown>>;

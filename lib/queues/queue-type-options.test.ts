@@ -4,16 +4,16 @@ import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 
-import type { QueueScopeModule } from "../task-modules/queue-scope-module";
-import { itemScopeForms } from "./queue-form-choices";
+import type { QueueTypeModule } from "../task-modules/queue-type-module";
+import { itemQueueTypeForms } from "./queue-form-choices";
 import { createQueueSchema } from "./queues.validation";
 import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
 
 /*
- * The create-queue body takes each item scope's id and options from the queue scopes of the catalogue's task modules:
+ * The create-queue body takes each item queue type's id and options from the queue types of the catalogue's task modules:
  * a catalogue with a test's toy scope accepts it with its options; the catalogue it came from refuses it still.
  */
-const toyScope: QueueScopeModule = {
+const toyScope: QueueTypeModule = {
   id: "toy_things",
   reviews: "caption",
   noun: "thing",
@@ -29,9 +29,9 @@ const toyScope: QueueScopeModule = {
 
 /** The built-in catalogue with the toy scope's module added. */
 const withToyScope = () =>
-  withTasks(builtInCatalogue(), { module: { id: "toy-things", pipelines: [], queueScopes: [toyScope] } });
+  withTasks(builtInCatalogue(), { module: { id: "toy-things", pipelines: [], queueTypes: [toyScope] } });
 
-describe("item queue scopes in the create-queue body", () => {
+describe("item queue types in the create-queue body", () => {
   it("a toy scope of the catalogue is a valid scope, its options are parsed under its key; the catalogue without it refuses it", () => {
     expect(createQueueSchema(builtInCatalogue()).safeParse({ name: "Toy", scope: "toy_things" }).success).toBe(false);
     const toy = withToyScope();
@@ -80,10 +80,10 @@ describe("item queue scopes in the create-queue body", () => {
     expect(createQueueSchema(builtInCatalogue())).toBe(createQueueSchema(builtInCatalogue()));
   });
 
-  it("the new-queue form's scopes list every registered item scope with its body key and choices, a toy one too", async () => {
+  it("the new-queue form's scopes list every registered item queue type with its body key and choices, a toy one too", async () => {
     const owner = await makeUser();
     const project = await createProject(prisma, owner, { name: "Scope choices" });
-    const forms = await itemScopeForms(prisma, owner, project.id, withToyScope());
+    const forms = await itemQueueTypeForms(prisma, owner, project.id, withToyScope());
     expect(forms.map((f) => [f.id, f.optionsKey])).toEqual([
       ["captions", "captions"],
       ["answers", "answers"],

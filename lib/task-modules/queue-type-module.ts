@@ -1,5 +1,5 @@
 /**
- * The port's contract for a queue scope a task folder adds (QueueScopeModule), and what one judge score asked
+ * The port's contract for a queue type a task folder adds (QueueTypeModule), and what one judge score asked
  * (ScoreQuestion, which a task module gives the queues). It imports no runtime module of the core and no queue code,
  * so the contracts and lib/queues never import each other in a circle.
  */
@@ -22,18 +22,18 @@ export interface ScoreQuestion {
 }
 
 /**
- * A parsed create-queue body as an item scope reads it: the core's fields (lib/queues/queue-scope.ts
- * ParsedCreateQueueInput), and each item scope's options under its key (`QueueScopeModule.options`), which the scope
+ * A parsed create-queue body as an item queue type reads it: the core's fields (lib/queues/queue-type.ts
+ * ParsedCreateQueueInput), and each item queue type's options under its key (`QueueTypeModule.options`), which the scope
  * reads as `input[key]`.
  */
-export type QueueScopeInput = Readonly<Record<string, unknown>>;
+export type QueueTypeInput = Readonly<Record<string, unknown>>;
 
 /**
- * A queue scope a task folder adds beside the core's "verdict" and "scores" (which review videos): its runs'
+ * A queue type a task folder adds beside the core's "verdict" and "scores" (which review videos): its runs'
  * subjects are items (a caption, a question's answer), and its queues hold one item each. The folder's module
- * lists it in `queueScopes`; lib/queues reads it through lib/queues/queue-scopes.ts, never by name.
+ * lists it in `queueTypes`; lib/queues reads it through lib/queues/queue-types.ts, never by name.
  */
-export interface QueueScopeModule {
+export interface QueueTypeModule {
   /** As a queue stores it in `scope`. */
   id: string;
   /** The one project whose runs it reviews (a task a project defined as data, lib/rubrics); any project's when absent. */
@@ -57,7 +57,7 @@ export interface QueueScopeModule {
   items(
     prisma: PrismaClient,
     runId: string,
-    input: QueueScopeInput,
+    input: QueueTypeInput,
     videoIds: string[],
   ): Promise<{ items: { itemId: string; videoId: string }[]; filter: Record<string, unknown> }>;
   /**

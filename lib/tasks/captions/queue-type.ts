@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ValidationError } from "../../errors";
-import type { QueueScopeInput, QueueScopeModule } from "../../task-modules/queue-scope-module";
+import type { QueueTypeInput, QueueTypeModule } from "../../task-modules/queue-type-module";
 import { captionFilterOptions } from "./caption-detail";
 
 /** With scope "captions" (a caption run): only captions of this model and/or caption type (the create-queue body's `captions`). */
@@ -17,7 +17,7 @@ type CaptionQueueOptions = z.output<typeof captionQueueOptions>;
  * A queue over a caption run: one item per judged caption of the matching videos (in list order, then
  * the run's order within a video), optionally of one model and caption type.
  */
-async function captionQueueItems(prisma: PrismaClient, runId: string, input: QueueScopeInput, videoIds: string[]) {
+async function captionQueueItems(prisma: PrismaClient, runId: string, input: QueueTypeInput, videoIds: string[]) {
   const order = new Map(videoIds.map((id, i) => [id, i]));
   const options = (input.captions ?? {}) as CaptionQueueOptions;
   const runItems = await prisma.runItem.findMany({
@@ -96,7 +96,7 @@ async function captionSubject(prisma: PrismaClient, itemId: string) {
 }
 
 /** Review queues over caption runs: one item per judged caption. */
-export const captionQueueScope: QueueScopeModule = {
+export const captionQueueType: QueueTypeModule = {
   id: "captions",
   reviews: "caption",
   noun: "caption",

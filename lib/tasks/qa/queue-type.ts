@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { ValidationError } from "../../errors";
-import type { QueueScopeInput, QueueScopeModule } from "../../task-modules/queue-scope-module";
+import type { QueueTypeInput, QueueTypeModule } from "../../task-modules/queue-type-module";
 import { qaFilterOptions } from "./qa-questions";
 import { runAnswer } from "./qa-run-questions";
 import { withheldAnswerResult } from "./visible-qa-results";
@@ -25,7 +25,7 @@ type AnswerQueueOptions = z.output<typeof answerQueueOptions>;
  * order within a video) that has a decision, by default only those the judge decided (open answers, and
  * multiple-choice answers with no single letter), optionally of one format and category.
  */
-async function answerQueueItems(prisma: PrismaClient, runId: string, input: QueueScopeInput, videoIds: string[]) {
+async function answerQueueItems(prisma: PrismaClient, runId: string, input: QueueTypeInput, videoIds: string[]) {
   const order = new Map(videoIds.map((id, i) => [id, i]));
   const { format, category, letters } = (input.answers ?? { letters: false }) as AnswerQueueOptions;
   const runItems = await prisma.runItem.findMany({
@@ -79,7 +79,7 @@ async function answerQueueItems(prisma: PrismaClient, runId: string, input: Queu
  * Review queues over QA runs (and the construction task's, whose subjects are questions too): one item per
  * decided answer. Its one target (the answer's correctness) is read like any item's scores (lib/queues/item-score-targets.ts).
  */
-export const answerQueueScope: QueueScopeModule = {
+export const answerQueueType: QueueTypeModule = {
   id: "answers",
   reviews: "question",
   noun: "answer",

@@ -8,12 +8,12 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { ValidationError } from "../errors";
 import type { GenericItemPayload } from "../items/generic-items";
-import type { QueueScopeInput, QueueScopeModule } from "../task-modules/queue-scope-module";
+import type { QueueTypeInput, QueueTypeModule } from "../task-modules/queue-type-module";
 import { rubricItemKind } from "./rubric-declaration";
 import type { RubricDefinition } from "./rubric-definition";
 
-/** The queue scope id of a rubric task's item runs. */
-export function rubricItemQueueScopeId(key: number): string {
+/** The queue type id of a rubric task's item runs. */
+export function rubricItemQueueTypeId(key: number): string {
   return `rubric_${key}_items`;
 }
 
@@ -24,7 +24,7 @@ export interface RubricItemSubject {
   fields: { id: string; label: string; value: string }[];
 }
 
-async function rubricItemQueueItems(prisma: PrismaClient, runId: string, _input: QueueScopeInput, videoIds: string[]) {
+async function rubricItemQueueItems(prisma: PrismaClient, runId: string, _input: QueueTypeInput, videoIds: string[]) {
   const order = new Map(videoIds.map((id, i) => [id, i]));
   const runItems = await prisma.runItem.findMany({
     where: { runId, videoId: { in: videoIds } },
@@ -72,10 +72,10 @@ async function rubricItemSubject(
   };
 }
 
-/** The queue scope of one rubric task whose subject is an item. */
-export function rubricItemQueueScope(key: number, name: string, projectId: string): QueueScopeModule {
+/** The queue type of one rubric task whose subject is an item. */
+export function rubricItemQueueType(key: number, name: string, projectId: string): QueueTypeModule {
   return {
-    id: rubricItemQueueScopeId(key),
+    id: rubricItemQueueTypeId(key),
     projectId,
     reviews: rubricItemKind(key),
     noun: "item",
