@@ -26,10 +26,9 @@
 // --keep keeps the database (on TEST_DATABASE_URL's server, to read pg_stat_statements or the tables afterwards).
 // --latency MIN-MAX draws each answer's latency uniformly in the range (the limit is then concurrency / the mean);
 // --answer-bytes N pads each answer to about N bytes, as a real model's answer with its usage and ids is.
-// --paths plain,thread: the call paths to measure (JUDGE_CALL_PATH of scripts/worker.ts: plain sends from the
-// worker's thread through undici, thread from the call thread), one after the other in this run, each on fresh
-// videos after its own warm-up, printed side by side; with two or more, only the hallucination run is measured.
-// --duration S: as many videos as keep the endpoint at its limit for about S seconds (instead of --videos).
+// --duration S: as many videos as keep the endpoint at its limit for about S seconds (instead of --videos), judged
+// after a warm-up on videos of their own; only the hallucination run is measured.
+// Calls go out as a worker sends them: undici on the worker's own thread (lib/judge/plain-fetch.ts).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -54,7 +53,6 @@ const { values } = parseArgs({
     workers: { type: "string", default: "0" },
     keep: { type: "boolean", default: false },
     "answer-bytes": { type: "string" },
-    paths: { type: "string", default: "thread" },
     duration: { type: "string" },
   },
 });
@@ -69,8 +67,6 @@ if (!(LATENCY_MIN_MS! >= 0 && LATENCY_MAX_MS! >= LATENCY_MIN_MS!))
   throw new Error(`--latency is milliseconds or a range MIN-MAX, not ${values.latency}`);
 /** The mean answer latency, which the limit (concurrency / latency) is taken at. */
 const LATENCY_MS = (LATENCY_MIN_MS! + LATENCY_MAX_MS!) / 2;
-const PATHS = values.paths.split(",").map((p) => p.trim());
-for (const p of PATHS) if (p !== "plain" && p !== "thread") throw new Error(`--paths lists plain and thread, not ${p}`);
 const DURATION_S = values.duration === undefined ? null : Number(values.duration);
 const CONCURRENCY = Number(values.concurrency);
 const WORKERS = Number(values.workers);
@@ -219,7 +215,7 @@ async function stubRequests(): Promise<StubRequest[]> {
 const user = await createUser(prisma, { email: "bench@example.test", password: "bench-password" });
 const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
 /** Comparing call paths (or a run of --duration): each path seeds its own videos, so none are seeded here. */
-const COMPARING = PATHS.length > 1 || DURATION_S !== null;
+const COMPARING = DURATION_S !== null;
 if (!COMPARING) console.log(`seeding ${VIDEOS} videos with ${KEY_FRAMES} key frames each…`);
 const { projectId } = await projectWithFramedVideos(prisma, owner, {
   videoCount: COMPARING ? 0 : VIDEOS,
@@ -243,7 +239,7 @@ const endpointSettings = {
 const endpoint = await createEndpoint(prisma, owner, projectId, endpointSettings);
 const boss = await startBoss(database.url, { supervise: true });
 /** The judging of one call path: N worker processes (--workers), each as `npm run worker` starts one, or this process. */
-function startJudging(callPath: "plain" | "thread") {
+function startJudging() {
   const children = Array.from({ length: WORKERS }, () => {
     const child = spawn(
       process.execPath,
@@ -254,7 +250,6 @@ function startJudging(callPath: "plain" | "thread") {
           ...process.env,
           DATABASE_URL: database.url,
           WORKER_CONCURRENCY: String(Math.ceil((CONCURRENCY * 2) / WORKERS)),
-          JUDGE_CALL_PATH: callPath,
         },
       },
     );
@@ -263,7 +258,7 @@ function startJudging(callPath: "plain" | "thread") {
   });
   const inProcess =
     WORKERS === 0
-      ? startJudgeWorker(boss, benchJudgeDeps(values.limiter as "shared" | "process", callPath), {
+      ? startJudgeWorker(boss, benchJudgeDeps(values.limiter as "shared" | "process"), {
           concurrency: CONCURRENCY * 2,
         })
       : null;
@@ -284,7 +279,7 @@ function startJudging(callPath: "plain" | "thread") {
     },
   };
 }
-let judging = startJudging(PATHS[0] as "plain" | "thread");
+const judging = startJudging();
 const workerCpuMs = () => judging.cpuMs();
 const session = new Session();
 session.connect();
@@ -383,38 +378,27 @@ async function finish(): Promise<never> {
 }
 
 /**
- * The call paths of --paths, one after the other: each judges with its own workers, warms up on its own videos,
- * then judges fresh videos (--videos, or enough for --duration at the limit) on an endpoint of its own. Printed
- * side by side: the share of the limit, the slots busy at the stub, the workers' CPU and the machine's load.
+ * A run of --duration: a warm-up on videos of its own, then fresh videos (enough for --duration at the limit) on an
+ * endpoint of its own. Printed: the share of the limit, the slots busy at the stub, the workers' CPU and the load.
  */
-async function compareCallPaths(): Promise<never> {
-  const results: { callPath: string; videos: number; run: Awaited<ReturnType<typeof timedRun>> }[] = [];
-  for (const [i, callPath] of PATHS.entries()) {
-    if (i > 0) {
-      await judging.stop();
-      judging = startJudging(callPath as "plain" | "thread");
-    }
-    const warm = await seededProject(WARM_UP_VIDEOS, `warm-up ${callPath}`);
-    const warmRunId = await runToEnd(warm.projectId, "hallucination", warm.endpointId);
-    const stepsPerVideo = (await prisma.stepResult.count({ where: { runId: warmRunId } })) / WARM_UP_VIDEOS;
-    const videos = DURATION_S === null ? VIDEOS : Math.ceil((DURATION_S * limit) / stepsPerVideo);
-    console.log(`${callPath}: seeding ${videos} videos with ${KEY_FRAMES} key frames each…`);
-    const run = await timedRun(callPath, "hallucination", await seededProject(videos, `bench ${callPath}`));
-    results.push({ callPath, videos, run });
-  }
+async function durationRun(): Promise<never> {
+  const warm = await seededProject(WARM_UP_VIDEOS, "warm-up");
+  const warmRunId = await runToEnd(warm.projectId, "hallucination", warm.endpointId);
+  const stepsPerVideo = (await prisma.stepResult.count({ where: { runId: warmRunId } })) / WARM_UP_VIDEOS;
+  const videos = Math.ceil((DURATION_S! * limit) / stepsPerVideo);
+  console.log(`seeding ${videos} videos with ${KEY_FRAMES} key frames each…`);
+  const run = await timedRun("plain", "hallucination", await seededProject(videos, "bench"));
   const latency = LATENCY_MIN_MS === LATENCY_MAX_MS ? `${LATENCY_MS} ms` : `${values.latency} ms (mean ${LATENCY_MS})`;
+  const share = run.calls / run.seconds / limit;
+  const slots = run.slots;
   console.log(`
-call paths side by side: stub latency ${latency}${values["answer-bytes"] ? `, answers of ~${values["answer-bytes"]} bytes` : ""}, endpoint concurrency ${CONCURRENCY}, limit ${limit.toFixed(2)} calls/s, ${WORKERS > 0 ? `${WORKERS} worker processes` : "one worker (this process)"}, ${os.cpus().length} cores`);
-  for (const { callPath, videos, run } of results) {
-    const share = run.calls / run.seconds / limit;
-    const slots = run.slots;
-    console.log(`${callPath.padEnd(6)}: ${share.toFixed(3)} of the limit (${(run.calls / run.seconds).toFixed(2)} calls/s): ${run.calls} calls of ${videos} videos in ${run.seconds.toFixed(1)} s, steps ${JSON.stringify(run.steps)}
+stub latency ${latency}${values["answer-bytes"] ? `, answers of ~${values["answer-bytes"]} bytes` : ""}, endpoint concurrency ${CONCURRENCY}, limit ${limit.toFixed(2)} calls/s, ${WORKERS > 0 ? `${WORKERS} worker processes` : "one worker (this process)"}, ${os.cpus().length} cores
+${share.toFixed(3)} of the limit (${(run.calls / run.seconds).toFixed(2)} calls/s): ${run.calls} calls of ${videos} videos in ${run.seconds.toFixed(1)} s, steps ${JSON.stringify(run.steps)}
   slots:  ${slots ? `${(slots.meanInFlight / CONCURRENCY).toFixed(3)} busy at the stub between the first request and the last answer; unused slot time (s of all ${CONCURRENCY}): ${slots.lost.beforeFirst.toFixed(2)} before the first request, ${slots.lost.ramp.toFixed(2)} ramp, ${slots.lost.middle.toFixed(2)} middle, ${slots.lost.tail.toFixed(2)} tail` : "no calls"}
   CPU:    workers ${run.cpuMsPerStep.toFixed(2)} ms per step, PostgreSQL ${run.postgresCpuMsPerStep.toFixed(2)} ms per step, the stub ${run.stubCpuMsPerCall.toFixed(2)} ms per call; load average ${run.load}`);
-  }
   return finish();
 }
-if (COMPARING) await compareCallPaths();
+if (COMPARING) await durationRun();
 
 {
   const warmUp = await projectWithFramedVideos(prisma, owner, {

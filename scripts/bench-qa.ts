@@ -124,7 +124,7 @@ const endpoint = await createEndpoint(prisma, owner, projectId, {
   pricePer1kOutput: null,
 });
 const boss = await startBoss(database.url, { supervise: true });
-const judgeDeps = benchJudgeDeps(values.limiter, "thread");
+const judgeDeps = benchJudgeDeps(values.limiter);
 const judging = startJudgeWorker(boss, judgeDeps, { concurrency: CONCURRENCY * 2 });
 
 async function timedRun() {

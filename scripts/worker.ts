@@ -8,7 +8,6 @@
 import "../lib/tasks/modules";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
-import { CallThread } from "../lib/judge/call-thread";
 import { plainFetch } from "../lib/judge/plain-fetch";
 import { workerJudgeDeps } from "../lib/judge/app-judge";
 import { rootLogger } from "../lib/observability/logger";
@@ -27,13 +26,9 @@ logger.info(`storage: ${storage}`);
 process.env.APP_SECRET = resolveAppSecret();
 const database = await resolveDatabase((line) => logger.info(line));
 process.env.DATABASE_URL = database.url;
-// Judge calls go out from a thread of their own (lib/judge/call-thread.ts); JUDGE_CALL_PATH=plain sends them from
-// the worker's own thread through undici instead (lib/judge/plain-fetch.ts).
-const judgeDeps = workerJudgeDeps(
-  process.env.JUDGE_CALL_PATH === "plain"
-    ? { send: plainFetch() }
-    : { callThread: new CallThread((line) => logger.warn(line)) },
-);
+// Judge calls go out on undici from the worker's own thread (lib/judge/plain-fetch.ts): the SSRF check at connect
+// time, no redirects, each call holding a slot of its endpoint's limits shared through PostgreSQL.
+const judgeDeps = workerJudgeDeps({ send: plainFetch() });
 const jobs = await startWorkerJobs({ connectionString: database.url, concurrency, judgeDeps });
 logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);
 

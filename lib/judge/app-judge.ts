@@ -10,7 +10,6 @@ import { jobBoss } from "../jobs/job-boss";
 import { pgBossQueue } from "./queue";
 import { openAiBatchApi, type BatchApi, type BatchRunnerDeps } from "./batch/batch-runner";
 import type { JudgeQueue } from "./judge-queue";
-import type { CallThread } from "./call-thread";
 import type { SlotSource } from "./endpoint-limiter";
 
 /** Video jobs sent through the process's job queue (lib/jobs/job-boss.ts): how requests and alignments start runs. */
@@ -45,13 +44,11 @@ export function workerBatchDeps(): Omit<BatchRunnerDeps, "enqueueVideos" | "vide
  * The real engine dependencies for a worker process: one client per endpoint, endpoint limits shared
  * with every other worker through the database, and the engine's own lines (retries, a failed step's
  * stack) in the job's JSON log.
- * With a call thread (the worker's), an endpoint without a requests-per-minute limit sends through its gate
- * (lib/judge/call-thread.ts); `slotsFor` replaces the shared limits (a benchmark's per-process limiter).
+ * `send` is what the clients send with (a worker's plain path, lib/judge/plain-fetch.ts; guardedFetch unless
+ * given); `slotsFor` replaces the shared limits (a benchmark's per-process limiter).
  */
 export function workerJudgeDeps(
   options: {
-    callThread?: CallThread;
-    /** Without a call thread, what the clients send with (the plain path's fetch); guardedFetch unless given. */
     send?: typeof fetch;
     slotsFor?: (endpoint: EndpointConfig) => SlotSource;
   } = {},
@@ -60,11 +57,6 @@ export function workerJudgeDeps(
   const clients = new Map<string, LlmClient>();
   const sharedLimits = new SharedLimits(prisma, undefined, engineLog);
   const slotsFor = options.slotsFor ?? ((endpoint: EndpointConfig) => sharedLimits.limiterFor(endpoint));
-  const { callThread } = options;
-  const gateFor = (e: EndpointConfig) =>
-    callThread && !e.requestsPerMinute
-      ? callThread.gate(JSON.stringify([e.id, e.maxConcurrency]), slotsFor(e), e.maxConcurrency)
-      : null;
   const fingerprint = (e: EndpointConfig) =>
     JSON.stringify([e.id, e.baseUrl, e.apiKey, e.apiVersion ?? null, e.maxConcurrency, e.requestsPerMinute]);
   return {
@@ -75,10 +67,10 @@ export function workerJudgeDeps(
     llmFor(endpoint) {
       const k = fingerprint(endpoint);
       let client = clients.get(k);
-      if (!client) clients.set(k, (client = clientForEndpoint(endpoint, gateFor(endpoint)?.fetch ?? options.send)));
+      if (!client) clients.set(k, (client = clientForEndpoint(endpoint, options.send)));
       return client;
     },
-    limiterFor: (endpoint) => gateFor(endpoint)?.limiter ?? slotsFor(endpoint),
+    limiterFor: (endpoint) => slotsFor(endpoint),
     log: engineLog,
   };
 }

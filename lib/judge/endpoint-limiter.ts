@@ -8,7 +8,7 @@ export interface CallLimiter {
   run<T>(task: () => Promise<T>, headStart?: () => void): Promise<T>;
 }
 
-/** Where a call gate (call-thread.ts) takes its endpoint's slots: the endpoint's limiter, shared with the other workers or this process's own. */
+/** Where a worker's calls take their endpoint's slots: the endpoint's limiter, shared with the other workers or this process's own. */
 export interface SlotSource extends CallLimiter {
   /** Told of each failed call: a 429 with retry-after pauses the endpoint for every worker. */
   noteFailure?(error: unknown): Promise<void>;

@@ -110,15 +110,15 @@ export interface LlmClient {
 
 /**
  * A client for an OpenAI-compatible endpoint. Requests go through guardedFetch (the SSRF policy at
- * connect time, no redirects), or a worker's call thread that does the same (`guardedSend`), unless a test passes
- * its own `fetch`.
+ * connect time, no redirects), or a worker's plain path that does the same on undici (`guardedSend`,
+ * lib/judge/plain-fetch.ts), unless a test passes its own `fetch`.
  */
 export function openAiCompatibleClient(options: {
   baseURL: string;
   apiKey: string | null;
   /** A test's fetch, which gets plain bodies. */
   fetch?: typeof fetch;
-  /** What sends instead of guardedFetch (a call thread's gate, lib/judge/call-thread.ts): it takes piecesBody bodies as guardedFetch does. */
+  /** What sends instead of guardedFetch (a worker's plainFetch): it takes piecesBody bodies as guardedFetch does. */
   guardedSend?: typeof fetch;
   apiVersion?: string | null;
 }): LlmClient {

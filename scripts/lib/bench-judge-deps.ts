@@ -1,17 +1,16 @@
 import { workerJudgeDeps } from "../../lib/judge/app-judge";
-import { CallThread } from "../../lib/judge/call-thread";
 import { EndpointLimiter } from "../../lib/judge/endpoint-limiter";
 import { plainFetch } from "../../lib/judge/plain-fetch";
 import type { JudgeDeps } from "../../lib/judge/engine/judge-video";
 
 /**
- * The engine's dependencies as `npm run worker` has them (calls through the call thread), with each endpoint's
+ * The engine's dependencies as `npm run worker` has them (calls on undici, lib/judge/plain-fetch.ts), with each endpoint's
  * limits shared through PostgreSQL or, for a benchmark's `--limiter process`, kept in this process.
  */
-export function benchJudgeDeps(limiter: "shared" | "process", callPath: "thread" | "plain"): JudgeDeps {
+export function benchJudgeDeps(limiter: "shared" | "process"): JudgeDeps {
   const processLimiters = new Map<string, EndpointLimiter>();
   return workerJudgeDeps({
-    ...(callPath === "thread" ? { callThread: new CallThread() } : { send: plainFetch() }),
+    send: plainFetch(),
     slotsFor:
       limiter === "process"
         ? (e) => {
