@@ -93,21 +93,6 @@ export function sendRequest(
   return outgoing;
 }
 
-/**
- * Byte pieces copied into one ArrayBuffer of their own, which a postMessage can transfer without a copy (a Buffer
- * may be a view of a shared pool, and a typed array's whole buffer would be cloned with it).
- */
-export function ownArrayBuffer(pieces: Uint8Array[]): ArrayBuffer {
-  const buffer = new ArrayBuffer(pieces.reduce((total, piece) => total + piece.length, 0));
-  const view = new Uint8Array(buffer);
-  let at = 0;
-  for (const piece of pieces) {
-    view.set(piece, at);
-    at += piece.length;
-  }
-  return buffer;
-}
-
 /** What an answer's Response is made of: its status and headers, and its body decoded (null when it has none). */
 export interface AnswerParts {
   init: { status: number; statusText: string; headers: [string, string][] };
