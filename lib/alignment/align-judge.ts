@@ -23,7 +23,7 @@ import { binaryAgreement, heldOutComparison, labelledPairs, type BinaryAgreement
 import type { AlignmentLabelStore } from "./label-store";
 import { AlignmentCancelled } from "./alignment-cancelled";
 import { AlignmentBudget, evaluateCandidates } from "./candidate-loop";
-import { alignmentOptimizer, callFrameImages, type Disagreement } from "./optimizer";
+import { alignmentOptimizer, disagreementOf, type Disagreement } from "./optimizer";
 import { fewShotPick, splitLabelled, type AlignmentSplit } from "./split";
 import { unitKey, unitParts } from "./label-store";
 import type { PairedBootstrapResult } from "../stats/bootstrap";
@@ -484,30 +484,19 @@ async function disagreementsOf(
   const ids = train
     .filter((id) => values.has(id) && labels.has(id) && positive(values.get(id)!) !== positive(labels.get(id)!))
     .slice(0, MAX_DISAGREEMENTS);
+  // The answer's reasons are keyed by criterion id, which a rubric's author chose: read an own key only.
+  const reasonOf = (answer: Record<string, unknown>) => {
+    const reasons = answer.reasons;
+    return reasons !== null && typeof reasons === "object" && Object.hasOwn(reasons, criterionId)
+      ? (reasons as Record<string, unknown>)[criterionId]
+      : null;
+  };
   const out: Disagreement[] = [];
   for (const unit of ids) {
     const { videoId, itemId } = unitParts(unit);
-    const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
-    const call = await prisma.llmCall.findFirst({
-      where: { runId: candidate.trainRunId, videoId, error: null, ...(itemId ? { stepResult: { itemId } } : {}) },
-      orderBy: { createdAt: "desc" },
-      select: { responseText: true, request: true },
-    });
-    let reason: string | null = null;
-    try {
-      reason =
-        (JSON.parse(call?.responseText ?? "") as { reasons?: Record<string, string> }).reasons?.[criterionId] ?? null;
-    } catch {
-      reason = null;
-    }
-    const images = await callFrameImages(prisma, storage, call?.request, detail);
-    out.push({
-      videoPrompt: video.prompt,
-      judgeValue: values.get(unit)!,
-      judgeReason: reason,
-      label: labels.get(unit)!,
-      images,
-    });
+    const call = { runId: candidate.trainRunId, ...(itemId ? { stepResult: { itemId } } : {}) };
+    const judged = { videoId, call, judgeValue: values.get(unit)!, label: labels.get(unit)! };
+    out.push(await disagreementOf(prisma, storage, judged, reasonOf, detail));
   }
   return out;
 }

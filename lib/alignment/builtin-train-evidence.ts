@@ -8,7 +8,7 @@ import { MAX_EXAMPLE_FRAMES, MAX_EXAMPLE_PROMPT_CHARS, type TemplateExample } fr
 import type { getStorage } from "../storage/storage";
 import type { TargetDeclaration, TargetScope } from "../task-modules/task-declaration";
 import { unitParts } from "./label-store";
-import { callFrameImages, type Disagreement } from "./optimizer";
+import { disagreementOf, type Disagreement } from "./optimizer";
 import { fewShotPick } from "./split";
 
 const MAX_DISAGREEMENTS = 8;
@@ -86,29 +86,11 @@ export async function builtinDisagreements(
   const out: Disagreement[] = [];
   for (const unit of ids) {
     const { videoId, itemId, scopeIndex } = unitParts(unit);
-    const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId }, select: { prompt: true } });
     // The call of the rewritten step for this unit: its key frame's or cluster's index, or its item.
     const at = scope === "video" ? {} : scope === "item" ? { itemId } : { scopeIndex };
-    const call = await prisma.llmCall.findFirst({
-      where: { runId: candidate.trainRunId, videoId, error: null, stepResult: { stepId, ...at } },
-      orderBy: { createdAt: "desc" },
-      select: { responseText: true, request: true },
-    });
-    let reason: string | null = null;
-    try {
-      const parsed = JSON.parse(call?.responseText ?? "") as { reason?: unknown };
-      reason = typeof parsed.reason === "string" ? parsed.reason : null;
-    } catch {
-      reason = null;
-    }
-    const images = await callFrameImages(prisma, storage, call?.request, detail);
-    out.push({
-      videoPrompt: video.prompt,
-      judgeValue: values.get(unit)!,
-      judgeReason: reason,
-      label: labels.get(unit)!,
-      images,
-    });
+    const call = { runId: candidate.trainRunId, stepResult: { stepId, ...at } };
+    const judged = { videoId, call, judgeValue: values.get(unit)!, label: labels.get(unit)! };
+    out.push(await disagreementOf(prisma, storage, judged, (answer) => answer.reason, detail));
   }
   return out;
 }

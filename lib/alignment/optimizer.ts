@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { NotFoundError } from "../errors";
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { endpointConfigOf } from "../judge/endpoints";
 import { openAiCompatibleClient, type ChatImage, type LlmClient } from "../judge/llm-client";
 import type { ObjectStorage } from "../storage/object-storage";
@@ -95,6 +95,40 @@ export async function proposeRewrite(
   } catch {
     return { error: "the optimizer's answer is not JSON", ...usage };
   }
+}
+
+/**
+ * One train unit where the judge and the label disagree, as the optimizer sees it: the video's prompt, and the newest
+ * answered call `call` finds with its reason (`reasonOf` reads it from the parsed answer; anything but a string is no
+ * reason) and the first two frames it sent.
+ */
+export async function disagreementOf(
+  prisma: PrismaClient,
+  storage: ObjectStorage,
+  unit: { videoId: string; call: Prisma.LlmCallWhereInput; judgeValue: number; label: number },
+  reasonOf: (answer: Record<string, unknown>) => unknown,
+  detail: ChatImage["detail"],
+): Promise<Disagreement> {
+  const video = await prisma.video.findUniqueOrThrow({ where: { id: unit.videoId }, select: { prompt: true } });
+  const call = await prisma.llmCall.findFirst({
+    where: { ...unit.call, videoId: unit.videoId, error: null },
+    orderBy: { createdAt: "desc" },
+    select: { responseText: true, request: true },
+  });
+  let reason: unknown = null;
+  try {
+    const answer: unknown = JSON.parse(call?.responseText ?? "");
+    if (answer !== null && typeof answer === "object") reason = reasonOf(answer as Record<string, unknown>);
+  } catch {
+    reason = null;
+  }
+  return {
+    videoPrompt: video.prompt,
+    judgeValue: unit.judgeValue,
+    judgeReason: typeof reason === "string" ? reason : null,
+    label: unit.label,
+    images: await callFrameImages(prisma, storage, call?.request, detail),
+  };
 }
 
 /** The first two frames a judge call sent (its stored request's frameIds), as images for the optimizer. */
