@@ -138,3 +138,10 @@ export const webhookLookup = projectLookup(
   "No such webhook.",
   async (id) => (await prisma.webhook.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
 );
+
+export const spanLookup = projectLookup(
+  "spanId",
+  recordIdSchema,
+  "No such span of yours.",
+  async (id) => (await prisma.span.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
+);

@@ -229,6 +229,8 @@ export interface TaskDeclaration {
   subjectPerRun?: boolean;
   /** Per-subject presence targets of graded targets (see PresenceDeclaration). */
   presence?: PresenceDeclaration;
+  /** The labels of its spans (lib/spans/span-labels.ts) when not its reviewable targets. */
+  spanLabels?: readonly { id: string; label: string; definition: string }[];
 }
 
 /** The id of the declared target a score category belongs to ("kp:3" → "key_point"), or the category itself. */

@@ -94,19 +94,22 @@ import * as route90 from "./runs/[runId]/vbench2/route";
 import * as route91 from "./runs/[runId]/videos/[videoId]/ensemble/route";
 import * as route92 from "./runs/[runId]/videos/[videoId]/review/[target]/route";
 import * as route93 from "./scores/[scoreId]/review/route";
-import * as route94 from "./uploads/[uploadId]/route";
-import * as route95 from "./uploads/[uploadId]/complete/route";
-import * as route96 from "./videos/[videoId]/route";
-import * as route97 from "./videos/[videoId]/edits/route";
-import * as route98 from "./videos/[videoId]/extraction-error/route";
-import * as route99 from "./videos/[videoId]/file/route";
-import * as route100 from "./videos/[videoId]/frame-sets/route";
-import * as route101 from "./videos/[videoId]/reviews/route";
-import * as route102 from "./videos/[videoId]/scores/route";
-import * as route103 from "./webhooks/[webhookId]/route";
-import * as route104 from "./webhooks/[webhookId]/deliveries/route";
-import * as route105 from "./webhooks/[webhookId]/deliveries/[deliveryId]/redeliver/route";
-import * as route106 from "./webhooks/[webhookId]/ping/route";
+import * as route94 from "./spans/[spanId]/route";
+import * as route95 from "./uploads/[uploadId]/route";
+import * as route96 from "./uploads/[uploadId]/complete/route";
+import * as route97 from "./videos/[videoId]/route";
+import * as route98 from "./videos/[videoId]/edits/route";
+import * as route99 from "./videos/[videoId]/extraction-error/route";
+import * as route100 from "./videos/[videoId]/file/route";
+import * as route101 from "./videos/[videoId]/frame-sets/route";
+import * as route102 from "./videos/[videoId]/frame-times/route";
+import * as route103 from "./videos/[videoId]/reviews/route";
+import * as route104 from "./videos/[videoId]/scores/route";
+import * as route105 from "./videos/[videoId]/spans/route";
+import * as route106 from "./webhooks/[webhookId]/route";
+import * as route107 from "./webhooks/[webhookId]/deliveries/route";
+import * as route108 from "./webhooks/[webhookId]/deliveries/[deliveryId]/redeliver/route";
+import * as route109 from "./webhooks/[webhookId]/ping/route";
 
 /**
  * Every route file under app/api/v1 with its path as OpenAPI writes it, for the OpenAPI document. The document's own
@@ -209,18 +212,21 @@ export function apiRouteIndex(documentRoute: RouteModule): RouteModuleEntry[] {
     { path: "/api/v1/runs/{runId}/videos/{videoId}/ensemble", module: route91 },
     { path: "/api/v1/runs/{runId}/videos/{videoId}/review/{target}", module: route92 },
     { path: "/api/v1/scores/{scoreId}/review", module: route93 },
-    { path: "/api/v1/uploads/{uploadId}", module: route94 },
-    { path: "/api/v1/uploads/{uploadId}/complete", module: route95 },
-    { path: "/api/v1/videos/{videoId}", module: route96 },
-    { path: "/api/v1/videos/{videoId}/edits", module: route97 },
-    { path: "/api/v1/videos/{videoId}/extraction-error", module: route98 },
-    { path: "/api/v1/videos/{videoId}/file", module: route99 },
-    { path: "/api/v1/videos/{videoId}/frame-sets", module: route100 },
-    { path: "/api/v1/videos/{videoId}/reviews", module: route101 },
-    { path: "/api/v1/videos/{videoId}/scores", module: route102 },
-    { path: "/api/v1/webhooks/{webhookId}", module: route103 },
-    { path: "/api/v1/webhooks/{webhookId}/deliveries", module: route104 },
-    { path: "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", module: route105 },
-    { path: "/api/v1/webhooks/{webhookId}/ping", module: route106 },
+    { path: "/api/v1/spans/{spanId}", module: route94 },
+    { path: "/api/v1/uploads/{uploadId}", module: route95 },
+    { path: "/api/v1/uploads/{uploadId}/complete", module: route96 },
+    { path: "/api/v1/videos/{videoId}", module: route97 },
+    { path: "/api/v1/videos/{videoId}/edits", module: route98 },
+    { path: "/api/v1/videos/{videoId}/extraction-error", module: route99 },
+    { path: "/api/v1/videos/{videoId}/file", module: route100 },
+    { path: "/api/v1/videos/{videoId}/frame-sets", module: route101 },
+    { path: "/api/v1/videos/{videoId}/frame-times", module: route102 },
+    { path: "/api/v1/videos/{videoId}/reviews", module: route103 },
+    { path: "/api/v1/videos/{videoId}/scores", module: route104 },
+    { path: "/api/v1/videos/{videoId}/spans", module: route105 },
+    { path: "/api/v1/webhooks/{webhookId}", module: route106 },
+    { path: "/api/v1/webhooks/{webhookId}/deliveries", module: route107 },
+    { path: "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", module: route108 },
+    { path: "/api/v1/webhooks/{webhookId}/ping", module: route109 },
   ];
 }

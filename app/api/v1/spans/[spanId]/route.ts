@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { spanLookup } from "@/lib/api/project-lookups";
+import { withProjectOf } from "@/lib/api/with-project";
+import { ok } from "@/lib/api/openapi/route-builders";
+import { appDeps } from "@/lib/videos/app-deps";
+import { spanHistory, spanRecord, updateSpan, withdrawSpan } from "@/lib/spans/span-store";
+import { visibleSpansFor } from "@/lib/spans/span-visibility";
+import { NotFoundError } from "@/lib/errors";
+import { spanUpdateSchema } from "@/lib/spans/span-validation";
+
+/** Changes the caller's own span at the version it names: a stale version is a 409 with the current span. */
+export const PATCH = withProjectOf(
+  spanLookup,
+  "project.view",
+  {
+    summary: "Change the caller's own span",
+    description: "`{expectedVersion, label?, startFrame?, endFrame?, boxes?, note?}`; a span changed since → 409.",
+    body: { kind: "json", schema: spanUpdateSchema },
+    responses: [ok("The span.")],
+    errors: [409],
+  },
+  async ({ actor, record, body, catalogue }) =>
+    Response.json(await updateSpan(appDeps(), actor, record.id, body, catalogue.declarations())),
+);
+
+/** Withdraws the caller's own span: kept in history, it counts nowhere. */
+export const DELETE = withProjectOf(
+  spanLookup,
+  "project.view",
+  {
+    summary: "Withdraw the caller's own span",
+    body: { kind: "json", schema: z.object({ expectedVersion: z.number().int().min(1) }).strict() },
+    responses: [ok("The withdrawn span.")],
+    errors: [409],
+  },
+  async ({ actor, record, body }) =>
+    Response.json(await withdrawSpan(appDeps(), actor, record.id, body.expectedVersion)),
+);
+
+/** The span's history, oldest first (members of its project). */
+export const GET = withProjectOf(
+  spanLookup,
+  "project.view",
+  { summary: "A span with its history", responses: [ok("`{span, history}`.")] },
+  async ({ actor, record }) => {
+    const { prisma } = appDeps();
+    const span = await prisma.span.findUniqueOrThrow({ where: { id: record.id } });
+    const { spans } = await visibleSpansFor(prisma, actor.userId, span.videoId, [spanRecord(span)]);
+    if (spans.length === 0) throw new NotFoundError("No such span of yours.");
+    return Response.json({ span: spans[0], history: await spanHistory(prisma, record.id) });
+  },
+);

@@ -1,0 +1,24 @@
+import { videoLookup } from "@/lib/api/project-lookups";
+import { withProjectOf } from "@/lib/api/with-project";
+import { ok } from "@/lib/api/openapi/route-builders";
+import { appDeps } from "@/lib/videos/app-deps";
+import { videoFrameTimes } from "@/lib/spans/video-frame-times";
+
+/** Each decoded frame's presentation time: what frame indices of spans mean, in seconds. */
+export const GET = withProjectOf(
+  videoLookup(),
+  "project.view",
+  {
+    summary: "A video's frame times",
+    description: "`{timesS, endS, variable}`: frame i is shown from `timesS[i]`; read once from the container.",
+    responses: [ok("The frame times.")],
+    errors: [422],
+  },
+  async ({ record }) => {
+    const deps = appDeps();
+    const video = await deps.prisma.video.findUniqueOrThrow({ where: { id: record.id } });
+    return Response.json(await videoFrameTimes(deps, video), {
+      headers: { "Cache-Control": "private, max-age=3600" },
+    });
+  },
+);

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { videoLookup } from "@/lib/api/project-lookups";
+import { withProjectOf } from "@/lib/api/with-project";
+import { created, ok } from "@/lib/api/openapi/route-builders";
+import { appDeps } from "@/lib/videos/app-deps";
+import { createSpan, listVideoSpans } from "@/lib/spans/span-store";
+import { spanInputSchema } from "@/lib/spans/span-validation";
+import { visibleSpansFor } from "@/lib/spans/span-visibility";
+import { recordIdSchema } from "@/lib/validation/ids";
+
+const spanListQuerySchema = z.object({ task: z.string().min(1).max(200).optional() });
+
+/** The video's spans the caller may see (their own only while they review it blind). */
+export const GET = withProjectOf(
+  videoLookup(),
+  "project.view",
+  {
+    summary: "A video's spans",
+    description: "Every span that counts; while the caller reviews the video blind, only their own.",
+    query: spanListQuerySchema,
+    responses: [ok("`{spans, blind}`.")],
+  },
+  async ({ actor, record, query }) => {
+    const { prisma } = appDeps();
+    const spans = await listVideoSpans(prisma, record.id, { task: query.task });
+    return Response.json(await visibleSpansFor(prisma, actor.userId, record.id, spans));
+  },
+);
+
+/** Marks a span (reviewers): frames, or seconds converted with the video's frame times. */
+export const POST = withProjectOf(
+  videoLookup(),
+  "project.view",
+  {
+    summary: "Mark a span of the video (reviewers)",
+    description:
+      "`{task, label, startFrame, endFrame}` or `{task, label, startS, endS}`, optional `boxes` and `note`; frames are inclusive.",
+    body: { kind: "json", schema: spanInputSchema.and(z.object({ queueId: recordIdSchema.optional() })) },
+    responses: [created("The span.")],
+    errors: [422],
+  },
+  async ({ actor, record, body, catalogue }) => {
+    const deps = appDeps();
+    const video = await deps.prisma.video.findUniqueOrThrow({ where: { id: record.id } });
+    const { queueId, ...input } = body;
+    const span = await createSpan(deps, actor, video, input, { catalogue: catalogue.declarations(), queueId });
+    return Response.json(span, { status: 201 });
+  },
+);
