@@ -8,11 +8,15 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
 import type { ObjectStorage } from "../storage/object-storage";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
 import type { FrameTimes } from "./frame-times";
 import { projectSpanLabels, type SpanLabel, spanLabelsFor } from "./span-labels";
 import type { BoxKeyframe, SpanAuthorKind, SpanFields, SpanRecord } from "./span-types";
 import { framesOfInput, secondsOf, type SpanInput, spanProblem, type SpanUpdate, sortedBoxes } from "./span-validation";
 import { videoFrameTimes } from "./video-frame-times";
+
+/** Where a span's task is looked up: the request's declarations (the built-in tasks and the project's rubrics). */
+export type SpanTaskLookup = { findTask(id: string): TaskDeclaration | null };
 
 export interface SpanDeps {
   prisma: PrismaClient;
@@ -71,7 +75,7 @@ function historyState(span: SpanFields & { withdrawn?: boolean }): Prisma.InputJ
 /** The labels and frame times a span of this video and task is checked against. */
 export async function spanContextOf(
   deps: SpanDeps,
-  catalogue: { findTask(id: string): import("../task-modules/task-declaration").TaskDeclaration | null },
+  catalogue: SpanTaskLookup,
   video: { id: string; projectId: string; storageKey: string },
   task: string,
 ): Promise<{ times: FrameTimes; labels: SpanLabel[] }> {
@@ -123,7 +127,7 @@ export async function createSpan(
   actor: Actor,
   video: { id: string; projectId: string; storageKey: string },
   input: SpanInput,
-  options: { catalogue: Parameters<typeof spanContextOf>[1]; queueId?: string | null },
+  options: { catalogue: SpanTaskLookup; queueId?: string | null },
 ): Promise<SpanRecord> {
   await requireProjectAccess(deps.prisma, actor, video.projectId, "scores.review");
   const span = checkedSpan(input, await spanContextOf(deps, options.catalogue, video, input.task));
@@ -167,7 +171,7 @@ export async function updateSpan(
   actor: Actor,
   spanId: string,
   update: SpanUpdate,
-  catalogue: Parameters<typeof spanContextOf>[1],
+  catalogue: SpanTaskLookup,
 ): Promise<SpanRecord> {
   const span = await ownSpan(deps.prisma, actor, spanId);
   if (update.expectedVersion !== span.version) throw new SpanConflictError(spanRecord(span));
