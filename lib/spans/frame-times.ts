@@ -13,8 +13,17 @@ export interface FrameTimes {
   variable: boolean;
 }
 
-/** Gaps between frames that differ by less than this are one frame rate (container timestamps are rounded). */
+/**
+ * Gaps between frames that differ by at most this are one frame rate: container timestamps are rounded, and a
+ * millisecond time base (Matroska, WebM) writes 30 fps as gaps of 33 and 34 ms.
+ */
 const VARIABLE_GAP_S = 0.001;
+
+/**
+ * A time this close before a frame's time names that frame: seconds printed with six decimals (ffprobe's `pts_time`)
+ * or summed in floating point land a little before the exact time.
+ */
+const TIME_EPSILON_S = 1e-6;
 
 /** Frame times from the packets' presentation timestamps (any order, any origin); null for no packets. */
 export function frameTimesFromTimestamps(timestampsS: readonly number[], durationS?: number | null): FrameTimes | null {
@@ -31,10 +40,11 @@ export function frameTimesFromTimestamps(timestampsS: readonly number[], duratio
     maxGap = Math.max(maxGap, gap);
   }
   const last = timesS[timesS.length - 1]!;
-  // The last frame lasts as long as the one before it; a single frame lasts to the container's end.
-  const lastGap = timesS.length > 1 ? last - timesS[timesS.length - 2]! : (durationS ?? 0) - last;
+  // The last frame lasts as long as the one before it; a single frame lasts to the container's end (a duration on
+  // the container's clock, so measured from the same origin as the timestamps).
+  const lastGap = timesS.length > 1 ? last - timesS[timesS.length - 2]! : (durationS ?? 0) - origin - last;
   const endS = last + (lastGap > 0 ? lastGap : 1 / 30);
-  return { timesS, endS, variable: timesS.length > 2 && maxGap - minGap > VARIABLE_GAP_S };
+  return { timesS, endS, variable: timesS.length > 2 && maxGap - minGap > VARIABLE_GAP_S + TIME_EPSILON_S };
 }
 
 /** Index of the frame shown at time t: the last frame whose time is ≤ t (the first frame before it). */
@@ -45,7 +55,7 @@ export function frameAtTime(times: FrameTimes, t: number): number {
   let hi = timesS.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (timesS[mid]! <= t + 1e-7) lo = mid;
+    if (timesS[mid]! <= t + TIME_EPSILON_S) lo = mid;
     else hi = mid - 1;
   }
   return lo;
@@ -76,7 +86,7 @@ export function framesOfSeconds(
 ): { startFrame: number; endFrame: number } {
   const startFrame = frameAtTime(times, startS);
   let endFrame = frameAtTime(times, endS);
-  if (endFrame > startFrame && frameStartS(times, endFrame) >= endS - 1e-7) endFrame--;
+  if (endFrame > startFrame && frameStartS(times, endFrame) >= endS - TIME_EPSILON_S) endFrame--;
   return { startFrame, endFrame: Math.max(startFrame, endFrame) };
 }
 
