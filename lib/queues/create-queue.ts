@@ -9,6 +9,7 @@ import { catalogueOf } from "../rubrics/project-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { queueTypeForSubject, queueTypeOf } from "./queue-types";
 import { scoreCategoryWhere } from "./score-keys";
+import { localizeProblem } from "./localize";
 import type { QueueTypeModule } from "../task-modules/queue-type-module";
 import type { ParsedCreateQueueInput } from "./queue-type";
 import { createQueueSchema, type CreateQueueInput } from "./queues.validation";
@@ -111,6 +112,10 @@ export async function createQueue(
   const itemScope = run.task.subject !== "video" ? queueTypeForSubject(catalogue, run.task.subject) : null;
   if (run.task.subject !== "video" && !itemScope)
     throw new ValidationError(`A ${run.task.label} run has no review queues.`);
+  if (input.localize) {
+    const problem = localizeProblem(run.task, input.scope, itemScope?.noun ?? null);
+    if (problem) throw new ValidationError(problem);
+  }
   if (itemScope && input.scope !== itemScope.id)
     throw new ValidationError(
       `A ${run.task.label} run is reviewed one ${itemScope.noun} at a time: choose the scope "${itemScope.id}".`,
@@ -187,6 +192,7 @@ export async function createQueue(
           reviewersPerItem: input.reviewersPerItem,
           handOut: input.handOut,
           blind: input.blind,
+          localize: input.localize,
           guidelines: input.guidelines,
           itemCount: ids.length,
           createdById: actor.userId,

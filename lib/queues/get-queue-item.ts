@@ -5,6 +5,7 @@ import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, presenceTarget } from "../reviews/judgment-key";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { presenceKey } from "./presence-keys";
+import { localizeView } from "./localize";
 import { assignedItem } from "./queue-access";
 import { itemTargets, judgePresenceOf, presenceCategories, taskOfRun, type Target } from "./item-targets";
 import { queueSubjects } from "./queue-types";
@@ -99,6 +100,7 @@ export async function getQueueItem(
       scope: queue.scope as QueueType,
       mode: queue.mode as QueueMode,
       blind: queue.blind,
+      localize: queue.localize,
       reviewersPerItem: queue.reviewersPerItem,
       itemCount: queue.itemCount,
     },
@@ -123,6 +125,8 @@ export async function getQueueItem(
           metrics: runVideo ? Object.fromEntries(task.metrics.map((m) => [m.id, judgeMetrics[m.id] ?? null])) : null,
         }),
     targets: targetViews(targets, frames, mine, blind),
+    /** Queues that localise: the span task and labels the timeline marks, and which a "present" answer requires. */
+    localize: queue.localize ? localizeView(task, queue) : null,
     /** Presence-first queues: the categories to mark present or absent first (presenceView); null for other queues. */
     presence: presenceView(task, presence, presenceKeys, targets, mine, blind),
     nav: {

@@ -68,6 +68,7 @@ export function queueJson(queue: ReviewQueue) {
     reviewersPerItem: queue.reviewersPerItem,
     handOut: queue.handOut as QueueHandOut,
     blind: queue.blind,
+    localize: queue.localize,
     guidelines: queue.guidelines,
     itemCount: queue.itemCount,
     createdById: queue.createdById,

@@ -74,6 +74,8 @@ function buildCreateQueueSchema(catalogue: DeclarationCatalogue, scopes: readonl
     /** The order items are handed out in (QUEUE_HAND_OUTS). */
     handOut: z.enum(QUEUE_HAND_OUTS).default("overlap"),
     blind: z.boolean().default(false),
+    /** Reviewers also mark where (spans of the task's labels; lib/queues/localize.ts). */
+    localize: z.boolean().default(false),
     /** Instructions for the queue's reviewers (Markdown). */
     guidelines: guidelinesSchema.default(""),
   };

@@ -23,6 +23,7 @@ import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { itemTargets, judgePresenceOf, presenceCategories, taskOfRun, type Target } from "./item-targets";
 import { nextItem } from "./next-item";
 import { getQueueItem } from "./get-queue-item";
+import { requireSpansOfPresent } from "./localize";
 import { submitItemSchema, type PresenceJudgment, type SubmitItemInput } from "./submit-item.validation";
 
 function checkRange(target: Target, value: number) {
@@ -57,6 +58,7 @@ export async function submitItem(
   const targets = await itemTargets(prisma, queue, item.videoId, item.itemId, undefined, catalogue);
   const presence = await presencePlan(prisma, actor, queue, item.videoId, targets, input.presence, catalogue);
   const given = checkedJudgments(targets, input.judgments, presence);
+  await requireSpansOfPresent(prisma, actor, queue, item, input.presence, catalogue);
 
   // Each judgment is prepared (looked up, checked) before anything is written; then all of them and the
   // assignment's "done" are written in one transaction, so a failure on any target leaves the item as it was.

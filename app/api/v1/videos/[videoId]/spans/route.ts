@@ -6,6 +6,7 @@ import { appDeps } from "@/lib/videos/app-deps";
 import { createSpan, listVideoSpans } from "@/lib/spans/span-store";
 import { spanInputSchema } from "@/lib/spans/span-validation";
 import { visibleSpansFor } from "@/lib/spans/span-visibility";
+import { assertQueueSpanWrite } from "@/lib/queues/localize";
 import { recordIdSchema } from "@/lib/validation/ids";
 
 const spanListQuerySchema = z.object({ task: z.string().min(1).max(200).optional() });
@@ -37,12 +38,20 @@ export const POST = withProjectOf(
       "`{task, label, startFrame, endFrame}` or `{task, label, startS, endS}`, optional `boxes` and `note`; frames are inclusive.",
     body: { kind: "json", schema: spanInputSchema.and(z.object({ queueId: recordIdSchema.optional() })) },
     responses: [created("The span.")],
-    errors: [422],
+    errors: [404, 422],
   },
   async ({ actor, record, body, catalogue }) => {
     const deps = appDeps();
     const video = await deps.prisma.video.findUniqueOrThrow({ where: { id: record.id } });
     const { queueId, ...input } = body;
+    // Marked in a queue: only by a reviewer holding the item there, as a submission (lib/queues/localize.ts).
+    if (queueId)
+      await assertQueueSpanWrite(deps.prisma, actor, queueId, {
+        projectId: video.projectId,
+        videoId: video.id,
+        itemId: input.itemId,
+        task: input.task,
+      });
     const span = await createSpan(deps, actor, video, input, { catalogue: catalogue.declarations(), queueId });
     return Response.json(span, { status: 201 });
   },

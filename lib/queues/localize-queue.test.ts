@@ -1,0 +1,164 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { POST as markSpan } from "@/app/api/v1/videos/[videoId]/spans/route";
+import type { Actor } from "../auth/actor";
+import { createApiKey } from "../auth/api-keys";
+import { prisma } from "../db/prisma";
+import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
+import { apiRequest, routeContext } from "../testing/api-request";
+import { makeUser } from "../testing/fixtures";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
+import type { TaskDeclaration } from "../task-modules/task-declaration";
+import { createQueue } from "./create-queue";
+import { getQueueItem } from "./get-queue-item";
+import { localizeProblem } from "./localize";
+import { nextItem } from "./next-item";
+import { submitItem } from "./submit-item";
+import { queueJson } from "./queue-json";
+
+/*
+ * Presence first, then where. The judge scored s1 at two key frames (2, 7: present at t = 5), s2 (1, 0) and d1 (3):
+ * the reviewer grades s1 and any category they mark present; a localising queue also asks a span of each.
+ */
+let owner: Actor;
+let projectId: string;
+let videoIds: string[];
+
+async function reviewer(): Promise<Actor & { key: string }> {
+  const user = await makeUser();
+  await prisma.projectMember.create({ data: { projectId, userId: user.userId, role: "reviewer" } });
+  return { ...user, key: (await createApiKey(prisma, user.userId, "t")).key };
+}
+
+beforeAll(async () => {
+  owner = await makeUser();
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 2,
+    keyFrames: 2,
+    name: "Localising queue",
+  }));
+  await seedFinishedRun(prisma, owner, projectId, videoIds, {
+    scores: () => [
+      { stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 2 },
+      { stepId: "static_hallucination", scopeIndex: 1, category: "s1", value: 7 },
+      { stepId: "static_hallucination", scopeIndex: 0, category: "s2", value: 1 },
+      { stepId: "dynamic_hallucination", scopeIndex: 0, category: "d1", value: 3 },
+    ],
+    outcome: () => ({ verdict: true, overall: 50 }),
+  });
+  // Ten frames of 0.1 s each: the spans' frames and seconds (read from the file elsewhere; stored here).
+  for (const videoId of videoIds)
+    await prisma.videoFrameTimes.create({
+      data: { videoId, timesS: Array.from({ length: 10 }, (_, i) => i / 10), endS: 1, variable: false },
+    });
+});
+
+const localizing = (name: string, extra: Record<string, unknown> = {}) =>
+  createQueue(prisma, owner, projectId, {
+    name,
+    filter: {},
+    scope: "scores",
+    categories: ["s1", "s2", "d1"],
+    mode: "presence",
+    localize: true,
+    ...extra,
+  });
+
+function postSpan(key: string, videoId: string, body: Record<string, unknown>) {
+  return markSpan(
+    apiRequest(`/api/v1/videos/${videoId}/spans`, key, { method: "POST", body: JSON.stringify(body) }),
+    routeContext({ videoId }),
+  );
+}
+
+const presence = [
+  { category: "s1", value: 1 as const },
+  { category: "s2", value: 1 as const },
+  { category: "d1", value: 0 as const },
+];
+
+describe("queues that localise", () => {
+  it("stores the option and shows the span task, labels and the labels a present answer requires", async () => {
+    const queue = await localizing("Where, presence first");
+    expect(queueJson(queue).localize).toBe(true);
+    const plain = await createQueue(prisma, owner, projectId, { name: "Plain", filter: {}, scope: "verdict" });
+    expect(plain.localize).toBe(false);
+    const me = await reviewer();
+    const { itemId } = await nextItem(prisma, me, queue.id);
+    const item = await getQueueItem(prisma, me, queue.id, itemId!);
+    expect(item.queue.localize).toBe(true);
+    expect(item.localize!.task).toBe("hallucination");
+    expect(item.localize!.labels.map((l) => l.id)).toContain("d9");
+    expect(item.localize!.requiredWhenPresent).toEqual(["s1", "s2", "d1"]);
+    // On its own (no presence step) the spans are asked, none required.
+    const verdict = await localizing("Verdict where", { scope: "verdict", mode: "full", categories: [] });
+    const first = await nextItem(prisma, me, verdict.id);
+    expect((await getQueueItem(prisma, me, verdict.id, first.itemId!)).localize!.requiredWhenPresent).toEqual([]);
+  });
+
+  it("refuses a submission that marks a label present without a span of it (400 naming the labels), then takes it", async () => {
+    const queue = await localizing("Where, refused then taken");
+    const me = await reviewer();
+    const { itemId } = await nextItem(prisma, me, queue.id);
+    const item = await getQueueItem(prisma, me, queue.id, itemId!);
+    const judgments = item.targets.map((t) => ({ target: t.key, value: t.category === "d1" ? 0 : 4 }));
+    const refused = await submitItem(prisma, me, queue.id, itemId!, { presence, judgments }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 400, code: "spans_missing", details: { labels: ["s1", "s2"] } });
+    expect((refused as Error).message).toMatch(/no span of s1 \(Geometric structure irrationality\), s2 \(/);
+    expect(await prisma.humanJudgment.count({ where: { reviewerId: me.userId } })).toBe(0);
+
+    const marked = await postSpan(me.key, item.video.id, {
+      task: "hallucination",
+      label: "s1",
+      startFrame: 2,
+      endFrame: 4,
+      queueId: queue.id,
+    });
+    expect(marked.status).toBe(201);
+    expect(((await marked.json()) as { queueId: string }).queueId).toBe(queue.id);
+    await expect(submitItem(prisma, me, queue.id, itemId!, { presence, judgments })).rejects.toMatchObject({
+      details: { labels: ["s2"] },
+    });
+    // A span of the label marked outside the queue counts too: it is the reviewer's statement about the video.
+    expect(
+      (await postSpan(me.key, item.video.id, { task: "hallucination", label: "s2", startS: 0.5, endS: 0.6 })).status,
+    ).toBe(201);
+    const done = await submitItem(prisma, me, queue.id, itemId!, { presence, judgments });
+    expect(done.counted).toBe(true);
+  });
+
+  it("lets only a reviewer holding the item mark spans in the queue, in a localising queue of its task", async () => {
+    const queue = await localizing("Where, claims");
+    const holder = await reviewer();
+    const other = await reviewer();
+    const { itemId } = await nextItem(prisma, holder, queue.id);
+    const videoId = (await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).videoId;
+    const span = { task: "hallucination", label: "s1", startFrame: 0, endFrame: 0, queueId: queue.id };
+    const notHeld = await postSpan(other.key, videoId, span);
+    expect(notHeld.status).toBe(404);
+    expect(await notHeld.text()).toMatch(/not assigned to you/);
+    expect((await postSpan(holder.key, videoId, { ...span, task: "project" })).status).toBe(400);
+    const plain = await createQueue(prisma, owner, projectId, { name: "Not where", filter: {}, scope: "verdict" });
+    await nextItem(prisma, holder, plain.id);
+    const notLocalizing = await postSpan(holder.key, videoId, { ...span, queueId: plain.id });
+    expect(notLocalizing.status).toBe(400);
+    expect((await postSpan(holder.key, videoId, { ...span, queueId: "nosuchqueue" })).status).toBe(404);
+    await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
+    expect((await postSpan(holder.key, videoId, span)).status).toBe(400);
+    await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: null } });
+    expect((await postSpan(holder.key, videoId, span)).status).toBe(201);
+    expect(await prisma.span.count({ where: { queueId: queue.id } })).toBe(1);
+  });
+
+  it("refuses to localise a task without span labels or a queue of items", () => {
+    const task = builtInCatalogue().findTask("hallucination")!;
+    expect(localizeProblem(task, "scores", null)).toBeNull();
+    const unlabelled = {
+      ...task,
+      spanLabels: undefined,
+      targets: task.targets.map((t) => ({ ...t, reviewable: false })),
+    } as TaskDeclaration;
+    expect(localizeProblem(unlabelled, "scores", null)).toMatch(/has no span labels/);
+    expect(localizeProblem(task, "captions", "caption")).toMatch(/a queue of captions does not localise/);
+  });
+});
