@@ -1,0 +1,71 @@
+/**
+ * The point statistics of a comparison and their percentile intervals over videos: each resample draws the
+ * comparison's videos with replacement (the one bootstrap's `resampler`, seeded per comparison by `streamSeed`), and
+ * the statistics are computed from the resample's summed rows. The draws depend only on the seed, the comparison's key
+ * and its number of videos, so a label's interval is the same whichever other labels are computed beside it.
+ */
+import { percentileInterval, resampler, streamSeed } from "../../stats/bootstrap";
+import { STAT_COUNT, STRIDE, statsOfSums } from "./video-stats";
+
+export interface RowStats {
+  /** `point[label * STAT_COUNT + stat]`, NaN where undefined. */
+  point: Float64Array;
+  /** Interval bounds, same layout, NaN where no resample defines the statistic. */
+  lower: Float64Array;
+  upper: Float64Array;
+}
+
+export interface RowBootstrap {
+  iterations: number;
+  confidence: number;
+  seed: number;
+}
+
+/** Statistics of `videos` rows of `labels × STRIDE` counts each, with their bootstrap intervals. */
+export function bootstrapRows(
+  rows: Float64Array,
+  videos: number,
+  labels: number,
+  key: string,
+  options: RowBootstrap,
+): RowStats {
+  const width = labels * STRIDE;
+  const sums = new Float64Array(width);
+  for (let v = 0; v < videos; v++) for (let j = 0; j < width; j++) sums[j]! += rows[v * width + j]!;
+  const point = new Float64Array(labels * STAT_COUNT);
+  for (let k = 0; k < labels; k++) statsOfSums(sums, k * STRIDE, point, k * STAT_COUNT);
+
+  const { iterations, confidence } = options;
+  // replicates[(label * STAT_COUNT + stat) * iterations + b]: each statistic's resamples side by side.
+  const replicates = new Float64Array(labels * STAT_COUNT * iterations);
+  const draw = resampler(streamSeed(options.seed, key));
+  const sample = new Int32Array(videos);
+  const counts = new Int32Array(videos);
+  const stats = new Float64Array(STAT_COUNT);
+  for (let b = 0; b < iterations; b++) {
+    draw(sample, videos);
+    counts.fill(0);
+    for (let i = 0; i < videos; i++) counts[sample[i]!]!++;
+    sums.fill(0);
+    // A weighted sum of the rows (a video drawn c times counts c times), read in order rather than by the draws.
+    for (let v = 0; v < videos; v++) {
+      const c = counts[v]!;
+      if (c === 0) continue;
+      const base = v * width;
+      for (let j = 0; j < width; j++) sums[j]! += c * rows[base + j]!;
+    }
+    for (let k = 0; k < labels; k++) {
+      statsOfSums(sums, k * STRIDE, stats, 0);
+      for (let s = 0; s < STAT_COUNT; s++) replicates[(k * STAT_COUNT + s) * iterations + b] = stats[s]!;
+    }
+  }
+  const lower = new Float64Array(labels * STAT_COUNT).fill(NaN);
+  const upper = new Float64Array(labels * STAT_COUNT).fill(NaN);
+  for (let i = 0; i < labels * STAT_COUNT; i++) {
+    const interval = percentileInterval(replicates.subarray(i * iterations, (i + 1) * iterations), confidence);
+    if (!interval) continue;
+    lower[i] = interval.lower;
+    upper[i] = interval.upper;
+  }
+  return { point, lower, upper };
+}

@@ -1,0 +1,225 @@
+/**
+ * Agreement on where, per label: between every two people (reviewers and label sets' annotators) and pooled over all
+ * of them, and between each judge run and each person, the people pooled, and the gold. A pair compares the videos
+ * both raters looked at whose frame count is known; a pooled comparison sums its pairs' counts video by video, so a
+ * video is resampled with all its pairs. Pure: the loader (load-span-agreement.ts) reads the rows.
+ */
+import { checkedBootstrapOptions } from "../../stats/bootstrap";
+import { bootstrapRows, type RowStats } from "./bootstrap-rows";
+import type { AgreementSpan } from "./match";
+import {
+  MEAN_IOU_THRESHOLD,
+  SPAN_IOU_THRESHOLDS,
+  type SpanAgreementInput,
+  type SpanAgreementOptions,
+  type SpanAgreementResult,
+  type SpanComparison,
+  type SpanComparisonKind,
+  type SpanRater,
+  type SpanStat,
+} from "./types";
+import { ROW, STAT, STAT_COUNT, STRIDE, addVideoRow, frameTable } from "./video-stats";
+
+interface PairRows {
+  videos: string[];
+  rows: Float64Array;
+}
+
+interface Plan {
+  kind: SpanComparisonKind;
+  key: string;
+  referenceLabel: string;
+  predictionLabel: string;
+  members: [SpanRater, SpanRater][];
+}
+
+/** spans by author, then video, then label index. */
+type SpanIndex = Map<string, Map<string, AgreementSpan[][]>>;
+
+function indexSpans(input: SpanAgreementInput): SpanIndex {
+  const labelIndex = new Map(input.labels.map((l, i) => [l.id, i]));
+  const index: SpanIndex = new Map();
+  for (const span of input.spans) {
+    const k = labelIndex.get(span.label);
+    if (k === undefined) continue;
+    let byVideo = index.get(span.authorId);
+    if (!byVideo) index.set(span.authorId, (byVideo = new Map()));
+    let byLabel = byVideo.get(span.videoId);
+    if (!byLabel) byVideo.set(span.videoId, (byLabel = input.labels.map(() => [])));
+    byLabel[k]!.push(span);
+  }
+  return index;
+}
+
+/** Who is compared with whom, in the report's order. */
+function plans(raters: readonly SpanRater[]): Plan[] {
+  const byId = (a: SpanRater, b: SpanRater) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const people = raters.filter((r) => r.kind === "reviewer" || r.kind === "label_set").sort(byId);
+  const judges = raters.filter((r) => r.kind === "judge").sort(byId);
+  const gold = raters.find((r) => r.kind === "gold");
+  const out: Plan[] = [];
+  const peoplePairs: [SpanRater, SpanRater][] = [];
+  for (let i = 0; i < people.length; i++)
+    for (let j = i + 1; j < people.length; j++) peoplePairs.push([people[i]!, people[j]!]);
+  for (const [a, b] of peoplePairs)
+    out.push({
+      kind: "people",
+      key: `people:${a.id}|${b.id}`,
+      referenceLabel: a.label,
+      predictionLabel: b.label,
+      members: [[a, b]],
+    });
+  if (peoplePairs.length > 1)
+    out.push({
+      kind: "people_pooled",
+      key: "people:pooled",
+      referenceLabel: "people",
+      predictionLabel: "people",
+      members: peoplePairs,
+    });
+  for (const judge of judges) {
+    for (const person of people)
+      out.push({
+        kind: "judge_person",
+        key: `judge:${judge.id}|${person.id}`,
+        referenceLabel: person.label,
+        predictionLabel: judge.label,
+        members: [[person, judge]],
+      });
+    if (people.length > 1)
+      out.push({
+        kind: "judge_people",
+        key: `judge:${judge.id}|people`,
+        referenceLabel: "people",
+        predictionLabel: judge.label,
+        members: people.map((p) => [p, judge] as [SpanRater, SpanRater]),
+      });
+    if (gold)
+      out.push({
+        kind: "judge_gold",
+        key: `judge:${judge.id}|gold`,
+        referenceLabel: gold.label,
+        predictionLabel: judge.label,
+        members: [[gold, judge]],
+      });
+  }
+  return out;
+}
+
+/** One pair's rows over the videos both looked at (ids ascending); videos without a frame count go to `leftOut`. */
+function pairRows(
+  input: SpanAgreementInput,
+  index: SpanIndex,
+  reference: SpanRater,
+  prediction: SpanRater,
+  leftOut: Set<string>,
+): PairRows {
+  const a = input.coverage.get(reference.id) ?? new Set<string>();
+  const b = input.coverage.get(prediction.id) ?? new Set<string>();
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  const videos: string[] = [];
+  for (const v of small) {
+    if (!large.has(v)) continue;
+    if (input.frameCounts.has(v)) videos.push(v);
+    else leftOut.add(v);
+  }
+  videos.sort();
+  const labels = input.labels.length;
+  const width = labels * STRIDE;
+  const rows = new Float64Array(videos.length * width);
+  const ofReference = index.get(reference.id);
+  const ofPrediction = index.get(prediction.id);
+  for (let v = 0; v < videos.length; v++) {
+    const id = videos[v]!;
+    const frameCount = input.frameCounts.get(id)!;
+    const r = ofReference?.get(id);
+    const p = ofPrediction?.get(id);
+    for (let k = 0; k < labels; k++) addVideoRow(r?.[k] ?? [], p?.[k] ?? [], frameCount, rows, v * width + k * STRIDE);
+  }
+  return { videos, rows };
+}
+
+/** A pooled comparison's rows: its pairs' rows summed video by video over the union of their videos. */
+function pooledRows(members: readonly PairRows[], width: number): PairRows {
+  if (members.length === 1) return members[0]!;
+  const videos = [...new Set(members.flatMap((m) => m.videos))].sort();
+  const at = new Map(videos.map((v, i) => [v, i]));
+  const rows = new Float64Array(videos.length * width);
+  for (const m of members) {
+    for (let i = 0; i < m.videos.length; i++) {
+      const base = at.get(m.videos[i]!)! * width;
+      for (let j = 0; j < width; j++) rows[base + j]! += m.rows[i * width + j]!;
+    }
+  }
+  return { videos, rows };
+}
+
+const stat = (s: RowStats, i: number): SpanStat => ({
+  value: Number.isNaN(s.point[i]!) ? null : s.point[i]!,
+  ci: Number.isNaN(s.lower[i]!) ? null : [s.lower[i]!, s.upper[i]!],
+});
+
+function comparisonOf(plan: Plan, pair: PairRows, stats: RowStats, k: number, labels: number): SpanComparison {
+  const width = labels * STRIDE;
+  const sums = new Float64Array(STRIDE);
+  for (let v = 0; v < pair.videos.length; v++)
+    for (let j = 0; j < STRIDE; j++) sums[j]! += pair.rows[v * width + k * STRIDE + j]!;
+  const base = k * STAT_COUNT;
+  const table = frameTable(sums, 0);
+  return {
+    kind: plan.kind,
+    key: plan.key,
+    referenceLabel: plan.referenceLabel,
+    predictionLabel: plan.predictionLabel,
+    videos: pair.videos.length,
+    referenceSpans: sums[ROW.referenceSpans]!,
+    predictionSpans: sums[ROW.predictionSpans]!,
+    thresholds: SPAN_IOU_THRESHOLDS.map((threshold, t) => ({
+      threshold,
+      matched: sums[ROW.matched + t]!,
+      precision: stat(stats, base + STAT.precision(t)),
+      recall: stat(stats, base + STAT.recall(t)),
+      f1: stat(stats, base + STAT.f1(t)),
+    })),
+    meanIou: stat(stats, base + STAT.meanIou),
+    frames: { ...table, kappa: stat(stats, base + STAT.kappa), alpha: stat(stats, base + STAT.alpha) },
+    boxIou: { ...stat(stats, base + STAT.boxIou), pairs: sums[ROW.boxPairs]! },
+  };
+}
+
+/** Span agreement of every comparison and label, with bootstrap intervals over videos (seed 1, 1000 resamples by default). */
+export function spanAgreement(input: SpanAgreementInput, options: SpanAgreementOptions = {}): SpanAgreementResult {
+  const { iterations, confidence } = checkedBootstrapOptions(options);
+  const seed = options.seed ?? 1;
+  const index = indexSpans(input);
+  const labels = input.labels.length;
+  const leftOut = new Set<string>();
+  const pairCache = new Map<string, PairRows>();
+  const perLabel: SpanComparison[][] = input.labels.map(() => []);
+  for (const plan of plans(input.raters)) {
+    const members = plan.members.map(([a, b]) => {
+      const key = `${a.id}\u0000${b.id}`;
+      let rows = pairCache.get(key);
+      if (!rows) pairCache.set(key, (rows = pairRows(input, index, a, b, leftOut)));
+      return rows;
+    });
+    const pair = pooledRows(members, labels * STRIDE);
+    if (pair.videos.length === 0) continue;
+    const stats = bootstrapRows(pair.rows, pair.videos.length, labels, plan.key, { iterations, confidence, seed });
+    for (let k = 0; k < labels; k++) {
+      const comparison = comparisonOf(plan, pair, stats, k, labels);
+      if (comparison.referenceSpans + comparison.predictionSpans > 0) perLabel[k]!.push(comparison);
+    }
+  }
+  return {
+    matching: "greedy_iou",
+    thresholds: [...SPAN_IOU_THRESHOLDS],
+    meanIouThreshold: MEAN_IOU_THRESHOLD,
+    bootstrap: { iterations, confidence, seed, over: "videos" },
+    raters: [...input.raters],
+    videosLeftOut: leftOut.size,
+    labels: input.labels.flatMap((l, k) =>
+      perLabel[k]!.length ? [{ label: l.id, name: l.label, comparisons: perLabel[k]! }] : [],
+    ),
+  };
+}
