@@ -1,0 +1,148 @@
+/**
+ * Exporting spans: the project's spans that count (not withdrawn), narrowed by task, label and author, as CSV,
+ * JSONL or Label Studio tasks (with their labelling config). Whole or withheld: while the caller reviews any of the
+ * exported videos blind, the export is a 409 that says why (the spans of others and of the judge are hidden from
+ * them there), so a file never differs with who downloads it.
+ */
+import type { PrismaClient, Span } from "../../generated/prisma/client";
+import type { Actor } from "../../auth/actor";
+import { requireProjectAccess } from "../../authz/permissions";
+import { exportFileName } from "../../agreement/export-file-name";
+import { appUrl } from "../../config/app-url";
+import { parseLabelSetReviewerId } from "../../label-sets/label-set-reviewer";
+import type { ObjectStorage } from "../../storage/object-storage";
+import { requireWholeView } from "../../visibility/withheld";
+import type { FrameTimes } from "../frame-times";
+import type { BoxKeyframe } from "../span-types";
+import { videoFrameTimes } from "../video-frame-times";
+import { labelStudioSpanConfig, labelStudioSpanTasks, type LabelStudioVideo } from "./label-studio-spans";
+import type { ExportSpan } from "./span-file-types";
+import { spansCsv, spansJsonl } from "./span-table";
+
+export type SpanExportFormat = "csv" | "jsonl" | "label-studio" | "label-studio-config";
+
+export interface SpanExportFilter {
+  task?: string | undefined;
+  label?: string | undefined;
+  /** An author id: a user id, `labelset:<id>[:<annotator>]`, `run:<id>` or `gold`. */
+  author?: string | undefined;
+  /** A label set's id: its spans, whichever annotator. */
+  labelSet?: string | undefined;
+}
+
+/** The annotator a span is written with: a label set's annotator column, a reviewer's email, else its author id. */
+function annotatorOf(span: Pick<Span, "authorKind" | "authorId">, emails: ReadonlyMap<string, string>): string {
+  if (span.authorKind === "label_set") return parseLabelSetReviewerId(span.authorId)?.annotator ?? "";
+  if (span.authorKind === "reviewer") return emails.get(span.authorId) ?? span.authorId;
+  return span.authorId;
+}
+
+/** The filtered spans of the project, in video, time and author order, as the writers read them. */
+export async function exportSpans(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  filter: SpanExportFilter,
+): Promise<ExportSpan[]> {
+  await requireProjectAccess(prisma, actor, projectId, "export.read");
+  const rows = await prisma.span.findMany({
+    where: {
+      projectId,
+      withdrawn: false,
+      ...(filter.task ? { task: filter.task } : {}),
+      ...(filter.label ? { label: filter.label } : {}),
+      ...(filter.author ? { authorId: filter.author } : {}),
+      ...(filter.labelSet ? { labelSetId: filter.labelSet } : {}),
+    },
+    orderBy: [{ videoId: "asc" }, { startFrame: "asc" }, { endFrame: "asc" }, { authorId: "asc" }, { id: "asc" }],
+    include: { video: { select: { relativePath: true, fileName: true } } },
+  });
+  const videoIds = [...new Set(rows.map((r) => r.videoId))];
+  await requireWholeView(prisma, actor.userId, videoIds, "This span export");
+  const reviewers = [...new Set(rows.filter((r) => r.authorKind === "reviewer").map((r) => r.authorId))];
+  const users = await prisma.user.findMany({ where: { id: { in: reviewers } }, select: { id: true, email: true } });
+  const emails = new Map(users.map((u) => [u.id, u.email]));
+  return rows.map((r) => ({
+    videoId: r.videoId,
+    videoPath: r.video.relativePath,
+    fileName: r.video.fileName,
+    task: r.task,
+    label: r.label,
+    annotator: annotatorOf(r, emails),
+    authorKind: r.authorKind,
+    startFrame: r.startFrame,
+    endFrame: r.endFrame,
+    startS: r.startS,
+    endS: r.endS,
+    boxes: r.boxes as unknown as BoxKeyframe[],
+    note: r.note,
+  }));
+}
+
+/** The videos of the spans with their frame counts and times, for Label Studio's tasks. */
+async function labelStudioVideos(
+  deps: { prisma: PrismaClient; storage: ObjectStorage },
+  spans: readonly ExportSpan[],
+): Promise<LabelStudioVideo[]> {
+  const ids = [...new Set(spans.map((s) => s.videoId))];
+  const stored = await deps.prisma.videoFrameTimes.findMany({ where: { videoId: { in: ids } } });
+  const times = new Map<string, FrameTimes>(stored.map((t) => [t.videoId, t]));
+  const base = appUrl().replace(/\/+$/, "");
+  const out: LabelStudioVideo[] = [];
+  for (const id of ids) {
+    const span = spans.find((s) => s.videoId === id)!;
+    let own = times.get(id);
+    if (!own) {
+      const video = await deps.prisma.video.findUniqueOrThrow({
+        where: { id },
+        select: { id: true, storageKey: true },
+      });
+      own = await videoFrameTimes(deps, video);
+    }
+    out.push({
+      videoId: id,
+      url: `${base}/api/v1/videos/${id}/file`,
+      path: span.videoPath,
+      frameCount: own.timesS.length,
+      durationS: own.endS,
+      timesS: own.timesS,
+    });
+  }
+  return out;
+}
+
+/** The export as a file: its body, content type and name. */
+export async function spanExportFile(
+  deps: { prisma: PrismaClient; storage: ObjectStorage },
+  actor: Actor,
+  projectId: string,
+  format: SpanExportFormat,
+  filter: SpanExportFilter,
+): Promise<{ body: string; contentType: string; fileName: string }> {
+  const spans = await exportSpans(deps.prisma, actor, projectId, filter);
+  const project = await deps.prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
+  const name = (what: string, extension: string) =>
+    exportFileName({ project: project.name, what, filter: { ...filter }, date: new Date(), extension });
+  if (format === "csv")
+    return { body: spansCsv(spans), contentType: "text/csv; charset=utf-8", fileName: name("spans", "csv") };
+  if (format === "jsonl")
+    return {
+      body: spansJsonl(spans),
+      contentType: "application/x-ndjson; charset=utf-8",
+      fileName: name("spans", "jsonl"),
+    };
+  if (format === "label-studio-config") {
+    const labels = [...new Set(spans.map((s) => s.label))].sort();
+    return {
+      body: labelStudioSpanConfig(labels),
+      contentType: "application/xml; charset=utf-8",
+      fileName: name("spans-label-studio-config", "xml"),
+    };
+  }
+  const tasks = labelStudioSpanTasks(await labelStudioVideos(deps, spans), spans);
+  return {
+    body: JSON.stringify(tasks, null, 2),
+    contentType: "application/json; charset=utf-8",
+    fileName: name("spans-label-studio-tasks", "json"),
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * Importing spans as a label set: a CSV or JSONL of spans (format "spans") or a Label Studio export of video
+ * annotations (format "label_studio_spans"). Every row is matched to a video, converted with that video's frame times
+ * and checked as a reviewer's span is (spanProblem); a dry run lists every problem with its row, and an import with
+ * any problem is a 400 that lists them and writes nothing. The label set and all its spans are written in one
+ * transaction; each annotator is a rater `labelset:<id>[:<annotator>]`, as the label sets of judgments are.
+ */
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { Actor } from "../../auth/actor";
+import { requireProjectAccess } from "../../authz/permissions";
+import { AppError, isAppError, PayloadTooLargeError, ValidationError } from "../../errors";
+import { labelSetReviewerId } from "../../label-sets/label-set-reviewer";
+import { requireFreeName, sha256Of } from "../../label-sets/label-sets";
+import type { ObjectStorage } from "../../storage/object-storage";
+import type { TaskDeclaration } from "../../task-modules/task-declaration";
+import { rejectNulBytesInFile } from "../../validation/nul-bytes";
+import type { FrameTimes } from "../frame-times";
+import { projectSpanLabels, type SpanLabel, spanLabelsFor } from "../span-labels";
+import { insertSpans, type NewSpan } from "../span-store";
+import { videoFrameTimes } from "../video-frame-times";
+import { parseLabelStudioSpans } from "./label-studio-spans";
+import {
+  MAX_LISTED_PROBLEMS,
+  MAX_SPAN_FILE_ROWS,
+  type ParsedSpanFile,
+  type SpanFileProblem,
+  type SpanFileRow,
+} from "./span-file-types";
+import { resolveRow, videoMatcher } from "./span-resolve";
+import { parseSpanTable } from "./span-table";
+
+export type SpanFileFormat = "spans" | "label_studio_spans";
+
+export interface SpanImportInput {
+  file: Uint8Array;
+  fileName: string;
+  name: string;
+  citation?: string;
+  format: SpanFileFormat;
+  /** The task of rows that name none. */
+  task: string;
+  dryRun: boolean;
+}
+
+/** Some rows cannot be imported: nothing was written; `details.problems` lists them (capped) with their rows. */
+export class SpanFileError extends AppError {
+  constructor(problems: readonly SpanFileProblem[]) {
+    const first = problems[0]!;
+    super(
+      400,
+      "invalid_request",
+      `${problems.length} row${problems.length === 1 ? "" : "s"} of the file cannot be imported (${first.where}: ${first.message}${problems.length > 1 ? " …" : ""}); nothing was imported.`,
+      { problems: problems.slice(0, MAX_LISTED_PROBLEMS), problemCount: problems.length },
+    );
+  }
+}
+
+/** The file read as UTF-8 and parsed; more rows than MAX_SPAN_FILE_ROWS is a 413 naming the limit. */
+export function readSpanFile(input: Pick<SpanImportInput, "file" | "fileName" | "format">): ParsedSpanFile {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(input.file);
+  } catch {
+    throw new ValidationError("The file is not UTF-8 text.");
+  }
+  rejectNulBytesInFile(text, input.fileName);
+  const tooMany = (count: string) =>
+    new PayloadTooLargeError(
+      `The file holds ${count} spans; a span file may hold at most ${MAX_SPAN_FILE_ROWS.toLocaleString("en")}. Split it.`,
+      { limit: MAX_SPAN_FILE_ROWS },
+    );
+  // A JSONL's lines are its rows: counted before any is parsed.
+  if (input.format === "spans" && /\.(jsonl|ndjson)$/i.test(input.fileName)) {
+    let lines = 0;
+    for (const line of text.split("\n")) if (line.trim()) lines++;
+    if (lines > MAX_SPAN_FILE_ROWS) throw tooMany(`${lines.toLocaleString("en")}`);
+  }
+  const parsed = input.format === "spans" ? parseSpanTable(text, input.fileName) : parseLabelStudioSpans(text);
+  const count = parsed.rows.length + parsed.problems.length;
+  if (count > MAX_SPAN_FILE_ROWS) throw tooMany(`more than ${MAX_SPAN_FILE_ROWS.toLocaleString("en")}`);
+  return parsed;
+}
+
+interface ImportContext {
+  deps: { prisma: PrismaClient; storage: ObjectStorage };
+  catalogue: { findTask(id: string): TaskDeclaration | null };
+  projectLabels: SpanLabel[];
+}
+
+/** Each row's span on its video, or its problem; frame times are read once per video (and kept). */
+async function resolveRows(
+  projectId: string,
+  rows: readonly SpanFileRow[],
+  defaultTask: string,
+  context: ImportContext,
+): Promise<{ spans: (NewSpan & { annotator: string })[]; problems: SpanFileProblem[] }> {
+  const { prisma } = context.deps;
+  const videos = await prisma.video.findMany({
+    where: { projectId },
+    select: { id: true, fileName: true, relativePath: true, storageKey: true },
+  });
+  const match = videoMatcher(videos);
+  const storageKeys = new Map(videos.map((v) => [v.id, v.storageKey]));
+  const labelsOf = new Map<string, SpanLabel[] | null>();
+  const timesOf = new Map<string, FrameTimes | string>();
+  const spans: (NewSpan & { annotator: string })[] = [];
+  const problems: SpanFileProblem[] = [];
+  for (const row of rows) {
+    const problem = (message: string) => problems.push({ row: row.row, where: row.where, message });
+    const video = match(row.video);
+    if (typeof video === "string") {
+      problem(video);
+      continue;
+    }
+    const task = row.task ?? defaultTask;
+    if (!labelsOf.has(task)) labelsOf.set(task, spanLabelsFor(task, context.catalogue, context.projectLabels));
+    const labels = labelsOf.get(task);
+    if (!labels) {
+      problem(`"${task}" is not a task of this project.`);
+      continue;
+    }
+    if (!timesOf.has(video.id)) {
+      try {
+        timesOf.set(
+          video.id,
+          await videoFrameTimes(context.deps, { id: video.id, storageKey: storageKeys.get(video.id)! }),
+        );
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        timesOf.set(video.id, `${video.relativePath}: ${error.message}`);
+      }
+    }
+    const times = timesOf.get(video.id)!;
+    if (typeof times === "string") {
+      problem(times);
+      continue;
+    }
+    const span = resolveRow(row, task, { times, labels });
+    if (typeof span === "string") problem(span);
+    else
+      spans.push({
+        ...span,
+        projectId,
+        videoId: video.id,
+        authorKind: "label_set",
+        authorId: "",
+        annotator: row.annotator,
+      });
+  }
+  return { spans, problems };
+}
+
+function countBy(keys: Iterable<string>): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return Object.fromEntries(counts);
+}
+
+/** Reads a span file and plans the label set; imports it unless `dryRun` (owners: `videos.import`). */
+export async function importSpanLabelSet(
+  deps: { prisma: PrismaClient; storage: ObjectStorage },
+  actor: Actor,
+  projectId: string,
+  input: SpanImportInput,
+  catalogue: ImportContext["catalogue"],
+) {
+  const { prisma } = deps;
+  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const name = input.name.trim();
+  if (!name) throw new ValidationError("Name the label set.");
+  await requireFreeName(prisma, projectId, name);
+  const parsed = readSpanFile(input);
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { spanLabels: true } });
+  const projectLabels = projectSpanLabels(project.spanLabels);
+  const resolved = await resolveRows(projectId, parsed.rows, input.task, { deps, catalogue, projectLabels });
+  const problems = [...parsed.problems, ...resolved.problems].sort((a, b) => a.row - b.row);
+  const sha256 = sha256Of(input.file);
+  const plan = {
+    name,
+    fileName: input.fileName,
+    sha256,
+    format: input.format,
+    rows: parsed.rows.length + parsed.problems.length,
+    spans: resolved.spans.length,
+    matchedVideos: new Set(resolved.spans.map((s) => s.videoId)).size,
+    labels: countBy(resolved.spans.map((s) => `${s.task}:${s.label}`)),
+    annotators: countBy(resolved.spans.flatMap((s) => (s.annotator ? [s.annotator] : []))),
+    problems: problems.slice(0, MAX_LISTED_PROBLEMS),
+    problemCount: problems.length,
+  };
+  if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
+  if (problems.length) throw new SpanFileError(problems);
+  if (resolved.spans.length === 0) throw new ValidationError("Nothing to import: the file holds no span.");
+  const annotators = [...new Set(resolved.spans.flatMap((s) => (s.annotator ? [s.annotator] : [])))].sort();
+  const labelSet = await prisma.$transaction(
+    async (tx) => {
+      const set = await tx.labelSet.create({
+        data: {
+          projectId,
+          name,
+          format: input.format,
+          fileName: input.fileName,
+          sha256,
+          citation: input.citation?.trim() ?? "",
+          importedById: actor.userId,
+          annotators,
+        },
+      });
+      const spans = resolved.spans.map(({ annotator, ...span }) => ({
+        ...span,
+        authorId: labelSetReviewerId(set.id, annotator || null),
+        labelSetId: set.id,
+      }));
+      const written = await insertSpans(tx, spans, actor.userId);
+      return { ...set, spans: written };
+    },
+    { timeout: 120_000 },
+  );
+  return { dryRun: false as const, plan, labelSet };
+}

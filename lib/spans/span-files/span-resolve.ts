@@ -1,0 +1,118 @@
+/**
+ * A span file's rows against the project: which video each names, the frames its seconds cover, and whether it is a
+ * span FrameJury can keep (spanProblem). Pure: the importer (span-import.ts) loads the videos, labels and frame
+ * times and writes what this accepts.
+ */
+import { type FrameTimes, frameAtTime, frameEndS, frameStartS } from "../frame-times";
+import type { SpanLabel } from "../span-labels";
+import type { SpanFields } from "../span-types";
+import { secondsOf, sortedBoxes, spanProblem } from "../span-validation";
+import type { SpanFileRow } from "./span-file-types";
+
+export interface MatchableVideo {
+  id: string;
+  fileName: string;
+  relativePath: string;
+}
+
+/**
+ * The project's videos by what a file calls them: an id, a path in the project (or a longer path ending in one),
+ * or a file name that only one video has. Maps, so a name like `__proto__` is a name like any other.
+ */
+export function videoMatcher(videos: readonly MatchableVideo[]) {
+  const byId = new Map(videos.map((v) => [v.id, v]));
+  const byPath = new Map(videos.map((v) => [v.relativePath, v]));
+  const byName = new Map<string, MatchableVideo[]>();
+  for (const v of videos) byName.set(v.fileName, [...(byName.get(v.fileName) ?? []), v]);
+  return (name: string): MatchableVideo | string => {
+    const found = byId.get(name);
+    if (found) return found;
+    const path = name
+      .replaceAll("\\", "/")
+      .replace(/^[A-Za-z]:/, "")
+      .replace(/^\/+/, "");
+    const parts = path.split("/");
+    for (let i = 0; i < parts.length; i++) {
+      const match = byPath.get(parts.slice(i).join("/"));
+      if (match) return match;
+    }
+    const named = byName.get(parts[parts.length - 1] ?? "") ?? [];
+    if (named.length === 1) return named[0]!;
+    // Label Studio prefixes an uploaded file's name with 8 hex digits and a dash (`1a2b3c4d-clip.mp4`).
+    const unprefixed = /^[0-9a-f]{8}-(.+)$/.exec(parts[parts.length - 1] ?? "")?.[1];
+    const lsNamed = unprefixed ? (byName.get(unprefixed) ?? []) : [];
+    if (named.length === 0 && lsNamed.length === 1) return lsNamed[0]!;
+    if (named.length > 1 || lsNamed.length > 1)
+      return `${Math.max(named.length, lsNamed.length)} videos of the project have the file name of "${name}": give its path or id`;
+    return `"${name}" is not a video of this project (by id, path or file name)`;
+  };
+}
+
+/** Times within this of a frame boundary are on it (containers and files round timestamps to the millisecond). */
+const ON_BOUNDARY_S = 0.001;
+
+/** The frame boundary t is on (a frame's start, or the video's end), or null. */
+function boundaryAt(times: FrameTimes, t: number): number | null {
+  const frame = frameAtTime(times, t);
+  for (const b of [frameStartS(times, frame), frameEndS(times, frame)]) if (Math.abs(b - t) <= ON_BOUNDARY_S) return b;
+  return null;
+}
+
+const ms = (s: number) => `${Math.round(s * 1000000) / 1000} ms`;
+const sec = (s: number) => `${Math.round(s * 1e6) / 1e6} s`;
+
+/**
+ * The frames a row's seconds cover: its start's frame to the last frame starting before its end, a time within 1 ms
+ * of a frame boundary read as that boundary. On a video whose frame rate varies a time inside a frame cannot say
+ * which frame was meant (a file made at a nominal rate places it elsewhere), so there both times must be on
+ * boundaries: a row that is not is refused, naming the nearest boundaries.
+ */
+export function framesOfRowSeconds(
+  times: FrameTimes,
+  startS: number,
+  endS: number,
+): { startFrame: number; endFrame: number } | string {
+  if (endS < startS) return `The span ends (${sec(endS)}) before it starts (${sec(startS)}).`;
+  if (startS >= times.endS - 1e-9 || endS > times.endS + ON_BOUNDARY_S)
+    return `The span (${sec(startS)}–${sec(endS)}) is outside the video (0–${sec(times.endS)}).`;
+  const start = boundaryAt(times, startS);
+  const end = boundaryAt(times, endS);
+  if (times.variable && (start === null || end === null)) {
+    const [t, which] = start === null ? [startS, "start"] : [endS, "end"];
+    const f = frameAtTime(times, t);
+    return (
+      `The video's frame rate varies, so seconds name frames only on its frame boundaries: the ${which} ${sec(t)} ` +
+      `falls inside frame ${f} (${sec(frameStartS(times, f))}–${sec(frameEndS(times, f))}, ${ms(frameEndS(times, f) - frameStartS(times, f))}). ` +
+      "Give start_frame and end_frame, or the frames' exact times."
+    );
+  }
+  const startFrame = frameAtTime(times, start ?? startS);
+  const e = end ?? endS;
+  let endFrame = frameAtTime(times, e);
+  if (endFrame > startFrame && frameStartS(times, endFrame) >= e - 1e-9) endFrame--;
+  return { startFrame, endFrame: Math.max(startFrame, endFrame) };
+}
+
+/** The span a row gives on its video, with its seconds, or why it cannot be kept. */
+export function resolveRow(
+  row: SpanFileRow,
+  task: string,
+  context: { times: FrameTimes; labels: readonly SpanLabel[] },
+): (SpanFields & { startS: number; endS: number }) | string {
+  let frames: { startFrame: number; endFrame: number } | string;
+  if (row.startFrame !== undefined)
+    frames = { startFrame: row.startFrame, endFrame: row.endFrame ?? context.times.timesS.length - 1 };
+  else frames = framesOfRowSeconds(context.times, row.startS!, row.endS!);
+  if (typeof frames === "string") return frames;
+  const fields: SpanFields = {
+    task,
+    label: row.label,
+    itemId: "",
+    ...frames,
+    boxes: sortedBoxes(row.boxes),
+    note: row.note,
+  };
+  const problem = spanProblem(fields, context);
+  if (problem) return problem;
+  return { ...fields, ...secondsOf(fields, context.times) };
+}
