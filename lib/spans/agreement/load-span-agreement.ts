@@ -1,0 +1,231 @@
+/**
+ * Span agreement of a project's task from PostgreSQL: every span of the scope that counts (never a page of them),
+ * who looked at which video, and each video's frame count, handed to the pure spanAgreement. Withheld whole (409
+ * `withheld`) while the caller reviews any of the scope's videos blind, as the agreement report is.
+ */
+import { z } from "zod";
+import type { PrismaClient } from "../../generated/prisma/client";
+import type { Actor } from "../../auth/actor";
+import { requireProjectAccess } from "../../authz/permissions";
+import { directRows } from "../../db/direct-sql";
+import { NotFoundError, ValidationError } from "../../errors";
+import { reviewerInfo, scopeRuns } from "../../agreement/load";
+import type { TaskDeclaration } from "../../task-modules/task-declaration";
+import { blindVideoIdsFor } from "../../visibility/judge-visibility";
+import { requireWholeView } from "../../visibility/withheld";
+import { recordIdSchema } from "../../validation/ids";
+import { projectSpanLabels, spanLabelIdSchema, spanLabelsFor } from "../span-labels";
+import { GOLD_AUTHOR_ID, type BoxKeyframe } from "../span-types";
+import { spanAgreement } from "./span-agreement";
+import type { SpanAgreementOptions, SpanAgreementResult, SpanAgreementRow, SpanRater, SpanRaterKind } from "./types";
+
+/** The query of the span agreement route and page: a task, optionally one judge run and one label. */
+export const spanAgreementQuerySchema = z
+  .object({
+    task: z.string().trim().min(1, "task is required").max(200),
+    runId: recordIdSchema.optional(),
+    label: spanLabelIdSchema.optional(),
+    format: z.enum(["json", "csv"]).default("json"),
+  })
+  .strict();
+export type SpanAgreementQuery = z.output<typeof spanAgreementQuerySchema>;
+
+export interface SpanAgreementReport extends SpanAgreementResult {
+  task: string;
+  runId: string | null;
+  label: string | null;
+}
+
+interface Scope {
+  projectId: string;
+  task: string;
+  runId: string | null;
+}
+
+/** The scope's span rows (`label` null: every label); judge spans only of the chosen run when there is one. */
+async function spanRows(prisma: PrismaClient, scope: Scope, label: string | null) {
+  const rows = await directRows(prisma)<{
+    id: string;
+    videoId: string;
+    authorId: string;
+    label: string;
+    startFrame: number;
+    endFrame: number;
+    boxes: string | null;
+  }>`
+    SELECT s."id", s."videoId", s."authorId", s."label", s."startFrame", s."endFrame",
+           CASE WHEN jsonb_array_length(s."boxes") > 0 THEN s."boxes"::text END AS "boxes"
+    FROM "span" s
+    WHERE s."projectId" = ${scope.projectId} AND s."task" = ${scope.task} AND NOT s."withdrawn"
+      AND (${scope.runId}::text IS NULL OR s."authorKind" <> 'judge' OR s."runId" = ${scope.runId}::text)
+      AND (${label}::text IS NULL OR s."label" = ${label}::text)`;
+  return rows.map((r): SpanAgreementRow => ({
+    ...r,
+    boxes: r.boxes === null ? [] : sortedBoxes(JSON.parse(r.boxes) as unknown),
+  }));
+}
+
+/** Stored boxes sorted by frame (the store validated them; anything else is dropped, never a crash). */
+function sortedBoxes(stored: unknown): BoxKeyframe[] {
+  if (!Array.isArray(stored)) return [];
+  const boxes = stored.filter(
+    (b): b is BoxKeyframe =>
+      typeof b === "object" &&
+      b !== null &&
+      ["frame", "x", "y", "w", "h"].every((k) => typeof (b as Record<string, unknown>)[k] === "number"),
+  );
+  return boxes.sort((a, b) => a.frame - b.frame);
+}
+
+/** Every author of the scope's spans (any label), and the labels they used. */
+async function authorsAndLabels(prisma: PrismaClient, scope: Scope) {
+  return directRows(prisma)<{ authorId: string; authorKind: SpanRaterKind; labels: string[] }>`
+    SELECT s."authorId", s."authorKind"::text AS "authorKind", array_agg(DISTINCT s."label") AS "labels"
+    FROM "span" s
+    WHERE s."projectId" = ${scope.projectId} AND s."task" = ${scope.task} AND NOT s."withdrawn"
+      AND (${scope.runId}::text IS NULL OR s."authorKind" <> 'judge' OR s."runId" = ${scope.runId}::text)
+    GROUP BY 1, 2
+    ORDER BY 1`;
+}
+
+/**
+ * The videos each author looked at: those they marked a span of the task on, and those they reviewed without marking
+ * one (a judgment of the task, a submitted item of a queue of its runs), a judge run's judged videos, the gold's
+ * adjudicated videos. A video looked at and left unmarked is agreement on "nothing here", not a missing rating.
+ */
+async function coverage(prisma: PrismaClient, scope: Scope, authors: readonly string[]) {
+  const rows = await directRows(prisma)<{ rater: string; videoId: string }>`
+    SELECT s."authorId" AS "rater", s."videoId" FROM "span" s
+    WHERE s."projectId" = ${scope.projectId} AND s."task" = ${scope.task} AND NOT s."withdrawn"
+      AND s."authorId" = ANY(${[...authors]}::text[])
+    UNION
+    SELECT h."reviewerId", h."videoId" FROM "human_judgment" h
+    WHERE h."projectId" = ${scope.projectId} AND h."task" = ${scope.task} AND NOT h."withdrawn"
+      AND h."reviewerId" = ANY(${[...authors]}::text[])
+    UNION
+    SELECT a."reviewerId", i."videoId" FROM "review_queue_assignment" a
+    JOIN "review_queue_item" i ON i."id" = a."itemId"
+    JOIN "review_queue" q ON q."id" = i."queueId"
+    JOIN "judge_run" r ON r."id" = q."runId"
+    WHERE q."projectId" = ${scope.projectId} AND r."pipeline" = ${scope.task} AND a."status" = 'done'
+      AND a."reviewerId" = ANY(${[...authors]}::text[])
+    UNION
+    SELECT 'run:' || rv."runId", rv."videoId" FROM "run_video" rv
+    JOIN "judge_run" r ON r."id" = rv."runId"
+    WHERE r."projectId" = ${scope.projectId} AND r."pipeline" = ${scope.task} AND rv."status" = 'done'
+      AND ('run:' || rv."runId") = ANY(${[...authors]}::text[])
+    UNION
+    SELECT ${GOLD_AUTHOR_ID}::text, g."videoId" FROM "gold_judgment" g
+    WHERE g."projectId" = ${scope.projectId} AND g."task" = ${scope.task} AND ${GOLD_AUTHOR_ID}::text = ANY(${[...authors]}::text[])`;
+  const byRater = new Map<string, Set<string>>();
+  for (const row of rows) {
+    let videos = byRater.get(row.rater);
+    if (!videos) byRater.set(row.rater, (videos = new Set()));
+    videos.add(row.videoId);
+  }
+  return byRater;
+}
+
+/** Frame count of each video: its stored frame times' length, else the probed frame count; unknown videos are absent. */
+async function frameCounts(prisma: PrismaClient, projectId: string, videoIds: readonly string[]) {
+  const rows = await directRows(prisma)<{ id: string; frames: number | null }>`
+    SELECT v."id", coalesce(nullif(cardinality(f."timesS"), 0), v."frameCount")::int AS "frames"
+    FROM "video" v LEFT JOIN "video_frame_times" f ON f."videoId" = v."id"
+    WHERE v."projectId" = ${projectId} AND v."id" = ANY(${[...videoIds]}::text[])`;
+  return new Map(rows.flatMap((r) => (r.frames !== null && r.frames > 0 ? [[r.id, r.frames] as const] : [])));
+}
+
+/** Each author as a rater with a name to show. */
+async function ratersOf(
+  prisma: PrismaClient,
+  projectId: string,
+  authors: readonly { authorId: string; authorKind: SpanRaterKind }[],
+): Promise<SpanRater[]> {
+  const people = authors.filter((a) => a.authorKind === "reviewer" || a.authorKind === "label_set");
+  const [infos, runs] = await Promise.all([
+    reviewerInfo(
+      prisma,
+      people.map((a) => a.authorId),
+    ),
+    authors.some((a) => a.authorKind === "judge") ? scopeRuns(prisma, projectId, null) : [],
+  ]);
+  const names = new Map(infos.map((i) => [i.id, i.label]));
+  const runNames = new Map(runs.map((r) => [`run:${r.id}`, `Judge: ${r.endpointName} (${r.createdAt.slice(0, 10)})`]));
+  return authors.map((a) => ({
+    id: a.authorId,
+    kind: a.authorKind,
+    label:
+      a.authorKind === "gold"
+        ? "Gold"
+        : a.authorKind === "judge"
+          ? (runNames.get(a.authorId) ?? a.authorId)
+          : (names.get(a.authorId) ?? a.authorId),
+  }));
+}
+
+/** The task's declared span labels, then any other label its spans carry; 400 for an unknown task. */
+async function labelsOf(
+  prisma: PrismaClient,
+  projectId: string,
+  task: string,
+  catalogue: { findTask(id: string): TaskDeclaration | null },
+  used: ReadonlySet<string>,
+) {
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { spanLabels: true } });
+  const declared = spanLabelsFor(task, catalogue, projectSpanLabels(project.spanLabels));
+  if (!declared) throw new ValidationError(`task: "${task}" is not a task of this project.`);
+  const known = new Set(declared.map((l) => l.id));
+  const others = [...used].filter((l) => !known.has(l)).sort();
+  return [...declared.map((l) => ({ id: l.id, label: l.label })), ...others.map((id) => ({ id, label: id }))];
+}
+
+/** The span agreement report of a task (every member may read it, `export.read`), or withheld while they review blind. */
+export async function projectSpanAgreement(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: Omit<SpanAgreementQuery, "format">,
+  catalogue: { findTask(id: string): TaskDeclaration | null },
+  options: SpanAgreementOptions = {},
+): Promise<SpanAgreementReport> {
+  await requireProjectAccess(prisma, actor, projectId, "export.read");
+  const scope: Scope = { projectId, task: query.task, runId: query.runId ?? null };
+  if (scope.runId) {
+    const run = await prisma.judgeRun.findFirst({ where: { id: scope.runId, projectId }, select: { pipeline: true } });
+    if (!run) throw new NotFoundError("No such run in this project.");
+    if (run.pipeline !== scope.task)
+      throw new ValidationError(`runId: the run judges "${run.pipeline}", not the task "${scope.task}".`);
+  }
+  const authors = await authorsAndLabels(prisma, scope);
+  const labels = await labelsOf(prisma, projectId, scope.task, catalogue, new Set(authors.flatMap((a) => a.labels)));
+  const label = query.label ?? null;
+  if (label !== null && !labels.some((l) => l.id === label))
+    throw new ValidationError(`label: "${label}" is not a span label of the task "${scope.task}".`);
+  const covered = await coverage(
+    prisma,
+    scope,
+    authors.map((a) => a.authorId),
+  );
+  const videoIds = [...new Set([...covered.values()].flatMap((videos) => [...videos]))];
+  const blind = await blindVideoIdsFor(prisma, actor.userId);
+  if (blind.size > 0) {
+    const held = videoIds.filter((v) => blind.has(v));
+    await requireWholeView(prisma, actor.userId, held, "This span agreement");
+  }
+  const [spans, frames, raters] = await Promise.all([
+    spanRows(prisma, scope, label),
+    frameCounts(prisma, projectId, videoIds),
+    ratersOf(prisma, projectId, authors),
+  ]);
+  const result = spanAgreement(
+    {
+      labels: label === null ? labels : labels.filter((l) => l.id === label),
+      raters,
+      coverage: covered,
+      frameCounts: frames,
+      spans,
+    },
+    options,
+  );
+  return { task: scope.task, runId: scope.runId, label, ...result };
+}
