@@ -111,7 +111,7 @@ export async function listLabelSets(prisma: PrismaClient, actor: Actor, projectI
   const sets = await prisma.labelSet.findMany({
     where: { projectId },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-    include: { _count: { select: { judgments: true } } },
+    include: { _count: { select: { judgments: true, spans: true } } },
   });
   const importers = await prisma.user.findMany({
     where: { id: { in: [...new Set(sets.map((s) => s.importedById))] } },
@@ -124,6 +124,7 @@ export async function listLabelSets(prisma: PrismaClient, actor: Actor, projectI
       : [labelSetReviewerId(s.id)],
     importedBy: importers.find((u) => u.id === s.importedById) ?? { id: s.importedById, name: null, email: null },
     judgments: _count.judgments,
+    spans: _count.spans,
   }));
 }
 

@@ -12,8 +12,15 @@ export const labelSetIdSchema = z
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, "Not a label set id.");
 
-/** The core's label file formats: VBench / VBench-2.0 evaluation results (JSON), and CSV or JSONL with video, annotator, target, value, item. */
-export const CORE_LABEL_SET_FORMATS = ["vbench", "generic"] as const;
+/**
+ * The core's label file formats: VBench / VBench-2.0 evaluation results (JSON), CSV or JSONL with video, annotator,
+ * target, value, item; spans as CSV or JSONL ("spans") or Label Studio video annotations ("label_studio_spans"),
+ * lib/spans/span-files/.
+ */
+export const CORE_LABEL_SET_FORMATS = ["vbench", "generic", "spans", "label_studio_spans"] as const;
+
+/** The formats whose rows are spans (a label set of spans, not of judgments). */
+export const SPAN_LABEL_SET_FORMATS: readonly string[] = ["spans", "label_studio_spans"];
 
 /** The catalogue's tasks' own label file formats (their declarations' `labelSetFormats`). */
 export function taskLabelSetFormatDeclarations(catalogue: DeclarationCatalogue): LabelSetFormatDeclaration[] {
@@ -96,6 +103,8 @@ function buildImportFieldsSchema(catalogue: DeclarationCatalogue) {
       mappingColumn: z.string().trim().max(200).optional(),
       /** With format "generic": a wide file's column map (JSON, genericColumnMapSchema); absent: the long format. */
       columns: columnsField.optional(),
+      /** With a span format: the task of the rows that name none (its labels; "project": the project's own list). */
+      task: z.string().trim().min(1).max(200).optional(),
       /** Anything but "false" is a dry run: nothing is written unless asked explicitly. */
       dryRun: z.enum(["true", "false"]).default("true"),
     })
@@ -107,5 +116,9 @@ function buildImportFieldsSchema(catalogue: DeclarationCatalogue) {
     .refine((f) => f.columns === undefined || f.format === "generic", {
       message: "A column map (columns) is for the generic format only.",
       path: ["columns"],
+    })
+    .refine((f) => f.task === undefined || SPAN_LABEL_SET_FORMATS.includes(f.format), {
+      message: "A task is for the span formats (spans, label_studio_spans) only.",
+      path: ["task"],
     });
 }

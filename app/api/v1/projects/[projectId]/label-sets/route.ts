@@ -10,6 +10,9 @@ import {
   listLabelSets,
 } from "@/lib/label-sets/label-sets";
 import { labelSetImportFieldsSchema, MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
+import { importSpanLabelSet } from "@/lib/spans/span-files/span-import";
+import { PROJECT_SPAN_TASK } from "@/lib/spans/span-types";
+import { appDeps } from "@/lib/videos/app-deps";
 import { ok, importAnswers } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProject(
@@ -25,7 +28,8 @@ export const GET = withProject(
  * multipart: `file` (the label sheet, with `format=vbench` VBench's evaluation results JSON, with `format=generic` a
  * CSV or JSONL of video, annotator, target, value, item, or with `columns` a wide one: one column per target),
  * `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`, `columns` (generic: a wide file's column
- * map as JSON, `{video, annotator?, item?, targets: {column: target}}`),
+ * map as JSON, `{video, annotator?, item?, targets: {column: target}}`), with `format=spans` a CSV or JSONL of spans or
+ * with `format=label_studio_spans` a Label Studio export of video annotations, `task` (the rows' task by default),
  * `dryRun` ("true" by default: the plan and every interpreted or skipped cell, nothing written; "false" imports).
  */
 export const POST = withProject(
@@ -60,6 +64,24 @@ export const POST = withProject(
     if (!file) throw new ValidationError('Send the label sheet as a multipart part named "file".');
     const input = labelSetImportFieldsSchema(catalogue).parse(fields);
     const dryRun = input.dryRun !== "false";
+    if (input.format === "spans" || input.format === "label_studio_spans") {
+      const result = await importSpanLabelSet(
+        appDeps(),
+        actor,
+        projectId,
+        {
+          file: file.bytes,
+          fileName: file.name,
+          name: input.name,
+          citation: input.citation,
+          format: input.format,
+          task: input.task ?? PROJECT_SPAN_TASK,
+          dryRun,
+        },
+        catalogue.declarations(),
+      );
+      return Response.json(result, { status: result.dryRun ? 200 : 201 });
+    }
     if (input.format === "generic") {
       const result = await importGenericLabels(
         prisma,

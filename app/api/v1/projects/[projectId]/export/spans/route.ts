@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { withProject } from "@/lib/api/with-project";
+import { download } from "@/lib/api/openapi/route-builders";
+import { spanExportFile } from "@/lib/spans/span-files/span-export";
+import { appDeps } from "@/lib/videos/app-deps";
+
+const text = z.string().trim().min(1).max(200).optional();
+const querySchema = z
+  .object({
+    format: z.enum(["csv", "jsonl", "label-studio", "label-studio-config"]).default("csv"),
+    task: text,
+    label: text,
+    author: text,
+    labelSet: text,
+  })
+  .strict();
+
+/**
+ * GET /api/v1/projects/:id/export/spans?format=csv|jsonl|label-studio|label-studio-config&task&label&author&labelSet:
+ * the project's spans (lib/spans/span-files/span-export.ts), whole or withheld while the caller reviews any of their
+ * videos blind.
+ */
+export const GET = withProject(
+  "project.view",
+  {
+    summary: "The project's spans as CSV, JSONL or Label Studio tasks (with its labelling config)",
+    description:
+      "Spans that count, narrowed by `task`, `label`, `author` (a user id, `labelset:<id>[:<annotator>]`, `run:<id>` or `gold`) and `labelSet`. CSV and JSONL carry video, video_id, task, label, annotator, start_frame, end_frame, start, end, boxes, note; `label-studio` one task per video with timelinelabels and videorectangle results (frames from 1). A 409 `withheld` while the caller reviews some of the videos blind.",
+    query: querySchema,
+    responses: [
+      download("The spans file, as an attachment.", [
+        "text/csv",
+        "application/x-ndjson",
+        "application/json",
+        "application/xml",
+      ]),
+    ],
+    errors: [409],
+  },
+  async ({ actor, project, query }) => {
+    const { format, ...filter } = query;
+    const file = await spanExportFile(appDeps(), actor, project.id, format, filter);
+    return new Response(file.body, {
+      headers: {
+        "content-type": file.contentType,
+        "content-disposition": `attachment; filename="${file.fileName}"`,
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
+  },
+);
