@@ -36,7 +36,9 @@ export const POST = withProjectOf(
     summary: "Mark a span of the video (reviewers)",
     description:
       "`{task, label, startFrame, endFrame}` or `{task, label, startS, endS}`, optional `boxes` and `note`; frames are inclusive.",
-    body: { kind: "json", schema: spanInputSchema.and(z.object({ queueId: recordIdSchema.optional() })) },
+    // Both sides strict: an intersection refuses a key only when neither side knows it, so a misspelt field (`notes`)
+    // is a 400 instead of being dropped.
+    body: { kind: "json", schema: spanInputSchema.and(z.object({ queueId: recordIdSchema.optional() }).strict()) },
     responses: [created("The span.")],
     errors: [404, 422],
   },
