@@ -1,0 +1,24 @@
+import { videoLookup } from "@/lib/api/project-lookups";
+import { withProjectOf } from "@/lib/api/with-project";
+import { created } from "@/lib/api/openapi/route-builders";
+import { appDeps } from "@/lib/videos/app-deps";
+import { createGoldSpan, goldSpanInputSchema } from "@/lib/spans/gold-spans";
+
+/** Sets a gold span (owners): drawn, or accepted from another span of the video; changed and withdrawn at /spans/{id}. */
+export const POST = withProjectOf(
+  videoLookup(),
+  "project.view",
+  {
+    summary: "Set a gold span of the video (owners)",
+    description:
+      "A span's fields (`{task, label, startFrame, endFrame}` or seconds, optional `boxes`, `note`), or `{fromSpanId, note?}` to accept a reviewer's span. Change or withdraw it with PATCH/DELETE /spans/{spanId} and its version (409 when stale).",
+    body: { kind: "json", schema: goldSpanInputSchema },
+    responses: [created("The gold span.")],
+    errors: [403, 404, 422],
+  },
+  async ({ actor, record, body, catalogue }) => {
+    const deps = appDeps();
+    const video = await deps.prisma.video.findUniqueOrThrow({ where: { id: record.id } });
+    return Response.json(await createGoldSpan(deps, actor, video, body, catalogue.declarations()), { status: 201 });
+  },
+);
