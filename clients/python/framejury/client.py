@@ -589,6 +589,62 @@ class Client:
         content: bytes = self._call("export_label_studio", {"projectId": project_id}, query={"runId": run_id, "part": part}, raw=True)
         return json.loads(content) if part == "tasks" else content.decode("utf-8")
 
+    # --- spans: labelled stretches of a video -----------------------------------------------------------
+
+    def video_spans(self, video_id: str, task: str | None = None) -> JsonDict:
+        """A video's spans ({spans, blind}): frames inclusive from 0, seconds, label, boxes, author. While you
+        review the video blind, only your own."""
+        result: JsonDict = self._call("video_spans", {"videoId": video_id}, query={"task": task})
+        return result
+
+    def export_spans(
+        self,
+        project_id: str,
+        *,
+        format: str = "jsonl",
+        task: str | None = None,
+        label: str | None = None,
+        author: str | None = None,
+        label_set: str | None = None,
+    ) -> Any:
+        """The project's spans: format "csv" or "jsonl" (bytes), "label-studio" (Label Studio tasks, a list) or
+        "label-studio-config" (its labelling config, a str); narrowed by task, label, author (a user id,
+        "labelset:<id>[:<annotator>]", "run:<id>" or "gold") or label set. Raises Withheld while you review some
+        of the videos blind."""
+        query = {"format": format, "task": task, "label": label, "author": author, "labelSet": label_set}
+        content: bytes = self._call("export_spans", {"projectId": project_id}, query=query, raw=True)
+        if format == "label-studio":
+            return json.loads(content)
+        return content.decode("utf-8") if format == "label-studio-config" else content
+
+    def spans(self, project_id: str, **filters: Any) -> Any:
+        """The project's spans as a table: video, video_id, task, label, annotator, start_frame, end_frame,
+        start, end, boxes, note (filters as export_spans)."""
+        text = self.export_spans(project_id, format="jsonl", **filters).decode("utf-8")
+        return table([json.loads(line) for line in text.splitlines() if line.strip()])
+
+    def import_spans(
+        self,
+        project_id: str,
+        file: str | os.PathLike[str] | bytes,
+        *,
+        name: str,
+        format: str = "spans",
+        task: str | None = None,
+        file_name: str | None = None,
+        citation: str | None = None,
+        dry_run: bool = True,
+    ) -> JsonDict:
+        """Imports spans as a label set: format "spans" (CSV or JSONL: video, label, start/end in seconds or
+        start_frame/end_frame, boxes, task, annotator, note) or "label_studio_spans" (a Label Studio JSON export
+        of video annotations). task: the rows' task where they name none ("project" by default). A dry run (the
+        default) returns the plan with every problem and its row; an import of a file with any problem raises
+        ApiError (400, details.problems) and stores nothing."""
+        content, file_name = _file_content(file, file_name, "spans.json" if format == "label_studio_spans" else "spans.csv")
+        body = {"format": format, "name": name, "citation": citation, "task": task, "dryRun": "true" if dry_run else "false"}
+        result: JsonDict = self._call("import_label_set", {"projectId": project_id}, body=body, files=[("file", file_name, content)])
+        return result
+
     def export_lmms_eval_task(self, candidate_set_id: str, *, format: str = "both") -> bytes:
         """A curated candidate set's accepted questions as an lmms-eval task folder (.tar: task yaml, docs
         JSONL, utils.py); format "mc", "open" or "both"."""

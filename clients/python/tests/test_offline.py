@@ -37,7 +37,11 @@ class _Recorder(http.server.BaseHTTPRequestHandler):
         _Recorder.seen.append({"method": "GET", "path": self.path})
         if self._scripted():
             return
-        if self.path.startswith("/api/v1/projects/p1/export/label-studio"):
+        if self.path.startswith("/api/v1/projects/p1/export/spans?format=jsonl"):
+            self._answer(200, b'{"video": "a.mp4", "label": "hand", "start_frame": 3, "end_frame": 9}\n', "application/x-ndjson")
+        elif self.path.startswith("/api/v1/projects/p1/export/spans?format=label-studio"):
+            self._answer(200, b'[{"data": {"video": "a.mp4"}, "annotations": []}]', "application/json")
+        elif self.path.startswith("/api/v1/projects/p1/export/label-studio"):
             self._answer(200, b'[{"data": {"video": "v.mp4"}}]', "application/json")
         else:
             self._answer(200, b"tar-bytes", "application/x-tar")
@@ -131,6 +135,33 @@ class OfflineCalls(unittest.TestCase):
             ],
         )
 
+
+    def test_spans_are_listed_exported_and_imported(self) -> None:
+        rows = self.client.spans("p1", task="project", label_set="ls1")
+        first = rows[0] if isinstance(rows, list) else rows.to_dict("records")[0]
+        self.assertEqual((first["label"], first["start_frame"], first["end_frame"]), ("hand", 3, 9))
+        self.assertEqual(self.client.export_spans("p1", format="label-studio"), [{"data": {"video": "a.mp4"}, "annotations": []}])
+        self.assertEqual(self.client.export_spans("p1", format="csv", author="run:r1"), b"tar-bytes")
+        _Recorder.replies = [(200, {"spans": [], "blind": False})]
+        self.assertEqual(self.client.video_spans("v1", task="hallucination"), {"spans": [], "blind": False})
+        self.assertEqual(
+            [s["path"] for s in _Recorder.seen],
+            [
+                "/api/v1/projects/p1/export/spans?format=jsonl&task=project&labelSet=ls1",
+                "/api/v1/projects/p1/export/spans?format=label-studio",
+                "/api/v1/projects/p1/export/spans?format=csv&author=run%3Ar1",
+                "/api/v1/videos/v1/spans?task=hallucination",
+            ],
+        )
+        plan = {"dryRun": True, "plan": {"spans": 1, "problems": []}, "labelSet": None}
+        _Recorder.replies = [(200, plan)]
+        self.assertEqual(self.client.import_spans("p1", b"[]", name="LS", format="label_studio_spans", task="hallucination"), plan)
+        sent = _Recorder.seen[-1]
+        self.assertEqual(sent["path"], "/api/v1/projects/p1/label-sets")
+        self.assertIn(b'name="format"\r\n\r\nlabel_studio_spans', sent["body"])
+        self.assertIn(b'name="task"\r\n\r\nhallucination', sent["body"])
+        self.assertIn(b'name="dryRun"\r\n\r\ntrue', sent["body"])
+        self.assertIn(b'filename="spans.json"', sent["body"])
 
     def _sent(self) -> list[tuple[str, str, Any]]:
         return [(s["method"], s["path"], json.loads(s["body"]) if s.get("body") else None) for s in _Recorder.seen]
