@@ -26,6 +26,7 @@ import {
   type TaskDeclaration,
 } from "../task-modules/task-declaration";
 import { log } from "../observability/logger";
+import { HF_SPANS_FILE, hfSpanRows, hfSpansCardSection } from "../spans/span-files/hf-spans";
 import { HF_DEFAULT_SPLIT, planHfSplits, type HfSplitPlan } from "./hf-splits";
 import type { HfSplitSpec } from "./hf-splits.validation";
 
@@ -209,6 +210,8 @@ export function hfDatasetCard(input: {
   frameCount: number;
   splits: HfWrittenSplit[];
   splitSummary: string;
+  /** Spans in spans/spans.jsonl (its own config); none: no spans config. */
+  spanCount?: number;
 }): string {
   const { provenance: p, report } = input;
   // Splits without rows would name shards that do not exist, which `load_dataset` refuses; an empty export keeps its first.
@@ -231,6 +234,7 @@ export function hfDatasetCard(input: {
     ],
     configs: [
       { config_name: "default", data_files: splits.map((sp) => ({ split: sp.name, path: hfDataGlob(sp.name) })) },
+      ...(input.spanCount ? [{ config_name: "spans", data_files: [{ split: "train", path: HF_SPANS_FILE }] }] : []),
     ],
     dataset_info: { features, splits: splits.map((sp) => ({ name: sp.name, num_examples: sp.rows })) },
   };
@@ -300,6 +304,7 @@ export function hfDatasetCard(input: {
       statRows(`among reviewers, ${type}`, block),
     ),
     "",
+    ...hfSpansCardSection(input.spanCount ?? 0),
     "## Provenance",
     "",
     `- Judge: endpoint "${p.endpointName}", model \`${p.endpointModel}\`${p.simulated ? " (simulated run)" : ""}`,
@@ -423,6 +428,8 @@ async function writeDataset(
     if (++videosPending >= EXPORT_BATCH_VIDEOS) await flush();
   }
   await flush();
+  const spans = await hfSpanRows(prisma, runId, scope.matchingVideos);
+  if (spans.length) await addBuffer(pack, HF_SPANS_FILE, spans.map((row) => `${JSON.stringify(row)}\n`).join(""));
   const written = [...splits.values()].map(({ name, description, rows, shards }) => ({
     name,
     description,
@@ -439,6 +446,7 @@ async function writeDataset(
       frameCount,
       splits: written,
       splitSummary: plan.summary,
+      spanCount: spans.length,
     }),
   );
   pack.finalize();
