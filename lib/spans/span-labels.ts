@@ -22,11 +22,14 @@ export const spanLabelIdSchema = z
 
 export const projectSpanLabelsSchema = z
   .array(
-    z.object({
-      id: spanLabelIdSchema,
-      label: z.string().trim().min(1).max(120),
-      definition: z.string().max(2000).default(""),
-    }),
+    z
+      .object({
+        id: spanLabelIdSchema,
+        label: z.string().trim().min(1).max(120),
+        definition: z.string().max(2000).default(""),
+      })
+      // A misspelt field (`defintion`) is refused, not dropped.
+      .strict(),
   )
   .max(200, "A project lists at most 200 span labels.")
   .refine((labels) => new Set(labels.map((l) => l.id)).size === labels.length, "Each label id appears once.");

@@ -2,10 +2,12 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ActionForm, Field, RoleSelect } from "@/components/action-form";
 import { Card } from "@/components/empty-state";
 import { DeleteProjectButton } from "@/components/projects/delete-project-button";
+import { SpanLabelsCard } from "@/components/projects/span-labels-card";
 import { WebhooksCard } from "@/components/webhooks/webhooks-card";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { getProject, listMembers } from "@/lib/projects/projects";
+import { readProjectSpanLabels } from "@/lib/spans/project-span-labels";
 import {
   addMemberAction,
   changeRoleAction,
@@ -17,7 +19,7 @@ import {
 } from "../../../actions";
 
 /**
- * The project's members and settings (name, reviewers' guidelines, archive, webhooks). Every member sees the
+ * The project's members and settings (name, reviewers' guidelines, span labels, archive, webhooks). Every member sees the
  * members; owners change them and the settings. A thin page: further project settings join as cards.
  */
 export default async function ProjectSettingsPage({ params }: { params: Promise<{ projectId: string }> }) {
@@ -113,6 +115,12 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
               </ActionForm>
               {roleCan(role, "project.delete") && <DeleteProjectButton projectId={projectId} />}
             </div>
+          </Card>
+        )}
+
+        {roleCan(role, "project.rename") && (
+          <Card title="Span labels">
+            <SpanLabelsCard projectId={projectId} initial={await readProjectSpanLabels(prisma, actor, projectId)} />
           </Card>
         )}
 

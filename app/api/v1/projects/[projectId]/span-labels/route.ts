@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { withProject } from "@/lib/api/with-project";
+import { ok } from "@/lib/api/openapi/route-builders";
+import { prisma } from "@/lib/db/prisma";
+import { projectSpanLabelsSchema } from "@/lib/spans/span-labels";
+import { readProjectSpanLabels, setProjectSpanLabels } from "@/lib/spans/project-span-labels";
+
+const spanLabelsBodySchema = z.object({ labels: projectSpanLabelsSchema }).strict();
+
+/** The project's own span labels (task "project"). */
+export const GET = withProject(
+  "project.view",
+  { summary: "The project's own span labels", responses: [ok("`{labels: [{id, label, definition}]}`.")] },
+  async ({ actor, project }) => Response.json({ labels: await readProjectSpanLabels(prisma, actor, project.id) }),
+);
+
+/** Replaces the project's own span labels (owners); a label spans still carry stays (409). */
+export const PUT = withProject(
+  "project.view",
+  {
+    summary: "Replace the project's own span labels (owners)",
+    description:
+      "`{labels: [{id, label, definition}]}`, at most 200, each id once. Removing a label that spans carry → 409 `labels_in_use` naming it.",
+    body: { kind: "json", schema: spanLabelsBodySchema },
+    responses: [ok("`{labels}` as saved.")],
+    errors: [409],
+  },
+  async ({ actor, project, body }) =>
+    Response.json({ labels: await setProjectSpanLabels(prisma, actor, project.id, body.labels) }),
+);
