@@ -4,6 +4,7 @@ import { keyFramesAndClusters } from "../frame-scopes";
 import { withPromptVersions } from "../template-source";
 import { pipelineOfRun } from "../../rubrics/run-pipeline";
 import { combineEnsembleWhenDone } from "../../ensembles/ensemble-runs";
+import { keepVideoJudgeSpans } from "../../spans/judge-spans-store";
 import { imageLimitOf } from "../endpoint-capabilities";
 import { executeStep, type StepWork } from "./execute-step";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";
@@ -11,6 +12,7 @@ import {
   planSteps,
   templateIdOf,
   type PipelineDefinition,
+  type ScoreRow,
   type StepDefinition,
   type StepOutputs,
   type VideoContext,
@@ -277,9 +279,33 @@ async function closeVideo(deps: JudgeDeps, store: JudgeStore, video: VideoRun): 
     ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values)),
   ];
   await store.finishVideo({ runId: job.runId, videoId: job.videoId, summary, metrics, finishedAt: new Date() });
+  if (pipeline.judgeSpans) await keepJudgeSpans(deps, video, scores);
   // An ensemble's member: the worker that finishes the last member's last video combines them into the parent.
   if (loaded.run.parentRunId) await combineEnsembleWhenDone(prisma, deps.pipelines, loaded.run.parentRunId);
   if (pipeline.afterRun) await afterRun(deps, prisma, pipeline, job.runId);
+}
+
+/**
+ * The video's judge spans, kept with the run (lib/spans/judge-spans-store.ts). A video whose spans cannot be made
+ * (its file's frames unreadable) keeps its scores: the reason is logged, and the run's spans can be derived again.
+ */
+async function keepJudgeSpans(deps: JudgeDeps, video: VideoRun, scores: ScoreRow[]): Promise<void> {
+  const { job, loaded, pipeline, context, outputs } = video;
+  const run = { id: job.runId, projectId: loaded.run.projectId };
+  const log = deps.log ?? console.error;
+  try {
+    const kept = await keepVideoJudgeSpans(deps, run, job.videoId, pipeline, {
+      scores,
+      context,
+      settings: loaded.run.settings,
+      outputs,
+    });
+    if (kept.unavailable) log(`judge spans of video ${job.videoId} in run ${job.runId}: none, ${kept.unavailable}`);
+    for (const refused of kept.refused)
+      log(`judge span of video ${job.videoId} in run ${job.runId} refused: ${refused.reason}`);
+  } catch (error) {
+    log(`judge spans of video ${job.videoId} in run ${job.runId}: ${describeForLog(error)}`);
+  }
 }
 
 /** The pipeline's work once its run is done (only when this video's end finished the run); a failure is logged. */

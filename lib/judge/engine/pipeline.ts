@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { TaskDeclaration } from "../../task-modules/task-declaration";
+import type { JudgeSpanDraft, JudgeSpanInput } from "../../spans/judge-spans";
 
 /** A frame the judge sees, as stored. */
 export interface FrameRef {
@@ -245,6 +246,12 @@ export interface PipelineDefinition {
    * (lib/judge/engine/resummarise.ts). Absent or empty: the metric is not aligned.
    */
   alignmentSettings?(metricId: string): unknown[];
+  /**
+   * Where in the video the judge's findings lie, from a finished video's scores and outputs: the run's judge spans
+   * (labels of the pipeline's task, frames of the video). Pure: the engine keeps them with the run when the video
+   * ends, and re-deriving a finished run's reads the same stored answers (lib/spans/judge-spans-store.ts).
+   */
+  judgeSpans?(input: JudgeSpanInput): JudgeSpanDraft[];
 }
 
 /** Every step instance the pipeline needs for this video. */

@@ -27,6 +27,7 @@ import {
 import type { RegisteredPipeline } from "../../judge/engine/pipeline";
 import { summaryMetricValues, type SubjectSummary } from "../task-display";
 import { HALLUCINATION_TASK } from "./task";
+import { hallucinationJudgeSpans } from "./judge-spans";
 
 /**
  * Sora Detector's knowledge-graph hallucination pipeline (seed 000): static KG per key frame →
@@ -164,4 +165,5 @@ export const hallucinationPipeline: RegisteredPipeline = {
   // The same reading of the summary the pages use, so stored metrics and what pages show cannot drift.
   metricValues: (summary) => summaryMetricValues(HALLUCINATION_TASK, summary as SubjectSummary),
   alignmentSettings: hallucinationAlignmentSettings,
+  judgeSpans: hallucinationJudgeSpans,
 };

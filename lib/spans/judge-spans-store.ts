@@ -1,0 +1,158 @@
+/**
+ * A judge run's spans, kept with the run: rows of authorKind "judge", authorId `run:<runId>` and the run's id (they
+ * go when the run goes). The engine keeps each video's when the video ends (judgeVideo's close), from the answers it
+ * has in hand; re-deriving a finished run reads its stored answers and replaces every judge span of the run in one
+ * transaction, so a run finished before its pipeline said when gets its spans, and deriving twice gives the same rows.
+ */
+import type { PrismaClient } from "../generated/prisma/client";
+import { NotFoundError, ValidationError } from "../errors";
+import type { PipelineDefinition } from "../judge/engine/pipeline";
+import { storedVideoAnswers } from "../judge/engine/resummarise";
+import { pipelineOfRun } from "../rubrics/run-pipeline";
+import type { ObjectStorage } from "../storage/object-storage";
+import type { FrameTimes } from "./frame-times";
+import type { JudgeSpanDraft, JudgeSpanInput } from "./judge-spans";
+import { taskSpanLabels } from "./span-labels";
+import { insertSpans, type NewSpan } from "./span-store";
+import { judgeAuthorId } from "./span-types";
+import { secondsOf, spanProblem } from "./span-validation";
+import { videoFrameTimes } from "./video-frame-times";
+
+interface Deps {
+  prisma: PrismaClient;
+  storage: ObjectStorage;
+}
+
+type RunRef = { id: string; projectId: string };
+
+/** A draft the core would not keep, with why (a label the task lacks, frames outside the video). */
+export interface RefusedJudgeSpan {
+  videoId: string;
+  draft: JudgeSpanDraft;
+  reason: string;
+}
+
+/** The rows a video's drafts become, each checked as any span is; the ones that fail are refused, with the reason. */
+export function judgeSpanRows(
+  pipeline: Pick<PipelineDefinition, "task">,
+  run: RunRef,
+  videoId: string,
+  drafts: readonly JudgeSpanDraft[],
+  times: FrameTimes,
+): { rows: NewSpan[]; refused: RefusedJudgeSpan[] } {
+  const labels = taskSpanLabels(pipeline.task);
+  const rows: NewSpan[] = [];
+  const refused: RefusedJudgeSpan[] = [];
+  for (const draft of drafts) {
+    const fields = {
+      task: pipeline.task.id,
+      label: draft.label,
+      itemId: draft.itemId ?? "",
+      startFrame: draft.startFrame,
+      endFrame: draft.endFrame,
+      boxes: [],
+      note: (draft.note ?? "").slice(0, 4000),
+    };
+    const problem =
+      Number.isInteger(fields.startFrame) && Number.isInteger(fields.endFrame) && fields.startFrame >= 0
+        ? spanProblem(fields, { times, labels })
+        : `frames ${fields.startFrame}–${fields.endFrame} are not frame indices`;
+    if (problem) refused.push({ videoId, draft, reason: problem });
+    else
+      rows.push({
+        ...fields,
+        ...secondsOf(fields, times),
+        projectId: run.projectId,
+        videoId,
+        authorKind: "judge",
+        authorId: judgeAuthorId(run.id),
+        runId: run.id,
+      });
+  }
+  return { rows, refused };
+}
+
+/** The video's frame times, or why it has none (its file's packets cannot be read). */
+async function timesOf(deps: Deps, videoId: string): Promise<FrameTimes | string> {
+  const video = await deps.prisma.video.findUnique({ where: { id: videoId }, select: { id: true, storageKey: true } });
+  if (!video) return "the video is gone";
+  try {
+    return await videoFrameTimes(deps, video);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * Keeps one finished video's judge spans (replacing any the run had for it, so a video judged again keeps one set).
+ * Nothing for a pipeline that does not say when. Returns the refused drafts, and why a video got none at all.
+ */
+export async function keepVideoJudgeSpans(
+  deps: Deps,
+  run: RunRef,
+  videoId: string,
+  pipeline: PipelineDefinition,
+  answers: Omit<JudgeSpanInput, "times">,
+): Promise<{ kept: number; refused: RefusedJudgeSpan[]; unavailable: string | null }> {
+  if (!pipeline.judgeSpans) return { kept: 0, refused: [], unavailable: null };
+  const times = await timesOf(deps, videoId);
+  if (typeof times === "string") return { kept: 0, refused: [], unavailable: times };
+  const { rows, refused } = judgeSpanRows(pipeline, run, videoId, pipeline.judgeSpans({ ...answers, times }), times);
+  const kept = await deps.prisma.$transaction(async (tx) => {
+    await tx.span.deleteMany({ where: { runId: run.id, videoId, authorKind: "judge" } });
+    return insertSpans(tx, rows, judgeAuthorId(run.id));
+  });
+  return { kept, refused, unavailable: null };
+}
+
+export interface RederivedJudgeSpans {
+  runId: string;
+  /** Finished videos whose spans were derived. */
+  videos: number;
+  spans: number;
+  /** Videos without spans, and why (frames unreadable). */
+  skipped: { videoId: string; reason: string }[];
+  refused: RefusedJudgeSpan[];
+}
+
+/** Derives a finished run's judge spans from its stored answers and replaces the run's judge spans with them. */
+export async function rederiveRunJudgeSpans(deps: Deps, runId: string): Promise<RederivedJudgeSpans> {
+  const run = await deps.prisma.judgeRun.findUnique({
+    where: { id: runId },
+    select: { id: true, projectId: true, pipeline: true, settings: true },
+  });
+  if (!run) throw new NotFoundError("No such run.");
+  const pipeline = await pipelineOfRun(deps.prisma, run);
+  if (!pipeline?.judgeSpans)
+    throw new ValidationError(
+      `This run's task (${pipeline?.task.label ?? run.pipeline}) does not say where in a video.`,
+    );
+  const done = await deps.prisma.runVideo.findMany({
+    where: { runId, status: "done" },
+    select: { videoId: true },
+    orderBy: { videoId: "asc" },
+  });
+  const result: RederivedJudgeSpans = { runId, videos: 0, spans: 0, skipped: [], refused: [] };
+  const rows: NewSpan[] = [];
+  for (const { videoId } of done) {
+    const stored = await storedVideoAnswers(deps.prisma, runId, videoId);
+    const times = await timesOf(deps, videoId);
+    if (!stored || typeof times === "string") {
+      result.skipped.push({ videoId, reason: typeof times === "string" ? times : "the run has no such video" });
+      continue;
+    }
+    const drafts = pipeline.judgeSpans({ ...stored, settings: run.settings, times });
+    const checked = judgeSpanRows(pipeline, run, videoId, drafts, times);
+    rows.push(...checked.rows);
+    result.refused.push(...checked.refused);
+    result.videos++;
+  }
+  result.spans = await deps.prisma.$transaction(
+    async (tx) => {
+      await tx.span.deleteMany({ where: { runId, authorKind: "judge" } });
+      return insertSpans(tx, rows, judgeAuthorId(runId));
+    },
+    { timeout: 120_000 },
+  );
+  return result;
+}
