@@ -425,10 +425,11 @@ test("the prompt sits beside the player; , and . step frames; the strip names th
   expect(promptBox!.y).toBeLessThan(playerBox!.y + playerBox!.height);
   expect(promptBox!.x).toBeGreaterThan(playerBox!.x + playerBox!.width);
 
-  // Frame stepping at the video's 25 fps, paused, with the time and frame number.
+  // Frame stepping at the video's 25 fps, paused, with the frame's time and number; the player seeks to the middle of
+  // the frame (frameSeekS), so the frame shown is exactly that one.
   const time = () => player.evaluate((v: HTMLVideoElement) => v.currentTime);
   await page.locator("body").press(".");
-  await expect.poll(time).toBeCloseTo(0.04, 3);
+  await expect.poll(time).toBeCloseTo(0.06, 3);
   await expect(page.getByTestId("frame-time")).toHaveText("0.040 s · frame 1");
   await page.locator("body").press(".");
   await expect(page.getByTestId("frame-time")).toHaveText("0.080 s · frame 2");
@@ -438,7 +439,7 @@ test("the prompt sits beside the player; , and . step frames; the strip names th
   await page.locator("body").press(",");
   await page.locator("body").press(",");
   await expect(page.getByTestId("frame-time")).toHaveText("0.000 s · frame 0");
-  expect(await time()).toBe(0);
+  expect(await time()).toBeCloseTo(0.02, 3);
 
   // The strip: key frame 2's frame clicked → the header and the current cluster say key frame 2; a score of key
   // frame 1 → key frame 1. Every frame of the strip is in view horizontally (it wraps instead of clipping).

@@ -29,6 +29,7 @@ export function VideoFramesViewer({
   fps,
   frameStepping = false,
   uniform,
+  player: playerSlot,
 }: {
   videoUrl: string;
   frames: ViewerFrame[];
@@ -40,6 +41,11 @@ export function VideoFramesViewer({
   frameStepping?: boolean;
   /** Whether the frame set is uniform (its mode); unknown: inferred (no frame belongs to another's cluster). */
   uniform?: boolean;
+  /**
+   * A player of the host's in place of the plain `<video>` (the span editor: its frame-accurate player and timeline),
+   * rendered with its video element on `playerRef` so the strip seeks it.
+   */
+  player?: ReactNode;
 }) {
   const ownRef = useRef<HTMLVideoElement>(null);
   const player = playerRef ?? ownRef;
@@ -83,14 +89,7 @@ export function VideoFramesViewer({
 
   return (
     <div className="flex flex-col gap-3">
-      <video
-        ref={player}
-        src={videoUrl}
-        controls
-        preload="metadata"
-        className="max-h-[60vh] w-full rounded-lg bg-black"
-        data-testid="player"
-      />
+      {playerSlot ?? <PlainPlayer videoUrl={videoUrl} playerRef={player} />}
       {frameStepping && <FrameStepperLine time={time} fps={fps} stepFps={stepFps} />}
       {highlightLabel && (
         <p className="text-xs text-amber-800" data-testid="highlight-label">
@@ -146,6 +145,20 @@ export function VideoFramesViewer({
         />
       )}
     </div>
+  );
+}
+
+/** The player with the browser's controls (where no host gives its own). */
+function PlainPlayer({ videoUrl, playerRef }: { videoUrl: string; playerRef: RefObject<HTMLVideoElement | null> }) {
+  return (
+    <video
+      ref={playerRef}
+      src={videoUrl}
+      controls
+      preload="metadata"
+      className="max-h-[60vh] w-full rounded-lg bg-black"
+      data-testid="player"
+    />
   );
 }
 

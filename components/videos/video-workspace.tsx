@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
-import { useMemo, useRef, useState, type ReactNode } from "react";
+import { useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
 import { apiFetch } from "@/lib/api-client";
 import { Card } from "@/components/empty-state";
 import { MetricsLine, TargetLegend } from "@/components/tasks/target-legend";
@@ -17,6 +17,9 @@ import { EnsembleValuesPanel } from "@/components/ensembles/ensemble-values";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
 import { VideoFramesViewer, type ViewerFrame } from "./video-frames-viewer";
 import { runName } from "@/lib/runs/run-name";
+import { SpanWorkbench } from "@/components/spans/span-workbench";
+import { type SpanLabel, taskSpanLabels } from "@/lib/spans/span-labels";
+import { PROJECT_SPAN_TASK } from "@/lib/spans/span-types";
 
 export interface WorkspaceRun {
   id: string;
@@ -44,8 +47,13 @@ export function VideoWorkspace({
   aside,
   top,
   fps,
+  projectId,
+  projectSpanLabels,
 }: {
   videoId: string;
+  /** With the project's own span labels: the span editor under the player (its task: the shown run's, else the project's). */
+  projectId?: string;
+  projectSpanLabels?: SpanLabel[];
   videoUrl: string;
   /** The video's frame rate from its import metadata (`,` / `.` step one frame); null when unknown. */
   fps: number | null;
@@ -72,6 +80,8 @@ export function VideoWorkspace({
   const task = catalogue.findTask(scores.data?.run?.pipeline);
   const focused = focus ? scopeFocus(frames, focus.stepId, focus.scopeIndex, task ?? undefined) : null;
   const highlighted = useMemo(() => new Set(focused?.frameIndexes ?? []), [focused?.frameIndexes]);
+  // Spans are marked under the shown run's task when it has span labels, else under the project's own list.
+  const spanTask = task && taskSpanLabels(task).length > 0 ? task.id : PROJECT_SPAN_TASK;
 
   const onFocus = (next: CellFocus | null) => {
     setFocus(next);
@@ -94,21 +104,17 @@ export function VideoWorkspace({
     // Two columns on wide screens: the player and the strip pinned on the left while the scores, their editors and
     // the outputs scroll on the right, so a picked score's frames are in view beside it.
     <div className="grid gap-5 xl:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
-      <div
-        className="min-w-0 xl:sticky xl:top-2 xl:max-h-[calc(100vh-1rem)] xl:self-start xl:overflow-y-auto"
-        data-testid="pinned-video"
-      >
-        <VideoFramesViewer
-          videoUrl={videoUrl}
-          frames={frames}
-          playerRef={player}
-          highlighted={highlighted}
-          highlightLabel={focused?.label ?? null}
-          fps={fps}
-          frameStepping
-          uniform={frameSet?.mode === undefined ? undefined : frameSet.mode === "uniform"}
-        />
-      </div>
+      <WorkspacePlayer
+        videoId={videoId}
+        videoUrl={videoUrl}
+        frames={frames}
+        player={player}
+        highlighted={highlighted}
+        highlightLabel={focused?.label ?? null}
+        fps={fps}
+        uniform={frameSet?.mode === undefined ? undefined : frameSet.mode === "uniform"}
+        spans={projectId ? { projectId, task: spanTask, projectSpanLabels, currentUserId, canReview } : null}
+      />
       <div className="flex min-w-0 flex-col gap-5">
         {top}
         <Card
@@ -158,6 +164,72 @@ export function VideoWorkspace({
         )}
         {aside}
       </div>
+    </div>
+  );
+}
+
+/**
+ * The player pinned on the left with the key-frame strip; with `spans`, the span editor (its frame-accurate player
+ * and the timeline under it) in the plain player's place, stepping frames itself.
+ */
+function WorkspacePlayer({
+  videoId,
+  videoUrl,
+  frames,
+  player,
+  highlighted,
+  highlightLabel,
+  fps,
+  uniform,
+  spans,
+}: {
+  videoId: string;
+  videoUrl: string;
+  frames: ViewerFrame[];
+  player: RefObject<HTMLVideoElement | null>;
+  highlighted: ReadonlySet<number>;
+  highlightLabel: string | null;
+  fps: number | null;
+  uniform: boolean | undefined;
+  spans: {
+    projectId: string;
+    task: string;
+    projectSpanLabels?: SpanLabel[];
+    currentUserId: string;
+    canReview: boolean;
+  } | null;
+}) {
+  return (
+    // Pinned on wide screens while the scores, their editors and the outputs scroll on the right, so a picked score's
+    // frames are in view beside it.
+    <div
+      className="min-w-0 xl:sticky xl:top-2 xl:max-h-[calc(100vh-1rem)] xl:self-start xl:overflow-y-auto"
+      data-testid="pinned-video"
+    >
+      <VideoFramesViewer
+        videoUrl={videoUrl}
+        frames={frames}
+        playerRef={player}
+        highlighted={highlighted}
+        highlightLabel={highlightLabel}
+        fps={fps}
+        frameStepping={!spans}
+        uniform={uniform}
+        player={
+          spans ? (
+            <SpanWorkbench
+              videoId={videoId}
+              projectId={spans.projectId}
+              task={spans.task}
+              labels={spans.task === PROJECT_SPAN_TASK ? (spans.projectSpanLabels ?? []) : undefined}
+              currentUserId={spans.currentUserId}
+              readOnly={!spans.canReview}
+              keyScope="page"
+              videoRef={player}
+            />
+          ) : undefined
+        }
+      />
     </div>
   );
 }

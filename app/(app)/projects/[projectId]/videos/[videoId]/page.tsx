@@ -21,6 +21,7 @@ import { getVideoDetail } from "@/lib/videos/queries";
 import { videoEditHistory } from "@/lib/videos/video-edits";
 import { searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
 import { videoNeighbours } from "@/lib/videos/video-neighbours";
+import { projectSpanLabelsFor } from "@/lib/spans/span-store";
 // Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
 import "@/lib/tasks/modules";
 
@@ -44,7 +45,7 @@ export default async function VideoPage({
   });
   if (video.projectId !== projectId) notFound();
   const frameSet = video.frameSets.at(-1);
-  const [runs, sampleCount, itemLists, neighbours, edits] = await Promise.all([
+  const [runs, sampleCount, itemLists, neighbours, edits, spanLabels] = await Promise.all([
     videoRuns(prisma, actor, video.id),
     promptSampleCount(prisma, actor, video.id),
     // The tasks' items of this video (say, the items a task attaches to it), each task's list read from the registry.
@@ -57,6 +58,8 @@ export default async function VideoPage({
         })
       : null,
     videoEditHistory(prisma, actor, video.id),
+    // The project's own span labels: the span editor's tracks when the shown run's task has none.
+    projectSpanLabelsFor(prisma, actor, projectId),
   ]);
   // The run selector tells runs apart by task and by what differs between them (lib/runs/run-option-labels).
   const runLabels = await runPickerLabels(
@@ -121,6 +124,8 @@ export default async function VideoPage({
         currentUserId={actor.userId}
         canReview={roleCan(role, "scores.review")}
         fps={video.fps}
+        projectId={projectId}
+        projectSpanLabels={spanLabels}
         top={<VideoPromptCard video={video} />}
         aside={<VideoAboutCard video={video} edits={edits} canEdit={roleCan(role, "videos.edit")} />}
       />

@@ -1,0 +1,160 @@
+"use client";
+
+/**
+ * A frame-accurate player: the video file in a `<video>`, frame indices from the video's own frame times (frame i is
+ * shown from timesS[i]). Seeking to frame i goes to the middle of its interval (frameSeekS), so the frame shown is i
+ * whatever the container's rounding and whatever the frame rate's variations; the frame actually presented is read
+ * from requestVideoFrameCallback's `mediaTime` (Chromium), the player's time where that is missing. The presented frame
+ * goes to the playhead (no React state per frame) and is shown as `frame-index`.
+ */
+import { useEffect, useRef, type ReactNode, type RefObject } from "react";
+import { type FrameTimes, frameAtTime, frameSeekS, frameStartS } from "@/lib/spans/frame-times";
+import type { Playhead } from "./playhead";
+
+/** A stretch the player repeats (`l`), in frames inclusive. */
+export interface LoopRange {
+  startFrame: number;
+  endFrame: number;
+}
+
+type FrameCallbackVideo = HTMLVideoElement & {
+  requestVideoFrameCallback?: (callback: (now: number, meta: { mediaTime: number }) => void) => number;
+  cancelVideoFrameCallback?: (handle: number) => void;
+};
+
+/** Seeks to show exactly `frame` (clamped to the video) and remembers it as the step target. */
+export function seekToFrame(video: HTMLVideoElement, times: FrameTimes, playhead: Playhead, frame: number) {
+  const last = Math.max(0, times.timesS.length - 1);
+  const target = Math.min(Math.max(0, frame), last);
+  playhead.target = target;
+  video.currentTime = frameSeekS(times, target);
+}
+
+/** One frame back or forward from the last frame asked for (or shown): repeated presses add up before the seek lands. */
+export function stepFrame(video: HTMLVideoElement, times: FrameTimes, playhead: Playhead, by: number) {
+  video.pause();
+  seekToFrame(video, times, playhead, (playhead.target ?? playhead.frame) + by);
+}
+
+/** Keeps the playhead on the presented frame, and repeats the loop range while one is set. */
+function usePresentedFrame(
+  video: RefObject<HTMLVideoElement | null>,
+  times: FrameTimes | null,
+  playhead: Playhead,
+  loop: RefObject<LoopRange | null>,
+) {
+  useEffect(() => {
+    const element = video.current as FrameCallbackVideo | null;
+    if (!element || !times) return;
+    const present = (mediaTime: number) => {
+      const frame = frameAtTime(times, mediaTime);
+      if (playhead.target === frame) playhead.target = null;
+      playhead.set(frame);
+      const range = loop.current;
+      if (range && !element.paused && (frame > range.endFrame || frame < range.startFrame))
+        element.currentTime = frameSeekS(times, range.startFrame);
+    };
+    let handle = 0;
+    let live = true;
+    const onFrame = (_now: number, meta: { mediaTime: number }) => {
+      if (!live) return;
+      present(meta.mediaTime);
+      handle = element.requestVideoFrameCallback!(onFrame);
+    };
+    const hasFrameCallback = typeof element.requestVideoFrameCallback === "function";
+    if (hasFrameCallback) handle = element.requestVideoFrameCallback!(onFrame);
+    const onTime = () => present(element.currentTime);
+    const onPlay = () => playhead.setPaused(false);
+    const onPause = () => {
+      playhead.setPaused(true);
+      loop.current = null;
+    };
+    if (!hasFrameCallback) {
+      element.addEventListener("timeupdate", onTime);
+      element.addEventListener("seeked", onTime);
+    }
+    element.addEventListener("loadedmetadata", onTime);
+    element.addEventListener("play", onPlay);
+    element.addEventListener("pause", onPause);
+    return () => {
+      live = false;
+      if (hasFrameCallback) element.cancelVideoFrameCallback?.(handle);
+      element.removeEventListener("timeupdate", onTime);
+      element.removeEventListener("seeked", onTime);
+      element.removeEventListener("loadedmetadata", onTime);
+      element.removeEventListener("play", onPlay);
+      element.removeEventListener("pause", onPause);
+    };
+  }, [video, times, playhead, loop]);
+}
+
+/**
+ * The presented frame's time and index ("0.040 s · frame 1", as the video page's frame stepping always read), written
+ * straight into the DOM as the playhead moves.
+ */
+function FrameCounter({ times, playhead }: { times: FrameTimes | null; playhead: Playhead }) {
+  const index = useRef<HTMLSpanElement>(null);
+  const time = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    const show = (frame: number) => {
+      if (index.current) {
+        index.current.textContent = String(frame);
+        index.current.dataset.frame = String(frame);
+      }
+      if (time.current && times) time.current.textContent = `${frameStartS(times, frame).toFixed(3)} s`;
+    };
+    show(playhead.frame);
+    return playhead.subscribe(show);
+  }, [playhead, times]);
+  return (
+    <p className="flex flex-wrap items-baseline gap-x-3 text-xs text-slate-600" data-testid="frame-counter">
+      <span className="font-mono tabular-nums text-slate-900" data-testid="frame-time">
+        <span ref={time}>{times ? `${frameStartS(times, playhead.frame).toFixed(3)} s` : "…"}</span> · frame{" "}
+        <span ref={index} data-testid="frame-index" data-frame={playhead.frame}>
+          {playhead.frame}
+        </span>
+      </span>
+      {times && <span>of {times.timesS.length} frames</span>}
+      <span>
+        <kbd className="font-mono">,</kbd> / <kbd className="font-mono">.</kbd> one frame back / forward
+      </span>
+      {times?.variable && <span className="text-amber-700">variable frame rate: each frame at its own time</span>}
+    </p>
+  );
+}
+
+export function FramePlayer({
+  videoUrl,
+  times,
+  playhead,
+  videoRef,
+  loop,
+  children,
+}: {
+  videoUrl: string;
+  times: FrameTimes | null;
+  playhead: Playhead;
+  videoRef: RefObject<HTMLVideoElement | null>;
+  /** The stretch to repeat while playing (cleared when the player pauses). */
+  loop: RefObject<LoopRange | null>;
+  /** Drawn over the picture (the box overlay). */
+  children?: ReactNode;
+}) {
+  usePresentedFrame(videoRef, times, playhead, loop);
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="relative">
+        <video
+          ref={videoRef}
+          src={videoUrl}
+          controls
+          preload="auto"
+          className="max-h-[60vh] w-full rounded-lg bg-black"
+          data-testid="player"
+        />
+        {children}
+      </div>
+      <FrameCounter times={times} playhead={playhead} />
+    </div>
+  );
+}

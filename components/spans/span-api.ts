@@ -1,0 +1,82 @@
+/**
+ * The timeline's calls to the span routes: the video's spans and frame times, and marking, changing and withdrawing
+ * the caller's own spans at the version they last read. A stale version comes back as a SpanConflict carrying the
+ * span as it is now, so the screen can show it and keep the user's edit to retry.
+ */
+import { ApiError, apiFetch, postJson } from "@/lib/api-client";
+import type { FrameTimes } from "@/lib/spans/frame-times";
+import type { BoxKeyframe, SpanRecord } from "@/lib/spans/span-types";
+import type { ViewerFrame } from "@/components/videos/viewer-frame";
+
+export interface SpanList {
+  spans: SpanRecord[];
+  /** The caller reviews the video blind: only their own spans came back. */
+  blind: boolean;
+}
+
+/** The video's frame sets as the detail route gives them (the timeline draws their key frames and clusters). */
+export interface VideoFrameSets {
+  id: string;
+  url: string;
+  frameSets: { id: string; mode?: string; frames: ViewerFrame[] }[];
+}
+
+const enc = encodeURIComponent;
+
+export function fetchSpans(videoId: string, task: string): Promise<SpanList> {
+  return apiFetch<SpanList>(`/api/v1/videos/${enc(videoId)}/spans?task=${enc(task)}`);
+}
+
+export function fetchFrameTimes(videoId: string): Promise<FrameTimes> {
+  return apiFetch<FrameTimes>(`/api/v1/videos/${enc(videoId)}/frame-times`);
+}
+
+export function fetchVideoFrameSets(videoId: string): Promise<VideoFrameSets> {
+  return apiFetch<VideoFrameSets>(`/api/v1/videos/${enc(videoId)}`);
+}
+
+export interface NewSpanBody {
+  task: string;
+  label: string;
+  itemId: string;
+  startFrame: number;
+  endFrame: number;
+  boxes: BoxKeyframe[];
+  note: string;
+  queueId?: string;
+}
+
+export function createSpan(videoId: string, body: NewSpanBody): Promise<SpanRecord> {
+  return postJson<SpanRecord>(`/api/v1/videos/${enc(videoId)}/spans`, body);
+}
+
+export interface SpanChange {
+  label?: string;
+  startFrame?: number;
+  endFrame?: number;
+  boxes?: BoxKeyframe[];
+  note?: string;
+}
+
+export function updateSpan(spanId: string, change: SpanChange, expectedVersion: number): Promise<SpanRecord> {
+  return apiFetch<SpanRecord>(`/api/v1/spans/${enc(spanId)}`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ ...change, expectedVersion }),
+  });
+}
+
+export function withdrawSpan(spanId: string, expectedVersion: number): Promise<SpanRecord> {
+  return apiFetch<SpanRecord>(`/api/v1/spans/${enc(spanId)}`, {
+    method: "DELETE",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ expectedVersion }),
+  });
+}
+
+/** The span as it is now, when a save named an older version (a 409); null for any other failure. */
+export function conflictCurrent(error: unknown): SpanRecord | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  const details = (error.body as { error?: { details?: { current?: SpanRecord } } } | null)?.error?.details;
+  return details?.current ?? null;
+}

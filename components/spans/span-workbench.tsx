@@ -1,0 +1,417 @@
+"use client";
+
+/**
+ * The span editor: a frame-accurate player with the box overlay, and the span timeline under it.
+ *
+ * Props (the video page embeds it; the review screen can embed it the same way):
+ * - `videoId`, `projectId`: the video (its file, frame times, frame sets and spans are read from the API).
+ * - `task`: the span task whose labels give the tracks (a task id, or PROJECT_SPAN_TASK with `labels`).
+ * - `currentUserId`: the caller; their own reviewer spans (of `itemId`) are editable, everyone else's are shown dimmed
+ *   and the judge's on their own track. While the caller reviews the video blind the API returns only their own.
+ * - `itemId?`: the judged item the spans are about ('' for the video itself); `queueId?`: the queue they are marked in.
+ * - `readOnly?`: spans are shown, nothing is marked (viewers).
+ * - `onSpansChange?(spans)`: every span shown, own ones as edited on screen (a queue's localise step can count them).
+ * - `labels?`: the labels when the caller has them already (the project's own list); else from the task catalogue.
+ * - `keyScope?`: "page" (keys act anywhere on the page: the video page) or "focus" (default: only while focus is inside
+ *   the editor, so a host screen's keys keep theirs; see timeline-keys.ts).
+ * - `videoRef?`: a ref the host shares with its own strip (seeking from a key frame seeks this player).
+ * The keys are TIMELINE_KEYS; a host with its own help overlay lists them from there.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useReducer, useRef, useState, type RefObject } from "react";
+import { KeyListOverlay } from "@/components/key-list-overlay";
+import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
+import { keyFramesAndClusters } from "@/lib/judge/frame-scopes";
+import { type FrameTimes, frameAtTime } from "@/lib/spans/frame-times";
+import { type SpanLabel, taskSpanLabels } from "@/lib/spans/span-labels";
+import type { SpanAuthorKind, SpanRecord } from "@/lib/spans/span-types";
+import { BoxOverlay } from "./box-overlay";
+import { FramePlayer, type LoopRange, seekToFrame, stepFrame } from "./frame-player";
+import { createPlayhead, type Playhead } from "./playhead";
+import { fetchFrameTimes, fetchSpans, fetchVideoFrameSets } from "./span-api";
+import {
+  initialTimelineState,
+  shownOwnSpans,
+  type TimelineAction,
+  timelineReducer,
+  type TimelineState,
+} from "./span-edits";
+import { type FrameTicks, SpanTimeline, type Track } from "./span-timeline";
+import type { TimelineSpan } from "./span-track";
+import { type KeyScope, TIMELINE_KEYS, useTimelineKeys } from "./timeline-keys";
+import { fullView, type TimelineView, ZOOM_STEP, zoomAbout } from "./timeline-math";
+import { useSpanSaves } from "./use-span-saves";
+import { WorkbenchBar } from "./workbench-bar";
+
+/** A span as `onSpansChange` reports it. */
+export interface ShownSpan {
+  key: string;
+  id: string | null;
+  label: string;
+  startFrame: number;
+  endFrame: number;
+  authorKind: SpanAuthorKind;
+  authorId: string;
+  own: boolean;
+  status: string;
+}
+
+export interface SpanWorkbenchProps {
+  videoId: string;
+  projectId: string;
+  task: string;
+  currentUserId: string;
+  itemId?: string;
+  queueId?: string;
+  readOnly?: boolean;
+  onSpansChange?: (spans: ShownSpan[]) => void;
+  labels?: SpanLabel[];
+  keyScope?: KeyScope;
+  videoRef?: RefObject<HTMLVideoElement | null>;
+}
+
+function isOwn(span: SpanRecord, userId: string, itemId: string): boolean {
+  return span.authorKind === "reviewer" && span.authorId === userId && span.itemId === itemId;
+}
+
+/** The frame set's key frames and clusters as frames of the video (each frame's time mapped with frameAtTime). */
+export function frameTicksOf(
+  frames: readonly { index: number; timestampS: number; isKeyFrame: boolean; cluster: number | null }[],
+  times: FrameTimes,
+): FrameTicks {
+  const { keyFrames, clusters } = keyFramesAndClusters(frames);
+  const at = (t: number) => frameAtTime(times, t);
+  return {
+    keyFrames: keyFrames.map((f) => at(f.timestampS)),
+    clusters: clusters
+      .filter((members) => members.length > 1)
+      .map((members) => {
+        const framesOf = members.map((m) => at(m.timestampS));
+        return { from: Math.min(...framesOf), to: Math.max(...framesOf) };
+      }),
+  };
+}
+
+/** The tracks: the judge's (when there are judge spans), then one per label; others' spans beside one's own. */
+function useTracks(
+  state: TimelineState,
+  serverSpans: readonly SpanRecord[],
+  labels: readonly SpanLabel[],
+  mine: (span: SpanRecord) => boolean,
+  readOnly: boolean,
+): { tracks: Track[]; others: Map<string, SpanRecord>; shown: ShownSpan[] } {
+  return useMemo(() => {
+    const own: TimelineSpan[] = shownOwnSpans(state).map((s) => ({
+      key: s.key,
+      id: s.id,
+      ...s.draft,
+      kind: "own",
+      author: "you",
+      status: s.status,
+    }));
+    const others = new Map<string, SpanRecord>();
+    for (const span of serverSpans) if (!mine(span)) others.set(span.id, span);
+    const asTimeline = (s: SpanRecord): TimelineSpan => ({
+      key: s.id,
+      id: s.id,
+      label: s.label,
+      startFrame: s.startFrame,
+      endFrame: s.endFrame,
+      boxes: s.boxes,
+      kind: s.authorKind === "judge" ? "judge" : "other",
+      author: s.authorKind === "reviewer" ? "another reviewer" : `${s.authorKind} ${s.authorId}`,
+    });
+    const rest = [...others.values()].map(asTimeline);
+    const judge = rest.filter((s) => s.kind === "judge");
+    const byLabel = [...own, ...rest.filter((s) => s.kind !== "judge")];
+    const tracks: Track[] = [];
+    if (judge.length > 0) tracks.push({ id: "judge", title: "Judge", spans: judge, editableLabel: null });
+    for (const label of labels)
+      tracks.push({
+        id: label.id,
+        title: label.label,
+        spans: byLabel.filter((s) => s.label === label.id),
+        editableLabel: readOnly ? null : label.id,
+      });
+    const listed = new Set(labels.map((l) => l.id));
+    const unlisted = byLabel.filter((s) => !listed.has(s.label));
+    if (unlisted.length > 0)
+      tracks.push({ id: "unlisted", title: "Other labels", spans: unlisted, editableLabel: null });
+    const shown: ShownSpan[] = [
+      ...shownOwnSpans(state).map((s) => ({
+        key: s.key,
+        id: s.id,
+        label: s.draft.label,
+        startFrame: s.draft.startFrame,
+        endFrame: s.draft.endFrame,
+        authorKind: "reviewer" as const,
+        authorId: "",
+        own: true,
+        status: s.status,
+      })),
+      ...[...others.values()].map((s) => ({
+        key: s.id,
+        id: s.id,
+        label: s.label,
+        startFrame: s.startFrame,
+        endFrame: s.endFrame,
+        authorKind: s.authorKind,
+        authorId: s.authorId,
+        own: false,
+        status: "saved",
+      })),
+    ];
+    return { tracks, others, shown };
+  }, [state, serverSpans, labels, mine, readOnly]);
+}
+
+/** The keys: player and view keys here, span keys through the reducer (in order, none lost). */
+function useWorkbenchKeys(input: {
+  scope: KeyScope;
+  root: RefObject<HTMLElement | null>;
+  video: RefObject<HTMLVideoElement | null>;
+  times: FrameTimes | null;
+  playhead: Playhead;
+  labels: readonly SpanLabel[];
+  readOnly: boolean;
+  others: ReadonlyMap<string, SpanRecord>;
+  dispatch: (action: TimelineAction) => void;
+  setView: React.Dispatch<React.SetStateAction<TimelineView>>;
+  setHelp: React.Dispatch<React.SetStateAction<boolean>>;
+}) {
+  const { scope, root, video, times, playhead, dispatch, setView, setHelp } = input;
+  useTimelineKeys(scope, root, (name) => {
+    const element = video.current;
+    const frameCount = times?.timesS.length ?? 0;
+    if (name === "," || name === ".") {
+      if (element && times) stepFrame(element, times, playhead, name === "." ? 1 : -1);
+      return true;
+    }
+    if (name === " ") {
+      if (element) {
+        if (element.paused) void element.play().catch(() => {});
+        else element.pause();
+      }
+      return true;
+    }
+    if (name === "+" || name === "=" || name === "-" || name === "_") {
+      const factor = name === "+" || name === "=" ? ZOOM_STEP : 1 / ZOOM_STEP;
+      setView((v) => zoomAbout(v, factor, (playhead.target ?? playhead.frame) + 0.5, frameCount));
+      return true;
+    }
+    if (name === "?") {
+      setHelp((h) => !h);
+      return true;
+    }
+    if (!times) return false;
+    dispatch({
+      type: "key",
+      key: name,
+      context: {
+        playhead: playhead.target ?? playhead.frame,
+        frameCount,
+        labels: input.labels,
+        readOnly: input.readOnly,
+        others: input.others,
+      },
+    });
+    return true;
+  });
+}
+
+/** `l`: seek to the loop's start and play; the player repeats it until paused. */
+function useLoop(
+  loop: TimelineState["loop"],
+  video: RefObject<HTMLVideoElement | null>,
+  times: FrameTimes | null,
+  playhead: Playhead,
+  range: RefObject<LoopRange | null>,
+) {
+  useEffect(() => {
+    const element = video.current;
+    if (!loop || !element || !times) {
+      range.current = null;
+      return;
+    }
+    seekToFrame(element, times, playhead, loop.startFrame);
+    void element
+      .play()
+      .then(() => {
+        range.current = { startFrame: loop.startFrame, endFrame: loop.endFrame };
+      })
+      .catch(() => {});
+  }, [loop, video, times, playhead, range]);
+}
+
+export function SpanWorkbench(props: SpanWorkbenchProps) {
+  const { videoId, task, currentUserId, readOnly = false, keyScope = "focus" } = props;
+  const itemId = props.itemId ?? "";
+  const catalogue = useTaskCatalogue();
+  const labels = useMemo(() => {
+    if (props.labels) return props.labels;
+    const declared = catalogue.findTask(task);
+    return declared ? taskSpanLabels(declared) : [];
+  }, [props.labels, catalogue, task]);
+  const times = useQuery({
+    queryKey: ["frame-times", videoId],
+    queryFn: () => fetchFrameTimes(videoId),
+    staleTime: Infinity,
+  });
+  const spans = useQuery({ queryKey: ["spans", videoId, task], queryFn: () => fetchSpans(videoId, task) });
+  const video = useQuery({ queryKey: ["video-frame-sets", videoId], queryFn: () => fetchVideoFrameSets(videoId) });
+  const [state, dispatch] = useReducer(timelineReducer, initialTimelineState);
+  const [playhead] = useState(createPlayhead);
+  const ownVideoRef = useRef<HTMLVideoElement | null>(null);
+  const videoRef = props.videoRef ?? ownVideoRef;
+  const loopRange = useRef<LoopRange | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const [help, setHelp] = useState(false);
+  const frameCount = times.data?.timesS.length ?? 0;
+  const [view, setView] = useState<TimelineView>(() => fullView(frameCount));
+  useEffect(() => setView(fullView(frameCount)), [frameCount]);
+
+  const mine = useMemo(
+    () => (span: SpanRecord) => isOwn(span, currentUserId, itemId) && !readOnly,
+    [currentUserId, itemId, readOnly],
+  );
+  useEffect(() => dispatch({ type: "reset" }), [task, itemId]);
+  const serverSpans = useMemo(() => spans.data?.spans ?? [], [spans.data]);
+  useEffect(() => dispatch({ type: "load", spans: serverSpans.filter(mine) }), [serverSpans, mine]);
+  useSpanSaves(state, dispatch, { videoId, task, itemId, queueId: props.queueId });
+  const { tracks, others, shown } = useTracks(state, serverSpans, labels, mine, readOnly);
+  const onSpansChange = props.onSpansChange;
+  useEffect(() => onSpansChange?.(shown), [shown, onSpansChange]);
+  useWorkbenchKeys({
+    scope: keyScope,
+    root,
+    video: videoRef,
+    times: times.data ?? null,
+    playhead,
+    labels,
+    readOnly,
+    others,
+    dispatch,
+    setView,
+    setHelp,
+  });
+  useLoop(state.loop, videoRef, times.data ?? null, playhead, loopRange);
+
+  const ticks = useMemo(() => {
+    const frames = video.data?.frameSets.at(-1)?.frames ?? [];
+    return times.data ? frameTicksOf(frames, times.data) : { keyFrames: [], clusters: [] };
+  }, [video.data, times.data]);
+  const selectedOwn = state.own.find((s) => s.key === state.selected && !s.withdrawing) ?? null;
+  const selectedOther = state.selected ? others.get(state.selected) : undefined;
+  const boxSpan = selectedOwn?.draft ?? selectedOther ?? null;
+
+  return (
+    <div
+      ref={root}
+      tabIndex={keyScope === "focus" ? 0 : -1}
+      className="flex flex-col gap-2 outline-none focus-visible:ring-2 focus-visible:ring-indigo-300"
+      data-testid="span-workbench"
+      data-key-scope={keyScope}
+    >
+      <FramePlayer
+        videoUrl={`/api/v1/videos/${encodeURIComponent(videoId)}/file`}
+        times={times.data ?? null}
+        playhead={playhead}
+        videoRef={videoRef}
+        loop={loopRange}
+      >
+        <BoxOverlay
+          videoRef={videoRef}
+          playhead={playhead}
+          span={boxSpan}
+          editable={!!selectedOwn && !readOnly}
+          onBoxes={(boxes) => selectedOwn && dispatch({ type: "edit", key: selectedOwn.key, change: { boxes } })}
+        />
+      </FramePlayer>
+      <WorkbenchBar
+        state={state}
+        labels={labels}
+        readOnly={readOnly}
+        blind={spans.data?.blind ?? false}
+        selectedOwn={selectedOwn}
+        selectedOther={selectedOther ?? null}
+        dispatch={dispatch}
+        onHelp={keyScope === "page" ? () => setHelp((h) => !h) : null}
+      />
+      <TimelineArea
+        times={times}
+        spansError={spans.error}
+        view={view}
+        setView={setView}
+        playhead={playhead}
+        tracks={tracks}
+        ticks={ticks}
+        state={state}
+        dispatch={dispatch}
+        videoRef={videoRef}
+      />
+      <KeyListOverlay
+        open={help}
+        onClose={() => setHelp(false)}
+        keys={TIMELINE_KEYS}
+        title="Timeline keys"
+        testId="timeline-keys-help"
+      />
+    </div>
+  );
+}
+
+/** The timeline once the frame times are read (what went wrong, else). */
+function TimelineArea({
+  times,
+  spansError,
+  view,
+  setView,
+  playhead,
+  tracks,
+  ticks,
+  state,
+  dispatch,
+  videoRef,
+}: {
+  times: { data?: FrameTimes; error: Error | null };
+  spansError: Error | null;
+  view: TimelineView;
+  setView: React.Dispatch<React.SetStateAction<TimelineView>>;
+  playhead: Playhead;
+  tracks: Track[];
+  ticks: FrameTicks;
+  state: TimelineState;
+  dispatch: (action: TimelineAction) => void;
+  videoRef: RefObject<HTMLVideoElement | null>;
+}) {
+  if (times.error)
+    return (
+      <p role="alert" className="text-sm text-red-700">
+        The video&apos;s frame times could not be read: {times.error.message}
+      </p>
+    );
+  if (spansError)
+    return (
+      <p role="alert" className="text-sm text-red-700">
+        The spans could not be read: {spansError.message}
+      </p>
+    );
+  if (!times.data) return <p className="text-xs text-slate-500">Reading the video&apos;s frame times…</p>;
+  const data = times.data;
+  return (
+    <SpanTimeline
+      times={data}
+      view={view}
+      setView={setView}
+      playhead={playhead}
+      tracks={tracks}
+      ticks={ticks}
+      selected={state.selected}
+      inOut={{ inFrame: state.inFrame, outFrame: state.outFrame }}
+      onSelect={(key) => dispatch({ type: "select", key })}
+      onChange={(key, frames) => dispatch({ type: "edit", key, change: frames })}
+      onCreate={(label, frames) => dispatch({ type: "create", draft: { label, ...frames, boxes: [], note: "" } })}
+      onSeek={(frame) => videoRef.current && seekToFrame(videoRef.current, data, playhead, frame)}
+    />
+  );
+}
