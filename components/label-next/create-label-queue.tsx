@@ -6,7 +6,10 @@ import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { postJson } from "@/lib/api-client";
 
-/** One click: a review queue of the proposed videos (the verdict, or the planned criterion's scores), in the proposal's order. */
+/**
+ * One click: a review queue of the proposed videos (the verdict, the planned criterion's scores, or a localising queue
+ * of the videos where spans disagree), in the proposal's order.
+ */
 export function CreateLabelQueue({
   projectId,
   runId,
@@ -18,7 +21,9 @@ export function CreateLabelQueue({
   runId: string;
   videoIds: string[];
   defaultName: string;
-  queue: { scope: "verdict" } | { scope: "scores"; categories: string[]; mode: "full" | "presence" };
+  /** `localize`: reviewers also mark where (spans), for the videos where spans disagree. */
+  queue:
+    { scope: "verdict" } | { scope: "scores"; categories: string[]; mode: "full" | "presence"; localize?: boolean };
 }) {
   const router = useRouter();
   const [name, setName] = useState(defaultName);
@@ -58,7 +63,7 @@ export function CreateLabelQueue({
       <button
         className={buttonClass()}
         disabled={create.isPending || videoIds.length === 0 || !name.trim()}
-        data-testid="label-next-create-queue"
+        data-testid={`label-next-create-queue${"localize" in queue && queue.localize ? "-where" : ""}`}
       >
         Create review queue of these {videoIds.length} videos
       </button>

@@ -70,6 +70,18 @@ describe("the new-queue form", () => {
     expect(await createAs("Verdicts")).toMatchObject({ scope: "verdict" });
   });
 
+  it("asks whether reviewers also mark where, off by default, and sends the choice", async () => {
+    openForm("hallucination");
+    const localize = screen.getByTestId("queue-localize") as HTMLInputElement;
+    expect(localize.checked).toBe(false);
+    expect(localize.parentElement!.textContent).toContain("(optional)");
+    fireEvent.click(screen.getByTestId("queue-scope-scores"));
+    fireEvent.click(screen.getByRole("radio", { name: /presence/ }));
+    expect(localize.parentElement!.textContent).toContain("each category marked present needs a span of it");
+    fireEvent.click(localize);
+    expect(await createAs("Where")).toMatchObject({ scope: "scores", mode: "presence", localize: true });
+  });
+
   it("sends the hand-out order the owner chooses", async () => {
     openForm("hallucination");
     fireEvent.click(screen.getByRole("radio", { name: /coverage first/ }));

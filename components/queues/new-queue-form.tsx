@@ -12,6 +12,7 @@ import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import { isYesNoScale, scaleBounds, type TaskDeclaration } from "@/lib/task-modules/task-declaration";
 import type { QueueHandOut } from "@/lib/queues/queue-states.validation";
 import { perItemText, type QueueTargetCounts } from "@/lib/queues/target-counts";
+import { taskSpanLabels } from "@/lib/spans/span-labels";
 
 const SCOPE_WORDS = { key_frame: "key frame", cluster: "cluster", video: "video", item: "item" } as const;
 
@@ -49,6 +50,7 @@ export function NewQueueForm({
   const [chosen, setChosen] = useState<string[]>(typeof filter.category === "string" ? [filter.category] : []);
   const [reviewersPerItem, setReviewersPerItem] = useState(1);
   const [blind, setBlind] = useState(true);
+  const [localize, setLocalize] = useState(false);
   const [guidelines, setGuidelines] = useState("");
   const task = catalogue.findTask(runs.find((r) => r.id === runId)?.pipeline);
   // A task without a reviewed per-video metric (VBench-2.0 asks questions, not a verdict) gives a verdict queue no
@@ -59,6 +61,8 @@ export function NewQueueForm({
   const itemScope =
     task && task.subject !== "video" ? (itemScopes.find((s) => s.reviews === task.subject) ?? null) : null;
   const videoScope = itemScope === null;
+  const canLocalize = videoScope && localisable(task);
+  const presenceFirst = videoScope && scope === "scores" && !!task?.presence && mode === "presence";
   // An ensemble run (samples or a judge panel) can be reviewed where its members spread: its unstable scores.
   const ensembleKind = runs.find((r) => r.id === runId)?.ensemble ?? null;
   const scoreScope = scope === "scores" || (scope === "unstable" && ensembleKind !== null);
@@ -77,10 +81,11 @@ export function NewQueueForm({
         scope: itemScope ? itemScope.id : scope === "unstable" && !ensembleKind ? "scores" : scope,
         categories: videoScope && scoreScope ? chosenTargets : [],
         ...(itemScope?.optionsKey ? { [itemScope.optionsKey]: scopeOptions[itemScope.id] ?? {} } : {}),
-        mode: videoScope && scope === "scores" && task?.presence ? mode : "full",
+        mode: presenceFirst ? "presence" : "full",
         reviewersPerItem,
         handOut,
         blind,
+        localize: canLocalize && localize,
         guidelines,
       }),
     onSuccess: ({ id }) => router.push(`/projects/${projectId}/queues/${id}`),
@@ -125,6 +130,7 @@ export function NewQueueForm({
       <ReviewersField value={reviewersPerItem} onChange={setReviewersPerItem} />
       <HandOutChoice handOut={handOut} onHandOut={setHandOut} />
       <BlindField value={blind} onChange={setBlind} />
+      {canLocalize && <LocalizeField value={localize} onChange={setLocalize} presence={presenceFirst} />}
       <GuidelinesField value={guidelines} onChange={setGuidelines} />
       <div className="flex items-center gap-3">
         <button type="submit" disabled={create.isPending || preview.data?.count === 0} className={buttonClass()}>
@@ -438,6 +444,38 @@ function ReviewersField({ value, onChange }: { value: number; onChange: (value: 
         onChange={(e) => onChange(Number(e.target.value))}
         className="rounded-md border border-slate-300 px-2 py-1.5"
       />
+    </label>
+  );
+}
+
+/** Spans mark stretches of a video under the task's span labels, so only such a task's queues localise (lib/queues/localize.ts). */
+function localisable(task: TaskDeclaration | null | undefined): boolean {
+  return !!task && taskSpanLabels(task).length > 0;
+}
+
+function LocalizeField({
+  value,
+  onChange,
+  presence,
+}: {
+  value: boolean;
+  onChange: (value: boolean) => void;
+  presence: boolean;
+}) {
+  return (
+    <label className="flex items-center gap-2">
+      <input
+        type="checkbox"
+        checked={value}
+        onChange={(e) => onChange(e.target.checked)}
+        data-testid="queue-localize"
+      />
+      <span>
+        <span className="font-medium">Localise</span>: reviewers also mark where, as spans on the timeline
+        {presence
+          ? "; each category marked present needs a span of it before the item can be submitted"
+          : " (optional)"}
+      </span>
     </label>
   );
 }

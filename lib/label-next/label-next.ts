@@ -15,6 +15,7 @@ import {
 import { majorityVerdict, planLabelling, type LabellingPlan } from "./sampling-plan";
 import { requireWholeView } from "../visibility/withheld";
 import { labelNextQuerySchema, type LabelNextQuery } from "./label-next.validation";
+import { spanDisagreementOfRun, type SpanDisagreementRanking } from "./span-disagreement";
 
 /**
  * "What to label next" for a run (see sampling-plan.ts for the method): the run's videos with the
@@ -42,6 +43,8 @@ export interface LabelNextResult extends LabellingPlan {
   budget: number;
   /** The proposed videos with their paths, in proposal order. */
   videos: { id: string; relativePath: string }[];
+  /** Where spans disagree most (./span-disagreement.ts): videos for a localising queue, at most the budget. */
+  spans: SpanDisagreementRanking;
 }
 
 interface PlanRow {
@@ -231,6 +234,7 @@ export async function labelNextPlan(
     { budget: query.budget, strata: query.strata, seed: seedOf(run.id) },
   );
   const paths = new Map(rows.map((r) => [r.videoId, r.relativePath]));
+  const spans = await spanDisagreementOfRun(prisma, run, query.budget);
   return {
     ...plan,
     runId: run.id,
@@ -245,5 +249,6 @@ export async function labelNextPlan(
         : { scope: "scores", categories: [basis.target.id], mode: basis.kind === "presence" ? "presence" : "full" },
     budget: query.budget,
     videos: plan.videoIds.map((id) => ({ id, relativePath: paths.get(id)! })),
+    spans,
   };
 }

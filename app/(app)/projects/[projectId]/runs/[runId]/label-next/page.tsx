@@ -5,6 +5,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card } from "@/components/empty-state";
 import { buttonClass } from "@/components/class-names";
 import { CreateLabelQueue } from "@/components/label-next/create-label-queue";
+import { SpanDisagreementCard } from "@/components/label-next/span-disagreement-card";
 import { prisma } from "@/lib/db/prisma";
 import { isAppError, isAppErrorCode } from "@/lib/errors";
 import { labelNextChoicesOfRun, labelNextPlan, type LabelNextResult } from "@/lib/label-next/label-next";
@@ -27,7 +28,7 @@ export default async function LabelNextPage({
 }) {
   const { projectId, runId } = await params;
   const search = await searchParams;
-  const { actor } = await requirePageProjectAccess(projectId, "queues.manage");
+  const { actor, catalogue } = await requirePageProjectAccess(projectId, "queues.manage");
   let plan: LabelNextResult | null = null;
   let problem: string | null = null;
   let withheld: WithheldError | null = null;
@@ -109,6 +110,12 @@ export default async function LabelNextPage({
               </div>
             )}
           </Card>
+          <SpanDisagreementCard
+            projectId={projectId}
+            runId={runId}
+            ranking={plan.spans}
+            mode={catalogue.findTask(plan.pipeline)?.presence ? "presence" : "full"}
+          />
         </>
       )}
     </div>
