@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { type FrameTimes, framesOfSeconds, spanSeconds } from "./frame-times";
-import type { SpanLabel } from "./span-labels";
+import { type SpanLabel, spanItemProblem } from "./span-labels";
 import type { BoxKeyframe, SpanFields } from "./span-types";
 
 /** A span may carry at most this many box keyframes (a keyframe every frame of a 10-minute clip at 60 fps is more). */
@@ -98,8 +98,11 @@ export function spanProblem(span: SpanFields, context: SpanContext): string | nu
     return `The span ends (frame ${span.endFrame}) before it starts (frame ${span.startFrame}).`;
   if (span.endFrame >= frameCount)
     return `The span (frames ${span.startFrame}–${span.endFrame}) is outside the video (frames 0–${frameCount - 1}).`;
-  if (!context.labels.some((l) => l.id === span.label))
+  const label = context.labels.find((l) => l.id === span.label);
+  if (!label)
     return `"${span.label}" is not a label of ${span.task} (${context.labels.map((l) => l.id).join(", ") || "it has none"}).`;
+  const itemProblem = spanItemProblem(span, label);
+  if (itemProblem) return itemProblem;
   const seen = new Set<number>();
   for (const box of span.boxes) {
     const problem = boxProblem(box, span);
