@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { POST as markSpan } from "@/app/api/v1/videos/[videoId]/spans/route";
+import { GET as listSpans, POST as markSpan } from "@/app/api/v1/videos/[videoId]/spans/route";
 import type { Actor } from "../auth/actor";
 import { createApiKey } from "../auth/api-keys";
 import { prisma } from "../db/prisma";
@@ -7,6 +7,7 @@ import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
 import { apiRequest, routeContext } from "../testing/api-request";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { insertSpans, type NewSpan } from "../spans/span-store";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { createQueue } from "./create-queue";
@@ -69,6 +70,23 @@ function postSpan(key: string, videoId: string, body: Record<string, unknown>) {
     apiRequest(`/api/v1/videos/${videoId}/spans`, key, { method: "POST", body: JSON.stringify(body) }),
     routeContext({ videoId }),
   );
+}
+
+/** A one-frame d1 span at `frame` (the author is set by the caller). */
+function newSpan(videoId: string, frame: number): Omit<NewSpan, "authorKind" | "authorId"> {
+  return {
+    projectId,
+    videoId,
+    task: "hallucination",
+    label: "d1",
+    itemId: "",
+    startFrame: frame,
+    endFrame: frame,
+    startS: frame / 10,
+    endS: (frame + 1) / 10,
+    boxes: [],
+    note: "",
+  };
 }
 
 const presence = [
@@ -148,6 +166,59 @@ describe("queues that localise", () => {
     await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: null } });
     expect((await postSpan(holder.key, videoId, span)).status).toBe(201);
     expect(await prisma.span.count({ where: { queueId: queue.id } })).toBe(1);
+  });
+
+  it("while blind, shows the reviewer only their own spans (not the judge's, gold or others'), all after submit", async () => {
+    const queue = await localizing("Where, blind", { blind: true, videoIds: [videoIds[1]!], categories: ["d1"] });
+    const [me, other] = [await reviewer(), await reviewer()];
+    const videoId = videoIds[1]!;
+    const run = await prisma.judgeRun.findFirstOrThrow({ where: { projectId }, select: { id: true } });
+    await prisma.$transaction((tx) =>
+      insertSpans(
+        tx,
+        [
+          { ...newSpan(videoId, 1), authorKind: "judge", authorId: `run:${run.id}`, runId: run.id },
+          { ...newSpan(videoId, 2), authorKind: "gold", authorId: "gold" },
+          { ...newSpan(videoId, 3), authorKind: "reviewer", authorId: other.userId },
+        ],
+        owner.userId,
+      ),
+    );
+    const { itemId } = await nextItem(prisma, me, queue.id);
+    const mine = await postSpan(me.key, videoId, {
+      task: "hallucination",
+      label: "d1",
+      startFrame: 5,
+      endFrame: 6,
+      queueId: queue.id,
+    });
+    expect(mine.status).toBe(201);
+    // The other reviewer holds no item of this queue: a span marked in it is refused.
+    expect(
+      (
+        await postSpan(other.key, videoId, {
+          task: "hallucination",
+          label: "d1",
+          startFrame: 0,
+          endFrame: 0,
+          queueId: queue.id,
+        })
+      ).status,
+    ).toBe(404);
+    const seen = async () => {
+      const response = await listSpans(
+        apiRequest(`/api/v1/videos/${videoId}/spans`, me.key),
+        routeContext({ videoId }),
+      );
+      const body = (await response.json()) as { blind: boolean; spans: { authorKind: string; startFrame: number }[] };
+      return { blind: body.blind, spans: body.spans.map((s) => `${s.authorKind}@${s.startFrame}`) };
+    };
+    expect(await seen()).toEqual({ blind: true, spans: ["reviewer@5"] });
+    await submitItem(prisma, me, queue.id, itemId!, {
+      presence: [{ category: "d1", value: 1 }],
+      judgments: (await getQueueItem(prisma, me, queue.id, itemId!)).targets.map((t) => ({ target: t.key, value: 5 })),
+    });
+    expect(await seen()).toEqual({ blind: false, spans: ["judge@1", "gold@2", "reviewer@3", "reviewer@5"] });
   });
 
   it("refuses to localise a task without span labels or a queue of items", () => {
