@@ -34,6 +34,8 @@ export interface LabelSetRow {
   citation: string;
   createdAt: string;
   judgments: number;
+  /** A label set of spans: how many. */
+  spans?: number;
   importedBy: { name: string | null; email: string | null };
 }
 
@@ -126,8 +128,8 @@ export function LabelSetList({
         <li key={set.id} className="flex flex-wrap items-center gap-3 px-3 py-2" data-testid="label-set">
           <span className="font-medium">{set.name}</span>
           <span className="text-slate-500">
-            {set.fileName} · {set.judgments} labels · {new Date(set.createdAt).toLocaleString()} by{" "}
-            {set.importedBy.name || set.importedBy.email || "?"}
+            {set.fileName} · {set.spans ? `${set.spans} spans` : `${set.judgments} labels`} ·{" "}
+            {new Date(set.createdAt).toLocaleString()} by {set.importedBy.name || set.importedBy.email || "?"}
             {set.citation ? ` · ${set.citation}` : ""}
           </span>
           <button type="button" className={buttonClass("danger")} disabled={busy} onClick={() => onDelete(set.id)}>

@@ -4,6 +4,7 @@ import { AgreementFilterForm } from "@/components/agreement/agreement-filter-for
 import { loadAgreementPage } from "@/components/agreement/agreement-page-data";
 import { type AgreementView, Report } from "@/components/agreement/agreement-report";
 import { HfSplitExportForm } from "@/components/agreement/hf-split-export-form";
+import { SpanExportLinks } from "@/components/label-sets/span-export-links";
 import { Card } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
@@ -47,6 +48,7 @@ export default async function AgreementPage({
         {filterRun && !withheld && !runWithheld && (
           <HfSplitExportForm projectId={projectId} runId={filterRun.id} metadataFields={splitFields} />
         )}
+        {!withheld && <SpanExportLinks projectId={projectId} runId={filterRun?.id} />}
       </Card>
       {report && (
         <Report

@@ -2,6 +2,7 @@ import { ProjectPageHeader } from "@/components/project-page-header";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ImportPanel } from "@/components/import/import-panel";
 import { LabelSetPanel } from "@/components/label-sets/label-set-panel";
+import { SpanFileImport } from "@/components/label-sets/span-file-import";
 
 export default async function ImportPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
@@ -15,6 +16,7 @@ export default async function ImportPage({ params }: { params: Promise<{ project
       </p>
       <ImportPanel projectId={projectId} />
       <LabelSetPanel projectId={projectId} />
+      <SpanFileImport projectId={projectId} />
     </div>
   );
 }

@@ -1,0 +1,39 @@
+/**
+ * The span exports as plain links to GET /projects/{id}/export/spans (the route checks the session and withholds the
+ * file while the caller reviews some of its videos blind): every span of the project as CSV, JSONL or Label Studio
+ * tasks with their labelling config, and, with a run in the filters, that run's judge spans.
+ */
+export function SpanExportLinks({ projectId, runId }: { projectId: string; runId?: string | null }) {
+  const href = (query: Record<string, string>) =>
+    `/api/v1/projects/${projectId}/export/spans?${new URLSearchParams(query).toString()}`;
+  const links = [
+    { label: "Spans (CSV)", href: href({ format: "csv" }) },
+    { label: "Spans (JSONL)", href: href({ format: "jsonl" }) },
+    { label: "Spans as Label Studio tasks", href: href({ format: "label-studio" }) },
+    { label: "Label Studio config for spans", href: href({ format: "label-studio-config" }) },
+    ...(runId
+      ? [{ label: "This run's judge spans (CSV)", href: href({ format: "csv", author: `run:${runId}` }) }]
+      : []),
+  ];
+  return (
+    <div className="mt-3 flex flex-col gap-1 text-sm" data-testid="span-export-links">
+      <div className="flex flex-wrap gap-2">
+        {links.map((link) => (
+          <a
+            key={link.label}
+            href={link.href}
+            download
+            className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50"
+            data-testid="span-export-link"
+          >
+            {link.label}
+          </a>
+        ))}
+      </div>
+      <p className="text-xs text-slate-500">
+        Spans: one row per span with its video, task, label, annotator, frames (from 0, inclusive), seconds, boxes and
+        note; Label Studio&apos;s frames count from 1. Import them back on the Import page.
+      </p>
+    </div>
+  );
+}
