@@ -130,6 +130,28 @@ describe("the demo's task parts", () => {
     // The alignment project's 4 clips from each of two generators, three for the construction project, and three from
     // each of VBench-2.0's two generators.
     expect(uploads).toEqual([4, 4, 3, 3, 3]);
+    // Two simulated reviewers' spans on the demo clips, each valid against its video's frame times (stored from the
+    // clips' 24 fps when the app has not read them), agreeing in part.
+    expect(logged).toContain("marked 11 spans by 2 simulated reviewers");
+    const spans = await prisma.span.findMany({
+      where: { projectId },
+      orderBy: [{ videoId: "asc" }, { startFrame: "asc" }],
+      include: { history: true },
+    });
+    const reviewers = await prisma.user.findMany({
+      where: { email: { in: ["simulated-reviewer-a@framejury.local", "simulated-reviewer-b@framejury.local"] } },
+      include: { memberships: { where: { projectId } } },
+    });
+    expect(reviewers.map((r) => r.memberships.map((m) => m.role))).toEqual([["reviewer"], ["reviewer"]]);
+    expect(new Set(spans.map((s) => s.authorId))).toEqual(new Set(reviewers.map((r) => r.id)));
+    expect(spans.every((s) => s.authorKind === "reviewer" && s.task === "hallucination" && s.version === 1)).toBe(true);
+    expect(spans.every((s) => s.history.length === 1 && s.history[0]!.changedBy === s.authorId)).toBe(true);
+    const times = await prisma.videoFrameTimes.findMany({ where: { video: { projectId } } });
+    expect(times).toHaveLength(CLIPS.length);
+    expect(times.every((t) => t.timesS.length === 72 && Math.abs(t.endS - 3) < 1e-9 && !t.variable)).toBe(true);
+    const first = spans.find((s) => s.label === "d1" && s.startFrame === 30)!;
+    expect(first).toMatchObject({ endFrame: 59, startS: 1.25, endS: 2.5 });
+    expect(first.boxes).toHaveLength(2);
     // The alignment project: 8 labelled clips, their prompts tagged for the stub's simulated judge.
     const alignment = await prisma.project.findFirstOrThrow({
       where: { name: "Alignment demo (simulated)", members: { some: { userId: owner.userId } } },

@@ -3,14 +3,25 @@
  * the clips with different settings (Compare judge setups needs two), and a label set over the clips, so
  * Paper's table and Compare judge setups have a reference on the first visit; then a project of its own where an
  * alignment of the verdict succeeds (enough labelled clips for a split, a simulated bias the tuned settings undo).
+ * Two simulated reviewers mark spans on the clips (seedDemoSpans), so the span agreement between people shows on the
+ * first visit; the judge's spans come from the demo's first run itself, kept by the engine as each video finishes
+ * (lib/spans/judge-spans-store.ts), so judge–people agreement fills in as the run ends.
  */
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { Actor } from "../../auth/actor";
+import { createUser } from "../../auth/users";
 import type { DemoLink, DemoSeedContext, DemoSeedPart } from "../../../testkit/demo/demo-part";
 import { CLIPS } from "../../../testkit/demo/demo-clips";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { importGenericLabels } from "../../label-sets/label-sets";
 import { createProject } from "../../projects/projects";
+import { type FrameTimes, frameTimesFromTimestamps } from "../../spans/frame-times";
+import { taskSpanLabels } from "../../spans/span-labels";
+import { insertSpans, type NewSpan } from "../../spans/span-store";
+import type { BoxKeyframe, SpanFields } from "../../spans/span-types";
+import { secondsOf, spanProblem } from "../../spans/span-validation";
+import { HALLUCINATION_TASK } from "./task";
 
 export const hallucinationDemo: DemoSeedPart = {
   async seed(context) {
@@ -26,6 +37,8 @@ export const hallucinationDemo: DemoSeedPart = {
     // A label set over the clips, so Paper's table and Compare judge setups have a reference on the first visit.
     const labels = await importDemoLabelSet(prisma, actor, projectId);
     log(`imported the label set "${DEMO_LABEL_SET}" (${labels.labels} labels over ${labels.videos} clips)`);
+    const spans = await seedDemoSpans(prisma, projectId);
+    log(`marked ${spans} spans by ${SIMULATED_REVIEWERS.length} simulated reviewers`);
     const alignment = await seedAlignmentDemo(context);
     return [...(await compareLinks(prisma, projectId)), alignment];
   },
@@ -183,4 +196,131 @@ export function demoLabels(): string {
     rows.push(`"${video}",demo,inconsistency,${i === 2 ? 1 : 0}`);
   });
   return rows.join("\n") + "\n";
+}
+
+/** The demo clips: 3 s at 24 fps (testkit/demo/demo-clip-upload.ts), when the video row does not say. */
+const DEMO_FPS = 24;
+const DEMO_FRAMES = 72;
+
+export const SIMULATED_REVIEWERS = [
+  { email: "simulated-reviewer-a@framejury.local", name: "Reviewer A (simulated)" },
+  { email: "simulated-reviewer-b@framejury.local", name: "Reviewer B (simulated)" },
+] as const;
+
+type DemoSpan = Pick<SpanFields, "label" | "startFrame" | "endFrame"> & { boxes?: BoxKeyframe[] };
+
+const box = (frame: number, x: number, y: number): BoxKeyframe => ({ frame, x, y, w: 0.25, h: 0.3, enabled: true });
+
+/**
+ * Per clip (CLIPS order), what each reviewer marks. The clips the demo's label set calls hallucinating (the first and
+ * the third, demoLabels) get spans from both; B also flags the second clip once.
+ */
+const DEMO_SPANS: readonly (readonly [DemoSpan[], DemoSpan[]])[] = [
+  [
+    [
+      { label: "s1", startFrame: 10, endFrame: 24 },
+      { label: "d1", startFrame: 30, endFrame: 59, boxes: [box(30, 0.1, 0.2), box(59, 0.55, 0.4)] },
+    ],
+    [
+      { label: "s1", startFrame: 12, endFrame: 27 },
+      { label: "d1", startFrame: 34, endFrame: 55, boxes: [box(34, 0.15, 0.22), box(55, 0.5, 0.38)] },
+      { label: "s2", startFrame: 60, endFrame: 62 },
+    ],
+  ],
+  [[], [{ label: "s4", startFrame: 5, endFrame: 6 }]],
+  [
+    [
+      { label: "s1", startFrame: 40, endFrame: 52 },
+      { label: "inconsistency", startFrame: 0, endFrame: 71 },
+    ],
+    [
+      { label: "s1", startFrame: 38, endFrame: 50 },
+      { label: "s1", startFrame: 66, endFrame: 71 },
+      { label: "inconsistency", startFrame: 0, endFrame: 71 },
+    ],
+  ],
+  [[], []],
+];
+
+/** A simulated reviewer's account (made once; its password is random and never shown: nobody signs in as it). */
+async function simulatedReviewer(
+  prisma: PrismaClient,
+  projectId: string,
+  reviewer: (typeof SIMULATED_REVIEWERS)[number],
+): Promise<string> {
+  const existing = await prisma.user.findUnique({ where: { email: reviewer.email }, select: { id: true } });
+  const userId =
+    existing?.id ??
+    (
+      await createUser(prisma, {
+        email: reviewer.email,
+        name: reviewer.name,
+        password: randomBytes(24).toString("base64url"),
+        isAdmin: false,
+      })
+    ).id;
+  await prisma.projectMember.upsert({
+    where: { projectId_userId: { projectId, userId } },
+    create: { projectId, userId, role: "reviewer" },
+    update: {},
+  });
+  return userId;
+}
+
+/**
+ * The clip's frame times: kept if the app has read them, else from the row's frame count and rate (the demo's clips
+ * are encoded at a constant 24 fps, so frame i is at i / 24 s, exactly as their container says), and stored.
+ */
+async function demoFrameTimes(
+  prisma: PrismaClient,
+  video: { id: string; fps: number | null; frameCount: number | null },
+): Promise<FrameTimes> {
+  const stored = await prisma.videoFrameTimes.findUnique({ where: { videoId: video.id } });
+  if (stored) return { timesS: stored.timesS, endS: stored.endS, variable: stored.variable };
+  const fps = video.fps && video.fps > 0 ? video.fps : DEMO_FPS;
+  const count = video.frameCount && video.frameCount > 0 ? video.frameCount : DEMO_FRAMES;
+  const times = frameTimesFromTimestamps(Array.from({ length: count }, (_, i) => i / fps))!;
+  await prisma.videoFrameTimes.upsert({
+    where: { videoId: video.id },
+    create: { videoId: video.id, timesS: [...times.timesS], endS: times.endS, variable: times.variable },
+    update: {},
+  });
+  return times;
+}
+
+/** Seeds the two simulated reviewers' spans on the demo project's clips, in one transaction. Returns how many. */
+export async function seedDemoSpans(prisma: PrismaClient, projectId: string): Promise<number> {
+  const reviewerIds = [];
+  for (const reviewer of SIMULATED_REVIEWERS) reviewerIds.push(await simulatedReviewer(prisma, projectId, reviewer));
+  const labels = taskSpanLabels(HALLUCINATION_TASK);
+  const byReviewer: NewSpan[][] = reviewerIds.map(() => []);
+  for (const [i, clip] of CLIPS.entries()) {
+    const video = await prisma.video.findFirst({
+      where: { projectId, fileName: path.basename(clip.path) },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, fps: true, frameCount: true },
+    });
+    if (!video) continue;
+    const times = await demoFrameTimes(prisma, video);
+    DEMO_SPANS[i]!.forEach((spans, r) => {
+      for (const span of spans) {
+        const fields: SpanFields = { task: HALLUCINATION_TASK.id, itemId: "", note: "", boxes: [], ...span };
+        const problem = spanProblem(fields, { times, labels });
+        if (problem) throw new Error(`the demo's span on ${clip.path} is not valid: ${problem}`);
+        byReviewer[r]!.push({
+          ...fields,
+          ...secondsOf(fields, times),
+          projectId,
+          videoId: video.id,
+          authorKind: "reviewer",
+          authorId: reviewerIds[r]!,
+        });
+      }
+    });
+  }
+  return prisma.$transaction(async (tx) => {
+    let written = 0;
+    for (const [r, spans] of byReviewer.entries()) written += await insertSpans(tx, spans, reviewerIds[r]!);
+    return written;
+  });
 }
