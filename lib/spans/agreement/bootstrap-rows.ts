@@ -3,6 +3,13 @@
  * comparison's videos with replacement (the one bootstrap's `resampler`, seeded per comparison by `streamSeed`), and
  * the statistics are computed from the resample's summed rows. The draws depend only on the seed, the comparison's key
  * and its number of videos, so a label's interval is the same whichever other labels are computed beside it.
+ *
+ * Past MAX_RESAMPLED_UNITS videos, the videos (in the comparison's order, ids ascending, which says nothing about their
+ * spans) are resampled in that many consecutive blocks of ⌊n/MAX⌋ or ⌈n/MAX⌉ videos: a resample of n videos costs n
+ * additions of a row per resample, a thousand resamples of 50,000 videos and three pairs some four billion, far past a
+ * page's budget, while blocks of exchangeable videos give a resample sum with the same expected variance as single
+ * videos (each block is a sum of videos drawn without regard to what they hold), and 2,000 units estimate it about as
+ * well as 2,000 videos would. Below it, every video is its own unit.
  */
 import { percentileInterval, resampler, streamSeed } from "../../stats/bootstrap";
 import { STAT_COUNT, STRIDE, statsOfSums } from "./video-stats";
@@ -13,6 +20,20 @@ export interface RowStats {
   /** Interval bounds, same layout, NaN where no resample defines the statistic. */
   lower: Float64Array;
   upper: Float64Array;
+}
+
+/** Resampled units at most: more videos than this are resampled in this many blocks. */
+export const MAX_RESAMPLED_UNITS = 2000;
+
+/** The rows of `videos` videos summed into `units` consecutive blocks (the first n mod units blocks one video larger). */
+function blockRows(rows: Float64Array, videos: number, width: number, units: number): Float64Array {
+  const blocks = new Float64Array(units * width);
+  for (let u = 0; u < units; u++) {
+    const from = Math.floor((u * videos) / units);
+    const to = Math.floor(((u + 1) * videos) / units);
+    for (let v = from; v < to; v++) for (let j = 0; j < width; j++) blocks[u * width + j]! += rows[v * width + j]!;
+  }
+  return blocks;
 }
 
 export interface RowBootstrap {
@@ -36,23 +57,25 @@ export function bootstrapRows(
   for (let k = 0; k < labels; k++) statsOfSums(sums, k * STRIDE, point, k * STAT_COUNT);
 
   const { iterations, confidence } = options;
+  const units = Math.min(videos, MAX_RESAMPLED_UNITS);
+  const unitRows = units < videos ? blockRows(rows, videos, width, units) : rows;
   // replicates[(label * STAT_COUNT + stat) * iterations + b]: each statistic's resamples side by side.
   const replicates = new Float64Array(labels * STAT_COUNT * iterations);
   const draw = resampler(streamSeed(options.seed, key));
-  const sample = new Int32Array(videos);
-  const counts = new Int32Array(videos);
+  const sample = new Int32Array(units);
+  const counts = new Int32Array(units);
   const stats = new Float64Array(STAT_COUNT);
   for (let b = 0; b < iterations; b++) {
-    draw(sample, videos);
+    draw(sample, units);
     counts.fill(0);
-    for (let i = 0; i < videos; i++) counts[sample[i]!]!++;
+    for (let i = 0; i < units; i++) counts[sample[i]!]!++;
     sums.fill(0);
-    // A weighted sum of the rows (a video drawn c times counts c times), read in order rather than by the draws.
-    for (let v = 0; v < videos; v++) {
-      const c = counts[v]!;
+    // A weighted sum of the rows (a unit drawn c times counts c times), read in order rather than by the draws.
+    for (let u = 0; u < units; u++) {
+      const c = counts[u]!;
       if (c === 0) continue;
-      const base = v * width;
-      for (let j = 0; j < width; j++) sums[j]! += c * rows[base + j]!;
+      const base = u * width;
+      for (let j = 0; j < width; j++) sums[j]! += c * unitRows[base + j]!;
     }
     for (let k = 0; k < labels; k++) {
       statsOfSums(sums, k * STRIDE, stats, 0);

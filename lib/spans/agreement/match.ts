@@ -39,51 +39,128 @@ export function temporalIou(a: AgreementSpan, b: AgreementSpan): number {
 const length = (s: AgreementSpan) => s.endFrame - s.startFrame + 1;
 const byId = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
-function compareCandidates(x: MatchedPair, y: MatchedPair): number {
+/** The matching's order of two candidates (reference r, prediction p, IoU): see the module comment. */
+function compareCandidates(
+  iouX: number,
+  rX: AgreementSpan,
+  pX: AgreementSpan,
+  iouY: number,
+  rY: AgreementSpan,
+  pY: AgreementSpan,
+): number {
   return (
-    y.iou - x.iou ||
-    x.reference.startFrame - y.reference.startFrame ||
-    x.prediction.startFrame - y.prediction.startFrame ||
-    length(x.reference) - length(y.reference) ||
-    length(x.prediction) - length(y.prediction) ||
-    byId(x.reference.id, y.reference.id) ||
-    byId(x.prediction.id, y.prediction.id)
+    iouY - iouX ||
+    rX.startFrame - rY.startFrame ||
+    pX.startFrame - pY.startFrame ||
+    length(rX) - length(rY) ||
+    length(pX) - length(pY) ||
+    byId(rX.id, rY.id) ||
+    byId(pX.id, pY.id)
   );
+}
+
+/**
+ * The greedy matching as indices: `visit(r, p, iou)` for each matched pair in the order taken. Candidates live in
+ * flat arrays and are ordered by insertion sort: a video holds a handful of spans per label, and agreement over
+ * 50,000 videos runs this hundreds of thousands of times, where objects per candidate were most of its time.
+ */
+export function forEachGreedyMatch(
+  reference: readonly AgreementSpan[],
+  prediction: readonly AgreementSpan[],
+  visit: (r: number, p: number, iou: number) => void,
+): void {
+  const ious: number[] = [];
+  const rs: number[] = [];
+  const ps: number[] = [];
+  for (let r = 0; r < reference.length; r++) {
+    for (let p = 0; p < prediction.length; p++) {
+      const iou = temporalIou(reference[r]!, prediction[p]!);
+      if (iou <= 0) continue;
+      // Insertion into the ordered candidates.
+      let at = ious.length;
+      ious.push(iou);
+      rs.push(r);
+      ps.push(p);
+      while (
+        at > 0 &&
+        compareCandidates(
+          iou,
+          reference[r]!,
+          prediction[p]!,
+          ious[at - 1]!,
+          reference[rs[at - 1]!]!,
+          prediction[ps[at - 1]!]!,
+        ) < 0
+      ) {
+        ious[at] = ious[at - 1]!;
+        rs[at] = rs[at - 1]!;
+        ps[at] = ps[at - 1]!;
+        at--;
+      }
+      ious[at] = iou;
+      rs[at] = r;
+      ps[at] = p;
+    }
+  }
+  if (ious.length === 0) return;
+  // Which spans are taken: bits of two numbers while they fit (the common case), flags otherwise.
+  if (reference.length <= 30 && prediction.length <= 30) {
+    let usedReference = 0;
+    let usedPrediction = 0;
+    for (let c = 0; c < ious.length; c++) {
+      const r = 1 << rs[c]!;
+      const p = 1 << ps[c]!;
+      if (usedReference & r || usedPrediction & p) continue;
+      usedReference |= r;
+      usedPrediction |= p;
+      visit(rs[c]!, ps[c]!, ious[c]!);
+    }
+    return;
+  }
+  const usedReference = new Uint8Array(reference.length);
+  const usedPrediction = new Uint8Array(prediction.length);
+  for (let c = 0; c < ious.length; c++) {
+    const r = rs[c]!;
+    const p = ps[c]!;
+    if (usedReference[r] || usedPrediction[p]) continue;
+    usedReference[r] = 1;
+    usedPrediction[p] = 1;
+    visit(r, p, ious[c]!);
+  }
 }
 
 /** The one-to-one greedy matching of overlapping spans (see the module comment), in the order the pairs were taken. */
 export function greedyMatch(reference: readonly AgreementSpan[], prediction: readonly AgreementSpan[]): MatchedPair[] {
-  const candidates: MatchedPair[] = [];
-  for (const r of reference) {
-    for (const p of prediction) {
-      const iou = temporalIou(r, p);
-      if (iou > 0) candidates.push({ reference: r, prediction: p, iou });
-    }
-  }
-  candidates.sort(compareCandidates);
-  const usedReference = new Set<AgreementSpan>();
-  const usedPrediction = new Set<AgreementSpan>();
   const matched: MatchedPair[] = [];
-  for (const c of candidates) {
-    if (usedReference.has(c.reference) || usedPrediction.has(c.prediction)) continue;
-    usedReference.add(c.reference);
-    usedPrediction.add(c.prediction);
-    matched.push(c);
-  }
+  forEachGreedyMatch(reference, prediction, (r, p, iou) =>
+    matched.push({ reference: reference[r]!, prediction: prediction[p]!, iou }),
+  );
   return matched;
 }
 
-/** The spans' frames as sorted, disjoint [start, end] runs within [0, frameCount). */
+/** The spans' frames as sorted, disjoint runs within [0, frameCount), flat: start, end, start, end, … */
 function frameRuns(spans: readonly AgreementSpan[], frameCount: number): number[] {
-  const sorted = spans
-    .map((s) => [Math.max(0, s.startFrame), Math.min(frameCount - 1, s.endFrame)] as const)
-    .filter(([start, end]) => start <= end)
-    .sort((x, y) => x[0] - y[0]);
+  const clipped: number[] = [];
+  for (const s of spans) {
+    const start = Math.max(0, s.startFrame);
+    const end = Math.min(frameCount - 1, s.endFrame);
+    if (start > end) continue;
+    // Insertion by start: a rater marks a handful of spans per label and video.
+    let at = clipped.length;
+    clipped.push(start, end);
+    while (at > 0 && clipped[at - 2]! > start) {
+      clipped[at] = clipped[at - 2]!;
+      clipped[at + 1] = clipped[at - 1]!;
+      at -= 2;
+    }
+    clipped[at] = start;
+    clipped[at + 1] = end;
+  }
   const runs: number[] = [];
-  for (const [start, end] of sorted) {
+  for (let i = 0; i < clipped.length; i += 2) {
     const last = runs.length - 1;
-    if (last > 0 && start <= runs[last]! + 1) runs[last] = Math.max(runs[last]!, end);
-    else runs.push(start, end);
+    if (last > 0 && clipped[i]! <= runs[last]! + 1) runs[last] = Math.max(runs[last]!, clipped[i + 1]!);
+    else runs.push(clipped[i]!, clipped[i + 1]!);
   }
   return runs;
 }

@@ -41,6 +41,15 @@ describe("greedyMatch", () => {
     expect(pairs(greedyMatch([s("a", 0, 3)], [s("b2", 0, 7), s("b1", 0, 1)]))).toEqual(["a-b1"]);
     expect(pairs(greedyMatch([s("a", 0, 3)], [s("y", 0, 3), s("x", 0, 3)]))).toEqual(["a-x"]);
   });
+
+  it("matches as many spans as a video holds, past 30 on a side", () => {
+    // 40 spans a side: a one-frame span 2k against a two-frame span 2k–2k+1 (IoU 1/2), each overlapping only its own.
+    const reference = Array.from({ length: 40 }, (_, k) => s(`a${k}`, 2 * k, 2 * k));
+    const prediction = Array.from({ length: 40 }, (_, k) => s(`b${k}`, 2 * k, 2 * k + 1));
+    const m = greedyMatch(reference, prediction);
+    expect(m).toHaveLength(40);
+    expect(m.every((p) => p.iou === 0.5 && p.reference.id.slice(1) === p.prediction.id.slice(1))).toBe(true);
+  });
 });
 
 describe("frameCounts", () => {

@@ -4,7 +4,7 @@
  * bootstrap resample of videos is a weighted sum of rows, never a second matching.
  */
 import { frameAlpha, frameKappa } from "./frame-agreement";
-import { type AgreementSpan, frameCounts, greedyMatch, matchedBoxIou } from "./match";
+import { type AgreementSpan, forEachGreedyMatch, frameCounts, matchedBoxIou } from "./match";
 import { MEAN_IOU_THRESHOLD, SPAN_IOU_THRESHOLDS } from "./types";
 
 const T = SPAN_IOU_THRESHOLDS.length;
@@ -48,16 +48,16 @@ export function addVideoRow(
   row[offset + ROW.predictionSpans]! += prediction.length;
   row[offset + ROW.frames]! += frameCount;
   if (reference.length === 0 && prediction.length === 0) return;
-  for (const pair of greedyMatch(reference, prediction)) {
-    for (let t = 0; t < T; t++) if (pair.iou >= SPAN_IOU_THRESHOLDS[t]!) row[offset + ROW.matched + t]! += 1;
-    if (pair.iou < MEAN_IOU_THRESHOLD) continue;
-    row[offset + ROW.iouSum]! += pair.iou;
-    const box = matchedBoxIou(pair.reference, pair.prediction);
+  forEachGreedyMatch(reference, prediction, (r, p, iou) => {
+    for (let t = 0; t < T; t++) if (iou >= SPAN_IOU_THRESHOLDS[t]!) row[offset + ROW.matched + t]! += 1;
+    if (iou < MEAN_IOU_THRESHOLD) return;
+    row[offset + ROW.iouSum]! += iou;
+    const box = matchedBoxIou(reference[r]!, prediction[p]!);
     if (box !== null) {
       row[offset + ROW.boxSum]! += box;
       row[offset + ROW.boxPairs]! += 1;
     }
-  }
+  });
   const frames = frameCounts(reference, prediction, frameCount);
   row[offset + ROW.both]! += frames.both;
   row[offset + ROW.referenceFrames]! += frames.reference;
