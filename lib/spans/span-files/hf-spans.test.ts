@@ -36,7 +36,7 @@ beforeAll(async () => {
   ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2 }));
   videoIds.sort();
   await prisma.projectMember.create({ data: { projectId, userId: ann.userId, role: "reviewer" } });
-  const scores = () => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 8 }];
+  const scores = () => [{ stepId: "static_hallucination" as const, scopeIndex: 0, category: "s1", value: 8 }];
   const outcome = () => ({ verdict: true, overall: 40, I: 5, S: 5, D: 3 });
   runId = (await seedFinishedRun(prisma, owner, projectId, videoIds, { endpointName: "a", scores, outcome })).runId;
   otherRunId = (await seedFinishedRun(prisma, owner, projectId, videoIds, { endpointName: "b", scores, outcome }))
