@@ -36,6 +36,8 @@ export interface OwnSpan {
   withdrawing: boolean;
   /** The span as it is on the server after a 409 (someone else changed it). */
   conflict: SpanRecord | null;
+  /** When the server last confirmed a save of it here (ms): a list asked for before that may not hold it yet. */
+  savedAt: number;
 }
 
 export interface TimelineMessage {
@@ -83,14 +85,15 @@ export interface KeyContext {
 
 export type TimelineAction =
   | { type: "key"; key: string; context: KeyContext }
-  | { type: "load"; spans: readonly SpanRecord[] }
+  /** The server's list of the caller's spans, asked for at `listedAt` (ms). */
+  | { type: "load"; spans: readonly SpanRecord[]; listedAt: number }
   | { type: "select"; key: string | null }
   | { type: "label"; index: number }
   | { type: "create"; draft: SpanDraft }
   | { type: "edit"; key: string; change: Partial<SpanDraft> }
   | { type: "withdraw"; key: string }
   | { type: "sent"; key: string }
-  | { type: "saved"; key: string; record: SpanRecord }
+  | { type: "saved"; key: string; record: SpanRecord; at: number }
   | { type: "withdrawn"; key: string }
   | { type: "conflict"; key: string; current: SpanRecord }
   | { type: "failed"; key: string; message: string }
@@ -110,8 +113,9 @@ export function draftOf(record: SpanRecord): SpanDraft {
   };
 }
 
-function savedSpan(record: SpanRecord): OwnSpan {
+function savedSpan(record: SpanRecord, savedAt = 0): OwnSpan {
   return {
+    savedAt,
     key: record.id,
     id: record.id,
     draft: draftOf(record),
@@ -166,6 +170,7 @@ function created(state: TimelineState, draft: SpanDraft): TimelineState {
     again: false,
     withdrawing: false,
     conflict: null,
+    savedAt: 0,
   };
   return {
     ...state,
@@ -178,13 +183,21 @@ function created(state: TimelineState, draft: SpanDraft): TimelineState {
   };
 }
 
-/** The server's list of the caller's spans: a span with a change of the user's on screen keeps it. */
-function loaded(state: TimelineState, spans: readonly SpanRecord[]): TimelineState {
+/**
+ * The server's list of the caller's spans: a span with a change of the user's on screen keeps it, and so does one
+ * saved here after the list was asked for (the list cannot know it yet); a saved span missing from a newer list was
+ * withdrawn elsewhere.
+ */
+function loaded(state: TimelineState, spans: readonly SpanRecord[], listedAt: number): TimelineState {
   const byId = new Map(spans.map((s) => [s.id, s]));
-  const kept = state.own.filter((s) => s.id === null || s.status !== "saved" || byId.has(s.id));
+  const kept = state.own.filter(
+    (s) => s.id === null || s.status !== "saved" || byId.has(s.id) || s.savedAt >= listedAt,
+  );
   const own = kept.map((s) => {
     const fresh = s.id ? byId.get(s.id) : undefined;
-    return fresh && s.status === "saved" && fresh.version >= (s.base?.version ?? 0) ? savedSpan(fresh) : s;
+    return fresh && s.status === "saved" && fresh.version >= (s.base?.version ?? 0)
+      ? { ...savedSpan(fresh, s.savedAt), key: s.key }
+      : s;
   });
   const known = new Set(own.map((s) => s.id));
   for (const span of spans) if (!known.has(span.id)) own.push(savedSpan(span));
@@ -246,13 +259,13 @@ function keyed(state: TimelineState, key: string, context: KeyContext): Timeline
   }
 }
 
-function afterSave(state: TimelineState, key: string, record: SpanRecord): TimelineState {
+function afterSave(state: TimelineState, key: string, record: SpanRecord, at: number): TimelineState {
   const span = state.own.find((s) => s.key === key);
   if (!span) return state;
   const base = record;
   const next: OwnSpan = span.again
-    ? { ...span, id: record.id, base, status: "dirty", again: false }
-    : { ...savedSpan(record), key: span.key, withdrawing: span.withdrawing };
+    ? { ...span, id: record.id, base, status: "dirty", again: false, savedAt: at }
+    : { ...savedSpan(record, at), key: span.key, withdrawing: span.withdrawing };
   const queue = next.status === "dirty" ? enqueue(state.queue, key) : state.queue;
   return { ...state, own: replaceOwn(state, key, next), queue };
 }
@@ -262,7 +275,7 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
     case "key":
       return keyed(state, action.key, action.context);
     case "load":
-      return loaded(state, action.spans);
+      return loaded(state, action.spans, action.listedAt);
     case "select":
       return { ...state, selected: action.key };
     case "label":
@@ -280,7 +293,7 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
         own: state.own.map((s) => (s.key === action.key ? { ...s, status: "saving", again: false } : s)),
       };
     case "saved":
-      return afterSave(state, action.key, action.record);
+      return afterSave(state, action.key, action.record, action.at);
     case "withdrawn":
       return { ...state, own: replaceOwn(state, action.key, null) };
     case "conflict": {

@@ -18,7 +18,17 @@
  * The keys are TIMELINE_KEYS; a host with its own help overlay lists them from there.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useReducer, useRef, useState, type RefObject } from "react";
+import {
+  type Dispatch,
+  type RefObject,
+  type SetStateAction,
+  useCallback,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+} from "react";
 import { KeyListOverlay } from "@/components/key-list-overlay";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import { keyFramesAndClusters } from "@/lib/judge/frame-scopes";
@@ -219,6 +229,21 @@ function useWorkbenchKeys(input: {
   });
 }
 
+/** The timeline's view, the whole video until zoomed; a video of another length starts from its whole again. */
+function useFrameView(frameCount: number): [TimelineView, Dispatch<SetStateAction<TimelineView>>] {
+  const [held, setHeld] = useState<{ count: number; view: TimelineView }>({ count: 0, view: fullView(0) });
+  const view = held.count === frameCount ? held.view : fullView(frameCount);
+  const setView = useCallback(
+    (update: SetStateAction<TimelineView>) =>
+      setHeld((h) => {
+        const current = h.count === frameCount ? h.view : fullView(frameCount);
+        return { count: frameCount, view: typeof update === "function" ? update(current) : update };
+      }),
+    [frameCount],
+  );
+  return [view, setView];
+}
+
 /** `l`: seek to the loop's start and play; the player repeats it until paused. */
 function useLoop(
   loop: TimelineState["loop"],
@@ -257,7 +282,13 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
     queryFn: () => fetchFrameTimes(videoId),
     staleTime: Infinity,
   });
-  const spans = useQuery({ queryKey: ["spans", videoId, task], queryFn: () => fetchSpans(videoId, task) });
+  const spans = useQuery({
+    queryKey: ["spans", videoId, task],
+    queryFn: async () => {
+      const listedAt = Date.now();
+      return { ...(await fetchSpans(videoId, task)), listedAt };
+    },
+  });
   const video = useQuery({ queryKey: ["video-frame-sets", videoId], queryFn: () => fetchVideoFrameSets(videoId) });
   const [state, dispatch] = useReducer(timelineReducer, initialTimelineState);
   const [playhead] = useState(createPlayhead);
@@ -267,8 +298,7 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
   const root = useRef<HTMLDivElement>(null);
   const [help, setHelp] = useState(false);
   const frameCount = times.data?.timesS.length ?? 0;
-  const [view, setView] = useState<TimelineView>(() => fullView(frameCount));
-  useEffect(() => setView(fullView(frameCount)), [frameCount]);
+  const [view, setView] = useFrameView(frameCount);
 
   const mine = useMemo(
     () => (span: SpanRecord) => isOwn(span, currentUserId, itemId) && !readOnly,
@@ -276,7 +306,8 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
   );
   useEffect(() => dispatch({ type: "reset" }), [task, itemId]);
   const serverSpans = useMemo(() => spans.data?.spans ?? [], [spans.data]);
-  useEffect(() => dispatch({ type: "load", spans: serverSpans.filter(mine) }), [serverSpans, mine]);
+  const listedAt = spans.data?.listedAt ?? 0;
+  useEffect(() => dispatch({ type: "load", spans: serverSpans.filter(mine), listedAt }), [serverSpans, mine, listedAt]);
   useSpanSaves(state, dispatch, { videoId, task, itemId, queueId: props.queueId });
   const { tracks, others, shown } = useTracks(state, serverSpans, labels, mine, readOnly);
   const onSpansChange = props.onSpansChange;

@@ -40,7 +40,7 @@ export function useSpanSaves(state: TimelineState, dispatch: Dispatch<TimelineAc
       (record) => {
         inFlight.current = false;
         if (request.kind === "withdraw") dispatch({ type: "withdrawn", key: request.key });
-        else dispatch({ type: "saved", key: request.key, record });
+        else dispatch({ type: "saved", key: request.key, record, at: Date.now() });
       },
       (error: unknown) => {
         inFlight.current = false;
