@@ -4,7 +4,7 @@
  * The parts of an item's review screen around its targets: the header with the queue's progress, the pinned video,
  * the guidelines, the line above the targets, the buttons, the status line and the key bar; with the screen's keys.
  */
-import type { RefObject } from "react";
+import type { ReactNode, RefObject } from "react";
 import { Guidelines } from "@/components/markdown";
 import { SubjectViews } from "@/components/tasks/subject-views";
 import { subjectValueKeys } from "@/components/tasks/queue-views";
@@ -112,9 +112,12 @@ export function PinnedVideo({
   data,
   playerRef,
   looked,
+  player,
 }: {
   data: ItemView;
   playerRef: RefObject<HTMLVideoElement | null>;
+  /** A localising queue's span editor in the plain player's place (its video element on `playerRef`). */
+  player?: ReactNode;
   /** Where the judge looked for the focused target: the frames the strip lights. */
   looked: { frameIndexes: number[]; label: string } | null;
 }) {
@@ -134,6 +137,7 @@ export function PinnedVideo({
         playerRef={playerRef}
         highlighted={new Set(looked?.frameIndexes ?? [])}
         highlightLabel={looked?.label ?? null}
+        player={player}
       />
       <SubjectViews item={data} blind={data.blind} />
     </div>

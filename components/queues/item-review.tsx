@@ -33,6 +33,7 @@ import { agreesWithJudge, declarationOf, TargetRow } from "@/components/queues/t
 import { useItemClaimAhead } from "@/components/queues/use-claim-ahead";
 import { useItemKeys } from "@/components/queues/use-item-keys";
 import { useItemSubmit } from "@/components/queues/use-item-submit";
+import { LOCALIZE_SHORTCUTS, useLocalizeStep } from "@/components/queues/localize-step";
 import { scopeFocus } from "@/lib/judge/frame-scopes";
 import type { TaskDeclaration } from "@/lib/task-modules/task-declaration";
 import { summaryMetricValues } from "@/lib/tasks/task-display";
@@ -54,7 +55,6 @@ export function ItemReview({
   /** The queue's counts when read after this item's payload (submissions made since). */
   liveProgress: ItemView["progress"] | null;
 }) {
-  const catalogue = useTaskCatalogue();
   const [state, dispatch] = useReducer(reviewReducer, null, () => {
     const finished = support.finishedText(data.item.id);
     return initialReviewState(
@@ -80,6 +80,8 @@ export function ItemReview({
   const focused = targets[focus];
   const hasGuidelines = Boolean(data.guidelines?.project || data.guidelines?.queue);
   const { aheadId, firstAhead } = useItemClaimAhead(data, support.aheadOf);
+  const player = useRef<HTMLVideoElement>(null);
+  const where = useLocalizeStep({ data, task, focused, player, userId: support.userId, present: presence.answers() });
   const { submit, goNext, busy, leaveFor } = useItemSubmit({
     data,
     targets,
@@ -90,6 +92,7 @@ export function ItemReview({
     draftKey,
     aheadId,
     firstAhead,
+    spansMissing: where.spansMissing,
   });
 
   useEffect(() => {
@@ -116,10 +119,7 @@ export function ItemReview({
     ...{ noteRefs, setHelp, leaveFor, goNext, submit },
   });
 
-  const player = useRef<HTMLVideoElement>(null);
   const looked = useJudgeLook(data, focus, focused, player, task);
-
-  const shortcuts = reviewShortcuts(catalogue);
 
   return (
     <div
@@ -131,11 +131,12 @@ export function ItemReview({
     >
       <ItemHeader projectId={projectId} data={data} support={support} progress={liveProgress ?? data.progress} />
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_26rem]">
-        <PinnedVideo data={data} playerRef={player} looked={looked} />
+        <PinnedVideo data={data} playerRef={player} looked={looked} player={where.workbench} />
         <div className="flex flex-col gap-2">
           {hasGuidelines && <GuidelinesPanel guidelines={data.guidelines!} shown={support.guidelinesShown} />}
           <JudgeSummary data={data} task={task} />
           {presence.active ? presence.element : presence.summary}
+          {where.line}
           {revealing && <RevealSummary task={task} targets={targets} drafts={drafts} />}
           <TargetsHeading
             hidden={presence.active}
@@ -163,15 +164,39 @@ export function ItemReview({
         </div>
       </div>
 
+      <ItemKeys data={data} task={task} help={help} onClose={closeHelp} />
+    </div>
+  );
+}
+
+/** The task's legend, the shortcut bar and the help overlay (`?`): the screen's keys, the presence step's, the timeline's. */
+function ItemKeys({
+  data,
+  task,
+  help,
+  onClose,
+}: {
+  data: ItemView;
+  task: TaskDeclaration | null;
+  help: boolean;
+  onClose: () => void;
+}) {
+  const shortcuts = reviewShortcuts(useTaskCatalogue());
+  return (
+    <>
       {task && <TargetLegend task={task} />}
       <ShortcutBar shortcuts={shortcuts} />
       <KeyListOverlay
         open={help}
-        onClose={closeHelp}
-        keys={[...shortcuts, ...(data.presence ? PRESENCE_SHORTCUTS : [])]}
+        onClose={onClose}
+        keys={[
+          ...shortcuts,
+          ...(data.presence ? PRESENCE_SHORTCUTS : []),
+          ...(data.localize ? LOCALIZE_SHORTCUTS : []),
+        ]}
         testId="shortcut-help-overlay"
       />
-    </div>
+    </>
   );
 }
 

@@ -98,6 +98,7 @@ export function ReviewScreen({
     setDigitAdvances,
     reached,
     reach,
+    userId,
   };
 
   const item = useQuery({

@@ -8,6 +8,7 @@ import { apiFetch } from "@/lib/api-client";
 import type { SubmitItemInput } from "@/lib/queues/submit-item.validation";
 import type { SubjectSummary } from "@/lib/tasks/task-display";
 import type { PresenceView } from "@/components/queues/presence-step";
+import type { LocalizeView } from "@/components/queues/localize-step";
 import type { TargetQuestionView } from "@/components/queues/target-question";
 
 export interface TargetView {
@@ -65,6 +66,8 @@ export interface ItemView {
   targets: TargetView[];
   /** Presence-first queues: the categories asked before any value. */
   presence?: PresenceView | null;
+  /** Queues that localise: the span task and labels, and which a present answer requires a span of. */
+  localize?: LocalizeView | null;
   nav: { index: number; count: number; previousItemId: string | null; nextItemId: string | null };
   progress: { items: number; complete: number; mine: { done: number } };
   /** The project's and the queue's guidelines (Markdown; empty: none). */
@@ -164,4 +167,6 @@ export interface ScreenSupport {
   /** The furthest of the reviewer's items shown on this screen (1-based): the position label counts at least that many. */
   reached: number;
   reach: (position: number) => void;
+  /** The reviewer: the span editor of a localising queue tells their own spans from others'. */
+  userId: string;
 }

@@ -33,6 +33,8 @@ export interface ItemSubmitInput {
   draftKey: string;
   aheadId: string | null;
   firstAhead: { current: Promise<string | null> | null };
+  /** A localising item: why it cannot be submitted yet (a label marked present with no saved span), or null. */
+  spansMissing?: () => string | null;
 }
 
 export function useItemSubmit(input: ItemSubmitInput) {
@@ -132,6 +134,8 @@ export function useItemSubmit(input: ItemSubmitInput) {
         tone: "error",
         jumpTo: missing[0]!.key,
       });
+    const spansMissing = input.spansMissing?.() ?? null;
+    if (spansMissing) return say({ text: spansMissing, tone: "error" });
     const judgments: SubmitItemInput["judgments"] = targets
       .filter((t) => drafts[t.key]!.value !== null)
       .map((t) => ({
