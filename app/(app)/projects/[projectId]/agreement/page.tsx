@@ -4,6 +4,8 @@ import { AgreementFilterForm } from "@/components/agreement/agreement-filter-for
 import { loadAgreementPage } from "@/components/agreement/agreement-page-data";
 import { type AgreementView, Report } from "@/components/agreement/agreement-report";
 import { HfSplitExportForm } from "@/components/agreement/hf-split-export-form";
+import { loadSpanAgreementSection } from "@/components/agreement/span-agreement-data";
+import { SpanAgreementSection } from "@/components/agreement/span-agreement-section";
 import { SpanExportLinks } from "@/components/label-sets/span-export-links";
 import { Card } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
@@ -23,6 +25,8 @@ export default async function AgreementPage({
   const data = await loadAgreementPage(actor, catalogue, projectId, raw);
   const { problem, withheld, downloads, filterRun, runWithheld, splitFields, report, filterParams, fileNames, view } =
     data;
+  // Where (spans): the spans of the task the filters read, its judge the filtered run when one is named.
+  const spans = await loadSpanAgreementSection(actor, catalogue, projectId, data.task.id, data.query.runId);
 
   return (
     <div className="flex flex-col gap-5">
@@ -50,6 +54,7 @@ export default async function AgreementPage({
         )}
         {!withheld && <SpanExportLinks projectId={projectId} runId={filterRun?.id} />}
       </Card>
+      <SpanAgreementSection report={spans.report} problem={spans.problem} download={spans.download} />
       {report && (
         <Report
           projectId={projectId}

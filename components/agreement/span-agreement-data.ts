@@ -1,0 +1,49 @@
+/** What the Agreement page's "Where (spans)" section reads: the span agreement of the page's task and run, or why not. */
+import type { Actor } from "@/lib/auth/actor";
+import { exportFileName } from "@/lib/agreement/export-file-name";
+import { prisma } from "@/lib/db/prisma";
+import { isAppErrorCode } from "@/lib/errors";
+import { projectSpanAgreement, type SpanAgreementReport } from "@/lib/spans/agreement/load-span-agreement";
+import type { TaskCatalogue } from "@/lib/task-modules/task-catalogue";
+import { WithheldError } from "@/lib/visibility/withheld";
+
+export interface SpanAgreementSectionData {
+  report: SpanAgreementReport | null;
+  problem: string | null;
+  download: { href: string; filename: string } | null;
+}
+
+/**
+ * The span agreement of `task`, its judge the page's run when it names one (every run of the task otherwise). Withheld
+ * or refused, the section says so in words; anything else is an error of the page.
+ */
+export async function loadSpanAgreementSection(
+  actor: Actor,
+  catalogue: TaskCatalogue,
+  projectId: string,
+  task: string,
+  runId: string | undefined,
+): Promise<SpanAgreementSectionData> {
+  const query = { task, ...(runId ? { runId } : {}) };
+  const { name } = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
+  const search = new URLSearchParams({ ...query, format: "csv" });
+  const download = {
+    href: `/api/v1/projects/${projectId}/agreement/spans?${search.toString()}`,
+    filename: exportFileName({
+      project: name,
+      what: "span-agreement",
+      filter: { task, runId },
+      date: new Date(),
+      extension: "csv",
+    }),
+  };
+  try {
+    const report = await projectSpanAgreement(prisma, actor, projectId, query, catalogue);
+    return { report, problem: null, download };
+  } catch (error) {
+    if (error instanceof WithheldError) return { report: null, problem: error.message, download: null };
+    if (isAppErrorCode(error, "not_found") || isAppErrorCode(error, "invalid_request"))
+      return { report: null, problem: error.message, download: null };
+    throw error;
+  }
+}
