@@ -165,7 +165,9 @@ describe("queues that localise", () => {
     expect((await postSpan(holder.key, videoId, span)).status).toBe(400);
     await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: null } });
     expect((await postSpan(holder.key, videoId, span)).status).toBe(201);
-    expect(await prisma.span.count({ where: { queueId: queue.id } })).toBe(1);
+    // A span about one of the video's judged items (a question) is marked on the video's item of the queue.
+    expect((await postSpan(holder.key, videoId, { ...span, itemId: "s1:q1" })).status).toBe(201);
+    expect(await prisma.span.count({ where: { queueId: queue.id } })).toBe(2);
   });
 
   it("while blind, shows the reviewer only their own spans (not the judge's, gold or others'), all after submit", async () => {

@@ -121,8 +121,11 @@ export async function assertQueueSpanWrite(
   if (queue.projectId !== span.projectId) throw new NotFoundError("No such queue.");
   if (!queue.localize) throw new ValidationError("This queue does not ask where: mark the span outside it.");
   if (queue.archivedAt) throw new ValidationError("This queue is archived.");
+  // A video queue's item is the video (''): its spans may still be about one of its judged items (a VBench-2.0
+  // question); an item queue's item is that item.
   const item = await prisma.reviewQueueItem.findFirst({
-    where: { queueId, videoId: span.videoId, itemId: span.itemId },
+    where: { queueId, videoId: span.videoId, itemId: { in: [...new Set(["", span.itemId])] } },
+    orderBy: { itemId: "desc" },
     select: { id: true },
   });
   if (!item) throw new NotFoundError("This video is not an item of this queue.");
