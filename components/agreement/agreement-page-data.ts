@@ -17,6 +17,7 @@ import { runCommunityDownloads, runExportsWithheld } from "@/lib/export/run-down
 import { getProject } from "@/lib/projects/projects";
 import { metadataSplitFields } from "@/lib/export/hf-splits";
 import { WithheldError } from "@/lib/visibility/withheld";
+import { spanAgreementDownload } from "@/components/agreement/span-agreement-data";
 
 /** The query keys the form shows itself (the filters are the project's catalogue's). */
 const formKeys = (catalogue: DeclarationCatalogue) =>
@@ -118,6 +119,7 @@ export async function loadAgreementPage(
       filename: downloadName("agreement", "csv"),
       kind: "csv" as const,
     },
+    spanAgreementDownload(projectId, project.name, task.id, query.runId),
     // Whole-run exports in the community's formats: of the run the filters read (the named one, else the latest).
     // …unless they are withheld (the user reviews some of the run's videos blind): those links would answer 409.
     ...(filterRun && !runWithheld ? runCommunityDownloads(project, filterRun.id) : []),

@@ -10,7 +10,23 @@ import { WithheldError } from "@/lib/visibility/withheld";
 export interface SpanAgreementSectionData {
   report: SpanAgreementReport | null;
   problem: string | null;
-  download: { href: string; filename: string } | null;
+}
+
+/** The span agreement's CSV among the page's exports, named as the route names it. */
+export function spanAgreementDownload(projectId: string, projectName: string, task: string, runId: string | undefined) {
+  const search = new URLSearchParams({ task, ...(runId ? { runId } : {}), format: "csv" });
+  return {
+    label: "Span agreement CSV",
+    href: `/api/v1/projects/${projectId}/agreement/spans?${search.toString()}`,
+    filename: exportFileName({
+      project: projectName,
+      what: "span-agreement",
+      filter: { task, runId },
+      date: new Date(),
+      extension: "csv",
+    }),
+    kind: "csv" as const,
+  };
 }
 
 /**
@@ -25,25 +41,13 @@ export async function loadSpanAgreementSection(
   runId: string | undefined,
 ): Promise<SpanAgreementSectionData> {
   const query = { task, ...(runId ? { runId } : {}) };
-  const { name } = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
-  const search = new URLSearchParams({ ...query, format: "csv" });
-  const download = {
-    href: `/api/v1/projects/${projectId}/agreement/spans?${search.toString()}`,
-    filename: exportFileName({
-      project: name,
-      what: "span-agreement",
-      filter: { task, runId },
-      date: new Date(),
-      extension: "csv",
-    }),
-  };
   try {
     const report = await projectSpanAgreement(prisma, actor, projectId, query, catalogue);
-    return { report, problem: null, download };
+    return { report, problem: null };
   } catch (error) {
-    if (error instanceof WithheldError) return { report: null, problem: error.message, download: null };
+    if (error instanceof WithheldError) return { report: null, problem: error.message };
     if (isAppErrorCode(error, "not_found") || isAppErrorCode(error, "invalid_request"))
-      return { report: null, problem: error.message, download: null };
+      return { report: null, problem: error.message };
     throw error;
   }
 }

@@ -43,7 +43,7 @@ function report(spans = [span("a", "v1", "ann", 0, 4), span("j", "v1", "run:r", 
 
 describe("the Agreement page's Where (spans) section", () => {
   it("shows each label's comparisons at each IoU threshold, with their figures and a chart", () => {
-    render(<SpanAgreementSection report={report()} download={{ href: "/x.csv", filename: "x.csv" }} />);
+    render(<SpanAgreementSection report={report()} />);
     expect(screen.getByRole("heading", { name: "Where (spans)" })).toBeTruthy();
     expect(screen.getByRole("heading", { name: "Extra fingers" })).toBeTruthy();
     expect(screen.getByTestId("span-comparison").textContent).toBe("Judge vs Ann1 vs 2 spans");
@@ -52,15 +52,13 @@ describe("the Agreement page's Where (spans) section", () => {
     expect(screen.getByTestId("span-f1-judge:run:r|ann-0.7").textContent).toMatch(/^0\.00/);
     expect(screen.getByTestId("span-table-s1").textContent).toContain("no boxes");
     expect(screen.getByTestId("span-f1-chart")).toBeTruthy();
-    expect(screen.getByText("Spans CSV").getAttribute("href")).toBe("/x.csv");
     // v3: the judge looked at it but Ann did not, so it is not compared and not left out.
     expect(screen.queryByText(/left out/)).toBeNull();
   });
 
   it("says plainly when there are no spans yet", () => {
-    render(<SpanAgreementSection report={report([])} download={{ href: "/x.csv", filename: "x.csv" }} />);
+    render(<SpanAgreementSection report={report([])} />);
     expect(screen.getByTestId("span-agreement-empty").textContent).toContain("No spans yet");
-    expect(screen.queryByText("Spans CSV")).toBeNull();
     cleanup();
     render(<SpanAgreementSection report={null} />);
     expect(screen.getByTestId("span-agreement-empty")).toBeTruthy();

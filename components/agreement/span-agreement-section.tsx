@@ -128,22 +128,13 @@ function LabelTable({ label }: { label: SpanLabelAgreement }) {
 export function SpanAgreementSection({
   report,
   problem,
-  download,
 }: {
   report: SpanAgreementReport | null;
   problem?: string | null;
-  download?: { href: string; filename: string } | null;
 }) {
   return (
     <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" data-testid="span-agreement">
-      <div className="mb-3 flex items-center justify-between gap-3">
-        <h2 className="text-base font-semibold text-slate-800">Where (spans)</h2>
-        {download && report && report.labels.length > 0 && (
-          <a href={download.href} download={download.filename} className="text-sm text-indigo-700 hover:underline">
-            Spans CSV
-          </a>
-        )}
-      </div>
+      <h2 className="mb-3 text-base font-semibold text-slate-800">Where (spans)</h2>
       {problem ? (
         <p className="text-sm text-slate-600">{problem}</p>
       ) : !report || report.labels.length === 0 ? (
@@ -155,7 +146,8 @@ export function SpanAgreementSection({
           <p className="text-xs text-slate-500">
             Spans matched one to one, greedily by temporal IoU on frames; precision is the share of the
             prediction&apos;s spans matched, recall the share of the reference&apos;s. Mean IoU and box IoU are of the
-            pairs matched at IoU ≥ {report.meanIouThreshold}. Brackets: 95% bootstrap intervals over videos.
+            pairs matched at IoU ≥ {report.meanIouThreshold}. Brackets: 95% bootstrap intervals over videos. The span
+            agreement CSV is among the exports above.
             {report.videosLeftOut > 0 &&
               ` ${report.videosLeftOut} ${report.videosLeftOut === 1 ? "video is" : "videos are"} left out: frame count unknown.`}
           </p>

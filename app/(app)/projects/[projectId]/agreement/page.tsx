@@ -46,7 +46,8 @@ export default async function AgreementPage({
         )}
         <p className="mt-2 text-xs text-slate-500">
           Items: one row per judge score, verdict and overall of the filtered videos, with each reviewer&apos;s value,
-          note and reason. Report: every statistic below with its 95% interval. Hugging Face dataset and Label Studio:
+          note and reason. Report: every statistic below with its 95% interval. Span agreement: the Where (spans)
+          section&apos;s figures, one row per label, comparison and statistic. Hugging Face dataset and Label Studio:
           the whole run the filters read, in those tools&apos; formats.
         </p>
         {filterRun && !withheld && !runWithheld && (
@@ -54,7 +55,7 @@ export default async function AgreementPage({
         )}
         {!withheld && <SpanExportLinks projectId={projectId} runId={filterRun?.id} />}
       </Card>
-      <SpanAgreementSection report={spans.report} problem={spans.problem} download={spans.download} />
+      <SpanAgreementSection report={spans.report} problem={spans.problem} />
       {report && (
         <Report
           projectId={projectId}
