@@ -46,7 +46,11 @@ export default async function AdjudicationPage({
         <Link className="text-indigo-700 underline" href={`/projects/${projectId}/agreement?truth=gold`}>
           agreement report
         </Link>{" "}
-        can then measure the judge against gold.
+        can then measure the judge against gold. Where reviewers marked spans, the{" "}
+        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/adjudication/spans`}>
+          adjudication of spans
+        </Link>{" "}
+        sets gold spans.
       </p>
       <form className="flex flex-wrap items-end gap-3 text-sm" method="get">
         <label className="flex flex-col gap-1">
