@@ -225,6 +225,7 @@ describe("saves", () => {
     let state = run(initialTimelineState, {
       type: "load",
       spans: [record(), record({ id: "sp2", startFrame: 50, endFrame: 51 })],
+      listedAt: 0,
     });
     state = run(state, { type: "select", key: "sp1" }, key("ShiftArrowRight", 20));
     state = run(state, {
