@@ -94,7 +94,7 @@ describe("buildOpenApiDocument", () => {
     const labels = operation(document, "post", "/api/v1/projects/{projectId}/label-sets")!;
     expect(labels.requestBody!.content["multipart/form-data"]!.schema).toMatchObject({
       required: expect.arrayContaining(["name", "file"]),
-      properties: { format: { enum: ["t2vhalubench", "vbench", "generic"] } },
+      properties: { format: { enum: ["t2vhalubench", "vbench", "generic", "spans", "label_studio_spans"] } },
     });
   });
 
