@@ -17,7 +17,14 @@ import { recordIdSchema } from "../../validation/ids";
 import { projectSpanLabels, spanLabelIdSchema, spanLabelsFor } from "../span-labels";
 import { GOLD_AUTHOR_ID, type BoxKeyframe } from "../span-types";
 import { spanAgreement } from "./span-agreement";
-import type { SpanAgreementOptions, SpanAgreementResult, SpanAgreementRow, SpanRater, SpanRaterKind } from "./types";
+import type {
+  SpanAgreementInput,
+  SpanAgreementOptions,
+  SpanAgreementResult,
+  SpanAgreementRow,
+  SpanRater,
+  SpanRaterKind,
+} from "./types";
 
 /** The query of the span agreement route and page: a task, optionally one judge run and one label. */
 export const spanAgreementQuerySchema = z
@@ -179,15 +186,14 @@ async function labelsOf(
   return [...declared.map((l) => ({ id: l.id, label: l.label })), ...others.map((id) => ({ id, label: id }))];
 }
 
-/** The span agreement report of a task (every member may read it, `export.read`), or withheld while they review blind. */
-export async function projectSpanAgreement(
+/** What spanAgreement reads for a task, loaded whole (every member may read it, `export.read`), or withheld while they review blind. */
+export async function loadSpanAgreementInput(
   prisma: PrismaClient,
   actor: Actor,
   projectId: string,
   query: Omit<SpanAgreementQuery, "format">,
   catalogue: { findTask(id: string): TaskDeclaration | null },
-  options: SpanAgreementOptions = {},
-): Promise<SpanAgreementReport> {
+): Promise<{ scope: Scope; label: string | null; input: SpanAgreementInput }> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
   const scope: Scope = { projectId, task: query.task, runId: query.runId ?? null };
   if (scope.runId) {
@@ -217,15 +223,25 @@ export async function projectSpanAgreement(
     frameCounts(prisma, projectId, videoIds),
     ratersOf(prisma, projectId, authors),
   ]);
-  const result = spanAgreement(
-    {
-      labels: label === null ? labels : labels.filter((l) => l.id === label),
-      raters,
-      coverage: covered,
-      frameCounts: frames,
-      spans,
-    },
-    options,
-  );
-  return { task: scope.task, runId: scope.runId, label, ...result };
+  const input: SpanAgreementInput = {
+    labels: label === null ? labels : labels.filter((l) => l.id === label),
+    raters,
+    coverage: covered,
+    frameCounts: frames,
+    spans,
+  };
+  return { scope, label, input };
+}
+
+/** The span agreement report of a task (every member may read it, `export.read`), or withheld while they review blind. */
+export async function projectSpanAgreement(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: Omit<SpanAgreementQuery, "format">,
+  catalogue: { findTask(id: string): TaskDeclaration | null },
+  options: SpanAgreementOptions = {},
+): Promise<SpanAgreementReport> {
+  const { scope, label, input } = await loadSpanAgreementInput(prisma, actor, projectId, query, catalogue);
+  return { task: scope.task, runId: scope.runId, label, ...spanAgreement(input, options) };
 }

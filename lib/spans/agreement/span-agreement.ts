@@ -191,6 +191,9 @@ function comparisonOf(plan: Plan, pair: PairRows, stats: RowStats, k: number, la
 export function spanAgreement(input: SpanAgreementInput, options: SpanAgreementOptions = {}): SpanAgreementResult {
   const { iterations, confidence } = checkedBootstrapOptions(options);
   const seed = options.seed ?? 1;
+  // Labels nobody marked have no comparison to show: left out before the rows, whose width is labels × STRIDE.
+  const marked = new Set(input.spans.map((s) => s.label));
+  input = { ...input, labels: input.labels.filter((l) => marked.has(l.id)) };
   const index = indexSpans(input);
   const labels = input.labels.length;
   const leftOut = new Set<string>();

@@ -1,0 +1,130 @@
+// `npm run bench:span-agreement`: agreement on where (lib/spans/agreement) for 50,000 videos.
+// On a fresh database (on DATABASE_URL's / TEST_DATABASE_URL's server when set, else a throw-away embedded
+// PostgreSQL) it seeds a 50,000-video project (scripts/lib/seed-large-project.ts, without scores), gives every video
+// a frame count of 300 and 10 spans by each of two reviewers and a judge run (1,500,000 spans over three hallucination
+// labels: the raters mark the same 10 stretches, each end moved by up to 3 frames), then times
+//   - the pure computation (spanAgreement on the loaded input: matching, frames, 1,000 bootstrap resamples), and
+//   - load + compute (projectSpanAgreement: what GET /api/v1/projects/:id/agreement/spans runs),
+// one warm-up and --runs timed calls each (median), with the machine's load average before and after, against the
+// 2 s target. Numbers only, no assertions. The database is dropped at the end.
+//   npm run bench:span-agreement [-- --videos 50000 --spans 10 --runs 3]
+import os from "node:os";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: {
+    videos: { type: "string", default: "50000" },
+    spans: { type: "string", default: "10" },
+    runs: { type: "string", default: "3" },
+  },
+});
+const VIDEOS = Number(values.videos);
+const SPANS = Number(values.spans);
+const RUNS = Math.max(1, Number(values.runs));
+const TARGET_MS = 2000;
+const FRAMES = 300;
+
+const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
+const server = await startTestServer();
+const database = await createTestDatabase(server, "bench_span_agreement");
+process.env.DATABASE_URL = database.url;
+await import("../lib/tasks/modules");
+const { prisma } = await import("../lib/db/prisma");
+const { seedLargeProject } = await import("./lib/seed-large-project");
+const { builtInCatalogue } = await import("../lib/task-modules/task-catalogue");
+const { taskSpanLabels } = await import("../lib/spans/span-labels");
+const { loadSpanAgreementInput, projectSpanAgreement } = await import("../lib/spans/agreement/load-span-agreement");
+const { spanAgreement } = await import("../lib/spans/agreement/span-agreement");
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(" ");
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const timed = async <T>(work: () => Promise<T> | T) => {
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const result = await work();
+  const used = process.cpuUsage(cpu);
+  return { result, ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
+};
+
+/** A deterministic uniform in [0, 1) from md5 of a key, as SQL. */
+const uniform = (key: string) => `(('x' || substr(md5(${key}), 1, 8))::bit(32)::bigint / 4294967296.0)`;
+
+async function seedSpans(projectId: string, runId: string, reviewers: string[]) {
+  const catalogue = builtInCatalogue();
+  const labels = taskSpanLabels(catalogue.findTask("hallucination")!)
+    .slice(0, 3)
+    .map((l) => l.id);
+  await prisma.$executeRawUnsafe(`UPDATE "video" SET "frameCount" = ${FRAMES} WHERE "projectId" = $1`, projectId);
+  // Per video and slot k: a stretch s0..s0+len; each rater moves each end by −3..3 frames.
+  const inserted = await prisma.$executeRawUnsafe(
+    `INSERT INTO "span" ("id", "projectId", "videoId", "task", "label", "startFrame", "endFrame", "startS", "endS", "authorKind", "authorId", "runId", "updatedAt")
+     SELECT 'bench' || md5(v."id" || r."author" || k), $1, v."id", 'hallucination', ($2::text[])[k % 3 + 1], e."st", e."en",
+            e."st" / 30.0, (e."en" + 1) / 30.0, r."kind"::"SpanAuthorKind", r."author", r."run", now()
+     FROM "video" v
+     CROSS JOIN generate_series(0, ${SPANS - 1}) k
+     CROSS JOIN (VALUES ($3::text, 'reviewer', NULL::text), ($4::text, 'reviewer', NULL::text), ('run:' || $5::text, 'judge', $5::text)) r("author", "kind", "run")
+     CROSS JOIN LATERAL (
+       SELECT floor(${uniform(`v."id" || k || 's'`)} * ${FRAMES - 20})::int AS "s0", 5 + floor(${uniform(`v."id" || k || 'l'`)} * 15)::int AS "len",
+              floor(${uniform(`v."id" || k || r."author" || 'a'`)} * 7)::int - 3 AS "j1", floor(${uniform(`v."id" || k || r."author" || 'b'`)} * 7)::int - 3 AS "j2"
+     ) g
+     CROSS JOIN LATERAL (
+       SELECT greatest(0, g."s0" + g."j1") AS "st", greatest(greatest(0, g."s0" + g."j1"), least(${FRAMES - 1}, g."s0" + g."len" + g."j2")) AS "en"
+     ) e
+     WHERE v."projectId" = $1`,
+    projectId,
+    labels,
+    reviewers[0],
+    reviewers[1],
+    runId,
+  );
+  await prisma.$executeRaw`ANALYZE`;
+  return inserted;
+}
+
+try {
+  console.log(
+    `span agreement benchmark: ${os.cpus().length} CPUs, Node ${process.version}, database ${database.name}, load average ${loadAverage()}`,
+  );
+  const seedStart = performance.now();
+  const seeded = await seedLargeProject(prisma, { videos: VIDEOS, scores: 0, reviewers: 2 });
+  const spans = await seedSpans(seeded.projectId, seeded.runId, seeded.reviewerIds);
+  console.log(
+    `seeded ${VIDEOS.toLocaleString("en")} videos and ${spans.toLocaleString("en")} spans (${SPANS} per video and rater, 2 reviewers + a judge) in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+  );
+  const actor = { userId: seeded.ownerId, email: "owner@seed", name: "Owner", isAdmin: false };
+  const query = { task: "hallucination", runId: seeded.runId };
+  const catalogue = builtInCatalogue();
+
+  const { input } = await loadSpanAgreementInput(prisma, actor, seeded.projectId, query, catalogue);
+  const pure: { ms: number; cpuMs: number }[] = [];
+  const whole: { ms: number; cpuMs: number }[] = [];
+  let summary = "";
+  for (let i = 0; i <= RUNS; i++) {
+    const compute = await timed(() => spanAgreement(input));
+    const end = await timed(() => projectSpanAgreement(prisma, actor, seeded.projectId, query, catalogue));
+    if (i === 0) {
+      const comparisons = end.result.labels.flatMap((l) => l.comparisons);
+      summary = `${end.result.labels.length} labels × ${comparisons.length / end.result.labels.length} comparisons; e.g. ${comparisons[0]!.key}: F1 at 0.5 = ${comparisons[0]!.thresholds[2]!.f1.value?.toFixed(3)} [${comparisons[0]!.thresholds[2]!.f1.ci?.map((x) => x.toFixed(3)).join(", ")}]`;
+      continue; // warm-up
+    }
+    pure.push(compute);
+    whole.push(end);
+  }
+  console.log(summary);
+  const line = (name: string, xs: { ms: number; cpuMs: number }[]) => {
+    const ms = median(xs.map((x) => x.ms));
+    const cpu = median(xs.map((x) => x.cpuMs));
+    return `  ${name.padEnd(16)} median ${ms.toFixed(0).padStart(6)} ms wall, ${cpu.toFixed(0).padStart(6)} ms CPU (runs: ${xs.map((x) => x.ms.toFixed(0)).join(", ")} ms)  ${ms < TARGET_MS ? "under" : "OVER"} the ${TARGET_MS / 1000} s target`;
+  };
+  console.log(line("pure compute", pure));
+  console.log(line("load + compute", whole));
+  console.log(`load average after: ${loadAverage()}`);
+} finally {
+  await prisma.$disconnect();
+  await database.drop();
+  await server.stop();
+}
