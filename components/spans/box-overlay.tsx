@@ -145,7 +145,8 @@ export function BoxOverlay({
   return (
     <div
       ref={layer}
-      className={`absolute inset-0 ${active ? "cursor-crosshair" : "pointer-events-none"}`}
+      // Short of the bottom, where the player's own controls are: play and the seek bar stay clickable while editing.
+      className={`absolute inset-x-0 top-0 bottom-10 ${active ? "cursor-crosshair" : "pointer-events-none"}`}
       data-testid="box-overlay"
       data-active={active ? "true" : "false"}
       data-frame={frame}

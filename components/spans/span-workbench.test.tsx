@@ -228,6 +228,44 @@ describe("SpanWorkbench keys", () => {
     expect(calls[0]).toEqual({ method: "DELETE", url: "/api/v1/spans/mine", body: { expectedVersion: 2 } });
   });
 
+  it("draws a box on the paused frame of the selected span: a keyframe on that frame, saved with the span", async () => {
+    const calls = stubApi([span({})], async (call) => json(span({ version: 2, ...(call.body ?? {}) })));
+    renderEditor();
+    const mine = await screen.findByTestId("span-mine");
+    fireEvent.pointerDown(mine, { button: 0, clientX: 0, pointerId: 1 });
+    fireEvent.pointerUp(mine, { button: 0, clientX: 0, pointerId: 1 });
+    const video = screen.getByTestId("player") as HTMLVideoElement;
+    for (const [name, value] of Object.entries({
+      clientWidth: 320,
+      clientHeight: 180,
+      videoWidth: 320,
+      videoHeight: 180,
+    }))
+      Object.defineProperty(video, name, { configurable: true, value });
+    video.getBoundingClientRect = () => ({ left: 0, top: 0, width: 320, height: 180 }) as DOMRect;
+    present(12);
+    const overlay = screen.getByTestId("box-overlay");
+    await waitFor(() => expect(overlay.dataset.active).toBe("true"));
+    fireEvent.pointerDown(overlay, { clientX: 32, clientY: 18, pointerId: 2 });
+    fireEvent.pointerMove(overlay, { clientX: 160, clientY: 90, pointerId: 2 });
+    fireEvent.pointerUp(overlay, { clientX: 160, clientY: 90, pointerId: 2 });
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]!.body).toMatchObject({ expectedVersion: 1 });
+    const [box] = (calls[0]!.body as { boxes: Record<string, number | boolean>[] }).boxes;
+    expect(box).toEqual({
+      frame: 12,
+      x: 0.1,
+      y: 0.1,
+      w: expect.closeTo(0.4, 9),
+      h: expect.closeTo(0.4, 9),
+      enabled: true,
+    });
+    await waitFor(() => expect(screen.getAllByTestId("box-keyframe")).toHaveLength(1));
+    // Outside the span the overlay takes no drags.
+    present(40);
+    await waitFor(() => expect(overlay.dataset.active).toBe("false"));
+  });
+
   it("lists every timeline key in the help overlay (? toggles it)", async () => {
     stubApi([], async () => json({}));
     renderEditor();
