@@ -1,5 +1,6 @@
 // One criterion of the rubric editor's form: its id, name, type and definition, then what its type needs (a numeric
-// range, categorical labels), its options (direction, aggregation, presence rule) and the presence rule's values.
+// range, categorical labels), its options (direction, aggregation, presence rule, where it fails) and the presence
+// rule's values.
 import type { RubricProblem } from "@/lib/rubrics/rubric-definition";
 import type { CriterionDraft, CriterionType } from "./rubric-draft";
 import { Field, FieldProblems, input } from "./rubric-form-fields";
@@ -67,6 +68,7 @@ export function CriterionFields({
       {!c.presence && c.type !== "numeric" && <FieldProblems problems={problems} path={at("presence")} exact />}
       <FieldProblems problems={problems} path={at("positiveAtLeast")} />
       <FieldProblems problems={problems} path={at("positiveLabel")} />
+      <FieldProblems problems={problems} path={at("localize")} />
     </fieldset>
   );
 }
@@ -187,6 +189,10 @@ function CriterionOptions({ n, criterion: c, onChange, onRemove }: PartProps & {
           Presence rule
         </label>
       )}
+      <label className="flex items-center gap-1" title="The judge names the frames where it fails: the run's spans">
+        <input type="checkbox" checked={c.localize} onChange={(e) => onChange({ localize: e.target.checked })} />
+        Ask where it fails
+      </label>
       {onRemove && (
         <button type="button" className="ml-auto text-red-700 underline" onClick={onRemove}>
           Remove criterion {n}

@@ -82,3 +82,26 @@ describe("the rubric form's round trip of fields it does not edit", () => {
     expect(rubricDefinitionSchema.safeParse(definitionInputOf(draft)).success).toBe(true);
   });
 });
+
+/** A criterion that asks where it fails keeps `localize` through an edit in the form, and the form can set it. */
+describe("the rubric form's localize", () => {
+  const localizing = rubricDefinitionSchema.parse({
+    name: "Where",
+    frames: { mode: "uniform", count: 8 },
+    criteria: [
+      { id: "hands", name: "Hands", definition: "Malformed hands.", type: "boolean", localize: true },
+      { id: "quality", name: "Quality", definition: "How good.", type: "numeric", min: 0, max: 10, step: 1 },
+    ],
+    prompt: "{{frames}} {{criteria}}",
+  });
+
+  it("round-trips localize, and leaves it out of a criterion that does not ask where", () => {
+    const draft = draftOf(localizing);
+    expect(draft.criteria.map((c) => c.localize)).toEqual([true, false]);
+    const again = definitionInputOf(draft).criteria as Record<string, unknown>[];
+    expect(again.map((c) => c.localize)).toEqual([true, undefined]);
+    expect(rubricDefinitionSchema.parse(definitionInputOf(draft)).criteria).toEqual(localizing.criteria);
+    draft.criteria[1] = { ...draft.criteria[1]!, localize: true };
+    expect((definitionInputOf(draft).criteria[1] as Record<string, unknown>).localize).toBe(true);
+  });
+});

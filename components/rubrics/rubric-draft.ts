@@ -22,6 +22,8 @@ export interface CriterionDraft {
   max: string;
   step: string;
   presence: boolean;
+  /** Ask the judge where it fails (the criterion's `localize`). */
+  localize: boolean;
   presenceThreshold: string;
   presenceAbsentValue: string;
   labels: { label: string; definition: string }[];
@@ -87,6 +89,7 @@ export function newCriterion(index: number): CriterionDraft {
     max: "5",
     step: "1",
     presence: false,
+    localize: false,
     presenceThreshold: "",
     presenceAbsentValue: "",
     labels: [],
@@ -142,6 +145,7 @@ export function draftOf(definition: RubricDefinition): RubricDraft {
       type: c.type,
       higherIsBetter: c.higherIsBetter,
       aggregation: c.aggregation ?? "",
+      localize: c.localize === true,
       ...(c.type === "numeric"
         ? {
             min: String(c.min),
@@ -200,6 +204,7 @@ export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
       definition: c.definition,
       higherIsBetter: c.higherIsBetter,
       ...(c.aggregation ? { aggregation: c.aggregation } : {}),
+      ...(c.localize ? { localize: true } : {}),
       ...keptFieldsOf(c),
     };
     if (c.type === "numeric") {

@@ -31,6 +31,7 @@ import {
   rubricScopeInput,
   rubricSkipReason,
   scopeCount,
+  scopeFrames,
 } from "./rubric-pipeline";
 import { answerJsonSchema, answerSchema, renderRubricPrompt, type RubricAnswer } from "./rubric-prompt";
 import { rubricTemplateHash } from "./rubric-template-hash";
@@ -139,7 +140,8 @@ export async function previewRubric(
     })),
     scope: { mode: definition.frames.mode, index: input.scopeIndex, count },
   };
-  const schema = answerSchema(definition);
+  // Criteria that localise name frames of the call: its own, not the few-shot examples' that follow them.
+  const schema = answerSchema(definition, scopeFrames(definition, input.scopeIndex, context).length);
   const started = performance.now();
 
   const hit = await prisma.responseCache.findUnique({

@@ -65,6 +65,11 @@ const criterionBase = {
    * numeric scale, entropy in bits on labels (lib/ensembles; the default is derived from the scale).
    */
   unstableAt: z.number().positive().finite().optional(),
+  /**
+   * Ask the judge where the criterion fails: the prompt numbers the frames with their times, the answer names the
+   * frames where it fails, and consecutive ones become the run's spans of the criterion (absent: not asked).
+   */
+  localize: z.boolean().optional(),
 };
 
 export const criterionSchema = z.discriminatedUnion("type", [
@@ -221,11 +226,30 @@ function numericProblems(
   return problems;
 }
 
+/** A criterion that asks where: several frames to choose among, and an id that is not the answer's own key. */
+function localizeProblems(
+  criterion: Criterion,
+  at: (field: string) => string,
+  frames: RubricDefinition["frames"],
+): RubricProblem[] {
+  const problems: RubricProblem[] = [];
+  if (frames.mode === "each_key_frame")
+    problems.push({
+      path: at("localize"),
+      message:
+        "each key frame is judged on its own, so its value already says where: localize needs several frames per call",
+    });
+  if (criterion.id === "frames" || criterion.id === "reasons")
+    problems.push({ path: at("id"), message: `"${criterion.id}" is a key of the answer itself; choose another id` });
+  return problems;
+}
+
 /** One criterion's checks beyond the schema (its id's uniqueness is checked across criteria). */
 function criterionProblems(
   criterion: Criterion,
   at: (field: string) => string,
   subjectKind: RubricDefinition["subject"]["kind"],
+  frames: RubricDefinition["frames"],
 ): RubricProblem[] {
   const problems: RubricProblem[] = criterion.type === "numeric" ? numericProblems(criterion, at, subjectKind) : [];
   if (criterion.type === "categorical") {
@@ -243,6 +267,7 @@ function criterionProblems(
     if (criterion.positiveLabel && !labels.includes(criterion.positiveLabel.toLowerCase()))
       problems.push({ path: at("positiveLabel"), message: `"${criterion.positiveLabel}" is not one of the labels` });
   }
+  if (criterion.localize) problems.push(...localizeProblems(criterion, at, frames));
   if (criterion.type !== "numeric" && criterion.presence)
     problems.push({ path: at("presence"), message: "a presence rule needs a numeric criterion" });
   if (
@@ -310,7 +335,7 @@ export function rubricProblems(input: unknown): { definition: RubricDefinition |
     if (seen.has(criterion.id))
       problems.push({ path: at("id"), message: `the criterion id "${criterion.id}" is used twice` });
     seen.add(criterion.id);
-    problems.push(...criterionProblems(criterion, at, definition.subject.kind));
+    problems.push(...criterionProblems(criterion, at, definition.subject.kind, definition.frames));
   });
   const presences = definition.criteria.flatMap((c, i) =>
     c.type === "numeric" && c.presence ? [{ i, ...c.presence }] : [],

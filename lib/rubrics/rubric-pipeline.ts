@@ -42,6 +42,11 @@ import {
 } from "./rubric-prompt";
 import { frameKey } from "../storage/storage";
 import { rubricTemplateHash } from "./rubric-template-hash";
+import { localizedCriteria, numberedFramesText } from "./rubric-localize";
+import { rubricJudgeSpans } from "./rubric-judge-spans";
+import { scopeFrames } from "./rubric-scopes";
+
+export { scopeCount, scopeFrames } from "./rubric-scopes";
 
 /** What a rubric run stores as its settings: the version it pinned, whole. */
 export interface RubricRunSettings {
@@ -88,24 +93,6 @@ function definitionOf(context: Pick<VideoContext, "settings">): RubricDefinition
   return (context.settings as RubricRunSettings).definition;
 }
 
-/** The frames a scope's call attaches. */
-export function scopeFrames(
-  definition: RubricDefinition,
-  scopeIndex: number,
-  context: Pick<VideoContext, "frames" | "keyFrames" | "clusters">,
-): FrameRef[] {
-  switch (definition.frames.mode) {
-    case "uniform":
-      return context.frames;
-    case "key_frames":
-      return context.keyFrames;
-    case "each_key_frame":
-      return context.keyFrames[scopeIndex] ? [context.keyFrames[scopeIndex]] : [];
-    case "each_cluster":
-      return context.clusters[scopeIndex] ?? [];
-  }
-}
-
 const FRAME_WORDS = {
   uniform: "frames sampled evenly over the video",
   key_frames: "key frames of the video",
@@ -119,6 +106,9 @@ type ScopeContext = Pick<VideoContext, "prompt" | "frames" | "keyFrames" | "clus
 
 /** The prefix of an item field's value among a step's values (`item.text`), as the template names it. */
 const ITEM_VALUE = "item.";
+/** The step's values that number its frames for criteria that localise (never a template variable: no braces). */
+const NUMBERED_FRAMES = "numbered frames";
+const FRAME_COUNT = "frame count";
 
 /** An item subject's declared fields of the scope's item (absent ones as ""); empty for a video subject. */
 function itemValues(definition: RubricDefinition, scopeIndex: number, context: ScopeContext): Record<string, string> {
@@ -136,23 +126,14 @@ export function rubricPromptValues(values: Record<string, string>): RubricPrompt
       key.startsWith(ITEM_VALUE) ? [[key.slice(ITEM_VALUE.length), value]] : [],
     ),
   );
+  const numbered = values[NUMBERED_FRAMES];
   return {
     prompt: values.prompt ?? "",
     frames: values.frames ?? "",
     item,
     ...(values.examples !== undefined ? { examples: values.examples } : {}),
+    ...(numbered !== undefined ? { numbered: { text: numbered, count: Number(values[FRAME_COUNT]) } } : {}),
   };
-}
-
-/** How many calls (scopes) a video gets: one, or one per key frame or cluster. */
-export function scopeCount(
-  definition: RubricDefinition,
-  context: Pick<VideoContext, "keyFrames" | "clusters"> & { items?: readonly unknown[] },
-): number {
-  if (definition.subject.kind === "item") return context.items?.length ?? 0;
-  if (definition.frames.mode === "each_key_frame") return context.keyFrames.length;
-  if (definition.frames.mode === "each_cluster") return context.clusters.length;
-  return 1;
 }
 
 /** Why a scope of a video cannot be judged, or null: a run skips it, a preview refuses it with these words. */
@@ -201,6 +182,10 @@ export function rubricScopeInput(
     ]),
   );
   const values: Record<string, string> = { prompt: context.prompt ?? "", frames: framesText(frames, what), ...item };
+  if (localizedCriteria(definition).length > 0) {
+    values[NUMBERED_FRAMES] = numberedFramesText(frames);
+    values[FRAME_COUNT] = String(frames.length);
+  }
   const examples = projectId ? (definition.examples ?? []).filter((e) => e.videoId !== context.videoId) : [];
   if (examples.length === 0) return { values, frames, ...size };
   const exampleFrames = examples.flatMap((e) =>
@@ -251,11 +236,14 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
   const latest = record.latest.definition;
   const task = rubricTaskDeclaration(key, latest);
   const scope = rubricScope(latest);
-  // Steps read the pinned definition from the run's settings; parsing the answer is the same for every call of a run.
-  const schemas = new WeakMap<object, z.ZodType<RubricAnswer>>();
-  const schemaOf = (definition: RubricDefinition) => {
-    let schema = schemas.get(definition);
-    if (!schema) schemas.set(definition, (schema = answerSchema(definition)));
+  // Steps read the pinned definition from the run's settings; parsing the answer is the same for every call of a run
+  // with as many frames (criteria that localise name frames of the call).
+  const schemas = new WeakMap<object, Map<number, z.ZodType<RubricAnswer>>>();
+  const schemaOf = (definition: RubricDefinition, frameCount: number) => {
+    let byCount = schemas.get(definition);
+    if (!byCount) schemas.set(definition, (byCount = new Map()));
+    let schema = byCount.get(frameCount);
+    if (!schema) byCount.set(frameCount, (schema = answerSchema(definition, frameCount)));
     return schema;
   };
   const step: StepDefinition<RubricAnswer> = {
@@ -264,7 +252,10 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
     scope,
     templateId: `rubric/${record.id.toLowerCase()}`,
     schema: answerSchema(latest),
-    schemaFor: (input) => schemaOf((input.data as { definition: RubricDefinition }).definition),
+    schemaFor: (input) => {
+      const data = input.data as { definition: RubricDefinition; frameCount: number };
+      return schemaOf(data.definition, data.frameCount);
+    },
     responseFormat: answerJsonSchema(latest),
     responseFormatFor: (input) => answerJsonSchema((input.data as { definition: RubricDefinition }).definition),
     inlineTemplate: (context) => {
@@ -278,7 +269,11 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
     skipReason: (scopeIndex, context) => rubricSkipReason(definitionOf(context), scopeIndex, context),
     input: (scopeIndex, context) => {
       const definition = definitionOf(context);
-      return { ...rubricScopeInput(definition, scopeIndex, context, record.projectId), data: { definition } };
+      const frameCount = scopeFrames(definition, scopeIndex, context).length;
+      return {
+        ...rubricScopeInput(definition, scopeIndex, context, record.projectId),
+        data: { definition, frameCount },
+      };
     },
     scores: (output, input) => {
       const definition = (input.data as { definition: RubricDefinition }).definition;
@@ -337,6 +332,10 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
         } satisfies RubricRunSettings;
       }),
     frames: (settings) => framesRequirement((settings as Partial<RubricRunSettings>)?.definition ?? latest),
+    // Only a definition whose criteria localise says where: the others' runs never read their videos' frame times.
+    ...(localizedCriteria(latest).length > 0
+      ? { judgeSpans: (input) => rubricJudgeSpans(key, definitionOf(input), input) }
+      : {}),
     ...(latest.subject.kind === "item" ? itemSubject(record) : videoSubject(key, latest)),
   };
 }

@@ -9,6 +9,13 @@ import { z } from "zod";
 import { formatValue } from "../task-modules/task-declaration";
 import { criterionScale } from "./rubric-declaration";
 import type { RubricCriterion, RubricDefinition, RubricExample } from "./rubric-definition";
+import {
+  FRAMES_KEY,
+  framesAnswerSchema,
+  framesJsonSchema,
+  localizedCriteria,
+  localizeInstructionLines,
+} from "./rubric-localize";
 
 /** The line the answer instruction starts with; the stub LLM reads the format after it (testkit/llm-stub). */
 export const RUBRIC_ANSWER_MARKER = "FrameJury rubric answer format:";
@@ -46,35 +53,54 @@ export interface RubricAnswerShape {
     max?: number;
     step?: number | null;
     labels?: string[];
+    /** The answer names the frames where it fails. */
+    localize?: true;
   }[];
   reasons: boolean;
+  /** How many frames the call numbers, when a criterion localises. */
+  frameCount?: number;
 }
 
-export function answerShape(definition: RubricDefinition): RubricAnswerShape {
+export function answerShape(definition: RubricDefinition, frameCount?: number): RubricAnswerShape {
+  const localize = (c: RubricCriterion) => (c.localize ? { localize: true as const } : {});
   return {
     criteria: definition.criteria.map((c) =>
       c.type === "numeric"
-        ? { id: c.id, type: c.type, min: c.min, max: c.max, step: c.step ?? null }
+        ? { id: c.id, type: c.type, min: c.min, max: c.max, step: c.step ?? null, ...localize(c) }
         : c.type === "categorical"
-          ? { id: c.id, type: c.type, labels: c.labels.map((l) => l.label) }
-          : { id: c.id, type: c.type },
+          ? { id: c.id, type: c.type, labels: c.labels.map((l) => l.label), ...localize(c) }
+          : { id: c.id, type: c.type, ...localize(c) },
     ),
     reasons: definition.reasons,
+    ...(frameCount !== undefined && localizedCriteria(definition).length > 0 ? { frameCount } : {}),
   };
 }
 
-/** The instruction appended to every rubric prompt: written from the criteria, so a rubric never states the format itself. */
-export function answerInstruction(definition: RubricDefinition): string {
+/** The call's frames, numbered, for the instruction of a definition whose criteria localise. */
+export interface NumberedFrames {
+  /** numberedFramesText of the frames. */
+  text: string;
+  count: number;
+}
+
+/**
+ * The instruction appended to every rubric prompt: written from the criteria, so a rubric never states the format
+ * itself. With `numbered`, criteria that localise are asked where, among the frames it numbers.
+ */
+export function answerInstruction(definition: RubricDefinition, numbered?: NumberedFrames): string {
   const example: Record<string, unknown> = {};
   for (const c of definition.criteria)
     example[c.id] = c.type === "numeric" ? c.min : c.type === "categorical" ? (c.labels[0]?.label ?? "") : false;
   if (definition.reasons) example.reasons = Object.fromEntries(definition.criteria.map((c) => [c.id, "one sentence"]));
+  const localized = localizedCriteria(definition);
+  if (localized.length > 0) example[FRAMES_KEY] = Object.fromEntries(localized.map((c) => [c.id, []]));
   return [
     "Answer with only a JSON object, no other text, with one key per criterion id:",
     ...definition.criteria.map((c) => `- "${c.id}": ${scaleWords(c)}`),
     ...(definition.reasons ? ['- "reasons": an object giving, for each criterion id, one sentence saying why'] : []),
+    ...localizeInstructionLines(definition, numbered?.text),
     `For example: ${JSON.stringify(example)}`,
-    `${RUBRIC_ANSWER_MARKER} ${JSON.stringify(answerShape(definition))}`,
+    `${RUBRIC_ANSWER_MARKER} ${JSON.stringify(answerShape(definition, numbered?.count))}`,
   ].join("\n");
 }
 
@@ -95,6 +121,8 @@ export function answerJsonSchema(definition: RubricDefinition): Record<string, u
       additionalProperties: false,
     };
   }
+  const frames = framesJsonSchema(definition);
+  if (frames) properties[FRAMES_KEY] = frames;
   return {
     type: "json_schema",
     json_schema: {
@@ -109,6 +137,8 @@ export function answerJsonSchema(definition: RubricDefinition): Record<string, u
 export interface RubricAnswer {
   values: Record<string, number>;
   reasons: Record<string, string>;
+  /** Where each localising criterion fails: frame numbers of the call (1 = its first frame), sorted, once each. */
+  frames?: Record<string, number[]>;
 }
 
 function valueSchema(c: RubricCriterion): z.ZodType<number> {
@@ -152,20 +182,31 @@ function valueSchema(c: RubricCriterion): z.ZodType<number> {
   }
 }
 
-/** Parses an answer: every criterion must be there and on its scale; extra keys are ignored. */
-export function answerSchema(definition: RubricDefinition): z.ZodType<RubricAnswer> {
+/**
+ * Parses an answer: every criterion must be there and on its scale; extra keys are ignored. Criteria that localise
+ * need their frames, numbers of the call's `frameCount` frames (rubric-localize.ts).
+ */
+export function answerSchema(definition: RubricDefinition, frameCount?: number): z.ZodType<RubricAnswer> {
   const shape = Object.fromEntries(definition.criteria.map((c) => [c.id, valueSchema(c)]));
-  return z.object({ ...shape, reasons: z.record(z.string(), z.unknown()).optional() }).transform((answer) => ({
-    values: Object.fromEntries(
-      definition.criteria.map((c) => [c.id, (answer as Record<string, unknown>)[c.id] as number]),
-    ),
-    reasons: Object.fromEntries(
-      definition.criteria.flatMap((c) => {
-        const reason = answer.reasons?.[c.id];
-        return typeof reason === "string" && reason.trim() ? [[c.id, reason.trim().slice(0, 2000)]] : [];
-      }),
-    ),
-  })) as unknown as z.ZodType<RubricAnswer>;
+  const frames = framesAnswerSchema(definition, frameCount);
+  return z
+    .object({
+      ...shape,
+      reasons: z.record(z.string(), z.unknown()).optional(),
+      ...(frames ? { [FRAMES_KEY]: frames } : {}),
+    })
+    .transform((answer) => ({
+      values: Object.fromEntries(
+        definition.criteria.map((c) => [c.id, (answer as Record<string, unknown>)[c.id] as number]),
+      ),
+      reasons: Object.fromEntries(
+        definition.criteria.flatMap((c) => {
+          const reason = answer.reasons?.[c.id];
+          return typeof reason === "string" && reason.trim() ? [[c.id, reason.trim().slice(0, 2000)]] : [];
+        }),
+      ),
+      ...(frames ? { frames: (answer as Record<string, unknown>)[FRAMES_KEY] as Record<string, number[]> } : {}),
+    })) as unknown as z.ZodType<RubricAnswer>;
 }
 
 const VARIABLE = /\{\{\s*([^}]*?)\s*\}\}/g;
@@ -177,6 +218,8 @@ export interface RubricPromptValues {
   item?: Record<string, string>;
   /** The few-shot examples' text (examplesText), when the definition has examples for this video. */
   examples?: string;
+  /** The call's own frames, numbered, when a criterion localises. */
+  numbered?: NumberedFrames;
 }
 
 /** The line the few-shot block starts with; the stub LLM reads the examples after it (testkit/llm-stub). */
@@ -214,7 +257,7 @@ export function renderRubricPrompt(definition: RubricDefinition, values: RubricP
     // `{{item.constructor}}` is a field like any other: only the item's own keys are its fields.
     return field !== undefined && values.item && Object.hasOwn(values.item, field) ? (values.item[field] ?? "") : "";
   });
-  return `${filled.trimEnd()}\n\n${values.examples ? `${values.examples}\n\n` : ""}${answerInstruction(definition)}`;
+  return `${filled.trimEnd()}\n\n${values.examples ? `${values.examples}\n\n` : ""}${answerInstruction(definition, values.numbered)}`;
 }
 
 /** `{{frames}}`: what the attached images are, in the order they are attached. */

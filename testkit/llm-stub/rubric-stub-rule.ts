@@ -12,14 +12,26 @@ interface AnswerShape {
     max?: number;
     step?: number | null;
     labels?: string[];
+    localize?: true;
   }[];
   reasons: boolean;
+  /** How many frames the call numbers, when a criterion localises. */
+  frameCount?: number;
+}
+
+/** Where a localising criterion fails: none for about a third of the calls, else a run of one to three frames. */
+function failingFrames(context: Parameters<StubRule["respond"]>[0], id: string, frameCount: number): number[] {
+  if (frameCount < 1 || context.pick(3, `${id}:where`) === 0) return [];
+  const first = context.pick(frameCount, `${id}:first`) + 1;
+  const last = Math.min(frameCount, first + context.pick(3, `${id}:length`));
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }
 
 /**
  * TEST TOOL. Answers any rubric task's prompt from the answer format its instruction states: each criterion a
  * value on its scale, picked from a hash of the prompt and the images (stable across runs, different between
- * videos and scopes), and a reason per criterion when the rubric asks for them. Tried before every task's
+ * videos and scopes), a reason per criterion when the rubric asks for them, and for criteria that localise a run
+ * of the call's numbered frames where each fails (or none). Tried before every task's
  * rules: a rubric's own words may look like any task's prompt.
  */
 export const RUBRIC_STUB_RULE: StubRule = {
@@ -44,6 +56,11 @@ export const RUBRIC_STUB_RULE: StubRule = {
     if (shape.reasons)
       answer.reasons = Object.fromEntries(
         shape.criteria.map((c) => [c.id, `The stub judged ${c.id} from ${context.imageCount} image(s).`]),
+      );
+    const localized = shape.criteria.filter((c) => c.localize);
+    if (localized.length > 0)
+      answer.frames = Object.fromEntries(
+        localized.map((c) => [c.id, failingFrames(context, c.id, shape.frameCount ?? context.imageCount)]),
       );
     return JSON.stringify(answer);
   },
