@@ -13,14 +13,7 @@ import { type ShownSpan, SpanWorkbench } from "@/components/spans/span-workbench
 import { TIMELINE_KEYS } from "@/components/spans/timeline-keys";
 import { type SpanLabel, spanLabelOfCategory } from "@/lib/spans/span-labels";
 import type { TaskDeclaration } from "@/lib/task-modules/task-declaration";
-import type { ItemView, TargetView } from "@/components/queues/review-types";
-
-/** What a localising item's payload says (null for other queues). */
-export interface LocalizeView {
-  task: string;
-  labels: SpanLabel[];
-  requiredWhenPresent: string[];
-}
+import type { ItemView, LocalizeView, TargetView } from "@/components/queues/review-types";
 
 /** The review screen's help lists the timeline's keys too, each marked as acting inside the timeline. */
 export const LOCALIZE_SHORTCUTS: readonly (readonly [string, string])[] = TIMELINE_KEYS.filter(

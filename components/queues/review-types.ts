@@ -8,7 +8,7 @@ import { apiFetch } from "@/lib/api-client";
 import type { SubmitItemInput } from "@/lib/queues/submit-item.validation";
 import type { SubjectSummary } from "@/lib/tasks/task-display";
 import type { PresenceView } from "@/components/queues/presence-step";
-import type { LocalizeView } from "@/components/queues/localize-step";
+import type { SpanLabel } from "@/lib/spans/span-labels";
 import type { TargetQuestionView } from "@/components/queues/target-question";
 
 export interface TargetView {
@@ -72,6 +72,15 @@ export interface ItemView {
   progress: { items: number; complete: number; mine: { done: number } };
   /** The project's and the queue's guidelines (Markdown; empty: none). */
   guidelines?: { project: string; queue: string };
+}
+
+/** What a localising item's payload says (lib/queues/localize.ts localizeView; null for other queues). */
+export interface LocalizeView {
+  /** The spans' task (the run's task id). */
+  task: string;
+  labels: SpanLabel[];
+  /** Presence first: the span labels a "present" answer asks a span of. */
+  requiredWhenPresent: string[];
 }
 
 export interface Draft {
