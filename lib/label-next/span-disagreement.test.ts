@@ -54,7 +54,7 @@ beforeAll(async () => {
   for (const a of [ann, bob])
     await prisma.projectMember.create({ data: { projectId, userId: a.userId, role: "reviewer" } });
   const seed = {
-    scores: () => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 8 }],
+    scores: () => [{ stepId: "static_hallucination" as const, scopeIndex: 0, category: "s1", value: 8 }],
     outcome: (i: number) => ({ verdict: i % 2 === 0, overall: 10 * i }),
   };
   const older = (await seedFinishedRun(prisma, owner, projectId, v, seed)).runId;
