@@ -200,3 +200,35 @@ describe("spanAgreement", () => {
     expect(() => spanAgreement(base, { iterations: 0 })).toThrow(/iterations/);
   });
 });
+
+describe("spanAgreement over more videos than the bootstrap resamples one by one", () => {
+  it("resamples blocks of videos: an interval around the value, as wide as the videos' spread makes it", () => {
+    // 2,500 videos: on every third the two reviewers agree exactly (IoU 1), elsewhere they miss (IoU 0).
+    const videos = Array.from({ length: 2500 }, (_, v) => `v${String(v).padStart(4, "0")}`);
+    const spans = videos.flatMap((v, i) => [
+      row(`a${v}`, v, "u1", 0, 4),
+      row(`b${v}`, v, "u2", i % 3 === 0 ? 0 : 6, i % 3 === 0 ? 4 : 9),
+    ]);
+    const result = spanAgreement(
+      {
+        labels: [{ id: "x", label: "X" }],
+        raters: raters.slice(0, 2),
+        coverage: new Map([
+          ["u1", new Set(videos)],
+          ["u2", new Set(videos)],
+        ]),
+        frameCounts: new Map(videos.map((v) => [v, 10])),
+        spans,
+      },
+      { iterations: 300 },
+    );
+    const f1 = result.labels[0]!.comparisons[0]!.thresholds[0]!.f1;
+    expect(f1.value).toBeCloseTo(834 / 2500, 12);
+    // The binomial standard error of 834 in 2,500 is about 0.0094: a 95% interval some 0.037 wide.
+    const [lower, upper] = f1.ci!;
+    expect(lower).toBeLessThan(f1.value!);
+    expect(upper).toBeGreaterThan(f1.value!);
+    expect(upper - lower).toBeGreaterThan(0.025);
+    expect(upper - lower).toBeLessThan(0.05);
+  });
+});
