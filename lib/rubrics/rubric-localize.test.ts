@@ -179,6 +179,32 @@ describe("a localising rubric's judge spans", () => {
   });
 });
 
+describe("a localising item rubric's judge spans", () => {
+  it("names each item's spans with the item", () => {
+    const { definition } = rubricProblems({
+      ...input({ mode: "uniform", count: 4 }),
+      subject: { kind: "item", fields: ["text"] },
+      prompt: "{{frames}} {{item.text}} {{criteria}}",
+    });
+    const spans = rubricJudgeSpans(7, definition!, {
+      scores: [],
+      context: { keyFrames: [], clusters: [], frames: sampled, items: [{ id: "item-a" }, { id: "item-b" }] },
+      settings: null,
+      outputs: { get: (_, scope) => ({ frames: { defect: scope === 1 ? [3] : [] } }) },
+      times,
+    });
+    expect(spans).toEqual([
+      {
+        label: "r7_defect",
+        itemId: "item-b",
+        startFrame: 25,
+        endFrame: 25,
+        note: "Defect fails on frame 3 of the judge's call",
+      },
+    ]);
+  });
+});
+
 describe("a localising rubric's run against the stub LLM", () => {
   let stub: StubServer;
   let owner: Actor;
