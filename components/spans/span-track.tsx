@@ -88,7 +88,7 @@ export function SpanTrack({
   selected: string | null;
   /** The label a drag on empty track marks (null: this track takes no new spans). */
   editableLabel: string | null;
-  onSelect: (key: string) => void;
+  onSelect: (key: string | null) => void;
   onChange: (key: string, frames: { startFrame: number; endFrame: number }) => void;
   onCreate: (label: string, frames: { startFrame: number; endFrame: number }) => void;
 }) {
@@ -125,7 +125,9 @@ export function SpanTrack({
     if (!d) return;
     const next = dragged(d, event.clientX - d.x0, frameAt(event.clientX), geometry);
     if (d.mode === "new") {
-      if (editableLabel) onCreate(editableLabel, next);
+      // A click on empty track (no drag) only clears the selection.
+      if (editableLabel && d.moved) onCreate(editableLabel, next);
+      else onSelect(null);
     } else if (d.key && d.moved && (next.startFrame !== d.from.startFrame || next.endFrame !== d.from.endFrame))
       onChange(d.key, next);
     else if (d.key) onSelect(d.key);

@@ -266,6 +266,20 @@ describe("SpanWorkbench keys", () => {
     await waitFor(() => expect(overlay.dataset.active).toBe("false"));
   });
 
+  it("marks a span by dragging on an empty stretch of a label's track; a click there marks nothing", async () => {
+    const calls = stubApi([], async (call) => json(span({ id: "N", ...(call.body ?? {}) }), 201));
+    renderEditor();
+    const lane = (await screen.findByTestId("span-track-d2")).lastElementChild!;
+    fireEvent.pointerDown(lane, { button: 0, clientX: 10, pointerId: 1 });
+    fireEvent.pointerUp(lane, { button: 0, clientX: 10, pointerId: 1 });
+    expect(screen.queryByTestId("span-new:1")).toBeNull();
+    fireEvent.pointerDown(lane, { button: 0, clientX: 10, pointerId: 1 });
+    fireEvent.pointerMove(lane, { button: 0, clientX: 40, pointerId: 1 });
+    fireEvent.pointerUp(lane, { button: 0, clientX: 40, pointerId: 1 });
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]!.body).toMatchObject({ label: "d2" });
+  });
+
   it("lists every timeline key in the help overlay (? toggles it)", async () => {
     stubApi([], async () => json({}));
     renderEditor();
