@@ -33,9 +33,14 @@ let video: { id: string; projectId: string; storageKey: string };
 
 /** 100 frames at 25 fps: frame i at i × 0.04 s; the video ends at 4 s. No file: its frame times are stored. */
 beforeAll(async () => {
-  [owner, adjudicator, reviewer, other, viewer, outsider] = await Promise.all(
-    Array.from({ length: 6 }, () => makeUser()),
-  );
+  [owner, adjudicator, reviewer, other, viewer, outsider] = await Promise.all([
+    makeUser(),
+    makeUser(),
+    makeUser(),
+    makeUser(),
+    makeUser(),
+    makeUser(),
+  ]);
   const project = await createProject(prisma, owner, { name: "Span store" });
   await prisma.projectMember.createMany({
     data: [

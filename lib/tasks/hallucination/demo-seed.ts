@@ -202,7 +202,7 @@ export function demoLabels(): string {
 const DEMO_FPS = 24;
 const DEMO_FRAMES = 72;
 
-export const SIMULATED_REVIEWERS = [
+const SIMULATED_REVIEWERS = [
   { email: "simulated-reviewer-a@framejury.local", name: "Reviewer A (simulated)" },
   { email: "simulated-reviewer-b@framejury.local", name: "Reviewer B (simulated)" },
 ] as const;
@@ -289,8 +289,8 @@ async function demoFrameTimes(
 }
 
 /** Seeds the two simulated reviewers' spans on the demo project's clips, in one transaction. Returns how many. */
-export async function seedDemoSpans(prisma: PrismaClient, projectId: string): Promise<number> {
-  const reviewerIds = [];
+async function seedDemoSpans(prisma: PrismaClient, projectId: string): Promise<number> {
+  const reviewerIds: string[] = [];
   for (const reviewer of SIMULATED_REVIEWERS) reviewerIds.push(await simulatedReviewer(prisma, projectId, reviewer));
   const labels = taskSpanLabels(HALLUCINATION_TASK);
   const byReviewer: NewSpan[][] = reviewerIds.map(() => []);

@@ -18,7 +18,7 @@ let reviewer: Actor;
 let keys: { owner: string; reviewer: string; viewer: string; stranger: string };
 
 beforeAll(async () => {
-  const [owner, r, viewer, stranger] = await Promise.all(Array.from({ length: 4 }, () => makeUser()));
+  const [owner, r, viewer, stranger] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
   reviewer = r;
   projectId = (await createProject(prisma, owner, { name: "Span labels" })).id;
   await createProject(prisma, stranger, { name: "Elsewhere" });

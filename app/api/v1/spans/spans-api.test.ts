@@ -24,7 +24,13 @@ let judgeSpanId: string;
 let keys: { owner: string; reviewer: string; blind: string; viewer: string; stranger: string };
 
 beforeAll(async () => {
-  const [owner, reviewer, blind, viewer, stranger] = await Promise.all(Array.from({ length: 5 }, () => makeUser()));
+  const [owner, reviewer, blind, viewer, stranger] = await Promise.all([
+    makeUser(),
+    makeUser(),
+    makeUser(),
+    makeUser(),
+    makeUser(),
+  ]);
   const project = await createProject(prisma, owner, { name: "Spans API" });
   await createProject(prisma, stranger, { name: "Another project" });
   await prisma.projectMember.createMany({
