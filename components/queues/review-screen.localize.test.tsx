@@ -60,6 +60,8 @@ function itemView() {
 }
 
 let calls: { method: string; url: string; body: unknown }[];
+/** The item the API answers with (the presence-first item unless a test sets another). */
+let item: unknown;
 /** The reviewer's own saved spans the span list answers with. */
 let ownSpans: unknown[];
 
@@ -69,6 +71,7 @@ const json = (body: unknown, status = 200) =>
 beforeEach(() => {
   calls = [];
   ownSpans = [];
+  item = itemView();
   window.localStorage.clear();
   window.localStorage.setItem(DIGIT_ADVANCES_KEY, "off");
   vi.stubGlobal(
@@ -76,7 +79,7 @@ beforeEach(() => {
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const method = init.method ?? "GET";
       calls.push({ method, url: input, body: init.body ? JSON.parse(String(init.body)) : null });
-      if (method === "GET" && input === "/api/v1/queues/q1/items/i1") return json(itemView());
+      if (method === "GET" && input === "/api/v1/queues/q1/items/i1") return json(item);
       if (method === "GET" && input === "/api/v1/queues/q1")
         return json({ progress: { items: 2, complete: 0 }, mine: { done: 0 } });
       if (method === "GET" && input === "/api/v1/videos/v1/frame-times")
@@ -84,6 +87,18 @@ beforeEach(() => {
       if (method === "GET" && input.startsWith("/api/v1/videos/v1/spans"))
         return json({ spans: ownSpans, blind: true });
       if (method === "GET" && input === "/api/v1/videos/v1") return json({ id: "v1", url: "", frameSets: [] });
+      if (method === "POST" && input === "/api/v1/videos/v1/spans") {
+        const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+        return json({
+          ...body,
+          id: "new",
+          videoId: "v1",
+          startS: 0,
+          endS: 0.1,
+          authorKind: "reviewer",
+          authorId: "u1",
+        });
+      }
       if (method === "POST" && input.includes("/ahead")) return json({ itemId: null });
       if (method === "POST" && input.includes("/submit")) return json({ next: null });
       return json({});
@@ -96,11 +111,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function openScreen() {
+async function openScreen(pipeline = "hallucination") {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={queryClient}>
-      <ReviewScreen projectId="p1" queueId="q1" itemId="i1" pipeline="hallucination" userId="u1" />
+      <ReviewScreen projectId="p1" queueId="q1" itemId="i1" pipeline={pipeline} userId="u1" />
     </QueryClientProvider>,
   );
   await screen.findByTestId("review-screen");
@@ -201,5 +216,50 @@ describe("a localising item on the review screen", () => {
     expect(workbench.contains(document.activeElement)).toBe(false);
     press("[");
     await waitFor(() => expect(status()).toContain("This is your first item in this queue."));
+  });
+  it("on a VBench-2.0 question, marks spans about that question: the one in focus", async () => {
+    const question = (k: number) => ({
+      key: `q${k}`,
+      kind: "score",
+      label: `Dynamic Attribute question ${k}`,
+      required: true,
+      min: 0,
+      max: 1,
+      category: `dynamic_attribute:q${k}`,
+      stepId: `dynamic_attribute_q${k}`,
+      scopeIndex: 0,
+      frameIndexes: [],
+      question: { text: `Question ${k}?`, framesNote: null },
+      mine: null,
+    });
+    const answer = { id: "dynamic_attribute_answer", label: "Dynamic Attribute", definition: "" };
+    item = {
+      ...itemView(),
+      presence: null,
+      targets: [question(1), question(2)],
+      localize: { task: "vbench2", labels: [answer], requiredWhenPresent: [] },
+    };
+    await openScreen("vbench2");
+    await waitFor(() =>
+      expect(screen.getByTestId("localize-status").textContent).toContain("Spans now are about dynamic_attribute:q1."),
+    );
+    expect(screen.getByTestId("localize-status").textContent).toContain("spans are optional here");
+    press("j");
+    await waitFor(() =>
+      expect(screen.getByTestId("localize-status").textContent).toContain("Spans now are about dynamic_attribute:q2."),
+    );
+    // `s` in the timeline saves the frame at the playhead: about the question in focus, in the queue.
+    await waitFor(() => expect(calls.some((c) => c.url === "/api/v1/videos/v1/frame-times")).toBe(true));
+    const workbench = screen.getByTestId("span-workbench");
+    act(() => workbench.focus());
+    press("s");
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === "POST" && c.url === "/api/v1/videos/v1/spans")?.body).toMatchObject({
+        task: "vbench2",
+        label: "dynamic_attribute_answer",
+        itemId: "dynamic_attribute:q2",
+        queueId: "q1",
+      }),
+    );
   });
 });
