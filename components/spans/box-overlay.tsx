@@ -122,8 +122,8 @@ export function BoxOverlay({
       current && Math.abs(at.x - (current.x + current.w)) < 0.03 && Math.abs(at.y - (current.y + current.h)) < 0.03;
     const mode = nearCorner ? "resize" : inside ? "move" : "draw";
     drag.current = { mode, x0: at.x, y0: at.y, from: current, box: current };
+    // Not prevented: the press focuses the editor as any press inside it does.
     event.currentTarget.setPointerCapture?.(event.pointerId);
-    event.preventDefault();
   };
   const onPointerMove = (event: ReactPointerEvent<HTMLDivElement>) => {
     const d = drag.current;
@@ -146,7 +146,7 @@ export function BoxOverlay({
     <div
       ref={layer}
       // Short of the bottom, where the player's own controls are: play and the seek bar stay clickable while editing.
-      className={`absolute inset-x-0 top-0 bottom-10 ${active ? "cursor-crosshair" : "pointer-events-none"}`}
+      className={`absolute inset-x-0 top-0 bottom-10 touch-none select-none ${active ? "cursor-crosshair" : "pointer-events-none"}`}
       data-testid="box-overlay"
       data-active={active ? "true" : "false"}
       data-frame={frame}

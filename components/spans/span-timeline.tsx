@@ -163,7 +163,7 @@ export function SpanTimeline({
   return (
     <section
       aria-label="Span timeline"
-      className="flex select-none flex-col rounded-md border border-slate-200 bg-white text-xs"
+      className="flex touch-none select-none flex-col rounded-md border border-slate-200 bg-white text-xs"
       data-testid="span-timeline"
       data-frame-count={frameCount}
     >

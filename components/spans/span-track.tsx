@@ -104,8 +104,9 @@ export function SpanTrack({
 
   const begin = (event: ReactPointerEvent, key: string | null, mode: DragState["mode"], from: DragState["from"]) => {
     if (event.button !== 0) return;
+    // No preventDefault: the press still focuses the editor (its keys act while focus is inside it when embedded);
+    // the timeline is unselectable, so a drag selects no text.
     event.stopPropagation();
-    event.preventDefault();
     drag.current = { key, mode, x0: event.clientX, frame0: frameAt(event.clientX), from, moved: false };
     lane.current?.setPointerCapture?.(event.pointerId);
   };
