@@ -71,6 +71,9 @@ export default async function QueuesPage({
                   {queue.reviewersPerItem === 1 ? "" : "s"} per item · created {queue.createdAt.toLocaleDateString()}
                 </span>
                 {queue.blind && <span className="rounded bg-slate-800 px-1.5 py-0.5 text-xs text-white">blind</span>}
+                {queue.localize && (
+                  <span className="rounded bg-sky-100 px-1.5 py-0.5 text-xs text-sky-900">localises</span>
+                )}
                 {queue.finished && (
                   <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs text-emerald-800">done</span>
                 )}

@@ -47,6 +47,11 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
             blind: reviewers see the judge&apos;s values only after submitting
           </span>
         )}
+        {queue.localize && (
+          <span className="rounded bg-sky-100 px-2 py-0.5 text-xs text-sky-900" data-testid="queue-localize">
+            localises: reviewers also mark where, as spans
+          </span>
+        )}
         {queue.archived && (
           <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800" data-testid="queue-archived">
             archived
