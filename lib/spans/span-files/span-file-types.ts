@@ -61,6 +61,3 @@ export interface ExportSpan {
   boxes: BoxKeyframe[];
   note: string;
 }
-
-/** The span file formats, for the import's `format` and the export's `format`. */
-export const SPAN_FILE_FORMATS = ["spans", "label_studio_spans"] as const;
