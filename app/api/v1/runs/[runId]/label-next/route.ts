@@ -15,7 +15,9 @@ export const GET = withProjectOf(
     // Read by the handler as text: labelNextPlan parses it with this schema.
     query: { readBy: "handler", schema: labelNextQuerySchema },
     responses: [
-      ok("`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric, criterion, queue}`."),
+      ok(
+        "`{eligible, excluded, strata, current, expected, videos, scoreMetric, verdictMetric, criterion, queue, spans}`; `spans`: `{withSpans, localised, videos}`, the videos where spans disagree most.",
+      ),
       withheldAnswer("The plan"),
     ],
   },
