@@ -21,7 +21,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { insertEndpoint, insertFinishedRun } from "../testing/raw-rows";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { frameTimesFromTimestamps } from "./frame-times";
-import { judgeSpanRows, rederiveRunJudgeSpans } from "./judge-spans-store";
+import { judgeSpanRows, rederiveRunJudgeSpans, rederiveRunJudgeSpansAs } from "./judge-spans-store";
 import { insertSpans } from "./span-store";
 
 let stub: StubServer;
@@ -190,6 +190,29 @@ describe("re-deriving a finished run's judge spans", () => {
     const notSaid = await post(vbench, ownerKey);
     expect(notSaid.status).toBe(400);
     expect(((await notSaid.json()) as { error: { message: string } }).error.message).toMatch(/does not say where/);
+  });
+});
+
+describe("re-deriving as a member of the project", () => {
+  it("is for members who may manage runs: a reviewer is refused, a stranger finds no run", async () => {
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2 });
+    await storeTimes(videoIds[0]!);
+    const { runId } = await seedFinishedRun(prisma, owner, projectId, videoIds, {
+      scores: () => [{ stepId: "static_hallucination", scopeIndex: 1, category: "s4", value: 9 }],
+      outcome: () => ({ verdict: true, overall: 50 }),
+    });
+    const reviewer = await makeUser();
+    await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
+    const stranger = await makeUser();
+    const deps = { prisma, storage: getStorage() };
+    await expect(rederiveRunJudgeSpansAs(deps, reviewer, runId)).rejects.toMatchObject({ status: 403 });
+    await expect(rederiveRunJudgeSpansAs(deps, stranger, runId)).rejects.toMatchObject({ status: 404 });
+    await expect(rederiveRunJudgeSpansAs(deps, owner, "no-such-run")).rejects.toMatchObject({ status: 404 });
+    expect(await prisma.span.count({ where: { runId } })).toBe(0);
+    expect(await rederiveRunJudgeSpansAs(deps, owner, runId)).toMatchObject({ videos: 1, spans: 1 });
+    expect(await prisma.span.findMany({ where: { runId }, select: { label: true, startFrame: true } })).toEqual([
+      { label: "s4", startFrame: 25 },
+    ]);
   });
 });
 

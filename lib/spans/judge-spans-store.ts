@@ -5,6 +5,8 @@
  * transaction, so a run finished before its pipeline said when gets its spans, and deriving twice gives the same rows.
  */
 import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../auth/actor";
+import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import type { PipelineDefinition } from "../judge/engine/pipeline";
 import { storedVideoAnswers } from "../judge/engine/resummarise";
@@ -155,4 +157,14 @@ export async function rederiveRunJudgeSpans(deps: Deps, runId: string): Promise<
     { timeout: 120_000 },
   );
   return result;
+}
+
+/** The owner's action on the run page: re-derive a run's judge spans, for a member who may manage the project's runs. */
+export async function rederiveRunJudgeSpansAs(deps: Deps, actor: Actor, runId: string): Promise<RederivedJudgeSpans> {
+  const run = await deps.prisma.judgeRun.findUnique({ where: { id: runId }, select: { projectId: true } });
+  if (!run) throw new NotFoundError("No such run.");
+  await requireProjectAccess(deps.prisma, actor, run.projectId, "runs.manage").catch((error: unknown) => {
+    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
+  });
+  return rederiveRunJudgeSpans(deps, runId);
 }

@@ -22,6 +22,8 @@ import { runDownloads, runExportsWithheld } from "@/lib/export/run-downloads";
 import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { withheldReason } from "@/lib/visibility/withheld";
 import { getProject } from "@/lib/projects/projects";
+import { RederiveJudgeSpans } from "@/components/judge/rederive-judge-spans";
+import { rederiveJudgeSpansAction } from "@/app/(app)/judge-span-actions";
 
 export default async function RunPage({
   params,
@@ -58,6 +60,8 @@ export default async function RunPage({
   // A task that scores the videos themselves ranks their models by any of its metrics.
   const hasLeaderboard = !!runTask && runTask.subject === "video" && runTask.metrics.length > 0;
   const resultsLink = runResultsLinkOf(catalogue, run.pipeline);
+  // A task that says where its findings lie keeps judge spans with the run; an owner may derive them again.
+  const canRederiveSpans = roleCan(role, "runs.manage") && !!catalogue.pipelines[run.pipeline]?.judgeSpans;
   return (
     <div className="flex flex-col gap-5">
       <RunTitleBar projectId={projectId} run={run} title={runNameOfRow(run, catalogue)} resultsLink={resultsLink} />
@@ -125,6 +129,7 @@ export default async function RunPage({
           )}
         </section>
       )}
+      {canRederiveSpans && <RederiveJudgeSpans projectId={projectId} runId={runId} action={rederiveJudgeSpansAction} />}
       <RunMetricsLegend metrics={metrics} />
       <RunVideosTable projectId={projectId} runId={runId} metrics={metrics} videos={videos} />
       {itemList && <RubricItemValuesTable projectId={projectId} runId={runId} list={itemList} />}
