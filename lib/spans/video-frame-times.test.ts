@@ -5,6 +5,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
+import { StorageNotFoundError } from "../storage/object-storage";
 import { getStorage } from "../storage/storage";
 import { makeUser } from "../testing/fixtures";
 import { mediaFixtures } from "../testing/media-fixtures";
@@ -133,6 +134,20 @@ describe("videoFrameTimes", () => {
     expect(row.timesS).toEqual(first.timesS);
     await getStorage().delete(video.storageKey);
     expect(await videoFrameTimes(deps(), video)).toEqual(first);
+  });
+
+  it("a video whose file is missing from storage is the same 422, in a local directory and in a bucket", async () => {
+    const video = await createReadyVideo(prisma, { projectId, relativePath: "gone.mp4", createdById: ownerId });
+    await expect(videoFrameTimes(deps(), video)).rejects.toMatchObject({ status: 422, code: "unreadable_frames" });
+    // An S3-compatible bucket answers a missing object before any file exists (s3-storage.ts withLocalFile).
+    const bucket = {
+      ...getStorage(),
+      withLocalFile: () => Promise.reject(new StorageNotFoundError(`No object ${video.storageKey}`)),
+    };
+    await expect(videoFrameTimes({ prisma, storage: bucket }, video)).rejects.toMatchObject({
+      status: 422,
+      code: "unreadable_frames",
+    });
   });
 
   for (const [what, file] of [

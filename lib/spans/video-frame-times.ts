@@ -1,6 +1,6 @@
 import { ALL_FORMATS, EncodedPacketSink, FilePathSource, Input } from "mediabunny";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { ObjectStorage } from "../storage/object-storage";
+import { type ObjectStorage, StorageNotFoundError } from "../storage/object-storage";
 import { UnusableVideoError } from "../errors";
 import { type FrameTimes, frameTimesFromTimestamps } from "./frame-times";
 
@@ -32,7 +32,11 @@ export async function videoFrameTimes(
 ): Promise<FrameTimes> {
   const stored = await deps.prisma.videoFrameTimes.findUnique({ where: { videoId: video.id } });
   if (stored) return { timesS: stored.timesS, endS: stored.endS, variable: stored.variable };
-  const read = await deps.storage.withLocalFile(video.storageKey, readPacketTimestamps);
+  const read = await deps.storage.withLocalFile(video.storageKey, readPacketTimestamps).catch((error: unknown) => {
+    // A bucket answers for a missing object before the file is read (a local directory reads no file, the same 422).
+    if (error instanceof StorageNotFoundError) return null;
+    throw error;
+  });
   const times = read && frameTimesFromTimestamps(read.timestampsS, read.durationS);
   if (!times)
     throw new UnusableVideoError(
