@@ -136,6 +136,13 @@ describe("videoFrameTimes", () => {
     expect(await videoFrameTimes(deps(), video)).toEqual(first);
   });
 
+  it("two first reads at once (the page and a judge run) both answer, and one row is kept", async () => {
+    const video = await storedVideo(mediaFixtures().goodMp4);
+    const reads = await Promise.all([1, 2, 3].map(() => videoFrameTimes(deps(), video)));
+    expect(reads.map((t) => t.timesS.length)).toEqual([50, 50, 50]);
+    expect(await prisma.videoFrameTimes.count({ where: { videoId: video.id } })).toBe(1);
+  });
+
   it("a video whose file is missing from storage is the same 422, in a local directory and in a bucket", async () => {
     const video = await createReadyVideo(prisma, { projectId, relativePath: "gone.mp4", createdById: ownerId });
     await expect(videoFrameTimes(deps(), video)).rejects.toMatchObject({ status: 422, code: "unreadable_frames" });
