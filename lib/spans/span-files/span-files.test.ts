@@ -155,6 +155,27 @@ describe("Label Studio", () => {
     expect(skipped).toEqual({ rows: [], problems: [] });
   });
 
+  it("writes each annotator's spans as one annotation and a judge run's as a prediction", () => {
+    const [task] = labelStudioSpanTasks(
+      [{ videoId: "v1", url: "u", path: "p", frameCount: 90, durationS: 3, timesS: TIMES.timesS }],
+      [
+        exportSpan({ annotator: "ann", note: "here" }),
+        exportSpan({ annotator: "gold", authorKind: "gold", startFrame: 3, endFrame: 3 }),
+        exportSpan({ annotator: "run:r1", authorKind: "judge" }),
+      ],
+    );
+    expect(task!.annotations.map((a) => [a.framejury_annotator, a.ground_truth, a.result.length])).toEqual([
+      ["ann", false, 1],
+      ["gold", true, 1],
+    ]);
+    expect(task!.annotations[0]!.result[0]).toMatchObject({
+      type: "timelinelabels",
+      value: { ranges: [{ start: 11, end: 21 }], timelinelabels: ["hand"] },
+      meta: { text: ["here"] },
+    });
+    expect(task!.predictions.map((p) => [p.model_version, p.result.length])).toEqual([["run:r1", 1]]);
+  });
+
   it("writes a span whose first box comes after its start with a one-frame box on its start, and closes it on its end", () => {
     const [task] = labelStudioSpanTasks(
       [{ videoId: "v1", url: "u", path: "p", frameCount: 90, durationS: 3, timesS: TIMES.timesS }],

@@ -91,6 +91,21 @@ const CSV = [
   "clip-a.mp4,pass_through,,,0,0,,alice,'=not a formula",
 ].join("\r\n");
 
+describe("the export's filters", () => {
+  it("narrows by label, by author (an annotator of a label set) and by task", async () => {
+    const set = await importFile("spans.csv", CSV);
+    const id = set.labelSet!.id;
+    const rows = async (filter: Record<string, string>) =>
+      parseSpanCsv((await spanExportFile(deps, owner, projectId, "csv", { labelSet: id, ...filter })).body).rows.map(
+        (r) => [r.label, r.annotator, r.startFrame],
+      );
+    expect(await rows({ label: "hand" })).toEqual([["hand", "alice", 30]]);
+    expect(await rows({ author: `labelset:${id}:bob` })).toEqual([["pass_through", "bob", 10]]);
+    expect(await rows({ task: "hallucination" })).toEqual([]);
+    expect(await rows({ task: "project" })).toHaveLength(3);
+  });
+});
+
 describe("CSV and JSONL round trips", () => {
   it("imports a CSV as a label set whose export names the same frames, boxes, annotators and notes", async () => {
     const first = await importFile("spans.csv", CSV);
