@@ -68,8 +68,10 @@ export function taskVideoName(data: Record<string, unknown>): string | null {
       .find((v): v is string => typeof v === "string")
       ?.trim();
   if (!url) return null;
-  // A URL's path, undone of its escaping: `/data/upload/3/ab12-clip.mp4?x=1` → `data/upload/3/ab12-clip.mp4`.
-  const path = url.replace(/^[a-z]+:\/\/[^/]+/i, "").replace(/[?#].*$/, "");
+  // Label Studio's local-files storage names the file in the query: `/data/local-files/?d=clips/a.mp4`.
+  const localFile = /^[^?#]*\/data\/local-files\/?\?(?:[^#]*&)?d=([^&#]+)/.exec(url)?.[1];
+  // Else a URL's path, undone of its escaping: `/data/upload/3/ab12-clip.mp4?x=1` → `data/upload/3/ab12-clip.mp4`.
+  const path = localFile ?? url.replace(/^[a-z]+:\/\/[^/]+/i, "").replace(/[?#].*$/, "");
   const fileRoute = /\/api\/v1\/videos\/([^/]+)\/file$/.exec(path);
   if (fileRoute) return decodeURIComponent(fileRoute[1]!);
   try {

@@ -111,6 +111,7 @@ describe("matching videos", () => {
     expect(taskVideoName({ video: "https://ls.example/data/upload/3/1a2b3c4d-my%20clip.mp4?token=1" })).toBe(
       "data/upload/3/1a2b3c4d-my clip.mp4",
     );
+    expect(taskVideoName({ video: "/data/local-files/?d=clips%2FSora%2Fa.mp4" })).toBe("clips/Sora/a.mp4");
   });
 });
 
