@@ -174,11 +174,16 @@ describe("the demo's task parts", () => {
     const construction = await prisma.project.findFirstOrThrow({
       where: { name: "Demo — Q&A construction (simulated)", members: { some: { userId: owner.userId } } },
     });
-    // No hallucination runs exist behind the fake app, so only the construction page is printed.
+    // No hallucination runs exist behind the fake app, so no comparison is printed; the spans' video page is.
     const vbench2 = await prisma.project.findFirstOrThrow({
       where: { name: "VBench-2.0 demo (simulated)", members: { some: { userId: owner.userId } } },
     });
     expect(links).toEqual([
+      {
+        label: "spans on a timeline",
+        path: `/projects/${projectId}/videos/${first.videoId}`,
+        note: "two simulated reviewers; the judge's as its run ends",
+      },
       {
         label: "an alignment of the verdict",
         path: `/projects/${alignment.id}/alignment`,

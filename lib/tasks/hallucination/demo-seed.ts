@@ -40,7 +40,7 @@ export const hallucinationDemo: DemoSeedPart = {
     const spans = await seedDemoSpans(prisma, projectId);
     log(`marked ${spans} spans by ${SIMULATED_REVIEWERS.length} simulated reviewers`);
     const alignment = await seedAlignmentDemo(context);
-    return [...(await compareLinks(prisma, projectId)), alignment];
+    return [...(await compareLinks(prisma, projectId)), ...(await spansLinks(prisma, projectId)), alignment];
   },
   async resume({ prisma, actor, projectId, stubBaseUrl }) {
     const project = await prisma.project.findFirst({
@@ -53,7 +53,11 @@ export const hallucinationDemo: DemoSeedPart = {
         where: { projectId: project.id, name: DEMO_ALIGNMENT_ENDPOINT },
         data: { baseUrl: stubBaseUrl },
       });
-    return [...(await compareLinks(prisma, projectId)), ...(project ? [alignmentLink(project.id)] : [])];
+    return [
+      ...(await compareLinks(prisma, projectId)),
+      ...(await spansLinks(prisma, projectId)),
+      ...(project ? [alignmentLink(project.id)] : []),
+    ];
   },
 };
 
@@ -286,6 +290,31 @@ async function demoFrameTimes(
     update: {},
   });
   return times;
+}
+
+/** The first clip's video page (both reviewers' spans, one with boxes) once they are marked; none before. */
+async function spansLinks(prisma: PrismaClient, projectId: string): Promise<DemoLink[]> {
+  const span = await prisma.span.findFirst({
+    where: {
+      projectId,
+      authorId: { in: await simulatedReviewerIds(prisma) },
+      video: { fileName: path.basename(CLIPS[0]!.path) },
+    },
+    select: { videoId: true },
+  });
+  if (!span) return [];
+  return [
+    {
+      label: "spans on a timeline",
+      path: `/projects/${projectId}/videos/${span.videoId}`,
+      note: "two simulated reviewers; the judge's as its run ends",
+    },
+  ];
+}
+
+async function simulatedReviewerIds(prisma: PrismaClient): Promise<string[]> {
+  const emails = SIMULATED_REVIEWERS.map((r) => r.email);
+  return (await prisma.user.findMany({ where: { email: { in: emails } }, select: { id: true } })).map((u) => u.id);
 }
 
 /** Seeds the two simulated reviewers' spans on the demo project's clips, in one transaction. Returns how many. */
