@@ -202,6 +202,23 @@ describe("the demo's task parts", () => {
     ]);
   });
 
+  it("a later start over a demo seeded before it had spans marks them once", async () => {
+    const demo = await projectWithFramedVideos(prisma, owner, {
+      videoCount: CLIPS.length,
+      keyFrames: 1,
+      name: "Old demo",
+    });
+    for (const [i, id] of demo.videoIds.entries())
+      await prisma.video.update({ where: { id }, data: { fileName: path.basename(CLIPS[i]!.path) } });
+    const hallucination = await TASK_KITS.find((kit) => kit.id === "hallucination")!.demoSeed!();
+    const resume = { prisma, actor: owner, projectId: demo.projectId, stubBaseUrl: "http://127.0.0.1:4010/v1" };
+    const links = await hallucination.resume!(resume);
+    expect(await prisma.span.count({ where: { projectId: demo.projectId } })).toBe(11);
+    expect(links.map((l) => l.label)).toContain("spans on a timeline");
+    await hallucination.resume!(resume);
+    expect(await prisma.span.count({ where: { projectId: demo.projectId } })).toBe(11);
+  });
+
   describe("with a task's kit added after the folders'", () => {
     const toyPart: DemoSeedPart = { seed: async ({ log }) => (log("toy part"), [{ label: "toy", path: "/toy" }]) };
 

@@ -53,6 +53,11 @@ export const hallucinationDemo: DemoSeedPart = {
         where: { projectId: project.id, name: DEMO_ALIGNMENT_ENDPOINT },
         data: { baseUrl: stubBaseUrl },
       });
+    // A demo seeded before it had spans gets them now; one that has them (even withdrawn) keeps what it has.
+    const seeded = await prisma.span.count({
+      where: { projectId, authorId: { in: await simulatedReviewerIds(prisma) } },
+    });
+    if (seeded === 0) await seedDemoSpans(prisma, projectId);
     return [
       ...(await compareLinks(prisma, projectId)),
       ...(await spansLinks(prisma, projectId)),
