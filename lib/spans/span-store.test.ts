@@ -16,7 +16,7 @@ import {
   updateSpan,
   withdrawSpan,
 } from "./span-store";
-import { PROJECT_SPAN_TASK, type SpanRecord } from "./span-types";
+import { PROJECT_SPAN_TASK, type SpanRecord, spanLength } from "./span-types";
 import { spanInputSchema, spanUpdateSchema } from "./span-validation";
 
 const deps = () => ({ prisma, storage: getStorage() });
@@ -97,6 +97,7 @@ describe("marking spans", () => {
     });
     expect(span.startS).toBeCloseTo(0.4, 9);
     expect(span.endS).toBeCloseTo(0.8, 9);
+    expect(spanLength(span)).toBe(10);
     const history = await spanHistory(prisma, span.id);
     expect(history.map((h) => [h.version, h.changedBy])).toEqual([[1, reviewer.userId]]);
     expect(history[0]!.after).toMatchObject({ label: "s1", startFrame: 10, endFrame: 19 });
