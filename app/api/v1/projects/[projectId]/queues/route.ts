@@ -24,7 +24,7 @@ export const GET = withProject(
   },
 );
 
-/** `{"name","runId"?,"filter","sort"?,"dir"?,"scope":"verdict"|"scores","categories"?,"reviewersPerItem"?,"blind"?}` (owners). */
+/** `{"name","runId"?,"filter","sort"?,"dir"?,"scope":"verdict"|"scores","categories"?,"reviewersPerItem"?,"blind"?,"localize"?}` (owners); `localize`: reviewers also mark where (spans). */
 export const POST = withProject(
   "project.view",
   {
