@@ -37,8 +37,12 @@ export function missingSpans(
 }
 
 /** The message Enter gives while a present label has no span. */
+function named(labels: readonly SpanLabel[]): string {
+  return labels.map((l) => `${l.id} (${l.label})`).join(", ");
+}
+
 export function missingSpansMessage(missing: { labels: SpanLabel[]; unsaved: boolean }): string {
-  const names = missing.labels.map((l) => `${l.id} (${l.label})`).join(", ");
+  const names = named(missing.labels);
   return missing.unsaved
     ? `Your span of ${names} is still being saved: press Enter again in a moment.`
     : `Mark where each present label is before submitting: no span of ${names}. Click the timeline, then [ ] and s.`;
@@ -93,7 +97,7 @@ export function useLocalizeStep(input: {
       data-testid="localize-status"
     >
       {missing.labels.length
-        ? `Mark where: ${missing.labels.map((l) => `${l.id} (${l.label})`).join(", ")} ${missing.labels.length === 1 ? "is" : "are"} marked present with no span yet.`
+        ? `Mark where: ${named(missing.labels)} ${missing.labels.length === 1 ? "is" : "are"} marked present with no span yet.`
         : localize.requiredWhenPresent.length
           ? "Each category you mark present needs a span of it on the timeline (click it, then [ ] and s)."
           : "Mark where on the timeline (click it, then [ ] and s); spans are optional here."}

@@ -24,7 +24,10 @@ export const GET = withProject(
   },
 );
 
-/** `{"name","runId"?,"filter","sort"?,"dir"?,"scope":"verdict"|"scores","categories"?,"reviewersPerItem"?,"blind"?,"localize"?}` (owners); `localize`: reviewers also mark where (spans). */
+/**
+ * `{"name","runId"?,"filter","sort"?,"dir"?,"scope":"verdict"|"scores","categories"?,"reviewersPerItem"?,"blind"?,"localize"?}`
+ * (owners); `localize`: reviewers also mark where (spans).
+ */
 export const POST = withProject(
   "project.view",
   {
