@@ -4,12 +4,13 @@
  * the statistics are computed from the resample's summed rows. The draws depend only on the seed, the comparison's key
  * and its number of videos, so a label's interval is the same whichever other labels are computed beside it.
  *
- * Past MAX_RESAMPLED_UNITS videos, the videos (in the comparison's order, ids ascending, which says nothing about their
- * spans) are resampled in that many consecutive blocks of ⌊n/MAX⌋ or ⌈n/MAX⌉ videos: a resample of n videos costs n
+ * Past MAX_RESAMPLED_UNITS videos, the videos are resampled in that many blocks of ⌊n/MAX⌋ or ⌈n/MAX⌉ videos, cut from
+ * the videos shuffled by a hash of their ids (`streamSeed`, so the same on every run): a resample of n videos costs n
  * additions of a row per resample, a thousand resamples of 50,000 videos and three pairs some four billion, far past a
- * page's budget, while blocks of exchangeable videos give a resample sum with the same expected variance as single
- * videos (each block is a sum of videos drawn without regard to what they hold), and 2,000 units estimate it about as
- * well as 2,000 videos would. Below it, every video is its own unit.
+ * page's budget. Blocks of videos put together at random are exchangeable sums, so a resample of blocks has the same
+ * expected variance as one of single videos, and 1,000 units estimate it about as well as 1,000 videos would. (Blocks
+ * of neighbours in id order would not be: ids follow upload order, and videos uploaded together are alike.) Below it,
+ * every video is its own unit.
  */
 import { percentileInterval, resampler, streamSeed } from "../../stats/bootstrap";
 import { STAT_COUNT, STRIDE, statsOfSums } from "./video-stats";
@@ -23,17 +24,27 @@ export interface RowStats {
 }
 
 /** Resampled units at most: more videos than this are resampled in this many blocks. */
-export const MAX_RESAMPLED_UNITS = 2000;
+export const MAX_RESAMPLED_UNITS = 1000;
 
-/** The rows of `videos` videos summed into `units` consecutive blocks (the first n mod units blocks one video larger). */
-function blockRows(rows: Float64Array, videos: number, width: number, units: number): Float64Array {
+/** The rows of `videos` videos taken in `order`, summed into `units` blocks of consecutive ones in that order. */
+function blockRows(rows: Float64Array, order: Int32Array, width: number, units: number): Float64Array {
+  const videos = order.length;
   const blocks = new Float64Array(units * width);
   for (let u = 0; u < units; u++) {
     const from = Math.floor((u * videos) / units);
     const to = Math.floor(((u + 1) * videos) / units);
-    for (let v = from; v < to; v++) for (let j = 0; j < width; j++) blocks[u * width + j]! += rows[v * width + j]!;
+    for (let i = from; i < to; i++) {
+      const base = order[i]! * width;
+      for (let j = 0; j < width; j++) blocks[u * width + j]! += rows[base + j]!;
+    }
   }
   return blocks;
+}
+
+/** The videos' indices shuffled by a hash of their ids (ties by id order): the order blocks are cut from. */
+export function shuffledOrder(videoIds: readonly string[], seed: number): Int32Array {
+  const hashes = videoIds.map((id) => streamSeed(seed, id));
+  return Int32Array.from(videoIds.keys()).sort((a, b) => hashes[a]! - hashes[b]! || a - b);
 }
 
 export interface RowBootstrap {
@@ -42,14 +53,15 @@ export interface RowBootstrap {
   seed: number;
 }
 
-/** Statistics of `videos` rows of `labels × STRIDE` counts each, with their bootstrap intervals. */
+/** Statistics of one row of `labels × STRIDE` counts per video, with their bootstrap intervals. */
 export function bootstrapRows(
   rows: Float64Array,
-  videos: number,
+  videoIds: readonly string[],
   labels: number,
   key: string,
   options: RowBootstrap,
 ): RowStats {
+  const videos = videoIds.length;
   const width = labels * STRIDE;
   const sums = new Float64Array(width);
   for (let v = 0; v < videos; v++) for (let j = 0; j < width; j++) sums[j]! += rows[v * width + j]!;
@@ -58,7 +70,7 @@ export function bootstrapRows(
 
   const { iterations, confidence } = options;
   const units = Math.min(videos, MAX_RESAMPLED_UNITS);
-  const unitRows = units < videos ? blockRows(rows, videos, width, units) : rows;
+  const unitRows = units < videos ? blockRows(rows, shuffledOrder(videoIds, options.seed), width, units) : rows;
   // replicates[(label * STAT_COUNT + stat) * iterations + b]: each statistic's resamples side by side.
   const replicates = new Float64Array(labels * STAT_COUNT * iterations);
   const draw = resampler(streamSeed(options.seed, key));

@@ -60,27 +60,37 @@ function compareCandidates(
 }
 
 /**
- * The greedy matching as indices: `visit(r, p, iou)` for each matched pair in the order taken. Candidates live in
- * flat arrays and are ordered by insertion sort: a video holds a handful of spans per label, and agreement over
- * 50,000 videos runs this hundreds of thousands of times, where objects per candidate were most of its time.
+ * Working arrays of one agreement computation, reused from one video to the next (written by index, never shrunk):
+ * a video holds a handful of spans per label, and agreement over 50,000 videos matches hundreds of thousands of
+ * times, where fresh arrays per call were most of its time and its garbage. One per computation, never shared.
  */
-export function forEachGreedyMatch(
+export class MatchScratch {
+  ious: number[] = [];
+  rs: number[] = [];
+  ps: number[] = [];
+  /** The matched pairs of the last greedyMatchInto: reference index, prediction index, IoU. */
+  matchR: number[] = [];
+  matchP: number[] = [];
+  matchIou: number[] = [];
+  clipped: number[] = [];
+  runsA: number[] = [];
+  runsB: number[] = [];
+}
+
+/** The greedy matching (see the module comment) into `s.matchR`/`matchP`/`matchIou`, in the order taken; returns how many. */
+export function greedyMatchInto(
   reference: readonly AgreementSpan[],
   prediction: readonly AgreementSpan[],
-  visit: (r: number, p: number, iou: number) => void,
-): void {
-  const ious: number[] = [];
-  const rs: number[] = [];
-  const ps: number[] = [];
+  s: MatchScratch,
+): number {
+  const { ious, rs, ps } = s;
+  let n = 0;
   for (let r = 0; r < reference.length; r++) {
     for (let p = 0; p < prediction.length; p++) {
       const iou = temporalIou(reference[r]!, prediction[p]!);
       if (iou <= 0) continue;
-      // Insertion into the ordered candidates.
-      let at = ious.length;
-      ious.push(iou);
-      rs.push(r);
-      ps.push(p);
+      // Insertion into the ordered candidates (a handful per video and label).
+      let at = n++;
       while (
         at > 0 &&
         compareCandidates(
@@ -102,52 +112,58 @@ export function forEachGreedyMatch(
       ps[at] = p;
     }
   }
-  if (ious.length === 0) return;
+  let matched = 0;
+  if (n === 0) return matched;
   // Which spans are taken: bits of two numbers while they fit (the common case), flags otherwise.
   if (reference.length <= 30 && prediction.length <= 30) {
     let usedReference = 0;
     let usedPrediction = 0;
-    for (let c = 0; c < ious.length; c++) {
+    for (let c = 0; c < n; c++) {
       const r = 1 << rs[c]!;
       const p = 1 << ps[c]!;
       if (usedReference & r || usedPrediction & p) continue;
       usedReference |= r;
       usedPrediction |= p;
-      visit(rs[c]!, ps[c]!, ious[c]!);
+      s.matchR[matched] = rs[c]!;
+      s.matchP[matched] = ps[c]!;
+      s.matchIou[matched++] = ious[c]!;
     }
-    return;
+    return matched;
   }
   const usedReference = new Uint8Array(reference.length);
   const usedPrediction = new Uint8Array(prediction.length);
-  for (let c = 0; c < ious.length; c++) {
-    const r = rs[c]!;
-    const p = ps[c]!;
-    if (usedReference[r] || usedPrediction[p]) continue;
-    usedReference[r] = 1;
-    usedPrediction[p] = 1;
-    visit(r, p, ious[c]!);
+  for (let c = 0; c < n; c++) {
+    if (usedReference[rs[c]!] || usedPrediction[ps[c]!]) continue;
+    usedReference[rs[c]!] = 1;
+    usedPrediction[ps[c]!] = 1;
+    s.matchR[matched] = rs[c]!;
+    s.matchP[matched] = ps[c]!;
+    s.matchIou[matched++] = ious[c]!;
   }
+  return matched;
 }
 
 /** The one-to-one greedy matching of overlapping spans (see the module comment), in the order the pairs were taken. */
 export function greedyMatch(reference: readonly AgreementSpan[], prediction: readonly AgreementSpan[]): MatchedPair[] {
-  const matched: MatchedPair[] = [];
-  forEachGreedyMatch(reference, prediction, (r, p, iou) =>
-    matched.push({ reference: reference[r]!, prediction: prediction[p]!, iou }),
-  );
-  return matched;
+  const s = new MatchScratch();
+  const n = greedyMatchInto(reference, prediction, s);
+  return Array.from({ length: n }, (_, i) => ({
+    reference: reference[s.matchR[i]!]!,
+    prediction: prediction[s.matchP[i]!]!,
+    iou: s.matchIou[i]!,
+  }));
 }
 
-/** The spans' frames as sorted, disjoint runs within [0, frameCount), flat: start, end, start, end, … */
-function frameRuns(spans: readonly AgreementSpan[], frameCount: number): number[] {
-  const clipped: number[] = [];
+/** The spans' frames as sorted, disjoint runs within [0, frameCount) into `runs` (start, end, …); returns its length. */
+function frameRuns(spans: readonly AgreementSpan[], frameCount: number, clipped: number[], runs: number[]): number {
+  let n = 0;
   for (const s of spans) {
     const start = Math.max(0, s.startFrame);
     const end = Math.min(frameCount - 1, s.endFrame);
     if (start > end) continue;
     // Insertion by start: a rater marks a handful of spans per label and video.
-    let at = clipped.length;
-    clipped.push(start, end);
+    let at = n;
+    n += 2;
     while (at > 0 && clipped[at - 2]! > start) {
       clipped[at] = clipped[at - 2]!;
       clipped[at + 1] = clipped[at - 1]!;
@@ -156,18 +172,22 @@ function frameRuns(spans: readonly AgreementSpan[], frameCount: number): number[
     clipped[at] = start;
     clipped[at + 1] = end;
   }
-  const runs: number[] = [];
-  for (let i = 0; i < clipped.length; i += 2) {
-    const last = runs.length - 1;
-    if (last > 0 && clipped[i]! <= runs[last]! + 1) runs[last] = Math.max(runs[last]!, clipped[i + 1]!);
-    else runs.push(clipped[i]!, clipped[i + 1]!);
+  let length = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (length > 0 && clipped[i]! <= runs[length - 1]! + 1)
+      runs[length - 1] = Math.max(runs[length - 1]!, clipped[i + 1]!);
+    else {
+      runs[length] = clipped[i]!;
+      runs[length + 1] = clipped[i + 1]!;
+      length += 2;
+    }
   }
-  return runs;
+  return length;
 }
 
-const runFrames = (runs: readonly number[]) => {
+const runFrames = (runs: readonly number[], length: number) => {
   let n = 0;
-  for (let i = 0; i < runs.length; i += 2) n += runs[i + 1]! - runs[i]! + 1;
+  for (let i = 0; i < length; i += 2) n += runs[i + 1]! - runs[i]! + 1;
   return n;
 };
 
@@ -184,20 +204,23 @@ export function frameCounts(
   reference: readonly AgreementSpan[],
   prediction: readonly AgreementSpan[],
   frameCount: number,
+  s: MatchScratch = new MatchScratch(),
 ): FrameCounts {
-  const a = frameRuns(reference, frameCount);
-  const b = frameRuns(prediction, frameCount);
+  const a = s.runsA;
+  const b = s.runsB;
+  const aLength = frameRuns(reference, frameCount, s.clipped, a);
+  const bLength = frameRuns(prediction, frameCount, s.clipped, b);
   let both = 0;
   let i = 0;
   let j = 0;
-  while (i < a.length && j < b.length) {
+  while (i < aLength && j < bLength) {
     const lo = Math.max(a[i]!, b[j]!);
     const hi = Math.min(a[i + 1]!, b[j + 1]!);
     if (lo <= hi) both += hi - lo + 1;
     if (a[i + 1]! < b[j + 1]!) i += 2;
     else j += 2;
   }
-  return { frames: frameCount, reference: runFrames(a), prediction: runFrames(b), both };
+  return { frames: frameCount, reference: runFrames(a, aLength), prediction: runFrames(b, bLength), both };
 }
 
 /** The mean box IoU over the frames where both spans show a box; null when they share no such frame. */

@@ -201,9 +201,10 @@ describe("spanAgreement", () => {
   });
 });
 
-describe("spanAgreement over more videos than the bootstrap resamples one by one", () => {
+describe("spanAgreement over more videos than the bootstrap resamples one by one (1,000)", () => {
   it("resamples blocks of videos: an interval around the value, as wide as the videos' spread makes it", () => {
-    // 2,500 videos: on every third the two reviewers agree exactly (IoU 1), elsewhere they miss (IoU 0).
+    // 2,500 videos: on every third the two reviewers agree exactly (IoU 1), elsewhere they miss (IoU 0). Blocks of
+    // neighbours in id order would each hold about one agreeing video and show almost no spread; shuffled blocks do.
     const videos = Array.from({ length: 2500 }, (_, v) => `v${String(v).padStart(4, "0")}`);
     const spans = videos.flatMap((v, i) => [
       row(`a${v}`, v, "u1", 0, 4),

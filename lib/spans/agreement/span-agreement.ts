@@ -6,7 +6,7 @@
  */
 import { checkedBootstrapOptions } from "../../stats/bootstrap";
 import { bootstrapRows, type RowStats } from "./bootstrap-rows";
-import type { AgreementSpan } from "./match";
+import { type AgreementSpan, MatchScratch } from "./match";
 import {
   MEAN_IOU_THRESHOLD,
   SPAN_IOU_THRESHOLDS,
@@ -129,12 +129,15 @@ function pairRows(
   const rows = new Float64Array(videos.length * width);
   const ofReference = index.get(reference.id);
   const ofPrediction = index.get(prediction.id);
+  const scratch = new MatchScratch();
+  const none: AgreementSpan[] = [];
   for (let v = 0; v < videos.length; v++) {
     const id = videos[v]!;
     const frameCount = input.frameCounts.get(id)!;
     const r = ofReference?.get(id);
     const p = ofPrediction?.get(id);
-    for (let k = 0; k < labels; k++) addVideoRow(r?.[k] ?? [], p?.[k] ?? [], frameCount, rows, v * width + k * STRIDE);
+    for (let k = 0; k < labels; k++)
+      addVideoRow(r?.[k] ?? none, p?.[k] ?? none, frameCount, rows, v * width + k * STRIDE, scratch);
   }
   return { videos, rows };
 }
@@ -208,7 +211,7 @@ export function spanAgreement(input: SpanAgreementInput, options: SpanAgreementO
     });
     const pair = pooledRows(members, labels * STRIDE);
     if (pair.videos.length === 0) continue;
-    const stats = bootstrapRows(pair.rows, pair.videos.length, labels, plan.key, { iterations, confidence, seed });
+    const stats = bootstrapRows(pair.rows, pair.videos, labels, plan.key, { iterations, confidence, seed });
     for (let k = 0; k < labels; k++) {
       const comparison = comparisonOf(plan, pair, stats, k, labels);
       if (comparison.referenceSpans + comparison.predictionSpans > 0) perLabel[k]!.push(comparison);

@@ -4,7 +4,7 @@
  * bootstrap resample of videos is a weighted sum of rows, never a second matching.
  */
 import { frameAlpha, frameKappa } from "./frame-agreement";
-import { type AgreementSpan, forEachGreedyMatch, frameCounts, matchedBoxIou } from "./match";
+import { type AgreementSpan, MatchScratch, frameCounts, greedyMatchInto, matchedBoxIou } from "./match";
 import { MEAN_IOU_THRESHOLD, SPAN_IOU_THRESHOLDS } from "./types";
 
 const T = SPAN_IOU_THRESHOLDS.length;
@@ -36,29 +36,32 @@ export const STAT = {
 } as const;
 export const STAT_COUNT = 3 * T + 4;
 
-/** Adds one video's counts for one label at `row[offset…]`. */
+/** Adds one video's counts for one label at `row[offset…]`; `scratch`: the computation's working arrays. */
 export function addVideoRow(
   reference: readonly AgreementSpan[],
   prediction: readonly AgreementSpan[],
   frameCount: number,
   row: Float64Array,
   offset: number,
+  scratch: MatchScratch = new MatchScratch(),
 ): void {
   row[offset + ROW.referenceSpans]! += reference.length;
   row[offset + ROW.predictionSpans]! += prediction.length;
   row[offset + ROW.frames]! += frameCount;
   if (reference.length === 0 && prediction.length === 0) return;
-  forEachGreedyMatch(reference, prediction, (r, p, iou) => {
+  const matched = greedyMatchInto(reference, prediction, scratch);
+  for (let m = 0; m < matched; m++) {
+    const iou = scratch.matchIou[m]!;
     for (let t = 0; t < T; t++) if (iou >= SPAN_IOU_THRESHOLDS[t]!) row[offset + ROW.matched + t]! += 1;
-    if (iou < MEAN_IOU_THRESHOLD) return;
+    if (iou < MEAN_IOU_THRESHOLD) continue;
     row[offset + ROW.iouSum]! += iou;
-    const box = matchedBoxIou(reference[r]!, prediction[p]!);
+    const box = matchedBoxIou(reference[scratch.matchR[m]!]!, prediction[scratch.matchP[m]!]!);
     if (box !== null) {
       row[offset + ROW.boxSum]! += box;
       row[offset + ROW.boxPairs]! += 1;
     }
-  });
-  const frames = frameCounts(reference, prediction, frameCount);
+  }
+  const frames = frameCounts(reference, prediction, frameCount, scratch);
   row[offset + ROW.both]! += frames.both;
   row[offset + ROW.referenceFrames]! += frames.reference;
   row[offset + ROW.predictionFrames]! += frames.prediction;
