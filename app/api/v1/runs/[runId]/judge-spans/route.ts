@@ -12,9 +12,12 @@ export const POST = withProjectOf(
     summary: "Derive a run's judge spans again",
     description:
       "Replaces every judge span of the run with the ones its finished videos' stored answers give (no call is made): " +
-      "`{runId, videos, spans, skipped: [{videoId, reason}], refused: [{videoId, draft, reason}]}`. A run whose task " +
-      "does not say where in a video is a 400.",
+      "`{runId, videos, spans, skipped: [{videoId, reason}], refused: [{videoId, reason}]}` (no span itself: the " +
+      "caller may be reviewing one of the videos blind). A run whose task does not say where in a video is a 400.",
     responses: [ok("What was derived.")],
   },
-  async ({ record }) => Response.json(await rederiveRunJudgeSpans(appDeps(), record.id)),
+  async ({ record }) => {
+    const result = await rederiveRunJudgeSpans(appDeps(), record.id);
+    return Response.json({ ...result, refused: result.refused.map(({ videoId, reason }) => ({ videoId, reason })) });
+  },
 );
