@@ -1,0 +1,90 @@
+/**
+ * What one judge call showed the model, as its call row keeps it (`LlmCall.saw`, `LlmCall.bytesSent`): the input
+ * mode, the frames in the order they went (each with its index in its frame set, its index in the video when the
+ * video's frame rate is known, its id and its time), or the clip with its hash, duration and the sampling asked.
+ * Request building (lib/judge/engine/build-request.ts) describes what it put in a request with these helpers; the
+ * engine stores that description with every call row of the request, a cached answer's included (it records what
+ * the cached call was asked with), and the inspector and replay read it back through `storedSaw`.
+ */
+import { z } from "zod";
+import { inputModeSchema, type InputMode } from "./input-modes";
+import { chatCompletionPieces, type ChatRequest } from "./llm-client";
+
+export const sawFrameSchema = z.object({
+  /** The frame's index in its frame set. */
+  index: z.number().int().nonnegative(),
+  /** The frame's index in the decoded video (its time × the video's frame rate), when that rate is known. */
+  videoFrame: z.number().int().nonnegative().nullable().optional(),
+  frameId: z.string().min(1),
+  timestampS: z.number().nonnegative(),
+});
+export type SawFrame = z.infer<typeof sawFrameSchema>;
+
+/** The sampling a `video-file` call asked the endpoint for: a number of frames, or a rate. */
+export const clipSamplingSchema = z.union([
+  z.object({ numFrames: z.number().int().positive() }).strict(),
+  z.object({ fps: z.number().positive() }).strict(),
+]);
+export type ClipSampling = z.infer<typeof clipSamplingSchema>;
+
+export const sawClipSchema = z.object({
+  /** The clip's sha256 (the video's, or that of the clip cut from it that was sent). */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  durationS: z.number().nonnegative(),
+  sampling: clipSamplingSchema,
+});
+export type SawClip = z.infer<typeof sawClipSchema>;
+
+export const callSawSchema = z.object({
+  mode: inputModeSchema,
+  /** The frames in the order the request carried them; for a `video-file` call, none (the clip is in `clip`). */
+  frames: z.array(sawFrameSchema),
+  clip: sawClipSchema.optional(),
+});
+export type CallSaw = z.infer<typeof callSawSchema>;
+
+/** A frame as the engine holds it (lib/judge/engine/pipeline.ts FrameRef has these fields). */
+export interface SeenFrame {
+  id: string;
+  index: number;
+  timestampS: number;
+}
+
+/** The frame's index in the video from its time, when the video's frame rate is known. */
+export function videoFrameOf(timestampS: number, fps: number | null | undefined): number | null {
+  if (!fps || !Number.isFinite(fps) || fps <= 0 || !Number.isFinite(timestampS) || timestampS < 0) return null;
+  return Math.round(timestampS * fps);
+}
+
+/** What a call that carries frames (as pictures, or as one video part) showed, in the order the request put them. */
+export function sawOfFrames(mode: InputMode, frames: readonly SeenFrame[], fps: number | null = null): CallSaw {
+  return {
+    mode,
+    frames: frames.map((f) => ({
+      index: f.index,
+      videoFrame: videoFrameOf(f.timestampS, fps),
+      frameId: f.id,
+      timestampS: f.timestampS,
+    })),
+  };
+}
+
+/** What a `video-file` call showed: the clip, and the sampling it asked for. */
+export function sawOfClip(clip: SawClip): CallSaw {
+  return { mode: "video-file", frames: [], clip };
+}
+
+/**
+ * The request body's size in bytes as the client sends it: the same pieces of JSON (lib/judge/llm-client.ts
+ * chatCompletionPieces), each image's part encoded once per image object, so measuring costs no second encoding.
+ */
+export function requestBodyBytes(request: ChatRequest): number {
+  return chatCompletionPieces(request).reduce((total, piece) => total + piece.length, 0);
+}
+
+/** A stored `saw` as the inspector and replay read it; null for a call made before it was recorded, or a row that is not one. */
+export function storedSaw(json: unknown): CallSaw | null {
+  if (json === null || json === undefined) return null;
+  const parsed = callSawSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
