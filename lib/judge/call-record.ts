@@ -56,13 +56,22 @@ export function videoFrameOf(timestampS: number, fps: number | null | undefined)
   return Math.round(timestampS * fps);
 }
 
-/** What a call that carries frames (as pictures, or as one video part) showed, in the order the request put them. */
-export function sawOfFrames(mode: InputMode, frames: readonly SeenFrame[], fps: number | null = null): CallSaw {
+/**
+ * What a call that carries frames (as pictures, or as one video part) showed, in the order the request put them.
+ * `fps` is the judged video's rate; frames past `ofVideo` (a template's few-shot examples, from other videos)
+ * get no video frame index from it.
+ */
+export function sawOfFrames(
+  mode: InputMode,
+  frames: readonly SeenFrame[],
+  fps: number | null = null,
+  ofVideo = frames.length,
+): CallSaw {
   return {
     mode,
-    frames: frames.map((f) => ({
+    frames: frames.map((f, i) => ({
       index: f.index,
-      videoFrame: videoFrameOf(f.timestampS, fps),
+      videoFrame: i < ofVideo ? videoFrameOf(f.timestampS, fps) : null,
       frameId: f.id,
       timestampS: f.timestampS,
     })),

@@ -13,6 +13,7 @@ import { templateExamplesText, type TemplateExample } from "../template-examples
 import { imageLimitOf, responseFormatFor } from "../endpoint-capabilities";
 import { frameAsSent, sentFrameHash } from "../frame-resize";
 import { gridFor, tileFrames, tilingNote } from "../frame-tiling";
+import { sawOfFrames, type CallSaw } from "../call-record";
 import { responseCacheKey } from "./cache-key";
 import type { EndpointConfig } from "./judge-deps";
 import {
@@ -51,6 +52,8 @@ export interface CallRecord {
   videoId: string;
   text: string;
   frameIds: string[];
+  /** What the request shows the judge (lib/judge/call-record.ts): every call row of the request keeps it. */
+  saw: CallSaw;
 }
 
 export interface BuiltRequest {
@@ -160,6 +163,7 @@ export async function buildRequest(
       videoId: work.context.videoId,
       text: cacheParts.text,
       frameIds: frames.map((f) => f.id),
+      saw: sawOfFrames("images", frames, work.context.fps, input.frames.length),
     },
     batch,
   };

@@ -1,4 +1,5 @@
 import type { TokenLogprob } from "../llm-client";
+import type { CallSaw } from "../call-record";
 import { randomUUID } from "node:crypto";
 import type { PrismaClient, StepStatus } from "../../generated/prisma/client";
 import type { ScoreValue } from "./pipeline";
@@ -92,6 +93,10 @@ export interface CallRow {
   latencyMs: number;
   /** Attempts after the first (backoff on 429, 5xx, timeouts). */
   retries: number;
+  /** What the request showed the judge (lib/judge/call-record.ts); kept from the "sent" row when its outcome updates it. */
+  saw?: CallSaw | null;
+  /** The request body's size in bytes as sent; 0 for an answer from the cache (nothing was sent). */
+  bytesSent?: number;
   createdAt: Date;
 }
 
@@ -337,13 +342,13 @@ export class JudgeStore {
         RETURNING 1
       ), calls AS (
         INSERT INTO llm_call (id, "runId", "stepResultId", "videoId", model, request, "responseText", "finishReason", "httpStatus", error, "errorExcerpt",
-                              "isRepair", cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", retries, "createdAt", status, "usageKnown", reasoning)
+                              "isRepair", cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", retries, "createdAt", status, "usageKnown", reasoning, saw, "bytesSent")
         SELECT c.id, c."runId", c."stepResultId", c."videoId", c.model, coalesce(c.request, '{}'::jsonb), c."responseText", c."finishReason", c."httpStatus", c.error, c."errorExcerpt",
-               c."isRepair", c.cached, c."promptTokens", c."completionTokens", c."costUsd", c."latencyMs", c.retries, c."createdAt", c.status, c."usageKnown", c.reasoning
+               c."isRepair", c.cached, c."promptTokens", c."completionTokens", c."costUsd", c."latencyMs", c.retries, c."createdAt", c.status, c."usageKnown", c.reasoning, c.saw, c."bytesSent"
         FROM jsonb_to_recordset(${JSON.stringify(calls)}::jsonb)
           AS c(id text, "runId" text, "stepResultId" text, "videoId" text, model text, request jsonb, "responseText" text, "finishReason" text, "httpStatus" int, error text,
                "errorExcerpt" text, "isRepair" boolean, cached boolean, "promptTokens" int, "completionTokens" int, "costUsd" float8, "latencyMs" int, retries int, "createdAt" timestamp(3),
-               status text, "usageKnown" boolean, reasoning text)
+               status text, "usageKnown" boolean, reasoning text, saw jsonb, "bytesSent" int)
         -- A call written when it was sent gets its outcome (also one marked lost meanwhile: its answer came after all).
         -- Such an outcome carries no request (the sent row has it); NOT NULL is checked before the conflict, hence the coalesce.
         ON CONFLICT (id) DO UPDATE SET "responseText" = excluded."responseText", "finishReason" = excluded."finishReason", "httpStatus" = excluded."httpStatus",
@@ -445,6 +450,8 @@ function batchRows(batch: Unit[]) {
     status: call.status ?? "answered",
     usageKnown: call.usageKnown ?? true,
     reasoning: call.reasoning ?? null,
+    saw: call.saw ?? null,
+    bytesSent: call.bytesSent ?? 0,
     createdAt: call.createdAt.toISOString(),
   }));
   // One row per key (two steps with identical requests may finish together); a replacement wins.

@@ -1,0 +1,152 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
+import { makeUser } from "../testing/fixtures";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { createEndpoint } from "./endpoints";
+import { createRun } from "./runs";
+import { storedSaw } from "./call-record";
+
+let stub: StubServer;
+let owner: Actor;
+// A proxy in front of the stub that counts the bytes of every request body as they arrive on its socket.
+let proxy: http.Server;
+let proxyUrl: string;
+const bodySizes: number[] = [];
+
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+  const target = new URL(stub.baseURL);
+  proxy = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      if (req.url?.endsWith("/chat/completions")) bodySizes.push(body.length);
+      const forward = http.request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  await stub.close();
+  await new Promise((resolve) => proxy.close(resolve));
+});
+beforeEach(() => {
+  stub.reset();
+  bodySizes.length = 0;
+});
+
+const deps = testJudgeDeps();
+const queue = inlineJudgeQueue(deps);
+
+async function setup(fps: number | null) {
+  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2 });
+  await prisma.video.update({ where: { id: videoIds[0]! }, data: { fps } });
+  const endpoint = await createEndpoint(prisma, owner, projectId, {
+    name: "stub",
+    baseUrl: proxyUrl,
+    model: "stub-vision",
+    apiKey: "sk-stub-secret",
+    imageDetail: "low",
+    temperature: 0,
+    maxConcurrency: 4,
+    requestsPerMinute: null,
+    timeoutSeconds: 120,
+    structuredOutput: true,
+    pricePer1kInput: 0.01,
+    pricePer1kOutput: 0.03,
+  });
+  const frames = await prisma.frame.findMany({
+    where: { frameSet: { videoId: videoIds[0]! } },
+    orderBy: { index: "asc" },
+    select: { id: true, index: true, timestampS: true },
+  });
+  return { projectId, videoId: videoIds[0]!, endpointId: endpoint.id, frames };
+}
+
+const run = (projectId: string, endpointId: string) =>
+  createRun({ prisma, queue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
+    pipeline: "hallucination",
+    endpointId,
+  });
+
+const callsOf = (runId: string, stepId: string, scopeIndex: number) =>
+  prisma.llmCall.findMany({ where: { runId, stepResult: { stepId, scopeIndex } }, orderBy: { createdAt: "asc" } });
+
+describe("what each judge call saw", () => {
+  it("records a key-frame step's frame and a cluster step's frames with their indices and times, and the bytes of each body as sent", async () => {
+    const { projectId, endpointId, frames } = await setup(8);
+    const first = await run(projectId, endpointId);
+
+    // Key frame 1 is frame 4 of the set (frames 3, 4, 5 are its cluster), at 1 s: frame 8 of an 8 fps video.
+    const [keyFrameCall] = await callsOf(first.id, "static_hallucination", 1);
+    expect(storedSaw(keyFrameCall!.saw)).toEqual({
+      mode: "images",
+      frames: [{ index: 4, videoFrame: 8, frameId: frames[4]!.id, timestampS: 1 }],
+    });
+    const [clusterCall] = await callsOf(first.id, "dynamic_hallucination", 0);
+    expect(storedSaw(clusterCall!.saw)).toEqual({
+      mode: "images",
+      frames: [0, 1, 2].map((i) => ({ index: i, videoFrame: 2 * i, frameId: frames[i]!.id, timestampS: i * 0.25 })),
+    });
+    // The video's summary sees every key frame, in time order.
+    const [summaryCall] = await callsOf(first.id, "video_summary", 0);
+    expect(storedSaw(summaryCall!.saw)?.frames.map((f) => [f.index, f.frameId])).toEqual([
+      [1, frames[1]!.id],
+      [4, frames[4]!.id],
+    ]);
+
+    // Every call went out once; each one's bytesSent is the size of a body that arrived, and all of them together
+    // are exactly the bodies that arrived.
+    const calls = await prisma.llmCall.findMany({ where: { runId: first.id } });
+    expect(calls).toHaveLength(10);
+    expect(calls.map((c) => c.bytesSent).sort((a, b) => a - b)).toEqual([...bodySizes].sort((a, b) => a - b));
+    expect(bodySizes.every((size) => size > 0)).toBe(true);
+    // A cluster's three frames make a larger body than a key frame's one.
+    expect(clusterCall!.bytesSent).toBeGreaterThan(keyFrameCall!.bytesSent);
+  });
+
+  it("gives no video frame index when the video's frame rate is unknown", async () => {
+    const { projectId, endpointId, frames } = await setup(null);
+    const first = await run(projectId, endpointId);
+    const [keyFrameCall] = await callsOf(first.id, "static_kg", 0);
+    expect(storedSaw(keyFrameCall!.saw)).toEqual({
+      mode: "images",
+      frames: [{ index: 1, videoFrame: null, frameId: frames[1]!.id, timestampS: 0.25 }],
+    });
+  });
+
+  it("records on a cached call what the cached call saw, and no bytes sent", async () => {
+    const { projectId, endpointId } = await setup(8);
+    const first = await run(projectId, endpointId);
+    bodySizes.length = 0;
+    const again = await run(projectId, endpointId);
+    expect(bodySizes).toEqual([]);
+    for (const [stepId, scope] of [
+      ["static_hallucination", 1],
+      ["dynamic_hallucination", 0],
+    ] as const) {
+      const [original] = await callsOf(first.id, stepId, scope);
+      const [cached] = await callsOf(again.id, stepId, scope);
+      expect(cached!.cached).toBe(true);
+      expect(cached!.saw).toEqual(original!.saw);
+      expect(cached!.bytesSent).toBe(0);
+      expect(original!.bytesSent).toBeGreaterThan(0);
+    }
+  });
+});
