@@ -8,7 +8,7 @@
  * goes to the playhead (no React state per frame) and is shown as `frame-index`.
  */
 import { useEffect, useRef, type ReactNode, type RefObject } from "react";
-import { type FrameTimes, frameAtTime, frameSeekS, frameStartS } from "@/lib/spans/frame-times";
+import { type FrameTimes, frameAtTime, frameEndS, frameSeekS, frameStartS } from "@/lib/spans/frame-times";
 import type { Playhead } from "./playhead";
 
 /** A stretch the player repeats (`l`), in frames inclusive. */
@@ -46,13 +46,26 @@ function usePresentedFrame(
   useEffect(() => {
     const element = video.current as FrameCallbackVideo | null;
     if (!element || !times) return;
+    // A loop goes back to its start while its last frame is on screen (half way through that frame's time), so the
+    // frame after the loop is never shown; a frame outside it (the loop just set) sends it back at once.
+    let restartTimer = 0;
+    const restart = () => {
+      window.clearTimeout(restartTimer);
+      restartTimer = 0;
+      const range = loop.current;
+      if (range && !element.paused) element.currentTime = frameSeekS(times, range.startFrame);
+    };
     const present = (mediaTime: number) => {
       const frame = frameAtTime(times, mediaTime);
       if (playhead.target === frame) playhead.target = null;
       playhead.set(frame);
       const range = loop.current;
-      if (range && !element.paused && (frame > range.endFrame || frame < range.startFrame))
-        element.currentTime = frameSeekS(times, range.startFrame);
+      if (!range || element.paused) return;
+      if (frame > range.endFrame || frame < range.startFrame) restart();
+      else if (frame === range.endFrame && restartTimer === 0) {
+        const left = (frameEndS(times, frame) - mediaTime) / (element.playbackRate || 1);
+        restartTimer = window.setTimeout(restart, Math.max(0, left * 500));
+      }
     };
     let handle = 0;
     let live = true;
@@ -78,6 +91,7 @@ function usePresentedFrame(
     element.addEventListener("pause", onPause);
     return () => {
       live = false;
+      window.clearTimeout(restartTimer);
       if (hasFrameCallback) element.cancelVideoFrameCallback?.(handle);
       element.removeEventListener("timeupdate", onTime);
       element.removeEventListener("seeked", onTime);
