@@ -85,6 +85,10 @@ function buildCreateRunSchema(catalogue: TaskCatalogue) {
       batch: z.boolean().optional(),
       /** Self-consistency samples or a judge panel (lib/ensembles): the run's scores are combined from member runs. */
       ensemble: ensembleRequestSchema.optional(),
+      /** Answer with the run's cost estimate (lib/judge/cost-estimate.ts) and start nothing. */
+      dryRun: z.boolean().optional(),
+      /** Stop the run, resumable, once its calls have cost this many US dollars. */
+      budgetUsd: z.number().positive().max(1_000_000).optional(),
     }),
   );
 }

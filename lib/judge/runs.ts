@@ -5,7 +5,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { someNamed } from "../format/some-named";
 import type { CreateRunInput } from "./endpoints.validation";
-import type { FrameRequirement, ItemRequirement, PipelineDefinition } from "./engine/pipeline";
+import type { FrameRequirement, PipelineDefinition } from "./engine/pipeline";
 import { redactVideoScoresFor } from "../visibility/judge-visibility";
 import { catalogFor } from "../rubrics/project-catalogue";
 import { publicStepError } from "./call-inspector";
@@ -16,6 +16,9 @@ import { latestSettingsVersion, saveSettingsVersion } from "./settings-versions"
 import { videosBeingDeleted } from "../videos/video-deletion-job";
 import type { JudgeQueue } from "./judge-queue";
 import { isPrismaError, FOREIGN_KEY_VIOLATION } from "../db/prisma-errors";
+import { estimateRunStart } from "./run-estimate";
+import { positions, runItemsFor } from "./run-items";
+import type { TemplateSource } from "./template-source";
 
 type RunDeps = {
   prisma: PrismaClient;
@@ -25,15 +28,46 @@ type RunDeps = {
    * project's is not read again), a test's own (a toy task's). Another project's rubric pipeline is in neither.
    */
   pipelines?: Readonly<Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }>>;
+  /** The shipped templates the cost estimate renders (a test's own); the prompt files by default. */
+  templates?: TemplateSource;
 };
 
-/** A run, or with `ensemble` an ensemble run whose scores are combined from member runs (lib/ensembles). */
+/**
+ * A run, or with `ensemble` an ensemble run whose scores are combined from member runs (lib/ensembles); with
+ * `dryRun`, the run's cost estimate and what it would judge, and nothing is started.
+ */
 export async function createRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
+  if (input.dryRun) return dryRun(deps, actor, projectId, input);
   if (input.ensemble) return createEnsembleRun(deps, actor, projectId, input, createPlainRun);
   return createPlainRun(deps, actor, projectId, input);
 }
 
-async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
+async function dryRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
+  if (input.ensemble) throw new ValidationError("A dry run estimates a plain run: leave out `ensemble`.");
+  const plan = await planRun(deps, actor, projectId, input);
+  const { estimate, estimateError } = await estimatePlan(deps, projectId, plan);
+  return {
+    dryRun: true as const,
+    videos: plan.videos.length,
+    withoutFramesCount: plan.withoutFrames.length,
+    beingDeletedCount: plan.doomed.length,
+    ...(plan.items ? { items: plan.runItems.length, excludedItems: plan.items.excluded.length } : {}),
+    estimate,
+    estimateError,
+  };
+}
+
+function estimatePlan(deps: RunDeps, projectId: string, plan: Awaited<ReturnType<typeof planRun>>) {
+  const { pipeline, storedSettings: settings, endpoint, promptVersionIds, videos, runItems: items } = plan;
+  return estimateRunStart(
+    deps.prisma,
+    { projectId, pipeline, settings, endpoint, promptVersionIds, videos, items },
+    deps.templates,
+  );
+}
+
+/** What a run of this request would be: its pipeline, endpoints, settings, prompt versions, videos and items. */
+async function planRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
   const { prisma } = deps;
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const given =
@@ -66,6 +100,27 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
         runItems.map((item) => item.itemId),
       )
     : settings;
+  return {
+    pipeline,
+    endpoint,
+    settingsVersion,
+    otherEndpoints,
+    promptVersionIds,
+    items,
+    videos,
+    withoutFrames,
+    doomed,
+    runItems,
+    storedSettings,
+  };
+}
+
+async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
+  const { prisma } = deps;
+  const plan = await planRun(deps, actor, projectId, input);
+  const { pipeline, endpoint, settingsVersion, otherEndpoints, promptVersionIds, items } = plan;
+  const { videos, withoutFrames, doomed, runItems, storedSettings } = plan;
+  const { estimate } = await estimatePlan(deps, projectId, plan);
 
   const run = await saveRun(prisma, {
     data: {
@@ -80,6 +135,8 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
         (e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated"),
       ),
       batchMode: input.batch ?? false,
+      budgetUsd: input.budgetUsd ?? null,
+      ...(estimate ? { estimate: estimate as unknown as Prisma.InputJsonValue } : {}),
       createdById: actor.userId,
       ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
     },
@@ -346,68 +403,6 @@ export const FRAME_SET_WHERE = {
   any: {},
   uniform: (count: number): Prisma.FrameSetWhereInput => uniformFrameSetWhere(count),
 } as const;
-
-/**
- * The items a run of an item pipeline judges: those of the named set, or those answering it (a reference
- * set's captions), of the pipeline's kind, optionally only some models'; with what the pipeline excludes.
- */
-async function runItemsFor(
-  prisma: PrismaClient,
-  projectId: string,
-  requirement: ItemRequirement,
-  input: CreateRunInput,
-) {
-  const setId = input.itemSetId;
-  const noun = requirement.setNoun ?? requirement.kind;
-  if (!setId)
-    throw new ValidationError(
-      `Pipeline ${input.pipeline} judges items: name the set with ${requirement.setField ?? "itemSetId"}.`,
-    );
-  const set = await prisma.itemSet.findFirst({ where: { id: setId, projectId }, select: { id: true } });
-  if (!set) throw new NotFoundError(`No such ${noun} set in this project.`);
-  const rows = await prisma.item.findMany({
-    where: {
-      projectId,
-      kind: requirement.kind,
-      OR: [{ setId: set.id }, { set: { referenceSetId: set.id } }],
-      ...(input.models ? { model: { in: input.models } } : {}),
-    },
-    orderBy: [{ videoId: "asc" }, { group: "asc" }, { model: "asc" }, { externalId: "asc" }, { id: "asc" }],
-    select: {
-      id: true,
-      videoId: true,
-      externalId: true,
-      kind: true,
-      group: true,
-      model: true,
-      payload: true,
-      referenceItem: { select: { id: true, externalId: true, payload: true } },
-    },
-  });
-  if (input.models) {
-    const found = new Set(rows.map((row) => row.model));
-    const unknown = input.models.filter((model) => !found.has(model));
-    if (unknown.length) throw new ValidationError(`No ${requirement.kind} of ${unknown.join(", ")} in that set.`);
-  }
-  const included: { id: string; videoId: string }[] = [];
-  const excluded: { id: string; reason: string }[] = [];
-  for (const row of rows) {
-    const reason = requirement.excludeReason?.({ ...row, reference: row.referenceItem }) ?? null;
-    if (reason === null) included.push({ id: row.id, videoId: row.videoId });
-    else excluded.push({ id: row.id, reason });
-  }
-  return { included, excluded };
-}
-
-/** Each item's position among its video's items (its item steps' scope index), in the given order. */
-function positions(items: { id: string; videoId: string }[]) {
-  const next = new Map<string, number>();
-  return items.map((item) => {
-    const position = next.get(item.videoId) ?? 0;
-    next.set(item.videoId, position + 1);
-    return { itemId: item.id, videoId: item.videoId, position };
-  });
-}
 
 async function runForActor(prisma: PrismaClient, actor: Actor, runId: string, action: "project.view" | "runs.manage") {
   const run = await prisma.judgeRun.findUnique({

@@ -17,7 +17,7 @@ export const GET = withProject(
 );
 
 /**
- * `{"pipeline":<a registered pipeline id>,"endpointId":…,"videoIds"?:[…],"dimension"?:…,"batch"?:true}`; no videoIds =
+ * `{"pipeline":<a registered pipeline id>,"endpointId":…,"videoIds"?:[…],"dimension"?:…,"batch"?:true,"dryRun"?:true,"budgetUsd"?:…}`; no videoIds =
  * every video with frames; `batch` needs an endpoint that supports the Batch API.
  */
 export const POST = withProject(
@@ -25,11 +25,11 @@ export const POST = withProject(
   {
     summary: "Start a run",
     description:
-      "No `videoIds`: every video with the frame set the pipeline needs. `batch` needs an endpoint that supports the Batch API.",
+      "No `videoIds`: every video with the frame set the pipeline needs. `batch` needs an endpoint that supports the Batch API. `dryRun: true` starts nothing and answers the run's cost estimate (calls, images, video frames and seconds, input and output tokens, price); a started run keeps the same estimate. `budgetUsd` stops the run, resumable, once its calls cost that much.",
     body: { kind: "json", schema: createRunSchema },
     responses: [
       created(
-        "`{id, videos, withoutFrames, withoutFramesCount, beingDeletedCount}` (the videos in scope a queued or running deletion is removing, left out; runs of an item pipeline also `items`, `excludedItems`).",
+        "`{id, videos, withoutFrames, withoutFramesCount, beingDeletedCount}` (the videos in scope a queued or running deletion is removing, left out; runs of an item pipeline also `items`, `excludedItems`); a dry run: `{dryRun: true, videos, withoutFramesCount, beingDeletedCount, estimate, estimateError}`.",
       ),
     ],
     // A video deleted while the run was starting: nothing saved, start again.

@@ -1,0 +1,137 @@
+/**
+ * The cost before a run against what the run then cost: a dry run's estimate (POST …/runs with dryRun) of a
+ * hallucination run and of a VBench-2.0 run on the stub LLM names exactly the calls the run makes, and its input
+ * tokens land within 10% of the stub's reported usage; the started run keeps the same estimate.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
+import { makeUser } from "../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { createStubEndpoint } from "../testing/stub-endpoint";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { vbench2Project, stubEndpoint } from "../tasks/vbench2/vbench2-fixtures";
+import { createRunSchema } from "./endpoints.validation";
+import { createRun } from "./runs";
+import type { RunEstimate } from "./cost-estimate";
+import { DEFAULT_OUTPUT_TOKENS } from "./cost-estimate";
+
+let stub: StubServer;
+let owner: Actor;
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+});
+afterAll(async () => stub?.close());
+
+const deps = () => ({
+  prisma,
+  queue: inlineJudgeQueue(testJudgeDeps()),
+  pipelines: builtInCatalogue().pipelines,
+});
+const parse = (body: unknown) => createRunSchema(builtInCatalogue()).parse(body);
+
+/** The run's paid calls and their reported usage. */
+async function usageOf(runId: string) {
+  const calls = await prisma.llmCall.findMany({
+    where: { runId, cached: false },
+    select: { promptTokens: true, completionTokens: true, costUsd: true },
+  });
+  return {
+    calls: calls.length,
+    prompt: calls.reduce((s, c) => s + c.promptTokens, 0),
+    cost: calls.reduce((s, c) => s + c.costUsd, 0),
+  };
+}
+
+async function dryThenRun(projectId: string, body: Record<string, unknown>) {
+  const dry = (await createRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))) as {
+    dryRun: true;
+    estimate: RunEstimate | null;
+    estimateError: string | null;
+  };
+  expect(dry.estimateError).toBeNull();
+  // A dry run starts nothing.
+  expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(0);
+  const run = (await createRun(deps(), owner, projectId, parse(body))) as { id: string };
+  const stored = await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id }, select: { estimate: true } });
+  return { estimate: dry.estimate!, stored: stored.estimate as unknown as RunEstimate, actual: await usageOf(run.id) };
+}
+
+describe("the cost before a run", () => {
+  it("names a hallucination run's calls and its input tokens within 10% of the stub's usage", async () => {
+    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 2 });
+    const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL, "stub-vision", {
+      pricePer1kInput: 0.5,
+      pricePer1kOutput: 1.5,
+    });
+    const { estimate, stored, actual } = await dryThenRun(projectId, {
+      pipeline: "hallucination",
+      endpointId: endpoint.id,
+    });
+    // 3 videos × (2 static KGs + 2 dynamic KGs + summary + inconsistency + 2 static + 2 dynamic hallucinations).
+    expect(estimate.calls).toBe(30);
+    expect(actual.calls).toBe(estimate.calls);
+    expect(estimate.steps.find((s) => s.stepId === "dynamic_kg")).toMatchObject({ calls: 6, images: 18 });
+    expect(estimate.rule.source).toBe("stub");
+    expect(estimate.inputTokens / actual.prompt).toBeGreaterThan(0.9);
+    expect(estimate.inputTokens / actual.prompt).toBeLessThan(1.1);
+    // No history yet: the stated default answer length, priced at the endpoint's prices.
+    expect(estimate.outputTokens).toBe(30 * DEFAULT_OUTPUT_TOKENS);
+    expect(estimate.costUsd).toBeCloseTo((estimate.inputTokens / 1000) * 0.5 + (estimate.outputTokens / 1000) * 1.5, 9);
+    expect(stored).toEqual(estimate);
+  }, 120_000);
+
+  it("reads answer lengths from the endpoint's earlier calls of each step", async () => {
+    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
+    const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
+    const body = { pipeline: "hallucination", endpointId: endpoint.id };
+    await createRun(deps(), owner, projectId, parse(body));
+    const dry = (await createRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))) as {
+      estimate: RunEstimate;
+    };
+    const answered = await prisma.llmCall.findMany({
+      where: { run: { projectId }, cached: false, stepResult: { stepId: "video_summary" } },
+      select: { completionTokens: true },
+    });
+    const summary = dry.estimate.steps.find((s) => s.stepId === "video_summary")!;
+    expect(summary.outputFrom).toBe("history");
+    expect(summary.outputTokens).toBe(answered[0]!.completionTokens);
+    expect(dry.estimate.costUsd).toBeNull();
+  }, 120_000);
+
+  it("names a VBench-2.0 run's calls and its input tokens within 10% of the stub's usage", async () => {
+    const { projectId } = await vbench2Project(prisma, owner, [
+      { model: "GenA", dimension: "Material", prompt: "Wax melts", auxiliaryInfo: ["[yes] wax?", "[yes] melts?"] },
+      { model: "GenB", dimension: "Material", prompt: "Ice melts", auxiliaryInfo: ["[yes] ice?", "[yes] melts?"] },
+    ]);
+    const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
+    const { estimate, actual } = await dryThenRun(projectId, { pipeline: "vbench2", endpointId: vlm });
+    expect(estimate.calls).toBeGreaterThan(0);
+    expect(actual.calls).toBe(estimate.calls);
+    expect(estimate.images).toBeGreaterThanOrEqual(64);
+    expect(estimate.inputTokens / actual.prompt).toBeGreaterThan(0.9);
+    expect(estimate.inputTokens / actual.prompt).toBeLessThan(1.1);
+  }, 120_000);
+
+  it("refuses a dry run of an ensemble with a 4xx-mapped error and saves nothing", async () => {
+    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
+    const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
+    await expect(
+      createRun(
+        deps(),
+        owner,
+        projectId,
+        parse({
+          pipeline: "hallucination",
+          endpointId: endpoint.id,
+          dryRun: true,
+          ensemble: { kind: "samples", samples: 3, temperature: 0.7 },
+        }),
+      ),
+    ).rejects.toThrow(/dry run/);
+    expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(0);
+  });
+});

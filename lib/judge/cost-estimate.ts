@@ -1,0 +1,240 @@
+/**
+ * The cost before a run: the calls its engine would make (every planned step that asks an LLM: not computed, not
+ * skipped for the video; a step settled by earlier answers counts as asked, since those answers are not known
+ * yet), the pictures, video frames or video seconds each shows, input tokens by the endpoint's token rule
+ * (lib/judge/token-rules.ts) and the prompt's characters, output tokens from the endpoint's history of the step
+ * (else DEFAULT_OUTPUT_TOKENS), and the price. Pure: the loader (cost-estimate-load.ts) reads what it needs.
+ *
+ * A step's prompt that quotes earlier answers (a knowledge graph) is rendered with the step's last stored answers
+ * in the project when there are some, else with those placeholders empty. Repairs, retries and answers already
+ * in the response cache are not foreseen: the estimate is of a run that asks every call once.
+ */
+import type { InputMode } from "./input-modes";
+import { imageLimitOf, type EndpointCapabilities } from "./endpoint-capabilities";
+import { callCostUsd } from "./lost-calls";
+import { tokenRuleFor, type FrameSize, type ResolvedTokenRule, type TokenRuleEndpoint } from "./token-rules";
+import type { TemplateSource } from "./template-source";
+import {
+  planSteps,
+  templateIdOf,
+  type FrameRef,
+  type PipelineDefinition,
+  type StepDefinition,
+  type StepInput,
+  type StepOutputs,
+  type VideoContext,
+} from "./engine/pipeline";
+
+/** Answer tokens per call when the endpoint has no history of the step. */
+export const DEFAULT_OUTPUT_TOKENS = 300;
+
+export interface EstimateEndpoint extends TokenRuleEndpoint {
+  pricePer1kInput: number | null;
+  pricePer1kOutput: number | null;
+  capabilities: EndpointCapabilities | null;
+}
+
+export interface EstimatePlan {
+  pipeline: PipelineDefinition;
+  videos: readonly VideoContext[];
+  templates: TemplateSource;
+  endpoint: EstimateEndpoint;
+  inputMode: InputMode;
+  /** A frame's stored size, when known. */
+  frameSize(frame: FrameRef): FrameSize | null;
+  /** Mean answer tokens of the endpoint's earlier calls of a step, by step id. */
+  outputHistory: ReadonlyMap<string, number>;
+  /** The step's last stored answer in the project, by step id: stands in for earlier answers a prompt quotes. */
+  standIns: ReadonlyMap<string, unknown>;
+}
+
+export interface StepEstimate {
+  stepId: string;
+  calls: number;
+  images: number;
+  videoFrames: number;
+  videoSeconds: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Where the answer tokens per call come from. */
+  outputFrom: "history" | "default";
+}
+
+export interface RunEstimate {
+  calls: number;
+  images: number;
+  videoFrames: number;
+  videoSeconds: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Null when the endpoint has no prices. */
+  costUsd: number | null;
+  inputMode: InputMode;
+  rule: { source: ResolvedTokenRule["source"]; charsPerToken: number };
+  defaultOutputTokens: number;
+  steps: StepEstimate[];
+}
+
+export function estimateRun(plan: EstimatePlan): RunEstimate {
+  const rule = tokenRuleFor(plan.endpoint);
+  const byStep = new Map<string, StepEstimate>();
+  for (const context of plan.videos) {
+    for (const ref of planSteps(plan.pipeline, context)) {
+      const step = plan.pipeline.steps.find((s) => s.id === ref.stepId)!;
+      if (step.compute || step.skipReason?.(ref.scopeIndex, context)) continue;
+      const call = callOf(plan, rule, step, ref.scopeIndex, context);
+      if (!call) continue;
+      const entry = byStep.get(step.id) ?? emptyStep(plan, step.id);
+      entry.calls += 1;
+      entry.images += call.images;
+      entry.videoFrames += call.videoFrames;
+      entry.videoSeconds += call.videoSeconds;
+      entry.inputTokens += call.inputTokens;
+      entry.outputTokens += plan.outputHistory.get(step.id) ?? DEFAULT_OUTPUT_TOKENS;
+      byStep.set(step.id, entry);
+    }
+  }
+  const steps = plan.pipeline.steps.flatMap((s) => byStep.get(s.id) ?? []);
+  for (const s of steps) {
+    s.inputTokens = Math.round(s.inputTokens);
+    s.outputTokens = Math.round(s.outputTokens);
+    s.videoSeconds = round2(s.videoSeconds);
+  }
+  const sum = (pick: (s: StepEstimate) => number) => steps.reduce((total, s) => total + pick(s), 0);
+  const inputTokens = sum((s) => s.inputTokens);
+  const outputTokens = sum((s) => s.outputTokens);
+  const priced = plan.endpoint.pricePer1kInput !== null || plan.endpoint.pricePer1kOutput !== null;
+  return {
+    calls: sum((s) => s.calls),
+    images: sum((s) => s.images),
+    videoFrames: sum((s) => s.videoFrames),
+    videoSeconds: round2(sum((s) => s.videoSeconds)),
+    inputTokens,
+    outputTokens,
+    costUsd: priced ? callCostUsd(plan.endpoint, inputTokens, outputTokens) : null,
+    inputMode: plan.inputMode,
+    rule: { source: rule.source, charsPerToken: rule.charsPerToken },
+    defaultOutputTokens: DEFAULT_OUTPUT_TOKENS,
+    steps,
+  };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+function emptyStep(plan: EstimatePlan, stepId: string): StepEstimate {
+  return {
+    stepId,
+    calls: 0,
+    images: 0,
+    videoFrames: 0,
+    videoSeconds: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    outputFrom: plan.outputHistory.has(stepId) ? "history" : "default",
+  };
+}
+
+/** What one call of a step shows and its input tokens; null when the step would be settled without a call. */
+function callOf(
+  plan: EstimatePlan,
+  rule: ResolvedTokenRule,
+  step: StepDefinition,
+  scopeIndex: number,
+  context: VideoContext,
+) {
+  const outputs = standInOutputs(plan, context);
+  const input = inputOf(step, scopeIndex, context, outputs);
+  if (input && settledWithoutCall(step, input, context, outputs)) return null;
+  const frames = input?.frames ?? framesOfScope(step, scopeIndex, context);
+  const template = step.inlineTemplate?.(context) ?? plan.templates.get(templateIdOf(step, scopeIndex, context));
+  const text = renderedText(template, input?.values);
+  const shown = shownFrames(plan, rule, frames, context);
+  return { ...shown, inputTokens: Math.ceil(text.length / rule.charsPerToken) + shown.tokens };
+}
+
+/** Earlier answers as the project last stored them (or none): what a quoting prompt is rendered with. */
+function standInOutputs(plan: EstimatePlan, context: VideoContext): StepOutputs {
+  return {
+    get: (stepId) => plan.standIns.get(stepId),
+    all: (stepId) => {
+      const count = planSteps(plan.pipeline, context).filter((ref) => ref.stepId === stepId).length;
+      return Array.from({ length: count }, () => plan.standIns.get(stepId));
+    },
+  };
+}
+
+function inputOf(step: StepDefinition, scopeIndex: number, context: VideoContext, outputs: StepOutputs) {
+  try {
+    return step.input(scopeIndex, context, outputs);
+  } catch {
+    // The prompt quotes an earlier answer the project has never stored: its frames are those of its scope.
+    return null;
+  }
+}
+
+function settledWithoutCall(step: StepDefinition, input: StepInput, context: VideoContext, outputs: StepOutputs) {
+  if (!step.settle) return false;
+  try {
+    return step.settle(input, context, outputs) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** The frames a step of this scope shows when its input cannot be built before the run. */
+function framesOfScope(step: StepDefinition, scopeIndex: number, context: VideoContext): FrameRef[] {
+  switch (step.scope) {
+    case "key_frame": {
+      const frame = context.keyFrames[scopeIndex];
+      return frame ? [frame] : [];
+    }
+    case "cluster":
+      return context.clusters[scopeIndex] ?? [];
+    case "video":
+      return context.keyFrames;
+    case "item":
+      return [];
+  }
+}
+
+/** Empty text for each placeholder a value is missing for: the template's own words still count. */
+const EMPTY_VALUES: Record<string, string> = new Proxy(Object.create(null) as Record<string, string>, {
+  get: (_target, name) => (typeof name === "string" ? "" : undefined),
+});
+
+function renderedText(template: ReturnType<TemplateSource["get"]>, values: Record<string, string> | undefined) {
+  try {
+    return template.render(values ?? EMPTY_VALUES);
+  } catch {
+    return template.render(EMPTY_VALUES);
+  }
+}
+
+/**
+ * What the frames cost as the run's mode sends them: a picture each ("images", or one frame), one grid picture when
+ * there are more than the endpoint takes, or one video part of the frames ("video-frames"), or the seconds they span
+ * ("video-file").
+ */
+function shownFrames(plan: EstimatePlan, rule: ResolvedTokenRule, frames: readonly FrameRef[], context: VideoContext) {
+  const none = { images: 0, videoFrames: 0, videoSeconds: 0, tokens: 0 };
+  if (frames.length === 0) return none;
+  if (plan.inputMode === "images" || frames.length === 1) {
+    const limit = imageLimitOf(plan.endpoint.capabilities);
+    if (limit !== null && frames.length > limit) return { ...none, images: 1, tokens: rule.image(null) };
+    const tokens = frames.reduce((total, frame) => total + rule.image(plan.frameSize(frame)), 0);
+    return { ...none, images: frames.length, tokens };
+  }
+  if (plan.inputMode === "video-frames") {
+    const tokens = frames.reduce((total, frame) => total + rule.videoFrame(plan.frameSize(frame)), 0);
+    return { ...none, videoFrames: frames.length, tokens };
+  }
+  const seconds = spanSeconds(frames, context);
+  return { ...none, videoSeconds: seconds, tokens: seconds * rule.videoSecond };
+}
+
+/** The seconds from the first frame to the end of the last (one frame interval after it). */
+function spanSeconds(frames: readonly FrameRef[], context: VideoContext): number {
+  const times = frames.map((f) => f.timestampS);
+  const interval = context.fps && context.fps > 0 ? 1 / context.fps : 0;
+  return Math.max(interval, Math.max(...times) - Math.min(...times) + interval);
+}
