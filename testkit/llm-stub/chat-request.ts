@@ -32,6 +32,7 @@ const messageSchema = z
             type: z.string(),
             text: z.string().optional(),
             image_url: z.object({ url: z.string() }).passthrough().optional(),
+            video_url: z.object({ url: z.string() }).passthrough().optional(),
           })
           .passthrough(),
       ),
@@ -62,6 +63,17 @@ export function imageParts(body: ChatRequest): { url: string }[] {
       ? []
       : (message.content ?? []).flatMap((part) =>
           part.type === "image_url" && part.image_url ? [part.image_url] : [],
+        ),
+  );
+}
+
+/** The request's video parts' `video_url` objects, in order. */
+export function videoParts(body: ChatRequest): { url: string }[] {
+  return body.messages.flatMap((message) =>
+    typeof message.content === "string"
+      ? []
+      : (message.content ?? []).flatMap((part) =>
+          part.type === "video_url" && part.video_url ? [part.video_url] : [],
         ),
   );
 }

@@ -8,8 +8,13 @@ import { imageUrlsOf, NO_LOGPROBS_MODEL } from "./chat-request";
 import type { Fault } from "./stub-faults";
 import { simulatedAnswer, simulatedLogprobJudge, stubContentLogprobs } from "./stub-logprobs";
 import { makeContext, type StubRule } from "./stub-rule";
+import { stubPromptTokens } from "./stub-video";
 
-/** The chat completion the stub answers to a request (after any fault that answers without one). */
+/**
+ * The chat completion the stub answers to a request (after any fault that answers without one). `seenMedia`: a request
+ * with video parts (./stub-video.ts) gives the image URLs the rules see (image parts, then each JPEG frame) and its
+ * prompt tokens by the stub's token rule; without it, the image parts and 255 tokens each.
+ */
 export function completionFor(
   body: ChatRequest,
   text: string,
@@ -18,9 +23,11 @@ export function completionFor(
   rule: StubRule,
   id: string,
   seen = 0,
+  seenMedia?: { imageUrls: string[]; promptTokens: number },
 ) {
   const wantsJson = body.response_format?.type === "json_schema" || body.response_format?.type === "json_object";
-  let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model, seen, imageUrlsOf(body)));
+  const imageUrls = seenMedia?.imageUrls ?? imageUrlsOf(body);
+  let content: string | null = rule.respond(makeContext(text, images, wantsJson, body.model, seen, imageUrls));
   // A simulated uncertain judge answers each value it has a truth for with its belief's argmax (./stub-logprobs.ts).
   const simulated = simulatedLogprobJudge(body.model);
   if (simulated) content = simulatedAnswer(content, text, simulated);
@@ -65,7 +72,7 @@ export function completionFor(
       finishReason = "length";
     }
   }
-  const promptTokens = Math.ceil(text.length / 4) + images.length * 255;
+  const promptTokens = seenMedia?.promptTokens ?? stubPromptTokens(text, images.length, []);
   const completionTokens = Math.ceil((typeof sentContent === "string" ? sentContent : answerText).length / 4);
   // Only the plain answer's tokens (./stub-logprobs.ts): a fault that reshapes the content leaves no logprobs, as the
   // answer's tokens are no longer those; a "…no-logprobs…" model never returns them.

@@ -16,3 +16,14 @@ export const ENDPOINT_TEST_RULE: StubRule = {
     return `${colour[0]!.toUpperCase()}${colour.slice(1)}.`;
   },
 };
+
+/**
+ * TEST TOOL. The endpoint probe's video question (lib/judge/endpoint-probe-video.ts): the stub answers with the
+ * number of frames it saw (the frames of a JPEG list, or those it sampled from a clip; ./stub-video.ts), as a
+ * video model that counted them would.
+ */
+export const VIDEO_PROBE_RULE: StubRule = {
+  name: "endpoint-video-probe",
+  match: /^How many frames does this video have\? Answer with a number\.$/m,
+  respond: (context) => String(context.imageCount),
+};

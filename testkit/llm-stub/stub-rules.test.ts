@@ -3,7 +3,7 @@ import { TASK_KITS } from "../task-kits";
 import { defaultStubRules } from "./stub-rules";
 
 describe("the stub's rule list", () => {
-  it("is the alignment simulation's optimizer and judge, the rubric tasks' rule, every task folder's rules in TASK_FOLDER_IDS order, construction's before QA's, then the endpoint test's", () => {
+  it("is the alignment simulation's optimizer and judge, the rubric tasks' rule, every task folder's rules in TASK_FOLDER_IDS order, construction's before QA's, then the endpoint test's and its video probe's", () => {
     expect(defaultStubRules().map((rule) => rule.name)).toEqual([
       "alignment-optimizer",
       "alignment-judge",
@@ -42,6 +42,7 @@ describe("the stub's rule list", () => {
       "vbench2-describe",
       "vbench2-yes-no",
       "endpoint-test",
+      "endpoint-video-probe",
     ]);
   });
 
@@ -57,6 +58,7 @@ describe("the stub's rule list", () => {
       "c",
       "b",
       "endpoint-test",
+      "endpoint-video-probe",
     ]);
     expect(names([a!, b!, { ...c!, stubRulesBefore: ["x"] }])).toEqual([
       "alignment-optimizer",
@@ -66,6 +68,7 @@ describe("the stub's rule list", () => {
       "b",
       "c",
       "endpoint-test",
+      "endpoint-video-probe",
     ]);
     expect(TASK_KITS.length).toBeGreaterThan(1);
   });

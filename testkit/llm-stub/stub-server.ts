@@ -12,6 +12,7 @@ import { batchOptionsSchema } from "./routes/batch-schemas";
 import { queuedFaultSchema } from "./stub-faults";
 import { sendJson } from "./stub-http";
 import { createStubState } from "./stub-state";
+import { stubVideoOptionsPatch, stubVideoOptionsSchema } from "./stub-video";
 import type { StubServer, StubServerOptions, StubState } from "./stub-types";
 
 export type { StubRequestRecord, StubServer, StubServerOptions } from "./stub-types";
@@ -53,12 +54,14 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
     batches: state.batches,
     batchLines: state.batchLines,
     setBatchOptions: (changes) => Object.assign(state.batchOptions, batchOptionsSchema.parse(changes)),
+    setVideoOptions: (changes) => Object.assign(state.videoOptions, stubVideoOptionsPatch.parse(changes)),
     addFault: (fault) => state.faults.push(queuedFaultSchema.parse(fault)),
     reset: () => {
       state.faults.length = 0;
       state.requests.length = 0;
       state.batchLines.length = 0;
       state.answered.clear();
+      Object.assign(state.videoOptions, stubVideoOptionsSchema.parse({}));
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@
  */
 import { defaultStubRules } from "./stub-rules";
 import type { StubServerOptions, StubState } from "./stub-types";
+import { stubVideoOptionsSchema } from "./stub-video";
 
 export function createStubState(options: StubServerOptions): StubState {
   return {
@@ -15,6 +16,7 @@ export function createStubState(options: StubServerOptions): StubState {
     requests: [],
     hanging: new Set(),
     batchOptions: { completionDelayMs: 2000, failedShare: 0, ...options.batch },
+    videoOptions: stubVideoOptionsSchema.parse(options.video ?? {}),
     files: new Map(),
     batches: new Map(),
     batchLines: [],

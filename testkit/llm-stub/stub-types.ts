@@ -6,6 +6,7 @@ import type http from "node:http";
 import type { z } from "zod";
 import type { Fault, QueuedFault, queuedFaultSchema } from "./stub-faults";
 import type { StubRule } from "./stub-rule";
+import type { StubVideoOptions } from "./stub-video";
 
 export interface StubRequestRecord {
   id: string;
@@ -32,6 +33,10 @@ export interface StubRequestRecord {
   imageDetail: boolean;
   /** `top_logprobs` as asked with `logprobs: true`; null when logprobs were not asked for. */
   topLogprobs: number | null;
+  /** Each video part as read (./stub-video.ts): its form, the frames the rules saw, a clip's duration and frame count. */
+  videos: { form: "jpeg-frames" | "clip"; frames: number; durationS: number | null; totalFrames: number }[];
+  /** The request body's size in bytes. */
+  bodyBytes: number;
 }
 
 export interface StubServerOptions {
@@ -47,6 +52,8 @@ export interface StubServerOptions {
   log?: (line: string) => void;
   /** The Batch API's behaviour (see StubBatchOptions); changeable later with setBatchOptions or `POST /__stub/batch-options`. */
   batch?: Partial<StubBatchOptions>;
+  /** How video parts are taken (./stub-video.ts); changeable later with setVideoOptions or `POST /__stub/video-options`. */
+  video?: Partial<StubVideoOptions>;
 }
 
 export interface StubBatchOptions {
@@ -93,6 +100,8 @@ export interface StubServer {
   batches: Map<string, StubBatchRecord>;
   batchLines: StubBatchLineRecord[];
   setBatchOptions(options: Partial<StubBatchOptions>): void;
+  /** Changes how video parts are taken (a mode, a frame or body limit); fields left out keep their value. */
+  setVideoOptions(options: Partial<StubVideoOptions>): void;
   addFault(fault: z.input<typeof queuedFaultSchema>): void;
   reset(): void;
   close(): Promise<void>;
@@ -118,6 +127,7 @@ export interface StubState {
   /** Answers held open by a `hang` fault, destroyed when the server closes. */
   hanging: Set<http.ServerResponse>;
   batchOptions: StubBatchOptions;
+  videoOptions: StubVideoOptions;
   files: Map<string, StubFile>;
   batches: Map<string, StubBatchRecord>;
   batchLines: StubBatchLineRecord[];

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type http from "node:http";
-import { parseChatBody } from "../chat-body";
+import { parseChatBody, type ParsedChatBody } from "../chat-body";
 import {
   chatRequestSchema,
   CONTEXT_MODEL,
@@ -23,22 +23,25 @@ import { headerValue, readChunks, sendJson, sendStream, vllmError } from "../stu
 import { FALLBACK_RULE } from "../stub-rules";
 import { timesSeen } from "../stub-state";
 import type { StubRequestRecord, StubState } from "../stub-types";
+import { promptTokensOf, readMedia, refusedBySettings } from "./chat-media";
 import type { StubRouteContext } from "./route";
 
-/** A request read: its body, text and image hashes; or null when it was answered with a 400. */
+/**
+ * A request read: its body (each cut-out data URL a reference `parsed` resolves), its text and size; or null when
+ * it was answered with a 400. Its media are read after it is recorded (./chat-media.ts).
+ */
 async function readChatRequest(
   req: http.IncomingMessage,
   res: http.ServerResponse,
-): Promise<{ body: ChatRequest; text: string; images: string[] } | null> {
+): Promise<{ body: ChatRequest; text: string; images: string[]; parsed: ParsedChatBody; bodyBytes: number } | null> {
   try {
-    const parsed = parseChatBody(await readChunks(req));
+    const chunks = await readChunks(req);
+    const parsed = parseChatBody(chunks);
     const body = chatRequestSchema.parse(parsed.body);
-    const imageHashes = imageParts(body).map((part) => {
-      const image = parsed.imageOf(part.url);
-      part.url = image.url;
-      return image.hash;
-    });
-    return { body, ...requestParts(body, imageHashes) };
+    for (const part of imageParts(body)) part.url = parsed.imageOf(part.url).url;
+    const { text } = requestParts(body, []);
+    const bodyBytes = chunks.reduce((total, chunk) => total + chunk.length, 0);
+    return { body, text, images: [], parsed, bodyBytes };
   } catch (error) {
     sendJson(res, 400, {
       error: {
@@ -54,7 +57,7 @@ async function readChatRequest(
 function requestRecord(
   req: http.IncomingMessage,
   url: URL,
-  request: { body: ChatRequest; text: string; images: string[] },
+  request: { body: ChatRequest; text: string; images: string[]; bodyBytes: number },
   rule: string,
   fault: Fault | null,
 ): StubRequestRecord {
@@ -84,6 +87,8 @@ function requestRecord(
         m.content.some((part) => part.type === "image_url" && part.image_url && "detail" in part.image_url),
     ),
     topLogprobs: body.logprobs === true ? (body.top_logprobs ?? 0) : null,
+    videos: [],
+    bodyBytes: request.bodyBytes,
   };
 }
 
@@ -134,11 +139,11 @@ function sendProviderError(res: http.ServerResponse, fault: Extract<Fault, { kin
  */
 function refusedByModel(
   res: http.ServerResponse,
-  request: { body: ChatRequest; text: string; images: string[] },
+  request: { body: ChatRequest; images: string[]; promptTokens: number },
   fault: Fault | null,
   maxTokens: number | null,
 ): boolean {
-  const { body, text, images } = request;
+  const { body, images, promptTokens } = request;
   const modelLimit = IMAGE_LIMIT_MODEL.exec(body.model);
   const imageLimit = fault?.kind === "image_limit" ? fault.limit : modelLimit ? Number(modelLimit[1]) : null;
   if (imageLimit !== null && images.length > imageLimit) {
@@ -156,7 +161,6 @@ function refusedByModel(
   const contextLimit = CONTEXT_MODEL.exec(body.model);
   if (contextLimit) {
     const limit = Number(contextLimit[1]);
-    const promptTokens = Math.ceil(text.length / 4) + images.length * 255;
     const completion = maxTokens ?? 0;
     if (promptTokens + completion > limit) {
       const message = `This model's maximum context length is ${limit} tokens. However, you requested ${promptTokens + completion} tokens (${promptTokens} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`;
@@ -205,7 +209,7 @@ function answeredBroken(res: http.ServerResponse, fault: Fault | null, model: st
 export async function chatCompletions({ req, res, url, state }: StubRouteContext): Promise<void> {
   const request = await readChatRequest(req, res);
   if (!request) return;
-  const { body, text, images } = request;
+  const { body, text } = request;
   const fault = parseHeaderFault(req.headers["x-stub-fault"]) ?? takeFault(state.faults, text);
   const rule = state.rules().find((candidate) => candidate.match.test(text)) ?? FALLBACK_RULE;
   const record = requestRecord(req, url, request, rule.name, fault);
@@ -216,7 +220,6 @@ export async function chatCompletions({ req, res, url, state }: StubRouteContext
     record.endedAt = Date.now();
   });
   res.once("close", () => (record.endedAt ??= Date.now()));
-  state.log(`${body.model} ${rule.name}${fault ? ` fault=${fault.kind}` : ""} images=${images.length}`);
 
   const latency = latencyOf(state, fault);
   if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
@@ -226,9 +229,26 @@ export async function chatCompletions({ req, res, url, state }: StubRouteContext
     return; // never answers; the client's timeout must handle it
   }
   if (answeredWithError(res, fault, record)) return;
-  if (refusedByModel(res, request, fault, record.maxTokens)) return;
+  if (refusedBySettings(res, state.videoOptions, body, request.bodyBytes)) return;
+  const media = await readMedia(res, state.videoOptions, body, request.parsed);
+  if (!media) return;
+  const { images } = media;
+  record.imageCount = images.length;
+  record.videos = media.videos.map(({ form, frames, durationS, totalFrames }) => ({
+    form,
+    frames: frames.length,
+    durationS,
+    totalFrames,
+  }));
+  state.log(`${body.model} ${rule.name}${fault ? ` fault=${fault.kind}` : ""} images=${images.length}`);
+  const promptTokens = promptTokensOf(text, media);
+  if (refusedByModel(res, { body, images, promptTokens }, fault, record.maxTokens)) return;
   if (answeredBroken(res, fault, body.model, record.id)) return;
-  const completion = completionFor(body, text, images, fault, rule, record.id, timesSeen(state, body.model, text));
+  const seen = timesSeen(state, body.model, text);
+  const completion = completionFor(body, text, images, fault, rule, record.id, seen, {
+    imageUrls: media.imageUrls,
+    promptTokens,
+  });
   if (body.stream) return sendStream(res, completion);
   sendJson(res, 200, padded(completion, state.options.answerBytes));
 }

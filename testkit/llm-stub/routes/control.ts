@@ -4,6 +4,7 @@
  */
 import { queuedFaultSchema } from "../stub-faults";
 import { readBody, sendJson } from "../stub-http";
+import { stubVideoOptionsPatch, stubVideoOptionsSchema } from "../stub-video";
 import { batchOptionsSchema } from "./batch-schemas";
 import type { StubRouteContext } from "./route";
 
@@ -28,11 +29,20 @@ export function listRequests({ res, state }: StubRouteContext) {
   sendJson(res, 200, { requests: state.requests });
 }
 
-/** `POST /__stub/reset`: forgets the queued faults and the recorded requests. */
+/** `POST /__stub/reset`: forgets the queued faults and the recorded requests, and takes every video part again. */
 export function resetRequests({ res, state }: StubRouteContext) {
   state.faults.length = 0;
   state.requests.length = 0;
+  Object.assign(state.videoOptions, stubVideoOptionsSchema.parse({}));
   sendJson(res, 200, { ok: true });
+}
+
+/** `POST /__stub/video-options`: changes how video parts are taken (../stub-video.ts): a mode, a frame or body limit. */
+export async function setVideoOptions({ req, res, state }: StubRouteContext) {
+  const parsed = stubVideoOptionsPatch.safeParse(JSON.parse(await readBody(req)));
+  if (!parsed.success) return sendJson(res, 400, { error: { message: parsed.error.message } });
+  Object.assign(state.videoOptions, parsed.data);
+  sendJson(res, 200, state.videoOptions);
 }
 
 /** `POST /__stub/batch-options`: changes the Batch API's completion delay or failed share. */

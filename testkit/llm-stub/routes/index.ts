@@ -4,7 +4,7 @@
  */
 import { createBatch, getOrCancelBatch } from "./batches";
 import { azureChatCompletions, chatCompletions } from "./chat-completions";
-import { listModels, listRequests, queueFault, resetRequests, setBatchOptions } from "./control";
+import { listModels, listRequests, queueFault, resetRequests, setBatchOptions, setVideoOptions } from "./control";
 import { getFile, uploadFile } from "./files";
 import type { StubRoute } from "./route";
 
@@ -17,6 +17,7 @@ export const STUB_ROUTES: readonly StubRoute[] = [
   { methods: ["GET"], path: /^\/__stub\/requests$/, handle: listRequests },
   { methods: ["POST"], path: /^\/__stub\/reset$/, handle: resetRequests },
   { methods: ["POST"], path: /^\/__stub\/batch-options$/, handle: setBatchOptions },
+  { methods: ["POST"], path: /^\/__stub\/video-options$/, handle: setVideoOptions },
   // OpenAI's Batch API: files, then batches.
   { methods: ["POST"], path: /^\/v1\/files$/, handle: uploadFile },
   { methods: ["GET"], path: /^\/v1\/files\/([^/]+)(\/content)?$/, handle: getFile },
