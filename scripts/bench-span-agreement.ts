@@ -6,8 +6,9 @@
 //   - the pure computation (spanAgreement on the loaded input: matching, frames, 1,000 bootstrap resamples), and
 //   - load + compute (projectSpanAgreement: what GET /api/v1/projects/:id/agreement/spans runs),
 // one warm-up and --runs timed calls each (median), with the machine's load average before and after, against the
-// 2 s target. Numbers only, no assertions. The database is dropped at the end.
-//   npm run bench:span-agreement [-- --videos 50000 --spans 10 --runs 3]
+// 2 s target. Numbers only, no assertions. The database is dropped at the end, unless --keep: then it stays and its
+// name is printed, and --reuse <name> times that database again without seeding.
+//   npm run bench:span-agreement [-- --videos 50000 --spans 10 --runs 3 --keep --reuse <name>]
 import os from "node:os";
 import { parseArgs } from "node:util";
 
@@ -16,6 +17,8 @@ const { values } = parseArgs({
     videos: { type: "string", default: "50000" },
     spans: { type: "string", default: "10" },
     runs: { type: "string", default: "3" },
+    keep: { type: "boolean", default: false },
+    reuse: { type: "string" },
   },
 });
 const VIDEOS = Number(values.videos);
@@ -26,7 +29,11 @@ const FRAMES = 300;
 
 const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
 const server = await startTestServer();
-const database = await createTestDatabase(server, "bench_span_agreement");
+const { databaseUrl } = await import("../lib/db/embedded-postgres");
+const database = values.reuse
+  ? { name: values.reuse, url: databaseUrl(server.baseUrl, values.reuse), drop: async () => {} }
+  : await createTestDatabase(server, "bench_span_agreement");
+const KEEP = values.keep || values.reuse !== undefined;
 process.env.DATABASE_URL = database.url;
 await import("../lib/tasks/modules");
 const { prisma } = await import("../lib/db/prisma");
@@ -85,16 +92,37 @@ async function seedSpans(projectId: string, runId: string, reviewers: string[]) 
   return inserted;
 }
 
-try {
-  console.log(
-    `span agreement benchmark: ${os.cpus().length} CPUs, Node ${process.version}, database ${database.name}, load average ${loadAverage()}`,
-  );
+async function seed() {
   const seedStart = performance.now();
   const seeded = await seedLargeProject(prisma, { videos: VIDEOS, scores: 0, reviewers: 2 });
   const spans = await seedSpans(seeded.projectId, seeded.runId, seeded.reviewerIds);
   console.log(
     `seeded ${VIDEOS.toLocaleString("en")} videos and ${spans.toLocaleString("en")} spans (${SPANS} per video and rater, 2 reviewers + a judge) in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
   );
+  return seeded;
+}
+
+/** The project an earlier --keep run seeded. */
+async function seededProject() {
+  const run = await prisma.judgeRun.findFirstOrThrow({
+    orderBy: { createdAt: "desc" },
+    select: { id: true, projectId: true },
+  });
+  const owner = await prisma.projectMember.findFirstOrThrow({
+    where: { projectId: run.projectId, role: "owner" },
+    select: { userId: true },
+  });
+  const spans = await prisma.span.count({ where: { projectId: run.projectId } });
+  console.log(`reusing ${spans.toLocaleString("en")} spans`);
+  return { projectId: run.projectId, runId: run.id, ownerId: owner.userId };
+}
+
+try {
+  console.log(
+    `span agreement benchmark: ${os.cpus().length} CPUs, Node ${process.version}, database ${database.name}, load average ${loadAverage()}`,
+  );
+  const seeded = values.reuse ? await seededProject() : await seed();
+  if (KEEP) console.log(`database kept: ${database.name} (time it again with --reuse ${database.name})`);
   const actor = { userId: seeded.ownerId, email: "owner@seed", name: "Owner", isAdmin: false };
   const query = { task: "hallucination", runId: seeded.runId };
   const catalogue = builtInCatalogue();
@@ -125,6 +153,6 @@ try {
   console.log(`load average after: ${loadAverage()}`);
 } finally {
   await prisma.$disconnect();
-  await database.drop();
+  if (!KEEP) await database.drop();
   await server.stop();
 }

@@ -30,7 +30,11 @@ const spanRow = (
   author: Actor | string,
   startFrame: number,
   endFrame: number,
-  extra: { withdrawn?: boolean; label?: string } = {},
+  extra: {
+    withdrawn?: boolean;
+    label?: string;
+    boxes?: { frame: number; x: number; y: number; w: number; h: number; enabled: boolean }[];
+  } = {},
 ) => {
   const judge = typeof author === "string";
   return {
@@ -46,8 +50,11 @@ const spanRow = (
     authorId: judge ? `run:${author}` : author.userId,
     runId: judge ? author : null,
     withdrawn: extra.withdrawn ?? false,
+    boxes: extra.boxes ?? [],
   };
 };
+
+const box = (frame: number, x: number) => ({ frame, x, y: 0, w: 0.5, h: 0.5, enabled: true });
 
 beforeAll(async () => {
   [owner, ann, bob, viewer] = await Promise.all([makeUser(), makeUser(), makeUser(), makeUser()]);
@@ -73,11 +80,11 @@ beforeAll(async () => {
   otherRun = (await seedFinishedRun(prisma, owner, other.projectId, other.videoIds, seeded)).runId;
   await prisma.span.createMany({
     data: [
-      spanRow(v0, ann, 0, 9),
+      spanRow(v0, ann, 0, 9, { boxes: [box(5, 0.25), box(0, 0)] }),
       spanRow(v0, ann, 20, 29, { withdrawn: true }),
       spanRow(v1, ann, 0, 4),
       spanRow(v2, ann, 0, 4),
-      spanRow(v0, bob, 0, 9),
+      spanRow(v0, bob, 0, 9, { boxes: [box(0, 0)] }),
       spanRow(v0, r1, 5, 14),
       spanRow(v2, r1, 0, 3),
     ],
@@ -106,6 +113,18 @@ describe("projectSpanAgreement", () => {
     const people = byKey.get(`people:${[ann.userId, bob.userId].sort().join("|")}`)!;
     expect(people).toMatchObject({ videos: 1, referenceSpans: 1, predictionSpans: 1 });
     expect(people.thresholds[3]!.f1.value).toBe(1);
+    // Boxes as stored, put in frame order: ann's box moves from x 0 (frame 0) to 0.25 (frame 5), bob's stays at 0.
+    // IoU per frame: 1, then (0.5 − 0.05k) / (0.5 + 0.05k) for k = 1..5, then 1/3 to frame 9.
+    const perFrame = [
+      1,
+      ...[1, 2, 3, 4, 5].map((k) => (0.5 - 0.05 * k) / (0.5 + 0.05 * k)),
+      1 / 3,
+      1 / 3,
+      1 / 3,
+      1 / 3,
+    ];
+    expect(people.boxIou.pairs).toBe(1);
+    expect(people.boxIou.value).toBeCloseTo(perFrame.reduce((a, b) => a + b) / 10, 12);
     expect(byKey.get(`judge:run:${r1}|people`)).toMatchObject({ kind: "judge_people", referenceSpans: 3, videos: 2 });
   });
 
