@@ -97,3 +97,39 @@ export function storedSaw(json: unknown): CallSaw | null {
   const parsed = callSawSchema.safeParse(json);
   return parsed.success ? parsed.data : null;
 }
+
+/**
+ * How a request's media went, beyond what it showed: what replaying the call from its record needs to send the same
+ * body again (lib/judge/call-replay.ts). Request building fills it in (`CallRecord.sent`); the call row keeps it in
+ * its `request` with the prompt's shape (system role, turns, images first, logprobs asked).
+ */
+export const sentShapeSchema = z.object({
+  /** The images' `detail` as sent (null: left out). */
+  detail: z.enum(["low", "high", "auto"]).nullable(),
+  /** The frames were scaled to this longest side before they went (StepInput.imageMaxSide); null: as stored. */
+  imageMaxSide: z.number().int().positive().nullable(),
+  /** The images went as one grid of them all (more frames than the endpoint takes per request). */
+  grid: z.boolean(),
+  /** How many of `saw.frames`, from the first, went in the video part (`video-frames`); the rest went as images. */
+  videoFrames: z.number().int().nonnegative(),
+});
+export type SentShape = z.infer<typeof sentShapeSchema>;
+
+/**
+ * The request's shape beyond its text, as its call row keeps it (only what differs from a plain user message). The
+ * response format is kept as its JSON text too: the row's JSONB reorders an object's keys, and a schema's property
+ * order is the order a server's guided decoding writes the answer in, so a replay sends it as it went.
+ */
+export function promptShapeOf(
+  request: Pick<ChatRequest, "system" | "turns" | "imagesFirst" | "topLogprobs" | "responseFormat">,
+  sent: SentShape | undefined,
+): Record<string, unknown> {
+  return {
+    ...(request.responseFormat ? { responseFormatJson: JSON.stringify(request.responseFormat) } : {}),
+    ...(request.system ? { systemRole: true } : {}),
+    ...(request.turns?.length ? { turns: request.turns } : {}),
+    ...(request.imagesFirst ? { imagesFirst: true } : {}),
+    ...(request.topLogprobs ? { topLogprobs: request.topLogprobs } : {}),
+    ...(sent ? { sent } : {}),
+  };
+}

@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
@@ -11,45 +9,27 @@ import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { createEndpoint } from "./endpoints";
 import { createRun } from "./runs";
 import { storedSaw } from "./call-record";
+import { bodyRecordingProxy } from "../testing/body-proxy";
 
 let stub: StubServer;
 let owner: Actor;
-// A proxy in front of the stub that counts the bytes of every request body as they arrive on its socket.
-let proxy: http.Server;
-let proxyUrl: string;
-const bodySizes: number[] = [];
+// A proxy in front of the stub that keeps every request body as it arrived on its socket.
+let proxy: Awaited<ReturnType<typeof bodyRecordingProxy>>;
 
 beforeAll(async () => {
   stub = await startStubLlm();
   owner = await makeUser();
-  const target = new URL(stub.baseURL);
-  proxy = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      if (req.url?.endsWith("/chat/completions")) bodySizes.push(body.length);
-      const forward = http.request(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      forward.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`;
+  proxy = await bodyRecordingProxy(stub.baseURL);
 });
 afterAll(async () => {
   await stub.close();
-  await new Promise((resolve) => proxy.close(resolve));
+  await proxy.close();
 });
 beforeEach(() => {
   stub.reset();
-  bodySizes.length = 0;
+  proxy.bodies.length = 0;
 });
+const sizesSent = () => proxy.bodies.map((b) => b.length);
 
 const deps = testJudgeDeps();
 const queue = inlineJudgeQueue(deps);
@@ -59,7 +39,7 @@ async function setup(fps: number | null) {
   await prisma.video.update({ where: { id: videoIds[0]! }, data: { fps } });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
-    baseUrl: proxyUrl,
+    baseUrl: proxy.baseURL,
     model: "stub-vision",
     apiKey: "sk-stub-secret",
     imageDetail: "low",
@@ -115,8 +95,8 @@ describe("what each judge call saw", () => {
     // are exactly the bodies that arrived.
     const calls = await prisma.llmCall.findMany({ where: { runId: first.id } });
     expect(calls).toHaveLength(10);
-    expect(calls.map((c) => c.bytesSent).sort((a, b) => a - b)).toEqual([...bodySizes].sort((a, b) => a - b));
-    expect(bodySizes.every((size) => size > 0)).toBe(true);
+    expect(calls.map((c) => c.bytesSent).sort((a, b) => a - b)).toEqual(sizesSent().sort((a, b) => a - b));
+    expect(sizesSent().every((size) => size > 0)).toBe(true);
     // A cluster's three frames make a larger body than a key frame's one.
     expect(clusterCall!.bytesSent).toBeGreaterThan(keyFrameCall!.bytesSent);
   });
@@ -134,9 +114,9 @@ describe("what each judge call saw", () => {
   it("records on a cached call what the cached call saw, and no bytes sent", async () => {
     const { projectId, endpointId } = await setup(8);
     const first = await run(projectId, endpointId);
-    bodySizes.length = 0;
+    proxy.bodies.length = 0;
     const again = await run(projectId, endpointId);
-    expect(bodySizes).toEqual([]);
+    expect(sizesSent()).toEqual([]);
     for (const [stepId, scope] of [
       ["static_hallucination", 1],
       ["dynamic_hallucination", 0],
