@@ -479,6 +479,10 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
       : null,
     endpoint: run.endpoint,
     settings: run.settings,
+    /** The run's budget, why it stopped ("budget": resumable with a higher one), and its cost estimate at start. */
+    budgetUsd: run.budgetUsd,
+    stopReason: run.stopReason,
+    estimate: run.estimate ?? null,
     createdAt: run.createdAt,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,

@@ -1,9 +1,11 @@
 /**
- * What every video of a run that a process judges shares: whether the run was cancelled, and the settings of the
- * endpoints it calls, each read again once it is older than its maximum age.
+ * What every video of a run that a process judges shares: whether the run was cancelled (or has just spent its
+ * budget, which stops it), and the settings of the endpoints it calls, each read again once it is older than its
+ * maximum age.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";
+import { stopWhenOverBudget } from "../run-budget";
 
 /** How fresh a worker's view of a run's status (cancelled or not) and of its endpoint's settings is. */
 const RUN_STATUS_MAX_AGE_MS = 500;
@@ -42,7 +44,8 @@ export function runWatch(deps: Pick<JudgeDeps, "prisma" | "endpointConfig">, run
   return {
     saw(status: string) {
       v.status.at = Date.now();
-      v.status.cancelled ||= status === "cancelled";
+      // Not sticky: a run stopped by its budget is judged again once its budget is raised (lib/judge/run-budget.ts).
+      v.status.cancelled = status === "cancelled";
     },
     lookAgain() {
       v.status.at = 0;
@@ -50,10 +53,12 @@ export function runWatch(deps: Pick<JudgeDeps, "prisma" | "endpointConfig">, run
     async cancelled(): Promise<boolean> {
       if (v.status.cancelled || Date.now() - v.status.at < RUN_STATUS_MAX_AGE_MS) return v.status.cancelled;
       v.status.reading ??= deps.prisma.judgeRun
-        .findUnique({ where: { id: runId }, select: { status: true } })
-        .then((run) => {
+        .findUnique({ where: { id: runId }, select: { id: true, status: true, budgetUsd: true } })
+        .then(async (run) => {
+          // A run whose spend has reached its budget stops here, as the next of its steps would start.
+          const stopped = run ? await stopWhenOverBudget(deps.prisma, run) : false;
           v.status.at = Date.now();
-          v.status.cancelled ||= run?.status === "cancelled";
+          v.status.cancelled = stopped || run?.status === "cancelled";
           return v.status.cancelled;
         })
         .finally(() => (v.status.reading = null));

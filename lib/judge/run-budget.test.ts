@@ -1,0 +1,97 @@
+/**
+ * A run's budget on the stub LLM: the run stops, resumable, once its calls have cost its budget; a higher budget
+ * resumes it to the end, and no step's call is paid twice (answered steps stay done, the cache answers the rest).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { prisma } from "../db/prisma";
+import { ConflictError, ValidationError } from "../errors";
+import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
+import { makeUser } from "../testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
+import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { createStubEndpoint } from "../testing/stub-endpoint";
+import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { createRunSchema } from "./endpoints.validation";
+import { createRun, getRunStatus } from "./runs";
+import { resumeRun, runSpendUsd } from "./run-budget";
+import type { RunEstimate } from "./cost-estimate";
+
+let stub: StubServer;
+let owner: Actor;
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+});
+afterAll(async () => stub?.close());
+
+const queue = () => inlineJudgeQueue(testJudgeDeps());
+const deps = () => ({ prisma, queue: queue(), pipelines: builtInCatalogue().pipelines });
+const parse = (body: unknown) => createRunSchema(builtInCatalogue()).parse(body);
+
+describe("a run's budget", () => {
+  it("stops the run when its spend reaches it; a higher budget resumes it to the end, no call paid twice", async () => {
+    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2 });
+    const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL, "stub-vision", {
+      pricePer1kInput: 1,
+      pricePer1kOutput: 1,
+      maxConcurrency: 1,
+    });
+    // Answers take a while, one at a time: the run is still asking when the engine next looks at its spend.
+    stub.addFault({ fault: { kind: "latency", ms: 200 }, times: 1000 });
+    const body = { pipeline: "hallucination", endpointId: endpoint.id };
+    const dry = (await createRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))) as {
+      estimate: RunEstimate;
+    };
+    const budget = dry.estimate.costUsd! / 4;
+    const run = (await createRun(deps(), owner, projectId, parse({ ...body, budgetUsd: budget }))) as { id: string };
+
+    const stopped = await getRunStatus(prisma, owner, run.id);
+    expect(stopped).toMatchObject({ status: "cancelled", stopReason: "budget", budgetUsd: budget });
+    expect(await runSpendUsd(prisma, run.id)).toBeGreaterThanOrEqual(budget);
+    expect(stopped.steps.done).toBeLessThan(dry.estimate.calls);
+    expect(stopped.steps.cancelled).toBeGreaterThan(0);
+
+    // A budget at or below the spend would stop it again at once: refused, nothing changes.
+    await expect(resumeRun({ prisma, queue: queue() }, owner, run.id, { budgetUsd: budget })).rejects.toThrow(
+      ValidationError,
+    );
+    expect((await getRunStatus(prisma, owner, run.id)).status).toBe("cancelled");
+
+    await resumeRun({ prisma, queue: queue() }, owner, run.id, { budgetUsd: budget * 100 });
+    const resumed = await getRunStatus(prisma, owner, run.id);
+    expect(resumed).toMatchObject({ status: "done", stopReason: null, budgetUsd: budget * 100 });
+    expect(resumed.steps.done).toBe(dry.estimate.calls);
+    const paid = await prisma.llmCall.groupBy({
+      by: ["stepResultId"],
+      where: { runId: run.id, cached: false },
+      _count: { _all: true },
+    });
+    expect(paid).toHaveLength(dry.estimate.calls);
+    expect(paid.every((step) => step._count._all === 1)).toBe(true);
+
+    // Finished: nothing to resume.
+    await expect(resumeRun({ prisma, queue: queue() }, owner, run.id, { budgetUsd: null })).rejects.toThrow(
+      ConflictError,
+    );
+  }, 120_000);
+
+  it("refuses to resume a run a member cancelled", async () => {
+    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
+    const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
+    const run = (await createRun(
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
+      owner,
+      projectId,
+      parse({ pipeline: "hallucination", endpointId: endpoint.id }),
+    )) as { id: string };
+    await prisma.judgeRun.update({ where: { id: run.id }, data: { status: "cancelled" } });
+    await expect(resumeRun({ prisma, queue: queue() }, owner, run.id, { budgetUsd: 5 })).rejects.toThrow(ConflictError);
+  });
+
+  it("refuses a budget that is not a positive amount", () => {
+    expect(() => parse({ pipeline: "hallucination", endpointId: "e", budgetUsd: 0 })).toThrow();
+    expect(() => parse({ pipeline: "hallucination", endpointId: "e", budgetUsd: -1 })).toThrow();
+    expect(() => parse({ pipeline: "hallucination", endpointId: "e", budgetUsd: "5" })).toThrow();
+  });
+});
