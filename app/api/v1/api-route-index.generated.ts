@@ -5,117 +5,120 @@ import * as route1 from "./candidate-sets/[setId]/export/lmms-eval/route";
 import * as route2 from "./candidate-sets/[setId]/letter-histogram/route";
 import * as route3 from "./candidate-sets/[setId]/qa-sets/route";
 import * as route4 from "./captions/[captionId]/route";
-import * as route5 from "./curation-queues/[queueId]/route";
-import * as route6 from "./curation-queues/[queueId]/items/[itemId]/route";
-import * as route7 from "./curation-queues/[queueId]/next/route";
-import * as route8 from "./endpoints/[endpointId]/route";
-import * as route9 from "./endpoints/[endpointId]/test/route";
-import * as route10 from "./frames/[frameId]/image/route";
-import * as route11 from "./items/[itemId]/curation/route";
-import * as route12 from "./items/[itemId]/restore/route";
-import * as route13 from "./judgments/[judgmentId]/route";
-import * as route14 from "./me/route";
-import * as route15 from "./me/api-keys/route";
-import * as route16 from "./me/api-keys/[keyId]/route";
-import * as route17 from "./me/project-deletions/route";
-import * as route18 from "./me/project-deletions/[deletionId]/route";
-import * as route19 from "./me/project-deletions/[deletionId]/cancel/route";
-import * as route20 from "./projects/route";
-import * as route21 from "./projects/[projectId]/route";
-import * as route22 from "./projects/[projectId]/adjudication/route";
-import * as route23 from "./projects/[projectId]/adjudication/spans/route";
-import * as route24 from "./projects/[projectId]/agreement/route";
-import * as route25 from "./projects/[projectId]/agreement/spans/route";
-import * as route26 from "./projects/[projectId]/alignments/route";
-import * as route27 from "./projects/[projectId]/alignments/[alignmentId]/route";
-import * as route28 from "./projects/[projectId]/alignments/[alignmentId]/apply-settings/route";
-import * as route29 from "./projects/[projectId]/alignments/[alignmentId]/cancel/route";
-import * as route30 from "./projects/[projectId]/calibration/route";
-import * as route31 from "./projects/[projectId]/calibration/compare/route";
-import * as route32 from "./projects/[projectId]/caption-leaderboard/route";
-import * as route33 from "./projects/[projectId]/caption-sets/route";
-import * as route34 from "./projects/[projectId]/caption-sets/[setId]/route";
-import * as route35 from "./projects/[projectId]/caption-sets/[setId]/outputs/route";
-import * as route36 from "./projects/[projectId]/captions/route";
-import * as route37 from "./projects/[projectId]/compare/route";
-import * as route38 from "./projects/[projectId]/completeness/route";
-import * as route39 from "./projects/[projectId]/curation-queues/route";
-import * as route40 from "./projects/[projectId]/endpoints/route";
-import * as route41 from "./projects/[projectId]/endpoints/reusable/route";
-import * as route42 from "./projects/[projectId]/export/route";
-import * as route43 from "./projects/[projectId]/export/hf-dataset/route";
-import * as route44 from "./projects/[projectId]/export/label-studio/route";
-import * as route45 from "./projects/[projectId]/export/spans/route";
-import * as route46 from "./projects/[projectId]/gold/route";
-import * as route47 from "./projects/[projectId]/judge-settings/[pipeline]/route";
-import * as route48 from "./projects/[projectId]/judge-settings/[pipeline]/versions/route";
-import * as route49 from "./projects/[projectId]/label-sets/route";
-import * as route50 from "./projects/[projectId]/label-sets/[labelSetId]/route";
-import * as route51 from "./projects/[projectId]/members/route";
-import * as route52 from "./projects/[projectId]/prompt-lists/route";
-import * as route53 from "./projects/[projectId]/prompt-lists/[promptListId]/route";
-import * as route54 from "./projects/[projectId]/prompt-versions/route";
-import * as route55 from "./projects/[projectId]/qa-accuracy/route";
-import * as route56 from "./projects/[projectId]/question-sets/route";
-import * as route57 from "./projects/[projectId]/question-sets/[setId]/route";
-import * as route58 from "./projects/[projectId]/question-sets/[setId]/harness-runs/route";
-import * as route59 from "./projects/[projectId]/questions/route";
-import * as route60 from "./projects/[projectId]/queues/route";
-import * as route61 from "./projects/[projectId]/queues/preview/route";
-import * as route62 from "./projects/[projectId]/rubric-tasks/route";
-import * as route63 from "./projects/[projectId]/rubric-tasks/preview/route";
-import * as route64 from "./projects/[projectId]/runs/route";
-import * as route65 from "./projects/[projectId]/span-labels/route";
-import * as route66 from "./projects/[projectId]/step-annotations/route";
-import * as route67 from "./projects/[projectId]/uploads/route";
-import * as route68 from "./projects/[projectId]/vbench2-frames/route";
-import * as route69 from "./projects/[projectId]/vbench2-leaderboard/route";
-import * as route70 from "./projects/[projectId]/video-deletions/[deletionId]/route";
-import * as route71 from "./projects/[projectId]/video-deletions/[deletionId]/cancel/route";
-import * as route72 from "./projects/[projectId]/videos/route";
-import * as route73 from "./projects/[projectId]/videos/delete/route";
-import * as route74 from "./projects/[projectId]/videos/metadata/route";
-import * as route75 from "./projects/[projectId]/webhooks/route";
-import * as route76 from "./questions/[questionId]/route";
-import * as route77 from "./queues/[queueId]/route";
-import * as route78 from "./queues/[queueId]/items/[itemId]/route";
-import * as route79 from "./queues/[queueId]/items/[itemId]/ahead/route";
-import * as route80 from "./queues/[queueId]/items/[itemId]/release/route";
-import * as route81 from "./queues/[queueId]/items/[itemId]/submit/route";
-import * as route82 from "./queues/[queueId]/next/route";
-import * as route83 from "./rubric-tasks/[rubricTaskId]/route";
-import * as route84 from "./rubric-tasks/[rubricTaskId]/export/route";
-import * as route85 from "./rubric-tasks/[rubricTaskId]/item-sets/route";
-import * as route86 from "./runs/[runId]/route";
-import * as route87 from "./runs/[runId]/cancel/route";
-import * as route88 from "./runs/[runId]/candidates/route";
-import * as route89 from "./runs/[runId]/captions/route";
-import * as route90 from "./runs/[runId]/ensemble/route";
-import * as route91 from "./runs/[runId]/judge-spans/route";
-import * as route92 from "./runs/[runId]/label-next/route";
-import * as route93 from "./runs/[runId]/leaderboard/route";
-import * as route94 from "./runs/[runId]/qa/route";
-import * as route95 from "./runs/[runId]/vbench2/route";
-import * as route96 from "./runs/[runId]/videos/[videoId]/ensemble/route";
-import * as route97 from "./runs/[runId]/videos/[videoId]/review/[target]/route";
-import * as route98 from "./scores/[scoreId]/review/route";
-import * as route99 from "./spans/[spanId]/route";
-import * as route100 from "./uploads/[uploadId]/route";
-import * as route101 from "./uploads/[uploadId]/complete/route";
-import * as route102 from "./videos/[videoId]/route";
-import * as route103 from "./videos/[videoId]/edits/route";
-import * as route104 from "./videos/[videoId]/extraction-error/route";
-import * as route105 from "./videos/[videoId]/file/route";
-import * as route106 from "./videos/[videoId]/frame-sets/route";
-import * as route107 from "./videos/[videoId]/frame-times/route";
-import * as route108 from "./videos/[videoId]/gold-spans/route";
-import * as route109 from "./videos/[videoId]/reviews/route";
-import * as route110 from "./videos/[videoId]/scores/route";
-import * as route111 from "./videos/[videoId]/spans/route";
-import * as route112 from "./webhooks/[webhookId]/route";
-import * as route113 from "./webhooks/[webhookId]/deliveries/route";
-import * as route114 from "./webhooks/[webhookId]/deliveries/[deliveryId]/redeliver/route";
-import * as route115 from "./webhooks/[webhookId]/ping/route";
+import * as route5 from "./clips/[token]/route";
+import * as route6 from "./curation-queues/[queueId]/route";
+import * as route7 from "./curation-queues/[queueId]/items/[itemId]/route";
+import * as route8 from "./curation-queues/[queueId]/next/route";
+import * as route9 from "./endpoints/[endpointId]/route";
+import * as route10 from "./endpoints/[endpointId]/test/route";
+import * as route11 from "./frames/[frameId]/image/route";
+import * as route12 from "./items/[itemId]/curation/route";
+import * as route13 from "./items/[itemId]/restore/route";
+import * as route14 from "./judgments/[judgmentId]/route";
+import * as route15 from "./me/route";
+import * as route16 from "./me/api-keys/route";
+import * as route17 from "./me/api-keys/[keyId]/route";
+import * as route18 from "./me/project-deletions/route";
+import * as route19 from "./me/project-deletions/[deletionId]/route";
+import * as route20 from "./me/project-deletions/[deletionId]/cancel/route";
+import * as route21 from "./projects/route";
+import * as route22 from "./projects/[projectId]/route";
+import * as route23 from "./projects/[projectId]/adjudication/route";
+import * as route24 from "./projects/[projectId]/adjudication/spans/route";
+import * as route25 from "./projects/[projectId]/agreement/route";
+import * as route26 from "./projects/[projectId]/agreement/spans/route";
+import * as route27 from "./projects/[projectId]/alignments/route";
+import * as route28 from "./projects/[projectId]/alignments/[alignmentId]/route";
+import * as route29 from "./projects/[projectId]/alignments/[alignmentId]/apply-settings/route";
+import * as route30 from "./projects/[projectId]/alignments/[alignmentId]/cancel/route";
+import * as route31 from "./projects/[projectId]/calibration/route";
+import * as route32 from "./projects/[projectId]/calibration/compare/route";
+import * as route33 from "./projects/[projectId]/caption-leaderboard/route";
+import * as route34 from "./projects/[projectId]/caption-sets/route";
+import * as route35 from "./projects/[projectId]/caption-sets/[setId]/route";
+import * as route36 from "./projects/[projectId]/caption-sets/[setId]/outputs/route";
+import * as route37 from "./projects/[projectId]/captions/route";
+import * as route38 from "./projects/[projectId]/compare/route";
+import * as route39 from "./projects/[projectId]/completeness/route";
+import * as route40 from "./projects/[projectId]/curation-queues/route";
+import * as route41 from "./projects/[projectId]/endpoints/route";
+import * as route42 from "./projects/[projectId]/endpoints/reusable/route";
+import * as route43 from "./projects/[projectId]/export/route";
+import * as route44 from "./projects/[projectId]/export/hf-dataset/route";
+import * as route45 from "./projects/[projectId]/export/label-studio/route";
+import * as route46 from "./projects/[projectId]/export/spans/route";
+import * as route47 from "./projects/[projectId]/gold/route";
+import * as route48 from "./projects/[projectId]/judge-settings/[pipeline]/route";
+import * as route49 from "./projects/[projectId]/judge-settings/[pipeline]/versions/route";
+import * as route50 from "./projects/[projectId]/label-sets/route";
+import * as route51 from "./projects/[projectId]/label-sets/[labelSetId]/route";
+import * as route52 from "./projects/[projectId]/members/route";
+import * as route53 from "./projects/[projectId]/prompt-lists/route";
+import * as route54 from "./projects/[projectId]/prompt-lists/[promptListId]/route";
+import * as route55 from "./projects/[projectId]/prompt-versions/route";
+import * as route56 from "./projects/[projectId]/qa-accuracy/route";
+import * as route57 from "./projects/[projectId]/question-sets/route";
+import * as route58 from "./projects/[projectId]/question-sets/[setId]/route";
+import * as route59 from "./projects/[projectId]/question-sets/[setId]/harness-runs/route";
+import * as route60 from "./projects/[projectId]/questions/route";
+import * as route61 from "./projects/[projectId]/queues/route";
+import * as route62 from "./projects/[projectId]/queues/preview/route";
+import * as route63 from "./projects/[projectId]/rubric-tasks/route";
+import * as route64 from "./projects/[projectId]/rubric-tasks/preview/route";
+import * as route65 from "./projects/[projectId]/runs/route";
+import * as route66 from "./projects/[projectId]/span-labels/route";
+import * as route67 from "./projects/[projectId]/step-annotations/route";
+import * as route68 from "./projects/[projectId]/uploads/route";
+import * as route69 from "./projects/[projectId]/vbench2-frames/route";
+import * as route70 from "./projects/[projectId]/vbench2-leaderboard/route";
+import * as route71 from "./projects/[projectId]/video-deletions/[deletionId]/route";
+import * as route72 from "./projects/[projectId]/video-deletions/[deletionId]/cancel/route";
+import * as route73 from "./projects/[projectId]/videos/route";
+import * as route74 from "./projects/[projectId]/videos/delete/route";
+import * as route75 from "./projects/[projectId]/videos/metadata/route";
+import * as route76 from "./projects/[projectId]/webhooks/route";
+import * as route77 from "./questions/[questionId]/route";
+import * as route78 from "./queues/[queueId]/route";
+import * as route79 from "./queues/[queueId]/items/[itemId]/route";
+import * as route80 from "./queues/[queueId]/items/[itemId]/ahead/route";
+import * as route81 from "./queues/[queueId]/items/[itemId]/release/route";
+import * as route82 from "./queues/[queueId]/items/[itemId]/submit/route";
+import * as route83 from "./queues/[queueId]/next/route";
+import * as route84 from "./rubric-tasks/[rubricTaskId]/route";
+import * as route85 from "./rubric-tasks/[rubricTaskId]/export/route";
+import * as route86 from "./rubric-tasks/[rubricTaskId]/item-sets/route";
+import * as route87 from "./runs/[runId]/route";
+import * as route88 from "./runs/[runId]/calls/[callId]/replay/route";
+import * as route89 from "./runs/[runId]/cancel/route";
+import * as route90 from "./runs/[runId]/candidates/route";
+import * as route91 from "./runs/[runId]/captions/route";
+import * as route92 from "./runs/[runId]/ensemble/route";
+import * as route93 from "./runs/[runId]/judge-spans/route";
+import * as route94 from "./runs/[runId]/label-next/route";
+import * as route95 from "./runs/[runId]/leaderboard/route";
+import * as route96 from "./runs/[runId]/qa/route";
+import * as route97 from "./runs/[runId]/resume/route";
+import * as route98 from "./runs/[runId]/vbench2/route";
+import * as route99 from "./runs/[runId]/videos/[videoId]/ensemble/route";
+import * as route100 from "./runs/[runId]/videos/[videoId]/review/[target]/route";
+import * as route101 from "./scores/[scoreId]/review/route";
+import * as route102 from "./spans/[spanId]/route";
+import * as route103 from "./uploads/[uploadId]/route";
+import * as route104 from "./uploads/[uploadId]/complete/route";
+import * as route105 from "./videos/[videoId]/route";
+import * as route106 from "./videos/[videoId]/edits/route";
+import * as route107 from "./videos/[videoId]/extraction-error/route";
+import * as route108 from "./videos/[videoId]/file/route";
+import * as route109 from "./videos/[videoId]/frame-sets/route";
+import * as route110 from "./videos/[videoId]/frame-times/route";
+import * as route111 from "./videos/[videoId]/gold-spans/route";
+import * as route112 from "./videos/[videoId]/reviews/route";
+import * as route113 from "./videos/[videoId]/scores/route";
+import * as route114 from "./videos/[videoId]/spans/route";
+import * as route115 from "./webhooks/[webhookId]/route";
+import * as route116 from "./webhooks/[webhookId]/deliveries/route";
+import * as route117 from "./webhooks/[webhookId]/deliveries/[deliveryId]/redeliver/route";
+import * as route118 from "./webhooks/[webhookId]/ping/route";
 
 /**
  * Every route file under app/api/v1 with its path as OpenAPI writes it, for the OpenAPI document. The document's own
@@ -128,117 +131,120 @@ export function apiRouteIndex(documentRoute: RouteModule): RouteModuleEntry[] {
     { path: "/api/v1/candidate-sets/{setId}/letter-histogram", module: route2 },
     { path: "/api/v1/candidate-sets/{setId}/qa-sets", module: route3 },
     { path: "/api/v1/captions/{captionId}", module: route4 },
-    { path: "/api/v1/curation-queues/{queueId}", module: route5 },
-    { path: "/api/v1/curation-queues/{queueId}/items/{itemId}", module: route6 },
-    { path: "/api/v1/curation-queues/{queueId}/next", module: route7 },
-    { path: "/api/v1/endpoints/{endpointId}", module: route8 },
-    { path: "/api/v1/endpoints/{endpointId}/test", module: route9 },
-    { path: "/api/v1/frames/{frameId}/image", module: route10 },
-    { path: "/api/v1/items/{itemId}/curation", module: route11 },
-    { path: "/api/v1/items/{itemId}/restore", module: route12 },
-    { path: "/api/v1/judgments/{judgmentId}", module: route13 },
-    { path: "/api/v1/me", module: route14 },
-    { path: "/api/v1/me/api-keys", module: route15 },
-    { path: "/api/v1/me/api-keys/{keyId}", module: route16 },
-    { path: "/api/v1/me/project-deletions", module: route17 },
-    { path: "/api/v1/me/project-deletions/{deletionId}", module: route18 },
-    { path: "/api/v1/me/project-deletions/{deletionId}/cancel", module: route19 },
+    { path: "/api/v1/clips/{token}", module: route5 },
+    { path: "/api/v1/curation-queues/{queueId}", module: route6 },
+    { path: "/api/v1/curation-queues/{queueId}/items/{itemId}", module: route7 },
+    { path: "/api/v1/curation-queues/{queueId}/next", module: route8 },
+    { path: "/api/v1/endpoints/{endpointId}", module: route9 },
+    { path: "/api/v1/endpoints/{endpointId}/test", module: route10 },
+    { path: "/api/v1/frames/{frameId}/image", module: route11 },
+    { path: "/api/v1/items/{itemId}/curation", module: route12 },
+    { path: "/api/v1/items/{itemId}/restore", module: route13 },
+    { path: "/api/v1/judgments/{judgmentId}", module: route14 },
+    { path: "/api/v1/me", module: route15 },
+    { path: "/api/v1/me/api-keys", module: route16 },
+    { path: "/api/v1/me/api-keys/{keyId}", module: route17 },
+    { path: "/api/v1/me/project-deletions", module: route18 },
+    { path: "/api/v1/me/project-deletions/{deletionId}", module: route19 },
+    { path: "/api/v1/me/project-deletions/{deletionId}/cancel", module: route20 },
     { path: "/api/v1/openapi.json", module: documentRoute },
-    { path: "/api/v1/projects", module: route20 },
-    { path: "/api/v1/projects/{projectId}", module: route21 },
-    { path: "/api/v1/projects/{projectId}/adjudication", module: route22 },
-    { path: "/api/v1/projects/{projectId}/adjudication/spans", module: route23 },
-    { path: "/api/v1/projects/{projectId}/agreement", module: route24 },
-    { path: "/api/v1/projects/{projectId}/agreement/spans", module: route25 },
-    { path: "/api/v1/projects/{projectId}/alignments", module: route26 },
-    { path: "/api/v1/projects/{projectId}/alignments/{alignmentId}", module: route27 },
-    { path: "/api/v1/projects/{projectId}/alignments/{alignmentId}/apply-settings", module: route28 },
-    { path: "/api/v1/projects/{projectId}/alignments/{alignmentId}/cancel", module: route29 },
-    { path: "/api/v1/projects/{projectId}/calibration", module: route30 },
-    { path: "/api/v1/projects/{projectId}/calibration/compare", module: route31 },
-    { path: "/api/v1/projects/{projectId}/caption-leaderboard", module: route32 },
-    { path: "/api/v1/projects/{projectId}/caption-sets", module: route33 },
-    { path: "/api/v1/projects/{projectId}/caption-sets/{setId}", module: route34 },
-    { path: "/api/v1/projects/{projectId}/caption-sets/{setId}/outputs", module: route35 },
-    { path: "/api/v1/projects/{projectId}/captions", module: route36 },
-    { path: "/api/v1/projects/{projectId}/compare", module: route37 },
-    { path: "/api/v1/projects/{projectId}/completeness", module: route38 },
-    { path: "/api/v1/projects/{projectId}/curation-queues", module: route39 },
-    { path: "/api/v1/projects/{projectId}/endpoints", module: route40 },
-    { path: "/api/v1/projects/{projectId}/endpoints/reusable", module: route41 },
-    { path: "/api/v1/projects/{projectId}/export", module: route42 },
-    { path: "/api/v1/projects/{projectId}/export/hf-dataset", module: route43 },
-    { path: "/api/v1/projects/{projectId}/export/label-studio", module: route44 },
-    { path: "/api/v1/projects/{projectId}/export/spans", module: route45 },
-    { path: "/api/v1/projects/{projectId}/gold", module: route46 },
-    { path: "/api/v1/projects/{projectId}/judge-settings/{pipeline}", module: route47 },
-    { path: "/api/v1/projects/{projectId}/judge-settings/{pipeline}/versions", module: route48 },
-    { path: "/api/v1/projects/{projectId}/label-sets", module: route49 },
-    { path: "/api/v1/projects/{projectId}/label-sets/{labelSetId}", module: route50 },
-    { path: "/api/v1/projects/{projectId}/members", module: route51 },
-    { path: "/api/v1/projects/{projectId}/prompt-lists", module: route52 },
-    { path: "/api/v1/projects/{projectId}/prompt-lists/{promptListId}", module: route53 },
-    { path: "/api/v1/projects/{projectId}/prompt-versions", module: route54 },
-    { path: "/api/v1/projects/{projectId}/qa-accuracy", module: route55 },
-    { path: "/api/v1/projects/{projectId}/question-sets", module: route56 },
-    { path: "/api/v1/projects/{projectId}/question-sets/{setId}", module: route57 },
-    { path: "/api/v1/projects/{projectId}/question-sets/{setId}/harness-runs", module: route58 },
-    { path: "/api/v1/projects/{projectId}/questions", module: route59 },
-    { path: "/api/v1/projects/{projectId}/queues", module: route60 },
-    { path: "/api/v1/projects/{projectId}/queues/preview", module: route61 },
-    { path: "/api/v1/projects/{projectId}/rubric-tasks", module: route62 },
-    { path: "/api/v1/projects/{projectId}/rubric-tasks/preview", module: route63 },
-    { path: "/api/v1/projects/{projectId}/runs", module: route64 },
-    { path: "/api/v1/projects/{projectId}/span-labels", module: route65 },
-    { path: "/api/v1/projects/{projectId}/step-annotations", module: route66 },
-    { path: "/api/v1/projects/{projectId}/uploads", module: route67 },
-    { path: "/api/v1/projects/{projectId}/vbench2-frames", module: route68 },
-    { path: "/api/v1/projects/{projectId}/vbench2-leaderboard", module: route69 },
-    { path: "/api/v1/projects/{projectId}/video-deletions/{deletionId}", module: route70 },
-    { path: "/api/v1/projects/{projectId}/video-deletions/{deletionId}/cancel", module: route71 },
-    { path: "/api/v1/projects/{projectId}/videos", module: route72 },
-    { path: "/api/v1/projects/{projectId}/videos/delete", module: route73 },
-    { path: "/api/v1/projects/{projectId}/videos/metadata", module: route74 },
-    { path: "/api/v1/projects/{projectId}/webhooks", module: route75 },
-    { path: "/api/v1/questions/{questionId}", module: route76 },
-    { path: "/api/v1/queues/{queueId}", module: route77 },
-    { path: "/api/v1/queues/{queueId}/items/{itemId}", module: route78 },
-    { path: "/api/v1/queues/{queueId}/items/{itemId}/ahead", module: route79 },
-    { path: "/api/v1/queues/{queueId}/items/{itemId}/release", module: route80 },
-    { path: "/api/v1/queues/{queueId}/items/{itemId}/submit", module: route81 },
-    { path: "/api/v1/queues/{queueId}/next", module: route82 },
-    { path: "/api/v1/rubric-tasks/{rubricTaskId}", module: route83 },
-    { path: "/api/v1/rubric-tasks/{rubricTaskId}/export", module: route84 },
-    { path: "/api/v1/rubric-tasks/{rubricTaskId}/item-sets", module: route85 },
-    { path: "/api/v1/runs/{runId}", module: route86 },
-    { path: "/api/v1/runs/{runId}/cancel", module: route87 },
-    { path: "/api/v1/runs/{runId}/candidates", module: route88 },
-    { path: "/api/v1/runs/{runId}/captions", module: route89 },
-    { path: "/api/v1/runs/{runId}/ensemble", module: route90 },
-    { path: "/api/v1/runs/{runId}/judge-spans", module: route91 },
-    { path: "/api/v1/runs/{runId}/label-next", module: route92 },
-    { path: "/api/v1/runs/{runId}/leaderboard", module: route93 },
-    { path: "/api/v1/runs/{runId}/qa", module: route94 },
-    { path: "/api/v1/runs/{runId}/vbench2", module: route95 },
-    { path: "/api/v1/runs/{runId}/videos/{videoId}/ensemble", module: route96 },
-    { path: "/api/v1/runs/{runId}/videos/{videoId}/review/{target}", module: route97 },
-    { path: "/api/v1/scores/{scoreId}/review", module: route98 },
-    { path: "/api/v1/spans/{spanId}", module: route99 },
-    { path: "/api/v1/uploads/{uploadId}", module: route100 },
-    { path: "/api/v1/uploads/{uploadId}/complete", module: route101 },
-    { path: "/api/v1/videos/{videoId}", module: route102 },
-    { path: "/api/v1/videos/{videoId}/edits", module: route103 },
-    { path: "/api/v1/videos/{videoId}/extraction-error", module: route104 },
-    { path: "/api/v1/videos/{videoId}/file", module: route105 },
-    { path: "/api/v1/videos/{videoId}/frame-sets", module: route106 },
-    { path: "/api/v1/videos/{videoId}/frame-times", module: route107 },
-    { path: "/api/v1/videos/{videoId}/gold-spans", module: route108 },
-    { path: "/api/v1/videos/{videoId}/reviews", module: route109 },
-    { path: "/api/v1/videos/{videoId}/scores", module: route110 },
-    { path: "/api/v1/videos/{videoId}/spans", module: route111 },
-    { path: "/api/v1/webhooks/{webhookId}", module: route112 },
-    { path: "/api/v1/webhooks/{webhookId}/deliveries", module: route113 },
-    { path: "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", module: route114 },
-    { path: "/api/v1/webhooks/{webhookId}/ping", module: route115 },
+    { path: "/api/v1/projects", module: route21 },
+    { path: "/api/v1/projects/{projectId}", module: route22 },
+    { path: "/api/v1/projects/{projectId}/adjudication", module: route23 },
+    { path: "/api/v1/projects/{projectId}/adjudication/spans", module: route24 },
+    { path: "/api/v1/projects/{projectId}/agreement", module: route25 },
+    { path: "/api/v1/projects/{projectId}/agreement/spans", module: route26 },
+    { path: "/api/v1/projects/{projectId}/alignments", module: route27 },
+    { path: "/api/v1/projects/{projectId}/alignments/{alignmentId}", module: route28 },
+    { path: "/api/v1/projects/{projectId}/alignments/{alignmentId}/apply-settings", module: route29 },
+    { path: "/api/v1/projects/{projectId}/alignments/{alignmentId}/cancel", module: route30 },
+    { path: "/api/v1/projects/{projectId}/calibration", module: route31 },
+    { path: "/api/v1/projects/{projectId}/calibration/compare", module: route32 },
+    { path: "/api/v1/projects/{projectId}/caption-leaderboard", module: route33 },
+    { path: "/api/v1/projects/{projectId}/caption-sets", module: route34 },
+    { path: "/api/v1/projects/{projectId}/caption-sets/{setId}", module: route35 },
+    { path: "/api/v1/projects/{projectId}/caption-sets/{setId}/outputs", module: route36 },
+    { path: "/api/v1/projects/{projectId}/captions", module: route37 },
+    { path: "/api/v1/projects/{projectId}/compare", module: route38 },
+    { path: "/api/v1/projects/{projectId}/completeness", module: route39 },
+    { path: "/api/v1/projects/{projectId}/curation-queues", module: route40 },
+    { path: "/api/v1/projects/{projectId}/endpoints", module: route41 },
+    { path: "/api/v1/projects/{projectId}/endpoints/reusable", module: route42 },
+    { path: "/api/v1/projects/{projectId}/export", module: route43 },
+    { path: "/api/v1/projects/{projectId}/export/hf-dataset", module: route44 },
+    { path: "/api/v1/projects/{projectId}/export/label-studio", module: route45 },
+    { path: "/api/v1/projects/{projectId}/export/spans", module: route46 },
+    { path: "/api/v1/projects/{projectId}/gold", module: route47 },
+    { path: "/api/v1/projects/{projectId}/judge-settings/{pipeline}", module: route48 },
+    { path: "/api/v1/projects/{projectId}/judge-settings/{pipeline}/versions", module: route49 },
+    { path: "/api/v1/projects/{projectId}/label-sets", module: route50 },
+    { path: "/api/v1/projects/{projectId}/label-sets/{labelSetId}", module: route51 },
+    { path: "/api/v1/projects/{projectId}/members", module: route52 },
+    { path: "/api/v1/projects/{projectId}/prompt-lists", module: route53 },
+    { path: "/api/v1/projects/{projectId}/prompt-lists/{promptListId}", module: route54 },
+    { path: "/api/v1/projects/{projectId}/prompt-versions", module: route55 },
+    { path: "/api/v1/projects/{projectId}/qa-accuracy", module: route56 },
+    { path: "/api/v1/projects/{projectId}/question-sets", module: route57 },
+    { path: "/api/v1/projects/{projectId}/question-sets/{setId}", module: route58 },
+    { path: "/api/v1/projects/{projectId}/question-sets/{setId}/harness-runs", module: route59 },
+    { path: "/api/v1/projects/{projectId}/questions", module: route60 },
+    { path: "/api/v1/projects/{projectId}/queues", module: route61 },
+    { path: "/api/v1/projects/{projectId}/queues/preview", module: route62 },
+    { path: "/api/v1/projects/{projectId}/rubric-tasks", module: route63 },
+    { path: "/api/v1/projects/{projectId}/rubric-tasks/preview", module: route64 },
+    { path: "/api/v1/projects/{projectId}/runs", module: route65 },
+    { path: "/api/v1/projects/{projectId}/span-labels", module: route66 },
+    { path: "/api/v1/projects/{projectId}/step-annotations", module: route67 },
+    { path: "/api/v1/projects/{projectId}/uploads", module: route68 },
+    { path: "/api/v1/projects/{projectId}/vbench2-frames", module: route69 },
+    { path: "/api/v1/projects/{projectId}/vbench2-leaderboard", module: route70 },
+    { path: "/api/v1/projects/{projectId}/video-deletions/{deletionId}", module: route71 },
+    { path: "/api/v1/projects/{projectId}/video-deletions/{deletionId}/cancel", module: route72 },
+    { path: "/api/v1/projects/{projectId}/videos", module: route73 },
+    { path: "/api/v1/projects/{projectId}/videos/delete", module: route74 },
+    { path: "/api/v1/projects/{projectId}/videos/metadata", module: route75 },
+    { path: "/api/v1/projects/{projectId}/webhooks", module: route76 },
+    { path: "/api/v1/questions/{questionId}", module: route77 },
+    { path: "/api/v1/queues/{queueId}", module: route78 },
+    { path: "/api/v1/queues/{queueId}/items/{itemId}", module: route79 },
+    { path: "/api/v1/queues/{queueId}/items/{itemId}/ahead", module: route80 },
+    { path: "/api/v1/queues/{queueId}/items/{itemId}/release", module: route81 },
+    { path: "/api/v1/queues/{queueId}/items/{itemId}/submit", module: route82 },
+    { path: "/api/v1/queues/{queueId}/next", module: route83 },
+    { path: "/api/v1/rubric-tasks/{rubricTaskId}", module: route84 },
+    { path: "/api/v1/rubric-tasks/{rubricTaskId}/export", module: route85 },
+    { path: "/api/v1/rubric-tasks/{rubricTaskId}/item-sets", module: route86 },
+    { path: "/api/v1/runs/{runId}", module: route87 },
+    { path: "/api/v1/runs/{runId}/calls/{callId}/replay", module: route88 },
+    { path: "/api/v1/runs/{runId}/cancel", module: route89 },
+    { path: "/api/v1/runs/{runId}/candidates", module: route90 },
+    { path: "/api/v1/runs/{runId}/captions", module: route91 },
+    { path: "/api/v1/runs/{runId}/ensemble", module: route92 },
+    { path: "/api/v1/runs/{runId}/judge-spans", module: route93 },
+    { path: "/api/v1/runs/{runId}/label-next", module: route94 },
+    { path: "/api/v1/runs/{runId}/leaderboard", module: route95 },
+    { path: "/api/v1/runs/{runId}/qa", module: route96 },
+    { path: "/api/v1/runs/{runId}/resume", module: route97 },
+    { path: "/api/v1/runs/{runId}/vbench2", module: route98 },
+    { path: "/api/v1/runs/{runId}/videos/{videoId}/ensemble", module: route99 },
+    { path: "/api/v1/runs/{runId}/videos/{videoId}/review/{target}", module: route100 },
+    { path: "/api/v1/scores/{scoreId}/review", module: route101 },
+    { path: "/api/v1/spans/{spanId}", module: route102 },
+    { path: "/api/v1/uploads/{uploadId}", module: route103 },
+    { path: "/api/v1/uploads/{uploadId}/complete", module: route104 },
+    { path: "/api/v1/videos/{videoId}", module: route105 },
+    { path: "/api/v1/videos/{videoId}/edits", module: route106 },
+    { path: "/api/v1/videos/{videoId}/extraction-error", module: route107 },
+    { path: "/api/v1/videos/{videoId}/file", module: route108 },
+    { path: "/api/v1/videos/{videoId}/frame-sets", module: route109 },
+    { path: "/api/v1/videos/{videoId}/frame-times", module: route110 },
+    { path: "/api/v1/videos/{videoId}/gold-spans", module: route111 },
+    { path: "/api/v1/videos/{videoId}/reviews", module: route112 },
+    { path: "/api/v1/videos/{videoId}/scores", module: route113 },
+    { path: "/api/v1/videos/{videoId}/spans", module: route114 },
+    { path: "/api/v1/webhooks/{webhookId}", module: route115 },
+    { path: "/api/v1/webhooks/{webhookId}/deliveries", module: route116 },
+    { path: "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", module: route117 },
+    { path: "/api/v1/webhooks/{webhookId}/ping", module: route118 },
   ];
 }

@@ -9,6 +9,8 @@ const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 /** The only /api/v1 routes without withActor, and why: each goes through withoutActor, which describes it as public. */
 const PUBLIC_ROUTES: Record<string, string> = {
   "openapi.json/route.ts": "the OpenAPI document describes the API and holds no data or secrets",
+  "clips/[token]/route.ts":
+    "a judge endpoint fetches a clip by a signed short-lived URL: the token in the path is the authorization (lib/judge/clip-urls.ts)",
 };
 
 /**

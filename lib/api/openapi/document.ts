@@ -41,6 +41,7 @@ const ERRORS: Record<number, { name: string; description: string }> = {
     name: "Conflict",
     description: "A stale version, a duplicate, or work in progress (`error.details` says more).",
   },
+  410: { name: "Gone", description: "A signed link that expired or was already used (`error.code` says which)." },
   413: { name: "PayloadTooLarge", description: "The body or file is over its limit." },
   415: {
     name: "UnsupportedMediaType",
