@@ -70,7 +70,16 @@ describe("keys", () => {
     expect(span!.id).toBeNull();
     expect(state.selected).toBe(span!.key);
     expect([state.inFrame, state.outFrame]).toEqual([null, null]);
-    expect(nextSave(state)).toEqual({ kind: "create", key: span!.key, draft: span!.draft });
+    expect(nextSave(state)).toEqual({ kind: "create", key: span!.key, itemId: "", draft: span!.draft });
+  });
+
+  it("keeps the item a span was marked about, whatever item the screen moves to before it is saved", () => {
+    const state = run(initialTimelineState, key("s", 4, { itemId: "material:q2" }), key("s", 9, { itemId: "" }));
+    expect(state.own.map((s) => [s.draft.startFrame, s.itemId])).toEqual([
+      [4, "material:q2"],
+      [9, ""],
+    ]);
+    expect(nextSave(state)).toMatchObject({ kind: "create", itemId: "material:q2" });
   });
 
   it("marks the frame at the playhead with no in or out point; T goes back a label", () => {

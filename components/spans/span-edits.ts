@@ -26,6 +26,8 @@ export interface OwnSpan {
   /** Stable on screen: the server id, or `new:<n>` until the server gives one. */
   key: string;
   id: string | null;
+  /** The judged item it is about ('' for the video itself): fixed when it is marked. */
+  itemId: string;
   draft: SpanDraft;
   /** The last state the server confirmed (null: not saved yet); a failed save goes back to it. */
   base: SpanRecord | null;
@@ -79,6 +81,8 @@ export interface KeyContext {
   labels: readonly SpanLabel[];
   /** Read-only: keys that change spans only say so. */
   readOnly: boolean;
+  /** The item a span marked now is about ('' for the video itself). */
+  itemId?: string;
   /** Others' spans by key (a selected one of them can be looped with `l`). */
   others?: ReadonlyMap<string, { startFrame: number; endFrame: number }>;
 }
@@ -89,7 +93,7 @@ export type TimelineAction =
   | { type: "load"; spans: readonly SpanRecord[]; listedAt: number }
   | { type: "select"; key: string | null }
   | { type: "label"; index: number }
-  | { type: "create"; draft: SpanDraft }
+  | { type: "create"; draft: SpanDraft; itemId: string }
   | { type: "edit"; key: string; change: Partial<SpanDraft> }
   | { type: "withdraw"; key: string }
   | { type: "sent"; key: string }
@@ -118,6 +122,7 @@ function savedSpan(record: SpanRecord, savedAt = 0): OwnSpan {
     savedAt,
     key: record.id,
     id: record.id,
+    itemId: record.itemId,
     draft: draftOf(record),
     base: record,
     status: "saved",
@@ -159,11 +164,12 @@ function edited(state: TimelineState, key: string, change: Partial<SpanDraft>, w
   };
 }
 
-function created(state: TimelineState, draft: SpanDraft): TimelineState {
+function created(state: TimelineState, draft: SpanDraft, itemId: string): TimelineState {
   const key = `new:${state.nextLocal}`;
   const span: OwnSpan = {
     key,
     id: null,
+    itemId,
     draft,
     base: null,
     status: "dirty",
@@ -231,7 +237,10 @@ function keyed(state: TimelineState, key: string, context: KeyContext): Timeline
       const label = labels[state.labelIndex];
       if (!label) return say(state, "This task has no span labels to mark.", "error");
       const draft = { label: label.id, ...frames, boxes: [], note: "" };
-      return say(created(state, draft), `Marked ${label.label}, frames ${frames.startFrame}–${frames.endFrame}.`);
+      return say(
+        created(state, draft, context.itemId ?? ""),
+        `Marked ${label.label}, frames ${frames.startFrame}–${frames.endFrame}.`,
+      );
     }
     case "Delete":
     case "Backspace":
@@ -281,7 +290,7 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
     case "label":
       return { ...state, labelIndex: action.index };
     case "create":
-      return created(state, action.draft);
+      return created(state, action.draft, action.itemId);
     case "edit":
       return edited(state, action.key, action.change);
     case "withdraw":
@@ -336,7 +345,7 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
 
 /** The request the save worker sends next (one at a time, oldest change first); null when nothing waits. */
 export type SaveRequest =
-  | { kind: "create"; key: string; draft: SpanDraft }
+  | { kind: "create"; key: string; itemId: string; draft: SpanDraft }
   | { kind: "update"; key: string; id: string; draft: SpanDraft; expectedVersion: number }
   | { kind: "withdraw"; key: string; id: string; expectedVersion: number };
 
@@ -345,7 +354,7 @@ export function nextSave(state: TimelineState): SaveRequest | null {
   for (const key of state.queue) {
     const span = state.own.find((s) => s.key === key);
     if (!span || span.status !== "dirty") continue;
-    if (span.id === null) return { kind: "create", key, draft: span.draft };
+    if (span.id === null) return { kind: "create", key, itemId: span.itemId, draft: span.draft };
     const expectedVersion = span.base?.version ?? 1;
     if (span.withdrawing) return { kind: "withdraw", key, id: span.id, expectedVersion };
     return { kind: "update", key, id: span.id, draft: span.draft, expectedVersion };

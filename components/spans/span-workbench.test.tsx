@@ -292,6 +292,44 @@ describe("SpanWorkbench keys", () => {
   });
 });
 
+describe("SpanWorkbench items", () => {
+  it("a span marked about one item is saved about it after the screen moves to another, and is drawn only there", async () => {
+    const pending: ((response: Response) => void)[] = [];
+    const calls = stubApi([], () => new Promise((resolve) => pending.push(resolve)));
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const editor = (itemId: string) => (
+      <QueryClientProvider client={client}>
+        <SpanWorkbench
+          videoId="v1"
+          projectId="p1"
+          task="project"
+          labels={labels}
+          currentUserId="u1"
+          itemId={itemId}
+          keyScope="page"
+        />
+      </QueryClientProvider>
+    );
+    const { rerender } = render(editor("material:q1"));
+    await screen.findByTestId("span-timeline");
+    present(3);
+    press("s");
+    present(8);
+    press("s");
+    await waitFor(() => expect(calls).toHaveLength(1));
+    rerender(editor("material:q2"));
+    expect(screen.queryByTestId("span-new:1")).toBeNull();
+    await act(async () => pending[0]!(json(span({ id: "A", itemId: "material:q1", startFrame: 3, endFrame: 3 }), 201)));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls.map((c) => [c.body!.itemId, c.body!.startFrame])).toEqual([
+      ["material:q1", 3],
+      ["material:q1", 8],
+    ]);
+    rerender(editor("material:q1"));
+    expect(screen.getByTestId("span-A").dataset.start).toBe("3");
+  });
+});
+
 describe("SpanWorkbench embedded (keyScope focus)", () => {
   it("leaves the host screen's keys alone, and takes its own only while focus is inside the editor", async () => {
     const calls = stubApi([], async () => json(span({ id: "N" }), 201));

@@ -80,8 +80,9 @@ export interface SpanWorkbenchProps {
   videoRef?: RefObject<HTMLVideoElement | null>;
 }
 
-function isOwn(span: SpanRecord, userId: string, itemId: string): boolean {
-  return span.authorKind === "reviewer" && span.authorId === userId && span.itemId === itemId;
+/** The caller's own spans, of any item (those of another item are kept, and saved, but not drawn). */
+function isOwn(span: SpanRecord, userId: string): boolean {
+  return span.authorKind === "reviewer" && span.authorId === userId;
 }
 
 /** The frame set's key frames and clusters as frames of the video (each frame's time mapped with frameAtTime). */
@@ -109,9 +110,11 @@ function useTracks(
   labels: readonly SpanLabel[],
   mine: (span: SpanRecord) => boolean,
   readOnly: boolean,
+  itemId: string,
 ): { tracks: Track[]; others: Map<string, SpanRecord>; shown: ShownSpan[] } {
   return useMemo(() => {
-    const own: TimelineSpan[] = shownOwnSpans(state).map((s) => ({
+    const ownHere = shownOwnSpans(state).filter((s) => s.itemId === itemId);
+    const own: TimelineSpan[] = ownHere.map((s) => ({
       key: s.key,
       id: s.id,
       ...s.draft,
@@ -148,7 +151,7 @@ function useTracks(
     if (unlisted.length > 0)
       tracks.push({ id: "unlisted", title: "Other labels", spans: unlisted, editableLabel: null });
     const shown: ShownSpan[] = [
-      ...shownOwnSpans(state).map((s) => ({
+      ...ownHere.map((s) => ({
         key: s.key,
         id: s.id,
         label: s.draft.label,
@@ -172,7 +175,7 @@ function useTracks(
       })),
     ];
     return { tracks, others, shown };
-  }, [state, serverSpans, labels, mine, readOnly]);
+  }, [state, serverSpans, labels, mine, readOnly, itemId]);
 }
 
 /** The keys: player and view keys here, span keys through the reducer (in order, none lost). */
@@ -184,6 +187,7 @@ function useWorkbenchKeys(input: {
   playhead: Playhead;
   labels: readonly SpanLabel[];
   readOnly: boolean;
+  itemId: string;
   others: ReadonlyMap<string, SpanRecord>;
   dispatch: (action: TimelineAction) => void;
   setView: React.Dispatch<React.SetStateAction<TimelineView>>;
@@ -222,6 +226,7 @@ function useWorkbenchKeys(input: {
         frameCount,
         labels: input.labels,
         readOnly: input.readOnly,
+        itemId: input.itemId,
         others: input.others,
       },
     });
@@ -300,16 +305,13 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
   const frameCount = times.data?.timesS.length ?? 0;
   const [view, setView] = useFrameView(frameCount);
 
-  const mine = useMemo(
-    () => (span: SpanRecord) => isOwn(span, currentUserId, itemId) && !readOnly,
-    [currentUserId, itemId, readOnly],
-  );
-  useEffect(() => dispatch({ type: "reset" }), [task, itemId]);
+  const mine = useMemo(() => (span: SpanRecord) => isOwn(span, currentUserId) && !readOnly, [currentUserId, readOnly]);
+  useEffect(() => dispatch({ type: "reset" }), [task]);
   const serverSpans = useMemo(() => spans.data?.spans ?? [], [spans.data]);
   const listedAt = spans.data?.listedAt ?? 0;
   useEffect(() => dispatch({ type: "load", spans: serverSpans.filter(mine), listedAt }), [serverSpans, mine, listedAt]);
-  useSpanSaves(state, dispatch, { videoId, task, itemId, queueId: props.queueId });
-  const { tracks, others, shown } = useTracks(state, serverSpans, labels, mine, readOnly);
+  useSpanSaves(state, dispatch, { videoId, task, queueId: props.queueId });
+  const { tracks, others, shown } = useTracks(state, serverSpans, labels, mine, readOnly, itemId);
   const onSpansChange = props.onSpansChange;
   useEffect(() => onSpansChange?.(shown), [shown, onSpansChange]);
   useWorkbenchKeys({
@@ -320,6 +322,7 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
     playhead,
     labels,
     readOnly,
+    itemId,
     others,
     dispatch,
     setView,
@@ -379,6 +382,7 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
         state={state}
         dispatch={dispatch}
         videoRef={videoRef}
+        itemId={itemId}
       />
       <KeyListOverlay
         open={help}
@@ -403,6 +407,7 @@ function TimelineArea({
   state,
   dispatch,
   videoRef,
+  itemId,
 }: {
   times: { data?: FrameTimes; error: Error | null };
   spansError: Error | null;
@@ -414,6 +419,7 @@ function TimelineArea({
   state: TimelineState;
   dispatch: (action: TimelineAction) => void;
   videoRef: RefObject<HTMLVideoElement | null>;
+  itemId: string;
 }) {
   if (times.error)
     return (
@@ -441,7 +447,9 @@ function TimelineArea({
       inOut={{ inFrame: state.inFrame, outFrame: state.outFrame }}
       onSelect={(key) => dispatch({ type: "select", key })}
       onChange={(key, frames) => dispatch({ type: "edit", key, change: frames })}
-      onCreate={(label, frames) => dispatch({ type: "create", draft: { label, ...frames, boxes: [], note: "" } })}
+      onCreate={(label, frames) =>
+        dispatch({ type: "create", itemId, draft: { label, ...frames, boxes: [], note: "" } })
+      }
       onSeek={(frame) => videoRef.current && seekToFrame(videoRef.current, data, playhead, frame)}
     />
   );

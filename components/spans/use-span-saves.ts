@@ -11,7 +11,6 @@ import { nextSave, type SaveRequest, type TimelineAction, type TimelineState } f
 export interface SaveTarget {
   videoId: string;
   task: string;
-  itemId: string;
   queueId?: string;
 }
 
@@ -19,7 +18,7 @@ async function send(request: SaveRequest, target: SaveTarget) {
   if (request.kind === "create")
     return api.createSpan(target.videoId, {
       task: target.task,
-      itemId: target.itemId,
+      itemId: request.itemId,
       ...request.draft,
       ...(target.queueId ? { queueId: target.queueId } : {}),
     });
