@@ -5,13 +5,15 @@ import { requireProjectAccess, roleCan } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { redactInspectedStepsFor } from "../visibility/judge-visibility";
 import { withoutServerDetails } from "./step-errors";
+import { sentShapeSchema, storedSaw } from "./call-record";
 
 /**
  * What the call inspector shows for one video of a run: each step with its calls (rendered prompt,
  * frames, raw answer, parse result). The excerpt of an endpoint's error body is for owners only:
  * it is what a misconfigured endpoint (or one pointed somewhere it should not be) answered. A reviewer
  * holding the video blind (lib/visibility) sees the steps that carry no judge values and, of the scoring
- * steps, only their status.
+ * steps, only their status. Each call comes with what it showed the judge (`saw`, read by lib/judge/call-record.ts)
+ * and how many of its frames went as one video part.
  */
 export async function inspectRunVideo(
   prisma: PrismaClient,
@@ -36,10 +38,17 @@ export async function inspectRunVideo(
   const shown = steps.map((step) => ({
     ...step,
     error: publicStepError(step.status, step.error),
-    calls: step.calls.map((call) => ({ ...call, errorExcerpt: showExcerpts ? call.errorExcerpt : null })),
+    calls: step.calls.map((call) => ({
+      ...call,
+      errorExcerpt: showExcerpts ? call.errorExcerpt : null,
+      saw: storedSaw(call.saw),
+      videoFrames: videoFramesOf(call.request),
+    })),
   }));
   return {
     run,
+    // Replaying sends to the run's endpoint (lib/judge/call-replay.ts): the owners' action.
+    canReplay: roleCan(role, "runs.manage"),
     ...(await redactInspectedStepsFor(
       prisma,
       actor.userId,
@@ -58,4 +67,11 @@ export async function inspectRunVideo(
 export function publicStepError(status: string, error: string | null): string | null {
   if (error === null || status !== "failed") return error;
   return withoutServerDetails(error, 1000);
+}
+
+/** How many of a call's frames, from the first, went as one video part: its record's `sent.videoFrames`, else 0. */
+function videoFramesOf(request: unknown): number {
+  const sent = typeof request === "object" && request !== null && "sent" in request ? request.sent : null;
+  const parsed = sentShapeSchema.safeParse(sent);
+  return parsed.success ? parsed.data.videoFrames : 0;
 }

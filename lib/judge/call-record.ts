@@ -133,3 +133,23 @@ export function promptShapeOf(
     ...(sent ? { sent } : {}),
   };
 }
+
+/** The most instants a clip's bar marks (a high rate over a long clip would draw thousands). */
+export const MAX_MARKED_INSTANTS = 1000;
+
+/**
+ * The instants of a clip the endpoint was asked to sample, in seconds: `numFrames` spread evenly from the first frame
+ * to the last (vLLM's loaders take `linspace(0, total - 1, num_frames)`), or one every 1/`fps` seconds from the start.
+ * At most MAX_MARKED_INSTANTS, evenly thinned beyond that.
+ */
+export function sampledInstants(clip: Pick<SawClip, "durationS" | "sampling">): number[] {
+  const duration = Math.max(0, clip.durationS);
+  const count =
+    "numFrames" in clip.sampling ? clip.sampling.numFrames : Math.max(1, Math.ceil(duration * clip.sampling.fps));
+  const step = "numFrames" in clip.sampling ? (count > 1 ? duration / (count - 1) : 0) : 1 / clip.sampling.fps;
+  const shown = Math.min(count, MAX_MARKED_INSTANTS);
+  return Array.from({ length: shown }, (_, i) => {
+    const k = shown === count ? i : Math.round((i * (count - 1)) / Math.max(1, shown - 1));
+    return Math.min(duration, Math.round(k * step * 1000) / 1000);
+  });
+}

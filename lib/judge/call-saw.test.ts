@@ -9,6 +9,7 @@ import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { createEndpoint } from "./endpoints";
 import { createRun } from "./runs";
 import { storedSaw } from "./call-record";
+import { inspectRunVideo } from "./call-inspector";
 import { bodyRecordingProxy } from "../testing/body-proxy";
 
 let stub: StubServer;
@@ -128,5 +129,41 @@ describe("what each judge call saw", () => {
       expect(cached!.bytesSent).toBe(0);
       expect(original!.bytesSent).toBeGreaterThan(0);
     }
+  });
+
+  it("shows the inspector each call's record, replay to owners only, and nothing of a scoring call to a blind reviewer", async () => {
+    const { projectId, videoId, endpointId, frames } = await setup(8);
+    const first = await run(projectId, endpointId);
+    const reviewer = await makeUser();
+    await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
+
+    const seen = await inspectRunVideo(prisma, owner, projectId, first.id, videoId);
+    expect(seen.canReplay).toBe(true);
+    const cluster = seen.steps.find((s) => s.stepId === "dynamic_hallucination" && s.scopeIndex === 0)!;
+    expect(cluster.calls[0]!.saw?.frames.map((f) => f.frameId)).toEqual([frames[0]!.id, frames[1]!.id, frames[2]!.id]);
+    expect(cluster.calls[0]!.videoFrames).toBe(0);
+    expect(cluster.calls[0]!.bytesSent).toBeGreaterThan(0);
+    expect((await inspectRunVideo(prisma, reviewer, projectId, first.id, videoId)).canReplay).toBe(false);
+
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId,
+        name: "Q",
+        runId: first.id,
+        scope: "verdict",
+        blind: true,
+        reviewersPerItem: 1,
+        itemCount: 1,
+        createdById: owner.userId,
+      },
+    });
+    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId, position: 0 } });
+    await prisma.reviewQueueAssignment.create({
+      data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId },
+    });
+    const blind = await inspectRunVideo(prisma, reviewer, projectId, first.id, videoId);
+    expect(blind.blind).toBe(true);
+    expect(blind.steps.find((s) => s.stepId === "dynamic_hallucination")!.calls).toEqual([]);
+    expect(blind.steps.find((s) => s.stepId === "static_kg")!.calls[0]!.saw?.frames).toHaveLength(1);
   });
 });

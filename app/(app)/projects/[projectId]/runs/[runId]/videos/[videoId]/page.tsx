@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
+import { CallSawView } from "@/components/judge/call-saw-view";
+import { ReplayCall } from "@/components/judge/replay-call";
 import { CodeWithName } from "@/components/tasks/target-legend";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
@@ -11,7 +13,10 @@ import { formatCost } from "@/lib/format/numbers";
 
 type Call = Awaited<ReturnType<typeof inspectRunVideo>>["steps"][number]["calls"][number];
 
-/** The call inspector: for each step, the rendered prompt, the images, the raw answer and the parse result. */
+/**
+ * The call inspector: for each step, the rendered prompt, what each call showed the judge, the raw answer and the
+ * parse result.
+ */
 export default async function CallInspectorPage({
   params,
 }: {
@@ -23,7 +28,7 @@ export default async function CallInspectorPage({
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
-  const { run, steps, blind } = inspection;
+  const { run, steps, blind, canReplay } = inspection;
   const task = catalogue.findTask(run.pipeline);
   const scoring = judgeValueSteps(run.pipeline, catalogue.tasks);
   const withheld = (stepId: string) => blind && (scoring === null || scoring.has(stepId));
@@ -100,7 +105,7 @@ export default async function CallInspectorPage({
             </pre>
           )}
           {step.calls.map((call) => (
-            <CallDetails key={call.id} call={call} />
+            <CallDetails key={call.id} call={call} runId={runId} canReplay={canReplay} />
           ))}
         </details>
       ))}
@@ -108,8 +113,11 @@ export default async function CallInspectorPage({
   );
 }
 
-/** One call of a step: its cost and outcome, the frames and text sent, the reasoning and the raw answer. */
-function CallDetails({ call }: { call: Call }) {
+/**
+ * One call of a step: its cost and outcome, what it showed the judge (frames or clip, bytes, usage), the text sent,
+ * the reasoning and the raw answer; an owner may replay it.
+ */
+function CallDetails({ call, runId, canReplay }: { call: Call; runId: string; canReplay: boolean }) {
   const request = call.request as {
     text?: string;
     frameIds?: string[];
@@ -134,12 +142,22 @@ function CallDetails({ call }: { call: Call }) {
           The endpoint answered (excerpt, shown to owners only): <code className="break-all">{call.errorExcerpt}</code>
         </p>
       )}
-      <div className="mt-1 flex flex-wrap gap-1">
-        {(request.frameIds ?? []).map((id) => (
-          // eslint-disable-next-line @next/next/no-img-element
-          <img key={id} src={`/api/v1/frames/${id}/image`} alt="frame sent to the judge" className="h-16 rounded" />
-        ))}
-      </div>
+      {call.saw ? (
+        <CallSawView
+          saw={call.saw}
+          bytesSent={call.bytesSent}
+          cached={call.cached}
+          videoFrames={call.videoFrames}
+          usage={{ ...call, answered: call.status === "answered" }}
+        />
+      ) : (
+        <div className="mt-1 flex flex-wrap gap-1">
+          {(request.frameIds ?? []).map((id) => (
+            // eslint-disable-next-line @next/next/no-img-element
+            <img key={id} src={`/api/v1/frames/${id}/image`} alt="frame sent to the judge" className="h-16 rounded" />
+          ))}
+        </div>
+      )}
       <pre tabIndex={0} className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">
         {request.text}
       </pre>
@@ -161,6 +179,7 @@ function CallDetails({ call }: { call: Call }) {
       >
         {call.responseText ?? "(no answer)"}
       </pre>
+      {canReplay && call.saw && <ReplayCall runId={runId} callId={call.id} />}
     </div>
   );
 }
