@@ -96,29 +96,30 @@ import * as route92 from "./runs/[runId]/ensemble/route";
 import * as route93 from "./runs/[runId]/judge-spans/route";
 import * as route94 from "./runs/[runId]/label-next/route";
 import * as route95 from "./runs/[runId]/leaderboard/route";
-import * as route96 from "./runs/[runId]/qa/route";
-import * as route97 from "./runs/[runId]/resume/route";
-import * as route98 from "./runs/[runId]/vbench2/route";
-import * as route99 from "./runs/[runId]/videos/[videoId]/ensemble/route";
-import * as route100 from "./runs/[runId]/videos/[videoId]/review/[target]/route";
-import * as route101 from "./scores/[scoreId]/review/route";
-import * as route102 from "./spans/[spanId]/route";
-import * as route103 from "./uploads/[uploadId]/route";
-import * as route104 from "./uploads/[uploadId]/complete/route";
-import * as route105 from "./videos/[videoId]/route";
-import * as route106 from "./videos/[videoId]/edits/route";
-import * as route107 from "./videos/[videoId]/extraction-error/route";
-import * as route108 from "./videos/[videoId]/file/route";
-import * as route109 from "./videos/[videoId]/frame-sets/route";
-import * as route110 from "./videos/[videoId]/frame-times/route";
-import * as route111 from "./videos/[videoId]/gold-spans/route";
-import * as route112 from "./videos/[videoId]/reviews/route";
-import * as route113 from "./videos/[videoId]/scores/route";
-import * as route114 from "./videos/[videoId]/spans/route";
-import * as route115 from "./webhooks/[webhookId]/route";
-import * as route116 from "./webhooks/[webhookId]/deliveries/route";
-import * as route117 from "./webhooks/[webhookId]/deliveries/[deliveryId]/redeliver/route";
-import * as route118 from "./webhooks/[webhookId]/ping/route";
+import * as route96 from "./runs/[runId]/manifest/route";
+import * as route97 from "./runs/[runId]/qa/route";
+import * as route98 from "./runs/[runId]/resume/route";
+import * as route99 from "./runs/[runId]/vbench2/route";
+import * as route100 from "./runs/[runId]/videos/[videoId]/ensemble/route";
+import * as route101 from "./runs/[runId]/videos/[videoId]/review/[target]/route";
+import * as route102 from "./scores/[scoreId]/review/route";
+import * as route103 from "./spans/[spanId]/route";
+import * as route104 from "./uploads/[uploadId]/route";
+import * as route105 from "./uploads/[uploadId]/complete/route";
+import * as route106 from "./videos/[videoId]/route";
+import * as route107 from "./videos/[videoId]/edits/route";
+import * as route108 from "./videos/[videoId]/extraction-error/route";
+import * as route109 from "./videos/[videoId]/file/route";
+import * as route110 from "./videos/[videoId]/frame-sets/route";
+import * as route111 from "./videos/[videoId]/frame-times/route";
+import * as route112 from "./videos/[videoId]/gold-spans/route";
+import * as route113 from "./videos/[videoId]/reviews/route";
+import * as route114 from "./videos/[videoId]/scores/route";
+import * as route115 from "./videos/[videoId]/spans/route";
+import * as route116 from "./webhooks/[webhookId]/route";
+import * as route117 from "./webhooks/[webhookId]/deliveries/route";
+import * as route118 from "./webhooks/[webhookId]/deliveries/[deliveryId]/redeliver/route";
+import * as route119 from "./webhooks/[webhookId]/ping/route";
 
 /**
  * Every route file under app/api/v1 with its path as OpenAPI writes it, for the OpenAPI document. The document's own
@@ -223,28 +224,29 @@ export function apiRouteIndex(documentRoute: RouteModule): RouteModuleEntry[] {
     { path: "/api/v1/runs/{runId}/judge-spans", module: route93 },
     { path: "/api/v1/runs/{runId}/label-next", module: route94 },
     { path: "/api/v1/runs/{runId}/leaderboard", module: route95 },
-    { path: "/api/v1/runs/{runId}/qa", module: route96 },
-    { path: "/api/v1/runs/{runId}/resume", module: route97 },
-    { path: "/api/v1/runs/{runId}/vbench2", module: route98 },
-    { path: "/api/v1/runs/{runId}/videos/{videoId}/ensemble", module: route99 },
-    { path: "/api/v1/runs/{runId}/videos/{videoId}/review/{target}", module: route100 },
-    { path: "/api/v1/scores/{scoreId}/review", module: route101 },
-    { path: "/api/v1/spans/{spanId}", module: route102 },
-    { path: "/api/v1/uploads/{uploadId}", module: route103 },
-    { path: "/api/v1/uploads/{uploadId}/complete", module: route104 },
-    { path: "/api/v1/videos/{videoId}", module: route105 },
-    { path: "/api/v1/videos/{videoId}/edits", module: route106 },
-    { path: "/api/v1/videos/{videoId}/extraction-error", module: route107 },
-    { path: "/api/v1/videos/{videoId}/file", module: route108 },
-    { path: "/api/v1/videos/{videoId}/frame-sets", module: route109 },
-    { path: "/api/v1/videos/{videoId}/frame-times", module: route110 },
-    { path: "/api/v1/videos/{videoId}/gold-spans", module: route111 },
-    { path: "/api/v1/videos/{videoId}/reviews", module: route112 },
-    { path: "/api/v1/videos/{videoId}/scores", module: route113 },
-    { path: "/api/v1/videos/{videoId}/spans", module: route114 },
-    { path: "/api/v1/webhooks/{webhookId}", module: route115 },
-    { path: "/api/v1/webhooks/{webhookId}/deliveries", module: route116 },
-    { path: "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", module: route117 },
-    { path: "/api/v1/webhooks/{webhookId}/ping", module: route118 },
+    { path: "/api/v1/runs/{runId}/manifest", module: route96 },
+    { path: "/api/v1/runs/{runId}/qa", module: route97 },
+    { path: "/api/v1/runs/{runId}/resume", module: route98 },
+    { path: "/api/v1/runs/{runId}/vbench2", module: route99 },
+    { path: "/api/v1/runs/{runId}/videos/{videoId}/ensemble", module: route100 },
+    { path: "/api/v1/runs/{runId}/videos/{videoId}/review/{target}", module: route101 },
+    { path: "/api/v1/scores/{scoreId}/review", module: route102 },
+    { path: "/api/v1/spans/{spanId}", module: route103 },
+    { path: "/api/v1/uploads/{uploadId}", module: route104 },
+    { path: "/api/v1/uploads/{uploadId}/complete", module: route105 },
+    { path: "/api/v1/videos/{videoId}", module: route106 },
+    { path: "/api/v1/videos/{videoId}/edits", module: route107 },
+    { path: "/api/v1/videos/{videoId}/extraction-error", module: route108 },
+    { path: "/api/v1/videos/{videoId}/file", module: route109 },
+    { path: "/api/v1/videos/{videoId}/frame-sets", module: route110 },
+    { path: "/api/v1/videos/{videoId}/frame-times", module: route111 },
+    { path: "/api/v1/videos/{videoId}/gold-spans", module: route112 },
+    { path: "/api/v1/videos/{videoId}/reviews", module: route113 },
+    { path: "/api/v1/videos/{videoId}/scores", module: route114 },
+    { path: "/api/v1/videos/{videoId}/spans", module: route115 },
+    { path: "/api/v1/webhooks/{webhookId}", module: route116 },
+    { path: "/api/v1/webhooks/{webhookId}/deliveries", module: route117 },
+    { path: "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", module: route118 },
+    { path: "/api/v1/webhooks/{webhookId}/ping", module: route119 },
   ];
 }

@@ -1,8 +1,8 @@
 import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { appJudgeQueue } from "@/lib/judge/app-judge";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { createRun, listRuns } from "@/lib/judge/runs";
+import { listRuns } from "@/lib/judge/runs";
+import { runRequestSchema, startRunRequest } from "@/lib/judge/run-manifest";
 // Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
 import "@/lib/tasks/modules";
 import { ok, created } from "@/lib/api/openapi/route-builders";
@@ -25,23 +25,28 @@ export const POST = withProject(
   {
     summary: "Start a run",
     description:
-      "No `videoIds`: every video with the frame set the pipeline needs. `batch` needs an endpoint that supports the Batch API. `dryRun: true` starts nothing and answers the run's cost estimate (calls, images, video frames and seconds, input and output tokens, price); a started run keeps the same estimate. `budgetUsd` stops the run, resumable, once its calls cost that much.",
-    body: { kind: "json", schema: createRunSchema },
+      "No `videoIds`: every video with the frame set the pipeline needs. `batch` needs an endpoint that supports the Batch API. `dryRun: true` starts nothing and answers the run's cost estimate (calls, images, video frames and seconds, input and output tokens, price); a started run keeps the same estimate. `budgetUsd` stops the run, resumable, once its calls cost that much. `{manifest, endpointId?}` runs a downloaded run manifest again (on its endpoint, or the one named): a prompt version it names that no longer exists is a 404, one whose text changed a 409.",
+    // A manifest of 100,000 videos with their frame sets takes about 8 MiB.
+    body: { kind: "json", schema: runRequestSchema, maxBytes: 16 * 1024 * 1024 },
     responses: [
       created(
-        "`{id, videos, withoutFrames, withoutFramesCount, beingDeletedCount}` (the videos in scope a queued or running deletion is removing, left out; runs of an item pipeline also `items`, `excludedItems`); a dry run: `{dryRun: true, videos, withoutFramesCount, beingDeletedCount, estimate, estimateError}`.",
+        "`{id, videos, withoutFrames, withoutFramesCount, beingDeletedCount}` (the videos in scope a queued or running deletion is removing, left out; runs of an item pipeline also `items`, `excludedItems`).",
+      ),
+      ok(
+        "A dry run: `{dryRun: true, videos, withoutFramesCount, beingDeletedCount, estimate, estimateError}` (`estimate` null with `estimateError` when a template would not render).",
       ),
     ],
     // A video deleted while the run was starting: nothing saved, start again.
-    errors: [409],
+    errors: [404, 409],
   },
-  async ({ actor, project, body: input, catalogue }) => {
-    const run = await createRun(
+  async ({ actor, project, body, catalogue }) => {
+    const run = await startRunRequest(
       { prisma, queue: appJudgeQueue(), pipelines: catalogue.pipelines },
       actor,
       project.id,
-      input,
+      catalogue,
+      body,
     );
-    return Response.json(run, { status: 201 });
+    return Response.json(run, { status: "dryRun" in run ? 200 : 201 });
   },
 );
