@@ -10,6 +10,24 @@ import { z } from "zod";
 /** The image counts the probe tries, in order; the most it accepted is `maxImages` (16: at least 16). */
 export const PROBE_IMAGE_COUNTS = [1, 2, 4, 8, 16] as const;
 
+/** What the probe found of one input mode (lib/judge/endpoint-probe-video.ts). */
+export const inputModeFindingSchema = z.object({
+  /** "yes": a request in this mode was answered; "no": refused with a 4xx; "unknown": not settled. */
+  accepted: z.enum(["yes", "no", "unknown"]),
+  /** The endpoint's words when it refused the mode (sanitised, at most 200 characters). */
+  refusal: z.string().max(200).nullable(),
+  /**
+   * The most frames one answered request carried: images per request (`images`), frames in the video part
+   * (`video-frames`), frames asked to be sampled from the clip (`video-file`); null: none answered.
+   */
+  maxFrames: z.number().int().min(0).nullable(),
+  /** The largest answered request body in this mode, in bytes (null: none, or not measured). */
+  maxBodyBytes: z.number().int().min(0).nullable(),
+  /** The frame count the answer named ("How many frames does this video have?"); null: it named none. */
+  sawFrames: z.number().int().min(0).nullable(),
+});
+export type InputModeFinding = z.infer<typeof inputModeFindingSchema>;
+
 export const endpointCapabilitiesSchema = z.object({
   /** Whether a request with an image was accepted: "no" when it was refused with a 400 about images. */
   images: z.enum(["yes", "no", "unknown"]),
@@ -27,6 +45,20 @@ export const endpointCapabilitiesSchema = z.object({
   latencyMs: z.number().int().min(0),
   /** What the probe could not settle and why, in plain words. */
   notes: z.array(z.string().max(400)).max(20),
+  /** Each input mode's finding; null: probed before modes were (the endpoint's mode is then as its owner set it). */
+  inputModes: z
+    .object({
+      images: inputModeFindingSchema,
+      "video-frames": inputModeFindingSchema,
+      "video-file": inputModeFindingSchema,
+    })
+    .nullable()
+    .default(null),
+  /**
+   * The largest request body accepted below one the endpoint refused, in bytes: a clip too large for it goes by a
+   * signed URL (lib/judge/engine/video-media.ts). Null: no body was refused within the sizes the probe tried.
+   */
+  maxBodyBytes: z.number().int().positive().nullable().default(null),
 });
 export type EndpointCapabilities = z.infer<typeof endpointCapabilitiesSchema>;
 

@@ -57,8 +57,10 @@ describe("the endpoint probe", () => {
       contextLength: null,
     });
     expect(result.capabilities!.latencyMs).toBe(result.latencyMs);
-    // 1 test + 4 image counts + json_schema + logprobs + context
-    expect(stub.requests.map((r) => r.imageCount)).toEqual([1, 2, 4, 8, 16, 0, 0, 0]);
+    // 1 test + 4 image counts + json_schema + logprobs + context, then the video modes (./endpoint-probe-video.test.ts)
+    expect(stub.requests.filter((r) => r.videos.length === 0).map((r) => r.imageCount)).toEqual([
+      1, 2, 4, 8, 16, 0, 0, 0,
+    ]);
     const stored = await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } });
     expect(capabilitiesOf(stored.capabilities)).toEqual(result.capabilities);
     expect(stored.probedAt?.toISOString()).toBe(result.probedAt);
@@ -78,7 +80,12 @@ describe("the endpoint probe", () => {
       contextLength: 8192,
     });
     // It stopped at the first refused count (4) and did not try 8 or 16.
-    expect(stub.requests.map((r) => r.imageCount).filter((n) => n > 0)).toEqual([1, 2, 4]);
+    expect(
+      stub.requests
+        .filter((r) => r.videos.length === 0)
+        .map((r) => r.imageCount)
+        .filter((n) => n > 0),
+    ).toEqual([1, 2, 4]);
     expect(imageLimitOf(capabilities)).toBe(2);
   });
 

@@ -4,10 +4,11 @@ import type { Actor } from "../auth/actor";
 import { managedEndpoint } from "./endpoint-lifecycle";
 import { assertEndpointUrlAllowed, EndpointNotAllowedError } from "./endpoint-url-policy";
 import { endpointConfigOf } from "./endpoints";
-import { clientForEndpoint, LlmError, type ChatRequest, type ChatResult, type LlmClient } from "./llm-client";
+import { clientForEndpoint, LlmError, type ChatRequest, type LlmClient } from "./llm-client";
 import { solidColourDataUrl, TEST_COLOURS, type TestColour } from "./test-image";
 import { contextLengthIn, PROBE_IMAGE_COUNTS, type EndpointCapabilities } from "./endpoint-capabilities";
 import type { EndpointConfig } from "./engine/judge-video";
+import { probeInputModes, type ProbeAttempt } from "./endpoint-probe-video";
 
 /**
  * The Judge page's *Test* button: one small request to an endpoint, through the same client the judge
@@ -155,15 +156,15 @@ const PROBE_SCHEMA = {
   },
 };
 
-type Attempt =
-  { ok: true; result: ChatResult } | { ok: false; refused: boolean; error: LlmError | null; words: string };
+type Attempt = ProbeAttempt;
 
 /**
  * What the endpoint can do, one small request at a time (never in parallel, so its limits are not tested
  * too): the most images per request (1, 2, 4, 8, 16 small PNGs, stopping at the first refusal), the
  * strongest `response_format` it accepts (json_schema, then json_object), whether `top_logprobs` come back,
- * whether answers carry usage, and its context length when a refusal names it. A refusal (4xx) settles a
- * question; any other failure leaves it unsettled (null), with a note.
+ * whether answers carry usage, its context length when a refusal names it, and which input modes it takes (images,
+ * a video of frames, a clip; ./endpoint-probe-video.ts). A refusal (4xx) settles a question; any other failure
+ * leaves it unsettled (null), with a note.
  */
 export async function probeCapabilities(
   client: LlmClient,
@@ -266,7 +267,13 @@ export async function probeCapabilities(
     contextLength = contextLengthIn(contextOutcome.error?.excerpt) ?? contextLengthIn(contextOutcome.error?.message);
   if (contextLength === null) notes.push("Context length: the endpoint did not state it.");
 
+  // Input modes: one small video request at a time in each video mode (./endpoint-probe-video.ts).
+  const imageRefusal = images === "no" ? (tested.result.error ?? tested.result.answer ?? "").slice(0, 200) : null;
+  const modes = await probeInputModes(attempt, { accepted: images, maxImages, refusal: imageRefusal }, notes);
+
   return {
+    inputModes: modes.inputModes,
+    maxBodyBytes: modes.maxBodyBytes,
     images,
     maxImages,
     jsonMode,
