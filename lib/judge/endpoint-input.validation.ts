@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { baseUrlProblem } from "./base-url";
+import { inputModeSchema } from "./input-modes";
 
 /**
  * An endpoint's fields without defaults. The update schema is its `.partial()`: zod 4 fills in a
@@ -50,6 +51,11 @@ const endpointFields = z.object({
   /** Ask for the answer tokens' logprobs, `topLogprobs` (1–20) alternatives each, for expected scores; off unless set. */
   requestLogprobs: z.boolean().optional(),
   topLogprobs: z.number().int().min(1).max(20).optional(),
+  /**
+   * How a judge call shows a video (lib/judge/input-modes.ts): images, video-frames or video-file; absent on create:
+   * images. The probe's findings (capabilities.inputModes) inform it, never block it.
+   */
+  inputMode: inputModeSchema.optional(),
 });
 
 export const endpointInputSchema = endpointFields.extend({
