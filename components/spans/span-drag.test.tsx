@@ -24,6 +24,18 @@ describe("dragging spans", () => {
     expect(dragged({ mode: "end", from, frame0: 20 }, 0, 3, geometry)).toEqual({ startFrame: 10, endFrame: 10 });
   });
 
+  it("gives only the frames of a span the track passes whole (its edit is saved as is: a key the API does not know is a 400)", () => {
+    const span = { ...from, key: "s1", id: "s1", label: "l", boxes: [], kind: "own" as const, author: "you" };
+    expect(dragged({ mode: "end", from: span, frame0: 20 }, 0, 33, geometry)).toStrictEqual({
+      startFrame: 10,
+      endFrame: 33,
+    });
+    expect(dragged({ mode: "body", from: span, frame0: 15 }, 20, 0, geometry)).toStrictEqual({
+      startFrame: 12,
+      endFrame: 22,
+    });
+  });
+
   it("marks the frames between press and release on empty track, either way round", () => {
     expect(dragged({ mode: "new", from: { startFrame: 40, endFrame: 40 }, frame0: 40 }, 0, 30, geometry)).toEqual({
       startFrame: 30,

@@ -58,10 +58,14 @@ export function dragged(
   geometry: TrackGeometry,
 ): { startFrame: number; endFrame: number } {
   const { view, width, frameCount } = geometry;
-  if (drag.mode === "body") return movedBy(drag.from, pixelsToFrames(view, width, dx), frameCount);
   if (drag.mode === "new")
     return { startFrame: Math.min(drag.frame0, frameAtPointer), endFrame: Math.max(drag.frame0, frameAtPointer) };
-  return withEdgeAt(drag.from, drag.mode, frameAtPointer, frameCount);
+  // Only the frames: `from` may be the whole span on screen, and its other fields are no edit (the save sends the edit).
+  const { startFrame, endFrame } =
+    drag.mode === "body"
+      ? movedBy(drag.from, pixelsToFrames(view, width, dx), frameCount)
+      : withEdgeAt(drag.from, drag.mode, frameAtPointer, frameCount);
+  return { startFrame, endFrame };
 }
 
 const TONES: Record<TimelineSpan["kind"], string> = {
