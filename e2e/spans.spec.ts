@@ -16,7 +16,8 @@ import { sharedDataPath } from "../lib/testing/shared-data";
 // end edge, then its body), plays it in a loop (l) and sees the playhead stay inside, draws a box on the paused frame
 // and finds it all again after a reload. At every boundary the picture in the player (a fingerprint of the <video>
 // drawn to a canvas) is the frame the native ffmpeg decodes for that index, and not its neighbour
-// (lib/testing/frame-fingerprint.ts). A viewer sees the spans read only and the API refuses their save (403).
+// (lib/testing/frame-fingerprint.ts). A viewer sees the spans read only and the API refuses their save (403) and
+// their change of another's span (404).
 //
 // Boundary frames are ones whose neighbours differ from them (distinctFrames, checked in frame-fingerprint.test.ts):
 // in t2vhalubench-5 every fifth frame repeats the one before it, and some stretches barely move.
@@ -29,8 +30,8 @@ const CLIPS = ["t2vhalubench-12.mp4", "t2vhalubench-5.mp4", "t2vhalubench-31.mp4
 type Clip = (typeof CLIPS)[number];
 const PLAYER = '[data-testid="player"]';
 // Narrower than the two-column layout (xl): the player and the timeline take the page's width, ~5 px per frame of a
-// 208-frame clip, so a drag lands on the frame it aims at.
-test.use({ viewport: { width: 1200, height: 1000 } });
+// 208-frame clip, so a drag lands on the frame it aims at; tall enough to hold the player and the timeline at once.
+test.use({ viewport: { width: 1200, height: 1500 } });
 
 interface SpanRow {
   id: string;
@@ -100,15 +101,29 @@ async function frameShown(page: Page): Promise<number> {
 
 /** The ruler's x of the middle of a frame's cell (the timeline shows the whole video: it is never zoomed here). */
 async function frameX(page: Page, frame: number): Promise<{ x: number; y: number }> {
+  await page.getByTestId("span-timeline").scrollIntoViewIfNeeded();
   const count = Number(await page.getByTestId("span-timeline").getAttribute("data-frame-count"));
   const ruler = (await page.getByTestId("timeline-ruler").boundingBox())!;
   return { x: ruler.x + ((frame + 0.5) / count) * ruler.width, y: ruler.y + ruler.height / 2 };
+}
+
+/** Waits until the player's seek has landed and the frame counter has caught up with the presented frame. */
+async function settled(page: Page) {
+  await page.waitForFunction((selector) => {
+    const video = document.querySelector(selector) as HTMLVideoElement | null;
+    return !!video && !video.seeking && video.readyState >= 2;
+  }, PLAYER);
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(null)))),
+  );
 }
 
 /** Moves the playhead to `frame`: a click on the ruler near it, then single frame steps with "." and ",". */
 async function goToFrame(page: Page, frame: number) {
   const near = await frameX(page, frame);
   await page.mouse.click(near.x, near.y);
+  // Steps count from the frame the click asked for, so they wait until it is shown.
+  await settled(page);
   for (let attempt = 0; attempt < 5; attempt++) {
     const at = await frameShown(page);
     if (at === frame) break;
@@ -120,10 +135,7 @@ async function goToFrame(page: Page, frame: number) {
 
 /** The picture in the player is ffmpeg's frame `index` of the clip, and not frame index ± 1. */
 async function expectPictureOfFrame(page: Page, reference: readonly Fingerprint[], index: number) {
-  await page.waitForFunction((selector) => {
-    const video = document.querySelector(selector) as HTMLVideoElement | null;
-    return !!video && !video.seeking && video.readyState >= 2;
-  }, PLAYER);
+  await settled(page);
   expect(await frameShown(page)).toBe(index);
   const shown = (await page.evaluate(pageFingerprintSource(PLAYER))) as Fingerprint;
   const match = matchFrame(shown, reference, index);
@@ -241,6 +253,7 @@ test("a reviewer marks a span by keyboard, edits it by mouse, loops it and draws
   await goToFrame(page, 60);
   const overlay = page.getByTestId("box-overlay");
   await expect(overlay).toHaveAttribute("data-active", "true");
+  await overlay.scrollIntoViewIfNeeded();
   const picture = (await overlay.boundingBox())!;
   await page.mouse.move(picture.x + picture.width * 0.3, picture.y + picture.height * 0.3);
   await page.mouse.down();
@@ -253,7 +266,7 @@ test("a reviewer marks a span by keyboard, edits it by mouse, loops it and draws
   const [box] = (await spansOf(page, videoId)).find((s) => s.id === id)!.boxes;
   expect(box!.x).toBeGreaterThan(0.2);
   expect(box!.x + box!.w).toBeLessThan(0.7);
-  await page.screenshot({ path: test.info().outputPath("spans-reviewer.png") });
+  await page.screenshot({ path: test.info().outputPath("spans-reviewer.png"), fullPage: true });
 
   // 5. After a reload the span is on its track, as saved, and frame 48 is still ffmpeg's frame 48.
   await page.reload();
@@ -311,7 +324,7 @@ test("a viewer sees spans read only and the API refuses their saves; the owner's
   await page.keyboard.press("[");
   await page.keyboard.press("s");
   await expect(page.getByTestId("span-message")).toHaveText("You can look at spans here but not mark them.");
-  await page.screenshot({ path: test.info().outputPath("spans-viewer.png") });
+  await page.screenshot({ path: test.info().outputPath("spans-viewer.png"), fullPage: true });
   const asViewer = { origin: baseURL! };
   const created = await page.request.post(`/api/v1/videos/${videoId}/spans`, {
     headers: asViewer,
@@ -322,7 +335,8 @@ test("a viewer sees spans read only and the API refuses their saves; the owner's
     headers: asViewer,
     data: { startFrame: 51, expectedVersion: span.version },
   });
-  expect(changed.status()).toBe(403);
+  // Only a span's author changes it: another's span is "No such span of yours." whatever the role.
+  expect(changed.status()).toBe(404);
   const listed = await spansOf(page, videoId);
   expect(listed.map((s) => [s.id, s.startFrame, s.endFrame])).toEqual([[span.id, 50, 74]]);
 
@@ -330,5 +344,5 @@ test("a viewer sees spans read only and the API refuses their saves; the owner's
   await signIn(page, owner.email, owner.password);
   await openVideo(page, projectId, videoId);
   await expect(page.getByTestId(`span-${span.id}`)).toBeVisible();
-  await page.screenshot({ path: test.info().outputPath("spans-owner.png") });
+  await page.screenshot({ path: test.info().outputPath("spans-owner.png"), fullPage: true });
 });

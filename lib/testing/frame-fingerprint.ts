@@ -13,11 +13,16 @@ export type Fingerprint = number[];
 export const FINGERPRINT_GRID = 32;
 
 /**
- * How ffmpeg turns the decoded YUV into RGB for the reference. The three sample clips carry no colour tags; Chromium
- * converts untagged video with BT.709 (limited range), where ffmpeg's default is BT.601: with the default the same
- * frame differed by about 2 levels (a tint), with BT.709 and accurate rounding by about 0.35.
+ * How ffmpeg turns the decoded YUV into RGB for the reference, as Chromium does: by the stream's colour matrix when it
+ * is tagged, else by Chromium's guess for untagged video, BT.709 from 720 lines up and BT.601 below (the sample clips
+ * are untagged: 1280 × 720 and 1152 × 640). With ffmpeg's default (BT.601 for all) the 720-line clip's frames
+ * differed from Chromium's by ~2 levels; with the matching matrix and accurate rounding by 0.07–0.35 on every clip.
  */
-const RGB_CONVERSION = "scale=in_color_matrix=bt709:in_range=tv:flags=accurate_rnd+full_chroma_int";
+function rgbConversion(colorSpace: string, height: number): string {
+  const tagged = colorSpace === "bt709" ? "bt709" : ["smpte170m", "bt470bg"].includes(colorSpace) ? "bt601" : null;
+  const matrix = tagged ?? (height >= 720 ? "bt709" : "bt601");
+  return `scale=in_color_matrix=${matrix}:in_range=tv:flags=accurate_rnd+full_chroma_int`;
+}
 
 /**
  * The fingerprint of width × height pixels of `channels` bytes each (3 for RGB, 4 for RGBA), row by row. Self-contained
@@ -54,16 +59,21 @@ export function fingerprintDistance(a: Fingerprint, b: Fingerprint): number {
   return sum / a.length;
 }
 
-/** A clip's width and height, read with ffprobe. */
-export function clipSize(clip: string): { width: number; height: number } {
+/** A clip's width and height, and the colour matrix its stream is tagged with ("unknown" when none), read with ffprobe. */
+export function clipSize(clip: string): { width: number; height: number; colorSpace: string } {
   const out = execFileSync(
     "ffprobe",
-    ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", clip],
+    [
+      ...["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,color_space"],
+      ...["-of", "default=noprint_wrappers=1", clip],
+    ],
     { encoding: "utf8" },
-  ).trim();
-  const [width, height] = out.split(",").map(Number);
+  );
+  const fields = new Map(out.split("\n").map((line) => line.trim().split("=") as [string, string]));
+  const width = Number(fields.get("width"));
+  const height = Number(fields.get("height"));
   if (!width || !height) throw new Error(`ffprobe gave no size for ${clip}: ${out}`);
-  return { width, height };
+  return { width, height, colorSpace: fields.get("color_space") ?? "unknown" };
 }
 
 /**
@@ -72,11 +82,20 @@ export function clipSize(clip: string): { width: number; height: number } {
  * Chromium converts it.
  */
 export function ffmpegFrameFingerprint(clip: string, index: number): Fingerprint {
-  const { width, height } = clipSize(clip);
+  const { width, height, colorSpace } = clipSize(clip);
   const rgb = execFileSync(
     "ffmpeg",
     [
-      ...["-v", "error", "-i", clip, "-vf", `select=eq(n\\,${index}),${RGB_CONVERSION}`, "-fps_mode", "passthrough"],
+      ...[
+        "-v",
+        "error",
+        "-i",
+        clip,
+        "-vf",
+        `select=eq(n\\,${index}),${rgbConversion(colorSpace, height)}`,
+        "-fps_mode",
+        "passthrough",
+      ],
       ...["-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"],
     ],
     { maxBuffer: width * height * 3 + 1024 },
@@ -90,9 +109,10 @@ export function ffmpegFrameFingerprint(clip: string, index: number): Fingerprint
  * with `frames`, those of frames from..to only, the rest left empty (decoded, not converted: seconds less per clip).
  */
 export async function ffmpegFingerprints(clip: string, frames?: { from: number; to: number }): Promise<Fingerprint[]> {
-  const { width, height } = clipSize(clip);
+  const { width, height, colorSpace } = clipSize(clip);
   const frameBytes = width * height * 3;
-  const filter = frames ? `select=between(n\\,${frames.from}\\,${frames.to}),${RGB_CONVERSION}` : RGB_CONVERSION;
+  const conversion = rgbConversion(colorSpace, height);
+  const filter = frames ? `select=between(n\\,${frames.from}\\,${frames.to}),${conversion}` : conversion;
   const child = spawn(
     "ffmpeg",
     [
@@ -149,7 +169,7 @@ export interface FrameMatch {
 
 /**
  * Two decoders' pictures of one frame differ by at most this (0–255 levels, mean over the fingerprint): measured
- * 0.33–0.38 between Chromium's canvas and ffmpeg on the sample clips, so 1 leaves room for another build's rounding.
+ * 0.07–0.38 between Chromium's canvas and ffmpeg on the sample clips, so 1 leaves room for another build's rounding.
  */
 export const SAME_FRAME_TOLERANCE = 1;
 /** A neighbour must be this much farther than the frame itself: an off-by-one never passes as a match. */
