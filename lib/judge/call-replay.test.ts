@@ -44,7 +44,7 @@ const replayDeps: ReplayDeps = {
   tasks: builtInCatalogue().tasks,
 };
 
-async function finishedRun() {
+async function finishedRun(inputMode: "images" | "video-frames" = "images") {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2 });
   await prisma.video.update({ where: { id: videoIds[0]! }, data: { fps: 8, frameCount: 16 } });
   const endpoint = await createEndpoint(prisma, owner, projectId, {
@@ -61,12 +61,15 @@ async function finishedRun() {
     pricePer1kInput: 0.01,
     pricePer1kOutput: 0.03,
   });
+  // Queued nowhere: the run's input mode is set before its video is judged here.
   const run = await createRun(
-    { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: builtInCatalogue().pipelines },
+    { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
     owner,
     projectId,
     { pipeline: "hallucination", endpointId: endpoint.id },
   );
+  await prisma.judgeRun.update({ where: { id: run.id }, data: { inputMode } });
+  await inlineJudgeQueue(judgeDeps).enqueue([{ runId: run.id, videoId: videoIds[0]! }]);
   const sent = proxy.bodies.map(hashOf);
   proxy.bodies.length = 0;
   return { projectId, videoId: videoIds[0]!, runId: run.id, sent };
@@ -102,6 +105,26 @@ describe("replaying a judge call from its record", () => {
       const replay = await replayCall(replayDeps, owner, { projectId, runId, callId: call.id }, { dryRun: true });
       expect(sent).toContain(hashOf(JSON.stringify(replay.dryRun && replay.body)));
     }
+  });
+
+  it("rebuilds a video-frames run's bodies too: a cluster's frames as one video part with their timing", async () => {
+    const { projectId, runId, sent } = await finishedRun("video-frames");
+    const cluster = await callOf(runId, "dynamic_hallucination", 0);
+    expect((cluster.saw as { mode: string }).mode).toBe("video-frames");
+    const replay = await replayCall(replayDeps, owner, { projectId, runId, callId: cluster.id }, { dryRun: true });
+    if (!replay.dryRun) throw new Error("a dry run sent");
+    const body = replay.body as { messages: { content: { type: string }[] }[]; media_io_kwargs?: unknown };
+    expect(body.messages[0]!.content.map((part) => part.type)).toEqual(["text", "video_url"]);
+    // Frames 0, 1 and 2 of the set, 0.25 s apart: frames 0, 2 and 4 of the 8 fps video of 16 frames.
+    expect(body.media_io_kwargs).toEqual({
+      video: { num_frames: 3, fps: 8, frames_indices: [0, 2, 4], total_num_frames: 16, duration: 2 },
+    });
+    const rebuilt: string[] = [];
+    for (const call of await prisma.llmCall.findMany({ where: { runId } })) {
+      const again = await replayCall(replayDeps, owner, { projectId, runId, callId: call.id }, { dryRun: true });
+      rebuilt.push(hashOf(JSON.stringify(again.dryRun && again.body)));
+    }
+    expect(rebuilt.sort()).toEqual([...sent].sort());
   });
 
   it("sends the same body to the run's endpoint and returns its answer, storing nothing in the run", async () => {

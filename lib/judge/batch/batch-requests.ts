@@ -21,6 +21,8 @@ export class AwaitingBatch extends Error {
 export interface StoredBatchRequest extends Omit<ChatRequest, "images"> {
   /** `maxSide`: the frame is scaled down to this longest side before it is sent (StepInput.imageMaxSide). */
   frames: { storageKey: string; detail: ChatRequest["images"][number]["detail"]; maxSide?: number }[];
+  /** The size of the line's body as the batch's file carried it; set when the batch is written. */
+  bodyBytes?: number;
 }
 
 /** What a batch line answered for a request, as stored by the batch runner. */
@@ -49,7 +51,7 @@ export async function batchAnswer(
     cacheKey: string;
     body: StoredBatchRequest;
   },
-): Promise<{ result: ChatResult } | { error: LlmError } | null> {
+): Promise<{ result: ChatResult; bodyBytes: number } | { error: LlmError; bodyBytes: number } | null> {
   const rows = await prisma.$queryRaw<
     {
       id: string;
@@ -58,6 +60,7 @@ export async function batchAnswer(
       errorKind: string | null;
       errorStatus: number | null;
       errorExcerpt: string | null;
+      bodyBytes: number | null;
     }[]
   >`
     WITH added AS (
@@ -66,10 +69,11 @@ export async function batchAnswer(
       ON CONFLICT ("stepResultId", "cacheKey") DO NOTHING
       RETURNING id
     )
-    SELECT id, result, error, "errorKind", "errorStatus", "errorExcerpt" FROM batch_request WHERE "stepResultId" = ${request.stepResultId} AND "cacheKey" = ${request.cacheKey}`;
+    SELECT id, result, error, "errorKind", "errorStatus", "errorExcerpt", (request->>'bodyBytes')::int AS "bodyBytes" FROM batch_request WHERE "stepResultId" = ${request.stepResultId} AND "cacheKey" = ${request.cacheKey}`;
   const row = rows[0];
   if (!row || (row.result === null && row.error === null)) return null;
-  if (row.result !== null) return { result: row.result };
+  const bodyBytes = row.bodyBytes ?? 0;
+  if (row.result !== null) return { result: row.result, bodyBytes };
   await prisma.batchRequest.deleteMany({ where: { id: row.id, error: { not: null } } });
   return {
     error: new LlmError(
@@ -79,6 +83,7 @@ export async function batchAnswer(
       null,
       row.errorExcerpt,
     ),
+    bodyBytes,
   };
 }
 

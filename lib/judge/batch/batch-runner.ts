@@ -136,23 +136,21 @@ async function submitBatch(deps: BatchRunnerDeps, runId: string, batchId: string
   const endpoint = await deps.endpointConfig(runId, batch.endpointId);
   const frames = new Map<string, Promise<string>>();
   const lines: string[] = [];
+  // Each line's body size, kept on its request: the call rows of its answer record it as the bytes sent.
+  const bodySizes: { id: string; bytes: number }[] = [];
   const maxBytes = deps.maxFileBytes ?? MAX_BATCH_FILE_BYTES;
   let bytes = 0;
   for (const [index, row] of requests.entries()) {
     const stored = row.request as unknown as StoredBatchRequest;
-    const { frames: frameRefs, ...request } = stored;
+    const { frames: frameRefs, bodyBytes: _bodyBytes, ...request } = stored;
     const images = await Promise.all(
       frameRefs.map(async (frame) => ({
         url: await frameDataUrl(deps.storage, frames, frame.storageKey, frame.maxSide),
         detail: frame.detail,
       })),
     );
-    const line = JSON.stringify({
-      custom_id: row.id,
-      method: "POST",
-      url: "/v1/chat/completions",
-      body: chatCompletionBody({ ...request, images }),
-    });
+    const body = JSON.stringify(chatCompletionBody({ ...request, images }));
+    const line = `{"custom_id":${JSON.stringify(row.id)},"method":"POST","url":"/v1/chat/completions","body":${body}}`;
     const size = Buffer.byteLength(line) + 1;
     if (lines.length > 0 && bytes + size > maxBytes) {
       await splitBatch(
@@ -165,8 +163,13 @@ async function submitBatch(deps: BatchRunnerDeps, runId: string, batchId: string
       break;
     }
     lines.push(line);
+    bodySizes.push({ id: row.id, bytes: Buffer.byteLength(body) });
     bytes += size;
   }
+  await prisma.$executeRaw`
+    UPDATE batch_request br SET request = br.request || jsonb_build_object('bodyBytes', u.bytes)
+    FROM jsonb_to_recordset(${JSON.stringify(bodySizes)}::jsonb) AS u(id text, bytes int)
+    WHERE br.id = u.id`;
   const api = deps.batchApiFor(endpoint);
   try {
     const file = await api.files.create({

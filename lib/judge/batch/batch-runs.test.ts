@@ -149,6 +149,15 @@ describe("batch-mode runs against the stub's Batch API", () => {
 
       expect(await scoresOf(run.id)).toEqual(await scoresOf(online.id));
       expect((await scoresOf(run.id)).length).toBeGreaterThan(0);
+      // Each batch call records what it showed and its line's body size: the online call's (the models' names are as long).
+      const sentOf = async (runId: string) =>
+        (await prisma.llmCall.findMany({ where: { runId }, select: { bytesSent: true, saw: true } }))
+          .map((c) => `${c.bytesSent} ${JSON.stringify(c.saw)}`)
+          .sort();
+      expect("stub-batch".length).toBe("stub-online".length - 1);
+      const onlineSent = (await sentOf(online.id)).map((c) => c.replace(/^\d+/, (n) => String(Number(n) - 1)));
+      expect(await sentOf(run.id)).toEqual(onlineSent.sort());
+      expect((await sentOf(run.id)).every((c) => !c.startsWith("0 "))).toBe(true);
       for (const videoId of videoIds) {
         const [a, b] = await Promise.all(
           [online.id, run.id].map((runId) =>
