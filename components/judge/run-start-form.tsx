@@ -10,6 +10,7 @@ import { postJson } from "@/lib/api-client";
 import type { RunFormPipeline } from "@/lib/judge/run-form";
 import type { RunSettingsPart } from "@/components/tasks/run-settings-form";
 import { ensembleOf, JudgesFields, ONE_JUDGE, panelOf, type JudgesValue } from "./judges-fields";
+import { RunEstimateSummary, type RunEstimateData } from "./run-estimate";
 
 export interface Endpoint {
   id: string;
@@ -28,6 +29,13 @@ interface RunStarted {
   withoutFramesCount: number;
   beingDeletedCount: number;
   items?: number;
+}
+
+interface RunDryRun {
+  dryRun: true;
+  videos: number;
+  estimate: RunEstimateData | null;
+  estimateError: string | null;
 }
 
 type VideoScope = "project" | "dimension" | "videos";
@@ -58,21 +66,30 @@ export function useRunStart({
   const chosenEndpoint = endpoints?.find((e) => e.id === endpointId) ?? endpoints?.[0];
   const panel = panelOf(judges, endpoints ?? []);
   const ensemble = ensembleOf(judges, panel);
+  const [budget, setBudget] = useState("");
+  const budgetUsd = Number(budget);
+  const budgetValid = budget.trim() === "" || (Number.isFinite(budgetUsd) && budgetUsd > 0);
+  const body = (part: RunSettingsPart) => ({
+    pipeline: pipeline?.id,
+    endpointId: judges.judges === "panel" ? panel[0] : endpointId || endpoints?.[0]?.id,
+    ...(ensemble ? { ensemble } : {}),
+    ...(scope === "dimension" ? { dimension } : {}),
+    ...(scope === "videos" ? { videoIds: videoIds.split(/[\s,]+/).filter(Boolean) } : {}),
+    ...part.request,
+    ...(chosenPromptVersions(promptVersions[pipelineId] ?? {})
+      ? { promptVersions: chosenPromptVersions(promptVersions[pipelineId] ?? {}) }
+      : {}),
+    ...(batch && chosenEndpoint?.supportsBatchApi ? { batch: true } : {}),
+    ...(budget.trim() !== "" && budgetValid ? { budgetUsd } : {}),
+  });
   const start = useMutation({
-    mutationFn: (part: RunSettingsPart) =>
-      postJson<RunStarted>(`/api/v1/projects/${projectId}/runs`, {
-        pipeline: pipeline?.id,
-        endpointId: judges.judges === "panel" ? panel[0] : endpointId || endpoints?.[0]?.id,
-        ...(ensemble ? { ensemble } : {}),
-        ...(scope === "dimension" ? { dimension } : {}),
-        ...(scope === "videos" ? { videoIds: videoIds.split(/[\s,]+/).filter(Boolean) } : {}),
-        ...part.request,
-        ...(chosenPromptVersions(promptVersions[pipelineId] ?? {})
-          ? { promptVersions: chosenPromptVersions(promptVersions[pipelineId] ?? {}) }
-          : {}),
-        ...(batch && chosenEndpoint?.supportsBatchApi ? { batch: true } : {}),
-      }),
+    mutationFn: (part: RunSettingsPart) => postJson<RunStarted>(`/api/v1/projects/${projectId}/runs`, body(part)),
     onSuccess: () => refetchAfterWrite(queryClient, ["runs", projectId]),
+  });
+  // The cost before the run: the same request as a dry run, which starts nothing.
+  const estimate = useMutation({
+    mutationFn: (part: RunSettingsPart) =>
+      postJson<RunDryRun>(`/api/v1/projects/${projectId}/runs`, { ...body(part), dryRun: true }),
   });
   return {
     endpointId,
@@ -92,6 +109,10 @@ export function useRunStart({
     chosenEndpoint,
     panel,
     start,
+    budget,
+    setBudget,
+    budgetValid,
+    estimate,
   };
 }
 
@@ -178,12 +199,18 @@ export function RunStartForm({
         value={run.promptVersions[pipelineId] ?? {}}
         onChange={(next) => run.setPromptVersions((all) => ({ ...all, [pipelineId]: next }))}
       />
+      <BudgetFields
+        run={run}
+        part={part}
+        ready={!!endpoints.data?.length && part.ready && run.judges.judges === "one"}
+      />
       <button
         className={buttonClass()}
         disabled={
           start.isPending ||
           !endpoints.data?.length ||
           !part.ready ||
+          !run.budgetValid ||
           (run.judges.judges === "panel" && (panel.length < 2 || panel.length > 5))
         }
       >
@@ -204,6 +231,50 @@ export function RunStartForm({
         </span>
       )}
     </form>
+  );
+}
+
+/** The run's budget, and its cost estimate before it starts (a dry run of the same request). */
+function BudgetFields({ run, part, ready }: { run: RunStart; part: RunSettingsPart; ready: boolean }) {
+  const { estimate } = run;
+  return (
+    <>
+      <label className="flex flex-col gap-1">
+        Budget (USD, optional)
+        <input
+          className={`w-28 rounded-md border px-2 py-1.5 ${run.budgetValid ? "border-slate-300" : "border-red-500"}`}
+          inputMode="decimal"
+          value={run.budget}
+          onChange={(e) => run.setBudget(e.target.value)}
+          aria-invalid={!run.budgetValid}
+          data-testid="run-budget-input"
+        />
+      </label>
+      <button
+        type="button"
+        className={buttonClass("secondary")}
+        disabled={!ready || !run.budgetValid || estimate.isPending}
+        onClick={() => estimate.mutate(part)}
+        data-testid="run-estimate-button"
+      >
+        Estimate cost
+      </button>
+      {estimate.data?.estimate && (
+        <div className="basis-full">
+          <RunEstimateSummary estimate={estimate.data.estimate} />
+        </div>
+      )}
+      {estimate.data?.estimateError && (
+        <span role="alert" className="basis-full text-red-700">
+          No estimate: {estimate.data.estimateError}
+        </span>
+      )}
+      {estimate.error && (
+        <span role="alert" className="basis-full text-red-700">
+          {estimate.error.message}
+        </span>
+      )}
+    </>
   );
 }
 

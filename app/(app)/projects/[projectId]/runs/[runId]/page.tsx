@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { RunProgress } from "@/components/judge/run-progress";
+import { RunCost } from "@/components/judge/run-cost";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
@@ -66,6 +67,7 @@ export default async function RunPage({
     <div className="flex flex-col gap-5">
       <RunTitleBar projectId={projectId} run={run} title={runNameOfRow(run, catalogue)} resultsLink={resultsLink} />
       <RunProgress runId={runId} canManage={roleCan(role, "runs.manage")} />
+      <RunCost runId={runId} canManage={roleCan(role, "runs.manage")} />
       {ensemble && (
         <EnsembleSummary projectId={projectId} report={ensemble} canManageQueues={roleCan(role, "queues.manage")} />
       )}

@@ -1,0 +1,62 @@
+// A run's cost estimate as the run form and the run page show it (lib/judge/cost-estimate.ts): calls, what they
+// show, tokens and price, and where the token rule and answer lengths come from.
+import { formatCost } from "@/lib/format/numbers";
+
+/** The estimate as `POST …/runs` with `dryRun` and `GET /runs/{id}` return it. */
+export interface RunEstimateData {
+  calls: number;
+  images: number;
+  videoFrames: number;
+  videoSeconds: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+  inputMode: string;
+  rule: { source: string; charsPerToken: number };
+  defaultOutputTokens: number;
+  steps: { stepId: string; calls: number; outputFrom: "history" | "default" }[];
+}
+
+const RULE_LABELS: Readonly<Record<string, string>> = {
+  endpoint: "the endpoint's own token rule",
+  openai: "OpenAI's image token rule",
+  gemini: "Gemini's token rule",
+  "qwen-vl": "Qwen2.5-VL's 28-pixel patches",
+  stub: "the stub LLM's rule (255 a picture)",
+  default: "255 tokens a picture (no documented provider matched)",
+};
+
+/** What the frames come to, in the run's mode: pictures, video frames or video seconds. */
+export function shownLabel(e: Pick<RunEstimateData, "images" | "videoFrames" | "videoSeconds">): string {
+  const parts = [
+    e.images ? `${e.images.toLocaleString()} images` : null,
+    e.videoFrames ? `${e.videoFrames.toLocaleString()} video frames` : null,
+    e.videoSeconds ? `${e.videoSeconds.toLocaleString()} video seconds` : null,
+  ].filter(Boolean);
+  return parts.length ? parts.join(", ") : "no frames";
+}
+
+export function RunEstimateSummary({ estimate }: { estimate: RunEstimateData }) {
+  const fromDefault = estimate.steps.filter((s) => s.outputFrom === "default").map((s) => s.stepId);
+  const rule = Object.hasOwn(RULE_LABELS, estimate.rule.source)
+    ? RULE_LABELS[estimate.rule.source]
+    : estimate.rule.source;
+  return (
+    <div className="flex flex-col gap-1 text-xs" data-testid="run-estimate">
+      <p>
+        <span className="font-medium">Estimate:</span> {estimate.calls.toLocaleString()} calls, {shownLabel(estimate)},{" "}
+        {estimate.inputTokens.toLocaleString()} input and {estimate.outputTokens.toLocaleString()} output tokens,{" "}
+        <span className="font-medium" data-testid="run-estimate-cost">
+          {estimate.costUsd === null ? "no price (the endpoint has none)" : formatCost(estimate.costUsd)}
+        </span>
+      </p>
+      <p className="text-slate-500">
+        Input by {rule} and {estimate.rule.charsPerToken} characters a token ({estimate.inputMode});{" "}
+        {fromDefault.length
+          ? `answers of ${fromDefault.join(", ")} counted at ${estimate.defaultOutputTokens} tokens (no earlier answers of this endpoint)`
+          : "answer lengths from this endpoint's earlier answers"}
+        . Repairs, retries and cached answers are not foreseen.
+      </p>
+    </div>
+  );
+}

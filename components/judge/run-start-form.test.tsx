@@ -1,0 +1,108 @@
+// @vitest-environment happy-dom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RunStartForm, useRunStart, type Endpoint } from "./run-start-form";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const endpoints: Endpoint[] = [
+  {
+    id: "e1",
+    name: "Stub",
+    model: "stub-vision",
+    baseUrl: "http://stub/v1",
+    hasApiKey: false,
+    maxConcurrency: 4,
+    requestsPerMinute: null,
+    supportsBatchApi: false,
+  },
+];
+const pipelines = [{ id: "hallucination", folderId: "hallucination", label: "Hallucination", defaults: null }];
+const part = { request: {}, ready: true };
+
+const estimate = {
+  calls: 30,
+  images: 54,
+  videoFrames: 0,
+  videoSeconds: 0,
+  inputTokens: 20_000,
+  outputTokens: 9_000,
+  costUsd: 0.4,
+  inputMode: "images",
+  rule: { source: "stub", charsPerToken: 4 },
+  defaultOutputTokens: 300,
+  steps: [],
+};
+
+function Form() {
+  const run = useRunStart({
+    projectId: "p1",
+    dimensions: [],
+    pipeline: pipelines[0],
+    pipelineId: "hallucination",
+    endpoints,
+  });
+  return (
+    <RunStartForm
+      run={run}
+      fields={null}
+      part={part}
+      projectId="p1"
+      dimensions={[]}
+      pipelines={pipelines}
+      pipelineId="hallucination"
+      setPipelineId={() => {}}
+      endpoints={{ data: endpoints, isSuccess: true }}
+    />
+  );
+}
+
+function renderForm() {
+  const posted: unknown[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (_url: string, init?: RequestInit) => {
+      if (init?.method === "POST") {
+        const body = JSON.parse(String(init.body)) as { dryRun?: boolean };
+        posted.push(body);
+        const answer = body.dryRun
+          ? { dryRun: true, videos: 3, estimate, estimateError: null }
+          : { id: "r1", videos: 3 };
+        return new Response(JSON.stringify(answer), { headers: { "content-type": "application/json" } });
+      }
+      return new Response(JSON.stringify({ templates: [] }), { headers: { "content-type": "application/json" } });
+    }),
+  );
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <Form />
+    </QueryClientProvider>,
+  );
+  return posted;
+}
+
+describe("the run form's cost before the run", () => {
+  it("asks a dry run of the same request, budget included, and shows its estimate", async () => {
+    const posted = renderForm();
+    fireEvent.change(screen.getByTestId("run-budget-input"), { target: { value: "2.5" } });
+    fireEvent.click(screen.getByTestId("run-estimate-button"));
+    expect((await screen.findByTestId("run-estimate-cost")).textContent).toBe("$0.4000");
+    expect(posted).toEqual([{ pipeline: "hallucination", endpointId: "e1", budgetUsd: 2.5, dryRun: true }]);
+    expect(screen.getByTestId("run-estimate").textContent).toContain("30 calls, 54 images");
+  });
+
+  it("refuses a budget that is not a positive amount: no estimate, no start", async () => {
+    const posted = renderForm();
+    fireEvent.change(screen.getByTestId("run-budget-input"), { target: { value: "-3" } });
+    expect((screen.getByTestId("run-estimate-button") as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole("button", { name: "Start run" }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByTestId("run-budget-input"), { target: { value: "" } });
+    fireEvent.click(screen.getByRole("button", { name: "Start run" }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toEqual({ pipeline: "hallucination", endpointId: "e1" });
+  });
+});
