@@ -30,6 +30,7 @@ const endpoint: EndpointRow = {
   probedAt: null,
   requestLogprobs: false,
   topLogprobs: 5,
+  inputMode: "images",
   archivedAt: null,
 };
 

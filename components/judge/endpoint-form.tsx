@@ -8,6 +8,8 @@ import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
 import type { EndpointCapabilities } from "@/lib/judge/endpoint-capabilities";
 import type { EndpointInput, EndpointUpdate } from "@/lib/judge/endpoint-input.validation";
+import { DEFAULT_INPUT_MODE, inputModeOf, type InputMode } from "@/lib/judge/input-modes";
+import { InputModeField } from "./endpoint-input-mode";
 
 const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";
 
@@ -35,6 +37,8 @@ export interface EndpointRow {
   probedAt: string | null;
   requestLogprobs: boolean;
   topLogprobs: number;
+  /** How judge calls show a video (lib/judge/input-modes.ts). */
+  inputMode: string;
   archivedAt: string | null;
 }
 
@@ -63,6 +67,7 @@ const EMPTY_FORM = {
   sendImageDetail: true,
   requestLogprobs: false,
   topLogprobs: "5",
+  inputMode: DEFAULT_INPUT_MODE as InputMode,
 };
 type FormState = typeof EMPTY_FORM;
 
@@ -105,6 +110,7 @@ function formOf(endpoint: EndpointRow): FormState {
     sendImageDetail: endpoint.sendImageDetail,
     requestLogprobs: endpoint.requestLogprobs,
     topLogprobs: String(endpoint.topLogprobs),
+    inputMode: inputModeOf(endpoint.inputMode),
   };
 }
 
@@ -162,6 +168,11 @@ export function EndpointForm({
       <ConnectionFields form={form} set={set} endpoint={endpoint} idPrefix={idPrefix} />
       <RequestFields form={form} set={set} />
       <RequestOptions form={form} set={set} />
+      <InputModeField
+        value={form.inputMode}
+        onChange={(inputMode) => set({ inputMode })}
+        capabilities={endpoint?.capabilities ?? null}
+      />
       <div className="col-span-2 flex gap-2">
         <button className={buttonClass()} disabled={save.isPending}>
           {endpoint ? "Save changes" : "Add endpoint"}
@@ -202,6 +213,7 @@ function requestBodyOf(form: FormState) {
     sendImageDetail: form.sendImageDetail,
     requestLogprobs: form.requestLogprobs,
     topLogprobs: Number(form.topLogprobs),
+    inputMode: form.inputMode,
   } satisfies EndpointUpdate;
 }
 

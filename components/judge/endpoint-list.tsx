@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiFetch, postJson } from "@/lib/api-client";
 import type { EndpointCapabilities } from "@/lib/judge/endpoint-capabilities";
+import { INPUT_MODES } from "@/lib/judge/input-modes";
 import { EndpointForm, type EndpointRow } from "./endpoint-form";
 
 /** What POST /api/v1/endpoints/:id/test answers (lib/judge/endpoint-test.ts). */
@@ -92,6 +93,7 @@ function EndpointItem({
         {endpoint.maxTokens ? ` · answers ≤${endpoint.maxTokens} tokens` : ""}
         {endpoint.sendImageDetail ? "" : " · no image detail"}
         {endpoint.requestLogprobs ? ` · logprobs (top ${endpoint.topLogprobs})` : ""}
+        {` · input mode ${endpoint.inputMode}`}
       </div>
       <Capabilities
         capabilities={endpoint.capabilities}
@@ -172,8 +174,12 @@ function Capabilities({
           ? "≥16 images per request"
           : `≤${capabilities.maxImages} image${capabilities.maxImages === 1 ? "" : "s"} per request (more are tiled)`;
   const yesNo = (value: boolean | null) => (value === null ? "unknown" : value ? "yes" : "no");
+  const modes = capabilities.inputModes;
   const parts = [
     images,
+    modes
+      ? `modes taken: ${INPUT_MODES.filter((mode) => modes[mode].accepted === "yes").join(", ") || "none"}`
+      : "input modes not probed",
     `JSON: ${capabilities.jsonMode ?? "unknown"}`,
     `top_logprobs: ${yesNo(capabilities.topLogprobs)}`,
     `usage: ${yesNo(capabilities.usage)}`,

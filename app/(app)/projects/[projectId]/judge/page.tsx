@@ -48,6 +48,7 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
       probedAt,
       requestLogprobs,
       topLogprobs,
+      inputMode,
       archivedAt,
     }) => ({
       id,
@@ -71,6 +72,7 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
       probedAt: probedAt?.toISOString() ?? null,
       requestLogprobs,
       topLogprobs,
+      inputMode,
       archivedAt: archivedAt?.toISOString() ?? null,
     }),
   );
