@@ -51,24 +51,32 @@ interface Scope {
 
 const NO_BOXES: readonly BoxKeyframe[] = Object.freeze([]);
 
+/** A span row with its author's kind. */
+type LoadedSpan = SpanAgreementRow & { authorKind: SpanRaterKind };
+
 /**
- * The scope's span rows (`label` null: every label); judge spans only of the chosen run when there is one. Read as one
- * JSON array per author and video: a 50,000-video project holds over a million spans, and a row each, decoded column
- * by column, cost more than the agreement computed from them.
+ * The scope's spans of every label; judge spans only of the chosen run when there is one. Read once, as one JSON array
+ * per author and video: a 50,000-video project holds over a million spans, and a row each, decoded column by column,
+ * cost more than the agreement computed from them. The authors, the labels they used and the videos they marked all
+ * come from these rows, so the table is scanned once.
  */
-async function spanRows(prisma: PrismaClient, scope: Scope, label: string | null): Promise<SpanAgreementRow[]> {
-  const groups = await directRows(prisma)<{ authorId: string; videoId: string; spans: string }>`
-    SELECT s."authorId", s."videoId",
+async function spanRows(prisma: PrismaClient, scope: Scope): Promise<LoadedSpan[]> {
+  const groups = await directRows(prisma)<{
+    authorId: string;
+    authorKind: SpanRaterKind;
+    videoId: string;
+    spans: string;
+  }>`
+    SELECT s."authorId", s."authorKind"::text AS "authorKind", s."videoId",
            json_agg(json_build_array(s."id", s."label", s."startFrame", s."endFrame",
              CASE WHEN jsonb_array_length(s."boxes") > 0 THEN s."boxes" END))::text AS "spans"
     FROM "span" s
     WHERE s."projectId" = ${scope.projectId} AND s."task" = ${scope.task} AND NOT s."withdrawn"
       AND (${scope.runId}::text IS NULL OR s."authorKind" <> 'judge' OR s."runId" = ${scope.runId}::text)
-      AND (${label}::text IS NULL OR s."label" = ${label}::text)
-    GROUP BY 1, 2`;
-  const rows: SpanAgreementRow[] = [];
-  for (const { authorId, videoId, spans } of groups) {
-    for (const [id, spanLabel, startFrame, endFrame, boxes] of JSON.parse(spans) as [
+    GROUP BY 1, 2, 3`;
+  const rows: LoadedSpan[] = [];
+  for (const { authorId, authorKind, videoId, spans } of groups) {
+    for (const [id, label, startFrame, endFrame, boxes] of JSON.parse(spans) as [
       string,
       string,
       number,
@@ -79,7 +87,8 @@ async function spanRows(prisma: PrismaClient, scope: Scope, label: string | null
         id,
         videoId,
         authorId,
-        label: spanLabel,
+        authorKind,
+        label,
         startFrame,
         endFrame,
         boxes: boxes === null ? NO_BOXES : sortedBoxes(boxes),
@@ -100,29 +109,22 @@ function sortedBoxes(stored: unknown): BoxKeyframe[] {
   return boxes.sort((a, b) => a.frame - b.frame);
 }
 
-/** Every author of the scope's spans (any label), and the labels they used. */
-async function authorsAndLabels(prisma: PrismaClient, scope: Scope) {
-  return directRows(prisma)<{ authorId: string; authorKind: SpanRaterKind; labels: string[] }>`
-    SELECT s."authorId", s."authorKind"::text AS "authorKind", array_agg(DISTINCT s."label") AS "labels"
-    FROM "span" s
-    WHERE s."projectId" = ${scope.projectId} AND s."task" = ${scope.task} AND NOT s."withdrawn"
-      AND (${scope.runId}::text IS NULL OR s."authorKind" <> 'judge' OR s."runId" = ${scope.runId}::text)
-    GROUP BY 1, 2
-    ORDER BY 1`;
-}
-
 /**
  * The videos each author looked at: those they marked a span of the task on, and those they reviewed without marking
  * one (a judgment of the task, a submitted item of a queue of its runs), a judge run's judged videos, the gold's
  * adjudicated videos. A video looked at and left unmarked is agreement on "nothing here", not a missing rating.
  */
-async function coverage(prisma: PrismaClient, scope: Scope, authors: readonly string[]) {
+async function coverage(prisma: PrismaClient, scope: Scope, spans: readonly LoadedSpan[]) {
+  const byRater = new Map<string, Set<string>>();
+  const add = (rater: string, videoId: string) => {
+    let videos = byRater.get(rater);
+    if (!videos) byRater.set(rater, (videos = new Set()));
+    videos.add(videoId);
+  };
+  for (const span of spans) add(span.authorId, span.videoId);
+  const authors = [...byRater.keys()];
   const rows = await directRows(prisma)<{ rater: string; videoId: string }>`
-    SELECT s."authorId" AS "rater", s."videoId" FROM "span" s
-    WHERE s."projectId" = ${scope.projectId} AND s."task" = ${scope.task} AND NOT s."withdrawn"
-      AND s."authorId" = ANY(${[...authors]}::text[])
-    UNION
-    SELECT h."reviewerId", h."videoId" FROM "human_judgment" h
+    SELECT h."reviewerId" AS "rater", h."videoId" FROM "human_judgment" h
     WHERE h."projectId" = ${scope.projectId} AND h."task" = ${scope.task} AND NOT h."withdrawn"
       AND h."reviewerId" = ANY(${[...authors]}::text[])
     UNION
@@ -140,12 +142,7 @@ async function coverage(prisma: PrismaClient, scope: Scope, authors: readonly st
     UNION
     SELECT ${GOLD_AUTHOR_ID}::text, g."videoId" FROM "gold_judgment" g
     WHERE g."projectId" = ${scope.projectId} AND g."task" = ${scope.task} AND ${GOLD_AUTHOR_ID}::text = ANY(${[...authors]}::text[])`;
-  const byRater = new Map<string, Set<string>>();
-  for (const row of rows) {
-    let videos = byRater.get(row.rater);
-    if (!videos) byRater.set(row.rater, (videos = new Set()));
-    videos.add(row.videoId);
-  }
+  for (const row of rows) add(row.rater, row.videoId);
   return byRater;
 }
 
@@ -218,33 +215,36 @@ export async function loadSpanAgreementInput(
     if (run.pipeline !== scope.task)
       throw new ValidationError(`runId: the run judges "${run.pipeline}", not the task "${scope.task}".`);
   }
-  const authors = await authorsAndLabels(prisma, scope);
-  const labels = await labelsOf(prisma, projectId, scope.task, catalogue, new Set(authors.flatMap((a) => a.labels)));
+  const all = await spanRows(prisma, scope);
+  const kinds = new Map<string, SpanRaterKind>();
+  for (const span of all) kinds.set(span.authorId, span.authorKind);
+  const authors = [...kinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const labels = await labelsOf(prisma, projectId, scope.task, catalogue, new Set(all.map((s) => s.label)));
   const label = query.label ?? null;
   if (label !== null && !labels.some((l) => l.id === label))
     throw new ValidationError(`label: "${label}" is not a span label of the task "${scope.task}".`);
-  const covered = await coverage(
-    prisma,
-    scope,
-    authors.map((a) => a.authorId),
-  );
+  // Who looked at which video reads every label's spans: one label's report compares the same videos as the whole.
+  const covered = await coverage(prisma, scope, all);
   const videoIds = [...new Set([...covered.values()].flatMap((videos) => [...videos]))];
   const blind = await blindVideoIdsFor(prisma, actor.userId);
   if (blind.size > 0) {
     const held = videoIds.filter((v) => blind.has(v));
     await requireWholeView(prisma, actor.userId, held, "This span agreement");
   }
-  const [spans, frames, raters] = await Promise.all([
-    spanRows(prisma, scope, label),
+  const [frames, raters] = await Promise.all([
     frameCounts(prisma, projectId, videoIds),
-    ratersOf(prisma, projectId, authors),
+    ratersOf(
+      prisma,
+      projectId,
+      authors.map(([authorId, authorKind]) => ({ authorId, authorKind })),
+    ),
   ]);
   const input: SpanAgreementInput = {
     labels: label === null ? labels : labels.filter((l) => l.id === label),
     raters,
     coverage: covered,
     frameCounts: frames,
-    spans,
+    spans: label === null ? all : all.filter((s) => s.label === label),
   };
   return { scope, label, input };
 }
