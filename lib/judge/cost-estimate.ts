@@ -212,8 +212,8 @@ function renderedText(template: ReturnType<TemplateSource["get"]>, values: Recor
 
 /**
  * What the frames cost as the run's mode sends them: a picture each ("images", or one frame), one grid picture when
- * there are more than the endpoint takes, or one video part of the frames ("video-frames"), or the seconds they span
- * ("video-file").
+ * there are more than the endpoint takes, or one video part of the frames ("video-frames"), or the clip sampled at
+ * that many frames ("video-file").
  */
 function shownFrames(plan: EstimatePlan, rule: ResolvedTokenRule, frames: readonly FrameRef[], context: VideoContext) {
   const none = { images: 0, videoFrames: 0, videoSeconds: 0, tokens: 0 };
@@ -228,13 +228,18 @@ function shownFrames(plan: EstimatePlan, rule: ResolvedTokenRule, frames: readon
     const tokens = frames.reduce((total, frame) => total + rule.videoFrame(plan.frameSize(frame)), 0);
     return { ...none, videoFrames: frames.length, tokens };
   }
-  const seconds = spanSeconds(frames, context);
-  return { ...none, videoSeconds: seconds, tokens: seconds * rule.videoSecond };
+  // The clip itself: the server samples as many frames as the step chose, over the whole clip.
+  const seconds = clipSeconds(frames, context);
+  const tokens = frames.reduce(
+    (total, frame) => total + rule.clipFrame(plan.frameSize(frame)),
+    seconds * rule.videoSecond,
+  );
+  return { ...none, videoSeconds: seconds, tokens };
 }
 
-/** The seconds from the first frame to the end of the last (one frame interval after it). */
-function spanSeconds(frames: readonly FrameRef[], context: VideoContext): number {
+/** The clip's length (its frame count at its frame rate), else the seconds its frames span. */
+function clipSeconds(frames: readonly FrameRef[], context: VideoContext): number {
+  if (context.fps && context.fps > 0 && context.frameCount) return context.frameCount / context.fps;
   const times = frames.map((f) => f.timestampS);
-  const interval = context.fps && context.fps > 0 ? 1 / context.fps : 0;
-  return Math.max(interval, Math.max(...times) - Math.min(...times) + interval);
+  return Math.max(...times) - Math.min(...times);
 }

@@ -48,12 +48,14 @@ describe("token rules", () => {
     expect(rule.videoFrame({ width: 448, height: 448 })).toBe(128);
   });
 
-  it("finds the provider by host or model, and the stub's rule is 255 a picture", () => {
+  it("finds the provider by host or model, and the stub's rule is its own (255 a picture, 128 a video frame, 16 a second)", () => {
     expect(providerOf(endpoint("https://api.openai.com/v1", "gpt-4o"))).toBe("openai");
     expect(providerOf(endpoint("https://generativelanguage.googleapis.com/v1beta/openai", "x"))).toBe("gemini");
     expect(providerOf(endpoint("http://127.0.0.1:9/v1", "stub-vision"))).toBe("stub");
     expect(providerOf(endpoint("http://127.0.0.1:9/v1", "llava-onevision"))).toBe("default");
-    expect(tokenRuleFor(endpoint("http://x/v1", "stub-vision")).image({ width: 4000, height: 4000 })).toBe(255);
+    const stub = tokenRuleFor(endpoint("http://x/v1", "stub-vision"));
+    expect(stub.image({ width: 4000, height: 4000 })).toBe(255);
+    expect([stub.videoFrame(null), stub.clipFrame(null), stub.videoSecond]).toEqual([128, 128, 16]);
   });
 
   it("uses the endpoint's own rule over its provider's, and ignores a stored rule that does not parse", () => {

@@ -24,12 +24,16 @@ export interface FrameSize {
   height: number;
 }
 
-/** A rule as the estimate applies it: tokens per picture (by its size, when the provider's rule depends on it). */
+/**
+ * A rule as the estimate applies it: tokens per picture and per frame of a video part (by its size, when the
+ * provider's rule depends on it); a clip costs `clipFrame` per frame the server samples plus `videoSecond` per second.
+ */
 export interface ResolvedTokenRule {
   source: TokenRuleSource;
   charsPerToken: number;
   image(size: FrameSize | null): number;
   videoFrame(size: FrameSize | null): number;
+  clipFrame(size: FrameSize | null): number;
   videoSecond: number;
 }
 
@@ -55,6 +59,7 @@ export function tokenRuleFor(endpoint: TokenRuleEndpoint): ResolvedTokenRule {
       charsPerToken: ESTIMATED_CHARS_PER_TOKEN,
       image: () => own.tokensPerImage,
       videoFrame: () => own.tokensPerVideoFrame,
+      clipFrame: () => own.tokensPerVideoFrame,
       videoSecond: own.tokensPerVideoSecond,
     };
   return providerRule(providerOf(endpoint), endpoint.imageDetail);
@@ -88,27 +93,35 @@ function providerRule(source: Exclude<TokenRuleSource, "endpoint">, imageDetail:
     case "openai": {
       const image = (size: FrameSize | null) => openAiImageTokens(size, imageDetail);
       // OpenAI's chat API takes no video part: video modes fall back to a picture per frame.
-      return { source, charsPerToken, image, videoFrame: image, videoSecond: 0 };
+      return { source, charsPerToken, image, videoFrame: image, clipFrame: image, videoSecond: 0 };
     }
     case "gemini":
-      return { source, charsPerToken, image: geminiImageTokens, videoFrame: flat(258), videoSecond: 263 };
-    case "qwen-vl":
+      // A clip is counted by its seconds (a frame a second), not by frames.
       return {
         source,
         charsPerToken,
-        image: (size) => qwenTokens(size, QWEN_IMAGE_MAX_PIXELS),
-        // Two frames make one temporal patch: a frame costs half a picture of its (smaller) video size.
-        videoFrame: (size) => qwenTokens(size, QWEN_VIDEO_MAX_PIXELS) / 2,
-        videoSecond: 2 * (qwenTokens(null, QWEN_VIDEO_MAX_PIXELS) / 2),
+        image: geminiImageTokens,
+        videoFrame: flat(258),
+        clipFrame: flat(0),
+        videoSecond: 263,
       };
+    case "qwen-vl": {
+      // Two frames make one temporal patch: a frame costs half a picture of its (smaller) video size.
+      const videoFrame = (size: FrameSize | null) => qwenTokens(size, QWEN_VIDEO_MAX_PIXELS) / 2;
+      const image = (size: FrameSize | null) => qwenTokens(size, QWEN_IMAGE_MAX_PIXELS);
+      return { source, charsPerToken, image, videoFrame, clipFrame: videoFrame, videoSecond: 0 };
+    }
     case "stub":
+      // testkit/llm-stub/stub-video.ts: 255 a picture, 128 a video frame (sent or sampled), 16 a second of a clip.
+      return { source, charsPerToken, image: flat(255), videoFrame: flat(128), clipFrame: flat(128), videoSecond: 16 };
     case "default":
       return {
         source,
         charsPerToken,
         image: flat(ESTIMATED_TOKENS_PER_IMAGE),
         videoFrame: flat(ESTIMATED_TOKENS_PER_IMAGE),
-        videoSecond: ESTIMATED_TOKENS_PER_IMAGE,
+        clipFrame: flat(ESTIMATED_TOKENS_PER_IMAGE),
+        videoSecond: 0,
       };
   }
 }
