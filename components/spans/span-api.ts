@@ -80,3 +80,11 @@ export function conflictCurrent(error: unknown): SpanRecord | null {
   const details = (error.body as { error?: { details?: { current?: SpanRecord } } } | null)?.error?.details;
   return details?.current ?? null;
 }
+
+/**
+ * The span editor's query key of a video's spans (its lists carry when they were asked for, so the key is its own):
+ * a host invalidates it to have the editor read the spans again (say after an import or an adjudication).
+ */
+export function spanEditorSpansKey(videoId: string, task?: string): string[] {
+  return task === undefined ? ["span-editor", "spans", videoId] : ["span-editor", "spans", videoId, task];
+}

@@ -38,7 +38,7 @@ import type { SpanAuthorKind, SpanRecord } from "@/lib/spans/span-types";
 import { BoxOverlay } from "./box-overlay";
 import { FramePlayer, type LoopRange, seekToFrame, stepFrame } from "./frame-player";
 import { createPlayhead, type Playhead } from "./playhead";
-import { fetchFrameTimes, fetchSpans, fetchVideoFrameSets } from "./span-api";
+import { fetchFrameTimes, fetchSpans, fetchVideoFrameSets, spanEditorSpansKey } from "./span-api";
 import {
   initialTimelineState,
   shownOwnSpans,
@@ -273,6 +273,27 @@ function useLoop(
   }, [loop, video, times, playhead, range]);
 }
 
+/** The video's frame times (read once), its spans of the task (with when the list was asked for) and frame sets. */
+function useEditorData(videoId: string, task: string) {
+  const times = useQuery({
+    queryKey: ["span-editor", "frame-times", videoId],
+    queryFn: () => fetchFrameTimes(videoId),
+    staleTime: Infinity,
+  });
+  const spans = useQuery({
+    queryKey: spanEditorSpansKey(videoId, task),
+    queryFn: async () => {
+      const listedAt = Date.now();
+      return { ...(await fetchSpans(videoId, task)), listedAt };
+    },
+  });
+  const video = useQuery({
+    queryKey: ["span-editor", "frame-sets", videoId],
+    queryFn: () => fetchVideoFrameSets(videoId),
+  });
+  return { times, spans, video };
+}
+
 export function SpanWorkbench(props: SpanWorkbenchProps) {
   const { videoId, task, currentUserId, readOnly = false, keyScope = "focus" } = props;
   const itemId = props.itemId ?? "";
@@ -282,19 +303,7 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
     const declared = catalogue.findTask(task);
     return declared ? taskSpanLabels(declared) : [];
   }, [props.labels, catalogue, task]);
-  const times = useQuery({
-    queryKey: ["frame-times", videoId],
-    queryFn: () => fetchFrameTimes(videoId),
-    staleTime: Infinity,
-  });
-  const spans = useQuery({
-    queryKey: ["spans", videoId, task],
-    queryFn: async () => {
-      const listedAt = Date.now();
-      return { ...(await fetchSpans(videoId, task)), listedAt };
-    },
-  });
-  const video = useQuery({ queryKey: ["video-frame-sets", videoId], queryFn: () => fetchVideoFrameSets(videoId) });
+  const { times, spans, video } = useEditorData(videoId, task);
   const [state, dispatch] = useReducer(timelineReducer, initialTimelineState);
   const [playhead] = useState(createPlayhead);
   const ownVideoRef = useRef<HTMLVideoElement | null>(null);
