@@ -11,8 +11,8 @@ import { STUB_ROUTES } from "./routes";
 import { batchOptionsSchema } from "./routes/batch-schemas";
 import { queuedFaultSchema } from "./stub-faults";
 import { sendJson } from "./stub-http";
-import { createStubState } from "./stub-state";
-import { stubVideoOptionsPatch, stubVideoOptionsSchema } from "./stub-video";
+import { createStubState, resetVideoOptions } from "./stub-state";
+import { stubVideoOptionsPatch } from "./stub-video";
 import type { StubServer, StubServerOptions, StubState } from "./stub-types";
 
 export type { StubRequestRecord, StubServer, StubServerOptions } from "./stub-types";
@@ -61,7 +61,7 @@ export async function startStubLlm(options: StubServerOptions = {}): Promise<Stu
       state.requests.length = 0;
       state.batchLines.length = 0;
       state.answered.clear();
-      Object.assign(state.videoOptions, stubVideoOptionsSchema.parse({}));
+      resetVideoOptions(state);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -24,6 +24,11 @@ export function createStubState(options: StubServerOptions): StubState {
   };
 }
 
+/** Video parts taken again as the server was started (its `video` option): a reset forgets later changes. */
+export function resetVideoOptions(state: StubState): void {
+  Object.assign(state.videoOptions, stubVideoOptionsSchema.parse(state.options.video ?? {}));
+}
+
 /** How many times this server answered the same model and text before (0 the first time), counting this one. */
 export function timesSeen(state: StubState, model: string, text: string): number {
   const key = `${model}\n${text}`;

@@ -178,4 +178,30 @@ describe("stub LLM video parts", () => {
     expect(large.json.error!.message).toMatch(/Request body too large/);
     expect(stub.requests.at(-1)!.bodyBytes).toBeGreaterThan(2000);
   });
+
+  it("takes its mode from the control route (a bad body is a 400) and, after a reset, as the server was started", async () => {
+    const control = (body: unknown) =>
+      fetch(`${stub.url}/__stub/video-options`, { method: "POST", body: JSON.stringify(body) });
+    expect((await control({ mode: "sometimes" })).status).toBe(400);
+    expect((await control({ mode: "no-video" })).status).toBe(200);
+    expect((await post([video(jpegListVideoUrl(probeJpegFrames(1)))])).status).toBe(400);
+    await fetch(`${stub.url}/__stub/reset`, { method: "POST" });
+    expect((await post([video(jpegListVideoUrl(probeJpegFrames(1)))])).status).toBe(200);
+
+    const started = await startStubLlm({ video: { mode: "no-video" } });
+    try {
+      started.setVideoOptions({ mode: "all" });
+      started.reset();
+      const response = await fetch(`${started.baseURL}/chat/completions`, {
+        method: "POST",
+        body: JSON.stringify({
+          model: "stub-vision",
+          messages: [{ role: "user", content: [video(jpegListVideoUrl(probeJpegFrames(1)))] }],
+        }),
+      });
+      expect(response.status).toBe(400);
+    } finally {
+      await started.close();
+    }
+  });
 });

@@ -4,7 +4,8 @@
  */
 import { queuedFaultSchema } from "../stub-faults";
 import { readBody, sendJson } from "../stub-http";
-import { stubVideoOptionsPatch, stubVideoOptionsSchema } from "../stub-video";
+import { resetVideoOptions } from "../stub-state";
+import { stubVideoOptionsPatch } from "../stub-video";
 import { batchOptionsSchema } from "./batch-schemas";
 import type { StubRouteContext } from "./route";
 
@@ -29,11 +30,11 @@ export function listRequests({ res, state }: StubRouteContext) {
   sendJson(res, 200, { requests: state.requests });
 }
 
-/** `POST /__stub/reset`: forgets the queued faults and the recorded requests, and takes every video part again. */
+/** `POST /__stub/reset`: forgets the queued faults and the recorded requests, and takes video parts as at the start. */
 export function resetRequests({ res, state }: StubRouteContext) {
   state.faults.length = 0;
   state.requests.length = 0;
-  Object.assign(state.videoOptions, stubVideoOptionsSchema.parse({}));
+  resetVideoOptions(state);
   sendJson(res, 200, { ok: true });
 }
 
