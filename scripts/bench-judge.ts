@@ -28,6 +28,9 @@
 // --answer-bytes N pads each answer to about N bytes, as a real model's answer with its usage and ids is.
 // --duration S: as many videos as keep the endpoint at its limit for about S seconds (instead of --videos), judged
 // after a warm-up on videos of their own; only the hallucination run is measured.
+// --mode M[,M…] (images, video-frames, video-file; default images): the endpoint's input mode (lib/judge/input-modes.ts)
+// for every run above; each further mode gets a hallucination run of its own on as many fresh videos. Printed per mode:
+// the share of the limit and the request bytes sent per video (llm_call.bytesSent), so modes compare at the same limit.
 // Calls go out as a worker sends them: undici on the worker's own thread (lib/judge/plain-fetch.ts).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -54,8 +57,15 @@ const { values } = parseArgs({
     keep: { type: "boolean", default: false },
     "answer-bytes": { type: "string" },
     duration: { type: "string" },
+    mode: { type: "string", default: "images" },
   },
 });
+const { INPUT_MODES } = await import("../lib/judge/input-modes");
+const MODES = values.mode.split(",").map((m) => m.trim());
+for (const mode of MODES)
+  if (!(INPUT_MODES as readonly string[]).includes(mode))
+    throw new Error(`--mode is one or more of ${INPUT_MODES.join(", ")} (comma-separated), not ${mode}`);
+type Mode = (typeof INPUT_MODES)[number];
 if (values.limiter !== "shared" && values.limiter !== "process")
   throw new Error(`--limiter is "shared" or "process", not ${values.limiter}`);
 const VIDEOS = Number(values.videos);
@@ -235,6 +245,7 @@ const endpointSettings = {
   structuredOutput: true,
   pricePer1kInput: null,
   pricePer1kOutput: null,
+  inputMode: MODES[0] as Mode,
 };
 const endpoint = await createEndpoint(prisma, owner, projectId, endpointSettings);
 const boss = await startBoss(database.url, { supervise: true });
@@ -335,7 +346,11 @@ async function timedRun(
   const steps = await prisma.stepResult.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } });
   const stepCount = steps.reduce((sum, s) => sum + s._count._all, 0);
   const runRequests = (await stubRequests()).slice(before);
+  const sent = await prisma.llmCall.aggregate({ where: { runId }, _sum: { bytesSent: true } });
+  const videoCount = await prisma.runVideo.count({ where: { runId } });
   return {
+    /** The request bytes the run's calls sent, per video. */
+    bytesPerVideo: (sent._sum.bytesSent ?? 0) / Math.max(1, videoCount),
     slots: slotUse(runRequests, startedAt, endedAt, CONCURRENCY),
     /** How late the process's event loop ran its timers (ms): what every call's start and answer waited for, with no worker processes. */
     loopDelay: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
@@ -357,9 +372,9 @@ const limit = CONCURRENCY / (LATENCY_MS / 1000);
 const WARM_UP_VIDEOS = 8;
 
 /** A new project of `videos` videos, with an endpoint on the stub of the benchmark's settings. */
-async function seededProject(videos: number, name: string) {
+async function seededProject(videos: number, name: string, inputMode: Mode = MODES[0] as Mode) {
   const seeded = await projectWithFramedVideos(prisma, owner, { videoCount: videos, keyFrames: KEY_FRAMES, name });
-  const created = await createEndpoint(prisma, owner, seeded.projectId, endpointSettings);
+  const created = await createEndpoint(prisma, owner, seeded.projectId, { ...endpointSettings, inputMode });
   return { projectId: seeded.projectId, endpointId: created.id };
 }
 
@@ -526,6 +541,13 @@ if (!values["no-vbench2"]) {
   await runToEnd(warmUp.projectId, "vbench2", warmUpEndpoint.id);
   vbench2 = await timedRun("vbench2", "vbench2", { projectId: project.projectId, endpointId: vbench2Endpoint.id });
 }
+/** Each further --mode: a hallucination run on as many fresh videos, its endpoint in that mode, at the same limit. */
+const otherModes: { mode: Mode; run: Awaited<ReturnType<typeof timedRun>> }[] = [];
+for (const mode of MODES.slice(1) as Mode[])
+  otherModes.push({
+    mode,
+    run: await timedRun(`mode-${mode}`, "hallucination", await seededProject(VIDEOS, mode, mode)),
+  });
 const vbench2Achieved = vbench2 ? vbench2.calls / vbench2.seconds : 0;
 const rubricAchieved = rubric ? rubric.calls / rubric.seconds : 0;
 const rubricSameSizeAchieved = rubricSameSize ? rubricSameSize.calls / rubricSameSize.seconds : 0;
@@ -535,6 +557,7 @@ judge benchmark: ${VIDEOS} videos × ${KEY_FRAMES} key frames (${first.stepCount
 first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.stringify(first.steps)}, load average ${first.load}
   achieved: ${achieved.toFixed(2)} calls/s; limit ${limit.toFixed(2)} calls/s (${CONCURRENCY}/${LATENCY_MS / 1000})
   ratio:    ${ratio.toFixed(3)} of the limit (the target, ≥ 0.95, is at realistic latency: --latency 2000-8000 --duration 400)
+  mode:     ${MODES[0]}, ${Math.round(first.bytesPerVideo).toLocaleString()} request bytes sent per video
   slots:    ${
     first.slots
       ? `first request ${first.slots.startSeconds.toFixed(2)} s after the run started, the run done ${first.slots.endSeconds.toFixed(2)} s after the last answer; between them ${first.slots.meanInFlight.toFixed(1)} calls in flight at the stub on average (${(first.slots.meanInFlight / CONCURRENCY).toFixed(3)} of ${CONCURRENCY}); slot time unused, in seconds of all ${CONCURRENCY}: ${first.slots.lost.beforeFirst.toFixed(2)} before the first request, ${first.slots.lost.ramp.toFixed(2)} in the ${RAMP_MS / 1000} s after it, ${first.slots.lost.middle.toFixed(2)} in the middle, ${first.slots.lost.tail.toFixed(2)} after the last request came`
@@ -561,12 +584,23 @@ ${
   vbench2
     ? `VBench-2.0 task: 5 yes/no dimensions, ${vbench2PerVideo} questions a video (the hallucination run's steps a video), 64 frames a call (${vbench2.stepCount} steps): ${vbench2.calls} calls in ${vbench2.seconds.toFixed(1)} s, steps ${JSON.stringify(vbench2.steps)}, load average ${vbench2.load}
   achieved: ${vbench2Achieved.toFixed(2)} calls/s; ratio ${(vbench2Achieved / limit).toFixed(3)} of the limit beside the hallucination run's ${ratio.toFixed(3)}: ${(vbench2Achieved / limit / ratio).toFixed(2)} of its share (target: the same share)
-  worker CPU ${vbench2.cpuMsPerStep.toFixed(2)} ms and ${sqlPerStep(vbench2)} SQL statements per step; the stub's CPU ${vbench2.stubCpuMsPerCall.toFixed(2)} ms per call (64 images a call against 1–3)
+  worker CPU ${vbench2.cpuMsPerStep.toFixed(2)} ms and ${sqlPerStep(vbench2)} SQL statements per step; the stub's CPU ${vbench2.stubCpuMsPerCall.toFixed(2)} ms per call (64 frames a call against 1–3); ${Math.round(vbench2.bytesPerVideo).toLocaleString()} request bytes sent per video (${MODES[0]})
 `
     : ""
-}${values.profile ? `CPU profiles in ${values.profile} (the stub's in ${path.join(values.profile, "stub")} once it exits)\n` : ""}`);
+}${otherModes
+  .map(
+    ({
+      mode,
+      run,
+    }) => `mode ${mode}: ${run.calls} calls in ${run.seconds.toFixed(1)} s, steps ${JSON.stringify(run.steps)}
+  ratio ${(run.calls / run.seconds / limit).toFixed(3)} of the limit beside ${MODES[0]}'s ${ratio.toFixed(3)}; ${Math.round(run.bytesPerVideo).toLocaleString()} request bytes sent per video (${MODES[0]}: ${Math.round(first.bytesPerVideo).toLocaleString()})
+`,
+  )
+  .join(
+    "",
+  )}${values.profile ? `CPU profiles in ${values.profile} (the stub's in ${path.join(values.profile, "stub")} once it exits)\n` : ""}`);
 
 // The worker gives the endpoint's concurrency slots back just after a run's last call (the run already done):
 // a moment for that before the database goes, so the log stays free of failed releases.
-if (rubric || vbench2) await new Promise((resolve) => setTimeout(resolve, 2000));
+if (rubric || vbench2 || otherModes.length) await new Promise((resolve) => setTimeout(resolve, 2000));
 await finish();

@@ -23,6 +23,7 @@ export interface PlannedRun {
   settings: unknown;
   endpoint: JudgeEndpoint;
   inputMode: InputMode;
+  batch: boolean;
   templates: TemplateSource;
   videos: readonly { id: string; frameSetId: string }[];
   /** The run's items with their position among their video's items (item pipelines). */
@@ -47,6 +48,7 @@ export async function estimatePlannedRun(prisma: PrismaClient, run: PlannedRun):
         templates: run.templates,
         endpoint,
         inputMode: run.inputMode,
+        batch: run.batch,
         frameSize: (frame) => sizes.get(frame.id) ?? null,
         outputHistory,
         standIns,

@@ -40,6 +40,8 @@ export interface EstimatePlan {
   templates: TemplateSource;
   endpoint: EstimateEndpoint;
   inputMode: InputMode;
+  /** A batch-mode run: its requests carry pictures in every mode. */
+  batch: boolean;
   /** A frame's stored size, when known. */
   frameSize(frame: FrameRef): FrameSize | null;
   /** Mean answer tokens of the endpoint's earlier calls of a step, by step id. */
@@ -148,7 +150,8 @@ function callOf(
   const frames = input?.frames ?? framesOfScope(step, scopeIndex, context);
   const template = step.inlineTemplate?.(context) ?? plan.templates.get(templateIdOf(step, scopeIndex, context));
   const text = renderedText(template, input?.values);
-  const shown = shownFrames(plan, rule, frames, context);
+  const sendAs = (input as { sendAs?: string } | null)?.sendAs;
+  const shown = shownFrames(plan, rule, { frames, scope: step.scope, stills: sendAs === "images" }, context);
   return { ...shown, inputTokens: Math.ceil(text.length / rule.charsPerToken) + shown.tokens };
 }
 
@@ -211,20 +214,27 @@ function renderedText(template: ReturnType<TemplateSource["get"]>, values: Recor
 }
 
 /**
- * What the frames cost as the run's mode sends them: a picture each ("images", or one frame), one grid picture when
- * there are more than the endpoint takes, or one video part of the frames ("video-frames"), or the clip sampled at
- * that many frames ("video-file").
+ * What the frames cost as the engine sends them in the run's mode (lib/judge/engine/video-media.ts): a picture each
+ * (in `images` mode, in a batch, for a step that asks for stills, or of one frame), one grid picture when there are
+ * more than the endpoint takes; else one video part of the frames, or for a whole-video step in `video-file` mode
+ * the clip sampled at that many frames.
  */
-function shownFrames(plan: EstimatePlan, rule: ResolvedTokenRule, frames: readonly FrameRef[], context: VideoContext) {
+function shownFrames(
+  plan: EstimatePlan,
+  rule: ResolvedTokenRule,
+  shown: { frames: readonly FrameRef[]; scope: StepDefinition["scope"]; stills: boolean },
+  context: VideoContext,
+) {
+  const { frames } = shown;
   const none = { images: 0, videoFrames: 0, videoSeconds: 0, tokens: 0 };
   if (frames.length === 0) return none;
-  if (plan.inputMode === "images" || frames.length === 1) {
+  if (plan.inputMode === "images" || plan.batch || shown.stills || frames.length < 2) {
     const limit = imageLimitOf(plan.endpoint.capabilities);
     if (limit !== null && frames.length > limit) return { ...none, images: 1, tokens: rule.image(null) };
     const tokens = frames.reduce((total, frame) => total + rule.image(plan.frameSize(frame)), 0);
     return { ...none, images: frames.length, tokens };
   }
-  if (plan.inputMode === "video-frames") {
+  if (plan.inputMode === "video-frames" || (shown.scope !== "video" && shown.scope !== "item")) {
     const tokens = frames.reduce((total, frame) => total + rule.videoFrame(plan.frameSize(frame)), 0);
     return { ...none, videoFrames: frames.length, tokens };
   }
@@ -234,7 +244,7 @@ function shownFrames(plan: EstimatePlan, rule: ResolvedTokenRule, frames: readon
     (total, frame) => total + rule.clipFrame(plan.frameSize(frame)),
     seconds * rule.videoSecond,
   );
-  return { ...none, videoSeconds: seconds, tokens };
+  return { ...none, videoFrames: frames.length, videoSeconds: seconds, tokens };
 }
 
 /** The clip's length (its frame count at its frame rate), else the seconds its frames span. */

@@ -16,6 +16,9 @@ export interface RunToEstimate {
   settings: unknown;
   endpoint: JudgeEndpoint;
   promptVersionIds: Record<string, string>;
+  /** The run's input mode (the endpoint's unless the run chose one). */
+  inputMode: string;
+  batch: boolean;
   videos: readonly { id: string; frameSets: readonly { id: string }[] }[];
   items: readonly { itemId: string; videoId: string; position: number }[];
 }
@@ -33,7 +36,8 @@ export async function estimateRunStart(
       pipeline: run.pipeline,
       settings: run.settings,
       endpoint: run.endpoint,
-      inputMode: inputModeOf(run.endpoint.inputMode),
+      inputMode: inputModeOf(run.inputMode),
+      batch: run.batch,
       templates,
       videos: run.videos.map((v) => ({ id: v.id, frameSetId: v.frameSets[0]!.id })),
       items: run.items,

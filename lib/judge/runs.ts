@@ -45,7 +45,7 @@ export async function createRun(deps: RunDeps, actor: Actor, projectId: string, 
 async function dryRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
   if (input.ensemble) throw new ValidationError("A dry run estimates a plain run: leave out `ensemble`.");
   const plan = await planRun(deps, actor, projectId, input);
-  const { estimate, estimateError } = await estimatePlan(deps, projectId, plan);
+  const { estimate, estimateError } = await estimatePlan(deps, projectId, input, plan);
   return {
     dryRun: true as const,
     videos: plan.videos.length,
@@ -57,11 +57,19 @@ async function dryRun(deps: RunDeps, actor: Actor, projectId: string, input: Cre
   };
 }
 
-function estimatePlan(deps: RunDeps, projectId: string, plan: Awaited<ReturnType<typeof planRun>>) {
+function estimatePlan(
+  deps: RunDeps,
+  projectId: string,
+  input: CreateRunInput,
+  plan: Awaited<ReturnType<typeof planRun>>,
+) {
   const { pipeline, storedSettings: settings, endpoint, promptVersionIds, videos, runItems: items } = plan;
+  // The mode the run will use: the one it asks for, else its endpoint's.
+  const inputMode = (input as { inputMode?: string }).inputMode ?? endpoint.inputMode;
+  const batch = (input.batch ?? false) && endpoint.supportsBatchApi;
   return estimateRunStart(
     deps.prisma,
-    { projectId, pipeline, settings, endpoint, promptVersionIds, videos, items },
+    { projectId, pipeline, settings, endpoint, promptVersionIds, videos, items, inputMode, batch },
     deps.templates,
   );
 }
@@ -120,7 +128,7 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
   const plan = await planRun(deps, actor, projectId, input);
   const { pipeline, endpoint, settingsVersion, otherEndpoints, promptVersionIds, items } = plan;
   const { videos, withoutFrames, doomed, runItems, storedSettings } = plan;
-  const { estimate } = await estimatePlan(deps, projectId, plan);
+  const { estimate } = await estimatePlan(deps, projectId, input, plan);
 
   const run = await saveRun(prisma, {
     data: {
