@@ -12,6 +12,17 @@ export interface ChatImage {
   detail: "low" | "high" | "auto" | null;
 }
 
+/**
+ * One video part (`video_url`, the `video-frames` and `video-file` input modes; lib/judge/video-parts.ts builds it):
+ * a `data:video/jpeg;base64,` list of frames, a `data:video/mp4;base64,` clip or an https URL of the clip, with what
+ * vLLM's video loader is told about it (`media_io_kwargs.video`: the frames' timing, or the sampling asked).
+ */
+export interface ChatVideo {
+  url: string;
+  /** vLLM's per-request `media_io_kwargs.video` (empty: the field is left out). */
+  mediaIo: Readonly<Record<string, number | readonly number[]>>;
+}
+
 /** One earlier message of a conversation a template writes out (see ChatRequest.turns). */
 export interface ChatTurn {
   role: "system" | "user" | "assistant";
@@ -24,6 +35,8 @@ export interface ChatRequest {
   system?: string | null;
   text: string;
   images: ChatImage[];
+  /** The judged video as one video part, sent before any images (which are then a template's few-shot examples). */
+  video?: ChatVideo | null;
   temperature?: number | null;
   /** OpenAI `response_format` (json_schema); omitted for plain text. */
   responseFormat?: Record<string, unknown> | null;
@@ -280,13 +293,25 @@ function imagePart(image: ChatImage): OpenAI.Chat.ChatCompletionContentPartImage
   };
 }
 
+/** A video part as vLLM's chat parser reads it (`{"type": "video_url", "video_url": {"url": …}}`); OpenRouter takes the same. */
+function videoPart(video: ChatVideo): OpenAI.Chat.ChatCompletionContentPart {
+  return { type: "video_url", video_url: { url: video.url } } as unknown as OpenAI.Chat.ChatCompletionContentPart;
+}
+
+/** The request's `media_io_kwargs` (vLLM reads them per request, keyed by modality); none without a video's. */
+function mediaIoKwargs(request: ChatRequest): { media_io_kwargs: { video: ChatVideo["mediaIo"] } } | object {
+  return request.video && Object.keys(request.video.mediaIo).length
+    ? { media_io_kwargs: { video: request.video.mediaIo } }
+    : {};
+}
+
 /**
  * The chat-completions request body for a request: what the client sends, and what a Batch API line
  * carries as its `body` (lib/judge/batch), so both ask exactly the same.
  */
 export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
   const text: OpenAI.Chat.ChatCompletionContentPart = { type: "text", text: request.text };
-  const images = request.images.map(imagePart);
+  const images = [...(request.video ? [videoPart(request.video)] : []), ...request.images.map(imagePart)];
   const content: OpenAI.Chat.ChatCompletionContentPart[] = request.imagesFirst ? [...images, text] : [text, ...images];
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
     ...(request.system ? [{ role: "system" as const, content: request.system }] : []),
@@ -308,6 +333,7 @@ export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatComple
     ...(request.topLogprobs
       ? { logprobs: true, top_logprobs: Math.min(20, Math.max(1, Math.round(request.topLogprobs))) }
       : {}),
+    ...mediaIoKwargs(request),
   };
 }
 
@@ -325,19 +351,32 @@ function imagePartBytes(image: ChatImage): Buffer {
   return bytes;
 }
 
+/** A video part's bytes, encoded once per video object (measuring a body's size and sending it encode it once). */
+const encodedVideoParts = new WeakMap<ChatVideo, Buffer>();
+
+function videoPartBytes(video: ChatVideo): Buffer {
+  let bytes = encodedVideoParts.get(video);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(videoPart(video)), "utf8");
+    encodedVideoParts.set(video, bytes);
+  }
+  return bytes;
+}
+
 /**
  * `JSON.stringify(chatCompletionBody(request))` in pieces whose bytes, joined, are that JSON byte for byte. A
  * call's images are not stringified and encoded again for every call: with VBench-2.0's 64 frames a call, a body
  * is some 250 KB, and encoding it anew cost the worker about 3 ms of CPU a call (docs/benchmarks.md).
  */
 export function chatCompletionPieces(request: ChatRequest): Buffer[] {
-  const { model, messages, ...rest } = chatCompletionBody({ ...request, images: [] });
+  const { model, messages, ...rest } = chatCompletionBody({ ...request, images: [], video: null });
   const userAt = (request.system ? 1 : 0) + (request.turns?.length ?? 0);
   const [textPart] = messages[userAt]!.content as OpenAI.Chat.ChatCompletionContentPart[];
-  const images = request.images.map(imagePartBytes);
+  const images = [...(request.video ? [videoPartBytes(request.video)] : []), ...request.images.map(imagePartBytes)];
+  // The video's kwargs close the body, where chatCompletionBody puts them.
+  const restJson = JSON.stringify({ ...rest, ...mediaIoKwargs(request) });
   const text = Buffer.from(JSON.stringify(textPart), "utf8");
   const content = request.imagesFirst ? [...images, text] : [text, ...images];
-  const restJson = JSON.stringify(rest);
   const pieces: Buffer[] = [];
   const write = (json: string) => pieces.push(Buffer.from(json, "utf8"));
   write(`{"model":${JSON.stringify(model)},"messages":[`);

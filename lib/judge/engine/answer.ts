@@ -3,10 +3,11 @@
  * a time, under its limiter), each with the call row that records it.
  */
 import { randomUUID } from "node:crypto";
-import { attemptError, LlmError, type ChatImage, type ChatRequest, type ChatResult } from "../llm-client";
+import { attemptError, LlmError, type ChatRequest, type ChatResult } from "../llm-client";
 import { stepErrorMessage } from "../step-errors";
 import { callCostUsd, estimatedPromptTokens } from "../lost-calls";
 import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer } from "../batch/batch-requests";
+import { promptShapeOf, requestBodyBytes } from "../call-record";
 import type { BatchFrames, CallRecord } from "./build-request";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";
 import type { CachedAnswer, CallRow, JudgeStore } from "./step-store";
@@ -26,7 +27,7 @@ export interface StepStart {
 }
 
 /** What every call row of one request shares; each outcome adds its own fields. */
-type CallBase = Pick<CallRow, "runId" | "stepResultId" | "videoId" | "model" | "request" | "isRepair">;
+type CallBase = Pick<CallRow, "runId" | "stepResultId" | "videoId" | "model" | "request" | "isRepair" | "saw">;
 
 const NO_USAGE = {
   httpStatus: null,
@@ -47,8 +48,9 @@ export async function answer(
   deps: JudgeDeps,
   store: JudgeStore,
   endpoint: EndpointConfig,
-  request: Omit<ChatRequest, "images">,
-  images: () => Promise<ChatImage[]>,
+  request: Omit<ChatRequest, "images" | "video">,
+  /** The request's images and video part, read only for a call that goes out. */
+  media: () => Promise<Pick<ChatRequest, "images" | "video">>,
   cacheKey: string,
   record: CallRecord & { isRepair: boolean },
   start: StepStart,
@@ -67,8 +69,10 @@ export async function answer(
       responseFormat: request.responseFormat ?? null,
       followUp: request.followUp ?? null,
       ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}),
+      ...promptShapeOf(request, record.sent),
     },
     isRepair: record.isRepair,
+    saw: record.saw,
   };
   const found = await store.lookUp(cacheKey, start.done ? null : start);
   start.lookedUp();
@@ -78,7 +82,7 @@ export async function answer(
     start.done = true;
   }
   if (batch) return batchAnswered(deps, endpoint, request, batch.frames, cacheKey, record, callBase);
-  return endpointCall(deps, store, endpoint, { ...request, images: await images() }, record, callBase);
+  return endpointCall(deps, store, endpoint, { ...request, ...(await media()) }, record, callBase);
 }
 
 function cachedAnswered(cached: CachedAnswer, callBase: CallBase): Answered {
@@ -128,7 +132,8 @@ function endpointCall(
 ): EndpointCall {
   const client = deps.llmFor(endpoint);
   const limiter = deps.limiterFor(endpoint);
-  const sent = sentCall(store, endpoint, full, record, callBase);
+  const bytesSent = requestBodyBytes(full);
+  const sent = sentCall(store, endpoint, full, record, { ...callBase, bytesSent });
   const started = Date.now();
   let lastStatus: number | null = null;
   let retries = 0;
@@ -139,6 +144,7 @@ function endpointCall(
     request: sent.stored() ? null : callBase.request,
     id: sent.id,
     cached: false,
+    bytesSent,
     latencyMs: Date.now() - started,
     retries,
     createdAt: new Date(),
@@ -213,7 +219,7 @@ function sentCall(
   endpoint: EndpointConfig,
   full: ChatRequest,
   record: CallRecord,
-  callBase: CallBase,
+  callBase: CallBase & { bytesSent: number },
 ) {
   const id = randomUUID();
   const estimatedTokens = estimatedPromptTokens({
@@ -286,6 +292,7 @@ async function batchAnswered(
         error: `${error.kind}: ${stepErrorMessage(error)}`,
         errorExcerpt: error.excerpt,
         httpStatus: error.status,
+        bytesSent: line.bodyBytes,
         createdAt: new Date(),
       },
     };
@@ -308,6 +315,7 @@ async function batchAnswered(
       promptTokens: result.promptTokens,
       completionTokens: result.completionTokens,
       costUsd: cost,
+      bytesSent: line.bodyBytes,
       createdAt: new Date(),
     },
   };

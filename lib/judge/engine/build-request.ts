@@ -13,11 +13,14 @@ import { templateExamplesText, type TemplateExample } from "../template-examples
 import { imageLimitOf, responseFormatFor } from "../endpoint-capabilities";
 import { frameAsSent, sentFrameHash } from "../frame-resize";
 import { gridFor, tileFrames, tilingNote } from "../frame-tiling";
-import { sawOfFrames, type CallSaw } from "../call-record";
+import { sawOfClip, sawOfFrames, type CallSaw, type SentShape } from "../call-record";
+import { signedClipUrl } from "../clip-urls";
 import { responseCacheKey } from "./cache-key";
+import { clipGoesByUrl, maxBodyBytesOf, planMedia, videoCachePart, videoOfPlan, type MediaPlan } from "./video-media";
 import type { EndpointConfig } from "./judge-deps";
 import {
   templateIdOf,
+  type ClipRef,
   type FrameRef,
   type StepDefinition,
   type StepInput,
@@ -54,13 +57,15 @@ export interface CallRecord {
   frameIds: string[];
   /** What the request shows the judge (lib/judge/call-record.ts): every call row of the request keeps it. */
   saw: CallSaw;
+  /** How its media went (detail, size, grid, the video part's frames): what a replay of the call needs. */
+  sent: SentShape;
 }
 
 export interface BuiltRequest {
   templateHash: string;
-  /** The request without its images, which `images()` reads only for a call that goes out. */
-  request: Omit<ChatRequest, "images">;
-  images(): Promise<ChatImage[]>;
+  /** The request without its images and video, which `media()` reads only for a call that goes out. */
+  request: Omit<ChatRequest, "images" | "video">;
+  media(): Promise<Pick<ChatRequest, "images" | "video">>;
   /** The cache key's parts, from which the keys of the step's further requests (a repair, a longer answer) derive. */
   cacheParts: CacheParts;
   cacheKey: string;
@@ -95,9 +100,16 @@ export async function buildRequest(
   const examples = (template.examples ?? []).filter((e) => e.videoId !== work.context.videoId);
   const rendered = template.render(input.values);
   const text = examples.length ? `${rendered}\n\n${templateExamplesText(examples)}` : rendered;
-  const frames = examples.length
-    ? [...input.frames, ...(await exampleFrames(deps.prisma, work.projectId, examples))]
-    : input.frames;
+  // The run's input mode decides which frames go as one video part (or the clip instead) and which as images.
+  const plan = planMedia({
+    runMode: work.context.inputMode ?? "images",
+    scope: step.scope,
+    input,
+    exampleFrames: examples.length ? await exampleFrames(deps.prisma, work.projectId, examples) : [],
+    clip: work.context.clip ?? null,
+    batch: Boolean(work.batchMode && endpoint.supportsBatchApi),
+  });
+  const frames = plan.imageFrames;
   const messages = splitSystemMessage(template.meta, text);
   // The strongest JSON mode the endpoint's probe found (json_schema > json_object > none); never probed: json_schema is asked for.
   const responseFormat = responseFormatFor(endpoint, step.responseFormatFor?.(input) ?? step.responseFormat);
@@ -140,21 +152,27 @@ export async function buildRequest(
       ]
     : async () =>
         (await frameUrls()).map((url, i) => chatImageOf(work.chatImages, frames[i]!, input.imageMaxSide, url, detail));
+  const media = async () => ({
+    images: await images(),
+    video: await videoOfPlan(plan, mediaReads(deps.storage, work, endpoint, input.imageMaxSide)),
+  });
   const cacheParts = {
     model: endpoint.model,
     templateHash: template.hash,
     text: note ? `${text}\n\n${note}` : text,
-    frameSha256s: frames.map((f) => sentFrameHash(f.sha256, input.imageMaxSide)),
+    frameSha256s: [...plan.videoFrames, ...frames].map((f) => sentFrameHash(f.sha256, input.imageMaxSide)),
     temperature: endpoint.temperature,
     imageDetail: detail ?? "omitted",
     responseFormat,
     salt: work.sampleSalt === null ? (input.cacheSalt ?? null) : `${work.sampleSalt}|${input.cacheSalt ?? ""}`,
     systemRole: messages.system !== null,
+    inputMode: plan.mode,
+    video: videoCachePart(plan, work.context),
   };
   return {
     templateHash: template.hash,
     request,
-    images,
+    media,
     cacheParts,
     cacheKey: responseCacheKey(cacheParts),
     callRecord: {
@@ -162,11 +180,56 @@ export async function buildRequest(
       stepResultId: row.id,
       videoId: work.context.videoId,
       text: cacheParts.text,
-      frameIds: frames.map((f) => f.id),
-      saw: sawOfFrames("images", frames, work.context.fps, input.frames.length),
+      frameIds: [...plan.videoFrames, ...frames].map((f) => f.id),
+      saw: sawOf(plan, work.context),
+      sent: {
+        detail,
+        imageMaxSide: input.imageMaxSide ?? null,
+        grid: grid !== null,
+        videoFrames: plan.videoFrames.length,
+      },
     },
     batch,
   };
+}
+
+/** What a planned request shows the judge: its clip and the sampling asked, or its frames in the order they go. */
+function sawOf(plan: MediaPlan, context: RequestWork["context"]): CallSaw {
+  if (plan.clip) {
+    const { ref, sampling } = plan.clip;
+    const durationS = ref.durationS ?? (context.fps && context.frameCount ? context.frameCount / context.fps : 0);
+    return sawOfClip({ sha256: ref.sha256, durationS, sampling });
+  }
+  const own = plan.mode === "images" ? plan.ownImages : plan.videoFrames.length;
+  return sawOfFrames(plan.mode, [...plan.videoFrames, ...plan.imageFrames], context.fps, own);
+}
+
+/** How a request's video part is read when its call goes out: frames as the images mode reads them, the clip once per video. */
+function mediaReads(storage: ObjectStorage, work: RequestWork, endpoint: EndpointConfig, maxSide?: number) {
+  return {
+    frameUrl: (frame: FrameRef) => frameDataUrl(storage, work.frameUrls, frame, maxSide),
+    clipBase64: (clip: ClipRef) => clipBase64(storage, work.frameUrls, clip),
+    clipUrl: (clip: ClipRef) =>
+      clipGoesByUrl(clip, { maxBodyBytes: maxBodyBytesOf(endpoint.capabilities), clipByUrl: false })
+        ? signedClipUrl(work.context.videoId, work.runId, CLIP_URL_TTL_S)
+        : null,
+    source: work.context,
+  };
+}
+
+/** How long a signed clip URL lives: long enough for a server to fetch it (vLLM waits 30 s by default), no longer. */
+export const CLIP_URL_TTL_S = 300;
+
+/** The clip's bytes in base64, read once per video however many of its calls send it (kept beside its frames). */
+function clipBase64(storage: ObjectStorage, read: Map<string, Promise<string>>, clip: ClipRef): Promise<string> {
+  const key = `clip:${clip.storageKey}`;
+  let base64 = read.get(key);
+  if (!base64) {
+    base64 = storage.getBytes(clip.storageKey).then((bytes) => bytes.toString("base64"));
+    read.set(key, base64);
+    base64.catch(() => read.delete(key));
+  }
+  return base64;
 }
 
 function bytesOfDataUrl(url: string): Buffer {

@@ -17,6 +17,13 @@ export function responseCacheKey(parts: {
   salt?: string | null;
   /** True when the prompt's first paragraph went in the system role: a different request from one user message with the same text. */
   systemRole?: boolean;
+  /**
+   * How the request showed the video (lib/judge/input-modes.ts): the same frames as images or as one video part are
+   * different calls. Left out for `images`, so keys made before input modes existed still match.
+   */
+  inputMode?: string;
+  /** The video part's timing or the clip and its sampling (lib/judge/engine/video-media.ts videoCachePart). */
+  video?: unknown;
 }): string {
   return createHash("sha256")
     .update(
@@ -31,6 +38,7 @@ export function responseCacheKey(parts: {
         parts.repairOf ?? null,
         ...(parts.salt ? [parts.salt] : []),
         ...(parts.systemRole ? ["system-role"] : []),
+        ...(parts.inputMode && parts.inputMode !== "images" ? [`mode:${parts.inputMode}`, parts.video ?? null] : []),
       ]),
     )
     .digest("hex");

@@ -113,6 +113,8 @@ async function openVideo(
     items,
     settings: loaded.run.settings,
     imageLimit: null,
+    inputMode: loaded.run.inputMode,
+    clip: video.clip,
   };
   // A self-consistency sample asks at its own temperature, and under its own cache salt (lib/ensembles).
   const sampling = loaded.run.sampling;

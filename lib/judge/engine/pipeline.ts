@@ -1,3 +1,4 @@
+import type { InputMode } from "../input-modes";
 import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { TaskDeclaration } from "../../task-modules/task-declaration";
@@ -12,6 +13,15 @@ export interface FrameRef {
   cluster: number | null;
   storageKey: string;
   sha256: string;
+}
+
+/** The judged video's file, for a call that sends the clip itself (the `video-file` input mode). */
+export interface ClipRef {
+  storageKey: string;
+  sha256: string;
+  sizeBytes: number;
+  contentType: string;
+  durationS: number | null;
 }
 
 /** An item of the video that the run judges (a caption, a question), with the item it answers. */
@@ -50,6 +60,10 @@ export interface VideoContext {
   items: ItemRef[];
   /** The run's settings, as stored with the run. */
   settings: unknown;
+  /** How the run shows videos to the judge, fixed at its start (lib/judge/engine/video-media.ts); absent: images. */
+  inputMode?: InputMode;
+  /** The video's file, for `video-file` runs; absent or null: not known (its steps send frames). */
+  clip?: ClipRef | null;
 }
 
 export type StepScope = "video" | "key_frame" | "cluster" | "item";
@@ -80,6 +94,11 @@ export interface StepInput {
    * a rubric's frame size for key frames and clusters. Part of the cache key, with each frame's hash.
    */
   imageMaxSide?: number;
+  /**
+   * "images": the frames go as images whatever the run's input mode (a rubric criterion judged on stills); absent or
+   * "video": in a video mode, two or more frames go as one video part (lib/judge/engine/video-media.ts).
+   */
+  sendAs?: "images" | "video";
 }
 
 /** A raw-answer step's output: the model's answer as given (see StepDefinition.rawAnswer). */

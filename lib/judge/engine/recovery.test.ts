@@ -24,10 +24,18 @@ function builtRequest(batch: BuiltRequest["batch"] = null): BuiltRequest {
   return {
     templateHash: "h",
     request: { model: "m", system: null, text: "Rate it.", temperature: 0, responseFormat: null, topLogprobs: null },
-    images: async () => [],
+    media: async () => ({ images: [] }),
     cacheParts,
     cacheKey: responseCacheKey(cacheParts),
-    callRecord: { runId: "r", stepResultId: "s", videoId: "v", text: "Rate it.", frameIds: [] },
+    callRecord: {
+      runId: "r",
+      stepResultId: "s",
+      videoId: "v",
+      text: "Rate it.",
+      frameIds: [],
+      saw: { mode: "images", frames: [] },
+      sent: { detail: "low", imageMaxSide: null, grid: false, videoFrames: 0 },
+    },
     batch,
   };
 }

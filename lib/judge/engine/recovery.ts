@@ -88,7 +88,7 @@ export async function recover(
         store,
         endpoint,
         ask.request,
-        built.images,
+        built.media,
         ask.cacheKey,
         record,
         progress.start,

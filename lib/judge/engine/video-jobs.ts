@@ -5,7 +5,8 @@
  * Every statement here may run twice (lib/db/reconnecting-adapter.ts): planning leaves the same rows the second time.
  */
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
-import type { FrameRef, ItemRef, ScoreValue } from "./pipeline";
+import type { ClipRef, FrameRef, ItemRef, ScoreValue } from "./pipeline";
+import { inputModeOf, type InputMode } from "../input-modes";
 import { directRows } from "../../db/direct-sql";
 
 /** A prompt version the run renders instead of the shipped template (see lib/prompt-versions). */
@@ -32,6 +33,8 @@ export interface JobRow {
     batchMode: boolean;
     sampling: RunSampling | null;
     parentRunId: string | null;
+    /** How the run shows videos to the judge (lib/judge/input-modes.ts), fixed at its start. */
+    inputMode: InputMode;
   };
   frameSetId: string;
   video: {
@@ -41,6 +44,8 @@ export interface JobRow {
     fps: number | null;
     frameCount: number | null;
     auxiliaryInfo: Record<string, unknown>;
+    /** The video's file, which a `video-file` run's calls send. */
+    clip: ClipRef;
   };
   /** The frame set's frames in index order. */
   frames: FrameRef[];
@@ -67,7 +72,13 @@ export async function loadVideoJobs(prisma: PrismaClient, jobs: readonly VideoJo
       batchMode: boolean;
       sampling: RunSampling | null;
       parentRunId: string | null;
+      inputMode: string;
       frameSetId: string;
+      clipStorageKey: string;
+      clipSha256: string;
+      clipSizeBytes: number;
+      clipContentType: string;
+      clipDurationS: number | null;
       prompt: string | null;
       dimensions: string[];
       model: string | null;
@@ -78,7 +89,9 @@ export async function loadVideoJobs(prisma: PrismaClient, jobs: readonly VideoJo
       items: ItemRef[];
     }[]
   >`
-    SELECT rv."runId", rv."videoId", r.pipeline, r."projectId", r.status::text AS status, r.settings, r."batchMode", r.sampling, r."parentRunId", rv."frameSetId",
+    SELECT rv."runId", rv."videoId", r.pipeline, r."projectId", r.status::text AS status, r.settings, r."batchMode", r.sampling, r."parentRunId", r."inputMode", rv."frameSetId",
+      v."storageKey" AS "clipStorageKey", v.sha256 AS "clipSha256", v."sizeBytes"::float8 AS "clipSizeBytes",
+      v."contentType" AS "clipContentType", v."durationS" AS "clipDurationS",
       -- The fields the run was created with (run_video.judgedWith), else the video's current ones.
       CASE WHEN rv."judgedWith" IS NULL THEN v.prompt ELSE rv."judgedWith"->>'prompt' END AS prompt,
       CASE WHEN rv."judgedWith" IS NULL THEN v.dimensions ELSE ARRAY(SELECT jsonb_array_elements_text(coalesce(rv."judgedWith"->'dimensions', '[]'::jsonb))) END AS dimensions,
@@ -114,6 +127,7 @@ export async function loadVideoJobs(prisma: PrismaClient, jobs: readonly VideoJo
         batchMode: row.batchMode,
         sampling: row.sampling,
         parentRunId: row.parentRunId,
+        inputMode: inputModeOf(row.inputMode),
       },
       frameSetId: row.frameSetId,
       video: {
@@ -123,6 +137,13 @@ export async function loadVideoJobs(prisma: PrismaClient, jobs: readonly VideoJo
         fps: row.fps,
         frameCount: row.frameCount,
         auxiliaryInfo: row.auxiliaryInfo ?? {},
+        clip: {
+          storageKey: row.clipStorageKey,
+          sha256: row.clipSha256,
+          sizeBytes: row.clipSizeBytes,
+          contentType: row.clipContentType,
+          durationS: row.clipDurationS,
+        },
       },
       frames: row.frames,
       items: row.items,

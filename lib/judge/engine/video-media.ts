@@ -1,0 +1,109 @@
+/**
+ * How a step's frames go to the judge in the run's input mode (lib/judge/input-modes.ts):
+ * - `images`: one image part per frame;
+ * - `video-frames`: the step's own frames (two or more), in time order, as one `video/jpeg` video part with their
+ *   timing (lib/judge/video-parts.ts); a step of one frame (the hallucination task's static step) sends its image;
+ * - `video-file`: a step over the whole video (scope `video` or `item`: VBench-2.0, captions, QA) sends the clip,
+ *   asking the server to sample as many frames as the step would have sent; a step over part of the video (a
+ *   cluster, a key frame's neighbours) sends its frames as in `video-frames`, since the clip would show the model
+ *   moments the step is not about.
+ * A step may keep its frames as images in any mode (`StepInput.sendAs: "images"`: a rubric criterion that asks for
+ * stills). A template's few-shot example frames (from other videos) always follow as images. Batch-mode requests
+ * (OpenAI's Batch API) always carry images.
+ */
+import type { ChatVideo } from "../llm-client";
+import type { InputMode } from "../input-modes";
+import { clipDataUrlBytes, clipDataVideo, clipUrlVideo, framesVideo, type ClipSampling } from "../video-parts";
+import type { ClipRef, FrameRef, StepInput, StepScope } from "./pipeline";
+
+/** What one request shows: the mode it uses, the frames in its video part or the clip, and the frames sent as images. */
+export interface MediaPlan {
+  /** The mode of this request: `images` when its frames go as images even in a video run. */
+  mode: InputMode;
+  /** The frames of the video part (`video-frames` form), in order; none otherwise. */
+  videoFrames: FrameRef[];
+  /** The clip (`video-file` form) and the sampling asked; null otherwise. */
+  clip: { ref: ClipRef; sampling: ClipSampling } | null;
+  /** The frames sent as image parts, after any video part: the step's own first, then its template's examples. */
+  imageFrames: FrameRef[];
+  /** How many of `imageFrames` are the step's own (the rest are few-shot examples of other videos). */
+  ownImages: number;
+}
+
+/** The run's mode applied to one step's request. */
+export function planMedia(options: {
+  runMode: InputMode;
+  scope: StepScope;
+  input: Pick<StepInput, "frames" | "sendAs">;
+  /** The template's few-shot example frames, which follow as images. */
+  exampleFrames: FrameRef[];
+  clip: ClipRef | null;
+  batch: boolean;
+}): MediaPlan {
+  const { runMode, scope, input, exampleFrames, clip, batch } = options;
+  const own = input.frames;
+  const asVideo = runMode !== "images" && !batch && input.sendAs !== "images" && own.length >= 2;
+  if (!asVideo)
+    return {
+      mode: "images",
+      videoFrames: [],
+      clip: null,
+      imageFrames: [...own, ...exampleFrames],
+      ownImages: own.length,
+    };
+  const rest = { imageFrames: exampleFrames, ownImages: 0 };
+  if (runMode === "video-file" && clip && (scope === "video" || scope === "item"))
+    return { mode: "video-file", videoFrames: [], clip: { ref: clip, sampling: { numFrames: own.length } }, ...rest };
+  return { mode: "video-frames", videoFrames: [...own], clip: null, ...rest };
+}
+
+/** The video part's identity in the response-cache key: what it shows and the timing or sampling it is sent with. */
+export function videoCachePart(plan: MediaPlan, source: { fps: number | null; frameCount: number | null }): unknown {
+  if (plan.clip) return ["clip", plan.clip.ref.sha256, plan.clip.sampling];
+  if (plan.videoFrames.length) return ["frames", source.fps, source.frameCount];
+  return null;
+}
+
+/** The largest body the endpoint's probe saw accepted (`capabilities.maxBodyBytes`), when it recorded one. */
+export function maxBodyBytesOf(capabilities: { maxBodyBytes?: number | null } | null | undefined): number | null {
+  const value = capabilities?.maxBodyBytes;
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/** The default largest body a clip goes in as a data URL when the endpoint's probe found no limit (vLLM's own is larger). */
+export const DEFAULT_MAX_CLIP_BODY_BYTES = 20 * 1024 * 1024;
+
+/**
+ * Whether the clip goes by URL: its data URL would not fit the largest body the endpoint's probe saw accepted
+ * (or the default without one), or the endpoint says so.
+ */
+export function clipGoesByUrl(clip: ClipRef, limits: { maxBodyBytes: number | null; clipByUrl: boolean }): boolean {
+  if (limits.clipByUrl) return true;
+  return clipDataUrlBytes(clip.sizeBytes, clip.contentType) > (limits.maxBodyBytes ?? DEFAULT_MAX_CLIP_BODY_BYTES);
+}
+
+/** The video part of a planned request; frames' data URLs and the clip are read only when a call goes out. */
+export async function videoOfPlan(
+  plan: MediaPlan,
+  read: {
+    frameUrl: (frame: FrameRef) => Promise<string>;
+    /** The clip's bytes in base64. */
+    clipBase64: (clip: ClipRef) => Promise<string>;
+    /** The clip's short-lived URL, when it goes by URL; null: it goes as a data URL. */
+    clipUrl: (clip: ClipRef) => string | null;
+    source: { fps: number | null; frameCount: number | null };
+  },
+): Promise<ChatVideo | null> {
+  if (plan.clip) {
+    const url = read.clipUrl(plan.clip.ref);
+    if (url) return clipUrlVideo(url, plan.clip.sampling);
+    const base64 = await read.clipBase64(plan.clip.ref);
+    return clipDataVideo({ base64, contentType: plan.clip.ref.contentType }, plan.clip.sampling);
+  }
+  if (!plan.videoFrames.length) return null;
+  const urls = await Promise.all(plan.videoFrames.map(read.frameUrl));
+  return framesVideo(
+    plan.videoFrames.map((f, i) => ({ timestampS: f.timestampS, url: urls[i]! })),
+    read.source,
+  );
+}
