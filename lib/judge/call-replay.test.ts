@@ -180,6 +180,7 @@ describe("replaying a judge call from its record", () => {
     expect((await post(ownerKey, { dryRun: true, extra: 1 })).status).toBe(400);
     expect((await post(ownerKey, "{not json")).status).toBe(400);
     expect((await post(ownerKey, {}, { runId, callId: "no-such-call" })).status).toBe(404);
+    expect((await post(ownerKey, {}, { runId, callId: "x".repeat(65) })).status).toBe(400);
     // A call of another run is not found under this one.
     const other = await finishedRun();
     const otherCall = await callOf(other.runId, "static_kg", 0);
