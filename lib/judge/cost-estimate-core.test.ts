@@ -1,0 +1,157 @@
+/**
+ * The cost estimate's pure core on a toy pipeline: calls per step and scope as planned, steps computed or skipped
+ * making none, a settled step counted as asked, and what the frames cost in each input mode by the stub's rule.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { estimateRun, type EstimatePlan } from "./cost-estimate";
+import type { FrameRef, PipelineDefinition, StepDefinition, VideoContext } from "./engine/pipeline";
+import type { InputMode } from "./input-modes";
+
+const frame = (index: number, cluster: number | null, isKeyFrame: boolean): FrameRef => ({
+  id: `f${index}`,
+  index,
+  timestampS: index / 2,
+  isKeyFrame,
+  cluster,
+  storageKey: `k${index}`,
+  sha256: `h${index}`,
+});
+
+// Two key frames (0 and 3), each with a cluster of three frames.
+const frames = [frame(0, null, true), frame(1, 0, false), frame(2, 0, false), frame(3, null, true), frame(4, 3, false)];
+const context: VideoContext = {
+  videoId: "v1",
+  prompt: "a cat",
+  dimensions: [],
+  model: null,
+  fps: 2,
+  frameCount: 20,
+  auxiliaryInfo: {},
+  imageLimit: null,
+  keyFrames: [frames[0]!, frames[3]!],
+  clusters: [
+    [frames[0]!, frames[1]!, frames[2]!],
+    [frames[3]!, frames[4]!],
+  ],
+  frames,
+  items: [],
+  settings: {},
+};
+
+const step = (id: string, scope: StepDefinition["scope"], extra: Partial<StepDefinition> = {}): StepDefinition => ({
+  id,
+  label: id,
+  scope,
+  templateId: `toy/${id}`,
+  schema: z.unknown(),
+  dependsOn: () => [],
+  input: (i, c) => ({
+    values: {},
+    frames: scope === "key_frame" ? [c.keyFrames[i]!] : scope === "cluster" ? c.clusters[i]! : c.keyFrames,
+  }),
+  ...extra,
+});
+
+const pipeline: PipelineDefinition = {
+  id: "toy",
+  label: "toy",
+  task: {} as PipelineDefinition["task"],
+  steps: [
+    step("still", "key_frame"),
+    step("moves", "cluster"),
+    step("whole", "video"),
+    step("gate", "video", { settle: (_input, _context, outputs) => (outputs.get("whole", 0) ? { no: true } : null) }),
+    step("counted", "video", { compute: () => ({}) }),
+    step("never", "video", { skipReason: () => "no prompt" }),
+  ],
+  summarize: () => ({}),
+  metricValues: () => ({}),
+};
+
+/** Every template renders 40 characters: 10 tokens. */
+const templates: EstimatePlan["templates"] = { get: () => ({ hash: "t", render: () => "x".repeat(40) }) };
+
+function plan(inputMode: InputMode, overrides: Partial<EstimatePlan> = {}): EstimatePlan {
+  return {
+    pipeline,
+    videos: [context],
+    templates,
+    endpoint: {
+      baseUrl: "http://stub/v1",
+      model: "stub-vision",
+      imageDetail: "low",
+      tokenRule: null,
+      pricePer1kInput: 1,
+      pricePer1kOutput: 2,
+      capabilities: null,
+    },
+    inputMode,
+    batch: false,
+    frameSize: () => ({ width: 768, height: 432 }),
+    outputHistory: new Map([["still", 50]]),
+    standIns: new Map(),
+    ...overrides,
+  };
+}
+
+const byStep = (e: ReturnType<typeof estimateRun>) => new Map(e.steps.map((s) => [s.stepId, s]));
+
+describe("the cost estimate's core", () => {
+  it("counts a call per planned step that asks, and none for computed or skipped ones", () => {
+    const estimate = estimateRun(plan("images"));
+    expect(estimate.steps.map((s) => [s.stepId, s.calls])).toEqual([
+      ["still", 2],
+      ["moves", 2],
+      ["whole", 1],
+      // Settled only by an answer not known before the run: counted as asked.
+      ["gate", 1],
+    ]);
+    expect(estimate.calls).toBe(6);
+    // 2 + 5 + 2 + 2 pictures at 255, and 10 text tokens a call.
+    expect(estimate.images).toBe(11);
+    expect(estimate.inputTokens).toBe(11 * 255 + 6 * 10);
+    // 50 tokens a call from history for "still", 300 for the rest.
+    expect(estimate.outputTokens).toBe(2 * 50 + 4 * 300);
+    expect(byStep(estimate).get("still")!.outputFrom).toBe("history");
+    expect(estimate.costUsd).toBeCloseTo(estimate.inputTokens / 1000 + (estimate.outputTokens / 1000) * 2, 9);
+  });
+
+  it("sends a step's frames as one video part in video-frames mode, a single frame still as a picture", () => {
+    const e = byStep(estimateRun(plan("video-frames")));
+    expect(e.get("still")).toMatchObject({ images: 2, videoFrames: 0, inputTokens: 2 * (255 + 10) });
+    expect(e.get("moves")).toMatchObject({ images: 0, videoFrames: 5, inputTokens: 5 * 128 + 2 * 10 });
+  });
+
+  it("sends a whole-video step's clip in video-file mode (frames sampled and seconds), a cluster as a video part", () => {
+    const e = byStep(estimateRun(plan("video-file")));
+    // 20 frames at 2 fps: a 10 s clip, sampled at the step's 2 frames.
+    expect(e.get("whole")).toMatchObject({ videoFrames: 2, videoSeconds: 10, inputTokens: 2 * 128 + 10 * 16 + 10 });
+    expect(e.get("moves")).toMatchObject({ videoFrames: 5, videoSeconds: 0 });
+  });
+
+  it("sends pictures in every mode for a batch run, and one grid past the endpoint's image limit", () => {
+    expect(byStep(estimateRun(plan("video-frames", { batch: true }))).get("moves")!.images).toBe(5);
+    const capabilities = {
+      images: "yes" as const,
+      maxImages: 2,
+      jsonMode: null,
+      topLogprobs: null,
+      usage: null,
+      contextLength: null,
+      latencyMs: 1,
+      notes: [],
+    };
+    const limited = plan("images");
+    const grid = byStep(estimateRun({ ...limited, endpoint: { ...limited.endpoint, capabilities } }));
+    expect(grid.get("moves")).toMatchObject({ calls: 2, images: 1 + 2 });
+  });
+
+  it("has no cost without prices, and is empty for no video", () => {
+    const free = plan("images");
+    expect(
+      estimateRun({ ...free, endpoint: { ...free.endpoint, pricePer1kInput: null, pricePer1kOutput: null } }).costUsd,
+    ).toBeNull();
+    expect(estimateRun(plan("images", { videos: [] }))).toMatchObject({ calls: 0, inputTokens: 0, steps: [] });
+  });
+});
