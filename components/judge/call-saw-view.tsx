@@ -71,7 +71,7 @@ function FrameStrip({ frames, videoFrames }: { frames: readonly SawFrame[]; vide
           <span className="text-[10px] text-slate-600" data-testid="call-frame-time">
             {formatSeconds(frame.timestampS)}
           </span>
-          <span className="text-[10px] text-slate-400">
+          <span className="text-[10px] text-slate-600">
             {frame.videoFrame !== null && frame.videoFrame !== undefined
               ? `frame ${frame.videoFrame}`
               : `#${frame.index}`}
