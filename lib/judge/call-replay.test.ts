@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import fs from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as replayRoute } from "@/app/api/v1/runs/[runId]/calls/[callId]/replay/route";
 import type { Actor } from "../auth/actor";
@@ -8,6 +9,7 @@ import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-serve
 import { apiRequest, routeContext } from "../testing/api-request";
 import { bodyRecordingProxy } from "../testing/body-proxy";
 import { makeUser } from "../testing/fixtures";
+import { uniqueMp4 } from "../testing/media-fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { getStorage } from "../storage/storage";
@@ -44,9 +46,10 @@ const replayDeps: ReplayDeps = {
   tasks: builtInCatalogue().tasks,
 };
 
-async function finishedRun(inputMode: "images" | "video-frames" = "images") {
+async function finishedRun(inputMode: "images" | "video-frames" | "video-file" = "images") {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2 });
   await prisma.video.update({ where: { id: videoIds[0]! }, data: { fps: 8, frameCount: 16 } });
+  if (inputMode === "video-file") await storeClip(videoIds[0]!);
   const endpoint = await createEndpoint(prisma, owner, projectId, {
     name: "stub",
     baseUrl: proxy.baseURL,
@@ -73,6 +76,18 @@ async function finishedRun(inputMode: "images" | "video-frames" = "images") {
   const sent = proxy.bodies.map(hashOf);
   proxy.bodies.length = 0;
   return { projectId, videoId: videoIds[0]!, runId: run.id, sent };
+}
+
+/** The video's file: a real clip in storage, as its row says (the fixture's videos have none). */
+async function storeClip(videoId: string) {
+  const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId } });
+  const bytes = fs.readFileSync(uniqueMp4("replay"));
+  const stored = await getStorage().put(video.storageKey, bytes);
+  await prisma.video.update({
+    where: { id: videoId },
+    data: { sha256: stored.sha256, sizeBytes: BigInt(bytes.length), durationS: 2, contentType: "video/mp4" },
+  });
+  return stored.sha256;
 }
 
 /** A body by its hash: a failing comparison names hashes, not bodies of base64 frames. */
@@ -125,6 +140,37 @@ describe("replaying a judge call from its record", () => {
       rebuilt.push(hashOf(JSON.stringify(again.dryRun && again.body)));
     }
     expect(rebuilt.sort()).toEqual([...sent].sort());
+  });
+
+  it("rebuilds a video-file run's bodies: a whole-video step's clip as an MP4 data URL with the sampling asked", async () => {
+    const { projectId, videoId, runId, sent } = await finishedRun("video-file");
+    const row = await prisma.video.findUniqueOrThrow({ where: { id: videoId } });
+    const summary = await callOf(runId, "video_summary", 0);
+    expect(summary.saw).toEqual({
+      mode: "video-file",
+      frames: [],
+      clip: { sha256: row.sha256, durationS: 2, sampling: { numFrames: 2 } },
+    });
+    const replay = await replayCall(replayDeps, owner, { projectId, runId, callId: summary.id }, { dryRun: true });
+    const body = (replay.dryRun && replay.body) as {
+      messages: { content: { type: string; video_url?: { url: string } }[] }[];
+      media_io_kwargs?: unknown;
+    };
+    const video = body.messages[0]!.content.find((part) => part.type === "video_url")!;
+    expect(video.video_url!.url.startsWith("data:video/mp4;base64,")).toBe(true);
+    expect(body.media_io_kwargs).toEqual({ video: { num_frames: 2 } });
+    const rebuilt: string[] = [];
+    for (const call of await prisma.llmCall.findMany({ where: { runId } })) {
+      const again = await replayCall(replayDeps, owner, { projectId, runId, callId: call.id }, { dryRun: true });
+      rebuilt.push(hashOf(JSON.stringify(again.dryRun && again.body)));
+    }
+    expect(rebuilt.sort()).toEqual([...sent].sort());
+
+    // The video's file changed since: the clip the call sent is gone.
+    await storeClip(videoId);
+    await expect(
+      replayCall(replayDeps, owner, { projectId, runId, callId: summary.id }, { dryRun: true }),
+    ).rejects.toMatchObject({ status: 409 });
   });
 
   it("sends the same body to the run's endpoint and returns its answer, storing nothing in the run", async () => {
