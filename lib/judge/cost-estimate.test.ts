@@ -14,9 +14,10 @@ import { createStubEndpoint } from "../testing/stub-endpoint";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { vbench2Project, stubEndpoint } from "../tasks/vbench2/vbench2-fixtures";
 import { createRunSchema } from "./endpoints.validation";
-import { createRun } from "./runs";
+import { createRun, dryRun } from "./runs";
 import type { RunEstimate } from "./cost-estimate";
 import { DEFAULT_OUTPUT_TOKENS } from "./cost-estimate";
+import { ValidationError } from "../errors";
 
 let stub: StubServer;
 let owner: Actor;
@@ -47,7 +48,7 @@ async function usageOf(runId: string) {
 }
 
 async function dryThenRun(projectId: string, body: Record<string, unknown>) {
-  const dry = (await createRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))) as {
+  const dry = (await dryRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))) as {
     dryRun: true;
     estimate: RunEstimate | null;
     estimateError: string | null;
@@ -89,7 +90,7 @@ describe("the cost before a run", () => {
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
     const body = { pipeline: "hallucination", endpointId: endpoint.id };
     await createRun(deps(), owner, projectId, parse(body));
-    const dry = (await createRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))) as {
+    const dry = (await dryRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))) as {
       estimate: RunEstimate;
     };
     const answered = await prisma.llmCall.findMany({
@@ -116,22 +117,13 @@ describe("the cost before a run", () => {
     expect(estimate.inputTokens / actual.prompt).toBeLessThan(1.1);
   }, 120_000);
 
-  it("refuses a dry run of an ensemble with a 4xx-mapped error and saves nothing", async () => {
+  it("refuses a dry run of an ensemble, and never starts a run asked as a dry run; saves nothing", async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
-    await expect(
-      createRun(
-        deps(),
-        owner,
-        projectId,
-        parse({
-          pipeline: "hallucination",
-          endpointId: endpoint.id,
-          dryRun: true,
-          ensemble: { kind: "samples", samples: 3, temperature: 0.7 },
-        }),
-      ),
-    ).rejects.toThrow(/dry run/);
+    const body = { pipeline: "hallucination", endpointId: endpoint.id, dryRun: true };
+    const ensemble = { kind: "samples", samples: 3, temperature: 0.7 };
+    await expect(dryRun(deps(), owner, projectId, parse({ ...body, ensemble }))).rejects.toThrow(ValidationError);
+    await expect(createRun(deps(), owner, projectId, parse(body))).rejects.toThrow(ValidationError);
     expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { baseUrlProblem } from "./base-url";
 import { inputModeSchema } from "./input-modes";
+import { tokenRuleSchema } from "./token-rules";
 
 /**
  * An endpoint's fields without defaults. The update schema is its `.partial()`: zod 4 fills in a
@@ -56,6 +57,11 @@ const endpointFields = z.object({
    * images. The probe's findings (capabilities.inputModes) inform it, never block it.
    */
   inputMode: inputModeSchema.optional(),
+  /**
+   * The endpoint's own token rule for the cost estimate (lib/judge/token-rules.ts); null: the documented provider's
+   * default (docs/guide/providers.md); omitted: unchanged (absent on create: the default).
+   */
+  tokenRule: tokenRuleSchema.nullable().optional(),
 });
 
 export const endpointInputSchema = endpointFields.extend({

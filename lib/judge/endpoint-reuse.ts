@@ -106,8 +106,18 @@ export async function copyEndpointFromProject(
     if (source.baseUrl !== checked.baseUrl)
       throw new ConflictError(`Endpoint ${source.name} changed its base URL while it was being copied; pick it again.`);
     // What belongs to the source row itself stays behind; every other column (a setting added later too) is copied.
-    const { id, projectId, apiKeyEncrypted, archivedAt, createdById, createdAt, updatedAt, capabilities, ...settings } =
-      source;
+    const {
+      id,
+      projectId,
+      apiKeyEncrypted,
+      archivedAt,
+      createdById,
+      createdAt,
+      updatedAt,
+      capabilities,
+      tokenRule,
+      ...settings
+    } = source;
     let apiKey: string | null = null;
     if (apiKeyEncrypted !== null) {
       try {
@@ -120,6 +130,7 @@ export async function copyEndpointFromProject(
       data: {
         ...settings,
         capabilities: capabilities === null ? Prisma.DbNull : (capabilities as Prisma.InputJsonValue),
+        tokenRule: tokenRule === null ? Prisma.DbNull : (tokenRule as Prisma.InputJsonValue),
         projectId: input.toProjectId,
         createdById: actor.userId,
         apiKeyEncrypted: apiKey === null ? null : encryptSecret(apiKey, appSecret()),

@@ -30,10 +30,11 @@ export async function createEndpoint(
 ) {
   await requireProjectAccess(prisma, actor, projectId, "endpoints.manage");
   await assertEndpointUrlAllowed(input.baseUrl);
-  const { apiKey, ...fields } = input;
+  const { apiKey, tokenRule, ...fields } = input;
   const row = await prisma.judgeEndpoint.create({
     data: {
       ...fields,
+      ...(tokenRule ? { tokenRule } : {}),
       projectId,
       createdById: actor.userId,
       apiKeyEncrypted: apiKey ? encryptSecret(apiKey, appSecret()) : null,
@@ -54,7 +55,7 @@ export async function updateEndpoint(
     throw error instanceof NotFoundError ? new NotFoundError("No such endpoint.") : error;
   });
   if (input.baseUrl !== undefined) await assertEndpointUrlAllowed(input.baseUrl);
-  const { apiKey, archived, ...fields } = input;
+  const { apiKey, archived, tokenRule, ...fields } = input;
   // A probe describes a server, a model and a dialect: once one of them changes, its findings no longer hold.
   const probeStale = (["baseUrl", "model", "apiVersion"] as const).some(
     (field) => fields[field] !== undefined && fields[field] !== existing[field],
@@ -71,6 +72,8 @@ export async function updateEndpoint(
     where: { id: endpointId },
     data: {
       ...fields,
+      // A JSON column is cleared with DbNull: null means the provider's default rule.
+      ...(tokenRule === undefined ? {} : { tokenRule: tokenRule ?? Prisma.DbNull }),
       ...(probeStale ? { capabilities: Prisma.DbNull, probedAt: null } : {}),
       // An omitted key keeps the stored one (on the same origin); an empty string removes it.
       ...(apiKey === undefined ? {} : { apiKeyEncrypted: apiKey ? encryptSecret(apiKey, appSecret()) : null }),

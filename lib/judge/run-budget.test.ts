@@ -13,7 +13,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { createRunSchema } from "./endpoints.validation";
-import { createRun, getRunStatus } from "./runs";
+import { createRun, dryRun, getRunStatus } from "./runs";
 import { resumeRun, runSpendUsd } from "./run-budget";
 import type { RunEstimate } from "./cost-estimate";
 
@@ -40,7 +40,7 @@ describe("a run's budget", () => {
     // Answers take a while, one at a time: the run is still asking when the engine next looks at its spend.
     stub.addFault({ fault: { kind: "latency", ms: 200 }, times: 1000 });
     const body = { pipeline: "hallucination", endpointId: endpoint.id };
-    const dry = (await createRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))) as {
+    const dry = (await dryRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))) as {
       estimate: RunEstimate;
     };
     const budget = dry.estimate.costUsd! / 4;

@@ -15,8 +15,8 @@ import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
 import { inputModeOf, inputModeSchema } from "./input-modes";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import { createRunSchema } from "./endpoints.validation";
-import { createRun } from "./runs";
+import { createRunSchema, type CreateRunInput } from "./endpoints.validation";
+import { createRun, dryRun } from "./runs";
 
 export const MANIFEST_FORMAT = "framejury-run-manifest";
 
@@ -121,9 +121,14 @@ export function runRequestSchema(catalogue: TaskCatalogue) {
     z.union([
       manifestRequestSchema,
       // A run request with a `manifest` that is not one is refused, not run as the plain request beside it.
-      z.looseObject({ manifest: z.undefined() }).pipe(createRunSchema(catalogue)),
+      z.looseObject({ manifest: z.undefined() }).pipe(plainRunSchema(catalogue)),
     ]),
   );
+}
+
+/** The plain run request's schema, typed to take the object the check for a stray `manifest` passes on. */
+function plainRunSchema(catalogue: TaskCatalogue) {
+  return createRunSchema(catalogue) as unknown as z.ZodType<CreateRunInput, Record<string, unknown>>;
 }
 
 /** Starts (or estimates) the run a request asks for, a manifest's as its run request says. */
@@ -134,7 +139,8 @@ export async function startRunRequest(
   catalogue: TaskCatalogue,
   body: z.output<ReturnType<typeof runRequestSchema>>,
 ) {
-  if (!("manifest" in body)) return createRun(deps, actor, projectId, body);
+  if (!("manifest" in body))
+    return body.dryRun ? dryRun(deps, actor, projectId, body) : createRun(deps, actor, projectId, body);
   // The project's members only: a manifest of another project's run names nothing readable here.
   await requireProjectAccess(deps.prisma, actor, projectId, "runs.manage");
   const fromManifest = await runInputFromManifest(deps.prisma, projectId, body.manifest, body.endpointId);
@@ -143,7 +149,7 @@ export async function startRunRequest(
     ...(body.dryRun ? { dryRun: true } : {}),
     ...(body.budgetUsd ? { budgetUsd: body.budgetUsd } : {}),
   });
-  return createRun(deps, actor, projectId, input);
+  return input.dryRun ? dryRun(deps, actor, projectId, input) : createRun(deps, actor, projectId, input);
 }
 
 /**

@@ -17,6 +17,7 @@ import { videosBeingDeleted } from "../videos/video-deletion-job";
 import type { JudgeQueue } from "./judge-queue";
 import { isPrismaError, FOREIGN_KEY_VIOLATION } from "../db/prisma-errors";
 import { estimateRunStart } from "./run-estimate";
+import { runInputMode } from "./run-input-mode";
 import { positions, runItemsFor } from "./run-items";
 import type { TemplateSource } from "./template-source";
 
@@ -33,16 +34,17 @@ type RunDeps = {
 };
 
 /**
- * A run, or with `ensemble` an ensemble run whose scores are combined from member runs (lib/ensembles); with
- * `dryRun`, the run's cost estimate and what it would judge, and nothing is started.
+ * A run, or with `ensemble` an ensemble run whose scores are combined from member runs (lib/ensembles). A request
+ * with `dryRun` starts nothing: `dryRun` answers it, and here it is refused rather than started.
  */
 export async function createRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
-  if (input.dryRun) return dryRun(deps, actor, projectId, input);
+  if (input.dryRun) throw new ValidationError("A dry run starts no run: it is answered with the run's estimate.");
   if (input.ensemble) return createEnsembleRun(deps, actor, projectId, input, createPlainRun);
   return createPlainRun(deps, actor, projectId, input);
 }
 
-async function dryRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
+/** A dry run: the run's cost estimate and what it would judge; nothing is saved or started. */
+export async function dryRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
   if (input.ensemble) throw new ValidationError("A dry run estimates a plain run: leave out `ensemble`.");
   const plan = await planRun(deps, actor, projectId, input);
   const { estimate, estimateError } = await estimatePlan(deps, projectId, input, plan);
@@ -85,6 +87,7 @@ async function planRun(deps: RunDeps, actor: Actor, projectId: string, input: Cr
   if (!pipeline || (pipeline.projectId && pipeline.projectId !== projectId))
     throw new ValidationError(`Unknown pipeline ${input.pipeline}.`);
   const endpoint = await runEndpoint(deps, projectId, input);
+  const inputMode = runInputMode(endpoint, input.inputMode);
   // The run's own settings, else the project's defaults for this pipeline; kept with the run.
   const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
   const projectDefaults = (project.judgeSettings as Record<string, unknown>)[pipeline.id] ?? {};
@@ -111,6 +114,7 @@ async function planRun(deps: RunDeps, actor: Actor, projectId: string, input: Cr
   return {
     pipeline,
     endpoint,
+    inputMode,
     settingsVersion,
     otherEndpoints,
     promptVersionIds,
@@ -143,6 +147,7 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
         (e) => /^stub/i.test(e.model) || e.name.toLowerCase().includes("simulated"),
       ),
       batchMode: input.batch ?? false,
+      inputMode: plan.inputMode,
       budgetUsd: input.budgetUsd ?? null,
       ...(estimate ? { estimate: estimate as unknown as Prisma.InputJsonValue } : {}),
       createdById: actor.userId,
