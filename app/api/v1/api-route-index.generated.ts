@@ -66,60 +66,61 @@ import * as route62 from "./projects/[projectId]/queues/preview/route";
 import * as route63 from "./projects/[projectId]/rubric-tasks/route";
 import * as route64 from "./projects/[projectId]/rubric-tasks/preview/route";
 import * as route65 from "./projects/[projectId]/runs/route";
-import * as route66 from "./projects/[projectId]/span-labels/route";
-import * as route67 from "./projects/[projectId]/step-annotations/route";
-import * as route68 from "./projects/[projectId]/uploads/route";
-import * as route69 from "./projects/[projectId]/vbench2-frames/route";
-import * as route70 from "./projects/[projectId]/vbench2-leaderboard/route";
-import * as route71 from "./projects/[projectId]/video-deletions/[deletionId]/route";
-import * as route72 from "./projects/[projectId]/video-deletions/[deletionId]/cancel/route";
-import * as route73 from "./projects/[projectId]/videos/route";
-import * as route74 from "./projects/[projectId]/videos/delete/route";
-import * as route75 from "./projects/[projectId]/videos/metadata/route";
-import * as route76 from "./projects/[projectId]/webhooks/route";
-import * as route77 from "./questions/[questionId]/route";
-import * as route78 from "./queues/[queueId]/route";
-import * as route79 from "./queues/[queueId]/items/[itemId]/route";
-import * as route80 from "./queues/[queueId]/items/[itemId]/ahead/route";
-import * as route81 from "./queues/[queueId]/items/[itemId]/release/route";
-import * as route82 from "./queues/[queueId]/items/[itemId]/submit/route";
-import * as route83 from "./queues/[queueId]/next/route";
-import * as route84 from "./rubric-tasks/[rubricTaskId]/route";
-import * as route85 from "./rubric-tasks/[rubricTaskId]/export/route";
-import * as route86 from "./rubric-tasks/[rubricTaskId]/item-sets/route";
-import * as route87 from "./runs/[runId]/route";
-import * as route88 from "./runs/[runId]/calls/[callId]/replay/route";
-import * as route89 from "./runs/[runId]/cancel/route";
-import * as route90 from "./runs/[runId]/candidates/route";
-import * as route91 from "./runs/[runId]/captions/route";
-import * as route92 from "./runs/[runId]/ensemble/route";
-import * as route93 from "./runs/[runId]/judge-spans/route";
-import * as route94 from "./runs/[runId]/label-next/route";
-import * as route95 from "./runs/[runId]/leaderboard/route";
-import * as route96 from "./runs/[runId]/manifest/route";
-import * as route97 from "./runs/[runId]/qa/route";
-import * as route98 from "./runs/[runId]/resume/route";
-import * as route99 from "./runs/[runId]/vbench2/route";
-import * as route100 from "./runs/[runId]/videos/[videoId]/ensemble/route";
-import * as route101 from "./runs/[runId]/videos/[videoId]/review/[target]/route";
-import * as route102 from "./scores/[scoreId]/review/route";
-import * as route103 from "./spans/[spanId]/route";
-import * as route104 from "./uploads/[uploadId]/route";
-import * as route105 from "./uploads/[uploadId]/complete/route";
-import * as route106 from "./videos/[videoId]/route";
-import * as route107 from "./videos/[videoId]/edits/route";
-import * as route108 from "./videos/[videoId]/extraction-error/route";
-import * as route109 from "./videos/[videoId]/file/route";
-import * as route110 from "./videos/[videoId]/frame-sets/route";
-import * as route111 from "./videos/[videoId]/frame-times/route";
-import * as route112 from "./videos/[videoId]/gold-spans/route";
-import * as route113 from "./videos/[videoId]/reviews/route";
-import * as route114 from "./videos/[videoId]/scores/route";
-import * as route115 from "./videos/[videoId]/spans/route";
-import * as route116 from "./webhooks/[webhookId]/route";
-import * as route117 from "./webhooks/[webhookId]/deliveries/route";
-import * as route118 from "./webhooks/[webhookId]/deliveries/[deliveryId]/redeliver/route";
-import * as route119 from "./webhooks/[webhookId]/ping/route";
+import * as route66 from "./projects/[projectId]/runs/compare/route";
+import * as route67 from "./projects/[projectId]/span-labels/route";
+import * as route68 from "./projects/[projectId]/step-annotations/route";
+import * as route69 from "./projects/[projectId]/uploads/route";
+import * as route70 from "./projects/[projectId]/vbench2-frames/route";
+import * as route71 from "./projects/[projectId]/vbench2-leaderboard/route";
+import * as route72 from "./projects/[projectId]/video-deletions/[deletionId]/route";
+import * as route73 from "./projects/[projectId]/video-deletions/[deletionId]/cancel/route";
+import * as route74 from "./projects/[projectId]/videos/route";
+import * as route75 from "./projects/[projectId]/videos/delete/route";
+import * as route76 from "./projects/[projectId]/videos/metadata/route";
+import * as route77 from "./projects/[projectId]/webhooks/route";
+import * as route78 from "./questions/[questionId]/route";
+import * as route79 from "./queues/[queueId]/route";
+import * as route80 from "./queues/[queueId]/items/[itemId]/route";
+import * as route81 from "./queues/[queueId]/items/[itemId]/ahead/route";
+import * as route82 from "./queues/[queueId]/items/[itemId]/release/route";
+import * as route83 from "./queues/[queueId]/items/[itemId]/submit/route";
+import * as route84 from "./queues/[queueId]/next/route";
+import * as route85 from "./rubric-tasks/[rubricTaskId]/route";
+import * as route86 from "./rubric-tasks/[rubricTaskId]/export/route";
+import * as route87 from "./rubric-tasks/[rubricTaskId]/item-sets/route";
+import * as route88 from "./runs/[runId]/route";
+import * as route89 from "./runs/[runId]/calls/[callId]/replay/route";
+import * as route90 from "./runs/[runId]/cancel/route";
+import * as route91 from "./runs/[runId]/candidates/route";
+import * as route92 from "./runs/[runId]/captions/route";
+import * as route93 from "./runs/[runId]/ensemble/route";
+import * as route94 from "./runs/[runId]/judge-spans/route";
+import * as route95 from "./runs/[runId]/label-next/route";
+import * as route96 from "./runs/[runId]/leaderboard/route";
+import * as route97 from "./runs/[runId]/manifest/route";
+import * as route98 from "./runs/[runId]/qa/route";
+import * as route99 from "./runs/[runId]/resume/route";
+import * as route100 from "./runs/[runId]/vbench2/route";
+import * as route101 from "./runs/[runId]/videos/[videoId]/ensemble/route";
+import * as route102 from "./runs/[runId]/videos/[videoId]/review/[target]/route";
+import * as route103 from "./scores/[scoreId]/review/route";
+import * as route104 from "./spans/[spanId]/route";
+import * as route105 from "./uploads/[uploadId]/route";
+import * as route106 from "./uploads/[uploadId]/complete/route";
+import * as route107 from "./videos/[videoId]/route";
+import * as route108 from "./videos/[videoId]/edits/route";
+import * as route109 from "./videos/[videoId]/extraction-error/route";
+import * as route110 from "./videos/[videoId]/file/route";
+import * as route111 from "./videos/[videoId]/frame-sets/route";
+import * as route112 from "./videos/[videoId]/frame-times/route";
+import * as route113 from "./videos/[videoId]/gold-spans/route";
+import * as route114 from "./videos/[videoId]/reviews/route";
+import * as route115 from "./videos/[videoId]/scores/route";
+import * as route116 from "./videos/[videoId]/spans/route";
+import * as route117 from "./webhooks/[webhookId]/route";
+import * as route118 from "./webhooks/[webhookId]/deliveries/route";
+import * as route119 from "./webhooks/[webhookId]/deliveries/[deliveryId]/redeliver/route";
+import * as route120 from "./webhooks/[webhookId]/ping/route";
 
 /**
  * Every route file under app/api/v1 with its path as OpenAPI writes it, for the OpenAPI document. The document's own
@@ -194,59 +195,60 @@ export function apiRouteIndex(documentRoute: RouteModule): RouteModuleEntry[] {
     { path: "/api/v1/projects/{projectId}/rubric-tasks", module: route63 },
     { path: "/api/v1/projects/{projectId}/rubric-tasks/preview", module: route64 },
     { path: "/api/v1/projects/{projectId}/runs", module: route65 },
-    { path: "/api/v1/projects/{projectId}/span-labels", module: route66 },
-    { path: "/api/v1/projects/{projectId}/step-annotations", module: route67 },
-    { path: "/api/v1/projects/{projectId}/uploads", module: route68 },
-    { path: "/api/v1/projects/{projectId}/vbench2-frames", module: route69 },
-    { path: "/api/v1/projects/{projectId}/vbench2-leaderboard", module: route70 },
-    { path: "/api/v1/projects/{projectId}/video-deletions/{deletionId}", module: route71 },
-    { path: "/api/v1/projects/{projectId}/video-deletions/{deletionId}/cancel", module: route72 },
-    { path: "/api/v1/projects/{projectId}/videos", module: route73 },
-    { path: "/api/v1/projects/{projectId}/videos/delete", module: route74 },
-    { path: "/api/v1/projects/{projectId}/videos/metadata", module: route75 },
-    { path: "/api/v1/projects/{projectId}/webhooks", module: route76 },
-    { path: "/api/v1/questions/{questionId}", module: route77 },
-    { path: "/api/v1/queues/{queueId}", module: route78 },
-    { path: "/api/v1/queues/{queueId}/items/{itemId}", module: route79 },
-    { path: "/api/v1/queues/{queueId}/items/{itemId}/ahead", module: route80 },
-    { path: "/api/v1/queues/{queueId}/items/{itemId}/release", module: route81 },
-    { path: "/api/v1/queues/{queueId}/items/{itemId}/submit", module: route82 },
-    { path: "/api/v1/queues/{queueId}/next", module: route83 },
-    { path: "/api/v1/rubric-tasks/{rubricTaskId}", module: route84 },
-    { path: "/api/v1/rubric-tasks/{rubricTaskId}/export", module: route85 },
-    { path: "/api/v1/rubric-tasks/{rubricTaskId}/item-sets", module: route86 },
-    { path: "/api/v1/runs/{runId}", module: route87 },
-    { path: "/api/v1/runs/{runId}/calls/{callId}/replay", module: route88 },
-    { path: "/api/v1/runs/{runId}/cancel", module: route89 },
-    { path: "/api/v1/runs/{runId}/candidates", module: route90 },
-    { path: "/api/v1/runs/{runId}/captions", module: route91 },
-    { path: "/api/v1/runs/{runId}/ensemble", module: route92 },
-    { path: "/api/v1/runs/{runId}/judge-spans", module: route93 },
-    { path: "/api/v1/runs/{runId}/label-next", module: route94 },
-    { path: "/api/v1/runs/{runId}/leaderboard", module: route95 },
-    { path: "/api/v1/runs/{runId}/manifest", module: route96 },
-    { path: "/api/v1/runs/{runId}/qa", module: route97 },
-    { path: "/api/v1/runs/{runId}/resume", module: route98 },
-    { path: "/api/v1/runs/{runId}/vbench2", module: route99 },
-    { path: "/api/v1/runs/{runId}/videos/{videoId}/ensemble", module: route100 },
-    { path: "/api/v1/runs/{runId}/videos/{videoId}/review/{target}", module: route101 },
-    { path: "/api/v1/scores/{scoreId}/review", module: route102 },
-    { path: "/api/v1/spans/{spanId}", module: route103 },
-    { path: "/api/v1/uploads/{uploadId}", module: route104 },
-    { path: "/api/v1/uploads/{uploadId}/complete", module: route105 },
-    { path: "/api/v1/videos/{videoId}", module: route106 },
-    { path: "/api/v1/videos/{videoId}/edits", module: route107 },
-    { path: "/api/v1/videos/{videoId}/extraction-error", module: route108 },
-    { path: "/api/v1/videos/{videoId}/file", module: route109 },
-    { path: "/api/v1/videos/{videoId}/frame-sets", module: route110 },
-    { path: "/api/v1/videos/{videoId}/frame-times", module: route111 },
-    { path: "/api/v1/videos/{videoId}/gold-spans", module: route112 },
-    { path: "/api/v1/videos/{videoId}/reviews", module: route113 },
-    { path: "/api/v1/videos/{videoId}/scores", module: route114 },
-    { path: "/api/v1/videos/{videoId}/spans", module: route115 },
-    { path: "/api/v1/webhooks/{webhookId}", module: route116 },
-    { path: "/api/v1/webhooks/{webhookId}/deliveries", module: route117 },
-    { path: "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", module: route118 },
-    { path: "/api/v1/webhooks/{webhookId}/ping", module: route119 },
+    { path: "/api/v1/projects/{projectId}/runs/compare", module: route66 },
+    { path: "/api/v1/projects/{projectId}/span-labels", module: route67 },
+    { path: "/api/v1/projects/{projectId}/step-annotations", module: route68 },
+    { path: "/api/v1/projects/{projectId}/uploads", module: route69 },
+    { path: "/api/v1/projects/{projectId}/vbench2-frames", module: route70 },
+    { path: "/api/v1/projects/{projectId}/vbench2-leaderboard", module: route71 },
+    { path: "/api/v1/projects/{projectId}/video-deletions/{deletionId}", module: route72 },
+    { path: "/api/v1/projects/{projectId}/video-deletions/{deletionId}/cancel", module: route73 },
+    { path: "/api/v1/projects/{projectId}/videos", module: route74 },
+    { path: "/api/v1/projects/{projectId}/videos/delete", module: route75 },
+    { path: "/api/v1/projects/{projectId}/videos/metadata", module: route76 },
+    { path: "/api/v1/projects/{projectId}/webhooks", module: route77 },
+    { path: "/api/v1/questions/{questionId}", module: route78 },
+    { path: "/api/v1/queues/{queueId}", module: route79 },
+    { path: "/api/v1/queues/{queueId}/items/{itemId}", module: route80 },
+    { path: "/api/v1/queues/{queueId}/items/{itemId}/ahead", module: route81 },
+    { path: "/api/v1/queues/{queueId}/items/{itemId}/release", module: route82 },
+    { path: "/api/v1/queues/{queueId}/items/{itemId}/submit", module: route83 },
+    { path: "/api/v1/queues/{queueId}/next", module: route84 },
+    { path: "/api/v1/rubric-tasks/{rubricTaskId}", module: route85 },
+    { path: "/api/v1/rubric-tasks/{rubricTaskId}/export", module: route86 },
+    { path: "/api/v1/rubric-tasks/{rubricTaskId}/item-sets", module: route87 },
+    { path: "/api/v1/runs/{runId}", module: route88 },
+    { path: "/api/v1/runs/{runId}/calls/{callId}/replay", module: route89 },
+    { path: "/api/v1/runs/{runId}/cancel", module: route90 },
+    { path: "/api/v1/runs/{runId}/candidates", module: route91 },
+    { path: "/api/v1/runs/{runId}/captions", module: route92 },
+    { path: "/api/v1/runs/{runId}/ensemble", module: route93 },
+    { path: "/api/v1/runs/{runId}/judge-spans", module: route94 },
+    { path: "/api/v1/runs/{runId}/label-next", module: route95 },
+    { path: "/api/v1/runs/{runId}/leaderboard", module: route96 },
+    { path: "/api/v1/runs/{runId}/manifest", module: route97 },
+    { path: "/api/v1/runs/{runId}/qa", module: route98 },
+    { path: "/api/v1/runs/{runId}/resume", module: route99 },
+    { path: "/api/v1/runs/{runId}/vbench2", module: route100 },
+    { path: "/api/v1/runs/{runId}/videos/{videoId}/ensemble", module: route101 },
+    { path: "/api/v1/runs/{runId}/videos/{videoId}/review/{target}", module: route102 },
+    { path: "/api/v1/scores/{scoreId}/review", module: route103 },
+    { path: "/api/v1/spans/{spanId}", module: route104 },
+    { path: "/api/v1/uploads/{uploadId}", module: route105 },
+    { path: "/api/v1/uploads/{uploadId}/complete", module: route106 },
+    { path: "/api/v1/videos/{videoId}", module: route107 },
+    { path: "/api/v1/videos/{videoId}/edits", module: route108 },
+    { path: "/api/v1/videos/{videoId}/extraction-error", module: route109 },
+    { path: "/api/v1/videos/{videoId}/file", module: route110 },
+    { path: "/api/v1/videos/{videoId}/frame-sets", module: route111 },
+    { path: "/api/v1/videos/{videoId}/frame-times", module: route112 },
+    { path: "/api/v1/videos/{videoId}/gold-spans", module: route113 },
+    { path: "/api/v1/videos/{videoId}/reviews", module: route114 },
+    { path: "/api/v1/videos/{videoId}/scores", module: route115 },
+    { path: "/api/v1/videos/{videoId}/spans", module: route116 },
+    { path: "/api/v1/webhooks/{webhookId}", module: route117 },
+    { path: "/api/v1/webhooks/{webhookId}/deliveries", module: route118 },
+    { path: "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", module: route119 },
+    { path: "/api/v1/webhooks/{webhookId}/ping", module: route120 },
   ];
 }
