@@ -9,6 +9,7 @@ import { apiFetch, postJson } from "@/lib/api-client";
 import type { EndpointCapabilities } from "@/lib/judge/endpoint-capabilities";
 import type { EndpointInput, EndpointUpdate } from "@/lib/judge/endpoint-input.validation";
 import { DEFAULT_INPUT_MODE, inputModeOf, type InputMode } from "@/lib/judge/input-modes";
+import { EMPTY_TOKEN_RULE, TokenRuleFields, tokenRuleFormOf, tokenRuleOf } from "./token-rule-fields";
 import { InputModeField } from "./endpoint-input-mode";
 
 const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";
@@ -39,6 +40,8 @@ export interface EndpointRow {
   topLogprobs: number;
   /** How judge calls show a video (lib/judge/input-modes.ts). */
   inputMode: string;
+  /** The endpoint's own token rule for cost estimates; null: the provider's default. */
+  tokenRule?: unknown;
   archivedAt: string | null;
 }
 
@@ -68,6 +71,7 @@ const EMPTY_FORM = {
   requestLogprobs: false,
   topLogprobs: "5",
   inputMode: DEFAULT_INPUT_MODE as InputMode,
+  tokenRule: EMPTY_TOKEN_RULE,
 };
 type FormState = typeof EMPTY_FORM;
 
@@ -111,6 +115,7 @@ function formOf(endpoint: EndpointRow): FormState {
     requestLogprobs: endpoint.requestLogprobs,
     topLogprobs: String(endpoint.topLogprobs),
     inputMode: inputModeOf(endpoint.inputMode),
+    tokenRule: tokenRuleFormOf(endpoint.tokenRule ?? null),
   };
 }
 
@@ -173,6 +178,7 @@ export function EndpointForm({
         onChange={(inputMode) => set({ inputMode })}
         capabilities={endpoint?.capabilities ?? null}
       />
+      <TokenRuleFields value={form.tokenRule} onChange={(tokenRule) => set({ tokenRule })} />
       <div className="col-span-2 flex gap-2">
         <button className={buttonClass()} disabled={save.isPending}>
           {endpoint ? "Save changes" : "Add endpoint"}
@@ -214,6 +220,7 @@ function requestBodyOf(form: FormState) {
     requestLogprobs: form.requestLogprobs,
     topLogprobs: Number(form.topLogprobs),
     inputMode: form.inputMode,
+    tokenRule: tokenRuleOf(form.tokenRule),
   } satisfies EndpointUpdate;
 }
 
