@@ -2,6 +2,7 @@ import { z } from "zod";
 import { runPromptVersionsSchema } from "../prompt-versions/prompt-versions.validation";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { ensembleRequestSchema } from "../ensembles/ensemble-settings";
+import { inputModeSchema } from "./input-modes";
 
 /** Every pipeline a run can name: the catalogue's (the built-in tasks' and the project's rubric tasks'). */
 export function pipelineIds(catalogue: TaskCatalogue): string[] {
@@ -87,6 +88,8 @@ function buildCreateRunSchema(catalogue: TaskCatalogue) {
       ensemble: ensembleRequestSchema.optional(),
       /** Answer with the run's cost estimate (lib/judge/cost-estimate.ts) and start nothing. */
       dryRun: z.boolean().optional(),
+      /** How the run shows videos to the judge (lib/judge/input-modes.ts); default: the endpoint's input mode. */
+      inputMode: inputModeSchema.optional(),
       /** Stop the run, resumable, once its calls have cost this many US dollars. */
       budgetUsd: z.number().positive().max(1_000_000).optional(),
     }),

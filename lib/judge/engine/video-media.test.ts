@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { responseCacheKey } from "./cache-key";
+import type { ClipRef, FrameRef } from "./pipeline";
+import { clipGoesByUrl, DEFAULT_MAX_CLIP_BODY_BYTES, planMedia, videoCachePart } from "./video-media";
+
+const frame = (index: number): FrameRef => ({
+  id: `f${index}`,
+  index,
+  timestampS: index / 2,
+  isKeyFrame: false,
+  cluster: null,
+  storageKey: `k${index}`,
+  sha256: `${index}`.repeat(64).slice(0, 64),
+});
+const clip: ClipRef = {
+  storageKey: "v.mp4",
+  sha256: "a".repeat(64),
+  sizeBytes: 1000,
+  contentType: "video/mp4",
+  durationS: 2,
+};
+const own = [frame(0), frame(1), frame(2)];
+const example = frame(9);
+const plan = (over: Partial<Parameters<typeof planMedia>[0]>) =>
+  planMedia({
+    runMode: "video-frames",
+    scope: "cluster",
+    input: { frames: own },
+    exampleFrames: [example],
+    clip,
+    batch: false,
+    ...over,
+  });
+
+describe("how a step's frames go in each input mode", () => {
+  it("images: every frame an image, the step's own first", () => {
+    expect(plan({ runMode: "images" })).toEqual({
+      mode: "images",
+      videoFrames: [],
+      clip: null,
+      imageFrames: [...own, example],
+      ownImages: 3,
+    });
+  });
+
+  it("video-frames: the step's frames one video, its template's example frames images after it", () => {
+    expect(plan({})).toMatchObject({
+      mode: "video-frames",
+      videoFrames: own,
+      clip: null,
+      imageFrames: [example],
+      ownImages: 0,
+    });
+  });
+
+  it("one frame, a step that asks for stills, and a batch line stay images in a video run", () => {
+    expect(plan({ input: { frames: [frame(0)] } }).mode).toBe("images");
+    expect(plan({ input: { frames: own, sendAs: "images" } }).mode).toBe("images");
+    expect(plan({ batch: true }).mode).toBe("images");
+  });
+
+  it("video-file: a step over the whole video sends the clip asking its frame count; a cluster sends its frames; no clip known, frames", () => {
+    expect(plan({ runMode: "video-file", scope: "video" })).toMatchObject({
+      mode: "video-file",
+      videoFrames: [],
+      clip: { ref: clip, sampling: { numFrames: 3 } },
+    });
+    expect(plan({ runMode: "video-file", scope: "item" }).mode).toBe("video-file");
+    expect(plan({ runMode: "video-file", scope: "cluster" }).mode).toBe("video-frames");
+    expect(plan({ runMode: "video-file", scope: "video", clip: null }).mode).toBe("video-frames");
+  });
+
+  it("a clip goes by URL when its data URL would not fit the endpoint's largest body", () => {
+    expect(clipGoesByUrl({ ...clip, sizeBytes: 3000 }, { maxBodyBytes: 4100, clipByUrl: false })).toBe(false);
+    expect(clipGoesByUrl({ ...clip, sizeBytes: 3000 }, { maxBodyBytes: 4000, clipByUrl: false })).toBe(true);
+    expect(
+      clipGoesByUrl(
+        { ...clip, sizeBytes: (DEFAULT_MAX_CLIP_BODY_BYTES / 4) * 3 + 3 },
+        { maxBodyBytes: null, clipByUrl: false },
+      ),
+    ).toBe(true);
+    expect(clipGoesByUrl(clip, { maxBodyBytes: null, clipByUrl: true })).toBe(true);
+  });
+});
+
+describe("the response-cache key of each mode", () => {
+  const parts = {
+    model: "m",
+    templateHash: "t",
+    text: "x",
+    frameSha256s: own.map((f) => f.sha256),
+    temperature: 0,
+    imageDetail: "low",
+    responseFormat: null,
+  };
+  it("is the key made before input modes existed for an images request", () => {
+    expect(responseCacheKey({ ...parts, inputMode: "images", video: null })).toBe(responseCacheKey(parts));
+  });
+  it("differs between the same frames as images, as a video, and as a video with other timing, and for the clip", () => {
+    const frames = plan({});
+    const keys = [
+      responseCacheKey({ ...parts, inputMode: "images" }),
+      responseCacheKey({
+        ...parts,
+        inputMode: "video-frames",
+        video: videoCachePart(frames, { fps: 24, frameCount: 48 }),
+      }),
+      responseCacheKey({
+        ...parts,
+        inputMode: "video-frames",
+        video: videoCachePart(frames, { fps: 30, frameCount: 60 }),
+      }),
+      responseCacheKey({
+        ...parts,
+        inputMode: "video-file",
+        video: videoCachePart(plan({ runMode: "video-file", scope: "video" }), { fps: 24, frameCount: 48 }),
+      }),
+    ];
+    expect(new Set(keys).size).toBe(4);
+  });
+});
