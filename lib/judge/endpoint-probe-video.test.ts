@@ -139,6 +139,20 @@ describe("the probe's clip and answers", () => {
     expect(paddedProbeClip(0).length).toBe(clipLength);
   });
 
+  it("reads a probe stored before input modes were probed as one without findings, not as never probed", () => {
+    const older = {
+      images: "yes",
+      maxImages: 4,
+      jsonMode: "json_schema",
+      topLogprobs: true,
+      usage: true,
+      contextLength: null,
+      latencyMs: 5,
+      notes: [],
+    };
+    expect(capabilitiesOf(older)).toMatchObject({ maxImages: 4, inputModes: null, maxBodyBytes: null });
+  });
+
   it("reads the number an answer names", () => {
     expect(countInAnswer("4")).toBe(4);
     expect(countInAnswer("<think>maybe 3</think>There are 16 frames.")).toBe(16);
