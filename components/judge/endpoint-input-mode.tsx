@@ -68,7 +68,8 @@ export function InputModeField({
       )}
       {refused && (
         <p role="status" className="text-amber-800" data-testid="endpoint-input-mode-warning">
-          The last probe found this endpoint refuses {mode}: its calls will fail unless the server has changed since.
+          The last probe found this endpoint refuses {mode}: runs in this mode are refused until a new Test finds it
+          accepted (the server may have changed since).
         </p>
       )}
     </div>
