@@ -67,17 +67,6 @@ export function imageParts(body: ChatRequest): { url: string }[] {
   );
 }
 
-/** The request's video parts' `video_url` objects, in order. */
-export function videoParts(body: ChatRequest): { url: string }[] {
-  return body.messages.flatMap((message) =>
-    typeof message.content === "string"
-      ? []
-      : (message.content ?? []).flatMap((part) =>
-          part.type === "video_url" && part.video_url ? [part.video_url] : [],
-        ),
-  );
-}
-
 export function imageUrlsOf(body: ChatRequest): string[] {
   return imageParts(body).map((part) => part.url);
 }
