@@ -36,6 +36,48 @@ export function stepFrame(video: HTMLVideoElement, times: FrameTimes, playhead: 
   seekToFrame(video, times, playhead, (playhead.target ?? playhead.frame) + by);
 }
 
+/**
+ * Repeats the loop range. When its last frame is presented the player pauses at once (so the frame after the loop is
+ * never shown), keeps that frame on screen for the rest of its time, seeks to the loop's start and plays again once
+ * there; a frame outside the range (the loop just set) goes back at once.
+ */
+function createLooper(element: HTMLVideoElement, times: FrameTimes, loop: RefObject<LoopRange | null>) {
+  let timer = 0;
+  let restarting = false;
+  const onSeeked = () => {
+    element.removeEventListener("seeked", onSeeked);
+    restarting = false;
+    if (loop.current) void element.play().catch(() => {});
+  };
+  const restart = (afterMs: number) => {
+    restarting = true;
+    element.pause();
+    timer = window.setTimeout(() => {
+      const range = loop.current;
+      if (!range) {
+        restarting = false;
+        return;
+      }
+      element.addEventListener("seeked", onSeeked);
+      element.currentTime = frameSeekS(times, range.startFrame);
+    }, afterMs);
+  };
+  return {
+    restarting: () => restarting,
+    presented(frame: number, mediaTime: number) {
+      const range = loop.current;
+      if (!range || restarting || element.paused) return;
+      if (frame > range.endFrame || frame < range.startFrame) restart(0);
+      else if (frame === range.endFrame)
+        restart(Math.max(0, ((frameEndS(times, frame) - mediaTime) / (element.playbackRate || 1)) * 1000));
+    },
+    dispose() {
+      window.clearTimeout(timer);
+      element.removeEventListener("seeked", onSeeked);
+    },
+  };
+}
+
 /** Keeps the playhead on the presented frame, and repeats the loop range while one is set. */
 function usePresentedFrame(
   video: RefObject<HTMLVideoElement | null>,
@@ -46,26 +88,12 @@ function usePresentedFrame(
   useEffect(() => {
     const element = video.current as FrameCallbackVideo | null;
     if (!element || !times) return;
-    // A loop goes back to its start while its last frame is on screen (half way through that frame's time), so the
-    // frame after the loop is never shown; a frame outside it (the loop just set) sends it back at once.
-    let restartTimer = 0;
-    const restart = () => {
-      window.clearTimeout(restartTimer);
-      restartTimer = 0;
-      const range = loop.current;
-      if (range && !element.paused) element.currentTime = frameSeekS(times, range.startFrame);
-    };
+    const looper = createLooper(element, times, loop);
     const present = (mediaTime: number) => {
       const frame = frameAtTime(times, mediaTime);
       if (playhead.target === frame) playhead.target = null;
       playhead.set(frame);
-      const range = loop.current;
-      if (!range || element.paused) return;
-      if (frame > range.endFrame || frame < range.startFrame) restart();
-      else if (frame === range.endFrame && restartTimer === 0) {
-        const left = (frameEndS(times, frame) - mediaTime) / (element.playbackRate || 1);
-        restartTimer = window.setTimeout(restart, Math.max(0, left * 500));
-      }
+      looper.presented(frame, mediaTime);
     };
     let handle = 0;
     let live = true;
@@ -80,7 +108,8 @@ function usePresentedFrame(
     const onPlay = () => playhead.setPaused(false);
     const onPause = () => {
       playhead.setPaused(true);
-      loop.current = null;
+      // A pause of the user's ends the loop; the loop's own pause at its end does not.
+      if (!looper.restarting()) loop.current = null;
     };
     if (!hasFrameCallback) {
       element.addEventListener("timeupdate", onTime);
@@ -91,7 +120,7 @@ function usePresentedFrame(
     element.addEventListener("pause", onPause);
     return () => {
       live = false;
-      window.clearTimeout(restartTimer);
+      looper.dispose();
       if (hasFrameCallback) element.cancelVideoFrameCallback?.(handle);
       element.removeEventListener("timeupdate", onTime);
       element.removeEventListener("seeked", onTime);
