@@ -140,8 +140,9 @@ describe("keys", () => {
   });
 
   it("read only: keys that mark or change spans change nothing and say why", () => {
-    const state = run(initialTimelineState, key("[", 2), key("s", 2, { readOnly: true }));
+    const state = run(initialTimelineState, key("[", 2, { readOnly: true }), key("s", 2, { readOnly: true }));
     expect(state.own).toEqual([]);
+    expect(state.inFrame).toBeNull();
     expect(state.message?.text).toMatch(/not mark/);
   });
 });

@@ -214,7 +214,7 @@ function say(state: TimelineState, text: string, tone: TimelineMessage["tone"] =
   return { ...state, message: { text, tone } };
 }
 
-const EDIT_KEYS = new Set(["s", "Delete", "Backspace", "ShiftArrowLeft", "ShiftArrowRight"]);
+const EDIT_KEYS = new Set(["[", "]", "s", "Delete", "Backspace", "ShiftArrowLeft", "ShiftArrowRight"]);
 
 /** A key's action on the state (keys that only move the player or the view are handled by the component). */
 function keyed(state: TimelineState, key: string, context: KeyContext): TimelineState {

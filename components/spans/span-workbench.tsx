@@ -350,7 +350,7 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
   return (
     <div
       ref={root}
-      tabIndex={keyScope === "focus" ? 0 : -1}
+      tabIndex={keyScope === "focus" ? 0 : undefined}
       className="flex flex-col gap-2 outline-none focus-visible:ring-2 focus-visible:ring-indigo-300"
       data-testid="span-workbench"
       data-key-scope={keyScope}
