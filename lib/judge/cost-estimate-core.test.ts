@@ -141,7 +141,7 @@ describe("the cost estimate's core", () => {
       contextLength: null,
       latencyMs: 1,
       notes: [],
-    };
+    } as unknown as EstimatePlan["endpoint"]["capabilities"];
     const limited = plan("images");
     const grid = byStep(estimateRun({ ...limited, endpoint: { ...limited.endpoint, capabilities } }));
     expect(grid.get("moves")).toMatchObject({ calls: 2, images: 1 + 2 });

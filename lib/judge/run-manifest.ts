@@ -17,6 +17,7 @@ import { inputModeOf, inputModeSchema } from "./input-modes";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { createRunSchema, type CreateRunInput } from "./endpoints.validation";
 import { createRun, dryRun } from "./runs";
+import { startSweep } from "./run-sweep";
 
 export const MANIFEST_FORMAT = "framejury-run-manifest";
 
@@ -121,14 +122,16 @@ export function runRequestSchema(catalogue: TaskCatalogue) {
     z.union([
       manifestRequestSchema,
       // A run request with a `manifest` that is not one is refused, not run as the plain request beside it.
-      z.looseObject({ manifest: z.undefined() }).pipe(plainRunSchema(catalogue)),
+      NO_MANIFEST.pipe(plainRunSchema(catalogue)),
     ]),
   );
 }
 
+const NO_MANIFEST = z.looseObject({ manifest: z.undefined().optional() });
+
 /** The plain run request's schema, typed to take the object the check for a stray `manifest` passes on. */
 function plainRunSchema(catalogue: TaskCatalogue) {
-  return createRunSchema(catalogue) as unknown as z.ZodType<CreateRunInput, Record<string, unknown>>;
+  return createRunSchema(catalogue) as unknown as z.ZodType<CreateRunInput, z.output<typeof NO_MANIFEST>>;
 }
 
 /** Starts (or estimates) the run a request asks for, a manifest's as its run request says. */
@@ -139,8 +142,10 @@ export async function startRunRequest(
   catalogue: TaskCatalogue,
   body: z.output<ReturnType<typeof runRequestSchema>>,
 ) {
-  if (!("manifest" in body))
+  if (!("manifest" in body)) {
+    if (body.sweep) return startSweep(deps, actor, projectId, { ...body, sweep: body.sweep });
     return body.dryRun ? dryRun(deps, actor, projectId, body) : createRun(deps, actor, projectId, body);
+  }
   // The project's members only: a manifest of another project's run names nothing readable here.
   await requireProjectAccess(deps.prisma, actor, projectId, "runs.manage");
   const fromManifest = await runInputFromManifest(deps.prisma, projectId, body.manifest, body.endpointId);
