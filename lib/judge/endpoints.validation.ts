@@ -3,6 +3,7 @@ import { runPromptVersionsSchema } from "../prompt-versions/prompt-versions.vali
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { ensembleRequestSchema } from "../ensembles/ensemble-settings";
 import { inputModeSchema } from "./input-modes";
+import { runSweepSchema } from "./run-sweep.validation";
 
 /** Every pipeline a run can name: the catalogue's (the built-in tasks' and the project's rubric tasks'). */
 export function pipelineIds(catalogue: TaskCatalogue): string[] {
@@ -92,6 +93,8 @@ function buildCreateRunSchema(catalogue: TaskCatalogue) {
       inputMode: inputModeSchema.optional(),
       /** Stop the run, resumable, once its calls have cost this many US dollars. */
       budgetUsd: z.number().positive().max(1_000_000).optional(),
+      /** One run per value of one setting, saved together (lib/judge/run-sweep.ts): input modes or frame counts. */
+      sweep: runSweepSchema.optional(),
     }),
   );
 }

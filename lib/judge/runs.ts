@@ -18,6 +18,7 @@ import type { JudgeQueue } from "./judge-queue";
 import { isPrismaError, FOREIGN_KEY_VIOLATION } from "../db/prisma-errors";
 import { estimateRunStart } from "./run-estimate";
 import { runInputMode } from "./run-input-mode";
+import { endpointSnapshot, roleEndpoints } from "./run-endpoints";
 import { positions, runItemsFor } from "./run-items";
 import type { TemplateSource } from "./template-source";
 
@@ -39,6 +40,8 @@ type RunDeps = {
  */
 export async function createRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
   if (input.dryRun) throw new ValidationError("A dry run starts no run: it is answered with the run's estimate.");
+  if (input.sweep)
+    throw new ValidationError("A sweep starts a run per value: startSweep (lib/judge/run-sweep.ts) takes it.");
   if (input.ensemble) return createEnsembleRun(deps, actor, projectId, input, createPlainRun);
   return createPlainRun(deps, actor, projectId, input);
 }
@@ -128,13 +131,52 @@ async function planRun(deps: RunDeps, actor: Actor, projectId: string, input: Cr
 }
 
 async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
-  const { prisma } = deps;
-  const plan = await planRun(deps, actor, projectId, input);
-  const { pipeline, endpoint, settingsVersion, otherEndpoints, promptVersionIds, items } = plan;
-  const { videos, withoutFrames, doomed, runItems, storedSettings } = plan;
-  const { estimate } = await estimatePlan(deps, projectId, input, plan);
+  const [started] = await createPlainRuns(deps, actor, projectId, [input]);
+  return started!;
+}
 
-  const run = await saveRun(prisma, {
+/**
+ * Several plain runs (a sweep's, one per value) saved in one transaction: every run is planned first, and one that
+ * cannot start (no video with its frames, a refused mode) saves none of them.
+ */
+export async function createPlainRuns(
+  deps: RunDeps,
+  actor: Actor,
+  projectId: string,
+  inputs: readonly CreateRunInput[],
+) {
+  const prepared = [];
+  for (const input of inputs) prepared.push(await preparePlainRun(deps, actor, projectId, input));
+  const runs = await saveRuns(
+    deps.prisma,
+    prepared.map((p) => p.run),
+  );
+  const answers = [];
+  for (const [i, run] of runs.entries()) {
+    const { videos, withoutFrames, doomed, items, runItems } = prepared[i]!.plan;
+    await deps.queue.enqueue(videos.map((v) => ({ runId: run.id, videoId: v.id })));
+    if (run.batchMode) await deps.queue.startBatchChecks!(run.id);
+    answers.push({
+      id: run.id,
+      videos: videos.length,
+      /** Videos in scope the run leaves out because they have no frame set it can use (the first 100, and how many). */
+      withoutFrames: withoutFrames.slice(0, 100),
+      withoutFramesCount: withoutFrames.length,
+      /** Videos in scope that a queued or running deletion is removing: left out. */
+      beingDeletedCount: doomed.length,
+      ...(items ? { items: runItems.length, excludedItems: items.excluded.length } : {}),
+    });
+  }
+  return answers;
+}
+
+/** A plain run's plan and the row and videos saveRuns writes for it. */
+async function preparePlainRun(deps: RunDeps, actor: Actor, projectId: string, input: CreateRunInput) {
+  const plan = await planRun(deps, actor, projectId, input);
+  const { pipeline, endpoint, settingsVersion, otherEndpoints, promptVersionIds } = plan;
+  const { videos, runItems, storedSettings } = plan;
+  const { estimate } = await estimatePlan(deps, projectId, input, plan);
+  const run = {
     data: {
       projectId,
       pipeline: pipeline.id,
@@ -152,21 +194,10 @@ async function createPlainRun(deps: RunDeps, actor: Actor, projectId: string, in
       ...(estimate ? { estimate: estimate as unknown as Prisma.InputJsonValue } : {}),
       createdById: actor.userId,
       ...(runItems.length ? { items: { createMany: { data: runItems } } } : {}),
-    },
+    } satisfies Prisma.JudgeRunUncheckedCreateInput,
     videos,
-  });
-  await deps.queue.enqueue(videos.map((v) => ({ runId: run.id, videoId: v.id })));
-  if (run.batchMode) await deps.queue.startBatchChecks!(run.id);
-  return {
-    id: run.id,
-    videos: videos.length,
-    /** Videos in scope the run leaves out because they have no frame set it can use (the first 100, and how many). */
-    withoutFrames: withoutFrames.slice(0, 100),
-    withoutFramesCount: withoutFrames.length,
-    /** Videos in scope that a queued or running deletion is removing: left out. */
-    beingDeletedCount: doomed.length,
-    ...(items ? { items: runItems.length, excludedItems: items.excluded.length } : {}),
   };
+  return { plan, run };
 }
 
 /** The run's endpoint, of the project and not archived (and serving the Batch API for a batch run). */
@@ -185,56 +216,6 @@ async function runEndpoint(deps: RunDeps, projectId: string, input: CreateRunInp
     if (!deps.queue.startBatchChecks) throw new ValidationError("This server cannot run batch runs.");
   }
   return endpoint;
-}
-
-/** Other endpoints the run's steps call by role (a QA run's judge): they must be the project's too. */
-async function roleEndpoints(
-  prisma: PrismaClient,
-  projectId: string,
-  pipeline: PipelineDefinition,
-  settings: unknown,
-  endpoint: JudgeEndpoint,
-): Promise<{ role: string; endpoint: JudgeEndpoint }[]> {
-  const otherEndpoints: { role: string; endpoint: JudgeEndpoint }[] = [];
-  for (const [role, id] of Object.entries(pipeline.endpointIds?.(settings) ?? {})) {
-    if (!id || id === endpoint.id) continue;
-    const other = await prisma.judgeEndpoint.findFirst({ where: { id, projectId } });
-    if (!other) throw new NotFoundError(`No such endpoint in this project for the ${role} (${id}).`);
-    if (other.archivedAt)
-      throw new ValidationError(
-        `Endpoint ${other.name} (the ${role}) is archived: restore it on the Judge page to start runs with it.`,
-      );
-    otherEndpoints.push({ role, endpoint: other });
-  }
-  return otherEndpoints;
-}
-
-/** The endpoints as the run was started with them, its role endpoints under `roles`. */
-function endpointSnapshot(endpoint: JudgeEndpoint, otherEndpoints: { role: string; endpoint: JudgeEndpoint }[]) {
-  return {
-    name: endpoint.name,
-    baseUrl: endpoint.baseUrl,
-    model: endpoint.model,
-    temperature: endpoint.temperature,
-    imageDetail: endpoint.imageDetail,
-    ...(otherEndpoints.length
-      ? {
-          roles: Object.fromEntries(
-            otherEndpoints.map(({ role, endpoint: e }) => [
-              role,
-              {
-                id: e.id,
-                name: e.name,
-                baseUrl: e.baseUrl,
-                model: e.model,
-                temperature: e.temperature,
-                imageDetail: e.imageDetail,
-              },
-            ]),
-          ),
-        }
-      : {}),
-  };
 }
 
 type RunItems = Awaited<ReturnType<typeof runItemsFor>>;
@@ -365,15 +346,14 @@ async function candidateVideos(
 }
 
 /**
- * The run and its videos, in one transaction: each video's fields as judged are copied in the database, so a later
- * edit of the video changes neither this run's steps nor its records. Nothing is saved when a video, frame set or
+ * The runs and their videos, in one transaction: each video's fields as judged are copied in the database, so a later
+ * edit of the video changes neither a run's steps nor its records. Nothing is saved when a video, frame set or
  * endpoint was deleted meanwhile.
  */
-async function saveRun(
+async function saveRuns(
   prisma: PrismaClient,
-  run: { data: Prisma.JudgeRunUncheckedCreateInput; videos: { id: string; frameSets: { id: string }[] }[] },
+  runs: readonly { data: Prisma.JudgeRunUncheckedCreateInput; videos: { id: string; frameSets: { id: string }[] }[] }[],
 ) {
-  const { videos } = run;
   const deleted = () =>
     new ConflictError(
       "A video, frame set or endpoint of this run was deleted while it was starting; nothing was saved. Start the run again.",
@@ -381,19 +361,9 @@ async function saveRun(
   return prisma
     .$transaction(
       async (tx) => {
-        const created = await tx.judgeRun.create({ data: run.data });
-        // Copied in the database (a run of 800 videos spent 0.1 s sending them back through Prisma). A video or
-        // frame set deleted since the selection has no row to join: fewer rows, and nothing is saved.
-        const inserted = await tx.$executeRaw`
-        INSERT INTO run_video ("runId", "videoId", "frameSetId", "judgedWith", "updatedAt")
-        SELECT ${created.id}, v.id, fs.id,
-          jsonb_build_object('prompt', v.prompt, 'dimensions', to_jsonb(v.dimensions), 'model', v.model, 'auxiliaryInfo', coalesce(v."auxiliaryInfo", '{}'::jsonb)),
-          now()
-        FROM unnest(${videos.map((v) => v.id)}::text[], ${videos.map((v) => v.frameSets[0]!.id)}::text[]) AS chosen("videoId", "frameSetId")
-        JOIN video v ON v.id = chosen."videoId" AND v."projectId" = ${run.data.projectId}
-        JOIN frame_set fs ON fs.id = chosen."frameSetId" AND fs."videoId" = v.id`;
-        if (inserted !== videos.length) throw deleted();
-        return created;
+        const saved = [];
+        for (const run of runs) saved.push(await saveRunIn(tx, run, deleted));
+        return saved;
       },
       // Not the default 5 s: a run of 200k videos writes as many rows.
       { timeout: 60_000 },
@@ -403,6 +373,28 @@ async function saveRun(
       if (isPrismaError(error, FOREIGN_KEY_VIOLATION)) throw deleted();
       throw error;
     });
+}
+
+/** One run and its videos, in the caller's transaction. */
+async function saveRunIn(
+  tx: Prisma.TransactionClient,
+  run: { data: Prisma.JudgeRunUncheckedCreateInput; videos: { id: string; frameSets: { id: string }[] }[] },
+  deleted: () => Error,
+) {
+  const { videos } = run;
+  const created = await tx.judgeRun.create({ data: run.data });
+  // Copied in the database (a run of 800 videos spent 0.1 s sending them back through Prisma). A video or
+  // frame set deleted since the selection has no row to join: fewer rows, and nothing is saved.
+  const inserted = await tx.$executeRaw`
+    INSERT INTO run_video ("runId", "videoId", "frameSetId", "judgedWith", "updatedAt")
+    SELECT ${created.id}, v.id, fs.id,
+      jsonb_build_object('prompt', v.prompt, 'dimensions', to_jsonb(v.dimensions), 'model', v.model, 'auxiliaryInfo', coalesce(v."auxiliaryInfo", '{}'::jsonb)),
+      now()
+    FROM unnest(${videos.map((v) => v.id)}::text[], ${videos.map((v) => v.frameSets[0]!.id)}::text[]) AS chosen("videoId", "frameSetId")
+    JOIN video v ON v.id = chosen."videoId" AND v."projectId" = ${run.data.projectId}
+    JOIN frame_set fs ON fs.id = chosen."frameSetId" AND fs."videoId" = v.id`;
+  if (inserted !== videos.length) throw deleted();
+  return created;
 }
 
 /**
