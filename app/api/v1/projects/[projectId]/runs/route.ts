@@ -25,12 +25,12 @@ export const POST = withProject(
   {
     summary: "Start a run",
     description:
-      "No `videoIds`: every video with the frame set the pipeline needs. `batch` needs an endpoint that supports the Batch API. `dryRun: true` starts nothing and answers the run's cost estimate (calls, images, video frames and seconds, input and output tokens, price); a started run keeps the same estimate. `budgetUsd` stops the run, resumable, once its calls cost that much. `{manifest, endpointId?}` runs a downloaded run manifest again (on its endpoint, or the one named): a prompt version it names that no longer exists is a 404, one whose text changed a 409.",
+      "No `videoIds`: every video with the frame set the pipeline needs. `batch` needs an endpoint that supports the Batch API. `dryRun: true` starts nothing and answers the run's cost estimate (calls, images, video frames and seconds, input and output tokens, price); a started run keeps the same estimate. `budgetUsd` stops the run, resumable, once its calls cost that much. `{manifest, endpointId?}` runs a downloaded run manifest again (on its endpoint, or the one named): a prompt version it names that no longer exists is a 404, one whose text changed a 409. `sweep: {inputModes: [...]}` or `sweep: {frameCounts: [...]}` (frame counts only for a task whose frames are a uniform set of `settings.frames`) starts one run per value, every other setting the same, saved together: one that cannot start saves none.",
     // A manifest of 100,000 videos with their frame sets takes about 8 MiB.
     body: { kind: "json", schema: runRequestSchema, maxBytes: 16 * 1024 * 1024 },
     responses: [
       created(
-        "`{id, videos, withoutFrames, withoutFramesCount, beingDeletedCount}` (the videos in scope a queued or running deletion is removing, left out; runs of an item pipeline also `items`, `excludedItems`).",
+        '`{id, videos, withoutFrames, withoutFramesCount, beingDeletedCount}` (the videos in scope a queued or running deletion is removing, left out; runs of an item pipeline also `items`, `excludedItems`). A sweep: `{sweep: {field: "inputMode" | "frames", values}, runs: [{id, videos, …}], compareUrl}`, the last the page that puts the runs side by side.',
       ),
       ok(
         "A dry run: `{dryRun: true, videos, withoutFramesCount, beingDeletedCount, estimate, estimateError}` (`estimate` null with `estimateError` when a template would not render).",
