@@ -84,15 +84,23 @@ export const criterionSchema = z.discriminatedUnion("type", [
  */
 const longestSide = z.int().min(64).max(4096).optional();
 
+/**
+ * How a scope's frames go to the judge when the run is in a video input mode (lib/judge/input-modes.ts): "video"
+ * (the default) as one video part, or the clip; "images" as stills whatever the run's mode (criteria about what one
+ * frame shows). One call judges all of a scope's criteria, so this is the rubric's, not each criterion's. In an
+ * `images` run every frame is an image.
+ */
+const input = z.enum(["images", "video"]).optional();
+
 export const rubricFramesSchema = z.discriminatedUnion("mode", [
   /** N frames spread evenly over the video, in one call (the video's uniform frame set of N). */
-  z.strictObject({ mode: z.literal("uniform"), count: z.int().min(1).max(64), longestSide }),
+  z.strictObject({ mode: z.literal("uniform"), count: z.int().min(1).max(64), longestSide, input }),
   /** Every key frame of the video, in one call. */
-  z.strictObject({ mode: z.literal("key_frames"), longestSide }),
+  z.strictObject({ mode: z.literal("key_frames"), longestSide, input }),
   /** Each key frame is its own scope: one call and one value per key frame. */
-  z.strictObject({ mode: z.literal("each_key_frame"), longestSide }),
+  z.strictObject({ mode: z.literal("each_key_frame"), longestSide, input }),
   /** Each key frame's cluster of neighbouring frames is its own scope: one call and one value per cluster. */
-  z.strictObject({ mode: z.literal("each_cluster"), longestSide }),
+  z.strictObject({ mode: z.literal("each_cluster"), longestSide, input }),
 ]);
 
 const itemFieldId = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, "lower-case letters, digits or _");

@@ -165,16 +165,24 @@ export function rubricScopeInput(
   scopeIndex: number,
   context: ScopeContext & { videoId?: string },
   projectId?: string,
-): { values: Record<string, string>; frames: FrameRef[]; imageMaxSide?: number } {
+): {
+  values: Record<string, string>;
+  frames: FrameRef[];
+  imageMaxSide?: number;
+  sendAs?: "images";
+  ownFrames?: number;
+} {
   const frames = scopeFrames(definition, scopeIndex, context);
   const what =
     frames.length === 1 && definition.frames.mode === "each_key_frame"
       ? "key frame"
       : FRAME_WORDS[definition.frames.mode];
-  const size =
-    definition.frames.mode !== "uniform" && definition.frames.longestSide
+  const size = {
+    ...(definition.frames.mode !== "uniform" && definition.frames.longestSide
       ? { imageMaxSide: definition.frames.longestSide }
-      : {};
+      : {}),
+    ...(definition.frames.input === "images" ? { sendAs: "images" as const } : {}),
+  };
   const item = Object.fromEntries(
     Object.entries(itemValues(definition, scopeIndex, context)).map(([field, value]) => [
       `${ITEM_VALUE}${field}`,
@@ -202,6 +210,8 @@ export function rubricScopeInput(
   return {
     values: { ...values, examples: examplesText(examples, frames.length) },
     frames: [...frames, ...exampleFrames],
+    // The examples' frames are other videos': they follow as images, never inside the judged video's video part.
+    ownFrames: frames.length,
     ...size,
   };
 }

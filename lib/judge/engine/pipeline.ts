@@ -99,6 +99,11 @@ export interface StepInput {
    * "video": in a video mode, two or more frames go as one video part (lib/judge/engine/video-media.ts).
    */
   sendAs?: "images" | "video";
+  /**
+   * How many of `frames`, from the first, are the judged video's own; the rest are few-shot examples of other
+   * videos (a rubric's), which go as images after any video part. Absent: all of them.
+   */
+  ownFrames?: number;
 }
 
 /** A raw-answer step's output: the model's answer as given (see StepDefinition.rawAnswer). */

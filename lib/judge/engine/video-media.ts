@@ -34,14 +34,16 @@ export interface MediaPlan {
 export function planMedia(options: {
   runMode: InputMode;
   scope: StepScope;
-  input: Pick<StepInput, "frames" | "sendAs">;
+  input: Pick<StepInput, "frames" | "sendAs" | "ownFrames">;
   /** The template's few-shot example frames, which follow as images. */
   exampleFrames: FrameRef[];
   clip: ClipRef | null;
   batch: boolean;
 }): MediaPlan {
-  const { runMode, scope, input, exampleFrames, clip, batch } = options;
-  const own = input.frames;
+  const { runMode, scope, input, clip, batch } = options;
+  const ownCount = Math.min(input.ownFrames ?? input.frames.length, input.frames.length);
+  const own = input.frames.slice(0, ownCount);
+  const exampleFrames = [...input.frames.slice(ownCount), ...options.exampleFrames];
   const asVideo = runMode !== "images" && !batch && input.sendAs !== "images" && own.length >= 2;
   if (!asVideo)
     return {
