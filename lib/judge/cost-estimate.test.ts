@@ -103,6 +103,22 @@ describe("the cost before a run", () => {
     expect(dry.estimate.costUsd).toBeNull();
   }, 120_000);
 
+  it("estimates a video-frames run of the hallucination task within 10% of the stub's usage", async () => {
+    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2 });
+    const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
+    const { estimate, actual } = await dryThenRun(projectId, {
+      pipeline: "hallucination",
+      endpointId: endpoint.id,
+      inputMode: "video-frames",
+    });
+    expect(estimate.inputMode).toBe("video-frames");
+    // Clusters go as video parts (3 frames each), the one-frame static steps as pictures.
+    expect(estimate.steps.find((s) => s.stepId === "dynamic_kg")).toMatchObject({ videoFrames: 12, images: 0 });
+    expect(actual.calls).toBe(estimate.calls);
+    expect(estimate.inputTokens / actual.prompt).toBeGreaterThan(0.9);
+    expect(estimate.inputTokens / actual.prompt).toBeLessThan(1.1);
+  }, 120_000);
+
   it("names a VBench-2.0 run's calls and its input tokens within 10% of the stub's usage", async () => {
     const { projectId } = await vbench2Project(prisma, owner, [
       { model: "GenA", dimension: "Material", prompt: "Wax melts", auxiliaryInfo: ["[yes] wax?", "[yes] melts?"] },

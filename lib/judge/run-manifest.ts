@@ -190,6 +190,7 @@ export async function runInputFromManifest(
     videoIds: manifest.videos.map((v) => v.id),
     settings: manifest.settings,
     promptVersions: Object.fromEntries(wanted.map((v) => [v.templateId, v.id])),
+    inputMode: manifest.input.mode,
     ...(manifest.batch ? { batch: true } : {}),
     ...(manifest.itemSetId ? { itemSetId: manifest.itemSetId } : {}),
   };

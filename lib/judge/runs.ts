@@ -68,9 +68,7 @@ function estimatePlan(
   input: CreateRunInput,
   plan: Awaited<ReturnType<typeof planRun>>,
 ) {
-  const { pipeline, storedSettings: settings, endpoint, promptVersionIds, videos, runItems: items } = plan;
-  // The mode the run will use: the one it asks for, else its endpoint's.
-  const inputMode = (input as { inputMode?: string }).inputMode ?? endpoint.inputMode;
+  const { pipeline, storedSettings: settings, endpoint, promptVersionIds, videos, runItems: items, inputMode } = plan;
   const batch = (input.batch ?? false) && endpoint.supportsBatchApi;
   return estimateRunStart(
     deps.prisma,
