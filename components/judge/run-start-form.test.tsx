@@ -67,11 +67,20 @@ function renderForm() {
     "fetch",
     vi.fn(async (_url: string, init?: RequestInit) => {
       if (init?.method === "POST") {
-        const body = JSON.parse(String(init.body)) as { dryRun?: boolean };
+        const body = JSON.parse(String(init.body)) as { dryRun?: boolean; sweep?: unknown };
         posted.push(body);
         const answer = body.dryRun
           ? { dryRun: true, videos: 3, estimate, estimateError: null }
-          : { id: "r1", videos: 3 };
+          : body.sweep
+            ? {
+                sweep: { field: "inputMode", values: ["images", "video-frames"] },
+                runs: [
+                  { id: "r1", videos: 3 },
+                  { id: "r2", videos: 3 },
+                ],
+                compareUrl: "/projects/p1/runs/compare?runs=r1,r2",
+              }
+            : { id: "r1", videos: 3 };
         return new Response(JSON.stringify(answer), { headers: { "content-type": "application/json" } });
       }
       return new Response(JSON.stringify({ templates: [] }), { headers: { "content-type": "application/json" } });
@@ -104,5 +113,25 @@ describe("the run form's cost before the run", () => {
     fireEvent.click(screen.getByRole("button", { name: "Start run" }));
     await waitFor(() => expect(posted).toHaveLength(1));
     expect(posted[0]).toEqual({ pipeline: "hallucination", endpointId: "e1" });
+  });
+});
+
+describe("the run form's sweep", () => {
+  it("starts a run per input mode in one request, estimates one run without it, and links to the comparison", async () => {
+    const posted = renderForm();
+    const select = screen.getByTestId("run-sweep") as HTMLSelectElement;
+    // Hallucination's settings hold no frame count: only the input-mode sweeps are offered.
+    expect([...select.options].map((o) => o.value)).toEqual(["", "modes", "modes-all"]);
+    fireEvent.change(select, { target: { value: "modes" } });
+    fireEvent.click(screen.getByTestId("run-estimate-button"));
+    await screen.findByTestId("run-estimate-cost");
+    fireEvent.click(screen.getByRole("button", { name: "Start run" }));
+    const link = await screen.findByTestId("sweep-compare-link");
+    expect(link.getAttribute("href")).toBe("/projects/p1/runs/compare?runs=r1,r2");
+    expect(screen.getByTestId("sweep-started").textContent).toContain("Started 2 runs (images, video-frames)");
+    expect(posted).toEqual([
+      { pipeline: "hallucination", endpointId: "e1", dryRun: true },
+      { pipeline: "hallucination", endpointId: "e1", sweep: { inputModes: ["images", "video-frames"] } },
+    ]);
   });
 });

@@ -11,6 +11,7 @@ import type { RunFormPipeline } from "@/lib/judge/run-form";
 import type { RunSettingsPart } from "@/components/tasks/run-settings-form";
 import { ensembleOf, JudgesFields, ONE_JUDGE, panelOf, type JudgesValue } from "./judges-fields";
 import { RunEstimateSummary, type RunEstimateData } from "./run-estimate";
+import { RunSweepField, SWEEP_CHOICES, SweepStartedNote, takesFrameCount, type SweepStarted } from "./run-sweep-field";
 
 export interface Endpoint {
   id: string;
@@ -67,6 +68,11 @@ export function useRunStart({
   const panel = panelOf(judges, endpoints ?? []);
   const ensemble = ensembleOf(judges, panel);
   const [budget, setBudget] = useState("");
+  // A sweep's choice (SWEEP_CHOICES); "" for one run. Frame counts only where the pipeline's settings hold them.
+  const [sweepChoice, setSweep] = useState("");
+  const sweep = SWEEP_CHOICES.find(
+    (c) => c.id === sweepChoice && (!c.needsFrames || takesFrameCount(pipeline?.defaults)),
+  )?.sweep;
   const budgetUsd = Number(budget);
   const budgetValid = budget.trim() === "" || (Number.isFinite(budgetUsd) && budgetUsd > 0);
   const body = (part: RunSettingsPart) => ({
@@ -83,7 +89,11 @@ export function useRunStart({
     ...(budget.trim() !== "" && budgetValid ? { budgetUsd } : {}),
   });
   const start = useMutation({
-    mutationFn: (part: RunSettingsPart) => postJson<RunStarted>(`/api/v1/projects/${projectId}/runs`, body(part)),
+    mutationFn: (part: RunSettingsPart) =>
+      postJson<RunStarted | SweepStarted>(`/api/v1/projects/${projectId}/runs`, {
+        ...body(part),
+        ...(sweep && !ensemble ? { sweep } : {}),
+      }),
     onSuccess: () => refetchAfterWrite(queryClient, ["runs", projectId]),
   });
   // The cost before the run: the same request as a dry run, which starts nothing.
@@ -113,6 +123,8 @@ export function useRunStart({
     setBudget,
     budgetValid,
     estimate,
+    sweepChoice,
+    setSweep,
   };
 }
 
@@ -199,6 +211,7 @@ export function RunStartForm({
         value={run.promptVersions[pipelineId] ?? {}}
         onChange={(next) => run.setPromptVersions((all) => ({ ...all, [pipelineId]: next }))}
       />
+      <RunSweepField run={run} framesSwept={takesFrameCount(pipeline?.defaults)} />
       <BudgetFields
         run={run}
         part={part}
@@ -218,13 +231,16 @@ export function RunStartForm({
       </button>
       {!endpoints.data?.length && endpoints.isSuccess && <span className="text-slate-500">Add an endpoint first.</span>}
       {part.notice}
-      {start.data && (
-        <RunStartedNote
-          started={start.data}
-          itemNoun={pipeline?.itemNoun ?? "item"}
-          pendingHref={`/projects/${projectId}/pending${part.pendingQuery ? `?${part.pendingQuery}` : ""}`}
-        />
-      )}
+      {start.data &&
+        ("compareUrl" in start.data ? (
+          <SweepStartedNote started={start.data} />
+        ) : (
+          <RunStartedNote
+            started={start.data}
+            itemNoun={pipeline?.itemNoun ?? "item"}
+            pendingHref={`/projects/${projectId}/pending${part.pendingQuery ? `?${part.pendingQuery}` : ""}`}
+          />
+        ))}
       {start.error && (
         <span role="alert" className="text-red-700">
           {start.error.message}
