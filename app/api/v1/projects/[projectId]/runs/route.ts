@@ -17,7 +17,7 @@ export const GET = withProject(
 );
 
 /**
- * `{"pipeline":<a registered pipeline id>,"endpointId":…,"videoIds"?:[…],"dimension"?:…,"batch"?:true,"dryRun"?:true,"budgetUsd"?:…}`; no videoIds =
+ * `{"pipeline":<a registered pipeline id>,"endpointId":…,"videoIds"?:[…],"dimension"?:…,"batch"?:true,"dryRun"?:true,"budgetUsd"?:…,"inputMode"?:…}`; no videoIds =
  * every video with frames; `batch` needs an endpoint that supports the Batch API.
  */
 export const POST = withProject(
@@ -25,7 +25,7 @@ export const POST = withProject(
   {
     summary: "Start a run",
     description:
-      "No `videoIds`: every video with the frame set the pipeline needs. `batch` needs an endpoint that supports the Batch API. `dryRun: true` starts nothing and answers the run's cost estimate (calls, images, video frames and seconds, input and output tokens, price); a started run keeps the same estimate. `budgetUsd` stops the run, resumable, once its calls cost that much. `{manifest, endpointId?}` runs a downloaded run manifest again (on its endpoint, or the one named): a prompt version it names that no longer exists is a 404, one whose text changed a 409. `sweep: {inputModes: [...]}` or `sweep: {frameCounts: [...]}` (frame counts only for a task whose frames are a uniform set of `settings.frames`) starts one run per value, every other setting the same, saved together: one that cannot start saves none.",
+      "No `videoIds`: every video with the frame set the pipeline needs. `batch` needs an endpoint that supports the Batch API. `dryRun: true` starts nothing and answers the run's cost estimate (calls, images, video frames and seconds, input and output tokens, price); a started run keeps the same estimate. `budgetUsd` stops the run, resumable, once its calls cost that much. `inputMode` (`images`, `video-frames`, `video-file`; default: the endpoint's) is how the run shows videos to the judge, kept with the run; a mode the endpoint's probe saw refused is a 400 quoting the endpoint. `{manifest, endpointId?}` runs a downloaded run manifest again (on its endpoint, or the one named): a prompt version it names that no longer exists is a 404, one whose text changed a 409. `sweep: {inputModes: [...]}` or `sweep: {frameCounts: [...]}` (frame counts only for a task whose frames are a uniform set of `settings.frames`) starts one run per value, every other setting the same, saved together: one that cannot start saves none.",
     // A manifest of 100,000 videos with their frame sets takes about 8 MiB.
     body: { kind: "json", schema: runRequestSchema, maxBytes: 16 * 1024 * 1024 },
     responses: [
