@@ -15,6 +15,8 @@ export interface RunEstimateData {
   rule: { source: string; charsPerToken: number };
   defaultOutputTokens: number;
   steps: { stepId: string; calls: number; outputFrom: "history" | "default" }[];
+  /** Set when the estimate read an even sample of this many of the run's videos and scaled it. */
+  sampledVideos?: number;
 }
 
 const RULE_LABELS: Readonly<Record<string, string>> = {
@@ -55,7 +57,8 @@ export function RunEstimateSummary({ estimate }: { estimate: RunEstimateData }) 
         {fromDefault.length
           ? `answers of ${fromDefault.join(", ")} counted at ${estimate.defaultOutputTokens} tokens (no earlier answers of this endpoint)`
           : "answer lengths from this endpoint's earlier answers"}
-        . Repairs, retries and cached answers are not foreseen.
+        {estimate.sampledVideos ? `; from ${estimate.sampledVideos.toLocaleString()} of the run's videos, scaled` : ""}.
+        Repairs, retries and cached answers are not foreseen.
       </p>
     </div>
   );

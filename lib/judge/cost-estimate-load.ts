@@ -14,6 +14,8 @@ import type { FrameSize } from "./token-rules";
 import type { FrameRef, ItemRef, PipelineDefinition, VideoContext } from "./engine/pipeline";
 
 const CHUNK = 500;
+/** Past this many videos the estimate reads an even sample of them and scales it to the run. */
+export const SAMPLE_VIDEOS = 2_000;
 /** Runs of the endpoint whose answers say how long its answers are. */
 const HISTORY_RUNS = 20;
 
@@ -28,6 +30,8 @@ export interface PlannedRun {
   videos: readonly { id: string; frameSetId: string }[];
   /** The run's items with their position among their video's items (item pipelines). */
   items: readonly { itemId: string; videoId: string; position: number }[];
+  /** The most videos read before sampling (SAMPLE_VIDEOS unless a test asks for fewer). */
+  sampleVideos?: number;
 }
 
 export async function estimatePlannedRun(prisma: PrismaClient, run: PlannedRun): Promise<RunEstimate> {
@@ -37,8 +41,9 @@ export async function estimatePlannedRun(prisma: PrismaClient, run: PlannedRun):
   ]);
   const endpoint = { ...run.endpoint, capabilities: capabilitiesOf(run.endpoint.capabilities) };
   const parts: RunEstimate[] = [];
+  const sample = sampledVideos(run.videos, run.sampleVideos ?? SAMPLE_VIDEOS);
   // A run of no video still gets its (empty) estimate, with its rule and mode.
-  const chunks = run.videos.length === 0 ? [[]] : chunked(run.videos, CHUNK);
+  const chunks = sample.length === 0 ? [[]] : chunked(sample, CHUNK);
   for (const chunk of chunks) {
     const { contexts, sizes } = await contextsOf(prisma, run, chunk, imageLimitOf(endpoint.capabilities));
     parts.push(
@@ -55,7 +60,45 @@ export async function estimatePlannedRun(prisma: PrismaClient, run: PlannedRun):
       }),
     );
   }
-  return mergeEstimates(parts);
+  const merged = mergeEstimates(parts);
+  return sample.length < run.videos.length ? scaled(merged, run.videos.length / sample.length, sample.length) : merged;
+}
+
+/**
+ * The videos the estimate reads: all of them up to SAMPLE_VIDEOS, else that many spread evenly over the run (every
+ * n-th in the run's order, the same whoever asks), whose sums are then scaled to the run's size: a run of 200,000
+ * videos is estimated without reading its frames twice at its start.
+ */
+function sampledVideos<T>(videos: readonly T[], most: number): readonly T[] {
+  if (videos.length <= most) return videos;
+  const step = videos.length / most;
+  return Array.from({ length: most }, (_, i) => videos[Math.floor(i * step)]!);
+}
+
+/** An estimate of a sample, scaled to the whole run (and saying so). */
+function scaled(estimate: RunEstimate, factor: number, sampledCount: number): RunEstimate {
+  const scale = (n: number) => Math.round(n * factor);
+  const scaleStep = (s: StepEstimate): StepEstimate => ({
+    ...s,
+    calls: scale(s.calls),
+    images: scale(s.images),
+    videoFrames: scale(s.videoFrames),
+    videoSeconds: Math.round(s.videoSeconds * factor * 100) / 100,
+    inputTokens: scale(s.inputTokens),
+    outputTokens: scale(s.outputTokens),
+  });
+  return {
+    ...estimate,
+    calls: scale(estimate.calls),
+    images: scale(estimate.images),
+    videoFrames: scale(estimate.videoFrames),
+    videoSeconds: Math.round(estimate.videoSeconds * factor * 100) / 100,
+    inputTokens: scale(estimate.inputTokens),
+    outputTokens: scale(estimate.outputTokens),
+    costUsd: estimate.costUsd === null ? null : estimate.costUsd * factor,
+    steps: estimate.steps.map(scaleStep),
+    sampledVideos: sampledCount,
+  };
 }
 
 function chunked<T>(list: readonly T[], size: number): T[][] {

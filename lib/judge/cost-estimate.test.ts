@@ -18,6 +18,8 @@ import { createRun, dryRun } from "./runs";
 import type { RunEstimate } from "./cost-estimate";
 import { DEFAULT_OUTPUT_TOKENS } from "./cost-estimate";
 import { ValidationError } from "../errors";
+import { estimatePlannedRun } from "./cost-estimate-load";
+import { fileTemplateSource } from "./template-source";
 
 let stub: StubServer;
 let owner: Actor;
@@ -132,6 +134,35 @@ describe("the cost before a run", () => {
     expect(estimate.inputTokens / actual.prompt).toBeGreaterThan(0.9);
     expect(estimate.inputTokens / actual.prompt).toBeLessThan(1.1);
   }, 120_000);
+
+  it("estimates a large run from an even sample of its videos, scaled to the run and saying so", async () => {
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 1 });
+    const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
+    const row = await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    const sets = await prisma.frameSet.findMany({
+      where: { videoId: { in: videoIds } },
+      select: { id: true, videoId: true },
+    });
+    const run = {
+      projectId,
+      pipeline: builtInCatalogue().pipelines.hallucination!,
+      settings: {},
+      endpoint: row,
+      inputMode: "images" as const,
+      batch: false,
+      templates: fileTemplateSource(),
+      videos: videoIds.map((id) => ({ id, frameSetId: sets.find((s) => s.videoId === id)!.id })),
+      items: [],
+    };
+    const whole = await estimatePlannedRun(prisma, run);
+    const sampled = await estimatePlannedRun(prisma, { ...run, sampleVideos: 2 });
+    expect(whole.sampledVideos).toBeUndefined();
+    expect(sampled.sampledVideos).toBe(2);
+    // The videos are alike: the scaled sample names the same calls and pictures.
+    expect(sampled.calls).toBe(whole.calls);
+    expect(sampled.images).toBe(whole.images);
+    expect(sampled.inputTokens / whole.inputTokens).toBeCloseTo(1, 1);
+  });
 
   it("refuses a dry run of an ensemble, and never starts a run asked as a dry run; saves nothing", async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });

@@ -75,6 +75,8 @@ export interface RunEstimate {
   rule: { source: ResolvedTokenRule["source"]; charsPerToken: number };
   defaultOutputTokens: number;
   steps: StepEstimate[];
+  /** Set when the run has more videos than the estimate read: the sample's sums were scaled to the run. */
+  sampledVideos?: number;
 }
 
 export function estimateRun(plan: EstimatePlan): RunEstimate {
