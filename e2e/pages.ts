@@ -116,6 +116,16 @@ const CORE_PAGES: CrawlPage[] = [
     ],
   },
   {
+    route: "/projects/[projectId]/runs/compare",
+    project: { action: "export.read" },
+    urls: (s) => [
+      `/projects/${s.projectId}/runs/compare`,
+      // One run (a run named twice counts once) and a run of no such id: refused on the page, not a 5xx.
+      `/projects/${s.projectId}/runs/compare?runs=${s.runId},${s.runId}`,
+      `/projects/${s.projectId}/runs/compare?runs=${s.runId},nosuchrun`,
+    ],
+  },
+  {
     route: "/projects/[projectId]/prompts",
     project: {},
     urls: (s) => [`/projects/${s.projectId}/prompts`],
