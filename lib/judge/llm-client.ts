@@ -21,6 +21,11 @@ export interface ChatVideo {
   url: string;
   /** vLLM's per-request `media_io_kwargs.video` (empty: the field is left out). */
   mediaIo: Readonly<Record<string, number | readonly number[]>>;
+  /**
+   * The same part with a new URL, for a URL good for one fetch (the app's signed clip URL): each attempt of a call
+   * sends its own, since the endpoint may have fetched the first before the attempt failed. Never sent itself.
+   */
+  renew?: () => ChatVideo;
 }
 
 /** One earlier message of a conversation a template writes out (see ChatRequest.turns). */

@@ -155,7 +155,9 @@ function endpointCall(
         const result = await limiter.run(
           async () => {
             await sent.record();
-            return client.complete(full, { timeoutMs: endpoint.timeoutSeconds * 1000 });
+            // A retry sends a clip URL of its own: the failed attempt's may have been fetched (it serves once).
+            const request = retries > 0 && full.video?.renew ? { ...full, video: full.video.renew() } : full;
+            return client.complete(request, { timeoutMs: endpoint.timeoutSeconds * 1000 });
           },
           // Its failure is the task's: the task awaits the same write and fails the step with it.
           () => void sent.record().catch(() => {}),

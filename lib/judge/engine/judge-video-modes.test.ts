@@ -16,6 +16,9 @@ import { builtInCatalogue } from "../../task-modules/task-catalogue";
 import { storedSaw } from "../call-record";
 import type { InputMode } from "../input-modes";
 import { PROBE_CLIP } from "../probe-assets/probe-clip";
+import { clientForEndpoint, LlmError } from "../llm-client";
+import { clipDataVideo } from "../video-parts";
+import { verifyClipToken } from "../clip-urls";
 
 let stub: StubServer;
 let owner: Actor;
@@ -56,6 +59,34 @@ const run = (projectId: string, endpointId: string, inputMode?: InputMode) =>
     endpointId,
     ...(inputMode ? { inputMode } : {}),
   });
+
+const finding = (accepted: "yes" | "no", refusal: string | null = null) => ({
+  accepted,
+  refusal,
+  maxFrames: accepted === "yes" ? 16 : null,
+  maxBodyBytes: null,
+  sawFrames: null,
+});
+const probed = (overrides: {
+  modes?: Partial<Record<InputMode, ReturnType<typeof finding>>>;
+  maxBodyBytes?: number;
+}) => ({
+  images: "yes",
+  maxImages: 16,
+  jsonMode: "json_schema",
+  topLogprobs: null,
+  usage: true,
+  contextLength: null,
+  latencyMs: 5,
+  notes: [],
+  inputModes: {
+    images: finding("yes"),
+    "video-frames": finding("yes"),
+    "video-file": finding("yes"),
+    ...overrides.modes,
+  },
+  maxBodyBytes: overrides.maxBodyBytes ?? null,
+});
 
 const byRule = (rule: string) => stub.requests.filter((r) => r.rule === rule);
 
@@ -132,30 +163,10 @@ describe("the hallucination task in each input mode", () => {
 
   it("refuses to start a run in a mode the endpoint's probe saw refused, with the endpoint's words, and queues nothing", async () => {
     const { projectId, endpointId } = await setup();
-    const refused = {
-      accepted: "no",
-      refusal: "video_url parts are not supported",
-      maxFrames: null,
-      maxBodyBytes: null,
-      sawFrames: null,
-    };
-    const yes = { accepted: "yes", refusal: null, maxFrames: 16, maxBodyBytes: 1000, sawFrames: null };
+    const refused = finding("no", "video_url parts are not supported");
     await prisma.judgeEndpoint.update({
       where: { id: endpointId },
-      data: {
-        capabilities: {
-          images: "yes",
-          maxImages: 16,
-          jsonMode: "json_schema",
-          topLogprobs: null,
-          usage: true,
-          contextLength: null,
-          latencyMs: 5,
-          notes: [],
-          inputModes: { images: yes, "video-frames": refused, "video-file": refused },
-          maxBodyBytes: null,
-        },
-      },
+      data: { capabilities: probed({ modes: { "video-frames": refused, "video-file": refused } }) },
     });
     await expect(run(projectId, endpointId, "video-frames")).rejects.toMatchObject({
       status: 400,
@@ -163,5 +174,46 @@ describe("the hallucination task in each input mode", () => {
     });
     expect(await prisma.judgeRun.count({ where: { projectId } })).toBe(0);
     expect(stub.requests).toHaveLength(0);
+  });
+
+  it("video-file: a clip larger than the endpoint's largest body goes by signed URL, and a retried call signs a new one", async () => {
+    const { projectId, videoId, endpointId } = await setup();
+    const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId } });
+    await deps.storage.put(video.storageKey, Buffer.from(PROBE_CLIP.mp4Base64, "base64"));
+    await prisma.judgeEndpoint.update({
+      where: { id: endpointId },
+      data: { capabilities: probed({ maxBodyBytes: 1000 }) },
+    });
+    // The app's clip route is not running here: the first URL call fails as a server error would, and every URL
+    // call that goes on reaches the stub with the clip itself.
+    const urls: string[] = [];
+    const withUrls = testJudgeDeps({
+      retryPolicy: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 },
+      sleep: async () => {},
+      llmFor: (endpoint) => {
+        const client = clientForEndpoint(endpoint);
+        return {
+          complete: async (request, options) => {
+            if (!request.video?.url.startsWith("http")) return client.complete(request, options);
+            urls.push(request.video.url);
+            if (urls.length === 1) throw new LlmError("server", "Upstream failed.", 502);
+            const clip = clipDataVideo({ base64: PROBE_CLIP.mp4Base64, contentType: "video/mp4" }, { numFrames: 2 });
+            return client.complete({ ...request, video: clip }, options);
+          },
+        };
+      },
+    });
+    const started = await createRun(
+      { prisma, queue: inlineJudgeQueue(withUrls), pipelines: builtInCatalogue().pipelines },
+      owner,
+      projectId,
+      { pipeline: "hallucination", endpointId, inputMode: "video-file" },
+    );
+    expect((await getRunStatus(prisma, owner, started.id)).steps).toMatchObject({ total: 10, done: 10, failed: 0 });
+    // Two whole-video steps, one of them retried: three URLs, each its own, each naming this video and run.
+    expect(urls).toHaveLength(3);
+    expect(new Set(urls).size).toBe(3);
+    for (const url of urls)
+      expect(verifyClipToken(url.slice(url.lastIndexOf("/") + 1))).toMatchObject({ v: videoId, r: started.id });
   });
 });

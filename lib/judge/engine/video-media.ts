@@ -97,8 +97,16 @@ export async function videoOfPlan(
   },
 ): Promise<ChatVideo | null> {
   if (plan.clip) {
-    const url = read.clipUrl(plan.clip.ref);
-    if (url) return clipUrlVideo(url, plan.clip.sampling);
+    const { ref, sampling } = plan.clip;
+    const byUrl = (url: string): ChatVideo => ({
+      ...clipUrlVideo(url, sampling),
+      renew: () => {
+        const next = read.clipUrl(ref);
+        return next ? byUrl(next) : byUrl(url);
+      },
+    });
+    const url = read.clipUrl(ref);
+    if (url) return byUrl(url);
     const base64 = await read.clipBase64(plan.clip.ref);
     return clipDataVideo({ base64, contentType: plan.clip.ref.contentType }, plan.clip.sampling);
   }
