@@ -290,9 +290,13 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
     case "label":
       return { ...state, labelIndex: action.index };
     case "create":
-      return created(state, action.draft, action.itemId);
+      return say(
+        created(state, action.draft, action.itemId),
+        `Marked ${action.draft.label}, frames ${action.draft.startFrame}–${action.draft.endFrame}.`,
+      );
     case "edit":
-      return edited(state, action.key, action.change);
+      // The last message was about something before this change.
+      return { ...edited(state, action.key, action.change), message: null };
     case "withdraw":
       return edited(state, action.key, {}, true);
     case "sent":
