@@ -47,7 +47,17 @@ export interface NewSpanBody {
 }
 
 export function createSpan(videoId: string, body: NewSpanBody): Promise<SpanRecord> {
-  return postJson<SpanRecord>(`/api/v1/videos/${enc(videoId)}/spans`, body);
+  const { task, label, itemId, startFrame, endFrame, boxes, note, queueId } = body;
+  return postJson<SpanRecord>(`/api/v1/videos/${enc(videoId)}/spans`, {
+    task,
+    label,
+    itemId,
+    startFrame,
+    endFrame,
+    boxes,
+    note,
+    ...(queueId ? { queueId } : {}),
+  });
 }
 
 export interface SpanChange {
@@ -58,11 +68,17 @@ export interface SpanChange {
   note?: string;
 }
 
+/** The fields a change may carry, and only those (the route is strict: any other key is a 400). */
+function changeBody(change: SpanChange): SpanChange {
+  const { label, startFrame, endFrame, boxes, note } = change;
+  return { label, startFrame, endFrame, boxes, note };
+}
+
 export function updateSpan(spanId: string, change: SpanChange, expectedVersion: number): Promise<SpanRecord> {
   return apiFetch<SpanRecord>(`/api/v1/spans/${enc(spanId)}`, {
     method: "PATCH",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ...change, expectedVersion }),
+    body: JSON.stringify({ ...changeBody(change), expectedVersion }),
   });
 }
 
