@@ -105,3 +105,21 @@ describe("the rubric form's localize", () => {
     expect((definitionInputOf(draft).criteria[1] as Record<string, unknown>).localize).toBe(true);
   });
 });
+
+/** The Rubric tasks form keeps whether a video run sends the frames as a video or as stills. */
+describe("the rubric form's frames input", () => {
+  const base = {
+    name: "Stills",
+    criteria: [{ id: "ok", name: "OK", definition: "Fine.", type: "boolean" }],
+    prompt: "{{frames}} {{criteria}}",
+  };
+  it("round-trips input images, and leaves the default (video) out of the definition", () => {
+    const stills = rubricDefinitionSchema.parse({ ...base, frames: { mode: "key_frames", input: "images" } });
+    expect(draftOf(stills).framesInput).toBe("images");
+    expect(definitionInputOf(draftOf(stills)).frames).toEqual({ mode: "key_frames", input: "images" });
+    const video = rubricDefinitionSchema.parse({ ...base, frames: { mode: "uniform", count: 8, input: "video" } });
+    expect(draftOf(video).framesInput).toBe("video");
+    expect(definitionInputOf(draftOf(video)).frames).toEqual({ mode: "uniform", count: 8 });
+    expect(definitionInputOf(emptyDraft()).frames).toEqual({ mode: "uniform", count: 8 });
+  });
+});

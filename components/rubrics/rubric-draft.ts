@@ -66,6 +66,8 @@ export interface RubricDraft {
   framesMode: FramesMode;
   framesCount: string;
   longestSide: string;
+  /** In a video run: the frames as one video ("video", the default) or as stills ("images"). */
+  framesInput: "video" | "images";
   criteria: CriterionDraft[];
   prompt: string;
   reasons: boolean;
@@ -111,6 +113,7 @@ export function emptyDraft(): RubricDraft {
     framesMode: "uniform",
     framesCount: "8",
     longestSide: "",
+    framesInput: "video",
     criteria: [newCriterion(0)],
     prompt: DEFAULT_PROMPT,
     reasons: false,
@@ -137,6 +140,7 @@ export function draftOf(definition: RubricDefinition): RubricDraft {
     framesMode: frames.mode,
     framesCount: frames.mode === "uniform" ? String(frames.count) : "8",
     longestSide: text(frames.longestSide),
+    framesInput: frames.input ?? "video",
     criteria: definition.criteria.map((c) => ({
       ...newCriterion(0),
       id: c.id,
@@ -189,14 +193,15 @@ function subjectOf(draft: RubricDraft): RubricDefinitionInput["subject"] {
 
 /** The definition the draft states, for rubricProblems, the preview and the API (unchecked: the checks name the fields). */
 export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
+  // "video" is the default, left out so a definition that never chose keeps its text (and its task's hash).
+  const sized = {
+    ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}),
+    ...(draft.framesInput === "images" ? { input: "images" as const } : {}),
+  };
   const frames =
     draft.framesMode === "uniform"
-      ? {
-          mode: "uniform" as const,
-          count: numberOf(draft.framesCount) ?? "",
-          ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}),
-        }
-      : { mode: draft.framesMode, ...(draft.longestSide.trim() ? { longestSide: numberOf(draft.longestSide) } : {}) };
+      ? { mode: "uniform" as const, count: numberOf(draft.framesCount) ?? "", ...sized }
+      : { mode: draft.framesMode, ...sized };
   const criteria = draft.criteria.map((c) => {
     const base = {
       id: c.id.trim(),

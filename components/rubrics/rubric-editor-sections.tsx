@@ -100,6 +100,17 @@ export function FramesFields({ draft, set, shown }: SectionProps) {
           />
         </Field>
       </div>
+      <Field label="In a video run, send the frames" problems={shown} path="frames.input">
+        <select
+          className={input}
+          value={draft.framesInput}
+          onChange={(e) => set("framesInput", e.target.value as RubricDraft["framesInput"])}
+          data-testid="rubric-frames-input"
+        >
+          <option value="video">as one video (the run's mode)</option>
+          <option value="images">as still images</option>
+        </select>
+      </Field>
       <FieldProblems problems={shown} path="frames" exact />
     </div>
   );
