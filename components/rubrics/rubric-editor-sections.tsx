@@ -107,7 +107,7 @@ export function FramesFields({ draft, set, shown }: SectionProps) {
           onChange={(e) => set("framesInput", e.target.value as RubricDraft["framesInput"])}
           data-testid="rubric-frames-input"
         >
-          <option value="video">as one video (the run's mode)</option>
+          <option value="video">as one video (in the run&apos;s mode)</option>
           <option value="images">as still images</option>
         </select>
       </Field>
