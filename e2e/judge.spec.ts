@@ -84,9 +84,9 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
     await expect(strip.getByRole("img").first()).toBeVisible();
     expect(await strip.getByRole("img").first().getAttribute("src")).toMatch(/^\/api\/v1\/frames\/[^/]+\/image$/);
     await expect(strip.getByTestId("call-frame-time").first()).toHaveText(/^\d+\.\d\d s$/);
-    await expect(first.getByTestId("call-bytes-sent")).toContainText(/sent/);
-    await first.getByRole("button", { name: "Show the request body" }).click();
-    await expect(first.getByTestId("replay-body")).toContainText('"model"');
+    await expect(first.getByTestId("call-bytes-sent").first()).toContainText(/sent/);
+    await first.getByRole("button", { name: "Show the request body" }).first().click();
+    await expect(first.getByTestId("replay-body").first()).toContainText('"model"');
 
     // On the video page the owner, as a reviewer, gives their own value for a judge score.
     await page.goto(`/projects/${projectId}/videos/${videoIds[0]}`);
