@@ -147,6 +147,23 @@ describe("the cost estimate's core", () => {
     expect(grid.get("moves")).toMatchObject({ calls: 2, images: 1 + 2 });
   });
 
+  it("prices and counts a step that calls another endpoint by role at that endpoint's rule and prices", () => {
+    const base = plan("images");
+    const judge = { ...base.endpoint, model: "gpt-4o", baseUrl: "https://api.openai.com/v1", pricePer1kInput: 10 };
+    const roled = { ...pipeline, steps: [step("whole", "video", { endpoint: "judge" }), step("still", "key_frame")] };
+    const e = estimateRun({ ...base, pipeline: roled, roleEndpoints: new Map([["judge", judge]]) });
+    const whole = byStep(e).get("whole")!;
+    // OpenAI at low detail: 85 a picture; two key frames and 10 text tokens.
+    expect(whole.inputTokens).toBe(2 * 85 + 10);
+    expect(whole.costUsd).toBeCloseTo((whole.inputTokens / 1000) * 10 + (whole.outputTokens / 1000) * 2, 9);
+    const still = byStep(e).get("still")!;
+    expect(still.costUsd).toBeCloseTo((still.inputTokens / 1000) * 1 + (still.outputTokens / 1000) * 2, 9);
+    expect(e.costUsd).toBeCloseTo(whole.costUsd! + still.costUsd!, 9);
+    // A role no endpoint was assigned to calls the run's own.
+    const unassigned = byStep(estimateRun({ ...base, pipeline: roled })).get("whole")!;
+    expect(unassigned.inputTokens).toBe(2 * 255 + 10);
+  });
+
   it("has no cost without prices, and is empty for no video", () => {
     const free = plan("images");
     expect(

@@ -24,6 +24,8 @@ export interface PlannedRun {
   pipeline: PipelineDefinition;
   settings: unknown;
   endpoint: JudgeEndpoint;
+  /** Other endpoints of the project the run's steps call, by role. */
+  roleEndpoints: readonly { role: string; endpoint: JudgeEndpoint }[];
   inputMode: InputMode;
   batch: boolean;
   templates: TemplateSource;
@@ -39,7 +41,9 @@ export async function estimatePlannedRun(prisma: PrismaClient, run: PlannedRun):
     outputTokensByStep(prisma, run.endpoint.id, run.pipeline.id),
     lastAnswersByStep(prisma, run.projectId, run.pipeline.id),
   ]);
-  const endpoint = { ...run.endpoint, capabilities: capabilitiesOf(run.endpoint.capabilities) };
+  const withCapabilities = (e: JudgeEndpoint) => ({ ...e, capabilities: capabilitiesOf(e.capabilities) });
+  const endpoint = withCapabilities(run.endpoint);
+  const roleEndpoints = new Map(run.roleEndpoints.map((r) => [r.role, withCapabilities(r.endpoint)]));
   const parts: RunEstimate[] = [];
   const sample = sampledVideos(run.videos, run.sampleVideos ?? SAMPLE_VIDEOS);
   // A run of no video still gets its (empty) estimate, with its rule and mode.
@@ -52,6 +56,7 @@ export async function estimatePlannedRun(prisma: PrismaClient, run: PlannedRun):
         videos: contexts,
         templates: run.templates,
         endpoint,
+        roleEndpoints,
         inputMode: run.inputMode,
         batch: run.batch,
         frameSize: (frame) => sizes.get(frame.id) ?? null,
@@ -86,6 +91,7 @@ function scaled(estimate: RunEstimate, factor: number, sampledCount: number): Ru
     videoSeconds: Math.round(s.videoSeconds * factor * 100) / 100,
     inputTokens: scale(s.inputTokens),
     outputTokens: scale(s.outputTokens),
+    costUsd: s.costUsd === null ? null : s.costUsd * factor,
   });
   return {
     ...estimate,
@@ -126,6 +132,8 @@ function mergeEstimates(parts: RunEstimate[]): RunEstimate {
               videoSeconds: seen.videoSeconds + step.videoSeconds,
               inputTokens: seen.inputTokens + step.inputTokens,
               outputTokens: seen.outputTokens + step.outputTokens,
+              costUsd:
+                seen.costUsd === null && step.costUsd === null ? null : (seen.costUsd ?? 0) + (step.costUsd ?? 0),
             }
           : { ...step },
       );

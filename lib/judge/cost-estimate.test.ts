@@ -148,6 +148,7 @@ describe("the cost before a run", () => {
       pipeline: builtInCatalogue().pipelines.hallucination!,
       settings: {},
       endpoint: row,
+      roleEndpoints: [],
       inputMode: "images" as const,
       batch: false,
       templates: fileTemplateSource(),

@@ -39,6 +39,8 @@ export interface EstimatePlan {
   videos: readonly VideoContext[];
   templates: TemplateSource;
   endpoint: EstimateEndpoint;
+  /** Other endpoints of the project that steps call by role (StepDefinition.endpoint): their rules and prices. */
+  roleEndpoints?: ReadonlyMap<string, EstimateEndpoint>;
   inputMode: InputMode;
   /** A batch-mode run: its requests carry pictures in every mode. */
   batch: boolean;
@@ -58,6 +60,8 @@ export interface StepEstimate {
   videoSeconds: number;
   inputTokens: number;
   outputTokens: number;
+  /** At the prices of the endpoint the step calls; null when it has none. */
+  costUsd: number | null;
   /** Where the answer tokens per call come from. */
   outputFrom: "history" | "default";
 }
@@ -69,7 +73,7 @@ export interface RunEstimate {
   videoSeconds: number;
   inputTokens: number;
   outputTokens: number;
-  /** Null when the endpoint has no prices. */
+  /** Null when no endpoint the run calls has prices. */
   costUsd: number | null;
   inputMode: InputMode;
   rule: { source: ResolvedTokenRule["source"]; charsPerToken: number };
@@ -86,7 +90,8 @@ export function estimateRun(plan: EstimatePlan): RunEstimate {
     for (const ref of planSteps(plan.pipeline, context)) {
       const step = plan.pipeline.steps.find((s) => s.id === ref.stepId)!;
       if (step.compute || step.skipReason?.(ref.scopeIndex, context)) continue;
-      const call = callOf(plan, rule, step, ref.scopeIndex, context);
+      const endpoint = endpointOf(plan, step);
+      const call = callOf(plan, { endpoint, rule: tokenRuleFor(endpoint) }, step, ref.scopeIndex, context);
       if (!call) continue;
       const entry = byStep.get(step.id) ?? emptyStep(plan, step.id);
       entry.calls += 1;
@@ -103,11 +108,16 @@ export function estimateRun(plan: EstimatePlan): RunEstimate {
     s.inputTokens = Math.round(s.inputTokens);
     s.outputTokens = Math.round(s.outputTokens);
     s.videoSeconds = round2(s.videoSeconds);
+    const endpoint = endpointOf(
+      plan,
+      plan.pipeline.steps.find((d) => d.id === s.stepId)!,
+    );
+    s.costUsd = isPriced(endpoint) ? callCostUsd(endpoint, s.inputTokens, s.outputTokens) : null;
   }
   const sum = (pick: (s: StepEstimate) => number) => steps.reduce((total, s) => total + pick(s), 0);
   const inputTokens = sum((s) => s.inputTokens);
   const outputTokens = sum((s) => s.outputTokens);
-  const priced = plan.endpoint.pricePer1kInput !== null || plan.endpoint.pricePer1kOutput !== null;
+  const priced = isPriced(plan.endpoint) || [...(plan.roleEndpoints?.values() ?? [])].some(isPriced);
   return {
     calls: sum((s) => s.calls),
     images: sum((s) => s.images),
@@ -115,7 +125,7 @@ export function estimateRun(plan: EstimatePlan): RunEstimate {
     videoSeconds: round2(sum((s) => s.videoSeconds)),
     inputTokens,
     outputTokens,
-    costUsd: priced ? callCostUsd(plan.endpoint, inputTokens, outputTokens) : null,
+    costUsd: priced ? sum((s) => s.costUsd ?? 0) : null,
     inputMode: plan.inputMode,
     rule: { source: rule.source, charsPerToken: rule.charsPerToken },
     defaultOutputTokens: DEFAULT_OUTPUT_TOKENS,
@@ -124,6 +134,14 @@ export function estimateRun(plan: EstimatePlan): RunEstimate {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+const isPriced = (endpoint: EstimateEndpoint) =>
+  endpoint.pricePer1kInput !== null || endpoint.pricePer1kOutput !== null;
+
+/** The endpoint a step calls: its role's, when the run assigned one, else the run's own. */
+function endpointOf(plan: EstimatePlan, step: StepDefinition): EstimateEndpoint {
+  return (step.endpoint ? plan.roleEndpoints?.get(step.endpoint) : undefined) ?? plan.endpoint;
+}
 
 function emptyStep(plan: EstimatePlan, stepId: string): StepEstimate {
   return {
@@ -134,6 +152,7 @@ function emptyStep(plan: EstimatePlan, stepId: string): StepEstimate {
     videoSeconds: 0,
     inputTokens: 0,
     outputTokens: 0,
+    costUsd: null,
     outputFrom: plan.outputHistory.has(stepId) ? "history" : "default",
   };
 }
@@ -141,7 +160,7 @@ function emptyStep(plan: EstimatePlan, stepId: string): StepEstimate {
 /** What one call of a step shows and its input tokens; null when the step would be settled without a call. */
 function callOf(
   plan: EstimatePlan,
-  rule: ResolvedTokenRule,
+  calling: { endpoint: EstimateEndpoint; rule: ResolvedTokenRule },
   step: StepDefinition,
   scopeIndex: number,
   context: VideoContext,
@@ -152,9 +171,9 @@ function callOf(
   const frames = input?.frames ?? framesOfScope(step, scopeIndex, context);
   const template = step.inlineTemplate?.(context) ?? plan.templates.get(templateIdOf(step, scopeIndex, context));
   const text = renderedText(template, input?.values);
-  const sendAs = (input as { sendAs?: string } | null)?.sendAs;
-  const shown = shownFrames(plan, rule, { frames, scope: step.scope, stills: sendAs === "images" }, context);
-  return { ...shown, inputTokens: Math.ceil(text.length / rule.charsPerToken) + shown.tokens };
+  const sendAs = input?.sendAs;
+  const shown = shownFrames(plan, calling, { frames, scope: step.scope, stills: sendAs === "images" }, context);
+  return { ...shown, inputTokens: Math.ceil(text.length / calling.rule.charsPerToken) + shown.tokens };
 }
 
 /** Earlier answers as the project last stored them (or none): what a quoting prompt is rendered with. */
@@ -223,7 +242,7 @@ function renderedText(template: ReturnType<TemplateSource["get"]>, values: Recor
  */
 function shownFrames(
   plan: EstimatePlan,
-  rule: ResolvedTokenRule,
+  { endpoint, rule }: { endpoint: EstimateEndpoint; rule: ResolvedTokenRule },
   shown: { frames: readonly FrameRef[]; scope: StepDefinition["scope"]; stills: boolean },
   context: VideoContext,
 ) {
@@ -231,7 +250,7 @@ function shownFrames(
   const none = { images: 0, videoFrames: 0, videoSeconds: 0, tokens: 0 };
   if (frames.length === 0) return none;
   if (plan.inputMode === "images" || plan.batch || shown.stills || frames.length < 2) {
-    const limit = imageLimitOf(plan.endpoint.capabilities);
+    const limit = imageLimitOf(endpoint.capabilities);
     if (limit !== null && frames.length > limit) return { ...none, images: 1, tokens: rule.image(null) };
     const tokens = frames.reduce((total, frame) => total + rule.image(plan.frameSize(frame)), 0);
     return { ...none, images: frames.length, tokens };

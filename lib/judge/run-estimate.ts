@@ -15,6 +15,7 @@ export interface RunToEstimate {
   pipeline: PipelineDefinition;
   settings: unknown;
   endpoint: JudgeEndpoint;
+  roleEndpoints: readonly { role: string; endpoint: JudgeEndpoint }[];
   promptVersionIds: Record<string, string>;
   /** The run's input mode (the endpoint's unless the run chose one). */
   inputMode: string;
@@ -36,6 +37,7 @@ export async function estimateRunStart(
       pipeline: run.pipeline,
       settings: run.settings,
       endpoint: run.endpoint,
+      roleEndpoints: run.roleEndpoints,
       inputMode: inputModeOf(run.inputMode),
       batch: run.batch,
       templates,

@@ -70,9 +70,10 @@ function estimatePlan(
 ) {
   const { pipeline, storedSettings: settings, endpoint, promptVersionIds, videos, runItems: items, inputMode } = plan;
   const batch = (input.batch ?? false) && endpoint.supportsBatchApi;
+  const roleEndpoints = plan.otherEndpoints;
   return estimateRunStart(
     deps.prisma,
-    { projectId, pipeline, settings, endpoint, promptVersionIds, videos, items, inputMode, batch },
+    { projectId, pipeline, settings, endpoint, roleEndpoints, promptVersionIds, videos, items, inputMode, batch },
     deps.templates,
   );
 }
