@@ -134,4 +134,29 @@ describe("the run form's sweep", () => {
       { pipeline: "hallucination", endpointId: "e1", sweep: { inputModes: ["images", "video-frames"] } },
     ]);
   });
+
+  it("sends the input mode chosen (none for the endpoint's), in the dry run and the start alike, and none with a sweep", async () => {
+    const posted = renderForm();
+    const select = screen.getByTestId("run-input-mode") as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value)).toEqual(["", "images", "video-frames", "video-file"]);
+    expect(select.options[0]!.textContent).toBe("the endpoint's (images)");
+    fireEvent.change(select, { target: { value: "video-frames" } });
+    fireEvent.click(screen.getByTestId("run-estimate-button"));
+    await screen.findByTestId("run-estimate-cost");
+    fireEvent.click(screen.getByRole("button", { name: "Start run" }));
+    await waitFor(() => expect(posted).toHaveLength(2));
+    expect(posted).toEqual([
+      { pipeline: "hallucination", endpointId: "e1", inputMode: "video-frames", dryRun: true },
+      { pipeline: "hallucination", endpointId: "e1", inputMode: "video-frames" },
+    ]);
+    fireEvent.change(screen.getByTestId("run-sweep"), { target: { value: "modes" } });
+    expect(select.disabled).toBe(true);
+    fireEvent.click(screen.getByRole("button", { name: "Start run" }));
+    await waitFor(() => expect(posted).toHaveLength(3));
+    expect(posted[2]).toEqual({
+      pipeline: "hallucination",
+      endpointId: "e1",
+      sweep: { inputModes: ["images", "video-frames"] },
+    });
+  });
 });

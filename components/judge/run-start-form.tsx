@@ -11,6 +11,7 @@ import type { RunFormPipeline } from "@/lib/judge/run-form";
 import type { RunSettingsPart } from "@/components/tasks/run-settings-form";
 import { ensembleOf, JudgesFields, ONE_JUDGE, panelOf, type JudgesValue } from "./judges-fields";
 import { RunEstimateSummary, type RunEstimateData } from "./run-estimate";
+import { INPUT_MODE_DESCRIPTIONS, INPUT_MODES, type InputMode } from "@/lib/judge/input-modes";
 import { RunSweepField, SWEEP_CHOICES, SweepStartedNote, takesFrameCount, type SweepStarted } from "./run-sweep-field";
 
 export interface Endpoint {
@@ -22,6 +23,8 @@ export interface Endpoint {
   maxConcurrency: number;
   requestsPerMinute: number | null;
   supportsBatchApi: boolean;
+  /** How the endpoint's runs show videos unless a run names its own (lib/judge/input-modes.ts). */
+  inputMode?: string;
 }
 
 interface RunStarted {
@@ -68,6 +71,8 @@ export function useRunStart({
   const panel = panelOf(judges, endpoints ?? []);
   const ensemble = ensembleOf(judges, panel);
   const [budget, setBudget] = useState("");
+  // The run's input mode; "" for the endpoint's. A sweep sets each run's own, so it sends none.
+  const [inputMode, setInputMode] = useState<InputMode | "">("");
   // A sweep's choice (SWEEP_CHOICES); "" for one run. Frame counts only where the pipeline's settings hold them.
   const [sweepChoice, setSweep] = useState("");
   const sweep = SWEEP_CHOICES.find(
@@ -87,6 +92,7 @@ export function useRunStart({
       : {}),
     ...(batch && chosenEndpoint?.supportsBatchApi ? { batch: true } : {}),
     ...(budget.trim() !== "" && budgetValid ? { budgetUsd } : {}),
+    ...(inputMode && !sweep ? { inputMode } : {}),
   });
   const start = useMutation({
     mutationFn: (part: RunSettingsPart) =>
@@ -125,6 +131,8 @@ export function useRunStart({
     estimate,
     sweepChoice,
     setSweep,
+    inputMode,
+    setInputMode,
   };
 }
 
@@ -211,6 +219,7 @@ export function RunStartForm({
         value={run.promptVersions[pipelineId] ?? {}}
         onChange={(next) => run.setPromptVersions((all) => ({ ...all, [pipelineId]: next }))}
       />
+      <InputModeField run={run} />
       <RunSweepField run={run} framesSwept={takesFrameCount(pipeline?.defaults)} />
       <BudgetFields
         run={run}
@@ -247,6 +256,30 @@ export function RunStartForm({
         </span>
       )}
     </form>
+  );
+}
+
+/** How the run shows videos to the judge: the endpoint's mode unless another is chosen (a sweep sets each run's). */
+function InputModeField({ run }: { run: RunStart }) {
+  const swept = run.sweepChoice !== "";
+  return (
+    <label className="flex flex-col gap-1">
+      Input mode
+      <select
+        className="rounded-md border border-slate-300 px-2 py-1.5"
+        value={swept ? "" : run.inputMode}
+        disabled={swept}
+        onChange={(e) => run.setInputMode(e.target.value as InputMode | "")}
+        data-testid="run-input-mode"
+      >
+        <option value="">the endpoint&apos;s ({run.chosenEndpoint?.inputMode ?? "images"})</option>
+        {INPUT_MODES.map((mode) => (
+          <option key={mode} value={mode} title={INPUT_MODE_DESCRIPTIONS[mode]}>
+            {mode}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
