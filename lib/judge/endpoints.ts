@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { decryptSecret, encryptSecret } from "../crypto/secret-box";
 import { NotFoundError } from "../errors";
-import type { EndpointConfig } from "./engine/judge-video";
+import type { EndpointConfig } from "./engine/judge-deps";
 import { assertEndpointUrlAllowed, EndpointNotAllowedError } from "./endpoint-url-policy";
 import type { endpointInputSchema, endpointUpdateSchema } from "./endpoint-input.validation";
 import { log } from "../observability/logger";
