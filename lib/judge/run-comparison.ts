@@ -253,7 +253,7 @@ async function rankings(prisma: PrismaClient, actor: Actor, runIds: readonly str
       });
     } catch (error) {
       if (!isAppErrorCode(error, "invalid_request")) throw error;
-      out.set(runId, { ranking: null, note: (error as Error).message });
+      out.set(runId, { ranking: null, note: error.message });
     }
   }
   return { metric, byRun: out };

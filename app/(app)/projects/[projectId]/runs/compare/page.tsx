@@ -35,7 +35,7 @@ export default async function CompareRunsPage({
       } catch (error) {
         if (error instanceof WithheldError) withheld = error;
         else if (isAppErrorCode(error, "not_found") || isAppErrorCode(error, "invalid_request"))
-          problem = (error as Error).message;
+          problem = error.message;
         else throw error;
       }
     }
