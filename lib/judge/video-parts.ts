@@ -25,6 +25,7 @@
  * OpenRouter (openrouter.ai/docs/features/multimodal/videos) takes the same `video_url` part with an https URL or a
  * base64 data URL of a video file (mp4, mpeg, mov, webm); it forwards no `media_io_kwargs`, and no JPEG lists.
  */
+import type { ClipSampling } from "./call-record";
 import type { ChatVideo } from "./llm-client";
 
 /** A frame as a video part carries it: its time in the source video, and its JPEG as a data URL. */
@@ -95,9 +96,6 @@ export function framesVideo(frames: readonly VideoFrame[], source: SourceTiming)
     ),
   };
 }
-
-/** The sampling a `video-file` part asks of the server: so many frames spread over the clip, or so many a second. */
-export type ClipSampling = { numFrames: number } | { fps: number };
 
 function samplingKwargs(sampling: ClipSampling): Record<string, number> {
   return "numFrames" in sampling ? { num_frames: sampling.numFrames } : { fps: sampling.fps };

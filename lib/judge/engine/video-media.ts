@@ -13,7 +13,8 @@
  */
 import type { ChatVideo } from "../llm-client";
 import type { InputMode } from "../input-modes";
-import { clipDataUrlBytes, clipDataVideo, clipUrlVideo, framesVideo, type ClipSampling } from "../video-parts";
+import type { ClipSampling } from "../call-record";
+import { clipDataUrlBytes, clipDataVideo, clipUrlVideo, framesVideo } from "../video-parts";
 import type { ClipRef, FrameRef, StepInput, StepScope } from "./pipeline";
 
 /** What one request shows: the mode it uses, the frames in its video part or the clip, and the frames sent as images. */
