@@ -16,7 +16,15 @@ import { gridFor, tileFrames, tilingNote } from "../frame-tiling";
 import { sawOfClip, sawOfFrames, type CallSaw, type SentShape } from "../call-record";
 import { signedClipUrl } from "../clip-urls";
 import { responseCacheKey } from "./cache-key";
-import { clipGoesByUrl, maxBodyBytesOf, planMedia, videoCachePart, videoOfPlan, type MediaPlan } from "./video-media";
+import {
+  clipGoesByUrl,
+  maxBodyBytesOf,
+  planMedia,
+  videoFrameLimitOf,
+  videoCachePart,
+  videoOfPlan,
+  type MediaPlan,
+} from "./video-media";
 import type { EndpointConfig } from "./judge-deps";
 import {
   templateIdOf,
@@ -108,6 +116,7 @@ export async function buildRequest(
     exampleFrames: examples.length ? await exampleFrames(deps.prisma, work.projectId, examples) : [],
     clip: work.context.clip ?? null,
     batch: Boolean(work.batchMode && endpoint.supportsBatchApi),
+    videoFrameLimit: videoFrameLimitOf(endpoint.capabilities),
   });
   const frames = plan.imageFrames;
   const messages = splitSystemMessage(template.meta, text);

@@ -5,7 +5,7 @@ import { withPromptVersions } from "../template-source";
 import { pipelineOfRun } from "../../rubrics/run-pipeline";
 import { combineEnsembleWhenDone } from "../../ensembles/ensemble-runs";
 import { keepVideoJudgeSpans } from "../../spans/judge-spans-store";
-import { imageLimitOf } from "../endpoint-capabilities";
+import { frameLimitOf } from "./video-media";
 import { executeStep, type StepWork } from "./execute-step";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";
 import {
@@ -119,7 +119,8 @@ async function openVideo(
   // A self-consistency sample asks at its own temperature, and under its own cache salt (lib/ensembles).
   const sampling = loaded.run.sampling;
   const endpoint = withSampling(await watch.endpoint(), sampling);
-  context.imageLimit = imageLimitOf(endpoint.capabilities ?? null);
+  // In a video mode the frames a step chooses go as one video part: the endpoint's limit for those, not for images.
+  context.imageLimit = frameLimitOf(context.inputMode ?? "images", endpoint.capabilities);
   // Steps may call another endpoint of the project by role (say, a judge that differs from the evaluated model).
   const endpointByRole = new Map<string, EndpointConfig>();
   for (const [role, id] of Object.entries(pipeline.endpointIds?.(loaded.run.settings) ?? {})) {

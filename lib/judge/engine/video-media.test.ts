@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { responseCacheKey } from "./cache-key";
 import type { ClipRef, FrameRef } from "./pipeline";
-import { clipGoesByUrl, DEFAULT_MAX_CLIP_BODY_BYTES, planMedia, videoCachePart } from "./video-media";
+import {
+  clipGoesByUrl,
+  DEFAULT_MAX_CLIP_BODY_BYTES,
+  frameLimitOf,
+  planMedia,
+  videoCachePart,
+  videoFrameLimitOf,
+} from "./video-media";
 
 const frame = (index: number): FrameRef => ({
   id: `f${index}`,
@@ -117,5 +124,49 @@ describe("the response-cache key of each mode", () => {
       }),
     ];
     expect(new Set(keys).size).toBe(4);
+  });
+});
+
+describe("the frames a step may choose in each mode", () => {
+  const finding = (maxFrames: number | null, accepted: "yes" | "no" = "yes") => ({
+    accepted,
+    refusal: null,
+    maxFrames,
+    maxBodyBytes: null,
+    sawFrames: null,
+  });
+  const capabilities = (maxImages: number, videoFrames: ReturnType<typeof finding>) => ({
+    images: "yes" as const,
+    maxImages,
+    jsonMode: null,
+    topLogprobs: null,
+    usage: null,
+    contextLength: null,
+    latencyMs: 1,
+    notes: [],
+    inputModes: { images: finding(maxImages), "video-frames": videoFrames, "video-file": finding(4) },
+    maxBodyBytes: null,
+  });
+
+  it("is the image limit in images, the video part limit in video-frames, none in video-file", () => {
+    // A vLLM server started for video: one image a request, 64 frames as a video.
+    const forVideo = capabilities(1, finding(64));
+    expect(frameLimitOf("images", forVideo)).toBe(1);
+    expect(frameLimitOf("video-frames", forVideo)).toBeNull();
+    expect(frameLimitOf("video-file", forVideo)).toBeNull();
+    expect(frameLimitOf("video-frames", capabilities(16, finding(16)))).toBe(16);
+    expect(videoFrameLimitOf(capabilities(16, finding(null, "no")))).toBeNull();
+    expect(videoFrameLimitOf(null)).toBeNull();
+  });
+
+  it("sends a step's frames as images when they are more than the endpoint took in one video part", () => {
+    expect(plan({ videoFrameLimit: 3 }).mode).toBe("video-frames");
+    expect(plan({ videoFrameLimit: 2 })).toMatchObject({
+      mode: "images",
+      imageFrames: [...own, example],
+      ownImages: 3,
+    });
+    // A clip is sampled by the server: the video part limit is not its.
+    expect(plan({ runMode: "video-file", scope: "video", videoFrameLimit: 2 }).mode).toBe("video-file");
   });
 });

@@ -13,6 +13,7 @@
  */
 import type { ChatVideo } from "../llm-client";
 import type { InputMode } from "../input-modes";
+import { imageLimitOf, type EndpointCapabilities } from "../endpoint-capabilities";
 import type { ClipSampling } from "../call-record";
 import { clipDataUrlBytes, clipDataVideo, clipUrlVideo, framesVideo } from "../video-parts";
 import type { ClipRef, FrameRef, StepInput, StepScope } from "./pipeline";
@@ -40,12 +41,15 @@ export function planMedia(options: {
   exampleFrames: FrameRef[];
   clip: ClipRef | null;
   batch: boolean;
+  /** The most frames the endpoint took in one video part (videoFrameLimitOf); more go as images. Absent: no limit. */
+  videoFrameLimit?: number | null;
 }): MediaPlan {
   const { runMode, scope, input, clip, batch } = options;
   const ownCount = Math.min(input.ownFrames ?? input.frames.length, input.frames.length);
   const own = input.frames.slice(0, ownCount);
   const exampleFrames = [...input.frames.slice(ownCount), ...options.exampleFrames];
-  const asVideo = runMode !== "images" && !batch && input.sendAs !== "images" && own.length >= 2;
+  const fits = runMode !== "video-frames" || options.videoFrameLimit == null || own.length <= options.videoFrameLimit;
+  const asVideo = runMode !== "images" && !batch && input.sendAs !== "images" && own.length >= 2 && fits;
   if (!asVideo)
     return {
       mode: "images",
@@ -58,6 +62,31 @@ export function planMedia(options: {
   if (runMode === "video-file" && clip && (scope === "video" || scope === "item"))
     return { mode: "video-file", videoFrames: [], clip: { ref: clip, sampling: { numFrames: own.length } }, ...rest };
   return { mode: "video-frames", videoFrames: [...own], clip: null, ...rest };
+}
+
+/**
+ * The most frames one video part may carry for this endpoint: the most its probe saw answered in `video-frames`,
+ * or null when it took every count tried, was never probed, or not settled (the endpoint's own error then says).
+ */
+export function videoFrameLimitOf(capabilities: EndpointCapabilities | null | undefined): number | null {
+  const finding = capabilities?.inputModes?.["video-frames"];
+  if (!finding || finding.accepted !== "yes" || finding.maxFrames === null) return null;
+  return finding.maxFrames >= MOST_VIDEO_FRAMES_PROBED ? null : finding.maxFrames;
+}
+
+/** The largest video the probe sends (lib/judge/endpoint-probe-video.ts PROBE_VIDEO_FRAME_COUNTS): taking it is no limit. */
+const MOST_VIDEO_FRAMES_PROBED = 64;
+
+/**
+ * The most frames a step of this run should choose (`VideoContext.imageLimit`, which a task fits its frames to:
+ * VBench-2.0 samples fewer than 64 under it): the endpoint's image limit in `images`; its video part limit in
+ * `video-frames` (a server started for video may take one image but 64 frames as a video); none in `video-file`,
+ * whose clips the server samples.
+ */
+export function frameLimitOf(mode: InputMode, capabilities: EndpointCapabilities | null | undefined): number | null {
+  if (mode === "video-file") return null;
+  if (mode === "video-frames") return videoFrameLimitOf(capabilities);
+  return imageLimitOf(capabilities ?? null);
 }
 
 /** The video part's identity in the response-cache key: what it shows and the timing or sampling it is sent with. */

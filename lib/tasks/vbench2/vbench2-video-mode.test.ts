@@ -34,7 +34,7 @@ const queue = inlineJudgeQueue(
   }),
 );
 
-async function materialRuns(): Promise<Record<"images" | "video-frames", ChatRequest>> {
+async function materialRuns(capabilities?: object): Promise<Record<"images" | "video-frames", ChatRequest>> {
   const { projectId } = await vbench2Project(prisma, owner, [
     {
       model: "GenA",
@@ -44,6 +44,7 @@ async function materialRuns(): Promise<Record<"images" | "video-frames", ChatReq
     },
   ]);
   const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
+  if (capabilities) await prisma.judgeEndpoint.update({ where: { id: vlm }, data: { capabilities } });
   const requests = new Map<string, ChatRequest>();
   for (const inputMode of ["video-frames", "images"] as const) {
     sent.length = 0;
@@ -82,5 +83,31 @@ describe("VBench-2.0 in video-frames mode", () => {
       total_num_frames: 79,
       duration: 3.291667,
     });
+  });
+
+  it("on a server started for video (one image a request, 64 frames as a video) keeps the 64 frames as a video", async () => {
+    const finding = (maxFrames: number) => ({
+      accepted: "yes",
+      refusal: null,
+      maxFrames,
+      maxBodyBytes: null,
+      sawFrames: null,
+    });
+    const runs = await materialRuns({
+      images: "yes",
+      maxImages: 1,
+      jsonMode: "json_schema",
+      topLogprobs: null,
+      usage: true,
+      contextLength: null,
+      latencyMs: 5,
+      notes: [],
+      inputModes: { images: finding(1), "video-frames": finding(64), "video-file": finding(4) },
+      maxBodyBytes: null,
+    });
+    // In images mode VBench-2.0 samples as many frames as one request takes (here 1); as a video, all 64.
+    expect(runs.images.images).toHaveLength(1);
+    expect(runs["video-frames"].video?.mediaIo).toMatchObject({ num_frames: 64 });
+    expect(runs["video-frames"].images).toEqual([]);
   });
 });
