@@ -6,7 +6,8 @@
  */
 import type { JudgeEndpoint, PrismaClient } from "../generated/prisma/client";
 import { keyFramesAndClusters } from "./frame-scopes";
-import { capabilitiesOf, imageLimitOf } from "./endpoint-capabilities";
+import { capabilitiesOf } from "./endpoint-capabilities";
+import { frameLimitOf } from "./engine/video-media";
 import { estimateRun, type RunEstimate, type StepEstimate } from "./cost-estimate";
 import type { InputMode } from "./input-modes";
 import type { TemplateSource } from "./template-source";
@@ -49,7 +50,12 @@ export async function estimatePlannedRun(prisma: PrismaClient, run: PlannedRun):
   // A run of no video still gets its (empty) estimate, with its rule and mode.
   const chunks = sample.length === 0 ? [[]] : chunked(sample, CHUNK);
   for (const chunk of chunks) {
-    const { contexts, sizes } = await contextsOf(prisma, run, chunk, imageLimitOf(endpoint.capabilities));
+    const { contexts, sizes } = await contextsOf(
+      prisma,
+      run,
+      chunk,
+      frameLimitOf(run.inputMode, endpoint.capabilities),
+    );
     parts.push(
       estimateRun({
         pipeline: run.pipeline,
