@@ -136,8 +136,13 @@ async function timeSeeks(page: Page, frames: number[]) {
         results.push(
           await new Promise((resolve) => {
             const asked = performance.now();
-            const timer = setTimeout(() => resolve({ latency: NaN, code: -1, frame, timedOut: true }), 3000);
+            let done = false;
+            const timer = setTimeout(() => {
+              done = true;
+              resolve({ latency: NaN, code: -1, frame, timedOut: true });
+            }, 3000);
             const onFrame = (_now: number, meta: VideoFrameCallbackMetadata) => {
+              if (done) return;
               // Frame i is shown from timesS[i] to timesS[i + 1]: the presented frame's index from its media time.
               let shown = 0;
               let hi = times.timesS.length - 1;
@@ -161,34 +166,42 @@ async function timeSeeks(page: Page, frames: number[]) {
   );
 }
 
-/** (a) Clicks on the timeline's ruler: from the pointer event to the presentation of the frame under the pointer. */
+/** (a) Clicks on the timeline's ruler: from the seek a click asks to the presentation of the frame it asked for. */
 async function timeRulerClicks(page: Page, clicks: number, next: () => number) {
-  await page.evaluate(
-    ({ selector, frames }) => {
-      const marks = { downs: [] as { t: number; frame: number }[], shown: [] as { t: number; mediaTime: number }[] };
-      const ruler = document.querySelector('[data-testid="timeline-ruler"]') as HTMLElement;
-      // The frame the ruler seeks to for this pointer (xToFrame on the whole video, as the timeline computes it).
-      ruler.addEventListener(
-        "pointerdown",
-        (event) => {
-          const rect = ruler.getBoundingClientRect();
-          const at = Math.floor(((event.clientX - rect.left) / rect.width) * frames);
-          marks.downs.push({ t: event.timeStamp, frame: Math.min(frames - 1, Math.max(0, at)) });
-        },
-        true,
-      );
-      const video = document.querySelector(selector) as HTMLVideoElement;
-      const onFrame = (_now: number, meta: VideoFrameCallbackMetadata) => {
-        marks.shown.push({ t: meta.presentationTime, mediaTime: meta.mediaTime });
-        video.requestVideoFrameCallback(onFrame);
-      };
+  await page.evaluate(async (selector) => {
+    const video = document.querySelector(selector) as HTMLVideoElement;
+    const times = (await (await fetch(`${video.src.replace(/\/file$/, "")}/frame-times`)).json()) as {
+      timesS: number[];
+    };
+    const frameAt = (t: number) => {
+      let lo = 0;
+      let hi = times.timesS.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (times.timesS[mid]! <= t + 1e-6) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    };
+    const marks = { downs: [] as { t: number; frame: number }[], shown: [] as { t: number; frame: number }[] };
+    // Right after the page's own handler (React listens at its root; this bubbles to the window last), in the same
+    // task: the seek is asked, and the frame asked for is the one at the time the ruler set. (The event's timeStamp is
+    // the input's time as the automation stamped it, not on the presentation's clock.)
+    window.addEventListener("pointerdown", (event) => {
+      // The ruler found again at each press: the page may have drawn it anew since.
+      if (event.target instanceof Element && event.target.closest('[data-testid="timeline-ruler"]'))
+        marks.downs.push({ t: performance.now(), frame: frameAt(video.currentTime) });
+    });
+    const onFrame = (_now: number, meta: VideoFrameCallbackMetadata) => {
+      marks.shown.push({ t: meta.presentationTime, frame: frameAt(meta.mediaTime) });
       video.requestVideoFrameCallback(onFrame);
-      (window as unknown as { __rulerMarks: typeof marks }).__rulerMarks = marks;
-    },
-    { selector: PLAYER, frames: FRAMES },
-  );
-  const ruler = (await page.getByTestId("timeline-ruler").boundingBox())!;
+    };
+    video.requestVideoFrameCallback(onFrame);
+    (window as unknown as { __rulerMarks: typeof marks }).__rulerMarks = marks;
+  }, PLAYER);
   for (let k = 0; k < clicks; k++) {
+    // Found again at each click: a press focuses the span editor, which may scroll the page.
+    const ruler = (await page.getByTestId("timeline-ruler").boundingBox())!;
     await page.mouse.click(ruler.x + 1 + next() * (ruler.width - 2), ruler.y + ruler.height / 2);
     await page.waitForFunction(() => {
       const marks = (window as unknown as { __rulerMarks: { downs: { frame: number }[] } }).__rulerMarks;
@@ -196,34 +209,17 @@ async function timeRulerClicks(page: Page, clicks: number, next: () => number) {
       return Number(index.dataset.frame) === marks.downs.at(-1)!.frame;
     });
   }
-  return page.evaluate(
-    async ({ selector }) => {
-      const video = document.querySelector(selector) as HTMLVideoElement;
-      const times = (await (await fetch(`${video.src.replace(/\/file$/, "")}/frame-times`)).json()) as {
-        timesS: number[];
-      };
-      const frameAt = (t: number) => {
-        let lo = 0;
-        let hi = times.timesS.length - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (times.timesS[mid]! <= t + 1e-6) lo = mid;
-          else hi = mid - 1;
-        }
-        return lo;
-      };
-      const marks = (
-        window as unknown as {
-          __rulerMarks: { downs: { t: number; frame: number }[]; shown: { t: number; mediaTime: number }[] };
-        }
-      ).__rulerMarks;
-      return marks.downs.map((down) => {
-        const shown = marks.shown.find((s) => s.t >= down.t && frameAt(s.mediaTime) === down.frame);
-        return shown ? shown.t - down.t : NaN;
-      });
-    },
-    { selector: PLAYER },
-  );
+  return page.evaluate(() => {
+    const marks = (
+      window as unknown as {
+        __rulerMarks: { downs: { t: number; frame: number }[]; shown: { t: number; frame: number }[] };
+      }
+    ).__rulerMarks;
+    return marks.downs.map((down) => {
+      const shown = marks.shown.find((s) => s.t >= down.t && s.frame === down.frame);
+      return shown ? shown.t - down.t : NaN;
+    });
+  });
 }
 
 /** (b) The playhead dragged across the ruler: animation frames, long tasks and presented video frames meanwhile. */
