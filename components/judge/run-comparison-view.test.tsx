@@ -65,6 +65,10 @@ describe("runs side by side", () => {
       "/projects/p1/runs/r1",
       "/projects/p1/runs/r2",
     ]);
+    expect(screen.getAllByTestId("compared-run-differs").map((c) => c.textContent)).toEqual([
+      "Input mode: images",
+      "Input mode: video-frames",
+    ]);
     expect(document.body.textContent).toContain("#1 GenA > (GenB = GenC)");
     expect(document.body.textContent).toContain("#2 No video of the run has a value with a generator model.");
     expect(screen.getByTestId("run-comparison-tau").textContent).toContain("#1 and #230.33");

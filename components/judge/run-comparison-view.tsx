@@ -57,6 +57,10 @@ function RunsTable({ projectId, comparison }: { projectId: string; comparison: R
               <Link href={`/projects/${projectId}/runs/${run.id}`} className="text-indigo-700 underline">
                 {run.name}
               </Link>
+              {/* Runs of one sweep share their name's parts: what tells them apart, under it. */}
+              <div className="text-xs font-normal text-slate-500" data-testid="compared-run-differs">
+                {comparison.differences.map((d) => `${d.label}: ${d.values[i]}`).join(" · ")}
+              </div>
             </th>
           ))}
         </tr>
