@@ -53,7 +53,7 @@ function RunsTable({ projectId, comparison }: { projectId: string; comparison: R
           <th className={head} />
           {runs.map((run, i) => (
             <th key={run.id} className={head} data-testid="compared-run">
-              <span className="mr-1 text-slate-400">{tag(i)}</span>
+              <span className="mr-1 text-slate-500">{tag(i)}</span>
               <Link href={`/projects/${projectId}/runs/${run.id}`} className="text-indigo-700 underline">
                 {run.name}
               </Link>
@@ -140,7 +140,7 @@ export function RunComparisonView({ projectId, comparison }: { projectId: string
         <ul className="flex flex-col gap-1 text-sm">
           {runs.map((run, i) => (
             <li key={run.id}>
-              <span className="text-slate-400">{tag(i)}</span>{" "}
+              <span className="text-slate-500">{tag(i)}</span>{" "}
               {run.ranking ? rankingText(run.ranking) : run.rankingNote}
             </li>
           ))}
