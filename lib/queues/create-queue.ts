@@ -80,6 +80,48 @@ async function chosenVideoIds(
 }
 
 /**
+ * Refuses a queue that does not fit its run's task (presence first without presence targets, a verdict queue of a
+ * task without a per-video verdict, an item task's scope, localising without span labels); returns the queue type of
+ * an item task, null for a video task.
+ */
+function queueTypeFittingRun(
+  catalogue: TaskCatalogue,
+  task: Awaited<ReturnType<typeof queueRun>>["task"],
+  input: ReturnType<ReturnType<typeof createQueueSchema>["parse"]>,
+) {
+  if (input.mode === "presence") {
+    if (input.scope !== "scores")
+      throw new ValidationError("Presence first applies to a queue of scores: choose the scores, or full grading.");
+    if (!task.presence) throw new ValidationError(`${task.label} declares no presence targets: choose full grading.`);
+    if (input.categories.length > 0 && !input.categories.some((c) => task.presence!.of.includes(c))) {
+      throw new ValidationError(
+        "None of the chosen categories has a presence target: choose full grading, or other categories.",
+      );
+    }
+  }
+  // A run whose subjects are items (captions, answers) is reviewed in its task folder's item queue type (lib/queues/queue-type.ts).
+  const itemScope = task.subject !== "video" ? queueTypeForSubject(catalogue, task.subject) : null;
+  if (task.subject !== "video" && !itemScope) throw new ValidationError(`A ${task.label} run has no review queues.`);
+  if (input.localize) {
+    const problem = localizeProblem(task, input.scope, itemScope?.noun ?? null);
+    if (problem) throw new ValidationError(problem);
+  }
+  if (itemScope && input.scope !== itemScope.id)
+    throw new ValidationError(
+      `A ${task.label} run is reviewed one ${itemScope.noun} at a time: choose the scope "${itemScope.id}".`,
+    );
+  if (!itemScope && queueTypeOf(catalogue, input.scope))
+    throw new ValidationError(`This run judged videos, not ${input.scope}: choose the verdict or the scores.`);
+  // A task without a reviewed per-video metric (VBench-2.0's answers are per question) gives a verdict queue no target.
+  if (input.scope === "verdict" && !task.metrics.some((m) => m.reviewed)) {
+    throw new ValidationError(
+      `A ${task.label} run has no per-video verdict to review: choose its scores (scope "scores"), so reviewers answer what the judge was asked.`,
+    );
+  }
+  return itemScope;
+}
+
+/**
  * Owners make a queue from a video-list filter: the matching videos of the run (the named run, the
  * filter's, else the latest), in list order. With scope "scores", only videos with a judge score in
  * the chosen categories. No match is a 400: an empty queue helps nobody.
@@ -97,37 +139,7 @@ export async function createQueue(
   if (input.scope === "verdict" && input.categories.length > 0)
     throw new ValidationError("Categories only apply to a queue of scores.");
   const run = await queueRun(prisma, catalogue, projectId, input.runId ?? input.filter.runId);
-  if (input.mode === "presence") {
-    if (input.scope !== "scores")
-      throw new ValidationError("Presence first applies to a queue of scores: choose the scores, or full grading.");
-    if (!run.task.presence)
-      throw new ValidationError(`${run.task.label} declares no presence targets: choose full grading.`);
-    if (input.categories.length > 0 && !input.categories.some((c) => run.task.presence!.of.includes(c))) {
-      throw new ValidationError(
-        "None of the chosen categories has a presence target: choose full grading, or other categories.",
-      );
-    }
-  }
-  // A run whose subjects are items (captions, answers) is reviewed in its task folder's item queue type (lib/queues/queue-type.ts).
-  const itemScope = run.task.subject !== "video" ? queueTypeForSubject(catalogue, run.task.subject) : null;
-  if (run.task.subject !== "video" && !itemScope)
-    throw new ValidationError(`A ${run.task.label} run has no review queues.`);
-  if (input.localize) {
-    const problem = localizeProblem(run.task, input.scope, itemScope?.noun ?? null);
-    if (problem) throw new ValidationError(problem);
-  }
-  if (itemScope && input.scope !== itemScope.id)
-    throw new ValidationError(
-      `A ${run.task.label} run is reviewed one ${itemScope.noun} at a time: choose the scope "${itemScope.id}".`,
-    );
-  if (!itemScope && queueTypeOf(catalogue, input.scope))
-    throw new ValidationError(`This run judged videos, not ${input.scope}: choose the verdict or the scores.`);
-  // A task without a reviewed per-video metric (VBench-2.0's answers are per question) gives a verdict queue no target.
-  if (input.scope === "verdict" && !run.task.metrics.some((m) => m.reviewed)) {
-    throw new ValidationError(
-      `A ${run.task.label} run has no per-video verdict to review: choose its scores (scope "scores"), so reviewers answer what the judge was asked.`,
-    );
-  }
+  const itemScope = queueTypeFittingRun(catalogue, run.task, input);
   const {
     filter,
     sort,
