@@ -95,6 +95,8 @@ function buildCreateRunSchema(catalogue: TaskCatalogue) {
       budgetUsd: z.number().positive().max(1_000_000).optional(),
       /** One run per value of one setting, saved together (lib/judge/run-sweep.ts): input modes or frame counts. */
       sweep: runSweepSchema.optional(),
+      /** A request with a manifest is a manifest's run request (lib/judge/run-manifest.ts), never this one. */
+      manifest: z.never().optional(),
     }),
   );
 }

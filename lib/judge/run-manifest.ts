@@ -119,19 +119,10 @@ const manifestRequestSchema = z.strictObject({
 /** `POST …/runs`: a run request, or a manifest to run again (with another endpoint, a dry run, a budget). */
 export function runRequestSchema(catalogue: TaskCatalogue) {
   return catalogue.derived("judge.runRequest", () =>
-    z.union([
-      manifestRequestSchema,
-      // A run request with a `manifest` that is not one is refused, not run as the plain request beside it.
-      NO_MANIFEST.pipe(plainRunSchema(catalogue)),
-    ]),
+    // A run request with a `manifest` that is not one is refused (the plain request takes no `manifest`), not run as
+    // the plain request beside it.
+    z.union([manifestRequestSchema, createRunSchema(catalogue)]),
   );
-}
-
-const NO_MANIFEST = z.looseObject({ manifest: z.undefined().optional() });
-
-/** The plain run request's schema, typed to take the object the check for a stray `manifest` passes on. */
-function plainRunSchema(catalogue: TaskCatalogue) {
-  return createRunSchema(catalogue) as unknown as z.ZodType<CreateRunInput, z.output<typeof NO_MANIFEST>>;
 }
 
 /** Starts (or estimates) the run a request asks for, a manifest's as its run request says. */
@@ -142,7 +133,7 @@ export async function startRunRequest(
   catalogue: TaskCatalogue,
   body: z.output<ReturnType<typeof runRequestSchema>>,
 ) {
-  if (!("manifest" in body)) {
+  if (body.manifest === undefined) {
     if (body.sweep) return startSweep(deps, actor, projectId, { ...body, sweep: body.sweep });
     return body.dryRun ? dryRun(deps, actor, projectId, body) : createRun(deps, actor, projectId, body);
   }
