@@ -9,10 +9,10 @@ import { CODE_BITS, timelineClip } from "./timeline-clip";
 // each frame's index drawn into it as bars) with 1,000 spans of the reviewer's on the video page. Prints:
 // (a) seek latency, from asking a seek to frame i until requestVideoFrameCallback reports frame i presented (its
 //     presentationTime), p50 / p95 / max: SEEKS seeks to random frames the way the player seeks (the middle of the
-//     frame's interval), and RULER_CLICKS clicks on the timeline's ruler (the app's path: pointer event, React, seek);
-//     each presented picture's own index is read back, and a wrong frame is counted;
-// (b) scrubbing: the playhead dragged across the timeline for SCRUB_SECONDS, animation frames per second, long tasks
-//     and the video frames presented meanwhile;
+//     frame's interval), each presented picture's drawn index read back and a wrong frame counted; and RULER_CLICKS
+//     clicks on the timeline's ruler (the app's path: pointer event, React, seek);
+// (b) scrubbing: the playhead dragged across the timeline for SCRUB_SECONDS with a pointer move every animation
+//     frame: animation frames per second, the gaps between them, long tasks and the video frames presented meanwhile;
 // (c) keys typed while span saves are in flight (each save answered SAVE_DELAY_MS late through route interception):
 //     a scripted run of marks ([ . . . ] s . .) and how many of its spans or frame steps did not arrive;
 // then the machine's cores and load average. Numbers only, no assertions on them (target: p95 ≤ 17 ms, 60 fps,
@@ -222,54 +222,72 @@ async function timeRulerClicks(page: Page, clicks: number, next: () => number) {
   });
 }
 
-/** (b) The playhead dragged across the ruler: animation frames, long tasks and presented video frames meanwhile. */
+/**
+ * (b) The playhead dragged across the ruler: pressed with the mouse, then moved in the page once per animation frame
+ * (as a mouse does, which the automation's round trips cannot pace), across and back twice in SCRUB_SECONDS. Counts
+ * animation frames, the gaps between them, long tasks and the video frames presented meanwhile.
+ */
 async function timeScrub(page: Page) {
-  await page.evaluate((selector) => {
-    const marks = { frames: 0, longTasks: [] as number[], presented: 0, running: true };
-    const count = () => {
-      if (!marks.running) return;
-      marks.frames++;
-      requestAnimationFrame(count);
-    };
-    requestAnimationFrame(count);
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) marks.longTasks.push(entry.duration);
-    }).observe({ type: "longtask" });
-    const video = document.querySelector(selector) as HTMLVideoElement;
-    const onFrame = () => {
-      if (!marks.running) return;
-      marks.presented++;
-      video.requestVideoFrameCallback(onFrame);
-    };
-    video.requestVideoFrameCallback(onFrame);
-    (window as unknown as { __scrub: typeof marks }).__scrub = marks;
-  }, PLAYER);
+  await page.getByTestId("span-timeline").scrollIntoViewIfNeeded();
   const ruler = (await page.getByTestId("timeline-ruler").boundingBox())!;
   const y = ruler.y + ruler.height / 2;
   await page.mouse.move(ruler.x + 2, y);
   await page.mouse.down();
-  const started = Date.now();
-  const until = started + SCRUB_SECONDS * 1000;
-  let moves = 0;
-  while (Date.now() < until) {
-    const progress = (Date.now() - started) / (SCRUB_SECONDS * 1000);
-    // Across and back, twice: a reviewer hunting for a moment.
-    const phase = (progress * 4) % 2;
-    const along = phase < 1 ? phase : 2 - phase;
-    await page.mouse.move(ruler.x + 2 + along * (ruler.width - 4), y);
-    moves++;
-    await page.waitForTimeout(8);
-  }
+  const marks = await page.evaluate(
+    async ({ selector, seconds, y }) => {
+      const video = document.querySelector(selector) as HTMLVideoElement;
+      const target = document.querySelector('[data-testid="timeline-ruler"]') as HTMLElement;
+      const rect = target.getBoundingClientRect();
+      const longTasks: number[] = [];
+      const observer = new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) longTasks.push(entry.duration);
+      });
+      observer.observe({ type: "longtask" });
+      let presented = 0;
+      let running = true;
+      const onFrame = () => {
+        if (!running) return;
+        presented++;
+        video.requestVideoFrameCallback(onFrame);
+      };
+      video.requestVideoFrameCallback(onFrame);
+      const gaps: number[] = [];
+      const started = performance.now();
+      let last = started;
+      let moves = 0;
+      await new Promise<void>((resolve) => {
+        const step = (now: number) => {
+          gaps.push(now - last);
+          last = now;
+          const progress = (now - started) / (seconds * 1000);
+          if (progress >= 1) return resolve();
+          // Across and back, twice: a reviewer hunting for a moment.
+          const phase = (progress * 4) % 2;
+          const along = phase < 1 ? phase : 2 - phase;
+          const clientX = rect.left + 2 + along * (rect.width - 4);
+          target.dispatchEvent(
+            new PointerEvent("pointermove", {
+              bubbles: true,
+              clientX,
+              clientY: y,
+              pointerId: 1,
+              pointerType: "mouse",
+              buttons: 1,
+            }),
+          );
+          moves++;
+          requestAnimationFrame(step);
+        };
+        requestAnimationFrame(step);
+      });
+      running = false;
+      observer.disconnect();
+      return { seconds: (performance.now() - started) / 1000, moves, frames: gaps.length, gaps, longTasks, presented };
+    },
+    { selector: PLAYER, seconds: SCRUB_SECONDS, y },
+  );
   await page.mouse.up();
-  const seconds = (Date.now() - started) / 1000;
-  const marks = await page.evaluate(() => {
-    const scrub = (
-      window as unknown as { __scrub: { frames: number; longTasks: number[]; presented: number; running: boolean } }
-    ).__scrub;
-    scrub.running = false;
-    return scrub;
-  });
-  return { seconds, moves, ...marks };
+  return marks;
 }
 
 test("span timeline on a long video", async ({ page }) => {
@@ -311,10 +329,12 @@ test("span timeline on a long video", async ({ page }) => {
     console.log(
       `(a) ruler click → frame under the pointer presented: ${summary(clicks.filter((c) => !Number.isNaN(c)))}`,
     );
+    const gaps = [...scrub.gaps].sort((a, b) => a - b);
     console.log(
-      `(b) scrubbing ${scrub.seconds.toFixed(1)} s (${scrub.moves} pointer moves): ${(scrub.frames / scrub.seconds).toFixed(1)} animation frames/s, ` +
-        `${scrub.longTasks.length} long tasks (total ${scrub.longTasks.reduce((a, b) => a + b, 0).toFixed(0)} ms, ` +
-        `max ${Math.max(0, ...scrub.longTasks).toFixed(0)} ms), ${(scrub.presented / scrub.seconds).toFixed(1)} video frames presented/s`,
+      `(b) scrubbing ${scrub.seconds.toFixed(1)} s (${scrub.moves} pointer moves, one per animation frame): ` +
+        `${(scrub.frames / scrub.seconds).toFixed(1)} animation frames/s, gap between frames p50 ${percentile(gaps, 50).toFixed(1)} ms, ` +
+        `p95 ${percentile(gaps, 95).toFixed(1)} ms, max ${(gaps.at(-1) ?? 0).toFixed(1)} ms; ${scrub.longTasks.length} long tasks ` +
+        `(total ${scrub.longTasks.reduce((a, b) => a + b, 0).toFixed(0)} ms); ${(scrub.presented / scrub.seconds).toFixed(1)} video frames presented/s`,
     );
     console.log(
       `(c) ${keys.typed} keys at ${KEYS_PER_SECOND}/s, ${keys.whileSaving} of them while a save was in flight (saves answered ${SAVE_DELAY_MS} ms late): ` +
