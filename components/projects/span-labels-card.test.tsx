@@ -3,7 +3,10 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SpanLabelsCard } from "./span-labels-card";
 
-/* The project's span labels on the Settings page: rows edited in place, saved whole with one PUT; the server's refusal is shown in its words. The API is answered here. */
+/*
+ * The project's span labels on the Settings page: rows edited in place, saved whole with one PUT; the server's refusal
+ * is shown in its words. The API is answered here.
+ */
 let sent: { url: string; method: string; body: unknown }[];
 let answer: () => Response;
 const json = (body: unknown, status = 200) =>

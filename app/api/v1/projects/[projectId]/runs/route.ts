@@ -17,8 +17,9 @@ export const GET = withProject(
 );
 
 /**
- * `{"pipeline":<a registered pipeline id>,"endpointId":…,"videoIds"?:[…],"dimension"?:…,"batch"?:true,"dryRun"?:true,"budgetUsd"?:…,"inputMode"?:…}`; no videoIds =
- * every video with frames; `batch` needs an endpoint that supports the Batch API.
+ * `{"pipeline":<a registered pipeline id>,"endpointId":…,"videoIds"?:[…],"dimension"?:…,"batch"?:true,"dryRun"?:true,
+ * "budgetUsd"?:…,"inputMode"?:…}`; no videoIds = every video with frames; `batch` needs an endpoint that supports the
+ * Batch API.
  */
 export const POST = withProject(
   "project.view",
