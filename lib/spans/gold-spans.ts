@@ -6,12 +6,11 @@
  * reviewer's (or a judge's, a label set's) span, whose frames, boxes and note it copies.
  */
 import { z } from "zod";
-import type { Prisma } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { isBlindFor } from "../visibility/judge-visibility";
-import { checkedSpan, type SpanDeps, spanContextOf, spanRecord } from "./span-store";
+import { checkedSpan, createOneSpan, type SpanDeps, spanContextOf, spanRecord } from "./span-store";
 import { GOLD_AUTHOR_ID, type SpanRecord } from "./span-types";
 import { MAX_SPAN_NOTE, type SpanInput, spanInputSchema } from "./span-validation";
 
@@ -68,31 +67,7 @@ export async function createGoldSpan(
     throw new ForbiddenError("You are reviewing this video blind: adjudicate it after you submit it.");
   const input = "fromSpanId" in parsed ? await acceptedInput(deps, video.id, parsed.fromSpanId, parsed.note) : parsed;
   const span = checkedSpan(input, await spanContextOf(deps, catalogue, video, input.task));
-  return deps.prisma.$transaction(async (tx) => {
-    const row = await tx.span.create({
-      data: {
-        projectId: video.projectId,
-        videoId: video.id,
-        ...span,
-        boxes: span.boxes as unknown as Prisma.InputJsonArray,
-        authorKind: "gold",
-        authorId: GOLD_AUTHOR_ID,
-      },
-    });
-    await tx.spanHistory.create({
-      data: {
-        spanId: row.id,
-        changedBy: actor.userId,
-        version: 1,
-        after: {
-          label: span.label,
-          startFrame: span.startFrame,
-          endFrame: span.endFrame,
-          boxes: span.boxes as unknown as Prisma.InputJsonArray,
-          note: span.note,
-        },
-      },
-    });
-    return spanRecord(row);
-  });
+  return deps.prisma.$transaction((tx) =>
+    createOneSpan(tx, video, span, { authorKind: "gold", authorId: GOLD_AUTHOR_ID, changedBy: actor.userId }),
+  );
 }

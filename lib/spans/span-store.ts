@@ -131,23 +131,35 @@ export async function createSpan(
 ): Promise<SpanRecord> {
   await requireProjectAccess(deps.prisma, actor, video.projectId, "scores.review");
   const span = checkedSpan(input, await spanContextOf(deps, options.catalogue, video, input.task));
-  return deps.prisma.$transaction(async (tx) => {
-    const row = await tx.span.create({
-      data: {
-        projectId: video.projectId,
-        videoId: video.id,
-        ...span,
-        boxes: span.boxes as unknown as Prisma.InputJsonArray,
-        authorKind: "reviewer",
-        authorId: actor.userId,
-        queueId: options.queueId ?? null,
-      },
-    });
-    await tx.spanHistory.create({
-      data: { spanId: row.id, changedBy: actor.userId, version: 1, after: historyState(span) },
-    });
-    return spanRecord(row);
+  return deps.prisma.$transaction((tx) =>
+    createOneSpan(tx, video, span, {
+      authorKind: "reviewer",
+      authorId: actor.userId,
+      queueId: options.queueId ?? null,
+      changedBy: actor.userId,
+    }),
+  );
+}
+
+/** Writes one checked span of the video with its first history entry, in the caller's transaction. */
+export async function createOneSpan(
+  tx: Prisma.TransactionClient,
+  video: { id: string; projectId: string },
+  span: ReturnType<typeof checkedSpan>,
+  author: { authorKind: SpanAuthorKind; authorId: string; queueId?: string | null; changedBy: string },
+): Promise<SpanRecord> {
+  const { changedBy, ...authorFields } = author;
+  const row = await tx.span.create({
+    data: {
+      projectId: video.projectId,
+      videoId: video.id,
+      ...span,
+      boxes: span.boxes as unknown as Prisma.InputJsonArray,
+      ...authorFields,
+    },
   });
+  await tx.spanHistory.create({ data: { spanId: row.id, changedBy, version: 1, after: historyState(span) } });
+  return spanRecord(row);
 }
 
 /** The caller's own span (gold spans: an adjudicator's), or a 404 that says nothing of anyone else's. */
