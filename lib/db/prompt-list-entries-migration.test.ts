@@ -5,7 +5,6 @@ import type { Actor } from "../auth/actor";
 import { createUser } from "../auth/users";
 import type { PrismaClient } from "../generated/prisma/client";
 import { completenessReport } from "../import/completeness";
-import { createProject } from "../projects/projects";
 import { completenessFromDatabase } from "../videos/completeness-query";
 import { promptIndexForProject } from "../videos/describe-imported-video";
 import { databaseUrl, dropDatabase, ensureDatabase } from "./embedded-postgres";
@@ -62,7 +61,15 @@ beforeAll(async () => {
     isAdmin: false,
   });
   owner = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
-  projectId = (await createProject(db, owner, { name: "before prompt-list entry rows" })).id;
+  // Written in SQL: the client knows the schema's later columns, which this database does not have yet.
+  projectId = randomUUID();
+  await sql(`INSERT INTO project (id, name, "updatedAt") VALUES ($1, 'before prompt-list entry rows', now())`, [
+    projectId,
+  ]);
+  await sql(`INSERT INTO project_member ("projectId", "userId", role, "updatedAt") VALUES ($1, $2, 'owner', now())`, [
+    projectId,
+    owner.userId,
+  ]);
   await oldList("keyed.json", "2026-01-01T00:00:00Z", [
     { prompt: "A ball rolls.", dimensions: ["Mechanics"], nfc: "A ball rolls.", names: ["A ball rolls."] },
     { prompt: "Señor waves.", dimensions: ["Mechanics"], nfc: "Señor waves.", names: ["Señor waves."] },
