@@ -15,7 +15,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
 import { inputModeOf, inputModeSchema } from "./input-modes";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import { createRunSchema, type CreateRunInput } from "./endpoints.validation";
+import { createRunSchema } from "./endpoints.validation";
 import { createRun, dryRun } from "./runs";
 import { startSweep } from "./run-sweep";
 
