@@ -184,7 +184,7 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     expect(names).toContain("data/test-00000.jsonl");
     expect(names[names.length - 1]).toBe("README.md");
     expect(names.some((n) => n.startsWith("frames/"))).toBe(true);
-    const ls = page.getByRole("link", { name: "Label Studio tasks" });
+    const ls = page.getByRole("link", { name: "Label Studio tasks", exact: true });
     expect(await ls.getAttribute("href")).toBe(
       `/api/v1/projects/${projectId}/export/label-studio?runId=${encodeURIComponent(runId)}&part=tasks`,
     );

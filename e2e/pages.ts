@@ -100,6 +100,14 @@ const CORE_PAGES: CrawlPage[] = [
     ],
   },
   {
+    route: "/projects/[projectId]/adjudication/spans",
+    project: { action: "gold.set" },
+    urls: (s) => [
+      `/projects/${s.projectId}/adjudication/spans`,
+      `/projects/${s.projectId}/adjudication/spans?task=hallucination&state=all`,
+    ],
+  },
+  {
     route: "/projects/[projectId]/calibration",
     project: { action: "export.read" },
     urls: (s) => [

@@ -185,7 +185,7 @@ export function SpanTimeline({
       </div>
       <div ref={area} className="relative flex flex-col">
         <div className="flex h-6 items-stretch border-b border-slate-200">
-          <div className="w-28 shrink-0 pr-2 text-right leading-6 text-slate-400">frame · s</div>
+          <div className="w-28 shrink-0 pr-2 text-right leading-6 text-slate-600">frame · s</div>
           <div
             ref={ruler}
             className="relative flex-1 cursor-col-resize overflow-hidden bg-slate-50"
@@ -300,7 +300,7 @@ function FrameTickTrack({ ticks, geometry }: { ticks: FrameTicks; geometry: Trac
   const { from, to } = visibleRange(view, frameCount);
   return (
     <div className="flex h-4 items-stretch border-b border-slate-200" data-testid="frame-ticks">
-      <div className="w-28 shrink-0 pr-2 text-right text-[10px] leading-4 text-slate-400">key frames</div>
+      <div className="w-28 shrink-0 pr-2 text-right text-[10px] leading-4 text-slate-600">key frames</div>
       <div className="relative flex-1 overflow-hidden">
         {ticks.clusters
           .filter((c) => c.from <= to && c.to >= from)

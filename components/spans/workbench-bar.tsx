@@ -42,7 +42,7 @@ export function WorkbenchBar({
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         {!readOnly && (
           <label className="flex items-center gap-1">
-            Label <kbd className="font-mono text-slate-400">t</kbd>
+            Label <kbd className="font-mono text-slate-600">t</kbd>
             <select
               aria-label="Span label"
               className="rounded border border-slate-300 bg-white px-1 py-0.5"
