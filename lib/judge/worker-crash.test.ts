@@ -98,7 +98,7 @@ describe("a judge worker killed mid-run", () => {
       await workers.killAll();
       stub.reset();
       const owner = await makeUser();
-      const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 3 });
+      const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 4, keyFrames: 3 });
       const endpoint = await createEndpoint(prisma, owner, projectId, {
         name: "stub",
         baseUrl: stub.baseURL,
@@ -122,7 +122,9 @@ describe("a judge worker killed mid-run", () => {
         projectId,
         { pipeline: "hallucination", endpointId: endpoint.id },
       );
-      const totalSteps = 2 * (3 + 3 + 1 + 1 + 3 + 3);
+      // Four videos: the moment the kill waits for comes and goes as requests start and end, and a busy machine can let
+      // a shorter run's moments pass before the check sees one.
+      const totalSteps = 4 * (3 + 3 + 1 + 1 + 3 + 3);
 
       // The kill lands while requests are at the stub, and not in the instant between recording a call and its
       // request reaching the stub (a call recorded then counts as lost without the provider having seen it):
