@@ -4,6 +4,7 @@
  * rank where spans disagree (what to label next, the adjudication of spans); the agreement report's matching of
  * spans one to one is lib/spans/agreement. Pure: the browser imports it too.
  */
+import { frameCounts } from "./agreement/match";
 import type { SpanFields } from "./span-types";
 
 export type FrameRange = Pick<SpanFields, "startFrame" | "endFrame">;
@@ -20,33 +21,12 @@ export function mergedRanges(spans: readonly FrameRange[]): [number, number][] {
   return out;
 }
 
-function covered(ranges: readonly [number, number][]): number {
-  return ranges.reduce((sum, [a, b]) => sum + b - a + 1, 0);
-}
-
-/** Frames both cover, of two merged range lists. */
-function sharedFrames(a: readonly [number, number][], b: readonly [number, number][]): number {
-  let shared = 0;
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const lo = Math.max(a[i]![0], b[j]![0]);
-    const hi = Math.min(a[i]![1], b[j]![1]);
-    if (hi >= lo) shared += hi - lo + 1;
-    if (a[i]![1] < b[j]![1]) i++;
-    else j++;
-  }
-  return shared;
-}
-
 /** The frame IoU of two raters' spans of one label; 1 when neither marks any frame (they agree it is not there). */
 export function frameIoU(a: readonly FrameRange[], b: readonly FrameRange[]): number {
-  const ma = mergedRanges(a);
-  const mb = mergedRanges(b);
-  const union = covered(ma) + covered(mb);
-  if (union === 0) return 1;
-  const shared = sharedFrames(ma, mb);
-  return shared / (union - shared);
+  // The agreement report's frame count, unclipped: spans are checked to lie inside their video.
+  const { reference, prediction, both } = frameCounts(a, b, Number.POSITIVE_INFINITY);
+  const union = reference + prediction - both;
+  return union === 0 ? 1 : both / union;
 }
 
 /** One rater's spans of one label on one video. */

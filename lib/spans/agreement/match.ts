@@ -22,6 +22,9 @@ export interface AgreementSpan {
   boxes: readonly BoxKeyframe[];
 }
 
+/** What frame counting reads of a span. */
+export type FrameSpan = Pick<AgreementSpan, "startFrame" | "endFrame">;
+
 export interface MatchedPair {
   reference: AgreementSpan;
   prediction: AgreementSpan;
@@ -155,7 +158,7 @@ export function greedyMatch(reference: readonly AgreementSpan[], prediction: rea
 }
 
 /** The spans' frames as sorted, disjoint runs within [0, frameCount) into `runs` (start, end, …); returns its length. */
-function frameRuns(spans: readonly AgreementSpan[], frameCount: number, clipped: number[], runs: number[]): number {
+function frameRuns(spans: readonly FrameSpan[], frameCount: number, clipped: number[], runs: number[]): number {
   let n = 0;
   for (const s of spans) {
     const start = Math.max(0, s.startFrame);
@@ -201,8 +204,8 @@ export interface FrameCounts {
 
 /** Every frame of the video is marked or not by each rater; frames past the video's end are not counted. */
 export function frameCounts(
-  reference: readonly AgreementSpan[],
-  prediction: readonly AgreementSpan[],
+  reference: readonly FrameSpan[],
+  prediction: readonly FrameSpan[],
   frameCount: number,
   s: MatchScratch = new MatchScratch(),
 ): FrameCounts {
