@@ -299,14 +299,3 @@ export async function insertSpans(tx: Prisma.TransactionClient, spans: readonly 
 export async function spanHistory(prisma: PrismaClient, spanId: string) {
   return prisma.spanHistory.findMany({ where: { spanId }, orderBy: { version: "asc" } });
 }
-
-/** The project's own span labels, for a member of the project (the span editor's tracks for PROJECT_SPAN_TASK). */
-export async function projectSpanLabelsFor(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-): Promise<SpanLabel[]> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { spanLabels: true } });
-  return projectSpanLabels(project.spanLabels);
-}

@@ -21,7 +21,7 @@ import { getVideoDetail } from "@/lib/videos/queries";
 import { videoEditHistory } from "@/lib/videos/video-edits";
 import { searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
 import { videoNeighbours } from "@/lib/videos/video-neighbours";
-import { projectSpanLabelsFor } from "@/lib/spans/span-store";
+import { readProjectSpanLabels } from "@/lib/spans/project-span-labels";
 // Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
 import "@/lib/tasks/modules";
 
@@ -59,7 +59,7 @@ export default async function VideoPage({
       : null,
     videoEditHistory(prisma, actor, video.id),
     // The project's own span labels: the span editor's tracks when the shown run's task has none.
-    projectSpanLabelsFor(prisma, actor, projectId),
+    readProjectSpanLabels(prisma, actor, projectId),
   ]);
   // The run selector tells runs apart by task and by what differs between them (lib/runs/run-option-labels).
   const runLabels = await runPickerLabels(
