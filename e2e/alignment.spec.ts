@@ -40,7 +40,8 @@ test("an owner runs an alignment from the page with the stub and reads its repor
   const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
   const { createLabelSet } = await import("../lib/label-sets/label-sets");
-  const { RUBRIC_STEP, rubricTargetId } = await import("../lib/rubrics/rubric-declaration");
+  const { RUBRIC_STEP } = await import("../lib/rubrics/rubric-calls");
+  const { rubricTargetId } = await import("../lib/rubrics/rubric-declaration");
   const stub = await startStubLlm({ latencyMs: 10 });
   try {
     const { prisma, owner, actor, projectId, videoIds } = await ownerWithFramedVideos("alignment", 20);

@@ -189,6 +189,22 @@ function CriterionOptions({ n, criterion: c, onChange, onRemove }: PartProps & {
           Presence rule
         </label>
       )}
+      <label
+        className="flex items-center gap-1"
+        title="In a video run: criteria shown otherwise than the rubric's frames are judged in a call of their own"
+      >
+        In a video run, frames
+        <select
+          className="rounded border border-slate-300 bg-white px-1 py-0.5"
+          value={c.input}
+          onChange={(e) => onChange({ input: e.target.value as CriterionDraft["input"] })}
+          data-testid={`criterion-${n}-input`}
+        >
+          <option value="">as the rubric&apos;s</option>
+          <option value="video">as one video</option>
+          <option value="images">as still images</option>
+        </select>
+      </label>
       <label className="flex items-center gap-1" title="The judge names the frames where it fails: the run's spans">
         <input type="checkbox" checked={c.localize} onChange={(e) => onChange({ localize: e.target.checked })} />
         Ask where it fails

@@ -122,4 +122,20 @@ describe("the rubric form's frames input", () => {
     expect(definitionInputOf(draftOf(video)).frames).toEqual({ mode: "uniform", count: 8 });
     expect(definitionInputOf(emptyDraft()).frames).toEqual({ mode: "uniform", count: 8 });
   });
+
+  it("round-trips a criterion's own input, and leaves a criterion that follows the rubric without one", () => {
+    const mixed = rubricDefinitionSchema.parse({
+      ...base,
+      frames: { mode: "key_frames" },
+      criteria: [
+        ...base.criteria,
+        { id: "hands", name: "Hands", definition: "Drawn well.", type: "boolean", input: "images" },
+      ],
+    });
+    const draft = draftOf(mixed);
+    expect(draft.criteria.map((c) => c.input)).toEqual(["", "images"]);
+    const again = definitionInputOf(draft).criteria as Record<string, unknown>[];
+    expect(again.map((c) => c.input)).toEqual([undefined, "images"]);
+    expect(rubricDefinitionSchema.parse(definitionInputOf(draft)).criteria).toEqual(mixed.criteria);
+  });
 });

@@ -24,6 +24,8 @@ export interface CriterionDraft {
   presence: boolean;
   /** Ask the judge where it fails (the criterion's `localize`). */
   localize: boolean;
+  /** How its frames go in a video run (the criterion's `input`): "" as the rubric's. */
+  input: "" | "images" | "video";
   presenceThreshold: string;
   presenceAbsentValue: string;
   labels: { label: string; definition: string }[];
@@ -92,6 +94,7 @@ export function newCriterion(index: number): CriterionDraft {
     step: "1",
     presence: false,
     localize: false,
+    input: "",
     presenceThreshold: "",
     presenceAbsentValue: "",
     labels: [],
@@ -150,6 +153,7 @@ export function draftOf(definition: RubricDefinition): RubricDraft {
       higherIsBetter: c.higherIsBetter,
       aggregation: c.aggregation ?? "",
       localize: c.localize === true,
+      input: c.input ?? "",
       ...(c.type === "numeric"
         ? {
             min: String(c.min),
@@ -210,6 +214,7 @@ export function definitionInputOf(draft: RubricDraft): RubricDefinitionInput {
       higherIsBetter: c.higherIsBetter,
       ...(c.aggregation ? { aggregation: c.aggregation } : {}),
       ...(c.localize ? { localize: true } : {}),
+      ...(c.input ? { input: c.input } : {}),
       ...keptFieldsOf(c),
     };
     if (c.type === "numeric") {

@@ -11,7 +11,8 @@ import { createRun } from "../judge/runs";
 import { createLabelSet } from "../label-sets/label-sets";
 import { SIM_FIX_SENTENCE, SIM_NEUTRAL_SENTENCE } from "../../testkit/llm-stub/alignment-stub-rule";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { RUBRIC_STEP, rubricTargetId } from "../rubrics/rubric-declaration";
+import { RUBRIC_STEP } from "../rubrics/rubric-calls";
+import { rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinition, RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { createRubricTask } from "../rubrics/rubric-tasks";
 

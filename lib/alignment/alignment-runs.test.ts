@@ -10,7 +10,8 @@ import { createLabelSet } from "../label-sets/label-sets";
 import { SIM_FIX_SENTENCE } from "../../testkit/llm-stub/alignment-stub-rule";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { addMember } from "../projects/projects";
-import { RUBRIC_STEP, rubricTargetId } from "../rubrics/rubric-declaration";
+import { RUBRIC_STEP } from "../rubrics/rubric-calls";
+import { rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinition } from "../rubrics/rubric-definition";
 import { createRubricTask, getRubricTask, listRubricTasks } from "../rubrics/rubric-tasks";
 

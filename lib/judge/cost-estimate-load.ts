@@ -232,6 +232,8 @@ async function contextsOf(
         frames: ofVideo,
         items: items.get(video.id) ?? [],
         settings: run.settings,
+        // Steps read the run's mode as the engine gives it them (a rubric's second call is made only in a video mode).
+        inputMode: run.inputMode,
       },
     ];
   });

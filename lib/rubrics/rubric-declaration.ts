@@ -10,6 +10,7 @@ import type {
   TargetDeclaration,
   TaskDeclaration,
 } from "../task-modules/task-declaration";
+import { rubricCalls } from "./rubric-calls";
 import { rubricScope, type RubricCriterion, type RubricDefinition } from "./rubric-definition";
 
 /** The pipeline id of a rubric task: its key is unique across projects. */
@@ -36,9 +37,6 @@ export function rubricItemKind(key: number): string {
 export function isRubricItemKind(kind: string): boolean {
   return /^rubric_\d+_item$/.test(kind);
 }
-
-/** The step every rubric pipeline runs (once per scope). */
-export const RUBRIC_STEP = "judge";
 
 /** A categorical criterion's labels are stored as their position, 0, 1, …; yes is 1 and no is 0. */
 export function criterionScale(criterion: RubricCriterion): Scale {
@@ -87,6 +85,7 @@ const SCOPE_WORDS = { key_frame: "key frames", cluster: "clusters" } as const;
 
 export function rubricTaskDeclaration(key: number, definition: RubricDefinition): TaskDeclaration {
   const scope = rubricScope(definition);
+  const calls = rubricCalls(definition);
   const perScope = scope === "key_frame" || scope === "cluster";
   const targets: TargetDeclaration[] = definition.criteria.map((criterion) => {
     const scale = criterionScale(criterion);
@@ -143,8 +142,8 @@ export function rubricTaskDeclaration(key: number, definition: RubricDefinition)
     targets,
     metrics,
     groupings: [],
-    metricSteps: [RUBRIC_STEP],
-    stepScopes: { [RUBRIC_STEP]: scope },
+    metricSteps: calls.map((c) => c.stepId),
+    stepScopes: Object.fromEntries(calls.map((c) => [c.stepId, scope])),
     ...(first?.presence
       ? {
           presence: {

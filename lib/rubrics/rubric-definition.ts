@@ -70,6 +70,13 @@ const criterionBase = {
    * frames where it fails, and consecutive ones become the run's spans of the criterion (absent: not asked).
    */
   localize: z.boolean().optional(),
+  /**
+   * How this criterion's frames go to the judge in a video input mode, where it differs from the rubric's
+   * (`frames.input`): "images" for a criterion about what one frame shows, "video" for one about motion. Criteria
+   * that differ from the rubric's are judged in a call of their own (lib/rubrics/rubric-calls.ts); absent: the
+   * rubric's.
+   */
+  input: z.enum(["images", "video"]).optional(),
 };
 
 export const criterionSchema = z.discriminatedUnion("type", [
@@ -87,8 +94,8 @@ const longestSide = z.int().min(64).max(4096).optional();
 /**
  * How a scope's frames go to the judge when the run is in a video input mode (lib/judge/input-modes.ts): "video"
  * (the default) as one video part, or the clip; "images" as stills whatever the run's mode (criteria about what one
- * frame shows). One call judges all of a scope's criteria, so this is the rubric's, not each criterion's. In an
- * `images` run every frame is an image.
+ * frame shows). The rubric's own, for every criterion that does not name its own `input`. In an `images` run every
+ * frame is an image.
  */
 const input = z.enum(["images", "video"]).optional();
 

@@ -11,7 +11,8 @@ import {
   type JudgeSpanDraft,
   type JudgeSpanInput,
 } from "../spans/judge-spans";
-import { RUBRIC_STEP, rubricTargetId } from "./rubric-declaration";
+import { rubricCalls } from "./rubric-calls";
+import { rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinition } from "./rubric-definition";
 import { localizedCriteria } from "./rubric-localize";
 import { scopeCount, scopeFrames } from "./rubric-scopes";
@@ -26,15 +27,24 @@ function namedFrames(output: unknown, criterionId: string, frameCount: number): 
   return [...new Set(numbers)].sort((a, b) => a - b);
 }
 
+/** Does a stored answer give this criterion a value or frames (the call judged it)? */
+function answersCriterion(output: unknown, criterionId: string): boolean {
+  const answer = output as { values?: unknown; frames?: unknown } | null | undefined;
+  return [answer?.values, answer?.frames].some((o) => !!o && typeof o === "object" && Object.hasOwn(o, criterionId));
+}
+
 export function rubricJudgeSpans(key: number, definition: RubricDefinition, input: JudgeSpanInput): JudgeSpanDraft[] {
   const criteria = localizedCriteria(definition);
   if (criteria.length === 0) return [];
   const drafts: JudgeSpanDraft[] = [];
   for (let scope = 0; scope < scopeCount(definition, input.context); scope++) {
-    const output = input.outputs.get(RUBRIC_STEP, scope);
+    // A criterion's answer is in the output of the call that judged it (lib/rubrics/rubric-calls.ts): the first
+    // that names it.
+    const outputs = rubricCalls(definition).map((call) => input.outputs.get(call.stepId, scope));
     const own = scopeFrames(definition, scope, input.context);
     const itemId = definition.subject.kind === "item" ? (input.context.items[scope]?.id ?? "") : "";
     for (const criterion of criteria) {
+      const output = outputs.find((o) => answersCriterion(o, criterion.id));
       for (const run of consecutiveRuns(namedFrames(output, criterion.id, own.length))) {
         const where = run.first === run.last ? `frame ${run.first}` : `frames ${run.first}–${run.last}`;
         drafts.push({

@@ -12,13 +12,14 @@ import type {
   RegisteredPipeline,
   ScoreRow,
   StepDefinition,
+  StepInput,
   VideoContext,
 } from "../judge/engine/pipeline";
 import type { GenericItemPayload } from "../items/generic-items";
 import { frameSetFitsPlan, planFrames } from "../frames/frame-plan";
+import { callDefinition, RUBRIC_STEP, rubricCalls, type RubricCall } from "./rubric-calls";
 import {
   aggregationOf,
-  RUBRIC_STEP,
   rubricItemKind,
   rubricMetricId,
   rubricTargetId,
@@ -241,13 +242,18 @@ function aggregate(how: "mean" | "max" | "min" | "majority", values: number[]): 
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
 }
 
-export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
+/**
+ * One call's step: the scope's frames with the criteria of that call (lib/rubrics/rubric-calls.ts), read from the run's
+ * pinned definition; answers are parsed against those criteria (and, for criteria that localise, the call's frames).
+ */
+function rubricStep(record: RubricTaskRecord, call: RubricCall): StepDefinition<RubricAnswer> {
   const { key } = record;
   const latest = record.latest.definition;
-  const task = rubricTaskDeclaration(key, latest);
+  // What the call judges in a video input mode (the step's declared schema; each video's is read from its run).
+  const own = callDefinition(latest, call.stepId, "video-frames") ?? latest;
   const scope = rubricScope(latest);
-  // Steps read the pinned definition from the run's settings; parsing the answer is the same for every call of a run
-  // with as many frames (criteria that localise name frames of the call).
+  // Parsing the answer is the same for every call of a run with as many frames (criteria that localise name frames
+  // of the call).
   const schemas = new WeakMap<object, Map<number, z.ZodType<RubricAnswer>>>();
   const schemaOf = (definition: RubricDefinition, frameCount: number) => {
     let byCount = schemas.get(definition);
@@ -256,55 +262,63 @@ export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
     if (!schema) byCount.set(frameCount, (schema = answerSchema(definition, frameCount)));
     return schema;
   };
-  const step: StepDefinition<RubricAnswer> = {
-    id: RUBRIC_STEP,
-    label: `Judge by the rubric "${latest.name}"`,
+  // The definition this call sends for a video (null: the call is not made in the run's input mode).
+  const callOf = (context: Pick<VideoContext, "settings" | "inputMode">) =>
+    callDefinition(definitionOf(context), call.stepId, context.inputMode);
+  const dataOf = (input: StepInput) => input.data as { definition: RubricDefinition; frameCount: number };
+  return {
+    id: call.stepId,
+    label:
+      call.stepId === RUBRIC_STEP
+        ? `Judge by the rubric "${latest.name}"`
+        : `Judge by the rubric "${latest.name}": the criteria shown ${call.input === "images" ? "stills" : "the video"}`,
     scope,
-    templateId: `rubric/${record.id.toLowerCase()}`,
-    schema: answerSchema(latest),
-    schemaFor: (input) => {
-      const data = input.data as { definition: RubricDefinition; frameCount: number };
-      return schemaOf(data.definition, data.frameCount);
-    },
-    responseFormat: answerJsonSchema(latest),
-    responseFormatFor: (input) => answerJsonSchema((input.data as { definition: RubricDefinition }).definition),
+    templateId: `rubric/${record.id.toLowerCase()}${call.stepId === RUBRIC_STEP ? "" : `/${call.input}`}`,
+    schema: answerSchema(own),
+    schemaFor: (input) => schemaOf(dataOf(input).definition, dataOf(input).frameCount),
+    responseFormat: answerJsonSchema(own),
+    responseFormatFor: (input) => answerJsonSchema(dataOf(input).definition),
     inlineTemplate: (context) => {
-      const settings = context.settings as RubricRunSettings;
+      const definition = callOf(context) ?? definitionOf(context);
       return {
-        hash: rubricTemplateHash(settings.definition),
-        render: (values) => renderRubricPrompt(settings.definition, rubricPromptValues(values)),
+        hash: rubricTemplateHash(definition),
+        render: (values) => renderRubricPrompt(definition, rubricPromptValues(values)),
       };
     },
     dependsOn: () => [],
-    skipReason: (scopeIndex, context) => rubricSkipReason(definitionOf(context), scopeIndex, context),
+    skipReason: (scopeIndex, context) => {
+      const definition = callOf(context);
+      if (!definition)
+        return "in a run that sends every frame as an image, the rubric's first call judges every criterion";
+      return rubricSkipReason(definition, scopeIndex, context);
+    },
     input: (scopeIndex, context) => {
-      const definition = definitionOf(context);
+      const definition = callOf(context) ?? definitionOf(context);
       const frameCount = scopeFrames(definition, scopeIndex, context).length;
       return {
         ...rubricScopeInput(definition, scopeIndex, context, record.projectId),
         data: { definition, frameCount },
       };
     },
-    scores: (output, input) => {
-      const definition = (input.data as { definition: RubricDefinition }).definition;
-      return definition.criteria.flatMap((c) =>
+    scores: (output, input) =>
+      dataOf(input).definition.criteria.flatMap((c) =>
         output.values[c.id] === undefined ? [] : [{ category: rubricTargetId(key, c.id), value: output.values[c.id]! }],
-      );
-    },
-    scoreKeys: (input) =>
-      Object.fromEntries(
-        (input.data as { definition: RubricDefinition }).definition.criteria.map((c) => [
-          rubricTargetId(key, c.id),
-          c.id,
-        ]),
       ),
+    scoreKeys: (input) =>
+      Object.fromEntries(dataOf(input).definition.criteria.map((c) => [rubricTargetId(key, c.id), c.id])),
   };
+}
+
+export function rubricPipeline(record: RubricTaskRecord): RegisteredPipeline {
+  const { key } = record;
+  const latest = record.latest.definition;
+  const task = rubricTaskDeclaration(key, latest);
   return {
     id: task.id,
     label: latest.name,
     task,
     projectId: record.projectId,
-    steps: [step as StepDefinition],
+    steps: rubricCalls(latest).map((call) => rubricStep(record, call) as StepDefinition),
     settingsSchema: z
       .object({})
       .passthrough()
