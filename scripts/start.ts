@@ -18,6 +18,7 @@ import { WEB_PROCESS_V8_FLAGS } from "../lib/ops/web-process-flags";
 import { WORKER_PROCESS_V8_FLAGS } from "../lib/ops/worker-process-flags";
 import { clearRunningApp, recordRunningApp } from "../lib/cli/running-app";
 import { dataDir } from "../lib/config/paths";
+import { refuseToStartWithPlaceholderSecrets } from "../lib/config/placeholder-secrets";
 
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[framejury] ${line}`);
@@ -41,6 +42,8 @@ const shutdown = new Shutdown(
 );
 
 async function main() {
+  // A secret still set to the deployment files' placeholder (CHANGEME) stops start-up first, naming the variable.
+  refuseToStartWithPlaceholderSecrets("[framejury]");
   // A wrong storage setting stops start-up here, before a build or a database is started for nothing.
   log(`storage: ${await checkStorage()}`);
   // So does a malformed WORKER_RESTART_* setting.

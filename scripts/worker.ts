@@ -6,6 +6,7 @@
 // Logs are JSON lines on stdout (LOG_LEVEL), one per judged video and per problem.
 // The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
 import "../lib/tasks/modules";
+import { refuseToStartWithPlaceholderSecrets } from "../lib/config/placeholder-secrets";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
 import { plainFetch } from "../lib/judge/plain-fetch";
@@ -14,6 +15,8 @@ import { rootLogger } from "../lib/observability/logger";
 import { checkStorage } from "../lib/storage/storage";
 import { startWorkerJobs } from "./lib/worker-jobs";
 
+// A secret still set to the deployment files' placeholder (CHANGEME) stops the worker first, naming the variable.
+refuseToStartWithPlaceholderSecrets("[worker]");
 const logger = rootLogger().child({ role: "worker" });
 const concurrency = Number(process.env.WORKER_CONCURRENCY ?? 16);
 
