@@ -81,6 +81,17 @@ describe("EndpointForm: input mode", () => {
     expect(screen.queryByTestId("endpoint-input-mode-warning")).toBeNull();
   });
 
+  it("says whether the clip went by a signed URL, and when only that way", async () => {
+    const { findingLine } = await import("./endpoint-input-mode");
+    const file = { accepted: "yes", refusal: null, maxFrames: 4, sawFrames: 4 } as const;
+    expect(findingLine("video-file", { ...file, maxBodyBytes: null, byUrl: "yes" })).toBe(
+      "accepted, 4 frames sampled, said it saw 4 frames, by a signed URL only (no data URL was taken)",
+    );
+    expect(findingLine("video-file", { ...file, maxBodyBytes: 2048, byUrl: "no" })).toBe(
+      "accepted, 4 frames sampled, bodies up to 2 KiB, said it saw 4 frames, not by a signed URL",
+    );
+  });
+
   it("warns on a mode the probe found refused, and still saves it", async () => {
     const sent: unknown[] = [];
     vi.stubGlobal(

@@ -23,6 +23,9 @@ export function findingLine(mode: InputMode, finding: InputModeFinding): string 
     );
   if (finding.maxBodyBytes !== null) parts.push(`bodies up to ${kib(finding.maxBodyBytes)}`);
   if (finding.sawFrames !== null) parts.push(`said it saw ${finding.sawFrames} frames`);
+  if (finding.byUrl === "yes")
+    parts.push(finding.maxBodyBytes === null ? "by a signed URL only (no data URL was taken)" : "also by a signed URL");
+  if (finding.byUrl === "no") parts.push("not by a signed URL");
   return parts.join(", ");
 }
 

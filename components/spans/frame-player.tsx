@@ -37,12 +37,15 @@ export function stepFrame(video: HTMLVideoElement, times: FrameTimes, playhead: 
 }
 
 /**
- * Repeats the loop range. When its last frame is presented the player pauses at once (so the frame after the loop is
- * never shown), keeps that frame on screen for the rest of its time, seeks to the loop's start and plays again once
- * there; a frame outside the range (the loop just set) goes back at once.
+ * Repeats the loop range. The stop is timed from every frame presented inside the range: a timer pauses the player when
+ * the last frame's time comes, so a busy machine that drops that frame's callback does not let the loop run on. When
+ * the last frame is presented the player pauses at once, keeps it on screen for the rest of its time, seeks to the
+ * loop's start and plays again once there. A frame outside the range (the loop just set, or a frame or two past the
+ * end on a machine too busy to keep time) goes back at once.
  */
 function createLooper(element: HTMLVideoElement, times: FrameTimes, loop: RefObject<LoopRange | null>) {
   let timer = 0;
+  let endTimer = 0;
   let restarting = false;
   const onSeeked = () => {
     element.removeEventListener("seeked", onSeeked);
@@ -50,6 +53,7 @@ function createLooper(element: HTMLVideoElement, times: FrameTimes, loop: RefObj
     if (loop.current) void element.play().catch(() => {});
   };
   const restart = (afterMs: number) => {
+    window.clearTimeout(endTimer);
     restarting = true;
     element.pause();
     timer = window.setTimeout(() => {
@@ -62,17 +66,32 @@ function createLooper(element: HTMLVideoElement, times: FrameTimes, loop: RefObj
       element.currentTime = frameSeekS(times, range.startFrame);
     }, afterMs);
   };
+  const msUntil = (timeS: number, mediaTime: number) =>
+    Math.max(0, ((timeS - mediaTime) / (element.playbackRate || 1)) * 1000);
+  /** From a frame inside the range: pause when the last frame is on screen, whether or not its callback comes. */
+  const stopAtEnd = (range: LoopRange, mediaTime: number) => {
+    window.clearTimeout(endTimer);
+    const endSeekS = frameSeekS(times, range.endFrame);
+    endTimer = window.setTimeout(
+      () => {
+        if (loop.current !== range || restarting || element.paused) return;
+        restart(msUntil(frameEndS(times, range.endFrame), endSeekS));
+      },
+      msUntil(endSeekS, mediaTime),
+    );
+  };
   return {
     restarting: () => restarting,
     presented(frame: number, mediaTime: number) {
       const range = loop.current;
       if (!range || restarting || element.paused) return;
       if (frame > range.endFrame || frame < range.startFrame) restart(0);
-      else if (frame === range.endFrame)
-        restart(Math.max(0, ((frameEndS(times, frame) - mediaTime) / (element.playbackRate || 1)) * 1000));
+      else if (frame === range.endFrame) restart(msUntil(frameEndS(times, frame), mediaTime));
+      else stopAtEnd(range, mediaTime);
     },
     dispose() {
       window.clearTimeout(timer);
+      window.clearTimeout(endTimer);
       element.removeEventListener("seeked", onSeeked);
     },
   };

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { ALL_FORMATS, Input, StreamSource } from "mediabunny";
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
@@ -7,6 +7,7 @@ import { appUrl } from "../config/app-url";
 import { AppError, ForbiddenError, NotFoundError } from "../errors";
 import type { ObjectStorage } from "../storage/object-storage";
 import { appSecret } from "./endpoints";
+import { PROBE_CLIP } from "./probe-assets/probe-clip";
 
 /**
  * The app's short-lived signed URLs of a run's video clips: what a `video-file` request names instead of a data URL
@@ -67,6 +68,30 @@ export function signedClipUrl(videoId: string, runId: string, ttlS: number, now?
   return `${appUrl().replace(/\/+$/, "")}/api/v1/clips/${signedClipToken({ videoId, runId, ttlS, now })}`;
 }
 
+/**
+ * The endpoint probe's clip (lib/judge/probe-assets/probe-clip.ts) stands where a token names a video and a run: no
+ * record id has this form (ids are letters and digits), so no token of a real clip ever names it.
+ */
+const PROBE_CLIP_ID = "probe-clip";
+/** How long the probe's URL lives: the probe's request fetches it at once. */
+const PROBE_CLIP_URL_TTL_S = 300;
+
+/** A URL of the app from which an endpoint may fetch the probe's clip, once; null without APP_SECRET to sign with. */
+export function signedProbeClipUrl(now?: Date): string | null {
+  return signedClipUrl(PROBE_CLIP_ID, PROBE_CLIP_ID, PROBE_CLIP_URL_TTL_S, now);
+}
+
+/** Spends a token's nonce: the first fetch of its URL; a second is a 410. */
+async function spendClipUrl(prisma: PrismaClient, claims: ClipClaims, now: Date): Promise<void> {
+  await prisma.clipUrlFetch.deleteMany({ where: { expiresAt: { lt: now } } });
+  const spent = await prisma.clipUrlFetch.createMany({
+    data: [{ nonce: claims.n, videoId: claims.v, runId: claims.r, expiresAt: new Date(claims.e * 1000) }],
+    skipDuplicates: true,
+  });
+  if (spent.count === 0)
+    throw new AppError(410, "clip_url_used", "The clip URL was already used: each URL serves its clip once.");
+}
+
 /** The claims of a token whose signature holds and which has not expired; the 404, 403 or 410 saying why not. */
 export function verifyClipToken(token: string, now = new Date()): ClipClaims {
   const match = /^([A-Za-z0-9_-]{1,2000})\.([A-Za-z0-9_-]{43})$/.exec(token);
@@ -118,6 +143,11 @@ export async function clipForToken(
   now = new Date(),
 ): Promise<{ body: Readable; size: number; contentType: string; fileName: string }> {
   const claims = verifyClipToken(token, now);
+  if (claims.v === PROBE_CLIP_ID && claims.r === PROBE_CLIP_ID) {
+    await spendClipUrl(deps.prisma, claims, now);
+    const bytes = Buffer.from(PROBE_CLIP.mp4Base64, "base64");
+    return { body: Readable.from([bytes]), size: bytes.length, contentType: "video/mp4", fileName: "probe.mp4" };
+  }
   const video = await deps.prisma.video.findUnique({
     where: { id: claims.v },
     select: { projectId: true, storageKey: true, contentType: true, fileName: true },
@@ -129,13 +159,7 @@ export async function clipForToken(
   if (!stat) throw new NotFoundError("The clip's file is missing from storage.");
   if (!(await hasVideoStream(deps.storage, video.storageKey, stat.size)))
     throw new AppError(422, "no_video_stream", "The clip has no video stream: it cannot be sent as a video.");
-  await deps.prisma.clipUrlFetch.deleteMany({ where: { expiresAt: { lt: now } } });
-  const spent = await deps.prisma.clipUrlFetch.createMany({
-    data: [{ nonce: claims.n, videoId: claims.v, runId: claims.r, expiresAt: new Date(claims.e * 1000) }],
-    skipDuplicates: true,
-  });
-  if (spent.count === 0)
-    throw new AppError(410, "clip_url_used", "The clip URL was already used: each URL serves its clip once.");
+  await spendClipUrl(deps.prisma, claims, now);
   return {
     body: await deps.storage.get(video.storageKey),
     size: stat.size,

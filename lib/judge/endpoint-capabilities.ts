@@ -25,6 +25,12 @@ export const inputModeFindingSchema = z.object({
   maxBodyBytes: z.number().int().min(0).nullable(),
   /** The frame count the answer named ("How many frames does this video have?"); null: it named none. */
   sawFrames: z.number().int().min(0).nullable(),
+  /**
+   * `video-file` only: whether the endpoint fetched and answered the clip by a signed URL of the app; null: not tried
+   * (no APP_SECRET to sign with, or another mode). An endpoint that takes the clip by URL but answered no data URL
+   * is sent every clip by URL (clipByUrlOf).
+   */
+  byUrl: z.enum(["yes", "no", "unknown"]).nullable().optional(),
 });
 export type InputModeFinding = z.infer<typeof inputModeFindingSchema>;
 

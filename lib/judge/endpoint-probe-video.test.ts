@@ -1,4 +1,7 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { GET as clipRoute } from "@/app/api/v1/clips/[token]/route";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
@@ -8,23 +11,39 @@ import { capabilitiesOf } from "./endpoint-capabilities";
 import { countInAnswer, paddedProbeClip, PROBE_CLIP_BYTES } from "./endpoint-probe-video";
 import { PROBE_CLIP } from "./probe-assets/probe-clip";
 import { testEndpoint } from "./endpoint-test";
+import { clipByUrlOf } from "./engine/video-media";
 import { createEndpoint } from "./endpoints";
 
 /**
  * The probe's input modes against each stub mode (testkit/llm-stub/stub-video.ts): a server that takes everything,
  * one started for video (one image per request), one without video (OpenAI's refusal), and one whose frames and
- * bodies are limited.
+ * bodies are limited, and one that takes clips by URL only. The app's clip route is served on a port of the test's
+ * (APP_URL), so the stub fetches the probe's signed clip URL from the very route handler the app serves it with.
  */
 
 let stub: StubServer;
 let owner: Actor;
 let projectId: string;
+let app: http.Server;
+const appUrl = process.env.APP_URL;
 beforeAll(async () => {
+  app = http.createServer((req, res) => {
+    void clipRoute(new Request(`http://127.0.0.1${req.url}`)).then(async (response) => {
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+  process.env.APP_URL = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
   stub = await startStubLlm();
   owner = await makeUser();
   projectId = (await createProject(prisma, owner, { name: "Probe video" })).id;
 });
-afterAll(() => stub.close());
+afterAll(async () => {
+  process.env.APP_URL = appUrl;
+  await stub.close();
+  await new Promise((resolve) => app.close(resolve));
+});
 beforeEach(() => stub.reset());
 
 async function probe(model = "stub-vision") {
@@ -68,19 +87,25 @@ describe("the probe's input modes", () => {
         maxFrames: 4,
         maxBodyBytes: expect.any(Number) as number,
         sawFrames: 4,
+        byUrl: "yes",
       },
     });
+    // Data URLs were taken too, so clips go by URL only when they are too large for the body.
+    expect(clipByUrlOf(capabilities)).toBe(false);
     // The largest clip's body: 4 MiB in base64, and more.
     expect(capabilities.inputModes!["video-file"].maxBodyBytes).toBeGreaterThan((4 * 1024 * 1024 * 4) / 3);
     // No body was refused: no limit found.
     expect(capabilities.maxBodyBytes).toBeNull();
-    // The frames went as one JPEG list each (4, 16, 64), then the clip three times, sampled to 4 frames.
+    // The frames went as one JPEG list each (4, 16, 64), then the clip three times as a data URL and once by its
+    // signed URL (fetched from the app), each sampled to 4 frames.
     expect(videoRequests().map((r) => r.videos)).toEqual([
       [{ form: "jpeg-frames", frames: 4, durationS: null, totalFrames: 4 }],
       [{ form: "jpeg-frames", frames: 16, durationS: null, totalFrames: 16 }],
       [{ form: "jpeg-frames", frames: 64, durationS: null, totalFrames: 64 }],
-      ...PROBE_CLIP_BYTES.map(() => [{ form: "clip", frames: 4, durationS: 1, totalFrames: 4 }]),
+      ...[...PROBE_CLIP_BYTES, "url"].map(() => [{ form: "clip", frames: 4, durationS: 1, totalFrames: 4 }]),
     ]);
+    // The stub fetched it from the app's clip route, which spent the URL.
+    expect(await prisma.clipUrlFetch.count({ where: { videoId: "probe-clip" } })).toBeGreaterThanOrEqual(1);
   });
 
   it("images-only (no-video, like OpenAI): both video modes refused with the endpoint's words", async () => {
@@ -92,9 +117,10 @@ describe("the probe's input modes", () => {
       expect(inputModes![mode].refusal).toMatch(/video_url is not supported/);
       expect(inputModes![mode].refusal!.length).toBeLessThanOrEqual(200);
     }
-    // A refused mode is not asked again at a larger size.
+    // A refused mode is not asked again at a larger size; the clip by URL is refused too.
+    expect(inputModes!["video-file"].byUrl).toBe("no");
     expect(videoRequests()).toHaveLength(0);
-    expect(stub.requests.filter((r) => r.status === 400)).toHaveLength(2);
+    expect(stub.requests.filter((r) => r.status === 400)).toHaveLength(3);
   });
 
   it("video-only (a vLLM server started for video): one image per request, every video mode accepted", async () => {
@@ -126,6 +152,41 @@ describe("the probe's input modes", () => {
     expect(capabilities.maxBodyBytes).toBe(file.maxBodyBytes);
     // 4 and 16 frames, the refused 64; the clip, 1 MiB, the refused 4 MiB.
     expect(stub.requests.filter((r) => r.status === 400 || r.status === 413).map((r) => r.status)).toEqual([400, 413]);
+  });
+});
+
+describe("the probe's clip by URL", () => {
+  it("finds an endpoint that takes clips by URL only: the mode is accepted and every clip goes by URL", async () => {
+    const capabilities = await probe("stub-vision-url-clips");
+    expect(capabilities.inputModes!["video-file"]).toEqual({
+      accepted: "yes",
+      refusal: expect.stringMatching(/data: URL clips are not accepted/) as string,
+      maxFrames: 4,
+      maxBodyBytes: null,
+      sawFrames: 4,
+      byUrl: "yes",
+    });
+    expect(capabilities.notes).toContain(
+      "Video file: the endpoint took the clip by URL only; every clip goes to it by a signed URL.",
+    );
+    expect(clipByUrlOf(capabilities)).toBe(true);
+    // The URL served the probe's clip once: the stub read it whole.
+    const fetched = videoRequests().at(-1)!;
+    expect(fetched.videos).toEqual([{ form: "clip", frames: 4, durationS: 1, totalFrames: 4 }]);
+  });
+
+  it("does not try the URL form when the app cannot sign a URL, and says so", async () => {
+    const secret = process.env.APP_SECRET;
+    delete process.env.APP_SECRET;
+    try {
+      const capabilities = await probe();
+      expect(capabilities.inputModes!["video-file"]).toMatchObject({ accepted: "yes", byUrl: null });
+      expect(capabilities.notes).toContain(
+        "Video file by URL: not tried, since the app has no APP_SECRET to sign a clip URL with.",
+      );
+    } finally {
+      process.env.APP_SECRET = secret;
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import type { EndpointCapabilities, InputModeFinding } from "./endpoint-capabili
 import type { ChatRequest, ChatResult, LlmError } from "./llm-client";
 import { PROBE_CLIP } from "./probe-assets/probe-clip";
 import { probeJpegFrames } from "./probe-assets/probe-frames";
-import { clipDataVideo, framesVideo } from "./video-parts";
+import { clipDataVideo, clipUrlVideo, framesVideo } from "./video-parts";
 
 /**
  * The endpoint probe's input modes (lib/judge/input-modes.ts): after the image questions, one small video request
@@ -12,7 +12,9 @@ import { clipDataVideo, framesVideo } from "./video-parts";
  *   (4 fps), then 16 and 64 of them while they are accepted: the most frames one video part carried;
  * - `video-file`: the probe's 1 s, 4-frame MP4 as a `data:video/mp4;base64,` part asking for 4 frames, then the same
  *   clip padded with an MP4 `free` box (which players and decoders skip) to 1 MiB and 4 MiB while accepted: the
- *   largest body it took. A padded clip asks for the same 4 frames, so a larger body costs no more tokens.
+ *   largest body it took. A padded clip asks for the same 4 frames, so a larger body costs no more tokens. Then the
+ *   same clip by a signed URL of the app (lib/judge/clip-urls.ts signedProbeClipUrl), which the endpoint fetches once:
+ *   `byUrl`. An endpoint that refused every data URL but took the URL gets its clips by URL.
  * Each asks "How many frames does this video have?" and keeps the number the answer names (what the model says it
  * saw). A refusal (4xx) says the mode is refused and keeps the endpoint's words (sanitised, at most 200 characters);
  * any other failure leaves the mode unsettled, with a note.
@@ -53,6 +55,44 @@ function framesRequest(count: number): ProbeRequest {
   }));
   const video = framesVideo(frames, { fps: PROBE_CLIP.fps, frameCount: count });
   return { text: PROBE_VIDEO_PROMPT, images: [], video, responseFormat: null };
+}
+
+function clipUrlRequest(url: string): ProbeRequest {
+  const video = clipUrlVideo(url, { numFrames: PROBE_CLIP.frames });
+  return { text: PROBE_VIDEO_PROMPT, images: [], video, responseFormat: null };
+}
+
+/**
+ * The clip by a signed URL, once: "yes" when answered, "no" when refused, "unknown" otherwise, null when the app
+ * cannot sign one (its note says why).
+ */
+async function probeClipUrl(
+  attempt: (request: ProbeRequest) => Promise<ProbeAttempt>,
+  clipUrl: (() => string | null) | undefined,
+  finding: InputModeFinding,
+  notes: string[],
+): Promise<void> {
+  const url = clipUrl?.() ?? null;
+  if (url === null) {
+    finding.byUrl = null;
+    notes.push("Video file by URL: not tried, since the app has no APP_SECRET to sign a clip URL with.");
+    return;
+  }
+  const outcome = await attempt(clipUrlRequest(url));
+  if (outcome.ok) {
+    finding.byUrl = "yes";
+    if (finding.accepted !== "yes") {
+      // The data URL was refused (or unsettled) and the URL answered: the mode works, by URL only.
+      finding.accepted = "yes";
+      finding.maxFrames = PROBE_CLIP.frames;
+      notes.push("Video file: the endpoint took the clip by URL only; every clip goes to it by a signed URL.");
+    }
+    finding.sawFrames ??= countInAnswer(outcome.result.text);
+    return;
+  }
+  finding.byUrl = outcome.refused ? "no" : "unknown";
+  const words = (outcome.error?.excerpt ?? outcome.error?.message ?? outcome.words).slice(0, 200);
+  notes.push(`Video file by URL: ${outcome.refused ? "refused" : "no answer"} (${words}).`);
 }
 
 function clipRequest(bytes: number): ProbeRequest {
@@ -109,6 +149,8 @@ export async function probeInputModes(
   attempt: (request: ProbeRequest) => Promise<ProbeAttempt>,
   images: { accepted: EndpointCapabilities["images"]; maxImages: number | null; refusal: string | null },
   notes: string[],
+  /** A fresh signed URL of the probe's clip, or null when the app cannot sign one. */
+  clipUrl?: () => string | null,
 ): Promise<{ inputModes: NonNullable<EndpointCapabilities["inputModes"]>; maxBodyBytes: number | null }> {
   const frames = await probeSizes(
     attempt,
@@ -122,6 +164,7 @@ export async function probeInputModes(
     "Video file",
     notes,
   );
+  await probeClipUrl(attempt, clipUrl, file.finding, notes);
   return {
     inputModes: {
       images: {

@@ -6,6 +6,7 @@ import { createProject } from "../projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { capabilitiesOf, contextLengthIn, imageLimitOf, responseFormatFor } from "./endpoint-capabilities";
 import { testEndpoint } from "./endpoint-test";
+import { PROBE_VIDEO_PROMPT } from "./endpoint-probe-video";
 import { createEndpoint, updateEndpoint } from "./endpoints";
 
 /**
@@ -57,10 +58,10 @@ describe("the endpoint probe", () => {
       contextLength: null,
     });
     expect(result.capabilities!.latencyMs).toBe(result.latencyMs);
-    // 1 test + 4 image counts + json_schema + logprobs + context, then the video modes (./endpoint-probe-video.test.ts)
-    expect(stub.requests.filter((r) => r.videos.length === 0).map((r) => r.imageCount)).toEqual([
-      1, 2, 4, 8, 16, 0, 0, 0,
-    ]);
+    // 1 test + 4 image counts + json_schema + logprobs + context, then the video modes (./endpoint-probe-video.test.ts,
+    // whose requests ask how many frames a video has)
+    const imageRequests = stub.requests.filter((r) => !r.text.includes(PROBE_VIDEO_PROMPT));
+    expect(imageRequests.map((r) => r.imageCount)).toEqual([1, 2, 4, 8, 16, 0, 0, 0]);
     const stored = await prisma.judgeEndpoint.findUniqueOrThrow({ where: { id } });
     expect(capabilitiesOf(stored.capabilities)).toEqual(result.capabilities);
     expect(stored.probedAt?.toISOString()).toBe(result.probedAt);

@@ -9,6 +9,7 @@ import { solidColourDataUrl, TEST_COLOURS, type TestColour } from "./test-image"
 import { contextLengthIn, PROBE_IMAGE_COUNTS, type EndpointCapabilities } from "./endpoint-capabilities";
 import type { EndpointConfig } from "./engine/judge-video";
 import { probeInputModes, type ProbeAttempt } from "./endpoint-probe-video";
+import { signedProbeClipUrl } from "./clip-urls";
 
 /**
  * The Judge page's *Test* button: one small request to an endpoint, through the same client the judge
@@ -269,7 +270,9 @@ export async function probeCapabilities(
 
   // Input modes: one small video request at a time in each video mode (./endpoint-probe-video.ts).
   const imageRefusal = images === "no" ? (tested.result.error ?? tested.result.answer ?? "").slice(0, 200) : null;
-  const modes = await probeInputModes(attempt, { accepted: images, maxImages, refusal: imageRefusal }, notes);
+  const modes = await probeInputModes(attempt, { accepted: images, maxImages, refusal: imageRefusal }, notes, () =>
+    signedProbeClipUrl(),
+  );
 
   return {
     inputModes: modes.inputModes,

@@ -35,6 +35,8 @@ export const stubVideoOptionsSchema = z.object({
   maxVideoFrames: z.number().int().min(1).nullable().default(null),
   /** The largest request body accepted, in bytes (a 413 beyond it); null: no limit. */
   maxBodyBytes: z.number().int().min(1).nullable().default(null),
+  /** "url-only": a clip only by an http(s) URL it fetches (a provider that takes no `data:` clip); "any": both. */
+  clips: z.enum(["any", "url-only"]).default("any"),
 });
 export type StubVideoOptions = z.infer<typeof stubVideoOptionsSchema>;
 /** A change to the options: the fields given, no defaults filled in. */
@@ -42,6 +44,7 @@ export const stubVideoOptionsPatch = z.object({
   mode: z.enum(["all", "video-only", "no-video"]).optional(),
   maxVideoFrames: z.number().int().min(1).nullable().optional(),
   maxBodyBytes: z.number().int().min(1).nullable().optional(),
+  clips: z.enum(["any", "url-only"]).optional(),
 });
 
 /** Model names pick a video mode too, so an e2e that only fills in the endpoint form picks one: "…video-only…", "…no-video…". */

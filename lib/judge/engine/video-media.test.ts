@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { responseCacheKey } from "./cache-key";
 import type { ClipRef, FrameRef } from "./pipeline";
 import {
+  clipByUrlOf,
   clipGoesByUrl,
   DEFAULT_MAX_CLIP_BODY_BYTES,
   frameLimitOf,
@@ -87,6 +88,18 @@ describe("how a step's frames go in each input mode", () => {
       ),
     ).toBe(true);
     expect(clipGoesByUrl(clip, { maxBodyBytes: null, clipByUrl: true })).toBe(true);
+  });
+
+  it("every clip goes by URL to an endpoint whose probe found it took the URL and no data URL", () => {
+    const file = (byUrl: string | null | undefined, maxBodyBytes: number | null) => ({
+      inputModes: { "video-file": { byUrl, maxBodyBytes } },
+    });
+    expect(clipByUrlOf(file("yes", null))).toBe(true);
+    expect(clipByUrlOf(file("yes", 5_000_000))).toBe(false);
+    expect(clipByUrlOf(file("no", null))).toBe(false);
+    expect(clipByUrlOf(file(undefined, null))).toBe(false);
+    expect(clipByUrlOf({ inputModes: null })).toBe(false);
+    expect(clipByUrlOf(null)).toBe(false);
   });
 });
 

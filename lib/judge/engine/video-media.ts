@@ -102,12 +102,23 @@ export function maxBodyBytesOf(capabilities: { maxBodyBytes?: number | null } | 
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : null;
 }
 
+/**
+ * Whether the endpoint takes clips by URL only: its probe's signed-URL request was answered and no data URL was
+ * (lib/judge/endpoint-probe-video.ts).
+ */
+export function clipByUrlOf(capabilities: { inputModes?: unknown } | null | undefined): boolean {
+  const modes = capabilities?.inputModes as
+    { "video-file"?: { byUrl?: string | null; maxBodyBytes?: number | null } } | null | undefined;
+  const file = modes?.["video-file"];
+  return file?.byUrl === "yes" && (file.maxBodyBytes ?? null) === null;
+}
+
 /** The default largest body a clip goes in as a data URL when the endpoint's probe found no limit (vLLM's own is larger). */
 export const DEFAULT_MAX_CLIP_BODY_BYTES = 20 * 1024 * 1024;
 
 /**
  * Whether the clip goes by URL: its data URL would not fit the largest body the endpoint's probe saw accepted
- * (or the default without one), or the endpoint says so.
+ * (or the default without one), or the endpoint takes clips by URL only (clipByUrlOf).
  */
 export function clipGoesByUrl(clip: ClipRef, limits: { maxBodyBytes: number | null; clipByUrl: boolean }): boolean {
   if (limits.clipByUrl) return true;

@@ -83,10 +83,15 @@ export function refusedBySettings(
   return false;
 }
 
+/** A server that fetches clips by URL and takes none as a data URL (its option, or "url-clips" in the model's name). */
+function clipsByUrlOnly(options: StubVideoOptions, model: string): boolean {
+  return options.clips === "url-only" || /url-clips/i.test(model);
+}
+
 /**
  * The request's media read in order (an image's URL resolved from the cut-out body, a video read by
- * ../stub-video.ts); null when a video could not be read or has more frames than the server takes (answered with
- * a 400 saying why).
+ * ../stub-video.ts); null when a video could not be read, has more frames than the server takes, or is a clip as a
+ * data URL to a server that takes clips by URL only (answered with a 400 saying why).
  */
 export async function readMedia(
   res: http.ServerResponse,
@@ -103,6 +108,14 @@ export async function readMedia(
       media.imageUrls.push(resolved.url);
       media.imageParts += 1;
       continue;
+    }
+    if (clipsByUrlOnly(options, body.model) && /^data:video\/(?!jpeg)/i.test(resolved.url)) {
+      sendInvalid(
+        res,
+        400,
+        "A video_url clip must be an http(s) URL this server fetches: data: URL clips are not accepted.",
+      );
+      return null;
     }
     let video: StubVideo;
     try {
