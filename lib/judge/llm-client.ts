@@ -86,6 +86,8 @@ export interface ChatResult {
    * token carries alternatives is what the endpoint probe stores as the `topLogprobs` capability.
    */
   logprobs?: TokenLogprob[] | null;
+  /** The model the answer named (`model`: a dated snapshot behind an alias); null or absent: it named none. */
+  reportedModel?: string | null;
 }
 
 export type LlmErrorKind =
@@ -414,6 +416,7 @@ export function chatResultOf(response: {
       }[]
     | null;
   usage?: { prompt_tokens?: number | null; completion_tokens?: number | null } | null;
+  model?: unknown;
   error?: unknown;
 }): ChatResult {
   // OpenRouter reports an upstream failure inside a 200: `{"error": {"code": 502, "message": …}}`, at the top or on the choice.
@@ -443,7 +446,13 @@ export function chatResultOf(response: {
     usageKnown,
     reasoning,
     logprobs: contentLogprobs(choice.logprobs),
+    reportedModel: reportedModelOf(response.model),
   };
+}
+
+/** The answer's `model`, when it is a plain name (at most 200 characters); anything else is not kept. */
+function reportedModelOf(model: unknown): string | null {
+  return typeof model === "string" && model.trim() !== "" && model.length <= 200 ? model.trim() : null;
 }
 
 /**

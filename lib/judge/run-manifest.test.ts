@@ -11,6 +11,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ConflictError, NotFoundError } from "../errors";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
+import { STUB_SNAPSHOT } from "../../testkit/llm-stub/completion";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -33,9 +34,9 @@ const catalogue = () => builtInCatalogue();
 const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: catalogue().pipelines });
 const TEMPLATE = "hallucination/static-kg";
 
-async function judgedRun() {
+async function judgedRun(model = "stub-vision") {
   const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1 });
-  const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL, "stub-vision", {
+  const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL, model, {
     apiKey: "sk-manifest-secret-123",
   });
   const shipped = fs.readFileSync(path.resolve("prompts", `${TEMPLATE}.md`), "utf8");
@@ -71,6 +72,18 @@ const rerun = (projectId: string, body: unknown) =>
   startRunRequest(deps(), owner, projectId, catalogue(), runRequestSchema(catalogue()).parse(body));
 
 describe("a run's manifest", () => {
+  it("records the model each answer named beside the one asked for (an alias and its dated snapshot)", async () => {
+    const { runId } = await judgedRun("stub-vision-latest");
+    const manifest = await runManifest(prisma, owner, runId);
+    const calls = await prisma.llmCall.count({ where: { runId } });
+    expect(calls).toBeGreaterThan(0);
+    expect(manifest.models).toEqual({
+      requested: "stub-vision-latest",
+      called: ["stub-vision-latest"],
+      reported: [{ requested: "stub-vision-latest", reported: `stub-vision-${STUB_SNAPSHOT}`, calls }],
+    });
+  });
+
   it("records the run without the endpoint's key, and runs again from the cache with the same scores", async () => {
     const { projectId, endpoint, version, runId } = await judgedRun();
     const manifest = await runManifest(prisma, owner, runId);
@@ -81,7 +94,11 @@ describe("a run's manifest", () => {
       task: { pipeline: "hallucination" },
       promptVersions: [{ templateId: TEMPLATE, id: version.id, hash: version.hash }],
       endpoint: { id: endpoint.id, baseUrl: stub.baseURL },
-      models: { requested: "stub-vision", called: ["stub-vision"] },
+      models: {
+        requested: "stub-vision",
+        called: ["stub-vision"],
+        reported: [{ requested: "stub-vision", reported: "stub-vision", calls: expect.any(Number) as number }],
+      },
       input: { mode: "images" },
     });
     expect(manifest.videos).toHaveLength(2);

@@ -1,6 +1,7 @@
 /**
  * A run as one JSON document: its task, settings, prompt versions with their text hashes, endpoint (base URL,
- * never a key), the model ids it asked for and those its calls recorded, sampling parameters, input mode and frame
+ * never a key), the model ids it asked for, those its calls asked for and those the answers named (a dated snapshot
+ * behind an alias, the checkpoint a server loaded), sampling parameters, input mode and frame
  * parameters, the videos and frame sets it judged, and FrameJury's version. `POST …/runs` takes it back
  * (`{manifest, endpointId?}`) to run the same again, on the same endpoint (its answers then come from the response
  * cache) or another.
@@ -37,7 +38,9 @@ export async function runManifest(prisma: PrismaClient, actor: Actor, runId: str
     prisma.$queryRaw<{ templateId: string; templateHash: string }[]>`
       SELECT DISTINCT "templateId", "templateHash" FROM step_result
       WHERE "runId" = ${runId} AND "templateHash" IS NOT NULL ORDER BY "templateId", "templateHash"`,
-    prisma.$queryRaw<{ model: string }[]>`SELECT DISTINCT model FROM llm_call WHERE "runId" = ${runId} ORDER BY model`,
+    prisma.$queryRaw<{ model: string; reportedModel: string | null; calls: bigint }[]>`
+      SELECT model, "reportedModel", count(*) AS calls FROM llm_call WHERE "runId" = ${runId}
+      GROUP BY model, "reportedModel" ORDER BY model, "reportedModel" NULLS LAST`,
     prisma.runVideo.findMany({
       where: { runId },
       select: { videoId: true, frameSetId: true },
@@ -71,7 +74,12 @@ export async function runManifest(prisma: PrismaClient, actor: Actor, runId: str
       baseUrl: snapshot.baseUrl ?? null,
       roles: snapshot.roles ?? null,
     },
-    models: { requested: snapshot.model ?? null, called: models.map((m) => m.model) },
+    models: {
+      requested: snapshot.model ?? null,
+      called: [...new Set(models.map((m) => m.model))],
+      /** Each model asked for with the model its answers named (null: calls without an answer naming one), and how many. */
+      reported: models.map((m) => ({ requested: m.model, reported: m.reportedModel, calls: Number(m.calls) })),
+    },
     sampling: {
       temperature: snapshot.temperature ?? null,
       imageDetail: snapshot.imageDetail ?? null,

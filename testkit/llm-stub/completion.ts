@@ -15,6 +15,15 @@ import { stubPromptTokens } from "./stub-video";
  * with video parts (./stub-video.ts) gives the image URLs the rules see (image parts, then each JPEG frame) and its
  * prompt tokens by the stub's token rule; without it, the image parts and 255 tokens each.
  */
+/**
+ * The model an answer names: an alias ending in "-latest" answers as its dated snapshot (as OpenAI's `gpt-4o` answers
+ * as `gpt-4o-2024-08-06`), so a run records both; any other name as asked.
+ */
+export const STUB_SNAPSHOT = "2026-11-01";
+function reportedModelOf(model: string): string {
+  return model.endsWith("-latest") ? `${model.slice(0, -"-latest".length)}-${STUB_SNAPSHOT}` : model;
+}
+
 export function completionFor(
   body: ChatRequest,
   text: string,
@@ -87,7 +96,7 @@ export function completionFor(
     id: `chatcmpl-${id}`,
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
-    model: body.model,
+    model: reportedModelOf(body.model),
     system_fingerprint: "framejury-stub",
     choices: [
       {

@@ -190,6 +190,7 @@ function endpointCall(
           completionTokens: result.completionTokens,
           costUsd: usageKnown ? callCostUsd(endpoint, result.promptTokens, result.completionTokens) : 0,
           usageKnown,
+          reportedModel: result.reportedModel ?? null,
         },
       };
     },
@@ -309,6 +310,7 @@ async function batchAnswered(
       ...callBase,
       ...NO_USAGE,
       usageKnown,
+      reportedModel: result.reportedModel ?? null,
       reasoning: result.reasoning ?? null,
       responseText: result.text ?? result.refusal,
       finishReason: result.finishReason,

@@ -71,6 +71,8 @@ export interface CallRow {
   usageKnown?: boolean;
   /** The model's reasoning, kept apart from the answer. */
   reasoning?: string | null;
+  /** The model the answer named (lib/judge/llm-client.ts ChatResult.reportedModel). */
+  reportedModel?: string | null;
   runId: string;
   stepResultId: string;
   videoId: string;
@@ -342,19 +344,19 @@ export class JudgeStore {
         RETURNING 1
       ), calls AS (
         INSERT INTO llm_call (id, "runId", "stepResultId", "videoId", model, request, "responseText", "finishReason", "httpStatus", error, "errorExcerpt",
-                              "isRepair", cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", retries, "createdAt", status, "usageKnown", reasoning, saw, "bytesSent")
+                              "isRepair", cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", retries, "createdAt", status, "usageKnown", reasoning, saw, "bytesSent", "reportedModel")
         SELECT c.id, c."runId", c."stepResultId", c."videoId", c.model, coalesce(c.request, '{}'::jsonb), c."responseText", c."finishReason", c."httpStatus", c.error, c."errorExcerpt",
-               c."isRepair", c.cached, c."promptTokens", c."completionTokens", c."costUsd", c."latencyMs", c.retries, c."createdAt", c.status, c."usageKnown", c.reasoning, c.saw, c."bytesSent"
+               c."isRepair", c.cached, c."promptTokens", c."completionTokens", c."costUsd", c."latencyMs", c.retries, c."createdAt", c.status, c."usageKnown", c.reasoning, c.saw, c."bytesSent", c."reportedModel"
         FROM jsonb_to_recordset(${JSON.stringify(calls)}::jsonb)
           AS c(id text, "runId" text, "stepResultId" text, "videoId" text, model text, request jsonb, "responseText" text, "finishReason" text, "httpStatus" int, error text,
                "errorExcerpt" text, "isRepair" boolean, cached boolean, "promptTokens" int, "completionTokens" int, "costUsd" float8, "latencyMs" int, retries int, "createdAt" timestamp(3),
-               status text, "usageKnown" boolean, reasoning text, saw jsonb, "bytesSent" int)
+               status text, "usageKnown" boolean, reasoning text, saw jsonb, "bytesSent" int, "reportedModel" text)
         -- A call written when it was sent gets its outcome (also one marked lost meanwhile: its answer came after all).
         -- Such an outcome carries no request (the sent row has it); NOT NULL is checked before the conflict, hence the coalesce.
         ON CONFLICT (id) DO UPDATE SET "responseText" = excluded."responseText", "finishReason" = excluded."finishReason", "httpStatus" = excluded."httpStatus",
           error = excluded.error, "errorExcerpt" = excluded."errorExcerpt", cached = excluded.cached, "promptTokens" = excluded."promptTokens",
           "completionTokens" = excluded."completionTokens", "costUsd" = excluded."costUsd", "latencyMs" = excluded."latencyMs", retries = excluded.retries,
-          status = excluded.status, "usageKnown" = excluded."usageKnown", reasoning = excluded.reasoning
+          status = excluded.status, "usageKnown" = excluded."usageKnown", reasoning = excluded.reasoning, "reportedModel" = excluded."reportedModel"
           WHERE llm_call.status IN ('sent', 'lost') AND excluded.status = 'answered'
         RETURNING 1
       ), cache_rows AS (

@@ -135,6 +135,9 @@ function CallDetails({ call, runId, canReplay }: { call: Call; runId: string; ca
               ? `${call.promptTokens}+${call.completionTokens} tokens · ${formatCost(call.costUsd)}`
               : "tokens and cost unknown (no usage in the answer)"}
         {call.finishReason ? ` · finish ${call.finishReason}` : ""}
+        {call.reportedModel && call.reportedModel !== call.model
+          ? ` · asked ${call.model}, answered as ${call.reportedModel}`
+          : ""}
         {call.error ? ` · ${call.error}` : ""}
       </p>
       {call.errorExcerpt && (
