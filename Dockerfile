@@ -54,7 +54,9 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 COPY --from=build /app /app
 # Next.js writes its cache (image optimisation, fetch cache) under .next/cache; everything else stays read-only.
-RUN mkdir -p /app/.next/cache && chown -R framejury:framejury /app/.next/cache
+# `npm run cli` finds the running web server through .data/running-app.json (lib/cli/running-app.ts): .data is the
+# data volume.
+RUN mkdir -p /app/.next/cache && chown -R framejury:framejury /app/.next/cache && ln -s /data /app/.data
 USER framejury
 VOLUME ["/data"]
 EXPOSE 3000

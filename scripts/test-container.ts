@@ -14,6 +14,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import YAML from "yaml";
 import {
   apiKeyFor,
   check,
@@ -39,7 +40,7 @@ const STUB_PORT = 3911;
 const SAMPLES = path.resolve("../shared/samples");
 const id = `${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
 const tags = {
-  base: `framejury-ctest-base:${id}`,
+  base: process.env.CONTAINER_TEST_BASE_IMAGE ?? `framejury-ctest-base:${id}`,
   postgres: `framejury-ctest-postgres:${id}`,
   app: process.env.CONTAINER_TEST_IMAGE ?? `framejury-ctest:${id}`,
 };
@@ -67,7 +68,21 @@ const env: NodeJS.ProcessEnv = {
   WORKER_CONCURRENCY: "1",
   LOG_LEVEL: "warn",
 };
-const compose: Compose = composeFor(["compose.yaml", "deploy/test/compose.test.yaml"], project, env);
+/**
+ * compose.yaml as it is, less web's published port: a container on the host's network cannot have one, and an
+ * override file can add to a list but not empty it (Compose 1.29).
+ */
+function composeFileForHostNetwork(): string {
+  const file = YAML.parse(fs.readFileSync("compose.yaml", "utf8"), { merge: true }) as {
+    services: Record<string, { ports?: unknown }>;
+  };
+  delete file.services.web!.ports;
+  const copy = path.join(work, "compose.yaml");
+  // Every string quoted: Compose 1.29 reads YAML 1.1, where a bare `no` is false.
+  fs.writeFileSync(copy, YAML.stringify(file, { defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN" }));
+  return copy;
+}
+const compose: Compose = composeFor([composeFileForHostNetwork(), "deploy/test/compose.test.yaml"], project, env);
 
 /** The registry settings of this machine's npm, for the dependency stage only (build secrets). */
 function npmSecrets(): string[] {
@@ -81,9 +96,13 @@ function npmSecrets(): string[] {
 }
 
 async function buildImages(): Promise<{ buildSeconds: number | null }> {
-  log(`making the base image ${tags.base} (debootstrap bookworm + this machine's Node)`);
-  await runLoud("sh", ["deploy/test/make-base.sh", tags.base, work], { ...process.env, DOCKER });
-  made.push(tags.base);
+  if (process.env.CONTAINER_TEST_BASE_IMAGE) {
+    log(`using the base image ${tags.base} (CONTAINER_TEST_BASE_IMAGE)`);
+  } else {
+    log(`making the base image ${tags.base} (debootstrap bookworm + this machine's Node)`);
+    await runLoud("sh", ["deploy/test/make-base.sh", tags.base, work], { ...process.env, DOCKER });
+    made.push(tags.base);
+  }
   const buildkit = { ...process.env, DOCKER_BUILDKIT: "1" };
   log(`building ${tags.postgres} (Debian's postgresql on the same base)`);
   await runLoud(

@@ -12,7 +12,7 @@ const FORBIDDEN_PATHS: [RegExp, string][] = [
     "a test tool",
   ],
   [/chromium|ms-playwright|headless_shell/i, "a browser for tests"],
-  [/(^|\/)\.data(\/|$)/, "local data (.data)"],
+  [/(^|\/)\.data\//, "local data (.data)"],
   [/(^|\/)\.?npmrc$/, "npm registry settings"],
   [/^run\/secrets\//, "a build secret"],
   [/(^|\/)\.env(\.|$)/, "an .env file"],
@@ -51,6 +51,8 @@ export function inspectImage(image: string, work: string): { sizeBytes: number }
     const hit = files.find((file) => pattern.test(file));
     check(!hit, `the image holds ${what}: /${hit}`);
   }
+  const dataLink = docker(["run", "--rm", "--network", "none", "--entrypoint", "readlink", image, "/app/.data"]).trim();
+  check(dataLink === "/data", `/app/.data is not the link to the data volume /data (${dataLink})`);
   check(files.includes("usr/bin/ffmpeg"), "the image has no ffmpeg");
   check(files.includes("app/.next/BUILD_ID"), "the image has no Next.js build");
 

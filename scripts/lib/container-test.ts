@@ -2,6 +2,7 @@
 // FrameJury HTTP API as the test uses it (a session to make an API key, then the key).
 import { spawn, spawnSync, type SpawnSyncOptions } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 
 /** Debian's docker.io client (BuildKit built in) when present; a newer CLI without buildx cannot use BuildKit. */
 export const DOCKER = fs.existsSync("/usr/bin/docker") ? "/usr/bin/docker" : "docker";
@@ -94,7 +95,13 @@ export interface Compose {
 }
 
 export function composeFor(files: string[], project: string, env: NodeJS.ProcessEnv): Compose {
-  const base = [...files.flatMap((file) => ["-f", file]), "-p", project];
+  const base = [
+    ...files.flatMap((file) => ["-f", path.resolve(file)]),
+    "--project-directory",
+    process.cwd(),
+    "-p",
+    project,
+  ];
   const compose = ((args: string[]) => run("docker-compose", [...base, ...args], { env })) as Compose;
   compose.containers = (service) =>
     run("docker-compose", [...base, "ps", "-q", service], { env })
