@@ -9,7 +9,7 @@
 // containers, images and volumes at the end, and prints the image size and the time from `up` to healthy.
 // CONTAINER_TEST_IMAGE=<tag> tests an image built before instead of building one; CONTAINER_TEST_KEEP=1 keeps
 // the images it made (docs/testing.md).
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -299,12 +299,8 @@ function checkPlaceholderRefusal(): void {
 }
 
 function spawnSyncDocker(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  try {
-    return { status: 0, stdout: docker(args), stderr: "" };
-  } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
-    return { status: 1, stdout: "", stderr: text };
-  }
+  const result = spawnSync(DOCKER, args, { encoding: "utf8" });
+  return { status: result.error ? 1 : result.status, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
 }
 
 async function cleanUp(daemon: { stop(): Promise<void> }, stub: ChildProcess | null): Promise<void> {

@@ -95,6 +95,6 @@ function listFiles(image: string, work: string): string[] {
       .map((line) => line.replace(/^\.\//, ""))
       .filter(Boolean);
   } finally {
-    docker(["rm", "--force", container]);
+    docker(["rm", "--force", "--volumes", container]);
   }
 }
