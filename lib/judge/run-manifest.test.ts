@@ -80,7 +80,7 @@ describe("a run's manifest", () => {
     expect(manifest.models).toEqual({
       requested: "stub-vision-latest",
       called: ["stub-vision-latest"],
-      reported: [{ requested: "stub-vision-latest", reported: `stub-vision-${STUB_SNAPSHOT}`, calls }],
+      reported: [{ requested: "stub-vision-latest", reported: `stub-vision-${STUB_SNAPSHOT}`, cached: false, calls }],
     });
   });
 
@@ -97,7 +97,9 @@ describe("a run's manifest", () => {
       models: {
         requested: "stub-vision",
         called: ["stub-vision"],
-        reported: [{ requested: "stub-vision", reported: "stub-vision", calls: expect.any(Number) as number }],
+        reported: [
+          { requested: "stub-vision", reported: "stub-vision", cached: false, calls: expect.any(Number) as number },
+        ],
       },
       input: { mode: "images" },
     });
@@ -110,7 +112,12 @@ describe("a run's manifest", () => {
     expect(again.id).not.toBe(runId);
     const paid = await prisma.llmCall.count({ where: { runId: again.id, cached: false } });
     expect(paid).toBe(0);
-    expect(await prisma.llmCall.count({ where: { runId: again.id, cached: true } })).toBeGreaterThan(0);
+    const cachedCalls = await prisma.llmCall.count({ where: { runId: again.id, cached: true } });
+    expect(cachedCalls).toBeGreaterThan(0);
+    // The re-run's answers all came from the cache, which names no model.
+    expect((await runManifest(prisma, owner, again.id)).models.reported).toEqual([
+      { requested: "stub-vision", reported: null, cached: true, calls: cachedCalls },
+    ]);
     const rerunScores = await scoresOf(again.id);
     expect(rerunScores.length).toBeGreaterThan(0);
     expect(rerunScores).toEqual(await scoresOf(runId));

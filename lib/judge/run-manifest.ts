@@ -38,9 +38,9 @@ export async function runManifest(prisma: PrismaClient, actor: Actor, runId: str
     prisma.$queryRaw<{ templateId: string; templateHash: string }[]>`
       SELECT DISTINCT "templateId", "templateHash" FROM step_result
       WHERE "runId" = ${runId} AND "templateHash" IS NOT NULL ORDER BY "templateId", "templateHash"`,
-    prisma.$queryRaw<{ model: string; reportedModel: string | null; calls: bigint }[]>`
-      SELECT model, "reportedModel", count(*) AS calls FROM llm_call WHERE "runId" = ${runId}
-      GROUP BY model, "reportedModel" ORDER BY model, "reportedModel" NULLS LAST`,
+    prisma.$queryRaw<{ model: string; reportedModel: string | null; cached: boolean; calls: bigint }[]>`
+      SELECT model, "reportedModel", cached, count(*) AS calls FROM llm_call WHERE "runId" = ${runId}
+      GROUP BY model, "reportedModel", cached ORDER BY model, "reportedModel" NULLS LAST, cached`,
     prisma.runVideo.findMany({
       where: { runId },
       select: { videoId: true, frameSetId: true },
@@ -77,8 +77,17 @@ export async function runManifest(prisma: PrismaClient, actor: Actor, runId: str
     models: {
       requested: snapshot.model ?? null,
       called: [...new Set(models.map((m) => m.model))],
-      /** Each model asked for with the model its answers named (null: calls without an answer naming one), and how many. */
-      reported: models.map((m) => ({ requested: m.model, reported: m.reportedModel, calls: Number(m.calls) })),
+      /**
+       * Each model asked for with the model its answers named and how many calls; `cached` calls were answered from
+       * the response cache (the cache keeps no model name: `reported` null), and null elsewhere is an answer that named
+       * none (or an error).
+       */
+      reported: models.map((m) => ({
+        requested: m.model,
+        reported: m.reportedModel,
+        cached: m.cached,
+        calls: Number(m.calls),
+      })),
     },
     sampling: {
       temperature: snapshot.temperature ?? null,

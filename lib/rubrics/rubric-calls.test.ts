@@ -5,13 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { createEndpoint } from "../judge/endpoints";
 import { createRun, getRunStatus } from "../judge/runs";
 import type { InputMode } from "../judge/input-modes";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { createStubEndpoint } from "../testing/stub-endpoint";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { callDefinition, RUBRIC_STEP, rubricCalls } from "./rubric-calls";
 import { rubricTaskDeclaration, rubricTargetId } from "./rubric-declaration";
@@ -105,22 +105,7 @@ describe("a rubric's calls", () => {
       stub = await startStubLlm();
       owner = await makeUser();
       ({ projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2, name: "Calls" }));
-      endpointId = (
-        await createEndpoint(prisma, owner, projectId, {
-          name: "stub",
-          baseUrl: stub.baseURL,
-          model: "stub-vision",
-          apiKey: null,
-          imageDetail: "low",
-          temperature: 0,
-          maxConcurrency: 2,
-          requestsPerMinute: null,
-          timeoutSeconds: 60,
-          structuredOutput: true,
-          pricePer1kInput: null,
-          pricePer1kOutput: null,
-        })
-      ).id;
+      endpointId = (await createStubEndpoint(prisma, owner, projectId, stub.baseURL)).id;
     });
     afterAll(async () => stub?.close());
 
