@@ -10,9 +10,10 @@ docker="${DOCKER:-docker}"
 # The mirror this machine's apt uses (deb822 .sources or a one-line sources.list).
 mirror=$(grep -h -E '^URIs:.*/debian/?$' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1 | awk '{print $2}')
 [ -n "$mirror" ] || mirror=$(grep -h -E '^deb .*/debian/? ' /etc/apt/sources.list 2>/dev/null | head -n1 | awk '{print $2}')
-[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+[ -n "$mirror" ] || mirror="${DEBIAN_MIRROR:-}"
+[ -n "$mirror" ] || { echo "[make-base] no Debian mirror in /etc/apt/sources.list*: set DEBIAN_MIRROR" >&2; exit 1; }
 security=$(grep -h -E '^URIs:.*debian-security' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1 | awk '{print $2}')
-[ -n "$security" ] || security=http://deb.debian.org/debian-security
+[ -n "$security" ] || security="${DEBIAN_SECURITY_MIRROR:-${mirror%/debian}/debian-security}"
 
 rootfs="$work/rootfs"
 if [ ! -x "$rootfs/bin/sh" ]; then
