@@ -143,6 +143,8 @@ await import("../lib/tasks/modules");
 const { prisma } = await import("../lib/db/prisma");
 const { createUser } = await import("../lib/auth/users");
 const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+const { mediaFixtures } = await import("../lib/testing/media-fixtures");
+const { getStorage } = await import("../lib/storage/storage");
 const { createEndpoint } = await import("../lib/judge/endpoints");
 const { createRun } = await import("../lib/judge/runs");
 const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
@@ -227,11 +229,12 @@ const owner = { userId: user.id, email: user.email, name: user.name, isAdmin: fa
 /** Comparing call paths (or a run of --duration): each path seeds its own videos, so none are seeded here. */
 const COMPARING = DURATION_S !== null;
 if (!COMPARING) console.log(`seeding ${VIDEOS} videos with ${KEY_FRAMES} key frames each…`);
-const { projectId } = await projectWithFramedVideos(prisma, owner, {
+const { projectId, videoIds: benchVideoIds } = await projectWithFramedVideos(prisma, owner, {
   videoCount: COMPARING ? 0 : VIDEOS,
   keyFrames: KEY_FRAMES,
   name: "bench",
 });
+if (MODES[0] === "video-file") await storeClips(benchVideoIds);
 const endpointSettings = {
   name: "stub",
   baseUrl: stubBaseUrl,
@@ -371,9 +374,22 @@ const limit = CONCURRENCY / (LATENCY_MS / 1000);
 // connections) are not what a step costs. A run of a few other videos pays them before the clock starts.
 const WARM_UP_VIDEOS = 8;
 
+/**
+ * A `video-file` run sends each video's clip: the videos get a real one (the media fixtures' 2 s, 320 × 180 H.264
+ * clip), stored under their keys, so the steps over the whole video send it as they would a user's.
+ */
+async function storeClips(videoIds: readonly string[]) {
+  const clip = fs.readFileSync(mediaFixtures().goodMp4);
+  const storage = getStorage();
+  const rows = await prisma.video.findMany({ where: { id: { in: [...videoIds] } }, select: { storageKey: true } });
+  for (const row of rows) await storage.put(row.storageKey, clip);
+  await prisma.video.updateMany({ where: { id: { in: [...videoIds] } }, data: { sizeBytes: BigInt(clip.length) } });
+}
+
 /** A new project of `videos` videos, with an endpoint on the stub of the benchmark's settings. */
 async function seededProject(videos: number, name: string, inputMode: Mode = MODES[0] as Mode) {
   const seeded = await projectWithFramedVideos(prisma, owner, { videoCount: videos, keyFrames: KEY_FRAMES, name });
+  if (inputMode === "video-file") await storeClips(seeded.videoIds);
   const created = await createEndpoint(prisma, owner, seeded.projectId, { ...endpointSettings, inputMode });
   return { projectId: seeded.projectId, endpointId: created.id };
 }
