@@ -40,8 +40,9 @@ export function stepFrame(video: HTMLVideoElement, times: FrameTimes, playhead: 
  * Repeats the loop range. The stop is timed from every frame presented inside the range: a timer pauses the player when
  * the last frame's time comes, so a busy machine that drops that frame's callback does not let the loop run on. When
  * the last frame is presented the player pauses at once, keeps it on screen for the rest of its time, seeks to the
- * loop's start and plays again once there. A frame outside the range (the loop just set, or a frame or two past the
- * end on a machine too busy to keep time) goes back at once.
+ * loop's start and plays again once there. A frame outside the range while playing (the loop just set) goes back at
+ * once. On a machine too busy to keep time, the media pipeline may still present a few frames past the end that it had
+ * queued before the pause took hold; they show until the seek to the start lands.
  */
 function createLooper(element: HTMLVideoElement, times: FrameTimes, loop: RefObject<LoopRange | null>) {
   let timer = 0;
