@@ -16,6 +16,7 @@ import type {
   VideoContext,
 } from "../judge/engine/pipeline";
 import type { GenericItemPayload } from "../items/generic-items";
+import type { InputMode } from "../judge/input-modes";
 import { frameSetFitsPlan, planFrames } from "../frames/frame-plan";
 import { callDefinition, RUBRIC_STEP, rubricCalls, type RubricCall } from "./rubric-calls";
 import {
@@ -262,9 +263,18 @@ function rubricStep(record: RubricTaskRecord, call: RubricCall): StepDefinition<
     if (!schema) byCount.set(frameCount, (schema = answerSchema(definition, frameCount)));
     return schema;
   };
-  // The definition this call sends for a video (null: the call is not made in the run's input mode).
-  const callOf = (context: Pick<VideoContext, "settings" | "inputMode">) =>
-    callDefinition(definitionOf(context), call.stepId, context.inputMode);
+  // The definition this call sends for a video (null: the call is not made in the run's input mode), made once per
+  // pinned definition and mode: a split rubric's call definition is a new object, and the answer schemas above are
+  // kept by definition object.
+  const calls = new WeakMap<RubricDefinition, Map<InputMode | undefined, RubricDefinition | null>>();
+  const callOf = (context: Pick<VideoContext, "settings" | "inputMode">) => {
+    const pinned = definitionOf(context);
+    let byMode = calls.get(pinned);
+    if (!byMode) calls.set(pinned, (byMode = new Map()));
+    if (!byMode.has(context.inputMode))
+      byMode.set(context.inputMode, callDefinition(pinned, call.stepId, context.inputMode));
+    return byMode.get(context.inputMode) ?? null;
+  };
   const dataOf = (input: StepInput) => input.data as { definition: RubricDefinition; frameCount: number };
   return {
     id: call.stepId,
