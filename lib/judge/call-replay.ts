@@ -25,7 +25,7 @@ import {
 } from "./llm-client";
 import { sentShapeSchema, storedSaw, requestBodyBytes, type CallSaw, type SentShape } from "./call-record";
 import { clipDataVideo, clipUrlVideo, framesVideo } from "./video-parts";
-import { clipByUrlOf, clipGoesByUrl, maxBodyBytesOf } from "./engine/video-media";
+import { clipGoesByUrl } from "./engine/video-media";
 import { CLIP_URL_TTL_S } from "./engine/build-request";
 import { signedClipUrl } from "./clip-urls";
 import type { EndpointConfig } from "./engine/judge-deps";
@@ -251,12 +251,7 @@ async function videoOf(
   if (video.sha256 !== saw.clip.sha256)
     throw new ConflictError("The call sent a clip this video no longer has: it cannot be replayed.");
   const clip = { ...video, sizeBytes: Number(video.sizeBytes) };
-  if (
-    clipGoesByUrl(clip, {
-      maxBodyBytes: maxBodyBytesOf(endpoint.capabilities),
-      clipByUrl: clipByUrlOf(endpoint.capabilities),
-    })
-  ) {
+  if (clipGoesByUrl(clip, endpoint.capabilities)) {
     const url = signedClipUrl(call.videoId, call.runId, CLIP_URL_TTL_S);
     if (url) return clipUrlVideo(url, saw.clip.sampling);
   }

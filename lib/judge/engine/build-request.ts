@@ -18,8 +18,6 @@ import { signedClipUrl } from "../clip-urls";
 import { responseCacheKey } from "./cache-key";
 import {
   clipGoesByUrl,
-  clipByUrlOf,
-  maxBodyBytesOf,
   planMedia,
   videoFrameLimitOf,
   videoCachePart,
@@ -220,10 +218,7 @@ function mediaReads(storage: ObjectStorage, work: RequestWork, endpoint: Endpoin
     frameUrl: (frame: FrameRef) => frameDataUrl(storage, work.frameUrls, frame, maxSide),
     clipBase64: (clip: ClipRef) => clipBase64(storage, work.frameUrls, clip),
     clipUrl: (clip: ClipRef) =>
-      clipGoesByUrl(clip, {
-        maxBodyBytes: maxBodyBytesOf(endpoint.capabilities),
-        clipByUrl: clipByUrlOf(endpoint.capabilities),
-      })
+      clipGoesByUrl(clip, endpoint.capabilities)
         ? signedClipUrl(work.context.videoId, work.runId, CLIP_URL_TTL_S)
         : null,
     source: work.context,

@@ -79,15 +79,14 @@ describe("how a step's frames go in each input mode", () => {
   });
 
   it("a clip goes by URL when its data URL would not fit the endpoint's largest body", () => {
-    expect(clipGoesByUrl({ ...clip, sizeBytes: 3000 }, { maxBodyBytes: 4100, clipByUrl: false })).toBe(false);
-    expect(clipGoesByUrl({ ...clip, sizeBytes: 3000 }, { maxBodyBytes: 4000, clipByUrl: false })).toBe(true);
+    expect(clipGoesByUrl({ ...clip, sizeBytes: 3000 }, { maxBodyBytes: 4100 })).toBe(false);
+    expect(clipGoesByUrl({ ...clip, sizeBytes: 3000 }, { maxBodyBytes: 4000 })).toBe(true);
     expect(
-      clipGoesByUrl(
-        { ...clip, sizeBytes: (DEFAULT_MAX_CLIP_BODY_BYTES / 4) * 3 + 3 },
-        { maxBodyBytes: null, clipByUrl: false },
-      ),
+      clipGoesByUrl({ ...clip, sizeBytes: (DEFAULT_MAX_CLIP_BODY_BYTES / 4) * 3 + 3 }, { maxBodyBytes: null }),
     ).toBe(true);
-    expect(clipGoesByUrl(clip, { maxBodyBytes: null, clipByUrl: true })).toBe(true);
+    expect(
+      clipGoesByUrl(clip, { maxBodyBytes: null, inputModes: { "video-file": { byUrl: "yes", maxBodyBytes: null } } }),
+    ).toBe(true);
   });
 
   it("every clip goes by URL to an endpoint whose probe found it took the URL and no data URL", () => {

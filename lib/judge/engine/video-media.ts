@@ -97,7 +97,7 @@ export function videoCachePart(plan: MediaPlan, source: { fps: number | null; fr
 }
 
 /** The largest body the endpoint's probe saw accepted (`capabilities.maxBodyBytes`), when it recorded one. */
-export function maxBodyBytesOf(capabilities: { maxBodyBytes?: number | null } | null | undefined): number | null {
+function maxBodyBytesOf(capabilities: { maxBodyBytes?: number | null } | null | undefined): number | null {
   const value = capabilities?.maxBodyBytes;
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : null;
 }
@@ -117,12 +117,16 @@ export function clipByUrlOf(capabilities: { inputModes?: unknown } | null | unde
 export const DEFAULT_MAX_CLIP_BODY_BYTES = 20 * 1024 * 1024;
 
 /**
- * Whether the clip goes by URL: its data URL would not fit the largest body the endpoint's probe saw accepted
- * (or the default without one), or the endpoint takes clips by URL only (clipByUrlOf).
+ * Whether the clip goes by URL, by the endpoint's probe: it takes clips by URL only (clipByUrlOf), or the clip's data
+ * URL would not fit the largest body it saw accepted (maxBodyBytesOf; the default without one).
  */
-export function clipGoesByUrl(clip: ClipRef, limits: { maxBodyBytes: number | null; clipByUrl: boolean }): boolean {
-  if (limits.clipByUrl) return true;
-  return clipDataUrlBytes(clip.sizeBytes, clip.contentType) > (limits.maxBodyBytes ?? DEFAULT_MAX_CLIP_BODY_BYTES);
+export function clipGoesByUrl(
+  clip: ClipRef,
+  capabilities: { maxBodyBytes?: number | null; inputModes?: unknown } | null | undefined,
+): boolean {
+  if (clipByUrlOf(capabilities)) return true;
+  const limit = maxBodyBytesOf(capabilities) ?? DEFAULT_MAX_CLIP_BODY_BYTES;
+  return clipDataUrlBytes(clip.sizeBytes, clip.contentType) > limit;
 }
 
 /** The video part of a planned request; frames' data URLs and the clip are read only when a call goes out. */
