@@ -11,11 +11,6 @@ import { makeContext, type StubRule } from "./stub-rule";
 import { stubPromptTokens } from "./stub-video";
 
 /**
- * The chat completion the stub answers to a request (after any fault that answers without one). `seenMedia`: a request
- * with video parts (./stub-video.ts) gives the image URLs the rules see (image parts, then each JPEG frame) and its
- * prompt tokens by the stub's token rule; without it, the image parts and 255 tokens each.
- */
-/**
  * The model an answer names: an alias ending in "-latest" answers as its dated snapshot (as OpenAI's `gpt-4o` answers
  * as `gpt-4o-2024-08-06`), so a run records both; any other name as asked.
  */
@@ -24,6 +19,11 @@ function reportedModelOf(model: string): string {
   return model.endsWith("-latest") ? `${model.slice(0, -"-latest".length)}-${STUB_SNAPSHOT}` : model;
 }
 
+/**
+ * The chat completion the stub answers to a request (after any fault that answers without one). `seenMedia`: a request
+ * with video parts (./stub-video.ts) gives the image URLs the rules see (image parts, then each JPEG frame) and its
+ * prompt tokens by the stub's token rule; without it, the image parts and 255 tokens each.
+ */
 export function completionFor(
   body: ChatRequest,
   text: string,
