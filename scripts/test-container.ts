@@ -18,7 +18,6 @@ import YAML from "yaml";
 import {
   apiKeyFor,
   check,
-  CheckFailed,
   composeFor,
   docker,
   DOCKER,
@@ -31,6 +30,7 @@ import {
   type Api,
   type Compose,
   type RunState,
+  WaitInVain,
 } from "./lib/container-test";
 import { inspectImage } from "./lib/container-image-checks";
 
@@ -162,7 +162,7 @@ async function waitHealthy(what: string): Promise<number> {
       if (!web) return null;
       const state = compose.health(web);
       if (state === "exited" || state === "dead")
-        throw new CheckFailed(`the web container ${state}:\n${docker(["logs", "--tail", "60", web])}`);
+        throw new WaitInVain(`the web container ${state}:\n${docker(["logs", "--tail", "60", web])}`);
       return state === "healthy";
     },
     6 * 60_000,

@@ -10,6 +10,8 @@ export const DOCKER = fs.existsSync("/usr/bin/docker") ? "/usr/bin/docker" : "do
 export const log = (line: string) => console.log(`[test:container] ${line}`);
 
 export class CheckFailed extends Error {}
+/** Thrown by a waitFor probe when what it waits for can no longer happen: the wait ends at once. */
+export class WaitInVain extends CheckFailed {}
 
 export function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new CheckFailed(message);
@@ -53,6 +55,8 @@ export async function waitFor<T>(
       const value = await probe();
       if (value !== null && value !== undefined && value !== false) return value;
     } catch (error) {
+      // What can no longer come (a container that exited) ends the wait; other errors are tried again until the deadline.
+      if (error instanceof WaitInVain) throw error;
       lastError = error;
     }
     await sleep(intervalMs);
