@@ -1,8 +1,10 @@
 /**
  * Exporting spans: the project's spans that count (not withdrawn), narrowed by task, label and author, as CSV,
- * JSONL or Label Studio tasks (with their labelling config). Whole or withheld: while the caller reviews any of the
- * exported videos blind, the export is a 409 that says why (the spans of others and of the judge are hidden from
- * them there), so a file never differs with who downloads it.
+ * JSONL or Label Studio tasks (with their labelling config). Whole or withheld: while the caller reviews any video of
+ * the project blind, every span export is a 409 that says why (the spans of others and of the judge are hidden from
+ * them there), so a file never differs with who downloads it. The decision is taken on the project's videos before
+ * any filter: were it taken on the rows a filter matched, a 409 against a 200 would tell a blind reviewer whether
+ * someone marked that label on their blind videos.
  */
 import type { PrismaClient, Span } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
@@ -11,6 +13,7 @@ import { exportFileName } from "../../agreement/export-file-name";
 import { appUrl } from "../../config/app-url";
 import { parseLabelSetReviewerId } from "../../label-sets/label-set-reviewer";
 import type { ObjectStorage } from "../../storage/object-storage";
+import { blindVideoIdsFor } from "../../visibility/judge-visibility";
 import { requireWholeView } from "../../visibility/withheld";
 import type { FrameTimes } from "../frame-times";
 import type { BoxKeyframe } from "../span-types";
@@ -37,6 +40,23 @@ function annotatorOf(span: Pick<Span, "authorKind" | "authorId">, emails: Readon
   return span.authorId;
 }
 
+/**
+ * Refuses the export (409 `withheld`) while the caller reviews any of the project's videos blind: decided on the
+ * project's videos alone, never on which spans the filter matches, so the answer and its counts are the same for
+ * every filter.
+ */
+async function requireNoBlindVideoOfProject(prisma: PrismaClient, userId: string, projectId: string): Promise<void> {
+  const blind = await blindVideoIdsFor(prisma, userId);
+  if (blind.size === 0) return;
+  const held = await prisma.video.findMany({ where: { projectId, id: { in: [...blind] } }, select: { id: true } });
+  await requireWholeView(
+    prisma,
+    userId,
+    held.map((v) => v.id),
+    "This span export",
+  );
+}
+
 /** The filtered spans of the project, in video, time and author order, as the writers read them. */
 export async function exportSpans(
   prisma: PrismaClient,
@@ -45,6 +65,7 @@ export async function exportSpans(
   filter: SpanExportFilter,
 ): Promise<ExportSpan[]> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
+  await requireNoBlindVideoOfProject(prisma, actor.userId, projectId);
   const rows = await prisma.span.findMany({
     where: {
       projectId,
@@ -57,8 +78,6 @@ export async function exportSpans(
     orderBy: [{ videoId: "asc" }, { startFrame: "asc" }, { endFrame: "asc" }, { authorId: "asc" }, { id: "asc" }],
     include: { video: { select: { relativePath: true, fileName: true } } },
   });
-  const videoIds = [...new Set(rows.map((r) => r.videoId))];
-  await requireWholeView(prisma, actor.userId, videoIds, "This span export");
   const reviewers = [...new Set(rows.filter((r) => r.authorKind === "reviewer").map((r) => r.authorId))];
   const users = await prisma.user.findMany({ where: { id: { in: reviewers } }, select: { id: true, email: true } });
   const emails = new Map(users.map((u) => [u.id, u.email]));

@@ -17,15 +17,15 @@ const querySchema = z
 
 /**
  * GET /api/v1/projects/:id/export/spans?format=csv|jsonl|label-studio|label-studio-config&task&label&author&labelSet:
- * the project's spans (lib/spans/span-files/span-export.ts), whole or withheld while the caller reviews any of their
- * videos blind.
+ * the project's spans (lib/spans/span-files/span-export.ts), whole or withheld while the caller reviews any video of
+ * the project blind, whatever the filters.
  */
 export const GET = withProject(
   "project.view",
   {
     summary: "The project's spans as CSV, JSONL or Label Studio tasks (with its labelling config)",
     description:
-      "Spans that count, narrowed by `task`, `label`, `author` (a user id, `labelset:<id>[:<annotator>]`, `run:<id>` or `gold`) and `labelSet`. CSV and JSONL carry video, video_id, task, label, annotator, start_frame, end_frame, start, end, boxes, note; `label-studio` one task per video with timelinelabels and videorectangle results (frames from 1). A 409 `withheld` while the caller reviews some of the videos blind.",
+      "Spans that count, narrowed by `task`, `label`, `author` (a user id, `labelset:<id>[:<annotator>]`, `run:<id>` or `gold`) and `labelSet`. CSV and JSONL carry video, video_id, task, label, annotator, start_frame, end_frame, start, end, boxes, note; `label-studio` one task per video with timelinelabels and videorectangle results (frames from 1). A 409 `withheld` while the caller reviews any video of the project blind, whatever the filters.",
     query: querySchema,
     responses: [
       download("The spans file, as an attachment.", [
