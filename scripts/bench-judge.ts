@@ -27,10 +27,12 @@
 // --latency MIN-MAX draws each answer's latency uniformly in the range (the limit is then concurrency / the mean);
 // --answer-bytes N pads each answer to about N bytes, as a real model's answer with its usage and ids is.
 // --duration S: as many videos as keep the endpoint at its limit for about S seconds (instead of --videos), judged
-// after a warm-up on videos of their own; only the hallucination run is measured.
+// after a warm-up on videos of their own; only the hallucination run is measured, once per --mode, side by side.
 // --mode M[,M…] (images, video-frames, video-file; default images): the endpoint's input mode (lib/judge/input-modes.ts)
 // for every run above; each further mode gets a hallucination run of its own on as many fresh videos. Printed per mode:
 // the share of the limit and the request bytes sent per video (llm_call.bytesSent), so modes compare at the same limit.
+// Every run prints its duplicate calls (a step's call sent again while an answered one stands: work paid twice).
+// With --workers, each worker's output goes to a log file whose path is printed (a starved worker's warnings).
 // Calls go out as a worker sends them: undici on the worker's own thread (lib/judge/plain-fetch.ts).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -254,12 +256,15 @@ const endpoint = await createEndpoint(prisma, owner, projectId, endpointSettings
 const boss = await startBoss(database.url, { supervise: true });
 /** The judging of one call path: N worker processes (--workers), each as `npm run worker` starts one, or this process. */
 function startJudging() {
-  const children = Array.from({ length: WORKERS }, () => {
+  const logs = WORKERS > 0 ? fs.mkdtempSync(path.join(os.tmpdir(), "bench-judge-workers-")) : null;
+  if (logs) console.log(`worker logs in ${logs}`);
+  const children = Array.from({ length: WORKERS }, (_, i) => {
+    const log = fs.openSync(path.join(logs!, `worker-${i + 1}.log`), "a");
     const child = spawn(
       process.execPath,
       [...WORKER_PROCESS_V8_FLAGS, "--import", "tsx", path.resolve("scripts/worker.ts")],
       {
-        stdio: ["ignore", "ignore", "inherit"],
+        stdio: ["ignore", log, log],
         env: {
           ...process.env,
           DATABASE_URL: database.url,
@@ -351,7 +356,9 @@ async function timedRun(
   const runRequests = (await stubRequests()).slice(before);
   const sent = await prisma.llmCall.aggregate({ where: { runId }, _sum: { bytesSent: true } });
   const videoCount = await prisma.runVideo.count({ where: { runId } });
+  const duplicateCalls = await duplicateCallCount(runId);
   return {
+    duplicateCalls,
     /** The request bytes the run's calls sent, per video. */
     bytesPerVideo: (sent._sum.bytesSent ?? 0) / Math.max(1, videoCount),
     slots: slotUse(runRequests, startedAt, endedAt, CONCURRENCY),
@@ -367,6 +374,17 @@ async function timedRun(
     statementsPerStep: runStatements / stepCount,
     load: `${loadBefore} → ${load()}`,
   };
+}
+
+/**
+ * Calls a run sent beyond one per step and sample: a step's request sent again after an answered call of it stood
+ * (a video judged twice, a retried job re-paying). Repairs and cached answers are not calls sent again.
+ */
+async function duplicateCallCount(runId: string): Promise<number> {
+  const [row] = await prisma.$queryRaw<{ extra: bigint }[]>`
+    SELECT (count(*) - count(DISTINCT ("stepResultId", md5("request"::text))))::bigint AS extra
+    FROM "llm_call" WHERE "runId" = ${runId} AND NOT "isRepair" AND NOT "cached"`;
+  return Number(row?.extra ?? 0);
 }
 
 const limit = CONCURRENCY / (LATENCY_MS / 1000);
@@ -417,17 +435,25 @@ async function durationRun(): Promise<never> {
   const warmRunId = await runToEnd(warm.projectId, "hallucination", warm.endpointId);
   const stepsPerVideo = (await prisma.stepResult.count({ where: { runId: warmRunId } })) / WARM_UP_VIDEOS;
   const videos = Math.ceil((DURATION_S! * limit) / stepsPerVideo);
-  console.log(`seeding ${videos} videos with ${KEY_FRAMES} key frames each…`);
-  const run = await timedRun("plain", "hallucination", await seededProject(videos, "bench"));
   const latency = LATENCY_MIN_MS === LATENCY_MAX_MS ? `${LATENCY_MS} ms` : `${values.latency} ms (mean ${LATENCY_MS})`;
+  console.log(
+    `stub latency ${latency}${values["answer-bytes"] ? `, answers of ~${values["answer-bytes"]} bytes` : ""}, endpoint concurrency ${CONCURRENCY}, limit ${limit.toFixed(2)} calls/s, ${WORKERS > 0 ? `${WORKERS} worker processes` : "one worker (this process)"}, ${os.cpus().length} cores`,
+  );
+  // Each mode on fresh videos of its own, one after the other, so the modes meet the same limit.
+  for (const mode of MODES as Mode[]) {
+    console.log(`seeding ${videos} videos with ${KEY_FRAMES} key frames each for ${mode}…`);
+    const run = await timedRun(`plain-${mode}`, "hallucination", await seededProject(videos, `bench-${mode}`, mode));
+    console.log(durationReport(mode, videos, run));
+  }
+  return finish();
+}
+
+function durationReport(mode: string, videos: number, run: Awaited<ReturnType<typeof timedRun>>): string {
   const share = run.calls / run.seconds / limit;
   const slots = run.slots;
-  console.log(`
-stub latency ${latency}${values["answer-bytes"] ? `, answers of ~${values["answer-bytes"]} bytes` : ""}, endpoint concurrency ${CONCURRENCY}, limit ${limit.toFixed(2)} calls/s, ${WORKERS > 0 ? `${WORKERS} worker processes` : "one worker (this process)"}, ${os.cpus().length} cores
-${share.toFixed(3)} of the limit (${(run.calls / run.seconds).toFixed(2)} calls/s): ${run.calls} calls of ${videos} videos in ${run.seconds.toFixed(1)} s, steps ${JSON.stringify(run.steps)}
+  return `mode ${mode}: ${share.toFixed(3)} of the limit (${(run.calls / run.seconds).toFixed(2)} calls/s): ${run.calls} calls of ${videos} videos in ${run.seconds.toFixed(1)} s, steps ${JSON.stringify(run.steps)}, duplicate calls ${run.duplicateCalls}
   slots:  ${slots ? `${(slots.meanInFlight / CONCURRENCY).toFixed(3)} busy at the stub between the first request and the last answer; unused slot time (s of all ${CONCURRENCY}): ${slots.lost.beforeFirst.toFixed(2)} before the first request, ${slots.lost.ramp.toFixed(2)} ramp, ${slots.lost.middle.toFixed(2)} middle, ${slots.lost.tail.toFixed(2)} tail` : "no calls"}
-  CPU:    workers ${run.cpuMsPerStep.toFixed(2)} ms per step, PostgreSQL ${run.postgresCpuMsPerStep.toFixed(2)} ms per step, the stub ${run.stubCpuMsPerCall.toFixed(2)} ms per call; load average ${run.load}`);
-  return finish();
+  CPU:    workers ${run.cpuMsPerStep.toFixed(2)} ms per step, PostgreSQL ${run.postgresCpuMsPerStep.toFixed(2)} ms per step, the stub ${run.stubCpuMsPerCall.toFixed(2)} ms per call; ${Math.round(run.bytesPerVideo).toLocaleString()} request bytes sent per video; load average ${run.load}`;
 }
 if (COMPARING) await durationRun();
 
@@ -570,7 +596,7 @@ const rubricSameSizeAchieved = rubricSameSize ? rubricSameSize.calls / rubricSam
 console.log(`
 judge benchmark: ${VIDEOS} videos × ${KEY_FRAMES} key frames (${first.stepCount} steps), stub latency ${LATENCY_MS} ms, endpoint concurrency ${CONCURRENCY}, ${os.cpus().length} cores
 (${WORKERS > 0 ? `${WORKERS} worker processes judging ${Math.ceil((CONCURRENCY * 2) / WORKERS)} videos at once each` : `one worker judging ${CONCURRENCY * 2} videos at once`}, warmed up on ${WARM_UP_VIDEOS} other videos; the stub in its own process; endpoint limits ${values.limiter === "shared" ? "shared through PostgreSQL" : "kept in the worker process"})
-first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.stringify(first.steps)}, load average ${first.load}
+first run:  ${first.calls} calls in ${first.seconds.toFixed(1)} s, steps ${JSON.stringify(first.steps)}, duplicate calls ${first.duplicateCalls}, load average ${first.load}
   achieved: ${achieved.toFixed(2)} calls/s; limit ${limit.toFixed(2)} calls/s (${CONCURRENCY}/${LATENCY_MS / 1000})
   ratio:    ${ratio.toFixed(3)} of the limit (the target, ≥ 0.95, is at realistic latency: --latency 2000-8000 --duration 400)
   mode:     ${MODES[0]}, ${Math.round(first.bytesPerVideo).toLocaleString()} request bytes sent per video
@@ -608,7 +634,7 @@ ${
     ({
       mode,
       run,
-    }) => `mode ${mode}: ${run.calls} calls in ${run.seconds.toFixed(1)} s, steps ${JSON.stringify(run.steps)}
+    }) => `mode ${mode}: ${run.calls} calls in ${run.seconds.toFixed(1)} s, steps ${JSON.stringify(run.steps)}, duplicate calls ${run.duplicateCalls}
   ratio ${(run.calls / run.seconds / limit).toFixed(3)} of the limit beside ${MODES[0]}'s ${ratio.toFixed(3)}; ${Math.round(run.bytesPerVideo).toLocaleString()} request bytes sent per video (${MODES[0]}: ${Math.round(first.bytesPerVideo).toLocaleString()})
 `,
   )
