@@ -4,6 +4,7 @@ import { EndpointLimiter, headStartCalls } from "./endpoint-limiter";
 import {
   callWithRetries,
   chatCompletionBody,
+  chatResultOf,
   chatCompletionPieces,
   LlmError,
   openAiCompatibleClient,
@@ -242,5 +243,31 @@ describe("chatCompletionPieces", () => {
     expect(stub.requests.at(-1)?.path).toBe(
       "/openai/deployments/my-deployment/chat/completions?api-version=2024-10-21",
     );
+  });
+});
+
+describe("chatResultOf", () => {
+  it("drops NULs and lone surrogates from every text an answer brings, which the database could not hold", () => {
+    const result = chatResultOf({
+      model: "gpt\u0000x",
+      choices: [
+        {
+          message: { content: '{"a":\u0000 1}', refusal: "no\u0000", reasoning_content: "think\u0000ing \ud800" },
+          finish_reason: "st\u0000op",
+          logprobs: {
+            content: [{ token: "{\u0000", logprob: -0.1, top_logprobs: [{ token: "\u0000[", logprob: -2 }] }],
+          },
+        },
+      ],
+      usage: { prompt_tokens: 1, completion_tokens: 1 },
+    });
+    expect(result).toMatchObject({
+      text: '{"a": 1}',
+      refusal: "no",
+      reasoning: "thinking \ufffd",
+      finishReason: "stop",
+      reportedModel: "gptx",
+      logprobs: [{ token: "{", logprob: -0.1, top: [{ token: "[", logprob: -2 }] }],
+    });
   });
 });

@@ -426,9 +426,10 @@ export function chatResultOf(response: {
   if (!choice)
     throw new LlmError("bad_response", "The endpoint answered without any choice (an empty `choices` list).");
   const message = choice.message ?? null;
-  const content = contentText(message?.content);
+  const content = storableText(contentText(message?.content));
   const split = content === null ? { answer: null, reasoning: null } : splitReasoning(content);
-  const separate = contentText(message?.reasoning_content) ?? contentText(message?.reasoning);
+  const separate =
+    storableText(contentText(message?.reasoning_content)) ?? storableText(contentText(message?.reasoning));
   const reasoning = [separate, split.reasoning].filter((part): part is string => !!part?.trim()).join("\n\n") || null;
   const promptTokens = response.usage?.prompt_tokens;
   const completionTokens = response.usage?.completion_tokens;
@@ -439,8 +440,8 @@ export function chatResultOf(response: {
     Number.isFinite(completionTokens);
   return {
     text: split.answer,
-    refusal: message?.refusal ?? null,
-    finishReason: choice.finish_reason ?? null,
+    refusal: storableText(message?.refusal),
+    finishReason: storableText(choice.finish_reason),
     promptTokens: usageKnown ? promptTokens : 0,
     completionTokens: usageKnown ? completionTokens : 0,
     usageKnown,
@@ -452,7 +453,21 @@ export function chatResultOf(response: {
 
 /** The answer's `model`, when it is a plain name (at most 200 characters); anything else is not kept. */
 function reportedModelOf(model: unknown): string | null {
-  return typeof model === "string" && model.trim() !== "" && model.length <= 200 ? model.trim() : null;
+  const name = storableText(model)?.trim();
+  return name && name.length <= 200 ? name : null;
+}
+
+const NUL = /\u0000/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A string from an answer as the database can hold it: PostgreSQL's text and jsonb refuse NUL (and jsonb a lone
+ * surrogate), and one such character would fail every write of the step that carries it. NULs are dropped, a lone
+ * surrogate becomes U+FFFD; anything but a string is null. Every text taken from an answer passes here.
+ */
+export function storableText(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  return value.replace(NUL, "").replace(LONE_SURROGATE, "\uFFFD");
 }
 
 /**
@@ -500,11 +515,11 @@ export function contentLogprobs(logprobs: unknown): TokenLogprob[] | null {
     const top = Array.isArray(entry.top_logprobs)
       ? entry.top_logprobs.flatMap((alt) =>
           isRecord(alt) && typeof alt.token === "string" && typeof alt.logprob === "number"
-            ? [{ token: alt.token, logprob: alt.logprob }]
+            ? [{ token: storableText(alt.token)!, logprob: alt.logprob }]
             : [],
         )
       : [];
-    tokens.push({ token: entry.token, logprob: entry.logprob, top });
+    tokens.push({ token: storableText(entry.token)!, logprob: entry.logprob, top });
   }
   return tokens;
 }

@@ -96,7 +96,7 @@ export function completionFor(
     id: `chatcmpl-${id}`,
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
-    model: reportedModelOf(body.model),
+    model: fault?.kind === "content" && fault.model !== undefined ? fault.model : reportedModelOf(body.model),
     system_fingerprint: "framejury-stub",
     choices: [
       {

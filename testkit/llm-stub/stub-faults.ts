@@ -22,7 +22,8 @@ export const faultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("prose") }),
   z.object({ kind: z.literal("refusal") }),
   z.object({ kind: z.literal("disconnect") }),
-  z.object({ kind: z.literal("content"), content: z.string() }),
+  /** The answer's content as given; with `model`, the answer names that model instead of the one asked for. */
+  z.object({ kind: z.literal("content"), content: z.string(), model: z.string().optional() }),
   // Shapes real OpenAI-compatible servers answer in:
   /** A reasoning model without a reasoning parser: `<think>` with a draft of the answer (other values) before the answer. */
   z.object({ kind: z.literal("think"), unterminated: z.boolean().optional() }),

@@ -198,6 +198,25 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     expect(JSON.stringify(calls)).not.toContain("sk-stub-secret");
   });
 
+  it("stores a step whose answer carries NULs in its model and content, and sends each call once", async () => {
+    const { projectId, endpointId } = await setup({ keyFrames: 1 });
+    stub.addFault({
+      fault: {
+        kind: "content",
+        content: '{"objects": ["ball\u0000", "table"], "relations": [["ball", "on\u0000", "table"]]}\u0000',
+        model: "gpt\u0000x",
+      },
+      match: "Identify objects in the foreground",
+    });
+    const { id } = await run(projectId, endpointId);
+    const status = await getRunStatus(prisma, owner, id);
+    expect(status.steps).toMatchObject({ total: 6, done: 6, failed: 0 });
+    expect(stub.requests).toHaveLength(6);
+    const kg = await step(id, "static_kg");
+    expect(kg.output).toEqual({ objects: ["ball", "table"], relations: [["ball", "on", "table"]] });
+    expect(kg.calls.map((c) => [c.reportedModel, c.responseText?.includes("\u0000")])).toEqual([["gptx", false]]);
+  });
+
   it("repairs malformed and truncated answers with one follow-up, and takes prose-wrapped JSON as is", async () => {
     const { projectId, endpointId } = await setup({ keyFrames: 1 });
     stub.addFault({ fault: { kind: "malformed" }, match: "Identify objects in the foreground" });
