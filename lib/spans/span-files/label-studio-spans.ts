@@ -19,7 +19,14 @@
  */
 import { z } from "zod";
 import type { BoxKeyframe } from "../span-types";
-import type { ExportSpan, ParsedSpanFile, SpanFileProblem, SpanFileRow } from "./span-file-types";
+import { tooManySpansError } from "./span-file-limit";
+import {
+  type ExportSpan,
+  MAX_SPAN_FILE_ROWS,
+  type ParsedSpanFile,
+  type SpanFileProblem,
+  type SpanFileRow,
+} from "./span-file-types";
 
 const percent = z.number().finite();
 const keyframeSchema = z.object({
@@ -106,27 +113,52 @@ function rectangleSpan(sequence: z.infer<typeof keyframeSchema>[]): { boxes: Box
   return last.enabled ? { boxes } : { boxes, end: last.frame };
 }
 
-type Result = { row: SpanFileRow } | { problem: string };
+type ReadResult =
+  | { kind: "timeline"; data: z.infer<typeof timelineSchema> }
+  | { kind: "rectangle"; data: z.infer<typeof rectangleSchema> }
+  | { problem: string }
+  | null;
 
-function resultSpans(raw: unknown, base: Omit<SpanFileRow, "label" | "boxes" | "note" | "row">, row: number): Result[] {
+/** A result read (null: not a span result, such as a choice or a text area), before any span is built. */
+function readResult(raw: unknown): ReadResult {
   const type = typeof raw === "object" && raw !== null ? (raw as { type?: unknown }).type : undefined;
-  if (type !== "timelinelabels" && type !== "videorectangle") return [];
+  if (type !== "timelinelabels" && type !== "videorectangle") return null;
   const timeline = timelineSchema.safeParse(raw);
+  if (timeline.success) return { kind: "timeline", data: timeline.data };
   const rectangle = rectangleSchema.safeParse(raw);
-  const parsed = timeline.success ? timeline : rectangle;
-  if (!parsed.success) return [{ problem: `${String(type)}: ${parsed.error.issues[0]?.message ?? "not readable"}` }];
-  const note = parsed.data.meta?.text?.join("\n") ?? "";
-  if (timeline.success) {
-    const { ranges, timelinelabels } = timeline.data.value;
+  if (rectangle.success) return { kind: "rectangle", data: rectangle.data };
+  const issue = (type === "timelinelabels" ? timeline : rectangle).error?.issues[0]?.message;
+  return { problem: `${String(type)}: ${issue ?? "not readable"}` };
+}
+
+/** How many spans a read result makes: one per label and range of a timeline, one per label of a box. */
+function spanCountOf(result: ReadResult): number {
+  if (result === null) return 0;
+  if ("problem" in result) return 1;
+  if (result.kind === "timeline") return result.data.value.timelinelabels.length * result.data.value.ranges.length;
+  return result.data.value.labels.length;
+}
+
+type Built = { row: SpanFileRow } | { problem: string };
+
+function resultSpans(
+  result: Exclude<ReadResult, null>,
+  base: Omit<SpanFileRow, "label" | "boxes" | "note" | "row">,
+  row: number,
+): Built[] {
+  if ("problem" in result) return [result];
+  const note = result.data.meta?.text?.join("\n") ?? "";
+  if (result.kind === "timeline") {
+    const { ranges, timelinelabels } = result.data.value;
     return timelinelabels.flatMap((label) =>
       ranges.map((r) => ({
         row: { ...base, row, label, note, boxes: [], startFrame: r.start - 1, endFrame: r.end - 1 },
       })),
     );
   }
-  const span = rectangleSpan(rectangle.data!.value.sequence);
+  const span = rectangleSpan(result.data.value.sequence);
   if (typeof span === "string") return [{ problem: span }];
-  return rectangle.data!.value.labels.map((label) => ({
+  return result.data.value.labels.map((label) => ({
     row: {
       ...base,
       row,
@@ -139,7 +171,11 @@ function resultSpans(raw: unknown, base: Omit<SpanFileRow, "label" | "boxes" | "
   }));
 }
 
-/** Reads a Label Studio JSON export (an array of tasks) into span rows, numbered in file order. */
+/**
+ * Reads a Label Studio JSON export (an array of tasks) into span rows, numbered in file order. Each result's spans
+ * are counted before they are built: once the file's count passes MAX_SPAN_FILE_ROWS it is refused (413 with the
+ * count so far), so a few bytes of labels × ranges never become millions of rows.
+ */
 export function parseLabelStudioSpans(input: string): ParsedSpanFile {
   let json: unknown;
   try {
@@ -154,6 +190,7 @@ export function parseLabelStudioSpans(input: string): ParsedSpanFile {
   const rows: SpanFileRow[] = [];
   const problems: SpanFileProblem[] = [];
   let counter = 0;
+  let spanCount = 0;
   tasks.forEach((rawTask, t) => {
     const task = taskSchema.safeParse(rawTask);
     if (!task.success) {
@@ -170,7 +207,11 @@ export function parseLabelStudioSpans(input: string): ParsedSpanFile {
       annotation.result.forEach((raw, r) => {
         const where = `task ${t + 1}, annotation ${a + 1}, result ${r + 1}`;
         const row = ++counter;
-        const spans = resultSpans(raw, { where, video: video ?? "", annotator: annotatorOf(annotation) }, row);
+        const result = readResult(raw);
+        if (result === null) return;
+        spanCount += spanCountOf(result);
+        if (spanCount > MAX_SPAN_FILE_ROWS) throw tooManySpansError(spanCount, { atLeast: true });
+        const spans = resultSpans(result, { where, video: video ?? "", annotator: annotatorOf(annotation) }, row);
         for (const span of spans) {
           if ("problem" in span) problems.push({ row, where, message: span.problem });
           else if (!video) problems.push({ row, where, message: "The task's data names no video." });

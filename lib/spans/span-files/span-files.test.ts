@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { FrameTimes } from "../frame-times";
 import { labelStudioSpanTasks, parseLabelStudioSpans, taskVideoName } from "./label-studio-spans";
-import type { ExportSpan } from "./span-file-types";
+import { type ExportSpan, MAX_SPAN_FILE_ROWS } from "./span-file-types";
+import { readSpanFile } from "./span-import";
 import { framesOfRowSeconds, resolveRow, videoMatcher } from "./span-resolve";
 import { parseSpanCsv, parseSpanJsonl, spansCsv } from "./span-table";
 
@@ -154,6 +155,62 @@ describe("Label Studio", () => {
       ]),
     );
     expect(skipped).toEqual({ rows: [], problems: [] });
+  });
+
+  const timelines = (results: { labels: number; ranges: number }[]) =>
+    JSON.stringify([
+      {
+        data: { video: "a.mp4" },
+        annotations: [
+          {
+            result: results.map(({ labels, ranges }) => ({
+              type: "timelinelabels",
+              value: {
+                ranges: Array.from({ length: ranges }, (_, i) => ({ start: i + 1, end: i + 1 })),
+                timelinelabels: Array.from({ length: labels }, (_, i) => `l${i}`),
+              },
+            })),
+          },
+        ],
+      },
+    ]);
+  const refusal = (file: string) => {
+    try {
+      parseLabelStudioSpans(file);
+    } catch (error) {
+      return error as { status: number; message: string; details: { limit: number; count: number } };
+    }
+    return null;
+  };
+
+  it("counts labels × ranges before building any span, refusing a file past the limit with the counted figure", () => {
+    // 6,000 labels on 6,000 ranges: under 300 KB that would make 36,000,000 spans. The figure in the refusal is the
+    // product itself, so no row was built to reach it.
+    const huge = timelines([{ labels: 6000, ranges: 6000 }]);
+    expect(huge.length).toBeLessThan(300_000);
+    expect(refusal(huge)).toMatchObject({
+      status: 413,
+      message: expect.stringMatching(/at least 36,000,000 spans; a span file may hold at most 50,000/),
+      details: { limit: MAX_SPAN_FILE_ROWS, count: 36_000_000 },
+    });
+    expect(() => readSpanFile({ file: Buffer.from(huge), fileName: "ls.json", format: "label_studio_spans" })).toThrow(
+      /at least 36,000,000 spans/,
+    );
+    // 300 × 300: a modest 90,000, refused by the reader too.
+    expect(refusal(timelines([{ labels: 300, ranges: 300 }]))).toMatchObject({ details: { count: 90_000 } });
+    // The count runs over the file: the second of two results of 30,000 passes the limit.
+    expect(
+      refusal(
+        timelines([
+          { labels: 100, ranges: 300 },
+          { labels: 300, ranges: 100 },
+        ]),
+      ),
+    ).toMatchObject({
+      details: { count: 60_000 },
+    });
+    // At the limit the file is read.
+    expect(refusal(timelines([{ labels: 200, ranges: 250 }]))).toBeNull();
   });
 
   it("writes each annotator's spans as one annotation and a judge run's as a prediction", () => {

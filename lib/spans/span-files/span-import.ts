@@ -8,7 +8,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
-import { AppError, isAppError, PayloadTooLargeError, ValidationError } from "../../errors";
+import { AppError, isAppError, ValidationError } from "../../errors";
 import { labelSetReviewerId } from "../../label-sets/label-set-reviewer";
 import { requireFreeName, sha256Of } from "../../label-sets/label-sets";
 import type { ObjectStorage } from "../../storage/object-storage";
@@ -19,6 +19,7 @@ import { projectSpanLabels, type SpanLabel, spanLabelsFor } from "../span-labels
 import { insertSpans, type NewSpan } from "../span-store";
 import { videoFrameTimes } from "../video-frame-times";
 import { parseLabelStudioSpans } from "./label-studio-spans";
+import { tooManySpansError } from "./span-file-limit";
 import {
   MAX_LISTED_PROBLEMS,
   MAX_SPAN_FILE_ROWS,
@@ -64,20 +65,16 @@ export function readSpanFile(input: Pick<SpanImportInput, "file" | "fileName" | 
     throw new ValidationError("The file is not UTF-8 text.");
   }
   rejectNulBytesInFile(text, input.fileName);
-  const tooMany = (count: string) =>
-    new PayloadTooLargeError(
-      `The file holds ${count} spans; a span file may hold at most ${MAX_SPAN_FILE_ROWS.toLocaleString("en")}. Split it.`,
-      { limit: MAX_SPAN_FILE_ROWS },
-    );
   // A JSONL's lines are its rows: counted before any is parsed.
   if (input.format === "spans" && /\.(jsonl|ndjson)$/i.test(input.fileName)) {
     let lines = 0;
     for (const line of text.split("\n")) if (line.trim()) lines++;
-    if (lines > MAX_SPAN_FILE_ROWS) throw tooMany(`${lines.toLocaleString("en")}`);
+    if (lines > MAX_SPAN_FILE_ROWS) throw tooManySpansError(lines, { atLeast: false });
   }
+  // A Label Studio file's spans are counted, result by result, before they are built (parseLabelStudioSpans).
   const parsed = input.format === "spans" ? parseSpanTable(text, input.fileName) : parseLabelStudioSpans(text);
   const count = parsed.rows.length + parsed.problems.length;
-  if (count > MAX_SPAN_FILE_ROWS) throw tooMany(`more than ${MAX_SPAN_FILE_ROWS.toLocaleString("en")}`);
+  if (count > MAX_SPAN_FILE_ROWS) throw tooManySpansError(count, { atLeast: false });
   return parsed;
 }
 
