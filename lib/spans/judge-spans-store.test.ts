@@ -3,6 +3,7 @@
  * pipeline against the stub LLM), and re-deriving a finished run replaces its judge spans with the ones its stored
  * answers give, through the owner's route.
  */
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as rederiveRoute } from "@/app/api/v1/runs/[runId]/judge-spans/route";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
@@ -10,6 +11,7 @@ import type { Actor } from "../auth/actor";
 import { createApiKey } from "../auth/api-keys";
 import { prisma } from "../db/prisma";
 import { createEndpoint } from "../judge/endpoints";
+import type { PipelineDefinition } from "../judge/engine/pipeline";
 import { createRun } from "../judge/runs";
 import { getStorage } from "../storage/storage";
 import { HALLUCINATION_TASK } from "../tasks/hallucination/task";
@@ -18,10 +20,18 @@ import { apiRequest, routeContext } from "../testing/api-request";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { insertEndpoint, insertFinishedRun } from "../testing/raw-rows";
+import { mediaFixtures } from "../testing/media-fixtures";
+import { insertEndpoint, insertFinishedRun, insertProject } from "../testing/raw-rows";
+import { createReadyVideo } from "../testing/ready-video";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { frameTimesFromTimestamps } from "./frame-times";
-import { judgeSpanRows, rederiveRunJudgeSpans, rederiveRunJudgeSpansAs } from "./judge-spans-store";
+import { judgeSpanFailuresOfRun } from "./judge-span-failures";
+import {
+  judgeSpanRows,
+  keepVideoJudgeSpans,
+  rederiveRunJudgeSpans,
+  rederiveRunJudgeSpansAs,
+} from "./judge-spans-store";
 import { insertSpans } from "./span-store";
 
 let stub: StubServer;
@@ -92,6 +102,13 @@ describe("judge spans kept when a video ends", () => {
       "done",
     );
     expect(lines.filter((l) => l.includes(`judge spans of video ${videoIds[1]}`))).toHaveLength(1);
+    // The run keeps the miss, with why, for its page.
+    expect(await judgeSpanFailuresOfRun(prisma, run.id)).toEqual({
+      count: 1,
+      videos: [
+        { videoId: videoIds[1], relativePath: expect.any(String), reason: expect.stringMatching(/cannot be read/) },
+      ],
+    });
   });
 });
 
@@ -253,5 +270,113 @@ describe("judgeSpanRows", () => {
       expect.stringContaining("outside the video"),
       expect.stringContaining("not frame indices"),
     ]);
+  });
+});
+
+describe("two runs closing one video at once", () => {
+  /** A pipeline that says one s1 span on frames 3–4 of every video. */
+  const saysWhere = {
+    task: HALLUCINATION_TASK,
+    judgeSpans: () => [{ label: "s1", startFrame: 3, endFrame: 4 }],
+  } as unknown as PipelineDefinition;
+  const answers = { scores: [], context: { keyFrames: [], clusters: [], frames: [], items: [] }, settings: {} };
+  const noOutputs = { ...answers, outputs: { get: () => undefined } };
+
+  async function twoRunsOnOneVideo() {
+    const projectId = await insertProject(prisma, "One video, two runs", owner.userId);
+    const video = await createReadyVideo(prisma, { projectId, relativePath: "race.mp4", createdById: owner.userId });
+    await getStorage().put(video.storageKey, fs.readFileSync(mediaFixtures().goodMp4));
+    const endpointId = await insertEndpoint(prisma, {
+      projectId,
+      name: "vlm",
+      baseUrl: "http://127.0.0.1:1/v1",
+      model: "m",
+      createdById: owner.userId,
+    });
+    const run = () =>
+      insertFinishedRun(prisma, {
+        projectId,
+        pipeline: "hallucination",
+        endpointId,
+        createdById: owner.userId,
+        endpointSnapshot: {},
+      });
+    return { projectId, videoId: video.id, runIds: [await run(), await run()] };
+  }
+
+  it("both keep their spans: the video's frame times are stored once, whichever run comes first", async () => {
+    const { projectId, videoId, runIds } = await twoRunsOnOneVideo();
+    const deps = { prisma, storage: getStorage() };
+    const kept = await Promise.all(
+      runIds.map((id) => keepVideoJudgeSpans(deps, { id, projectId }, videoId, saysWhere, noOutputs)),
+    );
+    expect(kept).toEqual([
+      { kept: 1, refused: [], unavailable: null },
+      { kept: 1, refused: [], unavailable: null },
+    ]);
+    for (const runId of runIds) expect(await prisma.span.count({ where: { runId, videoId } })).toBe(1);
+    expect(await prisma.videoFrameTimes.count({ where: { videoId } })).toBe(1);
+  });
+});
+
+describe("a video that keeps no judge spans", () => {
+  it("is counted on the run with its reason, and deriving the run's spans again clears what it mends", async () => {
+    const projectId = await insertProject(prisma, "Spans that fail", owner.userId);
+    const readable = await createReadyVideo(prisma, {
+      projectId,
+      relativePath: "a/readable.mp4",
+      createdById: owner.userId,
+    });
+    await getStorage().put(readable.storageKey, fs.readFileSync(mediaFixtures().goodMp4));
+    // No file behind it: its frames cannot be read.
+    const missing = await createReadyVideo(prisma, {
+      projectId,
+      relativePath: "b/missing.mp4",
+      createdById: owner.userId,
+    });
+    const endpointId = await insertEndpoint(prisma, {
+      projectId,
+      name: "vlm",
+      baseUrl: "http://127.0.0.1:1/v1",
+      model: "m",
+      createdById: owner.userId,
+    });
+    const runId = await insertFinishedRun(prisma, {
+      projectId,
+      pipeline: "hallucination",
+      endpointId,
+      createdById: owner.userId,
+      endpointSnapshot: {},
+    });
+    const breaks = {
+      task: HALLUCINATION_TASK,
+      judgeSpans: () => {
+        throw new Error("the spans' answers are malformed");
+      },
+    } as unknown as PipelineDefinition;
+    const deps = { prisma, storage: getStorage() };
+    const answers = {
+      scores: [],
+      context: { keyFrames: [], clusters: [], frames: [], items: [] },
+      settings: {},
+      outputs: { get: () => undefined },
+    };
+    const run = { id: runId, projectId };
+    expect(await keepVideoJudgeSpans(deps, run, readable.id, breaks, answers)).toMatchObject({
+      kept: 0,
+      unavailable: expect.stringContaining("the spans' answers are malformed"),
+    });
+    await keepVideoJudgeSpans(deps, run, missing.id, breaks, answers);
+    expect(await judgeSpanFailuresOfRun(prisma, runId)).toEqual({
+      count: 2,
+      videos: [
+        { videoId: readable.id, relativePath: "a/readable.mp4", reason: expect.stringContaining("malformed") },
+        { videoId: missing.id, relativePath: "b/missing.mp4", reason: expect.stringMatching(/cannot be read/) },
+      ],
+    });
+    // Kept after all (a pipeline that says where): the readable video's failure goes, the missing one's stays.
+    const saysWhere = { task: HALLUCINATION_TASK, judgeSpans: () => [{ label: "s1", startFrame: 3, endFrame: 4 }] };
+    await keepVideoJudgeSpans(deps, run, readable.id, saysWhere as unknown as PipelineDefinition, answers);
+    expect(await judgeSpanFailuresOfRun(prisma, runId)).toMatchObject({ count: 1, videos: [{ videoId: missing.id }] });
   });
 });

@@ -87,7 +87,8 @@ async function timesOf(deps: Deps, videoId: string): Promise<FrameTimes | string
 
 /**
  * Keeps one finished video's judge spans (replacing any the run had for it, so a video judged again keeps one set).
- * Nothing for a pipeline that does not say when. Returns the refused drafts, and why a video got none at all.
+ * Nothing for a pipeline that does not say when. Returns the refused drafts, and why a video got none at all: that
+ * reason is also kept on the run (judge_span_failure, shown on its page) until its spans are kept.
  */
 export async function keepVideoJudgeSpans(
   deps: Deps,
@@ -97,14 +98,34 @@ export async function keepVideoJudgeSpans(
   answers: Omit<JudgeSpanInput, "times">,
 ): Promise<{ kept: number; refused: RefusedJudgeSpan[]; unavailable: string | null }> {
   if (!pipeline.judgeSpans) return { kept: 0, refused: [], unavailable: null };
-  const times = await timesOf(deps, videoId);
-  if (typeof times === "string") return { kept: 0, refused: [], unavailable: times };
-  const { rows, refused } = judgeSpanRows(pipeline, run, videoId, pipeline.judgeSpans({ ...answers, times }), times);
-  const kept = await deps.prisma.$transaction(async (tx) => {
-    await tx.span.deleteMany({ where: { runId: run.id, videoId, authorKind: "judge" } });
-    return insertSpans(tx, rows, judgeAuthorId(run.id));
+  try {
+    const times = await timesOf(deps, videoId);
+    if (typeof times === "string") {
+      await recordJudgeSpanFailure(deps.prisma, run.id, videoId, times);
+      return { kept: 0, refused: [], unavailable: times };
+    }
+    const { rows, refused } = judgeSpanRows(pipeline, run, videoId, pipeline.judgeSpans({ ...answers, times }), times);
+    const kept = await deps.prisma.$transaction(async (tx) => {
+      await tx.span.deleteMany({ where: { runId: run.id, videoId, authorKind: "judge" } });
+      await tx.judgeSpanFailure.deleteMany({ where: { runId: run.id, videoId } });
+      return insertSpans(tx, rows, judgeAuthorId(run.id));
+    });
+    return { kept, refused, unavailable: null };
+  } catch (error) {
+    const reason = `its spans could not be kept: ${error instanceof Error ? error.message : String(error)}`;
+    await recordJudgeSpanFailure(deps.prisma, run.id, videoId, reason);
+    return { kept: 0, refused: [], unavailable: reason };
+  }
+}
+
+/** The run keeps why one of its videos has no judge spans (the latest reason stands). */
+async function recordJudgeSpanFailure(prisma: PrismaClient, runId: string, videoId: string, reason: string) {
+  const kept = reason.slice(0, 2000);
+  await prisma.judgeSpanFailure.upsert({
+    where: { runId_videoId: { runId, videoId } },
+    create: { runId, videoId, reason: kept },
+    update: { reason: kept, createdAt: new Date() },
   });
-  return { kept, refused, unavailable: null };
 }
 
 export interface RederivedJudgeSpans {
@@ -152,6 +173,10 @@ export async function rederiveRunJudgeSpans(deps: Deps, runId: string): Promise<
   result.spans = await deps.prisma.$transaction(
     async (tx) => {
       await tx.span.deleteMany({ where: { runId, authorKind: "judge" } });
+      await tx.judgeSpanFailure.deleteMany({ where: { runId } });
+      await tx.judgeSpanFailure.createMany({
+        data: result.skipped.map(({ videoId, reason }) => ({ runId, videoId, reason })),
+      });
       return insertSpans(tx, rows, judgeAuthorId(runId));
     },
     { timeout: 120_000 },

@@ -43,10 +43,11 @@ export async function videoFrameTimes(
       "unreadable_frames",
       "The video's frames cannot be read from its file, so it cannot hold spans.",
     );
-  await deps.prisma.videoFrameTimes.upsert({
-    where: { videoId: video.id },
-    create: { videoId: video.id, timesS: [...times.timesS], endS: times.endS, variable: times.variable },
-    update: {},
+  // Two first reads at once (two runs closing the video, a page and a run) read the same file: the first row stands
+  // and the other insert is dropped (ON CONFLICT DO NOTHING), never a unique violation.
+  await deps.prisma.videoFrameTimes.createMany({
+    data: [{ videoId: video.id, timesS: [...times.timesS], endS: times.endS, variable: times.variable }],
+    skipDuplicates: true,
   });
   return times;
 }

@@ -290,7 +290,8 @@ async function closeVideo(deps: JudgeDeps, store: JudgeStore, video: VideoRun): 
 
 /**
  * The video's judge spans, kept with the run (lib/spans/judge-spans-store.ts). A video whose spans cannot be made
- * (its file's frames unreadable) keeps its scores: the reason is logged, and the run's spans can be derived again.
+ * (its file's frames unreadable, a failed save) keeps its scores: the reason is kept on the run (its page counts
+ * them) and logged, and the run's spans can be derived again.
  */
 async function keepJudgeSpans(deps: JudgeDeps, video: VideoRun, scores: ScoreRow[]): Promise<void> {
   const { job, loaded, pipeline, context, outputs } = video;

@@ -25,6 +25,8 @@ import { withheldReason } from "@/lib/visibility/withheld";
 import { getProject } from "@/lib/projects/projects";
 import { RederiveJudgeSpans } from "@/components/judge/rederive-judge-spans";
 import { rederiveJudgeSpansAction } from "@/app/(app)/judge-span-actions";
+import { JudgeSpanFailures } from "@/components/judge/judge-span-failures";
+import { judgeSpanFailuresOfRun } from "@/lib/spans/judge-span-failures";
 
 export default async function RunPage({
   params,
@@ -42,12 +44,13 @@ export default async function RunPage({
   const { run, metrics, videos } = overview;
   // A rubric run over items lists its items' values (filter and sort in the search params; a bad one is ignored).
   const itemQuery = rubricItemValuesQuerySchema.safeParse(searchParamsObject(await searchParams));
-  const [promptVersions, ensemble, membership, itemList, project] = await Promise.all([
+  const [promptVersions, ensemble, membership, itemList, project, spanFailures] = await Promise.all([
     runPromptVersions(prisma, actor, runId),
     ensembleRunReport(prisma, actor, runId),
     ensembleMembershipOf(prisma, runId),
     rubricItemValues(prisma, actor, projectId, runId, itemQuery.success ? itemQuery.data : {}),
     getProject(prisma, actor, projectId),
+    judgeSpanFailuresOfRun(prisma, runId),
   ]);
   const runTask = catalogue.findTask(run.pipeline);
   // Every export of the whole run is withheld while the user reviews any of its videos blind (lib/visibility/withheld).
@@ -131,6 +134,7 @@ export default async function RunPage({
           )}
         </section>
       )}
+      <JudgeSpanFailures projectId={projectId} failures={spanFailures} />
       {canRederiveSpans && <RederiveJudgeSpans projectId={projectId} runId={runId} action={rederiveJudgeSpansAction} />}
       <RunMetricsLegend metrics={metrics} />
       <RunVideosTable projectId={projectId} runId={runId} metrics={metrics} videos={videos} />
