@@ -176,7 +176,7 @@ describe("video filters", () => {
     expect(await match({ category: "s3", categoryMin: "5", categoryMax: "6" })).toEqual([]);
   });
 
-  it("read a model's first page from the (projectId, model, path sort key, id) index, not by walking every path", async () => {
+  it("read a model's first page from the (projectId, model, pathSortKey, id) index, not by walking every path", async () => {
     // Whether the planner can, not whether it prefers to on four rows: sequential scans and sorts off.
     const filter = videoFilterSchema(builtInCatalogue()).parse({ model: "Sora" });
     const ctx: FilterContext = { projectId, catalogue: builtInCatalogue(), runId, userId: owner.userId };
@@ -188,7 +188,7 @@ describe("video filters", () => {
       >`EXPLAIN SELECT v."id" ${videoFilterFrom(ctx, filter)} WHERE ${videoFilterWhere(filter, ctx)} ${videoOrderBy("path", "asc")} LIMIT 50`;
     });
     expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(
-      /Index (Only )?Scan using "video_projectId_model_path_sort_key_id_idx"/,
+      /Index (Only )?Scan using "video_projectId_model_pathSortKey_id_idx"/,
     );
   });
 
