@@ -380,3 +380,25 @@ describe("a video that keeps no judge spans", () => {
     expect(await judgeSpanFailuresOfRun(prisma, runId)).toMatchObject({ count: 1, videos: [{ videoId: missing.id }] });
   });
 });
+
+describe("deriving a run's judge spans many times at once", () => {
+  it("eight derives at once leave the spans one derive leaves, and never duplicate a span", async () => {
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2 });
+    for (const id of videoIds) await storeTimes(id);
+    const { runId } = await seedFinishedRun(prisma, owner, projectId, videoIds, {
+      scores: () => [
+        { stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: 7 },
+        { stepId: "dynamic_hallucination", scopeIndex: 1, category: "d2", value: 9 },
+      ],
+      outcome: () => ({ verdict: true, overall: 20 }),
+    });
+    const deps = { prisma, storage: getStorage() };
+    const once = await rederiveRunJudgeSpans(deps, runId);
+    const spans = await judgeSpansOf(runId);
+    expect(spans).toHaveLength(once.spans);
+    expect(once.spans).toBe(4);
+    const derives = await Promise.all(Array.from({ length: 8 }, () => rederiveRunJudgeSpans(deps, runId)));
+    expect(derives.map((d) => d.spans)).toEqual(Array(8).fill(4));
+    expect(await judgeSpansOf(runId)).toEqual(spans);
+  });
+});

@@ -3,8 +3,9 @@
  * go when the run goes). The engine keeps each video's when the video ends (judgeVideo's close), from the answers it
  * has in hand; re-deriving a finished run reads its stored answers and replaces every judge span of the run in one
  * transaction, so a run finished before its pipeline said when gets its spans, and deriving twice gives the same rows.
+ * Both hold the run's advisory lock while they replace its spans, so derives and closes at once take turns.
  */
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
@@ -105,17 +106,29 @@ export async function keepVideoJudgeSpans(
       return { kept: 0, refused: [], unavailable: times };
     }
     const { rows, refused } = judgeSpanRows(pipeline, run, videoId, pipeline.judgeSpans({ ...answers, times }), times);
-    const kept = await deps.prisma.$transaction(async (tx) => {
-      await tx.span.deleteMany({ where: { runId: run.id, videoId, authorKind: "judge" } });
-      await tx.judgeSpanFailure.deleteMany({ where: { runId: run.id, videoId } });
-      return insertSpans(tx, rows, judgeAuthorId(run.id));
-    });
+    const kept = await deps.prisma.$transaction(
+      async (tx) => {
+        await lockRunJudgeSpans(tx, run.id);
+        await tx.span.deleteMany({ where: { runId: run.id, videoId, authorKind: "judge" } });
+        await tx.judgeSpanFailure.deleteMany({ where: { runId: run.id, videoId } });
+        return insertSpans(tx, rows, judgeAuthorId(run.id));
+      },
+      { timeout: 120_000 },
+    );
     return { kept, refused, unavailable: null };
   } catch (error) {
     const reason = `its spans could not be kept: ${error instanceof Error ? error.message : String(error)}`;
     await recordJudgeSpanFailure(deps.prisma, run.id, videoId, reason);
     return { kept: 0, refused: [], unavailable: reason };
   }
+}
+
+/**
+ * Holds the run's judge spans until the transaction ends: a derive and each video's close delete then insert, and
+ * two of them at once would each delete only what was committed before it began and both insert (a span twice).
+ */
+async function lockRunJudgeSpans(tx: Prisma.TransactionClient, runId: string) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`judge_spans:${runId}`}))`;
 }
 
 /** The run keeps why one of its videos has no judge spans (the latest reason stands). */
@@ -172,6 +185,7 @@ export async function rederiveRunJudgeSpans(deps: Deps, runId: string): Promise<
   }
   result.spans = await deps.prisma.$transaction(
     async (tx) => {
+      await lockRunJudgeSpans(tx, runId);
       await tx.span.deleteMany({ where: { runId, authorKind: "judge" } });
       await tx.judgeSpanFailure.deleteMany({ where: { runId } });
       await tx.judgeSpanFailure.createMany({
