@@ -165,4 +165,40 @@ describe("gold spans", () => {
     ).rejects.toMatchObject({ status: 403 });
     await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
   });
+
+  it("neither shows nor changes a gold span of a video the owner reviews blind, not even through a stale version's 409", async () => {
+    const gold = await createGoldSpan(
+      deps,
+      owner,
+      videos[1]!,
+      { task: "hallucination", label: "s1", startFrame: 2, endFrame: 6, note: "gold note" },
+      catalogue,
+    );
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "Blind again",
+      filter: {},
+      scope: "verdict",
+      blind: true,
+      videoIds: [videos[1]!.id],
+    });
+    await nextItem(prisma, owner, queue.id);
+    const refusals = [
+      await updateSpan(deps, owner, gold.id, { expectedVersion: 7, endFrame: 8 }, catalogue).catch((e: unknown) => e),
+      await updateSpan(deps, owner, gold.id, { expectedVersion: 1, endFrame: 8 }, catalogue).catch((e: unknown) => e),
+      await withdrawSpan(deps, owner, gold.id, 7).catch((e: unknown) => e),
+      await withdrawSpan(deps, owner, gold.id, 1).catch((e: unknown) => e),
+    ];
+    for (const refusal of refusals) {
+      expect(refusal).not.toBeInstanceOf(SpanConflictError);
+      expect(refusal).toMatchObject({ status: 404, message: "No such span of yours." });
+      expect(JSON.stringify((refusal as { details?: unknown }).details ?? null)).not.toContain("gold note");
+    }
+    expect(await prisma.span.findUniqueOrThrow({ where: { id: gold.id } })).toMatchObject({
+      version: 1,
+      endFrame: 6,
+      withdrawn: false,
+    });
+    await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
+    expect((await updateSpan(deps, owner, gold.id, { expectedVersion: 1, endFrame: 8 }, catalogue)).version).toBe(2);
+  });
 });

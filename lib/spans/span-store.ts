@@ -9,6 +9,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
 import type { ObjectStorage } from "../storage/object-storage";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
+import { isBlindFor } from "../visibility/judge-visibility";
 import type { FrameTimes } from "./frame-times";
 import { projectSpanLabels, type SpanLabel, spanLabelsFor } from "./span-labels";
 import type { BoxKeyframe, SpanAuthorKind, SpanFields, SpanRecord } from "./span-types";
@@ -162,7 +163,11 @@ export async function createOneSpan(
   return spanRecord(row);
 }
 
-/** The caller's own span (gold spans: an adjudicator's), or a 404 that says nothing of anyone else's. */
+/**
+ * The caller's own span (gold spans: an adjudicator's), or a 404 that says nothing of anyone else's. A gold span of a
+ * video the caller reviews blind is hidden from them as the video's other spans are (the same 404 its GET gives),
+ * before any version is compared: a stale version's 409 would carry the span.
+ */
 async function ownSpan(prisma: PrismaClient, actor: Actor, spanId: string): Promise<Span> {
   const span = await prisma.span.findUnique({ where: { id: spanId } });
   const missing = new NotFoundError("No such span of yours.");
@@ -174,6 +179,7 @@ async function ownSpan(prisma: PrismaClient, actor: Actor, spanId: string): Prom
   } catch (error) {
     throw error instanceof NotFoundError ? missing : error;
   }
+  if (span.authorKind === "gold" && (await isBlindFor(prisma, actor.userId, span.videoId))) throw missing;
   return span;
 }
 
