@@ -56,6 +56,30 @@ describe("runs", () => {
     expect(own.videos).toBe(1);
   });
 
+  it("take a list of 40,000 video ids, more than the database's parameters per statement: a run, or the unknown ids refused", async () => {
+    const owner = await makeUser();
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1 });
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
+    });
+    const deps = { prisma, queue: noQueue, pipelines: builtInCatalogue().pipelines };
+    const manyTimes = Array.from({ length: 40_000 }, (_, i) => videoIds[i % 2]!);
+    const run = await createRun(deps, owner, projectId, {
+      pipeline: "hallucination",
+      endpointId: endpoint.id,
+      videoIds: manyTimes,
+    });
+    expect(run.videos).toBe(2);
+    const unknown = Array.from({ length: 40_000 }, (_, i) => (i === 0 ? videoIds[0]! : `missing-${i}`));
+    const refused = createRun(deps, owner, projectId, {
+      pipeline: "hallucination",
+      endpointId: endpoint.id,
+      videoIds: unknown,
+    });
+    await expect(refused).rejects.toBeInstanceOf(ValidationError);
+    await expect(refused).rejects.toThrow(/not in the project.*missing-1, /);
+  });
+
   it("refuse videos without key frames or outside the project, and non-owners", async () => {
     const owner = await makeUser();
     const reviewer = await makeUser();

@@ -233,15 +233,12 @@ async function runVideosFor(
 ) {
   const requirement = pipeline.frames?.(settings) ?? { mode: "key_frames" as const };
   const where: Prisma.VideoWhereInput = { projectId };
-  if (input.videoIds) where.id = { in: input.videoIds };
   if (input.dimension) where.dimensions = { has: input.dimension };
-  if (items)
-    where.id = {
-      in: [...new Set(items.included.map((item) => item.videoId))].filter(
-        (id) => !input.videoIds || input.videoIds.includes(id),
-      ),
-    };
-  const { candidates, doomed } = await candidateVideos(prisma, projectId, where, requirement);
+  const named = input.videoIds ? new Set(input.videoIds) : null;
+  const ids = items
+    ? [...new Set(items.included.map((item) => item.videoId))].filter((id) => !named || named.has(id))
+    : named && [...named];
+  const { candidates, doomed } = await candidateVideos(prisma, projectId, where, ids, requirement);
   // Named in videoIds (found holds only those then): refused rather than left out unseen.
   if (input.videoIds && doomed.length > 0) {
     const paths = doomed.map((video) => video.relativePath);
@@ -257,9 +254,9 @@ async function runVideosFor(
       : requirement.mode === "key_frames"
         ? "key frames"
         : "frames";
-  if (input.videoIds && !items) {
+  if (named && !items) {
     const found = new Set(videos.map((v) => v.id));
-    const missing = input.videoIds.filter((id) => !found.has(id));
+    const missing = [...named].filter((id) => !found.has(id));
     if (missing.length)
       throw new ValidationError(
         `These videos are not in the project or have no ${needs} yet: ${someNamed(missing, 10)}.`,
@@ -286,39 +283,32 @@ async function runVideosFor(
   return { videos, withoutFrames, doomed };
 }
 
-/** The videos in scope with the frame sets the requirement accepts, but those a deletion is removing (`doomed`). */
+/**
+ * Ids per query of the videos a run names: a statement takes at most 32,767 parameters, and a run (or its manifest)
+ * may name 100,000 videos.
+ */
+const VIDEO_IDS_PER_QUERY = 10_000;
+
+/**
+ * The videos in scope (of `ids` when given) with the frame sets the requirement accepts, but those a deletion is
+ * removing (`doomed`); in path order.
+ */
 async function candidateVideos(
   prisma: PrismaClient,
   projectId: string,
   where: Prisma.VideoWhereInput,
+  ids: readonly string[] | null,
   requirement: FrameRequirement,
 ) {
-  const frameSetWhere =
-    requirement.mode === "uniform" ? FRAME_SET_WHERE.uniform(requirement.count) : FRAME_SET_WHERE[requirement.mode];
+  const found: Awaited<ReturnType<typeof videosWithFrameSets>> = [];
+  if (ids === null) found.push(...(await videosWithFrameSets(prisma, where, requirement)));
+  for (let start = 0; ids !== null && start < ids.length; start += VIDEO_IDS_PER_QUERY) {
+    const chunk = ids.slice(start, start + VIDEO_IDS_PER_QUERY);
+    found.push(...(await videosWithFrameSets(prisma, { ...where, id: { in: chunk } }, requirement)));
+  }
+  if (ids !== null && ids.length > VIDEO_IDS_PER_QUERY)
+    found.sort((a, b) => (a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0));
   const accepts = requirement.mode === "uniform" ? requirement.accepts : undefined;
-  const found = await prisma.video.findMany({
-    where,
-    orderBy: { relativePath: "asc" },
-    select: {
-      id: true,
-      relativePath: true,
-      width: true,
-      height: true,
-      // A requirement that accepts only some sets (frames of a planned size) looks at every candidate, newest first,
-      // and at each one's first frame. Without one no frame is read: Prisma reads every frame of the sets to keep the
-      // first (a run of 800 videos with key frames read 7,200 rows it did not use), and `take: 0` reads none.
-      frameSets: {
-        where: frameSetWhere,
-        orderBy: { createdAt: "desc" },
-        ...(accepts ? {} : { take: 1 }),
-        select: {
-          id: true,
-          parameters: true,
-          frames: { orderBy: { index: "asc" }, take: accepts ? 1 : 0, select: { width: true, height: true } },
-        },
-      },
-    },
-  });
   // A large deletion removes its videos a batch at a time, as a worker's job: those it has yet to remove stay out.
   const beingDeleted = await videosBeingDeleted(prisma, projectId);
   const doomed = found.filter((video) => beingDeleted.has(video.id));
@@ -342,6 +332,36 @@ async function candidateVideos(
         : video.frameSets,
     }));
   return { candidates, doomed };
+}
+
+/** The videos a query finds, each with the frame sets the requirement accepts (newest first). */
+function videosWithFrameSets(prisma: PrismaClient, where: Prisma.VideoWhereInput, requirement: FrameRequirement) {
+  const frameSetWhere =
+    requirement.mode === "uniform" ? FRAME_SET_WHERE.uniform(requirement.count) : FRAME_SET_WHERE[requirement.mode];
+  const accepts = requirement.mode === "uniform" ? requirement.accepts : undefined;
+  return prisma.video.findMany({
+    where,
+    orderBy: { relativePath: "asc" },
+    select: {
+      id: true,
+      relativePath: true,
+      width: true,
+      height: true,
+      // A requirement that accepts only some sets (frames of a planned size) looks at every candidate, newest first,
+      // and at each one's first frame. Without one no frame is read: Prisma reads every frame of the sets to keep the
+      // first (a run of 800 videos with key frames read 7,200 rows it did not use), and `take: 0` reads none.
+      frameSets: {
+        where: frameSetWhere,
+        orderBy: { createdAt: "desc" },
+        ...(accepts ? {} : { take: 1 }),
+        select: {
+          id: true,
+          parameters: true,
+          frames: { orderBy: { index: "asc" }, take: accepts ? 1 : 0, select: { width: true, height: true } },
+        },
+      },
+    },
+  });
 }
 
 /**
