@@ -38,6 +38,8 @@ function status(overrides: Partial<RunCostStatus>): RunCostStatus {
     costUsdAtLeast: 0.015,
     budgetUsd: null,
     stopReason: null,
+    callsInFlightAtStop: null,
+    ensemble: null,
     estimate,
     ...overrides,
   };
@@ -72,8 +74,12 @@ describe("a run's cost on its page", () => {
   });
 
   it("says a run its budget stopped is stopped, and resumes it only with a budget above its spend", async () => {
-    const posted = renderWith(status({ status: "cancelled", stopReason: "budget", budgetUsd: 0.01 }));
-    expect((await screen.findByTestId("run-budget-stopped")).textContent).toContain("stopped: budget reached");
+    const posted = renderWith(
+      status({ status: "cancelled", stopReason: "budget", budgetUsd: 0.01, callsInFlightAtStop: 2 }),
+    );
+    const stopped = (await screen.findByTestId("run-budget-stopped")).textContent;
+    expect(stopped).toContain("stopped: budget reached");
+    expect(stopped).toContain("at most the 2 calls in flight then spent past it");
     const input = screen.getByTestId("run-resume-budget");
     const button = screen.getByTestId("run-resume") as HTMLButtonElement;
     fireEvent.change(input, { target: { value: "0.01" } });

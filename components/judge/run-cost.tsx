@@ -14,6 +14,8 @@ import { RunEstimateSummary, type RunEstimateData } from "./run-estimate";
 export interface RunCostStatus extends RunStatus {
   budgetUsd: number | null;
   stopReason: string | null;
+  callsInFlightAtStop: number | null;
+  ensemble: unknown;
   estimate: RunEstimateData | null;
 }
 
@@ -40,12 +42,16 @@ export function RunCost({ runId, canManage }: { runId: string; canManage: boolea
     <section className="flex flex-col gap-2 text-sm" data-testid="run-cost">
       {stopped && (
         <p role="status" className="font-medium text-amber-800" data-testid="run-budget-stopped">
-          stopped: budget reached ({costLabel(s)} of {formatCost(s.budgetUsd)})
+          stopped: budget reached ({costLabel(s)} of {formatCost(s.budgetUsd)}
+          {s.ensemble ? " for each member" : ""})
+          {s.callsInFlightAtStop !== null &&
+            `: no call started after it; at most the ${s.callsInFlightAtStop} calls in flight then spent past it`}
         </p>
       )}
       {s.budgetUsd !== null && !stopped && (
         <p className="text-xs text-slate-600" data-testid="run-budget">
-          Budget {formatCost(s.budgetUsd)}: {costLabel(s)} spent.
+          Budget {formatCost(s.budgetUsd)}
+          {s.ensemble ? " for each member" : ""}: {costLabel(s)} spent.
         </p>
       )}
       {stopped && canManage && <ResumeForm runId={runId} spentUsd={s.costUsdAtLeast} />}

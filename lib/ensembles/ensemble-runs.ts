@@ -108,6 +108,8 @@ export async function createEnsembleRun(
           batchMode: first.batchMode,
           createdById: actor.userId,
           ensemble: settings,
+          // Each member's: the run stops with the first member its budget stops (lib/judge/run-budget.ts).
+          budgetUsd: input.budgetUsd ?? null,
           // After its members': the latest run of the pipeline (every page's default) is the ensemble, not a sample.
           createdAt: new Date(Math.max(lastCreated + 1, Date.now())),
           videos: {

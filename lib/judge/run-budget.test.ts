@@ -7,6 +7,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ConflictError, ValidationError } from "../errors";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
+import { EndpointLimiter } from "./endpoint-limiter";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
@@ -26,6 +27,20 @@ beforeAll(async () => {
 afterAll(async () => stub?.close());
 
 const queue = () => inlineJudgeQueue(testJudgeDeps());
+/** Workers' calls to one endpoint share its concurrency limit: one limiter per endpoint, as a worker's. */
+const sharedLimiterQueue = () => {
+  const limiters = new Map<string, EndpointLimiter>();
+  return inlineJudgeQueue(
+    testJudgeDeps({
+      limiterFor: (endpoint) => {
+        let limiter = limiters.get(endpoint.id);
+        if (!limiter)
+          limiters.set(endpoint.id, (limiter = new EndpointLimiter({ ...endpoint, requestsPerMinute: null })));
+        return limiter;
+      },
+    }),
+  );
+};
 const deps = () => ({ prisma, queue: queue(), pipelines: builtInCatalogue().pipelines });
 const parse = (body: unknown) => createRunSchema(builtInCatalogue()).parse(body);
 
@@ -74,6 +89,51 @@ describe("a run's budget", () => {
     await expect(resumeRun({ prisma, queue: queue() }, owner, run.id, { budgetUsd: null })).rejects.toThrow(
       ConflictError,
     );
+  }, 120_000);
+
+  it("bounds an ensemble's spend: no call is sent once its budget is reached, however many wait for the endpoint", async () => {
+    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 4 });
+    const concurrency = 2;
+    const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL, "stub-vision", {
+      pricePer1kInput: 1,
+      pricePer1kOutput: 0,
+      maxConcurrency: concurrency,
+    });
+    // Answers take a while: every step of the videos is ready at once and waits for one of the two slots.
+    stub.addFault({ fault: { kind: "latency", ms: 50 }, times: 1000 });
+    const body = { pipeline: "hallucination", endpointId: endpoint.id };
+    const dry = (await dryRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))) as {
+      estimate: RunEstimate;
+    };
+    // Each sample's budget holds about 3 of its calls.
+    const budget = (dry.estimate.costUsd! / dry.estimate.calls) * 3;
+    const before = stub.requests.length;
+    const samples = { kind: "samples", samples: 3, temperature: 0.7 };
+    const run = (await createRun(
+      { prisma, queue: sharedLimiterQueue(), pipelines: builtInCatalogue().pipelines },
+      owner,
+      projectId,
+      parse({ ...body, budgetUsd: budget, ensemble: samples }),
+    )) as { id: string; members: string[] };
+    const received = stub.requests.length - before;
+
+    const members = await prisma.judgeRun.findMany({
+      where: { id: { in: run.members } },
+      select: { id: true, status: true, stopReason: true, committedUsd: true, callsInFlightAtStop: true },
+    });
+    const calls = await prisma.llmCall.findMany({ where: { runId: { in: run.members } }, select: { costUsd: true } });
+    // The most calls a sample's budget holds: as many as fit were each the cheapest call made.
+    const allowed = Math.floor(budget / Math.min(...calls.map((call) => call.costUsd)));
+    expect(received).toBe(calls.length);
+    expect(received).toBeLessThanOrEqual(run.members.length * allowed + concurrency);
+    expect(received).toBeLessThan(run.members.length * dry.estimate.calls);
+    for (const member of members) {
+      expect(member).toMatchObject({ status: "cancelled", stopReason: "budget" });
+      expect(member.callsInFlightAtStop).toBeLessThanOrEqual(concurrency);
+    }
+    const status = await getRunStatus(prisma, owner, members[0]!.id);
+    expect(status.steps.cancelled).toBeGreaterThan(0);
+    expect(status.steps.running).toBe(0);
   }, 120_000);
 
   it("refuses to resume a run a member cancelled", async () => {

@@ -503,9 +503,13 @@ export async function getRunStatus(prisma: PrismaClient, actor: Actor, runId: st
       : null,
     endpoint: run.endpoint,
     settings: run.settings,
-    /** The run's budget, why it stopped ("budget": resumable with a higher one), and its cost estimate at start. */
+    /**
+     * The run's budget (an ensemble's: each member's), why it stopped ("budget": resumable with a higher one), the
+     * calls in flight when its budget stopped it (the most that may have spent past it), and its cost estimate at start.
+     */
     budgetUsd: run.budgetUsd,
     stopReason: run.stopReason,
+    callsInFlightAtStop: run.callsInFlightAtStop,
     estimate: run.estimate ?? null,
     createdAt: run.createdAt,
     startedAt: run.startedAt,

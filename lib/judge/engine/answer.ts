@@ -7,9 +7,11 @@ import { attemptError, LlmError, type ChatRequest, type ChatResult } from "../ll
 import { stepErrorMessage } from "../step-errors";
 import { callCostUsd, estimatedPromptTokens } from "../lost-calls";
 import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer } from "../batch/batch-requests";
+import { reserveCallCost, settleCallCost, stopForBudget } from "../run-budget";
 import { promptShapeOf, requestBodyBytes } from "../call-record";
 import type { BatchFrames, CallRecord } from "./build-request";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";
+import { runWatch } from "./run-watch";
 import type { CachedAnswer, CallRow, JudgeStore } from "./step-store";
 
 export type Answer = ChatResult & { fromCache: boolean };
@@ -114,8 +116,11 @@ function cachedAnswered(cached: CachedAnswer, callBase: CallBase): Answered {
  * outcome of the last, the attempts after the first and the whole time they took.
  */
 export interface EndpointCall {
-  /** One attempt, under the endpoint's limiter; throws the database's error when the call could not be recorded. */
-  attempt(): Promise<{ ok: true; result: ChatResult } | { ok: false; error: LlmError }>;
+  /**
+   * One attempt, under the endpoint's limiter; throws the database's error when the call could not be recorded.
+   * `notSent`: the run's budget refused the request's first attempt, which did not go out; its call row is gone.
+   */
+  attempt(): Promise<{ ok: true; result: ChatResult } | { ok: false; error: LlmError; notSent?: true }>;
   /** The failed attempt is sent again after `delayMs`. */
   retrying(error: LlmError, delayMs: number): void;
   answered(result: ChatResult): Answered;
@@ -134,6 +139,7 @@ function endpointCall(
   const limiter = deps.limiterFor(endpoint);
   const bytesSent = requestBodyBytes(full);
   const sent = sentCall(store, endpoint, full, record, { ...callBase, bytesSent });
+  const budget = callBudget(deps, record.runId, endpoint, sent.estimateUsd);
   const started = Date.now();
   let lastStatus: number | null = null;
   let retries = 0;
@@ -155,6 +161,8 @@ function endpointCall(
         const result = await limiter.run(
           async () => {
             await sent.record();
+            // With its slot, right before it goes out: a call its run's budget no longer holds is not sent.
+            if (!(await budget.reserve())) throw BUDGET_REFUSED;
             // A retry sends a clip URL of its own: the failed attempt's may have been fetched (it serves once).
             const request = retries > 0 && full.video?.renew ? { ...full, video: full.video.renew() } : full;
             return client.complete(request, { timeoutMs: endpoint.timeoutSeconds * 1000 });
@@ -162,11 +170,20 @@ function endpointCall(
           // Its failure is the task's: the task awaits the same write and fails the step with it.
           () => void sent.record().catch(() => {}),
         );
+        await budget.settle(
+          result.usageKnown !== false ? callCostUsd(endpoint, result.promptTokens, result.completionTokens) : null,
+        );
         return { ok: true, result };
       } catch (error) {
+        await budget.settle(0);
         const notRecorded = sent.notRecorded();
         if (notRecorded) throw notRecorded.error;
-        return { ok: false, error: attemptError(error) };
+        if (error === BUDGET_REFUSED && retries === 0) {
+          // Never sent: no call to show. Its "sent" row is written (the task awaited it) and goes.
+          await deps.prisma.llmCall.deleteMany({ where: { id: sent.id, status: "sent" } });
+          return { ok: false, error: notSentError(), notSent: true };
+        }
+        return { ok: false, error: error === BUDGET_REFUSED ? notSentError() : attemptError(error) };
       }
     },
     retrying(error, delayMs) {
@@ -211,6 +228,44 @@ function endpointCall(
   };
 }
 
+/** Thrown inside the limiter's task when the run's budget refuses the call. */
+const BUDGET_REFUSED = new Error("budget refused");
+
+const notSentError = () =>
+  new LlmError("cancelled", "Not sent: the run's budget was reached, or the run was cancelled.");
+
+/**
+ * A call's hold on its run's budget (lib/judge/run-budget.ts): reserved at its estimate right before each attempt is
+ * sent, settled after it. A run without a budget, or an endpoint without prices, reserves nothing.
+ */
+function callBudget(deps: JudgeDeps, runId: string, endpoint: EndpointConfig, estimateUsd: number) {
+  const priced = endpoint.pricePer1kInput !== null || endpoint.pricePer1kOutput !== null;
+  let held = false;
+  return {
+    /** False when the call must not be sent: the run stops for its budget (or was cancelled). */
+    async reserve(): Promise<boolean> {
+      if (!priced) return true;
+      const watch = runWatch(deps, runId);
+      if (!(await watch.budgeted())) return true;
+      if (await reserveCallCost(deps.prisma, runId, estimateUsd)) return (held = true);
+      await stopForBudget(deps.prisma, runId);
+      watch.lookAgain();
+      return false;
+    },
+    /**
+     * Replaces the reservation by the attempt's cost (0 for a failed attempt: stored so too); a cost unknown (an
+     * answer without usage) keeps the estimate. A settlement the database missed leaves the estimate reserved.
+     */
+    async settle(costUsd: number | null): Promise<void> {
+      if (!held) return;
+      held = false;
+      await settleCallCost(deps.prisma, runId, { reservedUsd: estimateUsd, costUsd: costUsd ?? estimateUsd }).catch(
+        (error: unknown) => (deps.log ?? console.error)(`settling a call of run ${runId} failed: ${String(error)}`),
+      );
+    },
+  };
+}
+
 /**
  * The call's "sent" row, with tokens and cost estimated from the request, written before its request goes out:
  * a worker that dies before the answer is stored leaves it to be counted as lost (lib/judge/lost-calls.ts). Its
@@ -247,6 +302,8 @@ function sentCall(
   let notRecorded: { error: unknown } | null = null;
   return {
     id,
+    /** The call's cost estimated from its request, which its run's budget reserves. */
+    estimateUsd: row.costUsd,
     stored: () => stored,
     notRecorded: () => notRecorded,
     async record() {

@@ -126,7 +126,8 @@ async function storeStepEnd(
     };
     written = await store.finishStep(finish);
   }
-  if (!written) return work.closedByCancel(row);
+  // A step ended cancelled (the run stopped while it waited for its call) has the video look at the run again at once.
+  if (!written || finish.status === "cancelled") return work.closedByCancel(row);
   if (finish.status === "done") {
     // As the database keeps it: steps after this one render the same prompt in this pass as in any later one.
     row.output = asStoredJson(finish.output) as Prisma.JsonValue;

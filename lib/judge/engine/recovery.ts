@@ -101,6 +101,8 @@ export async function recover(
       got = opened;
     } else {
       const tried = await call.attempt();
+      // Refused by the run's budget before it went out: no call row, the step ends cancelled.
+      if (!tried.ok && tried.notSent) throw tried.error;
       attempts++;
       if (tried.ok) got = call.answered(tried.result);
       else {

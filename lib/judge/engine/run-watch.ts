@@ -14,6 +14,11 @@ const ENDPOINT_MAX_AGE_MS = 2000;
 interface RunView {
   usedAt: number;
   status: { at: number; cancelled: boolean; reading: Promise<boolean> | null };
+  /**
+   * Whether the run has a budget, read once: a run gets one only when it is created (a resume may take it away,
+   * and a reservation then passes).
+   */
+  budgeted: Promise<boolean> | null;
   /** By endpoint id ('' for the run's own endpoint). */
   endpoints: Map<string, { at: number; config: Promise<EndpointConfig> }>;
 }
@@ -36,7 +41,12 @@ export function runWatch(deps: Pick<JudgeDeps, "prisma" | "endpointConfig">, run
     for (const [id, old] of views) if (now - old.usedAt > 10 * 60_000) views.delete(id);
     views.set(
       runId,
-      (view = { usedAt: now, status: { at: 0, cancelled: false, reading: null }, endpoints: new Map() }),
+      (view = {
+        usedAt: now,
+        status: { at: 0, cancelled: false, reading: null },
+        budgeted: null,
+        endpoints: new Map(),
+      }),
     );
   }
   view.usedAt = now;
@@ -63,6 +73,14 @@ export function runWatch(deps: Pick<JudgeDeps, "prisma" | "endpointConfig">, run
         })
         .finally(() => (v.status.reading = null));
       return v.status.reading;
+    },
+    /** Whether the run's calls reserve their cost against a budget before they are sent (lib/judge/run-budget.ts). */
+    budgeted(): Promise<boolean> {
+      v.budgeted ??= deps.prisma.judgeRun
+        .findUnique({ where: { id: runId }, select: { budgetUsd: true } })
+        .then((run) => run !== null && run.budgetUsd !== null);
+      v.budgeted.catch(() => (v.budgeted = null));
+      return v.budgeted;
     },
     /** The run's endpoint, or another endpoint of its project that a step calls. */
     endpoint(endpointId?: string): Promise<EndpointConfig> {
