@@ -274,6 +274,48 @@ describe("bad span files", () => {
     ]);
   });
 
+  it("refuses an escaped NUL in any text of a JSONL or Label Studio file with a 400 naming the row and field", async () => {
+    const spansBefore = await prisma.span.count({ where: { projectId } });
+    const jsonl = [
+      '{"video":"clip-a.mp4","label":"hand","start_frame":0,"end_frame":1,"note":"fine"}',
+      '{"video":"clip-a.mp4","label":"hand","start_frame":0,"end_frame":1,"note":"a\\u0000b"}',
+      '{"video":"clip-a.mp4","label":"hand","start_frame":0,"end_frame":1,"annotator":"\\u0000"}',
+    ].join("\n");
+    expect(jsonl).not.toContain("\u0000");
+    const error = await importFile("nul.jsonl", jsonl).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400 });
+    expect((error as { details: { problems: unknown[] } }).details.problems).toEqual([
+      { row: 2, where: "line 2", message: "note: must not contain NUL bytes (U+0000)." },
+      { row: 3, where: "line 3", message: "annotator: must not contain NUL bytes (U+0000)." },
+    ]);
+    const ls = JSON.stringify([
+      {
+        data: { video: "clip-a.mp4" },
+        annotations: [
+          {
+            result: [
+              {
+                type: "timelinelabels",
+                value: { ranges: [{ start: 1, end: 2 }], timelinelabels: ["hand"] },
+                meta: { text: ["x\u0000"] },
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+    const dry = await importFile("nul.json", ls, { format: "label_studio_spans", dryRun: true });
+    expect(dry.plan.problems).toEqual([
+      {
+        row: 1,
+        where: "task 1, annotation 1, result 1",
+        message: "meta.text: must not contain NUL bytes (U+0000).",
+      },
+    ]);
+    await expect(importFile("nul.json", ls, { format: "label_studio_spans" })).rejects.toMatchObject({ status: 400 });
+    expect(await prisma.span.count({ where: { projectId } })).toBe(spansBefore);
+  });
+
   it("refuses a Label Studio file for other videos, naming each result", async () => {
     const error = await importFile("ls.json", JSON.stringify(labelStudioExport("someone-elses.mp4")), {
       format: "label_studio_spans",

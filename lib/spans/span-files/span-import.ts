@@ -13,7 +13,7 @@ import { labelSetReviewerId } from "../../label-sets/label-set-reviewer";
 import { requireFreeName, sha256Of } from "../../label-sets/label-sets";
 import type { ObjectStorage } from "../../storage/object-storage";
 import type { TaskDeclaration } from "../../task-modules/task-declaration";
-import { rejectNulBytesInFile } from "../../validation/nul-bytes";
+import { hasNulByte, NUL_BYTE_MESSAGE, rejectNulBytesInFile } from "../../validation/nul-bytes";
 import type { FrameTimes } from "../frame-times";
 import { projectSpanLabels, type SpanLabel, spanLabelsFor } from "../span-labels";
 import { insertSpans, type NewSpan } from "../span-store";
@@ -56,6 +56,49 @@ export class SpanFileError extends AppError {
   }
 }
 
+/** A row's text fields, as each format names them in its file. */
+const TEXT_FIELDS: Record<SpanFileFormat, readonly (readonly [keyof SpanFileRow, string])[]> = {
+  spans: [
+    ["video", "video"],
+    ["label", "label"],
+    ["task", "task"],
+    ["annotator", "annotator"],
+    ["note", "note"],
+  ],
+  label_studio_spans: [
+    ["video", "data.video"],
+    ["label", "label"],
+    ["annotator", "annotator"],
+    ["note", "meta.text"],
+  ],
+};
+
+/**
+ * Moves the rows with a NUL in any text field to the problems, naming the field. The raw file was checked for NUL
+ * bytes, but JSON decodes `\u0000` into one after that check, and PostgreSQL text cannot hold it.
+ */
+function withoutNulRows(parsed: ParsedSpanFile, format: SpanFileFormat): ParsedSpanFile {
+  const rows: SpanFileRow[] = [];
+  const problems = [...parsed.problems];
+  const listed = new Set<string>();
+  for (const row of parsed.rows) {
+    const field = TEXT_FIELDS[format].find(([key]) => {
+      const value = row[key];
+      return typeof value === "string" && hasNulByte(value);
+    });
+    if (!field) {
+      rows.push(row);
+      continue;
+    }
+    const message = `${field[1]}: ${NUL_BYTE_MESSAGE}.`;
+    // A Label Studio result of several labels is several rows of one place: it is listed once.
+    if (listed.has(`${row.row}\u0001${message}`)) continue;
+    listed.add(`${row.row}\u0001${message}`);
+    problems.push({ row: row.row, where: row.where, message });
+  }
+  return { rows, problems };
+}
+
 /** The file read as UTF-8 and parsed; more rows than MAX_SPAN_FILE_ROWS is a 413 naming the limit. */
 export function readSpanFile(input: Pick<SpanImportInput, "file" | "fileName" | "format">): ParsedSpanFile {
   let text: string;
@@ -75,7 +118,7 @@ export function readSpanFile(input: Pick<SpanImportInput, "file" | "fileName" | 
   const parsed = input.format === "spans" ? parseSpanTable(text, input.fileName) : parseLabelStudioSpans(text);
   const count = parsed.rows.length + parsed.problems.length;
   if (count > MAX_SPAN_FILE_ROWS) throw tooManySpansError(count, { atLeast: false });
-  return parsed;
+  return withoutNulRows(parsed, input.format);
 }
 
 interface ImportContext {
