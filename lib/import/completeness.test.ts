@@ -143,6 +143,34 @@ describe("completenessReport", () => {
     ]);
   });
 
+  it("lists a generator's partly present prompts before its wholly missing ones, so a half-there prompt shows on the first page", () => {
+    // Diversity: 20 samples a prompt. genA holds 5 of "c prompt" (0–4) and nothing of "a prompt" or "b prompt";
+    // genB holds nothing. In prompt order alone genA's first 20 missing would all be "a prompt"'s.
+    const promptIndex = buildPromptIndex(
+      ["a prompt", "b prompt", "c prompt"].map((prompt) => ({ prompt, dimensions: ["Diversity"] })),
+    );
+    const videos = videosFrom(
+      [0, 1, 2, 3, 4].map((i) => `genA/Diversity/c prompt-${i}.mp4`).concat(["genB/Diversity/b prompt-0.mp4"]),
+      promptIndex,
+    ).map((video) => (video.relativePath.startsWith("genB/") ? { ...video, sampleIndex: 25 } : video));
+    const [diversity] = completenessReport({ promptIndex, videos }).dimensions;
+    const listed = diversity!.missing.map((sample) => `${sample.model} ${sample.prompt}#${sample.sampleIndex}`);
+    const samples = (model: string, prompt: string, from: number) =>
+      Array.from({ length: 20 - from }, (_, i) => `${model} ${prompt}#${from + i}`);
+    expect(listed).toEqual([
+      ...samples("genA", "c prompt", 5),
+      ...samples("genA", "a prompt", 0),
+      ...samples("genA", "b prompt", 0),
+      ...samples("genB", "a prompt", 0),
+      ...samples("genB", "b prompt", 0),
+      ...samples("genB", "c prompt", 0),
+    ]);
+    expect(listed.slice(0, 20)).toEqual([
+      ...samples("genA", "c prompt", 5),
+      ...samples("genA", "a prompt", 0).slice(0, 5),
+    ]);
+  });
+
   it("re-resolves prompts against the index: truncated names match, metadata prompts no list holds do not", () => {
     const long = `${"A long prompt ".repeat(15)}that ends here.`;
     const promptIndex = buildPromptIndex([{ prompt: long, dimensions: [] }]);

@@ -139,8 +139,14 @@ class DimensionTally {
     const expected = prompts.length * this.samplesPerPrompt;
     for (const model of generators) {
       const before = missing.length;
-      for (const prompt of prompts) {
-        const found = this.samples.get(model)?.get(prompt);
+      const held = this.samples.get(model);
+      // The prompts this generator holds some samples of first, then those it holds none of: a prompt that is
+      // half there is what an import most likely cut short, and it would otherwise sit pages behind the prompts
+      // no file names at all.
+      const partlyPresent = prompts.filter((prompt) => held?.has(prompt));
+      const whollyMissing = prompts.filter((prompt) => !held?.has(prompt));
+      for (const prompt of [...partlyPresent, ...whollyMissing]) {
+        const found = held?.get(prompt);
         for (let sampleIndex = 0; sampleIndex < this.samplesPerPrompt; sampleIndex += 1) {
           if (!found?.has(sampleIndex)) missing.push({ model, prompt, dimension: this.dimension, sampleIndex });
         }
@@ -182,7 +188,9 @@ export function reportGenerators(models: Iterable<string | null>): (string | nul
  * another's (a flat-layout Diversity prompt's 20 samples, of which Mechanics uses 0–2) is neither counted nor
  * flagged there. When two files of one generator claim the same sample, the first by path counts. A video whose
  * prompt (full or as truncated in its name) is not in `promptIndex` is listed as unmatched. `model` set: that
- * generator's videos only ("" for the videos with none).
+ * generator's videos only ("" for the videos with none). Missing samples are listed by dimension, then generator,
+ * then prompt: first the prompts the generator holds some samples of, then those it holds none of (each part in
+ * prompt order), each prompt's samples by index.
  * The rules' reference: requests compute the same report in PostgreSQL, a page at a time
  * (lib/videos/completeness-query.ts), and its test compares the two.
  */

@@ -185,6 +185,50 @@ describe("completenessFromDatabase", () => {
     }
   });
 
+  it("lists each generator's partly present prompts before its wholly missing ones, page by page as the reference", async () => {
+    const projectId = (await createProject(prisma, owner, { name: "Completeness, half there first" })).id;
+    // Diversity (20 samples a prompt) and Mechanics (3): genA holds 5 of Diversity's "C" and one sample of
+    // Mechanics' "Q" and the whole of "S"; genB holds one sample of "B".
+    await addList(
+      projectId,
+      "diversity.json",
+      ["A diverse one.", "B diverse one.", "C diverse one."].map((prompt) => ({ prompt, dimensions: ["Diversity"] })),
+    );
+    await addList(
+      projectId,
+      "mechanics.json",
+      ["P falls.", "Q falls.", "R falls.", "S falls."].map((prompt) => ({ prompt, dimensions: ["Mechanics"] })),
+    );
+    for (let i = 0; i < 5; i++)
+      await addVideo(projectId, `genA/Diversity/C diverse one.-${i}.mp4`, "C diverse one.", i, ["Diversity"], "genA");
+    await addVideo(projectId, "genA/Mechanics/Q falls.-1.mp4", "Q falls.", 1, ["Mechanics"], "genA");
+    for (let i = 0; i < 3; i++)
+      await addVideo(projectId, `genA/Mechanics/S falls.-${i}.mp4`, "S falls.", i, ["Mechanics"], "genA");
+    await addVideo(projectId, "genB/Diversity/B diverse one.-7.mp4", "B diverse one.", 7, ["Diversity"], "genB");
+
+    // The first page of 20: genA's 15 samples of "C" that are not there, then "A"'s first 5.
+    const first = await completenessFromDatabase(prisma, projectId, { page: 1, pageSize: 20 });
+    expect(first.missing.items.map((m) => `${m.model} ${m.prompt}#${m.sampleIndex}`)).toEqual([
+      ...Array.from({ length: 15 }, (_, i) => `genA C diverse one.#${5 + i}`),
+      ...Array.from({ length: 5 }, (_, i) => `genA A diverse one.#${i}`),
+    ]);
+    const expected = (await reference(projectId)).dimensions.flatMap((row) => row.missing);
+    // genB's Diversity: "B" (partly there) first; genA's Mechanics: "Q" first, then "P" and "R" ("S" is whole).
+    const order = (model: string, dimension: string) => [
+      ...new Set(expected.filter((m) => m.model === model && m.dimension === dimension).map((m) => m.prompt)),
+    ];
+    expect(order("genB", "Diversity")).toEqual(["B diverse one.", "A diverse one.", "C diverse one."]);
+    expect(order("genA", "Mechanics")).toEqual(["Q falls.", "P falls.", "R falls."]);
+    for (const pageSize of [1, 7, 20, 200]) {
+      for (let page = 1; (page - 1) * pageSize <= expected.length; page++) {
+        const got = await completenessFromDatabase(prisma, projectId, { page, pageSize });
+        expect(got.missing.items, `page ${page} of ${pageSize}`).toEqual(
+          expected.slice((page - 1) * pageSize, page * pageSize),
+        );
+      }
+    }
+  });
+
   it("answers as the reference after a list is deleted: the prompts it spelled first and counted are the other lists'", async () => {
     const projectId = (await createProject(prisma, owner, { name: "Completeness after a delete" })).id;
     const nfd = P[5]!.normalize("NFD");

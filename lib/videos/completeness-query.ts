@@ -108,8 +108,9 @@ function dimensionPrompts(projectId: string, dim: string) {
 /**
  * The same report as `completenessReport` (lib/import/completeness.ts, the reference its test compares with), computed
  * in PostgreSQL from the entry rows (prompt-list-entries.ts) in one snapshot: a statement for the counts and the
- * unexpected and unmatched pages, and one for each dimension the missing page reaches, which starts at the first
- * prompt the page can begin in (OFFSET over the dimension's index) instead of listing every sample before it.
+ * unexpected and unmatched pages, and for each generator of each dimension the missing page reaches, one for the
+ * prompts it holds some samples of and one for those it holds none of, each starting at the first prompt the page
+ * can begin in instead of listing every sample before it.
  */
 export async function completenessFromDatabase(
   prisma: PrismaClient,
@@ -136,7 +137,7 @@ export async function completenessFromDatabase(
     ),
     -- Every generator is expected to hold every sample; with no videos, "no generator" ('') is, so the expected show.
     gens AS (SELECT DISTINCT gen FROM video_key UNION SELECT ${model ?? ""} WHERE NOT EXISTS (SELECT 1 FROM video_key)),
-    present_counts AS (SELECT dim, gen, count(*) AS n FROM present GROUP BY dim, gen),
+    present_counts AS (SELECT dim, gen, count(*) AS n, count(DISTINCT pkey) AS held FROM present GROUP BY dim, gen),
     unexpected_counts AS (SELECT dim, gen, count(*) AS n FROM unexpected GROUP BY dim, gen),
     prompt_counts AS (
       SELECT pd.dimension AS dim, count(*) AS prompts FROM prompt_list_entry_dimension pd WHERE pd."projectId" = ${projectId} AND pd.first AND pd.dimension <> '' GROUP BY pd.dimension
@@ -149,6 +150,7 @@ export async function completenessFromDatabase(
              coalesce((SELECT pc.prompts FROM prompt_counts pc WHERE pc.dim = d.dim), 0) AS prompts,
              (SELECT jsonb_agg(jsonb_build_object('gen', g.gen,
                  'present', coalesce((SELECT pc.n FROM present_counts pc WHERE pc.dim = d.dim AND pc.gen = g.gen), 0),
+                 'held', coalesce((SELECT pc.held FROM present_counts pc WHERE pc.dim = d.dim AND pc.gen = g.gen), 0),
                  'unexpected', coalesce((SELECT uc.n FROM unexpected_counts uc WHERE uc.dim = d.dim AND uc.gen = g.gen), 0))
                ORDER BY g.gen = '', g.gen COLLATE "C") FROM gens g) AS gens,
              (SELECT count(*) FROM unexpected u WHERE u.dim = d.dim) AS unexpected,
@@ -177,15 +179,21 @@ export async function completenessFromDatabase(
       const row = rows[0]!;
       const missing: RawMissing[] = [];
       let before = 0;
-      // Missing samples by dimension, then generator, then prompt: each (dimension, generator) walked only where the page reaches.
+      // Missing samples by dimension, then generator, then the prompts the generator holds some samples of before
+      // those it holds none of: each part walked only where the page reaches.
       walk: for (const d of row.dimensions) {
         for (const g of d.gens) {
-          const count = d.prompts * d.spp - g.present;
-          const from = Math.max(0, offset - before);
-          const take = Math.min(count - from, pageSize - missing.length);
-          before += count;
-          if (take > 0) missing.push(...(await missingInDimension(tx, projectId, d, g, from, take)));
-          if (missing.length === pageSize) break walk;
+          const parts = [
+            { count: g.held * d.spp - g.present, read: missingOfHeldPrompts },
+            { count: (d.prompts - g.held) * d.spp, read: missingOfUnheldPrompts },
+          ];
+          for (const part of parts) {
+            const from = Math.max(0, offset - before);
+            const take = Math.min(part.count - from, pageSize - missing.length);
+            before += part.count;
+            if (take > 0) missing.push(...(await part.read(tx, projectId, d, g, from, take)));
+            if (missing.length === pageSize) break walk;
+          }
         }
       }
       return reportOf({ ...row, missing }, { page, pageSize });
@@ -195,13 +203,52 @@ export async function completenessFromDatabase(
   );
 }
 
+/** The shown spelling of a prompt key in a dimension (its `first` row's), in the report's byte order. */
+const shownPrompt = (projectId: string, dim: string, pkey: Prisma.Sql) =>
+  Prisma.sql`(SELECT x."shownPrompt" COLLATE "C" FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = ${pkey} AND x.dimension = ${dim} AND x.first LIMIT 1)`;
+
 /**
- * `take` missing samples of one dimension from the `from`-th on. Before prompt number r (in the report's order) at
- * most r × samples are missing, so the `from`-th is in prompt ⌊from / samples⌋ or later: the walk starts there (an
- * OFFSET over the dimension's index), skips what is missing between it and `from` (at most one prompt's samples and
- * the dimension's present ones), and reads no more prompts than can hold the page.
+ * `take` missing samples, from the `from`-th on, of the dimension's prompts that the generator holds some samples
+ * of (at most as many prompts as it holds samples). Each such prompt's missing count is known from its present
+ * ones, so a running sum finds the prompt the `from`-th is in, and only the prompts that hold the page are listed
+ * sample by sample.
  */
-async function missingInDimension(
+async function missingOfHeldPrompts(
+  tx: Prisma.TransactionClient,
+  projectId: string,
+  d: RawDimension,
+  g: RawGenerator,
+  from: number,
+  take: number,
+): Promise<RawMissing[]> {
+  // Only this generator's videos: a sample counts or not by its own generator's files alone.
+  const rows = await tx.$queryRaw<{ prompt: string; sample: number }[]>`
+    WITH ${videoCtes(projectId, g.gen)},
+    present_here AS MATERIALIZED (SELECT pkey, sample FROM present WHERE dim = ${d.dim}),
+    -- Looked up once a candidate sample: an object keyed by prompt key and sample (the sample after the last ':').
+    present_set AS (SELECT coalesce(jsonb_object_agg(pkey || ':' || sample, true), '{}'::jsonb) AS keys FROM present_here),
+    held AS (
+      SELECT ${shownPrompt(projectId, d.dim, Prisma.sql`ph.pkey`)} AS prompt, ph.pkey, ${d.spp}::int - count(*) AS lacking
+      FROM present_here ph GROUP BY ph.pkey HAVING count(*) < ${d.spp}::int
+    ),
+    -- Each held prompt with how many of the part's missing samples come before it.
+    counted AS (SELECT h.*, (sum(h.lacking) OVER (ORDER BY h.prompt ROWS UNBOUNDED PRECEDING))::bigint - h.lacking AS before FROM held h),
+    walk AS (SELECT c.prompt, c.pkey, c.before FROM counted c WHERE c.before + c.lacking > ${from} ORDER BY c.prompt LIMIT ${take})
+    SELECT w.prompt, s.i AS sample
+    FROM walk w CROSS JOIN LATERAL generate_series(0, ${d.spp}::int - 1) AS s(i)
+    WHERE NOT ((SELECT keys FROM present_set) ? (w.pkey || ':' || s.i))
+    ORDER BY w.prompt, s.i
+    OFFSET (SELECT ${from}::bigint - coalesce(min(before), 0) FROM walk) LIMIT ${take}`;
+  return rows.map((r) => ({ dim: d.dim, gen: g.gen, prompt: r.prompt, sample: r.sample }));
+}
+
+/**
+ * `take` missing samples, from the `from`-th on, of the dimension's prompts that the generator holds no sample of:
+ * every sample of each is missing, so the `from`-th is sample `from mod samples` of the ⌊from / samples⌋-th such
+ * prompt. The walk goes down the dimension's index in the report's order, passing over the held prompts, and
+ * reads no more prompts than hold the page.
+ */
+async function missingOfUnheldPrompts(
   tx: Prisma.TransactionClient,
   projectId: string,
   d: RawDimension,
@@ -210,34 +257,24 @@ async function missingInDimension(
   take: number,
 ): Promise<RawMissing[]> {
   const start = Math.floor(from / d.spp);
-  const prompts = Math.ceil((2 * g.present + d.spp + take) / d.spp);
-  // Only this generator's videos: a sample counts or not by its own generator's files alone.
+  const skip = from - start * d.spp;
+  const prompts = Math.ceil((skip + take) / d.spp);
   const rows = await tx.$queryRaw<{ prompt: string; sample: number }[]>`
     WITH ${videoCtes(projectId, g.gen)},
-    present_here AS MATERIALIZED (SELECT pkey, sample FROM present WHERE dim = ${d.dim}),
-    -- Looked up once a candidate sample: an object keyed by prompt key and sample (the sample after the last ':').
-    present_set AS (SELECT coalesce(jsonb_object_agg(pkey || ':' || sample, true), '{}'::jsonb) AS keys FROM present_here),
-    first_prompt AS (SELECT prompt FROM (${dimensionPrompts(projectId, d.dim)}) AS p ORDER BY prompt OFFSET ${start} LIMIT 1),
-    skip AS (
-      SELECT ${from}::bigint - (${start}::bigint * ${d.spp}::int - (
-        SELECT count(*) FROM present_here ph CROSS JOIN LATERAL (
-          SELECT x."shownPrompt" COLLATE "C" AS prompt FROM prompt_list_entry_dimension x WHERE x."projectId" = ${projectId} AND x."promptKey" = ph.pkey LIMIT 1
-        ) AS s
-        WHERE s.prompt < (SELECT prompt FROM first_prompt))) AS n
-    ),
+    held AS (SELECT coalesce(jsonb_object_agg(pkey, true), '{}'::jsonb) AS keys FROM (SELECT DISTINCT pkey FROM present WHERE dim = ${d.dim}) AS p),
     walk AS (
-      SELECT p.prompt, p.pkey FROM (${dimensionPrompts(projectId, d.dim)}) AS p
-      WHERE p.prompt >= (SELECT prompt FROM first_prompt) ORDER BY p.prompt LIMIT ${prompts}
+      SELECT p.prompt FROM (${dimensionPrompts(projectId, d.dim)}) AS p
+      WHERE NOT ((SELECT keys FROM held) ? p.pkey) ORDER BY p.prompt OFFSET ${start} LIMIT ${prompts}
     )
     SELECT w.prompt, s.i AS sample
     FROM walk w CROSS JOIN LATERAL generate_series(0, ${d.spp}::int - 1) AS s(i)
-    WHERE NOT ((SELECT keys FROM present_set) ? (w.pkey || ':' || s.i))
     ORDER BY w.prompt, s.i
-    OFFSET (SELECT n FROM skip) LIMIT ${take}`;
+    OFFSET ${skip} LIMIT ${take}`;
   return rows.map((r) => ({ dim: d.dim, gen: g.gen, prompt: r.prompt, sample: r.sample }));
 }
 
-type RawGenerator = { gen: string; present: number; unexpected: number };
+/** A generator's counts in one dimension; `held`: how many of the dimension's prompts it holds a sample of. */
+type RawGenerator = { gen: string; present: number; held: number; unexpected: number };
 type RawDimension = {
   dim: string;
   spp: number;
