@@ -2,10 +2,13 @@
 // snapshot; the app may keep running), the local store's files and DATA_DIR/secret. See docs/operations.md, "Backups".
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { refuseToStartWithPlaceholderSecrets } from "../lib/config/placeholder-secrets";
 import { resolveDatabase } from "../lib/db/resolve-database";
 import { createBackup } from "../lib/ops/backup";
 import { secretInUse, storageLocation } from "../lib/ops/locations";
 
+// A secret still set to the deployment files' placeholder (CHANGEME) stops it first, naming the variable.
+refuseToStartWithPlaceholderSecrets("[backup]");
 const usage = "usage: npm run backup -- --out FILE [--without-secret]";
 let values: { out?: string; "without-secret"?: boolean };
 try {

@@ -3,12 +3,15 @@
 import { parseArgs } from "node:util";
 // The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
 import "../lib/tasks/modules";
+import { refuseToStartWithPlaceholderSecrets } from "../lib/config/placeholder-secrets";
 import { createPrismaClient } from "../lib/db/prisma";
 import { MIGRATIONS_DIR, resolveDatabase } from "../lib/db/resolve-database";
 import { pgBossQueue, startBoss } from "../lib/judge/queue";
 import { secretFile, storageLocation } from "../lib/ops/locations";
 import { requeueUnfinishedRuns, restoreBackup } from "../lib/ops/restore";
 
+// A secret still set to the deployment files' placeholder (CHANGEME) stops it first, naming the variable.
+refuseToStartWithPlaceholderSecrets("[restore]");
 const usage = "usage: npm run restore -- --in FILE";
 let values: { in?: string };
 try {

@@ -1,4 +1,7 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { assertNoPlaceholderSecrets, PlaceholderSecretError, placeholderSecrets } from "./placeholder-secrets";
 
@@ -57,4 +60,35 @@ describe("placeholder secrets", () => {
     expect(started.status, started.stderr).toBe(0);
     expect(started.stdout.trim()).toBe("started");
   });
+
+  it("stops every role of the image that reads settings (deploy/docker/entrypoint.sh), naming the variable", async () => {
+    const root = path.resolve(import.meta.dirname, "../..");
+    const entrypoint = fs.readFileSync(path.join(root, "deploy/docker/entrypoint.sh"), "utf8");
+    // The test tools (the stub LLM, the demo with its own database) hold no secret of the deployment.
+    const roles = [...entrypoint.matchAll(/^\s+([\w-]+)\)[^*]*?exec node [^\n]*?(scripts\/[\w-]+\.ts)/gm)]
+      .map(([, role, script]) => ({ role: role!, script: script! }))
+      .filter(({ role }) => role !== "stub-llm" && role !== "demo");
+    expect(roles.map(({ role }) => role).sort()).toEqual(
+      ["backup", "cli", "extract-worker", "import", "migrate", "restore", "web", "worker"].sort(),
+    );
+    const outcomes = await Promise.all(
+      roles.map(async ({ role, script }) => {
+        const run = await promisify(execFile)(process.execPath, ["--import", "tsx", script, "--help"], {
+          cwd: root,
+          encoding: "utf8",
+          // A DATABASE_URL nothing listens on: a role that went on would fail on it, not hang.
+          env: { ...process.env, APP_SECRET: "CHANGEME", DATABASE_URL: "postgresql://u:p@127.0.0.1:9/none" },
+        }).then(
+          (done) => ({ status: 0, stderr: done.stderr }),
+          (error: { code?: number; stderr?: string }) => ({ status: error.code, stderr: error.stderr ?? "" }),
+        );
+        return {
+          role,
+          status: run.status,
+          named: /refusing to start: APP_SECRET is still the placeholder/.test(run.stderr),
+        };
+      }),
+    );
+    expect(outcomes).toEqual(roles.map(({ role }) => ({ role, status: 78, named: true })));
+  }, 120_000);
 });
