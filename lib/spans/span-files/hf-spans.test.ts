@@ -15,6 +15,7 @@ let projectId: string;
 let videoIds: string[];
 let runId: string;
 let otherRunId: string;
+let labelSetId: string;
 
 const span = (videoId: string, startFrame: number, data: Record<string, unknown>) => ({
   projectId,
@@ -50,10 +51,37 @@ beforeAll(async () => {
       span(videoIds[1]!, 4, { withdrawn: true }),
     ],
   });
+  const labelSet = await prisma.labelSet.create({
+    data: {
+      projectId,
+      name: "studio",
+      format: "label-studio",
+      fileName: "export.json",
+      sha256: "0".repeat(64),
+      importedById: owner.userId,
+      annotators: ["ann@studio.example", "bob@studio.example"],
+    },
+  });
+  const fromLabelSet = (startFrame: number, annotator: string | null) =>
+    span(videoIds[1]!, startFrame, {
+      authorKind: "label_set",
+      authorId: annotator === null ? `labelset:${labelSet.id}` : `labelset:${labelSet.id}:${annotator}`,
+      labelSetId: labelSet.id,
+      note: "",
+    });
+  await prisma.span.createMany({
+    data: [
+      fromLabelSet(5, "bob@studio.example"),
+      fromLabelSet(6, "ann@studio.example"),
+      fromLabelSet(7, "bob@studio.example"),
+      fromLabelSet(8, null),
+    ],
+  });
+  labelSetId = labelSet.id;
 });
 
 describe("spans in the Hugging Face export", () => {
-  it("writes the run's videos' spans as the spans config: this run's judge, reviewers unnamed, no notes", async () => {
+  it("writes the run's videos' spans as the spans config: this run's judge, reviewers and annotators unnamed, no notes", async () => {
     const entries = await tarEntries((await runHfDatasetExport(prisma, ann, projectId, runId)).stream);
     const rows = entries
       .get(HF_SPANS_FILE)!
@@ -65,12 +93,17 @@ describe("spans in the Hugging Face export", () => {
       [videoIds[0], "reviewer", "reviewer_1", 0, 2, 0],
       [videoIds[0], "judge", "judge", 1, 3, 0],
       [videoIds[1], "gold", "gold", 3, 5, 1],
+      [videoIds[1], "label_set", `labelset:${labelSetId}:annotator_1`, 5, 7, 0],
+      [videoIds[1], "label_set", `labelset:${labelSetId}:annotator_2`, 6, 8, 0],
+      [videoIds[1], "label_set", `labelset:${labelSetId}:annotator_1`, 7, 9, 0],
+      [videoIds[1], "label_set", `labelset:${labelSetId}`, 8, 10, 0],
     ]);
     const card = entries.get("README.md")!.toString("utf8");
     const meta = parseYaml(card.split(/^---$/m)[1]!) as { configs: { config_name: string }[] };
     expect(meta.configs.map((c) => c.config_name)).toEqual(["default", "spans"]);
-    expect(card).toContain("3 span(s) in `spans/spans.jsonl`");
+    expect(card).toContain("7 span(s) in `spans/spans.jsonl`");
     const text = [entries.get(HF_SPANS_FILE)!.toString("utf8"), card].join("\n");
-    for (const secret of [ann.userId, ann.email, "ann's private span note"]) expect(text).not.toContain(secret);
+    for (const secret of [ann.userId, ann.email, "ann's private span note", "@studio.example"])
+      expect(text).not.toContain(secret);
   });
 });
