@@ -13,6 +13,20 @@ import { JUDGE_QUEUES, startBatchWorker, startJudgeWorker } from "../../lib/judg
 import { startWebhookDelivery } from "../../lib/webhooks/deliver";
 import { resendPendingDeliveries } from "../../lib/webhooks/webhook-queue";
 
+/**
+ * How long a stopping worker lets the videos it judges finish the calls they have sent (ms): their answers land and
+ * are stored, so no call is paid for twice; a video still judged then goes back to the queue.
+ */
+export const JUDGING_STOP_WAIT_MS = 25_000;
+/** How long a stopping worker then gives its queue (webhook deliveries, alignments, deletions) to hand back (ms). */
+export const QUEUE_STOP_WAIT_MS = 5_000;
+/**
+ * The stop grace a worker needs (seconds): both waits with a margin for the database's close. compose.yaml's
+ * `stop_grace_period` and the Kubernetes manifest's `terminationGracePeriodSeconds` give at least this much; a shorter
+ * one (Docker's default is 10 s) ends in SIGKILL, and another worker sends the killed one's calls in flight again.
+ */
+export const WORKER_STOP_GRACE_SECONDS = 45;
+
 export async function startWorkerJobs(options: {
   connectionString: string;
   concurrency: number;
@@ -33,10 +47,10 @@ export async function startWorkerJobs(options: {
   return {
     async stop() {
       stopSweeps();
-      // Videos still being judged after 10 s are failed, so another worker takes them now (their finished steps are
-      // kept).
-      await Promise.all([judging.stop(10_000).catch(() => {}), stopWebhooks().catch(() => {})]);
-      await stopJobs({ timeoutMs: 10_000 }).catch(() => {});
+      // Videos still being judged after the wait are failed, so another worker takes them now (their finished steps
+      // are kept).
+      await Promise.all([judging.stop(JUDGING_STOP_WAIT_MS).catch(() => {}), stopWebhooks().catch(() => {})]);
+      await stopJobs({ timeoutMs: QUEUE_STOP_WAIT_MS }).catch(() => {});
     },
   };
 }
