@@ -53,7 +53,13 @@ function ignoreConnectionLoss(queue: { on(event: "error", listener: (error: Erro
 function taker(
   queue: string,
   capacity: number,
-  handle: (job: { id: string; data: { n: number }; windDown(): void; ready(): void }) => Promise<void>,
+  handle: (job: {
+    id: string;
+    data: { n: number };
+    windDown(): void;
+    ready(): void;
+    superseded: AbortSignal;
+  }) => Promise<void>,
   options: { heartbeatMs?: number; setupLimit?: number; idlePollMs?: number; wokenPollMs?: number } = {},
 ) {
   const errors: string[] = [];
@@ -274,6 +280,78 @@ describe("JobTaker", () => {
       await wakeTakers(boss, "taker-wake-during-fetch");
       await waitFor(async () => handled.length === 2, 4000, "both jobs taken");
       expect(handled.sort()).toEqual([1, 2]);
+    },
+  );
+
+  it(
+    "runs a job handed out again while its first attempt still runs here only after that attempt ends, and tells the first it was superseded",
+    { timeout: 30_000 },
+    async () => {
+      const queue = "taker-superseded";
+      await boss.createQueue(queue, { retryLimit: 3, retryDelay: 0 });
+      const id = (await boss.send(queue, { n: 1 }))!;
+      const order: string[] = [];
+      let running = 0;
+      let peak = 0;
+      let firstStarted: () => void = () => {};
+      const started = new Promise<void>((resolve) => (firstStarted = resolve));
+      taker(
+        queue,
+        2,
+        async (job) => {
+          const attempt = order.filter((line) => line.startsWith("start")).length;
+          order.push(`start ${attempt}`);
+          peak = Math.max(peak, ++running);
+          if (attempt === 0) {
+            firstStarted();
+            // As a starved worker's judge would: at work until told that the job went to another attempt.
+            await waitFor(async () => job.superseded.aborted, 10_000, "the first attempt told it was superseded");
+          }
+          running -= 1;
+          order.push(`end ${attempt}`);
+        },
+        { heartbeatMs: 100, idlePollMs: 50 },
+      );
+      await started;
+      // The heartbeat lapsed as far as pg-boss knows: the attempt is failed back to the queue and taken again.
+      await boss.fail(queue, [{ id, retryCount: 0 }], { message: "heartbeat lapsed" });
+      await waitFor(async () => (await boss.getJobById(queue, id))?.state === "completed", 20_000, "the job completed");
+      expect(order).toEqual(["start 0", "end 0", "start 1", "end 1"]);
+      expect(peak).toBe(1);
+      expect((await boss.getJobById(queue, id))?.retryCount).toBe(1);
+    },
+  );
+
+  it(
+    "tells a handler that its job went to another worker when its heartbeat no longer reaches the attempt",
+    { timeout: 30_000 },
+    async () => {
+      const queue = "taker-superseded-elsewhere";
+      await boss.createQueue(queue, { retryLimit: 3, retryDelay: 0 });
+      const id = (await boss.send(queue, { n: 1 }))!;
+      const seen: string[] = [];
+      let firstStarted: () => void = () => {};
+      const started = new Promise<void>((resolve) => (firstStarted = resolve));
+      // Capacity 1: this worker has no room for the job's next attempt, so the other worker takes it.
+      taker(
+        queue,
+        1,
+        async (job) => {
+          seen.push("first worker starts");
+          firstStarted();
+          await waitFor(async () => job.superseded.aborted, 10_000, "the first worker told it was superseded");
+          seen.push("first worker superseded");
+        },
+        { heartbeatMs: 100, idlePollMs: 50 },
+      );
+      await started;
+      await boss.fail(queue, [{ id, retryCount: 0 }], { message: "heartbeat lapsed" });
+      taker(queue, 1, async (job) => void seen.push(`second worker judges attempt of ${job.data.n}`), {
+        idlePollMs: 50,
+      });
+      await waitFor(async () => (await boss.getJobById(queue, id))?.state === "completed", 20_000, "the job completed");
+      await waitFor(async () => seen.includes("first worker superseded"), 10_000, "the first worker ended");
+      expect(seen).toContain("second worker judges attempt of 1");
     },
   );
 

@@ -31,6 +31,12 @@ export interface TakenJob<T> {
    */
   windDown(): void;
   /**
+   * Aborted when this attempt is no longer the job's: its heartbeat lapsed (a starved worker, a database that was
+   * away) and pg-boss handed the job out again. The handler starts no new work on it and ends once what it sent has
+   * answered; the new attempt takes over from the steps this one finished.
+   */
+  superseded: AbortSignal;
+  /**
    * The handler says the job is set up: its work now waits on others (the judge: a video whose first step has asked
    * for its answer), so the next job may start setting up (see JobTaker). Once is enough; ending or winding down
    * counts as ready too.
@@ -81,9 +87,18 @@ export interface JobTakerOptions<T> {
  * first calls of each), so its first 256 calls waited for the last video's setup: 0.3 s with 36 calls in flight.
  * Set up a quarter at a time, the first calls go out while the rest are set up.
  */
+interface RunningJob {
+  attempt: JobAttempt;
+  done: Promise<void>;
+  superseded: AbortController;
+}
+
 export class JobTaker<T extends object> {
-  /** The jobs being handled, by id: the attempt this process holds (complete, fail and touch are fenced to it) and its end. */
-  private readonly running = new Map<string, { attempt: JobAttempt; done: Promise<void> }>();
+  /**
+   * The jobs being handled, by id: the attempt this process holds (complete, fail and touch are fenced to it), its
+   * end, and the signal that tells its handler it was superseded.
+   */
+  private readonly running = new Map<string, RunningJob>();
   /** Ids of running jobs whose handler called windDown: their slots are lent to the next jobs. */
   private readonly windingDown = new Set<string>();
   /** Ids of running jobs not yet ready (still setting up). */
@@ -289,17 +304,32 @@ export class JobTaker<T extends object> {
     return Math.max(base, Math.min(base * 2 ** this.failedFetches, FAILING_POLL_MAX_MS));
   }
 
+  /**
+   * Starts the job's handler; or, when an earlier attempt of the same job still runs here (its heartbeat lapsed while
+   * it worked, so pg-boss handed the job out again), supersedes that attempt and starts this one's handler only once
+   * it has ended: one job's attempts never overlap in a process, so no step is sent twice side by side.
+   */
   private handle(job: { id: string; data: T; retryCount: number }) {
-    const attempt = attemptOf(job);
+    const earlier = this.running.get(job.id);
+    earlier?.superseded.abort();
+    const entry: RunningJob = { attempt: attemptOf(job), done: Promise.resolve(), superseded: new AbortController() };
     // Before the handler runs: it may say it is ready at once.
     this.settingUp.add(job.id);
-    const done = this.options
-      .handle({ id: job.id, data: job.data, windDown: () => this.windDown(job.id), ready: () => this.ready(job.id) })
+    const handled = (earlier ? earlier.done : Promise.resolve()).then(() =>
+      this.options.handle({
+        id: job.id,
+        data: job.data,
+        windDown: () => this.windDown(job.id),
+        ready: () => this.ready(job.id),
+        superseded: entry.superseded.signal,
+      }),
+    );
+    entry.done = handled
       .finally(() => this.ready(job.id))
       .then(
-        () => this.completions.ask(attempt),
+        () => this.completions.ask(entry.attempt),
         (error: unknown) =>
-          this.boss.fail(this.options.queue, attempt, {
+          this.boss.fail(this.options.queue, entry.attempt, {
             message: error instanceof Error ? error.message : String(error),
           }),
       )
@@ -309,11 +339,13 @@ export class JobTaker<T extends object> {
         (error: unknown) => this.options.log(error, `could not settle job ${job.id}`),
       )
       .finally(() => {
+        // A later attempt of the job may hold the entry by now: it is its to clear.
+        if (this.running.get(job.id) !== entry) return;
         this.running.delete(job.id);
         this.windingDown.delete(job.id);
         this.fetchSoon();
       });
-    this.running.set(job.id, { attempt, done });
+    this.running.set(job.id, entry);
   }
 
   private ready(id: string) {
@@ -327,11 +359,22 @@ export class JobTaker<T extends object> {
     this.fetchSoon();
   }
 
+  /**
+   * Renews every running attempt's heartbeat in one statement. An attempt the renewal did not reach has been handed
+   * out again (its heartbeat lapsed first): its handler is told it was superseded.
+   */
   private async renewHeartbeats() {
-    const attempts = [...this.running.values()].map((job) => job.attempt);
-    if (attempts.length === 0 || this.stopped) return;
+    const entries = [...this.running.values()];
+    if (entries.length === 0 || this.stopped) return;
     try {
-      await this.boss.touch(this.options.queue, attempts);
+      // pg-boss answers the ids it renewed beside the count (its settle statements' tail), untyped.
+      const renewed: { settled?: string[] } = await this.boss.touch(
+        this.options.queue,
+        entries.map((job) => job.attempt),
+      );
+      if (!renewed.settled) return;
+      const reached = new Set(renewed.settled);
+      for (const job of entries) if (!reached.has(job.attempt.id)) job.superseded.abort();
     } catch (error) {
       this.options.log(error, "could not renew the heartbeats of running jobs");
     }

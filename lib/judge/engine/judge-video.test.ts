@@ -157,6 +157,32 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     expect(stub.requests).toHaveLength(10);
   });
 
+  it("starts no further step once its job was handed out again: ends superseded when its calls in flight have answered, and the next attempt judges the rest, each call sent once", async () => {
+    const { projectId, videoIds, endpointId } = await setup({ keyFrames: 2 });
+    const created = await createRun(
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
+      owner,
+      projectId,
+      { pipeline: "hallucination", endpointId },
+    );
+    const job = { runId: created.id, videoId: videoIds[0]! };
+    const superseded = new AbortController();
+    // Superseded as soon as the first steps are set up: they go out and answer, nothing after them starts.
+    const first = await judgeVideo(deps, job, undefined, {
+      ready: () => superseded.abort(),
+      superseded: superseded.signal,
+    });
+    expect(first).toBe("superseded");
+    const sentByFirst = stub.requests.length;
+    expect(sentByFirst).toBeGreaterThan(0);
+    expect(sentByFirst).toBeLessThan(10);
+    const second = await judgeVideo(deps, job, undefined, { superseded: new AbortController().signal });
+    expect(second).toBe("done");
+    // 10 steps with 2 key frames, each call sent by one attempt only.
+    expect(stub.requests).toHaveLength(10);
+    expect((await getRunStatus(prisma, owner, created.id)).status).toBe("done");
+  });
+
   it("says once that the video is set up, when its first steps have looked up their answers and before their calls go out", async () => {
     const { projectId, videoIds, endpointId } = await setup({ keyFrames: 2 });
     const run = () =>

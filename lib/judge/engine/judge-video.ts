@@ -29,7 +29,7 @@ const key = (stepId: string, scopeIndex: number) => `${stepId}#${scopeIndex}`;
 
 type Job = { runId: string; videoId: string };
 /** What the video tells its job (lib/judge/job-taker.ts); see judgeVideo. */
-type Taken = { ready?(): void; windDown?(): void };
+type Taken = { ready?(): void; windDown?(): void; superseded?: AbortSignal };
 
 /** One video of one run, set up: its pipeline, context, step rows, and what its steps share. */
 interface VideoRun {
@@ -69,7 +69,7 @@ export async function judgeVideo(
    * answer, or ended), `windDown` once every step it will start has started and only their ends are left.
    */
   taken?: Taken,
-): Promise<"done" | "cancelled" | "waiting"> {
+): Promise<"done" | "cancelled" | "waiting" | "superseded"> {
   const deps = jobLog ? { ...workerDeps, log: jobLog } : workerDeps;
   const { prisma } = deps;
   const store = judgeStoreFor(prisma);
@@ -84,7 +84,8 @@ export async function judgeVideo(
     return "cancelled";
   }
   const video = await openVideo(deps, store, { job, loaded, pipeline, watch }, taken);
-  if ((await runSteps(deps, store, video, taken)) === "cancelled") return "cancelled";
+  const ended = await runSteps(deps, store, video, taken);
+  if (ended !== "ended") return ended;
   // Steps waiting for a batch, and the steps after them, are judged in a later pass.
   if (video.awaiting.size > 0) return "waiting";
   await closeVideo(deps, store, video);
@@ -107,6 +108,7 @@ async function openVideo(
     model: video.model,
     fps: video.fps,
     frameCount: video.frameCount,
+    frameTimesS: video.frameTimesS,
     auxiliaryInfo: video.auxiliaryInfo,
     ...keyFramesAndClusters(frames),
     frames,
@@ -175,14 +177,16 @@ async function openVideo(
 
 /**
  * Starts each pending step once its inputs are done (skips it when one ended otherwise, or when the video cannot
- * have it) until no step is left to start or run; "cancelled" when the run was cancelled meanwhile.
+ * have it) until no step is left to start or run; "cancelled" when the run was cancelled meanwhile; "superseded" when
+ * the job was handed out again (lib/judge/job-taker.ts), once the steps already sent have ended: the new attempt
+ * judges the rest, so no step is sent by both.
  */
 async function runSteps(
   deps: JudgeDeps,
   store: JudgeStore,
   video: VideoRun,
   taken: Taken | undefined,
-): Promise<"ended" | "cancelled"> {
+): Promise<"ended" | "cancelled" | "superseded"> {
   const { job, pipeline, context, rows, watch, work, awaiting } = video;
   const skips = new Writes();
   const inFlight = new Map<string, Promise<void>>();
@@ -196,6 +200,11 @@ async function runSteps(
       return "cancelled";
     }
     if (inFlight.size === 0 && finishedAll) return "ended";
+    if (taken?.superseded?.aborted) {
+      await Promise.allSettled(inFlight.values());
+      await skips.settled();
+      return "superseded";
+    }
     let progressed = false;
     let waitingForInputs = false;
     for (const row of rows.values()) {
