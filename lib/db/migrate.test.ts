@@ -126,4 +126,21 @@ describe("applyMigrations", () => {
     expect(result.modified).toEqual(["001_a"]);
     expect(lines.join("\n")).toMatch(/001_a was modified/);
   });
+
+  it("refuses a database a newer release migrated (an older image after a rollback), naming its migrations", async () => {
+    const url = await freshDatabase();
+    const newer = tempMigrations({ "001_a": `CREATE TABLE a (id int);`, "002_b": `CREATE TABLE b (id int);` });
+    await applyMigrations(url, newer);
+    const older = tempMigrations({ "001_a": `CREATE TABLE a (id int);` });
+    await expect(applyMigrations(url, older)).rejects.toThrow(MigrationError);
+    await expect(applyMigrations(url, older)).rejects.toThrow(
+      /1 migration\(s\) this release does not have \("002_b"\)/,
+    );
+    // A migration Prisma marked rolled back is not one the database holds.
+    await query(
+      url,
+      `UPDATE "_prisma_migrations" SET rolled_back_at = now(), finished_at = NULL WHERE migration_name = '002_b'`,
+    );
+    expect((await applyMigrations(url, older)).applied).toEqual([]);
+  });
 });

@@ -36,6 +36,22 @@ export function readMigrations(dir: string): MigrationFile[] {
     });
 }
 
+/**
+ * A database that holds applied migrations this release does not have was migrated by a newer one: an older image
+ * started against it after a rollback. Its code does not know that schema, so it stops here, naming them, instead of
+ * starting on it.
+ */
+function refuseUnknownMigrations(done: ReadonlyMap<string, string>, known: MigrationFile[]) {
+  const names = new Set(known.map((migration) => migration.name));
+  const unknown = [...done.keys()].filter((name) => !names.has(name)).sort();
+  if (unknown.length === 0) return;
+  throw new MigrationError(
+    `The database holds ${unknown.length} migration(s) this release does not have (${unknown.map((name) => `"${name}"`).join(", ")}): ` +
+      `a newer release migrated it. This release does not run on a newer schema: start the newer release again, or ` +
+      `restore a backup taken before the upgrade into an empty database (docs/deploy.md, "Upgrading").`,
+  );
+}
+
 export interface MigrateResult {
   applied: string[];
   /** Applied migrations whose file changed since: Prisma warns about these too. */
@@ -93,6 +109,7 @@ export async function applyMigrations(
       const done = new Map(
         rows.filter((row) => row.finished_at !== null).map((row) => [row.migration_name, row.checksum]),
       );
+      refuseUnknownMigrations(done, all);
       const modified = migrations.filter((m) => done.has(m.name) && done.get(m.name) !== m.checksum).map((m) => m.name);
       for (const name of modified) log(`warning: migration ${name} was modified after it was applied`);
 
