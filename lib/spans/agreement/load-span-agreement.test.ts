@@ -181,3 +181,62 @@ describe("projectSpanAgreement", () => {
     expect(after).not.toEqual(open);
   });
 });
+
+describe("raters who looked and marked nothing", () => {
+  /*
+   * One video of 30 frames. Run rA judged it and found nothing above its threshold (no judge span); Ann marked frames
+   * 0–9 of the label; Carl submitted the video in a localising queue of rA and marked nothing. Both are raters of it.
+   */
+  it("a run that judged a video and a reviewer who submitted it localising count, and their silence counts against recall", async () => {
+    const carl = await makeUser();
+    const framed = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Nothing here" });
+    const [video] = framed.videoIds as [string];
+    for (const actor of [ann, carl])
+      await prisma.projectMember.create({
+        data: { projectId: framed.projectId, userId: actor.userId, role: "reviewer" },
+      });
+    await prisma.videoFrameTimes.create({
+      data: { videoId: video, timesS: Array.from({ length: 30 }, (_, i) => i / 10), endS: 3, variable: false },
+    });
+    const seeded = { scores: () => [], outcome: () => ({ verdict: false, overall: 90 }) };
+    const { runId: rA } = await seedFinishedRun(prisma, owner, framed.projectId, framed.videoIds, seeded);
+    await prisma.span.create({ data: { ...spanRow(video, ann, 0, 9), projectId: framed.projectId } });
+    const queue = await prisma.reviewQueue.create({
+      data: {
+        projectId: framed.projectId,
+        name: "where",
+        runId: rA,
+        scope: "verdict",
+        localize: true,
+        itemCount: 1,
+        createdById: owner.userId,
+      },
+    });
+    const item = await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: video, position: 0 } });
+    await prisma.reviewQueueAssignment.create({
+      data: { itemId: item.id, queueId: queue.id, reviewerId: carl.userId, status: "done", doneAt: new Date() },
+    });
+
+    const report = await projectSpanAgreement(prisma, owner, framed.projectId, query(), catalogue, { iterations: 50 });
+    expect(report.raters.map((r) => [r.id, r.kind]).sort()).toEqual(
+      [
+        [ann.userId, "reviewer"],
+        [carl.userId, "reviewer"],
+        [`run:${rA}`, "judge"],
+      ].sort(),
+    );
+    const byKey = new Map(report.labels[0]!.comparisons.map((c) => [c.key, c]));
+    // The judge against Ann: her one span, none of the judge's: nothing matched, recall 0; her 10 frames hers alone.
+    const judgeAnn = byKey.get(`judge:run:${rA}|${ann.userId}`)!;
+    expect(judgeAnn).toMatchObject({ kind: "judge_person", videos: 1, referenceSpans: 1, predictionSpans: 0 });
+    expect(judgeAnn.thresholds[0]).toMatchObject({ matched: 0, recall: { value: 0 } });
+    expect(judgeAnn.frames).toMatchObject({ both: 0, referenceOnly: 10, predictionOnly: 0, neither: 20 });
+    // The judge against Carl: neither marks anything, so there is nothing to report for the label.
+    expect(byKey.has(`judge:run:${rA}|${carl.userId}`)).toBe(false);
+    // Ann against Carl: one span against none, on the one video both looked at.
+    const people = byKey.get(`people:${[ann.userId, carl.userId].sort().join("|")}`)!;
+    expect(people).toMatchObject({ kind: "people", videos: 1 });
+    expect(people.referenceSpans + people.predictionSpans).toBe(1);
+    expect(people.thresholds[0]!.matched).toBe(0);
+  });
+});

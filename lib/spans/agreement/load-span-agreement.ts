@@ -15,7 +15,7 @@ import { blindVideoIdsFor } from "../../visibility/judge-visibility";
 import { requireWholeView } from "../../visibility/withheld";
 import { recordIdSchema } from "../../validation/ids";
 import { projectSpanLabels, spanLabelIdSchema, spanLabelsFor } from "../span-labels";
-import { GOLD_AUTHOR_ID, type BoxKeyframe } from "../span-types";
+import { GOLD_AUTHOR_ID, judgeAuthorId, type BoxKeyframe } from "../span-types";
 import { spanAgreement } from "./span-agreement";
 import type {
   SpanAgreementInput,
@@ -41,6 +41,12 @@ export interface SpanAgreementReport extends SpanAgreementResult {
   task: string;
   runId: string | null;
   label: string | null;
+}
+
+/** Where the task's labels are found, and whether its runs say where (a pipeline with judgeSpans). */
+export interface SpanAgreementCatalogue {
+  findTask(id: string): TaskDeclaration | null;
+  readonly pipelines?: Readonly<Record<string, { judgeSpans?: unknown }>>;
 }
 
 interface Scope {
@@ -110,11 +116,13 @@ function sortedBoxes(stored: unknown): BoxKeyframe[] {
 }
 
 /**
- * The videos each author looked at: those they marked a span of the task on, and those they reviewed without marking
- * one (a judgment of the task, a submitted item of a queue of its runs), a judge run's judged videos, the gold's
- * adjudicated videos. A video looked at and left unmarked is agreement on "nothing here", not a missing rating.
+ * The videos each rater looked at. Every judge run of the task that says where is a rater of the videos it judged, and
+ * every reviewer of the videos they submitted in a localising queue of its runs, whether or not they marked a span
+ * there; each other author of spans rated the videos they marked a span of the task on, and those they reviewed
+ * without marking one (a judgment of the task, a submitted item of a queue of its runs), the gold its adjudicated
+ * videos. A video looked at and left unmarked is agreement on "nothing here", not a missing rating.
  */
-async function coverage(prisma: PrismaClient, scope: Scope, spans: readonly LoadedSpan[]) {
+async function coverage(prisma: PrismaClient, scope: Scope, spans: readonly LoadedSpan[], judgesSayWhere: boolean) {
   const byRater = new Map<string, Set<string>>();
   const add = (rater: string, videoId: string) => {
     let videos = byRater.get(rater);
@@ -133,17 +141,29 @@ async function coverage(prisma: PrismaClient, scope: Scope, spans: readonly Load
     JOIN "review_queue" q ON q."id" = i."queueId"
     JOIN "judge_run" r ON r."id" = q."runId"
     WHERE q."projectId" = ${scope.projectId} AND r."pipeline" = ${scope.task} AND a."status" = 'done'
-      AND a."reviewerId" = ANY(${[...authors]}::text[])
+      AND (q."localize" OR a."reviewerId" = ANY(${[...authors]}::text[]))
     UNION
     SELECT 'run:' || rv."runId", rv."videoId" FROM "run_video" rv
     JOIN "judge_run" r ON r."id" = rv."runId"
     WHERE r."projectId" = ${scope.projectId} AND r."pipeline" = ${scope.task} AND rv."status" = 'done'
-      AND ('run:' || rv."runId") = ANY(${[...authors]}::text[])
+      AND (${scope.runId}::text IS NULL OR rv."runId" = ${scope.runId}::text)
+      AND (${judgesSayWhere ? "yes" : "no"}::text = 'yes' OR ('run:' || rv."runId") = ANY(${[...authors]}::text[]))
     UNION
     SELECT ${GOLD_AUTHOR_ID}::text, g."videoId" FROM "gold_judgment" g
     WHERE g."projectId" = ${scope.projectId} AND g."task" = ${scope.task} AND ${GOLD_AUTHOR_ID}::text = ANY(${[...authors]}::text[])`;
   for (const row of rows) add(row.rater, row.videoId);
   return byRater;
+}
+
+const JUDGE_AUTHOR_PREFIX = judgeAuthorId("");
+
+/** Each rater's kind: an author's as its spans say; a rater without spans is a judge run (`run:<id>`) or a reviewer. */
+function raterKinds(spans: readonly LoadedSpan[], raters: Iterable<string>): [string, SpanRaterKind][] {
+  const kinds = new Map<string, SpanRaterKind>();
+  for (const span of spans) kinds.set(span.authorId, span.authorKind);
+  for (const rater of raters)
+    if (!kinds.has(rater)) kinds.set(rater, rater.startsWith(JUDGE_AUTHOR_PREFIX) ? "judge" : "reviewer");
+  return [...kinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** Frame count of each video: its stored frame times' length, else the probed frame count; unknown videos are absent. */
@@ -205,7 +225,7 @@ export async function loadSpanAgreementInput(
   actor: Actor,
   projectId: string,
   query: Omit<SpanAgreementQuery, "format">,
-  catalogue: { findTask(id: string): TaskDeclaration | null },
+  catalogue: SpanAgreementCatalogue,
 ): Promise<{ scope: Scope; label: string | null; input: SpanAgreementInput }> {
   await requireProjectAccess(prisma, actor, projectId, "export.read");
   const scope: Scope = { projectId, task: query.task, runId: query.runId ?? null };
@@ -216,15 +236,16 @@ export async function loadSpanAgreementInput(
       throw new ValidationError(`runId: the run judges "${run.pipeline}", not the task "${scope.task}".`);
   }
   const all = await spanRows(prisma, scope);
-  const kinds = new Map<string, SpanRaterKind>();
-  for (const span of all) kinds.set(span.authorId, span.authorKind);
-  const authors = [...kinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const labels = await labelsOf(prisma, projectId, scope.task, catalogue, new Set(all.map((s) => s.label)));
   const label = query.label ?? null;
   if (label !== null && !labels.some((l) => l.id === label))
     throw new ValidationError(`label: "${label}" is not a span label of the task "${scope.task}".`);
   // Who looked at which video reads every label's spans: one label's report compares the same videos as the whole.
-  const covered = await coverage(prisma, scope, all);
+  // A run of a task that never says where (a rubric without localising criteria) is no rater of where.
+  const pipelines = catalogue.pipelines;
+  const judgesSayWhere = !pipelines || (Object.hasOwn(pipelines, scope.task) && !!pipelines[scope.task]?.judgeSpans);
+  const covered = await coverage(prisma, scope, all, judgesSayWhere);
+  const authors = raterKinds(all, covered.keys());
   const videoIds = [...new Set([...covered.values()].flatMap((videos) => [...videos]))];
   const blind = await blindVideoIdsFor(prisma, actor.userId);
   if (blind.size > 0) {
@@ -255,7 +276,7 @@ export async function projectSpanAgreement(
   actor: Actor,
   projectId: string,
   query: Omit<SpanAgreementQuery, "format">,
-  catalogue: { findTask(id: string): TaskDeclaration | null },
+  catalogue: SpanAgreementCatalogue,
   options: SpanAgreementOptions = {},
 ): Promise<SpanAgreementReport> {
   const { scope, label, input } = await loadSpanAgreementInput(prisma, actor, projectId, query, catalogue);
