@@ -64,28 +64,43 @@ const taskSchema = z.object({
   annotations: z.array(annotationSchema).default([]),
 });
 
-/** The video a task names: the exporter's `framejury_video_id`, else `data.video`, else the first text value. */
-export function taskVideoName(data: Record<string, unknown>): string | null {
-  const own = (key: string) => (Object.hasOwn(data, key) && typeof data[key] === "string" ? (data[key] as string) : "");
-  const id = own("framejury_video_id").trim();
-  if (id) return id;
-  const url =
-    own("video").trim() ||
-    Object.values(data)
-      .find((v): v is string => typeof v === "string")
-      ?.trim();
-  if (!url) return null;
+/** A URL's or path's file path: a local-files URL's `?d=`, else its path undone of its escaping; or an app file id. */
+function urlPath(url: string): { path: string } | { videoId: string } {
   // Label Studio's local-files storage names the file in the query: `/data/local-files/?d=clips/a.mp4`.
   const localFile = /^[^?#]*\/data\/local-files\/?\?(?:[^#]*&)?d=([^&#]+)/.exec(url)?.[1];
   // Else a URL's path, undone of its escaping: `/data/upload/3/ab12-clip.mp4?x=1` → `data/upload/3/ab12-clip.mp4`.
   const path = localFile ?? url.replace(/^[a-z]+:\/\/[^/]+/i, "").replace(/[?#].*$/, "");
   const fileRoute = /\/api\/v1\/videos\/([^/]+)\/file$/.exec(path);
-  if (fileRoute) return decodeURIComponent(fileRoute[1]!);
-  try {
-    return decodeURIComponent(path).replace(/^\/+/, "");
-  } catch {
-    return path.replace(/^\/+/, "");
-  }
+  const decoded = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  if (fileRoute) return { videoId: decoded(fileRoute[1]!) };
+  return { path: decoded(path).replace(/^\/+/, "") };
+}
+
+/**
+ * The video a task names: an id (the exporter's `framejury_video_id`, or the id in an app file URL in `data.video`)
+ * and a path (`data.path` as the exporter writes it, else `data.video`'s path, else the first text value). The
+ * importer takes the id when it is a video of the project, else the path: a file from another project has both.
+ */
+export function taskVideo(data: Record<string, unknown>): { video: string; videoId?: string } | null {
+  const own = (key: string) =>
+    Object.hasOwn(data, key) && typeof data[key] === "string" ? (data[key] as string).trim() : "";
+  const url =
+    own("video") ||
+    Object.values(data)
+      .find((v): v is string => typeof v === "string")
+      ?.trim() ||
+    "";
+  const fromUrl = url ? urlPath(url) : null;
+  const videoId = own("framejury_video_id") || (fromUrl && "videoId" in fromUrl ? fromUrl.videoId : "");
+  const video = own("path") || (fromUrl && "path" in fromUrl ? fromUrl.path : "");
+  if (!video && !videoId) return null;
+  return { video, ...(videoId ? { videoId } : {}) };
 }
 
 function annotatorOf(annotation: z.infer<typeof annotationSchema>): string {
@@ -201,7 +216,7 @@ export function parseLabelStudioSpans(input: string): ParsedSpanFile {
       });
       return;
     }
-    const video = taskVideoName(task.data.data);
+    const video = taskVideo(task.data.data);
     task.data.annotations.forEach((annotation, a) => {
       if (annotation.was_cancelled) return;
       annotation.result.forEach((raw, r) => {
@@ -211,7 +226,8 @@ export function parseLabelStudioSpans(input: string): ParsedSpanFile {
         if (result === null) return;
         spanCount += spanCountOf(result);
         if (spanCount > MAX_SPAN_FILE_ROWS) throw tooManySpansError(spanCount, { atLeast: true });
-        const spans = resultSpans(result, { where, video: video ?? "", annotator: annotatorOf(annotation) }, row);
+        const base = { where, video: video?.video ?? "", annotator: annotatorOf(annotation) };
+        const spans = resultSpans(result, video?.videoId ? { ...base, videoId: video.videoId } : base, row);
         for (const span of spans) {
           if ("problem" in span) problems.push({ row, where, message: span.problem });
           else if (!video) problems.push({ row, where, message: "The task's data names no video." });
@@ -320,10 +336,35 @@ export function labelStudioSpanTasks(videos: readonly LabelStudioVideo[], spans:
   });
 }
 
-/** Label Studio's labelling config for the spans' labels: a timeline and boxes on one video. */
-export function labelStudioSpanConfig(labels: readonly string[]): string {
-  const attr = (t: string) => t.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
-  const each = labels.map((l) => `    <Label value="${attr(l)}"/>`).join("\n");
+/**
+ * The URL Label Studio serves a project video from: its local-files storage (`/data/local-files/?d=<path>`, with
+ * LABEL_STUDIO_LOCAL_FILES_SERVING_ENABLED=true and LABEL_STUDIO_LOCAL_FILES_DOCUMENT_ROOT the folder the clips'
+ * paths start in; see docs/guide/spans.md). The app's own file URL needs a session Label Studio does not have.
+ */
+export function labelStudioLocalFileUrl(path: string): string {
+  return `/data/local-files/?d=${path.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/** A label of the config: its id (what results carry) and the name shown on its button. */
+export interface LabelStudioLabel {
+  id: string;
+  name: string;
+}
+
+/**
+ * Label Studio's labelling config for the spans' labels, in the order given: a timeline and boxes on one video.
+ * Each label's value is its id, so results round-trip; its button shows the id and name (`html`, escaped as HTML).
+ */
+export function labelStudioSpanConfig(labels: readonly LabelStudioLabel[]): string {
+  const escape = (t: string) =>
+    t.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  const each = labels
+    .map((l) => {
+      const shown = l.name && l.name !== l.id ? `${l.id} · ${l.name}` : l.id;
+      const html = shown === l.id ? "" : ` html="${escape(escape(shown))}" hint="${escape(l.name)}"`;
+      return `    <Label value="${escape(l.id)}"${html}/>`;
+    })
+    .join("\n");
   return [
     "<View>",
     '  <Video name="video" value="$video" timelineHeight="120"/>',

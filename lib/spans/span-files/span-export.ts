@@ -10,7 +10,6 @@ import type { PrismaClient, Span } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { exportFileName } from "../../agreement/export-file-name";
-import { appUrl } from "../../config/app-url";
 import { parseLabelSetReviewerId } from "../../label-sets/label-set-reviewer";
 import type { ObjectStorage } from "../../storage/object-storage";
 import { blindVideoIdsFor } from "../../visibility/judge-visibility";
@@ -18,7 +17,15 @@ import { requireWholeView } from "../../visibility/withheld";
 import type { FrameTimes } from "../frame-times";
 import type { BoxKeyframe } from "../span-types";
 import { videoFrameTimes } from "../video-frame-times";
-import { labelStudioSpanConfig, labelStudioSpanTasks, type LabelStudioVideo } from "./label-studio-spans";
+import { projectSpanLabels, type SpanLabel, spanLabelsFor } from "../span-labels";
+import type { SpanTaskLookup } from "../span-store";
+import {
+  type LabelStudioLabel,
+  labelStudioLocalFileUrl,
+  labelStudioSpanConfig,
+  labelStudioSpanTasks,
+  type LabelStudioVideo,
+} from "./label-studio-spans";
 import type { ExportSpan } from "./span-file-types";
 import { spansCsv, spansJsonl } from "./span-table";
 
@@ -106,7 +113,6 @@ async function labelStudioVideos(
   const ids = [...new Set(spans.map((s) => s.videoId))];
   const stored = await deps.prisma.videoFrameTimes.findMany({ where: { videoId: { in: ids } } });
   const times = new Map<string, FrameTimes>(stored.map((t) => [t.videoId, t]));
-  const base = appUrl().replace(/\/+$/, "");
   const out: LabelStudioVideo[] = [];
   for (const id of ids) {
     const span = spans.find((s) => s.videoId === id)!;
@@ -120,7 +126,7 @@ async function labelStudioVideos(
     }
     out.push({
       videoId: id,
-      url: `${base}/api/v1/videos/${id}/file`,
+      url: labelStudioLocalFileUrl(span.videoPath),
       path: span.videoPath,
       frameCount: own.timesS.length,
       durationS: own.endS,
@@ -130,6 +136,33 @@ async function labelStudioVideos(
   return out;
 }
 
+const naturalOrder = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true });
+
+/**
+ * The config's labels: each task's (sorted by id) in the task's own order (its categories s1, s2, … s10), with their
+ * names; a label its task no longer has follows, in natural order.
+ */
+async function configLabels(
+  prisma: PrismaClient,
+  projectId: string,
+  catalogue: SpanTaskLookup,
+  spans: readonly ExportSpan[],
+): Promise<LabelStudioLabel[]> {
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { spanLabels: true } });
+  const projectLabels = projectSpanLabels(project.spanLabels);
+  const used = new Map<string, Set<string>>();
+  for (const span of spans) used.set(span.task, (used.get(span.task) ?? new Set()).add(span.label));
+  const out = new Map<string, LabelStudioLabel>();
+  for (const task of [...used.keys()].sort(naturalOrder)) {
+    const labels = used.get(task)!;
+    const declared: SpanLabel[] = spanLabelsFor(task, catalogue, projectLabels) ?? [];
+    for (const label of declared)
+      if (labels.has(label.id) && !out.has(label.id)) out.set(label.id, { id: label.id, name: label.label });
+    for (const id of [...labels].sort(naturalOrder)) if (!out.has(id)) out.set(id, { id, name: id });
+  }
+  return [...out.values()];
+}
+
 /** The export as a file: its body, content type and name. */
 export async function spanExportFile(
   deps: { prisma: PrismaClient; storage: ObjectStorage },
@@ -137,6 +170,7 @@ export async function spanExportFile(
   projectId: string,
   format: SpanExportFormat,
   filter: SpanExportFilter,
+  catalogue: SpanTaskLookup,
 ): Promise<{ body: string; contentType: string; fileName: string }> {
   const spans = await exportSpans(deps.prisma, actor, projectId, filter);
   const project = await deps.prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
@@ -151,9 +185,8 @@ export async function spanExportFile(
       fileName: name("spans", "jsonl"),
     };
   if (format === "label-studio-config") {
-    const labels = [...new Set(spans.map((s) => s.label))].sort();
     return {
-      body: labelStudioSpanConfig(labels),
+      body: labelStudioSpanConfig(await configLabels(deps.prisma, projectId, catalogue, spans)),
       contentType: "application/xml; charset=utf-8",
       fileName: name("spans-label-studio-config", "xml"),
     };

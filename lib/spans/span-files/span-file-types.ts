@@ -17,8 +17,14 @@ export interface SpanFileRow {
   row: number;
   /** The same place in words ("line 4", "task 2, annotation 1, result 3"). */
   where: string;
-  /** The video as the file names it: a path, a file name, a URL ending in one, or a FrameJury video id. */
+  /** The video as the file names it: a path, a file name, a URL ending in one, or a FrameJury video id ('' for none). */
   video: string;
+  /**
+   * The FrameJury video id the file gives beside it (`video_id`, `framejury_video_id`, the id in the app's file URL):
+   * used when it is a video of this project, else the video is matched by `video` (a file exported from another
+   * project with the same clips names them by path too).
+   */
+  videoId?: string;
   label: string;
   /** The task whose labels it uses; absent: the one chosen for the import. */
   task?: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FrameTimes } from "../frame-times";
-import { labelStudioSpanTasks, parseLabelStudioSpans, taskVideoName } from "./label-studio-spans";
+import { labelStudioSpanTasks, parseLabelStudioSpans, taskVideo } from "./label-studio-spans";
 import { type ExportSpan, MAX_SPAN_FILE_ROWS } from "./span-file-types";
 import { readSpanFile } from "./span-import";
 import { framesOfRowSeconds, resolveRow, videoMatcher } from "./span-resolve";
@@ -107,12 +107,23 @@ describe("matching videos", () => {
   });
 
   it("reads a Label Studio task's video from the exporter's id, the file route, or the URL's path", () => {
-    expect(taskVideoName({ framejury_video_id: "v9", video: "x" })).toBe("v9");
-    expect(taskVideoName({ video: "https://fj.example/api/v1/videos/v3/file" })).toBe("v3");
-    expect(taskVideoName({ video: "https://ls.example/data/upload/3/1a2b3c4d-my%20clip.mp4?token=1" })).toBe(
-      "data/upload/3/1a2b3c4d-my clip.mp4",
-    );
-    expect(taskVideoName({ video: "/data/local-files/?d=clips%2FSora%2Fa.mp4" })).toBe("clips/Sora/a.mp4");
+    expect(taskVideo({ framejury_video_id: "v9", video: "x" })).toEqual({ videoId: "v9", video: "x" });
+    expect(taskVideo({ video: "https://fj.example/api/v1/videos/v3/file" })).toEqual({ videoId: "v3", video: "" });
+    expect(taskVideo({ video: "https://ls.example/data/upload/3/1a2b3c4d-my%20clip.mp4?token=1" })).toEqual({
+      video: "data/upload/3/1a2b3c4d-my clip.mp4",
+    });
+    expect(taskVideo({ video: "/data/local-files/?d=clips%2FSora%2Fa.mp4" })).toEqual({ video: "clips/Sora/a.mp4" });
+    // The exporter's task: its id, and its path before the URL.
+    expect(
+      taskVideo({ framejury_video_id: "v9", video: "/data/local-files/?d=x/Sora/a.mp4", path: "Sora/a.mp4" }),
+    ).toEqual({ videoId: "v9", video: "Sora/a.mp4" });
+  });
+
+  it("takes the file's video id when it is one of the project's, else its path, else its file name", () => {
+    expect(match({ videoId: "v2", video: "Sora/a.mp4" })).toMatchObject({ id: "v2", matchedBy: "id" });
+    expect(match({ videoId: "elsewhere", video: "Sora/a.mp4" })).toMatchObject({ id: "v1", matchedBy: "path" });
+    expect(match({ videoId: "elsewhere", video: "x/b.mp4" })).toMatchObject({ id: "v3", matchedBy: "file name" });
+    expect(match({ videoId: "elsewhere", video: "" })).toMatch(/"elsewhere" is not a video of this project/);
   });
 });
 

@@ -78,7 +78,8 @@ async function importFile(fileName: string, text: string, options: Partial<SpanI
 }
 
 async function exported(format: "csv" | "jsonl" | "label-studio", labelSet: string) {
-  return (await spanExportFile(deps, owner, projectId, format, { labelSet })).body;
+  const catalogue = (await catalogFor(prisma, projectId)).declarations();
+  return (await spanExportFile(deps, owner, projectId, format, { labelSet }, catalogue)).body;
 }
 
 const CSV = [
@@ -95,10 +96,11 @@ describe("the export's filters", () => {
   it("narrows by label, by author (an annotator of a label set) and by task", async () => {
     const set = await importFile("spans.csv", CSV);
     const id = set.labelSet!.id;
+    const catalogue = (await catalogFor(prisma, projectId)).declarations();
     const rows = async (filter: Record<string, string>) =>
-      parseSpanCsv((await spanExportFile(deps, owner, projectId, "csv", { labelSet: id, ...filter })).body).rows.map(
-        (r) => [r.label, r.annotator, r.startFrame],
-      );
+      parseSpanCsv(
+        (await spanExportFile(deps, owner, projectId, "csv", { labelSet: id, ...filter }, catalogue)).body,
+      ).rows.map((r) => [r.label, r.annotator, r.startFrame]);
     expect(await rows({ label: "hand" })).toEqual([["hand", "alice", 30]]);
     expect(await rows({ author: `labelset:${id}:bob` })).toEqual([["pass_through", "bob", 10]]);
     expect(await rows({ task: "hallucination" })).toEqual([]);
@@ -114,11 +116,11 @@ describe("CSV and JSONL round trips", () => {
     const out = parseSpanCsv(await exported("csv", first.labelSet!.id));
     expect(out.problems).toEqual([]);
     expect(
-      out.rows.map((r) => [r.video, r.label, r.annotator, r.startFrame, r.endFrame, r.boxes.length, r.note]),
+      out.rows.map((r) => [r.videoId, r.video, r.label, r.annotator, r.startFrame, r.endFrame, r.boxes.length, r.note]),
     ).toEqual([
-      [video.a, "pass_through", "alice", 0, 0, 0, "=not a formula"],
-      [video.a, "hand", "alice", 30, 44, 0, "fingers"],
-      [video.b, "pass_through", "bob", 10, 20, 2, "through, the wall"],
+      [video.a, "Mechanics/clip-a.mp4", "pass_through", "alice", 0, 0, 0, "=not a formula"],
+      [video.a, "Mechanics/clip-a.mp4", "hand", "alice", 30, 44, 0, "fingers"],
+      [video.b, "Mechanics/clip-b.mp4", "pass_through", "bob", 10, 20, 2, "through, the wall"],
     ]);
     // The export, imported again, exports the same file.
     const csv = await exported("csv", first.labelSet!.id);
@@ -233,6 +235,118 @@ describe("Label Studio round trip", () => {
     const out = await exported("label-studio", result.labelSet!.id);
     expect(meaning(out).sort()).toEqual(meaning(file).sort());
     expect(parseLabelStudioSpans(out).problems).toEqual([]);
+  });
+});
+
+describe("spans between projects", () => {
+  it("imports a project's export into a second project with the same clips, matched by path", async () => {
+    const set = await importFile("spans.csv", CSV);
+    const csv = await exported("csv", set.labelSet!.id);
+    const jsonl = await exported("jsonl", set.labelSet!.id);
+    const ls = await exported("label-studio", set.labelSet!.id);
+    // Label Studio fetches the clip from its local-files root by the video's path, not from the app.
+    expect(JSON.parse(ls)[0].data).toMatchObject({
+      video: "/data/local-files/?d=Mechanics/clip-a.mp4",
+      path: "Mechanics/clip-a.mp4",
+      framejury_video_id: video.a,
+    });
+
+    const second = await insertProject(prisma, "Span files, the second", owner.userId);
+    await prisma.project.update({
+      where: { id: second },
+      data: {
+        spanLabels: [
+          { id: "hand", label: "Extra finger", definition: "" },
+          { id: "pass_through", label: "Passes through", definition: "" },
+        ],
+      },
+    });
+    for (const [fileName, frames] of [
+      ["clip-a.mp4", 90],
+      ["clip-b.mp4", 60],
+    ] as const) {
+      const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
+      const id = await insertVideo(prisma, {
+        projectId: second,
+        sha256: sha,
+        sizeBytes: BigInt(1000),
+        fileName,
+        relativePath: `Mechanics/${fileName}`,
+        storageKey: `projects/${second}/videos/${sha}.mp4`,
+        contentType: "video/mp4",
+        status: "ready",
+        prompt: "A ball",
+        dimensions: ["Mechanics"],
+        createdById: owner.userId,
+      });
+      await prisma.videoFrameTimes.create({
+        data: { videoId: id, timesS: cfr(frames), endS: frames / 30, variable: false },
+      });
+    }
+    const catalogue = (await catalogFor(prisma, second)).declarations();
+    const into = (fileName: string, text: string, options: Partial<SpanImportInput>) =>
+      importSpanLabelSet(
+        deps,
+        owner,
+        second,
+        {
+          file: enc(text),
+          fileName,
+          name: `set ${randomUUID()}`,
+          format: "spans",
+          task: "project",
+          dryRun: false,
+          ...options,
+        },
+        catalogue,
+      );
+    for (const [fileName, text, format] of [
+      ["spans.csv", csv, "spans"],
+      ["spans.jsonl", jsonl, "spans"],
+      ["ls.json", ls, "label_studio_spans"],
+    ] as const) {
+      const dry = await into(fileName, text, { format, dryRun: true });
+      expect(dry.plan).toMatchObject({ spans: 3, matchedVideos: 2, problemCount: 0, matchedBy: { path: 3 } });
+      const made = await into(fileName, text, { format });
+      const spans = await prisma.span.findMany({
+        where: { labelSetId: made.labelSet!.id },
+        include: { video: { select: { projectId: true, relativePath: true } } },
+        orderBy: [{ startFrame: "asc" }],
+      });
+      expect(spans.map((s) => [s.video.projectId, s.video.relativePath, s.label, s.startFrame, s.endFrame])).toEqual([
+        [second, "Mechanics/clip-a.mp4", "pass_through", 0, 0],
+        [second, "Mechanics/clip-b.mp4", "pass_through", 10, 20],
+        [second, "Mechanics/clip-a.mp4", "hand", 30, 44],
+      ]);
+    }
+    // In the first project the same file finds its videos by id.
+    const again = await importFile("again.csv", csv, { dryRun: true });
+    expect(again.plan.matchedBy).toEqual({ id: 3 });
+  });
+
+  it("writes the config's labels in their task's order with their names", async () => {
+    await prisma.project.update({
+      where: { id: projectId },
+      data: {
+        spanLabels: [
+          { id: "hand", label: "Extra finger", definition: "" },
+          { id: "pass_through", label: "Passes through", definition: "" },
+          ...Array.from({ length: 11 }, (_, i) => ({ id: `s${i + 1}`, label: `Category ${i + 1}`, definition: "" })),
+        ],
+      },
+    });
+    const rows = [
+      "video,label,start_frame,end_frame",
+      ...["s10", "s2", "s1", "hand"].map((l) => `clip-a.mp4,${l},0,1`),
+    ];
+    const set = await importFile("labels.csv", rows.join("\n"));
+    const catalogue = (await catalogFor(prisma, projectId)).declarations();
+    const config = (
+      await spanExportFile(deps, owner, projectId, "label-studio-config", { labelSet: set.labelSet!.id }, catalogue)
+    ).body;
+    const timeline = config.split("</TimelineLabels>")[0]!;
+    expect([...timeline.matchAll(/<Label value="([^"]+)"/g)].map((m) => m[1])).toEqual(["hand", "s1", "s2", "s10"]);
+    expect(timeline).toContain('<Label value="s10" html="s10 · Category 10" hint="Category 10"/>');
   });
 });
 

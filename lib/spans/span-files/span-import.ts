@@ -27,7 +27,7 @@ import {
   type SpanFileProblem,
   type SpanFileRow,
 } from "./span-file-types";
-import { resolveRow, videoMatcher } from "./span-resolve";
+import { resolveRow, type VideoMatchKind, videoMatcher } from "./span-resolve";
 import { parseSpanTable } from "./span-table";
 
 export type SpanFileFormat = "spans" | "label_studio_spans";
@@ -127,13 +127,16 @@ interface ImportContext {
   projectLabels: SpanLabel[];
 }
 
+/** A row's span on its video, with its annotator and how its video was found (for the plan). */
+type ResolvedSpan = NewSpan & { annotator: string; matchedBy: VideoMatchKind };
+
 /** Each row's span on its video, or its problem; frame times are read once per video (and kept). */
 async function resolveRows(
   projectId: string,
   rows: readonly SpanFileRow[],
   defaultTask: string,
   context: ImportContext,
-): Promise<{ spans: (NewSpan & { annotator: string })[]; problems: SpanFileProblem[] }> {
+): Promise<{ spans: ResolvedSpan[]; problems: SpanFileProblem[] }> {
   const { prisma } = context.deps;
   const videos = await prisma.video.findMany({
     where: { projectId },
@@ -143,11 +146,11 @@ async function resolveRows(
   const storageKeys = new Map(videos.map((v) => [v.id, v.storageKey]));
   const labelsOf = new Map<string, SpanLabel[] | null>();
   const timesOf = new Map<string, FrameTimes | string>();
-  const spans: (NewSpan & { annotator: string })[] = [];
+  const spans: ResolvedSpan[] = [];
   const problems: SpanFileProblem[] = [];
   for (const row of rows) {
     const problem = (message: string) => problems.push({ row: row.row, where: row.where, message });
-    const video = match(row.video);
+    const video = match(row);
     if (typeof video === "string") {
       problem(video);
       continue;
@@ -185,6 +188,7 @@ async function resolveRows(
         authorKind: "label_set",
         authorId: "",
         annotator: row.annotator,
+        matchedBy: video.matchedBy,
       });
   }
   return { spans, problems };
@@ -225,6 +229,8 @@ export async function importSpanLabelSet(
     matchedVideos: new Set(resolved.spans.map((s) => s.videoId)).size,
     labels: countBy(resolved.spans.map((s) => `${s.task}:${s.label}`)),
     annotators: countBy(resolved.spans.flatMap((s) => (s.annotator ? [s.annotator] : []))),
+    /** How many spans found their video by the file's id, by path, by file name. */
+    matchedBy: countBy(resolved.spans.map((s) => s.matchedBy)),
     problems: problems.slice(0, MAX_LISTED_PROBLEMS),
     problemCount: problems.length,
   };
@@ -246,7 +252,7 @@ export async function importSpanLabelSet(
           annotators,
         },
       });
-      const spans = resolved.spans.map(({ annotator, ...span }) => ({
+      const spans = resolved.spans.map(({ annotator, matchedBy: _matchedBy, ...span }) => ({
         ...span,
         authorId: labelSetReviewerId(set.id, annotator || null),
         labelSetId: set.id,

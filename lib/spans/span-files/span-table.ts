@@ -60,8 +60,9 @@ function zodMessage(error: z.ZodError): string {
 
 /** The row's stretch and identity from its fields, or why it has none. */
 function rowOf(fields: SpanRecordFields, row: number, where: string): SpanFileRow | string {
-  const video = (fields.video_id ?? "").trim() || (fields.video ?? "").trim();
-  if (!video) return "Name the row's video (video: a path, file name or video id; or video_id).";
+  const video = (fields.video ?? "").trim();
+  const videoId = (fields.video_id ?? "").trim();
+  if (!video && !videoId) return "Name the row's video (video: a path, file name or video id; or video_id).";
   const label = fields.label.trim();
   if (!label) return "The row has no label.";
   const frames = fields.start_frame !== undefined || fields.end_frame !== undefined;
@@ -74,6 +75,7 @@ function rowOf(fields: SpanRecordFields, row: number, where: string): SpanFileRo
     row,
     where,
     video,
+    ...(videoId ? { videoId } : {}),
     label,
     ...(task ? { task } : {}),
     annotator: fields.annotator?.trim() ?? "",

@@ -124,7 +124,7 @@ describe("span files through the label-set and export routes", () => {
       ["bo", [{ start: 13, end: 13 }]],
     ]);
     const config = await download(ownerKey, `format=label-studio-config&labelSet=${id}`);
-    expect(config.text).toContain('<Label value="hand"/>');
+    expect(config.text).toContain('<Label value="hand" html="hand · Extra finger" hint="Extra finger"/>');
 
     const endpointId = await insertEndpoint(prisma, {
       projectId,

@@ -37,9 +37,9 @@ export const GET = withProject(
     ],
     errors: [409],
   },
-  async ({ actor, project, query }) => {
+  async ({ actor, project, query, catalogue }) => {
     const { format, ...filter } = query;
-    const file = await spanExportFile(appDeps(), actor, project.id, format, filter);
+    const file = await spanExportFile(appDeps(), actor, project.id, format, filter, catalogue.declarations());
     return new Response(file.body, {
       headers: {
         "content-type": file.contentType,
