@@ -21,6 +21,22 @@ describe("the record of what a call saw", () => {
     expect(videoFrameOf(-1, 24)).toBeNull();
   });
 
+  it("names the frame by the video's frame times when they are known: on a variable frame rate, not time × average fps", () => {
+    // 30 frames at 30 fps, then 40 at 10 fps: at 3 s the average rate (15 fps) says frame 45, the frame times 50.
+    const frameTimesS = [
+      ...Array.from({ length: 30 }, (_, i) => i / 30),
+      ...Array.from({ length: 40 }, (_, i) => 1 + i / 10),
+    ];
+    const frames = [{ id: "a", index: 7, timestampS: 3 }];
+    expect(sawOfFrames("images", frames, 15).frames[0]!.videoFrame).toBe(45);
+    expect(sawOfFrames("images", frames, { fps: 15, frameTimesS }).frames[0]!.videoFrame).toBe(50);
+    // The frame on screen: a time between two frames names the earlier one; past the last, the last.
+    expect(videoFrameOf(1.25, { fps: 15, frameTimesS })).toBe(32);
+    expect(videoFrameOf(99, { fps: 15, frameTimesS })).toBe(69);
+    expect(videoFrameOf(1, { fps: 24, frameTimesS: [] })).toBe(24);
+    expect(videoFrameOf(1, { fps: null, frameTimesS: null })).toBeNull();
+  });
+
   it("reads a stored record, and nothing from a row that is not one", () => {
     const clip = { sha256: "a".repeat(64), durationS: 4, sampling: { numFrames: 8 } };
     expect(storedSaw({ mode: "video-file", frames: [], clip })).toEqual({ mode: "video-file", frames: [], clip });

@@ -9,11 +9,15 @@
 import { z } from "zod";
 import { inputModeSchema, type InputMode } from "./input-modes";
 import { chatCompletionPieces, type ChatRequest } from "./llm-client";
+import { videoFrameOfSample } from "../spans/judge-spans";
 
 export const sawFrameSchema = z.object({
   /** The frame's index in its frame set. */
   index: z.number().int().nonnegative(),
-  /** The frame's index in the decoded video (its time × the video's frame rate), when that rate is known. */
+  /**
+   * The frame's index in the decoded video: the frame on screen at its time by the video's frame times when they are
+   * known (as the timeline names frames), else its time × the video's average frame rate; null when neither is known.
+   */
   videoFrame: z.number().int().nonnegative().nullable().optional(),
   frameId: z.string().min(1),
   timestampS: z.number().nonnegative(),
@@ -50,28 +54,37 @@ export interface SeenFrame {
   timestampS: number;
 }
 
-/** The frame's index in the video from its time, when the video's frame rate is known. */
-export function videoFrameOf(timestampS: number, fps: number | null | undefined): number | null {
-  if (!fps || !Number.isFinite(fps) || fps <= 0 || !Number.isFinite(timestampS) || timestampS < 0) return null;
+/**
+ * What names a time's frame in the judged video: its frame times (each decoded frame's time, video_frame_times) when
+ * they are known, exact for a variable frame rate; else its average frame rate. A number is the rate alone.
+ */
+export type VideoClock = number | { fps: number | null; frameTimesS?: readonly number[] | null } | null | undefined;
+
+/** The frame's index in the video from its time, when the video's frame times or frame rate are known. */
+export function videoFrameOf(timestampS: number, clock: VideoClock): number | null {
+  if (!Number.isFinite(timestampS) || timestampS < 0) return null;
+  const { fps, frameTimesS } = typeof clock === "object" && clock !== null ? clock : { fps: clock, frameTimesS: null };
+  if (frameTimesS?.length) return videoFrameOfSample({ timesS: frameTimesS, endS: 0, variable: true }, timestampS);
+  if (!fps || !Number.isFinite(fps) || fps <= 0) return null;
   return Math.round(timestampS * fps);
 }
 
 /**
  * What a call that carries frames (as pictures, or as one video part) showed, in the order the request put them.
- * `fps` is the judged video's rate; frames past `ofVideo` (a template's few-shot examples, from other videos)
- * get no video frame index from it.
+ * `clock` is the judged video's frame times or rate; frames past `ofVideo` (a template's few-shot examples, from other
+ * videos) get no video frame index from it.
  */
 export function sawOfFrames(
   mode: InputMode,
   frames: readonly SeenFrame[],
-  fps: number | null = null,
+  clock: VideoClock = null,
   ofVideo = frames.length,
 ): CallSaw {
   return {
     mode,
     frames: frames.map((f, i) => ({
       index: f.index,
-      videoFrame: i < ofVideo ? videoFrameOf(f.timestampS, fps) : null,
+      videoFrame: i < ofVideo ? videoFrameOf(f.timestampS, clock) : null,
       frameId: f.id,
       timestampS: f.timestampS,
     })),

@@ -102,6 +102,19 @@ describe("what each judge call saw", () => {
     expect(clusterCall!.bytesSent).toBeGreaterThan(keyFrameCall!.bytesSent);
   });
 
+  it("names the video frame by the video's stored frame times when they are known (a variable frame rate)", async () => {
+    const { projectId, videoId, endpointId, frames } = await setup(8);
+    // Frames every 0.25 s up to 0.5 s, then every 0.05 s: at 1 s the frame times say frame 12, the 8 fps average 8.
+    const timesS = [0, 0.25, ...Array.from({ length: 40 }, (_, i) => 0.5 + i * 0.05)];
+    await prisma.videoFrameTimes.create({ data: { videoId, timesS, endS: 2.5, variable: true } });
+    const first = await run(projectId, endpointId);
+    const [keyFrameCall] = await callsOf(first.id, "static_hallucination", 1);
+    expect(storedSaw(keyFrameCall!.saw)).toEqual({
+      mode: "images",
+      frames: [{ index: 4, videoFrame: 12, frameId: frames[4]!.id, timestampS: 1 }],
+    });
+  });
+
   it("gives no video frame index when the video's frame rate is unknown", async () => {
     const { projectId, endpointId, frames } = await setup(null);
     const first = await run(projectId, endpointId);

@@ -209,7 +209,8 @@ function sawOf(plan: MediaPlan, context: RequestWork["context"]): CallSaw {
     return sawOfClip({ sha256: ref.sha256, durationS, sampling });
   }
   const own = plan.mode === "images" ? plan.ownImages : plan.videoFrames.length;
-  return sawOfFrames(plan.mode, [...plan.videoFrames, ...plan.imageFrames], context.fps, own);
+  const clock = { fps: context.fps, frameTimesS: context.frameTimesS };
+  return sawOfFrames(plan.mode, [...plan.videoFrames, ...plan.imageFrames], clock, own);
 }
 
 /** How a request's video part is read when its call goes out: frames as the images mode reads them, the clip once per video. */

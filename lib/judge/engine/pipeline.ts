@@ -47,6 +47,11 @@ export interface VideoContext {
   /** The video's average frame rate and decoded frame count, when known (VBench-2.0's `avg_fps` and `len(vr)`). */
   fps: number | null;
   frameCount: number | null;
+  /**
+   * Each decoded frame's time (video_frame_times), when they were read already: what names the frame a call showed,
+   * exact for a variable frame rate. Absent or null: not known (the average rate names it).
+   */
+  frameTimesS?: readonly number[] | null;
   /** Per-dimension data a benchmark's evaluator needs (VBench-2.0's `auxiliary_info`), by dimension; {} when none. */
   auxiliaryInfo: Record<string, unknown>;
   /** The most images the run's endpoint takes in one request (its probe), or null when unknown or unlimited. */

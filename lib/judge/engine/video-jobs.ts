@@ -43,6 +43,8 @@ export interface JobRow {
     model: string | null;
     fps: number | null;
     frameCount: number | null;
+    /** Each decoded frame's time, when the video's frame times were read already (video_frame_times). */
+    frameTimesS: number[] | null;
     auxiliaryInfo: Record<string, unknown>;
     /** The video's file, which a `video-file` run's calls send. */
     clip: ClipRef;
@@ -84,6 +86,7 @@ export async function loadVideoJobs(prisma: PrismaClient, jobs: readonly VideoJo
       model: string | null;
       fps: number | null;
       frameCount: number | null;
+      frameTimesS: number[] | null;
       auxiliaryInfo: Record<string, unknown> | null;
       frames: FrameRef[];
       items: ItemRef[];
@@ -96,7 +99,7 @@ export async function loadVideoJobs(prisma: PrismaClient, jobs: readonly VideoJo
       CASE WHEN rv."judgedWith" IS NULL THEN v.prompt ELSE rv."judgedWith"->>'prompt' END AS prompt,
       CASE WHEN rv."judgedWith" IS NULL THEN v.dimensions ELSE ARRAY(SELECT jsonb_array_elements_text(coalesce(rv."judgedWith"->'dimensions', '[]'::jsonb))) END AS dimensions,
       CASE WHEN rv."judgedWith" IS NULL THEN v.model ELSE rv."judgedWith"->>'model' END AS model,
-      v.fps, v."frameCount",
+      v.fps, v."frameCount", (SELECT vft."timesS" FROM video_frame_times vft WHERE vft."videoId" = rv."videoId") AS "frameTimesS",
       CASE WHEN rv."judgedWith" ? 'auxiliaryInfo' THEN rv."judgedWith"->'auxiliaryInfo' ELSE v."auxiliaryInfo" END AS "auxiliaryInfo",
       (SELECT coalesce(json_object_agg(pv."templateId", json_build_object('text', pv.text, 'hash', pv.hash)), '{}'::json)
          FROM prompt_version pv WHERE pv.id IN (SELECT value FROM jsonb_each_text(r."promptVersionIds"))) AS "promptVersions",
@@ -136,6 +139,7 @@ export async function loadVideoJobs(prisma: PrismaClient, jobs: readonly VideoJo
         model: row.model,
         fps: row.fps,
         frameCount: row.frameCount,
+        frameTimesS: row.frameTimesS,
         auxiliaryInfo: row.auxiliaryInfo ?? {},
         clip: {
           storageKey: row.clipStorageKey,
