@@ -233,3 +233,46 @@ describe("spanAgreement over more videos than the bootstrap resamples one by one
     expect(upper - lower).toBeLessThan(0.05);
   });
 });
+
+describe("who counts as a person", () => {
+  it("a label set's annotator named as a judge run or the gold (a span file's round trip) is never pooled with people", () => {
+    const row = (id: string, authorId: string, startFrame: number, endFrame: number): SpanAgreementRow => ({
+      id,
+      videoId: "v",
+      authorId,
+      label: "s1",
+      startFrame,
+      endFrame,
+      boxes: [],
+    });
+    const raters: SpanRater[] = [
+      { id: "ann", kind: "reviewer", label: "Ann" },
+      { id: "labelset:L:bob", kind: "label_set", label: "bob" },
+      { id: "labelset:L:run:r1", kind: "label_set", label: "run:r1" },
+      { id: "labelset:L:gold", kind: "label_set", label: "gold" },
+      { id: "run:r1", kind: "judge", label: "Judge" },
+    ];
+    const input: SpanAgreementInput = {
+      labels: [{ id: "s1", label: "s1" }],
+      raters,
+      coverage: new Map(raters.map((r) => [r.id, new Set(["v"])])),
+      frameCounts: new Map([["v", 30]]),
+      spans: [
+        row("a", "ann", 0, 9),
+        row("b", "labelset:L:bob", 0, 9),
+        row("c", "labelset:L:run:r1", 20, 29),
+        row("d", "labelset:L:gold", 20, 29),
+        row("e", "run:r1", 0, 9),
+      ],
+    };
+    const comparisons = spanAgreement(input, { iterations: 20 }).labels[0]!.comparisons;
+    expect(comparisons.map((c) => c.key)).toEqual([
+      "people:ann|labelset:L:bob",
+      "judge:run:r1|ann",
+      "judge:run:r1|labelset:L:bob",
+      "judge:run:r1|people",
+    ]);
+    const pooled = comparisons.find((c) => c.key === "judge:run:r1|people")!;
+    expect(pooled.referenceSpans).toBe(2);
+  });
+});

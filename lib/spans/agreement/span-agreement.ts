@@ -4,7 +4,9 @@
  * both raters looked at whose frame count is known; a pooled comparison sums its pairs' counts video by video, so a
  * video is resampled with all its pairs. Pure: the loader (load-span-agreement.ts) reads the rows.
  */
+import { parseLabelSetReviewerId } from "../../label-sets/label-set-reviewer";
 import { checkedBootstrapOptions } from "../../stats/bootstrap";
+import { GOLD_AUTHOR_ID, judgeAuthorId } from "../span-types";
 import { bootstrapRows, type RowStats } from "./bootstrap-rows";
 import { type AgreementSpan, MatchScratch } from "./match";
 import {
@@ -51,10 +53,21 @@ function indexSpans(input: SpanAgreementInput): SpanIndex {
   return index;
 }
 
+/**
+ * A reviewer, or a label set's annotator who is a person: an annotator named as a judge run (`run:<id>`) or the gold
+ * is a judge's or the gold's spans carried through a span file, and pooling it with people would count a judge as one.
+ */
+function isPerson(rater: SpanRater): boolean {
+  if (rater.kind === "reviewer") return true;
+  if (rater.kind !== "label_set") return false;
+  const annotator = parseLabelSetReviewerId(rater.id)?.annotator ?? null;
+  return annotator === null || (annotator !== GOLD_AUTHOR_ID && !annotator.startsWith(judgeAuthorId("")));
+}
+
 /** Who is compared with whom, in the report's order. */
 function plans(raters: readonly SpanRater[]): Plan[] {
   const byId = (a: SpanRater, b: SpanRater) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const people = raters.filter((r) => r.kind === "reviewer" || r.kind === "label_set").sort(byId);
+  const people = raters.filter(isPerson).sort(byId);
   const judges = raters.filter((r) => r.kind === "judge").sort(byId);
   const gold = raters.find((r) => r.kind === "gold");
   const out: Plan[] = [];
