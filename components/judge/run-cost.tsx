@@ -54,7 +54,10 @@ export function RunCost({ runId, canManage }: { runId: string; canManage: boolea
           {s.ensemble ? " for each member" : ""}: {costLabel(s)} spent.
         </p>
       )}
-      {stopped && canManage && <ResumeForm runId={runId} spentUsd={s.costUsdAtLeast} />}
+      {stopped && canManage && (
+        // Above the budget that stopped it and its spend (an ensemble's budget is each member's: the server checks theirs).
+        <ResumeForm runId={runId} leastUsd={Math.max(s.ensemble ? 0 : s.costUsdAtLeast, s.budgetUsd ?? 0)} />
+      )}
       {s.estimate ? (
         <div className="flex flex-col gap-1">
           <RunEstimateSummary estimate={s.estimate} />
@@ -90,7 +93,7 @@ function Usage({ label, value }: { label: string; value: string }) {
 }
 
 /** A higher budget for a run its budget stopped: its unfinished videos are judged again. */
-function ResumeForm({ runId, spentUsd }: { runId: string; spentUsd: number }) {
+function ResumeForm({ runId, leastUsd }: { runId: string; leastUsd: number }) {
   const queryClient = useQueryClient();
   const [budget, setBudget] = useState("");
   const resume = useMutation({
@@ -101,7 +104,7 @@ function ResumeForm({ runId, spentUsd }: { runId: string; spentUsd: number }) {
     },
   });
   const value = Number(budget);
-  const valid = budget.trim() !== "" && Number.isFinite(value) && value > spentUsd;
+  const valid = budget.trim() !== "" && Number.isFinite(value) && value > leastUsd;
   return (
     <form
       className="flex flex-wrap items-end gap-2 text-xs"
@@ -111,7 +114,7 @@ function ResumeForm({ runId, spentUsd }: { runId: string; spentUsd: number }) {
       }}
     >
       <label className="flex flex-col gap-1">
-        New budget (USD, above {formatCost(spentUsd)})
+        New budget (USD, above {formatCost(leastUsd)})
         <input
           className="w-28 rounded-md border border-slate-300 px-2 py-1"
           inputMode="decimal"

@@ -63,7 +63,12 @@ describe("a run's budget", () => {
 
     const stopped = await getRunStatus(prisma, owner, run.id);
     expect(stopped).toMatchObject({ status: "cancelled", stopReason: "budget", budgetUsd: budget });
-    expect(await runSpendUsd(prisma, run.id)).toBeGreaterThanOrEqual(budget);
+    // The next call would have passed it: the spend is within it but for the calls in flight when it was reached.
+    const costs = (await prisma.llmCall.findMany({ where: { runId: run.id } })).map((call) => call.costUsd);
+    expect(stopped.callsInFlightAtStop).not.toBeNull();
+    expect(await runSpendUsd(prisma, run.id)).toBeLessThanOrEqual(
+      budget + stopped.callsInFlightAtStop! * Math.max(...costs),
+    );
     expect(stopped.steps.done).toBeLessThan(dry.estimate.calls);
     expect(stopped.steps.cancelled).toBeGreaterThan(0);
 
@@ -134,6 +139,40 @@ describe("a run's budget", () => {
     const status = await getRunStatus(prisma, owner, members[0]!.id);
     expect(status.steps.cancelled).toBeGreaterThan(0);
     expect(status.steps.running).toBe(0);
+  }, 120_000);
+
+  it("stops an ensemble run with the members its budget stopped; resuming it resumes them and combines their scores", async () => {
+    const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 3 });
+    const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL, "stub-vision", {
+      pricePer1kInput: 1,
+      pricePer1kOutput: 0,
+      maxConcurrency: 2,
+    });
+    stub.addFault({ fault: { kind: "latency", ms: 50 }, times: 1000 });
+    const body = { pipeline: "hallucination", endpointId: endpoint.id };
+    const dry = (await dryRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))) as {
+      estimate: RunEstimate;
+    };
+    const budget = (dry.estimate.costUsd! / dry.estimate.calls) * 2;
+    const ensembleDeps = () => ({ prisma, queue: sharedLimiterQueue(), pipelines: builtInCatalogue().pipelines });
+    const samples = { kind: "samples", samples: 2, temperature: 0.7 };
+    const run = (await createRun(
+      ensembleDeps(),
+      owner,
+      projectId,
+      parse({ ...body, budgetUsd: budget, ensemble: samples }),
+    )) as { id: string; members: string[] };
+
+    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "cancelled", stopReason: "budget" });
+    for (const memberId of run.members)
+      expect(await getRunStatus(prisma, owner, memberId)).toMatchObject({ status: "cancelled", stopReason: "budget" });
+
+    // Named by a member or by itself, the ensemble resumes: every member to the end, then its scores combined.
+    await resumeRun({ prisma, queue: ensembleDeps().queue }, owner, run.members[1]!, { budgetUsd: budget * 1000 });
+    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done", stopReason: null });
+    for (const memberId of run.members)
+      expect(await getRunStatus(prisma, owner, memberId)).toMatchObject({ status: "done", budgetUsd: budget * 1000 });
+    expect(await prisma.score.count({ where: { runId: run.id } })).toBeGreaterThan(0);
   }, 120_000);
 
   it("refuses to resume a run a member cancelled", async () => {

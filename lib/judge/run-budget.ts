@@ -98,17 +98,20 @@ export async function stopWhenOverBudget(
 }
 
 /**
- * What a run's budget has taken: its calls' cost, or its reservations when these are more (a worker that died with
- * calls reserved); a new budget must be above it, or the run would stop again at once.
+ * The least a new budget of a stopped run must pass: the budget that stopped it (its next call did not fit), and what
+ * it has taken, its calls' cost or its reservations when these are more (a worker that died with calls reserved).
  */
-async function budgetTakenUsd(prisma: PrismaClient, runId: string): Promise<number> {
-  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { committedUsd: true } });
-  return Math.max(await runSpendUsd(prisma, runId), run?.committedUsd ?? 0);
+async function budgetToPassUsd(prisma: PrismaClient, runId: string): Promise<number> {
+  const run = await prisma.judgeRun.findUnique({
+    where: { id: runId },
+    select: { committedUsd: true, budgetUsd: true },
+  });
+  return Math.max(await runSpendUsd(prisma, runId), run?.committedUsd ?? 0, run?.budgetUsd ?? 0);
 }
 
 /**
- * Raises a budget-stopped run's budget and judges its unfinished videos again; the new budget must be above what the
- * run has spent. An ensemble run (named itself or by one of its members) resumes its members that the budget stopped,
+ * Raises a budget-stopped run's budget and judges its unfinished videos again; the new budget must be above the one
+ * that stopped it and what the run has spent. An ensemble run (named itself or by one of its members) resumes its members that the budget stopped,
  * and every unfinished member takes the new budget. A run cancelled by a member, or one still running or finished, is
  * refused.
  */
@@ -138,10 +141,10 @@ export async function resumeRun(
       })
     : [];
   const judging = run.ensemble ? members.map((m) => m.id) : [headId];
-  const spend = Math.max(0, ...(await Promise.all(judging.map((id) => budgetTakenUsd(prisma, id)))));
-  if (input.budgetUsd !== null && input.budgetUsd <= spend)
+  const least = Math.max(0, ...(await Promise.all(judging.map((id) => budgetToPassUsd(prisma, id)))));
+  if (input.budgetUsd !== null && input.budgetUsd <= least)
     throw new ValidationError(
-      `The new budget must be above what the run has spent ($${spend.toFixed(4)}): it would stop again at once.`,
+      `The new budget must be above the budget that stopped the run and what it has spent ($${least.toFixed(4)}): it would stop again at once.`,
     );
   const jobs = await prisma.$transaction(async (tx) => {
     const resumed = await tx.judgeRun.updateMany({
