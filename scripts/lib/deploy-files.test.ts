@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
+import { GET as live } from "../../app/api/health/live/route";
 import { ROOT } from "./import-graph";
 import { JUDGING_STOP_WAIT_MS, QUEUE_STOP_WAIT_MS, WORKER_STOP_GRACE_SECONDS } from "./worker-jobs";
 
@@ -41,5 +42,65 @@ describe("the worker's stop grace", () => {
     expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(
       WORKER_STOP_GRACE_SECONDS,
     );
+  });
+});
+
+/** A compose value with each `${NAME:-default}` as its default: what it is when the environment sets nothing. */
+function byDefault(value: string): string {
+  return value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, "$1");
+}
+
+describe("compose.yaml", () => {
+  it("publishes the web server and the demo on this machine's loopback only", () => {
+    const published = Object.entries(compose.services).flatMap(([name, service]) =>
+      (service.ports ?? []).map((port) => ({ name, port: byDefault(port) })),
+    );
+    expect(published.map(({ name }) => name).sort()).toEqual(["demo", "web"]);
+    for (const { name, port } of published) expect(port, name).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+  });
+
+  it("pins the tag of every image it pulls", () => {
+    const pulled = Object.entries(compose.services)
+      .filter(([, service]) => service.image && !byDefault(service.image).startsWith("framejury:"))
+      .map(([name, service]) => ({ name, image: byDefault(service.image!) }));
+    expect(pulled.map(({ name }) => name).sort()).toEqual(["minio", "minio-bucket", "postgres"]);
+    for (const { name, image } of pulled) expect(image, name).toMatch(/^[\w./-]+:(?!latest$)[\w.-]+$/);
+  });
+});
+
+describe("the Kubernetes manifests", () => {
+  const podSpecs = manifests()
+    .filter(({ object }) => object.kind === "Deployment" || object.kind === "Job")
+    .map(({ file, object }) => ({ file, spec: object.spec.template.spec }));
+
+  it("run every container without privilege escalation, on a read-only root, with every capability dropped", () => {
+    expect(podSpecs.map(({ file }) => file).sort()).toEqual(["migrate-job.yaml", "web.yaml", "worker.yaml"]);
+    for (const { file, spec } of podSpecs) {
+      for (const container of spec.containers) {
+        expect(container.securityContext, `${file}: ${container.name}`).toEqual({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ["ALL"] },
+        });
+        // The entrypoint writes its role under /tmp: a writable volume there.
+        const tmp = container.volumeMounts?.find((mount: { mountPath: string }) => mount.mountPath === "/tmp");
+        expect(tmp, `${file}: ${container.name} has no /tmp volume`).toBeDefined();
+      }
+    }
+  });
+
+  it("restart a web pod only when it stops answering, not while the database is down", async () => {
+    const web = podSpecs.find(({ file }) => file === "web.yaml")!.spec.containers[0];
+    expect(web.readinessProbe.httpGet.path).toBe("/api/health");
+    expect(web.livenessProbe.httpGet.path).toBe("/api/health/live");
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = "postgresql://nobody@127.0.0.1:1/none";
+    try {
+      const response = await live(new Request("http://localhost:3000/api/health/live"));
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ status: "ok" });
+    } finally {
+      process.env.DATABASE_URL = saved;
+    }
   });
 });
