@@ -145,6 +145,30 @@ describe("queues that localise", () => {
     expect(done.counted).toBe(true);
   });
 
+  it("refuses a submission that marks a label absent while the reviewer holds a span of it there (400 naming it)", async () => {
+    const queue = await localizing("Where, absent yet marked", { categories: ["d1"] });
+    const me = await reviewer();
+    const { itemId } = await nextItem(prisma, me, queue.id);
+    const item = await getQueueItem(prisma, me, queue.id, itemId!);
+    const marked = await postSpan(me.key, item.video.id, {
+      task: "hallucination",
+      label: "d1",
+      startFrame: 3,
+      endFrame: 5,
+      queueId: queue.id,
+    });
+    expect(marked.status).toBe(201);
+    const absent = { presence: [{ category: "d1", value: 0 as const }], judgments: [] };
+    const refused = await submitItem(prisma, me, queue.id, itemId!, absent).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 400, code: "spans_contradict", details: { labels: ["d1"] } });
+    expect((refused as Error).message).toMatch(/d1 \(Clipping\) absent but hold a span/);
+    expect(await prisma.humanJudgment.count({ where: { reviewerId: me.userId } })).toBe(0);
+    // Withdrawn, the span no longer says the label is there: the answer stands.
+    const span = await prisma.span.findFirstOrThrow({ where: { authorId: me.userId, label: "d1" } });
+    await prisma.span.update({ where: { id: span.id }, data: { withdrawn: true } });
+    expect((await submitItem(prisma, me, queue.id, itemId!, absent)).counted).toBe(true);
+  });
+
   it("lets only a reviewer holding the item mark spans in the queue, in a localising queue of its task", async () => {
     const queue = await localizing("Where, claims");
     const holder = await reviewer();

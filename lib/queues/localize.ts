@@ -1,7 +1,7 @@
 /**
  * Queues that localise (`localize: true`): reviewers also mark where, as spans of the run's task's labels
  * (lib/spans). With presence first, each category the reviewer marks present needs at least one span of it by
- * them on the item's video before the item can be submitted; in other modes the spans are asked, not required
+ * them on the item's video before the item can be submitted, and one they mark absent none; in other modes the spans are asked, not required
  * (there is no "present" answer to require them by). Spans marked in a queue carry its id, and saving one in a
  * queue follows the queue's claims as a submission does: only a reviewer holding the item may.
  */
@@ -81,10 +81,24 @@ export class SpansMissingError extends AppError {
   }
 }
 
+/** A submission of a localising item that marks a label absent while the reviewer holds a span of it: 400 naming them. */
+export class SpansContradictError extends AppError {
+  constructor(labels: readonly SpanLabel[]) {
+    super(
+      400,
+      "spans_contradict",
+      `You marked ${labels.map((l) => `${l.id} (${l.label})`).join(", ")} absent but hold a span of it on this video: ` +
+        "withdraw the span or mark the label present.",
+      { labels: labels.map((l) => l.id) },
+    );
+  }
+}
+
 /**
- * Refuses a submission of a localising queue's item that marks a category present without a span of it by the
- * reviewer on the item's video (any of their spans counts, marked in this queue or before: a span, like a judgment,
- * is the reviewer's statement about the video, not about the queue).
+ * Refuses a submission of a localising queue's item whose presence answers contradict the reviewer's spans on the
+ * item's video: a category marked present without a span of it, or marked absent while they hold one (any of their
+ * spans counts, marked in this queue or before: a span, like a judgment, is the reviewer's statement about the video,
+ * not about the queue).
  */
 export async function requireSpansOfPresent(
   prisma: PrismaClient,
@@ -97,13 +111,15 @@ export async function requireSpansOfPresent(
   if (!queue.localize || !presence) return;
   const task = await taskOfRun(prisma, queue.runId, catalogue);
   const view = localizeView(task, queue);
-  const present = presence.filter((p) => p.value === 1 && view.requiredWhenPresent.includes(p.category));
-  const missing = await labelsWithoutSpans(
-    prisma,
-    { reviewerId: actor.userId, videoId: item.videoId, itemId: item.itemId, task: task.id },
-    present.map((p) => p.category),
-  );
+  const asked = presence.filter((p) => view.requiredWhenPresent.includes(p.category));
+  const where = { reviewerId: actor.userId, videoId: item.videoId, itemId: item.itemId, task: task.id };
+  const present = asked.filter((p) => p.value === 1).map((p) => p.category);
+  const missing = await labelsWithoutSpans(prisma, where, present);
   if (missing.length > 0) throw new SpansMissingError(view.labels.filter((l) => missing.includes(l.id)));
+  const absent = asked.filter((p) => p.value === 0).map((p) => p.category);
+  const unmarked = new Set(await labelsWithoutSpans(prisma, where, absent));
+  const contradicted = absent.filter((label) => !unmarked.has(label));
+  if (contradicted.length > 0) throw new SpansContradictError(view.labels.filter((l) => contradicted.includes(l.id)));
 }
 
 /**
