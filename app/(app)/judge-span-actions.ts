@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { formValues, runAction, type ActionResult } from "@/app/_server/action-result";
 import { rederiveRunJudgeSpansAs } from "@/lib/spans/judge-spans-store";
+import { requireRunVideosInView } from "@/lib/spans/span-visibility";
 import { appDeps } from "@/lib/videos/app-deps";
 
 const rederiveSchema = z.object({ projectId: z.string().min(1).max(200), runId: z.string().min(1).max(200) });
@@ -15,6 +16,8 @@ export async function rederiveJudgeSpansAction(
 ): Promise<ActionResult> {
   return runAction(async (actor) => {
     const input = rederiveSchema.parse(formValues(formData));
+    const { prisma } = appDeps();
+    await requireRunVideosInView(prisma, actor.userId, input.runId, "Deriving this run's judge spans");
     const done = await rederiveRunJudgeSpansAs(appDeps(), actor, input.runId);
     revalidatePath(`/projects/${input.projectId}/runs/${input.runId}`);
     const skipped = done.skipped.length > 0 ? `; ${done.skipped.length} video(s) without readable frames skipped` : "";

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { isBlindFor } from "../visibility/judge-visibility";
+import { requireWholeView } from "../visibility/withheld";
 import type { SpanRecord } from "./span-types";
 
 /**
@@ -15,4 +16,24 @@ export async function visibleSpansFor(
 ): Promise<{ spans: SpanRecord[]; blind: boolean }> {
   if (!(await isBlindFor(prisma, userId, videoId))) return { spans: [...spans], blind: false };
   return { spans: spans.filter((s) => s.authorKind === "reviewer" && s.authorId === userId), blind: true };
+}
+
+/**
+ * Refuses (409 `withheld`) an answer computed over a run's finished videos while the caller reviews any of them blind:
+ * deriving a run's judge spans answers with totals and per-video reasons over those videos, so it is whole or withheld
+ * like the other aggregates, decided before anything is derived.
+ */
+export async function requireRunVideosInView(
+  prisma: PrismaClient,
+  userId: string,
+  runId: string,
+  what: string,
+): Promise<void> {
+  const done = await prisma.runVideo.findMany({ where: { runId, status: "done" }, select: { videoId: true } });
+  await requireWholeView(
+    prisma,
+    userId,
+    done.map((v) => v.videoId),
+    what,
+  );
 }
