@@ -14,6 +14,7 @@ import { createEnsembleRun, ensembleFamily } from "../ensembles/ensemble-runs";
 import { uniformFrameSetWhere } from "../videos/uniform-frame-sets";
 import { latestSettingsVersion, saveSettingsVersion } from "./settings-versions";
 import { videosBeingDeleted } from "../videos/video-deletion-job";
+import { DEFAULT_RUN_WHERE } from "../videos/video-filter-sql";
 import type { JudgeQueue } from "./judge-queue";
 import { isPrismaError, FOREIGN_KEY_VIOLATION } from "../db/prisma-errors";
 import { estimateRunStart } from "./run-estimate";
@@ -603,7 +604,7 @@ export async function listRuns(prisma: PrismaClient, actor: Actor, projectId: st
   });
 }
 
-/** A video's step outputs and scores in one run (the latest run that judged it by default). */
+/** A video's step outputs and scores in one run (by default the latest finished run that judged it). */
 export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: string, runId?: string) {
   const video = await prisma.video.findUnique({ where: { id: videoId }, select: { id: true, projectId: true } });
   if (!video) throw new NotFoundError("No such video.");
@@ -611,12 +612,17 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
     throw error instanceof NotFoundError ? new NotFoundError("No such video.") : error;
   });
   const runVideo = await prisma.runVideo.findFirst({
-    // By default the latest run that judged the video itself, not one that judged its captions.
+    // By default the latest finished run that judged the video itself, not one that judged its captions.
     where: {
       videoId,
       ...(runId
         ? { runId }
-        : { run: { pipeline: { in: (await catalogFor(prisma, video.projectId)).videoSubjectPipelineIds() } } }),
+        : {
+            run: {
+              pipeline: { in: (await catalogFor(prisma, video.projectId)).videoSubjectPipelineIds() },
+              ...DEFAULT_RUN_WHERE,
+            },
+          }),
     },
     orderBy: { run: { createdAt: "desc" } },
     include: {

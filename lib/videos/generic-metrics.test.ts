@@ -52,6 +52,7 @@ beforeAll(async () => {
         pipeline: "hallucination",
         endpointId: endpoint.id,
         createdById: owner.userId,
+        status: "done",
         createdAt: new Date(Date.now() - 60_000),
       },
     })
@@ -71,7 +72,7 @@ beforeAll(async () => {
   await createRunVideo(prisma, { runId, videoId: ids.c!, frameSetId: "fs", metrics: {} });
   // A newer run of a task over items (captions): its subjects are not videos, so it has no per-video metrics to show.
   await prisma.judgeRun.create({
-    data: { projectId, pipeline: "caption_style", endpointId: endpoint.id, createdById: owner.userId },
+    data: { projectId, pipeline: "caption_style", endpointId: endpoint.id, createdById: owner.userId, status: "done" },
   });
 });
 

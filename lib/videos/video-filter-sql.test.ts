@@ -64,12 +64,13 @@ beforeAll(async () => {
       pipeline: "hallucination",
       endpointId: endpoint.id,
       createdById: owner.userId,
+      status: "done",
       createdAt: new Date(Date.now() - 60_000),
     },
   });
   await createRunVideo(prisma, { runId: older.id, videoId: ids.d!, frameSetId: "fs", metrics: { overall: 1 } });
   const run = await prisma.judgeRun.create({
-    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId },
+    data: { projectId, pipeline: "hallucination", endpointId: endpoint.id, createdById: owner.userId, status: "done" },
   });
   runId = run.id;
   const summaries = { a: [2, 8, 1, 60, true], b: [1, 1, 0, 88, false], c: [null, null, null, null, null] } as const;

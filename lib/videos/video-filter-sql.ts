@@ -193,9 +193,15 @@ export function videoOrderBy(sort: VideoSort, dir: "asc" | "desc", ctx?: FilterC
 
 /**
  * The run a filter reads: the one it names (which must be in the project), else the project's
- * latest run of a task that judges videos themselves (a run over items, such as captions, has no
- * per-video metrics to show), else null. With its task's declaration.
+ * latest finished run (DEFAULT_RUN_WHERE) of a task that judges videos themselves (a run over items, such
+ * as captions, has no per-video metrics to show), else null. With its task's declaration.
  */
+/**
+ * The runs a page may show when none is named: finished ones. A run stopped, cancelled or still judging has
+ * scores for some videos or none; an ensemble's member is shown through its ensemble run.
+ */
+export const DEFAULT_RUN_WHERE = { status: "done", parentRunId: null } satisfies Prisma.JudgeRunWhereInput;
+
 export async function resolveFilterRun(
   prisma: PrismaClient,
   catalogue: DeclarationCatalogue,
@@ -206,7 +212,7 @@ export async function resolveFilterRun(
   const run = runId
     ? await prisma.judgeRun.findFirst({ where: { id: runId, projectId }, select })
     : await prisma.judgeRun.findFirst({
-        where: { projectId, pipeline: { in: catalogue.videoSubjectPipelineIds() } },
+        where: { projectId, pipeline: { in: catalogue.videoSubjectPipelineIds() }, ...DEFAULT_RUN_WHERE },
         orderBy: { createdAt: "desc" },
         select,
       });
