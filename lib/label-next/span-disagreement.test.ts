@@ -131,3 +131,49 @@ describe("what to label next: where spans disagree", () => {
     await expect(labelNextPlan(prisma, owner, runId, { budget: 10 })).rejects.toBeInstanceOf(WithheldError);
   });
 });
+
+describe("where spans disagree, on the labels the raters were asked", () => {
+  /*
+   * Two videos, both submitted by ann in a localising queue that asks d1 only. The judge marks s3 on both (a label
+   * the queue never asked) and d1 on w1, where ann marks none: only w1 is disputed, on d1.
+   */
+  it("leaves out labels no queue of the video asked its reviewers", async () => {
+    const framed = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, name: "Asked" });
+    projectId = framed.projectId;
+    const w = framed.videoIds;
+    await prisma.projectMember.create({ data: { projectId, userId: ann.userId, role: "reviewer" } });
+    const seed = {
+      scores: () => [
+        { stepId: "static_hallucination" as const, scopeIndex: 0, category: "s1", value: 8 },
+        { stepId: "dynamic_hallucination" as const, scopeIndex: 0, category: "d1", value: 3 },
+      ],
+      outcome: () => ({ verdict: true, overall: 10 }),
+    };
+    const run = (await seedFinishedRun(prisma, owner, projectId, w, seed)).runId;
+    const judge = judgeAuthorId(run);
+    await prisma.$transaction((tx) =>
+      insertSpans(
+        tx,
+        [span(w[0]!, judge, "s3", 0, 4), span(w[1]!, judge, "s3", 0, 4), span(w[1]!, judge, "d1", 2, 3)],
+        owner.userId,
+      ),
+    );
+    const queue = await createQueue(prisma, owner, projectId, {
+      name: "Where d1",
+      runId: run,
+      filter: {},
+      scope: "scores",
+      categories: ["d1"],
+      mode: "presence",
+      localize: true,
+    });
+    for (const item of await prisma.reviewQueueItem.findMany({ where: { queueId: queue.id } }))
+      await prisma.reviewQueueAssignment.create({
+        data: { itemId: item.id, queueId: queue.id, reviewerId: ann.userId, status: "done", doneAt: new Date() },
+      });
+    const plan = await labelNextPlan(prisma, owner, run, { budget: 10 });
+    expect(plan.spans.videos.map((x) => [x.id, x.label, x.reason, x.disputedLabels])).toEqual([
+      [w[1], "d1", "judge_only", 1],
+    ]);
+  });
+});

@@ -4,9 +4,10 @@ import { judgeAuthorId } from "../spans/span-types";
 
 /**
  * "What to label next" for spans: the run's videos where the raters of where disagree most, for a localising queue to
- * settle. Spans count like values: for each label of the run's task, the raters of a video are the run's judge (when
- * the run marks spans at all) and each reviewer who localised it (marked a span of the task on it, or submitted it in
- * a localising queue of the run); a label's disagreement is 1 − the lowest frame IoU between two raters (a rater
+ * settle. Spans count like values: for each label of the run's task that the video's raters were asked (a localising
+ * queue of chosen categories asks those, and a reviewer's own span asks its label), the raters of a video are the
+ * run's judge (when the run marks spans at all) and each reviewer who localised it (marked a span of the task on it,
+ * or submitted it in a localising queue of the run); a label's disagreement is 1 − the lowest frame IoU between two raters (a rater
  * without spans of it says it is not there), or 1 when the judge marks it and no reviewer does. A video ranks by its
  * most disputed label, then by how many labels are disputed. Computed from every video of the run: the caller
  * (labelNextPlan) has made sure the owner sees them all.
@@ -42,29 +43,59 @@ interface SpanRow {
   authorId: string;
 }
 
-/** Per video: each rater's spans by label (the judge's too), and who localised it. */
-function ratersByVideo(spans: readonly SpanRow[], localisers: readonly { videoId: string; reviewerId: string }[]) {
-  const videos = new Map<string, { reviewers: Set<string>; spans: SpanRow[] }>();
+/** A reviewer who submitted the video in a localising queue of the run, and the labels that queue asked. */
+interface Localiser {
+  videoId: string;
+  reviewerId: string;
+  scope: string;
+  categories: string[];
+}
+
+/**
+ * One video's raters and spans. `asked`: the labels its localising queues asked (a queue of chosen score categories
+ * asks those; any other asks every label) and the labels its reviewers marked; null when every label counts (a queue
+ * asked them all, or no queue asked anything: the judge's spans stand unchecked).
+ */
+interface VideoRaters {
+  reviewers: Set<string>;
+  spans: SpanRow[];
+  asked: Set<string> | null;
+}
+
+/** Per video: each rater's spans by label (the judge's too), who localised it, and which labels they were asked. */
+function ratersByVideo(spans: readonly SpanRow[], localisers: readonly Localiser[]) {
+  const videos = new Map<string, VideoRaters & { queued: boolean }>();
   const of = (videoId: string) => {
     let video = videos.get(videoId);
-    if (!video) videos.set(videoId, (video = { reviewers: new Set(), spans: [] }));
+    if (!video) videos.set(videoId, (video = { reviewers: new Set(), spans: [], asked: new Set(), queued: false }));
     return video;
   };
+  for (const l of localisers) {
+    const video = of(l.videoId);
+    video.reviewers.add(l.reviewerId);
+    video.queued = true;
+    if (l.scope !== "scores" || l.categories.length === 0) video.asked = null;
+    else for (const category of l.categories) video.asked?.add(category);
+  }
   for (const s of spans) {
     const video = of(s.videoId);
     video.spans.push(s);
-    if (!s.judge) video.reviewers.add(s.authorId);
+    if (!s.judge) {
+      video.reviewers.add(s.authorId);
+      video.asked?.add(s.label);
+    }
   }
-  for (const l of localisers) of(l.videoId).reviewers.add(l.reviewerId);
+  for (const video of videos.values()) if (!video.queued) video.asked = null;
   return videos;
 }
 
-/** The most disputed label of one video, and how many are disputed. */
+/** The most disputed label of one video among the labels its raters were asked, and how many are disputed. */
 function videoDisagreement(
-  video: { reviewers: Set<string>; spans: SpanRow[] },
+  video: VideoRaters,
   judge: string | null,
 ): { label: string; result: LabelDisagreement; disputed: number } | null {
-  const labels = [...new Set(video.spans.map((s) => s.label))].sort();
+  const asked = video.asked;
+  const labels = [...new Set(video.spans.map((s) => s.label))].filter((l) => !asked || asked.has(l)).sort();
   const raters = [...video.reviewers].sort().map((id) => ({ id, judge: false }));
   if (judge) raters.unshift({ id: judge, judge: true });
   let top: { label: string; result: LabelDisagreement } | null = null;
@@ -95,8 +126,8 @@ export async function spanDisagreementOfRun(
       FROM span s JOIN run_video rv ON rv."videoId" = s."videoId" AND rv."runId" = ${run.id}
       WHERE s."projectId" = ${run.projectId} AND s.task = ${run.pipeline} AND NOT s.withdrawn
         AND (s."authorKind" = 'reviewer' OR (s."authorKind" = 'judge' AND s."authorId" = ${judge}))`,
-    prisma.$queryRaw<{ videoId: string; reviewerId: string }[]>`
-      SELECT DISTINCT i."videoId", a."reviewerId"
+    prisma.$queryRaw<Localiser[]>`
+      SELECT DISTINCT i."videoId", a."reviewerId", q.scope, q.categories
       FROM review_queue_assignment a
       JOIN review_queue_item i ON i.id = a."itemId"
       JOIN review_queue q ON q.id = a."queueId"
