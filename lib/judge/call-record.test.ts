@@ -49,6 +49,7 @@ describe("the record of what a call saw", () => {
   });
 
   it("marks the instants a clip was sampled at: a number of frames from first to last, or a rate from the start", () => {
+    // Without the video's rate and frame count: spread over the clip's duration.
     expect(sampledInstants({ durationS: 4, sampling: { numFrames: 5 } })).toEqual([0, 1, 2, 3, 4]);
     expect(sampledInstants({ durationS: 4, sampling: { numFrames: 1 } })).toEqual([0]);
     expect(sampledInstants({ durationS: 2, sampling: { fps: 2 } })).toEqual([0, 0.5, 1, 1.5]);
@@ -56,5 +57,20 @@ describe("the record of what a call saw", () => {
     expect(many).toHaveLength(MAX_MARKED_INSTANTS);
     expect(many[0]).toBe(0);
     expect(many.at(-1)).toBeCloseTo(600 - 1 / 30, 2);
+  });
+
+  it("marks the frames vLLM's loader takes when the video's rate and frame count are known: first to last frame, cast to integers", () => {
+    // 90 frames at 30 fps (3 s): linspace(0, 89, 8, dtype=int) = 0, 12, 25, 38, 50, 63, 76, 89.
+    const clip = { durationS: 3, fps: 30, frameCount: 90 };
+    expect(sampledInstants({ ...clip, sampling: { numFrames: 8 } })).toEqual(
+      [0, 12, 25, 38, 50, 63, 76, 89].map((i) => Math.round((i / 30) * 1000) / 1000),
+    );
+    // A rate asks duration × fps frames (6), spread the same way: linspace(0, 89, 6, dtype=int).
+    expect(sampledInstants({ ...clip, sampling: { fps: 2 } })).toEqual(
+      [0, 17, 35, 53, 71, 89].map((i) => Math.round((i / 30) * 1000) / 1000),
+    );
+    // Asking for more frames than the video has takes every frame.
+    expect(sampledInstants({ ...clip, sampling: { numFrames: 500 } })).toHaveLength(90);
+    expect(sampledInstants({ ...clip, sampling: { numFrames: 1 } })).toEqual([0]);
   });
 });

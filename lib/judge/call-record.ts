@@ -15,8 +15,9 @@ export const sawFrameSchema = z.object({
   /** The frame's index in its frame set. */
   index: z.number().int().nonnegative(),
   /**
-   * The frame's index in the decoded video: the frame on screen at its time by the video's frame times when they are
-   * known (as the timeline names frames), else its time × the video's average frame rate; null when neither is known.
+   * The frame's index in the decoded video: the frame on screen at its time, by the video's frame times when they are
+   * known (as the timeline names frames), else by the video's average frame rate; null when neither is known. The
+   * `video-frames` part names the same index in `frames_indices`.
    */
   videoFrame: z.number().int().nonnegative().nullable().optional(),
   frameId: z.string().min(1),
@@ -36,6 +37,9 @@ export const sawClipSchema = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   durationS: z.number().nonnegative(),
   sampling: clipSamplingSchema,
+  /** The video's average frame rate and decoded frame count when known: which frames a server's loader takes. */
+  fps: z.number().positive().nullable().optional(),
+  frameCount: z.number().int().positive().nullable().optional(),
 });
 export type SawClip = z.infer<typeof sawClipSchema>;
 
@@ -60,13 +64,22 @@ export interface SeenFrame {
  */
 export type VideoClock = number | { fps: number | null; frameTimesS?: readonly number[] | null } | null | undefined;
 
-/** The frame's index in the video from its time, when the video's frame times or frame rate are known. */
+/**
+ * A time this close before a frame's start still shows that frame: sampled times summed or printed in floating point
+ * land a hair early (the timeline's frame times allow the same, lib/spans/frame-times.ts).
+ */
+const FRAME_TIME_EPSILON_S = 1e-6;
+
+/**
+ * The index of the frame on screen at a time in the video (the frame a frame set's picture at that time shows), when
+ * the video's frame times or frame rate are known: the last frame that starts at or before it.
+ */
 export function videoFrameOf(timestampS: number, clock: VideoClock): number | null {
   if (!Number.isFinite(timestampS) || timestampS < 0) return null;
   const { fps, frameTimesS } = typeof clock === "object" && clock !== null ? clock : { fps: clock, frameTimesS: null };
   if (frameTimesS?.length) return videoFrameOfSample({ timesS: frameTimesS, endS: 0, variable: true }, timestampS);
   if (!fps || !Number.isFinite(fps) || fps <= 0) return null;
-  return Math.round(timestampS * fps);
+  return Math.floor((timestampS + FRAME_TIME_EPSILON_S) * fps);
 }
 
 /**
@@ -151,18 +164,45 @@ export function promptShapeOf(
 export const MAX_MARKED_INSTANTS = 1000;
 
 /**
- * The instants of a clip the endpoint was asked to sample, in seconds: `numFrames` spread evenly from the first frame
- * to the last (vLLM's loaders take `linspace(0, total - 1, num_frames)`), or one every 1/`fps` seconds from the start.
- * At most MAX_MARKED_INSTANTS, evenly thinned beyond that.
+ * The instants of a clip the endpoint was asked to sample, in seconds. With the video's frame rate and frame count
+ * known, the frames vLLM's loaders take: `num_frames` (or duration × `fps`, rounded down) of the video's frames, at
+ * `linspace(0, total - 1, count)` cast to integers, each at its index ÷ the rate. Without them, `numFrames` spread
+ * evenly over the duration, or one every 1/`fps` seconds from the start. At most MAX_MARKED_INSTANTS, evenly thinned
+ * beyond that.
  */
-export function sampledInstants(clip: Pick<SawClip, "durationS" | "sampling">): number[] {
+export function sampledInstants(clip: Pick<SawClip, "durationS" | "sampling" | "fps" | "frameCount">): number[] {
+  const taken = loaderInstants(clip);
+  if (taken) return thinned(taken.count, taken.at);
   const duration = Math.max(0, clip.durationS);
   const count =
     "numFrames" in clip.sampling ? clip.sampling.numFrames : Math.max(1, Math.ceil(duration * clip.sampling.fps));
   const step = "numFrames" in clip.sampling ? (count > 1 ? duration / (count - 1) : 0) : 1 / clip.sampling.fps;
+  return thinned(count, (k) => Math.min(duration, k * step));
+}
+
+/**
+ * The times of the frames vLLM's loaders take (vllm/multimodal/video.py, `sample_frames_from_video`: at most the
+ * video's frames, at most duration × fps when a rate is asked, at least one; every frame when that is all of them,
+ * else `np.linspace(0, total - 1, count, dtype=int)`), as their count and the time of the k-th; null when the video's
+ * rate or frame count is not known.
+ */
+function loaderInstants(
+  clip: Pick<SawClip, "sampling" | "fps" | "frameCount">,
+): { count: number; at: (k: number) => number } | null {
+  const { fps, frameCount: total } = clip;
+  if (!fps || !total) return null;
+  const asked = "numFrames" in clip.sampling ? clip.sampling.numFrames : Math.floor((total / fps) * clip.sampling.fps);
+  const count = Math.max(1, Math.min(total, asked));
+  const step = count > 1 ? (total - 1) / (count - 1) : 0;
+  const index = (k: number) => (count === total ? k : k === count - 1 && count > 1 ? total - 1 : Math.trunc(k * step));
+  return { count, at: (k) => index(k) / fps };
+}
+
+/** The k-th of `count` instants for k evenly thinned to MAX_MARKED_INSTANTS, rounded to the millisecond. */
+function thinned(count: number, at: (k: number) => number): number[] {
   const shown = Math.min(count, MAX_MARKED_INSTANTS);
   return Array.from({ length: shown }, (_, i) => {
     const k = shown === count ? i : Math.round((i * (count - 1)) / Math.max(1, shown - 1));
-    return Math.min(duration, Math.round(k * step * 1000) / 1000);
+    return Math.round(at(k) * 1000) / 1000;
   });
 }

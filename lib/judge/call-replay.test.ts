@@ -149,7 +149,7 @@ describe("replaying a judge call from its record", () => {
     expect(summary.saw).toEqual({
       mode: "video-file",
       frames: [],
-      clip: { sha256: row.sha256, durationS: 2, sampling: { numFrames: 2 } },
+      clip: { sha256: row.sha256, durationS: 2, sampling: { numFrames: 2 }, fps: 8, frameCount: 16 },
     });
     const replay = await replayCall(replayDeps, owner, { projectId, runId, callId: summary.id }, { dryRun: true });
     const body = (replay.dryRun && replay.body) as {

@@ -245,7 +245,12 @@ async function videoOf(
   });
   if (!saw.clip)
     return framesVideo(
-      videoUrls.map((url, i) => ({ timestampS: saw.frames[i]!.timestampS, url })),
+      // The source indices the call named (its record's videoFrame), so the replay sends the same body.
+      videoUrls.map((url, i) => ({
+        timestampS: saw.frames[i]!.timestampS,
+        url,
+        videoFrame: saw.frames[i]!.videoFrame,
+      })),
       { fps: video.fps, frameCount: video.frameCount },
     );
   if (video.sha256 !== saw.clip.sha256)

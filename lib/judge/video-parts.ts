@@ -25,7 +25,7 @@
  * OpenRouter (openrouter.ai/docs/features/multimodal/videos) takes the same `video_url` part with an https URL or a
  * base64 data URL of a video file (mp4, mpeg, mov, webm); it forwards no `media_io_kwargs`, and no JPEG lists.
  */
-import type { ClipSampling } from "./call-record";
+import { videoFrameOf, type ClipSampling } from "./call-record";
 import type { ChatVideo } from "./llm-client";
 
 /** A frame as a video part carries it: its time in the source video, and its JPEG as a data URL. */
@@ -33,6 +33,11 @@ export interface VideoFrame {
   timestampS: number;
   /** `data:image/jpeg;base64,…` (as the images mode sends it). */
   url: string;
+  /**
+   * The index of the source frame this picture is (the call record's `videoFrame`); absent or null: the frame on
+   * screen at its time by the source's rate.
+   */
+  videoFrame?: number | null;
 }
 
 /** What is known of the source video's timing (the video row's `fps` and `frameCount`). */
@@ -53,15 +58,20 @@ function knownFps(fps: number | null): number | null {
 
 /**
  * `media_io_kwargs.video` for frames sent as one JPEG list: their count (so vLLM keeps them all), the source's rate,
- * each frame's index in the source (its time × the rate), the source's frame count and its duration.
+ * each frame's index in the source (the frame the picture is: the one on screen at its time, never its time × the
+ * rate rounded, which names the next frame past a half), the source's frame count and its duration.
  */
 export function framesTiming(
-  timestampsS: readonly number[],
+  frames: readonly Pick<VideoFrame, "timestampS" | "videoFrame">[],
   source: SourceTiming,
 ): { num_frames: number; fps: number; frames_indices: number[]; total_num_frames: number; duration: number } {
   const rate = knownFps(source.fps);
   const fps = rate ?? UNKNOWN_FPS_CLOCK;
-  const indices = timestampsS.map((t) => Math.max(0, Math.round(t * fps)));
+  const indices = frames.map((frame) =>
+    rate === null
+      ? Math.max(0, Math.round(frame.timestampS * fps))
+      : (frame.videoFrame ?? videoFrameOf(Math.max(0, frame.timestampS), rate) ?? 0),
+  );
   const last = indices.length ? Math.max(...indices) : 0;
   const counted = rate !== null && source.frameCount !== null && source.frameCount > 0 ? source.frameCount : 0;
   // vLLM refuses a total below the frames sent, and an index past the total would be a frame the source lacks.
@@ -90,10 +100,7 @@ export function framesVideo(frames: readonly VideoFrame[], source: SourceTiming)
   });
   return {
     url: `data:video/jpeg;base64,${base64s.join(",")}`,
-    mediaIo: framesTiming(
-      frames.map((f) => f.timestampS),
-      source,
-    ),
+    mediaIo: framesTiming(frames, source),
   };
 }
 

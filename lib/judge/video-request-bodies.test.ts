@@ -22,6 +22,8 @@ function sentBody(request: ChatRequest): string {
   return sent;
 }
 
+const at = (timestampsS: number[]) => timestampsS.map((timestampS) => ({ timestampS }));
+
 const base = { model: "Qwen/Qwen2.5-VL-7B-Instruct", system: null, text: "Judge.", temperature: 0 } as const;
 
 describe("video-frames: the chosen frames as one video part with their timing", () => {
@@ -62,7 +64,7 @@ describe("video-frames: the chosen frames as one video part with their timing", 
   });
 
   it("writes the times on a millisecond clock when the source's frame rate is unknown, so each frame keeps its true time", () => {
-    expect(framesTiming([0, 0.5, 1.25], { fps: null, frameCount: 30 })).toEqual({
+    expect(framesTiming(at([0, 0.5, 1.25]), { fps: null, frameCount: 30 })).toEqual({
       num_frames: 3,
       fps: 1000,
       frames_indices: [0, 500, 1250],
@@ -73,16 +75,28 @@ describe("video-frames: the chosen frames as one video part with their timing", 
 
   it("never names a total below the frames sent or an index past it (vLLM refuses the first)", () => {
     // A stored frame count shorter than the last frame's time says (a rounding of the container's count).
-    expect(framesTiming([0, 4.2], { fps: 24, frameCount: 100 })).toMatchObject({
-      frames_indices: [0, 101],
-      total_num_frames: 102,
-      duration: 4.25,
+    expect(framesTiming(at([0, 4.2]), { fps: 24, frameCount: 100 })).toMatchObject({
+      frames_indices: [0, 100],
+      total_num_frames: 101,
+      duration: 4.208333,
     });
     // Frames at one instant (a still clip's duplicates) still count as frames sent.
-    expect(framesTiming([0, 0, 0], { fps: 30, frameCount: null })).toMatchObject({
+    expect(framesTiming(at([0, 0, 0]), { fps: 30, frameCount: null })).toMatchObject({
       frames_indices: [0, 0, 0],
       total_num_frames: 3,
     });
+  });
+
+  it("names each frame by the source frame it is: the one on screen at its time, or the index the call record gives", () => {
+    // Frames sampled at half-frame times of a 30 fps clip: the picture at 37.5/30 s is frame 37 (frame 38 starts later).
+    const times = Array.from({ length: 30 }, (_, i) => (i * 2.5) / 30);
+    const timing = framesTiming(at(times), { fps: 30, frameCount: 80 });
+    expect(timing.frames_indices).toEqual(times.map((_, i) => Math.floor(i * 2.5)));
+    expect(timing.frames_indices[15]).toBe(37);
+    // A time a hair before a frame's start (floating point) is still that frame.
+    expect(framesTiming(at([1 / 30, 2 / 30 - 1e-9]), { fps: 30, frameCount: 80 }).frames_indices).toEqual([1, 2]);
+    // The index the engine found from the video's frame times (a variable frame rate) is sent as it is.
+    expect(framesTiming([{ timestampS: 3, videoFrame: 50 }], { fps: 15, frameCount: 70 }).frames_indices).toEqual([50]);
   });
 
   it("refuses a frame that is not a JPEG data URL (vLLM decodes each as image/jpeg)", () => {

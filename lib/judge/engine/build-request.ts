@@ -206,7 +206,7 @@ function sawOf(plan: MediaPlan, context: RequestWork["context"]): CallSaw {
   if (plan.clip) {
     const { ref, sampling } = plan.clip;
     const durationS = ref.durationS ?? (context.fps && context.frameCount ? context.frameCount / context.fps : 0);
-    return sawOfClip({ sha256: ref.sha256, durationS, sampling });
+    return sawOfClip({ sha256: ref.sha256, durationS, sampling, fps: context.fps, frameCount: context.frameCount });
   }
   const own = plan.mode === "images" ? plan.ownImages : plan.videoFrames.length;
   const clock = { fps: context.fps, frameTimesS: context.frameTimesS };

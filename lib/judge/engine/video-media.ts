@@ -14,7 +14,7 @@
 import type { ChatVideo } from "../llm-client";
 import type { InputMode } from "../input-modes";
 import { imageLimitOf, type EndpointCapabilities } from "../endpoint-capabilities";
-import type { ClipSampling } from "../call-record";
+import { videoFrameOf, type ClipSampling } from "../call-record";
 import { clipDataUrlBytes, clipDataVideo, clipUrlVideo, framesVideo } from "../video-parts";
 import type { ClipRef, FrameRef, StepInput, StepScope } from "./pipeline";
 
@@ -138,7 +138,7 @@ export async function videoOfPlan(
     clipBase64: (clip: ClipRef) => Promise<string>;
     /** The clip's short-lived URL, when it goes by URL; null: it goes as a data URL. */
     clipUrl: (clip: ClipRef) => string | null;
-    source: { fps: number | null; frameCount: number | null };
+    source: { fps: number | null; frameCount: number | null; frameTimesS?: readonly number[] | null };
   },
 ): Promise<ChatVideo | null> {
   if (plan.clip) {
@@ -157,8 +157,14 @@ export async function videoOfPlan(
   }
   if (!plan.videoFrames.length) return null;
   const urls = await Promise.all(plan.videoFrames.map(read.frameUrl));
+  // Each picture named as the call record names it: the frame on screen at its time, by the video's frame times when known.
+  const clock = { fps: read.source.fps, frameTimesS: read.source.frameTimesS };
   return framesVideo(
-    plan.videoFrames.map((f, i) => ({ timestampS: f.timestampS, url: urls[i]! })),
+    plan.videoFrames.map((f, i) => ({
+      timestampS: f.timestampS,
+      url: urls[i]!,
+      videoFrame: videoFrameOf(f.timestampS, clock),
+    })),
     read.source,
   );
 }
