@@ -394,6 +394,7 @@ describe("bad span files", () => {
       '{"video":"clip-a.mp4","label":"hand","start_frame":0,"end_frame":1,"note":"fine"}',
       '{"video":"clip-a.mp4","label":"hand","start_frame":0,"end_frame":1,"note":"a\\u0000b"}',
       '{"video":"clip-a.mp4","label":"hand","start_frame":0,"end_frame":1,"annotator":"\\u0000"}',
+      '{"video_id":"v\\u0000","label":"hand","start_frame":0,"end_frame":1}',
     ].join("\n");
     expect(jsonl).not.toContain("\u0000");
     const error = await importFile("nul.jsonl", jsonl).catch((e: unknown) => e);
@@ -401,6 +402,7 @@ describe("bad span files", () => {
     expect((error as { details: { problems: unknown[] } }).details.problems).toEqual([
       { row: 2, where: "line 2", message: "note: must not contain NUL bytes (U+0000)." },
       { row: 3, where: "line 3", message: "annotator: must not contain NUL bytes (U+0000)." },
+      { row: 4, where: "line 4", message: "video_id: must not contain NUL bytes (U+0000)." },
     ]);
     const ls = JSON.stringify([
       {

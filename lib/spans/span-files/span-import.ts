@@ -60,13 +60,15 @@ export class SpanFileError extends AppError {
 const TEXT_FIELDS: Record<SpanFileFormat, readonly (readonly [keyof SpanFileRow, string])[]> = {
   spans: [
     ["video", "video"],
+    ["videoId", "video_id"],
     ["label", "label"],
     ["task", "task"],
     ["annotator", "annotator"],
     ["note", "note"],
   ],
   label_studio_spans: [
-    ["video", "data.video"],
+    ["video", "data.path or data.video"],
+    ["videoId", "data.framejury_video_id"],
     ["label", "label"],
     ["annotator", "annotator"],
     ["note", "meta.text"],
