@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { PrismaClient } from "../generated/prisma/client";
 import { databaseWithCuttableClient } from "../testing/test-database";
+import { waitFor } from "../testing/worker-process";
 import { isConnectionLoss } from "./reconnecting-adapter";
 
 // A database of its own: the test cuts every other connection to it, as a restart would.
@@ -50,6 +51,48 @@ describe("the reconnecting Prisma adapter", () => {
       .map((u) => u.name)
       .sort();
     expect(names).toEqual(["tx-a", "tx-b"]);
+  });
+
+  it("replays once for statements that lose the connection together, leaving no transaction behind", async () => {
+    await prisma.$transaction(async (tx) => {
+      await tx.user.create({ data: user("together-a") });
+      expect(await cutConnections("state = 'idle in transaction'")).toBe(1);
+      // Both go out on the cut connection and fail together.
+      await Promise.all([tx.user.create({ data: user("together-b") }), tx.user.create({ data: user("together-c") })]);
+    });
+    const names = (await prisma.user.findMany({ where: { name: { startsWith: "together-" } }, select: { name: true } }))
+      .map((u) => u.name)
+      .sort();
+    expect(names).toEqual(["together-a", "together-b", "together-c"]);
+    const left = await database.adminQuery(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`,
+    );
+    expect(left.rows).toEqual([{ n: 0 }]);
+  });
+
+  it("rolls back the transaction a replay opened when the transaction times out during the replay, leaving none behind", async () => {
+    const attempt = prisma.$transaction(
+      async (tx) => {
+        await tx.user.create({ data: user("timeout-a") });
+        // Instant now; 2 s when replayed, once the marker row exists: the replay outlasts the transaction's timeout.
+        await tx.$queryRaw`SELECT pg_sleep(CASE WHEN EXISTS (SELECT 1 FROM "user" WHERE id = 'slow-replay') THEN 2 ELSE 0 END)::text AS slept`;
+        await database.adminQuery(
+          `INSERT INTO "user" (id, email, name, "emailVerified", "createdAt", "updatedAt") VALUES ('slow-replay', 'slow-replay@reconnect.test', 'slow-replay', true, now(), now())`,
+        );
+        expect(await cutConnections("state = 'idle in transaction'")).toBe(1);
+        await tx.user.create({ data: user("timeout-b") });
+      },
+      { timeout: 1000 },
+    );
+    await expect(attempt).rejects.toThrow();
+    const left = async () =>
+      (
+        await database.adminQuery(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+        )
+      ).rows[0].n as number;
+    await waitFor(async () => (await left()) === 0, 10_000, "no transaction left open");
+    expect(await prisma.user.count({ where: { name: { startsWith: "timeout-" } } })).toBe(0);
   });
 
   it("gives up, committing nothing, when a replayed read would see something else", async () => {

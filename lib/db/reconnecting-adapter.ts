@@ -71,7 +71,10 @@ function sqlStateIsConnectionLoss(code: string): boolean {
  * - a transaction whose connection was lost is opened again and its statements so far are replayed on
  *   the new connection, each of which must return exactly what it returned the first time (else the
  *   original error is thrown, since the application may have decided on those results); then the
- *   failed statement runs. A lost COMMIT is never retried: it may have committed.
+ *   failed statement runs. A lost COMMIT is never retried: it may have committed. Once COMMIT or ROLLBACK was
+ *   asked (Prisma's own timeout sends a ROLLBACK), no replay opens a transaction again, and one under way is
+ *   rolled back: a transaction that cannot be restored fails and rolls back, never leaving one "idle in
+ *   transaction" that holds its locks, nor writes committed outside it.
  * One edge remains: a statement outside a transaction whose connection broke after the server ran it
  * but before the answer arrived runs twice. Its effects are the same for every write FrameJury makes
  * outside transactions except increments, and the window is one round trip at the moment of the outage.
@@ -257,13 +260,20 @@ type Step =
   | { kind: "execute"; query: SqlQuery; result: number }
   | { kind: "savepoint"; action: "create" | "rollback" | "release"; name: string };
 
-const isCommit = (query: SqlQuery) => /^\s*COMMIT\b/i.test(query.sql);
+/** The statements that end a transaction: never sent again, and no replay opens another after them. */
+const endsTransaction = (query: SqlQuery) => /^\s*(COMMIT|ROLLBACK)\b/i.test(query.sql);
 
 class ReplayingTransaction implements Transaction {
   readonly provider: Transaction["provider"];
   readonly adapterName: string;
   readonly options: TransactionOptions;
   private readonly steps: Step[] = [];
+  /** The replay under way, which every statement waits for before it is sent. */
+  private replaying: Promise<void> | null = null;
+  /** Why the transaction can no longer go on: a replay that did not succeed. */
+  private failed: unknown = null;
+  /** COMMIT or ROLLBACK was asked (Prisma's timeout among them): no replay may open a transaction after it. */
+  private ended = false;
 
   constructor(
     private inner: Transaction,
@@ -288,10 +298,14 @@ class ReplayingTransaction implements Transaction {
   }
 
   commit(): Promise<void> {
+    this.ended = true;
     return this.inner.commit();
   }
 
-  rollback(): Promise<void> {
+  /** Waits for a replay under way, so that the transaction it opened is the one rolled back. */
+  async rollback(): Promise<void> {
+    this.ended = true;
+    if (this.replaying) await this.replaying;
     return this.inner.rollback();
   }
 
@@ -310,25 +324,51 @@ class ReplayingTransaction implements Transaction {
     this.steps.push({ kind: "savepoint", action: "release", name });
   }
 
-  /** Runs one statement; on a lost connection, replays the transaction so far on a new one and tries again. */
+  /**
+   * Runs one statement; on a lost connection, replays the transaction so far on a new one and tries again. Statements
+   * of one transaction may be in flight together (a `Promise.all` inside it) and lose the connection together: one
+   * replay serves them all, and a statement that failed on a connection already replaced is only sent again on the
+   * new one. Two replays side by side would each open a transaction, and the one left behind would sit "idle in
+   * transaction" holding the replayed writes' locks, so the other's replay waited on it for good.
+   */
   private async run<T>(query: SqlQuery | null, statement: (tx: Transaction) => Promise<T>): Promise<T> {
     const deadline = this.waiter.clock() + this.waiter.maxWaitMs;
+    if (query && endsTransaction(query)) this.ended = true;
     while (true) {
+      if (this.replaying) await this.replaying;
+      const sentOn = this.inner;
       try {
-        return await statement(this.inner);
+        return await statement(sentOn);
       } catch (error) {
-        if (!isConnectionLoss(error) || (query && isCommit(query)) || this.waiter.clock() > deadline) throw error;
-        await this.replay(error, deadline);
+        if (!isConnectionLoss(error) || this.ended || this.waiter.clock() > deadline) throw error;
+        if (this.failed) throw this.failed;
+        if (this.inner === sentOn && !this.replaying)
+          this.replaying = this.replay(error, deadline)
+            .catch((replayError: unknown) => {
+              this.failed = replayError;
+            })
+            .finally(() => {
+              this.replaying = null;
+            });
+        await this.replaying;
+        if (this.failed) throw this.failed;
       }
     }
   }
 
+  /**
+   * Opens a new transaction and replays the steps so far on it. Whatever ends it without success (a read that would
+   * see something else, the wait's deadline, another error) rolls the new transaction back before it is reported,
+   * and the transaction stays failed: no statement of it runs again.
+   */
   private async replay(original: unknown, deadline: number): Promise<void> {
     while (true) {
       // The broken connection goes back to the pool, which drops it.
       await this.inner.rollback().catch(() => {});
+      if (this.ended) throw original;
       this.inner = await this.open();
       try {
+        if (this.ended) throw new ReplayDiverged(original);
         for (const step of this.steps) {
           if (step.kind === "savepoint") {
             const action = {
@@ -349,7 +389,10 @@ class ReplayingTransaction implements Transaction {
           await this.inner.rollback().catch(() => {});
           throw original;
         }
-        if (!isConnectionLoss(error) || this.waiter.clock() > deadline) throw error;
+        if (!isConnectionLoss(error) || this.waiter.clock() > deadline) {
+          await this.inner.rollback().catch(() => {});
+          throw error;
+        }
       }
     }
   }
