@@ -59,7 +59,7 @@ function taker(
     windDown(): void;
     ready(): void;
     superseded: AbortSignal;
-  }) => Promise<void>,
+  }) => Promise<void | "unfinished">,
   options: { heartbeatMs?: number; setupLimit?: number; idlePollMs?: number; wokenPollMs?: number } = {},
 ) {
   const errors: string[] = [];
@@ -426,6 +426,72 @@ describe("JobTaker", () => {
       release();
     },
   );
+  it(
+    "stop tells the running handlers to start no new work, completes a job that finishes meanwhile and hands back one left unfinished",
+    { timeout: 30_000 },
+    async () => {
+      const queue = "taker-stop-no-new-work";
+      await boss.createQueue(queue, { retryLimit: 3, retryDelay: 0 });
+      const unfinished = (await boss.send(queue, { n: 1 }))!;
+      const finishing = (await boss.send(queue, { n: 2 }))!;
+      const events: string[] = [];
+      let stopBegun = false;
+      const stopping = taker(queue, 2, async (job) => {
+        if (job.data.n === 2) {
+          // A video whose last call is in flight when the stop comes: it answers, and the video is done.
+          await waitFor(async () => stopBegun, 10_000, "the stop");
+          await sleep(100);
+          events.push("job 2 done");
+          return;
+        }
+        // A video with calls to send one after another, as the judge sends a video's steps.
+        while (!job.superseded.aborted) {
+          events.push("job 1 sends a call");
+          await sleep(50);
+        }
+        await sleep(200);
+        events.push("job 1's call in flight answered; it ends unfinished");
+        return "unfinished";
+      });
+      await waitFor(async () => events.length >= 3, 10_000, "job 1 sending calls");
+      await waitFor(async () => (await boss.getJobById(queue, finishing))?.state === "active", 10_000, "job 2 taken");
+      events.push("stop");
+      stopBegun = true;
+      await stopping.stop(10_000);
+      events.push("stop returned");
+      const afterStop = events.slice(events.indexOf("stop"));
+      expect(afterStop.filter((event) => event !== "job 2 done")).toEqual([
+        "stop",
+        "job 1's call in flight answered; it ends unfinished",
+        "stop returned",
+      ]);
+      expect(afterStop).toContain("job 2 done");
+      expect((await boss.getJobById(queue, unfinished))?.state).toBe("retry");
+      expect((await boss.getJobById(queue, finishing))?.state).toBe("completed");
+      expect(stopping.active).toBe(0);
+    },
+  );
+  it("goes on renewing the heartbeats of the jobs it waits for while it stops", { timeout: 30_000 }, async () => {
+    const queue = "taker-stop-heartbeats";
+    await boss.createQueue(queue, { heartbeatSeconds: 10, retryLimit: 3, retryDelay: 0 });
+    const id = (await boss.send(queue, { n: 1 }))!;
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // A job whose calls in flight are still to answer when the stop comes.
+    const stopping = taker(queue, 1, () => released.then(() => "unfinished" as const), { heartbeatMs: 100 });
+    await waitFor(async () => (await boss.getJobById(queue, id))?.state === "active", 10_000, "the job active");
+    const stopped = stopping.stop(20_000);
+    const atStop = (await boss.getJobById(queue, id))!.heartbeatOn?.getTime() ?? 0;
+    await waitFor(
+      async () => ((await boss.getJobById(queue, id))!.heartbeatOn?.getTime() ?? 0) > atStop,
+      10_000,
+      "a heartbeat renewed during the stop",
+    );
+    release();
+    await stopped;
+    expect((await boss.getJobById(queue, id))?.state).toBe("retry");
+  });
+
   it("stops asking a boss that was stopped without stopping the taker first", async () => {
     const { PgBoss } = await import("pg-boss");
     const own = new PgBoss({ connectionString: database.url, supervise: false, schedule: false });

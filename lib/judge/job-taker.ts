@@ -18,6 +18,9 @@ export async function wakeTakers(boss: PgBoss, queue: string): Promise<void> {
 type JobAttempt = Pick<Job, "id" | "retryCount">;
 const attemptOf = (job: JobAttempt): JobAttempt => ({ id: job.id, retryCount: job.retryCount });
 
+/** Why a job whose handler ended unfinished went back to the queue. */
+const UNFINISHED_MESSAGE = "This attempt started no new work (its worker stopped, or the job went to another attempt).";
+
 /** The longest pause between looks while they keep failing (the database is down or refused). */
 const FAILING_POLL_MAX_MS = 5000;
 
@@ -31,9 +34,10 @@ export interface TakenJob<T> {
    */
   windDown(): void;
   /**
-   * Aborted when this attempt is no longer the job's: its heartbeat lapsed (a starved worker, a database that was
-   * away) and pg-boss handed the job out again. The handler starts no new work on it and ends once what it sent has
-   * answered; the new attempt takes over from the steps this one finished.
+   * Aborted when this attempt is to start no new work: it is no longer the job's (its heartbeat lapsed, a starved
+   * worker or a database that was away, and pg-boss handed the job out again), or its worker is stopping (`stop`).
+   * The handler starts no new work on it and ends, "unfinished", once what it sent has answered: nothing sent is lost
+   * or sent again, and the job's next attempt takes over from the steps this one finished.
    */
   superseded: AbortSignal;
   /**
@@ -48,7 +52,11 @@ export interface JobTakerOptions<T> {
   queue: string;
   /** The most jobs handled at once. */
   capacity: number;
-  handle(job: TakenJob<T>): Promise<void>;
+  /**
+   * Handles the job; resolves "unfinished" when it ended without finishing it (told to by `superseded`): the taker
+   * then hands the job back instead of completing it.
+   */
+  handle(job: TakenJob<T>): Promise<void | "unfinished">;
   /** The most jobs setting up at once (taken, not yet ready): max(8, capacity / 4) unless given. */
   setupLimit?: number;
   /**
@@ -151,7 +159,7 @@ export class JobTaker<T extends object> {
     // A boss stopped without stopping its taker first: stop asking it (each ask would fail and be logged every
     // `idlePollMs`). The jobs still running can no longer be handed back; their heartbeats lapse and pg-boss
     // gives them to another worker.
-    boss.once("stopped", this.halt);
+    boss.once("stopped", this.orphaned);
   }
 
   start(): this {
@@ -200,25 +208,38 @@ export class JobTaker<T extends object> {
     return this.running.size;
   }
 
-  /** Takes no more jobs; waits up to `graceMs` for those running, then fails the rest so another worker retries them. */
+  /**
+   * Takes no more jobs and tells those running to start no new work (`superseded`); waits up to `graceMs` for them to
+   * end, then fails the rest so another worker retries them. A job that ends unfinished is handed back as it ends: its
+   * calls in flight answered within the grace, so the worker that takes it sends none of them again.
+   */
   async stop(graceMs: number): Promise<void> {
     this.halt();
+    for (const job of this.running.values()) job.superseded.abort();
     const settled = Promise.allSettled([...this.running.values()].map((job) => job.done));
+    // The heartbeats go on while it waits: a job whose heartbeat lapsed meanwhile would go to another worker, which
+    // would send again the calls this one still waits for.
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    clearInterval(this.heartbeat);
     await this.handBack([...this.running.values()].map((job) => job.attempt));
     await this.listenerClosed;
   }
 
-  /** Takes no more jobs and renews no more heartbeats. */
-  private readonly halt = () => {
-    this.stopped = true;
+  /** The boss stopped under the taker: it takes no more jobs, and renews no more heartbeats. */
+  private readonly orphaned = () => {
+    this.halt();
     clearInterval(this.heartbeat);
+  };
+
+  /** Takes no more jobs. */
+  private halt() {
+    this.stopped = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.boss.off("stopped", this.halt);
+    this.boss.off("stopped", this.orphaned);
     // Awaited by stop, so that a stopped taker holds no connection: one that closed later could be cut by the database
     // meanwhile, and pg-boss's listener takes its handlers off before it ends the connection.
     this.listenerClosed ??= this.listener?.then((handle) => handle?.close()) ?? null;
-  };
+  }
 
   /** Fails jobs this stopping process will not finish, so that pg-boss gives them to another worker now. */
   private async handBack(attempts: JobAttempt[]) {
@@ -327,7 +348,10 @@ export class JobTaker<T extends object> {
     entry.done = handled
       .finally(() => this.ready(job.id))
       .then(
-        () => this.completions.ask(entry.attempt),
+        (outcome) =>
+          outcome === "unfinished"
+            ? this.boss.fail(this.options.queue, entry.attempt, { message: UNFINISHED_MESSAGE })
+            : this.completions.ask(entry.attempt),
         (error: unknown) =>
           this.boss.fail(this.options.queue, entry.attempt, {
             message: error instanceof Error ? error.message : String(error),
@@ -365,7 +389,7 @@ export class JobTaker<T extends object> {
    */
   private async renewHeartbeats() {
     const entries = [...this.running.values()];
-    if (entries.length === 0 || this.stopped) return;
+    if (entries.length === 0) return;
     try {
       // pg-boss answers the ids it renewed beside the count (its settle statements' tail), untyped.
       const renewed: { settled?: string[] } = await this.boss.touch(

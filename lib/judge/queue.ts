@@ -140,6 +140,9 @@ export function startJudgeWorker(
       try {
         const outcome = await judgeVideo(deps, job.data, (line) => jobLog.warn(line), job);
         jobLog.info({ outcome, durationMs: Math.round(performance.now() - started) }, "video judged");
+        // Told to start no new work (the worker is stopping, or the job went to another attempt): the steps it did not
+        // start are the job's next attempt's.
+        if (outcome === "superseded") return "unfinished";
       } catch (error) {
         jobLog.error(
           { err: error, durationMs: Math.round(performance.now() - started) },
