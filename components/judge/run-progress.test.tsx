@@ -55,6 +55,50 @@ describe("a run's step count", () => {
     ).toMatchObject({ estimated: false, label: "40/40" });
   });
 
+  it("of a run its budget stopped is what it did out of its steps: cancelled steps are not finished", () => {
+    const stopped = { ...steps(40, 128), pending: 0, cancelled: 88 };
+    expect(stepsProgress({ status: "cancelled", videos: { total: 4, done: 1, cancelled: 3 }, steps: stopped })).toEqual(
+      {
+        finished: 40,
+        total: 128,
+        estimated: false,
+        label: "40/128",
+        note: "88 steps cancelled: not run",
+      },
+    );
+  });
+
+  it("shows a stopped run's bar as far as it got, not full", async () => {
+    const status: RunStatus = {
+      id: "r1",
+      status: "cancelled",
+      simulated: true,
+      batchMode: false,
+      batch: null,
+      videos: { total: 4, done: 1, cancelled: 3 },
+      steps: { ...steps(40, 128), pending: 0, cancelled: 88 },
+      calls: { total: 40, cached: 0, errors: 0, repairs: 0, lost: 0, inFlight: 0, withoutUsage: 0 },
+      tokens: { prompt: 10, completion: 10, atLeast: { prompt: 10, completion: 10 } },
+      costUsd: 0,
+      costUsdAtLeast: 0,
+    };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify(status), { status: 200, headers: { "content-type": "application/json" } }),
+      ),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <RunProgress runId="r1" canManage={false} />
+      </QueryClientProvider>,
+    );
+    const counts = await screen.findByTestId("run-counts");
+    expect(counts.firstElementChild!.textContent).toBe("steps40/128");
+    expect(screen.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("31");
+  });
+
   it("shows as an estimate on the run's progress", async () => {
     const status: RunStatus = {
       id: "r1",

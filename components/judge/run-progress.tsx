@@ -139,6 +139,7 @@ export function RunProgress({
         <Stat label="done" value={s.steps.done} />
         <Stat label="failed" value={s.steps.failed} warn={s.steps.failed > 0} />
         <Stat label="parse failed" value={s.steps.parse_failed} warn={s.steps.parse_failed > 0} />
+        {s.steps.cancelled > 0 && <Stat label="cancelled" value={s.steps.cancelled} />}
         <Stat label="calls" value={`${s.calls.total}${s.calls.cached ? ` (${s.calls.cached} cached)` : ""}`} />
         <Stat label="tokens" value={tokensLabel(s)} />
         <Stat label="cost" value={costLabel(s)} />
@@ -149,9 +150,11 @@ export function RunProgress({
 }
 
 /**
- * The run's steps: finished and in all. A video's steps are planned when a worker starts it, so while videos wait
- * the rows counted so far are not the run's total: the total is then estimated from the videos started (their steps
- * per video times every video) and labelled so, rather than growing under the reader (0/99, then 156/156).
+ * The run's steps: finished and in all. A step finished is one that ran to its end (done, failed, parse failed or
+ * skipped); a step cancelled did not, so a run stopped by its budget or cancelled shows what it did out of its steps,
+ * never a full bar. A video's steps are planned when a worker starts it, so while videos wait the rows counted so far
+ * are not the run's total: the total is then estimated from the videos started (their steps per video times every
+ * video) and labelled so, rather than growing under the reader (0/99, then 156/156).
  */
 export function stepsProgress(s: Pick<RunStatus, "status" | "videos" | "steps">): {
   finished: number;
@@ -160,11 +163,19 @@ export function stepsProgress(s: Pick<RunStatus, "status" | "videos" | "steps">)
   label: string;
   note?: string;
 } {
-  const finished = s.steps.done + s.steps.failed + s.steps.parse_failed + s.steps.skipped + s.steps.cancelled;
+  const finished = s.steps.done + s.steps.failed + s.steps.parse_failed + s.steps.skipped;
   const waiting = s.videos.queued ?? 0;
   const started = s.videos.total - waiting;
-  if (!(s.status === "queued" || s.status === "running") || waiting === 0)
-    return { finished, total: s.steps.total, estimated: false, label: `${finished}/${s.steps.total}` };
+  if (!(s.status === "queued" || s.status === "running") || waiting === 0) {
+    const cancelled = s.steps.cancelled;
+    return {
+      finished,
+      total: s.steps.total,
+      estimated: false,
+      label: `${finished}/${s.steps.total}`,
+      ...(cancelled > 0 ? { note: `${cancelled} step${cancelled === 1 ? "" : "s"} cancelled: not run` } : {}),
+    };
+  }
   const note = `${waiting} of ${s.videos.total} video${s.videos.total === 1 ? "" : "s"} not started: their steps are planned when they start`;
   if (started === 0 || s.steps.total === 0)
     return { finished, total: 0, estimated: true, label: `${finished}/?`, note };
