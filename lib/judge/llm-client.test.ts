@@ -270,4 +270,19 @@ describe("chatResultOf", () => {
       logprobs: [{ token: "{", logprob: -0.1, top: [{ token: "[", logprob: -2 }] }],
     });
   });
+
+  it("takes usage the call row cannot hold (a fraction, a negative, past a PostgreSQL integer) as unknown", () => {
+    const answer = (prompt_tokens: number, completion_tokens: number) =>
+      chatResultOf({
+        choices: [{ message: { content: "{}" }, finish_reason: "stop" }],
+        usage: { prompt_tokens, completion_tokens },
+      });
+    expect(answer(12, 3)).toMatchObject({ promptTokens: 12, completionTokens: 3, usageKnown: true });
+    for (const [prompt, completion] of [
+      [3_000_000_000, 3],
+      [12.5, 3],
+      [12, -1],
+    ] as const)
+      expect(answer(prompt, completion)).toMatchObject({ promptTokens: 0, completionTokens: 0, usageKnown: false });
+  });
 });

@@ -433,11 +433,7 @@ export function chatResultOf(response: {
   const reasoning = [separate, split.reasoning].filter((part): part is string => !!part?.trim()).join("\n\n") || null;
   const promptTokens = response.usage?.prompt_tokens;
   const completionTokens = response.usage?.completion_tokens;
-  const usageKnown =
-    typeof promptTokens === "number" &&
-    Number.isFinite(promptTokens) &&
-    typeof completionTokens === "number" &&
-    Number.isFinite(completionTokens);
+  const usageKnown = isTokenCount(promptTokens) && isTokenCount(completionTokens);
   return {
     text: split.answer,
     refusal: storableText(message?.refusal),
@@ -455,6 +451,17 @@ export function chatResultOf(response: {
 function reportedModelOf(model: unknown): string | null {
   const name = storableText(model)?.trim();
   return name && name.length <= 200 ? name : null;
+}
+
+/** The most tokens a call row holds (a PostgreSQL integer). */
+const MAX_TOKEN_COUNT = 2_147_483_647;
+
+/**
+ * A token count the call row can hold: a whole number from 0 to MAX_TOKEN_COUNT. Anything else (a fraction, a
+ * negative or an absurd count) would fail every write of the step, so the answer's usage is taken as unknown.
+ */
+function isTokenCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_TOKEN_COUNT;
 }
 
 const NUL = /\u0000/g;
