@@ -161,6 +161,8 @@ describe("re-deriving a finished run's judge spans", () => {
     const first = await rederiveRunJudgeSpans({ prisma, storage: getStorage() }, runId);
     expect(first).toMatchObject({ runId, videos: 1, spans: 4, refused: [] });
     expect(first.skipped).toEqual([{ videoId: videoIds[1], reason: expect.any(String) }]);
+    // The run's page counts the skipped video, with why.
+    expect(await judgeSpanFailuresOfRun(prisma, runId)).toMatchObject({ count: 1, videos: [{ videoId: videoIds[1] }] });
     const spans = await judgeSpansOf(runId);
     expect(spans.map((s) => [s.label, ...s.frames])).toEqual([
       // The two clusters (frames 0–12 and 18–31) are apart: two spans; the prompt inconsistency has none.

@@ -147,7 +147,7 @@ async function coverage(prisma: PrismaClient, scope: Scope, spans: readonly Load
     JOIN "judge_run" r ON r."id" = rv."runId"
     WHERE r."projectId" = ${scope.projectId} AND r."pipeline" = ${scope.task} AND rv."status" = 'done'
       AND (${scope.runId}::text IS NULL OR rv."runId" = ${scope.runId}::text)
-      AND (${judgesSayWhere ? "yes" : "no"}::text = 'yes' OR ('run:' || rv."runId") = ANY(${[...authors]}::text[]))
+      AND (${String(judgesSayWhere)}::boolean OR ('run:' || rv."runId") = ANY(${[...authors]}::text[]))
     UNION
     SELECT ${GOLD_AUTHOR_ID}::text, g."videoId" FROM "gold_judgment" g
     WHERE g."projectId" = ${scope.projectId} AND g."task" = ${scope.task} AND ${GOLD_AUTHOR_ID}::text = ANY(${[...authors]}::text[])`;
