@@ -348,10 +348,11 @@ export class JobTaker<T extends object> {
     entry.done = handled
       .finally(() => this.ready(job.id))
       .then(
-        (outcome) =>
-          outcome === "unfinished"
-            ? this.boss.fail(this.options.queue, entry.attempt, { message: UNFINISHED_MESSAGE })
-            : this.completions.ask(entry.attempt),
+        async (outcome) => {
+          if (outcome === "unfinished")
+            await this.boss.fail(this.options.queue, entry.attempt, { message: UNFINISHED_MESSAGE });
+          else await this.completions.ask(entry.attempt);
+        },
         (error: unknown) =>
           this.boss.fail(this.options.queue, entry.attempt, {
             message: error instanceof Error ? error.message : String(error),
