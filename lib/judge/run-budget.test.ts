@@ -139,6 +139,8 @@ describe("a run's budget", () => {
     const status = await getRunStatus(prisma, owner, members[0]!.id);
     expect(status.steps.cancelled).toBeGreaterThan(0);
     expect(status.steps.running).toBe(0);
+    // The ensemble run stops with them, resumable (the next test resumes one).
+    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "cancelled", stopReason: "budget" });
   }, 120_000);
 
   it("stops an ensemble run with the members its budget stopped; resuming it resumes them and combines their scores", async () => {
