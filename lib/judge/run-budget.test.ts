@@ -15,7 +15,7 @@ import { createStubEndpoint } from "../testing/stub-endpoint";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { createRunSchema } from "./endpoints.validation";
 import { createRun, dryRun, getRunStatus } from "./runs";
-import { resumeRun, runSpendUsd } from "./run-budget";
+import { resumeRun, runSpendUsd, stopWhenOverBudget } from "./run-budget";
 import type { RunEstimate } from "./cost-estimate";
 
 let stub: StubServer;
@@ -176,6 +176,35 @@ describe("a run's budget", () => {
       expect(await getRunStatus(prisma, owner, memberId)).toMatchObject({ status: "done", budgetUsd: budget * 1000 });
     expect(await prisma.score.count({ where: { runId: run.id } })).toBeGreaterThan(0);
   }, 120_000);
+
+  it("counts a call recorded ahead of its slot only once it reserves, as it is about to be sent", async () => {
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
+    const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
+    const run = (await createRun(
+      { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
+      owner,
+      projectId,
+      parse({ pipeline: "hallucination", endpointId: endpoint.id, budgetUsd: 1 }),
+    )) as { id: string };
+    const step = await prisma.stepResult.create({
+      data: { runId: run.id, videoId: videoIds[0]!, stepId: "s", scopeIndex: 0, templateId: "t" },
+    });
+    const call = (status: string, costUsd: number) =>
+      prisma.llmCall.create({
+        data: { runId: run.id, stepResultId: step.id, videoId: videoIds[0]!, model: "m", request: {}, status, costUsd },
+      });
+    // Written "sent" while waiting for a slot, not yet reserved: under the budget still.
+    await call("sent", 0.7);
+    await call("answered", 0.5);
+    await prisma.judgeRun.update({ where: { id: run.id }, data: { committedUsd: 0.5 } });
+    const read = () => prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } });
+    expect(await stopWhenOverBudget(prisma, await read())).toBe(false);
+    expect((await read()).status).toBe("queued");
+    // Its reservation reaches the budget: the run stops.
+    await prisma.judgeRun.update({ where: { id: run.id }, data: { committedUsd: 1.2, callsInFlight: 1 } });
+    expect(await stopWhenOverBudget(prisma, await read())).toBe(true);
+    expect(await read()).toMatchObject({ status: "cancelled", stopReason: "budget", callsInFlightAtStop: 1 });
+  });
 
   it("refuses to resume a run a member cancelled", async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });

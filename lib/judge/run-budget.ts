@@ -85,14 +85,18 @@ export async function stopForBudget(prisma: PrismaClient, runId: string): Promis
 
 /**
  * Stops the run when it has a budget and its spend has reached it; true when the run is (now) stopped by it. Two
- * workers may both find it over: the status update lets one of them stop it, and both see it stopped.
+ * workers may both find it over: the status update lets one of them stop it, and both see it stopped. The spend is
+ * what its calls reserved, or the cost of those that ended (a batch run's answers reserve nothing) when more; calls
+ * recorded as sent but still waiting for a slot count only once they reserve, as they are about to be sent.
  */
 export async function stopWhenOverBudget(
   prisma: PrismaClient,
-  run: { id: string; status: string; budgetUsd: number | null },
+  run: { id: string; status: string; budgetUsd: number | null; committedUsd: number },
 ): Promise<boolean> {
   if (run.budgetUsd === null || (run.status !== "queued" && run.status !== "running")) return false;
-  if ((await runSpendUsd(prisma, run.id)) < run.budgetUsd) return false;
+  const [ended] = await prisma.$queryRaw<{ spend: number | null }[]>`
+    SELECT sum("costUsd")::float8 AS spend FROM llm_call WHERE "runId" = ${run.id} AND status <> 'sent'`;
+  if (Math.max(run.committedUsd, ended?.spend ?? 0) < run.budgetUsd) return false;
   await stopForBudget(prisma, run.id);
   return true;
 }

@@ -63,7 +63,7 @@ export function runWatch(deps: Pick<JudgeDeps, "prisma" | "endpointConfig">, run
     async cancelled(): Promise<boolean> {
       if (v.status.cancelled || Date.now() - v.status.at < RUN_STATUS_MAX_AGE_MS) return v.status.cancelled;
       v.status.reading ??= deps.prisma.judgeRun
-        .findUnique({ where: { id: runId }, select: { id: true, status: true, budgetUsd: true } })
+        .findUnique({ where: { id: runId }, select: { id: true, status: true, budgetUsd: true, committedUsd: true } })
         .then(async (run) => {
           // A run whose spend has reached its budget stops here, as the next of its steps would start.
           const stopped = run ? await stopWhenOverBudget(deps.prisma, run) : false;
