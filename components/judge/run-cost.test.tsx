@@ -16,7 +16,9 @@ const estimate = {
   videoSeconds: 0,
   inputTokens: 20_000,
   outputTokens: 9_000,
+  outputTokensRange: [1_500, 45_000] as [number, number],
   costUsd: 0.4,
+  costUsdRange: [0.1, 1.2] as [number, number],
   inputMode: "images",
   rule: { source: "stub", charsPerToken: 4 },
   defaultOutputTokens: 300,
@@ -69,7 +71,11 @@ describe("a run's cost on its page", () => {
     const table = await screen.findByTestId("run-estimate-vs-usage");
     expect(table.textContent).toContain("30 of 30 estimated (100%)");
     expect(table.textContent).toContain("21,000 of 20,000 estimated (105%)");
-    expect(screen.getByTestId("run-estimate").textContent).toContain("answers of static_kg counted at 300 tokens");
+    expect(screen.getByTestId("run-estimate").textContent).toContain(
+      "300 tokens a call for static_kg (no history, no schema)",
+    );
+    expect(screen.getByTestId("run-estimate").textContent).toContain("9,000 (1,500–45,000) output tokens");
+    expect(screen.getByTestId("run-estimate-cost-range").textContent).toContain("from $0.1000 to $1.2000");
     expect(screen.getByTestId("run-manifest-link").getAttribute("href")).toBe("/api/v1/runs/r1/manifest");
   });
 

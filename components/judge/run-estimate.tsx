@@ -10,11 +10,14 @@ export interface RunEstimateData {
   videoSeconds: number;
   inputTokens: number;
   outputTokens: number;
+  /** The least and the most the output tokens may come to (absent from estimates stored before ranges were). */
+  outputTokensRange?: [number, number];
   costUsd: number | null;
+  costUsdRange?: [number, number] | null;
   inputMode: string;
   rule: { source: string; charsPerToken: number };
   defaultOutputTokens: number;
-  steps: { stepId: string; calls: number; outputFrom: "history" | "default" }[];
+  steps: { stepId: string; calls: number; outputFrom: "history" | "schema" | "default" }[];
   /** Set when the estimate read an even sample of this many of the run's videos and scaled it. */
   sampledVideos?: number;
 }
@@ -38,8 +41,26 @@ export function shownLabel(e: Pick<RunEstimateData, "images" | "videoFrames" | "
   return parts.length ? parts.join(", ") : "no frames";
 }
 
+/** Where the answer lengths come from, step by step: the endpoint's history, the answer schema, or the default. */
+function answerLengthsLabel(estimate: RunEstimateData): string {
+  const from = (source: string) => estimate.steps.filter((s) => s.outputFrom === source).map((s) => s.stepId);
+  const history = from("history");
+  const schema = from("schema");
+  const fallback = from("default");
+  const parts = [
+    history.length ? `this endpoint's earlier answers for ${history.join(", ")}` : null,
+    schema.length ? `the answer schema for ${schema.join(", ")} (no earlier answers of this endpoint)` : null,
+    fallback.length
+      ? `${estimate.defaultOutputTokens} tokens a call for ${fallback.join(", ")} (no history, no schema)`
+      : null,
+  ].filter(Boolean);
+  return parts.length ? `answer lengths from ${parts.join("; ")}` : "no answers";
+}
+
+const tokenRange = (range: [number, number] | undefined) =>
+  range ? ` (${range[0].toLocaleString()}–${range[1].toLocaleString()})` : "";
+
 export function RunEstimateSummary({ estimate }: { estimate: RunEstimateData }) {
-  const fromDefault = estimate.steps.filter((s) => s.outputFrom === "default").map((s) => s.stepId);
   const rule = Object.hasOwn(RULE_LABELS, estimate.rule.source)
     ? RULE_LABELS[estimate.rule.source]
     : estimate.rule.source;
@@ -47,16 +68,21 @@ export function RunEstimateSummary({ estimate }: { estimate: RunEstimateData }) 
     <div className="flex flex-col gap-1 text-xs" data-testid="run-estimate">
       <p>
         <span className="font-medium">Estimate:</span> {estimate.calls.toLocaleString()} calls, {shownLabel(estimate)},{" "}
-        {estimate.inputTokens.toLocaleString()} input and {estimate.outputTokens.toLocaleString()} output tokens,{" "}
+        {estimate.inputTokens.toLocaleString()} input and {estimate.outputTokens.toLocaleString()}
+        {tokenRange(estimate.outputTokensRange)} output tokens,{" "}
         <span className="font-medium" data-testid="run-estimate-cost">
           {estimate.costUsd === null ? "no price (the endpoint has none)" : formatCost(estimate.costUsd)}
         </span>
+        {estimate.costUsd !== null && estimate.costUsdRange ? (
+          <span data-testid="run-estimate-cost-range">
+            {" "}
+            (from {formatCost(estimate.costUsdRange[0])} to {formatCost(estimate.costUsdRange[1])})
+          </span>
+        ) : null}
       </p>
       <p className="text-slate-500">
         Input by {rule} and {estimate.rule.charsPerToken} characters a token ({estimate.inputMode});{" "}
-        {fromDefault.length
-          ? `answers of ${fromDefault.join(", ")} counted at ${estimate.defaultOutputTokens} tokens (no earlier answers of this endpoint)`
-          : "answer lengths from this endpoint's earlier answers"}
+        {answerLengthsLabel(estimate)}
         {estimate.sampledVideos ? `; from ${estimate.sampledVideos.toLocaleString()} of the run's videos, scaled` : ""}.
         Repairs, retries and cached answers are not foreseen.
       </p>

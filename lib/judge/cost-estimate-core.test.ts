@@ -89,7 +89,7 @@ function plan(inputMode: InputMode, overrides: Partial<EstimatePlan> = {}): Esti
     inputMode,
     batch: false,
     frameSize: () => ({ width: 768, height: 432 }),
-    outputHistory: new Map([["still", 50]]),
+    outputHistory: new Map([["still", { mean: 50, low: 30, high: 80 }]]),
     standIns: new Map(),
     ...overrides,
   };
@@ -115,6 +115,41 @@ describe("the cost estimate's core", () => {
     expect(estimate.outputTokens).toBe(2 * 50 + 4 * 300);
     expect(byStep(estimate).get("still")!.outputFrom).toBe("history");
     expect(estimate.costUsd).toBeCloseTo(estimate.inputTokens / 1000 + (estimate.outputTokens / 1000) * 2, 9);
+    // The range: the history's 10th-90th percentiles for "still", 50-1,500 a call for steps with neither history nor schema.
+    expect(byStep(estimate).get("still")!.outputTokensRange).toEqual([2 * 30, 2 * 80]);
+    expect(estimate.outputTokensRange).toEqual([2 * 30 + 4 * 50, 2 * 80 + 4 * 1500]);
+    expect(estimate.costUsdRange![0]).toBeCloseTo(
+      estimate.inputTokens / 1000 + (estimate.outputTokensRange[0] / 1000) * 2,
+      9,
+    );
+    expect(estimate.costUsdRange![1]).toBeCloseTo(
+      estimate.inputTokens / 1000 + (estimate.outputTokensRange[1] / 1000) * 2,
+      9,
+    );
+  });
+
+  it("reads a step's answer length from its answer schema when the endpoint has no history of it", () => {
+    const scored = step("scored", "video", {
+      responseFormat: {
+        type: "json_schema",
+        json_schema: {
+          name: "scored",
+          strict: true,
+          schema: {
+            type: "object",
+            properties: { score: { type: "integer" }, reason: { type: "string", maxLength: 200 } },
+            required: ["score", "reason"],
+          },
+        },
+      },
+    });
+    const estimate = estimateRun(plan("images", { pipeline: { ...pipeline, steps: [scored] } }));
+    const only = estimate.steps[0]!;
+    expect(only.outputFrom).toBe("schema");
+    // {"score": 3, "reason": "…"}: braces 2, "score" 2 + 1 (2 at most) and 1-3 for the integer, "reason" 2 + 1
+    // (2 at most) and 1-50 for the text.
+    expect(only.outputTokensRange).toEqual([2 + 3 + 1 + 3 + 1, 2 + 4 + 3 + 4 + 50]);
+    expect(only.outputTokens).toBe(2 + 4 + 2 + 4 + 25);
   });
 
   it("sends a step's frames as one video part in video-frames mode, a single frame still as a picture", () => {

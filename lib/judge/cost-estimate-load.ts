@@ -8,7 +8,7 @@ import type { JudgeEndpoint, PrismaClient } from "../generated/prisma/client";
 import { keyFramesAndClusters } from "./frame-scopes";
 import { capabilitiesOf } from "./endpoint-capabilities";
 import { frameLimitOf } from "./engine/video-media";
-import { estimateRun, type RunEstimate, type StepEstimate } from "./cost-estimate";
+import { estimateRun, type OutputHistory, type Range, type RunEstimate, type StepEstimate } from "./cost-estimate";
 import type { InputMode } from "./input-modes";
 import type { TemplateSource } from "./template-source";
 import type { FrameSize } from "./token-rules";
@@ -97,7 +97,9 @@ function scaled(estimate: RunEstimate, factor: number, sampledCount: number): Ru
     videoSeconds: Math.round(s.videoSeconds * factor * 100) / 100,
     inputTokens: scale(s.inputTokens),
     outputTokens: scale(s.outputTokens),
+    outputTokensRange: [scale(s.outputTokensRange[0]), scale(s.outputTokensRange[1])],
     costUsd: s.costUsd === null ? null : s.costUsd * factor,
+    costUsdRange: s.costUsdRange === null ? null : [s.costUsdRange[0] * factor, s.costUsdRange[1] * factor],
   });
   return {
     ...estimate,
@@ -107,7 +109,10 @@ function scaled(estimate: RunEstimate, factor: number, sampledCount: number): Ru
     videoSeconds: Math.round(estimate.videoSeconds * factor * 100) / 100,
     inputTokens: scale(estimate.inputTokens),
     outputTokens: scale(estimate.outputTokens),
+    outputTokensRange: [scale(estimate.outputTokensRange[0]), scale(estimate.outputTokensRange[1])],
     costUsd: estimate.costUsd === null ? null : estimate.costUsd * factor,
+    costUsdRange:
+      estimate.costUsdRange === null ? null : [estimate.costUsdRange[0] * factor, estimate.costUsdRange[1] * factor],
     steps: estimate.steps.map(scaleStep),
     sampledVideos: sampledCount,
   };
@@ -138,8 +143,10 @@ function mergeEstimates(parts: RunEstimate[]): RunEstimate {
               videoSeconds: seen.videoSeconds + step.videoSeconds,
               inputTokens: seen.inputTokens + step.inputTokens,
               outputTokens: seen.outputTokens + step.outputTokens,
+              outputTokensRange: addRanges(seen.outputTokensRange, step.outputTokensRange)!,
               costUsd:
                 seen.costUsd === null && step.costUsd === null ? null : (seen.costUsd ?? 0) + (step.costUsd ?? 0),
+              costUsdRange: addRanges(seen.costUsdRange, step.costUsdRange),
             }
           : { ...step },
       );
@@ -154,9 +161,18 @@ function mergeEstimates(parts: RunEstimate[]): RunEstimate {
     videoSeconds: Math.round(sum((p) => p.videoSeconds) * 100) / 100,
     inputTokens: sum((p) => p.inputTokens),
     outputTokens: sum((p) => p.outputTokens),
+    outputTokensRange: parts.map((p) => p.outputTokensRange).reduce((a, b) => addRanges(a, b)!),
     costUsd: priced ? sum((p) => p.costUsd ?? 0) : null,
+    costUsdRange: priced ? parts.map((p) => p.costUsdRange).reduce(addRanges) : null,
     steps: [...steps.values()],
   };
+}
+
+/** Two ranges summed end by end; a missing one (no price) counts as nothing beside one that is there. */
+function addRanges(a: Range | null, b: Range | null): Range | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return [a[0] + b[0], a[1] + b[1]];
 }
 
 type VideoRow = {
@@ -273,16 +289,22 @@ async function itemsOf(
 }
 
 /** Mean answer tokens of the endpoint's answered, billed calls per step of the pipeline, over its latest runs. */
-async function outputTokensByStep(prisma: PrismaClient, endpointId: string, pipeline: string) {
-  const rows = await prisma.$queryRaw<{ stepId: string; mean: number }[]>`
-    SELECT sr."stepId", avg(c."completionTokens")::float8 AS mean
+async function outputTokensByStep(
+  prisma: PrismaClient,
+  endpointId: string,
+  pipeline: string,
+): Promise<Map<string, OutputHistory>> {
+  const rows = await prisma.$queryRaw<{ stepId: string; mean: number; low: number; high: number }[]>`
+    SELECT sr."stepId", avg(c."completionTokens")::float8 AS mean,
+      percentile_cont(0.1) WITHIN GROUP (ORDER BY c."completionTokens")::float8 AS low,
+      percentile_cont(0.9) WITHIN GROUP (ORDER BY c."completionTokens")::float8 AS high
     FROM llm_call c JOIN step_result sr ON sr.id = c."stepResultId"
     WHERE c."runId" IN (
       SELECT id FROM judge_run WHERE "endpointId" = ${endpointId} AND pipeline = ${pipeline}
       ORDER BY "createdAt" DESC LIMIT ${HISTORY_RUNS})
       AND NOT c.cached AND c."usageKnown" AND c.error IS NULL AND c.status = 'answered' AND NOT c."isRepair"
     GROUP BY sr."stepId"`;
-  return new Map(rows.map((row) => [row.stepId, row.mean]));
+  return new Map(rows.map((row) => [row.stepId, { mean: row.mean, low: row.low, high: row.high }]));
 }
 
 /** The project's last stored answer of each step of the pipeline, over its latest runs. */

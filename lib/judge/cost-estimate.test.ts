@@ -45,6 +45,7 @@ async function usageOf(runId: string) {
   return {
     calls: calls.length,
     prompt: calls.reduce((s, c) => s + c.promptTokens, 0),
+    completion: calls.reduce((s, c) => s + c.completionTokens, 0),
     cost: calls.reduce((s, c) => s + c.costUsd, 0),
   };
 }
@@ -81,9 +82,15 @@ describe("the cost before a run", () => {
     expect(estimate.rule.source).toBe("stub");
     expect(estimate.inputTokens / actual.prompt).toBeGreaterThan(0.9);
     expect(estimate.inputTokens / actual.prompt).toBeLessThan(1.1);
-    // No history yet: the stated default answer length, priced at the endpoint's prices.
-    expect(estimate.outputTokens).toBe(30 * DEFAULT_OUTPUT_TOKENS);
+    // No history yet: each step's answer length read from its answer schema, and the answers' real length within
+    // the range printed beside it; priced at the endpoint's prices.
+    expect(new Set(estimate.steps.map((s) => s.outputFrom))).toEqual(new Set(["schema"]));
+    expect(estimate.outputTokens).not.toBe(30 * DEFAULT_OUTPUT_TOKENS);
+    expect(actual.completion).toBeGreaterThanOrEqual(estimate.outputTokensRange[0]);
+    expect(actual.completion).toBeLessThanOrEqual(estimate.outputTokensRange[1]);
     expect(estimate.costUsd).toBeCloseTo((estimate.inputTokens / 1000) * 0.5 + (estimate.outputTokens / 1000) * 1.5, 9);
+    expect(actual.cost).toBeGreaterThanOrEqual(estimate.costUsdRange![0]);
+    expect(actual.cost).toBeLessThanOrEqual(estimate.costUsdRange![1]);
     expect(stored).toEqual(estimate);
   }, 120_000);
 

@@ -3,7 +3,9 @@
  * skipped for the video; a step settled by earlier answers counts as asked, since those answers are not known
  * yet), the pictures, video frames or video seconds each shows, input tokens by the endpoint's token rule
  * (lib/judge/token-rules.ts) and the prompt's characters, output tokens from the endpoint's history of the step
- * (else DEFAULT_OUTPUT_TOKENS), and the price. Pure: the loader (cost-estimate-load.ts) reads what it needs.
+ * (its mean, with its 10th and 90th percentiles as the range), else from the step's answer schema
+ * (lib/judge/answer-length.ts), else DEFAULT_OUTPUT_TOKENS with DEFAULT_OUTPUT_RANGE; and the price, with the
+ * range the output tokens' range gives it. Pure: the loader (cost-estimate-load.ts) reads what it needs.
  *
  * A step's prompt that quotes earlier answers (a knowledge graph) is rendered with the step's last stored answers
  * in the project when there are some, else with those placeholders empty. Repairs, retries and answers already
@@ -12,6 +14,7 @@
 import type { InputMode } from "./input-modes";
 import { imageLimitOf, type EndpointCapabilities } from "./endpoint-capabilities";
 import { callCostUsd } from "./lost-calls";
+import { answerTokenRange, type TokenRange } from "./answer-length";
 import { tokenRuleFor, type FrameSize, type ResolvedTokenRule, type TokenRuleEndpoint } from "./token-rules";
 import type { TemplateSource } from "./template-source";
 import {
@@ -25,8 +28,19 @@ import {
   type VideoContext,
 } from "./engine/pipeline";
 
-/** Answer tokens per call when the endpoint has no history of the step. */
+/** Answer tokens per call when the endpoint has no history of the step and the step asks for no answer schema. */
 export const DEFAULT_OUTPUT_TOKENS = 300;
+const DEFAULT_OUTPUT_RANGE: TokenRange = { low: 50, typical: DEFAULT_OUTPUT_TOKENS, high: 1500 };
+
+/** The endpoint's answers to a step so far: their mean tokens, and the 10th and 90th percentiles. */
+export interface OutputHistory {
+  mean: number;
+  low: number;
+  high: number;
+}
+
+/** A [least, most] pair: the range an estimate's figure may fall in. */
+export type Range = [number, number];
 
 export interface EstimateEndpoint extends TokenRuleEndpoint {
   pricePer1kInput: number | null;
@@ -46,8 +60,8 @@ export interface EstimatePlan {
   batch: boolean;
   /** A frame's stored size, when known. */
   frameSize(frame: FrameRef): FrameSize | null;
-  /** Mean answer tokens of the endpoint's earlier calls of a step, by step id. */
-  outputHistory: ReadonlyMap<string, number>;
+  /** The endpoint's earlier answers of a step, by step id. */
+  outputHistory: ReadonlyMap<string, OutputHistory>;
   /** The step's last stored answer in the project, by step id: stands in for earlier answers a prompt quotes. */
   standIns: ReadonlyMap<string, unknown>;
 }
@@ -60,10 +74,13 @@ export interface StepEstimate {
   videoSeconds: number;
   inputTokens: number;
   outputTokens: number;
+  /** The output tokens' range: the history's 10th to 90th percentiles, or a short to a long answer of the schema. */
+  outputTokensRange: Range;
   /** At the prices of the endpoint the step calls; null when it has none. */
   costUsd: number | null;
+  costUsdRange: Range | null;
   /** Where the answer tokens per call come from. */
-  outputFrom: "history" | "default";
+  outputFrom: "history" | "schema" | "default";
 }
 
 export interface RunEstimate {
@@ -73,8 +90,10 @@ export interface RunEstimate {
   videoSeconds: number;
   inputTokens: number;
   outputTokens: number;
+  outputTokensRange: Range;
   /** Null when no endpoint the run calls has prices. */
   costUsd: number | null;
+  costUsdRange: Range | null;
   inputMode: InputMode;
   rule: { source: ResolvedTokenRule["source"]; charsPerToken: number };
   defaultOutputTokens: number;
@@ -99,7 +118,11 @@ export function estimateRun(plan: EstimatePlan): RunEstimate {
       entry.videoFrames += call.videoFrames;
       entry.videoSeconds += call.videoSeconds;
       entry.inputTokens += call.inputTokens;
-      entry.outputTokens += plan.outputHistory.get(step.id) ?? DEFAULT_OUTPUT_TOKENS;
+      const answer = answerLength(plan, step, call.input);
+      entry.outputFrom = answer.from;
+      entry.outputTokens += answer.range.typical;
+      entry.outputTokensRange[0] += answer.range.low;
+      entry.outputTokensRange[1] += answer.range.high;
       byStep.set(step.id, entry);
     }
   }
@@ -107,17 +130,29 @@ export function estimateRun(plan: EstimatePlan): RunEstimate {
   for (const s of steps) {
     s.inputTokens = Math.round(s.inputTokens);
     s.outputTokens = Math.round(s.outputTokens);
+    s.outputTokensRange = [Math.round(s.outputTokensRange[0]), Math.round(s.outputTokensRange[1])];
     s.videoSeconds = round2(s.videoSeconds);
     const endpoint = endpointOf(
       plan,
       plan.pipeline.steps.find((d) => d.id === s.stepId)!,
     );
-    s.costUsd = isPriced(endpoint) ? callCostUsd(endpoint, s.inputTokens, s.outputTokens) : null;
+    const priced = isPriced(endpoint);
+    s.costUsd = priced ? callCostUsd(endpoint, s.inputTokens, s.outputTokens) : null;
+    s.costUsdRange = priced
+      ? [
+          callCostUsd(endpoint, s.inputTokens, s.outputTokensRange[0]),
+          callCostUsd(endpoint, s.inputTokens, s.outputTokensRange[1]),
+        ]
+      : null;
   }
   const sum = (pick: (s: StepEstimate) => number) => steps.reduce((total, s) => total + pick(s), 0);
   const inputTokens = sum((s) => s.inputTokens);
   const outputTokens = sum((s) => s.outputTokens);
   const priced = isPriced(plan.endpoint) || [...(plan.roleEndpoints?.values() ?? [])].some(isPriced);
+  const sumRange = (pick: (s: StepEstimate) => Range | null): Range => [
+    sum((s) => pick(s)?.[0] ?? 0),
+    sum((s) => pick(s)?.[1] ?? 0),
+  ];
   return {
     calls: sum((s) => s.calls),
     images: sum((s) => s.images),
@@ -125,7 +160,9 @@ export function estimateRun(plan: EstimatePlan): RunEstimate {
     videoSeconds: round2(sum((s) => s.videoSeconds)),
     inputTokens,
     outputTokens,
+    outputTokensRange: sumRange((s) => s.outputTokensRange),
     costUsd: priced ? sum((s) => s.costUsd ?? 0) : null,
+    costUsdRange: priced ? sumRange((s) => s.costUsdRange) : null,
     inputMode: plan.inputMode,
     rule: { source: rule.source, charsPerToken: rule.charsPerToken },
     defaultOutputTokens: DEFAULT_OUTPUT_TOKENS,
@@ -152,9 +189,38 @@ function emptyStep(plan: EstimatePlan, stepId: string): StepEstimate {
     videoSeconds: 0,
     inputTokens: 0,
     outputTokens: 0,
+    outputTokensRange: [0, 0],
     costUsd: null,
-    outputFrom: plan.outputHistory.has(stepId) ? "history" : "default",
+    costUsdRange: null,
+    outputFrom: "default",
   };
+}
+
+/**
+ * One answer's tokens: the endpoint's history of the step when it has one, else what the step's answer schema
+ * allows (the schema the call would ask for, a rubric's pinned criteria included), else the default.
+ */
+function answerLength(
+  plan: EstimatePlan,
+  step: StepDefinition,
+  input: StepInput | null,
+): { from: StepEstimate["outputFrom"]; range: TokenRange } {
+  const history = plan.outputHistory.get(step.id);
+  if (history) return { from: "history", range: { low: history.low, typical: history.mean, high: history.high } };
+  const schema = schemaOf(step, input);
+  if (schema) return { from: "schema", range: answerTokenRange(schema) };
+  return { from: "default", range: DEFAULT_OUTPUT_RANGE };
+}
+
+function schemaOf(step: StepDefinition, input: StepInput | null): Record<string, unknown> | null {
+  if (input && step.responseFormatFor) {
+    try {
+      return step.responseFormatFor(input);
+    } catch {
+      return step.responseFormat ?? null;
+    }
+  }
+  return step.responseFormat ?? null;
 }
 
 /** What one call of a step shows and its input tokens; null when the step would be settled without a call. */
@@ -173,7 +239,7 @@ function callOf(
   const text = renderedText(template, input?.values);
   const sendAs = input?.sendAs;
   const shown = shownFrames(plan, calling, { frames, scope: step.scope, stills: sendAs === "images" }, context);
-  return { ...shown, inputTokens: Math.ceil(text.length / calling.rule.charsPerToken) + shown.tokens };
+  return { ...shown, input, inputTokens: Math.ceil(text.length / calling.rule.charsPerToken) + shown.tokens };
 }
 
 /** Earlier answers as the project last stored them (or none): what a quoting prompt is rendered with. */
