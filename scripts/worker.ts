@@ -13,10 +13,14 @@ import { plainFetch } from "../lib/judge/plain-fetch";
 import { workerJudgeDeps } from "../lib/judge/app-judge";
 import { rootLogger } from "../lib/observability/logger";
 import { checkStorage } from "../lib/storage/storage";
+import { keepAlive } from "./lib/worker-alive";
 import { startWorkerJobs } from "./lib/worker-jobs";
 
 // A secret still set to the deployment files' placeholder (CHANGEME) stops the worker first, naming the variable.
 refuseToStartWithPlaceholderSecrets("[worker]");
+// The image's entrypoint names a file for its health check (deploy/docker/healthcheck.mjs): kept fresh from the start,
+// before the database is reached, so a worker waiting for PostgreSQL is alive.
+if (process.env.WORKER_ALIVE_FILE) keepAlive(process.env.WORKER_ALIVE_FILE);
 const logger = rootLogger().child({ role: "worker" });
 const concurrency = Number(process.env.WORKER_CONCURRENCY ?? 16);
 

@@ -3,7 +3,8 @@
 set -eu
 role="${1:-web}"
 [ "$#" -gt 0 ] && shift
-# The health check (deploy/docker/healthcheck.mjs) asks the web server only in the web role.
+# The health check (deploy/docker/healthcheck.mjs) asks the web server in the web role, and reads the worker's
+# liveness file in the worker role.
 echo "$role" >/tmp/framejury-role
 case "$role" in
   web)
@@ -13,6 +14,7 @@ case "$role" in
     export WORKERS="${WORKERS:-0}"
     exec node --import tsx scripts/start.ts "$@" ;;
   worker)
+    export WORKER_ALIVE_FILE=/tmp/framejury-worker-alive
     exec node --max-semi-space-size=64 --import tsx scripts/worker.ts "$@" ;;
   extract-worker)
     exec node --import tsx scripts/extract-worker.ts "$@" ;;

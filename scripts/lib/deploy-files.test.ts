@@ -1,9 +1,13 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { GET as live } from "../../app/api/health/live/route";
+import { waitFor, WorkerProcesses } from "../../lib/testing/worker-processes";
 import { ROOT } from "./import-graph";
+import { keepAlive } from "./worker-alive";
 import { JUDGING_STOP_WAIT_MS, QUEUE_STOP_WAIT_MS, WORKER_STOP_GRACE_SECONDS } from "./worker-jobs";
 
 type Service = Record<string, unknown> & { ports?: string[]; image?: string; stop_grace_period?: string };
@@ -101,6 +105,56 @@ describe("the Kubernetes manifests", () => {
       expect(await response.json()).toEqual({ status: "ok" });
     } finally {
       process.env.DATABASE_URL = saved;
+    }
+  });
+});
+
+describe("the worker's liveness (no HTTP server, no database)", () => {
+  const workers = new WorkerProcesses();
+
+  it("is the file the worker keeps fresh: healthy while it is, not once it is stale or missing", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fj-alive-"));
+    const roleFile = path.join(dir, "role");
+    fs.writeFileSync(roleFile, "worker\n");
+    const alive = path.join(dir, "alive");
+    const check = () =>
+      spawnSync(process.execPath, [path.join(ROOT, "deploy/docker/healthcheck.mjs")], {
+        env: { ...process.env, FRAMEJURY_ROLE_FILE: roleFile, WORKER_ALIVE_FILE: alive },
+      }).status;
+    const makeStale = () => {
+      const old = new Date(Date.now() - 2 * 60_000);
+      fs.utimesSync(alive, old, old);
+    };
+    expect(check()).toBe(1);
+    const stop = keepAlive(alive, 50);
+    expect(check()).toBe(0);
+    // Stale, then written again by the worker's timer.
+    makeStale();
+    await waitFor(async () => check() === 0, 10_000, "the liveness file written again");
+    stop();
+    makeStale();
+    expect(check()).toBe(1);
+
+    const entrypoint = fs.readFileSync(path.join(ROOT, "deploy/docker/entrypoint.sh"), "utf8");
+    expect(entrypoint).toMatch(/\n\s+worker\)\n\s+export WORKER_ALIVE_FILE=\/tmp\/framejury-worker-alive\n/);
+    const deployment = manifests().find(({ object }) => object.metadata?.name === "framejury-worker")!.object;
+    expect(deployment.spec.template.spec.containers[0].livenessProbe.exec.command).toEqual([
+      "node",
+      "/app/deploy/docker/healthcheck.mjs",
+    ]);
+  });
+
+  it("is written by a worker from its start, before it reaches the database", { timeout: 60_000 }, async () => {
+    const alive = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fj-alive-")), "alive");
+    // A database nothing listens on: the file is written before the worker reaches for it.
+    const { child } = workers.start({
+      WORKER_ALIVE_FILE: alive,
+      DATABASE_URL: "postgresql://nobody:secret@127.0.0.1:9/none",
+    });
+    try {
+      await waitFor(async () => fs.existsSync(alive), 30_000, "the liveness file");
+    } finally {
+      await workers.kill(child);
     }
   });
 });
