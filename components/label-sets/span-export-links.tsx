@@ -31,8 +31,9 @@ export function SpanExportLinks({ projectId, runId }: { projectId: string; runId
         ))}
       </div>
       <p className="text-xs text-slate-500">
-        Spans: one row per span with its video, task, label, annotator, frames (from 0, inclusive), seconds, boxes and
-        note; Label Studio&apos;s frames count from 1. Import them back on the Import page.
+        Spans: one row per span with its video, task, label, annotator and the annotator&apos;s kind (a person, a judge
+        run, the gold), frames (from 0, inclusive), seconds, boxes and note; Label Studio&apos;s frames count from 1.
+        Import people&apos;s spans back on the Import page (a judge run&apos;s and the gold&apos;s are refused there).
       </p>
     </div>
   );

@@ -30,6 +30,11 @@ export interface SpanFileRow {
   task?: string;
   /** The annotator ('' for none: the label set itself). */
   annotator: string;
+  /**
+   * The kind of author the file says wrote the span (`author_kind`, as the export writes it: `reviewer`, `label_set`,
+   * `judge` or `gold`); absent when the file does not say.
+   */
+  authorKind?: string;
   startFrame?: number;
   /** Absent with startFrame given: the span lasts to the video's last frame (a Label Studio box never closed). */
   endFrame?: number;

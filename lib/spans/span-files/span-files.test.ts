@@ -30,7 +30,7 @@ const exportSpan = (over: Partial<ExportSpan>): ExportSpan => ({
 describe("reading span tables", () => {
   it("refuses unknown CSV columns and JSONL fields by name (a typo never drops a value silently)", () => {
     expect(parseSpanCsv("video,label,startFrame,end_frame\na.mp4,hand,1,2\n").problems[0]!.message).toBe(
-      'Unknown column "startFrame" (columns: video, video_id, task, label, annotator, start_frame, end_frame, start, end, boxes, note).',
+      'Unknown column "startFrame" (columns: video, video_id, task, label, annotator, author_kind, start_frame, end_frame, start, end, boxes, note).',
     );
     const jsonl = parseSpanJsonl('{"video":"a.mp4","label":"hand","startFrame":1,"end_frame":2}\n');
     expect(jsonl.problems[0]).toMatchObject({ row: 1, where: "line 1" });

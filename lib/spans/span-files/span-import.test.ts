@@ -350,6 +350,109 @@ describe("spans between projects", () => {
   });
 });
 
+describe("authors' kinds through a round trip", () => {
+  it("writes each span's author kind, and refuses a judge run's and the gold's spans (by kind or by name) as people", async () => {
+    const project = await insertProject(prisma, "Span authors", owner.userId);
+    await prisma.project.update({
+      where: { id: project },
+      data: { spanLabels: [{ id: "hand", label: "Extra finger", definition: "" }] },
+    });
+    const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
+    const clip = await insertVideo(prisma, {
+      projectId: project,
+      sha256: sha,
+      sizeBytes: BigInt(1000),
+      fileName: "clip-a.mp4",
+      relativePath: "Mechanics/clip-a.mp4",
+      storageKey: `projects/${project}/videos/${sha}.mp4`,
+      contentType: "video/mp4",
+      status: "ready",
+      prompt: "A ball",
+      dimensions: ["Mechanics"],
+      createdById: owner.userId,
+    });
+    await prisma.videoFrameTimes.create({ data: { videoId: clip, timesS: cfr(90), endS: 3, variable: false } });
+    const span = (authorKind: "reviewer" | "judge" | "gold", authorId: string, startFrame: number) =>
+      prisma.span.create({
+        data: {
+          projectId: project,
+          videoId: clip,
+          task: "project",
+          label: "hand",
+          startFrame,
+          endFrame: startFrame + 4,
+          startS: startFrame / 30,
+          endS: (startFrame + 5) / 30,
+          authorKind,
+          authorId,
+        },
+      });
+    await span("reviewer", owner.userId, 0);
+    await span("judge", "run:r1", 5);
+    await span("gold", "gold", 10);
+    const catalogue = (await catalogFor(prisma, project)).declarations();
+    const exportOf = async (format: "csv" | "jsonl" | "label-studio", filter: Record<string, string> = {}) =>
+      (await spanExportFile(deps, owner, project, format, filter, catalogue)).body;
+    const into = (fileName: string, text: string, options: Partial<SpanImportInput> = {}) =>
+      importSpanLabelSet(
+        deps,
+        owner,
+        project,
+        {
+          file: enc(text),
+          fileName,
+          name: `set ${randomUUID()}`,
+          format: "spans",
+          task: "project",
+          dryRun: false,
+          ...options,
+        },
+        catalogue,
+      );
+
+    // The export says which kind of author each span has.
+    const csv = await exportOf("csv");
+    expect(parseSpanCsv(csv).rows.map((r) => [r.annotator, r.authorKind, r.startFrame])).toEqual([
+      [owner.email, "reviewer", 0],
+      ["run:r1", "judge", 5],
+      ["gold", "gold", 10],
+    ]);
+    // Imported again, the judge run's and the gold's rows are refused with their reasons; the person's is planned.
+    for (const [fileName, text] of [
+      ["spans.csv", csv],
+      ["spans.jsonl", await exportOf("jsonl")],
+    ] as const) {
+      const dry = await into(fileName, text, { dryRun: true });
+      expect(dry.plan).toMatchObject({ spans: 1, annotators: { [owner.email]: 1 }, problemCount: 2 });
+      expect(dry.plan.problems.map((p) => p.message)).toEqual([
+        expect.stringMatching(/judge run's span \(author_kind judge\): a label set holds people's spans/),
+        expect.stringMatching(/gold span \(author_kind gold\): a label set holds people's spans/),
+      ]);
+      await expect(into(fileName, text)).rejects.toMatchObject({ status: 400 });
+    }
+    // A file that does not say its authors' kinds: the names run:… and gold are not people either.
+    const unsaid = [
+      "video,label,start_frame,end_frame,annotator",
+      "clip-a.mp4,hand,0,4,run:r1",
+      "clip-a.mp4,hand,0,4,Gold",
+    ];
+    const dry = await into("unsaid.csv", unsaid.join("\n"), { dryRun: true });
+    expect(dry.plan.problems.map((p) => [p.row, p.message])).toEqual([
+      [2, expect.stringMatching(/"run:r1" names a judge run, not a person/)],
+      [3, expect.stringMatching(/"gold" names the adjudicated gold, not a person/)],
+    ]);
+    // Label Studio: the run's spans are a prediction (not read), the gold's annotation is refused by its name.
+    const ls = await into("ls.json", await exportOf("label-studio"), { format: "label_studio_spans", dryRun: true });
+    expect(ls.plan).toMatchObject({ spans: 1, annotators: { [owner.email]: 1 }, problemCount: 1 });
+    expect(ls.plan.problems[0]!.message).toMatch(/"gold" names the adjudicated gold/);
+    // People's spans go round: the person's span comes back as a label set's annotator, and that export imports too.
+    const people = await into("people.csv", await exportOf("csv", { author: owner.userId }));
+    const again = await exportOf("csv", { labelSet: people.labelSet!.id });
+    expect(parseSpanCsv(again).rows.map((r) => [r.annotator, r.authorKind])).toEqual([[owner.email, "label_set"]]);
+    expect((await into("again.csv", again, { dryRun: true })).plan).toMatchObject({ spans: 1, problemCount: 0 });
+  });
+});
+
 describe("bad span files", () => {
   const countSets = () => prisma.labelSet.count({ where: { projectId } });
 

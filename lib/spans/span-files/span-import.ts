@@ -3,7 +3,9 @@
  * annotations (format "label_studio_spans"). Every row is matched to a video, converted with that video's frame times
  * and checked as a reviewer's span is (spanProblem); a dry run lists every problem with its row, and an import with
  * any problem is a 400 that lists them and writes nothing. The label set and all its spans are written in one
- * transaction; each annotator is a rater `labelset:<id>[:<annotator>]`, as the label sets of judgments are.
+ * transaction; each annotator is a rater `labelset:<id>[:<annotator>]`, as the label sets of judgments are. Its
+ * annotators are people: rows of a judge run or of the gold (by `author_kind`, or an annotator named `run:…` or
+ * `gold`) are refused, so an export imported again never makes them people.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
@@ -27,7 +29,7 @@ import {
   type SpanFileProblem,
   type SpanFileRow,
 } from "./span-file-types";
-import { resolveRow, type VideoMatchKind, videoMatcher } from "./span-resolve";
+import { notAPersonProblem, resolveRow, type VideoMatchKind, videoMatcher } from "./span-resolve";
 import { parseSpanTable } from "./span-table";
 
 export type SpanFileFormat = "spans" | "label_studio_spans";
@@ -64,6 +66,7 @@ const TEXT_FIELDS: Record<SpanFileFormat, readonly (readonly [keyof SpanFileRow,
     ["label", "label"],
     ["task", "task"],
     ["annotator", "annotator"],
+    ["authorKind", "author_kind"],
     ["note", "note"],
   ],
   label_studio_spans: [
@@ -152,6 +155,11 @@ async function resolveRows(
   const problems: SpanFileProblem[] = [];
   for (const row of rows) {
     const problem = (message: string) => problems.push({ row: row.row, where: row.where, message });
+    const notAPerson = notAPersonProblem(row);
+    if (notAPerson) {
+      problem(notAPerson);
+      continue;
+    }
     const video = match(row);
     if (typeof video === "string") {
       problem(video);

@@ -65,6 +65,29 @@ export function videoMatcher(videos: readonly MatchableVideo[]) {
   };
 }
 
+/** The author kinds a span file may name (`author_kind`, as the export writes it); a label set holds the first two. */
+const AUTHOR_KINDS = ["reviewer", "label_set", "judge", "gold"] as const;
+const PEOPLE = new Set<string>(["reviewer", "label_set"]);
+
+/**
+ * Why a row is not a person's span, or null. A label set's annotators are people, and agreement pools them as
+ * people: a judge run's spans (`author_kind` judge, an annotator `run:<id>`) and the gold's (`gold`) would join them
+ * there. A judge run's spans come from its run and the gold is adjudicated in the project, so such rows are refused,
+ * by the kind the file gives or, in a file that gives none, by the annotator's name.
+ */
+export function notAPersonProblem(row: Pick<SpanFileRow, "annotator" | "authorKind">): string | null {
+  const leaveOut = "a label set holds people's spans: leave these rows out (or rename the annotator).";
+  if (row.authorKind !== undefined && !PEOPLE.has(row.authorKind))
+    return row.authorKind === "judge" || row.authorKind === "gold"
+      ? `A ${row.authorKind === "judge" ? "judge run's" : "gold"} span (author_kind ${row.authorKind}): ${leaveOut}`
+      : `author_kind "${row.authorKind}" is not one of ${AUTHOR_KINDS.join(", ")}.`;
+  if (/^run:/i.test(row.annotator))
+    return `The annotator "${row.annotator}" names a judge run, not a person: ${leaveOut}`;
+  if (row.annotator.toLowerCase() === "gold")
+    return `The annotator "gold" names the adjudicated gold, not a person: ${leaveOut}`;
+  return null;
+}
+
 /** Times within this of a frame boundary are on it (containers and files round timestamps to the millisecond). */
 const ON_BOUNDARY_S = 0.001;
 

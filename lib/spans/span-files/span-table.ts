@@ -2,7 +2,7 @@
  * Spans as CSV or JSONL: one span a row, with the columns (CSV) or fields (JSONL) `video` (a path, a file name or a
  * FrameJury video id) or `video_id`, `label`, `start_frame` and `end_frame` (inclusive frame indices from 0) or
  * `start` and `end` (seconds), optional `boxes` (`[{frame, x, y, w, h, enabled?}]` in fractions 0–1 of the frame;
- * CSV: that JSON in the cell), `task`, `annotator` and `note`. Frames win where a row gives both (exports write both).
+ * CSV: that JSON in the cell), `task`, `annotator`, `author_kind` (what kind of author the annotator is) and `note`. Frames win where a row gives both (exports write both).
  * CSV is read with the repository's RFC 4180 reader (lib/import/csv.ts); text cells the exporter guarded against
  * spreadsheet formulas (a leading `'` before `=`, `+`, `-`, `@`) are read back without the quote. Plain functions.
  */
@@ -19,6 +19,7 @@ export const SPAN_CSV_COLUMNS = [
   "task",
   "label",
   "annotator",
+  "author_kind",
   "start_frame",
   "end_frame",
   "start",
@@ -41,6 +42,7 @@ const jsonlRecordSchema = z
     task: text(200).optional(),
     label: text(200),
     annotator: text(200).optional(),
+    author_kind: text(40).optional(),
     start_frame: frameNumber.optional(),
     end_frame: frameNumber.optional(),
     start: seconds.optional(),
@@ -71,6 +73,7 @@ function rowOf(fields: SpanRecordFields, row: number, where: string): SpanFileRo
   if (!frames && (fields.start === undefined || fields.end === undefined))
     return "Give the span's frames (start_frame, end_frame) or its seconds (start, end).";
   const task = fields.task?.trim();
+  const authorKind = fields.author_kind?.trim();
   return {
     row,
     where,
@@ -79,6 +82,7 @@ function rowOf(fields: SpanRecordFields, row: number, where: string): SpanFileRo
     label,
     ...(task ? { task } : {}),
     annotator: fields.annotator?.trim() ?? "",
+    ...(authorKind ? { authorKind } : {}),
     ...(frames
       ? { startFrame: fields.start_frame, endFrame: fields.end_frame }
       : { startS: fields.start, endS: fields.end }),
@@ -122,7 +126,7 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 /** A CSV row's cells as the JSONL record's fields (numbers and boxes parsed), or why they cannot be. */
 function csvFields(get: (column: Column) => string): SpanRecordFields | string {
   const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const column of ["video", "video_id", "task", "label", "annotator", "note"] as const) {
+  for (const column of ["video", "video_id", "task", "label", "annotator", "author_kind", "note"] as const) {
     const cell = get(column);
     if (cell !== "" || column === "label") fields[column] = unguarded(cell);
   }
@@ -204,6 +208,7 @@ export function spansCsv(spans: Iterable<ExportSpan>): string {
       s.task,
       s.label,
       s.annotator,
+      s.authorKind,
       s.startFrame,
       s.endFrame,
       s.startS,
@@ -224,6 +229,7 @@ export function spansJsonl(spans: Iterable<ExportSpan>): string {
       task: s.task,
       label: s.label,
       annotator: s.annotator,
+      author_kind: s.authorKind,
       start_frame: s.startFrame,
       end_frame: s.endFrame,
       start: s.startS,

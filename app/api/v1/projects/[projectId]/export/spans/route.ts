@@ -25,7 +25,7 @@ export const GET = withProject(
   {
     summary: "The project's spans as CSV, JSONL or Label Studio tasks (with its labelling config)",
     description:
-      "Spans that count, narrowed by `task`, `label`, `author` (a user id, `labelset:<id>[:<annotator>]`, `run:<id>` or `gold`) and `labelSet`. CSV and JSONL carry video, video_id, task, label, annotator, start_frame, end_frame, start, end, boxes, note; `label-studio` one task per video with timelinelabels and videorectangle results (frames from 1). A 409 `withheld` while the caller reviews any video of the project blind, whatever the filters.",
+      "Spans that count, narrowed by `task`, `label`, `author` (a user id, `labelset:<id>[:<annotator>]`, `run:<id>` or `gold`) and `labelSet`. CSV and JSONL carry video, video_id, task, label, annotator, author_kind (reviewer, label_set, judge or gold), start_frame, end_frame, start, end, boxes, note; `label-studio` one task per video with timelinelabels and videorectangle results (frames from 1). A 409 `withheld` while the caller reviews any video of the project blind, whatever the filters.",
     query: querySchema,
     responses: [
       download("The spans file, as an attachment.", [
