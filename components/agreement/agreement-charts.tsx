@@ -6,7 +6,6 @@ import {
   BarChart,
   CartesianGrid,
   ErrorBar,
-  Legend,
   Line,
   LineChart,
   ReferenceLine,
@@ -28,6 +27,15 @@ import {
 import { runName } from "@/lib/runs/run-name";
 import { fmt, fmtCi, videoHref, videoListHref, yesNo } from "./links";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
+import { ChartLegend, type LegendEntry } from "@/components/charts/chart-legend";
+
+/** The sweep's lines: F1 with dots (a dot opens the videos flagged at its threshold), the rest plain. */
+const SWEEP_LINES: readonly (LegendEntry & { key: "f1" | "precision" | "recall" | "kappa" })[] = [
+  { key: "f1", name: "f1", color: "#4f46e5" },
+  { key: "precision", name: "precision", color: "#0891b2" },
+  { key: "recall", name: "recall", color: "#d97706" },
+  { key: "kappa", name: "kappa", color: "#64748b", dash: "3 3" },
+];
 
 function cellColor(count: number, max: number, agree: boolean): string {
   const share = max === 0 ? 0 : count / max;
@@ -406,12 +414,11 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
             />
             <YAxis domain={[0, 1]} />
             <Tooltip formatter={(v) => (typeof v === "number" ? fmt(v) : String(v))} />
-            <Legend verticalAlign="top" />
             {curve.best && <ReferenceLine x={curve.best.threshold} stroke="#16a34a" strokeDasharray="4 2" />}
             <Line
               type="monotone"
               dataKey="f1"
-              stroke="#4f46e5"
+              stroke={SWEEP_LINES[0]!.color}
               connectNulls
               dot={{ r: 3 }}
               activeDot={{
@@ -424,12 +431,21 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
                 },
               }}
             />
-            <Line type="monotone" dataKey="precision" stroke="#0891b2" connectNulls dot={false} />
-            <Line type="monotone" dataKey="recall" stroke="#d97706" connectNulls dot={false} />
-            <Line type="monotone" dataKey="kappa" stroke="#64748b" strokeDasharray="3 3" connectNulls dot={false} />
+            {SWEEP_LINES.slice(1).map((l) => (
+              <Line
+                key={l.key}
+                type="monotone"
+                dataKey={l.key}
+                stroke={l.color}
+                strokeDasharray={l.dash}
+                connectNulls
+                dot={false}
+              />
+            ))}
           </LineChart>
         </ResponsiveContainer>
       )}
+      {curve.n > 0 && <ChartLegend entries={SWEEP_LINES} />}
       {filter && singleRun && curve.best && (
         <a
           href={videoListHref(projectId, { runId: singleRun, [filter]: curve.best.threshold })}
@@ -463,10 +479,11 @@ export function AgreementCharts({
       Object.fromEntries(
         report.runs.map((r) => [
           r.id,
-          runName(
-            { pipeline: r.pipeline ?? "", endpointName: r.endpointName, model: r.model, createdAt: r.createdAt },
-            catalogue,
-          ),
+          r.label ??
+            runName(
+              { pipeline: r.pipeline ?? "", endpointName: r.endpointName, model: r.model, createdAt: r.createdAt },
+              catalogue,
+            ),
         ]),
       ),
     [report.runs, catalogue],
