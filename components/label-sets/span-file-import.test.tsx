@@ -107,4 +107,60 @@ describe("the span import form", () => {
     expect(screen.getByTestId("span-import-message").textContent).toBe("1 row cannot be imported");
     expect(screen.getByTestId("span-import-problem").textContent).toContain("outside the video");
   });
+
+  it("says how the dry run's spans found their videos: by id, by path, by file name", async () => {
+    const plan = {
+      name: "From another project",
+      sha256: "ef".repeat(32),
+      rows: 6,
+      spans: 6,
+      matchedVideos: 3,
+      labels: { "project:hand": 6 },
+      annotators: {},
+      matchedBy: { path: 4, "file name": 1, id: 1 },
+      problems: [],
+      problemCount: 0,
+    };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json(200, { dryRun: true, plan, labelSet: null })),
+    );
+    renderForm();
+    pick();
+    fireEvent.click(screen.getByRole("button", { name: "Dry run" }));
+    await waitFor(() => expect(screen.getByTestId("span-import-matched-by")).toBeTruthy());
+    const counts = screen.getAllByTestId("span-import-matched-by-count").map((c) => c.textContent);
+    expect(counts).toEqual(["by id: 1", "by path: 4", "by file name: 1"]);
+    // Spans found by path or file name: the file's ids are not this project's videos.
+    expect(screen.getByTestId("span-import-matched-by").textContent).toContain("not videos of this project");
+  });
+
+  it("says every span found its video by id when the file's ids are this project's", async () => {
+    const plan = {
+      name: "Round trip",
+      sha256: "aa".repeat(32),
+      rows: 2,
+      spans: 2,
+      matchedVideos: 1,
+      labels: { "project:hand": 2 },
+      annotators: {},
+      matchedBy: { id: 2 },
+      problems: [],
+      problemCount: 0,
+    };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => json(200, { dryRun: true, plan, labelSet: null })),
+    );
+    renderForm();
+    pick();
+    fireEvent.click(screen.getByRole("button", { name: "Dry run" }));
+    await waitFor(() => expect(screen.getByTestId("span-import-matched-by")).toBeTruthy());
+    expect(screen.getAllByTestId("span-import-matched-by-count").map((c) => c.textContent)).toEqual([
+      "by id: 2",
+      "by path: 0",
+      "by file name: 0",
+    ]);
+    expect(screen.getByTestId("span-import-matched-by").textContent).not.toContain("not videos of this project");
+  });
 });

@@ -11,6 +11,7 @@ import { ApiError, apiFetch } from "@/lib/api-client";
 import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { taskSpanLabels } from "@/lib/spans/span-labels";
 import { PROJECT_SPAN_TASK } from "@/lib/spans/span-types";
+import type { VideoMatchKind } from "@/lib/spans/span-files/span-resolve";
 
 interface SpanProblem {
   row: number;
@@ -26,6 +27,8 @@ interface SpanPlan {
   matchedVideos: number;
   labels: Record<string, number>;
   annotators: Record<string, number>;
+  /** How many spans found their video by the file's id, by path, by file name (absent kinds: none). */
+  matchedBy?: Partial<Record<VideoMatchKind, number>>;
   problems: SpanProblem[];
   problemCount: number;
 }
@@ -65,6 +68,32 @@ function SpanProblems({ problems, count }: { problems: readonly SpanProblem[]; c
   );
 }
 
+const MATCH_KINDS: readonly VideoMatchKind[] = ["id", "path", "file name"];
+
+/**
+ * How the spans found their videos. Spans found by path or file name come from a file whose ids are not this
+ * project's (exported from another project with the same clips, or made elsewhere): worth a look before importing.
+ */
+function MatchedBy({ matchedBy }: { matchedBy: Partial<Record<VideoMatchKind, number>> }) {
+  const byName = (matchedBy.path ?? 0) + (matchedBy["file name"] ?? 0);
+  return (
+    <p data-testid="span-import-matched-by">
+      Videos found{" "}
+      {MATCH_KINDS.map((kind, i) => (
+        <span key={kind}>
+          {i > 0 ? ", " : ""}
+          <span data-testid="span-import-matched-by-count">
+            by {kind}: {matchedBy[kind] ?? 0}
+          </span>
+        </span>
+      ))}
+      .
+      {byName > 0 &&
+        ` ${byName} span${byName === 1 ? "" : "s"} found ${byName === 1 ? "its video" : "their videos"} by path or file name: the file's video ids (if any) are not videos of this project.`}
+    </p>
+  );
+}
+
 function SpanPlanView({ plan }: { plan: SpanPlan }) {
   const list = (counts: Record<string, number>) =>
     Object.entries(counts)
@@ -77,6 +106,7 @@ function SpanPlanView({ plan }: { plan: SpanPlan }) {
         Annotators: {list(plan.annotators)}. SHA-256{" "}
         <span className="font-mono text-xs">{plan.sha256.slice(0, 16)}…</span>
       </p>
+      <MatchedBy matchedBy={plan.matchedBy ?? {}} />
       <SpanProblems problems={plan.problems} count={plan.problemCount} />
     </div>
   );
