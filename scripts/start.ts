@@ -19,6 +19,7 @@ import { WORKER_PROCESS_V8_FLAGS } from "../lib/ops/worker-process-flags";
 import { clearRunningApp, recordRunningApp } from "../lib/cli/running-app";
 import { dataDir } from "../lib/config/paths";
 import { refuseToStartWithPlaceholderSecrets } from "../lib/config/placeholder-secrets";
+import { readyLine } from "./lib/ready-line";
 
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[framejury] ${line}`);
@@ -124,9 +125,7 @@ async function main() {
   const address = process.env.APP_URL ?? `http://localhost:${port}`;
   const prisma = createPrismaClient(database.url);
   const anyUser = await hasAnyUser(prisma).finally(() => prisma.$disconnect());
-  log(
-    `FrameJury is ready at ${address} — ${anyUser ? "open it and sign in" : "open it to create the admin account"}. Ctrl-C stops it.`,
-  );
+  log(readyLine({ address, anyUser, startedBy: process.env.FRAMEJURY_STARTED_BY ?? "npm start" }));
   step = "running";
 }
 
