@@ -27,7 +27,8 @@ import {
 import { runName } from "@/lib/runs/run-name";
 import { fmt, fmtCi, videoHref, videoListHref, yesNo } from "./links";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
-import { ChartLegend, type LegendEntry } from "@/components/charts/chart-legend";
+import { type LegendEntry } from "@/components/charts/chart-legend";
+import { ChartFrame } from "@/components/charts/chart-frame";
 
 /** The sweep's lines: F1 with dots (a dot opens the videos flagged at its threshold), the rest plain. */
 const SWEEP_LINES: readonly (LegendEntry & { key: "f1" | "precision" | "recall" | "kappa" })[] = [
@@ -77,85 +78,87 @@ function ConfusionHeatMap({
   const chosen = selected === null ? null : view.cells[selected]!;
   return (
     <div className="flex flex-col gap-2">
-      <svg
-        viewBox={`0 0 ${origin.x + 2 * size + 10} ${origin.y + 2 * size + 10}`}
-        className="w-full max-w-sm"
-        // A group, not an image: its cells are links and buttons (axe: an image's children are hidden from assistive tech).
-        role="group"
-        aria-label={`Confusion matrix, ${kind.label}`}
-        data-testid={`confusion-${kind.id}`}
-      >
-        <text x={origin.x + size} y={14} textAnchor="middle" fontSize={12} className="fill-slate-700">
-          judge
-        </text>
-        <text x={origin.x + size / 2} y={32} textAnchor="middle" fontSize={11} className="fill-slate-600">
-          {kind.positive}
-        </text>
-        <text x={origin.x + 1.5 * size} y={32} textAnchor="middle" fontSize={11} className="fill-slate-600">
-          {kind.negative}
-        </text>
-        <text x={8} y={origin.y + size / 2} fontSize={11} className="fill-slate-600">
-          humans: yes
-        </text>
-        <text x={8} y={origin.y + 1.5 * size} fontSize={11} className="fill-slate-600">
-          humans: no
-        </text>
-        {view.cells.map((cell, i) => {
-          const { x, y } = position(cell);
-          const runId = cell.runs[0]?.runId;
-          const href = runId ? cellListHref(projectId, kind, cell, runId) : null;
-          const body = (
-            <>
-              <rect
-                x={x + 2}
-                y={y + 2}
-                width={size - 4}
-                height={size - 4}
-                rx={6}
-                fill={cellColor(cell.count, max, cell.human === cell.judge)}
-                stroke={selected === i ? "#1e1b4b" : "none"}
-                strokeWidth={2}
-              />
-              <text
-                x={x + size / 2}
-                y={y + size / 2 + 8}
-                textAnchor="middle"
-                fontSize={24}
-                fontWeight={600}
-                className="fill-slate-900"
+      <ChartFrame title={`Confusion matrix, ${kind.label}`}>
+        <svg
+          viewBox={`0 0 ${origin.x + 2 * size + 10} ${origin.y + 2 * size + 10}`}
+          className="w-full max-w-sm"
+          // A group, not an image: its cells are links and buttons (axe: an image's children are hidden from assistive tech).
+          role="group"
+          aria-label={`Confusion matrix, ${kind.label}`}
+          data-testid={`confusion-${kind.id}`}
+        >
+          <text x={origin.x + size} y={14} textAnchor="middle" fontSize={12} className="fill-slate-700">
+            judge
+          </text>
+          <text x={origin.x + size / 2} y={32} textAnchor="middle" fontSize={11} className="fill-slate-600">
+            {kind.positive}
+          </text>
+          <text x={origin.x + 1.5 * size} y={32} textAnchor="middle" fontSize={11} className="fill-slate-600">
+            {kind.negative}
+          </text>
+          <text x={8} y={origin.y + size / 2} fontSize={11} className="fill-slate-600">
+            humans: yes
+          </text>
+          <text x={8} y={origin.y + 1.5 * size} fontSize={11} className="fill-slate-600">
+            humans: no
+          </text>
+          {view.cells.map((cell, i) => {
+            const { x, y } = position(cell);
+            const runId = cell.runs[0]?.runId;
+            const href = runId ? cellListHref(projectId, kind, cell, runId) : null;
+            const body = (
+              <>
+                <rect
+                  x={x + 2}
+                  y={y + 2}
+                  width={size - 4}
+                  height={size - 4}
+                  rx={6}
+                  fill={cellColor(cell.count, max, cell.human === cell.judge)}
+                  stroke={selected === i ? "#1e1b4b" : "none"}
+                  strokeWidth={2}
+                />
+                <text
+                  x={x + size / 2}
+                  y={y + size / 2 + 8}
+                  textAnchor="middle"
+                  fontSize={24}
+                  fontWeight={600}
+                  className="fill-slate-900"
+                >
+                  {cell.count}
+                </text>
+              </>
+            );
+            const label = `humans ${yesNo(cell.human)}, judge ${yesNo(cell.judge)}: ${cell.count}`;
+            return href ? (
+              <a
+                key={i}
+                href={href}
+                aria-label={label}
+                data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}
               >
-                {cell.count}
-              </text>
-            </>
-          );
-          const label = `humans ${yesNo(cell.human)}, judge ${yesNo(cell.judge)}: ${cell.count}`;
-          return href ? (
-            <a
-              key={i}
-              href={href}
-              aria-label={label}
-              data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}
-            >
-              <title>{`${label} — open these videos`}</title>
-              {body}
-            </a>
-          ) : (
-            <g
-              key={i}
-              role="button"
-              tabIndex={0}
-              aria-label={label}
-              className="cursor-pointer"
-              onClick={() => setSelected(i)}
-              onKeyDown={(e) => e.key === "Enter" && setSelected(i)}
-              data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}
-            >
-              <title>{`${label} — show these videos`}</title>
-              {body}
-            </g>
-          );
-        })}
-      </svg>
+                <title>{`${label} — open these videos`}</title>
+                {body}
+              </a>
+            ) : (
+              <g
+                key={i}
+                role="button"
+                tabIndex={0}
+                aria-label={label}
+                className="cursor-pointer"
+                onClick={() => setSelected(i)}
+                onKeyDown={(e) => e.key === "Enter" && setSelected(i)}
+                data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}
+              >
+                <title>{`${label} — show these videos`}</title>
+                {body}
+              </g>
+            );
+          })}
+        </svg>
+      </ChartFrame>
       <CellVideos
         projectId={projectId}
         kind={kind}
@@ -225,54 +228,56 @@ function JudgeHumanScatter({ projectId, report }: { projectId: string; report: A
   if (data.length === 0) return <p className="text-sm text-slate-500">No reviewed scores yet.</p>;
   return (
     <div data-testid="chart-scatter">
-      <ResponsiveContainer width="100%" height={300}>
-        <ScatterChart margin={{ top: 10, right: 10, bottom: 20, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" />
-          <XAxis
-            type="number"
-            dataKey="x"
-            domain={[-0.5, 10.5]}
-            ticks={[0, 2, 4, 6, 8, 10]}
-            name="judge"
-            label={{ value: "judge", position: "insideBottom", offset: -10 }}
-          />
-          <YAxis
-            type="number"
-            dataKey="y"
-            domain={[-0.5, 10.5]}
-            ticks={[0, 2, 4, 6, 8, 10]}
-            name="humans"
-            label={{ value: "reviewers' consensus", angle: -90, position: "insideLeft" }}
-          />
-          <ReferenceLine
-            segment={[
-              { x: 0, y: 0 },
-              { x: 10, y: 10 },
-            ]}
-            stroke="#94a3b8"
-          />
-          <Tooltip
-            content={({ payload }) => {
-              const p = payload?.[0]?.payload as (typeof data)[number] | undefined;
-              return p ? (
-                <div className="rounded border border-slate-200 bg-white px-2 py-1 text-xs shadow">
-                  {p.category} #{p.scopeIndex ?? 0}: judge {p.judge}, humans {p.human} (click to open)
-                </div>
-              ) : null;
-            }}
-          />
-          <Scatter
-            data={data}
-            fill="#4f46e5"
-            fillOpacity={0.55}
-            className="cursor-pointer"
-            onClick={(_, index) => {
-              const p = data[index];
-              if (p) window.location.assign(videoHref(projectId, p.videoId, p.runId));
-            }}
-          />
-        </ScatterChart>
-      </ResponsiveContainer>
+      <ChartFrame title="Judge vs reviewers' consensus, per score">
+        <ResponsiveContainer width="100%" height={300}>
+          <ScatterChart margin={{ top: 10, right: 10, bottom: 20, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis
+              type="number"
+              dataKey="x"
+              domain={[-0.5, 10.5]}
+              ticks={[0, 2, 4, 6, 8, 10]}
+              name="judge"
+              label={{ value: "judge", position: "insideBottom", offset: -10 }}
+            />
+            <YAxis
+              type="number"
+              dataKey="y"
+              domain={[-0.5, 10.5]}
+              ticks={[0, 2, 4, 6, 8, 10]}
+              name="humans"
+              label={{ value: "reviewers' consensus", angle: -90, position: "insideLeft" }}
+            />
+            <ReferenceLine
+              segment={[
+                { x: 0, y: 0 },
+                { x: 10, y: 10 },
+              ]}
+              stroke="#94a3b8"
+            />
+            <Tooltip
+              content={({ payload }) => {
+                const p = payload?.[0]?.payload as (typeof data)[number] | undefined;
+                return p ? (
+                  <div className="rounded border border-slate-200 bg-white px-2 py-1 text-xs shadow">
+                    {p.category} #{p.scopeIndex ?? 0}: judge {p.judge}, humans {p.human} (click to open)
+                  </div>
+                ) : null;
+              }}
+            />
+            <Scatter
+              data={data}
+              fill="#4f46e5"
+              fillOpacity={0.55}
+              className="cursor-pointer"
+              onClick={(_, index) => {
+                const p = data[index];
+                if (p) window.location.assign(videoHref(projectId, p.videoId, p.runId));
+              }}
+            />
+          </ScatterChart>
+        </ResponsiveContainer>
+      </ChartFrame>
       {report.scatter.total > data.length && (
         <p className="text-xs text-slate-500">
           {data.length} of {report.scatter.total} reviewed scores shown.
@@ -317,42 +322,44 @@ function CategoryBars({ projectId, report }: { projectId: string; report: Agreem
       </div>
       {/* Horizontal bars, one row per category: long category names get a row each instead of
           overlapping as slanted ticks under narrow columns. */}
-      <ResponsiveContainer width="100%" height={Math.max(160, 40 + data.length * 26)}>
-        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }}>
-          <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-          <XAxis type="number" domain={stat === "kappa" ? [-1, 1] : [0, 1]} fontSize={11} />
-          <YAxis
-            type="category"
-            dataKey="label"
-            interval={0}
-            width={170}
-            fontSize={11}
-            tickFormatter={(label: string) => (label.length > 26 ? `${label.slice(0, 25)}…` : label)}
-          />
-          <Tooltip
-            content={({ payload }) => {
-              const d = payload?.[0]?.payload as (typeof data)[number] | undefined;
-              return d ? (
-                <div className="rounded border border-slate-200 bg-white px-2 py-1 text-xs shadow">
-                  {d.label}: {d.defined ? fmt(d.value) : "undefined"} {fmtCi(d.ci)} (n = {d.n})
-                  {d.link ? " — click for the videos" : ""}
-                </div>
-              ) : null;
-            }}
-          />
-          <Bar
-            dataKey="value"
-            fill="#6366f1"
-            className="cursor-pointer"
-            onClick={(_, index) => {
-              const d = data[index];
-              if (d?.link) window.location.assign(videoListHref(projectId, d.link));
-            }}
-          >
-            <ErrorBar dataKey="error" width={6} stroke="#1e1b4b" direction="x" />
-          </Bar>
-        </BarChart>
-      </ResponsiveContainer>
+      <ChartFrame title={`Agreement per category, ${stat === "f1" ? "F1" : stat} (95% CI)`}>
+        <ResponsiveContainer width="100%" height={Math.max(160, 40 + data.length * 26)}>
+          <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }}>
+            <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+            <XAxis type="number" domain={stat === "kappa" ? [-1, 1] : [0, 1]} fontSize={11} />
+            <YAxis
+              type="category"
+              dataKey="label"
+              interval={0}
+              width={170}
+              fontSize={11}
+              tickFormatter={(label: string) => (label.length > 26 ? `${label.slice(0, 25)}…` : label)}
+            />
+            <Tooltip
+              content={({ payload }) => {
+                const d = payload?.[0]?.payload as (typeof data)[number] | undefined;
+                return d ? (
+                  <div className="rounded border border-slate-200 bg-white px-2 py-1 text-xs shadow">
+                    {d.label}: {d.defined ? fmt(d.value) : "undefined"} {fmtCi(d.ci)} (n = {d.n})
+                    {d.link ? " — click for the videos" : ""}
+                  </div>
+                ) : null;
+              }}
+            />
+            <Bar
+              dataKey="value"
+              fill="#6366f1"
+              className="cursor-pointer"
+              onClick={(_, index) => {
+                const d = data[index];
+                if (d?.link) window.location.assign(videoListHref(projectId, d.link));
+              }}
+            >
+              <ErrorBar dataKey="error" width={6} stroke="#1e1b4b" direction="x" />
+            </Bar>
+          </BarChart>
+        </ResponsiveContainer>
+      </ChartFrame>
       <p className="flex flex-wrap gap-x-3 text-xs">
         {data.map((d) =>
           d.link ? (
@@ -403,49 +410,50 @@ function SweepChart({ projectId, report }: { projectId: string; report: Agreemen
       {curve.n === 0 ? (
         <p className="text-sm text-slate-500">Reviewers&apos; yes/no verdicts are needed for the sweep.</p>
       ) : (
-        <ResponsiveContainer width="100%" height={260}>
-          <LineChart data={curve.points} margin={{ top: 10, right: 10, bottom: 20, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis
-              dataKey="threshold"
-              type="number"
-              domain={curve.domain}
-              label={{ value: "threshold", position: "insideBottom", offset: -10 }}
-            />
-            <YAxis domain={[0, 1]} />
-            <Tooltip formatter={(v) => (typeof v === "number" ? fmt(v) : String(v))} />
-            {curve.best && <ReferenceLine x={curve.best.threshold} stroke="#16a34a" strokeDasharray="4 2" />}
-            <Line
-              type="monotone"
-              dataKey="f1"
-              stroke={SWEEP_LINES[0]!.color}
-              connectNulls
-              dot={{ r: 3 }}
-              activeDot={{
-                r: 6,
-                className: filter && singleRun ? "cursor-pointer" : undefined,
-                onClick: (_: unknown, e: unknown) => {
-                  const threshold = (e as { payload?: { threshold?: number } })?.payload?.threshold;
-                  if (filter && singleRun && threshold !== undefined)
-                    window.location.assign(videoListHref(projectId, { runId: singleRun, [filter]: threshold }));
-                },
-              }}
-            />
-            {SWEEP_LINES.slice(1).map((l) => (
-              <Line
-                key={l.key}
-                type="monotone"
-                dataKey={l.key}
-                stroke={l.color}
-                strokeDasharray={l.dash}
-                connectNulls
-                dot={false}
+        <ChartFrame title={`Threshold sweep, ${curve.label}`} legend={SWEEP_LINES}>
+          <ResponsiveContainer width="100%" height={260}>
+            <LineChart data={curve.points} margin={{ top: 10, right: 10, bottom: 20, left: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis
+                dataKey="threshold"
+                type="number"
+                domain={curve.domain}
+                label={{ value: "threshold", position: "insideBottom", offset: -10 }}
               />
-            ))}
-          </LineChart>
-        </ResponsiveContainer>
+              <YAxis domain={[0, 1]} />
+              <Tooltip formatter={(v) => (typeof v === "number" ? fmt(v) : String(v))} />
+              {curve.best && <ReferenceLine x={curve.best.threshold} stroke="#16a34a" strokeDasharray="4 2" />}
+              <Line
+                type="monotone"
+                dataKey="f1"
+                stroke={SWEEP_LINES[0]!.color}
+                connectNulls
+                dot={{ r: 3 }}
+                activeDot={{
+                  r: 6,
+                  className: filter && singleRun ? "cursor-pointer" : undefined,
+                  onClick: (_: unknown, e: unknown) => {
+                    const threshold = (e as { payload?: { threshold?: number } })?.payload?.threshold;
+                    if (filter && singleRun && threshold !== undefined)
+                      window.location.assign(videoListHref(projectId, { runId: singleRun, [filter]: threshold }));
+                  },
+                }}
+              />
+              {SWEEP_LINES.slice(1).map((l) => (
+                <Line
+                  key={l.key}
+                  type="monotone"
+                  dataKey={l.key}
+                  stroke={l.color}
+                  strokeDasharray={l.dash}
+                  connectNulls
+                  dot={false}
+                />
+              ))}
+            </LineChart>
+          </ResponsiveContainer>
+        </ChartFrame>
       )}
-      {curve.n > 0 && <ChartLegend entries={SWEEP_LINES} />}
       {filter && singleRun && curve.best && (
         <a
           href={videoListHref(projectId, { runId: singleRun, [filter]: curve.best.threshold })}

@@ -30,15 +30,17 @@ export function AgreementFilterForm({
         models={models}
         runs={runs.map((r) => ({
           id: r.id,
-          label: runName(
-            {
-              pipeline: r.pipeline ?? "",
-              endpointName: r.endpointName,
-              model: r.model,
-              createdAt: r.createdAt,
-            },
-            catalogue,
-          ),
+          label:
+            r.label ??
+            runName(
+              {
+                pipeline: r.pipeline ?? "",
+                endpointName: r.endpointName,
+                model: r.model,
+                createdAt: r.createdAt,
+              },
+              catalogue,
+            ),
         }))}
         noRunLabel="every run"
         task={task}

@@ -15,6 +15,8 @@ export interface RunRow {
   endpointSnapshot?: unknown;
   endpoint: { name: string; model: string };
   _count: { videos: number };
+  /** Its name among the runs listed, telling it apart from them (lib/runs/run-option-labels). */
+  label?: string | null;
   /** An ensemble run's settings (lib/ensembles); a member run names its parent. */
   ensemble?:
     | { kind: "samples"; samples: number; temperature: number }
@@ -49,7 +51,7 @@ export function RunList({
             >
               <div className="mb-2 flex flex-wrap items-center gap-3">
                 <Link href={`/projects/${projectId}/runs/${run.id}`} className="font-medium text-indigo-700 underline">
-                  {runNameOfRow(run, catalogue)}
+                  {run.label ?? runNameOfRow(run, catalogue)}
                 </Link>
                 <span className="text-slate-600">{run._count.videos} videos</span>
                 {run.ensemble && (

@@ -9,6 +9,7 @@ import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../task-modules/task-declaration";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { parseLabelSetReviewerId } from "../label-sets/label-set-reviewer";
+import { runPickerLabels } from "../runs/run-option-labels";
 import {
   type AgreementInput,
   type AgreementItem,
@@ -118,10 +119,16 @@ export async function scopeRuns(prisma: PrismaClient, projectId: string, runId: 
       endpoint: { select: { name: true, model: true } },
     },
   });
+  const labels = await runPickerLabels(
+    prisma,
+    projectId,
+    runs.map((r) => r.id),
+  );
   return runs.map((r) => {
     const snapshot = (r.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
     return {
       id: r.id,
+      ...(labels.has(r.id) ? { label: labels.get(r.id)! } : {}),
       pipeline: r.pipeline,
       endpointId: r.endpointId,
       endpointName: typeof snapshot.name === "string" ? snapshot.name : r.endpoint.name,

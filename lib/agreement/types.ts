@@ -74,6 +74,8 @@ export interface RunInfo {
   endpointName: string;
   model: string | null;
   createdAt: string;
+  /** Its name among the runs of the report, telling it apart from them (lib/runs/run-option-labels). */
+  label?: string;
 }
 
 export interface ReviewerInfo {

@@ -2,8 +2,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
-import { runSettingWords } from "../runs/run-labels";
-import { labelRunsByTask } from "../runs/run-option-labels";
+import { labelRunsByTask, RUN_LABEL_SELECT, runLabelParts } from "../runs/run-option-labels";
 
 export interface CalibrationRunOption {
   id: string;
@@ -29,57 +28,23 @@ export async function calibrationOptions(prisma: PrismaClient, actor: Actor, pro
     prisma.judgeRun.findMany({
       where: { projectId },
       orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-      select: {
-        id: true,
-        pipeline: true,
-        status: true,
-        createdAt: true,
-        settings: true,
-        endpointSnapshot: true,
-        promptVersionIds: true,
-        batchMode: true,
-        ensemble: true,
-        endpoint: { select: { name: true, model: true } },
-        _count: { select: { videos: true } },
-      },
+      select: { ...RUN_LABEL_SELECT, status: true, _count: { select: { videos: true } } },
     }),
   ]);
-  // The edited prompt templates each run rendered, by their versions' hashes.
-  const versionIds = runs.flatMap((r) =>
-    Object.values((r.promptVersionIds ?? {}) as Record<string, unknown>).filter(
-      (id): id is string => typeof id === "string",
-    ),
-  );
-  const versions = versionIds.length
-    ? await prisma.promptVersion.findMany({
-        where: { projectId, id: { in: versionIds } },
-        select: { id: true, hash: true },
-      })
-    : [];
-  const hashOf = new Map(versions.map((v) => [v.id, v.hash]));
+  const parts = new Map((await runLabelParts(prisma, projectId, runs)).map((p) => [p.id, p]));
   return {
     labelSets,
     runs: runs.map((r): CalibrationRunOption => {
-      const snapshot = (r.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
+      const part = parts.get(r.id)!;
       return {
         id: r.id,
         pipeline: r.pipeline,
         status: r.status,
         createdAt: r.createdAt,
-        endpoint: typeof snapshot.name === "string" ? snapshot.name : r.endpoint.name,
-        model: typeof snapshot.model === "string" ? snapshot.model : r.endpoint.model,
+        endpoint: part.endpointName,
+        model: part.model ?? r.endpoint.model,
         videos: r._count.videos,
-        settings: runSettingWords({
-          settings: r.settings,
-          endpointSnapshot: r.endpointSnapshot,
-          batchMode: r.batchMode,
-          ensemble: r.ensemble,
-          promptVersions: Object.fromEntries(
-            Object.entries((r.promptVersionIds ?? {}) as Record<string, unknown>).flatMap(([templateId, id]) =>
-              typeof id === "string" && hashOf.has(id) ? [[templateId, hashOf.get(id)!]] : [],
-            ),
-          ),
-        }),
+        settings: part.settings,
       };
     }),
   };

@@ -16,6 +16,7 @@ import { kendallTau, type RankingInput } from "../leaderboard/ranking-agreement"
 import { runLeaderboard } from "../leaderboard/run-leaderboard";
 import { catalogFor } from "../rubrics/project-catalogue";
 import { runNameOfRow } from "../runs/run-name";
+import { runPickerLabels } from "../runs/run-option-labels";
 import { projectSpanAgreement } from "../spans/agreement/load-span-agreement";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { requireWholeView } from "../visibility/withheld";
@@ -304,10 +305,11 @@ export async function compareRuns(
     videoIds.map((v) => v.videoId),
     "This comparison of runs",
   );
-  const [facts, costs, ranked] = await Promise.all([
+  const [facts, costs, ranked, labels] = await Promise.all([
     runVideoFacts(prisma, query.runs),
     comparedRunCosts(prisma, rows),
     rankings(prisma, actor, query.runs),
+    runPickerLabels(prisma, projectId, query.runs),
   ]);
   const runs: ComparedRun[] = [];
   for (const row of rows) {
@@ -315,7 +317,7 @@ export async function compareRuns(
     const ranking = ranked.byRun.get(row.id)!;
     runs.push({
       id: row.id,
-      name: runNameOfRow(row, catalogue),
+      name: labels.get(row.id) ?? runNameOfRow(row, catalogue),
       status: row.status,
       inputMode: inputModeOf(row.inputMode),
       frameCounts: fact.frameCounts,

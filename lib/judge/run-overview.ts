@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
@@ -6,6 +7,7 @@ import { naturalSortBy } from "../format/natural-sort";
 import { catalogFor } from "../rubrics/project-catalogue";
 import type { SubjectSummary } from "../tasks/task-display";
 import { redactRunVideosFor } from "../visibility/judge-visibility";
+import { inputModeOf, type InputMode } from "./input-modes";
 
 /** The run page lists at most this many of a run's videos. */
 export const RUN_PAGE_VIDEOS = 1000;
@@ -22,10 +24,46 @@ export async function findProjectRun(prisma: PrismaClient, actor: Actor, project
       simulated: true,
       batchMode: true,
       createdAt: true,
+      inputMode: true,
+      settings: true,
       endpointSnapshot: true,
       endpoint: { select: { name: true, model: true } },
     },
   });
+}
+
+/** How a run judged, as its page's header says it: the input mode, the aggregation and the verdict's threshold. */
+export interface RunSetup {
+  inputMode: InputMode;
+  /** The settings' `aggregation` (its task's default filled in); null for a task that has none. */
+  aggregation: string | null;
+  /** The verdict's threshold and what it is on ("5 on max_category"); null for a task without one. */
+  threshold: string | null;
+}
+
+/**
+ * A run's setup from its stored settings, read through its pipeline's settings schema so a value the run took
+ * by default is named too; settings the schema no longer takes are read as stored.
+ */
+export function runSetupOf(
+  run: { inputMode: string | null; settings: unknown },
+  settingsSchema: z.ZodType | undefined,
+): RunSetup {
+  const parsed = settingsSchema?.safeParse(run.settings ?? {});
+  const settings = (parsed?.success ? parsed.data : run.settings) as {
+    aggregation?: unknown;
+    verdict?: { on?: unknown; threshold?: unknown };
+  } | null;
+  const threshold = settings?.verdict?.threshold;
+  const on = settings?.verdict?.on;
+  return {
+    inputMode: inputModeOf(run.inputMode),
+    aggregation: typeof settings?.aggregation === "string" ? settings.aggregation : null,
+    threshold:
+      typeof threshold === "number"
+        ? `${threshold}${typeof on === "string" ? ` on ${on.replace(/_/g, " ")}` : ""}`
+        : null,
+  };
 }
 
 /**
@@ -55,11 +93,13 @@ export async function runOverview(prisma: PrismaClient, actor: Actor, projectId:
       },
     })
   ).sort((a, b) => place.get(a.videoId)! - place.get(b.videoId)!);
-  const task = (await catalogFor(prisma, projectId)).findTask(run.pipeline);
+  const catalogue = await catalogFor(prisma, projectId);
+  const task = catalogue.findTask(run.pipeline);
   const metrics = metricsInSummaries(task?.metrics ?? [], rows);
   const videos = await redactRunVideosFor(prisma, actor.userId, rows);
   return {
     run,
+    setup: runSetupOf(run, catalogue.pipelines[run.pipeline]?.settingsSchema),
     metrics,
     videos: videos.map((row) => ({ ...row, summary: row.summary as SubjectSummary | null })),
   };

@@ -594,15 +594,8 @@ export async function cancelRun(prisma: PrismaClient, actor: Actor, runId: strin
   ]);
 }
 
-export async function listRuns(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
-  return prisma.judgeRun.findMany({
-    where: { projectId },
-    orderBy: { createdAt: "desc" },
-    take: 100,
-    include: { endpoint: { select: { name: true, model: true } }, _count: { select: { videos: true } } },
-  });
-}
+// The runs list lives with the runs' names it carries.
+export { listRuns } from "../runs/list-runs";
 
 /** A video's step outputs and scores in one run (by default the latest finished run that judged it). */
 export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: string, runId?: string) {

@@ -87,7 +87,35 @@ describe("labels of runs listed together (issue 38 §5.9)", () => {
       "prompt hallucination/inconsistency": "edited 0a1b2c3d",
       batch: "yes",
       ensemble: "samples of 5, mean",
+      "endpoint at": "http://x",
     });
     expect(runSettingWords({ settings: {}, endpointSnapshot: {} })).toEqual({});
+  });
+
+  it("tell apart runs of one endpoint started the same minute that differ only by input mode, frames, samples or endpoint address", () => {
+    const vllm = { name: "vLLM", model: "qwen2.5-vl", baseUrl: "http://gpu-1:8000/v1", temperature: 0 };
+    const base = { inputMode: "images", settings: { frames: 8 }, endpointSnapshot: vllm };
+    const variants: [string, Parameters<typeof runSettingWords>[0]][] = [
+      ["plain", base],
+      ["mode", { ...base, inputMode: "video-file" }],
+      ["frames", { ...base, settings: { frames: 32 } }],
+      ["samples", { ...base, ensemble: { kind: "samples", samples: 5, temperature: 0.7 } }],
+      ["endpoint", { ...base, endpointSnapshot: { ...vllm, baseUrl: "http://gpu-2:8000/v1" } }],
+    ];
+    const labels = distinctRunLabels(
+      variants.map(([id, startedWith]) =>
+        run(id, "2026-11-28T07:12:05Z", runSettingWords(startedWith), { endpointName: "vLLM", model: "qwen2.5-vl" }),
+      ),
+    );
+    const names = variants.map(([id]) => labels.get(id)!);
+    expect(new Set(names).size).toBe(variants.length);
+    // Each says what sets it apart, never a bare number.
+    for (const name of names) expect(name).not.toMatch(/#\d of/);
+    expect(labels.get("mode")).toContain("input mode video-file");
+    expect(labels.get("plain")).toContain("input mode images");
+    expect(labels.get("frames")).toContain("frames 32");
+    expect(labels.get("samples")).toContain("ensemble samples of 5");
+    expect(labels.get("endpoint")).toContain("endpoint at http://gpu-2:8000/v1");
+    expect(labels.get("plain")).toContain("endpoint at http://gpu-1:8000/v1");
   });
 });

@@ -3,10 +3,11 @@ import { builtInDeclarations } from "../task-modules/installed-declarations";
 import { runDate, runJudgeName, runTaskName, type RunNameParts } from "./run-name";
 
 /**
- * Labels of several runs shown together (a picker), each telling its run apart from the others: the task,
- * the judge, the start to the second (UTC), then every setting in which the runs differ. Two runs of the same
- * endpoint started in the same minute with different settings read the same under runName; here they don't
- * (issue 38 §5.9). Plain TypeScript, no database: the loaders hand it what each run was started with.
+ * Labels of several runs shown together (the runs list, a picker, a chart legend), each telling its run apart
+ * from the others: the task, the judge, the start to the second (UTC), then every setting in which the runs
+ * differ — input mode, frames, samples, the endpoint's address, aggregation… Runs of one endpoint started the
+ * same day read the same under runName; here they don't. Plain TypeScript, no database: the loaders
+ * (lib/runs/run-option-labels.ts) hand it what each run was started with.
  */
 export interface RunLabelParts extends RunNameParts {
   id: string;
@@ -29,12 +30,14 @@ function flatten(prefix: string, value: unknown, into: Record<string, string>) {
 }
 
 /**
- * What a run was started with, as words by name: its pipeline settings (aggregation, verdict…), the judge
- * endpoint's generation parameters (temperature, image detail), the other judges by role, edited prompt
- * templates (by the version's short hash; a template not named is the shipped one), batch mode and an
- * ensemble's kind. The endpoint's own name, model and address are the judge, shown apart.
+ * What a run was started with, as words by name: its input mode, its pipeline settings (aggregation, frames,
+ * verdict…), the judge endpoint's address and generation parameters (temperature, image detail), the other
+ * judges by role, edited prompt templates (by the version's short hash; a template not named is the shipped
+ * one), batch mode and an ensemble's kind (with its samples). The endpoint's name and model are the judge, shown apart.
  */
 export function runSettingWords(run: {
+  /** How the run showed videos to the judge (`judge_run.inputMode`). */
+  inputMode?: string | null;
   settings: unknown;
   endpointSnapshot: unknown;
   batchMode?: boolean;
@@ -43,14 +46,16 @@ export function runSettingWords(run: {
   promptVersions?: Record<string, string>;
 }): Record<string, string> {
   const out: Record<string, string> = {};
+  if (run.inputMode) out["input mode"] = run.inputMode;
   flatten("", run.settings ?? {}, out);
   const {
     name: _name,
     model: _model,
-    baseUrl: _baseUrl,
+    baseUrl,
     roles,
     ...parameters
   } = (run.endpointSnapshot ?? {}) as Record<string, unknown>;
+  if (typeof baseUrl === "string") out["endpoint at"] = baseUrl;
   for (const [key, value] of Object.entries(parameters)) out[key] = words(value);
   if (roles && typeof roles === "object") {
     for (const [role, judge] of Object.entries(

@@ -1,7 +1,8 @@
 /**
- * The labels of run pickers (the video page's run selector, the new-queue form, the calibration pages): each
- * names its task, judge and start to the second, and what it was started with where it differs from the other
- * runs of its task listed (lib/runs/run-labels), so two runs never read the same.
+ * The labels of runs listed together (the runs list, the video page's run selector, the new-queue form, the
+ * calibration pages, the agreement raters and chart legends): each names its task, judge and start to the
+ * second, and what it was started with where it differs from the other runs of its task listed
+ * (lib/runs/run-labels: input mode, frames, samples, the endpoint's address…), so two runs never read the same.
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import { catalogFor } from "../rubrics/project-catalogue";
@@ -25,31 +26,42 @@ export function labelRunsByTask(
   return labels;
 }
 
+/** What runPickerLabels reads of a run. */
+export const RUN_LABEL_SELECT = {
+  id: true,
+  pipeline: true,
+  createdAt: true,
+  inputMode: true,
+  settings: true,
+  endpointSnapshot: true,
+  promptVersionIds: true,
+  batchMode: true,
+  ensemble: true,
+  endpoint: { select: { name: true, model: true } },
+} as const;
+
+interface RunLabelRow {
+  id: string;
+  pipeline: string;
+  createdAt: Date;
+  inputMode: string | null;
+  settings: unknown;
+  endpointSnapshot: unknown;
+  promptVersionIds: unknown;
+  batchMode: boolean;
+  ensemble: unknown;
+  endpoint: { name: string; model: string | null };
+}
+
 /**
- * The picker labels of these runs of one project, by id (a run of another project is left out). Reads what
- * each run was started with: settings, the endpoint's snapshot, edited prompt versions, batch mode, ensemble.
- * The caller has checked the actor may see the project's runs.
+ * What each run was started with, for its label: the judge as it was at the start (the endpoint's snapshot),
+ * and its settings as words, edited prompt templates named by their versions' hashes.
  */
-export async function runPickerLabels(
+export async function runLabelParts(
   prisma: PrismaClient,
   projectId: string,
-  runIds: readonly string[],
-): Promise<Map<string, string>> {
-  if (runIds.length === 0) return new Map();
-  const runs = await prisma.judgeRun.findMany({
-    where: { projectId, id: { in: [...runIds] } },
-    select: {
-      id: true,
-      pipeline: true,
-      createdAt: true,
-      settings: true,
-      endpointSnapshot: true,
-      promptVersionIds: true,
-      batchMode: true,
-      ensemble: true,
-      endpoint: { select: { name: true, model: true } },
-    },
-  });
+  runs: readonly RunLabelRow[],
+): Promise<RunLabelParts[]> {
   const versionIds = runs.flatMap((r) =>
     Object.values((r.promptVersionIds ?? {}) as Record<string, unknown>).filter(
       (id): id is string => typeof id === "string",
@@ -62,29 +74,45 @@ export async function runPickerLabels(
       })
     : [];
   const hashOf = new Map(versions.map((v) => [v.id, v.hash]));
-  const catalogue = await catalogFor(prisma, projectId);
-  return labelRunsByTask(
-    runs.map((r): RunLabelParts => {
-      const snapshot = (r.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
-      return {
-        id: r.id,
-        pipeline: r.pipeline,
-        createdAt: r.createdAt,
-        endpointName: typeof snapshot.name === "string" ? snapshot.name : r.endpoint.name,
-        model: typeof snapshot.model === "string" ? snapshot.model : r.endpoint.model,
-        settings: runSettingWords({
-          settings: r.settings,
-          endpointSnapshot: r.endpointSnapshot,
-          batchMode: r.batchMode,
-          ensemble: r.ensemble,
-          promptVersions: Object.fromEntries(
-            Object.entries((r.promptVersionIds ?? {}) as Record<string, unknown>).flatMap(([templateId, id]) =>
-              typeof id === "string" && hashOf.has(id) ? [[templateId, hashOf.get(id)!]] : [],
-            ),
+  return runs.map((r): RunLabelParts => {
+    const snapshot = (r.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
+    return {
+      id: r.id,
+      pipeline: r.pipeline,
+      createdAt: r.createdAt,
+      endpointName: typeof snapshot.name === "string" ? snapshot.name : r.endpoint.name,
+      model: typeof snapshot.model === "string" ? snapshot.model : r.endpoint.model,
+      settings: runSettingWords({
+        inputMode: r.inputMode,
+        settings: r.settings,
+        endpointSnapshot: r.endpointSnapshot,
+        batchMode: r.batchMode,
+        ensemble: r.ensemble,
+        promptVersions: Object.fromEntries(
+          Object.entries((r.promptVersionIds ?? {}) as Record<string, unknown>).flatMap(([templateId, id]) =>
+            typeof id === "string" && hashOf.has(id) ? [[templateId, hashOf.get(id)!]] : [],
           ),
-        }),
-      };
-    }),
-    catalogue,
-  );
+        ),
+      }),
+    };
+  });
+}
+
+/**
+ * The labels of these runs of one project, by id (a run of another project is left out): every place that
+ * lists runs together names them with these — the runs list, the run pickers, the agreement raters and legends.
+ * The caller has checked the actor may see the project's runs.
+ */
+export async function runPickerLabels(
+  prisma: PrismaClient,
+  projectId: string,
+  runIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (runIds.length === 0) return new Map();
+  const runs = await prisma.judgeRun.findMany({
+    where: { projectId, id: { in: [...runIds] } },
+    select: RUN_LABEL_SELECT,
+  });
+  const [parts, catalogue] = await Promise.all([runLabelParts(prisma, projectId, runs), catalogFor(prisma, projectId)]);
+  return labelRunsByTask(parts, catalogue);
 }

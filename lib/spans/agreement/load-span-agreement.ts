@@ -190,7 +190,9 @@ async function ratersOf(
     authors.some((a) => a.authorKind === "judge") ? scopeRuns(prisma, projectId, null) : [],
   ]);
   const names = new Map(infos.map((i) => [i.id, i.label]));
-  const runNames = new Map(runs.map((r) => [`run:${r.id}`, `Judge: ${r.endpointName} (${r.createdAt.slice(0, 10)})`]));
+  const runNames = new Map(
+    runs.map((r) => [`run:${r.id}`, `Judge: ${r.label ?? `${r.endpointName} (${r.createdAt.slice(0, 10)})`}`]),
+  );
   return authors.map((a) => ({
     id: a.authorId,
     kind: a.authorKind,

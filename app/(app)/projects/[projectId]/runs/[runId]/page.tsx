@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { RunProgress } from "@/components/judge/run-progress";
 import { RunCost } from "@/components/judge/run-cost";
+import { RunTitleBar } from "@/components/judge/run-title-bar";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
@@ -41,7 +42,7 @@ export default async function RunPage({
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
-  const { run, metrics, videos } = overview;
+  const { run, setup, metrics, videos } = overview;
   // A rubric run over items lists its items' values (filter and sort in the search params; a bad one is ignored).
   const itemQuery = rubricItemValuesQuerySchema.safeParse(searchParamsObject(await searchParams));
   const [promptVersions, ensemble, membership, itemList, project, spanFailures] = await Promise.all([
@@ -68,7 +69,13 @@ export default async function RunPage({
   const canRederiveSpans = roleCan(role, "runs.manage") && !!catalogue.pipelines[run.pipeline]?.judgeSpans;
   return (
     <div className="flex flex-col gap-5">
-      <RunTitleBar projectId={projectId} run={run} title={runNameOfRow(run, catalogue)} resultsLink={resultsLink} />
+      <RunTitleBar
+        projectId={projectId}
+        run={run}
+        setup={setup}
+        title={runNameOfRow(run, catalogue)}
+        resultsLink={resultsLink}
+      />
       <RunProgress runId={runId} canManage={roleCan(role, "runs.manage")} />
       <RunCost runId={runId} canManage={roleCan(role, "runs.manage")} />
       {ensemble && (
@@ -139,49 +146,6 @@ export default async function RunPage({
       <RunMetricsLegend metrics={metrics} />
       <RunVideosTable projectId={projectId} runId={runId} metrics={metrics} videos={videos} />
       {itemList && <RubricItemValuesTable projectId={projectId} runId={runId} list={itemList} />}
-    </div>
-  );
-}
-
-/** The run's name, its task, endpoint and mode, and the links to its task's results and to every run. */
-function RunTitleBar({
-  projectId,
-  run,
-  title,
-  resultsLink,
-}: {
-  projectId: string;
-  run: Awaited<ReturnType<typeof runOverview>>["run"];
-  title: string;
-  resultsLink: ReturnType<typeof runResultsLinkOf>;
-}) {
-  return (
-    <div className="flex flex-wrap items-baseline gap-3">
-      <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
-      <span className="text-sm text-slate-600">
-        {run.pipeline} run · {run.endpoint.name} ({run.endpoint.model})
-      </span>
-      {run.simulated && (
-        <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">simulated judgments (stub LLM)</span>
-      )}
-      {run.batchMode && (
-        <span className="rounded bg-sky-100 px-2 py-0.5 text-xs text-sky-800">batch (Batch API, half price)</span>
-      )}
-      {resultsLink && (
-        <Link
-          href={`/projects/${projectId}${resultsLink.path}?runId=${run.id}`}
-          className="ml-auto text-sm text-indigo-700 underline"
-          data-testid={resultsLink.testId}
-        >
-          {resultsLink.label}
-        </Link>
-      )}
-      <Link
-        href={`/projects/${projectId}/judge`}
-        className={`${resultsLink ? "" : "ml-auto "}text-sm text-indigo-700 underline`}
-      >
-        all runs
-      </Link>
     </div>
   );
 }

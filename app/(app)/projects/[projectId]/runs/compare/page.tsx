@@ -54,7 +54,7 @@ export default async function CompareRunsPage({
           {runs.map((run) => (
             <label key={run.id} className="flex items-center gap-2">
               <input type="checkbox" name="runs" value={run.id} defaultChecked={chosen.has(run.id)} />
-              {runNameOfRow(run, catalogue)} <span className="text-slate-500">· {run.inputMode}</span>
+              {run.label ?? runNameOfRow(run, catalogue)}
             </label>
           ))}
           <button type="submit" className="mt-1 w-fit rounded-md bg-indigo-600 px-3 py-1.5 text-white">
