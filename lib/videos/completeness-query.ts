@@ -244,9 +244,11 @@ async function missingOfHeldPrompts(
 
 /**
  * `take` missing samples, from the `from`-th on, of the dimension's prompts that the generator holds no sample of:
- * every sample of each is missing, so the `from`-th is sample `from mod samples` of the ⌊from / samples⌋-th such
- * prompt. The walk goes down the dimension's index in the report's order, passing over the held prompts, and
- * reads no more prompts than hold the page.
+ * every sample of each is missing, so the `from`-th is sample `from mod samples` of the k-th such prompt,
+ * k = ⌊from / samples⌋. The k-th is at position k or later of the dimension's prompts: the walk starts at prompt
+ * number k (an OFFSET over the dimension's index alone, testing no prompt), and from there passes over as many prompts it
+ * does not hold as there are held ones before that prompt (at most the generator's held prompts), then reads no
+ * more prompts than hold the page.
  */
 async function missingOfUnheldPrompts(
   tx: Prisma.TransactionClient,
@@ -261,10 +263,16 @@ async function missingOfUnheldPrompts(
   const prompts = Math.ceil((skip + take) / d.spp);
   const rows = await tx.$queryRaw<{ prompt: string; sample: number }[]>`
     WITH ${videoCtes(projectId, g.gen)},
-    held AS (SELECT coalesce(jsonb_object_agg(pkey, true), '{}'::jsonb) AS keys FROM (SELECT DISTINCT pkey FROM present WHERE dim = ${d.dim}) AS p),
+    held AS MATERIALIZED (SELECT DISTINCT pkey FROM present WHERE dim = ${d.dim}),
+    held_set AS (SELECT coalesce(jsonb_object_agg(pkey, true), '{}'::jsonb) AS keys FROM held),
+    first_prompt AS (SELECT prompt FROM (${dimensionPrompts(projectId, d.dim)}) AS p ORDER BY prompt OFFSET ${start} LIMIT 1),
+    held_before AS (
+      SELECT count(*) AS n FROM held h WHERE ${shownPrompt(projectId, d.dim, Prisma.sql`h.pkey`)} < (SELECT prompt FROM first_prompt)
+    ),
     walk AS (
       SELECT p.prompt FROM (${dimensionPrompts(projectId, d.dim)}) AS p
-      WHERE NOT ((SELECT keys FROM held) ? p.pkey) ORDER BY p.prompt OFFSET ${start} LIMIT ${prompts}
+      WHERE p.prompt >= (SELECT prompt FROM first_prompt) AND NOT ((SELECT keys FROM held_set) ? p.pkey)
+      ORDER BY p.prompt OFFSET (SELECT n FROM held_before) LIMIT ${prompts}
     )
     SELECT w.prompt, s.i AS sample
     FROM walk w CROSS JOIN LATERAL generate_series(0, ${d.spp}::int - 1) AS s(i)
