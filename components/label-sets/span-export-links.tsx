@@ -1,9 +1,38 @@
+import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
+import { runName, type RunNameParts } from "@/lib/runs/run-name";
+import { taskSpanLabels } from "@/lib/spans/span-labels";
+
+/** A run whose judge spans can be downloaded, by the name its link shows. */
+export interface JudgeSpanRun {
+  id: string;
+  name: string;
+}
+
+/**
+ * The runs whose judge spans the links offer: the one named in the filters, else every run whose task marks spans
+ * (a run of another task has none to download).
+ */
+export function judgeSpanRuns(
+  runs: readonly (RunNameParts & { id: string })[],
+  namedRunId: string | null | undefined,
+  catalogue: DeclarationCatalogue,
+): JudgeSpanRun[] {
+  return runs
+    .filter((run) => (namedRunId ? run.id === namedRunId : true))
+    .filter((run) => {
+      const task = catalogue.findTask(run.pipeline);
+      return task !== null && taskSpanLabels(task).length > 0;
+    })
+    .map((run) => ({ id: run.id, name: runName(run, catalogue) }));
+}
+
 /**
  * The span exports as plain links to GET /projects/{id}/export/spans (the route checks the session and withholds the
  * file while the caller reviews some of its videos blind): every span of the project as CSV, JSONL or Label Studio
- * tasks with their labelling config, and, with a run in the filters, that run's judge spans.
+ * tasks with their labelling config, and the judge spans of each run offered (the filters' run, else every run), each
+ * link naming its run.
  */
-export function SpanExportLinks({ projectId, runId }: { projectId: string; runId?: string | null }) {
+export function SpanExportLinks({ projectId, runs = [] }: { projectId: string; runs?: readonly JudgeSpanRun[] }) {
   const href = (query: Record<string, string>) =>
     `/api/v1/projects/${projectId}/export/spans?${new URLSearchParams(query).toString()}`;
   const links = [
@@ -11,16 +40,17 @@ export function SpanExportLinks({ projectId, runId }: { projectId: string; runId
     { label: "Spans (JSONL)", href: href({ format: "jsonl" }) },
     { label: "Spans as Label Studio tasks", href: href({ format: "label-studio" }) },
     { label: "Label Studio config for spans", href: href({ format: "label-studio-config" }) },
-    ...(runId
-      ? [{ label: "This run's judge spans (CSV)", href: href({ format: "csv", author: `run:${runId}` }) }]
-      : []),
+    ...runs.map((run) => ({
+      label: `Judge spans of ${run.name} (CSV)`,
+      href: href({ format: "csv", author: `run:${run.id}` }),
+    })),
   ];
   return (
     <div className="mt-3 flex flex-col gap-1 text-sm" data-testid="span-export-links">
       <div className="flex flex-wrap gap-2">
         {links.map((link) => (
           <a
-            key={link.label}
+            key={link.href}
             href={link.href}
             download
             className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50"

@@ -12,6 +12,8 @@ export interface SpanList {
   spans: SpanRecord[];
   /** The caller reviews the video blind: only their own spans came back. */
   blind: boolean;
+  /** Asked beside a run: the frame set that run judged the video with (null: it did not judge it). */
+  frameSetId?: string | null;
 }
 
 /** The video's frame sets as the detail route gives them (the timeline draws their key frames and clusters). */
@@ -23,8 +25,11 @@ export interface VideoFrameSets {
 
 const enc = encodeURIComponent;
 
-export function fetchSpans(videoId: string, task: string): Promise<SpanList> {
-  return apiFetch<SpanList>(`/api/v1/videos/${enc(videoId)}/spans?task=${enc(task)}`);
+/** The video's spans of the task; with `runId`, the judge spans of that run only and the frame set it judged. */
+export function fetchSpans(videoId: string, task: string, runId?: string | null): Promise<SpanList> {
+  return apiFetch<SpanList>(
+    `/api/v1/videos/${enc(videoId)}/spans?task=${enc(task)}${runId ? `&runId=${enc(runId)}` : ""}`,
+  );
 }
 
 export function fetchFrameTimes(videoId: string): Promise<FrameTimes> {

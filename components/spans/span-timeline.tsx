@@ -9,7 +9,7 @@
  * leaves it.
  *
  * Stable test ids (e2e and bench:timeline): `span-timeline` (the whole timeline; `data-frame-count`),
- * `span-track-<label id>` and `span-track-judge`, `span-<id>` (a span; `data-start`, `data-end`, `data-kind`
+ * `span-track-<label id>` and `span-track-judge-<label id>` (the judge's lane of a label), `span-<id>` (a span; `data-start`, `data-end`, `data-kind`
  * own|other|judge, `data-status`, `data-selected`; a span not yet saved is `span-new:<n>`), `span-edge-start` /
  * `span-edge-end` (own spans' edge handles, inside the span), `box-keyframe` (a box keyframe mark on a span),
  * `playhead` (`data-frame`), `timeline-ruler`, `frame-ticks`, `zoom-in`, `zoom-out`, `zoom-fit`; on the player:
@@ -33,7 +33,10 @@ import {
 
 export interface Track {
   id: string;
+  /** The lane's name (a label's code). */
   title: string;
+  /** What the name stands for (the label's full name). */
+  tooltip?: string;
   spans: TimelineSpan[];
   /** The label a drag on its empty part marks (null: none, e.g. the judge's track or read-only). */
   editableLabel: string | null;
@@ -208,6 +211,7 @@ export function SpanTimeline({
             key={track.id}
             id={track.id}
             title={track.title}
+            tooltip={track.tooltip}
             spans={track.spans}
             geometry={geometry}
             selected={selected}

@@ -77,6 +77,7 @@ const TONES: Record<TimelineSpan["kind"], string> = {
 export function SpanTrack({
   id,
   title,
+  tooltip,
   spans,
   geometry,
   selected,
@@ -87,6 +88,7 @@ export function SpanTrack({
 }: {
   id: string;
   title: string;
+  tooltip?: string;
   spans: readonly TimelineSpan[];
   geometry: TrackGeometry;
   selected: string | null;
@@ -140,7 +142,10 @@ export function SpanTrack({
 
   return (
     <div className="flex h-7 items-stretch border-b border-slate-100" data-testid={`span-track-${id}`}>
-      <div className="w-28 shrink-0 truncate pr-2 text-right text-[11px] leading-7 text-slate-600" title={title}>
+      <div
+        className="w-28 shrink-0 truncate pr-2 text-right text-[11px] leading-7 text-slate-600"
+        title={tooltip ?? title}
+      >
         {title}
       </div>
       <div

@@ -15,6 +15,8 @@
  * - `keyScope?`: "page" (keys act anywhere on the page: the video page) or "focus" (default: only while focus is inside
  *   the editor, so a host screen's keys keep theirs; see timeline-keys.ts).
  * - `videoRef?`: a ref the host shares with its own strip (seeking from a key frame seeks this player).
+ * - `runId?`: the judge run the host shows: only its judge spans are drawn (a lane per label) and the key-frame ticks
+ *   are the frames it judged (its frame set); without it, every run's judge spans and the video's latest frame set.
  * The keys are TIMELINE_KEYS; a host with its own help overlay lists them from there.
  */
 import { useQuery } from "@tanstack/react-query";
@@ -78,11 +80,17 @@ export interface SpanWorkbenchProps {
   labels?: SpanLabel[];
   keyScope?: KeyScope;
   videoRef?: RefObject<HTMLVideoElement | null>;
+  runId?: string | null;
 }
 
 /** The caller's own spans, of any item (those of another item are kept, and saved, but not drawn). */
 function isOwn(span: SpanRecord, userId: string): boolean {
   return span.authorKind === "reviewer" && span.authorId === userId;
+}
+
+/** The frame set whose key frames the timeline ticks: the one the shown run judged, else the video's latest. */
+export function ticksFrameSet<T extends { id: string }>(frameSets: readonly T[], judgedId: string | null): T | null {
+  return frameSets.find((set) => set.id === judgedId) ?? frameSets.at(-1) ?? null;
 }
 
 /** The frame set's key frames and clusters as frames of the video (each frame's time mapped with frameAtTime). */
@@ -103,7 +111,40 @@ export function frameTicksOf(
   };
 }
 
-/** The tracks: the judge's (when there are judge spans), then one per label; others' spans beside one's own. */
+/** Who marked a span, as its tooltip names them. */
+export function spanAuthorName(span: Pick<SpanRecord, "authorKind" | "authorId" | "runId" | "labelSetId">): string {
+  switch (span.authorKind) {
+    case "reviewer":
+      return "another reviewer";
+    case "gold":
+      return "gold";
+    case "judge":
+      return span.runId ? `judge run ${span.runId}` : "judge";
+    case "label_set":
+      return `label set ${span.labelSetId ?? span.authorId}`;
+  }
+}
+
+/**
+ * The judge's lanes, one per label it marked (in the task's label order, then any other), each named by the label's
+ * code with its full name in the tooltip: one label's spans never stack over another's.
+ */
+export function judgeTracks(judge: readonly TimelineSpan[], labels: readonly SpanLabel[]): Track[] {
+  const names = new Map(labels.map((l) => [l.id, l.label]));
+  const order = new Map(labels.map((l, i) => [l.id, i]));
+  const marked = [...new Set(judge.map((s) => s.label))].sort(
+    (a, b) => (order.get(a) ?? labels.length) - (order.get(b) ?? labels.length) || a.localeCompare(b),
+  );
+  return marked.map((label) => ({
+    id: `judge-${label}`,
+    title: `judge · ${label}`,
+    tooltip: `The judge's spans of ${label}${names.has(label) ? ` (${names.get(label)})` : ""}`,
+    spans: judge.filter((s) => s.label === label),
+    editableLabel: null,
+  }));
+}
+
+/** The tracks: the judge's (a lane per label it marked), then one per label; others' spans beside one's own. */
 function useTracks(
   state: TimelineState,
   serverSpans: readonly SpanRecord[],
@@ -132,17 +173,18 @@ function useTracks(
       endFrame: s.endFrame,
       boxes: s.boxes,
       kind: s.authorKind === "judge" ? "judge" : "other",
-      author: s.authorKind === "reviewer" ? "another reviewer" : `${s.authorKind} ${s.authorId}`,
+      author: spanAuthorName(s),
     });
     const rest = [...others.values()].map(asTimeline);
     const judge = rest.filter((s) => s.kind === "judge");
     const byLabel = [...own, ...rest.filter((s) => s.kind !== "judge")];
-    const tracks: Track[] = [];
-    if (judge.length > 0) tracks.push({ id: "judge", title: "Judge", spans: judge, editableLabel: null });
+    const tracks: Track[] = judgeTracks(judge, labels);
+    // Lanes are named by the label's code (names are long and alike: "Other hallucination" twice); the name is the tooltip.
     for (const label of labels)
       tracks.push({
         id: label.id,
-        title: label.label,
+        title: label.id,
+        tooltip: `${label.id}: ${label.label}`,
         spans: byLabel.filter((s) => s.label === label.id),
         editableLabel: readOnly ? null : label.id,
       });
@@ -273,18 +315,21 @@ function useLoop(
   }, [loop, video, times, playhead, range]);
 }
 
-/** The video's frame times (read once), its spans of the task (with when the list was asked for) and frame sets. */
-function useEditorData(videoId: string, task: string) {
+/**
+ * The video's frame times (read once), its spans of the task (with when the list was asked for; beside `runId`, only
+ * that run's judge spans) and frame sets.
+ */
+function useEditorData(videoId: string, task: string, runId: string | null | undefined) {
   const times = useQuery({
     queryKey: ["span-editor", "frame-times", videoId],
     queryFn: () => fetchFrameTimes(videoId),
     staleTime: Infinity,
   });
   const spans = useQuery({
-    queryKey: spanEditorSpansKey(videoId, task),
+    queryKey: [...spanEditorSpansKey(videoId, task), runId ?? "every run"],
     queryFn: async () => {
       const listedAt = Date.now();
-      return { ...(await fetchSpans(videoId, task)), listedAt };
+      return { ...(await fetchSpans(videoId, task, runId)), listedAt };
     },
   });
   const video = useQuery({
@@ -303,7 +348,7 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
     const declared = catalogue.findTask(task);
     return declared ? taskSpanLabels(declared) : [];
   }, [props.labels, catalogue, task]);
-  const { times, spans, video } = useEditorData(videoId, task);
+  const { times, spans, video } = useEditorData(videoId, task, props.runId);
   const [state, dispatch] = useReducer(timelineReducer, initialTimelineState);
   const [playhead] = useState(createPlayhead);
   const ownVideoRef = useRef<HTMLVideoElement | null>(null);
@@ -339,10 +384,11 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
   });
   useLoop(state.loop, videoRef, times.data ?? null, playhead, loopRange);
 
+  const judgedFrameSetId = spans.data?.frameSetId ?? null;
   const ticks = useMemo(() => {
-    const frames = video.data?.frameSets.at(-1)?.frames ?? [];
+    const frames = ticksFrameSet(video.data?.frameSets ?? [], judgedFrameSetId)?.frames ?? [];
     return times.data ? frameTicksOf(frames, times.data) : { keyFrames: [], clusters: [] };
-  }, [video.data, times.data]);
+  }, [video.data, times.data, judgedFrameSetId]);
   const selectedOwn = state.own.find((s) => s.key === state.selected && !s.withdrawing) ?? null;
   const selectedOther = state.selected ? others.get(state.selected) : undefined;
   const boxSpan = selectedOwn?.draft ?? selectedOther ?? null;

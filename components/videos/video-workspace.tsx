@@ -80,8 +80,6 @@ export function VideoWorkspace({
   const task = catalogue.findTask(scores.data?.run?.pipeline);
   const focused = focus ? scopeFocus(frames, focus.stepId, focus.scopeIndex, task ?? undefined) : null;
   const highlighted = useMemo(() => new Set(focused?.frameIndexes ?? []), [focused?.frameIndexes]);
-  // Spans are marked under the shown run's task when it has span labels, else under the project's own list.
-  const spanTask = task && taskSpanLabels(task).length > 0 ? task.id : PROJECT_SPAN_TASK;
 
   const onFocus = (next: CellFocus | null) => {
     setFocus(next);
@@ -113,7 +111,7 @@ export function VideoWorkspace({
         highlightLabel={focused?.label ?? null}
         fps={fps}
         uniform={frameSet?.mode === undefined ? undefined : frameSet.mode === "uniform"}
-        spans={projectId ? { projectId, task: spanTask, projectSpanLabels, currentUserId, canReview } : null}
+        spans={spanEditorOf(projectId, task, run?.id ?? runId, { projectSpanLabels, currentUserId, canReview })}
       />
       <div className="flex min-w-0 flex-col gap-5">
         {top}
@@ -168,6 +166,24 @@ export function VideoWorkspace({
   );
 }
 
+type SpanEditorProps = NonNullable<Parameters<typeof WorkspacePlayer>[0]["spans"]>;
+
+/**
+ * The span editor's part (none without a project): spans are marked under the shown run's task when it has span
+ * labels, else under the project's own list; its judge spans and key frames are those of the run in Judge scores
+ * (the latest until one is picked).
+ */
+function spanEditorOf(
+  projectId: string | undefined,
+  task: TaskDeclaration | null,
+  shownRunId: string | null,
+  rest: Pick<SpanEditorProps, "projectSpanLabels" | "currentUserId" | "canReview">,
+): SpanEditorProps | null {
+  if (!projectId) return null;
+  const spanTask = task && taskSpanLabels(task).length > 0 ? task.id : PROJECT_SPAN_TASK;
+  return { projectId, task: spanTask, runId: shownRunId, ...rest };
+}
+
 /**
  * The player pinned on the left with the key-frame strip; with `spans`, the span editor (its frame-accurate player
  * and the timeline under it) in the plain player's place, stepping frames itself.
@@ -197,6 +213,7 @@ function WorkspacePlayer({
     projectSpanLabels?: SpanLabel[];
     currentUserId: string;
     canReview: boolean;
+    runId: string | null;
   } | null;
 }) {
   return (
@@ -226,6 +243,7 @@ function WorkspacePlayer({
               readOnly={!spans.canReview}
               keyScope="page"
               videoRef={player}
+              runId={spans.runId}
             />
           ) : undefined
         }

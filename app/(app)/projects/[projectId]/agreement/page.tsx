@@ -6,7 +6,7 @@ import { type AgreementView, Report } from "@/components/agreement/agreement-rep
 import { HfSplitExportForm } from "@/components/agreement/hf-split-export-form";
 import { loadSpanAgreementSection } from "@/components/agreement/span-agreement-data";
 import { SpanAgreementSection } from "@/components/agreement/span-agreement-section";
-import { SpanExportLinks } from "@/components/label-sets/span-export-links";
+import { judgeSpanRuns, SpanExportLinks } from "@/components/label-sets/span-export-links";
 import { Card } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
@@ -53,7 +53,12 @@ export default async function AgreementPage({
         {filterRun && !withheld && !runWithheld && (
           <HfSplitExportForm projectId={projectId} runId={filterRun.id} metadataFields={splitFields} />
         )}
-        {!withheld && <SpanExportLinks projectId={projectId} runId={filterRun?.id} />}
+        {!withheld && (
+          <SpanExportLinks
+            projectId={projectId}
+            runs={judgeSpanRuns(data.runs, data.query.runId, catalogue.declarations())}
+          />
+        )}
       </Card>
       <SpanAgreementSection report={spans.report} problem={spans.problem} />
       {report && (

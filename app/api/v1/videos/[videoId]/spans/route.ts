@@ -4,12 +4,17 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { created, ok } from "@/lib/api/openapi/route-builders";
 import { appDeps } from "@/lib/videos/app-deps";
 import { createSpan, listVideoSpans } from "@/lib/spans/span-store";
+import { videoSpansBesideRun } from "@/lib/spans/run-span-view";
 import { spanInputSchema } from "@/lib/spans/span-validation";
 import { visibleSpansFor } from "@/lib/spans/span-visibility";
 import { assertQueueSpanWrite } from "@/lib/queues/localize";
 import { recordIdSchema } from "@/lib/validation/ids";
 
-const spanListQuerySchema = z.object({ task: z.string().min(1).max(200).optional() });
+const spanListQuerySchema = z.object({
+  task: z.string().min(1).max(200).optional(),
+  /** The judge run the page shows: its judge spans only, and the frame set it judged the video with. */
+  runId: recordIdSchema.optional(),
+});
 
 /** The video's spans the caller may see (their own only while they review it blind). */
 export const GET = withProjectOf(
@@ -17,12 +22,18 @@ export const GET = withProjectOf(
   "project.view",
   {
     summary: "A video's spans",
-    description: "Every span that counts; while the caller reviews the video blind, only their own.",
+    description:
+      "Every span that counts; while the caller reviews the video blind, only their own. With `runId`, the judge spans of that run only, and `frameSetId`: the frame set it judged the video with (null: it did not judge it).",
     query: spanListQuerySchema,
-    responses: [ok("`{spans, blind}`.")],
+    responses: [ok("`{spans, blind}`, with `runId` also `frameSetId`.")],
   },
   async ({ actor, record, query }) => {
     const { prisma } = appDeps();
+    if (query.runId) {
+      const view = await videoSpansBesideRun(prisma, record.id, { task: query.task, runId: query.runId });
+      const visible = await visibleSpansFor(prisma, actor.userId, record.id, view.spans);
+      return Response.json({ ...visible, frameSetId: view.frameSetId });
+    }
     const spans = await listVideoSpans(prisma, record.id, { task: query.task });
     return Response.json(await visibleSpansFor(prisma, actor.userId, record.id, spans));
   },
