@@ -246,9 +246,9 @@ async function missingOfHeldPrompts(
  * `take` missing samples, from the `from`-th on, of the dimension's prompts that the generator holds no sample of:
  * every sample of each is missing, so the `from`-th is sample `from mod samples` of the k-th such prompt,
  * k = ⌊from / samples⌋. The k-th is at position k or later of the dimension's prompts: the walk starts at prompt
- * number k (an OFFSET over the dimension's index alone, testing no prompt), and from there passes over as many prompts it
- * does not hold as there are held ones before that prompt (at most the generator's held prompts), then reads no
- * more prompts than hold the page.
+ * number k (an OFFSET over the dimension's index alone, testing no prompt), and from there passes over as many
+ * prompts it does not hold as there are held ones before that prompt (at most the generator's held prompts), then
+ * reads no more prompts than hold the page.
  */
 async function missingOfUnheldPrompts(
   tx: Prisma.TransactionClient,
