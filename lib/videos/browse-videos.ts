@@ -11,6 +11,7 @@ import { readListPage } from "./video-list-keyset";
 import { catalogFor, catalogueOf } from "../rubrics/project-catalogue";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { runNameOfRow } from "../runs/run-name";
+import { type SpanCounts, videoSpanCounts } from "../spans/span-counts";
 
 type VideoRow = Prisma.VideoGetPayload<object>;
 
@@ -46,6 +47,8 @@ export type BrowseVideo = ReturnType<typeof videoJson> & {
   review: BrowseReview;
   /** The caller is reviewing this video in a blind queue: its judge values are withheld until they submit. */
   blind: boolean;
+  /** The video's spans that count, by who marked them; null while the caller reviews it blind (withheld). */
+  spans: SpanCounts | null;
 };
 
 export interface BrowseResult {
@@ -192,7 +195,7 @@ export async function browseVideos(
       ) r ON TRUE`;
     for (const row of rows) extras.set(row.id, row);
   };
-  const [pageRows] = await Promise.all([pageRowsQuery, extrasQuery()]);
+  const [pageRows, spanCounts] = await Promise.all([pageRowsQuery, videoSpanCounts(prisma, ids), extrasQuery()]);
 
   return {
     run: run
@@ -219,6 +222,7 @@ export async function browseVideos(
           disagreement: !isBlind && (extra?.disagreement ?? false),
         },
         blind: isBlind,
+        spans: isBlind ? null : (spanCounts.get(row.id) ?? null),
       };
     }),
   };

@@ -4,6 +4,7 @@ import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { disagreesInRun } from "../reviews/judgment-key";
+import { hasSpansCondition } from "../spans/span-counts";
 import {
   checkFilterAgainstTask,
   filterNeedsRun,
@@ -92,6 +93,12 @@ export function videoFilterWhere(filter: VideoFilter, ctx: FilterContext): Prism
   if (filter.prompt) and.push(promptMatches(filter.prompt));
   if (filter.status) and.push(Prisma.sql`v."status" = ${filter.status}::"VideoStatus"`);
   if (filter.runId) and.push(Prisma.sql`rv."runId" IS NOT NULL`);
+  if (filter.spans) {
+    // Spans are not a run's: the filter needs none. On a video the caller reviews blind the spans of others and of
+    // the judge are withheld, so the filter never matches it, whichever way it is set.
+    and.push(hasSpansCondition(filter.spans));
+    if (hidden(ctx).length > 0) and.push(Prisma.sql`NOT (v."id" = ANY(${hidden(ctx)}::text[]))`);
+  }
   if (!ctx.runId) {
     if (filterNeedsRun(ctx.catalogue, filter) || filter.runId) and.push(Prisma.sql`FALSE`);
     return Prisma.join(and, " AND ");

@@ -10,6 +10,7 @@ import {
   type TaskDeclaration,
 } from "../task-modules/task-declaration";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
+import { SPAN_AUTHOR_FILTERS } from "../spans/span-author-filter";
 import { videoListCursorSchema } from "./video-list-cursor";
 
 /**
@@ -163,6 +164,8 @@ function buildFieldFilterSchema(catalogue: DeclarationCatalogue) {
      * target's threshold); with `category`, of that target.
      */
     unstable: z.enum(["1"]).optional(),
+    /** Videos with spans that count: any, a person's (reviewer or label set), or a judge run's. No run needed. */
+    spans: z.enum(SPAN_AUTHOR_FILTERS).optional(),
   });
 }
 type FieldFilterSchema = ReturnType<typeof buildFieldFilterSchema>;
