@@ -12,7 +12,7 @@ import { prisma } from "../db/prisma";
 import { ForbiddenError } from "../errors";
 import { createLabelSet } from "../label-sets/label-sets";
 import { metricsUnderSettings, storedVideoAnswers } from "../judge/engine/resummarise";
-import { projectPipelineDefaults } from "../judge/runs";
+import { projectPipelineDefaults } from "../judge/pipeline-defaults";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 
 import { makeUser } from "../testing/fixtures";

@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess, roleCan } from "../authz/permissions";
 import type { PrismaClient } from "../generated/prisma/client";
 import { listEndpoints } from "../judge/endpoints";
-import { projectPipelineDefaults } from "../judge/runs";
+import { projectPipelineDefaults } from "../judge/pipeline-defaults";
 import { listLabelSets } from "../label-sets/label-sets";
 import { listRubricTasks } from "../rubrics/rubric-tasks";
 

@@ -9,7 +9,7 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createRunVideo } from "../testing/run-video-fixture";
 import { findProjectRun, runOverview } from "./run-overview";
-import { projectPipelineDefaults } from "./runs";
+import { projectPipelineDefaults } from "./pipeline-defaults";
 
 let owner: Actor;
 let stranger: Actor;

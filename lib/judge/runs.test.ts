@@ -4,7 +4,8 @@ import { ForbiddenError, ValidationError } from "../errors";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 
-import { createRun, setPipelineDefaults } from "./runs";
+import { createRun } from "./runs";
+import { setPipelineDefaults } from "./pipeline-defaults";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const noQueue = { enqueue: async () => {} };

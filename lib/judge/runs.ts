@@ -12,7 +12,7 @@ import { publicStepError } from "./call-inspector";
 import { resolveRunPromptVersions } from "../prompt-versions/prompt-versions";
 import { createEnsembleRun, ensembleFamily } from "../ensembles/ensemble-runs";
 import { uniformFrameSetWhere } from "../videos/uniform-frame-sets";
-import { latestSettingsVersion, saveSettingsVersion } from "./settings-versions";
+import { latestSettingsVersion } from "./settings-versions";
 import { videosBeingDeleted } from "../videos/video-deletion-job";
 import { DEFAULT_RUN_WHERE } from "../videos/video-filter-sql";
 import type { JudgeQueue } from "./judge-queue";
@@ -661,36 +661,4 @@ export async function videoScores(prisma: PrismaClient, actor: Actor, videoId: s
       scores: s.scores,
     })),
   });
-}
-
-/** The project's stored default settings for new runs, by pipeline id (each as saved; a pipeline parses its own). */
-export async function projectPipelineDefaults(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-): Promise<Record<string, unknown>> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { judgeSettings: true } });
-  return (project.judgeSettings ?? {}) as Record<string, unknown>;
-}
-
-/**
- * Owners set a project's default settings for a pipeline's new runs (validated by the pipeline), saved as a new
- * version of them (lib/judge/settings-versions.ts; earlier versions are kept).
- */
-export async function setPipelineDefaults(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-  pipelines: Readonly<Record<string, PipelineDefinition & { settingsSchema?: z.ZodType }>>,
-  pipelineId: string,
-  settings: unknown,
-  source: { alignmentRunId?: string; note?: string } = {},
-) {
-  await requireProjectAccess(prisma, actor, projectId, "runs.manage");
-  const pipeline = pipelines[pipelineId];
-  if (!pipeline?.settingsSchema || (pipeline.projectId && pipeline.projectId !== projectId))
-    throw new ValidationError(`Pipeline ${pipelineId} has no settings.`);
-  const version = await saveSettingsVersion(prisma, actor, projectId, pipelines, pipelineId, { settings, ...source });
-  return version.settings;
 }

@@ -5,7 +5,8 @@ import { ForbiddenError } from "../errors";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 
-import { createRun, projectPipelineDefaults, setPipelineDefaults } from "./runs";
+import { createRun } from "./runs";
+import { projectPipelineDefaults, setPipelineDefaults } from "./pipeline-defaults";
 import { latestSettingsVersion, listSettingsVersions, saveSettingsVersion } from "./settings-versions";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 

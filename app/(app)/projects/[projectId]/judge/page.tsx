@@ -10,7 +10,7 @@ import { prisma } from "@/lib/db/prisma";
 import { ensureEnvDefaultEndpoint, listEndpoints } from "@/lib/judge/endpoints";
 import { listReusableEndpoints } from "@/lib/judge/endpoint-reuse";
 import { capabilitiesOf } from "@/lib/judge/endpoint-capabilities";
-import { projectPipelineDefaults } from "@/lib/judge/runs";
+import { projectPipelineDefaults } from "@/lib/judge/pipeline-defaults";
 import { runFormPipelines } from "@/lib/judge/run-form";
 import { defaultsFormOf } from "@/components/tasks/judge-forms";
 import { browseOptions } from "@/lib/videos/browse-videos";

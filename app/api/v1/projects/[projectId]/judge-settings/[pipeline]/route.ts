@@ -4,7 +4,7 @@ import { parseJsonBody } from "@/lib/api/handler";
 import { prisma } from "@/lib/db/prisma";
 import { pipelineParamSchema } from "@/lib/judge/endpoints.validation";
 import type { TaskCatalogue } from "@/lib/task-modules/task-catalogue";
-import { setPipelineDefaults } from "@/lib/judge/runs";
+import { setPipelineDefaults } from "@/lib/judge/pipeline-defaults";
 // Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
 import "@/lib/tasks/modules";
 import { ok } from "@/lib/api/openapi/route-builders";
