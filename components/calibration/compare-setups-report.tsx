@@ -132,6 +132,7 @@ function SetupRows({ report }: { report: CompareSetupsReport }) {
           ["parse failures / failed steps", (r: Run) => `${r.parseFailures} / ${r.failedSteps}`, false],
           ["endpoint", (r: Run) => r.endpoint, d.endpoint],
           ["model", (r: Run) => r.model, d.model],
+          ["input mode", (r: Run) => r.inputMode, d.inputMode],
           ["generation parameters", (r: Run) => JSON.stringify(r.parameters), d.parameters],
           ["aggregation", (r: Run) => r.aggregation ?? "default", d.aggregation],
           ["verdict rule", (r: Run) => r.verdict ?? "default", d.verdict],

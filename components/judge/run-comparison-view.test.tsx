@@ -20,6 +20,7 @@ const run = (id: string, inputMode: ComparedRun["inputMode"], over: Partial<Comp
     kappa: 0.5,
     accuracy: 0.75,
     native: [{ targetType: "overall", n: 4, kappaQuadratic: 0.8, alpha: 0.71234 }],
+    labelSets: [],
   },
   spans: [],
   ranking: ["GenA", ["GenB", "GenC"]],
@@ -72,6 +73,29 @@ describe("runs side by side", () => {
     expect(document.body.textContent).toContain("#1 GenA > (GenB = GenC)");
     expect(document.body.textContent).toContain("#2 No video of the run has a value with a generator model.");
     expect(screen.getByTestId("run-comparison-tau").textContent).toContain("#1 and #230.33");
+  });
+
+  it("shows the agreement with each imported label set beside the reviewers' (none yet: 0 targets, κ —)", () => {
+    const authors = { reviewerId: "labelset:ls1", label: "Authors' labels", n: 6, kappa: 0.4, accuracy: 0.8 };
+    const noReviewers = { n: 0, kappa: null, accuracy: null, native: [] };
+    render(
+      <RunComparisonView
+        projectId="p1"
+        comparison={{
+          ...comparison,
+          runs: [
+            run("r1", "images", { agreement: { ...noReviewers, labelSets: [authors] } }),
+            run("r2", "video-frames", { agreement: { ...noReviewers, labelSets: [] } }),
+          ],
+        }}
+      />,
+    );
+    const rows = [...screen.getByTestId("run-comparison-table").querySelectorAll("tbody tr")].map((tr) =>
+      [...tr.children].map((c) => c.textContent),
+    );
+    expect(rows).toContainEqual(["Agreement with reviewers: targets", "0", "0"]);
+    expect(rows).toContainEqual(["Agreement with Authors' labels: targets", "6", "0"]);
+    expect(rows).toContainEqual(["Agreement with Authors' labels: κ (binarised)", "0.40", "—"]);
   });
 
   it("says so when nothing differs", () => {

@@ -45,6 +45,9 @@ function RunsTable({ projectId, comparison }: { projectId: string; comparison: R
   const nativeTypes = [...new Set(runs.flatMap((r) => r.agreement.native.map((b) => b.targetType)))];
   const spanLabels = [...new Set(runs.flatMap((r) => r.spans.map((s) => s.label)))];
   const native = (run: ComparedRun, type: string) => run.agreement.native.find((b) => b.targetType === type);
+  // Imported label sets are people's values too: one pair of rows per label set any run is compared with.
+  const labelSets = new Map(runs.flatMap((r) => r.agreement.labelSets.map((l) => [l.reviewerId, l.label] as const)));
+  const labelSet = (run: ComparedRun, id: string) => run.agreement.labelSets.find((l) => l.reviewerId === id);
   const span = (run: ComparedRun, label: string) => run.spans.find((s) => s.label === label);
   return (
     <table className="w-full border-collapse text-sm" data-testid="run-comparison-table">
@@ -73,8 +76,12 @@ function RunsTable({ projectId, comparison }: { projectId: string; comparison: R
             ["Frames per video", (r) => r.frameCounts.join(", ") || "—"],
             ["Videos judged", (r) => String(r.videos)],
             ["Status", (r) => r.status],
-            ["Agreement: targets", (r) => String(r.agreement.n)],
-            ["Agreement: κ (binarised)", (r) => formatStatistic(r.agreement.kappa)],
+            ["Agreement with reviewers: targets", (r) => String(r.agreement.n)],
+            ["Agreement with reviewers: κ (binarised)", (r) => formatStatistic(r.agreement.kappa)],
+            ...[...labelSets].flatMap(([id, label]): [string, (run: ComparedRun) => string][] => [
+              [`Agreement with ${label}: targets`, (r) => String(labelSet(r, id)?.n ?? 0)],
+              [`Agreement with ${label}: κ (binarised)`, (r) => formatStatistic(labelSet(r, id)?.kappa)],
+            ]),
             ...nativeTypes.flatMap((type): [string, (run: ComparedRun) => string][] => [
               [`${type}: weighted κ`, (r) => formatStatistic(native(r, type)?.kappaQuadratic)],
               [`${type}: Krippendorff's α`, (r) => formatStatistic(native(r, type)?.alpha)],

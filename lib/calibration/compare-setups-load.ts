@@ -16,6 +16,7 @@ import {
   type TaskDeclaration,
 } from "../task-modules/task-declaration";
 import { requireWholeView } from "../visibility/withheld";
+import { inputModeOf, type InputMode } from "../judge/input-modes";
 import type { CompareSetupsQuery } from "./calibration.validation";
 import { compareSetups, type RunJudgments, type SetupComparison } from "./compare-setups";
 import { templateDiffs, type TemplateDiff } from "./template-diffs";
@@ -125,6 +126,8 @@ export interface RunSetup {
   createdAt: Date;
   endpoint: string;
   model: string;
+  /** How the run showed each video to the judge: pictures, the frames as one video, or the clip. */
+  inputMode: InputMode;
   /** Generation parameters from the endpoint snapshot (temperature, image detail, …). */
   parameters: Record<string, unknown>;
   aggregation: string | null;
@@ -165,6 +168,7 @@ export interface CompareSetupsReport {
   differs: {
     endpoint: boolean;
     model: boolean;
+    inputMode: boolean;
     parameters: boolean;
     templates: string[];
     frameSets: boolean;
@@ -394,6 +398,7 @@ async function setupOfRun(
     createdAt: run.createdAt,
     endpoint: typeof name === "string" ? name : run.endpoint.name,
     model: typeof model === "string" ? model : run.endpoint.model,
+    inputMode: inputModeOf(run.inputMode),
     parameters,
     aggregation: settings.aggregation,
     verdict: settings.verdict,
@@ -508,6 +513,7 @@ export async function compareSetupsReport(
     differs: {
       endpoint: distinct((s) => s.endpoint),
       model: distinct((s) => s.model),
+      inputMode: distinct((s) => s.inputMode),
       parameters: distinct((s) => json(s.parameters)),
       templates: differingSteps,
       frameSets: distinct((s) => s.frameSets),

@@ -163,6 +163,8 @@ describe("compareSetupsReport", () => {
       },
     });
     await prisma.stepResult.update({ where: { id: step.id }, data: { status: "parse_failed" } });
+    // Run B showed the frames as one video.
+    await prisma.judgeRun.update({ where: { id: runB }, data: { inputMode: "video-frames" } });
   });
 
   const query = (over: Record<string, string>) =>
@@ -184,9 +186,11 @@ describe("compareSetupsReport", () => {
       latencySeconds: 1.5,
       parseFailures: 1,
     });
+    expect(report.runs.map((r) => r.inputMode)).toEqual(["images", "video-frames"]);
     expect(report.differs).toMatchObject({
       endpoint: true,
       model: false,
+      inputMode: true,
       templates: ["static_hallucination"],
       aggregation: false,
     });

@@ -17,6 +17,7 @@ import { createStubEndpoint } from "@/lib/testing/stub-endpoint";
 import { nextItem } from "@/lib/queues/next-item";
 import { WithheldError } from "@/lib/visibility/withheld";
 import { GET } from "@/app/api/v1/projects/[projectId]/runs/compare/route";
+import { labelSetReviewerId } from "@/lib/label-sets/label-set-reviewer";
 import { compareRuns, runDifferences } from "./run-comparison";
 
 let owner: Actor;
@@ -128,6 +129,46 @@ describe("two runs that differ only in input mode", () => {
       durationS: 150,
     });
     expect(frames!.cost).toMatchObject({ calls: 0, costUsd: 0, meanLatencyMs: null, durationS: 150 });
+  });
+
+  it("count an imported label set as people's values, with its own targets and κ, beside the reviewers'", async () => {
+    const labelSet = await prisma.labelSet.create({
+      data: {
+        projectId,
+        name: "Authors' labels",
+        format: "t2vhalubench",
+        fileName: "labels.xlsx",
+        sha256: "0".repeat(64),
+        importedById: owner.userId,
+        annotators: [],
+      },
+    });
+    // The label set says what the reviewer says: B and D hallucinate.
+    for (const [i, videoId] of videoIds.entries()) {
+      const row = await insertJudgment(prisma, {
+        projectId,
+        videoId,
+        task: "hallucination",
+        targetType: "overall",
+        reviewerId: labelSetReviewerId(labelSet.id),
+        value: HUMAN_OVERALL[i]!,
+      });
+      await prisma.humanJudgment.update({ where: { id: row.id }, data: { labelSetId: labelSet.id } });
+    }
+    try {
+      const result = await compareRuns(prisma, viewer, projectId, { runs: [imagesRun, framesRun] });
+      const [images, frames] = result.runs;
+      // The reviewers' consensus is as before: the label set is kept apart from it.
+      expect(images!.agreement).toMatchObject({ n: 4, accuracy: 0.5, kappa: 0 });
+      expect(images!.agreement.labelSets).toEqual([
+        { reviewerId: labelSetReviewerId(labelSet.id), label: "Authors' labels", n: 4, accuracy: 0.5, kappa: 0 },
+      ]);
+      expect(frames!.agreement.labelSets).toEqual([
+        expect.objectContaining({ label: "Authors' labels", n: 4, accuracy: 0.75, kappa: expect.closeTo(0.5, 12) }),
+      ]);
+    } finally {
+      await prisma.labelSet.delete({ where: { id: labelSet.id } });
+    }
   });
 
   it("lists every setting that differs, and none the runs share", () => {

@@ -58,6 +58,11 @@ export interface RunAgreementSummary {
   accuracy: number | null;
   /** Per target type with pairs, on its own scale: quadratic-weighted κ and Krippendorff's α at its declared level. */
   native: { targetType: string; n: number; kappaQuadratic: number | null; alpha: number | null }[];
+  /**
+   * The judge against each imported label set (or annotator column) with values of the run's targets: people's
+   * values too, kept apart from the live reviewers' consensus as the agreement report keeps them.
+   */
+  labelSets: { reviewerId: string; label: string; n: number; kappa: number | null; accuracy: number | null }[];
 }
 
 export interface RunSpanAgreement {
@@ -192,6 +197,15 @@ async function agreementOf(
     n: binary.n,
     kappa: binary.values.kappa ?? null,
     accuracy: binary.values.accuracy ?? null,
+    labelSets: report.humanVsJudge.reviewers
+      .filter((r) => r.labelSet && r.binary.n > 0)
+      .map((r) => ({
+        reviewerId: r.reviewerId,
+        label: r.label,
+        n: r.binary.n,
+        kappa: r.binary.values.kappa ?? null,
+        accuracy: r.binary.values.accuracy ?? null,
+      })),
     native: Object.entries(native)
       .filter(([, block]) => block.n > 0)
       .map(([targetType, block]) => ({
