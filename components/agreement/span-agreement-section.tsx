@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { ChartLegend } from "@/components/charts/chart-legend";
+import { ChartFrame } from "@/components/charts/chart-frame";
 import type { SpanAgreementReport } from "@/lib/spans/agreement/load-span-agreement";
 import type { SpanComparison, SpanComparisonKind, SpanLabelAgreement, SpanStat } from "@/lib/spans/agreement/types";
 import { fmt, fmtCi } from "./links";
@@ -47,8 +47,8 @@ function F1Chart({ label }: { label: SpanLabelAgreement }) {
   }));
   const legend = label.comparisons.map((c, i) => ({ name: comparisonName(c), color: COLORS[i % COLORS.length]! }));
   return (
-    <div className="flex flex-col gap-2" data-testid="span-f1-chart">
-      <div className="h-56">
+    <div data-testid="span-f1-chart">
+      <ChartFrame title={`F1 by IoU threshold, ${label.name}`} legend={legend} className="h-56">
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={data} margin={{ top: 10, right: 10, bottom: 20, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" />
@@ -74,8 +74,7 @@ function F1Chart({ label }: { label: SpanLabelAgreement }) {
             ))}
           </LineChart>
         </ResponsiveContainer>
-      </div>
-      <ChartLegend entries={legend} />
+      </ChartFrame>
     </div>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { ChartLegend, type LegendEntry } from "@/components/charts/chart-legend";
+import { type LegendEntry } from "@/components/charts/chart-legend";
+import { ChartFrame } from "@/components/charts/chart-frame";
 
 export interface FunnelBar {
   label: string;
@@ -19,21 +20,22 @@ const SERIES: readonly (LegendEntry & { key: "kept" | "removed" | "pending" })[]
 /** The funnel as stacked bars: what each stage keeps, removes and has not decided yet. */
 export function FunnelChart({ stages }: { stages: FunnelBar[] }) {
   return (
-    <div className="flex w-full flex-col gap-2" data-testid="funnel-chart">
-      <div className="h-64 w-full" role="img" aria-label="Candidates kept, removed and pending at each stage">
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={stages} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="label" tick={{ fontSize: 11 }} interval={0} />
-            <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
-            <Tooltip />
-            {SERIES.map((s) => (
-              <Bar key={s.key} dataKey={s.key} stackId="a" fill={s.color} isAnimationActive={false} />
-            ))}
-          </BarChart>
-        </ResponsiveContainer>
-      </div>
-      <ChartLegend entries={SERIES} />
+    <div className="w-full" data-testid="funnel-chart">
+      <ChartFrame title="Candidates kept, removed and pending at each stage" legend={SERIES}>
+        <div className="h-64 w-full" role="img" aria-label="Candidates kept, removed and pending at each stage">
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart data={stages} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} />
+              <XAxis dataKey="label" tick={{ fontSize: 11 }} interval={0} />
+              <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
+              <Tooltip />
+              {SERIES.map((s) => (
+                <Bar key={s.key} dataKey={s.key} stackId="a" fill={s.color} isAnimationActive={false} />
+              ))}
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+      </ChartFrame>
     </div>
   );
 }
