@@ -85,4 +85,25 @@ describe("the video table", () => {
     fireEvent.keyDown(document.body, { key: "Enter" });
     expect(push).toHaveBeenCalledWith("/projects/p/videos/v0");
   });
+
+  it("shows each video's spans in a column: their number, by whom in the title, a dash while reviewed blind", () => {
+    render(
+      <VideoListTable
+        rows={[
+          { ...row(0), spans: { people: 3, judge: 1, gold: 1 } },
+          { ...row(1), spans: { people: 0, judge: 0, gold: 0 } },
+          { ...row(2), spans: null, blind: true },
+        ]}
+        head={null}
+        metrics={[]}
+        verdictMetricId={null}
+        nextHref={null}
+        prevHref={null}
+        searchInputId="search"
+      />,
+    );
+    const cells = screen.getAllByTestId("span-count");
+    expect(cells.map((c) => c.textContent)).toEqual(["5", "", "—"]);
+    expect(cells[0]!.querySelector("span")!.getAttribute("title")).toBe("3 by people, 1 by judge runs, 1 gold");
+  });
 });

@@ -9,6 +9,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { formatScore } from "@/lib/format/numbers";
 import { isYesNoScale, type MetricDeclaration } from "@/lib/task-modules/task-declaration";
+import type { SpanCounts } from "@/lib/spans/span-counts";
 
 export interface VideoListRow {
   id: string;
@@ -25,6 +26,18 @@ export interface VideoListRow {
   scores: Record<string, number | boolean | null> | null;
   review: { reviewers: number; byMe: boolean; disagreement: boolean };
   blind?: boolean;
+  /** The video's spans by who marked them; null while the caller reviews it blind (absent: not read). */
+  spans?: SpanCounts | null;
+}
+
+/** A video's spans in the list: their number, with people's, judge runs' and gold ones apart in the title. */
+export function SpanCountCell({ spans }: { spans: SpanCounts | null | undefined }) {
+  if (spans === null)
+    return <span title="You are reviewing this video in a blind queue: its spans appear after you submit.">—</span>;
+  if (!spans) return null;
+  const total = spans.people + spans.judge + spans.gold;
+  if (total === 0) return null;
+  return <span title={`${spans.people} by people, ${spans.judge} by judge runs, ${spans.gold} gold`}>{total}</span>;
 }
 
 const blindMark = (
@@ -146,7 +159,7 @@ export function VideoListTable({
   );
 }
 
-/** One video's cells: thumbnail, name, prompt, model and dimensions, sample, status, key frames, metrics, reviews. */
+/** One video's cells: thumbnail, name, prompt, model and dimensions, sample, status, key frames, metrics, reviews, spans. */
 function VideoRowCells({
   video,
   metrics,
@@ -241,6 +254,9 @@ function VideoRowCells({
         ) : (
           ""
         )}
+      </td>
+      <td className={`${cell} text-right tabular-nums`} data-testid="span-count">
+        <SpanCountCell spans={video.spans} />
       </td>
     </>
   );

@@ -119,5 +119,6 @@ function videoRows(projectId: string, raw: Record<string, string>, result: Brows
     scores: video.scores,
     review: video.review,
     blind: video.blind,
+    spans: video.spans,
   }));
 }

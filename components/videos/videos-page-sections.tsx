@@ -191,6 +191,7 @@ function VideosTableHead({ data: { task, sort, dir, link } }: { data: VideosPage
         {header("Reviewers", null, "right")}
         {header("Mine", null)}
         {header("Flag", null)}
+        {header("Spans", null, "right")}
       </tr>
     </thead>
   );

@@ -2,7 +2,9 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card, EmptyState } from "@/components/empty-state";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
+import { ProjectSpansCard } from "@/components/projects/project-span-counts";
 import { projectOverviewCounts, reviewCountsSentence } from "@/lib/projects/project-overview";
+import { projectSpanCounts } from "@/lib/spans/span-counts";
 import { getProject } from "@/lib/projects/projects";
 import { pipelineNames } from "@/lib/tasks/task-display";
 import Link from "next/link";
@@ -124,6 +126,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
             </div>
           )}
         </Card>
+        <ProjectSpansCard projectId={projectId} counts={await projectSpanCounts(prisma, actor, projectId)} />
       </div>
     </div>
   );
