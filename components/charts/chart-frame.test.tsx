@@ -31,7 +31,14 @@ function renderStyledChart() {
           { name: "kappa", color: "#64748b", dash: "3 3" },
         ]}
       >
-        <svg viewBox="0 0 200 100" data-testid="plot" className="w-full">
+        <svg
+          viewBox="0 0 200 100"
+          width={200}
+          height={100}
+          data-testid="plot"
+          className="w-full"
+          style={{ width: "100%", height: "100%", display: "block" }}
+        >
           <rect x={10} y={10} width={50} height={40} fill="#6366f1" className="bar" />
           <text x={20} y={90} className="tick-text">
             0.5
@@ -69,6 +76,10 @@ describe("a chart as an SVG file", () => {
     expect(chart.width).toBe(200);
     expect(chart.height).toBeGreaterThan(100);
     expect(root.getAttribute("viewBox")).toBe(`0 0 200 ${chart.height}`);
+    // The plot is drawn at its own size, not stretched over the legend by a CSS size of 100%.
+    const plot = root.querySelector(":scope > svg")!;
+    expect([plot.getAttribute("width"), plot.getAttribute("height")]).toEqual(["200", "100"]);
+    expect(plot.getAttribute("style")).not.toMatch(/(^|;)\s*(width|height):/);
     const background = root.children[1]!;
     expect(background.localName).toBe("rect");
     expect(background.getAttribute("fill")).toBe("rgb(250, 250, 240)");

@@ -137,7 +137,12 @@ export function serialiseChartSvg(source: SVGSVGElement, options: ChartSvgOption
   const originals = [source, ...source.querySelectorAll("*")];
   const copies = [plot, ...plot.querySelectorAll("*")];
   originals.forEach((original, i) => inlineStyles(original, copies[i]!));
-  for (const attribute of ["x", "y", "width", "height"]) plot.removeAttribute(attribute);
+  // Its size on the page is its size in the file: a CSS size (recharts draws at 100% of its box) would stretch it
+  // over the legend's rows below it.
+  plot.style.removeProperty("width");
+  plot.style.removeProperty("height");
+  plot.setAttribute("x", "0");
+  plot.setAttribute("y", "0");
   plot.setAttribute("width", String(width));
   plot.setAttribute("height", String(height));
   if (!viewBox) plot.setAttribute("viewBox", `0 0 ${width} ${height}`);
