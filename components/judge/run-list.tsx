@@ -1,5 +1,6 @@
 // The Judge page's list of runs, each with its badges (ensemble, simulated, batch) and its live progress.
 import Link from "next/link";
+import { compareUrlOf } from "@/lib/judge/run-compare-url";
 import { runNameOfRow } from "@/lib/runs/run-name";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import { RunProgress } from "./run-progress";
@@ -23,6 +24,8 @@ export interface RunRow {
     | { kind: "panel"; combine: string; endpointIds: string[] }
     | null;
   parentRunId?: string | null;
+  /** The runs a sweep started together share it. */
+  sweepId?: string | null;
 }
 
 export function RunList({
@@ -35,9 +38,22 @@ export function RunList({
   runs: readonly RunRow[] | undefined;
 }) {
   const catalogue = useTaskCatalogue();
+  // Each sweep's runs in the order they were started (the list is newest first).
+  const sweeps = new Map<string, string[]>();
+  for (const run of [...(runs ?? [])].reverse())
+    if (run.sweepId) sweeps.set(run.sweepId, [...(sweeps.get(run.sweepId) ?? []), run.id]);
   return (
     <>
       {runs?.length === 0 && <p className="text-sm text-slate-500">No runs yet.</p>}
+      {(runs?.length ?? 0) >= 2 && (
+        <Link
+          href={`/projects/${projectId}/runs/compare`}
+          className="w-fit text-sm text-indigo-700 underline"
+          data-testid="runs-side-by-side-link"
+        >
+          Runs side by side
+        </Link>
+      )}
       <ul className="flex flex-col gap-3" data-testid="run-list">
         {/* An ensemble's member runs are listed on the ensemble's run page, not here. */}
         {runs
@@ -66,6 +82,15 @@ export function RunList({
                 )}
                 {run.simulated && (
                   <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>
+                )}
+                {run.sweepId && (sweeps.get(run.sweepId)?.length ?? 0) >= 2 && (
+                  <Link
+                    href={compareUrlOf(projectId, sweeps.get(run.sweepId)!)}
+                    className="text-xs text-indigo-700 underline"
+                    data-testid="run-sweep-compare"
+                  >
+                    its sweep side by side
+                  </Link>
                 )}
                 {run.batchMode && (
                   <span className="rounded bg-sky-100 px-1.5 text-xs text-sky-800" data-testid="run-batch-badge">

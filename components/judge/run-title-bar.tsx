@@ -7,6 +7,7 @@ export function RunTitleBar({
   projectId,
   run,
   setup,
+  sweepCompareUrl = null,
   title,
   resultsLink,
 }: {
@@ -19,6 +20,8 @@ export function RunTitleBar({
     endpoint: { name: string; model: string | null };
   };
   setup: RunSetup;
+  /** A sweep's run: the page that puts the sweep's runs side by side. */
+  sweepCompareUrl?: string | null;
   title: string;
   resultsLink: { path: string; label: string; testId: string } | null;
 }) {
@@ -44,6 +47,11 @@ export function RunTitleBar({
             data-testid={resultsLink.testId}
           >
             {resultsLink.label}
+          </Link>
+        )}
+        {sweepCompareUrl && (
+          <Link href={sweepCompareUrl} className="text-sm text-indigo-700 underline" data-testid="run-sweep-compare">
+            the sweep&apos;s runs side by side
           </Link>
         )}
         <Link

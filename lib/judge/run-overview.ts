@@ -8,6 +8,7 @@ import { catalogFor } from "../rubrics/project-catalogue";
 import type { SubjectSummary } from "../tasks/task-display";
 import { redactRunVideosFor } from "../visibility/judge-visibility";
 import { inputModeOf, type InputMode } from "./input-modes";
+import { compareUrlOf } from "./run-compare-url";
 
 /** The run page lists at most this many of a run's videos. */
 export const RUN_PAGE_VIDEOS = 1000;
@@ -26,10 +27,24 @@ export async function findProjectRun(prisma: PrismaClient, actor: Actor, project
       createdAt: true,
       inputMode: true,
       settings: true,
+      sweepId: true,
       endpointSnapshot: true,
       endpoint: { select: { name: true, model: true } },
     },
   });
+}
+
+/** The page that puts a sweep's runs side by side, in the order they were started. */
+export async function sweepCompareUrl(prisma: PrismaClient, projectId: string, sweepId: string): Promise<string> {
+  const runs = await prisma.judgeRun.findMany({
+    where: { projectId, sweepId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true },
+  });
+  return compareUrlOf(
+    projectId,
+    runs.map((r) => r.id),
+  );
 }
 
 /** How a run judged, as its page's header says it: the input mode, the aggregation and the verdict's threshold. */
@@ -100,6 +115,7 @@ export async function runOverview(prisma: PrismaClient, actor: Actor, projectId:
   return {
     run,
     setup: runSetupOf(run, catalogue.pipelines[run.pipeline]?.settingsSchema),
+    sweepCompareUrl: run.sweepId ? await sweepCompareUrl(prisma, projectId, run.sweepId) : null,
     metrics,
     videos: videos.map((row) => ({ ...row, summary: row.summary as SubjectSummary | null })),
   };

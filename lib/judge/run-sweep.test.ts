@@ -15,6 +15,7 @@ import { createStubEndpoint } from "@/lib/testing/stub-endpoint";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 import type { JudgeQueue } from "./judge-queue";
 import { createRun } from "./runs";
+import { runOverview } from "./run-overview";
 import { runRequestSchema, startRunRequest } from "./run-manifest";
 import type { RegisteredPipeline } from "./engine/pipeline";
 
@@ -119,6 +120,14 @@ describe("a sweep of input modes", () => {
     expect(answer.compareUrl).toBe(
       `/projects/${projectId}/runs/compare?runs=${answer.runs[0]!.id},${answer.runs[1]!.id}`,
     );
+    // Each run's page links to the sweep side by side, not only the answer shown once after the start.
+    for (const run of answer.runs)
+      expect((await runOverview(prisma, owner, projectId, run.id)).sweepCompareUrl).toBe(answer.compareUrl);
+  });
+
+  it("leaves a run started alone out of any sweep", async () => {
+    const single = await createRun({ prisma, queue }, owner, projectId, { pipeline: "hallucination", endpointId });
+    expect((await runOverview(prisma, owner, projectId, single.id)).sweepCompareUrl).toBeNull();
   });
 
   it("saves none of the runs when one mode cannot start (the endpoint's probe saw it refused)", async () => {

@@ -9,6 +9,7 @@ import { ValidationError } from "../errors";
 import { catalogFor } from "../rubrics/project-catalogue";
 import type { CreateRunInput } from "./endpoints.validation";
 import type { RunSweep } from "./run-sweep.validation";
+import { compareUrlOf } from "./run-compare-url";
 import { createPlainRuns } from "./runs";
 
 type SweepDeps = Parameters<typeof createPlainRuns>[0];
@@ -70,6 +71,9 @@ export async function startSweep(
       values: "inputModes" in input.sweep ? input.sweep.inputModes : input.sweep.frameCounts,
     },
     runs,
-    compareUrl: `/projects/${projectId}/runs/compare?runs=${runs.map((r) => r.id).join(",")}`,
+    compareUrl: compareUrlOf(
+      projectId,
+      runs.map((r) => r.id),
+    ),
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { JudgeEndpoint, Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
@@ -147,9 +148,11 @@ export async function createPlainRuns(
 ) {
   const prepared = [];
   for (const input of inputs) prepared.push(await preparePlainRun(deps, actor, projectId, input));
+  // A sweep's runs share one id, by which each of their pages links to all of them.
+  const sweepId = prepared.length > 1 ? randomUUID() : null;
   const runs = await saveRuns(
     deps.prisma,
-    prepared.map((p) => p.run),
+    prepared.map((p) => ({ ...p.run, data: { ...p.run.data, sweepId } })),
   );
   const answers = [];
   for (const [i, run] of runs.entries()) {

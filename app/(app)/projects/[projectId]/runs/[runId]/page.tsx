@@ -42,7 +42,7 @@ export default async function RunPage({
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
-  const { run, setup, metrics, videos } = overview;
+  const { run, setup, sweepCompareUrl, metrics, videos } = overview;
   // A rubric run over items lists its items' values (filter and sort in the search params; a bad one is ignored).
   const itemQuery = rubricItemValuesQuerySchema.safeParse(searchParamsObject(await searchParams));
   const [promptVersions, ensemble, membership, itemList, project, spanFailures] = await Promise.all([
@@ -73,6 +73,7 @@ export default async function RunPage({
         projectId={projectId}
         run={run}
         setup={setup}
+        sweepCompareUrl={sweepCompareUrl}
         title={runNameOfRow(run, catalogue)}
         resultsLink={resultsLink}
       />
