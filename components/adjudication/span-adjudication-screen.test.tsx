@@ -13,7 +13,13 @@ vi.mock("next/link", () => ({
   default: ({ href, children }: { href: string; children: unknown }) => <a href={href}>{children as string}</a>,
 }));
 
-const span = (id: string, authorKind: "reviewer" | "gold", authorId: string, startFrame: number, endFrame: number) => ({
+const span = (
+  id: string,
+  authorKind: "reviewer" | "gold" | "judge",
+  authorId: string,
+  startFrame: number,
+  endFrame: number,
+) => ({
   id,
   videoId: "v1",
   task: "hallucination",
@@ -43,6 +49,7 @@ const data = (): SpanAdjudicationData => ({
       task: "hallucination",
       itemId: "",
       disagreement: 2 / 3,
+      judge: { runId: "r1", spans: [{ ...span("j1", "judge", "run:r1", 3, 12), runId: "r1" }] },
       labels: [
         {
           label: "s1",
@@ -61,6 +68,9 @@ const data = (): SpanAdjudicationData => ({
   ],
 });
 
+// 20 frames at 10 fps.
+const times = { timesS: Array.from({ length: 20 }, (_, i) => i / 10), endS: 2, variable: false };
+
 let calls: { method: string; url: string; body: unknown }[];
 let patchStatus: number;
 const json = (body: unknown, status = 200) =>
@@ -74,6 +84,7 @@ beforeEach(() => {
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const method = init.method ?? "GET";
       calls.push({ method, url: input, body: init.body ? JSON.parse(String(init.body)) : null });
+      if (method === "GET" && input.endsWith("/frame-times")) return json(times);
       if (method === "GET") return json(data());
       if (method === "PATCH" && patchStatus === 409)
         return json(
@@ -106,7 +117,30 @@ function open() {
 
 const writes = () => calls.filter((c) => c.method !== "GET");
 
+const spansOn = (track: HTMLElement) =>
+  within(track)
+    .queryAllByTestId(/^span-(?!new)/)
+    .map((e) => [e.dataset.testid, e.dataset.kind, e.dataset.start, e.dataset.end]);
+
 describe("the adjudication of spans", () => {
+  it("shows the player and a read-only timeline with a lane per reviewer, the judge run's and the gold", async () => {
+    open();
+    const replay = screen.getByTestId("span-replay");
+    expect(within(replay).getByTestId("player").getAttribute("src")).toBe("/api/v1/videos/v1/file");
+    await waitFor(() => expect(within(replay).getByTestId("span-timeline")).toBeTruthy());
+    expect(spansOn(screen.getByTestId("span-track-reviewer-u1"))).toEqual([["span-sa", "other", "0", "9"]]);
+    expect(spansOn(screen.getByTestId("span-track-reviewer-u2"))).toEqual([["span-sb", "other", "5", "14"]]);
+    expect(spansOn(screen.getByTestId("span-track-judge"))).toEqual([["span-j1", "judge", "3", "12"]]);
+    expect(spansOn(screen.getByTestId("span-track-gold"))).toEqual([["span-g1", "other", "0", "9"]]);
+    // Above the text controls, and nothing on it can be dragged.
+    const section = screen.getByTestId("span-adjudication-item");
+    expect(section.children[1]).toBe(replay);
+    expect(within(replay).queryAllByTestId("span-edge-start")).toHaveLength(0);
+    expect(screen.getByTestId("span-track-reviewer-u1").firstElementChild?.getAttribute("title")).toBe(
+      "ann@example.test",
+    );
+  });
+
   it("shows each reviewer's spans of a label and accepts one as gold", async () => {
     open();
     const rows = screen.getAllByTestId("reviewer-spans");

@@ -7,6 +7,9 @@ import { ApiError, apiFetch, postJson } from "@/lib/api-client";
 import { buttonClass } from "@/components/class-names";
 import type { GoldSpanView, SpanAdjudicationItem, SpanAdjudicationLabel } from "@/lib/adjudication/span-adjudication";
 import type { SpanRecord } from "@/lib/spans/span-types";
+import { SpanReplay } from "@/components/spans/span-replay";
+import type { Track } from "@/components/spans/span-timeline";
+import type { TimelineSpan } from "@/components/spans/span-track";
 
 /** As the API sends it (dates as text). */
 type Item = Omit<SpanAdjudicationItem, "labels"> & {
@@ -26,6 +29,44 @@ const input = "w-20 rounded-md border border-slate-300 px-2 py-1";
 
 function frames(span: Pick<SpanRecord, "startFrame" | "endFrame" | "startS" | "endS">): string {
   return `frames ${span.startFrame}–${span.endFrame} · ${span.startS.toFixed(2)}–${span.endS.toFixed(2)} s`;
+}
+
+/** A span as a read-only timeline draws it. */
+function onTimeline(span: SpanRecord, kind: TimelineSpan["kind"], author: string): TimelineSpan {
+  const { id, label, startFrame, endFrame, boxes } = span;
+  return { key: id, id, label, startFrame, endFrame, boxes, kind, author };
+}
+
+/**
+ * The item's timeline lanes: one per reviewer (all their spans of the item, each naming its label), the judge run's
+ * and the gold, read only.
+ */
+export function adjudicationTracks(item: Item): Track[] {
+  const reviewers = new Map<string, { email: string; spans: TimelineSpan[] }>();
+  for (const label of item.labels)
+    for (const r of label.reviewers) {
+      const lane = reviewers.get(r.reviewerId) ?? { email: r.email, spans: [] };
+      lane.spans.push(...r.spans.map((s) => onTimeline(s, "other", r.email)));
+      reviewers.set(r.reviewerId, lane);
+    }
+  const tracks: Track[] = [...reviewers].map(([id, lane]) => ({
+    id: `reviewer-${id}`,
+    title: lane.email,
+    tooltip: lane.email,
+    spans: lane.spans,
+    editableLabel: null,
+  }));
+  if (item.judge)
+    tracks.push({
+      id: "judge",
+      title: "judge",
+      tooltip: `Judge run ${item.judge.runId}`,
+      spans: item.judge.spans.map((s) => onTimeline(s, "judge", `judge run ${item.judge!.runId}`)),
+      editableLabel: null,
+    });
+  const gold = item.labels.flatMap((l) => l.gold.map((g) => onTimeline(g, "other", "gold")));
+  if (gold.length > 0) tracks.push({ id: "gold", title: "gold", spans: gold, editableLabel: null });
+  return tracks;
 }
 
 /** What a failed save says: a 409 names the version it was changed to (the list is read again). */
@@ -102,6 +143,7 @@ export function SpanAdjudicationScreen({
               {item.itemId ? ` · ${item.itemId}` : ""} · disagreement {item.disagreement.toFixed(2)}
             </span>
           </div>
+          <SpanReplay videoId={item.video.id} tracks={adjudicationTracks(item)} />
           {item.labels.map((label) => (
             <LabelBlock key={label.label} item={item} label={label} run={run} />
           ))}

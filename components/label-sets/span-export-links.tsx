@@ -13,17 +13,16 @@ export interface JudgeSpanRun {
  * (a run of another task has none to download).
  */
 export function judgeSpanRuns(
-  runs: readonly (RunNameParts & { id: string })[],
+  runs: readonly (Omit<RunNameParts, "pipeline"> & { id: string; pipeline?: string })[],
   namedRunId: string | null | undefined,
   catalogue: DeclarationCatalogue,
 ): JudgeSpanRun[] {
-  return runs
-    .filter((run) => (namedRunId ? run.id === namedRunId : true))
-    .filter((run) => {
-      const task = catalogue.findTask(run.pipeline);
-      return task !== null && taskSpanLabels(task).length > 0;
-    })
-    .map((run) => ({ id: run.id, name: runName(run, catalogue) }));
+  return runs.flatMap(({ pipeline, ...run }) => {
+    if (namedRunId && run.id !== namedRunId) return [];
+    const task = catalogue.findTask(pipeline);
+    if (!pipeline || !task || taskSpanLabels(task).length === 0) return [];
+    return [{ id: run.id, name: runName({ ...run, pipeline }, catalogue) }];
+  });
 }
 
 /**

@@ -277,7 +277,7 @@ function useWorkbenchKeys(input: {
 }
 
 /** The timeline's view, the whole video until zoomed; a video of another length starts from its whole again. */
-function useFrameView(frameCount: number): [TimelineView, Dispatch<SetStateAction<TimelineView>>] {
+export function useFrameView(frameCount: number): [TimelineView, Dispatch<SetStateAction<TimelineView>>] {
   const [held, setHeld] = useState<{ count: number; view: TimelineView }>({ count: 0, view: fullView(0) });
   const view = held.count === frameCount ? held.view : fullView(frameCount);
   const setView = useCallback(

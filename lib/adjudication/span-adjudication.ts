@@ -44,6 +44,8 @@ export interface SpanAdjudicationItem {
   video: { id: string; path: string };
   task: string;
   itemId: string;
+  /** The latest judge run's spans of the task on the video (null: no run marked any), shown beside the reviewers'. */
+  judge: { runId: string; spans: SpanRecord[] } | null;
   /** The most disputed label's figure. */
   disagreement: number;
   labels: SpanAdjudicationLabel[];
@@ -129,14 +131,46 @@ export async function spanAdjudication(
         video: { id: g.videoId, path: path.get(g.videoId) ?? g.videoId },
         task: g.task,
         itemId: g.itemId,
+        judge: null,
         disagreement: Math.max(0, ...labels.map((l) => l.disagreement)),
         labels,
       };
     })
     .sort((a, b) => b.disagreement - a.disagreement || a.video.path.localeCompare(b.video.path))
     .slice(0, query.limit);
-  await withGoldHistory(prisma, items);
+  await Promise.all([withGoldHistory(prisma, items), withJudgeSpans(prisma, items)]);
   return { total: groups.length, settled, items };
+}
+
+/**
+ * Each shown item's judge spans: those of the latest run that marked spans of its task and item on its video (each
+ * run keeps its own, so two runs' would stack; the run is named with them).
+ */
+async function withJudgeSpans(prisma: PrismaClient, items: SpanAdjudicationItem[]) {
+  if (items.length === 0) return;
+  const rows = await prisma.span.findMany({
+    where: {
+      authorKind: "judge",
+      withdrawn: false,
+      videoId: { in: [...new Set(items.map((i) => i.video.id))] },
+      task: { in: [...new Set(items.map((i) => i.task))] },
+    },
+    include: { run: { select: { createdAt: true } } },
+    orderBy: [{ startFrame: "asc" }, { endFrame: "asc" }, { id: "asc" }],
+  });
+  for (const item of items) {
+    const ofItem = rows.filter((r) => r.videoId === item.video.id && r.task === item.task && r.itemId === item.itemId);
+    const startedAt = (row: (typeof ofItem)[number]) => row.run?.createdAt.getTime() ?? 0;
+    const latest = ofItem.reduce<(typeof ofItem)[number] | null>(
+      (best, row) => (!best || startedAt(row) > startedAt(best) ? row : best),
+      null,
+    );
+    if (!latest?.runId) continue;
+    item.judge = {
+      runId: latest.runId,
+      spans: ofItem.filter((r) => r.runId === latest.runId).map(({ run: _run, ...row }) => spanRecord(row)),
+    };
+  }
 }
 
 /** Each shown gold span's history, oldest first (who set or changed it, from what to what). */

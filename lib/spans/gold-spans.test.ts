@@ -14,7 +14,9 @@ import { apiRequest, routeContext } from "../testing/api-request";
 import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createGoldSpan } from "./gold-spans";
-import { createSpan, SpanConflictError, spanHistory, updateSpan, withdrawSpan } from "./span-store";
+import { insertEndpoint, insertFinishedRun } from "../testing/raw-rows";
+import { createSpan, insertSpans, SpanConflictError, spanHistory, updateSpan, withdrawSpan } from "./span-store";
+import { judgeAuthorId } from "./span-types";
 
 /*
  * Two reviewers mark s1 on the first video: ann frames 0–9, bob 5–14 (they share 5 of 15 frames: disagreement 2/3);
@@ -200,5 +202,56 @@ describe("gold spans", () => {
     });
     await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
     expect((await updateSpan(deps, owner, gold.id, { expectedVersion: 1, endFrame: 8 }, catalogue)).version).toBe(2);
+  });
+
+  it("names the latest judge run's spans of each item beside the reviewers', never two runs' at once", async () => {
+    const endpointId = await insertEndpoint(prisma, {
+      projectId,
+      name: "stub",
+      baseUrl: "http://stub",
+      model: "m",
+      createdById: owner.userId,
+    });
+    const runs: string[] = [];
+    for (const at of [0, 1]) {
+      const runId = await insertFinishedRun(prisma, {
+        projectId,
+        pipeline: "hallucination",
+        endpointId,
+        createdById: owner.userId,
+        endpointSnapshot: { name: "stub", model: "m" },
+      });
+      await prisma.judgeRun.update({ where: { id: runId }, data: { createdAt: new Date(Date.UTC(2030, 0, 1 + at)) } });
+      runs.push(runId);
+      await prisma.$transaction((tx) =>
+        insertSpans(
+          tx,
+          [
+            {
+              projectId,
+              videoId: videos[0]!.id,
+              task: "hallucination",
+              label: "s1",
+              itemId: "",
+              startFrame: at,
+              endFrame: at + 2,
+              startS: at / 10,
+              endS: (at + 3) / 10,
+              boxes: [],
+              note: "",
+              authorKind: "judge",
+              authorId: judgeAuthorId(runId),
+              runId,
+            },
+          ],
+          owner.userId,
+        ),
+      );
+    }
+    const { items } = await spanAdjudication(prisma, owner, projectId, spanAdjudicationQuerySchema.parse({}));
+    const first = items.find((i) => i.video.id === videos[0]!.id)!;
+    expect(first.judge?.runId).toBe(runs[1]);
+    expect(first.judge?.spans.map((s) => [s.runId, s.startFrame, s.endFrame])).toEqual([[runs[1], 1, 3]]);
+    expect(items.find((i) => i.video.id === videos[1]!.id)!.judge).toBeNull();
   });
 });
