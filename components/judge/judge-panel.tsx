@@ -8,6 +8,7 @@ import type { RunFormPipeline } from "@/lib/judge/run-form";
 import { runSettingsFormOf } from "@/components/tasks/judge-forms";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import { RunList, type RunRow } from "./run-list";
+import { RunManifestForm } from "./run-manifest-form";
 import { RunStartForm, useRunStart, type Endpoint } from "./run-start-form";
 
 /** Start a run (whole project, a dimension, or chosen videos) and follow the runs live. The pipelines and their controls come from the task registry. */
@@ -82,6 +83,7 @@ export function JudgePanel({
         ) : (
           renderForm({ fields: null, part: { request: {}, ready: true } })
         ))}
+      {canManage && <RunManifestForm projectId={projectId} />}
       <RunList projectId={projectId} canManage={canManage} runs={runs.data} />
     </div>
   );

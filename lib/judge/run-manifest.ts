@@ -17,10 +17,11 @@ import { ConflictError, NotFoundError } from "../errors";
 import { inputModeOf, inputModeSchema } from "./input-modes";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { createRunSchema } from "./endpoints.validation";
+import { MANIFEST_FORMAT_NAME } from "./run-manifest-format";
 import { createRun, dryRun } from "./runs";
 import { startSweep } from "./run-sweep";
 
-export const MANIFEST_FORMAT = "framejury-run-manifest";
+export const MANIFEST_FORMAT = MANIFEST_FORMAT_NAME;
 
 export async function runManifest(prisma: PrismaClient, actor: Actor, runId: string) {
   const run = await prisma.judgeRun.findUnique({ where: { id: runId } });
