@@ -3,7 +3,8 @@ import { act, cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SpanAgreementReport } from "@/lib/spans/agreement/load-span-agreement";
 import { spanAgreement } from "@/lib/spans/agreement/span-agreement";
-import type { SpanAgreementRow } from "@/lib/spans/agreement/types";
+import { spanAgreementByGenerator } from "@/lib/spans/agreement/by-generator";
+import type { SpanAgreementInput, SpanAgreementRow } from "@/lib/spans/agreement/types";
 import { SpanAgreementSection } from "./span-agreement-section";
 
 afterEach(cleanup);
@@ -23,6 +24,12 @@ const LABELS = [
   { id: "s2", label: "Melting face" },
 ];
 
+/** Sora made v1, Kling v2. */
+const GENERATORS = new Map([
+  ["v1", "Sora"],
+  ["v2", "Kling"],
+]);
+
 /** Ann and the judge on two videos: judge 2–4 against Ann's 0–4 (IoU 3/5) on v1; Ann alone on v2. */
 function report(
   spans: SpanAgreementRow[] = [
@@ -32,28 +39,27 @@ function report(
   ],
   withBob = false,
 ) {
-  const result = spanAgreement(
-    {
-      labels: LABELS,
-      raters: [
-        { id: "ann", kind: "reviewer", label: "Ann" },
-        ...(withBob ? [{ id: "bob", kind: "reviewer" as const, label: "Bob" }] : []),
-        { id: "run:r", kind: "judge", label: "Judge" },
-      ],
-      coverage: new Map([
-        ["ann", new Set(["v1", "v2"])],
-        ["bob", new Set(["v1", "v2"])],
-        ["run:r", new Set(["v1", "v2", "v3"])],
-      ]),
-      frameCounts: new Map([
-        ["v1", 10],
-        ["v2", 10],
-      ]),
-      spans,
-    },
-    { iterations: 100 },
-  );
-  return { task: "hallucination", runId: null, label: null, ...result } satisfies SpanAgreementReport;
+  const input: SpanAgreementInput = {
+    labels: LABELS,
+    raters: [
+      { id: "ann", kind: "reviewer", label: "Ann" },
+      ...(withBob ? [{ id: "bob", kind: "reviewer" as const, label: "Bob" }] : []),
+      { id: "run:r", kind: "judge", label: "Judge" },
+    ],
+    coverage: new Map([
+      ["ann", new Set(["v1", "v2"])],
+      ["bob", new Set(["v1", "v2"])],
+      ["run:r", new Set(["v1", "v2", "v3"])],
+    ]),
+    frameCounts: new Map([
+      ["v1", 10],
+      ["v2", 10],
+    ]),
+    spans,
+  };
+  const result = spanAgreement(input, { iterations: 100 });
+  const byGenerator = spanAgreementByGenerator(input, GENERATORS, { iterations: 100 });
+  return { task: "hallucination", runId: null, label: null, ...result, byGenerator } satisfies SpanAgreementReport;
 }
 
 /** Two labels, two reviewers and a judge: per label Ann·Bob, the judge vs each of them and vs the people pooled. */
@@ -153,5 +159,20 @@ describe("the Agreement page's Where (spans) section", () => {
     );
     expect(screen.getByText(/hidden while you review/)).toBeTruthy();
     expect(screen.queryByTestId("span-agreement-empty")).toBeNull();
+  });
+
+  it("shows each generator's rows beside the whole report's: its videos alone, a row per label", () => {
+    render(<SpanAgreementSection report={twoLabels()} />);
+    const rows = screen.getAllByTestId("span-generator-row");
+    // Kling made v2 (s2's spans), Sora v1 (s1's): each generator has the label marked on its video.
+    expect(rows.map((row) => [row.dataset.generator, row.dataset.label])).toEqual([
+      ["Kling", "s2"],
+      ["Sora", "s1"],
+    ]);
+    // On v1 the judge's 2–4 against the people pooled: Ann 0–4 (IoU 3/5), Bob 1–4 (3/4): 2 matches at 0.5 of 2 + 2
+    // spans, F1 1; at 0.7 only Bob's: F1 2·1/4 = 0.5.
+    expect(screen.getByTestId("span-generator-f1-Sora-s1-0.5").textContent).toMatch(/^1\.00/);
+    expect(screen.getByTestId("span-generator-f1-Sora-s1-0.7").textContent).toMatch(/^0\.50/);
+    expect(within(rows[1]!).getByRole("rowheader").textContent).toBe("Sora1 video");
   });
 });

@@ -237,9 +237,84 @@ function LabelSummaryTable({ report }: { report: SpanAgreementReport }) {
 }
 
 /**
+ * The same summary over each generator's videos alone: a row per generator and label, its headline comparison's F1 at
+ * each IoU threshold and frame κ, so generators read side by side.
+ */
+function GeneratorTable({ report }: { report: SpanAgreementReport }) {
+  const generators = report.byGenerator.filter((g) => g.labels.length > 0);
+  if (generators.length === 0) return null;
+  return (
+    <div className="flex flex-col gap-1">
+      <h3 className="text-sm font-semibold text-slate-800">By generator</h3>
+      <p className="text-xs text-slate-500">
+        Each generator&apos;s videos alone (the model that made them): matches, counts and intervals over its videos.
+      </p>
+      <div className="overflow-x-auto">
+        <table className="min-w-full text-sm" data-testid="span-by-generator">
+          <thead className="text-left text-xs text-slate-500">
+            <tr>
+              <th className="px-2 py-1">Generator</th>
+              <th className="px-2 py-1">Label</th>
+              <th className="px-2 py-1">Prediction vs reference</th>
+              <th className="px-2 py-1 text-right">Videos</th>
+              {report.thresholds.map((t) => (
+                <th key={t} className="px-2 py-1 text-right">
+                  F1 at IoU ≥ {t}
+                </th>
+              ))}
+              <th className="px-2 py-1 text-right">Frame κ</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {generators.flatMap((g) =>
+              g.labels.map((label) => {
+                const c = headlineComparison(label);
+                const name = g.generator ?? "(no generator)";
+                return (
+                  <tr
+                    key={`${name}\u0000${label.label}`}
+                    data-testid="span-generator-row"
+                    data-generator={name}
+                    data-label={label.label}
+                  >
+                    <th scope="row" className="px-2 py-1 text-left align-top font-medium text-slate-800">
+                      {name}
+                      <span className="block text-xs font-normal text-slate-500">
+                        {g.videos} video{g.videos === 1 ? "" : "s"}
+                      </span>
+                    </th>
+                    <td className="px-2 py-1 align-top">{label.name}</td>
+                    <td className="px-2 py-1 align-top">
+                      {comparisonName(c)}
+                      <span className="block text-xs text-slate-500">
+                        {c.predictionSpans} vs {c.referenceSpans} spans
+                      </span>
+                    </td>
+                    <td className="px-2 py-1 text-right align-top tabular-nums">{c.videos}</td>
+                    {c.thresholds.map((t) => (
+                      <StatCell
+                        key={t.threshold}
+                        stat={t.f1}
+                        testId={`span-generator-f1-${name}-${label.label}-${t.threshold}`}
+                      />
+                    ))}
+                    <StatCell stat={c.frames.kappa} testId={`span-generator-kappa-${name}-${label.label}`} />
+                  </tr>
+                );
+              }),
+            )}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+/**
  * The agreement page's "Where (spans)" section: a row per label with its headline comparison's F1 at each IoU
  * threshold, mean IoU and frame κ; under it, closed, every comparison's precision, recall and F1 at each threshold
- * with intervals, mean IoU, frame κ and α, box IoU and videos, and F1 by threshold as a chart.
+ * with intervals, mean IoU, frame κ and α, box IoU and videos, and F1 by threshold as a chart; then the labels' rows
+ * by generator.
  */
 export function SpanAgreementSection({
   report,
@@ -270,6 +345,7 @@ export function SpanAgreementSection({
               ` ${report.videosLeftOut} ${report.videosLeftOut === 1 ? "video is" : "videos are"} left out: frame count unknown.`}
           </p>
           <LabelSummaryTable report={report} />
+          <GeneratorTable report={report} />
         </div>
       )}
     </section>

@@ -1,6 +1,7 @@
 /**
  * The span agreement as a file of its own beside the agreement report's: one row per label, comparison and statistic
- * (at each IoU threshold for precision, recall and F1) with its 95% interval, so a spreadsheet can pivot it.
+ * (at each IoU threshold for precision, recall and F1) with its 95% interval, so a spreadsheet can pivot it: first
+ * over every video (generator empty), then over each generator's videos alone.
  */
 import { csvRow, type CsvValue } from "../../export/csv";
 import type { SpanAgreementReport } from "./load-span-agreement";
@@ -8,6 +9,7 @@ import type { SpanComparison, SpanStat } from "./types";
 
 export const SPAN_AGREEMENT_CSV_HEADER = [
   "task",
+  "generator",
   "label",
   "comparison",
   "reference",
@@ -21,8 +23,12 @@ export const SPAN_AGREEMENT_CSV_HEADER = [
   "n",
 ] as const;
 
-function comparisonRows(task: string, label: string, c: SpanComparison): CsvValue[][] {
-  const head = [task, label, c.key, c.referenceLabel, c.predictionLabel, c.videos];
+/** The generator column: empty for the whole report, else the generator (`(none)` for videos that name none). */
+const ALL_GENERATORS = "";
+const NO_GENERATOR = "(none)";
+
+function comparisonRows(task: string, generator: string, label: string, c: SpanComparison): CsvValue[][] {
+  const head = [task, generator, label, c.key, c.referenceLabel, c.predictionLabel, c.videos];
   const row = (statistic: string, threshold: number | null, s: SpanStat | number, n: number | null): CsvValue[] =>
     typeof s === "number"
       ? [...head, statistic, threshold, s, null, null, n]
@@ -45,7 +51,13 @@ function comparisonRows(task: string, label: string, c: SpanComparison): CsvValu
   return rows;
 }
 
+/** The whole report's rows (generator empty), then each generator's. */
 export function spanAgreementCsv(report: SpanAgreementReport): string {
-  const rows = report.labels.flatMap((l) => l.comparisons.flatMap((c) => comparisonRows(report.task, l.label, c)));
+  const rowsOf = (generator: string, labels: SpanAgreementReport["labels"]) =>
+    labels.flatMap((l) => l.comparisons.flatMap((c) => comparisonRows(report.task, generator, l.label, c)));
+  const rows = [
+    ...rowsOf(ALL_GENERATORS, report.labels),
+    ...report.byGenerator.flatMap((g) => rowsOf(g.generator ?? NO_GENERATOR, g.labels)),
+  ];
   return csvRow([...SPAN_AGREEMENT_CSV_HEADER]) + rows.map(csvRow).join("");
 }
