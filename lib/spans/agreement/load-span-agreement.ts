@@ -15,17 +15,11 @@ import { blindVideoIdsFor } from "../../visibility/judge-visibility";
 import { requireWholeView } from "../../visibility/withheld";
 import { recordIdSchema } from "../../validation/ids";
 import { projectSpanLabels, spanLabelIdSchema, spanLabelsFor } from "../span-labels";
-import { GOLD_AUTHOR_ID, judgeAuthorId, type BoxKeyframe } from "../span-types";
+import { GOLD_AUTHOR_ID, judgeAuthorId } from "../span-types";
+import { decodeSpanGroups, type LoadedSpan, type SpanGroup } from "./span-groups";
 import { spanAgreementByGenerator, type SpanGeneratorAgreement } from "./by-generator";
 import { spanAgreement } from "./span-agreement";
-import type {
-  SpanAgreementInput,
-  SpanAgreementOptions,
-  SpanAgreementResult,
-  SpanAgreementRow,
-  SpanRater,
-  SpanRaterKind,
-} from "./types";
+import type { SpanAgreementInput, SpanAgreementOptions, SpanAgreementResult, SpanRater, SpanRaterKind } from "./types";
 
 /** The query of the span agreement route and page: a task, optionally one judge run and one label. */
 export const spanAgreementQuerySchema = z
@@ -58,64 +52,34 @@ interface Scope {
   runId: string | null;
 }
 
-const NO_BOXES: readonly BoxKeyframe[] = Object.freeze([]);
-
-/** A span row with its author's kind. */
-type LoadedSpan = SpanAgreementRow & { authorKind: SpanRaterKind };
-
 /**
- * The scope's spans of every label; judge spans only of the chosen run when there is one. Read once, as one JSON array
- * per author and video: a 50,000-video project holds over a million spans, and a row each, decoded column by column,
- * cost more than the agreement computed from them. The authors, the labels they used and the videos they marked all
- * come from these rows, so the table is scanned once.
+ * The scope's spans of every label; judge spans only of the chosen run when there is one. Read once, in the packed
+ * columns of span-groups.ts: one row of the project's video ids, then one row per author and label (a handful of
+ * groups, so PostgreSQL aggregates them in memory without sorting a million rows). The authors, the labels they used
+ * and the videos they marked all come from these rows, so the table is scanned once.
  */
 async function spanRows(prisma: PrismaClient, scope: Scope): Promise<LoadedSpan[]> {
-  const groups = await directRows(prisma)<{
-    authorId: string;
-    authorKind: SpanRaterKind;
-    videoId: string;
-    spans: string;
-  }>`
-    SELECT s."authorId", s."authorKind"::text AS "authorKind", s."videoId",
-           json_agg(json_build_array(s."id", s."label", s."startFrame", s."endFrame",
-             CASE WHEN jsonb_array_length(s."boxes") > 0 THEN s."boxes" END))::text AS "spans"
-    FROM "span" s
+  const rows = await directRows(prisma)<Omit<SpanGroup, "authorId"> & { authorId: string | null }>`
+    WITH v AS MATERIALIZED (
+      SELECT "id", (row_number() OVER (ORDER BY "id") - 1)::int AS "at" FROM "video" WHERE "projectId" = ${scope.projectId}
+    )
+    SELECT NULL::text AS "authorId", NULL::text AS "authorKind", NULL::text AS "label",
+           coalesce(string_agg(v."id", E'\n' ORDER BY v."at"), '') AS "ids", NULL::text AS "frames", NULL::text AS "boxes"
+    FROM v
+    UNION ALL
+    SELECT s."authorId", s."authorKind"::text, s."label", string_agg(s."id", E'\n'),
+           encode(string_agg(int4send(v."at") || int4send(s."startFrame") || int4send(s."endFrame")
+             || CASE WHEN jsonb_array_length(s."boxes") > 0 THEN '\\x01'::bytea ELSE '\\x00'::bytea END, ''::bytea), 'base64'),
+           string_agg(CASE WHEN jsonb_array_length(s."boxes") > 0 THEN s."boxes"::text END, E'\n')
+    FROM "span" s JOIN v ON v."id" = s."videoId"
     WHERE s."projectId" = ${scope.projectId} AND s."task" = ${scope.task} AND NOT s."withdrawn"
       AND (${scope.runId}::text IS NULL OR s."authorKind" <> 'judge' OR s."runId" = ${scope.runId}::text)
     GROUP BY 1, 2, 3`;
-  const rows: LoadedSpan[] = [];
-  for (const { authorId, authorKind, videoId, spans } of groups) {
-    for (const [id, label, startFrame, endFrame, boxes] of JSON.parse(spans) as [
-      string,
-      string,
-      number,
-      number,
-      unknown,
-    ][])
-      rows.push({
-        id,
-        videoId,
-        authorId,
-        authorKind,
-        label,
-        startFrame,
-        endFrame,
-        boxes: boxes === null ? NO_BOXES : sortedBoxes(boxes),
-      });
-  }
-  return rows;
-}
-
-/** Stored boxes sorted by frame (the store validated them; anything else is dropped, never a crash). */
-function sortedBoxes(stored: unknown): BoxKeyframe[] {
-  if (!Array.isArray(stored)) return [];
-  const boxes = stored.filter(
-    (b): b is BoxKeyframe =>
-      typeof b === "object" &&
-      b !== null &&
-      ["frame", "x", "y", "w", "h"].every((k) => typeof (b as Record<string, unknown>)[k] === "number"),
+  const videos = rows.find((r) => r.authorId === null)?.ids ?? "";
+  return decodeSpanGroups(
+    videos,
+    rows.filter((r): r is SpanGroup => r.authorId !== null),
   );
-  return boxes.sort((a, b) => a.frame - b.frame);
 }
 
 /**
