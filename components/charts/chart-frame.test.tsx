@@ -219,7 +219,9 @@ describe("every chart offers its SVG and PNG", () => {
         { id: "j", videoId: "v1", authorId: "run:r", label: "s1", startFrame: 2, endFrame: 4, boxes: [] },
       ],
     });
-    render(<SpanAgreementSection report={{ task: "hallucination", runId: null, label: null, ...spans }} />);
+    // No generator named: the section's by-generator rows are empty.
+    const report = { task: "hallucination", runId: null, label: null, ...spans, byGenerator: [] };
+    render(<SpanAgreementSection report={report} />);
     const details = screen.getByTestId("span-label-details") as HTMLDetailsElement;
     act(() => {
       details.open = true;
