@@ -21,7 +21,11 @@ const endpoints: Endpoint[] = [
     supportsBatchApi: false,
   },
 ];
-const pipelines = [{ id: "hallucination", folderId: "hallucination", label: "Hallucination", defaults: null }];
+const pipelines: { id: string; folderId: string; label: string; defaults: Record<string, unknown> | null }[] = [
+  { id: "hallucination", folderId: "hallucination", label: "Hallucination", defaults: null },
+];
+/** A task whose settings hold its frame count: the form offers a frame-count sweep. */
+const captions = { id: "caption_style", folderId: "captions", label: "Caption style", defaults: { frames: 8 } };
 const part = { request: {}, ready: true };
 
 const estimate = {
@@ -38,12 +42,12 @@ const estimate = {
   steps: [],
 };
 
-function Form() {
+function Form({ pipeline = pipelines[0]! }: { pipeline?: (typeof pipelines)[number] }) {
   const run = useRunStart({
     projectId: "p1",
     dimensions: [],
-    pipeline: pipelines[0],
-    pipelineId: "hallucination",
+    pipeline,
+    pipelineId: pipeline.id,
     endpoints,
   });
   return (
@@ -53,15 +57,15 @@ function Form() {
       part={part}
       projectId="p1"
       dimensions={[]}
-      pipelines={pipelines}
-      pipelineId="hallucination"
+      pipelines={[pipeline]}
+      pipelineId={pipeline.id}
       setPipelineId={() => {}}
       endpoints={{ data: endpoints, isSuccess: true }}
     />
   );
 }
 
-function renderForm() {
+function renderForm(pipeline = pipelines[0]!) {
   const posted: unknown[] = [];
   vi.stubGlobal(
     "fetch",
@@ -88,7 +92,7 @@ function renderForm() {
   );
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <Form />
+      <Form pipeline={pipeline} />
     </QueryClientProvider>,
   );
   return posted;
@@ -158,5 +162,58 @@ describe("the run form's sweep", () => {
       endpointId: "e1",
       sweep: { inputModes: ["images", "video-frames"] },
     });
+  });
+});
+
+describe("the run form as it changes", () => {
+  it("keeps the input mode through a frame-count sweep, shows an input-mode sweep's modes, and gives the mode back after", async () => {
+    const posted = renderForm(captions);
+    const mode = screen.getByTestId("run-input-mode") as HTMLSelectElement;
+    fireEvent.change(mode, { target: { value: "video-file" } });
+    fireEvent.change(screen.getByTestId("run-sweep"), { target: { value: "frames" } });
+    expect(mode.value).toBe("video-file");
+    expect(mode.disabled).toBe(false);
+    fireEvent.click(screen.getByRole("button", { name: "Start run" }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toEqual({
+      pipeline: "caption_style",
+      endpointId: "e1",
+      inputMode: "video-file",
+      sweep: { frameCounts: [8, 16, 32, 64] },
+    });
+    fireEvent.change(screen.getByTestId("run-sweep"), { target: { value: "modes" } });
+    expect(mode.disabled).toBe(true);
+    expect(mode.selectedOptions[0]!.textContent).toBe("each run its own (images, video-frames)");
+    fireEvent.change(screen.getByTestId("run-sweep"), { target: { value: "" } });
+    expect(mode.value).toBe("video-file");
+  });
+
+  it("leaves out an estimate once the request changes (a budget alone keeps it)", async () => {
+    renderForm();
+    fireEvent.click(screen.getByTestId("run-estimate-button"));
+    await screen.findByTestId("run-estimate-cost");
+    fireEvent.change(screen.getByTestId("run-budget-input"), { target: { value: "3" } });
+    expect(screen.queryByTestId("run-estimate-cost")).not.toBeNull();
+    fireEvent.change(screen.getByTestId("run-input-mode"), { target: { value: "video-frames" } });
+    expect(screen.queryByTestId("run-estimate-cost")).toBeNull();
+  });
+
+  it("estimates a samples run as its samples times one run's estimate, and says why a panel has none", async () => {
+    const posted = renderForm();
+    fireEvent.change(screen.getByTestId("run-judges"), { target: { value: "samples" } });
+    fireEvent.change(screen.getByTestId("run-samples"), { target: { value: "3" } });
+    const button = screen.getByTestId("run-estimate-button") as HTMLButtonElement;
+    expect(button.disabled).toBe(false);
+    fireEvent.click(button);
+    expect((await screen.findByTestId("run-estimate-cost")).textContent).toBe("$1.2000");
+    expect(screen.getByTestId("run-estimate-samples").textContent).toBe("3 samples × one run's estimate:");
+    expect(screen.getByTestId("run-estimate").textContent).toContain("90 calls, 162 images");
+    // The dry run is the plain run's: the API estimates no ensemble.
+    expect(posted).toEqual([{ pipeline: "hallucination", endpointId: "e1", dryRun: true }]);
+    fireEvent.change(screen.getByTestId("run-judges"), { target: { value: "panel" } });
+    expect(button.disabled).toBe(true);
+    expect(screen.getByTestId("run-estimate-unavailable").textContent).toBe(
+      "A panel's cost is its judges' runs: estimate each judge as one run.",
+    );
   });
 });

@@ -11,6 +11,7 @@ import type { RunFormPipeline } from "@/lib/judge/run-form";
 import type { RunSettingsPart } from "@/components/tasks/run-settings-form";
 import { ensembleOf, JudgesFields, ONE_JUDGE, panelOf, type JudgesValue } from "./judges-fields";
 import { RunEstimateSummary, type RunEstimateData } from "./run-estimate";
+import { sampledEstimate } from "@/lib/judge/sampled-estimate";
 import { INPUT_MODE_DESCRIPTIONS, INPUT_MODES, type InputMode } from "@/lib/judge/input-modes";
 import { RunSweepField, SWEEP_CHOICES, SweepStartedNote, takesFrameCount, type SweepStarted } from "./run-sweep-field";
 
@@ -92,7 +93,8 @@ export function useRunStart({
       : {}),
     ...(batch && chosenEndpoint?.supportsBatchApi ? { batch: true } : {}),
     ...(budget.trim() !== "" && budgetValid ? { budgetUsd } : {}),
-    ...(inputMode && !sweep ? { inputMode } : {}),
+    // A sweep of input modes sets each run's; any other run (a frame-count sweep's too) keeps the mode chosen.
+    ...(inputMode && !(sweep && "inputModes" in sweep) ? { inputMode } : {}),
   });
   const start = useMutation({
     mutationFn: (part: RunSettingsPart) =>
@@ -102,10 +104,15 @@ export function useRunStart({
       }),
     onSuccess: () => refetchAfterWrite(queryClient, ["runs", projectId]),
   });
-  // The cost before the run: the same request as a dry run, which starts nothing.
+  // The cost before the run: the same request as a dry run, which starts nothing. A samples run is asked as its
+  // plain run (the dry run estimates plain runs) and shown times its samples.
+  const estimateRequest = (part: RunSettingsPart) => {
+    const { ensemble: _ensemble, ...plain } = body(part);
+    return { ...plain, dryRun: true };
+  };
   const estimate = useMutation({
-    mutationFn: (part: RunSettingsPart) =>
-      postJson<RunDryRun>(`/api/v1/projects/${projectId}/runs`, { ...body(part), dryRun: true }),
+    mutationFn: (request: ReturnType<typeof estimateRequest>) =>
+      postJson<RunDryRun>(`/api/v1/projects/${projectId}/runs`, request),
   });
   return {
     endpointId,
@@ -129,6 +136,7 @@ export function useRunStart({
     setBudget,
     budgetValid,
     estimate,
+    estimateRequest,
     sweepChoice,
     setSweep,
     inputMode,
@@ -221,11 +229,7 @@ export function RunStartForm({
       />
       <InputModeField run={run} />
       <RunSweepField run={run} framesSwept={takesFrameCount(pipeline?.defaults)} />
-      <BudgetFields
-        run={run}
-        part={part}
-        ready={!!endpoints.data?.length && part.ready && run.judges.judges === "one"}
-      />
+      <BudgetFields run={run} part={part} ready={!!endpoints.data?.length && part.ready} />
       <button
         className={buttonClass()}
         disabled={
@@ -259,19 +263,24 @@ export function RunStartForm({
   );
 }
 
-/** How the run shows videos to the judge: the endpoint's mode unless another is chosen (a sweep sets each run's). */
+/**
+ * How the run shows videos to the judge: the endpoint's mode unless another is chosen. A sweep of input modes sets
+ * each run's, and says so; the mode chosen comes back when the sweep is left.
+ */
 function InputModeField({ run }: { run: RunStart }) {
-  const swept = run.sweepChoice !== "";
+  const modes = SWEEP_CHOICES.find((c) => c.id === run.sweepChoice && "inputModes" in c.sweep)?.sweep;
+  const swept = modes && "inputModes" in modes ? modes.inputModes : null;
   return (
     <label className="flex flex-col gap-1">
       Input mode
       <select
         className="rounded-md border border-slate-300 px-2 py-1.5"
-        value={swept ? "" : run.inputMode}
-        disabled={swept}
+        value={swept ? "swept" : run.inputMode}
+        disabled={!!swept}
         onChange={(e) => run.setInputMode(e.target.value as InputMode | "")}
         data-testid="run-input-mode"
       >
+        {swept && <option value="swept">each run its own ({swept.join(", ")})</option>}
         <option value="">the endpoint&apos;s ({run.chosenEndpoint?.inputMode ?? "images"})</option>
         {INPUT_MODES.map((mode) => (
           <option key={mode} value={mode} title={INPUT_MODE_DESCRIPTIONS[mode]}>
@@ -286,6 +295,18 @@ function InputModeField({ run }: { run: RunStart }) {
 /** The run's budget, and its cost estimate before it starts (a dry run of the same request). */
 function BudgetFields({ run, part, ready }: { run: RunStart; part: RunSettingsPart; ready: boolean }) {
   const { estimate } = run;
+  const request = run.estimateRequest(part);
+  // An estimate is of the request it was asked for: once the form changes it is left out, not shown as the new one's.
+  // The budget is no part of the cost, so changing it keeps the estimate.
+  const asked = (r: Record<string, unknown> | undefined) => JSON.stringify(r && { ...r, budgetUsd: undefined });
+  const current = estimate.data && asked(estimate.variables) === asked(request);
+  const samples = run.judges.judges === "samples" ? run.judges.samples : 1;
+  const unavailable =
+    run.judges.judges === "panel"
+      ? "A panel's cost is its judges' runs: estimate each judge as one run."
+      : !ready
+        ? "Choose an endpoint and the run's settings first."
+        : null;
   return (
     <>
       <label className="flex flex-col gap-1">
@@ -302,23 +323,33 @@ function BudgetFields({ run, part, ready }: { run: RunStart; part: RunSettingsPa
       <button
         type="button"
         className={buttonClass("secondary")}
-        disabled={!ready || !run.budgetValid || estimate.isPending}
-        onClick={() => estimate.mutate(part)}
+        disabled={!!unavailable || !run.budgetValid || estimate.isPending}
+        onClick={() => estimate.mutate(request)}
         data-testid="run-estimate-button"
       >
         Estimate cost
       </button>
-      {estimate.data?.estimate && (
-        <div className="basis-full">
-          <RunEstimateSummary estimate={estimate.data.estimate} />
+      {unavailable && (
+        <span className="text-slate-500" data-testid="run-estimate-unavailable">
+          {unavailable}
+        </span>
+      )}
+      {current && estimate.data?.estimate && (
+        <div className="basis-full" data-testid="run-estimate-shown">
+          {samples > 1 && (
+            <p className="text-xs text-slate-500" data-testid="run-estimate-samples">
+              {samples} samples × one run&apos;s estimate:
+            </p>
+          )}
+          <RunEstimateSummary estimate={sampledEstimate(estimate.data.estimate, samples)} />
         </div>
       )}
-      {estimate.data?.estimateError && (
+      {current && estimate.data?.estimateError && (
         <span role="alert" className="basis-full text-red-700">
           No estimate: {estimate.data.estimateError}
         </span>
       )}
-      {estimate.error && (
+      {estimate.error && asked(estimate.variables) === asked(request) && (
         <span role="alert" className="basis-full text-red-700">
           {estimate.error.message}
         </span>
