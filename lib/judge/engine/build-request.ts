@@ -22,6 +22,7 @@ import {
   videoFrameLimitOf,
   videoCachePart,
   videoOfPlan,
+  videoPartNote,
   type MediaPlan,
 } from "./video-media";
 import type { EndpointConfig } from "./judge-deps";
@@ -136,7 +137,8 @@ export async function buildRequest(
   // More frames than the endpoint takes per request: one grid image of them all, which the prompt describes.
   const imageLimit = imageLimitOf(endpoint.capabilities ?? null);
   const grid = !batch && imageLimit !== null && frames.length > imageLimit ? gridFor(frames.length) : null;
-  const note = grid ? tilingNote(frames.length, grid) : null;
+  const note =
+    [videoPartNote(plan), grid ? tilingNote(frames.length, grid) : null].filter(Boolean).join("\n\n") || null;
   const turns = templateTurns(template.meta);
   const request = {
     model: endpoint.model,

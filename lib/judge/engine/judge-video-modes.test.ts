@@ -108,6 +108,9 @@ describe("the hallucination task in each input mode", () => {
       [{ form: "jpeg-frames", frames: 3, durationS: null, totalFrames: 3 }],
       [{ form: "jpeg-frames", frames: 3, durationS: null, totalFrames: 3 }],
     ]);
+    // The task's prompt, sent as written, speaks of images: a video part's request says they are the video's frames.
+    for (const request of dynamic) expect(request.text).toContain("The 3 frames are sent as one video, in order");
+    for (const request of byRule("static-knowledge-graph")) expect(request.text).not.toContain("sent as one video");
 
     // The call rows say what was shown: a dynamic call its cluster's frames as a video, in time order.
     const call = await prisma.llmCall.findFirstOrThrow({

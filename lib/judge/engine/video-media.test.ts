@@ -9,6 +9,7 @@ import {
   planMedia,
   videoCachePart,
   videoFrameLimitOf,
+  videoPartNote,
 } from "./video-media";
 
 const frame = (index: number): FrameRef => ({
@@ -99,6 +100,16 @@ describe("how a step's frames go in each input mode", () => {
     expect(clipByUrlOf(file(undefined, null))).toBe(false);
     expect(clipByUrlOf({ inputModes: null })).toBe(false);
     expect(clipByUrlOf(null)).toBe(false);
+  });
+});
+
+describe("the line a request showing the video as video adds to its prompt", () => {
+  it("names the video part's frames and times, or the clip, and is absent for images", () => {
+    expect(videoPartNote(plan({}))).toBe(
+      "(The 3 frames are sent as one video, in order, from 0.00 s to 1.00 s: where this prompt speaks of images or frames, it means the frames of this video.)",
+    );
+    expect(videoPartNote(plan({ runMode: "video-file", scope: "video" }))).toContain("sent as one video clip");
+    expect(videoPartNote(plan({ runMode: "images" }))).toBeNull();
   });
 });
 

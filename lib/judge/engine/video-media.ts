@@ -65,6 +65,20 @@ export function planMedia(options: {
 }
 
 /**
+ * A line the prompt gets when the request shows the video as video: the task prompts (the user's, sent as written)
+ * speak of "images" and "frames", which in a video part are the video's frames, and a model told so reads them as
+ * one clip. None when the request shows images only.
+ */
+export function videoPartNote(plan: Pick<MediaPlan, "videoFrames" | "clip">): string | null {
+  if (plan.clip)
+    return "(The video is sent as one video clip, played from its first frame to its last: where this prompt speaks of images or frames, it means the frames of this video.)";
+  if (plan.videoFrames.length === 0) return null;
+  const first = plan.videoFrames[0]!.timestampS;
+  const last = plan.videoFrames[plan.videoFrames.length - 1]!.timestampS;
+  return `(The ${plan.videoFrames.length} frames are sent as one video, in order, from ${first.toFixed(2)} s to ${last.toFixed(2)} s: where this prompt speaks of images or frames, it means the frames of this video.)`;
+}
+
+/**
  * The most frames one video part may carry for this endpoint: the most its probe saw answered in `video-frames`,
  * or null when it took every count tried, was never probed, or not settled (the endpoint's own error then says).
  */
