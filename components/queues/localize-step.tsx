@@ -48,6 +48,16 @@ export function missingSpansMessage(missing: { labels: SpanLabel[]; unsaved: boo
     : `Mark where each present label is before submitting: no span of ${names}. Click the timeline, then [ ] and s.`;
 }
 
+/**
+ * The labels the editor's `t` cycles and new spans take: the categories the queue asks (presence first: the ones a
+ * present answer needs a span of; else the item's targets'), not every label of the task.
+ */
+export function askedSpanLabels(localize: LocalizeView, targets: readonly TargetView[]): string[] {
+  if (localize.requiredWhenPresent.length > 0) return localize.requiredWhenPresent;
+  const ids = new Set(localize.labels.map((l) => l.id));
+  return [...new Set(targets.flatMap((t) => (t.category && ids.has(t.category) ? [t.category] : [])))];
+}
+
 /** The span item of the focused target: a question's (VBench-2.0's `material:q2`), else the video itself (''). */
 function spanItemOf(task: TaskDeclaration | null, focused: TargetView | undefined): string {
   if (!task || !focused?.question || !focused.category) return "";
@@ -83,6 +93,7 @@ export function useLocalizeStep(input: {
       projectId={data.queue.projectId}
       task={localize.task}
       labels={localize.labels}
+      markLabels={askedSpanLabels(localize, data.targets)}
       currentUserId={userId}
       itemId={itemId}
       queueId={data.queue.id}

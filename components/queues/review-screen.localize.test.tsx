@@ -217,6 +217,24 @@ describe("a localising item on the review screen", () => {
     press("[");
     await waitFor(() => expect(status()).toContain("This is your first item in this queue."));
   });
+  it("cycles with t only the labels the queue asks, not every label of the task", async () => {
+    const s8 = { id: "s8", label: "Other hallucination", definition: "" };
+    item = {
+      ...itemView(),
+      localize: { task: "hallucination", labels: [s1, s8, d1], requiredWhenPresent: ["s1", "d1"] },
+    };
+    await openScreen();
+    const workbench = await screen.findByTestId("span-workbench");
+    await screen.findByTestId("span-timeline");
+    const select = screen.getByTestId("span-label-select") as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value && o.textContent)).toEqual([s1.label, d1.label]);
+    act(() => workbench.focus());
+    press("t");
+    expect(screen.getByTestId("span-message").textContent).toBe(`Label: ${d1.label}.`);
+    press("t");
+    expect(screen.getByTestId("span-message").textContent).toBe(`Label: ${s1.label}.`);
+  });
+
   it("on a VBench-2.0 question, marks spans about that question: the one in focus", async () => {
     const question = (k: number) => ({
       key: `q${k}`,

@@ -15,6 +15,7 @@
  * - `keyScope?`: "page" (keys act anywhere on the page: the video page) or "focus" (default: only while focus is inside
  *   the editor, so a host screen's keys keep theirs; see timeline-keys.ts).
  * - `videoRef?`: a ref the host shares with its own strip (seeking from a key frame seeks this player).
+ * - `markLabels?`: the label ids `t` cycles and new spans take (a queue's asked labels); default: every label.
  * - `runId?`: the judge run the host shows: only its judge spans are drawn (a lane per label) and the key-frame ticks
  *   are the frames it judged (its frame set); without it, every run's judge spans and the video's latest frame set.
  * The keys are TIMELINE_KEYS; a host with its own help overlay lists them from there.
@@ -53,7 +54,7 @@ import type { TimelineSpan } from "./span-track";
 import { type KeyScope, TIMELINE_KEYS, useTimelineKeys } from "./timeline-keys";
 import { fullView, type TimelineView, ZOOM_STEP, zoomAbout } from "./timeline-math";
 import { useSpanSaves } from "./use-span-saves";
-import { WorkbenchBar } from "./workbench-bar";
+import { WorkbenchBar, WorkbenchStatus } from "./workbench-bar";
 
 /** A span as `onSpansChange` reports it. */
 export interface ShownSpan {
@@ -80,6 +81,7 @@ export interface SpanWorkbenchProps {
   labels?: SpanLabel[];
   keyScope?: KeyScope;
   videoRef?: RefObject<HTMLVideoElement | null>;
+  markLabels?: readonly string[];
   runId?: string | null;
 }
 
@@ -259,6 +261,8 @@ function useWorkbenchKeys(input: {
       setHelp((h) => !h);
       return true;
     }
+    // Esc stops the player with the loop: a loop cleared while the video plays on would leave it running past the span.
+    if (name === "Escape") element?.pause();
     if (!times) return false;
     dispatch({
       type: "key",
@@ -315,6 +319,16 @@ function useLoop(
   }, [loop, video, times, playhead, range]);
 }
 
+/** The labels `t` cycles and new spans take: the ones asked (in the task's order), else every label. */
+function useMarkableLabels(labels: readonly SpanLabel[], asked: readonly string[] | undefined): readonly SpanLabel[] {
+  const key = asked?.join("\n");
+  return useMemo(() => {
+    const ids = key === undefined ? null : new Set(key.split("\n"));
+    const chosen = ids ? labels.filter((l) => ids.has(l.id)) : [];
+    return chosen.length > 0 ? chosen : labels;
+  }, [labels, key]);
+}
+
 /**
  * The video's frame times (read once), its spans of the task (with when the list was asked for; beside `runId`, only
  * that run's judge spans) and frame sets.
@@ -348,6 +362,7 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
     const declared = catalogue.findTask(task);
     return declared ? taskSpanLabels(declared) : [];
   }, [props.labels, catalogue, task]);
+  const markable = useMarkableLabels(labels, props.markLabels);
   const { times, spans, video } = useEditorData(videoId, task, props.runId);
   const [state, dispatch] = useReducer(timelineReducer, initialTimelineState);
   const [playhead] = useState(createPlayhead);
@@ -374,7 +389,7 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
     video: videoRef,
     times: times.data ?? null,
     playhead,
-    labels,
+    labels: markable,
     readOnly,
     itemId,
     others,
@@ -418,11 +433,9 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
       </FramePlayer>
       <WorkbenchBar
         state={state}
-        labels={labels}
+        labels={markable}
         readOnly={readOnly}
         blind={spans.data?.blind ?? false}
-        selectedOwn={selectedOwn}
-        selectedOther={selectedOther ?? null}
         dispatch={dispatch}
         onHelp={keyScope === "page" ? () => setHelp((h) => !h) : null}
       />
@@ -438,6 +451,13 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
         dispatch={dispatch}
         videoRef={videoRef}
         itemId={itemId}
+      />
+      <WorkbenchStatus
+        state={state}
+        labels={labels}
+        selectedOwn={selectedOwn}
+        selectedOther={selectedOther ?? null}
+        dispatch={dispatch}
       />
       <KeyListOverlay
         open={help}

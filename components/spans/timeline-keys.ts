@@ -22,7 +22,7 @@ export const TIMELINE_KEYS: readonly (readonly [string, string])[] = [
   ["Shift+← / →", "Move the selected span's edge nearer the playhead one frame earlier / later"],
   ["Delete", "Withdraw the selected span"],
   ["+ / −", "Zoom the timeline in / out (also Ctrl+wheel)"],
-  ["Esc", "Clear the selection and the in and out points; stop the loop"],
+  ["Esc", "Clear the selection and the in and out points; stop the loop and playback"],
   ["?", "Show or hide these keys"],
 ];
 

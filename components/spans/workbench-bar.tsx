@@ -1,9 +1,9 @@
 "use client";
 
 /**
- * The line between the player and the timeline: the label new spans get (`t` cycles it), the in and out points, the
- * selected span with its save state, a conflict's two ways out (save the edit over the current version, or take the
- * current one) and the last message.
+ * The line between the player and the timeline: the label new spans get (`t` cycles it) and the in and out points;
+ * under the timeline, the selected span with its save state, the last message and a conflict's two ways out (save the
+ * edit over the current version, or take the current one).
  */
 import type { Dispatch } from "react";
 import type { SpanLabel } from "@/lib/spans/span-labels";
@@ -22,48 +22,84 @@ export function WorkbenchBar({
   labels,
   readOnly,
   blind,
-  selectedOwn,
-  selectedOther,
   dispatch,
   onHelp,
 }: {
   state: TimelineState;
+  /** The labels new spans take (`t` cycles them). */
   labels: readonly SpanLabel[];
   readOnly: boolean;
   blind: boolean;
-  selectedOwn: OwnSpan | null;
-  selectedOther: SpanRecord | null;
   dispatch: Dispatch<TimelineAction>;
   onHelp: (() => void) | null;
 }) {
-  const selected = selectedOwn?.draft ?? selectedOther;
   return (
-    <div className="flex flex-col gap-1 text-xs text-slate-700" data-testid="span-bar">
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        {!readOnly && (
-          <label className="flex items-center gap-1">
-            Label <kbd className="font-mono text-slate-600">t</kbd>
-            <select
-              aria-label="Span label"
-              className="rounded border border-slate-300 bg-white px-1 py-0.5"
-              value={labels.length > 0 ? state.labelIndex % labels.length : ""}
-              onChange={(e) => dispatch({ type: "label", index: Number(e.target.value) })}
-              data-testid="span-label-select"
-            >
-              {labels.map((label, i) => (
-                <option key={label.id} value={i} title={label.definition}>
-                  {label.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        {!readOnly && (
-          <span data-testid="in-out">
-            in <b className="font-mono">{state.inFrame ?? "—"}</b> · out{" "}
-            <b className="font-mono">{state.outFrame ?? "—"}</b>
-          </span>
-        )}
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-700" data-testid="span-bar">
+      {!readOnly && (
+        <label className="flex items-center gap-1">
+          Label <kbd className="font-mono text-slate-600">t</kbd>
+          <select
+            aria-label="Span label"
+            className="rounded border border-slate-300 bg-white px-1 py-0.5"
+            value={labels.length > 0 ? state.labelIndex % labels.length : ""}
+            onChange={(e) => dispatch({ type: "label", index: Number(e.target.value) })}
+            data-testid="span-label-select"
+          >
+            {labels.map((label, i) => (
+              <option key={label.id} value={i} title={label.definition}>
+                {label.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {!readOnly && (
+        <span data-testid="in-out">
+          in <b className="font-mono">{state.inFrame ?? "—"}</b> · out{" "}
+          <b className="font-mono">{state.outFrame ?? "—"}</b>
+        </span>
+      )}
+      {readOnly && <span className="text-slate-500">Spans are shown read only.</span>}
+      {blind && <span className="text-slate-500">Blind review: only your own spans show until you submit.</span>}
+      {onHelp && (
+        <button
+          type="button"
+          className="ml-auto rounded border border-slate-300 px-1.5 hover:bg-slate-100"
+          onClick={onHelp}
+          data-testid="timeline-help"
+        >
+          Keys <kbd className="font-mono">?</kbd>
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The status under the timeline, in rows of fixed height that are there before anything shows in them: the selected
+ * span and the last message. A line appearing above the timeline would move it under the pointer (a drag meant for a
+ * span lands on empty track and marks one; a ruler click lands frames off). Conflicts, rare and to be answered, add
+ * rows below.
+ */
+export function WorkbenchStatus({
+  state,
+  labels,
+  selectedOwn,
+  selectedOther,
+  dispatch,
+}: {
+  state: TimelineState;
+  /** Every label of the task (a selected span's name). */
+  labels: readonly SpanLabel[];
+  selectedOwn: OwnSpan | null;
+  selectedOther: SpanRecord | null;
+  dispatch: Dispatch<TimelineAction>;
+}) {
+  const selected = selectedOwn?.draft ?? selectedOther;
+  const message = state.message;
+  return (
+    <div className="flex flex-col text-xs text-slate-700" data-testid="span-status">
+      <p className="h-4 truncate leading-4" data-testid="span-status-selection">
         {selected && (
           <span data-testid="selected-span">
             selected: <b>{labels.find((l) => l.id === selected.label)?.label ?? selected.label}</b> frames{" "}
@@ -75,29 +111,20 @@ export function WorkbenchBar({
               ` · ${selected.boxes.length} box keyframe${selected.boxes.length > 1 ? "s" : ""}`}
           </span>
         )}
-        {readOnly && <span className="text-slate-500">Spans are shown read only.</span>}
-        {blind && <span className="text-slate-500">Blind review: only your own spans show until you submit.</span>}
-        {onHelp && (
-          <button
-            type="button"
-            className="ml-auto rounded border border-slate-300 px-1.5 hover:bg-slate-100"
-            onClick={onHelp}
-            data-testid="timeline-help"
+      </p>
+      <div className="h-8 overflow-hidden leading-4" data-testid="span-status-message">
+        {message && (
+          <p
+            role={message.tone === "error" ? "alert" : "status"}
+            className={`line-clamp-2 ${message.tone === "error" ? "text-red-700" : "text-slate-600"}`}
+            title={message.text}
+            data-testid="span-message"
           >
-            Keys <kbd className="font-mono">?</kbd>
-          </button>
+            {message.text}
+          </p>
         )}
       </div>
       <ConflictLine own={state.own} dispatch={dispatch} />
-      {state.message && (
-        <p
-          role={state.message.tone === "error" ? "alert" : "status"}
-          className={state.message.tone === "error" ? "text-red-700" : "text-slate-600"}
-          data-testid="span-message"
-        >
-          {state.message.text}
-        </p>
-      )}
     </div>
   );
 }
