@@ -618,8 +618,8 @@ class Client:
         return content.decode("utf-8") if format == "label-studio-config" else content
 
     def spans(self, project_id: str, **filters: Any) -> Any:
-        """The project's spans as a table: video, video_id, task, label, annotator, start_frame, end_frame,
-        start, end, boxes, note (filters as export_spans)."""
+        """The project's spans as a table: video, video_id, task, label, annotator, author_kind (reviewer,
+        label_set, judge or gold), start_frame, end_frame, start, end, boxes, note (filters as export_spans)."""
         text = self.export_spans(project_id, format="jsonl", **filters).decode("utf-8")
         return table([json.loads(line) for line in text.splitlines() if line.strip()])
 
@@ -636,8 +636,9 @@ class Client:
         dry_run: bool = True,
     ) -> JsonDict:
         """Imports spans as a label set: format "spans" (CSV or JSONL: video, label, start/end in seconds or
-        start_frame/end_frame, boxes, task, annotator, note) or "label_studio_spans" (a Label Studio JSON export
-        of video annotations). task: the rows' task where they name none ("project" by default). A dry run (the
+        start_frame/end_frame, boxes, task, annotator, author_kind, note; rows of a judge run or the gold are
+        refused: a label set holds people's spans) or "label_studio_spans" (a Label Studio JSON export of video
+        annotations). task: the rows' task where they name none ("project" by default). A dry run (the
         default) returns the plan with every problem and its row; an import of a file with any problem raises
         ApiError (400, details.problems) and stores nothing."""
         content, file_name = _file_content(file, file_name, "spans.json" if format == "label_studio_spans" else "spans.csv")
