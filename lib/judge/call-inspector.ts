@@ -5,11 +5,13 @@ import { requireProjectAccess, roleCan } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { redactInspectedStepsFor } from "../visibility/judge-visibility";
 import { withoutServerDetails } from "./step-errors";
+import { naturalSortBy } from "../format/natural-sort";
+import { runNameOfRow } from "../runs/run-name";
 import { sentShapeSchema, storedSaw } from "./call-record";
 
 /**
- * What the call inspector shows for one video of a run: each step with its calls (rendered prompt,
- * frames, raw answer, parse result). The excerpt of an endpoint's error body is for owners only:
+ * What the call inspector shows for one video of a run: the video's path and the run's name, then each step with
+ * its scores (category codes in natural order) and its calls (rendered prompt, frames, raw answer, parse result). The excerpt of an endpoint's error body is for owners only:
  * it is what a misconfigured endpoint (or one pointed somewhere it should not be) answered. A reviewer
  * holding the video blind (lib/visibility) sees the steps that carry no judge values and, of the scoring
  * steps, only their status. Each call comes with what it showed the judge (`saw`, read by lib/judge/call-record.ts)
@@ -23,20 +25,39 @@ export async function inspectRunVideo(
   videoId: string,
 ) {
   const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const run = await prisma.judgeRun.findFirst({
+  const found = await prisma.judgeRun.findFirst({
     where: { id: runId, projectId },
-    select: { id: true, pipeline: true, simulated: true },
+    select: {
+      id: true,
+      pipeline: true,
+      simulated: true,
+      createdAt: true,
+      endpointSnapshot: true,
+      endpoint: { select: { name: true, model: true } },
+    },
   });
-  if (!run) throw new NotFoundError("No such run.");
-  const steps = await prisma.stepResult.findMany({
-    where: { runId, videoId },
-    orderBy: [{ startedAt: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }],
-    include: { calls: { orderBy: { createdAt: "asc" } }, scores: { orderBy: { category: "asc" } } },
-  });
-  if (steps.length === 0) throw new NotFoundError("This video is not in the run.");
+  if (!found) throw new NotFoundError("No such run.");
+  const [steps, video, catalogue] = await Promise.all([
+    prisma.stepResult.findMany({
+      where: { runId, videoId },
+      orderBy: [{ startedAt: "asc" }, { stepId: "asc" }, { scopeIndex: "asc" }],
+      include: { calls: { orderBy: { createdAt: "asc" } }, scores: true },
+    }),
+    prisma.video.findFirst({ where: { id: videoId, projectId }, select: { id: true, relativePath: true } }),
+    catalogFor(prisma, projectId),
+  ]);
+  if (steps.length === 0 || !video) throw new NotFoundError("This video is not in the run.");
+  const run = {
+    id: found.id,
+    pipeline: found.pipeline,
+    simulated: found.simulated,
+    name: runNameOfRow(found, catalogue),
+  };
   const showExcerpts = roleCan(role, "endpoints.manage");
   const shown = steps.map((step) => ({
     ...step,
+    // Category codes in natural order: s2 before s10.
+    scores: naturalSortBy(step.scores, (score) => score.category),
     error: publicStepError(step.status, step.error),
     calls: step.calls.map((call) => ({
       ...call,
@@ -47,16 +68,10 @@ export async function inspectRunVideo(
   }));
   return {
     run,
+    video: { id: video.id, path: video.relativePath },
     // Replaying sends to the run's endpoint (lib/judge/call-replay.ts): the owners' action.
     canReplay: roleCan(role, "runs.manage"),
-    ...(await redactInspectedStepsFor(
-      prisma,
-      actor.userId,
-      videoId,
-      run.pipeline,
-      shown,
-      (await catalogFor(prisma, projectId)).tasks,
-    )),
+    ...(await redactInspectedStepsFor(prisma, actor.userId, videoId, run.pipeline, shown, catalogue.tasks)),
   };
 }
 

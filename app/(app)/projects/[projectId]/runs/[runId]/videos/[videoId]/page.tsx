@@ -28,14 +28,20 @@ export default async function CallInspectorPage({
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
-  const { run, steps, blind, canReplay } = inspection;
+  const { run, video, steps, blind, canReplay } = inspection;
   const task = catalogue.findTask(run.pipeline);
   const scoring = judgeValueSteps(run.pipeline, catalogue.tasks);
   const withheld = (stepId: string) => blind && (scoring === null || scoring.has(stepId));
   return (
     <div className="flex flex-col gap-4">
-      <div className="flex items-baseline gap-3">
+      <div className="flex flex-wrap items-baseline gap-3">
         <h1 className="text-xl font-semibold tracking-tight">Call inspector</h1>
+        <span className="text-sm text-slate-700" data-testid="inspector-subject">
+          <code>{video.path}</code> in{" "}
+          <Link href={`/projects/${projectId}/runs/${runId}`} className="text-indigo-700 underline">
+            {run.name}
+          </Link>
+        </span>
         {run.simulated && (
           <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">
             simulated judgments (stub LLM)
