@@ -74,11 +74,11 @@ describe("ReuseEndpointPicker", () => {
       [
         "Demo",
         [
-          "Stub LLM (simulated) · stub-vision · http://127.0.0.1:4010/v1 (already here)",
-          "Guesser · stub-guess · http://127.0.0.1:4010/v1",
+          "Stub LLM (simulated) · stub-vision · http://127.0.0.1:4010/v1 · from Demo (already here)",
+          "Guesser · stub-guess · http://127.0.0.1:4010/v1 · from Demo",
         ],
       ],
-      ["Lab", ["GPT · gpt-4o · https://api.openai.com/v1 · key stored"]],
+      ["Lab", ["GPT · gpt-4o · https://api.openai.com/v1 · key stored · from Lab"]],
     ]);
     expect(select.value).toBe("e2");
 
@@ -89,6 +89,16 @@ describe("ReuseEndpointPicker", () => {
       "/api/v1/projects/target/endpoints/reusable",
       expect.objectContaining({ method: "POST", body: JSON.stringify({ fromEndpointId: "e3" }) }),
     );
+  });
+
+  it("names each option's project, so copies of one endpoint in two projects read apart in the closed select", () => {
+    const copy = { ...offered[1]!, id: "e4", project: { id: "p3", name: "Thesis" } };
+    show([offered[1]!, copy]);
+    const select = screen.getByLabelText<HTMLSelectElement>("Use an endpoint from another of your projects");
+    expect([...select.options].map((o) => o.textContent)).toEqual([
+      "GPT · gpt-4o · https://api.openai.com/v1 · key stored · from Lab",
+      "GPT · gpt-4o · https://api.openai.com/v1 · key stored · from Thesis",
+    ]);
   });
 
   it("shows the server's refusal", async () => {

@@ -22,9 +22,12 @@ function byProject(endpoints: ReusableEndpoint[]) {
   return [...groups.entries()].map(([id, group]) => ({ id, ...group }));
 }
 
-/** One option as one string (an option holds text only). */
+/**
+ * One option as one string (an option holds text only). It names its project too: a closed select shows the option
+ * without its group, and copies of one endpoint in several projects read the same otherwise.
+ */
 const optionText = (endpoint: ReusableEndpoint) =>
-  `${endpoint.name} · ${endpoint.model} · ${endpoint.baseUrl}${endpoint.hasApiKey ? " · key stored" : ""}${endpoint.alreadyHere ? " (already here)" : ""}`;
+  `${endpoint.name} · ${endpoint.model} · ${endpoint.baseUrl}${endpoint.hasApiKey ? " · key stored" : ""} · from ${endpoint.project.name}${endpoint.alreadyHere ? " (already here)" : ""}`;
 
 /**
  * Owners pick an endpoint of another of their projects (name, model, base URL; never a key) and the server copies
