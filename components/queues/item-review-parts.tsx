@@ -107,7 +107,28 @@ export function ItemHeader({
   );
 }
 
-/** Pinned while the targets scroll: the player and the strip stay in view beside the form. */
+/** The video's prompt and file name. */
+export function ReviewPrompt({ video }: { video: ItemView["video"] }) {
+  return (
+    <p className="text-sm" data-testid="review-prompt">
+      <span className="text-slate-500">Prompt: </span>
+      {video.prompt ?? "—"} <span className="text-xs text-slate-500">({video.fileName})</span>
+    </p>
+  );
+}
+
+/**
+ * The player's height on a localising item: the viewport less the page's header, the item's header and the timeline's
+ * usual lanes, so the timeline right under the player is in view without scrolling (at 1440×900 the player is about
+ * 340 px high); never under 12rem.
+ */
+const LOCALISING_PLAYER_HEIGHT = "[&_video]:max-h-[max(12rem,calc(100vh-35rem))]";
+
+/**
+ * Pinned while the targets scroll: the player and the strip stay in view beside the form. A localising item's span
+ * editor takes the player's place with its timeline directly under the picture; its prompt moves to the other column
+ * and the player is kept short enough for the timeline to show above the fold.
+ */
 export function PinnedVideo({
   data,
   playerRef,
@@ -121,15 +142,13 @@ export function PinnedVideo({
   /** Where the judge looked for the focused target: the frames the strip lights. */
   looked: { frameIndexes: number[]; label: string } | null;
 }) {
+  const localising = Boolean(player);
   return (
     <div
-      className="flex min-w-0 flex-col gap-3 lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-y-auto"
+      className={`flex min-w-0 flex-col gap-3 lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-y-auto ${localising ? LOCALISING_PLAYER_HEIGHT : ""}`}
       data-testid="pinned-video"
     >
-      <p className="text-sm" data-testid="review-prompt">
-        <span className="text-slate-500">Prompt: </span>
-        {data.video.prompt ?? "—"} <span className="text-xs text-slate-500">({data.video.fileName})</span>
-      </p>
+      {!localising && <ReviewPrompt video={data.video} />}
       <VideoFramesViewer
         videoUrl={data.video.url}
         frames={data.video.frames}

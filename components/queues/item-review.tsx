@@ -16,6 +16,7 @@ import {
   ItemActions,
   ItemHeader,
   PinnedVideo,
+  ReviewPrompt,
   reviewShortcuts,
   ShortcutBar,
   StatusLine,
@@ -133,6 +134,7 @@ export function ItemReview({
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_26rem]">
         <PinnedVideo data={data} playerRef={player} looked={looked} player={where.workbench} />
         <div className="flex flex-col gap-2">
+          {where.workbench && <ReviewPrompt video={data.video} />}
           {hasGuidelines && <GuidelinesPanel guidelines={data.guidelines!} shown={support.guidelinesShown} />}
           <JudgeSummary data={data} task={task} />
           {presence.active ? presence.element : presence.summary}

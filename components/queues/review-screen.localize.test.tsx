@@ -151,6 +151,35 @@ describe("a localising item on the review screen", () => {
     expect(help.textContent).toContain("In point at the playhead (in the timeline");
   });
 
+  it("puts the timeline directly under the player, the prompt in the other column and the frame strip after both", async () => {
+    const frame = (index: number) => ({
+      id: `f${index}`,
+      index,
+      timestampS: index / 10,
+      isKeyFrame: true,
+      cluster: null,
+      url: `/media/f${index}.jpg`,
+    });
+    item = { ...itemView(), video: { ...itemView().video, frames: [frame(0), frame(5)] } };
+    await openScreen();
+    const timeline = await screen.findByTestId("span-timeline");
+    const pinned = screen.getByTestId("pinned-video");
+    const workbench = screen.getByTestId("span-workbench");
+    // The pinned column opens with the span editor: the player, its one-line bar, then the timeline.
+    const firstShown = pinned.querySelector("[data-testid]");
+    expect(firstShown === workbench || workbench.contains(firstShown)).toBe(true);
+    const follows = (a: Element, b: Element) =>
+      Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+    expect(follows(screen.getByTestId("player"), timeline)).toBe(true);
+    expect(follows(timeline, screen.getByTestId("key-frame-strip"))).toBe(true);
+    // The prompt is read beside the targets, not above the player.
+    const prompt = screen.getByTestId("review-prompt");
+    expect(screen.getAllByTestId("review-prompt")).toHaveLength(1);
+    expect(pinned.contains(prompt)).toBe(false);
+    expect(follows(timeline, prompt)).toBe(true);
+    expect(prompt.textContent).toContain("A ball rolls");
+  });
+
   it("refuses Enter while a label marked present has no span, naming it, and submits nothing", async () => {
     await openScreen();
     await answerPresenceAndScore();
