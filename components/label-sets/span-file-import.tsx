@@ -190,8 +190,10 @@ export function SpanFileImport({ projectId }: { projectId: string }) {
         file name or id), <code>label</code>, <code>start</code>/<code>end</code> in seconds or <code>start_frame</code>
         /<code>end_frame</code>, and optional <code>boxes</code>, <code>task</code>, <code>annotator</code> and{" "}
         <code>note</code>; or Label Studio&apos;s JSON export of video annotations (timeline labels and video
-        rectangles). Rows without a task take the task chosen here. <b>Dry run</b> lists every row that cannot be
-        imported; a file imports only when none remain.
+        rectangles). Rows without a task take the task chosen here. A label set holds people&apos;s spans: rows of a
+        judge run or of the gold (<code>author_kind</code> judge or gold, or an annotator named <code>run:…</code> or{" "}
+        <code>gold</code>) are refused. <b>Dry run</b> lists every row that cannot be imported; a file imports only when
+        none remain.
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1">
