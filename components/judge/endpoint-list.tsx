@@ -7,6 +7,7 @@ import { useState } from "react";
 import { apiFetch, postJson } from "@/lib/api-client";
 import type { EndpointCapabilities } from "@/lib/judge/endpoint-capabilities";
 import { INPUT_MODES } from "@/lib/judge/input-modes";
+import { formatDateTime } from "@/lib/format/date-time";
 import { EndpointForm, type EndpointRow } from "./endpoint-form";
 
 /** What POST /api/v1/endpoints/:id/test answers (lib/judge/endpoint-test.ts). */
@@ -95,7 +96,7 @@ function EndpointItem({
         {endpoint.requestLogprobs ? ` · logprobs (top ${endpoint.topLogprobs})` : ""}
         {` · input mode ${endpoint.inputMode}`}
       </div>
-      <Capabilities
+      <EndpointCapabilitiesLine
         capabilities={endpoint.capabilities}
         probedAt={endpoint.probedAt}
         requestLogprobs={endpoint.requestLogprobs}
@@ -149,7 +150,7 @@ function EndpointItem({
 }
 
 /** What the endpoint's last probe found, in a line; how runs use it is in docs/guide/judging.md. */
-function Capabilities({
+export function EndpointCapabilitiesLine({
   capabilities,
   probedAt,
   requestLogprobs,
@@ -192,7 +193,7 @@ function Capabilities({
       data-testid="endpoint-capabilities"
       title={capabilities.notes.join("\n") || undefined}
     >
-      Probed {probedAt.slice(0, 16).replace("T", " ")} UTC: {parts.join(" · ")}
+      Probed {formatDateTime(probedAt)} UTC: {parts.join(" · ")}
       {requestLogprobs && capabilities.topLogprobs === false && (
         <span className="text-amber-700" data-testid="endpoint-logprobs-unavailable">
           {" "}

@@ -1,5 +1,6 @@
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 import { builtInDeclarations } from "../task-modules/installed-declarations";
+import { formatDateTime } from "../format/date-time";
 
 /**
  * The one name of a judge run, wherever a run is shown: its task, the model and endpoint that judged,
@@ -15,20 +16,15 @@ export interface RunNameParts {
   createdAt: Date | string;
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
 /** The task's short name: its label without the parenthesised source ("Hallucination"); the pipeline id for an unknown task. */
 export function runTaskName(pipeline: string, catalogue: DeclarationCatalogue = builtInDeclarations()): string {
   const label = catalogue.findTask(pipeline)?.label;
   return label ? label.replace(/\s*\(.*\)\s*$/, "") : pipeline;
 }
 
-/** "23 Nov 2026 14:05" ("…14:05:07" with `seconds`), in UTC so the server and the browser agree. */
-export function runDate(createdAt: Date | string, { seconds = false }: { seconds?: boolean } = {}): string {
-  const d = typeof createdAt === "string" ? new Date(createdAt) : createdAt;
-  if (Number.isNaN(d.getTime())) return String(createdAt);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}${seconds ? `:${pad(d.getUTCSeconds())}` : ""}`;
+/** A run's start as the judge pages write every moment (lib/format/date-time.ts): "23 Nov 2026 14:05", UTC. */
+export function runDate(createdAt: Date | string, options: { seconds?: boolean } = {}): string {
+  return formatDateTime(createdAt, options);
 }
 
 /** "gpt-4o @ default (environment)", or the endpoint alone when the model is unknown or is its name. */
