@@ -127,6 +127,8 @@ describe("the adjudication of spans", () => {
     open();
     const replay = screen.getByTestId("span-replay");
     expect(within(replay).getByTestId("player").getAttribute("src")).toBe("/api/v1/videos/v1/file");
+    // A page of many videos: each player reads its file only once played.
+    expect(within(replay).getByTestId("player").getAttribute("preload")).toBe("metadata");
     await waitFor(() => expect(within(replay).getByTestId("span-timeline")).toBeTruthy());
     expect(spansOn(screen.getByTestId("span-track-reviewer-u1"))).toEqual([["span-sa", "other", "0", "9"]]);
     expect(spansOn(screen.getByTestId("span-track-reviewer-u2"))).toEqual([["span-sb", "other", "5", "14"]]);

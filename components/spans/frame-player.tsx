@@ -192,6 +192,7 @@ export function FramePlayer({
   playhead,
   videoRef,
   loop,
+  preload = "auto",
   children,
 }: {
   videoUrl: string;
@@ -200,6 +201,8 @@ export function FramePlayer({
   videoRef: RefObject<HTMLVideoElement | null>;
   /** The stretch to repeat while playing (cleared when the player pauses). */
   loop: RefObject<LoopRange | null>;
+  /** "metadata" where a page holds many players (the span adjudication): each reads its file once played. */
+  preload?: "auto" | "metadata";
   /** Drawn over the picture (the box overlay). */
   children?: ReactNode;
 }) {
@@ -211,7 +214,7 @@ export function FramePlayer({
           ref={videoRef}
           src={videoUrl}
           controls
-          preload="auto"
+          preload={preload}
           className="max-h-[60vh] w-full rounded-lg bg-black"
           data-testid="player"
         />

@@ -38,6 +38,7 @@ export function SpanReplay({ videoId, tracks }: { videoId: string; tracks: Track
         playhead={playhead}
         videoRef={video}
         loop={loop}
+        preload="metadata"
       />
       {times.error ? (
         <p role="alert" className="text-sm text-red-700">
