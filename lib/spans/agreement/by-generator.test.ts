@@ -117,4 +117,14 @@ describe("span agreement per generator", () => {
       ["Sora", "0.8"],
     ]);
   });
+
+  it("gives the whole report as the one generator's when every video has that generator", () => {
+    const sora = new Map(["v1", "v2", "v3"].map((v) => [v, "Sora"]));
+    const whole = spanAgreement(input, { iterations: 200 });
+    const [reused] = spanAgreementByGenerator(input, sora, { iterations: 200 }, whole);
+    const [computed] = spanAgreementByGenerator(input, sora, { iterations: 200 });
+    expect(reused!.labels).toBe(whole.labels);
+    expect(computed).toEqual(reused);
+    expect(computed).toMatchObject({ generator: "Sora", videos: 3, videosLeftOut: 0 });
+  });
 });

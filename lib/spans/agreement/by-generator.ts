@@ -4,7 +4,7 @@
  * generator's comparisons, matches and bootstrap intervals are those of spanAgreement over its videos only. Pure.
  */
 import { spanAgreement } from "./span-agreement";
-import type { SpanAgreementInput, SpanAgreementOptions, SpanLabelAgreement } from "./types";
+import type { SpanAgreementInput, SpanAgreementOptions, SpanAgreementResult, SpanLabelAgreement } from "./types";
 
 export interface SpanGeneratorAgreement {
   /** The generator; null for the videos that name none. */
@@ -34,12 +34,14 @@ function inputOf(input: SpanAgreementInput, videos: ReadonlySet<string>): SpanAg
 
 /**
  * Span agreement of each generator's videos, generators in natural order (the videos without one last). A video whose
- * generator is not known (absent from `generatorOf`) counts as naming none.
+ * generator is not known (absent from `generatorOf`) counts as naming none. `whole`, the report over every video with
+ * the same options, is the one generator's when all the videos have one: it is not computed twice.
  */
 export function spanAgreementByGenerator(
   input: SpanAgreementInput,
   generatorOf: ReadonlyMap<string, string | null>,
   options: SpanAgreementOptions = {},
+  whole?: SpanAgreementResult,
 ): SpanGeneratorAgreement[] {
   const looked = new Set([...input.coverage.values()].flatMap((videos) => [...videos]));
   const videosOf = new Map<string | null, Set<string>>();
@@ -51,7 +53,7 @@ export function spanAgreementByGenerator(
   }
   return [...videosOf.keys()].sort(byName).map((generator) => {
     const videos = videosOf.get(generator)!;
-    const result = spanAgreement(inputOf(input, videos), options);
+    const result = whole && videosOf.size === 1 ? whole : spanAgreement(inputOf(input, videos), options);
     return { generator, videos: videos.size, videosLeftOut: result.videosLeftOut, labels: result.labels };
   });
 }

@@ -261,11 +261,12 @@ export async function projectSpanAgreement(
   options: SpanAgreementOptions = {},
 ): Promise<SpanAgreementReport> {
   const { scope, label, input, generators } = await loadSpanAgreementInput(prisma, actor, projectId, query, catalogue);
+  const whole = spanAgreement(input, options);
   return {
     task: scope.task,
     runId: scope.runId,
     label,
-    ...spanAgreement(input, options),
-    byGenerator: spanAgreementByGenerator(input, generators, options),
+    ...whole,
+    byGenerator: spanAgreementByGenerator(input, generators, options, whole),
   };
 }
