@@ -3,8 +3,11 @@
  * out), everyone else's spans, and the frame set that run judged the video with (not the video's latest).
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { GET as videoSpansRoute } from "@/app/api/v1/videos/[videoId]/spans/route";
 import type { Actor } from "../auth/actor";
+import { createApiKey } from "../auth/api-keys";
 import { prisma } from "../db/prisma";
+import { apiRequest, routeContext } from "../testing/api-request";
 import { makeUser } from "../testing/fixtures";
 import { insertEndpoint, insertFinishedRun, insertFrameSet, insertProject } from "../testing/raw-rows";
 import { createReadyVideo } from "../testing/ready-video";
@@ -111,5 +114,25 @@ describe("a video's spans beside the chosen run", () => {
     const view = await videoSpansBesideRun(prisma, videoId, { runId: "no-such-run" });
     expect(view.frameSetId).toBeNull();
     expect(view.spans.map((s) => s.authorKind)).toEqual(["reviewer", "gold"]);
+  });
+
+  it("answers the route's runId with that run's judge spans and frame set", async () => {
+    const key = (await createApiKey(prisma, owner.userId, "t")).key;
+    const response = await videoSpansRoute(
+      apiRequest(`/api/v1/videos/${videoId}/spans?task=hallucination&runId=${secondRun}`, key),
+      routeContext({ videoId }),
+    );
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      spans: { authorKind: string; runId: string | null }[];
+      frameSetId: string;
+    };
+    expect(body.frameSetId).toBe(`${videoId}-uniform`);
+    expect(body.spans.filter((s) => s.authorKind === "judge").map((s) => s.runId)).toEqual([secondRun]);
+    const every = await videoSpansRoute(
+      apiRequest(`/api/v1/videos/${videoId}/spans?task=hallucination`, key),
+      routeContext({ videoId }),
+    );
+    expect(((await every.json()) as { spans: unknown[] }).spans).toHaveLength(5);
   });
 });
