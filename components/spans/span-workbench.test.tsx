@@ -292,6 +292,23 @@ describe("SpanWorkbench keys", () => {
   });
 });
 
+describe("SpanWorkbench authors", () => {
+  it("names another reviewer in the span's tooltip when the API sent the name (owners), else 'another reviewer'", async () => {
+    stubApi(
+      [
+        span({ id: "named", authorId: "u2", authorName: "Rita Reviewer" }),
+        span({ id: "unnamed", authorId: "u3", startFrame: 40, endFrame: 50 }),
+      ],
+      async () => json({}),
+    );
+    renderEditor();
+    const named = await screen.findByTestId("span-named");
+    expect(named.dataset.kind).toBe("other");
+    expect(named.getAttribute("title")).toBe("s1 · frames 10–20 · Rita Reviewer");
+    expect(screen.getByTestId("span-unnamed").getAttribute("title")).toBe("s1 · frames 40–50 · another reviewer");
+  });
+});
+
 describe("SpanWorkbench items", () => {
   it("a span marked about one item is saved about it after the screen moves to another, and is drawn only there", async () => {
     const pending: ((response: Response) => void)[] = [];

@@ -113,11 +113,16 @@ export function frameTicksOf(
   };
 }
 
-/** Who marked a span, as its tooltip names them. */
-export function spanAuthorName(span: Pick<SpanRecord, "authorKind" | "authorId" | "runId" | "labelSetId">): string {
+/**
+ * Who marked a span, as its tooltip names them: a reviewer by name only when the API sent it (to owners, outside
+ * blind review: lib/spans/span-visibility.ts), else "another reviewer".
+ */
+export function spanAuthorName(
+  span: Pick<SpanRecord, "authorKind" | "authorId" | "authorName" | "runId" | "labelSetId">,
+): string {
   switch (span.authorKind) {
     case "reviewer":
-      return "another reviewer";
+      return span.authorName ?? "another reviewer";
     case "gold":
       return "gold";
     case "judge":

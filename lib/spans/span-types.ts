@@ -42,6 +42,11 @@ export interface SpanRecord extends SpanFields {
   authorKind: SpanAuthorKind;
   /** A user id, `labelset:<id>[:<column>]`, `run:<id>` or `gold`: the rater agreement names. */
   authorId: string;
+  /**
+   * A reviewer's name (else email), sent only to callers who may see who marked what (span-visibility.ts); absent
+   * for everyone else and for other authors.
+   */
+  authorName?: string;
   runId: string | null;
   labelSetId: string | null;
   queueId: string | null;

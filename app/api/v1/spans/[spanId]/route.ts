@@ -42,10 +42,10 @@ export const GET = withProjectOf(
   spanLookup,
   "project.view",
   { summary: "A span with its history", responses: [ok("`{span, history}`.")] },
-  async ({ actor, record }) => {
+  async ({ actor, role, record }) => {
     const { prisma } = appDeps();
     const span = await prisma.span.findUniqueOrThrow({ where: { id: record.id } });
-    const { spans } = await visibleSpansFor(prisma, actor.userId, span.videoId, [spanRecord(span)]);
+    const { spans } = await visibleSpansFor(prisma, { userId: actor.userId, role }, span.videoId, [spanRecord(span)]);
     if (spans.length === 0) throw new NotFoundError("No such span of yours.");
     return Response.json({ span: spans[0], history: await spanHistory(prisma, record.id) });
   },

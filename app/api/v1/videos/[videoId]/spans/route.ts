@@ -27,15 +27,15 @@ export const GET = withProjectOf(
     query: spanListQuerySchema,
     responses: [ok("`{spans, blind}`, with `runId` also `frameSetId`.")],
   },
-  async ({ actor, record, query }) => {
+  async ({ actor, role, record, query }) => {
     const { prisma } = appDeps();
     if (query.runId) {
       const view = await videoSpansBesideRun(prisma, record.id, { task: query.task, runId: query.runId });
-      const visible = await visibleSpansFor(prisma, actor.userId, record.id, view.spans);
+      const visible = await visibleSpansFor(prisma, { userId: actor.userId, role }, record.id, view.spans);
       return Response.json({ ...visible, frameSetId: view.frameSetId });
     }
     const spans = await listVideoSpans(prisma, record.id, { task: query.task });
-    return Response.json(await visibleSpansFor(prisma, actor.userId, record.id, spans));
+    return Response.json(await visibleSpansFor(prisma, { userId: actor.userId, role }, record.id, spans));
   },
 );
 
