@@ -214,6 +214,40 @@ describe("saves", () => {
     expect(nextSave(discarded)).toBeNull();
   });
 
+  it("the conflict's message goes once the user's edit is saved over the current version, or theirs is taken", () => {
+    let state = run(
+      initialTimelineState,
+      { type: "load", spans: [record(), record({ id: "sp2", startFrame: 50, endFrame: 60 })], listedAt: 0 },
+      { type: "select", key: "sp1" },
+    );
+    state = run(state, key("ShiftArrowRight", 20), { type: "sent", key: "sp1" });
+    state = run(state, { type: "conflict", key: "sp1", current: record({ version: 3 }) });
+    expect(state.message?.tone).toBe("error");
+    // "Save mine over it": the message says so while the save is on its way, and goes when it is saved.
+    let retried = run(state, { type: "retry", key: "sp1" });
+    expect(retried.message).toMatchObject({ tone: "info", text: expect.stringContaining("version 3") });
+    retried = run(retried, { type: "sent", key: "sp1" });
+    retried = run(retried, { type: "saved", key: "sp1", record: record({ endFrame: 21, version: 4 }), at: 1 });
+    expect(shownOwnSpans(retried)[0]).toMatchObject({ status: "saved", draft: { endFrame: 21 } });
+    expect(retried.message).toBeNull();
+    // Taking theirs settles the conflict too.
+    expect(run(state, { type: "discard", key: "sp1" }).message).toBeNull();
+    // Another span's save leaves a message about this one alone.
+    const other = run(state, { type: "edit", key: "sp2", change: { endFrame: 61 } });
+    const saying = { ...other, message: state.message };
+    const afterOther = run(
+      saying,
+      { type: "sent", key: "sp2" },
+      {
+        type: "saved",
+        key: "sp2",
+        record: record({ id: "sp2", startFrame: 50, endFrame: 61, version: 2 }),
+        at: 1,
+      },
+    );
+    expect(afterOther.message).toEqual(state.message);
+  });
+
   it("any other failure puts the last saved state back (a new span is removed)", () => {
     let state = run(
       initialTimelineState,

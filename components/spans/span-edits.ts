@@ -45,6 +45,8 @@ export interface OwnSpan {
 export interface TimelineMessage {
   text: string;
   tone: "info" | "error";
+  /** The own span a conflict's message is about: it goes once that span is saved or the other version taken. */
+  about?: string;
 }
 
 export interface TimelineState {
@@ -276,7 +278,8 @@ function afterSave(state: TimelineState, key: string, record: SpanRecord, at: nu
     ? { ...span, id: record.id, base, status: "dirty", again: false, savedAt: at }
     : { ...savedSpan(record, at), key: span.key, withdrawing: span.withdrawing };
   const queue = next.status === "dirty" ? enqueue(state.queue, key) : state.queue;
-  return { ...state, own: replaceOwn(state, key, next), queue };
+  const settled = next.status === "saved" && state.message?.about === key;
+  return { ...state, own: replaceOwn(state, key, next), queue, message: settled ? null : state.message };
 }
 
 export function timelineReducer(state: TimelineState, action: TimelineAction): TimelineState {
@@ -313,11 +316,16 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
       const span = state.own.find((s) => s.key === action.key);
       if (!span) return state;
       const next: OwnSpan = { ...span, status: "conflict", conflict: action.current, again: false };
-      return say(
-        { ...state, own: replaceOwn(state, action.key, next), queue: state.queue.filter((k) => k !== action.key) },
-        `This span was changed elsewhere (now version ${action.current.version}). Your edit is kept: save it over that version, or take theirs.`,
-        "error",
-      );
+      return {
+        ...state,
+        own: replaceOwn(state, action.key, next),
+        queue: state.queue.filter((k) => k !== action.key),
+        message: {
+          text: `This span was changed elsewhere (now version ${action.current.version}). Your edit is kept: save it over that version, or take theirs.`,
+          tone: "error",
+          about: action.key,
+        },
+      };
     }
     case "failed": {
       const span = state.own.find((s) => s.key === action.key);
@@ -333,12 +341,25 @@ export function timelineReducer(state: TimelineState, action: TimelineAction): T
       const span = state.own.find((s) => s.key === action.key);
       if (!span?.conflict) return state;
       const next: OwnSpan = { ...span, base: span.conflict, conflict: null, status: "dirty" };
-      return { ...state, own: replaceOwn(state, action.key, next), queue: enqueue(state.queue, action.key) };
+      return {
+        ...state,
+        own: replaceOwn(state, action.key, next),
+        queue: enqueue(state.queue, action.key),
+        message: {
+          text: `Saving your edit over version ${span.conflict.version}…`,
+          tone: "info",
+          about: action.key,
+        },
+      };
     }
     case "discard": {
       const span = state.own.find((s) => s.key === action.key);
       if (!span?.conflict) return state;
-      return { ...state, own: replaceOwn(state, action.key, { ...savedSpan(span.conflict), key: span.key }) };
+      return {
+        ...state,
+        own: replaceOwn(state, action.key, { ...savedSpan(span.conflict), key: span.key }),
+        message: state.message?.about === action.key ? null : state.message,
+      };
     }
     case "message":
       return { ...state, message: action.message };
