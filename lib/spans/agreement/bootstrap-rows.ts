@@ -41,6 +41,57 @@ function blockRows(rows: Float64Array, order: Int32Array, width: number, units: 
   return blocks;
 }
 
+/** `rows` (units × width) column by column: `[j * units + u]` holds `rows[u * width + j]`. */
+function transposed(rows: Float64Array, units: number, width: number): Float64Array {
+  const columns = new Float64Array(units * width);
+  for (let u = 0; u < units; u++) for (let j = 0; j < width; j++) columns[j * units + u] = rows[u * width + j]!;
+  return columns;
+}
+
+/**
+ * `sums[j]` = Σ counts[u] · columns[j · units + u] over the drawn units u = drawn[0..n−1] (ascending), each sum from
+ * 0 in that order; four columns at a time, so four independent additions are in flight.
+ */
+function weightedColumnSums(
+  columns: Float64Array,
+  units: number,
+  width: number,
+  drawn: Int32Array,
+  n: number,
+  counts: Int32Array,
+  sums: Float64Array,
+): void {
+  let j = 0;
+  for (; j + 4 <= width; j += 4) {
+    const b0 = j * units;
+    const b1 = b0 + units;
+    const b2 = b1 + units;
+    const b3 = b2 + units;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let i = 0; i < n; i++) {
+      const u = drawn[i]!;
+      const c = counts[u]!;
+      s0 += c * columns[b0 + u]!;
+      s1 += c * columns[b1 + u]!;
+      s2 += c * columns[b2 + u]!;
+      s3 += c * columns[b3 + u]!;
+    }
+    sums[j] = s0;
+    sums[j + 1] = s1;
+    sums[j + 2] = s2;
+    sums[j + 3] = s3;
+  }
+  for (; j < width; j++) {
+    const base = j * units;
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += counts[drawn[i]!]! * columns[base + drawn[i]!]!;
+    sums[j] = sum;
+  }
+}
+
 /** The videos' indices shuffled by a hash of their ids (ties by id order): the order blocks are cut from. */
 export function shuffledOrder(videoIds: readonly string[], seed: number): Int32Array {
   const hashes = videoIds.map((id) => streamSeed(seed, id));
@@ -76,19 +127,18 @@ export function bootstrapRows(
   const draw = resampler(streamSeed(options.seed, key));
   const sample = new Int32Array(units);
   const counts = new Int32Array(units);
+  const drawn = new Int32Array(units);
+  const columns = transposed(unitRows, units, width);
   const stats = new Float64Array(STAT_COUNT);
   for (let b = 0; b < iterations; b++) {
     draw(sample, units);
     counts.fill(0);
     for (let i = 0; i < units; i++) counts[sample[i]!]!++;
-    sums.fill(0);
-    // A weighted sum of the rows (a unit drawn c times counts c times), read in order rather than by the draws.
-    for (let u = 0; u < units; u++) {
-      const c = counts[u]!;
-      if (c === 0) continue;
-      const base = u * width;
-      for (let j = 0; j < width; j++) sums[j]! += c * unitRows[base + j]!;
-    }
+    let n = 0;
+    for (let u = 0; u < units; u++) if (counts[u] !== 0) drawn[n++] = u;
+    // A weighted sum of the rows (a unit drawn c times counts c times), each column summed over the drawn units in
+    // unit order: the same additions in the same order as row by row, with the column's sum held in a register.
+    weightedColumnSums(columns, units, width, drawn, n, counts, sums);
     for (let k = 0; k < labels; k++) {
       statsOfSums(sums, k * STRIDE, stats, 0);
       for (let s = 0; s < STAT_COUNT; s++) replicates[(k * STAT_COUNT + s) * iterations + b] = stats[s]!;

@@ -96,7 +96,13 @@ async function coverage(prisma: PrismaClient, scope: Scope, spans: readonly Load
     if (!videos) byRater.set(rater, (videos = new Set()));
     videos.add(videoId);
   };
-  for (const span of spans) add(span.authorId, span.videoId);
+  // A rater marks several spans per video, and the loader's spans come in runs of one author: the same pair is skipped.
+  let lastAuthor: string | undefined;
+  let lastVideo: string | undefined;
+  for (const span of spans) {
+    if (span.authorId === lastAuthor && span.videoId === lastVideo) continue;
+    add((lastAuthor = span.authorId), (lastVideo = span.videoId));
+  }
   const authors = [...byRater.keys()];
   const rows = await directRows(prisma)<{ rater: string; videoId: string }>`
     SELECT h."reviewerId" AS "rater", h."videoId" FROM "human_judgment" h
@@ -127,7 +133,8 @@ const JUDGE_AUTHOR_PREFIX = judgeAuthorId("");
 /** Each rater's kind: an author's as its spans say; a rater without spans is a judge run (`run:<id>`) or a reviewer. */
 function raterKinds(spans: readonly LoadedSpan[], raters: Iterable<string>): [string, SpanRaterKind][] {
   const kinds = new Map<string, SpanRaterKind>();
-  for (const span of spans) kinds.set(span.authorId, span.authorKind);
+  let last: string | undefined;
+  for (const span of spans) if (span.authorId !== last) kinds.set((last = span.authorId), span.authorKind);
   for (const rater of raters)
     if (!kinds.has(rater)) kinds.set(rater, rater.startsWith(JUDGE_AUTHOR_PREFIX) ? "judge" : "reviewer");
   return [...kinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -217,7 +224,9 @@ export async function loadSpanAgreementInput(
       throw new ValidationError(`runId: the run judges "${run.pipeline}", not the task "${scope.task}".`);
   }
   const all = await spanRows(prisma, scope);
-  const labels = await labelsOf(prisma, projectId, scope.task, catalogue, new Set(all.map((s) => s.label)));
+  const used = new Set<string>();
+  for (const span of all) used.add(span.label);
+  const labels = await labelsOf(prisma, projectId, scope.task, catalogue, used);
   const label = query.label ?? null;
   if (label !== null && !labels.some((l) => l.id === label))
     throw new ValidationError(`label: "${label}" is not a span label of the task "${scope.task}".`);

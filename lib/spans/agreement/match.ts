@@ -39,26 +39,40 @@ export function temporalIou(a: AgreementSpan, b: AgreementSpan): number {
   return inter / union;
 }
 
-const length = (s: AgreementSpan) => s.endFrame - s.startFrame + 1;
 const byId = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/**
+ * Spans as columns: span i holds frames start[i]..end[i] (inclusive); `spanOf(i)` is the span itself, read only to
+ * break ties by id and for the boxes of matched pairs. Agreement over a whole project matches from columns, so it
+ * never builds a list of span objects per video and label.
+ */
+export interface SpanTable {
+  readonly start: ArrayLike<number>;
+  readonly end: ArrayLike<number>;
+  /** 1 when span i has boxes. */
+  readonly boxed: ArrayLike<number>;
+  spanOf(i: number): AgreementSpan;
+}
 
 /** The matching's order of two candidates (reference r, prediction p, IoU): see the module comment. */
 function compareCandidates(
+  t: SpanTable,
   iouX: number,
-  rX: AgreementSpan,
-  pX: AgreementSpan,
+  rX: number,
+  pX: number,
   iouY: number,
-  rY: AgreementSpan,
-  pY: AgreementSpan,
+  rY: number,
+  pY: number,
 ): number {
+  const { start, end } = t;
   return (
     iouY - iouX ||
-    rX.startFrame - rY.startFrame ||
-    pX.startFrame - pY.startFrame ||
-    length(rX) - length(rY) ||
-    length(pX) - length(pY) ||
-    byId(rX.id, rY.id) ||
-    byId(pX.id, pY.id)
+    start[rX]! - start[rY]! ||
+    start[pX]! - start[pY]! ||
+    end[rX]! - start[rX]! - (end[rY]! - start[rY]!) ||
+    end[pX]! - start[pX]! - (end[pY]! - start[pY]!) ||
+    byId(t.spanOf(rX).id, t.spanOf(rY).id) ||
+    byId(t.spanOf(pX).id, t.spanOf(pY).id)
   );
 }
 
@@ -78,33 +92,38 @@ export class MatchScratch {
   clipped: number[] = [];
   runsA: number[] = [];
   runsB: number[] = [];
+  /** The frame counts of the last countFramesInto. */
+  referenceFrames = 0;
+  predictionFrames = 0;
+  bothFrames = 0;
 }
 
-/** The greedy matching (see the module comment) into `s.matchR`/`matchP`/`matchIou`, in the order taken; returns how many. */
-export function greedyMatchInto(
-  reference: readonly AgreementSpan[],
-  prediction: readonly AgreementSpan[],
+/**
+ * The greedy matching (see the module comment) of the reference spans at positions rFrom..rTo−1 of `t` with the
+ * predicted ones at pFrom..pTo−1, into `s.matchR`/`matchP` (positions in `t`)/`matchIou`, in the order taken; returns
+ * how many.
+ */
+export function greedyMatchColumns(
+  t: SpanTable,
+  rFrom: number,
+  rTo: number,
+  pFrom: number,
+  pTo: number,
   s: MatchScratch,
 ): number {
   const { ious, rs, ps } = s;
+  const { start, end } = t;
   let n = 0;
-  for (let r = 0; r < reference.length; r++) {
-    for (let p = 0; p < prediction.length; p++) {
-      const iou = temporalIou(reference[r]!, prediction[p]!);
-      if (iou <= 0) continue;
+  for (let r = rFrom; r < rTo; r++) {
+    const rStart = start[r]!;
+    const rEnd = end[r]!;
+    for (let p = pFrom; p < pTo; p++) {
+      const inter = Math.min(rEnd, end[p]!) - Math.max(rStart, start[p]!) + 1;
+      if (inter <= 0) continue;
+      const iou = inter / (rEnd - rStart + 1 + (end[p]! - start[p]! + 1) - inter);
       // Insertion into the ordered candidates (a handful per video and label).
       let at = n++;
-      while (
-        at > 0 &&
-        compareCandidates(
-          iou,
-          reference[r]!,
-          prediction[p]!,
-          ious[at - 1]!,
-          reference[rs[at - 1]!]!,
-          prediction[ps[at - 1]!]!,
-        ) < 0
-      ) {
+      while (at > 0 && compareCandidates(t, iou, r, p, ious[at - 1]!, rs[at - 1]!, ps[at - 1]!) < 0) {
         ious[at] = ious[at - 1]!;
         rs[at] = rs[at - 1]!;
         ps[at] = ps[at - 1]!;
@@ -118,12 +137,12 @@ export function greedyMatchInto(
   let matched = 0;
   if (n === 0) return matched;
   // Which spans are taken: bits of two numbers while they fit (the common case), flags otherwise.
-  if (reference.length <= 30 && prediction.length <= 30) {
+  if (rTo - rFrom <= 30 && pTo - pFrom <= 30) {
     let usedReference = 0;
     let usedPrediction = 0;
     for (let c = 0; c < n; c++) {
-      const r = 1 << rs[c]!;
-      const p = 1 << ps[c]!;
+      const r = 1 << (rs[c]! - rFrom);
+      const p = 1 << (ps[c]! - pFrom);
       if (usedReference & r || usedPrediction & p) continue;
       usedReference |= r;
       usedPrediction |= p;
@@ -133,16 +152,39 @@ export function greedyMatchInto(
     }
     return matched;
   }
-  const usedReference = new Uint8Array(reference.length);
-  const usedPrediction = new Uint8Array(prediction.length);
+  const usedReference = new Uint8Array(rTo - rFrom);
+  const usedPrediction = new Uint8Array(pTo - pFrom);
   for (let c = 0; c < n; c++) {
-    if (usedReference[rs[c]!] || usedPrediction[ps[c]!]) continue;
-    usedReference[rs[c]!] = 1;
-    usedPrediction[ps[c]!] = 1;
+    if (usedReference[rs[c]! - rFrom] || usedPrediction[ps[c]! - pFrom]) continue;
+    usedReference[rs[c]! - rFrom] = 1;
+    usedPrediction[ps[c]! - pFrom] = 1;
     s.matchR[matched] = rs[c]!;
     s.matchP[matched] = ps[c]!;
     s.matchIou[matched++] = ious[c]!;
   }
+  return matched;
+}
+
+/** Two lists of spans as one table: the reference at 0..reference.length−1, the prediction after them. */
+function tableOf(reference: readonly FrameSpan[], prediction: readonly FrameSpan[]): SpanTable {
+  const spans = [...reference, ...prediction];
+  return {
+    start: spans.map((x) => x.startFrame),
+    end: spans.map((x) => x.endFrame),
+    boxed: spans.map((x) => ((x as Partial<AgreementSpan>).boxes?.length ? 1 : 0)),
+    spanOf: (i) => spans[i] as AgreementSpan,
+  };
+}
+
+/** The greedy matching of two lists of spans into `s` (indices in each list); returns how many. */
+export function greedyMatchInto(
+  reference: readonly AgreementSpan[],
+  prediction: readonly AgreementSpan[],
+  s: MatchScratch,
+): number {
+  const r = reference.length;
+  const matched = greedyMatchColumns(tableOf(reference, prediction), 0, r, r, r + prediction.length, s);
+  for (let m = 0; m < matched; m++) s.matchP[m] = s.matchP[m]! - r;
   return matched;
 }
 
@@ -157,12 +199,19 @@ export function greedyMatch(reference: readonly AgreementSpan[], prediction: rea
   }));
 }
 
-/** The spans' frames as sorted, disjoint runs within [0, frameCount) into `runs` (start, end, …); returns its length. */
-function frameRuns(spans: readonly FrameSpan[], frameCount: number, clipped: number[], runs: number[]): number {
+/** The frames of the spans at from..to−1 of `t` as sorted, disjoint runs within [0, frameCount) into `runs` (start, end, …); returns its length. */
+function frameRuns(
+  t: Pick<SpanTable, "start" | "end">,
+  from: number,
+  to: number,
+  frameCount: number,
+  clipped: number[],
+  runs: number[],
+): number {
   let n = 0;
-  for (const s of spans) {
-    const start = Math.max(0, s.startFrame);
-    const end = Math.min(frameCount - 1, s.endFrame);
+  for (let i = from; i < to; i++) {
+    const start = Math.max(0, t.start[i]!);
+    const end = Math.min(frameCount - 1, t.end[i]!);
     if (start > end) continue;
     // Insertion by start: a rater marks a handful of spans per label and video.
     let at = n;
@@ -202,17 +251,24 @@ export interface FrameCounts {
   both: number;
 }
 
-/** Every frame of the video is marked or not by each rater; frames past the video's end are not counted. */
-export function frameCounts(
-  reference: readonly FrameSpan[],
-  prediction: readonly FrameSpan[],
+/**
+ * The frames the reference spans at rFrom..rTo−1 of `t` mark, those the predicted ones at pFrom..pTo−1 mark, and
+ * those both mark, into `s.referenceFrames`/`predictionFrames`/`bothFrames`; frames past the video's end are not
+ * counted.
+ */
+export function countFramesInto(
+  t: Pick<SpanTable, "start" | "end">,
+  rFrom: number,
+  rTo: number,
+  pFrom: number,
+  pTo: number,
   frameCount: number,
-  s: MatchScratch = new MatchScratch(),
-): FrameCounts {
+  s: MatchScratch,
+): void {
   const a = s.runsA;
   const b = s.runsB;
-  const aLength = frameRuns(reference, frameCount, s.clipped, a);
-  const bLength = frameRuns(prediction, frameCount, s.clipped, b);
+  const aLength = frameRuns(t, rFrom, rTo, frameCount, s.clipped, a);
+  const bLength = frameRuns(t, pFrom, pTo, frameCount, s.clipped, b);
   let both = 0;
   let i = 0;
   let j = 0;
@@ -223,7 +279,21 @@ export function frameCounts(
     if (a[i + 1]! < b[j + 1]!) i += 2;
     else j += 2;
   }
-  return { frames: frameCount, reference: runFrames(a, aLength), prediction: runFrames(b, bLength), both };
+  s.referenceFrames = runFrames(a, aLength);
+  s.predictionFrames = runFrames(b, bLength);
+  s.bothFrames = both;
+}
+
+/** Every frame of the video is marked or not by each rater; frames past the video's end are not counted. */
+export function frameCounts(
+  reference: readonly FrameSpan[],
+  prediction: readonly FrameSpan[],
+  frameCount: number,
+  s: MatchScratch = new MatchScratch(),
+): FrameCounts {
+  const r = reference.length;
+  countFramesInto(tableOf(reference, prediction), 0, r, r, r + prediction.length, frameCount, s);
+  return { frames: frameCount, reference: s.referenceFrames, prediction: s.predictionFrames, both: s.bothFrames };
 }
 
 /** The mean box IoU over the frames where both spans show a box; null when they share no such frame. */

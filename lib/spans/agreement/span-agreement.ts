@@ -8,7 +8,8 @@ import { parseLabelSetReviewerId } from "../../label-sets/label-set-reviewer";
 import { checkedBootstrapOptions } from "../../stats/bootstrap";
 import { GOLD_AUTHOR_ID, judgeAuthorId } from "../span-types";
 import { bootstrapRows, type RowStats } from "./bootstrap-rows";
-import { type AgreementSpan, MatchScratch } from "./match";
+import { MatchScratch } from "./match";
+import { SpanCursor, type SpanStore, storeSpans } from "./span-store";
 import {
   MEAN_IOU_THRESHOLD,
   SPAN_IOU_THRESHOLDS,
@@ -22,8 +23,9 @@ import {
 } from "./types";
 import { ROW, STAT, STAT_COUNT, STRIDE, addVideoRow, frameTable } from "./video-stats";
 
+/** A comparison's rows: one of labels × STRIDE counts per video, videos by index in the store (ids ascending). */
 interface PairRows {
-  videos: string[];
+  videos: Int32Array;
   rows: Float64Array;
 }
 
@@ -33,24 +35,6 @@ interface Plan {
   referenceLabel: string;
   predictionLabel: string;
   members: [SpanRater, SpanRater][];
-}
-
-/** spans by author, then video, then label index. */
-type SpanIndex = Map<string, Map<string, AgreementSpan[][]>>;
-
-function indexSpans(input: SpanAgreementInput): SpanIndex {
-  const labelIndex = new Map(input.labels.map((l, i) => [l.id, i]));
-  const index: SpanIndex = new Map();
-  for (const span of input.spans) {
-    const k = labelIndex.get(span.label);
-    if (k === undefined) continue;
-    let byVideo = index.get(span.authorId);
-    if (!byVideo) index.set(span.authorId, (byVideo = new Map()));
-    let byLabel = byVideo.get(span.videoId);
-    if (!byLabel) byVideo.set(span.videoId, (byLabel = input.labels.map(() => [])));
-    byLabel[k]!.push(span);
-  }
-  return index;
 }
 
 /**
@@ -122,7 +106,7 @@ function plans(raters: readonly SpanRater[]): Plan[] {
 /** One pair's rows over the videos both looked at (ids ascending); videos without a frame count go to `leftOut`. */
 function pairRows(
   input: SpanAgreementInput,
-  index: SpanIndex,
+  store: SpanStore,
   reference: SpanRater,
   prediction: SpanRater,
   leftOut: Set<string>,
@@ -130,40 +114,54 @@ function pairRows(
   const a = input.coverage.get(reference.id) ?? new Set<string>();
   const b = input.coverage.get(prediction.id) ?? new Set<string>();
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  const videos: string[] = [];
+  const found: number[] = [];
   for (const v of small) {
     if (!large.has(v)) continue;
-    if (input.frameCounts.has(v)) videos.push(v);
-    else leftOut.add(v);
+    const at = store.videoIndex.get(v);
+    if (at === undefined) leftOut.add(v);
+    else found.push(at);
   }
-  videos.sort();
-  const labels = input.labels.length;
+  const videos = Int32Array.from(found).sort();
+  const labels = store.labels;
   const width = labels * STRIDE;
   const rows = new Float64Array(videos.length * width);
-  const ofReference = index.get(reference.id);
-  const ofPrediction = index.get(prediction.id);
+  const ofReference = new SpanCursor(store, store.authors.get(reference.id));
+  const ofPrediction = new SpanCursor(store, store.authors.get(prediction.id));
   const scratch = new MatchScratch();
-  const none: AgreementSpan[] = [];
   for (let v = 0; v < videos.length; v++) {
-    const id = videos[v]!;
-    const frameCount = input.frameCounts.get(id)!;
-    const r = ofReference?.get(id);
-    const p = ofPrediction?.get(id);
-    for (let k = 0; k < labels; k++)
-      addVideoRow(r?.[k] ?? none, p?.[k] ?? none, frameCount, rows, v * width + k * STRIDE, scratch);
+    const video = videos[v]!;
+    for (let k = 0; k < labels; k++) {
+      ofReference.read(video * labels + k);
+      ofPrediction.read(video * labels + k);
+      addVideoRow(
+        store,
+        ofReference.from,
+        ofReference.to,
+        ofPrediction.from,
+        ofPrediction.to,
+        store.frames[video]!,
+        rows,
+        v * width + k * STRIDE,
+        scratch,
+      );
+    }
   }
   return { videos, rows };
 }
 
 /** A pooled comparison's rows: its pairs' rows summed video by video over the union of their videos. */
-function pooledRows(members: readonly PairRows[], width: number): PairRows {
+function pooledRows(members: readonly PairRows[], width: number, videoCount: number): PairRows {
   if (members.length === 1) return members[0]!;
-  const videos = [...new Set(members.flatMap((m) => m.videos))].sort();
-  const at = new Map(videos.map((v, i) => [v, i]));
-  const rows = new Float64Array(videos.length * width);
+  const at = new Int32Array(videoCount).fill(-1);
+  for (const m of members) for (const v of m.videos) at[v] = 0;
+  let n = 0;
+  for (let v = 0; v < videoCount; v++) if (at[v] === 0) at[v] = n++;
+  const videos = new Int32Array(n);
+  for (let v = 0; v < videoCount; v++) if (at[v]! >= 0) videos[at[v]!] = v;
+  const rows = new Float64Array(n * width);
   for (const m of members) {
     for (let i = 0; i < m.videos.length; i++) {
-      const base = at.get(m.videos[i]!)! * width;
+      const base = at[m.videos[i]!]! * width;
       for (let j = 0; j < width; j++) rows[base + j]! += m.rows[i * width + j]!;
     }
   }
@@ -208,9 +206,10 @@ export function spanAgreement(input: SpanAgreementInput, options: SpanAgreementO
   const { iterations, confidence } = checkedBootstrapOptions(options);
   const seed = options.seed ?? 1;
   // Labels nobody marked have no comparison to show: left out before the rows, whose width is labels × STRIDE.
-  const marked = new Set(input.spans.map((s) => s.label));
+  const marked = new Set<string>();
+  for (const span of input.spans) marked.add(span.label);
   input = { ...input, labels: input.labels.filter((l) => marked.has(l.id)) };
-  const index = indexSpans(input);
+  const store = storeSpans(input);
   const labels = input.labels.length;
   const leftOut = new Set<string>();
   const pairCache = new Map<string, PairRows>();
@@ -219,12 +218,13 @@ export function spanAgreement(input: SpanAgreementInput, options: SpanAgreementO
     const members = plan.members.map(([a, b]) => {
       const key = `${a.id}\u0000${b.id}`;
       let rows = pairCache.get(key);
-      if (!rows) pairCache.set(key, (rows = pairRows(input, index, a, b, leftOut)));
+      if (!rows) pairCache.set(key, (rows = pairRows(input, store, a, b, leftOut)));
       return rows;
     });
-    const pair = pooledRows(members, labels * STRIDE);
+    const pair = pooledRows(members, labels * STRIDE, store.videoIds.length);
     if (pair.videos.length === 0) continue;
-    const stats = bootstrapRows(pair.rows, pair.videos, labels, plan.key, { iterations, confidence, seed });
+    const videoIds = Array.from(pair.videos, (v) => store.videoIds[v]!);
+    const stats = bootstrapRows(pair.rows, videoIds, labels, plan.key, { iterations, confidence, seed });
     for (let k = 0; k < labels; k++) {
       const comparison = comparisonOf(plan, pair, stats, k, labels);
       if (comparison.referenceSpans + comparison.predictionSpans > 0) perLabel[k]!.push(comparison);

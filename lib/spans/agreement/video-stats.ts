@@ -4,7 +4,7 @@
  * bootstrap resample of videos is a weighted sum of rows, never a second matching.
  */
 import { frameAlpha, frameKappa } from "./frame-agreement";
-import { type AgreementSpan, MatchScratch, frameCounts, greedyMatchInto, matchedBoxIou } from "./match";
+import { type MatchScratch, type SpanTable, countFramesInto, greedyMatchColumns, matchedBoxIou } from "./match";
 import { MEAN_IOU_THRESHOLD, SPAN_IOU_THRESHOLDS } from "./types";
 
 const T = SPAN_IOU_THRESHOLDS.length;
@@ -36,35 +36,44 @@ export const STAT = {
 } as const;
 export const STAT_COUNT = 3 * T + 4;
 
-/** Adds one video's counts for one label at `row[offset…]`; `scratch`: the computation's working arrays. */
+/**
+ * Adds one video's counts for one label at `row[offset…]`: the reference spans at rFrom..rTo−1 of `t` against the
+ * predicted ones at pFrom..pTo−1; `scratch`: the computation's working arrays.
+ */
 export function addVideoRow(
-  reference: readonly AgreementSpan[],
-  prediction: readonly AgreementSpan[],
+  t: SpanTable,
+  rFrom: number,
+  rTo: number,
+  pFrom: number,
+  pTo: number,
   frameCount: number,
   row: Float64Array,
   offset: number,
-  scratch: MatchScratch = new MatchScratch(),
+  scratch: MatchScratch,
 ): void {
-  row[offset + ROW.referenceSpans]! += reference.length;
-  row[offset + ROW.predictionSpans]! += prediction.length;
+  row[offset + ROW.referenceSpans]! += rTo - rFrom;
+  row[offset + ROW.predictionSpans]! += pTo - pFrom;
   row[offset + ROW.frames]! += frameCount;
-  if (reference.length === 0 && prediction.length === 0) return;
-  const matched = greedyMatchInto(reference, prediction, scratch);
+  if (rTo === rFrom && pTo === pFrom) return;
+  const matched = greedyMatchColumns(t, rFrom, rTo, pFrom, pTo, scratch);
   for (let m = 0; m < matched; m++) {
     const iou = scratch.matchIou[m]!;
-    for (let t = 0; t < T; t++) if (iou >= SPAN_IOU_THRESHOLDS[t]!) row[offset + ROW.matched + t]! += 1;
+    for (let k = 0; k < T; k++) if (iou >= SPAN_IOU_THRESHOLDS[k]!) row[offset + ROW.matched + k]! += 1;
     if (iou < MEAN_IOU_THRESHOLD) continue;
     row[offset + ROW.iouSum]! += iou;
-    const box = matchedBoxIou(reference[scratch.matchR[m]!]!, prediction[scratch.matchP[m]!]!);
+    const r = scratch.matchR[m]!;
+    const p = scratch.matchP[m]!;
+    if (!t.boxed[r] || !t.boxed[p]) continue;
+    const box = matchedBoxIou(t.spanOf(r), t.spanOf(p));
     if (box !== null) {
       row[offset + ROW.boxSum]! += box;
       row[offset + ROW.boxPairs]! += 1;
     }
   }
-  const frames = frameCounts(reference, prediction, frameCount, scratch);
-  row[offset + ROW.both]! += frames.both;
-  row[offset + ROW.referenceFrames]! += frames.reference;
-  row[offset + ROW.predictionFrames]! += frames.prediction;
+  countFramesInto(t, rFrom, rTo, pFrom, pTo, frameCount, scratch);
+  row[offset + ROW.both]! += scratch.bothFrames;
+  row[offset + ROW.referenceFrames]! += scratch.referenceFrames;
+  row[offset + ROW.predictionFrames]! += scratch.predictionFrames;
 }
 
 const ratio = (x: number, y: number) => (y > 0 ? x / y : NaN);
