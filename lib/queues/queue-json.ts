@@ -10,7 +10,11 @@ interface ReviewerProgress {
   claimed: number;
 }
 
-/** Per queue: items complete (doneCount ≥ N), and per reviewer their submitted and live claimed items. */
+/**
+ * Per queue: items complete (doneCount ≥ N), and per reviewer their submitted items and their items in progress: live
+ * claims on items that still need a review. A claim can outlive its item's need (a stale claim submitted after the
+ * item went to someone else fills it), and such a claim is nothing left to do.
+ */
 export async function progressOf(
   prisma: PrismaClient,
   queues: Pick<ReviewQueue, "id" | "reviewersPerItem" | "itemCount">[],
@@ -25,8 +29,12 @@ export async function progressOf(
   const perReviewer = await prisma.$queryRaw<{ queueId: string; reviewerId: string; done: number; claimed: number }[]>`
     SELECT a."queueId", a."reviewerId",
       count(*) FILTER (WHERE a."status" = 'done')::int AS done,
-      count(*) FILTER (WHERE a."status" = 'claimed' AND a."claimedAt" > ${liveSince})::int AS claimed
+      count(*) FILTER (
+        WHERE a."status" = 'claimed' AND a."claimedAt" > ${liveSince} AND i."doneCount" < q."reviewersPerItem"
+      )::int AS claimed
     FROM "review_queue_assignment" a
+      JOIN "review_queue_item" i ON i."id" = a."itemId"
+      JOIN "review_queue" q ON q."id" = a."queueId"
     WHERE a."queueId" IN (${Prisma.join(ids)})
     GROUP BY a."queueId", a."reviewerId"`;
   const users = await prisma.user.findMany({

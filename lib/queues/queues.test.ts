@@ -635,6 +635,35 @@ describe("claiming ahead", () => {
     expect((await getQueueItem(prisma, r, queue.id, first!)).nav).toMatchObject({ index: 0, count: 2 });
   });
 
+  it("counts as in progress only claims on items that still need a review: none once every item is complete", async () => {
+    const queue = await verdictQueue({ name: "Progress after the end" }); // 4 items, 1 reviewer each
+    const [a, b] = [await reviewer(), await reviewer()];
+    const { itemId: first } = await nextItem(prisma, a, queue.id);
+    const { itemId: second } = await claimAhead(prisma, a, queue.id, first!);
+    const { itemId: third } = await claimAhead(prisma, a, queue.id, second!);
+    // a's claims ahead go stale; b takes those items (claiming ahead too), and then a submits them after all.
+    await prisma.reviewQueueAssignment.updateMany({
+      where: { queueId: queue.id, reviewerId: a.userId, itemId: { in: [second!, third!] } },
+      data: { claimedAt: new Date(Date.now() - 31 * 60_000) },
+    });
+    const { itemId: bFirst } = await nextItem(prisma, b, queue.id);
+    const { itemId: bAhead } = await claimAhead(prisma, b, queue.id, bFirst!);
+    expect(new Set([bFirst, bAhead])).toEqual(new Set([second, third]));
+    expect((await getQueue(prisma, b, queue.id)).mine.claimed).toBe(2);
+    for (const itemId of [first!, second!, third!])
+      await submitItem(prisma, a, queue.id, itemId, { judgments: [{ target: "verdict", value: 1 }] });
+    const { itemId: last } = await nextItem(prisma, a, queue.id);
+    await submitItem(prisma, a, queue.id, last!, { judgments: [{ target: "verdict", value: 0 }] });
+
+    const progress = await getQueueProgress(prisma, owner, queue.id);
+    expect(progress.complete).toBe(4);
+    expect(progress.reviewers.find((r) => r.reviewerId === a.userId)).toMatchObject({ done: 4, claimed: 0 });
+    expect(progress.reviewers.find((r) => r.reviewerId === b.userId)?.claimed ?? 0).toBe(0);
+    const bView = await getQueue(prisma, b, queue.id);
+    expect(bView.finished).toBe(true);
+    expect(bView.mine).toEqual({ done: 0, claimed: 0 });
+  });
+
   it("holds at most MAX_OPEN_CLAIMS unsubmitted claims per reviewer", async () => {
     const queue = await verdictQueue({ name: "Hoarding" }); // 4 items, and a fifth so the queue outlasts the limit
     await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[4]!, position: 4 } });
