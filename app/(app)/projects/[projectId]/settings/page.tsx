@@ -2,6 +2,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ActionForm, Field, RoleSelect } from "@/components/action-form";
 import { Card } from "@/components/empty-state";
 import { DeleteProjectButton } from "@/components/projects/delete-project-button";
+import { MemberList } from "@/components/projects/member-list";
 import { SpanLabelsCard } from "@/components/projects/span-labels-card";
 import { WebhooksCard } from "@/components/webhooks/webhooks-card";
 import { roleCan } from "@/lib/authz/permissions";
@@ -34,40 +35,11 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
       <h1 className="text-2xl font-semibold tracking-tight">Members and settings</h1>
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title={`Members (${members.length})`}>
-          <ul className="mb-4 divide-y divide-slate-100" data-testid="member-list">
-            {members.map((member) => (
-              <li key={member.userId} className="flex flex-wrap items-center gap-3 py-2 text-sm">
-                <span className="min-w-0 flex-1 truncate">
-                  {member.name} <span className="text-slate-500">&lt;{member.email}&gt;</span>
-                </span>
-                {canManage ? (
-                  <>
-                    <ActionForm
-                      action={changeRoleAction}
-                      submitLabel="Set role"
-                      variant="secondary"
-                      className="flex items-end gap-2"
-                    >
-                      <input type="hidden" name="projectId" value={projectId} />
-                      <input type="hidden" name="userId" value={member.userId} />
-                      <RoleSelect defaultValue={member.role} />
-                    </ActionForm>
-                    <ActionForm
-                      action={removeMemberAction}
-                      submitLabel="Remove"
-                      variant="danger"
-                      className="flex items-end gap-2"
-                    >
-                      <input type="hidden" name="projectId" value={projectId} />
-                      <input type="hidden" name="userId" value={member.userId} />
-                    </ActionForm>
-                  </>
-                ) : (
-                  <span className="text-xs text-slate-500">{member.role}</span>
-                )}
-              </li>
-            ))}
-          </ul>
+          <MemberList
+            projectId={projectId}
+            members={members}
+            actions={canManage ? { changeRole: changeRoleAction, remove: removeMemberAction } : null}
+          />
           {canManage && (
             <ActionForm action={addMemberAction} submitLabel="Add member">
               <input type="hidden" name="projectId" value={projectId} />
