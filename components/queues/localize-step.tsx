@@ -92,6 +92,7 @@ export function useLocalizeStep(input: {
       videoId={data.video.id}
       projectId={data.queue.projectId}
       task={localize.task}
+      runId={data.queue.runId}
       labels={localize.labels}
       markLabels={askedSpanLabels(localize, data.targets)}
       currentUserId={userId}

@@ -22,6 +22,7 @@ function itemView() {
       id: "q1",
       projectId: "p1",
       name: "Where",
+      runId: "r1",
       scope: "scores",
       blind: true,
       reviewersPerItem: 1,
@@ -145,7 +146,10 @@ describe("a localising item on the review screen", () => {
     const workbench = await screen.findByTestId("span-workbench");
     expect(workbench.getAttribute("data-key-scope")).toBe("focus");
     expect(screen.getByTestId("pinned-video").contains(workbench)).toBe(true);
-    await waitFor(() => expect(calls.some((c) => c.url === "/api/v1/videos/v1/spans?task=hallucination")).toBe(true));
+    // Only the reviewed run's judge spans: another run's never stack on the timeline.
+    await waitFor(() =>
+      expect(calls.some((c) => c.url === "/api/v1/videos/v1/spans?task=hallucination&runId=r1")).toBe(true),
+    );
     press("?");
     const help = await screen.findByTestId("shortcut-help-overlay");
     expect(help.textContent).toContain("In point at the playhead (in the timeline");

@@ -35,6 +35,8 @@ export interface ItemView {
     id: string;
     projectId: string;
     name: string;
+    /** The judge run the queue reviews: its spans are the judge's on the item's timeline. */
+    runId: string;
     scope: string;
     blind: boolean;
     reviewersPerItem: number;
