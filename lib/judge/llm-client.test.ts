@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { EndpointLimiter, headStartCalls } from "./endpoint-limiter";
@@ -76,6 +77,25 @@ describe("LLM client over real HTTP", () => {
     );
     expect((refused as LlmError).excerpt).toMatch(/bad image/);
     expect(stub.requests).toHaveLength(1);
+  });
+
+  it("leaves no listener on the caller's signal after a call: one job's signal shared by many calls stays bounded", async () => {
+    const client = openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null });
+    const job = new AbortController();
+    for (let i = 0; i < 15; i++) {
+      await client.complete(request, { timeoutMs: 5000, signal: job.signal });
+      expect(getEventListeners(job.signal, "abort")).toHaveLength(0);
+    }
+    expect(stub.requests).toHaveLength(15);
+    // The signal still cancels a call under way.
+    stub.addFault({ fault: { kind: "hang" } });
+    const hanging = client.complete(request, { timeoutMs: 60_000, signal: job.signal }).catch((e: unknown) => e);
+    await expect.poll(() => stub.requests.length).toBe(16);
+    job.abort();
+    const error = await hanging;
+    expect(error).toBeInstanceOf(LlmError);
+    expect((error as LlmError).kind).toBe("cancelled");
+    expect(getEventListeners(job.signal, "abort")).toHaveLength(0);
   });
 
   it("reads retry-after as seconds or an HTTP date", () => {

@@ -159,6 +159,7 @@ export function openAiCompatibleClient(options: {
       const seen: ErrorBodySeen = { body: null };
       const callKey = randomUUID();
       errorBodies.set(callKey, seen);
+      const callSignal = signalOfOneCall(signal);
       try {
         // The body goes as the pieces of JSON this module wrote (chatCompletionPieces), not as an object for the SDK to
         // stringify: the same bytes, without encoding a call's frames again for every call, streamed with their length
@@ -169,17 +170,32 @@ export function openAiCompatibleClient(options: {
           body: options.fetch ? pieces.values() : piecesBody(pieces),
           headers: { "content-type": "application/json", "content-length": String(length), [CALL_KEY_HEADER]: callKey },
           timeout: timeoutMs,
-          signal,
+          signal: callSignal.signal,
           __metadata: { model: request.model },
         });
         return chatResultOf(response);
       } catch (error) {
         throw toLlmError(error, signal, [options.apiKey], seen.body);
       } finally {
+        callSignal.release();
         errorBodies.delete(callKey);
       }
     },
   };
+}
+
+/**
+ * A signal for one call that follows the caller's, and lets go of it when the call ends. The SDK adds an abort listener
+ * to the signal it is given and never removes it, so a signal shared by many calls (a judge job's, an alignment's)
+ * would gather one per call (Node's MaxListenersExceededWarning past ten); it gets this call's own signal instead.
+ */
+export function signalOfOneCall(caller: AbortSignal | undefined): { signal: AbortSignal | undefined; release(): void } {
+  if (!caller) return { signal: undefined, release: () => {} };
+  const controller = new AbortController();
+  const abort = () => controller.abort(caller.reason);
+  if (caller.aborted) abort();
+  else caller.addEventListener("abort", abort, { once: true });
+  return { signal: controller.signal, release: () => caller.removeEventListener("abort", abort) };
 }
 
 /** The client for an endpoint's settings: the judge's, the Test's and the probe's. */
