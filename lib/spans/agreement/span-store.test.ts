@@ -9,7 +9,7 @@ const span = (id: string, authorId: string, videoId: string, label: string, star
   label,
   startFrame,
   endFrame: startFrame + 4,
-  boxes: id === "a3" ? [{ frame: startFrame, x: 0, y: 0, w: 0.5, h: 0.5 }] : [],
+  boxes: id === "a3" ? [{ frame: startFrame, x: 0, y: 0, w: 0.5, h: 0.5, enabled: true }] : [],
 });
 
 /*
