@@ -7,7 +7,8 @@
 //   - load + compute (projectSpanAgreement: what GET /api/v1/projects/:id/agreement/spans runs),
 // one warm-up and --runs timed calls each (median), with the machine's load average before and after, against the
 // 2 s target. Numbers only, no assertions. The database is dropped at the end, unless --keep: then it stays and its
-// name is printed, and --reuse <name> times that database again without seeding.
+// name is printed, and --reuse <name> times that database again without seeding (on DATABASE_URL's server: the
+// embedded one is thrown away when the bench exits).
 //   npm run bench:span-agreement [-- --videos 50000 --spans 10 --runs 3 --keep --reuse <name>]
 import os from "node:os";
 import { parseArgs } from "node:util";
