@@ -455,6 +455,8 @@ describe("caption judging", () => {
       projectId,
       createRunSchema(builtInCatalogue()).parse({ pipeline: "hallucination", endpointId }),
     );
+    // The default view is the latest finished run: the hallucination run has finished (queued nowhere, marked done).
+    await prisma.judgeRun.update({ where: { id: hallucination.id }, data: { status: "done" } });
     const reference = await importReferenceSet(
       prisma,
       owner,
