@@ -216,7 +216,7 @@ describe("JobTaker", () => {
       const before = await listeners();
       // It would look again only after a minute on its own.
       taker("taker-wake", 4, async (job) => void handled.push(job.data.n), { idlePollMs: 60_000, wokenPollMs: 60_000 });
-      await waitFor(async () => (await listeners()) > before, 5000, "the taker listening");
+      await waitFor(async () => (await listeners()) > before, 20_000, "the taker listening");
       // The look it takes once it listens (wakes sent before were missed).
       await sleep(200);
       const looks = fetches.get("taker-wake") ?? 0;
@@ -243,7 +243,7 @@ describe("JobTaker", () => {
     try {
       const before = await listeners();
       const stopping = taker("taker-stop-listening", 2, async () => {});
-      await waitFor(async () => (await listeners()) > before, 5000, "the taker listening");
+      await waitFor(async () => (await listeners()) > before, 20_000, "the taker listening");
       await stopping.stop(0);
       expect(closed).toBe(true);
       expect(await listeners()).toBe(before);
@@ -268,7 +268,7 @@ describe("JobTaker", () => {
         else await Promise.race([second, sleep(5000)]);
       };
       taker("taker-wake-during-fetch", 4, handle, { idlePollMs: 60_000, wokenPollMs: 60_000 });
-      await waitFor(async () => (await listeners()) > before, 5000, "the taker listening");
+      await waitFor(async () => (await listeners()) > before, 20_000, "the taker listening");
       await sleep(200);
       // Each fetch's jobs reach the taker 400 ms after it claimed them: the second wake comes while the first fetch,
       // which claimed only job 1, is under way.
