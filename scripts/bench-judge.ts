@@ -34,6 +34,8 @@
 // Every run prints its duplicate calls (a step's call sent again while an answered one stands: work paid twice).
 // With --workers, each worker's output goes to a log file whose path is printed (a starved worker's warnings).
 // Calls go out as a worker sends them: undici on the worker's own thread (lib/judge/plain-fetch.ts).
+// Every seeded video has its frame times stored, as a video whose file was read has: each hallucination video's close
+// keeps its judge spans (under the run's lock) as in use.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -146,6 +148,7 @@ const { prisma } = await import("../lib/db/prisma");
 const { createUser } = await import("../lib/auth/users");
 const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
 const { mediaFixtures } = await import("../lib/testing/media-fixtures");
+const { frameTimesFromTimestamps } = await import("../lib/spans/frame-times");
 const { getStorage } = await import("../lib/storage/storage");
 const { createEndpoint } = await import("../lib/judge/endpoints");
 const { createRun } = await import("../lib/judge/runs");
@@ -237,6 +240,7 @@ const { projectId, videoIds: benchVideoIds } = await projectWithFramedVideos(pri
   name: "bench",
 });
 if (MODES[0] === "video-file") await storeClips(benchVideoIds);
+await storeFrameTimes(benchVideoIds);
 const endpointSettings = {
   name: "stub",
   baseUrl: stubBaseUrl,
@@ -404,10 +408,24 @@ async function storeClips(videoIds: readonly string[]) {
   await prisma.video.updateMany({ where: { id: { in: [...videoIds] } }, data: { sizeBytes: BigInt(clip.length) } });
 }
 
+/**
+ * Each video's frame times (25 fps over its sampled frames), stored as a video has them once its file was read (an
+ * import, a span page, a first judge-spans run): a hallucination video's close then keeps its judge spans as it does
+ * in use, instead of trying to read a file the fixtures do not store.
+ */
+async function storeFrameTimes(videoIds: readonly string[]) {
+  const frames = Math.ceil(KEY_FRAMES * 3 * 0.25 * 25);
+  const times = frameTimesFromTimestamps(Array.from({ length: frames }, (_, i) => i * 0.04))!;
+  await prisma.videoFrameTimes.createMany({
+    data: videoIds.map((videoId) => ({ videoId, timesS: [...times.timesS], endS: times.endS, variable: false })),
+  });
+}
+
 /** A new project of `videos` videos, with an endpoint on the stub of the benchmark's settings. */
 async function seededProject(videos: number, name: string, inputMode: Mode = MODES[0] as Mode) {
   const seeded = await projectWithFramedVideos(prisma, owner, { videoCount: videos, keyFrames: KEY_FRAMES, name });
   if (inputMode === "video-file") await storeClips(seeded.videoIds);
+  await storeFrameTimes(seeded.videoIds);
   const created = await createEndpoint(prisma, owner, seeded.projectId, { ...endpointSettings, inputMode });
   return { projectId: seeded.projectId, endpointId: created.id };
 }

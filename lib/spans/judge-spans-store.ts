@@ -97,10 +97,12 @@ export async function keepVideoJudgeSpans(
   videoId: string,
   pipeline: PipelineDefinition,
   answers: Omit<JudgeSpanInput, "times">,
+  /** The video's frame times when the caller holds them already (the engine reads them with the job); else read here. */
+  knownTimes: FrameTimes | null = null,
 ): Promise<{ kept: number; refused: RefusedJudgeSpan[]; unavailable: string | null }> {
   if (!pipeline.judgeSpans) return { kept: 0, refused: [], unavailable: null };
   try {
-    const times = await timesOf(deps, videoId);
+    const times = knownTimes ?? (await timesOf(deps, videoId));
     if (typeof times === "string") {
       await recordJudgeSpanFailure(deps.prisma, run.id, videoId, times);
       return { kept: 0, refused: [], unavailable: times };

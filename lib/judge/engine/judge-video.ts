@@ -307,12 +307,15 @@ async function keepJudgeSpans(deps: JudgeDeps, video: VideoRun, scores: ScoreRow
   const run = { id: job.runId, projectId: loaded.run.projectId };
   const log = deps.log ?? console.error;
   try {
-    const kept = await keepVideoJudgeSpans(deps, run, job.videoId, pipeline, {
-      scores,
-      context,
-      settings: loaded.run.settings,
-      outputs,
-    });
+    // With the frame times the job read: the close asks neither the video nor its times again.
+    const kept = await keepVideoJudgeSpans(
+      deps,
+      run,
+      job.videoId,
+      pipeline,
+      { scores, context, settings: loaded.run.settings, outputs },
+      loaded.video.frameTimes,
+    );
     if (kept.unavailable) log(`judge spans of video ${job.videoId} in run ${job.runId}: none, ${kept.unavailable}`);
     for (const refused of kept.refused)
       log(`judge span of video ${job.videoId} in run ${job.runId} refused: ${refused.reason}`);

@@ -8,6 +8,7 @@ import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/cl
 import type { ClipRef, FrameRef, ItemRef, ScoreValue } from "./pipeline";
 import { inputModeOf, type InputMode } from "../input-modes";
 import { directRows } from "../../db/direct-sql";
+import type { FrameTimes } from "../../spans/frame-times";
 
 /** A prompt version the run renders instead of the shipped template (see lib/prompt-versions). */
 export interface PromptVersionRef {
@@ -44,7 +45,9 @@ export interface JobRow {
     fps: number | null;
     frameCount: number | null;
     /** Each decoded frame's time, when the video's frame times were read already (video_frame_times). */
-    frameTimesS: number[] | null;
+    frameTimesS: readonly number[] | null;
+    /** The video's frame times whole (its judge spans are kept with them at its close); null: not read yet. */
+    frameTimes: FrameTimes | null;
     auxiliaryInfo: Record<string, unknown>;
     /** The video's file, which a `video-file` run's calls send. */
     clip: ClipRef;
@@ -86,7 +89,7 @@ export async function loadVideoJobs(prisma: PrismaClient, jobs: readonly VideoJo
       model: string | null;
       fps: number | null;
       frameCount: number | null;
-      frameTimesS: number[] | null;
+      frameTimes: FrameTimes | null;
       auxiliaryInfo: Record<string, unknown> | null;
       frames: FrameRef[];
       items: ItemRef[];
@@ -99,7 +102,8 @@ export async function loadVideoJobs(prisma: PrismaClient, jobs: readonly VideoJo
       CASE WHEN rv."judgedWith" IS NULL THEN v.prompt ELSE rv."judgedWith"->>'prompt' END AS prompt,
       CASE WHEN rv."judgedWith" IS NULL THEN v.dimensions ELSE ARRAY(SELECT jsonb_array_elements_text(coalesce(rv."judgedWith"->'dimensions', '[]'::jsonb))) END AS dimensions,
       CASE WHEN rv."judgedWith" IS NULL THEN v.model ELSE rv."judgedWith"->>'model' END AS model,
-      v.fps, v."frameCount", (SELECT vft."timesS" FROM video_frame_times vft WHERE vft."videoId" = rv."videoId") AS "frameTimesS",
+      v.fps, v."frameCount", (SELECT json_build_object('timesS', vft."timesS", 'endS', vft."endS", 'variable', vft.variable)
+         FROM video_frame_times vft WHERE vft."videoId" = rv."videoId") AS "frameTimes",
       CASE WHEN rv."judgedWith" ? 'auxiliaryInfo' THEN rv."judgedWith"->'auxiliaryInfo' ELSE v."auxiliaryInfo" END AS "auxiliaryInfo",
       (SELECT coalesce(json_object_agg(pv."templateId", json_build_object('text', pv.text, 'hash', pv.hash)), '{}'::json)
          FROM prompt_version pv WHERE pv.id IN (SELECT value FROM jsonb_each_text(r."promptVersionIds"))) AS "promptVersions",
@@ -139,7 +143,8 @@ export async function loadVideoJobs(prisma: PrismaClient, jobs: readonly VideoJo
         model: row.model,
         fps: row.fps,
         frameCount: row.frameCount,
-        frameTimesS: row.frameTimesS,
+        frameTimesS: row.frameTimes?.timesS ?? null,
+        frameTimes: row.frameTimes,
         auxiliaryInfo: row.auxiliaryInfo ?? {},
         clip: {
           storageKey: row.clipStorageKey,

@@ -1,0 +1,83 @@
+/**
+ * What a video's close reads again: a judge-spans run keeps each video's spans from the frame times its job read when
+ * it was loaded, so the close asks neither the video nor its frame times once more (statements counted, not timed).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "../../generated/prisma/client";
+import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
+import type { Actor } from "../../auth/actor";
+import { prisma } from "../../db/prisma";
+import { frameTimesFromTimestamps } from "../../spans/frame-times";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { makeUser } from "../../testing/fixtures";
+import { testJudgeDeps } from "../../testing/judge-deps";
+import { projectWithFramedVideos } from "../../testing/judge-fixtures";
+import { createEndpoint } from "../endpoints";
+import { createRun } from "../runs";
+import { judgeVideo } from "./judge-video";
+
+let stub: StubServer;
+let owner: Actor;
+beforeAll(async () => {
+  stub = await startStubLlm();
+  owner = await makeUser();
+});
+afterAll(() => stub.close());
+
+// 25 fps, 50 frames (as lib/spans/judge-spans-store.test.ts): the fixture's key frames are video frames 6 and 25.
+const times = frameTimesFromTimestamps(Array.from({ length: 50 }, (_, i) => i * 0.04))!;
+
+describe("a judge-spans video's close", () => {
+  it("keeps its spans from the frame times its job loaded, reading neither the video nor its frame times again", async () => {
+    const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2 });
+    const videoId = videoIds[0]!;
+    await prisma.video.update({ where: { id: videoId }, data: { prompt: "A ball rolls [sim-verdict=1]" } });
+    await prisma.videoFrameTimes.create({
+      data: { videoId, timesS: [...times.timesS], endS: times.endS, variable: false },
+    });
+    const endpoint = await createEndpoint(prisma, owner, projectId, {
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: "stub-vision",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 8,
+      requestsPerMinute: null,
+      timeoutSeconds: 120,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
+    });
+    const jobs: { runId: string; videoId: string }[] = [];
+    const run = await createRun(
+      {
+        prisma,
+        queue: { enqueue: async (queued) => void jobs.push(...queued) },
+        pipelines: builtInCatalogue().pipelines,
+      },
+      owner,
+      projectId,
+      { pipeline: "hallucination", endpointId: endpoint.id },
+    );
+    const counted = new PrismaClient({
+      adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL! }),
+      log: [{ emit: "event", level: "query" }],
+    });
+    const statements: string[] = [];
+    counted.$on("query", (event) => statements.push(event.query));
+    try {
+      expect(await judgeVideo(testJudgeDeps({ prisma: counted }), jobs[0]!)).toBe("done");
+    } finally {
+      await counted.$disconnect();
+    }
+    const spans = await prisma.span.findMany({ where: { runId: run.id }, orderBy: { startFrame: "asc" } });
+    expect(spans.map((s) => [s.label, s.startFrame, s.endFrame])).toEqual([
+      ["s3", 6, 6],
+      ["s3", 25, 25],
+    ]);
+    expect(statements.filter((q) => q.includes('"public"."video_frame_times"'))).toEqual([]);
+    expect(statements.filter((q) => q.includes('FROM "public"."video" '))).toEqual([]);
+  });
+});
