@@ -111,9 +111,7 @@ export async function keepVideoJudgeSpans(
     const kept = await deps.prisma.$transaction(
       async (tx) => {
         await lockRunJudgeSpans(tx, run.id);
-        await tx.span.deleteMany({ where: { runId: run.id, videoId, authorKind: "judge" } });
-        await tx.judgeSpanFailure.deleteMany({ where: { runId: run.id, videoId } });
-        return insertSpans(tx, rows, judgeAuthorId(run.id));
+        return replaceVideoJudgeSpans(tx, run.id, videoId, rows);
       },
       { timeout: 120_000 },
     );
@@ -123,6 +121,44 @@ export async function keepVideoJudgeSpans(
     await recordJudgeSpanFailure(deps.prisma, run.id, videoId, reason);
     return { kept: 0, refused: [], unavailable: reason };
   }
+}
+
+/**
+ * In one statement, after the run's lock: the video's judge spans of the run and its kept failure go, and its new
+ * spans come with their first history entries (as insertSpans writes them). Every judged video's close runs it, so it
+ * is one statement rather than four.
+ */
+async function replaceVideoJudgeSpans(
+  tx: Prisma.TransactionClient,
+  runId: string,
+  videoId: string,
+  rows: readonly NewSpan[],
+): Promise<number> {
+  const at = new Date().toISOString();
+  const [written] = await tx.$queryRaw<{ kept: number }[]>`
+    WITH dropped AS (
+      DELETE FROM span WHERE "runId" = ${runId} AND "videoId" = ${videoId} AND "authorKind" = 'judge' RETURNING 1
+    ), cleared AS (
+      DELETE FROM judge_span_failure WHERE "runId" = ${runId} AND "videoId" = ${videoId} RETURNING 1
+    ), added AS (
+      INSERT INTO span (id, "projectId", "videoId", task, label, "itemId", "startFrame", "endFrame", "startS", "endS", boxes, note,
+                        "authorKind", "authorId", "runId", "createdAt", "updatedAt")
+      SELECT gen_random_uuid()::text, s."projectId", s."videoId", s.task, s.label, s."itemId", s."startFrame", s."endFrame", s."startS", s."endS",
+             s.boxes, s.note, s."authorKind"::"SpanAuthorKind", s."authorId", s."runId", ${at}::timestamp(3), ${at}::timestamp(3)
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS s("projectId" text, "videoId" text, task text, label text, "itemId" text, "startFrame" int, "endFrame" int, "startS" float8, "endS" float8,
+             boxes jsonb, note text, "authorKind" text, "authorId" text, "runId" text)
+      RETURNING id, label, "startFrame", "endFrame", boxes, note, "authorId"
+    ), history AS (
+      INSERT INTO span_history (id, "spanId", "changedBy", version, after, at)
+      SELECT gen_random_uuid()::text, a.id, a."authorId", 1,
+             jsonb_build_object('label', a.label, 'startFrame', a."startFrame", 'endFrame', a."endFrame", 'boxes', a.boxes, 'note', a.note),
+             ${at}::timestamp(3)
+      FROM added a
+      RETURNING 1
+    )
+    SELECT count(*)::int AS kept FROM added`;
+  return written?.kept ?? 0;
 }
 
 /**

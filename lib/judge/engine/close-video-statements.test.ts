@@ -1,6 +1,7 @@
 /**
- * What a video's close reads again: a judge-spans run keeps each video's spans from the frame times its job read when
- * it was loaded, so the close asks neither the video nor its frame times once more (statements counted, not timed).
+ * What a video's close costs in statements (counted, not timed): a judge-spans run keeps each video's spans from the
+ * frame times its job read when it was loaded, so the close asks neither the video nor its frame times once more, and
+ * replaces the video's spans in one statement under the run's lock.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -29,7 +30,7 @@ afterAll(() => stub.close());
 const times = frameTimesFromTimestamps(Array.from({ length: 50 }, (_, i) => i * 0.04))!;
 
 describe("a judge-spans video's close", () => {
-  it("keeps its spans from the frame times its job loaded, reading neither the video nor its frame times again", async () => {
+  it("keeps its spans from the frame times its job loaded, reading neither the video nor its frame times again, and replaces them in one statement under the run's lock", async () => {
     const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2 });
     const videoId = videoIds[0]!;
     await prisma.video.update({ where: { id: videoId }, data: { prompt: "A ball rolls [sim-verdict=1]" } });
@@ -77,6 +78,21 @@ describe("a judge-spans video's close", () => {
       ["s3", 6, 6],
       ["s3", 25, 25],
     ]);
+    const history = await prisma.spanHistory.findMany({ where: { spanId: { in: spans.map((s) => s.id) } } });
+    const historyOf = new Map(history.map((h) => [h.spanId, h]));
+    expect(
+      spans.map((s) => [historyOf.get(s.id)?.version, historyOf.get(s.id)?.changedBy, historyOf.get(s.id)?.after]),
+    ).toEqual(
+      spans.map((s) => [
+        1,
+        `run:${run.id}`,
+        { label: "s3", startFrame: s.startFrame, endFrame: s.endFrame, boxes: [], note: s.note },
+      ]),
+    );
+    // Under the run's lock, one statement replaces the video's judge spans (and its kept failure) before the commit.
+    const locked = statements.findIndex((q) => q.includes("pg_advisory_xact_lock"));
+    expect(locked).toBeGreaterThan(-1);
+    expect(statements.slice(locked + 1, statements.indexOf("COMMIT", locked))).toHaveLength(1);
     expect(statements.filter((q) => q.includes('"public"."video_frame_times"'))).toEqual([]);
     expect(statements.filter((q) => q.includes('FROM "public"."video" '))).toEqual([]);
   });
