@@ -11,7 +11,8 @@ import { sentShapeSchema, storedSaw } from "./call-record";
 
 /**
  * What the call inspector shows for one video of a run: the video's path and the run's name, then each step with
- * its scores (category codes in natural order) and its calls (rendered prompt, frames, raw answer, parse result). The excerpt of an endpoint's error body is for owners only:
+ * its scores (category codes in natural order) and its calls (rendered prompt, frames, raw answer, parse result).
+ * The excerpt of an endpoint's error body is for owners only:
  * it is what a misconfigured endpoint (or one pointed somewhere it should not be) answered. A reviewer
  * holding the video blind (lib/visibility) sees the steps that carry no judge values and, of the scoring
  * steps, only their status. Each call comes with what it showed the judge (`saw`, read by lib/judge/call-record.ts)

@@ -2,7 +2,8 @@
  * Spans as CSV or JSONL: one span a row, with the columns (CSV) or fields (JSONL) `video` (a path, a file name or a
  * FrameJury video id) or `video_id`, `label`, `start_frame` and `end_frame` (inclusive frame indices from 0) or
  * `start` and `end` (seconds), optional `boxes` (`[{frame, x, y, w, h, enabled?}]` in fractions 0–1 of the frame;
- * CSV: that JSON in the cell), `task`, `annotator`, `author_kind` (what kind of author the annotator is) and `note`. Frames win where a row gives both (exports write both).
+ * CSV: that JSON in the cell), `task`, `annotator`, `author_kind` (what kind of author the annotator is) and `note`.
+ * Frames win where a row gives both (exports write both).
  * CSV is read with the repository's RFC 4180 reader (lib/import/csv.ts); text cells the exporter guarded against
  * spreadsheet formulas (a leading `'` before `=`, `+`, `-`, `@`) are read back without the quote. Plain functions.
  */

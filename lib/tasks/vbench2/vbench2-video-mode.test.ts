@@ -63,9 +63,12 @@ async function materialRuns(capabilities?: object): Promise<Record<"images" | "v
 }
 
 describe("VBench-2.0 in video-frames mode", () => {
-  it("sends a question's 64 frames as one video part with their source indices, and the images mode's text", async () => {
+  it("sends a question's 64 frames as one video part with their source indices, and the images mode's text with the video's line", async () => {
     const { "video-frames": asVideo, images: asImages } = await materialRuns();
-    expect(asVideo.text).toBe(asImages.text);
+    // The same prompt, and after it the line saying the frames it speaks of are the video part's.
+    expect(asVideo.text).toBe(
+      `${asImages.text}\n\n(The 64 frames are sent as one video, in order, from 0.00 s to 3.25 s: where this prompt speaks of images or frames, it means the frames of this video.)`,
+    );
     expect(asImages.images).toHaveLength(64);
     expect(asImages.video ?? null).toBeNull();
 

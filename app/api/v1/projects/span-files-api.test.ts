@@ -85,8 +85,8 @@ describe("span files through the label-set and export routes", () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-disposition")).toMatch(/attachment; filename="framejury_.*spans.*\.csv"/);
     expect(csv.text.split("\r\n").slice(1, 3)).toEqual([
-      `Sora/1.mp4,${videoId},project,hand,ann,3,9,0.125,0.4166666666666667,,`,
-      `Sora/1.mp4,${videoId},project,hand,bo,12,12,0.5,0.5416666666666666,,`,
+      `Sora/1.mp4,${videoId},project,hand,ann,label_set,3,9,0.125,0.4166666666666667,,`,
+      `Sora/1.mp4,${videoId},project,hand,bo,label_set,12,12,0.5,0.5416666666666666,,`,
     ]);
     const deleted = await deleteRoute(
       new Request("http://x", { method: "DELETE", headers: { authorization: `Bearer ${ownerKey}` } }),
