@@ -5,8 +5,10 @@
 // deploy/test/compose.test.yaml (host networking; PostgreSQL from Debian's package): web, two workers, PostgreSQL.
 // It signs in as the admin from the environment, imports a real clip with `npm run import` against the container,
 // judges it with the stub LLM, stops a worker mid-run and checks the run finishes on the other, takes everything
-// down and up again and checks the data is kept, and checks the app refuses a CHANGEME secret. It removes its
-// containers, images and volumes at the end, and prints the image size and the time from `up` to healthy.
+// down and up again and checks the data is kept, checks the app refuses a CHANGEME secret, then brings up the `s3`
+// and `extract` profiles (a MinIO stand-in, deploy/test/minio.Dockerfile) and the `demo` profile
+// (scripts/lib/container-profiles.ts). It removes its containers, images and volumes at the end, and prints the
+// image size, the build time, the time from `up` to healthy and its own duration.
 // CONTAINER_TEST_IMAGE=<tag> tests an image built before instead of building one; CONTAINER_TEST_KEEP=1 keeps
 // the images it made (docs/testing.md).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -33,6 +35,7 @@ import {
   WaitInVain,
 } from "./lib/container-test";
 import { inspectImage } from "./lib/container-image-checks";
+import { checkDemo, checkS3AndExtract, s3Settings } from "./lib/container-profiles";
 
 const WEB_PORT = 3900;
 const POSTGRES_PORT = 5499;
@@ -42,6 +45,7 @@ const id = `${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
 const tags = {
   base: process.env.CONTAINER_TEST_BASE_IMAGE ?? `framejury-ctest-base:${id}`,
   postgres: `framejury-ctest-postgres:${id}`,
+  minio: `framejury-ctest-minio:${id}`,
   app: process.env.CONTAINER_TEST_IMAGE ?? `framejury-ctest:${id}`,
 };
 const project = `fjctest${id}`;
@@ -123,6 +127,26 @@ async function buildImages(): Promise<{ buildSeconds: number | null }> {
     buildkit,
   );
   made.push(tags.postgres);
+  log(`building ${tags.minio} (a stand-in for MinIO's images: s3rver on the same base)`);
+  await runLoud(
+    DOCKER,
+    [
+      "build",
+      "--network",
+      "host",
+      "-q",
+      "--build-arg",
+      `BASE_IMAGE=${tags.base}`,
+      ...npmSecrets(),
+      "-f",
+      "deploy/test/minio.Dockerfile",
+      "-t",
+      tags.minio,
+      "deploy/test",
+    ],
+    buildkit,
+  );
+  made.push(tags.minio);
   if (process.env.CONTAINER_TEST_IMAGE) {
     log(`testing the image ${tags.app} (CONTAINER_TEST_IMAGE), not building one`);
     return { buildSeconds: null };
@@ -191,13 +215,16 @@ function startStub(): ChildProcess {
   return stub;
 }
 
+const clips = fs.existsSync(SAMPLES)
+  ? fs
+      .readdirSync(SAMPLES)
+      .filter((name) => name.endsWith(".mp4"))
+      .sort()
+      .slice(0, 3)
+      .map((name) => path.join(SAMPLES, name))
+  : [];
+
 async function importClips(api: Api, projectId: string): Promise<string[]> {
-  const clips = fs
-    .readdirSync(SAMPLES)
-    .filter((name) => name.endsWith(".mp4"))
-    .sort()
-    .slice(0, 3)
-    .map((name) => path.join(SAMPLES, name));
   check(clips.length > 0, `no .mp4 clip in ${SAMPLES}`);
   log(`importing ${clips.map((clip) => path.basename(clip)).join(", ")} with npm run import against the container`);
   await runLoud(
@@ -300,10 +327,29 @@ function spawnSyncDocker(args: string[]): { status: number | null; stdout: strin
   return { status: result.error ? 1 : result.status, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
 }
 
+const allProfiles = (args: string[]) => ["--profile", "s3", "--profile", "extract", "--profile", "demo", ...args];
+
+/** The optional profiles: `s3` and `extract` with the app's storage in MinIO's bucket, then `demo`. */
+async function checkProfiles(api: Api, clip: string): Promise<void> {
+  const s3Project = await api.call<{ id: string }>("POST", "/api/v1/projects", {
+    name: "Container test: s3 and extract",
+  });
+  log("docker-compose down, then up with the s3 and extract profiles and STORAGE_URL in their bucket");
+  compose(["down", "--timeout", "30"]);
+  const settings = s3Settings(tags.minio);
+  const s3Compose = composeFor([composeFileForHostNetwork(), "deploy/test/compose.test.yaml"], project, {
+    ...env,
+    ...settings,
+  });
+  await checkS3AndExtract(s3Compose, settings, api, s3Project.id, clip, () => waitHealthy("with the s3 profile"));
+  s3Compose(allProfiles(["down", "--timeout", "30"]));
+  await checkDemo(composeFor([composeFileForHostNetwork()], project, { ...env, COMPOSE_PROFILES: "demo" }));
+}
+
 async function cleanUp(daemon: { stop(): Promise<void> }, stub: ChildProcess | null): Promise<void> {
   stub?.kill("SIGTERM");
   try {
-    compose(["--profile", "demo", "down", "--volumes", "--remove-orphans", "--timeout", "20"]);
+    compose(allProfiles(["down", "--volumes", "--remove-orphans", "--timeout", "20"]));
   } catch (error) {
     log(`could not take the compose project down: ${String(error)}`);
   }
@@ -311,12 +357,16 @@ async function cleanUp(daemon: { stop(): Promise<void> }, stub: ChildProcess | n
     for (const tag of made.reverse()) spawnSyncDocker(["rmi", "--force", tag]);
     spawnSyncDocker(["builder", "prune", "--all", "--force"]);
     spawnSyncDocker(["image", "prune", "--force"]);
+  } else {
+    log(`kept the images ${made.join(", ")} and the build cache; a next run without debootstrap:`);
+    log(`  CONTAINER_TEST_BASE_IMAGE=${tags.base} CONTAINER_TEST_KEEP=1 npm run test:container`);
   }
   fs.rmSync(work, { recursive: true, force: true });
   await daemon.stop();
 }
 
 async function main(): Promise<void> {
+  const started = Date.now();
   const daemon = await ensureDockerDaemon();
   let stub: ChildProcess | null = null;
   const timings: string[] = [];
@@ -347,6 +397,8 @@ async function main(): Promise<void> {
     log(`after down and up: the admin signs in, ${listed.videos.length} videos and the finished run are there`);
 
     checkPlaceholderRefusal();
+    await checkProfiles(again, clips[0]!);
+    timings.push(`total: ${Math.round((Date.now() - started) / 1000)} s`);
     console.log(`\n[test:container] PASSED\n${timings.map((line) => `  ${line}`).join("\n")}\n`);
   } finally {
     await cleanUp(daemon, stub);

@@ -122,6 +122,11 @@ export function composeFor(files: string[], project: string, env: NodeJS.Process
   return compose;
 }
 
+function describeFailure(error: unknown): string {
+  const cause = error instanceof Error && error.cause ? ` (${String(error.cause)})` : "";
+  return `${String(error)}${cause}`;
+}
+
 /** The app's HTTP API with an API key, as a script of a lab would use it. */
 export class Api {
   constructor(
@@ -130,13 +135,23 @@ export class Api {
   ) {}
 
   async call<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${this.key}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
+    const request = () =>
+      fetch(`${this.base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.key}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // A kept-alive connection the server closed while idle fails a request that was never sent: once again, on a
+    // new one. Any other failure names its cause.
+    const response = await request().catch(async (error: unknown) => {
+      log(`${method} ${path} failed (${describeFailure(error)}); once more`);
+      await sleep(1000);
+      return request().catch((again: unknown) => {
+        throw new CheckFailed(`${method} ${path} failed: ${describeFailure(again)}`);
+      });
     });
     const text = await response.text();
     if (!response.ok) throw new CheckFailed(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
