@@ -50,7 +50,7 @@ const blindMark = (
 );
 
 /** Every cell is padded on both sides, so neighbouring values never run together ("49.9yes"). */
-const cell = "px-2 py-1 align-middle";
+const cell = "px-1.5 py-1 align-middle";
 
 /** A video's value of one of the run's metrics as the list shows it: a number, a named value (red when positive), or "blind". */
 export function MetricValue({
@@ -159,7 +159,8 @@ export function VideoListTable({
   );
 }
 
-/** One video's cells: thumbnail, name, prompt, model and dimensions, sample, status, key frames, metrics, reviews, spans. */
+/** One video's cells: thumbnail, name, prompt, model and dimensions, sample, status, key frames, metrics, reviews (yours
+ * marked ✓), flag, spans. */
 function VideoRowCells({
   video,
   metrics,
@@ -237,13 +238,18 @@ function VideoRowCells({
           <MetricValue metric={metric} video={video} blindMetricId={blindMetricId} />
         </td>
       ))}
-      <td className={`${cell} text-right tabular-nums`} data-testid="review-count">
+      {/* Your own review is a mark beside the count, not a column of its own: the table fits 1440 px with the spans. */}
+      <td className={`${cell} whitespace-nowrap text-right tabular-nums`} data-testid="review-count">
         {video.review.reviewers || ""}
+        {video.review.byMe ? (
+          <span className="ml-1" title="You reviewed this video" data-testid="reviewed-by-me">
+            ✓
+          </span>
+        ) : (
+          ""
+        )}
       </td>
-      <td className={`${cell} text-center`} data-testid="reviewed-by-me">
-        {video.review.byMe ? <span title="You reviewed this video">✓</span> : ""}
-      </td>
-      <td className="px-2 text-center" data-testid="disagreement">
+      <td className="px-1.5 text-center" data-testid="disagreement">
         {video.review.disagreement ? (
           <span
             className="rounded bg-amber-100 px-1 text-xs text-amber-900"

@@ -155,7 +155,7 @@ function VideosTableHead({ data: { task, sort, dir, link } }: { data: VideosPage
             : "asc";
     return (
       <th
-        className={`px-2 py-2 ${align === "right" ? "text-right" : ""}`}
+        className={`px-1.5 py-2 ${align === "right" ? "text-right" : ""}`}
         aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : "none"}
       >
         <Link
@@ -189,7 +189,6 @@ function VideosTableHead({ data: { task, sort, dir, link } }: { data: VideosPage
           ),
         )}
         {header("Reviewers", null, "right")}
-        {header("Mine", null)}
         {header("Flag", null)}
         {header("Spans", null, "right")}
       </tr>
