@@ -31,4 +31,25 @@ describe("the video filter's fields", () => {
     expect(select.value).toBe("people");
     expect(screen.getByText("Spans")).toBeTruthy();
   });
+
+  it("keep the run choice to a width the form holds, its long run names whole in its list", () => {
+    const long =
+      "Hallucination · stub-vision @ Stub LLM (simulated) · 28 Nov 2026 09:22:57 · aggregation mean-max, input mode video-frames";
+    const { container } = render(
+      <form>
+        <VideoFilterFields
+          values={{ runId: "r1" }}
+          dimensions={[]}
+          models={[]}
+          runs={[{ id: "r1", label: long }]}
+          noRunLabel="latest"
+          task={builtInCatalogue().taskOf("hallucination")}
+        />
+      </form>,
+    );
+    const select = container.querySelector('select[name="runId"]') as HTMLSelectElement;
+    expect(select.className).toContain("max-w-md");
+    expect([...select.options].map((o) => o.textContent)).toEqual(["latest", long]);
+    expect(select.value).toBe("r1");
+  });
 });

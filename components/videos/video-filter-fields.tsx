@@ -61,12 +61,17 @@ export function VideoFilterFields({
         { value: "pending_extraction", label: "pending extraction" },
         { value: "failed", label: "failed" },
       ])}
-      {choice(
-        "Run",
-        "runId",
-        runs.map((run) => ({ value: run.id, label: run.label })),
-        noRunLabel,
-      )}
+      {/* Run names say what sets each run apart, so they are long: the select keeps a width the form can hold and
+          its list shows them whole. */}
+      <FilterSelect
+        key="runId"
+        label="Run"
+        name="runId"
+        defaultValue={value("runId")}
+        empty={noRunLabel}
+        options={runs.map((run) => ({ value: run.id, label: run.label }))}
+        className="max-w-md"
+      />
       <CategoryField task={task} value={value} />
       {task.metrics.map((metric) => {
         if (metric.scale.kind === "numeric") {
