@@ -80,6 +80,7 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     await expect(page).toHaveURL(/view=details/);
     await expect(page.getByTestId("summary-reviewed")).toHaveText("10");
     // Issue 38 §5.12: in dark mode "independent only" is set in the body size and stays inside its card.
+    await expect(page.getByTestId("theme-toggle")).toHaveAttribute("data-ready", "true");
     await page.getByTestId("theme-toggle").selectOption("dark");
     await expect(page.locator("html")).toHaveClass(/\bdark\b/);
     const counted = page.getByTestId("summary-independent");

@@ -44,6 +44,7 @@ test("the API reference page lists every operation of the public OpenAPI documen
   );
   expect(withBackticks).toEqual([]);
 
+  await expect(page.getByTestId("theme-toggle")).toHaveAttribute("data-ready", "true");
   for (const theme of ["light", "dark"] as const) {
     await page.getByTestId("theme-toggle").selectOption(theme);
     await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));

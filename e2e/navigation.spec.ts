@@ -267,6 +267,7 @@ test("dark mode follows the system, a toggle overrides it, and text keeps WCAG A
     expect(await backgroundLuminance(page)).toBeGreaterThan(0.8);
 
     // The toggle overrides the system, at once and on the next page (a cookie the server reads).
+    await expect(page.getByTestId("theme-toggle")).toHaveAttribute("data-ready", "true");
     await page.getByTestId("theme-toggle").selectOption("dark");
     expect(await backgroundLuminance(page)).toBeLessThan(0.2);
     await page.reload();
