@@ -32,7 +32,14 @@ export function errorResponse(error: unknown): Response {
     return jsonError(
       400,
       "invalid_request",
-      error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; "),
+      // A union's message already names the paths inside it (lib/validation/keyed-union.ts).
+      error.issues
+        .map((i) =>
+          i.code === "invalid_union" && i.path.length === 0 && i.message !== "Invalid input"
+            ? i.message
+            : `${i.path.join(".") || "input"}: ${i.message}`,
+        )
+        .join("; "),
     );
   }
   log().error({ err: error }, "unhandled error in an API route");

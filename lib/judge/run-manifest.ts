@@ -15,6 +15,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
 import { inputModeOf, inputModeSchema } from "./input-modes";
+import { keyedUnion } from "../validation/keyed-union";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { createRunSchema } from "./endpoints.validation";
 import { MANIFEST_FORMAT_NAME } from "./run-manifest-format";
@@ -139,7 +140,7 @@ export function runRequestSchema(catalogue: TaskCatalogue) {
   return catalogue.derived("judge.runRequest", () =>
     // A run request with a `manifest` that is not one is refused (the plain request takes no `manifest`), not run as
     // the plain request beside it.
-    z.union([manifestRequestSchema, createRunSchema(catalogue)]),
+    keyedUnion("manifest", manifestRequestSchema, createRunSchema(catalogue)),
   );
 }
 

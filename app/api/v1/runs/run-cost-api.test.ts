@@ -91,6 +91,21 @@ describe("POST …/runs: dry runs, budgets and manifests", () => {
     expect(((await gone.json()) as { error: { message: string } }).error.message).toContain("no longer exists");
     expect(await runs()).toBe(before);
   });
+
+  it("names what is wrong inside the request it chose, not a bare 'Invalid input'", async () => {
+    const path = `/api/v1/projects/${projectId}/runs`;
+    const message = async (body: unknown) => {
+      const response = await startRun(post(owner, path, body), routeContext({ projectId }));
+      expect(response.status).toBe(400);
+      return ((await response.json()) as { error: { message: string } }).error.message;
+    };
+    // A budgeted ensemble without its temperature: the run request's own field is named.
+    expect(
+      await message({ pipeline: "hallucination", endpointId, budgetUsd: 1, ensemble: { kind: "samples", samples: 3 } }),
+    ).toMatch(/^ensemble\.temperature: /);
+    // A manifest that is not one: the manifest's field is named, not the plain request's.
+    expect(await message({ manifest: { format: "other", version: 1 } })).toMatch(/^manifest\.format: /);
+  });
 });
 
 describe("GET /runs/{id}/manifest", () => {
