@@ -156,7 +156,7 @@ test("an owner's new project uses the endpoint of their first project without ty
     const picker = page.getByTestId("reuse-endpoint");
     await picker
       .getByLabel("Use an endpoint from another of your projects")
-      .selectOption({ label: `Stub to reuse · stub-vision · ${stub.baseURL} · key stored · from reuse project` });
+      .selectOption({ label: `Stub to reuse · from reuse project · stub-vision · key stored · ${stub.baseURL}` });
     await picker.getByRole("button", { name: "Use this endpoint" }).click();
     const copied = page.getByTestId("endpoint-item").filter({ hasText: "Stub to reuse" });
     await expect(copied).toContainText("stored (encrypted)");

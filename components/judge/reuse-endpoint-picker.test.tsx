@@ -74,11 +74,11 @@ describe("ReuseEndpointPicker", () => {
       [
         "Demo",
         [
-          "Stub LLM (simulated) · stub-vision · http://127.0.0.1:4010/v1 · from Demo (already here)",
-          "Guesser · stub-guess · http://127.0.0.1:4010/v1 · from Demo",
+          "Stub LLM (simulated) · from Demo (already here) · stub-vision · http://127.0.0.1:4010/v1",
+          "Guesser · from Demo · stub-guess · http://127.0.0.1:4010/v1",
         ],
       ],
-      ["Lab", ["GPT · gpt-4o · https://api.openai.com/v1 · key stored · from Lab"]],
+      ["Lab", ["GPT · from Lab · gpt-4o · key stored · https://api.openai.com/v1"]],
     ]);
     expect(select.value).toBe("e2");
 
@@ -96,9 +96,15 @@ describe("ReuseEndpointPicker", () => {
     show([offered[1]!, copy]);
     const select = screen.getByLabelText<HTMLSelectElement>("Use an endpoint from another of your projects");
     expect([...select.options].map((o) => o.textContent)).toEqual([
-      "GPT · gpt-4o · https://api.openai.com/v1 · key stored · from Lab",
-      "GPT · gpt-4o · https://api.openai.com/v1 · key stored · from Thesis",
+      "GPT · from Lab · gpt-4o · key stored · https://api.openai.com/v1",
+      "GPT · from Thesis · gpt-4o · key stored · https://api.openai.com/v1",
     ]);
+    // The project comes before the long base URL a closed select cuts; the picked endpoint is written out whole.
+    expect(screen.getByTestId("reuse-endpoint-picked").textContent).toBe(
+      "GPT · from Lab · gpt-4o · key stored · https://api.openai.com/v1",
+    );
+    fireEvent.change(select, { target: { value: "e4" } });
+    expect(screen.getByTestId("reuse-endpoint-picked").textContent).toContain("from Thesis");
   });
 
   it("shows the server's refusal", async () => {

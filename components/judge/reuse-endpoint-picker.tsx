@@ -23,11 +23,12 @@ function byProject(endpoints: ReusableEndpoint[]) {
 }
 
 /**
- * One option as one string (an option holds text only). It names its project too: a closed select shows the option
- * without its group, and copies of one endpoint in several projects read the same otherwise.
+ * One option as one string (an option holds text only). What tells options apart comes first, the base URL (the
+ * longest part) last: a closed select shows the option without its group and cuts its end, and copies of one
+ * endpoint in several projects would otherwise read the same.
  */
 const optionText = (endpoint: ReusableEndpoint) =>
-  `${endpoint.name} · ${endpoint.model} · ${endpoint.baseUrl}${endpoint.hasApiKey ? " · key stored" : ""} · from ${endpoint.project.name}${endpoint.alreadyHere ? " (already here)" : ""}`;
+  `${endpoint.name} · from ${endpoint.project.name}${endpoint.alreadyHere ? " (already here)" : ""} · ${endpoint.model}${endpoint.hasApiKey ? " · key stored" : ""} · ${endpoint.baseUrl}`;
 
 /**
  * Owners pick an endpoint of another of their projects (name, model, base URL; never a key) and the server copies
@@ -50,6 +51,7 @@ export function ReuseEndpointPicker({ projectId, endpoints }: { projectId: strin
     },
   });
   if (endpoints.length === 0) return null;
+  const pickedEndpoint = endpoints.find((endpoint) => endpoint.id === picked);
   return (
     <form
       className="mb-4 flex flex-col gap-2 rounded-md border border-slate-200 p-2 text-sm"
@@ -73,6 +75,11 @@ export function ReuseEndpointPicker({ projectId, endpoints }: { projectId: strin
           ))}
         </select>
       </label>
+      {pickedEndpoint && (
+        <p className="break-all text-xs text-slate-600" data-testid="reuse-endpoint-picked">
+          {optionText(pickedEndpoint)}
+        </p>
+      )}
       <p className="text-xs text-slate-500">
         Copied on the server with its settings and key (never shown); the copy is this project&apos;s own endpoint.
       </p>
