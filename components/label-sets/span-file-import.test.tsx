@@ -55,14 +55,17 @@ describe("the span import form", () => {
     expect(tasks[0]).toBe("hallucination");
     expect(tasks.at(-1)).toBe("project");
     fireEvent.change(screen.getByTestId("span-import-task"), { target: { value: "project" } });
-    fireEvent.change(screen.getByTestId("span-import-format"), { target: { value: "label_studio_spans" } });
+    // The formats it reads, by the ids the span export writes them with.
+    const formats = [...(screen.getByTestId("span-import-format") as HTMLSelectElement).options].map((o) => o.value);
+    expect(formats).toEqual(["csv", "jsonl", "label-studio"]);
+    fireEvent.change(screen.getByTestId("span-import-format"), { target: { value: "label-studio" } });
     expect((screen.getByTestId("span-import-file") as HTMLInputElement).accept).toBe(".json");
     pick("ls.json");
     fireEvent.click(screen.getByRole("button", { name: "Dry run" }));
     await waitFor(() => expect(screen.getByTestId("span-import-plan")).toBeTruthy());
     const form = (fetch.mock.calls[0] as unknown as [string, RequestInit])[1].body as FormData;
     expect([form.get("format"), form.get("task"), form.get("dryRun"), form.get("name")]).toEqual([
-      "label_studio_spans",
+      "label-studio",
       "project",
       "true",
       "People's spans",

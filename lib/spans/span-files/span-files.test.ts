@@ -4,7 +4,7 @@ import { labelStudioSpanTasks, parseLabelStudioSpans, taskVideo } from "./label-
 import { type ExportSpan, MAX_SPAN_FILE_ROWS } from "./span-file-types";
 import { readSpanFile } from "./span-import";
 import { framesOfRowSeconds, resolveRow, videoMatcher } from "./span-resolve";
-import { parseSpanCsv, parseSpanJsonl, spansCsv } from "./span-table";
+import { parseSpanCsv, parseSpanJsonl, spansCsv, spansJsonl } from "./span-table";
 
 /** 30 fps, 90 frames. */
 const TIMES: FrameTimes = { timesS: Array.from({ length: 90 }, (_, i) => i / 30), endS: 3, variable: false };
@@ -259,5 +259,46 @@ describe("Label Studio", () => {
     ]);
     const back = parseLabelStudioSpans(JSON.stringify([task])).rows[0]!;
     expect([back.startFrame, back.endFrame, back.annotator]).toEqual([10, 20, "ann"]);
+  });
+});
+
+describe("span file formats by id", () => {
+  const refusal = (format: string, text: string, fileName: string) => {
+    try {
+      readSpanFile({ file: Buffer.from(text), fileName, format: format as never });
+      return null;
+    } catch (error) {
+      return error as { status: number; message: string };
+    }
+  };
+
+  it("reads each file under the id its export writes it with", () => {
+    const spans = [exportSpan({ annotator: "ann" }), exportSpan({ annotator: "bo", startFrame: 30, endFrame: 31 })];
+    const tasks = labelStudioSpanTasks(
+      [{ videoId: "v1", url: "u", path: "Mechanics/a.mp4", frameCount: 90, durationS: 3, timesS: TIMES.timesS }],
+      spans,
+    );
+    const files = [
+      ["csv", spansCsv(spans), "s.csv"],
+      ["jsonl", spansJsonl(spans), "s.jsonl"],
+      ["label-studio", JSON.stringify(tasks), "s.json"],
+    ] as const;
+    for (const [format, text, fileName] of files) {
+      const read = readSpanFile({ file: Buffer.from(text), fileName, format: format as never });
+      expect([format, read.problems]).toEqual([format, []]);
+      expect(read.rows.map((r) => [r.annotator, r.startFrame, r.endFrame])).toEqual([
+        ["ann", 10, 20],
+        ["bo", 30, 31],
+      ]);
+    }
+  });
+
+  it("refuses a format id it has no reader for with a 400 naming the ids it reads, never reading with another", () => {
+    const labelStudio = JSON.stringify([{ data: { video: "a.mp4" }, annotations: [] }]);
+    for (const format of ["label-studio-config", "xml", "__proto__"])
+      expect(refusal(format, labelStudio, "ls.json")).toMatchObject({
+        status: 400,
+        message: expect.stringMatching(/"csv", "jsonl", "label-studio"/),
+      });
   });
 });

@@ -112,6 +112,47 @@ describe("span files through the label-set and export routes", () => {
     expect(taskOnOther.status).toBe(400);
   });
 
+  it("imports a file under the id its export used, still takes the older ids, and refuses an unknown id naming the ids", async () => {
+    const made = await post(ownerKey, { format: "csv", name: "by csv", dryRun: "false" }, CSV);
+    expect(made.status).toBe(201);
+    expect(made.body.labelSet.format).toBe("csv");
+    const id = made.body.labelSet.id as string;
+    const files = new Map<string, string>();
+    for (const [format, fileName] of [
+      ["csv", "s.csv"],
+      ["jsonl", "s.jsonl"],
+      ["label-studio", "s.json"],
+    ] as const) {
+      const exported = await download(ownerKey, `format=${format}&labelSet=${id}`);
+      expect(exported.status).toBe(200);
+      files.set(format, exported.text);
+      const again = await post(ownerKey, { format, name: `again ${format}` }, exported.text, fileName);
+      expect([format, again.status, again.body.plan]).toMatchObject([
+        format,
+        200,
+        { format, spans: 2, problemCount: 0 },
+      ]);
+    }
+    // The ids the import took before the formats were one table: the same readers, the label set named by its format's id.
+    const older = [
+      ["spans", files.get("csv")!, "s.csv", "csv"],
+      ["spans", files.get("jsonl")!, "s.jsonl", "jsonl"],
+      ["label_studio_spans", files.get("label-studio")!, "s.json", "label-studio"],
+    ] as const;
+    for (const [alias, text, fileName, format] of older) {
+      const again = await post(ownerKey, { format: alias, name: `older ${alias}` }, text, fileName);
+      expect([alias, again.status, again.body.plan]).toMatchObject([alias, 200, { format, spans: 2, problemCount: 0 }]);
+    }
+    const unknown = await post(ownerKey, { format: "label-studio-config", name: "config" }, CSV);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/format: .*"csv"\|"jsonl"\|"label-studio"/);
+    const unknownExport = await download(ownerKey, "format=spans");
+    expect(unknownExport.status).toBe(400);
+    expect(JSON.parse(unknownExport.text).error.message).toMatch(
+      /format: .*"csv"\|"jsonl"\|"label-studio"\|"label-studio-config"/,
+    );
+  });
+
   it("exports Label Studio tasks and their config, and withholds the export from a reviewer reviewing blind", async () => {
     const made = await post(ownerKey, { format: "spans", name: "for ls", dryRun: "false" }, CSV);
     const id = made.body.labelSet.id as string;
