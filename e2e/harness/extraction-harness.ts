@@ -141,12 +141,15 @@ const harness = {
     return settle(async () => {
       const file = await load(url);
       const controller = new AbortController();
-      let abortedAt = 0;
+      let settled = false;
+      let progressAfterAbort = 0;
+      // Whether the sample had settled when the first task queued after the abort ran: "promptly" as an order,
+      // not a duration (null: never aborted).
+      const afterAbort: { settledBeforeNextTask?: Promise<boolean> } = {};
       const abort = () => {
-        if (!controller.signal.aborted) {
-          abortedAt = performance.now();
-          controller.abort();
-        }
+        if (controller.signal.aborted) return;
+        controller.abort();
+        afterAbort.settledBeforeNextTask = new Promise((resolve) => setTimeout(() => resolve(settled), 0));
       };
       if (opts.abortAfterMs === 0) abort();
       else if (opts.abortAfterMs > 0) setTimeout(abort, opts.abortAfterMs);
@@ -154,7 +157,10 @@ const harness = {
         .sample(file, timestampsS, {
           ...opts,
           signal: controller.signal,
-          onProgress: () => opts.abortAfterMs < 0 && abort(),
+          onProgress: () => {
+            if (controller.signal.aborted) progressAfterAbort++;
+            else if (opts.abortAfterMs < 0) abort();
+          },
         })
         .then(
           () => ({ code: "resolved", message: "" }),
@@ -162,8 +168,13 @@ const harness = {
             code: error instanceof ExtractionError ? error.code : "thrown",
             message: error instanceof Error ? error.message : String(error),
           }),
-        );
-      return { ...result, rejectAfterAbortMs: abortedAt ? performance.now() - abortedAt : -1 };
+        )
+        .finally(() => void (settled = true));
+      return {
+        ...result,
+        settledBeforeNextTask: (await afterAbort.settledBeforeNextTask) ?? null,
+        progressAfterAbort,
+      };
     });
   },
   /** What a <video> element shows at each currentTime, downscaled to gray like sample() does. */

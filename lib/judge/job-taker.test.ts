@@ -8,6 +8,8 @@ let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let boss: PgBoss;
 /** Every fetch any taker makes, counted by queue; and how many jobs each completion statement carried, by queue. */
 const fetches = new Map<string, number>();
+/** When each fetch began (performance.now()), per queue. */
+const fetchedAt = new Map<string, number[]>();
 const completions = new Map<string, number[]>();
 const answerDelayMs = new Map<string, number>();
 const takers: JobTaker<{ n: number }>[] = [];
@@ -23,6 +25,7 @@ beforeAll(async () => {
   const fetch = boss.fetch.bind(boss) as (name: string, options: object) => Promise<unknown>;
   (boss as unknown as { fetch: typeof fetch }).fetch = async (name, options) => {
     fetches.set(name, (fetches.get(name) ?? 0) + 1);
+    fetchedAt.set(name, [...(fetchedAt.get(name) ?? []), performance.now()]);
     const jobs = await fetch(name, options);
     // A slow answer: the jobs are claimed, and reach the taker this much later.
     await sleep(answerDelayMs.get(name) ?? 0);
@@ -195,7 +198,11 @@ describe("JobTaker", () => {
       await sleep(2000);
       const idleFetches = (fetches.get("taker-idle") ?? 0) - before;
       expect(idleFetches).toBeGreaterThanOrEqual(1);
-      expect(idleFetches).toBeLessThanOrEqual(4);
+      // About once a second: no two looks (from the last one before the two seconds) less than a second apart. A
+      // busy machine only lengthens the pauses, so this holds however slowly the test runs.
+      const looks = (fetchedAt.get("taker-idle") ?? []).slice(Math.max(0, before - 1));
+      const pauses = looks.slice(1).map((at, i) => Math.round(at - looks[i]!));
+      expect(pauses.filter((pause) => pause < 950)).toEqual([]);
       // A job sent to the empty queue without a wake is still taken, at a later look.
       let took = false;
       await takers.at(-1)!.stop(0);
