@@ -1,9 +1,11 @@
 /**
  * Span agreement per generator (the model that made each video, `video.model`): the same report over each generator's
  * videos alone, so a paper can say where a judge finds one generator's failures and misses another's. Each
- * generator's comparisons, matches and bootstrap intervals are those of spanAgreement over its videos only. Pure.
+ * generator's comparisons, matches and bootstrap intervals are those of spanAgreement over its videos only: a video's
+ * counts depend on its own spans alone, so the spans are matched once for the whole report and each generator's
+ * report sums its videos' rows of that one matching. Pure.
  */
-import { spanAgreement } from "./span-agreement";
+import { type MatchedComparisons, agreementOfMatched, matchComparisons, splitComparisons } from "./span-agreement";
 import type { SpanAgreementInput, SpanAgreementOptions, SpanAgreementResult, SpanLabelAgreement } from "./types";
 
 export interface SpanGeneratorAgreement {
@@ -20,22 +22,68 @@ export interface SpanGeneratorAgreement {
 const byName = (a: string | null, b: string | null) =>
   a === b ? 0 : a === null ? 1 : b === null ? -1 : a.localeCompare(b, "en", { numeric: true });
 
-/** The input narrowed to the given videos: their spans, coverage and frame counts. */
-function inputOf(input: SpanAgreementInput, videos: ReadonlySet<string>): SpanAgreementInput {
-  return {
-    ...input,
-    coverage: new Map(
-      [...input.coverage].map(([rater, seen]) => [rater, new Set([...seen].filter((v) => videos.has(v)))]),
-    ),
-    frameCounts: new Map([...input.frameCounts].filter(([v]) => videos.has(v))),
-    spans: input.spans.filter((s) => videos.has(s.videoId)),
-  };
+/** The generators of the videos some rater looked at, in natural order (none last), and how many videos each has. */
+function lookedVideosByGenerator(
+  input: SpanAgreementInput,
+  generatorOf: ReadonlyMap<string, string | null>,
+): Map<string | null, number> {
+  const looked = new Set<string>();
+  for (const videos of input.coverage.values()) for (const video of videos) looked.add(video);
+  const counts = new Map<string | null, number>();
+  for (const video of looked) {
+    const generator = generatorOf.get(video) ?? null;
+    counts.set(generator, (counts.get(generator) ?? 0) + 1);
+  }
+  return new Map([...counts].sort(([a], [b]) => byName(a, b)));
 }
 
 /**
- * Span agreement of each generator's videos, generators in natural order (the videos without one last). A video whose
- * generator is not known (absent from `generatorOf`) counts as naming none. `whole`, the report over every video with
- * the same options, is the one generator's when all the videos have one: it is not computed twice.
+ * The report over every video and the same over each generator's videos, generators in natural order (the videos
+ * without one last), all from one matching. A video whose generator is not known (absent from `generatorOf`) counts as
+ * naming none.
+ */
+export function spanAgreementWithGenerators(
+  input: SpanAgreementInput,
+  generatorOf: ReadonlyMap<string, string | null>,
+  options: SpanAgreementOptions = {},
+): { whole: SpanAgreementResult; byGenerator: SpanGeneratorAgreement[] } {
+  const matched = matchComparisons(input);
+  const whole = agreementOfMatched(matched, options);
+  return { whole, byGenerator: byGeneratorOf(matched, input, generatorOf, options, whole) };
+}
+
+/** Each generator's report from the matching of every video; `whole` stands for the one generator's when there is one. */
+function byGeneratorOf(
+  matched: MatchedComparisons,
+  input: SpanAgreementInput,
+  generatorOf: ReadonlyMap<string, string | null>,
+  options: SpanAgreementOptions,
+  whole: SpanAgreementResult | undefined,
+): SpanGeneratorAgreement[] {
+  const videos = lookedVideosByGenerator(input, generatorOf);
+  const generators = [...videos.keys()];
+  const report = (generator: string | null, result: SpanAgreementResult): SpanGeneratorAgreement => ({
+    generator,
+    videos: videos.get(generator)!,
+    videosLeftOut: result.videosLeftOut,
+    labels: result.labels,
+  });
+  if (generators.length === 0) return [];
+  if (generators.length === 1 && whole) return [report(generators[0]!, whole)];
+  const partOfGenerator = new Map(generators.map((g, i) => [g, i]));
+  // A video no rater looked at is in no comparison: its part is never read, any index will do.
+  const parts = splitComparisons(
+    matched,
+    (video) => partOfGenerator.get(generatorOf.get(video) ?? null) ?? 0,
+    generators.length,
+  );
+  return generators.map((generator, i) => report(generator, agreementOfMatched(parts[i]!, options)));
+}
+
+/**
+ * Span agreement of each generator's videos, generators in natural order (the videos without one last). `whole`, the
+ * report over every video with the same options, is the one generator's when all the videos have one: it is not
+ * computed twice.
  */
 export function spanAgreementByGenerator(
   input: SpanAgreementInput,
@@ -43,17 +91,5 @@ export function spanAgreementByGenerator(
   options: SpanAgreementOptions = {},
   whole?: SpanAgreementResult,
 ): SpanGeneratorAgreement[] {
-  const looked = new Set([...input.coverage.values()].flatMap((videos) => [...videos]));
-  const videosOf = new Map<string | null, Set<string>>();
-  for (const video of looked) {
-    const generator = generatorOf.get(video) ?? null;
-    let videos = videosOf.get(generator);
-    if (!videos) videosOf.set(generator, (videos = new Set()));
-    videos.add(video);
-  }
-  return [...videosOf.keys()].sort(byName).map((generator) => {
-    const videos = videosOf.get(generator)!;
-    const result = whole && videosOf.size === 1 ? whole : spanAgreement(inputOf(input, videos), options);
-    return { generator, videos: videos.size, videosLeftOut: result.videosLeftOut, labels: result.labels };
-  });
+  return byGeneratorOf(matchComparisons(input), input, generatorOf, options, whole);
 }

@@ -17,8 +17,7 @@ import { recordIdSchema } from "../../validation/ids";
 import { projectSpanLabels, spanLabelIdSchema, spanLabelsFor } from "../span-labels";
 import { GOLD_AUTHOR_ID, judgeAuthorId } from "../span-types";
 import { decodeSpanGroups, type LoadedSpan, type SpanGroup } from "./span-groups";
-import { spanAgreementByGenerator, type SpanGeneratorAgreement } from "./by-generator";
-import { spanAgreement } from "./span-agreement";
+import { spanAgreementWithGenerators, type SpanGeneratorAgreement } from "./by-generator";
 import type { SpanAgreementInput, SpanAgreementOptions, SpanAgreementResult, SpanRater, SpanRaterKind } from "./types";
 
 /** The query of the span agreement route and page: a task, optionally one judge run and one label. */
@@ -270,12 +269,6 @@ export async function projectSpanAgreement(
   options: SpanAgreementOptions = {},
 ): Promise<SpanAgreementReport> {
   const { scope, label, input, generators } = await loadSpanAgreementInput(prisma, actor, projectId, query, catalogue);
-  const whole = spanAgreement(input, options);
-  return {
-    task: scope.task,
-    runId: scope.runId,
-    label,
-    ...whole,
-    byGenerator: spanAgreementByGenerator(input, generators, options, whole),
-  };
+  const { whole, byGenerator } = spanAgreementWithGenerators(input, generators, options);
+  return { task: scope.task, runId: scope.runId, label, ...whole, byGenerator };
 }

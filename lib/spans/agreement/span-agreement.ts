@@ -201,29 +201,95 @@ function comparisonOf(plan: Plan, pair: PairRows, stats: RowStats, k: number, la
   };
 }
 
-/** Span agreement of every comparison and label, with bootstrap intervals over videos (seed 1, 1000 resamples by default). */
-export function spanAgreement(input: SpanAgreementInput, options: SpanAgreementOptions = {}): SpanAgreementResult {
-  const { iterations, confidence } = checkedBootstrapOptions(options);
-  const seed = options.seed ?? 1;
+/** One comparison's rows, matched: its plan and, per video it compares, the video's counts. */
+interface ComparisonRows {
+  plan: Plan;
+  pair: PairRows;
+}
+
+/**
+ * Every comparison's rows, matched once: the report over all the videos and the report over any part of them (a
+ * generator's videos) sum the same rows, since a video's counts depend on that video's spans alone.
+ */
+export interface MatchedComparisons {
+  /** The labels some span marks, in the input's order; the rows' width is their number × STRIDE. */
+  labels: readonly { id: string; label: string }[];
+  raters: readonly SpanRater[];
+  /** The videos with a known frame count, ids ascending: a pair's video indices point into these. */
+  videoIds: readonly string[];
+  /** Videos some compared pair both looked at whose frame count is unknown. */
+  leftOut: ReadonlySet<string>;
+  comparisons: readonly ComparisonRows[];
+}
+
+/** Matches every comparison of the input once (no bootstrap yet). */
+export function matchComparisons(input: SpanAgreementInput): MatchedComparisons {
   // Labels nobody marked have no comparison to show: left out before the rows, whose width is labels × STRIDE.
   const marked = new Set<string>();
   for (const span of input.spans) marked.add(span.label);
   input = { ...input, labels: input.labels.filter((l) => marked.has(l.id)) };
   const store = storeSpans(input);
-  const labels = input.labels.length;
+  const width = input.labels.length * STRIDE;
   const leftOut = new Set<string>();
   const pairCache = new Map<string, PairRows>();
-  const perLabel: SpanComparison[][] = input.labels.map(() => []);
-  for (const plan of plans(input.raters)) {
+  const comparisons = plans(input.raters).map((plan) => {
     const members = plan.members.map(([a, b]) => {
       const key = `${a.id}\u0000${b.id}`;
       let rows = pairCache.get(key);
       if (!rows) pairCache.set(key, (rows = pairRows(input, store, a, b, leftOut)));
       return rows;
     });
-    const pair = pooledRows(members, labels * STRIDE, store.videoIds.length);
+    return { plan, pair: pooledRows(members, width, store.videoIds.length) };
+  });
+  return { labels: input.labels, raters: input.raters, videoIds: store.videoIds, leftOut, comparisons };
+}
+
+/**
+ * The matched comparisons split into parts: `partOf(videoId)` names each video's part (0 ≤ part < parts). Each part
+ * holds every comparison's rows of its videos, in the same order, and its left-out videos: what matching that part's
+ * videos alone gives.
+ */
+export function splitComparisons(
+  matched: MatchedComparisons,
+  partOf: (videoId: string) => number,
+  parts: number,
+): MatchedComparisons[] {
+  const partOfIndex = Int32Array.from(matched.videoIds, partOf);
+  const leftOut = Array.from({ length: parts }, () => new Set<string>());
+  for (const video of matched.leftOut) leftOut[partOf(video)]!.add(video);
+  const width = matched.labels.length * STRIDE;
+  const split = matched.comparisons.map(({ plan, pair }) => {
+    const counts = new Int32Array(parts);
+    for (const v of pair.videos) counts[partOfIndex[v]!]!++;
+    const pieces = Array.from(counts, (n) => ({ videos: new Int32Array(n), rows: new Float64Array(n * width) }));
+    const filled = new Int32Array(parts);
+    for (let i = 0; i < pair.videos.length; i++) {
+      const part = partOfIndex[pair.videos[i]!]!;
+      const at = filled[part]!++;
+      pieces[part]!.videos[at] = pair.videos[i]!;
+      pieces[part]!.rows.set(pair.rows.subarray(i * width, (i + 1) * width), at * width);
+    }
+    return pieces.map((piece) => ({ plan, pair: piece }));
+  });
+  return leftOut.map((videos, part) => ({
+    ...matched,
+    leftOut: videos,
+    comparisons: split.map((pieces) => pieces[part]!),
+  }));
+}
+
+/** The report of matched comparisons: each one's statistics with bootstrap intervals over its videos. */
+export function agreementOfMatched(
+  matched: MatchedComparisons,
+  options: SpanAgreementOptions = {},
+): SpanAgreementResult {
+  const { iterations, confidence } = checkedBootstrapOptions(options);
+  const seed = options.seed ?? 1;
+  const labels = matched.labels.length;
+  const perLabel: SpanComparison[][] = matched.labels.map(() => []);
+  for (const { plan, pair } of matched.comparisons) {
     if (pair.videos.length === 0) continue;
-    const videoIds = Array.from(pair.videos, (v) => store.videoIds[v]!);
+    const videoIds = Array.from(pair.videos, (v) => matched.videoIds[v]!);
     const stats = bootstrapRows(pair.rows, videoIds, labels, plan.key, { iterations, confidence, seed });
     for (let k = 0; k < labels; k++) {
       const comparison = comparisonOf(plan, pair, stats, k, labels);
@@ -235,10 +301,16 @@ export function spanAgreement(input: SpanAgreementInput, options: SpanAgreementO
     thresholds: [...SPAN_IOU_THRESHOLDS],
     meanIouThreshold: MEAN_IOU_THRESHOLD,
     bootstrap: { iterations, confidence, seed, over: "videos" },
-    raters: [...input.raters],
-    videosLeftOut: leftOut.size,
-    labels: input.labels.flatMap((l, k) =>
+    raters: [...matched.raters],
+    videosLeftOut: matched.leftOut.size,
+    labels: matched.labels.flatMap((l, k) =>
       perLabel[k]!.length ? [{ label: l.id, name: l.label, comparisons: perLabel[k]! }] : [],
     ),
   };
+}
+
+/** Span agreement of every comparison and label, with bootstrap intervals over videos (seed 1, 1000 resamples by default). */
+export function spanAgreement(input: SpanAgreementInput, options: SpanAgreementOptions = {}): SpanAgreementResult {
+  checkedBootstrapOptions(options);
+  return agreementOfMatched(matchComparisons(input), options);
 }
