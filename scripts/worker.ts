@@ -9,7 +9,7 @@ import "../lib/tasks/modules";
 import { refuseToStartWithPlaceholderSecrets } from "../lib/config/placeholder-secrets";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
-import { plainFetch } from "../lib/judge/plain-fetch";
+import { guardedFetch } from "../lib/judge/guarded-fetch";
 import { workerJudgeDeps } from "../lib/judge/app-judge";
 import { rootLogger } from "../lib/observability/logger";
 import { checkStorage } from "../lib/storage/storage";
@@ -33,9 +33,9 @@ logger.info(`storage: ${storage}`);
 process.env.APP_SECRET = resolveAppSecret();
 const database = await resolveDatabase((line) => logger.info(line));
 process.env.DATABASE_URL = database.url;
-// Judge calls go out on undici from the worker's own thread (lib/judge/plain-fetch.ts): the SSRF check at connect
-// time, no redirects, each call holding a slot of its endpoint's limits shared through PostgreSQL.
-const judgeDeps = workerJudgeDeps({ send: plainFetch() });
+// Judge calls go out on undici from the worker's own thread, through one guarded fetch (lib/judge/guarded-fetch.ts):
+// the SSRF check at connect time, no redirects, each call holding a slot of its endpoint's limits shared through PostgreSQL.
+const judgeDeps = workerJudgeDeps({ send: guardedFetch() });
 const jobs = await startWorkerJobs({ connectionString: database.url, concurrency, judgeDeps });
 logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);
 

@@ -44,7 +44,7 @@ export function workerBatchDeps(): Omit<BatchRunnerDeps, "enqueueVideos" | "vide
  * The real engine dependencies for a worker process: one client per endpoint, endpoint limits shared
  * with every other worker through the database, and the engine's own lines (retries, a failed step's
  * stack) in the job's JSON log.
- * `send` is what the clients send with (a worker's plain path, lib/judge/plain-fetch.ts; guardedFetch unless
+ * `send` is the guardedFetch the clients share (each its own unless
  * given); `slotsFor` replaces the shared limits (a benchmark's per-process limiter).
  */
 export function workerJudgeDeps(

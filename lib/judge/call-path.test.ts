@@ -1,5 +1,5 @@
 // The judge's call path as a worker runs it: each call takes a slot from its endpoint's limiter, shared with the other
-// workers through PostgreSQL (shared-endpoint-limiter.ts), and goes out through plainFetch (plain-fetch.ts).
+// workers through PostgreSQL (shared-endpoint-limiter.ts), and goes out through guardedFetch (guarded-fetch.ts).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
@@ -9,7 +9,7 @@ import { peakInFlight } from "../testing/stub-in-flight";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { waitFor } from "../testing/worker-processes";
 import { LlmError, openAiCompatibleClient } from "./llm-client";
-import { plainFetch } from "./plain-fetch";
+import { guardedFetch } from "./guarded-fetch";
 import { SharedLimits } from "./shared-endpoint-limiter";
 
 let stub: StubServer;
@@ -33,11 +33,11 @@ async function endpoint(maxConcurrency: number) {
   return { id: created.id, maxConcurrency, requestsPerMinute: null };
 }
 
-/** One worker process's view of an endpoint: its shared limiter, and a client that sends through plainFetch. */
+/** One worker process's view of an endpoint: its shared limiter, and a client that sends through guardedFetch. */
 function worker(target: { id: string; maxConcurrency: number; requestsPerMinute: number | null }) {
   const shared = new SharedLimits(prisma, { leaseMs: 3000, rateWindowMs: 60_000 });
   limits.push(shared);
-  const llm = openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null, guardedSend: plainFetch() });
+  const llm = openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null, guardedSend: guardedFetch() });
   return { limiter: shared.limiterFor(target), llm };
 }
 

@@ -1,9 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { piecesBody } from "./guarded-fetch";
+import { guardedFetch, piecesBody } from "./guarded-fetch";
 import { LlmError, openAiCompatibleClient } from "./llm-client";
-import { plainFetch } from "./plain-fetch";
 
 const request = { model: "stub-vision", text: "hello", images: [] };
 const servers: http.Server[] = [];
@@ -44,10 +43,10 @@ const completion = JSON.stringify({
   choices: [{ index: 0, message: { role: "assistant", content: "fine" }, finish_reason: "stop" }],
 });
 
-describe("plainFetch: the connect-time guard", () => {
+describe("guardedFetch: the connect-time guard", () => {
   it("refuses a name that resolves to loopback, and a loopback address, without sending anything", async () => {
     const server = await localServer((_req, res) => res.end("{}"));
-    const refusing = plainFetch({ allowPrivate: () => false });
+    const refusing = guardedFetch({ allowPrivate: () => false });
     await expect(refusing(`http://localhost:${server.port}/v1/models`)).rejects.toThrow(
       /localhost resolves to a loopback address/,
     );
@@ -58,12 +57,18 @@ describe("plainFetch: the connect-time guard", () => {
     expect(server.received).toHaveLength(0);
   });
 
+  it("refuses a port on fetch's list of ports never called (SMTP's, X11's), without connecting", async () => {
+    const allowing = guardedFetch({ allowPrivate: () => true });
+    await expect(allowing("http://127.0.0.1:25/")).rejects.toThrow(/bad port/);
+    await expect(allowing("http://127.0.0.1:6000/")).rejects.toThrow(/bad port/);
+  });
+
   it("makes the judge's call fail as not allowed, not retryable, with nothing sent", async () => {
     const server = await localServer((_req, res) => res.end("{}"));
     const client = openAiCompatibleClient({
       baseURL: `http://localhost:${server.port}/v1`,
       apiKey: "sk-secret-key-123456",
-      guardedSend: plainFetch({ allowPrivate: () => false }),
+      guardedSend: guardedFetch({ allowPrivate: () => false }),
     });
     const error = await client.complete(request, { timeoutMs: 5000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmError);
@@ -82,7 +87,7 @@ describe("plainFetch: the connect-time guard", () => {
     const client = openAiCompatibleClient({
       baseURL: `http://127.0.0.1:${redirecting.port}/v1`,
       apiKey: "sk-secret-key-123456",
-      guardedSend: plainFetch({ allowPrivate: () => true }),
+      guardedSend: guardedFetch({ allowPrivate: () => true }),
     });
     const error = await client.complete(request, { timeoutMs: 5000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmError);
@@ -98,7 +103,7 @@ describe("plainFetch: the connect-time guard", () => {
     const client = openAiCompatibleClient({
       baseURL: `http://127.0.0.1:${port}/v1`,
       apiKey: null,
-      guardedSend: plainFetch({ allowPrivate: () => true }),
+      guardedSend: guardedFetch({ allowPrivate: () => true }),
     });
     const error = await client.complete(request, { timeoutMs: 5000 }).catch((e: unknown) => e);
     expect((error as LlmError).kind).toBe("network");
@@ -106,12 +111,12 @@ describe("plainFetch: the connect-time guard", () => {
   });
 });
 
-describe("plainFetch: bodies and answers", () => {
+describe("guardedFetch: bodies and answers", () => {
   it("sends a piecesBody's pieces as the body with their own length, and the client reads the answer", async () => {
     const server = await localServer((_req, res) =>
       res.writeHead(200, { "content-type": "application/json" }).end(completion),
     );
-    const send = plainFetch({ allowPrivate: () => true });
+    const send = guardedFetch({ allowPrivate: () => true });
     const pieces = ['{"model":"m",', '"messages":[]', "}"].map((piece) => Buffer.from(piece, "utf8"));
     const response = await send(`http://127.0.0.1:${server.port}/v1/chat/completions`, {
       method: "POST",
@@ -135,7 +140,7 @@ describe("plainFetch: bodies and answers", () => {
     let answer: http.ServerResponse | null = null;
     const server = await localServer((_req, res) => (answer = res));
     const controller = new AbortController();
-    const sent = plainFetch({ allowPrivate: () => true })(`http://127.0.0.1:${server.port}/slow`, {
+    const sent = guardedFetch({ allowPrivate: () => true })(`http://127.0.0.1:${server.port}/slow`, {
       method: "POST",
       body: "{}",
       signal: controller.signal,
@@ -166,7 +171,7 @@ describe("plainFetch: bodies and answers", () => {
     const client = openAiCompatibleClient({
       baseURL: `http://127.0.0.1:${server.port}/v1`,
       apiKey: null,
-      guardedSend: plainFetch({ allowPrivate: () => true }),
+      guardedSend: guardedFetch({ allowPrivate: () => true }),
     });
     const huge = await client.complete(request, { timeoutMs: 20_000 }).catch((e: unknown) => e);
     expect(huge).toBeInstanceOf(LlmError);

@@ -28,6 +28,7 @@ async function localServer(
 }
 
 const fetchLocal = guardedFetch({ allowPrivate: () => true });
+const fetchStreamed = guardedFetch({ allowPrivate: () => true, answers: "streamed" });
 
 describe("guardedFetch's JSON answers, read in full before they are handed on", () => {
   it("reads one as text, JSON, bytes or a clone, once each, as a fetch Response would", async () => {
@@ -47,20 +48,24 @@ describe("guardedFetch's JSON answers, read in full before they are handed on", 
     expect(new TextDecoder().decode(await copy.arrayBuffer())).toBe('{"answer":"ok ✓"}');
   });
 
-  it("hands one larger than 16 MB on as a stream before it ends, with every byte", { timeout: 30_000 }, async () => {
-    let finish = () => {};
-    const big = "x".repeat(17 * 1024 * 1024);
-    const base = await localServer((_req, _body, res) => {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.write(`{"text":"${big}`);
-      // The answer stays open until the test has its Response: read in full first, it would never come.
-      finish = () => res.end('"}');
-    });
-    const response = await fetchLocal(`${base}/v1/files`);
-    finish();
-    const parsed = (await response.json()) as { text: string };
-    expect(parsed.text.length).toBe(big.length);
-  });
+  it(
+    "hands one larger than 16 MB on as a stream before it ends, with every byte (answers: streamed)",
+    { timeout: 30_000 },
+    async () => {
+      let finish = () => {};
+      const big = "x".repeat(17 * 1024 * 1024);
+      const base = await localServer((_req, _body, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write(`{"text":"${big}`);
+        // The answer stays open until the test has its Response: read in full first, it would never come.
+        finish = () => res.end('"}');
+      });
+      const response = await fetchStreamed(`${base}/v1/files`);
+      finish();
+      const parsed = (await response.json()) as { text: string };
+      expect(parsed.text.length).toBe(big.length);
+    },
+  );
 
   it("fails the fetch when the connection closes before a JSON answer ends", async () => {
     const base = await localServer((_req, _body, res) => {
@@ -69,6 +74,7 @@ describe("guardedFetch's JSON answers, read in full before they are handed on", 
       setTimeout(() => res.socket?.destroy(), 20);
     });
     await expect(fetchLocal(`${base}/v1/chat/completions`, { method: "POST", body: "{}" })).rejects.toThrow();
+    await expect(fetchStreamed(`${base}/v1/chat/completions`, { method: "POST", body: "{}" })).rejects.toThrow();
   });
 
   it("decodes a compressed answer, and passes on every header but the encoding and length that no longer apply", async () => {
@@ -123,11 +129,11 @@ describe("guardedFetch's JSON answers, read in full before they are handed on", 
     ]);
   });
 
-  it("leaves an answer that is not JSON as a stream", async () => {
+  it("leaves an answer that is not JSON as a stream (answers: streamed)", async () => {
     const base = await localServer((_req, _body, res) =>
       res.writeHead(200, { "content-type": "application/jsonl" }).end('{"a":1}\n{"a":2}\n'),
     );
-    const response = await fetchLocal(`${base}/v1/files/f/content`);
+    const response = await fetchStreamed(`${base}/v1/files/f/content`);
     expect(await response.text()).toBe('{"a":1}\n{"a":2}\n');
   });
 });

@@ -130,15 +130,15 @@ export interface LlmClient {
 
 /**
  * A client for an OpenAI-compatible endpoint. Requests go through guardedFetch (the SSRF policy at
- * connect time, no redirects), or a worker's plain path that does the same on undici (`guardedSend`,
- * lib/judge/plain-fetch.ts), unless a test passes its own `fetch`.
+ * connect time, no redirects): its own, or one shared by a process's clients (`guardedSend`, a worker's), unless a
+ * test passes its own `fetch`.
  */
 export function openAiCompatibleClient(options: {
   baseURL: string;
   apiKey: string | null;
   /** A test's fetch, which gets plain bodies. */
   fetch?: typeof fetch;
-  /** What sends instead of guardedFetch (a worker's plainFetch): it takes piecesBody bodies as guardedFetch does. */
+  /** The guardedFetch to send through instead of a client's own (one a worker shares among its clients). */
   guardedSend?: typeof fetch;
   apiVersion?: string | null;
 }): LlmClient {

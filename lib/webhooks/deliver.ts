@@ -188,7 +188,7 @@ function retryDelay(deps: DeliveryDeps, attempts: number): number {
 }
 
 let sharedFetch: typeof fetch | null = null;
-const defaultFetch = () => (sharedFetch ??= guardedFetch());
+const defaultFetch = () => (sharedFetch ??= guardedFetch({ answers: "streamed" }));
 
 /**
  * A worker's webhooks: attempts taken from the queue as they fall due (up to 20 at a time), and the fan-out of the

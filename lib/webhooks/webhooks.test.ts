@@ -221,11 +221,14 @@ describe("webhooks", () => {
   });
 
   it("logs a receiver that does not answer as a failed attempt with the reason", async () => {
+    // A port that was just free (port 9, on fetch's list of ports never called, would be refused before connecting).
+    const closed = await receiver();
+    await closed.close();
     const hook = await createWebhook(
       prisma,
       owner,
       project.projectId,
-      hookInput("http://127.0.0.1:9/closed", ["run.finished"]),
+      hookInput(closed.url.replace("/hook", "/closed"), ["run.finished"]),
     );
     await pingWebhook(prisma, owner, hook.id);
     await deliverDue({ prisma });
@@ -233,6 +236,33 @@ describe("webhooks", () => {
     expect(logged).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null });
     expect(logged!.lastResponse).toMatch(/ECONNREFUSED/);
     await deleteWebhook(prisma, owner, hook.id);
+  });
+
+  it("refuses at connect time a delivery to a name that resolves to a private address, with nothing sent", async () => {
+    const target = await receiver();
+    try {
+      // Saved while private addresses were allowed; the delivery goes out after they no longer are.
+      const hook = await createWebhook(
+        prisma,
+        owner,
+        project.projectId,
+        hookInput(target.url.replace("127.0.0.1", "localhost"), ["run.finished"]),
+      );
+      await pingWebhook(prisma, owner, hook.id);
+      delete process.env.ALLOW_PRIVATE_ENDPOINTS;
+      try {
+        await deliverDue({ prisma });
+      } finally {
+        process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
+      }
+      const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+      expect(logged).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null });
+      expect(logged!.lastResponse).toMatch(/localhost resolves to a loopback address/);
+      expect(target.received).toHaveLength(0);
+      await deleteWebhook(prisma, owner, hook.id);
+    } finally {
+      await target.close();
+    }
   });
 
   it("emits queue.finished exactly once when two reviewers finish the last two items at once", async () => {

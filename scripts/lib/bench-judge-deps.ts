@@ -1,16 +1,16 @@
 import { workerJudgeDeps } from "../../lib/judge/app-judge";
 import { EndpointLimiter } from "../../lib/judge/endpoint-limiter";
-import { plainFetch } from "../../lib/judge/plain-fetch";
+import { guardedFetch } from "../../lib/judge/guarded-fetch";
 import type { JudgeDeps } from "../../lib/judge/engine/judge-video";
 
 /**
- * The engine's dependencies as `npm run worker` has them (calls on undici, lib/judge/plain-fetch.ts), with each endpoint's
+ * The engine's dependencies as `npm run worker` has them (calls on undici, lib/judge/guarded-fetch.ts), with each endpoint's
  * limits shared through PostgreSQL or, for a benchmark's `--limiter process`, kept in this process.
  */
 export function benchJudgeDeps(limiter: "shared" | "process"): JudgeDeps {
   const processLimiters = new Map<string, EndpointLimiter>();
   return workerJudgeDeps({
-    send: plainFetch(),
+    send: guardedFetch(),
     slotsFor:
       limiter === "process"
         ? (e) => {

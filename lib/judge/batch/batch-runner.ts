@@ -41,7 +41,7 @@ export function openAiBatchApi(endpoint: EndpointConfig): BatchApi {
     baseURL: endpoint.baseUrl,
     apiKey: endpoint.apiKey ?? "not-needed",
     maxRetries: 2,
-    fetch: guardedFetch(),
+    fetch: guardedFetch({ answers: "streamed" }),
   });
 }
 

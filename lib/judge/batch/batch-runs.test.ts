@@ -3,7 +3,9 @@
  * and the run's batch checks are driven in this process, the way a worker runs them (the restart test in
  * batch-restart.test.ts uses real worker processes).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
@@ -12,6 +14,8 @@ import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { getStorage } from "@/lib/storage/storage";
 import { createEndpoint, endpointConfigForRun } from "../endpoints";
+import type { EndpointConfig } from "../engine/judge-deps";
+import { EndpointNotAllowedError } from "../endpoint-url-policy";
 import { createRunSchema } from "../endpoints.validation";
 import { judgeVideo } from "../engine/judge-video";
 
@@ -109,6 +113,44 @@ async function scoresOf(runId: string) {
 }
 
 const lineKey = (line: { text: string; images: string[] }) => `${line.text}\n${line.images.join(",")}`;
+
+describe("the Batch API client", () => {
+  it("refuses at connect time a base URL whose name resolves to a private address, with nothing sent", async () => {
+    let received = 0;
+    const server = http.createServer((_req, res) => {
+      received++;
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    vi.stubEnv("ALLOW_PRIVATE_ENDPOINTS", "");
+    try {
+      const config: EndpointConfig = {
+        id: "e",
+        baseUrl: `http://localhost:${(server.address() as AddressInfo).port}/v1`,
+        model: "m",
+        apiKey: null,
+        imageDetail: "low",
+        temperature: 0,
+        maxConcurrency: 1,
+        requestsPerMinute: null,
+        timeoutSeconds: 5,
+        structuredOutput: false,
+        pricePer1kInput: null,
+        pricePer1kOutput: null,
+        supportsBatchApi: true,
+      };
+      const error = await openAiBatchApi(config)
+        .batches.retrieve("batch_1")
+        .catch((e: unknown) => e);
+      expect((error as { cause?: unknown }).cause).toBeInstanceOf(EndpointNotAllowedError);
+      expect(String((error as { cause: Error }).cause.message)).toMatch(/localhost resolves to a loopback address/);
+      expect(received).toBe(0);
+    } finally {
+      vi.unstubAllEnvs();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
 
 describe("batch-mode runs against the stub's Batch API", () => {
   it(
