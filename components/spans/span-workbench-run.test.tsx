@@ -82,9 +82,9 @@ function stubApi() {
   );
 }
 
-function renderEditor(runId: string) {
+function renderEditor(runId: string | null, runPending = false) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
+  const editor = (shown: string | null, pending: boolean) => (
     <QueryClientProvider client={client}>
       <SpanWorkbench
         videoId="v1"
@@ -93,10 +93,13 @@ function renderEditor(runId: string) {
         labels={labels}
         currentUserId="u1"
         readOnly
-        runId={runId}
+        runId={shown}
+        runPending={pending}
       />
-    </QueryClientProvider>,
+    </QueryClientProvider>
   );
+  const { rerender } = render(editor(runId, runPending));
+  return { show: (shown: string) => rerender(editor(shown, false)) };
 }
 
 beforeEach(stubApi);
@@ -149,5 +152,18 @@ describe("the timeline beside the shown run", () => {
     await waitFor(() => expect(screen.getByTestId("span-r2-s8")).toBeTruthy());
     expect(screen.queryByTestId("span-r1-s8")).toBeNull();
     expect(screen.queryByTestId("span-track-judge-d9")).toBeNull();
+  });
+
+  it("asks for no spans while the host is still learning which run it shows, so no other run's spans flash", async () => {
+    const editor = renderEditor(null, true);
+    const fetched = vi.mocked(fetch);
+    await waitFor(() => expect(fetched.mock.calls.some(([url]) => String(url).endsWith("/frame-times"))).toBe(true));
+    expect(fetched.mock.calls.some(([url]) => String(url).includes("/spans?"))).toBe(false);
+    expect(screen.queryByTestId("span-r2-s8")).toBeNull();
+    editor.show("r1");
+    await waitFor(() => expect(screen.getByTestId("span-r1-s8")).toBeTruthy());
+    expect(screen.queryByTestId("span-r2-s8")).toBeNull();
+    const spanUrls = fetched.mock.calls.map(([url]) => String(url)).filter((url) => url.includes("/spans?"));
+    expect(spanUrls.every((url) => url.includes("runId=r1"))).toBe(true);
   });
 });

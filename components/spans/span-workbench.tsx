@@ -18,6 +18,8 @@
  * - `markLabels?`: the label ids `t` cycles and new spans take (a queue's asked labels); default: every label.
  * - `runId?`: the judge run the host shows: only its judge spans are drawn (a lane per label) and the key-frame ticks
  *   are the frames it judged (its frame set); without it, every run's judge spans and the video's latest frame set.
+ * - `runPending?`: the host has yet to learn which run it shows (its scores are loading): the spans wait, so every
+ *   run's judge spans never flash before the shown run's.
  * The keys are TIMELINE_KEYS; a host with its own help overlay lists them from there.
  */
 import { useQuery } from "@tanstack/react-query";
@@ -83,6 +85,7 @@ export interface SpanWorkbenchProps {
   videoRef?: RefObject<HTMLVideoElement | null>;
   markLabels?: readonly string[];
   runId?: string | null;
+  runPending?: boolean;
 }
 
 /** The caller's own spans, of any item (those of another item are kept, and saved, but not drawn). */
@@ -338,7 +341,7 @@ function useMarkableLabels(labels: readonly SpanLabel[], asked: readonly string[
  * The video's frame times (read once), its spans of the task (with when the list was asked for; beside `runId`, only
  * that run's judge spans) and frame sets.
  */
-function useEditorData(videoId: string, task: string, runId: string | null | undefined) {
+function useEditorData(videoId: string, task: string, runId: string | null | undefined, runPending: boolean) {
   const times = useQuery({
     queryKey: ["span-editor", "frame-times", videoId],
     queryFn: () => fetchFrameTimes(videoId),
@@ -350,6 +353,7 @@ function useEditorData(videoId: string, task: string, runId: string | null | und
       const listedAt = Date.now();
       return { ...(await fetchSpans(videoId, task, runId)), listedAt };
     },
+    enabled: !runPending,
   });
   const video = useQuery({
     queryKey: ["span-editor", "frame-sets", videoId],
@@ -368,7 +372,7 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
     return declared ? taskSpanLabels(declared) : [];
   }, [props.labels, catalogue, task]);
   const markable = useMarkableLabels(labels, props.markLabels);
-  const { times, spans, video } = useEditorData(videoId, task, props.runId);
+  const { times, spans, video } = useEditorData(videoId, task, props.runId, props.runPending ?? false);
   const [state, dispatch] = useReducer(timelineReducer, initialTimelineState);
   const [playhead] = useState(createPlayhead);
   const ownVideoRef = useRef<HTMLVideoElement | null>(null);

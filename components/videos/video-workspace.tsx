@@ -111,7 +111,12 @@ export function VideoWorkspace({
         highlightLabel={focused?.label ?? null}
         fps={fps}
         uniform={frameSet?.mode === undefined ? undefined : frameSet.mode === "uniform"}
-        spans={spanEditorOf(projectId, task, run?.id ?? runId, { projectSpanLabels, currentUserId, canReview })}
+        spans={spanEditorOf(projectId, task, run?.id ?? runId, {
+          projectSpanLabels,
+          currentUserId,
+          canReview,
+          runPending: !runId && scores.isPending,
+        })}
       />
       <div className="flex min-w-0 flex-col gap-5">
         {top}
@@ -130,30 +135,10 @@ export function VideoWorkspace({
             ) : null
           }
         >
-          {scores.isPending ? (
-            <p className="text-sm text-slate-500">Loading judge scores…</p>
-          ) : scores.error ? (
-            <p role="alert" className="text-sm text-red-700">
-              {scores.error.message}
-            </p>
-          ) : data?.blind ? (
-            <BlindNotice />
-          ) : !data || !run ? (
-            <p className="text-sm text-slate-500">No judge run has scored this video yet.</p>
-          ) : (
-            <RunScores
-              data={data}
-              run={run}
-              task={task}
-              judgments={judgments}
-              metricValues={metricValues}
-              videoId={videoId}
-              currentUserId={currentUserId}
-              canReview={canReview}
-              focus={focus}
-              onFocus={onFocus}
-            />
-          )}
+          <JudgeScoresBody
+            scores={scores}
+            rest={{ task, judgments, metricValues, videoId, currentUserId, canReview, focus, onFocus }}
+          />
         </Card>
 
         {/* A blind reviewer's outputs come back redacted: the blind notice above says why, and no empty answers show. */}
@@ -168,16 +153,38 @@ export function VideoWorkspace({
 
 type SpanEditorProps = NonNullable<Parameters<typeof WorkspacePlayer>[0]["spans"]>;
 
+/** What the Judge scores card says: loading, the error, the blind notice, no run yet, or the shown run's scores. */
+function JudgeScoresBody({
+  scores,
+  rest,
+}: {
+  scores: ReturnType<typeof useVideoScores>["scores"];
+  rest: Omit<Parameters<typeof RunScores>[0], "data" | "run">;
+}) {
+  const data = scores.data;
+  const run = data?.run ?? null;
+  if (scores.isPending) return <p className="text-sm text-slate-500">Loading judge scores…</p>;
+  if (scores.error)
+    return (
+      <p role="alert" className="text-sm text-red-700">
+        {scores.error.message}
+      </p>
+    );
+  if (data?.blind) return <BlindNotice />;
+  if (!data || !run) return <p className="text-sm text-slate-500">No judge run has scored this video yet.</p>;
+  return <RunScores data={data} run={run} {...rest} />;
+}
+
 /**
  * The span editor's part (none without a project): spans are marked under the shown run's task when it has span
  * labels, else under the project's own list; its judge spans and key frames are those of the run in Judge scores
- * (the latest until one is picked).
+ * (the latest until one is picked; until the scores say which that is, the spans wait).
  */
 function spanEditorOf(
   projectId: string | undefined,
   task: TaskDeclaration | null,
   shownRunId: string | null,
-  rest: Pick<SpanEditorProps, "projectSpanLabels" | "currentUserId" | "canReview">,
+  rest: Pick<SpanEditorProps, "projectSpanLabels" | "currentUserId" | "canReview" | "runPending">,
 ): SpanEditorProps | null {
   if (!projectId) return null;
   const spanTask = task && taskSpanLabels(task).length > 0 ? task.id : PROJECT_SPAN_TASK;
@@ -214,6 +221,7 @@ function WorkspacePlayer({
     currentUserId: string;
     canReview: boolean;
     runId: string | null;
+    runPending: boolean;
   } | null;
 }) {
   return (
@@ -244,6 +252,7 @@ function WorkspacePlayer({
               keyScope="page"
               videoRef={player}
               runId={spans.runId}
+              runPending={spans.runPending}
             />
           ) : undefined
         }

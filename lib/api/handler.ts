@@ -7,7 +7,8 @@ import { log } from "../observability/logger";
 import { hasNulByte, NUL_BYTE_MESSAGE, rejectNulBytes } from "../validation/nul-bytes";
 import { assertSessionRequestAllowed } from "./session-request-guard";
 import { JSON_BODY_LIMIT, readBoundedText } from "./request-body";
-import { builtInCatalogue, type TaskCatalogue } from "../task-modules/task-catalogue";
+import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { appContext } from "../app-context/app-context";
 import { searchParamsObject } from "../videos/video-filter";
 import {
   type ApiAccess,
@@ -63,7 +64,8 @@ function described(handler: RouteHandler, api: RouteDescription, access: ApiAcce
  * the route reads is the one content type such a request may send), turns errors into JSON, refuses a NUL byte
  * in a path segment (404: no id holds one) or a query parameter (400) before any query sees it, and logs and
  * measures the request with its request id (lib/observability/http.ts). withActor, withProject and withProjectOf
- * build on it, each reading the route's input (readRouteInput) once the caller may call it.
+ * build on it, each reading the route's input (readRouteInput) once the caller may call it. It builds the application
+ * context first (lib/app-context/app-context.ts): a route bundle's copy of lib/ reads the catalogues it provides.
  */
 export function authenticatedRoute(
   api: RouteDescription,
@@ -71,6 +73,7 @@ export function authenticatedRoute(
 ) {
   const route = observed(async (request: Request, context: RouteContext): Promise<Response> => {
     try {
+      appContext();
       const { actor, via } = await actorFromRequest(request.headers);
       if (!actor) throw new UnauthorizedError();
       logRequestActor({ userId: actor.userId, via });
@@ -121,7 +124,7 @@ export function withActor<D extends RouteDescription>(
   handler: (request: Request, actor: Actor, params: PathParams, input: RouteInput<D>) => Promise<Response>,
 ) {
   return authenticatedRoute(api, async (request, actor, params) =>
-    handler(request, actor, params, await readRouteInput(request, api, builtInCatalogue())),
+    handler(request, actor, params, await readRouteInput(request, api, appContext().catalogue)),
   );
 }
 
@@ -135,6 +138,7 @@ export function withoutActor(
 ) {
   const route = observed(async (request: Request, context: RouteContext | undefined): Promise<Response> => {
     try {
+      appContext();
       rejectNulBytesInUrl(request, (await context?.params) ?? {});
       return await handler(request);
     } catch (error) {

@@ -6,8 +6,7 @@ import type { Project, ProjectRole } from "../generated/prisma/client";
 import { projectIdSchema } from "../projects/projects.validation";
 import { authenticatedRoute, type PathParams, readRouteInput } from "./handler";
 import type { RouteDescription, RouteInput } from "./openapi/route-spec";
-import { catalogFor } from "../rubrics/project-catalogue";
-import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { catalogFor, type TaskCatalogue } from "../task-modules/task-catalogue";
 
 /**
  * What a project-scoped route handler gets once the caller may do the route's action in the project, with the query

@@ -8,7 +8,7 @@ import { someNamed } from "../format/some-named";
 import type { CreateRunInput } from "./endpoints.validation";
 import type { FrameRequirement, PipelineDefinition } from "./engine/pipeline";
 import { redactVideoScoresFor } from "../visibility/judge-visibility";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import { publicStepError } from "./call-inspector";
 import { resolveRunPromptVersions } from "../prompt-versions/prompt-versions";
 import { createEnsembleRun, ensembleFamily } from "../ensembles/ensemble-runs";

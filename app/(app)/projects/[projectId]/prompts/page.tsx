@@ -9,8 +9,6 @@ import { prisma } from "@/lib/db/prisma";
 import { pipelineIds } from "@/lib/judge/endpoints.validation";
 import { lineDiff } from "@/lib/prompt-versions/line-diff";
 import { pipelinePromptVersions } from "@/lib/prompt-versions/prompt-versions";
-// Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
-import "@/lib/tasks/modules";
 
 type Search = { pipeline?: string; template?: string };
 

@@ -22,8 +22,6 @@ import { videoEditHistory } from "@/lib/videos/video-edits";
 import { searchParamsObject, videoListQuerySchema } from "@/lib/videos/video-filter";
 import { videoNeighbours } from "@/lib/videos/video-neighbours";
 import { readProjectSpanLabels } from "@/lib/spans/project-span-labels";
-// Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
-import "@/lib/tasks/modules";
 
 export default async function VideoPage({
   params,

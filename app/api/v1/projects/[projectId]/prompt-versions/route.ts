@@ -3,8 +3,6 @@ import { prisma } from "@/lib/db/prisma";
 import { pipelineQuerySchema } from "@/lib/judge/endpoints.validation";
 import { pipelinePromptVersions, savePromptVersion } from "@/lib/prompt-versions/prompt-versions";
 import { savePromptVersionSchema } from "@/lib/prompt-versions/prompt-versions.validation";
-// Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
-import "@/lib/tasks/modules";
 import { ok, created } from "@/lib/api/openapi/route-builders";
 
 /** `?pipeline=<pipeline id>` (one of the registry's): each template the pipeline renders, its shipped text and hash, and the project's versions of it. */

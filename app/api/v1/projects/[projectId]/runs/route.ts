@@ -3,8 +3,6 @@ import { prisma } from "@/lib/db/prisma";
 import { appJudgeQueue } from "@/lib/judge/app-judge";
 import { listRuns } from "@/lib/judge/runs";
 import { runRequestSchema, startRunRequest } from "@/lib/judge/run-manifest";
-// Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
-import "@/lib/tasks/modules";
 import { ok, created } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProject(

@@ -5,8 +5,6 @@ import { prisma } from "@/lib/db/prisma";
 import { pipelineParamSchema } from "@/lib/judge/endpoints.validation";
 import type { TaskCatalogue } from "@/lib/task-modules/task-catalogue";
 import { setPipelineDefaults } from "@/lib/judge/pipeline-defaults";
-// Installs the task modules in this bundle's copy of the core too (instrumentation.ts installs them for the server).
-import "@/lib/tasks/modules";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** What the document shows of the body: the settings schema of each pipeline that has one (the path names which). */
