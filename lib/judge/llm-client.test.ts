@@ -2,8 +2,9 @@ import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { EndpointLimiter, headStartCalls } from "./endpoint-limiter";
+import { nextMove } from "./engine/recovery";
 import {
-  callWithRetries,
+  attemptError,
   chatCompletionBody,
   chatResultOf,
   chatCompletionPieces,
@@ -28,15 +29,19 @@ const request = {
   images: [{ url: "data:image/jpeg;base64,/9j/", detail: "low" as const }],
 };
 
-function retrying(delays: number[]) {
+/** Sends as the recovery loop does: after each failed attempt, nextMove says whether and after how long it goes again. */
+async function retrying(delays: number[]) {
   const client = openAiCompatibleClient({ baseURL: stub.baseURL, apiKey: null });
-  return callWithRetries(() => client.complete(request, { timeoutMs: 500 }), {
-    sleep: async (ms) => {
-      delays.push(ms);
-    },
-    random: () => 0.5,
-    policy: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 },
-  });
+  const retry = { random: () => 0.5, policy: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 } };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.complete(request, { timeoutMs: 500 });
+    } catch (error) {
+      const move = nextMove([], { retry }, { error: attemptError(error), attempt });
+      if (move.next === "fail") throw move.error;
+      delays.push(move.delayMs);
+    }
+  }
 }
 
 describe("LLM client over real HTTP", () => {

@@ -121,8 +121,8 @@ export class LlmError extends Error {
 }
 
 /**
- * The judge engine's view of an LLM: one attempt per call; the engine's recovery loop sends a failed attempt again
- * (retryDelayMs).
+ * The judge engine's view of an LLM: one attempt per call; the engine's recovery loop decides whether a failed
+ * attempt is sent again (engine/recovery.ts nextMove).
  */
 export interface LlmClient {
   complete(request: ChatRequest, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ChatResult>;
@@ -635,6 +635,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isFinite(date) ? Math.max(0, date - now) : null;
 }
 
+/** How failed attempts are sent again; the decision itself is the recovery loop's (engine/recovery.ts nextMove). */
 export interface RetryPolicy {
   maxAttempts: number;
   baseDelayMs: number;
@@ -654,46 +655,4 @@ export function attemptError(error: unknown): LlmError {
     ),
     { cause: error },
   );
-}
-
-/**
- * How long to wait before sending a request again after its attempt number `attempt` failed with `error`: exponential
- * backoff with full jitter, and at least as long as `retry-after` says; null when it is not sent again (the error is
- * not retryable, the attempts ran out, or the call was aborted).
- */
-export function retryDelayMs(
-  error: LlmError,
-  attempt: number,
-  options: { policy?: RetryPolicy; random?: () => number; aborted?: boolean } = {},
-): number | null {
-  const policy = options.policy ?? DEFAULT_RETRY_POLICY;
-  if (!error.retryable || attempt >= policy.maxAttempts || options.aborted) return null;
-  const backoff =
-    Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * (options.random ?? Math.random)();
-  return Math.max(backoff, error.retryAfterMs ?? 0);
-}
-
-/** Calls `attempt` until it succeeds, a non-retryable error occurs, or attempts run out (waits: retryDelayMs). */
-export async function callWithRetries<T>(
-  attempt: (attemptNumber: number) => Promise<T>,
-  options: {
-    policy?: RetryPolicy;
-    sleep?: (ms: number) => Promise<void>;
-    random?: () => number;
-    onRetry?: (error: LlmError, delayMs: number) => void;
-    signal?: AbortSignal;
-  },
-): Promise<T> {
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt(n);
-    } catch (error) {
-      const llmError = attemptError(error);
-      const delay = retryDelayMs(llmError, n, { ...options, aborted: options.signal?.aborted });
-      if (delay === null) throw llmError;
-      options.onRetry?.(llmError, delay);
-      await sleep(delay);
-    }
-  }
 }

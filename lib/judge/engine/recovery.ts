@@ -5,7 +5,7 @@
  * that fails its schema gets one repair request carrying the validation error; otherwise the step ends, done or
  * parse_failed, or fails.
  */
-import { LlmError, retryDelayMs, type ChatRequest, type ChatResult, type RetryPolicy } from "../llm-client";
+import { DEFAULT_RETRY_POLICY, LlmError, type ChatRequest, type ChatResult, type RetryPolicy } from "../llm-client";
 import { parseStructuredOutput, type StructuredOutput } from "../parse-llm-output";
 import { expectedScore } from "../expected-score";
 import { targetIdOfCategory, type TaskDeclaration } from "../../task-modules/task-declaration";
@@ -55,7 +55,7 @@ export interface RecoveryPlan {
   built: BuiltRequest;
   endpoint: Pick<EndpointConfig, "model" | "maxTokens">;
   task: TaskDeclaration;
-  /** How failed attempts are sent again (llm-client's retryDelayMs): the policy, and the jitter's source. */
+  /** How failed attempts are sent again: the policy, and the jitter's source. */
   retry?: { policy?: RetryPolicy; random?: () => number };
 }
 
@@ -135,16 +135,39 @@ export async function recover(
 
 /**
  * The one place that decides, from the answers so far (and the failed attempt of the request in flight, if one
- * failed), whether a step sends a request again, asks another, ends or fails.
+ * failed), whether a step sends a request again, asks another, ends or fails. A failed attempt's move reads only the
+ * plan's retry settings.
  */
 export function nextMove(asked: readonly Asked[], plan: RecoveryPlan): AnswerMove;
-export function nextMove(asked: readonly Asked[], plan: RecoveryPlan, failed: FailedAttempt): AttemptMove;
-export function nextMove(asked: readonly Asked[], plan: RecoveryPlan, failed?: FailedAttempt): Move {
-  if (failed) {
-    // Sent again after a backoff (at least what retry-after says) while attempts are left and a retry may mend it.
-    const delayMs = retryDelayMs(failed.error, failed.attempt, plan.retry);
-    return delayMs === null ? { next: "fail", error: failed.error } : { next: "resend", delayMs };
-  }
+export function nextMove(
+  asked: readonly Asked[],
+  plan: Pick<RecoveryPlan, "retry">,
+  failed: FailedAttempt,
+): AttemptMove;
+export function nextMove(
+  asked: readonly Asked[],
+  plan: RecoveryPlan | Pick<RecoveryPlan, "retry">,
+  failed?: FailedAttempt,
+): Move {
+  if (failed) return attemptMove(failed, plan.retry);
+  return answerMove(asked, plan as RecoveryPlan);
+}
+
+/**
+ * A failed attempt is sent again while attempts are left and a retry may mend it (a 429, a 5xx, a timeout, a broken
+ * connection, an unreadable answer), after exponential backoff with full jitter and at least as long as
+ * `retry-after` says; otherwise the step fails with the error as it is.
+ */
+function attemptMove(failed: FailedAttempt, retry: RecoveryPlan["retry"]): AttemptMove {
+  const policy = retry?.policy ?? DEFAULT_RETRY_POLICY;
+  const { error, attempt } = failed;
+  if (!error.retryable || attempt >= policy.maxAttempts) return { next: "fail", error };
+  const backoff =
+    Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * (retry?.random ?? Math.random)();
+  return { next: "resend", delayMs: Math.max(backoff, error.retryAfterMs ?? 0) };
+}
+
+function answerMove(asked: readonly Asked[], plan: RecoveryPlan): AnswerMove {
   const { step, input, built, endpoint } = plan;
   const first = asked[0]!;
   const last = asked[asked.length - 1]!;
