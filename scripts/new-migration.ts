@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { databaseUrl, dropDatabase, ensureDatabase } from "../lib/db/embedded-postgres";
-import { stripSqlLineComments } from "../lib/db/strip-sql-comments";
+import { stripSqlLineComments } from "./lib/strip-sql-comments";
 import { resolveDatabase } from "../lib/db/resolve-database";
 
 const { values } = parseArgs({ options: { name: { type: "string" } } });

@@ -1,6 +1,7 @@
 // Browser entry of the extraction test/benchmark harness (bundled by esbuild, see harness-server.ts).
 // Exposes window.harness so Playwright can drive lib/browser-extraction without the Next.js app.
-import { ExtractionError, FrameExtractor, type DecoderName } from "../../lib/browser-extraction";
+import { FrameExtractor } from "../../lib/browser-extraction/frame-extractor";
+import { ExtractionError, type DecoderName } from "../../lib/browser-extraction/types";
 
 export interface HarnessFrame {
   timestampS: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agreementReport } from "./report/agreement-report";
-import { binarise } from "./report/binarise";
+import { binarise } from "../../testkit/agreement/binarise";
 import { binaryMetrics } from "./report/confusion";
 import { nativeBlock } from "./report/native-block";
 import { mulberry32 } from "../stats/bootstrap";

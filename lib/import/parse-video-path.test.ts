@@ -7,7 +7,7 @@ import {
   type ParseVideoPathOptions,
 } from "./parse-video-path";
 import { buildPromptIndex, parsePromptList } from "./prompt-lists";
-import { readVbenchFile, readVbenchInfo } from "./test-support";
+import { readVbenchFile, readVbenchInfo } from "../../testkit/import/vbench-prompt-files";
 
 function parsed(relativePath: string, options?: ParseVideoPathOptions): ParsedVideoPath {
   const result = parseVideoPath(relativePath, options);

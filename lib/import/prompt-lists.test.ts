@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildPromptIndex, mergePromptIndexes, parsePromptList, type PromptEntry } from "./prompt-lists";
-import { readVbenchFile, readVbenchInfo, vbenchDimensionFileNames } from "./test-support";
+import { readVbenchFile, readVbenchInfo, vbenchDimensionFileNames } from "../../testkit/import/vbench-prompt-files";
 
 function entriesOf(fileName: string, content: string): PromptEntry[] {
   const parsed = parsePromptList(fileName, content);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { vbenchDimensionFileNames } from "./test-support";
+import { vbenchDimensionFileNames } from "../../testkit/import/vbench-prompt-files";
 import { canonicalDimension, matchDimension, samplesPerPrompt, VBENCH_DIMENSIONS } from "./vbench-dimensions";
 
 describe("VBENCH_DIMENSIONS", () => {

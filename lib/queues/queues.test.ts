@@ -13,7 +13,6 @@ import { createQueue } from "./create-queue";
 import { setQueueGuidelines } from "./set-queue-guidelines";
 import { getQueue } from "./get-queue";
 import { getQueueItem } from "./get-queue-item";
-import { getQueueProgress } from "./get-queue-progress";
 import { listQueues } from "./list-queues";
 import { nextItem } from "./next-item";
 import { previewQueue } from "./preview-queue";
@@ -21,6 +20,11 @@ import { releaseClaim } from "./release-claim";
 import { submitItem } from "./submit-item";
 import { createRunVideo } from "../testing/run-video-fixture";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
+
+/** A queue's progress as the queue page gets it (the queue read, with its access check). */
+async function getQueueProgress(db: typeof prisma, actor: Actor, queueId: string) {
+  return (await getQueue(db, actor, queueId)).progress;
+}
 
 let owner: Actor;
 let viewer: Actor;

@@ -10,7 +10,7 @@ import { kendallTauB, pearson, spearman } from "./correlation";
 import { meanAbsoluteError } from "./error-metrics";
 import { StatsInputError } from "./input-error";
 import { krippendorffAlpha } from "./krippendorff-alpha";
-import { KRIPPENDORFF_2011 } from "./published-examples";
+import { KRIPPENDORFF_2011 } from "../../testkit/stats/published-examples";
 import { buildRatingTable } from "./rating-table";
 
 /** CSV text of an items × raters matrix, one line per rating (missing ratings as empty values). */

@@ -3,7 +3,7 @@ import { bootstrapConfidenceInterval, bootstrapTableStatistic, mulberry32, resam
 import { StatsInputError } from "./input-error";
 import { krippendorffAlpha } from "./krippendorff-alpha";
 import { percentAgreement } from "./percent-agreement";
-import { KRIPPENDORFF_2011 } from "./published-examples";
+import { KRIPPENDORFF_2011 } from "../../testkit/stats/published-examples";
 import { ratingTableFromMatrix } from "./rating-table";
 
 describe("resampler", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fleissKappa, fleissKappaFromCounts } from "./fleiss-kappa";
 import { StatsInputError } from "./input-error";
-import { FLEISS_1971_DIAGNOSES, WIKIPEDIA_FLEISS_COUNTS } from "./published-examples";
+import { FLEISS_1971_DIAGNOSES, WIKIPEDIA_FLEISS_COUNTS } from "../../testkit/stats/published-examples";
 import { buildRatingTable, ratingTableFromMatrix } from "./rating-table";
 
 describe("Fleiss' kappa", () => {

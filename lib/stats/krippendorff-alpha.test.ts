@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { coincidenceMatrix, krippendorffAlpha } from "./krippendorff-alpha";
-import { HAYES_KRIPPENDORFF_2007, KRIPPENDORFF_2011, WIKIPEDIA_KRIPPENDORFF } from "./published-examples";
+import {
+  HAYES_KRIPPENDORFF_2007,
+  KRIPPENDORFF_2011,
+  WIKIPEDIA_KRIPPENDORFF,
+} from "../../testkit/stats/published-examples";
 import { buildRatingTable, ratingTableFromMatrix, selectItems } from "./rating-table";
 
 describe("Krippendorff's alpha", () => {

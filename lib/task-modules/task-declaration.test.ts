@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { binarise } from "../agreement/report/binarise";
+import { binarise } from "../../testkit/agreement/binarise";
 import { HALLUCINATION_TASK } from "../tasks/hallucination/task";
 import { consensusOf } from "../reviews/consensus";
 import { disagreesWithJudge } from "../reviews/disagreement";

@@ -1,8 +1,8 @@
-import { type JudgedDeclaration, judgmentDeclaration, thresholdOverride } from "../../reviews/judgment-target";
-import { builtInDeclarations } from "../../task-modules/installed-declarations";
-import { binariseValue, type TaskDeclaration } from "../../task-modules/task-declaration";
-import type { TargetType } from "../types";
-import type { Binary, ThresholdOptions } from "./declarations";
+import { type JudgedDeclaration, judgmentDeclaration, thresholdOverride } from "../../lib/reviews/judgment-target";
+import { builtInDeclarations } from "../../lib/task-modules/installed-declarations";
+import { binariseValue, type TaskDeclaration } from "../../lib/task-modules/task-declaration";
+import type { TargetType } from "../../lib/agreement/types";
+import type { Binary, ThresholdOptions } from "../../lib/agreement/report/declarations";
 
 /** 1 when the value is the target's positive class (its declared rule, with the request's threshold override). */
 export function binarise(

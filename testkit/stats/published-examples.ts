@@ -1,6 +1,6 @@
 // Reliability data from published worked examples, shared by the tests. Rows are items, columns raters;
 // null is a missing rating.
-import type { Rating } from "./rating-table";
+import type { Rating } from "../../lib/stats/rating-table";
 
 const _ = null;
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
-import { readVbenchFile } from "@/lib/import/test-support";
+import { readVbenchFile } from "@/testkit/import/vbench-prompt-files";
 import { makeUser } from "@/lib/testing/fixtures";
 import { uniqueMp4 } from "@/lib/testing/media-fixtures";
 import {

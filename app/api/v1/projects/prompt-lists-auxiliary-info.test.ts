@@ -10,7 +10,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { buildPromptIndex, parsePromptList } from "@/lib/import/prompt-lists";
 import { createProject } from "@/lib/projects/projects";
-import { readVbenchFile } from "@/lib/import/test-support";
+import { readVbenchFile } from "@/testkit/import/vbench-prompt-files";
 import { makeUser } from "@/lib/testing/fixtures";
 import { uniqueMp4 } from "@/lib/testing/media-fixtures";
 import { POST as postPromptList } from "./[projectId]/prompt-lists/route";
