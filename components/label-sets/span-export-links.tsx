@@ -1,5 +1,6 @@
 import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
 import { runName, type RunNameParts } from "@/lib/runs/run-name";
+import { SPAN_WRITE_FORMATS } from "@/lib/spans/span-files/span-file-formats";
 import { taskSpanLabels } from "@/lib/spans/span-labels";
 
 /** A run whose judge spans can be downloaded, by the name its link shows. */
@@ -27,18 +28,15 @@ export function judgeSpanRuns(
 
 /**
  * The span exports as plain links to GET /projects/{id}/export/spans (the route checks the session and withholds the
- * file while the caller reviews some of its videos blind): every span of the project as CSV, JSONL or Label Studio
- * tasks with their labelling config, and the judge spans of each run offered (the filters' run, else every run), each
+ * file while the caller reviews some of its videos blind): every span of the project in each format the span file
+ * formats' table writes (lib/spans/span-files/span-file-formats.ts), and the judge spans of each run offered (the filters' run, else every run), each
  * link naming its run.
  */
 export function SpanExportLinks({ projectId, runs = [] }: { projectId: string; runs?: readonly JudgeSpanRun[] }) {
   const href = (query: Record<string, string>) =>
     `/api/v1/projects/${projectId}/export/spans?${new URLSearchParams(query).toString()}`;
   const links = [
-    { label: "Spans (CSV)", href: href({ format: "csv" }) },
-    { label: "Spans (JSONL)", href: href({ format: "jsonl" }) },
-    { label: "Spans as Label Studio tasks", href: href({ format: "label-studio" }) },
-    { label: "Label Studio config for spans", href: href({ format: "label-studio-config" }) },
+    ...SPAN_WRITE_FORMATS.map((format) => ({ label: format.label, href: href({ format: format.id }) })),
     ...runs.map((run) => ({
       label: `Judge spans of ${run.name} (CSV)`,
       href: href({ format: "csv", author: `run:${run.id}` }),

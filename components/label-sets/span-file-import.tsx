@@ -1,6 +1,7 @@
 "use client";
 
-// Spans as a label set: a CSV or JSONL of spans, or a Label Studio export of video annotations. A dry run lists
+// Spans as a label set, in a format the span file formats' table reads (lib/spans/span-files/span-file-formats.ts):
+// a CSV or JSONL of spans, or a Label Studio export of video annotations. A dry run lists
 // what would be created and every row that cannot be, with where it is and why; only a file without such rows imports.
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -11,6 +12,7 @@ import { ApiError, apiFetch } from "@/lib/api-client";
 import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { taskSpanLabels } from "@/lib/spans/span-labels";
 import { PROJECT_SPAN_TASK } from "@/lib/spans/span-types";
+import { SPAN_READ_FORMATS, type SpanReadFormatId } from "@/lib/spans/span-files/span-file-formats";
 import type { VideoMatchKind } from "@/lib/spans/span-files/span-resolve";
 
 interface SpanProblem {
@@ -32,11 +34,6 @@ interface SpanPlan {
   problems: SpanProblem[];
   problemCount: number;
 }
-
-const FORMATS = [
-  { id: "spans", label: "Spans CSV / JSONL", accept: ".csv,.jsonl,.ndjson" },
-  { id: "label_studio_spans", label: "Label Studio video annotations (JSON)", accept: ".json" },
-] as const;
 
 /** The problems of a dry run or of a refused import: where each row is and why it cannot be imported. */
 function SpanProblems({ problems, count }: { problems: readonly SpanProblem[]; count: number }) {
@@ -161,7 +158,7 @@ function useSpanImport(projectId: string) {
 
 export function SpanFileImport({ projectId }: { projectId: string }) {
   const tasks = useSpanTasks();
-  const [format, setFormat] = useState<(typeof FORMATS)[number]["id"]>("spans");
+  const [format, setFormat] = useState<SpanReadFormatId>(SPAN_READ_FORMATS[0]!.id);
   const [task, setTask] = useState(tasks[0]!.id);
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState("");
@@ -178,7 +175,7 @@ export function SpanFileImport({ projectId }: { projectId: string }) {
     await sendForm(form, dryRun, () => setFile(null));
   }
 
-  const accept = FORMATS.find((f) => f.id === format)!.accept;
+  const accept = SPAN_READ_FORMATS.find((f) => f.id === format)!.accept;
   return (
     <section
       className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm"
@@ -204,7 +201,7 @@ export function SpanFileImport({ projectId }: { projectId: string }) {
             data-testid="span-import-format"
             onChange={(e) => (setFormat(e.target.value as typeof format), setFile(null), changed())}
           >
-            {FORMATS.map((f) => (
+            {SPAN_READ_FORMATS.map((f) => (
               <option key={f.id} value={f.id}>
                 {f.label}
               </option>

@@ -10,6 +10,7 @@ import { prisma } from "../db/prisma";
 import { parseGenericItems } from "../items/generic-items";
 import { importGenericLabels, importVbenchResults } from "../label-sets/label-sets";
 import { labelSetImportFieldsSchema } from "../label-sets/label-sets.validation";
+import { SPAN_IMPORT_FORMATS } from "../spans/span-files/span-file-formats";
 import { createProject } from "../projects/projects";
 import { renderRubricPrompt } from "../rubrics/rubric-prompt";
 import { parseQuestionSet } from "../tasks/qa/question-sets";
@@ -136,7 +137,7 @@ describe.each(KEYS)("imported text %j", (key) => {
   });
 
   it("as a wide label file's mapped column in the import form: kept, or refused by name where JSON parsing would drop it", () => {
-    const fields = labelSetImportFieldsSchema(builtInCatalogue()).safeParse({
+    const fields = labelSetImportFieldsSchema(builtInCatalogue(), SPAN_IMPORT_FORMATS).safeParse({
       format: "generic",
       name: "Wide",
       columns: JSON.stringify({ video: "clip", targets: { [key]: "verdict" } }),

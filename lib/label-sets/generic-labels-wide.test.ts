@@ -14,6 +14,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { parseWideGenericLabels } from "./generic-labels";
 import { importGenericLabels } from "./label-sets";
 import { labelSetImportFieldsSchema } from "./label-sets.validation";
+import { SPAN_IMPORT_FORMATS } from "../spans/span-files/span-file-formats";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
@@ -83,7 +84,7 @@ describe("the import form's column map", () => {
   it("is JSON of {video, annotator?, item?, targets}, for the generic format only", () => {
     const fields = { format: "generic", name: "Wide" };
     expect(
-      labelSetImportFieldsSchema(builtInCatalogue()).parse({
+      labelSetImportFieldsSchema(builtInCatalogue(), SPAN_IMPORT_FORMATS).parse({
         ...fields,
         columns: JSON.stringify({ video: "clip", targets: { Q: "r1_quality" } }),
       }).columns,
@@ -91,25 +92,25 @@ describe("the import form's column map", () => {
       video: "clip",
       targets: { Q: "r1_quality" },
     });
-    expect(labelSetImportFieldsSchema(builtInCatalogue()).parse(fields).columns).toBeUndefined();
+    expect(labelSetImportFieldsSchema(builtInCatalogue(), SPAN_IMPORT_FORMATS).parse(fields).columns).toBeUndefined();
     expect(
-      labelSetImportFieldsSchema(builtInCatalogue()).safeParse({ ...fields, columns: "{video:" }).error?.issues[0]
-        ?.message,
+      labelSetImportFieldsSchema(builtInCatalogue(), SPAN_IMPORT_FORMATS).safeParse({ ...fields, columns: "{video:" })
+        .error?.issues[0]?.message,
     ).toMatch(/columns: not JSON/);
     expect(
-      labelSetImportFieldsSchema(builtInCatalogue()).safeParse({
+      labelSetImportFieldsSchema(builtInCatalogue(), SPAN_IMPORT_FORMATS).safeParse({
         ...fields,
         columns: JSON.stringify({ video: "clip", targets: {} }),
       }).error?.issues[0]?.message,
     ).toBe("Map at least one column to a target.");
     expect(
-      labelSetImportFieldsSchema(builtInCatalogue()).safeParse({
+      labelSetImportFieldsSchema(builtInCatalogue(), SPAN_IMPORT_FORMATS).safeParse({
         ...fields,
         columns: JSON.stringify({ video: "clip", targets: { Q: "x" }, extra: 1 }),
       }).success,
     ).toBe(false);
     expect(
-      labelSetImportFieldsSchema(builtInCatalogue()).safeParse({
+      labelSetImportFieldsSchema(builtInCatalogue(), SPAN_IMPORT_FORMATS).safeParse({
         ...fields,
         format: "vbench",
         columns: JSON.stringify({ video: "clip", targets: { Q: "x" } }),

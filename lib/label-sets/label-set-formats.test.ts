@@ -7,6 +7,7 @@ import {
   taskLabelSetFormatDeclarations,
 } from "./label-sets.validation";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { SPAN_IMPORT_FORMAT_IDS, SPAN_IMPORT_FORMATS } from "../spans/span-files/span-file-formats";
 
 /*
  * A task's label file format is declared twice, by the same id: for the import form and the upload's `format`
@@ -29,11 +30,11 @@ describe("the tasks' label file formats", () => {
   });
 
   it("the upload takes the tasks' formats before the core's, and its default is the one a task declares (T2VHaluBench's sheet, as before)", () => {
-    const schema = labelSetImportFieldsSchema(builtInCatalogue());
+    const schema = labelSetImportFieldsSchema(builtInCatalogue(), SPAN_IMPORT_FORMATS);
     expect(schema.parse({ name: "Labels" }).format).toBe("t2vhalubench");
-    for (const format of ["t2vhalubench", ...CORE_LABEL_SET_FORMATS])
+    for (const format of ["t2vhalubench", ...CORE_LABEL_SET_FORMATS, ...SPAN_IMPORT_FORMAT_IDS])
       expect(schema.parse({ name: "Labels", format }).format).toBe(format);
     expect(schema.safeParse({ name: "Labels", format: "xlsx" }).success).toBe(false);
-    expect(schema).toBe(labelSetImportFieldsSchema(builtInCatalogue()));
+    expect(schema).toBe(labelSetImportFieldsSchema(builtInCatalogue(), SPAN_IMPORT_FORMATS));
   });
 });

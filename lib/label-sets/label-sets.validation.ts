@@ -13,14 +13,18 @@ export const labelSetIdSchema = z
   .regex(/^[A-Za-z0-9_-]+$/, "Not a label set id.");
 
 /**
- * The core's label file formats: VBench / VBench-2.0 evaluation results (JSON), CSV or JSONL with video, annotator,
- * target, value, item; spans as CSV or JSONL ("spans") or Label Studio video annotations ("label_studio_spans"),
- * lib/spans/span-files/.
+ * The core's label file formats of judgments: VBench / VBench-2.0 evaluation results (JSON), CSV or JSONL with video,
+ * annotator, target, value, item. The span file formats come from their table
+ * (lib/spans/span-files/span-file-formats.ts) through their importer (labelSetImportFields): spans import label sets,
+ * so this folder cannot import them.
  */
-export const CORE_LABEL_SET_FORMATS = ["vbench", "generic", "spans", "label_studio_spans"] as const;
+export const CORE_LABEL_SET_FORMATS = ["vbench", "generic"] as const;
 
-/** The formats whose rows are spans (a label set of spans, not of judgments). */
-export const SPAN_LABEL_SET_FORMATS: readonly string[] = ["spans", "label_studio_spans"];
+/** The span file formats an import reads, by their own ids and the older aliases still read (`SPAN_IMPORT_FORMATS`). */
+export interface SpanImportFormats {
+  ids: readonly string[];
+  aliases: readonly string[];
+}
 
 /** The catalogue's tasks' own label file formats (their declarations' `labelSetFormats`). */
 export function taskLabelSetFormatDeclarations(catalogue: DeclarationCatalogue): LabelSetFormatDeclaration[] {
@@ -72,27 +76,38 @@ const columnsField = z
   })
   .pipe(genericColumnMapSchema);
 
-function formatField(catalogue: DeclarationCatalogue) {
+const codes = (ids: readonly string[]) => ids.map((id) => `\`${id}\``).join(", ");
+
+function formatField(catalogue: DeclarationCatalogue, spans: SpanImportFormats) {
   const tasks = taskLabelSetFormatDeclarations(catalogue);
   // The tasks' formats first, as the import form offers them.
-  const [first, ...rest] = [...tasks.map((format) => format.id), ...CORE_LABEL_SET_FORMATS];
-  const formats = z.enum([first!, ...rest]);
+  const [first, ...rest] = [
+    ...tasks.map((format) => format.id),
+    ...CORE_LABEL_SET_FORMATS,
+    ...spans.ids,
+    ...spans.aliases,
+  ];
+  const formats = z.enum([first!, ...rest]).meta({
+    description: `A task's own format, ${codes(CORE_LABEL_SET_FORMATS)}, or a span file format (${codes(spans.ids)}); ${codes(spans.aliases)}: older names of span file formats, still read.`,
+  });
   const byDefault = tasks.find((format) => format.isDefault)?.id;
   return byDefault === undefined ? formats : formats.default(byDefault);
 }
 
 /**
  * The multipart fields of an import (the file is the part named `file`); `format` is a task's own format
- * (its declarations), "vbench" or "generic". Kept with the catalogue.
+ * (its declarations), "vbench", "generic" or a span file format (`spans`: the table's, handed in by the caller). Kept
+ * with the catalogue: `spans` is the one table's, the same for every caller.
  */
-export function labelSetImportFieldsSchema(catalogue: DeclarationCatalogue) {
-  return catalogue.derived("label-sets.importFields", () => buildImportFieldsSchema(catalogue));
+export function labelSetImportFieldsSchema(catalogue: DeclarationCatalogue, spans: SpanImportFormats) {
+  return catalogue.derived("label-sets.importFields", () => buildImportFieldsSchema(catalogue, spans));
 }
 
-function buildImportFieldsSchema(catalogue: DeclarationCatalogue) {
+function buildImportFieldsSchema(catalogue: DeclarationCatalogue, spans: SpanImportFormats) {
+  const isSpanFormat = (format: string) => spans.ids.includes(format) || spans.aliases.includes(format);
   return z
     .object({
-      format: formatField(catalogue),
+      format: formatField(catalogue, spans),
       name: z.string().trim().min(1, "Name the label set.").max(200),
       citation: z.string().trim().max(2000).default(""),
       /**
@@ -117,8 +132,8 @@ function buildImportFieldsSchema(catalogue: DeclarationCatalogue) {
       message: "A column map (columns) is for the generic format only.",
       path: ["columns"],
     })
-    .refine((f) => f.task === undefined || SPAN_LABEL_SET_FORMATS.includes(f.format), {
-      message: "A task is for the span formats (spans, label_studio_spans) only.",
+    .refine((f) => f.task === undefined || isSpanFormat(f.format), {
+      message: `A task is for the span file formats (${[...spans.ids, ...spans.aliases].join(", ")}) only.`,
       path: ["task"],
     });
 }

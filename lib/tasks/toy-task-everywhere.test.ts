@@ -33,6 +33,7 @@ import { TASK_KITS, type TaskKit } from "../../testkit/task-kits";
 import { exampleLabelTargets } from "../label-sets/label-target-examples";
 import { importTaskLabelSet } from "../label-sets/label-sets";
 import { labelSetImportFieldsSchema } from "../label-sets/label-sets.validation";
+import { SPAN_IMPORT_FORMATS } from "../spans/span-files/span-file-formats";
 import { projectNavItems } from "../projects/project-nav";
 import { addMember } from "../projects/projects";
 import { createQueue } from "../queues/create-queue";
@@ -535,10 +536,16 @@ describe("a toy task's items and label files appear where the core lists them", 
   });
 
   it("10. the label-set import takes the toy's format and hands its file to the toy's importer; the form's target examples name the toy's target", async () => {
-    expect(labelSetImportFieldsSchema(toy).safeParse({ format: "toy_sheet", name: "Toy labels" }).success).toBe(false);
+    expect(
+      labelSetImportFieldsSchema(toy, SPAN_IMPORT_FORMATS).safeParse({ format: "toy_sheet", name: "Toy labels" })
+        .success,
+    ).toBe(false);
     expect(exampleLabelTargets(toy.tasks)).toContain("toy_glow_score");
     {
-      const fields = labelSetImportFieldsSchema(withNotes).parse({ format: "toy_sheet", name: "Toy labels" });
+      const fields = labelSetImportFieldsSchema(withNotes, SPAN_IMPORT_FORMATS).parse({
+        format: "toy_sheet",
+        name: "Toy labels",
+      });
       expect(fields.format).toBe("toy_sheet");
       const input = {
         file: new Uint8Array([1]),
@@ -553,6 +560,9 @@ describe("a toy task's items and label files appear where the core lists them", 
         labelSet: null,
       });
     }
-    expect(labelSetImportFieldsSchema(toy).safeParse({ format: "toy_sheet", name: "Toy labels" }).success).toBe(false);
+    expect(
+      labelSetImportFieldsSchema(toy, SPAN_IMPORT_FORMATS).safeParse({ format: "toy_sheet", name: "Toy labels" })
+        .success,
+    ).toBe(false);
   });
 });

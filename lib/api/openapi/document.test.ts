@@ -94,7 +94,15 @@ describe("buildOpenApiDocument", () => {
     const labels = operation(document, "post", "/api/v1/projects/{projectId}/label-sets")!;
     expect(labels.requestBody!.content["multipart/form-data"]!.schema).toMatchObject({
       required: expect.arrayContaining(["name", "file"]),
-      properties: { format: { enum: ["t2vhalubench", "vbench", "generic", "spans", "label_studio_spans"] } },
+      properties: {
+        format: {
+          enum: ["t2vhalubench", "vbench", "generic", "csv", "jsonl", "label-studio", "spans", "label_studio_spans"],
+          // The span file formats by their own ids; the aliases the import still reads are named as such.
+          description: expect.stringMatching(
+            /span file format \(`csv`, `jsonl`, `label-studio`\); `spans`, `label_studio_spans`: older names/,
+          ),
+        },
+      },
     });
   });
 

@@ -1,6 +1,6 @@
 /**
- * Exporting spans: the project's spans that count (not withdrawn), narrowed by task, label and author, as CSV,
- * JSONL or Label Studio tasks (with their labelling config). Whole or withheld: while the caller reviews any video of
+ * Exporting spans: the project's spans that count (not withdrawn), narrowed by task, label and author, in one of the
+ * span file formats the table writes (span-file-formats.ts). Whole or withheld: while the caller reviews any video of
  * the project blind, every span export is a 409 that says why (the spans of others and of the judge are hidden from
  * them there), so a file never differs with who downloads it. The decision is taken on the project's videos before
  * any filter: were it taken on the rows a filter matched, a 409 against a 200 would tell a blind reviewer whether
@@ -19,17 +19,9 @@ import type { BoxKeyframe } from "../span-types";
 import { videoFrameTimes } from "../video-frame-times";
 import { projectSpanLabels, type SpanLabel, spanLabelsFor } from "../span-labels";
 import type { SpanTaskLookup } from "../span-store";
-import {
-  type LabelStudioLabel,
-  labelStudioLocalFileUrl,
-  labelStudioSpanConfig,
-  labelStudioSpanTasks,
-  type LabelStudioVideo,
-} from "./label-studio-spans";
+import { type LabelStudioLabel, labelStudioLocalFileUrl, type LabelStudioVideo } from "./label-studio-spans";
+import { type SpanExportSources, spanWriteFormat } from "./span-file-formats";
 import type { ExportSpan } from "./span-file-types";
-import { spansCsv, spansJsonl } from "./span-table";
-
-export type SpanExportFormat = "csv" | "jsonl" | "label-studio" | "label-studio-config";
 
 export interface SpanExportFilter {
   task?: string | undefined;
@@ -163,38 +155,31 @@ async function configLabels(
   return [...out.values()];
 }
 
-/** The export as a file: its body, content type and name. */
+/** The export as a file: its body, content type and name; `format` a format the table writes, else a 400. */
 export async function spanExportFile(
   deps: { prisma: PrismaClient; storage: ObjectStorage },
   actor: Actor,
   projectId: string,
-  format: SpanExportFormat,
+  format: string,
   filter: SpanExportFilter,
   catalogue: SpanTaskLookup,
 ): Promise<{ body: string; contentType: string; fileName: string }> {
   const spans = await exportSpans(deps.prisma, actor, projectId, filter);
+  const writer = spanWriteFormat(format).write;
   const project = await deps.prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
-  const name = (what: string, extension: string) =>
-    exportFileName({ project: project.name, what, filter: { ...filter }, date: new Date(), extension });
-  if (format === "csv")
-    return { body: spansCsv(spans), contentType: "text/csv; charset=utf-8", fileName: name("spans", "csv") };
-  if (format === "jsonl")
-    return {
-      body: spansJsonl(spans),
-      contentType: "application/x-ndjson; charset=utf-8",
-      fileName: name("spans", "jsonl"),
-    };
-  if (format === "label-studio-config") {
-    return {
-      body: labelStudioSpanConfig(await configLabels(deps.prisma, projectId, catalogue, spans)),
-      contentType: "application/xml; charset=utf-8",
-      fileName: name("spans-label-studio-config", "xml"),
-    };
-  }
-  const tasks = labelStudioSpanTasks(await labelStudioVideos(deps, spans), spans);
+  const sources: SpanExportSources = {
+    videos: () => labelStudioVideos(deps, spans),
+    labels: () => configLabels(deps.prisma, projectId, catalogue, spans),
+  };
   return {
-    body: JSON.stringify(tasks, null, 2),
-    contentType: "application/json; charset=utf-8",
-    fileName: name("spans-label-studio-tasks", "json"),
+    body: await writer.body(spans, sources),
+    contentType: `${writer.mediaType}; charset=utf-8`,
+    fileName: exportFileName({
+      project: project.name,
+      what: writer.what,
+      filter: { ...filter },
+      date: new Date(),
+      extension: writer.extension,
+    }),
   };
 }

@@ -1,26 +1,35 @@
 /**
- * Importing spans as a label set: a CSV or JSONL of spans (format "spans") or a Label Studio export of video
- * annotations (format "label_studio_spans"). Every row is matched to a video, converted with that video's frame times
- * and checked as a reviewer's span is (spanProblem); a dry run lists every problem with its row, and an import with
- * any problem is a 400 that lists them and writes nothing. The label set and all its spans are written in one
- * transaction; each annotator is a rater `labelset:<id>[:<annotator>]`, as the label sets of judgments are. Its
- * annotators are people: rows of a judge run or of the gold (by `author_kind`, or an annotator named `run:…` or
- * `gold`) are refused, so an export imported again never makes them people.
+ * Importing spans as a label set: a file in one of the span file formats the table reads (span-file-formats.ts: a
+ * CSV or JSONL of spans, a Label Studio export of video annotations), named by its id. Every row is matched to a
+ * video, converted with that video's frame times and checked as a reviewer's span is (spanProblem); a dry run lists
+ * every problem with its row, and an import with any problem is a 400 that lists them and writes nothing. The label
+ * set and all its spans are written in one transaction; each annotator is a rater `labelset:<id>[:<annotator>]`, as
+ * the label sets of judgments are. Its annotators are people: rows of a judge run or of the gold (by `author_kind`,
+ * or an annotator named `run:…` or `gold`) are refused, so an export imported again never makes them people.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { AppError, isAppError, ValidationError } from "../../errors";
 import { labelSetReviewerId } from "../../label-sets/label-set-reviewer";
+import { labelSetImportFieldsSchema } from "../../label-sets/label-sets.validation";
 import { requireFreeName, sha256Of } from "../../label-sets/label-sets";
 import type { ObjectStorage } from "../../storage/object-storage";
+import type { DeclarationCatalogue } from "../../task-modules/declaration-catalogue";
 import type { TaskDeclaration } from "../../task-modules/task-declaration";
 import { hasNulByte, NUL_BYTE_MESSAGE, rejectNulBytesInFile } from "../../validation/nul-bytes";
 import type { FrameTimes } from "../frame-times";
 import { projectSpanLabels, type SpanLabel, spanLabelsFor } from "../span-labels";
 import { insertSpans, type NewSpan } from "../span-store";
 import { videoFrameTimes } from "../video-frame-times";
-import { parseLabelStudioSpans } from "./label-studio-spans";
+import {
+  requireSpanImportFormatId,
+  SPAN_IMPORT_FORMATS,
+  type SpanFileReader,
+  type SpanImportFormatId,
+  type SpanReadFormatId,
+  spanReadFormat,
+} from "./span-file-formats";
 import { tooManySpansError } from "./span-file-limit";
 import {
   MAX_LISTED_PROBLEMS,
@@ -30,20 +39,25 @@ import {
   type SpanFileRow,
 } from "./span-file-types";
 import { notAPersonProblem, resolveRow, type VideoMatchKind, videoMatcher } from "./span-resolve";
-import { parseSpanTable } from "./span-table";
-
-export type SpanFileFormat = "spans" | "label_studio_spans";
 
 export interface SpanImportInput {
   file: Uint8Array;
   fileName: string;
   name: string;
   citation?: string;
-  format: SpanFileFormat;
+  /** A span file format's id, or an older alias of one (span-file-formats.ts). */
+  format: SpanImportFormatId;
   /** The task of rows that name none. */
   task: string;
   dryRun: boolean;
 }
+
+/**
+ * The label-set import's multipart fields, the span file formats among its formats: label sets cannot name the
+ * span formats themselves (spans import label sets), so the import of both composes them here.
+ */
+export const labelSetImportFields = (catalogue: DeclarationCatalogue) =>
+  labelSetImportFieldsSchema(catalogue, SPAN_IMPORT_FORMATS);
 
 /** Some rows cannot be imported: nothing was written; `details.problems` lists them (capped) with their rows. */
 export class SpanFileError extends AppError {
@@ -58,36 +72,16 @@ export class SpanFileError extends AppError {
   }
 }
 
-/** A row's text fields, as each format names them in its file. */
-const TEXT_FIELDS: Record<SpanFileFormat, readonly (readonly [keyof SpanFileRow, string])[]> = {
-  spans: [
-    ["video", "video"],
-    ["videoId", "video_id"],
-    ["label", "label"],
-    ["task", "task"],
-    ["annotator", "annotator"],
-    ["authorKind", "author_kind"],
-    ["note", "note"],
-  ],
-  label_studio_spans: [
-    ["video", "data.path or data.video"],
-    ["videoId", "data.framejury_video_id"],
-    ["label", "label"],
-    ["annotator", "annotator"],
-    ["note", "meta.text"],
-  ],
-};
-
 /**
  * Moves the rows with a NUL in any text field to the problems, naming the field. The raw file was checked for NUL
  * bytes, but JSON decodes `\u0000` into one after that check, and PostgreSQL text cannot hold it.
  */
-function withoutNulRows(parsed: ParsedSpanFile, format: SpanFileFormat): ParsedSpanFile {
+function withoutNulRows(parsed: ParsedSpanFile, textFields: SpanFileReader["textFields"]): ParsedSpanFile {
   const rows: SpanFileRow[] = [];
   const problems = [...parsed.problems];
   const listed = new Set<string>();
   for (const row of parsed.rows) {
-    const field = TEXT_FIELDS[format].find(([key]) => {
+    const field = textFields.find(([key]) => {
       const value = row[key];
       return typeof value === "string" && hasNulByte(value);
     });
@@ -104,8 +98,15 @@ function withoutNulRows(parsed: ParsedSpanFile, format: SpanFileFormat): ParsedS
   return { rows, problems };
 }
 
-/** The file read as UTF-8 and parsed; more rows than MAX_SPAN_FILE_ROWS is a 413 naming the limit. */
-export function readSpanFile(input: Pick<SpanImportInput, "file" | "fileName" | "format">): ParsedSpanFile {
+/**
+ * The file read as UTF-8 and parsed by its format's reader, with the id of the format it was read as (an alias
+ * resolved); a format the table does not read is a 400 naming those it does, and more rows than MAX_SPAN_FILE_ROWS
+ * a 413 naming the limit.
+ */
+export function readSpanFile(
+  input: Pick<SpanImportInput, "file" | "fileName"> & { format: string },
+): ParsedSpanFile & { format: SpanReadFormatId } {
+  const id = requireSpanImportFormatId(input.format);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(input.file);
@@ -113,17 +114,17 @@ export function readSpanFile(input: Pick<SpanImportInput, "file" | "fileName" | 
     throw new ValidationError("The file is not UTF-8 text.");
   }
   rejectNulBytesInFile(text, input.fileName);
-  // A JSONL's lines are its rows: counted before any is parsed.
-  if (input.format === "spans" && /\.(jsonl|ndjson)$/i.test(input.fileName)) {
+  const format = spanReadFormat(id, { fileName: input.fileName, text });
+  const reader: SpanFileReader = format.read;
+  if (reader.rowPerLine) {
     let lines = 0;
     for (const line of text.split("\n")) if (line.trim()) lines++;
     if (lines > MAX_SPAN_FILE_ROWS) throw tooManySpansError(lines, { atLeast: false });
   }
-  // A Label Studio file's spans are counted, result by result, before they are built (parseLabelStudioSpans).
-  const parsed = input.format === "spans" ? parseSpanTable(text, input.fileName) : parseLabelStudioSpans(text);
+  const parsed = reader.parse(text);
   const count = parsed.rows.length + parsed.problems.length;
   if (count > MAX_SPAN_FILE_ROWS) throw tooManySpansError(count, { atLeast: false });
-  return withoutNulRows(parsed, input.format);
+  return { ...withoutNulRows(parsed, reader.textFields), format: format.id };
 }
 
 interface ImportContext {
@@ -233,7 +234,7 @@ export async function importSpanLabelSet(
     name,
     fileName: input.fileName,
     sha256,
-    format: input.format,
+    format: parsed.format,
     rows: parsed.rows.length + parsed.problems.length,
     spans: resolved.spans.length,
     matchedVideos: new Set(resolved.spans.map((s) => s.videoId)).size,
@@ -254,7 +255,7 @@ export async function importSpanLabelSet(
         data: {
           projectId,
           name,
-          format: input.format,
+          format: parsed.format,
           fileName: input.fileName,
           sha256,
           citation: input.citation?.trim() ?? "",

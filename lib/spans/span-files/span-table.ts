@@ -188,11 +188,9 @@ export function parseSpanCsv(input: string): ParsedSpanFile {
   return { rows, problems };
 }
 
-/** Reads a span table: JSONL when the file name says so or its first character is `{`, else CSV. */
-export function parseSpanTable(input: string, fileName: string): ParsedSpanFile {
-  const start = stripByteOrderMark(input).trimStart();
-  const jsonl = /\.(jsonl|ndjson|json)$/i.test(fileName) || start.startsWith("{");
-  return jsonl ? parseSpanJsonl(input) : parseSpanCsv(input);
+/** Whether a span table is JSONL: its file name says so or its first character is `{`; else it is CSV. */
+export function spanTableIsJsonl(input: string, fileName: string): boolean {
+  return /\.(jsonl|ndjson|json)$/i.test(fileName) || stripByteOrderMark(input).trimStart().startsWith("{");
 }
 
 function boxesOut(boxes: readonly BoxKeyframe[]) {

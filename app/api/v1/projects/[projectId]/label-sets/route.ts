@@ -9,8 +9,9 @@ import {
   importVbenchResults,
   listLabelSets,
 } from "@/lib/label-sets/label-sets";
-import { labelSetImportFieldsSchema, MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
-import { importSpanLabelSet } from "@/lib/spans/span-files/span-import";
+import { MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
+import { isSpanImportFormatId } from "@/lib/spans/span-files/span-file-formats";
+import { importSpanLabelSet, labelSetImportFields } from "@/lib/spans/span-files/span-import";
 import { PROJECT_SPAN_TASK } from "@/lib/spans/span-types";
 import { appDeps } from "@/lib/videos/app-deps";
 import { ok, importAnswers } from "@/lib/api/openapi/route-builders";
@@ -28,8 +29,8 @@ export const GET = withProject(
  * multipart: `file` (the label sheet, with `format=vbench` VBench's evaluation results JSON, with `format=generic` a
  * CSV or JSONL of video, annotator, target, value, item, or with `columns` a wide one: one column per target),
  * `format`, `name`, `citation`, `match` (file_name | column), `mappingColumn`, `columns` (generic: a wide file's column
- * map as JSON, `{video, annotator?, item?, targets: {column: target}}`), with `format=spans` a CSV or JSONL of spans or
- * with `format=label_studio_spans` a Label Studio export of video annotations, `task` (the rows' task by default),
+ * map as JSON, `{video, annotator?, item?, targets: {column: target}}`), with a span file format's id
+ * (lib/spans/span-files/span-file-formats.ts) a file of spans, `task` (the rows' task by default),
  * `dryRun` ("true" by default: the plan and every interpreted or skipped cell, nothing written; "false" imports).
  */
 export const POST = withProject(
@@ -40,7 +41,7 @@ export const POST = withProject(
       '`dryRun` is "true" by default: the plan and every interpreted or skipped cell, nothing written. With `format=generic`, `columns` (JSON `{video, annotator?, item?, targets: {column: target}}`) reads a wide file: one column per target (a rubric criterion), categorical values by label name.',
     body: {
       kind: "multipart",
-      fields: labelSetImportFieldsSchema,
+      fields: labelSetImportFields,
       files: { file: "The label sheet (.xlsx), VBench results (JSON), or generic CSV/JSONL." },
     },
     responses: importAnswers("the label set"),
@@ -62,9 +63,9 @@ export const POST = withProject(
     });
     const file = upload as { name: string; bytes: Uint8Array } | null;
     if (!file) throw new ValidationError('Send the label sheet as a multipart part named "file".');
-    const input = labelSetImportFieldsSchema(catalogue).parse(fields);
+    const input = labelSetImportFields(catalogue).parse(fields);
     const dryRun = input.dryRun !== "false";
-    if (input.format === "spans" || input.format === "label_studio_spans") {
+    if (isSpanImportFormatId(input.format)) {
       const result = await importSpanLabelSet(
         appDeps(),
         actor,

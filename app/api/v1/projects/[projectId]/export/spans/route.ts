@@ -2,12 +2,13 @@ import { z } from "zod";
 import { withProject } from "@/lib/api/with-project";
 import { download } from "@/lib/api/openapi/route-builders";
 import { spanExportFile } from "@/lib/spans/span-files/span-export";
+import { SPAN_WRITE_FORMAT_IDS, SPAN_WRITE_FORMATS } from "@/lib/spans/span-files/span-file-formats";
 import { appDeps } from "@/lib/videos/app-deps";
 
 const text = z.string().trim().min(1).max(200).optional();
 const querySchema = z
   .object({
-    format: z.enum(["csv", "jsonl", "label-studio", "label-studio-config"]).default("csv"),
+    format: z.enum(SPAN_WRITE_FORMAT_IDS).default("csv"),
     task: text,
     label: text,
     author: text,
@@ -16,9 +17,9 @@ const querySchema = z
   .strict();
 
 /**
- * GET /api/v1/projects/:id/export/spans?format=csv|jsonl|label-studio|label-studio-config&task&label&author&labelSet:
- * the project's spans (lib/spans/span-files/span-export.ts), whole or withheld while the caller reviews any video of
- * the project blind, whatever the filters.
+ * GET /api/v1/projects/:id/export/spans?format&task&label&author&labelSet: the project's spans in a format the span
+ * file formats' table writes (lib/spans/span-files/span-export.ts), whole or withheld while the caller reviews any
+ * video of the project blind, whatever the filters.
  */
 export const GET = withProject(
   "project.view",
@@ -28,12 +29,10 @@ export const GET = withProject(
       "Spans that count, narrowed by `task`, `label`, `author` (a user id, `labelset:<id>[:<annotator>]`, `run:<id>` or `gold`) and `labelSet`. CSV and JSONL carry video, video_id, task, label, annotator, author_kind (reviewer, label_set, judge or gold), start_frame, end_frame, start, end, boxes, note; `label-studio` one task per video with timelinelabels and videorectangle results (frames from 1). A 409 `withheld` while the caller reviews any video of the project blind, whatever the filters.",
     query: querySchema,
     responses: [
-      download("The spans file, as an attachment.", [
-        "text/csv",
-        "application/x-ndjson",
-        "application/json",
-        "application/xml",
-      ]),
+      download(
+        "The spans file, as an attachment.",
+        SPAN_WRITE_FORMATS.map((format) => format.write.mediaType),
+      ),
     ],
     errors: [409],
   },
