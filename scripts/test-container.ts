@@ -9,6 +9,8 @@
 // and `extract` profiles (a MinIO stand-in, deploy/test/minio.Dockerfile) and the `demo` profile
 // (scripts/lib/container-profiles.ts). It removes its containers, images and volumes at the end, and prints the
 // image size, the build time, the time from `up` to healthy and its own duration.
+// It builds what is committed (`git archive HEAD`), so a file left out of git or an uncommitted edit cannot make
+// the image pass here and fail on a clean clone; CONTAINER_TEST_WORKTREE=1 builds the working tree instead.
 // CONTAINER_TEST_IMAGE=<tag> tests an image built before instead of building one; CONTAINER_TEST_KEEP=1 keeps
 // the images it made (docs/testing.md).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -99,6 +101,21 @@ function npmSecrets(): string[] {
   return ["--secret", `id=npmrc,src=${npmrc}`, ...(cafile ? ["--secret", `id=npm_ca,src=${cafile}`] : [])];
 }
 
+/** The app image's build context: HEAD's files (git archive), or the working tree with CONTAINER_TEST_WORKTREE=1. */
+function buildContext(): string {
+  if (process.env.CONTAINER_TEST_WORKTREE === "1") return ".";
+  const source = path.join(work, "source");
+  fs.mkdirSync(source);
+  const archive = path.join(work, "source.tar");
+  run("git", ["archive", "--format=tar", "-o", archive, "HEAD"]);
+  run("tar", ["-xf", archive, "-C", source]);
+  fs.rmSync(archive);
+  log(
+    `building HEAD (${run("git", ["rev-parse", "--short", "HEAD"]).trim()}); uncommitted changes are not in the image`,
+  );
+  return source;
+}
+
 async function buildImages(): Promise<{ buildSeconds: number | null }> {
   if (process.env.CONTAINER_TEST_BASE_IMAGE) {
     log(`using the base image ${tags.base} (CONTAINER_TEST_BASE_IMAGE)`);
@@ -151,7 +168,8 @@ async function buildImages(): Promise<{ buildSeconds: number | null }> {
     log(`testing the image ${tags.app} (CONTAINER_TEST_IMAGE), not building one`);
     return { buildSeconds: null };
   }
-  log(`building ${tags.app} from the Dockerfile (next build on this machine: 10 minutes or more)`);
+  const context = buildContext();
+  log(`building ${tags.app} from the Dockerfile in ${context} (next build on this machine: 10 minutes or more)`);
   const started = Date.now();
   await runLoud(
     DOCKER,
@@ -166,7 +184,7 @@ async function buildImages(): Promise<{ buildSeconds: number | null }> {
       ...npmSecrets(),
       "-t",
       tags.app,
-      ".",
+      context,
     ],
     buildkit,
   );
