@@ -1,20 +1,21 @@
 /**
  * Matching the videos a record file names to the project's videos by file name (the last path segment), as
- * the tasks' item set files do: exactly one project video, or an error that says why.
+ * the tasks' item set files do, through the one video matcher (lib/videos/video-matcher.ts): exactly one project
+ * video, or an error that says why.
  */
+import { videoMatcher } from "../videos/video-matcher";
 
 export type VideoMatch = { ok: true; fileName: string } | { ok: false; message: string; unmatched: boolean };
 
 export function videoFileNameMatcher(projectVideoFileNames: readonly string[]): (video: string) => VideoMatch {
-  const byBaseName = new Map<string, string[]>();
-  for (const fileName of projectVideoFileNames) {
-    const base = videoBaseName(fileName);
-    byBaseName.set(base, [...(byBaseName.get(base) ?? []), fileName]);
-  }
+  const matchVideo = videoMatcher(
+    projectVideoFileNames.map((name) => ({ id: name, relativePath: name, fileName: videoBaseName(name) })),
+    { by: ["file name"] },
+  );
   return (video) => {
-    const matches = byBaseName.get(videoBaseName(video)) ?? [];
-    if (matches.length === 1) return { ok: true, fileName: matches[0]! };
-    if (matches.length === 0)
+    const match = matchVideo(videoBaseName(video));
+    if ("video" in match) return { ok: true, fileName: match.video.relativePath };
+    if ("unmatched" in match)
       return {
         ok: false,
         message: `video ${JSON.stringify(video)} is not among the project's videos`,
@@ -22,7 +23,7 @@ export function videoFileNameMatcher(projectVideoFileNames: readonly string[]): 
       };
     return {
       ok: false,
-      message: `video ${JSON.stringify(video)} matches ${matches.length} of the project's videos (${matches.map((m) => JSON.stringify(m)).join(", ")}); file names must identify one video`,
+      message: `video ${JSON.stringify(video)} matches ${match.ambiguous.length} of the project's videos (${match.ambiguous.map((m) => JSON.stringify(m.relativePath)).join(", ")}); file names must identify one video`,
       unmatched: false,
     };
   };

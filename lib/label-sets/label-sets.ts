@@ -20,6 +20,7 @@ import type { LabelSetImportInput, LabelSetImportResult, SheetIssue } from "./la
 import { labelSetReviewerId } from "./label-set-reviewer";
 import { parseVbenchResults } from "./vbench-results";
 import { parseVideoPath } from "../import/parse-video-path";
+import { type MatchableVideo, projectPathOf, type VideoMatch, videoMatcher } from "../videos/video-matcher";
 import { rejectNulBytesInFile } from "../validation/nul-bytes";
 import {
   GenericLabelFileError,
@@ -157,19 +158,6 @@ export async function inChunks<T extends { id: string }>(
   return [...found.values()];
 }
 
-export function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const group = groups.get(k);
-    if (group) group.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
-}
-
-type MatchableVideo = { id: string; fileName: string; relativePath: string };
-
 // ---------- Formats of the tasks ----------
 
 /** The importers of the catalogue's tasks' own label file formats. */
@@ -205,24 +193,25 @@ type VbenchVideo = MatchableVideo & {
   model: string | null;
 };
 
+/** The path-and-file-name matcher of each list of videos matchVbenchPath is asked about, built once per list. */
+const vbenchMatchers = new WeakMap<readonly VbenchVideo[], (name: string) => VideoMatch<VbenchVideo>>();
+
 /**
- * The project's video a results path names: the video whose path the results path ends with; else the
- * one video with its file name; else by VBench's name rules, the prompt (cut at 180 characters) and the
- * sample index, and the model folder when several models share them.
+ * The project's video a results path names: the video whose path the results path ends with (the longest such
+ * path); else the one video with its file name (lib/videos/video-matcher.ts); else by VBench's name rules, the prompt
+ * (cut at 180 characters) and the sample index, and the model folder when several models share them.
  */
 export function matchVbenchPath(
   videos: readonly VbenchVideo[],
   resultPath: string,
 ): { video: VbenchVideo } | { error: string } {
-  const path = resultPath
-    .replaceAll("\\", "/")
-    .replace(/^[A-Za-z]:/, "")
-    .replace(/^\/+/, "");
-  const byPath = videos.filter((v) => path === v.relativePath || path.endsWith(`/${v.relativePath}`));
-  if (byPath.length === 1) return { video: byPath[0]! };
+  let matchVideo = vbenchMatchers.get(videos);
+  if (!matchVideo) vbenchMatchers.set(videos, (matchVideo = videoMatcher(videos, { by: ["path", "file name"] })));
+  const match = matchVideo(resultPath);
+  if ("video" in match) return { video: match.video };
+  const sameName = "ambiguous" in match ? match.ambiguous.length : 0;
+  const path = projectPathOf(resultPath);
   const fileName = path.split("/").pop() ?? path;
-  const byName = videos.filter((v) => v.fileName === fileName);
-  if (byName.length === 1) return { video: byName[0]! };
   const parsed = parseVideoPath(path);
   if (parsed.ok && parsed.value.promptTruncated !== null && parsed.value.sampleIndex !== null) {
     const prompt = parsed.value.promptTruncated.slice(0, VBENCH_PROMPT_CHARS);
@@ -234,15 +223,15 @@ export function matchVbenchPath(
       candidates = candidates.filter((v) => v.model !== null && folders.includes(v.model));
     }
     if (candidates.length === 1) return { video: candidates[0]! };
-    if (candidates.length > 1 || byName.length > 1)
+    if (candidates.length > 1 || sameName > 1)
       return {
         error: `several videos of the project match "${fileName}" (prompt and sample index): give the results' paths with the model folder`,
       };
   }
   return {
     error:
-      byName.length > 1
-        ? `${byName.length} videos of the project have the file name "${fileName}"`
+      sameName > 1
+        ? `${sameName} videos of the project have the file name "${fileName}"`
         : "no video of the project matches this path, file name, or prompt and sample index",
   };
 }

@@ -7,59 +7,35 @@ import { type FrameTimes, frameAtTime, frameEndS, frameStartS } from "../frame-t
 import type { SpanLabel } from "../span-labels";
 import type { SpanFields } from "../span-types";
 import { secondsOf, sortedBoxes, spanProblem } from "../span-validation";
+import { type MatchableVideo, videoMatcher as matchVideos, type VideoMatchKind } from "../../videos/video-matcher";
 import type { SpanFileRow } from "./span-file-types";
 
-export interface MatchableVideo {
-  id: string;
-  fileName: string;
-  relativePath: string;
-}
-
-/** How a row's video was found: the file's video id, a path in the project, or a file name only one video has. */
-export type VideoMatchKind = "id" | "path" | "file name";
+export type { MatchableVideo, VideoMatchKind } from "../../videos/video-matcher";
 
 export interface MatchedVideo extends MatchableVideo {
   matchedBy: VideoMatchKind;
 }
 
 /**
- * The project's videos by what a file calls them: the id the row gives when it is a video of this project, else its
- * `video` as an id, a path in the project (or a longer path ending in one), or a file name that only one video has.
- * A file exported from another project with the same clips carries that project's ids: its paths find the videos.
- * Maps, so a name like `__proto__` is a name like any other.
+ * The project's videos by what a file calls them (lib/videos/video-matcher.ts): the id the row gives when it is a
+ * video of this project, else its `video` as an id, a path in the project (or a longer path ending in one), or a file
+ * name that only one video has, Label Studio's upload prefix allowed. A file exported from another project with the
+ * same clips carries that project's ids: its paths find the videos.
  */
 export function videoMatcher(videos: readonly MatchableVideo[]) {
   const byId = new Map(videos.map((v) => [v.id, v]));
-  const byPath = new Map(videos.map((v) => [v.relativePath, v]));
-  const byName = new Map<string, MatchableVideo[]>();
-  for (const v of videos) byName.set(v.fileName, [...(byName.get(v.fileName) ?? []), v]);
-  const matched = (video: MatchableVideo, matchedBy: VideoMatchKind): MatchedVideo => ({ ...video, matchedBy });
+  const matchName = matchVideos(videos, { by: ["id", "path", "file name"], labelStudioPrefix: true });
   const byNameOrPath = (name: string): MatchedVideo | string => {
-    const found = byId.get(name);
-    if (found) return matched(found, "id");
-    const path = name
-      .replaceAll("\\", "/")
-      .replace(/^[A-Za-z]:/, "")
-      .replace(/^\/+/, "");
-    const parts = path.split("/");
-    for (let i = 0; i < parts.length; i++) {
-      const match = byPath.get(parts.slice(i).join("/"));
-      if (match) return matched(match, "path");
-    }
-    const named = byName.get(parts[parts.length - 1] ?? "") ?? [];
-    if (named.length === 1) return matched(named[0]!, "file name");
-    // Label Studio prefixes an uploaded file's name with 8 hex digits and a dash (`1a2b3c4d-clip.mp4`).
-    const unprefixed = /^[0-9a-f]{8}-(.+)$/.exec(parts[parts.length - 1] ?? "")?.[1];
-    const lsNamed = unprefixed ? (byName.get(unprefixed) ?? []) : [];
-    if (named.length === 0 && lsNamed.length === 1) return matched(lsNamed[0]!, "file name");
-    if (named.length > 1 || lsNamed.length > 1)
-      return `${Math.max(named.length, lsNamed.length)} videos of the project have the file name of "${name}": give its path or id`;
+    const match = matchName(name);
+    if ("video" in match) return { ...match.video, matchedBy: match.matchedBy };
+    if ("ambiguous" in match)
+      return `${match.ambiguous.length} videos of the project have the file name of "${name}": give its path or id`;
     return `"${name}" is not a video of this project (by id, path or file name)`;
   };
   return (named: string | Pick<SpanFileRow, "video" | "videoId">): MatchedVideo | string => {
     const { video, videoId } = typeof named === "string" ? { video: named, videoId: undefined } : named;
     const own = videoId ? byId.get(videoId) : undefined;
-    if (own) return matched(own, "id");
+    if (own) return { ...own, matchedBy: "id" };
     if (!video) return `"${videoId ?? ""}" is not a video of this project (by id; give its path too)`;
     return byNameOrPath(video);
   };

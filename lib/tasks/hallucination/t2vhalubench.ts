@@ -15,16 +15,10 @@ import type { Actor } from "../../auth/actor";
 import { requireProjectAccess } from "../../authz/permissions";
 import { isAppError, ValidationError } from "../../errors";
 import type { LabelSetImportInput, SheetIssue } from "../../label-sets/label-set-format";
-import {
-  createLabelSet,
-  groupBy,
-  inChunks,
-  requireFreeName,
-  sha256Of,
-  type LabelJudgment,
-} from "../../label-sets/label-sets";
+import { createLabelSet, inChunks, requireFreeName, sha256Of, type LabelJudgment } from "../../label-sets/label-sets";
 import { checkXlsxLimits, loadExcelJs } from "../../label-sets/xlsx-limits";
 import { metricTarget, presenceTarget } from "../../reviews/judgment-key";
+import { type MatchableVideo, videoMatcher, videoNameCandidates } from "../../videos/video-matcher";
 import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS } from "./schemas";
 
 export const T2VHALUBENCH_COLUMNS = {
@@ -311,8 +305,6 @@ export interface LabelSetPlan {
   headers: string[];
 }
 
-type MatchableVideo = { id: string; fileName: string; relativePath: string };
-
 /** Reads the sheet and plans the label set; imports it unless `dryRun`. Nothing is written on a dry run. */
 export async function importT2vHaluBench(
   prisma: PrismaClient,
@@ -329,14 +321,27 @@ export async function importT2vHaluBench(
   });
   const issues = [...sheet.issues];
   const keys = sheet.rows.flatMap((r) => (input.match.by === "column" ? (r.mapping ? [r.mapping] : []) : [r.example]));
-  const videos: MatchableVideo[] = await inChunks([...new Set(keys)], (chunk) =>
-    prisma.video.findMany({
-      where: { projectId, OR: [{ fileName: { in: chunk } }, { relativePath: { in: chunk } }] },
-      select: { id: true, fileName: true, relativePath: true },
-    }),
-  );
-  const byPath = groupBy(videos, (v) => v.relativePath);
-  const byFileName = groupBy(videos, (v) => v.fileName);
+  // Every video a key could name: by a path it ends with, or by its file name.
+  const candidates = videoNameCandidates(keys);
+  const videos: MatchableVideo[] = [
+    ...new Map(
+      [
+        ...(await inChunks(candidates.paths, (chunk) =>
+          prisma.video.findMany({
+            where: { projectId, relativePath: { in: chunk } },
+            select: { id: true, fileName: true, relativePath: true },
+          }),
+        )),
+        ...(await inChunks(candidates.fileNames, (chunk) =>
+          prisma.video.findMany({
+            where: { projectId, fileName: { in: chunk } },
+            select: { id: true, fileName: true, relativePath: true },
+          }),
+        )),
+      ].map((v) => [v.id, v]),
+    ).values(),
+  ];
+  const matchVideo = videoMatcher(videos, { by: ["path", "file name"] });
   const matchColumn = input.match.by === "column" ? input.match.column : "Example";
   const judgments: LabelJudgment[] = [];
   const matched = new Set<string>();
@@ -344,20 +349,21 @@ export async function importT2vHaluBench(
     const key = input.match.by === "column" ? row.mapping : row.example;
     if (!key) continue;
     // A path names one video; a bare file name only when exactly one video has it.
-    const candidates = byPath.get(key) ?? byFileName.get(key) ?? [];
-    if (candidates.length !== 1) {
+    const match = matchVideo(key);
+    if (!("video" in match)) {
       issues.push({
         row: row.row,
         column: matchColumn,
         cell: key,
         action: "skipped",
-        message: candidates.length
-          ? `${candidates.length} videos of the project have this file name: use a mapping column with their paths`
-          : "no video of the project has this file name or path",
+        message:
+          "ambiguous" in match
+            ? `${match.ambiguous.length} videos of the project have this file name: use a mapping column with their paths`
+            : "no video of the project has this file name or path",
       });
       continue;
     }
-    const video = candidates[0]!;
+    const { video } = match;
     if (matched.has(video.id)) {
       issues.push({
         row: row.row,

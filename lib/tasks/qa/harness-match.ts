@@ -2,6 +2,7 @@
  * Matching a harness file's rows to the questions of a set (creating the missing ones when asked), and the
  * decision FrameJury makes on an answer without an LLM.
  */
+import { videoMatcher, type VideoMatch } from "../../videos/video-matcher";
 import { extractOptionLetter } from "./extract-letter";
 import { normalise, videoStem, type HarnessRow, type HarnessRowError, type SetQuestion } from "./harness-rows";
 import type { QaDecision } from "./qa-pipeline";
@@ -18,26 +19,32 @@ export interface CreatedQuestion extends SetQuestion {
   created: true;
 }
 
+type HarnessVideo = ProjectVideo & { fileName: string };
+
+/** The project video a row names: by its path, else by its name without folders or extension (videoStem). */
+function harnessVideoMatcher(videos: readonly ProjectVideo[]): (name: string) => VideoMatch<HarnessVideo> {
+  const named = videos.map((v) => ({ ...v, fileName: v.relativePath.split("/").pop() ?? v.relativePath }));
+  return videoMatcher(named, { by: ["path", "file name"], fileNameKey: videoStem });
+}
+
 /** A question for a row no question of the set matches, or why there can be none. */
 function questionToCreate(
   row: HarnessRow,
-  videos: readonly ProjectVideo[],
+  matchVideo: (name: string) => VideoMatch<HarnessVideo>,
   takenIds: Set<string>,
 ): CreatedQuestion | { error: string } {
   if (!row.video)
     return {
       error: `no question of the set matches ${JSON.stringify(row.question)}, and the row names no video to create it on`,
     };
-  const stem = videoStem(row.video);
-  const exact = videos.filter((v) => v.relativePath === row.video);
-  const candidates = exact.length ? exact : videos.filter((v) => videoStem(v.relativePath) === stem);
-  if (candidates.length === 0)
+  const match = matchVideo(row.video);
+  if ("unmatched" in match)
     return {
       error: `unknown video ${JSON.stringify(row.video)}: no video of the project has this name, so its question cannot be created`,
     };
-  if (candidates.length > 1)
+  if ("ambiguous" in match)
     return {
-      error: `${JSON.stringify(row.video)} names ${candidates.length} videos of the project (${candidates.map((v) => v.relativePath).join(", ")}); the question cannot be created`,
+      error: `${JSON.stringify(row.video)} names ${match.ambiguous.length} videos of the project (${match.ambiguous.map((v) => v.relativePath).join(", ")}); the question cannot be created`,
     };
   if (row.answer === null)
     return {
@@ -45,7 +52,7 @@ function questionToCreate(
         ? "cannot create the question: the row gives no correct option (answer)"
         : "cannot create the open question: the row gives no reference answer",
     };
-  const video = candidates[0]!;
+  const { video } = match;
   let externalId = row.id ?? `line-${row.line}`;
   if (takenIds.has(externalId)) externalId = `${externalId}-line-${row.line}`;
   takenIds.add(externalId);
@@ -89,6 +96,7 @@ export function matchHarnessRows(
     videos.add(videoStem(q.payload.video));
   }
   const takenIds = new Set(questions.map((q) => q.externalId));
+  const matchVideo = create ? harnessVideoMatcher(create.videos) : null;
   const created = new Map<string, CreatedQuestion>();
   const matched: { row: HarnessRow; question: SetQuestion | CreatedQuestion }[] = [];
   const errors: HarnessRowError[] = [];
@@ -108,7 +116,7 @@ export function matchHarnessRows(
     if (!question && create) {
       question = key ? created.get(key) : undefined;
       if (!question) {
-        const made = questionToCreate(row, create.videos, takenIds);
+        const made = questionToCreate(row, matchVideo!, takenIds);
         if ("error" in made) {
           errors.push({ line: row.line, message: made.error });
           continue;
