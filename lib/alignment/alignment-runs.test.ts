@@ -21,7 +21,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { alignmentPageData } from "./alignment-page";
 import { cancelAlignment, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
-import { startAlignmentSchema, type StartRubricAlignmentInput } from "./alignment.validation";
+import { startAlignmentSchema, type StartAlignmentInput } from "./alignment.validation";
 import { judgmentKey } from "../reviews/judgment-key";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 
@@ -30,7 +30,8 @@ let owner: Actor;
 let reviewer: Actor;
 let projectId: string;
 let goldTarget: { task: string; target: string; videoIds: string[] };
-let body: StartRubricAlignmentInput;
+/** A rubric task's alignment request. */
+let body: Extract<StartAlignmentInput, { rubricTaskId: string }>;
 const queued: string[] = [];
 const queue = { enqueue: async (id: string) => void queued.push(id) };
 const jobDeps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines });
@@ -86,7 +87,7 @@ beforeAll(async () => {
   );
   goldTarget = { task: task.pipeline, target, videoIds };
   const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
-  body = <StartRubricAlignmentInput>startAlignmentSchema.parse({
+  body = <typeof body>startAlignmentSchema.parse({
     rubricTaskId: task.id,
     criterionId: "defects",
     labels: { kind: "labelSet", id: labelSet.id },

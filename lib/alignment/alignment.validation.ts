@@ -50,7 +50,6 @@ const startBuiltinAlignmentSchema = z.strictObject({
 /** A rubric task's alignment or a built-in task's. */
 export const startAlignmentSchema = z.union([startRubricAlignmentSchema, startBuiltinAlignmentSchema]);
 export type StartAlignmentInput = z.output<typeof startAlignmentSchema>;
-export type StartRubricAlignmentInput = z.output<typeof startRubricAlignmentSchema>;
 export type StartBuiltinAlignmentInput = z.output<typeof startBuiltinAlignmentSchema>;
 
 /** The labels of a stored alignment's input (alignments started before gold was offered stored `labelSetId`). */

@@ -13,7 +13,7 @@ import { makeUser } from "../testing/fixtures";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { tarEntries } from "../testing/tar-entries";
 import { WithheldError } from "../visibility/withheld";
-import { HF_DATA_GLOB, type HfDatasetRow, runHfDatasetExport } from "./hf-dataset";
+import { hfDataGlob, type HfDatasetRow, runHfDatasetExport } from "./hf-dataset";
 
 /*
  * Issue 28, item 3: a run as a Hugging Face dataset. Two videos with two key frames each (frames 0–5,
@@ -124,7 +124,9 @@ describe("runHfDatasetExport (database)", () => {
       };
       task_categories: string[];
     };
-    expect(meta.configs).toEqual([{ config_name: "default", data_files: [{ split: "test", path: HF_DATA_GLOB }] }]);
+    expect(meta.configs).toEqual([
+      { config_name: "default", data_files: [{ split: "test", path: hfDataGlob("test") }] },
+    ]);
     expect(meta.dataset_info.splits).toEqual([{ name: "test", num_examples: rows.length }]);
     expect(meta.dataset_info.features.map((f) => f.name).sort()).toEqual(Object.keys(rows[0]!).sort());
     expect(meta.dataset_info.features.find((f) => f.name === "frames")).toEqual({ name: "frames", sequence: "string" });

@@ -17,7 +17,7 @@ import {
 import type { AgreementReport, StatBlock } from "../agreement/types";
 import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import {
   targetIdOfCategory,
   type MetricDeclaration,
@@ -27,7 +27,7 @@ import {
 } from "../task-modules/task-declaration";
 import { log } from "../observability/logger";
 import { HF_SPANS_FILE, hfSpanRows, hfSpansCardSection } from "../spans/span-files/hf-spans";
-import { HF_DEFAULT_SPLIT, planHfSplits, type HfSplitPlan } from "./hf-splits";
+import { planHfSplits, type HfSplitPlan } from "./hf-splits";
 import type { HfSplitSpec } from "./hf-splits.validation";
 
 /**
@@ -45,7 +45,6 @@ import type { HfSplitSpec } from "./hf-splits.validation";
 export function hfDataGlob(split: string): string {
   return `data/${split}-*.jsonl`;
 }
-export const HF_DATA_GLOB = hfDataGlob(HF_DEFAULT_SPLIT);
 
 export interface HfDatasetRow {
   video_id: string;

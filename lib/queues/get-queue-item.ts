@@ -9,8 +9,7 @@ import { localizeView } from "./localize";
 import { assignedItem } from "./queue-access";
 import { itemTargets, judgePresenceOf, presenceCategories, taskOfRun, type Target } from "./item-targets";
 import { queueSubjects } from "./queue-types";
-import { catalogueOf } from "../rubrics/project-catalogue";
-import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 import type { QueueMode, QueueType } from "./queues.validation";
 
 /**
@@ -145,7 +144,6 @@ export async function getQueueItem(
   // The item queue types' subjects are keyed by their scopes (`caption`, `answer`, ...): read them as the scope's own type.
   return payload as typeof payload & Record<string, unknown>;
 }
-export type QueueItemPayload = Awaited<ReturnType<typeof getQueueItem>>;
 
 type OwnJudgment = {
   targetKey: string;

@@ -8,7 +8,14 @@ import { GET as live } from "../../app/api/health/live/route";
 import { waitFor, WorkerProcesses } from "../../lib/testing/worker-processes";
 import { ROOT } from "./import-graph";
 import { keepAlive } from "./worker-alive";
-import { JUDGING_STOP_WAIT_MS, QUEUE_STOP_WAIT_MS, WORKER_STOP_GRACE_SECONDS } from "./worker-jobs";
+import { JUDGING_STOP_WAIT_MS, QUEUE_STOP_WAIT_MS } from "./worker-jobs";
+
+/**
+ * The stop grace a worker needs (seconds): both waits with a margin for the database's close. compose.yaml's
+ * `stop_grace_period` and the Kubernetes manifest's `terminationGracePeriodSeconds` give at least this much; a shorter
+ * one (Docker's default is 10 s) ends in SIGKILL, and another worker sends the killed one's calls in flight again.
+ */
+const WORKER_STOP_GRACE_SECONDS = 45;
 
 type Service = Record<string, unknown> & { ports?: string[]; image?: string; stop_grace_period?: string };
 const compose = parse(fs.readFileSync(path.join(ROOT, "compose.yaml"), "utf8")) as {

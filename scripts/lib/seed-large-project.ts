@@ -18,7 +18,10 @@
 //   follow lib/reviews/disagreement.ts; each has its version-1 history row.
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../lib/generated/prisma/client";
-import { DEFAULT_HALLUCINATION_SUMMARY_SETTINGS } from "../../lib/tasks/hallucination/scores";
+import {
+  hallucinationSummarySettingsSchema,
+  type HallucinationSummarySettings,
+} from "../../lib/tasks/hallucination/scores";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "../../lib/tasks/hallucination/schemas";
 import { judgmentDeclaration } from "../../lib/reviews/judgment-target";
 import { BUILT_IN_DECLARATIONS } from "../../lib/tasks/registry";
@@ -38,7 +41,7 @@ interface Seed {
   scoreBudget: number;
   tag: string;
   now: Date;
-  settings: typeof DEFAULT_HALLUCINATION_SUMMARY_SETTINGS;
+  settings: HallucinationSummarySettings;
   step: <T>(label: string, work: () => Promise<T>) => Promise<T>;
 }
 type Transaction = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
@@ -129,7 +132,7 @@ async function createProjectAndRun(
       createdById: ownerId,
     },
   });
-  const settings = DEFAULT_HALLUCINATION_SUMMARY_SETTINGS;
+  const settings = hallucinationSummarySettingsSchema.parse({});
   const run = await prisma.judgeRun.create({
     data: {
       projectId,

@@ -20,12 +20,6 @@ import { resendPendingDeliveries } from "../../lib/webhooks/webhook-queue";
 export const JUDGING_STOP_WAIT_MS = 25_000;
 /** How long a stopping worker then gives its queue (webhook deliveries, alignments, deletions) to hand back (ms). */
 export const QUEUE_STOP_WAIT_MS = 5_000;
-/**
- * The stop grace a worker needs (seconds): both waits with a margin for the database's close. compose.yaml's
- * `stop_grace_period` and the Kubernetes manifest's `terminationGracePeriodSeconds` give at least this much; a shorter
- * one (Docker's default is 10 s) ends in SIGKILL, and another worker sends the killed one's calls in flight again.
- */
-export const WORKER_STOP_GRACE_SECONDS = 45;
 
 export async function startWorkerJobs(options: {
   connectionString: string;

@@ -9,7 +9,6 @@ import {
   dynamicKgSchema,
   formatDynamicKgsForSummary,
   formatStaticKg,
-  HALLUCINATION_OUTPUT_SCHEMAS,
   HALLUCINATION_STEP_IDS,
   HALLUCINATION_TEMPLATE_IDS,
   inconsistencySchema,
@@ -26,6 +25,16 @@ import {
 } from "./schemas";
 import { boundedScore, parseStructuredOutput } from "../../judge/parse-llm-output";
 import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
+
+/** Each step's output schema, as the pipeline parses the step's answer. */
+const HALLUCINATION_OUTPUT_SCHEMAS = {
+  static_kg: staticKgSchema,
+  dynamic_kg: dynamicKgSchema,
+  video_summary: videoSummarySchema,
+  inconsistency: inconsistencySchema,
+  static_hallucination: staticHallucinationSchema,
+  dynamic_hallucination: dynamicHallucinationSchema,
+} satisfies Record<HallucinationStepId, z.ZodType>;
 
 const staticScores = (value = 2) => Object.fromEntries(STATIC_CATEGORY_IDS.map((id) => [id, value]));
 const dynamicScores = (value = 2) => Object.fromEntries(DYNAMIC_CATEGORY_IDS.map((id) => [id, value]));

@@ -327,15 +327,6 @@ export type InconsistencyOutput = z.infer<typeof inconsistencySchema>;
 export type StaticHallucinationOutput = z.infer<typeof staticHallucinationSchema>;
 export type DynamicHallucinationOutput = z.infer<typeof dynamicHallucinationSchema>;
 
-export const HALLUCINATION_OUTPUT_SCHEMAS = {
-  static_kg: staticKgSchema,
-  dynamic_kg: dynamicKgSchema,
-  video_summary: videoSummarySchema,
-  inconsistency: inconsistencySchema,
-  static_hallucination: staticHallucinationSchema,
-  dynamic_hallucination: dynamicHallucinationSchema,
-} satisfies Record<HallucinationStepId, z.ZodType>;
-
 export interface ScoreValue {
   category: string;
   value: number;

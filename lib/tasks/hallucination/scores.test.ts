@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS, type DynamicCategoryId, type StaticCategoryId } from "./schemas";
 import {
-  DEFAULT_HALLUCINATION_SUMMARY_SETTINGS,
   hallucinationInputsFromScoreRows,
   hallucinationSummarySettingsSchema,
   summarizeHallucinationScores,
@@ -166,7 +165,7 @@ describe("summarizeHallucinationScores", () => {
 
 describe("settings", () => {
   it("default to mean-max and a max_category verdict at 5", () => {
-    expect(DEFAULT_HALLUCINATION_SUMMARY_SETTINGS).toEqual({
+    expect(hallucinationSummarySettingsSchema.parse({})).toEqual({
       aggregation: "mean-max",
       verdict: { on: "max_category", threshold: 5 },
     });

@@ -83,9 +83,6 @@ export function hallucinationAlignmentSettings(metricId: string): HallucinationS
   );
 }
 
-export const DEFAULT_HALLUCINATION_SUMMARY_SETTINGS: HallucinationSummarySettings =
-  hallucinationSummarySettingsSchema.parse({});
-
 /** Per key frame (static) or cluster (dynamic): its category scores, or null when the step gave none. */
 export type CategoryScores<Id extends string> = Partial<Record<Id, number | null>> | null;
 

@@ -18,7 +18,7 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { createQueue } from "@/lib/queues/create-queue";
-import { getQueueItem, type QueueItemPayload } from "@/lib/queues/get-queue-item";
+import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { nextItem } from "@/lib/queues/next-item";
 import { submitItem } from "@/lib/queues/submit-item";
 import { ReviewConflictError, reviewScore, videoReviews, withdrawJudgment } from "@/lib/reviews/reviews";
@@ -27,6 +27,8 @@ import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
 import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
 import { questionSetBytes } from "@/lib/tasks/qa/qa-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+
+type QueueItemPayload = Awaited<ReturnType<typeof getQueueItem>>;
 
 let stub: StubServer;
 let owner: Actor;
