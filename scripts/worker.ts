@@ -12,6 +12,7 @@ import { resolveDatabase } from "../lib/db/resolve-database";
 import { guardedFetch } from "../lib/judge/guarded-fetch";
 import { workerJudgeDeps } from "../lib/judge/app-judge";
 import { rootLogger } from "../lib/observability/logger";
+import { JUDGE_EVENT_SUBSCRIBERS } from "../lib/runs/judge-event-subscribers";
 import { checkStorage } from "../lib/storage/storage";
 import { keepAlive } from "./lib/worker-alive";
 import { startWorkerJobs } from "./lib/worker-jobs";
@@ -35,7 +36,8 @@ const database = await resolveDatabase((line) => logger.info(line));
 process.env.DATABASE_URL = database.url;
 // Judge calls go out on undici from the worker's own thread, through one guarded fetch (lib/judge/guarded-fetch.ts):
 // the SSRF check at connect time, no redirects, each call holding a slot of its endpoint's limits shared through PostgreSQL.
-const judgeDeps = workerJudgeDeps({ send: guardedFetch() });
+// Judge spans, an ensemble's combine and the after-run work hear the engine's events from here.
+const judgeDeps = workerJudgeDeps({ send: guardedFetch(), subscribers: JUDGE_EVENT_SUBSCRIBERS });
 const jobs = await startWorkerJobs({ connectionString: database.url, concurrency, judgeDeps });
 logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);
 

@@ -11,6 +11,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import type { CreateRunInput } from "../judge/endpoints.validation";
+import type { JudgeEventSubscriber } from "../judge/engine/judge-events";
 import type { PipelineDefinition, ScoreRow, StepOutputs, VideoContext } from "../judge/engine/pipeline";
 import { loadVideoJob } from "../judge/engine/step-store";
 import { keyFramesAndClusters } from "../judge/frame-scopes";
@@ -189,6 +190,20 @@ const UNDECLARED: CombinedTarget = {
   scale: { kind: "numeric", min: -Infinity, max: Infinity, step: null },
   level: "interval",
   higherIsBetter: true,
+};
+
+/**
+ * An ensemble's member closing a video: the worker that finishes the last member's last video combines them into the
+ * parent. A failed combine fails the video's job, whose retry closes the video again and tries the combine again.
+ */
+export const ensembleCombineSubscriber: JudgeEventSubscriber = {
+  name: "ensemble combine",
+  wants: (kind) => kind === "video closed",
+  async heard(deps, event) {
+    if (event.kind === "video closed" && event.run.parentRunId)
+      await combineEnsembleWhenDone(deps.prisma, deps.pipelines, event.run.parentRunId);
+  },
+  onFailure: "fails the job",
 };
 
 /**

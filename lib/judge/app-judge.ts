@@ -3,6 +3,7 @@ import { log } from "../observability/logger";
 import { getStorage } from "../storage/storage";
 import { endpointConfigForRun } from "./endpoints";
 import type { EndpointConfig, JudgeDeps } from "./engine/judge-video";
+import type { JudgeEventSubscriber } from "./engine/judge-events";
 import { clientForEndpoint, type LlmClient } from "./llm-client";
 import { SharedLimits } from "./shared-endpoint-limiter";
 import { fileTemplateSource } from "./template-source";
@@ -51,6 +52,7 @@ export function workerJudgeDeps(
   options: {
     send?: typeof fetch;
     slotsFor?: (endpoint: EndpointConfig) => SlotSource;
+    subscribers?: readonly JudgeEventSubscriber[];
   } = {},
 ): JudgeDeps {
   const engineLog = (line: string) => log().warn(line);
@@ -71,6 +73,7 @@ export function workerJudgeDeps(
       return client;
     },
     limiterFor: (endpoint) => slotsFor(endpoint),
+    subscribers: options.subscribers,
     log: engineLog,
   };
 }

@@ -9,6 +9,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
+import type { JudgeEventSubscriber } from "../judge/engine/judge-events";
 import type { PipelineDefinition } from "../judge/engine/pipeline";
 import { storedVideoAnswers } from "../judge/engine/resummarise";
 import { pipelineOfRun } from "../rubrics/run-pipeline";
@@ -122,6 +123,33 @@ export async function keepVideoJudgeSpans(
     return { kept: 0, refused: [], unavailable: reason };
   }
 }
+
+/**
+ * A closed video's judge spans, kept with the run. A video whose spans cannot be made (its file's frames unreadable, a
+ * failed save) keeps its scores: the reason is kept on the run (judge_span_failure, counted on its page) and logged,
+ * and the run's spans can be derived again.
+ */
+export const judgeSpanSubscriber: JudgeEventSubscriber = {
+  name: "judge spans",
+  wants: (kind, pipeline) => kind === "video closed" && pipeline.judgeSpans !== undefined,
+  async heard(deps, event) {
+    if (event.kind !== "video closed") return;
+    const { run, videoId, pipeline, answers } = event;
+    const log = deps.log ?? console.error;
+    const kept = await keepVideoJudgeSpans(
+      deps,
+      run,
+      videoId,
+      pipeline,
+      { ...answers, settings: run.settings },
+      event.frameTimes,
+    );
+    if (kept.unavailable) log(`judge spans of video ${videoId} in run ${run.id}: none, ${kept.unavailable}`);
+    for (const refused of kept.refused)
+      log(`judge span of video ${videoId} in run ${run.id} refused: ${refused.reason}`);
+  },
+  onFailure: "logged",
+};
 
 /**
  * In one statement, after the run's lock: the video's judge spans of the run and its kept failure go, and its new

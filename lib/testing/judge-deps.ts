@@ -6,11 +6,13 @@ import { clientForEndpoint } from "../judge/llm-client";
 import type { JudgeQueue } from "../judge/judge-queue";
 import { getStorage } from "../storage/storage";
 import { fileTemplateSource } from "../judge/template-source";
+import { JUDGE_EVENT_SUBSCRIBERS } from "../runs/judge-event-subscribers";
 
 /**
  * The engine's dependencies for tests: the real database, storage, templates and OpenAI-compatible
  * client (pointed at the stub LLM by the test's endpoint), with quick retries and no real sleeping.
- * A fresh client and limiter per call, so one test's limiter never holds another's requests.
+ * A fresh client and limiter per call, so one test's limiter never holds another's requests. The engine's events go
+ * to the subscribers a worker hands it (scripts/worker.ts); `subscribers: []` closes videos with nothing after.
  */
 export function testJudgeDeps(overrides: Partial<JudgeDeps> = {}): JudgeDeps {
   return {
@@ -23,6 +25,7 @@ export function testJudgeDeps(overrides: Partial<JudgeDeps> = {}): JudgeDeps {
       new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute }),
     retryPolicy: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
     sleep: async () => {},
+    subscribers: JUDGE_EVENT_SUBSCRIBERS,
     ...overrides,
   };
 }

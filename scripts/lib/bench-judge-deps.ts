@@ -2,6 +2,7 @@ import { workerJudgeDeps } from "../../lib/judge/app-judge";
 import { EndpointLimiter } from "../../lib/judge/endpoint-limiter";
 import { guardedFetch } from "../../lib/judge/guarded-fetch";
 import type { JudgeDeps } from "../../lib/judge/engine/judge-video";
+import { JUDGE_EVENT_SUBSCRIBERS } from "../../lib/runs/judge-event-subscribers";
 
 /**
  * The engine's dependencies as `npm run worker` has them (calls on undici, lib/judge/guarded-fetch.ts), with each endpoint's
@@ -11,6 +12,7 @@ export function benchJudgeDeps(limiter: "shared" | "process"): JudgeDeps {
   const processLimiters = new Map<string, EndpointLimiter>();
   return workerJudgeDeps({
     send: guardedFetch(),
+    subscribers: JUDGE_EVENT_SUBSCRIBERS,
     slotsFor:
       limiter === "process"
         ? (e) => {

@@ -5,6 +5,7 @@ import type { CallLimiter } from "../endpoint-limiter";
 import type { LlmClient, RetryPolicy } from "../llm-client";
 import type { TemplateSource } from "../template-source";
 import type { EndpointCapabilities } from "../endpoint-capabilities";
+import type { JudgeEventSubscriber } from "./judge-events";
 import type { PipelineDefinition } from "./pipeline";
 
 export interface EndpointConfig {
@@ -52,6 +53,11 @@ export interface JudgeDeps {
   limiterFor(endpoint: EndpointConfig): CallLimiter;
   /** The run's endpoint, or (with `endpointId`) another endpoint of the run's project that a step calls. */
   endpointConfig(runId: string, endpointId?: string): Promise<EndpointConfig>;
+  /**
+   * Who hears the engine's events ("video closed", "run finished": ./judge-events.ts), in order, as the process's
+   * start lists them (lib/runs/judge-event-subscribers.ts); none: a video closes with its summary and metrics alone.
+   */
+  subscribers?: readonly JudgeEventSubscriber[];
   retryPolicy?: RetryPolicy;
   sleep?(ms: number): Promise<void>;
   log?(line: string): void;

@@ -1,10 +1,8 @@
-import type { PrismaClient, StepStatus } from "../../generated/prisma/client";
+import type { StepStatus } from "../../generated/prisma/client";
 import type { ChatImage } from "../llm-client";
 import { keyFramesAndClusters } from "../frame-scopes";
 import { withPromptVersions } from "../template-source";
 import { pipelineOfRun } from "../../rubrics/run-pipeline";
-import { combineEnsembleWhenDone } from "../../ensembles/ensemble-runs";
-import { keepVideoJudgeSpans } from "../../spans/judge-spans-store";
 import { frameLimitOf } from "./video-media";
 import { executeStep, type StepWork } from "./execute-step";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";
@@ -12,14 +10,14 @@ import {
   planSteps,
   templateIdOf,
   type PipelineDefinition,
-  type ScoreRow,
   type StepDefinition,
   type StepOutputs,
   type VideoContext,
 } from "./pipeline";
 import { cancelPending, runWatch, type RunWatch } from "./run-watch";
+import { announce, anyoneWants, type ClosedRun } from "./judge-events";
 import { judgeStoreFor, type JobRow, type JudgeStore, type RunSampling, type StepRow } from "./step-store";
-import { describeForLog, stepKeys, Writes } from "./writes";
+import { stepKeys, Writes } from "./writes";
 
 export type { EndpointConfig, JudgeDeps } from "./judge-deps";
 export { largerMaxTokens } from "./recovery";
@@ -275,10 +273,12 @@ function skipStep(store: JudgeStore, video: VideoRun, row: StepRow, reason: stri
   });
 }
 
-/** The video's summary and metrics; then the ensemble it is a member of, and the pipeline's after-run work. */
+/**
+ * The video's summary and metrics; then "video closed" to the subscribers (its judge spans, the ensemble it is a member
+ * of), and "run finished" when this close ended the run (the pipeline's after-run work): lib/judge/engine/judge-events.ts.
+ */
 async function closeVideo(deps: JudgeDeps, store: JudgeStore, video: VideoRun): Promise<void> {
   const { job, loaded, pipeline, context, rows, outputs } = video;
-  const { prisma } = deps;
   const scores = [...rows.values()]
     .filter((row) => row.status === "done")
     .flatMap((row) =>
@@ -291,46 +291,29 @@ async function closeVideo(deps: JudgeDeps, store: JudgeStore, video: VideoRun): 
     ...(pipeline.itemMetrics?.(summary) ?? []).flatMap((item) => metricRows(item.itemId, item.values)),
   ];
   await store.finishVideo({ runId: job.runId, videoId: job.videoId, summary, metrics, finishedAt: new Date() });
-  if (pipeline.judgeSpans) await keepJudgeSpans(deps, video, scores);
-  // An ensemble's member: the worker that finishes the last member's last video combines them into the parent.
-  if (loaded.run.parentRunId) await combineEnsembleWhenDone(prisma, deps.pipelines, loaded.run.parentRunId);
-  if (pipeline.afterRun) await afterRun(deps, prisma, pipeline, job.runId);
+  const run: ClosedRun = {
+    id: job.runId,
+    projectId: loaded.run.projectId,
+    parentRunId: loaded.run.parentRunId,
+    settings: loaded.run.settings,
+  };
+  // With the frame times the job read: a subscriber asks neither the video nor its times again.
+  await announce(deps, {
+    kind: "video closed",
+    run,
+    videoId: job.videoId,
+    pipeline,
+    answers: { scores, context, outputs },
+    frameTimes: loaded.video.frameTimes,
+  });
+  if (anyoneWants(deps.subscribers, "run finished", pipeline) && (await runIsDone(deps, job.runId)))
+    await announce(deps, { kind: "run finished", run, pipeline });
 }
 
-/**
- * The video's judge spans, kept with the run (lib/spans/judge-spans-store.ts). A video whose spans cannot be made
- * (its file's frames unreadable, a failed save) keeps its scores: the reason is kept on the run (its page counts
- * them) and logged, and the run's spans can be derived again.
- */
-async function keepJudgeSpans(deps: JudgeDeps, video: VideoRun, scores: ScoreRow[]): Promise<void> {
-  const { job, loaded, pipeline, context, outputs } = video;
-  const run = { id: job.runId, projectId: loaded.run.projectId };
-  const log = deps.log ?? console.error;
-  try {
-    // With the frame times the job read: the close asks neither the video nor its times again.
-    const kept = await keepVideoJudgeSpans(
-      deps,
-      run,
-      job.videoId,
-      pipeline,
-      { scores, context, settings: loaded.run.settings, outputs },
-      loaded.video.frameTimes,
-    );
-    if (kept.unavailable) log(`judge spans of video ${job.videoId} in run ${job.runId}: none, ${kept.unavailable}`);
-    for (const refused of kept.refused)
-      log(`judge span of video ${job.videoId} in run ${job.runId} refused: ${refused.reason}`);
-  } catch (error) {
-    log(`judge spans of video ${job.videoId} in run ${job.runId}: ${describeForLog(error)}`);
-  }
-}
-
-/** The pipeline's work once its run is done (only when this video's end finished the run); a failure is logged. */
-async function afterRun(deps: JudgeDeps, prisma: PrismaClient, pipeline: PipelineDefinition, runId: string) {
-  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { status: true } });
-  if (run?.status !== "done") return;
-  await pipeline.afterRun!(prisma, runId).catch((error: unknown) =>
-    (deps.log ?? console.error)(`after run ${runId} finished: ${describeForLog(error)}`),
-  );
+/** Whether the run is done: read after the video's end was committed, so of two last videos' closes the later sees it. */
+async function runIsDone(deps: JudgeDeps, runId: string): Promise<boolean> {
+  const run = await deps.prisma.judgeRun.findUnique({ where: { id: runId }, select: { status: true } });
+  return run?.status === "done";
 }
 
 function withSampling(endpoint: EndpointConfig, sampling: RunSampling | null): EndpointConfig {
