@@ -20,8 +20,8 @@ export async function seedCrawlProject(
 ): Promise<{ seed: CrawlSeed; accounts: Record<Exclude<CrawlRole, "signedOut">, CrawlAccount> }> {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
-  // The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
-  await import("../lib/tasks/modules");
+  // The composition root first: the application context (the task catalogue the core reads).
+  (await import("../lib/app-context/app-context")).appContext();
   const { prisma } = await import("../lib/db/prisma");
   const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");

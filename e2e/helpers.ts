@@ -1,7 +1,9 @@
 import { expect, type Page } from "@playwright/test";
-// The task registry: it installs the task modules the core reads, for the specs that seed through lib/.
-import "../lib/tasks/modules";
+import { appContext } from "../lib/app-context/app-context";
 import { runCli } from "../lib/cli/run-cli";
+
+// The composition root: the application context (the task catalogue the core reads), for the specs that seed through lib/.
+appContext();
 
 /** Runs the admin CLI against the e2e database; returns what it printed on stdout. */
 export async function cli(...argv: string[]): Promise<string> {

@@ -47,8 +47,8 @@ const database = values.reuse
   : await createTestDatabase(server, "bench_browse");
 if (values.reuse) await applyMigrations(database.url, MIGRATIONS_DIR);
 process.env.DATABASE_URL = database.url;
-// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
-await import("../lib/tasks/modules");
+// The composition root first: the application context (the task catalogue the core reads) before anything reads it.
+(await import("../lib/app-context/app-context")).appContext();
 const { prisma } = await import("../lib/db/prisma");
 const { seedLargeProject } = await import("./lib/seed-large-project");
 const { browseOptions, browseVideos } = await import("../lib/videos/browse-videos");

@@ -142,8 +142,8 @@ const runFinished = async (runId: string) => {
     await new Promise((r) => setTimeout(r, 50));
 };
 
-// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
-await import("../lib/tasks/modules");
+// The composition root first: the application context (the task catalogue the core reads) before anything reads it.
+(await import("../lib/app-context/app-context")).appContext();
 const { prisma } = await import("../lib/db/prisma");
 const { createUser } = await import("../lib/auth/users");
 const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");

@@ -32,7 +32,7 @@ const { createTestDatabase, startTestServer } = await import("../lib/testing/tes
 const server = await startTestServer();
 const database = await createTestDatabase(server, "bench_prompt_list");
 process.env.DATABASE_URL = database.url;
-await import("../lib/tasks/modules");
+(await import("../lib/app-context/app-context")).appContext();
 const { prisma } = await import("../lib/db/prisma");
 const { makeUser } = await import("../lib/testing/fixtures");
 const { createProject } = await import("../lib/projects/projects");

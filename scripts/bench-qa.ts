@@ -38,8 +38,8 @@ const server = await startTestServer();
 const database = await createTestDatabase(server, "bench");
 process.env.DATABASE_URL = database.url;
 
-// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
-await import("../lib/tasks/modules");
+// The composition root first: the application context (the task catalogue the core reads) before anything reads it.
+(await import("../lib/app-context/app-context")).appContext();
 const { prisma } = await import("../lib/db/prisma");
 const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
 const { createUser } = await import("../lib/auth/users");

@@ -36,7 +36,7 @@ const database = values.reuse
   : await createTestDatabase(server, "bench_span_agreement");
 const KEEP = values.keep || values.reuse !== undefined;
 process.env.DATABASE_URL = database.url;
-await import("../lib/tasks/modules");
+(await import("../lib/app-context/app-context")).appContext();
 const { prisma } = await import("../lib/db/prisma");
 const { seedLargeProject } = await import("./lib/seed-large-project");
 const { builtInCatalogue } = await import("../lib/task-modules/task-catalogue");

@@ -6,12 +6,13 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
-import "../lib/tasks/modules";
+import { appContext } from "../lib/app-context/app-context";
 import { startStubLlm, type StubServer } from "../testkit/llm-stub/stub-server";
 import { DEMO_CREDENTIALS, seedDemoProject } from "../testkit/demo/seed-demo-project";
 import { Children, Shutdown } from "./lib/children";
 
+// The composition root: the application context (the task catalogue the demo's seeding reads).
+appContext();
 const log = (line: string) => console.log(`[demo] ${line}`);
 const port = process.env.PORT ?? "3000";
 process.env.DATA_DIR ??= path.resolve(".data/demo");

@@ -28,10 +28,12 @@ type Layer = (typeof LAYERS)[number];
  *   fulfils, the installed declarations and modules the core reads, the catalogues) and lib/tasks/*.ts but the
  *   registry's files;
  * - task: a task's own folder, lib/tasks/<id>/ (its route handlers are app code);
- * - registry: what installs the tasks through the port: the install point (lib/tasks/modules.ts), the declarations'
- *   registry (lib/tasks/registry.ts, also imported in the browser) and the generated lists they install;
+ * - registry: what builds the tasks into the catalogue: the composition root (lib/app-context/), the task modules'
+ *   list (lib/tasks/modules.ts), the declarations' registry (lib/tasks/registry.ts, also imported in the browser) and
+ *   the generated lists they read;
  * - component: components/ (a task's pages, components/tasks/<id>/pages, are app code that app/ mounts);
- * - app: app/, the root files Next.js runs (instrumentation, proxy), a task's pages and route handlers.
+ * - app: app/, the root files Next.js runs (instrumentation, proxy), a task's pages and route handlers, and the route
+ *   wrappers (ROUTE_WRAPPERS): each Next.js bundle's entry into lib/, which builds the application context.
  */
 const REGISTRY = new Set([
   "lib/tasks/modules.ts",
@@ -40,16 +42,20 @@ const REGISTRY = new Set([
   "lib/generated/tasks/declarations.ts",
 ]);
 
+/** The route wrappers and what only they use: they call the composition root (lib/app-context) for each request. */
+const ROUTE_WRAPPERS = new Set(["lib/api/handler.ts", "lib/api/with-project.ts", "lib/api/auth-request-guard.ts"]);
+
 function layerOf(file: string): Layer {
   if (
     file.startsWith("app/") ||
+    ROUTE_WRAPPERS.has(file) ||
     !file.includes("/") ||
     /^components\/tasks\/[^/]+\/pages\//.test(file) ||
     /^lib\/tasks\/[^/]+\/routes\//.test(file)
   )
     return "app";
   if (file.startsWith("components/")) return "component";
-  if (REGISTRY.has(file)) return "registry";
+  if (REGISTRY.has(file) || file.startsWith("lib/app-context/")) return "registry";
   if (/^lib\/tasks\/[^/]+\//.test(file)) return "task";
   return "core";
 }

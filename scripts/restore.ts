@@ -1,8 +1,7 @@
 // `npm run restore -- --in FILE`: restores a backup into a fresh DATA_DIR (the embedded server) or an
 // empty database on DATABASE_URL, with the store's files and the secret; unfinished runs are queued again.
 import { parseArgs } from "node:util";
-// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
-import "../lib/tasks/modules";
+import { appContext } from "../lib/app-context/app-context";
 import { refuseToStartWithPlaceholderSecrets } from "../lib/config/placeholder-secrets";
 import { createPrismaClient } from "../lib/db/prisma";
 import { MIGRATIONS_DIR, resolveDatabase } from "../lib/db/resolve-database";
@@ -12,6 +11,8 @@ import { requeueUnfinishedRuns, restoreBackup } from "../lib/ops/restore";
 
 // A secret still set to the deployment files' placeholder (CHANGEME) stops it first, naming the variable.
 refuseToStartWithPlaceholderSecrets("[restore]");
+// The composition root: the application context (the task catalogue a restored run's requeue reads).
+appContext();
 const usage = "usage: npm run restore -- --in FILE";
 let values: { in?: string };
 try {

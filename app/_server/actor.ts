@@ -6,10 +6,16 @@ import type { Actor } from "@/lib/auth/actor";
 import { actorFromHeaders } from "@/lib/auth/request-actor";
 import { projectRoleOf, roleCan, type ProjectAction } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { catalogFor } from "@/lib/rubrics/project-catalogue";
+import { appContext } from "@/lib/app-context/app-context";
 
-/** The signed-in user for this render, or null. */
-export const getPageActor = cache(async (): Promise<Actor | null> => actorFromHeaders(await headers()));
+/**
+ * The signed-in user for this render, or null. Pages and server actions start here: it builds the application context
+ * first (lib/app-context/app-context.ts), whose catalogues this bundle's copy of lib/ reads.
+ */
+export const getPageActor = cache(async (): Promise<Actor | null> => {
+  appContext();
+  return actorFromHeaders(await headers());
+});
 
 /** For pages: the signed-in user, or a redirect to the sign-in page. */
 export async function requirePageActor(): Promise<Actor> {
@@ -26,7 +32,7 @@ const pageProjectRole = cache(async (projectId: string) => {
   const actor = await requirePageActor();
   const role = await projectRoleOf(prisma, actor, projectId);
   // Only a member's render reads the catalogue (a non-member gets the 404 page).
-  const catalogue = role ? await catalogFor(prisma, projectId) : null;
+  const catalogue = role ? await appContext().catalogues.forProject(prisma, projectId) : null;
   return { actor, role, catalogue };
 });
 

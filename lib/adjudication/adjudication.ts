@@ -9,9 +9,8 @@ import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
-import { catalogueOf } from "../rubrics/project-catalogue";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 import { formatValue } from "../task-modules/task-declaration";
 import {
   type JudgedDeclaration,

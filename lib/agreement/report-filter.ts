@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import { catalogueOf } from "../rubrics/project-catalogue";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { requireWholeView } from "../visibility/withheld";
 import { resolveFilterRun, videoFilterFrom, videoFilterWhere, type FilterContext } from "../videos/video-filter-sql";

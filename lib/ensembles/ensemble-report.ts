@@ -10,7 +10,7 @@ import { NotFoundError } from "../errors";
 import { runCallTotals } from "../judge/runs";
 import { krippendorffAlpha } from "../stats/krippendorff-alpha";
 import { buildRatingTable, type RatingRow } from "../stats/rating-table";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import { unstableAtOf } from "../task-modules/task-declaration";
 import { isBlindFor } from "../visibility/judge-visibility";
 import { meanAbsoluteError } from "../stats/error-metrics";

@@ -14,7 +14,6 @@ import { prisma } from "../db/prisma";
 import { Prisma } from "../generated/prisma/client";
 import { NotFoundError, ValidationError } from "../errors";
 import { createRunSchema } from "../judge/endpoints.validation";
-import { catalogFor } from "../rubrics/project-catalogue";
 import { cancelRun, createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createRubricTask } from "../rubrics/rubric-tasks";
@@ -33,7 +32,7 @@ import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema, type VideoListQuery } from "../videos/video-filter";
 import { combineEnsembleWhenDone } from "./ensemble-runs";
 import { ensembleRunReport, videoEnsembleValues } from "./ensemble-report";
-import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
 
 const VIDEOS = 40;
 const RUBRIC = JSON.stringify({

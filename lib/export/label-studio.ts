@@ -5,7 +5,7 @@ import { NotFoundError } from "../errors";
 import { appUrl } from "../config/app-url";
 import { exportFileName } from "../agreement/export-file-name";
 import { requireWholeView } from "../visibility/withheld";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import type { MetricDeclaration, Scale } from "../task-modules/task-declaration";
 
 /**

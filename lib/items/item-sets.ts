@@ -7,8 +7,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
-import { catalogueOf } from "../rubrics/project-catalogue";
-import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 import { importItemSetOfKind, itemSetSelect, type ItemFile, type ItemSetImport } from "./item-set-import";
 import type { ItemListDeclaration, ItemSetImportOptions, ItemSetKind } from "./item-set-kind";
 

@@ -9,8 +9,7 @@ import { NotFoundError } from "../errors";
 import type { ItemListDeclaration, ItemListViews } from "./item-set-kind";
 import type { ItemFilter } from "./items.validation";
 import { listedItemKinds } from "./item-sets";
-import { catalogueOf } from "../rubrics/project-catalogue";
-import { builtInCatalogue, type TaskCatalogue } from "../task-modules/task-catalogue";
+import { builtInCatalogue, catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 
 const itemSelect = {
   id: true,

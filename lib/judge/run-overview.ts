@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { naturalSortBy } from "../format/natural-sort";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import type { SubjectSummary } from "../tasks/task-display";
 import { redactRunVideosFor } from "../visibility/judge-visibility";
 import { inputModeOf, type InputMode } from "./input-modes";

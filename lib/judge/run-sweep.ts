@@ -6,7 +6,7 @@
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { ValidationError } from "../errors";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import type { CreateRunInput } from "./endpoints.validation";
 import type { RunSweep } from "./run-sweep.validation";
 import { compareUrlOf } from "./run-compare-url";

@@ -2,7 +2,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import { metricScores } from "../videos/browse-videos";
 import { isBlindFor, withheldMetricScores } from "../visibility/judge-visibility";
 import { readRunMetrics } from "./run-metrics";

@@ -5,7 +5,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { comparableTargets } from "../calibration/compare-setups-load";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import {
   binariseValue,
   PRESENCE_TARGET_TYPE,

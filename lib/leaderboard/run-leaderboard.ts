@@ -11,7 +11,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { runNameOfRow } from "../runs/run-name";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import { scaleBounds, type MetricDeclaration } from "../task-modules/task-declaration";
 import { requireWholeView } from "../visibility/withheld";
 import { buildLeaderboard, type LeaderboardResult } from "./leaderboard";

@@ -1,6 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import { catalogueOf } from "../rubrics/project-catalogue";
-import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 
 /**
  * The task folders a project uses: a judge run of one of the folder's pipelines, saved defaults for one

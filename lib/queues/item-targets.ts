@@ -1,7 +1,6 @@
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import { readRunMetrics } from "../judge/run-metrics";
-import { catalogueOf } from "../rubrics/project-catalogue";
-import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 import {
   judgePresence,
   scaleBounds,

@@ -5,8 +5,7 @@ import { queueRun, queueVideoIds } from "./create-queue";
 import { scoreCategoryWhere } from "./score-keys";
 import { queueTargetCounts, type QueueTargetCounts } from "./target-counts";
 import { previewQueueSchema, type PreviewQueueInput } from "./queues.validation";
-import { catalogueOf } from "../rubrics/project-catalogue";
-import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 
 /**
  * How many videos of the run match the filter: the "new queue" form shows it before creating. For a run judging

@@ -2,8 +2,7 @@ import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SubjectKind } from "../task-modules/task-declaration";
 import { itemQueueTypes } from "./queue-types";
-import { catalogueOf } from "../rubrics/project-catalogue";
-import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 
 /** What the new-queue form needs of one item queue type: which runs it reviews, and the choices its options view offers. */
 export interface ItemQueueTypeForm {

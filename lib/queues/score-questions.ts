@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import type { ScoreQuestion } from "../task-modules/queue-type-module";
 

@@ -18,8 +18,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import { createRubricTask } from "./rubric-tasks";
-import { builtInCatalogue } from "../task-modules/task-catalogue";
-import { catalogFor } from "./project-catalogue";
+import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
 
 const EXAMPLES = path.join(__dirname, "examples");
 const files = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith(".yaml"));

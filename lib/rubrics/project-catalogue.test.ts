@@ -22,9 +22,8 @@ import { documentedRoutes } from "@/app/api/v1/documented-routes";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
 import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
 import { videoListQuerySchema } from "../videos/video-filter";
-import { catalogFor } from "./project-catalogue";
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { createRubricTask, saveRubricVersion, setRubricTaskArchived } from "./rubric-tasks";
 
@@ -149,10 +148,12 @@ describe("rubric tasks in their project's catalogue", () => {
 
   it("shows a task saved through one copy of the module in another copy of the same process at once", async () => {
     // Next.js bundles route handlers and pages apart: one process holds two copies of these modules. Here the second
-    // copy is a fresh import of the modules (its own cache, its own run form).
+    // copy is a fresh import of the modules (its own cache, its own run form), whose entry (a page helper, a route
+    // wrapper) builds that copy's application context first.
     await catalogFor(prisma, a.projectId);
     vi.resetModules();
-    const pagesCatalogue = await import("./project-catalogue");
+    (await import("../app-context/app-context")).appContext();
+    const pagesCatalogue = await import("../task-modules/task-catalogue");
     const pagesRunForm = await import("../judge/run-form");
     await pagesCatalogue.catalogFor(prisma, a.projectId);
     expect(pagesCatalogue.catalogFor).not.toBe(catalogFor);

@@ -24,8 +24,7 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { createRubricTask } from "./rubric-tasks";
-import { builtInCatalogue } from "../task-modules/task-catalogue";
-import { catalogFor } from "./project-catalogue";
+import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
 
 const DEFINITION: RubricDefinitionInput = {
   name: "Defects (batch)",

@@ -35,8 +35,7 @@ import { videoListQuerySchema } from "../videos/video-filter";
 import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
-import { builtInCatalogue } from "../task-modules/task-catalogue";
-import { catalogFor } from "./project-catalogue";
+import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
 
 const LOOK: RubricDefinitionInput = {
   name: "Look",

@@ -37,8 +37,7 @@ import { importRubricItems } from "./rubric-item-sets";
 import { rubricItemValues, rubricItemValuesQuerySchema } from "./rubric-item-values";
 import { previewRubric } from "./preview-rubric";
 import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
-import { builtInCatalogue } from "../task-modules/task-catalogue";
-import { catalogFor } from "./project-catalogue";
+import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
 
 const CAPTIONS: RubricDefinitionInput = {
   name: "Caption quality",

@@ -5,8 +5,7 @@
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
-import { builtInCatalogue } from "../task-modules/task-catalogue";
-import { catalogFor } from "./project-catalogue";
+import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
 import { rubricPipeline, type RubricRunSettings } from "./rubric-pipeline";
 
 const RUBRIC_PIPELINE = /^rubric_(\d+)$/;

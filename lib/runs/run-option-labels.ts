@@ -5,7 +5,7 @@
  * (lib/runs/run-labels: input mode, frames, samples, the endpoint's address…), so two runs never read the same.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 import { builtInDeclarations } from "../task-modules/installed-declarations";
 import { distinctRunLabels, runSettingWords, type RunLabelParts } from "./run-labels";

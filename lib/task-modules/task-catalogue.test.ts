@@ -7,13 +7,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
-import { catalogFor } from "../rubrics/project-catalogue";
 import type { RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { createRubricTask, saveRubricVersion } from "../rubrics/rubric-tasks";
 import { makeUser } from "../testing/fixtures";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import { UnknownTaskError } from "./declaration-catalogue";
-import { builtInCatalogue, withTasks } from "./task-catalogue";
+import { builtInCatalogue, catalogFor, withTasks } from "./task-catalogue";
 
 const definition = (name: string, criterion = "glow"): RubricDefinitionInput => ({
   name,

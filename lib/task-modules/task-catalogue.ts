@@ -3,17 +3,21 @@
  * their declarations (DeclarationCatalogue, the part the browser gets) and their modules, with every pipeline the
  * engine can run. Server only: a module carries its pipelines' prompts and parsers.
  *
- * The built-in catalogue (builtInCatalogue) is built once from the modules installed at process start (lib/tasks/modules.ts
- * installs them through ./installed-task-modules.ts) and the declarations installed beside them
- * (./installed-declarations.ts); a project's catalogue adds its
- * rubric tasks (lib/rubrics/project-catalogue.ts, catalogFor); a test adds its toy task (withTasks). None of them
- * changes once built, so a request reads one consistent catalogue from start to end.
+ * The built-in catalogue (builtInCatalogue) is built once by the composition root (lib/app-context/app-context.ts)
+ * from the generated maps; a project's catalogue (catalogFor) adds the project's own tasks from the project task
+ * sources the root wires (rubric tasks); a test adds its toy task (withTasks). None of them changes once built, so a
+ * request reads one consistent catalogue from start to end.
+ *
+ * What the composition root provided is kept on one module-level value (`provided`): each copy of this module that
+ * Next.js loads (one per bundle) is provided by the entry that runs in that bundle (the route wrappers, the page
+ * helpers), a script or worker by its start, a test file by the test setup. A read before anything was provided
+ * throws, naming the call to add.
  */
+import type { PrismaClient } from "../generated/prisma/client";
 import type { RegisteredPipeline } from "../judge/engine/pipeline";
+import type { TaskDeclaration } from "./task-declaration";
 import type { TaskFolderDeclarations, TaskModule } from "./task-module";
 import { DeclarationCatalogue } from "./declaration-catalogue";
-import { builtInDeclarations } from "./installed-declarations";
-import { installedModules } from "./installed-task-modules";
 
 export class TaskCatalogue extends DeclarationCatalogue {
   /** Every task module, the built-in ones in TASK_FOLDER_IDS order, then those added. */
@@ -54,16 +58,99 @@ export function withTasks(
   );
 }
 
-/** The built-in catalogue, for the modules it was built from (installing again builds it again). */
-let builtIn: { from: readonly TaskModule[]; catalogue: TaskCatalogue } | null = null;
+/** One of a project's own tasks: its declarations and its module. */
+export interface ProjectTask {
+  declarations: TaskFolderDeclarations;
+  module: TaskModule;
+}
 
 /**
- * The built-in tasks' catalogue: the declarations and the modules installed at process start. The same
- * value for the life of the process; it holds no project's data.
+ * Where a project's own tasks come from (rubric tasks: lib/rubrics/rubric-task-source.ts). `stateOf` is read on every
+ * call (one small query) and changes whenever `tasksOf` would answer otherwise, so an edit is seen on the next call.
  */
+export interface ProjectTaskSource {
+  stateOf(prisma: PrismaClient, projectId: string): Promise<string>;
+  tasksOf(prisma: PrismaClient, projectId: string): Promise<readonly ProjectTask[]>;
+}
+
+/** How many projects' catalogues are kept (the least recently built goes first). */
+const KEPT = 200;
+
+/**
+ * The built-in catalogue and every project's catalogue, built from the project task sources. The catalogue built for
+ * one state of a project's tasks is kept by project and state, so that an unchanged project reuses its value (and
+ * what is derived from it, say a query schema). A project's entry is only ever answered for that project, and the
+ * cache holds values computed from the database, never the source of truth.
+ */
+export class ProjectCatalogues {
+  private readonly kept = new Map<string, { state: string; catalogue: TaskCatalogue }>();
+
+  constructor(
+    readonly builtIn: TaskCatalogue,
+    private readonly sources: readonly ProjectTaskSource[],
+  ) {}
+
+  /** The catalogue one project's requests see: the built-in tasks and the project's own as they are now. */
+  async forProject(prisma: PrismaClient, projectId: string): Promise<TaskCatalogue> {
+    const state = JSON.stringify(await Promise.all(this.sources.map((source) => source.stateOf(prisma, projectId))));
+    const found = this.kept.get(projectId);
+    if (found && found.state === state) return found.catalogue;
+    const added = (await Promise.all(this.sources.map((source) => source.tasksOf(prisma, projectId)))).flat();
+    const catalogue = added.length === 0 ? this.builtIn : withTasks(this.builtIn, ...added);
+    this.kept.delete(projectId);
+    this.kept.set(projectId, { state, catalogue });
+    if (this.kept.size > KEPT) this.kept.delete(this.kept.keys().next().value!);
+    return catalogue;
+  }
+}
+
+/** What the composition root provided to this copy of the module. */
+let provided: ProjectCatalogues | null = null;
+
+/** The composition root hands this layer the catalogues it built (once per process, or per bundle in Next.js). */
+export function provideCatalogues(catalogues: ProjectCatalogues): void {
+  provided = catalogues;
+}
+
+function catalogues(): ProjectCatalogues {
+  if (!provided) {
+    throw new Error(
+      "No task catalogue was provided: call appContext() (lib/app-context/app-context.ts) where the process or bundle starts (instrumentation.ts, the route wrappers and page helpers, a script's start, lib/testing/vitest-setup.ts) before the core reads a catalogue.",
+    );
+  }
+  return provided;
+}
+
+/** The built-in tasks' catalogue, as the composition root built it: the same value for the life of the process. */
 export function builtInCatalogue(): TaskCatalogue {
-  const modules = installedModules();
-  if (builtIn?.from !== modules)
-    builtIn = { from: modules, catalogue: new TaskCatalogue(builtInDeclarations().folders, modules) };
-  return builtIn.catalogue;
+  return catalogues().builtIn;
+}
+
+/** The catalogue one project's requests see: the built-in tasks and the project's own tasks as they are now. */
+export async function catalogFor(prisma: PrismaClient, projectId: string): Promise<TaskCatalogue> {
+  return catalogues().forProject(prisma, projectId);
+}
+
+/**
+ * The catalogue a lib entry point reads: the one its caller resolved for the request (route wrappers and page helpers
+ * pass it), else the project's own, resolved now (a script, a test).
+ */
+export async function catalogueOf(
+  prisma: PrismaClient,
+  projectId: string,
+  given: TaskCatalogue | undefined,
+): Promise<TaskCatalogue> {
+  return given ?? catalogFor(prisma, projectId);
+}
+
+/**
+ * The task of a run, from the catalogue given (the request's) or its project's (UnknownTaskError for a pipeline the
+ * catalogue has no task of).
+ */
+export async function runTask(
+  prisma: PrismaClient,
+  run: { projectId: string; pipeline: string },
+  given?: TaskCatalogue,
+): Promise<TaskDeclaration> {
+  return (await catalogueOf(prisma, run.projectId, given)).taskOf(run.pipeline);
 }

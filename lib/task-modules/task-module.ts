@@ -2,9 +2,9 @@
  * The port's contract for what a task folder gives the core, in two parts: its declarations (plain data, safe in the
  * browser) and its module (server code: pipelines and what the queues, imports and reviews need of it). What the tests
  * and the demo need of it (stub rules, demo and crawl seeds, crawl pages) is its kit (lib/tasks/<id>/kit.ts,
- * testkit/task-kit.ts), which the product never reads. The registry installs the built-in ones and the core reads them
- * through the port (./installed-declarations.ts, ./installed-task-modules.ts, the task catalogue), never by name. Types
- * only, from modules that never import this contract back (scripts/import-layers.test.ts counts type circles).
+ * testkit/task-kit.ts), which the product never reads. The composition root (lib/app-context/app-context.ts) builds the
+ * built-in ones into the task catalogue (./task-catalogue.ts), which the core receives and reads, never a task by
+ * name. Types only, from modules that never import this contract back (scripts/import-layers.test.ts counts type circles).
  */
 import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";

@@ -1,13 +1,10 @@
 /**
- * The task registry's install point: importing this file installs the registered tasks' declarations (./registry.ts,
- * through lib/task-modules/installed-declarations.ts) and their server modules (lib/generated/tasks/modules.ts, from
- * TASK_FOLDER_IDS, through lib/task-modules/installed-task-modules.ts), which the core reads through its port. Every process
- * imports it once where it starts: instrumentation.ts (the Next.js server), the scripts, lib/testing/vitest-setup.ts.
- * Server only: a module pulls in its pipelines' prompts and parsers. The only importer of the generated list of
- * modules, and never imported by the core (eslint.config.mjs, scripts/import-layers.test.ts).
+ * The built-in tasks' server modules (lib/generated/tasks/modules.ts, from TASK_FOLDER_IDS), in that order. Server
+ * only: a module pulls in its pipelines' prompts and parsers. Only the composition root (lib/app-context/app-context.ts)
+ * imports it, to build the built-in task catalogue; the core never does (eslint.config.mjs,
+ * scripts/import-layers.test.ts): it receives the catalogue.
  */
-import "./registry";
 import { GENERATED_TASK_MODULES } from "../generated/tasks/modules";
-import { installTaskModules } from "../task-modules/installed-task-modules";
+import type { TaskModule } from "../task-modules/task-module";
 
-installTaskModules(GENERATED_TASK_MODULES);
+export const BUILT_IN_TASK_MODULES: readonly TaskModule[] = Object.freeze([...GENERATED_TASK_MODULES]);

@@ -1,10 +1,10 @@
 /**
  * The built-in tasks' declarations as one declaration catalogue (lib/task-modules/declaration-catalogue.ts), built
- * once from the task folders' declarations (lib/generated/tasks/declarations.ts, from TASK_FOLDER_IDS in ./index.ts), and
- * installed through the port (lib/task-modules/installed-declarations.ts) when this file is imported. Plain data, safe
- * in the browser. The install point imports it on the server (./modules.ts), app/providers.tsx and the task
- * catalogue's context in the browser; the core never imports it (it reads builtInDeclarations()), so no core file
- * loads a task's folder. A project's catalogue adds its rubric tasks (lib/rubrics/project-catalogue.ts).
+ * once from the task folders' declarations (lib/generated/tasks/declarations.ts, from TASK_FOLDER_IDS in ./index.ts).
+ * Plain data, safe in the browser. The composition root (lib/app-context/app-context.ts) builds the built-in task
+ * catalogue from it; components read it for the browser's catalogue (components/tasks/task-catalogue-context.tsx).
+ * The core never imports it (it receives a catalogue), so no core file loads a task's folder. A project's catalogue
+ * adds its own tasks (catalogFor, lib/task-modules/task-catalogue.ts).
  */
 import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
 import { DeclarationCatalogue } from "../task-modules/declaration-catalogue";

@@ -1,7 +1,6 @@
 import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
-import { catalogueOf } from "../rubrics/project-catalogue";
-import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 import type { VideoItemList } from "../task-modules/task-module";
 
 /**

@@ -2,7 +2,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { judgmentKey, type JudgmentTarget } from "../reviews/judgment-key";
 import { disagreementGapOf } from "../task-modules/task-declaration";
 import { judgmentDeclaration } from "../reviews/judgment-target";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 

@@ -26,7 +26,8 @@ fs.chmodSync(temporaryFolder, 0o755);
 process.env.TMPDIR = temporaryFolder;
 afterAll(() => fs.rmSync(temporaryFolder, { recursive: true, force: true }));
 process.env.STORAGE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "framejury-storage-"));
-// The task registry installs the task declarations and modules the core reads (lib/task-modules/installed-*.ts), for
-// the files that load those ports (lib/testing/task-module-readers.ts): the others skip loading every task's pipelines.
+// The composition root builds the application context (the task catalogue the core reads), for the files that load
+// where the core reads it (lib/testing/task-module-readers.ts): the others skip loading every task's pipelines.
 const testFile = expect.getState().testPath;
-if (testFile === undefined || inject("taskModuleReaders").includes(testFile)) await import("../tasks/modules");
+if (testFile === undefined || inject("taskModuleReaders").includes(testFile))
+  (await import("../app-context/app-context")).appContext();

@@ -8,8 +8,7 @@ import { videoJson } from "./queries";
 import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
 import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere } from "./video-filter-sql";
 import { readListPage } from "./video-list-keyset";
-import { catalogFor, catalogueOf } from "../rubrics/project-catalogue";
-import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { catalogFor, catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 import { runNameOfRow } from "../runs/run-name";
 import { type SpanCounts, videoSpanCounts } from "../spans/span-counts";
 

@@ -4,7 +4,7 @@ import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { readRunMetrics } from "../judge/run-metrics";
 import { consensusOf } from "../reviews/consensus";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { blindVideoIdsFor, withheldCompareSample } from "../visibility/judge-visibility";
 import { type BrowseScores, metricScores } from "./browse-videos";

@@ -10,8 +10,7 @@ import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { frameSetFitsPlan, planFrames, type FrameResize } from "../frames/frame-plan";
 import { itemSetKinds } from "../items/item-sets";
-import { catalogueOf } from "../rubrics/project-catalogue";
-import type { TaskCatalogue } from "../task-modules/task-catalogue";
+import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 
 /**
  * `?uniform=<count>` on the pending page; the same bounds as an item run's `frames` setting. A planned

@@ -15,7 +15,7 @@
  * agreement, queues) can depend on it without a cycle.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import { catalogFor } from "../rubrics/project-catalogue";
+import { catalogFor } from "../task-modules/task-catalogue";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 
 /**

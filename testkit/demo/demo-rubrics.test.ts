@@ -16,7 +16,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "../../lib/testing/judge-deps";
 import { projectWithFramedVideos } from "../../lib/testing/judge-fixtures";
 import { exampleRubricFiles, rubricLinks, seedDemoRubrics } from "./demo-rubrics";
 import { rubricPipelineId } from "../../lib/rubrics/rubric-declaration";
-import { catalogFor } from "../../lib/rubrics/project-catalogue";
+import { catalogFor } from "../../lib/task-modules/task-catalogue";
 
 let stub: StubServer;
 let owner: Actor;

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
 import { createProject } from "../../projects/projects";
-import { catalogFor } from "../../rubrics/project-catalogue";
+import { catalogFor } from "../../task-modules/task-catalogue";
 import { getStorage } from "../../storage/storage";
 import { makeUser } from "../../testing/fixtures";
 import { createReadyVideo } from "../../testing/ready-video";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
-import { catalogFor } from "../../rubrics/project-catalogue";
+import { catalogFor } from "../../task-modules/task-catalogue";
 import { getStorage } from "../../storage/storage";
 import { makeUser } from "../../testing/fixtures";
 import { insertProject, insertVideo } from "../../testing/raw-rows";

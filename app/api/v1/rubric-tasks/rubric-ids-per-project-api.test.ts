@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import { catalogFor } from "@/lib/rubrics/project-catalogue";
+import { catalogFor } from "@/lib/task-modules/task-catalogue";
 import { createRubricTask } from "@/lib/rubrics/rubric-tasks";
 import { apiRequest, routeContext } from "@/lib/testing/api-request";
 import { makeUser } from "@/lib/testing/fixtures";
