@@ -4,8 +4,7 @@
 // Start as many as you like, on this machine or others (same DATABASE_URL, APP_SECRET and storage:
 // STORAGE_URL with its S3_* settings, or STORAGE_DIR on a shared file system).
 // Logs are JSON lines on stdout (LOG_LEVEL), one per judged video and per problem.
-// The task registry first: it installs the task modules the core reads (lib/task-modules/installed-task-modules.ts).
-import "../lib/tasks/modules";
+import { appContext } from "../lib/app-context/app-context";
 import { refuseToStartWithPlaceholderSecrets } from "../lib/config/placeholder-secrets";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
@@ -19,6 +18,8 @@ import { startWorkerJobs } from "./lib/worker-jobs";
 
 // A secret still set to the deployment files' placeholder (CHANGEME) stops the worker first, naming the variable.
 refuseToStartWithPlaceholderSecrets("[worker]");
+// The composition root: the application context (the task catalogue the judge engine reads).
+appContext();
 // The image's entrypoint names a file for its health check (deploy/docker/healthcheck.mjs): kept fresh from the start,
 // before the database is reached, so a worker waiting for PostgreSQL is alive.
 if (process.env.WORKER_ALIVE_FILE) keepAlive(process.env.WORKER_ALIVE_FILE);
