@@ -4,6 +4,7 @@
  * Plain data and pure functions, shared by every pipeline that says when.
  */
 import { frameAtTime, type FrameTimes } from "./frame-times";
+import { mergedRanges } from "./span-overlap";
 
 /** A span the judge found: a label of the pipeline's task over frames of the video (inclusive). */
 export interface JudgeSpanDraft {
@@ -72,20 +73,9 @@ export function mergeNeighbouringSpans(drafts: readonly JudgeSpanDraft[]): Judge
     else groups.set(key, [draft]);
   }
   const merged: JudgeSpanDraft[] = [];
-  for (const key of [...groups.keys()].sort()) {
-    const sorted = [...groups.get(key)!].sort((a, b) => a.startFrame - b.startFrame || a.endFrame - b.endFrame);
-    let current: JudgeSpanDraft & { notes: string[] } = { ...sorted[0]!, notes: noteOf(sorted[0]!) };
-    for (const next of sorted.slice(1)) {
-      if (next.startFrame <= current.endFrame + 1) {
-        current.endFrame = Math.max(current.endFrame, next.endFrame);
-        current.notes.push(...noteOf(next));
-      } else {
-        merged.push(finished(current));
-        current = { ...next, notes: noteOf(next) };
-      }
-    }
-    merged.push(finished(current));
-  }
+  for (const key of [...groups.keys()].sort())
+    for (const range of mergedRanges(groups.get(key)!))
+      merged.push(finished({ ...range.spans[0]!, endFrame: range.endFrame, notes: range.spans.flatMap(noteOf) }));
   return merged;
 }
 

@@ -5,10 +5,13 @@ const span = (startFrame: number, endFrame: number) => ({ startFrame, endFrame }
 
 describe("span overlap", () => {
   it("merges overlapping and touching spans of one rater", () => {
-    expect(mergedRanges([span(10, 12), span(0, 3), span(2, 5), span(6, 6)])).toEqual([
+    const ranges = mergedRanges([span(10, 12), span(0, 3), span(2, 5), span(6, 6)]);
+    expect(ranges.map((range) => [range.startFrame, range.endFrame])).toEqual([
       [0, 6],
       [10, 12],
     ]);
+    // Each range keeps the spans it joins, in frame order.
+    expect(ranges.map((range) => range.spans)).toEqual([[span(0, 3), span(2, 5), span(6, 6)], [span(10, 12)]]);
   });
 
   it("computes the frame IoU by hand: frames 0–9 against 5–14 share 5 of 15", () => {

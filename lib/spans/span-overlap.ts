@@ -9,14 +9,27 @@ import type { SpanFields } from "./span-types";
 
 export type FrameRange = Pick<SpanFields, "startFrame" | "endFrame">;
 
-/** The frames the spans cover, as sorted disjoint inclusive ranges (touching ranges joined). */
-export function mergedRanges(spans: readonly FrameRange[]): [number, number][] {
+/** One of mergedRanges' ranges: the frames it covers (inclusive) and the spans it joins, in frame order. */
+export interface MergedRange<S extends FrameRange> {
+  startFrame: number;
+  endFrame: number;
+  spans: S[];
+}
+
+/**
+ * The frames the spans cover, as sorted disjoint inclusive ranges: spans that overlap or touch (the next starts at
+ * most one frame after the range so far ends) join one range. The one range merger of spans; the agreement report's
+ * matching keeps its own on typed arrays (lib/spans/agreement/match.ts frameRuns), where a merge allocates nothing.
+ */
+export function mergedRanges<S extends FrameRange>(spans: readonly S[]): MergedRange<S>[] {
   const sorted = [...spans].sort((a, b) => a.startFrame - b.startFrame || a.endFrame - b.endFrame);
-  const out: [number, number][] = [];
-  for (const s of sorted) {
+  const out: MergedRange<S>[] = [];
+  for (const span of sorted) {
     const last = out.at(-1);
-    if (last && s.startFrame <= last[1] + 1) last[1] = Math.max(last[1], s.endFrame);
-    else out.push([s.startFrame, s.endFrame]);
+    if (last && span.startFrame <= last.endFrame + 1) {
+      last.endFrame = Math.max(last.endFrame, span.endFrame);
+      last.spans.push(span);
+    } else out.push({ startFrame: span.startFrame, endFrame: span.endFrame, spans: [span] });
   }
   return out;
 }

@@ -118,7 +118,10 @@ export function secondsOf(span: Pick<SpanFields, "startFrame" | "endFrame">, tim
   return spanSeconds(times, span.startFrame, span.endFrame);
 }
 
-/** Boxes in frame order (keyframes are kept sorted so interpolation reads them in order). */
+/**
+ * Boxes already checked, in frame order (keyframes are kept sorted so interpolation reads them in order). Stored
+ * boxes read back for the agreement report go through span-groups.ts's validStoredBoxes, which also drops invalid ones.
+ */
 export function sortedBoxes(boxes: readonly BoxKeyframe[]): BoxKeyframe[] {
   return [...boxes].sort((a, b) => a.frame - b.frame);
 }

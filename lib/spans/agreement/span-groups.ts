@@ -30,8 +30,11 @@ export type LoadedSpan = SpanAgreementRow & { authorKind: SpanRaterKind };
 
 const NO_BOXES: readonly BoxKeyframe[] = Object.freeze([]);
 
-/** Stored boxes sorted by frame (the store validated them; anything else is dropped, never a crash). */
-export function sortedBoxes(stored: unknown): BoxKeyframe[] {
+/**
+ * The valid boxes of a stored value, sorted by frame (the store validated them; anything else is dropped, never a
+ * crash). Not span-validation.ts's sortedBoxes, which sorts boxes already checked.
+ */
+function validStoredBoxes(stored: unknown): BoxKeyframe[] {
   if (!Array.isArray(stored)) return [];
   const boxes = stored.filter(
     (b): b is BoxKeyframe =>
@@ -66,7 +69,7 @@ export function decodeSpanGroups(videoIds: string, groups: readonly SpanGroup[])
         label,
         startFrame: frames.readInt32BE(at + 4),
         endFrame: frames.readInt32BE(at + 8),
-        boxes: frames[at + 12] === 1 ? sortedBoxes(JSON.parse(boxes[boxed++] ?? "null")) : NO_BOXES,
+        boxes: frames[at + 12] === 1 ? validStoredBoxes(JSON.parse(boxes[boxed++] ?? "null")) : NO_BOXES,
       });
     }
   }
