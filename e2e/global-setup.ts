@@ -1,10 +1,29 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { S3_STORAGE_VARIABLES } from "../lib/storage/storage-config";
 import { createTestDatabase, startTestServer } from "../lib/testing/test-database";
-import { ensureBuild, nextBin } from "../scripts/lib/ensure-build";
+import { buildIsCurrent, markBuildCurrent } from "../lib/build/source-hash";
+import { BUILD_NOTICE, nextBin } from "../scripts/lib/ensure-build";
+
+/** The repository, where Playwright runs. */
+const ROOT = path.resolve(".");
+
+/** Runs `next build` when .next is missing or older than the sources; exits the process if it fails. */
+function ensureBuild(log: (line: string) => void): void {
+  if (buildIsCurrent(ROOT)) return;
+  log(BUILD_NOTICE);
+  const build = spawnSync(process.execPath, [nextBin(), "build"], {
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (build.status !== 0) {
+    console.error("[framejury] the build failed; see above.");
+    process.exit(build.status ?? 1);
+  }
+  markBuildCurrent(ROOT);
+}
 
 /**
  * Builds the app if needed, makes a fresh database on a real PostgreSQL server, and serves the

@@ -13,21 +13,6 @@ export function nextBin(): string {
 export const BUILD_NOTICE =
   "building the app (first start, or the sources changed). This takes about 3–6 minutes on 2 cores, longer on a busy machine; later starts skip it until the sources change.";
 
-/** Runs `next build` when .next is missing or older than the sources; exits the process if it fails. */
-export function ensureBuild(log: (line: string) => void): void {
-  if (buildIsCurrent(root)) return;
-  log(BUILD_NOTICE);
-  const build = spawnSync(process.execPath, [nextBin(), "build"], {
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (build.status !== 0) {
-    console.error("[framejury] the build failed; see above.");
-    process.exit(build.status ?? 1);
-  }
-  markBuildCurrent(root);
-}
-
 /**
  * As ensureBuild, as one of `children` (so a Ctrl-C or a failure elsewhere stops it too), saying every minute
  * that it is still running. Throws when the build fails.
