@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { buildIsCurrent, markBuildCurrent } from "../../lib/build/source-hash";
 import type { Children } from "./children";
