@@ -1,25 +1,5 @@
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 
-/**
- * Replaces a subject's headline metrics in a run (a re-summarised video drops values that became
- * unknown). Only known values get a row: a missing row is how "unknown" is stored, so filters and
- * sorts never meet a NULL.
- */
-export async function writeRunMetrics(
-  tx: Prisma.TransactionClient,
-  subject: { runId: string; videoId: string; itemId?: string },
-  values: Record<string, number | null>,
-): Promise<void> {
-  const itemId = subject.itemId ?? "";
-  await tx.runMetric.deleteMany({ where: { runId: subject.runId, videoId: subject.videoId, itemId } });
-  const rows = Object.entries(values).flatMap(([metric, value]) =>
-    value === null || !Number.isFinite(value)
-      ? []
-      : [{ runId: subject.runId, videoId: subject.videoId, itemId, metric, value }],
-  );
-  if (rows.length > 0) await tx.runMetric.createMany({ data: rows });
-}
-
 /** Stored metric values of videos in a run (video subjects), by video id then metric id. */
 export async function readRunMetrics(
   prisma: PrismaClient | Prisma.TransactionClient,

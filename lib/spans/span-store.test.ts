@@ -16,8 +16,13 @@ import {
   updateSpan,
   withdrawSpan,
 } from "./span-store";
-import { PROJECT_SPAN_TASK, type SpanRecord, spanLength } from "./span-types";
+import { PROJECT_SPAN_TASK, type SpanFields, type SpanRecord } from "./span-types";
 import { spanInputSchema, spanUpdateSchema } from "./span-validation";
+
+/** The number of frames a span covers. */
+function spanLength(span: Pick<SpanFields, "startFrame" | "endFrame">): number {
+  return span.endFrame - span.startFrame + 1;
+}
 
 const deps = () => ({ prisma, storage: getStorage() });
 const catalogue = () => builtInCatalogue().declarations();

@@ -64,8 +64,3 @@ export function judgeAuthorId(runId: string): string {
 
 /** The author id of the adjudicated spans. */
 export const GOLD_AUTHOR_ID = "gold";
-
-/** The number of frames a span covers. */
-export function spanLength(span: Pick<SpanFields, "startFrame" | "endFrame">): number {
-  return span.endFrame - span.startFrame + 1;
-}

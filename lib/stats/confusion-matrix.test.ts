@@ -4,10 +4,14 @@ import {
   confusionMatrix,
   confusionMatrixForRaters,
   confusionMatrixFromCounts,
-  countAt,
+  type ConfusionMatrix,
 } from "./confusion-matrix";
 import { StatsInputError } from "./input-error";
 import { ratingTableFromMatrix } from "./rating-table";
+
+function countAt(matrix: ConfusionMatrix, row: number, column: number): number {
+  return matrix.counts[row * matrix.labels.length + column]!;
+}
 
 describe("confusion matrix", () => {
   it("cross-tabulates two label lists over the pairs both labelled, labels ascending", () => {

@@ -10,10 +10,6 @@ export interface ConfusionMatrix {
   readonly total: number;
 }
 
-export function countAt(matrix: ConfusionMatrix, row: number, column: number): number {
-  return matrix.counts[row * matrix.labels.length + column]!;
-}
-
 function compareLabels(a: Category, b: Category): number {
   if (typeof a === "number") return typeof b === "number" ? a - b : -1;
   if (typeof b === "number") return 1;
