@@ -18,6 +18,7 @@ import { projectSpanLabels, spanLabelIdSchema, spanLabelsFor } from "../span-lab
 import { GOLD_AUTHOR_ID, judgeAuthorId } from "../span-types";
 import { decodeSpanGroups, type LoadedSpan, type SpanGroup } from "./span-groups";
 import { spanAgreementWithGenerators, type SpanGeneratorAgreement } from "./by-generator";
+import { KeptReports, inputDigest, keptReportKey, spanRevision } from "./span-agreement-cache";
 import type { SpanAgreementInput, SpanAgreementOptions, SpanAgreementResult, SpanRater, SpanRaterKind } from "./types";
 
 /** The query of the span agreement route and page: a task, optionally one judge run and one label. */
@@ -81,6 +82,35 @@ async function spanRows(prisma: PrismaClient, scope: Scope): Promise<LoadedSpan[
   );
 }
 
+/** What the scope's spans say besides their frames: who marked spans, of which kind, on which videos, with which labels. */
+interface SpanFacts {
+  kinds: ReadonlyMap<string, SpanRaterKind>;
+  /** Each author's videos with a span of theirs. */
+  marked: ReadonlyMap<string, ReadonlySet<string>>;
+  used: ReadonlySet<string>;
+}
+
+function spanFacts(spans: readonly LoadedSpan[]): SpanFacts {
+  const kinds = new Map<string, SpanRaterKind>();
+  const marked = new Map<string, Set<string>>();
+  const used = new Set<string>();
+  // A rater marks several spans per video, and the loader's spans come in runs of one author: the same pair is skipped.
+  let lastAuthor: string | undefined;
+  let lastVideo: string | undefined;
+  let videos = new Set<string>();
+  for (const span of spans) {
+    used.add(span.label);
+    if (span.authorId === lastAuthor && span.videoId === lastVideo) continue;
+    if (span.authorId !== lastAuthor) {
+      kinds.set((lastAuthor = span.authorId), span.authorKind);
+      videos = marked.get(lastAuthor) ?? new Set();
+      marked.set(lastAuthor, videos);
+    }
+    videos.add((lastVideo = span.videoId));
+  }
+  return { kinds, marked, used };
+}
+
 /**
  * The videos each rater looked at. Every judge run of the task that says where is a rater of the videos it judged, and
  * every reviewer of the videos they submitted in a localising queue of its runs, whether or not they marked a span
@@ -88,20 +118,13 @@ async function spanRows(prisma: PrismaClient, scope: Scope): Promise<LoadedSpan[
  * without marking one (a judgment of the task, a submitted item of a queue of its runs), the gold its adjudicated
  * videos. A video looked at and left unmarked is agreement on "nothing here", not a missing rating.
  */
-async function coverage(prisma: PrismaClient, scope: Scope, spans: readonly LoadedSpan[], judgesSayWhere: boolean) {
-  const byRater = new Map<string, Set<string>>();
+async function coverage(prisma: PrismaClient, scope: Scope, facts: SpanFacts, judgesSayWhere: boolean) {
+  const byRater = new Map([...facts.marked].map(([author, videos]) => [author, new Set(videos)]));
   const add = (rater: string, videoId: string) => {
     let videos = byRater.get(rater);
     if (!videos) byRater.set(rater, (videos = new Set()));
     videos.add(videoId);
   };
-  // A rater marks several spans per video, and the loader's spans come in runs of one author: the same pair is skipped.
-  let lastAuthor: string | undefined;
-  let lastVideo: string | undefined;
-  for (const span of spans) {
-    if (span.authorId === lastAuthor && span.videoId === lastVideo) continue;
-    add((lastAuthor = span.authorId), (lastVideo = span.videoId));
-  }
   const authors = [...byRater.keys()];
   const rows = await directRows(prisma)<{ rater: string; videoId: string }>`
     SELECT h."reviewerId" AS "rater", h."videoId" FROM "human_judgment" h
@@ -130,10 +153,8 @@ async function coverage(prisma: PrismaClient, scope: Scope, spans: readonly Load
 const JUDGE_AUTHOR_PREFIX = judgeAuthorId("");
 
 /** Each rater's kind: an author's as its spans say; a rater without spans is a judge run (`run:<id>`) or a reviewer. */
-function raterKinds(spans: readonly LoadedSpan[], raters: Iterable<string>): [string, SpanRaterKind][] {
-  const kinds = new Map<string, SpanRaterKind>();
-  let last: string | undefined;
-  for (const span of spans) if (span.authorId !== last) kinds.set((last = span.authorId), span.authorKind);
+function raterKinds(facts: SpanFacts, raters: Iterable<string>): [string, SpanRaterKind][] {
+  const kinds = new Map(facts.kinds);
   for (const rater of raters)
     if (!kinds.has(rater)) kinds.set(rater, rater.startsWith(JUDGE_AUTHOR_PREFIX) ? "judge" : "reviewer");
   return [...kinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -200,6 +221,80 @@ async function labelsOf(
   return [...declared.map((l) => ({ id: l.id, label: l.label })), ...others.map((id) => ({ id, label: id }))];
 }
 
+/** The scope of a request, after checking the caller may read it (`export.read`) and the run judges the task. */
+async function checkedScope(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  query: Omit<SpanAgreementQuery, "format">,
+): Promise<Scope> {
+  await requireProjectAccess(prisma, actor, projectId, "export.read");
+  const scope: Scope = { projectId, task: query.task, runId: query.runId ?? null };
+  if (scope.runId) {
+    const run = await prisma.judgeRun.findFirst({ where: { id: scope.runId, projectId }, select: { pipeline: true } });
+    if (!run) throw new NotFoundError("No such run in this project.");
+    if (run.pipeline !== scope.task)
+      throw new ValidationError(`runId: the run judges "${run.pipeline}", not the task "${scope.task}".`);
+  }
+  return scope;
+}
+
+interface InputBesideSpans {
+  label: string | null;
+  /** Everything spanAgreement reads but the spans. */
+  base: Omit<SpanAgreementInput, "spans">;
+  /** Each looked-at video's generator (`video.model`; null: none). */
+  generators: ReadonlyMap<string, string | null>;
+}
+
+/** What spanAgreement reads besides the spans, from what the spans say; withheld while the caller reviews blind. */
+async function inputBesideSpans(
+  prisma: PrismaClient,
+  actor: Actor,
+  scope: Scope,
+  query: Omit<SpanAgreementQuery, "format">,
+  catalogue: SpanAgreementCatalogue,
+  facts: SpanFacts,
+): Promise<InputBesideSpans> {
+  const labels = await labelsOf(prisma, scope.projectId, scope.task, catalogue, facts.used);
+  const label = query.label ?? null;
+  if (label !== null && !labels.some((l) => l.id === label))
+    throw new ValidationError(`label: "${label}" is not a span label of the task "${scope.task}".`);
+  // Who looked at which video reads every label's spans: one label's report compares the same videos as the whole.
+  // A run of a task that never says where (a rubric without localising criteria) is no rater of where.
+  const pipelines = catalogue.pipelines;
+  const judgesSayWhere = !pipelines || (Object.hasOwn(pipelines, scope.task) && !!pipelines[scope.task]?.judgeSpans);
+  const covered = await coverage(prisma, scope, facts, judgesSayWhere);
+  const authors = raterKinds(facts, covered.keys());
+  const videoIds = [...new Set([...covered.values()].flatMap((videos) => [...videos]))];
+  const blind = await blindVideoIdsFor(prisma, actor.userId);
+  if (blind.size > 0) {
+    const held = videoIds.filter((v) => blind.has(v));
+    await requireWholeView(prisma, actor.userId, held, "This span agreement");
+  }
+  const [videos, raters] = await Promise.all([
+    videoFacts(prisma, scope.projectId, videoIds),
+    ratersOf(
+      prisma,
+      scope.projectId,
+      authors.map(([authorId, authorKind]) => ({ authorId, authorKind })),
+    ),
+  ]);
+  return {
+    label,
+    base: {
+      labels: label === null ? labels : labels.filter((l) => l.id === label),
+      raters,
+      coverage: covered,
+      frameCounts: videos.frames,
+    },
+    generators: videos.generators,
+  };
+}
+
+const spansOfLabel = (spans: LoadedSpan[], label: string | null) =>
+  label === null ? spans : spans.filter((s) => s.label === label);
+
 /** What spanAgreement reads for a task, loaded whole (every member may read it, `export.read`), or withheld while they review blind. */
 export async function loadSpanAgreementInput(
   prisma: PrismaClient,
@@ -214,52 +309,30 @@ export async function loadSpanAgreementInput(
   /** Each looked-at video's generator (`video.model`; null: none). */
   generators: ReadonlyMap<string, string | null>;
 }> {
-  await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const scope: Scope = { projectId, task: query.task, runId: query.runId ?? null };
-  if (scope.runId) {
-    const run = await prisma.judgeRun.findFirst({ where: { id: scope.runId, projectId }, select: { pipeline: true } });
-    if (!run) throw new NotFoundError("No such run in this project.");
-    if (run.pipeline !== scope.task)
-      throw new ValidationError(`runId: the run judges "${run.pipeline}", not the task "${scope.task}".`);
-  }
+  const scope = await checkedScope(prisma, actor, projectId, query);
   const all = await spanRows(prisma, scope);
-  const used = new Set<string>();
-  for (const span of all) used.add(span.label);
-  const labels = await labelsOf(prisma, projectId, scope.task, catalogue, used);
-  const label = query.label ?? null;
-  if (label !== null && !labels.some((l) => l.id === label))
-    throw new ValidationError(`label: "${label}" is not a span label of the task "${scope.task}".`);
-  // Who looked at which video reads every label's spans: one label's report compares the same videos as the whole.
-  // A run of a task that never says where (a rubric without localising criteria) is no rater of where.
-  const pipelines = catalogue.pipelines;
-  const judgesSayWhere = !pipelines || (Object.hasOwn(pipelines, scope.task) && !!pipelines[scope.task]?.judgeSpans);
-  const covered = await coverage(prisma, scope, all, judgesSayWhere);
-  const authors = raterKinds(all, covered.keys());
-  const videoIds = [...new Set([...covered.values()].flatMap((videos) => [...videos]))];
-  const blind = await blindVideoIdsFor(prisma, actor.userId);
-  if (blind.size > 0) {
-    const held = videoIds.filter((v) => blind.has(v));
-    await requireWholeView(prisma, actor.userId, held, "This span agreement");
-  }
-  const [facts, raters] = await Promise.all([
-    videoFacts(prisma, projectId, videoIds),
-    ratersOf(
-      prisma,
-      projectId,
-      authors.map(([authorId, authorKind]) => ({ authorId, authorKind })),
-    ),
-  ]);
-  const input: SpanAgreementInput = {
-    labels: label === null ? labels : labels.filter((l) => l.id === label),
-    raters,
-    coverage: covered,
-    frameCounts: facts.frames,
-    spans: label === null ? all : all.filter((s) => s.label === label),
-  };
-  return { scope, label, input, generators: facts.generators };
+  const { label, base, generators } = await inputBesideSpans(prisma, actor, scope, query, catalogue, spanFacts(all));
+  return { scope, label, input: { ...base, spans: spansOfLabel(all, label) }, generators };
 }
 
-/** The span agreement report of a task (every member may read it, `export.read`), or withheld while they review blind. */
+interface KeptReport {
+  /** The project's span revision read before the spans the report was computed from. */
+  revision: string;
+  facts: SpanFacts;
+  /** inputDigest of everything else the report read. */
+  digest: string;
+  result: SpanAgreementResult;
+  byGenerator: SpanGeneratorAgreement[];
+}
+
+/** A few scopes' last reports (each holds its spans' facts: for 50,000 videos, some hundred thousand video ids). */
+const keptReports = new KeptReports<KeptReport>(8);
+
+/**
+ * The span agreement report of a task (every member may read it, `export.read`), or withheld while they review blind.
+ * A report kept for the same scope and options is answered while the spans' revision and every other input are
+ * unchanged (span-agreement-cache.ts); otherwise the spans are read and matched again.
+ */
 export async function projectSpanAgreement(
   prisma: PrismaClient,
   actor: Actor,
@@ -268,7 +341,27 @@ export async function projectSpanAgreement(
   catalogue: SpanAgreementCatalogue,
   options: SpanAgreementOptions = {},
 ): Promise<SpanAgreementReport> {
-  const { scope, label, input, generators } = await loadSpanAgreementInput(prisma, actor, projectId, query, catalogue);
+  const scope = await checkedScope(prisma, actor, projectId, query);
+  const key = keptReportKey(scope, query.label ?? null, options);
+  // Read before the spans: a report is kept at a revision no later than its spans, so a write after it shows.
+  const revision = await spanRevision(prisma, projectId);
+  const kept = keptReports.get(key);
+  if (kept?.revision === revision) {
+    const beside = await inputBesideSpans(prisma, actor, scope, query, catalogue, kept.facts);
+    if (inputDigest(beside.base, beside.generators) === kept.digest)
+      return {
+        task: scope.task,
+        runId: scope.runId,
+        label: beside.label,
+        ...kept.result,
+        byGenerator: kept.byGenerator,
+      };
+  }
+  const all = await spanRows(prisma, scope);
+  const facts = spanFacts(all);
+  const { label, base, generators } = await inputBesideSpans(prisma, actor, scope, query, catalogue, facts);
+  const input: SpanAgreementInput = { ...base, spans: spansOfLabel(all, label) };
   const { whole, byGenerator } = spanAgreementWithGenerators(input, generators, options);
+  keptReports.set(key, { revision, facts, digest: inputDigest(base, generators), result: whole, byGenerator });
   return { task: scope.task, runId: scope.runId, label, ...whole, byGenerator };
 }

@@ -1,0 +1,169 @@
+/**
+ * Kept span agreement reports: a repeated request over unchanged inputs answers from the kept report, and any change
+ * to a span (through the app's client, a raw statement, a delete, a cascade) or to another input shows in the next
+ * report, which then equals a report computed afresh. Access and blind review are checked on every request.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../../auth/actor";
+import { prisma } from "../../db/prisma";
+import { seedFinishedRun } from "../../tasks/hallucination/agreement-fixtures";
+import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { makeUser } from "../../testing/fixtures";
+import { projectWithFramedVideos } from "../../testing/judge-fixtures";
+import { WithheldError } from "../../visibility/withheld";
+import { taskSpanLabels } from "../span-labels";
+import { spanAgreementWithGenerators } from "./by-generator";
+import { loadSpanAgreementInput, projectSpanAgreement } from "./load-span-agreement";
+import { spanRevision } from "./span-agreement-cache";
+
+const catalogue = builtInCatalogue();
+const label = taskSpanLabels(catalogue.findTask("hallucination")!)[0]!.id;
+const query = { task: "hallucination" };
+const options = { iterations: 50 };
+
+let owner: Actor;
+let ann: Actor;
+let bob: Actor;
+let projectId: string;
+let videoIds: string[];
+let runId: string;
+
+const spanRow = (videoId: string, author: Actor | string, startFrame: number, endFrame: number) => {
+  const judge = typeof author === "string";
+  return {
+    projectId,
+    videoId,
+    task: "hallucination",
+    label,
+    startFrame,
+    endFrame,
+    startS: startFrame / 10,
+    endS: (endFrame + 1) / 10,
+    authorKind: judge ? ("judge" as const) : ("reviewer" as const),
+    authorId: judge ? `run:${author}` : author.userId,
+    runId: judge ? author : null,
+  };
+};
+
+beforeAll(async () => {
+  [owner, ann, bob] = await Promise.all([makeUser(), makeUser(), makeUser()]);
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+    videoCount: 3,
+    keyFrames: 1,
+    name: "Kept span agreement",
+  }));
+  for (const actor of [ann, bob])
+    await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
+  for (const [i, videoId] of videoIds.entries())
+    await prisma.video.update({ where: { id: videoId }, data: { frameCount: 30, model: i < 2 ? "Sora" : "Kling" } });
+  const seeded = { scores: () => [], outcome: () => ({ verdict: false, overall: 90 }) };
+  runId = (await seedFinishedRun(prisma, owner, projectId, videoIds, seeded)).runId;
+  const [v0, v1, v2] = videoIds as [string, string, string];
+  await prisma.span.createMany({
+    data: [
+      spanRow(v0, ann, 0, 9),
+      spanRow(v1, ann, 10, 19),
+      spanRow(v2, ann, 0, 4),
+      spanRow(v0, bob, 0, 9),
+      spanRow(v1, bob, 12, 19),
+      spanRow(v0, runId, 5, 14),
+      spanRow(v2, runId, 0, 3),
+    ],
+  });
+});
+
+/** The report computed afresh from the database, with nothing kept. */
+async function fresh(actor: Actor) {
+  const { input, generators } = await loadSpanAgreementInput(prisma, actor, projectId, query, catalogue);
+  const { whole, byGenerator } = spanAgreementWithGenerators(input, generators, options);
+  return { task: "hallucination", runId: null, label: null, ...whole, byGenerator };
+}
+
+const report = (actor: Actor = owner) => projectSpanAgreement(prisma, actor, projectId, query, catalogue, options);
+
+const annWithBob = (r: Awaited<ReturnType<typeof report>>) =>
+  r.labels[0]!.comparisons.find((c) => c.kind === "people")!;
+
+describe("kept span agreement reports", () => {
+  it("answers a repeated request from the kept report, for whoever asks", async () => {
+    const first = await report();
+    const again = await report(ann);
+    expect(again).toEqual(first);
+    // The same objects: the spans were neither read nor matched again.
+    expect(again.labels).toBe(first.labels);
+    expect(again.byGenerator).toBe(first.byGenerator);
+    expect(first).toEqual(await fresh(owner));
+  });
+
+  it("reflects one changed span in the next report, whoever or whatever changed it", async () => {
+    const before = await report();
+    expect(annWithBob(before).thresholds.map((t) => t.matched)).toEqual([2, 2, 2, 2]);
+    const bobs = await prisma.span.findFirstOrThrow({
+      where: { projectId, authorId: bob.userId, videoId: videoIds[1]! },
+    });
+    // Through the app's client: bob's v1 span moves to 25–29, off ann's 10–19.
+    await prisma.span.update({ where: { id: bobs.id }, data: { startFrame: 25, endFrame: 29 } });
+    const moved = await report();
+    expect(annWithBob(moved).thresholds.map((t) => t.matched)).toEqual([1, 1, 1, 1]);
+    expect(moved).toEqual(await fresh(owner));
+    // A raw statement that sets no updatedAt: back to 12–19.
+    await prisma.$executeRaw`UPDATE "span" SET "startFrame" = 12, "endFrame" = 19 WHERE "id" = ${bobs.id}`;
+    const back = await report();
+    expect(annWithBob(back).thresholds.map((t) => t.matched)).toEqual([2, 2, 2, 2]);
+    expect(back).toEqual(before);
+    // A deleted span: bob no longer looked at v1, so the two compare v0 alone.
+    await prisma.span.delete({ where: { id: bobs.id } });
+    const deleted = await report();
+    expect(annWithBob(before)).toMatchObject({ videos: 2, referenceSpans: 2, predictionSpans: 2 });
+    expect(annWithBob(deleted)).toMatchObject({ videos: 1, referenceSpans: 1, predictionSpans: 1 });
+    expect(deleted).toEqual(await fresh(owner));
+    await prisma.span.create({ data: spanRow(videoIds[1]!, bob, 12, 19) });
+    expect(await report()).toEqual(before);
+  });
+
+  it("reflects another input's change: a frame count, a generator", async () => {
+    const before = await report();
+    await prisma.video.update({ where: { id: videoIds[2]! }, data: { frameCount: 60 } });
+    const longer = await report();
+    expect(longer).not.toEqual(before);
+    expect(longer).toEqual(await fresh(owner));
+    await prisma.video.update({ where: { id: videoIds[2]! }, data: { model: "Sora" } });
+    const oneGenerator = await report();
+    expect(oneGenerator.byGenerator.map((g) => g.generator)).toEqual(["Sora"]);
+    expect(oneGenerator).toEqual(await fresh(owner));
+  });
+
+  it("checks blind review on every request, the report kept or not", async () => {
+    await report();
+    const queue = await prisma.reviewQueue.create({
+      data: { projectId, name: "blind", runId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId },
+    });
+    const item = await prisma.reviewQueueItem.create({
+      data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 },
+    });
+    await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: bob.userId } });
+    await expect(report(bob)).rejects.toBeInstanceOf(WithheldError);
+    expect(await report(owner)).toEqual(await fresh(owner));
+  });
+
+  it("bumps the project's span revision in the same transaction as each span write, cascades included", async () => {
+    const start = BigInt(await spanRevision(prisma, projectId));
+    await prisma.span.updateMany({ where: { projectId, authorId: ann.userId }, data: { note: "seen" } });
+    expect(BigInt(await spanRevision(prisma, projectId))).toBe(start + 1n);
+    // A write rolled back leaves it as it was.
+    await prisma
+      .$transaction(async (tx) => {
+        await tx.span.create({ data: spanRow(videoIds[0]!, ann, 20, 25) });
+        throw new Error("rolled back");
+      })
+      .catch(() => {});
+    expect(BigInt(await spanRevision(prisma, projectId))).toBe(start + 1n);
+    // Deleting a video deletes its spans by cascade.
+    const before = await report();
+    await prisma.video.delete({ where: { id: videoIds[2]! } });
+    expect(BigInt(await spanRevision(prisma, projectId))).toBe(start + 2n);
+    const after = await report();
+    expect(after).not.toEqual(before);
+    expect(after).toEqual(await fresh(owner));
+  });
+});
