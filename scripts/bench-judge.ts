@@ -33,7 +33,7 @@
 // the share of the limit and the request bytes sent per video (llm_call.bytesSent), so modes compare at the same limit.
 // Every run prints its duplicate calls (a step's call sent again while an answered one stands: work paid twice).
 // With --workers, each worker's output goes to a log file whose path is printed (a starved worker's warnings).
-// Calls go out as a worker sends them: undici on the worker's own thread (lib/judge/plain-fetch.ts).
+// Calls go out as a worker sends them: undici on the worker's own thread (lib/judge/guarded-fetch.ts).
 // Every seeded video has its frame times stored, as a video whose file was read has: each hallucination video's close
 // keeps its judge spans (under the run's lock) as in use.
 import { spawn } from "node:child_process";
