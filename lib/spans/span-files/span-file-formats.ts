@@ -113,7 +113,6 @@ type TableFormat = (typeof SPAN_FILE_FORMATS)[number];
 export type SpanReadFormat = Extract<TableFormat, { read: SpanFileReader }>;
 export type SpanWriteFormat = Extract<TableFormat, { write: SpanFileWriter }>;
 export type SpanReadFormatId = SpanReadFormat["id"];
-export type SpanWriteFormatId = SpanWriteFormat["id"];
 
 const isReadable = (format: TableFormat): format is SpanReadFormat => "read" in format;
 const isWritable = (format: TableFormat): format is SpanWriteFormat => "write" in format;
