@@ -4,6 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
+import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
+import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
 import { itemNounPhrase } from "@/lib/tasks/task-display";
 import type { VideoDeletionCounts, VideoDeletionResult } from "@/lib/videos/delete-videos";
 import type { VideoDeletionState } from "@/lib/videos/video-deletion-job";
@@ -11,13 +13,13 @@ import type { VideoDeletionState } from "@/lib/videos/video-deletion-job";
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 /** The server's counts as lines a person can check before confirming. */
-export function deletionLines(c: VideoDeletionCounts): string[] {
+export function deletionLines(c: VideoDeletionCounts, catalogue: DeclarationCatalogue): string[] {
   return [
     `${plural(c.videos, "video")} with ${plural(c.frameSets, "frame set")} and ${plural(c.frames, "frame")} (${plural(c.storageObjects, "stored file")} removed from storage)`,
     `${plural(c.humanJudgments, "human judgment")} and ${plural(c.goldJudgments, "gold value")}`,
     `their results in ${plural(c.runs, "run")}: ${plural(c.runVideos, "run video")}, ${plural(c.steps, "step")}, ${plural(c.llmCalls, "LLM call")}${c.runItems ? `, ${plural(c.runItems, "run item")}` : ""}${c.runsDeleted ? `; ${plural(c.runsDeleted, "run")} left with no video ${c.runsDeleted === 1 ? "is" : "are"} deleted` : ""}`,
     `${plural(c.queueItems, "review-queue item")}${c.queuesDeleted ? `; ${plural(c.queuesDeleted, "queue")} left empty ${c.queuesDeleted === 1 ? "is" : "are"} deleted` : ""}`,
-    ...(c.items ? [`${plural(c.items, itemNounPhrase().one, itemNounPhrase().many)} of them`] : []),
+    ...(c.items ? [`${plural(c.items, itemNounPhrase(catalogue).one, itemNounPhrase(catalogue).many)} of them`] : []),
     ...(c.edits ? [`${plural(c.edits, "recorded edit")}`] : []),
   ];
 }
@@ -37,55 +39,12 @@ export function DeleteVideosDialog({
   onCancel: () => void;
   onDeleted: (result: VideoDeletionResult) => void;
 }) {
-  const [counts, setCounts] = useState<VideoDeletionCounts | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  // The ids as text: a parent's re-render passes an equal array that must not count again.
-  const idsKey = videoIds.join(",");
-  useEffect(() => {
-    let live = true;
-    postJson<VideoDeletionResult>(`/api/v1/projects/${projectId}/videos/delete`, {
-      videoIds: idsKey.split(","),
-      dryRun: true,
-    })
-      .then((result) => live && setCounts(result.counts))
-      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)));
-    return () => {
-      live = false;
-    };
-  }, [projectId, idsKey]);
-
-  // A selection over the inline limit is deleted by a worker: followed here until it ends.
-  const [queued, setQueued] = useState<VideoDeletionResult | null>(null);
-  const job = useDeletionJob(projectId, queued, onDeleted);
-
-  async function confirm() {
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await apiFetch<VideoDeletionResult>(`/api/v1/projects/${projectId}/videos/delete`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ videoIds }),
-      });
-      if (result.deletion) setQueued(result);
-      else onDeleted(result);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      setBusy(false);
-    }
-  }
-
-  async function cancelJob() {
-    try {
-      await postJson(`/api/v1/projects/${projectId}/video-deletions/${queued!.deletion!.id}/cancel`, {});
-      await job.refetch();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    }
-  }
-  const progress = job.data ?? queued?.deletion ?? null;
+  const catalogue = useTaskCatalogue();
+  const dryRun = useDeletionCounts(projectId, videoIds);
+  const deletion = useVideoDeletion(projectId, videoIds, onDeleted);
+  const counts = dryRun.counts;
+  const error = deletion.error ?? dryRun.error;
+  const { busy, progress, confirm, cancelJob } = deletion;
 
   return (
     <div
@@ -106,7 +65,7 @@ export function DeleteVideosDialog({
           <>
             <p>This deletes, and cannot be undone:</p>
             <ul className="ml-5 list-disc" data-testid="delete-counts">
-              {deletionLines(counts).map((line) => (
+              {deletionLines(counts, catalogue).map((line) => (
                 <li key={line}>{line}</li>
               ))}
             </ul>
@@ -154,6 +113,65 @@ export function DeleteVideosDialog({
 }
 
 /** Follows a deletion the worker runs and reports it once, when it ends (done or cancelled). */
+/** What deleting these videos removes, as the server counts it in a dry run (nothing is deleted). */
+function useDeletionCounts(projectId: string, videoIds: string[]) {
+  const [counts, setCounts] = useState<VideoDeletionCounts | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  // The ids as text: a parent's re-render passes an equal array that must not count again.
+  const idsKey = videoIds.join(",");
+  useEffect(() => {
+    let live = true;
+    postJson<VideoDeletionResult>(`/api/v1/projects/${projectId}/videos/delete`, {
+      videoIds: idsKey.split(","),
+      dryRun: true,
+    })
+      .then((result) => live && setCounts(result.counts))
+      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)));
+    return () => {
+      live = false;
+    };
+  }, [projectId, idsKey]);
+  return { counts, error };
+}
+
+/**
+ * The confirmed deletion: done inline, or, for a selection over the inline limit, by a worker whose progress is
+ * followed here until it ends (and which can be cancelled).
+ */
+function useVideoDeletion(projectId: string, videoIds: string[], onDeleted: (result: VideoDeletionResult) => void) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [queued, setQueued] = useState<VideoDeletionResult | null>(null);
+  const job = useDeletionJob(projectId, queued, onDeleted);
+
+  async function confirm() {
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await apiFetch<VideoDeletionResult>(`/api/v1/projects/${projectId}/videos/delete`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ videoIds }),
+      });
+      if (result.deletion) setQueued(result);
+      else onDeleted(result);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setBusy(false);
+    }
+  }
+
+  async function cancelJob() {
+    try {
+      await postJson(`/api/v1/projects/${projectId}/video-deletions/${queued!.deletion!.id}/cancel`, {});
+      await job.refetch();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  }
+  return { error, busy, progress: job.data ?? queued?.deletion ?? null, confirm, cancelJob };
+}
+
 function useDeletionJob(
   projectId: string,
   queued: VideoDeletionResult | null,
