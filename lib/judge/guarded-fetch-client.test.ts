@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { guardedFetch, piecesBody } from "./guarded-fetch";
-import { LlmError, openAiCompatibleClient } from "./llm-client";
+import { clientForEndpoint, LlmError, openAiCompatibleClient } from "./llm-client";
 
 const request = { model: "stub-vision", text: "hello", images: [] };
 const servers: http.Server[] = [];
@@ -75,6 +75,23 @@ describe("guardedFetch: the connect-time guard", () => {
     expect((error as LlmError).kind).toBe("not_allowed");
     expect((error as LlmError).retryable).toBe(false);
     expect(server.received).toHaveLength(0);
+  });
+
+  it("refuses at connect time, as not allowed, the calls of an endpoint's client (the Test's and the probes')", async () => {
+    const server = await localServer((_req, res) => res.end("{}"));
+    vi.stubEnv("ALLOW_PRIVATE_ENDPOINTS", "");
+    try {
+      const client = clientForEndpoint({
+        baseUrl: `http://localhost:${server.port}/v1`,
+        apiKey: "sk-secret-key-123456",
+      });
+      const error = await client.complete(request, { timeoutMs: 5000 }).catch((e: unknown) => e);
+      expect((error as LlmError).kind).toBe("not_allowed");
+      expect((error as LlmError).message).toMatch(/localhost resolves to a loopback address/);
+      expect(server.received).toHaveLength(0);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("never follows a redirect, so the API key never reaches the other address", async () => {
