@@ -24,9 +24,11 @@ import {
   type LlmClient,
 } from "./llm-client";
 import { sentShapeSchema, storedSaw, requestBodyBytes, type CallSaw, type SentShape } from "./call-record";
-import { clipDataVideo, clipUrlVideo, framesVideo } from "./video-parts";
-import { clipGoesByUrl } from "./engine/video-media";
+import { clipGoesByUrl } from "./input-modes/video-file";
+import { planOfRecord, requestVideoPart } from "./input-modes/plan-request-media";
+import type { MediaPlan } from "./input-modes/media-plan";
 import { CLIP_URL_TTL_S } from "./engine/build-request";
+import type { ClipRef, FrameRef } from "./engine/pipeline";
 import { signedClipUrl } from "./clip-urls";
 import type { EndpointConfig } from "./engine/judge-deps";
 import { stepErrorMessage } from "./step-errors";
@@ -208,10 +210,12 @@ async function mediaOf(
   sent: SentShape,
   endpoint: Pick<EndpointConfig, "capabilities">,
 ): Promise<{ images: ChatImage[]; video: ChatVideo | null }> {
-  const urls = await frameUrls(deps, call.projectId, saw, sent.imageMaxSide);
-  const videoUrls = urls.slice(0, sent.videoFrames);
-  const imageUrls = urls.slice(sent.videoFrames);
-  const images: ChatImage[] = sent.grid
+  const sentFrames = await framesSent(deps, call.projectId, saw, sent.imageMaxSide);
+  const source = await sourceOf(deps, call.videoId, saw, Math.min(sent.videoFrames, sentFrames.length));
+  const plan = planOfRecord({ saw, sent, frames: sentFrames.map((f) => f.frame), clip: source?.clip ?? null });
+  const urlOf = new Map(sentFrames.map((f) => [f.frame.id, f.url]));
+  const imageUrls = plan.imageFrames.map((f) => urlOf.get(f.id)!);
+  const images: ChatImage[] = plan.grid
     ? [
         {
           url: `data:image/jpeg;base64,${tileFrames(imageUrls.map(bytesOfDataUrl)).jpeg.toString("base64")}`,
@@ -219,20 +223,27 @@ async function mediaOf(
         },
       ]
     : imageUrls.map((url) => ({ url, detail: sent.detail }));
-  const video = await videoOf(deps, call, saw, videoUrls, endpoint);
+  const video = source ? await videoOf(deps, call, { plan, saw, urlOf, source, endpoint }) : null;
   return { images, video };
 }
 
-async function videoOf(
-  deps: Pick<ReplayDeps, "prisma" | "storage">,
-  call: { videoId: string; runId: string },
+type ReplaySource = {
+  fps: number | null;
+  frameCount: number | null;
+  storageKey: string;
+  clip: ClipRef | null;
+};
+
+/** The judged video as the call's video part needs it; null for a call of pictures only. */
+async function sourceOf(
+  deps: Pick<ReplayDeps, "prisma">,
+  videoId: string,
   saw: CallSaw,
-  videoUrls: string[],
-  endpoint: Pick<EndpointConfig, "capabilities">,
-): Promise<ChatVideo | null> {
-  if (!saw.clip && videoUrls.length === 0) return null;
+  videoFrames: number,
+): Promise<ReplaySource | null> {
+  if (!saw.clip && videoFrames === 0) return null;
   const video = await deps.prisma.video.findUniqueOrThrow({
-    where: { id: call.videoId },
+    where: { id: videoId },
     select: {
       fps: true,
       frameCount: true,
@@ -243,49 +254,75 @@ async function videoOf(
       durationS: true,
     },
   });
-  if (!saw.clip)
-    return framesVideo(
-      // The source indices the call named (its record's videoFrame), so the replay sends the same body.
-      videoUrls.map((url, i) => ({
-        timestampS: saw.frames[i]!.timestampS,
-        url,
-        videoFrame: saw.frames[i]!.videoFrame,
-      })),
-      { fps: video.fps, frameCount: video.frameCount },
-    );
-  if (video.sha256 !== saw.clip.sha256)
+  if (saw.clip && video.sha256 !== saw.clip.sha256)
     throw new ConflictError("The call sent a clip this video no longer has: it cannot be replayed.");
-  const clip = { ...video, sizeBytes: Number(video.sizeBytes) };
-  if (clipGoesByUrl(clip, endpoint.capabilities)) {
-    const url = signedClipUrl(call.videoId, call.runId, CLIP_URL_TTL_S);
-    if (url) return clipUrlVideo(url, saw.clip.sampling);
-  }
-  const base64 = (await deps.storage.getBytes(video.storageKey)).toString("base64");
-  return clipDataVideo({ base64, contentType: video.contentType }, saw.clip.sampling);
+  const clip = saw.clip
+    ? {
+        storageKey: video.storageKey,
+        sha256: video.sha256,
+        sizeBytes: Number(video.sizeBytes),
+        contentType: video.contentType,
+        durationS: video.durationS,
+      }
+    : null;
+  return { fps: video.fps, frameCount: video.frameCount, storageKey: video.storageKey, clip };
 }
 
-/** The frames the call saw, in its order, as the data URLs it sent (scaled as they were); frames of this project only. */
-async function frameUrls(
+/** The call's video part, sent as its mode sends it: the source indices its record named, the clip as it goes now. */
+function videoOf(
+  deps: Pick<ReplayDeps, "storage">,
+  call: { videoId: string; runId: string },
+  replayed: {
+    plan: MediaPlan;
+    saw: CallSaw;
+    urlOf: ReadonlyMap<string, string>;
+    source: ReplaySource;
+    endpoint: Pick<EndpointConfig, "capabilities">;
+  },
+): Promise<ChatVideo | null> {
+  const { plan, saw, urlOf, source, endpoint } = replayed;
+  return requestVideoPart(plan, {
+    frameUrl: async (frame) => urlOf.get(frame.id)!,
+    clipBase64: async (clip) => (await deps.storage.getBytes(clip.storageKey)).toString("base64"),
+    clipUrl: (clip) =>
+      clipGoesByUrl(clip, endpoint.capabilities) ? signedClipUrl(call.videoId, call.runId, CLIP_URL_TTL_S) : null,
+    source: { fps: source.fps, frameCount: source.frameCount },
+    recordedVideoFrames: saw.frames.slice(0, plan.videoFrames.length).map((f) => f.videoFrame),
+  });
+}
+
+/** The frames the call saw, in its order, with the data URLs it sent (scaled as they were); frames of this project only. */
+async function framesSent(
   deps: Pick<ReplayDeps, "prisma" | "storage">,
   projectId: string,
   saw: CallSaw,
   maxSide: number | null,
-): Promise<string[]> {
+): Promise<{ frame: FrameRef; url: string }[]> {
   const ids = saw.frames.map((f) => f.frameId);
   const rows = await deps.prisma.frame.findMany({
     where: { id: { in: ids }, frameSet: { video: { projectId } } },
-    select: { id: true, storageKey: true },
+    select: { id: true, storageKey: true, sha256: true },
   });
-  const byId = new Map(rows.map((r) => [r.id, r.storageKey]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
   const missing = ids.find((id) => !byId.has(id));
   if (missing)
     throw new ConflictError(
       `Frame ${missing}, which the call sent, is gone (its video or frame set deleted): it cannot be replayed.`,
     );
   return Promise.all(
-    ids.map(async (id) => {
-      const bytes = frameAsSent(await deps.storage.getBytes(byId.get(id)!), maxSide ?? undefined);
-      return `data:image/jpeg;base64,${bytes.toString("base64")}`;
+    saw.frames.map(async (seen) => {
+      const row = byId.get(seen.frameId)!;
+      const bytes = frameAsSent(await deps.storage.getBytes(row.storageKey), maxSide ?? undefined);
+      const frame: FrameRef = {
+        id: row.id,
+        index: seen.index,
+        timestampS: seen.timestampS,
+        isKeyFrame: false,
+        cluster: null,
+        storageKey: row.storageKey,
+        sha256: row.sha256,
+      };
+      return { frame, url: `data:image/jpeg;base64,${bytes.toString("base64")}` };
     }),
   );
 }

@@ -37,6 +37,8 @@ const context: VideoContext = {
   frames,
   items: [],
   settings: {},
+  // The clip's own duration unknown: its length is its frame count at its frame rate.
+  clip: { storageKey: "v1.mp4", sha256: "c".repeat(64), sizeBytes: 1000, contentType: "video/mp4", durationS: null },
 };
 
 const step = (id: string, scope: StepDefinition["scope"], extra: Partial<StepDefinition> = {}): StepDefinition => ({

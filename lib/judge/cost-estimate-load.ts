@@ -7,7 +7,7 @@
 import type { JudgeEndpoint, PrismaClient } from "../generated/prisma/client";
 import { keyFramesAndClusters } from "./frame-scopes";
 import { capabilitiesOf } from "./endpoint-capabilities";
-import { frameLimitOf } from "./engine/video-media";
+import { frameLimitOf } from "./input-modes/plan-request-media";
 import { estimateRun, type OutputHistory, type Range, type RunEstimate, type StepEstimate } from "./cost-estimate";
 import type { InputMode } from "./input-modes";
 import type { TemplateSource } from "./template-source";
@@ -183,6 +183,11 @@ type VideoRow = {
   fps: number | null;
   frameCount: number | null;
   auxiliaryInfo: unknown;
+  storageKey: string;
+  sha256: string;
+  sizeBytes: bigint;
+  contentType: string;
+  durationS: number | null;
 };
 
 /** Each video's context as the engine builds it for the run (lib/judge/engine/judge-video.ts, openVideo). */
@@ -203,6 +208,11 @@ async function contextsOf(
         fps: true,
         frameCount: true,
         auxiliaryInfo: true,
+        storageKey: true,
+        sha256: true,
+        sizeBytes: true,
+        contentType: true,
+        durationS: true,
       },
     }),
     prisma.frame.findMany({
@@ -250,6 +260,14 @@ async function contextsOf(
         settings: run.settings,
         // Steps read the run's mode as the engine gives it them (a rubric's second call is made only in a video mode).
         inputMode: run.inputMode,
+        // The video's file, as the engine's job names it (lib/judge/engine/video-jobs.ts): a `video-file` step's clip.
+        clip: {
+          storageKey: video.storageKey,
+          sha256: video.sha256,
+          sizeBytes: Number(video.sizeBytes),
+          contentType: video.contentType,
+          durationS: video.durationS,
+        },
       },
     ];
   });

@@ -1,7 +1,8 @@
 /**
  * The cost before a run: the calls its engine would make (every planned step that asks an LLM: not computed, not
  * skipped for the video; a step settled by earlier answers counts as asked, since those answers are not known
- * yet), the pictures, video frames or video seconds each shows, input tokens by the endpoint's token rule
+ * yet), the pictures, video frames or video seconds each shows as the engine plans them
+ * (lib/judge/input-modes/plan-request-media.ts, the same planner), input tokens by the endpoint's token rule
  * (lib/judge/token-rules.ts) and the prompt's characters, output tokens from the endpoint's history of the step
  * (its mean, with its 10th and 90th percentiles as the range), else from the step's answer schema
  * (lib/judge/answer-length.ts), else DEFAULT_OUTPUT_TOKENS with DEFAULT_OUTPUT_RANGE; and the price, with the
@@ -12,7 +13,9 @@
  * in the response cache are not foreseen: the estimate is of a run that asks every call once.
  */
 import type { InputMode } from "./input-modes";
-import { imageLimitOf, type EndpointCapabilities } from "./endpoint-capabilities";
+import type { EndpointCapabilities } from "./endpoint-capabilities";
+import { costOfPlan, planRequestMedia } from "./input-modes/plan-request-media";
+import { stepResponseFormat } from "./engine/build-request";
 import { callCostUsd } from "./lost-calls";
 import { answerTokenRange, type TokenRange } from "./answer-length";
 import { tokenRuleFor, type FrameSize, type ResolvedTokenRule, type TokenRuleEndpoint } from "./token-rules";
@@ -212,15 +215,14 @@ function answerLength(
   return { from: "default", range: DEFAULT_OUTPUT_RANGE };
 }
 
+/** The schema the call would ask for (as the request builder reads it); the step's own when its input cannot be built. */
 function schemaOf(step: StepDefinition, input: StepInput | null): Record<string, unknown> | null {
-  if (input && step.responseFormatFor) {
-    try {
-      return step.responseFormatFor(input);
-    } catch {
-      return step.responseFormat ?? null;
-    }
+  if (!input) return step.responseFormat ?? null;
+  try {
+    return stepResponseFormat(step, input);
+  } catch {
+    return step.responseFormat ?? null;
   }
-  return step.responseFormat ?? null;
 }
 
 /** What one call of a step shows and its input tokens; null when the step would be settled without a call. */
@@ -237,9 +239,38 @@ function callOf(
   const frames = input?.frames ?? framesOfScope(step, scopeIndex, context);
   const template = step.inlineTemplate?.(context) ?? plan.templates.get(templateIdOf(step, scopeIndex, context));
   const text = renderedText(template, input?.values);
-  const sendAs = input?.sendAs;
-  const shown = shownFrames(plan, calling, { frames, scope: step.scope, stills: sendAs === "images" }, context);
+  // What the engine's request builder would show (lib/judge/input-modes/plan-request-media.ts), priced by its mode.
+  const media = planRequestMedia({
+    runMode: plan.inputMode,
+    scope: step.scope,
+    input: { frames, sendAs: input?.sendAs, ownFrames: input?.ownFrames },
+    exampleFrames: exampleStandIns(template, context),
+    clip: context.clip ?? null,
+    batch: plan.batch,
+    capabilities: calling.endpoint.capabilities,
+  });
+  const shown = costOfPlan(media, { rule: calling.rule, frameSize: plan.frameSize, context });
   return { ...shown, input, inputTokens: Math.ceil(text.length / calling.rule.charsPerToken) + shown.tokens };
+}
+
+/**
+ * The template's few-shot example frames, as the request builder adds them after the step's own (never the judged
+ * video's own examples): stand-ins of unknown size, read by the engine only when a call goes out.
+ */
+function exampleStandIns(template: ReturnType<TemplateSource["get"]>, context: VideoContext): FrameRef[] {
+  return (template.examples ?? [])
+    .filter((example) => example.videoId !== context.videoId)
+    .flatMap((example) =>
+      example.frames.map((f) => ({
+        id: `example:${f.frameSetId}:${f.index}`,
+        index: f.index,
+        timestampS: 0,
+        isKeyFrame: false,
+        cluster: null,
+        storageKey: "",
+        sha256: f.sha256,
+      })),
+    );
 }
 
 /** Earlier answers as the project last stored them (or none): what a quoting prompt is rendered with. */
@@ -298,45 +329,4 @@ function renderedText(template: ReturnType<TemplateSource["get"]>, values: Recor
   } catch {
     return template.render(EMPTY_VALUES);
   }
-}
-
-/**
- * What the frames cost as the engine sends them in the run's mode (lib/judge/engine/video-media.ts): a picture each
- * (in `images` mode, in a batch, for a step that asks for stills, or of one frame), one grid picture when there are
- * more than the endpoint takes; else one video part of the frames, or for a whole-video step in `video-file` mode
- * the clip sampled at that many frames.
- */
-function shownFrames(
-  plan: EstimatePlan,
-  { endpoint, rule }: { endpoint: EstimateEndpoint; rule: ResolvedTokenRule },
-  shown: { frames: readonly FrameRef[]; scope: StepDefinition["scope"]; stills: boolean },
-  context: VideoContext,
-) {
-  const { frames } = shown;
-  const none = { images: 0, videoFrames: 0, videoSeconds: 0, tokens: 0 };
-  if (frames.length === 0) return none;
-  if (plan.inputMode === "images" || plan.batch || shown.stills || frames.length < 2) {
-    const limit = imageLimitOf(endpoint.capabilities);
-    if (limit !== null && frames.length > limit) return { ...none, images: 1, tokens: rule.image(null) };
-    const tokens = frames.reduce((total, frame) => total + rule.image(plan.frameSize(frame)), 0);
-    return { ...none, images: frames.length, tokens };
-  }
-  if (plan.inputMode === "video-frames" || (shown.scope !== "video" && shown.scope !== "item")) {
-    const tokens = frames.reduce((total, frame) => total + rule.videoFrame(plan.frameSize(frame)), 0);
-    return { ...none, videoFrames: frames.length, tokens };
-  }
-  // The clip itself: the server samples as many frames as the step chose, over the whole clip.
-  const seconds = clipSeconds(frames, context);
-  const tokens = frames.reduce(
-    (total, frame) => total + rule.clipFrame(plan.frameSize(frame)),
-    seconds * rule.videoSecond,
-  );
-  return { ...none, videoFrames: frames.length, videoSeconds: seconds, tokens };
-}
-
-/** The clip's length (its frame count at its frame rate), else the seconds its frames span. */
-function clipSeconds(frames: readonly FrameRef[], context: VideoContext): number {
-  if (context.fps && context.fps > 0 && context.frameCount) return context.frameCount / context.fps;
-  const times = frames.map((f) => f.timestampS);
-  return Math.max(...times) - Math.min(...times);
 }

@@ -11,7 +11,7 @@ import { capabilitiesOf } from "./endpoint-capabilities";
 import { countInAnswer, paddedProbeClip, PROBE_CLIP_BYTES } from "./endpoint-probe-video";
 import { PROBE_CLIP } from "./probe-assets/probe-clip";
 import { testEndpoint } from "./endpoint-test";
-import { clipByUrlOf } from "./engine/video-media";
+import { clipByUrlOf } from "./input-modes/video-file";
 import { createEndpoint } from "./endpoints";
 
 /**

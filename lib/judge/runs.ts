@@ -19,7 +19,7 @@ import { DEFAULT_RUN_WHERE } from "../videos/video-filter-sql";
 import type { JudgeQueue } from "./judge-queue";
 import { isPrismaError, FOREIGN_KEY_VIOLATION } from "../db/prisma-errors";
 import { estimateRunStart } from "./run-estimate";
-import { runInputMode } from "./run-input-mode";
+import { runInputMode } from "./input-modes/plan-request-media";
 import { endpointSnapshot, roleEndpoints } from "./run-endpoints";
 import { positions, runItemsFor } from "./run-items";
 import type { TemplateSource } from "./template-source";

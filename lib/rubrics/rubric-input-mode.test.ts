@@ -8,7 +8,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { createEndpoint } from "../judge/endpoints";
 import { createRun, getRunStatus } from "../judge/runs";
-import { planMedia } from "../judge/engine/video-media";
+import { planRequestMedia } from "../judge/input-modes/plan-request-media";
 import type { FrameRef } from "../judge/engine/pipeline";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
@@ -57,13 +57,14 @@ describe("a rubric scope's frames in a video run", () => {
     };
     const input = rubricScopeInput(parsed, 0, context, "project");
     expect(input.frames.map((f) => f.id)).toEqual(["f0", "f1", "ex0"]);
-    const plan = planMedia({
+    const plan = planRequestMedia({
       runMode: "video-frames",
       scope: "video",
       input,
       exampleFrames: [],
       clip: null,
       batch: false,
+      capabilities: null,
     });
     expect(plan.videoFrames.map((f) => f.id)).toEqual(["f0", "f1"]);
     expect(plan.imageFrames.map((f) => f.id)).toEqual(["ex0"]);

@@ -10,21 +10,21 @@ import type { ChatImage, ChatRequest } from "../llm-client";
 import type { TemplateSource } from "../template-source";
 import { imagesFirst, splitSystemMessage, templateTurns } from "../prompt-templates";
 import { templateExamplesText, type TemplateExample } from "../template-examples";
-import { imageLimitOf, responseFormatFor } from "../endpoint-capabilities";
+import { responseFormatFor } from "../endpoint-capabilities";
 import { frameAsSent, sentFrameHash } from "../frame-resize";
 import { gridFor, tileFrames, tilingNote } from "../frame-tiling";
-import { sawOfClip, sawOfFrames, type CallSaw, type SentShape } from "../call-record";
+import type { CallSaw, SentShape } from "../call-record";
 import { signedClipUrl } from "../clip-urls";
 import { responseCacheKey } from "./cache-key";
 import {
-  clipGoesByUrl,
-  planMedia,
-  videoFrameLimitOf,
+  planRequestMedia,
+  requestVideoPart,
+  sawOfPlan,
   videoCachePart,
-  videoOfPlan,
   videoPartNote,
-  type MediaPlan,
-} from "./video-media";
+} from "../input-modes/plan-request-media";
+import type { MediaReads } from "../input-modes/media-plan";
+import { clipGoesByUrl } from "../input-modes/video-file";
 import type { EndpointConfig } from "./judge-deps";
 import {
   templateIdOf,
@@ -94,6 +94,14 @@ export function logprobsToAsk(
   return endpoint.topLogprobs ?? 5;
 }
 
+/**
+ * The answer schema a step asks for with this input (a rubric's pinned criteria, say), before the endpoint's JSON
+ * mode shapes it (responseFormatFor); null when it asks for none. The cost estimate reads answer lengths from it.
+ */
+export function stepResponseFormat(step: StepDefinition, input: StepInput): Record<string, unknown> | null {
+  return step.responseFormatFor?.(input) ?? step.responseFormat ?? null;
+}
+
 /** The request a step that asks an LLM sends for its input. */
 export async function buildRequest(
   deps: { prisma: PrismaClient; storage: ObjectStorage },
@@ -109,19 +117,19 @@ export async function buildRequest(
   const rendered = template.render(input.values);
   const text = examples.length ? `${rendered}\n\n${templateExamplesText(examples)}` : rendered;
   // The run's input mode decides which frames go as one video part (or the clip instead) and which as images.
-  const plan = planMedia({
+  const plan = planRequestMedia({
     runMode: work.context.inputMode ?? "images",
     scope: step.scope,
     input,
     exampleFrames: examples.length ? await exampleFrames(deps.prisma, work.projectId, examples) : [],
     clip: work.context.clip ?? null,
     batch: Boolean(work.batchMode && endpoint.supportsBatchApi),
-    videoFrameLimit: videoFrameLimitOf(endpoint.capabilities),
+    capabilities: endpoint.capabilities,
   });
   const frames = plan.imageFrames;
   const messages = splitSystemMessage(template.meta, text);
   // The strongest JSON mode the endpoint's probe found (json_schema > json_object > none); never probed: json_schema is asked for.
-  const responseFormat = responseFormatFor(endpoint, step.responseFormatFor?.(input) ?? step.responseFormat);
+  const responseFormat = responseFormatFor(endpoint, stepResponseFormat(step, input));
   const detail = endpoint.sendImageDetail === false ? null : endpoint.imageDetail;
   // Batch mode: the request goes in a batch line (with the same body the online call sends); its frames are read when the batch is written.
   const batch =
@@ -135,8 +143,7 @@ export async function buildRequest(
         }
       : null;
   // More frames than the endpoint takes per request: one grid image of them all, which the prompt describes.
-  const imageLimit = imageLimitOf(endpoint.capabilities ?? null);
-  const grid = !batch && imageLimit !== null && frames.length > imageLimit ? gridFor(frames.length) : null;
+  const grid = plan.grid ? gridFor(frames.length) : null;
   const note =
     [videoPartNote(plan), grid ? tilingNote(frames.length, grid) : null].filter(Boolean).join("\n\n") || null;
   const turns = templateTurns(template.meta);
@@ -164,7 +171,7 @@ export async function buildRequest(
         (await frameUrls()).map((url, i) => chatImageOf(work.chatImages, frames[i]!, input.imageMaxSide, url, detail));
   const media = async () => ({
     images: await images(),
-    video: await videoOfPlan(plan, mediaReads(deps.storage, work, endpoint, input.imageMaxSide)),
+    video: await requestVideoPart(plan, mediaReads(deps.storage, work, endpoint, input.imageMaxSide)),
   });
   const cacheParts = {
     model: endpoint.model,
@@ -191,7 +198,7 @@ export async function buildRequest(
       videoId: work.context.videoId,
       text: cacheParts.text,
       frameIds: [...plan.videoFrames, ...frames].map((f) => f.id),
-      saw: sawOf(plan, work.context),
+      saw: sawOfPlan(plan, work.context),
       sent: {
         detail,
         imageMaxSide: input.imageMaxSide ?? null,
@@ -203,20 +210,8 @@ export async function buildRequest(
   };
 }
 
-/** What a planned request shows the judge: its clip and the sampling asked, or its frames in the order they go. */
-function sawOf(plan: MediaPlan, context: RequestWork["context"]): CallSaw {
-  if (plan.clip) {
-    const { ref, sampling } = plan.clip;
-    const durationS = ref.durationS ?? (context.fps && context.frameCount ? context.frameCount / context.fps : 0);
-    return sawOfClip({ sha256: ref.sha256, durationS, sampling, fps: context.fps, frameCount: context.frameCount });
-  }
-  const own = plan.mode === "images" ? plan.ownImages : plan.videoFrames.length;
-  const clock = { fps: context.fps, frameTimesS: context.frameTimesS };
-  return sawOfFrames(plan.mode, [...plan.videoFrames, ...plan.imageFrames], clock, own);
-}
-
 /** How a request's video part is read when its call goes out: frames as the images mode reads them, the clip once per video. */
-function mediaReads(storage: ObjectStorage, work: RequestWork, endpoint: EndpointConfig, maxSide?: number) {
+function mediaReads(storage: ObjectStorage, work: RequestWork, endpoint: EndpointConfig, maxSide?: number): MediaReads {
   return {
     frameUrl: (frame: FrameRef) => frameDataUrl(storage, work.frameUrls, frame, maxSide),
     clipBase64: (clip: ClipRef) => clipBase64(storage, work.frameUrls, clip),

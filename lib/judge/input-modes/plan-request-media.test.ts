@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { responseCacheKey } from "./cache-key";
-import type { ClipRef, FrameRef } from "./pipeline";
-import {
-  clipByUrlOf,
-  clipGoesByUrl,
-  DEFAULT_MAX_CLIP_BODY_BYTES,
-  frameLimitOf,
-  planMedia,
-  videoCachePart,
-  videoFrameLimitOf,
-  videoPartNote,
-} from "./video-media";
+import { responseCacheKey } from "../engine/cache-key";
+import type { ClipRef, FrameRef } from "../engine/pipeline";
+import type { EndpointCapabilities } from "../endpoint-capabilities";
+import { frameLimitOf, planRequestMedia, videoCachePart, videoPartNote } from "./plan-request-media";
+import { clipByUrlOf, clipGoesByUrl, DEFAULT_MAX_CLIP_BODY_BYTES } from "./video-file";
 
 const frame = (index: number): FrameRef => ({
   id: `f${index}`,
@@ -30,16 +23,35 @@ const clip: ClipRef = {
 };
 const own = [frame(0), frame(1), frame(2)];
 const example = frame(9);
-const plan = (over: Partial<Parameters<typeof planMedia>[0]>) =>
-  planMedia({
+const plan = (over: Partial<Parameters<typeof planRequestMedia>[0]>) =>
+  planRequestMedia({
     runMode: "video-frames",
     scope: "cluster",
     input: { frames: own },
     exampleFrames: [example],
     clip,
     batch: false,
+    capabilities: null,
     ...over,
   });
+
+/** A probe's findings: `maxImages` images a request, and a video part of at most `videoFrames` frames. */
+const probed = (maxImages: number, videoFrames: number | null): EndpointCapabilities => ({
+  images: "yes",
+  maxImages,
+  jsonMode: null,
+  topLogprobs: null,
+  usage: null,
+  contextLength: null,
+  latencyMs: 1,
+  notes: [],
+  inputModes: {
+    images: { accepted: "yes", refusal: null, maxFrames: maxImages, maxBodyBytes: null, sawFrames: null },
+    "video-frames": { accepted: "yes", refusal: null, maxFrames: videoFrames, maxBodyBytes: null, sawFrames: null },
+    "video-file": { accepted: "yes", refusal: null, maxFrames: 4, maxBodyBytes: null, sawFrames: null },
+  },
+  maxBodyBytes: null,
+});
 
 describe("how a step's frames go in each input mode", () => {
   it("images: every frame an image, the step's own first", () => {
@@ -49,7 +61,16 @@ describe("how a step's frames go in each input mode", () => {
       clip: null,
       imageFrames: [...own, example],
       ownImages: 3,
+      grid: false,
     });
+  });
+
+  it("images past the endpoint's image limit go as one grid picture, the step's and its examples' alike; never in a batch line", () => {
+    expect(plan({ runMode: "images", capabilities: probed(4, null) }).grid).toBe(false);
+    expect(plan({ runMode: "images", capabilities: probed(3, null) })).toMatchObject({ mode: "images", grid: true });
+    expect(plan({ runMode: "images", capabilities: probed(3, null), batch: true }).grid).toBe(false);
+    // A video part is not a picture: only the example after it counts.
+    expect(plan({ capabilities: probed(1, null) })).toMatchObject({ mode: "video-frames", grid: false });
   });
 
   it("video-frames: the step's frames one video, its template's example frames images after it", () => {
@@ -178,18 +199,18 @@ describe("the frames a step may choose in each mode", () => {
     expect(frameLimitOf("video-frames", forVideo)).toBeNull();
     expect(frameLimitOf("video-file", forVideo)).toBeNull();
     expect(frameLimitOf("video-frames", capabilities(16, finding(16)))).toBe(16);
-    expect(videoFrameLimitOf(capabilities(16, finding(null, "no")))).toBeNull();
-    expect(videoFrameLimitOf(null)).toBeNull();
+    expect(frameLimitOf("video-frames", capabilities(16, finding(null, "no")))).toBeNull();
+    expect(frameLimitOf("video-frames", null)).toBeNull();
   });
 
   it("sends a step's frames as images when they are more than the endpoint took in one video part", () => {
-    expect(plan({ videoFrameLimit: 3 }).mode).toBe("video-frames");
-    expect(plan({ videoFrameLimit: 2 })).toMatchObject({
+    expect(plan({ capabilities: probed(16, 3) }).mode).toBe("video-frames");
+    expect(plan({ capabilities: probed(16, 2) })).toMatchObject({
       mode: "images",
       imageFrames: [...own, example],
       ownImages: 3,
     });
     // A clip is sampled by the server: the video part limit is not its.
-    expect(plan({ runMode: "video-file", scope: "video", videoFrameLimit: 2 }).mode).toBe("video-file");
+    expect(plan({ runMode: "video-file", scope: "video", capabilities: probed(16, 2) }).mode).toBe("video-file");
   });
 });
