@@ -52,20 +52,15 @@ export function NewQueueForm({
   const [blind, setBlind] = useState(true);
   const [localize, setLocalize] = useState(false);
   const [guidelines, setGuidelines] = useState("");
-  const task = catalogue.findTask(runs.find((r) => r.id === runId)?.pipeline);
-  // A task without a reviewed per-video metric (VBench-2.0 asks questions, not a verdict) gives a verdict queue no
-  // target: its scores are what reviewers judge, and the server refuses a verdict queue of it.
-  const hasVerdict = task ? task.metrics.some((m) => m.reviewed) : true;
-  const scope = chosenScope === "verdict" && !hasVerdict ? "scores" : chosenScope;
-  // A run whose subjects are items is reviewed item by item, in the scope its task folder adds for that kind.
-  const itemScope =
-    task && task.subject !== "video" ? (itemScopes.find((s) => s.reviews === task.subject) ?? null) : null;
-  const videoScope = itemScope === null;
-  const canLocalize = videoScope && localisable(task);
-  const presenceFirst = videoScope && scope === "scores" && !!task?.presence && mode === "presence";
-  // An ensemble run (samples or a judge panel) can be reviewed where its members spread: its unstable scores.
-  const ensembleKind = runs.find((r) => r.id === runId)?.ensemble ?? null;
-  const scoreScope = scope === "scores" || (scope === "unstable" && ensembleKind !== null);
+  const run = runs.find((r) => r.id === runId);
+  const task = catalogue.findTask(run?.pipeline);
+  const ensembleKind = run?.ensemble ?? null;
+  const { hasVerdict, scope, itemScope, videoScope, canLocalize, presenceFirst, scoreScope } = queueChoices(task, {
+    chosenScope,
+    mode,
+    itemScopes,
+    ensembleKind,
+  });
   const targets = task?.targets ?? [];
   const chosenTargets = chosen.filter((c) => targets.some((t) => t.id === c));
   const { filterEntries, previewParams, preview } = useQueuePreview(projectId, filter, runId, chosenTargets);
@@ -144,6 +139,36 @@ export function NewQueueForm({
       </div>
     </form>
   );
+}
+
+/** What a queue over the chosen run can be, from its task: the scopes, whether items or videos, presence first. */
+function queueChoices(
+  task: TaskDeclaration | null | undefined,
+  chosen: {
+    chosenScope: "verdict" | "scores" | "unstable";
+    mode: "full" | "presence";
+    itemScopes: ItemQueueTypeForm[];
+    ensembleKind: "samples" | "panel" | null;
+  },
+) {
+  // A task without a reviewed per-video metric (VBench-2.0 asks questions, not a verdict) gives a verdict queue no
+  // target: its scores are what reviewers judge, and the server refuses a verdict queue of it.
+  const hasVerdict = task ? task.metrics.some((m) => m.reviewed) : true;
+  const scope = chosen.chosenScope === "verdict" && !hasVerdict ? "scores" : chosen.chosenScope;
+  // A run whose subjects are items is reviewed item by item, in the scope its task folder adds for that kind.
+  const itemScope =
+    task && task.subject !== "video" ? (chosen.itemScopes.find((s) => s.reviews === task.subject) ?? null) : null;
+  const videoScope = itemScope === null;
+  return {
+    hasVerdict,
+    scope,
+    itemScope,
+    videoScope,
+    canLocalize: videoScope && localisable(task),
+    presenceFirst: videoScope && scope === "scores" && !!task?.presence && chosen.mode === "presence",
+    // An ensemble run (samples or a judge panel) can be reviewed where its members spread: its unstable scores.
+    scoreScope: scope === "scores" || (scope === "unstable" && chosen.ensembleKind !== null),
+  };
 }
 
 /** The videos the filter matches, counted by the server for the chosen run (and, per video, the targets asked). */
