@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { responseCacheKey } from "../engine/cache-key";
 import type { ClipRef, FrameRef } from "../engine/pipeline";
 import type { EndpointCapabilities } from "../endpoint-capabilities";
-import { frameLimitOf, planRequestMedia, videoCachePart, videoPartNote } from "./plan-request-media";
+import {
+  frameLimitOf,
+  planOfRecord,
+  planRequestMedia,
+  sawOfPlan,
+  videoCachePart,
+  videoPartNote,
+} from "./plan-request-media";
 import { clipByUrlOf, clipGoesByUrl, DEFAULT_MAX_CLIP_BODY_BYTES } from "./video-file";
 
 const frame = (index: number): FrameRef => ({
@@ -212,5 +219,42 @@ describe("the frames a step may choose in each mode", () => {
     });
     // A clip is sampled by the server: the video part limit is not its.
     expect(plan({ runMode: "video-file", scope: "video", capabilities: probed(16, 2) }).mode).toBe("video-file");
+  });
+});
+
+describe("a call's plan read back from its record (the replay's)", () => {
+  it("is the plan the request was built from, in every mode", () => {
+    const context = { fps: 2, frameCount: 8, frameTimesS: null };
+    const plans = [
+      plan({ runMode: "images" }),
+      plan({ runMode: "images", capabilities: probed(2, null) }),
+      plan({}),
+      // (A clip's record keeps no pictures after the clip: this one has none.)
+      plan({ runMode: "video-file", scope: "video", exampleFrames: [] }),
+    ];
+    for (const planned of plans) {
+      const saw = sawOfPlan(planned, context);
+      const byId = new Map([...own, example].map((f) => [f.id, f]));
+      const read = planOfRecord({
+        saw,
+        sent: { detail: "low", imageMaxSide: null, grid: planned.grid, videoFrames: planned.videoFrames.length },
+        frames: saw.frames.map((f) => byId.get(f.frameId)!),
+        clip: saw.clip ? clip : null,
+      });
+      const ids = (frames: FrameRef[]) => frames.map((f) => f.id);
+      expect({
+        mode: read.mode,
+        videoFrames: ids(read.videoFrames),
+        images: ids(read.imageFrames),
+        sampling: read.clip?.sampling ?? null,
+        grid: read.grid,
+      }).toEqual({
+        mode: planned.mode,
+        videoFrames: ids(planned.videoFrames),
+        images: ids(planned.imageFrames),
+        sampling: planned.clip?.sampling ?? null,
+        grid: planned.grid,
+      });
+    }
   });
 });
