@@ -130,9 +130,9 @@ export const SPAN_READ_FORMAT_IDS = idsOf(SPAN_READ_FORMATS);
 export const SPAN_WRITE_FORMAT_IDS = idsOf(SPAN_WRITE_FORMATS);
 
 /**
- * The ids the import took before the formats were one table, still read because the API and the Python client
- * document them: `spans` is the span table (JSONL when the file's name or first character says so, else CSV) and
- * `label_studio_spans` is `label-studio`. A label set imported under one is stored under the format's own id.
+ * Older ids the import still reads, because the API reference and the Python client name them: `spans` is the span
+ * table (JSONL when the file's name or first character says so, else CSV) and `label_studio_spans` is `label-studio`.
+ * A label set imported under one is stored under the format's own id, so a format has one id in the data.
  */
 const ALIASES = new Map<string, (file: { fileName: string; text: string }) => SpanReadFormatId>([
   ["spans", (file) => (spanTableIsJsonl(file.text, file.fileName) ? "jsonl" : "csv")],
