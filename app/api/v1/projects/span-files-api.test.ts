@@ -133,7 +133,7 @@ describe("span files through the label-set and export routes", () => {
         { format, spans: 2, problemCount: 0 },
       ]);
     }
-    // The ids the import took before the formats were one table: the same readers, the label set named by its format's id.
+    // The older ids the import still reads: the same readers, the label set named by its format's own id.
     const older = [
       ["spans", files.get("csv")!, "s.csv", "csv"],
       ["spans", files.get("jsonl")!, "s.jsonl", "jsonl"],
