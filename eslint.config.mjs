@@ -13,7 +13,7 @@ const NOT_CORE = [
   "lib/app-context/**",
   "lib/tasks/**",
   "components/tasks/**",
-  "lib/testing/**",
+  "testkit/testing/**",
   "lib/generated/**",
   "components/generated/**",
   "**/*.test.{ts,tsx}",
@@ -167,7 +167,7 @@ const config = [
   {
     // lib/ is plain TypeScript any runtime can load (worker, CLI, tests): Next.js stays in app/ and in the tasks' glue.
     files: ["lib/**/*.{ts,tsx}"],
-    ignores: ["lib/tasks/**", "lib/testing/**", "lib/generated/**"],
+    ignores: ["lib/tasks/**", "testkit/testing/**", "lib/generated/**"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -236,7 +236,7 @@ const config = [
   {
     // Tests stub and poke at untyped shapes on purpose (scripts/test.ts reads the runners' JSON reports), and
     // vi.hoisted code runs before the imports, so it requires what it needs.
-    files: ["**/*.test.{ts,tsx}", "e2e/**", "lib/testing/**", "scripts/test.ts"],
+    files: ["**/*.test.{ts,tsx}", "e2e/**", "testkit/testing/**", "scripts/test.ts"],
     rules: {
       "@typescript-eslint/no-explicit-any": "off",
       "@typescript-eslint/no-require-imports": "off",

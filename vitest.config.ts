@@ -13,9 +13,9 @@ export default defineConfig({
       "scripts/**/*.test.ts",
       "components/**/*.test.tsx",
     ],
-    globalSetup: ["lib/testing/vitest-global-setup.ts"],
-    setupFiles: ["lib/testing/vitest-setup.ts"],
-    // Files run side by side, each worker on its own database (lib/testing/vitest-global-setup.ts). Most files wait
+    globalSetup: ["testkit/testing/vitest-global-setup.ts"],
+    setupFiles: ["testkit/testing/vitest-setup.ts"],
+    // Files run side by side, each worker on its own database (testkit/testing/vitest-global-setup.ts). Most files wait
     // on PostgreSQL, a stub server or a child process as much as they compute, so one worker more than cores (Vitest's
     // default is one fewer, which ran a 2-core machine's files one at a time). VITEST_MAX_WORKERS overrides it.
     maxWorkers: Math.min(os.availableParallelism() + 1, 8),

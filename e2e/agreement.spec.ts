@@ -10,8 +10,8 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { seedFinishedRun } = await import("../lib/tasks/hallucination/agreement-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
+  const { seedFinishedRun } = await import("../testkit/tasks/hallucination/agreement-fixtures");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
   const { matchingVideoIds } = await import("../lib/videos/video-filter-sql");
   const { videoFilterSchema } = await import("../lib/videos/video-filter");

@@ -6,7 +6,7 @@ async function ownerWithFramedVideos(label: string, videoCount: number) {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const owner = await ownerWithProject(label);
   const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false };

@@ -9,7 +9,7 @@ test("an owner starts a batch run against the stub's Batch API and sees it compl
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const stub = await startStubLlm({ batch: { completionDelayMs: 1500 } });
   try {
     const owner = await ownerWithProject("batch");

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { cli, ownerWithProject } from "./helpers";
-import { createRunVideo } from "../lib/testing/run-video-fixture";
+import { createRunVideo } from "../testkit/testing/run-video-fixture";
 
 // Blind covers the whole queue: a reviewer holding the first item of a blind queue who opens the next
 // item's video page directly sees none of the judge's values there; the item they submit is revealed.
@@ -15,7 +15,7 @@ test("a blind queue hides every one of its videos from its reviewer, a direct vi
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   try {
     const owner = await ownerWithProject("blind-owner");
     const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });

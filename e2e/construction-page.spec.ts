@@ -17,8 +17,8 @@ test("imports step annotations with a dry run, lists the clip set and shows a ca
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { insertCandidateSet } = await import("../lib/tasks/construction/candidate-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
+  const { insertCandidateSet } = await import("../testkit/tasks/construction/candidate-fixtures");
   const { demoStepAnnotations } = await import("../lib/tasks/construction/demo-seed");
   const owner = await ownerWithProject("construction");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });

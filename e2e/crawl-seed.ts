@@ -24,8 +24,8 @@ export async function seedCrawlProject(
   (await import("../lib/app-context/app-context")).appContext();
   const { prisma } = await import("../lib/db/prisma");
   const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { mediaFixtures, uniqueMp4 } = await import("../lib/testing/media-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
+  const { mediaFixtures, uniqueMp4 } = await import("../testkit/testing/media-fixtures");
   const { getStorage } = await import("../lib/storage/storage");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
   const { TASK_KITS } = await import("../testkit/task-kits");

@@ -19,8 +19,8 @@ test("curates five candidates with the keyboard (a 409 re-applied, accept two, e
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { insertCandidateSet } = await import("../lib/tasks/construction/candidate-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
+  const { insertCandidateSet } = await import("../testkit/tasks/construction/candidate-fixtures");
   const owner = await ownerWithProject("curation");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };

@@ -14,7 +14,7 @@ test("an owner deletes a project and follows it on the projects page; a queued d
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const { deleteProject } = await import("../lib/projects/project-deletion");
   try {
     const owner = await ownerWithProject("deletion");
@@ -66,7 +66,7 @@ test("an owner deletes more videos than a request deletes inline: the dialog fol
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   try {
     const owner = await ownerWithProject("many-videos");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });

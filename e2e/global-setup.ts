@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { S3_STORAGE_VARIABLES } from "../lib/storage/storage-config";
-import { createTestDatabase, startTestServer } from "../lib/testing/test-database";
+import { createTestDatabase, startTestServer } from "../testkit/testing/test-database";
 import { buildIsCurrent, markBuildCurrent } from "../lib/build/source-hash";
 import { BUILD_NOTICE, nextBin } from "../scripts/lib/ensure-build";
 

@@ -8,8 +8,8 @@ test("accept marking, the independent-only agreement and withdrawing a judgment"
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { seedFinishedRun } = await import("../lib/tasks/hallucination/agreement-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
+  const { seedFinishedRun } = await import("../testkit/tasks/hallucination/agreement-fixtures");
   const owner = await ownerWithProject("honest");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };

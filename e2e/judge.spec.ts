@@ -8,7 +8,7 @@ test("an owner adds an endpoint, runs the hallucination pipeline and inspects th
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const stub = await startStubLlm({ latencyMs: 20 });
   try {
     const owner = await ownerWithProject("judge");

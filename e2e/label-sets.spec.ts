@@ -12,8 +12,8 @@ test("imports a T2VHaluBench sheet as a label set and shows it as an annotator i
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { seedFinishedRun } = await import("../lib/tasks/hallucination/agreement-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
+  const { seedFinishedRun } = await import("../testkit/tasks/hallucination/agreement-fixtures");
   try {
     const owner = await ownerWithProject("label-sets");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });

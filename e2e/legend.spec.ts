@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { cli, ownerWithProject, signIn } from "./helpers";
 import { HALLUCINATION_TASK } from "../lib/tasks/hallucination/task";
-import { createRunVideo } from "../lib/testing/run-video-fixture";
+import { createRunVideo } from "../testkit/testing/run-video-fixture";
 
 // Every category code names itself: on the video page's heat map (hover or keyboard focus), in a
 // legend of all 20 hallucination codes with their definitions, beside each review control, in the
@@ -17,7 +17,7 @@ test("every code shows its name and definition: heat map, legend, review screen,
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   try {
     const owner = await ownerWithProject("legend-owner");
     const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });

@@ -19,8 +19,8 @@ async function seedProject(label: string, categories: readonly string[] = CATEGO
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-  const { seedFinishedRun } = await import("../lib/tasks/hallucination/agreement-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
+  const { seedFinishedRun } = await import("../testkit/tasks/hallucination/agreement-fixtures");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
   const owner = await ownerWithProject(label);
   const actorOf = async (email: string) => {

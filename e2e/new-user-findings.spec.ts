@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ownerWithProject, signIn } from "./helpers";
-import { createRunVideo } from "../lib/testing/run-video-fixture";
+import { createRunVideo } from "../testkit/testing/run-video-fixture";
 
 // A new user's findings on a VBench-2.0 project: the video list opens at the top, no wider than the window
 // (its table of twelve dimensions scrolls in its own box), sorts names naturally, keeps a 180-character name to
@@ -9,7 +9,7 @@ test("a VBench-2.0 project's video list and navigation bar", async ({ page }) =>
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const { VBENCH2_TASK } = await import("../lib/tasks/vbench2/vbench2-task");
   try {
     const owner = await ownerWithProject("findings");

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { cli, ownerWithProject } from "./helpers";
-import { createRunVideo } from "../lib/testing/run-video-fixture";
+import { createRunVideo } from "../testkit/testing/run-video-fixture";
 
 /**
  * A project with `videoCount` videos judged by the same scores (s1 at two key frames: 2, 7, present at t = 5; s2: 1, 0,
@@ -10,7 +10,7 @@ async function seedPresenceQueue(request: APIRequestContext, prefix: string, vid
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const owner = await ownerWithProject(`${prefix}-owner`);
   const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const { projectId, videoIds } = await projectWithFramedVideos(

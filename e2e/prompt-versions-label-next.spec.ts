@@ -12,7 +12,7 @@ test("edits a prompt, runs with the new version, proposes videos to label and qu
   process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
   const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const { createEndpoint } = await import("../lib/judge/endpoints");
   const { reviewVideoOutcome } = await import("../lib/reviews/reviews");
   const stub = await startStubLlm({ latencyMs: 5 });

@@ -8,7 +8,7 @@ test("a run whose answers carry no usage shows its cost and tokens as unknown", 
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const stub = await startStubLlm({ latencyMs: 20 });
   stub.addFault({ fault: { kind: "no_usage" }, times: 1_000_000 });
   try {

@@ -60,7 +60,7 @@ test("imports annotations for 3 videos, generates, filters, transforms, curates 
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const stub = await startStubLlm({ latencyMs: 2 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-qa-construction-"));

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { cli, ownerWithProject } from "./helpers";
-import { createRunVideo } from "../lib/testing/run-video-fixture";
+import { createRunVideo } from "../testkit/testing/run-video-fixture";
 
 // A review item scored and submitted with the mouse alone (issue 38): after the one page.goto, every action is a
 // click, never a key. Every target has a button per value; submitting too early gives the count of missing targets
@@ -12,7 +12,7 @@ async function seed(label: string) {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const owner = await ownerWithProject(`${label}-owner`);
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const { projectId, videoIds } = await projectWithFramedVideos(

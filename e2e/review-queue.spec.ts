@@ -1,6 +1,6 @@
 import { expect, test, type Response } from "@playwright/test";
 import { cli, ownerWithProject } from "./helpers";
-import { createRunVideo } from "../lib/testing/run-video-fixture";
+import { createRunVideo } from "../testkit/testing/run-video-fixture";
 
 // A blind review session done with the keyboard alone: after the one page.goto, every action is a
 // key press. The judge's values must be absent from the DOM and from every API response while the
@@ -30,7 +30,7 @@ test("a reviewer works through a blind queue with the keyboard only; judge value
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   try {
     const owner = await ownerWithProject("queue-owner");
     const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });

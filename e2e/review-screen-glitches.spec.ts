@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { cli, ownerWithProject } from "./helpers";
 import { seedReviewSession } from "./review-session";
-import { createRunVideo } from "../lib/testing/run-video-fixture";
+import { createRunVideo } from "../testkit/testing/run-video-fixture";
 
 // The review screen's loose ends: `?` draws its key list over the page (where the reviewer is, not below the fold);
 // after the last item of a blind verdict queue the header says submitted and shows the judge; leaving the screen by
@@ -12,7 +12,7 @@ async function seedBlindVerdictQueue(request: APIRequestContext, label: string, 
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const owner = await ownerWithProject(`${label}-owner`);
   const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const { projectId, videoIds } = await projectWithFramedVideos(

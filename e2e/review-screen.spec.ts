@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { cli, ownerWithProject, signIn } from "./helpers";
-import { createRunVideo } from "../lib/testing/run-video-fixture";
+import { createRunVideo } from "../testkit/testing/run-video-fixture";
 
 // The review screen around the form: the project's and the queue's guidelines (Markdown, with raw HTML shown as
 // inert text) toggled by `g`; the player pinned beside the targets, seeking to the key frame or cluster of the
@@ -15,7 +15,7 @@ async function seed(label: string) {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const owner = await ownerWithProject(`${label}-owner`);
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const { projectId, videoIds } = await projectWithFramedVideos(

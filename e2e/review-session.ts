@@ -27,7 +27,7 @@ export async function seedReviewSession(
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const owner = await ownerWithProject(`${label}-owner`);
   const ownerUser = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const ownerActor = { userId: ownerUser.id, email: ownerUser.email, name: ownerUser.name, isAdmin: false };
@@ -42,7 +42,7 @@ export async function seedReviewSession(
   const reviewerUser = await prisma.user.findUniqueOrThrow({ where: { email: reviewer.email } });
 
   // The judge run is the video task's own fixture (its folder's finished run): two scores on each key frame.
-  const { seedFinishedRun } = await import("../lib/tasks/hallucination/agreement-fixtures");
+  const { seedFinishedRun } = await import("../testkit/tasks/hallucination/agreement-fixtures");
   await seedFinishedRun(prisma, ownerActor, projectId, videoIds, {
     endpointName: "e",
     scores: () =>

@@ -9,8 +9,8 @@ import { expect, test } from "@playwright/test";
 import { runCli } from "../lib/cli/run-cli";
 import { databaseUrl } from "../lib/db/embedded-postgres";
 import { createS3Client } from "../lib/storage/s3-storage";
-import { createTestDatabase } from "../lib/testing/test-database";
-import { startS3rver, type RunningS3rver } from "../lib/testing/s3rver";
+import { createTestDatabase } from "../testkit/testing/test-database";
+import { startS3rver, type RunningS3rver } from "../testkit/testing/s3rver";
 import { nextBin } from "../scripts/lib/ensure-build";
 
 // One import through the browser into S3-compatible storage: a second app server, on its own fresh

@@ -8,15 +8,15 @@ import {
   type Fingerprint,
   matchFrame,
   pageFingerprintSource,
-} from "../lib/testing/frame-fingerprint";
-import { sharedDataPath } from "../lib/testing/shared-data";
+} from "../testkit/testing/frame-fingerprint";
+import { sharedDataPath } from "../testkit/testing/shared-data";
 
 // Spans on the video page, in Chromium, on the three real clips of ../shared/samples. A reviewer marks a span with
 // the keyboard ([ at the playhead, frames stepped with "." / ",", ], s saves it), edits it with the mouse (drags its
 // end edge, then its body), plays it in a loop (l) and sees the playhead stay inside, draws a box on the paused frame
 // and finds it all again after a reload. At every boundary the picture in the player (a fingerprint of the <video>
 // drawn to a canvas) is the frame the native ffmpeg decodes for that index, and not its neighbour
-// (lib/testing/frame-fingerprint.ts). A viewer sees the spans read only and the API refuses their save (403) and
+// (testkit/testing/frame-fingerprint.ts). A viewer sees the spans read only and the API refuses their save (403) and
 // their change of another's span (404).
 //
 // Boundary frames are ones whose neighbours differ from them (distinctFrames, checked in frame-fingerprint.test.ts):

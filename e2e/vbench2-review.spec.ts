@@ -16,8 +16,8 @@ async function seed() {
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { vbench2Project } = await import("../lib/tasks/vbench2/vbench2-fixtures");
-  const { createRunVideo } = await import("../lib/testing/run-video-fixture");
+  const { vbench2Project } = await import("../testkit/tasks/vbench2/vbench2-fixtures");
+  const { createRunVideo } = await import("../testkit/testing/run-video-fixture");
   const owner = await ownerWithProject("vbench2-review-owner");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { cli, ownerWithProject, signIn } from "./helpers";
-import { insertJudgment } from "../lib/testing/judgments";
+import { insertJudgment } from "../testkit/testing/judgments";
 
 // Fixing data after import: an owner gives a prompt to a video imported without one (the change is in
 // its history), then deletes two videos from the list's selection after a confirmation that counts

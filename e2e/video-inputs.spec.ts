@@ -13,7 +13,7 @@ test("an owner probes an endpoint, sweeps images and video-frames, compares the 
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const stub = await startStubLlm({ latencyMs: 20 });
   const shot = (name: string) => page.screenshot({ path: test.info().outputPath(name), fullPage: true });
   try {

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ownerWithProject, signIn } from "./helpers";
-import { createRunVideo } from "../lib/testing/run-video-fixture";
+import { createRunVideo } from "../testkit/testing/run-video-fixture";
 
 // The video list: score filters, sortable columns, moving through rows and pages with the keyboard only,
 // and previous/next on the video page following the list's filter and order.
@@ -10,7 +10,7 @@ test("filters the video list by a score range, sorts by a column and opens a vid
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   try {
     const owner = await ownerWithProject("list");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
@@ -164,7 +164,7 @@ test("the video table fits at 1440, 1920 and 2560 px with real thumbnails; the g
   process.env.DATABASE_URL = process.env.E2E_DATABASE_URL;
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
-  const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
+  const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   try {
     const owner = await ownerWithProject("list-fit");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });

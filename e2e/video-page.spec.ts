@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { cli, ownerWithProject, signIn } from "./helpers";
-import { createRunVideo } from "../lib/testing/run-video-fixture";
+import { createRunVideo } from "../testkit/testing/run-video-fixture";
 
 // The review workspace on the video page: a heat-map cell drives the player and the frame strip,
 // the judge's knowledge graphs read as text, a reviewer's own verdict and overall are labelled and
@@ -19,7 +19,7 @@ async function seed(ownerEmail: string, projectId: string) {
   process.env.STORAGE_DIR = process.env.E2E_STORAGE_DIR;
   const { prisma } = await import("../lib/db/prisma");
   const { getStorage, frameKey } = await import("../lib/storage/storage");
-  const { mediaFixtures } = await import("../lib/testing/media-fixtures");
+  const { mediaFixtures } = await import("../testkit/testing/media-fixtures");
   const storage = getStorage();
   const media = mediaFixtures();
   const owner = await prisma.user.findUniqueOrThrow({ where: { email: ownerEmail } });

@@ -36,7 +36,7 @@ const WARM_UP = 3;
 const TARGET_MS = 150;
 const UNLOADED_TARGET_MS = 100;
 
-const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
+const { createTestDatabase, startTestServer } = await import("../testkit/testing/test-database");
 const server = await startTestServer();
 const { databaseUrl } = await import("../lib/db/embedded-postgres");
 const { applyMigrations } = await import("../lib/db/migrate");

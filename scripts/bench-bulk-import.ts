@@ -89,7 +89,7 @@ console.log(
   `bench-bulk-import: ${os.cpus().length} cores; ${COUNT} clips (copies of ${sources.length} from ${values.clips}), ${JOBS} at once; load average ${load()}`,
 );
 
-const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
+const { createTestDatabase, startTestServer } = await import("../testkit/testing/test-database");
 const server = await startTestServer();
 const database = await createTestDatabase(server, "bench_bulk_import");
 process.env.DATABASE_URL = database.url;

@@ -30,7 +30,7 @@ const VIDEOS = Number(values.videos);
 const SCORES = Number(values.scores);
 const REVIEWERS = Number(values.reviewers);
 
-const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
+const { createTestDatabase, startTestServer } = await import("../testkit/testing/test-database");
 const server = await startTestServer();
 const { databaseUrl } = await import("../lib/db/embedded-postgres");
 const reused = values.database;

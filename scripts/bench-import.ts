@@ -202,7 +202,7 @@ try {
   }
 
   if (!values["skip-throughput"]) {
-    const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
+    const { createTestDatabase, startTestServer } = await import("../testkit/testing/test-database");
     const server = await startTestServer();
     const database = await createTestDatabase(server, "bench_import");
     process.env.DATABASE_URL = database.url;

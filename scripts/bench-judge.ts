@@ -95,7 +95,7 @@ process.env.APP_SECRET ??= "bench-secret-bench-secret-bench-secret-000";
 // The stub LLM listens on 127.0.0.1, which judge endpoints may only use with this flag.
 process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
 
-const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
+const { createTestDatabase, startTestServer } = await import("../testkit/testing/test-database");
 const server = await startTestServer();
 const database = await createTestDatabase(server, "bench");
 process.env.DATABASE_URL = database.url;
@@ -146,8 +146,8 @@ const runFinished = async (runId: string) => {
 (await import("../lib/app-context/app-context")).appContext();
 const { prisma } = await import("../lib/db/prisma");
 const { createUser } = await import("../lib/auth/users");
-const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-const { mediaFixtures } = await import("../lib/testing/media-fixtures");
+const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
+const { mediaFixtures } = await import("../testkit/testing/media-fixtures");
 const { frameTimesFromTimestamps } = await import("../lib/spans/frame-times");
 const { getStorage } = await import("../lib/storage/storage");
 const { createEndpoint } = await import("../lib/judge/endpoints");
@@ -156,7 +156,7 @@ const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/
 // As `npm run worker` judges (scripts/lib/bench-judge-deps.ts).
 const { benchJudgeDeps } = await import("./lib/bench-judge-deps");
 const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
-const { vbench2Project } = await import("../lib/tasks/vbench2/vbench2-fixtures");
+const { vbench2Project } = await import("../testkit/tasks/vbench2/vbench2-fixtures");
 
 const stubProcess = spawn(
   process.execPath,

@@ -28,13 +28,13 @@ const TARGET_MS = 1000;
 const REFUSED_SIZE = 600_000;
 const PROMPTS = values.prompts === undefined ? undefined : Number(values.prompts);
 
-const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
+const { createTestDatabase, startTestServer } = await import("../testkit/testing/test-database");
 const server = await startTestServer();
 const database = await createTestDatabase(server, "bench_prompt_list");
 process.env.DATABASE_URL = database.url;
 (await import("../lib/app-context/app-context")).appContext();
 const { prisma } = await import("../lib/db/prisma");
-const { makeUser } = await import("../lib/testing/fixtures");
+const { makeUser } = await import("../testkit/testing/fixtures");
 const { createProject } = await import("../lib/projects/projects");
 const { getStorage } = await import("../lib/storage/storage");
 const store = await import("../lib/videos/prompt-list-store");

@@ -33,7 +33,7 @@ process.env.APP_SECRET ??= "bench-secret-bench-secret-bench-secret-000";
 // The stub LLM listens on 127.0.0.1, which judge endpoints may only use with this flag.
 process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
 
-const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
+const { createTestDatabase, startTestServer } = await import("../testkit/testing/test-database");
 const server = await startTestServer();
 const database = await createTestDatabase(server, "bench");
 process.env.DATABASE_URL = database.url;
@@ -43,8 +43,8 @@ process.env.DATABASE_URL = database.url;
 const { prisma } = await import("../lib/db/prisma");
 const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
 const { createUser } = await import("../lib/auth/users");
-const { projectWithFramedVideos } = await import("../lib/testing/judge-fixtures");
-const { fixtureVideoName } = await import("../lib/testing/item-files");
+const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
+const { fixtureVideoName } = await import("../testkit/testing/item-files");
 const { importQuestionSet } = await import("../lib/tasks/qa/question-set-import");
 const { createEndpoint } = await import("../lib/judge/endpoints");
 const { createRun } = await import("../lib/judge/runs");

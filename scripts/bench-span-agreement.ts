@@ -30,7 +30,7 @@ const RUNS = Math.max(1, Number(values.runs));
 const TARGET_MS = 2000;
 const FRAMES = 300;
 
-const { createTestDatabase, startTestServer } = await import("../lib/testing/test-database");
+const { createTestDatabase, startTestServer } = await import("../testkit/testing/test-database");
 const server = await startTestServer();
 const { databaseUrl } = await import("../lib/db/embedded-postgres");
 const database = values.reuse

@@ -70,7 +70,7 @@ function appFiles(): string[] {
     ...sourcesUnder("app"),
     ...sourcesUnder("instrumentation.ts"),
     ...sourcesUnder("proxy.ts"),
-  ].filter((file) => !file.includes("/lib/testing/") && !file.includes("/lib/generated/prisma/"));
+  ].filter((file) => !file.includes("/testkit/testing/") && !file.includes("/lib/generated/prisma/"));
 }
 
 function appGraph() {

@@ -117,16 +117,16 @@ describe("the core-boundary rule", () => {
         `import "@/lib/tasks/modules";\nexport const probe = 1;\n`,
       ),
     ).toEqual([]);
-    expect(await ruleIds("lib/testing/lint-probe.ts", `import "../tasks/modules";\nexport const probe = 1;\n`)).toEqual(
-      [],
-    );
+    expect(
+      await ruleIds("testkit/testing/lint-probe.ts", `import "../../lib/tasks/modules";\nexport const probe = 1;\n`),
+    ).toEqual([]);
   });
 
   it("lets app/, the task's own folder and the test harness import task code", async () => {
     const source = `import { steps } from "@/lib/tasks/${TASK}/steps";\nexport const all = steps;\n`;
     expect(await ruleIds("app/projects/[projectId]/lint-probe.ts", source)).toEqual([]);
     expect(await ruleIds(`lib/tasks/${TASK}/other.ts`, source)).toEqual([]);
-    expect(await ruleIds("lib/testing/lint-probe.ts", source)).toEqual([]);
+    expect(await ruleIds("testkit/testing/lint-probe.ts", source)).toEqual([]);
   });
 });
 

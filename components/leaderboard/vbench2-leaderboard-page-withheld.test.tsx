@@ -11,9 +11,9 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 
-import { stubEndpoint, vbench2Project } from "@/lib/tasks/vbench2/vbench2-fixtures";
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+import { stubEndpoint, vbench2Project } from "@/testkit/tasks/vbench2/vbench2-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 
 const page = vi.hoisted(() => ({ actor: null as Actor | null }));

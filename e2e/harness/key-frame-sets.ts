@@ -6,7 +6,7 @@ import { nativeTools } from "../../lib/bulk-import/ffmpeg-tools";
 import { inspectVideoFile, sampleKeyFrameSetFile } from "../../lib/bulk-import/native-extraction";
 import { densityPeaksParametersSchema } from "../../lib/frames/frame-set-parameters";
 import { planFrameSet } from "../../lib/frames/plan-frame-set";
-import { SHARED_DIR } from "../../lib/testing/shared-data";
+import { SHARED_DIR } from "../../testkit/testing/shared-data";
 import type { Harness as HarnessApi } from "./extraction-harness";
 
 /** The shared T2VHaluBench samples, next to the repository (CI clones into /work/<dir>, so ../shared resolves). */

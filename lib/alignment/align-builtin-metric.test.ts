@@ -15,10 +15,10 @@ import { metricsUnderSettings, storedVideoAnswers } from "../judge/engine/resumm
 import { projectPipelineDefaults } from "../judge/pipeline-defaults";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createStubEndpoint } from "../testing/stub-endpoint";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { alignBuiltinJudge, type BuiltinAlignmentInput, type BuiltinAlignmentReport } from "./align-builtin";
 import { alignmentPageData } from "./alignment-page";
 import type { AlignmentDeps } from "./align-judge";

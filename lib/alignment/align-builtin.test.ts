@@ -12,11 +12,11 @@ import { createLabelSet } from "../label-sets/label-sets";
 import { SIM_FIX_SENTENCE } from "../../testkit/llm-stub/alignment-stub-rule";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { labelReadSpy } from "../testing/label-read-spy";
-import { createStubEndpoint } from "../testing/stub-endpoint";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { labelReadSpy } from "../../testkit/testing/label-read-spy";
+import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { pipelinePromptVersions } from "../prompt-versions/prompt-versions";
 import { parseTemplate } from "../judge/prompt-templates";
 import {

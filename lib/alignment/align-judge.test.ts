@@ -16,11 +16,11 @@ import { rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinition, RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { createRubricTask } from "../rubrics/rubric-tasks";
 
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { labelReadSpy } from "../testing/label-read-spy";
-import { createStubEndpoint } from "../testing/stub-endpoint";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { labelReadSpy } from "../../testkit/testing/label-read-spy";
+import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { alignRubricJudge, type AlignmentDeps, type AlignmentInput } from "./align-judge";
 import { goldStore, labelSetStore, type AlignmentLabelStore } from "./label-store";
 import { judgmentKey } from "../reviews/judgment-key";

@@ -15,10 +15,10 @@ import { rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinition } from "../rubrics/rubric-definition";
 import { createRubricTask, getRubricTask, listRubricTasks } from "../rubrics/rubric-tasks";
 
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createStubEndpoint } from "../testing/stub-endpoint";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { alignmentPageData } from "./alignment-page";
 import { cancelAlignment, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
 import { startAlignmentSchema, type StartAlignmentInput } from "./alignment.validation";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { createApiKey } from "../auth/api-keys";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { recordIdSchema } from "../validation/ids";
 import { projectLookup, type FoundRecord } from "./project-lookups";
 import { type ProjectRequest, type LookedUpRequest, withProject, withProjectOf } from "./with-project";

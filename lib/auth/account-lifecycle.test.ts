@@ -5,8 +5,8 @@ import { prisma } from "../db/prisma";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { addMember, createProject } from "../projects/projects";
 import { videoReviews } from "../reviews/reviews";
-import { makeUser } from "../testing/fixtures";
-import { insertJudgment } from "../testing/judgments";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { insertJudgment } from "../../testkit/testing/judgments";
 import {
   accountRecords,
   deactivateUser,

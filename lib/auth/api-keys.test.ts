@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { NotFoundError } from "../errors";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { actorForApiKey, createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
 
 describe("API keys", () => {

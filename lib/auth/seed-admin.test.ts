@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { createPrismaClient, prisma } from "../db/prisma";
-import { createTestDatabase } from "../testing/test-database";
+import { createTestDatabase } from "../../testkit/testing/test-database";
 import { seedAdminFromEnv } from "./seed-admin";
 
 afterEach(() => {

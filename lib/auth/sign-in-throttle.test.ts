@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { getAuth } from "./auth";
 import { changeOwnPassword } from "./change-password";
 import { verifyPassword } from "./password";

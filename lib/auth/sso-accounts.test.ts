@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { prisma } from "../db/prisma";
 import type { PrismaClient } from "../generated/prisma/client";
 import { createProject, setProjectSsoDefaultRole } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { actorForApiKey, createApiKey } from "./api-keys";
 import { createAuth } from "./auth";
 import { approveUser, setUpSsoAccount } from "./sso-accounts";

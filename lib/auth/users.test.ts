@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { createFirstAdmin, createUser, listUsers } from "./users";
 import { verifyPassword } from "./password";
 

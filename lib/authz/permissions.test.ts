@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, NotFoundError } from "../errors";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { authorizeInProject, PROJECT_ACTIONS, requireProjectAccess, roleCan } from "./permissions";
 
 describe("roleCan", () => {

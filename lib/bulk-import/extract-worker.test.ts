@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { getStorage } from "../storage/storage";
-import { makeUser } from "../testing/fixtures";
-import { mediaFixtures, uniqueMp4 } from "../testing/media-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { mediaFixtures, uniqueMp4 } from "../../testkit/testing/media-fixtures";
 import { registerStoredVideo } from "../videos/register-video";
 import { runExtractWorker } from "./extract-worker";
 

@@ -8,7 +8,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { getStorage } from "../storage/storage";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { importFolders, type ImportSummary } from "./import-folder";
 import { localTarget, type ImportTarget } from "./import-target";
 import { extractFrameSetFromFile } from "./native-extraction";

@@ -12,9 +12,9 @@ import { DELETE as deleteUpload, GET as getUpload, PUT as putChunk } from "@/app
 import { createApiKey } from "../auth/api-keys";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
-import { mediaFixtures, uniqueMp4 } from "../testing/media-fixtures";
-import { serveRoute, type RouteServer } from "../testing/route-server";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { mediaFixtures, uniqueMp4 } from "../../testkit/testing/media-fixtures";
+import { serveRoute, type RouteServer } from "../../testkit/testing/route-server";
 import { importFolders } from "./import-folder";
 import { serverTarget } from "./import-target";
 

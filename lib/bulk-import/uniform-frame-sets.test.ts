@@ -10,7 +10,7 @@ import { SCALE_FLAGS } from "../frames/ffmpeg-sampling";
 import { uniformFrameSetFrames, vbenchFrameTime, vbenchUniformIndices } from "../frames/vbench-uniform";
 import { createProject } from "../projects/projects";
 import { getStorage } from "../storage/storage";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { uniformFrameSetWhere } from "../videos/uniform-frame-sets";
 import { wasmTools } from "./ffmpeg-tools";
 import { extractFrameSetFromFile } from "./native-extraction";

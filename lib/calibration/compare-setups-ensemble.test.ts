@@ -11,11 +11,11 @@ import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-serve
 import { createRubricTask } from "../rubrics/rubric-tasks";
 import { rubricTargetId } from "../rubrics/rubric-declaration";
 
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { insertJudgment } from "../testing/judgments";
-import { createStubEndpoint } from "../testing/stub-endpoint";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { insertJudgment } from "../../testkit/testing/judgments";
+import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { compareSetupsQuerySchema } from "./calibration.validation";
 import { compareSetupsReport } from "./compare-setups-load";
 import { builtInCatalogue } from "../task-modules/task-catalogue";

@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PrismaClient } from "../generated/prisma/client";
-import { databaseWithCuttableClient } from "../testing/test-database";
+import { databaseWithCuttableClient } from "../../testkit/testing/test-database";
 import { directRows } from "./direct-sql";
 import { createPrismaClient } from "./prisma";
 

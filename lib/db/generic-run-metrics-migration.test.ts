@@ -6,7 +6,7 @@ import { createUser } from "../auth/users";
 import { projectAgreement } from "../agreement/load";
 import { agreementQuerySchema } from "../agreement/report-filter";
 import type { PrismaClient } from "../generated/prisma/client";
-import { insertEndpoint, insertFinishedRun, insertProject, insertVideo } from "../testing/raw-rows";
+import { insertEndpoint, insertFinishedRun, insertProject, insertVideo } from "../../testkit/testing/raw-rows";
 import { getQueueItem } from "../queues/get-queue-item";
 import { nextItem } from "../queues/next-item";
 import { browseVideos } from "../videos/browse-videos";

@@ -11,7 +11,7 @@ import { databaseUrl, dropDatabase, ensureDatabase } from "./embedded-postgres";
 import { applyMigrations, readMigrations } from "./migrate";
 import { createPrismaClient } from "./prisma";
 import { MIGRATIONS_DIR } from "./resolve-database";
-import { createReadyVideo } from "../testing/ready-video";
+import { createReadyVideo } from "../../testkit/testing/ready-video";
 
 // Lists as the release that kept each list's entries inside its row (prompt_list.entries, jsonb) stored them: one
 // with each entry's match keys (nfc, names), one from before the keys were stored, a later list spelling a prompt

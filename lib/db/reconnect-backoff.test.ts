@@ -10,7 +10,7 @@ import { applyMigrations } from "./migrate";
 import { createPrismaClient } from "./prisma";
 import { MIGRATIONS_DIR } from "./resolve-database";
 import { JUDGE_QUEUE, startBoss } from "../judge/queue";
-import { freePort } from "../testing/own-database";
+import { freePort } from "../../testkit/testing/own-database";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {

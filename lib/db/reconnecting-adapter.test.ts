@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { PrismaClient } from "../generated/prisma/client";
-import { databaseWithCuttableClient } from "../testing/test-database";
-import { waitFor } from "../testing/worker-process";
+import { databaseWithCuttableClient } from "../../testkit/testing/test-database";
+import { waitFor } from "../../testkit/testing/worker-process";
 import { isConnectionLoss } from "./reconnecting-adapter";
 
 // A database of its own: the test cuts every other connection to it, as a restart would.

@@ -21,11 +21,11 @@ import { rubricMetricId, rubricTargetId } from "../rubrics/rubric-declaration";
 import { meanAbsoluteError } from "../stats/error-metrics";
 import { spearman } from "../stats/correlation";
 
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createStubEndpoint } from "../testing/stub-endpoint";
-import { insertJudgment } from "../testing/judgments";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
+import { insertJudgment } from "../../testkit/testing/judgments";
 import { createQueue } from "../queues/create-queue";
 import { itemTargets } from "../queues/item-targets";
 import { browseVideos } from "../videos/browse-videos";

@@ -7,11 +7,11 @@ import { NotFoundError } from "../errors";
 import type { ObjectStorage } from "../storage/object-storage";
 import { getStorage } from "../storage/storage";
 import { reviewScore, reviewVideoOutcome } from "../reviews/reviews";
-import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
+import { seedFinishedRun } from "../../testkit/tasks/hallucination/agreement-fixtures";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { tarEntries } from "../testing/tar-entries";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { tarEntries } from "../../testkit/testing/tar-entries";
 import { WithheldError } from "../visibility/withheld";
 import { hfDataGlob, type HfDatasetRow, runHfDatasetExport } from "./hf-dataset";
 

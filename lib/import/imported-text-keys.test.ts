@@ -14,12 +14,12 @@ import { SPAN_IMPORT_FORMATS } from "../spans/span-files/span-file-formats";
 import { createProject } from "../projects/projects";
 import { renderRubricPrompt } from "../rubrics/rubric-prompt";
 import { parseQuestionSet } from "../tasks/qa/question-sets";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { appDeps } from "../videos/app-deps";
 import { applyMetadataSchema, applyMetadataToVideos } from "../videos/apply-metadata";
 import { projectCompleteness, savePromptList } from "../videos/prompt-list-store";
 import { parseMetadataFile } from "./metadata-file";
-import { createReadyVideo } from "../testing/ready-video";
+import { createReadyVideo } from "../../testkit/testing/ready-video";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 const KEYS = ["__proto__", "constructor", "toString"] as const;

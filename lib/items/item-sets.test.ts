@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 
-import { makeUser } from "@/lib/testing/fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { ItemFileError, type ItemFile } from "./item-set-import";
 import type { ItemSetKind } from "./item-set-kind";
 import { deleteItemSet, findItemSetKind, importItemSet, listItemSets } from "./item-sets";

@@ -22,7 +22,7 @@ import { prisma } from "../db/prisma";
 import { appDeletionQueue } from "../deletions/deletion-queues";
 import { appJudgeQueue } from "../judge/app-judge";
 import { JUDGE_BATCH_QUEUE, JUDGE_QUEUE } from "../judge/queue";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { deliverDue, fanOutEvents } from "../webhooks/deliver";
 import { WEBHOOK_QUEUE } from "../webhooks/webhook-queue";
 import { createWebhook, pingWebhook } from "../webhooks/webhooks";

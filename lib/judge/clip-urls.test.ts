@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/v1/clips/[token]/route";
 import { prisma } from "../db/prisma";
 import { getStorage } from "../storage/storage";
-import { makeUser } from "../testing/fixtures";
-import { mediaFixtures } from "../testing/media-fixtures";
-import { insertEndpoint, insertFinishedRun, insertProject, insertVideo } from "../testing/raw-rows";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { mediaFixtures } from "../../testkit/testing/media-fixtures";
+import { insertEndpoint, insertFinishedRun, insertProject, insertVideo } from "../../testkit/testing/raw-rows";
 import { MAX_CLIP_URL_TTL_S, signedClipToken, signedClipUrl } from "./clip-urls";
 
 let runId: string;

@@ -6,7 +6,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { capabilitiesOf } from "./endpoint-capabilities";
 import { countInAnswer, paddedProbeClip, PROBE_CLIP_BYTES } from "./endpoint-probe-video";
 import { PROBE_CLIP } from "./probe-assets/probe-clip";

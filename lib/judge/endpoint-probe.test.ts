@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { capabilitiesOf, contextLengthIn, imageLimitOf, responseFormatFor } from "./endpoint-capabilities";
 import { testEndpoint } from "./endpoint-test";
 import { PROBE_VIDEO_PROMPT } from "./endpoint-probe-video";

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
-import { createStubEndpoint } from "../testing/stub-endpoint";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { endpointInputSchema, endpointUpdateSchema } from "./endpoint-input.validation";
 import { copyEndpointFromProject } from "./endpoint-reuse";
 import { updateEndpoint } from "./endpoints";

@@ -1,7 +1,7 @@
 import type { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { createTestDatabase } from "../testing/test-database";
-import { waitFor } from "../testing/worker-process";
+import { createTestDatabase } from "../../testkit/testing/test-database";
+import { waitFor } from "../../testkit/testing/worker-process";
 import { JobTaker, wakeTakers } from "./job-taker";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

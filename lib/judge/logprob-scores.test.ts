@@ -13,10 +13,10 @@ import { createRubricTask } from "../rubrics/rubric-tasks";
 import type { RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { spearman } from "../stats/correlation";
 
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createStubEndpoint } from "../testing/stub-endpoint";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { testEndpoint } from "./endpoint-test";
 import { createRun, videoScores } from "./runs";
 import { builtInCatalogue } from "../task-modules/task-catalogue";

@@ -4,9 +4,9 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { createUser } from "../auth/users";
 import { createPrismaClient } from "../db/prisma";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { startOwnDatabase } from "../testing/own-database";
-import { startWorkerProcess, waitFor, type WorkerProcess } from "../testing/worker-process";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { startOwnDatabase } from "../../testkit/testing/own-database";
+import { startWorkerProcess, waitFor, type WorkerProcess } from "../../testkit/testing/worker-process";
 import { createEndpoint } from "./endpoints";
 
 import { pgBossQueue, startBoss } from "./queue";

@@ -3,9 +3,9 @@ import type { Actor } from "../auth/actor";
 import { costLabel, tokensLabel } from "../../components/judge/run-progress";
 import { prisma } from "../db/prisma";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { createEndpoint } from "./endpoints";
 
 import { createRun, getRunStatus } from "./runs";

@@ -5,9 +5,9 @@ import { NotFoundError } from "../errors";
 import { createProject } from "../projects/projects";
 import { nextItem } from "../queues/next-item";
 import { queueWithRunPipeline } from "../queues/queue-run";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createRunVideo } from "../testing/run-video-fixture";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { createRunVideo } from "../../testkit/testing/run-video-fixture";
 import { findProjectRun, runOverview } from "./run-overview";
 import { projectPipelineDefaults } from "./pipeline-defaults";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, ValidationError } from "../errors";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 
 import { createRun } from "./runs";
 import { setPipelineDefaults } from "./pipeline-defaults";

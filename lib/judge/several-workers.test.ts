@@ -7,9 +7,9 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { createUser } from "../auth/users";
 import { createPrismaClient } from "../db/prisma";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createTestDatabase } from "../testing/test-database";
-import { startWorkerProcess, waitFor, type WorkerProcess } from "../testing/worker-process";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { createTestDatabase } from "../../testkit/testing/test-database";
+import { startWorkerProcess, waitFor, type WorkerProcess } from "../../testkit/testing/worker-process";
 import { createEndpoint } from "./endpoints";
 
 import { pgBossQueue, startBoss } from "./queue";

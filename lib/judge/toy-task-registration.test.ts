@@ -9,8 +9,8 @@ import { z } from "zod";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { projectNav, projectNavItems } from "../projects/project-nav";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { createRunSchema, pipelineIdSchema, pipelineIds } from "./endpoints.validation";

@@ -16,9 +16,9 @@ import { rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { createRubricTask } from "../rubrics/rubric-tasks";
 
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { labelNextChoicesOfRun, labelNextPlan } from "./label-next";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 

@@ -4,9 +4,9 @@ import { prisma } from "../db/prisma";
 import { createQueue } from "../queues/create-queue";
 import { insertSpans, type NewSpan } from "../spans/span-store";
 import { judgeAuthorId } from "../spans/span-types";
-import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { seedFinishedRun } from "../../testkit/tasks/hallucination/agreement-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { WithheldError } from "../visibility/withheld";
 import { labelNextPlan } from "./label-next";
 

@@ -6,9 +6,9 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from ".
 import { projectAgreement } from "../agreement/load";
 import { agreementQuerySchema } from "../agreement/report-filter";
 import { reviewVideoOutcome, videoReviews } from "../reviews/reviews";
-import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { seedFinishedRun } from "../../testkit/tasks/hallucination/agreement-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema } from "../videos/video-filter";
 import { importT2vHaluBench, parseT2vHaluBenchSheet } from "../tasks/hallucination/t2vhalubench";

@@ -4,7 +4,7 @@ import { GET as getHealth } from "@/app/api/health/route";
 import { createApiKey } from "../auth/api-keys";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { observed, requestIdFrom, routePattern } from "./http";
 import { logLevelFromEnv, setLogDestination } from "./logger";
 

@@ -17,9 +17,9 @@ import { createEndpoint, endpointConfigForRun } from "../judge/endpoints";
 import { createRun } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createTestDatabase } from "../testing/test-database";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { createTestDatabase } from "../../testkit/testing/test-database";
 import { tablesWithColumns } from "./backup";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 

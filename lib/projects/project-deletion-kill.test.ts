@@ -10,9 +10,9 @@ import { createPrismaClient } from "../db/prisma";
 import type { PrismaClient } from "../generated/prisma/client";
 import { startBoss } from "../judge/queue";
 import { getStorage } from "../storage/storage";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { startOwnDatabase } from "../testing/own-database";
-import { startWorkerProcess, waitFor, type WorkerProcess } from "../testing/worker-process";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { startOwnDatabase } from "../../testkit/testing/own-database";
+import { startWorkerProcess, waitFor, type WorkerProcess } from "../../testkit/testing/worker-process";
 import { deleteProject } from "./project-deletion";
 import { pgBossDeletionQueue } from "../deletions/deletion-queues";
 

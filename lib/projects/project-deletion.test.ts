@@ -11,8 +11,8 @@ import { ConflictError, NotFoundError } from "../errors";
 import type { ObjectStorage } from "../storage/object-storage";
 import { getStorage } from "../storage/storage";
 import { sweepStorageGarbage } from "../storage/storage-garbage";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import {
   cancelProjectDeletion,
   deleteProject,

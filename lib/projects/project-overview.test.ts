@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { NotFoundError } from "../errors";
-import { makeUser } from "../testing/fixtures";
-import { insertJudgment } from "../testing/judgments";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { insertJudgment } from "../../testkit/testing/judgments";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { projectOverviewCounts, reviewCountsSentence } from "./project-overview";
 
 describe("projectOverviewCounts", () => {

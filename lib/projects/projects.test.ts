@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import {
   addMember,
   changeMemberRole,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { createProject } from "./projects";
 import { usedTaskFolderIds } from "./used-task-folders";
 

@@ -20,9 +20,9 @@ import {
 } from "../judge/template-examples";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { savePromptVersion, validateTemplateEdit } from "./prompt-versions";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 

@@ -3,10 +3,10 @@ import { GET as listSpans, POST as markSpan } from "@/app/api/v1/videos/[videoId
 import type { Actor } from "../auth/actor";
 import { createApiKey } from "../auth/api-keys";
 import { prisma } from "../db/prisma";
-import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
-import { apiRequest, routeContext } from "../testing/api-request";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { seedFinishedRun } from "../../testkit/tasks/hallucination/agreement-fixtures";
+import { apiRequest, routeContext } from "../../testkit/testing/api-request";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { insertSpans, type NewSpan } from "../spans/span-store";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 import type { TaskDeclaration } from "../task-modules/task-declaration";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 
 import type { QueueTypeModule } from "../task-modules/queue-type-module";
 import { itemQueueTypeForms } from "./queue-form-choices";

@@ -5,8 +5,8 @@ import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { videoScores } from "../judge/runs";
 import { createProject, setProjectGuidelines } from "../projects/projects";
 import { reviewScore, videoReviews } from "../reviews/reviews";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { claimAhead, MAX_OPEN_CLAIMS } from "./claim-ahead";
 import { createQueue } from "./create-queue";
@@ -18,7 +18,7 @@ import { nextItem } from "./next-item";
 import { previewQueue } from "./preview-queue";
 import { releaseClaim } from "./release-claim";
 import { submitItem } from "./submit-item";
-import { createRunVideo } from "../testing/run-video-fixture";
+import { createRunVideo } from "../../testkit/testing/run-video-fixture";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 /** A queue's progress as the queue page gets it (the queue read, with its access check). */

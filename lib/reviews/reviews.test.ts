@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, NotFoundError } from "../errors";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { ReviewConflictError, reviewScore, reviewVideoOutcome, videoReviews } from "./reviews";
-import { createRunVideo } from "../testing/run-video-fixture";
+import { createRunVideo } from "../../testkit/testing/run-video-fixture";
 
 let owner: Actor;
 let reviewer: Actor;

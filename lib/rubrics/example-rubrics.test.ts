@@ -12,10 +12,10 @@ import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 
 import { summaryMetricValues, type SubjectSummary } from "../tasks/task-display";
-import { makeUser } from "../testing/fixtures";
-import { createStubEndpoint } from "../testing/stub-endpoint";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import { createRubricTask } from "./rubric-tasks";
 import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";

@@ -18,9 +18,9 @@ import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
 
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { createRubricTask } from "./rubric-tasks";

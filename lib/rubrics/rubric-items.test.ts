@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { importItemSetOfKind, type ItemFile } from "@/lib/items/item-set-import";
-import { makeUser } from "@/lib/testing/fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { rubricDefinitionSchema, rubricProblems, type RubricDefinitionInput } from "./rubric-definition";
 import { rubricItemSetKind } from "./rubric-item-set-kind";
 

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { NotFoundError, ValidationError } from "../errors";
-import { makeUser } from "../testing/fixtures";
-import { insertEndpoint, insertFinishedRun, insertProject } from "../testing/raw-rows";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { insertEndpoint, insertFinishedRun, insertProject } from "../../testkit/testing/raw-rows";
 import { addMember } from "../projects/projects";
 import { searchProject } from "./project-search";
 

@@ -8,10 +8,10 @@ import { createApiKey } from "../auth/api-keys";
 import { prisma } from "../db/prisma";
 import { createQueue } from "../queues/create-queue";
 import { nextItem } from "../queues/next-item";
-import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
-import { apiRequest, routeContext } from "../testing/api-request";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { seedFinishedRun } from "../../testkit/tasks/hallucination/agreement-fixtures";
+import { apiRequest, routeContext } from "../../testkit/testing/api-request";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 
 const times = Array.from({ length: 50 }, (_, i) => i * 0.04);
 

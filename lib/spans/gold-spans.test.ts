@@ -8,13 +8,13 @@ import { spanAdjudication, spanAdjudicationQuerySchema } from "../adjudication/s
 import { createQueue } from "../queues/create-queue";
 import { nextItem } from "../queues/next-item";
 import type { ObjectStorage } from "../storage/object-storage";
-import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
+import { seedFinishedRun } from "../../testkit/tasks/hallucination/agreement-fixtures";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
-import { apiRequest, routeContext } from "../testing/api-request";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { apiRequest, routeContext } from "../../testkit/testing/api-request";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { createGoldSpan } from "./gold-spans";
-import { insertEndpoint, insertFinishedRun } from "../testing/raw-rows";
+import { insertEndpoint, insertFinishedRun } from "../../testkit/testing/raw-rows";
 import { createSpan, insertSpans, SpanConflictError, spanHistory, updateSpan, withdrawSpan } from "./span-store";
 import { judgeAuthorId } from "./span-types";
 

@@ -7,10 +7,10 @@ import { GET as videoSpansRoute } from "@/app/api/v1/videos/[videoId]/spans/rout
 import type { Actor } from "../auth/actor";
 import { createApiKey } from "../auth/api-keys";
 import { prisma } from "../db/prisma";
-import { apiRequest, routeContext } from "../testing/api-request";
-import { makeUser } from "../testing/fixtures";
-import { insertEndpoint, insertFinishedRun, insertFrameSet, insertProject } from "../testing/raw-rows";
-import { createReadyVideo } from "../testing/ready-video";
+import { apiRequest, routeContext } from "../../testkit/testing/api-request";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { insertEndpoint, insertFinishedRun, insertFrameSet, insertProject } from "../../testkit/testing/raw-rows";
+import { createReadyVideo } from "../../testkit/testing/ready-video";
 import { videoSpansBesideRun } from "./run-span-view";
 import { insertSpans, type NewSpan } from "./span-store";
 import { judgeAuthorId } from "./span-types";

@@ -5,8 +5,8 @@ import { AppError } from "../errors";
 import { createProject } from "../projects/projects";
 import { getStorage } from "../storage/storage";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
-import { makeUser } from "../testing/fixtures";
-import { createReadyVideo } from "../testing/ready-video";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { createReadyVideo } from "../../testkit/testing/ready-video";
 import {
   createSpan,
   insertSpans,

@@ -7,10 +7,10 @@ import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { StorageNotFoundError } from "../storage/object-storage";
 import { getStorage } from "../storage/storage";
-import { makeUser } from "../testing/fixtures";
-import { mediaFixtures } from "../testing/media-fixtures";
-import { createReadyVideo } from "../testing/ready-video";
-import { sharedDataPath } from "../testing/shared-data";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { mediaFixtures } from "../../testkit/testing/media-fixtures";
+import { createReadyVideo } from "../../testkit/testing/ready-video";
+import { sharedDataPath } from "../../testkit/testing/shared-data";
 import { frameAtTime, frameSeekS } from "./frame-times";
 import { videoFrameTimes } from "./video-frame-times";
 

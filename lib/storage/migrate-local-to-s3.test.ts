@@ -6,7 +6,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startS3rver, type RunningS3rver } from "../testing/s3rver";
+import { startS3rver, type RunningS3rver } from "../../testkit/testing/s3rver";
 import { LocalStorage } from "./local-storage";
 import { migrateLocalToS3 } from "./migrate-local-to-s3";
 import { createS3Client, S3Storage } from "./s3-storage";

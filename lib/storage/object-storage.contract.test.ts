@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startS3rver, type RunningS3rver } from "../testing/s3rver";
+import { startS3rver, type RunningS3rver } from "../../testkit/testing/s3rver";
 import { LocalStorage } from "./local-storage";
 import {
   StorageIntegrityError,

@@ -4,10 +4,10 @@ import { createEndpoint } from "../judge/endpoints";
 
 import { createRun, getRunStatus } from "../judge/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { startS3rver, type RunningS3rver } from "../testing/s3rver";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { startS3rver, type RunningS3rver } from "../../testkit/testing/s3rver";
 import { getStorage, storageFor } from "./storage";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { Readable } from "node:stream";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startS3rver, type RunningS3rver } from "../testing/s3rver";
+import { startS3rver, type RunningS3rver } from "../../testkit/testing/s3rver";
 import { coverage, createS3Client, S3Storage } from "./s3-storage";
 import { checkStorage } from "./storage";
 

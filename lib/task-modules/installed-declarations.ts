@@ -29,7 +29,7 @@ export function builtInDeclarations(): DeclarationCatalogue {
   const found = installedHere ?? shared[INSTALLED];
   if (!found) {
     throw new Error(
-      'No task declarations are installed: import "lib/tasks/registry" (or "lib/tasks/modules" on the server) once where the process or page starts (instrumentation.ts, a script\'s first import, lib/testing/vitest-setup.ts, app/providers.tsx) before the core reads them.',
+      'No task declarations are installed: import "lib/tasks/registry" (or "lib/tasks/modules" on the server) once where the process or page starts (instrumentation.ts, a script\'s first import, testkit/testing/vitest-setup.ts, app/providers.tsx) before the core reads them.',
     );
   }
   return found;

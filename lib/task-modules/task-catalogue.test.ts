@@ -9,7 +9,7 @@ import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import type { RubricDefinitionInput } from "../rubrics/rubric-definition";
 import { createRubricTask, saveRubricVersion } from "../rubrics/rubric-tasks";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import { UnknownTaskError } from "./declaration-catalogue";
 import { builtInCatalogue, catalogFor, withTasks } from "./task-catalogue";

@@ -115,7 +115,7 @@ export function provideCatalogues(catalogues: ProjectCatalogues): void {
 function catalogues(): ProjectCatalogues {
   if (!provided) {
     throw new Error(
-      "No task catalogue was provided: call appContext() (lib/app-context/app-context.ts) where the process or bundle starts (instrumentation.ts, the route wrappers and page helpers, a script's start, lib/testing/vitest-setup.ts) before the core reads a catalogue.",
+      "No task catalogue was provided: call appContext() (lib/app-context/app-context.ts) where the process or bundle starts (instrumentation.ts, the route wrappers and page helpers, a script's start, testkit/testing/vitest-setup.ts) before the core reads a catalogue.",
     );
   }
   return provided;

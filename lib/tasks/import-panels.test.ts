@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { GENERATED_TASK_VIEWS } from "@/components/generated/task-views";
-import { jsonlBytes } from "../testing/item-files";
-import { smallReferenceSet } from "./captions/caption-fixtures";
-import { questionSetBytes } from "./qa/qa-fixtures";
+import { jsonlBytes } from "../../testkit/testing/item-files";
+import { smallReferenceSet } from "../../testkit/tasks/captions/caption-fixtures";
+import { questionSetBytes } from "../../testkit/tasks/qa/qa-fixtures";
 
 const panels = () => GENERATED_TASK_VIEWS.flatMap((views) => views.importPanels ?? []);
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

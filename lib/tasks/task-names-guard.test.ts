@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { mountedModule } from "../testing/route-source";
+import { mountedModule } from "../../testkit/testing/route-source";
 import { TASK_FOLDER_IDS } from "./index";
 
 import { BUILT_IN_DECLARATIONS } from "./registry";

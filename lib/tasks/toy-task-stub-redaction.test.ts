@@ -19,9 +19,9 @@ import { defaultStubRules } from "../../testkit/llm-stub/stub-rules";
 import { TASK_KITS } from "../../testkit/task-kits";
 import { addMember } from "../projects/projects";
 import { nextItem } from "../queues/next-item";
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { redactResultsFor, withheldResult } from "../visibility/judge-visibility";
 
 import type { TaskDeclaration } from "../task-modules/task-declaration";

@@ -3,7 +3,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { Prisma } from "../generated/prisma/client";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { browseVideos } from "./browse-videos";
 import { videoListQuerySchema } from "./video-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";

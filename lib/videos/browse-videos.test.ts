@@ -4,11 +4,11 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { NotFoundError } from "../errors";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { browseOptions, browseVideos } from "./browse-videos";
 import { videoListQuerySchema } from "./video-filter";
-import { createRunVideo } from "../testing/run-video-fixture";
-import { insertJudgment } from "../testing/judgments";
+import { createRunVideo } from "../../testkit/testing/run-video-fixture";
+import { insertJudgment } from "../../testkit/testing/judgments";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let owner: Actor;

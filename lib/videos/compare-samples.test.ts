@@ -5,10 +5,10 @@ import { prisma } from "../db/prisma";
 import { NotFoundError } from "../errors";
 import { videoRuns } from "../judge/video-runs";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { compareSamples, promptSampleCount } from "./compare-samples";
-import { createRunVideo } from "../testing/run-video-fixture";
-import { insertJudgment } from "../testing/judgments";
+import { createRunVideo } from "../../testkit/testing/run-video-fixture";
+import { insertJudgment } from "../../testkit/testing/judgments";
 
 let owner: Actor;
 let viewer: Actor;

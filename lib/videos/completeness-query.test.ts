@@ -8,12 +8,12 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { completenessReport } from "../import/completeness";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { completenessFromDatabase } from "./completeness-query";
 import { promptIndexForProject } from "./describe-imported-video";
 import { deletePromptList, savePromptList } from "./prompt-list-store";
 import { getStorage } from "../storage/storage";
-import { createReadyVideo } from "../testing/ready-video";
+import { createReadyVideo } from "../../testkit/testing/ready-video";
 
 const LONG = `A long prompt ${"that keeps going ".repeat(14)}and ends here.`;
 const P = ["A ball rolls.", "A cup falls.", "A leaf floats.", "A door swings.", "Colours mix.", "Señor waves."];

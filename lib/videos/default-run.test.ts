@@ -5,9 +5,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createStubEndpoint } from "../testing/stub-endpoint";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { createRunSchema } from "../judge/endpoints.validation";
 import { createRun, videoScores } from "../judge/runs";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { LocalStorage } from "../storage/local-storage";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { sweepStaleUploads } from "./sweep-stale-uploads";
 
 describe("sweepStaleUploads", () => {

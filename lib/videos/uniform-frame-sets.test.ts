@@ -3,12 +3,12 @@ import { prisma } from "../db/prisma";
 import { ForbiddenError } from "../errors";
 import { importReferenceSet } from "../tasks/captions/caption-set-import";
 import { addMember } from "../projects/projects";
-import { fixtureVideoName, jsonlBytes } from "../testing/item-files";
-import { referenceLine } from "../tasks/captions/caption-fixtures";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { fixtureVideoName, jsonlBytes } from "../../testkit/testing/item-files";
+import { referenceLine } from "../../testkit/tasks/captions/caption-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { importQuestionSet } from "../tasks/qa/question-set-import";
-import { questionSetBytes, smallQuestionSet } from "../tasks/qa/qa-fixtures";
+import { questionSetBytes, smallQuestionSet } from "../../testkit/tasks/qa/qa-fixtures";
 import { resizeOfQuery, uniformFramesQuerySchema, videosLackingUniformFrames } from "./uniform-frame-sets";
 
 describe("videosLackingUniformFrames", () => {

@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { ConflictError, NotFoundError } from "../errors";
 import { getStorage } from "../storage/storage";
-import { seedFinishedRun } from "../tasks/hallucination/agreement-fixtures";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { seedFinishedRun } from "../../testkit/tasks/hallucination/agreement-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { deleteVideos } from "./delete-videos";
 import {
   cancelVideoDeletion,

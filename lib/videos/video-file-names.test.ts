@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { AppError } from "../errors";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { videoFileNames } from "./video-file-names";
 
 async function video(projectId: string, userId: string, fileName: string) {

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { NotFoundError } from "../errors";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { videoFilterSchema } from "./video-filter";
 import {
   type FilterContext,
@@ -15,8 +15,8 @@ import {
   videoFilterWhere,
   videoOrderBy,
 } from "./video-filter-sql";
-import { createRunVideo } from "../testing/run-video-fixture";
-import { insertJudgment } from "../testing/judgments";
+import { createRunVideo } from "../../testkit/testing/run-video-fixture";
+import { insertJudgment } from "../../testkit/testing/judgments";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 
 let owner: Actor;

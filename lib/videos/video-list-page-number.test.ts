@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { LIST_COUNT_CAP } from "./browse-videos";
 import { MAX_LIST_PAGE, videoListQuerySchema } from "./video-filter";
 import { browseVideosAtRequestedPage, readRequestedPage } from "./video-list-page-number";

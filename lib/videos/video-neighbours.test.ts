@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { AppError } from "../errors";
 import { createProject } from "../projects/projects";
-import { makeUser } from "../testing/fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
 import { browseVideos } from "./browse-videos";
 import { videoListQuerySchema } from "./video-filter";
 import { videoNeighbours } from "./video-neighbours";

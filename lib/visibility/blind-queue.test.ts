@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { nextItem } from "../queues/next-item";
-import { makeUser } from "../testing/fixtures";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { blindVideoIdsFor, isBlindFor, redactVideoReviewsFor } from "./judge-visibility";
 
 let owner: Actor;

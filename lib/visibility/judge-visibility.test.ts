@@ -23,11 +23,11 @@ import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-serve
 import { reviewScore, videoReviews } from "../reviews/reviews";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
-import { fixtureVideoName, jsonlBytes } from "../testing/item-files";
-import { referenceLine } from "../tasks/captions/caption-fixtures";
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
+import { fixtureVideoName, jsonlBytes } from "../../testkit/testing/item-files";
+import { referenceLine } from "../../testkit/tasks/captions/caption-fixtures";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { compareSamples } from "../videos/compare-samples";
 import { videoListQuerySchema } from "../videos/video-filter";

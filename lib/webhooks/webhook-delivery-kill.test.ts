@@ -8,8 +8,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
 import { createLabelSet } from "../label-sets/label-sets";
-import { makeUser } from "../testing/fixtures";
-import { waitFor, WorkerProcesses } from "../testing/worker-processes";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { waitFor, WorkerProcesses } from "../../testkit/testing/worker-processes";
 import { createWebhook, deleteWebhook, listDeliveries } from "./webhooks";
 import { createWebhookSchema } from "./webhooks.validation";
 

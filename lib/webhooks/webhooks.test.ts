@@ -13,10 +13,10 @@ import { createRun } from "../judge/runs";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 
-import { makeUser } from "../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
-import { projectWithFramedVideos } from "../testing/judge-fixtures";
-import { createStubEndpoint } from "../testing/stub-endpoint";
+import { makeUser } from "../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
+import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { jobBoss, stopJobs } from "../jobs/job-boss";
 import { deliverDue, fanOutEvents, MAX_ATTEMPTS } from "./deliver";
 import { resendPendingDeliveries, WEBHOOK_QUEUE } from "./webhook-queue";

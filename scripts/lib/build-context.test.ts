@@ -34,7 +34,7 @@ describe("the image's build context (.dockerignore)", () => {
       "e2e/pages.ts",
       "lib/projects/project-nav.test.ts",
       "components/ui/data-table.test.tsx",
-      "lib/testing/vitest-setup.ts",
+      "testkit/testing/vitest-setup.ts",
       "scripts/test-container.ts",
       "scripts/bench-judge.ts",
       "lib/backups/old.tar",

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { GET as live } from "../../app/api/health/live/route";
-import { waitFor, WorkerProcesses } from "../../lib/testing/worker-processes";
+import { waitFor, WorkerProcesses } from "../../testkit/testing/worker-processes";
 import { ROOT } from "./import-graph";
 import { keepAlive } from "./worker-alive";
 import { JUDGING_STOP_WAIT_MS, QUEUE_STOP_WAIT_MS } from "./worker-jobs";

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { waitFor } from "../../lib/testing/worker-process";
+import { waitFor } from "../../testkit/testing/worker-process";
 import { WORKER_PROCESS_V8_FLAGS } from "../../lib/ops/worker-process-flags";
 import { Children } from "./children";
 import { RestartTracker, restartPolicyFromEnv, supervise, type RestartPolicy } from "./supervisor";

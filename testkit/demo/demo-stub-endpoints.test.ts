@@ -4,8 +4,8 @@ import { testEndpoint } from "../../lib/judge/endpoint-test";
 import { copyEndpointFromProject, listReusableEndpoints } from "../../lib/judge/endpoint-reuse";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { createProject } from "../../lib/projects/projects";
-import { makeUser } from "../../lib/testing/fixtures";
-import { createStubEndpoint } from "../../lib/testing/stub-endpoint";
+import { makeUser } from "../testing/fixtures";
+import { createStubEndpoint } from "../testing/stub-endpoint";
 import { DEMO_STUB_ENDPOINT, moveDemoStubEndpoints } from "./demo-stub-endpoints";
 
 /**

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { sharedDataPath } from "../../lib/testing/shared-data";
+import { sharedDataPath } from "../testing/shared-data";
 
 export function readVbenchFile(relativePath: string): string {
   return fs.readFileSync(sharedDataPath(path.join("vbench2-prompts", relativePath)), "utf8");

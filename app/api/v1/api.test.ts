@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
-import { makeUser } from "@/lib/testing/fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
 import { GET as getHealth } from "../health/route";
 import { GET as listProjects, POST as createProjectRoute } from "./projects/route";
 import { GET as getProject, PATCH as patchProject } from "./projects/[projectId]/route";

@@ -4,9 +4,9 @@ import { AUTH_BODY_LIMIT, JSON_BODY_LIMIT } from "@/lib/api/request-body";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
-import { routeContext } from "@/lib/testing/api-request";
-import { makeUser } from "@/lib/testing/fixtures";
-import { apiRouteFiles } from "@/lib/testing/route-source";
+import { routeContext } from "@/testkit/testing/api-request";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { apiRouteFiles } from "@/testkit/testing/route-source";
 import { POST as authPost } from "../auth/[...all]/route";
 
 const APP = "http://localhost:3000";

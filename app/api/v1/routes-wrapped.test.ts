@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { apiRouteFiles, handlerFile } from "@/lib/testing/route-source";
+import { apiRouteFiles, handlerFile } from "@/testkit/testing/route-source";
 
 const apiRoot = path.resolve(import.meta.dirname);
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { documentedRoutes } from "@/app/api/v1/documented-routes";
-import { apiRouteFiles, handlerFile, openApiPathOf } from "../../testing/route-source";
+import { apiRouteFiles, handlerFile, openApiPathOf } from "../../../testkit/testing/route-source";
 import { recordIdSchema } from "../../validation/ids";
 import { apiRoutesOf } from "./route-modules";
 import { type DescribedRoute, HTTP_METHODS, type RouteModule } from "./route-spec";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { documentedRoutes } from "@/app/api/v1/documented-routes";
-import { apiRouteFiles, mountedModule, openApiPathOf } from "../../testing/route-source";
+import { apiRouteFiles, mountedModule, openApiPathOf } from "../../../testkit/testing/route-source";
 import { openApiDocument } from "./document";
 import { type DescribedHandler, HTTP_METHODS } from "./route-spec";
 

@@ -2,9 +2,9 @@ import type { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../../db/prisma";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
-import { makeUser } from "../../testing/fixtures";
-import { projectWithFramedVideos } from "../../testing/judge-fixtures";
-import { waitFor, WorkerProcesses } from "../../testing/worker-processes";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
+import { waitFor, WorkerProcesses } from "../../../testkit/testing/worker-processes";
 import { createEndpoint } from "../endpoints";
 
 import { pgBossQueue, startBoss } from "../queue";

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
-import { makeUser } from "../../testing/fixtures";
-import { projectWithFramedVideos } from "../../testing/judge-fixtures";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
 
 import { NO_PROMPT_REASON } from "../../tasks/hallucination/pipeline";
 import { createRun, getRunStatus } from "../runs";
 import { judgeVideo, type JudgeDeps } from "./judge-video";
-import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
+import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;

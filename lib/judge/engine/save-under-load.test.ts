@@ -12,10 +12,10 @@ import { prisma } from "../../db/prisma";
 import { PrismaClient } from "../../generated/prisma/client";
 import { importQuestionSet } from "../../tasks/qa/question-set-import";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
-import { makeUser } from "../../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
-import { projectWithFramedVideos } from "../../testing/judge-fixtures";
-import { questionSetBytes, smallQuestionSet } from "../../tasks/qa/qa-fixtures";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
+import { questionSetBytes, smallQuestionSet } from "../../../testkit/tasks/qa/qa-fixtures";
 import { createEndpoint } from "../endpoints";
 import { createRunSchema } from "../endpoints.validation";
 

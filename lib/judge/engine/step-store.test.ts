@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient, prisma } from "../../db/prisma";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../../generated/prisma/client";
-import { makeUser } from "../../testing/fixtures";
-import { projectWithFramedVideos } from "../../testing/judge-fixtures";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
 
 import { createRun } from "../runs";

@@ -9,15 +9,15 @@ import { z } from "zod";
 import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
-import { makeUser } from "../../testing/fixtures";
-import { projectWithFramedVideos } from "../../testing/judge-fixtures";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { createEndpoint } from "../endpoints";
 
 import { createRun, getRunStatus } from "../runs";
 import type { TemplateSource } from "../template-source";
 import { declarationProblems, type TaskDeclaration } from "../../task-modules/task-declaration";
 import type { PipelineDefinition, StepInput } from "./pipeline";
-import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
+import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 const TOY_TEMPLATE = "Toy judge. Say anything about this item: {{text}}";

@@ -6,10 +6,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
-import { seedFinishedRun } from "../../tasks/hallucination/agreement-fixtures";
+import { seedFinishedRun } from "../../../testkit/tasks/hallucination/agreement-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
-import { makeUser } from "../../testing/fixtures";
-import { projectWithFramedVideos } from "../../testing/judge-fixtures";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { WithheldError } from "../../visibility/withheld";
 import { taskSpanLabels } from "../span-labels";
 import { spanAgreementWithGenerators } from "./by-generator";

@@ -3,10 +3,10 @@ import { parse as parseYaml } from "yaml";
 import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
 import { runHfDatasetExport } from "../../export/hf-dataset";
-import { seedFinishedRun } from "../../tasks/hallucination/agreement-fixtures";
-import { makeUser } from "../../testing/fixtures";
-import { projectWithFramedVideos } from "../../testing/judge-fixtures";
-import { tarEntries } from "../../testing/tar-entries";
+import { seedFinishedRun } from "../../../testkit/tasks/hallucination/agreement-fixtures";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
+import { tarEntries } from "../../../testkit/testing/tar-entries";
 import { HF_SPANS_FILE, type HfSpanRow } from "./hf-spans";
 
 let owner: Actor;

@@ -3,9 +3,9 @@ import { GET as exportRoute } from "@/app/api/v1/projects/[projectId]/export/spa
 import { createApiKey } from "../../auth/api-keys";
 import { prisma } from "../../db/prisma";
 import { createProject } from "../../projects/projects";
-import { apiRequest, routeContext } from "../../testing/api-request";
-import { makeUser } from "../../testing/fixtures";
-import { insertEndpoint, insertFinishedRun } from "../../testing/raw-rows";
+import { apiRequest, routeContext } from "../../../testkit/testing/api-request";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { insertEndpoint, insertFinishedRun } from "../../../testkit/testing/raw-rows";
 
 /*
  * Two videos: the reviewer reviews `blind` blind, `open` not. The judge marked "hand" on the blind video only; the

@@ -6,9 +6,9 @@ import { prisma } from "../../db/prisma";
 import { createProject } from "../../projects/projects";
 import { catalogFor } from "../../task-modules/task-catalogue";
 import { getStorage } from "../../storage/storage";
-import { makeUser } from "../../testing/fixtures";
-import { createReadyVideo } from "../../testing/ready-video";
-import { sharedDataPath } from "../../testing/shared-data";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { createReadyVideo } from "../../../testkit/testing/ready-video";
+import { sharedDataPath } from "../../../testkit/testing/shared-data";
 import { importSpanLabelSet } from "./span-import";
 
 /*

@@ -11,13 +11,13 @@ import { alignableTargets, alignBuiltinJudge } from "../../alignment/align-built
 import { labelSetStore } from "../../alignment/label-store";
 import { createLabelSet } from "../../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
-import { makeUser } from "../../testing/fixtures";
-import { fixtureVideoName, jsonlBytes } from "../../testing/item-files";
-import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
-import { projectWithFramedVideos } from "../../testing/judge-fixtures";
-import { createStubEndpoint } from "../../testing/stub-endpoint";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { fixtureVideoName, jsonlBytes } from "../../../testkit/testing/item-files";
+import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
+import { createStubEndpoint } from "../../../testkit/testing/stub-endpoint";
 
-import { referenceLine } from "./caption-fixtures";
+import { referenceLine } from "../../../testkit/tasks/captions/caption-fixtures";
 import { importModelOutputs, importReferenceSet } from "./caption-set-import";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 

@@ -2,8 +2,8 @@
  * TEST TOOL. The captions task's data in the every-page crawl (e2e/crawl-seed.ts): a reference set, two
  * models' outputs, a style run and a content run. Captions of one type each: action, brief, detail, poem.
  */
-import { jsonlBytes } from "../../testing/item-files";
-import { smallReferenceSet } from "./caption-fixtures";
+import { jsonlBytes } from "../../../testkit/testing/item-files";
+import { smallReferenceSet } from "../../../testkit/tasks/captions/caption-fixtures";
 import type { CrawlSeedPart } from "../../../testkit/crawl/task-crawl";
 
 export const captionsCrawlSeed: CrawlSeedPart = async ({ prisma, projectId, api, upload, endpointId, waitForRun }) => {

@@ -4,9 +4,9 @@ import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
 import { addMember } from "@/lib/projects/projects";
-import { makeUser } from "@/lib/testing/fixtures";
-import { candidatePayload, insertCandidateSet } from "@/lib/tasks/construction/candidate-fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { candidatePayload, insertCandidateSet } from "@/testkit/tasks/construction/candidate-fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import type { CandidatePayload, CandidateView } from "./candidate-views";
 import {
   candidateSetDetail,

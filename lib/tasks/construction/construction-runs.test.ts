@@ -20,9 +20,9 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { addMember } from "@/lib/projects/projects";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 

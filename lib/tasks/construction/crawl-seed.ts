@@ -3,7 +3,7 @@
  * annotations over the judged videos (a clip set), candidate questions and a curation queue over all of them
  * (scope "all", so it has items).
  */
-import { insertCandidateSet } from "./candidate-fixtures";
+import { insertCandidateSet } from "../../../testkit/tasks/construction/candidate-fixtures";
 import type { CrawlSeedPart } from "../../../testkit/crawl/task-crawl";
 import { demoStepAnnotations } from "./demo-seed";
 

@@ -3,9 +3,9 @@ import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { addMember } from "@/lib/projects/projects";
-import { insertCandidateSet, transformedView } from "@/lib/tasks/construction/candidate-fixtures";
-import { makeUser } from "@/lib/testing/fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { insertCandidateSet, transformedView } from "@/testkit/tasks/construction/candidate-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { loadCandidateViews } from "./candidate-views";
 import {
   candidateCuration,

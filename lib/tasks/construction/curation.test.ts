@@ -3,8 +3,8 @@ import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { addMember } from "@/lib/projects/projects";
-import { makeUser } from "@/lib/testing/fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { CANDIDATE_ITEM_KIND, type CuratedFields, curationOutcome, curatorAgreement, saveCuration } from "./curation";
 
 const fieldsOf = (payload: Prisma.JsonValue) => payload as unknown as CuratedFields;

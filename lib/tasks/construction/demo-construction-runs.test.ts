@@ -16,9 +16,9 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 
 import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { demoStepAnnotations } from "./demo-seed";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 

@@ -6,7 +6,7 @@ import { constructionOverview } from "@/lib/tasks/construction/construction-over
 import { parseStepAnnotations } from "@/lib/tasks/construction/step-annotations";
 import { prisma } from "@/lib/db/prisma";
 import { planClips } from "@/lib/tasks/construction/step-annotation-sets";
-import { makeUser } from "@/lib/testing/fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
 import { CLIPS } from "../../../testkit/demo/demo-clips";
 import {
   DEMO_CONSTRUCTION_ENDPOINT,

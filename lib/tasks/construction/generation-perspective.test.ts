@@ -16,10 +16,10 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun } from "@/lib/judge/runs";
 import { loadTemplate } from "@/lib/judge/prompt-templates";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { sharedDataPath } from "@/lib/testing/shared-data";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
+import { sharedDataPath } from "@/testkit/testing/shared-data";
 import { generationTemplateOf, qaGenerateSettingsSchema } from "./qa-generate-pipeline";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 

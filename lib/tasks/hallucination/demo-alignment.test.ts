@@ -10,10 +10,10 @@ import { alignBuiltinJudge } from "../../alignment/align-builtin";
 import { labelSetStore } from "../../alignment/label-store";
 import { createLabelSet } from "../../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
-import { makeUser } from "../../testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
-import { projectWithFramedVideos } from "../../testing/judge-fixtures";
-import { createStubEndpoint } from "../../testing/stub-endpoint";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
+import { createStubEndpoint } from "../../../testkit/testing/stub-endpoint";
 
 import { alignmentDemoTags } from "./demo-seed";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";

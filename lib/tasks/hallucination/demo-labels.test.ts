@@ -5,9 +5,9 @@ import { compareSetupsReport } from "../../calibration/compare-setups-load";
 import { calibrationReport } from "./paper-table-load";
 import { prisma } from "../../db/prisma";
 import { CLIPS } from "../../../testkit/demo/demo-clips";
-import { seedFinishedRun, type SeedScore } from "./agreement-fixtures";
-import { makeUser } from "../../testing/fixtures";
-import { projectWithFramedVideos } from "../../testing/judge-fixtures";
+import { seedFinishedRun, type SeedScore } from "../../../testkit/tasks/hallucination/agreement-fixtures";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { DEMO_LABEL_SET, importDemoLabelSet } from "./demo-seed";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "./schemas";
 

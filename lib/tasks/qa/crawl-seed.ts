@@ -3,7 +3,7 @@
  * answered by the stub as the evaluated model, judged by a second endpoint, with a text-only baseline. The
  * crawl's uniform sets were extracted with a longest side of 768.
  */
-import { questionSetBytes } from "./qa-fixtures";
+import { questionSetBytes } from "../../../testkit/tasks/qa/qa-fixtures";
 import type { CrawlSeedPart } from "../../../testkit/crawl/task-crawl";
 
 export const qaCrawlSeed: CrawlSeedPart = async ({

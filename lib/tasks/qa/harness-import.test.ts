@@ -1,7 +1,7 @@
 /**
  * Harness outputs as external QA runs, on PostgreSQL: an lmms-eval log_samples file and a VLMEvalKit
- * prediction file (lib/tasks/qa/harness-fixtures/, written from the harnesses' formats) for the small
- * question set (lib/tasks/qa/qa-fixtures.ts). By hand: lmms-eval answers q1 A (right), q2 "C. Red." (right),
+ * prediction file (testkit/tasks/qa/harness-fixtures/, written from the harnesses' formats) for the small
+ * question set (testkit/tasks/qa/qa-fixtures.ts). By hand: lmms-eval answers q1 A (right), q2 "C. Red." (right),
  * q3 "The answer is A." (wrong); VLMEvalKit answers q1 A (right), q2 "B. The ramp…" (wrong), q3 B (right).
  * MVBench (doc.video with its extension, doc.candidates, the answer as the right candidate's text) answers
  * q1 "(A) The ball…" (right), q2 "B" (wrong), q3 "(B) The ball stops…" (right); EgoSchema (doc.video_idx,
@@ -15,9 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
-import { makeUser } from "@/lib/testing/fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { questionSetBytes } from "@/lib/tasks/qa/qa-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
+import { questionSetBytes } from "@/testkit/tasks/qa/qa-fixtures";
 import { projectQaOverview } from "@/lib/tasks/qa/qa-overview";
 import { runQaResults } from "@/lib/tasks/qa/qa-run-questions";
 import { createEndpoint } from "@/lib/judge/endpoints";
@@ -25,7 +25,7 @@ import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { projectAgreement } from "@/lib/agreement/load";
 import { agreementQuerySchema } from "@/lib/agreement/report-filter";
 import { createQueue } from "@/lib/queues/create-queue";
@@ -37,7 +37,8 @@ import { importHarnessRun } from "./harness-import";
 import type { QaDecision } from "./qa-pipeline";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
-const fixture = (name: string) => new Uint8Array(readFileSync(join(__dirname, "harness-fixtures", name)));
+const fixture = (name: string) =>
+  new Uint8Array(readFileSync(join(__dirname, "../../../testkit/tasks/qa/harness-fixtures", name)));
 const LMMS = fixture("samples_videomme_2026-11-23T12-00-00.jsonl");
 const VLM = fixture("Qwen2-VL-7B_Video-MME.tsv");
 const MVBENCH = fixture("samples_mvbench_action_sequence_2026-11-23T12-00-00.jsonl");

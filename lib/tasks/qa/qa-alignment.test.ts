@@ -12,13 +12,13 @@ import { alignableTargets, alignBuiltinJudge } from "../../alignment/align-built
 import { labelSetStore } from "../../alignment/label-store";
 import { createLabelSet } from "../../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
-import { makeUser } from "../../testing/fixtures";
-import { fixtureVideoName } from "../../testing/item-files";
-import { inlineJudgeQueue, testJudgeDeps } from "../../testing/judge-deps";
-import { projectWithFramedVideos } from "../../testing/judge-fixtures";
-import { createStubEndpoint } from "../../testing/stub-endpoint";
+import { makeUser } from "../../../testkit/testing/fixtures";
+import { fixtureVideoName } from "../../../testkit/testing/item-files";
+import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
+import { createStubEndpoint } from "../../../testkit/testing/stub-endpoint";
 
-import { questionSetBytes } from "./qa-fixtures";
+import { questionSetBytes } from "../../../testkit/tasks/qa/qa-fixtures";
 import { importQuestionSet } from "./question-set-import";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 

@@ -22,10 +22,10 @@ import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { nextItem } from "@/lib/queues/next-item";
 import { submitItem } from "@/lib/queues/submit-item";
 import { ReviewConflictError, reviewScore, videoReviews, withdrawJudgment } from "@/lib/reviews/reviews";
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { questionSetBytes } from "@/lib/tasks/qa/qa-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
+import { questionSetBytes } from "@/testkit/tasks/qa/qa-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 type QueueItemPayload = Awaited<ReturnType<typeof getQueueItem>>;

@@ -1,6 +1,6 @@
 /**
  * QA runs end to end on PostgreSQL with the stub LLM (a test tool), against values worked out by hand from
- * the stub's rules (lib/tasks/qa/stub-rules.ts) and the small question set (lib/tasks/qa/qa-fixtures.ts):
+ * the stub's rules (lib/tasks/qa/stub-rules.ts) and the small question set (testkit/tasks/qa/qa-fixtures.ts):
  * a model that sees picks the option sharing the most words with the question (right on q1 and q3, wrong on
  * q2), and the open question's restated answer shares enough words with its reference to be judged right.
  */
@@ -13,10 +13,10 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { questionSetBytes, smallQuestionSet } from "@/lib/tasks/qa/qa-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
+import { questionSetBytes, smallQuestionSet } from "@/testkit/tasks/qa/qa-fixtures";
 import type { QaDecision } from "./qa-pipeline";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 

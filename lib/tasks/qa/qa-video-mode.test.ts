@@ -10,10 +10,10 @@ import { createEndpoint } from "@/lib/judge/endpoints";
 import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { questionSetBytes, smallQuestionSet } from "@/lib/tasks/qa/qa-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
+import { questionSetBytes, smallQuestionSet } from "@/testkit/tasks/qa/qa-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;

@@ -3,7 +3,7 @@
  * Material with VBench's 64 uniform frames, judged by the stub as the VLM.
  */
 import type { CrawlSeedPart } from "../../../testkit/crawl/task-crawl";
-import { vbench2Project } from "./vbench2-fixtures";
+import { vbench2Project } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 
 export const vbench2CrawlSeed: CrawlSeedPart = async ({ prisma, owner, projectId, api, endpointId, waitForRun }) => {
   const questions = [

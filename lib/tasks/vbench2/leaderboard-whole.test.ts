@@ -14,14 +14,14 @@ import { createRun } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { nextItem } from "@/lib/queues/next-item";
 
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { WithheldError } from "@/lib/visibility/withheld";
 import { GET as getResults } from "./routes/run-vbench2";
 import { GET as getLeaderboard } from "./routes/vbench2-leaderboard";
 import { vbench2Leaderboard } from "./leaderboard";
 import { evalResultsOf, vbench2RunResults } from "./results";
-import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "./vbench2-fixtures";
+import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 import { vbench2ResultsView, visibleEvalResults } from "./visible-results";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 

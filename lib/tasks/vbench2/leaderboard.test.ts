@@ -13,12 +13,12 @@ import { createRun } from "@/lib/judge/runs";
 import { importVbenchResults } from "@/lib/label-sets/label-sets";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { GET } from "./routes/vbench2-leaderboard";
 import { vbench2Leaderboard } from "./leaderboard";
 import { vbench2RunResults } from "./results";
-import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "./vbench2-fixtures";
+import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;

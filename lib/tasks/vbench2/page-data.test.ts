@@ -11,8 +11,8 @@ import { createRun } from "@/lib/judge/runs";
 import { importVbenchResults } from "@/lib/label-sets/label-sets";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import {
   chosenLabelSetId,
   framesAt,
@@ -21,7 +21,7 @@ import {
   vbench2PageQuerySchema,
   videoSlice,
 } from "./page-data";
-import { stubEndpoint, vbench2Project } from "./vbench2-fixtures";
+import { stubEndpoint, vbench2Project } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 import type { VisibleVideoResult } from "./visible-results";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 

@@ -15,12 +15,12 @@ import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { nextItem } from "@/lib/queues/next-item";
 import { submitItem } from "@/lib/queues/submit-item";
 
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { vbench2RunResults } from "./results";
 import { WithheldError } from "@/lib/visibility/withheld";
 import { visibleVbench2Results } from "./visible-results";
-import { stubEndpoint, vbench2Project } from "./vbench2-fixtures";
+import { stubEndpoint, vbench2Project } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;

@@ -13,11 +13,11 @@ import { importVbenchResults } from "@/lib/label-sets/label-sets";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { reviewScore } from "@/lib/reviews/reviews";
 
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { evalResultsOf, vbench2RunResults } from "./results";
 import { vbench2ScoreOf } from "./results-score";
-import { stubEndpoint, vbench2Project } from "./vbench2-fixtures";
+import { stubEndpoint, vbench2Project } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;

@@ -11,9 +11,9 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
-import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "./vbench2-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
+import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 import type { Vbench2VideoSummary } from "./pipeline";
 import { vbench2RunResults } from "./results";
 import { loadVideoJob } from "@/lib/judge/engine/step-store";

@@ -10,9 +10,9 @@ import { createRunSchema } from "@/lib/judge/endpoints.validation";
 import { createRun, getRunStatus } from "@/lib/judge/runs";
 import { clientForEndpoint, type ChatRequest } from "@/lib/judge/llm-client";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
-import { stubEndpoint, vbench2Project } from "./vbench2-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
+import { stubEndpoint, vbench2Project } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 let stub: StubServer;

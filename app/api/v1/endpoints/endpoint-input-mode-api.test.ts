@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
-import { apiRequest, routeContext } from "@/lib/testing/api-request";
-import { makeUser } from "@/lib/testing/fixtures";
+import { apiRequest, routeContext } from "@/testkit/testing/api-request";
+import { makeUser } from "@/testkit/testing/fixtures";
 import { PATCH as patchEndpoint } from "./[endpointId]/route";
 import { POST as createEndpointRoute } from "../projects/[projectId]/endpoints/route";
 

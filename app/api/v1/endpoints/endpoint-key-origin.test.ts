@@ -4,8 +4,8 @@ import { decryptSecret } from "@/lib/crypto/secret-box";
 import { prisma } from "@/lib/db/prisma";
 import { appSecret } from "@/lib/judge/endpoints";
 import { createProject } from "@/lib/projects/projects";
-import { apiRequest, routeContext } from "@/lib/testing/api-request";
-import { makeUser } from "@/lib/testing/fixtures";
+import { apiRequest, routeContext } from "@/testkit/testing/api-request";
+import { makeUser } from "@/testkit/testing/fixtures";
 import { PATCH as patchEndpoint } from "./[endpointId]/route";
 import { POST as createEndpointRoute } from "../projects/[projectId]/endpoints/route";
 

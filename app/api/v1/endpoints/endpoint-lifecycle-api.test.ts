@@ -11,8 +11,8 @@ import {
 } from "@/lib/judge/test-image";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { addMember, createProject } from "@/lib/projects/projects";
-import { apiRequest, routeContext } from "@/lib/testing/api-request";
-import { makeUser } from "@/lib/testing/fixtures";
+import { apiRequest, routeContext } from "@/testkit/testing/api-request";
+import { makeUser } from "@/testkit/testing/fixtures";
 import { DELETE as deleteEndpointRoute, PATCH as patchEndpoint } from "./[endpointId]/route";
 import { POST as testEndpointRoute } from "./[endpointId]/test/route";
 import { GET as listEndpointsRoute, POST as createEndpointRoute } from "../projects/[projectId]/endpoints/route";

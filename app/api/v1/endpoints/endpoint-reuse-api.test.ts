@@ -4,9 +4,9 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
-import { apiRequest, routeContext } from "@/lib/testing/api-request";
-import { makeUser } from "@/lib/testing/fixtures";
-import { createStubEndpoint } from "@/lib/testing/stub-endpoint";
+import { apiRequest, routeContext } from "@/testkit/testing/api-request";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { createStubEndpoint } from "@/testkit/testing/stub-endpoint";
 import { GET as listEndpointsRoute } from "../projects/[projectId]/endpoints/route";
 import { GET as listReusable, POST as copyReusable } from "../projects/[projectId]/endpoints/reusable/route";
 

@@ -3,9 +3,9 @@ import type { AgreementReport } from "@/lib/agreement/types";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { reviewScore, reviewVideoOutcome } from "@/lib/reviews/reviews";
-import { seedFinishedRun } from "@/lib/tasks/hallucination/agreement-fixtures";
-import { makeUser } from "@/lib/testing/fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { seedFinishedRun } from "@/testkit/tasks/hallucination/agreement-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { GET as getAgreement } from "./[projectId]/agreement/route";
 import { GET as getExport } from "./[projectId]/export/route";
 

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import { makeUser } from "@/lib/testing/fixtures";
-import { seedFinishedRun } from "@/lib/tasks/hallucination/agreement-fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { seedFinishedRun } from "@/testkit/tasks/hallucination/agreement-fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { GET as tableRoute } from "./[projectId]/calibration/route";
 import { GET as compareRoute } from "./[projectId]/calibration/compare/route";
 import { POST as importRoute } from "./[projectId]/label-sets/route";

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { EXPORT_FAILED_LINE } from "@/lib/agreement/export";
 import { prisma } from "@/lib/db/prisma";
-import { seedFinishedRun } from "@/lib/tasks/hallucination/agreement-fixtures";
-import { makeUser } from "@/lib/testing/fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { serveRoute, type RouteServer } from "@/lib/testing/route-server";
-import { createTestDatabase, startTestServer } from "@/lib/testing/test-database";
+import { seedFinishedRun } from "@/testkit/tasks/hallucination/agreement-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
+import { serveRoute, type RouteServer } from "@/testkit/testing/route-server";
+import { createTestDatabase, startTestServer } from "@/testkit/testing/test-database";
 import { GET as getExport } from "./[projectId]/export/route";
 
 /*

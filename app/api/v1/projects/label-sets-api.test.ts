@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
-import { makeUser } from "@/lib/testing/fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
 import { GET as listRoute, POST as importRoute } from "./[projectId]/label-sets/route";
 import { DELETE as deleteRoute } from "./[projectId]/label-sets/[labelSetId]/route";
 

@@ -3,7 +3,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { MAX_XLSX_CELLS, MAX_XLSX_ROWS, MAX_XLSX_UNPACKED_BYTES } from "@/lib/label-sets/xlsx-limits";
 import { createProject } from "@/lib/projects/projects";
-import { makeUser } from "@/lib/testing/fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
 import { parseT2vHaluBenchSheet } from "@/lib/tasks/hallucination/t2vhalubench";
 import {
   deflatedPart,
@@ -14,7 +14,7 @@ import {
   xlsxWithSheet,
   zipOf,
   type ZipPart,
-} from "@/lib/testing/xlsx-files";
+} from "@/testkit/testing/xlsx-files";
 import { POST as importRoute } from "./[projectId]/label-sets/route";
 
 let ownerKey: string;

@@ -4,8 +4,8 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
 import { readVbenchFile } from "@/testkit/import/vbench-prompt-files";
-import { makeUser } from "@/lib/testing/fixtures";
-import { uniqueMp4 } from "@/lib/testing/media-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { uniqueMp4 } from "@/testkit/testing/media-fixtures";
 import {
   MAX_PROJECT_PROMPT_ENTRIES,
   MAX_PROMPT_LIST_ENTRIES,

@@ -11,8 +11,8 @@ import { prisma } from "@/lib/db/prisma";
 import { buildPromptIndex, parsePromptList } from "@/lib/import/prompt-lists";
 import { createProject } from "@/lib/projects/projects";
 import { readVbenchFile } from "@/testkit/import/vbench-prompt-files";
-import { makeUser } from "@/lib/testing/fixtures";
-import { uniqueMp4 } from "@/lib/testing/media-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { uniqueMp4 } from "@/testkit/testing/media-fixtures";
 import { POST as postPromptList } from "./[projectId]/prompt-lists/route";
 import { POST as postVideo } from "./[projectId]/videos/route";
 

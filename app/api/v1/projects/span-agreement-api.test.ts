@@ -3,9 +3,9 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import type { SpanAgreementReport } from "@/lib/spans/agreement/load-span-agreement";
 import { SPAN_AGREEMENT_CSV_HEADER } from "@/lib/spans/agreement/span-agreement-csv";
-import { seedFinishedRun } from "@/lib/tasks/hallucination/agreement-fixtures";
-import { makeUser } from "@/lib/testing/fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { seedFinishedRun } from "@/testkit/tasks/hallucination/agreement-fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { GET } from "./[projectId]/agreement/spans/route";
 
 let projectId: string;

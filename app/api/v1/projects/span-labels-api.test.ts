@@ -8,9 +8,9 @@ import { spanInputSchema } from "@/lib/spans/span-validation";
 import { getStorage } from "@/lib/storage/storage";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 import type { Actor } from "@/lib/auth/actor";
-import { apiRequest, routeContext } from "@/lib/testing/api-request";
-import { makeUser } from "@/lib/testing/fixtures";
-import { createReadyVideo } from "@/lib/testing/ready-video";
+import { apiRequest, routeContext } from "@/testkit/testing/api-request";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { createReadyVideo } from "@/testkit/testing/ready-video";
 import { GET, PUT } from "./[projectId]/span-labels/route";
 
 let projectId: string;

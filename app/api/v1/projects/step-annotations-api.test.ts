@@ -3,9 +3,9 @@ import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { addMember } from "@/lib/projects/projects";
-import { routeContext } from "@/lib/testing/api-request";
-import { makeUser } from "@/lib/testing/fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { routeContext } from "@/testkit/testing/api-request";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { GET, POST } from "./[projectId]/step-annotations/route";
 
 let owner: Actor;

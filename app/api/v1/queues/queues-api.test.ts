@@ -1,16 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import { apiRequest, routeContext } from "@/lib/testing/api-request";
-import { makeUser } from "@/lib/testing/fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { apiRequest, routeContext } from "@/testkit/testing/api-request";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { POST as createRoute, GET as listRoute } from "../projects/[projectId]/queues/route";
 import { GET as previewRoute } from "../projects/[projectId]/queues/preview/route";
 import { GET as queueRoute } from "./[queueId]/route";
 import { POST as nextRoute } from "./[queueId]/next/route";
 import { GET as itemRoute } from "./[queueId]/items/[itemId]/route";
 import { POST as submitRoute } from "./[queueId]/items/[itemId]/submit/route";
-import { createRunVideo } from "@/lib/testing/run-video-fixture";
+import { createRunVideo } from "@/testkit/testing/run-video-fixture";
 
 let projectId: string;
 let keys: { owner: string; reviewer: string; viewer: string; stranger: string };

@@ -14,10 +14,10 @@ import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { RUBRIC_ANSWER_MARKER } from "@/lib/rubrics/rubric-prompt";
 import { createRubricTask } from "@/lib/rubrics/rubric-tasks";
 
-import { apiRequest, routeContext } from "@/lib/testing/api-request";
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
+import { apiRequest, routeContext } from "@/testkit/testing/api-request";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { POST as previewRoute } from "../projects/[projectId]/rubric-tasks/preview/route";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 

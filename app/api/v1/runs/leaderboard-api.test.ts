@@ -16,10 +16,10 @@ import { addMember } from "@/lib/projects/projects";
 import { nextItem } from "@/lib/queues/next-item";
 import { rubricMetricId } from "@/lib/rubrics/rubric-declaration";
 import { createRubricTask } from "@/lib/rubrics/rubric-tasks";
-import { apiRequest, routeContext } from "@/lib/testing/api-request";
-import { makeUser } from "@/lib/testing/fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { createRunVideo } from "@/lib/testing/run-video-fixture";
+import { apiRequest, routeContext } from "@/testkit/testing/api-request";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
+import { createRunVideo } from "@/testkit/testing/run-video-fixture";
 import { GET as getLeaderboard } from "./[runId]/leaderboard/route";
 
 const VIDEOS = [

@@ -1,6 +1,6 @@
 /**
  * QA results through the API on PostgreSQL with the stub LLM (a test tool): two simulated models answer
- * the small question set (lib/tasks/qa/qa-fixtures.ts) at 8 frames, one also without frames; then the
+ * the small question set (testkit/tasks/qa/qa-fixtures.ts) at 8 frames, one also without frames; then the
  * per-question results, the accuracy overview and a question's detail. A model that sees ("stub-vision-…")
  * is right on q1, q3 and q4 and wrong on q2 by the stub's rules; a guessing one ("stub-guess-…") picks by
  * hash, so its numbers are checked against its own per-question results.
@@ -20,11 +20,11 @@ import { wilsonInterval } from "@/lib/tasks/qa/wilson-interval";
 import { qaRunResultsQuerySchema } from "@/lib/tasks/qa/qa-query";
 import { runQaResultExport } from "@/lib/tasks/qa/visible-qa-results";
 import { mcnemarTest } from "@/lib/stats/mcnemar";
-import { apiRequest, routeContext } from "@/lib/testing/api-request";
-import { makeUser } from "@/lib/testing/fixtures";
-import { inlineJudgeQueue, testJudgeDeps } from "@/lib/testing/judge-deps";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { questionSetBytes } from "@/lib/tasks/qa/qa-fixtures";
+import { apiRequest, routeContext } from "@/testkit/testing/api-request";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
+import { questionSetBytes } from "@/testkit/tasks/qa/qa-fixtures";
 import { GET as getRunQa } from "./[runId]/qa/route";
 import { GET as getAccuracy } from "../projects/[projectId]/qa-accuracy/route";
 import { GET as getQuestions } from "../projects/[projectId]/questions/route";

@@ -7,9 +7,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
-import { makeUser } from "@/lib/testing/fixtures";
-import { mediaFixtures, type MediaFixtures } from "@/lib/testing/media-fixtures";
-import { serveRoute, type RouteServer } from "@/lib/testing/route-server";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { mediaFixtures, type MediaFixtures } from "@/testkit/testing/media-fixtures";
+import { serveRoute, type RouteServer } from "@/testkit/testing/route-server";
 import { POST as postPromptList } from "../projects/[projectId]/prompt-lists/route";
 import { POST as postUpload } from "../projects/[projectId]/uploads/route";
 import { POST as postVideo } from "../projects/[projectId]/videos/route";

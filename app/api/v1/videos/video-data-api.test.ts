@@ -7,9 +7,9 @@ import { loadVideoJob } from "@/lib/judge/engine/step-store";
 import { createRun } from "@/lib/judge/runs";
 import { createProject } from "@/lib/projects/projects";
 import { getStorage } from "@/lib/storage/storage";
-import { makeUser } from "@/lib/testing/fixtures";
-import { projectWithFramedVideos } from "@/lib/testing/judge-fixtures";
-import { insertJudgment } from "@/lib/testing/judgments";
+import { makeUser } from "@/testkit/testing/fixtures";
+import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
+import { insertJudgment } from "@/testkit/testing/judgments";
 import { executeProjectDeletion } from "@/lib/projects/project-deletion";
 import { DELETE as deleteProjectRoute } from "../projects/[projectId]/route";
 import { POST as cancelDeletionRoute } from "../me/project-deletions/[deletionId]/cancel/route";
@@ -19,7 +19,7 @@ import { POST as deleteVideosRoute } from "../projects/[projectId]/videos/delete
 import { POST as metadataRoute } from "../projects/[projectId]/videos/metadata/route";
 import { GET as editsRoute } from "./[videoId]/edits/route";
 import { DELETE as deleteVideoRoute, PATCH as patchVideoRoute } from "./[videoId]/route";
-import { createReadyVideo } from "@/lib/testing/ready-video";
+import { createReadyVideo } from "@/testkit/testing/ready-video";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 
 let owner: Actor;

@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
-import { makeUser } from "@/lib/testing/fixtures";
+import { makeUser } from "@/testkit/testing/fixtures";
 import { GET as listVideos } from "../projects/[projectId]/videos/route";
-import { createRunVideo } from "@/lib/testing/run-video-fixture";
+import { createRunVideo } from "@/testkit/testing/run-video-fixture";
 
 let projectId: string;
 let runId: string;

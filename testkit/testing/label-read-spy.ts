@@ -1,4 +1,4 @@
-import type { AlignmentLabelStore } from "../alignment/label-store";
+import type { AlignmentLabelStore } from "../../lib/alignment/label-store";
 
 /** One read of the label store: which method, for which videos, and how many judge runs the project had by then. */
 export interface LabelRead {

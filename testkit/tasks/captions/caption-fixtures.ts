@@ -1,6 +1,6 @@
 /**
  * TEST TOOL: caption set files for tests, shaped like AnyCapEval's reference JSONL and models' outputs,
- * written for the videos of lib/testing/judge-fixtures.ts (lib/testing/item-files.ts names them).
+ * written for the videos of testkit/testing/judge-fixtures.ts (testkit/testing/item-files.ts names them).
  */
 import { fixtureVideoName } from "../../testing/item-files";
 

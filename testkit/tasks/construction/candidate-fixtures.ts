@@ -2,11 +2,15 @@
  * Candidate sets of Q&A construction for tests, inserted directly as a generation run leaves them (without
  * running one): an item set of kind "qa_candidates" whose items are "qa_candidate"s with a CandidatePayload.
  */
-import type { Actor } from "../../auth/actor";
-import type { PrismaClient } from "../../generated/prisma/client";
-import { CANDIDATE_SET_KIND, type CandidatePayload, type CandidateView } from "./candidate-views";
-import { CANDIDATE_ITEM_KIND } from "./curation";
-import { candidateFate } from "./filter-funnel";
+import type { Actor } from "../../../lib/auth/actor";
+import type { PrismaClient } from "../../../lib/generated/prisma/client";
+import {
+  CANDIDATE_SET_KIND,
+  type CandidatePayload,
+  type CandidateView,
+} from "../../../lib/tasks/construction/candidate-views";
+import { CANDIDATE_ITEM_KIND } from "../../../lib/tasks/construction/curation";
+import { candidateFate } from "../../../lib/tasks/construction/filter-funnel";
 
 export interface CandidateSpec {
   externalId: string;

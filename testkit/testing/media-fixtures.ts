@@ -98,7 +98,7 @@ let cached: MediaFixtures | null = null;
 /**
  * The fixtures of this process, each file made the first time it is read: most callers want one small JPEG (the
  * judge fixtures' frames), and making every clip for each of the ~120 test files that read one cost some 3 s of
- * ffmpeg each. The folder goes when the process exits (in Vitest, with the file's temporary folder: lib/testing/vitest-setup.ts).
+ * ffmpeg each. The folder goes when the process exits (in Vitest, with the file's temporary folder: testkit/testing/vitest-setup.ts).
  */
 export function mediaFixtures(): MediaFixtures {
   if (cached) return cached;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, inject } from "vitest";
-import { S3_STORAGE_VARIABLES } from "../storage/storage-config";
+import { S3_STORAGE_VARIABLES } from "../../lib/storage/storage-config";
 
 // Every test file talks to its worker's real database through the normal code paths (VITEST_POOL_ID counts the
 // workers from 1; see vitest-global-setup.ts).
@@ -27,7 +27,7 @@ process.env.TMPDIR = temporaryFolder;
 afterAll(() => fs.rmSync(temporaryFolder, { recursive: true, force: true }));
 process.env.STORAGE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "framejury-storage-"));
 // The composition root builds the application context (the task catalogue the core reads), for the files that load
-// where the core reads it (lib/testing/task-module-readers.ts): the others skip loading every task's pipelines.
+// where the core reads it (testkit/testing/task-module-readers.ts): the others skip loading every task's pipelines.
 const testFile = expect.getState().testPath;
 if (testFile === undefined || inject("taskModuleReaders").includes(testFile))
-  (await import("../app-context/app-context")).appContext();
+  (await import("../../lib/app-context/app-context")).appContext();

@@ -1,5 +1,5 @@
 /**
- * TEST TOOL: item set files for tests, written for the videos of lib/testing/judge-fixtures.ts
+ * TEST TOOL: item set files for tests, written for the videos of testkit/testing/judge-fixtures.ts
  * (`Mechanics/A ball rolls down a ramp number <v>-0.mp4`); a task's own lines are in its folder.
  */
 export const fixtureVideoName = (v: number) => `A ball rolls down a ramp number ${v}-0.mp4`;

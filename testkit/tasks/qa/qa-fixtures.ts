@@ -1,6 +1,6 @@
 /**
  * Question sets for tests, in FrameJury's question-set format, written for the videos of
- * lib/testing/judge-fixtures.ts (`Mechanics/A ball rolls down a ramp number <v>-0.mp4`).
+ * testkit/testing/judge-fixtures.ts (`Mechanics/A ball rolls down a ramp number <v>-0.mp4`).
  */
 import { fixtureVideoName, jsonlBytes } from "../../testing/item-files";
 

@@ -1,10 +1,10 @@
-import type { PrismaClient } from "../generated/prisma/client";
-import { judgmentKey, type JudgmentTarget } from "../reviews/judgment-key";
-import { disagreementGapOf } from "../task-modules/task-declaration";
-import { judgmentDeclaration } from "../reviews/judgment-target";
-import { catalogFor } from "../task-modules/task-catalogue";
-import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
-import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
+import type { PrismaClient } from "../../lib/generated/prisma/client";
+import { judgmentKey, type JudgmentTarget } from "../../lib/reviews/judgment-key";
+import { disagreementGapOf } from "../../lib/task-modules/task-declaration";
+import { judgmentDeclaration } from "../../lib/reviews/judgment-target";
+import { catalogFor } from "../../lib/task-modules/task-catalogue";
+import { BUILT_IN_DECLARATIONS } from "../../lib/tasks/registry";
+import type { DeclarationCatalogue } from "../../lib/task-modules/declaration-catalogue";
 
 /**
  * Inserts a human judgment row directly (test set-up that needs many of them, or values no run

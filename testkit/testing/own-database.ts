@@ -2,9 +2,14 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { databaseUrl, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from "../db/embedded-postgres";
-import { applyMigrations } from "../db/migrate";
-import { MIGRATIONS_DIR } from "../db/resolve-database";
+import {
+  databaseUrl,
+  ensureDatabase,
+  startEmbeddedPostgres,
+  type EmbeddedServer,
+} from "../../lib/db/embedded-postgres";
+import { applyMigrations } from "../../lib/db/migrate";
+import { MIGRATIONS_DIR } from "../../lib/db/resolve-database";
 
 /**
  * A PostgreSQL server of the test's own, in a temporary folder, with one migrated database: for

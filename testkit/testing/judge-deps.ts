@@ -1,12 +1,12 @@
-import { prisma } from "../db/prisma";
-import { EndpointLimiter } from "../judge/endpoint-limiter";
-import { endpointConfigForRun } from "../judge/endpoints";
-import { judgeVideo, type JudgeDeps } from "../judge/engine/judge-video";
-import { clientForEndpoint } from "../judge/llm-client";
-import type { JudgeQueue } from "../judge/judge-queue";
-import { getStorage } from "../storage/storage";
-import { fileTemplateSource } from "../judge/template-source";
-import { JUDGE_EVENT_SUBSCRIBERS } from "../runs/judge-event-subscribers";
+import { prisma } from "../../lib/db/prisma";
+import { EndpointLimiter } from "../../lib/judge/endpoint-limiter";
+import { endpointConfigForRun } from "../../lib/judge/endpoints";
+import { judgeVideo, type JudgeDeps } from "../../lib/judge/engine/judge-video";
+import { clientForEndpoint } from "../../lib/judge/llm-client";
+import type { JudgeQueue } from "../../lib/judge/judge-queue";
+import { getStorage } from "../../lib/storage/storage";
+import { fileTemplateSource } from "../../lib/judge/template-source";
+import { JUDGE_EVENT_SUBSCRIBERS } from "../../lib/runs/judge-event-subscribers";
 
 /**
  * The engine's dependencies for tests: the real database, storage, templates and OpenAI-compatible

@@ -4,7 +4,7 @@
  * writes every column the current schema has defaults for, which an older table lacks.
  */
 import { randomUUID } from "node:crypto";
-import type { PrismaClient } from "../generated/prisma/client";
+import type { PrismaClient } from "../../lib/generated/prisma/client";
 
 let sequence = 0;
 /** Ids that sort in creation order, as Prisma's cuid() ids do (tests list rows by id as a tie-break). */

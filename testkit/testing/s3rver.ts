@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
-import type { S3StorageConfig } from "../storage/storage-config";
+import type { S3StorageConfig } from "../../lib/storage/storage-config";
 
 // The tests run on Node 20, which the AWS SDK's next releases will drop; its warning says so at
 // every test file's first client. Said once in docs/dependencies.md instead.

@@ -3,12 +3,12 @@
  * prompt and auxiliary_info as given, a 24 fps clip of `frameCount` frames whose uniform frame set holds VBench's 64
  * frame indices (np.linspace(0, frameCount - 1, 64, dtype=int)).
  */
-import type { Actor } from "../../auth/actor";
-import type { PrismaClient } from "../../generated/prisma/client";
-import { createEndpoint } from "../../judge/endpoints";
+import type { Actor } from "../../../lib/auth/actor";
+import type { PrismaClient } from "../../../lib/generated/prisma/client";
+import { createEndpoint } from "../../../lib/judge/endpoints";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
-import { vbenchUniformIndices } from "../../frames/vbench-uniform";
-import { VBENCH2_FRAME_COUNT } from "./frames";
+import { vbenchUniformIndices } from "../../../lib/frames/vbench-uniform";
+import { VBENCH2_FRAME_COUNT } from "../../../lib/tasks/vbench2/frames";
 
 export interface Vbench2VideoSpec {
   model: string;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { PrismaClient } from "../generated/prisma/client";
+import type { PrismaClient } from "../../lib/generated/prisma/client";
 
 /** What a test says of a video it adds; the rest is made up (a unique hash, its storage key, status ready). */
 export interface ReadyVideoFields {

@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../../lib/generated/prisma/client";
 
 /**
  * Replaces a subject's headline metrics in a run (a re-summarised video drops values that became

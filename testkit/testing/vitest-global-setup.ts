@@ -7,7 +7,7 @@ declare module "vitest" {
     /** One database per Vitest worker (VITEST_POOL_ID 1 uses the first): files running side by side never meet. */
     databaseUrls: string[];
     serverBaseUrl: string;
-    /** The test files that read the application context (lib/testing/task-module-readers.ts): the setup builds it for these. */
+    /** The test files that read the application context (testkit/testing/task-module-readers.ts): the setup builds it for these. */
     taskModuleReaders: string[];
   }
 }

@@ -1,7 +1,7 @@
 import { insertEndpoint, insertFinishedRun } from "../../testing/raw-rows";
 import { createRunVideo } from "../../testing/run-video-fixture";
-import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
+import type { PrismaClient } from "../../../lib/generated/prisma/client";
+import type { Actor } from "../../../lib/auth/actor";
 
 export interface SeedScore {
   stepId: "static_hallucination" | "dynamic_hallucination" | "inconsistency";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { getStorage, frameKey } from "../storage/storage";
+import type { PrismaClient } from "../../lib/generated/prisma/client";
+import type { Actor } from "../../lib/auth/actor";
+import { getStorage, frameKey } from "../../lib/storage/storage";
 import { mediaFixtures } from "./media-fixtures";
 import { insertFrameSet, insertProject, insertVideo } from "./raw-rows";
 

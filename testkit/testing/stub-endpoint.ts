@@ -1,8 +1,8 @@
-import type { Actor } from "../auth/actor";
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Actor } from "../../lib/auth/actor";
+import type { PrismaClient } from "../../lib/generated/prisma/client";
 import type { z } from "zod";
-import { createEndpoint } from "../judge/endpoints";
-import type { endpointInputSchema } from "../judge/endpoint-input.validation";
+import { createEndpoint } from "../../lib/judge/endpoints";
+import type { endpointInputSchema } from "../../lib/judge/endpoint-input.validation";
 
 /**
  * An endpoint of the project pointing at a stub LLM: no key, low detail, temperature 0, JSON mode on, no prices;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { Actor } from "../auth/actor";
-import { createUser } from "../auth/users";
-import { prisma } from "../db/prisma";
+import type { Actor } from "../../lib/auth/actor";
+import { createUser } from "../../lib/auth/users";
+import { prisma } from "../../lib/db/prisma";
 
 /** A user with a unique email, as an Actor; tests share one database, so names never collide. */
 export async function makeUser(

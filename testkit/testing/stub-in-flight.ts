@@ -1,4 +1,4 @@
-import type { StubRequestRecord } from "../../testkit/llm-stub/stub-server";
+import type { StubRequestRecord } from "../llm-stub/stub-server";
 
 /** The most requests the stub had in flight at once, from its log (a request is in flight from `at` until `endedAt`). */
 export function peakInFlight(requests: StubRequestRecord[]): number {

@@ -3,9 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { databaseUrl, dropDatabase, ensureDatabase, startEmbeddedPostgres } from "../db/embedded-postgres";
-import { applyMigrations } from "../db/migrate";
-import { MIGRATIONS_DIR } from "../db/resolve-database";
+import { databaseUrl, dropDatabase, ensureDatabase, startEmbeddedPostgres } from "../../lib/db/embedded-postgres";
+import { applyMigrations } from "../../lib/db/migrate";
+import { MIGRATIONS_DIR } from "../../lib/db/resolve-database";
 
 export interface TestServer {
   /** URL of the maintenance database, for creating more databases. */
@@ -67,7 +67,7 @@ export async function copyTestDatabase(server: TestServer, template: string, lab
  */
 export async function databaseWithCuttableClient(server: TestServer, label: string, maxWaitMs = 10_000) {
   const database = await createTestDatabase(server, label);
-  const { createPrismaClient } = await import("../db/prisma");
+  const { createPrismaClient } = await import("../../lib/db/prisma");
   const prisma = createPrismaClient(database.url, { maxWaitMs });
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
