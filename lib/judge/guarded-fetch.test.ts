@@ -129,6 +129,24 @@ describe("guardedFetch's JSON answers, read in full before they are handed on", 
     ]);
   });
 
+  it("sends a form (the Batch API's file upload) as multipart, its boundary in the content type", async () => {
+    const received: { type: string | undefined; body: string }[] = [];
+    const base = await localServer((req, body, res) => {
+      received.push({ type: req.headers["content-type"], body: body.toString("utf8") });
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    const form = new FormData();
+    form.append("purpose", "batch");
+    form.append("file", new Blob(['{"custom_id":"a"}\n'], { type: "application/jsonl" }), "lines.jsonl");
+    await fetchStreamed(`${base}/v1/files`, { method: "POST", body: form });
+    const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(received[0]!.type ?? "")?.[1];
+    expect(boundary).toBeTruthy();
+    expect(received[0]!.body).toContain(`--${boundary}`);
+    expect(received[0]!.body).toContain('name="purpose"\r\n\r\nbatch');
+    expect(received[0]!.body).toContain('filename="lines.jsonl"');
+    expect(received[0]!.body).toContain('{"custom_id":"a"}\n');
+  });
+
   it("leaves an answer that is not JSON as a stream (answers: streamed)", async () => {
     const base = await localServer((_req, _body, res) =>
       res.writeHead(200, { "content-type": "application/jsonl" }).end('{"a":1}\n{"a":2}\n'),

@@ -75,7 +75,7 @@ async function sendGuarded(
         ? Buffer.concat(pieces)
         : request
           ? Buffer.from(await request.arrayBuffer())
-          : (init?.body ?? undefined);
+          : await sendableBody(init?.body, headers);
   try {
     const response = await undiciFetch(url, {
       method,
@@ -92,6 +92,25 @@ async function sendGuarded(
     if (error instanceof TypeError && error.message === "fetch failed" && cause instanceof Error) throw cause;
     throw error;
   }
+}
+
+/**
+ * A fetch body as this undici's fetch takes it. A form, a blob or search parameters (the Batch API's file upload) come
+ * from the platform's own fetch classes, which another copy of undici does not recognise: they are encoded here as
+ * the platform's fetch encodes them, a form's boundary in its content type.
+ */
+async function sendableBody(
+  body: RequestInit["body"] | undefined,
+  headers: Headers,
+): Promise<string | Uint8Array | ReadableStream | undefined> {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === "string" || body instanceof Uint8Array || body instanceof ReadableStream) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  const encoded = new Request("http://body.invalid/", { method: "POST", body });
+  const type = encoded.headers.get("content-type");
+  if (type && (body instanceof FormData || !headers.has("content-type"))) headers.set("content-type", type);
+  return new Uint8Array(await encoded.arrayBuffer());
 }
 
 /** The answer's status and headers, without the encoding and length of a body undici has decoded. */
