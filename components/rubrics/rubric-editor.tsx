@@ -35,48 +35,11 @@ export function RubricEditor({
   preview: PreviewChoices | null;
   onClose: () => void;
 }) {
-  const router = useRouter();
   const [draft, setDraft] = useState<RubricDraft>(() => (task ? draftOf(task.definition) : emptyDraft()));
   const definitionInput = useMemo(() => definitionInputOf(draft), [draft]);
   const { definition, problems } = useMemo(() => rubricProblems(definitionInput), [definitionInput]);
-  const [serverProblems, setServerProblems] = useState<RubricProblem[]>([]);
-  const [saved, setSaved] = useState<string | null>(null);
+  const { save, saved, serverProblems } = useRubricSave(projectId, task, definitionInput, onClose);
   const shown = problems.length ? problems : serverProblems;
-
-  const save = useMutation({
-    mutationFn: () =>
-      task
-        ? apiFetch<{ version: number; created: boolean }>(`/api/v1/rubric-tasks/${task.id}`, {
-            method: "PUT",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ definition: definitionInput }),
-          })
-        : postJson<{ id: string; version: number }>(`/api/v1/projects/${projectId}/rubric-tasks`, {
-            definition: definitionInput,
-          }).then((r) => ({ ...r, created: true })),
-    onMutate: () => {
-      setServerProblems([]);
-      setSaved(null);
-    },
-    onSuccess: (result) => {
-      setSaved(
-        task
-          ? result.created
-            ? `Saved as version ${result.version}.`
-            : `Unchanged: still version ${result.version}.`
-          : "Created (version 1).",
-      );
-      router.refresh();
-      if (!task) onClose();
-    },
-    onError: (error) => {
-      const found =
-        error instanceof ApiError
-          ? (error.body as { error?: { details?: { problems?: RubricProblem[] } } } | null)?.error?.details?.problems
-          : undefined;
-      if (found?.length) setServerProblems(found);
-    },
-  });
 
   const set = <K extends keyof RubricDraft>(key: K, value: RubricDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const setCriterion = (index: number, patch: Partial<CriterionDraft>) =>
@@ -148,4 +111,56 @@ export function RubricEditor({
       </div>
     </section>
   );
+}
+
+/**
+ * Saves the rubric: a new task, or the next version of one (unchanged text keeps its version). The server's
+ * problems, when it refuses, are kept to show at their fields.
+ */
+function useRubricSave(
+  projectId: string,
+  task: EditedTask | null,
+  definitionInput: ReturnType<typeof definitionInputOf>,
+  onClose: () => void,
+) {
+  const router = useRouter();
+  const [serverProblems, setServerProblems] = useState<RubricProblem[]>([]);
+  const [saved, setSaved] = useState<string | null>(null);
+
+  const save = useMutation({
+    mutationFn: () =>
+      task
+        ? apiFetch<{ version: number; created: boolean }>(`/api/v1/rubric-tasks/${task.id}`, {
+            method: "PUT",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ definition: definitionInput }),
+          })
+        : postJson<{ id: string; version: number }>(`/api/v1/projects/${projectId}/rubric-tasks`, {
+            definition: definitionInput,
+          }).then((r) => ({ ...r, created: true })),
+    onMutate: () => {
+      setServerProblems([]);
+      setSaved(null);
+    },
+    onSuccess: (result) => {
+      setSaved(
+        task
+          ? result.created
+            ? `Saved as version ${result.version}.`
+            : `Unchanged: still version ${result.version}.`
+          : "Created (version 1).",
+      );
+      router.refresh();
+      if (!task) onClose();
+    },
+    onError: (error) => {
+      const found =
+        error instanceof ApiError
+          ? (error.body as { error?: { details?: { problems?: RubricProblem[] } } } | null)?.error?.details?.problems
+          : undefined;
+      if (found?.length) setServerProblems(found);
+    },
+  });
+
+  return { save, saved, serverProblems };
 }
