@@ -28,6 +28,15 @@ function valueLabel(scale: Item["scale"], value: number): string {
     : String(value);
 }
 
+/** What a failed gold save tells the owner: a conflict (someone saved first) says to reload. */
+function goldSaveErrorMessage(error: unknown): string {
+  return error instanceof ApiError && error.status === 409
+    ? `${error.message} Reload the page to see the current gold.`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+}
+
 /**
  * The owner's adjudication screen: one disputed target at a time with every reviewer's value, the
  * judge's and the frames the judge saw; a gold value and a note. Keyboard first: digits type the
@@ -81,13 +90,7 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
       if (nextOpen >= 0) setIndex(nextOpen);
       else move(1);
     } catch (error) {
-      const message =
-        error instanceof ApiError && error.status === 409
-          ? `${error.message} Reload the page to see the current gold.`
-          : error instanceof Error
-            ? error.message
-            : String(error);
-      setStatus({ kind: "error", message });
+      setStatus({ kind: "error", message: goldSaveErrorMessage(error) });
     }
   }, [item, value, note, projectId, items, index, move]);
 
@@ -102,18 +105,7 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
         data-testid="adjudication-item"
         data-target-key={item.targetKey}
       >
-        <div className="flex flex-wrap items-baseline gap-3">
-          <h2 className="text-lg font-semibold">{item.label}</h2>
-          <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900" data-testid="disagreement-kind">
-            {item.disagreement === "tie" ? "tie" : "spread above the gap"}
-          </span>
-          <Link href={`/projects/${projectId}/videos/${item.video.id}`} className="text-sm text-indigo-700 underline">
-            {item.video.path}
-          </Link>
-          <span className="text-xs text-slate-500">
-            {index + 1} of {items.length}
-          </span>
-        </div>
+        <ItemHeading projectId={projectId} item={item} position={index + 1} count={items.length} />
         <p className="text-sm text-slate-600">{item.definition}</p>
         <ItemMedia item={item} />
         <ReviewValues item={item} />
@@ -126,13 +118,7 @@ export function AdjudicationScreen({ projectId, initialItems }: { projectId: str
           onNote={setNote}
           onSave={() => void save()}
         />
-        {item.gold && (
-          <p className="text-sm text-slate-600" data-testid="current-gold">
-            Gold: <strong>{valueLabel(item.scale, item.gold.value)}</strong> by{" "}
-            {item.gold.adjudicator.email ?? item.gold.adjudicator.id} (version {item.gold.version})
-            {item.gold.note ? ` — ${item.gold.note}` : ""}
-          </p>
-        )}
+        {item.gold && <CurrentGold scale={item.scale} gold={item.gold} />}
         <p
           role="status"
           className={`text-sm ${status.kind === "error" ? "text-red-700" : "text-slate-600"}`}
@@ -194,6 +180,44 @@ function useAdjudicationKeys(
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [item, move, save, setValue, typed]);
+}
+
+/** The open target's heading: its label, the kind of dispute, its video and where it sits in the list. */
+function ItemHeading({
+  projectId,
+  item,
+  position,
+  count,
+}: {
+  projectId: string;
+  item: Item;
+  position: number;
+  count: number;
+}) {
+  return (
+    <div className="flex flex-wrap items-baseline gap-3">
+      <h2 className="text-lg font-semibold">{item.label}</h2>
+      <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900" data-testid="disagreement-kind">
+        {item.disagreement === "tie" ? "tie" : "spread above the gap"}
+      </span>
+      <Link href={`/projects/${projectId}/videos/${item.video.id}`} className="text-sm text-indigo-700 underline">
+        {item.video.path}
+      </Link>
+      <span className="text-xs text-slate-500">
+        {position} of {count}
+      </span>
+    </div>
+  );
+}
+
+/** The gold already set on a target: its value, who set it, its version and note. */
+function CurrentGold({ scale, gold }: { scale: Item["scale"]; gold: NonNullable<Item["gold"]> }) {
+  return (
+    <p className="text-sm text-slate-600" data-testid="current-gold">
+      Gold: <strong>{valueLabel(scale, gold.value)}</strong> by {gold.adjudicator.email ?? gold.adjudicator.id} (version{" "}
+      {gold.version}){gold.note ? ` — ${gold.note}` : ""}
+    </p>
+  );
 }
 
 /** The disputed targets, each with its video, kind of dispute and gold (when set); a click opens one. */
