@@ -54,6 +54,79 @@ function cellListHref(projectId: string, kind: ConfusionKind, cell: ConfusionCel
   });
 }
 
+/**
+ * One cell of the confusion matrix: its count on a square shaded by its share; a link to the video list when the
+ * kind has list filters, else a button that shows the cell's videos below the matrix.
+ */
+function HeatMapCell({
+  projectId,
+  kind,
+  cell,
+  at,
+  size,
+  fill,
+  selected,
+  onSelect,
+}: {
+  projectId: string;
+  kind: ConfusionKind;
+  cell: ConfusionCell;
+  at: { x: number; y: number };
+  size: number;
+  fill: string;
+  selected: boolean;
+  onSelect: () => void;
+}) {
+  const { x, y } = at;
+  const runId = cell.runs[0]?.runId;
+  const href = runId ? cellListHref(projectId, kind, cell, runId) : null;
+  const body = (
+    <>
+      <rect
+        x={x + 2}
+        y={y + 2}
+        width={size - 4}
+        height={size - 4}
+        rx={6}
+        fill={fill}
+        stroke={selected ? "#1e1b4b" : "none"}
+        strokeWidth={2}
+      />
+      <text
+        x={x + size / 2}
+        y={y + size / 2 + 8}
+        textAnchor="middle"
+        fontSize={24}
+        fontWeight={600}
+        className="fill-slate-900"
+      >
+        {cell.count}
+      </text>
+    </>
+  );
+  const label = `humans ${yesNo(cell.human)}, judge ${yesNo(cell.judge)}: ${cell.count}`;
+  return href ? (
+    <a href={href} aria-label={label} data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}>
+      <title>{`${label} — open these videos`}</title>
+      {body}
+    </a>
+  ) : (
+    <g
+      role="button"
+      tabIndex={0}
+      aria-label={label}
+      className="cursor-pointer"
+      onClick={onSelect}
+      onKeyDown={(e) => e.key === "Enter" && onSelect()}
+      data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}
+    >
+      <title>{`${label} — show these videos`}</title>
+      {body}
+    </g>
+  );
+}
+
+/** The 2×2 confusion matrix of one kind, and the videos of the chosen cell (else the first disagreeing one). */
 function ConfusionHeatMap({
   projectId,
   view,
@@ -102,61 +175,19 @@ function ConfusionHeatMap({
           <text x={8} y={origin.y + 1.5 * size} fontSize={11} className="fill-slate-600">
             humans: no
           </text>
-          {view.cells.map((cell, i) => {
-            const { x, y } = position(cell);
-            const runId = cell.runs[0]?.runId;
-            const href = runId ? cellListHref(projectId, kind, cell, runId) : null;
-            const body = (
-              <>
-                <rect
-                  x={x + 2}
-                  y={y + 2}
-                  width={size - 4}
-                  height={size - 4}
-                  rx={6}
-                  fill={cellColor(cell.count, max, cell.human === cell.judge)}
-                  stroke={selected === i ? "#1e1b4b" : "none"}
-                  strokeWidth={2}
-                />
-                <text
-                  x={x + size / 2}
-                  y={y + size / 2 + 8}
-                  textAnchor="middle"
-                  fontSize={24}
-                  fontWeight={600}
-                  className="fill-slate-900"
-                >
-                  {cell.count}
-                </text>
-              </>
-            );
-            const label = `humans ${yesNo(cell.human)}, judge ${yesNo(cell.judge)}: ${cell.count}`;
-            return href ? (
-              <a
-                key={i}
-                href={href}
-                aria-label={label}
-                data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}
-              >
-                <title>{`${label} — open these videos`}</title>
-                {body}
-              </a>
-            ) : (
-              <g
-                key={i}
-                role="button"
-                tabIndex={0}
-                aria-label={label}
-                className="cursor-pointer"
-                onClick={() => setSelected(i)}
-                onKeyDown={(e) => e.key === "Enter" && setSelected(i)}
-                data-testid={`confusion-cell-${kind.id}-${cell.human}${cell.judge}`}
-              >
-                <title>{`${label} — show these videos`}</title>
-                {body}
-              </g>
-            );
-          })}
+          {view.cells.map((cell, i) => (
+            <HeatMapCell
+              key={i}
+              projectId={projectId}
+              kind={kind}
+              cell={cell}
+              at={position(cell)}
+              size={size}
+              fill={cellColor(cell.count, max, cell.human === cell.judge)}
+              selected={selected === i}
+              onSelect={() => setSelected(i)}
+            />
+          ))}
         </svg>
       </ChartFrame>
       <CellVideos
