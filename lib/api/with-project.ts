@@ -5,7 +5,7 @@ import { prisma } from "../db/prisma";
 import type { Project, ProjectRole } from "../generated/prisma/client";
 import { projectIdSchema } from "../projects/projects.validation";
 import { authenticatedRoute, type PathParams, readRouteInput } from "./handler";
-import type { RouteDescription, RouteInput } from "./openapi/route-spec";
+import type { DescribedHandler, RouteDescription, RouteInput } from "./openapi/route-spec";
 import { catalogFor, type TaskCatalogue } from "../task-modules/task-catalogue";
 
 /**
@@ -30,16 +30,16 @@ export interface ProjectRequest<D extends RouteDescription = RouteDescription> e
  * project, is a 404 "No such project."; a role without the right a 403), reads the query and JSON body `api`
  * declares (readRouteInput: only now, so a caller without the right learns nothing of them) and calls the handler
  * with `{actor, project, role, params, request, query, body}`. `api` is the route's description for the OpenAPI
- * document. Routes whose lib function checks a narrower action itself pass "project.view" here, so a member's
- * answers (including which error comes first) stay the lib's; the `actor` handed on carries the role read here
- * (authorizeInProject), so that lib check reads no membership again.
+ * document. `action` is the route's one permission, the one its lib operation needs (a write never names a read
+ * permission): the document shows it (`x-permission`). The `actor` handed on carries the role read here
+ * (authorizeInProject), so a lib check left for a record's own rule reads no membership again.
  */
 export function withProject<D extends RouteDescription>(
   action: ProjectAction,
   api: D,
   handler: (context: ProjectRequest<D>) => Promise<Response>,
 ) {
-  return authenticatedRoute(api, async (request, actor, params) => {
+  const route = authenticatedRoute(api, async (request, actor, params) => {
     const projectId = projectIdSchema.parse(params.projectId);
     const authorized = await authorizeInProject(prisma, actor, projectId, action);
     const catalogue = await catalogFor(prisma, projectId);
@@ -51,6 +51,12 @@ export function withProject<D extends RouteDescription>(
       ...(await readRouteInput(request, api, catalogue)),
     });
   });
+  return withPermission(route, action);
+}
+
+/** The route's handler with the action its wrapper checks on its description, where the OpenAPI document reads it. */
+function withPermission<H extends DescribedHandler>(route: H, permission: ProjectAction): H {
+  return Object.assign(route, { apiRoute: { ...route.apiRoute, permission } });
 }
 
 /**
@@ -89,9 +95,8 @@ export interface LookedUpRequest<
  * caller's role for `action` is checked once in lib/authz/permissions.ts (an unknown record and a project the
  * caller is not a member of are both a 404 with `scope.notFound`; a role without the right a 403), the query and
  * JSON body `api` declares are read (readRouteInput), and the handler gets `{actor, project, role, record, params,
- * request, query, body}`. `api` is the route's description for the OpenAPI document. Routes whose lib function
- * checks a narrower action itself pass "project.view", so a member's answers stay the lib's; as with `withProject`,
- * that check reuses the role read here (the `actor` carries it).
+ * request, query, body}`. `api` is the route's description for the OpenAPI document; `action` is the route's one
+ * permission, as with `withProject`, and a lib check left for the record's own rule reuses the role read here.
  */
 export function withProjectOf<R extends { projectId: string }, D extends RouteDescription>(
   scope: ProjectLookup<R>,
@@ -99,7 +104,7 @@ export function withProjectOf<R extends { projectId: string }, D extends RouteDe
   api: D,
   handler: (context: LookedUpRequest<R, D>) => Promise<Response>,
 ) {
-  return authenticatedRoute(api, async (request, actor, params) => {
+  const route = authenticatedRoute(api, async (request, actor, params) => {
     const record = await scope.find(params);
     if (!record) throw new NotFoundError(scope.notFound);
     const authorized = await authorizeInProject(prisma, actor, record.projectId, action).catch((error: unknown) => {
@@ -115,4 +120,5 @@ export function withProjectOf<R extends { projectId: string }, D extends RouteDe
       ...(await readRouteInput(request, api, catalogue)),
     });
   });
+  return withPermission(route, action);
 }

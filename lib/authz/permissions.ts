@@ -45,6 +45,11 @@ export function roleCan(role: ProjectRole, action: ProjectAction): boolean {
   return ROLE_ACTIONS[role].has(action);
 }
 
+/** The roles that may do `action`, as the OpenAPI document lists them beside a route's permission. */
+export function rolesThatMay(action: ProjectAction): ProjectRole[] {
+  return (Object.keys(ROLE_ACTIONS) as ProjectRole[]).filter((role) => roleCan(role, action));
+}
+
 /**
  * The role `authorizeInProject` already read for this request's actor, under a symbol no other module can
  * name: only this file makes a grant, so an actor carrying one was checked here, in this request.
@@ -143,8 +148,7 @@ export async function requireProject(
  */
 export function projectsWhereActorMay(actor: Actor, action: ProjectAction): Prisma.ProjectWhereInput {
   if (actor.isAdmin) return { deletingAt: null };
-  const roles = (Object.keys(ROLE_ACTIONS) as ProjectRole[]).filter((role) => roleCan(role, action));
-  return { members: { some: { userId: actor.userId, role: { in: roles } } } };
+  return { members: { some: { userId: actor.userId, role: { in: rolesThatMay(action) } } } };
 }
 
 export function requireSiteAdmin(actor: Actor): void {

@@ -1,3 +1,4 @@
+import { rolesThatMay } from "../../authz/permissions";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 import { z } from "zod";
 import { errorResponseSchema } from "./responses";
@@ -197,6 +198,7 @@ function operation(route: ApiRoute): Operation {
     ...(route.description ? { description: route.description } : {}),
     tags: [tagOf(route.path)],
     security: (route.access ?? "member") === "public" ? [] : [{ apiKey: [] }, { sessionCookie: [] }],
+    ...(route.permission ? { "x-permission": route.permission, "x-roles": rolesThatMay(route.permission) } : {}),
     ...(params.length ? { parameters: params } : {}),
     ...(route.body ? { requestBody: requestBody(route.body) } : {}),
     responses,

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ProjectAction } from "../../authz/permissions";
 import type { TaskCatalogue } from "../../task-modules/task-catalogue";
 
 /** The methods a route file exports, as OpenAPI names them. */
@@ -95,6 +96,11 @@ export interface RouteDescription {
 /** The description a wrapper leaves on the handler it returns, with the access the wrapper gives. */
 export interface DescribedRoute extends RouteDescription {
   access: ApiAccess;
+  /**
+   * The project action a project-scoped wrapper (withProject, withProjectOf) checks before the handler runs: the
+   * route's one permission, which the OpenAPI document shows (`x-permission`). Absent on withActor and public routes.
+   */
+  permission?: ProjectAction;
 }
 
 /** A route handler a wrapper made: it carries its route's description. */
@@ -122,6 +128,8 @@ export interface ApiRoute extends Omit<RouteDescription, "query"> {
   path: string;
   /** Default `member`. */
   access?: ApiAccess;
+  /** The project action checked before the handler runs (DescribedRoute.permission). */
+  permission?: ProjectAction;
   /** An object schema: each property is one query parameter. */
   query?: SchemaSource;
 }

@@ -6,7 +6,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Deletes the set and exactly its items (owners); a reference set that outputs still answer → 409. */
 export const DELETE = withProject(
-  "project.view",
+  "videos.import",
   {
     summary: "Delete a caption set and exactly its items (owners)",
     params: { setId: itemIdSchema },

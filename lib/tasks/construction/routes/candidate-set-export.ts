@@ -9,7 +9,7 @@ import { download } from "@/lib/api/openapi/route-builders";
 /** `?format=mc|open|both` (default both): the accepted questions as a QA question set, JSONL (export.read). */
 export const GET = withProjectOf(
   candidateSetLookup,
-  "project.view",
+  "export.read",
   {
     summary: "The accepted questions as a question set (JSONL attachment)",
     params: { setId: candidateSetIdSchema },

@@ -8,7 +8,7 @@ import { created } from "@/lib/api/openapi/route-builders";
 /** `{"projectId","format": "mc"|"open"|"both","name"}` → `{questionSetId, projectId, count}`: the export imported as a question set. */
 export const POST = withProjectOf(
   candidateSetLookup,
-  "project.view",
+  "videos.import",
   {
     summary: "Import the export as a question set of a project",
     params: { setId: candidateSetIdSchema },

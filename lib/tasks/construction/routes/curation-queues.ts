@@ -16,7 +16,7 @@ export const GET = withProject(
 
 /** `{"candidateSetId","name","curatorsPerQuestion"?: 1–5,"scope"?: "kept"|"all","assignees"?: [emails],"guidelines"?}` (owners). */
 export const POST = withProject(
-  "project.view",
+  "queues.manage",
   {
     summary: "Create a curation queue (owners)",
     body: { kind: "json", schema: createCurationQueueSchema },

@@ -23,7 +23,7 @@ export const GET = withProjectOf(
  */
 export const PUT = withProjectOf(
   candidateItemLookup(),
-  "project.view",
+  "scores.review",
   {
     summary: "Save the caller's curation decision (reviewers, owners)",
     params: { itemId: candidateItemIdSchema },

@@ -8,7 +8,7 @@ import { created } from "@/lib/api/openapi/route-builders";
 /** A curator restores a candidate that a construction filter removed: {filter, reason}. */
 export const POST = withProjectOf(
   candidateItemLookup(recordIdSchema),
-  "project.view",
+  "scores.review",
   {
     summary: "Restore a candidate a construction filter removed",
     body: { kind: "json", schema: restoreCandidateSchema },

@@ -7,7 +7,7 @@ import { ok, created } from "@/lib/api/openapi/route-builders";
 /** A finished qa_generate run's pairs as a candidate set (idempotent: the same set on every call). */
 export const POST = withProjectOf(
   runLookup(),
-  "project.view",
+  "runs.manage",
   {
     summary: "A finished qa_generate run's pairs as a candidate set (idempotent)",
     responses: [ok("The set already made from this run."), created("The candidate set.")],

@@ -7,7 +7,7 @@ import { download } from "@/lib/api/openapi/route-builders";
 
 /** GET /api/v1/projects/:id/calibration?labelSetId=&runId=&annotator=&threshold=&seed=&iterations=&format=json|csv|latex — the paper's table. */
 export const GET = withProject(
-  "project.view",
+  "export.read",
   {
     summary: "The paper's table: the judge against a label set",
     query: paperTableQuerySchema,

@@ -6,7 +6,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Deletes the question set and exactly its questions (owners); a set a QA run judged → 409. */
 export const DELETE = withProject(
-  "project.view",
+  "videos.import",
   {
     summary: "Delete a question set and exactly its questions (owners)",
     params: { setId: itemIdSchema },

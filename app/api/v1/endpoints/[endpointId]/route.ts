@@ -9,7 +9,7 @@ import { ok, noContent } from "@/lib/api/openapi/route-builders";
 /** Owners change an endpoint's fields (an omitted apiKey keeps the stored one while the origin stays), or archive / restore it. */
 export const PATCH = withProjectOf(
   endpointLookup,
-  "project.view",
+  "endpoints.manage",
   {
     summary: "Change, archive or restore an endpoint (owners)",
     description:
@@ -24,7 +24,7 @@ export const PATCH = withProjectOf(
 /** Owners delete an endpoint no run uses; `409` when a run uses it (archive it instead). */
 export const DELETE = withProjectOf(
   endpointLookup,
-  "project.view",
+  "endpoints.manage",
   {
     summary: "Delete an endpoint no run uses (owners)",
     params: { endpointId: endpointIdSchema },

@@ -9,7 +9,7 @@ import { withdrawnJudgmentResponseSchema } from "@/lib/api/openapi/responses";
 /** Withdraws the caller's own judgment: `{"expectedVersion"}`; kept in history, it counts nowhere until saved again. */
 export const DELETE = withProjectOf(
   judgmentScope,
-  "project.view",
+  "scores.review",
   {
     summary: "Withdraw the caller's own judgment",
     description: "Kept in history; it counts nowhere until saved again.",

@@ -34,7 +34,7 @@ export const GET = withProject(
 );
 
 export const PATCH = withProject(
-  "project.view",
+  "project.rename",
   {
     summary:
       "Rename, archive, write the reviewers' guidelines or set the default role of accounts made by single sign-on (owners)",
@@ -66,7 +66,7 @@ export const PATCH = withProject(
  * /api/v1/me/project-deletions/{id}).
  */
 export const DELETE = withProject(
-  "project.view",
+  "project.delete",
   {
     summary: "Delete a project with everything in it (owners)",
     description:

@@ -32,7 +32,7 @@ export const GET = withProjectOf(
  */
 export const PATCH = withProjectOf(
   queueLookup,
-  "project.view",
+  "queues.manage",
   {
     summary: "Archive / restore, assign, set the hand-out order, or change the guidelines of a queue (owners)",
     params: { queueId: queueIdSchema },

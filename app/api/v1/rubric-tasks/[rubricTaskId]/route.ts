@@ -22,7 +22,7 @@ export const GET = withProjectOf(
 /** `{"definition"}` or `{"file"}` (owners): a new version (201), or none when the latest already has this definition (200, `created: false`). */
 export const PUT = withProjectOf(
   rubricTaskLookup(),
-  "project.view",
+  "rubrics.manage",
   {
     summary: "Save a new version of a rubric task (owners)",
     description: "Runs keep the version they started with. The latest version's definition again saves nothing.",
@@ -42,7 +42,7 @@ export const PUT = withProjectOf(
 /** `{"archived": true|false}` (owners): an archived task starts no runs; its runs stay readable. */
 export const PATCH = withProjectOf(
   rubricTaskLookup(),
-  "project.view",
+  "rubrics.manage",
   {
     summary: "Archive or restore a rubric task (owners)",
     description: "An archived task starts no runs; its runs and results stay.",
@@ -59,7 +59,7 @@ export const PATCH = withProjectOf(
 /** Deletes a task no run used (owners) → 204; one with runs → 409 (archive it instead). */
 export const DELETE = withProjectOf(
   rubricTaskLookup(),
-  "project.view",
+  "rubrics.manage",
   {
     summary: "Delete a rubric task no run used (owners)",
     params: { rubricTaskId: rubricTaskIdSchema },

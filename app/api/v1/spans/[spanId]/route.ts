@@ -11,7 +11,7 @@ import { spanUpdateSchema } from "@/lib/spans/span-validation";
 /** Changes the caller's own span at the version it names: a stale version is a 409 with the current span. */
 export const PATCH = withProjectOf(
   spanLookup,
-  "project.view",
+  "scores.review",
   {
     summary: "Change the caller's own span",
     description: "`{expectedVersion, label?, startFrame?, endFrame?, boxes?, note?}`; a span changed since → 409.",
@@ -26,7 +26,7 @@ export const PATCH = withProjectOf(
 /** Withdraws the caller's own span: kept in history, it counts nowhere. */
 export const DELETE = withProjectOf(
   spanLookup,
-  "project.view",
+  "scores.review",
   {
     summary: "Withdraw the caller's own span",
     body: { kind: "json", schema: z.object({ expectedVersion: z.number().int().min(1) }).strict() },

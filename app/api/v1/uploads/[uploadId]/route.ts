@@ -9,7 +9,7 @@ import { ok, noContent } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProjectOf(
   uploadLookup(),
-  "project.view",
+  "videos.import",
   {
     summary: "An upload's status",
     params: { uploadId: uploadIdSchema },
@@ -24,7 +24,7 @@ export const GET = withProjectOf(
  */
 export const PUT = withProjectOf(
   uploadLookup(),
-  "project.view",
+  "videos.import",
   {
     summary: "Append a chunk at `?offset=`",
     description:
@@ -47,7 +47,7 @@ export const PUT = withProjectOf(
 
 export const DELETE = withProjectOf(
   uploadLookup(),
-  "project.view",
+  "videos.import",
   {
     summary: "Cancel an upload",
     params: { uploadId: uploadIdSchema },

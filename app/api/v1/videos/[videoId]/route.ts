@@ -20,7 +20,7 @@ export const GET = withProjectOf(
 /** Changes the video's prompt, model, dimensions, seed, sample index or extra fields (owners); the edit is kept in its history. */
 export const PATCH = withProjectOf(
   videoLookup(),
-  "project.view",
+  "videos.edit",
   {
     summary: "Change a video's fields (owners)",
     description:
@@ -38,7 +38,7 @@ export const PATCH = withProjectOf(
 /** Deletes the video with what depends on it (owners); `{"dryRun": true}` only counts it. */
 export const DELETE = withProjectOf(
   videoLookup(),
-  "project.view",
+  "videos.delete",
   {
     summary: "Delete a video with what depends on it (owners)",
     body: { kind: "json", schema: deleteOneVideoSchema, optional: true },

@@ -11,7 +11,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
  */
 export const POST = withProjectOf(
   endpointLookup,
-  "project.view",
+  "endpoints.manage",
   {
     summary:
       "Test an endpoint with one small image, then probe it (owners); the probe's findings are stored on the endpoint",

@@ -5,7 +5,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** GET /api/v1/projects/:id/adjudication?task=&target=&runId=&state=all|open|settled&limit= — the targets reviewers disagree on (owners). */
 export const GET = withProject(
-  "project.view",
+  "gold.set",
   {
     summary: "The targets live reviewers disagree on (owners)",
     query: adjudicationQuerySchema,

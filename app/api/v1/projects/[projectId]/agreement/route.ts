@@ -7,7 +7,7 @@ import { download } from "@/lib/api/openapi/route-builders";
 
 /** GET /api/v1/projects/:id/agreement?<video filters>&threshold=&overallThreshold=&format=json|csv */
 export const GET = withProject(
-  "project.view",
+  "export.read",
   {
     summary: "Agreement between reviewers and with the judge",
     query: agreementQuerySchema,

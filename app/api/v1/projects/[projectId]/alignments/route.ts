@@ -22,7 +22,7 @@ export const GET = withProject(
  * alignment (201).
  */
 export const POST = withProject(
-  "project.view",
+  "rubrics.manage",
   {
     summary: "Align a rubric task's or a built-in task's judge to a label set (owners)",
     description:

@@ -1,21 +1,20 @@
-import { withActor } from "@/lib/api/handler";
+import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { compareSamples } from "@/lib/videos/compare-samples";
 import { compareQuerySchema } from "@/lib/videos/compare-samples.validation";
-import { recordIdSchema } from "@/lib/validation/ids";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Every sample of one prompt (`?videoId=` or `?prompt=`, optional `&model=`), grouped by model and sample index. */
-export const GET = withActor(
+export const GET = withProject(
+  "project.view",
   {
     summary: "Every sample of one prompt, grouped by model and sample index",
-    params: { projectId: recordIdSchema },
     // Read by the handler with Object.fromEntries, which keeps an empty or repeated value that the wrapper's parse would leave out.
     query: { readBy: "handler", schema: compareQuerySchema },
     responses: [ok("The samples.")],
   },
-  async (request, actor, params) => {
+  async ({ request, actor, project }) => {
     const query = compareQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-    return Response.json(await compareSamples(prisma, actor, recordIdSchema.parse(params.projectId), query));
+    return Response.json(await compareSamples(prisma, actor, project.id, query));
   },
 );

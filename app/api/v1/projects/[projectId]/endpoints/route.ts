@@ -26,7 +26,7 @@ export const GET = withProject(
 
 /** Owners add an OpenAI-compatible endpoint; the key is encrypted with APP_SECRET. */
 export const POST = withProject(
-  "project.view",
+  "endpoints.manage",
   {
     summary: "Add an OpenAI-compatible judge endpoint (owners)",
     description:

@@ -6,7 +6,7 @@ import { download } from "@/lib/api/openapi/route-builders";
 
 /** GET /api/v1/projects/:id/export?<video filters>&format=csv|jsonl: every judged item, streamed. */
 export const GET = withProject(
-  "project.view",
+  "export.read",
   {
     summary: "Every judged item of the filtered videos with each reviewer's judgment, streamed",
     query: exportQuerySchema,

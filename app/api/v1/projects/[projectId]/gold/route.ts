@@ -6,7 +6,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** PUT /api/v1/projects/:id/gold {"targetKey","value","note"?,"expectedVersion"?} — sets a target's gold value (owners); stale version → 409. */
 export const PUT = withProject(
-  "project.view",
+  "gold.set",
   {
     summary: "Set the gold value of a judged target (owners)",
     description: "A stale or missing version when gold exists → 409 with `error.details.current`.",

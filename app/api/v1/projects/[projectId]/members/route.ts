@@ -14,7 +14,7 @@ export const GET = withProject(
 );
 
 export const POST = withProject(
-  "project.view",
+  "members.manage",
   {
     summary: "Add or change a member (owners)",
     description: "An unknown email is refused.",

@@ -23,7 +23,7 @@ export const GET = withProject(
 
 /** `{"templateId","text","note"?}` (owners): a new version (201), or the version that already has this text (200). */
 export const POST = withProject(
-  "project.view",
+  "prompts.manage",
   {
     summary: "Save a prompt version (owners)",
     body: { kind: "json", schema: savePromptVersionSchema },

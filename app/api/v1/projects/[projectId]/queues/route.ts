@@ -29,7 +29,7 @@ export const GET = withProject(
  * (owners); `localize`: reviewers also mark where (spans).
  */
 export const POST = withProject(
-  "project.view",
+  "queues.manage",
   {
     summary: "Create a review queue (owners)",
     body: { kind: "json", schema: createQueueSchema },

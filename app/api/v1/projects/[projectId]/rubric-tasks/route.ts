@@ -16,7 +16,7 @@ export const GET = withProject(
 
 /** `{"definition"}` or `{"file"}` (JSON or YAML text), owners: the task with its version 1 (201); a bad definition → 400 naming each field. */
 export const POST = withProject(
-  "project.view",
+  "rubrics.manage",
   {
     summary: "Create a rubric task (owners)",
     description:

@@ -20,7 +20,7 @@ export const GET = withProject(
  * Batch API.
  */
 export const POST = withProject(
-  "project.view",
+  "runs.manage",
   {
     summary: "Start a run",
     description:

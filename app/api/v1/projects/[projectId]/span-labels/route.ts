@@ -16,7 +16,7 @@ export const GET = withProject(
 
 /** Replaces the project's own span labels (owners); a label spans still carry stays (409). */
 export const PUT = withProject(
-  "project.view",
+  "project.rename",
   {
     summary: "Replace the project's own span labels (owners)",
     description:

@@ -6,7 +6,7 @@ import { created } from "@/lib/api/openapi/route-builders";
 
 /** Starts a resumable upload: `{relativePath, sizeBytes, sha256, model?, metadata?}`. */
 export const POST = withProject(
-  "project.view",
+  "videos.import",
   {
     summary: "Start a resumable upload",
     body: { kind: "json", schema: createUploadSchema },

@@ -9,7 +9,7 @@ import { nextItemResponseSchema } from "@/lib/api/openapi/responses";
 /** Claims the caller's next item (or returns their open claim) → `{itemId}`; `{itemId: null}` when nothing is left for them. */
 export const POST = withProjectOf(
   queueLookup,
-  "project.view",
+  "scores.review",
   {
     summary: "Claim the caller's next item (or return their open claim)",
     params: { queueId: queueIdSchema },

@@ -6,7 +6,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 export const POST = withProjectOf(
   runLookup(),
-  "project.view",
+  "runs.manage",
   {
     summary: "Cancel a run (an ensemble's parent and members cancel together)",
     responses: [ok("The run's status after cancelling.")],

@@ -8,7 +8,7 @@ import { ok, withheldAnswer } from "@/lib/api/openapi/route-builders";
 /** `?budget=N&strata=K[&criterion=<target id>]` (owners): the videos to label next and the accuracy interval now and expected after. */
 export const GET = withProjectOf(
   runLookup("No such run.", labelNextRunIdSchema),
-  "project.view",
+  "queues.manage",
   {
     summary: "What to label next (owners)",
     params: { runId: labelNextRunIdSchema },

@@ -14,7 +14,7 @@ const resumeSchema = z.strictObject({
 
 export const POST = withProjectOf(
   runLookup(),
-  "project.view",
+  "runs.manage",
   {
     summary: "Resume a run its budget stopped, with a higher budget",
     description:

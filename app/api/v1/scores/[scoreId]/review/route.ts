@@ -9,7 +9,7 @@ import { judgmentResponseSchema } from "@/lib/api/openapi/responses";
 /** Sets the caller's own judgment of a judge score: `{"value", "note"?, "reason"?, "expectedVersion"?}`. */
 export const PUT = withProjectOf(
   scoreScope,
-  "project.view",
+  "scores.review",
   {
     summary: "The caller's own judgment of a judge score",
     body: { kind: "json", schema: reviewInputSchema },

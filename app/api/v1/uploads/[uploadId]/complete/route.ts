@@ -8,7 +8,7 @@ import { created } from "@/lib/api/openapi/route-builders";
 
 export const POST = withProjectOf(
   uploadLookup(recordIdSchema),
-  "project.view",
+  "videos.import",
   {
     summary: "Finish an upload (its SHA-256 is checked)",
     responses: [created("The video.")],

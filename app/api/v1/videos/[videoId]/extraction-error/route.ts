@@ -7,7 +7,7 @@ import { noContent } from "@/lib/api/openapi/route-builders";
 
 export const POST = withProjectOf(
   videoLookup(),
-  "project.view",
+  "videos.import",
   {
     summary: "Record that the browser could not extract frames",
     body: { kind: "json", schema: extractionErrorSchema },

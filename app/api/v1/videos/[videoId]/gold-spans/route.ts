@@ -7,7 +7,7 @@ import { createGoldSpan, goldSpanInputSchema } from "@/lib/spans/gold-spans";
 /** Sets a gold span (owners): drawn, or accepted from another span of the video; changed and withdrawn at /spans/{id}. */
 export const POST = withProjectOf(
   videoLookup(),
-  "project.view",
+  "gold.set",
   {
     summary: "Set a gold span of the video (owners)",
     description:

@@ -42,7 +42,7 @@ export const GET = withProjectOf(
 /** Marks a span (reviewers): frames, or seconds converted with the video's frame times. */
 export const POST = withProjectOf(
   videoLookup(),
-  "project.view",
+  "scores.review",
   {
     summary: "Mark a span of the video (reviewers)",
     description:

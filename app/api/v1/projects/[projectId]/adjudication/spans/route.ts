@@ -5,7 +5,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** GET /api/v1/projects/:id/adjudication/spans?task=&videoId=&state=all|open|settled&limit= — reviewers' spans to settle (owners). */
 export const GET = withProject(
-  "project.view",
+  "gold.set",
   {
     summary: "The videos with reviewers' spans, most disputed first, with the gold spans (owners)",
     description:

@@ -6,7 +6,7 @@ import { download } from "@/lib/api/openapi/route-builders";
 
 /** GET /api/v1/projects/:id/calibration/compare?runIds=a,b[,…]&target=&labelSetId=|reference=consensus|reference=gold&annotator=&seed=&iterations= */
 export const GET = withProject(
-  "project.view",
+  "export.read",
   {
     summary: "Judge setups compared against a reference",
     query: compareSetupsQuerySchema,

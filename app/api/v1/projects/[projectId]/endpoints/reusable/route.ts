@@ -7,7 +7,7 @@ import { idResponseSchema } from "@/lib/api/openapi/responses";
 
 /** Owners: the endpoints of their other projects where they manage endpoints too (name, base URL, model; never a key). */
 export const GET = withProject(
-  "project.view",
+  "endpoints.manage",
   {
     summary: "The endpoints of the caller's other projects that can be copied here (owners; never their keys)",
     description: `Endpoints (not archived) of the projects where the caller may manage endpoints, the newest first, at most ${REUSABLE_ENDPOINTS_LIMIT}.`,
@@ -18,7 +18,7 @@ export const GET = withProject(
 
 /** Owners copy one of those endpoints into this project, key included (re-encrypted on the server, never answered). */
 export const POST = withProject(
-  "project.view",
+  "endpoints.manage",
   {
     summary: "Copy an endpoint of another of the caller's projects into this one, key included (owners of both)",
     description:

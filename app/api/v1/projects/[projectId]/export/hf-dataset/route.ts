@@ -10,7 +10,7 @@ import { download } from "@/lib/api/openapi/route-builders";
  * dataset (.tar), streamed; one `test` split unless a split is asked for (lib/export/hf-splits.ts).
  */
 export const GET = withProject(
-  "project.view",
+  "export.read",
   {
     summary:
       "A run as a Hugging Face dataset (.tar: JSONL shards per split, frames, dataset card), streamed; split by seed, metadata field or label set",

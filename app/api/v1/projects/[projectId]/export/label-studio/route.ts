@@ -8,7 +8,7 @@ const querySchema = z.object({ runId: z.string().min(1).max(100), part: z.enum([
 
 /** GET /api/v1/projects/:id/export/label-studio?runId=…&part=tasks|config: Label Studio tasks JSON with the judge's predictions, or its labelling config. */
 export const GET = withProject(
-  "project.view",
+  "export.read",
   {
     summary: "A run's videos as Label Studio tasks with the judge's predictions, or the labelling config",
     query: querySchema,

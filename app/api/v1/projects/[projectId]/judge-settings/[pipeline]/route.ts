@@ -17,7 +17,7 @@ function pipelineSettingsSchema(catalogue: TaskCatalogue): z.ZodType {
 
 /** The project's default settings for new runs of a pipeline, e.g. its aggregation and verdict rule. */
 export const PUT = withProject(
-  "project.view",
+  "runs.manage",
   {
     summary: "The project's default settings for new runs of a pipeline (owners)",
     description: "The body is the settings schema of the pipeline the path names; a pipeline without settings → 400.",

@@ -6,7 +6,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Deletes the label set and exactly its judgments (owners). */
 export const DELETE = withProject(
-  "project.view",
+  "videos.import",
   {
     summary: "Delete a label set and exactly its judgments (owners)",
     params: { labelSetId: labelSetIdSchema },

@@ -9,7 +9,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
  * would hold, and the targets per video of a queue of the judge's scores of those categories (none: all) (owners).
  */
 export const GET = withProject(
-  "project.view",
+  "queues.manage",
   {
     summary: "How many videos a queue with this filter would hold, and the targets each would ask (owners)",
     query: queuePreviewQuerySchema,

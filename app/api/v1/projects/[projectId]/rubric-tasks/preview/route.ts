@@ -6,7 +6,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** `{"definition","videoId","endpointId","scopeIndex"?}` (owners): one scope judged as a run would, answered from the response cache when it can. */
 export const POST = withProject(
-  "project.view",
+  "rubrics.manage",
   {
     summary: "Judge one video (one key frame or cluster) with a definition before a run (owners)",
     description:

@@ -5,7 +5,7 @@ import { ok, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
 /** `?runs=a,b[,…]`: runs of one task side by side. */
 export const GET = withProject(
-  "project.view",
+  "export.read",
   {
     summary: "Runs of one task side by side",
     description:

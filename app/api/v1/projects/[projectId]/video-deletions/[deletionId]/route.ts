@@ -6,7 +6,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** A queued deletion of videos and its progress (owners). */
 export const GET = withProject(
-  "project.view",
+  "videos.delete",
   {
     summary: "A queued deletion of videos and its progress (owners)",
     responses: [

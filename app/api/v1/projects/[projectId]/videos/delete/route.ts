@@ -9,7 +9,7 @@ import { ok, accepted } from "@/lib/api/openapi/route-builders";
  * deleted here (200); more are queued for a worker (202, with the deletion to follow).
  */
 export const POST = withProject(
-  "project.view",
+  "videos.delete",
   {
     summary: "Delete up to 5,000 videos with what depends on them (owners)",
     description:

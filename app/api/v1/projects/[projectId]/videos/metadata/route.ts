@@ -8,7 +8,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
  * imported (owners): a dry run by default; overwriting a value already set needs `confirmOverwrites`.
  */
 export const POST = withProject(
-  "project.view",
+  "videos.edit",
   {
     summary: "Apply metadata rows (and prompt lists) to videos already imported (owners)",
     description:

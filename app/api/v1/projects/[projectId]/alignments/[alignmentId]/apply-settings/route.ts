@@ -6,7 +6,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Owners: the chosen settings of a built-in alignment become the project's defaults for the pipeline's new runs. */
 export const POST = withProject(
-  "project.view",
+  "runs.manage",
   {
     summary:
       "Make a built-in alignment's chosen run settings and tuned threshold the project's defaults for new runs (owners), as a new settings version",

@@ -6,7 +6,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Cancels a queued deletion of videos (owners): at once if no worker has taken it, else after its current batch. */
 export const POST = withProject(
-  "project.view",
+  "videos.delete",
   {
     summary: "Cancel a queued deletion of videos (owners)",
     description:

@@ -13,7 +13,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
  */
 export const POST = withProjectOf(
   queueLookup,
-  "project.view",
+  "scores.review",
   {
     summary: "Claim the item after this one while the caller works on it",
     params: { queueId: queueIdSchema, itemId: queueIdSchema },

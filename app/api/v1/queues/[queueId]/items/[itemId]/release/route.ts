@@ -9,7 +9,7 @@ import { releasedResponseSchema } from "@/lib/api/openapi/responses";
 /** Lets go of the caller's unsubmitted claim on this item → `{released}` (a submitted item is kept). */
 export const POST = withProjectOf(
   queueLookup,
-  "project.view",
+  "scores.review",
   {
     summary: "Let go of the caller's unsubmitted claim",
     params: { queueId: queueIdSchema, itemId: queueIdSchema },

@@ -13,7 +13,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
  */
 export const POST = withProjectOf(
   queueLookup,
-  "project.view",
+  "scores.review",
   {
     summary: "Save the judgments and mark the item done for the caller",
     description: "With `?next=1` it then claims the caller's next item and returns it as `next`.",

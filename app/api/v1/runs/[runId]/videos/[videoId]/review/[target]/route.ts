@@ -11,7 +11,7 @@ import { judgmentResponseSchema } from "@/lib/api/openapi/responses";
 /** The caller's own value of one of the run's reviewed per-video metrics (as its task declares them, say `/verdict` 1 or 0) for a video. */
 export const PUT = withProjectOf(
   runLookup("No such video in that run."),
-  "project.view",
+  "scores.review",
   {
     summary: "The caller's own value of one of the run's reviewed per-video metrics",
     params: { target: reviewedMetricIdSchema },
