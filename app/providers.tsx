@@ -4,8 +4,6 @@
 import "./zod-jitless";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-// Installs the built-in tasks' declarations in the browser page, where the core reads them (builtInDeclarations).
-import "@/lib/tasks/registry";
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, retry: 1 } } }));

@@ -67,11 +67,11 @@ describe("the core-boundary rule", () => {
     ).toEqual(new Set(["import/no-restricted-paths"]));
   });
 
-  it("lets the core read the built-in declarations through the port, and components read the registry", async () => {
+  it("lets the core read the built-in catalogue from the catalogue layer, and components read the registry", async () => {
     expect(
       await ruleIds(
         "lib/queues/lint-probe.ts",
-        `import { builtInDeclarations } from "@/lib/task-modules/installed-declarations";\nexport const all = builtInDeclarations().tasks;\n`,
+        `import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";\nexport const all = builtInCatalogue().tasks;\n`,
       ),
     ).toEqual([]);
     expect(

@@ -11,6 +11,7 @@ import type { LeaderboardGenerator } from "@/lib/leaderboard/leaderboard";
 import { spanAgreement } from "@/lib/spans/agreement/span-agreement";
 import { ChartFrame } from "./chart-frame";
 import { chartFileName, serialiseChartSvg } from "./chart-svg";
+import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
 
 afterEach(cleanup);
 
@@ -177,6 +178,7 @@ function agreement() {
       ],
       videoCount: 6,
       judgeItemCount: 6,
+      tasks: BUILT_IN_DECLARATIONS.tasks,
     },
     { ...DEFAULT_AGREEMENT_OPTIONS, iterations: 50 },
   );

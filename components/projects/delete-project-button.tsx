@@ -6,6 +6,7 @@ import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
 import type { ProjectDeletionCounts } from "@/lib/projects/project-deletion";
 import { itemNounPhrase } from "@/lib/tasks/task-display";
+import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 
 type Answer = { dryRun: boolean; name: string; counts: ProjectDeletionCounts };
 
@@ -26,6 +27,7 @@ function send(projectId: string, body: unknown) {
  */
 export function DeleteProjectButton({ projectId }: { projectId: string }) {
   const router = useRouter();
+  const catalogue = useTaskCatalogue();
   const [counts, setCounts] = useState<Answer | null>(null);
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState("");
@@ -91,7 +93,7 @@ export function DeleteProjectButton({ projectId }: { projectId: string }) {
                 </li>
                 <li>
                   {plural(c.queues, "queue")}, {plural(c.labelSets, "label set")},{" "}
-                  {plural(c.items, itemNounPhrase().one, itemNounPhrase().many)}
+                  {plural(c.items, itemNounPhrase(catalogue).one, itemNounPhrase(catalogue).many)}
                 </li>
                 <li>the membership of {plural(c.members, "person", "people")}</li>
               </ul>

@@ -9,6 +9,7 @@ import type { JudgedDeclaration } from "@/lib/reviews/judgment-target";
 import type { ReviewRequest } from "@/lib/reviews/reviews.validation";
 import { scaleBounds, type TargetDeclaration } from "@/lib/task-modules/task-declaration";
 import { choiceLabels } from "@/lib/tasks/task-display";
+import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 
 export interface HistoryEntry {
   version: number;
@@ -60,7 +61,8 @@ export function LabelledValues({
   judgments: Judgment[];
   currentUserId: string;
 }) {
-  const { judge, you, consensus } = labelledAggregates(targetType, judgeValue, judgments, currentUserId);
+  const { tasks } = useTaskCatalogue();
+  const { judge, you, consensus } = labelledAggregates(targetType, judgeValue, judgments, currentUserId, tasks);
   return (
     <div className="flex flex-wrap gap-2 text-xs" data-testid="labelled-values">
       {[judge, you, consensus].map((item) =>
@@ -70,7 +72,8 @@ export function LabelledValues({
             className={`rounded px-2 py-0.5 ${item.label === "You" ? "bg-indigo-100 text-indigo-900" : item.label === "Judge" ? "bg-slate-100" : "bg-emerald-50 text-emerald-900"}`}
             data-testid={`value-${item.label === "Judge" ? "judge" : item.label === "You" ? "you" : "consensus"}`}
           >
-            {item.label}: <b>{formatJudgmentValue(targetType, item.value, { tie: item !== judge && item !== you })}</b>
+            {item.label}:{" "}
+            <b>{formatJudgmentValue(targetType, item.value, tasks, { tie: item !== judge && item !== you })}</b>
           </span>
         ) : null,
       )}
@@ -86,6 +89,7 @@ export function JudgmentHistory({
   targetType: string | JudgedDeclaration;
   judgments: Judgment[];
 }) {
+  const { tasks } = useTaskCatalogue();
   const entries = judgments
     .flatMap((j) => j.history.map((h) => ({ ...h, email: j.reviewer.email ?? j.reviewer.name ?? j.reviewer.id })))
     .sort((a, b) => b.at.localeCompare(a.at) || b.version - a.version);
@@ -94,7 +98,7 @@ export function JudgmentHistory({
     v?.withdrawn && v.value === undefined
       ? "withdrawn"
       : v && typeof v.value === "number"
-        ? `${formatJudgmentValue(targetType, v.value)}${v.withdrawn ? " (withdrawn)" : v.acceptedJudge ? " (accepted judge)" : ""}`
+        ? `${formatJudgmentValue(targetType, v.value, tasks)}${v.withdrawn ? " (withdrawn)" : v.acceptedJudge ? " (accepted judge)" : ""}`
         : "—";
   return (
     <ol className="flex flex-col gap-1 text-xs" data-testid="judgment-history">
@@ -144,6 +148,7 @@ export function JudgmentForm({
   onSaved?: () => void;
   onCancel?: () => void;
 }) {
+  const { tasks } = useTaskCatalogue();
   const choices = declared ? choiceLabels(declared) : [];
   const bounds = declared ? scaleBounds(declared.scale) : null;
   const step = declared?.scale.kind === "numeric" && declared.scale.step !== null ? declared.scale.step : "any";
@@ -196,7 +201,7 @@ export function JudgmentForm({
           data-testid="accept-judge"
           title="Save the judge's value as yours, marked as accepted (left out of independent-only agreement)"
         >
-          Accept judge&apos;s value ({formatJudgmentValue(declared ?? targetType, judgeValue)})
+          Accept judge&apos;s value ({formatJudgmentValue(declared ?? targetType, judgeValue, tasks)})
         </button>
       )}
       {own && baseVersion > 0 && (
@@ -229,7 +234,7 @@ export function JudgmentForm({
         <SaveError
           error={save.error}
           conflict={conflict}
-          current={current && formatJudgmentValue(declared ?? targetType, current.value)}
+          current={current && formatJudgmentValue(declared ?? targetType, current.value, tasks)}
           currentVersion={current?.version}
           onReload={reload}
         />

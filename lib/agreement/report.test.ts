@@ -8,6 +8,7 @@ import { cohensKappa } from "../stats/cohens-kappa";
 import { krippendorffAlpha } from "../stats/krippendorff-alpha";
 import { RatingTableBuilder } from "../stats/rating-table";
 import { type AgreementInput, type AgreementItem, DEFAULT_AGREEMENT_OPTIONS, type VideoJudgeValues } from "./types";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 /*
  * A hand-built study, every expected number worked out on paper (comments show the arithmetic).
@@ -82,6 +83,7 @@ function study(): AgreementInput {
     runs: [{ id: "r1", endpointId: "e1", endpointName: "gpt", model: "gpt-4o", createdAt: "2026-01-01T00:00:00.000Z" }],
     videoCount: 10,
     judgeItemCount: 10,
+    tasks: BUILT_IN_DECLARATIONS.tasks,
   };
 }
 
@@ -95,9 +97,18 @@ function assertNoNaN(value: unknown, path = "report"): void {
 
 describe("binarise", () => {
   it("scores at or above the threshold, the verdict as is, overall below its threshold", () => {
-    expect([binarise("score", 5, options), binarise("score", 4.5, options)]).toEqual([1, 0]);
-    expect([binarise("verdict", 1, options), binarise("verdict", 0, options)]).toEqual([1, 0]);
-    expect([binarise("overall", 59.9, options), binarise("overall", 60, options)]).toEqual([1, 0]);
+    expect([
+      binarise("score", 5, options, undefined, BUILT_IN_DECLARATIONS.tasks),
+      binarise("score", 4.5, options, undefined, BUILT_IN_DECLARATIONS.tasks),
+    ]).toEqual([1, 0]);
+    expect([
+      binarise("verdict", 1, options, undefined, BUILT_IN_DECLARATIONS.tasks),
+      binarise("verdict", 0, options, undefined, BUILT_IN_DECLARATIONS.tasks),
+    ]).toEqual([1, 0]);
+    expect([
+      binarise("overall", 59.9, options, undefined, BUILT_IN_DECLARATIONS.tasks),
+      binarise("overall", 60, options, undefined, BUILT_IN_DECLARATIONS.tasks),
+    ]).toEqual([1, 0]);
   });
 });
 

@@ -87,8 +87,8 @@ export interface ReviewerInfo {
 
 export interface AgreementInput {
   items: AgreementItem[];
-  /** The declarations of the tasks in scope (default: every registered task). */
-  tasks?: readonly TaskDeclaration[];
+  /** The declarations of the tasks in scope (the project's catalogue's). */
+  tasks: readonly TaskDeclaration[];
   reviewers: ReviewerInfo[];
   runs: RunInfo[];
   /** Videos matching the filter. */

@@ -216,7 +216,14 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
       seed: 3,
       rewrites: 1,
     });
-    const started = await startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, body);
+    const started = await startAlignment(
+      prisma,
+      { enqueue: async () => {} },
+      owner,
+      biased.projectId,
+      body,
+      builtInCatalogue().pipelines,
+    );
     await executeAlignment(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       started.id,
@@ -232,7 +239,9 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     await prisma.projectMember.create({
       data: { projectId: biased.projectId, userId: reviewer.userId, role: "reviewer" },
     });
-    await expect(applyAlignedSettings(prisma, reviewer, biased.projectId, started.id)).rejects.toThrow(ForbiddenError);
+    await expect(
+      applyAlignedSettings(prisma, reviewer, biased.projectId, started.id, builtInCatalogue().pipelines),
+    ).rejects.toThrow(ForbiddenError);
     // The report's page: the settings in words (in the schema's key order, though jsonb stores its own), not yet applied.
     const before = (await alignmentPageData(prisma, owner, biased.projectId, started.id)).selected!.bestSettings!;
     expect(before).toMatchObject({ changed: true, applied: false, canApply: true });
@@ -240,7 +249,13 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     expect(
       (await alignmentPageData(prisma, reviewer, biased.projectId, started.id)).selected!.bestSettings!.canApply,
     ).toBe(false);
-    const applied = await applyAlignedSettings(prisma, owner, biased.projectId, started.id);
+    const applied = await applyAlignedSettings(
+      prisma,
+      owner,
+      biased.projectId,
+      started.id,
+      builtInCatalogue().pipelines,
+    );
     expect(applied.settings).toEqual(best.settings);
     // Applied as a new version of the pipeline's defaults that names the alignment.
     expect(applied).toMatchObject({ number: 1, alignmentRunId: started.id, createdById: owner.userId });
@@ -250,16 +265,30 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     );
     // Gold of the verdict is read as the verdict's own target type.
     await expect(
-      startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, {
-        ...body,
-        labels: { kind: "gold" },
-      }),
+      startAlignment(
+        prisma,
+        { enqueue: async () => {} },
+        owner,
+        biased.projectId,
+        {
+          ...body,
+          labels: { kind: "gold" },
+        },
+        builtInCatalogue().pipelines,
+      ),
     ).rejects.toThrow(/no gold values/);
     await expect(
-      startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, {
-        ...body,
-        rewriteStepId: "video_summary",
-      }),
+      startAlignment(
+        prisma,
+        { enqueue: async () => {} },
+        owner,
+        biased.projectId,
+        {
+          ...body,
+          rewriteStepId: "video_summary",
+        },
+        builtInCatalogue().pipelines,
+      ),
     ).rejects.toThrow(/rewriteStepId/);
     // Too few labelled videos for a split is refused at the start, not as a failed job.
     const few = await createLabelSet(
@@ -284,10 +313,17 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     );
     const queued: string[] = [];
     await expect(
-      startAlignment(prisma, { enqueue: async (id) => void queued.push(id) }, owner, biased.projectId, {
-        ...body,
-        labels: { kind: "labelSet", id: few.id },
-      }),
+      startAlignment(
+        prisma,
+        { enqueue: async (id) => void queued.push(id) },
+        owner,
+        biased.projectId,
+        {
+          ...body,
+          labels: { kind: "labelSet", id: few.id },
+        },
+        builtInCatalogue().pipelines,
+      ),
     ).rejects.toThrow(/too few labelled videos to align \(5\): at least 6/);
     expect(queued).toEqual([]);
   }, 300_000);

@@ -385,6 +385,7 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
       owner,
       biased.projectId,
       body,
+      builtInCatalogue().pipelines,
     );
     expect(queued).toEqual([started.id]);
     await executeAlignment(
@@ -439,13 +440,27 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     // The item tasks' targets are offered too, per item.
     expect(page.choices!.builtins.map((b) => b.pipeline)).toEqual(expect.arrayContaining(["caption_style", "qa"]));
     await expect(
-      startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, { ...body, targetId: "S" }),
+      startAlignment(
+        prisma,
+        { enqueue: async () => {} },
+        owner,
+        biased.projectId,
+        { ...body, targetId: "S" },
+        builtInCatalogue().pipelines,
+      ),
     ).rejects.toThrow(/no alignable target "S"/);
     await expect(
-      startAlignment(prisma, { enqueue: async () => {} }, owner, biased.projectId, {
-        ...body,
-        labels: { kind: "gold" },
-      }),
+      startAlignment(
+        prisma,
+        { enqueue: async () => {} },
+        owner,
+        biased.projectId,
+        {
+          ...body,
+          labels: { kind: "gold" },
+        },
+        builtInCatalogue().pipelines,
+      ),
     ).rejects.toThrow(/no gold values/);
   }, 240_000);
 });

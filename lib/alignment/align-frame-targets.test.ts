@@ -198,18 +198,25 @@ describe("aligning a category per key frame or per cluster on its own", () => {
   }, 300_000);
 
   it("saves s3's tuned threshold as a version of the run defaults: two applies, two versions, the older still readable, runs name theirs", async () => {
-    const started = await startAlignment(prisma, { enqueue: async () => {} }, owner, projectId, {
-      pipeline: "hallucination",
-      targetId: "s3",
-      labels: { kind: "labelSet", id: labelSets.s3! },
-      judgeEndpointId: endpointId,
-      optimizerEndpointId: endpointId,
-      maxCalls: 5000,
-      maxCostUsd: 10,
-      heldOutShare: 0.4,
-      seed: 5,
-      rewrites: 0,
-    });
+    const started = await startAlignment(
+      prisma,
+      { enqueue: async () => {} },
+      owner,
+      projectId,
+      {
+        pipeline: "hallucination",
+        targetId: "s3",
+        labels: { kind: "labelSet", id: labelSets.s3! },
+        judgeEndpointId: endpointId,
+        optimizerEndpointId: endpointId,
+        maxCalls: 5000,
+        maxCostUsd: 10,
+        heldOutShare: 0.4,
+        seed: 5,
+        rewrites: 0,
+      },
+      builtInCatalogue().pipelines,
+    );
     await executeAlignment(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       started.id,
@@ -224,7 +231,7 @@ describe("aligning a category per key frame or per cluster on its own", () => {
     const before = (await alignmentPageData(prisma, owner, projectId, started.id)).selected!.bestSettings!;
     expect(before).toMatchObject({ changed: true, applied: false, canApply: true });
     expect(before.words).toMatch(/s3 positive threshold 8$/);
-    const first = await applyAlignedSettings(prisma, owner, projectId, started.id);
+    const first = await applyAlignedSettings(prisma, owner, projectId, started.id, builtInCatalogue().pipelines);
     expect((await alignmentPageData(prisma, owner, projectId, started.id)).selected!.bestSettings!.applied).toBe(true);
     expect(first).toMatchObject({
       number: 1,
@@ -242,7 +249,7 @@ describe("aligning a category per key frame or per cluster on its own", () => {
         videoIds: [videoIds[0]!],
       },
     );
-    const second = await applyAlignedSettings(prisma, owner, projectId, started.id);
+    const second = await applyAlignedSettings(prisma, owner, projectId, started.id, builtInCatalogue().pipelines);
     expect(second.number).toBe(2);
     const run2 = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },

@@ -101,7 +101,7 @@ afterAll(async () => stub?.close());
 
 describe("an alignment job", () => {
   it("runs with progress, saves the chosen judge as a rubric version linked to its report, and the page lists every candidate", async () => {
-    const started = await startAlignment(prisma, queue, owner, projectId, body);
+    const started = await startAlignment(prisma, queue, owner, projectId, body, builtInCatalogue().pipelines);
     expect(queued).toContain(started.id);
     await executeAlignment(jobDeps(), started.id);
     const done = await getAlignment(prisma, owner, projectId, started.id);
@@ -138,8 +138,10 @@ describe("an alignment job", () => {
   }, 120_000);
 
   it("a reviewer may not start or cancel; a cancelled alignment does not run", async () => {
-    await expect(startAlignment(prisma, queue, reviewer, projectId, body)).rejects.toMatchObject({ status: 403 });
-    const started = await startAlignment(prisma, queue, owner, projectId, body);
+    await expect(
+      startAlignment(prisma, queue, reviewer, projectId, body, builtInCatalogue().pipelines),
+    ).rejects.toMatchObject({ status: 403 });
+    const started = await startAlignment(prisma, queue, owner, projectId, body, builtInCatalogue().pipelines);
     await expect(cancelAlignment(prisma, reviewer, projectId, started.id)).rejects.toMatchObject({ status: 403 });
     await cancelAlignment(prisma, owner, projectId, started.id);
     await executeAlignment(jobDeps(), started.id);
@@ -151,7 +153,7 @@ describe("an alignment job", () => {
 
   it("aligns to the project's gold values: refused while there are none, then runs against them", async () => {
     const gold = { ...body, labels: { kind: "gold" as const } };
-    await expect(startAlignment(prisma, queue, owner, projectId, gold)).rejects.toThrow(
+    await expect(startAlignment(prisma, queue, owner, projectId, gold, builtInCatalogue().pipelines)).rejects.toThrow(
       /no gold values of this criterion/,
     );
     // Gold on 20 of the 30 videos: the split covers exactly those.
@@ -171,7 +173,7 @@ describe("an alignment job", () => {
         data: { projectId, ...at, targetKey: judgmentKey(at), value: 1 + (i % 5), adjudicatorId: owner.userId },
       });
     }
-    const started = await startAlignment(prisma, queue, owner, projectId, gold);
+    const started = await startAlignment(prisma, queue, owner, projectId, gold, builtInCatalogue().pipelines);
     await executeAlignment(jobDeps(), started.id);
     const done = await getAlignment(prisma, owner, projectId, started.id);
     expect(done.status).toBe("done");
@@ -182,7 +184,14 @@ describe("an alignment job", () => {
 
   it("refuses a label set or endpoint of another project, and a rubric over items without labels of its items", async () => {
     await expect(
-      startAlignment(prisma, queue, owner, projectId, { ...body, labels: { kind: "labelSet", id: "nope" } }),
+      startAlignment(
+        prisma,
+        queue,
+        owner,
+        projectId,
+        { ...body, labels: { kind: "labelSet", id: "nope" } },
+        builtInCatalogue().pipelines,
+      ),
     ).rejects.toThrow(/No such label set/);
     const items = await createRubricTask(prisma, owner, projectId, {
       definition: {
@@ -204,11 +213,25 @@ describe("an alignment job", () => {
       },
     });
     // A rubric over items is aligned per item (lib/rubrics/rubric-item-alignment.test.ts): this label set labels none of its items.
-    await expect(startAlignment(prisma, queue, owner, projectId, { ...body, rubricTaskId: items.id })).rejects.toThrow(
-      /too few labelled videos to align \(0\)/,
-    );
     await expect(
-      startAlignment(prisma, queue, owner, projectId, { ...body, optimizerEndpointId: "nope" }),
+      startAlignment(
+        prisma,
+        queue,
+        owner,
+        projectId,
+        { ...body, rubricTaskId: items.id },
+        builtInCatalogue().pipelines,
+      ),
+    ).rejects.toThrow(/too few labelled videos to align \(0\)/);
+    await expect(
+      startAlignment(
+        prisma,
+        queue,
+        owner,
+        projectId,
+        { ...body, optimizerEndpointId: "nope" },
+        builtInCatalogue().pipelines,
+      ),
     ).rejects.toThrow(/No such endpoint/);
   });
 });

@@ -24,7 +24,6 @@ import {
 import { alignmentLabelsOf, type StartAlignmentInput, type StartBuiltinAlignmentInput } from "./alignment.validation";
 import { goldStore, labelSetStore } from "./label-store";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
-import { builtInCatalogue } from "../task-modules/task-catalogue";
 import type { TargetScope } from "../task-modules/task-declaration";
 
 /** Where alignment jobs go: pg-boss in the app, inline in tests. */
@@ -38,7 +37,7 @@ export async function startAlignment(
   actor: Actor,
   projectId: string,
   input: StartAlignmentInput,
-  pipelines: AlignmentDeps["pipelines"] = builtInCatalogue().pipelines,
+  pipelines: AlignmentDeps["pipelines"],
 ) {
   if ("pipeline" in input) return startBuiltinAlignment(prisma, queue, actor, projectId, input, pipelines);
   await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
@@ -387,7 +386,7 @@ export async function applyAlignedSettings(
   actor: Actor,
   projectId: string,
   alignmentId: string,
-  pipelines: AlignmentDeps["pipelines"] = builtInCatalogue().pipelines,
+  pipelines: AlignmentDeps["pipelines"],
 ): Promise<SettingsVersion> {
   await requireProjectAccess(prisma, actor, projectId, "runs.manage");
   const row = await prisma.alignmentRun.findFirst({

@@ -5,6 +5,8 @@ import { NotFoundError } from "../errors";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { runName } from "../runs/run-name";
+import { createRubricTask } from "../rubrics/rubric-tasks";
+import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
 import { calibrationOptions, runOptionLabels } from "./calibration-options";
 
 /*
@@ -80,14 +82,17 @@ describe("the calibration pages' run pickers", () => {
     const { runs } = await calibrationOptions(prisma, owner, projectId);
     const byId = new Map(runs.map((r) => [r.id, r]));
     const named = (key: string) =>
-      runName({
-        pipeline: "hallucination",
-        endpointName: byId.get(ids[key]!)!.endpoint,
-        model: byId.get(ids[key]!)!.model,
-        createdAt: byId.get(ids[key]!)!.createdAt,
-      });
+      runName(
+        {
+          pipeline: "hallucination",
+          endpointName: byId.get(ids[key]!)!.endpoint,
+          model: byId.get(ids[key]!)!.model,
+          createdAt: byId.get(ids[key]!)!.createdAt,
+        },
+        builtInCatalogue(),
+      );
     expect(named("mean")).toBe(named("max"));
-    const labels = runOptionLabels(runs);
+    const labels = runOptionLabels(runs, builtInCatalogue());
     expect(labels.get(ids.mean!)).toBe(
       "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · aggregation mean, prompt hallucination/inconsistency shipped",
     );
@@ -100,6 +105,43 @@ describe("the calibration pages' run pickers", () => {
     // A run of another task is told apart by its task: the hallucination runs' settings are not its.
     expect(labels.get(ids.caption!)).not.toContain("aggregation");
     expect(new Set(labels.values()).size).toBe(4);
+  });
+
+  it("name a rubric task's run by the project's catalogue: the built-in tasks do not know its id", async () => {
+    const rubricProject = (await createProject(prisma, owner, { name: "Rubric pickers" })).id;
+    const endpoint = await prisma.judgeEndpoint.create({
+      data: {
+        projectId: rubricProject,
+        name: "Stub",
+        baseUrl: "http://127.0.0.1:1/v1",
+        model: "m",
+        createdById: owner.userId,
+      },
+    });
+    const task = await createRubricTask(prisma, owner, rubricProject, {
+      definition: {
+        name: "Glow check",
+        frames: { mode: "key_frames" },
+        prompt: "Rate the key frames. {{frames}}\n{{criteria}}",
+        criteria: [
+          { id: "glow", name: "Glow", definition: "How much it glows.", type: "numeric", min: 0, max: 4, step: 1 },
+        ],
+      },
+    });
+    const run = await prisma.judgeRun.create({
+      data: {
+        projectId: rubricProject,
+        pipeline: task.pipeline,
+        endpointId: endpoint.id,
+        createdById: owner.userId,
+        status: "done",
+      },
+    });
+    const { runs } = await calibrationOptions(prisma, owner, rubricProject);
+    expect(runOptionLabels(runs, await catalogFor(prisma, rubricProject)).get(run.id)).toMatch(
+      /^Glow check · m @ Stub · /,
+    );
+    expect(runOptionLabels(runs, builtInCatalogue()).get(run.id)).toMatch(new RegExp(`^${task.pipeline} · `));
   });
 
   it("are for members only", async () => {

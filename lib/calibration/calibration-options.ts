@@ -3,6 +3,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { labelRunsByTask, RUN_LABEL_SELECT, runLabelParts } from "../runs/run-option-labels";
+import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 
 export interface CalibrationRunOption {
   id: string;
@@ -53,9 +54,12 @@ export async function calibrationOptions(prisma: PrismaClient, actor: Actor, pro
 /**
  * The pickers' labels of these runs, by id: each names its task, judge and start to the second, and the
  * settings in which it differs from the other runs of its task listed (lib/runs/run-labels; runs of two
- * tasks are told apart by the task), so no two read the same.
+ * tasks are told apart by the task), so no two read the same. A rubric task's run is named by the project's catalogue.
  */
-export function runOptionLabels(runs: readonly CalibrationRunOption[]): Map<string, string> {
+export function runOptionLabels(
+  runs: readonly CalibrationRunOption[],
+  catalogue: DeclarationCatalogue,
+): Map<string, string> {
   return labelRunsByTask(
     runs.map((r) => ({
       id: r.id,
@@ -65,5 +69,6 @@ export function runOptionLabels(runs: readonly CalibrationRunOption[]): Map<stri
       createdAt: r.createdAt,
       settings: r.settings,
     })),
+    catalogue,
   );
 }

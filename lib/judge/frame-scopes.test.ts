@@ -46,9 +46,9 @@ describe("scopeFocus (which frames a step looked at)", () => {
       label: "whole video (all key frames)",
     });
     expect(scopeFocus(frames, "toy_track", 2, TOY_TASK)).toEqual({ seekS: null, frameIndexes: [], label: "cluster 3" });
-    // Without its task, its steps are no built-in task's: video-level.
-    expect(stepScope("toy_track")).toBe("video");
-    expect(scopeFocus(frames, "toy_look", 1).frameIndexes).toEqual([1, 4]);
+    // Without its task, a step is video-level.
+    expect(stepScope("toy_track", undefined)).toBe("video");
+    expect(scopeFocus(frames, "toy_look", 1, undefined).frameIndexes).toEqual([1, 4]);
   });
 });
 
@@ -56,8 +56,8 @@ describe("a step name two tasks share", () => {
   it('is read from the step\'s own task when given: every rubric task names its step "rubric", at its own scope', () => {
     const perItem: TaskDeclaration = { ...TOY_TASK, id: "toy_items", stepScopes: { toy_shared: "item" } };
     const perVideo: TaskDeclaration = { ...TOY_TASK, id: "toy_videos", stepScopes: { toy_shared: "video" } };
-    // Without its task, a step no built-in task declares is video-level, whichever task it is of.
-    expect(stepScope("toy_shared")).toBe("video");
+    // Without its task, a step is video-level, whichever task it is of.
+    expect(stepScope("toy_shared", undefined)).toBe("video");
     expect(stepScope("toy_shared", perVideo)).toBe("video");
     expect(stepScope("toy_shared", perItem)).toBe("item");
     expect(stepScope("toy_other", perVideo)).toBe("video");

@@ -4,21 +4,15 @@
  * timestamps) share. Plain functions over the tasks' declarations, so the browser can use them.
  */
 import type { StepScope } from "./engine/pipeline";
-import { builtInDeclarations } from "../task-modules/installed-declarations";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 
 /**
- * A step's scope, from the tasks' declarations (plain data, safe in the browser); a step no task declares is
- * video-level. Given the step's own task, its declaration decides (every rubric task names its step "judge", one
- * judged per video and another per item); without it, the first built-in task declaring the name.
+ * A step's scope, from its own task's declaration (plain data, safe in the browser): every rubric task names its step
+ * "judge", one judged per video and another per item, so only the step's task can say. A step its task does not
+ * declare (or without a task) is video-level.
  */
-export function stepScope(stepId: string, ownTask?: Pick<TaskDeclaration, "stepScopes">): StepScope {
-  if (ownTask?.stepScopes) return ownTask.stepScopes[stepId] ?? "video";
-  for (const task of builtInDeclarations().tasks) {
-    const scope = task.stepScopes?.[stepId];
-    if (scope) return scope;
-  }
-  return "video";
+export function stepScope(stepId: string, ownTask: Pick<TaskDeclaration, "stepScopes"> | undefined): StepScope {
+  return ownTask?.stepScopes?.[stepId] ?? "video";
 }
 
 export interface ScopedFrame {
@@ -50,7 +44,7 @@ export function framesSeenBy<F extends ScopedFrame>(
   context: { keyFrames: F[]; clusters: F[][] },
   stepId: string,
   scopeIndex: number,
-  ownTask?: Pick<TaskDeclaration, "stepScopes">,
+  ownTask: Pick<TaskDeclaration, "stepScopes"> | undefined,
 ): { keyFrame: F | null; frames: F[] } {
   const scope = stepScope(stepId, ownTask);
   if (scope === "video") return { keyFrame: null, frames: context.keyFrames };
@@ -77,7 +71,7 @@ export function scopeFocus(
   frames: readonly FrameLike[],
   stepId: string,
   scopeIndex: number,
-  ownTask?: Pick<TaskDeclaration, "stepScopes">,
+  ownTask: Pick<TaskDeclaration, "stepScopes"> | undefined,
 ): ScopeFocus {
   const seen = framesSeenBy(keyFramesAndClusters(frames), stepId, scopeIndex, ownTask);
   const scope = stepScope(stepId, ownTask);

@@ -1,7 +1,6 @@
 import type { ProjectRole } from "../generated/prisma/client";
 import { roleCan, type ProjectAction } from "../authz/permissions";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import { builtInDeclarations } from "../task-modules/installed-declarations";
 
 /**
  * The project navigation bar's links, in order, each with the action its page asks of the member
@@ -58,14 +57,14 @@ function placedNav(catalogue: DeclarationCatalogue): PlacedNavItem[] {
  * Every link of the bar, in order: the core's, each followed by the catalogue's tasks' links placed after it
  * (in catalogue order); a task link naming no core link goes last.
  */
-export function projectNav(catalogue: DeclarationCatalogue = builtInDeclarations()): ProjectNavItem[] {
+export function projectNav(catalogue: DeclarationCatalogue): ProjectNavItem[] {
   return placedNav(catalogue).map(({ id, label, path, action }) => ({ id, label, path, action }));
 }
 
 export function projectNavItems(
   projectId: string,
   role: ProjectRole,
-  catalogue: DeclarationCatalogue = builtInDeclarations(),
+  catalogue: DeclarationCatalogue,
 ): { id: string; label: string; href: string }[] {
   return projectNav(catalogue)
     .filter((item) => roleCan(role, item.action))
@@ -87,7 +86,7 @@ export function projectNavGroups(
   projectId: string,
   role: ProjectRole,
   usedFolderIds: ReadonlySet<string>,
-  catalogue: DeclarationCatalogue = builtInDeclarations(),
+  catalogue: DeclarationCatalogue,
 ): { main: ProjectNavLink[]; moreTasks: ProjectNavLink[] } {
   const main: ProjectNavLink[] = [];
   const moreTasks: ProjectNavLink[] = [];

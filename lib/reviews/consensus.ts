@@ -1,5 +1,4 @@
 import { consensusValue } from "../task-modules/task-declaration";
-import { builtInDeclarations } from "../task-modules/installed-declarations";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "./judgment-target";
 
@@ -12,8 +11,8 @@ import { type JudgedDeclaration, judgmentDeclaration, SCORE_TARGET_TYPE } from "
 export function consensusOf(
   target: string | JudgedDeclaration,
   values: readonly number[],
-  category?: string | null,
-  tasks: readonly TaskDeclaration[] = builtInDeclarations().tasks,
+  category: string | null | undefined,
+  tasks: readonly TaskDeclaration[],
 ): number | null {
   if (typeof target !== "string") return consensusValue(target.level, values);
   // Only the level matters here: a score of unnamed target is fine when every declared target has the same level.

@@ -4,7 +4,6 @@
  * judge score (target type "score") is about the score's target (its category); any other target
  * type is the id of a reviewed metric.
  */
-import { builtInDeclarations } from "../task-modules/installed-declarations";
 import {
   disagreementGapOf,
   type MetricDeclaration,
@@ -29,8 +28,8 @@ const sameRules = (a: JudgedDeclaration, b: JudgedDeclaration) =>
 
 export function judgmentDeclaration(
   targetType: string,
-  category?: string | null,
-  tasks: readonly TaskDeclaration[] = builtInDeclarations().tasks,
+  category: string | null | undefined,
+  tasks: readonly TaskDeclaration[],
 ): JudgedDeclaration {
   if (targetType === SCORE_TARGET_TYPE) {
     if (category) {
@@ -62,7 +61,7 @@ export function judgmentDeclaration(
 /** The task a declaration belongs to, among `tasks`. */
 export function taskDeclaring(
   declaration: JudgedDeclaration,
-  tasks: readonly TaskDeclaration[] = builtInDeclarations().tasks,
+  tasks: readonly TaskDeclaration[],
 ): TaskDeclaration | undefined {
   return tasks.find(
     (t) =>
@@ -79,7 +78,7 @@ export function taskDeclaring(
 export function thresholdOverride(
   declaration: JudgedDeclaration,
   params: { thresholds?: Readonly<Record<string, number>> } & Readonly<Record<string, unknown>>,
-  tasks: readonly TaskDeclaration[] = builtInDeclarations().tasks,
+  tasks: readonly TaskDeclaration[],
 ): number | undefined {
   const own = params.thresholds?.[declaration.id];
   if (own !== undefined) return own;

@@ -1,10 +1,13 @@
-import { formatValue } from "../task-modules/task-declaration";
+import { formatValue, type TaskDeclaration } from "../task-modules/task-declaration";
 import { consensusOf } from "./consensus";
 import { type JudgedDeclaration, judgmentDeclaration } from "./judgment-target";
 
-/** A target's declaration, given itself or a target type ("score" for the first task's scores, or a reviewed metric's id). */
-const declared = (target: string | JudgedDeclaration): JudgedDeclaration =>
-  typeof target === "string" ? judgmentDeclaration(target) : target;
+/**
+ * A target's declaration, given itself or a target type ("score" for the first task's scores, or a reviewed metric's
+ * id) to look up among `tasks` (the project's catalogue's).
+ */
+const declared = (target: string | JudgedDeclaration, tasks: readonly TaskDeclaration[]): JudgedDeclaration =>
+  typeof target === "string" ? judgmentDeclaration(target, null, tasks) : target;
 
 /**
  * Whose number is whose on the video page: the judge's value, the caller's own judgment and the
@@ -25,6 +28,7 @@ export function labelledAggregates(
   judgeValue: number | null,
   judgments: readonly JudgmentLike[],
   currentUserId: string,
+  tasks: readonly TaskDeclaration[],
 ) {
   const own = judgments.find((j) => j.reviewer.id === currentUserId) ?? null;
   const values = judgments.map((j) => j.value);
@@ -35,7 +39,7 @@ export function labelledAggregates(
       values.length > 0
         ? ({
             label: `Reviewers' consensus (${values.length})`,
-            value: consensusOf(declared(target), values),
+            value: consensusOf(declared(target, tasks), values, null, tasks),
           } satisfies LabelledValue)
         : null,
   };
@@ -48,9 +52,10 @@ export function labelledAggregates(
 export function formatJudgmentValue(
   target: string | Pick<JudgedDeclaration, "scale">,
   value: number | null,
+  tasks: readonly TaskDeclaration[],
   options: { tie?: boolean } = {},
 ): string {
-  const declaration = typeof target === "string" ? declared(target) : target;
+  const declaration = typeof target === "string" ? declared(target, tasks) : target;
   if (value === null) return declaration.scale.kind === "categorical" && options.tie ? "no majority (tie)" : "—";
   return formatValue(declaration, value);
 }

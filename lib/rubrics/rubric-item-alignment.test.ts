@@ -141,19 +141,26 @@ describe("aligning a rubric criterion judged per item", () => {
   }, 300_000);
 
   it("runs as a job from the API's input (no longer refused for an item subject)", async () => {
-    const started = await startAlignment(prisma, { enqueue: async () => {} }, owner, projectId, {
-      rubricTaskId: task.id,
-      criterionId: "fluent",
-      labels: { kind: "labelSet", id: labelSetId },
-      judgeEndpointId: endpointId,
-      optimizerEndpointId: endpointId,
-      maxCalls: 1000,
-      maxCostUsd: 10,
-      heldOutShare: 0.4,
-      seed: 1,
-      rewrites: 0,
-      fewShot: 0,
-    });
+    const started = await startAlignment(
+      prisma,
+      { enqueue: async () => {} },
+      owner,
+      projectId,
+      {
+        rubricTaskId: task.id,
+        criterionId: "fluent",
+        labels: { kind: "labelSet", id: labelSetId },
+        judgeEndpointId: endpointId,
+        optimizerEndpointId: endpointId,
+        maxCalls: 1000,
+        maxCostUsd: 10,
+        heldOutShare: 0.4,
+        seed: 1,
+        rewrites: 0,
+        fewShot: 0,
+      },
+      builtInCatalogue().pipelines,
+    );
     await executeAlignment(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       started.id,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { distinctRunLabels, runSettingWords, type RunLabelParts } from "./run-labels";
 import { runDate, runName } from "./run-name";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 const run = (
   id: string,
@@ -22,8 +23,8 @@ describe("labels of runs listed together (issue 38 §5.9)", () => {
     const a = run("a", "2026-11-23T14:05:07Z", { aggregation: "mean", temperature: "0" });
     const b = run("b", "2026-11-23T14:05:41Z", { aggregation: "max", temperature: "0" });
     // The bug: the picker showed runName, the same for both.
-    expect(runName(a)).toBe(runName(b));
-    const labels = distinctRunLabels([a, b]);
+    expect(runName(a, BUILT_IN_DECLARATIONS)).toBe(runName(b, BUILT_IN_DECLARATIONS));
+    const labels = distinctRunLabels([a, b], BUILT_IN_DECLARATIONS);
     expect(labels.get("a")).toBe("Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · aggregation mean");
     expect(labels.get("b")).toBe("Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:41 · aggregation max");
   });
@@ -36,7 +37,7 @@ describe("labels of runs listed together (issue 38 §5.9)", () => {
       { "prompt hallucination/inconsistency": "edited 0a1b2c3d", batch: "yes" },
       { endpointName: "lab vLLM", model: "qwen2.5-vl" },
     );
-    const labels = distinctRunLabels([shipped, edited]);
+    const labels = distinctRunLabels([shipped, edited], BUILT_IN_DECLARATIONS);
     expect(labels.get("a")).toBe(
       "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · batch no, prompt hallucination/inconsistency shipped",
     );
@@ -46,15 +47,15 @@ describe("labels of runs listed together (issue 38 §5.9)", () => {
   });
 
   it("number runs that still read the same, and leave a lone run's label plain", () => {
-    const labels = distinctRunLabels([
-      run("a", "2026-11-23T14:05:07Z", { x: "1" }),
-      run("b", "2026-11-23T14:05:07Z", { x: "1" }),
-    ]);
+    const labels = distinctRunLabels(
+      [run("a", "2026-11-23T14:05:07Z", { x: "1" }), run("b", "2026-11-23T14:05:07Z", { x: "1" })],
+      BUILT_IN_DECLARATIONS,
+    );
     expect([labels.get("a"), labels.get("b")]).toEqual([
       "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · #1 of 2",
       "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07 · #2 of 2",
     ]);
-    expect(distinctRunLabels([run("a", "2026-11-23T14:05:07Z", { x: "1" })]).get("a")).toBe(
+    expect(distinctRunLabels([run("a", "2026-11-23T14:05:07Z", { x: "1" })], BUILT_IN_DECLARATIONS).get("a")).toBe(
       "Hallucination · stub-vision @ Stub · 23 Nov 2026 14:05:07",
     );
     expect(runDate("2026-01-05T03:07:09Z", { seconds: true })).toBe("5 Jan 2026 03:07:09");
@@ -106,6 +107,7 @@ describe("labels of runs listed together (issue 38 §5.9)", () => {
       variants.map(([id, startedWith]) =>
         run(id, "2026-11-28T07:12:05Z", runSettingWords(startedWith), { endpointName: "vLLM", model: "qwen2.5-vl" }),
       ),
+      BUILT_IN_DECLARATIONS,
     );
     const names = variants.map(([id]) => labels.get(id)!);
     expect(new Set(names).size).toBe(variants.length);

@@ -1,5 +1,4 @@
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import { builtInDeclarations } from "../task-modules/installed-declarations";
 import { runDate, runJudgeName, runTaskName, type RunNameParts } from "./run-name";
 
 /**
@@ -88,7 +87,7 @@ const absent = (key: string) => (key.startsWith("prompt ") ? "shipped" : key ===
  */
 export function distinctRunLabels(
   runs: readonly RunLabelParts[],
-  catalogue: DeclarationCatalogue = builtInDeclarations(),
+  catalogue: DeclarationCatalogue,
 ): Map<string, string> {
   const keys = [...new Set(runs.flatMap((r) => Object.keys(r.settings)))].sort();
   const differing = keys.filter((key) => new Set(runs.map((r) => r.settings[key] ?? absent(key))).size > 1);

@@ -1,5 +1,4 @@
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import { builtInDeclarations } from "../task-modules/installed-declarations";
 import { formatDateTime } from "../format/date-time";
 
 /**
@@ -17,7 +16,7 @@ export interface RunNameParts {
 }
 
 /** The task's short name: its label without the parenthesised source ("Hallucination"); the pipeline id for an unknown task. */
-export function runTaskName(pipeline: string, catalogue: DeclarationCatalogue = builtInDeclarations()): string {
+export function runTaskName(pipeline: string, catalogue: DeclarationCatalogue): string {
   const label = catalogue.findTask(pipeline)?.label;
   return label ? label.replace(/\s*\(.*\)\s*$/, "") : pipeline;
 }
@@ -32,7 +31,7 @@ export function runJudgeName(endpointName: string, model: string | null): string
   return model && model !== endpointName ? `${model} @ ${endpointName}` : endpointName;
 }
 
-export function runName(run: RunNameParts, catalogue: DeclarationCatalogue = builtInDeclarations()): string {
+export function runName(run: RunNameParts, catalogue: DeclarationCatalogue): string {
   return `${runTaskName(run.pipeline, catalogue)} · ${runJudgeName(run.endpointName, run.model)} · ${runDate(run.createdAt)}`;
 }
 
@@ -47,7 +46,7 @@ export function runNameOfRow(
     endpointSnapshot?: unknown;
     endpoint: { name: string; model: string | null };
   },
-  catalogue: DeclarationCatalogue = builtInDeclarations(),
+  catalogue: DeclarationCatalogue,
 ): string {
   const snapshot = (row.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
   return runName(

@@ -5,6 +5,7 @@ import { createProject } from "../projects/projects";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { runNameOfRow } from "./run-name";
 import { runPickerLabels } from "./run-option-labels";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 /*
  * The video page's run selector and the new-queue form listed two runs of the stub endpoint started in the same
@@ -75,7 +76,7 @@ describe("run picker labels", () => {
       where: { id: { in: [ids.cold!, ids.warm!] } },
       include: { endpoint: true },
     });
-    expect(new Set(rows.map((r) => runNameOfRow(r))).size).toBe(1);
+    expect(new Set(rows.map((r) => runNameOfRow(r, BUILT_IN_DECLARATIONS))).size).toBe(1);
     const labels = await runPickerLabels(prisma, projectId, [ids.cold!, ids.warm!, otherProjectRun]);
     expect(labels.get(ids.cold!)).toBe(
       "Hallucination · stub-vision @ Stub LLM (simulated) · 27 Nov 2026 13:01:05 · temperature 0",

@@ -7,14 +7,10 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { catalogFor } from "../task-modules/task-catalogue";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import { builtInDeclarations } from "../task-modules/installed-declarations";
 import { distinctRunLabels, runSettingWords, type RunLabelParts } from "./run-labels";
 
 /** Labels by run id; runs of different tasks are told apart by the task, so each task's runs are compared among themselves. */
-export function labelRunsByTask(
-  runs: readonly RunLabelParts[],
-  catalogue: DeclarationCatalogue = builtInDeclarations(),
-): Map<string, string> {
+export function labelRunsByTask(runs: readonly RunLabelParts[], catalogue: DeclarationCatalogue): Map<string, string> {
   const labels = new Map<string, string>();
   for (const pipeline of new Set(runs.map((r) => r.pipeline))) {
     for (const [id, label] of distinctRunLabels(

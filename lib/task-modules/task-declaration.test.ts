@@ -18,6 +18,8 @@ import {
   type TargetDeclaration,
   type TaskDeclaration,
 } from "./task-declaration";
+import { judgmentDeclaration } from "../reviews/judgment-target";
+import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 const target = (over: Partial<TargetDeclaration>): TargetDeclaration => ({
   id: "t",
@@ -58,14 +60,16 @@ describe("task declarations", () => {
       for (const judge of values) {
         for (const value of values)
           expect(disagrees(declared, value, judge), `${type} ${value} vs ${judge}`).toBe(
-            disagreesWithJudge(type, value, judge),
+            disagreesWithJudge(judgmentDeclaration(type, null, BUILT_IN_DECLARATIONS.tasks), value, judge),
           );
         expect(binariseValue(declared.positive, judge)).toBe(
-          binarise(type, judge, { threshold: 5, overallThreshold: 60 }),
+          binarise(type, judge, { threshold: 5, overallThreshold: 60 }, undefined, BUILT_IN_DECLARATIONS.tasks),
         );
       }
       for (const sample of [[], [values[0]!], values, [...values, values[0]!], [values.at(-1)!, values[0]!]]) {
-        expect(consensusValue(declared.level, sample)).toEqual(consensusOf(type, sample));
+        expect(consensusValue(declared.level, sample)).toEqual(
+          consensusOf(type, sample, null, BUILT_IN_DECLARATIONS.tasks),
+        );
       }
     }
   });

@@ -8,9 +8,6 @@
  */
 import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
 import { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import { installTaskDeclarations } from "../task-modules/installed-declarations";
 
 /** The built-in tasks' declarations: one catalogue for the life of the process (or the browser page). */
 export const BUILT_IN_DECLARATIONS = new DeclarationCatalogue(GENERATED_TASK_DECLARATIONS);
-
-installTaskDeclarations(BUILT_IN_DECLARATIONS);

@@ -6,7 +6,6 @@
  */
 import { formatScore } from "../format/numbers";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import { builtInDeclarations } from "../task-modules/installed-declarations";
 import type { RunResultsLink } from "../task-modules/task-module";
 import {
   binariseValue,
@@ -206,7 +205,7 @@ export function pipelineNames(catalogue: DeclarationCatalogue): string[] {
  * The catalogue's tasks' item nouns as one phrase, for counts of items of any task: "caption or question" and
  * "captions and questions"; "item" and "items" when no task names its items. (A project's own tasks name none.)
  */
-export function itemNounPhrase(catalogue: DeclarationCatalogue = builtInDeclarations()): { one: string; many: string } {
+export function itemNounPhrase(catalogue: DeclarationCatalogue): { one: string; many: string } {
   const nouns = catalogue.folders.flatMap((folder) => folder.itemNouns ?? []);
   if (nouns.length === 0) return { one: "item", many: "items" };
   const join = (words: string[], last: string) =>

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "../../lib/db/prisma";
 import { hallucinationInputsFromScoreRows, summarizeHallucinationScores } from "../../lib/tasks/hallucination/scores";
 import { disagreesWithJudge } from "../../lib/reviews/disagreement";
+import { judgmentDeclaration } from "../../lib/reviews/judgment-target";
 import { SEED_MODELS, seedLargeProject } from "./seed-large-project";
 import { readRunMetrics } from "../../lib/judge/run-metrics";
 import { judgmentKey, metricTarget, scoreTarget } from "../../lib/reviews/judgment-key";
@@ -87,7 +88,9 @@ describe("seedLargeProject", () => {
     const judgments = await prisma.humanJudgment.findMany({ where: { runId }, include: { history: true } });
     expect(new Set(judgments.map((j) => j.targetType))).toEqual(new Set(["verdict", "overall", "score"]));
     for (const j of judgments) {
-      expect(j.disagrees).toBe(disagreesWithJudge(j.targetType, j.value, j.judgeValue));
+      expect(j.disagrees).toBe(
+        disagreesWithJudge(judgmentDeclaration(j.targetType, null, BUILT_IN_DECLARATIONS.tasks), j.value, j.judgeValue),
+      );
       expect(j.history).toHaveLength(1);
       if (j.targetType === "verdict") expect(j.judgeValue).toBe(metricOf(j.videoId, "verdict"));
       if (j.targetType === "overall") expect(j.judgeValue).toBe(metricOf(j.videoId, "overall"));

@@ -1,5 +1,4 @@
 import { type JudgedDeclaration, judgmentDeclaration, thresholdOverride } from "../../lib/reviews/judgment-target";
-import { builtInDeclarations } from "../../lib/task-modules/installed-declarations";
 import { binariseValue, type TaskDeclaration } from "../../lib/task-modules/task-declaration";
 import type { TargetType } from "../../lib/agreement/types";
 import type { Binary, ThresholdOptions } from "../../lib/agreement/report/declarations";
@@ -9,8 +8,8 @@ export function binarise(
   targetType: TargetType,
   value: number,
   options: ThresholdOptions,
-  declaration?: JudgedDeclaration,
-  tasks: readonly TaskDeclaration[] = builtInDeclarations().tasks,
+  declaration: JudgedDeclaration | undefined,
+  tasks: readonly TaskDeclaration[],
 ): Binary {
   const target = declaration ?? judgmentDeclaration(targetType, null, tasks);
   return binariseValue(

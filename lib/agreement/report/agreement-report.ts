@@ -1,4 +1,3 @@
-import { builtInDeclarations } from "../../task-modules/installed-declarations";
 import { type AgreementInput, type AgreementOptions, type AgreementReport, BREAKDOWNS } from "../types";
 import { breakdown } from "./breakdown";
 import { compareReviewers } from "./compare-reviewers";
@@ -20,7 +19,7 @@ import { thresholdSweep } from "./threshold-sweep";
  * declared positive rule (thresholds overridable per request).
  */
 export function agreementReport(input: AgreementInput, options: AgreementOptions): AgreementReport {
-  const d = new Declarations(input.tasks ?? builtInDeclarations().tasks, options, options.truth ?? "consensus");
+  const d = new Declarations(input.tasks, options, options.truth ?? "consensus");
   const items = withJudgePresence(
     input.items.filter((i) => i.ratings.length > 0),
     d,

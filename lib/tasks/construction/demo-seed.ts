@@ -38,8 +38,8 @@ export interface ConstructionSeedDeps {
   log(line: string): void;
   /** How long seedConstructionRuns waits for the generation run (ms). */
   runTimeoutMs?: number;
-  /** The engine's pipelines (default: lib/judge/pipelines/index.ts's), which decide whether the runs start. */
-  pipelines?: Record<string, unknown>;
+  /** The engine's pipelines (the catalogue's), which decide whether the runs start. */
+  pipelines: Readonly<Record<string, unknown>>;
 }
 
 /** Back-to-back steps from `steps`, each `seconds` long, from `from` on. */
@@ -181,7 +181,7 @@ export async function seedConstructionProject(deps: ConstructionSeedDeps) {
 export async function seedConstructionRuns(
   deps: Pick<ConstructionSeedDeps, "api" | "log" | "runTimeoutMs">,
   target: { projectId: string; clipSetId: string; endpointId: string },
-  pipelines: Readonly<Record<string, unknown>> = builtInCatalogue().pipelines,
+  pipelines: Readonly<Record<string, unknown>>,
 ): Promise<{ generateRunId: string; candidateSetId: string; constructRunId: string } | null> {
   if (!(GENERATE_PIPELINE in pipelines) || !(CONSTRUCT_PIPELINE in pipelines)) return null;
   const { api } = deps;
@@ -229,6 +229,7 @@ export const constructionDemo: DemoSeedPart = {
       addVideos: (projectId) => uploadClips(projectId, clipCount),
       api: { get: (route) => api(route), post: (route, body) => api(route, { json: body }) },
       log,
+      pipelines: builtInCatalogue().pipelines,
     });
     if (!construction.runs) log("the construction project's runs wait for the qa_generate and qa_construct pipelines");
     return [constructionLink(construction.projectId)];

@@ -30,7 +30,8 @@ describe("what a step looked at", () => {
       expect(Object.fromEntries(pipeline.steps.map((step) => [step.id, step.scope])), id).toEqual(
         BUILT_IN_DECLARATIONS.taskOf(id).stepScopes,
       );
-      for (const step of pipeline.steps) expect(stepScope(step.id), `${id}.${step.id}`).toBe(step.scope);
+      const task = BUILT_IN_DECLARATIONS.taskOf(id);
+      for (const step of pipeline.steps) expect(stepScope(step.id, task), `${id}.${step.id}`).toBe(step.scope);
     }
     expect(hallucinationPipeline.steps.length).toBeGreaterThan(0);
   });
@@ -45,22 +46,26 @@ describe("what a step looked at", () => {
   });
 
   it("points a static cell at its key frame, a dynamic cell at its cluster, a video-level step at all key frames", () => {
-    expect(scopeFocus(frames, "static_hallucination", 1)).toEqual({
+    const hallucination = BUILT_IN_DECLARATIONS.taskOf("hallucination");
+    expect(scopeFocus(frames, "static_hallucination", 1, hallucination)).toEqual({
       seekS: 1.0,
       frameIndexes: [4],
       label: "key frame 2",
     });
-    expect(scopeFocus(frames, "dynamic_hallucination", 1)).toEqual({
+    expect(scopeFocus(frames, "dynamic_hallucination", 1, hallucination)).toEqual({
       seekS: 1.0,
       frameIndexes: [3, 4, 5],
       label: "cluster 2",
     });
-    expect(scopeFocus(frames, "dynamic_kg", 0)).toMatchObject({ seekS: 0.25, frameIndexes: [0, 1, 2] });
-    expect(scopeFocus(frames, "inconsistency", 0)).toMatchObject({ seekS: 0.25, frameIndexes: [1, 4] });
+    expect(scopeFocus(frames, "dynamic_kg", 0, hallucination)).toMatchObject({ seekS: 0.25, frameIndexes: [0, 1, 2] });
+    expect(scopeFocus(frames, "inconsistency", 0, hallucination)).toMatchObject({ seekS: 0.25, frameIndexes: [1, 4] });
   });
 
   it("points at nothing for a scope the frame set does not have", () => {
-    expect(scopeFocus(frames, "static_hallucination", 7)).toMatchObject({ seekS: null, frameIndexes: [] });
+    expect(scopeFocus(frames, "static_hallucination", 7, BUILT_IN_DECLARATIONS.taskOf("hallucination"))).toMatchObject({
+      seekS: null,
+      frameIndexes: [],
+    });
   });
 });
 

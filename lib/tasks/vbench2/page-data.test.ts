@@ -56,7 +56,7 @@ describe("the label set the results page shows VBench's own values from", () => 
       name: "newer",
       dryRun: false,
     });
-    const { labelSets } = await vbench2PageChoices(prisma, projectId);
+    const { labelSets } = await vbench2PageChoices(prisma, projectId, builtInCatalogue());
     expect(labelSets.map((set) => set.name)).toEqual(["newer", "older"]);
 
     const parse = (query: Record<string, string>) => vbench2PageQuerySchema.parse(query);

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { runNameOfRow } from "../../runs/run-name";
+import type { DeclarationCatalogue } from "../../task-modules/declaration-catalogue";
 import type { VisibleVideoResult } from "./visible-results";
 
 export const vbench2PageQuerySchema = z.object({
@@ -39,7 +40,7 @@ export function chosenLabelSetId(
   return query.labelSetId === NO_LABEL_SET ? null : query.labelSetId;
 }
 
-export async function vbench2PageChoices(prisma: PrismaClient, projectId: string) {
+export async function vbench2PageChoices(prisma: PrismaClient, projectId: string, catalogue: DeclarationCatalogue) {
   const runs = await prisma.judgeRun.findMany({
     where: { projectId, pipeline: "vbench2", parentRunId: null },
     orderBy: { createdAt: "desc" },
@@ -60,7 +61,12 @@ export async function vbench2PageChoices(prisma: PrismaClient, projectId: string
     select: { id: true, name: true },
   });
   return {
-    runs: runs.map((run) => ({ id: run.id, status: run.status, simulated: run.simulated, label: runNameOfRow(run) })),
+    runs: runs.map((run) => ({
+      id: run.id,
+      status: run.status,
+      simulated: run.simulated,
+      label: runNameOfRow(run, catalogue),
+    })),
     labelSets,
   };
 }

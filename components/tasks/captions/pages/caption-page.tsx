@@ -155,7 +155,7 @@ function ContentPanel({ content }: { content: ContentResult }) {
 
 export default async function CaptionPage({ params }: { params: Promise<{ projectId: string; captionId: string }> }) {
   const { projectId, captionId: rawId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
+  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
   const id = itemIdSchema.safeParse(rawId);
   if (!id.success) notFound();
   let caption: Awaited<ReturnType<typeof getItem>>;
@@ -226,12 +226,15 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
       {detail.results.map(({ run, result, scores }) => (
         <Card
           key={run.id}
-          title={runName({
-            pipeline: run.pipeline,
-            endpointName: run.endpointName,
-            model: null,
-            createdAt: run.createdAt,
-          })}
+          title={runName(
+            {
+              pipeline: run.pipeline,
+              endpointName: run.endpointName,
+              model: null,
+              createdAt: run.createdAt,
+            },
+            catalogue,
+          )}
           actions={
             <span className="flex items-center gap-2 text-sm">
               {run.simulated && (

@@ -16,6 +16,7 @@ import { captionFilterOptions } from "@/lib/tasks/captions/caption-detail";
 import type { CaptionRunSummary } from "@/lib/tasks/captions/caption-overview";
 import { CAPTION_FLAGS, captionListQuerySchema } from "@/lib/tasks/captions/caption-query";
 import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
+import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
 import { projectCaptionOverview } from "@/lib/tasks/captions/visible-caption-results";
 import { runExportsWithheld } from "@/lib/export/run-downloads";
 import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
@@ -28,8 +29,8 @@ const FLAG_LABELS: Record<(typeof CAPTION_FLAGS)[number], string> = {
   judge_broke_rule: "judge broke the rule",
   length_violation: "a length rule failed",
 };
-const runLabel = (r: CaptionRunSummary) =>
-  `${runName({ pipeline: r.pipeline, endpointName: r.endpointName, model: null, createdAt: r.createdAt })} · ${r.status}${r.simulated ? " · simulated" : ""}${r.wordCounting === "anycapeval" ? " · words counted as AnyCapEval" : ""}`;
+const runLabel = (r: CaptionRunSummary, catalogue: DeclarationCatalogue) =>
+  `${runName({ pipeline: r.pipeline, endpointName: r.endpointName, model: null, createdAt: r.createdAt }, catalogue)} · ${r.status}${r.simulated ? " · simulated" : ""}${r.wordCounting === "anycapeval" ? " · words counted as AnyCapEval" : ""}`;
 
 type LeaderboardRow = NonNullable<Awaited<ReturnType<typeof projectCaptionOverview>>["leaderboard"]>["rows"][number];
 type CaptionListRow = Awaited<ReturnType<typeof projectCaptionOverview>>["captions"][number];
@@ -131,7 +132,7 @@ export default async function CaptionsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
+  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
   const raw = searchParamsObject(await searchParams);
   const parsed = captionListQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : captionListQuerySchema.parse({});
@@ -188,7 +189,7 @@ export default async function CaptionsPage({
         </Link>{" "}
         page.
       </p>
-      <CaptionFilters style={style} content={content} runs={runs} query={query} options={options} />
+      <CaptionFilters {...{ style, content, runs, query, options, catalogue }} />
       {problem && (
         <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
           {problem}
@@ -290,15 +291,17 @@ function CaptionFilters({
   runs,
   query,
   options,
+  catalogue,
 }: {
   style: CaptionRunSummary | null;
   content: CaptionRunSummary | null;
+  catalogue: DeclarationCatalogue;
   runs: CaptionRunSummary[];
   query: z.output<typeof captionListQuerySchema>;
   options: Awaited<ReturnType<typeof captionFilterOptions>>;
 }) {
   const runOptions = (pipeline: string) =>
-    runs.filter((r) => r.pipeline === pipeline).map((r) => ({ value: r.id, label: runLabel(r) }));
+    runs.filter((r) => r.pipeline === pipeline).map((r) => ({ value: r.id, label: runLabel(r, catalogue) }));
   return (
     <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="caption-filters">
       <FilterSelect

@@ -56,7 +56,7 @@ export default async function CalibrationPage({
   const raw = searchParamsObject(await searchParams);
   const options = await calibrationOptions(prisma, actor, projectId);
   const runs = options.runs.filter((r) => paperTableReads(catalogue.findTask(r.pipeline)));
-  const runLabels = runOptionLabels(runs);
+  const runLabels = runOptionLabels(runs, catalogue);
   const chosen = { labelSetId: raw.labelSetId ?? options.labelSets[0]?.id, runId: raw.runId ?? runs[0]?.id };
   const parsed = paperTableQuerySchema.safeParse({ ...raw, ...chosen, format: "json" });
   let report: CalibrationReport | null = null;

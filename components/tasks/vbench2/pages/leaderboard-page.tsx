@@ -36,9 +36,9 @@ export default async function Vbench2LeaderboardPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId);
+  const { actor, catalogue } = await requirePageProjectAccess(projectId);
   const raw = searchParamsObject(await searchParams);
-  const { runs } = await vbench2PageChoices(prisma, projectId);
+  const { runs } = await vbench2PageChoices(prisma, projectId, catalogue);
   let board: Vbench2Leaderboard | null = null;
   let problem: string | null = null;
   let withheld: WithheldError | null = null;

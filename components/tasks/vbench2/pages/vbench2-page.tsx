@@ -141,10 +141,10 @@ export default async function Vbench2Page({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId);
+  const { actor, catalogue } = await requirePageProjectAccess(projectId);
   const parsed = vbench2PageQuerySchema.safeParse(searchParamsObject(await searchParams));
   const query = parsed.success ? parsed.data : {};
-  const { runs, labelSets } = await vbench2PageChoices(prisma, projectId);
+  const { runs, labelSets } = await vbench2PageChoices(prisma, projectId, catalogue);
   const runId = query.runId ?? runs[0]?.id;
   const labelSetId = chosenLabelSetId(query, labelSets);
   let problem = parsed.success ? null : "Some parameters were not understood and were ignored.";

@@ -3,6 +3,7 @@ import { prisma } from "@/lib/db/prisma";
 import { appAlignmentQueue } from "@/lib/alignment/alignment-queue";
 import { listAlignments, startAlignment } from "@/lib/alignment/alignment-runs";
 import { startAlignmentSchema } from "@/lib/alignment/alignment.validation";
+import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 import { ok, created } from "@/lib/api/openapi/route-builders";
 
 /** The project's judge alignments, newest first, with their status and progress. */
@@ -22,7 +23,7 @@ export const GET = withProject(
  * alignment (201).
  */
 export const POST = withProject(
-  "rubrics.manage",
+  "project.view",
   {
     summary: "Align a rubric task's or a built-in task's judge to a label set (owners)",
     description:
@@ -31,7 +32,14 @@ export const POST = withProject(
     responses: [created("The queued alignment `{id, status}`.")],
   },
   async ({ actor, project, body }) => {
-    const started = await startAlignment(prisma, appAlignmentQueue(), actor, project.id, body);
+    const started = await startAlignment(
+      prisma,
+      appAlignmentQueue(),
+      actor,
+      project.id,
+      body,
+      builtInCatalogue().pipelines,
+    );
     return Response.json(started, { status: 201 });
   },
 );

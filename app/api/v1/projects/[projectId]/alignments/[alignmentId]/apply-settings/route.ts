@@ -2,11 +2,12 @@ import { withProject } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { applyAlignedSettings } from "@/lib/alignment/alignment-runs";
+import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Owners: the chosen settings of a built-in alignment become the project's defaults for the pipeline's new runs. */
 export const POST = withProject(
-  "runs.manage",
+  "project.view",
   {
     summary:
       "Make a built-in alignment's chosen run settings and tuned threshold the project's defaults for new runs (owners), as a new settings version",
@@ -15,5 +16,13 @@ export const POST = withProject(
     ],
   },
   async ({ actor, project, params }) =>
-    Response.json(await applyAlignedSettings(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
+    Response.json(
+      await applyAlignedSettings(
+        prisma,
+        actor,
+        project.id,
+        recordIdSchema.parse(params.alignmentId),
+        builtInCatalogue().pipelines,
+      ),
+    ),
 );
