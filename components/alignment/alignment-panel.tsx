@@ -214,13 +214,65 @@ function AppliedSettings({ projectId, selected }: { projectId: string; selected:
   );
 }
 
-function StartForm({ projectId, choices }: { projectId: string; choices: NonNullable<AlignmentPageData["choices"]> }) {
-  const router = useRouter();
-  // Rubric tasks by id, built-in tasks as BUILTIN + pipeline; a built-in task's "criteria" are its alignable targets.
-  const tasks = [
+/** The start form's choices as the alignments route's request body (a built-in task's target, or a rubric criterion). */
+function alignmentRequestBody(form: {
+  taskId: string;
+  criterionId: string;
+  rewriteStep: string;
+  offersFewShot: boolean;
+  fewShot: number;
+  labelsChoice: string;
+  judgeId: string;
+  optimizerId: string;
+  maxCalls: number;
+  maxCost: number;
+}) {
+  const { taskId, criterionId, rewriteStep, offersFewShot, fewShot, labelsChoice } = form;
+  return {
+    ...(taskId.startsWith(BUILTIN)
+      ? {
+          pipeline: taskId.replace(BUILTIN, ""),
+          targetId: criterionId,
+          ...(rewriteStep ? { rewriteStepId: rewriteStep } : {}),
+          ...(offersFewShot ? { fewShot } : {}),
+        }
+      : { rubricTaskId: taskId, criterionId, fewShot }),
+    labels: labelsChoice === GOLD ? { kind: "gold" } : { kind: "labelSet", id: labelsChoice },
+    judgeEndpointId: form.judgeId,
+    optimizerEndpointId: form.optimizerId,
+    maxCalls: form.maxCalls,
+    maxCostUsd: form.maxCost,
+  };
+}
+
+/** The tasks an alignment can target: rubric tasks by id, built-in tasks as BUILTIN + pipeline, a built-in task's "criteria" being its alignable targets. */
+function alignableTasks(choices: NonNullable<AlignmentPageData["choices"]>) {
+  return [
     ...choices.tasks,
     ...choices.builtins.map((b) => ({ id: `${BUILTIN}${b.pipeline}`, name: b.name, criteria: b.targets })),
   ];
+}
+
+/** The start form's button and, when starting failed, why. */
+function StartButtonRow({ disabled, error }: { disabled: boolean; error: Error | null }) {
+  return (
+    <div className="col-span-2 flex items-center gap-3">
+      <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-white" disabled={disabled}>
+        Start alignment
+      </button>
+      {error && (
+        <span className="text-red-700">
+          {error instanceof ApiError ? error.message : "Could not start the alignment."}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The form that starts an alignment: task, criterion (and step to rewrite), labels, endpoints and budget. */
+function StartForm({ projectId, choices }: { projectId: string; choices: NonNullable<AlignmentPageData["choices"]> }) {
+  const router = useRouter();
+  const tasks = alignableTasks(choices);
   const [taskId, setTaskId] = useState(tasks[0]?.id ?? "");
   const criteria: { id: string; name: string; kind?: string; steps?: { id: string; name: string }[] }[] =
     tasks.find((t) => t.id === taskId)?.criteria ?? [];
@@ -243,21 +295,21 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
   const offersFewShot = !taskId.startsWith(BUILTIN) || criteria.find((c) => c.id === criterionId)?.kind === "score";
   const start = useMutation({
     mutationFn: () =>
-      postJson<{ id: string }>(`/api/v1/projects/${projectId}/alignments`, {
-        ...(taskId.startsWith(BUILTIN)
-          ? {
-              pipeline: taskId.replace(BUILTIN, ""),
-              targetId: criterionId,
-              ...(rewriteStep ? { rewriteStepId: rewriteStep } : {}),
-              ...(offersFewShot ? { fewShot } : {}),
-            }
-          : { rubricTaskId: taskId, criterionId, fewShot }),
-        labels: labelsChoice === GOLD ? { kind: "gold" } : { kind: "labelSet", id: labelsChoice },
-        judgeEndpointId: judgeId,
-        optimizerEndpointId: optimizerId,
-        maxCalls,
-        maxCostUsd: maxCost,
-      }),
+      postJson<{ id: string }>(
+        `/api/v1/projects/${projectId}/alignments`,
+        alignmentRequestBody({
+          taskId,
+          criterionId,
+          rewriteStep,
+          offersFewShot,
+          fewShot,
+          labelsChoice,
+          judgeId,
+          optimizerId,
+          maxCalls,
+          maxCost,
+        }),
+      ),
     onSuccess: (started) => router.push(`/projects/${projectId}/alignment?id=${started.id}`),
   });
   if (tasks.length === 0)
@@ -308,20 +360,7 @@ function StartForm({ projectId, choices }: { projectId: string; choices: NonNull
         fewShot={offersFewShot ? fewShot : null}
         setFewShot={setFewShot}
       />
-      <div className="col-span-2 flex items-center gap-3">
-        <button
-          type="submit"
-          className="rounded bg-slate-900 px-3 py-1.5 text-white"
-          disabled={start.isPending || !judgeId}
-        >
-          Start alignment
-        </button>
-        {start.error && (
-          <span className="text-red-700">
-            {start.error instanceof ApiError ? start.error.message : "Could not start the alignment."}
-          </span>
-        )}
-      </div>
+      <StartButtonRow disabled={start.isPending || !judgeId} error={start.error} />
     </form>
   );
 }
