@@ -115,13 +115,13 @@ async function sendableBody(
 
 /** The answer's status and headers, without the encoding and length of a body undici has decoded. */
 function answerInit(response: Response): ResponseInit {
+  const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+  const codings = response.headers.get("content-encoding")?.toLowerCase().split(",");
+  if (!codings?.every((coding) => DECODED_CODINGS.has(coding.trim()))) return init;
   const headers = new Headers(response.headers);
-  const codings = headers.get("content-encoding")?.toLowerCase().split(",") ?? [];
-  if (codings.length && codings.every((coding) => DECODED_CODINGS.has(coding.trim()))) {
-    headers.delete("content-encoding");
-    headers.delete("content-length");
-  }
-  return { status: response.status, statusText: response.statusText, headers };
+  headers.delete("content-encoding");
+  headers.delete("content-length");
+  return { ...init, headers };
 }
 
 /**
