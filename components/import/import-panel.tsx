@@ -8,7 +8,7 @@ import type { PickedFile } from "./collect-files";
 import { ExistingVideosMetadata, metadataRows } from "./existing-videos-metadata";
 import { ExtractionSettings, defaultExtractionSettings, type ExtractionSettingsValue } from "./extraction-settings";
 import { ImportProgress } from "./import-progress";
-import { foundGenerators, foundGeneratorsLine } from "@/lib/import/found-generators";
+import { foundGenerators, foundGeneratorsLine, type FoundGenerators } from "@/lib/import/found-generators";
 import { addPickedFiles, RETRYABLE, taskImportPanels, type ImportItem } from "./import-item";
 import { runImport, settleUnfinished, type ImportRun } from "./import-run";
 import { ImportDropZone } from "./import-drop-zone";
@@ -23,25 +23,11 @@ interface LateMetadata {
   importedVideoIds: ReadonlySet<string>;
 }
 
-export function ImportPanel({ projectId }: { projectId: string }) {
-  const items = useRef<ImportItem[]>([]);
+/** A re-render of the panel, at most every 150 ms: a 5,000-file import updates progress constantly. */
+function useThrottledRefresh(): () => void {
   const [, setVersion] = useState(0);
-  const [running, setRunning] = useState(false);
-  // An import ran to its end (or was cancelled) since files were last added: its summary shows.
-  const [finished, setFinished] = useState(false);
-  const [model, setModel] = useState("");
-  const [settings, setSettings] = useState<ExtractionSettingsValue>(defaultExtractionSettings);
-  const abort = useRef<AbortController | null>(null);
   const pendingRender = useRef(false);
-  // Parsed metadata files by path key (as findMetadata expects), kept so a retry uploads with it too.
-  const metadata = useRef(new Map<string, FileMetadata>());
-  // The tasks' files dropped along (item sets: caption references, question sets…): each checked and imported
-  // by its task's own section, after the videos. By panel id.
-  const [claimedFiles, setClaimedFiles] = useState<Readonly<Record<string, readonly ClaimedFile[]>>>({});
-  const [lateMetadata, setLateMetadata] = useState<LateMetadata | null>(null);
-
-  // Re-render at most every 150 ms: a 5,000-file import updates progress constantly.
-  const refresh = useCallback(() => {
+  return useCallback(() => {
     if (pendingRender.current) return;
     pendingRender.current = true;
     setTimeout(() => {
@@ -49,6 +35,50 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       setVersion((v) => v + 1);
     }, 150);
   }, []);
+}
+
+/** The generator model typed for the whole import (else read from each video's folder). */
+function GeneratorModelField({ model, onModel }: { model: string; onModel: (model: string) => void }) {
+  return (
+    <label className="flex flex-col gap-1 text-sm">
+      <span className="font-medium text-slate-700">Generator model</span>
+      <input
+        value={model}
+        onChange={(e) => onModel(e.target.value)}
+        placeholder="from the folder above the dimension if empty"
+        className="rounded-md border border-slate-300 px-2.5 py-1.5 text-sm"
+      />
+    </label>
+  );
+}
+
+/** The generators the import will record, read from the picked paths before anything uploads. */
+function FoundGeneratorsNote({ generators, modelTyped }: { generators: FoundGenerators; modelTyped: boolean }) {
+  return (
+    <p className="text-sm text-slate-600" data-testid="import-generators">
+      {foundGeneratorsLine(generators).replace(/^./, (first) => first.toUpperCase())}
+      {modelTyped ? " (the model typed above)." : "."}
+    </p>
+  );
+}
+
+/** The import screen: files dropped, their settings, the upload's progress and what it changed. */
+export function ImportPanel({ projectId }: { projectId: string }) {
+  const items = useRef<ImportItem[]>([]);
+  const [running, setRunning] = useState(false);
+  // An import ran to its end (or was cancelled) since files were last added: its summary shows.
+  const [finished, setFinished] = useState(false);
+  const [model, setModel] = useState("");
+  const [settings, setSettings] = useState<ExtractionSettingsValue>(defaultExtractionSettings);
+  const abort = useRef<AbortController | null>(null);
+  // Parsed metadata files by path key (as findMetadata expects), kept so a retry uploads with it too.
+  const metadata = useRef(new Map<string, FileMetadata>());
+  // The tasks' files dropped along (item sets: caption references, question sets…): each checked and imported
+  // by its task's own section, after the videos. By panel id.
+  const [claimedFiles, setClaimedFiles] = useState<Readonly<Record<string, readonly ClaimedFile[]>>>({});
+  const [lateMetadata, setLateMetadata] = useState<LateMetadata | null>(null);
+
+  const refresh = useThrottledRefresh();
 
   const addFiles = useCallback(
     async (picked: PickedFile[]) => {
@@ -113,15 +143,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
       <ImportDropZone onFiles={(picked) => void addFiles(picked)} />
 
       <div className="grid gap-4 md:grid-cols-[16rem_1fr]">
-        <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium text-slate-700">Generator model</span>
-          <input
-            value={model}
-            onChange={(e) => setModel(e.target.value)}
-            placeholder="from the folder above the dimension if empty"
-            className="rounded-md border border-slate-300 px-2.5 py-1.5 text-sm"
-          />
-        </label>
+        <GeneratorModelField model={model} onModel={setModel} />
         <ExtractionSettings value={settings} onChange={setSettings} />
       </div>
 
@@ -132,12 +154,7 @@ export function ImportPanel({ projectId }: { projectId: string }) {
         onCancel={() => abort.current?.abort()}
         onRetry={retry}
       />
-      {generators && (
-        <p className="text-sm text-slate-600" data-testid="import-generators">
-          {foundGeneratorsLine(generators).replace(/^./, (first) => first.toUpperCase())}
-          {model.trim() ? " (the model typed above)." : "."}
-        </p>
-      )}
+      {generators && <FoundGeneratorsNote generators={generators} modelTyped={model.trim() !== ""} />}
       <NoPromptNotice count={list.filter((i) => i.noPrompt).length} />
       <ImportProgress items={list} running={running} finished={finished} />
 
