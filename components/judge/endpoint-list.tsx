@@ -46,6 +46,23 @@ export function EndpointList({
   );
 }
 
+/** The endpoint's stored settings in a line: address, key, concurrency, limits and input mode. */
+function EndpointSettingsLine({ endpoint }: { endpoint: EndpointRow }) {
+  return (
+    <div className="text-xs text-slate-500">
+      {endpoint.baseUrl} · key {endpoint.hasApiKey ? "stored (encrypted)" : "none"} · ≤{endpoint.maxConcurrency} at once
+      {endpoint.requestsPerMinute ? ` · ${endpoint.requestsPerMinute}/min` : ""}
+      {endpoint.supportsBatchApi ? " · Batch API" : ""}
+      {endpoint.apiVersion ? ` · Azure api-version ${endpoint.apiVersion}` : ""}
+      {endpoint.maxTokens ? ` · answers ≤${endpoint.maxTokens} tokens` : ""}
+      {endpoint.sendImageDetail ? "" : " · no image detail"}
+      {endpoint.requestLogprobs ? ` · logprobs (top ${endpoint.topLogprobs})` : ""}
+      {` · input mode ${endpoint.inputMode}`}
+    </div>
+  );
+}
+
+/** One endpoint: its settings and last probe, and for owners test, edit, archive and delete. */
 function EndpointItem({
   projectId,
   endpoint,
@@ -85,17 +102,7 @@ function EndpointItem({
     <li data-testid="endpoint-item" className={archived ? "text-slate-500" : undefined}>
       <span className="font-medium">{endpoint.name}</span> · {endpoint.model}
       {archived && <span className="ml-1 rounded bg-slate-100 px-1.5 text-xs text-slate-600">archived</span>}
-      <div className="text-xs text-slate-500">
-        {endpoint.baseUrl} · key {endpoint.hasApiKey ? "stored (encrypted)" : "none"} · ≤{endpoint.maxConcurrency} at
-        once
-        {endpoint.requestsPerMinute ? ` · ${endpoint.requestsPerMinute}/min` : ""}
-        {endpoint.supportsBatchApi ? " · Batch API" : ""}
-        {endpoint.apiVersion ? ` · Azure api-version ${endpoint.apiVersion}` : ""}
-        {endpoint.maxTokens ? ` · answers ≤${endpoint.maxTokens} tokens` : ""}
-        {endpoint.sendImageDetail ? "" : " · no image detail"}
-        {endpoint.requestLogprobs ? ` · logprobs (top ${endpoint.topLogprobs})` : ""}
-        {` · input mode ${endpoint.inputMode}`}
-      </div>
+      <EndpointSettingsLine endpoint={endpoint} />
       <EndpointCapabilitiesLine
         capabilities={endpoint.capabilities}
         probedAt={endpoint.probedAt}
