@@ -6,7 +6,7 @@ import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { postJson } from "@/lib/api-client";
 import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
-import { readManifestText } from "@/lib/judge/run-manifest-text";
+import { readManifestText, type ManifestSummary } from "@/lib/judge/run-manifest-text";
 import { RunEstimateSummary, type RunEstimateData } from "./run-estimate";
 
 interface ManifestDryRun {
@@ -18,6 +18,7 @@ interface ManifestDryRun {
   estimateError: string | null;
 }
 
+/** The Judge page's "Start from a manifest" form: the manifest, its summary, its dry run and the run. */
 export function RunManifestForm({ projectId }: { projectId: string }) {
   const queryClient = useQueryClient();
   const [text, setText] = useState("");
@@ -67,22 +68,7 @@ export function RunManifestForm({ projectId }: { projectId: string }) {
             {read.error}
           </span>
         )}
-        {read.ok && (
-          <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-slate-700" data-testid="run-manifest-summary">
-            <dt className="text-slate-500">Task</dt>
-            <dd>{read.summary.pipeline}</dd>
-            <dt className="text-slate-500">Endpoint</dt>
-            <dd>{read.summary.endpoint}</dd>
-            <dt className="text-slate-500">Input mode</dt>
-            <dd>{read.summary.inputMode}</dd>
-            <dt className="text-slate-500">Videos</dt>
-            <dd>{read.summary.videos}</dd>
-            <dt className="text-slate-500">Edited prompts</dt>
-            <dd>{read.summary.promptVersions}</dd>
-            <dt className="text-slate-500">Settings</dt>
-            <dd className="break-all font-mono text-xs">{read.summary.settings}</dd>
-          </dl>
-        )}
+        {read.ok && <ManifestSummaryList summary={read.summary} />}
         <div className="flex flex-wrap items-center gap-3">
           <button
             type="button"
@@ -105,15 +91,7 @@ export function RunManifestForm({ projectId }: { projectId: string }) {
           </button>
         </div>
         {dryRun.data && <ManifestDryRunNote dryRun={dryRun.data} />}
-        {start.data && (
-          <span className="text-slate-600" data-testid="run-manifest-started">
-            Started on {start.data.videos} video{start.data.videos === 1 ? "" : "s"}:{" "}
-            <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${start.data.id}`}>
-              the run
-            </Link>
-            .
-          </span>
-        )}
+        {start.data && <ManifestRunStarted projectId={projectId} started={start.data} />}
         {(dryRun.error ?? start.error) && (
           <span role="alert" className="text-red-700">
             {(dryRun.error ?? start.error)!.message}
@@ -136,5 +114,38 @@ function ManifestDryRunNote({ dryRun }: { dryRun: ManifestDryRun }) {
       {dryRun.estimate && <RunEstimateSummary estimate={dryRun.estimate} />}
       {dryRun.estimateError && <span className="text-red-700">No estimate: {dryRun.estimateError}</span>}
     </div>
+  );
+}
+
+/** What the pasted manifest would run: task, endpoint, input mode, videos, edited prompts and settings. */
+function ManifestSummaryList({ summary }: { summary: ManifestSummary }) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-slate-700" data-testid="run-manifest-summary">
+      <dt className="text-slate-500">Task</dt>
+      <dd>{summary.pipeline}</dd>
+      <dt className="text-slate-500">Endpoint</dt>
+      <dd>{summary.endpoint}</dd>
+      <dt className="text-slate-500">Input mode</dt>
+      <dd>{summary.inputMode}</dd>
+      <dt className="text-slate-500">Videos</dt>
+      <dd>{summary.videos}</dd>
+      <dt className="text-slate-500">Edited prompts</dt>
+      <dd>{summary.promptVersions}</dd>
+      <dt className="text-slate-500">Settings</dt>
+      <dd className="break-all font-mono text-xs">{summary.settings}</dd>
+    </dl>
+  );
+}
+
+/** The run the manifest started: its videos and a link to it. */
+function ManifestRunStarted({ projectId, started }: { projectId: string; started: { id: string; videos: number } }) {
+  return (
+    <span className="text-slate-600" data-testid="run-manifest-started">
+      Started on {started.videos} video{started.videos === 1 ? "" : "s"}:{" "}
+      <Link className="text-indigo-700 underline" href={`/projects/${projectId}/runs/${started.id}`}>
+        the run
+      </Link>
+      .
+    </span>
   );
 }
