@@ -146,6 +146,7 @@ export function useRunStart({
 
 type RunStart = ReturnType<typeof useRunStart>;
 
+/** The form that starts a run: pipeline, its settings, endpoint and judges, videos, prompts, mode, sweep and budget. */
 export function RunStartForm({
   run,
   fields,
@@ -177,49 +178,11 @@ export function RunStartForm({
         start.mutate(part);
       }}
     >
-      <label className="flex flex-col gap-1">
-        Pipeline
-        <select
-          className="rounded-md border border-slate-300 px-2 py-1.5"
-          value={pipelineId}
-          onChange={(e) => setPipelineId(e.target.value)}
-          data-testid="run-pipeline"
-        >
-          {pipelines.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PipelineSelect pipelines={pipelines} pipelineId={pipelineId} setPipelineId={setPipelineId} />
       {fields}
-      <label className="flex flex-col gap-1">
-        {pipeline?.endpointLabel ?? "Endpoint"}
-        <select
-          className="rounded-md border border-slate-300 px-2 py-1.5"
-          value={run.endpointId}
-          onChange={(e) => run.setEndpointId(e.target.value)}
-          data-testid="run-endpoint"
-        >
-          {(endpoints.data ?? []).map((e) => (
-            <option key={e.id} value={e.id}>
-              {e.name} ({e.model})
-            </option>
-          ))}
-        </select>
-      </label>
+      <EndpointSelect run={run} label={pipeline?.endpointLabel ?? "Endpoint"} endpoints={endpoints.data ?? []} />
       <JudgesFields value={run.judges} setValue={run.setJudges} endpoints={endpoints.data ?? []} />
-      {run.chosenEndpoint?.supportsBatchApi && (
-        <label className="flex items-center gap-2 self-center pt-5">
-          <input
-            type="checkbox"
-            checked={run.batch}
-            onChange={(e) => run.setBatch(e.target.checked)}
-            data-testid="run-batch"
-          />
-          batch (half the price, within 24 hours)
-        </label>
-      )}
+      {run.chosenEndpoint?.supportsBatchApi && <BatchField run={run} />}
       <VideoScopeFields run={run} dimensions={dimensions} allVideosLabel={pipeline?.allVideosLabel} />
       <PromptVersionPicker
         projectId={projectId}
@@ -260,6 +223,71 @@ export function RunStartForm({
         </span>
       )}
     </form>
+  );
+}
+
+/** The pipeline the run judges with; its settings fields follow it. */
+function PipelineSelect({
+  pipelines,
+  pipelineId,
+  setPipelineId,
+}: {
+  pipelines: RunFormPipeline[];
+  pipelineId: string;
+  setPipelineId: (pipelineId: string) => void;
+}) {
+  return (
+    <label className="flex flex-col gap-1">
+      Pipeline
+      <select
+        className="rounded-md border border-slate-300 px-2 py-1.5"
+        value={pipelineId}
+        onChange={(e) => setPipelineId(e.target.value)}
+        data-testid="run-pipeline"
+      >
+        {pipelines.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The endpoint that judges (the pipeline names what it is for). */
+function EndpointSelect({ run, label, endpoints }: { run: RunStart; label: string; endpoints: readonly Endpoint[] }) {
+  return (
+    <label className="flex flex-col gap-1">
+      {label}
+      <select
+        className="rounded-md border border-slate-300 px-2 py-1.5"
+        value={run.endpointId}
+        onChange={(e) => run.setEndpointId(e.target.value)}
+        data-testid="run-endpoint"
+      >
+        {endpoints.map((e) => (
+          <option key={e.id} value={e.id}>
+            {e.name} ({e.model})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Whether the run goes through the endpoint's Batch API (offered when the endpoint has one). */
+function BatchField({ run }: { run: RunStart }) {
+  return (
+    <label className="flex items-center gap-2 self-center pt-5">
+      <input
+        type="checkbox"
+        checked={run.batch}
+        onChange={(e) => run.setBatch(e.target.checked)}
+        data-testid="run-batch"
+      />
+      batch (half the price, within 24 hours)
+    </label>
   );
 }
 
