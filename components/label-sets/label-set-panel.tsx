@@ -24,6 +24,77 @@ const GENERIC_FORMAT: LabelSetFormatDeclaration = {
 /** A wide file's map before the user names its columns. */
 const NEW_COLUMN_MAP: ColumnMapState = { video: "video", annotator: "", targets: [{ column: "", target: "" }] };
 
+/** The label set request's form: the file, its format's options, and whether it is a dry run. */
+function labelSetRequestForm({
+  format,
+  file,
+  name,
+  citation,
+  match,
+  mappingColumn,
+  wide,
+  columnMap,
+  dryRun,
+}: {
+  format: LabelSetFormatDeclaration;
+  file: File;
+  name: string;
+  citation: string;
+  match: "file_name" | "column";
+  mappingColumn: string;
+  wide: boolean;
+  columnMap: ColumnMapState;
+  dryRun: boolean;
+}): FormData {
+  const form = new FormData();
+  form.set("format", format.id);
+  form.set("name", name);
+  form.set("citation", citation);
+  if (format.matchVideos) {
+    form.set("match", match);
+    if (match === "column") form.set("mappingColumn", mappingColumn);
+  }
+  if (format.id === GENERIC_FORMAT.id && wide) form.set("columns", columnMapJson(columnMap));
+  form.set("dryRun", dryRun ? "true" : "false");
+  form.set("file", file, file.name);
+  return form;
+}
+
+/** The label set's name and its citation. */
+function NameAndCitationFields({
+  name,
+  setName,
+  citation,
+  setCitation,
+}: {
+  name: string;
+  setName: (name: string) => void;
+  citation: string;
+  setCitation: (citation: string) => void;
+}) {
+  return (
+    <>
+      <label className="flex flex-col gap-1">
+        Name
+        <input
+          className="rounded-md border border-slate-300 px-2 py-1"
+          value={name}
+          data-testid="label-set-name"
+          onChange={(e) => setName(e.target.value)}
+        />
+      </label>
+      <label className="flex flex-col gap-1">
+        Citation
+        <input
+          className="w-72 rounded-md border border-slate-300 px-2 py-1"
+          value={citation}
+          onChange={(e) => setCitation(e.target.value)}
+        />
+      </label>
+    </>
+  );
+}
+
 /**
  * Imports a label file of a task's own format (the registered tasks' declarations), or a generic CSV/JSONL
  * label file, as a label set: a dry run shows what would be created and every cell read other than as
@@ -47,17 +118,7 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
 
   async function send(dryRun: boolean) {
     if (!file) return;
-    const form = new FormData();
-    form.set("format", format.id);
-    form.set("name", name);
-    form.set("citation", citation);
-    if (format.matchVideos) {
-      form.set("match", match);
-      if (match === "column") form.set("mappingColumn", mappingColumn);
-    }
-    if (format.id === GENERIC_FORMAT.id && wide) form.set("columns", columnMapJson(columnMap));
-    form.set("dryRun", dryRun ? "true" : "false");
-    form.set("file", file, file.name);
+    const form = labelSetRequestForm({ format, file, name, citation, match, mappingColumn, wide, columnMap, dryRun });
     await sendForm(form, () => setFile(null));
   }
 
@@ -83,23 +144,12 @@ export function LabelSetPanel({ projectId }: { projectId: string }) {
           testId="label-set-file"
           onChange={(picked) => (setFile(picked), changed())}
         />
-        <label className="flex flex-col gap-1">
-          Name
-          <input
-            className="rounded-md border border-slate-300 px-2 py-1"
-            value={name}
-            data-testid="label-set-name"
-            onChange={(e) => (setName(e.target.value), changed())}
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          Citation
-          <input
-            className="w-72 rounded-md border border-slate-300 px-2 py-1"
-            value={citation}
-            onChange={(e) => setCitation(e.target.value)}
-          />
-        </label>
+        <NameAndCitationFields
+          name={name}
+          setName={(value) => (setName(value), changed())}
+          citation={citation}
+          setCitation={setCitation}
+        />
         {format.matchVideos && (
           <MatchVideosFields
             fileNameColumn={format.matchVideos.fileNameColumn}
