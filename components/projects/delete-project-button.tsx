@@ -27,7 +27,6 @@ function send(projectId: string, body: unknown) {
  */
 export function DeleteProjectButton({ projectId }: { projectId: string }) {
   const router = useRouter();
-  const catalogue = useTaskCatalogue();
   const [counts, setCounts] = useState<Answer | null>(null);
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState("");
@@ -80,23 +79,7 @@ export function DeleteProjectButton({ projectId }: { projectId: string }) {
           {c ? (
             <>
               <p>Deleting the project removes, and cannot be undone:</p>
-              <ul className="ml-5 list-disc" data-testid="delete-project-counts">
-                <li>
-                  {plural(c.videos, "video")} and {plural(c.frames, "frame")} ({plural(c.storageObjects, "stored file")}
-                  )
-                </li>
-                <li>
-                  {plural(c.runs, "run")} with {plural(c.steps, "step")}
-                </li>
-                <li>
-                  {plural(c.humanJudgments, "human judgment")} and {plural(c.goldJudgments, "gold value")}
-                </li>
-                <li>
-                  {plural(c.queues, "queue")}, {plural(c.labelSets, "label set")},{" "}
-                  {plural(c.items, itemNounPhrase(catalogue).one, itemNounPhrase(catalogue).many)}
-                </li>
-                <li>the membership of {plural(c.members, "person", "people")}</li>
-              </ul>
+              <DeletionCountsList counts={c} />
               <label className="flex flex-col gap-1">
                 <span>
                   Type the project&apos;s name, <b>{counts!.name}</b>, to confirm
@@ -134,5 +117,28 @@ export function DeleteProjectButton({ projectId }: { projectId: string }) {
         </div>
       )}
     </div>
+  );
+}
+
+/** What deleting the project removes, counted by the server's dry run. */
+function DeletionCountsList({ counts: c }: { counts: ProjectDeletionCounts }) {
+  const catalogue = useTaskCatalogue();
+  return (
+    <ul className="ml-5 list-disc" data-testid="delete-project-counts">
+      <li>
+        {plural(c.videos, "video")} and {plural(c.frames, "frame")} ({plural(c.storageObjects, "stored file")})
+      </li>
+      <li>
+        {plural(c.runs, "run")} with {plural(c.steps, "step")}
+      </li>
+      <li>
+        {plural(c.humanJudgments, "human judgment")} and {plural(c.goldJudgments, "gold value")}
+      </li>
+      <li>
+        {plural(c.queues, "queue")}, {plural(c.labelSets, "label set")},{" "}
+        {plural(c.items, itemNounPhrase(catalogue).one, itemNounPhrase(catalogue).many)}
+      </li>
+      <li>the membership of {plural(c.members, "person", "people")}</li>
+    </ul>
   );
 }
