@@ -1,10 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { bootstrapConfidenceInterval, bootstrapTableStatistic, mulberry32, resampler } from "./bootstrap";
+import {
+  bootstrapConfidenceInterval,
+  type BootstrapOptions,
+  type ConfidenceInterval,
+  mulberry32,
+  resampler,
+} from "./bootstrap";
 import { StatsInputError } from "./input-error";
 import { krippendorffAlpha } from "./krippendorff-alpha";
 import { percentAgreement } from "./percent-agreement";
 import { KRIPPENDORFF_2011 } from "../../testkit/stats/published-examples";
-import { ratingTableFromMatrix } from "./rating-table";
+import { ratingTableFromMatrix, type RatingTable, selectItems } from "./rating-table";
+
+/** bootstrapConfidenceInterval of a statistic of a rating table: each resample is the table with its items drawn with replacement. */
+function bootstrapTableStatistic(
+  table: RatingTable,
+  statistic: (table: RatingTable) => number | null,
+  options: BootstrapOptions = {},
+): ConfidenceInterval | null {
+  return bootstrapConfidenceInterval(table.itemIds.length, (items) => statistic(selectItems(table, items)), options);
+}
 
 describe("resampler", () => {
   it("draws the same indices as Math.floor(mulberry32(seed)() * n), resample after resample", () => {

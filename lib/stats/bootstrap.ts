@@ -14,7 +14,6 @@
  * is the smallest two-sided p the resamples can show.
  */
 import { StatsInputError } from "./input-error";
-import { type RatingTable, selectItems } from "./rating-table";
 
 /**
  * mulberry32: a 32-bit-state generator, small and fast, with good enough statistical quality for
@@ -158,15 +157,6 @@ export function bootstrapConfidenceInterval(
     iterations,
     validIterations: valid,
   };
-}
-
-/** The same, for a statistic of a rating table: each resample is the table with its items drawn with replacement. */
-export function bootstrapTableStatistic(
-  table: RatingTable,
-  statistic: (table: RatingTable) => number | null,
-  options: BootstrapOptions = {},
-): ConfidenceInterval | null {
-  return bootstrapConfidenceInterval(table.itemIds.length, (items) => statistic(selectItems(table, items)), options);
 }
 
 /**

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { cohensKappa, cohensKappaForRaters, cohensKappaFromConfusion } from "./cohens-kappa";
-import { confusionMatrixFromCounts } from "./confusion-matrix";
-import { ratingTableFromMatrix } from "./rating-table";
+import { cohensKappa, cohensKappaFromConfusion, type KappaWeighting } from "./cohens-kappa";
+import { confusionMatrixForRaters, confusionMatrixFromCounts } from "./confusion-matrix";
+import { ratingTableFromMatrix, type RatingTable } from "./rating-table";
+
+/** Cohen's kappa of two raters (by index) of a table, over the items both rated. */
+function cohensKappaForRaters(
+  table: RatingTable,
+  raterA: number,
+  raterB: number,
+  weighting: KappaWeighting = "unweighted",
+): number | null {
+  return cohensKappaFromConfusion(confusionMatrixForRaters(table, raterA, raterB), weighting);
+}
 
 describe("Cohen's kappa", () => {
   it("reproduces Wikipedia's 50-proposal yes/no example: κ = 0.4", () => {

@@ -1,5 +1,5 @@
-import { type ConfusionMatrix, confusionMatrix, confusionMatrixForRaters } from "./confusion-matrix";
-import type { Rating, RatingTable } from "./rating-table";
+import { type ConfusionMatrix, confusionMatrix } from "./confusion-matrix";
+import type { Rating } from "./rating-table";
 
 /**
  * How much a disagreement between categories i and j counts. Linear and quadratic weights use the
@@ -65,14 +65,4 @@ export function cohensKappa(
   weighting: KappaWeighting = "unweighted",
 ): number | null {
   return cohensKappaFromConfusion(confusionMatrix(a, b), weighting);
-}
-
-/** Cohen's kappa of two raters (by index) of a table, over the items both rated. */
-export function cohensKappaForRaters(
-  table: RatingTable,
-  raterA: number,
-  raterB: number,
-  weighting: KappaWeighting = "unweighted",
-): number | null {
-  return cohensKappaFromConfusion(confusionMatrixForRaters(table, raterA, raterB), weighting);
 }

@@ -1,13 +1,33 @@
 import { describe, expect, it } from "vitest";
 import {
-  binaryClassificationMetrics,
+  binaryMetricsFromConfusion,
+  type BinaryClassificationMetrics,
   confusionMatrix,
   confusionMatrixForRaters,
   confusionMatrixFromCounts,
   type ConfusionMatrix,
 } from "./confusion-matrix";
 import { StatsInputError } from "./input-error";
-import { ratingTableFromMatrix } from "./rating-table";
+import { type Category, type Rating, ratingTableFromMatrix } from "./rating-table";
+
+/**
+ * Precision, recall and F1 of `predicted` against `truth` for binary labels (every label that is not
+ * `positive` is the negative class; more than two distinct labels is an error, as it is then not binary).
+ * Pairs with a `null` on either side are left out.
+ */
+function binaryClassificationMetrics(
+  truth: readonly Rating[],
+  predicted: readonly Rating[],
+  positive: Category,
+): BinaryClassificationMetrics {
+  const matrix = confusionMatrix(truth, predicted);
+  if (matrix.labels.length > 2) {
+    throw new StatsInputError(
+      `binary metrics need at most two labels, found ${matrix.labels.length}: ${matrix.labels.join(", ")}`,
+    );
+  }
+  return binaryMetricsFromConfusion(matrix, positive);
+}
 
 function countAt(matrix: ConfusionMatrix, row: number, column: number): number {
   return matrix.counts[row * matrix.labels.length + column]!;

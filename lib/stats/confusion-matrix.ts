@@ -132,22 +132,3 @@ export function binaryMetricsFromConfusion(matrix: ConfusionMatrix, positive: Ca
     f1: 2 * tp + fp + fn === 0 ? null : (2 * tp) / (2 * tp + fp + fn),
   };
 }
-
-/**
- * Precision, recall and F1 of `predicted` against `truth` for binary labels (every label that is not
- * `positive` is the negative class; more than two distinct labels is an error, as it is then not binary).
- * Pairs with a `null` on either side are left out.
- */
-export function binaryClassificationMetrics(
-  truth: readonly Rating[],
-  predicted: readonly Rating[],
-  positive: Category,
-): BinaryClassificationMetrics {
-  const matrix = confusionMatrix(truth, predicted);
-  if (matrix.labels.length > 2) {
-    throw new StatsInputError(
-      `binary metrics need at most two labels, found ${matrix.labels.length}: ${matrix.labels.join(", ")}`,
-    );
-  }
-  return binaryMetricsFromConfusion(matrix, positive);
-}
