@@ -53,40 +53,16 @@ export function SpanLabelsCard({ projectId, initial }: { projectId: string; init
       ) : (
         <ul className="flex flex-col gap-2">
           {rows.map((row, index) => (
-            <li key={row.key} className="grid grid-cols-[8rem_10rem_1fr_auto] items-start gap-2">
-              <input
-                aria-label={`Id of label ${index + 1}`}
-                className={`${input} font-mono`}
-                value={row.id}
-                maxLength={64}
-                onChange={(e) => edit(row.key, "id", e.target.value)}
-              />
-              <input
-                aria-label={`Name of label ${index + 1}`}
-                className={input}
-                value={row.label}
-                maxLength={120}
-                onChange={(e) => edit(row.key, "label", e.target.value)}
-              />
-              <textarea
-                aria-label={`Definition of label ${index + 1}`}
-                className={input}
-                rows={1}
-                value={row.definition}
-                maxLength={2000}
-                onChange={(e) => edit(row.key, "definition", e.target.value)}
-              />
-              <button
-                type="button"
-                className={buttonClass("secondary")}
-                onClick={() => {
-                  setRows((current) => current.filter((r) => r.key !== row.key));
-                  setState({ kind: "idle" });
-                }}
-              >
-                Remove
-              </button>
-            </li>
+            <SpanLabelRow
+              key={row.key}
+              row={row}
+              number={index + 1}
+              onEdit={(field, value) => edit(row.key, field, value)}
+              onRemove={() => {
+                setRows((current) => current.filter((r) => r.key !== row.key));
+                setState({ kind: "idle" });
+              }}
+            />
           ))}
         </ul>
       )}
@@ -117,5 +93,48 @@ export function SpanLabelsCard({ projectId, initial }: { projectId: string; init
         )}
       </div>
     </form>
+  );
+}
+
+/** One label's row: its id, name and definition, and a button that removes it. */
+function SpanLabelRow({
+  row,
+  number,
+  onEdit,
+  onRemove,
+}: {
+  row: SpanLabel;
+  number: number;
+  onEdit: (field: keyof SpanLabel, value: string) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <li className="grid grid-cols-[8rem_10rem_1fr_auto] items-start gap-2">
+      <input
+        aria-label={`Id of label ${number}`}
+        className={`${input} font-mono`}
+        value={row.id}
+        maxLength={64}
+        onChange={(e) => onEdit("id", e.target.value)}
+      />
+      <input
+        aria-label={`Name of label ${number}`}
+        className={input}
+        value={row.label}
+        maxLength={120}
+        onChange={(e) => onEdit("label", e.target.value)}
+      />
+      <textarea
+        aria-label={`Definition of label ${number}`}
+        className={input}
+        rows={1}
+        value={row.definition}
+        maxLength={2000}
+        onChange={(e) => onEdit("definition", e.target.value)}
+      />
+      <button type="button" className={buttonClass("secondary")} onClick={onRemove}>
+        Remove
+      </button>
+    </li>
   );
 }
