@@ -11,6 +11,7 @@ import {
   runtimeImportGraph,
   sourcesUnder,
 } from "./lib/import-graph";
+import { ALLOWED, layerViolations, LIB_LAYERS, rankOf, unitImports, unitOf } from "./lib/layer-table";
 
 /*
  * The layers of docs/architecture.md, checked on the runtime import graph (type-only imports load nothing):
@@ -80,7 +81,7 @@ function appGraph() {
 /** A file of one task's own folder under lib/ (lib/tasks/<id>/…). */
 const inTaskFolder = (file: string) => /^lib\/tasks\/[^/]+\//.test(file);
 
-/** The core's files: lib/ outside the tasks' folders, the registry's install point and generated code. */
+/** The core's files: lib/ outside the tasks' folders, the composition root, the registry's lists and generated code. */
 function coreFiles(graph: Map<string, Set<string>>): string[] {
   return [...graph.keys()].filter(
     (file) => file.startsWith("lib/") && layerOf(file) === "core" && !file.startsWith("lib/generated/"),
@@ -178,5 +179,51 @@ describe("the layers' import graph", () => {
   it("runs fewer than 15 arrows from a lower layer up to a higher one", () => {
     const up = arrowsUp(graph);
     expect(up.length, up.join("\n")).toBeLessThan(15);
+  });
+});
+
+/*
+ * The layer table of lib/ (scripts/layers.json, drawn in docs/architecture.md): each folder imports its own layer's
+ * folders (no circle among them) and lower layers', never a higher layer's, with type imports counted (a type from
+ * a higher layer is still a reason to read it first). The table's `allowed` list names the imports that still break
+ * it, each with its files and why; the goal is an empty list. A new breaking import fails, and so does an allowed
+ * one that no longer occurs, so the list only shrinks. eslint.config.mjs reads the same table.
+ */
+describe("the layer table of lib/", () => {
+  const libFiles = sourcesUnder("lib").filter((file) => !file.includes("/lib/generated/prisma/"));
+
+  it("puts every lib/ file in a unit of a layer, with a job written for each layer", () => {
+    const units = new Set([...runtimeImportGraph(libFiles).keys()].map(unitOf));
+    expect(units.size).toBeGreaterThan(45);
+    for (const layer of LIB_LAYERS) expect(layer.job.length, layer.name).toBeGreaterThan(20);
+    expect(unitOf("lib/tasks/registry.ts")).toBe("lib/tasks");
+    expect(unitOf("lib/tasks/qa/steps.ts")).toBe("lib/tasks/*");
+    expect(unitOf("lib/tasks/qa/routes/run-qa.ts")).toBe("lib/tasks/*/routes");
+    expect(rankOf("lib/db")).toBeLessThan(rankOf("lib/judge"));
+  });
+
+  it("finds an upward import, a circle within a layer, a new file of an allowed import and a stale allowance", () => {
+    const planted = new Map([
+      ["lib/db/a.ts", new Set(["lib/judge/b.ts"])],
+      ["lib/judge/b.ts", new Set(["lib/runs/c.ts"])],
+      ["lib/runs/c.ts", new Set(["lib/judge/d.ts"])],
+      ["lib/judge/d.ts", new Set<string>()],
+      ["lib/videos/e.ts", new Set(["lib/spans/f.ts"])],
+      ["lib/videos/g.ts", new Set(["lib/spans/f.ts"])],
+    ]);
+    const allowed = [
+      { from: "lib/videos", to: "lib/spans", files: ["lib/videos/e.ts"], why: "planted" },
+      { from: "lib/storage", to: "lib/videos", files: ["lib/storage/h.ts"], why: "planted" },
+    ];
+    expect(layerViolations(unitImports(planted), allowed)).toEqual([
+      "lib/db → lib/judge: lib/db/a.ts",
+      "lib/videos → lib/spans (allowed for other files): lib/videos/g.ts",
+      "stale allowance: lib/storage → lib/videos no longer occurs",
+      "circle: lib/judge, lib/runs",
+    ]);
+  });
+
+  it("has no import from a higher layer and no circle among folders but the allowed ones (type imports counted)", () => {
+    expect(layerViolations(unitImports(fullImportGraph(libFiles)), ALLOWED)).toEqual([]);
   });
 });
