@@ -13,13 +13,17 @@ import {
   judgePresence,
   presenceSweepThresholds,
   presenceTargetOf,
-  presenceTargets,
   scaleViolation,
   type TargetDeclaration,
   type TaskDeclaration,
 } from "./task-declaration";
 import { judgmentDeclaration } from "../reviews/judgment-target";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
+
+/** The presence targets of a task, in the order of its graded targets. */
+function presenceTargets(task: TaskDeclaration): TargetDeclaration[] {
+  return task.targets.flatMap((t) => presenceTargetOf(task, t.id) ?? []);
+}
 
 const target = (over: Partial<TargetDeclaration>): TargetDeclaration => ({
   id: "t",

@@ -162,11 +162,6 @@ export function presenceTargetOf(task: TaskDeclaration, targetId: string): Targe
   return declared;
 }
 
-/** The presence targets of a task, in the order of its graded targets. */
-export function presenceTargets(task: TaskDeclaration): TargetDeclaration[] {
-  return task.targets.flatMap((t) => presenceTargetOf(task, t.id) ?? []);
-}
-
 /**
  * The judge's presence of a category from its graded scores of it (any scopes): present (1) when
  * the maximum reaches t, absent (0) below, null when the judge gave no score of it.

@@ -15,7 +15,8 @@ import { createRunSchema } from "../judge/endpoints.validation";
 
 import { projectCaptionLeaderboard } from "../tasks/captions/caption-overview";
 import { captionListQuerySchema, captionResultsQuerySchema } from "../tasks/captions/caption-query";
-import { captionResultsCsv } from "../tasks/captions/caption-results-export";
+import { CAPTION_RESULTS_CSV_HEADER, captionResultsCsvRows } from "../tasks/captions/caption-results-export";
+import type { CaptionRunResult } from "../tasks/captions/caption-run-results";
 import { runOverview } from "../judge/run-overview";
 import { createRun, videoScores } from "../judge/runs";
 import { videoRuns } from "../judge/video-runs";
@@ -41,6 +42,11 @@ import {
 import { blindVideoIdsFor, judgeValueSteps, redactInspectedStepsFor, withheldSteps } from "./judge-visibility";
 import { WithheldError } from "./withheld";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+
+/** The CSV export of `captions`, header and rows. */
+function captionResultsCsv(runId: string, captions: readonly CaptionRunResult[]): string {
+  return CAPTION_RESULTS_CSV_HEADER + captionResultsCsvRows(runId, captions);
+}
 
 let stub: StubServer;
 let owner: Actor;

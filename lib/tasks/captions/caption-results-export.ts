@@ -43,11 +43,6 @@ function ruleCell(rules: CaptionLengthRulesOutput["rules"] | null, id: string) {
 
 export const CAPTION_RESULTS_CSV_HEADER = csvRow(CAPTION_CSV_COLUMNS);
 
-/** The CSV export of `captions`, header and rows. */
-export function captionResultsCsv(runId: string, captions: readonly CaptionRunResult[]): string {
-  return CAPTION_RESULTS_CSV_HEADER + captionResultsCsvRows(runId, captions);
-}
-
 /** The CSV export's rows of `captions` (after CAPTION_RESULTS_CSV_HEADER). */
 export function captionResultsCsvRows(runId: string, captions: readonly CaptionRunResult[]): string {
   let text = "";

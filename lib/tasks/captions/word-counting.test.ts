@@ -22,10 +22,16 @@ import { createRun } from "../../judge/runs";
 
 import { projectCaptionRuns } from "./caption-overview";
 import { captionResultsQuerySchema } from "./caption-query";
-import { captionResultsCsv } from "./caption-results-export";
+import { CAPTION_RESULTS_CSV_HEADER, captionResultsCsvRows } from "./caption-results-export";
+import type { CaptionRunResult } from "./caption-run-results";
 import { runCaptionResults } from "./caption-run-results";
 import { captionStyleSettingsSchema } from "./caption-style";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+
+/** The CSV export of `captions`, header and rows. */
+function captionResultsCsv(runId: string, captions: readonly CaptionRunResult[]): string {
+  return CAPTION_RESULTS_CSV_HEADER + captionResultsCsvRows(runId, captions);
+}
 
 describe("counting words as AnyCapEval does", () => {
   it.each([
