@@ -22,8 +22,8 @@ const NOT_CORE = [
 // The layers, bottom up: lib/ (plain TypeScript), components/ (views), app/ (pages, route handlers, server actions).
 // A lower layer never imports a higher one (tests may: a lib/ test drives a route handler). A task's pages
 // (components/tasks/<id>/pages) are app/ code that a one-line app/ page mounts, so they may use app/'s server helpers.
-// The core reads the task modules through its own port (lib/task-modules/installed-task-modules.ts), which the registry
-// (lib/tasks/modules.ts, imported once where a process starts) fills: it never imports the registry's install point or
+// The core receives the task catalogue (lib/task-modules/task-catalogue.ts), which the composition root
+// (lib/app-context/app-context.ts) builds from the registry: it never imports the registry's list of task modules or
 // the generated list of modules, which import the core back (TASK_MODULE_PORT_ZONE).
 const LAYER_ZONES = [
   {
@@ -38,16 +38,16 @@ const TASK_MODULE_PORT_ZONE = {
   target: ["./lib", "./components"],
   from: ["./lib/tasks/modules.ts", "./lib/tasks/video-item-lists.ts", "./lib/generated/tasks"],
   message:
-    "The core reads installed task modules through the port (lib/task-modules/installed-task-modules.ts), never the registry that installs them.",
+    "The core receives the task catalogue (lib/task-modules/task-catalogue.ts) the composition root builds, never the registry's task modules.",
 };
 
 // The declarations' registry (lib/tasks/registry.ts) loads every task folder's declarations: components may import it
-// (the browser installs it), the core reads the installed declarations (lib/task-modules/installed-declarations.ts).
+// (the browser's built-in catalogue), the core receives a catalogue (lib/task-modules/task-catalogue.ts).
 const TASK_DECLARATIONS_PORT_ZONE = {
   target: "./lib",
   from: "./lib/tasks/registry.ts",
   message:
-    "The core reads the built-in declarations through the port (builtInDeclarations(), lib/task-modules/installed-declarations.ts), never the registry that installs them.",
+    "The core receives a catalogue (builtInCatalogue(), catalogFor, lib/task-modules/task-catalogue.ts), never the declarations' registry.",
 };
 
 // People tell runs, videos and queues apart by names (lib/runs/run-name.ts, file names), never by the tail of an id

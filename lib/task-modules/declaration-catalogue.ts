@@ -5,7 +5,7 @@
  * (declarations and modules, ./task-catalogue.ts) extends it, so code that only reads declarations takes either.
  *
  * Built-in tasks form one catalogue built once from the generated list (BUILT_IN_DECLARATIONS, lib/tasks/registry.ts); a project's
- * catalogue adds its rubric tasks (lib/rubrics/project-catalogue.ts). What is derived from a catalogue (lists,
+ * catalogue adds its own tasks (catalogFor, ./task-catalogue.ts). What is derived from a catalogue (lists,
  * schemas) is cached on the value itself (`derived`), so a schema keeps its identity as long as its catalogue does.
  */
 import type { MetricDeclaration, QueryAlias, TargetDeclaration, TaskDeclaration } from "./task-declaration";

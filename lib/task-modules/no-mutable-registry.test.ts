@@ -1,9 +1,9 @@
 /**
  * No module-level mutable registry of tasks remains: tasks are found through an immutable catalogue value
- * (lib/task-modules/task-catalogue.ts, lib/rubrics/project-catalogue.ts), passed to what needs it. The check reads the
- * source of lib/, components/ and app/ (tests aside) for the registry's ways back in: registration functions, a
- * registry version counter, a counter or a list of tasks on globalThis, registration during render, a read-only list
- * of tasks pushed into.
+ * (lib/task-modules/task-catalogue.ts, with a project's own tasks from its project task sources), passed to what needs
+ * it. The check reads the source of lib/, components/ and app/ (tests aside) for the registry's ways back in:
+ * registration functions, a registry version counter, a counter or a list of tasks on globalThis, registration during
+ * render, a read-only list of tasks pushed into.
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -33,7 +33,7 @@ export default async function CompareSetupsPage({
   const one = (k: string) => (Array.isArray(raw[k]) ? raw[k][0] : raw[k]);
   const options = await calibrationOptions(prisma, actor, projectId);
   const runs = options.runs;
-  const runLabels = runOptionLabels(runs);
+  const runLabels = runOptionLabels(runs, catalogue);
   // What each task of the project's runs can be compared on (its verdict when it declares one, by default).
   const targetChoices = compareTargetChoices(
     catalogue,
