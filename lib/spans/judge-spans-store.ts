@@ -20,7 +20,7 @@ import { taskSpanLabels } from "./span-labels";
 import { insertSpans, type NewSpan } from "./span-store";
 import { judgeAuthorId } from "./span-types";
 import { secondsOf, spanProblem } from "./span-validation";
-import { videoFrameTimes } from "./video-frame-times";
+import { computeVideoFrameTimes, videoFrameTimes } from "./video-frame-times";
 
 interface Deps {
   prisma: PrismaClient;
@@ -76,12 +76,15 @@ export function judgeSpanRows(
   return { rows, refused };
 }
 
-/** The video's frame times, or why it has none (its file's packets cannot be read). */
-async function timesOf(deps: Deps, videoId: string): Promise<FrameTimes | string> {
+/**
+ * The video's frame times, or why it has none. A worker's close computes them when the frame-times job has not stored
+ * them yet (its file's packets may be unreadable); a request (re-deriving a run's) only reads the stored ones.
+ */
+async function timesOf(deps: Deps, videoId: string, how: "compute" | "read"): Promise<FrameTimes | string> {
   const video = await deps.prisma.video.findUnique({ where: { id: videoId }, select: { id: true, storageKey: true } });
   if (!video) return "the video is gone";
   try {
-    return await videoFrameTimes(deps, video);
+    return how === "compute" ? await computeVideoFrameTimes(deps, video) : await videoFrameTimes(deps, video);
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
@@ -103,7 +106,7 @@ export async function keepVideoJudgeSpans(
 ): Promise<{ kept: number; refused: RefusedJudgeSpan[]; unavailable: string | null }> {
   if (!pipeline.judgeSpans) return { kept: 0, refused: [], unavailable: null };
   try {
-    const times = knownTimes ?? (await timesOf(deps, videoId));
+    const times = knownTimes ?? (await timesOf(deps, videoId, "compute"));
     if (typeof times === "string") {
       await recordJudgeSpanFailure(deps.prisma, run.id, videoId, times);
       return { kept: 0, refused: [], unavailable: times };
@@ -238,7 +241,7 @@ export async function rederiveRunJudgeSpans(deps: Deps, runId: string): Promise<
   const rows: NewSpan[] = [];
   for (const { videoId } of done) {
     const stored = await storedVideoAnswers(deps.prisma, runId, videoId);
-    const times = await timesOf(deps, videoId);
+    const times = await timesOf(deps, videoId, "read");
     if (!stored || typeof times === "string") {
       result.skipped.push({ videoId, reason: typeof times === "string" ? times : "the run has no such video" });
       continue;

@@ -12,7 +12,7 @@ import { mediaFixtures } from "../../testkit/testing/media-fixtures";
 import { createReadyVideo } from "../../testkit/testing/ready-video";
 import { sharedDataPath } from "../../testkit/testing/shared-data";
 import { frameAtTime, frameSeekS } from "./frame-times";
-import { videoFrameTimes } from "./video-frame-times";
+import { computeVideoFrameTimes, videoFrameTimes } from "./video-frame-times";
 
 const deps = () => ({ prisma, storage: getStorage() });
 let projectId: string;
@@ -86,12 +86,12 @@ function expectTimesEqual(actual: readonly number[], expected: readonly number[]
   actual.forEach((t, i) => expect(Math.abs(t - (expected[i]! - origin))).toBeLessThan(1e-6));
 }
 
-describe("videoFrameTimes on the real clips", () => {
+describe("computeVideoFrameTimes on the real clips", () => {
   for (const name of ["t2vhalubench-5.mp4", "t2vhalubench-12.mp4", "t2vhalubench-31.mp4"]) {
     it(`${name}: as many frames as ffprobe counts, at ffprobe's pts_time from the first, a constant rate`, async () => {
       const file = sharedDataPath(`samples/${name}`);
       const video = await storedVideo(file);
-      const times = await videoFrameTimes(deps(), video);
+      const times = await computeVideoFrameTimes(deps(), video);
       const expected = ffprobeFrameTimes(file);
       expect(times.timesS).toHaveLength(ffprobePacketCount(file));
       expectTimesEqual(times.timesS, expected);
@@ -104,11 +104,11 @@ describe("videoFrameTimes on the real clips", () => {
   }
 });
 
-describe("videoFrameTimes", () => {
+describe("computeVideoFrameTimes", () => {
   it("a variable frame rate (24 fps, then 30 fps) reads variable, with each frame's own time", async () => {
     const file = variableRateClip();
     const video = await storedVideo(file);
-    const times = await videoFrameTimes(deps(), video);
+    const times = await computeVideoFrameTimes(deps(), video);
     const expected = ffprobeFrameTimes(file);
     expect(expected.length).toBeGreaterThan(20);
     expectTimesEqual(times.timesS, expected);
@@ -121,37 +121,52 @@ describe("videoFrameTimes", () => {
   it("a WebM at 30 fps (a millisecond time base: gaps of 33 and 34 ms) is one frame rate", async () => {
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "webm-")), "30.webm");
     ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=1", "-c:v", "libvpx", "-b:v", "200k", out]);
-    const times = await videoFrameTimes(deps(), await storedVideo(out));
+    const times = await computeVideoFrameTimes(deps(), await storedVideo(out));
     expect(times.timesS).toHaveLength(30);
     expect(times.variable).toBe(false);
   });
 
   it("is read once and kept: the stored row answers after the file is gone", async () => {
     const video = await storedVideo(mediaFixtures().goodMp4);
-    const first = await videoFrameTimes(deps(), video);
+    const first = await computeVideoFrameTimes(deps(), video);
     expect(first.timesS).toHaveLength(50);
     const row = await prisma.videoFrameTimes.findUniqueOrThrow({ where: { videoId: video.id } });
     expect(row.timesS).toEqual(first.timesS);
     await getStorage().delete(video.storageKey);
+    expect(await computeVideoFrameTimes(deps(), video)).toEqual(first);
+    // A request reads the same row.
     expect(await videoFrameTimes(deps(), video)).toEqual(first);
+  });
+
+  it("a request never reads the file: a video without stored times is a 409 that says they are not yet computed", async () => {
+    const video = await storedVideo(mediaFixtures().goodMp4);
+    await expect(videoFrameTimes(deps(), video)).rejects.toMatchObject({
+      status: 409,
+      code: "frame_times_pending",
+      message: expect.stringContaining("not yet computed"),
+    });
+    expect(await prisma.videoFrameTimes.count({ where: { videoId: video.id } })).toBe(0);
   });
 
   it("two first reads at once (the page and a judge run) both answer, and one row is kept", async () => {
     const video = await storedVideo(mediaFixtures().goodMp4);
-    const reads = await Promise.all([1, 2, 3].map(() => videoFrameTimes(deps(), video)));
+    const reads = await Promise.all([1, 2, 3].map(() => computeVideoFrameTimes(deps(), video)));
     expect(reads.map((t) => t.timesS.length)).toEqual([50, 50, 50]);
     expect(await prisma.videoFrameTimes.count({ where: { videoId: video.id } })).toBe(1);
   });
 
   it("a video whose file is missing from storage is the same 422, in a local directory and in a bucket", async () => {
     const video = await createReadyVideo(prisma, { projectId, relativePath: "gone.mp4", createdById: ownerId });
-    await expect(videoFrameTimes(deps(), video)).rejects.toMatchObject({ status: 422, code: "unreadable_frames" });
+    await expect(computeVideoFrameTimes(deps(), video)).rejects.toMatchObject({
+      status: 422,
+      code: "unreadable_frames",
+    });
     // An S3-compatible bucket answers a missing object before any file exists (s3-storage.ts withLocalFile).
     const bucket = {
       ...getStorage(),
       withLocalFile: () => Promise.reject(new StorageNotFoundError(`No object ${video.storageKey}`)),
     };
-    await expect(videoFrameTimes({ prisma, storage: bucket }, video)).rejects.toMatchObject({
+    await expect(computeVideoFrameTimes({ prisma, storage: bucket }, video)).rejects.toMatchObject({
       status: 422,
       code: "unreadable_frames",
     });
@@ -164,7 +179,7 @@ describe("videoFrameTimes", () => {
   ] as const) {
     it(`a file whose frames cannot be read (${what}) is a 422, and nothing is stored`, async () => {
       const video = await storedVideo(file());
-      await expect(videoFrameTimes(deps(), video)).rejects.toMatchObject({
+      await expect(computeVideoFrameTimes(deps(), video)).rejects.toMatchObject({
         status: 422,
         code: "unreadable_frames",
       });

@@ -1,7 +1,7 @@
 import { ALL_FORMATS, EncodedPacketSink, FilePathSource, Input } from "mediabunny";
 import type { PrismaClient } from "../generated/prisma/client";
 import { type ObjectStorage, StorageNotFoundError } from "../storage/object-storage";
-import { UnusableVideoError } from "../errors";
+import { AppError, UnusableVideoError } from "../errors";
 import { type FrameTimes, frameTimesFromTimestamps } from "./frame-times";
 
 /** Every video packet's presentation timestamp, read from the container without decoding (mediabunny). */
@@ -22,16 +22,44 @@ export async function readPacketTimestamps(path: string): Promise<{ timestampsS:
   }
 }
 
+/** The video's stored frame times (video_frame_times); null: not computed yet. */
+export async function storedVideoFrameTimes(prisma: PrismaClient, videoId: string): Promise<FrameTimes | null> {
+  const stored = await prisma.videoFrameTimes.findUnique({ where: { videoId } });
+  return stored ? { timesS: stored.timesS, endS: stored.endS, variable: stored.variable } : null;
+}
+
+/** A request met a video whose frame times the job (./frame-times-jobs.ts) has not stored yet. */
+export class FrameTimesPendingError extends AppError {
+  constructor() {
+    super(
+      409,
+      "frame_times_pending",
+      "The video's frame times are not yet computed: a worker reads them from its file once its frames are registered. Try again shortly.",
+    );
+  }
+}
+
 /**
- * The video's frame times: read once from its stored file and kept (video_frame_times), so every span of it converts
- * frames and seconds the same way. A file whose packets cannot be read is a 422.
+ * The video's frame times, as a request reads them: stored only, never read from the video's file during a request
+ * (the frame-times job computes them when its frames are registered). None stored is a 409 that says so.
  */
-export async function videoFrameTimes(
+export async function videoFrameTimes(deps: { prisma: PrismaClient }, video: { id: string }): Promise<FrameTimes> {
+  const stored = await storedVideoFrameTimes(deps.prisma, video.id);
+  if (!stored) throw new FrameTimesPendingError();
+  return stored;
+}
+
+/**
+ * The video's frame times, read from its stored file when none are stored yet and kept (video_frame_times), so every
+ * span of it converts frames and seconds the same way: the frame-times job's work, and a worker's close of a video
+ * the job has not reached. A file whose packets cannot be read is a 422.
+ */
+export async function computeVideoFrameTimes(
   deps: { prisma: PrismaClient; storage: ObjectStorage },
   video: { id: string; storageKey: string },
 ): Promise<FrameTimes> {
-  const stored = await deps.prisma.videoFrameTimes.findUnique({ where: { videoId: video.id } });
-  if (stored) return { timesS: stored.timesS, endS: stored.endS, variable: stored.variable };
+  const stored = await storedVideoFrameTimes(deps.prisma, video.id);
+  if (stored) return stored;
   const read = await deps.storage.withLocalFile(video.storageKey, readPacketTimestamps).catch((error: unknown) => {
     // A bucket answers for a missing object before the file is read (a local directory reads no file, the same 422).
     if (error instanceof StorageNotFoundError) return null;
@@ -43,8 +71,8 @@ export async function videoFrameTimes(
       "unreadable_frames",
       "The video's frames cannot be read from its file, so it cannot hold spans.",
     );
-  // Two first reads at once (two runs closing the video, a page and a run) read the same file: the first row stands
-  // and the other insert is dropped (ON CONFLICT DO NOTHING), never a unique violation.
+  // Two computations at once (two workers taking the job, a job and a closing run) read the same file: the first row
+  // stands and the other insert is dropped (ON CONFLICT DO NOTHING), never a unique violation.
   await deps.prisma.videoFrameTimes.createMany({
     data: [{ videoId: video.id, timesS: [...times.timesS], endS: times.endS, variable: times.variable }],
     skipDuplicates: true,

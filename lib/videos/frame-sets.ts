@@ -15,6 +15,8 @@ import { frameKey } from "../storage/storage";
 import { jpegInfo } from "../video/jpeg-info";
 import type { VideoDeps } from "./register-video";
 import { isPrismaError, UNIQUE_VIOLATION } from "../db/prisma-errors";
+import { log } from "../observability/logger";
+import { queueFrameTimes } from "../spans/frame-times-jobs";
 
 /** A frame set is identified by its video's bytes and its canonical parameters. */
 export function frameSetIdentity(videoSha256: string, parametersKey: string): string {
@@ -131,7 +133,6 @@ export async function createFrameSet(
       prisma.frame.createMany({ data: rows }),
       prisma.video.update({ where: { id: videoId }, data: { status: "ready", error: null } }),
     ]);
-    return { frameSetId, created: true };
   } catch (error) {
     await Promise.all(storedKeys.map((key) => storage.delete(key)));
     if (isPrismaError(error, UNIQUE_VIOLATION)) {
@@ -143,6 +144,18 @@ export async function createFrameSet(
     }
     throw error;
   }
+  await queueFrameTimesOf(videoId);
+  return { frameSetId, created: true };
+}
+
+/**
+ * The video's frames are registered: its frame times are computed now, by a worker (lib/spans/frame-times-jobs.ts).
+ * A queue that cannot be reached leaves the frames registered: a worker's start queues every video still without.
+ */
+async function queueFrameTimesOf(videoId: string): Promise<void> {
+  await queueFrameTimes([videoId]).catch((error: unknown) =>
+    log().warn({ err: error, videoId }, "could not queue the video's frame times"),
+  );
 }
 
 /** The browser could not decode a stored video: keep the file, say why. */

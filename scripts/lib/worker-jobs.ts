@@ -1,6 +1,6 @@
 /**
  * What a worker process runs (scripts/worker.ts), on the process's one job queue (lib/jobs/job-boss.ts): judging,
- * batch checks, alignments, deletions with their storage sweeps, and webhook deliveries. Returns the stop that
+ * batch checks, alignments, frame times, deletions with their storage sweeps, and webhook deliveries. Returns the stop that
  * hands back unfinished jobs and stops the queue.
  */
 import { startAlignmentWorker } from "../../lib/alignment/alignment-queue";
@@ -10,6 +10,9 @@ import { startJobs, stopJobs, queueOn } from "../../lib/jobs/job-boss";
 import { workerBatchDeps } from "../../lib/judge/app-judge";
 import type { JudgeDeps } from "../../lib/judge/engine/judge-video";
 import { JUDGE_QUEUES, startBatchWorker, startJudgeWorker } from "../../lib/judge/queue";
+import { log } from "../../lib/observability/logger";
+import { startFrameTimesWorker } from "../../lib/spans/frame-times-jobs";
+import { getStorage } from "../../lib/storage/storage";
 import { startWebhookDelivery } from "../../lib/webhooks/deliver";
 import { resendPendingDeliveries } from "../../lib/webhooks/webhook-queue";
 
@@ -34,6 +37,8 @@ export async function startWorkerJobs(options: {
   await startBatchWorker(boss, workerBatchDeps());
   const judging = startJudgeWorker(boss, options.judgeDeps, { concurrency: options.concurrency });
   await startAlignmentWorker(boss);
+  // Frame times (lib/spans/frame-times-jobs.ts): each registered video's, read from its file once, never in a request.
+  await startFrameTimesWorker(boss, { prisma, storage: getStorage, log: (line) => log().warn(line) });
   const stopSweeps = await startDeletionWorker(boss);
   // Webhook deliveries (lib/webhooks): every worker takes due attempts; each is one job, taken by one worker.
   const stopWebhooks = await startWebhookDelivery({ prisma, boss });

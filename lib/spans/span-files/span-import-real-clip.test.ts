@@ -9,11 +9,12 @@ import { getStorage } from "../../storage/storage";
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { createReadyVideo } from "../../../testkit/testing/ready-video";
 import { sharedDataPath } from "../../../testkit/testing/shared-data";
+import { runFrameTimesJob } from "../frame-times-jobs";
 import { importSpanLabelSet } from "./span-import";
 
 /*
  * A span file against a real clip (../shared/samples): its seconds name the frames ffprobe's timestamps say, read by
- * the importer from the stored file's container, and a Label Studio range names the same frames counted from 1.
+ * the frame-times job from the stored file's container, and a Label Studio range names the same frames counted from 1.
  */
 let owner: Actor;
 let projectId: string;
@@ -40,6 +41,8 @@ beforeAll(async () => {
     createdById: owner.userId,
   });
   await getStorage().put(video.storageKey, fs.readFileSync(sharedDataPath(CLIP)));
+  // As a worker does once the video's frames are registered: the import only reads the stored times.
+  await runFrameTimesJob({ prisma, storage: getStorage() }, { videoId: video.id });
 });
 
 async function importSpans(fileName: string, text: string, format: "spans" | "label_studio_spans") {

@@ -146,10 +146,9 @@ async function resolveRows(
   const { prisma } = context.deps;
   const videos = await prisma.video.findMany({
     where: { projectId },
-    select: { id: true, fileName: true, relativePath: true, storageKey: true },
+    select: { id: true, fileName: true, relativePath: true },
   });
   const match = videoMatcher(videos);
-  const storageKeys = new Map(videos.map((v) => [v.id, v.storageKey]));
   const labelsOf = new Map<string, SpanLabel[] | null>();
   const timesOf = new Map<string, FrameTimes | string>();
   const spans: ResolvedSpan[] = [];
@@ -174,11 +173,9 @@ async function resolveRows(
       continue;
     }
     if (!timesOf.has(video.id)) {
+      // The stored times only: an import, a dry run too, reads nothing from storage (a video without them says so).
       try {
-        timesOf.set(
-          video.id,
-          await videoFrameTimes(context.deps, { id: video.id, storageKey: storageKeys.get(video.id)! }),
-        );
+        timesOf.set(video.id, await videoFrameTimes(context.deps, video));
       } catch (error) {
         if (!isAppError(error)) throw error;
         timesOf.set(video.id, `${video.relativePath}: ${error.message}`);

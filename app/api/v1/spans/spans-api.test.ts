@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
+import { runFrameTimesJob } from "@/lib/spans/frame-times-jobs";
 import { insertSpans } from "@/lib/spans/span-store";
 import type { SpanRecord } from "@/lib/spans/span-types";
 import { getStorage } from "@/lib/storage/storage";
@@ -54,6 +55,9 @@ beforeAll(async () => {
   });
   unreadableVideoId = unreadable.id;
   await getStorage().put(unreadable.storageKey, fs.readFileSync(mediaFixtures().textAsMp4));
+  // As a worker does once a video's frames are registered (lib/spans/frame-times-jobs.ts): requests only read them.
+  for (const id of [videoId, unreadableVideoId])
+    await runFrameTimesJob({ prisma, storage: getStorage() }, { videoId: id });
 
   const endpoint = await prisma.judgeEndpoint.create({
     data: { projectId: project.id, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
@@ -153,10 +157,13 @@ describe("GET /api/v1/videos/{videoId}/frame-times", () => {
     expect(times.variable).toBe(false);
   });
 
-  it("a file whose frames cannot be read is a 422 naming why", async () => {
+  it("a file whose frames cannot be read: its job names why and stores none; the GET says they are not yet computed", async () => {
+    expect(await runFrameTimesJob({ prisma, storage: getStorage() }, { videoId: unreadableVideoId })).toEqual({
+      unreadable: expect.stringMatching(/frames cannot be read/),
+    });
     const response = await frameTimes(keys.viewer, unreadableVideoId);
-    expect(response.status).toBe(422);
-    expect((await errorOf(response)).message).toMatch(/frames cannot be read/);
+    expect(response.status).toBe(409);
+    expect((await errorOf(response)).message).toMatch(/not yet computed/);
   });
 });
 

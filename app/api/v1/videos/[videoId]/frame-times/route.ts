@@ -10,9 +10,10 @@ export const GET = withProjectOf(
   "project.view",
   {
     summary: "A video's frame times",
-    description: "`{timesS, endS, variable}`: frame i is shown from `timesS[i]`; read once from the container.",
+    description:
+      "`{timesS, endS, variable}`: frame i is shown from `timesS[i]`; read once from the container by a worker when the video's frames are registered (409 `frame_times_pending` until then).",
     responses: [ok("The frame times.")],
-    errors: [422],
+    errors: [409],
   },
   async ({ record }) => {
     const deps = appDeps();
