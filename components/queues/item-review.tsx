@@ -39,6 +39,43 @@ import { scopeFocus } from "@/lib/judge/frame-scopes";
 import type { TaskDeclaration } from "@/lib/task-modules/task-declaration";
 import { summaryMetricValues } from "@/lib/tasks/task-display";
 
+/** The item's review state (focus, drafts, message), opened on the unsent drafts restored and the finished note. */
+function useItemReviewState(
+  data: ItemView,
+  support: ScreenSupport,
+  restored: UnsentWork | null,
+): [ReviewState, Dispatch<ReviewAction>] {
+  return useReducer(reviewReducer, null, () => {
+    const finished = support.finishedText(data.item.id);
+    return initialReviewState(
+      data.targets,
+      restored?.drafts ?? null,
+      finished ? { text: finished, tone: "info" } : null,
+    );
+  });
+}
+
+/**
+ * The reveal of a blind item just submitted: whether it shows with the judge's values, the item that follows it and
+ * going on there; a reveal withheld (its video stays blind) goes on at once.
+ */
+function useItemReveal(data: ItemView, support: ScreenSupport, leaveFor: (itemId: string) => void) {
+  const revealedNext = support.revealedNext(data.item.id);
+  /** A blind item just submitted, shown with the judge's values until the reviewer goes on to `revealedNext`. */
+  const revealing = revealedNext !== null && data.assignment.status === "done" && !data.blind;
+  /** Submitted, but its video stays blind (another item of it waits for the reviewer): nothing to show, so go on. */
+  const revealWithheld = revealedNext !== null && data.assignment.status === "done" && data.blind;
+  useEffect(() => {
+    if (revealWithheld) leaveFor(revealedNext);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the submitted item is read back
+  }, []);
+  const goOn = () => {
+    if (revealedNext) leaveFor(revealedNext);
+  };
+  return { revealedNext, revealing, goOn };
+}
+
+/** One item on the review screen: the video beside its targets, the reviewer's values, the judge's, and the keys. */
 export function ItemReview({
   projectId,
   data,
@@ -56,22 +93,10 @@ export function ItemReview({
   /** The queue's counts when read after this item's payload (submissions made since). */
   liveProgress: ItemView["progress"] | null;
 }) {
-  const [state, dispatch] = useReducer(reviewReducer, null, () => {
-    const finished = support.finishedText(data.item.id);
-    return initialReviewState(
-      data.targets,
-      restored?.drafts ?? null,
-      finished ? { text: finished, tone: "info" } : null,
-    );
-  });
+  const [state, dispatch] = useItemReviewState(data, support, restored);
   const { focus, drafts, message } = state;
   const [help, setHelp] = useState(false);
   const closeHelp = useCallback(() => setHelp(false), []);
-  const revealedNext = support.revealedNext(data.item.id);
-  /** A blind item just submitted, shown with the judge's values until the reviewer goes on to `revealedNext`. */
-  const revealing = revealedNext !== null && data.assignment.status === "done" && !data.blind;
-  /** Submitted, but its video stays blind (another item of it waits for the reviewer): nothing to show, so go on. */
-  const revealWithheld = revealedNext !== null && data.assignment.status === "done" && data.blind;
   const noteRefs = useRef(new Map<string, HTMLTextAreaElement>());
   const screen = useRef<HTMLDivElement>(null);
   const draftKey = support.draftKey(data.item.id);
@@ -96,10 +121,7 @@ export function ItemReview({
     spansMissing: where.spansMissing,
   });
 
-  useEffect(() => {
-    if (revealWithheld) leaveFor(revealedNext);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the submitted item is read back
-  }, []);
+  const { revealedNext, revealing, goOn: goOnFromReveal } = useItemReveal(data, support, leaveFor);
 
   const { reach } = support;
   useEffect(() => reach(data.nav.index + 1), [data.nav.index, reach]);
@@ -111,9 +133,6 @@ export function ItemReview({
   const clickValue = (index: number, value: number) => {
     if (support.holdOn.current === data.item.id || revealing) return;
     dispatch({ type: "click", index, value, targets, digitAdvances: support.digitAdvances });
-  };
-  const goOnFromReveal = () => {
-    if (revealedNext) leaveFor(revealedNext);
   };
   const pressKey = useItemKeys({
     ...{ data, task, support, state, dispatch, targets, revealing, revealedNext, presence, hasGuidelines },
