@@ -6,7 +6,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { databaseUrl, dropDatabase, ensureDatabase } from "../lib/db/embedded-postgres";
+import { databaseUrl, ensureDatabase } from "../lib/db/embedded-postgres";
+import { dropDatabase } from "../testkit/testing/test-database";
 import { stripSqlLineComments } from "./lib/strip-sql-comments";
 import { resolveDatabase } from "../lib/db/resolve-database";
 

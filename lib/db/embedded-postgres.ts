@@ -220,16 +220,6 @@ export async function ensureDatabase(baseUrl: string, database: string): Promise
   }
 }
 
-export async function dropDatabase(baseUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
-
 interface OsUser {
   uid: number;
   gid: number;

@@ -15,7 +15,8 @@ import { seedFinishedRun } from "../../testkit/tasks/hallucination/agreement-fix
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema } from "../videos/video-filter";
-import { databaseUrl, dropDatabase, ensureDatabase } from "./embedded-postgres";
+import { databaseUrl, ensureDatabase } from "./embedded-postgres";
+import { dropDatabase } from "../../testkit/testing/test-database";
 import { applyMigrations, readMigrations } from "./migrate";
 import { createPrismaClient } from "./prisma";
 import { MIGRATIONS_DIR } from "./resolve-database";

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { databaseUrl, dropDatabase, ensureDatabase } from "./embedded-postgres";
+import { databaseUrl, ensureDatabase } from "./embedded-postgres";
+import { dropDatabase } from "../../testkit/testing/test-database";
 import { applyMigrations, MigrationError, readMigrations } from "./migrate";
 import { MIGRATIONS_DIR } from "./resolve-database";
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { buildPromptIndex, mergePromptIndexes, parsePromptList, type PromptEntry } from "./prompt-lists";
+import { buildPromptIndex, parsePromptList, type PromptEntry, type PromptIndex } from "./prompt-lists";
 import { readVbenchFile, readVbenchInfo, vbenchDimensionFileNames } from "../../testkit/import/vbench-prompt-files";
+
+function mergePromptIndexes(...indexes: readonly PromptIndex[]): PromptIndex {
+  return buildPromptIndex(indexes.flatMap((index) => index.entries));
+}
 
 function entriesOf(fileName: string, content: string): PromptEntry[] {
   const parsed = parsePromptList(fileName, content);

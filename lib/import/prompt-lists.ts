@@ -360,7 +360,3 @@ export function buildPromptIndex(entries: readonly PromptEntry[]): PromptIndex {
     })),
   );
 }
-
-export function mergePromptIndexes(...indexes: readonly PromptIndex[]): PromptIndex {
-  return buildPromptIndex(indexes.flatMap((index) => index.entries));
-}

@@ -3,9 +3,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { databaseUrl, dropDatabase, ensureDatabase, startEmbeddedPostgres } from "../../lib/db/embedded-postgres";
+import { databaseUrl, ensureDatabase, startEmbeddedPostgres } from "../../lib/db/embedded-postgres";
 import { applyMigrations } from "../../lib/db/migrate";
 import { MIGRATIONS_DIR } from "../../lib/db/resolve-database";
+
+export async function dropDatabase(baseUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
 
 export interface TestServer {
   /** URL of the maintenance database, for creating more databases. */
