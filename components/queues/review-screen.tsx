@@ -45,15 +45,12 @@ export function ReviewScreen({
   const catalogue = useTaskCatalogue();
   const itemBase = `/projects/${projectId}/queues/${queueId}/items/`;
   const [itemId, pushItem] = useItemAddress(itemBase, pageItemId);
-  const queryClient = useQueryClient();
   const keys = useKeyQueue();
   const claims = useClaimAhead(queueId, itemId);
   const draftKey = (id: string) => presenceDraftKey(userId, queueId, id);
   const submissions = useSubmissionQueue(queueId, draftKey);
   const [guidelinesShown, setGuidelinesShown] = useState(true);
-  const [finishedNotes, setFinishedNotes] = useState<Record<string, string>>({});
-  /** Blind items submitted and shown with the judge's values, each with the item to go on to. */
-  const [reveals, setReveals] = useState<Record<string, string>>({});
+  const finishedItems = useFinishedItems(queueId, pushItem);
   const [digitAdvances, setDigitAdvances] = useDigitAdvances();
   const [reached, setReached] = useState(0);
   const reach = useCallback((position: number) => setReached((furthest) => Math.max(furthest, position)), []);
@@ -63,37 +60,15 @@ export function ReviewScreen({
     refetchOnWindowFocus: false,
   });
 
-  const navigate = useCallback(
-    (id: string) => {
-      // Leaving a revealed item ends its reveal: opened again later, it is an ordinary submitted item.
-      if (Object.keys(reveals).length > 0) {
-        setReveals({});
-        setFinishedNotes((notes) => Object.fromEntries(Object.entries(notes).filter(([noted]) => !(noted in reveals))));
-      }
-      pushItem(id);
-    },
-    [pushItem, reveals],
-  );
-
+  const { navigate } = finishedItems;
   const support: ScreenSupport = {
     ...keys,
     ...claims,
     ...submissions,
-    navigate,
+    ...finishedItems,
     guidelinesShown,
     toggleGuidelines: () => setGuidelinesShown((shown) => !shown),
     draftKey,
-    finished: (id, text) => {
-      setFinishedNotes((notes) => ({ ...notes, [id]: text }));
-      void refetchAfterWrite(queryClient, ["queue-item", queueId, id]);
-    },
-    finishedText: (id) => finishedNotes[id] ?? null,
-    reveal: (id, nextId, text) => {
-      setReveals((shown) => ({ ...shown, [id]: nextId }));
-      setFinishedNotes((notes) => ({ ...notes, [id]: text }));
-      void refetchAfterWrite(queryClient, ["queue-item", queueId, id]);
-    },
-    revealedNext: (id) => reveals[id] ?? null,
     digitAdvances,
     setDigitAdvances,
     reached,
@@ -145,6 +120,45 @@ export function ReviewScreen({
       />
     </>
   );
+}
+
+/**
+ * The notes of the items just submitted and the reveals of blind ones (each with the item to go on to), and moving on
+ * to another item, which ends every reveal.
+ */
+function useFinishedItems(
+  queueId: string,
+  pushItem: (itemId: string) => void,
+): Pick<ScreenSupport, "navigate" | "finished" | "finishedText" | "reveal" | "revealedNext"> {
+  const queryClient = useQueryClient();
+  const [finishedNotes, setFinishedNotes] = useState<Record<string, string>>({});
+  /** Blind items submitted and shown with the judge's values, each with the item to go on to. */
+  const [reveals, setReveals] = useState<Record<string, string>>({});
+  const navigate = useCallback(
+    (id: string) => {
+      // Leaving a revealed item ends its reveal: opened again later, it is an ordinary submitted item.
+      if (Object.keys(reveals).length > 0) {
+        setReveals({});
+        setFinishedNotes((notes) => Object.fromEntries(Object.entries(notes).filter(([noted]) => !(noted in reveals))));
+      }
+      pushItem(id);
+    },
+    [pushItem, reveals],
+  );
+  return {
+    navigate,
+    finished: (id, text) => {
+      setFinishedNotes((notes) => ({ ...notes, [id]: text }));
+      void refetchAfterWrite(queryClient, ["queue-item", queueId, id]);
+    },
+    finishedText: (id) => finishedNotes[id] ?? null,
+    reveal: (id, nextId, text) => {
+      setReveals((shown) => ({ ...shown, [id]: nextId }));
+      setFinishedNotes((notes) => ({ ...notes, [id]: text }));
+      void refetchAfterWrite(queryClient, ["queue-item", queueId, id]);
+    },
+    revealedNext: (id) => reveals[id] ?? null,
+  };
 }
 
 /**
