@@ -1,4 +1,4 @@
-import { deflateSync, inflateSync } from "node:zlib";
+import { deflateSync } from "node:zlib";
 
 /**
  * The small image an endpoint test sends (lib/judge/endpoint-test.ts): a solid-colour PNG made in
@@ -57,31 +57,4 @@ export function solidColourPng(colour: TestColour, size = 64): Buffer {
 
 export function solidColourDataUrl(colour: TestColour, size = 64): string {
   return `data:image/png;base64,${solidColourPng(colour, size).toString("base64")}`;
-}
-
-/**
- * The test colour of an image this module made (a data: URL), or null for any other image. The stub
- * LLM reads it so that it can answer the test prompt as a model that saw the image would.
- */
-export function testColourOfDataUrl(url: string): TestColour | null {
-  const match = /^data:image\/png;base64,([A-Za-z0-9+/=]+)$/.exec(url);
-  if (!match) return null;
-  try {
-    const png = Buffer.from(match[1]!, "base64");
-    if (
-      !png.subarray(0, 8).equals(PNG_SIGNATURE) ||
-      png.toString("ascii", 12, 16) !== "IHDR" ||
-      png[25] !== 2 ||
-      png[24] !== 8
-    )
-      return null;
-    const idatLength = png.readUInt32BE(33);
-    if (png.toString("ascii", 37, 41) !== "IDAT") return null;
-    const pixels = inflateSync(png.subarray(41, 41 + idatLength));
-    const [r, g, b] = [pixels[1]!, pixels[2]!, pixels[3]!];
-    const found = Object.entries(TEST_COLOURS).find(([, rgb]) => rgb[0] === r && rgb[1] === g && rgb[2] === b);
-    return (found?.[0] as TestColour | undefined) ?? null;
-  } catch {
-    return null;
-  }
 }

@@ -1,4 +1,4 @@
-import { testColourOfDataUrl } from "../../lib/judge/test-image";
+import { testColourOfDataUrl } from "./test-image-colour";
 import type { StubRule } from "./stub-rule";
 
 /**

@@ -2,13 +2,8 @@ import net from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import {
-  testColourOfDataUrl,
-  solidColourDataUrl,
-  solidColourPng,
-  TEST_COLOURS,
-  type TestColour,
-} from "@/lib/judge/test-image";
+import { solidColourDataUrl, solidColourPng, TEST_COLOURS, type TestColour } from "@/lib/judge/test-image";
+import { testColourOfDataUrl } from "@/testkit/llm-stub/test-image-colour";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { addMember, createProject } from "@/lib/projects/projects";
 import { apiRequest, routeContext } from "@/testkit/testing/api-request";
