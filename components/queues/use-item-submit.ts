@@ -37,6 +37,44 @@ export interface ItemSubmitInput {
   spansMissing?: () => string | null;
 }
 
+/**
+ * Why the item cannot be submitted yet, or null: a required target without a value (the message jumps there), or a
+ * localising item's label marked present with no saved span.
+ */
+function notReadyMessage(
+  targets: TargetView[],
+  drafts: Record<string, Draft>,
+  spansMissing: ItemSubmitInput["spansMissing"],
+): ReviewMessage | null {
+  // Presence-first: only the targets of categories someone says are present are asked (and required).
+  const missing = targets.filter((t) => t.required && drafts[t.key]!.value === null);
+  if (missing.length > 0)
+    return {
+      text: missingTargetsMessage(
+        missing.map((t) => t.label),
+        targets.length,
+      ),
+      tone: "error",
+      jumpTo: missing[0]!.key,
+    };
+  const spans = spansMissing?.() ?? null;
+  return spans ? { text: spans, tone: "error" } : null;
+}
+
+/** The submission's judgments: each asked target with a value, its note, and the version of the value it replaces. */
+function draftedJudgments(targets: TargetView[], drafts: Record<string, Draft>): SubmitItemInput["judgments"] {
+  return targets
+    .filter((t) => drafts[t.key]!.value !== null)
+    .map((t) => ({
+      target: t.key,
+      value: drafts[t.key]!.value!,
+      note: drafts[t.key]!.note.trim() || null,
+      ...(drafts[t.key]!.accepted ? { acceptedJudge: true } : {}),
+      expectedVersion: t.mine?.version,
+    }));
+}
+
+/** Submitting the item on screen and moving on from it (see the file's comment). */
 export function useItemSubmit(input: ItemSubmitInput) {
   const { data, targets, drafts, dispatch, support, presence } = input;
   const { pending, holdOn, navigate } = support;
@@ -123,28 +161,9 @@ export function useItemSubmit(input: ItemSubmitInput) {
   const submit = async () => {
     // A second Enter while this item is on its way out belongs to the next item (it waits in the queue).
     if (holdOn.current === data.item.id) return;
-    // Presence-first: only the targets of categories someone says are present are asked (and required).
-    const missing = targets.filter((t) => t.required && drafts[t.key]!.value === null);
-    if (missing.length > 0)
-      return say({
-        text: missingTargetsMessage(
-          missing.map((t) => t.label),
-          targets.length,
-        ),
-        tone: "error",
-        jumpTo: missing[0]!.key,
-      });
-    const spansMissing = input.spansMissing?.() ?? null;
-    if (spansMissing) return say({ text: spansMissing, tone: "error" });
-    const judgments: SubmitItemInput["judgments"] = targets
-      .filter((t) => drafts[t.key]!.value !== null)
-      .map((t) => ({
-        target: t.key,
-        value: drafts[t.key]!.value!,
-        note: drafts[t.key]!.note.trim() || null,
-        ...(drafts[t.key]!.accepted ? { acceptedJudge: true } : {}),
-        expectedVersion: t.mine?.version,
-      }));
+    const notReady = notReadyMessage(targets, drafts, input.spansMissing);
+    if (notReady) return say(notReady);
+    const judgments = draftedJudgments(targets, drafts);
     let known = data.nav.nextItemId ?? input.aheadId;
     holdOn.current = data.item.id;
     // The claim ahead is on its way: its answer (with the item) is nearer than a submission that claims.
