@@ -89,24 +89,9 @@ export function RubricTasksPanel({
             />
           )}
         </div>
-        {importFile.isPending && <p className="text-sm text-slate-600">Importing…</p>}
-        {importFile.data && (
-          <p role="status" className="mb-2 text-sm text-green-700" data-testid="rubric-imported">
-            Imported “{importFile.data.name}”.
-          </p>
-        )}
-        {failed && (
-          <div role="alert" className="mb-2 text-sm text-red-700" data-testid="rubric-tasks-error">
-            {errorLines(failed).map((line, i) => (
-              <p key={i}>{line}</p>
-            ))}
-          </div>
-        )}
+        <RubricTasksStatus importing={importFile.isPending} imported={importFile.data ?? null} failed={failed} />
         {tasks.length === 0 ? (
-          <p className="text-sm text-slate-500">
-            No rubric tasks yet.{" "}
-            {canManage ? "Define one (“New rubric task”) or import a rubric file." : "An owner defines them here."}
-          </p>
+          <NoRubricTasks canManage={canManage} />
         ) : (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="rubric-task-list">
@@ -142,6 +127,45 @@ export function RubricTasksPanel({
         />
       )}
     </div>
+  );
+}
+
+/** What the last import or action did: importing, the task imported, or the error (a definition's problems one per line). */
+function RubricTasksStatus({
+  importing,
+  imported,
+  failed,
+}: {
+  importing: boolean;
+  imported: { name: string } | null;
+  failed: Error | null;
+}) {
+  return (
+    <>
+      {importing && <p className="text-sm text-slate-600">Importing…</p>}
+      {imported && (
+        <p role="status" className="mb-2 text-sm text-green-700" data-testid="rubric-imported">
+          Imported “{imported.name}”.
+        </p>
+      )}
+      {failed && (
+        <div role="alert" className="mb-2 text-sm text-red-700" data-testid="rubric-tasks-error">
+          {errorLines(failed).map((line, i) => (
+            <p key={i}>{line}</p>
+          ))}
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The list without tasks: what an owner can do, or who defines them. */
+function NoRubricTasks({ canManage }: { canManage: boolean }) {
+  return (
+    <p className="text-sm text-slate-500">
+      No rubric tasks yet.{" "}
+      {canManage ? "Define one (“New rubric task”) or import a rubric file." : "An owner defines them here."}
+    </p>
   );
 }
 
