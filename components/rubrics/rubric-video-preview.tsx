@@ -46,6 +46,63 @@ function parsedRows(parsed: unknown): { id: string; text: string }[] {
     });
 }
 
+/** What the project lacks before a preview can be asked (a video with frames, an endpoint), or null. */
+function missingPreviewChoice(choices: PreviewChoices): string | null {
+  return !choices.videos.length
+    ? "No video with frames yet: import one first."
+    : !choices.endpoints.length
+      ? "No endpoint yet: add one on the Judge page."
+      : null;
+}
+
+/** The video whose frames the preview sends and the endpoint it asks. */
+function PreviewSourceFields({
+  choices,
+  videoId,
+  setVideoId,
+  endpointId,
+  setEndpointId,
+}: {
+  choices: PreviewChoices;
+  videoId: string;
+  setVideoId: (videoId: string) => void;
+  endpointId: string;
+  setEndpointId: (endpointId: string) => void;
+}) {
+  return (
+    <>
+      <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
+        Preview video
+        <select
+          className="max-w-[18rem] rounded border border-slate-300 bg-white px-2 py-1 text-sm"
+          value={videoId}
+          onChange={(e) => setVideoId(e.target.value)}
+        >
+          {choices.videos.map((v) => (
+            <option key={v.id} value={v.id}>
+              {v.fileName}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
+        Preview endpoint
+        <select
+          className="max-w-[14rem] rounded border border-slate-300 bg-white px-2 py-1 text-sm"
+          value={endpointId}
+          onChange={(e) => setEndpointId(e.target.value)}
+        >
+          {choices.endpoints.map((e) => (
+            <option key={e.id} value={e.id}>
+              {e.name} ({e.model})
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
+  );
+}
+
 /**
  * "Preview with a video": the definition as it stands in the form (saved or not) sent once to an endpoint with a
  * real video's frames, showing what a run would send and read back. An identical second preview is answered from
@@ -77,11 +134,7 @@ export function RubricVideoPreview({
   });
   const result = preview.data;
   const perScope = definition?.frames.mode === "each_key_frame" || definition?.frames.mode === "each_cluster";
-  const missing = !choices.videos.length
-    ? "No video with frames yet: import one first."
-    : !choices.endpoints.length
-      ? "No endpoint yet: add one on the Judge page."
-      : null;
+  const missing = missingPreviewChoice(choices);
   return (
     <div className="flex flex-col gap-3 rounded border border-slate-200 p-3" data-testid="rubric-video-preview">
       <h3 className="text-sm font-semibold text-slate-800">Preview with a video</h3>
@@ -89,34 +142,13 @@ export function RubricVideoPreview({
         <p className="text-sm text-slate-500">{missing}</p>
       ) : (
         <div className="flex flex-wrap items-end gap-3">
-          <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
-            Preview video
-            <select
-              className="max-w-[18rem] rounded border border-slate-300 bg-white px-2 py-1 text-sm"
-              value={videoId}
-              onChange={(e) => setVideoId(e.target.value)}
-            >
-              {choices.videos.map((v) => (
-                <option key={v.id} value={v.id}>
-                  {v.fileName}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
-            Preview endpoint
-            <select
-              className="max-w-[14rem] rounded border border-slate-300 bg-white px-2 py-1 text-sm"
-              value={endpointId}
-              onChange={(e) => setEndpointId(e.target.value)}
-            >
-              {choices.endpoints.map((e) => (
-                <option key={e.id} value={e.id}>
-                  {e.name} ({e.model})
-                </option>
-              ))}
-            </select>
-          </label>
+          <PreviewSourceFields
+            choices={choices}
+            videoId={videoId}
+            setVideoId={setVideoId}
+            endpointId={endpointId}
+            setEndpointId={setEndpointId}
+          />
           {perScope && (
             <label className="flex flex-col gap-1 text-xs font-medium text-slate-700">
               Scope (key frame or cluster, from 0)
