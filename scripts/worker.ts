@@ -11,15 +11,14 @@ import { resolveDatabase } from "../lib/db/resolve-database";
 import { guardedFetch } from "../lib/judge/guarded-fetch";
 import { workerJudgeDeps } from "../lib/judge/app-judge";
 import { rootLogger } from "../lib/observability/logger";
-import { JUDGE_EVENT_SUBSCRIBERS } from "../lib/runs/judge-event-subscribers";
 import { checkStorage } from "../lib/storage/storage";
 import { keepAlive } from "./lib/worker-alive";
 import { startWorkerJobs } from "./lib/worker-jobs";
 
 // A secret still set to the deployment files' placeholder (CHANGEME) stops the worker first, naming the variable.
 refuseToStartWithPlaceholderSecrets("[worker]");
-// The composition root: the application context (the task catalogue the judge engine reads).
-appContext();
+// The composition root: the application context (the task catalogue the judge engine reads, its events' subscribers).
+const context = appContext();
 // The image's entrypoint names a file for its health check (deploy/docker/healthcheck.mjs): kept fresh from the start,
 // before the database is reached, so a worker waiting for PostgreSQL is alive.
 if (process.env.WORKER_ALIVE_FILE) keepAlive(process.env.WORKER_ALIVE_FILE);
@@ -37,8 +36,8 @@ const database = await resolveDatabase((line) => logger.info(line));
 process.env.DATABASE_URL = database.url;
 // Judge calls go out on undici from the worker's own thread, through one guarded fetch (lib/judge/guarded-fetch.ts):
 // the SSRF check at connect time, no redirects, each call holding a slot of its endpoint's limits shared through PostgreSQL.
-// Judge spans, an ensemble's combine and the after-run work hear the engine's events from here.
-const judgeDeps = workerJudgeDeps({ send: guardedFetch(), subscribers: JUDGE_EVENT_SUBSCRIBERS });
+// Judge spans, an ensemble's combine and the after-run work hear the engine's events (the composition root lists them).
+const judgeDeps = workerJudgeDeps({ send: guardedFetch(), subscribers: context.judgeEventSubscribers });
 const jobs = await startWorkerJobs({ connectionString: database.url, concurrency, judgeDeps });
 logger.info({ concurrency }, `judging with up to ${concurrency} videos at a time`);
 

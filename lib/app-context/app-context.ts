@@ -1,7 +1,8 @@
 /**
  * The composition root: the one module that builds the application context, once per process (in Next.js, once per
  * bundle that loads it): the database client, the object storage, the job system, the built-in task catalogue from
- * the generated maps (lib/tasks/modules.ts, lib/tasks/registry.ts) and the project task sources (rubric tasks). It
+ * the generated maps (lib/tasks/modules.ts, lib/tasks/registry.ts), the project task sources (rubric tasks) and the
+ * subscribers to the judge engine's events (lib/runs/judge-event-subscribers.ts). It
  * hands the catalogue layer the project catalogues it built (provideCatalogues), so the core receives catalogues
  * without importing the tasks or the features that define them.
  *
@@ -12,7 +13,9 @@
 import { prisma } from "../db/prisma";
 import type { PrismaClient } from "../generated/prisma/client";
 import { jobBoss } from "../jobs/job-boss";
+import type { JudgeEventSubscriber } from "../judge/engine/judge-events";
 import { rubricTaskSource } from "../rubrics/rubric-task-source";
+import { JUDGE_EVENT_SUBSCRIBERS } from "../runs/judge-event-subscribers";
 import type { ObjectStorage } from "../storage/object-storage";
 import { getStorage } from "../storage/storage";
 import { ProjectCatalogues, provideCatalogues, TaskCatalogue } from "../task-modules/task-catalogue";
@@ -29,6 +32,8 @@ export interface AppContext {
   catalogue: TaskCatalogue;
   /** The built-in catalogue and each project's (catalogFor). */
   catalogues: ProjectCatalogues;
+  /** Who hears the judge engine's events, in order: what a process that judges hands its engine (JudgeDeps). */
+  judgeEventSubscribers: readonly JudgeEventSubscriber[];
 }
 
 /** The one context of this process (of this bundle, in Next.js). */
@@ -44,5 +49,12 @@ function composeAppContext(): AppContext {
   const catalogue = new TaskCatalogue(BUILT_IN_DECLARATIONS.folders, BUILT_IN_TASK_MODULES);
   const catalogues = new ProjectCatalogues(catalogue, [rubricTaskSource]);
   provideCatalogues(catalogues);
-  return { prisma, storage: getStorage, jobs: jobBoss, catalogue, catalogues };
+  return {
+    prisma,
+    storage: getStorage,
+    jobs: jobBoss,
+    catalogue,
+    catalogues,
+    judgeEventSubscribers: JUDGE_EVENT_SUBSCRIBERS,
+  };
 }

@@ -1,6 +1,7 @@
 /**
- * The subscribers to the engine's events (lib/judge/engine/judge-events.ts), in the order they hear them, as a process
- * that judges hands them to its engine where it starts (scripts/worker.ts, the benchmark's, the tests' judge deps).
+ * The subscribers to the engine's events (lib/judge/engine/judge-events.ts), in the order they hear them. The
+ * composition root hands them out (lib/app-context: judgeEventSubscribers), and a process that judges gives them to its
+ * engine (scripts/worker.ts, the benchmark's deps, the tests' judge deps).
  */
 import type { JudgeEventSubscriber } from "../judge/engine/judge-events";
 import { ensembleCombineSubscriber } from "../ensembles/ensemble-runs";

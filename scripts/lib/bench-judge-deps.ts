@@ -2,7 +2,7 @@ import { workerJudgeDeps } from "../../lib/judge/app-judge";
 import { EndpointLimiter } from "../../lib/judge/endpoint-limiter";
 import { guardedFetch } from "../../lib/judge/guarded-fetch";
 import type { JudgeDeps } from "../../lib/judge/engine/judge-video";
-import { JUDGE_EVENT_SUBSCRIBERS } from "../../lib/runs/judge-event-subscribers";
+import { appContext } from "../../lib/app-context/app-context";
 
 /**
  * The engine's dependencies as `npm run worker` has them (calls on undici, lib/judge/guarded-fetch.ts), with each endpoint's
@@ -12,7 +12,7 @@ export function benchJudgeDeps(limiter: "shared" | "process"): JudgeDeps {
   const processLimiters = new Map<string, EndpointLimiter>();
   return workerJudgeDeps({
     send: guardedFetch(),
-    subscribers: JUDGE_EVENT_SUBSCRIBERS,
+    subscribers: appContext().judgeEventSubscribers,
     slotsFor:
       limiter === "process"
         ? (e) => {

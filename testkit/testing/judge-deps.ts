@@ -6,13 +6,13 @@ import { clientForEndpoint } from "../../lib/judge/llm-client";
 import type { JudgeQueue } from "../../lib/judge/judge-queue";
 import { getStorage } from "../../lib/storage/storage";
 import { fileTemplateSource } from "../../lib/judge/template-source";
-import { JUDGE_EVENT_SUBSCRIBERS } from "../../lib/runs/judge-event-subscribers";
+import { appContext } from "../../lib/app-context/app-context";
 
 /**
  * The engine's dependencies for tests: the real database, storage, templates and OpenAI-compatible
  * client (pointed at the stub LLM by the test's endpoint), with quick retries and no real sleeping.
  * A fresh client and limiter per call, so one test's limiter never holds another's requests. The engine's events go
- * to the subscribers a worker hands it (scripts/worker.ts); `subscribers: []` closes videos with nothing after.
+ * to the subscribers the composition root lists, as a worker's do; `subscribers: []` closes videos with nothing after.
  */
 export function testJudgeDeps(overrides: Partial<JudgeDeps> = {}): JudgeDeps {
   return {
@@ -25,7 +25,7 @@ export function testJudgeDeps(overrides: Partial<JudgeDeps> = {}): JudgeDeps {
       new EndpointLimiter({ maxConcurrency: endpoint.maxConcurrency, requestsPerMinute: endpoint.requestsPerMinute }),
     retryPolicy: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 },
     sleep: async () => {},
-    subscribers: JUDGE_EVENT_SUBSCRIBERS,
+    subscribers: appContext().judgeEventSubscribers,
     ...overrides,
   };
 }

@@ -55,7 +55,8 @@ export interface JudgeDeps {
   endpointConfig(runId: string, endpointId?: string): Promise<EndpointConfig>;
   /**
    * Who hears the engine's events ("video closed", "run finished": ./judge-events.ts), in order, as the process's
-   * start lists them (lib/runs/judge-event-subscribers.ts); none: a video closes with its summary and metrics alone.
+   * start hands them in (the composition root's judgeEventSubscribers); none: a video closes with its summary and
+   * metrics alone.
    */
   subscribers?: readonly JudgeEventSubscriber[];
   retryPolicy?: RetryPolicy;
