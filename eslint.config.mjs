@@ -70,8 +70,32 @@ const NO_ID_TAILS = [
 const NO_PAGE_QUERIES = {
   selector: "MemberExpression[object.type='Identifier'][object.name='prisma']",
   message:
-    "Pages query only through lib/: pass prisma to a lib/ function that checks permission, never call prisma.<model> here.",
+    "Pages and route handlers query only through lib/: pass prisma to a lib/ function, never call prisma.<model> here.",
 };
+/** `deps.prisma.video.findUnique(…)`: a query through a dependency bundle (appDeps()) is a query all the same. */
+const NO_DEPS_QUERIES = {
+  selector: "MemberExpression[object.type='MemberExpression'][object.property.name='prisma']",
+  message: NO_PAGE_QUERIES.message,
+};
+/** Route handlers get the database from their wrapper's context (lib/api), and query only through lib/. */
+const NO_ROUTE_PRISMA_IMPORT = {
+  name: "@/lib/db/prisma",
+  message:
+    "Route handlers never import the database: take `prisma` from the wrapper's context and pass it to a lib/ function.",
+};
+/** Caption and QA results reach pages and route handlers only through the redacting reads. */
+const REDACTED_READS = [
+  {
+    group: ["**/caption-results", "**/caption-run-results", "**/caption-overview", "**/caption-detail"],
+    importNames: ["runCaptionResults", "projectCaptionOverview", "projectCaptionLeaderboard", "captionDetail"],
+    message: "Import the redacting read from visible-caption-results instead.",
+  },
+  {
+    group: ["**/qa-run-questions", "**/qa-overview", "**/qa-questions"],
+    importNames: ["runQaResults", "runQaResultSlices", "projectQaOverview", "questionDetail"],
+    message: "Import the redacting read from visible-qa-results instead.",
+  },
+];
 
 /** Files whose size the unit rule below does not check, each with its reason (none today). */
 const SIZE_EXCEPTIONS = [];
@@ -186,28 +210,7 @@ const config = [
       "no-restricted-syntax": ["error", ...NO_ID_TAILS],
       // Caption and QA results reach pages and route handlers only through the redacting reads (visible-caption-results,
       // visible-qa-results), which hide judge values the viewer may not see yet and withhold aggregates and exports whole.
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: ["**/caption-results", "**/caption-run-results", "**/caption-overview", "**/caption-detail"],
-              importNames: [
-                "runCaptionResults",
-                "projectCaptionOverview",
-                "projectCaptionLeaderboard",
-                "captionDetail",
-              ],
-              message: "Import the redacting read from visible-caption-results instead.",
-            },
-            {
-              group: ["**/qa-run-questions", "**/qa-overview", "**/qa-questions"],
-              importNames: ["runQaResults", "runQaResultSlices", "projectQaOverview", "questionDetail"],
-              message: "Import the redacting read from visible-qa-results instead.",
-            },
-          ],
-        },
-      ],
+      "no-restricted-imports": ["error", { patterns: REDACTED_READS }],
     },
   },
   {
@@ -216,6 +219,15 @@ const config = [
     // A task's pages are written in components/tasks/<id>/pages and mounted by a one-line app/ page.
     files: ["app/**/page.tsx", "components/tasks/*/pages/**/*.tsx"],
     rules: { "no-restricted-syntax": ["error", ...NO_ID_TAILS, NO_PAGE_QUERIES] },
+  },
+  {
+    // Route handlers are thin the same way, and stricter: the database reaches them only in their wrapper's checked
+    // context (withProject, withProjectOf, withActor in lib/api), so a route cannot query before its permission check.
+    files: ["app/**/route.ts"],
+    rules: {
+      "no-restricted-syntax": ["error", ...NO_ID_TAILS, NO_PAGE_QUERIES, NO_DEPS_QUERIES],
+      "no-restricted-imports": ["error", { paths: [NO_ROUTE_PRISMA_IMPORT], patterns: REDACTED_READS }],
+    },
   },
   {
     // Units a reader can hold in mind: no function over 120 lines and no file over 600, blank lines and comments not

@@ -216,6 +216,27 @@ describe("pages query only through lib/", () => {
   });
 });
 
+describe("route handlers never touch the database", () => {
+  const route = "app/api/v1/lint-probe/route.ts";
+
+  it("reports a route importing the database, even only to hand it to lib/", async () => {
+    const source = `import { prisma } from "@/lib/db/prisma";\nimport { listProjects } from "@/lib/projects/list";\nexport const GET = async () => Response.json(await listProjects(prisma));\n`;
+    expect(await ruleIds(route, source)).toEqual(["no-restricted-imports"]);
+  });
+
+  it("reports a route querying with the prisma its wrapper handed it", async () => {
+    const source = `import { withProject } from "@/lib/api/with-project";\nexport const GET = withProject("project.view", { summary: "s", responses: [] }, async ({ prisma, project }) =>\n  Response.json(await prisma.video.count({ where: { projectId: project.id } })),\n);\n`;
+    expect(await ruleIds(route, source)).toEqual(["no-restricted-syntax"]);
+  });
+
+  it("lets a route hand its context's prisma to a lib/ function, and keeps the redacting-read rule", async () => {
+    const handing = `import { withProject } from "@/lib/api/with-project";\nimport { listRuns } from "@/lib/runs/list-runs";\nexport const GET = withProject("project.view", { summary: "s", responses: [] }, async ({ prisma, actor, project }) =>\n  Response.json(await listRuns(prisma, actor, project.id)),\n);\n`;
+    expect(await ruleIds(route, handing)).toEqual([]);
+    const unredacted = `import { captionDetail } from "@/lib/tasks/captions/caption-detail";\nexport const read = captionDetail;\n`;
+    expect(await ruleIds(route, unredacted)).toEqual(["no-restricted-imports"]);
+  });
+});
+
 describe("no id tails on screen", () => {
   it("reports a page or component showing a slice of an id", async () => {
     expect(

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Actor } from "../auth/actor";
+import type { PrismaClient } from "../generated/prisma/client";
 import { actorFromRequest } from "../auth/request-actor";
 import { isAppError, NotFoundError, UnauthorizedError, ValidationError } from "../errors";
 import { observed, logRequestActor } from "../observability/http";
@@ -116,16 +117,24 @@ export async function readRouteInput<D extends RouteDescription>(
 
 /**
  * Wraps an /api/v1 route handler that acts for the caller alone (their own keys, their projects): everything
- * authenticatedRoute does, then the handler gets the query and JSON body `api` declares, parsed. `api` is the
- * route's description for the OpenAPI document. Permission checks stay inside the lib functions the handler calls.
+ * authenticatedRoute does, then the handler gets the query and JSON body `api` declares, parsed, and the database
+ * (route handlers never import it). `api` is the route's description for the OpenAPI document. Permission checks stay
+ * inside the lib functions the handler calls.
  */
 export function withActor<D extends RouteDescription>(
   api: D,
-  handler: (request: Request, actor: Actor, params: PathParams, input: RouteInput<D>) => Promise<Response>,
+  handler: (
+    request: Request,
+    actor: Actor,
+    params: PathParams,
+    input: RouteInput<D>,
+    prisma: PrismaClient,
+  ) => Promise<Response>,
 ) {
-  return authenticatedRoute(api, async (request, actor, params) =>
-    handler(request, actor, params, await readRouteInput(request, api, appContext().catalogue)),
-  );
+  return authenticatedRoute(api, async (request, actor, params) => {
+    const { catalogue, prisma } = appContext();
+    return handler(request, actor, params, await readRouteInput(request, api, catalogue), prisma);
+  });
 }
 
 /**

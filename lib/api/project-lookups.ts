@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { prisma } from "../db/prisma";
+import type { Span, Video } from "../generated/prisma/client";
 import { itemIdSchema } from "../items/items.validation";
 import { endpointIdSchema } from "../judge/endpoint-lifecycle";
 import { queueIdSchema } from "../queues/queues.validation";
@@ -50,6 +51,15 @@ export const videoLookup = (notFound = "No such video.") =>
     notFound,
     async (id) => (await prisma.video.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
   );
+
+/**
+ * A `withProjectOf` scope that reads the whole video row in its one query: for routes whose lib operation works on the
+ * video itself (span saves, frame times), so the route hands `record` on and reads nothing of its own.
+ */
+export const wholeVideoLookup = (notFound = "No such video."): ProjectLookup<Video> => ({
+  notFound,
+  find: async (params) => prisma.video.findUnique({ where: { id: recordIdSchema.parse(params.videoId) } }),
+});
 
 export const frameLookup = projectLookup(
   "frameId",
@@ -145,3 +155,9 @@ export const spanLookup = projectLookup(
   "No such span of yours.",
   async (id) => (await prisma.span.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
 );
+
+/** `spanLookup`, reading the whole span row: for the route that shows the span itself. */
+export const wholeSpanLookup: ProjectLookup<Span> = {
+  notFound: "No such span of yours.",
+  find: async (params) => prisma.span.findUnique({ where: { id: recordIdSchema.parse(params.spanId) } }),
+};

@@ -2,7 +2,7 @@ import type { Actor } from "../auth/actor";
 import { isAppError, NotFoundError } from "../errors";
 import { authorizeInProject, type ProjectAction } from "../authz/permissions";
 import { prisma } from "../db/prisma";
-import type { Project, ProjectRole } from "../generated/prisma/client";
+import type { PrismaClient, Project, ProjectRole } from "../generated/prisma/client";
 import { projectIdSchema } from "../projects/projects.validation";
 import { authenticatedRoute, type PathParams, readRouteInput } from "./handler";
 import type { DescribedHandler, RouteDescription, RouteInput } from "./openapi/route-spec";
@@ -18,6 +18,8 @@ export interface ProjectRequest<D extends RouteDescription = RouteDescription> e
   role: ProjectRole;
   /** The project's task catalogue (the built-in tasks and its rubric tasks), resolved once for the request. */
   catalogue: TaskCatalogue;
+  /** The database, for the lib operations the handler calls (route handlers never import it). */
+  prisma: PrismaClient;
   /** The route's params, `projectId` validated. */
   params: PathParams & { projectId: string };
   request: Request;
@@ -46,6 +48,7 @@ export function withProject<D extends RouteDescription>(
     return handler({
       ...authorized,
       catalogue,
+      prisma,
       params: { ...params, projectId },
       request,
       ...(await readRouteInput(request, api, catalogue)),
@@ -83,6 +86,8 @@ export interface LookedUpRequest<
   role: ProjectRole;
   /** The project's task catalogue (the built-in tasks and its rubric tasks), resolved once for the request. */
   catalogue: TaskCatalogue;
+  /** The database, for the lib operations the handler calls (route handlers never import it). */
+  prisma: PrismaClient;
   /** What the scope's `find` read: at least the record's id fields and `projectId`. */
   record: R;
   params: PathParams;
@@ -114,6 +119,7 @@ export function withProjectOf<R extends { projectId: string }, D extends RouteDe
     return handler({
       ...authorized,
       catalogue,
+      prisma,
       record,
       params,
       request,

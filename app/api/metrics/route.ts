@@ -1,5 +1,5 @@
 import { jsonError } from "@/lib/api/handler";
-import { prisma } from "@/lib/db/prisma";
+import { appContext } from "@/lib/app-context/app-context";
 import { observed } from "@/lib/observability/http";
 import { metricsAccess, renderMetrics } from "@/lib/observability/metrics";
 
@@ -15,7 +15,7 @@ export const GET = observed(
       response.headers.set("www-authenticate", 'Bearer realm="metrics"');
       return response;
     }
-    const { contentType, body } = await renderMetrics(prisma);
+    const { contentType, body } = await renderMetrics(appContext().prisma);
     return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
   },
   { quiet: true },

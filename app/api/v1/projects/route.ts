@@ -1,5 +1,4 @@
 import { withActor } from "@/lib/api/handler";
-import { prisma } from "@/lib/db/prisma";
 import { createProject, listProjects } from "@/lib/projects/projects";
 import { createProjectSchema } from "@/lib/projects/projects.validation";
 import { ok, created } from "@/lib/api/openapi/route-builders";
@@ -10,7 +9,7 @@ export const GET = withActor(
     summary: "The caller's projects",
     responses: [ok("`{projects: [...]}`.")],
   },
-  async (_request, actor) => Response.json({ projects: await listProjects(prisma, actor) }),
+  async (_request, actor, _params, _input, prisma) => Response.json({ projects: await listProjects(prisma, actor) }),
 );
 
 export const POST = withActor(
@@ -19,7 +18,7 @@ export const POST = withActor(
     body: { kind: "json", schema: createProjectSchema },
     responses: [created("The project.", createdProjectResponseSchema)],
   },
-  async (_request, actor, _params, { body }) => {
+  async (_request, actor, _params, { body }, prisma) => {
     const project = await createProject(prisma, actor, body);
     return Response.json({ id: project.id, name: project.name }, { status: 201 });
   },

@@ -1,6 +1,5 @@
 import { endpointLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { deleteEndpoint, endpointIdSchema } from "@/lib/judge/endpoint-lifecycle";
 import { updateEndpoint } from "@/lib/judge/endpoints";
 import { endpointUpdateSchema } from "@/lib/judge/endpoint-input.validation";
@@ -18,7 +17,7 @@ export const PATCH = withProjectOf(
     body: { kind: "json", schema: endpointUpdateSchema },
     responses: [ok("The endpoint (`hasApiKey`, never the key) with `apiKeyDropped`.")],
   },
-  async ({ actor, record, body }) => Response.json(await updateEndpoint(prisma, actor, record.id, body)),
+  async ({ prisma, actor, record, body }) => Response.json(await updateEndpoint(prisma, actor, record.id, body)),
 );
 
 /** Owners delete an endpoint no run uses; `409` when a run uses it (archive it instead). */
@@ -31,7 +30,7 @@ export const DELETE = withProjectOf(
     responses: [noContent("Deleted.")],
     errors: [409],
   },
-  async ({ actor, record }) => {
+  async ({ prisma, actor, record }) => {
     await deleteEndpoint(prisma, actor, record.id);
     return new Response(null, { status: 204 });
   },

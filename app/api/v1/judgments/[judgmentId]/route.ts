@@ -1,6 +1,5 @@
 import { judgmentScope } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { withdrawJudgment } from "@/lib/reviews/reviews";
 import { withdrawInputSchema } from "@/lib/reviews/reviews.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -17,7 +16,7 @@ export const DELETE = withProjectOf(
     responses: [ok("The withdrawn judgment.", withdrawnJudgmentResponseSchema)],
     errors: [409],
   },
-  async ({ actor, record, body }) => {
+  async ({ prisma, actor, record, body }) => {
     const judgment = await withdrawJudgment(prisma, actor, record.id, body);
     return Response.json({
       id: judgment.id,

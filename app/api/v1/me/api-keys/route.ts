@@ -1,6 +1,5 @@
 import { withActor } from "@/lib/api/handler";
 import { createApiKey, createApiKeySchema, listApiKeys } from "@/lib/auth/api-keys";
-import { prisma } from "@/lib/db/prisma";
 import { ok, created } from "@/lib/api/openapi/route-builders";
 
 export const GET = withActor(
@@ -9,7 +8,8 @@ export const GET = withActor(
     description: "Never the keys themselves: only their names, prefixes and dates.",
     responses: [ok("`{apiKeys: [...]}`.")],
   },
-  async (_request, actor) => Response.json({ apiKeys: await listApiKeys(prisma, actor.userId) }),
+  async (_request, actor, _params, _input, prisma) =>
+    Response.json({ apiKeys: await listApiKeys(prisma, actor.userId) }),
 );
 
 export const POST = withActor(
@@ -19,7 +19,7 @@ export const POST = withActor(
     body: { kind: "json", schema: createApiKeySchema },
     responses: [created("The new key, with its secret.")],
   },
-  async (_request, actor, _params, { body }) => {
+  async (_request, actor, _params, { body }, prisma) => {
     const { name } = body;
     return Response.json(await createApiKey(prisma, actor.userId, name), { status: 201 });
   },

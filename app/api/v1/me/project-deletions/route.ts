@@ -1,5 +1,4 @@
 import { withActor } from "@/lib/api/handler";
-import { prisma } from "@/lib/db/prisma";
 import { listProjectDeletions } from "@/lib/projects/project-deletion";
 import { ok } from "@/lib/api/openapi/route-builders";
 
@@ -15,5 +14,6 @@ export const GET = withActor(
       ),
     ],
   },
-  async (_request, actor) => Response.json({ deletions: await listProjectDeletions(prisma, actor) }),
+  async (_request, actor, _params, _input, prisma) =>
+    Response.json({ deletions: await listProjectDeletions(prisma, actor) }),
 );

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { deleteProject, deleteProjectSchema } from "@/lib/projects/project-deletion";
 import { appDeletionQueue } from "@/lib/deletions/deletion-queues";
 import {
@@ -19,7 +18,7 @@ export const GET = withProject(
     summary: "One project",
     responses: [ok("The project, with its guidelines (Markdown).", projectResponseSchema)],
   },
-  async ({ actor, project }) => {
+  async ({ prisma, actor, project }) => {
     const details = await getProject(prisma, actor, project.id);
     return Response.json({
       id: details.id,
@@ -41,7 +40,7 @@ export const PATCH = withProject(
     body: { kind: "json", schema: updateProjectSchema },
     responses: [ok("The project.", updatedProjectResponseSchema)],
   },
-  async ({ actor, project, body }) => {
+  async ({ prisma, actor, project, body }) => {
     const projectId = project.id;
     if (body.name !== undefined) await renameProject(prisma, actor, { projectId, name: body.name });
     if (body.archived !== undefined) await setProjectArchived(prisma, actor, { projectId, archived: body.archived });
@@ -78,7 +77,7 @@ export const DELETE = withProject(
     ],
     errors: [409],
   },
-  async ({ actor, project, body }) => {
+  async ({ prisma, actor, project, body }) => {
     const answer = await deleteProject({ prisma, queue: appDeletionQueue("project") }, actor, project.id, body);
     return Response.json(answer, { status: answer.dryRun ? 200 : 202 });
   },

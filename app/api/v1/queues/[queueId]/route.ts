@@ -2,7 +2,6 @@ import { z } from "zod";
 import { parseJsonBody } from "@/lib/api/handler";
 import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { getQueue } from "@/lib/queues/get-queue";
 import { updateQueueState } from "@/lib/queues/queue-states";
 import { queueStateSchema } from "@/lib/queues/queue-states.validation";
@@ -22,7 +21,7 @@ export const GET = withProjectOf(
     params: { queueId: queueIdSchema },
     responses: [ok("The queue.")],
   },
-  async ({ actor, record }) => Response.json(await getQueue(prisma, actor, record.id)),
+  async ({ prisma, actor, record }) => Response.json(await getQueue(prisma, actor, record.id)),
 );
 
 /**
@@ -40,7 +39,7 @@ export const PATCH = withProjectOf(
     body: { kind: "json", schema: z.union([guidelinesChangeSchema, queueStateSchema]), readBy: "handler" },
     responses: [ok("The queue.")],
   },
-  async ({ actor, record, request }) => {
+  async ({ prisma, actor, record, request }) => {
     const queueId = record.id;
     const body = await parseJsonBody(request, z.record(z.string(), z.unknown()));
     // Two kinds of change, each with its own schema (and its own clear error): guidelines, or the queue's state.

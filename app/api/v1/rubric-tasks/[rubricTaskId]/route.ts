@@ -1,6 +1,5 @@
 import { rubricTaskLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { deleteRubricTask, getRubricTask, saveRubricVersion, setRubricTaskArchived } from "@/lib/rubrics/rubric-tasks";
 import { rubricArchiveSchema, rubricBodySchema, rubricTaskIdSchema } from "@/lib/rubrics/rubrics.validation";
 import { ok, created, noContent } from "@/lib/api/openapi/route-builders";
@@ -16,7 +15,7 @@ export const GET = withProjectOf(
     params: { rubricTaskId: rubricTaskIdSchema },
     responses: [ok("The task and its versions, newest first.")],
   },
-  async ({ actor, record }) => Response.json(await getRubricTask(prisma, actor, record.id)),
+  async ({ prisma, actor, record }) => Response.json(await getRubricTask(prisma, actor, record.id)),
 );
 
 /** `{"definition"}` or `{"file"}` (owners): a new version (201), or none when the latest already has this definition (200, `created: false`). */
@@ -33,7 +32,7 @@ export const PUT = withProjectOf(
       created("The new version (`created: true`)."),
     ],
   },
-  async ({ actor, record, body }) => {
+  async ({ prisma, actor, record, body }) => {
     const saved = await saveRubricVersion(prisma, actor, record.id, body);
     return Response.json(saved, { status: saved.created ? 201 : 200 });
   },
@@ -50,7 +49,7 @@ export const PATCH = withProjectOf(
     body: { kind: "json", schema: rubricArchiveSchema },
     responses: [ok("`{id, archived}`.")],
   },
-  async ({ actor, record, body }) => {
+  async ({ prisma, actor, record, body }) => {
     const { archived } = body;
     return Response.json(await setRubricTaskArchived(prisma, actor, record.id, archived));
   },
@@ -66,7 +65,7 @@ export const DELETE = withProjectOf(
     responses: [noContent("Deleted.")],
     errors: [409],
   },
-  async ({ actor, record }) => {
+  async ({ prisma, actor, record }) => {
     await deleteRubricTask(prisma, actor, record.id);
     return new Response(null, { status: 204 });
   },

@@ -1,6 +1,5 @@
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { getRunStatus } from "@/lib/judge/runs";
 import { ok } from "@/lib/api/openapi/route-builders";
 
@@ -11,5 +10,5 @@ export const GET = withProjectOf(
     summary: "A run's status and progress",
     responses: [ok("The run.")],
   },
-  async ({ actor, record }) => Response.json(await getRunStatus(prisma, actor, record.id)),
+  async ({ prisma, actor, record }) => Response.json(await getRunStatus(prisma, actor, record.id)),
 );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { spanLookup } from "@/lib/api/project-lookups";
+import { spanLookup, wholeSpanLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { ok } from "@/lib/api/openapi/route-builders";
 import { appDeps } from "@/lib/videos/app-deps";
@@ -39,14 +39,12 @@ export const DELETE = withProjectOf(
 
 /** The span's history, oldest first (members of its project). */
 export const GET = withProjectOf(
-  spanLookup,
+  wholeSpanLookup,
   "project.view",
   { summary: "A span with its history", responses: [ok("`{span, history}`.")] },
-  async ({ actor, role, record }) => {
-    const { prisma } = appDeps();
-    const span = await prisma.span.findUniqueOrThrow({ where: { id: record.id } });
+  async ({ prisma, actor, role, record: span }) => {
     const { spans } = await visibleSpansFor(prisma, { userId: actor.userId, role }, span.videoId, [spanRecord(span)]);
     if (spans.length === 0) throw new NotFoundError("No such span of yours.");
-    return Response.json({ span: spans[0], history: await spanHistory(prisma, record.id) });
+    return Response.json({ span: spans[0], history: await spanHistory(prisma, span.id) });
   },
 );

@@ -1,6 +1,5 @@
 import { webhookLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { deleteWebhook, updateWebhook } from "@/lib/webhooks/webhooks";
 import { updateWebhookSchema, webhookIdSchema } from "@/lib/webhooks/webhooks.validation";
 import { ok, noContent } from "@/lib/api/openapi/route-builders";
@@ -15,7 +14,7 @@ export const PATCH = withProjectOf(
     body: { kind: "json", schema: updateWebhookSchema },
     responses: [ok("The webhook (with the new `secret` after `rotateSecret`).")],
   },
-  async ({ actor, record, body }) => Response.json(await updateWebhook(prisma, actor, record.id, body)),
+  async ({ prisma, actor, record, body }) => Response.json(await updateWebhook(prisma, actor, record.id, body)),
 );
 
 /** Deletes a webhook with its delivery log (owners). */
@@ -27,7 +26,7 @@ export const DELETE = withProjectOf(
     params: { webhookId: webhookIdSchema },
     responses: [noContent("Deleted.")],
   },
-  async ({ actor, record }) => {
+  async ({ prisma, actor, record }) => {
     await deleteWebhook(prisma, actor, record.id);
     return new Response(null, { status: 204 });
   },

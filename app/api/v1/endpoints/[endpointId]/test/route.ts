@@ -1,6 +1,5 @@
 import { endpointLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { testEndpoint } from "@/lib/judge/endpoint-test";
 import { endpointIdSchema } from "@/lib/judge/endpoint-lifecycle";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -22,6 +21,6 @@ export const POST = withProjectOf(
       ),
     ],
   },
-  async ({ actor, record, request }) =>
+  async ({ prisma, actor, record, request }) =>
     Response.json(await testEndpoint(prisma, actor, record.id, { signal: request.signal })),
 );

@@ -1,6 +1,5 @@
 import { withActor } from "@/lib/api/handler";
 import { revokeApiKey } from "@/lib/auth/api-keys";
-import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { noContent } from "@/lib/api/openapi/route-builders";
 
@@ -9,7 +8,7 @@ export const DELETE = withActor(
     summary: "Revoke one of the caller's API keys",
     responses: [noContent("Revoked.")],
   },
-  async (_request, actor, params) => {
+  async (_request, actor, params, _input, prisma) => {
     await revokeApiKey(prisma, actor.userId, recordIdSchema.parse(params.keyId));
     return new Response(null, { status: 204 });
   },

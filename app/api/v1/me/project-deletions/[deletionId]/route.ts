@@ -1,5 +1,4 @@
 import { withActor } from "@/lib/api/handler";
-import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { getProjectDeletion } from "@/lib/projects/project-deletion";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -11,7 +10,7 @@ export const GET = withActor(
     description: "`status`: queued, running, done or cancelled; `error` is the last attempt's while a worker retries.",
     responses: [ok("The deletion.")],
   },
-  async (_request, actor, params) => {
+  async (_request, actor, params, _input, prisma) => {
     const deletionId = recordIdSchema.parse(params.deletionId);
     return Response.json(await getProjectDeletion(prisma, actor, deletionId));
   },

@@ -1,6 +1,5 @@
 import { withProject } from "@/lib/api/with-project";
 import { adjudicationQuerySchema, adjudicationQueue } from "@/lib/adjudication/adjudication";
-import { prisma } from "@/lib/db/prisma";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** GET /api/v1/projects/:id/adjudication?task=&target=&runId=&state=all|open|settled&limit= — the targets reviewers disagree on (owners). */
@@ -11,7 +10,7 @@ export const GET = withProject(
     query: adjudicationQuerySchema,
     responses: [ok("`{total, settled, items}`.")],
   },
-  async ({ actor, project, query }) => {
+  async ({ prisma, actor, project, query }) => {
     const projectId = project.id;
     return Response.json(await adjudicationQueue(prisma, actor, projectId, query), {
       headers: { "cache-control": "no-store" },

@@ -2,7 +2,6 @@ import { withProject } from "@/lib/api/with-project";
 import { agreementFileName, projectAgreement } from "@/lib/agreement/load";
 import { reportCsv } from "@/lib/agreement/report-csv";
 import { agreementQuerySchema } from "@/lib/agreement/report-filter";
-import { prisma } from "@/lib/db/prisma";
 import { download } from "@/lib/api/openapi/route-builders";
 
 /** GET /api/v1/projects/:id/agreement?<video filters>&threshold=&overallThreshold=&format=json|csv */
@@ -13,7 +12,7 @@ export const GET = withProject(
     query: agreementQuerySchema,
     responses: [download("The report.", ["application/json", "text/csv"])],
   },
-  async ({ actor, project, query, catalogue }) => {
+  async ({ prisma, actor, project, query, catalogue }) => {
     const projectId = project.id;
     const report = await projectAgreement(prisma, actor, projectId, query, catalogue);
     if (query.format === "csv") {

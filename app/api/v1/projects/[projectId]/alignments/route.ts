@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { appAlignmentQueue } from "@/lib/alignment/alignment-queue";
 import { listAlignments, startAlignment } from "@/lib/alignment/alignment-runs";
 import { startAlignmentSchema } from "@/lib/alignment/alignment.validation";
@@ -13,7 +12,7 @@ export const GET = withProject(
     summary: "The project's judge alignments, newest first",
     responses: [ok("`{alignments: [{id, status, progress, …}]}`.")],
   },
-  async ({ actor, project }) => Response.json({ alignments: await listAlignments(prisma, actor, project.id) }),
+  async ({ prisma, actor, project }) => Response.json({ alignments: await listAlignments(prisma, actor, project.id) }),
 );
 
 /**
@@ -23,7 +22,7 @@ export const GET = withProject(
  * alignment (201).
  */
 export const POST = withProject(
-  "project.view",
+  "rubrics.manage",
   {
     summary: "Align a rubric task's or a built-in task's judge to a label set (owners)",
     description:
@@ -31,7 +30,7 @@ export const POST = withProject(
     body: { kind: "json", schema: startAlignmentSchema },
     responses: [created("The queued alignment `{id, status}`.")],
   },
-  async ({ actor, project, body }) => {
+  async ({ prisma, actor, project, body }) => {
     const started = await startAlignment(
       prisma,
       appAlignmentQueue(),

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { compareSamples } from "@/lib/videos/compare-samples";
 import { compareQuerySchema } from "@/lib/videos/compare-samples.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -13,7 +12,7 @@ export const GET = withProject(
     query: { readBy: "handler", schema: compareQuerySchema },
     responses: [ok("The samples.")],
   },
-  async ({ request, actor, project }) => {
+  async ({ prisma, request, actor, project }) => {
     const query = compareQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     return Response.json(await compareSamples(prisma, actor, project.id, query));
   },

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { createEndpoint, listEndpoints } from "@/lib/judge/endpoints";
 import { endpointInputSchema } from "@/lib/judge/endpoint-input.validation";
 import { z } from "zod";
@@ -18,7 +17,7 @@ export const GET = withProject(
     },
     responses: [ok("`{endpoints: [...]}`.")],
   },
-  async ({ request, actor, project }) => {
+  async ({ prisma, request, actor, project }) => {
     const includeArchived = new URL(request.url).searchParams.get("archived") === "1";
     return Response.json({ endpoints: await listEndpoints(prisma, actor, project.id, { includeArchived }) });
   },
@@ -34,7 +33,7 @@ export const POST = withProject(
     body: { kind: "json", schema: endpointInputSchema },
     responses: [created("The endpoint's id.", idResponseSchema)],
   },
-  async ({ actor, project, body }) => {
+  async ({ prisma, actor, project, body }) => {
     const endpoint = await createEndpoint(prisma, actor, project.id, body);
     return Response.json({ id: endpoint.id }, { status: 201 });
   },

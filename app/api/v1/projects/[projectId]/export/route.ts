@@ -1,7 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
 import { projectExport } from "@/lib/agreement/export";
 import { exportQuerySchema } from "@/lib/agreement/report-filter";
-import { prisma } from "@/lib/db/prisma";
 import { download } from "@/lib/api/openapi/route-builders";
 
 /** GET /api/v1/projects/:id/export?<video filters>&format=csv|jsonl: every judged item, streamed. */
@@ -12,7 +11,7 @@ export const GET = withProject(
     query: exportQuerySchema,
     responses: [download("The export, as an attachment.", ["text/csv", "application/x-ndjson"])],
   },
-  async ({ actor, project, query, catalogue }) => {
+  async ({ prisma, actor, project, query, catalogue }) => {
     const projectId = project.id;
     const { stream, contentType, filename } = await projectExport(prisma, actor, projectId, query, catalogue);
     return new Response(stream, {

@@ -1,7 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
 import { setGold } from "@/lib/adjudication/adjudication";
 import { goldInputSchema } from "@/lib/adjudication/adjudication.validation";
-import { prisma } from "@/lib/db/prisma";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** PUT /api/v1/projects/:id/gold {"targetKey","value","note"?,"expectedVersion"?} — sets a target's gold value (owners); stale version → 409. */
@@ -14,7 +13,7 @@ export const PUT = withProject(
     responses: [ok("The gold with its history.")],
     errors: [409],
   },
-  async ({ actor, project, body }) => {
+  async ({ prisma, actor, project, body }) => {
     const projectId = project.id;
     return Response.json(await setGold(prisma, actor, projectId, body));
   },

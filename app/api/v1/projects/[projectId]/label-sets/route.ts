@@ -1,7 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
 import { readMultipart } from "@/lib/api/multipart";
 
-import { prisma } from "@/lib/db/prisma";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import {
   importGenericLabels,
@@ -22,7 +21,7 @@ export const GET = withProject(
     summary: "The label sets",
     responses: [ok("`{labelSets: [...]}`.")],
   },
-  async ({ actor, project }) => Response.json({ labelSets: await listLabelSets(prisma, actor, project.id) }),
+  async ({ prisma, actor, project }) => Response.json({ labelSets: await listLabelSets(prisma, actor, project.id) }),
 );
 
 /**
@@ -47,7 +46,7 @@ export const POST = withProject(
     responses: importAnswers("the label set"),
     errors: [413],
   },
-  async ({ request, actor, project, catalogue }) => {
+  async ({ prisma, request, actor, project, catalogue }) => {
     const projectId = project.id;
     let upload: { name: string; bytes: Uint8Array } | null = null;
     const fields = await readMultipart(request, async (file) => {

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { addMember, listMembers } from "@/lib/projects/projects";
 import { addMemberBodySchema } from "@/lib/projects/projects.validation";
 import { ok, created } from "@/lib/api/openapi/route-builders";
@@ -10,7 +9,7 @@ export const GET = withProject(
     summary: "The project's members",
     responses: [ok("`{members: [...]}`.")],
   },
-  async ({ actor, project }) => Response.json({ members: await listMembers(prisma, actor, project.id) }),
+  async ({ prisma, actor, project }) => Response.json({ members: await listMembers(prisma, actor, project.id) }),
 );
 
 export const POST = withProject(
@@ -21,7 +20,7 @@ export const POST = withProject(
     body: { kind: "json", schema: addMemberBodySchema },
     responses: [created("`{members: [...]}`, the members after the change.")],
   },
-  async ({ actor, project, body: input }) => {
+  async ({ prisma, actor, project, body: input }) => {
     const projectId = project.id;
     await addMember(prisma, actor, { ...input, projectId });
     return Response.json({ members: await listMembers(prisma, actor, projectId) }, { status: 201 });

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { pipelineQuerySchema } from "@/lib/judge/endpoints.validation";
 import { pipelinePromptVersions, savePromptVersion } from "@/lib/prompt-versions/prompt-versions";
 import { savePromptVersionSchema } from "@/lib/prompt-versions/prompt-versions.validation";
@@ -14,7 +13,7 @@ export const GET = withProject(
     query: { readBy: "handler", schema: pipelineQuerySchema },
     responses: [ok("`{pipeline, templates}`.")],
   },
-  async ({ request, actor, project, catalogue }) => {
+  async ({ prisma, request, actor, project, catalogue }) => {
     const { pipeline } = pipelineQuerySchema(catalogue).parse(Object.fromEntries(new URL(request.url).searchParams));
     const templates = await pipelinePromptVersions(prisma, actor, project.id, catalogue.pipelines[pipeline]!);
     return Response.json({ pipeline, templates });
@@ -32,7 +31,7 @@ export const POST = withProject(
       created("The new version (`created: true`)."),
     ],
   },
-  async ({ actor, project, body: input }) => {
+  async ({ prisma, actor, project, body: input }) => {
     const version = await savePromptVersion(prisma, actor, project.id, input);
     return Response.json(version, { status: version.created ? 201 : 200 });
   },

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { createQueue } from "@/lib/queues/create-queue";
 import { listQueues } from "@/lib/queues/list-queues";
 import { archivedFlagSchema, createQueueSchema } from "@/lib/queues/queues.validation";
@@ -16,7 +15,7 @@ export const GET = withProject(
     query: { readBy: "handler", schema: z.object({ archived: archivedFlagSchema }) },
     responses: [ok("`{queues: [...]}`.")],
   },
-  async ({ request, actor, project }) => {
+  async ({ prisma, request, actor, project }) => {
     const archived = archivedFlagSchema.parse(new URL(request.url).searchParams.get("archived") ?? undefined);
     return Response.json({
       queues: await listQueues(prisma, actor, project.id, { archived: archived === "1" || archived === "true" }),
@@ -35,7 +34,7 @@ export const POST = withProject(
     body: { kind: "json", schema: createQueueSchema },
     responses: [created("The queue.", createdQueueResponseSchema)],
   },
-  async ({ actor, project, body: input, catalogue }) => {
+  async ({ prisma, actor, project, body: input, catalogue }) => {
     const queue = await createQueue(prisma, actor, project.id, input, catalogue);
     return Response.json(
       { id: queue.id, name: queue.name, runId: queue.runId, itemCount: queue.itemCount },

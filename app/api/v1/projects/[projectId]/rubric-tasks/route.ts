@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { createRubricTask, listRubricTasks } from "@/lib/rubrics/rubric-tasks";
 import { rubricBodySchema } from "@/lib/rubrics/rubrics.validation";
 import { created, ok } from "@/lib/api/openapi/route-builders";
@@ -11,7 +10,8 @@ export const GET = withProject(
     summary: "The project's rubric tasks",
     responses: [ok("`{rubricTasks: [...]}`, each with its latest version and run count.")],
   },
-  async ({ actor, project }) => Response.json({ rubricTasks: await listRubricTasks(prisma, actor, project.id) }),
+  async ({ prisma, actor, project }) =>
+    Response.json({ rubricTasks: await listRubricTasks(prisma, actor, project.id) }),
 );
 
 /** `{"definition"}` or `{"file"}` (JSON or YAML text), owners: the task with its version 1 (201); a bad definition → 400 naming each field. */
@@ -24,7 +24,7 @@ export const POST = withProject(
     body: { kind: "json", schema: rubricBodySchema },
     responses: [created("`{id, key, name, pipeline, version}`.")],
   },
-  async ({ actor, project, body }) => {
+  async ({ prisma, actor, project, body }) => {
     const task = await createRubricTask(prisma, actor, project.id, body);
     return Response.json(task, { status: 201 });
   },

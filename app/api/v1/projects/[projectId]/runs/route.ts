@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { appJudgeQueue } from "@/lib/judge/app-judge";
 import { listRuns } from "@/lib/judge/runs";
 import { runRequestSchema, startRunRequest } from "@/lib/judge/run-manifest";
@@ -11,7 +10,7 @@ export const GET = withProject(
     summary: "The project's runs",
     responses: [ok("`{runs: [...]}`.")],
   },
-  async ({ actor, project }) => Response.json({ runs: await listRuns(prisma, actor, project.id) }),
+  async ({ prisma, actor, project }) => Response.json({ runs: await listRuns(prisma, actor, project.id) }),
 );
 
 /**
@@ -38,7 +37,7 @@ export const POST = withProject(
     // A video deleted while the run was starting: nothing saved, start again.
     errors: [404, 409],
   },
-  async ({ actor, project, body, catalogue }) => {
+  async ({ prisma, actor, project, body, catalogue }) => {
     const run = await startRunRequest(
       { prisma, queue: appJudgeQueue(), pipelines: catalogue.pipelines },
       actor,

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { withProject } from "@/lib/api/with-project";
 import { ok } from "@/lib/api/openapi/route-builders";
-import { prisma } from "@/lib/db/prisma";
 import { projectSpanLabelsSchema } from "@/lib/spans/span-labels";
 import { readProjectSpanLabels, setProjectSpanLabels } from "@/lib/spans/project-span-labels";
 
@@ -11,7 +10,8 @@ const spanLabelsBodySchema = z.object({ labels: projectSpanLabelsSchema }).stric
 export const GET = withProject(
   "project.view",
   { summary: "The project's own span labels", responses: [ok("`{labels: [{id, label, definition}]}`.")] },
-  async ({ actor, project }) => Response.json({ labels: await readProjectSpanLabels(prisma, actor, project.id) }),
+  async ({ prisma, actor, project }) =>
+    Response.json({ labels: await readProjectSpanLabels(prisma, actor, project.id) }),
 );
 
 /** Replaces the project's own span labels (owners); a label spans still carry stays (409). */
@@ -25,6 +25,6 @@ export const PUT = withProject(
     responses: [ok("`{labels}` as saved.")],
     errors: [409],
   },
-  async ({ actor, project, body }) =>
+  async ({ prisma, actor, project, body }) =>
     Response.json({ labels: await setProjectSpanLabels(prisma, actor, project.id, body.labels) }),
 );

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { createWebhook, listWebhooks } from "@/lib/webhooks/webhooks";
 import { createWebhookSchema } from "@/lib/webhooks/webhooks.validation";
 import { ok, created } from "@/lib/api/openapi/route-builders";
@@ -11,7 +10,7 @@ export const GET = withProject(
     summary: "The project's webhooks (owners), never their secrets",
     responses: [ok("`{webhooks: [{id, url, description, events, enabled, createdAt, lastDelivery}]}`.")],
   },
-  async ({ actor, project }) => Response.json({ webhooks: await listWebhooks(prisma, actor, project.id) }),
+  async ({ prisma, actor, project }) => Response.json({ webhooks: await listWebhooks(prisma, actor, project.id) }),
 );
 
 /** Registers a webhook (owners); the answer carries its signing secret, shown this once. */
@@ -24,6 +23,6 @@ export const POST = withProject(
     body: { kind: "json", schema: createWebhookSchema },
     responses: [created("The webhook with its `secret`.")],
   },
-  async ({ actor, project, body }) =>
+  async ({ prisma, actor, project, body }) =>
     Response.json(await createWebhook(prisma, actor, project.id, body), { status: 201 }),
 );

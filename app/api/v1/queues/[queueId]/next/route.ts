@@ -1,6 +1,5 @@
 import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { nextItem } from "@/lib/queues/next-item";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -15,5 +14,5 @@ export const POST = withProjectOf(
     params: { queueId: queueIdSchema },
     responses: [ok("The item's id.", nextItemResponseSchema)],
   },
-  async ({ actor, record }) => Response.json(await nextItem(prisma, actor, record.id)),
+  async ({ prisma, actor, record }) => Response.json(await nextItem(prisma, actor, record.id)),
 );

@@ -1,6 +1,5 @@
 import { rubricTaskLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { rubricTaskFile } from "@/lib/rubrics/rubric-export";
 import { rubricExportQuerySchema, rubricTaskIdSchema } from "@/lib/rubrics/rubrics.validation";
 import { download } from "@/lib/api/openapi/route-builders";
@@ -15,7 +14,7 @@ export const GET = withProjectOf(
     query: rubricExportQuerySchema,
     responses: [download("The YAML file, as an attachment.", ["application/yaml"])],
   },
-  async ({ actor, record, query }) => {
+  async ({ prisma, actor, record, query }) => {
     const { version } = query;
     const file = await rubricTaskFile(prisma, actor, record.id, version);
     return new Response(file.text, {

@@ -1,6 +1,5 @@
 import { rubricTaskLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { GENERIC_ITEM_FILE } from "@/lib/items/generic-items";
 import { readItemFileUpload } from "@/lib/items/item-file-upload";
 import { referenceSetFieldsSchema } from "@/lib/items/items.validation";
@@ -18,7 +17,7 @@ export const GET = withProjectOf(
     params: { rubricTaskId: rubricTaskIdSchema },
     responses: [ok("`{sets: [...]}`, in import order.")],
   },
-  async ({ actor, record }) => Response.json({ sets: await listRubricItemSets(prisma, actor, record.id) }),
+  async ({ prisma, actor, record }) => Response.json({ sets: await listRubricItemSets(prisma, actor, record.id) }),
 );
 
 /**
@@ -36,7 +35,7 @@ export const POST = withProjectOf(
     responses: importAnswers("the item set"),
     errors: [413, 422],
   },
-  async ({ actor, record, request }) => {
+  async ({ prisma, actor, record, request }) => {
     // The scope checked "videos.import" before the body is read: a reviewer's upload is refused unread.
     const { file, fields } = await readItemFileUpload(request, GENERIC_ITEM_FILE);
     const result = await importRubricItems(prisma, actor, record.id, file, referenceSetFieldsSchema.parse(fields));

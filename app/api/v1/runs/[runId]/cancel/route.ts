@@ -1,6 +1,5 @@
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { cancelRun, getRunStatus } from "@/lib/judge/runs";
 import { ok } from "@/lib/api/openapi/route-builders";
 
@@ -11,7 +10,7 @@ export const POST = withProjectOf(
     summary: "Cancel a run (an ensemble's parent and members cancel together)",
     responses: [ok("The run's status after cancelling.")],
   },
-  async ({ actor, record }) => {
+  async ({ prisma, actor, record }) => {
     const runId = record.id;
     await cancelRun(prisma, actor, runId);
     return Response.json(await getRunStatus(prisma, actor, runId));

@@ -1,6 +1,5 @@
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { ensembleRunReport } from "@/lib/ensembles/ensemble-report";
 import { ok } from "@/lib/api/openapi/route-builders";
 
@@ -16,5 +15,5 @@ export const GET = withProjectOf(
       ),
     ],
   },
-  async ({ actor, record }) => Response.json({ ensemble: await ensembleRunReport(prisma, actor, record.id) }),
+  async ({ prisma, actor, record }) => Response.json({ ensemble: await ensembleRunReport(prisma, actor, record.id) }),
 );

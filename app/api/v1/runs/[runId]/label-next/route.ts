@@ -1,6 +1,5 @@
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { labelNextPlan } from "@/lib/label-next/label-next";
 import { labelNextRunIdSchema, labelNextQuerySchema } from "@/lib/label-next/label-next.validation";
 import { ok, withheldAnswer } from "@/lib/api/openapi/route-builders";
@@ -21,7 +20,7 @@ export const GET = withProjectOf(
       withheldAnswer("The plan"),
     ],
   },
-  async ({ actor, record, request }) => {
+  async ({ prisma, actor, record, request }) => {
     const query = Object.fromEntries(new URL(request.url).searchParams);
     return Response.json(
       await labelNextPlan(prisma, actor, record.id, {

@@ -1,7 +1,6 @@
 import { attachmentResponse } from "@/lib/api/attachment";
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { leaderboardCsv, leaderboardLatex } from "@/lib/leaderboard/leaderboard-formats";
 import { runLeaderboard } from "@/lib/leaderboard/run-leaderboard";
 import { runLeaderboardQuerySchema } from "@/lib/leaderboard/run-leaderboard.validation";
@@ -25,7 +24,7 @@ export const GET = withProjectOf(
       withheldAnswer("The leaderboard (every format)"),
     ],
   },
-  async ({ actor, record, query }) => {
+  async ({ prisma, actor, record, query }) => {
     const result = await runLeaderboard(prisma, actor, record.id, query);
     if (query.format === "json") return Response.json(result, { headers: { "cache-control": "no-store" } });
     const baseName = `leaderboard-${result.run.id}-${result.metric.id.replace(/[^A-Za-z0-9_-]/g, "_")}`;

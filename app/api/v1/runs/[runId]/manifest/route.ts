@@ -1,6 +1,5 @@
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { runManifest } from "@/lib/judge/run-manifest";
 import { ok } from "@/lib/api/openapi/route-builders";
 
@@ -13,7 +12,7 @@ export const GET = withProjectOf(
       "One JSON document: task, settings, prompt versions with their text hashes, endpoint base URL (never its key), requested and called model ids, sampling parameters, input mode and frame sets, FrameJury's version. `POST /projects/{projectId}/runs` with `{manifest, endpointId?}` runs it again.",
     responses: [ok("The manifest, as an attachment `run-<id>-manifest.json`.")],
   },
-  async ({ actor, record }) => {
+  async ({ prisma, actor, record }) => {
     const manifest = await runManifest(prisma, actor, record.id);
     return Response.json(manifest, {
       headers: { "content-disposition": `attachment; filename="run-${record.id}-manifest.json"` },

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { appJudgeQueue } from "@/lib/judge/app-judge";
 import { resumeRun } from "@/lib/judge/run-budget";
 import { getRunStatus } from "@/lib/judge/runs";
@@ -24,7 +23,7 @@ export const POST = withProjectOf(
     // A run not stopped by its budget (cancelled by a member, running, finished).
     errors: [409],
   },
-  async ({ actor, record, body }) => {
+  async ({ prisma, actor, record, body }) => {
     await resumeRun({ prisma, queue: appJudgeQueue() }, actor, record.id, body);
     return Response.json(await getRunStatus(prisma, actor, record.id));
   },

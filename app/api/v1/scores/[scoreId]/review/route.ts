@@ -1,6 +1,5 @@
 import { scoreScope } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { reviewScore, savedJudgmentAnswer } from "@/lib/reviews/reviews";
 import { reviewInputSchema } from "@/lib/reviews/reviews.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -16,7 +15,7 @@ export const PUT = withProjectOf(
     responses: [ok("The judgment.", judgmentResponseSchema)],
     errors: [409],
   },
-  async ({ actor, record, body }) => {
+  async ({ prisma, actor, record, body }) => {
     const judgment = await reviewScore(prisma, actor, record.id, body);
     return Response.json(savedJudgmentAnswer(judgment));
   },

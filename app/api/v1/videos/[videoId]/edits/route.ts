@@ -1,6 +1,5 @@
 import { videoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { videoEditHistory } from "@/lib/videos/video-edits";
 import { ok } from "@/lib/api/openapi/route-builders";
 
@@ -12,5 +11,5 @@ export const GET = withProjectOf(
     summary: "The video's field edits, newest first",
     responses: [ok("`{edits: [...]}`.")],
   },
-  async ({ actor, record }) => Response.json({ edits: await videoEditHistory(prisma, actor, record.id) }),
+  async ({ prisma, actor, record }) => Response.json({ edits: await videoEditHistory(prisma, actor, record.id) }),
 );

@@ -1,4 +1,4 @@
-import { videoLookup } from "@/lib/api/project-lookups";
+import { wholeVideoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { ok } from "@/lib/api/openapi/route-builders";
 import { appDeps } from "@/lib/videos/app-deps";
@@ -6,7 +6,7 @@ import { videoFrameTimes } from "@/lib/spans/video-frame-times";
 
 /** Each decoded frame's presentation time: what frame indices of spans mean, in seconds. */
 export const GET = withProjectOf(
-  videoLookup(),
+  wholeVideoLookup(),
   "project.view",
   {
     summary: "A video's frame times",
@@ -15,10 +15,8 @@ export const GET = withProjectOf(
     responses: [ok("The frame times.")],
     errors: [409],
   },
-  async ({ record }) => {
-    const deps = appDeps();
-    const video = await deps.prisma.video.findUniqueOrThrow({ where: { id: record.id } });
-    return Response.json(await videoFrameTimes(deps, video), {
+  async ({ record: video }) => {
+    return Response.json(await videoFrameTimes(appDeps(), video), {
       headers: { "Cache-Control": "private, max-age=3600" },
     });
   },

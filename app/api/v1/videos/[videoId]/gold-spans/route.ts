@@ -1,4 +1,4 @@
-import { videoLookup } from "@/lib/api/project-lookups";
+import { wholeVideoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { created } from "@/lib/api/openapi/route-builders";
 import { appDeps } from "@/lib/videos/app-deps";
@@ -6,7 +6,7 @@ import { createGoldSpan, goldSpanInputSchema } from "@/lib/spans/gold-spans";
 
 /** Sets a gold span (owners): drawn, or accepted from another span of the video; changed and withdrawn at /spans/{id}. */
 export const POST = withProjectOf(
-  videoLookup(),
+  wholeVideoLookup(),
   "gold.set",
   {
     summary: "Set a gold span of the video (owners)",
@@ -16,9 +16,6 @@ export const POST = withProjectOf(
     responses: [created("The gold span.")],
     errors: [403, 404, 422],
   },
-  async ({ actor, record, body, catalogue }) => {
-    const deps = appDeps();
-    const video = await deps.prisma.video.findUniqueOrThrow({ where: { id: record.id } });
-    return Response.json(await createGoldSpan(deps, actor, video, body, catalogue.declarations()), { status: 201 });
-  },
+  async ({ actor, record: video, body, catalogue }) =>
+    Response.json(await createGoldSpan(appDeps(), actor, video, body, catalogue.declarations()), { status: 201 }),
 );

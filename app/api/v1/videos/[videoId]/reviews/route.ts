@@ -1,6 +1,5 @@
 import { videoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { videoReviews } from "@/lib/reviews/reviews";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { z } from "zod";
@@ -18,7 +17,7 @@ export const GET = withProjectOf(
     },
     responses: [ok("The judgments.")],
   },
-  async ({ actor, record, request }) => {
+  async ({ prisma, actor, record, request }) => {
     const query = new URL(request.url).searchParams;
     const runId = query.get("runId");
     const itemId = query.get("itemId");

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { videoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { videoScores } from "@/lib/judge/runs";
 import { ok } from "@/lib/api/openapi/route-builders";
 
@@ -18,7 +17,7 @@ export const GET = withProjectOf(
     query: { readBy: "handler", schema: z.object({ runId: runIdSchema.optional() }) },
     responses: [ok("The scores.")],
   },
-  async ({ actor, record, request }) => {
+  async ({ prisma, actor, record, request }) => {
     const runId = new URL(request.url).searchParams.get("runId") ?? undefined;
     return Response.json(await videoScores(prisma, actor, record.id, runId ? runIdSchema.parse(runId) : undefined));
   },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { videoLookup } from "@/lib/api/project-lookups";
+import { videoLookup, wholeVideoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { created, ok } from "@/lib/api/openapi/route-builders";
 import { appDeps } from "@/lib/videos/app-deps";
@@ -41,7 +41,7 @@ export const GET = withProjectOf(
 
 /** Marks a span (reviewers): frames, or seconds converted with the video's frame times. */
 export const POST = withProjectOf(
-  videoLookup(),
+  wholeVideoLookup(),
   "scores.review",
   {
     summary: "Mark a span of the video (reviewers)",
@@ -53,9 +53,8 @@ export const POST = withProjectOf(
     responses: [created("The span.")],
     errors: [404, 422],
   },
-  async ({ actor, record, body, catalogue }) => {
+  async ({ actor, record: video, body, catalogue }) => {
     const deps = appDeps();
-    const video = await deps.prisma.video.findUniqueOrThrow({ where: { id: record.id } });
     const { queueId, ...input } = body;
     // Marked in a queue: only by a reviewer holding the item there, as a submission (lib/queues/localize.ts).
     if (queueId)

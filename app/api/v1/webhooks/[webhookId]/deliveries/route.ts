@@ -1,6 +1,5 @@
 import { webhookLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { listDeliveries } from "@/lib/webhooks/webhooks";
 import { deliveryListQuerySchema, webhookIdSchema } from "@/lib/webhooks/webhooks.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -19,6 +18,6 @@ export const GET = withProjectOf(
       ),
     ],
   },
-  async ({ actor, record, query }) =>
+  async ({ prisma, actor, record, query }) =>
     Response.json({ deliveries: await listDeliveries(prisma, actor, record.id, query) }),
 );

@@ -1,6 +1,5 @@
 import { webhookLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { pingWebhook } from "@/lib/webhooks/webhooks";
 import { webhookIdSchema } from "@/lib/webhooks/webhooks.validation";
 import { accepted } from "@/lib/api/openapi/route-builders";
@@ -14,5 +13,5 @@ export const POST = withProjectOf(
     params: { webhookId: webhookIdSchema },
     responses: [accepted("`{deliveryId}`; a worker sends it within seconds.")],
   },
-  async ({ actor, record }) => Response.json(await pingWebhook(prisma, actor, record.id), { status: 202 }),
+  async ({ prisma, actor, record }) => Response.json(await pingWebhook(prisma, actor, record.id), { status: 202 }),
 );

@@ -1,5 +1,4 @@
 import { withActor } from "@/lib/api/handler";
-import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { cancelProjectDeletion } from "@/lib/projects/project-deletion";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -13,7 +12,7 @@ export const POST = withActor(
     responses: [ok("The deletion.")],
     errors: [409],
   },
-  async (_request, actor, params) => {
+  async (_request, actor, params, _input, prisma) => {
     const deletionId = recordIdSchema.parse(params.deletionId);
     return Response.json(await cancelProjectDeletion(prisma, actor, deletionId));
   },

@@ -1,6 +1,5 @@
 import { withProject } from "@/lib/api/with-project";
 import { spanAdjudication, spanAdjudicationQuerySchema } from "@/lib/adjudication/span-adjudication";
-import { prisma } from "@/lib/db/prisma";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** GET /api/v1/projects/:id/adjudication/spans?task=&videoId=&state=all|open|settled&limit= — reviewers' spans to settle (owners). */
@@ -13,7 +12,7 @@ export const GET = withProject(
     query: spanAdjudicationQuerySchema,
     responses: [ok("`{total, settled, items}`.")],
   },
-  async ({ actor, project, query, catalogue }) =>
+  async ({ prisma, actor, project, query, catalogue }) =>
     Response.json(await spanAdjudication(prisma, actor, project.id, query, catalogue), {
       headers: { "cache-control": "no-store" },
     }),

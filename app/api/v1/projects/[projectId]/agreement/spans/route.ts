@@ -1,7 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
 import { download } from "@/lib/api/openapi/route-builders";
 import { exportFileName } from "@/lib/agreement/export-file-name";
-import { prisma } from "@/lib/db/prisma";
 import { projectSpanAgreement, spanAgreementQuerySchema } from "@/lib/spans/agreement/load-span-agreement";
 import { spanAgreementCsv } from "@/lib/spans/agreement/span-agreement-csv";
 
@@ -16,13 +15,12 @@ export const GET = withProject(
     responses: [download("The span agreement report.", ["application/json", "text/csv"])],
     errors: [409],
   },
-  async ({ actor, project, query, catalogue }) => {
+  async ({ prisma, actor, project, query, catalogue }) => {
     const { format, ...scope } = query;
     const report = await projectSpanAgreement(prisma, actor, project.id, scope, catalogue);
     if (format === "csv") {
-      const { name } = await prisma.project.findUniqueOrThrow({ where: { id: project.id }, select: { name: true } });
       const filename = exportFileName({
-        project: name,
+        project: project.name,
         what: "span-agreement",
         filter: { task: scope.task, runId: scope.runId, label: scope.label },
         date: new Date(),

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { getAlignment } from "@/lib/alignment/alignment-runs";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -15,6 +14,6 @@ export const GET = withProject(
       ),
     ],
   },
-  async ({ actor, project, params }) =>
+  async ({ prisma, actor, project, params }) =>
     Response.json(await getAlignment(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
 );

@@ -1,7 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
 import { compareSetupsQuerySchema } from "@/lib/calibration/calibration.validation";
 import { compareSetupsReport } from "@/lib/calibration/compare-setups-load";
-import { prisma } from "@/lib/db/prisma";
 import { download } from "@/lib/api/openapi/route-builders";
 
 /** GET /api/v1/projects/:id/calibration/compare?runIds=a,b[,…]&target=&labelSetId=|reference=consensus|reference=gold&annotator=&seed=&iterations= */
@@ -12,7 +11,7 @@ export const GET = withProject(
     query: compareSetupsQuerySchema,
     responses: [download("The comparison.", ["application/json", "text/csv"])],
   },
-  async ({ actor, project, query }) => {
+  async ({ prisma, actor, project, query }) => {
     const projectId = project.id;
     return Response.json(await compareSetupsReport(prisma, actor, projectId, query), {
       headers: { "cache-control": "no-store" },

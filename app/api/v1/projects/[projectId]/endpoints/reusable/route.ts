@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { copyEndpointFromProject, listReusableEndpoints, REUSABLE_ENDPOINTS_LIMIT } from "@/lib/judge/endpoint-reuse";
 import { copyEndpointSchema } from "@/lib/judge/endpoint-input.validation";
 import { ok, created } from "@/lib/api/openapi/route-builders";
@@ -13,7 +12,8 @@ export const GET = withProject(
     description: `Endpoints (not archived) of the projects where the caller may manage endpoints, the newest first, at most ${REUSABLE_ENDPOINTS_LIMIT}.`,
     responses: [ok("`{endpoints: [{id, name, baseUrl, model, hasApiKey, project: {id, name}, alreadyHere}]}`.")],
   },
-  async ({ actor, project }) => Response.json({ endpoints: await listReusableEndpoints(prisma, actor, project.id) }),
+  async ({ prisma, actor, project }) =>
+    Response.json({ endpoints: await listReusableEndpoints(prisma, actor, project.id) }),
 );
 
 /** Owners copy one of those endpoints into this project, key included (re-encrypted on the server, never answered). */
@@ -27,7 +27,7 @@ export const POST = withProject(
     responses: [created("The new endpoint's id.", idResponseSchema)],
     errors: [409],
   },
-  async ({ actor, project, body }) => {
+  async ({ prisma, actor, project, body }) => {
     const { fromEndpointId } = body;
     const endpoint = await copyEndpointFromProject(prisma, actor, { fromEndpointId, toProjectId: project.id });
     return Response.json({ id: endpoint.id }, { status: 201 });

@@ -1,6 +1,5 @@
 import { tarAttachmentResponse } from "@/lib/api/attachment";
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { runHfDatasetExport } from "@/lib/export/hf-dataset";
 import { hfDatasetQuerySchema, hfSplitSpecOf } from "@/lib/export/hf-splits.validation";
 import { download } from "@/lib/api/openapi/route-builders";
@@ -17,7 +16,7 @@ export const GET = withProject(
     query: hfDatasetQuerySchema,
     responses: [download("The dataset, as a .tar attachment.", ["application/x-tar"])],
   },
-  async ({ actor, project, query }) => {
+  async ({ prisma, actor, project, query }) => {
     const { stream, filename } = await runHfDatasetExport(prisma, actor, project.id, query.runId, {
       split: hfSplitSpecOf(query),
     });

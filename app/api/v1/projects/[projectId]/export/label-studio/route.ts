@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { runLabelStudioExport } from "@/lib/export/label-studio";
 import { download } from "@/lib/api/openapi/route-builders";
 
@@ -16,7 +15,7 @@ export const GET = withProject(
       download("The tasks JSON or the config XML, as an attachment.", ["application/json", "application/xml"]),
     ],
   },
-  async ({ actor, project, query }) => {
+  async ({ prisma, actor, project, query }) => {
     const { runId, part } = query;
     const exported = await runLabelStudioExport(prisma, actor, project.id, runId);
     const [body, type, filename] =

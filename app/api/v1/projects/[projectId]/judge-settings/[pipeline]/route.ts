@@ -1,7 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
 import { z } from "zod";
 import { parseJsonBody } from "@/lib/api/handler";
-import { prisma } from "@/lib/db/prisma";
 import { pipelineParamSchema } from "@/lib/judge/endpoints.validation";
 import type { TaskCatalogue } from "@/lib/task-modules/task-catalogue";
 import { setPipelineDefaults } from "@/lib/judge/pipeline-defaults";
@@ -26,7 +25,7 @@ export const PUT = withProject(
     body: { kind: "json", schema: pipelineSettingsSchema, readBy: "handler" },
     responses: [ok("The settings saved (as a new version of the pipeline's defaults).")],
   },
-  async ({ request, actor, params, project, catalogue }) => {
+  async ({ prisma, request, actor, params, project, catalogue }) => {
     const body = await parseJsonBody(request, z.unknown());
     const settings = await setPipelineDefaults(
       prisma,

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { deleteLabelSet } from "@/lib/label-sets/label-sets";
 import { labelSetIdSchema } from "@/lib/label-sets/label-sets.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -12,6 +11,6 @@ export const DELETE = withProject(
     params: { labelSetId: labelSetIdSchema },
     responses: [ok("What was deleted.")],
   },
-  async ({ actor, params, project }) =>
+  async ({ prisma, actor, params, project }) =>
     Response.json(await deleteLabelSet(prisma, actor, project.id, labelSetIdSchema.parse(params.labelSetId))),
 );

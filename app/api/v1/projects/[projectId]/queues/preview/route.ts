@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { previewQueue } from "@/lib/queues/preview-queue";
 import { queuePreviewQuerySchema } from "@/lib/queues/queues.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -19,7 +18,7 @@ export const GET = withProject(
       ),
     ],
   },
-  async ({ actor, project, query, catalogue }) => {
+  async ({ prisma, actor, project, query, catalogue }) => {
     const { categories, ...filter } = query;
     return Response.json(
       await previewQueue(

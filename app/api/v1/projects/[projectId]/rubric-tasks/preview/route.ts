@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { previewRubric } from "@/lib/rubrics/preview-rubric";
 import { rubricPreviewSchema } from "@/lib/rubrics/rubrics.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -15,6 +14,6 @@ export const POST = withProject(
     responses: [ok("`{prompt, frames, scope, rawAnswer, parsed, parseError, cached, latencyMs}`.")],
     errors: [502, 504],
   },
-  async ({ request, actor, project, body }) =>
+  async ({ prisma, request, actor, project, body }) =>
     Response.json(await previewRubric(prisma, actor, project.id, body, { signal: request.signal })),
 );

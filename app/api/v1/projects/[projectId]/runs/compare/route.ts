@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { compareRuns, runComparisonQuerySchema } from "@/lib/judge/run-comparison";
 import { ok, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
@@ -19,6 +18,6 @@ export const GET = withProject(
     ],
     errors: [404],
   },
-  async ({ actor, project, query }) =>
+  async ({ prisma, actor, project, query }) =>
     Response.json(await compareRuns(prisma, actor, project.id, query), { headers: { "cache-control": "no-store" } }),
 );

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { applyMetadataSchema, applyMetadataToVideos } from "@/lib/videos/apply-metadata";
 import { ok } from "@/lib/api/openapi/route-builders";
 
@@ -18,5 +17,6 @@ export const POST = withProject(
     responses: [ok("`{dryRun, matchedVideos, changes, overwrites, unmatchedRows, unmatchedRowCount, applied}`.")],
     errors: [409],
   },
-  async ({ actor, project, body }) => Response.json(await applyMetadataToVideos(prisma, actor, project.id, body)),
+  async ({ prisma, actor, project, body }) =>
+    Response.json(await applyMetadataToVideos(prisma, actor, project.id, body)),
 );

@@ -1,6 +1,5 @@
 import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -14,6 +13,6 @@ export const GET = withProjectOf(
     params: { queueId: queueIdSchema, itemId: queueIdSchema },
     responses: [ok("The item's review payload.")],
   },
-  async ({ actor, record, params, catalogue }) =>
+  async ({ prisma, actor, record, params, catalogue }) =>
     Response.json(await getQueueItem(prisma, actor, record.id, queueIdSchema.parse(params.itemId), catalogue)),
 );

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { applyAlignedSettings } from "@/lib/alignment/alignment-runs";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
@@ -7,7 +6,7 @@ import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Owners: the chosen settings of a built-in alignment become the project's defaults for the pipeline's new runs. */
 export const POST = withProject(
-  "project.view",
+  "runs.manage",
   {
     summary:
       "Make a built-in alignment's chosen run settings and tuned threshold the project's defaults for new runs (owners), as a new settings version",
@@ -15,7 +14,7 @@ export const POST = withProject(
       ok("The new version of the pipeline's defaults: `{id, number, settings, thresholds, alignmentRunId, …}`."),
     ],
   },
-  async ({ actor, project, params }) =>
+  async ({ prisma, actor, project, params }) =>
     Response.json(
       await applyAlignedSettings(
         prisma,

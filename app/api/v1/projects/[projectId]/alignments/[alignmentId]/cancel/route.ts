@@ -1,16 +1,15 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { cancelAlignment } from "@/lib/alignment/alignment-runs";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Owners: stops a queued or running alignment (its judge run in progress is cancelled too). */
 export const POST = withProject(
-  "project.view",
+  "rubrics.manage",
   {
     summary: "Stop a queued or running alignment (owners)",
     responses: [ok('`{id, status: "cancelled"}`.')],
   },
-  async ({ actor, project, params }) =>
+  async ({ prisma, actor, project, params }) =>
     Response.json(await cancelAlignment(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
 );

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { pipelineParamSchema } from "@/lib/judge/endpoints.validation";
 import { listSettingsVersions } from "@/lib/judge/settings-versions";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -16,7 +15,7 @@ export const GET = withProject(
       ),
     ],
   },
-  async ({ actor, params, project }) =>
+  async ({ prisma, actor, params, project }) =>
     Response.json({
       versions: await listSettingsVersions(prisma, actor, project.id, pipelineParamSchema.parse(params.pipeline)),
     }),

@@ -1,5 +1,4 @@
 import { withProject } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { cancelVideoDeletion } from "@/lib/videos/video-deletion-job";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -14,6 +13,6 @@ export const POST = withProject(
     responses: [ok("The deletion.")],
     errors: [409],
   },
-  async ({ actor, project, params }) =>
+  async ({ prisma, actor, project, params }) =>
     Response.json(await cancelVideoDeletion(prisma, actor, project.id, recordIdSchema.parse(params.deletionId))),
 );

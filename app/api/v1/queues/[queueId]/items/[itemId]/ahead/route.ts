@@ -1,6 +1,5 @@
 import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { claimAhead } from "@/lib/queues/claim-ahead";
 import { getQueueItem } from "@/lib/queues/get-queue-item";
 import { queueFlagSchema, queueIdSchema } from "@/lib/queues/queues.validation";
@@ -21,7 +20,7 @@ export const POST = withProjectOf(
     query: { readBy: "handler", schema: z.object({ payload: queueFlagSchema }) },
     responses: [ok("`{itemId}` (null when none), with `payload=1` also `item`.")],
   },
-  async ({ actor, record, params, request, catalogue }) => {
+  async ({ prisma, actor, record, params, request, catalogue }) => {
     const queueId = record.id;
     const withPayload = queueFlagSchema.parse(new URL(request.url).searchParams.get("payload") ?? undefined) === "1";
     const { itemId } = await claimAhead(prisma, actor, queueId, queueIdSchema.parse(params.itemId));

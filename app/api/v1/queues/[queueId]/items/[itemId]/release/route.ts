@@ -1,6 +1,5 @@
 import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { queueIdSchema } from "@/lib/queues/queues.validation";
 import { releaseClaim } from "@/lib/queues/release-claim";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -15,6 +14,6 @@ export const POST = withProjectOf(
     params: { queueId: queueIdSchema, itemId: queueIdSchema },
     responses: [ok("Whether it was released.", releasedResponseSchema)],
   },
-  async ({ actor, record, params }) =>
+  async ({ prisma, actor, record, params }) =>
     Response.json(await releaseClaim(prisma, actor, record.id, queueIdSchema.parse(params.itemId))),
 );

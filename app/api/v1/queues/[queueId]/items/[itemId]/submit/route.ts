@@ -1,6 +1,5 @@
 import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { queueFlagSchema, queueIdSchema } from "@/lib/queues/queues.validation";
 import { submitItemSchema } from "@/lib/queues/submit-item.validation";
 import { submitItem, submitItemAndTakeNext } from "@/lib/queues/submit-item";
@@ -24,7 +23,7 @@ export const POST = withProjectOf(
     responses: [ok("The saved judgments (and `next`).")],
     errors: [409],
   },
-  async ({ actor, record, params, request, body: input, catalogue }) => {
+  async ({ prisma, actor, record, params, request, body: input, catalogue }) => {
     const queueId = record.id;
     const itemId = queueIdSchema.parse(params.itemId);
     const takeNext = queueFlagSchema.parse(new URL(request.url).searchParams.get("next") ?? undefined) === "1";

@@ -1,7 +1,6 @@
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { ok } from "@/lib/api/openapi/route-builders";
-import { prisma } from "@/lib/db/prisma";
 import { replayCall, replayInputSchema } from "@/lib/judge/call-replay";
 import { endpointConfigForRun } from "@/lib/judge/endpoints";
 import { clientForEndpoint } from "@/lib/judge/llm-client";
@@ -26,7 +25,7 @@ export const POST = withProjectOf(
     responses: [ok("The rebuilt body (dry run) or the endpoint's answer to it.")],
     errors: [409],
   },
-  async ({ actor, record, project, params, body, catalogue }) => {
+  async ({ prisma, actor, record, project, params, body, catalogue }) => {
     const deps = {
       prisma,
       storage: getStorage(),

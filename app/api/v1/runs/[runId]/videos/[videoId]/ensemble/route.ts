@@ -1,6 +1,5 @@
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { videoEnsembleValues } from "@/lib/ensembles/ensemble-report";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { ok } from "@/lib/api/openapi/route-builders";
@@ -17,7 +16,7 @@ export const GET = withProjectOf(
       ),
     ],
   },
-  async ({ actor, record, params }) =>
+  async ({ prisma, actor, record, params }) =>
     Response.json({
       ensemble: await videoEnsembleValues(prisma, actor, record.id, recordIdSchema.parse(params.videoId)),
     }),

@@ -1,6 +1,5 @@
 import { webhookLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { redeliver } from "@/lib/webhooks/webhooks";
 import { webhookIdSchema } from "@/lib/webhooks/webhooks.validation";
@@ -15,6 +14,6 @@ export const POST = withProjectOf(
     params: { webhookId: webhookIdSchema },
     responses: [accepted('`{id, status: "pending"}`.')],
   },
-  async ({ actor, record, params }) =>
+  async ({ prisma, actor, record, params }) =>
     Response.json(await redeliver(prisma, actor, record.id, recordIdSchema.parse(params.deliveryId)), { status: 202 }),
 );

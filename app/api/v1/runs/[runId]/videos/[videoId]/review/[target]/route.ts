@@ -1,6 +1,5 @@
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { prisma } from "@/lib/db/prisma";
 import { reviewedMetricIdSchema } from "@/lib/reviews/reviewed-metric";
 import { reviewVideoOutcome, savedJudgmentAnswer } from "@/lib/reviews/reviews";
 import { reviewInputSchema } from "@/lib/reviews/reviews.validation";
@@ -19,7 +18,7 @@ export const PUT = withProjectOf(
     responses: [ok("The judgment.", judgmentResponseSchema)],
     errors: [409],
   },
-  async ({ actor, record, params, body, catalogue }) => {
+  async ({ prisma, actor, record, params, body, catalogue }) => {
     const judgment = await reviewVideoOutcome(
       prisma,
       actor,
