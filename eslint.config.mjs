@@ -2,9 +2,13 @@
 // typescript-eslint's recommended rules), plus the architecture rules the team guide states: the task-agnostic core
 // never reaches into one task's folder, lib/ outside lib/tasks never imports Next.js, pages query only through lib/.
 // Formatting is Prettier's job (.prettierrc), not ESLint's.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import js from "@eslint/js";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypeScript from "eslint-config-next/typescript";
+import importPlugin from "eslint-plugin-import";
 
 /** Sources the core-boundary rules apply to: everything below app/ except the tasks' own code and the test harness. */
 const CORE = ["lib/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"];
@@ -97,6 +101,64 @@ const REDACTED_READS = [
   },
 ];
 
+// The layers of lib/ (scripts/layers.json, drawn in docs/architecture.md): a folder never imports a folder of a higher
+// layer. The rule runs as `layers/no-restricted-paths` (the import plugin under a second name) so its zones add to
+// the core's instead of replacing them. A file the table's `allowed` list names gets a block of its own that lets
+// it import just the folders listed for it; scripts/import-layers.test.ts checks the same table on the whole graph,
+// with circles within a layer and the allowed list's shrinking.
+const LAYER_TABLE = JSON.parse(fs.readFileSync(new URL("./scripts/layers.json", import.meta.url), "utf8"));
+const LAYER_UNITS = LAYER_TABLE.layers.flatMap((layer, rank) =>
+  layer.folders.map((unit) => ({ unit, rank, layer: layer.name })),
+);
+const isFileUnit = (unit) => /\.tsx?$/.test(unit);
+/** The units inside `unit` (lib/tasks/* inside lib/tasks): they are units of their own, maybe of another layer. */
+const unitsInside = (unit) => LAYER_UNITS.filter((other) => other.unit.startsWith(`${unit}/`));
+/** The glob of a unit's files for a config block's `files`; the units inside it are left to their own block. */
+const unitGlob = (unit) => (isFileUnit(unit) ? unit : `${unit}/**`);
+const REPOSITORY = path.dirname(fileURLToPath(import.meta.url));
+/**
+ * One zone per forbidden unit: its files less the units inside it, which have zones of their own when they are
+ * forbidden too (the plugin matches a glob exception against the import's absolute path).
+ */
+function layerZones(rank, allowedUnits = new Set()) {
+  const layer = LAYER_TABLE.layers[rank];
+  return LAYER_UNITS.filter((higher) => higher.rank > rank && !allowedUnits.has(higher.unit)).map((higher) => ({
+    target: "./lib",
+    from: `./${unitGlob(higher.unit)}`,
+    except: unitsInside(higher.unit).map((inside) => path.join(REPOSITORY, unitGlob(inside.unit))),
+    message: `Layer "${layer.name}" never imports ${higher.unit} (layer "${higher.layer}"): see scripts/layers.json.`,
+  }));
+}
+const ALLOWED_FILES = [...new Set(LAYER_TABLE.allowed.flatMap((entry) => entry.files))];
+const layerRule = (zones) => ({ "layers/no-restricted-paths": ["error", { zones }] });
+// The top layer imports every layer, so it has no block.
+const LAYER_BLOCKS = [
+  ...LAYER_TABLE.layers.slice(0, -1).map((layer, rank) => ({
+    files: layer.folders.map(unitGlob),
+    ignores: [
+      ...layer.folders.flatMap((unit) => unitsInside(unit).map((inside) => unitGlob(inside.unit))),
+      ...ALLOWED_FILES,
+      "**/*.test.{ts,tsx}",
+    ],
+    plugins: { layers: importPlugin },
+    rules: layerRule(layerZones(rank)),
+  })),
+  ...ALLOWED_FILES.map((file) => {
+    const unit = LAYER_UNITS.filter((candidate) => inUnit(file, candidate.unit)).reduce((a, b) =>
+      b.unit.split("/").length > a.unit.split("/").length ? b : a,
+    );
+    const allowedUnits = new Set(LAYER_TABLE.allowed.filter((entry) => entry.files.includes(file)).map((e) => e.to));
+    return { files: [file], plugins: { layers: importPlugin }, rules: layerRule(layerZones(unit.rank, allowedUnits)) };
+  }),
+];
+/** Whether `file` lies in `unit` (`*` stands for one folder); a file lies in its most specific unit. */
+function inUnit(file, unit) {
+  const unitParts = unit.split("/");
+  const fileParts = file.split("/");
+  if (!unitParts.every((part, i) => part === "*" || part === fileParts[i])) return false;
+  return fileParts.length > unitParts.length || file === unit;
+}
+
 /** Files whose size the unit rule below does not check, each with its reason (none today). */
 const SIZE_EXCEPTIONS = [];
 
@@ -182,6 +244,7 @@ const config = [
       ],
     },
   },
+  ...LAYER_BLOCKS,
   {
     // The same layer rule in the tasks' own folders (the core's block above carries it for the rest).
     files: ["lib/tasks/**/*.{ts,tsx}", "components/tasks/**/*.{ts,tsx}"],

@@ -40,13 +40,13 @@ describe("the core-boundary rule", () => {
         "lib/queues/lint-probe.ts",
         `import { steps } from "@/lib/tasks/${TASK}/steps";\nexport const all = steps;\n`,
       ),
-    ).toEqual(["import/no-restricted-paths"]);
+    ).toEqual(["import/no-restricted-paths", "layers/no-restricted-paths"]);
     expect(
       await ruleIds(
         "lib/queues/lint-probe.ts",
         `import { steps } from "../tasks/${TASK}/steps";\nexport const all = steps;\n`,
       ),
-    ).toEqual(["import/no-restricted-paths"]);
+    ).toEqual(["import/no-restricted-paths", "layers/no-restricted-paths"]);
   });
 
   it("reports core components/ importing a task's components", async () => {
@@ -88,19 +88,19 @@ describe("the core-boundary rule", () => {
         "lib/queues/lint-probe.ts",
         `import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";\nexport const all = BUILT_IN_DECLARATIONS.tasks;\n`,
       ),
-    ).toEqual(["import/no-restricted-paths"]);
+    ).toEqual(["import/no-restricted-paths", "layers/no-restricted-paths"]);
   });
 
   it("reports the core importing the registry's install point or the generated list of task modules", async () => {
     expect(
       await ruleIds("lib/queues/lint-probe.ts", `import "@/lib/tasks/modules";\nexport const probe = 1;\n`),
-    ).toEqual(["import/no-restricted-paths"]);
+    ).toEqual(["import/no-restricted-paths", "layers/no-restricted-paths"]);
     expect(
       await ruleIds(
         "lib/queues/lint-probe.ts",
         `import { videoItemLists } from "../tasks/video-item-lists";\nexport const lists = videoItemLists;\n`,
       ),
-    ).toEqual(["import/no-restricted-paths"]);
+    ).toEqual(["import/no-restricted-paths", "layers/no-restricted-paths"]);
     expect(
       await ruleIds(
         "components/queues/lint-probe.tsx",
@@ -127,6 +127,46 @@ describe("the core-boundary rule", () => {
     expect(await ruleIds("app/projects/[projectId]/lint-probe.ts", source)).toEqual([]);
     expect(await ruleIds(`lib/tasks/${TASK}/other.ts`, source)).toEqual([]);
     expect(await ruleIds("testkit/testing/lint-probe.ts", source)).toEqual([]);
+  });
+});
+
+describe("the layer rule of lib/'s folders (generated from scripts/layers.json)", () => {
+  it("reports a folder importing a folder of a higher layer, by alias or by relative path", async () => {
+    const intoJudge = `import { readRunMetrics } from "@/lib/judge/run-metrics";\nexport const read = readRunMetrics;\n`;
+    expect(await ruleIds("lib/db/lint-probe.ts", intoJudge)).toEqual(["layers/no-restricted-paths"]);
+    expect(
+      await ruleIds(
+        "lib/videos/lint-probe.ts",
+        `import { videoSpanCounts } from "../spans/span-counts";\nexport const probe = videoSpanCounts;\n`,
+      ),
+    ).toEqual(["layers/no-restricted-paths"]);
+    expect(
+      await ruleIds(
+        "lib/tasks/registry-probe.ts",
+        `import { withProject } from "@/lib/api/with-project";\nexport const probe = withProject;\n`,
+      ),
+    ).toEqual(["layers/no-restricted-paths"]);
+  });
+
+  it("lets a folder import its own layer and lower ones, a task's routes the route wrappers, a task its own folder", async () => {
+    const intoDb = `import { prisma } from "@/lib/db/prisma";\nexport const db = prisma;\n`;
+    expect(await ruleIds("lib/judge/lint-probe.ts", intoDb)).toEqual([]);
+    expect(
+      await ruleIds(
+        `lib/tasks/${TASK}/routes/lint-probe.ts`,
+        `import { withProject } from "@/lib/api/with-project";\nexport const probe = withProject;\n`,
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds(`lib/tasks/${TASK}/lint-probe.ts`, `import { steps } from "./steps";\nexport const all = steps;\n`),
+    ).toEqual([]);
+  });
+
+  it("lets a file of the allowed list import just the folders listed for it", async () => {
+    const allowed = `import { readRunMetrics } from "@/lib/judge/run-metrics";\nexport const read = readRunMetrics;\n`;
+    expect(await ruleIds("lib/reviews/reviews.ts", allowed)).toEqual([]);
+    const other = `import { runName } from "@/lib/runs/run-name";\nexport const name = runName;\n`;
+    expect(await ruleIds("lib/reviews/reviews.ts", other)).toEqual(["layers/no-restricted-paths"]);
   });
 });
 
