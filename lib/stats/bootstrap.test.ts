@@ -10,7 +10,8 @@ import { StatsInputError } from "./input-error";
 import { krippendorffAlpha } from "./krippendorff-alpha";
 import { percentAgreement } from "./percent-agreement";
 import { KRIPPENDORFF_2011 } from "../../testkit/stats/published-examples";
-import { ratingTableFromMatrix, type RatingTable, selectItems } from "./rating-table";
+import { ratingTableFromMatrix, type RatingTable } from "./rating-table";
+import { selectItems } from "../../testkit/stats/select-items";
 
 /** bootstrapConfidenceInterval of a statistic of a rating table: each resample is the table with its items drawn with replacement. */
 function bootstrapTableStatistic(

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
-  binaryMetricsFromConfusion,
-  type BinaryClassificationMetrics,
   confusionMatrix,
   confusionMatrixForRaters,
   confusionMatrixFromCounts,
   type ConfusionMatrix,
 } from "./confusion-matrix";
 import { StatsInputError } from "./input-error";
+import {
+  binaryMetricsFromConfusion,
+  type BinaryClassificationMetrics,
+} from "../../testkit/stats/binary-classification";
 import { type Category, type Rating, ratingTableFromMatrix } from "./rating-table";
 
 /**

@@ -5,7 +5,8 @@ import {
   KRIPPENDORFF_2011,
   WIKIPEDIA_KRIPPENDORFF,
 } from "../../testkit/stats/published-examples";
-import { buildRatingTable, ratingTableFromMatrix, selectItems } from "./rating-table";
+import { buildRatingTable, ratingTableFromMatrix } from "./rating-table";
+import { selectItems } from "../../testkit/stats/select-items";
 
 describe("Krippendorff's alpha", () => {
   // Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers, 12 units,

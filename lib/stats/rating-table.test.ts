@@ -6,9 +6,9 @@ import {
   pairedCodes,
   RatingTableBuilder,
   ratingTableFromMatrix,
-  selectItems,
   valuesOf,
 } from "./rating-table";
+import { selectItems } from "../../testkit/stats/select-items";
 
 describe("buildRatingTable", () => {
   it("lays rows out as items × raters with sorted category codes and missing ratings", () => {
