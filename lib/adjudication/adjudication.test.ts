@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { GET as adjudicationRoute } from "@/app/api/v1/projects/[projectId]/adjudication/route";
+import { PUT as goldRoute } from "@/app/api/v1/projects/[projectId]/gold/route";
+import { createApiKey } from "../auth/api-keys";
+import { apiRequest, routeContext } from "../../testkit/testing/api-request";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
+import { NotFoundError, ValidationError } from "../errors";
 import { type ExportRow, projectExport } from "../agreement/export";
 import { projectAgreement } from "../agreement/load";
 import { reportRows } from "../agreement/report-csv";
@@ -83,6 +87,9 @@ beforeAll(async () => {
     await reviewVideoOutcome(prisma, actor, runId, videoIds[1]!, "verdict", { value });
 });
 
+/** An API key of the actor's, for the checks the route wrappers make. */
+const keyFor = async (actor: Actor) => (await createApiKey(prisma, actor.userId, "t")).key;
+
 const queue = (params: Record<string, string> = {}, actor: Actor = owner) =>
   adjudicationQueue(prisma, actor, projectId, adjudicationQuerySchema.parse(params));
 const keyOf = async (videoId: string, target: string) =>
@@ -117,7 +124,12 @@ describe("the adjudication queue", () => {
     expect((await queue({ task: "caption_style" })).total).toBe(0);
     expect((await queue({ runId })).total).toBe(2);
     await expect(queue({ runId: "no-such-run" })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(queue({}, ann)).rejects.toBeInstanceOf(ForbiddenError);
+    // Owners only: the route's wrapper checks gold.set before the queue is read.
+    const refused = await adjudicationRoute(
+      apiRequest(`/api/v1/projects/${projectId}/adjudication`, await keyFor(ann)),
+      routeContext({ projectId }),
+    );
+    expect(refused.status).toBe(403);
   });
 });
 
@@ -154,9 +166,12 @@ describe("gold values", () => {
     await expect(
       setGold(prisma, owner, projectId, { targetKey: key, value: 11, expectedVersion: 2 }),
     ).rejects.toBeInstanceOf(ValidationError);
-    await expect(
-      setGold(prisma, ann, projectId, { targetKey: key, value: 5, expectedVersion: 2 }),
-    ).rejects.toBeInstanceOf(ForbiddenError);
+    const body = JSON.stringify({ targetKey: key, value: 5, expectedVersion: 2 });
+    const refused = await goldRoute(
+      apiRequest(`/api/v1/projects/${projectId}/gold`, await keyFor(ann), { method: "PUT", body }),
+      routeContext({ projectId }),
+    );
+    expect(refused.status).toBe(403);
     await expect(
       setGold(prisma, owner, projectId, { targetKey: "hallucination|v:nothing|s1", value: 5 }),
     ).rejects.toBeInstanceOf(NotFoundError);

@@ -7,7 +7,6 @@
 import { z } from "zod";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
@@ -116,7 +115,8 @@ function declarationOf(
 
 /**
  * The targets of the project that live reviewers disagree on (label sets are annotators apart from
- * them), with every reviewer's value by email, the judge's value, the frames and the gold if set. Owners only.
+ * them), with every reviewer's value by email, the judge's value, the frames and the gold if set. For owners: the
+ * caller has checked `gold.set` (the route's wrapper, the page's requirePageProjectAccess).
  */
 export async function adjudicationQueue(
   prisma: PrismaClient,
@@ -125,7 +125,6 @@ export async function adjudicationQueue(
   query: AdjudicationQuery,
   given?: TaskCatalogue,
 ): Promise<{ total: number; settled: number; items: AdjudicationItem[] }> {
-  await requireProjectAccess(prisma, actor, projectId, "gold.set");
   const catalogue = await catalogueOf(prisma, projectId, given);
   if (query.runId) {
     const run = await prisma.judgeRun.findFirst({ where: { id: query.runId, projectId }, select: { id: true } });
@@ -317,8 +316,8 @@ function goldView(g: GoldRow, email: string | null): GoldView {
 }
 
 /**
- * Sets the gold value of a target reviewers judged (owners only). The first gold needs no version;
- * changing it needs the version the owner saw, so a stale edit is a 409 and nothing is overwritten.
+ * Sets the gold value of a target reviewers judged (owners: the caller has checked `gold.set`). The first gold needs
+ * no version; changing it needs the version the owner saw, so a stale edit is a 409 and nothing is overwritten.
  * Every change is appended to the gold's history.
  */
 export async function setGold(
@@ -328,7 +327,6 @@ export async function setGold(
   raw: GoldInput,
   given?: TaskCatalogue,
 ): Promise<GoldView> {
-  await requireProjectAccess(prisma, actor, projectId, "gold.set");
   const catalogue = await catalogueOf(prisma, projectId, given);
   const input = goldInputSchema.parse(raw);
   const judged = await prisma.humanJudgment.findFirst({

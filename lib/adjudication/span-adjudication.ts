@@ -8,7 +8,6 @@
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
 import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { projectSpanLabels, spanLabelsFor } from "../spans/span-labels";
@@ -84,7 +83,10 @@ function labelsOf(group: Group, email: Map<string, string>, names: Map<string, s
   });
 }
 
-/** The project's videos with reviewers' spans, most disputed first, each label with the reviewers' and gold spans. */
+/**
+ * The project's videos with reviewers' spans, most disputed first, each label with the reviewers' and gold spans. For
+ * owners: the caller has checked `gold.set` (the route's wrapper, the page's requirePageProjectAccess).
+ */
 export async function spanAdjudication(
   prisma: PrismaClient,
   actor: Actor,
@@ -92,7 +94,6 @@ export async function spanAdjudication(
   query: SpanAdjudicationQuery,
   given?: TaskCatalogue,
 ): Promise<{ total: number; settled: number; items: SpanAdjudicationItem[] }> {
-  await requireProjectAccess(prisma, actor, projectId, "gold.set");
   const catalogue = await catalogueOf(prisma, projectId, given);
   const hidden = [...(await blindVideoIdsFor(prisma, actor.userId))];
   const rows = await prisma.span.findMany({

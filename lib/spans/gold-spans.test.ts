@@ -74,9 +74,12 @@ beforeAll(async () => {
 
 describe("gold spans", () => {
   it("lists the reviewers' spans per label, most disputed first, for owners only", async () => {
-    await expect(spanAdjudication(prisma, ann, projectId, spanAdjudicationQuerySchema.parse({}))).rejects.toMatchObject(
-      { status: 403 },
+    // Owners only: the route's wrapper checks gold.set before the spans are read.
+    const refused = await adjudicationSpansRoute(
+      apiRequest(`/api/v1/projects/${projectId}/adjudication/spans`, ann.key),
+      routeContext({ projectId }),
     );
+    expect(refused.status).toBe(403);
     const { total, items } = await spanAdjudication(prisma, owner, projectId, spanAdjudicationQuerySchema.parse({}));
     expect(total).toBe(2);
     expect(items.map((i) => i.video.id)).toEqual([videos[0]!.id, videos[1]!.id]);
