@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatBytes,
   formatCost,
   formatInterval,
   formatPercent,
@@ -46,5 +47,13 @@ describe("number formatting: one precision per kind", () => {
     expect(formatPValue(0.04213)).toBe("0.042");
     expect(formatPValue(0.0004)).toBe("< 0.001");
     expect(formatSeconds(1.5)).toBe("1.50 s");
+  });
+});
+
+describe("formatBytes", () => {
+  it("shows bytes below a KiB as bytes, then one binary unit with a decimal below 10", () => {
+    expect(formatBytes(512)).toBe("512 bytes");
+    expect(formatBytes(1536)).toBe("1.5 KiB");
+    expect(formatBytes(20 * 1024 ** 3)).toBe("20 GiB");
   });
 });

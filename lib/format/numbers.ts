@@ -63,3 +63,15 @@ export function formatPValue(p: number | null | undefined): string {
 export function formatSeconds(seconds: number | null | undefined): string {
   return isMissing(seconds) ? MISSING : `${seconds.toFixed(SECONDS_DIGITS)} s`;
 }
+
+/** A size in bytes in binary units, as messages and logs show it ("512 bytes", "1.5 MiB", "20 GiB"). */
+export function formatBytes(bytes: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}

@@ -4,7 +4,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { formatBytes } from "../videos/upload-sessions";
+import { formatBytes } from "../format/numbers";
 import { assertSafeKey } from "./object-storage";
 import type { S3Storage } from "./s3-storage";
 

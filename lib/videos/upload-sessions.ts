@@ -4,6 +4,7 @@ import type { Prisma } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
 import { requireProjectAccess } from "../authz/permissions";
 import { maxUploadBytes, UPLOAD_CHUNK_BYTES } from "../config/limits";
+import { formatBytes } from "../format/numbers";
 import {
   AppError,
   ConflictError,
@@ -234,15 +235,4 @@ export async function cancelUpload(deps: VideoDeps, actor: Actor, uploadId: stri
     await deps.storage.discardStaging(session.id);
     await deps.prisma.uploadSession.update({ where: { id: session.id }, data: { status: "cancelled" } });
   }
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
