@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { CaptionType, Flag } from "@/components/tasks/captions/caption-format";
@@ -153,6 +154,7 @@ function ContentPanel({ content }: { content: ContentResult }) {
   );
 }
 
+/** The caption page: the caption, its video's frames, and each run's judgment of it with reviewers' values. */
 export default async function CaptionPage({ params }: { params: Promise<{ projectId: string; captionId: string }> }) {
   const { projectId, captionId: rawId } = await params;
   const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
@@ -171,7 +173,6 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
   }
   if (caption.projectId !== projectId || !("output" in caption)) notFound();
   const reference = caption.reference;
-  const outputWords = countWords(caption.output);
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Caption" />
@@ -191,26 +192,7 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
         </span>
       </div>
       <FramesCard projectId={projectId} detail={detail} canImport={roleCan(role, "videos.import")} />
-      <Card title="Caption">
-        <div className="flex flex-col gap-3">
-          {reference && <Text label="Instruction" text={reference.instruction} testId="caption-instruction" />}
-          {reference && reference.restriction[1] && (
-            <Text label="Restriction" text={reference.restriction[1]} testId="caption-restriction" />
-          )}
-          {reference && (
-            <Text
-              label={`Reference (${plural(countWords(reference.reference), "word")})`}
-              text={reference.reference}
-              testId="caption-reference"
-            />
-          )}
-          <Text
-            label={`Output (${plural(outputWords, "word")}, ${plural(countSentences(caption.output), "sentence")})`}
-            text={caption.output}
-            testId="caption-output"
-          />
-        </div>
-      </Card>
+      <CaptionTextCard caption={caption} />
       {detail.results.length === 0 && (
         <p className="text-sm text-slate-500">No caption run has judged this caption yet.</p>
       )}
@@ -224,47 +206,20 @@ export default async function CaptionPage({ params }: { params: Promise<{ projec
         </p>
       )}
       {detail.results.map(({ run, result, scores }) => (
-        <Card
-          key={run.id}
-          title={runName(
-            {
-              pipeline: run.pipeline,
-              endpointName: run.endpointName,
-              model: null,
-              createdAt: run.createdAt,
-            },
-            catalogue,
-          )}
-          actions={
-            <span className="flex items-center gap-2 text-sm">
-              {run.simulated && (
-                <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>
-              )}
-              <Link
-                className="text-indigo-700 underline"
-                href={`/projects/${projectId}/runs/${run.id}`}
-                data-testid={`run-link-${run.pipeline}`}
-              >
-                run
-              </Link>
-            </span>
-          }
-        >
-          <div data-testid={`result-${run.pipeline}`}>
-            {!result.blind && result.style && <StylePanel style={result.style} />}
-            {!result.blind && result.content && <ContentPanel content={result.content} />}
-            <CaptionReviews
-              pipeline={run.pipeline}
-              runId={run.id}
-              videoId={detail.videoId}
-              captionId={caption.id}
-              scores={scores}
-              keyPoints={reference?.keyPoints ?? []}
-              canReview={roleCan(role, "scores.review")}
-              currentUserId={actor.userId}
-            />
-          </div>
-        </Card>
+        <RunResultCard key={run.id} projectId={projectId} run={run} catalogue={catalogue}>
+          {!result.blind && result.style && <StylePanel style={result.style} />}
+          {!result.blind && result.content && <ContentPanel content={result.content} />}
+          <CaptionReviews
+            pipeline={run.pipeline}
+            runId={run.id}
+            videoId={detail.videoId}
+            captionId={caption.id}
+            scores={scores}
+            keyPoints={reference?.keyPoints ?? []}
+            canReview={roleCan(role, "scores.review")}
+            currentUserId={actor.userId}
+          />
+        </RunResultCard>
       ))}
     </div>
   );
@@ -318,4 +273,76 @@ function FramesCard({
 
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+type CaptionItem = Extract<Awaited<ReturnType<typeof getItem>>, { output: string }>;
+
+/** The caption under review: the reference's instruction, restriction and text (when it has one), and the output. */
+function CaptionTextCard({ caption }: { caption: CaptionItem }) {
+  const reference = caption.reference;
+  return (
+    <Card title="Caption">
+      <div className="flex flex-col gap-3">
+        {reference && <Text label="Instruction" text={reference.instruction} testId="caption-instruction" />}
+        {reference && reference.restriction[1] && (
+          <Text label="Restriction" text={reference.restriction[1]} testId="caption-restriction" />
+        )}
+        {reference && (
+          <Text
+            label={`Reference (${plural(countWords(reference.reference), "word")})`}
+            text={reference.reference}
+            testId="caption-reference"
+          />
+        )}
+        <Text
+          label={`Output (${plural(countWords(caption.output), "word")}, ${plural(countSentences(caption.output), "sentence")})`}
+          text={caption.output}
+          testId="caption-output"
+        />
+      </div>
+    </Card>
+  );
+}
+
+/** One run's card of the caption: the run's name, whether its judgments are simulated, its link, and its results. */
+function RunResultCard({
+  projectId,
+  run,
+  catalogue,
+  children,
+}: {
+  projectId: string;
+  run: Awaited<ReturnType<typeof captionDetail>>["results"][number]["run"];
+  catalogue: Parameters<typeof runName>[1];
+  children: ReactNode;
+}) {
+  return (
+    <Card
+      title={runName(
+        {
+          pipeline: run.pipeline,
+          endpointName: run.endpointName,
+          model: null,
+          createdAt: run.createdAt,
+        },
+        catalogue,
+      )}
+      actions={
+        <span className="flex items-center gap-2 text-sm">
+          {run.simulated && (
+            <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">simulated judgments</span>
+          )}
+          <Link
+            className="text-indigo-700 underline"
+            href={`/projects/${projectId}/runs/${run.id}`}
+            data-testid={`run-link-${run.pipeline}`}
+          >
+            run
+          </Link>
+        </span>
+      }
+    >
+      <div data-testid={`result-${run.pipeline}`}>{children}</div>
+    </Card>
+  );
 }
