@@ -124,6 +124,7 @@ const captionColumns = (projectId: string): Column<CaptionListRow>[] => [
   },
 ];
 
+/** The captions page: filters, the leaderboard, the exports and the judged captions of the style and content runs. */
 export default async function CaptionsPage({
   params,
   searchParams,
@@ -173,22 +174,7 @@ export default async function CaptionsPage({
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Captions" />
-      <p className="text-sm text-slate-600">
-        Captions that video-LLMs wrote, judged for style (seed 003&apos;s rubric, with FrameJury&apos;s length rules)
-        and content (AnyCapEval&apos;s key points). Import reference sets and models&apos; outputs on the{" "}
-        <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/import`}>
-          Import
-        </LinkIfAllowed>{" "}
-        page, extract each video&apos;s{" "}
-        <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/pending?uniform=8`}>
-          uniform frames
-        </LinkIfAllowed>
-        , and start caption runs on the{" "}
-        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>
-          Judge
-        </Link>{" "}
-        page.
-      </p>
+      <CaptionsIntro projectId={projectId} canImport={roleCan(role, "videos.import")} />
       <CaptionFilters {...{ style, content, runs, query, options, catalogue }} />
       {problem && (
         <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
@@ -205,19 +191,7 @@ export default async function CaptionsPage({
         <>
           <LeaderboardCard overview={overview} leaderboardWithheld={leaderboardWithheld} />
           {canExport && (downloads.length > 0 || exportsWithheld) && (
-            <Card title="Exports">
-              {exportsWithheld && (
-                <WithheldNotice
-                  message={`Downloads of these runs are ${withheldReason(exportsWithheld)}.`}
-                  withheld={exportsWithheld}
-                />
-              )}
-              {downloads.length > 0 && <ExportButtons downloads={downloads} />}
-              <p className="mt-2 text-xs text-slate-500">
-                Leaderboard: one row per model, type and metric with its interval. Captions: every caption of the run
-                with its counts, rules, scores, reasons and key points.
-              </p>
-            </Card>
+            <ExportsCard downloads={downloads} exportsWithheld={exportsWithheld} />
           )}
           <Card title={`Captions (${overview.total})`}>
             <DataTable
@@ -246,6 +220,53 @@ export default async function CaptionsPage({
 
 type Overview = Awaited<ReturnType<typeof projectCaptionOverview>>;
 type Withheld = Overview["leaderboardWithheld"];
+
+/** What the captions page shows and where captions come from: the import, the uniform frames and the Judge page. */
+function CaptionsIntro({ projectId, canImport }: { projectId: string; canImport: boolean }) {
+  return (
+    <p className="text-sm text-slate-600">
+      Captions that video-LLMs wrote, judged for style (seed 003&apos;s rubric, with FrameJury&apos;s length rules) and
+      content (AnyCapEval&apos;s key points). Import reference sets and models&apos; outputs on the{" "}
+      <LinkIfAllowed allowed={canImport} href={`/projects/${projectId}/import`}>
+        Import
+      </LinkIfAllowed>{" "}
+      page, extract each video&apos;s{" "}
+      <LinkIfAllowed allowed={canImport} href={`/projects/${projectId}/pending?uniform=8`}>
+        uniform frames
+      </LinkIfAllowed>
+      , and start caption runs on the{" "}
+      <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>
+        Judge
+      </Link>{" "}
+      page.
+    </p>
+  );
+}
+
+/** The downloads of the leaderboard and the runs' captions, or why they are withheld. */
+function ExportsCard({
+  downloads,
+  exportsWithheld,
+}: {
+  downloads: ReturnType<typeof captionDownloads>;
+  exportsWithheld: Withheld;
+}) {
+  return (
+    <Card title="Exports">
+      {exportsWithheld && (
+        <WithheldNotice
+          message={`Downloads of these runs are ${withheldReason(exportsWithheld)}.`}
+          withheld={exportsWithheld}
+        />
+      )}
+      {downloads.length > 0 && <ExportButtons downloads={downloads} />}
+      <p className="mt-2 text-xs text-slate-500">
+        Leaderboard: one row per model, type and metric with its interval. Captions: every caption of the run with its
+        counts, rules, scores, reasons and key points.
+      </p>
+    </Card>
+  );
+}
 
 /** The leaderboard's downloads (unless withheld) and each shown run's captions (unless that run's are). */
 function captionDownloads(
