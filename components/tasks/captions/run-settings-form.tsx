@@ -39,6 +39,55 @@ function initialState(defaults: RunSettingsFormProps["defaults"]): CaptionRunSta
   };
 }
 
+/** The project's caption reference sets (a run's captions are a reference set's models' outputs). */
+function useCaptionReferenceSets(projectId: string) {
+  return useQuery({
+    queryKey: ["caption-sets", projectId],
+    queryFn: () =>
+      apiFetch<{ sets: CaptionSetRow[] }>(`/api/v1/projects/${projectId}/caption-sets`).then((b) =>
+        b.sets.filter((set) => set.kind === "caption_reference"),
+      ),
+  });
+}
+
+/** A style run's scoring: which score counts (the judge's or after the length rules) and how words are counted. */
+function StyleScoringFields({
+  state,
+  update,
+}: {
+  state: CaptionRunState;
+  update: (patch: Partial<CaptionRunState>) => void;
+}) {
+  return (
+    <>
+      <label className="flex flex-col gap-1">
+        Score that counts
+        <select
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          value={state.countedScore}
+          onChange={(e) => update({ countedScore: e.target.value as CountedScore })}
+          data-testid="run-counted-score"
+        >
+          <option value="after_rules">after the length rules</option>
+          <option value="judge">the judge&apos;s own</option>
+        </select>
+      </label>
+      <label className="flex flex-col gap-1">
+        Count words
+        <select
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          value={state.wordCounting}
+          onChange={(e) => update({ wordCounting: e.target.value as WordCounting })}
+          data-testid="run-word-counting"
+        >
+          <option value="framejury">FrameJury&apos;s counting</option>
+          <option value="anycapeval">as AnyCapEval does (to reproduce its scores)</option>
+        </select>
+      </label>
+    </>
+  );
+}
+
 /** A caption run's reference set, models, scoring rule and frames. */
 export function CaptionRunSettingsForm({
   projectId,
@@ -50,13 +99,7 @@ export function CaptionRunSettingsForm({
 }: RunSettingsFormProps) {
   const s = (state as CaptionRunState | undefined) ?? initialState(defaults);
   const update = (patch: Partial<CaptionRunState>) => setState({ ...s, ...patch });
-  const captionSets = useQuery({
-    queryKey: ["caption-sets", projectId],
-    queryFn: () =>
-      apiFetch<{ sets: CaptionSetRow[] }>(`/api/v1/projects/${projectId}/caption-sets`).then((b) =>
-        b.sets.filter((set) => set.kind === "caption_reference"),
-      ),
-  });
+  const captionSets = useCaptionReferenceSets(projectId);
   const chosenSet = captionSets.data?.find((set) => set.id === s.captionSetId) ?? captionSets.data?.[0];
   const setModels = chosenSet?.outputs?.map((o) => o.model) ?? [];
   const models = setModels.filter((m) => !s.excludedModels.includes(m));
@@ -84,34 +127,7 @@ export function CaptionRunSettingsForm({
         excluded={s.excludedModels}
         onChange={(excludedModels) => update({ excludedModels })}
       />
-      {isStyle && (
-        <label className="flex flex-col gap-1">
-          Score that counts
-          <select
-            className="rounded-md border border-slate-300 px-2 py-1.5"
-            value={s.countedScore}
-            onChange={(e) => update({ countedScore: e.target.value as CountedScore })}
-            data-testid="run-counted-score"
-          >
-            <option value="after_rules">after the length rules</option>
-            <option value="judge">the judge&apos;s own</option>
-          </select>
-        </label>
-      )}
-      {isStyle && (
-        <label className="flex flex-col gap-1">
-          Count words
-          <select
-            className="rounded-md border border-slate-300 px-2 py-1.5"
-            value={s.wordCounting}
-            onChange={(e) => update({ wordCounting: e.target.value as WordCounting })}
-            data-testid="run-word-counting"
-          >
-            <option value="framejury">FrameJury&apos;s counting</option>
-            <option value="anycapeval">as AnyCapEval does (to reproduce its scores)</option>
-          </select>
-        </label>
-      )}
+      {isStyle && <StyleScoringFields state={s} update={update} />}
       <label className="flex flex-col gap-1">
         Uniform frames
         <input
