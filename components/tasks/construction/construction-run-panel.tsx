@@ -30,6 +30,41 @@ function EndpointOptions({ endpoints }: { endpoints: readonly { id: string; name
   ));
 }
 
+/** How a generated question addresses a generic clip: as its annotations say, or first- or third-person. */
+type Perspective = "auto" | "first_person" | "third_person";
+
+/** Where to add an endpoint before a run can start. */
+function NoEndpointNote({ projectId }: { projectId: string }) {
+  return (
+    <p className="text-xs text-slate-500">
+      Add an endpoint on the{" "}
+      <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>
+        Judge
+      </Link>{" "}
+      page first.
+    </p>
+  );
+}
+
+/** The perspective a Generate run gives generic clips. */
+function PerspectiveSelect({ value, onChange }: { value: Perspective; onChange: (perspective: Perspective) => void }) {
+  return (
+    <label className="flex flex-col gap-1">
+      Perspective of generic clips
+      <select
+        className={select}
+        value={value}
+        onChange={(e) => onChange(e.target.value as Perspective)}
+        data-testid="generate-perspective"
+      >
+        <option value="auto">as the annotations say (third-person if they don&apos;t)</option>
+        <option value="first_person">first-person (egocentric)</option>
+        <option value="third_person">third-person</option>
+      </select>
+    </label>
+  );
+}
+
 /**
  * Start a set's run (Generate over a clip set, Filter & transform over a candidate set) and follow it: the
  * newest run's live progress with its cancel button (the runs' own component), older runs as links.
@@ -54,7 +89,7 @@ export function ConstructionRunPanel({
   const [checkerEndpointId, setCheckerEndpointId] = useState("");
   // Appendix D asks three assistants per check: a second and a third checker are optional.
   const [moreCheckers, setMoreCheckers] = useState<[string, string]>(["", ""]);
-  const [perspective, setPerspective] = useState<"auto" | "first_person" | "third_person">("auto");
+  const [perspective, setPerspective] = useState<Perspective>("auto");
   const [started, setStarted] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -87,13 +122,7 @@ export function ConstructionRunPanel({
     <div className="flex flex-col gap-2" data-testid={`${kind}-panel`}>
       {canManage &&
         (endpoints.length === 0 ? (
-          <p className="text-xs text-slate-500">
-            Add an endpoint on the{" "}
-            <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>
-              Judge
-            </Link>{" "}
-            page first.
-          </p>
+          <NoEndpointNote projectId={projectId} />
         ) : (
           <form
             className="flex flex-wrap items-end gap-2 text-xs"
@@ -113,21 +142,7 @@ export function ConstructionRunPanel({
                 <EndpointOptions endpoints={endpoints} />
               </select>
             </label>
-            {kind === "generate" && (
-              <label className="flex flex-col gap-1">
-                Perspective of generic clips
-                <select
-                  className={select}
-                  value={perspective}
-                  onChange={(e) => setPerspective(e.target.value as typeof perspective)}
-                  data-testid="generate-perspective"
-                >
-                  <option value="auto">as the annotations say (third-person if they don&apos;t)</option>
-                  <option value="first_person">first-person (egocentric)</option>
-                  <option value="third_person">third-person</option>
-                </select>
-              </label>
-            )}
+            {kind === "generate" && <PerspectiveSelect value={perspective} onChange={setPerspective} />}
             {kind === "construct" && (
               <CheckerSelects
                 endpoints={endpoints}
