@@ -38,6 +38,42 @@ function editsOf(original: CuratedFields, draft: CuratedFields): CurationEdits {
   return edits;
 }
 
+type CurationItem = NonNullable<ReturnType<typeof useCurationItems>["data"]>;
+
+/** The edit form's fields as it opens: the curator's accepted edits over the candidate's own fields. */
+function editDraftOf(data: CurationItem): CuratedFields {
+  const mine = data.mine?.decision === "accept" ? data.mine.edits : {};
+  const f = data.candidate.fields;
+  return {
+    question: mine.question ?? f.question,
+    options: mine.options ? { ...f.options, ...mine.options } : f.options ? { ...f.options } : null,
+    answer: mine.answer ?? f.answer,
+    category: mine.category === undefined ? f.category : mine.category,
+  };
+}
+
+/** What the last action said: a notice, or an error. */
+function CurationMessages({ notice, error }: { notice: string | null; error: string | null }) {
+  return (
+    <>
+      {notice && (
+        <p className="text-sm text-emerald-800" data-testid="curation-notice">
+          {notice}
+        </p>
+      )}
+      {error && (
+        <p
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-800"
+          data-testid="curation-error"
+        >
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
 /**
  * Keyboard-first curation of constructed questions, like the review screen: one candidate at a time, the
  * next one prefetched so a decision moves on at once, and keys typed while something loads are kept and
@@ -63,14 +99,7 @@ export function CurationScreen({
 
   const startEdit = useCallback(() => {
     if (!data) return;
-    const mine = data.mine?.decision === "accept" ? data.mine.edits : {};
-    const f = data.candidate.fields;
-    setDraft({
-      question: mine.question ?? f.question,
-      options: mine.options ? { ...f.options, ...mine.options } : f.options ? { ...f.options } : null,
-      answer: mine.answer ?? f.answer,
-      category: mine.category === undefined ? f.category : mine.category,
-    });
+    setDraft(editDraftOf(data));
     setMode("edit");
   }, [data, setMode]);
   const startReject = useCallback(() => {
@@ -95,20 +124,7 @@ export function CurationScreen({
   return (
     <div className="flex flex-col gap-4" data-testid="curation-screen" data-item-id={c.itemId} aria-busy={busy}>
       <CurationHeader projectId={projectId} data={data} onHelp={toggleHelp} />
-      {notice && (
-        <p className="text-sm text-emerald-800" data-testid="curation-notice">
-          {notice}
-        </p>
-      )}
-      {error && (
-        <p
-          role="alert"
-          className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-800"
-          data-testid="curation-error"
-        >
-          {error}
-        </p>
-      )}
+      <CurationMessages notice={notice} error={error} />
       <KeyListOverlay open={help} onClose={closeHelp} keys={SHORTCUTS} testId="curation-help" />
       {conflict && (
         <CurationConflictNotice
