@@ -5,6 +5,27 @@ import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { ApiError, postJson } from "@/lib/api-client";
 
+/** Creating a curation queue: the request, whether it is on its way and why it failed; the page is read again once it exists. */
+function useCreateCurationQueue(projectId: string) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const create = async (body: Record<string, unknown>, onCreated: () => void) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await postJson(`/api/v1/projects/${projectId}/curation-queues`, body);
+      onCreated();
+      router.refresh();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { create, error, busy };
+}
+
 /** Owners make a curation queue over one of the project's candidate sets. */
 export function NewCurationQueueForm({
   projectId,
@@ -13,39 +34,30 @@ export function NewCurationQueueForm({
   projectId: string;
   candidateSets: { id: string; name: string; itemCount: number }[];
 }) {
-  const router = useRouter();
   const [candidateSetId, setCandidateSetId] = useState(candidateSets[0]?.id ?? "");
   const [name, setName] = useState("");
   const [curatorsPerQuestion, setCuratorsPerQuestion] = useState(1);
   const [scope, setScope] = useState<"kept" | "all">("kept");
   const [assignees, setAssignees] = useState("");
   const [guidelines, setGuidelines] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { create, error, busy } = useCreateCurationQueue(projectId);
   return (
     <form
       className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
       data-testid="new-curation-queue"
       onSubmit={async (event) => {
         event.preventDefault();
-        setBusy(true);
-        setError(null);
-        try {
-          await postJson(`/api/v1/projects/${projectId}/curation-queues`, {
+        await create(
+          {
             candidateSetId,
             name,
             curatorsPerQuestion,
             scope,
             assignees: assignees.split(/[\s,]+/).filter(Boolean),
             guidelines,
-          });
-          setName("");
-          router.refresh();
-        } catch (e) {
-          setError(e instanceof ApiError ? e.message : String(e));
-        } finally {
-          setBusy(false);
-        }
+          },
+          () => setName(""),
+        );
       }}
     >
       <h2 className="text-base font-semibold text-slate-800">New curation queue</h2>
@@ -77,16 +89,7 @@ export function NewCurationQueueForm({
         />
       </label>
       <label className="text-sm">
-        Candidates{" "}
-        <select
-          className="rounded border border-slate-300 p-1"
-          value={scope}
-          onChange={(e) => setScope(e.target.value as "kept" | "all")}
-          data-testid="curation-scope"
-        >
-          <option value="kept">only those the filters kept</option>
-          <option value="all">all, including those a filter removed (to restore them)</option>
-        </select>
+        Candidates <CandidateScopeSelect value={scope} onChange={setScope} />
       </label>
       <label className="text-sm">
         Assign to (emails, optional){" "}
@@ -141,6 +144,27 @@ function CandidateSetSelect({
           {s.name} ({s.itemCount} candidates)
         </option>
       ))}
+    </select>
+  );
+}
+
+/** Which candidates the queue holds: those the filters kept, or all (to restore one a filter removed). */
+function CandidateScopeSelect({
+  value,
+  onChange,
+}: {
+  value: "kept" | "all";
+  onChange: (scope: "kept" | "all") => void;
+}) {
+  return (
+    <select
+      className="rounded border border-slate-300 p-1"
+      value={value}
+      onChange={(e) => onChange(e.target.value as "kept" | "all")}
+      data-testid="curation-scope"
+    >
+      <option value="kept">only those the filters kept</option>
+      <option value="all">all, including those a filter removed (to restore them)</option>
     </select>
   );
 }
