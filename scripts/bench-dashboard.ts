@@ -5,7 +5,7 @@
 //     every run, for the run, and for one dimension: median of 3 after a warm-up;
 //   - the streamed export (GET /api/v1/projects/:id/export) as CSV and JSONL, read to the end:
 //     rows/s, MiB/s, and the process's peak RSS and heap above the level before it started (target: under
-//     64 MiB extra RSS). This process starts without the web process's V8 flags (lib/ops/web-process-flags.ts): the
+//     64 MiB extra RSS). This process starts without the web process's V8 flags (lib/config/web-process-flags.ts): the
 //     export sets them itself, as it does in any process that serves one.
 // Numbers only, no assertions.
 //   npx tsx scripts/bench-dashboard.ts [--videos 50000] [--scores 1000000] [--reviewers 3]
@@ -14,7 +14,7 @@
 // `--no-export` times the agreement report only.
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { WEB_PROCESS_V8_FLAGS } from "../lib/ops/web-process-flags";
+import { WEB_PROCESS_V8_FLAGS } from "../lib/config/web-process-flags";
 
 const { values } = parseArgs({
   options: {

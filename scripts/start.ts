@@ -14,7 +14,7 @@ import { readSystemIdentifier, SYSTEM_IDENTIFIER_VARIABLE } from "../lib/db/clus
 import { checkStorage, getStorage } from "../lib/storage/storage";
 import { ssoButtons, ssoConfig } from "../lib/auth/sso";
 import { sweepStaleUploads } from "../lib/videos/sweep-stale-uploads";
-import { WEB_PROCESS_V8_FLAGS } from "../lib/ops/web-process-flags";
+import { WEB_PROCESS_V8_FLAGS } from "../lib/config/web-process-flags";
 import { WORKER_PROCESS_V8_FLAGS } from "../lib/ops/worker-process-flags";
 import { clearRunningApp, recordRunningApp } from "../lib/cli/running-app";
 import { dataDir } from "../lib/config/paths";
@@ -89,7 +89,7 @@ async function main() {
   const systemIdentifier = await readSystemIdentifier(database.url);
   if (systemIdentifier) env[SYSTEM_IDENTIFIER_VARIABLE] = systemIdentifier;
   else delete env[SYSTEM_IDENTIFIER_VARIABLE];
-  // V8 flags that keep streamed exports' memory flat (lib/ops/web-process-flags.ts).
+  // V8 flags that keep streamed exports' memory flat (lib/config/web-process-flags.ts).
   const web = children.spawn(
     "the web server",
     process.execPath,

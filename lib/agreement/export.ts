@@ -18,7 +18,7 @@ import {
 } from "../task-modules/task-declaration";
 import type { ReviewerInfo } from "./types";
 import { log } from "../observability/logger";
-import { useExportHeapFlags } from "../ops/web-process-flags";
+import { useExportHeapFlags } from "../config/web-process-flags";
 import { exportFileName } from "./export-file-name";
 import { EXPORT_BATCH_VIDEOS, exportBatches, exportReviewers, isItemSubject, type ExportRow } from "./export-rows";
 

@@ -1,4 +1,4 @@
-import { useExportHeapFlags } from "../ops/web-process-flags";
+import { useExportHeapFlags } from "../config/web-process-flags";
 
 /**
  * A download's body made as it is read: `chunks` is asked for its next piece only when the reader pulls, so an
