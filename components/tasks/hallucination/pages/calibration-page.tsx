@@ -84,25 +84,11 @@ export default async function CalibrationPage({
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Paper's table" />
       {options.labelSets.length === 0 || runs.length === 0 ? (
-        <EmptyState title={options.labelSets.length === 0 ? "No label set yet" : "No hallucination run yet"}>
-          {options.labelSets.length === 0 ? (
-            <>
-              Import published labels (a T2VHaluBench sheet) on the{" "}
-              <LinkIfAllowed allowed={roleCan(role, "videos.import")} href={`/projects/${projectId}/import`}>
-                Import page
-              </LinkIfAllowed>
-              , then compare a run with them here.
-            </>
-          ) : (
-            <>
-              Start a hallucination run on the{" "}
-              <Link href={`/projects/${projectId}/judge`} className="text-indigo-700 underline">
-                Judge page
-              </Link>
-              .
-            </>
-          )}
-        </EmptyState>
+        <NothingToCompare
+          projectId={projectId}
+          noLabelSet={options.labelSets.length === 0}
+          canImport={roleCan(role, "videos.import")}
+        />
       ) : (
         <>
           <form method="get" className="flex flex-wrap items-end gap-3 text-sm" data-testid="calibration-form">
@@ -149,6 +135,7 @@ export default async function CalibrationPage({
   );
 }
 
+/** The paper's table for one label set and run: its summary, exports, the table by model and by category, and its LaTeX. */
 function Report({ report, download }: { report: CalibrationReport; download: (format: string) => string }) {
   const overall = report.table.groups.at(-1)!;
   return (
@@ -178,82 +165,8 @@ function Report({ report, download }: { report: CalibrationReport; download: (fo
           </a>
         </div>
       </Card>
-      <Card title="By generator model">
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm" data-testid="paper-table">
-            <thead className="text-xs text-slate-500">
-              <tr>
-                <th className="px-2 py-1" rowSpan={2}>
-                  Model
-                </th>
-                {HEADLINE_TARGETS.map((t) => (
-                  <th key={t.id} colSpan={METRICS.length} className="border-b border-slate-200 px-2 py-1 text-center">
-                    {t.label}
-                  </th>
-                ))}
-                <th className="px-2" rowSpan={2}>
-                  n
-                </th>
-              </tr>
-              <tr>
-                {HEADLINE_TARGETS.flatMap((t) =>
-                  METRICS.map(([id, label]) => (
-                    <th key={`${t.id}-${id}`} className="px-2 py-1">
-                      {label}
-                    </th>
-                  )),
-                )}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {report.table.groups.map((g) => (
-                <tr
-                  key={g.model ?? "overall"}
-                  data-testid="paper-table-row"
-                  className={g.model === null ? "font-semibold" : undefined}
-                >
-                  <td className="px-2 py-1">{groupName(g)}</td>
-                  {HEADLINE_TARGETS.flatMap((t) =>
-                    METRICS.map(([id]) => <Value key={`${t.id}-${id}`} cell={g.cells[t.id]!} metric={id} />),
-                  )}
-                  <td className="px-2">{g.cells.verdict!.n}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </Card>
-      <Card title="Each category (all videos)">
-        <table className="text-left text-sm" data-testid="category-table">
-          <thead className="text-xs text-slate-500">
-            <tr>
-              <th className="px-2 py-1">Category</th>
-              {METRICS.map(([id, label]) => (
-                <th key={id} className="px-2 py-1">
-                  {label}
-                </th>
-              ))}
-              <th className="px-2">n</th>
-              <th className="px-2">labelled present</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {CATEGORY_TARGETS.map((t) => {
-              const cell = overall.cells[t.id]!;
-              return (
-                <tr key={t.id}>
-                  <td className="px-2 py-1">{t.label}</td>
-                  {METRICS.map(([id]) => (
-                    <Value key={id} cell={cell} metric={id} />
-                  ))}
-                  <td className="px-2">{cell.n}</td>
-                  <td className="px-2">{cell.counts.tp + cell.counts.fn}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </Card>
+      <ModelTableCard report={report} />
+      <CategoryTableCard overall={overall} />
       <Card title="LaTeX (booktabs)">
         <textarea
           readOnly
@@ -263,5 +176,126 @@ function Report({ report, download }: { report: CalibrationReport; download: (fo
         />
       </Card>
     </>
+  );
+}
+
+/** Why there is no table yet: no label set (import one) or no hallucination run (start one). */
+function NothingToCompare({
+  projectId,
+  noLabelSet,
+  canImport,
+}: {
+  projectId: string;
+  noLabelSet: boolean;
+  canImport: boolean;
+}) {
+  return (
+    <EmptyState title={noLabelSet ? "No label set yet" : "No hallucination run yet"}>
+      {noLabelSet ? (
+        <>
+          Import published labels (a T2VHaluBench sheet) on the{" "}
+          <LinkIfAllowed allowed={canImport} href={`/projects/${projectId}/import`}>
+            Import page
+          </LinkIfAllowed>
+          , then compare a run with them here.
+        </>
+      ) : (
+        <>
+          Start a hallucination run on the{" "}
+          <Link href={`/projects/${projectId}/judge`} className="text-indigo-700 underline">
+            Judge page
+          </Link>
+          .
+        </>
+      )}
+    </EmptyState>
+  );
+}
+
+/** The headline targets' metrics for each generator model and overall. */
+function ModelTableCard({ report }: { report: CalibrationReport }) {
+  return (
+    <Card title="By generator model">
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm" data-testid="paper-table">
+          <thead className="text-xs text-slate-500">
+            <tr>
+              <th className="px-2 py-1" rowSpan={2}>
+                Model
+              </th>
+              {HEADLINE_TARGETS.map((t) => (
+                <th key={t.id} colSpan={METRICS.length} className="border-b border-slate-200 px-2 py-1 text-center">
+                  {t.label}
+                </th>
+              ))}
+              <th className="px-2" rowSpan={2}>
+                n
+              </th>
+            </tr>
+            <tr>
+              {HEADLINE_TARGETS.flatMap((t) =>
+                METRICS.map(([id, label]) => (
+                  <th key={`${t.id}-${id}`} className="px-2 py-1">
+                    {label}
+                  </th>
+                )),
+              )}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {report.table.groups.map((g) => (
+              <tr
+                key={g.model ?? "overall"}
+                data-testid="paper-table-row"
+                className={g.model === null ? "font-semibold" : undefined}
+              >
+                <td className="px-2 py-1">{groupName(g)}</td>
+                {HEADLINE_TARGETS.flatMap((t) =>
+                  METRICS.map(([id]) => <Value key={`${t.id}-${id}`} cell={g.cells[t.id]!} metric={id} />),
+                )}
+                <td className="px-2">{g.cells.verdict!.n}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}
+
+/** Each hallucination category's metrics over all videos. */
+function CategoryTableCard({ overall }: { overall: CalibrationReport["table"]["groups"][number] }) {
+  return (
+    <Card title="Each category (all videos)">
+      <table className="text-left text-sm" data-testid="category-table">
+        <thead className="text-xs text-slate-500">
+          <tr>
+            <th className="px-2 py-1">Category</th>
+            {METRICS.map(([id, label]) => (
+              <th key={id} className="px-2 py-1">
+                {label}
+              </th>
+            ))}
+            <th className="px-2">n</th>
+            <th className="px-2">labelled present</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {CATEGORY_TARGETS.map((t) => {
+            const cell = overall.cells[t.id]!;
+            return (
+              <tr key={t.id}>
+                <td className="px-2 py-1">{t.label}</td>
+                {METRICS.map(([id]) => (
+                  <Value key={id} cell={cell} metric={id} />
+                ))}
+                <td className="px-2">{cell.n}</td>
+                <td className="px-2">{cell.counts.tp + cell.counts.fn}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </Card>
   );
 }
