@@ -45,13 +45,7 @@ export function HarnessRunImport({
       data-testid="harness-import"
     >
       <h2 className="text-base font-semibold text-slate-800">Import results from an eval harness</h2>
-      <p className="text-slate-600">
-        An lmms-eval <code>--log_samples</code> file (<code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>) or a
-        VLMEvalKit prediction file (<code>&lt;model&gt;_&lt;dataset&gt;.tsv</code> or <code>.xlsx</code>) becomes an
-        external run of a question set. Rows match questions by video and question text; letters are read as for
-        FrameJury&apos;s own runs. Open answers and answers without a readable letter go to the judge endpoint you
-        choose, as in FrameJury&apos;s own runs; without one they count as unanswerable.
-      </p>
+      <HarnessFilesNote />
       <div className="flex flex-wrap items-end gap-3">
         <SetAndFormatSelects
           questionSets={questionSets}
@@ -115,24 +109,11 @@ export function HarnessRunImport({
       >
         Answered without the video (a text-only run: later imports can take it as their baseline)
       </Checkbox>
-      <div className="flex gap-3">
-        <button
-          type="button"
-          className={buttonClass("secondary")}
-          disabled={busy || !file || !setId || !model.trim()}
-          onClick={() => void send(true)}
-        >
-          Check file
-        </button>
-        <button
-          type="button"
-          className={buttonClass()}
-          disabled={busy || !file || !setId || !model.trim() || !answer?.ok || !answer.dryRun}
-          onClick={() => void send(false)}
-        >
-          Import as external run
-        </button>
-      </div>
+      <CheckAndImportButtons
+        ready={!busy && !!file && !!setId && !!model.trim()}
+        checked={!!answer?.ok && !!answer.dryRun}
+        onSend={(dryRun) => void send(dryRun)}
+      />
       {failure && (
         <p role="alert" className="text-red-700">
           {failure}
@@ -140,6 +121,44 @@ export function HarnessRunImport({
       )}
       {answer && <HarnessAnswerSummary answer={answer} />}
     </section>
+  );
+}
+
+/** The files the import reads (lmms-eval samples, VLMEvalKit predictions), how rows match and how answers are read. */
+function HarnessFilesNote() {
+  return (
+    <p className="text-slate-600">
+      An lmms-eval <code>--log_samples</code> file (<code>samples_&lt;task&gt;_&lt;date&gt;.jsonl</code>) or a
+      VLMEvalKit prediction file (<code>&lt;model&gt;_&lt;dataset&gt;.tsv</code> or <code>.xlsx</code>) becomes an
+      external run of a question set. Rows match questions by video and question text; letters are read as for
+      FrameJury&apos;s own runs. Open answers and answers without a readable letter go to the judge endpoint you choose,
+      as in FrameJury&apos;s own runs; without one they count as unanswerable.
+    </p>
+  );
+}
+
+/**
+ * Check (a dry run, once the form is ready) and Import (only after a Check that found no problem). `ready` is the
+ * form's set, model and file with nothing on its way; `checked` a dry run that passed.
+ */
+function CheckAndImportButtons({
+  ready,
+  checked,
+  onSend,
+}: {
+  ready: boolean;
+  checked: boolean;
+  onSend: (dryRun: boolean) => void;
+}) {
+  return (
+    <div className="flex gap-3">
+      <button type="button" className={buttonClass("secondary")} disabled={!ready} onClick={() => onSend(true)}>
+        Check file
+      </button>
+      <button type="button" className={buttonClass()} disabled={!ready || !checked} onClick={() => onSend(false)}>
+        Import as external run
+      </button>
+    </div>
   );
 }
 
