@@ -14,6 +14,48 @@ import { searchParamsObject } from "@/lib/videos/video-filter";
 
 export type QaPageData = Awaited<ReturnType<typeof loadQaPage>>;
 
+type Shown = Awaited<ReturnType<typeof qaPageOverview>>;
+
+/**
+ * The page's downloads: the compared runs' accuracy (unless the aggregates are withheld) and each run's answers
+ * (unless that run's are).
+ */
+function qaDownloads(
+  projectId: string,
+  chosen: Shown["overview"]["chosen"],
+  withheld: Shown["withheld"],
+  answersWithheld: Awaited<ReturnType<typeof runExportsWithheld>>[],
+) {
+  const compared = chosen.map((r) => `runId=${r.id}`).join("&");
+  return [
+    ...(chosen.length && !withheld
+      ? [
+          {
+            label: "Accuracy CSV",
+            href: `/api/v1/projects/${projectId}/qa-accuracy?${compared}&format=csv`,
+            filename: `qa-accuracy-${projectId}.csv`,
+            kind: "csv" as const,
+          },
+          {
+            label: "Accuracy JSONL",
+            href: `/api/v1/projects/${projectId}/qa-accuracy?${compared}&format=jsonl`,
+            filename: `qa-accuracy-${projectId}.jsonl`,
+            kind: "jsonl" as const,
+          },
+        ]
+      : []),
+    ...chosen.flatMap((run, i) =>
+      (answersWithheld[i] ? [] : (["csv", "jsonl"] as const)).map((format) => ({
+        label: `${run.label} answers ${format.toUpperCase()}`,
+        href: `/api/v1/runs/${run.id}/qa?format=${format}`,
+        filename: `qa-${run.id}.${format}`,
+        kind: format,
+      })),
+    ),
+  ];
+}
+
+/** What the Video QA page reads (see the file's comment). */
 export async function loadQaPage(
   actor: Actor,
   role: Role,
@@ -55,37 +97,11 @@ export async function loadQaPage(
     }
   }
   const canExport = roleCan(role, "export.read");
-  const compared = chosen.map((r) => `runId=${r.id}`).join("&");
   const answersWithheld = canExport
     ? await Promise.all(chosen.map((run) => runExportsWithheld(prisma, actor.userId, run.id)))
     : [];
   const exportsWithheld = withheld ?? answersWithheld.find((w) => w !== null) ?? null;
-  const downloads = [
-    ...(chosen.length && !withheld
-      ? [
-          {
-            label: "Accuracy CSV",
-            href: `/api/v1/projects/${projectId}/qa-accuracy?${compared}&format=csv`,
-            filename: `qa-accuracy-${projectId}.csv`,
-            kind: "csv" as const,
-          },
-          {
-            label: "Accuracy JSONL",
-            href: `/api/v1/projects/${projectId}/qa-accuracy?${compared}&format=jsonl`,
-            filename: `qa-accuracy-${projectId}.jsonl`,
-            kind: "jsonl" as const,
-          },
-        ]
-      : []),
-    ...chosen.flatMap((run, i) =>
-      (answersWithheld[i] ? [] : (["csv", "jsonl"] as const)).map((format) => ({
-        label: `${run.label} answers ${format.toUpperCase()}`,
-        href: `/api/v1/runs/${run.id}/qa?format=${format}`,
-        filename: `qa-${run.id}.${format}`,
-        kind: format,
-      })),
-    ),
-  ];
+  const downloads = qaDownloads(projectId, chosen, withheld, answersWithheld);
   const keep = (change: Record<string, string | undefined>) => {
     const search = new URLSearchParams();
     for (const id of chosen.map((r) => r.id)) if (query.runId.length) search.append("runId", id);
