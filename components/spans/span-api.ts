@@ -36,6 +36,25 @@ export function fetchFrameTimes(videoId: string): Promise<FrameTimes> {
   return apiFetch<FrameTimes>(`/api/v1/videos/${enc(videoId)}/frame-times`);
 }
 
+/** How long the timeline waits for a worker to compute a video's frame times (asked once a second). */
+export const FRAME_TIMES_PENDING_TRIES = 120;
+
+/**
+ * The video's frame times as the timeline reads them (once). While a worker is still reading them from the file
+ * (409 frame_times_pending; the request queued its job) they are asked for again each second, the timeline saying
+ * it is reading them; any other failure is shown at once.
+ */
+export function frameTimesQuery(videoId: string) {
+  return {
+    queryKey: ["span-editor", "frame-times", videoId],
+    queryFn: () => fetchFrameTimes(videoId),
+    staleTime: Infinity,
+    retry: (failures: number, error: Error) =>
+      error instanceof ApiError && error.code === "frame_times_pending" && failures < FRAME_TIMES_PENDING_TRIES,
+    retryDelay: 1000,
+  };
+}
+
 export function fetchVideoFrameSets(videoId: string): Promise<VideoFrameSets> {
   return apiFetch<VideoFrameSets>(`/api/v1/videos/${enc(videoId)}`);
 }

@@ -9,18 +9,14 @@ import { useQuery } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { FramePlayer, type LoopRange, seekToFrame } from "./frame-player";
 import { createPlayhead } from "./playhead";
-import { fetchFrameTimes } from "./span-api";
+import { frameTimesQuery } from "./span-api";
 import { SpanTimeline, type Track } from "./span-timeline";
 import { useFrameView } from "./span-workbench";
 
 const NO_TICKS = { keyFrames: [], clusters: [] };
 
 export function SpanReplay({ videoId, tracks }: { videoId: string; tracks: Track[] }) {
-  const times = useQuery({
-    queryKey: ["span-editor", "frame-times", videoId],
-    queryFn: () => fetchFrameTimes(videoId),
-    staleTime: Infinity,
-  });
+  const times = useQuery(frameTimesQuery(videoId));
   const [playhead] = useState(createPlayhead);
   const video = useRef<HTMLVideoElement | null>(null);
   const loop = useRef<LoopRange | null>(null);

@@ -43,7 +43,7 @@ import type { SpanAuthorKind, SpanRecord } from "@/lib/spans/span-types";
 import { BoxOverlay } from "./box-overlay";
 import { FramePlayer, type LoopRange, seekToFrame, stepFrame } from "./frame-player";
 import { createPlayhead, type Playhead } from "./playhead";
-import { fetchFrameTimes, fetchSpans, fetchVideoFrameSets, spanEditorSpansKey } from "./span-api";
+import { fetchSpans, frameTimesQuery, fetchVideoFrameSets, spanEditorSpansKey } from "./span-api";
 import {
   initialTimelineState,
   shownOwnSpans,
@@ -342,11 +342,7 @@ function useMarkableLabels(labels: readonly SpanLabel[], asked: readonly string[
  * that run's judge spans) and frame sets.
  */
 function useEditorData(videoId: string, task: string, runId: string | null | undefined, runPending: boolean) {
-  const times = useQuery({
-    queryKey: ["span-editor", "frame-times", videoId],
-    queryFn: () => fetchFrameTimes(videoId),
-    staleTime: Infinity,
-  });
+  const times = useQuery(frameTimesQuery(videoId));
   const spans = useQuery({
     queryKey: [...spanEditorSpansKey(videoId, task), runId ?? "every run"],
     queryFn: async () => {

@@ -95,7 +95,9 @@ describe("frame times computed by a job", () => {
     expect(await runFrameTimesJob({ prisma, storage: getStorage() }, { videoId: video.id })).toEqual({
       unreadable: expect.stringContaining("cannot be read"),
     });
-    expect(await prisma.videoFrameTimes.count({ where: { videoId: video.id } })).toBe(0);
+    // The reason is kept: no worker reads the file again, and a request answers it (422) instead of waiting.
+    expect(await videosWithoutFrameTimes(prisma)).not.toContain(video.id);
+    await expect(videoFrameTimes({ prisma }, video)).rejects.toMatchObject({ status: 422, code: "unreadable_frames" });
     expect(await runFrameTimesJob({ prisma, storage: getStorage() }, { videoId: "no-such-video" })).toBe("gone");
   });
 });

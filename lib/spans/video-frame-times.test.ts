@@ -146,6 +146,12 @@ describe("computeVideoFrameTimes", () => {
       message: expect.stringContaining("not yet computed"),
     });
     expect(await prisma.videoFrameTimes.count({ where: { videoId: video.id } })).toBe(0);
+    // Asked with a way to queue work, the request queues the video's job (a video registered without one).
+    const queued: string[][] = [];
+    await expect(
+      videoFrameTimes({ ...deps(), queueFrameTimes: async (ids) => void queued.push(ids) }, video),
+    ).rejects.toMatchObject({ status: 409 });
+    expect(queued).toEqual([[video.id]]);
   });
 
   it("two first reads at once (the page and a judge run) both answer, and one row is kept", async () => {
@@ -155,12 +161,13 @@ describe("computeVideoFrameTimes", () => {
     expect(await prisma.videoFrameTimes.count({ where: { videoId: video.id } })).toBe(1);
   });
 
-  it("a video whose file is missing from storage is the same 422, in a local directory and in a bucket", async () => {
+  it("a video whose file is missing from storage is the same 422, in a local directory and in a bucket; nothing is kept, since the file may come", async () => {
     const video = await createReadyVideo(prisma, { projectId, relativePath: "gone.mp4", createdById: ownerId });
     await expect(computeVideoFrameTimes(deps(), video)).rejects.toMatchObject({
       status: 422,
       code: "unreadable_frames",
     });
+    expect(await prisma.videoFrameTimes.count({ where: { videoId: video.id } })).toBe(0);
     // An S3-compatible bucket answers a missing object before any file exists (s3-storage.ts withLocalFile).
     const bucket = {
       ...getStorage(),
@@ -177,13 +184,19 @@ describe("computeVideoFrameTimes", () => {
     ["an empty file", () => mediaFixtures().empty],
     ["an audio-only file", () => mediaFixtures().audioOnly],
   ] as const) {
-    it(`a file whose frames cannot be read (${what}) is a 422, and nothing is stored`, async () => {
+    it(`a file whose frames cannot be read (${what}) is a 422 whose reason is kept: a request answers it without reading the file`, async () => {
       const video = await storedVideo(file());
       await expect(computeVideoFrameTimes(deps(), video)).rejects.toMatchObject({
         status: 422,
         code: "unreadable_frames",
       });
-      expect(await prisma.videoFrameTimes.count({ where: { videoId: video.id } })).toBe(0);
+      expect(await prisma.videoFrameTimes.count({ where: { videoId: video.id, unreadable: { not: null } } })).toBe(1);
+      await getStorage().delete(video.storageKey);
+      await expect(videoFrameTimes(deps(), video)).rejects.toMatchObject({
+        status: 422,
+        code: "unreadable_frames",
+        message: expect.stringContaining("cannot be read"),
+      });
     });
   }
 });

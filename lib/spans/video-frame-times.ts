@@ -22,9 +22,15 @@ export async function readPacketTimestamps(path: string): Promise<{ timestampsS:
   }
 }
 
-/** The video's stored frame times (video_frame_times); null: not computed yet. */
+const UNREADABLE_MESSAGE = "The video's frames cannot be read from its file, so it cannot hold spans.";
+
+/**
+ * The video's stored frame times (video_frame_times); null: not computed yet. A file the job found no frames in is
+ * a 422 with its reason, as when it was read.
+ */
 export async function storedVideoFrameTimes(prisma: PrismaClient, videoId: string): Promise<FrameTimes | null> {
   const stored = await prisma.videoFrameTimes.findUnique({ where: { videoId } });
+  if (stored?.unreadable) throw new UnusableVideoError("unreadable_frames", stored.unreadable);
   return stored ? { timesS: stored.timesS, endS: stored.endS, variable: stored.variable } : null;
 }
 
@@ -43,10 +49,16 @@ export class FrameTimesPendingError extends AppError {
  * The video's frame times, as a request reads them: stored only, never read from the video's file during a request
  * (the frame-times job computes them when its frames are registered). None stored is a 409 that says so.
  */
-export async function videoFrameTimes(deps: { prisma: PrismaClient }, video: { id: string }): Promise<FrameTimes> {
+export async function videoFrameTimes(
+  deps: { prisma: PrismaClient; queueFrameTimes?: (videoIds: string[]) => Promise<void> },
+  video: { id: string },
+): Promise<FrameTimes> {
   const stored = await storedVideoFrameTimes(deps.prisma, video.id);
-  if (!stored) throw new FrameTimesPendingError();
-  return stored;
+  if (stored) return stored;
+  // A video whose job was never queued (frames registered by hand, a queueing that failed) gets one now: queueing
+  // reads no file, and the one waiting job per video (its singleton key) makes asking again harmless.
+  await deps.queueFrameTimes?.([video.id]).catch(() => undefined);
+  throw new FrameTimesPendingError();
 }
 
 /**
@@ -60,17 +72,25 @@ export async function computeVideoFrameTimes(
 ): Promise<FrameTimes> {
   const stored = await storedVideoFrameTimes(deps.prisma, video.id);
   if (stored) return stored;
+  let missing = false;
   const read = await deps.storage.withLocalFile(video.storageKey, readPacketTimestamps).catch((error: unknown) => {
     // A bucket answers for a missing object before the file is read (a local directory reads no file, the same 422).
-    if (error instanceof StorageNotFoundError) return null;
+    if (error instanceof StorageNotFoundError) {
+      missing = true;
+      return null;
+    }
     throw error;
   });
   const times = read && frameTimesFromTimestamps(read.timestampsS, read.durationS);
-  if (!times)
-    throw new UnusableVideoError(
-      "unreadable_frames",
-      "The video's frames cannot be read from its file, so it cannot hold spans.",
-    );
+  if (!times) {
+    // A file that was read and held no frames keeps its reason; a missing file does not (it may be stored later).
+    if (!missing && (read !== null || (await deps.storage.stat(video.storageKey)) !== null))
+      await deps.prisma.videoFrameTimes.createMany({
+        data: [{ videoId: video.id, timesS: [], endS: 0, variable: false, unreadable: UNREADABLE_MESSAGE }],
+        skipDuplicates: true,
+      });
+    throw new UnusableVideoError("unreadable_frames", UNREADABLE_MESSAGE);
+  }
   // Two computations at once (two workers taking the job, a job and a closing run) read the same file: the first row
   // stands and the other insert is dropped (ON CONFLICT DO NOTHING), never a unique violation.
   await deps.prisma.videoFrameTimes.createMany({
