@@ -5,7 +5,7 @@
 import Link from "next/link";
 import { Card } from "@/components/empty-state";
 import { PageLinks } from "@/components/ui/page-links";
-import { DataTable } from "@/components/ui/data-table";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { FilterSelect, VideoFilterSelect } from "@/components/ui/filter-select";
 import { AccuracyCell, formatPercent, OutcomeBadge } from "@/components/tasks/qa/qa-format";
 import type { qaFilterOptions } from "@/lib/tasks/qa/qa-questions";
@@ -338,6 +338,90 @@ function QaQuestionFilters({
   );
 }
 
+/** The question list's columns: video, question (its page), format, category, answer, what decided it, outcome, and the text-only baseline's when the run has one. */
+function questionColumns(
+  projectId: string,
+  textOnlyBaseline: Run["settings"]["textOnlyBaseline"],
+): (Column<QuestionList["questions"][number]> | false | null | undefined)[] {
+  return [
+    {
+      id: "video",
+      header: "video",
+      className: "max-w-40 truncate font-mono text-xs",
+      cellProps: (q) => ({ title: q.video.relativePath }),
+      cell: (q) => q.video.relativePath,
+    },
+    {
+      id: "question",
+      header: "question",
+      className: "max-w-80 truncate",
+      cellProps: (q) => ({ title: q.question }),
+      cell: (q) => (
+        <Link
+          className="text-indigo-700 underline"
+          href={`/projects/${projectId}/qa/${q.questionId}`}
+          data-testid="question-link"
+        >
+          {q.question}
+        </Link>
+      ),
+    },
+    { id: "format", header: "format", cell: (q) => q.format },
+    { id: "category", header: "category", cell: (q) => q.category ?? "—" },
+    {
+      id: "answer",
+      header: "answer",
+      className: "max-w-56 truncate",
+      cellProps: (q) => ({ title: q.result.rawAnswer ?? "" }),
+      cell: (q) => q.result.rawAnswer ?? "—",
+    },
+    {
+      id: "decided-by",
+      header: "decided by",
+      cell: (q) =>
+        q.result.decidedBy === "letter"
+          ? `letter ${q.result.letter}`
+          : q.result.decidedBy === "judge"
+            ? `judge: ${q.result.judgement}`
+            : "—",
+    },
+    {
+      id: "outcome",
+      header: "outcome",
+      cell: (q) =>
+        q.blind ? (
+          <span
+            className="rounded bg-slate-800 px-1 text-xs text-white"
+            title="You are reviewing this video in a blind queue: shown once you submit"
+          >
+            blind
+          </span>
+        ) : (
+          <OutcomeBadge outcome={q.result.outcome} />
+        ),
+    },
+    textOnlyBaseline && {
+      id: "text-only",
+      header: "without the video",
+      className: "flex items-center gap-1",
+      cell: (q) => (
+        <>
+          <OutcomeBadge outcome={q.textOnly?.outcome ?? null} />
+          {q.rightWithoutVideo && (
+            <span
+              className="rounded bg-violet-100 px-1.5 text-xs text-violet-800"
+              data-testid="flag-right-without-video"
+            >
+              right without the video
+            </span>
+          )}
+        </>
+      ),
+    },
+  ];
+}
+
+/** One run's questions, filtered and paged, each with its answer and outcome. */
 export function QaQuestionList({
   projectId,
   overview,
@@ -361,82 +445,7 @@ export function QaQuestionList({
       <QaQuestionFilters overview={overview} listRun={listRun} query={query} options={options} />
       <DataTable
         testId="qa-question-list"
-        columns={[
-          {
-            id: "video",
-            header: "video",
-            className: "max-w-40 truncate font-mono text-xs",
-            cellProps: (q) => ({ title: q.video.relativePath }),
-            cell: (q) => q.video.relativePath,
-          },
-          {
-            id: "question",
-            header: "question",
-            className: "max-w-80 truncate",
-            cellProps: (q) => ({ title: q.question }),
-            cell: (q) => (
-              <Link
-                className="text-indigo-700 underline"
-                href={`/projects/${projectId}/qa/${q.questionId}`}
-                data-testid="question-link"
-              >
-                {q.question}
-              </Link>
-            ),
-          },
-          { id: "format", header: "format", cell: (q) => q.format },
-          { id: "category", header: "category", cell: (q) => q.category ?? "—" },
-          {
-            id: "answer",
-            header: "answer",
-            className: "max-w-56 truncate",
-            cellProps: (q) => ({ title: q.result.rawAnswer ?? "" }),
-            cell: (q) => q.result.rawAnswer ?? "—",
-          },
-          {
-            id: "decided-by",
-            header: "decided by",
-            cell: (q) =>
-              q.result.decidedBy === "letter"
-                ? `letter ${q.result.letter}`
-                : q.result.decidedBy === "judge"
-                  ? `judge: ${q.result.judgement}`
-                  : "—",
-          },
-          {
-            id: "outcome",
-            header: "outcome",
-            cell: (q) =>
-              q.blind ? (
-                <span
-                  className="rounded bg-slate-800 px-1 text-xs text-white"
-                  title="You are reviewing this video in a blind queue: shown once you submit"
-                >
-                  blind
-                </span>
-              ) : (
-                <OutcomeBadge outcome={q.result.outcome} />
-              ),
-          },
-          listRun.settings.textOnlyBaseline && {
-            id: "text-only",
-            header: "without the video",
-            className: "flex items-center gap-1",
-            cell: (q) => (
-              <>
-                <OutcomeBadge outcome={q.textOnly?.outcome ?? null} />
-                {q.rightWithoutVideo && (
-                  <span
-                    className="rounded bg-violet-100 px-1.5 text-xs text-violet-800"
-                    data-testid="flag-right-without-video"
-                  >
-                    right without the video
-                  </span>
-                )}
-              </>
-            ),
-          },
-        ]}
+        columns={questionColumns(projectId, listRun.settings.textOnlyBaseline)}
         rows={list.questions}
         rowKey={(q) => q.questionId}
         rowProps={(q) => ({
