@@ -59,6 +59,7 @@ function Decision({ result, testId }: { result: QaAnswerResult; testId: string }
   );
 }
 
+/** A question's page: the question, and each run's answer, the frames it saw, reviewers' values and its text-only baseline. */
 export default async function QuestionPage({ params }: { params: Promise<{ projectId: string; questionId: string }> }) {
   const { projectId, questionId: rawId } = await params;
   const { actor, role } = await requirePageProjectAccess(projectId);
@@ -121,29 +122,7 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
           }
         >
           <div className="flex flex-col gap-4" data-testid="qa-result" data-run={run.id} data-model={run.model}>
-            <div>
-              <div className="mb-1 text-xs font-medium uppercase text-slate-500">
-                The frames the model saw (
-                {frameSet ? `${frameSet.frameCount}, ${describeResize(run.settings.resize)}` : "none"})
-              </div>
-              {frameSet && (
-                <div className="grid grid-cols-4 gap-2 md:grid-cols-8" data-testid="qa-frames">
-                  {frameSet.frames.map((f) => (
-                    <figure key={f.id} className="text-xs text-slate-500">
-                      {/* eslint-disable-next-line @next/next/no-img-element */}
-                      <img
-                        src={`/api/v1/frames/${f.id}/image`}
-                        alt={`frame ${f.index} at ${f.timestampS.toFixed(2)} s`}
-                        className="w-full rounded border border-slate-200"
-                      />
-                      <figcaption>
-                        {f.timestampS.toFixed(2)} s · {f.width}×{f.height}
-                      </figcaption>
-                    </figure>
-                  ))}
-                </div>
-              )}
-            </div>
+            <FramesTheModelSaw frameSet={frameSet} resize={run.settings.resize} />
             <Decision result={result} testId="qa-with-frames" />
             <QaAnswerReviews
               runId={run.id}
@@ -155,25 +134,72 @@ export default async function QuestionPage({ params }: { params: Promise<{ proje
               canReview={roleCan(role, "scores.review")}
               currentUserId={actor.userId}
             />
-            {textOnly && (
-              <div className="border-t border-slate-100 pt-3">
-                <div className="mb-1 flex items-center gap-2 text-xs font-medium uppercase text-slate-500">
-                  Without the video (text-only baseline)
-                  {rightWithoutVideo && (
-                    <span
-                      className="rounded bg-violet-100 px-1.5 text-xs normal-case text-violet-800"
-                      data-testid="flag-right-without-video"
-                    >
-                      answered right without the video
-                    </span>
-                  )}
-                </div>
-                <Decision result={textOnly} testId="qa-text-only" />
-              </div>
-            )}
+            {textOnly && <TextOnlyDecision textOnly={textOnly} rightWithoutVideo={rightWithoutVideo} />}
           </div>
         </Card>
       ))}
+    </div>
+  );
+}
+
+type QuestionResult = Awaited<ReturnType<typeof questionDetail>>["results"][number];
+
+/** The frames a run showed the model (their count and resize), or none. */
+function FramesTheModelSaw({
+  frameSet,
+  resize,
+}: {
+  frameSet: QuestionResult["frameSet"];
+  resize: QuestionResult["run"]["settings"]["resize"];
+}) {
+  return (
+    <div>
+      <div className="mb-1 text-xs font-medium uppercase text-slate-500">
+        The frames the model saw ({frameSet ? `${frameSet.frameCount}, ${describeResize(resize)}` : "none"})
+      </div>
+      {frameSet && (
+        <div className="grid grid-cols-4 gap-2 md:grid-cols-8" data-testid="qa-frames">
+          {frameSet.frames.map((f) => (
+            <figure key={f.id} className="text-xs text-slate-500">
+              {/* eslint-disable-next-line @next/next/no-img-element */}
+              <img
+                src={`/api/v1/frames/${f.id}/image`}
+                alt={`frame ${f.index} at ${f.timestampS.toFixed(2)} s`}
+                className="w-full rounded border border-slate-200"
+              />
+              <figcaption>
+                {f.timestampS.toFixed(2)} s · {f.width}×{f.height}
+              </figcaption>
+            </figure>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The text-only baseline's decision, flagged when it answered right without the video. */
+function TextOnlyDecision({
+  textOnly,
+  rightWithoutVideo,
+}: {
+  textOnly: NonNullable<QuestionResult["textOnly"]>;
+  rightWithoutVideo: QuestionResult["rightWithoutVideo"];
+}) {
+  return (
+    <div className="border-t border-slate-100 pt-3">
+      <div className="mb-1 flex items-center gap-2 text-xs font-medium uppercase text-slate-500">
+        Without the video (text-only baseline)
+        {rightWithoutVideo && (
+          <span
+            className="rounded bg-violet-100 px-1.5 text-xs normal-case text-violet-800"
+            data-testid="flag-right-without-video"
+          >
+            answered right without the video
+          </span>
+        )}
+      </div>
+      <Decision result={textOnly} testId="qa-text-only" />
     </div>
   );
 }
