@@ -40,23 +40,67 @@ function initialState(defaults: RunSettingsFormProps["defaults"]): QaRunState {
   };
 }
 
-/** A QA run's question set, frames, frame size, judge and text-only baseline. */
-export function QaRunSettingsForm({ projectId, defaults, state, setState, endpoints, children }: RunSettingsFormProps) {
-  const s = (state as QaRunState | undefined) ?? initialState(defaults);
-  const update = (patch: Partial<QaRunState>) => setState({ ...s, ...patch });
-  const questionSets = useQuery({
+/** The project's question sets, for a run to answer one. */
+function useQuestionSets(projectId: string) {
+  return useQuery({
     queryKey: ["question-sets", projectId],
     queryFn: () =>
       apiFetch<{ sets: QuestionSetRow[] }>(`/api/v1/projects/${projectId}/question-sets`).then((b) => b.sets),
   });
-  const chosenQuestionSet = questionSets.data?.find((set) => set.id === s.questionSetId) ?? questionSets.data?.at(-1);
-  const settings = {
+}
+
+/** The run's settings as the request sends them: frames, their resize, the text-only baseline and the judge (when one is chosen). */
+function qaRunSettings(s: QaRunState) {
+  return {
     frames: s.frames,
     resize:
       s.resize === "quarter" ? { mode: "quarter" as const } : { mode: "longest_side" as const, px: s.longestSide },
     textOnlyBaseline: s.textOnlyBaseline,
     ...(s.judgeEndpointId ? { judgeEndpointId: s.judgeEndpointId } : {}),
   };
+}
+
+/** How the frames are resized: a quarter of the area, or a longest side in pixels. */
+function FrameSizeFields({ state, update }: { state: QaRunState; update: (patch: Partial<QaRunState>) => void }) {
+  return (
+    <>
+      <label className="flex flex-col gap-1">
+        Frame size
+        <select
+          className="rounded-md border border-slate-300 px-2 py-1.5"
+          value={state.resize}
+          onChange={(e) => update({ resize: e.target.value as QaRunState["resize"] })}
+          data-testid="run-qa-resize"
+        >
+          <option value="quarter">a quarter of the area (seed 004)</option>
+          <option value="longest_side">a longest side of…</option>
+        </select>
+      </label>
+      {state.resize === "longest_side" && (
+        <label className="flex flex-col gap-1">
+          px
+          <input
+            type="number"
+            min={64}
+            max={4096}
+            className="w-24 rounded-md border border-slate-300 px-2 py-1.5"
+            value={state.longestSide}
+            onChange={(e) => update({ longestSide: Number(e.target.value) })}
+            data-testid="run-qa-longest-side"
+          />
+        </label>
+      )}
+    </>
+  );
+}
+
+/** A QA run's question set, frames, frame size, judge and text-only baseline. */
+export function QaRunSettingsForm({ projectId, defaults, state, setState, endpoints, children }: RunSettingsFormProps) {
+  const s = (state as QaRunState | undefined) ?? initialState(defaults);
+  const update = (patch: Partial<QaRunState>) => setState({ ...s, ...patch });
+  const questionSets = useQuestionSets(projectId);
+  const chosenQuestionSet = questionSets.data?.find((set) => set.id === s.questionSetId) ?? questionSets.data?.at(-1);
+  const settings = qaRunSettings(s);
   const fields = (
     <>
       <label className="flex flex-col gap-1">
@@ -86,32 +130,7 @@ export function QaRunSettingsForm({ projectId, defaults, state, setState, endpoi
           <option value={16}>16</option>
         </select>
       </label>
-      <label className="flex flex-col gap-1">
-        Frame size
-        <select
-          className="rounded-md border border-slate-300 px-2 py-1.5"
-          value={s.resize}
-          onChange={(e) => update({ resize: e.target.value as QaRunState["resize"] })}
-          data-testid="run-qa-resize"
-        >
-          <option value="quarter">a quarter of the area (seed 004)</option>
-          <option value="longest_side">a longest side of…</option>
-        </select>
-      </label>
-      {s.resize === "longest_side" && (
-        <label className="flex flex-col gap-1">
-          px
-          <input
-            type="number"
-            min={64}
-            max={4096}
-            className="w-24 rounded-md border border-slate-300 px-2 py-1.5"
-            value={s.longestSide}
-            onChange={(e) => update({ longestSide: Number(e.target.value) })}
-            data-testid="run-qa-longest-side"
-          />
-        </label>
-      )}
+      <FrameSizeFields state={s} update={update} />
       <label className="flex flex-col gap-1">
         Judge
         <select
