@@ -151,7 +151,11 @@ describe("what to label next for a rubric task's run, on a criterion", () => {
       ]),
     );
     expect(judge.size).toBe(VIDEOS);
-    const plan = await labelNextPlan(prisma, owner, look.runId, { budget: "3", strata: "2", criterion: quality });
+    const plan = await labelNextPlan(prisma, owner, projectId, look.runId, {
+      budget: "3",
+      strata: "2",
+      criterion: quality,
+    });
     expect(plan).toMatchObject({
       eligible: VIDEOS,
       excluded: 0,
@@ -169,10 +173,10 @@ describe("what to label next for a rubric task's run, on a criterion", () => {
     for (const video of plan.videos) expect(labelled.has(video.id)).toBe(false);
     // The ranked list is reproducible.
     expect(
-      (await labelNextPlan(prisma, owner, look.runId, { budget: 3, strata: 2, criterion: quality })).videos,
+      (await labelNextPlan(prisma, owner, projectId, look.runId, { budget: 3, strata: 2, criterion: quality })).videos,
     ).toEqual(plan.videos);
     // A criterion nobody labelled: every video is still eligible, none labelled.
-    const watermark = await labelNextPlan(prisma, owner, look.runId, {
+    const watermark = await labelNextPlan(prisma, owner, projectId, look.runId, {
       budget: 2,
       criterion: rubricTargetId(look.key, "watermark"),
     });
@@ -197,7 +201,7 @@ describe("what to label next for a rubric task's run, on a criterion", () => {
     const highest = new Map<string, number>();
     for (const s of await prisma.score.findMany({ where: { runId: defects.runId, category: physics } }))
       highest.set(s.videoId, Math.max(highest.get(s.videoId) ?? -Infinity, s.value));
-    const plan = await labelNextPlan(prisma, owner, defects.runId, { budget: 2 });
+    const plan = await labelNextPlan(prisma, owner, projectId, defects.runId, { budget: 2 });
     expect(plan).toMatchObject({
       eligible: VIDEOS,
       criterion: physics,
@@ -219,18 +223,18 @@ describe("what to label next for a rubric task's run, on a criterion", () => {
   });
 
   it("takes only a criterion the task declares per video (or with a presence rule), and names the choices", async () => {
-    await expect(labelNextPlan(prisma, owner, look.runId, { budget: 2 })).rejects.toThrow(
+    await expect(labelNextPlan(prisma, owner, projectId, look.runId, { budget: 2 })).rejects.toThrow(
       new RegExp(
         `name the criterion to plan on \\(criterion=\\), one of ${rubricTargetId(look.key, "quality")} \\(Quality\\)`,
       ),
     );
     await expect(
-      labelNextPlan(prisma, owner, defects.runId, { criterion: rubricTargetId(defects.key, "blur") }),
+      labelNextPlan(prisma, owner, projectId, defects.runId, { criterion: rubricTargetId(defects.key, "blur") }),
     ).rejects.toBeInstanceOf(ValidationError);
     await expect(
-      labelNextPlan(prisma, owner, look.runId, { criterion: rubricTargetId(defects.key, "physics") }),
+      labelNextPlan(prisma, owner, projectId, look.runId, { criterion: rubricTargetId(defects.key, "physics") }),
     ).rejects.toThrow(/has no criterion/);
-    await expect(labelNextPlan(prisma, owner, look.runId, { criterion: "no such; drop" })).rejects.toThrow(
+    await expect(labelNextPlan(prisma, owner, projectId, look.runId, { criterion: "no such; drop" })).rejects.toThrow(
       /Not a criterion id/,
     );
     expect(await labelNextChoicesOfRun(prisma, projectId, look.runId)).toEqual({

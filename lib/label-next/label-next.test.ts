@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as labelNextRoute } from "@/app/api/v1/runs/[runId]/label-next/route";
+import { createApiKey } from "../auth/api-keys";
+import { apiRequest, routeContext } from "../../testkit/testing/api-request";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { ForbiddenError, ValidationError } from "../errors";
+import { NotFoundError, ValidationError } from "../errors";
 import { createEndpoint } from "../judge/endpoints";
 
 import { createRun } from "../judge/runs";
@@ -77,7 +80,7 @@ afterAll(() => stub.close());
 describe("what to label next, from a run's stored verdicts and the humans' labels", () => {
   it("counts reviewers' and label sets' verdicts, proposes only unlabelled videos and gives both intervals", async () => {
     expect(judgeVerdict.size).toBe(6);
-    const plan = await labelNextPlan(prisma, owner, runId, { budget: "2", strata: "2" });
+    const plan = await labelNextPlan(prisma, owner, projectId, runId, { budget: "2", strata: "2" });
     expect(plan).toMatchObject({
       eligible: 6,
       excluded: 0,
@@ -97,11 +100,13 @@ describe("what to label next, from a run's stored verdicts and the humans' label
     expect(plan.expected.halfWidth).toBeLessThan(plan.current.halfWidth);
     expect(plan.current.lower).toBeLessThanOrEqual(plan.current.estimate);
     // The same labels give the same proposal.
-    expect((await labelNextPlan(prisma, owner, runId, { budget: 2, strata: 2 })).videos).toEqual(plan.videos);
+    expect((await labelNextPlan(prisma, owner, projectId, runId, { budget: 2, strata: 2 })).videos).toEqual(
+      plan.videos,
+    );
   });
 
   it("turns the proposal into a review queue of exactly those videos, in that order", async () => {
-    const plan = await labelNextPlan(prisma, owner, runId, { budget: 3 });
+    const plan = await labelNextPlan(prisma, owner, projectId, runId, { budget: 3 });
     const queue = await createQueue(prisma, owner, projectId, {
       name: "Label next",
       runId,
@@ -127,9 +132,26 @@ describe("what to label next, from a run's stored verdicts and the humans' label
   });
 
   it("is for owners, and checks its query", async () => {
-    await expect(labelNextPlan(prisma, reviewer, runId, { budget: 2 })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(labelNextPlan(prisma, owner, runId, { budget: "0" })).rejects.toThrow(/Budget: at least 1/);
-    await expect(labelNextPlan(prisma, owner, runId, { strata: "x" })).rejects.toThrow();
+    // Owners only: the route's wrapper checks queues.manage before the plan is made.
+    const reviewerKey = (await createApiKey(prisma, reviewer.userId, "t")).key;
+    const refused = await labelNextRoute(
+      apiRequest(`/api/v1/runs/${runId}/label-next?budget=2`, reviewerKey),
+      routeContext({ runId }),
+    );
+    expect(refused.status).toBe(403);
+    await expect(labelNextPlan(prisma, owner, projectId, runId, { budget: "0" })).rejects.toThrow(/Budget: at least 1/);
+    await expect(labelNextPlan(prisma, owner, projectId, runId, { strata: "x" })).rejects.toThrow();
+  });
+
+  it("answers a run of another project than the one the caller was checked in as missing", async () => {
+    const other = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 1,
+      keyFrames: 1,
+      name: "Another project",
+    });
+    await expect(labelNextPlan(prisma, owner, other.projectId, runId, { budget: 2 })).rejects.toThrow(
+      new NotFoundError("No such run."),
+    );
   });
 
   it("is withheld whole from an owner who reviews some of the run's videos blind, naming the queue; the other owner gets the plan", async () => {
@@ -152,11 +174,13 @@ describe("what to label next, from a run's stored verdicts and the humans' label
     await prisma.reviewQueueAssignment.create({
       data: { itemId: item.id, queueId: queue.id, reviewerId: coOwner.userId },
     });
-    const withheld = await labelNextPlan(prisma, coOwner, runId, { budget: 2 }).catch((error: unknown) => error);
+    const withheld = await labelNextPlan(prisma, coOwner, projectId, runId, { budget: 2 }).catch(
+      (error: unknown) => error,
+    );
     expect(withheld).toBeInstanceOf(WithheldError);
     expect((withheld as WithheldError).message).toContain(
       'What to label next is hidden while you review "Blind verdicts" blind: 1 item left',
     );
-    expect((await labelNextPlan(prisma, owner, runId, { budget: 2 })).videos.length).toBeGreaterThan(0);
+    expect((await labelNextPlan(prisma, owner, projectId, runId, { budget: 2 })).videos.length).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { comparableTargets } from "../calibration/compare-setups-load";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
@@ -198,9 +197,14 @@ function seedOf(runId: string): number {
   return createHash("sha256").update(runId).digest().readUInt32BE(0);
 }
 
+/**
+ * The label-next plan of a run of `projectId`, a project the caller has checked `queues.manage` in (the route's
+ * wrapper, the page's requirePageProjectAccess): a run of another project is "No such run.", as a missing one.
+ */
 export async function labelNextPlan(
   prisma: PrismaClient,
   actor: Actor,
+  projectId: string,
   runId: string,
   raw: Partial<Record<keyof LabelNextQuery, unknown>>,
 ): Promise<LabelNextResult> {
@@ -209,10 +213,7 @@ export async function labelNextPlan(
     where: { id: runId },
     select: { id: true, projectId: true, pipeline: true },
   });
-  if (!run) throw new NotFoundError("No such run.");
-  await requireProjectAccess(prisma, actor, run.projectId, "queues.manage").catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
-  });
+  if (!run || run.projectId !== projectId) throw new NotFoundError("No such run.");
   const task = (await catalogFor(prisma, run.projectId)).findTask(run.pipeline);
   if (!task || task.subject !== "video") {
     throw new ValidationError(

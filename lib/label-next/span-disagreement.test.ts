@@ -97,7 +97,7 @@ beforeAll(async () => {
 
 describe("what to label next: where spans disagree", () => {
   it("ranks judge spans no reviewer marks first, then the least-overlapping pair, from every video or none", async () => {
-    const plan = await labelNextPlan(prisma, owner, runId, { budget: 10 });
+    const plan = await labelNextPlan(prisma, owner, projectId, runId, { budget: 10 });
     const paths = new Map(
       (await prisma.video.findMany({ where: { id: { in: v } } })).map((video) => [video.id, video.relativePath]),
     );
@@ -110,7 +110,9 @@ describe("what to label next: where spans disagree", () => {
     expect(plan.spans.videos[2]!.disagreement).toBeCloseTo(1 - 5 / 15, 12);
     expect(plan.spans.withSpans).toBe(4);
     expect(plan.spans.localised).toBe(3);
-    expect((await labelNextPlan(prisma, owner, runId, { budget: 1 })).spans.videos.map((x) => x.id)).toEqual([first]);
+    expect((await labelNextPlan(prisma, owner, projectId, runId, { budget: 1 })).spans.videos.map((x) => x.id)).toEqual(
+      [first],
+    );
 
     // Computed from every video of the run: withheld from an owner who reviews some of them blind.
     const blind = await createQueue(prisma, owner, projectId, {
@@ -128,7 +130,7 @@ describe("what to label next: where spans disagree", () => {
         reviewerId: owner.userId,
       },
     });
-    await expect(labelNextPlan(prisma, owner, runId, { budget: 10 })).rejects.toBeInstanceOf(WithheldError);
+    await expect(labelNextPlan(prisma, owner, projectId, runId, { budget: 10 })).rejects.toBeInstanceOf(WithheldError);
   });
 });
 
@@ -171,7 +173,7 @@ describe("where spans disagree, on the labels the raters were asked", () => {
       await prisma.reviewQueueAssignment.create({
         data: { itemId: item.id, queueId: queue.id, reviewerId: ann.userId, status: "done", doneAt: new Date() },
       });
-    const plan = await labelNextPlan(prisma, owner, run, { budget: 10 });
+    const plan = await labelNextPlan(prisma, owner, projectId, run, { budget: 10 });
     expect(plan.spans.videos.map((x) => [x.id, x.label, x.reason, x.disputedLabels])).toEqual([
       [w[1], "d1", "judge_only", 1],
     ]);

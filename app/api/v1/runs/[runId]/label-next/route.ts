@@ -23,7 +23,7 @@ export const GET = withProjectOf(
   async ({ prisma, actor, record, request }) => {
     const query = Object.fromEntries(new URL(request.url).searchParams);
     return Response.json(
-      await labelNextPlan(prisma, actor, record.id, {
+      await labelNextPlan(prisma, actor, record.projectId, record.id, {
         budget: query.budget,
         strata: query.strata,
         criterion: query.criterion,

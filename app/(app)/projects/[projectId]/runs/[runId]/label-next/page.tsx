@@ -33,7 +33,7 @@ export default async function LabelNextPage({
   let problem: string | null = null;
   let withheld: WithheldError | null = null;
   try {
-    plan = await labelNextPlan(prisma, actor, runId, {
+    plan = await labelNextPlan(prisma, actor, projectId, runId, {
       budget: search.budget,
       strata: search.strata,
       criterion: search.criterion,
