@@ -89,45 +89,8 @@ export default async function Vbench2LeaderboardPage({
       )}
       {board && (
         <>
-          <p className="flex flex-wrap gap-3 text-sm" data-testid="vbench2-leaderboard-exports">
-            <a className="text-indigo-700 underline" href={api("csv")}>
-              CSV
-            </a>
-            <a className="text-indigo-700 underline" href={api("latex")}>
-              LaTeX
-            </a>
-            <a className="text-indigo-700 underline" href={`${api("latex")}&intervals=1`}>
-              LaTeX with intervals
-            </a>
-            <a className="text-indigo-700 underline" href={api("json")}>
-              JSON
-            </a>
-          </p>
-          <Card title="Ranking">
-            <DataTable
-              testId="vbench2-leaderboard"
-              columns={[
-                { id: "rank", header: "rank", cell: (g) => g.rank },
-                { id: "generator", header: "generator", className: "font-medium", cell: (g) => g.model },
-                {
-                  id: "total",
-                  header: "total [95%]",
-                  className: "tabular-nums",
-                  cellProps: () => ({ "data-testid": "vbench2-leaderboard-total" }),
-                  cell: (g) => cell(g.total),
-                },
-                ...Object.keys(VBENCH2_CATEGORIES).map((category) => ({
-                  id: category,
-                  header: category,
-                  className: "tabular-nums",
-                  cell: (g: Generator) => cell(g.categories[category] ?? { value: null, lower: null, upper: null }),
-                })),
-              ]}
-              rows={board.generators}
-              rowKey={(g) => g.model}
-              rowProps={(g) => ({ "data-testid": "vbench2-leaderboard-row", "data-model": g.model })}
-            />
-          </Card>
+          <LeaderboardExports api={api} />
+          <RankingCard board={board} />
           <DimensionsCard board={board} />
           <Card title="Pairs">
             <LeaderboardPairsTable pairs={board.pairs} percent />
@@ -136,6 +99,57 @@ export default async function Vbench2LeaderboardPage({
         </>
       )}
     </div>
+  );
+}
+
+/** The leaderboard's downloads: CSV, LaTeX (with or without intervals) and JSON. */
+function LeaderboardExports({ api }: { api: (format: string) => string }) {
+  return (
+    <p className="flex flex-wrap gap-3 text-sm" data-testid="vbench2-leaderboard-exports">
+      <a className="text-indigo-700 underline" href={api("csv")}>
+        CSV
+      </a>
+      <a className="text-indigo-700 underline" href={api("latex")}>
+        LaTeX
+      </a>
+      <a className="text-indigo-700 underline" href={`${api("latex")}&intervals=1`}>
+        LaTeX with intervals
+      </a>
+      <a className="text-indigo-700 underline" href={api("json")}>
+        JSON
+      </a>
+    </p>
+  );
+}
+
+/** The generators ranked by total, with each category's score. */
+function RankingCard({ board }: { board: Vbench2Leaderboard }) {
+  return (
+    <Card title="Ranking">
+      <DataTable
+        testId="vbench2-leaderboard"
+        columns={[
+          { id: "rank", header: "rank", cell: (g) => g.rank },
+          { id: "generator", header: "generator", className: "font-medium", cell: (g) => g.model },
+          {
+            id: "total",
+            header: "total [95%]",
+            className: "tabular-nums",
+            cellProps: () => ({ "data-testid": "vbench2-leaderboard-total" }),
+            cell: (g) => cell(g.total),
+          },
+          ...Object.keys(VBENCH2_CATEGORIES).map((category) => ({
+            id: category,
+            header: category,
+            className: "tabular-nums",
+            cell: (g: Generator) => cell(g.categories[category] ?? { value: null, lower: null, upper: null }),
+          })),
+        ]}
+        rows={board.generators}
+        rowKey={(g) => g.model}
+        rowProps={(g) => ({ "data-testid": "vbench2-leaderboard-row", "data-model": g.model })}
+      />
+    </Card>
   );
 }
 
