@@ -133,6 +133,7 @@ const dimensionColumns = (results: Results, peopleAnswered: boolean): Column<Dim
   },
 ];
 
+/** The VBench-2.0 results page: the run and label set chosen, the dimensions' table, and each dimension's videos. */
 export default async function Vbench2Page({
   params,
   searchParams,
@@ -179,16 +180,7 @@ export default async function Vbench2Page({
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="VBench-2.0 results" />
-      <p className="text-sm text-slate-600">
-        The twelve VLM-judged dimensions as VBench-2.0&apos;s code scores them (each video&apos;s value by the
-        dimension&apos;s rule, the score over the videos that are not -1), the six others from VBench&apos;s own results
-        when a results label set is chosen, the five category means and the total as its cal_final_score.py computes
-        them. People&apos;s values are recomputed from their answers to the questions. See{" "}
-        <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>
-          Judge
-        </Link>{" "}
-        to start a run.
-      </p>
+      <Vbench2Intro projectId={projectId} />
       {problem && (
         <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
           {problem}
@@ -212,19 +204,7 @@ export default async function Vbench2Page({
       )}
       {results && api && (
         <>
-          <p className="flex flex-wrap gap-3 text-sm" data-testid="vbench2-exports">
-            <a className="text-indigo-700 underline" href={`${api}?format=json${labelQuery}`}>
-              JSON
-            </a>
-            <EvalFileLinks api={api} evalFiles={evalFiles} />
-            <Link
-              className="text-indigo-700 underline"
-              href={`/projects/${projectId}/vbench2/leaderboard?runId=${runId}${labelQuery}`}
-              data-testid="vbench2-leaderboard-link"
-            >
-              generator leaderboard
-            </Link>
-          </p>
+          <ResultsExports projectId={projectId} runId={runId} api={api} labelQuery={labelQuery} evalFiles={evalFiles} />
           <DimensionsCard results={results} peopleAnswered={peopleAnswered} />
           {videoLists.map(({ dimension, slice, show, open }) => (
             <DimensionVideos
@@ -241,6 +221,53 @@ export default async function Vbench2Page({
         </>
       )}
     </div>
+  );
+}
+
+/** What the results page computes and how: VBench-2.0's own scoring, its own results, people's values. */
+function Vbench2Intro({ projectId }: { projectId: string }) {
+  return (
+    <p className="text-sm text-slate-600">
+      The twelve VLM-judged dimensions as VBench-2.0&apos;s code scores them (each video&apos;s value by the
+      dimension&apos;s rule, the score over the videos that are not -1), the six others from VBench&apos;s own results
+      when a results label set is chosen, the five category means and the total as its cal_final_score.py computes them.
+      People&apos;s values are recomputed from their answers to the questions. See{" "}
+      <Link className="text-indigo-700 underline" href={`/projects/${projectId}/judge`}>
+        Judge
+      </Link>{" "}
+      to start a run.
+    </p>
+  );
+}
+
+/** The results' downloads (JSON, each generator's eval_results file) and the generator leaderboard's link. */
+function ResultsExports({
+  projectId,
+  runId,
+  api,
+  labelQuery,
+  evalFiles,
+}: {
+  projectId: string;
+  runId: string | undefined;
+  api: string;
+  labelQuery: string;
+  evalFiles: string[];
+}) {
+  return (
+    <p className="flex flex-wrap gap-3 text-sm" data-testid="vbench2-exports">
+      <a className="text-indigo-700 underline" href={`${api}?format=json${labelQuery}`}>
+        JSON
+      </a>
+      <EvalFileLinks api={api} evalFiles={evalFiles} />
+      <Link
+        className="text-indigo-700 underline"
+        href={`/projects/${projectId}/vbench2/leaderboard?runId=${runId}${labelQuery}`}
+        data-testid="vbench2-leaderboard-link"
+      >
+        generator leaderboard
+      </Link>
+    </p>
   );
 }
 
