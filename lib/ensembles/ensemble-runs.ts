@@ -201,7 +201,7 @@ export const ensembleCombineSubscriber: JudgeEventSubscriber = {
   wants: (kind) => kind === "video closed",
   async heard(deps, event) {
     if (event.kind === "video closed" && event.run.parentRunId)
-      await combineEnsembleWhenDone(deps.prisma, deps.pipelines, event.run.parentRunId);
+      await combineEnsembleWhenDone(deps.prisma, undefined, event.run.parentRunId);
   },
   onFailure: "fails the job",
 };

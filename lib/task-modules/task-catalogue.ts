@@ -58,9 +58,9 @@ export function withTasks(
   );
 }
 
-/** One of a project's own tasks: its declarations and its module. */
+/** One of a project's own tasks: its module and (but for a test's bare pipeline) its declarations. */
 export interface ProjectTask {
-  declarations: TaskFolderDeclarations;
+  declarations?: TaskFolderDeclarations;
   module: TaskModule;
 }
 

@@ -42,6 +42,7 @@ import { nextItem } from "../queues/next-item";
 import { submitItem } from "../queues/submit-item";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { provideCataloguesWith } from "../../testkit/testing/provide-catalogues";
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { browseVideos } from "../videos/browse-videos";
 import { uniformFrameItems, videosLackingUniformFrames } from "../videos/uniform-frame-sets";
@@ -52,7 +53,7 @@ import { itemNounPhrase, pipelineNames, runResultsLinkOf } from "./task-display"
 import type { TaskModule } from "../task-modules/task-module";
 import { videoItemLists } from "./video-item-lists";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
-import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
+import { builtInCatalogue, type ProjectTask, withTasks } from "../task-modules/task-catalogue";
 
 const TOY_TEMPLATE = "Toy glow judge. How much does this video glow, 0 to 4?";
 const zeroToFour = { kind: "numeric", min: 0, max: 4, step: 1 } as const;
@@ -159,7 +160,7 @@ let runId: string;
 /** The judge's glow per video id, as stored. */
 const glowOf: Record<string, number> = {};
 /** The built-in catalogue with the toy task added: what this file hands the core where a request's catalogue goes. */
-const toy = withTasks(builtInCatalogue(), {
+const toyEntry: ProjectTask = {
   module: {
     id: "toy-glow",
     pipelines: [toyPipeline as RegisteredPipeline],
@@ -173,7 +174,10 @@ const toy = withTasks(builtInCatalogue(), {
     runResultsLinks: { toy_glow: { path: "/toy-glow", label: "glow results", testId: "toy-glow-results" } },
     itemNouns: [{ one: "glow note", many: "glow notes" }],
   },
-});
+};
+const toy = withTasks(builtInCatalogue(), toyEntry);
+// The engine finds the toy task in its project's catalogue, as it finds a project's own task.
+provideCataloguesWith(toyEntry);
 
 beforeAll(async () => {
   stub = await startStubLlm({ rules: defaultStubRules(TOY_KITS) });
@@ -210,7 +214,7 @@ describe("a toy task of a catalogue appears everywhere that catalogue goes", () 
     const run = await createRun(
       {
         prisma,
-        queue: inlineJudgeQueue(testJudgeDeps({ templates, pipelines: toy.pipelines })),
+        queue: inlineJudgeQueue(testJudgeDeps({ templates })),
         pipelines: toy.pipelines,
       },
       owner,

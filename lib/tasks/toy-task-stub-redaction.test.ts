@@ -21,11 +21,12 @@ import { addMember } from "../projects/projects";
 import { nextItem } from "../queues/next-item";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { provideCataloguesWith } from "../../testkit/testing/provide-catalogues";
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { redactResultsFor, withheldResult } from "../visibility/judge-visibility";
 
 import type { TaskDeclaration } from "../task-modules/task-declaration";
-import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
+import { builtInCatalogue, type ProjectTask, withTasks } from "../task-modules/task-catalogue";
 
 const TOY_TEMPLATE = "Toy colour judge. Name the colour of this video in one word.";
 
@@ -102,15 +103,18 @@ let owner: Actor;
 let reviewer: Actor;
 /** The toy's own redaction, which its reads hand to lib/visibility as a task's visible-*-results do. */
 const redactToy = (result: ToyResult) => ({ ...result, colour: null, bright: null });
-/** The built-in catalogue with the toy task added: the engine and createRun are handed its pipelines. */
-const toy = withTasks(builtInCatalogue(), {
+/** The built-in catalogue with the toy task added: createRun is handed its pipelines, as a route hands its request's. */
+const toyEntry: ProjectTask = {
   module: {
     id: "toy-colour",
     pipelines: [toyPipeline as RegisteredPipeline],
     redactResult: (result) => redactToy(result as ToyResult),
   },
   declarations: { id: "toy-colour", tasks: [toyTask] },
-});
+};
+const toy = withTasks(builtInCatalogue(), toyEntry);
+// The engine finds the toy task in its project's catalogue, as it finds a project's own task.
+provideCataloguesWith(toyEntry);
 
 beforeAll(async () => {
   stub = await startStubLlm({ rules: defaultStubRules([...TASK_KITS, { id: "toy-colour", stubRules: [toyRule] }]) });
@@ -142,7 +146,7 @@ describe("a toy task of a catalogue of the test's own", () => {
       pricePer1kInput: null,
       pricePer1kOutput: null,
     });
-    const deps = testJudgeDeps({ templates, pipelines: toy.pipelines });
+    const deps = testJudgeDeps({ templates });
     const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: toy.pipelines }, owner, projectId, {
       pipeline: "toy_colour" as "hallucination",
       endpointId: endpoint.id,

@@ -6,7 +6,6 @@ import type { LlmClient, RetryPolicy } from "../llm-client";
 import type { TemplateSource } from "../template-source";
 import type { EndpointCapabilities } from "../endpoint-capabilities";
 import type { JudgeEventSubscriber } from "./judge-events";
-import type { PipelineDefinition } from "./pipeline";
 
 export interface EndpointConfig {
   id: string;
@@ -43,11 +42,6 @@ export interface EndpointConfig {
 export interface JudgeDeps {
   prisma: PrismaClient;
   storage: ObjectStorage;
-  /**
-   * A test's own pipelines (a toy task's), tried before the run's own; a run's pipeline is otherwise its task's
-   * at the version the run pinned (lib/rubrics/run-pipeline.ts).
-   */
-  pipelines?: Readonly<Record<string, PipelineDefinition>>;
   templates: TemplateSource;
   llmFor(endpoint: EndpointConfig): LlmClient;
   limiterFor(endpoint: EndpointConfig): CallLimiter;

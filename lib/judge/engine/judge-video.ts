@@ -73,7 +73,8 @@ export async function judgeVideo(
   const store = judgeStoreFor(prisma);
   const loaded = await store.loadJob(job);
   if (!loaded) throw new Error(`Run ${job.runId} has no video ${job.videoId}`);
-  const pipeline = deps.pipelines?.[loaded.run.pipeline] ?? (await pipelineOfRun(prisma, loaded.run));
+  // The run's task's pipeline, from its project's catalogue (a rubric task's at the version the run pinned).
+  const pipeline = await pipelineOfRun(prisma, loaded.run);
   if (!pipeline) throw new Error(`Unknown pipeline ${loaded.run.pipeline}`);
   const watch = runWatch(deps, job.runId);
   watch.saw(loaded.run.status);

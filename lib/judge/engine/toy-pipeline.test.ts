@@ -16,8 +16,9 @@ import { createEndpoint } from "../endpoints";
 import { createRun, getRunStatus } from "../runs";
 import type { TemplateSource } from "../template-source";
 import { declarationProblems, type TaskDeclaration } from "../../task-modules/task-declaration";
-import type { PipelineDefinition, StepInput } from "./pipeline";
+import type { PipelineDefinition, RegisteredPipeline, StepInput } from "./pipeline";
 import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
+import { provideCataloguesWith } from "../../../testkit/testing/provide-catalogues";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 
 const TOY_TEMPLATE = "Toy judge. Say anything about this item: {{text}}";
@@ -162,7 +163,9 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
-const deps = testJudgeDeps({ pipelines: { toy_items: toyPipeline }, templates });
+// The engine finds the toy pipeline in its project's catalogue, as it finds a project's own task's.
+provideCataloguesWith({ module: { id: "toy_items", pipelines: [toyPipeline as RegisteredPipeline] } });
+const deps = testJudgeDeps({ templates });
 const inlineQueue = inlineJudgeQueue(deps);
 
 describe("a toy item pipeline on the engine", () => {
@@ -433,7 +436,11 @@ describe("cache salts and frame sets of any mode", () => {
       pricePer1kInput: null,
       pricePer1kOutput: null,
     });
-    const saltDeps = testJudgeDeps({ pipelines: { toy_salts: saltPipeline }, templates });
+    provideCataloguesWith(
+      { module: { id: "toy_items", pipelines: [toyPipeline as RegisteredPipeline] } },
+      { module: { id: "toy_salts", pipelines: [saltPipeline as RegisteredPipeline] } },
+    );
+    const saltDeps = testJudgeDeps({ templates });
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(saltDeps), pipelines: { toy_salts: saltPipeline } },
       owner,
