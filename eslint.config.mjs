@@ -8,7 +8,6 @@ import { fileURLToPath } from "node:url";
 import js from "@eslint/js";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypeScript from "eslint-config-next/typescript";
-import importPlugin from "eslint-plugin-import";
 
 /** Sources the core-boundary rules apply to: everything below app/ except the tasks' own code and the test harness. */
 const CORE = ["lib/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"];
@@ -106,6 +105,8 @@ const REDACTED_READS = [
 // the core's instead of replacing them. A file the table's `allowed` list names gets a block of its own that lets
 // it import just the folders listed for it; scripts/import-layers.test.ts checks the same table on the whole graph,
 // with circles within a layer and the allowed list's shrinking.
+/** The import plugin Next's config registers (eslint-config-next brings it; the app does not depend on it itself). */
+const importPlugin = nextVitals.find((block) => block.plugins?.import).plugins.import;
 const LAYER_TABLE = JSON.parse(fs.readFileSync(new URL("./scripts/layers.json", import.meta.url), "utf8"));
 const LAYER_UNITS = LAYER_TABLE.layers.flatMap((layer, rank) =>
   layer.folders.map((unit) => ({ unit, rank, layer: layer.name })),
