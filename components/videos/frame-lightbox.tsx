@@ -28,16 +28,8 @@ export function FrameLightbox({
   /** "key frame 2 · cluster of 3", for the caption. */
   describe: (frame: ViewerFrame) => string;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const frame = frames[index];
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    return () => {
-      if (element?.open) element.close();
-    };
-  }, []);
 
   if (!frame) return null;
   const go = (by: number) => onIndex(Math.min(Math.max(index + by, 0), frames.length - 1));
@@ -66,28 +58,11 @@ export function FrameLightbox({
       }}
     >
       <div className="flex flex-col gap-2 p-3">
-        <div className="flex items-center gap-3 text-sm">
-          <span className="font-medium" data-testid="lightbox-caption">
-            {describe(frame)} · {frame.timestampS.toFixed(3)} s · frame {index + 1} of {frames.length}
-          </span>
-          {judgeFrames.length > 0 && (
-            <span
-              className={`rounded px-1.5 text-xs ${seenByJudge ? "bg-amber-100 text-amber-900" : "bg-slate-100 text-slate-600"}`}
-              data-testid="lightbox-seen"
-            >
-              {seenByJudge ? "the judge saw this frame" : "not seen by the judge for this score"}
-            </span>
-          )}
-          <span className="ml-auto text-xs text-slate-500">← / → previous / next · Esc closes</span>
-          <button
-            type="button"
-            onClick={onClose}
-            className="rounded px-2 text-lg leading-none text-slate-600 hover:bg-slate-100"
-            aria-label="Close"
-          >
-            ×
-          </button>
-        </div>
+        <LightboxHeader
+          caption={`${describe(frame)} · ${frame.timestampS.toFixed(3)} s · frame ${index + 1} of ${frames.length}`}
+          seenByJudge={judgeFrames.length > 0 ? seenByJudge : null}
+          onClose={onClose}
+        />
         <div className="flex items-center gap-2">
           <button
             type="button"
@@ -128,6 +103,55 @@ export function FrameLightbox({
         )}
       </div>
     </dialog>
+  );
+}
+
+/** A ref to a `<dialog>` shown modal while mounted (the page behind inert) and closed on unmount. */
+function useModalDialog() {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => {
+      if (element?.open) element.close();
+    };
+  }, []);
+  return dialog;
+}
+
+/** The lightbox's top line: the frame's caption, whether the judge saw it (null: no score focused), the keys, close. */
+function LightboxHeader({
+  caption,
+  seenByJudge,
+  onClose,
+}: {
+  caption: string;
+  seenByJudge: boolean | null;
+  onClose: () => void;
+}) {
+  return (
+    <div className="flex items-center gap-3 text-sm">
+      <span className="font-medium" data-testid="lightbox-caption">
+        {caption}
+      </span>
+      {seenByJudge !== null && (
+        <span
+          className={`rounded px-1.5 text-xs ${seenByJudge ? "bg-amber-100 text-amber-900" : "bg-slate-100 text-slate-600"}`}
+          data-testid="lightbox-seen"
+        >
+          {seenByJudge ? "the judge saw this frame" : "not seen by the judge for this score"}
+        </span>
+      )}
+      <span className="ml-auto text-xs text-slate-500">← / → previous / next · Esc closes</span>
+      <button
+        type="button"
+        onClick={onClose}
+        className="rounded px-2 text-lg leading-none text-slate-600 hover:bg-slate-100"
+        aria-label="Close"
+      >
+        ×
+      </button>
+    </div>
   );
 }
 
