@@ -164,28 +164,7 @@ export function JudgmentForm({
       data-testid="review-editor"
     >
       <ValueField value={value} setValue={setValue} choices={choices} bounds={bounds} step={step} />
-      <label className="flex flex-col gap-0.5">
-        <span>Note</span>
-        <input
-          className="w-64 rounded border border-slate-300 px-2 py-1"
-          placeholder="optional"
-          value={note}
-          onChange={(e) => setNote(e.target.value)}
-          aria-label="Note"
-          maxLength={5000}
-        />
-      </label>
-      <label className="flex flex-col gap-0.5">
-        <span>Reason</span>
-        <input
-          className="w-40 rounded border border-slate-300 px-2 py-1"
-          placeholder="optional, short"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          aria-label="Reason"
-          maxLength={200}
-        />
-      </label>
+      <NoteAndReasonFields note={note} setNote={setNote} reason={reason} setReason={setReason} />
       <button
         className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50"
         disabled={save.isPending || conflict || value === ""}
@@ -240,6 +219,46 @@ export function JudgmentForm({
         />
       )}
     </form>
+  );
+}
+
+/** The judgment's note (free text) and its short reason, both optional. */
+function NoteAndReasonFields({
+  note,
+  setNote,
+  reason,
+  setReason,
+}: {
+  note: string;
+  setNote: (note: string) => void;
+  reason: string;
+  setReason: (reason: string) => void;
+}) {
+  return (
+    <>
+      <label className="flex flex-col gap-0.5">
+        <span>Note</span>
+        <input
+          className="w-64 rounded border border-slate-300 px-2 py-1"
+          placeholder="optional"
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          aria-label="Note"
+          maxLength={5000}
+        />
+      </label>
+      <label className="flex flex-col gap-0.5">
+        <span>Reason</span>
+        <input
+          className="w-40 rounded border border-slate-300 px-2 py-1"
+          placeholder="optional, short"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          aria-label="Reason"
+          maxLength={200}
+        />
+      </label>
+    </>
   );
 }
 
