@@ -73,40 +73,9 @@ export function VideoFilterFields({
         className="max-w-md"
       />
       <CategoryField task={task} value={value} />
-      {task.metrics.map((metric) => {
-        if (metric.scale.kind === "numeric") {
-          const min = metricQueryKey(task, metric.id, "min");
-          const max = metricQueryKey(task, metric.id, "max");
-          return (
-            <RangeField
-              key={min}
-              label={metric.label}
-              title={metric.definition}
-              min={min}
-              max={max}
-              lower={metric.scale.min}
-              upper={metric.scale.max}
-              value={value}
-            />
-          );
-        }
-        const isVerdict = task.verdict?.metricId === metric.id;
-        // The positive value reads as what it means ("hallucination"); a verdict's other value as "none".
-        const options = metric.scale.values.map((v) => ({
-          value: v.label,
-          label:
-            metric.positive.op === "==" && metric.positive.value === v.value
-              ? metric.positive.label
-              : isVerdict
-                ? "none"
-                : v.label,
-        }));
-        return choice(
-          isVerdict ? "Judge verdict" : `Judge ${metric.label}`,
-          metricQueryKey(task, metric.id, "is"),
-          options,
-        );
-      })}
+      {task.metrics.map((metric) => (
+        <MetricField key={metric.id} task={task} metric={metric} value={value} />
+      ))}
       {choice("Reviewers' verdict", "humanVerdict", [
         // The task's verdict reads as what its positive value means (say, "hallucination").
         {
@@ -127,6 +96,54 @@ export function VideoFilterFields({
         "with or without",
       )}
     </>
+  );
+}
+
+/** A metric's filter: a value range for a numeric metric, else a choice of its values (a verdict's positive one named for what it means). */
+function MetricField({
+  task,
+  metric,
+  value,
+}: {
+  task: TaskDeclaration;
+  metric: TaskDeclaration["metrics"][number];
+  value: (key: string) => string;
+}) {
+  if (metric.scale.kind === "numeric") {
+    const min = metricQueryKey(task, metric.id, "min");
+    const max = metricQueryKey(task, metric.id, "max");
+    return (
+      <RangeField
+        label={metric.label}
+        title={metric.definition}
+        min={min}
+        max={max}
+        lower={metric.scale.min}
+        upper={metric.scale.max}
+        value={value}
+      />
+    );
+  }
+  const isVerdict = task.verdict?.metricId === metric.id;
+  // The positive value reads as what it means ("hallucination"); a verdict's other value as "none".
+  const options = metric.scale.values.map((v) => ({
+    value: v.label,
+    label:
+      metric.positive.op === "==" && metric.positive.value === v.value
+        ? metric.positive.label
+        : isVerdict
+          ? "none"
+          : v.label,
+  }));
+  const name = metricQueryKey(task, metric.id, "is");
+  return (
+    <FilterSelect
+      label={isVerdict ? "Judge verdict" : `Judge ${metric.label}`}
+      name={name}
+      defaultValue={value(name)}
+      empty="any"
+      options={options}
+    />
   );
 }
 
