@@ -3,7 +3,7 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { exportFormatSchema, candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { exportLmmsEval } from "@/lib/tasks/construction/export-lmms-eval";
-import { candidateSetLookup } from "@/lib/tasks/construction/project-lookups";
+import { candidateSetLookup } from "./project-lookups";
 import { z } from "zod";
 import { download } from "@/lib/api/openapi/route-builders";
 

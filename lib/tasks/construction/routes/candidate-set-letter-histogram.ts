@@ -1,7 +1,7 @@
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { exportOverview } from "@/lib/tasks/construction/export-benchmark";
-import { candidateSetLookup } from "@/lib/tasks/construction/project-lookups";
+import { candidateSetLookup } from "./project-lookups";
 import { candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
 

@@ -2,7 +2,7 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { makeQaSetSchema, candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { makeQaSet } from "@/lib/tasks/construction/export-benchmark";
-import { candidateSetLookup } from "@/lib/tasks/construction/project-lookups";
+import { candidateSetLookup } from "./project-lookups";
 import { created } from "@/lib/api/openapi/route-builders";
 
 /** `{"projectId","format": "mc"|"open"|"both","name"}` → `{questionSetId, projectId, count}`: the export imported as a question set. */

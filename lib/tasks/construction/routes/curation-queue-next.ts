@@ -5,7 +5,7 @@ import {
   nextCurationItemQuerySchema,
   curationQueueIdSchema,
 } from "@/lib/tasks/construction/curation-queues.validation";
-import { curationQueueLookup } from "@/lib/tasks/construction/project-lookups";
+import { curationQueueLookup } from "./project-lookups";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** `?skip=id,…` → `{itemId, left}`: the caller's next candidate (fewer than N decisions, none of theirs), or itemId null. */

@@ -1,7 +1,7 @@
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { getCurationQueue } from "@/lib/tasks/construction/curation-queues";
-import { curationQueueLookup } from "@/lib/tasks/construction/project-lookups";
+import { curationQueueLookup } from "./project-lookups";
 import { curationQueueIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
 

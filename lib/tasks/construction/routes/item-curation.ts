@@ -2,7 +2,7 @@ import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { candidateCuration, saveCandidateCuration } from "@/lib/tasks/construction/curation-queues";
 import { curationBodySchema, candidateItemIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
-import { candidateItemLookup } from "@/lib/tasks/construction/project-lookups";
+import { candidateItemLookup } from "./project-lookups";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Every curator's decision on the candidate, its outcome and the append-only history. */

@@ -1,7 +1,7 @@
 import { withProjectOf } from "@/lib/api/with-project";
 import { prisma } from "@/lib/db/prisma";
 import { restoreCandidate, restoreCandidateSchema } from "@/lib/tasks/construction/candidate-restores";
-import { candidateItemLookup } from "@/lib/tasks/construction/project-lookups";
+import { candidateItemLookup } from "./project-lookups";
 import { recordIdSchema } from "@/lib/validation/ids";
 import { created } from "@/lib/api/openapi/route-builders";
 

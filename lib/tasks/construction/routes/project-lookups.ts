@@ -1,6 +1,6 @@
-import { itemLookup, itemSetLookup, projectLookup } from "../../api/project-lookups";
-import { prisma } from "../../db/prisma";
-import { candidateItemIdSchema, candidateSetIdSchema, curationQueueIdSchema } from "./curation-queues.validation";
+import { itemLookup, itemSetLookup, projectLookup } from "../../../api/project-lookups";
+import { prisma } from "../../../db/prisma";
+import { candidateItemIdSchema, candidateSetIdSchema, curationQueueIdSchema } from "../curation-queues.validation";
 
 /** The construction routes' `withProjectOf` scopes: a curation queue, a candidate set, a candidate question. */
 export const curationQueueLookup = projectLookup(
