@@ -11,6 +11,42 @@ export type { ViewerFrame } from "./viewer-frame";
 /** When the video's frame rate is not known (older imports), `,` / `.` step by this many frames per second. */
 const FALLBACK_FPS = 30;
 
+/** Each key frame's cluster (the key frame with its members), in the strip's order. */
+type Clusters = readonly (readonly ViewerFrame[])[];
+
+/** The key frame (its ordinal) whose cluster holds the frame on screen; the first before any; null without key frames. */
+function currentKeyFrameOrdinal(
+  currentFrame: ViewerFrame | null | undefined,
+  clusters: Clusters,
+  keyFrameCount: number,
+): number | null {
+  return currentFrame ? clusters.findIndex((members) => members.includes(currentFrame)) : keyFrameCount > 0 ? 0 : null;
+}
+
+/** A frame's caption: "frame 3 of 64 · 1.23 s" in a uniform set, else its key frame and cluster size. */
+function describeFrame(frame: ViewerFrame, clusters: Clusters, keyFrameCount: number, atTimes: boolean): string {
+  const ordinal = clusters.findIndex((members) => members.includes(frame));
+  if (atTimes) return `frame ${ordinal + 1} of ${keyFrameCount} · ${frame.timestampS.toFixed(2)} s`;
+  return `${frame.isKeyFrame ? "key frame" : "frame of key frame"} ${ordinal + 1} · cluster of ${clusters[ordinal]?.length ?? 1}`;
+}
+
+/** The strip's frames behind the selected score (the highlighted ones), in the strip's order; none without a score. */
+function framesBehindScore(
+  stripFrames: readonly ViewerFrame[],
+  highlighted: ReadonlySet<number> | undefined,
+): ViewerFrame[] {
+  return highlighted && highlighted.size > 0 ? stripFrames.filter((frame) => highlighted.has(frame.index)) : [];
+}
+
+/** Which score the highlighted frames belong to. */
+function HighlightLabelLine({ label }: { label: string }) {
+  return (
+    <p className="text-xs text-amber-800" data-testid="highlight-label">
+      Frames the judge saw for the selected score: <b>{label}</b>
+    </p>
+  );
+}
+
 /**
  * The player and the key-frame strip: each key frame with its cluster (as the judge saw them); clicking a frame
  * seeks, its ⤢ button opens it full size (with previous / next and the frames the judge saw). `highlighted`
@@ -63,19 +99,8 @@ export function VideoFramesViewer({
   // The strip frame on screen: the latest at or before the player's time (a little slack for seeks that land just short).
   const currentFrame = useMemo(() => frameAt(stripFrames, time), [stripFrames, time]);
   const currentFrameIndex = currentFrame?.index ?? null;
-  /** The key frame (its ordinal) whose cluster holds the frame on screen; the first before any. */
-  const current = currentFrame
-    ? clusters.findIndex((members) => members.includes(currentFrame))
-    : keyFrames.length > 0
-      ? 0
-      : null;
-
-  const ordinalOf = (frame: ViewerFrame) => clusters.findIndex((members) => members.includes(frame));
-  const describe = (frame: ViewerFrame) => {
-    const ordinal = ordinalOf(frame);
-    if (atTimes) return `frame ${ordinal + 1} of ${keyFrames.length} · ${frame.timestampS.toFixed(2)} s`;
-    return `${frame.isKeyFrame ? "key frame" : "frame of key frame"} ${ordinal + 1} · cluster of ${clusters[ordinal]?.length ?? 1}`;
-  };
+  const current = currentKeyFrameOrdinal(currentFrame, clusters, keyFrames.length);
+  const describe = (frame: ViewerFrame) => describeFrame(frame, clusters, keyFrames.length, atTimes);
   const seek = (frame: ViewerFrame) => {
     if (player.current) {
       player.current.pause();
@@ -83,19 +108,14 @@ export function VideoFramesViewer({
       setTime(frame.timestampS);
     }
   };
-  const judgeFrames =
-    highlighted && highlighted.size > 0 ? stripFrames.filter((frame) => highlighted.has(frame.index)) : [];
+  const judgeFrames = framesBehindScore(stripFrames, highlighted);
   const currentKey = current !== null ? keyFrames[current] : undefined;
 
   return (
     <div className="flex flex-col gap-3">
       {playerSlot ?? <PlainPlayer videoUrl={videoUrl} playerRef={player} />}
       {frameStepping && <FrameStepperLine time={time} fps={fps} stepFps={stepFps} />}
-      {highlightLabel && (
-        <p className="text-xs text-amber-800" data-testid="highlight-label">
-          Frames the judge saw for the selected score: <b>{highlightLabel}</b>
-        </p>
-      )}
+      {highlightLabel && <HighlightLabelLine label={highlightLabel} />}
       {keyFrames.length > 0 && (
         <section aria-label={atTimes ? "Frames" : "Key frames"} className="flex flex-col gap-1">
           <StripHeader
