@@ -78,6 +78,52 @@ export function VideoGrid({
   );
 }
 
+/** A card's facts: the task's metrics, the spans (as the table's column), the reviewers and a disagreement flag. */
+function VideoCardFacts({
+  video,
+  metrics,
+  blindMetricId,
+}: {
+  video: VideoListRow;
+  metrics: readonly MetricDeclaration[];
+  blindMetricId: string | undefined;
+}) {
+  return (
+    <dl className="mt-auto flex flex-wrap gap-x-3 gap-y-0.5 text-xs">
+      {metrics.map((metric) => (
+        <div key={metric.id} className="flex gap-1">
+          <dt className="text-slate-500">{metric.label}</dt>
+          <dd className="font-medium tabular-nums" data-testid={`score-${metric.id}`}>
+            <MetricValue metric={metric} video={video} blindMetricId={blindMetricId} />
+          </dd>
+        </div>
+      ))}
+      {/* As the table's Spans column: a count with who marked them in its title, a dash while blind. */}
+      {(video.spans === null || (video.spans && video.spans.people + video.spans.judge + video.spans.gold > 0)) && (
+        <div className="flex gap-1">
+          <dt className="text-slate-500">spans</dt>
+          <dd className="tabular-nums" data-testid="grid-span-count">
+            <SpanCountCell spans={video.spans} />
+          </dd>
+        </div>
+      )}
+      {video.review.reviewers > 0 && (
+        <div className="flex gap-1">
+          <dt className="text-slate-500">reviewers</dt>
+          <dd className="tabular-nums">{video.review.reviewers}</dd>
+        </div>
+      )}
+      {video.review.disagreement && (
+        <div>
+          <dt className="sr-only">flag</dt>
+          <dd className="rounded bg-amber-100 px-1 text-amber-900">disagrees</dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
+/** One video's card: its thumbnail, name, prompt and facts; hovered, its key frames. */
 function VideoCard({
   video,
   metrics,
@@ -128,37 +174,7 @@ function VideoCard({
       >
         {video.prompt ?? <NoPrompt />}
       </p>
-      <dl className="mt-auto flex flex-wrap gap-x-3 gap-y-0.5 text-xs">
-        {metrics.map((metric) => (
-          <div key={metric.id} className="flex gap-1">
-            <dt className="text-slate-500">{metric.label}</dt>
-            <dd className="font-medium tabular-nums" data-testid={`score-${metric.id}`}>
-              <MetricValue metric={metric} video={video} blindMetricId={blindMetricId} />
-            </dd>
-          </div>
-        ))}
-        {/* As the table's Spans column: a count with who marked them in its title, a dash while blind. */}
-        {(video.spans === null || (video.spans && video.spans.people + video.spans.judge + video.spans.gold > 0)) && (
-          <div className="flex gap-1">
-            <dt className="text-slate-500">spans</dt>
-            <dd className="tabular-nums" data-testid="grid-span-count">
-              <SpanCountCell spans={video.spans} />
-            </dd>
-          </div>
-        )}
-        {video.review.reviewers > 0 && (
-          <div className="flex gap-1">
-            <dt className="text-slate-500">reviewers</dt>
-            <dd className="tabular-nums">{video.review.reviewers}</dd>
-          </div>
-        )}
-        {video.review.disagreement && (
-          <div>
-            <dt className="sr-only">flag</dt>
-            <dd className="rounded bg-amber-100 px-1 text-amber-900">disagrees</dd>
-          </div>
-        )}
-      </dl>
+      <VideoCardFacts video={video} metrics={metrics} blindMetricId={blindMetricId} />
       {hovered && video.keyFrameCount > 0 && (
         <div
           className="absolute inset-x-0 top-full z-20 -mt-1 rounded-b-lg border border-slate-300 bg-white p-2 shadow-lg"
