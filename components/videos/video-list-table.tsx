@@ -159,6 +159,44 @@ export function VideoListTable({
   );
 }
 
+/** The video's thumbnail (a frame), or an empty box while it has none. */
+function ThumbnailCell({ thumbnailUrl }: { thumbnailUrl: VideoListRow["thumbnailUrl"] }) {
+  return (
+    <td className="w-20 px-2 py-1">
+      {thumbnailUrl ? (
+        // A frame served by the app to members only; lazy so off-screen rows cost nothing. `max-w-none`: the
+        // default `max-width: 100%` let a crowded table squeeze the image to 0 px.
+        // eslint-disable-next-line @next/next/no-img-element
+        <img
+          src={thumbnailUrl}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          width={64}
+          height={36}
+          className="h-9 w-16 max-w-none rounded bg-slate-100 object-cover"
+          data-testid="video-thumbnail"
+        />
+      ) : (
+        <span className="block h-9 w-16 rounded bg-slate-100" aria-hidden="true" />
+      )}
+    </td>
+  );
+}
+
+/** The video's status, coloured: failed red, ready green, anything else amber. */
+function StatusCell({ status }: { status: VideoListRow["status"] }) {
+  return (
+    <td className={`${cell} whitespace-nowrap`}>
+      <span
+        className={status === "failed" ? "text-red-700" : status === "ready" ? "text-emerald-700" : "text-amber-700"}
+      >
+        {status.replace("_", " ")}
+      </span>
+    </td>
+  );
+}
+
 /** One video's cells: thumbnail, name, prompt, model and dimensions, sample, status, key frames, metrics, reviews (yours
  * marked ✓), flag, spans. */
 function VideoRowCells({
@@ -172,25 +210,7 @@ function VideoRowCells({
 }) {
   return (
     <>
-      <td className="w-20 px-2 py-1">
-        {video.thumbnailUrl ? (
-          // A frame served by the app to members only; lazy so off-screen rows cost nothing. `max-w-none`: the
-          // default `max-width: 100%` let a crowded table squeeze the image to 0 px.
-          // eslint-disable-next-line @next/next/no-img-element
-          <img
-            src={video.thumbnailUrl}
-            alt=""
-            loading="lazy"
-            decoding="async"
-            width={64}
-            height={36}
-            className="h-9 w-16 max-w-none rounded bg-slate-100 object-cover"
-            data-testid="video-thumbnail"
-          />
-        ) : (
-          <span className="block h-9 w-16 rounded bg-slate-100" aria-hidden="true" />
-        )}
-      </td>
+      <ThumbnailCell thumbnailUrl={video.thumbnailUrl} />
       <td className={cell} title={video.fileName} data-testid="video-name-cell">
         {/* The widths on a block inside the cell (a cell's own min-width is not honoured everywhere): a long name
             takes 8–16rem as the table's room allows, never a narrow column and a tall row. */}
@@ -215,19 +235,7 @@ function VideoRowCells({
         )}
       </td>
       <td className={`${cell} tabular-nums`}>{video.sampleIndex}</td>
-      <td className={`${cell} whitespace-nowrap`}>
-        <span
-          className={
-            video.status === "failed"
-              ? "text-red-700"
-              : video.status === "ready"
-                ? "text-emerald-700"
-                : "text-amber-700"
-          }
-        >
-          {video.status.replace("_", " ")}
-        </span>
-      </td>
+      <StatusCell status={video.status} />
       <td className={`${cell} text-right tabular-nums`}>{video.keyFrameCount || ""}</td>
       {metrics.map((metric) => (
         <td
