@@ -61,6 +61,34 @@ function textToExtra(
   return { ok: true, extra };
 }
 
+/** The edit form as the PATCH request's body, or why it cannot be sent (extra fields that do not parse, a bad sample index). */
+function videoEditRequest(
+  form: FormData,
+  storedExtra: EditableVideoFields["extra"],
+  updatedAt: string,
+): { ok: false; error: string } | { ok: true; body: VideoEditRequest } {
+  const extra = textToExtra(String(form.get("extra") ?? ""), storedExtra);
+  if (!extra.ok) return { ok: false, error: extra.error };
+  const sampleText = String(form.get("sampleIndex") ?? "").trim();
+  if (sampleText !== "" && !/^\d+$/.test(sampleText))
+    return { ok: false, error: "The sample index is a whole number ≥ 0, or empty." };
+  return {
+    ok: true,
+    body: {
+      prompt: String(form.get("prompt") ?? ""),
+      model: String(form.get("model") ?? ""),
+      dimensions: String(form.get("dimensions") ?? "")
+        .split(/[,;]/)
+        .map((d) => d.trim())
+        .filter(Boolean),
+      seed: String(form.get("seed") ?? ""),
+      sampleIndex: sampleText === "" ? null : Number(sampleText),
+      extra: extra.extra,
+      expectedUpdatedAt: updatedAt,
+    },
+  };
+}
+
 /**
  * The video's descriptive fields with, for owners, an editor (PATCH /api/v1/videos/:id) and, for
  * everyone, the history of edits. Runs keep the prompt they were created with, so an edit here only
@@ -85,29 +113,15 @@ export function VideoMetadataEditor({
   const [saving, setSaving] = useState(false);
 
   async function save(form: FormData) {
-    const extra = textToExtra(String(form.get("extra") ?? ""), fields.extra);
-    if (!extra.ok) return setError(extra.error);
-    const sampleText = String(form.get("sampleIndex") ?? "").trim();
-    if (sampleText !== "" && !/^\d+$/.test(sampleText))
-      return setError("The sample index is a whole number ≥ 0, or empty.");
+    const request = videoEditRequest(form, fields.extra, updatedAt);
+    if (!request.ok) return setError(request.error);
     setSaving(true);
     setError(null);
     try {
       await apiFetch(`/api/v1/videos/${videoId}`, {
         method: "PATCH",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          prompt: String(form.get("prompt") ?? ""),
-          model: String(form.get("model") ?? ""),
-          dimensions: String(form.get("dimensions") ?? "")
-            .split(/[,;]/)
-            .map((d) => d.trim())
-            .filter(Boolean),
-          seed: String(form.get("seed") ?? ""),
-          sampleIndex: sampleText === "" ? null : Number(sampleText),
-          extra: extra.extra,
-          expectedUpdatedAt: updatedAt,
-        } satisfies VideoEditRequest),
+        body: JSON.stringify(request.body),
       });
       setEditing(false);
       router.refresh();
