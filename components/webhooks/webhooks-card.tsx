@@ -2,7 +2,7 @@
 
 import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useState, type Dispatch, type SetStateAction } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
 import { WEBHOOK_EVENTS, type WebhookEventId } from "@/lib/webhooks/webhook-events";
@@ -70,15 +70,7 @@ export function WebhooksCard({ projectId }: { projectId: string }) {
         <code>webhook-signature</code>) when these events happen; failed deliveries are retried with backoff for about 9
         hours.
       </p>
-      {secret && (
-        <div className="rounded-md border border-amber-300 bg-amber-50 p-2" data-testid="webhook-secret">
-          Signing secret for {secret.url} — copy it now, it is not shown again:
-          <code className="mt-1 block break-all font-mono text-xs">{secret.secret}</code>
-          <button type="button" className={`${small} mt-1`} onClick={() => setSecret(null)}>
-            Done
-          </button>
-        </div>
-      )}
+      {secret && <SigningSecretNote secret={secret} onDone={() => setSecret(null)} />}
       {hooks.isError && <p className="text-red-700">{hooks.error.message}</p>}
       <ul className="flex flex-col gap-3" data-testid="webhook-list">
         {hooks.data?.length === 0 && <li className="text-slate-500">No webhooks yet.</li>}
@@ -110,21 +102,7 @@ export function WebhooksCard({ projectId }: { projectId: string }) {
             data-testid="webhook-url"
           />
         </label>
-        <fieldset className="flex flex-wrap gap-3">
-          <legend className="mb-1 font-medium">Events</legend>
-          {WEBHOOK_EVENTS.map((event) => (
-            <label key={event.id} className="flex items-center gap-1" title={event.description}>
-              <input
-                type="checkbox"
-                checked={events.includes(event.id)}
-                onChange={(e) =>
-                  setEvents((old) => (e.target.checked ? [...old, event.id] : old.filter((id) => id !== event.id)))
-                }
-              />
-              {event.label}
-            </label>
-          ))}
-        </fieldset>
+        <EventsFieldset events={events} setEvents={setEvents} />
         <label className="flex flex-col gap-1">
           <span className="font-medium">Description (optional)</span>
           <input
@@ -148,6 +126,46 @@ export function WebhooksCard({ projectId }: { projectId: string }) {
         </button>
       </form>
     </div>
+  );
+}
+
+/** The signing secret, answered once (at creation or rotation): shown until the owner says it is copied. */
+function SigningSecretNote({ secret, onDone }: { secret: { url: string; secret: string }; onDone: () => void }) {
+  return (
+    <div className="rounded-md border border-amber-300 bg-amber-50 p-2" data-testid="webhook-secret">
+      Signing secret for {secret.url} — copy it now, it is not shown again:
+      <code className="mt-1 block break-all font-mono text-xs">{secret.secret}</code>
+      <button type="button" className={`${small} mt-1`} onClick={onDone}>
+        Done
+      </button>
+    </div>
+  );
+}
+
+/** The events the webhook is sent for, each a checkbox. */
+function EventsFieldset({
+  events,
+  setEvents,
+}: {
+  events: WebhookEventId[];
+  setEvents: Dispatch<SetStateAction<WebhookEventId[]>>;
+}) {
+  return (
+    <fieldset className="flex flex-wrap gap-3">
+      <legend className="mb-1 font-medium">Events</legend>
+      {WEBHOOK_EVENTS.map((event) => (
+        <label key={event.id} className="flex items-center gap-1" title={event.description}>
+          <input
+            type="checkbox"
+            checked={events.includes(event.id)}
+            onChange={(e) =>
+              setEvents((old) => (e.target.checked ? [...old, event.id] : old.filter((id) => id !== event.id)))
+            }
+          />
+          {event.label}
+        </label>
+      ))}
+    </fieldset>
   );
 }
 
