@@ -18,7 +18,11 @@ import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 
 const page = vi.hoisted(() => ({ actor: null as Actor | null }));
 vi.mock("@/app/_server/actor", () => ({
-  requirePageProjectAccess: async () => ({ actor: page.actor, role: "owner" }),
+  requirePageProjectAccess: async () => ({
+    actor: page.actor,
+    role: "owner",
+    catalogue: (await import("@/lib/task-modules/task-catalogue")).builtInCatalogue(),
+  }),
 }));
 const { default: Vbench2LeaderboardPage } = await import("@/components/tasks/vbench2/pages/leaderboard-page");
 const { default: Vbench2ResultsPage } = await import("@/components/tasks/vbench2/pages/vbench2-page");

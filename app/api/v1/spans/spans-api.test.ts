@@ -157,13 +157,13 @@ describe("GET /api/v1/videos/{videoId}/frame-times", () => {
     expect(times.variable).toBe(false);
   });
 
-  it("a file whose frames cannot be read: its job names why and stores none; the GET says they are not yet computed", async () => {
+  it("a file whose frames cannot be read: its job names why and keeps it; the GET answers that reason (422)", async () => {
     expect(await runFrameTimesJob({ prisma, storage: getStorage() }, { videoId: unreadableVideoId })).toEqual({
       unreadable: expect.stringMatching(/frames cannot be read/),
     });
     const response = await frameTimes(keys.viewer, unreadableVideoId);
-    expect(response.status).toBe(409);
-    expect((await errorOf(response)).message).toMatch(/not yet computed/);
+    expect(response.status).toBe(422);
+    expect((await errorOf(response)).message).toMatch(/frames cannot be read/);
   });
 });
 
