@@ -15,10 +15,9 @@ const PUBLIC_ROUTES: Record<string, string> = {
 
 /**
  * The wrapper a route's path calls for: under projects/[projectId], withProject; a route keyed by one record
- * of a project, withProjectOf; the caller's own routes (me/) and the project list, withActor (as does the compare
- * route, whose lib function, compareSamples, checks the project itself).
+ * of a project, withProjectOf; the caller's own routes (me/) and the project list, withActor.
  */
-const ACTOR_ROUTES = [path.join("projects", "route.ts"), path.join("projects", "[projectId]", "compare", "route.ts")];
+const ACTOR_ROUTES = [path.join("projects", "route.ts")];
 function expectedWrapper(relative: string): string {
   if (ACTOR_ROUTES.includes(relative) || relative.startsWith(`me${path.sep}`)) return "withActor";
   if (relative.startsWith(path.join("projects", "[projectId]"))) return "withProject";

@@ -338,7 +338,10 @@ function QaQuestionFilters({
   );
 }
 
-/** The question list's columns: video, question (its page), format, category, answer, what decided it, outcome, and the text-only baseline's when the run has one. */
+/**
+ * The question list's columns: video, question (its page), format, category, answer, what decided it, outcome, and
+ * the text-only baseline's when the run has one.
+ */
 function questionColumns(
   projectId: string,
   textOnlyBaseline: Run["settings"]["textOnlyBaseline"],
