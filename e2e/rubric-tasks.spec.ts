@@ -267,7 +267,16 @@ test("a rubric task is defined and previewed in the UI, run with the stub, revie
     await expect(page.getByTestId("summary-videos")).toHaveText("3");
     await expect(page.getByTestId("summary-reviewed")).toHaveText("6");
     await expect(page.getByTestId("summary-accuracy")).toHaveText(po.toFixed(2));
-    await expect(page.getByTestId("summary-kappa")).toHaveText(pe < 1 ? ((po - pe) / (1 - pe)).toFixed(2) : "—");
+    // κ from the counts, in integers: (po − pe) / (1 − pe) in floating point can land a hair below an exact 0 ("-0.00").
+    const [agree, judgeYesCount, humanYesCount] = [po * n, judgeYes * n, humanYes * n].map(Math.round) as [
+      number,
+      number,
+      number,
+    ];
+    const chance = judgeYesCount * humanYesCount + (n - judgeYesCount) * (n - humanYesCount);
+    await expect(page.getByTestId("summary-kappa")).toHaveText(
+      pe < 1 ? ((agree * n - chance) / (n * n - chance)).toFixed(2) : "—",
+    );
 
     // 5. The items export: one row per judge score, the judge's value and the reviewer's, each as the pages show
     // it (the boolean criterion's yes/no, the quality's number).

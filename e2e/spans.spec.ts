@@ -318,6 +318,17 @@ test("a viewer sees spans read only and the API refuses their saves; the owner's
   const { owner, projectId, videos, reviewer, viewer } = await seed("spans-viewer");
   const videoId = videos.get("t2vhalubench-31.mp4")!;
   const key = (await cli("create-api-key", "--email", reviewer.email)).trim();
+  // A worker reads the video's frame times once its frames are registered; until then a span save is a 409 that says
+  // so, and the frame-times GET a 202.
+  await expect
+    .poll(
+      async () =>
+        (
+          await request.get(`/api/v1/videos/${videoId}/frame-times`, { headers: { authorization: `Bearer ${key}` } })
+        ).status(),
+      { timeout: 60_000 },
+    )
+    .toBe(200);
   const marked = await request.post(`/api/v1/videos/${videoId}/spans`, {
     headers: { authorization: `Bearer ${key}` },
     data: { task: "project", label: "vanish", startFrame: 50, endFrame: 74 },

@@ -428,6 +428,9 @@ test("the prompt sits beside the player; , and . step frames; the strip names th
   // Frame stepping at the video's 25 fps, paused, with the frame's time and number; the player seeks to the middle of
   // the frame (frameSeekS), so the frame shown is exactly that one.
   const time = () => player.evaluate((v: HTMLVideoElement) => v.currentTime);
+  // Steps go by the frame times a worker reads once the frames are registered (here by hand: the page's ask queues
+  // the job); the counter shows a time once they are in.
+  await expect(page.getByTestId("frame-time")).toHaveText("0.000 s · frame 0", { timeout: 60_000 });
   await page.locator("body").press(".");
   await expect.poll(time).toBeCloseTo(0.06, 3);
   await expect(page.getByTestId("frame-time")).toHaveText("0.040 s · frame 1");

@@ -32,8 +32,15 @@ export function fetchSpans(videoId: string, task: string, runId?: string | null)
   );
 }
 
-export function fetchFrameTimes(videoId: string): Promise<FrameTimes> {
-  return apiFetch<FrameTimes>(`/api/v1/videos/${enc(videoId)}/frame-times`);
+/** A worker has yet to read the video's frame times (the route's 202). */
+export class FrameTimesPending extends Error {}
+
+export async function fetchFrameTimes(videoId: string): Promise<FrameTimes> {
+  const answer = await apiFetch<FrameTimes | { pending: true; message: string }>(
+    `/api/v1/videos/${enc(videoId)}/frame-times`,
+  );
+  if ("pending" in answer) throw new FrameTimesPending(answer.message);
+  return answer;
 }
 
 /** How long the timeline waits for a worker to compute a video's frame times (asked once a second). */
@@ -41,8 +48,8 @@ export const FRAME_TIMES_PENDING_TRIES = 120;
 
 /**
  * The video's frame times as the timeline reads them (once). While a worker is still reading them from the file
- * (409 frame_times_pending; the request queued its job) they are asked for again each second, the timeline saying
- * it is reading them; any other failure is shown at once.
+ * (a 202: the request queued its job) they are asked for again each second, the timeline saying it is reading them;
+ * any other failure is shown at once.
  */
 export function frameTimesQuery(videoId: string) {
   return {
@@ -50,7 +57,7 @@ export function frameTimesQuery(videoId: string) {
     queryFn: () => fetchFrameTimes(videoId),
     staleTime: Infinity,
     retry: (failures: number, error: Error) =>
-      error instanceof ApiError && error.code === "frame_times_pending" && failures < FRAME_TIMES_PENDING_TRIES,
+      error instanceof FrameTimesPending && failures < FRAME_TIMES_PENDING_TRIES,
     retryDelay: 1000,
   };
 }

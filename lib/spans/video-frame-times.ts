@@ -53,12 +53,25 @@ export async function videoFrameTimes(
   deps: { prisma: PrismaClient; queueFrameTimes?: (videoIds: string[]) => Promise<void> },
   video: { id: string },
 ): Promise<FrameTimes> {
+  const times = await frameTimesOrPending(deps, video);
+  if ("pending" in times) throw new FrameTimesPendingError();
+  return times;
+}
+
+/**
+ * The video's frame times, or that a worker has yet to read them (what `GET …/frame-times` answers with a 202, so a
+ * page that waits for them asks again without an error). A video whose job was never queued (frames registered by
+ * hand, a queueing that failed) gets one: queueing reads no file, and the one waiting job per video (its singleton
+ * key) makes asking again harmless.
+ */
+export async function frameTimesOrPending(
+  deps: { prisma: PrismaClient; queueFrameTimes?: (videoIds: string[]) => Promise<void> },
+  video: { id: string },
+): Promise<FrameTimes | { pending: true; message: string }> {
   const stored = await storedVideoFrameTimes(deps.prisma, video.id);
   if (stored) return stored;
-  // A video whose job was never queued (frames registered by hand, a queueing that failed) gets one now: queueing
-  // reads no file, and the one waiting job per video (its singleton key) makes asking again harmless.
   await deps.queueFrameTimes?.([video.id]).catch(() => undefined);
-  throw new FrameTimesPendingError();
+  return { pending: true, message: new FrameTimesPendingError().message };
 }
 
 /**

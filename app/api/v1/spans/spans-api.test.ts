@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
-import { runFrameTimesJob } from "@/lib/spans/frame-times-jobs";
+import { FRAME_TIMES_QUEUE, runFrameTimesJob } from "@/lib/spans/frame-times-jobs";
 import { insertSpans } from "@/lib/spans/span-store";
 import type { SpanRecord } from "@/lib/spans/span-types";
 import { getStorage } from "@/lib/storage/storage";
@@ -20,6 +20,7 @@ const CHUNK = 64 * 1024;
 
 let videoId: string;
 let unreadableVideoId: string;
+let pendingVideoId: string;
 let queueId: string;
 let judgeSpanId: string;
 let keys: { owner: string; reviewer: string; blind: string; viewer: string; stranger: string };
@@ -55,6 +56,10 @@ beforeAll(async () => {
   });
   unreadableVideoId = unreadable.id;
   await getStorage().put(unreadable.storageKey, fs.readFileSync(mediaFixtures().textAsMp4));
+  // A video whose times no worker has read yet.
+  pendingVideoId = (
+    await createReadyVideo(prisma, { projectId: project.id, relativePath: "pending.mp4", createdById: owner.userId })
+  ).id;
   // As a worker does once a video's frames are registered (lib/spans/frame-times-jobs.ts): requests only read them.
   for (const id of [videoId, unreadableVideoId])
     await runFrameTimesJob({ prisma, storage: getStorage() }, { videoId: id });
@@ -155,6 +160,16 @@ describe("GET /api/v1/videos/{videoId}/frame-times", () => {
     expect(times.timesS[1]).toBeCloseTo(0.04, 6);
     expect(times.endS).toBeCloseTo(2, 6);
     expect(times.variable).toBe(false);
+  });
+
+  it("before a worker has read them: 202 {pending} (no error), and the video's job is queued", async () => {
+    const response = await frameTimes(keys.viewer, pendingVideoId);
+    expect(response.status).toBe(202);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.json()).toMatchObject({ pending: true, message: expect.stringMatching(/not yet computed/) });
+    const queued = await prisma.$queryRaw<{ n: bigint }[]>`
+      SELECT count(*) AS n FROM pgboss.job WHERE name = ${FRAME_TIMES_QUEUE} AND data->>'videoId' = ${pendingVideoId}`;
+    expect(Number(queued[0]!.n)).toBeGreaterThan(0);
   });
 
   it("a file whose frames cannot be read: its job names why and keeps it; the GET answers that reason (422)", async () => {

@@ -1,8 +1,8 @@
 import { wholeVideoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { ok } from "@/lib/api/openapi/route-builders";
+import { accepted, ok } from "@/lib/api/openapi/route-builders";
 import { appDeps } from "@/lib/videos/app-deps";
-import { videoFrameTimes } from "@/lib/spans/video-frame-times";
+import { frameTimesOrPending } from "@/lib/spans/video-frame-times";
 import { queueFrameTimes } from "@/lib/spans/frame-times-jobs";
 
 /** Each decoded frame's presentation time: what frame indices of spans mean, in seconds. */
@@ -12,16 +12,13 @@ export const GET = withProjectOf(
   {
     summary: "A video's frame times",
     description:
-      "`{timesS, endS, variable}`: frame i is shown from `timesS[i]`; read once from the container by a worker when the video's frames are registered (409 `frame_times_pending` until then; asking queues the video's job if none waits). A file with no readable frames is a 422.",
-    responses: [ok("The frame times.")],
-    errors: [409, 422],
+      "`{timesS, endS, variable}`: frame i is shown from `timesS[i]`; read once from the container by a worker when the video's frames are registered. Until then 202 `{pending: true, message}` (asking queues the video's job if none waits; ask again shortly). A file with no readable frames is a 422 with the reason.",
+    responses: [ok("The frame times."), accepted("`{pending: true, message}`: a worker has yet to read them.")],
+    errors: [422],
   },
   async ({ record: video }) => {
-    return Response.json(
-      await videoFrameTimes({ ...appDeps(), queueFrameTimes: (ids) => queueFrameTimes(ids) }, video),
-      {
-        headers: { "Cache-Control": "private, max-age=3600" },
-      },
-    );
+    const times = await frameTimesOrPending({ ...appDeps(), queueFrameTimes: (ids) => queueFrameTimes(ids) }, video);
+    if ("pending" in times) return Response.json(times, { status: 202, headers: { "Cache-Control": "no-store" } });
+    return Response.json(times, { headers: { "Cache-Control": "private, max-age=3600" } });
   },
 );
