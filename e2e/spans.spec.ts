@@ -356,8 +356,9 @@ test("a viewer sees spans read only and the API refuses their saves; the owner's
     headers: asViewer,
     data: { startFrame: 51, expectedVersion: span.version },
   });
-  // Only a span's author changes it: another's span is "No such span of yours." whatever the role.
-  expect(changed.status()).toBe(404);
+  // The route names the permission a change needs (scores.review), so a viewer is refused before the span is looked
+  // at; a reviewer who is not its author gets a 404 (app/api/v1/spans/spans-api.test.ts, a judge's span).
+  expect(changed.status()).toBe(403);
   const listed = await spansOf(page, videoId);
   expect(listed.map((s) => [s.id, s.startFrame, s.endFrame])).toEqual([[span.id, 50, 74]]);
 
