@@ -7,7 +7,7 @@ import { apiFetch } from "@/lib/api-client";
 import { KeyListOverlay } from "@/components/key-list-overlay";
 import { NoPrompt } from "@/components/videos/no-prompt";
 import { LIST_KEYS, useVideoListKeys } from "@/components/videos/use-video-list-keys";
-import { MetricValue, SpanCountCell, type VideoListRow } from "@/components/videos/video-list-table";
+import { hasSpanCount, MetricValue, SpanCountCell, type VideoListRow } from "@/components/videos/video-list-table";
 import type { MetricDeclaration } from "@/lib/task-modules/task-declaration";
 
 interface DetailFrames {
@@ -99,7 +99,7 @@ function VideoCardFacts({
         </div>
       ))}
       {/* As the table's Spans column: a count with who marked them in its title, a dash while blind. */}
-      {(video.spans === null || (video.spans && video.spans.people + video.spans.judge + video.spans.gold > 0)) && (
+      {hasSpanCount(video.spans) && (
         <div className="flex gap-1">
           <dt className="text-slate-500">spans</dt>
           <dd className="tabular-nums" data-testid="grid-span-count">

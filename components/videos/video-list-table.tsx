@@ -30,12 +30,19 @@ export interface VideoListRow {
   spans?: SpanCounts | null;
 }
 
+const spanTotal = (spans: SpanCounts) => spans.people + spans.judge + spans.gold;
+
+/** Whether SpanCountCell shows anything: a dash while blind, else a count of at least one span. */
+export function hasSpanCount(spans: SpanCounts | null | undefined): boolean {
+  return spans === null || (!!spans && spanTotal(spans) > 0);
+}
+
 /** A video's spans in the list: their number, with people's, judge runs' and gold ones apart in the title. */
 export function SpanCountCell({ spans }: { spans: SpanCounts | null | undefined }) {
   if (spans === null)
     return <span title="You are reviewing this video in a blind queue: its spans appear after you submit.">—</span>;
   if (!spans) return null;
-  const total = spans.people + spans.judge + spans.gold;
+  const total = spanTotal(spans);
   if (total === 0) return null;
   return <span title={`${spans.people} by people, ${spans.judge} by judge runs, ${spans.gold} gold`}>{total}</span>;
 }

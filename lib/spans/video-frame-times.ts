@@ -34,14 +34,13 @@ export async function storedVideoFrameTimes(prisma: PrismaClient, videoId: strin
   return stored ? { timesS: stored.timesS, endS: stored.endS, variable: stored.variable } : null;
 }
 
+const PENDING_MESSAGE =
+  "The video's frame times are not yet computed: a worker reads them from its file once its frames are registered. Try again shortly.";
+
 /** A request met a video whose frame times the job (./frame-times-jobs.ts) has not stored yet. */
 export class FrameTimesPendingError extends AppError {
   constructor() {
-    super(
-      409,
-      "frame_times_pending",
-      "The video's frame times are not yet computed: a worker reads them from its file once its frames are registered. Try again shortly.",
-    );
+    super(409, "frame_times_pending", PENDING_MESSAGE);
   }
 }
 
@@ -71,7 +70,7 @@ export async function frameTimesOrPending(
   const stored = await storedVideoFrameTimes(deps.prisma, video.id);
   if (stored) return stored;
   await deps.queueFrameTimes?.([video.id]).catch(() => undefined);
-  return { pending: true, message: new FrameTimesPendingError().message };
+  return { pending: true, message: PENDING_MESSAGE };
 }
 
 /**
